@@ -1,0 +1,126 @@
+// `npm test`: every suite, in order, with the prerequisites each needs installed first (idempotent, cached).
+//   build -> typecheck -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
+//   extension host in code-server) -> e2e (headless Chromium driving code-server).
+// Select stages with `npm test -- --only unit,interop` or ACP_TEST_ONLY. The last line is the total
+// "N passed, N failed"; the exit code is non-zero when any stage fails.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const onlyArg = process.argv.indexOf("--only");
+const only = (onlyArg > 0 ? process.argv[onlyArg + 1] : process.env.ACP_TEST_ONLY ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
+const want = (name) => only.length === 0 || only.includes(name);
+
+function files(dir, re) {
+  const out = [];
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p, re));
+    else if (re.test(name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Runs a command, echoing its output, and returns {code, output}. */
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    console.log(`\n$ ${cmd} ${args.join(" ")}`);
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], ...opts });
+    let output = "";
+    child.stdout.on("data", (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on("data", (d) => {
+      output += d;
+      process.stderr.write(d);
+    });
+    child.on("close", (code, signal) => {
+      console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code ?? signal})`);
+      resolve({ code: code ?? 1, output });
+    });
+  });
+}
+
+/** Reads "N passed, N failed" or node's spec summary ("ℹ pass N" / "ℹ fail N") from a stage's output. */
+function counts(output) {
+  let m = [...output.matchAll(/^\S*\s*(\d+) passed, (\d+) failed/gm)].pop();
+  if (m) return { passed: +m[1], failed: +m[2] };
+  const pass = [...output.matchAll(/^ℹ pass (\d+)/gm)].pop();
+  const fail = [...output.matchAll(/^ℹ fail (\d+)/gm)].pop();
+  if (pass || fail) return { passed: +(pass?.[1] ?? 0), failed: +(fail?.[1] ?? 0) };
+  return { passed: 0, failed: 0 };
+}
+
+const nodeTest = (dir, extra = []) => {
+  const list = files(dir, /\.test\.js$/);
+  return list.length ? ["node", ["--test", "--test-reporter=spec", ...extra, ...list]] : null;
+};
+
+const stages = [
+  { name: "build", cmd: () => ["node", ["scripts/build.mjs"]], gate: true },
+  { name: "typecheck", cmd: () => ["node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]], gate: true },
+  { name: "unit", cmd: () => nodeTest("dist-test/unit") },
+  {
+    name: "interop",
+    prepare: () => (existsSync("test/agents/install.sh") ? ["bash", ["test/agents/install.sh"]] : null),
+    cmd: () => nodeTest("dist-test/interop", ["--test-concurrency=1"]),
+  },
+  {
+    name: "host",
+    prepare: () => ["bash", ["test/host/setup.sh"]],
+    cmd: () => (existsSync("test/host/run.mjs") ? ["node", ["test/host/run.mjs"]] : null),
+  },
+  {
+    name: "e2e",
+    prepare: () => ["bash", ["test/host/setup.sh"]],
+    cmd: () => (existsSync("test/e2e/run.mjs") ? ["node", ["test/e2e/run.mjs"]] : null),
+  },
+];
+
+let passed = 0;
+let failed = 0;
+const summary = [];
+for (const stage of stages) {
+  if (!want(stage.name) && !stage.gate) continue;
+  if (stage.gate && only.length && !only.includes(stage.name) && stage.name === "typecheck") continue;
+  const main = stage.cmd();
+  if (!main) continue;
+  if (stage.prepare) {
+    const prep = stage.prepare();
+    if (prep) {
+      const r = await run(prep[0], prep[1]);
+      if (r.code !== 0) {
+        failed += 1;
+        summary.push(`${stage.name}: set-up failed (exit ${r.code})`);
+        continue;
+      }
+    }
+  }
+  const r = await run(main[0], main[1]);
+  const c = counts(r.output);
+  if (stage.gate) {
+    if (r.code !== 0) {
+      summary.push(`${stage.name}: FAILED (exit ${r.code})`);
+      console.log(`\n${summary.join("\n")}\n${passed} passed, ${failed + 1} failed`);
+      process.exit(1);
+    }
+    summary.push(`${stage.name}: ok`);
+    continue;
+  }
+  if (r.code !== 0 && c.failed === 0) c.failed = 1; // a crash counts as a failure even without counts
+  passed += c.passed;
+  failed += c.failed;
+  summary.push(`${stage.name}: ${c.passed} passed, ${c.failed} failed${r.code !== 0 ? ` (exit ${r.code})` : ""}`);
+}
+console.log(`\n== summary\n${summary.join("\n")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,74 @@
+/**
+ * The `AgentRuntime` boundary (after OpenClaw's design): everything above it (CLI, thread recorder,
+ * extension) talks to agents only through this interface.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Logger } from "../log";
+import type { AgentSpec, PermissionPolicy } from "../model/agent";
+import type { RuntimeEvent } from "../model/events";
+import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+
+export interface RuntimeOptions {
+  agent: AgentSpec;
+  /** Session working directory (absolute). Also the first workspace root. */
+  cwd: string;
+  /** Roots the agent may read/write; defaults to `[cwd]`. */
+  workspaceRoots?: string[];
+  /** Extra roots passed as `additionalDirectories` when the agent supports them. */
+  additionalDirectories?: string[];
+  permissionPolicy?: PermissionPolicy;
+  /** Where remembered allow_always decisions and the audit log live; none = in memory only. */
+  permissionStoreDir?: string;
+  files?: WorkspaceFiles;
+  asker?: PermissionAsker;
+  terminalHost?: TerminalHost;
+  mcpServers?: acp.McpServer[];
+  logger?: Logger;
+  /** Extra env for this run on top of the agent spec's env. */
+  env?: Record<string, string>;
+}
+
+export interface SessionRequest {
+  /** Load (or resume) this agent session id instead of creating a new one. */
+  resumeSessionId?: string;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  /** How the session was obtained. */
+  origin: "new" | "load" | "resume";
+  modes?: acp.SessionModeState | null;
+  configOptions?: acp.SessionConfigOption[] | null;
+}
+
+export type RuntimeStatus = "starting" | "idle" | "working" | "waiting_permission" | "closed" | "failed";
+
+export interface AgentCapabilitiesView {
+  protocolVersion: number;
+  agentInfo?: acp.Implementation | null;
+  agentCapabilities: acp.AgentCapabilities;
+  authMethods: acp.AuthMethod[];
+}
+
+export interface DoctorEntry {
+  id: string;
+  displayName: string;
+  command: string;
+  resolvedPath: string | null;
+  available: boolean;
+  version: string | null;
+  /** Why it is missing / what to install. */
+  problem: string | null;
+}
+
+export interface AgentRuntime {
+  ensureSession(req?: SessionRequest): Promise<SessionInfo>;
+  /** One prompt turn; yields normalized events and always ends with `done` or `error`. */
+  runTurn(sessionId: string, prompt: acp.ContentBlock[] | string, opts?: { signal?: AbortSignal }): AsyncIterable<RuntimeEvent>;
+  cancel(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+  getCapabilities(): AgentCapabilitiesView | undefined;
+  getStatus(): RuntimeStatus;
+  setMode(sessionId: string, modeId: string): Promise<void>;
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]>;
+}

@@ -1,0 +1,37 @@
+/** Error codes the CLI maps to exit codes and the extension maps to messages. */
+export const ERROR_CODES = [
+  "usage",
+  "agent_not_found",
+  "agent_exited",
+  "protocol",
+  "timeout",
+  "permission_denied",
+  "path_outside_workspace",
+  "not_found",
+  "corrupt",
+  "unsupported_version",
+  "interrupted",
+  "untrusted_workspace",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error meant for the user: `message` says what happened and, where possible, what to do. */
+export class AcpThreadsError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AcpThreadsError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (err && typeof err === "object" && "message" in err && typeof (err as { message: unknown }).message === "string") {
+    return (err as { message: string }).message;
+  }
+  return String(err);
+}

@@ -1,0 +1,25 @@
+/** The engine logs through this interface; the extension backs it with an OutputChannel, the CLI with stderr. */
+export interface Logger {
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string, ...args: unknown[]): void;
+}
+
+export const nullLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
+
+/** Logs to stderr, filtered by level (CLI `--verbose` lowers it to debug). */
+export function stderrLogger(level: "debug" | "info" | "warn" | "error" = "warn"): Logger {
+  const order = { debug: 0, info: 1, warn: 2, error: 3 } as const;
+  const emit = (lvl: keyof typeof order) => (message: string, ...args: unknown[]) => {
+    if (order[lvl] < order[level]) return;
+    const extra = args.length ? " " + args.map((a) => (a instanceof Error ? a.stack ?? a.message : JSON.stringify(a))).join(" ") : "";
+    process.stderr.write(`[acp-threads ${lvl}] ${message}${extra}\n`);
+  };
+  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}

@@ -1,0 +1,53 @@
+/**
+ * Normalized events produced by an agent runtime during a prompt turn.
+ *
+ * The ACP `session/update` notification has many shapes; every consumer (CLI printer, thread store,
+ * thread panel) reads this one union instead. Tool calls are merged by `toolCallId`, so each
+ * `tool_call` event carries the full current state, never a patch.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+
+export type StreamKind = "output" | "thought";
+
+export interface ToolCallState {
+  toolCallId: string;
+  title: string;
+  kind: acp.ToolKind;
+  status: acp.ToolCallStatus | "cancelled";
+  content: acp.ToolCallContent[];
+  locations: acp.ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** Display-only terminal output streamed by agents via `_meta.terminal_output` (Zed convention). */
+  terminalOutput?: string;
+}
+
+export interface PermissionDecision {
+  toolCallId: string;
+  title: string;
+  kind: acp.ToolKind | "other";
+  /** The option chosen, or null when the request was cancelled (turn cancel). */
+  optionId: string | null;
+  optionKind: acp.PermissionOptionKind | null;
+  /** Who decided: the policy, a remembered allow_always rule, the user (host), or a cancel. */
+  decidedBy: "policy" | "remembered" | "user" | "cancelled";
+  options: acp.PermissionOption[];
+}
+
+export type RuntimeEvent =
+  | { type: "text"; stream: StreamKind; text: string; messageId?: string }
+  | { type: "user_text"; text: string; messageId?: string }
+  | { type: "tool_call"; toolCall: ToolCallState }
+  | { type: "plan"; entries: acp.PlanEntry[] }
+  | { type: "commands"; commands: acp.AvailableCommand[] }
+  | { type: "mode"; modeId: string }
+  | { type: "config_options"; options: acp.SessionConfigOption[] }
+  | { type: "session_info"; title?: string | null; updatedAt?: string | null }
+  | { type: "usage"; used: number; size: number; cost?: { amount: number; currency: string } | null }
+  | { type: "notice"; severity: "info" | "warning" | "error"; title: string; description?: string }
+  | { type: "compaction"; compactionId: string; status: string; summary?: string }
+  | { type: "permission"; decision: PermissionDecision }
+  | { type: "done"; stopReason: acp.StopReason; usage?: unknown }
+  | { type: "error"; message: string; code?: number | string };
+
+export type RuntimeEventType = RuntimeEvent["type"];

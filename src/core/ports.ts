@@ -1,0 +1,56 @@
+/**
+ * Interfaces the host fills. The CLI backs them with the file system and stdin; the extension backs them
+ * with VS Code (open documents, WorkspaceEdit, integrated terminals, inline prompts). The engine never
+ * knows which.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Disposable } from "./lifecycle";
+
+/** File access for `fs/read_text_file` / `fs/write_text_file`, after the engine has checked the path. */
+export interface WorkspaceFiles {
+  /**
+   * Whole current text of the file: an open editor's unsaved text when there is one, else the disk.
+   * Returns `undefined` for a missing file (the engine answers the agent `""`).
+   */
+  readText(absPath: string): Promise<string | undefined>;
+  /**
+   * Write the whole file. `lastReadText` is what the agent last read (if it did), so an editor-backed host
+   * can apply a minimal edit that keeps concurrent user edits. Creates parent folders.
+   */
+  writeText(absPath: string, content: string, lastReadText: string | undefined): Promise<void>;
+}
+
+/** Context shown to whoever answers a permission request. */
+export interface PermissionPrompt {
+  sessionId: string;
+  agentId: string;
+  request: acp.RequestPermissionRequest;
+  /** For edits: the file's current text and the proposed text, when known (diff review). */
+  proposed?: { path: string; oldText: string | null; newText: string };
+  /** Aborted when the turn is cancelled; the asker must then stop asking. */
+  signal: AbortSignal;
+}
+
+/** Asks a person. Resolves to the chosen option id, or `null` if the prompt was dismissed/cancelled. */
+export interface PermissionAsker {
+  ask(prompt: PermissionPrompt): Promise<string | null>;
+}
+
+/** A process started for `terminal/create`, as the host may want to show it (integrated terminal). */
+export interface TerminalView {
+  terminalId: string;
+  sessionId: string;
+  commandLine: string;
+  cwd: string;
+  /** Every output chunk as it arrives (already decoded to text). */
+  onOutput(listener: (data: string) => void): Disposable;
+  onExit(listener: (status: { exitCode: number | null; signal: string | null }) => void): Disposable;
+  /** Input typed by the user into the host's terminal. */
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+}
+
+/** Notified when the engine starts a terminal for an agent, so the host can display it. */
+export interface TerminalHost {
+  onTerminalCreated(view: TerminalView): void;
+}
