@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const production = process.argv.includes("--production");
-const external = ["vscode", "node-pty", "mocha", "playwright-core", "esbuild"];
+const external = ["vscode", "node-pty", "node-sqlite3-wasm", "mocha", "playwright-core", "esbuild"];
 const common = {
   bundle: true,
   platform: "node",

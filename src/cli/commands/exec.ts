@@ -1,0 +1,7 @@
+// Placeholder until the command lands; replaced by its owner.
+import { EXIT, type CliIO } from "../io";
+
+export async function main(io: CliIO): Promise<number> {
+  io.stderr.write("acp-threads exec: not implemented yet\n");
+  return EXIT.error;
+}

@@ -1,0 +1,73 @@
+/**
+ * `acp-threads`: the headless command line on the same engine as the extension.
+ * Each command lives in its own module under ./commands and is loaded only when used.
+ */
+import { EXIT, type CliIO, type CommandMain } from "./io";
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
+  run: { summary: "run prompt turns against an ACP agent", load: () => import("./commands/run") },
+  doctor: { summary: "which agents are installed, their versions, what is missing", load: () => import("./commands/doctor") },
+  exec: { summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process", load: () => import("./commands/exec") },
+  ps: { summary: "list exec runs", load: () => import("./commands/ps") },
+  logs: { summary: "print an exec run's output", load: () => import("./commands/logs") },
+  kill: { summary: "kill an exec run (process group)", load: () => import("./commands/kill") },
+  threads: { summary: "list|show|export|import|rename|delete threads", load: () => import("./commands/threads") },
+  recall: { summary: "search past agent sessions", load: () => import("./commands/recall") },
+  status: { summary: "recall index status: database, counts per source, last sync", load: () => import("./commands/status") },
+  "session-archive": { summary: "index one transcript file into recall", load: () => import("./commands/session-archive") },
+  mcp: { summary: "MCP server (stdio) exposing recall to agents", load: () => import("./commands/mcp") },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: acp-threads <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun 'acp-threads <command> --help' for a command's options.\n`;
+}
+
+export async function runCli(io: CliIO): Promise<number> {
+  const [name, ...rest] = io.argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${process.env.ACP_THREADS_VERSION ?? "0.1.0"}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`acp-threads: unknown command '${name}'\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  const mod = await command.load();
+  return mod.main({ ...io, argv: rest });
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  runCli({
+    argv: process.argv.slice(2),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`acp-threads: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.exitCode = EXIT.error;
+    },
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * The one SQLite engine behind both derived indexes (thread metadata and recall): node-sqlite3-wasm, a WASM
+ * SQLite with FTS5 that reads and writes pages in the file itself (no whole-image export, no native ABI).
+ * Why not sql.js: see README "Design notes" (cold open and memory figures from `npm run bench:recall`).
+ *
+ * Every database here is a cache that can be rebuilt from the JSONL files, so `openDerivedDatabase`
+ * treats a corrupt file or an old schema as "delete and rebuild", never as an error for the user.
+ */
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { Database } from "node-sqlite3-wasm";
+
+export type SqlValue = number | bigint | string | Uint8Array | null;
+export type Row = Record<string, SqlValue>;
+export type Params = SqlValue | boolean | (SqlValue | boolean)[] | Record<string, SqlValue | boolean>;
+
+export interface Db {
+  readonly path: string;
+  exec(sql: string): void;
+  run(sql: string, params?: Params): { changes: number; lastInsertRowid: number | bigint };
+  all<T = Row>(sql: string, params?: Params): T[];
+  get<T = Row>(sql: string, params?: Params): T | undefined;
+  prepare(sql: string): Stmt;
+  /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (ROLLBACK on throw). */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface Stmt {
+  run(params?: Params): { changes: number; lastInsertRowid: number | bigint };
+  all<T = Row>(params?: Params): T[];
+  get<T = Row>(params?: Params): T | undefined;
+  finalize(): void;
+}
+
+/** The lock directory node-sqlite3-wasm creates next to the file while a transaction holds it. */
+const lockDir = (path: string) => `${path}.lock`;
+/** A lock older than this with nobody holding it is stale (a process killed mid-transaction). */
+const STALE_LOCK_MS = 30_000;
+
+function clearStaleLock(path: string): void {
+  try {
+    const st = statSync(lockDir(path));
+    if (Date.now() - st.mtimeMs > STALE_LOCK_MS) rmSync(lockDir(path), { recursive: true, force: true });
+  } catch {
+    // no lock: nothing to do
+  }
+}
+
+class WasmDb implements Db {
+  readonly #db: Database;
+  constructor(readonly path: string, readOnly: boolean) {
+    clearStaleLock(path);
+    this.#db = new Database(path, { readOnly });
+  }
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+  run(sql: string, params?: Params) {
+    return this.#db.run(sql, params as never);
+  }
+  all<T = Row>(sql: string, params?: Params): T[] {
+    return this.#db.all(sql, params as never) as T[];
+  }
+  get<T = Row>(sql: string, params?: Params): T | undefined {
+    return (this.#db.get(sql, params as never) as T | null) ?? undefined;
+  }
+  prepare(sql: string): Stmt {
+    const stmt = this.#db.prepare(sql);
+    return {
+      run: (p) => stmt.run(p as never),
+      all: <T>(p?: Params) => stmt.all(p as never) as T[],
+      get: <T>(p?: Params) => (stmt.get(p as never) as T | null) ?? undefined,
+      finalize: () => stmt.finalize(),
+    };
+  }
+  transaction<T>(fn: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+export function openDatabase(path: string, opts: { readOnly?: boolean } = {}): Db {
+  if (!opts.readOnly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db = new WasmDb(path, opts.readOnly ?? false);
+  if (!opts.readOnly && existsSync(path)) chmodSync(path, 0o600);
+  return db;
+}
+
+/**
+ * Opens a derived cache at `path` whose schema is `schemaVersion`; a missing, corrupt or old-schema file is
+ * deleted and `create` builds it afresh. Returns whether it was (re)created, so the caller knows to rebuild.
+ */
+export function openDerivedDatabase(
+  path: string,
+  schemaVersion: number,
+  create: (db: Db) => void,
+): { db: Db; created: boolean } {
+  const tryOpen = (): { db: Db; created: boolean } | undefined => {
+    let db: Db | undefined;
+    try {
+      db = openDatabase(path);
+      const row = db.get<{ user_version: number }>("PRAGMA user_version");
+      const check = db.get<{ quick_check: string }>("PRAGMA quick_check");
+      if (row?.user_version === schemaVersion && check?.quick_check === "ok") return { db, created: false };
+      if (row?.user_version === 0 && db.get("SELECT 1 AS x FROM sqlite_master LIMIT 1") === undefined) {
+        db.transaction(() => {
+          create(db!);
+          db!.exec(`PRAGMA user_version = ${schemaVersion}`);
+        });
+        return { db, created: true };
+      }
+      db.close();
+      return undefined;
+    } catch {
+      db?.close();
+      return undefined;
+    }
+  };
+  const first = tryOpen();
+  if (first) return first;
+  for (const suffix of ["", "-journal", ".lock"]) rmSync(path + suffix, { recursive: true, force: true });
+  const second = tryOpen();
+  if (!second) throw new Error(`cannot create the index database at ${path}`);
+  return second;
+}
