@@ -1,0 +1,146 @@
+/**
+ * Starts a run's process either on a pseudo-terminal (node-pty) or on pipes (child_process), behind one small
+ * interface. Both put the process in a new session, so its pid is its process group for `kill`.
+ */
+import { spawn as spawnChild } from "node:child_process";
+import { accessSync, constants as fsConstants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { AcpThreadsError } from "../errors";
+import { signalName } from "./proc";
+import { DEFAULT_PTY_COLS, DEFAULT_PTY_ROWS } from "./types";
+
+export interface ProcessExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface SpawnedProcess {
+  readonly pid: number;
+  readonly pty: boolean;
+  onData(listener: (chunk: Buffer, stream: "stdout" | "stderr" | "pty") => void): void;
+  /** Fires once, after the last output chunk. */
+  onExit(listener: (exit: ProcessExit) => void): void;
+  write(data: string | Buffer): void;
+  /** Pipes: close stdin (EOF). PTY: no-op (send C-d instead). */
+  endInput(): void;
+  resize(cols: number, rows: number): void;
+}
+
+export interface SpawnOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  pty: boolean;
+  cols?: number;
+  rows?: number;
+  closeStdin?: boolean;
+}
+
+/** How long to wait for the pipes to drain after the process exited (a daemon may hold them open forever). */
+const DRAIN_AFTER_EXIT_MS = 500;
+
+/** Resolves `command` like a shell would, so a missing program is a clear error instead of a silent exit 127. */
+export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  const candidates = command.includes("/")
+    ? [isAbsolute(command) ? command : resolve(cwd, command)]
+    : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here: try the next PATH entry
+    }
+  }
+  throw new AcpThreadsError("agent_not_found", `command not found: ${command} (not on PATH; install it or give its path)`, {
+    command,
+  });
+}
+
+export function spawnProcess(options: SpawnOptions): SpawnedProcess {
+  try {
+    if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new AcpThreadsError("usage", `working directory does not exist: ${options.cwd}`);
+  }
+  const file = resolveCommand(options.command, options.env, options.cwd);
+  return options.pty ? spawnPty(file, options) : spawnPipes(file, options);
+}
+
+function spawnPty(file: string, options: SpawnOptions): SpawnedProcess {
+  // Loaded lazily: the native module is only needed for PTY runs.
+  const nodePty = require("node-pty") as typeof import("node-pty");
+  const term = nodePty.spawn(file, options.args, {
+    name: options.env.TERM ?? "xterm-256color",
+    cols: options.cols ?? DEFAULT_PTY_COLS,
+    rows: options.rows ?? DEFAULT_PTY_ROWS,
+    cwd: options.cwd,
+    env: stringEnv(options.env),
+  });
+  return {
+    pid: term.pid,
+    pty: true,
+    onData: (listener) => void term.onData((text) => listener(Buffer.from(text, "utf8"), "pty")),
+    onExit: (listener) =>
+      void term.onExit(({ exitCode, signal }) =>
+        // node-pty reports exitCode 0 with a signal number when the child was signalled.
+        listener(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null }),
+      ),
+    write: (data) => term.write(typeof data === "string" ? data : data.toString("utf8")),
+    endInput: () => {},
+    resize: (cols, rows) => term.resize(Math.max(1, cols), Math.max(1, rows)),
+  };
+}
+
+function spawnPipes(file: string, options: SpawnOptions): SpawnedProcess {
+  const child = spawnChild(file, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true, // new session + process group, so kill reaches grandchildren
+    stdio: [options.closeStdin ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+  const dataListeners: Array<(chunk: Buffer, stream: "stdout" | "stderr") => void> = [];
+  const exitListeners: Array<(exit: ProcessExit) => void> = [];
+  child.stdout!.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stdout")));
+  child.stderr!.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stderr")));
+  child.stdin?.on("error", () => {}); // EPIPE after the child exited is not our failure
+  let exited: ProcessExit | undefined;
+  let finished = false;
+  const finish = () => {
+    if (finished || !exited) return;
+    finished = true;
+    exitListeners.forEach((l) => l(exited!));
+  };
+  child.on("exit", (code, signal) => {
+    exited = { exitCode: code, signal: signal ?? null };
+    setTimeout(finish, DRAIN_AFTER_EXIT_MS).unref();
+  });
+  child.on("close", () => finish());
+  child.on("error", (err) => {
+    exited ??= { exitCode: 127, signal: null };
+    dataListeners.forEach((l) => l(Buffer.from(`acp-threads: ${err.message}\n`), "stderr"));
+    finish();
+  });
+  if (child.pid === undefined) throw new AcpThreadsError("agent_exited", `could not start ${options.command}`);
+  return {
+    pid: child.pid,
+    pty: false,
+    onData: (listener) => void dataListeners.push(listener),
+    onExit: (listener) => void exitListeners.push(listener),
+    write: (data) => {
+      if (!child.stdin || child.stdin.destroyed || child.stdin.writableEnded) {
+        throw new AcpThreadsError("usage", "the run's stdin is closed");
+      }
+      child.stdin.write(data);
+    },
+    endInput: () => child.stdin?.end(),
+    resize: () => {},
+  };
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
