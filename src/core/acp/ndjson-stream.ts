@@ -1,0 +1,140 @@
+/**
+ * The NDJSON transport between the engine and an agent process, in place of the SDK's `ndJsonStream`.
+ *
+ * Why our own: the SDK's stream errors out for good on a line longer than `maxMessageBytes` (the whole
+ * connection dies), and we need to tap every line both ways into the protocol log anyway. Here a malformed
+ * line or an oversized line is logged and skipped and the session carries on. `session/update`
+ * notifications may be handed straight to the engine (`onSessionUpdate`), which keeps them in arrival
+ * order and skips the SDK's per-message schema parse and dispatch, the bulk of the cost of a streamed
+ * answer (see bench/acp.main.ts).
+ */
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import type { ProtocolLog } from "./protocol-log";
+
+/** Default cap for one incoming line. Text chunks are small; a big `session/load` replay line is not. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export interface NdJsonStreamOptions {
+  log: ProtocolLog;
+  maxMessageBytes?: number;
+  /** Receives `session/update` notifications instead of the SDK; return false to let the SDK have it. */
+  onSessionUpdate?: (params: unknown) => boolean;
+}
+
+export function createNdJsonStream(
+  output: NodeJS.WritableStream,
+  input: NodeJS.ReadableStream,
+  opts: NdJsonStreamOptions,
+): Stream {
+  const maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const { log } = opts;
+
+  const readable = new ReadableStream<AnyMessage>({
+    start(controller) {
+      const splitter = new LineSplitter(maxBytes, (line) => {
+        const text = line.trim();
+        if (!text) return;
+        log.add("recv", text);
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          log.note(`skipped a line that is not JSON (${text.length} chars)`);
+          return;
+        }
+        if (!message || typeof message !== "object" || Array.isArray(message)) {
+          log.note("skipped a line that is not a JSON-RPC message object");
+          return;
+        }
+        const msg = message as { method?: unknown; id?: unknown; params?: unknown };
+        if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
+        controller.enqueue(message as AnyMessage);
+      }, (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`));
+      input.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+      input.on("end", () => {
+        splitter.flush();
+        try {
+          controller.close();
+        } catch {
+          // already cancelled by the SDK
+        }
+      });
+      input.on("error", (err) => {
+        try {
+          controller.error(err);
+        } catch {
+          // already closed
+        }
+      });
+    },
+  });
+
+  const writable = new WritableStream<AnyMessage>({
+    async write(message) {
+      const line = JSON.stringify(message);
+      log.add("send", line);
+      if (!output.write(line + "\n")) await new Promise<void>((resolve) => output.once("drain", resolve));
+    },
+  });
+  return { readable, writable };
+}
+
+/** Splits bytes into lines; a line over the cap is dropped (reported once) without being buffered. */
+export class LineSplitter {
+  #parts: Buffer[] = [];
+  #pendingBytes = 0;
+  #skipping = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onOversized: (bytes: number) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    let nl = chunk.indexOf(NEWLINE, start);
+    while (nl !== -1) {
+      this.#finishLine(chunk, start, nl);
+      start = nl + 1;
+      nl = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) this.#append(chunk.subarray(start));
+  }
+
+  flush(): void {
+    if (this.#pendingBytes > 0 || this.#skipping) this.#finishLine(Buffer.alloc(0), 0, 0);
+  }
+
+  #append(part: Buffer): void {
+    if (this.#skipping) {
+      this.#pendingBytes += part.length;
+      return;
+    }
+    if (this.#pendingBytes + part.length > this.maxBytes) {
+      this.#skipping = true;
+      this.#parts = [];
+      this.#pendingBytes += part.length;
+      return;
+    }
+    // Copy: the stream may reuse the chunk's memory.
+    this.#parts.push(Buffer.from(part));
+    this.#pendingBytes += part.length;
+  }
+
+  #finishLine(chunk: Buffer, start: number, end: number): void {
+    const total = this.#pendingBytes + (end - start);
+    if (this.#skipping || total > this.maxBytes) {
+      this.onOversized(total);
+    } else if (this.#parts.length === 0) {
+      this.onLine(chunk.toString("utf8", start, end));
+    } else {
+      this.#parts.push(chunk.subarray(start, end));
+      this.onLine(Buffer.concat(this.#parts).toString("utf8"));
+    }
+    this.#parts = [];
+    this.#pendingBytes = 0;
+    this.#skipping = false;
+  }
+}

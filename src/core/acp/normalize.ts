@@ -1,0 +1,150 @@
+/**
+ * Turns `session/update` payloads into normalized `RuntimeEvent`s.
+ *
+ * Input is untrusted (the fast path in ndjson-stream.ts skips the SDK's schema parse), so every field is
+ * checked here and an update we cannot read becomes nothing rather than a crash. Tool calls are merged by
+ * `toolCallId` with patch semantics: each emitted `tool_call` event carries the full current state.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { RuntimeEvent, ToolCallState } from "../model/events";
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const arr = <T>(v: unknown): T[] | undefined => (Array.isArray(v) ? (v as T[]) : undefined);
+
+/** Text of a content block as a consumer would print it. */
+export function contentText(block: unknown): string {
+  if (!isObj(block)) return "";
+  switch (block.type) {
+    case "text":
+      return str(block.text) ?? "";
+    case "resource_link":
+      return `[${str(block.name) ?? str(block.uri) ?? "link"}](${str(block.uri) ?? ""})`;
+    case "resource": {
+      const res = isObj(block.resource) ? block.resource : {};
+      return str(res.text) ?? `[resource ${str(res.uri) ?? ""}]`;
+    }
+    case "image":
+      return "[image]";
+    case "audio":
+      return "[audio]";
+    default:
+      return "";
+  }
+}
+
+/** Per-session tool-call state, so updates can be merged into full snapshots. */
+export class ToolCallTracker {
+  readonly #calls = new Map<string, ToolCallState>();
+
+  get(id: string): ToolCallState | undefined {
+    return this.#calls.get(id);
+  }
+
+  all(): ToolCallState[] {
+    return [...this.#calls.values()];
+  }
+
+  /** Applies a `tool_call` (full) or `tool_call_update` (patch); returns a copy of the merged state. */
+  apply(update: Obj, full: boolean): ToolCallState | undefined {
+    const id = str(update.toolCallId);
+    if (!id) return undefined;
+    const prev = full ? undefined : this.#calls.get(id);
+    const next: ToolCallState = prev
+      ? { ...prev }
+      : { toolCallId: id, title: "", kind: "other", status: "pending", content: [], locations: [] };
+    if (typeof update.title === "string") next.title = update.title;
+    if (typeof update.kind === "string") next.kind = update.kind as acp.ToolKind;
+    if (typeof update.status === "string") next.status = update.status as acp.ToolCallStatus;
+    const content = arr<acp.ToolCallContent>(update.content);
+    if (content) next.content = content;
+    const locations = arr<acp.ToolCallLocation>(update.locations);
+    if (locations) next.locations = locations;
+    if ("rawInput" in update && update.rawInput !== undefined) next.rawInput = update.rawInput;
+    if ("rawOutput" in update && update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
+    const meta = isObj(update._meta) ? update._meta : undefined;
+    const term = meta && isObj(meta.terminal_output) ? meta.terminal_output : undefined;
+    if (term && typeof term.data === "string") next.terminalOutput = (next.terminalOutput ?? "") + term.data;
+    this.#calls.set(id, next);
+    return { ...next };
+  }
+
+  /** Marks every unfinished call cancelled (turn cancel); returns the changed states. */
+  cancelUnfinished(): ToolCallState[] {
+    const changed: ToolCallState[] = [];
+    for (const call of this.#calls.values()) {
+      if (call.status === "pending" || call.status === "in_progress") {
+        call.status = "cancelled";
+        changed.push({ ...call });
+      }
+    }
+    return changed;
+  }
+}
+
+/** Normalizes one `session/update` payload (the `update` field) into zero or more events. */
+export function normalizeUpdate(update: unknown, tools: ToolCallTracker): RuntimeEvent[] {
+  if (!isObj(update)) return [];
+  const messageId = str(update.messageId);
+  switch (update.sessionUpdate) {
+    case "agent_message_chunk":
+    case "agent_thought_chunk": {
+      const text = contentText(update.content);
+      if (!text) return [];
+      const stream = update.sessionUpdate === "agent_message_chunk" ? "output" : "thought";
+      return [messageId ? { type: "text", stream, text, messageId } : { type: "text", stream, text }];
+    }
+    case "user_message_chunk": {
+      const text = contentText(update.content);
+      return text ? [messageId ? { type: "user_text", text, messageId } : { type: "user_text", text }] : [];
+    }
+    case "tool_call":
+    case "tool_call_update": {
+      const toolCall = tools.apply(update, update.sessionUpdate === "tool_call");
+      return toolCall ? [{ type: "tool_call", toolCall }] : [];
+    }
+    case "plan":
+      return [{ type: "plan", entries: arr<acp.PlanEntry>(update.entries) ?? [] }];
+    case "available_commands_update":
+      return [{ type: "commands", commands: arr<acp.AvailableCommand>(update.availableCommands) ?? [] }];
+    case "current_mode_update":
+      return typeof update.currentModeId === "string" ? [{ type: "mode", modeId: update.currentModeId }] : [];
+    case "config_option_update":
+      return [{ type: "config_options", options: arr<acp.SessionConfigOption>(update.configOptions) ?? [] }];
+    case "session_info_update": {
+      const ev: RuntimeEvent = { type: "session_info" };
+      if ("title" in update) ev.title = str(update.title) ?? null;
+      if ("updatedAt" in update) ev.updatedAt = str(update.updatedAt) ?? null;
+      return [ev];
+    }
+    case "usage_update": {
+      if (typeof update.used !== "number" || typeof update.size !== "number") return [];
+      const cost = isObj(update.cost) ? (update.cost as { amount: number; currency: string }) : null;
+      return [{ type: "usage", used: update.used, size: update.size, cost }];
+    }
+    case "notice": {
+      const severity = update.severity === "warning" || update.severity === "error" ? update.severity : "info";
+      const description = str(update.description);
+      return [{ type: "notice", severity, title: str(update.title) ?? "", ...(description ? { description } : {}) }];
+    }
+    case "compaction_update": {
+      const summary = arr(update.summary)?.map(contentText).join("") || undefined;
+      return [
+        {
+          type: "compaction",
+          compactionId: str(update.compactionId) ?? "",
+          status: str(update.status) ?? "in_progress",
+          ...(summary ? { summary } : {}),
+        },
+      ];
+    }
+    case "compaction_summary_chunk":
+      return [
+        { type: "compaction", compactionId: str(update.compactionId) ?? "", status: "summary_chunk", summary: contentText(update.content) },
+      ];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Terminal output kept for `terminal/output`, capped at `outputByteLimit` bytes. When over the cap the
+ * oldest bytes go first, and the cut moves forward to a UTF-8 character boundary so the text never starts
+ * with half a character (ACP `terminals` spec).
+ */
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+
+export class OutputBuffer {
+  readonly #limit: number;
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+  #truncated = false;
+
+  constructor(limit: number = DEFAULT_OUTPUT_BYTE_LIMIT) {
+    this.#limit = Math.max(0, limit);
+  }
+
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  get byteLength(): number {
+    return this.#bytes;
+  }
+
+  append(data: string | Buffer): void {
+    const chunk = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (chunk.length === 0) return;
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+    if (this.#bytes > this.#limit) this.#trim();
+  }
+
+  /** The kept output; an incomplete character at the very end (mid-stream) is left out until it completes. */
+  text(): string {
+    const all = this.#joined();
+    return all.toString("utf8", 0, completeLength(all));
+  }
+
+  #joined(): Buffer {
+    if (this.#chunks.length > 1) this.#chunks = [Buffer.concat(this.#chunks)];
+    return this.#chunks[0] ?? Buffer.alloc(0);
+  }
+
+  #trim(): void {
+    const all = this.#joined();
+    let cut = all.length - this.#limit;
+    // Skip continuation bytes (10xxxxxx): they belong to a character whose first byte was dropped.
+    while (cut < all.length && (all[cut] & 0xc0) === 0x80) cut++;
+    this.#chunks = [Buffer.from(all.subarray(cut))];
+    this.#bytes = this.#chunks[0].length;
+    this.#truncated = true;
+  }
+}
+
+/** Length of `buf` without a trailing incomplete UTF-8 sequence. */
+function completeLength(buf: Buffer): number {
+  const n = buf.length;
+  for (let back = 1; back <= Math.min(3, n); back++) {
+    const byte = buf[n - back];
+    if ((byte & 0xc0) === 0x80) continue; // continuation: keep looking for the lead byte
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? n - back : n;
+  }
+  return n;
+}

@@ -1,0 +1,111 @@
+/**
+ * A bounded, subscribable log of raw protocol traffic: every JSON-RPC line in both directions plus the
+ * agent's stderr. The extension shows it in an Output channel; the CLI writes it to a file on request or
+ * when something goes wrong. Bounded by line count and bytes so a chatty agent cannot grow it forever.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { Emitter, type Disposable } from "../lifecycle";
+
+export type ProtocolDirection = "send" | "recv" | "stderr" | "note";
+
+export interface ProtocolLogEntry {
+  /** Milliseconds since the epoch. */
+  at: number;
+  direction: ProtocolDirection;
+  text: string;
+}
+
+export const DEFAULT_PROTOCOL_LOG_LINES = 2000;
+export const DEFAULT_PROTOCOL_LOG_BYTES = 4 * 1024 * 1024;
+/** A single entry longer than this is cut in the log (the message itself is not affected). */
+export const PROTOCOL_LOG_ENTRY_MAX_CHARS = 64 * 1024;
+
+const ARROWS: Record<ProtocolDirection, string> = { send: "->", recv: "<-", stderr: "!!", note: "##" };
+
+export function formatProtocolEntry(entry: ProtocolLogEntry): string {
+  return `${new Date(entry.at).toISOString()} ${ARROWS[entry.direction]} ${entry.text}`;
+}
+
+export class ProtocolLog implements Disposable {
+  readonly #maxLines: number;
+  readonly #maxBytes: number;
+  // A ring: `#head` is the index of the oldest entry once the array is full.
+  #entries: ProtocolLogEntry[] = [];
+  #head = 0;
+  #bytes = 0;
+  #dropped = 0;
+  readonly #onLine = new Emitter<ProtocolLogEntry>();
+  /** Fires for every entry as it is added. */
+  readonly onLine = this.#onLine.event;
+
+  constructor(opts: { maxLines?: number; maxBytes?: number } = {}) {
+    this.#maxLines = Math.max(1, opts.maxLines ?? DEFAULT_PROTOCOL_LOG_LINES);
+    this.#maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_PROTOCOL_LOG_BYTES);
+  }
+
+  /** Entries evicted so far because of the caps. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  add(direction: ProtocolDirection, text: string): void {
+    if (text.length > PROTOCOL_LOG_ENTRY_MAX_CHARS) {
+      text = `${text.slice(0, PROTOCOL_LOG_ENTRY_MAX_CHARS)}… [${text.length} chars, cut]`;
+    }
+    const entry: ProtocolLogEntry = { at: Date.now(), direction, text };
+    if (this.#entries.length < this.#maxLines) {
+      this.#entries.push(entry);
+    } else {
+      this.#bytes -= this.#entries[this.#head].text.length;
+      this.#entries[this.#head] = entry;
+      this.#head = (this.#head + 1) % this.#maxLines;
+      this.#dropped++;
+    }
+    this.#bytes += text.length;
+    while (this.#bytes > this.#maxBytes && this.#entries.length > 1) this.#evictOldest();
+    this.#onLine.fire(entry);
+  }
+
+  note(text: string): void {
+    this.add("note", text);
+  }
+
+  /** Entries, oldest first. */
+  entries(): ProtocolLogEntry[] {
+    return [...this.#entries.slice(this.#head), ...this.#entries.slice(0, this.#head)];
+  }
+
+  /** Formatted lines, oldest first. */
+  lines(): string[] {
+    return this.entries().map(formatProtocolEntry);
+  }
+
+  /** The last `n` stderr lines (for error messages). */
+  stderrTail(n = 20): string[] {
+    return this.entries()
+      .filter((e) => e.direction === "stderr")
+      .slice(-n)
+      .map((e) => e.text);
+  }
+
+  /** Writes the formatted log to `file` (mode 0600, parents created). */
+  writeTo(file: string): void {
+    mkdirSync(dirname(file), { recursive: true });
+    const header = this.#dropped ? [`# ${this.#dropped} older entries were dropped`] : [];
+    writeFileSync(file, [...header, ...this.lines()].join("\n") + "\n", { mode: 0o600 });
+  }
+
+  dispose(): void {
+    this.#onLine.dispose();
+  }
+
+  #evictOldest(): void {
+    const ordered = this.entries();
+    const oldest = ordered.shift();
+    if (oldest) this.#bytes -= oldest.text.length;
+    this.#entries = ordered;
+    this.#head = 0;
+    this.#dropped++;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * What the engine keeps per ACP session, and the context every client-side handler gets. Handlers
+ * (fs, terminal, permission) only see `EngineContext`, never the runtime class, so each can be tested alone.
+ */
+import type { PermissionPolicy } from "../model/agent";
+import type { RuntimeEvent } from "../model/events";
+import type { Logger } from "../log";
+import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+import { ToolCallTracker } from "./normalize";
+import type { PathGuard } from "./path-guard";
+import type { PermissionStore } from "./permission-store";
+
+export class SessionState {
+  readonly tools = new ToolCallTracker();
+  /** Receives events while a turn (or a load replay) is collecting them. */
+  sink: ((event: RuntimeEvent) => void) | undefined;
+  /** Aborted by `cancel`: pending permission prompts stop and answer `cancelled`. */
+  turnAbort = new AbortController();
+  /** Paths of edits approved through `session/request_permission` in the current turn. */
+  readonly approvedEdits = new Set<string>();
+  /** Full text the agent last read per path (passed to `WorkspaceFiles.writeText`). */
+  readonly lastRead = new Map<string, string>();
+
+  constructor(
+    readonly sessionId: string,
+    readonly cwd: string,
+  ) {}
+
+  get cancelling(): boolean {
+    return this.turnAbort.signal.aborted;
+  }
+
+  /** Resets per-turn state at the start of a turn. */
+  beginTurn(sink: (event: RuntimeEvent) => void): void {
+    this.sink = sink;
+    this.turnAbort = new AbortController();
+    this.approvedEdits.clear();
+  }
+}
+
+export interface EngineContext {
+  readonly agentId: string;
+  readonly policy: PermissionPolicy;
+  readonly store: PermissionStore;
+  readonly asker: PermissionAsker | undefined;
+  readonly files: WorkspaceFiles;
+  readonly guard: PathGuard;
+  readonly terminalHost: TerminalHost | undefined;
+  readonly logger: Logger;
+  /** Env for terminals the agent starts (process env + run env; never the agent's own secrets). */
+  readonly terminalEnv: NodeJS.ProcessEnv;
+  /** The session, created on first use for an id we did not open (agents may be ahead of us). */
+  session(sessionId: string): SessionState;
+  /** Emits an event for a session, in order with its `session/update`s. */
+  emit(sessionId: string, event: RuntimeEvent): void;
+  /** Marks the runtime as waiting for a person (true) or back to work (false). */
+  waitingForPermission(waiting: boolean): void;
+}

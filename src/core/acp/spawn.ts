@@ -1,0 +1,130 @@
+/**
+ * Starts an agent process and stops it for good.
+ *
+ * Agents are spawned `detached`, so each one leads its own process group: npm launchers (codex-acp) run the
+ * real binary as a child, and a SIGTERM to the launcher alone leaves that child orphaned. Stopping closes
+ * stdin (some agents exit on EOF), waits, then signals the whole group with SIGTERM and later SIGKILL.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { isAbsolute } from "node:path";
+import { AcpThreadsError } from "../errors";
+import type { AgentSpec } from "../model/agent";
+import type { ProtocolLog } from "./protocol-log";
+
+export const DEFAULT_STDIN_GRACE_MS = 1_000;
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+export const STDERR_TAIL_LINES = 40;
+const STDERR_DRAIN_MS = 200;
+
+export interface AgentExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface AgentProcess {
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** Resolves when the process has exited (never rejects). */
+  readonly exited: Promise<AgentExit>;
+  /** The exit status once known. */
+  exitStatus(): AgentExit | undefined;
+  /** The last lines the agent wrote to stderr. */
+  stderrTail(): string[];
+  /** Close stdin → wait → SIGTERM the group → wait → SIGKILL the group. Resolves when the leader exited. */
+  stop(opts?: { stdinGraceMs?: number; killGraceMs?: number }): Promise<AgentExit>;
+}
+
+export interface SpawnAgentOptions {
+  cwd: string;
+  /** Extra env on top of `process.env` and the spec's env (run-specific, never persisted). */
+  env?: Record<string, string>;
+  baseEnv?: NodeJS.ProcessEnv;
+  log?: ProtocolLog;
+}
+
+/** Sends `signal` to the process group led by `pid`, falling back to the pid itself. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProcess {
+  if (!isAbsolute(spec.command)) {
+    throw new AcpThreadsError("agent_not_found", `agent command must be an absolute path, got '${spec.command}'`);
+  }
+  const env: NodeJS.ProcessEnv = { ...(opts.baseEnv ?? process.env), ...spec.env, ...opts.env, PWD: opts.cwd };
+  const child = spawn(spec.command, spec.args, {
+    cwd: opts.cwd,
+    env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const tail: string[] = [];
+  let partial = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (data: string) => {
+    const parts = (partial + data).split(/\r?\n/);
+    partial = parts.pop() ?? "";
+    for (const line of parts) {
+      opts.log?.add("stderr", line);
+      tail.push(line);
+    }
+    if (tail.length > STDERR_TAIL_LINES) tail.splice(0, tail.length - STDERR_TAIL_LINES);
+  });
+  // A dead agent makes writes fail with EPIPE; the exit is reported through `exited` instead.
+  child.stdin?.on("error", () => {});
+  let status: AgentExit | undefined;
+  const exited = new Promise<AgentExit>((resolve) => {
+    child.once("error", (err) => {
+      opts.log?.note(`spawn failed: ${err.message}`);
+      status = { code: null, signal: null };
+      tail.push(err.message);
+      resolve(status);
+    });
+    child.once("exit", (code, signal) => {
+      // `exit` can come before the last stderr bytes: give stderr a moment to drain for the error message.
+      const done = () => {
+        if (status) return;
+        if (partial) tail.push(partial);
+        partial = "";
+        status = { code, signal };
+        opts.log?.note(`agent exited (code ${code}, signal ${signal})`);
+        resolve(status);
+      };
+      if (!child.stderr || child.stderr.readableEnded) return done();
+      child.stderr.once("end", done);
+      setTimeout(done, STDERR_DRAIN_MS).unref();
+    });
+  });
+
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    child,
+    exited,
+    exitStatus: () => status,
+    stderrTail: () => (partial ? [...tail, partial] : [...tail]).slice(-STDERR_TAIL_LINES),
+    async stop({ stdinGraceMs = DEFAULT_STDIN_GRACE_MS, killGraceMs = DEFAULT_KILL_GRACE_MS } = {}) {
+      const waitExit = (ms: number) =>
+        Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      if (!status) {
+        child.stdin?.end();
+        if (!(await waitExit(stdinGraceMs)) && pid > 0) {
+          killGroup(pid, "SIGTERM");
+          if (!(await waitExit(killGraceMs))) killGroup(pid, "SIGKILL");
+        }
+      }
+      const result = await exited;
+      // The leader may be gone while children it started still hold the group: finish them too.
+      if (pid > 0) killGroup(pid, "SIGKILL");
+      return result;
+    },
+  };
+}

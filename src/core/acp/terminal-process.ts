@@ -1,0 +1,108 @@
+/**
+ * A process started for `terminal/create`: a pseudo-terminal through node-pty when it loads (agents get
+ * colours and line-buffered output like in Zed), else a plain child process. A `command` without `args` is a
+ * shell line (claude-code-acp sends `echo hi` that way). Both run in their own process group so kill reaches
+ * whatever the command started.
+ */
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { killGroup } from "./spawn";
+
+export interface TerminalExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface TerminalProcess {
+  readonly pid: number;
+  readonly kind: "pty" | "pipe";
+  onData(listener: (data: string | Buffer) => void): void;
+  onExit(listener: (exit: TerminalExit) => void): void;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+}
+
+export interface StartTerminalOptions {
+  command: string;
+  args?: string[] | null;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Force the plain child-process backend (tests, hosts that render output themselves). */
+  noPty?: boolean;
+}
+
+type PtyModule = typeof import("node-pty");
+let ptyModule: PtyModule | null | undefined;
+
+function loadPty(): PtyModule | null {
+  if (ptyModule === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ptyModule = require("node-pty") as PtyModule;
+    } catch {
+      ptyModule = null;
+    }
+  }
+  return ptyModule;
+}
+
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, num]) => [num as number, name]));
+
+function argv(opts: StartTerminalOptions): [string, string[]] {
+  return opts.args && opts.args.length > 0 ? [opts.command, opts.args] : ["/bin/sh", ["-c", opts.command]];
+}
+
+export function startTerminalProcess(opts: StartTerminalOptions): TerminalProcess {
+  const [file, args] = argv(opts);
+  const pty = opts.noPty ? null : loadPty();
+  if (pty) {
+    const term = pty.spawn(file, args, { cwd: opts.cwd, env: opts.env as Record<string, string>, cols: 120, rows: 30, name: "xterm-256color" });
+    return {
+      pid: term.pid,
+      kind: "pty",
+      onData: (listener) => void term.onData(listener),
+      onExit: (listener) =>
+        void term.onExit(({ exitCode, signal }) =>
+          listener(signal ? { exitCode: null, signal: SIGNAL_NAMES.get(signal) ?? String(signal) } : { exitCode, signal: null }),
+        ),
+      write: (data) => term.write(data),
+      resize: (cols, rows) => term.resize(cols, rows),
+    };
+  }
+  const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin.on("error", () => {});
+  let exitListeners: ((exit: TerminalExit) => void)[] = [];
+  let exit: TerminalExit | undefined;
+  const finish = (e: TerminalExit) => {
+    if (exit) return;
+    exit = e;
+    for (const l of exitListeners) l(e);
+    exitListeners = [];
+  };
+  // `close` (not `exit`) so every byte of output has been delivered before the exit is reported.
+  child.once("close", (code, signal) => finish({ exitCode: signal ? null : code, signal }));
+  child.once("error", (err) => {
+    child.stderr.emit("data", Buffer.from(`${err.message}\n`));
+    finish({ exitCode: 127, signal: null });
+  });
+  return {
+    pid: child.pid ?? -1,
+    kind: "pipe",
+    onData: (listener) => {
+      child.stdout.on("data", listener);
+      child.stderr.on("data", listener);
+    },
+    onExit: (listener) => (exit ? listener(exit) : exitListeners.push(listener)),
+    write: (data) => void child.stdin.write(data),
+    resize: () => {},
+  };
+}
+
+/** SIGTERM the terminal's process group, SIGKILL after `graceMs` if it is still running. */
+export function killTerminalProcess(proc: TerminalProcess, isRunning: () => boolean, graceMs = 1_000): void {
+  if (proc.pid <= 0) return;
+  killGroup(proc.pid, "SIGTERM");
+  setTimeout(() => {
+    if (isRunning()) killGroup(proc.pid, "SIGKILL");
+  }, graceMs).unref();
+}

@@ -1,0 +1,87 @@
+/**
+ * How the engine reaches an agent: a spawned process over stdio (the real thing), or an in-process SDK agent
+ * app (tests, benches). The runtime does not care which.
+ */
+import type { AgentApp, ClientApp, ClientConnection } from "@agentclientprotocol/sdk";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { PassThrough, Readable, Writable } from "node:stream";
+import type { AgentSpec } from "../model/agent";
+import { createNdJsonStream } from "./ndjson-stream";
+import type { ProtocolLog } from "./protocol-log";
+import { spawnAgent, type AgentExit, type AgentProcess } from "./spawn";
+
+export interface TransportHooks {
+  log: ProtocolLog;
+  /** Fast path for `session/update` (see ndjson-stream.ts); returns true when handled. */
+  onSessionUpdate: (params: unknown) => boolean;
+  maxMessageBytes?: number;
+}
+
+export interface AgentTransport {
+  /** The agent's pid, when it is a process. */
+  readonly pid: number | undefined;
+  /** Resolves when the agent is gone (process exit); never for in-process agents. */
+  readonly exited: Promise<AgentExit>;
+  connect(app: ClientApp, hooks: TransportHooks): ClientConnection;
+  stderrTail(): string[];
+  stop(): Promise<void>;
+}
+
+const never = new Promise<AgentExit>(() => {});
+
+export function processTransport(spec: AgentSpec, opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv }): AgentTransport {
+  let proc: AgentProcess | undefined;
+  let resolveExited!: (e: AgentExit) => void;
+  const exited = new Promise<AgentExit>((r) => (resolveExited = r));
+  return {
+    get pid() {
+      return proc?.pid;
+    },
+    exited,
+    connect(app, hooks) {
+      proc = spawnAgent(spec, { ...opts, log: hooks.log });
+      void proc.exited.then(resolveExited);
+      const child = proc.child;
+      return app.connect(createNdJsonStream(child.stdin!, child.stdout!, hooks));
+    },
+    stderrTail: () => proc?.stderrTail() ?? [],
+    async stop() {
+      await proc?.stop();
+    },
+  };
+}
+
+/**
+ * An SDK agent app in this process. `wire: "direct"` connects the apps to each other (no bytes at all);
+ * `wire: "ndjson"` (default) goes through in-memory pipes and the engine's NDJSON stream, so the protocol log
+ * and the fast path are exercised exactly as with a process.
+ */
+export function inProcessTransport(agentApp: AgentApp, opts: { wire?: "direct" | "ndjson" } = {}): AgentTransport {
+  let close: (() => void) | undefined;
+  return {
+    pid: undefined,
+    exited: never,
+    connect(app, hooks) {
+      if (opts.wire === "direct") {
+        const conn = app.connect(agentApp);
+        close = () => conn.close();
+        return conn;
+      }
+      const toAgent = new PassThrough();
+      const toClient = new PassThrough();
+      const agentConn = agentApp.connect(ndJsonStream(Writable.toWeb(toClient), Readable.toWeb(toAgent) as ReadableStream<Uint8Array>));
+      const conn = app.connect(createNdJsonStream(toAgent, toClient, hooks));
+      close = () => {
+        conn.close();
+        agentConn.close();
+        toAgent.end();
+        toClient.end();
+      };
+      return conn;
+    },
+    stderrTail: () => [],
+    async stop() {
+      close?.();
+    },
+  };
+}
