@@ -1,0 +1,145 @@
+/**
+ * Agent presets, custom agents (Zed `agent_servers` shape) and command resolution.
+ *
+ * `resolveAgent` accepts a preset id, a custom agent name, or a command line ("node ./agent.js --flag",
+ * "/abs/agent"); the command is resolved to an absolute path from the project's `node_modules/.bin` (walking
+ * up from cwd, like npx) and then PATH, so spawning never depends on a shell.
+ */
+import { accessSync, constants, statSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { AcpThreadsError } from "../errors";
+import type { AgentSpec } from "../model/agent";
+
+export interface AgentPreset {
+  id: string;
+  displayName: string;
+  command: string;
+  args: string[];
+  /** npm package that provides the command (for "what to install"). */
+  install: string;
+  /** Args that print a version, or null when the command has none (codex-acp). */
+  versionArgs: string[] | null;
+}
+
+export const AGENT_PRESETS: readonly AgentPreset[] = [
+  { id: "codex", displayName: "Codex", command: "codex-acp", args: [], install: "npm i -g @zed-industries/codex-acp", versionArgs: null },
+  { id: "claude", displayName: "Claude Code", command: "claude-agent-acp", args: [], install: "npm i -g @zed-industries/claude-agent-acp", versionArgs: ["--version"] },
+  { id: "gemini", displayName: "Gemini CLI", command: "gemini", args: ["--acp"], install: "npm i -g @google/gemini-cli", versionArgs: ["--version"] },
+  { id: "opencode", displayName: "OpenCode", command: "opencode", args: ["acp"], install: "npm i -g opencode-ai", versionArgs: ["--version"] },
+  { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: ["--version"] },
+];
+
+/** A custom agent as in Zed's `agent_servers`: `{ "My agent": { command, args, env } }`. */
+export interface CustomAgentConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface ResolveOptions {
+  custom?: Record<string, CustomAgentConfig>;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function findPreset(id: string): AgentPreset | undefined {
+  return AGENT_PRESETS.find((p) => p.id === id);
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Absolute path of `command`, or null: absolute/relative paths as given, names via node_modules/.bin then PATH. */
+export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (command.includes("/") || command.includes("\\")) {
+    const abs = isAbsolute(command) ? command : resolve(cwd, command);
+    return isExecutableFile(abs) ? abs : null;
+  }
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", ".bin", command);
+    if (isExecutableFile(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** Splits a command line into words, honouring single/double quotes and backslash escapes (no expansion). */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (ch === "\\" && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += ch;
+      inWord = true;
+    }
+  }
+  if (quote) throw new AcpThreadsError("usage", `unterminated quote in agent command line: ${line}`);
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** True when `--agent` names a command line rather than a preset/custom id (a space or a path). */
+export function looksLikeCommandLine(value: string): boolean {
+  return /\s/.test(value.trim()) || value.includes("/") || value.includes("\\");
+}
+
+/** Builds the spec for a preset id, a custom agent name, or a command line; the command becomes absolute. */
+export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): AgentSpec {
+  const env = opts.env ?? process.env;
+  const custom = opts.custom?.[idOrCommandLine];
+  const preset = findPreset(idOrCommandLine);
+  let spec: AgentSpec;
+  let install: string | undefined;
+  if (custom) {
+    spec = { id: idOrCommandLine, displayName: idOrCommandLine, command: custom.command, args: custom.args ?? [], env: custom.env };
+  } else if (preset && !looksLikeCommandLine(idOrCommandLine)) {
+    spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
+    install = preset.install;
+  } else if (looksLikeCommandLine(idOrCommandLine)) {
+    const [command, ...args] = splitCommandLine(idOrCommandLine);
+    if (!command) throw new AcpThreadsError("usage", "empty agent command line");
+    spec = { id: basename(command), displayName: basename(command), command, args };
+  } else {
+    const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
+    throw new AcpThreadsError("usage", `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`);
+  }
+  const resolved = resolveCommand(spec.command, opts.cwd, env);
+  if (!resolved) {
+    const hint = install ? ` Install it with: ${install}` : "";
+    throw new AcpThreadsError("agent_not_found", `${spec.displayName}: command '${spec.command}' not found in node_modules/.bin or PATH.${hint}`, {
+      command: spec.command,
+    });
+  }
+  return { ...spec, command: resolved };
+}
+
+export { doctor } from "./agent-doctor";
