@@ -1,0 +1,49 @@
+/**
+ * The command table: one entry per contributed command (typed against COMMAND_IDS, so a missing handler
+ * does not compile). Every handler's error is shown to the user instead of vanishing.
+ */
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import type { CommandId } from "../command-ids";
+import type { Hub } from "../hub";
+import type { SessionNode } from "../sessions-tree";
+import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
+import { spawnCommand } from "./spawn";
+import { copySessionId, deleteThread, exportSnapshot, importSnapshot, openThread, renameThread, resumeThread } from "./threads";
+import { RECALL_VIEW_ID, importHistory } from "../recall-view";
+
+type Handler = (hub: Hub, ...args: any[]) => unknown;
+
+const COMMANDS: Record<CommandId, Handler> = {
+  "acpThreads.spawn": spawnCommand,
+  "acpThreads.doctor": doctorCommand,
+  "acpThreads.showProtocolLog": (hub) => hub.log.show(),
+  "acpThreads.revokePermissions": revokePermissions,
+  "acpThreads.openThread": (hub, node?: SessionNode | string, focus?: number) => openThread(hub, node, focus),
+  "acpThreads.resume": resumeThread,
+  "acpThreads.rename": renameThread,
+  "acpThreads.exportSnapshot": exportSnapshot,
+  "acpThreads.importSnapshot": importSnapshot,
+  "acpThreads.delete": deleteThread,
+  "acpThreads.copySessionId": copySessionId,
+  "acpThreads.searchRecall": () => vscode.commands.executeCommand(`${RECALL_VIEW_ID}.focus`),
+  "acpThreads.refreshSessions": (hub) => hub.tree.refresh(),
+  "acpThreads.filterSessions": filterSessions,
+  "acpThreads.cancel": cancelTurn,
+  "acpThreads.showPendingPermission": (hub) => hub.broker.showFirst(),
+  "acpThreads.importHistory": importHistory,
+};
+
+export function registerCommands(hub: Hub): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(hub, ...args);
+      } catch (err) {
+        hub.log.logger.error(`${id} failed`, err);
+        void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
+        return undefined;
+      }
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+/** Typed access to the `acpThreads.*` settings; the engine receives plain values, never reads settings. */
+import * as vscode from "vscode";
+import type { AgentSpec, PermissionPolicy } from "../core/model/agent";
+import { PERMISSION_POLICIES } from "../core/model/agent";
+
+export const SECTION = "acpThreads";
+
+export interface DemoProfile {
+  label: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+interface CustomAgentSetting {
+  command?: unknown;
+  args?: unknown;
+  env?: unknown;
+  displayName?: unknown;
+}
+
+const stringRecord = (v: unknown): Record<string, string> | undefined => {
+  if (!v || typeof v !== "object") return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) if (typeof val === "string") out[k] = val;
+  return out;
+};
+
+export class Config {
+  #get<T>(key: string, fallback: T): T {
+    return vscode.workspace.getConfiguration(SECTION).get<T>(key, fallback) ?? fallback;
+  }
+
+  get permissionMode(): PermissionPolicy {
+    const v = this.#get<string>("permissionMode", "approve-reads");
+    return (PERMISSION_POLICIES as readonly string[]).includes(v) ? (v as PermissionPolicy) : "approve-reads";
+  }
+
+  get execTtlMinutes(): number {
+    const v = this.#get<number>("exec.ttlMinutes", 60);
+    return Number.isFinite(v) && v > 0 ? v : 60;
+  }
+
+  get recallOfferToAgents(): boolean {
+    return this.#get<boolean>("recall.offerToAgents", false) === true;
+  }
+
+  /** Custom agents from `acpThreads.agents`; malformed entries are skipped (reported by `invalidAgents`). */
+  get customAgents(): AgentSpec[] {
+    const raw = this.#get<Record<string, CustomAgentSetting>>("agents", {});
+    const out: AgentSpec[] = [];
+    for (const [id, v] of Object.entries(raw ?? {})) {
+      if (!v || typeof v.command !== "string" || !v.command.trim()) continue;
+      const args = Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === "string") : [];
+      const displayName = typeof v.displayName === "string" ? v.displayName : id;
+      out.push({ id, displayName, command: v.command, args, env: stringRecord(v.env) });
+    }
+    return out;
+  }
+
+  get invalidAgents(): string[] {
+    const raw = this.#get<Record<string, CustomAgentSetting>>("agents", {});
+    return Object.entries(raw ?? {})
+      .filter(([, v]) => !v || typeof v.command !== "string" || !v.command.trim())
+      .map(([id]) => id);
+  }
+
+  get demoProfile(): DemoProfile | undefined {
+    const v = this.#get<Partial<DemoProfile> | null>("demoProfile", null);
+    if (!v || typeof v.command !== "string" || typeof v.label !== "string") return undefined;
+    const args = Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === "string") : [];
+    return { label: v.label, command: v.command, args, env: stringRecord(v.env) };
+  }
+
+  onDidChange(listener: () => void): vscode.Disposable {
+    return vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) listener();
+    });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Exec mode in the editor: an agent CLI (`codex exec`, `claude --print`, `gemini -p`, `opencode run`) or any
+ * command line runs in the exec registry and shows in a Pseudoterminal the user can type into. The run
+ * appears under Live in the sessions view; closing the terminal kills the run's process group.
+ */
+import * as vscode from "vscode";
+import { EXEC_PRESETS, ExecRegistry, expandCommand } from "../core/exec";
+import type { ExecRun } from "../core/exec";
+import type { Hub } from "./hub";
+import { createPty } from "./terminal-host";
+import { assertTrusted } from "./trust";
+
+export const EXEC_CHOICES = [
+  ...EXEC_PRESETS.map((p) => ({ id: p.id, label: p.displayName, detail: `${p.command} ${p.modeArgs({}).join(" ")} "<task>"` })),
+  { id: "custom", label: "Custom command line", detail: "any command, run in a terminal you can type into" },
+] as const satisfies readonly { id: string; label: string; detail: string }[];
+
+let registry: ExecRegistry | undefined;
+
+function execRegistry(hub: Hub): ExecRegistry {
+  registry ??= new ExecRegistry({ execDir: hub.layout.execDir, ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger });
+  return registry;
+}
+
+export async function shutdownExec(): Promise<void> {
+  const r = registry;
+  registry = undefined;
+  if (!r) return;
+  await r.shutdown(true).catch(() => undefined);
+  r.dispose();
+}
+
+/** Starts the run and its terminal; returns both (the host tests type into the terminal). */
+export async function startExec(hub: Hub, choice: { id: string; label: string }, task: string, cwd: string): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
+  assertTrusted();
+  const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
+  const pty = expanded.pty ?? true;
+  const run = execRegistry(hub).start({
+    command: expanded.command,
+    args: expanded.args,
+    cwd,
+    env: { ...process.env, ACP_THREADS_HOME: hub.home },
+    pty,
+    closeStdin: expanded.closeStdin,
+    presetId: expanded.presetId,
+    cols: 120,
+    rows: 30,
+  });
+  const commandLine = [expanded.command, ...expanded.args].join(" ");
+  const title = choice.id === "custom" ? task.slice(0, 60) : `${choice.label}: ${task.slice(0, 50)}`;
+  const source = {
+    onOutput: (l: (d: string) => void) => run.onOutput((e) => l(e.text)),
+    onExit: (l: (s: { exitCode: number | null; signal: string | null }) => void) => run.onExit((info) => l({ exitCode: info.exitCode, signal: info.signal })),
+    write: (d: string) => run.running && run.write(d),
+    resize: (c: number, r: number) => run.running && run.resize(c, r),
+  };
+  const p = createPty(source, { banner: `$ ${commandLine}   (cwd ${cwd})` });
+  const terminal = vscode.window.createTerminal({ name: `exec: ${title}`.slice(0, 80), pty: p, iconPath: new vscode.ThemeIcon("terminal") });
+  terminal.show();
+  hub.live.addExec({ runId: run.id, title, commandLine, cwd, startedAt: Date.now(), status: "running", terminal });
+  run.onExit((info) => hub.live.updateExec(run.id, info.status));
+  const closeSub = vscode.window.onDidCloseTerminal((t) => {
+    if (t !== terminal) return;
+    closeSub.dispose();
+    p.dispose();
+    if (run.running) void run.kill();
+  });
+  return { run, terminal };
+}

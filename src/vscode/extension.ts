@@ -1,0 +1,54 @@
+/**
+ * Entry point. `activate` only wires: one Hub (the context object), the command table, the views and the
+ * serializer. Activation is lazy (commands, views, restored panels) and its time is measured. VS Code
+ * shows nothing when activation throws, so errors are caught and shown here.
+ */
+import * as vscode from "vscode";
+import { errorMessage } from "../core/errors";
+import { resolveHome } from "../core/store/paths";
+import { registerCommands } from "./commands";
+import { shutdownExec } from "./exec-terminal";
+import { Hub } from "./hub";
+import { RECALL_VIEW_ID, RecallViewProvider } from "./recall-view";
+
+export interface AcpThreadsApi {
+  hub: Hub;
+  /** Milliseconds `activate` took (reported by the host suite as the activation figure). */
+  activationMs: number;
+}
+
+let hub: Hub | undefined;
+
+function homeFor(context: vscode.ExtensionContext): string {
+  // ACP_THREADS_HOME wins (tests, CLI users); else the editor's global storage, which the CLI also finds.
+  return process.env.ACP_THREADS_HOME ? resolveHome(process.env) : context.globalStorageUri.fsPath;
+}
+
+export function activate(context: vscode.ExtensionContext): AcpThreadsApi | undefined {
+  const started = performance.now();
+  try {
+    hub = new Hub(context, homeFor(context));
+    const h = hub;
+    context.subscriptions.push(h, ...registerCommands(h));
+    context.subscriptions.push(
+      vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),
+      vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), { webviewOptions: { retainContextWhenHidden: true } }),
+      h.config.onDidChange(() => h.tree.refresh()),
+    );
+    // Integrated terminals get ACP_THREADS_HOME so the CLI there shares the extension's data.
+    context.environmentVariableCollection.replace("ACP_THREADS_HOME", h.home);
+    context.environmentVariableCollection.description = "ACP Threads: lets the acp-threads CLI find the extension's threads";
+    const activationMs = performance.now() - started;
+    h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
+    return { hub: h, activationMs };
+  } catch (err) {
+    void vscode.window.showErrorMessage(`ACP Threads failed to start: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await shutdownExec();
+  await Promise.all((hub?.live.all() ?? []).map((s) => s.close()));
+  hub = undefined;
+}

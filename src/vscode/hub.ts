@@ -1,0 +1,115 @@
+/**
+ * The extension's one context object: owns every long-lived piece (log, config, live sessions, panels,
+ * permission broker, terminal host, store) and the "start an agent thread" path shared by the spawn
+ * command, Resume and the host tests.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import * as vscode from "vscode";
+import type { AgentSpec } from "../core/model/agent";
+import { homeLayout } from "../core/store/paths";
+import { Config } from "./config";
+import { createRuntime } from "./engine";
+import { LiveSession } from "./live-session";
+import type { RunMode, RuntimeFactory } from "./live-session";
+import { LiveSessions } from "./live-sessions";
+import { ExtensionLog } from "./log";
+import { PermissionBroker } from "./permission-broker";
+import { ProposedContent } from "./proposed-content";
+import { SessionsTree } from "./sessions-tree";
+import { PseudoterminalHost } from "./terminal-host";
+import { ThreadPanels } from "./thread-panels";
+import { openThreadStore } from "./thread-store";
+import type { ThreadStoreFacade } from "./thread-store";
+import { assertTrusted } from "./trust";
+import { EditorWorkspaceFiles } from "./workspace-files";
+
+export interface SpawnParams {
+  agent: AgentSpec;
+  task: string;
+  mode: RunMode;
+  cwd: string;
+  resumeSessionId?: string;
+  /** Open the thread panel (default true). */
+  showPanel?: boolean;
+}
+
+export class Hub implements vscode.Disposable {
+  readonly log = new ExtensionLog();
+  readonly config = new Config();
+  readonly proposed = new ProposedContent();
+  readonly broker = new PermissionBroker(this.proposed);
+  readonly live = new LiveSessions();
+  readonly terminals = new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent");
+  readonly files = new EditorWorkspaceFiles((path, line) =>
+    void vscode.window.showWarningMessage(`An agent's write to ${vscode.workspace.asRelativePath(path)} was refused: your unsaved edit at line ${line} conflicts with it.`),
+  );
+  readonly store: ThreadStoreFacade;
+  readonly panels: ThreadPanels;
+  readonly tree: SessionsTree;
+  readonly layout;
+  runtimeFactory: RuntimeFactory = createRuntime;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly home: string,
+  ) {
+    this.layout = homeLayout(home);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    this.store = openThreadStore(home);
+    this.panels = new ThreadPanels({
+      extensionUri: context.extensionUri,
+      broker: this.broker,
+      live: (id) => this.live.get(id),
+      loadPast: (id) => this.store.load(id),
+      onTerminalOutput: this.terminals.onOutput,
+    });
+    this.broker.surface = this.panels;
+    this.tree = new SessionsTree(this.live, (f) => this.store.list(f));
+    this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId)));
+  }
+
+  /** Starts an agent thread. Refuses in an untrusted workspace (before anything is spawned). */
+  spawnSession(p: SpawnParams): LiveSession {
+    assertTrusted();
+    let label = p.agent.displayName;
+    const threadId = randomUUID();
+    const session = new LiveSession(
+      {
+        threadId,
+        agent: p.agent,
+        cwd: p.cwd,
+        task: p.task,
+        mode: p.mode,
+        resumeSessionId: p.resumeSessionId,
+        runtimeOptions: {
+          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd).concat(p.cwd),
+          permissionPolicy: this.config.permissionMode,
+          permissionStoreDir: this.home,
+          files: this.files,
+          asker: this.broker.askerFor(threadId, () => label),
+          terminalHost: this.terminals,
+          logger: this.log.protocol(p.agent.id),
+          env: { ACP_THREADS_HOME: this.home },
+        },
+      },
+      (opts) => this.runtimeFactory(opts),
+    );
+    label = `${p.agent.displayName}: ${session.title}`;
+    this.live.add(session);
+    if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
+    this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
+    void session.start(p.task, p.resumeSessionId).then(() => this.tree.refresh());
+    return session;
+  }
+
+  dispose(): void {
+    this.panels.dispose();
+    this.tree.dispose();
+    this.live.dispose();
+    this.terminals.dispose();
+    this.broker.dispose();
+    this.proposed.dispose();
+    this.log.dispose();
+  }
+}

@@ -1,0 +1,72 @@
+/** The set of live threads in this window (agent sessions and exec runs), with one change event for views. */
+import * as vscode from "vscode";
+import type { LiveSession } from "./live-session";
+
+export interface LiveExec {
+  runId: string;
+  title: string;
+  commandLine: string;
+  cwd: string;
+  startedAt: number;
+  status: string;
+  terminal: vscode.Terminal;
+}
+
+export class LiveSessions implements vscode.Disposable {
+  readonly #sessions = new Map<string, LiveSession>();
+  readonly #execs = new Map<string, LiveExec>();
+  readonly #changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.#changed.event;
+  readonly #subs: vscode.Disposable[] = [];
+
+  add(s: LiveSession): void {
+    this.#sessions.set(s.threadId, s);
+    this.#subs.push(s.onStatus(() => this.#changed.fire()));
+    this.#changed.fire();
+  }
+
+  get(threadId: string): LiveSession | undefined {
+    return this.#sessions.get(threadId);
+  }
+
+  bySessionId(sessionId: string): LiveSession | undefined {
+    return [...this.#sessions.values()].find((s) => s.sessionId === sessionId);
+  }
+
+  all(): LiveSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  addExec(e: LiveExec): void {
+    this.#execs.set(e.runId, e);
+    this.#changed.fire();
+  }
+
+  updateExec(runId: string, status: string): void {
+    const e = this.#execs.get(runId);
+    if (!e) return;
+    e.status = status;
+    this.#changed.fire();
+  }
+
+  execs(): LiveExec[] {
+    return [...this.#execs.values()];
+  }
+
+  exec(runId: string): LiveExec | undefined {
+    return this.#execs.get(runId);
+  }
+
+  /** Forgets finished sessions/exec runs older than `ttlMs` (the view would otherwise grow all day). */
+  prune(ttlMs: number): void {
+    const cutoff = Date.now() - ttlMs;
+    for (const [id, s] of this.#sessions) if (!s.isOpen && s.startedAt < cutoff) this.#sessions.delete(id);
+    for (const [id, e] of this.#execs) if (e.status !== "running" && e.startedAt < cutoff) this.#execs.delete(id);
+  }
+
+  dispose(): void {
+    for (const s of this.#sessions.values()) s.dispose();
+    for (const d of this.#subs.splice(0)) d.dispose();
+    this.#changed.dispose();
+  }
+}

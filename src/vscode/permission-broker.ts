@@ -1,0 +1,140 @@
+/**
+ * Answers agents' permission requests through a person. Each live thread gets a `PermissionAsker`; a
+ * request shows inline in that thread's panel with the agent's own options. When the panel is hidden (or
+ * not open) a notification offers the same options and the status bar says which session waits.
+ */
+import { randomUUID } from "node:crypto";
+import * as vscode from "vscode";
+import type { PermissionAsker, PermissionPrompt } from "../core/ports";
+import type { PermissionView } from "../webview/thread/protocol";
+import type { ProposedContent } from "./proposed-content";
+
+interface Pending {
+  threadId: string;
+  label: string;
+  view: PermissionView;
+  prompt: PermissionPrompt;
+  resolve(optionId: string | null): void;
+}
+
+export interface PermissionSurface {
+  /** Shows the prompt inline; returns false when the thread's panel is not visible. */
+  showInline(threadId: string, view: PermissionView): boolean;
+  resolved(threadId: string, requestId: string, optionId: string | null): void;
+  reveal(threadId: string): void;
+}
+
+export class PermissionBroker implements vscode.Disposable {
+  readonly #pending = new Map<string, Pending>();
+  readonly #status = vscode.window.createStatusBarItem("acpThreads.permission", vscode.StatusBarAlignment.Left, 100);
+  readonly #changed = new vscode.EventEmitter<string>();
+  /** Fires the thread id whose set of pending requests changed. */
+  readonly onDidChange = this.#changed.event;
+  surface: PermissionSurface | undefined;
+
+  constructor(private readonly proposed: ProposedContent) {
+    this.#status.name = "ACP Threads permission requests";
+    this.#status.command = "acpThreads.showPendingPermission";
+  }
+
+  askerFor(threadId: string, label: () => string): PermissionAsker {
+    return { ask: (prompt) => this.#ask(threadId, label(), prompt) };
+  }
+
+  pendingFor(threadId: string): PermissionView[] {
+    return [...this.#pending.values()].filter((p) => p.threadId === threadId).map((p) => p.view);
+  }
+
+  hasPending(threadId: string): boolean {
+    return this.pendingFor(threadId).length > 0;
+  }
+
+  #ask(threadId: string, label: string, prompt: PermissionPrompt): Promise<string | null> {
+    if (prompt.signal.aborted) return Promise.resolve(null);
+    const requestId = randomUUID();
+    const tc = prompt.request.toolCall;
+    const view: PermissionView = {
+      requestId,
+      title: tc.title ?? "Permission requested",
+      kind: tc.kind ?? "other",
+      options: prompt.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      reviewPath: prompt.proposed?.path,
+    };
+    return new Promise((resolve) => {
+      const onAbort = () => this.answer(requestId, null);
+      prompt.signal.addEventListener("abort", onAbort, { once: true });
+      this.#pending.set(requestId, {
+        threadId,
+        label,
+        view,
+        prompt,
+        resolve: (id) => {
+          prompt.signal.removeEventListener("abort", onAbort);
+          resolve(id);
+        },
+      });
+      this.#refreshStatus();
+      this.#changed.fire(threadId);
+      if (!this.surface?.showInline(threadId, view)) void this.#notify(requestId);
+    });
+  }
+
+  /** Called by the panel, the notification or a cancel. Unknown ids are ignored (already answered). */
+  answer(requestId: string, optionId: string | null): boolean {
+    const p = this.#pending.get(requestId);
+    if (!p) return false;
+    if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
+    this.#pending.delete(requestId);
+    p.resolve(optionId);
+    this.surface?.resolved(p.threadId, requestId, optionId);
+    this.#refreshStatus();
+    this.#changed.fire(p.threadId);
+    return true;
+  }
+
+  /** "Review": VS Code's diff editor with the file as it is vs the agent's proposal. */
+  async review(requestId: string): Promise<void> {
+    const p = this.#pending.get(requestId);
+    const proposal = p?.prompt.proposed;
+    if (!proposal) return;
+    await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title);
+  }
+
+  /** Status bar click: reveal the first waiting thread and show its prompt there. */
+  showFirst(): void {
+    const first = this.#pending.values().next().value as Pending | undefined;
+    if (!first) return;
+    this.surface?.reveal(first.threadId);
+  }
+
+  async #notify(requestId: string): Promise<void> {
+    const p = this.#pending.get(requestId);
+    if (!p) return;
+    const show = "Show in thread";
+    const choice = await vscode.window.showInformationMessage(
+      `${p.label} waits for permission: ${p.view.title}`,
+      ...p.view.options.map((o) => o.name),
+      show,
+    );
+    if (!this.#pending.has(requestId) || choice === undefined) return;
+    if (choice === show) return this.surface?.reveal(p.threadId);
+    const opt = p.view.options.find((o) => o.name === choice);
+    if (opt) this.answer(requestId, opt.optionId);
+  }
+
+  #refreshStatus(): void {
+    const waiting = [...this.#pending.values()];
+    if (!waiting.length) return this.#status.hide();
+    const labels = [...new Set(waiting.map((p) => p.label))];
+    this.#status.text = `$(shield) ${labels[0]}${labels.length > 1 ? ` +${labels.length - 1}` : ""} waits for permission`;
+    this.#status.tooltip = waiting.map((p) => `${p.label}: ${p.view.title}`).join("\n");
+    this.#status.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
+    this.#status.show();
+  }
+
+  dispose(): void {
+    for (const id of [...this.#pending.keys()]) this.answer(id, null);
+    this.#status.dispose();
+    this.#changed.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Read-only documents for diff review: `acp-threads-proposed:/<path>?<key>` serves the text an agent
+ * proposes, so "Review" can open VS Code's diff editor (current file vs proposed) without touching disk.
+ */
+import * as vscode from "vscode";
+
+export const PROPOSED_SCHEME = "acp-threads-proposed";
+
+export class ProposedContent implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  #texts = new Map<string, string>();
+  #seq = 0;
+  readonly #reg = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this);
+
+  /** Stores `text` and returns the URI that shows it; `forget` it when the prompt is answered. */
+  put(absPath: string, text: string): vscode.Uri {
+    const key = String(++this.#seq);
+    this.#texts.set(key, text);
+    return vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: absPath, query: key });
+  }
+
+  forget(uri: vscode.Uri): void {
+    this.#texts.delete(uri.query);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.#texts.get(uri.query) ?? "";
+  }
+
+  /** Opens the diff editor: left the file as it is now (or empty for a new file), right the proposal. */
+  async review(absPath: string, oldText: string | null, newText: string, title: string): Promise<void> {
+    const right = this.put(absPath, newText);
+    const left = oldText === null ? this.put(absPath, "") : vscode.Uri.file(absPath);
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${title} (proposed)`, { preview: true });
+  }
+
+  dispose(): void {
+    this.#reg.dispose();
+    this.#texts.clear();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The "Sessions" tree: Live (agent threads and exec runs with status, agent, elapsed), then past threads
+ * from the threads index grouped by day, filtered by workspace (default: this one) and agent.
+ */
+import * as vscode from "vscode";
+import type { LiveSessions } from "./live-sessions";
+
+export interface PastThreadSummary {
+  threadId: string;
+  title: string;
+  agent: string;
+  cwd: string;
+  sessionId?: string;
+  updatedAt: string;
+}
+
+export interface SessionsFilter {
+  /** Workspace folder paths to show; empty = all workspaces. */
+  cwds: string[];
+  agent?: string;
+}
+
+export type SessionNode =
+  | { type: "group"; id: string; label: string; children: SessionNode[] }
+  | { type: "live"; threadId: string }
+  | { type: "exec"; runId: string }
+  | { type: "past"; thread: PastThreadSummary };
+
+const STATUS_ICON: Record<string, string> = {
+  starting: "loading~spin", working: "sync~spin", waiting_permission: "shield", idle: "circle-filled",
+  failed: "error", closed: "pass", running: "terminal", exited: "pass", killed: "circle-slash", timeout: "watch", lost: "question",
+};
+
+export function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** "Today", "Yesterday" or the ISO date, in local time. */
+export function dayLabel(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  const key = (x: Date) => `${x.getFullYear()}-${String(x.getMonth() + 1).padStart(2, "0")}-${String(x.getDate()).padStart(2, "0")}`;
+  if (key(d) === key(now)) return "Today";
+  if (key(d) === key(new Date(now.getTime() - 86_400_000))) return "Yesterday";
+  return key(d);
+}
+
+export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  filter: SessionsFilter = { cwds: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath) };
+  readonly #sub: vscode.Disposable;
+  readonly #ticker: NodeJS.Timeout;
+
+  constructor(
+    private readonly live: LiveSessions,
+    private readonly listPast: (filter: SessionsFilter) => Promise<PastThreadSummary[]>,
+  ) {
+    this.#sub = live.onDidChange(() => this.refresh());
+    // Elapsed times of working sessions tick; a refresh every 5 s is enough and cheap.
+    this.#ticker = setInterval(() => {
+      if (live.all().some((s) => s.status === "working" || s.status === "waiting_permission")) this.refresh();
+    }, 5000);
+  }
+
+  refresh(): void {
+    this.#changed.fire(undefined);
+  }
+
+  async getChildren(node?: SessionNode): Promise<SessionNode[]> {
+    if (node) return node.type === "group" ? node.children : [];
+    const liveNodes: SessionNode[] = [
+      ...this.live.all().map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
+      ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
+    ];
+    const liveIds = new Set(this.live.all().map((s) => s.threadId));
+    const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
+    const groups = new Map<string, SessionNode[]>();
+    for (const t of past) {
+      const label = dayLabel(t.updatedAt);
+      if (!groups.has(label)) groups.set(label, []);
+      groups.get(label)!.push({ type: "past", thread: t });
+    }
+    const out: SessionNode[] = [];
+    if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
+    for (const [label, children] of groups) out.push({ type: "group", id: `day:${label}`, label, children });
+    return out;
+  }
+
+  getTreeItem(node: SessionNode): vscode.TreeItem {
+    switch (node.type) {
+      case "group": {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.contextValue = "group";
+        return item;
+      }
+      case "live": {
+        const s = this.live.get(node.threadId);
+        const item = new vscode.TreeItem(s?.title ?? node.threadId);
+        item.id = `live:${node.threadId}`;
+        const status = s?.status ?? "closed";
+        item.description = `${status.replace("_", " ")} · ${s?.agent.displayName ?? ""} · ${elapsed(Date.now() - (s?.startedAt ?? Date.now()))}`;
+        item.tooltip = new vscode.MarkdownString(`**${s?.title ?? ""}**\n\n${s?.agent.displayName} in \`${s?.cwd}\`\n\nsession \`${s?.sessionId ?? "…"}\``);
+        item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status] ?? "circle-outline");
+        item.contextValue = "live";
+        item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+        return item;
+      }
+      case "exec": {
+        const e = this.live.exec(node.runId);
+        const item = new vscode.TreeItem(e?.title ?? node.runId);
+        item.id = `exec:${node.runId}`;
+        item.description = `${e?.status ?? "?"} · exec · ${elapsed(Date.now() - (e?.startedAt ?? Date.now()))}`;
+        item.tooltip = e ? `${e.commandLine}\n${e.cwd}` : undefined;
+        item.iconPath = new vscode.ThemeIcon(STATUS_ICON[e?.status ?? "lost"] ?? "terminal");
+        item.contextValue = "exec";
+        item.command = { command: "acpThreads.openThread", title: "Show terminal", arguments: [node] };
+        return item;
+      }
+      case "past": {
+        const t = node.thread;
+        const item = new vscode.TreeItem(t.title || "(untitled)");
+        item.id = `past:${t.threadId}`;
+        item.description = `${t.agent} · ${new Date(t.updatedAt).toLocaleTimeString()}`;
+        item.tooltip = new vscode.MarkdownString(`**${t.title}**\n\n${t.agent} in \`${t.cwd}\`\n\nsession \`${t.sessionId ?? "?"}\``);
+        item.iconPath = new vscode.ThemeIcon("comment-discussion");
+        item.contextValue = "past";
+        item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    clearInterval(this.#ticker);
+    this.#sub.dispose();
+    this.#changed.dispose();
+  }
+}

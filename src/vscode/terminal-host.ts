@@ -1,0 +1,73 @@
+/**
+ * `TerminalHost` backed by Pseudoterminals: one integrated terminal per `terminal/create`, named after the
+ * session and the command. Output stays visible after the process exits or is released; typing reaches
+ * the process. Output is also fired on `onOutput` so the thread panel can show `terminal` tool content.
+ */
+import * as vscode from "vscode";
+import type { TerminalHost, TerminalView } from "../core/ports";
+
+/** xterm needs CRLF; agents' processes mostly write bare LF. */
+export const toTerminalText = (s: string) => s.replace(/\r?\n/g, "\r\n");
+
+export interface PtySource {
+  onOutput(listener: (data: string) => void): vscode.Disposable;
+  onExit(listener: (status: { exitCode: number | null; signal: string | null }) => void): vscode.Disposable;
+  write(data: string): void;
+  resize?(cols: number, rows: number): void;
+}
+
+/** A Pseudoterminal that buffers output until VS Code opens it and keeps the screen after exit. */
+export function createPty(source: PtySource, opts: { banner?: string } = {}): vscode.Pseudoterminal & vscode.Disposable {
+  const write = new vscode.EventEmitter<string>();
+  let opened = false;
+  const pending: string[] = opts.banner ? [`\x1b[2m${opts.banner}\x1b[0m\r\n`] : [];
+  const emit = (s: string) => (opened ? write.fire(s) : pending.push(s));
+  const subs = [
+    source.onOutput((d) => emit(toTerminalText(d))),
+    source.onExit(({ exitCode, signal }) => emit(`\r\n\x1b[2m[process exited${signal ? ` by ${signal}` : ` with code ${exitCode}`}]\x1b[0m\r\n`)),
+  ];
+  return {
+    onDidWrite: write.event,
+    open(dims) {
+      opened = true;
+      for (const s of pending.splice(0)) write.fire(s);
+      if (dims) source.resize?.(dims.columns, dims.rows);
+    },
+    close() {},
+    handleInput(data) {
+      source.write(data);
+    },
+    setDimensions(dims) {
+      source.resize?.(dims.columns, dims.rows);
+    },
+    dispose() {
+      for (const s of subs) s.dispose();
+      write.dispose();
+    },
+  };
+}
+
+export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
+  readonly #output = new vscode.EventEmitter<{ sessionId: string; terminalId: string; data: string }>();
+  readonly onOutput = this.#output.event;
+  readonly #owned: vscode.Disposable[] = [];
+
+  constructor(private readonly sessionLabel: (sessionId: string) => string) {}
+
+  onTerminalCreated(view: TerminalView): void {
+    const pty = createPty(view, { banner: `$ ${view.commandLine}   (cwd ${view.cwd})` });
+    this.#owned.push(pty, view.onOutput((data) => this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data })));
+    const terminal = vscode.window.createTerminal({
+      name: `${this.sessionLabel(view.sessionId)}: ${view.commandLine}`.slice(0, 80),
+      pty,
+      iconPath: new vscode.ThemeIcon("hubot"),
+      isTransient: true,
+    });
+    this.#owned.push(terminal);
+  }
+
+  dispose(): void {
+    for (const d of this.#owned.splice(0)) d.dispose();
+    this.#output.dispose();
+  }
+}

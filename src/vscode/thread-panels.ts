@@ -1,0 +1,233 @@
+/**
+ * Thread panels: one webview panel per thread (`Map<threadId, panel>`), restored after reload by a
+ * serializer that re-reads the thread. Live threads stream events (batched every 50 ms); past threads open
+ * read-only, scrolled to the end. Also the inline surface of the permission broker.
+ */
+import * as vscode from "vscode";
+import type { RuntimeEvent } from "../core/model/events";
+import { errorMessage } from "../core/errors";
+import { parseWebviewMessage, THREAD_VIEW_TYPE } from "../webview/thread/protocol";
+import type { HostMessage, PermissionView, PickerView, WebviewMessage } from "../webview/thread/protocol";
+import type { LiveSession } from "./live-session";
+import type { PermissionBroker, PermissionSurface } from "./permission-broker";
+import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
+
+export interface PastThread {
+  threadId: string;
+  title: string;
+  agent: string;
+  cwd: string;
+  sessionId?: string;
+  events: RuntimeEvent[];
+}
+
+export interface ThreadPanelDeps {
+  extensionUri: vscode.Uri;
+  broker: PermissionBroker;
+  live(threadId: string): LiveSession | undefined;
+  loadPast(threadId: string): Promise<PastThread | undefined>;
+  onTerminalOutput: vscode.Event<{ sessionId: string; terminalId: string; data: string }>;
+}
+
+const BATCH_MS = 50;
+
+class ThreadPanel implements vscode.Disposable {
+  readonly #subs: vscode.Disposable[] = [];
+  #queue: RuntimeEvent[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #ready = false;
+  #backlog: HostMessage[] = [];
+
+  constructor(
+    readonly threadId: string,
+    readonly panel: vscode.WebviewPanel,
+    private readonly deps: ThreadPanelDeps,
+    private readonly focusEvent?: number,
+  ) {
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.svg");
+    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { script: "thread.js", css: "thread.css", title: "Thread", body: THREAD_BODY });
+    this.#subs.push(panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(parseWebviewMessage(raw))));
+    this.#subs.push(deps.onTerminalOutput((o) => o.sessionId === this.#live()?.sessionId && this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data })));
+  }
+
+  #live(): LiveSession | undefined {
+    return this.deps.live(this.threadId);
+  }
+
+  post(m: HostMessage): void {
+    if (!this.#ready) this.#backlog.push(m);
+    else void this.panel.webview.postMessage(m);
+  }
+
+  async #init(): Promise<void> {
+    for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
+    const live = this.#live();
+    if (live) {
+      this.panel.title = live.title;
+      this.post({
+        type: "init",
+        header: { threadId: live.threadId, title: live.title, agent: live.agent.displayName, cwd: live.cwd, sessionId: live.sessionId, acceptsInput: live.mode === "session" },
+        status: live.status,
+        events: [...live.events],
+        scrollToEnd: true,
+      });
+      for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
+      this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
+      this.#subs.push(live.onStatus((s) => {
+        this.#flush();
+        this.post({ type: "status", status: s, detail: live.statusDetail });
+        if (s === "idle") this.#postPickers(live);
+      }));
+      this.#postPickers(live);
+      return;
+    }
+    const past = await this.deps.loadPast(this.threadId).catch((err) => {
+      void vscode.window.showErrorMessage(`Could not open the thread: ${errorMessage(err)}`);
+      return undefined;
+    });
+    if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
+    this.panel.title = past.title;
+    this.post({
+      type: "init",
+      header: { threadId: past.threadId, title: past.title, agent: past.agent, cwd: past.cwd, sessionId: past.sessionId, acceptsInput: false },
+      status: "readonly",
+      events: past.events,
+      scrollToEnd: this.focusEvent === undefined,
+      focusEvent: this.focusEvent,
+    });
+  }
+
+  #postPickers(live: LiveSession): void {
+    const modes = live.info?.modes;
+    const configs = [...live.events].reverse().find((e) => e.type === "config_options");
+    const options = configs?.type === "config_options" ? configs.options : (live.info?.configOptions ?? []);
+    const pickers: PickerView = {
+      modes: modes ? { currentModeId: modes.currentModeId, available: modes.availableModes.map((m) => ({ id: m.id, name: m.name })) } : null,
+      configOptions: options.flatMap((o) =>
+        o.type === "select"
+          ? [{ id: o.id, name: o.name, currentValue: o.currentValue, options: o.options.flatMap((x) => ("value" in x ? [{ value: x.value, name: x.name }] : x.options.map((y) => ({ value: y.value, name: y.name })))) }]
+          : [],
+      ),
+    };
+    this.post({ type: "pickers", pickers });
+  }
+
+  #enqueue(evs: RuntimeEvent[]): void {
+    this.#queue.push(...evs);
+    this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
+  }
+
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#queue.length) this.post({ type: "events", events: this.#queue.splice(0) });
+  }
+
+  async #onMessage(m: WebviewMessage | undefined): Promise<void> {
+    if (!m) return;
+    const live = this.#live();
+    try {
+      switch (m.type) {
+        case "ready":
+          this.#ready = false;
+          this.#backlog = [];
+          await this.#init();
+          this.#ready = true;
+          for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
+          return;
+        case "prompt":
+          return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
+        case "cancel":
+          return void (await live?.cancel());
+        case "permission":
+          this.deps.broker.answer(m.requestId, m.optionId);
+          return;
+        case "review":
+          return await this.deps.broker.review(m.requestId);
+        case "openLocation": {
+          const line = Math.max(0, (m.line ?? 1) - 1);
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(m.path));
+          await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One });
+          return;
+        }
+        case "openLink":
+          return void (await vscode.env.openExternal(vscode.Uri.parse(m.href)));
+        case "setMode":
+          return await live?.setMode(m.modeId);
+        case "setConfig":
+          return await live?.setConfigOption(m.configId, m.value);
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    for (const s of this.#subs.splice(0)) s.dispose();
+  }
+}
+
+export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSerializer, vscode.Disposable {
+  readonly #panels = new Map<string, ThreadPanel>();
+  readonly #reg: vscode.Disposable;
+
+  constructor(private readonly deps: ThreadPanelDeps) {
+    this.#reg = vscode.window.registerWebviewPanelSerializer(THREAD_VIEW_TYPE, this);
+  }
+
+  /** Opens (or reveals) the panel of a thread; `focusEvent` scrolls a past thread to that event. */
+  open(threadId: string, opts: { preserveFocus?: boolean; focusEvent?: number } = {}): vscode.WebviewPanel {
+    const existing = this.#panels.get(threadId);
+    if (existing) {
+      existing.panel.reveal(undefined, opts.preserveFocus);
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(THREAD_VIEW_TYPE, "Thread", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus }, {
+      ...webviewOptions(this.deps.extensionUri),
+      retainContextWhenHidden: true,
+    });
+    this.#attach(threadId, panel, opts.focusEvent);
+    return panel;
+  }
+
+  get(threadId: string): vscode.WebviewPanel | undefined {
+    return this.#panels.get(threadId)?.panel;
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const threadId = (state as { threadId?: unknown } | undefined)?.threadId;
+    if (typeof threadId !== "string") return panel.dispose();
+    this.#attach(threadId, panel);
+  }
+
+  #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number): void {
+    const tp = new ThreadPanel(threadId, panel, this.deps, focusEvent);
+    this.#panels.set(threadId, tp);
+    panel.onDidDispose(() => {
+      tp.dispose();
+      if (this.#panels.get(threadId) === tp) this.#panels.delete(threadId);
+    });
+  }
+
+  showInline(threadId: string, view: PermissionView): boolean {
+    const tp = this.#panels.get(threadId);
+    tp?.post({ type: "permission", prompt: view });
+    return !!tp?.panel.visible;
+  }
+
+  resolved(threadId: string, requestId: string, optionId: string | null): void {
+    this.#panels.get(threadId)?.post({ type: "permissionResolved", requestId, optionId });
+  }
+
+  reveal(threadId: string): void {
+    this.open(threadId);
+  }
+
+  dispose(): void {
+    this.#reg.dispose();
+    for (const tp of this.#panels.values()) tp.panel.dispose();
+    this.#panels.clear();
+  }
+}

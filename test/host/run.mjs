@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Runs the extension's mocha suite INSIDE code-server's real extension host (the `host` stage of npm test).
+//
+//   node test/host/run.mjs                       both passes: trusted workspace, then Workspace Trust on
+//   node test/host/run.mjs --pass main|untrusted one pass
+//   options: --ext DIR --tests FILE --folder DIR --grep RE --timeout SECONDS --verbose
+//
+// How: code-server's web client reads a `payload` query parameter carrying extensionDevelopmentPath and
+// extensionTestsPath as vscode-remote:// URIs, but only with `--vscode-option enable-smoke-test-driver`.
+// The extension host calls the test module's run(); when it settles the workbench calls
+// window.codeAutomationExit(code), which we expose from Playwright. Closing line: "N passed, N failed".
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { format, parseArgs } from "node:util";
+import { LOG_NOISE, ROOT, launchChromium, remoteUri, startCodeServer, stopwatch } from "./host.mjs";
+
+const { values: opt } = parseArgs({
+  options: {
+    ext: { type: "string", default: ROOT },
+    tests: { type: "string", default: path.join(ROOT, "dist-test/host/suite/index.main.js") },
+    folder: { type: "string" },
+    grep: { type: "string" },
+    pass: { type: "string" },
+    timeout: { type: "string", default: "420" },
+    verbose: { type: "boolean", default: !!process.env.ACP_HOST_VERBOSE },
+  },
+});
+const elapsed = stopwatch();
+const log = (s) => console.log(`[host ${elapsed()}] ${s}`);
+
+/** A small workspace the suite edits: a couple of files and a git-less project layout. */
+function makeWorkspace() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "acp-host-ws-"));
+  mkdirSync(path.join(dir, "src"));
+  writeFileSync(path.join(dir, "README.md"), "# Sample workspace\n\nUsed by the ACP Threads host tests.\n");
+  writeFileSync(path.join(dir, "src", "greet.js"), 'function greet(name) {\n  return "hello " + name;\n}\nmodule.exports = { greet };\n');
+  return dir;
+}
+
+async function runPass(name, { trust }) {
+  const folder = opt.folder ? path.resolve(opt.folder) : makeWorkspace();
+  const home = mkdtempSync(path.join(os.tmpdir(), "acp-host-home-"));
+  const resultsFile = path.join(os.tmpdir(), `acp-host-results-${process.pid}-${name}.log`);
+  rmSync(resultsFile, { force: true });
+  const env = {
+    ACP_HOST_RESULTS: resultsFile,
+    ACP_HOST_PASS: name,
+    ACP_REPO_ROOT: ROOT,
+    ACP_THREADS_HOME: home,
+    ...(opt.grep ? { ACP_HOST_GREP: opt.grep } : {}),
+  };
+  const server = await startCodeServer({ trust, env, extraArgs: ["--vscode-option", "enable-smoke-test-driver"] });
+  log(`[${name}] code-server ${server.url}, workspace ${folder}, trust ${trust ? "on" : "off"}`);
+  const context = await launchChromium();
+  let code;
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    let finish;
+    const done = new Promise((r) => (finish = r));
+    await page.exposeFunction("codeAutomationLog", (type, args) => {
+      const line = format(...(Array.isArray(args) ? args : [args]));
+      if (opt.verbose || !LOG_NOISE.test(line)) console.log(opt.verbose ? `[${type}] ${line}` : line);
+    });
+    await page.exposeFunction("codeAutomationExit", (c) => finish(c));
+    const payload = [
+      ["extensionDevelopmentPath", remoteUri(server.authority, path.resolve(opt.ext))],
+      ["extensionTestsPath", remoteUri(server.authority, path.resolve(opt.tests))],
+      ["skipWelcome", "true"],
+      ["skipReleaseNotes", "true"],
+    ];
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), Number(opt.timeout) * 1000))]);
+    if (code !== 0) {
+      const shot = path.join(ROOT, "test-results", `host-${name}-failure.png`);
+      mkdirSync(path.dirname(shot), { recursive: true });
+      await page.screenshot({ path: shot }).catch(() => {});
+      log(`screenshot ${shot}`);
+    }
+  } finally {
+    await context.close().catch(() => {});
+    await server.stop({ keep: code !== 0 });
+    if (code !== 0) log(`kept ${server.workDir} (code-server.log, user-data/logs/*/exthost1/remoteexthost.log)`);
+    if (!opt.folder) rmSync(folder, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+  const text = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : "";
+  rmSync(resultsFile, { force: true });
+  const m = [...text.matchAll(/^(\d+) passed, (\d+) failed/gm)].pop();
+  const counts = m ? { passed: +m[1], failed: +m[2] } : { passed: 0, failed: 1 };
+  if (code === "timeout") log(`[${name}] TIMEOUT after ${opt.timeout}s`);
+  else log(`[${name}] extension host exited with ${code}`);
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  console.log(`--- ${name} results ---\n${text.trim() || "(no results written)"}`);
+  return counts;
+}
+
+const passes = opt.pass ? [opt.pass] : ["main", "untrusted"];
+let passed = 0;
+let failed = 0;
+for (const p of passes) {
+  const r = await runPass(p, { trust: p === "untrusted" });
+  passed += r.passed;
+  failed += r.failed;
+}
+log(`done in ${elapsed()}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

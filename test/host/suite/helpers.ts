@@ -1,0 +1,44 @@
+/** Shared helpers for the in-host suite (imported by each *.test.ts; bundled into each). */
+import * as vscode from "vscode";
+import type { AcpThreadsApi } from "../../../src/vscode/extension";
+
+export const EXTENSION_ID = "acp-threads.acp-threads";
+
+export async function api(): Promise<AcpThreadsApi> {
+  const ext = vscode.extensions.getExtension<AcpThreadsApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  const a = await ext.activate();
+  if (!a) throw new Error("activate() returned nothing (activation failed)");
+  return a;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 100 ms until it returns a truthy value; fails with `what` after `ms`. */
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, ms = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+export function workspaceRoot(): string {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error("the host tests need a workspace folder");
+  return f.uri.fsPath;
+}
+
+/** Reads the active terminal's screen through select-all + copy + clipboard (works in the web workbench). */
+export async function terminalScreen(t: vscode.Terminal): Promise<string> {
+  t.show();
+  await sleep(150);
+  await vscode.commands.executeCommand("workbench.action.terminal.selectAll");
+  await vscode.commands.executeCommand("workbench.action.terminal.copySelection");
+  await vscode.commands.executeCommand("workbench.action.terminal.clearSelection");
+  return vscode.env.clipboard.readText();
+}
+
+export const repoRoot = () => process.env.ACP_REPO_ROOT ?? process.cwd();

@@ -1,0 +1,37 @@
+// Loaded BY THE EXTENSION HOST as extensionTestsPath. VS Code calls run(): a resolved promise means exit
+// code 0, a rejection exit code 1. ACP_HOST_PASS picks the files: "main" (trusted workspace) or
+// "untrusted" (Workspace Trust on, folder not trusted). Results also go to ACP_HOST_RESULTS for run.mjs.
+import { appendFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import Mocha from "mocha";
+
+const PASSES: Record<string, string[]> = {
+  main: ["activation.test.js", "spawn-fake.test.js", "files.test.js", "terminals.test.js", "sessions-view.test.js", "spawn-real.test.js"],
+  untrusted: ["untrusted.test.js"],
+};
+
+export function run(): Promise<void> {
+  const out = process.env.ACP_HOST_RESULTS;
+  const record = (s: string) => {
+    if (out) appendFileSync(out, s + "\n");
+  };
+  const mocha = new Mocha({ ui: "bdd", color: false, timeout: 60_000, reporter: "spec" });
+  if (process.env.ACP_HOST_GREP) mocha.grep(process.env.ACP_HOST_GREP);
+  for (const f of PASSES[process.env.ACP_HOST_PASS ?? "main"] ?? []) {
+    if (existsSync(join(__dirname, f))) mocha.addFile(join(__dirname, f));
+    else record(`FAIL - suite file ${f} is missing (not built?)`);
+  }
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      const s = runner.stats;
+      const summary = `${s?.passes ?? 0} passed, ${failures} failed${s?.pending ? `, ${s.pending} skipped` : ""}`;
+      record(summary);
+      console.log(summary);
+      if (failures > 0) reject(new Error(`${failures} test(s) failed`));
+      else resolve();
+    });
+    runner.on("pass", (t) => record(`ok   - ${t.fullTitle()} (${t.duration} ms)`));
+    runner.on("fail", (t, err) => record(`FAIL - ${t.fullTitle()}: ${(err as Error)?.message}`));
+    runner.on("pending", (t) => record(`skip - ${t.fullTitle()}`));
+  });
+}

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { startExec } from "../../../src/vscode/exec-terminal";
+import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+
+describe("exec runs in a Pseudoterminal", () => {
+  it("appears in window.terminals and in the sessions view, and typing reaches the process", async () => {
+    const { hub } = await api();
+    const { run, terminal } = await startExec(hub, { id: "custom", label: "custom" }, 'printf "ready\\n"; read line; echo "got:$line"; sleep 2', workspaceRoot());
+    assert.ok(vscode.window.terminals.includes(terminal), "terminal is listed");
+    const nodes = await hub.tree.getChildren();
+    const liveGroup = nodes.find((n) => n.type === "group" && n.id === "live");
+    assert.ok(liveGroup && liveGroup.type === "group" && liveGroup.children.some((c) => c.type === "exec" && c.runId === run.id));
+    await waitFor("the ready line", async () => (await terminalScreen(terminal)).includes("ready"));
+    terminal.sendText("typed-into-terminal");
+    const screen = await waitFor("the echo of typed input", async () => {
+      const s = await terminalScreen(terminal);
+      return s.includes("got:typed-into-terminal") ? s : undefined;
+    });
+    assert.match(screen, /got:typed-into-terminal/);
+    const info = await run.exited;
+    assert.equal(info.exitCode, 0);
+    await waitFor("exit status in the view", () => hub.live.exec(run.id)?.status === "exited");
+    assert.match(await terminalScreen(terminal), /process exited with code 0/, "output stays visible after exit");
+    terminal.dispose();
+  });
+});
