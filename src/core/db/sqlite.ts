@@ -94,6 +94,9 @@ export function openDatabase(path: string, opts: { readOnly?: boolean } = {}): D
   if (!opts.readOnly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new WasmDb(path, opts.readOnly ?? false);
   if (!opts.readOnly && existsSync(path)) chmodSync(path, 0o600);
+  // node-sqlite3-wasm locks with a mkdir lock for readers and writers alike: wait for a writer's short batch
+  // instead of failing with SQLITE_BUSY
+  db.exec("PRAGMA busy_timeout = 5000");
   return db;
 }
 
@@ -105,14 +108,20 @@ export function openDerivedDatabase(
   path: string,
   schemaVersion: number,
   create: (db: Db) => void,
+  opts: { integrity?: "quick_check" | "header" } = {},
 ): { db: Db; created: boolean } {
   const tryOpen = (): { db: Db; created: boolean } | undefined => {
     let db: Db | undefined;
     try {
       db = openDatabase(path);
       const row = db.get<{ user_version: number }>("PRAGMA user_version");
-      const check = db.get<{ quick_check: string }>("PRAGMA quick_check");
-      if (row?.user_version === schemaVersion && check?.quick_check === "ok") return { db, created: false };
+      // quick_check reads every page (seconds for a large index): callers on a latency budget check only the
+      // header and schema here and treat SQLITE_CORRUPT at query time as "rebuild"
+      const ok =
+        opts.integrity === "header"
+          ? db.get("SELECT count(*) AS n FROM sqlite_master") !== undefined
+          : db.get<{ quick_check: string }>("PRAGMA quick_check")?.quick_check === "ok";
+      if (row?.user_version === schemaVersion && ok) return { db, created: false };
       if (row?.user_version === 0 && db.get("SELECT 1 AS x FROM sqlite_master LIMIT 1") === undefined) {
         db.transaction(() => {
           create(db!);

@@ -1,0 +1,163 @@
+/**
+ * Incremental import of one transcript file. Per file the index remembers inode, size, mtime, the byte offset
+ * of the last complete line, the line count and the parser's state; a re-sync reads only the new tail. A file
+ * that shrank, was replaced (new inode) or was parsed by an older parser is re-read from its start.
+ * A torn last line (the writer is mid-append) is left for the next sync.
+ */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { createClaudeParser, type ClaudeState } from "./parse-claude";
+import { createCodexParser, type CodexState } from "./parse-codex";
+import { createThreadParser, type ThreadState } from "./parse-thread";
+import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
+import { PARSER_VERSION } from "./schema";
+import { repoRoot } from "./scope";
+import { oneLine } from "./text";
+import type { FileRow, RecallWriter } from "./writer";
+
+export interface ImportSpec {
+  path: string;
+  source: SourceName;
+  /** Fallbacks when the transcript does not say (session-archive --cwd/--session-id). */
+  cwd?: string;
+  sessionId?: string;
+}
+
+export interface ImportResult {
+  status: "unchanged" | "imported" | "missing";
+  messages: number;
+  badLines: number;
+  unknown: number;
+}
+
+type AnyState = CodexState | ClaudeState | ThreadState;
+
+function makeParser(spec: ImportSpec, writer: RecallWriter, state?: AnyState): TranscriptParser<AnyState> {
+  if (spec.source === "codex_rollout") return createCodexParser(state as CodexState | undefined);
+  if (spec.source === "acp_threads") return createThreadParser(state as ThreadState | undefined);
+  const sidechainFile = /[\\/]subagents[\\/]/.test(spec.path);
+  const isReplay = (id: string) =>
+    writer.db.get("SELECT 1 AS x FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.ext_id = ? AND s.path <> ?", [id, spec.path]) !== undefined;
+  return createClaudeParser({ sidechainFile, isReplay }, state as ClaudeState | undefined);
+}
+
+/** Session id from the file name when the transcript has none (Codex: trailing UUID; Claude: the base name). */
+function idFromPath(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(base);
+  return uuid ? uuid[1] : base.replace(/\.jsonl$/, "");
+}
+
+function readTail(path: string, from: number, size: number): Buffer {
+  const buf = Buffer.alloc(size - from);
+  const fd = openSync(path, "r");
+  try {
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult {
+  const db = writer.db;
+  let st;
+  try {
+    st = statSync(spec.path);
+  } catch {
+    return { status: "missing", messages: 0, badLines: 0, unknown: 0 };
+  }
+  const prev = db.get<FileRow>("SELECT * FROM files WHERE path = ?", spec.path);
+  if (
+    prev && prev.inode === st.ino && prev.size === st.size && prev.mtime_ms === st.mtimeMs &&
+    prev.parser_version === PARSER_VERSION
+  ) {
+    return { status: "unchanged", messages: 0, badLines: prev.bad_lines, unknown: prev.unknown };
+  }
+  const resume = prev && prev.inode === st.ino && st.size >= prev.offset && prev.parser_version === PARSER_VERSION;
+  const sid = prev?.sid ?? writer.newSession(spec.source, spec.path);
+  if (prev && !resume) writer.dropSession(sid);
+  let offset = resume ? prev.offset : 0;
+  let line = resume ? prev.line : 0;
+  let badLines = resume ? prev.bad_lines : 0;
+  const parser = makeParser(spec, writer, resume && prev.state ? (JSON.parse(prev.state) as AnyState) : undefined);
+  const unknownBase = resume ? prev.unknown : 0;
+  const stats: Stats = { messages: 0, total: 0, chars: 0, lastTs: undefined, firstUser: undefined };
+
+  const saveFile = () =>
+    writer.file({
+      path: spec.path, source: spec.source, sid, inode: st.ino, size: st.size, mtime_ms: st.mtimeMs, offset, line,
+      parser_version: PARSER_VERSION, state: JSON.stringify(parser.state), unknown: unknownBase + parser.unknown,
+      bad_lines: badLines,
+    });
+  const sessionUpdate = () => updateSession(writer, sid, spec, parser.meta(), stats);
+
+  const base = offset;
+  const tail = st.size > base ? readTail(spec.path, base, st.size) : Buffer.alloc(0);
+  const end = tail.lastIndexOf(0x0a) + 1; // bytes through the last complete line
+  let pos = 0;
+  while (pos < end) {
+    const nl = tail.indexOf(0x0a, pos);
+    const raw = tail.toString("utf8", pos, nl);
+    pos = nl + 1;
+    line++;
+    if (raw.trim() === "") continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(raw);
+    } catch {
+      badLines++;
+      continue;
+    }
+    for (const m of parser.feed(record, line)) writeMessage(writer, sid, m, stats);
+    if (writer.batchFull) {
+      // commit what is consistent so far: the file row points just past this line
+      offset = base + pos;
+      sessionUpdate();
+      saveFile();
+      writer.commit();
+    }
+  }
+  offset = base + end;
+  sessionUpdate();
+  saveFile();
+  writer.maybeCommit();
+  return { status: "imported", messages: stats.total, badLines, unknown: unknownBase + parser.unknown };
+}
+
+interface Stats {
+  /** Since the last session update (reset by it). */
+  messages: number;
+  /** New messages in this import. */
+  total: number;
+  chars: number;
+  lastTs: number | undefined;
+  firstUser: string | undefined;
+}
+
+function writeMessage(writer: RecallWriter, sid: number, m: ParsedMessage, stats: Stats): void {
+  stats.chars += writer.message(sid, m);
+  if (m.replaceSeq === undefined) (stats.messages++, stats.total++);
+  if (m.ts !== undefined && (stats.lastTs === undefined || m.ts > stats.lastTs)) stats.lastTs = m.ts;
+  if (stats.firstUser === undefined && m.role === "user" && m.kind === "text") stats.firstUser = oneLine(m.content).slice(0, 300);
+}
+
+function updateSession(writer: RecallWriter, sid: number, spec: ImportSpec, meta: SessionMeta, stats: Stats): void {
+  const cwd = meta.cwd ?? spec.cwd ?? null;
+  writer.db.run(
+    `UPDATE sessions SET id = ?, cwd = ?, repo = ?, started_at = coalesce(started_at, ?), title = coalesce(?, title),
+       git_branch = coalesce(?, git_branch), last_ts = max(coalesce(last_ts, 0), coalesce(?, ?, 0)),
+       first_user = coalesce(first_user, ?), msg_count = msg_count + ?, chars = chars + ? WHERE sid = ?`,
+    [
+      meta.id ?? spec.sessionId ?? idFromPath(spec.path), cwd, cwd ? repoRoot(cwd) : null, meta.startedAt ?? null,
+      meta.title ?? null, meta.gitBranch ?? null, stats.lastTs ?? null, meta.startedAt ?? null, stats.firstUser ?? null,
+      stats.messages, stats.chars, sid,
+    ],
+  );
+  stats.messages = 0;
+  stats.chars = 0;
+}

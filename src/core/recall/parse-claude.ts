@@ -1,0 +1,163 @@
+/**
+ * Claude Code transcript parser (transcripts.md §B): one content block per line joined back by message.id,
+ * sidechain replays of parent messages dropped, tool results named after their tool_use, meta lines and
+ * command wrappers stripped, compact summaries kept as kind=compaction.
+ */
+import { stripClaudeInjected } from "./inject";
+import {
+  TEXT_CAP,
+  TOOL_CAP,
+  capText,
+  isObj,
+  parseTs,
+  str,
+  type ParsedMessage,
+  type SessionMeta,
+  type TranscriptParser,
+} from "./model";
+
+export interface ClaudeState {
+  seq: number;
+  meta: SessionMeta & { titleRank?: number };
+  /** tool_use id → tool name (bounded). */
+  tools: [string, string][];
+  /** The assistant message being joined: its message.id, seq, text so far, and the blocks already seen. */
+  open?: { id: string; seq: number; text: string; line: number; blocks: string[] };
+}
+
+/** Line types that carry no searchable text; anything else unknown is counted. */
+const KNOWN_SKIPPED = new Set([
+  "file-history-snapshot",
+  "file-history-delta",
+  "attachment",
+  "last-prompt",
+  "queue-operation",
+  "progress",
+  "mode",
+  "permission-mode",
+  "stream_event",
+  "compact",
+  "atis-latch",
+  "bridge-session",
+  "system",
+]);
+const TITLE_RANK: Record<string, number> = { summary: 1, "ai-title": 2, "custom-title": 3 };
+
+export interface ClaudeParserOptions {
+  /** True when an assistant message id was already indexed from another file (a sidechain replay). */
+  isReplay?: (messageId: string) => boolean;
+  sidechainFile?: boolean;
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((c) => (isObj(c) && typeof c.text === "string" ? c.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+function toolUseText(input: unknown): string {
+  if (!isObj(input)) return typeof input === "string" ? input : "";
+  const direct = input.command ?? input.file_path ?? input.pattern ?? input.url ?? input.prompt;
+  const rest = JSON.stringify(input);
+  return typeof direct === "string" ? `${direct}\n${rest}` : rest;
+}
+
+export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: ClaudeState): TranscriptParser<ClaudeState> {
+  const state: ClaudeState = prior ?? { seq: 0, meta: {}, tools: [] };
+  let unknown = 0;
+
+  const emit = (out: ParsedMessage[], m: Omit<ParsedMessage, "seq">): number | undefined => {
+    if (!m.content.trim()) return undefined;
+    const cap = m.role === "tool" ? TOOL_CAP : TEXT_CAP;
+    const seq = m.replaceSeq ?? state.seq++;
+    out.push({ ...m, content: capText(m.content, cap), seq });
+    return seq;
+  };
+  const toolName = (id: unknown) => (typeof id === "string" ? state.tools.find(([t]) => t === id)?.[1] : undefined);
+
+  const user = (r: Record<string, unknown>, msg: Record<string, unknown>, line: number, ts?: number) => {
+    const out: ParsedMessage[] = [];
+    if (r.isMeta === true) return out;
+    const kind = r.isCompactSummary === true ? "compaction" : "text";
+    const role = kind === "compaction" ? "assistant" : "user";
+    if (typeof msg.content === "string") {
+      emit(out, { role, kind, line, ts, content: stripClaudeInjected(msg.content) });
+      return out;
+    }
+    if (!Array.isArray(msg.content)) return out;
+    const texts: string[] = [];
+    for (const block of msg.content) {
+      if (!isObj(block)) continue;
+      if (block.type === "text" && typeof block.text === "string") texts.push(stripClaudeInjected(block.text));
+      else if (block.type === "tool_result") {
+        const name = toolName(block.tool_use_id) ?? "tool";
+        emit(out, { role: "tool", kind: "tool_output", toolName: name, line, ts, content: toolResultText(block.content) });
+      }
+    }
+    emit(out, { role, kind, line, ts, content: texts.filter(Boolean).join("\n") });
+    return out;
+  };
+
+  const assistant = (msg: Record<string, unknown>, line: number, ts?: number) => {
+    const out: ParsedMessage[] = [];
+    const id = str(msg.id);
+    if (id && opts.sidechainFile && state.open?.id !== id && opts.isReplay?.(id)) return out;
+    if (!Array.isArray(msg.content)) return out;
+    for (const block of msg.content) {
+      if (!isObj(block)) continue;
+      const blockKey = `${block.type}:${str(block.id) ?? str(block.text)?.slice(0, 200) ?? ""}`;
+      if (id && state.open?.id === id) {
+        if (state.open.blocks.includes(blockKey)) continue; // cumulative re-write of the same block
+        state.open.blocks.push(blockKey);
+      }
+      if (block.type === "text" && typeof block.text === "string") {
+        if (id && state.open?.id === id && state.open.text) {
+          state.open.text = `${state.open.text}\n${block.text}`;
+          emit(out, { role: "assistant", kind: "text", line: state.open.line, ts, content: state.open.text, replaceSeq: state.open.seq });
+        } else {
+          const seq = emit(out, { role: "assistant", kind: "text", line, ts, content: block.text, extId: id });
+          if (id && seq !== undefined) state.open = { id, seq, text: block.text, line, blocks: [blockKey] };
+        }
+      } else if (block.type === "tool_use") {
+        const name = str(block.name) ?? "tool";
+        if (typeof block.id === "string") state.tools.push([block.id, name]);
+        if (state.tools.length > 256) state.tools.splice(0, state.tools.length - 256);
+        emit(out, { role: "tool", kind: "tool_call", toolName: name, line, ts, content: toolUseText(block.input) });
+      }
+      if (id && state.open?.id !== id) state.open = { id, seq: -1, text: "", line, blocks: [blockKey] };
+    }
+    return out;
+  };
+
+  return {
+    state,
+    get unknown() {
+      return unknown;
+    },
+    meta: () => state.meta,
+    feed(record, line) {
+      if (!isObj(record)) return [];
+      const type = str(record.type) ?? "";
+      const ts = parseTs(record.timestamp);
+      const m = state.meta;
+      m.id ??= str(record.sessionId);
+      m.cwd ??= str(record.cwd);
+      m.gitBranch ??= str(record.gitBranch);
+      if (m.startedAt === undefined && ts !== undefined) m.startedAt = ts;
+      const title = str(record.customTitle) ?? str(record.aiTitle) ?? str(record.summary);
+      const rank = TITLE_RANK[type];
+      if (rank !== undefined) {
+        if (title && rank >= (m.titleRank ?? 0)) Object.assign(m, { title, titleRank: rank });
+        return [];
+      }
+      const msg = isObj(record.message) ? record.message : undefined;
+      if (type === "user" && msg) return user(record, msg, line, ts);
+      if (type === "assistant" && msg) return assistant(msg, line, ts);
+      if (!KNOWN_SKIPPED.has(type)) unknown++;
+      return [];
+    },
+  };
+}

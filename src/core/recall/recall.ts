@@ -1,0 +1,145 @@
+/**
+ * The recall engine's public API, shared by the CLI, the MCP server and the VS Code panel:
+ * `openRecall(home)` → search / recent / status / sync and import methods / close.
+ */
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { openDerivedDatabase } from "../db/sqlite";
+import { homeLayout } from "../store/paths";
+import { discoverTranscripts, type DiscoverOptions } from "./discover";
+import { importFile, type ImportSpec } from "./importer";
+import type { SourceName } from "./model";
+import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
+import { createSchema, SCHEMA_VERSION } from "./schema";
+import { search, type SearchOptions, type SearchResult } from "./search";
+import { readSources, writeSources, type RootSpec, type SourcesFile } from "./sources";
+import { detectSource } from "./detect";
+import { readStatus, type RecallStatus } from "./status";
+import { RecallWriter } from "./writer";
+
+export interface SyncSummary {
+  source: SourceName;
+  files: number;
+  imported: number;
+  unchanged: number;
+  missing: number;
+  messages: number;
+  bad_lines: number;
+  unknown_records: number;
+  elapsed_ms: number;
+}
+
+export interface Recall {
+  readonly dbPath: string;
+  /** True when this open created the index (missing, corrupt or old schema) and rebuilt it from known sources. */
+  readonly rebuilt: boolean;
+  search(query: string, opts?: SearchOptions): SearchResult;
+  recent(opts?: RecentOptions): RecentResult;
+  status(): RecallStatus;
+  syncOwnThreads(): SyncSummary;
+  importCodex(spec: RootSpec): SyncSummary;
+  importClaude(spec: RootSpec): SyncSummary;
+  archiveFile(path: string, opts?: { cwd?: string; sessionId?: string; source?: SourceName }): SyncSummary;
+  close(): void;
+}
+
+const CORRUPT = /malformed|corrupt|not a database/i;
+
+export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall {
+  const layout = homeLayout(home);
+  const dbPath = opts.dbPath ?? layout.recallDb;
+  const sourcesPath = join(dirname(dbPath), "recall-sources.json");
+  let { db, created } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" });
+
+  const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
+    const started = performance.now();
+    const sum: SyncSummary = { source, files: specs.length, imported: 0, unchanged: 0, missing: 0, messages: 0, bad_lines: 0, unknown_records: 0, elapsed_ms: 0 };
+    const writer = new RecallWriter(db);
+    try {
+      for (const spec of specs) {
+        const r = importFile(writer, spec);
+        sum[r.status]++;
+        sum.messages += r.messages;
+        sum.bad_lines += r.badLines;
+        sum.unknown_records += r.unknown;
+      }
+      writer.commit();
+      db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [`last_sync:${source}`, String(Date.now())]);
+    } finally {
+      writer.finalize();
+    }
+    sum.elapsed_ms = Math.round(performance.now() - started);
+    return sum;
+  };
+
+  const remember = (patch: (s: SourcesFile) => void) => {
+    const s = readSources(sourcesPath);
+    patch(s);
+    writeSources(sourcesPath, s);
+  };
+
+  const discover = (spec: RootSpec): DiscoverOptions & { root: string } => ({ ...spec });
+  const codexSpecs = (spec: RootSpec): ImportSpec[] =>
+    discoverTranscripts(spec.root, discover(spec)).map((f) => ({ path: f.path, source: "codex_rollout" }));
+  const claudeSpecs = (spec: RootSpec): ImportSpec[] => {
+    // parents before sub-agent files, so sidechain replays find the parent copy already indexed
+    const files = discoverTranscripts(spec.root, discover(spec));
+    const sub = (p: string) => (/[\\/]subagents[\\/]/.test(p) ? 1 : 0);
+    return files.sort((a, b) => sub(a.path) - sub(b.path)).map((f) => ({ path: f.path, source: "claude_code_jsonl" }));
+  };
+  const ownSpecs = (): ImportSpec[] =>
+    discoverTranscripts(layout.threadsDir, { allHistory: true }).map((f) => ({ path: f.path, source: "acp_threads" }));
+
+  const api: Recall = {
+    dbPath,
+    rebuilt: created,
+    search: (query, o) => guard(() => search(db, query, o)),
+    recent: (o) => guard(() => recentSessions(db, o)),
+    status: () => readStatus(db, dbPath),
+    syncOwnThreads: () => run("acp_threads", ownSpecs()),
+    importCodex(spec) {
+      remember((s) => (s.codex = spec));
+      return run("codex_rollout", codexSpecs(spec));
+    },
+    importClaude(spec) {
+      remember((s) => (s.claude = spec));
+      return run("claude_code_jsonl", claudeSpecs(spec));
+    },
+    archiveFile(path, o = {}) {
+      statSync(path); // a clear ENOENT for a wrong path, before anything is written
+      const source = o.source ?? detectSource(path);
+      remember((s) => {
+        s.files = s.files.filter((f) => f.path !== path);
+        s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
+      });
+      return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
+    },
+    close: () => db.close(),
+  };
+
+  /** Rebuilds from the remembered sources (after a missing/corrupt/old index). */
+  const rebuild = () => {
+    const s = readSources(sourcesPath);
+    if (s.codex) run("codex_rollout", codexSpecs(s.codex));
+    if (s.claude) run("claude_code_jsonl", claudeSpecs(s.claude));
+    for (const f of s.files) run(f.source, [f]);
+    run("acp_threads", ownSpecs());
+  };
+
+  function guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof Error) || !CORRUPT.test(err.message)) throw err;
+      // the cache is damaged: drop it, rebuild from the transcripts, answer from the fresh copy
+      db.close();
+      ({ db } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "quick_check" }));
+      rebuild();
+      return fn();
+    }
+  }
+
+  if (created) rebuild();
+  return api;
+}
+

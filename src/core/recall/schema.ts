@@ -1,0 +1,32 @@
+/**
+ * The recall index schema (a derived cache: bump SCHEMA_VERSION and the file is rebuilt from the transcripts).
+ * Messages keep their redacted, capped body for evidence windows; the FTS table is contentless and holds only the
+ * JS-segmented text (see text.ts), keyed by the message rowid.
+ */
+import type { Db } from "../db/sqlite";
+
+export const SCHEMA_VERSION = 3;
+/** Bump when a parser changes what it extracts: every file is then re-read from its start. */
+export const PARSER_VERSION = 3;
+
+export function createSchema(db: Db): void {
+  db.exec(`
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+    CREATE TABLE files(
+      path TEXT PRIMARY KEY, source TEXT NOT NULL, sid INTEGER, inode INTEGER, size INTEGER, mtime_ms REAL,
+      offset INTEGER NOT NULL DEFAULT 0, line INTEGER NOT NULL DEFAULT 0, parser_version INTEGER, state TEXT,
+      unknown INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, synced_at INTEGER);
+    CREATE TABLE sessions(
+      sid INTEGER PRIMARY KEY, id TEXT, source TEXT NOT NULL, path TEXT NOT NULL UNIQUE, cwd TEXT, repo TEXT,
+      started_at INTEGER, last_ts INTEGER, title TEXT, first_user TEXT, msg_count INTEGER NOT NULL DEFAULT 0,
+      chars INTEGER NOT NULL DEFAULT 0, git_branch TEXT);
+    CREATE INDEX sessions_repo ON sessions(repo, last_ts);
+    CREATE INDEX sessions_last ON sessions(last_ts);
+    CREATE TABLE messages(
+      mid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, kind TEXT NOT NULL,
+      tool TEXT, ts INTEGER, line INTEGER, ext_id TEXT, body TEXT NOT NULL);
+    CREATE UNIQUE INDEX messages_seq ON messages(sid, seq);
+    CREATE INDEX messages_ext ON messages(ext_id) WHERE ext_id IS NOT NULL;
+    CREATE VIRTUAL TABLE msg_fts USING fts5(seg, content='', contentless_delete=1, tokenize="unicode61 tokenchars '_'");
+  `);
+}

@@ -1,0 +1,133 @@
+/**
+ * One recall search: parse, collect hits per term in scope, keep the sessions that satisfy the query's mode,
+ * rank them, then cut evidence windows within the budgets. Pure read; never throws on user input.
+ */
+import type { Db } from "../db/sqlite";
+import { termHits, type Hit, type Scope } from "./hits";
+import { parseQuery } from "./query";
+import { rankSessions, type SessionInfo, type Why } from "./rank";
+import { buildWindows, type EvidenceWindow, type WindowOptions } from "./windows";
+
+export const RECALL_SCHEMA_VERSION = 1;
+
+export interface SearchOptions extends Partial<WindowOptions> {
+  /** Current repo root (from --cwd); undefined with global. */
+  repo?: string;
+  global?: boolean;
+  allTerms?: boolean;
+  limit?: number;
+  budgetChars?: number;
+}
+
+export type Mode = "all" | "any" | "alternatives";
+
+export interface SessionResult {
+  id: string;
+  source: string;
+  path: string;
+  cwd: string | null;
+  repo: string | null;
+  title: string | null;
+  intent: string | null;
+  started_at: string | null;
+  last_at: string | null;
+  why: Why;
+  windows: EvidenceWindow[];
+}
+
+export interface SearchResult {
+  schema_version: number;
+  status: "ok" | "no_match" | "empty_query";
+  query: string;
+  mode: Mode;
+  fallback: boolean;
+  scope: { kind: "repo" | "global"; repo: string | null };
+  sessions: SessionResult[];
+  /** How many sessions matched before `limit` cut the list. */
+  matched_sessions: number;
+  /** True when a budget cut a message or dropped context. */
+  truncated: boolean;
+  elapsed_ms: number;
+}
+
+export const DEFAULTS = { limit: 3, budgetChars: 12_000, windowsPerSession: 2, before: 3, after: 5, messageChars: 1200, toolMessageChars: 600 };
+
+const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
+
+function sessionInfo(db: Db, sids: number[]): Map<number, SessionInfo> {
+  const out = new Map<number, SessionInfo>();
+  for (let i = 0; i < sids.length; i += 500) {
+    const chunk = sids.slice(i, i + 500);
+    const rows = db.all<SessionInfo>(
+      `SELECT sid, id, source, path, cwd, repo, started_at, last_ts, title, first_user, chars, msg_count FROM sessions WHERE sid IN (${chunk.map(() => "?").join(",")})`,
+      chunk,
+    );
+    for (const r of rows) out.set(r.sid, r);
+  }
+  return out;
+}
+
+/** Sessions satisfying at least one group (every term of the group present somewhere in the session). */
+function qualify(perTerm: Map<number, Hit[]>[], groups: number[][]): Map<number, Hit[]> {
+  const out = new Map<number, Hit[]>();
+  const sids = new Set<number>();
+  for (const m of perTerm) for (const sid of m.keys()) sids.add(sid);
+  for (const sid of sids) {
+    if (!groups.some((g) => g.every((t) => perTerm[t].has(sid)))) continue;
+    out.set(sid, perTerm.flatMap((m) => m.get(sid) ?? []));
+  }
+  return out;
+}
+
+export function search(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+  const started = performance.now();
+  const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS & SearchOptions;
+  const scope: Scope = opts.global ? {} : { repo: opts.repo };
+  const parsed = parseQuery(query);
+  const base = {
+    schema_version: RECALL_SCHEMA_VERSION,
+    query,
+    scope: { kind: opts.global ? "global" : "repo", repo: opts.repo ?? null } as SearchResult["scope"],
+    truncated: false,
+  };
+  const done = (r: Omit<SearchResult, keyof typeof base | "elapsed_ms">): SearchResult => ({ ...base, ...r, elapsed_ms: Math.round((performance.now() - started) * 10) / 10 });
+  if (parsed.terms.length === 0) return done({ status: "empty_query", mode: "all", fallback: false, sessions: [], matched_sessions: 0 });
+
+  const perTerm = parsed.terms.map((t, i) => {
+    const bySid = new Map<number, Hit[]>();
+    for (const h of termHits(db, t, i, scope)) {
+      const list = bySid.get(h.sid);
+      if (list) list.push(h);
+      else bySid.set(h.sid, [h]);
+    }
+    return bySid;
+  });
+  let mode: Mode = parsed.explicitOr ? "alternatives" : "all";
+  let fallback = false;
+  let matched = qualify(perTerm, parsed.groups);
+  if (matched.size === 0 && !parsed.explicitOr && !opts.allTerms && parsed.terms.length > 1) {
+    // strict first, then any term: a plain multi-word query falls back to OR when nothing holds them all
+    mode = "any";
+    fallback = true;
+    matched = qualify(perTerm, parsed.terms.map((_, i) => [i]));
+  }
+  if (matched.size === 0) return done({ status: "no_match", mode, fallback, sessions: [], matched_sessions: 0 });
+
+  const termTexts = parsed.terms.map((t) => t.text);
+  const ranked = rankSessions(matched, sessionInfo(db, [...matched.keys()]), termTexts, opts.repo).slice(0, o.limit);
+  const needles = parsed.terms.map((t) => t.norm);
+  let remaining = o.budgetChars;
+  let truncated = false;
+  const sessions: SessionResult[] = ranked.map((r, i) => {
+    const share = Math.floor(remaining / (ranked.length - i)); // unused share flows to the sessions after
+    const w = buildWindows(db, r.session.sid, r.hits, needles, share, o);
+    remaining -= w.used;
+    truncated ||= w.truncated;
+    const s = r.session;
+    return {
+      id: s.id, source: s.source, path: s.path, cwd: s.cwd, repo: s.repo, title: s.title, intent: s.first_user,
+      started_at: iso(s.started_at), last_at: iso(s.last_ts), why: r.why, windows: w.windows,
+    };
+  });
+  return { ...done({ status: "ok", mode, fallback, sessions, matched_sessions: matched.size }), truncated };
+}

@@ -1,0 +1,66 @@
+/**
+ * Text normalisation and CJK segmentation shared by indexing and querying, so both sides agree exactly.
+ *
+ * unicode61 does not split CJK runs (a whole run is one token), so we segment in JS: every CJK run becomes its
+ * overlapping bigrams, in order, so a CJK needle of length L is the FTS phrase of its L-1 bigrams. Unigrams are
+ * never interleaved with bigrams (that breaks phrase adjacency); a 1-char run is emitted as itself.
+ */
+
+/** Han (incl. ext A and compatibility), kana, Hangul syllables and jamo. */
+const CJK = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
+const CJK_RUN = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+/gu;
+/** CJK punctuation and symbols that separate words (NFKC already maps full-width ASCII to ASCII). */
+const CJK_PUNCT = /[\u3000-\u303f\u30fb\uff00-\uffef\u2018-\u201f\u2026\u00b7]/gu;
+/** What counts as a word character for the unicode61 tokenizer with tokenchars '_'. */
+const WORD = /[\p{L}\p{N}\p{M}_]+/gu;
+
+export function isCjkChar(ch: string): boolean {
+  return CJK.test(ch);
+}
+
+/** NFKC, case-fold, CJK punctuation turned into spaces. Length may differ from the input. */
+export function normalize(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(CJK_PUNCT, " ");
+}
+
+/** Bigrams of one CJK run (a 1-char run is itself). */
+function bigrams(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length < 2) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}
+
+/** The text stored in the FTS column: normalized, CJK runs replaced by space-separated bigrams. */
+export function segment(normalized: string): string {
+  return normalized.replace(CJK_RUN, (run) => ` ${bigrams(run).join(" ")} `);
+}
+
+/** One piece of a needle as the index sees it. */
+export type NeedlePart = { kind: "cjk"; tokens: string[] } | { kind: "word"; token: string };
+
+/**
+ * Splits a normalized needle into index tokens, in order. A CJK run of one character yields no token (it cannot be
+ * found through bigrams); the caller confirms such needles by scanning.
+ */
+export function needleParts(normalized: string): NeedlePart[] {
+  const parts: NeedlePart[] = [];
+  let last = 0;
+  const pushWords = (s: string) => {
+    for (const m of s.matchAll(WORD)) parts.push({ kind: "word", token: m[0] });
+  };
+  for (const m of normalized.matchAll(CJK_RUN)) {
+    pushWords(normalized.slice(last, m.index));
+    const chars = Array.from(m[0]);
+    if (chars.length >= 2) parts.push({ kind: "cjk", tokens: bigrams(m[0]) });
+    last = (m.index ?? 0) + m[0].length;
+  }
+  pushWords(normalized.slice(last));
+  return parts;
+}
+
+/** Collapses whitespace for previews. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

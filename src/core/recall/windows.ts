@@ -1,0 +1,128 @@
+/**
+ * Evidence windows: per session up to N anchors (covering new terms first, first-hand text preferred), each
+ * widened to `before`/`after` messages, merged when they overlap, then fitted into character budgets. A long
+ * message is cut AROUND its hit, never head-first; hit messages are kept before context when the budget is short.
+ */
+import type { Db } from "../db/sqlite";
+import { hitOffset, type Hit } from "./hits";
+import { isFirstHand } from "./rank";
+
+export interface WindowOptions {
+  windowsPerSession: number;
+  before: number;
+  after: number;
+  messageChars: number;
+  toolMessageChars: number;
+}
+
+export interface WindowMessage {
+  seq: number;
+  role: string;
+  kind: string;
+  tool: string | null;
+  ts: number | null;
+  line: number | null;
+  text: string;
+  hit: boolean;
+  truncated: boolean;
+}
+
+export interface EvidenceWindow {
+  from_seq: number;
+  to_seq: number;
+  messages: WindowMessage[];
+}
+
+const preference = (h: Hit) => (isFirstHand(h) ? 0 : h.role === "tool" ? 1 : h.role === "assistant" ? 2 : 3);
+
+function pickAnchors(hits: Hit[], n: number, o: WindowOptions): Hit[] {
+  const sorted = [...hits].sort((a, b) => preference(a) - preference(b) || a.seq - b.seq);
+  const anchors: Hit[] = [];
+  const covered = new Set<number>();
+  const inWindow = (h: Hit) => anchors.some((a) => h.seq >= a.seq - o.before && h.seq <= a.seq + o.after);
+  for (const h of sorted) if (anchors.length < n && !covered.has(h.term) && !inWindow(h)) (anchors.push(h), covered.add(h.term));
+  for (const h of sorted) if (anchors.length < n && !inWindow(h)) anchors.push(h);
+  return anchors;
+}
+
+/** Cuts `text` to `max` chars centred on `at` (the hit), marking cut ends with "…". */
+export function cutAround(text: string, at: number, max: number): { text: string; truncated: boolean } {
+  if (text.length <= max) return { text, truncated: false };
+  const centre = at < 0 ? 0 : at;
+  let start = Math.max(0, centre - Math.floor(max / 3));
+  const end = Math.min(text.length, start + max);
+  start = Math.max(0, end - max);
+  return { text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`, truncated: true };
+}
+
+interface Row {
+  seq: number;
+  role: string;
+  kind: string;
+  tool: string | null;
+  ts: number | null;
+  line: number | null;
+  body: string;
+}
+
+export function buildWindows(
+  db: Db,
+  sid: number,
+  hits: Hit[],
+  needles: string[],
+  budget: number,
+  o: WindowOptions,
+): { windows: EvidenceWindow[]; used: number; truncated: boolean } {
+  const anchors = pickAnchors(hits, o.windowsPerSession, o);
+  const ranges = anchors.map((a) => [Math.max(0, a.seq - o.before), a.seq + o.after]).sort((a, b) => a[0] - b[0]);
+  const merged: number[][] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  const hitSeqs = new Set(hits.map((h) => h.seq));
+  const anchorSeqs = new Set(anchors.map((a) => a.seq));
+  const stmt = db.prepare("SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE sid = ? AND seq BETWEEN ? AND ? ORDER BY seq");
+  const candidates: { w: number; m: WindowMessage; priority: number }[] = [];
+  try {
+    merged.forEach(([from, to], w) => {
+      for (const r of stmt.all<Row>([sid, from, to])) {
+        const hit = hitSeqs.has(r.seq);
+        if (!hit && (r.role === "developer" || r.role === "system")) continue; // harness text is context noise
+        const max = r.role === "tool" ? o.toolMessageChars : o.messageChars;
+        const cut = cutAround(r.body, hit ? hitOffset(r.body, needles) : 0, max);
+        const distance = Math.min(...anchors.map((a) => Math.abs(a.seq - r.seq)));
+        const priority = anchorSeqs.has(r.seq) ? 0 : hit ? 1 : 2 + distance;
+        candidates.push({ w, priority, m: { seq: r.seq, role: r.role, kind: r.kind, tool: r.tool, ts: r.ts, line: r.line, text: cut.text, hit, truncated: cut.truncated } });
+      }
+    });
+  } finally {
+    stmt.finalize();
+  }
+  // spend the budget on anchors, then other hits, then the nearest context
+  const order = [...candidates].sort((a, b) => a.priority - b.priority || a.m.seq - b.m.seq);
+  const kept = new Set<WindowMessage>();
+  let used = 0;
+  let truncated = candidates.some((c) => c.m.truncated);
+  for (const c of order) {
+    if (used + c.m.text.length > budget) {
+      const room = budget - used;
+      if (c.priority <= 1 && room > 80) {
+        const cut = cutAround(c.m.text, hitOffset(c.m.text, needles), room);
+        c.m.text = cut.text;
+        c.m.truncated = true;
+        kept.add(c.m);
+        used += c.m.text.length;
+      }
+      truncated = true;
+      continue;
+    }
+    kept.add(c.m);
+    used += c.m.text.length;
+  }
+  const windows = merged
+    .map(([from, to], w) => ({ from_seq: from, to_seq: to, messages: candidates.filter((c) => c.w === w && kept.has(c.m)).map((c) => c.m) }))
+    .filter((w) => w.messages.length > 0);
+  return { windows, used, truncated };
+}

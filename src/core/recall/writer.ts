@@ -1,0 +1,134 @@
+/**
+ * All writes to the recall index go through here: prepared statements, and transactions of about BATCH messages
+ * spanning files, so a reader waits at most one short batch and a bulk import does not pay a commit per file.
+ */
+import type { Db, Stmt } from "../db/sqlite";
+import type { ParsedMessage } from "./model";
+import { redactSecrets } from "./redact";
+import { normalize, segment } from "./text";
+
+export const BATCH = 1000;
+
+export interface FileRow {
+  path: string;
+  source: string;
+  sid: number | null;
+  inode: number;
+  size: number;
+  mtime_ms: number;
+  offset: number;
+  line: number;
+  parser_version: number;
+  state: string | null;
+  unknown: number;
+  bad_lines: number;
+}
+
+export class RecallWriter {
+  #pending = 0;
+  #inTx = false;
+  readonly #insertMsg: Stmt;
+  readonly #insertFts: Stmt;
+  readonly #updateMsg: Stmt;
+  readonly #deleteFts: Stmt;
+  readonly #upsertFile: Stmt;
+  messagesWritten = 0;
+
+  constructor(readonly db: Db) {
+    this.#insertMsg = db.prepare(
+      "INSERT INTO messages(sid, seq, role, kind, tool, ts, line, ext_id, body) VALUES (?,?,?,?,?,?,?,?,?)",
+    );
+    this.#insertFts = db.prepare("INSERT INTO msg_fts(rowid, seg) VALUES (?, ?)");
+    this.#updateMsg = db.prepare("UPDATE messages SET body = ?, ts = coalesce(?, ts) WHERE sid = ? AND seq = ? RETURNING mid");
+    this.#deleteFts = db.prepare("DELETE FROM msg_fts WHERE rowid = ?");
+    this.#upsertFile = db.prepare(
+      `INSERT INTO files(path, source, sid, inode, size, mtime_ms, offset, line, parser_version, state, unknown, bad_lines, synced_at)
+       VALUES (:path, :source, :sid, :inode, :size, :mtime_ms, :offset, :line, :parser_version, :state, :unknown, :bad_lines, :now)
+       ON CONFLICT(path) DO UPDATE SET source=excluded.source, sid=excluded.sid, inode=excluded.inode, size=excluded.size,
+         mtime_ms=excluded.mtime_ms, offset=excluded.offset, line=excluded.line, parser_version=excluded.parser_version,
+         state=excluded.state, unknown=excluded.unknown, bad_lines=excluded.bad_lines, synced_at=excluded.synced_at`,
+    );
+  }
+
+  #begin(): void {
+    if (!this.#inTx) {
+      this.db.exec("BEGIN IMMEDIATE");
+      this.#inTx = true;
+    }
+  }
+
+  /** Commits when the batch is full; call only where the file row is consistent with what was written. */
+  maybeCommit(): void {
+    if (this.#pending >= BATCH) this.commit();
+  }
+
+  get batchFull(): boolean {
+    return this.#pending >= BATCH;
+  }
+
+  commit(): void {
+    if (this.#inTx) this.db.exec("COMMIT");
+    this.#inTx = false;
+    this.#pending = 0;
+  }
+
+  rollback(): void {
+    if (this.#inTx) this.db.exec("ROLLBACK");
+    this.#inTx = false;
+    this.#pending = 0;
+  }
+
+  /** Writes one message (or rewrites a joined one); returns the characters indexed. */
+  message(sid: number, m: ParsedMessage): number {
+    this.#begin();
+    const body = redactSecrets(m.content);
+    const seg = segment(normalize(body));
+    if (m.replaceSeq !== undefined) {
+      // all(), not get(): a RETURNING statement left mid-step would block the COMMIT
+      const row = this.#updateMsg.all<{ mid: number }>([body, m.ts ?? null, sid, m.replaceSeq])[0];
+      if (row) {
+        this.#deleteFts.run(row.mid);
+        this.#insertFts.run([row.mid, seg]);
+        this.#pending++;
+        return 0;
+      }
+    }
+    const { lastInsertRowid } = this.#insertMsg.run([
+      sid, m.seq, m.role, m.kind, m.toolName ?? null, m.ts ?? null, m.line, m.extId ?? null, body,
+    ]);
+    this.#insertFts.run([lastInsertRowid as number, seg]);
+    this.#pending++;
+    this.messagesWritten++;
+    return body.length;
+  }
+
+  file(row: FileRow): void {
+    this.#begin();
+    const params = Object.fromEntries(Object.entries({ ...row, now: Date.now() }).map(([k, v]) => [`:${k}`, v]));
+    this.#upsertFile.run(params as Record<string, string | number | null>);
+  }
+
+  newSession(source: string, path: string): number {
+    this.#begin();
+    const existing = this.db.get<{ sid: number }>("SELECT sid FROM sessions WHERE path = ?", path);
+    if (existing) return existing.sid;
+    return Number(this.db.run("INSERT INTO sessions(source, path) VALUES (?, ?)", [source, path]).lastInsertRowid);
+  }
+
+  /** Drops a session's messages (file replaced, shrunk, or parsed by an older parser). */
+  dropSession(sid: number): void {
+    this.#begin();
+    const mids = this.db.all<{ mid: number }>("SELECT mid FROM messages WHERE sid = ?", sid);
+    for (const { mid } of mids) this.#deleteFts.run(mid);
+    this.db.run("DELETE FROM messages WHERE sid = ?", sid);
+    this.db.run(
+      "UPDATE sessions SET msg_count = 0, chars = 0, first_user = NULL, title = NULL, last_ts = NULL WHERE sid = ?",
+      sid,
+    );
+  }
+
+  finalize(): void {
+    this.rollback();
+    for (const s of [this.#insertMsg, this.#insertFts, this.#updateMsg, this.#deleteFts, this.#upsertFile]) s.finalize();
+  }
+}
