@@ -3,13 +3,10 @@
  * `codex exec --full-auto "fix the bug"`. A command line that already names the mode (`codex exec ...`,
  * `claude -p ...`) is left alone, as is anything that is not a preset (a custom command).
  */
-import type { ExecStartOptions } from "./types";
+import type { ExecStartOptions, TranscriptKind } from "./types";
 
 export const CLAUDE_PERMISSION_MODES = ["acceptEdits", "bypassPermissions", "default", "plan", "dontAsk"] as const;
 export type ClaudePermissionMode = (typeof CLAUDE_PERMISSION_MODES)[number];
-
-/** Where a CLI leaves its own transcript (see transcript-finder.ts). */
-export type TranscriptKind = "codex" | "claude";
 
 export interface ExecPreset {
   id: string;
@@ -76,9 +73,7 @@ export function findPreset(id: string): ExecPreset | undefined {
 }
 
 /** The start options for a command line (preset or custom) before cwd/env/timeout are added. */
-export type ExpandedCommand = Pick<ExecStartOptions, "command" | "args" | "pty" | "closeStdin" | "presetId"> & {
-  transcript?: TranscriptKind;
-};
+export type ExpandedCommand = Pick<ExecStartOptions, "command" | "args" | "pty" | "closeStdin" | "presetId" | "transcript">;
 
 /**
  * Expands a preset id in the first word; a single word containing spaces or shell syntax runs through `sh -c`

@@ -8,6 +8,7 @@ import { HeadTailBuffer, readSlice } from "./output-buffer";
 import { killRunGroup, processStartTicks, signalRun } from "./proc";
 import { RunLogWriter } from "./run-log";
 import { toRunInfo, writeRunState } from "./run-state";
+import { findTranscript } from "./transcript-finder";
 import { encodeKeys, keyBytes, pipeKeyAction } from "./send-keys";
 import type { SpawnedProcess } from "./spawn-process";
 import {
@@ -25,6 +26,8 @@ export interface ExecRunDeps {
   tailBytes: number;
   killGraceMs: number;
   recorder?: ExecRecorder;
+  /** The run's environment, to find its transcript (HOME, CODEX_HOME...). Kept in memory only. */
+  env: NodeJS.ProcessEnv;
 }
 
 export class ExecRun implements Disposable {
@@ -73,6 +76,10 @@ export class ExecRun implements Disposable {
   }
   get state(): RunState {
     return this.#state;
+  }
+  /** Whether `write` can reach the program (false for pipes started with closed stdin). */
+  get acceptsInput(): boolean {
+    return this.#proc.acceptsInput;
   }
   get running(): boolean {
     return this.#state.status === "running";
@@ -158,6 +165,11 @@ export class ExecRun implements Disposable {
     }, STATE_FLUSH_INTERVAL_MS).unref();
   }
 
+  #findTranscript(): string | undefined {
+    const { transcriptKind: kind, cwd, startedAt } = this.#state;
+    return kind && findTranscript({ kind, cwd, startedAt: Date.parse(startedAt), env: this.#deps.env });
+  }
+
   #finish(exitCode: number | null, signal: string | null): void {
     if (!this.running) return;
     for (const [stream, decoder] of this.#decoders) {
@@ -169,7 +181,9 @@ export class ExecRun implements Disposable {
     this.#log.close();
     const status = this.#timedOut ? "timeout" : signal ? "killed" : "exited";
     const now = new Date().toISOString();
+    const transcriptPath = this.#findTranscript();
     this.#state = { ...this.#state, status, exitCode, signal, bytes: this.#buffer.total, endedAt: now, updatedAt: now };
+    if (transcriptPath) this.#state.transcriptPath = transcriptPath;
     writeRunState(this.#deps.execDir, this.#state);
     this.#deps.recorder?.exited(this.#state);
     const info = this.info;

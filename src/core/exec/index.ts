@@ -28,6 +28,7 @@
 export { ExecRegistry, commandLine, newRunId, type ExecRegistryOptions, type LogRequest } from "./registry";
 export { ExecRun } from "./exec-run";
 export { EXEC_PRESETS, expandCommand, findPreset, type ExecPreset, type ExpandedCommand, type PresetOptions } from "./exec-presets";
+export { CLAUDE_PERMISSION_MODES, type ClaudePermissionMode } from "./exec-presets";
 export { HeadTailBuffer, readSlice } from "./output-buffer";
 export { encodeKeys, keyBytes } from "./send-keys";
 export { findTranscript, type TranscriptQuery } from "./transcript-finder";

@@ -84,7 +84,8 @@ export class ExecRegistry implements Disposable {
     this.sweep();
     const id = options.id ?? newRunId();
     if (this.#runs.has(id) || readRunState(this.execDir, id)) throw new AcpThreadsError("usage", `exec run ${id} exists`);
-    const proc = spawnProcess({ ...options, env: options.env ?? process.env, pty: options.pty ?? false });
+    const env = options.env ?? process.env;
+    const proc = spawnProcess({ ...options, env, pty: options.pty ?? false });
     const now = new Date().toISOString();
     const state: RunState = {
       version: 1,
@@ -107,8 +108,9 @@ export class ExecRegistry implements Disposable {
       signal: null,
       bytes: 0,
       timeoutMs: options.timeoutMs,
+      transcriptKind: options.transcript,
     };
-    const run = new ExecRun(state, proc, { ...this.#opts });
+    const run = new ExecRun(state, proc, { ...this.#opts, env });
     this.#runs.set(id, run);
     run.onExit((info) => this.#onDidExit.fire(info));
     this.#onDidStart.fire(run);
@@ -144,7 +146,11 @@ export class ExecRegistry implements Disposable {
     const live = this.#runs.get(id);
     if (live) return live.info;
     const state = readRunState(this.execDir, id);
-    return state && toRunInfo(state, false);
+    if (!state) return undefined;
+    const info = toRunInfo(state, false);
+    // The owner flushes its byte count only now and then; the log files are current.
+    if (info.status === "running") info.bytes = Math.max(info.bytes, new RunLogReader(this.execDir, id).total);
+    return info;
   }
 
   /** Status plus output since `cursor` (a total-bytes offset; dropped output shows up as `gap`). */

@@ -17,6 +17,8 @@ export interface ProcessExit {
 export interface SpawnedProcess {
   readonly pid: number;
   readonly pty: boolean;
+  /** False for pipes started with `closeStdin`. */
+  readonly acceptsInput: boolean;
   onData(listener: (chunk: Buffer, stream: "stdout" | "stderr" | "pty") => void): void;
   /** Fires once, after the last output chunk. */
   onExit(listener: (exit: ProcessExit) => void): void;
@@ -81,6 +83,7 @@ function spawnPty(file: string, options: SpawnOptions): SpawnedProcess {
   return {
     pid: term.pid,
     pty: true,
+    acceptsInput: true,
     onData: (listener) => void term.onData((text) => listener(Buffer.from(text, "utf8"), "pty")),
     onExit: (listener) =>
       void term.onExit(({ exitCode, signal }) =>
@@ -126,6 +129,7 @@ function spawnPipes(file: string, options: SpawnOptions): SpawnedProcess {
   return {
     pid: child.pid,
     pty: false,
+    acceptsInput: child.stdin !== null,
     onData: (listener) => void dataListeners.push(listener),
     onExit: (listener) => void exitListeners.push(listener),
     write: (data) => {

@@ -8,7 +8,7 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { TranscriptKind } from "./exec-presets";
+import type { TranscriptKind } from "./types";
 
 /** File clocks and ours may differ slightly; accept files a little older than the run's start. */
 const CLOCK_SLACK_MS = 2_000;

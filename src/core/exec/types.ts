@@ -1,5 +1,8 @@
 /** Plain types and limits of exec mode, shared by the registry, the on-disk state and the CLI. */
 
+/** Where a CLI leaves its own transcript (see transcript-finder.ts). */
+export type TranscriptKind = "codex" | "claude";
+
 export const DEFAULT_HEAD_BYTES = 64 * 1024;
 export const DEFAULT_TAIL_BYTES = 1024 * 1024;
 export const DEFAULT_RUN_TTL_MS = 30 * 60 * 1000;
@@ -49,6 +52,7 @@ export interface RunState {
   timeoutMs?: number;
   error?: string;
   threadId?: string;
+  transcriptKind?: TranscriptKind;
   /** The CLI's own transcript (Codex rollout, Claude Code session file), when found. */
   transcriptPath?: string;
 }
@@ -95,6 +99,8 @@ export interface ExecStartOptions {
   /** Pipes only: close the child's stdin at once (CLIs that otherwise wait for stdin to end). */
   closeStdin?: boolean;
   presetId?: string;
+  /** The CLI leaves its own transcript of this kind; it is looked up when the run ends. */
+  transcript?: TranscriptKind;
   /** Use this id (the CLI's background launcher picks it before the supervisor starts). */
   id?: string;
 }

@@ -1,0 +1,60 @@
+/** What the exec commands share: the registry on the data home, error reporting, and run formatting. */
+import { AcpThreadsError, errorMessage } from "../../core/errors";
+import { ExecRegistry, type RunInfo } from "../../core/exec";
+import { homeLayout, resolveHome } from "../../core/store/paths";
+import { EXIT, type CliIO } from "../io";
+
+/** The registry on `homeLayout(resolveHome()).execDir`. `ACP_THREADS_EXEC_TTL_MINUTES` overrides the 30 min TTL. */
+export function openRegistry(io: CliIO): ExecRegistry {
+  const ttlMinutes = Number(io.env.ACP_THREADS_EXEC_TTL_MINUTES);
+  return new ExecRegistry({
+    execDir: homeLayout(resolveHome(io.env)).execDir,
+    ttlMs: Number.isFinite(ttlMinutes) && ttlMinutes > 0 ? ttlMinutes * 60_000 : undefined,
+    // A CLI process is short-lived: it sweeps when it lists or starts, not on a timer.
+    sweepIntervalMs: 0,
+  });
+}
+
+/** Prints an error the user can act on and picks the exit code. */
+export function reportError(io: CliIO, command: string, err: unknown): number {
+  io.stderr.write(`acp-threads ${command}: ${errorMessage(err)}\n`);
+  if (!(err instanceof AcpThreadsError)) return EXIT.error;
+  if (err.code === "usage") return EXIT.usage;
+  if (err.code === "timeout") return EXIT.timeout;
+  return EXIT.error;
+}
+
+/** Exit code of the CLI for a finished run: the command's own code, 3 on timeout, 128+N for a signal. */
+export function exitCodeOf(run: RunInfo, signalExitCode: (signal: string | null) => number): number {
+  if (run.status === "timeout") return EXIT.timeout;
+  if (run.exitCode !== null) return run.exitCode;
+  if (run.signal) return signalExitCode(run.signal);
+  return EXIT.error;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n}B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)}K`;
+  return `${(n / 1024 / 1024).toFixed(1)}M`;
+}
+
+/** `exited 0`, `killed SIGTERM`, `running`, `lost`... */
+export function statusLabel(run: RunInfo): string {
+  if (run.status === "exited") return `exited ${run.exitCode}`;
+  if (run.status === "killed") return `killed ${run.signal ?? ""}`.trim();
+  return run.status;
+}
+
+/** A fixed-width table (columns padded to their widest cell; the last column is free). */
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return "";
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+}
