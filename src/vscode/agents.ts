@@ -25,8 +25,8 @@ export function configuredAgents(config: Config): AgentChoice[] {
   return out;
 }
 
-export async function agentsWithDoctor(config: Config): Promise<AgentChoice[]> {
+export async function agentsWithDoctor(config: Config, cwd: string): Promise<AgentChoice[]> {
   const agents = configuredAgents(config);
-  const entries = await doctor(agents.map((a) => a.spec)).catch(() => [] as DoctorEntry[]);
-  return agents.map((a, i) => ({ ...a, doctor: entries.find((e) => e.id === a.spec.id) ?? entries[i] }));
+  const entries = await doctor(agents.map((a) => a.spec), cwd).catch(() => [] as DoctorEntry[]);
+  return agents.map((a) => ({ ...a, doctor: entries.find((e) => e.id === a.spec.id) }));
 }

@@ -1,21 +1,39 @@
 /**
- * The one place the extension reaches into the engine (src/core) for agents: the runtime factory, the
- * preset list and doctor. Everything else in src/vscode receives these through the hub.
+ * The one place the extension reaches into the engine (src/core/acp) for agents: the runtime factory
+ * (commands resolved to absolute paths first, protocol traffic mirrored to the output channel), the
+ * preset list and doctor.
  */
+import { createAgentRuntime } from "../core/acp/agent-runtime";
+import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
+import { AGENT_PRESETS, doctor as coreDoctor, findPreset, resolveCommand } from "../core/acp/agent-registry";
+import { formatProtocolEntry, ProtocolLog } from "../core/acp/protocol-log";
+import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";
-import type { DoctorEntry } from "../core/acp/runtime";
+import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
-import type { RuntimeFactory } from "./live-session";
 
-// Interim until src/core/acp/agent-runtime.ts lands.
-export const createRuntime: RuntimeFactory = () => {
-  throw new AcpThreadsError("agent_not_found", "The agent runtime is not available in this build.");
-};
-
-export function agentPresets(): AgentSpec[] {
-  return [];
+export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger): AcpAgentRuntime {
+  const env = { ...process.env, ...opts.agent.env, ...opts.env };
+  const command = resolveCommand(opts.agent.command, opts.cwd, env);
+  if (!command) {
+    const install = findPreset(opts.agent.id)?.install;
+    throw new AcpThreadsError("agent_not_found", `${opts.agent.displayName}: "${opts.agent.command}" was not found on PATH or in node_modules/.bin.${install ? ` Install it: ${install}` : ""}`);
+  }
+  const protocolLog = new ProtocolLog();
+  if (protocolSink) protocolLog.onLine((e) => protocolSink.info(formatProtocolEntry(e)));
+  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog });
 }
 
-export async function doctor(specs: AgentSpec[]): Promise<DoctorEntry[]> {
-  return specs.map((s) => ({ id: s.id, displayName: s.displayName, command: s.command, resolvedPath: null, available: false, version: null, problem: "not checked" }));
+export function agentPresets(): AgentSpec[] {
+  return AGENT_PRESETS.map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, args: [...p.args] }));
+}
+
+/** Doctor for presets plus the given non-preset specs (custom agents, the demo profile). */
+export async function doctor(specs: AgentSpec[], cwd: string): Promise<DoctorEntry[]> {
+  const custom = Object.fromEntries(specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]));
+  const entries = await coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000 });
+  return specs.map(
+    (s) =>
+      entries.find((e) => e.id === s.id) ?? { id: s.id, displayName: s.displayName, command: s.command, resolvedPath: null, available: false, version: null, problem: "not checked" },
+  );
 }

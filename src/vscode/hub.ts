@@ -48,7 +48,7 @@ export class Hub implements vscode.Disposable {
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
   readonly layout;
-  runtimeFactory: RuntimeFactory = createRuntime;
+  runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
 
   constructor(
     readonly context: vscode.ExtensionContext,

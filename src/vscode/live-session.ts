@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
+import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
 import type { AgentSpec } from "../core/model/agent";
@@ -43,6 +44,7 @@ export class LiveSession implements vscode.Disposable {
   readonly onStatus = this.#onStatus.event;
   #turn: AbortController | undefined;
   #closed = false;
+  readonly #outside: { dispose(): void } | undefined;
   readonly #turnDone = new vscode.EventEmitter<void>();
   /** Fires when a turn ends (either way); tests and the CLI-like run mode wait on it. */
   readonly onTurnDone = this.#turnDone.event;
@@ -54,6 +56,11 @@ export class LiveSession implements vscode.Disposable {
     this.mode = init.mode;
     this.title = init.task.split("\n")[0].slice(0, 80) || init.agent.displayName;
     this.#runtime = factory({ ...init.runtimeOptions, agent: init.agent, cwd: init.cwd });
+    // Updates outside a turn (the history a session/load replays, late tool updates) still belong here.
+    const withEvents = this.#runtime as Partial<Pick<AcpAgentRuntime, "onEvent">>;
+    this.#outside = withEvents.onEvent?.((e) => {
+      if (!this.#turn && (!this.info || e.sessionId === this.info.sessionId)) this.#push([e.event]);
+    });
   }
 
   get sessionId(): string | undefined {
@@ -147,6 +154,7 @@ export class LiveSession implements vscode.Disposable {
 
   dispose(): void {
     void this.close();
+    this.#outside?.dispose();
     this.#onEvents.dispose();
     this.#onStatus.dispose();
     this.#turnDone.dispose();

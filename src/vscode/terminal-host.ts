@@ -22,23 +22,36 @@ export function createPty(source: PtySource, opts: { banner?: string } = {}): vs
   let opened = false;
   const pending: string[] = opts.banner ? [`\x1b[2m${opts.banner}\x1b[0m\r\n`] : [];
   const emit = (s: string) => (opened ? write.fire(s) : pending.push(s));
+  let exited = false;
+  // A pty that already exited throws on resize (EBADF); the terminal panel resizes whenever it likes.
+  const resize = (cols: number, rows: number) => {
+    if (exited) return;
+    try {
+      source.resize?.(cols, rows);
+    } catch {
+      /* the process is going away */
+    }
+  };
   const subs = [
     source.onOutput((d) => emit(toTerminalText(d))),
-    source.onExit(({ exitCode, signal }) => emit(`\r\n\x1b[2m[process exited${signal ? ` by ${signal}` : ` with code ${exitCode}`}]\x1b[0m\r\n`)),
+    source.onExit(({ exitCode, signal }) => {
+      exited = true;
+      emit(`\r\n\x1b[2m[process exited${signal ? ` by ${signal}` : ` with code ${exitCode}`}]\x1b[0m\r\n`);
+    }),
   ];
   return {
     onDidWrite: write.event,
     open(dims) {
       opened = true;
       for (const s of pending.splice(0)) write.fire(s);
-      if (dims) source.resize?.(dims.columns, dims.rows);
+      if (dims) resize(dims.columns, dims.rows);
     },
     close() {},
     handleInput(data) {
-      source.write(data);
+      if (!exited) source.write(data);
     },
     setDimensions(dims) {
-      source.resize?.(dims.columns, dims.rows);
+      resize(dims.columns, dims.rows);
     },
     dispose() {
       for (const s of subs) s.dispose();

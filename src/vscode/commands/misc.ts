@@ -6,7 +6,7 @@ import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 
 export async function doctorCommand(hub: Hub): Promise<void> {
-  const agents = await agentsWithDoctor(hub.config);
+  const agents = await agentsWithDoctor(hub.config, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
   const log = hub.log.logger;
   log.info("doctor:");
   for (const a of agents) {

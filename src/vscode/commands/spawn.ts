@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import { agentsWithDoctor } from "../agents";
+import { agentsWithDoctor, configuredAgents } from "../agents";
 import type { AgentChoice } from "../agents";
 import { EXEC_CHOICES, startExec } from "../exec-terminal";
 import type { Hub } from "../hub";
@@ -19,9 +19,24 @@ async function pickFolder(): Promise<string | undefined> {
   return (await vscode.window.showWorkspaceFolderPick({ placeHolder: "Run the agent in which folder?" }))?.uri.fsPath;
 }
 
-export async function spawnCommand(hub: Hub): Promise<void> {
+/** Arguments for scripted use (tests, other extensions): skips the pickers it covers. */
+export interface SpawnArgs {
+  agentId: string;
+  task: string;
+  mode?: RunMode;
+  cwd?: string;
+}
+
+export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string | undefined> {
   assertTrusted();
-  const agents = await agentsWithDoctor(hub.config);
+  if (args && typeof args === "object" && typeof args.agentId === "string") {
+    const agent = configuredAgents(hub.config).find((a) => a.spec.id === args.agentId);
+    if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
+    const cwd = args.cwd ?? (await pickFolder());
+    if (!cwd) return undefined;
+    return hub.spawnSession({ agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd }).threadId;
+  }
+  const agents = await agentsWithDoctor(hub.config, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
   const items: Pick[] = [
     { label: "ACP agents", kind: vscode.QuickPickItemKind.Separator, kindSeparator: true },
     ...agents.map((a): Pick => {
@@ -37,23 +52,23 @@ export async function spawnCommand(hub: Hub): Promise<void> {
     ...EXEC_CHOICES.map((e): Pick => ({ label: `$(terminal) ${e.label}`, detail: e.detail, exec: e })),
   ];
   const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which agent?", matchOnDetail: true, title: "ACP Threads: Spawn coding agent" });
-  if (!picked || "kindSeparator" in picked) return;
+  if (!picked || "kindSeparator" in picked) return undefined;
   const task = await vscode.window.showInputBox({
     title: picked.label.replace(/^\$\([\w-]+\) /, ""),
     prompt: "exec" in picked && picked.exec.id === "custom" ? "Command line to run" : "What should the agent do?",
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() ? undefined : "Type a task (or a command line)."),
   });
-  if (!task) return;
+  if (!task) return undefined;
   const cwd = await pickFolder();
-  if (!cwd) return;
+  if (!cwd) return undefined;
   if ("exec" in picked) {
     await startExec(hub, picked.exec, task, cwd);
-    return;
+    return undefined;
   }
   if (picked.agent.doctor?.available === false) {
     const go = await vscode.window.showWarningMessage(`${picked.agent.spec.displayName} looks missing: ${picked.agent.doctor.problem ?? "not found"}`, "Try anyway");
-    if (!go) return;
+    if (!go) return undefined;
   }
   const mode = await vscode.window.showQuickPick(
     [
@@ -62,10 +77,11 @@ export async function spawnCommand(hub: Hub): Promise<void> {
     ],
     { placeHolder: "Run mode" },
   );
-  if (!mode) return;
+  if (!mode) return undefined;
   try {
-    hub.spawnSession({ agent: picked.agent.spec, task, mode: mode.mode, cwd });
+    return hub.spawnSession({ agent: picked.agent.spec, task, mode: mode.mode, cwd }).threadId;
   } catch (err) {
     void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
+    return undefined;
   }
 }

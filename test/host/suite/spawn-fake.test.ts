@@ -1,0 +1,99 @@
+// The spawn command end to end against the stdio fake agent (dist-test/fixtures/fake-agents/stdio-agent.main.js):
+// streamed answer, an unsaved buffer read by the agent, a permission answered through the prompt with a write
+// applied to the open editor, and a terminal/create shown as an integrated terminal.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { RuntimeEvent } from "../../../src/core/model/events";
+import type { LiveSession } from "../../../src/vscode/live-session";
+import { api, repoRoot, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+
+const agentText = (events: RuntimeEvent[]) => events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
+
+async function spawnFake(task: string): Promise<LiveSession> {
+  const { hub } = await api();
+  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", { agentId: "fake", task, mode: "session", cwd: workspaceRoot() });
+  assert.ok(threadId, "the spawn command returned a thread id");
+  return hub.live.get(threadId)!;
+}
+
+async function turn(s: LiveSession, text: string): Promise<string> {
+  const before = s.events.length;
+  const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+  await s.prompt(text);
+  await done;
+  return agentText(s.events.slice(before));
+}
+
+describe("spawning the stdio fake agent", () => {
+  before(async () => {
+    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+    await vscode.workspace.getConfiguration("acpThreads").update(
+      "agents",
+      { fake: { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1" }, displayName: "Fake agent" } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await vscode.workspace.getConfiguration("acpThreads").update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+  });
+
+  it("streams the answer into a live thread with its panel open", async () => {
+    const { hub } = await api();
+    const s = await spawnFake("stream 5");
+    await waitFor("the first turn to end", () => s.status === "idle" || s.status === "failed");
+    assert.equal(s.status, "idle", s.statusDetail);
+    assert.equal(agentText(s.events), "chunk 0 chunk 1 chunk 2 chunk 3 chunk 4 ");
+    assert.ok(hub.panels.get(s.threadId), "the thread panel is open");
+    const nodes = await hub.tree.getChildren();
+    const live = nodes.find((n) => n.type === "group" && n.id === "live");
+    assert.ok(live?.type === "group" && live.children.some((c) => c.type === "live" && c.threadId === s.threadId), "listed under Live");
+    await s.close();
+  });
+
+  it("serves an unsaved editor buffer to the agent's fs/read_text_file", async () => {
+    const path = join(workspaceRoot(), "README.md");
+    const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path));
+    await ed.edit((e) => e.insert(new vscode.Position(0, 0), "UNSAVED-MARKER "));
+    const s = await spawnFake("");
+    await waitFor("the session", () => s.status === "idle");
+    const answer = await turn(s, `read ${path}`);
+    assert.match(answer, /^read: UNSAVED-MARKER # Sample workspace/);
+    await s.close();
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("asks permission inline for a write, and the allowed write lands in the open editor and on disk", async () => {
+    const { hub } = await api();
+    const path = join(workspaceRoot(), "perm.txt");
+    writeFileSync(path, "before\n");
+    const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path));
+    const s = await spawnFake("");
+    await waitFor("the session", () => s.status === "idle");
+    const answer = turn(s, `write ${path} written-by-agent`);
+    const prompt = await waitFor("a pending permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.equal(s.status, "waiting_permission");
+    assert.deepEqual(prompt.options.map((o) => o.name), ["Allow", "Always", "Reject"]);
+    assert.equal(prompt.reviewPath, path, "a diff review is offered");
+    await hub.broker.review(prompt.requestId);
+    await waitFor("the diff editor", () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)));
+    assert.ok(hub.broker.answer(prompt.requestId, "yes"));
+    assert.match(await answer, /wrote/);
+    assert.equal(ed.document.getText(), "written-by-agent");
+    assert.equal(readFileSync(path, "utf8"), "written-by-agent");
+    const decision = s.events.find((e) => e.type === "permission");
+    assert.ok(decision?.type === "permission" && decision.decision.decidedBy === "user");
+    await s.close();
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("shows an agent's terminal/create as an integrated terminal that keeps its output", async () => {
+    const s = await spawnFake("");
+    await waitFor("the session", () => s.status === "idle");
+    const answer = await turn(s, "terminal echo from-agent-terminal");
+    assert.match(answer, /exit 0: from-agent-terminal/);
+    const term = await waitFor("the agent's terminal", () => vscode.window.terminals.find((t) => t.name.includes("echo from-agent-terminal")));
+    assert.match(term.name, /^Fake agent: /);
+    assert.match(await terminalScreen(term), /from-agent-terminal/);
+    await s.close();
+  });
+});
