@@ -1,0 +1,91 @@
+/**
+ * Folded thread metadata: `thread_start` sets the initial values and every `meta_patch` applies literally
+ * (absent = unchanged, null = cleared). No other record changes metadata — observations such as the title
+ * or counters are derived above the store (LiveThread) and written as patches.
+ */
+import type { AgentRef, MetadataPatch, ThreadCounters, ThreadMode, ThreadRecord, ThreadStartRecord, ThreadStatus } from "./records";
+
+export interface ThreadMetadata {
+  threadId: string;
+  agent: AgentRef;
+  mode: ThreadMode;
+  cwd: string;
+  repoRoot: string | null;
+  gitHead: string | null;
+  createdAt: string;
+  /** Time of the last record. */
+  lastActivity: string;
+  title: string | null;
+  status: ThreadStatus;
+  agentSessionId: string | null;
+  counters: Required<ThreadCounters>;
+  transcriptPath: string | null;
+  tags: string[];
+  model: string | null;
+  reason: string | null;
+  origin: ThreadStartRecord["origin"] | null;
+}
+
+export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
+
+export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
+  return {
+    threadId: start.threadId,
+    agent: start.agent,
+    mode: start.mode,
+    cwd: start.cwd,
+    repoRoot: start.repoRoot,
+    gitHead: start.gitHead,
+    createdAt: start.ts,
+    lastActivity: start.ts,
+    title: start.title ?? null,
+    status: "idle",
+    agentSessionId: start.agentSessionId ?? null,
+    counters: { ...ZERO_COUNTERS },
+    transcriptPath: null,
+    tags: [],
+    model: null,
+    reason: null,
+    origin: start.origin ?? null,
+  };
+}
+
+/** Applies one patch; returns a new object. */
+export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMetadata {
+  const next = { ...meta };
+  const has = (k: keyof MetadataPatch) => Object.prototype.hasOwnProperty.call(patch, k) && patch[k] !== undefined;
+  if (has("title")) next.title = patch.title ?? null;
+  if (has("status")) next.status = patch.status ?? "idle";
+  if (has("agentSessionId")) next.agentSessionId = patch.agentSessionId ?? null;
+  if (has("counters")) next.counters = patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
+  if (has("transcriptPath")) next.transcriptPath = patch.transcriptPath ?? null;
+  if (has("tags")) next.tags = patch.tags ?? [];
+  if (has("model")) next.model = patch.model ?? null;
+  if (has("reason")) next.reason = patch.reason ?? null;
+  return next;
+}
+
+function definedOnly(c: ThreadCounters): ThreadCounters {
+  return Object.fromEntries(Object.entries(c).filter(([, v]) => typeof v === "number")) as ThreadCounters;
+}
+
+/** Incremental fold: feed records in order, read `metadata` at any time. */
+export class MetadataFolder {
+  metadata: ThreadMetadata | undefined;
+  add(record: ThreadRecord): void {
+    if (record.kind === "thread_start") {
+      // a second thread_start (never written by us) does not reset history-derived state
+      if (!this.metadata) this.metadata = initialMetadata(record);
+      return;
+    }
+    if (!this.metadata) return;
+    if (record.ts > this.metadata.lastActivity) this.metadata.lastActivity = record.ts;
+    if (record.kind === "meta_patch") this.metadata = applyPatch(this.metadata, record.patch);
+  }
+}
+
+export function foldMetadata(records: Iterable<ThreadRecord>): ThreadMetadata | undefined {
+  const folder = new MetadataFolder();
+  for (const r of records) folder.add(r);
+  return folder.metadata;
+}

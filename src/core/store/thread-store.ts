@@ -1,0 +1,280 @@
+/**
+ * The thread store: one append-only JSONL file per thread under `threadsDir/<threadId>.jsonl`.
+ * `append` writes raw history and never infers metadata; `patchMetadata` is the only metadata write
+ * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AcpThreadsError } from "../errors";
+import { nullLogger, type Logger } from "../log";
+import { writeFileAtomic } from "./atomic-write";
+import { liveWriter, lockPathFor, readLock } from "./file-lock";
+import { readRecords, type ReadWarning } from "./jsonl-reader";
+import { JsonlWriter } from "./jsonl-writer";
+import { foldMetadata, type ThreadMetadata } from "./metadata";
+import { homeLayout, type HomeLayout } from "./paths";
+import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "./records";
+import { isThreadId, newThreadId } from "./thread-id";
+
+export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
+
+export interface ThreadRead {
+  path: string;
+  metadata: ThreadMetadata;
+  records: ThreadRecord[];
+  warnings: ReadWarning[];
+  size: number;
+}
+
+/** A thread open for writing (the store keeps at most one per thread in this process). */
+export class ThreadHandle {
+  constructor(
+    readonly threadId: string,
+    readonly writer: JsonlWriter,
+    private readonly onClose: () => void,
+  ) {}
+  get path(): string {
+    return this.writer.path;
+  }
+  get closed(): boolean {
+    return this.writer.closed;
+  }
+  append(input: RecordInput): ThreadRecord {
+    return this.writer.append(input);
+  }
+  appendMany(inputs: RecordInput[]): ThreadRecord[] {
+    return this.writer.appendMany(inputs);
+  }
+  /** Writes a meta_patch record and makes it durable. */
+  patch(patch: MetadataPatch): ThreadRecord {
+    const rec = this.writer.append({ kind: "meta_patch", patch });
+    this.writer.sync();
+    return rec;
+  }
+  sync(): void {
+    this.writer.sync();
+  }
+  close(): void {
+    if (this.writer.closed) return;
+    this.writer.close();
+    this.onClose();
+  }
+}
+
+export class ThreadStore {
+  readonly layout: HomeLayout;
+  readonly #logger: Logger;
+  readonly #open = new Map<string, ThreadHandle>();
+
+  constructor(readonly home: string, opts: { logger?: Logger } = {}) {
+    this.layout = homeLayout(home);
+    this.#logger = opts.logger ?? nullLogger;
+  }
+
+  get threadsDir(): string {
+    return this.layout.threadsDir;
+  }
+
+  pathFor(threadId: string): string {
+    if (!isThreadId(threadId)) throw new AcpThreadsError("usage", `'${threadId}' is not a thread id`);
+    return join(this.layout.threadsDir, `${threadId}.jsonl`);
+  }
+
+  trashPathFor(threadId: string): string {
+    if (!isThreadId(threadId)) throw new AcpThreadsError("usage", `'${threadId}' is not a thread id`);
+    return join(this.layout.trashDir, `${threadId}.jsonl`);
+  }
+
+  exists(threadId: string): boolean {
+    return isThreadId(threadId) && existsSync(this.pathFor(threadId));
+  }
+
+  /** Creates a thread, writes its `thread_start` record durably and returns it open for writing. */
+  create(input: CreateThreadInput, now: Date = new Date()): ThreadHandle {
+    const threadId = input.threadId ?? newThreadId(now.getTime());
+    const path = this.pathFor(threadId);
+    if (existsSync(path)) throw new AcpThreadsError("usage", `thread ${threadId} already exists`);
+    const handle = this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger }));
+    const { threadId: _ignored, ...rest } = input;
+    handle.writer.append({ v: 1, ts: now.toISOString(), kind: "thread_start", threadId, ...rest });
+    handle.sync();
+    return handle;
+  }
+
+  /** Opens an existing thread for appending (resume); repairs a torn tail first. */
+  open(threadId: string): ThreadHandle {
+    const existing = this.#open.get(threadId);
+    if (existing && !existing.closed) throw new AcpThreadsError("usage", `thread ${threadId} is already open for writing in this process`);
+    const path = this.#requirePath(threadId);
+    return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }));
+  }
+
+  /** The handle this process holds for `threadId`, if any. */
+  handleOf(threadId: string): ThreadHandle | undefined {
+    return this.#open.get(threadId);
+  }
+
+  /** Appends raw history (cold path: uses the open handle when this process has one). */
+  append(threadId: string, inputs: RecordInput[]): ThreadRecord[] {
+    return this.#withHandle(threadId, (h) => {
+      const recs = h.appendMany(inputs);
+      h.sync();
+      return recs;
+    });
+  }
+
+  patchMetadata(threadId: string, patch: MetadataPatch): ThreadRecord {
+    return this.#withHandle(threadId, (h) => h.patch(patch));
+  }
+
+  rename(threadId: string, title: string | null): void {
+    const clean = title?.trim() || null;
+    this.patchMetadata(threadId, { title: clean });
+  }
+
+  read(threadId: string): ThreadRead {
+    return this.readPath(this.#requirePath(threadId));
+  }
+
+  readPath(path: string): ThreadRead {
+    const res = readRecords(path);
+    for (const w of res.warnings) this.#logger.warn(`${path} @${w.offset}: ${w.message}`);
+    const metadata = foldMetadata(res.records);
+    if (!metadata) throw new AcpThreadsError("corrupt", `${path} has no thread_start record; it is not a thread file`);
+    return { path, metadata, records: res.records, warnings: res.warnings, size: res.size };
+  }
+
+  readMetadata(threadId: string): ThreadMetadata {
+    return this.read(threadId).metadata;
+  }
+
+  /** Thread ids on disk, oldest first (ids are time-ordered). */
+  ids(dir: string = this.layout.threadsDir): string[] {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl") && isThreadId(f.slice(0, -6)))
+      .map((f) => f.slice(0, -6))
+      .sort();
+  }
+
+  /** Every readable thread's metadata, most recent activity first. Unreadable files are skipped with a warning. */
+  list(): ThreadMetadata[] {
+    const out: ThreadMetadata[] = [];
+    for (const id of this.ids()) {
+      try {
+        out.push(this.read(id).metadata);
+      } catch (err) {
+        this.#logger.warn(`skipping thread ${id}: ${(err as Error).message}`);
+      }
+    }
+    return out.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  }
+
+  /** Resolves a full id or a unique prefix (like git); searches the trash too when asked. */
+  resolveId(prefix: string, opts: { trash?: boolean } = {}): string {
+    const ids = this.ids(opts.trash ? this.layout.trashDir : this.layout.threadsDir);
+    if (ids.includes(prefix)) return prefix;
+    const matches = prefix.length >= 4 ? ids.filter((id) => id.startsWith(prefix)) : [];
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1) throw new AcpThreadsError("usage", `thread id '${prefix}' is ambiguous (${matches.length} threads match); give more characters`);
+    throw new AcpThreadsError("not_found", `no thread '${prefix}'${opts.trash ? " in the trash" : ""}`);
+  }
+
+  /** Moves a thread to the trash folder (restorable). Refused while a writer is live. */
+  delete(threadId: string): string {
+    const path = this.#requirePath(threadId);
+    this.#refuseIfLive(path, "delete");
+    const dest = this.trashPathFor(threadId);
+    mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
+    renameSync(path, dest);
+    rmSync(lockPathFor(path), { force: true });
+    return dest;
+  }
+
+  restore(threadId: string): string {
+    const src = this.trashPathFor(threadId);
+    if (!existsSync(src)) throw new AcpThreadsError("not_found", `thread ${threadId} is not in the trash`);
+    const dest = this.pathFor(threadId);
+    if (existsSync(dest)) throw new AcpThreadsError("usage", `thread ${threadId} already exists; not overwriting it`);
+    mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
+    renameSync(src, dest);
+    return dest;
+  }
+
+  /** Copies the thread's complete lines to `outPath` (atomic, 0600). */
+  exportJsonl(threadId: string, outPath: string): { bytes: number } {
+    const path = this.#requirePath(threadId);
+    const buf = readFileSync(path);
+    const end = buf.lastIndexOf(0x0a) + 1;
+    writeFileAtomic(outPath, buf.subarray(0, end));
+    return { bytes: end };
+  }
+
+  /**
+   * Crash safety: threads left `live` by a writer that is gone (stale lock) get a `status: interrupted`
+   * patch. Returns the ids marked.
+   */
+  markInterrupted(): string[] {
+    const marked: string[] = [];
+    for (const id of this.ids()) {
+      const path = this.pathFor(id);
+      if (this.#open.has(id) || !existsSync(lockPathFor(path)) || liveWriter(path)) continue;
+      const deadPid = readLock(path)?.pid;
+      try {
+        if (this.read(id).metadata.status !== "live") {
+          rmSync(lockPathFor(path), { force: true });
+          continue;
+        }
+        this.#withHandle(id, (h) => h.patch({ status: "interrupted", reason: `writer process ${deadPid ?? "?"} exited mid-session` }));
+        marked.push(id);
+      } catch (err) {
+        this.#logger.warn(`could not check thread ${id} for interruption: ${(err as Error).message}`);
+      }
+    }
+    return marked;
+  }
+
+  /** Closes every handle this process holds (extension deactivate / CLI exit). */
+  closeAll(): void {
+    for (const h of [...this.#open.values()]) h.close();
+  }
+
+  #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
+    const handle = new ThreadHandle(threadId, writer, () => {
+      if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+    });
+    this.#open.set(threadId, handle);
+    return handle;
+  }
+
+  #withHandle<T>(threadId: string, fn: (h: ThreadHandle) => T): T {
+    const held = this.#open.get(threadId);
+    if (held && !held.closed) return fn(held);
+    const h = this.open(threadId);
+    try {
+      return fn(h);
+    } finally {
+      h.close();
+    }
+  }
+
+  #requirePath(threadId: string): string {
+    const path = this.pathFor(threadId);
+    if (!existsSync(path)) throw new AcpThreadsError("not_found", `no thread ${threadId}`);
+    return path;
+  }
+
+  #refuseIfLive(path: string, what: string): void {
+    const owner = liveWriter(path);
+    if (owner) throw new AcpThreadsError("usage", `cannot ${what} a thread while process ${owner.pid} is writing it`);
+  }
+}
+
+export function fileFingerprint(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    const st = statSync(path);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}

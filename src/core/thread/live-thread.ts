@@ -1,0 +1,199 @@
+/**
+ * Records a live session into its thread: consumes `RuntimeEvent`s and appends records. Streamed text is
+ * coalesced per message (flushed on a message change, a tool call, turn end, every `flushBytes`, or after
+ * `flushMs` so a crash loses at most that much). Tool calls are written once, in their final state. Derived
+ * observations (title, status, counters) are written ONLY as explicit meta_patch records.
+ */
+import { randomUUID } from "node:crypto";
+import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
+import { applyPatch, type ThreadMetadata } from "../store/metadata";
+import type { MetadataPatch, RecordInput, ThreadStatus } from "../store/records";
+import { redactSecrets } from "../store/redact";
+import type { ThreadHandle } from "../store/thread-store";
+
+export interface LiveThreadOptions {
+  flushBytes?: number;
+  flushMs?: number;
+}
+
+const FINAL = new Set(["completed", "failed", "cancelled"]);
+
+export function titleFrom(text: string, max = 80): string | null {
+  const line = redactSecrets(text).replace(/\s+/g, " ").trim();
+  if (!line) return null;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+export class LiveThread {
+  #meta: ThreadMetadata;
+  #pending: { stream: StreamKind; messageId: string; text: string } | undefined;
+  #tools = new Map<string, ToolCallState>();
+  #plan: RuntimeEvent & { type: "plan" } | undefined;
+  #usage: RuntimeEvent & { type: "usage" } | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #inTurn = false;
+  readonly #flushBytes: number;
+  readonly #flushMs: number;
+
+  constructor(readonly handle: ThreadHandle, metadata: ThreadMetadata, opts: LiveThreadOptions = {}) {
+    this.#meta = metadata;
+    this.#flushBytes = opts.flushBytes ?? 64 * 1024;
+    this.#flushMs = opts.flushMs ?? 1000;
+  }
+
+  get threadId(): string {
+    return this.handle.threadId;
+  }
+  get metadata(): ThreadMetadata {
+    return this.#meta;
+  }
+  get inTurn(): boolean {
+    return this.#inTurn;
+  }
+
+  /** The one metadata write path: append the patch and fold it into the in-memory view. */
+  patch(patch: MetadataPatch): void {
+    const changed = Object.entries(patch).some(([k, v]) => JSON.stringify(this.#meta[k as keyof ThreadMetadata] ?? null) !== JSON.stringify(v ?? null));
+    if (!changed) return;
+    this.handle.patch(patch);
+    this.#meta = applyPatch(this.#meta, patch);
+  }
+
+  /** Starts a turn with the user's message. */
+  beginTurn(text: string, messageId: string = randomUUID()): void {
+    this.#flush();
+    this.#inTurn = true;
+    this.#append({ kind: "user_message", messageId, text });
+    const c = this.#meta.counters;
+    const patch: MetadataPatch = { status: "live", counters: { ...c, userMessages: c.userMessages + 1 } };
+    if (!this.#meta.title) {
+      const title = titleFrom(text);
+      if (title) patch.title = title;
+    }
+    this.patch(patch);
+  }
+
+  record(event: RuntimeEvent): void {
+    switch (event.type) {
+      case "text":
+        return this.#text(event.stream, event.text, event.messageId);
+      case "tool_call": {
+        this.#flush();
+        const tc = event.toolCall;
+        if (FINAL.has(tc.status)) {
+          this.#tools.delete(tc.toolCallId);
+          this.#writeTool(tc);
+        } else this.#tools.set(tc.toolCallId, tc);
+        return;
+      }
+      case "plan":
+        this.#plan = event;
+        return;
+      case "usage":
+        this.#usage = event;
+        return;
+      case "session_info":
+        if (typeof event.title === "string" && event.title.trim()) this.patch({ title: event.title.trim() });
+        return;
+      case "compaction":
+        if (event.summary) {
+          this.#flush();
+          this.#append({ kind: "compaction", windowId: event.compactionId || null, summary: event.summary });
+        }
+        return;
+      case "permission": {
+        const d = event.decision;
+        this.#flush();
+        this.#append({ kind: "permission", toolCallId: d.toolCallId, title: d.title, toolKind: d.kind, optionId: d.optionId, optionKind: d.optionKind, decidedBy: d.decidedBy });
+        return;
+      }
+      case "notice":
+        if (event.severity === "error") this.#append({ kind: "error", message: [event.title, event.description].filter(Boolean).join(": ") });
+        return;
+      case "error":
+        this.#flush();
+        this.#append({ kind: "error", message: event.message, ...(event.code !== undefined ? { code: event.code } : {}) });
+        return;
+      case "done":
+        return this.endTurn(event.stopReason);
+      default:
+        return; // commands, mode, config options, user_text echoes: session state, not history
+    }
+  }
+
+  /** Ends the turn: flushes text, writes still-open tool calls, plan, usage, turn_end and the counters patch. */
+  endTurn(stopReason: string, status: ThreadStatus = "idle"): void {
+    this.#flush();
+    for (const tc of this.#tools.values()) this.#writeTool(tc);
+    this.#tools.clear();
+    if (this.#plan) this.#append({ kind: "plan", entries: this.#plan.entries });
+    if (this.#usage) this.#append({ kind: "usage", used: this.#usage.used, size: this.#usage.size, ...(this.#usage.cost !== undefined ? { cost: this.#usage.cost } : {}) });
+    this.#plan = this.#usage = undefined;
+    const wasInTurn = this.#inTurn;
+    if (wasInTurn) this.#append({ kind: "turn_end", stopReason });
+    this.#inTurn = false;
+    const c = this.#meta.counters;
+    this.patch({ status, counters: wasInTurn ? { ...c, turns: c.turns + 1 } : c });
+    this.handle.sync();
+  }
+
+  /** Flushes everything and closes the file; an open turn ends as `cancelled`. */
+  close(status: ThreadStatus = "idle"): void {
+    if (this.handle.closed) return;
+    if (this.#inTurn) this.endTurn("cancelled", status);
+    else if (this.#meta.status !== status) this.patch({ status });
+    this.#clearTimer();
+    this.handle.close();
+  }
+
+  #text(stream: StreamKind, text: string, messageId?: string): void {
+    if (!text) return;
+    const p = this.#pending;
+    if (p && (p.stream !== stream || (messageId && messageId !== p.messageId))) this.#flush();
+    if (!this.#pending) {
+      this.#pending = { stream, messageId: messageId ?? randomUUID(), text: "" };
+      if (stream === "output") this.#count("agentMessages");
+    }
+    this.#pending.text += text;
+    if (this.#pending.text.length >= this.#flushBytes) this.#flush(true);
+    else this.#armTimer();
+  }
+
+  /** `keepOpen`: a size/time flush of a message still streaming; its next part reuses the messageId. */
+  #flush(keepOpen = false): void {
+    this.#clearTimer();
+    const p = this.#pending;
+    if (!p) return;
+    if (p.text) this.#append({ kind: p.stream === "output" ? "agent_message" : "thought", messageId: p.messageId, text: p.text });
+    if (keepOpen) p.text = "";
+    else this.#pending = undefined;
+  }
+
+  #armTimer(): void {
+    if (this.#timer || this.#flushMs <= 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.handle.closed) this.#flush(true);
+    }, this.#flushMs);
+    this.#timer.unref();
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #writeTool(tc: ToolCallState): void {
+    this.#append({ kind: "tool_call", toolCall: tc });
+    this.#count("toolCalls");
+  }
+
+  // counters live in memory between patches; the turn-end patch persists them
+  #count(key: "agentMessages" | "toolCalls"): void {
+    this.#meta = { ...this.#meta, counters: { ...this.#meta.counters, [key]: this.#meta.counters[key] + 1 } };
+  }
+
+  #append(input: RecordInput): void {
+    this.handle.append(input);
+  }
+}
