@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { test } from "node:test";
+import { createAgentRuntime } from "../../../src/core/acp/agent-runtime";
+import type { AgentSpec } from "../../../src/core/model/agent";
+import { collect, outputText } from "../../fixtures/fake-agents/in-process";
+
+const AGENT_JS = resolve(__dirname, "../../fixtures/fake-agents/stdio-agent.main.js");
+
+function spec(scenario = "default"): AgentSpec {
+  return { id: "fake-stdio", displayName: "Fake stdio agent", command: process.execPath, args: [AGENT_JS, scenario] };
+}
+
+async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-stdio-")));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a malformed line and an oversized line are logged and skipped, and the session carries on", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec(), cwd }, { maxMessageBytes: 1024 * 1024 });
+    try {
+      const { sessionId } = await rt.ensureSession();
+      const events = await collect(rt.runTurn(sessionId, "garbage"));
+      assert.equal(outputText(events), "still alive");
+      assert.equal(events[events.length - 1].type, "done");
+      assert.equal(outputText(await collect(rt.runTurn(sessionId, "hello"))), "echo: hello");
+      const notes = rt.protocolLog.entries().filter((e) => e.direction === "note").map((e) => e.text);
+      assert.ok(notes.some((n) => n.includes("not JSON")));
+      assert.ok(notes.some((n) => /skipped an incoming line of \d+ bytes/.test(n)));
+      assert.equal(typeof rt.pid, "number");
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("an agent that exits during initialize gives an error with its stderr tail", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec("crash-init"), cwd });
+    await assert.rejects(rt.ensureSession(), (err: Error & { code?: string }) => {
+      assert.equal(err.code, "agent_exited");
+      assert.match(err.message, /exited during initialize \(code 3/);
+      assert.match(err.message, /fatal: cannot start fake agent/);
+      return true;
+    });
+    assert.equal(rt.getStatus(), "failed");
+    await rt.close();
+  }));
+
+test("updates replayed during session/load over stdio come back with the loaded session", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec(), cwd });
+    try {
+      const opened = await rt.ensureSession({ resumeSessionId: "old-session" });
+      assert.equal(opened.origin, "load");
+      assert.deepEqual(opened.replay, [
+        { type: "user_text", text: "earlier question" },
+        { type: "text", stream: "output", text: "earlier answer" },
+      ]);
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("auth_required on session/new leads to authenticate and one retry", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec("auth"), cwd });
+    try {
+      const { sessionId } = await rt.ensureSession();
+      assert.equal(sessionId, "fake-session-1");
+      assert.ok(rt.protocolLog.lines().some((l) => l.includes('"method":"authenticate"')));
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("close reaches a child the launcher left behind, through the process group", () =>
+  withTmp(async (cwd) => {
+    const pidFile = join(cwd, "child.pid");
+    const rt = createAgentRuntime({ agent: spec("launcher"), cwd, env: { FAKE_AGENT_PIDFILE: pidFile } });
+    const { sessionId } = await rt.ensureSession();
+    assert.equal(outputText(await collect(rt.runTurn(sessionId, "hi"))), "echo: hi");
+    const childPid = Number(await readFile(pidFile, "utf8"));
+    assert.ok(alive(childPid));
+    assert.notEqual(childPid, rt.pid);
+    await rt.close();
+    for (let i = 0; i < 50 && alive(childPid); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(alive(childPid), false, "the launcher's child is gone");
+    assert.ok(existsSync(pidFile));
+  }));
