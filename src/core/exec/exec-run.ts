@@ -59,8 +59,9 @@ export class ExecRun implements Disposable {
     this.#log = new RunLogWriter(deps.execDir, state.id, deps.headBytes, deps.tailBytes);
     this.#state = { ...state, pid: proc.pid, pgid: proc.pid, pidStartTicks: processStartTicks(proc.pid) };
     this.exited = new Promise((resolve) => (this.#resolveExited = resolve));
+    const threadId = deps.recorder?.started(this.#state);
+    if (threadId) this.#state.threadId = threadId;
     writeRunState(deps.execDir, this.#state);
-    deps.recorder?.started(this.#state);
     proc.onData((chunk, stream) => this.#append(chunk, stream));
     proc.onExit((exit) => this.#finish(exit.exitCode, exit.signal));
     if (state.timeoutMs && state.timeoutMs > 0) {
@@ -154,7 +155,7 @@ export class ExecRun implements Disposable {
     this.#log.append(chunk);
     let decoder = this.#decoders.get(stream);
     if (!decoder) this.#decoders.set(stream, (decoder = new StringDecoder("utf8")));
-    const event: OutputEvent = { text: decoder.write(chunk), offset, bytes: chunk.length, stream };
+    const event: OutputEvent = { runId: this.id, text: decoder.write(chunk), offset, bytes: chunk.length, stream };
     this.#deps.recorder?.output(event);
     this.#onOutput.fire(event);
     this.#flushTimer ??= setTimeout(() => {
@@ -174,7 +175,7 @@ export class ExecRun implements Disposable {
     if (!this.running) return;
     for (const [stream, decoder] of this.#decoders) {
       const rest = decoder.end();
-      if (rest) this.#onOutput.fire({ text: rest, offset: this.#buffer.total, bytes: 0, stream: stream as OutputEvent["stream"] });
+      if (rest) this.#onOutput.fire({ runId: this.id, text: rest, offset: this.#buffer.total, bytes: 0, stream: stream as OutputEvent["stream"] });
     }
     clearTimeout(this.#flushTimer);
     clearTimeout(this.#timeoutTimer);
@@ -185,7 +186,7 @@ export class ExecRun implements Disposable {
     this.#state = { ...this.#state, status, exitCode, signal, bytes: this.#buffer.total, endedAt: now, updatedAt: now };
     if (transcriptPath) this.#state.transcriptPath = transcriptPath;
     writeRunState(this.#deps.execDir, this.#state);
-    this.#deps.recorder?.exited(this.#state);
+    this.#deps.recorder?.exited(this.#state, (cursor, max) => readSlice(this.#buffer, cursor, max, true));
     const info = this.info;
     this.#onExit.fire(info);
     this.#resolveExited(info);

@@ -5,6 +5,8 @@
  * ## For the VS Code host (Pseudoterminal, quick pick)
  *
  * ```ts
+ * // Each run becomes a thread (mode "exec") when a recorder is given; ThreadStore fits ThreadSink:
+ * const recorder = new ExecThreadRecorder(new ThreadStore(home), { describeRepo: gitInfo });
  * const registry = new ExecRegistry({ execDir: homeLayout(resolveHome()).execDir, recorder });
  * // Quick pick: EXEC_PRESETS (id, displayName) plus "custom"; expandCommand(["codex", prompt]) gives the argv.
  * const run = registry.start({ ...expandCommand(["codex", prompt]), cwd, env, pty: true, cols, rows });
@@ -31,6 +33,7 @@ export { EXEC_PRESETS, expandCommand, findPreset, type ExecPreset, type Expanded
 export { CLAUDE_PERMISSION_MODES, type ClaudePermissionMode } from "./exec-presets";
 export { HeadTailBuffer, readSlice } from "./output-buffer";
 export { encodeKeys, keyBytes } from "./send-keys";
+export { ExecThreadRecorder, type ExecThreadOptions, type ThreadSink, type ThreadSinkHandle } from "./exec-thread";
 export { findTranscript, type TranscriptQuery } from "./transcript-finder";
 export { signalExitCode } from "./proc";
 export * from "./types";

@@ -107,6 +107,7 @@ export interface ExecStartOptions {
 
 /** One output chunk as it arrives, for live mirrors (a Pseudoterminal, the CLI's foreground stream). */
 export interface OutputEvent {
+  runId: string;
   text: string;
   /** Byte offset of this chunk in the run's output. */
   offset: number;
@@ -116,11 +117,13 @@ export interface OutputEvent {
 
 /**
  * Receives a run's life as it happens; the thread recorder implements it (exec-thread.ts) so each run becomes
- * a thread. Called synchronously; implementations queue their own I/O.
+ * a thread. Called synchronously; a recorder must not throw (recording must never break the run).
  */
 export interface ExecRecorder {
-  started(run: RunState): void;
+  /** Returns the thread id the run is recorded in, if any (kept in the run's state). */
+  started(run: RunState): string | undefined;
   output(event: OutputEvent): void;
-  exited(run: RunState): void;
+  /** `read` serves the run's kept output (for the tail of a long run). */
+  exited(run: RunState, read: (cursor: number, maxBytes: number) => OutputSlice): void;
   patched(run: RunState, patch: Partial<Pick<RunState, "transcriptPath">>): void;
 }
