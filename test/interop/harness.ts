@@ -1,0 +1,112 @@
+// Shared set-up for the real-agent interop tests: a scripted model server, an isolated agent environment
+// under /var/tmp, and helpers to drive the agent through our CLI (`dist/cli.js run`) or the engine directly.
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
+import type { PermissionPolicy } from "../../src/core/model/agent";
+import type { RuntimeEvent } from "../../src/core/model/events";
+import { agentsInstalled, makeRunDir, prepareAgentEnv, repoRoot, type AgentEnv, type AgentId } from "../fixtures/agent-env/index";
+import { startModelServer, type ModelServer } from "../fixtures/model-server/index";
+
+export const PROMPT = "create hello.txt containing hi and run `echo hi`";
+/** Generous per-test limit: real agents take 2–20 s here; a hang must still end the suite. */
+export const AGENT_TIMEOUT_MS = 120_000;
+export const skipUnlessInstalled = agentsInstalled() ? false : "real agents not installed (bash test/agents/install.sh)";
+
+export interface Interop {
+  agent: AgentEnv;
+  server: ModelServer;
+  runDir: string;
+  workspace: string;
+  /** ACP_THREADS_HOME for the CLI (threads, permissions audit, protocol logs). */
+  dataHome: string;
+  cleanup(): Promise<void>;
+}
+
+export async function setUp(id: AgentId): Promise<Interop> {
+  const runDir = makeRunDir(`interop-${id}-`);
+  const workspace = join(runDir, "ws");
+  const dataHome = join(runDir, "acp-threads");
+  mkdirSync(workspace);
+  mkdirSync(dataHome);
+  const server = await startModelServer({ workspace });
+  const agent = prepareAgentEnv(id, { modelUrl: server.url, workspace, runDir });
+  return {
+    agent,
+    server,
+    runDir,
+    workspace,
+    dataHome,
+    async cleanup() {
+      await server.close();
+      rmSync(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js <args>` with the agent's isolated env (so the agent inherits it). Async: the model server shares this process. */
+export function runCli(t: Interop, args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot(), "dist", "cli.js"), ...args], {
+      cwd: t.workspace,
+      env: { ...t.agent.env, ACP_THREADS_HOME: t.dataHome },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... "<prompt>"`. */
+export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompt = PROMPT, extra: string[] = []): Promise<CliResult> {
+  const agentLine = [t.agent.command, ...t.agent.args].map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ");
+  const envFlags = Object.entries(t.agent.vars).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+  return runCli(t, ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, prompt]);
+}
+
+/** Parses JSON lines from stdout, ignoring anything that is not JSON. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("{"))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** The engine runtime for the agent, with the isolated env as the base env. */
+export function runtimeFor(t: Interop, permissionPolicy: PermissionPolicy = "approve-all"): AcpAgentRuntime {
+  const spec = { id: t.agent.id, displayName: t.agent.id, command: t.agent.command, args: t.agent.args };
+  return createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy, env: t.agent.vars }, { baseEnv: t.agent.env });
+}
+
+/** Runs one turn to completion and returns every event (the last one is `done` or `error`). */
+export async function collectTurn(rt: AcpAgentRuntime, sessionId: string, prompt: string | acp.ContentBlock[] = PROMPT): Promise<RuntimeEvent[]> {
+  const events: RuntimeEvent[] = [];
+  for await (const e of rt.runTurn(sessionId, prompt)) events.push(e);
+  return events;
+}
+
+/** The final state of each tool call, keyed by id (tool_call events carry full merged state). */
+export function toolCalls(events: RuntimeEvent[]) {
+  const byId = new Map<string, Extract<RuntimeEvent, { type: "tool_call" }>["toolCall"]>();
+  for (const e of events) if (e.type === "tool_call") byId.set(e.toolCall.toolCallId, e.toolCall);
+  return [...byId.values()];
+}
