@@ -1,0 +1,80 @@
+/**
+ * Renderers for `acp-threads run`: text (the agent's answer plus short tool-call lines) or json (one
+ * normalized RuntimeEvent per line with its turn number, then a summary line).
+ */
+import type { PermissionDecision, RuntimeEvent } from "../../core/model/events";
+
+export interface RunSummary {
+  type: "summary";
+  stopReason: string | null;
+  sessionId: string | null;
+  turns: number;
+  toolCalls: number;
+  permissions: PermissionDecision[];
+  agent: { id: string; name: string | null; version: string | null };
+  exitCode: number;
+  error?: string;
+}
+
+export interface TurnOutput {
+  event(event: RuntimeEvent, turn: number): void;
+  summary(summary: RunSummary): void;
+}
+
+export function jsonOutput(out: NodeJS.WritableStream): TurnOutput {
+  return {
+    event: (event, turn) => void out.write(JSON.stringify({ ...event, turn }) + "\n"),
+    summary: (summary) => void out.write(JSON.stringify(summary) + "\n"),
+  };
+}
+
+export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStream): TurnOutput {
+  const shown = new Map<string, string>();
+  let atLineStart = true;
+  const line = (text: string) => {
+    out.write(`${atLineStart ? "" : "\n"}${text}\n`);
+    atLineStart = true;
+  };
+  return {
+    event(event) {
+      switch (event.type) {
+        case "text":
+          if (event.stream !== "output" || !event.text) return;
+          out.write(event.text);
+          atLineStart = event.text.endsWith("\n");
+          return;
+        case "tool_call": {
+          const { toolCallId, title, kind, status } = event.toolCall;
+          // One line when a call first shows up and one when its status changes, not one per chunk.
+          if (shown.get(toolCallId) === status) return;
+          shown.set(toolCallId, status);
+          line(`[${kind}] ${title || toolCallId} (${status})`);
+          return;
+        }
+        case "permission": {
+          const d = event.decision;
+          const answer = d.optionKind?.startsWith("allow") ? "allowed" : d.decidedBy === "cancelled" ? "cancelled" : "denied";
+          line(`[permission] ${d.title || d.kind}: ${answer} (${d.decidedBy})`);
+          return;
+        }
+        case "notice":
+          line(`[${event.severity}] ${event.title}${event.description ? `: ${event.description}` : ""}`);
+          return;
+        case "error":
+          if (!atLineStart) out.write("\n");
+          atLineStart = true;
+          err.write(`acp-threads run: agent error: ${event.message}\n`);
+          return;
+        case "done":
+          if (!atLineStart) out.write("\n");
+          atLineStart = true;
+          return;
+        default:
+          return;
+      }
+    },
+    summary(summary) {
+      if (summary.stopReason && summary.stopReason !== "end_turn") err.write(`acp-threads run: stopped (${summary.stopReason})\n`);
+    },
+  };
+}
