@@ -49,7 +49,7 @@ export async function main(io: CliIO): Promise<number> {
     const expanded = expandCommand(positionals, { claudePermissionMode: mode as ClaudePermissionMode | undefined });
     const cwd = resolve(io.cwd, typeof flags.cwd === "string" ? flags.cwd : ".");
     const timeoutS = numberFlag(flags, "timeout");
-    registry = openRegistry(io);
+    registry = openRegistry(io, !flags.background);
     if (flags.background) {
       const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, positionals));
       io.stdout.write(format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);

@@ -1,14 +1,27 @@
 /** What the exec commands share: the registry on the data home, error reporting, and run formatting. */
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import { ExecRegistry, type RunInfo } from "../../core/exec";
+import { ExecRegistry, ExecThreadRecorder, type RunInfo } from "../../core/exec";
+import { gitInfo } from "../../core/store/git-info";
 import { homeLayout, resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
 import { EXIT, type CliIO } from "../io";
 
-/** The registry on `homeLayout(resolveHome()).execDir`. `ACP_THREADS_EXEC_TTL_MINUTES` overrides the 30 min TTL. */
-export function openRegistry(io: CliIO): ExecRegistry {
+/**
+ * The registry on `homeLayout(resolveHome()).execDir`. `ACP_THREADS_EXEC_TTL_MINUTES` overrides the 30 min TTL.
+ * With `recordThreads`, each run started here is also recorded as a thread in the same home.
+ */
+export function openRegistry(io: CliIO, recordThreads = false): ExecRegistry {
   const ttlMinutes = Number(io.env.ACP_THREADS_EXEC_TTL_MINUTES);
+  const home = resolveHome(io.env);
+  const recorder = recordThreads
+    ? new ExecThreadRecorder(new ThreadStore(home), {
+        describeRepo: gitInfo,
+        onError: (err) => io.stderr.write(`acp-threads exec: could not record the thread: ${errorMessage(err)}\n`),
+      })
+    : undefined;
   return new ExecRegistry({
-    execDir: homeLayout(resolveHome(io.env)).execDir,
+    execDir: homeLayout(home).execDir,
+    recorder,
     ttlMs: Number.isFinite(ttlMinutes) && ttlMinutes > 0 ? ttlMinutes * 60_000 : undefined,
     // A CLI process is short-lived: it sweeps when it lists or starts, not on a timer.
     sweepIntervalMs: 0,

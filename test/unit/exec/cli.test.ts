@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pidAlive, tempDir, waitUntil } from "./helpers";
@@ -17,7 +17,7 @@ function cli(home: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function runs(home: string): Array<{ id: string; status: string; exitCode: number | null; transcriptPath?: string }> {
+function runs(home: string): Array<{ id: string; status: string; exitCode: number | null; threadId?: string }> {
   return JSON.parse(cli(home, ["ps", "--format", "json"]).stdout);
 }
 
@@ -28,7 +28,13 @@ test("exec in the foreground streams both streams and exits with the command's c
     assert.equal(r.code, 4);
     assert.equal(r.stdout, "to-out\n");
     assert.equal(r.stderr, "to-err\n");
-    assert.equal(runs(dir)[0]!.exitCode, 4);
+    const run = runs(dir)[0]!;
+    assert.equal(run.exitCode, 4);
+    // The run is also a thread in the same home.
+    const file = readFileSync(join(dir, "threads", `${run.threadId}.jsonl`), "utf8");
+    const kinds = file.trim().split("\n").map((l) => JSON.parse(l) as { kind: string; mode?: string; exitCode?: number });
+    assert.equal(kinds[0]!.mode, "exec");
+    assert.deepEqual(kinds.filter((k) => k.kind === "exec_exit").map((k) => k.exitCode), [4]);
   } finally {
     cleanup();
   }
