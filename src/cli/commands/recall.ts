@@ -2,6 +2,7 @@
  * `acp-threads recall`: search past agent sessions like rg. Subcommands: bootstrap (Codex rollouts), sync-claude
  * (Claude Code transcripts), sync (our own threads), install-skill. Anything else is a query.
  */
+import "../recall/v8-flags";
 import { renderRecentMarkdown, renderSearchMarkdown } from "../../core/recall/render";
 import { EXIT, type CliIO } from "../io";
 import { openFor, repoOf, writeJson } from "../recall/common";

@@ -1,8 +1,12 @@
 /**
- * Finds the messages that contain each term, within a scope: FTS5 over the segmented text when the term can use
- * the index (confirming phrase candidates against the normalized body), a scan of the scope otherwise.
+ * Finds where each term occurs, within a scope. Index-only terms (one word, one CJK bigram) are aggregated per
+ * session inside SQLite from the FTS rowids alone (see model.ts messageId), so a term found in 60k messages costs
+ * one doclist scan, not 60k rows crossing into JS; the hits of a session are fetched only for the few sessions
+ * shown. Phrases are confirmed against the normalized body; needles the index cannot serve (a single CJK char,
+ * punctuation) scan the scope.
  */
 import type { Db } from "../db/sqlite";
+import { decodeId, sessionRange, type HitClass } from "./model";
 import type { Term } from "./query";
 import { normalize } from "./text";
 
@@ -10,9 +14,18 @@ export interface Hit {
   mid: number;
   sid: number;
   seq: number;
-  role: string;
-  kind: string;
+  cls: HitClass;
   term: number;
+}
+
+export interface SessionCount {
+  hits: number;
+  firstHand: number;
+}
+
+export interface TermResult {
+  counts: Map<number, SessionCount>;
+  hitsFor(sid: number): Hit[];
 }
 
 export interface Scope {
@@ -20,36 +33,60 @@ export interface Scope {
   repo?: string;
 }
 
-const scopeSql = (scope: Scope) => (scope.repo !== undefined ? " AND m.sid IN (SELECT sid FROM sessions WHERE repo = :repo)" : "");
-const scopeParams = (scope: Scope): Record<string, string> => (scope.repo !== undefined ? { ":repo": scope.repo } : {});
+const toHit = (mid: number, term: number): Hit => ({ mid, ...decodeId(mid), term });
 
-interface Row {
-  mid: number;
-  sid: number;
-  seq: number;
-  role: string;
-  kind: string;
-  body?: string;
+function countHits(hits: Hit[]): Map<number, SessionCount> {
+  const counts = new Map<number, SessionCount>();
+  for (const h of hits) {
+    const c = counts.get(h.sid) ?? { hits: 0, firstHand: 0 };
+    c.hits++;
+    if (h.cls === 0) c.firstHand++;
+    counts.set(h.sid, c);
+  }
+  return counts;
 }
 
-export function termHits(db: Db, term: Term, termIndex: number, scope: Scope): Hit[] {
-  let rows: Row[];
+/** Rows (mid, body) of the messages in scope that FTS proposes (or all of them, for a scan). */
+function candidateRows(db: Db, term: Term, scope: Scope): { mid: number; body: string }[] {
   if (term.fts !== undefined) {
-    const cols = term.confirm ? "m.mid, m.sid, m.seq, m.role, m.kind, m.body" : "m.mid, m.sid, m.seq, m.role, m.kind";
-    rows = db.all<Row>(
-      `SELECT ${cols} FROM msg_fts JOIN messages m ON m.mid = msg_fts.rowid WHERE msg_fts MATCH :q${scopeSql(scope)}`,
-      { ":q": term.fts, ...scopeParams(scope) },
+    const where = scope.repo !== undefined ? " AND (msg_fts.rowid >> 24) IN (SELECT sid FROM sessions WHERE repo = :repo)" : "";
+    return db.all(`SELECT m.mid, m.body FROM msg_fts JOIN messages m ON m.mid = msg_fts.rowid WHERE msg_fts MATCH :q${where}`, {
+      ":q": term.fts,
+      ...(scope.repo !== undefined ? { ":repo": scope.repo } : {}),
+    });
+  }
+  if (scope.repo === undefined) return db.all("SELECT mid, body FROM messages");
+  const rows: { mid: number; body: string }[] = [];
+  const stmt = db.prepare("SELECT mid, body FROM messages WHERE mid BETWEEN ? AND ?");
+  try {
+    for (const { sid } of db.all<{ sid: number }>("SELECT sid FROM sessions WHERE repo = ?", scope.repo)) rows.push(...stmt.all<{ mid: number; body: string }>(sessionRange(sid)));
+  } finally {
+    stmt.finalize();
+  }
+  return rows;
+}
+
+export function findTerm(db: Db, term: Term, termIndex: number, scope: Scope): TermResult {
+  if (term.fts !== undefined && !term.confirm) {
+    const q = term.fts;
+    const where = scope.repo !== undefined ? " AND (rowid >> 24) IN (SELECT sid FROM sessions WHERE repo = :repo)" : "";
+    const rows = db.all<{ sid: number; n: number; fh: number }>(
+      `SELECT rowid >> 24 AS sid, count(*) AS n, sum((rowid & 3) = 0) AS fh FROM msg_fts WHERE msg_fts MATCH :q${where} GROUP BY 1`,
+      { ":q": q, ...(scope.repo !== undefined ? { ":repo": scope.repo } : {}) },
     );
-  } else {
-    // no index path for this needle (a single CJK char, punctuation): scan the scope
-    rows = db.all<Row>(`SELECT m.mid, m.sid, m.seq, m.role, m.kind, m.body FROM messages m WHERE 1${scopeSql(scope)}`, scopeParams(scope));
+    return {
+      counts: new Map(rows.map((r) => [r.sid, { hits: r.n, firstHand: r.fh }])),
+      hitsFor: (sid) => {
+        const [lo, hi] = sessionRange(sid);
+        const mids = db.all<{ mid: number }>("SELECT rowid AS mid FROM msg_fts WHERE msg_fts MATCH ? AND rowid BETWEEN ? AND ?", [q, lo, hi]);
+        return mids.map((r) => toHit(r.mid, termIndex));
+      },
+    };
   }
-  const out: Hit[] = [];
-  for (const r of rows) {
-    if (r.body !== undefined && !normalize(r.body).includes(term.norm)) continue;
-    out.push({ mid: r.mid, sid: r.sid, seq: r.seq, role: r.role, kind: r.kind, term: termIndex });
-  }
-  return out;
+  const hits = candidateRows(db, term, scope)
+    .filter((r) => normalize(r.body).includes(term.norm))
+    .map((r) => toHit(r.mid, termIndex));
+  return { counts: countHits(hits), hitsFor: (sid) => hits.filter((h) => h.sid === sid) };
 }
 
 /** Where the first needle occurs in `body` (an index into body), or -1. Case-insensitive, NFKC-tolerant. */

@@ -58,3 +58,27 @@ export function parseTs(value: unknown): number | undefined {
 
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * Message rowids encode what ranking needs without touching the messages table: session, position and the hit
+ * class, so an FTS query can be aggregated per session from rowids alone (mid = sid·2^24 + seq·4 + class).
+ */
+export const SEQ_SPAN = 2 ** 22;
+export const SID_FACTOR = 2 ** 24;
+/** 0 first-hand text (user/assistant), 1 tool, 2 assistant summaries/reasoning, 3 developer/system. */
+export type HitClass = 0 | 1 | 2 | 3;
+
+export function hitClass(role: string, kind: string): HitClass {
+  if ((role === "user" || role === "assistant") && kind === "text") return 0;
+  if (role === "tool") return 1;
+  if (role === "assistant" || role === "user") return 2;
+  return 3;
+}
+
+export const messageId = (sid: number, seq: number, cls: HitClass) => sid * SID_FACTOR + seq * 4 + cls;
+export const decodeId = (mid: number) => {
+  const sid = Math.floor(mid / SID_FACTOR);
+  const rest = mid - sid * SID_FACTOR;
+  return { sid, seq: Math.floor(rest / 4), cls: (rest % 4) as HitClass };
+};
+export const sessionRange = (sid: number): [number, number] => [sid * SID_FACTOR, (sid + 1) * SID_FACTOR - 1];

@@ -3,7 +3,7 @@
  * see (and reproduce) the order: distinct terms matched, first-hand (user/assistant) hits, hit density per 1k
  * chars, same repo, recency, id.
  */
-import type { Hit } from "./hits";
+import type { SessionCount } from "./hits";
 
 export interface SessionInfo {
   sid: number;
@@ -32,34 +32,37 @@ export interface Why {
 
 export interface RankedSession {
   session: SessionInfo;
-  hits: Hit[];
+  terms: number[];
   why: Why;
 }
 
-/** A hit in text a person or the agent wrote, as opposed to tool output, summaries or harness text. */
-export const isFirstHand = (h: Pick<Hit, "role" | "kind">) => (h.role === "user" || h.role === "assistant") && h.kind === "text";
-
+/** `perSession`: for each matching session, the count of each term found in it (by term index). */
 export function rankSessions(
-  bySession: Map<number, Hit[]>,
+  perSession: Map<number, Map<number, SessionCount>>,
   info: Map<number, SessionInfo>,
   termTexts: string[],
   currentRepo: string | undefined,
 ): RankedSession[] {
   const ranked: RankedSession[] = [];
-  for (const [sid, hits] of bySession) {
+  for (const [sid, byTerm] of perSession) {
     const session = info.get(sid);
     if (!session) continue;
-    const terms = [...new Set(hits.map((h) => h.term))].sort((a, b) => a - b);
-    const firstHand = hits.filter(isFirstHand).length;
+    const terms = [...byTerm.keys()].sort((a, b) => a - b);
+    let hits = 0;
+    let firstHand = 0;
+    for (const c of byTerm.values()) {
+      hits += c.hits;
+      firstHand += c.firstHand;
+    }
     ranked.push({
       session,
-      hits,
+      terms,
       why: {
         distinct_terms: terms.length,
         terms_matched: terms.map((t) => termTexts[t]),
         first_hand_hits: firstHand,
-        other_hits: hits.length - firstHand,
-        hit_density: Math.round((hits.length / Math.max(1, session.chars / 1000)) * 1000) / 1000,
+        other_hits: hits - firstHand,
+        hit_density: Math.round((hits / Math.max(1, session.chars / 1000)) * 1000) / 1000,
         same_repo: currentRepo !== undefined && session.repo === currentRepo,
         last_ts: session.last_ts,
       },

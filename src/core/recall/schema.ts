@@ -5,7 +5,7 @@
  */
 import type { Db } from "../db/sqlite";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
 export const PARSER_VERSION = 3;
 
@@ -22,10 +22,10 @@ export function createSchema(db: Db): void {
       chars INTEGER NOT NULL DEFAULT 0, git_branch TEXT);
     CREATE INDEX sessions_repo ON sessions(repo, last_ts);
     CREATE INDEX sessions_last ON sessions(last_ts);
+    -- mid = sid·2^24 + seq·4 + hit class (model.ts messageId): a session's messages are one rowid range
     CREATE TABLE messages(
       mid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, kind TEXT NOT NULL,
       tool TEXT, ts INTEGER, line INTEGER, ext_id TEXT, body TEXT NOT NULL);
-    CREATE UNIQUE INDEX messages_seq ON messages(sid, seq);
     CREATE INDEX messages_ext ON messages(ext_id) WHERE ext_id IS NOT NULL;
     CREATE VIRTUAL TABLE msg_fts USING fts5(seg, content='', contentless_delete=1, tokenize="unicode61 tokenchars '_'");
   `);

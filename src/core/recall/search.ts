@@ -3,7 +3,7 @@
  * rank them, then cut evidence windows within the budgets. Pure read; never throws on user input.
  */
 import type { Db } from "../db/sqlite";
-import { termHits, type Hit, type Scope } from "./hits";
+import { findTerm, type Scope, type SessionCount, type TermResult } from "./hits";
 import { parseQuery } from "./query";
 import { rankSessions, type SessionInfo, type Why } from "./rank";
 import { buildWindows, type EvidenceWindow, type WindowOptions } from "./windows";
@@ -68,13 +68,18 @@ function sessionInfo(db: Db, sids: number[]): Map<number, SessionInfo> {
 }
 
 /** Sessions satisfying at least one group (every term of the group present somewhere in the session). */
-function qualify(perTerm: Map<number, Hit[]>[], groups: number[][]): Map<number, Hit[]> {
-  const out = new Map<number, Hit[]>();
+function qualify(perTerm: TermResult[], groups: number[][]): Map<number, Map<number, SessionCount>> {
+  const out = new Map<number, Map<number, SessionCount>>();
   const sids = new Set<number>();
-  for (const m of perTerm) for (const sid of m.keys()) sids.add(sid);
+  for (const t of perTerm) for (const sid of t.counts.keys()) sids.add(sid);
   for (const sid of sids) {
-    if (!groups.some((g) => g.every((t) => perTerm[t].has(sid)))) continue;
-    out.set(sid, perTerm.flatMap((m) => m.get(sid) ?? []));
+    if (!groups.some((g) => g.every((t) => perTerm[t].counts.has(sid)))) continue;
+    const byTerm = new Map<number, SessionCount>();
+    perTerm.forEach((t, i) => {
+      const c = t.counts.get(sid);
+      if (c) byTerm.set(i, c);
+    });
+    out.set(sid, byTerm);
   }
   return out;
 }
@@ -93,15 +98,7 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
   const done = (r: Omit<SearchResult, keyof typeof base | "elapsed_ms">): SearchResult => ({ ...base, ...r, elapsed_ms: Math.round((performance.now() - started) * 10) / 10 });
   if (parsed.terms.length === 0) return done({ status: "empty_query", mode: "all", fallback: false, sessions: [], matched_sessions: 0 });
 
-  const perTerm = parsed.terms.map((t, i) => {
-    const bySid = new Map<number, Hit[]>();
-    for (const h of termHits(db, t, i, scope)) {
-      const list = bySid.get(h.sid);
-      if (list) list.push(h);
-      else bySid.set(h.sid, [h]);
-    }
-    return bySid;
-  });
+  const perTerm = parsed.terms.map((t, i) => findTerm(db, t, i, scope));
   let mode: Mode = parsed.explicitOr ? "alternatives" : "all";
   let fallback = false;
   let matched = qualify(perTerm, parsed.groups);
@@ -120,7 +117,8 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
   let truncated = false;
   const sessions: SessionResult[] = ranked.map((r, i) => {
     const share = Math.floor(remaining / (ranked.length - i)); // unused share flows to the sessions after
-    const w = buildWindows(db, r.session.sid, r.hits, needles, share, o);
+    const hits = r.terms.flatMap((t) => perTerm[t].hitsFor(r.session.sid));
+    const w = buildWindows(db, r.session.sid, hits, needles, share, o);
     remaining -= w.used;
     truncated ||= w.truncated;
     const s = r.session;

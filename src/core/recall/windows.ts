@@ -5,7 +5,7 @@
  */
 import type { Db } from "../db/sqlite";
 import { hitOffset, type Hit } from "./hits";
-import { isFirstHand } from "./rank";
+import { messageId } from "./model";
 
 export interface WindowOptions {
   windowsPerSession: number;
@@ -33,14 +33,20 @@ export interface EvidenceWindow {
   messages: WindowMessage[];
 }
 
-const preference = (h: Hit) => (isFirstHand(h) ? 0 : h.role === "tool" ? 1 : h.role === "assistant" ? 2 : 3);
+/** First-hand text, then tool, then summaries, then harness text: the hit class order (model.ts). */
+const preference = (h: Hit) => h.cls;
 
 function pickAnchors(hits: Hit[], n: number, o: WindowOptions): Hit[] {
   const sorted = [...hits].sort((a, b) => preference(a) - preference(b) || a.seq - b.seq);
   const anchors: Hit[] = [];
   const covered = new Set<number>();
   const inWindow = (h: Hit) => anchors.some((a) => h.seq >= a.seq - o.before && h.seq <= a.seq + o.after);
-  for (const h of sorted) if (anchors.length < n && !covered.has(h.term) && !inWindow(h)) (anchors.push(h), covered.add(h.term));
+  // first anchors that bring a term not covered yet, then the best remaining hits outside the windows so far
+  for (const h of sorted) {
+    if (anchors.length >= n || covered.has(h.term) || inWindow(h)) continue;
+    anchors.push(h);
+    covered.add(h.term);
+  }
   for (const h of sorted) if (anchors.length < n && !inWindow(h)) anchors.push(h);
   return anchors;
 }
@@ -83,11 +89,11 @@ export function buildWindows(
   }
   const hitSeqs = new Set(hits.map((h) => h.seq));
   const anchorSeqs = new Set(anchors.map((a) => a.seq));
-  const stmt = db.prepare("SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE sid = ? AND seq BETWEEN ? AND ? ORDER BY seq");
+  const stmt = db.prepare("SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid");
   const candidates: { w: number; m: WindowMessage; priority: number }[] = [];
   try {
     merged.forEach(([from, to], w) => {
-      for (const r of stmt.all<Row>([sid, from, to])) {
+      for (const r of stmt.all<Row>([messageId(sid, from, 0), messageId(sid, to, 3)])) {
         const hit = hitSeqs.has(r.seq);
         if (!hit && (r.role === "developer" || r.role === "system")) continue; // harness text is context noise
         const max = r.role === "tool" ? o.toolMessageChars : o.messageChars;

@@ -3,7 +3,7 @@
  * spanning files, so a reader waits at most one short batch and a bulk import does not pay a commit per file.
  */
 import type { Db, Stmt } from "../db/sqlite";
-import type { ParsedMessage } from "./model";
+import { hitClass, messageId, sessionRange, type ParsedMessage } from "./model";
 import { redactSecrets } from "./redact";
 import { normalize, segment } from "./text";
 
@@ -36,10 +36,10 @@ export class RecallWriter {
 
   constructor(readonly db: Db) {
     this.#insertMsg = db.prepare(
-      "INSERT INTO messages(sid, seq, role, kind, tool, ts, line, ext_id, body) VALUES (?,?,?,?,?,?,?,?,?)",
+      "INSERT INTO messages(mid, sid, seq, role, kind, tool, ts, line, ext_id, body) VALUES (?,?,?,?,?,?,?,?,?,?)",
     );
     this.#insertFts = db.prepare("INSERT INTO msg_fts(rowid, seg) VALUES (?, ?)");
-    this.#updateMsg = db.prepare("UPDATE messages SET body = ?, ts = coalesce(?, ts) WHERE sid = ? AND seq = ? RETURNING mid");
+    this.#updateMsg = db.prepare("UPDATE messages SET body = ?, ts = coalesce(?, ts) WHERE mid = ?");
     this.#deleteFts = db.prepare("DELETE FROM msg_fts WHERE rowid = ?");
     this.#upsertFile = db.prepare(
       `INSERT INTO files(path, source, sid, inode, size, mtime_ms, offset, line, parser_version, state, unknown, bad_lines, synced_at)
@@ -83,20 +83,15 @@ export class RecallWriter {
     this.#begin();
     const body = redactSecrets(m.content);
     const seg = segment(normalize(body));
-    if (m.replaceSeq !== undefined) {
-      // all(), not get(): a RETURNING statement left mid-step would block the COMMIT
-      const row = this.#updateMsg.all<{ mid: number }>([body, m.ts ?? null, sid, m.replaceSeq])[0];
-      if (row) {
-        this.#deleteFts.run(row.mid);
-        this.#insertFts.run([row.mid, seg]);
-        this.#pending++;
-        return 0;
-      }
+    const mid = messageId(sid, m.replaceSeq ?? m.seq, hitClass(m.role, m.kind));
+    if (m.replaceSeq !== undefined && this.#updateMsg.run([body, m.ts ?? null, mid]).changes > 0) {
+      this.#deleteFts.run(mid);
+      this.#insertFts.run([mid, seg]);
+      this.#pending++;
+      return 0;
     }
-    const { lastInsertRowid } = this.#insertMsg.run([
-      sid, m.seq, m.role, m.kind, m.toolName ?? null, m.ts ?? null, m.line, m.extId ?? null, body,
-    ]);
-    this.#insertFts.run([lastInsertRowid as number, seg]);
+    this.#insertMsg.run([mid, sid, m.seq, m.role, m.kind, m.toolName ?? null, m.ts ?? null, m.line, m.extId ?? null, body]);
+    this.#insertFts.run([mid, seg]);
     this.#pending++;
     this.messagesWritten++;
     return body.length;
@@ -118,9 +113,10 @@ export class RecallWriter {
   /** Drops a session's messages (file replaced, shrunk, or parsed by an older parser). */
   dropSession(sid: number): void {
     this.#begin();
-    const mids = this.db.all<{ mid: number }>("SELECT mid FROM messages WHERE sid = ?", sid);
+    const range = sessionRange(sid);
+    const mids = this.db.all<{ mid: number }>("SELECT mid FROM messages WHERE mid BETWEEN ? AND ?", range);
     for (const { mid } of mids) this.#deleteFts.run(mid);
-    this.db.run("DELETE FROM messages WHERE sid = ?", sid);
+    this.db.run("DELETE FROM messages WHERE mid BETWEEN ? AND ?", range);
     this.db.run(
       "UPDATE sessions SET msg_count = 0, chars = 0, first_user = NULL, title = NULL, last_ts = NULL WHERE sid = ?",
       sid,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { CliIO } from "../../../src/cli/io";
+import { openRecall } from "../../../src/core/recall/recall";
 
 export const FIXTURES = join(__dirname, "..", "..", "..", "test", "fixtures", "transcripts");
 
@@ -91,4 +92,27 @@ export async function cli(argv: string[], opts: { home: string; cwd: string; std
     env: { ...process.env, ACP_THREADS_HOME: opts.home, HOME: join(opts.home, "user-home") },
   });
   return { code, out, err };
+}
+
+/** Opens the world's index with both fixture roots imported. */
+export function importAll(w: World) {
+  const recall = openRecall(w.home);
+  recall.importCodex({ root: w.codexRoot, allHistory: true });
+  recall.importClaude({ root: w.claudeRoot, allHistory: true });
+  return recall;
+}
+
+/** A Codex rollout with the given messages, written into the world's codex root. */
+export function writeRollout(w: World, name: string, cwd: string, messages: { role: "user" | "assistant"; text: string }[]): string {
+  const id = `019a0000-bbbb-7ccc-8ddd-${name.padStart(12, "0").slice(-12)}`;
+  const dir = join(w.codexRoot, "2026", "11", "21");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `rollout-2026-11-21T12-00-00-${id}.jsonl`);
+  const lines = [JSON.stringify({ timestamp: "2026-11-21T12:00:00.000Z", type: "session_meta", payload: { id, cwd, timestamp: "2026-11-21T12:00:00.000Z" } })];
+  messages.forEach((m, i) => {
+    const ts = new Date(Date.UTC(2026, 10, 21, 12, 0, i)).toISOString();
+    lines.push(JSON.stringify({ timestamp: ts, type: "response_item", payload: { type: "message", role: m.role, content: [{ type: m.role === "user" ? "input_text" : "output_text", text: m.text }] } }));
+  });
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
 }
