@@ -1,0 +1,221 @@
+/**
+ * Derived index of thread metadata for the sessions tree and `threads list`. It is a cache: rebuilt
+ * incrementally from the JSONL files by remembering each file's size, mtime and the byte offset read so far
+ * (only the tail is re-read; a shrunk or replaced file is re-read whole). A lost or corrupt database is
+ * recreated, never trusted over the files. Syncs run in one write transaction, so two processes syncing at
+ * once serialize and both end with the same, correct rows.
+ */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { readRecords } from "../store/jsonl-reader";
+import { MetadataFolder, type ThreadMetadata } from "../store/metadata";
+import { redactSecrets } from "../store/redact";
+import type { ThreadStore } from "../store/thread-store";
+
+const SCHEMA_VERSION = 1;
+const HEAD_BYTES = 256;
+
+export interface IndexedThread {
+  id: string;
+  title: string | null;
+  agentId: string;
+  agentName: string;
+  mode: string;
+  cwd: string;
+  repoRoot: string | null;
+  status: string;
+  turns: number;
+  messages: number;
+  createdAt: string;
+  lastActivity: string;
+  path: string;
+  size: number;
+}
+
+export interface ThreadQuery {
+  /** Threads of this workspace folder: same repoRoot or cwd, or a cwd below it. */
+  workspace?: string;
+  agent?: string;
+  limit?: number;
+}
+
+export interface SyncStats {
+  scanned: number;
+  unchanged: number;
+  tailRead: number;
+  fullRead: number;
+  removed: number;
+  failed: number;
+}
+
+function createSchema(db: Db): void {
+  db.exec(`
+    CREATE TABLE threads (
+      id TEXT PRIMARY KEY, title TEXT, agent_id TEXT NOT NULL, agent_name TEXT NOT NULL, mode TEXT NOT NULL,
+      cwd TEXT NOT NULL, repo_root TEXT, status TEXT NOT NULL, turns INTEGER NOT NULL, messages INTEGER NOT NULL,
+      created_at TEXT NOT NULL, last_activity TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+      mtime REAL NOT NULL, byte_offset INTEGER NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL
+    );
+    CREATE INDEX threads_recent ON threads(last_activity DESC);
+    CREATE INDEX threads_repo ON threads(repo_root, last_activity DESC);
+    CREATE INDEX threads_cwd ON threads(cwd, last_activity DESC);
+    CREATE INDEX threads_agent ON threads(agent_id, last_activity DESC);
+  `);
+}
+
+export class ThreadIndex {
+  constructor(readonly db: Db, readonly created: boolean) {}
+
+  count(): number {
+    return Number(this.db.get<{ n: number }>("SELECT count(*) AS n FROM threads")?.n ?? 0);
+  }
+
+  /** Most recent first. */
+  list(q: ThreadQuery = {}): IndexedThread[] {
+    const where: string[] = [];
+    const params: Record<string, string | number> = {};
+    if (q.workspace) {
+      const ws = q.workspace.replace(/\/+$/, "");
+      where.push("(repo_root = :ws OR cwd = :ws OR substr(cwd, 1, length(:wsSlash)) = :wsSlash)");
+      params[":ws"] = ws;
+      params[":wsSlash"] = `${ws}/`;
+    }
+    if (q.agent) {
+      where.push("(agent_id = :agent OR agent_name = :agent)");
+      params[":agent"] = q.agent;
+    }
+    const sql = `SELECT * FROM threads ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY last_activity DESC, id DESC ${q.limit ? `LIMIT ${Math.max(1, Math.floor(q.limit))}` : ""}`;
+    return this.db.all<Record<string, string | number | null>>(sql, params).map(toThread);
+  }
+
+  get(id: string): IndexedThread | undefined {
+    const row = this.db.get<Record<string, string | number | null>>("SELECT * FROM threads WHERE id = ?", [id]);
+    return row && toThread(row);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toThread(r: Record<string, string | number | null>): IndexedThread {
+  return {
+    id: String(r.id),
+    title: r.title === null ? null : String(r.title),
+    agentId: String(r.agent_id),
+    agentName: String(r.agent_name),
+    mode: String(r.mode),
+    cwd: String(r.cwd),
+    repoRoot: r.repo_root === null ? null : String(r.repo_root),
+    status: String(r.status),
+    turns: Number(r.turns),
+    messages: Number(r.messages),
+    createdAt: String(r.created_at),
+    lastActivity: String(r.last_activity),
+    path: String(r.path),
+    size: Number(r.size),
+  };
+}
+
+export function openThreadIndex(path: string): ThreadIndex {
+  const { db, created } = openDerivedDatabase(path, SCHEMA_VERSION, createSchema);
+  return new ThreadIndex(db, created);
+}
+
+/** Groups threads (already sorted most recent first) by local calendar day of their last activity. */
+export function groupByDay(threads: IndexedThread[]): { day: string; threads: IndexedThread[] }[] {
+  const groups: { day: string; threads: IndexedThread[] }[] = [];
+  for (const t of threads) {
+    const d = new Date(t.lastActivity);
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    const last = groups[groups.length - 1];
+    if (last?.day === day) last.threads.push(t);
+    else groups.push({ day, threads: [t] });
+  }
+  return groups;
+}
+
+function readHead(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, n).toString("hex");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface Known {
+  size: number;
+  mtime: number;
+  byte_offset: number;
+  head: string;
+  state: string;
+  path: string;
+}
+
+/** Brings the index up to date with the store's files; returns what it did. */
+export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncStats {
+  const stats: SyncStats = { scanned: 0, unchanged: 0, tailRead: 0, fullRead: 0, removed: 0, failed: 0 };
+  const ids = store.ids();
+  index.db.transaction(() => {
+    const known = new Map<string, Known>();
+    for (const r of index.db.all<Known & { id: string }>("SELECT id, size, mtime, byte_offset, head, state, path FROM threads")) known.set(r.id, r);
+    const upsert = index.db.prepare(`INSERT OR REPLACE INTO threads VALUES (:id, :title, :agent_id, :agent_name, :mode, :cwd, :repo_root,
+      :status, :turns, :messages, :created_at, :last_activity, :path, :size, :mtime, :byte_offset, :head, :state)`);
+    try {
+      for (const id of ids) {
+        stats.scanned++;
+        const path = store.pathFor(id);
+        const prev = known.get(id);
+        known.delete(id);
+        try {
+          const st = statSync(path);
+          if (prev && prev.path === path && prev.size === st.size && prev.mtime === st.mtimeMs) {
+            stats.unchanged++;
+            continue;
+          }
+          const head = readHead(path);
+          // a tail read is safe only when the file grew and its head is unchanged (not replaced by another thread)
+          const tail = prev && prev.path === path && st.size >= prev.size && head.startsWith(prev.head);
+          const folder = new MetadataFolder();
+          if (tail) folder.metadata = JSON.parse(prev.state) as ThreadMetadata;
+          const res = readRecords(path, tail ? prev.byte_offset : 0);
+          tail ? stats.tailRead++ : stats.fullRead++;
+          for (const r of res.records) folder.add(r);
+          const m = folder.metadata;
+          if (!m) throw new Error("no thread_start record");
+          upsert.run({
+            ":id": id, ":title": m.title === null ? null : redactSecrets(m.title), ":agent_id": m.agent.id, ":agent_name": m.agent.name,
+            ":mode": m.mode, ":cwd": m.cwd, ":repo_root": m.repoRoot, ":status": m.status, ":turns": m.counters.turns,
+            ":messages": m.counters.userMessages + m.counters.agentMessages, ":created_at": m.createdAt,
+            ":last_activity": m.lastActivity, ":path": path, ":size": st.size, ":mtime": st.mtimeMs,
+            ":byte_offset": res.endOffset, ":head": head, ":state": JSON.stringify(m),
+          });
+        } catch {
+          stats.failed++; // unreadable file: left out of the index, the store reports it when opened
+          if (prev) index.db.run("DELETE FROM threads WHERE id = ?", [id]);
+        }
+      }
+      for (const id of known.keys()) {
+        index.db.run("DELETE FROM threads WHERE id = ?", [id]);
+        stats.removed++;
+      }
+    } finally {
+      upsert.finalize();
+    }
+  });
+  return stats;
+}
+
+/** Opens (rebuilding if lost or corrupt) and syncs in one call; the caller closes the index. */
+export function openSyncedIndex(store: ThreadStore): { index: ThreadIndex; stats: SyncStats } {
+  const index = openThreadIndex(store.layout.threadIndexDb);
+  try {
+    return { index, stats: syncThreadIndex(index, store) };
+  } catch (err) {
+    index.close();
+    throw err;
+  }
+}
