@@ -3,10 +3,11 @@
  * permission broker, terminal host, store) and the "start an agent thread" path shared by the spawn
  * command, Resume and the host tests.
  */
-import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import * as vscode from "vscode";
 import type { AgentSpec } from "../core/model/agent";
+import type { RuntimeEvent } from "../core/model/events";
+import { newThreadId } from "../core/store/thread-id";
 import { homeLayout } from "../core/store/paths";
 import { Config } from "./config";
 import { createRuntime } from "./engine";
@@ -29,7 +30,9 @@ export interface SpawnParams {
   task: string;
   mode: RunMode;
   cwd: string;
-  resumeSessionId?: string;
+  /** Resume this stored thread (its history is shown first). */
+  resumeThreadId?: string;
+  history?: RuntimeEvent[];
   /** Open the thread panel (default true). */
   showPanel?: boolean;
 }
@@ -56,7 +59,7 @@ export class Hub implements vscode.Disposable {
   ) {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    this.store = openThreadStore(home);
+    this.store = openThreadStore(home, this.log.logger);
     this.panels = new ThreadPanels({
       extensionUri: context.extensionUri,
       broker: this.broker,
@@ -73,15 +76,18 @@ export class Hub implements vscode.Disposable {
   spawnSession(p: SpawnParams): LiveSession {
     assertTrusted();
     let label = p.agent.displayName;
-    const threadId = randomUUID();
+    const threadId = newThreadId();
     const session = new LiveSession(
       {
         threadId,
+        store: this.store.store,
+        logger: this.log.logger,
+        resumeThreadId: p.resumeThreadId,
+        history: p.history,
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,
         mode: p.mode,
-        resumeSessionId: p.resumeSessionId,
         runtimeOptions: {
           workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd).concat(p.cwd),
           permissionPolicy: this.config.permissionMode,
@@ -99,7 +105,7 @@ export class Hub implements vscode.Disposable {
     this.live.add(session);
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
-    void session.start(p.task, p.resumeSessionId).then(() => this.tree.refresh());
+    void session.start(p.task).then(() => this.tree.refresh());
     return session;
   }
 

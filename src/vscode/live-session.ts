@@ -1,15 +1,18 @@
 /**
- * One running agent thread in the editor: owns its `AgentRuntime`, drives turns, keeps the events seen so
- * far (so a panel opened late can render them) and reports status. Run mode closes the agent after the
+ * One running agent thread in the editor. Wraps the engine's `ThreadSession` (which records every turn into
+ * the thread store) and adds what the views need: the events seen so far (a panel opened late renders them),
+ * a status, and the session's modes / config options for the pickers. Run mode closes the agent after the
  * first turn; session mode keeps it for follow-ups typed in the panel.
  */
-import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
-import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
+import type { AgentRuntime, RuntimeOptions, SessionInfo, SessionRequest } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
+import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
+import { ThreadSession } from "../core/session";
+import type { ThreadStore } from "../core/store/thread-store";
+import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 
 export type RunMode = "run" | "session";
@@ -22,8 +25,14 @@ export interface LiveSessionInit {
   mode: RunMode;
   /** Everything except `agent` and `cwd`, which come from above. */
   runtimeOptions: Omit<RuntimeOptions, "agent" | "cwd">;
+  store: ThreadStore;
+  logger: Logger;
+  /** View id (panel map key); defaults to a fresh one. */
   threadId?: string;
-  resumeSessionId?: string;
+  /** Reopen this stored thread (Resume) instead of starting a new one. */
+  resumeThreadId?: string;
+  /** Events to show first (a resumed thread's history). */
+  history?: RuntimeEvent[];
 }
 
 export class LiveSession implements vscode.Disposable {
@@ -35,92 +44,114 @@ export class LiveSession implements vscode.Disposable {
   title: string;
   status: LiveStatus = "starting";
   statusDetail: string | undefined;
+  /** Last `ensureSession` answer (modes, config options) of the current runtime. */
   info: SessionInfo | undefined;
-  readonly events: RuntimeEvent[] = [];
-  readonly #runtime: AgentRuntime;
+  /** The stored thread's id once the session started. */
+  storeThreadId: string | undefined;
+  readonly events: RuntimeEvent[];
+  readonly #init: LiveSessionInit;
+  readonly #factory: RuntimeFactory;
+  #runtime: AgentRuntime | undefined;
+  #thread: ThreadSession | undefined;
   readonly #onEvents = new vscode.EventEmitter<RuntimeEvent[]>();
   readonly #onStatus = new vscode.EventEmitter<LiveStatus>();
+  readonly #turnDone = new vscode.EventEmitter<void>();
   readonly onEvents = this.#onEvents.event;
   readonly onStatus = this.#onStatus.event;
-  #turn: AbortController | undefined;
-  #closed = false;
-  readonly #outside: { dispose(): void } | undefined;
-  readonly #turnDone = new vscode.EventEmitter<void>();
-  /** Fires when a turn ends (either way); tests and the CLI-like run mode wait on it. */
+  /** Fires when a turn (or a failed start) ends. */
   readonly onTurnDone = this.#turnDone.event;
+  #working = false;
+  #closed = false;
 
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
-    this.threadId = init.threadId ?? randomUUID();
+    this.#init = init;
+    this.#factory = factory;
+    this.threadId = init.threadId ?? newThreadId();
     this.agent = init.agent;
     this.cwd = init.cwd;
     this.mode = init.mode;
     this.title = init.task.split("\n")[0].slice(0, 80) || init.agent.displayName;
-    this.#runtime = factory({ ...init.runtimeOptions, agent: init.agent, cwd: init.cwd });
-    // Updates outside a turn (the history a session/load replays, late tool updates) still belong here.
-    const withEvents = this.#runtime as Partial<Pick<AcpAgentRuntime, "onEvent">>;
-    this.#outside = withEvents.onEvent?.((e) => {
-      if (!this.#turn && (!this.info || e.sessionId === this.info.sessionId)) this.#push([e.event]);
-    });
+    this.events = [...(init.history ?? [])];
   }
 
   get sessionId(): string | undefined {
-    return this.info?.sessionId;
+    return this.#thread?.agentSessionId ?? this.info?.sessionId;
   }
 
-  get runtime(): AgentRuntime {
-    return this.#runtime;
+  get isOpen(): boolean {
+    return !this.#closed;
   }
 
-  /** Starts the agent session and runs the first task. Never throws: failures become status + events. */
-  async start(task: string, resumeSessionId?: string): Promise<void> {
+  /** Wraps each runtime the thread session creates, to keep the SessionInfo (modes, config options). */
+  #createRuntime = (): AgentRuntime => {
+    const rt = this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
+    this.#runtime = rt;
+    const ensure = rt.ensureSession.bind(rt);
+    rt.ensureSession = async (req?: SessionRequest) => (this.info = await ensure(req));
+    return rt;
+  };
+
+  /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
+  async start(task: string): Promise<void> {
+    const { store, logger, resumeThreadId } = this.#init;
+    const agentRef = { id: this.agent.id, name: this.agent.displayName, command: this.agent.command, args: this.agent.args };
     try {
-      this.info = await this.#runtime.ensureSession(resumeSessionId ? { resumeSessionId } : undefined);
+      this.#thread = resumeThreadId
+        ? await ThreadSession.resume({ store, createRuntime: this.#createRuntime, logger }, resumeThreadId)
+        : await ThreadSession.start({ store, createRuntime: this.#createRuntime, agent: agentRef, cwd: this.cwd, title: this.title, logger });
     } catch (err) {
       this.#push([{ type: "error", message: errorMessage(err) }]);
       this.#setStatus("failed", errorMessage(err));
+      this.#closed = true;
       this.#turnDone.fire();
       return;
     }
+    this.storeThreadId = this.#thread.threadId;
+    if (this.#thread.metadata.title) this.title = this.#thread.metadata.title;
+    this.#thread.onEvent((e) => {
+      if (e.type === "session_info" && e.title) this.title = e.title;
+      this.#push([e]);
+    });
     this.#setStatus("idle");
     if (task.trim()) await this.prompt(task);
     else this.#turnDone.fire();
   }
 
   async prompt(text: string): Promise<void> {
-    if (this.#closed || !this.info) throw new Error("This session is no longer running.");
-    if (this.#turn) throw new Error("The agent is still working on the previous message.");
-    const turn = (this.#turn = new AbortController());
+    const thread = this.#thread;
+    if (this.#closed || !thread) throw new Error("This session is no longer running.");
+    if (this.#working) throw new Error("The agent is still working on the previous message.");
+    this.#working = true;
     this.#push([{ type: "user_text", text }]);
     this.#setStatus("working");
     let failed: string | undefined;
     try {
-      for await (const ev of this.#runtime.runTurn(this.info.sessionId, text, { signal: turn.signal })) {
-        if (ev.type === "session_info" && ev.title) this.title = ev.title;
-        if (ev.type === "error") failed = ev.message;
-        this.#push([ev]);
-      }
+      const result = await thread.prompt(text);
+      failed = result.error;
     } catch (err) {
       failed = errorMessage(err);
       this.#push([{ type: "error", message: failed }]);
     } finally {
-      this.#turn = undefined;
+      this.#working = false;
     }
     this.#setStatus(failed ? "failed" : "idle", failed);
     this.#turnDone.fire();
-    if (this.mode === "run") await this.close();
+    if (this.mode === "run") await this.close(failed ? "failed" : "done");
   }
 
   async cancel(): Promise<void> {
-    if (this.info && this.#turn) await this.#runtime.cancel(this.info.sessionId);
+    await this.#thread?.cancel();
   }
 
   async setMode(modeId: string): Promise<void> {
-    if (this.info) await this.#runtime.setMode(this.info.sessionId, modeId);
+    const sid = this.sessionId;
+    if (sid && this.#runtime) await this.#runtime.setMode(sid, modeId);
   }
 
   async setConfigOption(configId: string, value: string): Promise<void> {
-    if (!this.info) return;
-    const options = await this.#runtime.setConfigOption(this.info.sessionId, configId, value);
+    const sid = this.sessionId;
+    if (!sid || !this.#runtime) return;
+    const options = await this.#runtime.setConfigOption(sid, configId, value);
     this.#push([{ type: "config_options", options }]);
   }
 
@@ -130,15 +161,11 @@ export class LiveSession implements vscode.Disposable {
     else if (!waiting && this.status === "waiting_permission") this.#setStatus("working");
   }
 
-  async close(): Promise<void> {
+  async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#runtime.close().catch(() => undefined);
+    await this.#thread?.close(status).catch(() => undefined);
     if (this.status !== "failed") this.#setStatus("closed");
-  }
-
-  get isOpen(): boolean {
-    return !this.#closed;
   }
 
   #push(events: RuntimeEvent[]): void {
@@ -154,7 +181,6 @@ export class LiveSession implements vscode.Disposable {
 
   dispose(): void {
     void this.close();
-    this.#outside?.dispose();
     this.#onEvents.dispose();
     this.#onStatus.dispose();
     this.#turnDone.dispose();

@@ -8,10 +8,13 @@ import type { LiveSessions } from "./live-sessions";
 export interface PastThreadSummary {
   threadId: string;
   title: string;
+  /** Display name of the agent, and its id (preset id or custom name) for Resume. */
   agent: string;
+  agentId: string;
   cwd: string;
   sessionId?: string;
   updatedAt: string;
+  mode: "acp" | "exec";
 }
 
 export interface SessionsFilter {
@@ -75,7 +78,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.all().map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
-    const liveIds = new Set(this.live.all().map((s) => s.threadId));
+    const liveIds = new Set(this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]));
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
     const groups = new Map<string, SessionNode[]>();
     for (const t of past) {
@@ -126,7 +129,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.id = `past:${t.threadId}`;
         item.description = `${t.agent} · ${new Date(t.updatedAt).toLocaleTimeString()}`;
         item.tooltip = new vscode.MarkdownString(`**${t.title}**\n\n${t.agent} in \`${t.cwd}\`\n\nsession \`${t.sessionId ?? "?"}\``);
-        item.iconPath = new vscode.ThemeIcon("comment-discussion");
+        item.iconPath = new vscode.ThemeIcon(t.mode === "exec" ? "terminal" : "comment-discussion");
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         return item;

@@ -10,14 +10,10 @@ import { parseWebviewMessage, THREAD_VIEW_TYPE } from "../webview/thread/protoco
 import type { HostMessage, PermissionView, PickerView, WebviewMessage } from "../webview/thread/protocol";
 import type { LiveSession } from "./live-session";
 import type { PermissionBroker, PermissionSurface } from "./permission-broker";
+import type { PastThreadSummary } from "./sessions-tree";
 import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
 
-export interface PastThread {
-  threadId: string;
-  title: string;
-  agent: string;
-  cwd: string;
-  sessionId?: string;
+export interface PastThread extends PastThreadSummary {
   events: RuntimeEvent[];
 }
 
@@ -37,6 +33,8 @@ class ThreadPanel implements vscode.Disposable {
   #timer: NodeJS.Timeout | undefined;
   #ready = false;
   #backlog: HostMessage[] = [];
+  /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
+  rendered: { entries: number; inDom: number } | undefined;
 
   constructor(
     readonly threadId: string,
@@ -157,6 +155,9 @@ class ThreadPanel implements vscode.Disposable {
           return await live?.setMode(m.modeId);
         case "setConfig":
           return await live?.setConfigOption(m.configId, m.value);
+        case "rendered":
+          this.rendered = { entries: m.entries, inDom: m.inDom };
+          return;
       }
     } catch (err) {
       void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
@@ -194,6 +195,10 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
 
   get(threadId: string): vscode.WebviewPanel | undefined {
     return this.#panels.get(threadId)?.panel;
+  }
+
+  rendered(threadId: string): { entries: number; inDom: number } | undefined {
+    return this.#panels.get(threadId)?.rendered;
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {

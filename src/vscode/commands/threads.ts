@@ -1,5 +1,6 @@
 /** Context-menu actions on sessions-view nodes: Open, Resume, Rename, Export/Import snapshot, Delete, Copy id. */
 import * as vscode from "vscode";
+import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 
@@ -13,6 +14,9 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   if (typeof node === "string") return void hub.panels.open(node, { focusEvent });
   if (!node) return;
   if (node.type === "live") hub.panels.open(node.threadId);
+  else if (node.type === "past" && hub.live.all().some((s) => s.storeThreadId === node.thread.threadId)) {
+    hub.panels.open(hub.live.all().find((s) => s.storeThreadId === node.thread.threadId)!.threadId);
+  }
   else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
@@ -21,10 +25,10 @@ export async function resumeThread(hub: Hub, node?: SessionNode): Promise<void> 
   const past = asPast(node);
   if (!past) return;
   const t = past.thread;
-  const agent = (await import("../agents")).configuredAgents(hub.config).find((a) => a.spec.id === t.agent || a.spec.displayName === t.agent);
+  const agent = configuredAgents(hub.config).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
-  if (!t.sessionId) throw new Error("This thread has no agent session id to resume.");
-  hub.spawnSession({ agent: agent.spec, task: "", mode: "session", cwd: t.cwd, resumeSessionId: t.sessionId });
+  const loaded = await hub.store.load(t.threadId);
+  hub.spawnSession({ agent: agent.spec, task: "", mode: "session", cwd: t.cwd, resumeThreadId: t.threadId, history: loaded?.events });
 }
 
 export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {
@@ -50,8 +54,8 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode): Promise<void
   if (!past) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const dest = await vscode.window.showSaveDialog({
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `${past.thread.threadId}.acp-thread.json`) : undefined,
-    filters: { "ACP thread snapshot": ["json"] },
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `${past.thread.threadId}.jsonl`) : undefined,
+    filters: { "ACP thread snapshot": ["jsonl"] },
   });
   if (!dest) return;
   await hub.store.exportSnapshot(past.thread.threadId, dest.fsPath);
@@ -59,7 +63,7 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode): Promise<void
 }
 
 export async function importSnapshot(hub: Hub): Promise<void> {
-  const [src] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["json"] } })) ?? [];
+  const [src] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["jsonl"] } })) ?? [];
   if (!src) return;
   const threadId = await hub.store.importSnapshot(src.fsPath);
   hub.tree.refresh();

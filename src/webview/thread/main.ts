@@ -68,6 +68,7 @@ function flush(): void {
   $("usage").textContent = u ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}` : "";
   if (model.title) $("title").textContent = model.title;
   if (stick) window.scrollTo(0, document.body.scrollHeight);
+  post({ type: "rendered", entries: model.entries.length, inDom: nodes.size });
 }
 
 /** Rebuilds the DOM for the current window (after init or "Show earlier"). */

@@ -51,7 +51,9 @@ export type WebviewMessage =
   | { type: "openLocation"; path: string; line?: number }
   | { type: "openLink"; href: string }
   | { type: "setMode"; modeId: string }
-  | { type: "setConfig"; configId: string; value: string };
+  | { type: "setConfig"; configId: string; value: string }
+  /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
+  | { type: "rendered"; entries: number; inDom: number };
 
 const str = (v: unknown, max = 100_000): v is string => typeof v === "string" && v.length <= max;
 
@@ -81,6 +83,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return str(m.modeId, 200) ? { type: "setMode", modeId: m.modeId } : undefined;
     case "setConfig":
       return str(m.configId, 200) && str(m.value, 1000) ? { type: "setConfig", configId: m.configId, value: m.value } : undefined;
+    case "rendered":
+      return Number.isInteger(m.entries) && Number.isInteger(m.inDom) ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number } : undefined;
     default:
       return undefined;
   }

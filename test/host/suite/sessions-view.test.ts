@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { ThreadStore } from "../../../src/core/store/thread-store";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, waitFor, workspaceRoot } from "./helpers";
+
+/** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
+function writePastThread(home: string, n: number): string {
+  const store = new ThreadStore(home);
+  const h = store.create({ agent: { id: "fake", name: "Fake agent", command: "/bin/true" }, mode: "acp", cwd: workspaceRoot(), repoRoot: null, gitHead: null, title: `past thread with ${n} exchanges` });
+  const ts = new Date().toISOString();
+  for (let i = 0; i < n; i++) {
+    h.appendMany([
+      { v: 1, ts, kind: "user_message", messageId: `u${i}`, text: `question ${i}` },
+      { v: 1, ts, kind: "agent_message", messageId: `a${i}`, text: `**answer** ${i}` },
+      { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
+    ] as never);
+  }
+  h.close();
+  return h.threadId;
+}
+
+describe("the sessions view", () => {
+  it("lists a past thread under its day, and Open renders it read-only", async () => {
+    const { hub } = await api();
+    const threadId = writePastThread(hub.home, 3);
+    hub.tree.refresh();
+    const groups = await hub.tree.getChildren();
+    const today = groups.find((g) => g.type === "group" && g.label === "Today");
+    assert.ok(today?.type === "group", "a Today group exists");
+    const node = today.children.find((c): c is Extract<SessionNode, { type: "past" }> => c.type === "past" && c.thread.threadId === threadId);
+    assert.ok(node, "the past thread is listed");
+    const item = hub.tree.getTreeItem(node);
+    assert.equal(item.label, "past thread with 3 exchanges");
+    assert.equal(item.contextValue, "past");
+    await vscode.commands.executeCommand("acpThreads.openThread", node);
+    const r = await waitFor("the panel to render", () => hub.panels.rendered(threadId));
+    assert.equal(r.entries, 9, "3 questions, 3 answers, 3 turn ends");
+  });
+
+  it("opens a thread with thousands of messages showing only a window of the newest", async () => {
+    const { hub } = await api();
+    const threadId = writePastThread(hub.home, 2000);
+    const started = Date.now();
+    await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+    const r = await waitFor("the big panel to render", () => hub.panels.rendered(threadId));
+    console.log(`[figure] past thread with 6000 entries opened and rendered in ${Date.now() - started} ms (${r.inDom} in the DOM)`);
+    assert.equal(r.entries, 6000);
+    assert.ok(r.inDom <= 200, `only a window is in the DOM (${r.inDom})`);
+  });
+
+  it("filters by workspace: a thread from another folder is hidden until 'all workspaces'", async () => {
+    const { hub } = await api();
+    const store = new ThreadStore(hub.home);
+    const h = store.create({ agent: { id: "x", name: "Other", command: "/bin/true" }, mode: "acp", cwd: "/elsewhere", repoRoot: null, gitHead: null, title: "elsewhere thread" });
+    h.close();
+    const titles = async () => (await hub.tree.getChildren()).flatMap((g) => (g.type === "group" ? g.children : [])).flatMap((c) => (c.type === "past" ? [c.thread.title] : []));
+    assert.ok(!(await titles()).includes("elsewhere thread"));
+    const saved = hub.tree.filter;
+    hub.tree.filter = { cwds: [] };
+    assert.ok((await titles()).includes("elsewhere thread"));
+    hub.tree.filter = saved;
+  });
+});
