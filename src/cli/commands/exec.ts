@@ -1,6 +1,6 @@
 /**
  * `acp-threads exec [options] -- <command...>`: runs an agent CLI (or any command) as a tracked run.
- * A preset id as the first word expands (`exec -- codex "fix it"` → `codex exec --full-auto "fix it"`).
+ * A preset id as the first word expands (`exec -- codex "fix it"` → `codex exec --sandbox workspace-write "fix it"`).
  * Foreground streams the output and exits with the command's code (3 on timeout, 130 on SIGINT, which kills
  * the process group); `--background` prints the run id and returns while a detached supervisor owns the run.
  */
@@ -16,7 +16,7 @@ import { formatFlag, numberFlag, parseFlags, type ParsedFlags } from "../exec/fl
 
 const USAGE = `usage: acp-threads exec [--cwd DIR] [--pty|--no-pty] [--timeout S] [--background] [--format text|json]
                         [--permission-mode MODE] -- <command...>
-  presets: codex (codex exec --full-auto), claude (claude --print --permission-mode acceptEdits),
+  presets: codex (codex exec --sandbox workspace-write), claude (claude --print --permission-mode acceptEdits),
            gemini (gemini -p), opencode (opencode run); anything else runs as given
            (one quoted word with shell syntax runs through sh -c)
 `;

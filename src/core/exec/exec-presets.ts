@@ -1,6 +1,6 @@
 /**
  * Exec presets: agent CLIs in their non-interactive mode. `expandCommand(["codex", "fix the bug"])` becomes
- * `codex exec --full-auto "fix the bug"`. A command line that already names the mode (`codex exec ...`,
+ * `codex exec --sandbox workspace-write "fix the bug"`. A command line that already names the mode (`codex exec ...`,
  * `claude -p ...`) is left alone, as is anything that is not a preset (a custom command).
  */
 import type { ExecStartOptions, TranscriptKind } from "./types";
@@ -32,7 +32,8 @@ export const EXEC_PRESETS: readonly ExecPreset[] = [
     id: "codex",
     displayName: "Codex (codex exec)",
     command: "codex",
-    modeArgs: () => ["exec", "--full-auto"],
+    // `--full-auto` is gone in codex 0.169 ("unexpected argument"); its sandbox half is what exec needs.
+    modeArgs: () => ["exec", "--sandbox", "workspace-write"],
     modeMarkers: ["exec", "e"],
     pty: false,
     closeStdin: true,

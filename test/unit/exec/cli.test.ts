@@ -140,7 +140,7 @@ printf '{"type":"session_meta","payload":{"id":"x","cwd":"%s"}}\\n' "$PWD" > "$d
     const r = cli(dir, ["exec", "--format", "json", "--cwd", work, "--", "codex", "fix the bug"], env);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    assert.equal(lines[0].text, "args: exec --full-auto fix the bug\n");
+    assert.equal(lines[0].text, "args: exec --sandbox workspace-write fix the bug\n");
     const exit = lines.at(-1);
     assert.equal(exit.type, "exit");
     assert.equal(exit.run.presetId, "codex");
