@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { AcpThreadsError } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
+import { redactSecrets } from "../store/redact";
 import { nullLogger, type Logger } from "../log";
 import { ExecRun } from "./exec-run";
 import { readSlice } from "./output-buffer";
@@ -91,8 +92,9 @@ export class ExecRegistry implements Disposable {
       version: 1,
       id,
       command: options.command,
-      args: options.args,
-      commandLine: commandLine(options.command, options.args),
+      // Persisted and shown everywhere: a key passed on the command line must not land on disk.
+      args: options.args.map(redactSecrets),
+      commandLine: redactSecrets(commandLine(options.command, options.args)),
       presetId: options.presetId,
       cwd: options.cwd,
       pty: proc.pty,

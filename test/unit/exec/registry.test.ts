@@ -29,6 +29,22 @@ test("a finished run records its exit code, output and a 0600 state file", async
   }
 });
 
+test("a key on the command line is redacted in the state file", async () => {
+  const { dir, cleanup } = tempDir();
+  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
+  try {
+    const key = "sk-abcdefghijklmnopqrstuvwxyz0123";
+    const run = registry.start({ command: "echo", args: ["--api-key", key], cwd: dir });
+    await run.exited;
+    const state = readFileSync(join(dir, `${run.id}.json`), "utf8");
+    assert.ok(!state.includes(key), "the key is not on disk");
+    assert.match(state, /REDACTED/);
+  } finally {
+    registry.dispose();
+    cleanup();
+  }
+});
+
 test("poll returns only new output after a cursor and the status", async () => {
   const { dir, cleanup } = tempDir();
   const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
