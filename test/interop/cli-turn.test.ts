@@ -1,0 +1,83 @@
+// Each real ACP agent completes one turn THROUGH OUR CLI (`dist/cli.js run --format json`) against the scripted
+// model: it writes hello.txt, runs `echo hi`, asks permission (approved by --permission approve-all), and the
+// client methods each agent is known to use show up in the protocol log (see real-agents.md's matrix).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentId } from "../fixtures/agent-env/index";
+import { AGENT_TIMEOUT_MS, jsonLines, runAgentTurn, setUp, skipUnlessInstalled, type Interop } from "./harness";
+
+interface Case {
+  id: AgentId;
+  /** Client methods the agent must call (from the protocol log). */
+  methods: string[];
+  /** Minimum number of permission requests answered. */
+  permissions: number;
+}
+
+const CASES: Case[] = [
+  { id: "codex-acp", methods: ["session/request_permission"], permissions: 1 },
+  { id: "claude-agent-acp", methods: ["session/request_permission"], permissions: 1 },
+  {
+    id: "claude-code-acp",
+    methods: ["session/request_permission", "fs/write_text_file", "terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"],
+    permissions: 2,
+  },
+  { id: "gemini", methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"], permissions: 1 },
+  { id: "opencode", methods: ["session/request_permission", "fs/write_text_file"], permissions: 2 },
+];
+
+/** Methods of the requests the agent sent us (`<-` lines of the protocol log that carry an id and a method). */
+function agentRequests(logFile: string): string[] {
+  const out: string[] = [];
+  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+    const m = / <- (\{.*)$/.exec(line);
+    if (!m) continue;
+    try {
+      const msg = JSON.parse(m[1]) as { id?: unknown; method?: unknown };
+      if (msg.id !== undefined && typeof msg.method === "string") out.push(msg.method);
+    } catch {
+      // A line cut by the log's entry cap: not one of the small requests we look for.
+    }
+  }
+  return out;
+}
+
+function auditRecords(t: Interop): Record<string, unknown>[] {
+  const file = join(t.dataHome, "audit.jsonl");
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+}
+
+for (const c of CASES) {
+  test(`${c.id} writes a file and runs a command through acp-threads run`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+    const t = await setUp(c.id);
+    try {
+      const logFile = join(t.runDir, "protocol.log");
+      const r = await runAgentTurn(t, "approve-all", undefined, ["--protocol-log", logFile, "--timeout", "100"]);
+      const lines = jsonLines(r.stdout);
+      const summary = lines.at(-1) ?? {};
+      const context = `exit ${r.code}\nstderr: ${r.stderr.slice(-1500)}\nsummary: ${JSON.stringify(summary)}`;
+      assert.equal(r.code, 0, context);
+      assert.equal(summary.type, "summary", context);
+      assert.equal(summary.stopReason, "end_turn", context);
+      assert.ok((summary.toolCalls as number) >= 1, context);
+      assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+
+      const answer = lines.filter((l) => l.type === "text" && l.stream === "output").map((l) => l.text).join("");
+      assert.match(answer, /Done: created hello\.txt, ran `echo hi`\. Tool output: .*hi/);
+
+      const permissions = summary.permissions as { decidedBy: string; optionKind: string }[];
+      assert.ok(permissions.length >= c.permissions, `permissions: ${JSON.stringify(permissions)}`);
+      for (const p of permissions) assert.deepEqual([p.decidedBy, p.optionKind.startsWith("allow_")], ["policy", true]);
+      const audit = auditRecords(t);
+      assert.equal(audit.length, permissions.length, "every decision is in the audit log");
+      assert.ok(audit.every((a) => a.policy === "approve-all" && a.sessionId === summary.sessionId));
+
+      const methods = agentRequests(logFile);
+      for (const m of c.methods) assert.ok(methods.includes(m), `${m} not called; agent requests: ${methods.join(", ")}`);
+    } finally {
+      await t.cleanup();
+    }
+  });
+}

@@ -1,0 +1,23 @@
+// A policy denial through the CLI: codex-acp's only reject option for a patch aborts the whole turn, so the
+// run ends cancelled with exit code 5 and nothing is written.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AGENT_TIMEOUT_MS, jsonLines, runAgentTurn, setUp, skipUnlessInstalled } from "./harness";
+
+test("codex-acp under --permission deny-all ends the turn cancelled with exit 5 and writes no file", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+  const t = await setUp("codex-acp");
+  try {
+    const r = await runAgentTurn(t, "deny-all", undefined, ["--timeout", "100"]);
+    const summary = jsonLines(r.stdout).at(-1) ?? {};
+    assert.equal(r.code, 5, `stderr: ${r.stderr.slice(-1500)}\nsummary: ${JSON.stringify(summary)}`);
+    assert.equal(summary.stopReason, "cancelled");
+    const permissions = summary.permissions as { decidedBy: string; optionKind: string | null; kind: string }[];
+    assert.ok(permissions.length >= 1);
+    assert.deepEqual([permissions[0].decidedBy, permissions[0].optionKind, permissions[0].kind], ["policy", "reject_once", "edit"]);
+    assert.equal(existsSync(join(t.workspace, "hello.txt")), false);
+  } finally {
+    await t.cleanup();
+  }
+});
