@@ -12,7 +12,7 @@ import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
 import { exitCodeOf, openRegistry, reportError } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
-import { formatFlag, numberFlag, parseFlags, type ParsedFlags } from "../exec/flags";
+import { formatFlag, numberFlag, parseOrHelp, type ParsedFlags } from "../exec/flags";
 
 const USAGE = `usage: acp-threads exec [--cwd DIR] [--pty|--no-pty] [--timeout S] [--background] [--format text|json]
                         [--permission-mode MODE] -- <command...>
@@ -29,17 +29,14 @@ const SPEC = {
   format: "string",
   "permission-mode": "string",
   "run-id": "string", // internal: this process is the background supervisor of that run
-  help: "boolean",
 } as const;
 
 export async function main(io: CliIO): Promise<number> {
   let registry: ExecRegistry | undefined;
   try {
-    const { flags, positionals } = parseFlags(io.argv, SPEC, true);
-    if (flags.help) {
-      io.stdout.write(USAGE);
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(io, SPEC, USAGE, true);
+    if (!parsed) return EXIT.ok;
+    const { flags, positionals } = parsed;
     if (positionals.length === 0) throw new AcpThreadsError("usage", `no command given\n${USAGE}`);
     const format = formatFlag(flags);
     const mode = flags["permission-mode"];

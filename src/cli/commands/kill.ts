@@ -2,18 +2,16 @@
 import { AcpThreadsError } from "../../core/errors";
 import { EXIT, type CliIO } from "../io";
 import { openRegistry, reportError, statusLabel } from "../exec/context";
-import { numberFlag, parseFlags } from "../exec/flags";
+import { numberFlag, parseOrHelp } from "../exec/flags";
 
 const USAGE = "usage: acp-threads kill ID [--grace MS]\n";
 
 export async function main(io: CliIO): Promise<number> {
   let registry;
   try {
-    const { flags, positionals } = parseFlags(io.argv, { grace: "string", help: "boolean" });
-    if (flags.help) {
-      io.stdout.write(USAGE);
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(io, { grace: "string" }, USAGE);
+    if (!parsed) return EXIT.ok;
+    const { flags, positionals } = parsed;
     if (positionals.length !== 1) throw new AcpThreadsError("usage", `expected one run id\n${USAGE}`);
     registry = openRegistry(io);
     const before = registry.resolve(positionals[0]!);

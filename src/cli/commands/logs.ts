@@ -8,7 +8,7 @@ import { AcpThreadsError } from "../../core/errors";
 import type { ExecRegistry, OutputSlice } from "../../core/exec";
 import { EXIT, type CliIO } from "../io";
 import { formatBytes, openRegistry, reportError } from "../exec/context";
-import { numberFlag, parseFlags } from "../exec/flags";
+import { numberFlag, parseOrHelp } from "../exec/flags";
 
 const USAGE = "usage: acp-threads logs ID [--follow] [--head N | --tail N]\n";
 const FOLLOW_POLL_MS = 200;
@@ -17,12 +17,10 @@ const READ_CHUNK_BYTES = 256 * 1024;
 export async function main(io: CliIO): Promise<number> {
   let registry: ExecRegistry | undefined;
   try {
-    const spec = { follow: "boolean", head: "string", tail: "string", help: "boolean" } as const;
-    const { flags, positionals } = parseFlags(io.argv, spec);
-    if (flags.help) {
-      io.stdout.write(USAGE);
-      return EXIT.ok;
-    }
+    const spec = { follow: "boolean", head: "string", tail: "string" } as const;
+    const parsed = parseOrHelp(io, spec, USAGE);
+    if (!parsed) return EXIT.ok;
+    const { flags, positionals } = parsed;
     if (positionals.length !== 1) throw new AcpThreadsError("usage", `expected one run id\n${USAGE}`);
     const head = numberFlag(flags, "head");
     const tail = numberFlag(flags, "tail");

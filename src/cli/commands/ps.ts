@@ -2,18 +2,16 @@
 import { AcpThreadsError } from "../../core/errors";
 import { EXIT, type CliIO } from "../io";
 import { formatBytes, formatDuration, openRegistry, reportError, statusLabel, table } from "../exec/context";
-import { formatFlag, parseFlags } from "../exec/flags";
+import { formatFlag, parseOrHelp } from "../exec/flags";
 
 const USAGE = "usage: acp-threads ps [--format text|json]\n";
 
 export async function main(io: CliIO): Promise<number> {
   let registry;
   try {
-    const { flags, positionals } = parseFlags(io.argv, { format: "string", help: "boolean" });
-    if (flags.help) {
-      io.stdout.write(USAGE);
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(io, { format: "string" }, USAGE);
+    if (!parsed) return EXIT.ok;
+    const { flags, positionals } = parsed;
     if (positionals.length > 0) throw new AcpThreadsError("usage", `ps takes no arguments\n${USAGE}`);
     registry = openRegistry(io);
     const runs = registry.list();

@@ -4,6 +4,7 @@
  * so `acp-threads exec codex --model x "..."` passes `--model x` to codex.
  */
 import { AcpThreadsError } from "../../core/errors";
+import type { CliIO } from "../io";
 
 export interface FlagSpec {
   [name: string]: "boolean" | "string";
@@ -66,4 +67,17 @@ export function formatFlag(flags: ParsedFlags["flags"]): "text" | "json" {
   const format = flags.format ?? "text";
   if (format !== "text" && format !== "json") throw new AcpThreadsError("usage", `--format must be text or json`);
   return format;
+}
+
+/** Parses a command's arguments with `--help` added; on `--help` prints `usage` and returns `undefined`. */
+export function parseOrHelp(
+  io: Pick<CliIO, "argv" | "stdout">,
+  spec: FlagSpec,
+  usage: string,
+  stopAtPositional = false,
+): ParsedFlags | undefined {
+  const parsed = parseFlags(io.argv, { ...spec, help: "boolean" }, stopAtPositional);
+  if (!parsed.flags.help) return parsed;
+  io.stdout.write(usage);
+  return undefined;
 }

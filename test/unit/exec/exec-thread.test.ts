@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ExecRegistry, ExecThreadRecorder, type ThreadSink } from "../../../src/core/exec";
+import { ExecThreadRecorder, type ThreadSink } from "../../../src/core/exec";
 import { stampRecord, validateRecord, type RecordInput } from "../../../src/core/store/records";
-import { tempDir } from "./helpers";
+import { withRegistry } from "./helpers";
 
 /** A sink that keeps records in memory and checks each against the thread record schema. */
 function memorySink() {
@@ -24,10 +24,8 @@ function memorySink() {
 }
 
 test("a run is recorded as an exec thread with its command, output and exit", async () => {
-  const { dir, cleanup } = tempDir();
   const { sink, threads } = memorySink();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, recorder: new ExecThreadRecorder(sink) });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "echo hello; exit 2"], cwd: dir });
     const info = await run.exited;
     assert.equal(info.threadId, "t1");
@@ -44,18 +42,13 @@ test("a run is recorded as an exec thread with its command, output and exit", as
     assert.equal((rest[0] as { text: string }).text, "hello\n");
     assert.equal((rest[1] as { exitCode: number }).exitCode, 2);
     assert.deepEqual((rest[2] as { patch: object }).patch, { status: "failed" });
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  }, { recorder: new ExecThreadRecorder(sink) });
 });
 
 test("a long run records a bounded head and its tail marked truncated", async () => {
-  const { dir, cleanup } = tempDir();
   const { sink, threads } = memorySink();
   const recorder = new ExecThreadRecorder(sink, { headBytes: 1000, tailBytes: 500, flushBytes: 300 });
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, recorder });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "seq 1 20000; echo LAST"], cwd: dir });
     const info = await run.exited;
     const outputs = threads.get(info.threadId!)!.records.filter((r) => r.kind === "exec_output") as Array<{ text: string; truncated?: boolean; bytes: number }>;
@@ -66,23 +59,15 @@ test("a long run records a bounded head and its tail marked truncated", async ()
     assert.ok(last.text.endsWith("20000\nLAST\n"));
     assert.equal(last.bytes, info.bytes);
     assert.ok(outputs[0]!.text.startsWith("1\n2\n3\n"));
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  }, { recorder });
 });
 
 test("a killed run's thread ends interrupted with the reason", async () => {
-  const { dir, cleanup } = tempDir();
   const { sink, threads } = memorySink();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, recorder: new ExecThreadRecorder(sink) });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sleep", args: ["100"], cwd: dir });
     const info = await registry.kill(run.id, 200);
     const patch = threads.get(info.threadId!)!.records.at(-1) as { patch: { status: string; reason: string } };
     assert.deepEqual(patch.patch, { status: "interrupted", reason: "killed by SIGTERM" });
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  }, { recorder: new ExecThreadRecorder(sink) });
 });

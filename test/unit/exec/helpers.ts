@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ExecRun } from "../../../src/core/exec";
+import { ExecRegistry, type ExecRegistryOptions, type ExecRun } from "../../../src/core/exec";
 
 export function tempDir(prefix = "acp-exec-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -36,5 +36,20 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Runs `fn` with a registry on a fresh temp exec dir, then disposes both. */
+export async function withRegistry(
+  fn: (registry: ExecRegistry, dir: string) => Promise<void> | void,
+  options: Partial<ExecRegistryOptions> = {},
+): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, ...options });
+  try {
+    await fn(registry, dir);
+  } finally {
+    registry.dispose();
+    cleanup();
   }
 }

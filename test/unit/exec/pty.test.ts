@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ExecRegistry } from "../../../src/core/exec";
-import { tempDir, waitForOutput } from "./helpers";
+import type { ExecRegistry } from "../../../src/core/exec";
+import { waitForOutput, withRegistry } from "./helpers";
 
 const SHELL_ENV = { ...process.env, PS1: "$ ", TERM: "xterm" };
 
@@ -10,9 +10,7 @@ function startShell(registry: ExecRegistry, cwd: string) {
 }
 
 test("a PTY run starts at 120x30 and a resize reaches the program", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = startShell(registry, dir);
     run.submit("stty size");
     await waitForOutput(run, "30 120");
@@ -20,16 +18,11 @@ test("a PTY run starts at 120x30 and a resize reaches the program", async () => 
     run.submit("stty size");
     await waitForOutput(run, "20 80");
     await run.kill();
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("submit runs a line in an interactive shell", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = startShell(registry, dir);
     registry.submit(run.id, "echo $((6 * 7))-done");
     await waitForOutput(run, "42-done");
@@ -37,16 +30,11 @@ test("submit runs a line in an interactive shell", async () => {
     const info = await run.exited;
     assert.equal(info.status, "exited");
     assert.equal(info.exitCode, 7);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("send-keys C-c interrupts a sleep in the shell and the shell keeps going", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = startShell(registry, dir);
     run.submit("sleep 100; echo after-sleep-$?");
     await waitForOutput(run, "sleep 100");
@@ -62,40 +50,27 @@ test("send-keys C-c interrupts a sleep in the shell and the shell keeps going", 
     registry.sendKeys(run.id, ["C-d"]);
     const info = await run.exited;
     assert.equal(info.status, "exited");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("send-keys on pipes turns C-c into SIGINT for the process group", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "echo ready; sleep 100"], cwd: dir });
     await waitForOutput(run, "ready");
     registry.sendKeys(run.id, ["C-c"]);
     const info = await run.exited;
     assert.equal(info.status, "killed");
     assert.equal(info.signal, "SIGINT");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("writing to a run's stdin reaches the program and C-d closes it", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "cat", args: [], cwd: dir });
     registry.write(run.id, "typed input\n");
     await waitForOutput(run, "typed input");
     registry.sendKeys(run.id, ["C-d"]);
     const info = await run.exited;
     assert.equal(info.exitCode, 0);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });

@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { AcpThreadsError } from "../../../src/core/errors";
 import { ExecRegistry } from "../../../src/core/exec";
-import { pidAlive, tempDir, waitForOutput, waitUntil } from "./helpers";
+import { pidAlive, tempDir, waitForOutput, waitUntil, withRegistry } from "./helpers";
 
 test("a finished run records its exit code, output and a 0600 state file", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "echo out; echo err >&2; exit 3"], cwd: dir });
     const info = await run.exited;
     assert.equal(info.status, "exited");
@@ -23,32 +21,22 @@ test("a finished run records its exit code, output and a 0600 state file", async
     assert.equal(state.pgid, state.pid);
     assert.equal(statSync(join(dir, `${run.id}.json`)).mode & 0o777, 0o600);
     assert.equal("env" in state, false, "the environment is never persisted");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("a key on the command line is redacted in the state file", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const key = "sk-abcdefghijklmnopqrstuvwxyz0123";
     const run = registry.start({ command: "echo", args: ["--api-key", key], cwd: dir });
     await run.exited;
     const state = readFileSync(join(dir, `${run.id}.json`), "utf8");
     assert.ok(!state.includes(key), "the key is not on disk");
     assert.match(state, /REDACTED/);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("poll returns only new output after a cursor and the status", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "echo one; read x; echo two"], cwd: dir });
     await waitForOutput(run, "one");
     const first = registry.poll(run.id, 0);
@@ -59,16 +47,11 @@ test("poll returns only new output after a cursor and the status", async () => {
     const second = registry.poll(run.id, first.next);
     assert.equal(second.text, "two\n");
     assert.equal(second.run.status, "exited");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("kill reaches grandchildren in the process group", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({
       command: "sh",
       args: ["-c", "sleep 100 & echo kid $!; sleep 100 & echo kid $!; wait"],
@@ -81,43 +64,28 @@ test("kill reaches grandchildren in the process group", async () => {
     const info = await registry.kill(run.id, 500);
     assert.equal(info.status, "killed");
     await waitUntil(() => !kids.some(pidAlive), "both grandchildren are gone");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("a term-ignoring process is killed with SIGKILL after the grace period", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sh", args: ["-c", "trap '' TERM; echo armed; sleep 100"], cwd: dir });
     await waitForOutput(run, "armed");
     const info = await registry.kill(run.id, 200);
     assert.equal(info.signal, "SIGKILL");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("a run that outlives its timeout is killed and marked timeout", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, killGraceMs: 300 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "sleep", args: ["100"], cwd: dir, timeoutMs: 200 });
     const info = await run.exited;
     assert.equal(info.status, "timeout");
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  }, { killGraceMs: 300 });
 });
 
 test("TTL expiry removes finished runs and never running ones", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0, ttlMs: 60_000 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const done = registry.start({ command: "true", args: [], cwd: dir });
     await done.exited;
     const running = registry.start({ command: "sleep", args: ["100"], cwd: dir });
@@ -130,10 +98,7 @@ test("TTL expiry removes finished runs and never running ones", async () => {
     );
     assert.ok(!readdirSync(dir).some((n) => n.startsWith(done.id)), "its state and logs are gone");
     await running.kill(200);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  }, { ttlMs: 60_000 });
 });
 
 test("a running state whose process is gone reads as lost in another registry", async () => {
@@ -158,29 +123,19 @@ test("a running state whose process is gone reads as lost in another registry", 
   }
 });
 
-test("a missing command or working directory is a clear error and records nothing", () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+test("a missing command or working directory is a clear error and records nothing", async () => {
+  await withRegistry(async (registry, dir) => {
     assert.throws(() => registry.start({ command: "no-such-cmd-xyz", args: [], cwd: dir }), /command not found: no-such-cmd-xyz/);
     assert.throws(() => registry.start({ command: "true", args: [], cwd: join(dir, "nope") }), /working directory does not exist/);
     assert.deepEqual(registry.list(), []);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
 
 test("ids resolve by unique prefix", async () => {
-  const { dir, cleanup } = tempDir();
-  const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
-  try {
+  await withRegistry(async (registry, dir) => {
     const run = registry.start({ command: "true", args: [], cwd: dir, id: "abc123" });
     await run.exited;
     assert.equal(registry.resolve("abc").id, "abc123");
     assert.throws(() => registry.resolve("zzz"), /no exec run 'zzz'/);
-  } finally {
-    registry.dispose();
-    cleanup();
-  }
+  });
 });
