@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { doctor, resolveAgent, splitCommandLine } from "../../../src/core/acp/agent-registry";
 import { ProtocolLog } from "../../../src/core/acp/protocol-log";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-reg-")));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-reg-", fn);
 
 async function fakeBin(dir: string, name: string, script: string): Promise<string> {
   await mkdir(dir, { recursive: true });

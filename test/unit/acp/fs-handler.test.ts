@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { methods } from "@agentclientprotocol/sdk";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { sliceLines } from "../../../src/core/acp/fs-handler";
@@ -9,15 +8,9 @@ import { PathGuard } from "../../../src/core/acp/path-guard";
 import type { PermissionPolicy } from "../../../src/core/model/agent";
 import type { PermissionAsker, WorkspaceFiles } from "../../../src/core/ports";
 import { collect, outputText, startFake, type TurnContext } from "../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-fs-")));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-fs-", fn);
 
 /** Runs one turn whose agent body is `body`; returns the agent's text output. */
 async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts: { policy?: PermissionPolicy; asker?: PermissionAsker; files?: WorkspaceFiles } = {}) {

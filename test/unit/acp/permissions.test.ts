@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { methods, type PermissionOption } from "@agentclientprotocol/sdk";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pickOption, policyVerdict } from "../../../src/core/acp/permission-policy";
 import type { PermissionDecision as PermissionEvent } from "../../../src/core/model/events";
 import type { PermissionAsker } from "../../../src/core/ports";
 import { collect, outputText, startFake, type TurnContext } from "../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
 const OPTIONS: PermissionOption[] = [
   { optionId: "approved", name: "Yes", kind: "allow_once" },
@@ -15,14 +15,7 @@ const OPTIONS: PermissionOption[] = [
   { optionId: "abort", name: "No", kind: "reject_once" },
 ];
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), "acp-perm-"));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-perm-", fn);
 
 /** A turn that asks permission for a tool of `kind` on `path` and reports the outcome as text. */
 function asking(kind: string, path = "/ws/file.txt") {

@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { collect, lastEvent, outputText, startFake } from "../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), "acp-updates-"));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-updates-", fn);
 
 for (const wire of ["ndjson", "direct"] as const) {
   test(`a thousand streamed chunks arrive as text events in order (${wire} wire)`, () =>

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { createAgentRuntime } from "../../../src/core/acp/agent-runtime";
 import type { AgentSpec } from "../../../src/core/model/agent";
 import { collect, outputText } from "../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
 const AGENT_JS = resolve(__dirname, "../../fixtures/fake-agents/stdio-agent.main.js");
 
@@ -14,14 +14,7 @@ function spec(scenario = "default"): AgentSpec {
   return { id: "fake-stdio", displayName: "Fake stdio agent", command: process.execPath, args: [AGENT_JS, scenario] };
 }
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-stdio-")));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-stdio-", fn);
 
 function alive(pid: number): boolean {
   try {

@@ -1,21 +1,13 @@
 import assert from "node:assert/strict";
 import { methods } from "@agentclientprotocol/sdk";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { OutputBuffer } from "../../../src/core/acp/output-buffer";
 import type { TerminalView } from "../../../src/core/ports";
 import { collect, outputText, startFake, type TurnContext } from "../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
-async function withTmp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-term-")));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-term-", fn);
 
 async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts: { noPty?: boolean; views?: TerminalView[] } = {}) {
   const rt = startFake(

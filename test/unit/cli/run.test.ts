@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { parseEnvPairs, parseFlags } from "../../../src/cli/flags";
+import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
 const ROOT = resolve(__dirname, "../../..");
 const CLI = join(ROOT, "dist/cli.js");
@@ -34,14 +34,7 @@ function run(args: string[], home: string, opts: { interruptWhen?: RegExp } = {}
   });
 }
 
-async function withHome<T>(fn: (home: string) => Promise<T>): Promise<T> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "acp-cli-")));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withHome = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-cli-", fn);
 
 const jsonLines = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
 
