@@ -27,6 +27,8 @@ export interface ImportResult {
   messages: number;
   badLines: number;
   unknown: number;
+  /** A transcript the file links to (our exec threads record where codex/claude wrote theirs). */
+  linked?: string;
 }
 
 type AnyState = CodexState | ClaudeState | ThreadState;
@@ -126,7 +128,7 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
   sessionUpdate();
   saveFile();
   writer.maybeCommit();
-  return { status: "imported", messages: stats.total, badLines, unknown: unknownBase + parser.unknown };
+  return { status: "imported", messages: stats.total, badLines, unknown: unknownBase + parser.unknown, linked: parser.meta().transcriptPath };
 }
 
 interface Stats {

@@ -28,6 +28,8 @@ export interface SessionMeta {
   title?: string;
   gitBranch?: string;
   originUrl?: string;
+  /** A Codex/Claude transcript this session points at (an exec thread's run): indexed along with it. */
+  transcriptPath?: string;
 }
 
 /** One parser per file; its state is JSON so a tail import resumes where the last one stopped. */

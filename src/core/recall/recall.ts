@@ -2,7 +2,7 @@
  * The recall engine's public API, shared by the CLI, the MCP server and the VS Code panel:
  * `openRecall(home)` → search / recent / status / sync and import methods / close.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase } from "../db/sqlite";
 import { homeLayout } from "../store/paths";
@@ -55,9 +55,11 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     const started = performance.now();
     const sum: SyncSummary = { source, files: specs.length, imported: 0, unchanged: 0, missing: 0, messages: 0, bad_lines: 0, unknown_records: 0, elapsed_ms: 0 };
     const writer = new RecallWriter(db);
+    const linked = new Set<string>();
     try {
       for (const spec of specs) {
         const r = importFile(writer, spec);
+        if (r.linked) linked.add(r.linked);
         sum[r.status]++;
         sum.messages += r.messages;
         sum.bad_lines += r.badLines;
@@ -67,6 +69,12 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
       db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [`last_sync:${source}`, String(Date.now())]);
     } finally {
       writer.finalize();
+    }
+    for (const path of linked) {
+      // an exec thread's own Codex/Claude transcript is indexed with it, under its own source
+      if (!existsSync(path)) continue;
+      const source = detectSource(path);
+      sum.messages += run(source, [{ path, source }]).messages;
     }
     sum.elapsed_ms = Math.round(performance.now() - started);
     return sum;
