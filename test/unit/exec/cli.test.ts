@@ -149,3 +149,30 @@ printf '{"type":"session_meta","payload":{"id":"x","cwd":"%s"}}\\n' "$PWD" > "$d
     cleanup();
   }
 });
+
+test("exec --pty in a terminal forwards keystrokes, the window size and its changes", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const nodePty = require("node-pty") as typeof import("node-pty");
+    const outer = nodePty.spawn(process.execPath, [CLI, "exec", "--pty", "--", "bash", "--norc", "--noprofile", "-i"], {
+      cols: 100,
+      rows: 40,
+      cwd: dir,
+      env: { ...process.env, ACP_THREADS_HOME: dir, PS1: "$ ", TERM: "xterm" },
+    });
+    let out = "";
+    outer.onData((d) => (out += d));
+    const exited = new Promise<number>((resolve) => outer.onExit(({ exitCode }) => resolve(exitCode)));
+    await waitUntil(() => out.includes("$ "), "the inner shell prompts");
+    outer.write("stty size\r");
+    await waitUntil(() => out.includes("40 100"), "the inner terminal has the outer size");
+    outer.resize(90, 25);
+    await new Promise((r) => setTimeout(r, 100));
+    outer.write("stty size\r");
+    await waitUntil(() => out.includes("25 90"), "a resize of the outer terminal reaches the inner one");
+    outer.write("exit 5\r");
+    assert.equal(await exited, 5);
+  } finally {
+    cleanup();
+  }
+});
