@@ -77,6 +77,7 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
       isTransient: true,
     });
     this.#owned.push(terminal);
+    terminal.show(true); // visible, focus stays where the user is
   }
 
   dispose(): void {
