@@ -14,18 +14,21 @@ interface Case {
   methods: string[];
   /** Minimum number of permission requests answered. */
   permissions: number;
+  /** The model API route the agent must have used on the scripted server. */
+  route: string;
 }
 
 const CASES: Case[] = [
-  { id: "codex-acp", methods: ["session/request_permission"], permissions: 1 },
-  { id: "claude-agent-acp", methods: ["session/request_permission"], permissions: 1 },
+  { id: "codex-acp", methods: ["session/request_permission"], permissions: 1, route: "POST /v1/responses" },
+  { id: "claude-agent-acp", methods: ["session/request_permission"], permissions: 1, route: "POST /v1/messages" },
   {
     id: "claude-code-acp",
     methods: ["session/request_permission", "fs/write_text_file", "terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"],
     permissions: 2,
+    route: "POST /v1/messages",
   },
-  { id: "gemini", methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"], permissions: 1 },
-  { id: "opencode", methods: ["session/request_permission", "fs/write_text_file"], permissions: 2 },
+  { id: "gemini", methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"], permissions: 1, route: "POST /v1beta/models/*:streamGenerateContent" },
+  { id: "opencode", methods: ["session/request_permission", "fs/write_text_file"], permissions: 2, route: "POST /v1/chat/completions" },
 ];
 
 /** Methods of the requests the agent sent us (`<-` lines of the protocol log that carry an id and a method). */
@@ -74,6 +77,8 @@ for (const c of CASES) {
       assert.equal(audit.length, permissions.length, "every decision is in the audit log");
       assert.ok(audit.every((a) => a.policy === "approve-all" && a.sessionId === summary.sessionId));
 
+      const stats = t.server.stats();
+      assert.ok((stats.byRoute[c.route] ?? 0) >= 2 && stats.toolCalls >= 2, `model traffic: ${JSON.stringify(stats)}`);
       const methods = agentRequests(logFile);
       for (const m of c.methods) assert.ok(methods.includes(m), `${m} not called; agent requests: ${methods.join(", ")}`);
     } finally {

@@ -59,6 +59,8 @@ export function runCli(t: Interop, args: string[]): Promise<CliResult> {
       cwd: t.workspace,
       env: { ...t.agent.env, ACP_THREADS_HOME: t.dataHome },
       stdio: ["ignore", "pipe", "pipe"],
+      // Backstop for a hung CLI (its own --timeout should fire first): SIGTERM makes it cancel and close agents.
+      timeout: AGENT_TIMEOUT_MS - 5_000,
     });
     let stdout = "";
     let stderr = "";
@@ -69,11 +71,11 @@ export function runCli(t: Interop, args: string[]): Promise<CliResult> {
   });
 }
 
-/** `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... "<prompt>"`. */
-export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompt = PROMPT, extra: string[] = []): Promise<CliResult> {
+/** `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... PROMPT...` (one turn per prompt). */
+export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): Promise<CliResult> {
   const agentLine = [t.agent.command, ...t.agent.args].map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ");
   const envFlags = Object.entries(t.agent.vars).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-  return runCli(t, ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, prompt]);
+  return runCli(t, ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, "--", ...[prompts].flat()]);
 }
 
 /** Parses JSON lines from stdout, ignoring anything that is not JSON. */
