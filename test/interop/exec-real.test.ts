@@ -1,6 +1,6 @@
 // Exec mode against the real agent CLIs and the scripted model: `acp-threads exec -- <preset> ...` runs codex exec,
 // claude --print, gemini -p and opencode run as tracked processes; each completes a task that writes a file,
-// shows up in `ps`, is recorded as a thread, and (codex, claude) has its own transcript found.
+// shows up in `ps`, is recorded as a thread, and (codex, claude, gemini) has its own transcript found.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -27,7 +27,7 @@ const CASES: Case[] = [
     transcriptUnder: (t) => t.agent.transcripts.claudeProject,
   },
   // gemini -p needs yolo to run tools without asking; `-p` given, so the preset adds nothing.
-  { id: "gemini-exec", command: ["gemini", "--approval-mode", "yolo", "-p", PROMPT] },
+  { id: "gemini-exec", command: ["gemini", "--approval-mode", "yolo", "-p", PROMPT], transcriptUnder: (t) => t.agent.transcripts.geminiTmp },
   { id: "opencode-exec", command: ["opencode", PROMPT] },
 ];
 

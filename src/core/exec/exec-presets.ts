@@ -57,6 +57,7 @@ export const EXEC_PRESETS: readonly ExecPreset[] = [
     modeMarkers: ["-p", "--prompt"],
     pty: false,
     closeStdin: true,
+    transcript: "gemini",
   },
   {
     id: "opencode",

@@ -4,8 +4,11 @@
  *   Codex:  `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl` (CODEX_HOME defaults to ~/.codex)
  *   Claude: `<root>/projects/<cwd, non-alphanumerics → ->/<session-uuid>.jsonl`, roots from CLAUDE_CONFIG_DIR
  *           (comma-separated) else ~/.claude and ~/.config/claude
+ *   Gemini: `~/.gemini/tmp/<project>/chats/session-*.json[l]`, `<project>` from `~/.gemini/projects.json`
+ *           (cwd → short name) or, in older builds, the sha256 of the cwd; the folder itself names the cwd.
  */
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { TranscriptKind } from "./types";
@@ -24,14 +27,16 @@ export interface TranscriptQuery {
 }
 
 export function findTranscript(query: TranscriptQuery): string | undefined {
-  const candidates = query.kind === "codex" ? codexCandidates(query) : claudeCandidates(query);
+  const candidates = CANDIDATES[query.kind](query);
+  // Gemini's folder is chosen by cwd already; the others share folders across projects (codex) or slugs.
+  const checkCwd = query.kind !== "gemini";
   const since = query.startedAt - CLOCK_SLACK_MS;
   const cwd = canonical(query.cwd);
   let best: { path: string; mtime: number } | undefined;
   for (const path of candidates) {
     const mtime = mtimeOf(path);
     if (mtime === undefined || mtime < since || (best && mtime <= best.mtime)) continue;
-    if (!recordsCwd(path, cwd, query.cwd)) continue;
+    if (checkCwd && !recordsCwd(path, cwd, query.cwd)) continue;
     best = { path, mtime };
   }
   return best?.path;
@@ -64,6 +69,25 @@ function claudeCandidates(query: TranscriptQuery): string[] {
     [...slugs].flatMap((s) => filesIn(join(root, "projects", s), (n) => n.endsWith(".jsonl"))),
   );
 }
+
+function geminiCandidates(query: TranscriptQuery): string[] {
+  const root = join(query.env.GEMINI_CLI_HOME ?? homeOf(query.env), ".gemini");
+  const cwds = [...new Set([query.cwd, canonical(query.cwd)])];
+  const names = new Set(cwds.map((c) => createHash("sha256").update(c).digest("hex")));
+  try {
+    const projects = (JSON.parse(readFileSync(join(root, "projects.json"), "utf8")) as { projects?: Record<string, string> }).projects ?? {};
+    for (const c of cwds) if (typeof projects[c] === "string") names.add(projects[c]);
+  } catch {
+    // no projects.json (older builds): the hash folder only
+  }
+  return [...names].flatMap((n) => filesIn(join(root, "tmp", n, "chats"), (f) => f.startsWith("session-") && /\.jsonl?$/.test(f)));
+}
+
+const CANDIDATES: Record<TranscriptKind, (query: TranscriptQuery) => string[]> = {
+  codex: codexCandidates,
+  claude: claudeCandidates,
+  gemini: geminiCandidates,
+};
 
 function slug(cwd: string): string {
   return cwd.replace(/[^a-zA-Z0-9]/g, "-");

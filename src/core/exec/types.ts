@@ -1,7 +1,7 @@
 /** Plain types and limits of exec mode, shared by the registry, the on-disk state and the CLI. */
 
 /** Where a CLI leaves its own transcript (see transcript-finder.ts). */
-export type TranscriptKind = "codex" | "claude";
+export type TranscriptKind = "codex" | "claude" | "gemini";
 
 export const DEFAULT_HEAD_BYTES = 64 * 1024;
 export const DEFAULT_TAIL_BYTES = 1024 * 1024;
