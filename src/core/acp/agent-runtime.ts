@@ -18,7 +18,7 @@ import { PathGuard } from "./path-guard";
 import { DEFAULT_PERMISSION_POLICY, PermissionStore } from "./permission-policy";
 import { ProtocolLog } from "./protocol-log";
 import type { AgentCapabilitiesView, AgentRuntime, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
-import { ensureSession, type OpenedSession, type SessionOpenContext } from "./session-open";
+import { ensureSession, listAllSessions, type OpenedSession, type SessionOpenContext } from "./session-open";
 import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
@@ -171,15 +171,7 @@ class Runtime implements AcpAgentRuntime {
 
   async listSessions(cwd?: string): Promise<acp.SessionInfo[]> {
     await this.start();
-    if (!this.#init?.agentCapabilities?.sessionCapabilities?.list) return [];
-    const out: acp.SessionInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#agent().request(methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
-      out.push(...page.sessions);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return out;
+    return await listAllSessions(this.#agent(), this.#init!, cwd);
   }
 
   async closeSession(sessionId: string): Promise<void> {
@@ -196,7 +188,7 @@ class Runtime implements AcpAgentRuntime {
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    for (const id of this.#sessions.keys()) await this.cancel(id).catch(() => {});
+    for (const [id, session] of this.#sessions) if (session.sink) await this.cancel(id).catch(() => {});
     this.#terminals.disposeAll();
     this.#conn?.close();
     await this.#transport.stop();
@@ -256,8 +248,8 @@ class Runtime implements AcpAgentRuntime {
       channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);
-      const code = (err as { code?: number | string }).code;
-      channel.push({ type: "error", message: errorMessage(err), ...(code !== undefined ? { code } : {}) });
+      const failure = await this.#explain(err);
+      channel.push({ type: "error", message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) });
     } finally {
       signal?.removeEventListener("abort", onAbort);
       session.sink = undefined;
@@ -265,6 +257,15 @@ class Runtime implements AcpAgentRuntime {
       this.#refreshStatus();
       channel.end();
     }
+  }
+
+  /** A dropped connection usually means the agent died: say so, with its stderr, rather than "connection closed". */
+  async #explain(err: unknown): Promise<{ message: string; code?: number | string }> {
+    const exit = await Promise.race([this.#transport.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 300).unref())]);
+    if (!exit || this.#closing) return { message: errorMessage(err), code: (err as { code?: number | string }).code };
+    const tail = this.#transport.stderrTail().filter((l) => l.trim()).slice(-10);
+    const stderr = tail.length ? `; last stderr lines:\n  ${tail.join("\n  ")}` : "";
+    return { message: `${this.opts.agent.displayName} exited (code ${exit.code}, signal ${exit.signal})${stderr}`, code: "agent_exited" };
   }
 
   #onUpdate(params: unknown): boolean {

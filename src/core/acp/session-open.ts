@@ -2,7 +2,7 @@
  * Opening sessions: `session/new`, `session/load` (replay before the response, so the session is registered
  * first), `session/resume`, and the load → resume → new ladder of `ensureSession`.
  */
-import { methods, type ClientContext, type InitializeResponse, type McpServer } from "@agentclientprotocol/sdk";
+import { methods, type ClientContext, type InitializeResponse, type McpServer, type SessionInfo as AcpSessionInfo } from "@agentclientprotocol/sdk";
 import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
 import type { SessionInfo, SessionRequest } from "./runtime";
@@ -87,4 +87,17 @@ export async function ensureSession(ctx: SessionOpenContext, req: SessionRequest
     }
   }
   return await newSession(ctx);
+}
+
+/** Every page of `session/list` (cursors are opaque and never kept); [] when the agent does not list. */
+export async function listAllSessions(agent: ClientContext, init: InitializeResponse, cwd?: string): Promise<AcpSessionInfo[]> {
+  if (!init.agentCapabilities?.sessionCapabilities?.list) return [];
+  const out: AcpSessionInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await agent.request(methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+    out.push(...page.sessions);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
 }

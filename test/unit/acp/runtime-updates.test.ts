@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { RequestError } from "@agentclientprotocol/sdk";
 import { join } from "node:path";
 import { test } from "node:test";
 import { collect, lastEvent, outputText, startFake } from "../../fixtures/fake-agents/in-process";
@@ -132,4 +133,50 @@ test("status moves from starting to idle to working and back, and the protocol l
       await rt.close();
     }
     assert.equal(rt.getStatus(), "closed");
+  }));
+
+test("a terminal auth method runs the agent's login command instead of sending authenticate, then retries", () =>
+  withTmp(async (cwd) => {
+    let attempts = 0;
+    const rt = startFake(
+      {
+        authMethods: [{ type: "terminal", id: "login", name: "Log in", args: ["-c", "exit 0"] } as never],
+        onNewSession: () => {
+          if (attempts++ === 0) throw RequestError.authRequired();
+        },
+        prompt: () => "end_turn",
+      },
+      { cwd, agent: { id: "fake", displayName: "Fake", command: "/bin/sh", args: [] } },
+    );
+    try {
+      const { sessionId } = await rt.ensureSession();
+      assert.equal(sessionId, "s1");
+      assert.equal(attempts, 2);
+      assert.equal(rt.protocolLog.lines().some((l) => l.includes('"method":"authenticate"')), false);
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("a request the client does not serve gets Method not found and the session carries on", () =>
+  withTmp(async (cwd) => {
+    const rt = startFake(
+      {
+        prompt: async ({ client, say }) => {
+          const code = await client.request("vendor/unknown", {}).then(
+            () => "answered",
+            (err: { code?: number }) => String(err.code),
+          );
+          await say(code);
+          return "end_turn";
+        },
+      },
+      { cwd },
+    );
+    try {
+      const { sessionId } = await rt.ensureSession();
+      assert.equal(outputText(await collect(rt.runTurn(sessionId, "go"))), "-32601");
+    } finally {
+      await rt.close();
+    }
   }));

@@ -97,3 +97,38 @@ test("close reaches a child the launcher left behind, through the process group"
     assert.equal(alive(childPid), false, "the launcher's child is gone");
     assert.ok(existsSync(pidFile));
   }));
+
+test("an agent that dies mid-turn ends the turn with an error and the runtime reports failed", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec(), cwd });
+    try {
+      const { sessionId } = await rt.ensureSession();
+      const events = await collect(rt.runTurn(sessionId, "die"));
+      assert.equal(outputText(events), "dying");
+      const last = events[events.length - 1];
+      assert.equal(last.type, "error");
+      assert.match(last.type === "error" ? last.message : "", /exited \(code 7/);
+      assert.equal(rt.getStatus(), "failed");
+      assert.ok(rt.protocolLog.stderrTail().includes("bye from stderr"));
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("set_mode, session/list and session/close reach an agent that advertises them", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec(), cwd });
+    try {
+      const { sessionId, modes } = await rt.ensureSession();
+      assert.equal(modes?.currentModeId, "default");
+      await rt.setMode(sessionId, "default");
+      assert.deepEqual(await rt.listSessions(cwd), []);
+      await rt.closeSession(sessionId);
+      const sent = rt.protocolLog.lines().filter((l) => l.includes(" -> "));
+      for (const method of ["session/set_mode", "session/list", "session/close"]) {
+        assert.ok(sent.some((l) => l.includes(`"method":"${method}"`)), method);
+      }
+    } finally {
+      await rt.close();
+    }
+  }));
