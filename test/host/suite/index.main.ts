@@ -17,17 +17,22 @@ export function run(): Promise<void> {
   };
   const mocha = new Mocha({ ui: "bdd", color: false, timeout: 60_000, reporter: "spec" });
   if (process.env.ACP_HOST_GREP) mocha.grep(process.env.ACP_HOST_GREP);
+  let missing = 0;
   for (const f of PASSES[process.env.ACP_HOST_PASS ?? "main"] ?? []) {
     if (existsSync(join(__dirname, f))) mocha.addFile(join(__dirname, f));
-    else record(`FAIL - suite file ${f} is missing (not built?)`);
+    else {
+      missing++;
+      record(`FAIL - suite file ${f} is missing (not built?)`);
+    }
   }
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const s = runner.stats;
-      const summary = `${s?.passes ?? 0} passed, ${failures} failed${s?.pending ? `, ${s.pending} skipped` : ""}`;
+      const failed = failures + missing;
+      const summary = `${s?.passes ?? 0} passed, ${failed} failed${s?.pending ? `, ${s.pending} skipped` : ""}`;
       record(summary);
       console.log(summary);
-      if (failures > 0) reject(new Error(`${failures} test(s) failed`));
+      if (failed > 0) reject(new Error(`${failed} test(s) failed`));
       else resolve();
     });
     runner.on("pass", (t) => record(`ok   - ${t.fullTitle()} (${t.duration} ms)`));
