@@ -23,6 +23,7 @@ export class RunLogWriter {
   #segLength = 0;
   #previousSeg: string | undefined;
   #total = 0;
+  #closed = false;
 
   constructor(dir: string, id: string, headBytes: number, tailBytes: number) {
     this.#dir = dir;
@@ -37,10 +38,11 @@ export class RunLogWriter {
   }
 
   append(chunk: Buffer): void {
+    if (this.#closed) return; // output after the exit was recorded: the memory buffer still has it
     let data = chunk;
-    if (this.#headLength < this.#headBytes && this.#headFd !== undefined) {
+    if (this.#headLength < this.#headBytes) {
       const take = Math.min(this.#headBytes - this.#headLength, data.length);
-      writeAll(this.#headFd, data.subarray(0, take));
+      writeAll(this.#headFd!, data.subarray(0, take));
       this.#headLength += take;
       this.#total += take;
       data = data.subarray(take);
@@ -83,6 +85,7 @@ export class RunLogWriter {
   }
 
   close(): void {
+    this.#closed = true;
     if (this.#headFd !== undefined) closeSync(this.#headFd);
     if (this.#segFd !== undefined) closeSync(this.#segFd);
     this.#headFd = undefined;

@@ -41,6 +41,7 @@ export interface SpawnOptions {
 
 /** How long to wait for the pipes to drain after the process exited (a daemon may hold them open forever). */
 const DRAIN_AFTER_EXIT_MS = 500;
+const PTY_QUIET_MS = 30;
 
 /** Resolves `command` like a shell would, so a missing program is a clear error instead of a silent exit 127. */
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string {
@@ -80,16 +81,25 @@ function spawnPty(file: string, options: SpawnOptions): SpawnedProcess {
     cwd: options.cwd,
     env: stringEnv(options.env),
   });
+  let lastDataAt = 0;
+  term.onData(() => (lastDataAt = Date.now()));
   return {
     pid: term.pid,
     pty: true,
     acceptsInput: true,
     onData: (listener) => void term.onData((text) => listener(Buffer.from(text, "utf8"), "pty")),
     onExit: (listener) =>
-      void term.onExit(({ exitCode, signal }) =>
+      void term.onExit(({ exitCode, signal }) => {
         // node-pty reports exitCode 0 with a signal number when the child was signalled.
-        listener(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null }),
-      ),
+        const exit = signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null };
+        // The exit can overtake the last output still in the PTY: wait until it has been quiet a moment.
+        const deadline = Date.now() + DRAIN_AFTER_EXIT_MS;
+        const settle = () => {
+          if (Date.now() - lastDataAt < PTY_QUIET_MS && Date.now() < deadline) setTimeout(settle, PTY_QUIET_MS);
+          else listener(exit);
+        };
+        settle();
+      }),
     write: (data) => term.write(typeof data === "string" ? data : data.toString("utf8")),
     endInput: () => {},
     resize: (cols, rows) => term.resize(Math.max(1, cols), Math.max(1, rows)),
