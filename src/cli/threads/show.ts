@@ -1,0 +1,28 @@
+/** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
+import { EXIT } from "../io";
+import { conversation } from "../../core/thread/conversation";
+import { clock, requireArgs, writeJson, type SubContext } from "./common";
+
+const LABEL = { user: "you", assistant: "agent", thought: "thinking", tool: "tool", compaction: "summary", error: "error" } as const;
+
+export function show(ctx: SubContext): number {
+  requireArgs(ctx, 1, "show ID");
+  const { io, store } = ctx;
+  const read = store.read(store.resolveId(ctx.args[0]!));
+  if (ctx.json) {
+    writeJson(io, { metadata: read.metadata, records: read.records, warnings: read.warnings });
+    return EXIT.ok;
+  }
+  const m = read.metadata;
+  io.stdout.write(`${m.title ?? "(untitled)"}\n`);
+  io.stdout.write(`id ${m.threadId}  agent ${m.agent.id}  ${m.mode}  status ${m.status}  ${m.counters.turns} turns\n`);
+  io.stdout.write(`cwd ${m.cwd}${m.gitHead ? `  at ${m.gitHead.slice(0, 10)}` : ""}  created ${m.createdAt}\n`);
+  if (m.transcriptPath) io.stdout.write(`transcript ${m.transcriptPath}\n`);
+  for (const w of read.warnings) io.stderr.write(`warning: ${w.message}\n`);
+  for (const e of conversation(read.records)) {
+    if (e.role === "thought") continue;
+    const body = e.role === "tool" ? e.text : e.text.replace(/\n/g, "\n    ");
+    io.stdout.write(`\n[${clock(e.ts)}] ${LABEL[e.role]}:${e.role === "tool" ? " " : "\n    "}${body}\n`);
+  }
+  return EXIT.ok;
+}
