@@ -43,8 +43,10 @@ for (const c of CASES) {
       assert.ok(hits.some((m) => m.role === "tool"), JSON.stringify(hits));
       assert.ok(hits.every((m) => typeof m.line === "number" && m.line > 0), "hits point at transcript lines");
       const status = await runCli(t, ["status", "--format", "json"]);
-      const counts = JSON.parse(status.stdout) as { sources: { source: string; sessions: number }[] };
-      assert.equal(counts.sources.find((s) => s.source === c.source)?.sessions, 1, "one session, not a copy per sync path");
+      const counts = JSON.parse(status.stdout) as { sources: { source: string; sessions: number; unknown_records: number }[] };
+      const mine = counts.sources.find((s) => s.source === c.source);
+      assert.equal(mine?.sessions, 1, "one session, not a copy per sync path");
+      assert.equal(mine?.unknown_records, 0, "every record type these CLI versions write is known");
     } finally {
       await t.cleanup();
     }

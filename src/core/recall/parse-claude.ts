@@ -40,6 +40,12 @@ const KNOWN_SKIPPED = new Set([
   "atis-latch",
   "bridge-session",
   "system",
+  // seen in claude 2.1.330 transcripts: request/usage bookkeeping, no conversation text
+  "api-request",
+  "api-request-shape",
+  "api-request-blob",
+  "tools-used",
+  "cost-state",
 ]);
 const TITLE_RANK: Record<string, number> = { summary: 1, "ai-title": 2, "custom-title": 3 };
 

@@ -31,6 +31,7 @@ const KNOWN_SKIPPED = new Set([
   "inter_agent_communication",
   "inter_agent_communication_metadata",
   "world_state",
+  "token_usage_record", // seen in codex 0.169 rollouts: usage bookkeeping, no text
 ]);
 const BARE_ITEM_TYPES = new Set([
   "message",

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openDerivedDatabase } from "../db/sqlite";
+import { openDerivedDatabase, type Db } from "../db/sqlite";
 import { homeLayout } from "../store/paths";
 import { discoverTranscripts, type DiscoverOptions } from "./discover";
 import { importFile, type ImportSpec } from "./importer";
@@ -45,11 +45,21 @@ export interface Recall {
 
 const CORRUPT = /malformed|corrupt|not a database/i;
 
+/**
+ * The index is a cache: a killed process leaves the OS with every write (the rollback journal still guards a torn
+ * transaction), and only an OS crash can damage it, which the corrupt-rebuild path covers. So no fsync per batch.
+ */
+function tune(db: Db): void {
+  db.exec("PRAGMA synchronous = OFF");
+  db.exec("PRAGMA cache_size = -16000");
+}
+
 export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall {
   const layout = homeLayout(home);
   const dbPath = opts.dbPath ?? layout.recallDb;
   const sourcesPath = join(dirname(dbPath), "recall-sources.json");
   let { db, created } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" });
+  tune(db);
 
   const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
     const started = performance.now();
@@ -142,6 +152,7 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
       // the cache is damaged: drop it, rebuild from the transcripts, answer from the fresh copy
       db.close();
       ({ db } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "quick_check" }));
+      tune(db);
       rebuild();
       return fn();
     }
