@@ -1,9 +1,8 @@
 /** What the exec commands share: the registry on the data home, error reporting, and run formatting. */
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import { ExecRegistry, ExecThreadRecorder, type RunInfo } from "../../core/exec";
-import { gitInfo } from "../../core/store/git-info";
-import { homeLayout, resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
+import { openExecRegistry, type ExecRegistry, type RunInfo } from "../../core/exec";
+import type { Logger } from "../../core/log";
+import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 
 /**
@@ -12,16 +11,11 @@ import { EXIT, type CliIO } from "../io";
  */
 export function openRegistry(io: CliIO, recordThreads = false): ExecRegistry {
   const ttlMinutes = Number(io.env.ACP_THREADS_EXEC_TTL_MINUTES);
-  const home = resolveHome(io.env);
-  const recorder = recordThreads
-    ? new ExecThreadRecorder(new ThreadStore(home), {
-        describeRepo: gitInfo,
-        onError: (err) => io.stderr.write(`acp-threads exec: could not record the thread: ${errorMessage(err)}\n`),
-      })
-    : undefined;
-  return new ExecRegistry({
-    execDir: homeLayout(home).execDir,
-    recorder,
+  const warn = (message: string) => io.stderr.write(`acp-threads exec: ${message}\n`);
+  const logger: Logger = { debug() {}, info() {}, warn, error: warn };
+  return openExecRegistry(resolveHome(io.env), {
+    recordThreads,
+    logger,
     ttlMs: Number.isFinite(ttlMinutes) && ttlMinutes > 0 ? ttlMinutes * 60_000 : undefined,
     // A CLI process is short-lived: it sweeps when it lists or starts, not on a timer.
     sweepIntervalMs: 0,

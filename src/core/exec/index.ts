@@ -5,10 +5,11 @@
  * ## For the VS Code host (Pseudoterminal, quick pick)
  *
  * ```ts
- * // Each run becomes a thread (mode "exec") when a recorder is given; ThreadStore fits ThreadSink:
- * const recorder = new ExecThreadRecorder(new ThreadStore(home), { describeRepo: gitInfo });
- * const registry = new ExecRegistry({ execDir: homeLayout(resolveHome()).execDir, recorder });
+ * // Registry on <home>/exec; every run started here is also recorded as a thread (mode "exec") in <home>:
+ * const registry = openExecRegistry(home, { ttlMs, logger });
+ * // (or new ExecRegistry({ execDir, recorder: new ExecThreadRecorder(new ThreadStore(home)) }) by hand)
  * // Quick pick: EXEC_PRESETS (id, displayName) plus "custom"; expandCommand(["codex", prompt]) gives the argv.
+ * // Spread the expansion whole: it carries presetId, closeStdin and the transcript kind (found at exit).
  * const run = registry.start({ ...expandCommand(["codex", prompt]), cwd, env, pty: true, cols, rows });
  * // Pseudoterminal:
  * //   onDidWrite  ← run.onOutput(e => write(e.text))   (after replaying run.read(0).text for late openers;
@@ -27,6 +28,7 @@
  * Each run has a state file `<execDir>/<id>.json` so `acp-threads ps|logs|kill` in another process see it; a run
  * whose process is gone with no exit recorded reads as `lost`.
  */
+export { openExecRegistry, type OpenExecOptions } from "./open-registry";
 export { ExecRegistry, commandLine, newRunId, type ExecRegistryOptions, type LogRequest } from "./registry";
 export { ExecRun } from "./exec-run";
 export { EXEC_PRESETS, expandCommand, findPreset, type ExecPreset, type ExpandedCommand, type PresetOptions } from "./exec-presets";
