@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, jsonLines, runAgentTurn, setUp, skipUnlessInstalled, type Interop } from "./harness";
+import { AGENT_TIMEOUT_MS, agentRequests, jsonLines, runAgentTurn, setUp, skipUnlessInstalled, type Interop } from "./harness";
 
 interface Case {
   id: AgentId;
@@ -30,22 +30,6 @@ const CASES: Case[] = [
   { id: "gemini", methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"], permissions: 1, route: "POST /v1beta/models/*:streamGenerateContent" },
   { id: "opencode", methods: ["session/request_permission", "fs/write_text_file"], permissions: 2, route: "POST /v1/chat/completions" },
 ];
-
-/** Methods of the requests the agent sent us (`<-` lines of the protocol log that carry an id and a method). */
-function agentRequests(logFile: string): string[] {
-  const out: string[] = [];
-  for (const line of readFileSync(logFile, "utf8").split("\n")) {
-    const m = / <- (\{.*)$/.exec(line);
-    if (!m) continue;
-    try {
-      const msg = JSON.parse(m[1]) as { id?: unknown; method?: unknown };
-      if (msg.id !== undefined && typeof msg.method === "string") out.push(msg.method);
-    } catch {
-      // A line cut by the log's entry cap: not one of the small requests we look for.
-    }
-  }
-  return out;
-}
 
 function auditRecords(t: Interop): Record<string, unknown>[] {
   const file = join(t.dataHome, "audit.jsonl");

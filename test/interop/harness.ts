@@ -1,7 +1,7 @@
 // Shared set-up for the real-agent interop tests: a scripted model server, an isolated agent environment
 // under /var/tmp, and helpers to drive the agent through our CLI (`dist/cli.js run`) or the engine directly.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
@@ -111,4 +111,20 @@ export function toolCalls(events: RuntimeEvent[]) {
   const byId = new Map<string, Extract<RuntimeEvent, { type: "tool_call" }>["toolCall"]>();
   for (const e of events) if (e.type === "tool_call") byId.set(e.toolCall.toolCallId, e.toolCall);
   return [...byId.values()];
+}
+
+/** Methods of the requests the agent sent us (`<-` lines of the protocol log that carry an id and a method). */
+export function agentRequests(logFile: string): string[] {
+  const out: string[] = [];
+  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+    const m = / <- (\{.*)$/.exec(line);
+    if (!m) continue;
+    try {
+      const msg = JSON.parse(m[1]) as { id?: unknown; method?: unknown };
+      if (msg.id !== undefined && typeof msg.method === "string") out.push(msg.method);
+    } catch {
+      // A line cut by the log's entry cap: not one of the small requests we look for.
+    }
+  }
+  return out;
 }
