@@ -84,6 +84,8 @@ export class ExecRegistry implements Disposable {
     mkdirSync(this.execDir, { recursive: true, mode: 0o700 });
     this.sweep();
     const id = options.id ?? newRunId();
+    // Ids become file names: never let one reach outside execDir.
+    if (!RUN_ID_RE.test(id)) throw new AcpThreadsError("usage", `invalid exec run id '${id}'`);
     if (this.#runs.has(id) || readRunState(this.execDir, id)) throw new AcpThreadsError("usage", `exec run ${id} exists`);
     const env = options.env ?? process.env;
     const proc = spawnProcess({ ...options, env, pty: options.pty ?? false });
@@ -253,7 +255,9 @@ export class ExecRegistry implements Disposable {
   }
 }
 
-/** Short, typeable, sortable-enough ids: 10 hex chars. */
+const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Short, typeable ids: 10 hex chars. */
 export function newRunId(): string {
   return randomBytes(5).toString("hex");
 }

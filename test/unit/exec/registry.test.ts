@@ -137,5 +137,6 @@ test("ids resolve by unique prefix", async () => {
     await run.exited;
     assert.equal(registry.resolve("abc").id, "abc123");
     assert.throws(() => registry.resolve("zzz"), /no exec run 'zzz'/);
+    assert.throws(() => registry.start({ command: "true", args: [], cwd: dir, id: "../escape" }), /invalid exec run id/);
   });
 });
