@@ -1,4 +1,4 @@
-// A policy denial through the CLI: codex-acp's only reject option for a patch aborts the whole turn, so the
+// Policy denials through the CLI. codex-acp's only reject option for a patch aborts the whole turn, so the
 // run ends cancelled with exit code 5 and nothing is written.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,3 +21,24 @@ test("codex-acp under --permission deny-all ends the turn cancelled with exit 5 
     await t.cleanup();
   }
 });
+
+// The other agents treat a rejected edit as "that tool failed", not as the end of the turn (real-agents.md,
+// item 10): the turn still ends end_turn (exit 0), but nothing reaches the disk. gemini never gets as far as
+// asking: under deny-all its probe read of the target is refused, and its write_file gives up.
+for (const id of ["claude-agent-acp", "claude-code-acp", "gemini", "opencode"] as const) {
+  test(`${id} under --permission deny-all writes nothing and records only denials`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+    const t = await setUp(id);
+    try {
+      const r = await runAgentTurn(t, "deny-all", undefined, ["--timeout", "100"]);
+      const summary = jsonLines(r.stdout).at(-1) ?? {};
+      assert.equal(r.code, 0, `stderr: ${r.stderr.slice(-1500)}\nsummary: ${JSON.stringify(summary)}`);
+      assert.equal(summary.stopReason, "end_turn");
+      const permissions = summary.permissions as { decidedBy: string; optionKind: string | null }[];
+      if (id !== "gemini") assert.ok(permissions.length >= 1, "the agent asked");
+      for (const p of permissions) assert.deepEqual([p.decidedBy, p.optionKind?.startsWith("reject")], ["policy", true]);
+      assert.equal(existsSync(join(t.workspace, "hello.txt")), false);
+    } finally {
+      await t.cleanup();
+    }
+  });
+}

@@ -1,4 +1,5 @@
-// session/load after a restart, through the engine API: turn one in a first agent process, then a second
+// session/load after a restart, through the engine API (codex-acp, claude-agent-acp, claude-code-acp, opencode):
+// turn one in a first agent process, then a second
 // process loads the session and replays the conversation. gemini is left out: its load is broken upstream
 // (it rewrites the chat file within the same minute; see real-agents.md).
 import { test } from "node:test";
@@ -8,7 +9,7 @@ import { join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
 import { AGENT_TIMEOUT_MS, collectTurn, PROMPT, runtimeFor, setUp, skipUnlessInstalled, toolCalls } from "./harness";
 
-for (const id of ["codex-acp", "claude-agent-acp", "opencode"] as AgentId[]) {
+for (const id of ["codex-acp", "claude-agent-acp", "claude-code-acp", "opencode"] as AgentId[]) {
   test(`${id} reloads a session in a new process and replays the user's prompt`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
     const t = await setUp(id);
     try {
