@@ -9,12 +9,14 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { shutdownExec } from "./exec-terminal";
 import { Hub } from "./hub";
-import { RECALL_VIEW_ID, RecallViewProvider } from "./recall-view";
+import { closeRecall, offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
 
 export interface AcpThreadsApi {
   hub: Hub;
   /** Milliseconds `activate` took (reported by the host suite as the activation figure). */
   activationMs: number;
+  /** The recall view's search and open actions (same module instance as the view). */
+  recall: { search: typeof searchRecall; open: typeof openRecallHit };
 }
 
 let hub: Hub | undefined;
@@ -38,9 +40,11 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     // Integrated terminals get ACP_THREADS_HOME so the CLI there shares the extension's data.
     context.environmentVariableCollection.replace("ACP_THREADS_HOME", h.home);
     context.environmentVariableCollection.description = "ACP Threads: lets the acp-threads CLI find the extension's threads";
+    // After activation, off the critical path: the one-time offer to import existing history.
+    setTimeout(() => offerImportOnce(h), 2000);
     const activationMs = performance.now() - started;
     h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
-    return { hub: h, activationMs };
+    return { hub: h, activationMs, recall: { search: searchRecall, open: openRecallHit } };
   } catch (err) {
     void vscode.window.showErrorMessage(`ACP Threads failed to start: ${errorMessage(err)}`);
     return undefined;
@@ -50,5 +54,6 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
 export async function deactivate(): Promise<void> {
   await shutdownExec();
   await Promise.all((hub?.live.all() ?? []).map((s) => s.close()));
+  closeRecall();
   hub = undefined;
 }

@@ -1,18 +1,124 @@
-/** The "Recall" webview view: search past sessions (ours and imported Codex / Claude Code transcripts). */
+/**
+ * The "Recall" webview view: searches past sessions (our threads plus imported Codex / Claude Code
+ * transcripts) with the engine's recall index. Our own threads are synced before a search (incremental,
+ * unchanged files are skipped). Clicking a hit opens our thread at that message, or the transcript at its line.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
 import * as vscode from "vscode";
+import { errorMessage } from "../core/errors";
+import { openRecall } from "../core/recall/recall";
+import type { Recall } from "../core/recall/recall";
+import { repoRoot } from "../core/recall/scope";
+import { parseRecallMessage } from "../webview/recall/protocol";
+import type { RecallHostMessage, RecallWebviewMessage } from "../webview/recall/protocol";
 import type { Hub } from "./hub";
+import { recordsToEvents } from "./thread-events";
+import { webviewHtml, webviewOptions } from "./webview-html";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
+const OFFERED_KEY = "acpThreads.importOffered";
+
+const BODY = `<div class="bar"><input id="q" type="search" placeholder="Search past sessions (words, &quot;phrases&quot;, a | b)" aria-label="Search past sessions"><button id="import" title="Import Codex and Claude Code history">Import</button></div>
+<div class="toggles"><label><input type="checkbox" id="scope-all"> all repos</label><label><input type="checkbox" id="all-terms"> all terms</label></div>
+<div id="busy" class="muted" hidden></div>
+<div id="results"></div>`;
+
+let recall: Recall | undefined;
+
+/** The index, with our own threads synced first (incremental: unchanged files are skipped by fingerprint). */
+function recallFor(hub: Hub): Recall {
+  recall ??= openRecall(hub.home);
+  recall.syncOwnThreads();
+  return recall;
+}
+
+export function closeRecall(): void {
+  recall?.close();
+  recall = undefined;
+}
+
+const historyRoots = () => ({ codex: join(homedir(), ".codex", "sessions"), claude: join(homedir(), ".claude", "projects") });
+
+/** Imports Codex and Claude Code history with progress; cancellable between sources. */
+export async function importHistory(hub: Hub): Promise<void> {
+  const roots = historyRoots();
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "ACP Threads: importing history", cancellable: true },
+    async (progress, token) => {
+      const steps: [string, () => { messages: number; files: number }][] = [
+        ["our threads", () => recallFor(hub).syncOwnThreads()],
+        ["Codex", () => (existsSync(roots.codex) ? recallFor(hub).importCodex({ root: roots.codex }) : { messages: 0, files: 0 })],
+        ["Claude Code", () => (existsSync(roots.claude) ? recallFor(hub).importClaude({ root: roots.claude }) : { messages: 0, files: 0 })],
+      ];
+      const done: string[] = [];
+      for (const [name, run] of steps) {
+        if (token.isCancellationRequested) break;
+        progress.report({ message: name, increment: 100 / steps.length });
+        await new Promise((r) => setImmediate(r)); // let the progress UI update before the synchronous import
+        const s = run();
+        done.push(`${name}: ${s.files} files, ${s.messages} messages`);
+      }
+      void vscode.window.showInformationMessage(`Recall ${token.isCancellationRequested ? "import cancelled after" : "imported"} ${done.join("; ")}`);
+    },
+  );
+}
+
+/** First activation: offer to import existing history once, when there is some. */
+export function offerImportOnce(hub: Hub): void {
+  const state = hub.context.globalState;
+  if (state.get(OFFERED_KEY)) return;
+  const roots = historyRoots();
+  if (!existsSync(roots.codex) && !existsSync(roots.claude)) return;
+  void state.update(OFFERED_KEY, true);
+  void vscode.window.showInformationMessage("ACP Threads can search your existing Codex and Claude Code sessions. Import them now?", "Import", "Not now").then((c) => {
+    if (c === "Import") void importHistory(hub).then(undefined, (err) => hub.log.logger.error("import failed", err));
+  });
+}
+
+/** What the view's search box does (also used by the host suite). Empty query = recent sessions. */
+export function searchRecall(hub: Hub, query: string, opts: { all: boolean; allTerms: boolean }): RecallHostMessage {
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const scope = opts.all || !cwd ? { global: true } : { repo: repoRoot(cwd) };
+  const r = recallFor(hub);
+  if (!query) return { type: "recent", result: r.recent({ ...scope, limit: 20 }) };
+  return { type: "results", result: r.search(query, { ...scope, allTerms: opts.allTerms, limit: 10 }) };
+}
 
 export class RecallViewProvider implements vscode.WebviewViewProvider {
   constructor(private readonly hub: Hub) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    view.webview.options = { enableScripts: false };
-    view.webview.html = `<!DOCTYPE html><html><body><p>Recall search is not available in this build (home ${this.hub.home}).</p></body></html>`;
+    const { extensionUri } = this.hub.context;
+    view.webview.options = webviewOptions(extensionUri);
+    view.webview.html = webviewHtml(view.webview, extensionUri, { script: "recall.js", css: "recall.css", title: "Recall", body: BODY });
+    const post = (m: RecallHostMessage) => void view.webview.postMessage(m);
+    view.webview.onDidReceiveMessage((raw) => void this.#handle(parseRecallMessage(raw), post));
   }
+
+  async #handle(m: RecallWebviewMessage | undefined, post: (m: RecallHostMessage) => void): Promise<void> {
+    if (!m) return;
+    try {
+      if (m.type === "search") post(searchRecall(this.hub, m.query, { all: m.scope === "all", allTerms: m.allTerms }));
+      else if (m.type === "open") await openRecallHit(this.hub, m.source, m.path, m.line);
+      else if (m.type === "import") await importHistory(this.hub);
+    } catch (err) {
+      post({ type: "error", message: errorMessage(err) });
+    }
+  }
+
 }
 
-export async function importHistory(_hub: Hub): Promise<void> {
-  void vscode.window.showInformationMessage("Importing history is not available in this build.");
+/** Our thread → its panel scrolled to the message; anything else → the transcript file at the line. */
+export async function openRecallHit(hub: Hub, source: string, path: string, line: number | null): Promise<void> {
+  const threadId = basename(path).replace(/\.jsonl$/, "");
+  if (source === "acp_threads" && hub.store.store.exists(threadId)) {
+    const { records } = hub.store.store.read(threadId);
+    const focus = line ? recordsToEvents(records.slice(0, Math.max(0, line - 1))).length : undefined;
+    hub.panels.open(threadId, { focusEvent: focus });
+    return;
+  }
+  const l = Math.max(0, (line ?? 1) - 1);
+  await vscode.window.showTextDocument(vscode.Uri.file(path), { selection: new vscode.Range(l, 0, l, 0), preview: true });
 }

@@ -1,5 +1,6 @@
 /** Shared helpers for the in-host suite (imported by each *.test.ts; bundled into each). */
 import * as vscode from "vscode";
+import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
@@ -42,3 +43,20 @@ export async function terminalScreen(t: vscode.Terminal): Promise<string> {
 }
 
 export const repoRoot = () => process.env.ACP_REPO_ROOT ?? process.cwd();
+
+/** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
+export function writePastThread(home: string, n: number, text = (i: number) => `**answer** ${i}`): string {
+  const store = new ThreadStore(home);
+  const h = store.create({ agent: { id: "fake", name: "Fake agent", command: "/bin/true" }, mode: "acp", cwd: workspaceRoot(), repoRoot: null, gitHead: null, title: `past thread with ${n} exchanges` });
+  const ts = new Date().toISOString();
+  for (let i = 0; i < n; i++) {
+    h.appendMany([
+      { v: 1, ts, kind: "user_message", messageId: `u${i}`, text: `question ${i}` },
+      { v: 1, ts, kind: "agent_message", messageId: `a${i}`, text: text(i) },
+      { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
+    ] as never);
+  }
+  h.close();
+  return h.threadId;
+}
+

@@ -2,23 +2,7 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, waitFor, workspaceRoot } from "./helpers";
-
-/** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
-function writePastThread(home: string, n: number): string {
-  const store = new ThreadStore(home);
-  const h = store.create({ agent: { id: "fake", name: "Fake agent", command: "/bin/true" }, mode: "acp", cwd: workspaceRoot(), repoRoot: null, gitHead: null, title: `past thread with ${n} exchanges` });
-  const ts = new Date().toISOString();
-  for (let i = 0; i < n; i++) {
-    h.appendMany([
-      { v: 1, ts, kind: "user_message", messageId: `u${i}`, text: `question ${i}` },
-      { v: 1, ts, kind: "agent_message", messageId: `a${i}`, text: `**answer** ${i}` },
-      { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
-    ] as never);
-  }
-  h.close();
-  return h.threadId;
-}
+import { api, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 describe("the sessions view", () => {
   it("lists a past thread under its day, and Open renders it read-only", async () => {
