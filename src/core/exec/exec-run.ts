@@ -3,7 +3,9 @@
  * events a live mirror listens to. Created by `ExecRegistry.start`; other processes only see its files.
  */
 import { StringDecoder } from "node:string_decoder";
+import { errorMessage } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
+import type { Logger } from "../log";
 import { HeadTailBuffer, readSlice } from "./output-buffer";
 import { killRunGroup, processStartTicks, signalRun } from "./proc";
 import { RunLogWriter } from "./run-log";
@@ -26,6 +28,7 @@ export interface ExecRunDeps {
   tailBytes: number;
   killGraceMs: number;
   recorder?: ExecRecorder;
+  logger: Logger;
   /** The run's environment, to find its transcript (HOME, CODEX_HOME...). Kept in memory only. */
   env: NodeJS.ProcessEnv;
 }
@@ -43,6 +46,7 @@ export class ExecRun implements Disposable {
   #flushTimer: NodeJS.Timeout | undefined;
   #timeoutTimer: NodeJS.Timeout | undefined;
   #timedOut = false;
+  #logFailed = false;
   #resolveExited!: (info: RunInfo) => void;
   /** Resolves with the final state once the process has exited and its output is recorded. */
   readonly exited: Promise<RunInfo>;
@@ -61,7 +65,7 @@ export class ExecRun implements Disposable {
     this.exited = new Promise((resolve) => (this.#resolveExited = resolve));
     const threadId = deps.recorder?.started(this.#state);
     if (threadId) this.#state.threadId = threadId;
-    writeRunState(deps.execDir, this.#state);
+    writeRunState(deps.execDir, this.#state); // at start a failure is the caller's error: nothing runs unseen
     proc.onData((chunk, stream) => this.#append(chunk, stream));
     proc.onExit((exit) => this.#finish(exit.exitCode, exit.signal));
     if (state.timeoutMs && state.timeoutMs > 0) {
@@ -136,7 +140,7 @@ export class ExecRun implements Disposable {
   /** Records where the CLI left its own transcript. */
   patch(patch: Partial<Pick<RunState, "transcriptPath" | "threadId">>): void {
     this.#state = { ...this.#state, ...patch, updatedAt: new Date().toISOString() };
-    writeRunState(this.#deps.execDir, this.#state);
+    this.#persist();
     if (patch.transcriptPath) this.#deps.recorder?.patched(this.#state, { transcriptPath: patch.transcriptPath });
   }
 
@@ -152,17 +156,18 @@ export class ExecRun implements Disposable {
   #append(chunk: Buffer, stream: OutputEvent["stream"]): void {
     const offset = this.#buffer.total;
     this.#buffer.append(chunk);
-    this.#log.append(chunk);
+    // One failure (disk full) stops the file log; the memory buffer and live listeners carry on.
+    if (!this.#logFailed) this.#logFailed = !this.#safely("writing the output log", () => this.#log.append(chunk));
     let decoder = this.#decoders.get(stream);
     if (!decoder) this.#decoders.set(stream, (decoder = new StringDecoder("utf8")));
     const event: OutputEvent = { runId: this.id, text: decoder.write(chunk), offset, bytes: chunk.length, stream };
     this.#deps.recorder?.output(event);
-    this.#onOutput.fire(event);
+    this.#safely("an output listener", () => this.#onOutput.fire(event));
     this.#flushTimer ??= setTimeout(() => {
       this.#flushTimer = undefined;
       if (!this.running) return;
       this.#state = { ...this.#state, bytes: this.#buffer.total, updatedAt: new Date().toISOString() };
-      writeRunState(this.#deps.execDir, this.#state);
+      this.#persist();
     }, STATE_FLUSH_INTERVAL_MS).unref();
   }
 
@@ -175,7 +180,8 @@ export class ExecRun implements Disposable {
     if (!this.running) return;
     for (const [stream, decoder] of this.#decoders) {
       const rest = decoder.end();
-      if (rest) this.#onOutput.fire({ runId: this.id, text: rest, offset: this.#buffer.total, bytes: 0, stream: stream as OutputEvent["stream"] });
+      const event = { runId: this.id, text: rest, offset: this.#buffer.total, bytes: 0, stream: stream as OutputEvent["stream"] };
+      if (rest) this.#safely("an output listener", () => this.#onOutput.fire(event));
     }
     clearTimeout(this.#flushTimer);
     clearTimeout(this.#timeoutTimer);
@@ -185,10 +191,26 @@ export class ExecRun implements Disposable {
     const transcriptPath = this.#findTranscript();
     this.#state = { ...this.#state, status, exitCode, signal, bytes: this.#buffer.total, endedAt: now, updatedAt: now };
     if (transcriptPath) this.#state.transcriptPath = transcriptPath;
-    writeRunState(this.#deps.execDir, this.#state);
+    this.#persist();
     this.#deps.recorder?.exited(this.#state, (cursor, max) => readSlice(this.#buffer, cursor, max, true));
     const info = this.info;
-    this.#onExit.fire(info);
+    this.#safely("an exit listener", () => this.#onExit.fire(info));
     this.#resolveExited(info);
+  }
+
+  /** Rewrites the state file; a failure (disk full) is logged, never thrown into the process's event handlers. */
+  #persist(): void {
+    this.#safely("writing the state file", () => writeRunState(this.#deps.execDir, this.#state));
+  }
+
+  /** Runs `fn`; on failure logs it and returns false. */
+  #safely(what: string, fn: () => void): boolean {
+    try {
+      fn();
+      return true;
+    } catch (err) {
+      this.#deps.logger.warn(`exec ${this.id}: ${what} failed: ${errorMessage(err)}`);
+      return false;
+    }
   }
 }

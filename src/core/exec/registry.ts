@@ -10,7 +10,7 @@ import { redactSecrets } from "../store/redact";
 import { nullLogger, type Logger } from "../log";
 import { ExecRun } from "./exec-run";
 import { readSlice } from "./output-buffer";
-import { isAlive, killRunGroup } from "./proc";
+import { isAlive, killRunGroup, signalRun } from "./proc";
 import { RunLogReader } from "./run-log";
 import { listRunIds, matchRunId, readRunState, removeRun, runProcessAlive, toRunInfo, writeRunState } from "./run-state";
 import { spawnProcess } from "./spawn-process";
@@ -114,7 +114,14 @@ export class ExecRegistry implements Disposable {
       timeoutMs: options.timeoutMs,
       transcriptKind: options.transcript,
     };
-    const run = new ExecRun(state, proc, { ...this.#opts, env });
+    let run: ExecRun;
+    try {
+      run = new ExecRun(state, proc, { ...this.#opts, env });
+    } catch (err) {
+      // Could not record it (exec dir unwritable): a run nobody can see or kill must not go on.
+      signalRun(proc.pid, "SIGKILL");
+      throw err;
+    }
     this.#runs.set(id, run);
     run.onExit((info) => this.#onDidExit.fire(info));
     this.#onDidStart.fire(run);
