@@ -42,6 +42,25 @@ export interface TranscriptParser<S> {
   unknown: number;
 }
 
+/** Wraps a format's line handler as a TranscriptParser; a line that is not a JSON object counts as unknown. */
+export function makeParser<S extends { meta: SessionMeta }>(
+  state: S,
+  onRecord: (record: Record<string, unknown>, line: number, out: ParsedMessage[]) => void,
+): TranscriptParser<S> {
+  const parser: TranscriptParser<S> = {
+    state,
+    unknown: 0,
+    meta: () => state.meta,
+    feed(record, line) {
+      const out: ParsedMessage[] = [];
+      if (isObj(record)) onRecord(record, line, out);
+      else parser.unknown++;
+      return out;
+    },
+  };
+  return parser;
+}
+
 export const TOOL_CAP = 4000;
 export const TEXT_CAP = 32_000;
 

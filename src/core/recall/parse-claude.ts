@@ -4,17 +4,7 @@
  * command wrappers stripped, compact summaries kept as kind=compaction.
  */
 import { stripClaudeInjected } from "./inject";
-import {
-  TEXT_CAP,
-  TOOL_CAP,
-  capText,
-  isObj,
-  parseTs,
-  str,
-  type ParsedMessage,
-  type SessionMeta,
-  type TranscriptParser,
-} from "./model";
+import { TEXT_CAP, TOOL_CAP, capText, isObj, makeParser, parseTs, str, type ParsedMessage, type SessionMeta, type TranscriptParser } from "./model";
 
 export interface ClaudeState {
   seq: number;
@@ -73,7 +63,6 @@ function toolUseText(input: unknown): string {
 
 export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: ClaudeState): TranscriptParser<ClaudeState> {
   const state: ClaudeState = prior ?? { seq: 0, meta: {}, tools: [] };
-  let unknown = 0;
 
   const emit = (out: ParsedMessage[], m: Omit<ParsedMessage, "seq">): number | undefined => {
     if (!m.content.trim()) return undefined;
@@ -138,32 +127,24 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
     return out;
   };
 
-  return {
-    state,
-    get unknown() {
-      return unknown;
-    },
-    meta: () => state.meta,
-    feed(record, line) {
-      if (!isObj(record)) return [];
-      const type = str(record.type) ?? "";
-      const ts = parseTs(record.timestamp);
-      const m = state.meta;
-      m.id ??= str(record.sessionId);
-      m.cwd ??= str(record.cwd);
-      m.gitBranch ??= str(record.gitBranch);
-      if (m.startedAt === undefined && ts !== undefined) m.startedAt = ts;
-      const title = str(record.customTitle) ?? str(record.aiTitle) ?? str(record.summary);
-      const rank = TITLE_RANK[type];
-      if (rank !== undefined) {
-        if (title && rank >= (m.titleRank ?? 0)) Object.assign(m, { title, titleRank: rank });
-        return [];
-      }
-      const msg = isObj(record.message) ? record.message : undefined;
-      if (type === "user" && msg) return user(record, msg, line, ts);
-      if (type === "assistant" && msg) return assistant(msg, line, ts);
-      if (!KNOWN_SKIPPED.has(type)) unknown++;
-      return [];
-    },
-  };
+  const parser = makeParser(state, (record, line, out) => {
+    const type = str(record.type) ?? "";
+    const ts = parseTs(record.timestamp);
+    const m = state.meta;
+    m.id ??= str(record.sessionId);
+    m.cwd ??= str(record.cwd);
+    m.gitBranch ??= str(record.gitBranch);
+    if (m.startedAt === undefined && ts !== undefined) m.startedAt = ts;
+    const title = str(record.customTitle) ?? str(record.aiTitle) ?? str(record.summary);
+    const rank = TITLE_RANK[type];
+    if (rank !== undefined) {
+      if (title && rank >= (m.titleRank ?? 0)) Object.assign(m, { title, titleRank: rank });
+      return;
+    }
+    const msg = isObj(record.message) ? record.message : undefined;
+    if (type === "user" && msg) out.push(...user(record, msg, line, ts));
+    else if (type === "assistant" && msg) out.push(...assistant(msg, line, ts));
+    else if (!KNOWN_SKIPPED.has(type)) parser.unknown++;
+  });
+  return parser;
 }

@@ -8,6 +8,7 @@ import {
   TOOL_CAP,
   capText,
   isObj,
+  makeParser,
   parseTs,
   str,
   type Kind,
@@ -68,7 +69,6 @@ function callText(args: string): string {
 
 export function createCodexParser(prior?: CodexState): TranscriptParser<CodexState> {
   const state: CodexState = prior ?? { seq: 0, meta: {}, calls: [], pending: [] };
-  let unknown = 0;
 
   const toolName = (callId: unknown): string | undefined =>
     typeof callId === "string" ? state.calls.find(([id]) => id === callId)?.[1] : undefined;
@@ -170,29 +170,20 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
     }
   };
 
-  return {
-    state,
-    get unknown() {
-      return unknown;
-    },
-    meta: () => state.meta,
-    feed(record, line) {
-      const out: ParsedMessage[] = [];
-      if (!isObj(record)) return out;
-      const ts = parseTs(record.timestamp);
-      const type = str(record.type);
-      const payload = isObj(record.payload) ? record.payload : undefined;
-      if (type === undefined && record.id !== undefined && payload === undefined) metaLine(record, ts);
-      else if (type !== undefined && BARE_ITEM_TYPES.has(type) && payload === undefined) responseItem(record, line, ts, out);
-      else if (type === "session_meta" && payload) metaLine(payload, ts);
-      else if (type === "response_item" && payload) responseItem(payload, line, ts, out);
-      else if (type === "event_msg" && payload) eventMsg(payload, line, ts, out);
-      else if (type === "compacted" && payload)
-        emit(out, { line, ts, role: "assistant", kind: "compaction", content: str(payload.message) ?? "" });
-      else if (type === "turn_context" && payload) state.meta.cwd ??= str(payload.cwd);
-      else if (!type || !KNOWN_SKIPPED.has(type)) unknown++;
-      if (state.meta.startedAt === undefined && ts !== undefined) state.meta.startedAt = ts;
-      return out;
-    },
-  };
+  const parser = makeParser(state, (record, line, out) => {
+    const ts = parseTs(record.timestamp);
+    const type = str(record.type);
+    const payload = isObj(record.payload) ? record.payload : undefined;
+    if (type === undefined && record.id !== undefined && payload === undefined) metaLine(record, ts);
+    else if (type !== undefined && BARE_ITEM_TYPES.has(type) && payload === undefined) responseItem(record, line, ts, out);
+    else if (type === "session_meta" && payload) metaLine(payload, ts);
+    else if (type === "response_item" && payload) responseItem(payload, line, ts, out);
+    else if (type === "event_msg" && payload) eventMsg(payload, line, ts, out);
+    else if (type === "compacted" && payload)
+      emit(out, { line, ts, role: "assistant", kind: "compaction", content: str(payload.message) ?? "" });
+    else if (type === "turn_context" && payload) state.meta.cwd ??= str(payload.cwd);
+    else if (!type || !KNOWN_SKIPPED.has(type)) parser.unknown++;
+    if (state.meta.startedAt === undefined && ts !== undefined) state.meta.startedAt = ts;
+  });
+  return parser;
 }

@@ -4,7 +4,7 @@
  * (title patches, the transcript an exec run left behind). Records of kinds it does not index are skipped.
  */
 import type { ThreadRecord } from "../store/records";
-import { TEXT_CAP, TOOL_CAP, capText, isObj, parseTs, type ParsedMessage, type SessionMeta, type TranscriptParser } from "./model";
+import { TEXT_CAP, TOOL_CAP, capText, isObj, makeParser, parseTs, type Kind, type ParsedMessage, type Role, type SessionMeta, type TranscriptParser } from "./model";
 
 export interface ThreadState {
   seq: number;
@@ -13,6 +13,14 @@ export interface ThreadState {
   tools: [string, number][];
 }
 
+/** Records that are one message each: their role and kind in the index. */
+const TEXT_RECORDS: Record<"user_message" | "agent_message" | "thought" | "compaction" | "exec_output", [Role, Kind]> = {
+  user_message: ["user", "text"],
+  agent_message: ["assistant", "text"],
+  thought: ["assistant", "reasoning"],
+  compaction: ["assistant", "compaction"],
+  exec_output: ["tool", "tool_output"],
+};
 const SKIPPED = new Set(["plan", "permission", "usage", "exec_exit", "turn_end", "error"]);
 
 function contentText(content: unknown): string {
@@ -29,7 +37,6 @@ function contentText(content: unknown): string {
 
 export function createThreadParser(prior?: ThreadState): TranscriptParser<ThreadState> {
   const state: ThreadState = prior ?? { seq: 0, meta: {}, tools: [] };
-  let unknown = 0;
 
   const push = (out: ParsedMessage[], m: Omit<ParsedMessage, "seq">, replaceSeq?: number) => {
     if (!m.content.trim()) return undefined;
@@ -52,20 +59,15 @@ export function createThreadParser(prior?: ThreadState): TranscriptParser<Thread
         if (typeof r.patch.transcriptPath === "string") state.meta.transcriptPath = r.patch.transcriptPath;
         return;
       case "user_message":
-        push(out, { role: "user", kind: "text", content: r.text, line, ts });
-        return;
       case "agent_message":
-        push(out, { role: "assistant", kind: "text", content: r.text, line, ts });
-        return;
       case "thought":
-        push(out, { role: "assistant", kind: "reasoning", content: r.text, line, ts });
-        return;
       case "compaction":
-        push(out, { role: "assistant", kind: "compaction", content: r.summary, line, ts });
+      case "exec_output": {
+        const [role, kind] = TEXT_RECORDS[r.kind];
+        const content = r.kind === "compaction" ? r.summary : r.text;
+        push(out, { role, kind, content, line, ts, toolName: r.kind === "exec_output" ? `exec:${r.stream}` : undefined });
         return;
-      case "exec_output":
-        push(out, { role: "tool", kind: "tool_output", toolName: `exec:${r.stream}`, content: r.text, line, ts });
-        return;
+      }
       case "tool_call": {
         const tc = r.toolCall;
         const input = tc.rawInput === undefined ? "" : JSON.stringify(tc.rawInput);
@@ -79,21 +81,13 @@ export function createThreadParser(prior?: ThreadState): TranscriptParser<Thread
         return;
       }
       default:
-        if (!SKIPPED.has((r as { kind: string }).kind)) unknown++;
+        if (!SKIPPED.has((r as { kind: string }).kind)) parser.unknown++;
     }
   };
 
-  return {
-    state,
-    get unknown() {
-      return unknown;
-    },
-    meta: () => state.meta,
-    feed(value, line) {
-      const out: ParsedMessage[] = [];
-      if (isObj(value) && typeof value.kind === "string") record(value as unknown as ThreadRecord, line, out);
-      else unknown++;
-      return out;
-    },
-  };
+  const parser = makeParser(state, (value, line, out) => {
+    if (typeof value.kind === "string") record(value as unknown as ThreadRecord, line, out);
+    else parser.unknown++;
+  });
+  return parser;
 }

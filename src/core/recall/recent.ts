@@ -29,18 +29,13 @@ export interface RecentResult {
 
 const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
 
-interface Row {
-  id: string;
-  source: string;
-  path: string;
-  repo: string | null;
-  cwd: string | null;
-  title: string | null;
+/** A sessions row as selected: the result's fields before times are formatted and columns renamed. */
+type Row = Omit<RecentSession, "started_at" | "last_at" | "messages" | "preview"> & {
   started_at: number | null;
   last_ts: number | null;
   msg_count: number;
   first_user: string | null;
-}
+};
 
 export function recentSessions(db: Db, o: RecentOptions = {}): RecentResult {
   const where = o.global ? "" : "WHERE repo = :repo";

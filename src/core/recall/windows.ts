@@ -61,15 +61,7 @@ export function cutAround(text: string, at: number, max: number): { text: string
   return { text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`, truncated: true };
 }
 
-interface Row {
-  seq: number;
-  role: string;
-  kind: string;
-  tool: string | null;
-  ts: number | null;
-  line: number | null;
-  body: string;
-}
+type Row = Omit<WindowMessage, "text" | "hit" | "truncated"> & { body: string };
 
 export function buildWindows(
   db: Db,

@@ -116,3 +116,15 @@ export function writeRollout(w: World, name: string, cwd: string, messages: { ro
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
 }
+
+/** Runs `fn` against a fresh world with both fixture roots imported, then closes and cleans up. */
+export function withIndex(fn: (w: World, r: ReturnType<typeof importAll>) => void): void {
+  const w = makeWorld();
+  const r = importAll(w);
+  try {
+    fn(w, r);
+  } finally {
+    r.close();
+    w.cleanup();
+  }
+}

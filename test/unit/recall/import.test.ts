@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, truncateSync, writeFileSync, openSync, wr
 import { join } from "node:path";
 import { openDatabase } from "../../../src/core/db/sqlite";
 import { openRecall } from "../../../src/core/recall/recall";
-import { findFile, importAll, makeWorld } from "./helpers";
+import { findFile, importAll, makeWorld, withIndex } from "./helpers";
 
 type Msg = { role: string; kind: string; tool: string | null; body: string; line: number };
 const messages = (dbPath: string, like: string): Msg[] => {
@@ -17,9 +17,7 @@ const messages = (dbPath: string, like: string): Msg[] => {
 };
 
 test("Codex mirrors of one message are indexed once and injected context is stripped", () => {
-  const w = makeWorld();
-  const r = importAll(w);
-  try {
+  withIndex((w, r) => {
     assert.equal(messages(r.dbPath, "Fix the flaky migration rollback").length, 1);
     assert.equal(messages(r.dbPath, "我来修复数据库迁移").length, 1);
     assert.equal(messages(r.dbPath, "Looking at the migration runner").length, 1, "reasoning summary once, its agent_reasoning mirror skipped");
@@ -33,30 +31,20 @@ test("Codex mirrors of one message are indexed once and injected context is stri
     const out = messages(r.dbPath, "rollbackTransaction(db)\\n");
     assert.equal(out[0].tool, "shell", "a tool output carries the name of its call");
     assert.equal(out[0].line, 11, "the line number points into the transcript");
-  } finally {
-    r.close();
-    w.cleanup();
-  }
+  });
 });
 
 test("secrets are redacted before they reach the index", () => {
-  const w = makeWorld();
-  const r = importAll(w);
-  try {
+  withIndex((w, r) => {
     assert.equal(messages(r.dbPath, "sk-proj-abcdef").length, 0);
     assert.equal(messages(r.dbPath, "OPENAI_API_KEY=[REDACTED]").length, 1);
     assert.equal(r.search("abcdefghijklmnopqrstuvwxyz123456", { global: true }).status, "no_match");
     assert.equal(readFileSync(r.dbPath).includes("sk-proj-abcdefghij"), false, "not even in free pages");
-  } finally {
-    r.close();
-    w.cleanup();
-  }
+  });
 });
 
 test("Claude lines of one message are joined, replays dropped, meta and wrappers skipped", () => {
-  const w = makeWorld();
-  const r = importAll(w);
-  try {
+  withIndex((w, r) => {
     const joined = messages(r.dbPath, "The reconnect backoff resets");
     assert.equal(joined.length, 1);
     assert.match(joined[0].body, /resets on every attempt\.\nLet me read the client/);
@@ -70,16 +58,11 @@ test("Claude lines of one message are joined, replays dropped, meta and wrappers
     const claude = recent.sessions.find((s) => s.source === "claude_code_jsonl" && !s.path.includes("subagents"));
     assert.equal(claude?.title, "Fix websocket reconnect backoff");
     assert.equal(claude?.preview, "Why does the websocket reconnect loop spin? 会话 keeps dropping");
-  } finally {
-    r.close();
-    w.cleanup();
-  }
+  });
 });
 
 test("unknown record types are skipped and counted, bad lines are counted, nothing is lost", () => {
-  const w = makeWorld();
-  const r = importAll(w);
-  try {
+  withIndex((w, r) => {
     const s = r.status();
     const codex = s.sources.find((x) => x.source === "codex_rollout")!;
     const claude = s.sources.find((x) => x.source === "claude_code_jsonl")!;
@@ -87,10 +70,7 @@ test("unknown record types are skipped and counted, bad lines are counted, nothi
     assert.equal(codex.bad_lines, 1, "the legacy file's broken last line");
     assert.equal(claude.unknown_records, 1);
     assert.ok(r.search("webpack", { global: true }).sessions.length === 1, "the legacy file's good lines are indexed");
-  } finally {
-    r.close();
-    w.cleanup();
-  }
+  });
 });
 
 test("a torn last line is left for the next sync and then indexed", () => {
@@ -114,10 +94,8 @@ test("a torn last line is left for the next sync and then indexed", () => {
 });
 
 test("a re-sync reads only the appended tail, and re-reads a file that shrank", () => {
-  const w = makeWorld();
-  const r = importAll(w);
-  const path = findFile(w.codexRoot, "000000000001");
-  try {
+  withIndex((w, r) => {
+    const path = findFile(w.codexRoot, "000000000001");
     assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).unchanged, 2, "nothing changed: stat only");
     // scribble over an already-indexed line in place: a tail reader never looks at it again
     const text = readFileSync(path, "utf8");
@@ -135,10 +113,7 @@ test("a re-sync reads only the appended tail, and re-reads a file that shrank", 
     r.importCodex({ root: w.codexRoot, allHistory: true });
     assert.equal(r.search("quokka", { repo: w.repoA }).status, "no_match", "a shrunk file is re-read from its start");
     assert.equal(r.search("XXXXXXX", { repo: w.repoA }).status, "ok");
-  } finally {
-    r.close();
-    w.cleanup();
-  }
+  });
 });
 
 test("a corrupt or old-schema index is rebuilt from the remembered sources", () => {

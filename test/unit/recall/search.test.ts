@@ -1,19 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { importAll, makeWorld, writeRollout, type World } from "./helpers";
-import type { Recall } from "../../../src/core/recall/recall";
-
-function withIndex(fn: (w: World, r: Recall) => void): void {
-  const w = makeWorld();
-  const r = importAll(w);
-  try {
-    fn(w, r);
-  } finally {
-    r.close();
-    w.cleanup();
-  }
-}
+import { withIndex, writeRollout } from "./helpers";
 
 test("an exact word finds its session in the current repo, with the ranking reasons", () => {
   withIndex((w, r) => {
