@@ -23,6 +23,7 @@ options:
   --format F           text (default) | json (one event per line, then a summary line)
   --timeout S          give up after S seconds (exit 3)
   --env K=V            extra environment for the agent (repeatable)
+  --auth METHOD        auth method id to use if the agent asks to authenticate (default: its first one)
   --protocol-log FILE  write the raw JSON-RPC traffic and stderr to FILE
   --verbose            log engine diagnostics to stderr
 
@@ -37,6 +38,7 @@ const FLAGS = {
   format: { type: "string" },
   timeout: { type: "string" },
   env: { type: "string", multiple: true },
+  auth: { type: "string" },
   "protocol-log": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -59,7 +61,7 @@ export async function main(io: CliIO): Promise<number> {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const { agentArg, cwd, policy, format, timeoutMs, env, protocolLog, verbose, prompts } = parsed;
+  const { agentArg, cwd, policy, format, timeoutMs, env, protocolLog, verbose, prompts, authMethodId } = parsed;
   let agent;
   try {
     agent = resolveAgent(agentArg, { cwd, env: io.env });
@@ -68,14 +70,10 @@ export async function main(io: CliIO): Promise<number> {
     return err instanceof AcpThreadsError && err.code === "usage" ? EXIT.usage : EXIT.error;
   }
   const layout = homeLayout(resolveHome(io.env));
-  const rt = createRunRuntime({
-    agent,
-    cwd,
-    permissionPolicy: policy,
-    permissionStoreDir: layout.home,
-    env,
-    logger: stderrLogger(verbose ? "debug" : "error"),
-  });
+  const rt = createRunRuntime(
+    { agent, cwd, permissionPolicy: policy, permissionStoreDir: layout.home, env, logger: stderrLogger(verbose ? "debug" : "warn") },
+    { authMethodId },
+  );
   const output = format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
   const summary = await runTurns(rt, { prompts, output, signal: io.signal, timeoutMs });
   await rt.close();
@@ -114,6 +112,7 @@ function parseRunArgs(io: CliIO) {
     env: parseEnvPairs(values.env as string[] | undefined),
     protocolLog: typeof values["protocol-log"] === "string" ? values["protocol-log"] : undefined,
     verbose: values.verbose === true,
+    authMethodId: typeof values.auth === "string" ? values.auth : undefined,
     prompts: positionals,
   };
 }

@@ -310,6 +310,7 @@ class Runtime implements AcpAgentRuntime {
         cwd: this.opts.cwd,
         env: this.#ctx.terminalEnv,
         preferredMethodId: this.engine.authMethodId,
+        logger: this.#ctx.logger,
         terminals: this.opts.terminalHost ? this.#terminals : undefined,
       });
       return await fn();

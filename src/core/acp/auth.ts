@@ -7,6 +7,7 @@
 import { methods, type AuthMethod, type ClientContext } from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
 import { AcpThreadsError } from "../errors";
+import type { Logger } from "../log";
 import type { AgentSpec } from "../model/agent";
 import type { TerminalManager } from "./terminal-handler";
 
@@ -42,6 +43,7 @@ export interface AuthContext {
   env: NodeJS.ProcessEnv;
   /** Method to use when the agent offers several. */
   preferredMethodId?: string;
+  logger?: Logger;
   /** When set, terminal logins run in the host's terminal (through the terminal manager). */
   terminals?: TerminalManager;
 }
@@ -56,6 +58,8 @@ export async function authenticate(authMethods: readonly AuthMethod[], ctx: Auth
     authMethods.find((m) => !loginCommandOf(m, ctx.spec)) ??
     authMethods[0];
   const login = loginCommandOf(method, ctx.spec);
+  // Some methods open a browser and wait for the user: say what is happening instead of hanging silently.
+  ctx.logger?.warn(`${ctx.spec.displayName} requires authentication; trying '${method.name}' (${method.id})${login ? ": running its login command" : ""}`);
   if (!login) {
     await ctx.agent.request(methods.agent.authenticate, { methodId: method.id });
     return method.id;
