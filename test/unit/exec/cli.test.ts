@@ -13,6 +13,7 @@ function cli(home: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd
     env: { ...process.env, ACP_THREADS_HOME: home, ...extraEnv },
     encoding: "utf8",
     timeout: 30_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -172,6 +173,23 @@ test("exec --pty in a terminal forwards keystrokes, the window size and its chan
     await waitUntil(() => out.includes("25 90"), "a resize of the outer terminal reaches the inner one");
     outer.write("exit 5\r");
     assert.equal(await exited, 5);
+  } finally {
+    cleanup();
+  }
+});
+
+test("logs of a long run prints the kept head and tail and marks the dropped middle on stderr", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const script = "echo FIRST; head -c 5000000 /dev/zero | tr '\\0' 'y'; echo; echo LAST";
+    const r = cli(dir, ["exec", "--", "sh", "-c", script]);
+    assert.equal(r.code, 0);
+    const id = runs(dir)[0]!.id;
+    const logs = cli(dir, ["logs", id]);
+    assert.ok(logs.stdout.startsWith("FIRST\nyyy"));
+    assert.ok(logs.stdout.endsWith("y\nLAST\n"));
+    assert.ok(logs.stdout.length < 64 * 1024 + 1024 * 1024 + 1, `kept output is bounded (${logs.stdout.length} bytes)`);
+    assert.match(logs.stderr, /\[acp-threads: [\d.]+M of output dropped here\]/);
   } finally {
     cleanup();
   }
