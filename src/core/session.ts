@@ -23,6 +23,8 @@ export interface ThreadSessionOptions {
   agent: AgentRef;
   cwd: string;
   title?: string;
+  /** Id for a new thread (a host that names the thread before it starts); default: a fresh time-ordered id. */
+  threadId?: string;
   logger?: Logger;
   live?: LiveThreadOptions;
 }
@@ -61,7 +63,7 @@ export class ThreadSession {
     try {
       const info = await runtime.ensureSession();
       const git = gitInfo(opts.cwd);
-      handle = opts.store.create({ agent: opts.agent, mode: "acp", cwd: opts.cwd, ...git, agentSessionId: info.sessionId, ...(opts.title ? { title: opts.title } : {}) });
+      handle = opts.store.create({ ...(opts.threadId ? { threadId: opts.threadId } : {}), agent: opts.agent, mode: "acp", cwd: opts.cwd, ...git, agentSessionId: info.sessionId, ...(opts.title ? { title: opts.title } : {}) });
       const meta = opts.store.readPath(handle.path).metadata;
       return new ThreadSession(opts, runtime, new LiveThread(handle, meta, opts.live), info.sessionId);
     } catch (err) {

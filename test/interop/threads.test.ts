@@ -10,6 +10,17 @@ import { ThreadStore } from "../../src/core/store/thread-store";
 import { conversation } from "../../src/core/thread/conversation";
 import { AGENT_TIMEOUT_MS, PROMPT, runtimeFor, setUp, skipUnlessInstalled, type Interop } from "./harness";
 
+/** A codex-acp environment and ThreadSession options whose runtimes are collected (for pids), cleaned up after. */
+async function withCodex(fn: (opts: ThreadSessionOptions, runtimes: AcpAgentRuntime[]) => Promise<void>): Promise<void> {
+  const t = await setUp("codex-acp");
+  try {
+    const runtimes: AcpAgentRuntime[] = [];
+    await fn(sessionOptions(t, runtimes), runtimes);
+  } finally {
+    await t.cleanup();
+  }
+}
+
 function sessionOptions(t: Interop, runtimes: AcpAgentRuntime[]): ThreadSessionOptions {
   return {
     store: new ThreadStore(t.dataHome),
@@ -23,11 +34,8 @@ function sessionOptions(t: Interop, runtimes: AcpAgentRuntime[]): ThreadSessionO
   };
 }
 
-test("a codex-acp session through the engine becomes a thread and resumes with session/load", { timeout: AGENT_TIMEOUT_MS * 2, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("codex-acp");
-  try {
-    const runtimes: AcpAgentRuntime[] = [];
-    const opts = sessionOptions(t, runtimes);
+test("a codex-acp session through the engine becomes a thread and resumes with session/load", { timeout: AGENT_TIMEOUT_MS * 2, skip: skipUnlessInstalled }, () =>
+  withCodex(async (opts) => {
     const session = await ThreadSession.start(opts);
     const result = await session.prompt(PROMPT);
     assert.equal(result.stopReason, "end_turn", result.error);
@@ -50,16 +58,10 @@ test("a codex-acp session through the engine becomes a thread and resumes with s
     assert.equal(second.stopReason, "end_turn", second.error);
     await resumed.close();
     assert.equal(opts.store.readMetadata(session.threadId).counters.turns, 2);
-  } finally {
-    await t.cleanup();
-  }
-});
+  }));
 
-test("killing codex-acp mid-turn keeps the recorded history and the next prompt recovers the session", { timeout: AGENT_TIMEOUT_MS * 2, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("codex-acp");
-  try {
-    const runtimes: AcpAgentRuntime[] = [];
-    const opts = sessionOptions(t, runtimes);
+test("killing codex-acp mid-turn keeps the recorded history and the next prompt recovers the session", { timeout: AGENT_TIMEOUT_MS * 2, skip: skipUnlessInstalled }, () =>
+  withCodex(async (opts, runtimes) => {
     const session = await ThreadSession.start(opts);
     let killed = false;
     session.onEvent((e) => {
@@ -83,7 +85,4 @@ test("killing codex-acp mid-turn keeps the recorded history and the next prompt 
     await session.close();
     const users = opts.store.read(session.threadId).records.filter((r) => r.kind === "user_message");
     assert.equal(users.length, 2);
-  } finally {
-    await t.cleanup();
-  }
-});
+  }));

@@ -3,15 +3,9 @@
  * (absent = unchanged, null = cleared). No other record changes metadata — observations such as the title
  * or counters are derived above the store (LiveThread) and written as patches.
  */
-import type { AgentRef, MetadataPatch, ThreadCounters, ThreadMode, ThreadRecord, ThreadStartRecord, ThreadStatus } from "./records";
+import type { MetadataPatch, ThreadCounters, ThreadRecord, ThreadStartRecord, ThreadStatus } from "./records";
 
-export interface ThreadMetadata {
-  threadId: string;
-  agent: AgentRef;
-  mode: ThreadMode;
-  cwd: string;
-  repoRoot: string | null;
-  gitHead: string | null;
+export interface ThreadMetadata extends Pick<ThreadStartRecord, "threadId" | "agent" | "mode" | "cwd" | "repoRoot" | "gitHead"> {
   createdAt: string;
   /** Time of the last record. */
   lastActivity: string;
