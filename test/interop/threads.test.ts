@@ -3,7 +3,6 @@
 // resuming in a new ThreadSession loads the agent's own session.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import type { AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
 import { ThreadSession, type ThreadSessionOptions } from "../../src/core/session";
 import { ThreadStore } from "../../src/core/store/thread-store";

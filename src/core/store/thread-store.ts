@@ -3,7 +3,7 @@
  * `append` writes raw history and never infers metadata; `patchMetadata` is the only metadata write
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { nullLogger, type Logger } from "../log";
@@ -267,14 +267,5 @@ export class ThreadStore {
   #refuseIfLive(path: string, what: string): void {
     const owner = liveWriter(path);
     if (owner) throw new AcpThreadsError("usage", `cannot ${what} a thread while process ${owner.pid} is writing it`);
-  }
-}
-
-export function fileFingerprint(path: string): { size: number; mtimeMs: number } | undefined {
-  try {
-    const st = statSync(path);
-    return { size: st.size, mtimeMs: st.mtimeMs };
-  } catch {
-    return undefined;
   }
 }
