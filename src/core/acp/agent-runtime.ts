@@ -6,7 +6,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { methods, type ClientConnection } from "@agentclientprotocol/sdk";
 import { AcpThreadsError, errorMessage } from "../errors";
-import { Emitter, type Disposable } from "../lifecycle";
+import { Emitter } from "../lifecycle";
 import { nullLogger } from "../log";
 import type { RuntimeEvent } from "../model/events";
 import { authenticate, isAuthRequired } from "./auth";
@@ -17,48 +17,17 @@ import { normalizeUpdate } from "./normalize";
 import { PathGuard } from "./path-guard";
 import { DEFAULT_PERMISSION_POLICY, PermissionStore } from "./permission-policy";
 import { ProtocolLog } from "./protocol-log";
-import type { AgentCapabilitiesView, AgentRuntime, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
+import type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
+import type { AgentCapabilitiesView, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
 import { ensureSession, listAllSessions, type OpenedSession, type SessionOpenContext } from "./session-open";
 import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
 import { UpdateQueue } from "./update-queue";
-import { clientInitializeParams, exitedDuringInitialize } from "./initialize";
+import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
+import { clientInitializeParams } from "./initialize";
 
-export interface EngineOptions {
-  /** How to reach the agent; default: spawn `agent.command` (must be absolute: see agent-registry). */
-  transport?: AgentTransport;
-  /** Auth method to prefer when the agent asks to authenticate. */
-  authMethodId?: string;
-  maxMessageBytes?: number;
-  protocolLog?: ProtocolLog;
-  /** Serve `terminal/*` with plain child processes even where node-pty loads. */
-  noPty?: boolean;
-  /** Base environment for the agent and its terminals (default `process.env`). */
-  baseEnv?: NodeJS.ProcessEnv;
-}
-
-export interface SessionEvent {
-  sessionId: string;
-  event: RuntimeEvent;
-}
-
-export interface AcpAgentRuntime extends AgentRuntime {
-  /** The agent's pid once started (undefined for in-process agents). */
-  readonly pid: number | undefined;
-  readonly protocolLog: ProtocolLog;
-  readonly permissions: PermissionStore;
-  readonly onStatus: (listener: (status: RuntimeStatus) => void) => Disposable;
-  /** Every event of every session: turns, load replays and updates that arrive outside a turn. */
-  readonly onEvent: (listener: (e: SessionEvent) => void) => Disposable;
-  /** Spawns and initializes the agent (done by `ensureSession` when not called first). */
-  start(): Promise<AgentCapabilitiesView>;
-  ensureSession(req?: SessionRequest): Promise<OpenedSession>;
-  listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
-  closeSession(sessionId: string): Promise<void>;
-  /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
-  terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;
-}
+export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 
 export function createAgentRuntime(opts: RuntimeOptions, engine: EngineOptions = {}): AcpAgentRuntime {
   return new Runtime(opts, engine);
@@ -214,7 +183,7 @@ class Runtime implements AcpAgentRuntime {
       this.#init = await Promise.race([init, this.#death]);
     } catch (err) {
       this.#setStatus("failed");
-      const exit = await Promise.race([this.#transport.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 300).unref())]);
+      const exit = await exitSoon(this.#transport);
       await this.#transport.stop();
       throw exitedDuringInitialize(this.opts.agent, err, exit, this.#transport.stderrTail());
     }
@@ -248,7 +217,7 @@ class Runtime implements AcpAgentRuntime {
       channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);
-      const failure = await this.#explain(err);
+      const failure = this.#closing ? { message: errorMessage(err) } : await explainTurnFailure(err, this.opts.agent, this.#transport);
       channel.push({ type: "error", message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) });
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -257,15 +226,6 @@ class Runtime implements AcpAgentRuntime {
       this.#refreshStatus();
       channel.end();
     }
-  }
-
-  /** A dropped connection usually means the agent died: say so, with its stderr, rather than "connection closed". */
-  async #explain(err: unknown): Promise<{ message: string; code?: number | string }> {
-    const exit = await Promise.race([this.#transport.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 300).unref())]);
-    if (!exit || this.#closing) return { message: errorMessage(err), code: (err as { code?: number | string }).code };
-    const tail = this.#transport.stderrTail().filter((l) => l.trim()).slice(-10);
-    const stderr = tail.length ? `; last stderr lines:\n  ${tail.join("\n  ")}` : "";
-    return { message: `${this.opts.agent.displayName} exited (code ${exit.code}, signal ${exit.signal})${stderr}`, code: "agent_exited" };
   }
 
   #onUpdate(params: unknown): boolean {

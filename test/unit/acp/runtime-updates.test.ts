@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { join } from "node:path";
 import { test } from "node:test";
 import { collect, lastEvent, outputText, startFake } from "../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";

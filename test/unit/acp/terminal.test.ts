@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { methods } from "@agentclientprotocol/sdk";
-import { join } from "node:path";
 import { test } from "node:test";
 import { OutputBuffer } from "../../../src/core/acp/output-buffer";
 import type { TerminalView } from "../../../src/core/ports";

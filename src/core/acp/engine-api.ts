@@ -1,0 +1,47 @@
+/**
+ * The engine's public runtime API on top of `AgentRuntime` (runtime.ts): what `createAgentRuntime` returns
+ * and the engine-only options. Hosts code against these names.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Disposable } from "../lifecycle";
+import type { RuntimeEvent } from "../model/events";
+import type { PermissionStore } from "./permission-store";
+import type { ProtocolLog } from "./protocol-log";
+import type { AgentCapabilitiesView, AgentRuntime, RuntimeStatus, SessionRequest } from "./runtime";
+import type { OpenedSession } from "./session-open";
+import type { AgentTransport } from "./transport";
+
+export interface EngineOptions {
+  /** How to reach the agent; default: spawn `agent.command` (must be absolute: see agent-registry). */
+  transport?: AgentTransport;
+  /** Auth method to prefer when the agent asks to authenticate. */
+  authMethodId?: string;
+  maxMessageBytes?: number;
+  protocolLog?: ProtocolLog;
+  /** Serve `terminal/*` with plain child processes even where node-pty loads. */
+  noPty?: boolean;
+  /** Base environment for the agent and its terminals (default `process.env`). */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+export interface SessionEvent {
+  sessionId: string;
+  event: RuntimeEvent;
+}
+
+export interface AcpAgentRuntime extends AgentRuntime {
+  /** The agent's pid once started (undefined for in-process agents). */
+  readonly pid: number | undefined;
+  readonly protocolLog: ProtocolLog;
+  readonly permissions: PermissionStore;
+  readonly onStatus: (listener: (status: RuntimeStatus) => void) => Disposable;
+  /** Every event of every session: turns, load replays and updates that arrive outside a turn. */
+  readonly onEvent: (listener: (e: SessionEvent) => void) => Disposable;
+  /** Spawns and initializes the agent (done by `ensureSession` when not called first). */
+  start(): Promise<AgentCapabilitiesView>;
+  ensureSession(req?: SessionRequest): Promise<OpenedSession>;
+  listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
+  closeSession(sessionId: string): Promise<void>;
+  /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
+  terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;
+}
