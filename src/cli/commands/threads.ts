@@ -16,7 +16,8 @@ const USAGE = `usage: acp-threads threads <subcommand> [options] [--format text|
   list [--cwd DIR] [--agent ID] [--all] [--limit N]   threads of this workspace by day, newest first
   show ID                                              print a thread's conversation
   export ID [--out FILE] [--dir DIR] [--jsonl]         save a session snapshot (default .acp-threads/)
-  import [FILE | --latest] [--dir DIR] [--root DIR]    restore a snapshot as a new thread (no FILE: list them)
+  import [FILE | --latest] [--dir DIR] [--root DIR]    restore a snapshot as a new thread (no FILE: list them;
+                                                       a .jsonl FILE from export --jsonl is added as is)
   rename ID TITLE                                      set the thread's title
   delete ID                                            move a thread to the trash
   restore ID                                           bring a thread back from the trash

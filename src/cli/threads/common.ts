@@ -33,8 +33,9 @@ export function writeJson(io: CliIO, value: unknown): void {
   io.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
 
+/** Enough of a time-ordered id to tell threads apart: the millisecond timestamp plus the counter. */
 export function shortId(id: string): string {
-  return id.slice(0, 13);
+  return id.slice(0, 18);
 }
 
 /** Local `HH:MM` of an ISO time. */

@@ -1,7 +1,8 @@
 /**
  * `threads export ID [--out FILE] [--dir DIR] [--jsonl]`: a session snapshot (default
  * `<workspace>/.acp-threads/saved_session_...json`) or, with --jsonl, a copy of the raw thread file.
- * `threads import [FILE | --latest] [--dir DIR] [--root DIR]`: without a file, lists the snapshots newest first.
+ * `threads import [FILE | --latest] [--dir DIR] [--root DIR]`: without a file, lists the snapshots newest first;
+ * a `.jsonl` FILE is a thread exported with --jsonl and is added as it is.
  */
 import { basename, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
@@ -60,6 +61,12 @@ export function importSnapshot(ctx: SubContext): number {
     const newest = listSnapshots(dir).find((l) => !l.error);
     if (!newest) throw new AcpThreadsError("not_found", `no readable snapshots in ${dir}`);
     path = newest.path;
+  }
+  if (path.endsWith(".jsonl")) {
+    const id = store.importJsonl(path);
+    if (ctx.json) writeJson(io, { id, path: store.pathFor(id), source: path });
+    else io.stdout.write(`imported thread ${id}\n`);
+    return EXIT.ok;
   }
   const snap = readSnapshot(path);
   const listing: SnapshotListing = { path, savedAt: snap.saved_at, size: 0, messageCount: snap.state.messages.length, agent: snap.state.agent, model: snap.state.model, title: snap.state.title ?? null };

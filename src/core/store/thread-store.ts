@@ -210,6 +210,16 @@ export class ThreadStore {
     return { bytes: end };
   }
 
+  /** Adds a thread file exported by `exportJsonl` (validated; never overwrites an existing thread). */
+  importJsonl(srcPath: string): string {
+    const { metadata } = this.readPath(srcPath);
+    const dest = this.pathFor(metadata.threadId);
+    if (existsSync(dest)) throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
+    const buf = readFileSync(srcPath);
+    writeFileAtomic(dest, buf.subarray(0, buf.lastIndexOf(0x0a) + 1));
+    return metadata.threadId;
+  }
+
   /**
    * Crash safety: threads left `live` by a writer that is gone (stale lock) get a `status: interrupted`
    * patch. Returns the ids marked.

@@ -103,6 +103,12 @@ test("threads export writes a snapshot that threads import lists and restores wi
     const jsonl = join(dir, "copy.jsonl");
     assert.equal((await cli(home, dir, "threads", "export", id, "--jsonl", "--out", jsonl)).code, 0);
     assert.ok(existsSync(jsonl));
+    const dup = await cli(home, dir, "threads", "import", jsonl);
+    assert.match(dup.err, /already exists; not overwriting it/);
+    store.delete(id);
+    const back = await cli(home, dir, "threads", "import", jsonl);
+    assert.equal(back.out, `imported thread ${id}\n`);
+    assert.equal(store.readMetadata(id).title, "Snap");
   }));
 
 test("threads import explains a missing file, an empty folder and bad usage", () =>
