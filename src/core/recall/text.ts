@@ -32,9 +32,34 @@ function bigrams(run: string): string[] {
   return out;
 }
 
+/** Same ranges as CJK, by code unit (all of them are in the BMP): the hot path of indexing avoids regexes. */
+function isCjkCode(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x31f0 && c <= 0x31ff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x1100 && c <= 0x11ff) || (c >= 0x3130 && c <= 0x318f)
+  );
+}
+
 /** The text stored in the FTS column: normalized, CJK runs replaced by space-separated bigrams. */
 export function segment(normalized: string): string {
-  return normalized.replace(CJK_RUN, (run) => ` ${bigrams(run).join(" ")} `);
+  const out: string[] = [];
+  let plain = 0; // start of the pending non-CJK slice
+  let i = 0;
+  const n = normalized.length;
+  while (i < n) {
+    if (!isCjkCode(normalized.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isCjkCode(normalized.charCodeAt(j))) j++;
+    if (i > plain) out.push(normalized.slice(plain, i));
+    if (j - i === 1) out.push(normalized[i]);
+    else for (let k = i; k + 1 < j; k++) out.push(normalized.slice(k, k + 2));
+    plain = i = j;
+  }
+  if (plain < n) out.push(normalized.slice(plain));
+  return out.join(" ");
 }
 
 /** One piece of a needle as the index sees it. */
