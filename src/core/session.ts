@@ -39,6 +39,7 @@ export interface TurnResult {
 }
 
 const DEAD: RuntimeStatus[] = ["closed", "failed"];
+const CLOSE_GRACE_MS = 3000;
 
 export class ThreadSession {
   readonly #events = new Emitter<RuntimeEvent>();
@@ -47,6 +48,7 @@ export class ThreadSession {
   readonly onStatus: (listener: (s: ThreadSessionStatus) => void) => Disposable = this.#statusEmitter.event;
   #status: ThreadSessionStatus = "idle";
   #seed = "";
+  #turn: Promise<TurnResult> | undefined;
   #origin: SessionOrigin = "new";
 
   private constructor(
@@ -111,10 +113,23 @@ export class ThreadSession {
   }
 
   /** Records the user message, runs the turn, records and re-emits every event. */
-  async prompt(text: string, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
-    if (this.#status === "closed") throw new Error(`thread ${this.threadId} is closed`);
-    if (this.#status === "working") throw new Error(`thread ${this.threadId} is already running a turn`);
-    if (DEAD.includes(this.runtime.getStatus())) await this.#recover();
+  prompt(text: string, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    if (this.#status === "closed") return Promise.reject(new Error(`thread ${this.threadId} is closed`));
+    if (this.#turn) return Promise.reject(new Error(`thread ${this.threadId} is already running a turn`));
+    const turn = this.#runTurn(text, opts).finally(() => (this.#turn = undefined));
+    this.#turn = turn;
+    return turn;
+  }
+
+  async #runTurn(text: string, opts: { signal?: AbortSignal }): Promise<TurnResult> {
+    if (DEAD.includes(this.runtime.getStatus())) {
+      try {
+        await this.#recover();
+      } catch (err) {
+        this.#setStatus("failed");
+        throw err;
+      }
+    }
     this.#setStatus("working");
     this.live.beginTurn(text);
     const seeded = this.#seed;
@@ -125,14 +140,15 @@ export class ThreadSession {
           result = { stopReason: event.stopReason };
           this.#seed = "";
         } else if (event.type === "error") result = { stopReason: "error", error: event.message };
-        if (event.type !== "done") this.live.record(event);
+        if (event.type !== "done" && !this.live.handle.closed) this.live.record(event);
         this.#emit(event);
       }
     } catch (err) {
       result = { stopReason: "error", error: errorMessage(err) };
-      this.live.record({ type: "error", message: result.error! });
+      if (!this.live.handle.closed) this.live.record({ type: "error", message: result.error! });
       this.#emit({ type: "error", message: result.error! });
     }
+    if (this.#status === "closed") return result;
     this.live.endTurn(result.stopReason);
     this.#setStatus(DEAD.includes(this.runtime.getStatus()) ? "failed" : "idle");
     return result;
@@ -145,6 +161,11 @@ export class ThreadSession {
   /** Ends the session: the thread is flushed and marked `idle` (or the given status), the agent stopped. */
   async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
     if (this.#status === "closed") return;
+    if (this.#turn) {
+      // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
+      await this.runtime.cancel(this.sessionId).catch(() => undefined);
+      await Promise.race([this.#turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+    }
     this.live.close(status);
     this.#setStatus("closed");
     await this.runtime.close().catch((err) => (this.opts.logger ?? nullLogger).warn("closing the agent failed", err));

@@ -121,3 +121,26 @@ test("a second session on the same thread is refused while the first is open", (
     await assert.rejects(ThreadSession.resume(o, first.threadId), /already open for writing/);
     await first.close();
   }));
+
+test("closing a session mid-turn cancels the turn and keeps what was said so far", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const script: FakeAgentScript = {
+      async prompt(t) {
+        await t.say("working on it");
+        await t.cancelled;
+        return "cancelled";
+      },
+    };
+    const session = await ThreadSession.start(opts(dir, store, script));
+    const said = new Promise<void>((resolve) => session.onEvent((e) => e.type === "text" && resolve()));
+    const turn = session.prompt("long task");
+    await said;
+    await session.close();
+    assert.equal((await turn).stopReason, "cancelled");
+    const read = store.read(session.threadId);
+    assert.ok(read.records.some((r) => r.kind === "agent_message" && r.text === "working on it"));
+    assert.ok(read.records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"));
+    assert.equal(read.metadata.status, "idle");
+    await assert.rejects(session.prompt("more"), /is closed/);
+  }));
