@@ -1,5 +1,7 @@
 /** `doctor`: which presets (and custom agents) are installed, where, and which version. */
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { errorMessage } from "../errors";
 import { AGENT_PRESETS, resolveCommand, type CustomAgentConfig } from "./agent-registry";
 import type { DoctorEntry } from "./runtime";
@@ -20,12 +22,40 @@ export function parseVersion(output: string): string | null {
   return match?.[0] ?? lines[0] ?? null;
 }
 
+/**
+ * The version of the npm package a command comes from (node_modules/.bin links into it), for adapters that
+ * have no `--version` (codex-acp, claude-agent-acp).
+ */
+export function packageVersionOf(commandPath: string): string | null {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(commandPath));
+  } catch {
+    return null;
+  }
+  for (let i = 0; i < 4 && dirname(dir) !== dir; i++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown };
+      return typeof pkg.version === "string" ? pkg.version : null;
+    } catch {
+      // no package.json here: keep walking up
+    }
+  }
+  return null;
+}
+
+/** Runs `path args` with stdin closed (ACP servers that ignore the flag then exit on EOF) and a hard timeout. */
 function runVersion(path: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(path, args, { env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 256 * 1024 }, (err, stdout, stderr) => {
-      if (err && !stdout) return resolve(null);
-      resolve(parseVersion(`${stdout}\n${stderr}`));
-    });
+    let out = "";
+    const child = spawn(path, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs, killSignal: "SIGKILL" });
+    const collect = (d: Buffer) => {
+      if (out.length < 64 * 1024) out += d.toString("utf8");
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("error", () => resolve(null));
+    child.once("close", () => resolve(parseVersion(out)));
   });
 }
 
@@ -53,7 +83,7 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       let version: string | null = null;
       let problem: string | null = null;
       try {
-        version = e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null;
+        version = (e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null) ?? packageVersionOf(resolvedPath);
       } catch (err) {
         problem = errorMessage(err);
       }

@@ -17,13 +17,13 @@ export interface AgentPreset {
   args: string[];
   /** npm package that provides the command (for "what to install"). */
   install: string;
-  /** Args that print a version, or null when the command has none (codex-acp). */
+  /** Args that print a version, or null when the command has none (codex-acp, claude-agent-acp 0.23). */
   versionArgs: string[] | null;
 }
 
 export const AGENT_PRESETS: readonly AgentPreset[] = [
   { id: "codex", displayName: "Codex", command: "codex-acp", args: [], install: "npm i -g @zed-industries/codex-acp", versionArgs: null },
-  { id: "claude", displayName: "Claude Code", command: "claude-agent-acp", args: [], install: "npm i -g @zed-industries/claude-agent-acp", versionArgs: ["--version"] },
+  { id: "claude", displayName: "Claude Code", command: "claude-agent-acp", args: [], install: "npm i -g @zed-industries/claude-agent-acp", versionArgs: null },
   { id: "gemini", displayName: "Gemini CLI", command: "gemini", args: ["--acp"], install: "npm i -g @google/gemini-cli", versionArgs: ["--version"] },
   { id: "opencode", displayName: "OpenCode", command: "opencode", args: ["acp"], install: "npm i -g opencode-ai", versionArgs: ["--version"] },
   { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: ["--version"] },

@@ -50,11 +50,15 @@ test("flags parse values, booleans, repeats and reject unknown options", () => {
   assert.throws(() => parseEnvPairs(["=x"]), /KEY=VALUE/);
 });
 
-test("run prints the streamed answer of every prompt and exits 0", () =>
+test("run prints the streamed answer of every prompt, writes the protocol log and exits 0", () =>
   withHome(async (home) => {
-    const res = await run(["run", "--agent", AGENT, "stream 3", "hello there"], home);
+    const log = join(home, "protocol.log");
+    const res = await run(["run", "--agent", AGENT, "--protocol-log", log, "stream 3", "hello there"], home);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stdout, "chunk 0 chunk 1 chunk 2 \necho: hello there\n");
+    const traffic = await readFile(log, "utf8");
+    assert.match(traffic, / -> .*"method":"session\/prompt"/);
+    assert.match(traffic, / <- .*"echo: hello there"/);
   }));
 
 test("run --format json prints events with turn numbers and ends with a summary line", () =>
