@@ -69,7 +69,11 @@ export interface UserMessageRecord extends Base {
   messageId: string;
   text: string;
 }
-/** One record per agent message: streamed chunks are coalesced, never one line per chunk. */
+/**
+ * Streamed chunks are coalesced, never one line per chunk: usually one record per message. A long or slow
+ * message may be flushed in parts (size/time limits bound what a crash can lose); consecutive records with
+ * the same messageId (and kind) are one message — readers join them (see thread/conversation.ts).
+ */
 export interface AgentMessageRecord extends Base {
   kind: "agent_message";
   messageId: string;
