@@ -112,3 +112,19 @@ test("misc routes answer, a malformed body gets a 400, and stats count every req
     assert.equal(stats.requests, 5);
     assert.equal(stats.errors, 1);
   }));
+
+test("a configured event delay paces the stream without changing its content", () =>
+  withServer(async (s) => {
+    const body = { stream: true, messages: [{ role: "user", content: "hello there" }] };
+    const fast = events((await post(s, "/v1/chat/completions", body)).text) as any[];
+    assert.equal(JSON.parse((await post(s, "/__mock/config", { eventDelayMs: 20 })).text).eventDelayMs, 20);
+    const res = await fetch(s.url + "/v1/chat/completions", { method: "POST", body: JSON.stringify(body) });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    let rest = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += Buffer.from(r.value).toString();
+    const slow = events(Buffer.from(first.value!).toString() + rest) as any[];
+    assert.equal(slow.length, fast.length);
+    assert.equal(slow.map((c) => c.choices?.[0]?.delta?.content ?? "").join(""), fast.map((c) => c.choices?.[0]?.delta?.content ?? "").join(""));
+    assert.ok(rest.length > 0, "the paced stream arrived in more than one piece");
+  }));
