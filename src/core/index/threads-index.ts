@@ -88,6 +88,17 @@ export class ThreadIndex {
     return this.db.all<Record<string, string | number | null>>(sql, params).map(toThread);
   }
 
+  /** Full folded metadata of the threads `list` returns (from the stored fold state). */
+  listMetadata(q: ThreadQuery = {}): ThreadMetadata[] {
+    const ids = this.list(q).map((t) => t.id);
+    const stmt = this.db.prepare("SELECT state FROM threads WHERE id = ?");
+    try {
+      return ids.map((id) => JSON.parse(String(stmt.get<{ state: string }>([id])!.state)) as ThreadMetadata);
+    } finally {
+      stmt.finalize();
+    }
+  }
+
   get(id: string): IndexedThread | undefined {
     const row = this.db.get<Record<string, string | number | null>>("SELECT * FROM threads WHERE id = ?", [id]);
     return row && toThread(row);
@@ -217,5 +228,15 @@ export function openSyncedIndex(store: ThreadStore): { index: ThreadIndex; stats
   } catch (err) {
     index.close();
     throw err;
+  }
+}
+
+/** The tree's fast path: sync the index and return the matching threads' metadata, most recent first. */
+export function listThreadsIndexed(store: ThreadStore, q: ThreadQuery = {}): ThreadMetadata[] {
+  const { index } = openSyncedIndex(store);
+  try {
+    return index.listMetadata(q);
+  } finally {
+    index.close();
   }
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { groupByDay, openSyncedIndex, openThreadIndex, syncThreadIndex, type SyncStats, type ThreadIndex } from "../../../src/core/index/threads-index";
+import { groupByDay, listThreadsIndexed, openSyncedIndex, openThreadIndex, syncThreadIndex, type SyncStats, type ThreadIndex } from "../../../src/core/index/threads-index";
 import { ThreadStore, type CreateThreadInput } from "../../../src/core/store/thread-store";
 import { exitOf, spawnChild, startInput, waitForLine, withTmp } from "./helpers";
 
@@ -51,6 +51,7 @@ test("the index lists threads by workspace and agent, most recent first, grouped
     assert.equal(index.list({ workspace: dir }).length, 6, "a cwd below the workspace folder counts");
     assert.equal(index.list({ agent: "codex" }).length, 3);
     assert.equal(index.list({ limit: 2 }).length, 2);
+    assert.deepEqual(index.listMetadata({ agent: "claude" }).map((m) => m.agent.id), ["claude", "claude", "claude"]);
     assert.ok(all[0]!.title?.startsWith("thread "));
     assert.equal(all[0]!.messages, 1);
     assert.equal(groupByDay(all).length, 1, "every thread was active today");
@@ -85,6 +86,7 @@ test("a shrunk, replaced or deleted file is re-read whole or dropped", () =>
     assert.equal(index.get(ids[0]!), undefined);
     store.delete(ids[2]!);
     assert.equal(syncThreadIndex(index, store).removed, 1);
+    assert.deepEqual(listThreadsIndexed(store).map((m) => m.title), ["after replace"]);
   }));
 
 test("a torn tail is indexed up to the last complete line and picked up once completed", () =>
