@@ -30,7 +30,12 @@ export function createNdJsonStream(
   const maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const { log } = opts;
 
+  // Set once the SDK cancels the stream (connection closed): later agent output is only logged.
+  let cancelled = false;
   const readable = new ReadableStream<AnyMessage>({
+    cancel() {
+      cancelled = true;
+    },
     start(controller) {
       const splitter = new LineSplitter(maxBytes, (line) => {
         const text = line.trim();
@@ -49,11 +54,12 @@ export function createNdJsonStream(
         }
         const msg = message as { method?: unknown; id?: unknown; params?: unknown };
         if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
-        controller.enqueue(message as AnyMessage);
+        if (!cancelled) controller.enqueue(message as AnyMessage);
       }, (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`));
       input.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
       input.on("end", () => {
         splitter.flush();
+        if (cancelled) return;
         try {
           controller.close();
         } catch {
@@ -61,6 +67,7 @@ export function createNdJsonStream(
         }
       });
       input.on("error", (err) => {
+        if (cancelled) return;
         try {
           controller.error(err);
         } catch {
@@ -74,7 +81,22 @@ export function createNdJsonStream(
     async write(message) {
       const line = JSON.stringify(message);
       log.add("send", line);
-      if (!output.write(line + "\n")) await new Promise<void>((resolve) => output.once("drain", resolve));
+      const out = output as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
+      if (out.destroyed || out.writableEnded) throw new Error("the agent's input is closed");
+      if (!output.write(line + "\n")) {
+        // Also give up when the pipe closes: a dead agent never drains, and a hung write would block cancel/close.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            output.off("drain", done);
+            output.off("close", done);
+            output.off("error", done);
+            resolve();
+          };
+          output.on("drain", done);
+          output.on("close", done);
+          output.on("error", done);
+        });
+      }
     },
   });
   return { readable, writable };

@@ -64,7 +64,11 @@ export class ProtocolLog implements Disposable {
     }
     this.#bytes += text.length;
     while (this.#bytes > this.#maxBytes && this.#entries.length > 1) this.#evictOldest();
-    this.#onLine.fire(entry);
+    try {
+      this.#onLine.fire(entry);
+    } catch {
+      // A broken viewer (e.g. a disposed output channel) must not break the connection that logs to it.
+    }
   }
 
   note(text: string): void {

@@ -132,3 +132,26 @@ test("set_mode, session/list and session/close reach an agent that advertises th
       await rt.close();
     }
   }));
+
+test("closing the runtime during a turn cancels the turn and stops the agent", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec("stubborn"), cwd });
+    const { sessionId } = await rt.ensureSession();
+    const events: string[] = [];
+    let sawSleeping!: () => void;
+    const sleeping = new Promise<void>((r) => (sawSleeping = r));
+    const turn = (async () => {
+      for await (const e of rt.runTurn(sessionId, "sleep 30000")) {
+        events.push(e.type === "text" ? e.text : e.type === "done" ? `done:${e.stopReason}` : e.type);
+        if (e.type === "text") sawSleeping();
+      }
+    })();
+    await sleeping;
+    const pid = rt.pid!;
+    await rt.close();
+    await turn;
+    assert.equal(events[0], "sleeping");
+    assert.ok(["done:cancelled", "error"].includes(events[events.length - 1]), events.join(","));
+    assert.equal(alive(pid), false);
+    assert.equal(rt.getStatus(), "closed");
+  }));
