@@ -48,18 +48,19 @@ export interface SyncStats {
   failed: number;
 }
 
+// IF NOT EXISTS: two processes creating a fresh index at once both run this (serialized); the second must not fail
 function createSchema(db: Db): void {
   db.exec(`
-    CREATE TABLE threads (
+    CREATE TABLE IF NOT EXISTS threads (
       id TEXT PRIMARY KEY, title TEXT, agent_id TEXT NOT NULL, agent_name TEXT NOT NULL, mode TEXT NOT NULL,
       cwd TEXT NOT NULL, repo_root TEXT, status TEXT NOT NULL, turns INTEGER NOT NULL, messages INTEGER NOT NULL,
       created_at TEXT NOT NULL, last_activity TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
       mtime REAL NOT NULL, byte_offset INTEGER NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL
     );
-    CREATE INDEX threads_recent ON threads(last_activity DESC);
-    CREATE INDEX threads_repo ON threads(repo_root, last_activity DESC);
-    CREATE INDEX threads_cwd ON threads(cwd, last_activity DESC);
-    CREATE INDEX threads_agent ON threads(agent_id, last_activity DESC);
+    CREATE INDEX IF NOT EXISTS threads_recent ON threads(last_activity DESC);
+    CREATE INDEX IF NOT EXISTS threads_repo ON threads(repo_root, last_activity DESC);
+    CREATE INDEX IF NOT EXISTS threads_cwd ON threads(cwd, last_activity DESC);
+    CREATE INDEX IF NOT EXISTS threads_agent ON threads(agent_id, last_activity DESC);
   `);
 }
 
