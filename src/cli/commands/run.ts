@@ -9,6 +9,7 @@ import type { RuntimeOptions } from "../../core/acp/runtime";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { stderrLogger } from "../../core/log";
 import { homeLayout, resolveHome } from "../../core/store/paths";
+import { redactSecrets } from "../../core/store/redact";
 import { oneOf, parseEnvPairs, parseFlags } from "../flags";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
@@ -83,7 +84,7 @@ export async function main(io: CliIO): Promise<number> {
   const logFile = protocolLog ?? (summary.exitCode === EXIT.error ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${agent.id}.log`) : undefined);
   if (logFile) {
     try {
-      rt.protocolLog.writeTo(logFile);
+      rt.protocolLog.writeTo(logFile, redactSecrets);
       if (!protocolLog) io.stderr.write(`acp-threads run: protocol log written to ${logFile}\n`);
     } catch (err) {
       io.stderr.write(`acp-threads run: could not write the protocol log: ${errorMessage(err)}\n`);

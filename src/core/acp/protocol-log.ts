@@ -93,11 +93,11 @@ export class ProtocolLog implements Disposable {
       .map((e) => e.text);
   }
 
-  /** Writes the formatted log to `file` (mode 0600, parents created). */
-  writeTo(file: string): void {
+  /** Writes the formatted log to `file` (mode 0600, parents created); `redact` scrubs each line first. */
+  writeTo(file: string, redact: (line: string) => string = (l) => l): void {
     mkdirSync(dirname(file), { recursive: true });
     const header = this.#dropped ? [`# ${this.#dropped} older entries were dropped`] : [];
-    writeFileSync(file, [...header, ...this.lines()].join("\n") + "\n", { mode: 0o600 });
+    writeFileSync(file, [...header, ...this.lines().map(redact)].join("\n") + "\n", { mode: 0o600 });
   }
 
   dispose(): void {
