@@ -1,7 +1,7 @@
 // Shared set-up for the real-agent interop tests: a scripted model server, an isolated agent environment
 // under /var/tmp, and helpers to drive the agent through our CLI (`dist/cli.js run`) or the engine directly.
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
@@ -52,30 +52,92 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node dist/cli.js <args>` with the agent's isolated env (so the agent inherits it). Async: the model server shares this process. */
-export function runCli(t: Interop, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot(), "dist", "cli.js"), ...args], {
-      cwd: t.workspace,
-      env: { ...t.agent.env, ACP_THREADS_HOME: t.dataHome },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Backstop for a hung CLI (its own --timeout should fire first): SIGTERM makes it cancel and close agents.
-      timeout: AGENT_TIMEOUT_MS - 5_000,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+export interface RunningCli {
+  child: ChildProcess;
+  result: Promise<CliResult>;
+  /** Resolves with the first stdout JSON line matching `pred` (rejects if the CLI exits first). */
+  waitForLine(pred: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/** Starts `node dist/cli.js <args>` with the agent's isolated env (so the agent inherits it). Async: the model server shares this process. */
+export function startCli(t: Interop, args: string[]): RunningCli {
+  const child = spawn(process.execPath, [join(repoRoot(), "dist", "cli.js"), ...args], {
+    cwd: t.workspace,
+    env: { ...t.agent.env, ACP_THREADS_HOME: t.dataHome },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Backstop for a hung CLI (its own --timeout should fire first): SIGTERM makes it cancel and close agents.
+    timeout: AGENT_TIMEOUT_MS - 5_000,
+  });
+  let stdout = "";
+  let stderr = "";
+  const watchers: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
+  child.stdout!.on("data", (d) => {
+    stdout += d;
+    for (const line of jsonLines(stdout)) {
+      for (const w of watchers.splice(0).filter((w) => (w.pred(line) ? (w.resolve(line), false) : true))) watchers.push(w);
+    }
+  });
+  child.stderr!.on("data", (d) => (stderr += d));
+  const result = new Promise<CliResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+  return {
+    child,
+    result,
+    waitForLine: (pred) =>
+      new Promise((resolve, reject) => {
+        const hit = jsonLines(stdout).find(pred);
+        if (hit) return resolve(hit);
+        watchers.push({ pred, resolve });
+        void result.then((r) => reject(new Error(`the CLI exited (${r.code}) before the expected line\n${r.stderr.slice(-1500)}`)));
+      }),
+  };
 }
 
-/** `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... PROMPT...` (one turn per prompt). */
-export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): Promise<CliResult> {
+export function runCli(t: Interop, args: string[]): Promise<CliResult> {
+  return startCli(t, args).result;
+}
+
+/** Arguments for `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... PROMPT...`. */
+export function runArgs(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): string[] {
   const agentLine = [t.agent.command, ...t.agent.args].map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ");
   const envFlags = Object.entries(t.agent.vars).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-  return runCli(t, ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, "--", ...[prompts].flat()]);
+  return ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, "--", ...[prompts].flat()];
+}
+
+/** One `run` (one turn per prompt) to completion. */
+export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): Promise<CliResult> {
+  return runCli(t, runArgs(t, permission, prompts, extra));
+}
+
+/** Pids of live processes whose environment has this run's HOME: the CLI, the agent and anything it started. */
+export function processesOf(t: Interop): number[] {
+  const needle = Buffer.from(`HOME=${t.agent.home}\0`);
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${name}/environ`);
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // Zombies (state Z) are already dead, just not reaped by their parent yet.
+      if (env.includes(needle) && !/^\d+ \(.*\) Z /.test(stat)) out.push(Number(name));
+    } catch {
+      // Gone between readdir and read, or not ours to read.
+    }
+  }
+  return out;
+}
+
+/** Polls until no process of this run is left (or gives up after `limitMs`); returns what is still alive. */
+export async function processesGone(t: Interop, limitMs = 20_000): Promise<number[]> {
+  const until = Date.now() + limitMs;
+  let left = processesOf(t);
+  while (left.length && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = processesOf(t);
+  }
+  return left;
 }
 
 /** Parses JSON lines from stdout, ignoring anything that is not JSON. */

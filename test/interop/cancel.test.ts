@@ -1,0 +1,40 @@
+// Ctrl-C and --timeout in the middle of a real agent's long command: the CLI cancels the turn, exits with its
+// documented code, and leaves no process behind (agent, npm launcher, or the command the agent started).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { AGENT_TIMEOUT_MS, jsonLines, processesGone, processesOf, runArgs, setUp, skipUnlessInstalled, startCli } from "./harness";
+
+const LONG = "run `sleep 45`";
+const isRunningCommand = (l: Record<string, unknown>) => l.type === "tool_call" && (l.toolCall as { kind?: string }).kind === "execute";
+
+test("Ctrl-C during codex-acp's long command exits 130 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+  const t = await setUp("codex-acp");
+  try {
+    const cli = startCli(t, runArgs(t, "approve-all", LONG));
+    await cli.waitForLine(isRunningCommand);
+    // The check below is only meaningful if it sees this run's processes: the CLI, the agent, the command.
+    const alive = processesOf(t).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+    assert.ok(alive.some((c) => c.includes("cli.js")) && alive.some((c) => c.includes("codex-acp")), alive.join("\n"));
+    cli.child.kill("SIGINT");
+    const r = await cli.result;
+    assert.equal(r.code, 130, `stderr: ${r.stderr.slice(-1500)}`);
+    assert.equal(jsonLines(r.stdout).at(-1)?.type, "summary");
+    assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
+  } finally {
+    await t.cleanup();
+  }
+});
+
+test("--timeout during claude-agent-acp's long command exits 3 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+  const t = await setUp("claude-agent-acp");
+  try {
+    const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "8"]));
+    const r = await cli.result;
+    assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
+    assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");
+    assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
+  } finally {
+    await t.cleanup();
+  }
+});
