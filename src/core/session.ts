@@ -14,7 +14,7 @@ import type { ThreadMetadata } from "./store/metadata";
 import type { AgentRef } from "./store/records";
 import type { ThreadHandle, ThreadStore } from "./store/thread-store";
 import { buildSeedText } from "./thread/context-seed";
-import { LiveThread, type LiveThreadOptions } from "./thread/live-thread";
+import { LiveThread, modelOf, type LiveThreadOptions } from "./thread/live-thread";
 
 export interface ThreadSessionOptions {
   store: ThreadStore;
@@ -67,7 +67,10 @@ export class ThreadSession {
       const git = gitInfo(opts.cwd);
       handle = opts.store.create({ ...(opts.threadId ? { threadId: opts.threadId } : {}), agent: opts.agent, mode: "acp", cwd: opts.cwd, ...git, agentSessionId: info.sessionId, ...(opts.title ? { title: opts.title } : {}) });
       const meta = opts.store.readPath(handle.path).metadata;
-      return new ThreadSession(opts, runtime, new LiveThread(handle, meta, opts.live), info.sessionId);
+      const live = new LiveThread(handle, meta, opts.live);
+      const model = modelOf(info.configOptions);
+      if (model) live.patch({ model });
+      return new ThreadSession(opts, runtime, live, info.sessionId);
     } catch (err) {
       handle?.close();
       await runtime.close().catch(() => undefined);
@@ -190,7 +193,8 @@ export class ThreadSession {
       this.#seed = buildSeedText(records);
       this.#origin = this.#seed ? "seeded" : "new";
     } else this.#origin = info.origin;
-    if (info.sessionId !== this.metadata.agentSessionId) this.live.patch({ agentSessionId: info.sessionId });
+    const model = modelOf(info.configOptions);
+    this.live.patch({ agentSessionId: info.sessionId, ...(model ? { model } : {}) }); // a no-op when nothing changed
     this.#setStatus("idle");
   }
 

@@ -4,6 +4,7 @@
  * `flushMs` so a crash loses at most that much). Tool calls are written once, in their final state. Derived
  * observations (title, status, counters) are written ONLY as explicit meta_patch records.
  */
+import type * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
 import { applyPatch, type ThreadMetadata } from "../store/metadata";
@@ -22,6 +23,12 @@ export function titleFrom(text: string, max = 80): string | null {
   const line = redactSecrets(text).replace(/\s+/g, " ").trim();
   if (!line) return null;
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+/** The current value of the agent's "model" config option, if it advertises one. */
+export function modelOf(options: readonly acp.SessionConfigOption[] | null | undefined): string | undefined {
+  const opt = options?.find((o) => o.category === "model" && o.type === "select");
+  return opt && opt.type === "select" ? String(opt.currentValue) : undefined;
 }
 
 export class LiveThread {
@@ -92,6 +99,11 @@ export class LiveThread {
       case "usage":
         this.#usage = event;
         return;
+      case "config_options": {
+        const model = modelOf(event.options);
+        if (model) this.patch({ model });
+        return;
+      }
       case "session_info":
         if (typeof event.title === "string" && event.title.trim()) this.patch({ title: event.title.trim() });
         return;
@@ -117,7 +129,7 @@ export class LiveThread {
       case "done":
         return this.endTurn(event.stopReason);
       default:
-        return; // commands, mode, config options, user_text echoes: session state, not history
+        return; // commands, mode, user_text echoes: session state, not history
     }
   }
 

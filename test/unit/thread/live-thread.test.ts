@@ -86,7 +86,7 @@ test("observations become explicit meta_patch records: title, status and counter
     assert.ok(patches.length <= 6, `one patch per observation point, got ${patches.length}`);
   }));
 
-test("compactions, permissions, plans, usage and errors are recorded", () =>
+test("compactions, permissions, plans, usage, errors and the model are recorded", () =>
   withTmp((dir) => {
     const { store, lt } = live(dir);
     lt.beginTurn("go");
@@ -96,6 +96,7 @@ test("compactions, permissions, plans, usage and errors are recorded", () =>
     lt.record({ type: "compaction", compactionId: "w1", status: "completed", summary: "earlier stuff" });
     lt.record({ type: "permission", decision: { toolCallId: "c", title: "Run", kind: "execute", optionId: null, optionKind: null, decidedBy: "cancelled", options: [] } });
     lt.record({ type: "error", message: "agent said no" });
+    lt.record({ type: "config_options", options: [{ id: "m", name: "Model", category: "model", type: "select", currentValue: "gpt-5", options: [] }] });
     lt.endTurn("refusal");
     lt.close();
     const recs = store.read(lt.threadId).records;
@@ -105,6 +106,7 @@ test("compactions, permissions, plans, usage and errors are recorded", () =>
     assert.ok(recs.some((r) => r.kind === "permission" && r.decidedBy === "cancelled"));
     assert.ok(recs.some((r) => r.kind === "usage" && r.used === 5));
     assert.ok(recs.some((r) => r.kind === "error" && r.message === "agent said no"));
+    assert.equal(store.readMetadata(lt.threadId).model, "gpt-5", "the model config option becomes metadata");
   }));
 
 test("text still streaming is flushed after the time limit so a crash loses little", () =>
