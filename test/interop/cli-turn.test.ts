@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, agentRequests, jsonLines, runAgentTurn, setUp, skipUnlessInstalled, type Interop } from "./harness";
+import { AGENT_TIMEOUT_MS, agentRequests, jsonLines, processesGone, runAgentTurn, setUp, skipUnlessInstalled, type Interop } from "./harness";
 
 interface Case {
   id: AgentId;
@@ -65,6 +65,7 @@ for (const c of CASES) {
       assert.ok((stats.byRoute[c.route] ?? 0) >= 2 && stats.toolCalls >= 2, `model traffic: ${JSON.stringify(stats)}`);
       const methods = agentRequests(logFile);
       for (const m of c.methods) assert.ok(methods.includes(m), `${m} not called; agent requests: ${methods.join(", ")}`);
+      assert.deepEqual(await processesGone(t), [], "the agent (and anything it started) is gone after the CLI exits");
     } finally {
       await t.cleanup();
     }
