@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { methods } from "@agentclientprotocol/sdk";
+import { methods, type CreateTerminalRequest } from "@agentclientprotocol/sdk";
 import { test } from "node:test";
 import { OutputBuffer } from "../../../src/core/acp/output-buffer";
 import type { TerminalView } from "../../../src/core/ports";
@@ -20,6 +20,14 @@ async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts
   } finally {
     await rt.close();
   }
+}
+
+/** terminal/create → wait_for_exit → terminal/output, as an agent would. */
+async function runToExit({ client, sessionId }: TurnContext, create: Omit<CreateTerminalRequest, "sessionId">) {
+  const { terminalId } = await client.request(methods.client.terminal.create, { sessionId, ...create });
+  const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId });
+  const res = await client.request(methods.client.terminal.output, { sessionId, terminalId });
+  return { exit, res };
 }
 
 test("the output buffer drops the oldest bytes and never starts inside a multi-byte character", () => {
@@ -47,10 +55,8 @@ test("the output buffer holds back an incomplete character at the end until it c
 test("a command without args runs as a shell line in the session cwd", () =>
   withTmp(async (ws) => {
     const views: TerminalView[] = [];
-    const out = await turn(ws, async ({ client, sessionId }) => {
-      const { terminalId } = await client.request(methods.client.terminal.create, { sessionId, command: "echo $((1+2)) && pwd" });
-      const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId });
-      const res = await client.request(methods.client.terminal.output, { sessionId, terminalId });
+    const out = await turn(ws, async (t) => {
+      const { exit, res } = await runToExit(t, { command: "echo $((1+2)) && pwd" });
       return `${exit.exitCode}|${res.output}|${res.exitStatus?.exitCode}`;
     }, { views });
     assert.equal(out, `0|3\n${ws}\n|0`);
@@ -89,10 +95,8 @@ test("kill stops a running command and wait_for_exit reports the signal", () =>
 
 test("the pty backend runs a shell line too", () =>
   withTmp(async (ws) => {
-    const out = await turn(ws, async ({ client, sessionId }) => {
-      const { terminalId } = await client.request(methods.client.terminal.create, { sessionId, command: "echo pty-ok" });
-      const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId });
-      const res = await client.request(methods.client.terminal.output, { sessionId, terminalId });
+    const out = await turn(ws, async (t) => {
+      const { exit, res } = await runToExit(t, { command: "echo pty-ok" });
       return `${exit.exitCode}|${res.output.trim()}`;
     }, { noPty: false });
     assert.equal(out, "0|pty-ok");
