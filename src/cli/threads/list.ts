@@ -1,13 +1,15 @@
 /** `threads list [--cwd DIR] [--agent ID] [--all] [--limit N]`: this workspace's threads by day, newest first. */
 import { resolve } from "node:path";
 import { groupByDay, openSyncedIndex } from "../../core/index/threads-index";
+import { gitInfo } from "../../core/store/git-info";
 import { EXIT } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
 
 export function list(ctx: SubContext): number {
   const { io, store, flags } = ctx;
   store.markInterrupted();
-  const workspace = flags.all ? undefined : resolve(io.cwd, typeof flags.cwd === "string" ? flags.cwd : ".");
+  // default: the repository (or folder) we are in, so a subfolder still lists its workspace's threads
+  const workspace = flags.all ? undefined : typeof flags.cwd === "string" ? resolve(io.cwd, flags.cwd) : gitInfo(io.cwd).repoRoot ?? io.cwd;
   const agent = typeof flags.agent === "string" ? flags.agent : undefined;
   const limit = typeof flags.limit === "string" ? Number(flags.limit) : undefined;
   const { index } = openSyncedIndex(store);
