@@ -3,7 +3,7 @@
  * User text never reaches FTS5 raw: every token is quoted here, so operators (AND, NEAR, *, parentheses, column
  * filters) and SQL are just text to search for.
  */
-import { needleParts, normalize } from "./text";
+import { isCjkToken, needleTokens, normalize } from "./text";
 
 export interface Term {
   /** As the user wrote it. */
@@ -24,21 +24,19 @@ export interface ParsedQuery {
   explicitOr: boolean;
 }
 
-const ftsString = (tokens: string[]) => `"${tokens.join(" ").replace(/"/g, '""')}"`;
-
+/**
+ * One FTS5 phrase of the needle's tokens in the order the indexed text has them (see text.ts segment): bigram
+ * phrases are exact, words match at word starts (the last one as a prefix), punctuation between words is
+ * ignored the way the tokenizer ignores it. Only a needle trimmed of a one-char CJK edge is confirmed.
+ */
 export function compileTerm(text: string): Term | undefined {
   const norm = normalize(text).replace(/\s+/g, " ").trim();
   if (!norm) return undefined;
-  const parts = needleParts(norm);
-  if (parts.length === 0) return { text, norm, confirm: true };
-  const exprs = parts.map((p) => {
-    if (p.kind === "cjk") return ftsString(p.tokens);
-    // prefix match for words long enough to keep the prefix scan cheap
-    return p.token.length >= 3 ? `${ftsString([p.token])}*` : ftsString([p.token]);
-  });
-  const single = parts.length === 1;
-  const exact = single && ((parts[0].kind === "word" && parts[0].token === norm) || (parts[0].kind === "cjk" && parts[0].tokens.length === 1 && parts[0].tokens[0] === norm));
-  return { text, norm, fts: exprs.join(" AND "), confirm: !exact };
+  const { tokens, trimmed } = needleTokens(norm);
+  if (tokens.length === 0) return { text, norm, confirm: true };
+  const last = tokens[tokens.length - 1];
+  const prefix = !isCjkToken(last) && last.length >= 3 ? "*" : "";
+  return { text, norm, fts: `"${tokens.join(" ")}"${prefix}`, confirm: trimmed };
 }
 
 /** Splits raw input into groups of needles; an unterminated quote runs to the end of the input. */

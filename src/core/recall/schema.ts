@@ -5,7 +5,7 @@
  */
 import type { Db } from "../db/sqlite";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
 export const PARSER_VERSION = 4;
 

@@ -8,7 +8,6 @@
 
 /** Han (incl. ext A and compatibility), kana, Hangul syllables and jamo. */
 const CJK = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
-const CJK_RUN = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+/gu;
 /** CJK punctuation and symbols that separate words (NFKC already maps full-width ASCII to ASCII). */
 const CJK_PUNCT = /[\u3000-\u303f\u30fb\uff00-\uffef\u2018-\u201f\u2026\u00b7]/gu;
 /** What counts as a word character for the unicode61 tokenizer with tokenchars '_'. */
@@ -23,15 +22,6 @@ export function normalize(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(CJK_PUNCT, " ");
 }
 
-/** Bigrams of one CJK run (a 1-char run is itself). */
-function bigrams(run: string): string[] {
-  const chars = Array.from(run);
-  if (chars.length < 2) return chars;
-  const out: string[] = [];
-  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-  return out;
-}
-
 /** Same ranges as CJK, by code unit (all of them are in the BMP): the hot path of indexing avoids regexes. */
 function isCjkCode(c: number): boolean {
   return (
@@ -40,10 +30,18 @@ function isCjkCode(c: number): boolean {
   );
 }
 
+/**
+ * A token between two CJK runs that only punctuation or space separates ("数据，据库"), so the bigram phrase of
+ * 数据库 cannot match across them: FTS phrases of bigrams are then exact and need no check against the text.
+ */
+export const RUN_BREAK = "ǁ";
+const HAS_WORD = /[\p{L}\p{N}_]/u;
+
 /** The text stored in the FTS column: normalized, CJK runs replaced by space-separated bigrams. */
 export function segment(normalized: string): string {
   const out: string[] = [];
   let plain = 0; // start of the pending non-CJK slice
+  let lastRunEnd = -1;
   let i = 0;
   const n = normalized.length;
   while (i < n) {
@@ -54,6 +52,8 @@ export function segment(normalized: string): string {
     let j = i + 1;
     while (j < n && isCjkCode(normalized.charCodeAt(j))) j++;
     if (i > plain) out.push(normalized.slice(plain, i));
+    if (lastRunEnd >= 0 && !HAS_WORD.test(normalized.slice(lastRunEnd, i))) out.push(RUN_BREAK);
+    lastRunEnd = j;
     if (j - i === 1) out.push(normalized[i]);
     else for (let k = i; k + 1 < j; k++) out.push(normalized.slice(k, k + 2));
     plain = i = j;
@@ -62,28 +62,28 @@ export function segment(normalized: string): string {
   return out.join(" ");
 }
 
-/** One piece of a needle as the index sees it. */
-export type NeedlePart = { kind: "cjk"; tokens: string[] } | { kind: "word"; token: string };
-
 /**
- * Splits a normalized needle into index tokens, in order. A CJK run of one character yields no token (it cannot be
- * found through bigrams); the caller confirms such needles by scanning.
+ * The index tokens of a normalized needle, in order, as the text would be segmented around it. A one-char CJK
+ * run at either end is dropped (inside the text it is part of a bigram the needle cannot name): `trimmed` then
+ * tells the caller to confirm candidates against the text.
  */
-export function needleParts(normalized: string): NeedlePart[] {
-  const parts: NeedlePart[] = [];
-  let last = 0;
-  const pushWords = (s: string) => {
-    for (const m of s.matchAll(WORD)) parts.push({ kind: "word", token: m[0] });
-  };
-  for (const m of normalized.matchAll(CJK_RUN)) {
-    pushWords(normalized.slice(last, m.index));
-    const chars = Array.from(m[0]);
-    if (chars.length >= 2) parts.push({ kind: "cjk", tokens: bigrams(m[0]) });
-    last = (m.index ?? 0) + m[0].length;
+export function needleTokens(normalized: string): { tokens: string[]; trimmed: boolean } {
+  const tokens = segment(normalized).match(WORD) ?? [];
+  let trimmed = false;
+  const single = (t: string | undefined) => t !== undefined && t.length === 1 && isCjkCode(t.charCodeAt(0));
+  const edge = (t: string | undefined) => single(t) || t === RUN_BREAK;
+  while (edge(tokens[0])) {
+    tokens.shift();
+    trimmed = true;
   }
-  pushWords(normalized.slice(last));
-  return parts;
+  while (edge(tokens[tokens.length - 1])) {
+    tokens.pop();
+    trimmed = true;
+  }
+  return { tokens, trimmed };
 }
+
+export const isCjkToken = (t: string) => t.length > 0 && isCjkCode(t.charCodeAt(0));
 
 /** Collapses whitespace for previews. */
 export function oneLine(text: string): string {

@@ -12,13 +12,17 @@ test("normalisation folds case and width and turns CJK punctuation into spaces",
 test("CJK runs become overlapping bigrams and a lone CJK char stays itself", () => {
   assert.equal(segment("修复数据库 ok 库").replace(/\s+/g, " ").trim(), "修复 复数 数据 据库 ok 库");
   assert.equal(segment("登录page").replace(/\s+/g, " ").trim(), "登录 page");
+  assert.equal(segment(normalize("数据，据库")), "数据 , ǁ 据库", "a break token between runs only punctuation separates");
 });
 
 test("terms compile to quoted FTS expressions and mark what needs confirming", () => {
   assert.deepEqual(compileTerm("Rollback"), { text: "Rollback", norm: "rollback", fts: '"rollback"*', confirm: false });
   assert.deepEqual(compileTerm("登录"), { text: "登录", norm: "登录", fts: '"登录"', confirm: false });
   assert.equal(compileTerm("数据库")?.fts, '"数据 据库"');
-  assert.equal(compileTerm("数据库")?.confirm, true);
+  assert.equal(compileTerm("数据库")?.confirm, false, "a bigram phrase is exact");
+  assert.deepEqual([compileTerm("用sqlite")?.fts, compileTerm("用sqlite")?.confirm], ['"sqlite"*', true], "a 1-char CJK edge is confirmed");
+  assert.equal(compileTerm("数据，据库")?.fts, '"数据 ǁ 据库"', "the needle keeps the run break it contains");
+  assert.equal(compileTerm("migration-rollback")?.fts, '"migration rollback"*');
   assert.equal(compileTerm("库")?.fts, undefined);
   assert.equal(compileTerm("->")?.fts, undefined);
   assert.equal(compileTerm("   "), undefined);
