@@ -59,3 +59,12 @@ test("long prompts get a multi-KB markdown answer", () => {
   assert.match(text, /^# Report\n/);
   assert.match(text, /\| key \| value \|/);
 });
+
+test("a past-sessions search calls the recall MCP tool under whatever namespace the agent gives it", () => {
+  assert.deepEqual(planSteps("search past sessions for sqlite migration"), [{ kind: "recall", query: "sqlite migration" }]);
+  for (const name of ["mcp__acp-threads__recall", "acp-threads_recall", "recall"]) {
+    const tools: ToolSpec[] = [{ name: `${name}_recent`, kind: "function" }, { name, kind: "function", schema: { type: "object", properties: { query: { type: "string" } } } }];
+    const reply = decide({ userText: "search past sessions for hello", toolResults: [], tools, context: "" });
+    assert.deepEqual(reply, { kind: "tool", call: { tool: tools[1], args: { query: "hello" } } });
+  }
+});
