@@ -66,6 +66,7 @@ export class Hub implements vscode.Disposable {
       live: (id) => this.live.get(id),
       loadPast: (id) => this.store.load(id),
       onTerminalOutput: this.terminals.onOutput,
+      recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
     });
     this.broker.surface = this.panels;
     this.tree = new SessionsTree(this.live, (f) => this.store.list(f));

@@ -60,16 +60,28 @@ export function createPty(source: PtySource, opts: { banner?: string } = {}): vs
   };
 }
 
+const RECENT_CAP = 64 * 1024;
+
 export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
   readonly #output = new vscode.EventEmitter<{ sessionId: string; terminalId: string; data: string }>();
   readonly onOutput = this.#output.event;
   readonly #owned: vscode.Disposable[] = [];
+  /** Recent output per terminal (bounded), so a panel opened or reloaded later still shows it. */
+  readonly #recent = new Map<string, { sessionId: string; text: string }>();
 
   constructor(private readonly sessionLabel: (sessionId: string) => string) {}
 
   onTerminalCreated(view: TerminalView): void {
     const pty = createPty(view, { banner: `$ ${view.commandLine}   (cwd ${view.cwd})` });
-    this.#owned.push(pty, view.onOutput((data) => this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data })));
+    const recent = { sessionId: view.sessionId, text: "" };
+    this.#recent.set(view.terminalId, recent);
+    this.#owned.push(
+      pty,
+      view.onOutput((data) => {
+        recent.text = (recent.text + data).slice(-RECENT_CAP);
+        this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data });
+      }),
+    );
     const terminal = vscode.window.createTerminal({
       name: `${this.sessionLabel(view.sessionId)}: ${view.commandLine}`.slice(0, 80),
       pty,
@@ -78,6 +90,10 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
     });
     this.#owned.push(terminal);
     terminal.show(true); // visible, focus stays where the user is
+  }
+
+  recentOutput(sessionId: string): { terminalId: string; data: string }[] {
+    return [...this.#recent].filter(([, r]) => r.sessionId === sessionId).map(([terminalId, r]) => ({ terminalId, data: r.text }));
   }
 
   dispose(): void {

@@ -23,6 +23,7 @@ export interface ThreadPanelDeps {
   live(threadId: string): LiveSession | undefined;
   loadPast(threadId: string): Promise<PastThread | undefined>;
   onTerminalOutput: vscode.Event<{ sessionId: string; terminalId: string; data: string }>;
+  recentTerminalOutput(sessionId: string): { terminalId: string; data: string }[];
 }
 
 const BATCH_MS = 50;
@@ -71,6 +72,7 @@ class ThreadPanel implements vscode.Disposable {
         scrollToEnd: true,
       });
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
+      if (live.sessionId) for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
       this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
       this.#subs.push(live.onStatus((s) => {
         this.#flush();

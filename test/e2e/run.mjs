@@ -46,6 +46,12 @@ if (!opt["no-package"]) {
   if (r.status !== 0) throw new Error("npm run package failed");
 }
 if (!existsSync(opt.vsix)) throw new Error(`no VSIX at ${opt.vsix}`);
+// dist/ is shared with every other build in this tree: make sure no bundle went in half-written.
+const listing = spawnSync("unzip", ["-l", opt.vsix], { encoding: "utf8" }).stdout ?? "";
+for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview/recall.js"]) {
+  const m = listing.match(new RegExp(`^\\s*(\\d+)\\s.*extension/${name.replace(/[./]/g, "\\$&")}$`, "m"));
+  if (!m || Number(m[1]) < 1000) throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
+}
 
 // A sample workspace and the offline demo profile (codex-acp + scripted model server).
 const ws = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-ws-"));
@@ -71,6 +77,9 @@ const server = await startCodeServer({
 });
 const context = await launchChromium();
 page = context.pages()[0] ?? (await context.newPage());
+const pageErrors = [];
+page.on("pageerror", (e) => pageErrors.push(e.message));
+page.on("console", (m) => m.type() === "error" && process.env.ACP_E2E_VERBOSE && log(`console: ${m.text()}`));
 const quick = page.locator(".quick-input-widget");
 
 async function palette(command) {
@@ -166,6 +175,20 @@ try {
     const f2 = await threadFrame("terminal echo");
     await f2.locator(".msg.agent", { hasText: "exit 0" }).waitFor({ timeout: 30000 });
     await shot("07-terminal");
+  });
+  await step("the recall view finds the session by a word from it", async () => {
+    await palette("ACP Threads: Search past sessions");
+    let recall;
+    for (let i = 0; i < 60 && !recall; i++) {
+      for (const f of page.frames()) if (await f.locator("#q").count().catch(() => 0)) recall = f;
+      if (!recall) await new Promise((r) => setTimeout(r, 250));
+    }
+    if (!recall) throw new Error("no recall view frame");
+    await recall.locator("#scope-all").check();
+    await recall.locator("#q").fill("browser");
+    await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
+    await recall.locator("mark", { hasText: /browser/i }).first().waitFor();
+    await shot("08-recall");
   });
 } finally {
   await context.close().catch(() => {});
