@@ -128,3 +128,12 @@ test("a configured event delay paces the stream without changing its content", (
     assert.equal(slow.map((c) => c.choices?.[0]?.delta?.content ?? "").join(""), fast.map((c) => c.choices?.[0]?.delta?.content ?? "").join(""));
     assert.ok(rest.length > 0, "the paced stream arrived in more than one piece");
   }));
+
+test("the Responses dialect calls a tool inside a namespace by its short name plus the namespace", () =>
+  withServer(async (s) => {
+    const tools = [{ type: "namespace", name: "mcp__acp_threads", tools: [{ type: "function", name: "recall", parameters: { type: "object", properties: { query: { type: "string" } } } }] }];
+    const input = [{ type: "message", role: "user", content: [{ type: "input_text", text: "search past sessions for sqlite" }] }];
+    const res = JSON.parse((await post(s, "/v1/responses", { tools, input })).text);
+    const call = res.output[0];
+    assert.deepEqual([call.type, call.name, call.namespace, JSON.parse(call.arguments)], ["function_call", "recall", "mcp__acp_threads", { query: "sqlite" }]);
+  }));
