@@ -23,6 +23,12 @@ export interface Db {
   prepare(sql: string): Stmt;
   /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (ROLLBACK on throw). */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs a group of reads under one shared lock (BEGIN ... COMMIT). node-sqlite3-wasm takes its lock with a
+   * mkdir/rmdir per statement in autocommit mode and then re-validates its page cache: one lock per query
+   * instead of one per statement.
+   */
+  read<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -83,6 +89,15 @@ class WasmDb implements Db {
     } catch (err) {
       if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
       throw err;
+    }
+  }
+  read<T>(fn: () => T): T {
+    if (this.#db.inTransaction) return fn();
+    this.#db.exec("BEGIN");
+    try {
+      return fn();
+    } finally {
+      if (this.#db.inTransaction) this.#db.exec("COMMIT");
     }
   }
   close(): void {

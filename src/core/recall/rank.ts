@@ -30,8 +30,17 @@ export interface Why {
   last_ts: number | null;
 }
 
+/** What ranking needs of a session (the full row is fetched only for the sessions shown). */
+export interface RankInfo {
+  sid: number;
+  id: string;
+  last_ts: number | null;
+  chars: number;
+  same_repo: number;
+}
+
 export interface RankedSession {
-  session: SessionInfo;
+  session: RankInfo;
   terms: number[];
   why: Why;
 }
@@ -39,9 +48,8 @@ export interface RankedSession {
 /** `perSession`: for each matching session, the count of each term found in it (by term index). */
 export function rankSessions(
   perSession: Map<number, Map<number, SessionCount>>,
-  info: Map<number, SessionInfo>,
+  info: Map<number, RankInfo>,
   termTexts: string[],
-  currentRepo: string | undefined,
 ): RankedSession[] {
   const ranked: RankedSession[] = [];
   for (const [sid, byTerm] of perSession) {
@@ -63,7 +71,7 @@ export function rankSessions(
         first_hand_hits: firstHand,
         other_hits: hits - firstHand,
         hit_density: Math.round((hits / Math.max(1, session.chars / 1000)) * 1000) / 1000,
-        same_repo: currentRepo !== undefined && session.repo === currentRepo,
+        same_repo: session.same_repo === 1,
         last_ts: session.last_ts,
       },
     });

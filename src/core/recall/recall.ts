@@ -111,8 +111,8 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
   const api: Recall = {
     dbPath,
     rebuilt: created,
-    search: (query, o) => guard(() => search(db, query, o)),
-    recent: (o) => guard(() => recentSessions(db, o)),
+    search: (query, o) => guard(() => db.read(() => search(db, query, o))),
+    recent: (o) => guard(() => db.read(() => recentSessions(db, o))),
     status: () => readStatus(db, dbPath),
     syncOwnThreads: () => run("acp_threads", ownSpecs()),
     importCodex(spec) {

@@ -5,7 +5,7 @@
 import type { Db } from "../db/sqlite";
 import { findTerm, type Scope, type SessionCount, type TermResult } from "./hits";
 import { parseQuery } from "./query";
-import { rankSessions, type SessionInfo, type Why } from "./rank";
+import { rankSessions, type RankInfo, type SessionInfo, type Why } from "./rank";
 import { buildWindows, type EvidenceWindow, type WindowOptions } from "./windows";
 
 export const RECALL_SCHEMA_VERSION = 1;
@@ -54,17 +54,21 @@ export const DEFAULTS = { limit: 3, budgetChars: 12_000, windowsPerSession: 2, b
 
 const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
 
-function sessionInfo(db: Db, sids: number[]): Map<number, SessionInfo> {
-  const out = new Map<number, SessionInfo>();
-  for (let i = 0; i < sids.length; i += 500) {
-    const chunk = sids.slice(i, i + 500);
-    const rows = db.all<SessionInfo>(
-      `SELECT sid, id, source, path, cwd, repo, started_at, last_ts, title, first_user, chars, msg_count FROM sessions WHERE sid IN (${chunk.map(() => "?").join(",")})`,
-      chunk,
-    );
-    for (const r of rows) out.set(r.sid, r);
+/** Ranking facts for the matched sessions: one scan of the sessions table when many matched, else by id. */
+function rankInfo(db: Db, sids: number[], repo: string | undefined): Map<number, RankInfo> {
+  const cols = "sid, id, last_ts, chars, coalesce(repo = :repo, 0) AS same_repo";
+  const p = { ":repo": repo ?? null };
+  if (sids.length > 200) {
+    const wanted = new Set(sids);
+    return new Map(db.all<RankInfo>(`SELECT ${cols} FROM sessions`, p).filter((r) => wanted.has(r.sid)).map((r) => [r.sid, r]));
   }
+  const out = new Map<number, RankInfo>();
+  for (const r of db.all<RankInfo>(`SELECT ${cols} FROM sessions WHERE sid IN (${sids.join(",")})`, p)) out.set(r.sid, r);
   return out;
+}
+
+function sessionRow(db: Db, sid: number): SessionInfo {
+  return db.get<SessionInfo>("SELECT sid, id, source, path, cwd, repo, started_at, last_ts, title, first_user, chars, msg_count FROM sessions WHERE sid = ?", sid)!;
 }
 
 /** Sessions satisfying at least one group (every term of the group present somewhere in the session). */
@@ -111,7 +115,7 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
   if (matched.size === 0) return done({ status: "no_match", mode, fallback, sessions: [], matched_sessions: 0 });
 
   const termTexts = parsed.terms.map((t) => t.text);
-  const ranked = rankSessions(matched, sessionInfo(db, [...matched.keys()]), termTexts, opts.repo).slice(0, o.limit);
+  const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo), termTexts).slice(0, o.limit);
   const needles = parsed.terms.map((t) => t.norm);
   let remaining = o.budgetChars;
   let truncated = false;
@@ -121,7 +125,7 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
     const w = buildWindows(db, r.session.sid, hits, needles, share, o);
     remaining -= w.used;
     truncated ||= w.truncated;
-    const s = r.session;
+    const s = sessionRow(db, r.session.sid);
     return {
       id: s.id, source: s.source, path: s.path, cwd: s.cwd, repo: s.repo, title: s.title, intent: s.first_user,
       started_at: iso(s.started_at), last_at: iso(s.last_ts), why: r.why, windows: w.windows,
