@@ -4,6 +4,7 @@
  * command, Resume and the host tests.
  */
 import { mkdirSync } from "node:fs";
+import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
@@ -98,6 +99,7 @@ export class Hub implements vscode.Disposable {
           terminalHost: this.terminals,
           logger: this.log.protocol(p.agent.id),
           env: { ACP_THREADS_HOME: this.home },
+          mcpServers: this.config.recallOfferToAgents ? [this.#recallMcpServer()] : undefined,
         },
       },
       (opts) => this.runtimeFactory(opts),
@@ -108,6 +110,19 @@ export class Hub implements vscode.Disposable {
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
     void session.start(p.task).then(() => this.tree.refresh());
     return session;
+  }
+
+  /** `acp-threads mcp` (recall tools) over stdio, offered to agents when acpThreads.recall.offerToAgents is on. */
+  #recallMcpServer(): acp.McpServer {
+    return {
+      name: "acp-threads-recall",
+      command: process.execPath,
+      args: [vscode.Uri.joinPath(this.context.extensionUri, "dist", "cli.js").fsPath, "mcp"],
+      env: [
+        { name: "ACP_THREADS_HOME", value: this.home },
+        { name: "ELECTRON_RUN_AS_NODE", value: "1" },
+      ],
+    };
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
  * first turn; session mode keeps it for follow-ups typed in the panel.
  */
 import * as vscode from "vscode";
+import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AgentRuntime, RuntimeOptions, SessionInfo, SessionRequest } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
@@ -153,6 +154,13 @@ export class LiveSession implements vscode.Disposable {
     if (!sid || !this.#runtime) return;
     const options = await this.#runtime.setConfigOption(sid, configId, value);
     this.#push([{ type: "config_options", options }]);
+  }
+
+  async revokePermissions(agentId?: string): Promise<void> {
+    const store = (this.#runtime as Partial<AcpAgentRuntime> | undefined)?.permissions;
+    if (!store) return;
+    if (agentId) await store.revoke(agentId);
+    else await store.revokeAll();
   }
 
   /** Called by the permission broker while a request is pending. */

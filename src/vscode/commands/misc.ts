@@ -1,6 +1,6 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
-import { rmSync } from "node:fs";
 import * as vscode from "vscode";
+import { PermissionStore } from "../../core/acp/permission-store";
 import { agentsWithDoctor } from "../agents";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
@@ -25,10 +25,21 @@ export async function doctorCommand(hub: Hub): Promise<void> {
 }
 
 export async function revokePermissions(hub: Hub): Promise<void> {
-  const ok = await vscode.window.showWarningMessage("Forget every remembered 'always allow' permission?", { modal: true }, "Revoke");
-  if (ok !== "Revoke") return;
-  rmSync(hub.layout.permissionsFile, { force: true });
-  void vscode.window.showInformationMessage("Remembered permissions revoked. Agents will ask again.");
+  const store = new PermissionStore(hub.home);
+  const rules = store.rules();
+  if (!rules.length) return void vscode.window.showInformationMessage("No remembered permissions.");
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: "All agents", description: `${rules.length} rule(s)`, agentId: undefined as string | undefined },
+      ...[...new Set(rules.map((r) => r.agentId))].map((a) => ({ label: a, description: `${rules.filter((r) => r.agentId === a).length} rule(s)`, agentId: a as string | undefined })),
+    ],
+    { title: "Revoke remembered permissions", placeHolder: "Forget 'always allow' decisions of…" },
+  );
+  if (!picked) return;
+  const n = picked.agentId ? await store.revoke(picked.agentId) : await store.revokeAll();
+  // Running agents hold their own copy of the rules: revoke there too, so they ask again at once.
+  await Promise.all(hub.live.all().map((s) => s.revokePermissions(picked.agentId)));
+  void vscode.window.showInformationMessage(`Revoked ${n} remembered permission(s). Agents will ask again.`);
 }
 
 export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
