@@ -32,16 +32,25 @@ function needles(v: Vocab) {
     selective: pick(v.latin, 2000, 20000, 20),
     common: pick(v.latin, 0, 3, 10),
     cjk2: pick(v.cjk.filter((w) => w.length === 2), 0, 300, 20),
+    cjk34: pick(v.cjk.filter((w) => w.length >= 3), 0, 300, 20),
     or: Array.from({ length: 10 }, (_, i) => `${v.latin[3000 + i]}|${v.cjk.filter((w) => w.length === 2)[50 + i]}`),
     allTerms: Array.from({ length: 10 }, (_, i) => `${v.latin[100 + i]} ${v.latin[400 + i]}`),
   };
 }
 
 /** Runs `script` in a fresh node and returns its JSON line (clean RSS figures per engine). */
-function child(script: string): Record<string, number> {
-  const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8", cwd: process.cwd() });
-  return JSON.parse(out.trim().split("\n").pop()!) as Record<string, number>;
+function child(script: string): Record<string, number> | string {
+  try {
+    const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8", cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+    return JSON.parse(out.trim().split("\n").pop()!) as Record<string, number>;
+  } catch (err) {
+    // sql.js cannot hold an image past its 2 GB heap: report the failure as the figure
+    return String((err as { stderr?: string }).stderr ?? err).split("\n").find((l) => /Error|memory/i.test(l)) ?? "failed";
+  }
 }
+
+const engineFigure = (r: Record<string, number> | string) =>
+  typeof r === "string" ? `failed: ${r.slice(0, 120)}` : `${r.open.toFixed(0)} ms, RSS +${mb(r.rss)}`;
 
 export async function benchRecall(opts: { messages: number }): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), "recall-bench-"));
@@ -68,7 +77,7 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
 
     const q = needles(corpus.vocab);
     const classes: [string, string[], { allTerms?: boolean }][] = [
-      ["selective word", q.selective, {}], ["common word", q.common, {}], ["2-char Chinese", q.cjk2, {}],
+      ["selective word", q.selective, {}], ["common word", q.common, {}], ["2-char Chinese", q.cjk2, {}], ["3–4-char Chinese", q.cjk34, {}],
       ["OR (word|中文)", q.or, {}], ["all-terms (2 words)", q.allTerms, { allTerms: true }],
     ];
     for (const [name, list, o] of classes) {
@@ -120,10 +129,10 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
     }
 
     const db = JSON.stringify(recall.dbPath);
-    const wasm = child(`const r0=process.memoryUsage().rss;const {Database}=require("node-sqlite3-wasm");const t=performance.now();const d=new Database(${db},{readOnly:true});d.all("select count(*) n from messages");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))`);
-    const sqljs = child(`const r0=process.memoryUsage().rss;const init=require("sql.js");init().then(SQL=>{const t=performance.now();const buf=require("fs").readFileSync(${db});const d=new SQL.Database(buf);d.exec("select count(*) from messages");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))})`);
-    print("node-sqlite3-wasm open + first query", `${wasm.open.toFixed(0)} ms, RSS +${mb(wasm.rss)}`);
-    print("sql.js open (whole image) + first query", `${sqljs.open.toFixed(0)} ms, RSS +${mb(sqljs.rss)} (sql.js has no FTS5: it cannot even search this file)`);
+    const wasm = child(`const r0=process.memoryUsage().rss;const {Database}=require("node-sqlite3-wasm");const t=performance.now();const d=new Database(${db},{readOnly:true});d.all("select count(*) n from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))`);
+    const sqljs = child(`const r0=process.memoryUsage().rss;const init=require("sql.js");init().then(SQL=>{const t=performance.now();const buf=require("fs").readFileSync(${db});const d=new SQL.Database(buf);d.exec("select count(*) from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))})`);
+    print("node-sqlite3-wasm open + first query", engineFigure(wasm));
+    print("sql.js open (whole image) + first query", `${engineFigure(sqljs)} (sql.js has no FTS5: it cannot even search this file)`);
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

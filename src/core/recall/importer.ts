@@ -143,7 +143,10 @@ interface Stats {
 
 function writeMessage(writer: RecallWriter, sid: number, m: ParsedMessage, stats: Stats): void {
   stats.chars += writer.message(sid, m);
-  if (m.replaceSeq === undefined) (stats.messages++, stats.total++);
+  if (m.replaceSeq === undefined) {
+    stats.messages++;
+    stats.total++;
+  }
   if (m.ts !== undefined && (stats.lastTs === undefined || m.ts > stats.lastTs)) stats.lastTs = m.ts;
   if (stats.firstUser === undefined && m.role === "user" && m.kind === "text") stats.firstUser = oneLine(m.content).slice(0, 300);
 }

@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase, type Db } from "../db/sqlite";
 import { homeLayout } from "../store/paths";
-import { discoverTranscripts, type DiscoverOptions } from "./discover";
+import { discoverTranscripts } from "./discover";
 import { importFile, type ImportSpec } from "./importer";
 import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
@@ -96,12 +96,11 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     writeSources(sourcesPath, s);
   };
 
-  const discover = (spec: RootSpec): DiscoverOptions & { root: string } => ({ ...spec });
   const codexSpecs = (spec: RootSpec): ImportSpec[] =>
-    discoverTranscripts(spec.root, discover(spec)).map((f) => ({ path: f.path, source: "codex_rollout" }));
+    discoverTranscripts(spec.root, spec).map((f) => ({ path: f.path, source: "codex_rollout" }));
   const claudeSpecs = (spec: RootSpec): ImportSpec[] => {
     // parents before sub-agent files, so sidechain replays find the parent copy already indexed
-    const files = discoverTranscripts(spec.root, discover(spec));
+    const files = discoverTranscripts(spec.root, spec);
     const sub = (p: string) => (/[\\/]subagents[\\/]/.test(p) ? 1 : 0);
     return files.sort((a, b) => sub(a.path) - sub(b.path)).map((f) => ({ path: f.path, source: "claude_code_jsonl" }));
   };
