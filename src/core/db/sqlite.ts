@@ -142,6 +142,7 @@ export function openDerivedDatabase(
           create(db!);
           db!.exec(`PRAGMA user_version = ${schemaVersion}`);
         });
+        chmodSync(path, 0o600); // SQLite created the file with the umask's mode
         return { db, created: true };
       }
       db.close();

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, readFileSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../../src/core/db/sqlite";
 import { openRecall } from "../../../src/core/recall/recall";
@@ -40,6 +40,7 @@ test("secrets are redacted before they reach the index", () => {
     assert.equal(messages(r.dbPath, "OPENAI_API_KEY=[REDACTED]").length, 1);
     assert.equal(r.search("abcdefghijklmnopqrstuvwxyz123456", { global: true }).status, "no_match");
     assert.equal(readFileSync(r.dbPath).includes("sk-proj-abcdefghij"), false, "not even in free pages");
+    assert.equal(statSync(r.dbPath).mode & 0o777, 0o600, "the index is private to the user");
   });
 });
 
