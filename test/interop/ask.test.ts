@@ -1,0 +1,41 @@
+// The extension's path: policy "ask" with a PermissionAsker (the host's inline prompt). Every real agent's edit
+// request reaches the asker with the proposed file text for diff review, the answer (chosen by option kind,
+// never by id) goes back to the agent, and the decision is recorded as the user's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
+import type { PermissionPrompt } from "../../src/core/ports";
+import { ACP_AGENTS } from "../fixtures/agent-env/index";
+import { AGENT_TIMEOUT_MS, collectTurn, setUp, skipUnlessInstalled } from "./harness";
+
+for (const id of ACP_AGENTS) {
+  test(`${id} asks the host before editing and shows the proposed text`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
+    const t = await setUp(id);
+    const prompts: PermissionPrompt[] = [];
+    const asker = {
+      async ask(p: PermissionPrompt) {
+        prompts.push(p);
+        return p.request.options.find((o) => o.kind === "allow_once")?.optionId ?? null;
+      },
+    };
+    const spec = { id, displayName: id, command: t.agent.command, args: t.agent.args };
+    const rt = createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy: "ask", asker, env: t.agent.vars }, { baseEnv: t.agent.env });
+    try {
+      const s = await rt.ensureSession();
+      const events = await collectTurn(rt, s.sessionId);
+      assert.deepEqual(events.at(-1)?.type, "done");
+      assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+      const edit = prompts.find((p) => p.proposed);
+      assert.ok(edit, `no prompt carried a proposed edit: ${JSON.stringify(prompts.map((p) => p.request.toolCall.title))}`);
+      assert.deepEqual([edit.proposed!.path, edit.proposed!.newText.trim(), edit.sessionId], [join(t.workspace, "hello.txt"), "hi", s.sessionId]);
+      const decisions = events.flatMap((e) => (e.type === "permission" ? [e.decision] : []));
+      assert.equal(decisions.length, prompts.length);
+      assert.ok(decisions.every((d) => d.decidedBy === "user" && d.optionKind === "allow_once"), JSON.stringify(decisions));
+    } finally {
+      await rt.close();
+      await t.cleanup();
+    }
+  });
+}
