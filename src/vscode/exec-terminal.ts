@@ -5,6 +5,8 @@
  */
 import * as vscode from "vscode";
 import { EXEC_PRESETS, ExecRegistry, expandCommand } from "../core/exec";
+import { ExecThreadRecorder } from "../core/exec/exec-thread";
+import { gitInfo } from "../core/store/git-info";
 import type { ExecRun } from "../core/exec";
 import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
@@ -18,7 +20,9 @@ export const EXEC_CHOICES = [
 let registry: ExecRegistry | undefined;
 
 function execRegistry(hub: Hub): ExecRegistry {
-  registry ??= new ExecRegistry({ execDir: hub.layout.execDir, ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger });
+  // Each run is recorded as an exec thread, so it stays in the sessions view and recall after it ends.
+  const recorder = new ExecThreadRecorder(hub.store.store, { describeRepo: gitInfo, onError: (err) => hub.log.logger.warn("recording an exec run failed", err) });
+  registry ??= new ExecRegistry({ execDir: hub.layout.execDir, ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger, recorder });
   return registry;
 }
 
@@ -57,7 +61,7 @@ export async function startExec(hub: Hub, choice: { id: string; label: string },
   const p = createPty(source, { banner: `$ ${commandLine}   (cwd ${cwd})` });
   const terminal = vscode.window.createTerminal({ name: `exec: ${title}`.slice(0, 80), pty: p, iconPath: new vscode.ThemeIcon("terminal") });
   terminal.show();
-  hub.live.addExec({ runId: run.id, title, commandLine, cwd, startedAt: Date.now(), status: "running", terminal });
+  hub.live.addExec({ runId: run.id, title, commandLine, cwd, startedAt: Date.now(), status: "running", terminal, threadId: run.state.threadId });
   run.onExit((info) => hub.live.updateExec(run.id, info.status));
   const closeSub = vscode.window.onDidCloseTerminal((t) => {
     if (t !== terminal) return;

@@ -10,6 +10,8 @@ export interface LiveExec {
   startedAt: number;
   status: string;
   terminal: vscode.Terminal;
+  /** The exec thread recording this run (so the view lists it once, under Live). */
+  threadId?: string;
 }
 
 export class LiveSessions implements vscode.Disposable {

@@ -78,7 +78,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.all().map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
-    const liveIds = new Set(this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]));
+    const liveIds = new Set([...this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]), ...this.live.execs().map((e) => e.threadId ?? "")]);
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
     const groups = new Map<string, SessionNode[]>();
     for (const t of past) {

@@ -74,7 +74,10 @@ class ThreadPanel implements vscode.Disposable {
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId) for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
       this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
+      const identify = () => live.storeThreadId && this.post({ type: "identity", storeThreadId: live.storeThreadId });
+      identify();
       this.#subs.push(live.onStatus((s) => {
+        identify();
         this.#flush();
         this.post({ type: "status", status: s, detail: live.statusDetail });
         if (s === "idle") this.#postPickers(live);

@@ -4,18 +4,17 @@
  */
 import { escapeHtml as esc } from "../thread/markdown";
 import type { RecallHostMessage, RecallWebviewMessage } from "./protocol";
+import { $, bridge } from "../shared/host";
 
-declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
-const vscode = acquireVsCodeApi();
-const post = (m: RecallWebviewMessage) => vscode.postMessage(m);
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const vscode = bridge<RecallWebviewMessage>();
+const post = vscode.post;
 const q = $<HTMLInputElement>("q");
 const scopeAll = $<HTMLInputElement>("scope-all");
 const allTerms = $<HTMLInputElement>("all-terms");
 const out = $<HTMLDivElement>("results");
 const busy = $<HTMLDivElement>("busy");
 
-const saved = (vscode.getState() as { q?: string; all?: boolean; allTerms?: boolean } | undefined) ?? {};
+const saved = vscode.getState<{ q?: string; all?: boolean; allTerms?: boolean }>() ?? {};
 q.value = saved.q ?? "";
 scopeAll.checked = !!saved.all;
 allTerms.checked = !!saved.allTerms;

@@ -6,13 +6,12 @@
 import { ThreadModel } from "./model";
 import type { HostMessage, LiveStatus, PickerView, ThreadHeader, WebviewMessage } from "./protocol";
 import { renderEntry, stripAnsi } from "./render";
+import { $, bridge } from "../shared/host";
 
-declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
-const vscode = acquireVsCodeApi();
-const post = (m: WebviewMessage) => vscode.postMessage(m);
+const vscode = bridge<WebviewMessage>();
+const post = vscode.post;
 
 const WINDOW = 200;
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const list = $<HTMLDivElement>("entries");
 const more = $<HTMLButtonElement>("more");
 const statusEl = $<HTMLSpanElement>("status");
@@ -145,6 +144,9 @@ function onMessage(m: HostMessage): void {
     }
     case "pickers":
       renderPickers(m.pickers);
+      break;
+    case "identity":
+      vscode.setState({ threadId: m.storeThreadId });
       break;
   }
 }

@@ -40,7 +40,9 @@ export type HostMessage =
   | { type: "permission"; prompt: PermissionView }
   | { type: "permissionResolved"; requestId: string; optionId: string | null }
   | { type: "terminalOutput"; terminalId: string; data: string }
-  | { type: "pickers"; pickers: PickerView };
+  | { type: "pickers"; pickers: PickerView }
+  /** The stored thread's id, saved in the webview state so the serializer can reopen it after a reload. */
+  | { type: "identity"; storeThreadId: string };
 
 export type WebviewMessage =
   | { type: "ready" }

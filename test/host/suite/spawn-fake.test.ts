@@ -93,7 +93,7 @@ describe("spawning the stdio fake agent", () => {
     assert.match(answer, /exit 0: from-agent-terminal/);
     const term = await waitFor("the agent's terminal", () => vscode.window.terminals.find((t) => t.name.includes("echo from-agent-terminal")));
     assert.match(term.name, /^Fake agent: /);
-    assert.match(await terminalScreen(term), /from-agent-terminal/);
+    await waitFor("the output on the terminal's screen", async () => (await terminalScreen(term)).includes("from-agent-terminal"));
     await s.close();
   });
 });

@@ -22,6 +22,9 @@ describe("exec runs in a Pseudoterminal", () => {
     assert.equal(info.exitCode, 0);
     await waitFor("exit status in the view", () => hub.live.exec(run.id)?.status === "exited");
     assert.match(await terminalScreen(terminal), /process exited with code 0/, "output stays visible after exit");
+    const threadId = run.state.threadId;
+    assert.ok(threadId && hub.store.store.exists(threadId), "the run is recorded as an exec thread");
+    assert.equal(hub.store.store.read(threadId).metadata.mode, "exec");
     terminal.dispose();
   });
 });
