@@ -92,15 +92,20 @@ export function findTerm(db: Db, term: Term, termIndex: number, scope: Scope): T
 /** Where the first needle occurs in `body` (an index into body), or -1. Case-insensitive, NFKC-tolerant. */
 export function hitOffset(body: string, needles: string[]): number {
   const lower = body.toLowerCase();
+  let norm: string | undefined;
+  const find = (n: string): number => {
+    const i = lower.indexOf(n);
+    if (i >= 0) return i;
+    // NFKC changed lengths (full-width text): locate in the normalized copy and map back proportionally
+    norm ??= normalize(body);
+    const j = norm.indexOf(n);
+    return j < 0 ? -1 : Math.floor((j * body.length) / Math.max(1, norm.length));
+  };
   let best = -1;
   for (const n of needles) {
-    let i = lower.indexOf(n);
-    if (i < 0) {
-      // NFKC changed lengths (full-width text): locate in the normalized copy and map back proportionally
-      const norm = normalize(body);
-      const j = norm.indexOf(n);
-      if (j >= 0) i = Math.floor((j * body.length) / Math.max(1, norm.length));
-    }
+    // a phrase may have matched across punctuation ("migration-rollback"): fall back to its first word
+    let i = find(n);
+    if (i < 0 && n.includes(" ")) i = find(n.slice(0, n.indexOf(" ")));
     if (i >= 0 && (best < 0 || i < best)) best = i;
   }
   return best;
