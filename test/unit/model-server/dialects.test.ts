@@ -137,3 +137,14 @@ test("the Responses dialect calls a tool inside a namespace by its short name pl
     const call = res.output[0];
     assert.deepEqual([call.type, call.name, call.namespace, JSON.parse(call.arguments)], ["function_call", "recall", "mcp__acp_threads", { query: "sqlite" }]);
   }));
+
+test("injected failures answer the next model requests with the dialect's error shape, then recover", () =>
+  withServer(async (s) => {
+    s.configure({ fail: { status: 400, count: 2, message: "nope" } });
+    const a = await post(s, "/v1/messages", { messages: [{ role: "user", content: "hi" }] });
+    assert.deepEqual([a.status, JSON.parse(a.text)], [400, { type: "error", error: { type: "invalid_request_error", message: "nope" } }]);
+    const g = await post(s, "/v1beta/models/m:generateContent", { contents: [] });
+    assert.deepEqual([g.status, JSON.parse(g.text).error.status], [400, "INVALID_ARGUMENT"]);
+    assert.equal((await post(s, "/v1/chat/completions", { messages: [{ role: "user", content: "hi" }] })).status, 200);
+    assert.equal(s.stats().injectedFailures, 2);
+  }));
