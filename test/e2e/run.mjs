@@ -53,6 +53,11 @@ for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview
   if (!m || Number(m[1]) < 1000) throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
 }
 
+// The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
+if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
+  const { spawnSync: sync } = await import("node:child_process");
+  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0) throw new Error("bash test/agents/install.sh failed");
+}
 // A sample workspace and the offline demo profile (codex-acp + scripted model server).
 const ws = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-ws-"));
 writeFileSync(path.join(ws, "README.md"), "# e2e workspace\n");

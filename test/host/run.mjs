@@ -95,6 +95,11 @@ async function runPass(name, { trust }) {
   return counts;
 }
 
+// The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
+if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
+  const { spawnSync: sync } = await import("node:child_process");
+  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0) throw new Error("bash test/agents/install.sh failed");
+}
 const passes = opt.pass ? [opt.pass] : ["main", "untrusted"];
 let passed = 0;
 let failed = 0;

@@ -86,6 +86,19 @@ describe("spawning the stdio fake agent", () => {
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
+  it("cancels a running turn from the Cancel action", async () => {
+    const s = await spawnFake("");
+    await waitFor("the session", () => s.status === "idle");
+    const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+    void s.prompt("sleep 60000");
+    await waitFor("the turn to start", () => s.status === "working");
+    await vscode.commands.executeCommand("acpThreads.cancel", { type: "live", threadId: s.threadId });
+    await done;
+    const end = s.events.filter((e) => e.type === "done").pop();
+    assert.ok(end?.type === "done" && end.stopReason === "cancelled", "the turn ended as cancelled");
+    await s.close();
+  });
+
   it("shows an agent's terminal/create as an integrated terminal that keeps its output", async () => {
     const s = await spawnFake("");
     await waitFor("the session", () => s.status === "idle");
