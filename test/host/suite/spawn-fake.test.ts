@@ -86,6 +86,21 @@ describe("spawning the stdio fake agent", () => {
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
+  it("with no panel open, the permission waits and the status-bar command reveals the thread with its prompt", async () => {
+    const { hub } = await api();
+    const agent = (await import("../../../src/vscode/agents")).configuredAgents(hub.config).find((a) => a.spec.id === "fake")!.spec;
+    const s = hub.spawnSession({ agent, task: "", mode: "session", cwd: workspaceRoot(), showPanel: false });
+    await waitFor("the session", () => s.status === "idle");
+    const answer = turn(s, "ask edit");
+    const prompt = await waitFor("a pending prompt", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.equal(hub.panels.get(s.threadId), undefined, "no panel was open");
+    await vscode.commands.executeCommand("acpThreads.showPendingPermission");
+    await waitFor("the revealed panel to render the user message and the prompt", () => (hub.panels.rendered(s.threadId)?.entries ?? 0) >= 2);
+    hub.broker.answer(prompt.requestId, "ok");
+    assert.match(await answer, /outcome: ok/);
+    await s.close();
+  });
+
   it("cancels a running turn from the Cancel action", async () => {
     const s = await spawnFake("");
     await waitFor("the session", () => s.status === "idle");
