@@ -26,6 +26,7 @@ test("agent-injected context is not mistaken for the user's message", () => {
   assert.equal(isMetaText("<environment_context>\n<cwd>/w</cwd>\n</environment_context>"), true);
   assert.equal(isMetaText("<system-reminder>x</system-reminder>"), true);
   assert.equal(isMetaText("# AGENTS.md instructions for /w"), true);
+  assert.equal(isMetaText("<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"), true);
   assert.equal(isMetaText("create a.txt containing <b>"), false);
   assert.equal(inferWorkspace("Primary working directory: /abs/ws\nIs a git repo", undefined), "/abs/ws");
   assert.equal(inferWorkspace("nothing here", "/fallback"), "/fallback");
