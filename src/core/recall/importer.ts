@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { createClaudeParser, type ClaudeState } from "./parse-claude";
 import { createCodexParser, type CodexState } from "./parse-codex";
 import { createThreadParser, type ThreadState } from "./parse-thread";
+import { inheritedFilter } from "./inherited";
 import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
 import { PARSER_VERSION } from "./schema";
 import { repoRoot } from "./scope";
@@ -98,6 +99,7 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
     });
   const sessionUpdate = () => updateSession(writer, sid, spec, parser.meta(), stats);
 
+  const keep = spec.source === "codex_rollout" ? inheritedFilter(db, parser.state as CodexState) : () => true;
   const base = offset;
   const tail = st.size > base ? readTail(spec.path, base, st.size) : Buffer.alloc(0);
   const end = tail.lastIndexOf(0x0a) + 1; // bytes through the last complete line
@@ -115,7 +117,7 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
       badLines++;
       continue;
     }
-    for (const m of parser.feed(record, line)) writeMessage(writer, sid, m, stats);
+    for (const m of parser.feed(record, line)) if (keep(m)) writeMessage(writer, sid, m, stats);
     if (writer.batchFull) {
       // commit what is consistent so far: the file row points just past this line
       offset = base + pos;

@@ -30,6 +30,8 @@ export interface SessionMeta {
   originUrl?: string;
   /** A Codex/Claude transcript this session points at (an exec thread's run): indexed along with it. */
   transcriptPath?: string;
+  /** The Codex thread this one was forked or spawned from (its rollout starts with a copy of the parent's). */
+  parentId?: string;
 }
 
 /** One parser per file; its state is JSON so a tail import resumes where the last one stopped. */

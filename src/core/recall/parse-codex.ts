@@ -25,6 +25,8 @@ export interface CodexState {
   calls: [string, string][];
   /** Messages seen from one side of a mirror pair and not yet matched by the other side. */
   pending: { key: string; side: "ri" | "em" }[];
+  /** Set once the copy of the parent's history at the start of a fork/sub-agent rollout has ended. */
+  prefixDone?: boolean;
 }
 
 const KNOWN_SKIPPED = new Set([
@@ -105,6 +107,8 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
       const git = isObj(p.git) ? p.git : undefined;
       state.meta.gitBranch = str(git?.branch);
       state.meta.originUrl = str(git?.repository_url);
+      const source = isObj(p.source) && isObj(p.source.subagent) && isObj(p.source.subagent.thread_spawn) ? p.source.subagent.thread_spawn : {};
+      state.meta.parentId = str(p.forked_from_id) ?? str(p.parent_thread_id) ?? str(source.parent_thread_id);
     }
     state.meta.cwd ??= str(p.cwd);
   };

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../db/sqlite";
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
 export const PARSER_VERSION = 4;
 
@@ -22,6 +22,7 @@ export function createSchema(db: Db): void {
       chars INTEGER NOT NULL DEFAULT 0, git_branch TEXT);
     CREATE INDEX sessions_repo ON sessions(repo, last_ts);
     CREATE INDEX sessions_last ON sessions(last_ts);
+    CREATE INDEX sessions_id ON sessions(id);
     -- mid = sid·2^24 + seq·4 + hit class (model.ts messageId): a session's messages are one rowid range
     CREATE TABLE messages(
       mid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, kind TEXT NOT NULL,

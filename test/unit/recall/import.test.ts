@@ -139,3 +139,19 @@ test("a corrupt or old-schema index is rebuilt from the remembered sources", () 
     w.cleanup();
   }
 });
+
+test("a forked Codex rollout's copy of its parent's history is not indexed twice", () => {
+  withIndex((w, r) => {
+    const parent = findFile(w.codexRoot, "000000000001");
+    const lines = readFileSync(parent, "utf8").trim().split("\n");
+    const meta = JSON.parse(lines[0]) as { payload: Record<string, unknown> };
+    meta.payload = { ...meta.payload, id: "019a0000-aaaa-7bbb-8ccc-0000000000f1", forked_from_id: "019a0000-aaaa-7bbb-8ccc-000000000001" };
+    const own = JSON.stringify({ timestamp: "2026-11-20T12:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "fork-only axolotl question" }] } });
+    const copy = lines.slice(1, 13); // the parent's first turn, verbatim
+    writeFileSync(join(w.dir, "codex-sessions", "rollout-2026-11-20T12-00-00-019a0000-aaaa-7bbb-8ccc-0000000000f1.jsonl"), `${[JSON.stringify(meta), ...copy, own].join("\n")}\n`);
+    const sum = r.importCodex({ root: w.codexRoot, allHistory: true });
+    assert.equal(sum.messages, 1, "only the fork's own message is new");
+    assert.equal(messages(r.dbPath, "Fix the flaky migration rollback").length, 1);
+    assert.equal(r.search("axolotl", { repo: w.repoA }).sessions.length, 1);
+  });
+});
