@@ -52,7 +52,7 @@ function run(cmd, args, opts = {}) {
 
 /** Reads "N passed, N failed" or node's spec summary ("ℹ pass N" / "ℹ fail N") from a stage's output. */
 function counts(output) {
-  let m = [...output.matchAll(/^\S*\s*(\d+) passed, (\d+) failed/gm)].pop();
+  let m = [...output.matchAll(/^(?:\S*\s+)?(\d+) passed, (\d+) failed/gm)].pop();
   if (m) return { passed: +m[1], failed: +m[2] };
   const pass = [...output.matchAll(/^ℹ pass (\d+)/gm)].pop();
   const fail = [...output.matchAll(/^ℹ fail (\d+)/gm)].pop();
