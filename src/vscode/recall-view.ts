@@ -39,7 +39,11 @@ export function closeRecall(): void {
   recall = undefined;
 }
 
-const historyRoots = () => ({ codex: join(homedir(), ".codex", "sessions"), claude: join(homedir(), ".claude", "projects") });
+/** Where Codex and Claude Code keep transcripts, honouring their own home overrides. */
+const historyRoots = () => ({
+  codex: join(process.env.CODEX_HOME || join(homedir(), ".codex"), "sessions"),
+  claude: join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "projects"),
+});
 
 /** Imports Codex and Claude Code history with progress; cancellable between sources. */
 export async function importHistory(hub: Hub): Promise<void> {

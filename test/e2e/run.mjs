@@ -5,7 +5,7 @@
 //
 //   node test/e2e/run.mjs [--vsix dist/acp-threads.vsix] [--no-package]
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -68,12 +68,15 @@ const { profile } = JSON.parse(await new Promise((resolve, reject) => {
 }));
 const fakeAgent = path.join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-"));
+// "Existing history" for the first-run import offer: the Codex transcript fixtures under a private CODEX_HOME.
+const codexHome = path.join(workDir, "codex-home");
+cpSync(path.join(ROOT, "test/fixtures/transcripts/codex"), path.join(codexHome, "sessions"), { recursive: true });
 let t = stopwatch();
 await codeServerCli(["--user-data-dir", path.join(workDir, "user-data"), "--extensions-dir", path.join(workDir, "extensions"), "--install-extension", opt.vsix]);
 log(`installed ${path.basename(opt.vsix)} in ${t()}`);
 const server = await startCodeServer({
   workDir,
-  env: { ACP_THREADS_HOME: path.join(workDir, "acp-home") },
+  env: { ACP_THREADS_HOME: path.join(workDir, "acp-home"), CODEX_HOME: codexHome, CLAUDE_CONFIG_DIR: path.join(workDir, "no-claude") },
   settings: {
     "acpThreads.demoProfile": profile,
     "acpThreads.agents": { fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" } },
@@ -132,6 +135,14 @@ try {
     await page.getByRole("tab", { name: /ACP Threads/ }).click();
     await page.locator(".pane-header", { hasText: "Sessions" }).waitFor();
     await shot("01-workbench");
+  });
+
+  await step("first activation offers to import Codex history, and the import runs", async () => {
+    const offer = page.locator(".notification-toast", { hasText: "existing Codex and Claude Code sessions" }).first();
+    await offer.waitFor({ timeout: 30000 });
+    await shot("01b-import-offer");
+    await offer.getByRole("button", { name: "Import" }).click();
+    await page.locator(".notification-toast", { hasText: "Recall imported" }).first().waitFor({ timeout: 60000 });
   });
 
   let frame;
@@ -194,6 +205,9 @@ try {
     await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
     await recall.locator("mark", { hasText: /browser/i }).first().waitFor();
     await shot("08-recall");
+    await recall.locator("#q").fill("migration runner");
+    await recall.locator(".session", { hasText: "Codex" }).first().waitFor({ timeout: 20000 });
+    await shot("09-recall-imported-codex");
   });
 } finally {
   await context.close().catch(() => {});
