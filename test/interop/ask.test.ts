@@ -5,10 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
 import type { PermissionPrompt } from "../../src/core/ports";
 import { ACP_AGENTS } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, collectTurn, setUp, skipUnlessInstalled } from "./harness";
+import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled } from "./harness";
 
 for (const id of ACP_AGENTS) {
   test(`${id} asks the host before editing and shows the proposed text`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
@@ -20,8 +19,7 @@ for (const id of ACP_AGENTS) {
         return p.request.options.find((o) => o.kind === "allow_once")?.optionId ?? null;
       },
     };
-    const spec = { id, displayName: id, command: t.agent.command, args: t.agent.args };
-    const rt = createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy: "ask", asker, env: t.agent.vars }, { baseEnv: t.agent.env });
+    const rt = runtimeFor(t, "ask", { asker });
     try {
       const s = await rt.ensureSession();
       const events = await collectTurn(rt, s.sessionId);

@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
+import type { RuntimeOptions } from "../../src/core/acp/runtime";
 import type { PermissionPolicy } from "../../src/core/model/agent";
 import type { RuntimeEvent } from "../../src/core/model/events";
 import { agentsInstalled, makeRunDir, prepareAgentEnv, repoRoot, type AgentEnv, type AgentId } from "../fixtures/agent-env/index";
@@ -156,9 +157,9 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
 }
 
 /** The engine runtime for the agent, with the isolated env as the base env. */
-export function runtimeFor(t: Interop, permissionPolicy: PermissionPolicy = "approve-all"): AcpAgentRuntime {
+export function runtimeFor(t: Interop, permissionPolicy: PermissionPolicy = "approve-all", extra: Partial<RuntimeOptions> = {}): AcpAgentRuntime {
   const spec = { id: t.agent.id, displayName: t.agent.id, command: t.agent.command, args: t.agent.args };
-  return createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy, env: t.agent.vars }, { baseEnv: t.agent.env });
+  return createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy, env: t.agent.vars, ...extra }, { baseEnv: t.agent.env });
 }
 
 /** Runs one turn to completion and returns every event (the last one is `done` or `error`). */

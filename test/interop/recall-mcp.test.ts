@@ -5,14 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
 import { repoRoot, type AgentId } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, collectTurn, runCli, setUp, skipUnlessInstalled, toolCalls, type Interop } from "./harness";
+import { AGENT_TIMEOUT_MS, collectTurn, runCli, runtimeFor, setUp, skipUnlessInstalled, toolCalls, type Interop } from "./harness";
 
 function runtimeWithRecall(t: Interop) {
-  const spec = { id: t.agent.id, displayName: t.agent.id, command: t.agent.command, args: t.agent.args };
   const recall = { name: "acp-threads", command: process.execPath, args: [join(repoRoot(), "dist", "cli.js"), "mcp"], env: [{ name: "ACP_THREADS_HOME", value: t.dataHome }] };
-  return createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy: "approve-all", env: t.agent.vars, mcpServers: [recall] }, { baseEnv: t.agent.env });
+  return runtimeFor(t, "approve-all", { mcpServers: [recall] });
 }
 
 const IMPORT: Partial<Record<AgentId, (t: Interop) => string[]>> = {
