@@ -1,6 +1,7 @@
 /** Messages between the Recall view (src/vscode/recall-view.ts) and its webview (src/webview/recall/main.ts). */
 import type { RecentResult } from "../../core/recall/recent";
 import type { SearchResult } from "../../core/recall/search";
+import { fields, str } from "../shared/guards";
 
 export type RecallScope = "repo" | "all";
 
@@ -17,18 +18,17 @@ export type RecallWebviewMessage =
   | { type: "import" };
 
 export function parseRecallMessage(raw: unknown): RecallWebviewMessage | undefined {
-  if (!raw || typeof raw !== "object") return undefined;
-  const m = raw as Record<string, unknown>;
-  switch (m.type) {
+  const m = fields(raw);
+  switch (m?.type) {
     case "ready":
     case "import":
       return { type: m.type };
     case "search":
-      return typeof m.query === "string" && m.query.length <= 2000 && (m.scope === "repo" || m.scope === "all")
+      return str(m.query, 2000) && (m.scope === "repo" || m.scope === "all")
         ? { type: "search", query: m.query, scope: m.scope, allTerms: m.allTerms === true }
         : undefined;
     case "open":
-      return typeof m.source === "string" && typeof m.path === "string" && m.path.startsWith("/") && (m.line === null || Number.isInteger(m.line))
+      return str(m.source, 100) && str(m.path, 4096) && m.path.startsWith("/") && (m.line === null || Number.isInteger(m.line))
         ? { type: "open", source: m.source, path: m.path, line: m.line as number | null }
         : undefined;
     default:

@@ -4,6 +4,7 @@
  * the host accepts only what `parseWebviewMessage` lets through.
  */
 import type { RuntimeEvent } from "../../core/model/events";
+import { fields, str } from "../shared/guards";
 
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
@@ -57,13 +58,10 @@ export type WebviewMessage =
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
   | { type: "rendered"; entries: number; inDom: number };
 
-const str = (v: unknown, max = 100_000): v is string => typeof v === "string" && v.length <= max;
-
 /** Returns the message if it has exactly a known shape, else `undefined` (the host ignores it). */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
-  if (!raw || typeof raw !== "object") return undefined;
-  const m = raw as Record<string, unknown>;
-  switch (m.type) {
+  const m = fields(raw);
+  switch (m?.type) {
     case "ready":
     case "cancel":
       return { type: m.type };
