@@ -14,6 +14,8 @@ interface Pending {
   label: string;
   view: PermissionView;
   prompt: PermissionPrompt;
+  /** Proposed-content documents opened by "Review", dropped when the prompt is answered. */
+  reviewed: vscode.Uri[];
   resolve(optionId: string | null): void;
 }
 
@@ -68,6 +70,7 @@ export class PermissionBroker implements vscode.Disposable {
         label,
         view,
         prompt,
+        reviewed: [],
         resolve: (id) => {
           prompt.signal.removeEventListener("abort", onAbort);
           resolve(id);
@@ -85,6 +88,7 @@ export class PermissionBroker implements vscode.Disposable {
     if (!p) return false;
     if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
     this.#pending.delete(requestId);
+    for (const uri of p.reviewed) this.proposed.forget(uri);
     p.resolve(optionId);
     this.surface?.resolved(p.threadId, requestId, optionId);
     this.#refreshStatus();
@@ -97,7 +101,7 @@ export class PermissionBroker implements vscode.Disposable {
     const p = this.#pending.get(requestId);
     const proposal = p?.prompt.proposed;
     if (!proposal) return;
-    await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title);
+    p.reviewed.push(...(await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title)));
   }
 
   /** Status bar click: reveal the first waiting thread and show its prompt there. */

@@ -26,11 +26,15 @@ export class ProposedContent implements vscode.TextDocumentContentProvider, vsco
     return this.#texts.get(uri.query) ?? "";
   }
 
-  /** Opens the diff editor: left the file as it is now (or empty for a new file), right the proposal. */
-  async review(absPath: string, oldText: string | null, newText: string, title: string): Promise<void> {
+  /**
+   * Opens the diff editor: left the file as it is now (or empty for a new file), right the proposal.
+   * Returns the URIs it stored, to `forget` once the prompt is answered.
+   */
+  async review(absPath: string, oldText: string | null, newText: string, title: string): Promise<vscode.Uri[]> {
     const right = this.put(absPath, newText);
     const left = oldText === null ? this.put(absPath, "") : vscode.Uri.file(absPath);
     await vscode.commands.executeCommand("vscode.diff", left, right, `${title} (proposed)`, { preview: true });
+    return left.scheme === PROPOSED_SCHEME ? [left, right] : [right];
   }
 
   dispose(): void {
