@@ -4,6 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { LiveSessions } from "./live-sessions";
+import { dayLabel, elapsed } from "./time-format";
 
 export interface PastThreadSummary {
   threadId: string;
@@ -33,22 +34,6 @@ const STATUS_ICON: Record<string, string> = {
   starting: "loading~spin", working: "sync~spin", waiting_permission: "shield", idle: "circle-filled",
   failed: "error", closed: "pass", running: "terminal", exited: "pass", killed: "circle-slash", timeout: "watch", lost: "question",
 };
-
-export function elapsed(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
-}
-
-/** "Today", "Yesterday" or the ISO date, in local time. */
-export function dayLabel(iso: string, now = new Date()): string {
-  const d = new Date(iso);
-  const key = (x: Date) => `${x.getFullYear()}-${String(x.getMonth() + 1).padStart(2, "0")}-${String(x.getDate()).padStart(2, "0")}`;
-  if (key(d) === key(now)) return "Today";
-  if (key(d) === key(new Date(now.getTime() - 86_400_000))) return "Yesterday";
-  return key(d);
-}
 
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();

@@ -18,6 +18,13 @@ describe("an untrusted workspace", () => {
     assert.equal(hub.live.all().length, before);
   });
 
+  it("the spawn command itself refuses (an error message, no session)", async () => {
+    const { hub } = await api();
+    const r = await vscode.commands.executeCommand("acpThreads.spawn", { agentId: "anything", task: "hi", cwd: workspaceRoot() });
+    assert.equal(r, undefined);
+    assert.equal(hub.live.all().length, 0);
+  });
+
   it("refuses exec runs too", async () => {
     const { hub } = await api();
     const { startExec } = await import("../../../src/vscode/exec-terminal");
