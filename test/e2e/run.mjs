@@ -5,7 +5,7 @@
 //
 //   node test/e2e/run.mjs [--vsix dist/acp-threads.vsix] [--no-package]
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, statSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -47,10 +47,13 @@ if (!opt["no-package"]) {
 }
 if (!existsSync(opt.vsix)) throw new Error(`no VSIX at ${opt.vsix}`);
 // dist/ is shared with every other build in this tree: make sure no bundle went in half-written.
-const listing = spawnSync("unzip", ["-l", opt.vsix], { encoding: "utf8" }).stdout ?? "";
-for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview/recall.js"]) {
-  const m = listing.match(new RegExp(`^\\s*(\\d+)\\s.*extension/${name.replace(/[./]/g, "\\$&")}$`, "m"));
-  if (!m || Number(m[1]) < 1000) throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
+const sizes = spawnSync("python3", ["-c", "import sys,zipfile,json; print(json.dumps({i.filename: i.file_size for i in zipfile.ZipFile(sys.argv[1]).infolist()}))", opt.vsix], { encoding: "utf8" });
+if (sizes.status === 0) {
+  const inVsix = JSON.parse(sizes.stdout);
+  log(`VSIX ${(statSync(opt.vsix).size / 1024).toFixed(0)} KB, ${Object.keys(inVsix).length} files`);
+  for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview/recall.js"]) {
+    if (!(inVsix[`extension/${name}`] > 1000)) throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
+  }
 }
 
 // The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
