@@ -9,6 +9,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentRuntime } from "../src/core/acp/agent-runtime";
 import { agentBin, agentsInstalled, makeRunDir, prepareAgentEnv, type AgentEnv } from "../test/fixtures/agent-env/index";
+import { killProcessesWithHome, processesGoneWithHome } from "../test/fixtures/agent-env/procs";
 import { startModelServer } from "../test/fixtures/model-server/index";
 
 export interface AgentBenchResult {
@@ -23,6 +24,8 @@ export interface AgentBenchResult {
   /** engine second turn / acpx exec per turn (lower is better; goal <= 0.5). */
   ratioVsAcpxExec: number;
   ratioVsAcpxSession: number | null;
+  /** Agent processes still alive after acpx exited (killed by the bench; the npm launcher orphans codex's binary). */
+  acpxLeftoverProcesses: number;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -84,6 +87,7 @@ export async function benchAgents(opts: { rounds?: number } = {}): Promise<Agent
   const exec: number[] = [];
   const session: number[] = [];
   let note: string | undefined;
+  let leftovers = 0;
   try {
     for (let n = 0; n < rounds; n++) {
       const [c, f, s] = await engineRound(a, ws, n);
@@ -101,7 +105,10 @@ export async function benchAgents(opts: { rounds?: number } = {}): Promise<Agent
     } finally {
       await run(agentBin("acpx"), ["--cwd", ws, "--agent", [a.command, ...a.args].join(" "), "sessions", "close"], ws, a.env);
     }
+    // acpx's queue owner may take its TTL to exit; what is alive after that is an orphan.
+    leftovers = (await processesGoneWithHome(a.home, 8_000)).length;
   } finally {
+    killProcessesWithHome(a.home);
     await server.close();
     rmSync(runDir, { recursive: true, force: true });
   }
@@ -116,6 +123,7 @@ export async function benchAgents(opts: { rounds?: number } = {}): Promise<Agent
     acpxSessionTurnMs: sessionMs,
     ratioVsAcpxExec: median(second) / median(exec),
     ratioVsAcpxSession: sessionMs ? median(second) / sessionMs : null,
+    acpxLeftoverProcesses: leftovers,
   };
   if (note) result.acpxSessionNote = note;
   return result;
@@ -132,6 +140,7 @@ function print(r: AgentBenchResult | null): void {
   console.log(`  acpx session prompt, one turn                     ${ms(r.acpxSessionTurnMs)}${r.acpxSessionNote ? ` (${r.acpxSessionNote})` : ""}`);
   console.log(`  ratio engine second turn / acpx exec              ${r.ratioVsAcpxExec.toFixed(2)}x (goal <= 0.5x)`);
   if (r.ratioVsAcpxSession !== null) console.log(`  ratio engine second turn / acpx session          ${r.ratioVsAcpxSession.toFixed(2)}x`);
+  console.log(`  agent processes left alive after acpx              ${r.acpxLeftoverProcesses} (killed by the bench)`);
 }
 
 if (require.main === module) {

@@ -1,7 +1,7 @@
 // Shared set-up for the real-agent interop tests: a scripted model server, an isolated agent environment
 // under /var/tmp, and helpers to drive the agent through our CLI (`dist/cli.js run`) or the engine directly.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/agent-runtime";
@@ -9,6 +9,7 @@ import type { RuntimeOptions } from "../../src/core/acp/runtime";
 import type { PermissionPolicy } from "../../src/core/model/agent";
 import type { RuntimeEvent } from "../../src/core/model/events";
 import { agentsInstalled, makeRunDir, prepareAgentEnv, repoRoot, type AgentEnv, type AgentId } from "../fixtures/agent-env/index";
+import { processesGoneWithHome, processesWithHome } from "../fixtures/agent-env/procs";
 import { startModelServer, type ModelServer } from "../fixtures/model-server/index";
 
 export const PROMPT = "create hello.txt containing hi and run `echo hi`";
@@ -112,34 +113,11 @@ export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: 
   return runCli(t, runArgs(t, permission, prompts, extra));
 }
 
-/** Pids of live processes whose environment has this run's HOME: the CLI, the agent and anything it started. */
-export function processesOf(t: Interop): number[] {
-  const needle = Buffer.from(`HOME=${t.agent.home}\0`);
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const env = readFileSync(`/proc/${name}/environ`);
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // Zombies (state Z) are already dead, just not reaped by their parent yet.
-      if (env.includes(needle) && !/^\d+ \(.*\) Z /.test(stat)) out.push(Number(name));
-    } catch {
-      // Gone between readdir and read, or not ours to read.
-    }
-  }
-  return out;
-}
+/** Pids of live processes of this run (by its HOME): the CLI, the agent and anything it started. */
+export const processesOf = (t: Interop): number[] => processesWithHome(t.agent.home);
 
 /** Polls until no process of this run is left (or gives up after `limitMs`); returns what is still alive. */
-export async function processesGone(t: Interop, limitMs = 20_000): Promise<number[]> {
-  const until = Date.now() + limitMs;
-  let left = processesOf(t);
-  while (left.length && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 200));
-    left = processesOf(t);
-  }
-  return left;
-}
+export const processesGone = (t: Interop, limitMs?: number): Promise<number[]> => processesGoneWithHome(t.agent.home, limitMs);
 
 /** Parses JSON lines from stdout, ignoring anything that is not JSON. */
 export function jsonLines(stdout: string): Record<string, unknown>[] {
