@@ -9,7 +9,7 @@ import type { RuntimeOptions } from "../../src/core/acp/runtime";
 import type { PermissionPolicy } from "../../src/core/model/agent";
 import type { RuntimeEvent } from "../../src/core/model/events";
 import { agentsInstalled, makeRunDir, prepareAgentEnv, repoRoot, type AgentEnv, type AgentId } from "../fixtures/agent-env/index";
-import { processesGoneWithHome, processesWithHome } from "../fixtures/agent-env/procs";
+import { killProcessesWithHome, processesGoneWithHome, processesWithHome } from "../fixtures/agent-env/procs";
 import { startModelServer, type ModelServer } from "../fixtures/model-server/index";
 
 export const PROMPT = "create hello.txt containing hi and run `echo hi`";
@@ -42,6 +42,8 @@ export async function setUp(id: AgentId): Promise<Interop> {
     workspace,
     dataHome,
     async cleanup() {
+      // A failed test may leave its agent running; the tests that care assert on this before cleanup.
+      killProcessesWithHome(agent.home);
       await server.close();
       rmSync(runDir, { recursive: true, force: true });
     },
