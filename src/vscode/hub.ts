@@ -72,7 +72,10 @@ export class Hub implements vscode.Disposable {
     this.broker.surface = this.panels;
     this.tree = new SessionsTree(this.live, (f) => this.store.list(f));
     this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId)));
+    this.#pruner = setInterval(() => this.live.pruneExecs(this.config.execTtlMinutes * 60_000), 60_000);
   }
+
+  readonly #pruner: NodeJS.Timeout;
 
   /** Starts an agent thread. Refuses in an untrusted workspace (before anything is spawned). */
   spawnSession(p: SpawnParams): LiveSession {
@@ -126,6 +129,7 @@ export class Hub implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.#pruner);
     this.panels.dispose();
     this.tree.dispose();
     this.live.dispose();

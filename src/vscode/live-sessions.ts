@@ -12,6 +12,7 @@ export interface LiveExec {
   terminal: vscode.Terminal;
   /** The exec thread recording this run (so the view lists it once, under Live). */
   threadId?: string;
+  endedAt?: number;
 }
 
 export class LiveSessions implements vscode.Disposable {
@@ -48,6 +49,7 @@ export class LiveSessions implements vscode.Disposable {
     const e = this.#execs.get(runId);
     if (!e) return;
     e.status = status;
+    if (status !== "running") e.endedAt ??= Date.now();
     this.#changed.fire();
   }
 
@@ -59,11 +61,14 @@ export class LiveSessions implements vscode.Disposable {
     return this.#execs.get(runId);
   }
 
-  /** Forgets finished sessions/exec runs older than `ttlMs` (the view would otherwise grow all day). */
-  prune(ttlMs: number): void {
+  /** Forgets exec runs that ended more than `ttlMs` ago (acpThreads.exec.ttlMinutes); their threads stay listed by day. */
+  pruneExecs(ttlMs: number): void {
     const cutoff = Date.now() - ttlMs;
-    for (const [id, s] of this.#sessions) if (!s.isOpen && s.startedAt < cutoff) this.#sessions.delete(id);
-    for (const [id, e] of this.#execs) if (e.status !== "running" && e.startedAt < cutoff) this.#execs.delete(id);
+    let changed = false;
+    for (const [id, e] of this.#execs) {
+      if (e.endedAt !== undefined && e.endedAt < cutoff) changed = this.#execs.delete(id);
+    }
+    if (changed) this.#changed.fire();
   }
 
   dispose(): void {
