@@ -33,6 +33,19 @@ describe("the sessions view", () => {
     assert.ok(r.inDom <= 200, `only a window is in the DOM (${r.inDom})`);
   });
 
+  it("restores a panel after a reload from its saved state (the serializer re-reads the thread)", async () => {
+    const { hub } = await api();
+    const threadId = writePastThread(hub.home, 4);
+    // What VS Code does on reload: a fresh panel of our view type, handed to the registered serializer.
+    const panel = vscode.window.createWebviewPanel("acpThreads.thread", "restored", vscode.ViewColumn.One);
+    await hub.panels.deserializeWebviewPanel(panel, { threadId });
+    const r = await waitFor("the restored panel to render", () => hub.panels.rendered(threadId));
+    assert.equal(r.entries, 12);
+    assert.equal(hub.panels.get(threadId), panel);
+    panel.dispose();
+    assert.equal(hub.panels.get(threadId), undefined, "disposing forgets the panel");
+  });
+
   it("filters by workspace: a thread from another folder is hidden until 'all workspaces'", async () => {
     const { hub } = await api();
     const store = new ThreadStore(hub.home);
