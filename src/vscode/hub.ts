@@ -94,13 +94,15 @@ export class Hub implements vscode.Disposable {
         task: p.task,
         mode: p.mode,
         runtimeOptions: {
-          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd).concat(p.cwd),
+          // cwd is the first root; the other workspace folders are reachable too.
+          workspaceRoots: [p.cwd, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd)],
           permissionPolicy: this.config.permissionMode,
           permissionStoreDir: this.home,
           files: this.files,
           asker: this.broker.askerFor(threadId, () => label),
           terminalHost: this.terminals,
-          logger: this.log.protocol(p.agent.id),
+          // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
+          logger: this.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),
           env: { ACP_THREADS_HOME: this.home },
           mcpServers: this.config.recallOfferToAgents ? [this.#recallMcpServer()] : undefined,
         },
