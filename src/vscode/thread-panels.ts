@@ -61,6 +61,10 @@ class ThreadPanel implements vscode.Disposable {
 
   async #init(): Promise<void> {
     for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
+    // Queued events are already in live.events, which init sends whole: drop them so nothing shows twice.
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queue = [];
     const live = this.#live();
     if (live) {
       this.panel.title = live.title;
