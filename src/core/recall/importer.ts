@@ -4,11 +4,12 @@
  * that shrank, was replaced (new inode) or was parsed by an older parser is re-read from its start.
  * A torn last line (the writer is mid-append) is left for the next sync.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { createClaudeParser, type ClaudeState } from "./parse-claude";
 import { createCodexParser, type CodexState } from "./parse-codex";
 import { createThreadParser, type ThreadState } from "./parse-thread";
 import { inheritedFilter } from "./inherited";
+import { completeLines } from "./tail-reader";
 import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
 import { PARSER_VERSION } from "./schema";
 import { repoRoot } from "./scope";
@@ -50,22 +51,6 @@ function idFromPath(path: string): string {
   return uuid ? uuid[1] : base.replace(/\.jsonl$/, "");
 }
 
-function readTail(path: string, from: number, size: number): Buffer {
-  const buf = Buffer.alloc(size - from);
-  const fd = openSync(path, "r");
-  try {
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, from + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult {
   const db = writer.db;
   let st;
@@ -100,19 +85,13 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
   const sessionUpdate = () => updateSession(writer, sid, spec, parser.meta(), stats);
 
   const keep = spec.source === "codex_rollout" ? inheritedFilter(db, parser.state as CodexState) : () => true;
-  const base = offset;
-  const tail = st.size > base ? readTail(spec.path, base, st.size) : Buffer.alloc(0);
-  const end = tail.lastIndexOf(0x0a) + 1; // bytes through the last complete line
-  let pos = 0;
-  while (pos < end) {
-    const nl = tail.indexOf(0x0a, pos);
-    const raw = tail.toString("utf8", pos, nl);
-    pos = nl + 1;
+  for (const { text, end } of completeLines(spec.path, offset, st.size)) {
+    offset = end;
     line++;
-    if (raw.trim() === "") continue;
+    if (text.trim() === "") continue;
     let record: unknown;
     try {
-      record = JSON.parse(raw);
+      record = JSON.parse(text);
     } catch {
       badLines++;
       continue;
@@ -120,13 +99,11 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
     for (const m of parser.feed(record, line)) if (keep(m)) writeMessage(writer, sid, m, stats);
     if (writer.batchFull) {
       // commit what is consistent so far: the file row points just past this line
-      offset = base + pos;
       sessionUpdate();
       saveFile();
       writer.commit();
     }
   }
-  offset = base + end;
   sessionUpdate();
   saveFile();
   writer.maybeCommit();
