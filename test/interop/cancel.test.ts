@@ -38,3 +38,22 @@ test("--timeout during claude-agent-acp's long command exits 3 and leaves no age
     await t.cleanup();
   }
 });
+
+// Known gap (todo until the engine guards its agents): codex-acp and claude-agent-acp do not exit when their
+// stdin closes, so when the host dies without closing them (SIGKILL, crash) they and the command they run
+// outlive it as orphans. gemini, opencode and claude-code-acp exit on EOF. Seen as leftover codex-acp
+// processes after killed code-server runs.
+for (const id of ["codex-acp", "claude-agent-acp"] as const) {
+  test(`${id} does not outlive a CLI killed with SIGKILL`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled, todo: "agents that ignore stdin EOF need a parent-death guard" }, async () => {
+    const t = await setUp(id);
+    try {
+      const cli = startCli(t, runArgs(t, "approve-all", LONG));
+      await cli.waitForLine(isRunningCommand);
+      cli.child.kill("SIGKILL");
+      await cli.result;
+      assert.deepEqual(await processesGone(t, 5_000), [], "processes of this run still alive");
+    } finally {
+      await t.cleanup();
+    }
+  });
+}
