@@ -102,13 +102,17 @@ async function palette(command) {
 }
 async function pick(text) {
   await quick.locator(".monaco-list-row", { hasText: text }).first().waitFor({ timeout: 20000 });
-  await page.keyboard.type(text);
+  await quick.locator("input.input").first().fill(text);
+  await quick.locator(".monaco-list-row.focused", { hasText: text }).first().waitFor({ timeout: 10000 });
   await page.keyboard.press("Enter");
 }
 async function answerInput(title, text) {
   // The input box reuses the quick-input widget: wait for its title so no keystroke lands in the old pick.
   await quick.locator(".quick-input-title", { hasText: title }).waitFor({ timeout: 30000 });
-  await page.keyboard.type(text);
+  // fill() rather than typing: keystrokes sent while the box is still taking focus can be lost.
+  const box = quick.locator("input.input").first();
+  await box.fill(text);
+  if ((await box.inputValue()) !== text) throw new Error(`the input box did not take "${text}"`);
   await page.keyboard.press("Enter");
 }
 /** The thread panel's content frame: the webview frame that has our #entries list and this title. */
@@ -158,8 +162,7 @@ try {
     await page.keyboard.press("Enter");
     await quick.locator(".monaco-list-row", { hasText: "Demo: Codex" }).first().waitFor({ timeout: 30000 });
     await shot("03-agent-pick");
-    await page.keyboard.type("Demo: Codex");
-    await page.keyboard.press("Enter");
+    await pick("Demo: Codex");
     await answerInput("Demo: Codex", "create hello.txt containing hi from the browser");
     await pick("Session");
     frame = await threadFrame("create hello.txt");
