@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { AGENT_TIMEOUT_MS, jsonLines, processesGone, processesOf, runArgs, setUp, skipUnlessInstalled, startCli } from "./harness";
 
-const LONG = "run `sleep 45`";
+// Longer than any test: the command must still be running when the turn is interrupted.
+const LONG = "run `sleep 90`";
 const isRunningCommand = (l: Record<string, unknown>) => l.type === "tool_call" && (l.toolCall as { kind?: string }).kind === "execute";
 
 test("Ctrl-C during codex-acp's long command exits 130 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
@@ -29,7 +30,8 @@ test("Ctrl-C during codex-acp's long command exits 130 and leaves no agent proce
 test("--timeout during claude-agent-acp's long command exits 3 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
   const t = await setUp("claude-agent-acp");
   try {
-    const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "8"]));
+    // 15 s: claude-agent-acp needs a few seconds to start its command even on a busy machine.
+    const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "15"]));
     const r = await cli.result;
     assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
     assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");
