@@ -93,11 +93,14 @@ page.on("pageerror", (e) => pageErrors.push(e.message));
 page.on("console", (m) => m.type() === "error" && process.env.ACP_E2E_VERBOSE && log(`console: ${m.text()}`));
 const quick = page.locator(".quick-input-widget");
 
-async function palette(command) {
+async function openPalette(command) {
   await page.keyboard.press("F1");
   await quick.waitFor({ state: "visible" });
-  await page.keyboard.type(command);
-  await quick.locator(".monaco-list-row", { hasText: command }).first().waitFor();
+  await quick.locator("input.input").first().fill(`>${command}`);
+  await quick.locator(".monaco-list-row.focused", { hasText: command }).first().waitFor();
+}
+async function palette(command) {
+  await openPalette(command);
   await page.keyboard.press("Enter");
 }
 async function pick(text) {
@@ -154,10 +157,7 @@ try {
 
   let frame;
   await step("palette → spawn the demo Codex agent → the thread panel streams", async () => {
-    await page.keyboard.press("F1");
-    await quick.waitFor({ state: "visible" });
-    await page.keyboard.type("ACP Threads: Spawn coding agent");
-    await quick.locator(".monaco-list-row", { hasText: "Spawn coding agent" }).first().waitFor();
+    await openPalette("ACP Threads: Spawn coding agent");
     await shot("02-palette");
     await page.keyboard.press("Enter");
     await quick.locator(".monaco-list-row", { hasText: "Demo: Codex" }).first().waitFor({ timeout: 30000 });
