@@ -4,9 +4,9 @@
  * appears under Live in the sessions view; closing the terminal kills the run's process group.
  */
 import * as vscode from "vscode";
-import { EXEC_PRESETS, ExecRegistry, expandCommand } from "../core/exec";
-import { ExecThreadRecorder } from "../core/exec/exec-thread";
-import { gitInfo } from "../core/store/git-info";
+import { EXEC_PRESETS, expandCommand } from "../core/exec";
+import type { ExecRegistry } from "../core/exec";
+import { openExecRegistry } from "../core/exec/open-registry";
 import type { ExecRun } from "../core/exec";
 import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
@@ -21,8 +21,7 @@ let registry: ExecRegistry | undefined;
 
 function execRegistry(hub: Hub): ExecRegistry {
   // Each run is recorded as an exec thread, so it stays in the sessions view and recall after it ends.
-  const recorder = new ExecThreadRecorder(hub.store.store, { describeRepo: gitInfo, onError: (err) => hub.log.logger.warn("recording an exec run failed", err) });
-  registry ??= new ExecRegistry({ execDir: hub.layout.execDir, ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger, recorder });
+  registry ??= openExecRegistry(hub.home, { ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger });
   return registry;
 }
 

@@ -6,6 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
+import { listThreadsIndexed } from "../core/index/threads-index";
 import { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/store/metadata";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
@@ -22,6 +23,8 @@ export interface ThreadStoreFacade {
   importSnapshot(srcPath: string): Promise<string>;
   agents(): Promise<string[]>;
 }
+
+const LIST_LIMIT = 500;
 
 const within = (cwd: string, roots: string[]) => roots.length === 0 || roots.some((r) => cwd === r || cwd.startsWith(r.endsWith("/") ? r : r + "/"));
 
@@ -43,10 +46,19 @@ export function openThreadStore(home: string, logger?: Logger): ThreadStoreFacad
   return {
     store,
     async list(filter) {
-      return store
-        .list()
-        .filter((m) => within(m.cwd, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent))
-        .map(summary);
+      try {
+        // The threads index (a derived SQLite cache, synced incrementally) answers without reading every file.
+        const scopes = filter.cwds.length ? filter.cwds : [undefined];
+        const seen = new Map<string, ThreadMetadata>();
+        for (const workspace of scopes) for (const m of listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT })) seen.set(m.threadId, m);
+        return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
+      } catch (err) {
+        logger?.warn("threads index unavailable; reading thread files", err);
+        return store
+          .list()
+          .filter((m) => within(m.cwd, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent))
+          .map(summary);
+      }
     },
     async load(threadId) {
       if (!store.exists(threadId)) return undefined;
