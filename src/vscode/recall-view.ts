@@ -26,6 +26,8 @@ const BODY = `<div class="bar"><input id="q" type="search" placeholder="Search p
 <div id="results"></div>`;
 
 let recall: Recall | undefined;
+/** Fired after an import so an open Recall view re-runs its search with the new sessions. */
+const imported = new vscode.EventEmitter<void>();
 
 /** The index, with our own threads synced first (incremental: unchanged files are skipped by fingerprint). */
 function recallFor(hub: Hub): Recall {
@@ -64,6 +66,7 @@ export async function importHistory(hub: Hub): Promise<void> {
         const s = run();
         done.push(`${name}: ${s.files} files, ${s.messages} messages`);
       }
+      imported.fire();
       void vscode.window.showInformationMessage(`Recall ${token.isCancellationRequested ? "import cancelled after" : "imported"} ${done.join("; ")}`);
     },
   );
@@ -98,7 +101,16 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
     view.webview.options = webviewOptions(extensionUri);
     view.webview.html = webviewHtml(view.webview, extensionUri, { script: "recall.js", css: "recall.css", title: "Recall", body: BODY });
     const post = (m: RecallHostMessage) => void view.webview.postMessage(m);
-    view.webview.onDidReceiveMessage((raw) => void this.#handle(parseRecallMessage(raw), post));
+    let last: RecallWebviewMessage | undefined;
+    const subs = [
+      view.webview.onDidReceiveMessage((raw) => {
+        const m = parseRecallMessage(raw);
+        if (m?.type === "search") last = m;
+        void this.#handle(m, post);
+      }),
+      imported.event(() => void this.#handle(last, post)),
+    ];
+    view.onDidDispose(() => subs.forEach((d) => d.dispose()));
   }
 
   async #handle(m: RecallWebviewMessage | undefined, post: (m: RecallHostMessage) => void): Promise<void> {
