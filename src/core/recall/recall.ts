@@ -5,6 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
 import { discoverTranscripts } from "./discover";
 import { importFile, type ImportSpec } from "./importer";
@@ -27,6 +28,8 @@ export interface SyncSummary {
   bad_lines: number;
   unknown_records: number;
   elapsed_ms: number;
+  /** Set when another process was importing into this index, so this sync did nothing (syncOwnThreads only). */
+  busy?: boolean;
 }
 
 export interface Recall {
@@ -44,6 +47,10 @@ export interface Recall {
 }
 
 const CORRUPT = /malformed|corrupt|not a database/i;
+
+const emptySummary = (source: SourceName): SyncSummary => ({
+  source, files: 0, imported: 0, unchanged: 0, missing: 0, messages: 0, bad_lines: 0, unknown_records: 0, elapsed_ms: 0,
+});
 
 /**
  * The index is a cache: a killed process leaves the OS with every write (the rollback journal still guards a torn
@@ -63,7 +70,7 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
 
   const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
     const started = performance.now();
-    const sum: SyncSummary = { source, files: specs.length, imported: 0, unchanged: 0, missing: 0, messages: 0, bad_lines: 0, unknown_records: 0, elapsed_ms: 0 };
+    const sum: SyncSummary = { ...emptySummary(source), files: specs.length };
     const writer = new RecallWriter(db);
     const linked = new Set<string>();
     try {
@@ -90,6 +97,30 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     return sum;
   };
 
+  /**
+   * One importer per index across processes (the extension's automatic archive, a CLI bootstrap): two importers
+   * reading the same file's offset would both append its tail. SQLite's own lock only covers one batch.
+   */
+  const importLock = `${dbPath}.import`;
+  const exclusive = <T>(onBusy: (pid: number) => T, fn: () => T): T => {
+    let release: () => void;
+    try {
+      release = acquireLock(importLock);
+    } catch (err) {
+      const owner = liveWriter(importLock);
+      if (owner) return onBusy(owner.pid);
+      throw err;
+    }
+    try {
+      return fn();
+    } finally {
+      release();
+    }
+  };
+  const refuse = (pid: number): never => {
+    throw new Error(`another recall import is running (pid ${pid}); run this again when it has finished`);
+  };
+
   const remember = (patch: (s: SourcesFile) => void) => {
     const s = readSources(sourcesPath);
     patch(s);
@@ -113,35 +144,45 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     search: (query, o) => guard(() => db.read(() => search(db, query, o))),
     recent: (o) => guard(() => db.read(() => recentSessions(db, o))),
     status: () => readStatus(db, dbPath),
-    syncOwnThreads: () => run("acp_threads", ownSpecs()),
+    syncOwnThreads: () => exclusive((): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }), () => run("acp_threads", ownSpecs())),
     importCodex(spec) {
-      remember((s) => (s.codex = spec));
-      return run("codex_rollout", codexSpecs(spec));
+      return exclusive(refuse, () => {
+        remember((s) => (s.codex = spec));
+        return run("codex_rollout", codexSpecs(spec));
+      });
     },
     importClaude(spec) {
-      remember((s) => (s.claude = spec));
-      return run("claude_code_jsonl", claudeSpecs(spec));
+      return exclusive(refuse, () => {
+        remember((s) => (s.claude = spec));
+        return run("claude_code_jsonl", claudeSpecs(spec));
+      });
     },
     archiveFile(path, o = {}) {
       statSync(path); // a clear ENOENT for a wrong path, before anything is written
       const source = o.source ?? detectSource(path);
-      remember((s) => {
-        s.files = s.files.filter((f) => f.path !== path);
-        s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
+      return exclusive(refuse, () => {
+        remember((s) => {
+          s.files = s.files.filter((f) => f.path !== path);
+          s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
+        });
+        return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
       });
-      return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
     },
     close: () => db.close(),
   };
 
-  /** Rebuilds from the remembered sources (after a missing/corrupt/old index). */
-  const rebuild = () => {
-    const s = readSources(sourcesPath);
-    if (s.codex) run("codex_rollout", codexSpecs(s.codex));
-    if (s.claude) run("claude_code_jsonl", claudeSpecs(s.claude));
-    for (const f of s.files) run(f.source, [f]);
-    run("acp_threads", ownSpecs());
-  };
+  /** Rebuilds from the remembered sources (after a missing/corrupt/old index); skipped while another imports. */
+  const rebuild = () =>
+    exclusive(
+      () => undefined,
+      () => {
+        const s = readSources(sourcesPath);
+        if (s.codex) run("codex_rollout", codexSpecs(s.codex));
+        if (s.claude) run("claude_code_jsonl", claudeSpecs(s.claude));
+        for (const f of s.files) run(f.source, [f]);
+        run("acp_threads", ownSpecs());
+      },
+    );
 
   function guard<T>(fn: () => T): T {
     try {

@@ -4,6 +4,7 @@ import { appendFileSync, closeSync, openSync, readFileSync, statSync, truncateSy
 import { join } from "node:path";
 import { openDatabase } from "../../../src/core/db/sqlite";
 import { openRecall } from "../../../src/core/recall/recall";
+import { acquireLock } from "../../../src/core/store/file-lock";
 import { findFile, importAll, makeWorld, withIndex } from "./helpers";
 
 type Msg = { role: string; kind: string; tool: string | null; body: string; line: number };
@@ -154,4 +155,20 @@ test("a forked Codex rollout's copy of its parent's history is not indexed twice
     assert.equal(messages(r.dbPath, "Fix the flaky migration rollback").length, 1);
     assert.equal(r.search("axolotl", { repo: w.repoA }).sessions.length, 1);
   });
+});
+
+test("one importer at a time: a second one is told who is importing, the automatic sync just skips", () => {
+  const w = makeWorld();
+  const r = openRecall(w.home);
+  const release = acquireLock(`${r.dbPath}.import`); // what another process's running import holds
+  try {
+    assert.equal(r.syncOwnThreads().busy, true);
+    assert.throws(() => r.importCodex({ root: w.codexRoot, allHistory: true }), /another recall import is running \(pid \d+\)/);
+    release();
+    assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 14);
+  } finally {
+    release();
+    r.close();
+    w.cleanup();
+  }
 });
