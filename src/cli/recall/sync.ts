@@ -25,7 +25,9 @@ export async function syncRoot(io: CliIO, argv: string[], kind: "codex" | "claud
     return EXIT.ok;
   }
   const home = io.env.HOME ?? homedir();
-  const fallback = kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(home, ".claude", "projects");
+  // CLAUDE_CONFIG_DIR may list several comma-separated roots: the first is the default; pass --root for others
+  const claudeDir = io.env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim() || join(home, ".claude");
+  const fallback = kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(claudeDir, "projects");
   const spec = {
     root: resolve(io.cwd, text(p, "root") ?? fallback),
     sinceDays: num(p, "since-days"),
