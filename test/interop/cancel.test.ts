@@ -47,11 +47,11 @@ test("--timeout during claude-agent-acp's long command exits 3 and leaves no age
 // When the host dies without closing its agents (SIGKILL, crash), only its end of the agent's stdin closes.
 // gemini (and opencode) exit on that EOF; codex-acp and claude-agent-acp ignore it while idle, claude-code-acp
 // most of the time, and they live on as orphans (seen as leftover codex-acp processes after killed code-server
-// runs; mid-turn they notice only when a write fails). Todo until the engine guards agents against parent death.
+// runs; mid-turn they notice only when a write fails). The engine's parent-death guard (src/core/acp/parent-guard.ts)
+// kills their group once the host is gone.
 const IDLE_HOST = join(repoRoot(), "dist-test", "interop", "idle-host.main.js");
-for (const [id, todo] of [["gemini", false], ["codex-acp", true], ["claude-agent-acp", true], ["claude-code-acp", true]] as const) {
-  const gap = todo ? "ignores stdin EOF; needs a parent-death guard in the engine" : false;
-  test(`${id} does not outlive its host when the host is SIGKILLed while idle`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled, todo: gap }, async () => {
+for (const id of ["gemini", "codex-acp", "claude-agent-acp", "claude-code-acp"] as const) {
+  test(`${id} does not outlive its host when the host is SIGKILLed while idle`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
     const t = await setUp(id);
     try {
       const host = spawn(process.execPath, [IDLE_HOST, JSON.stringify({ command: t.agent.command, args: t.agent.args, cwd: t.workspace })], {

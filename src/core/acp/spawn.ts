@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
+import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
 
 export const DEFAULT_STDIN_GRACE_MS = 1_000;
@@ -105,6 +106,8 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
   });
 
   const pid = child.pid ?? -1;
+  const stopGuard = guardAgainstParentDeath(pid);
+  void exited.then(stopGuard);
   return {
     pid,
     child,
