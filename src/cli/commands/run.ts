@@ -13,7 +13,9 @@ import { redactSecrets } from "../../core/store/redact";
 import { oneOf, parseEnvPairs, parseFlags } from "../flags";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
+import { recordRunAsThread } from "../run-recording";
 import { runTurns } from "../run-turns";
+import { ThreadStore } from "../../core/store/thread-store";
 
 const USAGE = `usage: acp-threads run --agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...
 
@@ -71,14 +73,17 @@ export async function main(io: CliIO): Promise<number> {
     return err instanceof AcpThreadsError && err.code === "usage" ? EXIT.usage : EXIT.error;
   }
   const layout = homeLayout(resolveHome(io.env));
-  const rt = createRunRuntime(
-    { agent, cwd, permissionPolicy: policy, permissionStoreDir: layout.home, env, logger: stderrLogger(verbose ? "debug" : "warn") },
-    { authMethodId },
+  const logger = stderrLogger(verbose ? "debug" : "warn");
+  const recorded = recordRunAsThread(
+    createRunRuntime({ agent, cwd, permissionPolicy: policy, permissionStoreDir: layout.home, env, logger }, { authMethodId }),
+    { store: new ThreadStore(layout.home, { logger }), agent, cwd, onError: (m) => io.stderr.write(`acp-threads run: ${m}\n`) },
   );
+  const rt = recorded.runtime;
   const output = format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
   const summary = await runTurns(rt, { prompts, output, signal: io.signal, timeoutMs });
   await rt.close();
   summary.agent.id = agent.id;
+  summary.threadId = recorded.threadId() ?? null;
   if (summary.error) io.stderr.write(`acp-threads run: ${summary.error}\n`);
   output.summary(summary);
   const logFile = protocolLog ?? (summary.exitCode === EXIT.error ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${agent.id}.log`) : undefined);

@@ -13,6 +13,8 @@ export interface RunSummary {
   permissions: PermissionDecision[];
   agent: { id: string; name: string | null; version: string | null };
   exitCode: number;
+  /** The thread this run was recorded as (null when recording failed). */
+  threadId?: string | null;
   error?: string;
 }
 

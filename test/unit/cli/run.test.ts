@@ -124,3 +124,17 @@ test("doctor --format json lists every preset", () =>
     const ids = (JSON.parse(res.stdout) as { id: string }[]).map((e) => e.id);
     assert.deepEqual(ids, ["codex", "claude", "gemini", "opencode", "pi"]);
   }));
+
+test("every run is recorded as a thread: both turns, the agent's answers and the agent session id", () =>
+  withHome(async (home) => {
+    const res = await run(["run", "--agent", AGENT, "--format", "json", "hello there", "second prompt"], home);
+    assert.equal(res.code, 0, res.stderr);
+    const summary = jsonLines(res.stdout).at(-1)!;
+    assert.match(String(summary.threadId), /^[0-9a-f-]{36}$/);
+    const shown = await run(["threads", "show", String(summary.threadId), "--format", "json"], home);
+    assert.equal(shown.code, 0, shown.stderr);
+    const text = shown.stdout;
+    for (const needle of ["hello there", "echo: hello there", "second prompt", "echo: second prompt", String(summary.sessionId)]) {
+      assert.ok(text.includes(needle), `thread lacks ${needle}:\n${text.slice(0, 2000)}`);
+    }
+  }));
