@@ -125,7 +125,10 @@ export function openDerivedDatabase(
   create: (db: Db) => void,
   opts: { integrity?: "quick_check" | "header" } = {},
 ): { db: Db; created: boolean } {
-  const tryOpen = (): { db: Db; created: boolean } | undefined => {
+  // "busy" = another process holds the file (it may be creating the same index right now): wait and retry,
+  // never delete. "bad" = corrupt or another schema: delete and rebuild (it is a cache).
+  type Attempt = { db: Db; created: boolean } | "busy" | "bad";
+  const tryOpen = (): Attempt => {
     let db: Db | undefined;
     try {
       db = openDatabase(path);
@@ -138,24 +141,43 @@ export function openDerivedDatabase(
           : db.get<{ quick_check: string }>("PRAGMA quick_check")?.quick_check === "ok";
       if (row?.user_version === schemaVersion && ok) return { db, created: false };
       if (row?.user_version === 0 && db.get("SELECT 1 AS x FROM sqlite_master LIMIT 1") === undefined) {
-        db.transaction(() => {
-          create(db!);
-          db!.exec(`PRAGMA user_version = ${schemaVersion}`);
+        const fresh = db;
+        const created = fresh.transaction(() => {
+          // Another process may have created it while we waited for the write lock: then it is ours to use.
+          if (fresh.get<{ user_version: number }>("PRAGMA user_version")?.user_version === schemaVersion) return false;
+          create(fresh);
+          fresh.exec(`PRAGMA user_version = ${schemaVersion}`);
+          return true;
         });
         chmodSync(path, 0o600); // SQLite created the file with the umask's mode
-        return { db, created: true };
+        return { db: fresh, created };
       }
       db.close();
-      return undefined;
-    } catch {
+      return "bad";
+    } catch (err) {
       db?.close();
-      return undefined;
+      return /busy|locked/i.test(err instanceof Error ? err.message : String(err)) ? "busy" : "bad";
     }
   };
-  const first = tryOpen();
-  if (first) return first;
+  const attempt = (): Attempt => {
+    for (let i = 0; ; i++) {
+      const r = tryOpen();
+      if (r !== "busy" || i >= OPEN_BUSY_RETRIES) return r;
+      sleepSync(OPEN_BUSY_WAIT_MS);
+    }
+  };
+  const first = attempt();
+  if (typeof first === "object") return first;
+  if (first === "busy") throw new Error(`the index database at ${path} stays locked by another process`);
   for (const suffix of ["", "-journal", ".lock"]) rmSync(path + suffix, { recursive: true, force: true });
-  const second = tryOpen();
-  if (!second) throw new Error(`cannot create the index database at ${path}`);
+  const second = attempt();
+  if (typeof second !== "object") throw new Error(`cannot create the index database at ${path}`);
   return second;
+}
+
+const OPEN_BUSY_RETRIES = 50;
+const OPEN_BUSY_WAIT_MS = 100;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
