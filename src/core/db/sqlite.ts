@@ -127,7 +127,7 @@ export function openDerivedDatabase(
 ): { db: Db; created: boolean } {
   // "busy" = another process holds the file (it may be creating the same index right now): wait and retry,
   // never delete. "bad" = corrupt or another schema: delete and rebuild (it is a cache).
-  type Attempt = { db: Db; created: boolean } | "busy" | "bad";
+  type Attempt = { db: Db; created: boolean } | "busy" | "unsure" | "bad";
   const tryOpen = (): Attempt => {
     let db: Db | undefined;
     try {
@@ -153,7 +153,8 @@ export function openDerivedDatabase(
         return { db: fresh, created };
       }
       db.close();
-      return "bad";
+      // Tables but no version yet: another process may be creating it right now. Look again before deleting.
+      return row?.user_version === 0 ? "unsure" : "bad";
     } catch (err) {
       db?.close();
       return /busy|locked/i.test(err instanceof Error ? err.message : String(err)) ? "busy" : "bad";
@@ -162,7 +163,8 @@ export function openDerivedDatabase(
   const attempt = (): Attempt => {
     for (let i = 0; ; i++) {
       const r = tryOpen();
-      if (r !== "busy" || i >= OPEN_BUSY_RETRIES) return r;
+      if (r === "unsure" && i >= OPEN_UNSURE_RETRIES) return "bad";
+      if ((r !== "busy" && r !== "unsure") || i >= OPEN_BUSY_RETRIES) return r;
       sleepSync(OPEN_BUSY_WAIT_MS);
     }
   };
@@ -177,6 +179,7 @@ export function openDerivedDatabase(
 
 const OPEN_BUSY_RETRIES = 50;
 const OPEN_BUSY_WAIT_MS = 100;
+const OPEN_UNSURE_RETRIES = 10;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
