@@ -3,6 +3,8 @@
  * oldest bytes go first, and the cut moves forward to a UTF-8 character boundary so the text never starts
  * with half a character (ACP `terminals` spec).
  */
+import { utf8CompleteLength } from "../utf8";
+
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
 export class OutputBuffer {
@@ -34,7 +36,7 @@ export class OutputBuffer {
   /** The kept output; an incomplete character at the very end (mid-stream) is left out until it completes. */
   text(): string {
     const all = this.#joined();
-    return all.toString("utf8", 0, completeLength(all));
+    return all.toString("utf8", 0, utf8CompleteLength(all));
   }
 
   #joined(): Buffer {
@@ -51,16 +53,4 @@ export class OutputBuffer {
     this.#bytes = this.#chunks[0].length;
     this.#truncated = true;
   }
-}
-
-/** Length of `buf` without a trailing incomplete UTF-8 sequence. */
-function completeLength(buf: Buffer): number {
-  const n = buf.length;
-  for (let back = 1; back <= Math.min(3, n); back++) {
-    const byte = buf[n - back];
-    if ((byte & 0xc0) === 0x80) continue; // continuation: keep looking for the lead byte
-    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return need > back ? n - back : n;
-  }
-  return n;
 }

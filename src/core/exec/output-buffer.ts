@@ -2,6 +2,7 @@
  * Bounded output of one run: the first `headBytes` and the last `tailBytes` of the stream, plus the total count.
  * Memory never exceeds head + tail however much the command prints; bytes in between are reported as a gap.
  */
+import { utf8CompleteLength } from "../utf8";
 import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, type OutputSlice } from "./types";
 
 /** Anything that can serve byte ranges of a run's output (memory buffer or the on-disk log). */
@@ -128,16 +129,4 @@ export function readSlice(source: OutputSource, cursor: number, maxBytes: number
   const gapFollows = end === headEnd && source.tailStart > end && end < total;
   if (!gapFollows && !(final && end >= total)) bytes = bytes.subarray(0, utf8CompleteLength(bytes));
   return { cursor, start, next: start + bytes.length, text: bytes.toString("utf8"), gap, total };
-}
-
-/** Length of the longest prefix of `bytes` that does not end inside a multi-byte UTF-8 character. */
-export function utf8CompleteLength(bytes: Buffer): number {
-  const n = bytes.length;
-  for (let back = 1; back <= Math.min(3, n); back++) {
-    const b = bytes[n - back]!;
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? n - back : n;
-  }
-  return n;
 }
