@@ -73,7 +73,7 @@ export async function authenticate(authMethods: readonly AuthMethod[], ctx: Auth
 
 async function runLogin(login: LoginCommand, ctx: AuthContext): Promise<number | null> {
   if (ctx.terminals) {
-    const { terminalId } = ctx.terminals.create({
+    const { terminalId } = await ctx.terminals.create({
       sessionId: "authentication",
       command: login.command,
       args: login.args,

@@ -30,9 +30,10 @@ export class TerminalManager {
     private readonly opts: { noPty?: boolean } = {},
   ) {}
 
-  create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
+  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const session = this.ctx.session(params.sessionId);
-    const cwd = params.cwd ? (isAbsolute(params.cwd) ? params.cwd : resolve(session.cwd, params.cwd)) : session.cwd;
+    // A working directory the agent names must be inside the workspace, like any path it reads or writes.
+    const cwd = params.cwd ? await this.ctx.guard.check(isAbsolute(params.cwd) ? params.cwd : resolve(session.cwd, params.cwd)) : session.cwd;
     const env: NodeJS.ProcessEnv = { ...this.ctx.terminalEnv };
     for (const v of params.env ?? []) env[v.name] = v.value;
     const proc = startTerminalProcess({ command: params.command, args: params.args, cwd, env, noPty: this.opts.noPty });

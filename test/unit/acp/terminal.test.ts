@@ -101,3 +101,12 @@ test("the pty backend runs a shell line too", () =>
     }, { noPty: false });
     assert.equal(out, "0|pty-ok");
   }));
+
+test("terminal/create refuses a working directory outside the workspace", () =>
+  withTmp(async (ws) => {
+    const out = await turn(ws, async (t) => {
+      await runToExit(t, { command: "pwd", cwd: "/usr" });
+      return "created";
+    });
+    assert.match(out, /^error: .*outside the workspace/);
+  }));
