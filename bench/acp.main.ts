@@ -23,7 +23,10 @@ export interface AcpBenchResult {
 }
 
 const SESSION = "bench-session";
-const chunk = (i: number) => ({ sessionUpdate: "agent_message_chunk" as const, content: { type: "text" as const, text: `token ${i} ` } });
+const chunk = (i: number) => ({
+  sessionUpdate: "agent_message_chunk" as const,
+  content: { type: "text" as const, text: `token ${i} ` },
+});
 
 /** Lines per second of `JSON.parse` over `bytes` split at newlines: the best of three runs. */
 function rawParseRate(bytes: Buffer): number {
@@ -42,7 +45,10 @@ export async function benchAcp(updates = 100_000): Promise<AcpBenchResult> {
   try {
     // The agent's bytes, generated once, so both measurements read exactly the same input.
     const lines: string[] = [];
-    for (let i = 0; i < updates; i++) lines.push(JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: SESSION, update: chunk(i) } }));
+    for (let i = 0; i < updates; i++)
+      lines.push(
+        JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: SESSION, update: chunk(i) } }),
+      );
     const bytes = Buffer.from(lines.join("\n") + "\n");
     const rawParsePerSec = rawParseRate(bytes);
 
@@ -72,7 +78,10 @@ export async function benchAcp(updates = 100_000): Promise<AcpBenchResult> {
         toClient.end();
       },
     };
-    const rt = createAgentRuntime({ agent: { id: "bench", displayName: "Bench", command: "/bin/false", args: [] }, cwd }, { transport });
+    const rt = createAgentRuntime(
+      { agent: { id: "bench", displayName: "Bench", command: "/bin/false", args: [] }, cwd },
+      { transport },
+    );
     const { sessionId } = await rt.ensureSession();
     let received = 0;
     const t0 = performance.now();
@@ -84,7 +93,10 @@ export async function benchAcp(updates = 100_000): Promise<AcpBenchResult> {
     // Engine receive path alone, fed the recorded bytes (no agent-side serialization in the figure).
     let streamed = 0;
     const input = new PassThrough();
-    const stream = createNdJsonStream(new PassThrough(), input, { log: new ProtocolLog(), onSessionUpdate: () => (streamed++, true) });
+    const stream = createNdJsonStream(new PassThrough(), input, {
+      log: new ProtocolLog(),
+      onSessionUpdate: () => (streamed++, true),
+    });
     void stream.readable.getReader().read();
     const t1 = performance.now();
     for (let off = 0; off < bytes.length; off += 65536) input.write(bytes.subarray(off, off + 65536));
@@ -94,11 +106,21 @@ export async function benchAcp(updates = 100_000): Promise<AcpBenchResult> {
     const engineUpdatesPerSec = (updates / engineMs) * 1000;
     const receivePerSec = (updates / receiveMs) * 1000;
     console.log(`acp: ${updates} agent_message_chunk updates, ${(bytes.length / 1e6).toFixed(1)} MB`);
-    console.log(`  engine, wire → turn events  : ${Math.round(engineUpdatesPerSec).toLocaleString("en")} updates/s (goal ≥ 50,000)`);
+    console.log(
+      `  engine, wire → turn events  : ${Math.round(engineUpdatesPerSec).toLocaleString("en")} updates/s (goal ≥ 50,000)`,
+    );
     console.log(`  engine receive path only    : ${Math.round(receivePerSec).toLocaleString("en")} updates/s`);
     console.log(`  raw JSON.parse per line     : ${Math.round(rawParsePerSec).toLocaleString("en")} lines/s`);
-    console.log(`  ratio engine / raw parse    : ${((engineUpdatesPerSec / rawParsePerSec) * 100).toFixed(1)}% (goal ≥ 30%); receive path ${((receivePerSec / rawParsePerSec) * 100).toFixed(1)}%`);
-    return { updates, bytes: bytes.length, engineUpdatesPerSec, rawParsePerSec, ratio: engineUpdatesPerSec / rawParsePerSec };
+    console.log(
+      `  ratio engine / raw parse    : ${((engineUpdatesPerSec / rawParsePerSec) * 100).toFixed(1)}% (goal ≥ 30%); receive path ${((receivePerSec / rawParsePerSec) * 100).toFixed(1)}%`,
+    );
+    return {
+      updates,
+      bytes: bytes.length,
+      engineUpdatesPerSec,
+      rawParsePerSec,
+      ratio: engineUpdatesPerSec / rawParsePerSec,
+    };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

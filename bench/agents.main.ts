@@ -8,7 +8,13 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentRuntime } from "../src/core/acp/agent-runtime";
-import { agentBin, agentsInstalled, makeRunDir, prepareAgentEnv, type AgentEnv } from "../test/fixtures/agent-env/index";
+import {
+  agentBin,
+  agentsInstalled,
+  makeRunDir,
+  prepareAgentEnv,
+  type AgentEnv,
+} from "../test/fixtures/agent-env/index";
 import { killProcessesWithHome, processesGoneWithHome } from "../test/fixtures/agent-env/procs";
 import { startModelServer } from "../test/fixtures/model-server/index";
 
@@ -31,7 +37,12 @@ export interface AgentBenchResult {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const prompt = (n: number) => `create f${n}.txt containing round ${n} and run \`echo ${n}\``;
 
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let out = "";
@@ -43,7 +54,12 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 
 async function engineRound(a: AgentEnv, ws: string, n: number): Promise<[cold: number, first: number, second: number]> {
   const rt = createAgentRuntime(
-    { agent: { id: a.id, displayName: a.id, command: a.command, args: a.args }, cwd: ws, permissionPolicy: "approve-all", env: a.vars },
+    {
+      agent: { id: a.id, displayName: a.id, command: a.command, args: a.args },
+      cwd: ws,
+      permissionPolicy: "approve-all",
+      env: a.vars,
+    },
     { baseEnv: a.env },
   );
   try {
@@ -53,7 +69,8 @@ async function engineRound(a: AgentEnv, ws: string, n: number): Promise<[cold: n
     const turn = async (p: string) => {
       const start = performance.now();
       let last = "";
-      for await (const e of rt.runTurn(sessionId, p)) last = e.type === "done" ? e.stopReason : e.type === "error" ? e.message : last;
+      for await (const e of rt.runTurn(sessionId, p))
+        last = e.type === "done" ? e.stopReason : e.type === "error" ? e.message : last;
       if (last !== "end_turn") throw new Error(`engine turn ended with ${last}`);
       return performance.now() - start;
     };
@@ -68,7 +85,25 @@ async function engineRound(a: AgentEnv, ws: string, n: number): Promise<[cold: n
 async function acpx(a: AgentEnv, ws: string, args: string[]): Promise<number> {
   const agentLine = [a.command, ...a.args].join(" ");
   const start = performance.now();
-  const r = await run(agentBin("acpx"), ["--cwd", ws, "--approve-all", "--format", "quiet", "--timeout", "120", "--ttl", "5", "--agent", agentLine, ...args], ws, a.env);
+  const r = await run(
+    agentBin("acpx"),
+    [
+      "--cwd",
+      ws,
+      "--approve-all",
+      "--format",
+      "quiet",
+      "--timeout",
+      "120",
+      "--ttl",
+      "5",
+      "--agent",
+      agentLine,
+      ...args,
+    ],
+    ws,
+    a.env,
+  );
   if (r.code !== 0) throw new Error(`acpx ${args[0]} exited ${r.code}: ${r.out.slice(-400)}`);
   return performance.now() - start;
 }
@@ -87,7 +122,7 @@ export async function benchAgents(opts: { rounds?: number } = {}): Promise<Agent
   const exec: number[] = [];
   const session: number[] = [];
   let note: string | undefined;
-  let leftovers = 0;
+  let leftovers: number;
   try {
     for (let n = 0; n < rounds; n++) {
       const [c, f, s] = await engineRound(a, ws, n);
@@ -101,9 +136,16 @@ export async function benchAgents(opts: { rounds?: number } = {}): Promise<Agent
       await acpx(a, ws, ["prompt", prompt(90)]); // warm-up: starts acpx's queue owner and the agent
       for (let n = 0; n < rounds; n++) session.push(await acpx(a, ws, ["prompt", prompt(91 + n)]));
     } catch (err) {
-      note = String((err as Error).message ?? err).split("\n")[0].slice(0, 200);
+      note = String((err as Error).message ?? err)
+        .split("\n")[0]
+        .slice(0, 200);
     } finally {
-      await run(agentBin("acpx"), ["--cwd", ws, "--agent", [a.command, ...a.args].join(" "), "sessions", "close"], ws, a.env);
+      await run(
+        agentBin("acpx"),
+        ["--cwd", ws, "--agent", [a.command, ...a.args].join(" "), "sessions", "close"],
+        ws,
+        a.env,
+      );
     }
     // acpx's queue owner may take its TTL to exit; what is alive after that is an orphan.
     leftovers = (await processesGoneWithHome(a.home, 8_000)).length;
@@ -137,9 +179,12 @@ function print(r: AgentBenchResult | null): void {
   console.log(`  engine first turn                                 ${ms(r.engineFirstTurnMs)}`);
   console.log(`  engine second turn (warm session)                 ${ms(r.engineSecondTurnMs)}`);
   console.log(`  acpx exec, one turn (fresh agent)                 ${ms(r.acpxExecMs)}`);
-  console.log(`  acpx session prompt, one turn                     ${ms(r.acpxSessionTurnMs)}${r.acpxSessionNote ? ` (${r.acpxSessionNote})` : ""}`);
+  console.log(
+    `  acpx session prompt, one turn                     ${ms(r.acpxSessionTurnMs)}${r.acpxSessionNote ? ` (${r.acpxSessionNote})` : ""}`,
+  );
   console.log(`  ratio engine second turn / acpx exec              ${r.ratioVsAcpxExec.toFixed(2)}x (goal <= 0.5x)`);
-  if (r.ratioVsAcpxSession !== null) console.log(`  ratio engine second turn / acpx session          ${r.ratioVsAcpxSession.toFixed(2)}x`);
+  if (r.ratioVsAcpxSession !== null)
+    console.log(`  ratio engine second turn / acpx session          ${r.ratioVsAcpxSession.toFixed(2)}x`);
   console.log(`  agent processes left alive after acpx              ${r.acpxLeftoverProcesses} (killed by the bench)`);
 }
 

@@ -53,7 +53,9 @@ async function runCase(which: Case, bytes: number): Promise<Record<string, numbe
   const dir = mkdtempSync(join(tmpdir(), "exec-bench-"));
   const registry = new ExecRegistry({ execDir: dir, sweepIntervalMs: 0 });
   try {
-    const m = await measure(async () => registry.start({ command: "sh", args: producer(bytes), cwd: dir, pty: which === "pty" }).exited);
+    const m = await measure(
+      async () => registry.start({ command: "sh", args: producer(bytes), cwd: dir, pty: which === "pty" }).exited,
+    );
     const head = registry.log(m.result.id, { head: 6 }).text;
     const tail = registry.log(m.result.id, { tail: 4 }).text;
     const disk = readdirSync(dir).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
@@ -66,7 +68,9 @@ async function runCase(which: Case, bytes: number): Promise<Record<string, numbe
 
 /** Each case runs in a fresh node so one case's garbage does not count against the next. */
 function inChild(which: Case, mb: number): Record<string, number | string> {
-  const out = execFileSync(process.execPath, ["--expose-gc", __filename, "--case", which, "--mb", String(mb)], { encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["--expose-gc", __filename, "--case", which, "--mb", String(mb)], {
+    encoding: "utf8",
+  });
   return JSON.parse(out.trim().split("\n").pop()!) as Record<string, number | string>;
 }
 
@@ -83,7 +87,10 @@ export async function benchExec(opts: { mb: number; ptyMb: number }): Promise<Re
   const piped = inChild("pipes", opts.mb);
   print(`registry, pipes, ${opts.mb} MB`, `${fmt(rate(piped))} MB/s (${fmt(rate(piped) / rate(base), 2)}x baseline)`);
   print("registry peak RSS growth", `+${rss(piped)} (goal <= 20 MB; baseline +${rss(base)})`);
-  print("head and tail kept", `${JSON.stringify(piped.head)} … ${JSON.stringify(piped.tail)}, total ${piped.bytes} bytes`);
+  print(
+    "head and tail kept",
+    `${JSON.stringify(piped.head)} … ${JSON.stringify(piped.tail)}, total ${piped.bytes} bytes`,
+  );
   print("on-disk log for the run", `${fmt(Number(piped.disk) / 1024)} KiB`);
   const pty = inChild("pty", opts.ptyMb);
   print(`registry, PTY, ${opts.ptyMb} MB`, `${fmt(rate(pty))} MB/s, peak RSS +${rss(pty)}`);

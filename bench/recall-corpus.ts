@@ -18,7 +18,8 @@ export function rng(seed: number): () => number {
   };
 }
 
-const HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞";
+const HAN =
+  "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞";
 const LATIN = "abcdefghijklmnopqrstuvwxyz";
 
 export interface Vocab {
@@ -62,7 +63,8 @@ function sentence(rand: () => number, v: Vocab, chars: number): string {
   return chinese ? out.join("") : out.join(" ");
 }
 
-const line = (ts: number, type: string, payload: unknown) => JSON.stringify({ timestamp: new Date(ts).toISOString(), type, payload });
+const line = (ts: number, type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: new Date(ts).toISOString(), type, payload });
 
 export interface Corpus {
   root: string;
@@ -84,11 +86,25 @@ export function writeCorpus(root: string, messages: number, seed = 7): Corpus & 
   for (let s = 0; s < sessions; s++) {
     const ts0 = start + s * 600_000;
     const day = new Date(ts0);
-    const dir = join(root, String(day.getUTCFullYear()), String(day.getUTCMonth() + 1).padStart(2, "0"), String(day.getUTCDate()).padStart(2, "0"));
+    const dir = join(
+      root,
+      String(day.getUTCFullYear()),
+      String(day.getUTCMonth() + 1).padStart(2, "0"),
+      String(day.getUTCDate()).padStart(2, "0"),
+    );
     mkdirSync(dir, { recursive: true });
     const id = `019a${s.toString(16).padStart(4, "0")}-0000-7000-8000-${s.toString(16).padStart(12, "0")}`;
     const cwd = repos[s % repos.length];
-    const lines = [line(ts0, "session_meta", { id, timestamp: new Date(ts0).toISOString(), cwd, originator: "codex_cli_rs", cli_version: "0.169.0", source: "cli" })];
+    const lines = [
+      line(ts0, "session_meta", {
+        id,
+        timestamp: new Date(ts0).toISOString(),
+        cwd,
+        originator: "codex_cli_rs",
+        cli_version: "0.169.0",
+        source: "cli",
+      }),
+    ];
     lines.push(line(ts0, "turn_context", { cwd, approval_policy: "on-request", model: "gpt-5" }));
     const n = Math.min(perSession, messages - written);
     for (let i = 0; i < n; i++) {
@@ -96,11 +112,23 @@ export function writeCorpus(root: string, messages: number, seed = 7): Corpus & 
       const r = rand();
       if (r < 0.4) {
         const call = `call_${s}_${i}`;
-        lines.push(line(ts, "response_item", { type: "function_call_output", call_id: call, output: sentence(rand, vocab, 200 + Math.floor(rand() * 1500)) }));
+        lines.push(
+          line(ts, "response_item", {
+            type: "function_call_output",
+            call_id: call,
+            output: sentence(rand, vocab, 200 + Math.floor(rand() * 1500)),
+          }),
+        );
       } else {
         const role = i % 2 === 0 ? "user" : "assistant";
         const text = sentence(rand, vocab, 40 + Math.floor(rand() * 500));
-        lines.push(line(ts, "response_item", { type: "message", role, content: [{ type: role === "user" ? "input_text" : "output_text", text }] }));
+        lines.push(
+          line(ts, "response_item", {
+            type: "message",
+            role,
+            content: [{ type: role === "user" ? "input_text" : "output_text", text }],
+          }),
+        );
         lines.push(line(ts, "event_msg", { type: role === "user" ? "user_message" : "agent_message", message: text }));
       }
     }

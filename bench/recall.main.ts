@@ -13,7 +13,8 @@ import { rng, writeCorpus, type Vocab } from "./recall-corpus";
 
 const ms = (t0: number) => performance.now() - t0;
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 function median(fn: () => void, runs: number): number {
   const xs: number[] = [];
@@ -27,12 +28,23 @@ function median(fn: () => void, runs: number): number {
 
 function needles(v: Vocab) {
   const r = rng(99);
-  const pick = (xs: string[], from: number, to: number, n: number) => Array.from({ length: n }, () => xs[from + Math.floor(r() * (to - from))]);
+  const pick = (xs: string[], from: number, to: number, n: number) =>
+    Array.from({ length: n }, () => xs[from + Math.floor(r() * (to - from))]);
   return {
     selective: pick(v.latin, 2000, 20000, 20),
     common: pick(v.latin, 0, 3, 10),
-    cjk2: pick(v.cjk.filter((w) => w.length === 2), 0, 300, 20),
-    cjk34: pick(v.cjk.filter((w) => w.length >= 3), 0, 300, 20),
+    cjk2: pick(
+      v.cjk.filter((w) => w.length === 2),
+      0,
+      300,
+      20,
+    ),
+    cjk34: pick(
+      v.cjk.filter((w) => w.length >= 3),
+      0,
+      300,
+      20,
+    ),
     or: Array.from({ length: 10 }, (_, i) => `${v.latin[3000 + i]}|${v.cjk.filter((w) => w.length === 2)[50 + i]}`),
     allTerms: Array.from({ length: 10 }, (_, i) => `${v.latin[100 + i]} ${v.latin[400 + i]}`),
   };
@@ -41,11 +53,19 @@ function needles(v: Vocab) {
 /** Runs `script` in a fresh node and returns its JSON line (clean RSS figures per engine). */
 function child(script: string): Record<string, number> | string {
   try {
-    const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8", cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync(process.execPath, ["-e", script], {
+      encoding: "utf8",
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     return JSON.parse(out.trim().split("\n").pop()!) as Record<string, number>;
   } catch (err) {
     // sql.js cannot hold an image past its 2 GB heap: report the failure as the figure
-    return String((err as { stderr?: string }).stderr ?? err).split("\n").find((l) => /Error|memory/i.test(l)) ?? "failed";
+    return (
+      String((err as { stderr?: string }).stderr ?? err)
+        .split("\n")
+        .find((l) => /Error|memory/i.test(l)) ?? "failed"
+    );
   }
 }
 
@@ -62,23 +82,39 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
   try {
     const t0 = performance.now();
     const corpus = writeCorpus(join(dir, "sessions"), opts.messages);
-    print("corpus", `${corpus.messages} messages, ${corpus.files} files, ${mb(corpus.bytes)} JSONL (written in ${ms(t0).toFixed(0)} ms)`);
+    print(
+      "corpus",
+      `${corpus.messages} messages, ${corpus.files} files, ${mb(corpus.bytes)} JSONL (written in ${ms(t0).toFixed(0)} ms)`,
+    );
     const home = join(dir, "home");
     const rssBefore = process.memoryUsage().rss;
     const recall = openRecall(home);
     const t1 = performance.now();
     const sum = recall.importCodex({ root: corpus.root, allHistory: true });
     const importMs = ms(t1);
-    print("import", `${sum.messages} msgs in ${(importMs / 1000).toFixed(1)} s = ${Math.round(sum.messages / (importMs / 1000))} msg/s (goal ≥ 3,000)`);
+    print(
+      "import",
+      `${sum.messages} msgs in ${(importMs / 1000).toFixed(1)} s = ${Math.round(sum.messages / (importMs / 1000))} msg/s (goal ≥ 3,000)`,
+    );
     const t2 = performance.now();
     const again = recall.importCodex({ root: corpus.root, allHistory: true });
-    print("re-sync unchanged corpus", `${ms(t2).toFixed(0)} ms, ${again.unchanged}/${again.files} files unchanged (goal ≤ 1,000 ms)`);
-    print("database size", `${mb(statSync(recall.dbPath).size)} (${(statSync(recall.dbPath).size / corpus.bytes).toFixed(2)}× the JSONL)`);
+    print(
+      "re-sync unchanged corpus",
+      `${ms(t2).toFixed(0)} ms, ${again.unchanged}/${again.files} files unchanged (goal ≤ 1,000 ms)`,
+    );
+    print(
+      "database size",
+      `${mb(statSync(recall.dbPath).size)} (${(statSync(recall.dbPath).size / corpus.bytes).toFixed(2)}× the JSONL)`,
+    );
 
     const q = needles(corpus.vocab);
     const classes: [string, string[], { allTerms?: boolean }][] = [
-      ["selective word", q.selective, {}], ["common word", q.common, {}], ["2-char Chinese", q.cjk2, {}], ["3–4-char Chinese", q.cjk34, {}],
-      ["OR (word|中文)", q.or, {}], ["all-terms (2 words)", q.allTerms, { allTerms: true }],
+      ["selective word", q.selective, {}],
+      ["common word", q.common, {}],
+      ["2-char Chinese", q.cjk2, {}],
+      ["3–4-char Chinese", q.cjk34, {}],
+      ["OR (word|中文)", q.or, {}],
+      ["all-terms (2 words)", q.allTerms, { allTerms: true }],
     ];
     for (const [name, list, o] of classes) {
       const times: number[] = [];
@@ -90,7 +126,10 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
           times.push(ms(t));
           sessions += r.matched_sessions;
         }
-      print(`warm query ${name}`, `p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms (avg ${Math.round(sessions / times.length)} matching sessions)`);
+      print(
+        `warm query ${name}`,
+        `p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms (avg ${Math.round(sessions / times.length)} matching sessions)`,
+      );
     }
     const repoTimes: number[] = [];
     for (const needle of q.selective) {
@@ -98,14 +137,20 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
       recall.search(needle, { repo: corpus.repos[0] });
       repoTimes.push(ms(t));
     }
-    print("warm query selective, repo scope", `p50 ${pct(repoTimes, 50).toFixed(1)} ms, p95 ${pct(repoTimes, 95).toFixed(1)} ms`);
+    print(
+      "warm query selective, repo scope",
+      `p50 ${pct(repoTimes, 50).toFixed(1)} ms, p95 ${pct(repoTimes, 95).toFixed(1)} ms`,
+    );
     const oneChar = corpus.vocab.cjk[0][0];
     const scanT = performance.now();
     recall.search(oneChar, { repo: corpus.repos[0] });
     print("1-char CJK scan fallback, repo scope", `${ms(scanT).toFixed(0)} ms`);
 
     const growth = process.memoryUsage().rss - rssBefore;
-    print("RSS growth of this process (index open)", `${mb(growth)} (goal ≤ 150 MB); peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    print(
+      "RSS growth of this process (index open)",
+      `${mb(growth)} (goal ≤ 150 MB); peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
+    );
 
     // append 1,000 messages to a new file and commit (the "save" of a WASM-on-file index)
     const extra = writeCorpus(join(dir, "extra"), 1000, 11);
@@ -117,22 +162,38 @@ export async function benchRecall(opts: { messages: number }): Promise<Record<st
     const cli = join(process.cwd(), "dist", "cli.js");
     const env = { ...process.env, ACP_THREADS_HOME: home };
     const bare = median(() => spawnSync(process.execPath, ["-e", "0"]), 5);
-    const cold = median(() => spawnSync(process.execPath, [cli, "recall", "--global", "--format", "json", q.selective[0]], { env }), 5);
+    const cold = median(
+      () => spawnSync(process.execPath, [cli, "recall", "--global", "--format", "json", q.selective[0]], { env }),
+      5,
+    );
     const coldCjk = median(() => spawnSync(process.execPath, [cli, "recall", "--global", q.cjk2[0]], { env }), 5);
-    print("cold CLI query (new process)", `${cold.toFixed(0)} ms; CJK ${coldCjk.toFixed(0)} ms; bare node -e 0 ${bare.toFixed(0)} ms → +${(cold - bare).toFixed(0)} ms (goal ≤ +100 ms)`);
+    print(
+      "cold CLI query (new process)",
+      `${cold.toFixed(0)} ms; CJK ${coldCjk.toFixed(0)} ms; bare node -e 0 ${bare.toFixed(0)} ms → +${(cold - bare).toFixed(0)} ms (goal ≤ +100 ms)`,
+    );
 
     const rgOk = spawnSync("rg", ["--version"]).status === 0;
     if (rgOk) {
       const rgSel = median(() => spawnSync("rg", ["-l", "-F", "-i", q.selective[0], corpus.root]), 3);
       const rgCjk = median(() => spawnSync("rg", ["-l", "-F", q.cjk2[0], corpus.root]), 3);
-      print("rg -l on the same corpus", `selective ${rgSel.toFixed(0)} ms, CJK ${rgCjk.toFixed(0)} ms (cold CLI recall / rg = ${(cold / rgSel).toFixed(2)})`);
+      print(
+        "rg -l on the same corpus",
+        `selective ${rgSel.toFixed(0)} ms, CJK ${rgCjk.toFixed(0)} ms (cold CLI recall / rg = ${(cold / rgSel).toFixed(2)})`,
+      );
     }
 
     const db = JSON.stringify(recall.dbPath);
-    const wasm = child(`const r0=process.memoryUsage().rss;const {Database}=require("node-sqlite3-wasm");const t=performance.now();const d=new Database(${db},{readOnly:true});d.all("select count(*) n from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))`);
-    const sqljs = child(`const r0=process.memoryUsage().rss;const init=require("sql.js");init().then(SQL=>{const t=performance.now();const buf=require("fs").readFileSync(${db});const d=new SQL.Database(buf);d.exec("select count(*) from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))})`);
+    const wasm = child(
+      `const r0=process.memoryUsage().rss;const {Database}=require("node-sqlite3-wasm");const t=performance.now();const d=new Database(${db},{readOnly:true});d.all("select count(*) n from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))`,
+    );
+    const sqljs = child(
+      `const r0=process.memoryUsage().rss;const init=require("sql.js");init().then(SQL=>{const t=performance.now();const buf=require("fs").readFileSync(${db});const d=new SQL.Database(buf);d.exec("select count(*) from sessions");const open=performance.now()-t;console.log(JSON.stringify({open,rss:process.memoryUsage().rss-r0}))})`,
+    );
     print("node-sqlite3-wasm open + first query", engineFigure(wasm));
-    print("sql.js open (whole image) + first query", `${engineFigure(sqljs)} (sql.js has no FTS5: it cannot even search this file)`);
+    print(
+      "sql.js open (whole image) + first query",
+      `${engineFigure(sqljs)} (sql.js has no FTS5: it cannot even search this file)`,
+    );
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,11 @@ const agent = { id: "codex", name: "Codex", command: "/usr/bin/codex-acp" };
 const start = (cwd: string): CreateThreadInput => ({ agent, mode: "acp", cwd, repoRoot: cwd, gitHead: null });
 const message = (i: number): RecordInput =>
   i % 2 === 0
-    ? { kind: "user_message", messageId: `u${i}`, text: `Question ${i}: how does the store handle torn tails under load?` }
+    ? {
+        kind: "user_message",
+        messageId: `u${i}`,
+        text: `Question ${i}: how does the store handle torn tails under load?`,
+      }
     : { kind: "agent_message", messageId: `a${i}`, text: `Answer ${i}: `.padEnd(400, "lorem ipsum dolor sit amet ") };
 
 function time(fn: () => void, runs = 3): number {
@@ -58,7 +62,9 @@ export function benchThreads(): BenchFigure[] {
     // snapshot save / restore of 1,000 messages
     const id1k = threadOf(store, dir, 1000);
     let snapPath = "";
-    const save = time(() => (snapPath = saveSnapshot(snapshotFromThread(store.read(id1k)), { dir: join(dir, "snaps") })));
+    const save = time(
+      () => (snapPath = saveSnapshot(snapshotFromThread(store.read(id1k)), { dir: join(dir, "snaps") })),
+    );
     const snapText = readFileSync(snapPath, "utf8");
     const saveBase = time(() => writeFileSync(join(dir, "raw.json"), JSON.stringify(JSON.parse(snapText), null, 2)));
     out.push(figure("snapshot save, 1,000 messages", save, saveBase, 100));
@@ -83,7 +89,13 @@ export function benchThreads(): BenchFigure[] {
     const id10k = threadOf(store, dir, 10_000);
     const openMs = time(() => void store.read(id10k));
     const path10k = store.pathFor(id10k);
-    const openBase = time(() => void readFileSync(path10k, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+    const openBase = time(
+      () =>
+        void readFileSync(path10k, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+    );
     out.push(figure("open 10,000-message thread", openMs, openBase));
 
     // index rebuild of 1,000 threads (vs a no-op incremental sync of the same index)
@@ -106,6 +118,8 @@ export function benchThreads(): BenchFigure[] {
 if (require.main === module) {
   for (const f of benchThreads()) {
     const goal = f.goalMs ? `  goal ≤ ${f.goalMs} ms ${f.ms <= f.goalMs ? "met" : "MISSED"}` : "";
-    console.log(`${f.name.padEnd(52)} ${f.ms.toFixed(1).padStart(8)} ms  baseline ${f.baselineMs.toFixed(1).padStart(7)} ms  ratio ${f.ratio.toFixed(2)}${goal}`);
+    console.log(
+      `${f.name.padEnd(52)} ${f.ms.toFixed(1).padStart(8)} ms  baseline ${f.baselineMs.toFixed(1).padStart(7)} ms  ratio ${f.ratio.toFixed(2)}${goal}`,
+    );
   }
 }

@@ -5,7 +5,7 @@
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
 // The ACP SDK is ESM-only; bundling turns it into CommonJS. sql.js's wasm is copied next to the bundles.
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, chmodSync, cpSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, chmodSync } from "node:fs";
 import { join, relative, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -85,6 +85,7 @@ for (const dir of ["dist", ...(production ? [] : ["dist-test"])]) {
 if (existsSync("dist/cli.js")) chmodSync("dist/cli.js", 0o755);
 if (existsSync("node_modules/@vscode/codicons/dist")) {
   mkdirSync("dist/codicons", { recursive: true });
-  for (const f of ["codicon.css", "codicon.ttf"]) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+  for (const f of ["codicon.css", "codicon.ttf"])
+    copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 }
 console.log(`built: ${builds.length} bundles${production ? " (production)" : ""}`);

@@ -17,7 +17,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opt } = parseArgs({ options: { port: { type: "string" }, "no-setup": { type: "boolean" }, "no-build": { type: "boolean" }, smoke: { type: "boolean" } } });
+const { values: opt } = parseArgs({
+  options: {
+    port: { type: "string" },
+    "no-setup": { type: "boolean" },
+    "no-build": { type: "boolean" },
+    smoke: { type: "boolean" },
+  },
+});
 const say = (s) => console.log(`[start] ${s}`);
 
 function run(cmd, args) {
@@ -40,11 +47,20 @@ const home = path.join(data, "home");
 mkdirSync(path.join(ws, "src"), { recursive: true });
 mkdirSync(home, { recursive: true, mode: 0o700 });
 if (!existsSync(path.join(ws, "README.md"))) {
-  writeFileSync(path.join(ws, "README.md"), "# Demo workspace\n\nTry: ACP Threads: Spawn coding agent → Demo: Codex → `create hello.txt containing hi` → Session.\n");
-  writeFileSync(path.join(ws, "src", "greet.js"), 'function greet(name) {\n  return "hello " + name;\n}\nmodule.exports = { greet };\n');
+  writeFileSync(
+    path.join(ws, "README.md"),
+    "# Demo workspace\n\nTry: ACP Threads: Spawn coding agent → Demo: Codex → `create hello.txt containing hi` → Session.\n",
+  );
+  writeFileSync(
+    path.join(ws, "src", "greet.js"),
+    'function greet(name) {\n  return "hello " + name;\n}\nmodule.exports = { greet };\n',
+  );
 }
 
-const demo = spawn(process.execPath, [path.join(ROOT, "dist-test/host/demo-env.main.js"), "--workspace", ws], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+const demo = spawn(process.execPath, [path.join(ROOT, "dist-test/host/demo-env.main.js"), "--workspace", ws], {
+  stdio: ["ignore", "pipe", "inherit"],
+  detached: true,
+});
 const { profile, modelUrl } = JSON.parse(
   await new Promise((resolve, reject) => {
     createInterface({ input: demo.stdout }).once("line", resolve);
@@ -78,9 +94,11 @@ process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
 const url = `${server.url}/?folder=${encodeURIComponent(ws)}`;
-console.log(`\nACP Threads is running in VS Code (code-server ${path.basename(server.url)}):\n\n  ${url}\n\n` +
-  `Open it in a browser, then: Command Palette → "ACP Threads: Spawn coding agent" → "${profile.label}".\n` +
-  `Data home: ${home}\nPress Ctrl-C to stop.\n`);
+console.log(
+  `\nACP Threads is running in VS Code (code-server ${path.basename(server.url)}):\n\n  ${url}\n\n` +
+    `Open it in a browser, then: Command Palette → "ACP Threads: Spawn coding agent" → "${profile.label}".\n` +
+    `Data home: ${home}\nPress Ctrl-C to stop.\n`,
+);
 
 if (opt.smoke) {
   // Open the workbench in headless Chromium and check our activity-bar container is there.

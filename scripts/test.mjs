@@ -1,5 +1,5 @@
 // `npm test`: every suite, in order, with the prerequisites each needs installed first (idempotent, cached).
-//   build -> typecheck -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
+//   build -> typecheck -> lint (eslint + prettier --check) -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
 //   extension host in code-server) -> e2e (headless Chromium driving code-server).
 // Select stages with `npm test -- --only unit,interop` or ACP_TEST_ONLY. The last line is the total
 // "N passed, N failed"; the exit code is non-zero when any stage fails.
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const onlyArg = process.argv.indexOf("--only");
-const only = (onlyArg > 0 ? process.argv[onlyArg + 1] : process.env.ACP_TEST_ONLY ?? "")
+const only = (onlyArg > 0 ? process.argv[onlyArg + 1] : (process.env.ACP_TEST_ONLY ?? ""))
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -68,6 +68,14 @@ const nodeTest = (dir, extra = []) => {
 const stages = [
   { name: "build", cmd: () => ["node", ["scripts/build.mjs"]], gate: true },
   { name: "typecheck", cmd: () => ["node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]], gate: true },
+  {
+    name: "lint",
+    cmd: () => [
+      "sh",
+      ["-c", "node node_modules/eslint/bin/eslint.js . && node node_modules/prettier/bin/prettier.cjs --check ."],
+    ],
+    gate: true,
+  },
   { name: "unit", cmd: () => nodeTest("dist-test/unit") },
   {
     name: "interop",
@@ -91,7 +99,7 @@ let failed = 0;
 const summary = [];
 for (const stage of stages) {
   if (!want(stage.name) && !stage.gate) continue;
-  if (stage.gate && only.length && !only.includes(stage.name) && stage.name === "typecheck") continue;
+  if (stage.gate && only.length && !only.includes(stage.name) && stage.name !== "build") continue;
   const main = stage.cmd();
   if (!main) continue;
   if (stage.prepare) {

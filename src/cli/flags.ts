@@ -23,7 +23,11 @@ export function parseFlags(argv: readonly string[], specs: Record<string, FlagSp
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    const long = arg.startsWith("--") ? arg.slice(2) : arg.length === 2 && arg[0] === "-" ? byShort.get(arg[1]) : undefined;
+    const long = arg.startsWith("--")
+      ? arg.slice(2)
+      : arg.length === 2 && arg[0] === "-"
+        ? byShort.get(arg[1])
+        : undefined;
     if (long === undefined) {
       if (arg.startsWith("-") && arg !== "-") throw new AcpThreadsError("usage", `unknown option '${arg}'`);
       positionals.push(arg);

@@ -6,15 +6,27 @@ import { EXIT, type CliIO, type CommandMain } from "./io";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
   run: { summary: "run prompt turns against an ACP agent", load: () => import("./commands/run") },
-  doctor: { summary: "which agents are installed, their versions, what is missing", load: () => import("./commands/doctor") },
-  exec: { summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process", load: () => import("./commands/exec") },
+  doctor: {
+    summary: "which agents are installed, their versions, what is missing",
+    load: () => import("./commands/doctor"),
+  },
+  exec: {
+    summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process",
+    load: () => import("./commands/exec"),
+  },
   ps: { summary: "list exec runs", load: () => import("./commands/ps") },
   logs: { summary: "print an exec run's output", load: () => import("./commands/logs") },
   kill: { summary: "kill an exec run (process group)", load: () => import("./commands/kill") },
   threads: { summary: "list|show|export|import|rename|delete threads", load: () => import("./commands/threads") },
   recall: { summary: "search past agent sessions", load: () => import("./commands/recall") },
-  status: { summary: "recall index status: database, counts per source, last sync", load: () => import("./commands/status") },
-  "session-archive": { summary: "index one transcript file into recall", load: () => import("./commands/session-archive") },
+  status: {
+    summary: "recall index status: database, counts per source, last sync",
+    load: () => import("./commands/status"),
+  },
+  "session-archive": {
+    summary: "index one transcript file into recall",
+    load: () => import("./commands/session-archive"),
+  },
   mcp: { summary: "MCP server (stdio) exposing recall to agents", load: () => import("./commands/mcp") },
 };
 
@@ -66,7 +78,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`acp-threads: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.stderr.write(`acp-threads: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = EXIT.error;
     },
   );

@@ -18,7 +18,10 @@ export interface RecordedRun {
   threadId(): string | undefined;
 }
 
-export function recordRunAsThread(rt: AcpAgentRuntime, opts: { store: ThreadStore; agent: AgentSpec; cwd: string; onError: (message: string) => void }): RecordedRun {
+export function recordRunAsThread(
+  rt: AcpAgentRuntime,
+  opts: { store: ThreadStore; agent: AgentSpec; cwd: string; onError: (message: string) => void },
+): RecordedRun {
   let live: LiveThread | undefined;
   let failed = false;
   const guard = (what: string, fn: () => void) => {
@@ -42,8 +45,19 @@ export function recordRunAsThread(rt: AcpAgentRuntime, opts: { store: ThreadStor
   overrides.ensureSession = async (req) => {
     const info = await rt.ensureSession(req);
     guard("start", () => {
-      const agent = { id: opts.agent.id, name: opts.agent.displayName, command: opts.agent.command, args: opts.agent.args };
-      const handle = opts.store.create({ agent, mode: "acp", cwd: opts.cwd, ...gitInfo(opts.cwd), agentSessionId: info.sessionId });
+      const agent = {
+        id: opts.agent.id,
+        name: opts.agent.displayName,
+        command: opts.agent.command,
+        args: opts.agent.args,
+      };
+      const handle = opts.store.create({
+        agent,
+        mode: "acp",
+        cwd: opts.cwd,
+        ...gitInfo(opts.cwd),
+        agentSessionId: info.sessionId,
+      });
       live = new LiveThread(handle, opts.store.readPath(handle.path).metadata);
       const model = modelOf(info.configOptions);
       if (model) live.patch({ model });

@@ -22,7 +22,16 @@ export interface RunTurnsOptions {
 }
 
 export async function runTurns(rt: AcpAgentRuntime, opts: RunTurnsOptions): Promise<RunSummary> {
-  const summary: RunSummary = { type: "summary", stopReason: null, sessionId: null, turns: 0, toolCalls: 0, permissions: [], agent: { id: "", name: null, version: null }, exitCode: EXIT.ok };
+  const summary: RunSummary = {
+    type: "summary",
+    stopReason: null,
+    sessionId: null,
+    turns: 0,
+    toolCalls: 0,
+    permissions: [],
+    agent: { id: "", name: null, version: null },
+    exitCode: EXIT.ok,
+  };
   const stop = new AbortController();
   let why: "timeout" | "interrupted" | undefined;
   const halt = (reason: "timeout" | "interrupted") => {
@@ -49,7 +58,8 @@ export async function runTurns(rt: AcpAgentRuntime, opts: RunTurnsOptions): Prom
         if (event.type === "tool_call") toolIds.add(event.toolCall.toolCallId);
         if (event.type === "permission") {
           summary.permissions.push(event.decision);
-          if (event.decision.decidedBy === "policy" && !event.decision.optionKind?.startsWith("allow")) denied.push(event.decision);
+          if (event.decision.decidedBy === "policy" && !event.decision.optionKind?.startsWith("allow"))
+            denied.push(event.decision);
         }
         if (event.type === "done") summary.stopReason = event.stopReason;
         if (event.type === "error") errored = event.message;
@@ -83,11 +93,20 @@ export async function runTurns(rt: AcpAgentRuntime, opts: RunTurnsOptions): Prom
 /** Rejects as soon as `signal` aborts (the runtime keeps starting in the background and is closed later). */
 function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Error("stopped"));
-  return Promise.race([p, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }))]);
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) =>
+      signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }),
+    ),
+  ]);
 }
 
 /** Consumes a turn; once `signal` aborts (the runtime then sends session/cancel), waits at most the grace. */
-async function drainWithGrace<T>(events: AsyncIterable<T>, signal: AbortSignal, onEvent: (e: T) => void): Promise<void> {
+async function drainWithGrace<T>(
+  events: AsyncIterable<T>,
+  signal: AbortSignal,
+  onEvent: (e: T) => void,
+): Promise<void> {
   const drained = (async () => {
     for await (const e of events) onEvent(e);
   })();

@@ -65,7 +65,15 @@ export class ThreadSession {
     try {
       const info = await runtime.ensureSession();
       const git = gitInfo(opts.cwd);
-      handle = opts.store.create({ ...(opts.threadId ? { threadId: opts.threadId } : {}), agent: opts.agent, mode: "acp", cwd: opts.cwd, ...git, agentSessionId: info.sessionId, ...(opts.title ? { title: opts.title } : {}) });
+      handle = opts.store.create({
+        ...(opts.threadId ? { threadId: opts.threadId } : {}),
+        agent: opts.agent,
+        mode: "acp",
+        cwd: opts.cwd,
+        ...git,
+        agentSessionId: info.sessionId,
+        ...(opts.title ? { title: opts.title } : {}),
+      });
       const meta = opts.store.readPath(handle.path).metadata;
       const live = new LiveThread(handle, meta, opts.live);
       const model = modelOf(info.configOptions);
@@ -79,13 +87,21 @@ export class ThreadSession {
   }
 
   /** Reopens `threadId` for more turns (see the ladder above). */
-  static async resume(opts: Omit<ThreadSessionOptions, "agent" | "cwd"> & Partial<ThreadSessionOptions>, threadId: string): Promise<ThreadSession> {
+  static async resume(
+    opts: Omit<ThreadSessionOptions, "agent" | "cwd"> & Partial<ThreadSessionOptions>,
+    threadId: string,
+  ): Promise<ThreadSession> {
     const { metadata } = opts.store.read(threadId);
     const full: ThreadSessionOptions = { ...opts, agent: opts.agent ?? metadata.agent, cwd: opts.cwd ?? metadata.cwd };
     const handle = opts.store.open(threadId);
     const runtime = full.createRuntime();
     try {
-      const session = new ThreadSession(full, runtime, new LiveThread(handle, metadata, full.live), metadata.agentSessionId ?? "");
+      const session = new ThreadSession(
+        full,
+        runtime,
+        new LiveThread(handle, metadata, full.live),
+        metadata.agentSessionId ?? "",
+      );
       await session.#attach(runtime);
       return session;
     } catch (err) {
@@ -167,7 +183,10 @@ export class ThreadSession {
     if (this.#turn) {
       // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
       await this.runtime.cancel(this.sessionId).catch(() => undefined);
-      await Promise.race([this.#turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+      await Promise.race([
+        this.#turn.catch(() => undefined),
+        new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref()),
+      ]);
     }
     this.live.close(status);
     this.#setStatus("closed");
@@ -214,6 +233,9 @@ export class ThreadSession {
 }
 
 /** Convenience for callers that hold the options already: `ThreadSession.resume`. */
-export function resumeThread(opts: Omit<ThreadSessionOptions, "agent" | "cwd">, threadId: string): Promise<ThreadSession> {
+export function resumeThread(
+  opts: Omit<ThreadSessionOptions, "agent" | "cwd">,
+  threadId: string,
+): Promise<ThreadSession> {
   return ThreadSession.resume(opts, threadId);
 }

@@ -16,7 +16,11 @@ export interface AgentChoice {
 export function configuredAgents(config: Config): AgentChoice[] {
   const out: AgentChoice[] = [];
   const demo = config.demoProfile;
-  if (demo) out.push({ source: "demo", spec: { id: "demo", displayName: demo.label, command: demo.command, args: demo.args ?? [], env: demo.env } });
+  if (demo)
+    out.push({
+      source: "demo",
+      spec: { id: "demo", displayName: demo.label, command: demo.command, args: demo.args ?? [], env: demo.env },
+    });
   const custom = config.customAgents;
   const customIds = new Set(custom.map((c) => c.id));
   // A custom entry with a preset's id overrides the preset (like Zed's agent_servers).
@@ -27,6 +31,9 @@ export function configuredAgents(config: Config): AgentChoice[] {
 
 export async function agentsWithDoctor(config: Config, cwd: string): Promise<AgentChoice[]> {
   const agents = configuredAgents(config);
-  const entries = await doctor(agents.map((a) => a.spec), cwd).catch(() => [] as DoctorEntry[]);
+  const entries = await doctor(
+    agents.map((a) => a.spec),
+    cwd,
+  ).catch(() => [] as DoctorEntry[]);
   return agents.map((a) => ({ ...a, doctor: entries.find((e) => e.id === a.spec.id) }));
 }

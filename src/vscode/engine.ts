@@ -17,7 +17,10 @@ export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger): AcpA
   const command = resolveCommand(opts.agent.command, opts.cwd, env);
   if (!command) {
     const install = findPreset(opts.agent.id)?.install;
-    throw new AcpThreadsError("agent_not_found", `${opts.agent.displayName}: "${opts.agent.command}" was not found on PATH or in node_modules/.bin.${install ? ` Install it: ${install}` : ""}`);
+    throw new AcpThreadsError(
+      "agent_not_found",
+      `${opts.agent.displayName}: "${opts.agent.command}" was not found on PATH or in node_modules/.bin.${install ? ` Install it: ${install}` : ""}`,
+    );
   }
   const protocolLog = new ProtocolLog();
   if (protocolSink) protocolLog.onLine((e) => protocolSink.info(formatProtocolEntry(e)));
@@ -30,10 +33,20 @@ export function agentPresets(): AgentSpec[] {
 
 /** Doctor for presets plus the given non-preset specs (custom agents, the demo profile). */
 export async function doctor(specs: AgentSpec[], cwd: string): Promise<DoctorEntry[]> {
-  const custom = Object.fromEntries(specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]));
+  const custom = Object.fromEntries(
+    specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]),
+  );
   const entries = await coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000 });
   return specs.map(
     (s) =>
-      entries.find((e) => e.id === s.id) ?? { id: s.id, displayName: s.displayName, command: s.command, resolvedPath: null, available: false, version: null, problem: "not checked" },
+      entries.find((e) => e.id === s.id) ?? {
+        id: s.id,
+        displayName: s.displayName,
+        command: s.command,
+        resolvedPath: null,
+        available: false,
+        version: null,
+        problem: "not checked",
+      },
   );
 }

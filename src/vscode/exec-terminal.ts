@@ -13,7 +13,11 @@ import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 
 export const EXEC_CHOICES = [
-  ...EXEC_PRESETS.map((p) => ({ id: p.id, label: p.displayName, detail: `${p.command} ${p.modeArgs({}).join(" ")} "<task>"` })),
+  ...EXEC_PRESETS.map((p) => ({
+    id: p.id,
+    label: p.displayName,
+    detail: `${p.command} ${p.modeArgs({}).join(" ")} "<task>"`,
+  })),
   { id: "custom", label: "Custom command line", detail: "any command, run in a terminal you can type into" },
 ] as const satisfies readonly { id: string; label: string; detail: string }[];
 
@@ -34,7 +38,12 @@ export async function shutdownExec(): Promise<void> {
 }
 
 /** Starts the run and its terminal; returns both (the host tests type into the terminal). */
-export async function startExec(hub: Hub, choice: { id: string; label: string }, task: string, cwd: string): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
+export async function startExec(
+  hub: Hub,
+  choice: { id: string; label: string },
+  task: string,
+  cwd: string,
+): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
@@ -53,14 +62,28 @@ export async function startExec(hub: Hub, choice: { id: string; label: string },
   const title = choice.id === "custom" ? task.slice(0, 60) : `${choice.label}: ${task.slice(0, 50)}`;
   const source = {
     onOutput: (l: (d: string) => void) => run.onOutput((e) => l(e.text)),
-    onExit: (l: (s: { exitCode: number | null; signal: string | null }) => void) => run.onExit((info) => l({ exitCode: info.exitCode, signal: info.signal })),
+    onExit: (l: (s: { exitCode: number | null; signal: string | null }) => void) =>
+      run.onExit((info) => l({ exitCode: info.exitCode, signal: info.signal })),
     write: (d: string) => run.running && run.write(d),
     resize: (c: number, r: number) => run.running && run.resize(c, r),
   };
   const p = createPty(source, { banner: `$ ${commandLine}   (cwd ${cwd})` });
-  const terminal = vscode.window.createTerminal({ name: `exec: ${title}`.slice(0, 80), pty: p, iconPath: new vscode.ThemeIcon("terminal") });
+  const terminal = vscode.window.createTerminal({
+    name: `exec: ${title}`.slice(0, 80),
+    pty: p,
+    iconPath: new vscode.ThemeIcon("terminal"),
+  });
   terminal.show();
-  hub.live.addExec({ runId: run.id, title, commandLine, cwd, startedAt: Date.now(), status: "running", terminal, threadId: run.state.threadId });
+  hub.live.addExec({
+    runId: run.id,
+    title,
+    commandLine,
+    cwd,
+    startedAt: Date.now(),
+    status: "running",
+    terminal,
+    threadId: run.state.threadId,
+  });
   run.onExit((info) => hub.live.updateExec(run.id, info.status));
   const closeSub = vscode.window.onDidCloseTerminal((t) => {
     if (t !== terminal) return;

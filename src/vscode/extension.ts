@@ -9,7 +9,14 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { shutdownExec } from "./exec-terminal";
 import { Hub } from "./hub";
-import { closeRecall, offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
+import {
+  closeRecall,
+  offerImportOnce,
+  openRecallHit,
+  RECALL_VIEW_ID,
+  RecallViewProvider,
+  searchRecall,
+} from "./recall-view";
 
 export interface AcpThreadsApi {
   hub: Hub;
@@ -34,12 +41,15 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     context.subscriptions.push(h, ...registerCommands(h));
     context.subscriptions.push(
       vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),
-      vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), { webviewOptions: { retainContextWhenHidden: true } }),
+      vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), {
+        webviewOptions: { retainContextWhenHidden: true },
+      }),
       h.config.onDidChange(() => h.tree.refresh()),
     );
     // Integrated terminals get ACP_THREADS_HOME so the CLI there shares the extension's data.
     context.environmentVariableCollection.replace("ACP_THREADS_HOME", h.home);
-    context.environmentVariableCollection.description = "ACP Threads: lets the acp-threads CLI find the extension's threads";
+    context.environmentVariableCollection.description =
+      "ACP Threads: lets the acp-threads CLI find the extension's threads";
     // After activation, off the critical path: the one-time offer to import existing history.
     setTimeout(() => offerImportOnce(h), 2000);
     const activationMs = performance.now() - started;

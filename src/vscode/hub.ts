@@ -45,8 +45,11 @@ export class Hub implements vscode.Disposable {
   readonly broker = new PermissionBroker(this.proposed);
   readonly live = new LiveSessions();
   readonly terminals = new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent");
-  readonly files = new EditorWorkspaceFiles((path, line) =>
-    void vscode.window.showWarningMessage(`An agent's write to ${vscode.workspace.asRelativePath(path)} was refused: your unsaved edit at line ${line} conflicts with it.`),
+  readonly files = new EditorWorkspaceFiles(
+    (path, line) =>
+      void vscode.window.showWarningMessage(
+        `An agent's write to ${vscode.workspace.asRelativePath(path)} was refused: your unsaved edit at line ${line} conflicts with it.`,
+      ),
   );
   readonly store: ThreadStoreFacade;
   readonly panels: ThreadPanels;
@@ -95,7 +98,10 @@ export class Hub implements vscode.Disposable {
         mode: p.mode,
         runtimeOptions: {
           // cwd is the first root; the other workspace folders are reachable too.
-          workspaceRoots: [p.cwd, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd)],
+          workspaceRoots: [
+            p.cwd,
+            ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd),
+          ],
           permissionPolicy: this.config.permissionMode,
           permissionStoreDir: this.home,
           files: this.files,

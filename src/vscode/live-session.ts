@@ -95,11 +95,23 @@ export class LiveSession implements vscode.Disposable {
   /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
   async start(task: string): Promise<void> {
     const { store, logger, resumeThreadId } = this.#init;
-    const agentRef = { id: this.agent.id, name: this.agent.displayName, command: this.agent.command, args: this.agent.args };
+    const agentRef = {
+      id: this.agent.id,
+      name: this.agent.displayName,
+      command: this.agent.command,
+      args: this.agent.args,
+    };
     try {
       this.#thread = resumeThreadId
         ? await ThreadSession.resume({ store, createRuntime: this.#createRuntime, logger }, resumeThreadId)
-        : await ThreadSession.start({ store, createRuntime: this.#createRuntime, agent: agentRef, cwd: this.cwd, title: this.title, logger });
+        : await ThreadSession.start({
+            store,
+            createRuntime: this.#createRuntime,
+            agent: agentRef,
+            cwd: this.cwd,
+            title: this.title,
+            logger,
+          });
     } catch (err) {
       this.#push([{ type: "error", message: errorMessage(err) }]);
       this.#setStatus("failed", errorMessage(err));

@@ -8,7 +8,15 @@ import * as vscode from "vscode";
 import type { Logger } from "../core/log";
 
 const fmt = (args: unknown[]) =>
-  args.map((a) => (a instanceof Error ? a.stack ?? a.message : typeof a === "string" ? a : inspect(a, { depth: 4, breakLength: 200 }))).join(" ");
+  args
+    .map((a) =>
+      a instanceof Error
+        ? (a.stack ?? a.message)
+        : typeof a === "string"
+          ? a
+          : inspect(a, { depth: 4, breakLength: 200 }),
+    )
+    .join(" ");
 
 export class ExtensionLog implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel("ACP Threads", { log: true });

@@ -55,8 +55,16 @@ export async function importHistory(hub: Hub): Promise<void> {
     async (progress, token) => {
       const steps: [string, () => { messages: number; files: number }][] = [
         ["our threads", () => recallFor(hub).syncOwnThreads()],
-        ["Codex", () => (existsSync(roots.codex) ? recallFor(hub).importCodex({ root: roots.codex }) : { messages: 0, files: 0 })],
-        ["Claude Code", () => (existsSync(roots.claude) ? recallFor(hub).importClaude({ root: roots.claude }) : { messages: 0, files: 0 })],
+        [
+          "Codex",
+          () =>
+            existsSync(roots.codex) ? recallFor(hub).importCodex({ root: roots.codex }) : { messages: 0, files: 0 },
+        ],
+        [
+          "Claude Code",
+          () =>
+            existsSync(roots.claude) ? recallFor(hub).importClaude({ root: roots.claude }) : { messages: 0, files: 0 },
+        ],
       ];
       const done: string[] = [];
       for (const [name, run] of steps) {
@@ -67,7 +75,9 @@ export async function importHistory(hub: Hub): Promise<void> {
         done.push(`${name}: ${s.files} files, ${s.messages} messages`);
       }
       imported.fire();
-      void vscode.window.showInformationMessage(`Recall ${token.isCancellationRequested ? "import cancelled after" : "imported"} ${done.join("; ")}`);
+      void vscode.window.showInformationMessage(
+        `Recall ${token.isCancellationRequested ? "import cancelled after" : "imported"} ${done.join("; ")}`,
+      );
     },
   );
 }
@@ -79,9 +89,15 @@ export function offerImportOnce(hub: Hub): void {
   const roots = historyRoots();
   if (!existsSync(roots.codex) && !existsSync(roots.claude)) return;
   void state.update(OFFERED_KEY, true);
-  void vscode.window.showInformationMessage("ACP Threads can search your existing Codex and Claude Code sessions. Import them now?", "Import", "Not now").then((c) => {
-    if (c === "Import") void importHistory(hub).then(undefined, (err) => hub.log.logger.error("import failed", err));
-  });
+  void vscode.window
+    .showInformationMessage(
+      "ACP Threads can search your existing Codex and Claude Code sessions. Import them now?",
+      "Import",
+      "Not now",
+    )
+    .then((c) => {
+      if (c === "Import") void importHistory(hub).then(undefined, (err) => hub.log.logger.error("import failed", err));
+    });
 }
 
 /** What the view's search box does (also used by the host suite). Empty query = recent sessions. */
@@ -99,7 +115,12 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
   resolveWebviewView(view: vscode.WebviewView): void {
     const { extensionUri } = this.hub.context;
     view.webview.options = webviewOptions(extensionUri);
-    view.webview.html = webviewHtml(view.webview, extensionUri, { script: "recall.js", css: "recall.css", title: "Recall", body: BODY });
+    view.webview.html = webviewHtml(view.webview, extensionUri, {
+      script: "recall.js",
+      css: "recall.css",
+      title: "Recall",
+      body: BODY,
+    });
     const post = (m: RecallHostMessage) => void view.webview.postMessage(m);
     let last: RecallWebviewMessage | undefined;
     const subs = [
@@ -123,7 +144,6 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
       post({ type: "error", message: errorMessage(err) });
     }
   }
-
 }
 
 /** Our thread → its panel scrolled to the message; anything else → the transcript file at the line. */
@@ -136,5 +156,8 @@ export async function openRecallHit(hub: Hub, source: string, path: string, line
     return;
   }
   const l = Math.max(0, (line ?? 1) - 1);
-  await vscode.window.showTextDocument(vscode.Uri.file(path), { selection: new vscode.Range(l, 0, l, 0), preview: true });
+  await vscode.window.showTextDocument(vscode.Uri.file(path), {
+    selection: new vscode.Range(l, 0, l, 0),
+    preview: true,
+  });
 }

@@ -31,8 +31,17 @@ export type SessionNode =
   | { type: "past"; thread: PastThreadSummary };
 
 const STATUS_ICON: Record<string, string> = {
-  starting: "loading~spin", working: "sync~spin", waiting_permission: "shield", idle: "circle-filled",
-  failed: "error", closed: "pass", running: "terminal", exited: "pass", killed: "circle-slash", timeout: "watch", lost: "question",
+  starting: "loading~spin",
+  working: "sync~spin",
+  waiting_permission: "shield",
+  idle: "circle-filled",
+  failed: "error",
+  closed: "pass",
+  running: "terminal",
+  exited: "pass",
+  killed: "circle-slash",
+  timeout: "watch",
+  lost: "question",
 };
 
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
@@ -63,7 +72,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.all().map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
-    const liveIds = new Set([...this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]), ...this.live.execs().map((e) => e.threadId ?? "")]);
+    const liveIds = new Set([
+      ...this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]),
+      ...this.live.execs().map((e) => e.threadId ?? ""),
+    ]);
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
     const groups = new Map<string, SessionNode[]>();
     for (const t of past) {
@@ -91,7 +103,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.id = `live:${node.threadId}`;
         const status = s?.status ?? "closed";
         item.description = `${status.replace("_", " ")} · ${s?.agent.displayName ?? ""} · ${elapsed(Date.now() - (s?.startedAt ?? Date.now()))}`;
-        item.tooltip = new vscode.MarkdownString(`**${s?.title ?? ""}**\n\n${s?.agent.displayName} in \`${s?.cwd}\`\n\nsession \`${s?.sessionId ?? "…"}\``);
+        item.tooltip = new vscode.MarkdownString(
+          `**${s?.title ?? ""}**\n\n${s?.agent.displayName} in \`${s?.cwd}\`\n\nsession \`${s?.sessionId ?? "…"}\``,
+        );
         item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status] ?? "circle-outline");
         item.contextValue = "live";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
@@ -113,7 +127,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const item = new vscode.TreeItem(t.title || "(untitled)");
         item.id = `past:${t.threadId}`;
         item.description = `${t.agent} · ${new Date(t.updatedAt).toLocaleTimeString()}`;
-        item.tooltip = new vscode.MarkdownString(`**${t.title}**\n\n${t.agent} in \`${t.cwd}\`\n\nsession \`${t.sessionId ?? "?"}\``);
+        item.tooltip = new vscode.MarkdownString(
+          `**${t.title}**\n\n${t.agent} in \`${t.cwd}\`\n\nsession \`${t.sessionId ?? "?"}\``,
+        );
         item.iconPath = new vscode.ThemeIcon(t.mode === "exec" ? "terminal" : "comment-discussion");
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };

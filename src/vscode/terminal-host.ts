@@ -17,7 +17,10 @@ export interface PtySource {
 }
 
 /** A Pseudoterminal that buffers output until VS Code opens it and keeps the screen after exit. */
-export function createPty(source: PtySource, opts: { banner?: string } = {}): vscode.Pseudoterminal & vscode.Disposable {
+export function createPty(
+  source: PtySource,
+  opts: { banner?: string } = {},
+): vscode.Pseudoterminal & vscode.Disposable {
   const write = new vscode.EventEmitter<string>();
   let opened = false;
   const pending: string[] = opts.banner ? [`\x1b[2m${opts.banner}\x1b[0m\r\n`] : [];
@@ -93,7 +96,9 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
   }
 
   recentOutput(sessionId: string): { terminalId: string; data: string }[] {
-    return [...this.#recent].filter(([, r]) => r.sessionId === sessionId).map(([terminalId, r]) => ({ terminalId, data: r.text }));
+    return [...this.#recent]
+      .filter(([, r]) => r.sessionId === sessionId)
+      .map(([terminalId, r]) => ({ terminalId, data: r.text }));
   }
 
   dispose(): void {

@@ -27,7 +27,17 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
       case "permission":
         out.push({
           type: "permission",
-          decision: { toolCallId: r.toolCallId, title: r.title, kind: r.toolKind as "other", optionId: r.optionId, optionKind: r.optionKind as null, decidedBy: r.decidedBy, options: r.optionId ? [{ optionId: r.optionId, name: r.optionId, kind: (r.optionKind ?? "allow_once") as "allow_once" }] : [] },
+          decision: {
+            toolCallId: r.toolCallId,
+            title: r.title,
+            kind: r.toolKind as "other",
+            optionId: r.optionId,
+            optionKind: r.optionKind as null,
+            decidedBy: r.decidedBy,
+            options: r.optionId
+              ? [{ optionId: r.optionId, name: r.optionId, kind: (r.optionKind ?? "allow_once") as "allow_once" }]
+              : [],
+          },
         });
         break;
       case "usage":
@@ -40,7 +50,11 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
         out.push({ type: "text", stream: "output", text: "```\n" + r.text.replace(/```/g, "'''") + "\n```\n" });
         break;
       case "exec_exit":
-        out.push({ type: "notice", severity: r.exitCode === 0 ? "info" : "warning", title: `Process exited${r.signal ? ` by ${r.signal}` : ` with code ${r.exitCode}`}` });
+        out.push({
+          type: "notice",
+          severity: r.exitCode === 0 ? "info" : "warning",
+          title: `Process exited${r.signal ? ` by ${r.signal}` : ` with code ${r.exitCode}`}`,
+        });
         break;
       case "turn_end":
         out.push({ type: "done", stopReason: r.stopReason as "end_turn" });

@@ -45,9 +45,20 @@ class ThreadPanel implements vscode.Disposable {
   ) {
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.svg");
-    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { script: "thread.js", css: "thread.css", title: "Thread", body: THREAD_BODY });
+    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, {
+      script: "thread.js",
+      css: "thread.css",
+      title: "Thread",
+      body: THREAD_BODY,
+    });
     this.#subs.push(panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(parseWebviewMessage(raw))));
-    this.#subs.push(deps.onTerminalOutput((o) => o.sessionId === this.#live()?.sessionId && this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data })));
+    this.#subs.push(
+      deps.onTerminalOutput(
+        (o) =>
+          o.sessionId === this.#live()?.sessionId &&
+          this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data }),
+      ),
+    );
   }
 
   #live(): LiveSession | undefined {
@@ -70,22 +81,32 @@ class ThreadPanel implements vscode.Disposable {
       this.panel.title = live.title;
       this.post({
         type: "init",
-        header: { threadId: live.threadId, title: live.title, agent: live.agent.displayName, cwd: live.cwd, sessionId: live.sessionId, acceptsInput: live.mode === "session" },
+        header: {
+          threadId: live.threadId,
+          title: live.title,
+          agent: live.agent.displayName,
+          cwd: live.cwd,
+          sessionId: live.sessionId,
+          acceptsInput: live.mode === "session",
+        },
         status: live.status,
         events: [...live.events],
         scrollToEnd: true,
       });
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
-      if (live.sessionId) for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
+      if (live.sessionId)
+        for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
       this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
       const identify = () => live.storeThreadId && this.post({ type: "identity", storeThreadId: live.storeThreadId });
       identify();
-      this.#subs.push(live.onStatus((s) => {
-        identify();
-        this.#flush();
-        this.post({ type: "status", status: s, detail: live.statusDetail });
-        if (s === "idle") this.#postPickers(live);
-      }));
+      this.#subs.push(
+        live.onStatus((s) => {
+          identify();
+          this.#flush();
+          this.post({ type: "status", status: s, detail: live.statusDetail });
+          if (s === "idle") this.#postPickers(live);
+        }),
+      );
       this.#postPickers(live);
       return;
     }
@@ -97,7 +118,14 @@ class ThreadPanel implements vscode.Disposable {
     this.panel.title = past.title;
     this.post({
       type: "init",
-      header: { threadId: past.threadId, title: past.title, agent: past.agent, cwd: past.cwd, sessionId: past.sessionId, acceptsInput: false },
+      header: {
+        threadId: past.threadId,
+        title: past.title,
+        agent: past.agent,
+        cwd: past.cwd,
+        sessionId: past.sessionId,
+        acceptsInput: false,
+      },
       status: "readonly",
       events: past.events,
       scrollToEnd: this.focusEvent === undefined,
@@ -110,10 +138,26 @@ class ThreadPanel implements vscode.Disposable {
     const configs = [...live.events].reverse().find((e) => e.type === "config_options");
     const options = configs?.type === "config_options" ? configs.options : (live.info?.configOptions ?? []);
     const pickers: PickerView = {
-      modes: modes ? { currentModeId: modes.currentModeId, available: modes.availableModes.map((m) => ({ id: m.id, name: m.name })) } : null,
+      modes: modes
+        ? {
+            currentModeId: modes.currentModeId,
+            available: modes.availableModes.map((m) => ({ id: m.id, name: m.name })),
+          }
+        : null,
       configOptions: options.flatMap((o) =>
         o.type === "select"
-          ? [{ id: o.id, name: o.name, currentValue: o.currentValue, options: o.options.flatMap((x) => ("value" in x ? [{ value: x.value, name: x.name }] : x.options.map((y) => ({ value: y.value, name: y.name })))) }]
+          ? [
+              {
+                id: o.id,
+                name: o.name,
+                currentValue: o.currentValue,
+                options: o.options.flatMap((x) =>
+                  "value" in x
+                    ? [{ value: x.value, name: x.name }]
+                    : x.options.map((y) => ({ value: y.value, name: y.name })),
+                ),
+              },
+            ]
           : [],
       ),
     };
@@ -155,7 +199,10 @@ class ThreadPanel implements vscode.Disposable {
         case "openLocation": {
           const line = Math.max(0, (m.line ?? 1) - 1);
           const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(m.path));
-          await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One });
+          await vscode.window.showTextDocument(doc, {
+            selection: new vscode.Range(line, 0, line, 0),
+            viewColumn: vscode.ViewColumn.One,
+          });
           return;
         }
         case "openLink":
@@ -194,10 +241,15 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
       existing.panel.reveal(undefined, opts.preserveFocus);
       return existing.panel;
     }
-    const panel = vscode.window.createWebviewPanel(THREAD_VIEW_TYPE, "Thread", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus }, {
-      ...webviewOptions(this.deps.extensionUri),
-      retainContextWhenHidden: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      THREAD_VIEW_TYPE,
+      "Thread",
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus },
+      {
+        ...webviewOptions(this.deps.extensionUri),
+        retainContextWhenHidden: true,
+      },
+    );
     this.#attach(threadId, panel, opts.focusEvent);
     return panel;
   }

@@ -26,7 +26,8 @@ export interface ThreadStoreFacade {
 
 const LIST_LIMIT = 500;
 
-const within = (cwd: string, roots: string[]) => roots.length === 0 || roots.some((r) => cwd === r || cwd.startsWith(r.endsWith("/") ? r : r + "/"));
+const within = (cwd: string, roots: string[]) =>
+  roots.length === 0 || roots.some((r) => cwd === r || cwd.startsWith(r.endsWith("/") ? r : r + "/"));
 
 function summary(m: ThreadMetadata): PastThreadSummary {
   return {
@@ -50,13 +51,19 @@ export function openThreadStore(home: string, logger?: Logger): ThreadStoreFacad
         // The threads index (a derived SQLite cache, synced incrementally) answers without reading every file.
         const scopes = filter.cwds.length ? filter.cwds : [undefined];
         const seen = new Map<string, ThreadMetadata>();
-        for (const workspace of scopes) for (const m of listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT })) seen.set(m.threadId, m);
+        for (const workspace of scopes)
+          for (const m of listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT }))
+            seen.set(m.threadId, m);
         return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
       } catch (err) {
         logger?.warn("threads index unavailable; reading thread files", err);
         return store
           .list()
-          .filter((m) => within(m.cwd, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent))
+          .filter(
+            (m) =>
+              within(m.cwd, filter.cwds) &&
+              (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
+          )
           .map(summary);
       }
     },
@@ -76,7 +83,8 @@ export function openThreadStore(home: string, logger?: Logger): ThreadStoreFacad
     },
     async importSnapshot(srcPath) {
       const { metadata } = store.readPath(srcPath); // throws "corrupt" for a file that is not a thread
-      if (store.exists(metadata.threadId)) throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
+      if (store.exists(metadata.threadId))
+        throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
       mkdirSync(store.threadsDir, { recursive: true, mode: 0o700 });
       const dest = store.pathFor(metadata.threadId);
       if (existsSync(dest)) throw new AcpThreadsError("usage", `${dest} exists`);

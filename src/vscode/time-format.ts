@@ -11,7 +11,8 @@ export function elapsed(ms: number): string {
 /** "Today", "Yesterday" or the date (YYYY-MM-DD), in local time. */
 export function dayLabel(iso: string, now = new Date()): string {
   const d = new Date(iso);
-  const key = (x: Date) => `${x.getFullYear()}-${String(x.getMonth() + 1).padStart(2, "0")}-${String(x.getDate()).padStart(2, "0")}`;
+  const key = (x: Date) =>
+    `${x.getFullYear()}-${String(x.getMonth() + 1).padStart(2, "0")}-${String(x.getDate()).padStart(2, "0")}`;
   if (key(d) === key(now)) return "Today";
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);

@@ -12,7 +12,11 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, opts: { script: string; css: string; title: string; body: string }): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  opts: { script: string; css: string; title: string; body: string },
+): string {
   const nonce = randomBytes(16).toString("base64");
   const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
   const csp = [

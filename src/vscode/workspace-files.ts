@@ -52,8 +52,10 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
     }
     if (merged.edits.length) {
       const edit = new vscode.WorkspaceEdit();
-      for (const e of merged.edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
-      if (!(await vscode.workspace.applyEdit(edit))) throw new AcpThreadsError("protocol", `VS Code refused the edit to ${absPath}`);
+      for (const e of merged.edits)
+        edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
+      if (!(await vscode.workspace.applyEdit(edit)))
+        throw new AcpThreadsError("protocol", `VS Code refused the edit to ${absPath}`);
     }
     await doc.save();
   }

@@ -13,7 +13,10 @@ import { parseArgs } from "node:util";
 import { ROOT, codeServerCli, launchChromium, startCodeServer, stopwatch } from "../host/host.mjs";
 
 const { values: opt } = parseArgs({
-  options: { vsix: { type: "string", default: path.join(ROOT, "dist/acp-threads.vsix") }, "no-package": { type: "boolean", default: false } },
+  options: {
+    vsix: { type: "string", default: path.join(ROOT, "dist/acp-threads.vsix") },
+    "no-package": { type: "boolean", default: false },
+  },
 });
 const SHOTS = path.join(ROOT, "test-results", "screenshots");
 mkdirSync(SHOTS, { recursive: true });
@@ -47,39 +50,64 @@ if (!opt["no-package"]) {
 }
 if (!existsSync(opt.vsix)) throw new Error(`no VSIX at ${opt.vsix}`);
 // dist/ is shared with every other build in this tree: make sure no bundle went in half-written.
-const sizes = spawnSync("python3", ["-c", "import sys,zipfile,json; print(json.dumps({i.filename: i.file_size for i in zipfile.ZipFile(sys.argv[1]).infolist()}))", opt.vsix], { encoding: "utf8" });
+const sizes = spawnSync(
+  "python3",
+  [
+    "-c",
+    "import sys,zipfile,json; print(json.dumps({i.filename: i.file_size for i in zipfile.ZipFile(sys.argv[1]).infolist()}))",
+    opt.vsix,
+  ],
+  { encoding: "utf8" },
+);
 if (sizes.status === 0) {
   const inVsix = JSON.parse(sizes.stdout);
   log(`VSIX ${(statSync(opt.vsix).size / 1024).toFixed(0)} KB, ${Object.keys(inVsix).length} files`);
   for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview/recall.js"]) {
-    if (!(inVsix[`extension/${name}`] > 1000)) throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
+    if (!(inVsix[`extension/${name}`] > 1000))
+      throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
   }
 }
 
 // The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
 if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
   const { spawnSync: sync } = await import("node:child_process");
-  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0) throw new Error("bash test/agents/install.sh failed");
+  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0)
+    throw new Error("bash test/agents/install.sh failed");
 }
 // A sample workspace and the offline demo profile (codex-acp + scripted model server).
 const ws = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-ws-"));
 writeFileSync(path.join(ws, "README.md"), "# e2e workspace\n");
-const demo = spawn(process.execPath, [path.join(ROOT, "dist-test/host/demo-env.main.js"), "--workspace", ws], { stdio: ["ignore", "pipe", "inherit"] });
-const { profile } = JSON.parse(await new Promise((resolve, reject) => {
-  createInterface({ input: demo.stdout }).once("line", resolve);
-  demo.once("exit", (c) => reject(new Error(`demo-env exited ${c}`)));
-}));
+const demo = spawn(process.execPath, [path.join(ROOT, "dist-test/host/demo-env.main.js"), "--workspace", ws], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const { profile } = JSON.parse(
+  await new Promise((resolve, reject) => {
+    createInterface({ input: demo.stdout }).once("line", resolve);
+    demo.once("exit", (c) => reject(new Error(`demo-env exited ${c}`)));
+  }),
+);
 const fakeAgent = path.join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-"));
 // "Existing history" for the first-run import offer: the Codex transcript fixtures under a private CODEX_HOME.
 const codexHome = path.join(workDir, "codex-home");
 cpSync(path.join(ROOT, "test/fixtures/transcripts/codex"), path.join(codexHome, "sessions"), { recursive: true });
 let t = stopwatch();
-await codeServerCli(["--user-data-dir", path.join(workDir, "user-data"), "--extensions-dir", path.join(workDir, "extensions"), "--install-extension", opt.vsix]);
+await codeServerCli([
+  "--user-data-dir",
+  path.join(workDir, "user-data"),
+  "--extensions-dir",
+  path.join(workDir, "extensions"),
+  "--install-extension",
+  opt.vsix,
+]);
 log(`installed ${path.basename(opt.vsix)} in ${t()}`);
 const server = await startCodeServer({
   workDir,
-  env: { ACP_THREADS_HOME: path.join(workDir, "acp-home"), CODEX_HOME: codexHome, CLAUDE_CONFIG_DIR: path.join(workDir, "no-claude") },
+  env: {
+    ACP_THREADS_HOME: path.join(workDir, "acp-home"),
+    CODEX_HOME: codexHome,
+    CLAUDE_CONFIG_DIR: path.join(workDir, "no-claude"),
+  },
   settings: {
     "acpThreads.demoProfile": profile,
     "acpThreads.agents": { fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" } },
@@ -123,7 +151,10 @@ async function threadFrame(title) {
   const deadline = Date.now() + 30000;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
-      const t = await f.locator("#title").textContent({ timeout: 200 }).catch(() => null);
+      const t = await f
+        .locator("#title")
+        .textContent({ timeout: 200 })
+        .catch(() => null);
       if (t && t.includes(title)) return f;
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -186,7 +217,10 @@ try {
   });
 
   await step("the session shows under Live in the sessions view", async () => {
-    await page.getByRole("treeitem", { name: /create hello\.txt/ }).first().waitFor({ timeout: 15000 });
+    await page
+      .getByRole("treeitem", { name: /create hello\.txt/ })
+      .first()
+      .waitFor({ timeout: 15000 });
     await shot("06-sessions-view");
   });
 
@@ -202,14 +236,24 @@ try {
     await palette("ACP Threads: Search past sessions");
     let recall;
     for (let i = 0; i < 60 && !recall; i++) {
-      for (const f of page.frames()) if (await f.locator("#q").count().catch(() => 0)) recall = f;
+      for (const f of page.frames())
+        if (
+          await f
+            .locator("#q")
+            .count()
+            .catch(() => 0)
+        )
+          recall = f;
       if (!recall) await new Promise((r) => setTimeout(r, 250));
     }
     if (!recall) throw new Error("no recall view frame");
     await recall.locator("#scope-all").check();
     await recall.locator("#q").fill("browser");
     await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
-    await recall.locator("mark", { hasText: /browser/i }).first().waitFor();
+    await recall
+      .locator("mark", { hasText: /browser/i })
+      .first()
+      .waitFor();
     await shot("08-recall");
     await recall.locator("#q").fill("migration runner");
     await recall.locator(".session", { hasText: "Codex" }).first().waitFor({ timeout: 20000 });

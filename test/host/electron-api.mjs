@@ -16,7 +16,10 @@ try {
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE || path.join(here, "code-shim.sh"),
     extensionDevelopmentPath: root,
     extensionTestsPath: path.join(root, "dist-test/host/suite/index.main.js"),
-    extensionTestsEnv: { ACP_HOST_LAUNCHER: "@vscode/test-electron", ...(grep > 0 ? { ACP_HOST_GREP: process.argv[grep + 1] } : {}) },
+    extensionTestsEnv: {
+      ACP_HOST_LAUNCHER: "@vscode/test-electron",
+      ...(grep > 0 ? { ACP_HOST_GREP: process.argv[grep + 1] } : {}),
+    },
   });
   process.exit(0);
 } catch (err) {

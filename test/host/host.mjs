@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const VH = process.env.VSCODE_HOST_HOME ?? path.join(os.homedir(), ".cache", "vscode-host");
-const current = existsSync(path.join(VH, "current.json")) ? JSON.parse(readFileSync(path.join(VH, "current.json"), "utf8")) : {};
+const current = existsSync(path.join(VH, "current.json"))
+  ? JSON.parse(readFileSync(path.join(VH, "current.json"), "utf8"))
+  : {};
 export const NODE24 = process.env.NODE24 ?? current.node24;
 export const CODE_SERVER = process.env.CODE_SERVER_DIR ?? current.codeServer;
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -74,20 +76,28 @@ export async function startCodeServer({ workDir, port, trust = false, settings =
   const extensionsDir = path.join(workDir, "extensions");
   const tmpDir = path.join(workDir, "tmp"); // IPC sockets of the server land here, not in /tmp
   for (const d of [path.join(userDataDir, "User"), extensionsDir, tmpDir]) mkdirSync(d, { recursive: true });
-  writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(userSettings({ trust, extra: settings }), null, 1));
+  writeFileSync(
+    path.join(userDataDir, "User", "settings.json"),
+    JSON.stringify(userSettings({ trust, extra: settings }), null, 1),
+  );
   const config = path.join(workDir, "config.yaml"); // keeps code-server from writing ~/.config/code-server
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const args = [
     path.join(CODE_SERVER, "out/node/entry.js"),
-    "--config", config,
-    "--bind-addr", `127.0.0.1:${port}`,
-    "--auth", "none",
+    "--config",
+    config,
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--auth",
+    "none",
     "--disable-telemetry",
     "--disable-update-check",
     "--disable-getting-started-override",
     ...(trust ? [] : ["--disable-workspace-trust"]),
-    "--user-data-dir", userDataDir,
-    "--extensions-dir", extensionsDir,
+    "--user-data-dir",
+    userDataDir,
+    "--extensions-dir",
+    extensionsDir,
     ...extraArgs,
   ];
   const logFile = path.join(workDir, "code-server.log");
@@ -142,10 +152,14 @@ export function codeServerCli(args) {
   return new Promise((resolve, reject) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "acp-cs-cli-"));
     writeFileSync(path.join(dir, "config.yaml"), "auth: none\ncert: false\n");
-    const p = spawn(NODE24, [path.join(CODE_SERVER, "out/node/entry.js"), "--config", path.join(dir, "config.yaml"), ...args], {
-      env: { ...process.env, PATH: `${path.dirname(NODE24)}:${process.env.PATH}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const p = spawn(
+      NODE24,
+      [path.join(CODE_SERVER, "out/node/entry.js"), "--config", path.join(dir, "config.yaml"), ...args],
+      {
+        env: { ...process.env, PATH: `${path.dirname(NODE24)}:${process.env.PATH}` },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     p.stdout.on("data", (d) => (out += d));
     p.stderr.on("data", (d) => (out += d));
@@ -165,8 +179,16 @@ export async function launchChromium({ viewport = { width: 1400, height: 900 } }
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
   });
   const close = context.close.bind(context);
   context.close = async () => {

@@ -34,7 +34,10 @@ function makeWorkspace() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "acp-host-ws-"));
   mkdirSync(path.join(dir, "src"));
   writeFileSync(path.join(dir, "README.md"), "# Sample workspace\n\nUsed by the ACP Threads host tests.\n");
-  writeFileSync(path.join(dir, "src", "greet.js"), 'function greet(name) {\n  return "hello " + name;\n}\nmodule.exports = { greet };\n');
+  writeFileSync(
+    path.join(dir, "src", "greet.js"),
+    'function greet(name) {\n  return "hello " + name;\n}\nmodule.exports = { greet };\n',
+  );
   return dir;
 }
 
@@ -69,7 +72,9 @@ async function runPass(name, { trust }) {
       ["skipWelcome", "true"],
       ["skipReleaseNotes", "true"],
     ];
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    await page.goto(
+      `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    );
     code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), Number(opt.timeout) * 1000))]);
     if (code !== 0) {
       const shot = path.join(ROOT, "test-results", `host-${name}-failure.png`);
@@ -98,7 +103,8 @@ async function runPass(name, { trust }) {
 // The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
 if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
   const { spawnSync: sync } = await import("node:child_process");
-  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0) throw new Error("bash test/agents/install.sh failed");
+  if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0)
+    throw new Error("bash test/agents/install.sh failed");
 }
 const passes = opt.pass ? [opt.pass] : ["main", "untrusted"];
 let passed = 0;

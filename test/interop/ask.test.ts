@@ -10,30 +10,43 @@ import { ACP_AGENTS } from "../fixtures/agent-env/index";
 import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled } from "./harness";
 
 for (const id of ACP_AGENTS) {
-  test(`${id} asks the host before editing and shows the proposed text`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-    const t = await setUp(id);
-    const prompts: PermissionPrompt[] = [];
-    const asker = {
-      async ask(p: PermissionPrompt) {
-        prompts.push(p);
-        return p.request.options.find((o) => o.kind === "allow_once")?.optionId ?? null;
-      },
-    };
-    const rt = runtimeFor(t, "ask", { asker });
-    try {
-      const s = await rt.ensureSession();
-      const events = await collectTurn(rt, s.sessionId);
-      assert.deepEqual(events.at(-1)?.type, "done");
-      assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
-      const edit = prompts.find((p) => p.proposed);
-      assert.ok(edit, `no prompt carried a proposed edit: ${JSON.stringify(prompts.map((p) => p.request.toolCall.title))}`);
-      assert.deepEqual([edit.proposed!.path, edit.proposed!.newText.trim(), edit.sessionId], [join(t.workspace, "hello.txt"), "hi", s.sessionId]);
-      const decisions = events.flatMap((e) => (e.type === "permission" ? [e.decision] : []));
-      assert.equal(decisions.length, prompts.length);
-      assert.ok(decisions.every((d) => d.decidedBy === "user" && d.optionKind === "allow_once"), JSON.stringify(decisions));
-    } finally {
-      await rt.close();
-      await t.cleanup();
-    }
-  });
+  test(
+    `${id} asks the host before editing and shows the proposed text`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id);
+      const prompts: PermissionPrompt[] = [];
+      const asker = {
+        async ask(p: PermissionPrompt) {
+          prompts.push(p);
+          return p.request.options.find((o) => o.kind === "allow_once")?.optionId ?? null;
+        },
+      };
+      const rt = runtimeFor(t, "ask", { asker });
+      try {
+        const s = await rt.ensureSession();
+        const events = await collectTurn(rt, s.sessionId);
+        assert.deepEqual(events.at(-1)?.type, "done");
+        assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+        const edit = prompts.find((p) => p.proposed);
+        assert.ok(
+          edit,
+          `no prompt carried a proposed edit: ${JSON.stringify(prompts.map((p) => p.request.toolCall.title))}`,
+        );
+        assert.deepEqual(
+          [edit.proposed!.path, edit.proposed!.newText.trim(), edit.sessionId],
+          [join(t.workspace, "hello.txt"), "hi", s.sessionId],
+        );
+        const decisions = events.flatMap((e) => (e.type === "permission" ? [e.decision] : []));
+        assert.equal(decisions.length, prompts.length);
+        assert.ok(
+          decisions.every((d) => d.decidedBy === "user" && d.optionKind === "allow_once"),
+          JSON.stringify(decisions),
+        );
+      } finally {
+        await rt.close();
+        await t.cleanup();
+      }
+    },
+  );
 }

@@ -6,43 +6,64 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, jsonLines, processesGone, processesOf, runArgs, setUp, skipUnlessInstalled, startCli } from "./harness";
+import {
+  AGENT_TIMEOUT_MS,
+  jsonLines,
+  processesGone,
+  processesOf,
+  runArgs,
+  setUp,
+  skipUnlessInstalled,
+  startCli,
+} from "./harness";
 
 // Longer than any test: the command must still be running when the turn is interrupted.
 const LONG = "run `sleep 90`";
-const isRunningCommand = (l: Record<string, unknown>) => l.type === "tool_call" && (l.toolCall as { kind?: string }).kind === "execute";
+const isRunningCommand = (l: Record<string, unknown>) =>
+  l.type === "tool_call" && (l.toolCall as { kind?: string }).kind === "execute";
 
-test("Ctrl-C during codex-acp's long command exits 130 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("codex-acp");
-  try {
-    const cli = startCli(t, runArgs(t, "approve-all", LONG));
-    await cli.waitForLine(isRunningCommand);
-    // The check below is only meaningful if it sees this run's processes: the CLI, the agent, the command.
-    const alive = processesOf(t).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
-    assert.ok(alive.some((c) => c.includes("cli.js")) && alive.some((c) => c.includes("codex-acp")), alive.join("\n"));
-    cli.child.kill("SIGINT");
-    const r = await cli.result;
-    assert.equal(r.code, 130, `stderr: ${r.stderr.slice(-1500)}`);
-    assert.equal(jsonLines(r.stdout).at(-1)?.type, "summary");
-    assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
-  } finally {
-    await t.cleanup();
-  }
-});
+test(
+  "Ctrl-C during codex-acp's long command exits 130 and leaves no agent process behind",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("codex-acp");
+    try {
+      const cli = startCli(t, runArgs(t, "approve-all", LONG));
+      await cli.waitForLine(isRunningCommand);
+      // The check below is only meaningful if it sees this run's processes: the CLI, the agent, the command.
+      const alive = processesOf(t).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+      assert.ok(
+        alive.some((c) => c.includes("cli.js")) && alive.some((c) => c.includes("codex-acp")),
+        alive.join("\n"),
+      );
+      cli.child.kill("SIGINT");
+      const r = await cli.result;
+      assert.equal(r.code, 130, `stderr: ${r.stderr.slice(-1500)}`);
+      assert.equal(jsonLines(r.stdout).at(-1)?.type, "summary");
+      assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
+    } finally {
+      await t.cleanup();
+    }
+  },
+);
 
-test("--timeout during claude-agent-acp's long command exits 3 and leaves no agent process behind", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("claude-agent-acp");
-  try {
-    // 15 s: claude-agent-acp needs a few seconds to start its command even on a busy machine.
-    const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "15"]));
-    const r = await cli.result;
-    assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
-    assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");
-    assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
-  } finally {
-    await t.cleanup();
-  }
-});
+test(
+  "--timeout during claude-agent-acp's long command exits 3 and leaves no agent process behind",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("claude-agent-acp");
+    try {
+      // 15 s: claude-agent-acp needs a few seconds to start its command even on a busy machine.
+      const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "15"]));
+      const r = await cli.result;
+      assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
+      assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");
+      assert.deepEqual(await processesGone(t), [], "processes of this run still alive");
+    } finally {
+      await t.cleanup();
+    }
+  },
+);
 
 // When the host dies without closing its agents (SIGKILL, crash), only its end of the agent's stdin closes.
 // gemini (and opencode) exit on that EOF; codex-acp and claude-agent-acp ignore it while idle, claude-code-acp
@@ -51,27 +72,35 @@ test("--timeout during claude-agent-acp's long command exits 3 and leaves no age
 // kills their group once the host is gone.
 const IDLE_HOST = join(repoRoot(), "dist-test", "interop", "idle-host.main.js");
 for (const id of ["gemini", "codex-acp", "claude-agent-acp", "claude-code-acp"] as const) {
-  test(`${id} does not outlive its host when the host is SIGKILLed while idle`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-    const t = await setUp(id);
-    try {
-      const host = spawn(process.execPath, [IDLE_HOST, JSON.stringify({ command: t.agent.command, args: t.agent.args, cwd: t.workspace })], {
-        cwd: t.workspace,
-        env: t.agent.env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise((resolve) => host.on("close", resolve));
-      let stderr = "";
-      host.stderr.on("data", (d) => (stderr += d));
-      const ready = await new Promise<string>((resolve, reject) => {
-        host.stdout.on("data", (d: Buffer) => resolve(d.toString()));
-        void exited.then(() => reject(new Error(`idle host exited: ${stderr}`)));
-      });
-      assert.match(ready, /"ready":true/);
-      host.kill("SIGKILL");
-      await exited;
-      assert.deepEqual(await processesGone(t, 5_000), [], "processes of this run still alive");
-    } finally {
-      await t.cleanup();
-    }
-  });
+  test(
+    `${id} does not outlive its host when the host is SIGKILLed while idle`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id);
+      try {
+        const host = spawn(
+          process.execPath,
+          [IDLE_HOST, JSON.stringify({ command: t.agent.command, args: t.agent.args, cwd: t.workspace })],
+          {
+            cwd: t.workspace,
+            env: t.agent.env,
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        const exited = new Promise((resolve) => host.on("close", resolve));
+        let stderr = "";
+        host.stderr.on("data", (d) => (stderr += d));
+        const ready = await new Promise<string>((resolve, reject) => {
+          host.stdout.on("data", (d: Buffer) => resolve(d.toString()));
+          void exited.then(() => reject(new Error(`idle host exited: ${stderr}`)));
+        });
+        assert.match(ready, /"ready":true/);
+        host.kill("SIGKILL");
+        await exited;
+        assert.deepEqual(await processesGone(t, 5_000), [], "processes of this run still alive");
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 }

@@ -8,14 +8,23 @@ import { createAgentRuntime, type AcpAgentRuntime } from "../../src/core/acp/age
 import type { RuntimeOptions } from "../../src/core/acp/runtime";
 import type { PermissionPolicy } from "../../src/core/model/agent";
 import type { RuntimeEvent } from "../../src/core/model/events";
-import { agentsInstalled, makeRunDir, prepareAgentEnv, repoRoot, type AgentEnv, type AgentId } from "../fixtures/agent-env/index";
+import {
+  agentsInstalled,
+  makeRunDir,
+  prepareAgentEnv,
+  repoRoot,
+  type AgentEnv,
+  type AgentId,
+} from "../fixtures/agent-env/index";
 import { killProcessesWithHome, processesGoneWithHome, processesWithHome } from "../fixtures/agent-env/procs";
 import { startModelServer, type ModelServer } from "../fixtures/model-server/index";
 
 export const PROMPT = "create hello.txt containing hi and run `echo hi`";
 /** Generous per-test limit: real agents take 2–20 s here; a hang must still end the suite. */
 export const AGENT_TIMEOUT_MS = 120_000;
-export const skipUnlessInstalled = agentsInstalled() ? false : "real agents not installed (bash test/agents/install.sh)";
+export const skipUnlessInstalled = agentsInstalled()
+  ? false
+  : "real agents not installed (bash test/agents/install.sh)";
 
 export interface Interop {
   agent: AgentEnv;
@@ -74,11 +83,13 @@ export function startCli(t: Interop, args: string[]): RunningCli {
   });
   let stdout = "";
   let stderr = "";
-  const watchers: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
+  const watchers: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] =
+    [];
   child.stdout!.on("data", (d) => {
     stdout += d;
     for (const line of jsonLines(stdout)) {
-      for (const w of watchers.splice(0).filter((w) => (w.pred(line) ? (w.resolve(line), false) : true))) watchers.push(w);
+      for (const w of watchers.splice(0).filter((w) => (w.pred(line) ? (w.resolve(line), false) : true)))
+        watchers.push(w);
     }
   });
   child.stderr!.on("data", (d) => (stderr += d));
@@ -94,7 +105,9 @@ export function startCli(t: Interop, args: string[]): RunningCli {
         const hit = jsonLines(stdout).find(pred);
         if (hit) return resolve(hit);
         watchers.push({ pred, resolve });
-        void result.then((r) => reject(new Error(`the CLI exited (${r.code}) before the expected line\n${r.stderr.slice(-1500)}`)));
+        void result.then((r) =>
+          reject(new Error(`the CLI exited (${r.code}) before the expected line\n${r.stderr.slice(-1500)}`)),
+        );
       }),
   };
 }
@@ -104,14 +117,38 @@ export function runCli(t: Interop, args: string[]): Promise<CliResult> {
 }
 
 /** Arguments for `run --agent "<abs command> <args>" --permission P --format json --cwd WS --env K=V ... PROMPT...`. */
-export function runArgs(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): string[] {
+export function runArgs(
+  t: Interop,
+  permission: PermissionPolicy,
+  prompts: string | string[] = PROMPT,
+  extra: string[] = [],
+): string[] {
   const agentLine = [t.agent.command, ...t.agent.args].map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ");
   const envFlags = Object.entries(t.agent.vars).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-  return ["run", "--agent", agentLine, "--permission", permission, "--format", "json", "--cwd", t.workspace, ...envFlags, ...extra, "--", ...[prompts].flat()];
+  return [
+    "run",
+    "--agent",
+    agentLine,
+    "--permission",
+    permission,
+    "--format",
+    "json",
+    "--cwd",
+    t.workspace,
+    ...envFlags,
+    ...extra,
+    "--",
+    ...[prompts].flat(),
+  ];
 }
 
 /** One `run` (one turn per prompt) to completion. */
-export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: string | string[] = PROMPT, extra: string[] = []): Promise<CliResult> {
+export function runAgentTurn(
+  t: Interop,
+  permission: PermissionPolicy,
+  prompts: string | string[] = PROMPT,
+  extra: string[] = [],
+): Promise<CliResult> {
   return runCli(t, runArgs(t, permission, prompts, extra));
 }
 
@@ -119,7 +156,8 @@ export function runAgentTurn(t: Interop, permission: PermissionPolicy, prompts: 
 export const processesOf = (t: Interop): number[] => processesWithHome(t.agent.home);
 
 /** Polls until no process of this run is left (or gives up after `limitMs`); returns what is still alive. */
-export const processesGone = (t: Interop, limitMs?: number): Promise<number[]> => processesGoneWithHome(t.agent.home, limitMs);
+export const processesGone = (t: Interop, limitMs?: number): Promise<number[]> =>
+  processesGoneWithHome(t.agent.home, limitMs);
 
 /** Parses JSON lines from stdout, ignoring anything that is not JSON. */
 export function jsonLines(stdout: string): Record<string, unknown>[] {
@@ -137,13 +175,24 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
 }
 
 /** The engine runtime for the agent, with the isolated env as the base env. */
-export function runtimeFor(t: Interop, permissionPolicy: PermissionPolicy = "approve-all", extra: Partial<RuntimeOptions> = {}): AcpAgentRuntime {
+export function runtimeFor(
+  t: Interop,
+  permissionPolicy: PermissionPolicy = "approve-all",
+  extra: Partial<RuntimeOptions> = {},
+): AcpAgentRuntime {
   const spec = { id: t.agent.id, displayName: t.agent.id, command: t.agent.command, args: t.agent.args };
-  return createAgentRuntime({ agent: spec, cwd: t.workspace, permissionPolicy, env: t.agent.vars, ...extra }, { baseEnv: t.agent.env });
+  return createAgentRuntime(
+    { agent: spec, cwd: t.workspace, permissionPolicy, env: t.agent.vars, ...extra },
+    { baseEnv: t.agent.env },
+  );
 }
 
 /** Runs one turn to completion and returns every event (the last one is `done` or `error`). */
-export async function collectTurn(rt: AcpAgentRuntime, sessionId: string, prompt: string | acp.ContentBlock[] = PROMPT): Promise<RuntimeEvent[]> {
+export async function collectTurn(
+  rt: AcpAgentRuntime,
+  sessionId: string,
+  prompt: string | acp.ContentBlock[] = PROMPT,
+): Promise<RuntimeEvent[]> {
   const events: RuntimeEvent[] = [];
   for await (const e of rt.runTurn(sessionId, prompt)) events.push(e);
   return events;

@@ -3,8 +3,16 @@
 import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
 
 async function main(): Promise<void> {
-  const { command, args, cwd } = JSON.parse(process.argv[2] ?? "{}") as { command: string; args: string[]; cwd: string };
-  const rt = createAgentRuntime({ agent: { id: "idle", displayName: "idle", command, args }, cwd, permissionPolicy: "approve-all" });
+  const { command, args, cwd } = JSON.parse(process.argv[2] ?? "{}") as {
+    command: string;
+    args: string[];
+    cwd: string;
+  };
+  const rt = createAgentRuntime({
+    agent: { id: "idle", displayName: "idle", command, args },
+    cwd,
+    permissionPolicy: "approve-all",
+  });
   await rt.ensureSession();
   process.stdout.write(JSON.stringify({ ready: true, agentPid: rt.pid }) + "\n");
   setInterval(() => {}, 60_000);

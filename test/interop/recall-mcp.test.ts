@@ -6,10 +6,24 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { repoRoot, type AgentId } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, collectTurn, runCli, runtimeFor, setUp, skipUnlessInstalled, toolCalls, type Interop } from "./harness";
+import {
+  AGENT_TIMEOUT_MS,
+  collectTurn,
+  runCli,
+  runtimeFor,
+  setUp,
+  skipUnlessInstalled,
+  toolCalls,
+  type Interop,
+} from "./harness";
 
 function runtimeWithRecall(t: Interop) {
-  const recall = { name: "acp-threads", command: process.execPath, args: [join(repoRoot(), "dist", "cli.js"), "mcp"], env: [{ name: "ACP_THREADS_HOME", value: t.dataHome }] };
+  const recall = {
+    name: "acp-threads",
+    command: process.execPath,
+    args: [join(repoRoot(), "dist", "cli.js"), "mcp"],
+    env: [{ name: "ACP_THREADS_HOME", value: t.dataHome }],
+  };
   return runtimeFor(t, "approve-all", { mcpServers: [recall] });
 }
 
@@ -19,34 +33,44 @@ const IMPORT: Partial<Record<AgentId, (t: Interop) => string[]>> = {
 };
 
 for (const id of Object.keys(IMPORT) as AgentId[]) {
-  test(`${id} calls our recall MCP tool and gets evidence from an earlier session`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-    const t = await setUp(id);
-    try {
-      const first = runtimeWithRecall(t);
+  test(
+    `${id} calls our recall MCP tool and gets evidence from an earlier session`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id);
       try {
-        const s = await first.ensureSession();
-        assert.equal((await collectTurn(first, s.sessionId)).at(-1)?.type, "done");
-      } finally {
-        await first.close();
-      }
-      const imported = await runCli(t, IMPORT[id]!(t));
-      assert.equal(imported.code, 0, imported.stderr);
+        const first = runtimeWithRecall(t);
+        try {
+          const s = await first.ensureSession();
+          assert.equal((await collectTurn(first, s.sessionId)).at(-1)?.type, "done");
+        } finally {
+          await first.close();
+        }
+        const imported = await runCli(t, IMPORT[id]!(t));
+        assert.equal(imported.code, 0, imported.stderr);
 
-      const second = runtimeWithRecall(t);
-      try {
-        const s = await second.ensureSession();
-        const events = await collectTurn(second, s.sessionId, "search past sessions for hello.txt");
-        assert.deepEqual(events.at(-1)?.type, "done");
-        const recall = toolCalls(events).find((c) => JSON.stringify(c.rawInput ?? "").includes("hello.txt"));
-        assert.ok(recall, `no recall tool call: ${JSON.stringify(toolCalls(events).map((c) => c.title))}`);
-        assert.equal(recall.status, "completed");
-        const answer = events.filter((e) => e.type === "text" && e.stream === "output").map((e) => (e as { text: string }).text).join("");
-        assert.match(answer, /^Done: searched past sessions for hello\.txt\. Tool output: .*create hello\.txt containing hi/);
+        const second = runtimeWithRecall(t);
+        try {
+          const s = await second.ensureSession();
+          const events = await collectTurn(second, s.sessionId, "search past sessions for hello.txt");
+          assert.deepEqual(events.at(-1)?.type, "done");
+          const recall = toolCalls(events).find((c) => JSON.stringify(c.rawInput ?? "").includes("hello.txt"));
+          assert.ok(recall, `no recall tool call: ${JSON.stringify(toolCalls(events).map((c) => c.title))}`);
+          assert.equal(recall.status, "completed");
+          const answer = events
+            .filter((e) => e.type === "text" && e.stream === "output")
+            .map((e) => (e as { text: string }).text)
+            .join("");
+          assert.match(
+            answer,
+            /^Done: searched past sessions for hello\.txt\. Tool output: .*create hello\.txt containing hi/,
+          );
+        } finally {
+          await second.close();
+        }
       } finally {
-        await second.close();
+        await t.cleanup();
       }
-    } finally {
-      await t.cleanup();
-    }
-  });
+    },
+  );
 }

@@ -6,41 +6,52 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_TIMEOUT_MS, collectTurn, PROMPT, runtimeFor, setUp, skipUnlessInstalled } from "./harness";
 
-test("codex-acp switches model through its config option and the next turn asks the model server for it", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("codex-acp");
-  const rt = runtimeFor(t);
-  try {
-    const s = await rt.ensureSession();
-    assert.equal(s.configOptions?.find((o) => o.id === "model")?.currentValue, "gpt-5.5");
-    const options = await rt.setConfigOption(s.sessionId, "model", "gpt-5.4");
-    assert.equal(options.find((o) => o.id === "model")?.currentValue, "gpt-5.4");
-    const events = await collectTurn(rt, s.sessionId);
-    assert.deepEqual(events.at(-1), { type: "done", stopReason: "end_turn" });
-    assert.deepEqual(t.server.stats().models, ["gpt-5.4"]);
-    const listed = await rt.listSessions(t.workspace);
-    assert.deepEqual(listed.map((x) => [x.sessionId, x.title]), [[s.sessionId, PROMPT]]);
-  } finally {
-    await rt.close();
-    await t.cleanup();
-  }
-});
+test(
+  "codex-acp switches model through its config option and the next turn asks the model server for it",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("codex-acp");
+    const rt = runtimeFor(t);
+    try {
+      const s = await rt.ensureSession();
+      assert.equal(s.configOptions?.find((o) => o.id === "model")?.currentValue, "gpt-5.5");
+      const options = await rt.setConfigOption(s.sessionId, "model", "gpt-5.4");
+      assert.equal(options.find((o) => o.id === "model")?.currentValue, "gpt-5.4");
+      const events = await collectTurn(rt, s.sessionId);
+      assert.deepEqual(events.at(-1), { type: "done", stopReason: "end_turn" });
+      assert.deepEqual(t.server.stats().models, ["gpt-5.4"]);
+      const listed = await rt.listSessions(t.workspace);
+      assert.deepEqual(
+        listed.map((x) => [x.sessionId, x.title]),
+        [[s.sessionId, PROMPT]],
+      );
+    } finally {
+      await rt.close();
+      await t.cleanup();
+    }
+  },
+);
 
-test("claude-agent-acp in acceptEdits mode writes without asking, even when the policy would deny", { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-  const t = await setUp("claude-agent-acp");
-  const rt = runtimeFor(t, "deny-all");
-  try {
-    const s = await rt.ensureSession();
-    assert.equal(s.modes?.currentModeId, "default");
-    assert.ok(s.modes?.availableModes.some((m) => m.id === "acceptEdits"));
-    await rt.setMode(s.sessionId, "acceptEdits");
-    const events = await collectTurn(rt, s.sessionId);
-    assert.equal(events.at(-1)?.type, "done");
-    assert.equal(events.filter((e) => e.type === "permission").length, 0, "nothing was asked");
-    assert.equal(existsSync(join(t.workspace, "hello.txt")), true);
-    const listed = await rt.listSessions(t.workspace);
-    assert.ok(listed.some((x) => x.sessionId === s.sessionId));
-  } finally {
-    await rt.close();
-    await t.cleanup();
-  }
-});
+test(
+  "claude-agent-acp in acceptEdits mode writes without asking, even when the policy would deny",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("claude-agent-acp");
+    const rt = runtimeFor(t, "deny-all");
+    try {
+      const s = await rt.ensureSession();
+      assert.equal(s.modes?.currentModeId, "default");
+      assert.ok(s.modes?.availableModes.some((m) => m.id === "acceptEdits"));
+      await rt.setMode(s.sessionId, "acceptEdits");
+      const events = await collectTurn(rt, s.sessionId);
+      assert.equal(events.at(-1)?.type, "done");
+      assert.equal(events.filter((e) => e.type === "permission").length, 0, "nothing was asked");
+      assert.equal(existsSync(join(t.workspace, "hello.txt")), true);
+      const listed = await rt.listSessions(t.workspace);
+      assert.ok(listed.some((x) => x.sessionId === s.sessionId));
+    } finally {
+      await rt.close();
+      await t.cleanup();
+    }
+  },
+);

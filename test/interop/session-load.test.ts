@@ -10,37 +10,50 @@ import type { AgentId } from "../fixtures/agent-env/index";
 import { AGENT_TIMEOUT_MS, collectTurn, PROMPT, runtimeFor, setUp, skipUnlessInstalled, toolCalls } from "./harness";
 
 for (const id of ["codex-acp", "claude-agent-acp", "claude-code-acp", "opencode"] as AgentId[]) {
-  test(`${id} reloads a session in a new process and replays the user's prompt`, { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled }, async () => {
-    const t = await setUp(id);
-    try {
-      const first = runtimeFor(t);
-      let sessionId: string;
+  test(
+    `${id} reloads a session in a new process and replays the user's prompt`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id);
       try {
-        const opened = await first.ensureSession();
-        assert.equal(opened.origin, "new");
-        sessionId = opened.sessionId;
-        const events = await collectTurn(first, sessionId);
-        const done = events.at(-1);
-        assert.deepEqual(done && { type: done.type, stopReason: done.type === "done" ? done.stopReason : done }, { type: "done", stopReason: "end_turn" });
-        assert.ok(toolCalls(events).length >= 1, "the turn made tool calls");
-        assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+        const first = runtimeFor(t);
+        let sessionId: string;
+        try {
+          const opened = await first.ensureSession();
+          assert.equal(opened.origin, "new");
+          sessionId = opened.sessionId;
+          const events = await collectTurn(first, sessionId);
+          const done = events.at(-1);
+          assert.deepEqual(done && { type: done.type, stopReason: done.type === "done" ? done.stopReason : done }, {
+            type: "done",
+            stopReason: "end_turn",
+          });
+          assert.ok(toolCalls(events).length >= 1, "the turn made tool calls");
+          assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+        } finally {
+          await first.close();
+        }
+        const second = runtimeFor(t);
+        try {
+          const loaded = await second.ensureSession({ resumeSessionId: sessionId });
+          assert.equal(loaded.origin, "load");
+          assert.equal(loaded.sessionId, sessionId);
+          const userText = loaded.replay
+            .filter((e) => e.type === "user_text")
+            .map((e) => (e as { text: string }).text)
+            .join("");
+          assert.ok(userText.includes(PROMPT), `replayed user text: ${JSON.stringify(userText)}`);
+          const agentText = loaded.replay
+            .filter((e) => e.type === "text")
+            .map((e) => (e as { text: string }).text)
+            .join("");
+          assert.match(agentText, /Done: created hello\.txt/);
+        } finally {
+          await second.close();
+        }
       } finally {
-        await first.close();
+        await t.cleanup();
       }
-      const second = runtimeFor(t);
-      try {
-        const loaded = await second.ensureSession({ resumeSessionId: sessionId });
-        assert.equal(loaded.origin, "load");
-        assert.equal(loaded.sessionId, sessionId);
-        const userText = loaded.replay.filter((e) => e.type === "user_text").map((e) => (e as { text: string }).text).join("");
-        assert.ok(userText.includes(PROMPT), `replayed user text: ${JSON.stringify(userText)}`);
-        const agentText = loaded.replay.filter((e) => e.type === "text").map((e) => (e as { text: string }).text).join("");
-        assert.match(agentText, /Done: created hello\.txt/);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await t.cleanup();
-    }
-  });
+    },
+  );
 }

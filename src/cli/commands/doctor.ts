@@ -7,7 +7,10 @@ import { EXIT, type CliIO } from "../io";
 export async function main(io: CliIO): Promise<number> {
   let format: "text" | "json";
   try {
-    const { values, positionals } = parseFlags(io.argv, { format: { type: "string" }, help: { type: "boolean", short: "h" } });
+    const { values, positionals } = parseFlags(io.argv, {
+      format: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    });
     if (values.help) {
       io.stdout.write("usage: acp-threads doctor [--format text|json]\n");
       return EXIT.ok;
@@ -25,7 +28,9 @@ export async function main(io: CliIO): Promise<number> {
   }
   const width = Math.max(...entries.map((e) => e.id.length));
   for (const e of entries) {
-    const state = e.available ? `ok       ${e.version ?? "(version unknown)"}  ${e.resolvedPath}` : `missing  ${e.problem}`;
+    const state = e.available
+      ? `ok       ${e.version ?? "(version unknown)"}  ${e.resolvedPath}`
+      : `missing  ${e.problem}`;
     io.stdout.write(`${e.id.padEnd(width)}  ${state}\n`);
   }
   return EXIT.ok;

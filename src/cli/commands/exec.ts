@@ -75,12 +75,7 @@ export async function main(io: CliIO): Promise<number> {
   }
 }
 
-async function runForeground(
-  io: CliIO,
-  run: ExecRun,
-  supervised: boolean,
-  format: "text" | "json",
-): Promise<number> {
+async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, format: "text" | "json"): Promise<number> {
   const cleanups = supervised ? [] : [streamOutput(io, run, format), forwardInput(io, run)];
   const onAbort = () => void run.kill();
   io.signal.addEventListener("abort", onAbort, { once: true });

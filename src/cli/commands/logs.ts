@@ -49,7 +49,11 @@ export async function main(io: CliIO): Promise<number> {
 }
 
 /** All kept output from the start, with a callback at each dropped range. */
-function readKept(registry: ExecRegistry, id: string, onGap: (slice: OutputSlice) => void): { text: string; next: number } {
+function readKept(
+  registry: ExecRegistry,
+  id: string,
+  onGap: (slice: OutputSlice) => void,
+): { text: string; next: number } {
   let cursor = 0;
   let text = "";
   for (;;) {
@@ -62,7 +66,8 @@ function readKept(registry: ExecRegistry, id: string, onGap: (slice: OutputSlice
 }
 
 function gapNote(io: CliIO, slice: OutputSlice): void {
-  if (slice.gap) io.stderr.write(`\n[acp-threads: ${formatBytes(slice.gap.to - slice.gap.from)} of output dropped here]\n`);
+  if (slice.gap)
+    io.stderr.write(`\n[acp-threads: ${formatBytes(slice.gap.to - slice.gap.from)} of output dropped here]\n`);
 }
 
 function firstLines(text: string, n: number): string {

@@ -25,7 +25,8 @@ export async function main(io: CliIO): Promise<number> {
   let recall: Recall | undefined;
   const send = (msg: unknown) => io.stdout.write(`${JSON.stringify(msg)}\n`);
   const reply = (id: Request["id"], result: unknown) => send({ jsonrpc: "2.0", id, result });
-  const fail = (id: Request["id"], code: number, message: string) => send({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
+  const fail = (id: Request["id"], code: number, message: string) =>
+    send({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
 
   const handle = (req: Request) => {
     const isNotification = req.id === undefined;
@@ -48,10 +49,17 @@ export async function main(io: CliIO): Promise<number> {
         try {
           recall ??= openFor(io);
           const out = callTool(recall, name, args, io.cwd);
-          return reply(req.id, { content: [{ type: "text", text: out.text }], structuredContent: out.structured, isError: false });
+          return reply(req.id, {
+            content: [{ type: "text", text: out.text }],
+            structuredContent: out.structured,
+            isError: false,
+          });
         } catch (err) {
           // tool failures are results the model can read, not protocol errors
-          return reply(req.id, { content: [{ type: "text", text: err instanceof Error ? err.message : String(err) }], isError: true });
+          return reply(req.id, {
+            content: [{ type: "text", text: err instanceof Error ? err.message : String(err) }],
+            isError: true,
+          });
         }
       }
       default:

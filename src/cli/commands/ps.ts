@@ -26,7 +26,14 @@ export async function main(io: CliIO): Promise<number> {
     const now = Date.now();
     const rows = runs.map((r) => {
       const end = r.endedAt ? Date.parse(r.endedAt) : now;
-      return [r.id, statusLabel(r), String(r.pid ?? "-"), formatDuration(end - Date.parse(r.startedAt)), formatBytes(r.bytes), r.commandLine];
+      return [
+        r.id,
+        statusLabel(r),
+        String(r.pid ?? "-"),
+        formatDuration(end - Date.parse(r.startedAt)),
+        formatBytes(r.bytes),
+        r.commandLine,
+      ];
     });
     io.stdout.write(table([["ID", "STATUS", "PID", "TIME", "OUTPUT", "COMMAND"], ...rows]));
     return EXIT.ok;

@@ -32,9 +32,20 @@ options:
 `;
 
 const FLAGS = {
-  cwd: "string", global: "bool", "all-terms": "bool", limit: "number", "top-k": "number", "windows-per-session": "number",
-  before: "number", after: "number", "budget-chars": "number", "message-chars": "number", "tool-message-chars": "number",
-  recent: "bool", format: "string", help: "bool",
+  cwd: "string",
+  global: "bool",
+  "all-terms": "bool",
+  limit: "number",
+  "top-k": "number",
+  "windows-per-session": "number",
+  before: "number",
+  after: "number",
+  "budget-chars": "number",
+  "message-chars": "number",
+  "tool-message-chars": "number",
+  recent: "bool",
+  format: "string",
+  help: "bool",
 } as const;
 
 const SUBCOMMANDS: Record<string, (io: CliIO, argv: string[]) => Promise<number>> = {
@@ -47,7 +58,8 @@ const SUBCOMMANDS: Record<string, (io: CliIO, argv: string[]) => Promise<number>
 async function query(io: CliIO): Promise<number> {
   const p = parseFlags(io.argv, FLAGS);
   const format = text(p, "format") ?? "markdown";
-  if (format !== "markdown" && format !== "json") throw new UsageError(`--format must be markdown or json, got '${format}'`);
+  if (format !== "markdown" && format !== "json")
+    throw new UsageError(`--format must be markdown or json, got '${format}'`);
   if (bool(p, "help")) {
     io.stdout.write(USAGE);
     return EXIT.ok;
@@ -65,9 +77,16 @@ async function query(io: CliIO): Promise<number> {
     }
     if (p.positional.length === 0) throw new UsageError("give a needle to search for (or --recent)");
     const r = recall.search(p.positional.join(" "), {
-      repo, global, allTerms: bool(p, "all-terms"), limit, windowsPerSession: num(p, "windows-per-session"),
-      before: num(p, "before"), after: num(p, "after"), budgetChars: num(p, "budget-chars"),
-      messageChars: num(p, "message-chars"), toolMessageChars: num(p, "tool-message-chars"),
+      repo,
+      global,
+      allTerms: bool(p, "all-terms"),
+      limit,
+      windowsPerSession: num(p, "windows-per-session"),
+      before: num(p, "before"),
+      after: num(p, "after"),
+      budgetChars: num(p, "budget-chars"),
+      messageChars: num(p, "message-chars"),
+      toolMessageChars: num(p, "tool-message-chars"),
     });
     if (format === "json") writeJson(io, r);
     else io.stdout.write(renderSearchMarkdown(r));

@@ -75,8 +75,16 @@ export async function main(io: CliIO): Promise<number> {
   const layout = homeLayout(resolveHome(io.env));
   const logger = stderrLogger(verbose ? "debug" : "warn");
   const recorded = recordRunAsThread(
-    createRunRuntime({ agent, cwd, permissionPolicy: policy, permissionStoreDir: layout.home, env, logger }, { authMethodId }),
-    { store: new ThreadStore(layout.home, { logger }), agent, cwd, onError: (m) => io.stderr.write(`acp-threads run: ${m}\n`) },
+    createRunRuntime(
+      { agent, cwd, permissionPolicy: policy, permissionStoreDir: layout.home, env, logger },
+      { authMethodId },
+    ),
+    {
+      store: new ThreadStore(layout.home, { logger }),
+      agent,
+      cwd,
+      onError: (m) => io.stderr.write(`acp-threads run: ${m}\n`),
+    },
   );
   const rt = recorded.runtime;
   const output = format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
@@ -86,7 +94,11 @@ export async function main(io: CliIO): Promise<number> {
   summary.threadId = recorded.threadId() ?? null;
   if (summary.error) io.stderr.write(`acp-threads run: ${summary.error}\n`);
   output.summary(summary);
-  const logFile = protocolLog ?? (summary.exitCode === EXIT.error ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${agent.id}.log`) : undefined);
+  const logFile =
+    protocolLog ??
+    (summary.exitCode === EXIT.error
+      ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${agent.id}.log`)
+      : undefined);
   if (logFile) {
     try {
       rt.protocolLog.writeTo(logFile, redactSecrets);
@@ -101,18 +113,25 @@ export async function main(io: CliIO): Promise<number> {
 function parseRunArgs(io: CliIO) {
   const { values, positionals } = parseFlags(io.argv, FLAGS);
   if (values.help) return "help" as const;
-  if (typeof values.agent !== "string" || !values.agent.trim()) throw new AcpThreadsError("usage", "--agent is required");
+  if (typeof values.agent !== "string" || !values.agent.trim())
+    throw new AcpThreadsError("usage", "--agent is required");
   if (positionals.length === 0) throw new AcpThreadsError("usage", "give at least one PROMPT");
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new AcpThreadsError("usage", `--timeout must be a positive number of seconds`);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new AcpThreadsError("usage", `--timeout must be a positive number of seconds`);
     timeoutMs = seconds * 1000;
   }
   return {
     agentArg: values.agent,
     cwd: typeof values.cwd === "string" ? resolve(io.cwd, values.cwd) : io.cwd,
-    policy: oneOf("permission", values.permission, ["approve-all", "approve-reads", "deny-all"] as const, "approve-reads"),
+    policy: oneOf(
+      "permission",
+      values.permission,
+      ["approve-all", "approve-reads", "deny-all"] as const,
+      "approve-reads",
+    ),
     format: oneOf("format", values.format, ["text", "json"] as const, "text"),
     timeoutMs,
     env: parseEnvPairs(values.env as string[] | undefined),

@@ -26,11 +26,23 @@ ID is a thread id or a unique prefix of one (at least 4 characters).
 `;
 
 const SUBCOMMANDS: Record<string, { run: Subcommand; flags: Record<string, FlagSpec> }> = {
-  list: { run: list, flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } } },
-  ls: { run: list, flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } } },
+  list: {
+    run: list,
+    flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } },
+  },
+  ls: {
+    run: list,
+    flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } },
+  },
   show: { run: show, flags: {} },
-  export: { run: exportThread, flags: { out: { type: "string", short: "o" }, dir: { type: "string" }, jsonl: { type: "boolean" } } },
-  import: { run: importSnapshot, flags: { latest: { type: "boolean" }, dir: { type: "string" }, root: { type: "string" } } },
+  export: {
+    run: exportThread,
+    flags: { out: { type: "string", short: "o" }, dir: { type: "string" }, jsonl: { type: "boolean" } },
+  },
+  import: {
+    run: importSnapshot,
+    flags: { latest: { type: "boolean" }, dir: { type: "string" }, root: { type: "string" } },
+  },
   rename: { run: rename, flags: {} },
   delete: { run: remove, flags: {} },
   rm: { run: remove, flags: {} },

@@ -6,7 +6,8 @@ import type { CliIO } from "../io";
 export function streamOutput(io: CliIO, run: ExecRun, format: "text" | "json"): () => void {
   const sub = run.onOutput((event) => {
     if (!event.text) return;
-    if (format === "json") io.stdout.write(JSON.stringify({ type: "output", stream: event.stream, text: event.text }) + "\n");
+    if (format === "json")
+      io.stdout.write(JSON.stringify({ type: "output", stream: event.stream, text: event.text }) + "\n");
     else (event.stream === "stderr" ? io.stderr : io.stdout).write(event.text);
   });
   return () => sub.dispose();

@@ -55,7 +55,11 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
         }
         case "permission": {
           const d = event.decision;
-          const answer = d.optionKind?.startsWith("allow") ? "allowed" : d.decidedBy === "cancelled" ? "cancelled" : "denied";
+          const answer = d.optionKind?.startsWith("allow")
+            ? "allowed"
+            : d.decidedBy === "cancelled"
+              ? "cancelled"
+              : "denied";
           line(`[permission] ${d.title || d.kind}: ${answer} (${d.decidedBy})`);
           return;
         }
@@ -76,7 +80,8 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
       }
     },
     summary(summary) {
-      if (summary.stopReason && summary.stopReason !== "end_turn") err.write(`acp-threads run: stopped (${summary.stopReason})\n`);
+      if (summary.stopReason && summary.stopReason !== "end_turn")
+        err.write(`acp-threads run: stopped (${summary.stopReason})\n`);
     },
   };
 }

@@ -41,6 +41,8 @@ export function parseFlags(argv: string[], spec: Record<string, FlagKind>): Pars
   return { flags, positional };
 }
 
-export const num = (p: Parsed, name: string): number | undefined => (typeof p.flags[name] === "number" ? (p.flags[name] as number) : undefined);
-export const text = (p: Parsed, name: string): string | undefined => (typeof p.flags[name] === "string" ? (p.flags[name] as string) : undefined);
+export const num = (p: Parsed, name: string): number | undefined =>
+  typeof p.flags[name] === "number" ? (p.flags[name] as number) : undefined;
+export const text = (p: Parsed, name: string): string | undefined =>
+  typeof p.flags[name] === "string" ? (p.flags[name] as string) : undefined;
 export const bool = (p: Parsed, name: string): boolean => p.flags[name] === true;

@@ -30,7 +30,8 @@ export async function installSkill(io: CliIO, argv: string[]): Promise<number> {
   const home = io.env.HOME ?? homedir();
   const both = !bool(p, "codex") && !bool(p, "claude");
   const targets: string[] = [];
-  if (both || bool(p, "codex")) targets.push(join(io.env.CODEX_HOME ?? join(home, ".codex"), "skills", "acp-threads-recall"));
+  if (both || bool(p, "codex"))
+    targets.push(join(io.env.CODEX_HOME ?? join(home, ".codex"), "skills", "acp-threads-recall"));
   if (both || bool(p, "claude")) targets.push(join(home, ".claude", "skills", "acp-threads-recall"));
   for (const dir of targets) {
     mkdirSync(dir, { recursive: true });

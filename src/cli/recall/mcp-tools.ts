@@ -42,13 +42,24 @@ export const TOOLS = [
 type Args = Record<string, unknown>;
 const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined);
 
-export function callTool(recall: Recall, name: string, args: Args, serverCwd: string): { text: string; structured: unknown } {
+export function callTool(
+  recall: Recall,
+  name: string,
+  args: Args,
+  serverCwd: string,
+): { text: string; structured: unknown } {
   const global = args.global === true;
   const repo = global ? undefined : repoRoot(resolve(serverCwd, typeof args.cwd === "string" ? args.cwd : "."));
   const json = args.format === "json";
   if (name === "recall") {
     if (typeof args.query !== "string" || !args.query.trim()) throw new Error("'query' must be a non-empty string");
-    const r = recall.search(args.query, { repo, global, allTerms: args.all_terms === true, limit: n(args.limit), budgetChars: n(args.budget_chars) });
+    const r = recall.search(args.query, {
+      repo,
+      global,
+      allTerms: args.all_terms === true,
+      limit: n(args.limit),
+      budgetChars: n(args.budget_chars),
+    });
     return { text: json ? JSON.stringify(r) : renderSearchMarkdown(r), structured: r };
   }
   if (name === "recall_recent") {

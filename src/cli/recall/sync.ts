@@ -6,7 +6,14 @@ import { EXIT, type CliIO } from "../io";
 import { bool, num, parseFlags, text } from "./flags";
 import { openFor, writeJson } from "./common";
 
-const ROOT_FLAGS = { root: "string", "since-days": "number", "all-history": "bool", "limit-files": "number", format: "string", help: "bool" } as const;
+const ROOT_FLAGS = {
+  root: "string",
+  "since-days": "number",
+  "all-history": "bool",
+  "limit-files": "number",
+  format: "string",
+  help: "bool",
+} as const;
 
 function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): void {
   if (json) return writeJson(io, sums.length === 1 ? sums[0] : sums);
@@ -21,13 +28,16 @@ function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): void {
 export async function syncRoot(io: CliIO, argv: string[], kind: "codex" | "claude"): Promise<number> {
   const p = parseFlags(argv, ROOT_FLAGS);
   if (bool(p, "help")) {
-    io.stdout.write(`usage: acp-threads recall ${kind === "codex" ? "bootstrap" : "sync-claude"} [--root DIR] [--since-days N] [--all-history] [--limit-files N] [--format json]\n`);
+    io.stdout.write(
+      `usage: acp-threads recall ${kind === "codex" ? "bootstrap" : "sync-claude"} [--root DIR] [--since-days N] [--all-history] [--limit-files N] [--format json]\n`,
+    );
     return EXIT.ok;
   }
   const home = io.env.HOME ?? homedir();
   // CLAUDE_CONFIG_DIR may list several comma-separated roots: the first is the default; pass --root for others
   const claudeDir = io.env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim() || join(home, ".claude");
-  const fallback = kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(claudeDir, "projects");
+  const fallback =
+    kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(claudeDir, "projects");
   const spec = {
     root: resolve(io.cwd, text(p, "root") ?? fallback),
     sinceDays: num(p, "since-days"),

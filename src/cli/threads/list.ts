@@ -9,7 +9,11 @@ export function list(ctx: SubContext): number {
   const { io, store, flags } = ctx;
   store.markInterrupted();
   // default: the repository (or folder) we are in, so a subfolder still lists its workspace's threads
-  const workspace = flags.all ? undefined : typeof flags.cwd === "string" ? resolve(io.cwd, flags.cwd) : gitInfo(io.cwd).repoRoot ?? io.cwd;
+  const workspace = flags.all
+    ? undefined
+    : typeof flags.cwd === "string"
+      ? resolve(io.cwd, flags.cwd)
+      : (gitInfo(io.cwd).repoRoot ?? io.cwd);
   const agent = typeof flags.agent === "string" ? flags.agent : undefined;
   const limit = typeof flags.limit === "string" ? Number(flags.limit) : undefined;
   const { index } = openSyncedIndex(store);
@@ -27,7 +31,9 @@ export function list(ctx: SubContext): number {
       io.stdout.write(`${day.day}\n`);
       for (const t of day.threads) {
         const turns = `${t.turns} turn${t.turns === 1 ? "" : "s"}`;
-        io.stdout.write(`  ${shortId(t.id)}  ${clock(t.lastActivity)}  ${t.status.padEnd(11)}  ${t.agentId.padEnd(8)}  ${turns.padEnd(9)}  ${t.title ?? "(untitled)"}\n`);
+        io.stdout.write(
+          `  ${shortId(t.id)}  ${clock(t.lastActivity)}  ${t.status.padEnd(11)}  ${t.agentId.padEnd(8)}  ${turns.padEnd(9)}  ${t.title ?? "(untitled)"}\n`,
+        );
       }
     }
     return EXIT.ok;

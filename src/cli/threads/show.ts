@@ -3,7 +3,14 @@ import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
 import { clock, requireArgs, writeJson, type SubContext } from "./common";
 
-const LABEL = { user: "you", assistant: "agent", thought: "thinking", tool: "tool", compaction: "summary", error: "error" } as const;
+const LABEL = {
+  user: "you",
+  assistant: "agent",
+  thought: "thinking",
+  tool: "tool",
+  compaction: "summary",
+  error: "error",
+} as const;
 
 export function show(ctx: SubContext): number {
   requireArgs(ctx, 1, "show ID");

@@ -51,7 +51,13 @@ export function importSnapshot(ctx: SubContext): number {
     if (ctx.json) writeJson(io, all);
     else if (!all.length) io.stdout.write(`no snapshots in ${dir}\n`);
     else {
-      const rows = all.map((l) => [l.savedAt, formatBytes(l.size), l.error ? "-" : String(l.messageCount), l.agent || "-", l.error ? `${basename(l.path)} (unreadable: ${l.error})` : basename(l.path)]);
+      const rows = all.map((l) => [
+        l.savedAt,
+        formatBytes(l.size),
+        l.error ? "-" : String(l.messageCount),
+        l.agent || "-",
+        l.error ? `${basename(l.path)} (unreadable: ${l.error})` : basename(l.path),
+      ]);
       io.stdout.write(table([["SAVED", "SIZE", "MESSAGES", "AGENT", "FILE"], ...rows]));
       io.stdout.write(`\nrestore one with: acp-threads threads import FILE   (or --latest)\n`);
     }
@@ -69,7 +75,15 @@ export function importSnapshot(ctx: SubContext): number {
     return EXIT.ok;
   }
   const snap = readSnapshot(path);
-  const listing: SnapshotListing = { path, savedAt: snap.saved_at, size: 0, messageCount: snap.state.messages.length, agent: snap.state.agent, model: snap.state.model, title: snap.state.title ?? null };
+  const listing: SnapshotListing = {
+    path,
+    savedAt: snap.saved_at,
+    size: 0,
+    messageCount: snap.state.messages.length,
+    agent: snap.state.agent,
+    model: snap.state.model,
+    title: snap.state.title ?? null,
+  };
   listing.size = Buffer.byteLength(JSON.stringify(snap));
   if (!ctx.json) io.stderr.write(`restoring ${path}\n  ${describe(listing)}\n`);
   const root = str(flags.root) && resolve(io.cwd, str(flags.root)!);

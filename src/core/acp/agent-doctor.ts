@@ -17,7 +17,10 @@ export interface DoctorOptions {
 
 /** First line that looks like a version, else the first non-empty line. */
 export function parseVersion(output: string): string | null {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const match = lines.join("\n").match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/);
   return match?.[0] ?? lines[0] ?? null;
 }
@@ -48,7 +51,12 @@ export function packageVersionOf(commandPath: string): string | null {
 function runVersion(path: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     let out = "";
-    const child = spawn(path, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs, killSignal: "SIGKILL" });
+    const child = spawn(path, args, {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: timeoutMs,
+      killSignal: "SIGKILL",
+    });
     const collect = (d: Buffer) => {
       if (out.length < 64 * 1024) out += d.toString("utf8");
     };
@@ -63,8 +71,20 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
   const env = opts.env ?? process.env;
   const timeout = opts.timeoutMs ?? VERSION_TIMEOUT_MS;
   const entries = [
-    ...AGENT_PRESETS.map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, versionArgs: p.versionArgs, install: p.install })),
-    ...Object.entries(opts.custom ?? {}).map(([id, c]) => ({ id, displayName: id, command: c.command, versionArgs: ["--version"], install: null })),
+    ...AGENT_PRESETS.map((p) => ({
+      id: p.id,
+      displayName: p.displayName,
+      command: p.command,
+      versionArgs: p.versionArgs,
+      install: p.install,
+    })),
+    ...Object.entries(opts.custom ?? {}).map(([id, c]) => ({
+      id,
+      displayName: id,
+      command: c.command,
+      versionArgs: ["--version"],
+      install: null,
+    })),
   ];
   return await Promise.all(
     entries.map(async (e): Promise<DoctorEntry> => {
@@ -83,11 +103,21 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       let version: string | null = null;
       let problem: string | null = null;
       try {
-        version = (e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null) ?? packageVersionOf(resolvedPath);
+        version =
+          (e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null) ??
+          packageVersionOf(resolvedPath);
       } catch (err) {
         problem = errorMessage(err);
       }
-      return { id: e.id, displayName: e.displayName, command: e.command, resolvedPath, available: true, version, problem };
+      return {
+        id: e.id,
+        displayName: e.displayName,
+        command: e.command,
+        resolvedPath,
+        available: true,
+        version,
+        problem,
+      };
     }),
   );
 }

@@ -16,13 +16,28 @@ function stderrBlock(lines: string[], max: number): { text: string; tail: string
 
 /** The exit status if the agent exits within a moment, else undefined. */
 export function exitSoon(transport: AgentTransport): Promise<AgentExit | undefined> {
-  return Promise.race([transport.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_WAIT_MS).unref())]);
+  return Promise.race([
+    transport.exited,
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_WAIT_MS).unref()),
+  ]);
 }
 
-export function exitedDuringInitialize(spec: AgentSpec, cause: unknown, exit: AgentExit | undefined, stderrTail: string[]): AcpThreadsError {
+export function exitedDuringInitialize(
+  spec: AgentSpec,
+  cause: unknown,
+  exit: AgentExit | undefined,
+  stderrTail: string[],
+): AcpThreadsError {
   const { tail, text } = stderrBlock(stderrTail, 20);
-  const how = exit ? `exited during initialize (code ${exit.code}, signal ${exit.signal})` : `failed to initialize: ${errorMessage(cause)}`;
-  return new AcpThreadsError(exit ? "agent_exited" : "protocol", `${spec.displayName} (${spec.command}) ${how}${text}`, { stderrTail: tail }, { cause });
+  const how = exit
+    ? `exited during initialize (code ${exit.code}, signal ${exit.signal})`
+    : `failed to initialize: ${errorMessage(cause)}`;
+  return new AcpThreadsError(
+    exit ? "agent_exited" : "protocol",
+    `${spec.displayName} (${spec.command}) ${how}${text}`,
+    { stderrTail: tail },
+    { cause },
+  );
 }
 
 /**
@@ -39,9 +54,16 @@ export function rpcErrorText(err: unknown): string {
 }
 
 /** A turn failure: when the agent is gone, its exit and stderr explain it better than "connection closed". */
-export async function explainTurnFailure(err: unknown, spec: AgentSpec, transport: AgentTransport): Promise<{ message: string; code?: number | string }> {
+export async function explainTurnFailure(
+  err: unknown,
+  spec: AgentSpec,
+  transport: AgentTransport,
+): Promise<{ message: string; code?: number | string }> {
   const exit = await exitSoon(transport);
   if (!exit) return { message: rpcErrorText(err), code: (err as { code?: number | string }).code };
   const { text } = stderrBlock(transport.stderrTail(), 10);
-  return { message: `${spec.displayName} exited (code ${exit.code}, signal ${exit.signal})${text}`, code: "agent_exited" };
+  return {
+    message: `${spec.displayName} exited (code ${exit.code}, signal ${exit.signal})${text}`,
+    code: "agent_exited",
+  };
 }

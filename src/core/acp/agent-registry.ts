@@ -22,10 +22,38 @@ export interface AgentPreset {
 }
 
 export const AGENT_PRESETS: readonly AgentPreset[] = [
-  { id: "codex", displayName: "Codex", command: "codex-acp", args: [], install: "npm i -g @zed-industries/codex-acp", versionArgs: null },
-  { id: "claude", displayName: "Claude Code", command: "claude-agent-acp", args: [], install: "npm i -g @zed-industries/claude-agent-acp", versionArgs: null },
-  { id: "gemini", displayName: "Gemini CLI", command: "gemini", args: ["--acp"], install: "npm i -g @google/gemini-cli", versionArgs: ["--version"] },
-  { id: "opencode", displayName: "OpenCode", command: "opencode", args: ["acp"], install: "npm i -g opencode-ai", versionArgs: ["--version"] },
+  {
+    id: "codex",
+    displayName: "Codex",
+    command: "codex-acp",
+    args: [],
+    install: "npm i -g @zed-industries/codex-acp",
+    versionArgs: null,
+  },
+  {
+    id: "claude",
+    displayName: "Claude Code",
+    command: "claude-agent-acp",
+    args: [],
+    install: "npm i -g @zed-industries/claude-agent-acp",
+    versionArgs: null,
+  },
+  {
+    id: "gemini",
+    displayName: "Gemini CLI",
+    command: "gemini",
+    args: ["--acp"],
+    install: "npm i -g @google/gemini-cli",
+    versionArgs: ["--version"],
+  },
+  {
+    id: "opencode",
+    displayName: "OpenCode",
+    command: "opencode",
+    args: ["acp"],
+    install: "npm i -g opencode-ai",
+    versionArgs: ["--version"],
+  },
   { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: ["--version"] },
 ];
 
@@ -120,7 +148,13 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
   let spec: AgentSpec;
   let install: string | undefined;
   if (custom) {
-    spec = { id: idOrCommandLine, displayName: idOrCommandLine, command: custom.command, args: custom.args ?? [], env: custom.env };
+    spec = {
+      id: idOrCommandLine,
+      displayName: idOrCommandLine,
+      command: custom.command,
+      args: custom.args ?? [],
+      env: custom.env,
+    };
   } else if (preset && !looksLikeCommandLine(idOrCommandLine)) {
     spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
     install = preset.install;
@@ -130,14 +164,21 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
     spec = { id: basename(command), displayName: basename(command), command, args };
   } else {
     const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
-    throw new AcpThreadsError("usage", `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`);
+    throw new AcpThreadsError(
+      "usage",
+      `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`,
+    );
   }
   const resolved = resolveCommand(spec.command, opts.cwd, env);
   if (!resolved) {
     const hint = install ? ` Install it with: ${install}` : "";
-    throw new AcpThreadsError("agent_not_found", `${spec.displayName}: command '${spec.command}' not found in node_modules/.bin or PATH.${hint}`, {
-      command: spec.command,
-    });
+    throw new AcpThreadsError(
+      "agent_not_found",
+      `${spec.displayName}: command '${spec.command}' not found in node_modules/.bin or PATH.${hint}`,
+      {
+        command: spec.command,
+      },
+    );
   }
   return { ...spec, command: resolved };
 }

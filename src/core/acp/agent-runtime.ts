@@ -97,12 +97,14 @@ class Runtime implements AcpAgentRuntime {
 
   getCapabilities(): AgentCapabilitiesView | undefined {
     const init = this.#init;
-    return init && {
-      protocolVersion: init.protocolVersion,
-      agentInfo: init.agentInfo,
-      agentCapabilities: init.agentCapabilities ?? {},
-      authMethods: init.authMethods ?? [],
-    };
+    return (
+      init && {
+        protocolVersion: init.protocolVersion,
+        agentInfo: init.agentInfo,
+        agentCapabilities: init.agentCapabilities ?? {},
+        authMethods: init.authMethods ?? [],
+      }
+    );
   }
 
   start(): Promise<AgentCapabilitiesView> {
@@ -115,7 +117,11 @@ class Runtime implements AcpAgentRuntime {
     return await ensureSession(this.#openContext(), req);
   }
 
-  runTurn(sessionId: string, prompt: acp.ContentBlock[] | string, opts: { signal?: AbortSignal } = {}): AsyncIterable<RuntimeEvent> {
+  runTurn(
+    sessionId: string,
+    prompt: acp.ContentBlock[] | string,
+    opts: { signal?: AbortSignal } = {},
+  ): AsyncIterable<RuntimeEvent> {
     const channel = new AsyncChannel<RuntimeEvent>();
     void this.#turn(sessionId, prompt, channel, opts.signal);
     return channel;
@@ -133,8 +139,14 @@ class Runtime implements AcpAgentRuntime {
     await this.#agent().request(methods.agent.session.setMode, { sessionId, modeId });
   }
 
-  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
-    const params = (typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value }) as acp.SetSessionConfigOptionRequest;
+  async setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<acp.SessionConfigOption[]> {
+    const params = (
+      typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value }
+    ) as acp.SetSessionConfigOptionRequest;
     return (await this.#agent().request(methods.agent.session.setConfigOption, params)).configOptions;
   }
 
@@ -165,17 +177,24 @@ class Runtime implements AcpAgentRuntime {
   }
 
   async #start(): Promise<AgentCapabilitiesView> {
-    const conn = this.#transport.connect(buildClientApp(this.#ctx, this.#terminals, (p) => this.#onUpdate(p)), {
-      log: this.protocolLog,
-      maxMessageBytes: this.engine.maxMessageBytes,
-      onSessionUpdate: (p) => this.#onUpdate(p),
-    });
+    const conn = this.#transport.connect(
+      buildClientApp(this.#ctx, this.#terminals, (p) => this.#onUpdate(p)),
+      {
+        log: this.protocolLog,
+        maxMessageBytes: this.engine.maxMessageBytes,
+        onSessionUpdate: (p) => this.#onUpdate(p),
+      },
+    );
     this.#conn = conn;
     this.#death = this.#transport.exited.then((exit) => {
       if (!this.#closing) this.#setStatus("failed");
-      throw new AcpThreadsError("agent_exited", `${this.opts.agent.displayName} exited (code ${exit.code}, signal ${exit.signal})`, {
-        stderrTail: this.#transport.stderrTail(),
-      });
+      throw new AcpThreadsError(
+        "agent_exited",
+        `${this.opts.agent.displayName} exited (code ${exit.code}, signal ${exit.signal})`,
+        {
+          stderrTail: this.#transport.stderrTail(),
+        },
+      );
     });
     this.#death.catch(() => {});
     try {
@@ -189,16 +208,28 @@ class Runtime implements AcpAgentRuntime {
     }
     if (this.#init.protocolVersion !== acp.PROTOCOL_VERSION) {
       await this.close();
-      throw new AcpThreadsError("unsupported_version", `${this.opts.agent.displayName} speaks ACP protocol version ${this.#init.protocolVersion}; this client supports ${acp.PROTOCOL_VERSION}`);
+      throw new AcpThreadsError(
+        "unsupported_version",
+        `${this.opts.agent.displayName} speaks ACP protocol version ${this.#init.protocolVersion}; this client supports ${acp.PROTOCOL_VERSION}`,
+      );
     }
     this.#setStatus("idle");
     return this.getCapabilities()!;
   }
 
-  async #turn(sessionId: string, prompt: acp.ContentBlock[] | string, channel: AsyncChannel<RuntimeEvent>, signal?: AbortSignal) {
+  async #turn(
+    sessionId: string,
+    prompt: acp.ContentBlock[] | string,
+    channel: AsyncChannel<RuntimeEvent>,
+    signal?: AbortSignal,
+  ) {
     const session = this.#sessions.get(sessionId);
     if (!session || !this.#conn || session.sink) {
-      const why = !session ? `unknown session ${sessionId}` : !this.#conn ? "agent not started" : "a turn is already running in this session";
+      const why = !session
+        ? `unknown session ${sessionId}`
+        : !this.#conn
+          ? "agent not started"
+          : "a turn is already running in this session";
       channel.push({ type: "error", message: why });
       return channel.end();
     }
@@ -210,15 +241,23 @@ class Runtime implements AcpAgentRuntime {
     try {
       const blocks: acp.ContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
       const agent = this.#agent();
-      const res = await this.#withAuth(() => Promise.race([agent.request(methods.agent.session.prompt, { sessionId, prompt: blocks }), this.#death!]));
+      const res = await this.#withAuth(() =>
+        Promise.race([agent.request(methods.agent.session.prompt, { sessionId, prompt: blocks }), this.#death!]),
+      );
       await this.#queue.idle(sessionId);
       // `usage` is not in the stable schema yet, but claude-agent-acp sends it.
       const usage = (res as { usage?: unknown }).usage;
       channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);
-      const failure = this.#closing ? { message: errorMessage(err) } : await explainTurnFailure(err, this.opts.agent, this.#transport);
-      channel.push({ type: "error", message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) });
+      const failure = this.#closing
+        ? { message: errorMessage(err) }
+        : await explainTurnFailure(err, this.opts.agent, this.#transport);
+      channel.push({
+        type: "error",
+        message: failure.message,
+        ...(failure.code !== undefined ? { code: failure.code } : {}),
+      });
     } finally {
       signal?.removeEventListener("abort", onAbort);
       session.sink = undefined;

@@ -29,7 +29,8 @@ export function loginCommandOf(method: AuthMethod, spec: AgentSpec): LoginComman
   if (m.type === "terminal") {
     return { command: spec.command, args: [...spec.args, ...(m.args ?? [])], env: { ...m.env } };
   }
-  const legacy = m._meta?.["terminal-auth"] as { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
+  const legacy = m._meta?.["terminal-auth"] as
+    { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
   if (legacy && typeof legacy === "object") {
     return { command: legacy.command ?? spec.command, args: legacy.args ?? spec.args, env: { ...legacy.env } };
   }
@@ -59,14 +60,19 @@ export async function authenticate(authMethods: readonly AuthMethod[], ctx: Auth
     authMethods[0];
   const login = loginCommandOf(method, ctx.spec);
   // Some methods open a browser and wait for the user: say what is happening instead of hanging silently.
-  ctx.logger?.warn(`${ctx.spec.displayName} requires authentication; trying '${method.name}' (${method.id})${login ? ": running its login command" : ""}`);
+  ctx.logger?.warn(
+    `${ctx.spec.displayName} requires authentication; trying '${method.name}' (${method.id})${login ? ": running its login command" : ""}`,
+  );
   if (!login) {
     await ctx.agent.request(methods.agent.authenticate, { methodId: method.id });
     return method.id;
   }
   const code = await runLogin(login, ctx);
   if (code !== 0) {
-    throw new AcpThreadsError("protocol", `${ctx.spec.displayName} login ('${method.name}') failed with exit code ${code}`);
+    throw new AcpThreadsError(
+      "protocol",
+      `${ctx.spec.displayName} login ('${method.name}') failed with exit code ${code}`,
+    );
   }
   return method.id;
 }
@@ -83,7 +89,11 @@ async function runLogin(login: LoginCommand, ctx: AuthContext): Promise<number |
     return (await ctx.terminals.waitForExit({ sessionId: "authentication", terminalId })).exitCode ?? null;
   }
   return await new Promise((resolve) => {
-    const child = spawn(login.command, login.args, { cwd: ctx.cwd, env: { ...ctx.env, ...login.env }, stdio: "inherit" });
+    const child = spawn(login.command, login.args, {
+      cwd: ctx.cwd,
+      env: { ...ctx.env, ...login.env },
+      stdio: "inherit",
+    });
     child.once("error", () => resolve(127));
     child.once("exit", (code) => resolve(code));
   });

@@ -11,7 +11,11 @@ import type { TerminalManager } from "./terminal-handler";
 
 export const CLIENT_NAME = "acp-threads";
 
-export function buildClientApp(ctx: EngineContext, terminals: TerminalManager, onSessionUpdate: (params: unknown) => void): ClientApp {
+export function buildClientApp(
+  ctx: EngineContext,
+  terminals: TerminalManager,
+  onSessionUpdate: (params: unknown) => void,
+): ClientApp {
   return client({ name: CLIENT_NAME })
     .onNotification(methods.client.session.update, ({ params }) => onSessionUpdate(params))
     .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
@@ -21,7 +25,9 @@ export function buildClientApp(ctx: EngineContext, terminals: TerminalManager, o
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => asRequest(() => handleWriteTextFile(ctx, params)))
     .onRequest(methods.client.terminal.create, ({ params }) => asRequest(async () => terminals.create(params)))
     .onRequest(methods.client.terminal.output, ({ params }) => asRequest(async () => terminals.output(params)))
-    .onRequest(methods.client.terminal.waitForExit, ({ params, signal }) => asRequest(() => terminals.waitForExit(params, signal)))
+    .onRequest(methods.client.terminal.waitForExit, ({ params, signal }) =>
+      asRequest(() => terminals.waitForExit(params, signal)),
+    )
     .onRequest(methods.client.terminal.kill, ({ params }) => asRequest(async () => terminals.kill(params)))
     .onRequest(methods.client.terminal.release, ({ params }) => asRequest(async () => terminals.release(params)));
 }

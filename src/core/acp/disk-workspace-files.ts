@@ -7,7 +7,10 @@ import type { WorkspaceFiles } from "../ports";
 export async function atomicWriteFile(path: string, content: string, mode?: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // Keep an existing file's mode; new files get `mode` (default 0644 for workspace files).
-  const keepMode = await stat(path).then((s) => s.mode & 0o777, () => mode ?? 0o644);
+  const keepMode = await stat(path).then(
+    (s) => s.mode & 0o777,
+    () => mode ?? 0o644,
+  );
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString("hex")}.tmp`);
   const fh = await open(tmp, "w", keepMode);
   try {

@@ -16,7 +16,10 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   return lines.slice(start, end).join("\n");
 }
 
-export async function handleReadTextFile(ctx: EngineContext, params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+export async function handleReadTextFile(
+  ctx: EngineContext,
+  params: acp.ReadTextFileRequest,
+): Promise<acp.ReadTextFileResponse> {
   if (ctx.policy === "deny-all") {
     throw new AcpThreadsError("permission_denied", `reading ${params.path} refused: permission policy is deny-all`);
   }
@@ -27,14 +30,19 @@ export async function handleReadTextFile(ctx: EngineContext, params: acp.ReadTex
   return { content: sliceLines(text, params.line, params.limit) };
 }
 
-export async function handleWriteTextFile(ctx: EngineContext, params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+export async function handleWriteTextFile(
+  ctx: EngineContext,
+  params: acp.WriteTextFileRequest,
+): Promise<acp.WriteTextFileResponse> {
   const session = ctx.session(params.sessionId);
   const path = await ctx.guard.check(params.path);
   const approved = session.approvedEdits.has(params.path) || session.approvedEdits.has(path);
   if (!approved) {
     const oldText = (await ctx.files.readText(path)) ?? null;
     if (!(await checkWritePermission(ctx, session, params.path, oldText, params.content))) {
-      throw new AcpThreadsError("permission_denied", `writing ${params.path} was not allowed (policy ${ctx.policy})`, { path: params.path });
+      throw new AcpThreadsError("permission_denied", `writing ${params.path} was not allowed (policy ${ctx.policy})`, {
+        path: params.path,
+      });
     }
   }
   await ctx.files.writeText(path, params.content, session.lastRead.get(path));

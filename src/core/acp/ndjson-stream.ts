@@ -37,26 +37,32 @@ export function createNdJsonStream(
       cancelled = true;
     },
     start(controller) {
-      const splitter = new LineSplitter(maxBytes, (line) => {
-        const text = line.trim();
-        if (!text) return;
-        log.add("recv", text);
-        let message: unknown;
-        try {
-          message = JSON.parse(text);
-        } catch {
-          log.note(`skipped a line that is not JSON (${text.length} chars)`);
-          return;
-        }
-        if (!message || typeof message !== "object" || Array.isArray(message)) {
-          log.note("skipped a line that is not a JSON-RPC message object");
-          return;
-        }
-        const msg = message as { method?: unknown; id?: unknown; params?: unknown };
-        if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
-        if (!cancelled) controller.enqueue(message as AnyMessage);
-      }, (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`));
-      input.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+      const splitter = new LineSplitter(
+        maxBytes,
+        (line) => {
+          const text = line.trim();
+          if (!text) return;
+          log.add("recv", text);
+          let message: unknown;
+          try {
+            message = JSON.parse(text);
+          } catch {
+            log.note(`skipped a line that is not JSON (${text.length} chars)`);
+            return;
+          }
+          if (!message || typeof message !== "object" || Array.isArray(message)) {
+            log.note("skipped a line that is not a JSON-RPC message object");
+            return;
+          }
+          const msg = message as { method?: unknown; id?: unknown; params?: unknown };
+          if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
+          if (!cancelled) controller.enqueue(message as AnyMessage);
+        },
+        (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`),
+      );
+      input.on("data", (chunk: Buffer | string) =>
+        splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk),
+      );
       input.on("end", () => {
         splitter.flush();
         if (cancelled) return;

@@ -142,7 +142,12 @@ export function normalizeUpdate(update: unknown, tools: ToolCallTracker): Runtim
     }
     case "compaction_summary_chunk":
       return [
-        { type: "compaction", compactionId: str(update.compactionId) ?? "", status: "summary_chunk", summary: contentText(update.content) },
+        {
+          type: "compaction",
+          compactionId: str(update.compactionId) ?? "",
+          status: "summary_chunk",
+          summary: contentText(update.content),
+        },
       ];
     default:
       return [];

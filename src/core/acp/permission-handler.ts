@@ -58,7 +58,10 @@ async function decide(
 ): Promise<Decided> {
   if (session.cancelling) return { option: undefined, decidedBy: "cancelled" };
   // A "no" without any reject option offered can only be expressed as `cancelled` (e.g. Claude's plan exit).
-  const no = (decidedBy: Decided["decidedBy"]): Decided => ({ option: pickOption(params.options, "reject"), decidedBy });
+  const no = (decidedBy: Decided["decidedBy"]): Decided => ({
+    option: pickOption(params.options, "reject"),
+    decidedBy,
+  });
   if (ctx.store.isRemembered(ctx.agentId, kind, path)) {
     return { option: pickOption(params.options, "allow", true), decidedBy: "remembered" };
   }
@@ -76,7 +79,9 @@ async function decide(
     agentId: ctx.agentId,
     request: params,
     signal: abort.signal,
-    ...(diff && diff.type === "diff" ? { proposed: { path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText } } : {}),
+    ...(diff && diff.type === "diff"
+      ? { proposed: { path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText } }
+      : {}),
   };
   ctx.waitingForPermission(true);
   try {

@@ -109,7 +109,11 @@ function loadRules(file: string): RememberedRule[] {
     if (parsed.version !== RULES_VERSION || !Array.isArray(parsed.rules)) return [];
     return parsed.rules.filter(
       (r): r is RememberedRule =>
-        typeof r === "object" && r !== null && typeof r.agentId === "string" && typeof r.kind === "string" && typeof r.path === "string",
+        typeof r === "object" &&
+        r !== null &&
+        typeof r.agentId === "string" &&
+        typeof r.kind === "string" &&
+        typeof r.path === "string",
     );
   } catch {
     // A corrupt rules file must not block the agent: start with no remembered decisions.

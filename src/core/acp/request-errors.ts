@@ -6,7 +6,8 @@ export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
   if (err instanceof AcpThreadsError) {
     if (err.code === "not_found") return new RequestError(-32002, err.message, err.details);
-    if (err.code === "path_outside_workspace" || err.code === "usage") return RequestError.invalidParams(err.details, err.message);
+    if (err.code === "path_outside_workspace" || err.code === "usage")
+      return RequestError.invalidParams(err.details, err.message);
     // -32000-range server error: permission denials are not malformed requests.
     if (err.code === "permission_denied") return new RequestError(-32001, err.message, err.details);
   }

@@ -64,7 +64,11 @@ export interface DoctorEntry {
 export interface AgentRuntime {
   ensureSession(req?: SessionRequest): Promise<SessionInfo>;
   /** One prompt turn; yields normalized events and always ends with `done` or `error`. */
-  runTurn(sessionId: string, prompt: acp.ContentBlock[] | string, opts?: { signal?: AbortSignal }): AsyncIterable<RuntimeEvent>;
+  runTurn(
+    sessionId: string,
+    prompt: acp.ContentBlock[] | string,
+    opts?: { signal?: AbortSignal },
+  ): AsyncIterable<RuntimeEvent>;
   cancel(sessionId: string): Promise<void>;
   close(): Promise<void>;
   getCapabilities(): AgentCapabilitiesView | undefined;

@@ -2,7 +2,13 @@
  * Opening sessions: `session/new`, `session/load` (replay before the response, so the session is registered
  * first), `session/resume`, and the load → resume → new ladder of `ensureSession`.
  */
-import { methods, type ClientContext, type InitializeResponse, type McpServer, type SessionInfo as AcpSessionInfo } from "@agentclientprotocol/sdk";
+import {
+  methods,
+  type ClientContext,
+  type InitializeResponse,
+  type McpServer,
+  type SessionInfo as AcpSessionInfo,
+} from "@agentclientprotocol/sdk";
 import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
 import type { SessionInfo, SessionRequest } from "./runtime";
@@ -48,7 +54,12 @@ export async function loadSession(ctx: SessionOpenContext, sessionId: string): P
   session.sink = (event) => replay.push(event);
   try {
     const res = await ctx.withAuth(() =>
-      ctx.agent.request(methods.agent.session.load, { sessionId, cwd: ctx.cwd, mcpServers: ctx.mcpServers, ...extraDirs(ctx) }),
+      ctx.agent.request(methods.agent.session.load, {
+        sessionId,
+        cwd: ctx.cwd,
+        mcpServers: ctx.mcpServers,
+        ...extraDirs(ctx),
+      }),
     );
     await ctx.queue.idle(sessionId);
     return { sessionId, origin: "load", modes: res?.modes, configOptions: res?.configOptions, replay };
@@ -62,7 +73,12 @@ export async function loadSession(ctx: SessionOpenContext, sessionId: string): P
 
 export async function resumeSession(ctx: SessionOpenContext, sessionId: string): Promise<OpenedSession> {
   const res = await ctx.withAuth(() =>
-    ctx.agent.request(methods.agent.session.resume, { sessionId, cwd: ctx.cwd, mcpServers: ctx.mcpServers, ...extraDirs(ctx) }),
+    ctx.agent.request(methods.agent.session.resume, {
+      sessionId,
+      cwd: ctx.cwd,
+      mcpServers: ctx.mcpServers,
+      ...extraDirs(ctx),
+    }),
   );
   if (!ctx.sessions.has(sessionId)) ctx.sessions.set(sessionId, new SessionState(sessionId, ctx.cwd));
   return { sessionId, origin: "resume", modes: res.modes, configOptions: res.configOptions, replay: [] };
@@ -90,12 +106,19 @@ export async function ensureSession(ctx: SessionOpenContext, req: SessionRequest
 }
 
 /** Every page of `session/list` (cursors are opaque and never kept); [] when the agent does not list. */
-export async function listAllSessions(agent: ClientContext, init: InitializeResponse, cwd?: string): Promise<AcpSessionInfo[]> {
+export async function listAllSessions(
+  agent: ClientContext,
+  init: InitializeResponse,
+  cwd?: string,
+): Promise<AcpSessionInfo[]> {
   if (!init.agentCapabilities?.sessionCapabilities?.list) return [];
   const out: AcpSessionInfo[] = [];
   let cursor: string | undefined;
   do {
-    const page = await agent.request(methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+    const page = await agent.request(methods.agent.session.list, {
+      ...(cwd ? { cwd } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     out.push(...page.sessions);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);

@@ -33,7 +33,9 @@ export class TerminalManager {
   async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const session = this.ctx.session(params.sessionId);
     // A working directory the agent names must be inside the workspace, like any path it reads or writes.
-    const cwd = params.cwd ? await this.ctx.guard.check(isAbsolute(params.cwd) ? params.cwd : resolve(session.cwd, params.cwd)) : session.cwd;
+    const cwd = params.cwd
+      ? await this.ctx.guard.check(isAbsolute(params.cwd) ? params.cwd : resolve(session.cwd, params.cwd))
+      : session.cwd;
     const env: NodeJS.ProcessEnv = { ...this.ctx.terminalEnv };
     for (const v of params.env ?? []) env[v.name] = v.value;
     const proc = startTerminalProcess({ command: params.command, args: params.args, cwd, env, noPty: this.opts.noPty });
@@ -88,7 +90,10 @@ export class TerminalManager {
     };
   }
 
-  async waitForExit(params: acp.WaitForTerminalExitRequest, signal?: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+  async waitForExit(
+    params: acp.WaitForTerminalExitRequest,
+    signal?: AbortSignal,
+  ): Promise<acp.WaitForTerminalExitResponse> {
     const term = this.#get(params.terminalId);
     if (!signal) return await term.exited;
     return await Promise.race([
@@ -113,7 +118,13 @@ export class TerminalManager {
   /** Output of any terminal this runtime started, released or not (for hosts rendering tool calls). */
   outputOf(terminalId: string): { output: string; truncated: boolean; exitStatus?: TerminalExit } | undefined {
     const term = this.#terminals.get(terminalId);
-    return term && { output: term.output.text(), truncated: term.output.truncated, ...(term.exit ? { exitStatus: term.exit } : {}) };
+    return (
+      term && {
+        output: term.output.text(),
+        truncated: term.output.truncated,
+        ...(term.exit ? { exitStatus: term.exit } : {}),
+      }
+    );
   }
 
   /** Kills every running terminal (runtime close). */

@@ -37,7 +37,6 @@ let ptyModule: PtyModule | null | undefined;
 function loadPty(): PtyModule | null {
   if (ptyModule === undefined) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       ptyModule = require("node-pty") as PtyModule;
     } catch {
       ptyModule = null;
@@ -46,7 +45,9 @@ function loadPty(): PtyModule | null {
   return ptyModule;
 }
 
-const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, num]) => [num as number, name]));
+const SIGNAL_NAMES = new Map<number, string>(
+  Object.entries(constants.signals).map(([name, num]) => [num as number, name]),
+);
 
 function argv(opts: StartTerminalOptions): [string, string[]] {
   return opts.args && opts.args.length > 0 ? [opts.command, opts.args] : ["/bin/sh", ["-c", opts.command]];
@@ -56,14 +57,24 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
   const [file, args] = argv(opts);
   const pty = opts.noPty ? null : loadPty();
   if (pty) {
-    const term = pty.spawn(file, args, { cwd: opts.cwd, env: opts.env as Record<string, string>, cols: 120, rows: 30, name: "xterm-256color" });
+    const term = pty.spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env as Record<string, string>,
+      cols: 120,
+      rows: 30,
+      name: "xterm-256color",
+    });
     return {
       pid: term.pid,
       kind: "pty",
       onData: (listener) => void term.onData(listener),
       onExit: (listener) =>
         void term.onExit(({ exitCode, signal }) =>
-          listener(signal ? { exitCode: null, signal: SIGNAL_NAMES.get(signal) ?? String(signal) } : { exitCode, signal: null }),
+          listener(
+            signal
+              ? { exitCode: null, signal: SIGNAL_NAMES.get(signal) ?? String(signal) }
+              : { exitCode, signal: null },
+          ),
         ),
       write: (data) => term.write(data),
       resize: (cols, rows) => term.resize(cols, rows),

@@ -29,7 +29,10 @@ export interface AgentTransport {
 
 const never = new Promise<AgentExit>(() => {});
 
-export function processTransport(spec: AgentSpec, opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv }): AgentTransport {
+export function processTransport(
+  spec: AgentSpec,
+  opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv },
+): AgentTransport {
   let proc: AgentProcess | undefined;
   let resolveExited!: (e: AgentExit) => void;
   const exited = new Promise<AgentExit>((r) => (resolveExited = r));
@@ -69,7 +72,9 @@ export function inProcessTransport(agentApp: AgentApp, opts: { wire?: "direct" |
       }
       const toAgent = new PassThrough();
       const toClient = new PassThrough();
-      const agentConn = agentApp.connect(ndJsonStream(Writable.toWeb(toClient), Readable.toWeb(toAgent) as ReadableStream<Uint8Array>));
+      const agentConn = agentApp.connect(
+        ndJsonStream(Writable.toWeb(toClient), Readable.toWeb(toAgent) as ReadableStream<Uint8Array>),
+      );
       const conn = app.connect(createNdJsonStream(toAgent, toClient, hooks));
       close = () => {
         conn.close();

@@ -55,7 +55,10 @@ function clearStaleLock(path: string): void {
 
 class WasmDb implements Db {
   readonly #db: Database;
-  constructor(readonly path: string, readOnly: boolean) {
+  constructor(
+    readonly path: string,
+    readOnly: boolean,
+  ) {
     clearStaleLock(path);
     this.#db = new Database(path, { readOnly });
   }

@@ -75,7 +75,10 @@ export function findPreset(id: string): ExecPreset | undefined {
 }
 
 /** The start options for a command line (preset or custom) before cwd/env/timeout are added. */
-export type ExpandedCommand = Pick<ExecStartOptions, "command" | "args" | "pty" | "closeStdin" | "presetId" | "transcript">;
+export type ExpandedCommand = Pick<
+  ExecStartOptions,
+  "command" | "args" | "pty" | "closeStdin" | "presetId" | "transcript"
+>;
 
 /**
  * Expands a preset id in the first word; a single word containing spaces or shell syntax runs through `sh -c`

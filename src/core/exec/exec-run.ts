@@ -180,7 +180,13 @@ export class ExecRun implements Disposable {
     if (!this.running) return;
     for (const [stream, decoder] of this.#decoders) {
       const rest = decoder.end();
-      const event = { runId: this.id, text: rest, offset: this.#buffer.total, bytes: 0, stream: stream as OutputEvent["stream"] };
+      const event = {
+        runId: this.id,
+        text: rest,
+        offset: this.#buffer.total,
+        bytes: 0,
+        stream: stream as OutputEvent["stream"],
+      };
       if (rest) this.#safely("an output listener", () => this.#onOutput.fire(event));
     }
     clearTimeout(this.#flushTimer);

@@ -44,7 +44,10 @@ interface Pending {
 export class ExecThreadRecorder implements ExecRecorder {
   readonly #sink: ThreadSink;
   readonly #opts: Required<Omit<ExecThreadOptions, "describeRepo" | "onError">> & ExecThreadOptions;
-  readonly #handles = new Map<string, { handle: ThreadSinkHandle; recorded: number; skipped: boolean; pending?: Pending }>();
+  readonly #handles = new Map<
+    string,
+    { handle: ThreadSinkHandle; recorded: number; skipped: boolean; pending?: Pending }
+  >();
 
   constructor(sink: ThreadSink, options: ExecThreadOptions = {}) {
     this.#sink = sink;
@@ -90,14 +93,21 @@ export class ExecThreadRecorder implements ExecRecorder {
         const from = Math.max(entry.recorded, run.bytes - this.#opts.tailBytes);
         const tail = read(from, this.#opts.tailBytes);
         if (tail.text) {
-          entry.handle.append({ kind: "exec_output", stream: run.pty ? "pty" : "stdout", text: tail.text, bytes: run.bytes, truncated: true });
+          entry.handle.append({
+            kind: "exec_output",
+            stream: run.pty ? "pty" : "stdout",
+            text: tail.text,
+            bytes: run.bytes,
+            truncated: true,
+          });
         }
       }
       const durationMs = Date.parse(run.endedAt ?? run.updatedAt) - Date.parse(run.startedAt);
       entry.handle.append({ kind: "exec_exit", exitCode: run.exitCode, signal: run.signal, durationMs });
       const patch: MetadataPatch = { status: threadStatus(run) };
       if (run.transcriptPath) patch.transcriptPath = run.transcriptPath;
-      if (run.status !== "exited") patch.reason = run.status === "timeout" ? "timed out" : `killed by ${run.signal ?? "signal"}`;
+      if (run.status !== "exited")
+        patch.reason = run.status === "timeout" ? "timed out" : `killed by ${run.signal ?? "signal"}`;
       entry.handle.patch(patch);
       entry.handle.close();
     });

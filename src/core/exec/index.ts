@@ -31,7 +31,14 @@
 export { openExecRegistry, type OpenExecOptions } from "./open-registry";
 export { ExecRegistry, commandLine, newRunId, type ExecRegistryOptions, type LogRequest } from "./registry";
 export { ExecRun } from "./exec-run";
-export { EXEC_PRESETS, expandCommand, findPreset, type ExecPreset, type ExpandedCommand, type PresetOptions } from "./exec-presets";
+export {
+  EXEC_PRESETS,
+  expandCommand,
+  findPreset,
+  type ExecPreset,
+  type ExpandedCommand,
+  type PresetOptions,
+} from "./exec-presets";
 export { CLAUDE_PERMISSION_MODES, type ClaudePermissionMode } from "./exec-presets";
 export { HeadTailBuffer, readSlice } from "./output-buffer";
 export { encodeKeys, keyBytes } from "./send-keys";

@@ -12,7 +12,15 @@ import { ExecRun } from "./exec-run";
 import { readSlice } from "./output-buffer";
 import { isAlive, killRunGroup, signalRun } from "./proc";
 import { RunLogReader } from "./run-log";
-import { listRunIds, matchRunId, readRunState, removeRun, runProcessAlive, toRunInfo, writeRunState } from "./run-state";
+import {
+  listRunIds,
+  matchRunId,
+  readRunState,
+  removeRun,
+  runProcessAlive,
+  toRunInfo,
+  writeRunState,
+} from "./run-state";
 import { spawnProcess } from "./spawn-process";
 import {
   DEFAULT_HEAD_BYTES,
@@ -86,7 +94,8 @@ export class ExecRegistry implements Disposable {
     const id = options.id ?? newRunId();
     // Ids become file names: never let one reach outside execDir.
     if (!RUN_ID_RE.test(id)) throw new AcpThreadsError("usage", `invalid exec run id '${id}'`);
-    if (this.#runs.has(id) || readRunState(this.execDir, id)) throw new AcpThreadsError("usage", `exec run ${id} exists`);
+    if (this.#runs.has(id) || readRunState(this.execDir, id))
+      throw new AcpThreadsError("usage", `exec run ${id} exists`);
     const env = options.env ?? process.env;
     const proc = spawnProcess({ ...options, env, pty: options.pty ?? false });
     const now = new Date().toISOString();
@@ -253,7 +262,11 @@ export class ExecRegistry implements Disposable {
   #live(id: string): ExecRun {
     const info = this.resolve(id);
     const run = this.#runs.get(info.id);
-    if (!run) throw new AcpThreadsError("usage", `exec run ${info.id} is owned by process ${info.ownerPid}; input works only there`);
+    if (!run)
+      throw new AcpThreadsError(
+        "usage",
+        `exec run ${info.id} is owned by process ${info.ownerPid}; input works only there`,
+      );
     return run;
   }
 

@@ -3,7 +3,17 @@
  * run's owner and read by any process. The owner is the only writer, except that a `kill` from another process
  * may close out a run whose owner is gone.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { isAlive, processStartTicks } from "./proc";

@@ -47,7 +47,10 @@ const PTY_QUIET_MS = 30;
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string {
   const candidates = command.includes("/")
     ? [isAbsolute(command) ? command : resolve(cwd, command)]
-    : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+    : (env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, command));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, fsConstants.X_OK);
@@ -56,9 +59,13 @@ export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: str
       // not here: try the next PATH entry
     }
   }
-  throw new AcpThreadsError("agent_not_found", `command not found: ${command} (not on PATH; install it or give its path)`, {
-    command,
-  });
+  throw new AcpThreadsError(
+    "agent_not_found",
+    `command not found: ${command} (not on PATH; install it or give its path)`,
+    {
+      command,
+    },
+  );
 }
 
 export function spawnProcess(options: SpawnOptions): SpawnedProcess {

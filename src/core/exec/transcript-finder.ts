@@ -75,12 +75,16 @@ function geminiCandidates(query: TranscriptQuery): string[] {
   const cwds = [...new Set([query.cwd, canonical(query.cwd)])];
   const names = new Set(cwds.map((c) => createHash("sha256").update(c).digest("hex")));
   try {
-    const projects = (JSON.parse(readFileSync(join(root, "projects.json"), "utf8")) as { projects?: Record<string, string> }).projects ?? {};
+    const projects =
+      (JSON.parse(readFileSync(join(root, "projects.json"), "utf8")) as { projects?: Record<string, string> })
+        .projects ?? {};
     for (const c of cwds) if (typeof projects[c] === "string") names.add(projects[c]);
   } catch {
     // no projects.json (older builds): the hash folder only
   }
-  return [...names].flatMap((n) => filesIn(join(root, "tmp", n, "chats"), (f) => f.startsWith("session-") && /\.jsonl?$/.test(f)));
+  return [...names].flatMap((n) =>
+    filesIn(join(root, "tmp", n, "chats"), (f) => f.startsWith("session-") && /\.jsonl?$/.test(f)),
+  );
 }
 
 const CANDIDATES: Record<TranscriptKind, (query: TranscriptQuery) => string[]> = {

@@ -65,7 +65,10 @@ function createSchema(db: Db): void {
 }
 
 export class ThreadIndex {
-  constructor(readonly db: Db, readonly created: boolean) {}
+  constructor(
+    readonly db: Db,
+    readonly created: boolean,
+  ) {}
 
   count(): number {
     return Number(this.db.get<{ n: number }>("SELECT count(*) AS n FROM threads")?.n ?? 0);
@@ -173,8 +176,12 @@ export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncSta
   const ids = store.ids();
   index.db.transaction(() => {
     const known = new Map<string, Known>();
-    for (const r of index.db.all<Known & { id: string }>("SELECT id, size, mtime, byte_offset, head, state, path FROM threads")) known.set(r.id, r);
-    const upsert = index.db.prepare(`INSERT OR REPLACE INTO threads VALUES (:id, :title, :agent_id, :agent_name, :mode, :cwd, :repo_root,
+    for (const r of index.db.all<Known & { id: string }>(
+      "SELECT id, size, mtime, byte_offset, head, state, path FROM threads",
+    ))
+      known.set(r.id, r);
+    const upsert = index.db
+      .prepare(`INSERT OR REPLACE INTO threads VALUES (:id, :title, :agent_id, :agent_name, :mode, :cwd, :repo_root,
       :status, :turns, :messages, :created_at, :last_activity, :path, :size, :mtime, :byte_offset, :head, :state)`);
     try {
       for (const id of ids) {
@@ -194,16 +201,30 @@ export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncSta
           const folder = new MetadataFolder();
           if (tail) folder.metadata = JSON.parse(prev.state) as ThreadMetadata;
           const res = readRecords(path, tail ? prev.byte_offset : 0);
-          tail ? stats.tailRead++ : stats.fullRead++;
+          if (tail) stats.tailRead++;
+          else stats.fullRead++;
           for (const r of res.records) folder.add(r);
           const m = folder.metadata;
           if (!m) throw new Error("no thread_start record");
           upsert.run({
-            ":id": id, ":title": m.title === null ? null : redactSecrets(m.title), ":agent_id": m.agent.id, ":agent_name": m.agent.name,
-            ":mode": m.mode, ":cwd": m.cwd, ":repo_root": m.repoRoot, ":status": m.status, ":turns": m.counters.turns,
-            ":messages": m.counters.userMessages + m.counters.agentMessages, ":created_at": m.createdAt,
-            ":last_activity": m.lastActivity, ":path": path, ":size": st.size, ":mtime": st.mtimeMs,
-            ":byte_offset": res.endOffset, ":head": head, ":state": JSON.stringify(m),
+            ":id": id,
+            ":title": m.title === null ? null : redactSecrets(m.title),
+            ":agent_id": m.agent.id,
+            ":agent_name": m.agent.name,
+            ":mode": m.mode,
+            ":cwd": m.cwd,
+            ":repo_root": m.repoRoot,
+            ":status": m.status,
+            ":turns": m.counters.turns,
+            ":messages": m.counters.userMessages + m.counters.agentMessages,
+            ":created_at": m.createdAt,
+            ":last_activity": m.lastActivity,
+            ":path": path,
+            ":size": st.size,
+            ":mtime": st.mtimeMs,
+            ":byte_offset": res.endOffset,
+            ":head": head,
+            ":state": JSON.stringify(m),
           });
         } catch {
           stats.failed++; // unreadable file: left out of the index, the store reports it when opened

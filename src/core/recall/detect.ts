@@ -20,7 +20,8 @@ export function detectSource(path: string): SourceName {
     }
     if (typeof r !== "object" || r === null) continue;
     if ("payload" in r || r.type === "session_meta" || (r.id && r.instructions !== undefined)) return "codex_rollout";
-    if ("sessionId" in r || "parentUuid" in r || r.type === "file-history-snapshot" || r.type === "summary") return "claude_code_jsonl";
+    if ("sessionId" in r || "parentUuid" in r || r.type === "file-history-snapshot" || r.type === "summary")
+      return "claude_code_jsonl";
     if (r.type === "message" || r.type === "reasoning" || r.type === "function_call") return "codex_rollout";
   }
   return "acp_threads";

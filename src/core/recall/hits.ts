@@ -49,17 +49,22 @@ function countHits(hits: Hit[]): Map<number, SessionCount> {
 /** Rows (mid, body) of the messages in scope that FTS proposes (or all of them, for a scan). */
 function candidateRows(db: Db, term: Term, scope: Scope): { mid: number; body: string }[] {
   if (term.fts !== undefined) {
-    const where = scope.repo !== undefined ? " AND (msg_fts.rowid >> 24) IN (SELECT sid FROM sessions WHERE repo = :repo)" : "";
-    return db.all(`SELECT m.mid, m.body FROM msg_fts JOIN messages m ON m.mid = msg_fts.rowid WHERE msg_fts MATCH :q${where}`, {
-      ":q": term.fts,
-      ...(scope.repo !== undefined ? { ":repo": scope.repo } : {}),
-    });
+    const where =
+      scope.repo !== undefined ? " AND (msg_fts.rowid >> 24) IN (SELECT sid FROM sessions WHERE repo = :repo)" : "";
+    return db.all(
+      `SELECT m.mid, m.body FROM msg_fts JOIN messages m ON m.mid = msg_fts.rowid WHERE msg_fts MATCH :q${where}`,
+      {
+        ":q": term.fts,
+        ...(scope.repo !== undefined ? { ":repo": scope.repo } : {}),
+      },
+    );
   }
   if (scope.repo === undefined) return db.all("SELECT mid, body FROM messages");
   const rows: { mid: number; body: string }[] = [];
   const stmt = db.prepare("SELECT mid, body FROM messages WHERE mid BETWEEN ? AND ?");
   try {
-    for (const { sid } of db.all<{ sid: number }>("SELECT sid FROM sessions WHERE repo = ?", scope.repo)) rows.push(...stmt.all<{ mid: number; body: string }>(sessionRange(sid)));
+    for (const { sid } of db.all<{ sid: number }>("SELECT sid FROM sessions WHERE repo = ?", scope.repo))
+      rows.push(...stmt.all<{ mid: number; body: string }>(sessionRange(sid)));
   } finally {
     stmt.finalize();
   }
@@ -78,7 +83,10 @@ export function findTerm(db: Db, term: Term, termIndex: number, scope: Scope): T
       counts: new Map(rows.map((r) => [r.sid, { hits: r.n, firstHand: r.fh }])),
       hitsFor: (sid) => {
         const [lo, hi] = sessionRange(sid);
-        const mids = db.all<{ mid: number }>("SELECT rowid AS mid FROM msg_fts WHERE msg_fts MATCH ? AND rowid BETWEEN ? AND ?", [q, lo, hi]);
+        const mids = db.all<{ mid: number }>(
+          "SELECT rowid AS mid FROM msg_fts WHERE msg_fts MATCH ? AND rowid BETWEEN ? AND ?",
+          [q, lo, hi],
+        );
         return mids.map((r) => toHit(r.mid, termIndex));
       },
     };

@@ -40,7 +40,10 @@ function makeParser(spec: ImportSpec, writer: RecallWriter, state?: AnyState): T
   if (spec.source === "acp_threads") return createThreadParser(state as ThreadState | undefined);
   const sidechainFile = /[\\/]subagents[\\/]/.test(spec.path);
   const isReplay = (id: string) =>
-    writer.db.get("SELECT 1 AS x FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.ext_id = ? AND s.path <> ?", [id, spec.path]) !== undefined;
+    writer.db.get("SELECT 1 AS x FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.ext_id = ? AND s.path <> ?", [
+      id,
+      spec.path,
+    ]) !== undefined;
   return createClaudeParser({ sidechainFile, isReplay }, state as ClaudeState | undefined);
 }
 
@@ -61,7 +64,10 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
   }
   const prev = db.get<FileRow>("SELECT * FROM files WHERE path = ?", spec.path);
   if (
-    prev && prev.inode === st.ino && prev.size === st.size && prev.mtime_ms === st.mtimeMs &&
+    prev &&
+    prev.inode === st.ino &&
+    prev.size === st.size &&
+    prev.mtime_ms === st.mtimeMs &&
     prev.parser_version === PARSER_VERSION
   ) {
     return { status: "unchanged", messages: 0, badLines: prev.bad_lines, unknown: prev.unknown };
@@ -78,8 +84,17 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
 
   const saveFile = () =>
     writer.file({
-      path: spec.path, source: spec.source, sid, inode: st.ino, size: st.size, mtime_ms: st.mtimeMs, offset, line,
-      parser_version: PARSER_VERSION, state: JSON.stringify(parser.state), unknown: unknownBase + parser.unknown,
+      path: spec.path,
+      source: spec.source,
+      sid,
+      inode: st.ino,
+      size: st.size,
+      mtime_ms: st.mtimeMs,
+      offset,
+      line,
+      parser_version: PARSER_VERSION,
+      state: JSON.stringify(parser.state),
+      unknown: unknownBase + parser.unknown,
       bad_lines: badLines,
     });
   const sessionUpdate = () => updateSession(writer, sid, spec, parser.meta(), stats);
@@ -107,7 +122,13 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
   sessionUpdate();
   saveFile();
   writer.maybeCommit();
-  return { status: "imported", messages: stats.total, badLines, unknown: unknownBase + parser.unknown, linked: parser.meta().transcriptPath };
+  return {
+    status: "imported",
+    messages: stats.total,
+    badLines,
+    unknown: unknownBase + parser.unknown,
+    linked: parser.meta().transcriptPath,
+  };
 }
 
 interface Stats {
@@ -127,7 +148,8 @@ function writeMessage(writer: RecallWriter, sid: number, m: ParsedMessage, stats
     stats.total++;
   }
   if (m.ts !== undefined && (stats.lastTs === undefined || m.ts > stats.lastTs)) stats.lastTs = m.ts;
-  if (stats.firstUser === undefined && m.role === "user" && m.kind === "text") stats.firstUser = oneLine(m.content).slice(0, 300);
+  if (stats.firstUser === undefined && m.role === "user" && m.kind === "text")
+    stats.firstUser = oneLine(m.content).slice(0, 300);
 }
 
 function updateSession(writer: RecallWriter, sid: number, spec: ImportSpec, meta: SessionMeta, stats: Stats): void {
@@ -137,9 +159,18 @@ function updateSession(writer: RecallWriter, sid: number, spec: ImportSpec, meta
        git_branch = coalesce(?, git_branch), last_ts = max(coalesce(last_ts, 0), coalesce(?, ?, 0)),
        first_user = coalesce(first_user, ?), msg_count = msg_count + ?, chars = chars + ? WHERE sid = ?`,
     [
-      meta.id ?? spec.sessionId ?? idFromPath(spec.path), cwd, cwd ? repoRoot(cwd) : null, meta.startedAt ?? null,
-      meta.title ?? null, meta.gitBranch ?? null, stats.lastTs ?? null, meta.startedAt ?? null, stats.firstUser ?? null,
-      stats.messages, stats.chars, sid,
+      meta.id ?? spec.sessionId ?? idFromPath(spec.path),
+      cwd,
+      cwd ? repoRoot(cwd) : null,
+      meta.startedAt ?? null,
+      meta.title ?? null,
+      meta.gitBranch ?? null,
+      stats.lastTs ?? null,
+      meta.startedAt ?? null,
+      stats.firstUser ?? null,
+      stats.messages,
+      stats.chars,
+      sid,
     ],
   );
   stats.messages = 0;

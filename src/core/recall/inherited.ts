@@ -16,8 +16,12 @@ export function inheritedFilter(db: Db, state: CodexState): (m: ParsedMessage) =
     const out = new Set<string>();
     const stmt = db.prepare("SELECT role, body FROM messages WHERE mid BETWEEN ? AND ?");
     try {
-      for (const { sid } of db.all<{ sid: number }>("SELECT sid FROM sessions WHERE id = ? AND source = 'codex_rollout'", parentId))
-        for (const r of stmt.all<{ role: string; body: string }>(sessionRange(sid))) out.add(`${r.role}\u0000${r.body}`);
+      for (const { sid } of db.all<{ sid: number }>(
+        "SELECT sid FROM sessions WHERE id = ? AND source = 'codex_rollout'",
+        parentId,
+      ))
+        for (const r of stmt.all<{ role: string; body: string }>(sessionRange(sid)))
+          out.add(`${r.role}\u0000${r.body}`);
     } finally {
       stmt.finalize();
     }

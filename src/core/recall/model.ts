@@ -79,7 +79,8 @@ export function parseTs(value: unknown): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /**

@@ -4,7 +4,18 @@
  * command wrappers stripped, compact summaries kept as kind=compaction.
  */
 import { stripClaudeInjected } from "./inject";
-import { TEXT_CAP, TOOL_CAP, capText, isObj, makeParser, parseTs, str, type ParsedMessage, type SessionMeta, type TranscriptParser } from "./model";
+import {
+  TEXT_CAP,
+  TOOL_CAP,
+  capText,
+  isObj,
+  makeParser,
+  parseTs,
+  str,
+  type ParsedMessage,
+  type SessionMeta,
+  type TranscriptParser,
+} from "./model";
 
 export interface ClaudeState {
   seq: number;
@@ -89,7 +100,14 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
       if (block.type === "text" && typeof block.text === "string") texts.push(stripClaudeInjected(block.text));
       else if (block.type === "tool_result") {
         const name = toolName(block.tool_use_id) ?? "tool";
-        emit(out, { role: "tool", kind: "tool_output", toolName: name, line, ts, content: toolResultText(block.content) });
+        emit(out, {
+          role: "tool",
+          kind: "tool_output",
+          toolName: name,
+          line,
+          ts,
+          content: toolResultText(block.content),
+        });
       }
     }
     emit(out, { role, kind, line, ts, content: texts.filter(Boolean).join("\n") });
@@ -111,7 +129,14 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
       if (block.type === "text" && typeof block.text === "string") {
         if (id && state.open?.id === id && state.open.text) {
           state.open.text = `${state.open.text}\n${block.text}`;
-          emit(out, { role: "assistant", kind: "text", line: state.open.line, ts, content: state.open.text, replaceSeq: state.open.seq });
+          emit(out, {
+            role: "assistant",
+            kind: "text",
+            line: state.open.line,
+            ts,
+            content: state.open.text,
+            replaceSeq: state.open.seq,
+          });
         } else {
           const seq = emit(out, { role: "assistant", kind: "text", line, ts, content: block.text, extId: id });
           if (id && seq !== undefined) state.open = { id, seq, text: block.text, line, blocks: [blockKey] };

@@ -107,7 +107,10 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
       const git = isObj(p.git) ? p.git : undefined;
       state.meta.gitBranch = str(git?.branch);
       state.meta.originUrl = str(git?.repository_url);
-      const source = isObj(p.source) && isObj(p.source.subagent) && isObj(p.source.subagent.thread_spawn) ? p.source.subagent.thread_spawn : {};
+      const source =
+        isObj(p.source) && isObj(p.source.subagent) && isObj(p.source.subagent.thread_spawn)
+          ? p.source.subagent.thread_spawn
+          : {};
       state.meta.parentId = str(p.forked_from_id) ?? str(p.parent_thread_id) ?? str(source.parent_thread_id);
     }
     state.meta.cwd ??= str(p.cwd);
@@ -134,7 +137,7 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
       case "custom_tool_call": {
         const name = [str(p.namespace), str(p.name)].filter(Boolean).join(".") || "tool";
         rememberCall(p.call_id, name);
-        const body = p.type === "function_call" ? callText(str(p.arguments) ?? "") : str(p.input) ?? "";
+        const body = p.type === "function_call" ? callText(str(p.arguments) ?? "") : (str(p.input) ?? "");
         emit(out, { ...base, role: "tool", kind: "tool_call", toolName: name, content: body });
         return;
       }
@@ -154,7 +157,8 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
       }
       case "web_search_call": {
         const action = isObj(p.action) ? p.action : {};
-        const q = str(action.query) ?? (Array.isArray(action.queries) ? action.queries.join(" | ") : str(action.url) ?? "");
+        const q =
+          str(action.query) ?? (Array.isArray(action.queries) ? action.queries.join(" | ") : (str(action.url) ?? ""));
         emit(out, { ...base, role: "tool", kind: "tool_call", toolName: "web_search", content: q });
         return;
       }
@@ -179,7 +183,8 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
     const type = str(record.type);
     const payload = isObj(record.payload) ? record.payload : undefined;
     if (type === undefined && record.id !== undefined && payload === undefined) metaLine(record, ts);
-    else if (type !== undefined && BARE_ITEM_TYPES.has(type) && payload === undefined) responseItem(record, line, ts, out);
+    else if (type !== undefined && BARE_ITEM_TYPES.has(type) && payload === undefined)
+      responseItem(record, line, ts, out);
     else if (type === "session_meta" && payload) metaLine(payload, ts);
     else if (type === "response_item" && payload) responseItem(payload, line, ts, out);
     else if (type === "event_msg" && payload) eventMsg(payload, line, ts, out);

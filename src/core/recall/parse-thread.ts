@@ -4,7 +4,19 @@
  * (title patches, the transcript an exec run left behind). Records of kinds it does not index are skipped.
  */
 import type { ThreadRecord } from "../store/records";
-import { TEXT_CAP, TOOL_CAP, capText, isObj, makeParser, parseTs, type Kind, type ParsedMessage, type Role, type SessionMeta, type TranscriptParser } from "./model";
+import {
+  TEXT_CAP,
+  TOOL_CAP,
+  capText,
+  isObj,
+  makeParser,
+  parseTs,
+  type Kind,
+  type ParsedMessage,
+  type Role,
+  type SessionMeta,
+  type TranscriptParser,
+} from "./model";
 
 export interface ThreadState {
   seq: number;
@@ -14,13 +26,14 @@ export interface ThreadState {
 }
 
 /** Records that are one message each: their role and kind in the index. */
-const TEXT_RECORDS: Record<"user_message" | "agent_message" | "thought" | "compaction" | "exec_output", [Role, Kind]> = {
-  user_message: ["user", "text"],
-  agent_message: ["assistant", "text"],
-  thought: ["assistant", "reasoning"],
-  compaction: ["assistant", "compaction"],
-  exec_output: ["tool", "tool_output"],
-};
+const TEXT_RECORDS: Record<"user_message" | "agent_message" | "thought" | "compaction" | "exec_output", [Role, Kind]> =
+  {
+    user_message: ["user", "text"],
+    agent_message: ["assistant", "text"],
+    thought: ["assistant", "reasoning"],
+    compaction: ["assistant", "compaction"],
+    exec_output: ["tool", "tool_output"],
+  };
 const SKIPPED = new Set(["plan", "permission", "usage", "exec_exit", "turn_end", "error"]);
 
 function contentText(content: unknown): string {
@@ -30,7 +43,8 @@ function contentText(content: unknown): string {
     if (!isObj(c)) continue;
     const inner = isObj(c.content) ? c.content : undefined;
     if (typeof inner?.text === "string") out.push(inner.text);
-    else if (c.type === "diff" && typeof c.path === "string") out.push(`diff ${c.path}\n${typeof c.newText === "string" ? c.newText : ""}`);
+    else if (c.type === "diff" && typeof c.path === "string")
+      out.push(`diff ${c.path}\n${typeof c.newText === "string" ? c.newText : ""}`);
   }
   return out.join("\n");
 }
@@ -65,7 +79,14 @@ export function createThreadParser(prior?: ThreadState): TranscriptParser<Thread
       case "exec_output": {
         const [role, kind] = TEXT_RECORDS[r.kind];
         const content = r.kind === "compaction" ? r.summary : r.text;
-        push(out, { role, kind, content, line, ts, toolName: r.kind === "exec_output" ? `exec:${r.stream}` : undefined });
+        push(out, {
+          role,
+          kind,
+          content,
+          line,
+          ts,
+          toolName: r.kind === "exec_output" ? `exec:${r.stream}` : undefined,
+        });
         return;
       }
       case "tool_call": {

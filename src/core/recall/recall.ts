@@ -49,7 +49,15 @@ export interface Recall {
 const CORRUPT = /malformed|corrupt|not a database/i;
 
 const emptySummary = (source: SourceName): SyncSummary => ({
-  source, files: 0, imported: 0, unchanged: 0, missing: 0, messages: 0, bad_lines: 0, unknown_records: 0, elapsed_ms: 0,
+  source,
+  files: 0,
+  imported: 0,
+  unchanged: 0,
+  missing: 0,
+  messages: 0,
+  bad_lines: 0,
+  unknown_records: 0,
+  elapsed_ms: 0,
 });
 
 /**
@@ -65,7 +73,9 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
   const layout = homeLayout(home);
   const dbPath = opts.dbPath ?? layout.recallDb;
   const sourcesPath = join(dirname(dbPath), "recall-sources.json");
-  let { db, created } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" });
+  const opened = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" });
+  let db = opened.db;
+  const created = opened.created;
   tune(db);
 
   const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
@@ -83,7 +93,10 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
         sum.unknown_records += r.unknown;
       }
       writer.commit();
-      db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [`last_sync:${source}`, String(Date.now())]);
+      db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
+        `last_sync:${source}`,
+        String(Date.now()),
+      ]);
     } finally {
       writer.finalize();
     }
@@ -144,7 +157,11 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     search: (query, o) => guard(() => db.read(() => search(db, query, o))),
     recent: (o) => guard(() => db.read(() => recentSessions(db, o))),
     status: () => readStatus(db, dbPath),
-    syncOwnThreads: () => exclusive((): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }), () => run("acp_threads", ownSpecs())),
+    syncOwnThreads: () =>
+      exclusive(
+        (): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }),
+        () => run("acp_threads", ownSpecs()),
+      ),
     importCodex(spec) {
       return exclusive(refuse, () => {
         remember((s) => (s.codex = spec));
@@ -201,4 +218,3 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
   if (created) rebuild();
   return api;
 }
-

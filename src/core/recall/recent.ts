@@ -45,13 +45,21 @@ export function recentSessions(db: Db, o: RecentOptions = {}): RecentResult {
     { ...(o.global ? {} : { ":repo": o.repo ?? "" }), ":limit": o.limit ?? 10 },
   );
   const sessions = rows.map((r) => ({
-    id: r.id, source: r.source, path: r.path, repo: r.repo, cwd: r.cwd, title: r.title, started_at: iso(r.started_at),
-    last_at: iso(r.last_ts), messages: r.msg_count, preview: r.first_user,
+    id: r.id,
+    source: r.source,
+    path: r.path,
+    repo: r.repo,
+    cwd: r.cwd,
+    title: r.title,
+    started_at: iso(r.started_at),
+    last_at: iso(r.last_ts),
+    messages: r.msg_count,
+    preview: r.first_user,
   }));
   return {
     schema_version: 1,
     status: sessions.length ? "ok" : "no_match",
-    scope: { kind: o.global ? "global" : "repo", repo: o.global ? null : o.repo ?? null },
+    scope: { kind: o.global ? "global" : "repo", repo: o.global ? null : (o.repo ?? null) },
     sessions,
   };
 }

@@ -36,7 +36,7 @@ export function repoRoot(cwd: string): string {
     const git = join(dir, ".git");
     try {
       const st = statSync(git);
-      found = st.isDirectory() ? dir : worktreeMain(git, dir) ?? dir;
+      found = st.isDirectory() ? dir : (worktreeMain(git, dir) ?? dir);
       break;
     } catch {
       // keep walking up

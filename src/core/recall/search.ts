@@ -50,7 +50,15 @@ export interface SearchResult {
   elapsed_ms: number;
 }
 
-export const DEFAULTS = { limit: 3, budgetChars: 12_000, windowsPerSession: 2, before: 3, after: 5, messageChars: 1200, toolMessageChars: 600 };
+export const DEFAULTS = {
+  limit: 3,
+  budgetChars: 12_000,
+  windowsPerSession: 2,
+  before: 3,
+  after: 5,
+  messageChars: 1200,
+  toolMessageChars: 600,
+};
 
 const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
 
@@ -60,15 +68,24 @@ function rankInfo(db: Db, sids: number[], repo: string | undefined): Map<number,
   const p = { ":repo": repo ?? null };
   if (sids.length > 200) {
     const wanted = new Set(sids);
-    return new Map(db.all<RankInfo>(`SELECT ${cols} FROM sessions`, p).filter((r) => wanted.has(r.sid)).map((r) => [r.sid, r]));
+    return new Map(
+      db
+        .all<RankInfo>(`SELECT ${cols} FROM sessions`, p)
+        .filter((r) => wanted.has(r.sid))
+        .map((r) => [r.sid, r]),
+    );
   }
   const out = new Map<number, RankInfo>();
-  for (const r of db.all<RankInfo>(`SELECT ${cols} FROM sessions WHERE sid IN (${sids.join(",")})`, p)) out.set(r.sid, r);
+  for (const r of db.all<RankInfo>(`SELECT ${cols} FROM sessions WHERE sid IN (${sids.join(",")})`, p))
+    out.set(r.sid, r);
   return out;
 }
 
 function sessionRow(db: Db, sid: number): SessionInfo {
-  return db.get<SessionInfo>("SELECT sid, id, source, path, cwd, repo, started_at, last_ts, title, first_user, chars, msg_count FROM sessions WHERE sid = ?", sid)!;
+  return db.get<SessionInfo>(
+    "SELECT sid, id, source, path, cwd, repo, started_at, last_ts, title, first_user, chars, msg_count FROM sessions WHERE sid = ?",
+    sid,
+  )!;
 }
 
 /** Sessions satisfying at least one group (every term of the group present somewhere in the session). */
@@ -90,7 +107,10 @@ function qualify(perTerm: TermResult[], groups: number[][]): Map<number, Map<num
 
 export function search(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
   const started = performance.now();
-  const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS & SearchOptions;
+  const o = {
+    ...DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as typeof DEFAULTS & SearchOptions;
   const scope: Scope = opts.global ? {} : { repo: opts.repo };
   const parsed = parseQuery(query);
   const base = {
@@ -99,8 +119,13 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
     scope: { kind: opts.global ? "global" : "repo", repo: opts.repo ?? null } as SearchResult["scope"],
     truncated: false,
   };
-  const done = (r: Omit<SearchResult, keyof typeof base | "elapsed_ms">): SearchResult => ({ ...base, ...r, elapsed_ms: Math.round((performance.now() - started) * 10) / 10 });
-  if (parsed.terms.length === 0) return done({ status: "empty_query", mode: "all", fallback: false, sessions: [], matched_sessions: 0 });
+  const done = (r: Omit<SearchResult, keyof typeof base | "elapsed_ms">): SearchResult => ({
+    ...base,
+    ...r,
+    elapsed_ms: Math.round((performance.now() - started) * 10) / 10,
+  });
+  if (parsed.terms.length === 0)
+    return done({ status: "empty_query", mode: "all", fallback: false, sessions: [], matched_sessions: 0 });
 
   const perTerm = parsed.terms.map((t, i) => findTerm(db, t, i, scope));
   let mode: Mode = parsed.explicitOr ? "alternatives" : "all";
@@ -110,7 +135,10 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
     // strict first, then any term: a plain multi-word query falls back to OR when nothing holds them all
     mode = "any";
     fallback = true;
-    matched = qualify(perTerm, parsed.terms.map((_, i) => [i]));
+    matched = qualify(
+      perTerm,
+      parsed.terms.map((_, i) => [i]),
+    );
   }
   if (matched.size === 0) return done({ status: "no_match", mode, fallback, sessions: [], matched_sessions: 0 });
 
@@ -127,8 +155,17 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
     truncated ||= w.truncated;
     const s = sessionRow(db, r.session.sid);
     return {
-      id: s.id, source: s.source, path: s.path, cwd: s.cwd, repo: s.repo, title: s.title, intent: s.first_user,
-      started_at: iso(s.started_at), last_at: iso(s.last_ts), why: r.why, windows: w.windows,
+      id: s.id,
+      source: s.source,
+      path: s.path,
+      cwd: s.cwd,
+      repo: s.repo,
+      title: s.title,
+      intent: s.first_user,
+      started_at: iso(s.started_at),
+      last_at: iso(s.last_ts),
+      why: r.why,
+      windows: w.windows,
     };
   });
   return { ...done({ status: "ok", mode, fallback, sessions, matched_sessions: matched.size }), truncated };

@@ -5,7 +5,15 @@ import type { Db } from "../db/sqlite";
 export interface RecallStatus {
   database: string;
   size_bytes: number;
-  sources: { source: string; files: number; sessions: number; messages: number; bad_lines: number; unknown_records: number; last_sync: string | null }[];
+  sources: {
+    source: string;
+    files: number;
+    sessions: number;
+    messages: number;
+    bad_lines: number;
+    unknown_records: number;
+    last_sync: string | null;
+  }[];
   totals: { files: number; sessions: number; messages: number };
 }
 
@@ -23,7 +31,9 @@ export function readStatus(db: Db, path: string): RecallStatus {
     "SELECT source, count(*) AS sessions, sum(msg_count) AS messages FROM sessions GROUP BY source",
   );
   const syncs = new Map(
-    db.all<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key LIKE 'last_sync:%'").map((r) => [r.key.slice(10), r.value]),
+    db
+      .all<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key LIKE 'last_sync:%'")
+      .map((r) => [r.key.slice(10), r.value]),
   );
   const names = [...new Set([...files.map((f) => f.source), ...sessions.map((s) => s.source), ...syncs.keys()])].sort();
   const rows = names.map((source) => {
@@ -31,10 +41,20 @@ export function readStatus(db: Db, path: string): RecallStatus {
     const s = sessions.find((x) => x.source === source);
     const sync = syncs.get(source);
     return {
-      source, files: f?.files ?? 0, sessions: s?.sessions ?? 0, messages: s?.messages ?? 0, bad_lines: f?.bad ?? 0,
-      unknown_records: f?.unknown ?? 0, last_sync: sync ? new Date(Number(sync)).toISOString() : null,
+      source,
+      files: f?.files ?? 0,
+      sessions: s?.sessions ?? 0,
+      messages: s?.messages ?? 0,
+      bad_lines: f?.bad ?? 0,
+      unknown_records: f?.unknown ?? 0,
+      last_sync: sync ? new Date(Number(sync)).toISOString() : null,
     };
   });
   const sum = (k: "files" | "sessions" | "messages") => rows.reduce((a, r) => a + r[k], 0);
-  return { database: path, size_bytes: size, sources: rows, totals: { files: sum("files"), sessions: sum("sessions"), messages: sum("messages") } };
+  return {
+    database: path,
+    size_bytes: size,
+    sources: rows,
+    totals: { files: sum("files"), sessions: sum("sessions"), messages: sum("messages") },
+  };
 }

@@ -7,7 +7,8 @@
  */
 
 /** Han (incl. ext A and compatibility), kana, Hangul syllables and jamo. */
-const CJK = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
+const CJK =
+  /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
 /** CJK punctuation and symbols that separate words (NFKC already maps full-width ASCII to ASCII). */
 const CJK_PUNCT = /[\u3000-\u303f\u30fb\uff00-\uffef\u2018-\u201f\u2026\u00b7]/gu;
 /** What counts as a word character for the unicode61 tokenizer with tokenchars '_'. */
@@ -25,8 +26,14 @@ export function normalize(text: string): string {
 /** Same ranges as CJK, by code unit (all of them are in the BMP): the hot path of indexing avoids regexes. */
 function isCjkCode(c: number): boolean {
   return (
-    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0x31f0 && c <= 0x31ff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x1100 && c <= 0x11ff) || (c >= 0x3130 && c <= 0x318f)
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0xac00 && c <= 0xd7af) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x31f0 && c <= 0x31ff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x3130 && c <= 0x318f)
   );
 }
 

@@ -81,7 +81,9 @@ export function buildWindows(
   }
   const hitSeqs = new Set(hits.map((h) => h.seq));
   const anchorSeqs = new Set(anchors.map((a) => a.seq));
-  const stmt = db.prepare("SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid");
+  const stmt = db.prepare(
+    "SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid",
+  );
   const candidates: { w: number; m: WindowMessage; priority: number }[] = [];
   try {
     merged.forEach(([from, to], w) => {
@@ -92,7 +94,21 @@ export function buildWindows(
         const cut = cutAround(r.body, hit ? hitOffset(r.body, needles) : 0, max);
         const distance = Math.min(...anchors.map((a) => Math.abs(a.seq - r.seq)));
         const priority = anchorSeqs.has(r.seq) ? 0 : hit ? 1 : 2 + distance;
-        candidates.push({ w, priority, m: { seq: r.seq, role: r.role, kind: r.kind, tool: r.tool, ts: r.ts, line: r.line, text: cut.text, hit, truncated: cut.truncated } });
+        candidates.push({
+          w,
+          priority,
+          m: {
+            seq: r.seq,
+            role: r.role,
+            kind: r.kind,
+            tool: r.tool,
+            ts: r.ts,
+            line: r.line,
+            text: cut.text,
+            hit,
+            truncated: cut.truncated,
+          },
+        });
       }
     });
   } finally {
@@ -120,7 +136,11 @@ export function buildWindows(
     used += c.m.text.length;
   }
   const windows = merged
-    .map(([from, to], w) => ({ from_seq: from, to_seq: to, messages: candidates.filter((c) => c.w === w && kept.has(c.m)).map((c) => c.m) }))
+    .map(([from, to], w) => ({
+      from_seq: from,
+      to_seq: to,
+      messages: candidates.filter((c) => c.w === w && kept.has(c.m)).map((c) => c.m),
+    }))
     .filter((w) => w.messages.length > 0);
   return { windows, used, truncated };
 }

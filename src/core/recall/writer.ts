@@ -90,7 +90,18 @@ export class RecallWriter {
       this.#pending++;
       return 0;
     }
-    this.#insertMsg.run([mid, sid, m.seq, m.role, m.kind, m.toolName ?? null, m.ts ?? null, m.line, m.extId ?? null, body]);
+    this.#insertMsg.run([
+      mid,
+      sid,
+      m.seq,
+      m.role,
+      m.kind,
+      m.toolName ?? null,
+      m.ts ?? null,
+      m.line,
+      m.extId ?? null,
+      body,
+    ]);
     this.#insertFts.run([mid, seg]);
     this.#pending++;
     this.messagesWritten++;
@@ -125,6 +136,7 @@ export class RecallWriter {
 
   finalize(): void {
     this.rollback();
-    for (const s of [this.#insertMsg, this.#insertFts, this.#updateMsg, this.#deleteFts, this.#upsertFile]) s.finalize();
+    for (const s of [this.#insertMsg, this.#insertFts, this.#updateMsg, this.#deleteFts, this.#upsertFile])
+      s.finalize();
   }
 }

@@ -73,18 +73,24 @@ export function messageText(m: SnapshotMessage): string {
 /** Validates decoded JSON; `source` names the file in errors. */
 export function validateSnapshot(value: unknown, source: string): SessionSnapshot {
   const fail = (msg: string) => new AcpThreadsError("corrupt", `${source}: ${msg}`);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail("not a session snapshot (expected a JSON object)");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw fail("not a session snapshot (expected a JSON object)");
   const snap = value as Record<string, unknown>;
   if (typeof snap.version !== "string") throw fail("missing field 'version'");
   const major = /^(\d+)\.(\d+)/.exec(snap.version);
   if (!major) throw fail(`unreadable version '${snap.version}'`);
   if (Number(major[1]) > SNAPSHOT_MAJOR) {
-    throw new AcpThreadsError("unsupported_version", `${source}: saved by a newer ACP Threads (snapshot format ${snap.version}; this version reads ${SNAPSHOT_MAJOR}.x). Upgrade ACP Threads to restore it.`);
+    throw new AcpThreadsError(
+      "unsupported_version",
+      `${source}: saved by a newer ACP Threads (snapshot format ${snap.version}; this version reads ${SNAPSHOT_MAJOR}.x). Upgrade ACP Threads to restore it.`,
+    );
   }
   if (Number(major[1]) < SNAPSHOT_MAJOR) throw fail(`unsupported old snapshot format ${snap.version}`);
-  if (typeof snap.saved_at !== "string" || Number.isNaN(Date.parse(snap.saved_at))) throw fail("missing or invalid field 'saved_at' (ISO-8601 time)");
+  if (typeof snap.saved_at !== "string" || Number.isNaN(Date.parse(snap.saved_at)))
+    throw fail("missing or invalid field 'saved_at' (ISO-8601 time)");
   if (typeof snap.file_prefix !== "string") throw fail("missing field 'file_prefix'");
-  if (typeof snap.state !== "object" || snap.state === null || Array.isArray(snap.state)) throw fail("missing field 'state'");
+  if (typeof snap.state !== "object" || snap.state === null || Array.isArray(snap.state))
+    throw fail("missing field 'state'");
   const state = snap.state as Record<string, unknown>;
   for (const [key, ok, what] of REQUIRED_STATE) {
     if (!(key in state)) throw fail(`missing field 'state.${key}'`);
@@ -92,8 +98,10 @@ export function validateSnapshot(value: unknown, source: string): SessionSnapsho
   }
   (state.messages as unknown[]).forEach((m, i) => {
     const msg = m as Record<string, unknown>;
-    if (typeof m !== "object" || m === null || typeof msg.role !== "string") throw fail(`state.messages[${i}] has no 'role'`);
-    if (!(typeof msg.content === "string" || msg.content === null || Array.isArray(msg.content))) throw fail(`state.messages[${i}].content must be a string, a list of parts or null`);
+    if (typeof m !== "object" || m === null || typeof msg.role !== "string")
+      throw fail(`state.messages[${i}] has no 'role'`);
+    if (!(typeof msg.content === "string" || msg.content === null || Array.isArray(msg.content)))
+      throw fail(`state.messages[${i}].content must be a string, a list of parts or null`);
   });
   return value as SessionSnapshot;
 }

@@ -36,7 +36,10 @@ export function readSnapshot(path: string): SessionSnapshot {
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    throw new AcpThreadsError("corrupt", `${path}: not valid JSON (${(err as Error).message}); the file is damaged or not a snapshot`);
+    throw new AcpThreadsError(
+      "corrupt",
+      `${path}: not valid JSON (${(err as Error).message}); the file is damaged or not a snapshot`,
+    );
   }
   return validateSnapshot(value, path);
 }
@@ -52,9 +55,26 @@ export function listSnapshots(dir: string): SnapshotListing[] {
     if (!st.isFile()) continue;
     try {
       const s = readSnapshot(path);
-      out.push({ path, savedAt: s.saved_at, size: st.size, messageCount: s.state.messages.length, agent: s.state.agent, model: s.state.model, title: s.state.title ?? null });
+      out.push({
+        path,
+        savedAt: s.saved_at,
+        size: st.size,
+        messageCount: s.state.messages.length,
+        agent: s.state.agent,
+        model: s.state.model,
+        title: s.state.title ?? null,
+      });
     } catch (err) {
-      out.push({ path, savedAt: st.mtime.toISOString(), size: st.size, messageCount: 0, agent: "", model: null, title: null, error: (err as Error).message });
+      out.push({
+        path,
+        savedAt: st.mtime.toISOString(),
+        size: st.size,
+        messageCount: 0,
+        agent: "",
+        model: null,
+        title: null,
+        error: (err as Error).message,
+      });
     }
   }
   return out.sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
@@ -71,19 +91,30 @@ export interface RestoreOptions {
 
 /** Checks that the session folder is absolute, has no `..` escapes, exists and (optionally) is allowed. */
 export function checkRootDir(rootDir: string, allowedRoots?: string[]): string {
-  if (!isAbsolute(rootDir)) throw new AcpThreadsError("path_outside_workspace", `snapshot root_dir '${rootDir}' is not an absolute path`);
+  if (!isAbsolute(rootDir))
+    throw new AcpThreadsError("path_outside_workspace", `snapshot root_dir '${rootDir}' is not an absolute path`);
   if (rootDir.split(/[\\/]+/).includes("..")) {
-    throw new AcpThreadsError("path_outside_workspace", `snapshot root_dir '${rootDir}' contains '..' segments; refusing a path that escapes its folder`);
+    throw new AcpThreadsError(
+      "path_outside_workspace",
+      `snapshot root_dir '${rootDir}' contains '..' segments; refusing a path that escapes its folder`,
+    );
   }
   if (!existsSync(rootDir) || !statSync(rootDir).isDirectory()) {
-    throw new AcpThreadsError("not_found", `the session folder ${rootDir} no longer exists; restore with --root <folder> to use another one`);
+    throw new AcpThreadsError(
+      "not_found",
+      `the session folder ${rootDir} no longer exists; restore with --root <folder> to use another one`,
+    );
   }
   if (allowedRoots?.length) {
     const inside = allowedRoots.some((r) => {
       const rel = relative(resolve(r), rootDir);
       return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
     });
-    if (!inside) throw new AcpThreadsError("path_outside_workspace", `snapshot root_dir ${rootDir} is outside the allowed folders (${allowedRoots.join(", ")})`);
+    if (!inside)
+      throw new AcpThreadsError(
+        "path_outside_workspace",
+        `snapshot root_dir ${rootDir} is outside the allowed folders (${allowedRoots.join(", ")})`,
+      );
   }
   return rootDir;
 }
@@ -97,19 +128,38 @@ function toRecord(m: SessionSnapshot["state"]["messages"][number], i: number): R
     case "assistant":
       return text ? { kind: "agent_message", messageId, text } : undefined;
     case "tool":
-      return { kind: "tool_call", toolCall: { toolCallId: m.tool_call_id ?? `call_${i}`, title: text.split("\n")[0]!.slice(0, 200), kind: "other", status: "completed", content: text ? [{ type: "content", content: { type: "text", text } }] : [], locations: [] } };
+      return {
+        kind: "tool_call",
+        toolCall: {
+          toolCallId: m.tool_call_id ?? `call_${i}`,
+          title: text.split("\n")[0]!.slice(0, 200),
+          kind: "other",
+          status: "completed",
+          content: text ? [{ type: "content", content: { type: "text", text } }] : [],
+          locations: [],
+        },
+      };
     default:
       // system / developer messages carry instructions or summaries: kept as context for seeding
-      return text ? { kind: "compaction", windowId: null, summary: text.replace(/^Summary of earlier conversation: /, "") } : undefined;
+      return text
+        ? { kind: "compaction", windowId: null, summary: text.replace(/^Summary of earlier conversation: /, "") }
+        : undefined;
   }
 }
 
 /** Creates a new thread from the snapshot; returns its id. */
-export function restoreSnapshot(store: ThreadStore, snap: SessionSnapshot, source: string, opts: RestoreOptions = {}): string {
+export function restoreSnapshot(
+  store: ThreadStore,
+  snap: SessionSnapshot,
+  source: string,
+  opts: RestoreOptions = {},
+): string {
   const s = snap.state;
   const root = checkRootDir(opts.rootDir ?? s.root_dir, opts.allowedRoots);
   if (s.start_commit && !commitExists(root, s.start_commit)) {
-    opts.onWarning?.(`start commit ${s.start_commit} is not in the repository at ${root}; restoring the conversation anyway`);
+    opts.onWarning?.(
+      `start commit ${s.start_commit} is not in the repository at ${root}; restoring the conversation anyway`,
+    );
   }
   const handle = store.create({
     agent: { id: s.agent, name: s.agent, command: s.agent },
@@ -134,7 +184,11 @@ export function restoreSnapshot(store: ThreadStore, snap: SessionSnapshot, sourc
       reportProgress(opts.onProgress, i + 1, total);
     });
     handle.appendMany(batch);
-    handle.patch({ status: "idle", counters: { turns: users, userMessages: users, agentMessages: agents }, ...(s.model ? { model: s.model } : {}) });
+    handle.patch({
+      status: "idle",
+      counters: { turns: users, userMessages: users, agentMessages: agents },
+      ...(s.model ? { model: s.model } : {}),
+    });
   } finally {
     handle.close();
   }

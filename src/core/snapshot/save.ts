@@ -17,7 +17,8 @@ export const PROGRESS_THRESHOLD = 500;
 const PROGRESS_STEP = 250;
 
 export function reportProgress(onProgress: Progress | undefined, done: number, total: number): void {
-  if (onProgress && total > PROGRESS_THRESHOLD && (done % PROGRESS_STEP === 0 || done === total)) onProgress(done, total);
+  if (onProgress && total > PROGRESS_THRESHOLD && (done % PROGRESS_STEP === 0 || done === total))
+    onProgress(done, total);
 }
 
 export interface SnapshotOptions {
@@ -35,8 +36,10 @@ export function snapshotFromThread(thread: ThreadRead, opts: SnapshotOptions = {
   const messages: SnapshotMessage[] = [];
   entries.forEach((e, i) => {
     const text = redactSecrets(e.text);
-    if (e.role === "compaction") messages.push({ role: "system", content: `Summary of earlier conversation: ${text}`, timestamp: e.ts });
-    else if (e.role === "tool") messages.push({ role: "tool", content: text, tool_call_id: `call_${i}`, timestamp: e.ts });
+    if (e.role === "compaction")
+      messages.push({ role: "system", content: `Summary of earlier conversation: ${text}`, timestamp: e.ts });
+    else if (e.role === "tool")
+      messages.push({ role: "tool", content: text, tool_call_id: `call_${i}`, timestamp: e.ts });
     else messages.push({ role: e.role, content: text, timestamp: e.ts });
     reportProgress(opts.onProgress, i + 1, entries.length);
   });
@@ -60,7 +63,12 @@ export function snapshotFromThread(thread: ThreadRead, opts: SnapshotOptions = {
   };
 }
 
-const part = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^-+|-+$/g, "").slice(0, 40) || "x";
+const part = (s: string) =>
+  s
+    .replace(/[^A-Za-z0-9.-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40) || "x";
 
 export function defaultPrefix(rootDir: string): string {
   return part(basename(rootDir));

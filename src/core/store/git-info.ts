@@ -3,7 +3,10 @@ import { execFileSync } from "node:child_process";
 
 function git(cwd: string, args: string[]): string | null {
   try {
-    return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim() || null;
+    return (
+      execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim() ||
+      null
+    );
   } catch {
     return null;
   }

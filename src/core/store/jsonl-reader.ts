@@ -44,7 +44,10 @@ export function readRecordsFromBuffer(buf: Buffer, baseOffset = 0): ReadResult {
   }
   const tornBytes = buf.length - start;
   if (tornBytes > 0) {
-    warnings.push({ offset: baseOffset + start, message: `torn last line (${tornBytes} bytes without a newline) skipped` });
+    warnings.push({
+      offset: baseOffset + start,
+      message: `torn last line (${tornBytes} bytes without a newline) skipped`,
+    });
   }
   return { records, endOffset: baseOffset + start, size: baseOffset + buf.length, tornBytes, warnings };
 }

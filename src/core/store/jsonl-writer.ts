@@ -3,7 +3,17 @@
  * `sync()` (fsync) is called by the owner at turn boundaries, not per chunk. Reopening a file whose last
  * line is torn truncates that partial line first, so new records never glue onto garbage.
  */
-import { chmodSync, closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { nullLogger, type Logger } from "../log";
 import { acquireLock } from "./file-lock";

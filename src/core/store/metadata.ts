@@ -5,7 +5,10 @@
  */
 import type { MetadataPatch, ThreadCounters, ThreadRecord, ThreadStartRecord, ThreadStatus } from "./records";
 
-export interface ThreadMetadata extends Pick<ThreadStartRecord, "threadId" | "agent" | "mode" | "cwd" | "repoRoot" | "gitHead"> {
+export interface ThreadMetadata extends Pick<
+  ThreadStartRecord,
+  "threadId" | "agent" | "mode" | "cwd" | "repoRoot" | "gitHead"
+> {
   createdAt: string;
   /** Time of the last record. */
   lastActivity: string;
@@ -51,7 +54,9 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("title")) next.title = patch.title ?? null;
   if (has("status")) next.status = patch.status ?? "idle";
   if (has("agentSessionId")) next.agentSessionId = patch.agentSessionId ?? null;
-  if (has("counters")) next.counters = patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
+  if (has("counters"))
+    next.counters =
+      patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
   if (has("transcriptPath")) next.transcriptPath = patch.transcriptPath ?? null;
   if (has("tags")) next.tags = patch.tags ?? [];
   if (has("model")) next.model = patch.model ?? null;

@@ -170,15 +170,33 @@ export function stampRecord(input: RecordInput, now: Date = new Date()): ThreadR
 
 // ---- validation -------------------------------------------------------------------------------------------
 
-type FieldType = "string" | "number" | "object" | "array" | "string?" | "number?" | "string|null" | "number|null" | "object?";
+type FieldType =
+  "string" | "number" | "object" | "array" | "string?" | "number?" | "string|null" | "number|null" | "object?";
 const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
-  thread_start: { threadId: "string", agent: "object", mode: "string", cwd: "string", repoRoot: "string|null", gitHead: "string|null", title: "string?", agentSessionId: "string?", origin: "object?" },
+  thread_start: {
+    threadId: "string",
+    agent: "object",
+    mode: "string",
+    cwd: "string",
+    repoRoot: "string|null",
+    gitHead: "string|null",
+    title: "string?",
+    agentSessionId: "string?",
+    origin: "object?",
+  },
   user_message: { messageId: "string", text: "string" },
   agent_message: { messageId: "string", text: "string" },
   thought: { messageId: "string", text: "string" },
   tool_call: { toolCall: "object" },
   plan: { entries: "array" },
-  permission: { toolCallId: "string", title: "string", toolKind: "string", optionId: "string|null", optionKind: "string|null", decidedBy: "string" },
+  permission: {
+    toolCallId: "string",
+    title: "string",
+    toolKind: "string",
+    optionId: "string|null",
+    optionKind: "string|null",
+    decidedBy: "string",
+  },
   usage: { used: "number", size: "number" },
   compaction: { windowId: "string|null", summary: "string" },
   exec_output: { stream: "string", text: "string", bytes: "number" },
@@ -202,7 +220,8 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   title: (v) => typeof v === "string",
   status: (v) => typeof v === "string" && (THREAD_STATUSES as readonly string[]).includes(v),
   agentSessionId: (v) => typeof v === "string",
-  counters: (v) => typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((n) => typeof n === "number"),
+  counters: (v) =>
+    typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((n) => typeof n === "number"),
   transcriptPath: (v) => typeof v === "string",
   tags: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   model: (v) => typeof v === "string",
@@ -223,7 +242,8 @@ export function validateRecord(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const rec = value as Record<string, unknown>;
   if (typeof rec.v !== "number") return "missing format version 'v'";
-  if (rec.v > THREAD_FORMAT_VERSION) return `record format v${rec.v} is newer than this ACP Threads (v${THREAD_FORMAT_VERSION}); upgrade ACP Threads`;
+  if (rec.v > THREAD_FORMAT_VERSION)
+    return `record format v${rec.v} is newer than this ACP Threads (v${THREAD_FORMAT_VERSION}); upgrade ACP Threads`;
   if (rec.v < 1) return `invalid format version ${rec.v}`;
   if (typeof rec.ts !== "string" || Number.isNaN(Date.parse(rec.ts))) return "missing or invalid timestamp 'ts'";
   if (typeof rec.kind !== "string") return "missing 'kind'";

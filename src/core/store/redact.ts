@@ -25,7 +25,8 @@ const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/gi;
 const KEY_VALUE =
   /\b([A-Za-z0-9_]*?(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret(?:[_-]?key)?|client[_-]?secret|password|passwd|token|private[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi;
 // High-entropy hex/base64 runs (≥ 32) within a few words after a key-ish word
-const KEYISH_BLOB = /\b((?:key|token|secret|credential|auth|signature)[\w-]*(?:\W{1,5}[\w-]{1,12}){0,3}?\W{1,5})([A-Fa-f0-9]{32,}|[A-Za-z0-9+/_-]{32,}={0,2})/gi;
+const KEYISH_BLOB =
+  /\b((?:key|token|secret|credential|auth|signature)[\w-]*(?:\W{1,5}[\w-]{1,12}){0,3}?\W{1,5})([A-Fa-f0-9]{32,}|[A-Za-z0-9+/_-]{32,}={0,2})/gi;
 
 export function redactSecrets(text: string): string {
   if (!text) return text;

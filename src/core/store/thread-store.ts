@@ -66,7 +66,10 @@ export class ThreadStore {
   readonly #logger: Logger;
   readonly #open = new Map<string, ThreadHandle>();
 
-  constructor(readonly home: string, opts: { logger?: Logger } = {}) {
+  constructor(
+    readonly home: string,
+    opts: { logger?: Logger } = {},
+  ) {
     this.layout = homeLayout(home);
     this.#logger = opts.logger ?? nullLogger;
   }
@@ -104,7 +107,8 @@ export class ThreadStore {
   /** Opens an existing thread for appending (resume); repairs a torn tail first. */
   open(threadId: string): ThreadHandle {
     const existing = this.#open.get(threadId);
-    if (existing && !existing.closed) throw new AcpThreadsError("usage", `thread ${threadId} is already open for writing in this process`);
+    if (existing && !existing.closed)
+      throw new AcpThreadsError("usage", `thread ${threadId} is already open for writing in this process`);
     const path = this.#requirePath(threadId);
     return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }));
   }
@@ -176,7 +180,11 @@ export class ThreadStore {
     if (ids.includes(prefix)) return prefix;
     const matches = prefix.length >= 4 ? ids.filter((id) => id.startsWith(prefix)) : [];
     if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1) throw new AcpThreadsError("usage", `thread id '${prefix}' is ambiguous (${matches.length} threads match); give more characters`);
+    if (matches.length > 1)
+      throw new AcpThreadsError(
+        "usage",
+        `thread id '${prefix}' is ambiguous (${matches.length} threads match); give more characters`,
+      );
     throw new AcpThreadsError("not_found", `no thread '${prefix}'${opts.trash ? " in the trash" : ""}`);
   }
 
@@ -214,7 +222,8 @@ export class ThreadStore {
   importJsonl(srcPath: string): string {
     const { metadata } = this.readPath(srcPath);
     const dest = this.pathFor(metadata.threadId);
-    if (existsSync(dest)) throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
+    if (existsSync(dest))
+      throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
     const buf = readFileSync(srcPath);
     writeFileAtomic(dest, buf.subarray(0, buf.lastIndexOf(0x0a) + 1));
     return metadata.threadId;
@@ -235,7 +244,9 @@ export class ThreadStore {
           rmSync(lockPathFor(path), { force: true });
           continue;
         }
-        this.#withHandle(id, (h) => h.patch({ status: "interrupted", reason: `writer process ${deadPid ?? "?"} exited mid-session` }));
+        this.#withHandle(id, (h) =>
+          h.patch({ status: "interrupted", reason: `writer process ${deadPid ?? "?"} exited mid-session` }),
+        );
         marked.push(id);
       } catch (err) {
         this.#logger.warn(`could not check thread ${id} for interruption: ${(err as Error).message}`);

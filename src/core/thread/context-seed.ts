@@ -44,7 +44,12 @@ export function seedEntries(records: readonly ThreadRecord[], opts: SeedOptions 
   return kept;
 }
 
-const LABEL: Record<string, string> = { user: "User", assistant: "Assistant", tool: "Tool", compaction: "Summary of earlier conversation" };
+const LABEL: Record<string, string> = {
+  user: "User",
+  assistant: "Assistant",
+  tool: "Tool",
+  compaction: "Summary of earlier conversation",
+};
 
 /** The text prepended to the first prompt of a seeded session; empty when there is no history. */
 export function buildSeedText(records: readonly ThreadRecord[], opts: SeedOptions = {}): string {

@@ -19,7 +19,10 @@ export interface ConversationEntry {
 
 export function toolSummary(r: Extract<ThreadRecord, { kind: "tool_call" }>): string {
   const tc = r.toolCall;
-  const where = tc.locations?.map((l) => l.path).filter(Boolean).join(", ");
+  const where = tc.locations
+    ?.map((l) => l.path)
+    .filter(Boolean)
+    .join(", ");
   return `${tc.title || tc.kind} [${tc.status}]${where ? ` ${where}` : ""}`;
 }
 

@@ -35,14 +35,18 @@ export class LiveThread {
   #meta: ThreadMetadata;
   #pending: { stream: StreamKind; messageId: string; text: string } | undefined;
   #tools = new Map<string, ToolCallState>();
-  #plan: RuntimeEvent & { type: "plan" } | undefined;
-  #usage: RuntimeEvent & { type: "usage" } | undefined;
+  #plan: (RuntimeEvent & { type: "plan" }) | undefined;
+  #usage: (RuntimeEvent & { type: "usage" }) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #inTurn = false;
   readonly #flushBytes: number;
   readonly #flushMs: number;
 
-  constructor(readonly handle: ThreadHandle, metadata: ThreadMetadata, opts: LiveThreadOptions = {}) {
+  constructor(
+    readonly handle: ThreadHandle,
+    metadata: ThreadMetadata,
+    opts: LiveThreadOptions = {},
+  ) {
     this.#meta = metadata;
     this.#flushBytes = opts.flushBytes ?? 64 * 1024;
     this.#flushMs = opts.flushMs ?? 1000;
@@ -60,7 +64,9 @@ export class LiveThread {
 
   /** The one metadata write path: append the patch and fold it into the in-memory view. */
   patch(patch: MetadataPatch): void {
-    const changed = Object.entries(patch).some(([k, v]) => JSON.stringify(this.#meta[k as keyof ThreadMetadata] ?? null) !== JSON.stringify(v ?? null));
+    const changed = Object.entries(patch).some(
+      ([k, v]) => JSON.stringify(this.#meta[k as keyof ThreadMetadata] ?? null) !== JSON.stringify(v ?? null),
+    );
     if (!changed) return;
     this.handle.patch(patch);
     this.#meta = applyPatch(this.#meta, patch);
@@ -116,15 +122,28 @@ export class LiveThread {
       case "permission": {
         const d = event.decision;
         this.#flush();
-        this.#append({ kind: "permission", toolCallId: d.toolCallId, title: d.title, toolKind: d.kind, optionId: d.optionId, optionKind: d.optionKind, decidedBy: d.decidedBy });
+        this.#append({
+          kind: "permission",
+          toolCallId: d.toolCallId,
+          title: d.title,
+          toolKind: d.kind,
+          optionId: d.optionId,
+          optionKind: d.optionKind,
+          decidedBy: d.decidedBy,
+        });
         return;
       }
       case "notice":
-        if (event.severity === "error") this.#append({ kind: "error", message: [event.title, event.description].filter(Boolean).join(": ") });
+        if (event.severity === "error")
+          this.#append({ kind: "error", message: [event.title, event.description].filter(Boolean).join(": ") });
         return;
       case "error":
         this.#flush();
-        this.#append({ kind: "error", message: event.message, ...(event.code !== undefined ? { code: event.code } : {}) });
+        this.#append({
+          kind: "error",
+          message: event.message,
+          ...(event.code !== undefined ? { code: event.code } : {}),
+        });
         return;
       case "done":
         return this.endTurn(event.stopReason);
@@ -139,7 +158,13 @@ export class LiveThread {
     for (const tc of this.#tools.values()) this.#writeTool(tc);
     this.#tools.clear();
     if (this.#plan) this.#append({ kind: "plan", entries: this.#plan.entries });
-    if (this.#usage) this.#append({ kind: "usage", used: this.#usage.used, size: this.#usage.size, ...(this.#usage.cost !== undefined ? { cost: this.#usage.cost } : {}) });
+    if (this.#usage)
+      this.#append({
+        kind: "usage",
+        used: this.#usage.used,
+        size: this.#usage.size,
+        ...(this.#usage.cost !== undefined ? { cost: this.#usage.cost } : {}),
+      });
     this.#plan = this.#usage = undefined;
     const wasInTurn = this.#inTurn;
     if (wasInTurn) this.#append({ kind: "turn_end", stopReason });
@@ -176,7 +201,8 @@ export class LiveThread {
     this.#clearTimer();
     const p = this.#pending;
     if (!p) return;
-    if (p.text) this.#append({ kind: p.stream === "output" ? "agent_message" : "thought", messageId: p.messageId, text: p.text });
+    if (p.text)
+      this.#append({ kind: p.stream === "output" ? "agent_message" : "thought", messageId: p.messageId, text: p.text });
     if (keepOpen) p.text = "";
     else this.#pending = undefined;
   }

@@ -9,10 +9,19 @@ import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
 import { spawnCommand } from "./spawn";
-import { copySessionId, deleteThread, exportSnapshot, importSnapshot, openThread, renameThread, resumeThread } from "./threads";
+import {
+  copySessionId,
+  deleteThread,
+  exportSnapshot,
+  importSnapshot,
+  openThread,
+  renameThread,
+  resumeThread,
+} from "./threads";
 import { RECALL_VIEW_ID, importHistory } from "../recall-view";
 
-type Handler = (hub: Hub, ...args: any[]) => unknown;
+/** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
+type Handler = (hub: Hub, ...args: never[]) => unknown;
 
 const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.spawn": spawnCommand,
@@ -38,7 +47,7 @@ export function registerCommands(hub: Hub): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        return await handler(hub, ...args);
+        return await handler(hub, ...(args as never[]));
       } catch (err) {
         hub.log.logger.error(`${id} failed`, err);
         void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);

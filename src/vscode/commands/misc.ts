@@ -6,18 +6,23 @@ import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 
 export async function doctorCommand(hub: Hub): Promise<void> {
-  const agents = await agentsWithDoctor(hub.config, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
+  const agents = await agentsWithDoctor(
+    hub.config,
+    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+  );
   const log = hub.log.logger;
   log.info("doctor:");
   for (const a of agents) {
     const d = a.doctor;
-    log.info(`  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}`);
+    log.info(
+      `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}`,
+    );
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
   await vscode.window.showQuickPick(
     agents.map((a) => ({
       label: `${a.doctor?.available ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
-      description: a.doctor?.available ? a.doctor.version ?? a.doctor.resolvedPath ?? "" : "missing",
+      description: a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing",
       detail: a.doctor?.problem ?? a.doctor?.resolvedPath ?? a.spec.command,
     })),
     { title: "ACP Threads: Doctor", placeHolder: "Agents and their status (details in the ACP Threads output)" },
@@ -31,7 +36,11 @@ export async function revokePermissions(hub: Hub): Promise<void> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: "All agents", description: `${rules.length} rule(s)`, agentId: undefined as string | undefined },
-      ...[...new Set(rules.map((r) => r.agentId))].map((a) => ({ label: a, description: `${rules.filter((r) => r.agentId === a).length} rule(s)`, agentId: a as string | undefined })),
+      ...[...new Set(rules.map((r) => r.agentId))].map((a) => ({
+        label: a,
+        description: `${rules.filter((r) => r.agentId === a).length} rule(s)`,
+        agentId: a as string | undefined,
+      })),
     ],
     { title: "Revoke remembered permissions", placeHolder: "Forget 'always allow' decisions of…" },
   );
@@ -58,7 +67,13 @@ export async function filterSessions(hub: Hub): Promise<void> {
   );
   if (!scope) return;
   const agent = agents.length
-    ? await vscode.window.showQuickPick([{ label: "Any agent", agent: undefined as string | undefined }, ...agents.map((a) => ({ label: a, agent: a as string | undefined }))], { placeHolder: "Which agent?" })
+    ? await vscode.window.showQuickPick(
+        [
+          { label: "Any agent", agent: undefined as string | undefined },
+          ...agents.map((a) => ({ label: a, agent: a as string | undefined })),
+        ],
+        { placeHolder: "Which agent?" },
+      )
     : undefined;
   hub.tree.filter = { cwds: scope.all ? [] : folders, agent: agent?.agent };
   hub.tree.refresh();

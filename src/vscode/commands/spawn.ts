@@ -11,7 +11,8 @@ import type { Hub } from "../hub";
 import type { RunMode } from "../live-session";
 import { assertTrusted } from "../trust";
 
-type Pick = vscode.QuickPickItem & ({ agent: AgentChoice } | { exec: (typeof EXEC_CHOICES)[number] } | { kindSeparator: true });
+type Pick = vscode.QuickPickItem &
+  ({ agent: AgentChoice } | { exec: (typeof EXEC_CHOICES)[number] } | { kindSeparator: true });
 
 async function pickFolder(): Promise<string | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -34,24 +35,36 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
-    return hub.spawnSession({ agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd }).threadId;
+    return hub.spawnSession({
+      agent: agent.spec,
+      task: String(args.task ?? ""),
+      mode: args.mode === "run" ? "run" : "session",
+      cwd,
+    }).threadId;
   }
-  const agents = await agentsWithDoctor(hub.config, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
+  const agents = await agentsWithDoctor(
+    hub.config,
+    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+  );
   const items: Pick[] = [
     { label: "ACP agents", kind: vscode.QuickPickItemKind.Separator, kindSeparator: true },
     ...agents.map((a): Pick => {
       const ok = a.doctor?.available !== false;
       return {
         label: `${ok ? "$(pass)" : "$(warning)"} ${a.spec.displayName}`,
-        description: ok ? (a.source === "demo" ? "offline demo" : a.doctor?.version ?? "available") : "missing",
-        detail: ok ? `${a.spec.command} ${a.spec.args.join(" ")}`.trim() : a.doctor?.problem ?? undefined,
+        description: ok ? (a.source === "demo" ? "offline demo" : (a.doctor?.version ?? "available")) : "missing",
+        detail: ok ? `${a.spec.command} ${a.spec.args.join(" ")}`.trim() : (a.doctor?.problem ?? undefined),
         agent: a,
       };
     }),
     { label: "Exec (agent CLI in a terminal)", kind: vscode.QuickPickItemKind.Separator, kindSeparator: true },
     ...EXEC_CHOICES.map((e): Pick => ({ label: `$(terminal) ${e.label}`, detail: e.detail, exec: e })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which agent?", matchOnDetail: true, title: "ACP Threads: Spawn coding agent" });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder: "Which agent?",
+    matchOnDetail: true,
+    title: "ACP Threads: Spawn coding agent",
+  });
   if (!picked || "kindSeparator" in picked) return undefined;
   const task = await vscode.window.showInputBox({
     title: picked.label.replace(/^\$\([\w-]+\) /, ""),
@@ -67,7 +80,10 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     return undefined;
   }
   if (picked.agent.doctor?.available === false) {
-    const go = await vscode.window.showWarningMessage(`${picked.agent.spec.displayName} looks missing: ${picked.agent.doctor.problem ?? "not found"}`, "Try anyway");
+    const go = await vscode.window.showWarningMessage(
+      `${picked.agent.spec.displayName} looks missing: ${picked.agent.doctor.problem ?? "not found"}`,
+      "Try anyway",
+    );
     if (!go) return undefined;
   }
   const mode = await vscode.window.showQuickPick(

@@ -16,8 +16,7 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   if (node.type === "live") hub.panels.open(node.threadId);
   else if (node.type === "past" && hub.live.all().some((s) => s.storeThreadId === node.thread.threadId)) {
     hub.panels.open(hub.live.all().find((s) => s.storeThreadId === node.thread.threadId)!.threadId);
-  }
-  else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
+  } else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
@@ -28,7 +27,14 @@ export async function resumeThread(hub: Hub, node?: SessionNode): Promise<void> 
   const agent = configuredAgents(hub.config).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
   const loaded = await hub.store.load(t.threadId);
-  hub.spawnSession({ agent: agent.spec, task: "", mode: "session", cwd: t.cwd, resumeThreadId: t.threadId, history: loaded?.events });
+  hub.spawnSession({
+    agent: agent.spec,
+    task: "",
+    mode: "session",
+    cwd: t.cwd,
+    resumeThreadId: t.threadId,
+    history: loaded?.events,
+  });
 }
 
 export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {
@@ -43,7 +49,11 @@ export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> 
 export async function deleteThread(hub: Hub, node?: SessionNode): Promise<void> {
   const past = asPast(node);
   if (!past) return;
-  const ok = await vscode.window.showWarningMessage(`Delete "${past.thread.title}"? It moves to the trash folder of ACP Threads.`, { modal: true }, "Delete");
+  const ok = await vscode.window.showWarningMessage(
+    `Delete "${past.thread.title}"? It moves to the trash folder of ACP Threads.`,
+    { modal: true },
+    "Delete",
+  );
   if (ok !== "Delete") return;
   await hub.store.remove(past.thread.threadId);
   hub.tree.refresh();
@@ -63,7 +73,8 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode): Promise<void
 }
 
 export async function importSnapshot(hub: Hub): Promise<void> {
-  const [src] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["jsonl"] } })) ?? [];
+  const [src] =
+    (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["jsonl"] } })) ?? [];
   if (!src) return;
   const threadId = await hub.store.importSnapshot(src.fsPath);
   hub.tree.refresh();
@@ -71,7 +82,12 @@ export async function importSnapshot(hub: Hub): Promise<void> {
 }
 
 export async function copySessionId(hub: Hub, node?: SessionNode): Promise<void> {
-  const id = node?.type === "past" ? node.thread.sessionId : node?.type === "live" ? hub.live.get(node.threadId)?.sessionId : undefined;
+  const id =
+    node?.type === "past"
+      ? node.thread.sessionId
+      : node?.type === "live"
+        ? hub.live.get(node.threadId)?.sessionId
+        : undefined;
   if (!id) throw new Error("No agent session id yet.");
   await vscode.env.clipboard.writeText(id);
   void vscode.window.setStatusBarMessage(`Copied session id ${id}`, 3000);

@@ -19,7 +19,11 @@ q.value = saved.q ?? "";
 scopeAll.checked = !!saved.all;
 allTerms.checked = !!saved.allTerms;
 
-const SOURCE: Record<string, string> = { acp_threads: "ACP thread", codex_rollout: "Codex", claude_code_jsonl: "Claude Code" };
+const SOURCE: Record<string, string> = {
+  acp_threads: "ACP thread",
+  codex_rollout: "Codex",
+  claude_code_jsonl: "Claude Code",
+};
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "");
 
 /** Query words to highlight (operators and quotes dropped). */
@@ -58,7 +62,10 @@ function onMessage(m: RecallHostMessage): void {
       out.innerHTML = m.result.sessions.length
         ? `<div class="muted">Recent sessions (${m.result.scope.kind === "repo" ? "this repo" : "all"})</div>` +
           m.result.sessions
-            .map((s) => `<div class="session"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.preview ?? s.id)}</a><div class="muted">${esc(SOURCE[s.source] ?? s.source)} · ${esc(when(s.last_at))} · ${s.messages} messages</div>${s.preview ? `<div class="preview">${esc(s.preview.slice(0, 200))}</div>` : ""}</div>`)
+            .map(
+              (s) =>
+                `<div class="session"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.preview ?? s.id)}</a><div class="muted">${esc(SOURCE[s.source] ?? s.source)} · ${esc(when(s.last_at))} · ${s.messages} messages</div>${s.preview ? `<div class="preview">${esc(s.preview.slice(0, 200))}</div>` : ""}</div>`,
+            )
             .join("")
         : `<div class="muted">No sessions yet. Use "Import" to add Codex and Claude Code history.</div>`;
       break;
@@ -73,13 +80,19 @@ function onMessage(m: RecallHostMessage): void {
         `<div class="muted">${r.matched_sessions} session(s) · ${r.mode}${r.fallback ? " (fallback)" : ""} · ${r.elapsed_ms} ms</div>` +
         r.sessions
           .map(
-            (s) => `<div class="session"><div class="session-head"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.intent ?? s.id)}</a></div>
+            (
+              s,
+            ) => `<div class="session"><div class="session-head"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.intent ?? s.id)}</a></div>
 <div class="muted">${esc(SOURCE[s.source] ?? s.source)} · ${esc(when(s.last_at))} · ${esc(s.repo ?? s.cwd ?? "")} · terms: ${esc(s.why.terms_matched.join(", "))}</div>
 ${s.windows
   .map(
-    (w) => `<div class="window">${w.messages
-      .map((msg) => `<div class="msg${msg.hit ? " hit" : ""}" data-source="${esc(s.source)}" data-path="${esc(s.path)}" data-line="${msg.line ?? ""}"><span class="role">${esc(msg.tool ?? msg.role)}</span> ${highlight(msg.text, ws)}</div>`)
-      .join("")}</div>`,
+    (w) =>
+      `<div class="window">${w.messages
+        .map(
+          (msg) =>
+            `<div class="msg${msg.hit ? " hit" : ""}" data-source="${esc(s.source)}" data-path="${esc(s.path)}" data-line="${msg.line ?? ""}"><span class="role">${esc(msg.tool ?? msg.role)}</span> ${highlight(msg.text, ws)}</div>`,
+        )
+        .join("")}</div>`,
   )
   .join("")}</div>`,
           )
@@ -102,7 +115,12 @@ out.addEventListener("click", (e) => {
   const el = (e.target as HTMLElement).closest<HTMLElement>("[data-path]");
   if (!el) return;
   const line = Number(el.dataset.line);
-  post({ type: "open", source: el.dataset.source ?? "", path: el.dataset.path!, line: Number.isInteger(line) && line > 0 ? line : null });
+  post({
+    type: "open",
+    source: el.dataset.source ?? "",
+    path: el.dataset.path!,
+    line: Number.isInteger(line) && line > 0 ? line : null,
+  });
 });
 post({ type: "ready" });
 search();

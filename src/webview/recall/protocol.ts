@@ -28,7 +28,10 @@ export function parseRecallMessage(raw: unknown): RecallWebviewMessage | undefin
         ? { type: "search", query: m.query, scope: m.scope, allTerms: m.allTerms === true }
         : undefined;
     case "open":
-      return str(m.source, 100) && str(m.path, 4096) && m.path.startsWith("/") && (m.line === null || Number.isInteger(m.line))
+      return str(m.source, 100) &&
+        str(m.path, 4096) &&
+        m.path.startsWith("/") &&
+        (m.line === null || Number.isInteger(m.line))
         ? { type: "open", source: m.source, path: m.path, line: m.line as number | null }
         : undefined;
     default:

@@ -28,8 +28,13 @@ const terminals = new Map<string, string>();
 const TERMINAL_CAP = 64 * 1024;
 
 const STATUS_TEXT: Record<LiveStatus, string> = {
-  starting: "starting…", working: "working…", waiting_permission: "waiting for permission", idle: "idle",
-  failed: "failed", closed: "finished", readonly: "past session (read-only)",
+  starting: "starting…",
+  working: "working…",
+  waiting_permission: "waiting for permission",
+  idle: "idle",
+  failed: "failed",
+  closed: "finished",
+  readonly: "past session (read-only)",
 };
 
 function nearBottom(): boolean {
@@ -64,7 +69,9 @@ function flush(): void {
   more.hidden = windowStart === 0;
   more.textContent = `Show ${Math.min(WINDOW, windowStart)} earlier (${windowStart} hidden)`;
   const u = model.usage;
-  $("usage").textContent = u ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}` : "";
+  $("usage").textContent = u
+    ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}`
+    : "";
   if (model.title) $("title").textContent = model.title;
   if (stick) window.scrollTo(0, document.body.scrollHeight);
   post({ type: "rendered", entries: model.entries.length, inDom: nodes.size });
@@ -91,7 +98,12 @@ function setStatus(s: LiveStatus, detail?: string): void {
 function renderPickers(p: PickerView): void {
   const box = $("pickers");
   box.textContent = "";
-  const add = (label: string, options: { value: string; name: string }[], current: string, onChange: (v: string) => void) => {
+  const add = (
+    label: string,
+    options: { value: string; name: string }[],
+    current: string,
+    onChange: (v: string) => void,
+  ) => {
     const sel = document.createElement("select");
     sel.title = label;
     for (const o of options) sel.add(new Option(o.name, o.value, false, o.value === current));
@@ -99,9 +111,15 @@ function renderPickers(p: PickerView): void {
     box.appendChild(sel);
   };
   if (p.modes?.available.length) {
-    add("Mode", p.modes.available.map((m) => ({ value: m.id, name: m.name })), p.modes.currentModeId, (v) => post({ type: "setMode", modeId: v }));
+    add(
+      "Mode",
+      p.modes.available.map((m) => ({ value: m.id, name: m.name })),
+      p.modes.currentModeId,
+      (v) => post({ type: "setMode", modeId: v }),
+    );
   }
-  for (const c of p.configOptions ?? []) add(c.name, c.options, c.currentValue, (v) => post({ type: "setConfig", configId: c.id, value: v }));
+  for (const c of p.configOptions ?? [])
+    add(c.name, c.options, c.currentValue, (v) => post({ type: "setConfig", configId: c.id, value: v }));
 }
 
 function onMessage(m: HostMessage): void {
@@ -159,7 +177,8 @@ more.addEventListener("click", () => {
 list.addEventListener("click", (e) => {
   const t = (e.target as HTMLElement).closest<HTMLElement>("button, a");
   if (!t) return;
-  if (t.classList.contains("perm-option")) post({ type: "permission", requestId: t.dataset.request!, optionId: t.dataset.option! });
+  if (t.classList.contains("perm-option"))
+    post({ type: "permission", requestId: t.dataset.request!, optionId: t.dataset.option! });
   else if (t.classList.contains("perm-review")) post({ type: "review", requestId: t.dataset.request! });
   else if (t.classList.contains("loc")) {
     const line = Number(t.dataset.line);

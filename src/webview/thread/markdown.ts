@@ -12,10 +12,14 @@ export function escapeHtml(s: string): string {
 function inline(escaped: string): string {
   const codes: string[] = [];
   let s = escaped.replace(/`([^`\n]+)`/g, (_, c: string) => `\u0000${codes.push(`<code>${c}</code>`) - 1}\u0000`);
-  s = s.replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, text: string, href: string) => `<a data-href="${href}">${text}</a>`);
+  s = s.replace(
+    /\[([^\]\n]+)\]\(([^)\s]+)\)/g,
+    (_, text: string, href: string) => `<a data-href="${href}">${text}</a>`,
+  );
   s = s.replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
   s = s.replace(/(^|[^*\w])\*([^*\n]+)\*(?!\w)/g, "$1<em>$2</em>");
   s = s.replace(/(^|[^_\w])_([^_\n]+)_(?!\w)/g, "$1<em>$2</em>");
+  // eslint-disable-next-line no-control-regex -- NUL-delimited placeholders cannot collide with agent text
   return s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)]);
 }
 

@@ -118,7 +118,8 @@ export class ThreadModel {
   entriesWithTerminal(terminalId: string): number[] {
     const out: number[] = [];
     this.entries.forEach((e, i) => {
-      if (e.kind === "tool" && e.call.content.some((c) => c.type === "terminal" && c.terminalId === terminalId)) out.push(i);
+      if (e.kind === "tool" && e.call.content.some((c) => c.type === "terminal" && c.terminalId === terminalId))
+        out.push(i);
     });
     return out;
   }

@@ -35,7 +35,14 @@ export interface PickerView {
 }
 
 export type HostMessage =
-  | { type: "init"; header: ThreadHeader; status: LiveStatus; events: RuntimeEvent[]; scrollToEnd: boolean; focusEvent?: number }
+  | {
+      type: "init";
+      header: ThreadHeader;
+      status: LiveStatus;
+      events: RuntimeEvent[];
+      scrollToEnd: boolean;
+      focusEvent?: number;
+    }
   | { type: "events"; events: RuntimeEvent[] }
   | { type: "status"; status: LiveStatus; detail?: string }
   | { type: "permission"; prompt: PermissionView }
@@ -82,9 +89,13 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case "setMode":
       return str(m.modeId, 200) ? { type: "setMode", modeId: m.modeId } : undefined;
     case "setConfig":
-      return str(m.configId, 200) && str(m.value, 1000) ? { type: "setConfig", configId: m.configId, value: m.value } : undefined;
+      return str(m.configId, 200) && str(m.value, 1000)
+        ? { type: "setConfig", configId: m.configId, value: m.value }
+        : undefined;
     case "rendered":
-      return Number.isInteger(m.entries) && Number.isInteger(m.inDom) ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number } : undefined;
+      return Number.isInteger(m.entries) && Number.isInteger(m.inDom)
+        ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }
+        : undefined;
     default:
       return undefined;
   }

@@ -5,16 +5,29 @@ import { escapeHtml as esc, renderMarkdown } from "./markdown";
 import type { Entry } from "./model";
 
 const KIND_ICON: Record<string, string> = {
-  read: "file", edit: "edit", delete: "trash", move: "arrow-right", search: "search", execute: "terminal",
-  think: "lightbulb", fetch: "globe", switch_mode: "arrow-swap", other: "tools",
+  read: "file",
+  edit: "edit",
+  delete: "trash",
+  move: "arrow-right",
+  search: "search",
+  execute: "terminal",
+  think: "lightbulb",
+  fetch: "globe",
+  switch_mode: "arrow-swap",
+  other: "tools",
 };
 const STATUS_ICON: Record<string, string> = {
-  pending: "circle-outline", in_progress: "loading codicon-modifier-spin", completed: "pass", failed: "error", cancelled: "circle-slash",
+  pending: "circle-outline",
+  in_progress: "loading codicon-modifier-spin",
+  completed: "pass",
+  failed: "error",
+  cancelled: "circle-slash",
 };
 const icon = (name: string) => `<span class="codicon codicon-${name}"></span>`;
 const baseName = (p: string) => p.split(/[\\/]/).pop() ?? p;
 
 /** Strips ANSI escapes so agent terminal output reads as text in HTML. */
+// eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition
 export const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
 
 function renderDiff(path: string, oldText: string | null | undefined, newText: string): string {
@@ -33,14 +46,20 @@ function renderDiff(path: string, oldText: string | null | undefined, newText: s
 
 function renderTool(call: ToolCallState, terminals: Map<string, string>): string {
   const locs = call.locations
-    .map((l) => `<a class="loc" data-path="${esc(l.path)}" data-line="${l.line ?? ""}">${esc(baseName(l.path))}${l.line ? `:${l.line}` : ""}</a>`)
+    .map(
+      (l) =>
+        `<a class="loc" data-path="${esc(l.path)}" data-line="${l.line ?? ""}">${esc(baseName(l.path))}${l.line ? `:${l.line}` : ""}</a>`,
+    )
     .join(" ");
   const body: string[] = [];
   for (const c of call.content) {
     if (c.type === "diff") body.push(renderDiff(c.path, c.oldText, c.newText));
     else if (c.type === "terminal") {
-      body.push(`<pre class="term" data-terminal="${esc(c.terminalId)}">${esc(stripAnsi(terminals.get(c.terminalId) ?? ""))}</pre>`);
-    } else if (c.type === "content" && c.content.type === "text") body.push(`<div class="md">${renderMarkdown(c.content.text)}</div>`);
+      body.push(
+        `<pre class="term" data-terminal="${esc(c.terminalId)}">${esc(stripAnsi(terminals.get(c.terminalId) ?? ""))}</pre>`,
+      );
+    } else if (c.type === "content" && c.content.type === "text")
+      body.push(`<div class="md">${renderMarkdown(c.content.text)}</div>`);
   }
   if (call.terminalOutput) body.push(`<pre class="term">${esc(stripAnsi(call.terminalOutput))}</pre>`);
   return `<div class="tool status-${esc(call.status)}" data-kind="${esc(call.kind)}">
@@ -60,7 +79,10 @@ export function renderEntry(e: Entry, terminals: Map<string, string>): string {
       return renderTool(e.call, terminals);
     case "plan":
       return `<div class="plan"><div class="who">${icon("checklist")} Plan</div><ul>${e.entries
-        .map((p) => `<li class="plan-${esc(p.status)}">${icon(p.status === "completed" ? "pass" : p.status === "in_progress" ? "play-circle" : "circle-outline")} ${esc(p.content)}</li>`)
+        .map(
+          (p) =>
+            `<li class="plan-${esc(p.status)}">${icon(p.status === "completed" ? "pass" : p.status === "in_progress" ? "play-circle" : "circle-outline")} ${esc(p.content)}</li>`,
+        )
         .join("")}</ul></div>`;
     case "notice":
       return `<div class="notice ${esc(e.severity)}">${icon(e.severity === "error" ? "error" : e.severity === "warning" ? "warning" : "info")} <b>${esc(e.title)}</b>${e.description ? ` ${esc(e.description)}` : ""}</div>`;
@@ -77,9 +99,15 @@ export function renderEntry(e: Entry, terminals: Map<string, string>): string {
       const v = e.view;
       const answered = e.answered !== undefined;
       const buttons = v.options
-        .map((o) => `<button class="perm-option ${o.kind.startsWith("allow") ? "allow" : "reject"}" data-request="${esc(v.requestId)}" data-option="${esc(o.optionId)}"${answered ? " disabled" : ""}>${esc(o.name)}</button>`)
+        .map(
+          (o) =>
+            `<button class="perm-option ${o.kind.startsWith("allow") ? "allow" : "reject"}" data-request="${esc(v.requestId)}" data-option="${esc(o.optionId)}"${answered ? " disabled" : ""}>${esc(o.name)}</button>`,
+        )
         .join("");
-      const review = v.reviewPath && !answered ? `<button class="secondary perm-review" data-request="${esc(v.requestId)}">${icon("diff")} Review</button>` : "";
+      const review =
+        v.reviewPath && !answered
+          ? `<button class="secondary perm-review" data-request="${esc(v.requestId)}">${icon("diff")} Review</button>`
+          : "";
       const state = answered
         ? `<div class="muted">Answered: ${esc(v.options.find((o) => o.optionId === e.answered)?.name ?? "dismissed")}</div>`
         : "";

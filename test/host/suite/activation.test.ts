@@ -12,9 +12,13 @@ describe("activation", () => {
     const t0 = performance.now();
     require(main);
     const loadMs = performance.now() - t0;
-    console.log(`[figure] activation: activate() ${a.activationMs.toFixed(1)} ms + bundle load ${loadMs.toFixed(1)} ms = ${(a.activationMs + loadMs).toFixed(1)} ms (goal <= 100 ms) in vscode ${vscode.version}`);
+    console.log(
+      `[figure] activation: activate() ${a.activationMs.toFixed(1)} ms + bundle load ${loadMs.toFixed(1)} ms = ${(a.activationMs + loadMs).toFixed(1)} ms (goal <= 100 ms) in vscode ${vscode.version}`,
+    );
     const all = new Set(await vscode.commands.getCommands(true));
-    const contributed = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as { command: string }[];
+    const contributed = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as {
+      command: string;
+    }[];
     for (const c of contributed) assert.ok(all.has(c.command), `${c.command} is registered`);
   });
 

@@ -47,7 +47,14 @@ export const repoRoot = () => process.env.ACP_REPO_ROOT ?? process.cwd();
 /** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
 export function writePastThread(home: string, n: number, text = (i: number) => `**answer** ${i}`): string {
   const store = new ThreadStore(home);
-  const h = store.create({ agent: { id: "fake", name: "Fake agent", command: "/bin/true" }, mode: "acp", cwd: workspaceRoot(), repoRoot: null, gitHead: null, title: `past thread with ${n} exchanges` });
+  const h = store.create({
+    agent: { id: "fake", name: "Fake agent", command: "/bin/true" },
+    mode: "acp",
+    cwd: workspaceRoot(),
+    repoRoot: null,
+    gitHead: null,
+    title: `past thread with ${n} exchanges`,
+  });
   const ts = new Date().toISOString();
   for (let i = 0; i < n; i++) {
     h.appendMany([
@@ -59,4 +66,3 @@ export function writePastThread(home: string, n: number, text = (i: number) => `
   h.close();
   return h.threadId;
 }
-

@@ -6,7 +6,16 @@ import { join } from "node:path";
 import Mocha from "mocha";
 
 const PASSES: Record<string, string[]> = {
-  main: ["activation.test.js", "spawn-fake.test.js", "files.test.js", "terminals.test.js", "sessions-view.test.js", "thread-actions.test.js", "recall.test.js", "spawn-real.test.js"],
+  main: [
+    "activation.test.js",
+    "spawn-fake.test.js",
+    "files.test.js",
+    "terminals.test.js",
+    "sessions-view.test.js",
+    "thread-actions.test.js",
+    "recall.test.js",
+    "spawn-real.test.js",
+  ],
   untrusted: ["untrusted.test.js"],
 };
 

@@ -5,7 +5,9 @@ import { api, waitFor, writePastThread } from "./helpers";
 describe("the recall panel", () => {
   it("finds a past thread by a word in its answers, with a highlighted evidence window", async () => {
     const { hub, recall } = await api();
-    const threadId = writePastThread(hub.home, 5, (i) => (i === 3 ? "the flux capacitor needs 1.21 gigawatts" : `answer ${i}`));
+    const threadId = writePastThread(hub.home, 5, (i) =>
+      i === 3 ? "the flux capacitor needs 1.21 gigawatts" : `answer ${i}`,
+    );
     const r = recall.search(hub, "capacitor gigawatts", { all: false, allTerms: true });
     assert.equal(r.type, "results");
     if (r.type !== "results") return;

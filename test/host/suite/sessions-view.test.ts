@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { api, waitFor, writePastThread } from "./helpers";
 
 describe("the sessions view", () => {
   it("lists a past thread under its day, and Open renders it read-only", async () => {
@@ -12,7 +12,9 @@ describe("the sessions view", () => {
     const groups = await hub.tree.getChildren();
     const today = groups.find((g) => g.type === "group" && g.label === "Today");
     assert.ok(today?.type === "group", "a Today group exists");
-    const node = today.children.find((c): c is Extract<SessionNode, { type: "past" }> => c.type === "past" && c.thread.threadId === threadId);
+    const node = today.children.find(
+      (c): c is Extract<SessionNode, { type: "past" }> => c.type === "past" && c.thread.threadId === threadId,
+    );
     assert.ok(node, "the past thread is listed");
     const item = hub.tree.getTreeItem(node);
     assert.equal(item.label, "past thread with 3 exchanges");
@@ -28,7 +30,9 @@ describe("the sessions view", () => {
     const started = Date.now();
     await vscode.commands.executeCommand("acpThreads.openThread", threadId);
     const r = await waitFor("the big panel to render", () => hub.panels.rendered(threadId));
-    console.log(`[figure] past thread with 6000 entries opened and rendered in ${Date.now() - started} ms (${r.inDom} in the DOM)`);
+    console.log(
+      `[figure] past thread with 6000 entries opened and rendered in ${Date.now() - started} ms (${r.inDom} in the DOM)`,
+    );
     assert.equal(r.entries, 6000);
     assert.ok(r.inDom <= 200, `only a window is in the DOM (${r.inDom})`);
   });
@@ -49,9 +53,19 @@ describe("the sessions view", () => {
   it("filters by workspace: a thread from another folder is hidden until 'all workspaces'", async () => {
     const { hub } = await api();
     const store = new ThreadStore(hub.home);
-    const h = store.create({ agent: { id: "x", name: "Other", command: "/bin/true" }, mode: "acp", cwd: "/elsewhere", repoRoot: null, gitHead: null, title: "elsewhere thread" });
+    const h = store.create({
+      agent: { id: "x", name: "Other", command: "/bin/true" },
+      mode: "acp",
+      cwd: "/elsewhere",
+      repoRoot: null,
+      gitHead: null,
+      title: "elsewhere thread",
+    });
     h.close();
-    const titles = async () => (await hub.tree.getChildren()).flatMap((g) => (g.type === "group" ? g.children : [])).flatMap((c) => (c.type === "past" ? [c.thread.title] : []));
+    const titles = async () =>
+      (await hub.tree.getChildren())
+        .flatMap((g) => (g.type === "group" ? g.children : []))
+        .flatMap((c) => (c.type === "past" ? [c.thread.title] : []));
     assert.ok(!(await titles()).includes("elsewhere thread"));
     const saved = hub.tree.filter;
     hub.tree.filter = { cwds: [] };

@@ -9,11 +9,17 @@ import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, repoRoot, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 
-const agentText = (events: RuntimeEvent[]) => events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
+const agentText = (events: RuntimeEvent[]) =>
+  events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
 
 async function spawnFake(task: string): Promise<LiveSession> {
   const { hub } = await api();
-  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", { agentId: "fake", task, mode: "session", cwd: workspaceRoot() });
+  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "fake",
+    task,
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
   assert.ok(threadId, "the spawn command returned a thread id");
   return hub.live.get(threadId)!;
 }
@@ -31,10 +37,19 @@ describe("spawning the stdio fake agent", () => {
     const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
     await vscode.workspace.getConfiguration("acpThreads").update(
       "agents",
-      { fake: { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1" }, displayName: "Fake agent" } },
+      {
+        fake: {
+          command: process.execPath,
+          args: [fake],
+          env: { ELECTRON_RUN_AS_NODE: "1" },
+          displayName: "Fake agent",
+        },
+      },
       vscode.ConfigurationTarget.Global,
     );
-    await vscode.workspace.getConfiguration("acpThreads").update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
   });
 
   it("streams the answer into a live thread with its panel open", async () => {
@@ -46,7 +61,10 @@ describe("spawning the stdio fake agent", () => {
     assert.ok(hub.panels.get(s.threadId), "the thread panel is open");
     const nodes = await hub.tree.getChildren();
     const live = nodes.find((n) => n.type === "group" && n.id === "live");
-    assert.ok(live?.type === "group" && live.children.some((c) => c.type === "live" && c.threadId === s.threadId), "listed under Live");
+    assert.ok(
+      live?.type === "group" && live.children.some((c) => c.type === "live" && c.threadId === s.threadId),
+      "listed under Live",
+    );
     await s.close();
   });
 
@@ -72,10 +90,15 @@ describe("spawning the stdio fake agent", () => {
     const answer = turn(s, `write ${path} written-by-agent`);
     const prompt = await waitFor("a pending permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
     assert.equal(s.status, "waiting_permission");
-    assert.deepEqual(prompt.options.map((o) => o.name), ["Allow", "Always", "Reject"]);
+    assert.deepEqual(
+      prompt.options.map((o) => o.name),
+      ["Allow", "Always", "Reject"],
+    );
     assert.equal(prompt.reviewPath, path, "a diff review is offered");
     await hub.broker.review(prompt.requestId);
-    await waitFor("the diff editor", () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)));
+    await waitFor("the diff editor", () =>
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)),
+    );
     assert.ok(hub.broker.answer(prompt.requestId, "yes"));
     assert.match(await answer, /wrote/);
     assert.equal(ed.document.getText(), "written-by-agent");
@@ -88,14 +111,19 @@ describe("spawning the stdio fake agent", () => {
 
   it("with no panel open, the permission waits and the status-bar command reveals the thread with its prompt", async () => {
     const { hub } = await api();
-    const agent = (await import("../../../src/vscode/agents")).configuredAgents(hub.config).find((a) => a.spec.id === "fake")!.spec;
+    const agent = (await import("../../../src/vscode/agents"))
+      .configuredAgents(hub.config)
+      .find((a) => a.spec.id === "fake")!.spec;
     const s = hub.spawnSession({ agent, task: "", mode: "session", cwd: workspaceRoot(), showPanel: false });
     await waitFor("the session", () => s.status === "idle");
     const answer = turn(s, "ask edit");
     const prompt = await waitFor("a pending prompt", () => hub.broker.pendingFor(s.threadId)[0]);
     assert.equal(hub.panels.get(s.threadId), undefined, "no panel was open");
     await vscode.commands.executeCommand("acpThreads.showPendingPermission");
-    await waitFor("the revealed panel to render the user message and the prompt", () => (hub.panels.rendered(s.threadId)?.entries ?? 0) >= 2);
+    await waitFor(
+      "the revealed panel to render the user message and the prompt",
+      () => (hub.panels.rendered(s.threadId)?.entries ?? 0) >= 2,
+    );
     hub.broker.answer(prompt.requestId, "ok");
     assert.match(await answer, /outcome: ok/);
     await s.close();
@@ -119,9 +147,13 @@ describe("spawning the stdio fake agent", () => {
     await waitFor("the session", () => s.status === "idle");
     const answer = await turn(s, "terminal echo from-agent-terminal");
     assert.match(answer, /exit 0: from-agent-terminal/);
-    const term = await waitFor("the agent's terminal", () => vscode.window.terminals.find((t) => t.name.includes("echo from-agent-terminal")));
+    const term = await waitFor("the agent's terminal", () =>
+      vscode.window.terminals.find((t) => t.name.includes("echo from-agent-terminal")),
+    );
     assert.match(term.name, /^Fake agent: /);
-    await waitFor("the output on the terminal's screen", async () => (await terminalScreen(term)).includes("from-agent-terminal"));
+    await waitFor("the output on the terminal's screen", async () =>
+      (await terminalScreen(term)).includes("from-agent-terminal"),
+    );
     await s.close();
   });
 });

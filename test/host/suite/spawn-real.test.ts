@@ -15,17 +15,24 @@ describe("spawning a real agent (codex-acp + scripted model)", function () {
   this.timeout(180_000);
 
   before(async function () {
-    if (!existsSync(join(repoRoot(), "test/agents/node_modules/.bin/codex-acp"))) throw new Error("codex-acp missing: bash test/agents/install.sh");
-    demo = spawn(process.execPath, [join(repoRoot(), "dist-test/host/demo-env.main.js"), "--workspace", workspaceRoot()], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    if (!existsSync(join(repoRoot(), "test/agents/node_modules/.bin/codex-acp")))
+      throw new Error("codex-acp missing: bash test/agents/install.sh");
+    demo = spawn(
+      process.execPath,
+      [join(repoRoot(), "dist-test/host/demo-env.main.js"), "--workspace", workspaceRoot()],
+      {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: demo!.stdout! }).once("line", resolve);
       demo!.once("exit", (code) => reject(new Error(`demo-env exited ${code}`)));
     });
     const { profile } = JSON.parse(line);
-    await vscode.workspace.getConfiguration("acpThreads").update("demoProfile", profile, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("demoProfile", profile, vscode.ConfigurationTarget.Global);
   });
 
   after(() => {
@@ -58,8 +65,14 @@ describe("spawning a real agent (codex-acp + scripted model)", function () {
     assert.ok(answered >= 1, "the agent asked at least once");
     const file = join(workspaceRoot(), "hello.txt");
     assert.equal(readFileSync(file, "utf8").trim(), "hi from codex");
-    assert.ok(s.events.some((e) => e.type === "tool_call"), "tool calls were streamed");
-    assert.ok(s.events.some((e) => e.type === "text" && e.stream === "output"), "agent text was streamed");
+    assert.ok(
+      s.events.some((e) => e.type === "tool_call"),
+      "tool calls were streamed",
+    );
+    assert.ok(
+      s.events.some((e) => e.type === "text" && e.stream === "output"),
+      "agent text was streamed",
+    );
     console.log(`[figure] real agent: ${s.events.length} events, ${answered} permission prompt(s) answered`);
     await s.close();
   });

@@ -6,11 +6,20 @@ import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 describe("exec runs in a Pseudoterminal", () => {
   it("appears in window.terminals and in the sessions view, and typing reaches the process", async () => {
     const { hub } = await api();
-    const { run, terminal } = await startExec(hub, { id: "custom", label: "custom" }, 'printf "ready\\n"; read line; echo "got:$line"; sleep 2', workspaceRoot());
+    const { run, terminal } = await startExec(
+      hub,
+      { id: "custom", label: "custom" },
+      'printf "ready\\n"; read line; echo "got:$line"; sleep 2',
+      workspaceRoot(),
+    );
     assert.ok(vscode.window.terminals.includes(terminal), "terminal is listed");
     const nodes = await hub.tree.getChildren();
     const liveGroup = nodes.find((n) => n.type === "group" && n.id === "live");
-    assert.ok(liveGroup && liveGroup.type === "group" && liveGroup.children.some((c) => c.type === "exec" && c.runId === run.id));
+    assert.ok(
+      liveGroup &&
+        liveGroup.type === "group" &&
+        liveGroup.children.some((c) => c.type === "exec" && c.runId === run.id),
+    );
     await waitFor("the ready line", async () => (await terminalScreen(terminal)).includes("ready"));
     terminal.sendText("typed-into-terminal");
     const screen = await waitFor("the echo of typed input", async () => {

@@ -42,21 +42,47 @@ describe("thread actions", () => {
   it("resumes a past thread: its history is shown and the agent answers a new prompt", async () => {
     const { hub } = await api();
     const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
-    await vscode.workspace.getConfiguration("acpThreads").update("agents", { fake: { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1" }, displayName: "Fake agent" } }, vscode.ConfigurationTarget.Global);
-    const first = hub.live.get((await vscode.commands.executeCommand<string>("acpThreads.spawn", { agentId: "fake", task: "stream 2", mode: "run", cwd: workspaceRoot() }))!)!;
+    await vscode.workspace.getConfiguration("acpThreads").update(
+      "agents",
+      {
+        fake: {
+          command: process.execPath,
+          args: [fake],
+          env: { ELECTRON_RUN_AS_NODE: "1" },
+          displayName: "Fake agent",
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    const first = hub.live.get(
+      (await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+        agentId: "fake",
+        task: "stream 2",
+        mode: "run",
+        cwd: workspaceRoot(),
+      }))!,
+    )!;
     await waitFor("the run to finish", () => first.status === "closed" || first.status === "failed");
     const storeId = first.storeThreadId!;
     assert.ok(hub.store.store.exists(storeId));
     const node = { type: "past" as const, thread: { ...(await hub.store.load(storeId))!, events: undefined } };
     await vscode.commands.executeCommand("acpThreads.resume", node);
-    const resumed = await waitFor("the resumed session", () => hub.live.all().find((s) => s !== first && s.storeThreadId === storeId && s.status === "idle"));
-    assert.ok(resumed.events.some((e) => e.type === "text" && e.text.includes("chunk 1")), "history shown first");
+    const resumed = await waitFor("the resumed session", () =>
+      hub.live.all().find((s) => s !== first && s.storeThreadId === storeId && s.status === "idle"),
+    );
+    assert.ok(
+      resumed.events.some((e) => e.type === "text" && e.text.includes("chunk 1")),
+      "history shown first",
+    );
     const done = new Promise<void>((r) => resumed.onTurnDone(() => r()));
     await resumed.prompt("hello again");
     await done;
     assert.ok(resumed.events.some((e) => e.type === "text" && e.text.includes("echo: hello again")));
     const { records } = hub.store.store.read(storeId);
-    assert.ok(records.some((r) => r.kind === "user_message" && r.text === "hello again"), "the new turn is recorded in the same thread");
+    assert.ok(
+      records.some((r) => r.kind === "user_message" && r.text === "hello again"),
+      "the new turn is recorded in the same thread",
+    );
     await resumed.close();
   });
 });

@@ -12,7 +12,13 @@ describe("an untrusted workspace", () => {
     const { hub } = await api();
     const before = hub.live.all().length;
     assert.throws(
-      () => hub.spawnSession({ agent: { id: "x", displayName: "X", command: process.execPath, args: [] }, task: "hi", mode: "run", cwd: workspaceRoot() }),
+      () =>
+        hub.spawnSession({
+          agent: { id: "x", displayName: "X", command: process.execPath, args: [] },
+          task: "hi",
+          mode: "run",
+          cwd: workspaceRoot(),
+        }),
       /untrusted workspace/,
     );
     assert.equal(hub.live.all().length, before);
@@ -20,7 +26,11 @@ describe("an untrusted workspace", () => {
 
   it("the spawn command itself refuses (an error message, no session)", async () => {
     const { hub } = await api();
-    const r = await vscode.commands.executeCommand("acpThreads.spawn", { agentId: "anything", task: "hi", cwd: workspaceRoot() });
+    const r = await vscode.commands.executeCommand("acpThreads.spawn", {
+      agentId: "anything",
+      task: "hi",
+      cwd: workspaceRoot(),
+    });
     assert.equal(r, undefined);
     assert.equal(hub.live.all().length, 0);
   });
@@ -28,7 +38,10 @@ describe("an untrusted workspace", () => {
   it("refuses exec runs too", async () => {
     const { hub } = await api();
     const { startExec } = await import("../../../src/vscode/exec-terminal");
-    await assert.rejects(startExec(hub, { id: "custom", label: "custom" }, "echo hi", workspaceRoot()), /untrusted workspace/);
+    await assert.rejects(
+      startExec(hub, { id: "custom", label: "custom" }, "echo hi", workspaceRoot()),
+      /untrusted workspace/,
+    );
     assert.equal(hub.live.execs().length, 0);
   });
 });

@@ -17,7 +17,12 @@ async function fakeBin(dir: string, name: string, script: string): Promise<strin
 }
 
 test("command lines split on spaces and honour quotes and escapes", () => {
-  assert.deepEqual(splitCommandLine(`node "/a b/agent.js" --x='y z' c\\ d`), ["node", "/a b/agent.js", "--x=y z", "c d"]);
+  assert.deepEqual(splitCommandLine(`node "/a b/agent.js" --x='y z' c\\ d`), [
+    "node",
+    "/a b/agent.js",
+    "--x=y z",
+    "c d",
+  ]);
   assert.throws(() => splitCommandLine(`node "open`), /unterminated quote/);
 });
 
@@ -38,11 +43,23 @@ test("custom agents and command lines become specs with absolute commands; missi
   withTmp(async (dir) => {
     const bin = await fakeBin(join(dir, "bin"), "my-agent", "exit 0");
     const env = { PATH: join(dir, "bin") };
-    const custom = resolveAgent("Mine", { cwd: dir, env, custom: { Mine: { command: "my-agent", args: ["--acp"], env: { K: "v" } } } });
+    const custom = resolveAgent("Mine", {
+      cwd: dir,
+      env,
+      custom: { Mine: { command: "my-agent", args: ["--acp"], env: { K: "v" } } },
+    });
     assert.deepEqual(custom, { id: "Mine", displayName: "Mine", command: bin, args: ["--acp"], env: { K: "v" } });
-    assert.deepEqual(resolveAgent("my-agent --flag 'a b'", { cwd: dir, env }), { id: "my-agent", displayName: "my-agent", command: bin, args: ["--flag", "a b"] });
+    assert.deepEqual(resolveAgent("my-agent --flag 'a b'", { cwd: dir, env }), {
+      id: "my-agent",
+      displayName: "my-agent",
+      command: bin,
+      args: ["--flag", "a b"],
+    });
     assert.throws(() => resolveAgent("opencode", { cwd: dir, env }), /not found.*npm i -g opencode-ai/);
-    assert.throws(() => resolveAgent("nonsense", { cwd: dir, env }), (err: Error & { code?: string }) => err.code === "usage");
+    assert.throws(
+      () => resolveAgent("nonsense", { cwd: dir, env }),
+      (err: Error & { code?: string }) => err.code === "usage",
+    );
   }));
 
 test("doctor reports present presets with their version and missing ones with the problem", () =>
@@ -62,12 +79,18 @@ test("doctor reports present presets with their version and missing ones with th
 test("the protocol log keeps the newest lines within its caps", () => {
   const log = new ProtocolLog({ maxLines: 3, maxBytes: 1000 });
   for (let i = 0; i < 5; i++) log.add("recv", `line ${i}`);
-  assert.deepEqual(log.entries().map((e) => e.text), ["line 2", "line 3", "line 4"]);
+  assert.deepEqual(
+    log.entries().map((e) => e.text),
+    ["line 2", "line 3", "line 4"],
+  );
   assert.equal(log.dropped, 2);
   const small = new ProtocolLog({ maxLines: 100, maxBytes: 10 });
   small.add("send", "12345");
   small.add("send", "67890");
   small.add("stderr", "abc");
-  assert.deepEqual(small.entries().map((e) => e.text), ["67890", "abc"]);
+  assert.deepEqual(
+    small.entries().map((e) => e.text),
+    ["67890", "abc"],
+  );
   assert.deepEqual(small.stderrTail(), ["abc"]);
 });

@@ -13,7 +13,11 @@ import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-fs-", fn);
 
 /** Runs one turn whose agent body is `body`; returns the agent's text output. */
-async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts: { policy?: PermissionPolicy; asker?: PermissionAsker; files?: WorkspaceFiles } = {}) {
+async function turn(
+  cwd: string,
+  body: (t: TurnContext) => Promise<string>,
+  opts: { policy?: PermissionPolicy; asker?: PermissionAsker; files?: WorkspaceFiles } = {},
+) {
   const rt = startFake(
     {
       prompt: async (t) => {
@@ -37,8 +41,10 @@ async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts
   }
 }
 
-const read = (path: string, extra: { line?: number; limit?: number } = {}) => async ({ client, sessionId }: TurnContext) =>
-  (await client.request(methods.client.fs.readTextFile, { sessionId, path, ...extra })).content;
+const read =
+  (path: string, extra: { line?: number; limit?: number } = {}) =>
+  async ({ client, sessionId }: TurnContext) =>
+    (await client.request(methods.client.fs.readTextFile, { sessionId, path, ...extra })).content;
 
 test("sliceLines takes a 1-based line and a line limit", () => {
   const text = "a\nb\nc\nd";
@@ -64,7 +70,13 @@ test("reads that escape the workspace by .., by symlink or by absolute path are 
     await mkdir(outside);
     await writeFile(join(outside, "secret.txt"), "secret");
     await symlink(outside, join(ws, "link"));
-    for (const path of [join(ws, "..", "outside", "secret.txt"), join(ws, "link", "secret.txt"), join(outside, "secret.txt"), join(ws, "link", "new", "file.txt"), "relative.txt"]) {
+    for (const path of [
+      join(ws, "..", "outside", "secret.txt"),
+      join(ws, "link", "secret.txt"),
+      join(outside, "secret.txt"),
+      join(ws, "link", "new", "file.txt"),
+      "relative.txt",
+    ]) {
       const out = await turn(ws, read(path));
       assert.match(out, /^error: .*(outside the workspace|must be absolute)/, path);
     }
@@ -87,14 +99,24 @@ test("fs/write_text_file creates parent folders and passes what the agent last r
       readText: async () => "before",
       writeText: async (p, c, last) => void writes.push([p, c, last]),
     };
-    await turn(ws, async ({ client, sessionId }) => {
-      await client.request(methods.client.fs.readTextFile, { sessionId, path: target });
-      await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "after" });
-      return "ok";
-    }, { files });
+    await turn(
+      ws,
+      async ({ client, sessionId }) => {
+        await client.request(methods.client.fs.readTextFile, { sessionId, path: target });
+        await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "after" });
+        return "ok";
+      },
+      { files },
+    );
     assert.deepEqual(writes, [[target, "after", "before"]]);
 
-    await turn(ws, async ({ client, sessionId }) => (await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "disk" }), "ok"));
+    await turn(
+      ws,
+      async ({ client, sessionId }) => (
+        await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "disk" }),
+        "ok"
+      ),
+    );
     assert.equal(await readFile(target, "utf8"), "disk");
   }));
 
@@ -102,19 +124,30 @@ test("a write right after an approved edit permission is not asked again", () =>
   withTmp(async (ws) => {
     const target = join(ws, "x.txt");
     let asked = 0;
-    const asker: PermissionAsker = { ask: async (p) => (asked++, p.request.options.find((o) => o.kind === "allow_once")!.optionId) };
-    const out = await turn(ws, async ({ client, sessionId }) => {
-      const res = await client.request(methods.client.session.requestPermission, {
-        sessionId,
-        toolCall: { toolCallId: "w", kind: "edit", title: "Write x", content: [{ type: "diff", path: target, oldText: null, newText: "hi" }] },
-        options: [
-          { optionId: "y", name: "Yes", kind: "allow_once" },
-          { optionId: "n", name: "No", kind: "reject_once" },
-        ],
-      });
-      await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "hi" });
-      return res.outcome.outcome === "selected" ? res.outcome.optionId : "cancelled";
-    }, { policy: "ask", asker });
+    const asker: PermissionAsker = {
+      ask: async (p) => (asked++, p.request.options.find((o) => o.kind === "allow_once")!.optionId),
+    };
+    const out = await turn(
+      ws,
+      async ({ client, sessionId }) => {
+        const res = await client.request(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: {
+            toolCallId: "w",
+            kind: "edit",
+            title: "Write x",
+            content: [{ type: "diff", path: target, oldText: null, newText: "hi" }],
+          },
+          options: [
+            { optionId: "y", name: "Yes", kind: "allow_once" },
+            { optionId: "n", name: "No", kind: "reject_once" },
+          ],
+        });
+        await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "hi" });
+        return res.outcome.outcome === "selected" ? res.outcome.optionId : "cancelled";
+      },
+      { policy: "ask", asker },
+    );
     assert.equal(out, "y");
     assert.equal(asked, 1);
     assert.equal(await readFile(target, "utf8"), "hi");
@@ -124,7 +157,14 @@ test("an unrequested write goes through the policy: denied without an asker, the
   withTmp(async (ws) => {
     const target = join(ws, "keep.txt");
     await writeFile(target, "original");
-    const out = await turn(ws, async ({ client, sessionId }) => (await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "x" }), "wrote"), { policy: "approve-reads" });
+    const out = await turn(
+      ws,
+      async ({ client, sessionId }) => (
+        await client.request(methods.client.fs.writeTextFile, { sessionId, path: target, content: "x" }),
+        "wrote"
+      ),
+      { policy: "approve-reads" },
+    );
     assert.match(out, /^error: .*not allowed/);
     assert.equal(await readFile(target, "utf8"), "original");
   }));

@@ -43,14 +43,18 @@ test("options are picked by kind, and a no is the reject option", () => {
 
 test("approve-reads lets read, search and think pass and asks for the rest", () => {
   for (const kind of ["read", "search", "think"]) assert.equal(policyVerdict("approve-reads", kind), "allow");
-  for (const kind of ["edit", "execute", "delete", "fetch", "other", undefined]) assert.equal(policyVerdict("approve-reads", kind), "ask");
+  for (const kind of ["edit", "execute", "delete", "fetch", "other", undefined])
+    assert.equal(policyVerdict("approve-reads", kind), "ask");
   assert.equal(policyVerdict("deny-all", "read"), "deny");
   assert.equal(policyVerdict("approve-all", "execute"), "allow");
 });
 
 test("approve-reads without an asker allows a read and answers an edit with the reject option, not cancelled", () =>
   withTmp(async (cwd) => {
-    for (const [kind, expected] of [["read", "approved"], ["edit", "abort"]]) {
+    for (const [kind, expected] of [
+      ["read", "approved"],
+      ["edit", "abort"],
+    ]) {
       const rt = startFake({ prompt: asking(kind) }, { cwd, permissionPolicy: "approve-reads" });
       const { sessionId } = await rt.ensureSession();
       const events = await collect(rt.runTurn(sessionId, "go"));
@@ -62,7 +66,10 @@ test("approve-reads without an asker allows a read and answers an edit with the 
 
 test("deny-all answers with the reject option and approve-all with allow_once", () =>
   withTmp(async (cwd) => {
-    for (const [policy, expected] of [["deny-all", "abort"], ["approve-all", "approved"]] as const) {
+    for (const [policy, expected] of [
+      ["deny-all", "abort"],
+      ["approve-all", "approved"],
+    ] as const) {
       const rt = startFake({ prompt: asking("execute") }, { cwd, permissionPolicy: policy });
       const { sessionId } = await rt.ensureSession();
       assert.equal(outputText(await collect(rt.runTurn(sessionId, "go"))), expected);
@@ -74,15 +81,27 @@ test("an allow_always answer is remembered per agent, kind and path, written 060
   withTmp(async (dir) => {
     let asked = 0;
     const asker: PermissionAsker = { ask: async () => (asked++, "always") };
-    const rt = startFake({ prompt: asking("edit", "/ws/a.txt") }, { cwd: dir, permissionPolicy: "ask", asker, permissionStoreDir: dir });
+    const rt = startFake(
+      { prompt: asking("edit", "/ws/a.txt") },
+      { cwd: dir, permissionPolicy: "ask", asker, permissionStoreDir: dir },
+    );
     const { sessionId } = await rt.ensureSession();
     const first = await collect(rt.runTurn(sessionId, "go"));
     const second = await collect(rt.runTurn(sessionId, "go"));
     assert.equal(asked, 1);
     assert.equal(outputText(second), "always");
-    assert.deepEqual(permissionEvents(first).map((d) => d.decidedBy), ["user"]);
-    assert.deepEqual(permissionEvents(second).map((d) => d.decidedBy), ["remembered"]);
-    assert.deepEqual(rt.permissions.rules().map((r) => [r.agentId, r.kind, r.path]), [["fake", "edit", "/ws/a.txt"]]);
+    assert.deepEqual(
+      permissionEvents(first).map((d) => d.decidedBy),
+      ["user"],
+    );
+    assert.deepEqual(
+      permissionEvents(second).map((d) => d.decidedBy),
+      ["remembered"],
+    );
+    assert.deepEqual(
+      rt.permissions.rules().map((r) => [r.agentId, r.kind, r.path]),
+      [["fake", "edit", "/ws/a.txt"]],
+    );
     assert.equal((await stat(join(dir, "permissions.json"))).mode & 0o777, 0o600);
 
     assert.equal(await rt.permissions.revoke("other-agent"), 0);
@@ -92,8 +111,14 @@ test("an allow_always answer is remembered per agent, kind and path, written 060
     assert.equal(await rt.permissions.revokeAll(), 1);
     await rt.close();
 
-    const audit = (await readFile(join(dir, "audit.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(audit.map((a) => a.decidedBy), ["user", "remembered", "user"]);
+    const audit = (await readFile(join(dir, "audit.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      audit.map((a) => a.decidedBy),
+      ["user", "remembered", "user"],
+    );
     assert.equal(audit[0].optionKind, "allow_always");
     assert.equal(audit[0].path, "/ws/a.txt");
     assert.equal(audit[0].policy, "ask");
@@ -101,7 +126,10 @@ test("an allow_always answer is remembered per agent, kind and path, written 060
 
 test("a dismissed prompt is a reject, not a cancel", () =>
   withTmp(async (cwd) => {
-    const rt = startFake({ prompt: asking("edit") }, { cwd, permissionPolicy: "ask", asker: { ask: async () => null } });
+    const rt = startFake(
+      { prompt: asking("edit") },
+      { cwd, permissionPolicy: "ask", asker: { ask: async () => null } },
+    );
     const { sessionId } = await rt.ensureSession();
     assert.equal(outputText(await collect(rt.runTurn(sessionId, "go"))), "abort");
     await rt.close();
@@ -119,8 +147,20 @@ test("cancel answers a pending permission cancelled, marks open tool calls cance
     const rt = startFake(
       {
         prompt: async (turn) => {
-          await turn.update({ sessionUpdate: "tool_call", toolCallId: "run", title: "make", kind: "execute", status: "in_progress" });
-          await turn.update({ sessionUpdate: "tool_call", toolCallId: "done", title: "ls", kind: "read", status: "completed" });
+          await turn.update({
+            sessionUpdate: "tool_call",
+            toolCallId: "run",
+            title: "make",
+            kind: "execute",
+            status: "in_progress",
+          });
+          await turn.update({
+            sessionUpdate: "tool_call",
+            toolCallId: "done",
+            title: "ls",
+            kind: "read",
+            status: "completed",
+          });
           const answer = turn.client.request(methods.client.session.requestPermission, {
             sessionId: turn.sessionId,
             toolCall: { toolCallId: "run", kind: "execute" },
@@ -144,7 +184,9 @@ test("cancel answers a pending permission cancelled, marks open tool calls cance
     await rt.close();
     assert.equal(promptSignal.aborted, true);
     assert.ok(statuses.includes("waiting_permission"));
-    const cancelledCalls = events.flatMap((e) => (e.type === "tool_call" && e.toolCall.status === "cancelled" ? [e.toolCall.toolCallId] : []));
+    const cancelledCalls = events.flatMap((e) =>
+      e.type === "tool_call" && e.toolCall.status === "cancelled" ? [e.toolCall.toolCallId] : [],
+    );
     assert.deepEqual(cancelledCalls, ["run"]);
     assert.equal(permissionEvents(events)[0].decidedBy, "cancelled");
     assert.equal(outputText(events), "late:cancelled");

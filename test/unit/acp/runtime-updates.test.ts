@@ -36,10 +36,32 @@ test("tool call updates are merged by id with patch semantics and terminal outpu
     const rt = startFake(
       {
         prompt: async ({ update }) => {
-          await update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "echo hi", kind: "execute", status: "pending", locations: [{ path: "/x" }] });
-          await update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", _meta: { terminal_output: { terminal_id: "a", data: "hi" } } });
-          await update({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "exec_command", _meta: { terminal_output: { terminal_id: "a", data: "\n" } } });
-          await update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", rawOutput: { code: 0 } });
+          await update({
+            sessionUpdate: "tool_call",
+            toolCallId: "t1",
+            title: "echo hi",
+            kind: "execute",
+            status: "pending",
+            locations: [{ path: "/x" }],
+          });
+          await update({
+            sessionUpdate: "tool_call_update",
+            toolCallId: "t1",
+            status: "in_progress",
+            _meta: { terminal_output: { terminal_id: "a", data: "hi" } },
+          });
+          await update({
+            sessionUpdate: "tool_call_update",
+            toolCallId: "t1",
+            title: "exec_command",
+            _meta: { terminal_output: { terminal_id: "a", data: "\n" } },
+          });
+          await update({
+            sessionUpdate: "tool_call_update",
+            toolCallId: "t1",
+            status: "completed",
+            rawOutput: { code: 0 },
+          });
           return "end_turn";
         },
       },
@@ -47,9 +69,14 @@ test("tool call updates are merged by id with patch semantics and terminal outpu
     );
     try {
       const { sessionId } = await rt.ensureSession();
-      const calls = (await collect(rt.runTurn(sessionId, "go"))).flatMap((e) => (e.type === "tool_call" ? [e.toolCall] : []));
+      const calls = (await collect(rt.runTurn(sessionId, "go"))).flatMap((e) =>
+        e.type === "tool_call" ? [e.toolCall] : [],
+      );
       assert.equal(calls.length, 4);
-      assert.deepEqual(calls.map((c) => c.status), ["pending", "in_progress", "in_progress", "completed"]);
+      assert.deepEqual(
+        calls.map((c) => c.status),
+        ["pending", "in_progress", "in_progress", "completed"],
+      );
       const final = calls[3];
       assert.equal(final.title, "exec_command");
       assert.equal(final.kind, "execute");
@@ -106,7 +133,10 @@ test("additional directories are sent only when the agent advertises them", () =
   withTmp(async (cwd) => {
     const requests: unknown[] = [];
     for (const additionalDirectories of [true, false]) {
-      const rt = startFake({ additionalDirectories, onNewSession: (p) => requests.push(p), prompt: () => "end_turn" }, { cwd, additionalDirectories: ["/extra"] });
+      const rt = startFake(
+        { additionalDirectories, onNewSession: (p) => requests.push(p), prompt: () => "end_turn" },
+        { cwd, additionalDirectories: ["/extra"] },
+      );
       await rt.ensureSession();
       await rt.close();
     }
@@ -151,7 +181,10 @@ test("a terminal auth method runs the agent's login command instead of sending a
       const { sessionId } = await rt.ensureSession();
       assert.equal(sessionId, "s1");
       assert.equal(attempts, 2);
-      assert.equal(rt.protocolLog.lines().some((l) => l.includes('"method":"authenticate"')), false);
+      assert.equal(
+        rt.protocolLog.lines().some((l) => l.includes('"method":"authenticate"')),
+        false,
+      );
     } finally {
       await rt.close();
     }

@@ -34,7 +34,10 @@ test("a malformed line and an oversized line are logged and skipped, and the ses
       assert.equal(outputText(events), "still alive");
       assert.equal(events[events.length - 1].type, "done");
       assert.equal(outputText(await collect(rt.runTurn(sessionId, "hello"))), "echo: hello");
-      const notes = rt.protocolLog.entries().filter((e) => e.direction === "note").map((e) => e.text);
+      const notes = rt.protocolLog
+        .entries()
+        .filter((e) => e.direction === "note")
+        .map((e) => e.text);
       assert.ok(notes.some((n) => n.includes("not JSON")));
       assert.ok(notes.some((n) => /skipped an incoming line of \d+ bytes/.test(n)));
       assert.equal(typeof rt.pid, "number");
@@ -126,7 +129,10 @@ test("set_mode, session/list and session/close reach an agent that advertises th
       await rt.closeSession(sessionId);
       const sent = rt.protocolLog.lines().filter((l) => l.includes(" -> "));
       for (const method of ["session/set_mode", "session/list", "session/close"]) {
-        assert.ok(sent.some((l) => l.includes(`"method":"${method}"`)), method);
+        assert.ok(
+          sent.some((l) => l.includes(`"method":"${method}"`)),
+          method,
+        );
       }
     } finally {
       await rt.close();

@@ -8,7 +8,11 @@ import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-term-", fn);
 
-async function turn(cwd: string, body: (t: TurnContext) => Promise<string>, opts: { noPty?: boolean; views?: TerminalView[] } = {}) {
+async function turn(
+  cwd: string,
+  body: (t: TurnContext) => Promise<string>,
+  opts: { noPty?: boolean; views?: TerminalView[] } = {},
+) {
   const rt = startFake(
     { prompt: async (t) => (await t.say(await body(t).catch((e: Error) => `error: ${e.message}`)), "end_turn") },
     { cwd, terminalHost: opts.views ? { onTerminalCreated: (v) => opts.views!.push(v) } : undefined },
@@ -55,10 +59,14 @@ test("the output buffer holds back an incomplete character at the end until it c
 test("a command without args runs as a shell line in the session cwd", () =>
   withTmp(async (ws) => {
     const views: TerminalView[] = [];
-    const out = await turn(ws, async (t) => {
-      const { exit, res } = await runToExit(t, { command: "echo $((1+2)) && pwd" });
-      return `${exit.exitCode}|${res.output}|${res.exitStatus?.exitCode}`;
-    }, { views });
+    const out = await turn(
+      ws,
+      async (t) => {
+        const { exit, res } = await runToExit(t, { command: "echo $((1+2)) && pwd" });
+        return `${exit.exitCode}|${res.output}|${res.exitStatus?.exitCode}`;
+      },
+      { views },
+    );
     assert.equal(out, `0|3\n${ws}\n|0`);
     assert.equal(views.length, 1);
     assert.equal(views[0].cwd, ws);
@@ -85,7 +93,11 @@ test("args, env and outputByteLimit are honoured and output stays readable after
 test("kill stops a running command and wait_for_exit reports the signal", () =>
   withTmp(async (ws) => {
     const out = await turn(ws, async ({ client, sessionId }) => {
-      const { terminalId } = await client.request(methods.client.terminal.create, { sessionId, command: "sleep", args: ["30"] });
+      const { terminalId } = await client.request(methods.client.terminal.create, {
+        sessionId,
+        command: "sleep",
+        args: ["30"],
+      });
       await client.request(methods.client.terminal.kill, { sessionId, terminalId });
       const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId });
       return `${exit.exitCode}|${exit.signal}`;
@@ -95,10 +107,14 @@ test("kill stops a running command and wait_for_exit reports the signal", () =>
 
 test("the pty backend runs a shell line too", () =>
   withTmp(async (ws) => {
-    const out = await turn(ws, async (t) => {
-      const { exit, res } = await runToExit(t, { command: "echo pty-ok" });
-      return `${exit.exitCode}|${res.output.trim()}`;
-    }, { noPty: false });
+    const out = await turn(
+      ws,
+      async (t) => {
+        const { exit, res } = await runToExit(t, { command: "echo pty-ok" });
+        return `${exit.exitCode}|${res.output.trim()}`;
+      },
+      { noPty: false },
+    );
     assert.equal(out, "0|pty-ok");
   }));
 

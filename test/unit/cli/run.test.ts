@@ -18,7 +18,10 @@ interface Result {
 
 function run(args: string[], home: string, opts: { interruptWhen?: RegExp } = {}): Promise<Result> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: home, env: { ...process.env, ACP_THREADS_HOME: home } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: home,
+      env: { ...process.env, ACP_THREADS_HOME: home },
+    });
     let stdout = "";
     let stderr = "";
     let interrupted = false;
@@ -36,14 +39,25 @@ function run(args: string[], home: string, opts: { interruptWhen?: RegExp } = {}
 
 const withHome = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-cli-", fn);
 
-const jsonLines = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 test("flags parse values, booleans, repeats and reject unknown options", () => {
-  const specs = { agent: { type: "string" }, env: { type: "string", multiple: true }, verbose: { type: "boolean" } } as const;
-  assert.deepEqual(parseFlags(["--agent=x", "--env", "A=1", "--env", "B=2=3", "--verbose", "p1", "--", "--p2"], specs), {
-    values: { agent: "x", env: ["A=1", "B=2=3"], verbose: true },
-    positionals: ["p1", "--p2"],
-  });
+  const specs = {
+    agent: { type: "string" },
+    env: { type: "string", multiple: true },
+    verbose: { type: "boolean" },
+  } as const;
+  assert.deepEqual(
+    parseFlags(["--agent=x", "--env", "A=1", "--env", "B=2=3", "--verbose", "p1", "--", "--p2"], specs),
+    {
+      values: { agent: "x", env: ["A=1", "B=2=3"], verbose: true },
+      positionals: ["p1", "--p2"],
+    },
+  );
   assert.deepEqual(parseEnvPairs(["A=1", "B=2=3"]), { A: "1", B: "2=3" });
   assert.throws(() => parseFlags(["--nope"], specs), /unknown option/);
   assert.throws(() => parseFlags(["--agent"], specs), /needs a value/);
@@ -64,7 +78,10 @@ test("run prints the streamed answer of every prompt, writes the protocol log an
 test("run --format json prints events with turn numbers and ends with a summary line", () =>
   withHome(async (home) => {
     const file = join(home, "out.txt");
-    const res = await run(["run", "--agent", AGENT, "--permission", "approve-all", "--format", "json", `write ${file} hi`, "again"], home);
+    const res = await run(
+      ["run", "--agent", AGENT, "--permission", "approve-all", "--format", "json", `write ${file} hi`, "again"],
+      home,
+    );
     assert.equal(res.code, 0, res.stderr);
     const lines = jsonLines(res.stdout);
     const summary = lines[lines.length - 1];
@@ -74,7 +91,10 @@ test("run --format json prints events with turn numbers and ends with a summary 
     assert.equal(summary.toolCalls, 1);
     assert.deepEqual(summary.agent, { id: "node", name: "fake-agent", version: "1.2.3" });
     assert.equal((summary.permissions as { optionKind: string }[])[0].optionKind, "allow_once");
-    assert.deepEqual(lines.filter((l) => l.type === "done").map((l) => l.turn), [1, 2]);
+    assert.deepEqual(
+      lines.filter((l) => l.type === "done").map((l) => l.turn),
+      [1, 2],
+    );
     assert.equal(await readFile(file, "utf8"), "hi");
     const audit = (await readFile(join(home, "audit.jsonl"), "utf8")).trim().split("\n");
     assert.equal(audit.length, 1);
@@ -134,7 +154,13 @@ test("every run is recorded as a thread: both turns, the agent's answers and the
     const shown = await run(["threads", "show", String(summary.threadId), "--format", "json"], home);
     assert.equal(shown.code, 0, shown.stderr);
     const text = shown.stdout;
-    for (const needle of ["hello there", "echo: hello there", "second prompt", "echo: second prompt", String(summary.sessionId)]) {
+    for (const needle of [
+      "hello there",
+      "echo: hello there",
+      "second prompt",
+      "echo: second prompt",
+      String(summary.sessionId),
+    ]) {
       assert.ok(text.includes(needle), `thread lacks ${needle}:\n${text.slice(0, 2000)}`);
     }
   }));

@@ -33,9 +33,15 @@ test("exec in the foreground streams both streams and exits with the command's c
     assert.equal(run.exitCode, 4);
     // The run is also a thread in the same home.
     const file = readFileSync(join(dir, "threads", `${run.threadId}.jsonl`), "utf8");
-    const kinds = file.trim().split("\n").map((l) => JSON.parse(l) as { kind: string; mode?: string; exitCode?: number });
+    const kinds = file
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { kind: string; mode?: string; exitCode?: number });
     assert.equal(kinds[0]!.mode, "exec");
-    assert.deepEqual(kinds.filter((k) => k.kind === "exec_exit").map((k) => k.exitCode), [4]);
+    assert.deepEqual(
+      kinds.filter((k) => k.kind === "exec_exit").map((k) => k.exitCode),
+      [4],
+    );
   } finally {
     cleanup();
   }
@@ -140,7 +146,10 @@ printf '{"type":"session_meta","payload":{"id":"x","cwd":"%s"}}\\n' "$PWD" > "$d
     const env = { PATH: `${bin}:${process.env.PATH}`, CODEX_HOME: codexHome };
     const r = cli(dir, ["exec", "--format", "json", "--cwd", work, "--", "codex", "fix the bug"], env);
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.equal(lines[0].text, "args: exec --sandbox workspace-write fix the bug\n");
     const exit = lines.at(-1);
     assert.equal(exit.type, "exit");

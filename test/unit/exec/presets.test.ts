@@ -4,9 +4,19 @@ import { encodeKeys, expandCommand, keyBytes } from "../../../src/core/exec";
 import { parseFlags } from "../../../src/cli/exec/flags";
 
 test("a preset id expands to the CLI's non-interactive mode", () => {
-  assert.deepEqual(expandCommand(["codex", "fix the bug"]).args, ["exec", "--sandbox", "workspace-write", "fix the bug"]);
+  assert.deepEqual(expandCommand(["codex", "fix the bug"]).args, [
+    "exec",
+    "--sandbox",
+    "workspace-write",
+    "fix the bug",
+  ]);
   assert.deepEqual(expandCommand(["claude", "hi"]).args, ["--print", "--permission-mode", "acceptEdits", "hi"]);
-  assert.deepEqual(expandCommand(["claude", "hi"], { claudePermissionMode: "plan" }).args, ["--print", "--permission-mode", "plan", "hi"]);
+  assert.deepEqual(expandCommand(["claude", "hi"], { claudePermissionMode: "plan" }).args, [
+    "--print",
+    "--permission-mode",
+    "plan",
+    "hi",
+  ]);
   assert.deepEqual(expandCommand(["gemini", "hi"]).args, ["-p", "hi"]);
   assert.deepEqual(expandCommand(["opencode", "hi"]).args, ["run", "hi"]);
   assert.equal(expandCommand(["codex", "hi"]).presetId, "codex");
@@ -38,7 +48,11 @@ test("named keys map to terminal bytes and unknown names are literal text", () =
 });
 
 test("exec flags stop at the command so its own options pass through", () => {
-  const parsed = parseFlags(["--cwd", "/w", "--no-pty", "codex", "--model", "x"], { cwd: "string", pty: "boolean" }, true);
+  const parsed = parseFlags(
+    ["--cwd", "/w", "--no-pty", "codex", "--model", "x"],
+    { cwd: "string", pty: "boolean" },
+    true,
+  );
   assert.deepEqual(parsed.flags, { cwd: "/w", pty: false });
   assert.deepEqual(parsed.positionals, ["codex", "--model", "x"]);
   assert.throws(() => parseFlags(["--timeout"], { timeout: "string" }), /needs a value/);

@@ -77,28 +77,34 @@ test("a term-ignoring process is killed with SIGKILL after the grace period", as
 });
 
 test("a run that outlives its timeout is killed and marked timeout", async () => {
-  await withRegistry(async (registry, dir) => {
-    const run = registry.start({ command: "sleep", args: ["100"], cwd: dir, timeoutMs: 200 });
-    const info = await run.exited;
-    assert.equal(info.status, "timeout");
-  }, { killGraceMs: 300 });
+  await withRegistry(
+    async (registry, dir) => {
+      const run = registry.start({ command: "sleep", args: ["100"], cwd: dir, timeoutMs: 200 });
+      const info = await run.exited;
+      assert.equal(info.status, "timeout");
+    },
+    { killGraceMs: 300 },
+  );
 });
 
 test("TTL expiry removes finished runs and never running ones", async () => {
-  await withRegistry(async (registry, dir) => {
-    const done = registry.start({ command: "true", args: [], cwd: dir });
-    await done.exited;
-    const running = registry.start({ command: "sleep", args: ["100"], cwd: dir });
-    assert.deepEqual(registry.sweep(Date.now()), [], "nothing is old enough yet");
-    const removed = registry.sweep(Date.now() + 61_000);
-    assert.deepEqual(removed, [done.id]);
-    assert.deepEqual(
-      registry.list().map((r) => r.id),
-      [running.id],
-    );
-    assert.ok(!readdirSync(dir).some((n) => n.startsWith(done.id)), "its state and logs are gone");
-    await running.kill(200);
-  }, { ttlMs: 60_000 });
+  await withRegistry(
+    async (registry, dir) => {
+      const done = registry.start({ command: "true", args: [], cwd: dir });
+      await done.exited;
+      const running = registry.start({ command: "sleep", args: ["100"], cwd: dir });
+      assert.deepEqual(registry.sweep(Date.now()), [], "nothing is old enough yet");
+      const removed = registry.sweep(Date.now() + 61_000);
+      assert.deepEqual(removed, [done.id]);
+      assert.deepEqual(
+        registry.list().map((r) => r.id),
+        [running.id],
+      );
+      assert.ok(!readdirSync(dir).some((n) => n.startsWith(done.id)), "its state and logs are gone");
+      await running.kill(200);
+    },
+    { ttlMs: 60_000 },
+  );
 });
 
 test("a running state whose process is gone reads as lost in another registry", async () => {
@@ -125,8 +131,14 @@ test("a running state whose process is gone reads as lost in another registry", 
 
 test("a missing command or working directory is a clear error and records nothing", async () => {
   await withRegistry(async (registry, dir) => {
-    assert.throws(() => registry.start({ command: "no-such-cmd-xyz", args: [], cwd: dir }), /command not found: no-such-cmd-xyz/);
-    assert.throws(() => registry.start({ command: "true", args: [], cwd: join(dir, "nope") }), /working directory does not exist/);
+    assert.throws(
+      () => registry.start({ command: "no-such-cmd-xyz", args: [], cwd: dir }),
+      /command not found: no-such-cmd-xyz/,
+    );
+    assert.throws(
+      () => registry.start({ command: "true", args: [], cwd: join(dir, "nope") }),
+      /working directory does not exist/,
+    );
     assert.deepEqual(registry.list(), []);
   });
 });
@@ -137,6 +149,9 @@ test("ids resolve by unique prefix", async () => {
     await run.exited;
     assert.equal(registry.resolve("abc").id, "abc123");
     assert.throws(() => registry.resolve("zzz"), /no exec run 'zzz'/);
-    assert.throws(() => registry.start({ command: "true", args: [], cwd: dir, id: "../escape" }), /invalid exec run id/);
+    assert.throws(
+      () => registry.start({ command: "true", args: [], cwd: dir, id: "../escape" }),
+      /invalid exec run id/,
+    );
   });
 });

@@ -6,12 +6,24 @@ import { tmpdir } from "node:os";
 import { cleanEnv, makeRunDir, prepareAgentEnv } from "../../fixtures/agent-env/index";
 
 test("cleanEnv drops API keys, agent settings and proxies but keeps PATH", () => {
-  const env = cleanEnv({ PATH: "/bin", OPENAI_API_KEY: "sk-x", ANTHROPIC_BASE_URL: "u", GITHUB_TOKEN: "t", https_proxy: "p", CLAUDECODE: "1", LANG: "C" });
+  const env = cleanEnv({
+    PATH: "/bin",
+    OPENAI_API_KEY: "sk-x",
+    ANTHROPIC_BASE_URL: "u",
+    GITHUB_TOKEN: "t",
+    https_proxy: "p",
+    CLAUDECODE: "1",
+    LANG: "C",
+  });
   assert.deepEqual(env, { PATH: "/bin", LANG: "C" });
 });
 
 test("codex environments refuse a run dir under the system temp dir", () => {
-  assert.throws(() => prepareAgentEnv("codex-acp", { modelUrl: "http://127.0.0.1:1", workspace: "/w", runDir: join(tmpdir(), "x") }), /use makeRunDir/);
+  assert.throws(
+    () =>
+      prepareAgentEnv("codex-acp", { modelUrl: "http://127.0.0.1:1", workspace: "/w", runDir: join(tmpdir(), "x") }),
+    /use makeRunDir/,
+  );
 });
 
 test("each agent gets an isolated home, its model config and no inherited secrets", () => {
@@ -36,7 +48,10 @@ test("each agent gets an isolated home, its model config and no inherited secret
     assert.equal(oc.env.PWD, workspace);
     const claude = prepareAgentEnv("claude-agent-acp", { modelUrl: "http://127.0.0.1:9999", workspace, runDir });
     assert.equal(claude.vars.ANTHROPIC_BASE_URL, "http://127.0.0.1:9999");
-    assert.equal(claude.transcripts.claudeProject, join(runDir, "home", ".claude", "projects", workspace.replace(/[^a-zA-Z0-9]/g, "-")));
+    assert.equal(
+      claude.transcripts.claudeProject,
+      join(runDir, "home", ".claude", "projects", workspace.replace(/[^a-zA-Z0-9]/g, "-")),
+    );
     assert.deepEqual(prepareAgentEnv("gemini", { modelUrl: "u", workspace, runDir }).args, ["--acp"]);
   } finally {
     if (prev === undefined) delete process.env.OPENAI_API_KEY;

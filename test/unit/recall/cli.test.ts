@@ -59,7 +59,10 @@ test("session-archive indexes one file with the given cwd and session id", async
   try {
     const file = findFile(w.claudeRoot, "0b5c1d2e-1111-4222-8333-944455556666.jsonl");
     const opts = { home: w.home, cwd: w.repoB };
-    const res = await cli(["session-archive", "--transcript-path", file, "--cwd", w.repoB, "--session-id", "given-id", "--format", "json"], opts);
+    const res = await cli(
+      ["session-archive", "--transcript-path", file, "--cwd", w.repoB, "--session-id", "given-id", "--format", "json"],
+      opts,
+    );
     assert.equal(res.code, 0, res.err);
     assert.equal(JSON.parse(res.out).source, "claude_code_jsonl");
     const found = JSON.parse((await cli(["recall", "--global", "--format", "json", "jitterless"], opts)).out);
@@ -84,36 +87,57 @@ test("install-skill copies SKILL.md for Codex and Claude", async () => {
   }
 });
 
-test("the MCP server answers initialize, tools/list and a recall tools/call over stdio", { skip: !existsSync(CLI) && "dist/cli.js not built" }, async () => {
-  const w = makeWorld();
-  const opts = { home: w.home, cwd: w.repoA };
-  await cli(["recall", "bootstrap", "--root", w.codexRoot, "--all-history"], opts);
-  const child = spawn(process.execPath, [CLI, "mcp"], { cwd: w.repoA, env: { ...process.env, ACP_THREADS_HOME: w.home }, stdio: ["pipe", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const ask = async (msg: object) => {
-    child.stdin!.write(`${JSON.stringify(msg)}\n`);
-    return JSON.parse((await lines.next()).value as string) as { id: unknown; result?: any; error?: any };
-  };
-  try {
-    const init = await ask({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-    assert.equal(init.result.protocolVersion, "2025-06-18");
-    assert.ok(init.result.capabilities.tools);
-    child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-    const list = await ask({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    assert.deepEqual(list.result.tools.map((t: { name: string }) => t.name), ["recall", "recall_recent"]);
-    const call = await ask({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "recall", arguments: { query: "rollback", format: "json" } } });
-    assert.equal(call.id, 3);
-    assert.equal(call.result.isError, false);
-    assert.equal(JSON.parse(call.result.content[0].text).sessions[0].source, "codex_rollout");
-    const bad = await ask({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "recall", arguments: {} } });
-    assert.equal(bad.result.isError, true);
-    const unknown = await ask({ jsonrpc: "2.0", id: 5, method: "nope" });
-    assert.equal(unknown.error.code, -32601);
-    const garbage = await ask({ not: "json-rpc" } as object);
-    assert.equal(garbage.error.code, -32600);
-  } finally {
-    child.stdin!.end();
-    await new Promise((resolve) => child.once("exit", resolve));
-    w.cleanup();
-  }
-});
+test(
+  "the MCP server answers initialize, tools/list and a recall tools/call over stdio",
+  { skip: !existsSync(CLI) && "dist/cli.js not built" },
+  async () => {
+    const w = makeWorld();
+    const opts = { home: w.home, cwd: w.repoA };
+    await cli(["recall", "bootstrap", "--root", w.codexRoot, "--all-history"], opts);
+    const child = spawn(process.execPath, [CLI, "mcp"], {
+      cwd: w.repoA,
+      env: { ...process.env, ACP_THREADS_HOME: w.home },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const ask = async (msg: object) => {
+      child.stdin!.write(`${JSON.stringify(msg)}\n`);
+      return JSON.parse((await lines.next()).value as string) as { id: unknown; result?: any; error?: any };
+    };
+    try {
+      const init = await ask({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      assert.equal(init.result.protocolVersion, "2025-06-18");
+      assert.ok(init.result.capabilities.tools);
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+      const list = await ask({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      assert.deepEqual(
+        list.result.tools.map((t: { name: string }) => t.name),
+        ["recall", "recall_recent"],
+      );
+      const call = await ask({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "recall", arguments: { query: "rollback", format: "json" } },
+      });
+      assert.equal(call.id, 3);
+      assert.equal(call.result.isError, false);
+      assert.equal(JSON.parse(call.result.content[0].text).sessions[0].source, "codex_rollout");
+      const bad = await ask({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "recall", arguments: {} } });
+      assert.equal(bad.result.isError, true);
+      const unknown = await ask({ jsonrpc: "2.0", id: 5, method: "nope" });
+      assert.equal(unknown.error.code, -32601);
+      const garbage = await ask({ not: "json-rpc" } as object);
+      assert.equal(garbage.error.code, -32600);
+    } finally {
+      child.stdin!.end();
+      await new Promise((resolve) => child.once("exit", resolve));
+      w.cleanup();
+    }
+  },
+);

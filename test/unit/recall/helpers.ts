@@ -50,7 +50,16 @@ export function makeWorld(): World {
   substitute(codexRoot, map);
   substitute(claudeRoot, map);
   const home = join(dir, "home");
-  return { dir, home, repoA, repoB, worktree, codexRoot, claudeRoot, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    home,
+    repoA,
+    repoB,
+    worktree,
+    codexRoot,
+    claudeRoot,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Every fixture file with placeholders replaced, so tests can append to one. */
@@ -76,7 +85,10 @@ const COMMANDS: Record<string, () => Promise<{ main: (io: CliIO) => Promise<numb
 };
 
 /** Runs one command in-process (the command module, not main.ts, which starts the CLI when loaded). */
-export async function cli(argv: string[], opts: { home: string; cwd: string; stdin?: string }): Promise<{ code: number; out: string; err: string }> {
+export async function cli(
+  argv: string[],
+  opts: { home: string; cwd: string; stdin?: string },
+): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = "";
@@ -88,7 +100,12 @@ export async function cli(argv: string[], opts: { home: string; cwd: string; std
   const [name, ...rest] = argv;
   const { main } = await COMMANDS[name]();
   const code = await main({
-    argv: rest, stdout, stderr, stdin, cwd: opts.cwd, signal: new AbortController().signal,
+    argv: rest,
+    stdout,
+    stderr,
+    stdin,
+    cwd: opts.cwd,
+    signal: new AbortController().signal,
     env: { ...process.env, ACP_THREADS_HOME: opts.home, HOME: join(opts.home, "user-home") },
   });
   return { code, out, err };
@@ -103,15 +120,36 @@ export function importAll(w: World) {
 }
 
 /** A Codex rollout with the given messages, written into the world's codex root. */
-export function writeRollout(w: World, name: string, cwd: string, messages: { role: "user" | "assistant"; text: string }[]): string {
+export function writeRollout(
+  w: World,
+  name: string,
+  cwd: string,
+  messages: { role: "user" | "assistant"; text: string }[],
+): string {
   const id = `019a0000-bbbb-7ccc-8ddd-${name.padStart(12, "0").slice(-12)}`;
   const dir = join(w.codexRoot, "2026", "11", "21");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `rollout-2026-11-21T12-00-00-${id}.jsonl`);
-  const lines = [JSON.stringify({ timestamp: "2026-11-21T12:00:00.000Z", type: "session_meta", payload: { id, cwd, timestamp: "2026-11-21T12:00:00.000Z" } })];
+  const lines = [
+    JSON.stringify({
+      timestamp: "2026-11-21T12:00:00.000Z",
+      type: "session_meta",
+      payload: { id, cwd, timestamp: "2026-11-21T12:00:00.000Z" },
+    }),
+  ];
   messages.forEach((m, i) => {
     const ts = new Date(Date.UTC(2026, 10, 21, 12, 0, i)).toISOString();
-    lines.push(JSON.stringify({ timestamp: ts, type: "response_item", payload: { type: "message", role: m.role, content: [{ type: m.role === "user" ? "input_text" : "output_text", text: m.text }] } }));
+    lines.push(
+      JSON.stringify({
+        timestamp: ts,
+        type: "response_item",
+        payload: {
+          type: "message",
+          role: m.role,
+          content: [{ type: m.role === "user" ? "input_text" : "output_text", text: m.text }],
+        },
+      }),
+    );
   });
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;

@@ -1,6 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, closeSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../../src/core/db/sqlite";
 import { openRecall } from "../../../src/core/recall/recall";
@@ -21,14 +30,25 @@ test("Codex mirrors of one message are indexed once and injected context is stri
   withIndex((w, r) => {
     assert.equal(messages(r.dbPath, "Fix the flaky migration rollback").length, 1);
     assert.equal(messages(r.dbPath, "我来修复数据库迁移").length, 1);
-    assert.equal(messages(r.dbPath, "Looking at the migration runner").length, 1, "reasoning summary once, its agent_reasoning mirror skipped");
+    assert.equal(
+      messages(r.dbPath, "Looking at the migration runner").length,
+      1,
+      "reasoning summary once, its agent_reasoning mirror skipped",
+    );
     for (const needle of ["ENVNEEDLE", "IDENEEDLE", "BASEINSTRUCTIONSNEEDLE", "FUTURENEEDLE", "My request for Codex"]) {
       assert.equal(messages(r.dbPath, needle).length, 0, `${needle} must not be indexed`);
     }
     const dev = messages(r.dbPath, "DEVNEEDLE");
-    assert.deepEqual(dev.map((m) => m.role), ["developer"], "developer text is indexed, with its role");
+    assert.deepEqual(
+      dev.map((m) => m.role),
+      ["developer"],
+      "developer text is indexed, with its role",
+    );
     const compaction = messages(r.dbPath, "by wrapping it in a transaction");
-    assert.deepEqual(compaction.map((m) => m.kind), ["compaction"]);
+    assert.deepEqual(
+      compaction.map((m) => m.kind),
+      ["compaction"],
+    );
     const out = messages(r.dbPath, "rollbackTransaction(db)\\n");
     assert.equal(out[0].tool, "shell", "a tool output carries the name of its call");
     assert.equal(out[0].line, 11, "the line number points into the transcript");
@@ -50,12 +70,20 @@ test("Claude lines of one message are joined, replays dropped, meta and wrappers
     const joined = messages(r.dbPath, "The reconnect backoff resets");
     assert.equal(joined.length, 1);
     assert.match(joined[0].body, /resets on every attempt\.\nLet me read the client/);
-    assert.equal(messages(r.dbPath, "Confirmed: backoff is reset").length, 1, "the sidechain replay of msg_02 is dropped");
+    assert.equal(
+      messages(r.dbPath, "Confirmed: backoff is reset").length,
+      1,
+      "the sidechain replay of msg_02 is dropped",
+    );
     assert.equal(messages(r.dbPath, "SIDECHAINOWNNEEDLE").length, 1, "the sub-agent's own text is kept");
-    for (const needle of ["THINKNEEDLE", "METANEEDLE", "/clear", "command-name"]) assert.equal(messages(r.dbPath, needle).length, 0, needle);
+    for (const needle of ["THINKNEEDLE", "METANEEDLE", "/clear", "command-name"])
+      assert.equal(messages(r.dbPath, needle).length, 0, needle);
     const read = messages(r.dbPath, "jitterless");
     assert.deepEqual([read[0].role, read[0].tool], ["tool", "Read"]);
-    assert.deepEqual(messages(r.dbPath, "CLAUDECOMPACTNEEDLE").map((m) => m.kind), ["compaction"]);
+    assert.deepEqual(
+      messages(r.dbPath, "CLAUDECOMPACTNEEDLE").map((m) => m.kind),
+      ["compaction"],
+    );
     const recent = r.recent({ repo: w.repoA });
     const claude = recent.sessions.find((s) => s.source === "claude_code_jsonl" && !s.path.includes("subagents"));
     assert.equal(claude?.title, "Fix websocket reconnect backoff");
@@ -78,8 +106,16 @@ test("unknown record types are skipped and counted, bad lines are counted, nothi
 test("a torn last line is left for the next sync and then indexed", () => {
   const w = makeWorld();
   const path = join(w.dir, "torn.jsonl");
-  const meta = JSON.stringify({ timestamp: "2026-11-21T00:00:00Z", type: "session_meta", payload: { id: "torn-1", cwd: w.repoA } });
-  const msg = JSON.stringify({ timestamp: "2026-11-21T00:00:01Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "halfwritten zebra" }] } });
+  const meta = JSON.stringify({
+    timestamp: "2026-11-21T00:00:00Z",
+    type: "session_meta",
+    payload: { id: "torn-1", cwd: w.repoA },
+  });
+  const msg = JSON.stringify({
+    timestamp: "2026-11-21T00:00:01Z",
+    type: "response_item",
+    payload: { type: "message", role: "user", content: [{ type: "input_text", text: "halfwritten zebra" }] },
+  });
   writeFileSync(path, `${meta}\n${msg.slice(0, 40)}`);
   const r = openRecall(w.home);
   try {
@@ -105,12 +141,20 @@ test("a re-sync reads only the appended tail, and re-reads a file that shrank", 
     const fd = openSync(path, "r+");
     writeSync(fd, "XXXXXXX", at);
     closeSync(fd);
-    const added = JSON.stringify({ timestamp: "2026-11-20T11:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "appended quokka request" }] } });
+    const added = JSON.stringify({
+      timestamp: "2026-11-20T11:00:00Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "appended quokka request" }] },
+    });
     appendFileSync(path, `${added}\n`);
     const sum = r.importCodex({ root: w.codexRoot, allHistory: true });
     assert.deepEqual([sum.imported, sum.messages, sum.bad_lines], [1, 1, 1]);
     assert.equal(r.search("quokka", { repo: w.repoA }).sessions.length, 1);
-    assert.equal(r.search("Looking", { repo: w.repoA }).status, "ok", "the old text stays indexed: the head was not re-read");
+    assert.equal(
+      r.search("Looking", { repo: w.repoA }).status,
+      "ok",
+      "the old text stays indexed: the head was not re-read",
+    );
     truncateSync(path, Buffer.byteLength(text) - 10);
     r.importCodex({ root: w.codexRoot, allHistory: true });
     assert.equal(r.search("quokka", { repo: w.repoA }).status, "no_match", "a shrunk file is re-read from its start");
@@ -146,10 +190,21 @@ test("a forked Codex rollout's copy of its parent's history is not indexed twice
     const parent = findFile(w.codexRoot, "000000000001");
     const lines = readFileSync(parent, "utf8").trim().split("\n");
     const meta = JSON.parse(lines[0]) as { payload: Record<string, unknown> };
-    meta.payload = { ...meta.payload, id: "019a0000-aaaa-7bbb-8ccc-0000000000f1", forked_from_id: "019a0000-aaaa-7bbb-8ccc-000000000001" };
-    const own = JSON.stringify({ timestamp: "2026-11-20T12:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "fork-only axolotl question" }] } });
+    meta.payload = {
+      ...meta.payload,
+      id: "019a0000-aaaa-7bbb-8ccc-0000000000f1",
+      forked_from_id: "019a0000-aaaa-7bbb-8ccc-000000000001",
+    };
+    const own = JSON.stringify({
+      timestamp: "2026-11-20T12:00:00Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "fork-only axolotl question" }] },
+    });
     const copy = lines.slice(1, 13); // the parent's first turn, verbatim
-    writeFileSync(join(w.dir, "codex-sessions", "rollout-2026-11-20T12-00-00-019a0000-aaaa-7bbb-8ccc-0000000000f1.jsonl"), `${[JSON.stringify(meta), ...copy, own].join("\n")}\n`);
+    writeFileSync(
+      join(w.dir, "codex-sessions", "rollout-2026-11-20T12-00-00-019a0000-aaaa-7bbb-8ccc-0000000000f1.jsonl"),
+      `${[JSON.stringify(meta), ...copy, own].join("\n")}\n`,
+    );
     const sum = r.importCodex({ root: w.codexRoot, allHistory: true });
     assert.equal(sum.messages, 1, "only the fork's own message is new");
     assert.equal(messages(r.dbPath, "Fix the flaky migration rollback").length, 1);
@@ -163,7 +218,10 @@ test("one importer at a time: a second one is told who is importing, the automat
   const release = acquireLock(`${r.dbPath}.import`); // what another process's running import holds
   try {
     assert.equal(r.syncOwnThreads().busy, true);
-    assert.throws(() => r.importCodex({ root: w.codexRoot, allHistory: true }), /another recall import is running \(pid \d+\)/);
+    assert.throws(
+      () => r.importCodex({ root: w.codexRoot, allHistory: true }),
+      /another recall import is running \(pid \d+\)/,
+    );
     release();
     assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 14);
   } finally {

@@ -19,10 +19,29 @@ test("our own threads are indexed incrementally, with the transcript an exec run
   writeFileSync(
     file,
     [
-      line({ kind: "thread_start", threadId: "thr-recall-1", agent: { id: "codex", name: "Codex", command: "codex-acp" }, mode: "acp", cwd: w.repoA, repoRoot: w.repoA, gitHead: null }),
+      line({
+        kind: "thread_start",
+        threadId: "thr-recall-1",
+        agent: { id: "codex", name: "Codex", command: "codex-acp" },
+        mode: "acp",
+        cwd: w.repoA,
+        repoRoot: w.repoA,
+        gitHead: null,
+      }),
       line({ kind: "user_message", messageId: "u1", text: "please tune the pelican cache" }),
       line({ kind: "agent_message", messageId: "a1", text: "Tuned the pelican cache eviction. 缓存已调整" }),
-      line({ kind: "tool_call", toolCall: { toolCallId: "t1", title: "Run npm test", kind: "execute", status: "completed", content: [], locations: [], rawInput: { command: "npm test -- pelican" } } }),
+      line({
+        kind: "tool_call",
+        toolCall: {
+          toolCallId: "t1",
+          title: "Run npm test",
+          kind: "execute",
+          status: "completed",
+          content: [],
+          locations: [],
+          rawInput: { command: "npm test -- pelican" },
+        },
+      }),
       line({ kind: "meta_patch", patch: { title: "Pelican cache", transcriptPath: codexFile } }),
     ].join(""),
   );
@@ -33,7 +52,11 @@ test("our own threads are indexed incrementally, with the transcript an exec run
     assert.equal(res.sessions[0].source, "acp_threads");
     assert.equal(res.sessions[0].title, "Pelican cache");
     assert.equal(res.sessions[0].intent, "please tune the pelican cache");
-    assert.equal(r.search("rollback", { repo: w.repoA }).sessions[0]?.source, "codex_rollout", "the linked Codex transcript is indexed too");
+    assert.equal(
+      r.search("rollback", { repo: w.repoA }).sessions[0]?.source,
+      "codex_rollout",
+      "the linked Codex transcript is indexed too",
+    );
     assert.equal(r.syncOwnThreads().unchanged, 1, "nothing new: stat only");
     appendFileSync(file, line({ kind: "agent_message", messageId: "a2", text: "one more walrus note" }));
     const tail = r.syncOwnThreads();

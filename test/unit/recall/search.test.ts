@@ -46,7 +46,11 @@ test("2-char Chinese needles match at index speed; longer ones are phrases; 1-ch
 test("several needles: all in one session first, any of them as a fallback; | and --all-terms and phrases", () => {
   withIndex((w, r) => {
     const strict = r.search("rollback 登录", { repo: w.repoA });
-    assert.deepEqual([strict.mode, strict.fallback, strict.sessions.length], ["all", false, 1], "terms in different messages of one session");
+    assert.deepEqual(
+      [strict.mode, strict.fallback, strict.sessions.length],
+      ["all", false, 1],
+      "terms in different messages of one session",
+    );
     const fallback = r.search("websocket webpack", { global: true });
     assert.deepEqual([fallback.mode, fallback.fallback, fallback.sessions.length], ["any", true, 2]);
     assert.equal(r.search("websocket webpack", { global: true, allTerms: true }).status, "no_match");
@@ -66,13 +70,19 @@ test("ranking prefers more distinct terms, then first-hand hits, and is determin
     assert.ok(a.sessions.length >= 2);
     assert.ok(a.sessions[a.sessions.length - 1].why.distinct_terms <= a.sessions[0].why.distinct_terms);
     const b = r.search("backoff|reconnect", { repo: w.repoA, limit: 5 });
-    assert.deepEqual(b.sessions.map((s) => s.id), a.sessions.map((s) => s.id));
+    assert.deepEqual(
+      b.sessions.map((s) => s.id),
+      a.sessions.map((s) => s.id),
+    );
   });
 });
 
 test("windows take messages around the hit, merge when they overlap, and split when far apart", () => {
   withIndex((w, r) => {
-    const msgs = Array.from({ length: 30 }, (_, i) => ({ role: (i % 2 ? "assistant" : "user") as "user" | "assistant", text: `filler message ${i}` }));
+    const msgs = Array.from({ length: 30 }, (_, i) => ({
+      role: (i % 2 ? "assistant" : "user") as "user" | "assistant",
+      text: `filler message ${i}`,
+    }));
     msgs[3].text = "first okapi mention";
     msgs[5].text = "second okapi mention";
     msgs[25].text = "late okapi mention";
@@ -80,17 +90,33 @@ test("windows take messages around the hit, merge when they overlap, and split w
     r.importCodex({ root: w.codexRoot, allHistory: true });
     const res = r.search("okapi", { repo: w.repoB, windowsPerSession: 3, before: 1, after: 1 });
     const wins = res.sessions[0].windows;
-    assert.deepEqual(wins.map((x) => [x.from_seq, x.to_seq]), [[2, 6], [24, 26]], "3±1 and 5±1 merge; 25±1 stands alone");
-    assert.deepEqual(wins[0].messages.map((m) => m.seq), [2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      wins.map((x) => [x.from_seq, x.to_seq]),
+      [
+        [2, 6],
+        [24, 26],
+      ],
+      "3±1 and 5±1 merge; 25±1 stands alone",
+    );
+    assert.deepEqual(
+      wins[0].messages.map((m) => m.seq),
+      [2, 3, 4, 5, 6],
+    );
     const two = r.search("okapi", { repo: w.repoB, windowsPerSession: 1, before: 0, after: 0 });
-    assert.deepEqual(two.sessions[0].windows.map((x) => [x.from_seq, x.to_seq]), [[3, 3]]);
+    assert.deepEqual(
+      two.sessions[0].windows.map((x) => [x.from_seq, x.to_seq]),
+      [[3, 3]],
+    );
   });
 });
 
 test("budgets cut long messages around the hit and cap the total", () => {
   withIndex((w, r) => {
     const long = `${"lorem ipsum ".repeat(400)} the capybara clue ${"dolor sit ".repeat(400)}`;
-    writeRollout(w, "bud1", w.repoB, [{ role: "user", text: long }, { role: "assistant", text: "short reply about capybara" }]);
+    writeRollout(w, "bud1", w.repoB, [
+      { role: "user", text: long },
+      { role: "assistant", text: "short reply about capybara" },
+    ]);
     r.importCodex({ root: w.codexRoot, allHistory: true });
     const res = r.search("capybara", { repo: w.repoB, messageChars: 200 });
     const hit = res.sessions[0].windows[0].messages[0];
@@ -99,9 +125,14 @@ test("budgets cut long messages around the hit and cap the total", () => {
     assert.ok(hit.text.length <= 202);
     assert.equal(res.truncated, true);
     const tiny = r.search("rollback|websocket|capybara", { global: true, budgetChars: 300, limit: 3 });
-    const total = tiny.sessions.flatMap((s) => s.windows.flatMap((x) => x.messages)).reduce((n, m) => n + m.text.length, 0);
+    const total = tiny.sessions
+      .flatMap((s) => s.windows.flatMap((x) => x.messages))
+      .reduce((n, m) => n + m.text.length, 0);
     assert.ok(total <= 300 + 6, `total ${total} within the budget`);
-    assert.ok(tiny.sessions.every((s) => s.windows.some((x) => x.messages.some((m) => m.hit))), "every session keeps a hit");
+    assert.ok(
+      tiny.sessions.every((s) => s.windows.some((x) => x.messages.some((m) => m.hit))),
+      "every session keeps a hit",
+    );
   });
 });
 

@@ -15,7 +15,11 @@ test("complete lines are read across chunk edges, multi-byte characters intact, 
     const size = Buffer.byteLength(body);
     for (const chunk of [3, 7, 64, 1 << 20]) {
       const got = [...completeLines(path, 0, size, chunk)];
-      assert.deepEqual(got.map((l) => l.text), lines, `chunk ${chunk}`);
+      assert.deepEqual(
+        got.map((l) => l.text),
+        lines,
+        `chunk ${chunk}`,
+      );
       assert.equal(got[got.length - 1].end, size - Buffer.byteLength('{"torn":'), "resumes where the torn line starts");
       const resumed = [...completeLines(path, got[0].end, size, chunk)].map((l) => l.text);
       assert.deepEqual(resumed, lines.slice(1), "a resumed read starts at the next line");

@@ -23,8 +23,29 @@ function threadWith(store: ThreadStore, dir: string, pairs: number, extra = {}) 
   return h.threadId;
 }
 
-function snap(dir: string, state: Record<string, unknown> = {}, top: Record<string, unknown> = {}): Record<string, unknown> {
-  return { version: "1.0", saved_at: "2026-01-01T00:00:00.000Z", file_prefix: "p", state: { agent_type: "acp", root_dir: dir, agent: "codex", mode: "default", model: null, permission_policy: "ask", start_commit: null, messages: [], non_interactive: false, ...state }, ...top };
+function snap(
+  dir: string,
+  state: Record<string, unknown> = {},
+  top: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    version: "1.0",
+    saved_at: "2026-01-01T00:00:00.000Z",
+    file_prefix: "p",
+    state: {
+      agent_type: "acp",
+      root_dir: dir,
+      agent: "codex",
+      mode: "default",
+      model: null,
+      permission_policy: "ask",
+      start_commit: null,
+      messages: [],
+      non_interactive: false,
+      ...state,
+    },
+    ...top,
+  };
 }
 
 test("a thread saves to a 0600 snapshot under .acp-threads and restores as a new thread with the same messages", () =>
@@ -33,16 +54,26 @@ test("a thread saves to a 0600 snapshot under .acp-threads and restores as a new
     const id = threadWith(store, dir, 3, { title: "Demo" });
     const s = snapshotFromThread(store.read(id), { now: new Date("2026-02-03T04:05:06.789Z") });
     const path = saveSnapshot(s);
-    assert.equal(path, join(dir, SNAPSHOT_DIR, "saved_session_" + s.file_prefix + "_fake_default_20260203T040506Z.json"));
+    assert.equal(
+      path,
+      join(dir, SNAPSHOT_DIR, "saved_session_" + s.file_prefix + "_fake_default_20260203T040506Z.json"),
+    );
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.equal(s.state.start_commit, null);
     const loaded = readSnapshot(path);
     assert.equal(loaded.state.messages.length, 6);
-    assert.deepEqual(loaded.state.messages[0], { role: "user", content: "question 0", timestamp: loaded.state.messages[0]!.timestamp });
+    assert.deepEqual(loaded.state.messages[0], {
+      role: "user",
+      content: "question 0",
+      timestamp: loaded.state.messages[0]!.timestamp,
+    });
     const restored = restoreSnapshot(store, loaded, path);
     assert.notEqual(restored, id);
     const read = store.read(restored);
-    assert.deepEqual(conversation(read.records).map((e) => `${e.role}:${e.text}`), conversation(store.read(id).records).map((e) => `${e.role}:${e.text}`));
+    assert.deepEqual(
+      conversation(read.records).map((e) => `${e.role}:${e.text}`),
+      conversation(store.read(id).records).map((e) => `${e.role}:${e.text}`),
+    );
     assert.equal(read.metadata.title, "Demo");
     assert.deepEqual(read.metadata.origin, { kind: "snapshot", source: path });
     assert.equal(read.metadata.counters.userMessages, 3);
@@ -69,7 +100,10 @@ test("an empty session saves and restores", () =>
     const id = threadWith(store, dir, 0);
     const path = saveSnapshot(snapshotFromThread(store.read(id)));
     const restored = restoreSnapshot(store, readSnapshot(path), path);
-    assert.deepEqual(store.read(restored).records.map((r) => r.kind), ["thread_start", "meta_patch"]);
+    assert.deepEqual(
+      store.read(restored).records.map((r) => r.kind),
+      ["thread_start", "meta_patch"],
+    );
   }));
 
 test("listing shows every snapshot newest first with its time, size and message count", () =>
@@ -81,7 +115,10 @@ test("listing shows every snapshot newest first with its time, size and message 
     writeFileSync(join(dir, SNAPSHOT_DIR, "broken.json"), "{");
     const list = listSnapshots(join(dir, SNAPSHOT_DIR));
     const good = list.filter((l) => !l.error);
-    assert.deepEqual(good.map((l) => l.path), [newer, older]);
+    assert.deepEqual(
+      good.map((l) => l.path),
+      [newer, older],
+    );
     assert.equal(good[0]!.messageCount, 2);
     assert.ok(good[0]!.size > 100);
     assert.match(list.find((l) => l.error)!.error!, /not valid JSON/);
@@ -96,16 +133,35 @@ test("each kind of bad snapshot gets its own clear error", () =>
       return p;
     };
     assert.throws(() => readSnapshot(join(dir, "nope.json")), /snapshot file not found: .*nope\.json/);
-    assert.throws(() => readSnapshot(write("corrupt.json", '{"version": "1.0", "sta')), /corrupt\.json: not valid JSON/);
-    assert.throws(() => readSnapshot(write("v2.json", JSON.stringify(snap(dir, {}, { version: "2.0" })))), /newer ACP Threads .*Upgrade ACP Threads/);
+    assert.throws(
+      () => readSnapshot(write("corrupt.json", '{"version": "1.0", "sta')),
+      /corrupt\.json: not valid JSON/,
+    );
+    assert.throws(
+      () => readSnapshot(write("v2.json", JSON.stringify(snap(dir, {}, { version: "2.0" })))),
+      /newer ACP Threads .*Upgrade ACP Threads/,
+    );
     const noMessages = snap(dir);
     delete (noMessages.state as Record<string, unknown>).messages;
-    assert.throws(() => readSnapshot(write("nomsg.json", JSON.stringify(noMessages))), /missing field 'state\.messages'/);
-    assert.throws(() => readSnapshot(write("noversion.json", JSON.stringify({ state: {} }))), /missing field 'version'/);
-    assert.throws(() => readSnapshot(write("badmsg.json", JSON.stringify(snap(dir, { messages: [{ content: "x" }] })))), /messages\[0\] has no 'role'/);
-    assert.throws(() => readSnapshot(write("badtype.json", JSON.stringify(snap(dir, { non_interactive: "yes" })))), /'state\.non_interactive' must be true or false/);
+    assert.throws(
+      () => readSnapshot(write("nomsg.json", JSON.stringify(noMessages))),
+      /missing field 'state\.messages'/,
+    );
+    assert.throws(
+      () => readSnapshot(write("noversion.json", JSON.stringify({ state: {} }))),
+      /missing field 'version'/,
+    );
+    assert.throws(
+      () => readSnapshot(write("badmsg.json", JSON.stringify(snap(dir, { messages: [{ content: "x" }] })))),
+      /messages\[0\] has no 'role'/,
+    );
+    assert.throws(
+      () => readSnapshot(write("badtype.json", JSON.stringify(snap(dir, { non_interactive: "yes" })))),
+      /'state\.non_interactive' must be true or false/,
+    );
     const store = new ThreadStore(join(dir, "home"));
-    const restore = (state: Record<string, unknown>, opts = {}) => restoreSnapshot(store, validateSnapshot(snap(dir, state), "x.json"), "x.json", opts);
+    const restore = (state: Record<string, unknown>, opts = {}) =>
+      restoreSnapshot(store, validateSnapshot(snap(dir, state), "x.json"), "x.json", opts);
     assert.throws(() => restore({ root_dir: join(dir, "gone") }), /no longer exists; restore with --root/);
     assert.throws(() => restore({ root_dir: `${dir}/../${dir.split("/").pop()}` }), /contains '\.\.' segments/);
     assert.throws(() => restore({ root_dir: "relative/dir" }), /not an absolute path/);
@@ -118,7 +174,13 @@ test("a start commit missing from git gives a warning and the restore continues"
     execFileSync("git", ["init", "-q", dir]);
     const store = new ThreadStore(join(dir, "home"));
     const warnings: string[] = [];
-    const s = validateSnapshot(snap(dir, { start_commit: "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef", messages: [{ role: "user", content: "hi" }] }), "x.json");
+    const s = validateSnapshot(
+      snap(dir, {
+        start_commit: "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef",
+        messages: [{ role: "user", content: "hi" }],
+      }),
+      "x.json",
+    );
     const id = restoreSnapshot(store, s, "x.json", { onWarning: (w) => warnings.push(w) });
     assert.match(warnings.join(), /start commit deadbeef.* is not in the repository/);
     assert.equal(store.read(id).metadata.gitHead, "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef");
@@ -128,7 +190,13 @@ test("the committed 1.0 and 1.3 fixtures read and restore (1.x is backward compa
   withTmp((dir) => {
     const store = new ThreadStore(join(dir, "home"));
     const listing = listSnapshots(FIXTURES);
-    assert.deepEqual(listing.map((l) => [l.agent, l.messageCount, l.error]), [["claude", 3, undefined], ["codex", 4, undefined]]);
+    assert.deepEqual(
+      listing.map((l) => [l.agent, l.messageCount, l.error]),
+      [
+        ["claude", 3, undefined],
+        ["codex", 4, undefined],
+      ],
+    );
     for (const l of listing) {
       const id = restoreSnapshot(store, readSnapshot(l.path), l.path, { rootDir: dir, onWarning: () => undefined });
       const conv = conversation(store.read(id).records);
@@ -154,7 +222,10 @@ test("progress is reported for sessions above 500 messages, on save and restore"
   }));
 
 test("file names are built from safe parts only", () => {
-  const s = validateSnapshot(snap("/w", { agent: "../../evil", model: "gpt 5/x" }, { file_prefix: "my repo" }), "x") as SessionSnapshot;
+  const s = validateSnapshot(
+    snap("/w", { agent: "../../evil", model: "gpt 5/x" }, { file_prefix: "my repo" }),
+    "x",
+  ) as SessionSnapshot;
   assert.equal(snapshotFileName(s), "saved_session_my-repo_.-.-evil_gpt-5-x_20260101T000000Z.json");
   assert.ok(!snapshotFileName(s).includes("/"));
 });

@@ -15,7 +15,14 @@ export async function withTmp<T>(fn: (dir: string) => Promise<T> | T, prefix = "
 }
 
 export function startInput(cwd: string, extra: Partial<CreateThreadInput> = {}): CreateThreadInput {
-  return { agent: { id: "fake", name: "Fake", command: "/bin/false" }, mode: "acp", cwd, repoRoot: null, gitHead: null, ...extra };
+  return {
+    agent: { id: "fake", name: "Fake", command: "/bin/false" },
+    mode: "acp",
+    cwd,
+    repoRoot: null,
+    gitHead: null,
+    ...extra,
+  };
 }
 
 /** The child fixture (test/unit/store/child.main.ts) built next to this file. */

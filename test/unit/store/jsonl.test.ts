@@ -30,7 +30,10 @@ test("a torn last line is skipped with a warning and the writer repairs it befor
     w2.close();
     assert.match(warnings.join(), /dropped a torn last line/);
     const after = readRecords(path);
-    assert.deepEqual(after.records.map((r) => (r as { messageId: string }).messageId), ["m1", "m2", "m3"]);
+    assert.deepEqual(
+      after.records.map((r) => (r as { messageId: string }).messageId),
+      ["m1", "m2", "m3"],
+    );
     assert.equal(after.warnings.length, 0);
   }));
 
@@ -59,8 +62,15 @@ test("reading from a byte offset returns only the records after it", () =>
     w.append(msg(2));
     w.close();
     const res = readRecords(path, mid);
-    assert.deepEqual(res.records.map((r) => (r as { messageId: string }).messageId), ["m2"]);
-    assert.equal(readRecords(path, 10 ** 9).records.length, 2, "an offset past the end (file shrank) reads the whole file");
+    assert.deepEqual(
+      res.records.map((r) => (r as { messageId: string }).messageId),
+      ["m2"],
+    );
+    assert.equal(
+      readRecords(path, 10 ** 9).records.length,
+      2,
+      "an offset past the end (file shrank) reads the whole file",
+    );
   }));
 
 test("a second writer in the same process is refused with a clear error", () =>

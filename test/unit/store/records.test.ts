@@ -1,20 +1,53 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { applyPatch, foldMetadata, initialMetadata } from "../../../src/core/store/metadata";
-import { parseRecord, serializeRecord, stampRecord, THREAD_FORMAT_VERSION, type RecordInput, type ThreadRecord, type ThreadStartRecord } from "../../../src/core/store/records";
+import {
+  parseRecord,
+  serializeRecord,
+  stampRecord,
+  THREAD_FORMAT_VERSION,
+  type RecordInput,
+  type ThreadRecord,
+  type ThreadStartRecord,
+} from "../../../src/core/store/records";
 
 const start: ThreadStartRecord = {
-  v: 1, ts: "2026-01-02T03:04:05.000Z", kind: "thread_start", threadId: "0190a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a6b",
-  agent: { id: "codex", name: "Codex", command: "/usr/bin/codex-acp" }, mode: "acp", cwd: "/w", repoRoot: "/w", gitHead: null,
+  v: 1,
+  ts: "2026-01-02T03:04:05.000Z",
+  kind: "thread_start",
+  threadId: "0190a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a6b",
+  agent: { id: "codex", name: "Codex", command: "/usr/bin/codex-acp" },
+  mode: "acp",
+  cwd: "/w",
+  repoRoot: "/w",
+  gitHead: null,
 };
 
 const samples: RecordInput[] = [
   { kind: "user_message", messageId: "u1", text: "hello\nworld ✓" },
   { kind: "agent_message", messageId: "a1", text: "hi" },
   { kind: "thought", messageId: "t1", text: "hmm" },
-  { kind: "tool_call", toolCall: { toolCallId: "c1", title: "Read", kind: "read", status: "completed", content: [], locations: [{ path: "/w/a" }] } },
+  {
+    kind: "tool_call",
+    toolCall: {
+      toolCallId: "c1",
+      title: "Read",
+      kind: "read",
+      status: "completed",
+      content: [],
+      locations: [{ path: "/w/a" }],
+    },
+  },
   { kind: "plan", entries: [{ content: "step", priority: "high", status: "pending" }] },
-  { kind: "permission", toolCallId: "c1", title: "Write", toolKind: "edit", optionId: "allow", optionKind: "allow_once", decidedBy: "user" },
+  {
+    kind: "permission",
+    toolCallId: "c1",
+    title: "Write",
+    toolKind: "edit",
+    optionId: "allow",
+    optionKind: "allow_once",
+    decidedBy: "user",
+  },
   { kind: "usage", used: 10, size: 100, cost: null },
   { kind: "compaction", windowId: null, summary: "s" },
   { kind: "exec_output", stream: "stdout", text: "out", bytes: 3 },
@@ -44,8 +77,14 @@ test("bad lines get a clear error instead of an exception", () => {
     [JSON.stringify({ v: 2, ts: start.ts, kind: "turn_end", stopReason: "x" }), /newer.*upgrade ACP Threads/],
     [JSON.stringify({ v: 1, ts: "yesterday", kind: "turn_end", stopReason: "x" }), /timestamp/],
     [JSON.stringify({ v: 1, ts: start.ts, kind: "mystery" }), /unknown record kind 'mystery'/],
-    [JSON.stringify({ v: 1, ts: start.ts, kind: "user_message", messageId: "u" }), /user_message: field 'text' must be string/],
-    [JSON.stringify({ v: 1, ts: start.ts, kind: "meta_patch", patch: { status: "sleeping" } }), /meta_patch field 'status'/],
+    [
+      JSON.stringify({ v: 1, ts: start.ts, kind: "user_message", messageId: "u" }),
+      /user_message: field 'text' must be string/,
+    ],
+    [
+      JSON.stringify({ v: 1, ts: start.ts, kind: "meta_patch", patch: { status: "sleeping" } }),
+      /meta_patch field 'status'/,
+    ],
     [JSON.stringify({ v: 1, ts: start.ts, kind: "tool_call", toolCall: {} }), /toolCallId/],
   ];
   for (const [line, re] of cases) {
@@ -61,7 +100,11 @@ test("a metadata patch leaves absent fields unchanged and clears fields set to n
   assert.equal(meta.title, "first", "absent title stays");
   assert.equal(meta.agentSessionId, "s1");
   meta = applyPatch(meta, { counters: { turns: 4 } });
-  assert.deepEqual(meta.counters, { turns: 4, userMessages: 3, agentMessages: 0, toolCalls: 0 }, "absent counters stay");
+  assert.deepEqual(
+    meta.counters,
+    { turns: 4, userMessages: 3, agentMessages: 0, toolCalls: 0 },
+    "absent counters stay",
+  );
   meta = applyPatch(meta, { title: null, agentSessionId: null, tags: null, model: undefined });
   assert.equal(meta.title, null);
   assert.equal(meta.agentSessionId, null);

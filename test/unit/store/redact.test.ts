@@ -21,8 +21,15 @@ test("key-like strings are redacted while ordinary prose and hashes stay", () =>
   assert.equal(redactSecrets("Authorization: Bearer abc.def.ghi123456789"), "Authorization: Bearer [REDACTED]");
   assert.equal(redactSecrets("api_key=hunter2hunter2"), "api_key=[REDACTED]");
   assert.equal(redactSecrets('{"password": "c0rrect-horse"}'), '{"password": "[REDACTED]"}');
-  assert.match(redactSecrets("token for the CI: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"), /\[REDACTED\]/);
-  for (const safe of ["commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b", "the sky is blue", "path /src/core/store/redact.ts"]) {
+  assert.match(
+    redactSecrets("token for the CI: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
+    /\[REDACTED\]/,
+  );
+  for (const safe of [
+    "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+    "the sky is blue",
+    "path /src/core/store/redact.ts",
+  ]) {
     assert.equal(containsSecret(safe), false, safe);
   }
 });

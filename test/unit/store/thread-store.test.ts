@@ -23,7 +23,10 @@ test("a thread is created, appended to, patched and read back with folded metada
     store.append(h.threadId, [{ kind: "agent_message", messageId: "a1", text: "hello" }]);
     store.patchMetadata(h.threadId, { status: "done", tags: ["x"] });
     const read = store.read(h.threadId);
-    assert.deepEqual(read.records.map((r) => r.kind), ["thread_start", "user_message", "agent_message", "meta_patch"]);
+    assert.deepEqual(
+      read.records.map((r) => r.kind),
+      ["thread_start", "user_message", "agent_message", "meta_patch"],
+    );
     assert.equal(read.metadata.title, "start title");
     assert.equal(read.metadata.status, "done");
     assert.deepEqual(read.metadata.tags, ["x"]);

@@ -2,14 +2,30 @@ import assert from "node:assert/strict";
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { groupByDay, listThreadsIndexed, openSyncedIndex, openThreadIndex, syncThreadIndex, type SyncStats, type ThreadIndex } from "../../../src/core/index/threads-index";
+import {
+  groupByDay,
+  listThreadsIndexed,
+  openSyncedIndex,
+  openThreadIndex,
+  syncThreadIndex,
+  type SyncStats,
+  type ThreadIndex,
+} from "../../../src/core/index/threads-index";
 import { ThreadStore, type CreateThreadInput } from "../../../src/core/store/thread-store";
 import { exitOf, spawnChild, startInput, waitForLine, withTmp } from "./helpers";
 
-function seed(store: ThreadStore, dir: string, n: number, extra: (i: number) => Partial<CreateThreadInput> = () => ({})) {
+function seed(
+  store: ThreadStore,
+  dir: string,
+  n: number,
+  extra: (i: number) => Partial<CreateThreadInput> = () => ({}),
+) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const h = store.create(startInput(join(dir, i % 2 ? "a" : "b"), extra(i)), new Date(Date.UTC(2026, 0, 1 + (i % 3), 12, i)));
+    const h = store.create(
+      startInput(join(dir, i % 2 ? "a" : "b"), extra(i)),
+      new Date(Date.UTC(2026, 0, 1 + (i % 3), 12, i)),
+    );
     h.append({ kind: "user_message", messageId: `u${i}`, text: `q${i}` });
     h.patch({ title: `thread ${i}`, counters: { turns: 1, userMessages: 1, agentMessages: 0 } });
     h.close();
@@ -43,27 +59,46 @@ function withIndex(n: number, fn: (c: IndexCtx) => void, extra?: (i: number) => 
 const codexOrClaude = (i: number) => ({ agent: { id: i < 3 ? "codex" : "claude", name: "X", command: "/x" } });
 
 test("the index lists threads by workspace and agent, most recent first, grouped by day", () =>
-  withIndex(6, ({ dir, index }) => {
-    assert.equal(index.count(), 6);
-    const all = index.list();
-    assert.deepEqual(all.map((t) => t.lastActivity), [...all.map((t) => t.lastActivity)].sort().reverse());
-    assert.equal(index.list({ workspace: join(dir, "a") }).length, 3);
-    assert.equal(index.list({ workspace: dir }).length, 6, "a cwd below the workspace folder counts");
-    assert.equal(index.list({ agent: "codex" }).length, 3);
-    assert.equal(index.list({ limit: 2 }).length, 2);
-    assert.deepEqual(index.listMetadata({ agent: "claude" }).map((m) => m.agent.id), ["claude", "claude", "claude"]);
-    assert.ok(all[0]!.title?.startsWith("thread "));
-    assert.equal(all[0]!.messages, 1);
-    assert.equal(groupByDay(all).length, 1, "every thread was active today");
-    const at = (iso: string) => ({ ...all[0]!, lastActivity: iso });
-    const days = groupByDay([at("2026-03-02T12:00:00"), at("2026-03-02T08:00:00"), at("2026-03-01T12:00:00")]);
-    assert.deepEqual(days.map((d) => [d.day, d.threads.length]), [["2026-03-02", 2], ["2026-03-01", 1]]);
-  }, codexOrClaude));
+  withIndex(
+    6,
+    ({ dir, index }) => {
+      assert.equal(index.count(), 6);
+      const all = index.list();
+      assert.deepEqual(
+        all.map((t) => t.lastActivity),
+        [...all.map((t) => t.lastActivity)].sort().reverse(),
+      );
+      assert.equal(index.list({ workspace: join(dir, "a") }).length, 3);
+      assert.equal(index.list({ workspace: dir }).length, 6, "a cwd below the workspace folder counts");
+      assert.equal(index.list({ agent: "codex" }).length, 3);
+      assert.equal(index.list({ limit: 2 }).length, 2);
+      assert.deepEqual(
+        index.listMetadata({ agent: "claude" }).map((m) => m.agent.id),
+        ["claude", "claude", "claude"],
+      );
+      assert.ok(all[0]!.title?.startsWith("thread "));
+      assert.equal(all[0]!.messages, 1);
+      assert.equal(groupByDay(all).length, 1, "every thread was active today");
+      const at = (iso: string) => ({ ...all[0]!, lastActivity: iso });
+      const days = groupByDay([at("2026-03-02T12:00:00"), at("2026-03-02T08:00:00"), at("2026-03-01T12:00:00")]);
+      assert.deepEqual(
+        days.map((d) => [d.day, d.threads.length]),
+        [
+          ["2026-03-02", 2],
+          ["2026-03-01", 1],
+        ],
+      );
+    },
+    codexOrClaude,
+  ));
 
 test("a sync re-reads only the tail of a grown file", () =>
   withIndex(2, ({ store, ids, index, stats }) => {
     assert.equal(stats.fullRead, 2);
-    assert.deepEqual({ ...syncThreadIndex(index, store) }, { scanned: 2, unchanged: 2, tailRead: 0, fullRead: 0, removed: 0, failed: 0 });
+    assert.deepEqual(
+      { ...syncThreadIndex(index, store) },
+      { scanned: 2, unchanged: 2, tailRead: 0, fullRead: 0, removed: 0, failed: 0 },
+    );
     store.patchMetadata(ids[0]!, { title: "renamed" });
     const grown = syncThreadIndex(index, store);
     assert.equal(grown.tailRead, 1);
@@ -86,7 +121,10 @@ test("a shrunk, replaced or deleted file is re-read whole or dropped", () =>
     assert.equal(index.get(ids[0]!), undefined);
     store.delete(ids[2]!);
     assert.equal(syncThreadIndex(index, store).removed, 1);
-    assert.deepEqual(listThreadsIndexed(store).map((m) => m.title), ["after replace"]);
+    assert.deepEqual(
+      listThreadsIndexed(store).map((m) => m.title),
+      ["after replace"],
+    );
   }));
 
 test("a torn tail is indexed up to the last complete line and picked up once completed", () =>
@@ -106,7 +144,10 @@ test("a corrupt index file is rebuilt from the thread files", () =>
     const store = new ThreadStore(join(dir, "home"));
     seed(store, dir, 3);
     openSyncedIndex(store).index.close();
-    writeFileSync(store.layout.threadIndexDb, Buffer.from("this is not a sqlite database at all, just garbage bytes".repeat(100)));
+    writeFileSync(
+      store.layout.threadIndexDb,
+      Buffer.from("this is not a sqlite database at all, just garbage bytes".repeat(100)),
+    );
     const { index, stats } = openSyncedIndex(store);
     index.close();
     assert.equal(index.created, true);

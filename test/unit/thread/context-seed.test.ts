@@ -9,11 +9,13 @@ const agent = (text: string): RecordInput => ({ kind: "agent_message", messageId
 
 test("seeding starts at the newest compaction window and keeps everything after it", () => {
   const history = recs([
-    user("old question"), agent("old answer"),
+    user("old question"),
+    agent("old answer"),
     { kind: "compaction", windowId: "w1", summary: "summary one" },
     user("middle"),
     { kind: "compaction", windowId: "w2", summary: "summary two" },
-    user("recent question"), agent("recent answer"),
+    user("recent question"),
+    agent("recent answer"),
     { kind: "compaction", windowId: null, summary: "legacy without a window" },
     user("last"),
   ]);
@@ -25,8 +27,17 @@ test("seeding starts at the newest compaction window and keeps everything after 
 });
 
 test("compactions without window ids fall back to counting from the last one by position", () => {
-  const history = recs([user("a"), { kind: "compaction", windowId: null, summary: "s1" }, user("b"), { kind: "compaction", windowId: null, summary: "s2" }, user("c")]);
-  assert.deepEqual(seedEntries(history).map((e) => e.text), ["s2", "c"]);
+  const history = recs([
+    user("a"),
+    { kind: "compaction", windowId: null, summary: "s1" },
+    user("b"),
+    { kind: "compaction", windowId: null, summary: "s2" },
+    user("c"),
+  ]);
+  assert.deepEqual(
+    seedEntries(history).map((e) => e.text),
+    ["s2", "c"],
+  );
 });
 
 test("without compactions the newest messages are kept within the budgets", () => {

@@ -13,7 +13,14 @@ function live(dir: string, opts = {}) {
   return { store, lt: new LiveThread(h, store.readPath(h.path).metadata, { flushMs: 0, ...opts }) };
 }
 
-const tool = (status: ToolCallState["status"], id = "c1"): ToolCallState => ({ toolCallId: id, title: "Edit a.ts", kind: "edit", status, content: [], locations: [] });
+const tool = (status: ToolCallState["status"], id = "c1"): ToolCallState => ({
+  toolCallId: id,
+  title: "Edit a.ts",
+  kind: "edit",
+  status,
+  content: [],
+  locations: [],
+});
 
 test("a thousand streamed chunks of one message become one agent_message record", () =>
   withTmp((dir) => {
@@ -26,7 +33,10 @@ test("a thousand streamed chunks of one message become one agent_message record"
     const msgs = recs.filter((r) => r.kind === "agent_message");
     assert.equal(msgs.length, 1);
     assert.equal((msgs[0] as { text: string }).text.split(" ").length - 1, 1000);
-    assert.deepEqual(recs.map((r) => r.kind).filter((k) => k !== "meta_patch"), ["thread_start", "user_message", "agent_message", "turn_end"]);
+    assert.deepEqual(
+      recs.map((r) => r.kind).filter((k) => k !== "meta_patch"),
+      ["thread_start", "user_message", "agent_message", "turn_end"],
+    );
   }));
 
 test("text is flushed on a change of stream, a tool call and the size limit, keeping message ids", () =>
@@ -42,9 +52,22 @@ test("text is flushed on a change of stream, a tool call and the size limit, kee
     lt.close();
     const recs = store.read(lt.threadId).records;
     const kinds = recs.map((r) => r.kind).filter((k) => k !== "meta_patch");
-    assert.deepEqual(kinds, ["thread_start", "user_message", "thought", "agent_message", "agent_message", "agent_message", "tool_call", "turn_end"]);
+    assert.deepEqual(kinds, [
+      "thread_start",
+      "user_message",
+      "thought",
+      "agent_message",
+      "agent_message",
+      "agent_message",
+      "tool_call",
+      "turn_end",
+    ]);
     const conv = conversation(recs).filter((e) => e.role === "assistant");
-    assert.deepEqual(conv.map((e) => e.text), ["abc", "0123456789abcdeftail"], "size-flushed parts join back by message id");
+    assert.deepEqual(
+      conv.map((e) => e.text),
+      ["abc", "0123456789abcdeftail"],
+      "size-flushed parts join back by message id",
+    );
   }));
 
 test("tool calls are written once in their final state, and still-open ones at turn end", () =>
@@ -58,7 +81,9 @@ test("tool calls are written once in their final state, and still-open ones at t
     lt.record({ type: "done", stopReason: "cancelled" });
     lt.close();
     const read = store.read(lt.threadId);
-    const tools = read.records.flatMap((r) => (r.kind === "tool_call" ? [`${r.toolCall.toolCallId}:${r.toolCall.status}`] : []));
+    const tools = read.records.flatMap((r) =>
+      r.kind === "tool_call" ? [`${r.toolCall.toolCallId}:${r.toolCall.status}`] : [],
+    );
     assert.deepEqual(tools, ["c1:completed", "c2:in_progress"]);
     assert.equal(read.metadata.counters.toolCalls, 2);
   }));
@@ -94,9 +119,23 @@ test("compactions, permissions, plans, usage, errors and the model are recorded"
     lt.record({ type: "plan", entries: [{ content: "a", priority: "low", status: "completed" }] });
     lt.record({ type: "usage", used: 5, size: 50 });
     lt.record({ type: "compaction", compactionId: "w1", status: "completed", summary: "earlier stuff" });
-    lt.record({ type: "permission", decision: { toolCallId: "c", title: "Run", kind: "execute", optionId: null, optionKind: null, decidedBy: "cancelled", options: [] } });
+    lt.record({
+      type: "permission",
+      decision: {
+        toolCallId: "c",
+        title: "Run",
+        kind: "execute",
+        optionId: null,
+        optionKind: null,
+        decidedBy: "cancelled",
+        options: [],
+      },
+    });
     lt.record({ type: "error", message: "agent said no" });
-    lt.record({ type: "config_options", options: [{ id: "m", name: "Model", category: "model", type: "select", currentValue: "gpt-5", options: [] }] });
+    lt.record({
+      type: "config_options",
+      options: [{ id: "m", name: "Model", category: "model", type: "select", currentValue: "gpt-5", options: [] }],
+    });
     lt.endTurn("refusal");
     lt.close();
     const recs = store.read(lt.threadId).records;

@@ -50,14 +50,22 @@ test("a session records each turn into its thread and re-emits the events", () =
     session.onStatus((s) => statuses.push(s));
     const result = await session.prompt("hello there");
     assert.equal(result.stopReason, "end_turn");
-    assert.equal(events.filter((e) => e.type === "text").map((e) => (e as { text: string }).text).join(""), "echo: hello there");
+    assert.equal(
+      events
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+      "echo: hello there",
+    );
     assert.deepEqual(statuses, ["working", "idle"]);
     await session.close();
     const read = store.read(session.threadId);
     assert.equal(read.metadata.agentSessionId, "s1");
     assert.equal(read.metadata.title, "hello there");
     assert.equal(read.metadata.status, "idle");
-    const texts = read.records.flatMap((r) => (r.kind === "user_message" || r.kind === "agent_message" ? [`${r.kind}:${r.text}`] : []));
+    const texts = read.records.flatMap((r) =>
+      r.kind === "user_message" || r.kind === "agent_message" ? [`${r.kind}:${r.text}`] : [],
+    );
     assert.deepEqual(texts, ["user_message:hello there", "agent_message:echo: hello there"]);
   }));
 
@@ -91,10 +99,20 @@ test("resuming with an agent that cannot load seeds a new session from the threa
     await resumed.prompt("what was the word?");
     await resumed.prompt("thanks");
     await resumed.close();
-    assert.match(seen[1]!, /User: remember the word pineapple[\s\S]*Assistant: echo: remember the word pineapple[\s\S]*what was the word\?$/);
+    assert.match(
+      seen[1]!,
+      /User: remember the word pineapple[\s\S]*Assistant: echo: remember the word pineapple[\s\S]*what was the word\?$/,
+    );
     assert.equal(seen[2], "thanks", "the seed is sent once");
-    const users = store.read(first.threadId).records.filter((r) => r.kind === "user_message").map((r) => (r as { text: string }).text);
-    assert.deepEqual(users, ["remember the word pineapple", "what was the word?", "thanks"], "the seed is not recorded as a message");
+    const users = store
+      .read(first.threadId)
+      .records.filter((r) => r.kind === "user_message")
+      .map((r) => (r as { text: string }).text);
+    assert.deepEqual(
+      users,
+      ["remember the word pineapple", "what was the word?", "thanks"],
+      "the seed is not recorded as a message",
+    );
   }));
 
 test("after the agent dies the next prompt restarts it through the same ladder", () =>

@@ -16,7 +16,15 @@ async function cli(home: string, cwd: string, ...argv: string[]) {
   stdout.on("data", (d) => (out += d));
   stderr.on("data", (d) => (err += d));
   if (argv[0] !== "threads") throw new Error("only the threads command is tested here");
-  const code = await threadsMain({ argv: argv.slice(1), stdout, stderr, stdin: new PassThrough(), env: { ACP_THREADS_HOME: home }, cwd, signal: new AbortController().signal });
+  const code = await threadsMain({
+    argv: argv.slice(1),
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { ACP_THREADS_HOME: home },
+    cwd,
+    signal: new AbortController().signal,
+  });
   return { code, out, err };
 }
 
@@ -45,7 +53,10 @@ test("threads list shows this workspace's threads by day, filters by agent and l
     assert.match(here.out, /mine/);
     assert.doesNotMatch(here.out, /theirs/);
     const byAgent = await cli(home, ws, "threads", "list", "--agent", "claude", "--format", "json");
-    assert.deepEqual(JSON.parse(byAgent.out).map((t: { title: string }) => t.title), ["claude one"]);
+    assert.deepEqual(
+      JSON.parse(byAgent.out).map((t: { title: string }) => t.title),
+      ["claude one"],
+    );
     const all = await cli(home, ws, "threads", "list", "--all", "--format", "json");
     assert.equal(JSON.parse(all.out).length, 3);
     const elsewhere = await cli(home, join(dir), "threads", "list", "--cwd", other);

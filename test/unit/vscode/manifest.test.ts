@@ -38,8 +38,16 @@ test("webview messages of unknown or malformed shape are rejected", () => {
 
 test("recall view messages are validated: relative paths and unknown types are rejected", async () => {
   const { parseRecallMessage } = await import("../../../src/webview/recall/protocol");
-  assert.equal(parseRecallMessage({ type: "open", source: "codex_rollout", path: "relative/x.jsonl", line: 1 }), undefined);
+  assert.equal(
+    parseRecallMessage({ type: "open", source: "codex_rollout", path: "relative/x.jsonl", line: 1 }),
+    undefined,
+  );
   assert.equal(parseRecallMessage({ type: "search", query: "x", scope: "everywhere" }), undefined);
   assert.equal(parseRecallMessage({ type: "exec" }), undefined);
-  assert.deepEqual(parseRecallMessage({ type: "search", query: "a b", scope: "all", allTerms: true }), { type: "search", query: "a b", scope: "all", allTerms: true });
+  assert.deepEqual(parseRecallMessage({ type: "search", query: "a b", scope: "all", allTerms: true }), {
+    type: "search",
+    query: "a b",
+    scope: "all",
+    allTerms: true,
+  });
 });

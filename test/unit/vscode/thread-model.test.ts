@@ -10,13 +10,23 @@ test("streamed chunks of one stream merge into one entry; a new stream starts a 
   m.apply({ type: "text", stream: "output", text: "lo" });
   m.apply({ type: "text", stream: "thought", text: "hmm" });
   m.apply({ type: "text", stream: "output", text: "again" });
-  assert.deepEqual(m.entries.map((e) => e.kind), ["agent", "thought", "agent"]);
+  assert.deepEqual(
+    m.entries.map((e) => e.kind),
+    ["agent", "thought", "agent"],
+  );
   assert.equal((m.entries[0] as { text: string }).text, "Hello");
 });
 
 test("tool calls are keyed by id and updated in place, marking the entry dirty", () => {
   const m = new ThreadModel();
-  const call = { toolCallId: "t1", title: "Run ls", kind: "execute" as const, status: "pending" as const, content: [], locations: [] };
+  const call = {
+    toolCallId: "t1",
+    title: "Run ls",
+    kind: "execute" as const,
+    status: "pending" as const,
+    content: [],
+    locations: [],
+  };
   m.apply({ type: "tool_call", toolCall: call });
   m.dirty.clear();
   m.apply({ type: "tool_call", toolCall: { ...call, status: "completed" } });
@@ -28,7 +38,13 @@ test("tool calls are keyed by id and updated in place, marking the entry dirty",
 
 test("a permission prompt renders the agent's own options and disables them once answered", () => {
   const m = new ThreadModel();
-  m.addPrompt({ requestId: "r1", title: "Write a.txt", kind: "edit", options: [{ optionId: "y", name: "Allow <once>", kind: "allow_once" }], reviewPath: "/w/a.txt" });
+  m.addPrompt({
+    requestId: "r1",
+    title: "Write a.txt",
+    kind: "edit",
+    options: [{ optionId: "y", name: "Allow <once>", kind: "allow_once" }],
+    reviewPath: "/w/a.txt",
+  });
   const html = renderEntry(m.entries[0], new Map());
   assert.match(html, /Allow &lt;once&gt;/);
   assert.match(html, /perm-review/);
@@ -38,7 +54,18 @@ test("a permission prompt renders the agent's own options and disables them once
 
 test("a diff tool call renders removed and added lines", () => {
   const html = renderEntry(
-    { kind: "tool", version: 0, call: { toolCallId: "e", title: "Edit", kind: "edit", status: "completed", locations: [], content: [{ type: "diff", path: "/w/f.txt", oldText: "a\nb\n", newText: "a\nB\n" }] } },
+    {
+      kind: "tool",
+      version: 0,
+      call: {
+        toolCallId: "e",
+        title: "Edit",
+        kind: "edit",
+        status: "completed",
+        locations: [],
+        content: [{ type: "diff", path: "/w/f.txt", oldText: "a\nb\n", newText: "a\nB\n" }],
+      },
+    },
     new Map(),
   );
   assert.match(html, /class="del">- b</);
@@ -52,8 +79,14 @@ test("stored records become the same events a live session produced", () => {
     { v: 1, ts, kind: "agent_message", messageId: "a", text: "hello" },
     { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
   ] as never);
-  assert.deepEqual(events.map((e) => e.type), ["user_text", "text", "done"]);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["user_text", "text", "done"],
+  );
   const m = new ThreadModel();
   for (const e of events) m.apply(e);
-  assert.deepEqual(m.entries.map((e) => e.kind), ["user", "agent", "done"]);
+  assert.deepEqual(
+    m.entries.map((e) => e.kind),
+    ["user", "agent", "done"],
+  );
 });

@@ -1,0 +1,56 @@
+// ESLint flat config: typescript-eslint's recommended rules plus the project's layering basics.
+// Import direction between folders (core ↛ vscode/cli/webview, no cycles) is checked by scripts/check-imports.mjs.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "dist-test/**", "node_modules/**", "test/agents/**", "test-results/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: "module" },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": [
+        "error",
+        { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
+      ],
+      // Optional native modules are loaded lazily so a platform without them still starts.
+      "@typescript-eslint/no-require-imports": ["error", { allow: ["^node-pty$"] }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+      "no-empty": ["error", { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "src/core never imports vscode." }] }],
+    },
+  },
+  {
+    files: ["test/**/*.ts", "bench/**/*.ts"],
+    rules: {
+      // Tests poke at parsed JSON and re-require built bundles on purpose.
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-require-imports": "off",
+    },
+  },
+  {
+    files: ["scripts/**/*.mjs", "test/**/*.mjs", "bench/**/*.mjs"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        fetch: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+      },
+    },
+  },
+);
