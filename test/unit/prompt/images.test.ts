@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { imageItem, keepImage, MAX_IMAGE_BYTES, readImageFile, sniffImageType } from "../../../src/core/prompt/images";
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]);
+
+test("image types are read from the bytes, not the name", () => {
+  assert.equal(sniffImageType(PNG), "image/png");
+  assert.equal(sniffImageType(JPEG), "image/jpeg");
+  assert.equal(sniffImageType(Buffer.from("GIF89a....")), "image/gif");
+  assert.equal(sniffImageType(Buffer.from("RIFF\0\0\0\0WEBPVP8 ")), "image/webp");
+  assert.equal(sniffImageType(Buffer.from("<svg></svg>")), undefined);
+  assert.throws(() => imageItem(Buffer.from("hello"), "fake.png"), /fake\.png is not a PNG, JPEG, GIF or WebP/);
+  assert.throws(() => imageItem(new Uint8Array(MAX_IMAGE_BYTES + 1).fill(0x89), "huge.png"), /not a PNG/);
+});
+
+test("images over the size cap are refused with their size", () => {
+  const big = new Uint8Array(MAX_IMAGE_BYTES + 10);
+  big.set(PNG);
+  assert.throws(() => imageItem(big, "big.png"), /big\.png is 5\.0 MB; images are limited to 5 MB/);
+});
+
+test("kept images are written beside the thread, content-addressed, 0600, with their thumbnail", () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-img-"));
+  try {
+    const src = join(dir, "shot.png");
+    writeFileSync(src, PNG);
+    const item = readImageFile(src);
+    assert.equal(item.uri, `file://${src}`);
+    const kept = keepImage({ ...item, thumbData: JPEG }, join(dir, "t1.assets"));
+    assert.match(kept.asset!, /^[0-9a-f]{24}\.png$/);
+    assert.match(kept.thumb!, /^[0-9a-f]{24}\.thumb\.jpg$/);
+    const file = join(dir, "t1.assets", kept.asset!);
+    assert.deepEqual(new Uint8Array(readFileSync(file)), PNG);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(keepImage(item, join(dir, "t1.assets")).asset, kept.asset, "same bytes, same name");
+    assert.throws(() => readImageFile(join(dir, "missing.png")), /no such image/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
