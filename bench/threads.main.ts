@@ -4,7 +4,7 @@
  * with a baseline measured in the same run (plain JSON + fs calls over the same bytes) and their ratio.
  * Prints figures; asserts nothing.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSyncedIndex, syncThreadIndex } from "../src/core/index/threads-index";
@@ -71,6 +71,12 @@ export function benchThreads(): BenchFigure[] {
     const restore = time(() => void restoreSnapshot(store, readSnapshot(snapPath), snapPath));
     const restoreBase = time(() => void JSON.parse(readFileSync(snapPath, "utf8")));
     out.push(figure("snapshot restore, 1,000 messages", restore, restoreBase, 100));
+    // the specification implementation's own file: 1,000 messages, 400 tool calls with their answers
+    const spec = join(__dirname, "../../test/fixtures/snapshots/spec");
+    const specFile = join(spec, readdirSync(spec).find((n) => n.endsWith(".json"))!);
+    const specRestore = time(() => void restoreSnapshot(store, readSnapshot(specFile), specFile, { rootDir: dir }));
+    const specBase = time(() => void JSON.parse(readFileSync(specFile, "utf8")));
+    out.push(figure("snapshot restore, specification file (1,000 msgs)", specRestore, specBase, 100));
 
     // append of 1,000 records (one record per write, fsync at the end as at a turn boundary)
     const appendMs = time(() => {

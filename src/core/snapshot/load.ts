@@ -7,9 +7,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { commitExists } from "../store/git-info";
-import type { RecordInput } from "../store/records";
 import type { ThreadStore } from "../store/thread-store";
-import { messageText, validateSnapshot, type SessionSnapshot } from "./format";
+import { validateSnapshot, type SessionSnapshot } from "./format";
+import { messagesToRecords } from "./messages";
 import { reportProgress, type Progress } from "./save";
 
 export interface SnapshotListing {
@@ -119,32 +119,21 @@ export function checkRootDir(rootDir: string, allowedRoots?: string[]): string {
   return rootDir;
 }
 
-function toRecord(m: SessionSnapshot["state"]["messages"][number], i: number): RecordInput | undefined {
-  const text = messageText(m);
-  const messageId = `snapshot-${i}`;
-  switch (m.role) {
-    case "user":
-      return { kind: "user_message", messageId, text };
-    case "assistant":
-      return text ? { kind: "agent_message", messageId, text } : undefined;
-    case "tool":
-      return {
-        kind: "tool_call",
-        toolCall: {
-          toolCallId: m.tool_call_id ?? `call_${i}`,
-          title: text.split("\n")[0]!.slice(0, 200),
-          kind: "other",
-          status: "completed",
-          content: text ? [{ type: "content", content: { type: "text", text } }] : [],
-          locations: [],
-        },
-      };
-    default:
-      // system / developer messages carry instructions or summaries: kept as context for seeding
-      return text
-        ? { kind: "compaction", windowId: null, summary: text.replace(/^Summary of earlier conversation: /, "") }
-        : undefined;
-  }
+/** The state fields a thread keeps in its origin so that an export writes them back unchanged. */
+function carriedState(state: SessionSnapshot["state"]): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  const ownHome = new Set([
+    "messages",
+    "root_dir",
+    "start_commit",
+    "model",
+    "agent",
+    "title",
+    "thread_id",
+    "thread_mode",
+  ]);
+  for (const [key, value] of Object.entries(state)) if (!ownHome.has(key) && value !== undefined) kept[key] = value;
+  return kept;
 }
 
 /** Creates a new thread from the snapshot; returns its id. */
@@ -161,32 +150,30 @@ export function restoreSnapshot(
       `start commit ${s.start_commit} is not in the repository at ${root}; restoring the conversation anyway`,
     );
   }
+  const threadMode = s.thread_mode ?? (s.agent_type === "exec" ? "exec" : "acp");
   const handle = store.create({
     agent: { id: s.agent, name: s.agent, command: s.agent },
-    mode: s.agent_type === "exec" ? "exec" : "acp",
+    mode: threadMode,
     cwd: root,
     repoRoot: root,
     gitHead: s.start_commit,
     ...(typeof s.title === "string" && s.title ? { title: s.title } : {}),
-    origin: { kind: "snapshot", source },
+    origin: { kind: "snapshot", source, snapshot: { file_prefix: snap.file_prefix, state: carriedState(s) } },
   });
   try {
     const total = s.messages.length;
-    let users = 0;
-    let agents = 0;
-    const batch: RecordInput[] = [];
-    s.messages.forEach((m, i) => {
-      const rec = toRecord(m, i);
-      if (rec?.kind === "user_message") users++;
-      if (rec?.kind === "agent_message") agents++;
-      if (rec) batch.push(rec);
-      if (batch.length >= 500) handle.appendMany(batch.splice(0));
-      reportProgress(opts.onProgress, i + 1, total);
-    });
-    handle.appendMany(batch);
+    const records = messagesToRecords(s.messages, (done) => reportProgress(opts.onProgress, done, total));
+    const count = (kind: string) => records.filter((r) => r.kind === kind).length;
+    for (let i = 0; i < records.length; i += 500) handle.appendMany(records.slice(i, i + 500));
+    const users = count("user_message");
     handle.patch({
       status: "idle",
-      counters: { turns: users, userMessages: users, agentMessages: agents },
+      counters: {
+        turns: users,
+        userMessages: users,
+        agentMessages: count("agent_message"),
+        toolCalls: count("tool_call"),
+      },
       ...(s.model ? { model: s.model } : {}),
     });
   } finally {

@@ -7,8 +7,8 @@ import { basename, join } from "node:path";
 import { writeFileAtomic } from "../store/atomic-write";
 import { redactSecrets } from "../store/redact";
 import type { ThreadRead } from "../store/thread-store";
-import { conversation } from "../thread/conversation";
-import { SNAPSHOT_VERSION, type SessionSnapshot, type SnapshotMessage } from "./format";
+import { SNAPSHOT_VERSION, SPEC_AGENT_TYPE, type SessionSnapshot } from "./format";
+import { recordsToMessages } from "./messages";
 
 export const SNAPSHOT_DIR = ".acp-threads";
 export type Progress = (done: number, total: number) => void;
@@ -30,33 +30,44 @@ export interface SnapshotOptions {
   onProgress?: Progress;
 }
 
+/** A JSON value with every string redacted (carried extras of a restored file may hold anything). */
+function redactDeep(value: unknown): unknown {
+  if (typeof value === "string") return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  return value;
+}
+
 export function snapshotFromThread(thread: ThreadRead, opts: SnapshotOptions = {}): SessionSnapshot {
   const m = thread.metadata;
-  const entries = conversation(thread.records).filter((e) => e.role !== "thought" && e.role !== "error");
-  const messages: SnapshotMessage[] = [];
-  entries.forEach((e, i) => {
-    const text = redactSecrets(e.text);
-    if (e.role === "compaction")
-      messages.push({ role: "system", content: `Summary of earlier conversation: ${text}`, timestamp: e.ts });
-    else if (e.role === "tool")
-      messages.push({ role: "tool", content: text, tool_call_id: `call_${i}`, timestamp: e.ts });
-    else messages.push({ role: e.role, content: text, timestamp: e.ts });
-    reportProgress(opts.onProgress, i + 1, entries.length);
-  });
+  const carried = redactDeep(m.origin?.snapshot?.state ?? {}) as Record<string, unknown>;
+  const messages = recordsToMessages(thread.records, (done, total) => reportProgress(opts.onProgress, done, total));
+  const pick = <T>(key: string, fallback: T): T => (key in carried ? (carried[key] as T) : fallback);
   return {
     version: SNAPSHOT_VERSION,
     saved_at: (opts.now ?? new Date()).toISOString(),
-    file_prefix: opts.filePrefix ?? defaultPrefix(m.repoRoot ?? m.cwd),
+    file_prefix: opts.filePrefix ?? m.origin?.snapshot?.file_prefix ?? defaultPrefix(m.repoRoot ?? m.cwd),
     state: {
-      agent_type: m.mode,
+      // Extras a newer writer put in a restored file come first, so that the fields below always win.
+      ...carried,
+      // The specification's fields (null where we have no value: its reader falls back to its defaults).
+      agent_type: pick("agent_type", SPEC_AGENT_TYPE),
       root_dir: m.repoRoot ?? m.cwd,
-      agent: m.agent.id,
-      mode: opts.agentMode ?? "default",
-      model: m.model,
-      permission_policy: opts.permissionPolicy ?? "approve-reads",
+      tool_group: pick<string | null>("tool_group", null),
+      model_group: pick<string | null>("model_group", null),
+      model_name: m.model ?? pick<string | null>("model_name", null),
+      disable_review: pick<boolean | null>("disable_review", false),
+      review_max_iterations: pick<number | null>("review_max_iterations", null),
       start_commit: m.gitHead,
       messages,
-      non_interactive: opts.nonInteractive ?? false,
+      non_interactive: opts.nonInteractive ?? pick("non_interactive", false),
+      // Ours.
+      agent: m.agent.id,
+      mode: opts.agentMode ?? pick("mode", "default"),
+      model: m.model,
+      permission_policy: opts.permissionPolicy ?? pick("permission_policy", "approve-reads"),
+      thread_mode: m.mode,
       title: m.title === null ? null : redactSecrets(m.title),
       thread_id: m.threadId,
     },

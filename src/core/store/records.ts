@@ -62,7 +62,13 @@ export interface ThreadStartRecord extends Base {
   title?: string;
   agentSessionId?: string;
   /** Where the thread came from when it was not started live (a restored snapshot, an import). */
-  origin?: { kind: "snapshot" | "import" | "fork"; source?: string };
+  origin?: { kind: "snapshot" | "import" | "fork"; source?: string; snapshot?: SnapshotOrigin };
+}
+/** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
+export interface SnapshotOrigin {
+  file_prefix?: string;
+  /** The snapshot's state fields other than messages, root_dir, start_commit, model, title and ids. */
+  state: Record<string, unknown>;
 }
 export interface UserMessageRecord extends Base {
   kind: "user_message";
@@ -114,6 +120,8 @@ export interface CompactionRecord extends Base {
   kind: "compaction";
   windowId: string | null;
   summary: string;
+  /** A system message restored from a snapshot: instructions kept verbatim rather than a summary. */
+  system?: boolean;
 }
 /** Bounded output of an exec run: `text` may be a head/tail excerpt, `bytes` is the total seen. */
 export interface ExecOutputRecord extends Base {

@@ -75,7 +75,7 @@ test("a thread saves to a 0600 snapshot under .acp-threads and restores as a new
       conversation(store.read(id).records).map((e) => `${e.role}:${e.text}`),
     );
     assert.equal(read.metadata.title, "Demo");
-    assert.deepEqual(read.metadata.origin, { kind: "snapshot", source: path });
+    assert.deepEqual([read.metadata.origin?.kind, read.metadata.origin?.source], ["snapshot", path]);
     assert.equal(read.metadata.counters.userMessages, 3);
   }));
 
