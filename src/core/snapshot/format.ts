@@ -79,27 +79,6 @@ export interface SessionSnapshot {
   [extra: string]: unknown;
 }
 
-/** Every state field this module knows; the rest are a newer writer's extras (kept through import/export). */
-export const KNOWN_STATE_FIELDS = new Set([
-  "agent_type",
-  "root_dir",
-  "tool_group",
-  "model_group",
-  "model_name",
-  "disable_review",
-  "review_max_iterations",
-  "start_commit",
-  "messages",
-  "non_interactive",
-  "agent",
-  "mode",
-  "model",
-  "permission_policy",
-  "thread_mode",
-  "title",
-  "thread_id",
-]);
-
 type Check = [key: string, ok: (v: unknown) => boolean, what: string];
 const isStr = (v: unknown) => typeof v === "string";
 const strOrNull = (v: unknown) => v === null || typeof v === "string";

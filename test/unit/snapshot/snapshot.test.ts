@@ -235,3 +235,12 @@ test("checkRootDir accepts a folder inside an allowed root", () =>
     mkdirSync(join(dir, "sub"));
     assert.equal(checkRootDir(join(dir, "sub"), [dir]), join(dir, "sub"));
   }));
+
+test("our older files (agent_type acp / exec, none of the specification's extra fields) still read", () =>
+  withTmp((dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const old = snap(dir, { agent_type: "exec", messages: [{ role: "user", content: "hi" }], non_interactive: true });
+    const id = restoreSnapshot(store, validateSnapshot(old, "old.json"), "old.json");
+    assert.equal(store.read(id).metadata.mode, "exec");
+    assert.equal(snapshotFromThread(store.read(id)).state.non_interactive, true);
+  }));

@@ -3,11 +3,9 @@
  * import, and our exports carry its fields next to ours, so each side reads the other's files.
  */
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { test } from "node:test";
-import { main as threadsMain } from "../../../src/cli/commands/threads";
 import { validateSnapshot, type SessionSnapshot, type SnapshotMessage } from "../../../src/core/snapshot/format";
 import { listSnapshots, readSnapshot, restoreSnapshot } from "../../../src/core/snapshot/load";
 import { saveSnapshot, snapshotFromThread } from "../../../src/core/snapshot/save";
@@ -162,30 +160,6 @@ test("our own exports carry every specification field with its type, tool calls 
     );
   }));
 
-test("our older files (agent_type acp / exec, no specification extras) still read", () =>
-  withTmp((dir) => {
-    const store = new ThreadStore(join(dir, "home"));
-    const file = {
-      version: "1.0",
-      saved_at: "2026-01-01T00:00:00.000Z",
-      file_prefix: "p",
-      state: {
-        agent_type: "exec",
-        root_dir: dir,
-        agent: "codex",
-        mode: "default",
-        model: null,
-        permission_policy: "ask",
-        start_commit: null,
-        messages: [{ role: "user", content: "hi" }],
-        non_interactive: true,
-      },
-    };
-    const id = restoreSnapshot(store, validateSnapshot(file, "old.json"), "old.json");
-    assert.equal(store.read(id).metadata.mode, "exec");
-    assert.equal(snapshotFromThread(store.read(id)).state.non_interactive, true);
-  }));
-
 test("specification fields of the wrong type get a clear error", () => {
   const bad = (state: Record<string, unknown>) => {
     const file = raw();
@@ -200,26 +174,3 @@ test("specification fields of the wrong type get a clear error", () => {
     /messages\[0\]\.tool_calls\[0\] needs an 'id'/,
   );
 });
-
-test("threads import restores a specification file from the command line", () =>
-  withTmp(async (dir) => {
-    const file = join(dir, "spec.json");
-    writeFileSync(file, readFileSync(SPEC_FILE));
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = "";
-    let err = "";
-    stdout.on("data", (d) => (out += d));
-    stderr.on("data", (d) => (err += d));
-    const code = await threadsMain({
-      argv: ["import", file, "--root", dir, "--format", "json"],
-      stdout,
-      stderr,
-      stdin: new PassThrough(),
-      env: { ACP_THREADS_HOME: join(dir, "home") },
-      cwd: dir,
-      signal: new AbortController().signal,
-    });
-    assert.equal(code, 0, err);
-    assert.equal(JSON.parse(out).messages, 1000);
-  }));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { test } from "node:test";
@@ -120,6 +120,19 @@ test("threads export writes a snapshot that threads import lists and restores wi
     const back = await cli(home, dir, "threads", "import", jsonl);
     assert.equal(back.out, `imported thread ${id}\n`);
     assert.equal(store.readMetadata(id).title, "Snap");
+  }));
+
+test("threads import restores a file written by the save/restore specification's implementation", () =>
+  withTmp(async (dir) => {
+    const spec = join(__dirname, "../../../test/fixtures/snapshots/spec");
+    const file = join(
+      spec,
+      readdirSync(spec).find((n) => n.endsWith(".json"))!,
+    );
+    const imp = await cli(join(dir, "home"), dir, "threads", "import", file, "--root", dir);
+    assert.equal(imp.code, 0, imp.err);
+    assert.match(imp.err, /1000 messages, agent code_agent \(gpt-4o\)/);
+    assert.match(imp.out, /restored as thread /);
   }));
 
 test("threads import explains a missing file, an empty folder and bad usage", () =>
