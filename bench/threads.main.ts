@@ -73,7 +73,10 @@ export function benchThreads(): BenchFigure[] {
     out.push(figure("snapshot restore, 1,000 messages", restore, restoreBase, 100));
     // the specification implementation's own file: 1,000 messages, 400 tool calls with their answers
     const spec = join(__dirname, "../../test/fixtures/snapshots/spec");
-    const specFile = join(spec, readdirSync(spec).find((n) => n.endsWith(".json"))!);
+    const specFile = join(
+      spec,
+      readdirSync(spec).find((n) => n.endsWith(".json"))!,
+    );
     const specRestore = time(() => void restoreSnapshot(store, readSnapshot(specFile), specFile, { rootDir: dir }));
     const specBase = time(() => void JSON.parse(readFileSync(specFile, "utf8")));
     out.push(figure("snapshot restore, specification file (1,000 msgs)", specRestore, specBase, 100));
