@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { openSyncedIndex, syncThreadIndex } from "../src/core/index/threads-index";
 import { readSnapshot, restoreSnapshot } from "../src/core/snapshot/load";
 import { saveSnapshot, snapshotFromThread } from "../src/core/snapshot/save";
-import { serializeRecord, stampRecord, type RecordInput } from "../src/core/store/records";
+import { serializeRecord, stampRecord, type RecordInput } from "../src/core/model/records";
 import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-store";
 
 export interface BenchFigure {

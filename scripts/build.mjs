@@ -5,7 +5,7 @@
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
 // The ACP SDK is ESM-only; bundling turns it into CommonJS. sql.js's wasm is copied next to the bundles.
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, chmodSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, chmodSync } from "node:fs";
 import { join, relative, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -67,6 +67,8 @@ for (const f of walk("src/webview").filter((f) => f.endsWith("/main.ts"))) {
 }
 const testEntries = [...walk("test"), ...walk("bench")].filter((f) => /\.(test|main)\.ts$/.test(f));
 if (!production && testEntries.length) {
+  // Built fresh each time: a test file that was moved or deleted must not keep running from a stale bundle.
+  rmSync("dist-test", { recursive: true, force: true });
   builds.push(
     esbuild.build({
       ...common,

@@ -1,5 +1,5 @@
 // `npm test`: every suite, in order, with the prerequisites each needs installed first (idempotent, cached).
-//   build -> typecheck -> lint (eslint + prettier --check) -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
+//   build -> typecheck -> lint (eslint + prettier --check + scripts/check-imports.mjs) -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
 //   extension host in code-server) -> e2e (headless Chromium driving code-server).
 // Select stages with `npm test -- --only unit,interop` or ACP_TEST_ONLY. The last line is the total
 // "N passed, N failed"; the exit code is non-zero when any stage fails.
@@ -72,7 +72,10 @@ const stages = [
     name: "lint",
     cmd: () => [
       "sh",
-      ["-c", "node node_modules/eslint/bin/eslint.js . && node node_modules/prettier/bin/prettier.cjs --check ."],
+      [
+        "-c",
+        "node node_modules/eslint/bin/eslint.js . && node node_modules/prettier/bin/prettier.cjs --check . && node scripts/check-imports.mjs",
+      ],
     ],
     gate: true,
   },

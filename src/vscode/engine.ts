@@ -5,7 +5,8 @@
  */
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import { AGENT_PRESETS, doctor as coreDoctor, findPreset, resolveCommand } from "../core/acp/agent-registry";
+import { doctor as coreDoctor } from "../core/acp/agent-doctor";
+import { AGENT_PRESETS, findPreset, resolveCommand } from "../core/acp/agent-registry";
 import { formatProtocolEntry, ProtocolLog } from "../core/acp/protocol-log";
 import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";

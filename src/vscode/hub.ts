@@ -10,6 +10,7 @@ import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import { newThreadId } from "../core/store/thread-id";
 import { homeLayout } from "../core/store/paths";
+import { ThreadStore } from "../core/store/thread-store";
 import { Config } from "./config";
 import { createRuntime } from "./engine";
 import { LiveSession } from "./live-session";
@@ -21,8 +22,7 @@ import { ProposedContent } from "./proposed-content";
 import { SessionsTree } from "./sessions-tree";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
-import { openThreadStore } from "./thread-store";
-import type { ThreadStoreFacade } from "./thread-store";
+import { PastThreads } from "./past-threads";
 import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
 
@@ -51,7 +51,10 @@ export class Hub implements vscode.Disposable {
         `An agent's write to ${vscode.workspace.asRelativePath(path)} was refused: your unsaved edit at line ${line} conflicts with it.`,
       ),
   );
-  readonly store: ThreadStoreFacade;
+  /** The canonical thread files (core). */
+  readonly threads: ThreadStore;
+  /** Past threads as the sessions view and panels show them. */
+  readonly past: PastThreads;
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
   readonly layout;
@@ -63,17 +66,18 @@ export class Hub implements vscode.Disposable {
   ) {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    this.store = openThreadStore(home, this.log.logger);
+    this.threads = new ThreadStore(home, { logger: this.log.logger });
+    this.past = new PastThreads(this.threads, this.log.logger);
     this.panels = new ThreadPanels({
       extensionUri: context.extensionUri,
       broker: this.broker,
       live: (id) => this.live.get(id),
-      loadPast: (id) => this.store.load(id),
+      loadPast: (id) => this.past.load(id),
       onTerminalOutput: this.terminals.onOutput,
       recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
     });
     this.broker.surface = this.panels;
-    this.tree = new SessionsTree(this.live, (f) => this.store.list(f));
+    this.tree = new SessionsTree(this.live, (f) => this.past.list(f));
     this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId)));
     this.#pruner = setInterval(() => this.live.pruneExecs(this.config.execTtlMinutes * 60_000), 60_000);
   }
@@ -88,7 +92,7 @@ export class Hub implements vscode.Disposable {
     const session = new LiveSession(
       {
         threadId,
-        store: this.store.store,
+        store: this.threads,
         logger: this.log.logger,
         resumeThreadId: p.resumeThreadId,
         history: p.history,

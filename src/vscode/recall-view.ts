@@ -14,7 +14,7 @@ import { repoRoot } from "../core/recall/scope";
 import { parseRecallMessage } from "../webview/recall/protocol";
 import type { RecallHostMessage, RecallWebviewMessage } from "../webview/recall/protocol";
 import type { Hub } from "./hub";
-import { recordsToEvents } from "./thread-events";
+import { recordsToEvents } from "../core/thread/record-events";
 import { webviewHtml, webviewOptions } from "./webview-html";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
@@ -149,8 +149,8 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
 /** Our thread → its panel scrolled to the message; anything else → the transcript file at the line. */
 export async function openRecallHit(hub: Hub, source: string, path: string, line: number | null): Promise<void> {
   const threadId = basename(path).replace(/\.jsonl$/, "");
-  if (source === "acp_threads" && hub.store.store.exists(threadId)) {
-    const { records } = hub.store.store.read(threadId);
+  if (source === "acp_threads" && hub.threads.exists(threadId)) {
+    const { records } = hub.threads.read(threadId);
     const focus = line ? recordsToEvents(records.slice(0, Math.max(0, line - 1))).length : undefined;
     hub.panels.open(threadId, { focusEvent: focus });
     return;

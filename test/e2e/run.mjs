@@ -1,21 +1,27 @@
 #!/usr/bin/env node
-// Browser e2e: installs the packaged VSIX into code-server with its own CLI, opens the workbench in headless
-// Chromium and drives it as a person would. Screenshots go to test-results/screenshots/. Closing line
-// "N passed, N failed"; exit 1 on any failure.
+// Browser e2e runner: installs the packaged VSIX into code-server with its own CLI, opens the workbench in
+// headless Chromium and runs every spec in test/e2e/specs/ in file-name order (NN-area.mjs), one browser
+// session for all of them, so a later spec may rely on what an earlier one did (say so in its header).
+// A spec exports `default async function (e2e)`; `e2e` holds the page, page objects (`quick`, see
+// pages/workbench.mjs), `step(name, fn)` (one counted test), `shot(name)`, the workspace `ws` and `serverUrl`.
+// Screenshots go to test-results/screenshots/. Closing line "N passed, N failed"; exit 1 on any failure.
 //
-//   node test/e2e/run.mjs [--vsix dist/acp-threads.vsix] [--no-package]
+//   node test/e2e/run.mjs [--vsix dist/acp-threads.vsix] [--no-package] [--spec NAME-SUBSTRING]...
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, statSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, statSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ROOT, codeServerCli, launchChromium, startCodeServer, stopwatch } from "../host/host.mjs";
+import { QuickInput } from "./pages/workbench.mjs";
 
 const { values: opt } = parseArgs({
   options: {
     vsix: { type: "string", default: path.join(ROOT, "dist/acp-threads.vsix") },
     "no-package": { type: "boolean", default: false },
+    spec: { type: "string", multiple: true, default: [] },
   },
 });
 const SHOTS = path.join(ROOT, "test-results", "screenshots");
@@ -42,6 +48,13 @@ async function step(name, fn) {
     await shot(`FAIL-${name.replace(/\W+/g, "-")}`);
   }
 }
+
+const specDir = path.join(ROOT, "test/e2e/specs");
+const specs = readdirSync(specDir)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()
+  .filter((f) => opt.spec.length === 0 || opt.spec.some((s) => f.includes(s)));
+if (!specs.length) throw new Error(`no spec in ${path.relative(ROOT, specDir)} matches ${opt.spec.join(", ")}`);
 
 if (!opt["no-package"]) {
   log("npm run package");
@@ -119,146 +132,19 @@ page = context.pages()[0] ?? (await context.newPage());
 const pageErrors = [];
 page.on("pageerror", (e) => pageErrors.push(e.message));
 page.on("console", (m) => m.type() === "error" && process.env.ACP_E2E_VERBOSE && log(`console: ${m.text()}`));
-const quick = page.locator(".quick-input-widget");
-
-async function openPalette(command) {
-  await page.keyboard.press("F1");
-  await quick.waitFor({ state: "visible" });
-  await quick.locator("input.input").first().fill(`>${command}`);
-  await quick.locator(".monaco-list-row.focused", { hasText: command }).first().waitFor();
-}
-async function palette(command) {
-  await openPalette(command);
-  await page.keyboard.press("Enter");
-}
-async function pick(text) {
-  await quick.locator(".monaco-list-row", { hasText: text }).first().waitFor({ timeout: 20000 });
-  await quick.locator("input.input").first().fill(text);
-  await quick.locator(".monaco-list-row.focused", { hasText: text }).first().waitFor({ timeout: 10000 });
-  await page.keyboard.press("Enter");
-}
-async function answerInput(title, text) {
-  // The input box reuses the quick-input widget: wait for its title so no keystroke lands in the old pick.
-  await quick.locator(".quick-input-title", { hasText: title }).waitFor({ timeout: 30000 });
-  // fill() rather than typing: keystrokes sent while the box is still taking focus can be lost.
-  const box = quick.locator("input.input").first();
-  await box.fill(text);
-  if ((await box.inputValue()) !== text) throw new Error(`the input box did not take "${text}"`);
-  await page.keyboard.press("Enter");
-}
-/** The thread panel's content frame: the webview frame that has our #entries list and this title. */
-async function threadFrame(title) {
-  const deadline = Date.now() + 30000;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      const t = await f
-        .locator("#title")
-        .textContent({ timeout: 200 })
-        .catch(() => null);
-      if (t && t.includes(title)) return f;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no thread panel titled "${title}"`);
-}
-async function spawnFromPalette(agentLabel, task) {
-  await palette("ACP Threads: Spawn coding agent");
-  await pick(agentLabel);
-  await answerInput(agentLabel, task);
-  await pick("Session");
-}
 
 try {
-  await step("workbench loads with the ACP Threads container", async () => {
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
-    await page.getByRole("tab", { name: /ACP Threads/ }).waitFor({ timeout: 60000 });
-    await page.getByRole("tab", { name: /ACP Threads/ }).click();
-    await page.locator(".pane-header", { hasText: "Sessions" }).waitFor();
-    await shot("01-workbench");
-  });
-
-  await step("first activation offers to import Codex history, and the import runs", async () => {
-    const offer = page.locator(".notification-toast", { hasText: "existing Codex and Claude Code sessions" }).first();
-    await offer.waitFor({ timeout: 30000 });
-    await shot("01b-import-offer");
-    await offer.getByRole("button", { name: "Import" }).click();
-    await page.locator(".notification-toast", { hasText: "Recall imported" }).first().waitFor({ timeout: 60000 });
-  });
-
-  let frame;
-  await step("palette → spawn the demo Codex agent → the thread panel streams", async () => {
-    await openPalette("ACP Threads: Spawn coding agent");
-    await shot("02-palette");
-    await page.keyboard.press("Enter");
-    await quick.locator(".monaco-list-row", { hasText: "Demo: Codex" }).first().waitFor({ timeout: 30000 });
-    await shot("03-agent-pick");
-    await pick("Demo: Codex");
-    await answerInput("Demo: Codex", "create hello.txt containing hi from the browser");
-    await pick("Session");
-    frame = await threadFrame("create hello.txt");
-    await frame.locator(".msg.user", { hasText: "create hello.txt" }).waitFor({ timeout: 30000 });
-  });
-
-  await step("the permission prompt is clicked and the file is written", async () => {
-    const allow = frame.locator(".permission:not(.answered) button.perm-option.allow").first();
-    await allow.waitFor({ timeout: 60000 });
-    await shot("04-permission-prompt");
-    await allow.click();
-    const file = path.join(ws, "hello.txt");
-    const deadline = Date.now() + 60000;
-    while (!(existsSync(file) && readFileSync(file, "utf8").includes("hi from the browser"))) {
-      if (Date.now() > deadline) throw new Error("hello.txt was not written");
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    await frame.locator(".msg.agent").last().waitFor({ timeout: 60000 });
-    await frame.locator("#status", { hasText: "idle" }).waitFor({ timeout: 60000 });
-    await shot("05-file-written");
-  });
-
-  await step("the session shows under Live in the sessions view", async () => {
-    await page
-      .getByRole("treeitem", { name: /create hello\.txt/ })
-      .first()
-      .waitFor({ timeout: 15000 });
-    await shot("06-sessions-view");
-  });
-
-  await step("an agent's terminal is visible as an integrated terminal", async () => {
-    await spawnFromPalette("Fake agent", "terminal echo e2e-terminal-output");
-    const rows = page.locator(".terminal-wrapper .xterm-rows", { hasText: "e2e-terminal-output" }).first();
-    await rows.waitFor({ timeout: 30000 });
-    const f2 = await threadFrame("terminal echo");
-    await f2.locator(".msg.agent", { hasText: "exit 0" }).waitFor({ timeout: 30000 });
-    await shot("07-terminal");
-  });
-  await step("the recall view finds the session by a word from it", async () => {
-    await palette("ACP Threads: Search past sessions");
-    let recall;
-    for (let i = 0; i < 60 && !recall; i++) {
-      for (const f of page.frames())
-        if (
-          await f
-            .locator("#q")
-            .count()
-            .catch(() => 0)
-        )
-          recall = f;
-      if (!recall) await new Promise((r) => setTimeout(r, 250));
-    }
-    if (!recall) throw new Error("no recall view frame");
-    await recall.locator("#scope-all").check();
-    await recall.locator("#q").fill("browser");
-    await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
-    await recall
-      .locator("mark", { hasText: /browser/i })
-      .first()
-      .waitFor();
-    await shot("08-recall");
-    await recall.locator("#q").fill("migration runner");
-    await recall.locator(".session", { hasText: "Codex" }).first().waitFor({ timeout: 20000 });
-    await shot("09-recall-imported-codex");
-  });
+  const e2e = { page, quick: new QuickInput(page), step, shot, log, ws, serverUrl: server.url, root: ROOT };
+  for (const file of specs) {
+    log(`spec ${file}`);
+    const { default: spec } = await import(pathToFileURL(path.join(specDir, file)).href);
+    // A spec that throws outside its steps counts as one failure; the next spec still runs.
+    await spec(e2e).catch(async (e) => {
+      results.push(false);
+      log(`FAIL ${file} outside its steps: ${String(e?.message ?? e).split("\n")[0]}`);
+      await shot(`FAIL-${file.replace(/\W+/g, "-")}`);
+    });
+  }
 } finally {
   await context.close().catch(() => {});
   const failed = results.some((ok) => !ok);

@@ -1,5 +1,5 @@
 /** `acp-threads doctor [--format json]`: which agent presets are installed, where, and which version. */
-import { doctor } from "../../core/acp/agent-registry";
+import { doctor } from "../../core/acp/agent-doctor";
 import { errorMessage } from "../../core/errors";
 import { oneOf, parseFlags } from "../flags";
 import { EXIT, type CliIO } from "../io";

@@ -9,7 +9,7 @@ import type { RuntimeOptions } from "../../core/acp/runtime";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { stderrLogger } from "../../core/log";
 import { homeLayout, resolveHome } from "../../core/store/paths";
-import { redactSecrets } from "../../core/store/redact";
+import { redactSecrets } from "../../core/redact";
 import { oneOf, parseEnvPairs, parseFlags } from "../flags";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";

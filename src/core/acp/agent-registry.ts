@@ -182,5 +182,3 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
   }
   return { ...spec, command: resolved };
 }
-
-export { doctor } from "./agent-doctor";

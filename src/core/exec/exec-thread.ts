@@ -6,7 +6,7 @@
  * It writes through `ThreadSink`, the slice of `ThreadStore` it needs (`new ThreadStore(home)` fits it), so
  * exec does not depend on how the store opens files or locks them.
  */
-import type { MetadataPatch, RecordInput, ThreadStartRecord, ThreadStatus } from "../store/records";
+import type { MetadataPatch, RecordInput, ThreadStartRecord, ThreadStatus } from "../model/records";
 import type { ExecRecorder, OutputEvent, OutputSlice, RunState } from "./types";
 
 export interface ThreadSinkHandle {

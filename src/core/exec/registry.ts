@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { AcpThreadsError } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
-import { redactSecrets } from "../store/redact";
+import { redactSecrets } from "../redact";
 import { nullLogger, type Logger } from "../log";
 import { ExecRun } from "./exec-run";
 import { readSlice } from "./output-buffer";

@@ -8,8 +8,8 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { openDerivedDatabase, type Db } from "../db/sqlite";
 import { readRecords } from "../store/jsonl-reader";
-import { MetadataFolder, type ThreadMetadata } from "../store/metadata";
-import { redactSecrets } from "../store/redact";
+import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
+import { redactSecrets } from "../redact";
 import type { ThreadStore } from "../store/thread-store";
 
 const SCHEMA_VERSION = 1;

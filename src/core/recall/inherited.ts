@@ -6,7 +6,7 @@
  * imported newest first, and a parent usually outlives (and is written after) its sub-agents.
  */
 import type { Db } from "../db/sqlite";
-import { redactSecrets } from "../store/redact";
+import { redactSecrets } from "../redact";
 import { sessionRange, type ParsedMessage } from "./model";
 import type { CodexState } from "./parse-codex";
 

@@ -1,9 +1,9 @@
 /**
- * Parser for our own thread JSONL files (src/core/store/records.ts): user and agent messages (already coalesced,
+ * Parser for our own thread JSONL files (src/core/model/records.ts): user and agent messages (already coalesced,
  * one record each), thoughts, the final state of each tool call, compactions, exec output, and the metadata
  * (title patches, the transcript an exec run left behind). Records of kinds it does not index are skipped.
  */
-import type { ThreadRecord } from "../store/records";
+import type { ThreadRecord } from "../model/records";
 import {
   TEXT_CAP,
   TOOL_CAP,

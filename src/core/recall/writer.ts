@@ -4,7 +4,7 @@
  */
 import type { Db, Stmt } from "../db/sqlite";
 import { hitClass, messageId, sessionRange, type ParsedMessage } from "./model";
-import { redactSecrets } from "../store/redact";
+import { redactSecrets } from "../redact";
 import { normalize, segment } from "./text";
 
 export const BATCH = 1000;

@@ -11,8 +11,8 @@
  *   `tool` message, which is what OpenAI-compatible readers require.
  */
 import type { ToolCallState } from "../model/events";
-import type { RecordInput, ThreadRecord } from "../store/records";
-import { redactSecrets } from "../store/redact";
+import type { RecordInput, ThreadRecord } from "../model/records";
+import { redactSecrets } from "../redact";
 import { messageText, type SnapshotMessage, type SnapshotToolCall } from "./format";
 
 export const SUMMARY_PREFIX = "Summary of earlier conversation: ";

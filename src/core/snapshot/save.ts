@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { writeFileAtomic } from "../store/atomic-write";
-import { redactSecrets } from "../store/redact";
+import { redactSecrets } from "../redact";
 import type { ThreadRead } from "../store/thread-store";
 import { SNAPSHOT_VERSION, SPEC_AGENT_TYPE, type SessionSnapshot } from "./format";
 import { recordsToMessages } from "./messages";

@@ -4,7 +4,7 @@
  * it up once complete. A bad line in the middle is skipped with a warning too; nothing breaks the thread.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { parseRecord, type ThreadRecord } from "./records";
+import { parseRecord, type ThreadRecord } from "../model/records";
 
 export interface ReadWarning {
   /** Byte offset of the bad line. */

@@ -17,7 +17,7 @@ import {
 import { dirname } from "node:path";
 import { nullLogger, type Logger } from "../log";
 import { acquireLock } from "./file-lock";
-import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "./records";
+import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "../model/records";
 
 export interface JsonlWriterOptions {
   logger?: Logger;

@@ -11,9 +11,9 @@ import { writeFileAtomic } from "./atomic-write";
 import { liveWriter, lockPathFor, readLock } from "./file-lock";
 import { readRecords, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
-import { foldMetadata, type ThreadMetadata } from "./metadata";
+import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { homeLayout, type HomeLayout } from "./paths";
-import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "./records";
+import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
 import { isThreadId, newThreadId } from "./thread-id";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };

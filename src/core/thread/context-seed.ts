@@ -4,7 +4,7 @@
  * id; older ones without one fall back to counting (the last compaction by position, or the newest
  * messages within a budget when there is none).
  */
-import type { ThreadRecord } from "../store/records";
+import type { ThreadRecord } from "../model/records";
 import { conversation, type ConversationEntry } from "./conversation";
 
 export interface SeedOptions {

@@ -3,7 +3,7 @@
  * records with the same messageId is joined back), tool calls as one-line summaries, compaction summaries.
  * Used by `threads show`, snapshot export and resume seeding.
  */
-import type { ThreadRecord } from "../store/records";
+import type { ThreadRecord } from "../model/records";
 
 export type ConversationRole = "user" | "assistant" | "thought" | "tool" | "compaction" | "error";
 

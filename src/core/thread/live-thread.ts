@@ -7,10 +7,20 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
-import { applyPatch, type ThreadMetadata } from "../store/metadata";
-import type { MetadataPatch, RecordInput, ThreadStatus } from "../store/records";
-import { redactSecrets } from "../store/redact";
-import type { ThreadHandle } from "../store/thread-store";
+import { applyPatch, type ThreadMetadata } from "../model/metadata";
+import type { MetadataPatch, RecordInput, ThreadStatus } from "../model/records";
+import { redactSecrets } from "../redact";
+
+/** Where a live thread's records go: one open thread file (the store's ThreadHandle fills it). */
+export interface ThreadSink {
+  readonly threadId: string;
+  readonly path: string;
+  readonly closed: boolean;
+  append(input: RecordInput): unknown;
+  patch(patch: MetadataPatch): unknown;
+  sync(): void;
+  close(): void;
+}
 
 export interface LiveThreadOptions {
   flushBytes?: number;
@@ -43,7 +53,7 @@ export class LiveThread {
   readonly #flushMs: number;
 
   constructor(
-    readonly handle: ThreadHandle,
+    readonly handle: ThreadSink,
     metadata: ThreadMetadata,
     opts: LiveThreadOptions = {},
   ) {

@@ -57,7 +57,7 @@ export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
 
 export async function filterSessions(hub: Hub): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const agents = await hub.store.agents().catch(() => [] as string[]);
+  const agents = await hub.past.agents().catch(() => [] as string[]);
   const scope = await vscode.window.showQuickPick(
     [
       { label: "This workspace", all: false },

@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
+import { exportSnapshot as writeSnapshot, importSnapshot as readSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -26,7 +27,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode): Promise<void> 
   const t = past.thread;
   const agent = configuredAgents(hub.config).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
-  const loaded = await hub.store.load(t.threadId);
+  const loaded = await hub.past.load(t.threadId);
   hub.spawnSession({
     agent: agent.spec,
     task: "",
@@ -42,7 +43,7 @@ export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> 
   if (!past) return;
   const title = await vscode.window.showInputBox({ prompt: "New title", value: past.thread.title });
   if (!title?.trim()) return;
-  await hub.store.rename(past.thread.threadId, title.trim());
+  hub.threads.rename(past.thread.threadId, title.trim());
   hub.tree.refresh();
 }
 
@@ -55,7 +56,7 @@ export async function deleteThread(hub: Hub, node?: SessionNode): Promise<void> 
     "Delete",
   );
   if (ok !== "Delete") return;
-  await hub.store.remove(past.thread.threadId);
+  hub.threads.delete(past.thread.threadId);
   hub.tree.refresh();
 }
 
@@ -68,7 +69,7 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode): Promise<void
     filters: { "ACP thread snapshot": ["jsonl"] },
   });
   if (!dest) return;
-  await hub.store.exportSnapshot(past.thread.threadId, dest.fsPath);
+  writeSnapshot(hub.threads, past.thread.threadId, dest.fsPath);
   void vscode.window.showInformationMessage(`Exported to ${dest.fsPath}`);
 }
 
@@ -76,7 +77,7 @@ export async function importSnapshot(hub: Hub): Promise<void> {
   const [src] =
     (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["jsonl"] } })) ?? [];
   if (!src) return;
-  const threadId = await hub.store.importSnapshot(src.fsPath);
+  const threadId = readSnapshot(hub.threads, src.fsPath);
   hub.tree.refresh();
   hub.panels.open(threadId);
 }

@@ -2,7 +2,7 @@
  * Recall view: a search box (same syntax as `acp-threads recall`), scope toggle (this repo / all), all-terms
  * toggle; results grouped by session with highlighted evidence windows. Empty box = recent sessions.
  */
-import { escapeHtml as esc } from "../thread/markdown";
+import { escapeHtml as esc } from "../shared/escape-html";
 import type { RecallHostMessage, RecallWebviewMessage } from "./protocol";
 import { $, bridge } from "../shared/host";
 

@@ -3,10 +3,7 @@
  * output are the ones produced here. Links become `<a data-href>` (no live href) and the webview asks the
  * host to open them, so no URL scheme can run script.
  */
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
+import { escapeHtml } from "../shared/escape-html";
 
 /** Inline spans on already-escaped text: code, bold, italic, links. */
 function inline(escaped: string): string {

@@ -1,7 +1,8 @@
 /** Entry → HTML for the thread panel. All dynamic text goes through `escapeHtml` or the safe markdown renderer. */
 import type { ToolCallState } from "../../core/model/events";
 import { diffLines, splitLines } from "../../vscode/text-merge";
-import { escapeHtml as esc, renderMarkdown } from "./markdown";
+import { escapeHtml as esc } from "../shared/escape-html";
+import { renderMarkdown } from "./markdown";
 import type { Entry } from "./model";
 
 const KIND_ICON: Record<string, string> = {

@@ -32,8 +32,8 @@ describe("exec runs in a Pseudoterminal", () => {
     await waitFor("exit status in the view", () => hub.live.exec(run.id)?.status === "exited");
     assert.match(await terminalScreen(terminal), /process exited with code 0/, "output stays visible after exit");
     const threadId = run.state.threadId;
-    assert.ok(threadId && hub.store.store.exists(threadId), "the run is recorded as an exec thread");
-    assert.equal(hub.store.store.read(threadId).metadata.mode, "exec");
+    assert.ok(threadId && hub.threads.exists(threadId), "the run is recorded as an exec thread");
+    assert.equal(hub.threads.read(threadId).metadata.mode, "exec");
     terminal.dispose();
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { exportSnapshot, importSnapshot } from "../../../src/vscode/thread-snapshots";
 import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -23,7 +24,7 @@ describe("thread actions", () => {
   it("renames a past thread", async () => {
     const { hub } = await api();
     const id = writePastThread(hub.home, 1);
-    await hub.store.rename(id, "renamed thread");
+    hub.threads.rename(id, "renamed thread");
     assert.equal((await pastNode(id))?.thread.title, "renamed thread");
   });
 
@@ -31,12 +32,12 @@ describe("thread actions", () => {
     const { hub } = await api();
     const id = writePastThread(hub.home, 2);
     const file = join(mkdtempSync(join(tmpdir(), "acp-snap-")), "snap.jsonl");
-    await hub.store.exportSnapshot(id, file);
-    await hub.store.remove(id);
+    exportSnapshot(hub.threads, id, file);
+    hub.threads.delete(id);
     assert.equal(await pastNode(id), undefined, "gone from the view");
-    assert.equal(await hub.store.importSnapshot(file), id);
+    assert.equal(importSnapshot(hub.threads, file), id);
     assert.ok(await pastNode(id), "back in the view");
-    await assert.rejects(hub.store.importSnapshot(file), /already exists/);
+    assert.throws(() => importSnapshot(hub.threads, file), /already exists/);
   });
 
   it("resumes a past thread: its history is shown and the agent answers a new prompt", async () => {
@@ -64,8 +65,8 @@ describe("thread actions", () => {
     )!;
     await waitFor("the run to finish", () => first.status === "closed" || first.status === "failed");
     const storeId = first.storeThreadId!;
-    assert.ok(hub.store.store.exists(storeId));
-    const node = { type: "past" as const, thread: { ...(await hub.store.load(storeId))!, events: undefined } };
+    assert.ok(hub.threads.exists(storeId));
+    const node = { type: "past" as const, thread: { ...(await hub.past.load(storeId))!, events: undefined } };
     await vscode.commands.executeCommand("acpThreads.resume", node);
     const resumed = await waitFor("the resumed session", () =>
       hub.live.all().find((s) => s !== first && s.storeThreadId === storeId && s.status === "idle"),
@@ -78,7 +79,7 @@ describe("thread actions", () => {
     await resumed.prompt("hello again");
     await done;
     assert.ok(resumed.events.some((e) => e.type === "text" && e.text.includes("echo: hello again")));
-    const { records } = hub.store.store.read(storeId);
+    const { records } = hub.threads.read(storeId);
     assert.ok(
       records.some((r) => r.kind === "user_message" && r.text === "hello again"),
       "the new turn is recorded in the same thread",

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// The layer check run in the `lint` stage of `npm test`: every import under src/ goes the way the data flows
+// (agent → core/acp → core/thread → core/store → core/index → src/vscode, src/cli), and no file is part of an
+// import cycle. Prints one line per problem with the file names and exits 1 when there is any.
+//
+//   node scripts/check-imports.mjs [--root DIR]      (DIR defaults to the repository; it must hold src/)
+//
+// The rules (README "How it works" shows the same picture):
+// - src/core never imports `vscode`, src/vscode, src/cli or src/webview.
+// - Inside src/core a stage imports only stages upstream of it plus the shared leaves (core/model/** and the
+//   files directly in src/core); only core/session.ts joins the stages, and nothing in core imports it.
+// - src/cli never imports src/vscode or src/webview; src/vscode never imports src/cli, and of src/webview only
+//   the typed protocol files (src/webview/<panel>/protocol.ts). Nothing outside src/vscode imports src/vscode.
+// - src/webview (browser code) imports its own panel, src/webview/shared, core only as `import type` except
+//   the browser-safe pure modules in BROWSER_SAFE, and no node built-ins or `vscode`.
+// Type-only imports count for cycles and layers alike: a type import the wrong way is still a wrong-way
+// dependency, and a type cycle is still a tangle (only the webview's browser-safety rule looks at values).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ts = createRequire(path.join(repo, "package.json"))("typescript");
+
+/** Core stages in data-flow order; a stage may import only stages with a lower rank (and the shared leaves). */
+export const CORE_STAGES = {
+  acp: 1,
+  thread: 2,
+  store: 3,
+  db: 3,
+  snapshot: 4,
+  exec: 4,
+  index: 5,
+  recall: 5,
+  "session.ts": 9,
+};
+/**
+ * Wrong-way imports that are being moved by a named piece of work, as "from → to". Each entry must still
+ * exist: once the import is gone the checker asks for the entry to be deleted, so the list only shrinks.
+ */
+export const PENDING_MOVES = new Map([
+  // #15.1 (engineer "correct") moves the line diff into core and points the webview at it.
+  ["src/webview/thread/render.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
+]);
+/** Core modules the browser bundles may import values from: pure code without node built-ins. */
+export const BROWSER_SAFE = [/^src\/core\/model\//, /^src\/core\/text\//];
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.tsx?$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+/** Every import of a file: {spec, typeOnly, line}. Static imports, re-exports, import() and require(). */
+export function importsOf(file, text) {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out = [];
+  const add = (node, spec, typeOnly) =>
+    out.push({ spec, typeOnly, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
+      const typeOnly =
+        !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      add(node, node.moduleSpecifier.text, typeOnly);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
+      const typeOnly = node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly));
+      add(node, node.moduleSpecifier.text, typeOnly);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const e = node.moduleReference.expression;
+      if (ts.isStringLiteral(e)) add(node, e.text, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])) {
+      const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require";
+      if (isImport || isRequire) add(node, node.arguments[0].text, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      const lit = node.argument.literal;
+      if (ts.isStringLiteral(lit)) add(node, lit.text, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** A relative specifier → the repository-relative file it names, or null when no such file exists. */
+function resolveSpec(root, fromRel, spec) {
+  const base = path.join(root, path.dirname(fromRel), spec);
+  for (const p of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) {
+    if (existsSync(p) && statSync(p).isFile()) return path.relative(root, p).split(path.sep).join("/");
+  }
+  return null;
+}
+
+/** The part of the tree a file belongs to: {area: core|cli|vscode|webview|other, stage?, panel?}. */
+function where(rel) {
+  const parts = rel.split("/");
+  if (parts[0] !== "src") return { area: "other" };
+  const area = parts[1];
+  if (area === "core") {
+    if (parts.length === 3) return parts[2] === "session.ts" ? { area, stage: "session.ts" } : { area, leaf: true };
+    if (parts[2] === "model") return { area, leaf: true };
+    return { area, stage: parts[2] };
+  }
+  if (area === "webview") return { area, panel: parts[2] };
+  return { area };
+}
+
+const NODE_BUILTIN = /^node:/;
+
+/** The rule an import breaks, or null. `to` is a resolved repository path, or null for a package. */
+function violation(from, imp, to) {
+  const a = where(from);
+  if (!to) {
+    const pkg = imp.spec;
+    if (pkg === "vscode" && a.area !== "vscode") return `only src/vscode imports 'vscode'`;
+    if (a.area === "webview" && NODE_BUILTIN.test(pkg)) return `browser code never imports node built-ins`;
+    return null;
+  }
+  const b = where(to);
+  if (a.area === "other") return null;
+  if (b.area === "vscode" && a.area !== "vscode") return `nothing outside src/vscode imports src/vscode`;
+  if (b.area === "cli" && a.area !== "cli") return `nothing outside src/cli imports src/cli`;
+  if (a.area === "core") {
+    if (b.area !== "core") return `src/core never imports src/${b.area}`;
+    if (b.stage === "session.ts") return `only core/session.ts joins the stages; nothing in core imports it`;
+    if (b.leaf) return null;
+    if (a.leaf) return `shared leaves (core/model, src/core/*.ts) never import a stage (core/${b.stage})`;
+    if (a.stage === b.stage) return null;
+    const ra = CORE_STAGES[a.stage];
+    const rb = CORE_STAGES[b.stage];
+    if (ra === undefined) return `core/${a.stage} is not a known stage: add it to CORE_STAGES in order`;
+    if (rb === undefined) return `core/${b.stage} is not a known stage: add it to CORE_STAGES in order`;
+    if (rb >= ra) return `core/${a.stage} may import only upstream stages, not core/${b.stage}`;
+    return null;
+  }
+  if (a.area === "cli") return b.area === "webview" ? `src/cli never imports src/webview` : null;
+  if (a.area === "vscode") {
+    if (b.area === "webview" && !/^src\/webview\/[^/]+\/protocol\.ts$/.test(to))
+      return `src/vscode imports of src/webview only its typed protocol files`;
+    return null;
+  }
+  if (a.area === "webview") {
+    if (b.area === "webview") {
+      if (b.panel === a.panel || b.panel === "shared") return null;
+      return `src/webview/${a.panel} imports only its own files and src/webview/shared`;
+    }
+    if (b.area === "core") {
+      if (imp.typeOnly || BROWSER_SAFE.some((re) => re.test(to))) return null;
+      return `browser code imports core values only from browser-safe modules (BROWSER_SAFE); use 'import type'`;
+    }
+    return `src/webview never imports src/${b.area}`;
+  }
+  return null;
+}
+
+/** Strongly connected components with more than one file (or a self-import): each one is an import cycle. */
+function cycles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const out = [];
+  const strong = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1 || graph.get(v)?.has(v)) out.push(comp);
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!idx.has(v)) strong(v);
+  return out;
+}
+
+/** One concrete loop through a cycle's files, for the message: a → b → … → a. */
+function loopThrough(graph, comp) {
+  const inComp = new Set(comp);
+  const start = [...comp].sort()[0];
+  const prev = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of [...(graph.get(v) ?? [])].sort()) {
+      if (!inComp.has(w)) continue;
+      if (w === start) {
+        const pathBack = [];
+        for (let x = v; x !== null; x = prev.get(x)) pathBack.unshift(x);
+        return [...pathBack, start];
+      }
+      if (!prev.has(w)) {
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [...comp, comp[0]];
+}
+
+/** Checks the tree under `root`; returns {files, imports, problems: string[]}. */
+export function checkImports(root, pendingMoves = PENDING_MOVES) {
+  const pending = new Map(pendingMoves);
+  const files = walk(path.join(root, "src")).map((f) => path.relative(root, f).split(path.sep).join("/"));
+  const graph = new Map();
+  const problems = [];
+  let count = 0;
+  for (const rel of files) {
+    const edges = new Set();
+    graph.set(rel, edges);
+    for (const imp of importsOf(rel, readFileSync(path.join(root, rel), "utf8"))) {
+      count += 1;
+      const relative = imp.spec.startsWith(".");
+      const to = relative ? resolveSpec(root, rel, imp.spec) : null;
+      if (relative && !to) {
+        problems.push(`${rel}:${imp.line}: imports '${imp.spec}', which does not exist`);
+        continue;
+      }
+      if (to) edges.add(to);
+      const why = violation(rel, imp, to);
+      const key = `${rel} → ${to ?? imp.spec}`;
+      if (why && pending.has(key)) pending.delete(key);
+      else if (why) problems.push(`${rel}:${imp.line}: wrong-way import of '${to ?? imp.spec}': ${why}`);
+    }
+  }
+  for (const comp of cycles(graph)) problems.push(`import cycle: ${loopThrough(graph, comp).join(" → ")}`);
+  for (const key of pending.keys())
+    problems.push(`PENDING_MOVES in scripts/check-imports.mjs lists '${key}', which is gone: delete the entry`);
+  return { files: files.length, imports: count, problems };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf("--root");
+  const root = path.resolve(i > 0 ? process.argv[i + 1] : repo);
+  // A fixture tree (--root) is checked without the repository's pending list.
+  const r = checkImports(root, i > 0 ? new Map() : PENDING_MOVES);
+  for (const p of r.problems) console.error(p);
+  console.log(`check-imports: ${r.files} files, ${r.imports} imports, ${r.problems.length} problem(s)`);
+  process.exit(r.problems.length ? 1 : 0);
+}

@@ -1,0 +1,286 @@
+/**
+ * The thread JSONL record schema: one JSON object per line, `{v, ts, kind, ...}`.
+ *
+ * A thread file is canonical history. It is append-only and written by one process; metadata is never
+ * inferred by the store — it changes only through explicit `meta_patch` records (Codex ThreadStore rule:
+ * an absent field means unchanged, an explicit null means cleared). Readers of other areas (recall, exec)
+ * import these types and `parseRecord`.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ToolCallState } from "./events";
+
+/** Bumped only for incompatible changes; new optional fields and new kinds keep version 1. */
+export const THREAD_FORMAT_VERSION = 1;
+
+export const THREAD_STATUSES = ["live", "idle", "interrupted", "failed", "done"] as const;
+export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+export type ThreadMode = "acp" | "exec";
+
+/** The agent as launched. Never carries env values (they may be secrets). */
+export interface AgentRef {
+  id: string;
+  name: string;
+  command: string;
+  args?: string[];
+}
+
+export interface ThreadCounters {
+  turns?: number;
+  userMessages?: number;
+  agentMessages?: number;
+  toolCalls?: number;
+}
+
+/** A literal metadata change. `undefined`/absent = unchanged, `null` = cleared. */
+export interface MetadataPatch {
+  title?: string | null;
+  status?: ThreadStatus | null;
+  agentSessionId?: string | null;
+  counters?: ThreadCounters | null;
+  /** Exec runs that leave a Codex/Claude transcript of their own. */
+  transcriptPath?: string | null;
+  tags?: string[] | null;
+  model?: string | null;
+  /** When the patch marks an interruption or failure: why. */
+  reason?: string | null;
+}
+
+interface Base {
+  v: typeof THREAD_FORMAT_VERSION;
+  /** ISO-8601 time the record was written. */
+  ts: string;
+}
+
+export interface ThreadStartRecord extends Base {
+  kind: "thread_start";
+  threadId: string;
+  agent: AgentRef;
+  mode: ThreadMode;
+  cwd: string;
+  repoRoot: string | null;
+  gitHead: string | null;
+  title?: string;
+  agentSessionId?: string;
+  /** Where the thread came from when it was not started live (a restored snapshot, an import). */
+  origin?: { kind: "snapshot" | "import" | "fork"; source?: string; snapshot?: SnapshotOrigin };
+}
+/** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
+export interface SnapshotOrigin {
+  file_prefix?: string;
+  /** The snapshot's state fields other than messages, root_dir, start_commit, model, title and ids. */
+  state: Record<string, unknown>;
+}
+export interface UserMessageRecord extends Base {
+  kind: "user_message";
+  messageId: string;
+  text: string;
+}
+/**
+ * Streamed chunks are coalesced, never one line per chunk: usually one record per message. A long or slow
+ * message may be flushed in parts (size/time limits bound what a crash can lose); consecutive records with
+ * the same messageId (and kind) are one message — readers join them (see thread/conversation.ts).
+ */
+export interface AgentMessageRecord extends Base {
+  kind: "agent_message";
+  messageId: string;
+  text: string;
+}
+export interface ThoughtRecord extends Base {
+  kind: "thought";
+  messageId: string;
+  text: string;
+}
+/** The final (or last known, at turn end) state of a tool call. */
+export interface ToolCallRecord extends Base {
+  kind: "tool_call";
+  toolCall: ToolCallState;
+}
+export interface PlanRecord extends Base {
+  kind: "plan";
+  entries: acp.PlanEntry[];
+}
+/** A permission request summary and its outcome (the offered options are not kept). */
+export interface PermissionRecord extends Base {
+  kind: "permission";
+  toolCallId: string;
+  title: string;
+  toolKind: string;
+  optionId: string | null;
+  optionKind: string | null;
+  decidedBy: "policy" | "remembered" | "user" | "cancelled";
+}
+export interface UsageRecord extends Base {
+  kind: "usage";
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string } | null;
+}
+/** A context compaction; `windowId` is null for older items that had none (resume falls back to counting). */
+export interface CompactionRecord extends Base {
+  kind: "compaction";
+  windowId: string | null;
+  summary: string;
+  /** A system message restored from a snapshot: instructions kept verbatim rather than a summary. */
+  system?: boolean;
+}
+/** Bounded output of an exec run: `text` may be a head/tail excerpt, `bytes` is the total seen. */
+export interface ExecOutputRecord extends Base {
+  kind: "exec_output";
+  stream: "stdout" | "stderr" | "pty";
+  text: string;
+  bytes: number;
+  truncated?: boolean;
+}
+export interface ExecExitRecord extends Base {
+  kind: "exec_exit";
+  exitCode: number | null;
+  signal: string | null;
+  durationMs?: number;
+}
+export interface TurnEndRecord extends Base {
+  kind: "turn_end";
+  stopReason: string;
+}
+export interface ErrorRecord extends Base {
+  kind: "error";
+  message: string;
+  code?: string | number;
+}
+export interface MetaPatchRecord extends Base {
+  kind: "meta_patch";
+  patch: MetadataPatch;
+}
+
+export type ThreadRecord =
+  | ThreadStartRecord
+  | UserMessageRecord
+  | AgentMessageRecord
+  | ThoughtRecord
+  | ToolCallRecord
+  | PlanRecord
+  | PermissionRecord
+  | UsageRecord
+  | CompactionRecord
+  | ExecOutputRecord
+  | ExecExitRecord
+  | TurnEndRecord
+  | ErrorRecord
+  | MetaPatchRecord;
+export type RecordKind = ThreadRecord["kind"];
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A record before it is stamped with `v` and `ts`. */
+export type RecordInput = DistributiveOmit<ThreadRecord, "v" | "ts">;
+
+export function stampRecord(input: RecordInput, now: Date = new Date()): ThreadRecord {
+  return { v: THREAD_FORMAT_VERSION, ts: now.toISOString(), ...input } as ThreadRecord;
+}
+
+// ---- validation -------------------------------------------------------------------------------------------
+
+type FieldType =
+  "string" | "number" | "object" | "array" | "string?" | "number?" | "string|null" | "number|null" | "object?";
+const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
+  thread_start: {
+    threadId: "string",
+    agent: "object",
+    mode: "string",
+    cwd: "string",
+    repoRoot: "string|null",
+    gitHead: "string|null",
+    title: "string?",
+    agentSessionId: "string?",
+    origin: "object?",
+  },
+  user_message: { messageId: "string", text: "string" },
+  agent_message: { messageId: "string", text: "string" },
+  thought: { messageId: "string", text: "string" },
+  tool_call: { toolCall: "object" },
+  plan: { entries: "array" },
+  permission: {
+    toolCallId: "string",
+    title: "string",
+    toolKind: "string",
+    optionId: "string|null",
+    optionKind: "string|null",
+    decidedBy: "string",
+  },
+  usage: { used: "number", size: "number" },
+  compaction: { windowId: "string|null", summary: "string" },
+  exec_output: { stream: "string", text: "string", bytes: "number" },
+  exec_exit: { exitCode: "number|null", signal: "string|null", durationMs: "number?" },
+  turn_end: { stopReason: "string" },
+  error: { message: "string" },
+  meta_patch: { patch: "object" },
+};
+export const RECORD_KINDS = Object.keys(REQUIRED) as RecordKind[];
+
+function typeOk(value: unknown, t: FieldType): boolean {
+  const base = t.replace(/\?$|\|null$/, "");
+  if (value === undefined) return t.endsWith("?");
+  if (value === null) return t.endsWith("|null");
+  if (base === "array") return Array.isArray(value);
+  if (base === "object") return typeof value === "object" && !Array.isArray(value);
+  return typeof value === base;
+}
+
+const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
+  title: (v) => typeof v === "string",
+  status: (v) => typeof v === "string" && (THREAD_STATUSES as readonly string[]).includes(v),
+  agentSessionId: (v) => typeof v === "string",
+  counters: (v) =>
+    typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((n) => typeof n === "number"),
+  transcriptPath: (v) => typeof v === "string",
+  tags: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
+  model: (v) => typeof v === "string",
+  reason: (v) => typeof v === "string",
+};
+
+function validatePatch(patch: Record<string, unknown>): string | undefined {
+  for (const [key, value] of Object.entries(patch)) {
+    const check = PATCH_FIELDS[key as keyof MetadataPatch];
+    if (!check) continue; // unknown patch fields from newer 1.x writers are kept but ignored
+    if (value !== null && value !== undefined && !check(value)) return `meta_patch field '${key}' has an invalid value`;
+  }
+  return undefined;
+}
+
+/** Checks a decoded value; returns an error message, or undefined when it is a valid record. */
+export function validateRecord(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const rec = value as Record<string, unknown>;
+  if (typeof rec.v !== "number") return "missing format version 'v'";
+  if (rec.v > THREAD_FORMAT_VERSION)
+    return `record format v${rec.v} is newer than this ACP Threads (v${THREAD_FORMAT_VERSION}); upgrade ACP Threads`;
+  if (rec.v < 1) return `invalid format version ${rec.v}`;
+  if (typeof rec.ts !== "string" || Number.isNaN(Date.parse(rec.ts))) return "missing or invalid timestamp 'ts'";
+  if (typeof rec.kind !== "string") return "missing 'kind'";
+  const fields = REQUIRED[rec.kind as RecordKind];
+  if (!fields) return `unknown record kind '${rec.kind}'`;
+  for (const [name, t] of Object.entries(fields)) {
+    if (!typeOk(rec[name], t)) return `${rec.kind}: field '${name}' must be ${t.replace("?", " (optional)")}`;
+  }
+  if (rec.kind === "meta_patch") return validatePatch(rec.patch as Record<string, unknown>);
+  if (rec.kind === "tool_call" && typeof (rec.toolCall as { toolCallId?: unknown }).toolCallId !== "string") {
+    return "tool_call: toolCall.toolCallId must be string";
+  }
+  return undefined;
+}
+
+export type ParseResult = { ok: true; record: ThreadRecord } | { ok: false; error: string };
+
+/** Parses one JSONL line (without its newline). Bad lines get a clear error, never an exception. */
+export function parseRecord(line: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, error: `invalid JSON: ${(err as Error).message}` };
+  }
+  const error = validateRecord(value);
+  return error ? { ok: false, error } : { ok: true, record: value as ThreadRecord };
+}
+
+export function serializeRecord(record: ThreadRecord): string {
+  return JSON.stringify(record) + "\n";
+}

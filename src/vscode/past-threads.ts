@@ -1,0 +1,73 @@
+/**
+ * Past threads as the sessions view and the thread panel show them: summaries from the threads index (the
+ * thread files when the index is unavailable), and one thread's history as panel events. Read-only; actions
+ * on a thread (rename, delete) go to the core ThreadStore directly.
+ */
+import type { Logger } from "../core/log";
+import { listThreadsIndexed } from "../core/index/threads-index";
+import type { ThreadStore } from "../core/store/thread-store";
+import type { ThreadMetadata } from "../core/model/metadata";
+import { recordsToEvents } from "../core/thread/record-events";
+import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
+import type { PastThread } from "./thread-panels";
+
+const LIST_LIMIT = 500;
+
+const within = (cwd: string, roots: string[]) =>
+  roots.length === 0 || roots.some((r) => cwd === r || cwd.startsWith(r.endsWith("/") ? r : r + "/"));
+
+function summary(m: ThreadMetadata): PastThreadSummary {
+  return {
+    threadId: m.threadId,
+    title: m.title ?? "(untitled)",
+    agent: m.agent.name,
+    agentId: m.agent.id,
+    cwd: m.cwd,
+    sessionId: m.agentSessionId ?? undefined,
+    updatedAt: m.lastActivity,
+    mode: m.mode,
+  };
+}
+
+export class PastThreads {
+  readonly #store: ThreadStore;
+  readonly #logger: Logger | undefined;
+
+  constructor(store: ThreadStore, logger?: Logger) {
+    this.#store = store;
+    this.#logger = logger;
+  }
+
+  async list(filter: SessionsFilter): Promise<PastThreadSummary[]> {
+    const store = this.#store;
+    try {
+      // The threads index (a derived SQLite cache, synced incrementally) answers without reading every file.
+      const scopes = filter.cwds.length ? filter.cwds : [undefined];
+      const seen = new Map<string, ThreadMetadata>();
+      for (const workspace of scopes)
+        for (const m of listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT }))
+          seen.set(m.threadId, m);
+      return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
+    } catch (err) {
+      this.#logger?.warn("threads index unavailable; reading thread files", err);
+      return store
+        .list()
+        .filter(
+          (m) =>
+            within(m.cwd, filter.cwds) &&
+            (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
+        )
+        .map(summary);
+    }
+  }
+
+  async load(threadId: string): Promise<PastThread | undefined> {
+    if (!this.#store.exists(threadId)) return undefined;
+    const { metadata, records } = this.#store.read(threadId);
+    return { ...summary(metadata), events: recordsToEvents(records) };
+  }
+
+  async agents(): Promise<string[]> {
+    return [...new Set(this.#store.list().map((m) => m.agent.name))].sort();
+  }
+}

@@ -1,0 +1,85 @@
+// Page objects for the VS Code workbench in code-server: the command palette / quick input, webview frames
+// (thread panel, recall view) and the spawn flow. Specs drive the UI only through these, so a workbench change
+// is fixed in one place.
+
+/** The quick-input widget: command palette, quick picks and input boxes all reuse it. */
+export class QuickInput {
+  constructor(page) {
+    this.page = page;
+    this.root = page.locator(".quick-input-widget");
+  }
+  /** Opens the palette with `command` typed and focused, without running it. */
+  async openPalette(command) {
+    await this.page.keyboard.press("F1");
+    await this.root.waitFor({ state: "visible" });
+    await this.root.locator("input.input").first().fill(`>${command}`);
+    await this.root.locator(".monaco-list-row.focused", { hasText: command }).first().waitFor();
+  }
+  /** Runs a palette command by its full title ("ACP Threads: …"). */
+  async run(command) {
+    await this.openPalette(command);
+    await this.page.keyboard.press("Enter");
+  }
+  /** Picks the row that contains `text` in the open quick pick. */
+  async pick(text) {
+    await this.root.locator(".monaco-list-row", { hasText: text }).first().waitFor({ timeout: 20000 });
+    await this.root.locator("input.input").first().fill(text);
+    await this.root.locator(".monaco-list-row.focused", { hasText: text }).first().waitFor({ timeout: 10000 });
+    await this.page.keyboard.press("Enter");
+  }
+  /** Answers the input box titled `title`. */
+  async answer(title, text) {
+    // The input box reuses the quick-input widget: wait for its title so no keystroke lands in the old pick.
+    await this.root.locator(".quick-input-title", { hasText: title }).waitFor({ timeout: 30000 });
+    // fill() rather than typing: keystrokes sent while the box is still taking focus can be lost.
+    const box = this.root.locator("input.input").first();
+    await box.fill(text);
+    if ((await box.inputValue()) !== text) throw new Error(`the input box did not take "${text}"`);
+    await this.page.keyboard.press("Enter");
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The first frame in which `probe(frame)` resolves truthy, polled until `timeoutMs`. */
+export async function findFrame(page, probe, what, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) if (await probe(f).catch(() => false)) return f;
+    await sleep(250);
+  }
+  throw new Error(`no ${what}`);
+}
+
+/** The thread panel's content frame: the webview frame that has our #entries list and this title. */
+export function threadFrame(page, title) {
+  return findFrame(
+    page,
+    async (f) => ((await f.locator("#title").textContent({ timeout: 200 })) ?? "").includes(title),
+    `thread panel titled "${title}"`,
+  );
+}
+
+/** The recall view's content frame (the one with the #q search box). */
+export function recallFrame(page) {
+  return findFrame(page, async (f) => (await f.locator("#q").count()) > 0, "recall view frame", 15000);
+}
+
+/** Spawn coding agent → agent → task → mode, as a user does it from the palette. */
+export async function spawnFromPalette(quick, agentLabel, task, mode = "Session") {
+  await quick.run("ACP Threads: Spawn coding agent");
+  await quick.pick(agentLabel);
+  await quick.answer(agentLabel, task);
+  await quick.pick(mode);
+}
+
+/** Polls `check()` until it is truthy. */
+export async function until(what, check, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}

@@ -1,0 +1,20 @@
+// The recall view finds our own session and the imported Codex history.
+import { recallFrame } from "../pages/workbench.mjs";
+
+export default async function ({ page, quick, step, shot }) {
+  await step("the recall view finds the session by a word from it", async () => {
+    await quick.run("ACP Threads: Search past sessions");
+    const recall = await recallFrame(page);
+    await recall.locator("#scope-all").check();
+    await recall.locator("#q").fill("browser");
+    await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
+    await recall
+      .locator("mark", { hasText: /browser/i })
+      .first()
+      .waitFor();
+    await shot("08-recall");
+    await recall.locator("#q").fill("migration runner");
+    await recall.locator(".session", { hasText: "Codex" }).first().waitFor({ timeout: 20000 });
+    await shot("09-recall-imported-codex");
+  });
+}

@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+// the threads command itself: src/cli/main.ts runs the CLI when it is the main module, as a test bundle is
+import { main as threadsMain } from "../../../../src/cli/commands/threads";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { startInput, withTmp } from "../../core/store/helpers";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+
+async function cli(home: string, cwd: string, ...argv: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (d) => (out += d));
+  stderr.on("data", (d) => (err += d));
+  if (argv[0] !== "threads") throw new Error("only the threads command is tested here");
+  const code = await threadsMain({
+    argv: argv.slice(1),
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { ACP_THREADS_HOME: home },
+    cwd,
+    signal: new AbortController().signal,
+  });
+  return { code, out, err };
+}
+
+function seedThread(store: ThreadStore, cwd: string, title: string, agent = "codex") {
+  const h = store.create(startInput(cwd, { title, agent: { id: agent, name: agent, command: `/bin/${agent}` } }));
+  h.append({ kind: "user_message", messageId: "u", text: `hello from ${title}` });
+  h.append({ kind: "agent_message", messageId: "a", text: "hi!\nsecond line" });
+  h.patch({ counters: { turns: 1, userMessages: 1, agentMessages: 1 } });
+  h.close();
+  return h.threadId;
+}
+
+test("threads list shows this workspace's threads by day, filters by agent and lists everything with --all", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const [ws, other] = [join(dir, "ws"), join(dir, "other")];
+    mkdirSync(ws);
+    mkdirSync(other);
+    const store = new ThreadStore(home);
+    seedThread(store, ws, "mine");
+    seedThread(store, ws, "claude one", "claude");
+    seedThread(store, other, "theirs");
+    const here = await cli(home, ws, "threads", "list");
+    assert.equal(here.code, 0, here.err);
+    assert.match(here.out, /^\d{4}-\d{2}-\d{2}\n/);
+    assert.match(here.out, /mine/);
+    assert.doesNotMatch(here.out, /theirs/);
+    const byAgent = await cli(home, ws, "threads", "list", "--agent", "claude", "--format", "json");
+    assert.deepEqual(
+      JSON.parse(byAgent.out).map((t: { title: string }) => t.title),
+      ["claude one"],
+    );
+    const all = await cli(home, ws, "threads", "list", "--all", "--format", "json");
+    assert.equal(JSON.parse(all.out).length, 3);
+    const elsewhere = await cli(home, join(dir), "threads", "list", "--cwd", other);
+    assert.match(elsewhere.out, /theirs/);
+  }));
+
+test("threads show prints the conversation of a thread given a prefix of its id", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const id = seedThread(new ThreadStore(home), dir, "Show me");
+    const res = await cli(home, dir, "threads", "show", id.slice(0, 13));
+    assert.equal(res.code, 0, res.err);
+    assert.match(res.out, /^Show me\nid /);
+    assert.match(res.out, /you:\n {4}hello from Show me/);
+    assert.match(res.out, /agent:\n {4}hi!\n {4}second line/);
+    const json = JSON.parse((await cli(home, dir, "threads", "show", id, "--format", "json")).out);
+    assert.equal(json.metadata.threadId, id);
+    const missing = await cli(home, dir, "threads", "show", "ffffffff");
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /no thread 'ffffffff'/);
+  }));
+
+test("threads rename, delete and restore round-trip through the trash", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new ThreadStore(home);
+    const id = seedThread(store, dir, "old");
+    assert.equal((await cli(home, dir, "threads", "rename", id, "new", "name")).code, 0);
+    assert.equal(store.readMetadata(id).title, "new name");
+    const del = await cli(home, dir, "threads", "delete", id);
+    assert.match(del.out, /moved .* to the trash \(undo: acp-threads threads restore/);
+    assert.equal(store.exists(id), false);
+    assert.equal((await cli(home, dir, "threads", "restore", id.slice(0, 8))).code, 0);
+    assert.equal(store.readMetadata(id).title, "new name");
+  }));
+
+test("threads export writes a snapshot that threads import lists and restores with --latest", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new ThreadStore(home);
+    const id = seedThread(store, dir, "Snap");
+    const exp = await cli(home, dir, "threads", "export", id);
+    assert.equal(exp.code, 0, exp.err);
+    const path = /to (\S+\.json)$/m.exec(exp.out)![1]!;
+    assert.ok(path.startsWith(join(dir, ".acp-threads", "saved_session_")));
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const listing = await cli(home, dir, "threads", "import");
+    assert.match(listing.out, /SAVED\s+SIZE\s+MESSAGES\s+AGENT\s+FILE/);
+    assert.match(listing.out, /\s2\s+codex\s+saved_session_/);
+    const imp = await cli(home, dir, "threads", "import", "--latest");
+    assert.equal(imp.code, 0, imp.err);
+    assert.match(imp.err, /restoring .*\n {2}saved .*, 2 messages, agent codex/);
+    const newId = /restored as thread (\S+)/.exec(imp.out)![1]!;
+    assert.equal(store.readMetadata(newId).title, "Snap");
+    const jsonl = join(dir, "copy.jsonl");
+    assert.equal((await cli(home, dir, "threads", "export", id, "--jsonl", "--out", jsonl)).code, 0);
+    assert.ok(existsSync(jsonl));
+    const dup = await cli(home, dir, "threads", "import", jsonl);
+    assert.match(dup.err, /already exists; not overwriting it/);
+    store.delete(id);
+    const back = await cli(home, dir, "threads", "import", jsonl);
+    assert.equal(back.out, `imported thread ${id}\n`);
+    assert.equal(store.readMetadata(id).title, "Snap");
+  }));
+
+test("threads import restores a file written by the save/restore specification's implementation", () =>
+  withTmp(async (dir) => {
+    const spec = join(repoRoot(), "test/fixtures/snapshots/spec");
+    const file = join(
+      spec,
+      readdirSync(spec).find((n) => n.endsWith(".json"))!,
+    );
+    const imp = await cli(join(dir, "home"), dir, "threads", "import", file, "--root", dir);
+    assert.equal(imp.code, 0, imp.err);
+    assert.match(imp.err, /1000 messages, agent code_agent \(gpt-4o\)/);
+    assert.match(imp.out, /restored as thread /);
+  }));
+
+test("threads import explains a missing file, an empty folder and bad usage", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const missing = await cli(home, dir, "threads", "import", "nope.json");
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /snapshot file not found/);
+    const latest = await cli(home, dir, "threads", "import", "--latest");
+    assert.match(latest.err, /no readable snapshots in/);
+    assert.match((await cli(home, dir, "threads", "import")).out, /no snapshots in/);
+    assert.equal((await cli(home, dir, "threads", "frobnicate")).code, 2);
+    assert.equal((await cli(home, dir, "threads", "show")).code, 2);
+    assert.equal((await cli(home, dir, "threads", "list", "--format", "yaml")).code, 2);
+  }));

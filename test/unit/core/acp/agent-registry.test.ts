@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import { doctor } from "../../../../src/core/acp/agent-doctor";
+import { resolveAgent, splitCommandLine } from "../../../../src/core/acp/agent-registry";
+import { ProtocolLog } from "../../../../src/core/acp/protocol-log";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+
+const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-reg-", fn);
+
+async function fakeBin(dir: string, name: string, script: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, name);
+  await writeFile(path, `#!/bin/sh\n${script}\n`);
+  await chmod(path, 0o755);
+  return path;
+}
+
+test("command lines split on spaces and honour quotes and escapes", () => {
+  assert.deepEqual(splitCommandLine(`node "/a b/agent.js" --x='y z' c\\ d`), [
+    "node",
+    "/a b/agent.js",
+    "--x=y z",
+    "c d",
+  ]);
+  assert.throws(() => splitCommandLine(`node "open`), /unterminated quote/);
+});
+
+test("a preset resolves from node_modules/.bin above the cwd before PATH", () =>
+  withTmp(async (dir) => {
+    const local = await fakeBin(join(dir, "node_modules", ".bin"), "codex-acp", "exit 0");
+    await fakeBin(join(dir, "path-bin"), "codex-acp", "exit 0");
+    const nested = join(dir, "a", "b");
+    await mkdir(nested, { recursive: true });
+    const spec = resolveAgent("codex", { cwd: nested, env: { PATH: join(dir, "path-bin") } });
+    assert.deepEqual(spec, { id: "codex", displayName: "Codex", command: local, args: [] });
+    const gemini = await fakeBin(join(dir, "path-bin"), "gemini", "exit 0");
+    assert.deepEqual(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).args, ["--acp"]);
+    assert.equal(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).command, gemini);
+  }));
+
+test("custom agents and command lines become specs with absolute commands; missing ones say what to install", () =>
+  withTmp(async (dir) => {
+    const bin = await fakeBin(join(dir, "bin"), "my-agent", "exit 0");
+    const env = { PATH: join(dir, "bin") };
+    const custom = resolveAgent("Mine", {
+      cwd: dir,
+      env,
+      custom: { Mine: { command: "my-agent", args: ["--acp"], env: { K: "v" } } },
+    });
+    assert.deepEqual(custom, { id: "Mine", displayName: "Mine", command: bin, args: ["--acp"], env: { K: "v" } });
+    assert.deepEqual(resolveAgent("my-agent --flag 'a b'", { cwd: dir, env }), {
+      id: "my-agent",
+      displayName: "my-agent",
+      command: bin,
+      args: ["--flag", "a b"],
+    });
+    assert.throws(() => resolveAgent("opencode", { cwd: dir, env }), /not found.*npm i -g opencode-ai/);
+    assert.throws(
+      () => resolveAgent("nonsense", { cwd: dir, env }),
+      (err: Error & { code?: string }) => err.code === "usage",
+    );
+  }));
+
+test("doctor reports present presets with their version and missing ones with the problem", () =>
+  withTmp(async (dir) => {
+    await fakeBin(join(dir, "bin"), "opencode", 'echo "opencode 1.18.33"');
+    await fakeBin(join(dir, "bin"), "codex-acp", "sleep 30");
+    const entries = await doctor({ cwd: dir, env: { PATH: join(dir, "bin") } });
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    assert.equal(byId.get("opencode")?.available, true);
+    assert.equal(byId.get("opencode")?.version, "1.18.33");
+    assert.equal(byId.get("codex")?.available, true);
+    assert.equal(byId.get("codex")?.version, null, "codex-acp has no --version: not run");
+    assert.equal(byId.get("claude")?.available, false);
+    assert.match(byId.get("claude")?.problem ?? "", /claude-agent-acp/);
+  }));
+
+test("the protocol log keeps the newest lines within its caps", () => {
+  const log = new ProtocolLog({ maxLines: 3, maxBytes: 1000 });
+  for (let i = 0; i < 5; i++) log.add("recv", `line ${i}`);
+  assert.deepEqual(
+    log.entries().map((e) => e.text),
+    ["line 2", "line 3", "line 4"],
+  );
+  assert.equal(log.dropped, 2);
+  const small = new ProtocolLog({ maxLines: 100, maxBytes: 10 });
+  small.add("send", "12345");
+  small.add("send", "67890");
+  small.add("stderr", "abc");
+  assert.deepEqual(
+    small.entries().map((e) => e.text),
+    ["67890", "abc"],
+  );
+  assert.deepEqual(small.stderrTail(), ["abc"]);
+});

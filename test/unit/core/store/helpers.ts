@@ -1,0 +1,56 @@
+/** Shared helpers for the store/thread/snapshot tests: temp homes and a started thread. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CreateThreadInput } from "../../../../src/core/store/thread-store";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+
+export async function withTmp<T>(fn: (dir: string) => Promise<T> | T, prefix = "acp-threads-"): Promise<T> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function startInput(cwd: string, extra: Partial<CreateThreadInput> = {}): CreateThreadInput {
+  return {
+    agent: { id: "fake", name: "Fake", command: "/bin/false" },
+    mode: "acp",
+    cwd,
+    repoRoot: null,
+    gitHead: null,
+    ...extra,
+  };
+}
+
+/** The child fixture (test/unit/core/store/child.main.ts), built. */
+export function spawnChild(args: string[]): ChildProcess {
+  return spawn(process.execPath, [join(repoRoot(), "dist-test/unit/core/store/child.main.js"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Resolves with the first stdout line that matches. */
+export function waitForLine(child: ChildProcess, re: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    let err = "";
+    child.stderr!.on("data", (d) => (err += d));
+    child.stdout!.on("data", (d) => {
+      buf += d;
+      const line = buf.split("\n").find((l) => re.test(l));
+      if (line) resolve(line);
+    });
+    child.once("exit", (code) => reject(new Error(`child exited (${code}) before printing ${re}: ${err}`)));
+  });
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+}

@@ -1,0 +1,92 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { recordsToEvents } from "../../../../src/core/thread/record-events";
+import { ThreadModel } from "../../../../src/webview/thread/model";
+import { renderEntry } from "../../../../src/webview/thread/render";
+
+test("streamed chunks of one stream merge into one entry; a new stream starts a new one", () => {
+  const m = new ThreadModel();
+  m.apply({ type: "text", stream: "output", text: "Hel" });
+  m.apply({ type: "text", stream: "output", text: "lo" });
+  m.apply({ type: "text", stream: "thought", text: "hmm" });
+  m.apply({ type: "text", stream: "output", text: "again" });
+  assert.deepEqual(
+    m.entries.map((e) => e.kind),
+    ["agent", "thought", "agent"],
+  );
+  assert.equal((m.entries[0] as { text: string }).text, "Hello");
+});
+
+test("tool calls are keyed by id and updated in place, marking the entry dirty", () => {
+  const m = new ThreadModel();
+  const call = {
+    toolCallId: "t1",
+    title: "Run ls",
+    kind: "execute" as const,
+    status: "pending" as const,
+    content: [],
+    locations: [],
+  };
+  m.apply({ type: "tool_call", toolCall: call });
+  m.dirty.clear();
+  m.apply({ type: "tool_call", toolCall: { ...call, status: "completed" } });
+  assert.equal(m.entries.length, 1);
+  assert.deepEqual([...m.dirty], [0]);
+  assert.equal(m.entries[0].version, 1);
+  assert.match(renderEntry(m.entries[0], new Map()), /status-completed/);
+});
+
+test("a permission prompt renders the agent's own options and disables them once answered", () => {
+  const m = new ThreadModel();
+  m.addPrompt({
+    requestId: "r1",
+    title: "Write a.txt",
+    kind: "edit",
+    options: [{ optionId: "y", name: "Allow <once>", kind: "allow_once" }],
+    reviewPath: "/w/a.txt",
+  });
+  const html = renderEntry(m.entries[0], new Map());
+  assert.match(html, /Allow &lt;once&gt;/);
+  assert.match(html, /perm-review/);
+  m.resolvePrompt("r1", "y");
+  assert.match(renderEntry(m.entries[0], new Map()), /disabled/);
+});
+
+test("a diff tool call renders removed and added lines", () => {
+  const html = renderEntry(
+    {
+      kind: "tool",
+      version: 0,
+      call: {
+        toolCallId: "e",
+        title: "Edit",
+        kind: "edit",
+        status: "completed",
+        locations: [],
+        content: [{ type: "diff", path: "/w/f.txt", oldText: "a\nb\n", newText: "a\nB\n" }],
+      },
+    },
+    new Map(),
+  );
+  assert.match(html, /class="del">- b</);
+  assert.match(html, /class="add">\+ B</);
+});
+
+test("stored records become the same events a live session produced", () => {
+  const ts = "2026-01-01T00:00:00.000Z";
+  const events = recordsToEvents([
+    { v: 1, ts, kind: "user_message", messageId: "u", text: "hi" },
+    { v: 1, ts, kind: "agent_message", messageId: "a", text: "hello" },
+    { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
+  ] as never);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["user_text", "text", "done"],
+  );
+  const m = new ThreadModel();
+  for (const e of events) m.apply(e);
+  assert.deepEqual(
+    m.entries.map((e) => e.kind),
+    ["user", "agent", "done"],
+  );
+});
