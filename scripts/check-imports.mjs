@@ -31,6 +31,7 @@ export const CORE_STAGES = {
   db: 3,
   snapshot: 4,
   exec: 4,
+  prompt: 4,
   index: 5,
   recall: 5,
   "session.ts": 9,
