@@ -3,7 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { imageItem, keepImage, MAX_IMAGE_BYTES, readImageFile, sniffImageType } from "../../../src/core/prompt/images";
+import {
+  imageItem,
+  keepImage,
+  MAX_IMAGE_BYTES,
+  readImageFile,
+  sniffImageType,
+} from "../../../../src/core/prompt/images";
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fileUri, parseFileArg } from "../../../src/core/prompt/refs";
+import { fileUri, parseFileArg } from "../../../../src/core/prompt/refs";
 
 test("--file PATH[:L1-L2] parses into file or selection items resolved against the cwd", () => {
   assert.deepEqual(parseFileArg("src/a.ts", "/ws"), {

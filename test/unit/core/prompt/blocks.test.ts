@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ContextItem, PromptPart } from "../../../src/core/model/context";
-import { buildPrompt, refOf } from "../../../src/core/prompt/blocks";
-import { imageItem } from "../../../src/core/prompt/images";
-import { fileRef, folderRef, selectionRef, threadRef } from "../../../src/core/prompt/refs";
+import type { ContextItem, PromptPart } from "../../../../src/core/model/context";
+import { buildPrompt, refOf } from "../../../../src/core/prompt/blocks";
+import { imageItem } from "../../../../src/core/prompt/images";
+import { fileRef, folderRef, selectionRef, threadRef } from "../../../../src/core/prompt/refs";
 
 const files: Record<string, string> = {
   "/ws/src/greet.js": "function greet(name) {\n  return 'hi ' + name;\n}\n",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchPath, PathIndex } from "../../../src/core/prompt/fuzzy";
+import { matchPath, PathIndex } from "../../../../src/core/prompt/fuzzy";
 
 const paths = [
   "src/greet.js",
