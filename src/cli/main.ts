@@ -28,6 +28,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     load: () => import("./commands/session-archive"),
   },
   mcp: { summary: "MCP server (stdio) exposing recall to agents", load: () => import("./commands/mcp") },
+  usage: {
+    summary: "tokens and costs agents reported, per day/agent/model/thread",
+    load: () => import("./commands/usage"),
+  },
 };
 
 function usage(): string {

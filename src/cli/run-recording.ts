@@ -61,6 +61,12 @@ export function recordRunAsThread(
       live = new LiveThread(handle, opts.store.readPath(handle.path).metadata);
       const model = modelOf(info.configOptions);
       if (model) live.patch({ model });
+      const agentInfo = rt.getCapabilities()?.agentInfo;
+      live.sessionOpened(
+        info.sessionId,
+        info.origin,
+        agentInfo?.name ? { name: agentInfo.name, version: agentInfo.version ?? undefined } : undefined,
+      );
     });
     return info;
   };
@@ -73,10 +79,7 @@ export function recordRunAsThread(
       try {
         for await (const event of events) {
           guard("event", () => live?.record(event));
-          if (event.type === "done") {
-            ended = true;
-            guard("turn end", () => live?.endTurn(event.stopReason));
-          }
+          if (event.type === "done") ended = true; // recorded above: record(done) ends the turn with its usage
           if (event.type === "error") {
             ended = true;
             guard("turn end", () => live?.endTurn("error", "failed"));

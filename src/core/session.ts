@@ -9,6 +9,7 @@ import { errorMessage } from "./errors";
 import { Emitter, type Disposable } from "./lifecycle";
 import { nullLogger, type Logger } from "./log";
 import type { RuntimeEvent } from "./model/events";
+import type { AgentInfoRef, TurnUsage } from "./model/usage";
 import { gitInfo } from "./store/git-info";
 import type { ThreadMetadata } from "./model/metadata";
 import type { AgentRef } from "./model/records";
@@ -36,6 +37,8 @@ export type SessionOrigin = "new" | "load" | "resume" | "seeded";
 export interface TurnResult {
   stopReason: string;
   error?: string;
+  /** Token usage the agent reported for the turn. */
+  usage?: TurnUsage;
 }
 
 const DEAD: RuntimeStatus[] = ["closed", "failed"];
@@ -78,6 +81,7 @@ export class ThreadSession {
       const live = new LiveThread(handle, meta, opts.live);
       const model = modelOf(info.configOptions);
       if (model) live.patch({ model });
+      live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
       return new ThreadSession(opts, runtime, live, info.sessionId);
     } catch (err) {
       handle?.close();
@@ -156,7 +160,7 @@ export class ThreadSession {
     try {
       for await (const event of this.runtime.runTurn(this.sessionId, seeded + text, opts)) {
         if (event.type === "done") {
-          result = { stopReason: event.stopReason };
+          result = { stopReason: event.stopReason, ...(event.usage ? { usage: event.usage } : {}) };
           this.#seed = "";
         } else if (event.type === "error") result = { stopReason: "error", error: event.message };
         if (event.type !== "done" && !this.live.handle.closed) this.live.record(event);
@@ -168,7 +172,7 @@ export class ThreadSession {
       this.#emit({ type: "error", message: result.error! });
     }
     if (this.#status === "closed") return result;
-    this.live.endTurn(result.stopReason);
+    this.live.endTurn(result.stopReason, "idle", result.usage);
     this.#setStatus(DEAD.includes(this.runtime.getStatus()) ? "failed" : "idle");
     return result;
   }
@@ -214,6 +218,7 @@ export class ThreadSession {
     } else this.#origin = info.origin;
     const model = modelOf(info.configOptions);
     this.live.patch({ agentSessionId: info.sessionId, ...(model ? { model } : {}) }); // a no-op when nothing changed
+    this.live.sessionOpened(info.sessionId, this.#origin, agentInfoOf(runtime));
     this.#setStatus("idle");
   }
 
@@ -230,6 +235,12 @@ export class ThreadSession {
     this.#status = status;
     this.#statusEmitter.fire(status);
   }
+}
+
+/** The agent's name and version from `initialize`, when the runtime knows them. */
+function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
+  const info = runtime.getCapabilities()?.agentInfo;
+  return info?.name ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
 }
 
 /** Convenience for callers that hold the options already: `ThreadSession.resume`. */

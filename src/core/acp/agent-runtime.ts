@@ -26,6 +26,7 @@ import { processTransport, type AgentTransport } from "./transport";
 import { UpdateQueue } from "./update-queue";
 import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
 import { clientInitializeParams } from "./initialize";
+import { turnUsageFrom } from "./turn-usage";
 
 export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 
@@ -245,8 +246,8 @@ class Runtime implements AcpAgentRuntime {
         Promise.race([agent.request(methods.agent.session.prompt, { sessionId, prompt: blocks }), this.#death!]),
       );
       await this.#queue.idle(sessionId);
-      // `usage` is not in the stable schema yet, but claude-agent-acp sends it.
-      const usage = (res as { usage?: unknown }).usage;
+      // not in the stable schema yet: claude-agent-acp and opencode send `usage`, gemini `_meta.quota`
+      const usage = turnUsageFrom(res);
       channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);

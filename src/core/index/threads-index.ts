@@ -5,15 +5,13 @@
  * recreated, never trusted over the files. Syncs run in one write transaction, so two processes syncing at
  * once serialize and both end with the same, correct rows.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { openDerivedDatabase, type Db } from "../db/sqlite";
-import { readRecords } from "../store/jsonl-reader";
 import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
 import { redactSecrets } from "../redact";
 import type { ThreadStore } from "../store/thread-store";
+import { syncTails, type TailSyncStats } from "./jsonl-tail";
 
 const SCHEMA_VERSION = 1;
-const HEAD_BYTES = 256;
 
 export interface IndexedThread {
   id: string;
@@ -39,14 +37,7 @@ export interface ThreadQuery {
   limit?: number;
 }
 
-export interface SyncStats {
-  scanned: number;
-  unchanged: number;
-  tailRead: number;
-  fullRead: number;
-  removed: number;
-  failed: number;
-}
+export type SyncStats = TailSyncStats;
 
 // IF NOT EXISTS: two processes creating a fresh index at once both run this (serialized); the second must not fail
 function createSchema(db: Db): void {
@@ -150,17 +141,6 @@ export function groupByDay(threads: IndexedThread[]): { day: string; threads: In
   return groups;
 }
 
-function readHead(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, n).toString("hex");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface Known {
   size: number;
   mtime: number;
@@ -172,9 +152,8 @@ interface Known {
 
 /** Brings the index up to date with the store's files; returns what it did. */
 export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncStats {
-  const stats: SyncStats = { scanned: 0, unchanged: 0, tailRead: 0, fullRead: 0, removed: 0, failed: 0 };
   const ids = store.ids();
-  index.db.transaction(() => {
+  return index.db.transaction(() => {
     const known = new Map<string, Known>();
     for (const r of index.db.all<Known & { id: string }>(
       "SELECT id, size, mtime, byte_offset, head, state, path FROM threads",
@@ -184,28 +163,14 @@ export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncSta
       .prepare(`INSERT OR REPLACE INTO threads VALUES (:id, :title, :agent_id, :agent_name, :mode, :cwd, :repo_root,
       :status, :turns, :messages, :created_at, :last_activity, :path, :size, :mtime, :byte_offset, :head, :state)`);
     try {
-      for (const id of ids) {
-        stats.scanned++;
-        const path = store.pathFor(id);
-        const prev = known.get(id);
-        known.delete(id);
-        try {
-          const st = statSync(path);
-          if (prev && prev.path === path && prev.size === st.size && prev.mtime === st.mtimeMs) {
-            stats.unchanged++;
-            continue;
-          }
-          const head = readHead(path);
-          // a tail read is safe only when the file grew and its head is unchanged (not replaced by another thread)
-          const tail = prev && prev.path === path && st.size >= prev.size && head.startsWith(prev.head);
+      return syncTails(ids, (id) => store.pathFor(id), known, {
+        read(id, path, read, prev) {
           const folder = new MetadataFolder();
-          if (tail) folder.metadata = JSON.parse(prev.state) as ThreadMetadata;
-          const res = readRecords(path, tail ? prev.byte_offset : 0);
-          if (tail) stats.tailRead++;
-          else stats.fullRead++;
-          for (const r of res.records) folder.add(r);
+          if (prev) folder.metadata = JSON.parse(prev.state) as ThreadMetadata;
+          for (const r of read.records) folder.add(r);
           const m = folder.metadata;
           if (!m) throw new Error("no thread_start record");
+          const { cursor } = read;
           upsert.run({
             ":id": id,
             ":title": m.title === null ? null : redactSecrets(m.title),
@@ -220,26 +185,19 @@ export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncSta
             ":created_at": m.createdAt,
             ":last_activity": m.lastActivity,
             ":path": path,
-            ":size": st.size,
-            ":mtime": st.mtimeMs,
-            ":byte_offset": res.endOffset,
-            ":head": head,
+            ":size": cursor.size,
+            ":mtime": cursor.mtime,
+            ":byte_offset": cursor.offset,
+            ":head": cursor.head,
             ":state": JSON.stringify(m),
           });
-        } catch {
-          stats.failed++; // unreadable file: left out of the index, the store reports it when opened
-          if (prev) index.db.run("DELETE FROM threads WHERE id = ?", [id]);
-        }
-      }
-      for (const id of known.keys()) {
-        index.db.run("DELETE FROM threads WHERE id = ?", [id]);
-        stats.removed++;
-      }
+        },
+        forget: (id) => index.db.run("DELETE FROM threads WHERE id = ?", [id]),
+      });
     } finally {
       upsert.finalize();
     }
   });
-  return stats;
 }
 
 /** Opens (rebuilding if lost or corrupt) and syncs in one call; the caller closes the index. */

@@ -6,6 +6,7 @@
  * `tool_call` event carries the full current state, never a patch.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { TurnUsage } from "./usage";
 
 export type StreamKind = "output" | "thought";
 
@@ -47,7 +48,7 @@ export type RuntimeEvent =
   | { type: "notice"; severity: "info" | "warning" | "error"; title: string; description?: string }
   | { type: "compaction"; compactionId: string; status: string; summary?: string }
   | { type: "permission"; decision: PermissionDecision }
-  | { type: "done"; stopReason: acp.StopReason; usage?: unknown }
+  | { type: "done"; stopReason: acp.StopReason; usage?: TurnUsage }
   | { type: "error"; message: string; code?: number | string };
 
 export type RuntimeEventType = RuntimeEvent["type"];

@@ -8,6 +8,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ToolCallState } from "./events";
+import type { AgentInfoRef, TurnUsage } from "./usage";
 
 /** Bumped only for incompatible changes; new optional fields and new kinds keep version 1. */
 export const THREAD_FORMAT_VERSION = 1;
@@ -61,8 +62,8 @@ export interface ThreadStartRecord extends Base {
   gitHead: string | null;
   title?: string;
   agentSessionId?: string;
-  /** Where the thread came from when it was not started live (a restored snapshot, an import). */
-  origin?: { kind: "snapshot" | "import" | "fork"; source?: string; snapshot?: SnapshotOrigin };
+  /** Where the thread came from when it was not started live (a restored snapshot, an import, a handoff). */
+  origin?: { kind: "snapshot" | "import" | "fork" | "handoff"; source?: string; snapshot?: SnapshotOrigin };
 }
 /** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
 export interface SnapshotOrigin {
@@ -140,6 +141,18 @@ export interface ExecExitRecord extends Base {
 export interface TurnEndRecord extends Base {
   kind: "turn_end";
   stopReason: string;
+  /** Token usage the agent reported for this turn (absent when it reported none). */
+  usage?: TurnUsage;
+}
+/**
+ * An agent session was opened for the thread (new, loaded, resumed or seeded) by a fresh connection: cumulative
+ * figures the agent reports (session cost) restart from here.
+ */
+export interface SessionOpenRecord extends Base {
+  kind: "session_open";
+  agentSessionId: string;
+  origin: "new" | "load" | "resume" | "seeded";
+  agentInfo?: AgentInfoRef;
 }
 export interface ErrorRecord extends Base {
   kind: "error";
@@ -164,6 +177,7 @@ export type ThreadRecord =
   | ExecOutputRecord
   | ExecExitRecord
   | TurnEndRecord
+  | SessionOpenRecord
   | ErrorRecord
   | MetaPatchRecord;
 export type RecordKind = ThreadRecord["kind"];
@@ -209,7 +223,8 @@ const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
   compaction: { windowId: "string|null", summary: "string" },
   exec_output: { stream: "string", text: "string", bytes: "number" },
   exec_exit: { exitCode: "number|null", signal: "string|null", durationMs: "number?" },
-  turn_end: { stopReason: "string" },
+  turn_end: { stopReason: "string", usage: "object?" },
+  session_open: { agentSessionId: "string", origin: "string", agentInfo: "object?" },
   error: { message: "string" },
   meta_patch: { patch: "object" },
 };

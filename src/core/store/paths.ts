@@ -37,10 +37,13 @@ export function homeLayout(home: string) {
     trashDir: join(home, "trash"),
     threadIndexDb: join(home, "index", "threads.sqlite"),
     recallDb: join(home, "index", "recall.sqlite"),
+    usageDb: join(home, "index", "usage.sqlite"),
     execDir: join(home, "exec"),
     permissionsFile: join(home, "permissions.json"),
     auditLog: join(home, "audit.jsonl"),
     protocolLogsDir: join(home, "protocol-logs"),
+    /** Per-thread protocol traffic (redacted), the raw material of bug bundles. */
+    trafficDir: join(home, "traffic"),
   };
 }
 export type HomeLayout = ReturnType<typeof homeLayout>;

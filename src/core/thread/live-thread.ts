@@ -8,7 +8,8 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
 import { applyPatch, type ThreadMetadata } from "../model/metadata";
-import type { MetadataPatch, RecordInput, ThreadStatus } from "../model/records";
+import type { MetadataPatch, RecordInput, SessionOpenRecord, ThreadStatus } from "../model/records";
+import type { AgentInfoRef, TurnUsage } from "../model/usage";
 import { redactSecrets } from "../redact";
 
 /** Where a live thread's records go: one open thread file (the store's ThreadHandle fills it). */
@@ -46,7 +47,8 @@ export class LiveThread {
   #pending: { stream: StreamKind; messageId: string; text: string } | undefined;
   #tools = new Map<string, ToolCallState>();
   #plan: (RuntimeEvent & { type: "plan" }) | undefined;
-  #usage: (RuntimeEvent & { type: "usage" }) | undefined;
+  /** The last usage figure written (identical repeats are not written again). */
+  #usageKey = "";
   #timer: NodeJS.Timeout | undefined;
   #inTurn = false;
   readonly #flushBytes: number;
@@ -112,9 +114,14 @@ export class LiveThread {
       case "plan":
         this.#plan = event;
         return;
-      case "usage":
-        this.#usage = event;
+      case "usage": {
+        // every distinct usage_update is history: the usage ledger derives cost deltas from the series
+        const rec = { used: event.used, size: event.size, ...(event.cost !== undefined ? { cost: event.cost } : {}) };
+        const key = JSON.stringify(rec);
+        if (key !== this.#usageKey) this.#append({ kind: "usage", ...rec });
+        this.#usageKey = key;
         return;
+      }
       case "config_options": {
         const model = modelOf(event.options);
         if (model) this.patch({ model });
@@ -156,28 +163,28 @@ export class LiveThread {
         });
         return;
       case "done":
-        return this.endTurn(event.stopReason);
+        return this.endTurn(event.stopReason, "idle", event.usage);
       default:
         return; // commands, mode, user_text echoes: session state, not history
     }
   }
 
-  /** Ends the turn: flushes text, writes still-open tool calls, plan, usage, turn_end and the counters patch. */
-  endTurn(stopReason: string, status: ThreadStatus = "idle"): void {
+  /** Records that an agent session was opened for this thread (cumulative agent figures restart here). */
+  sessionOpened(agentSessionId: string, origin: SessionOpenRecord["origin"], agentInfo?: AgentInfoRef): void {
+    this.#flush();
+    this.#usageKey = "";
+    this.#append({ kind: "session_open", agentSessionId, origin, ...(agentInfo ? { agentInfo } : {}) });
+  }
+
+  /** Ends the turn: flushes text, writes still-open tool calls, plan, turn_end (with usage) and the counters patch. */
+  endTurn(stopReason: string, status: ThreadStatus = "idle", usage?: TurnUsage): void {
     this.#flush();
     for (const tc of this.#tools.values()) this.#writeTool(tc);
     this.#tools.clear();
     if (this.#plan) this.#append({ kind: "plan", entries: this.#plan.entries });
-    if (this.#usage)
-      this.#append({
-        kind: "usage",
-        used: this.#usage.used,
-        size: this.#usage.size,
-        ...(this.#usage.cost !== undefined ? { cost: this.#usage.cost } : {}),
-      });
-    this.#plan = this.#usage = undefined;
+    this.#plan = undefined;
     const wasInTurn = this.#inTurn;
-    if (wasInTurn) this.#append({ kind: "turn_end", stopReason });
+    if (wasInTurn) this.#append({ kind: "turn_end", stopReason, ...(usage ? { usage } : {}) });
     this.#inTurn = false;
     const c = this.#meta.counters;
     this.patch({ status, counters: wasInTurn ? { ...c, turns: c.turns + 1 } : c });

@@ -57,7 +57,7 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
         });
         break;
       case "turn_end":
-        out.push({ type: "done", stopReason: r.stopReason as "end_turn" });
+        out.push({ type: "done", stopReason: r.stopReason as "end_turn", ...(r.usage ? { usage: r.usage } : {}) });
         break;
       case "error":
         out.push({ type: "error", message: r.message, code: r.code });

@@ -1,32 +1,17 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { test } from "node:test";
 // the threads command itself: src/cli/main.ts runs the CLI when it is the main module, as a test bundle is
 import { main as threadsMain } from "../../../../src/cli/commands/threads";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../../core/store/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { runCommand } from "../in-process";
 
-async function cli(home: string, cwd: string, ...argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (d) => (out += d));
-  stderr.on("data", (d) => (err += d));
+function cli(home: string, cwd: string, ...argv: string[]) {
   if (argv[0] !== "threads") throw new Error("only the threads command is tested here");
-  const code = await threadsMain({
-    argv: argv.slice(1),
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { ACP_THREADS_HOME: home },
-    cwd,
-    signal: new AbortController().signal,
-  });
-  return { code, out, err };
+  return runCommand(threadsMain, argv.slice(1), { home, cwd });
 }
 
 function seedThread(store: ThreadStore, cwd: string, title: string, agent = "codex") {
