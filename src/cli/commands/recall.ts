@@ -25,7 +25,7 @@ options:
   --limit, --top-k N        sessions to show (3)
   --windows-per-session N   evidence windows per session (2)
   --before N / --after N    messages around a hit (3 / 5)
-  --budget-chars N          total characters of evidence (12000)
+  --budget-chars N          characters of the whole answer, headers and paths included (12000)
   --message-chars N         per message (1200); --tool-message-chars N for tool output (600)
   --recent                  latest sessions with their first user message
   --format markdown|json

@@ -18,7 +18,10 @@ export const TOOLS = [
         global: { type: "boolean", description: "search every repo" },
         all_terms: { type: "boolean", description: "every needle must appear in the session (no OR fallback)" },
         limit: { type: "number", description: "sessions to return (3)" },
-        budget_chars: { type: "number", description: "total characters of evidence (12000)" },
+        budget_chars: {
+          type: "number",
+          description: "characters of the whole answer, headers and paths included (12000)",
+        },
         format: { type: "string", enum: ["markdown", "json"], description: "markdown (default) or json" },
       },
       required: ["query"],

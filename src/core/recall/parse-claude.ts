@@ -4,6 +4,7 @@
  * command wrappers stripped, compact summaries kept as kind=compaction.
  */
 import { stripClaudeInjected } from "./inject";
+import { readableToolOutput } from "./tool-output";
 import {
   TEXT_CAP,
   TOOL_CAP,
@@ -56,14 +57,7 @@ export interface ClaudeParserOptions {
   sidechainFile?: boolean;
 }
 
-function toolResultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((c) => (isObj(c) && typeof c.text === "string" ? c.text : ""))
-    .filter(Boolean)
-    .join("\n");
-}
+const toolResultText = (content: unknown): string => (content === undefined ? "" : readableToolOutput(content));
 
 function toolUseText(input: unknown): string {
   if (!isObj(input)) return typeof input === "string" ? input : "";

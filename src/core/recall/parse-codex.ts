@@ -3,6 +3,7 @@
  * summaries, injected context stripped, and the event_msg/response_item mirrors of one message indexed once.
  */
 import { stripCodexInjected } from "./inject";
+import { readableToolOutput } from "./tool-output";
 import {
   TEXT_CAP,
   TOOL_CAP,
@@ -143,7 +144,7 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
       }
       case "function_call_output":
       case "custom_tool_call_output": {
-        const output = typeof p.output === "string" ? p.output : contentText(p.output);
+        const output = readableToolOutput(p.output);
         const name = toolName(p.call_id) ?? str(p.name) ?? "tool";
         emit(out, { ...base, role: "tool", kind: "tool_output", toolName: name, content: output });
         return;

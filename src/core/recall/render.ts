@@ -1,6 +1,10 @@
-/** Markdown rendering of search and recent results (JSON output is the result objects themselves). */
+/**
+ * Markdown rendering of search and recent results (JSON output is the result objects themselves). The search
+ * answer is built from line groups that budget.ts also measures, so `--budget-chars` bounds the printed total.
+ */
 import type { RecentResult } from "./recent";
-import type { SearchResult } from "./search";
+import type { SearchResult, SessionResult } from "./search";
+import type { EvidenceWindow, WindowMessage } from "./windows";
 
 const fence = (text: string) => text.replace(/\n{3,}/g, "\n\n").trim();
 
@@ -11,37 +15,62 @@ function quote(text: string): string {
     .join("\n");
 }
 
-export function renderSearchMarkdown(r: SearchResult): string {
-  const scope = r.scope.kind === "global" ? "global" : `repo ${r.scope.repo ?? "?"}`;
-  const head = `## Recall: ${JSON.stringify(r.query)} (${scope})`;
-  if (r.status === "empty_query") return `${head}\n\nStatus: empty_query\n`;
-  if (r.status === "no_match") return `${head}\n\nStatus: no_match\n`;
-  const lines = [
+/** Characters that `lines` take in the output (each line ends with a newline). */
+export const linesCost = (lines: string[]): number => lines.reduce((n, l) => n + l.length + 1, 0);
+
+const scopeText = (r: Pick<SearchResult, "scope">) =>
+  r.scope.kind === "global" ? "global" : `repo ${r.scope.repo ?? "?"}`;
+
+/** The heading and status line of a search answer. */
+export function headLines(r: Omit<SearchResult, "elapsed_ms">): string[] {
+  const head = `## Recall: ${JSON.stringify(r.query)} (${scopeText(r)})`;
+  if (r.status !== "ok") return [head, "", `Status: ${r.status}`];
+  const fallback = r.fallback ? " (fallback: no session had every term)" : "";
+  return [
     head,
     "",
-    `Status: ok · ${r.sessions.length} of ${r.matched_sessions} sessions · mode ${r.mode}${r.fallback ? " (fallback: no session had every term)" : ""}${r.truncated ? " · truncated" : ""}`,
+    `Status: ok · ${r.sessions.length} of ${r.matched_sessions} sessions · mode ${r.mode}${fallback}${r.truncated ? " · truncated" : ""}`,
   ];
+}
+
+export const tailLines = (elapsedMs: number): string[] => ["", `elapsed: ${elapsedMs} ms`];
+
+export function sessionLines(s: SessionResult, i: number): string[] {
+  const lines = ["", `### ${i + 1}. ${s.title ?? s.intent?.slice(0, 100) ?? s.id}`];
+  lines.push(`${s.source} · ${s.id} · ${s.started_at ?? "?"} · ${s.repo ?? s.cwd ?? "?"}`);
+  lines.push(`path: ${s.path}`);
+  if (s.intent && s.title) lines.push(`intent: ${s.intent.slice(0, 200)}`);
+  const w = s.why;
+  lines.push(
+    `why: ${w.distinct_terms} term(s) [${w.terms_matched.join(", ")}], ${w.first_hand_hits} user/assistant hit(s), ${w.other_hits} other, density ${w.hit_density}/1k chars${w.same_repo ? ", same repo" : ""}`,
+  );
+  return lines;
+}
+
+export const windowLines = (win: Pick<EvidenceWindow, "from_seq" | "to_seq">): string[] => [
+  "",
+  `#### messages ${win.from_seq}–${win.to_seq}`,
+];
+
+export function messageLines(m: WindowMessage): string[] {
+  const label = `${m.hit ? "**" : ""}${m.role}${m.tool ? `:${m.tool}` : ""}${m.kind === "compaction" ? " (compaction summary)" : ""}${m.hit ? "**" : ""}`;
+  return [
+    `${label} #${m.seq}${m.line ? ` (line ${m.line})` : ""}${m.ts ? ` ${new Date(m.ts).toISOString()}` : ""}`,
+    quote(m.text),
+  ];
+}
+
+export function renderSearchMarkdown(r: SearchResult): string {
+  const lines = headLines(r);
+  if (r.status !== "ok") return `${lines.join("\n")}\n`;
   r.sessions.forEach((s, i) => {
-    lines.push("", `### ${i + 1}. ${s.title ?? s.intent?.slice(0, 100) ?? s.id}`);
-    lines.push(`${s.source} · ${s.id} · ${s.started_at ?? "?"} · ${s.repo ?? s.cwd ?? "?"}`);
-    lines.push(`path: ${s.path}`);
-    if (s.intent && s.title) lines.push(`intent: ${s.intent.slice(0, 200)}`);
-    const w = s.why;
-    lines.push(
-      `why: ${w.distinct_terms} term(s) [${w.terms_matched.join(", ")}], ${w.first_hand_hits} user/assistant hit(s), ${w.other_hits} other, density ${w.hit_density}/1k chars${w.same_repo ? ", same repo" : ""}`,
-    );
+    lines.push(...sessionLines(s, i));
     for (const win of s.windows) {
-      lines.push("", `#### messages ${win.from_seq}–${win.to_seq}`);
-      for (const m of win.messages) {
-        const label = `${m.hit ? "**" : ""}${m.role}${m.tool ? `:${m.tool}` : ""}${m.kind === "compaction" ? " (compaction summary)" : ""}${m.hit ? "**" : ""}`;
-        lines.push(
-          `${label} #${m.seq}${m.line ? ` (line ${m.line})` : ""}${m.ts ? ` ${new Date(m.ts).toISOString()}` : ""}`,
-        );
-        lines.push(quote(m.text));
-      }
+      lines.push(...windowLines(win));
+      for (const m of win.messages) lines.push(...messageLines(m));
     }
   });
-  lines.push("", `elapsed: ${r.elapsed_ms} ms`);
+  lines.push(...tailLines(r.elapsed_ms));
   return `${lines.join("\n")}\n`;
 }
 

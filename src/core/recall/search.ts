@@ -5,8 +5,10 @@
 import type { Db } from "../db/sqlite";
 import { findTerm, type Scope, type SessionCount, type TermResult } from "./hits";
 import { parseQuery } from "./query";
+import { fitSessions } from "./budget";
 import { rankSessions, type RankInfo, type SessionInfo, type Why } from "./rank";
-import { buildWindows, type EvidenceWindow, type WindowOptions } from "./windows";
+import { headLines, linesCost, tailLines } from "./render";
+import { collectEvidence, type EvidenceWindow, type WindowOptions } from "./windows";
 
 export const RECALL_SCHEMA_VERSION = 1;
 
@@ -16,6 +18,7 @@ export interface SearchOptions extends Partial<WindowOptions> {
   global?: boolean;
   allTerms?: boolean;
   limit?: number;
+  /** Total characters of the markdown answer, headers and paths included; JSON carries the same evidence. */
   budgetChars?: number;
 }
 
@@ -145,16 +148,10 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
   const termTexts = parsed.terms.map((t) => t.text);
   const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo), termTexts).slice(0, o.limit);
   const needles = parsed.terms.map((t) => t.norm);
-  let remaining = o.budgetChars;
-  let truncated = false;
-  const sessions: SessionResult[] = ranked.map((r, i) => {
-    const share = Math.floor(remaining / (ranked.length - i)); // unused share flows to the sessions after
-    const hits = r.terms.flatMap((t) => perTerm[t].hitsFor(r.session.sid));
-    const w = buildWindows(db, r.session.sid, hits, needles, share, o);
-    remaining -= w.used;
-    truncated ||= w.truncated;
+  const drafts = ranked.map((r) => {
     const s = sessionRow(db, r.session.sid);
-    return {
+    const hits = r.terms.flatMap((t) => perTerm[t].hitsFor(r.session.sid));
+    const session = {
       id: s.id,
       source: s.source,
       path: s.path,
@@ -165,8 +162,16 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
       started_at: iso(s.started_at),
       last_at: iso(s.last_ts),
       why: r.why,
-      windows: w.windows,
     };
+    return { session, evidence: collectEvidence(db, r.session.sid, hits, needles, o) };
   });
+  // the heading as it would read at its longest (every session shown, truncated) and the longest tail
+  const worst = { ...base, status: "ok" as const, mode, fallback, truncated: true, matched_sessions: matched.size };
+  const fixed =
+    linesCost(headLines({ ...worst, sessions: drafts.map((d) => ({ ...d.session, windows: [] })) })) +
+    linesCost(tailLines(999_999.9));
+  const fit = fitSessions(drafts, needles, o.budgetChars - fixed);
+  const sessions: SessionResult[] = fit.sessions;
+  const truncated = fit.truncated;
   return { ...done({ status: "ok", mode, fallback, sessions, matched_sessions: matched.size }), truncated };
 }

@@ -1,7 +1,7 @@
 /**
  * Evidence windows: per session up to N anchors (covering new terms first, first-hand text preferred), each
- * widened to `before`/`after` messages, merged when they overlap, then fitted into character budgets. A long
- * message is cut AROUND its hit, never head-first; hit messages are kept before context when the budget is short.
+ * widened to `before`/`after` messages, merged when they overlap, each message cut to its per-message cap AROUND
+ * its hit (never head-first). budget.ts then fits them into the answer's total budget.
  */
 import type { Db } from "../db/sqlite";
 import { hitOffset, type Hit } from "./hits";
@@ -63,28 +63,47 @@ export function cutAround(text: string, at: number, max: number): { text: string
 
 type Row = Omit<WindowMessage, "text" | "hit" | "truncated"> & { body: string };
 
-export function buildWindows(
+/** A message that may go into a window: cut to its per-message cap, with the priority the budget spends by. */
+export interface Candidate {
+  /** Index of its window in `ranges`. */
+  w: number;
+  /** 0 anchor, 1 other hit, 2+ context by distance to the nearest anchor. */
+  priority: number;
+  m: WindowMessage;
+  /** The message before any cut, so a tighter budget can cut it again around its hit. */
+  body: string;
+}
+
+export interface SessionEvidence {
+  /** Merged message ranges, in order. */
+  ranges: [number, number][];
+  candidates: Candidate[];
+}
+
+/** Anchors, their merged ranges and every message in them, cut to the per-message caps (no total budget yet). */
+export function collectEvidence(
   db: Db,
   sid: number,
   hits: Hit[],
   needles: string[],
-  budget: number,
   o: WindowOptions,
-): { windows: EvidenceWindow[]; used: number; truncated: boolean } {
+): SessionEvidence {
   const anchors = pickAnchors(hits, o.windowsPerSession, o);
-  const ranges = anchors.map((a) => [Math.max(0, a.seq - o.before), a.seq + o.after]).sort((a, b) => a[0] - b[0]);
-  const merged: number[][] = [];
+  const ranges = anchors
+    .map((a): [number, number] => [Math.max(0, a.seq - o.before), a.seq + o.after])
+    .sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
   for (const r of ranges) {
     const last = merged[merged.length - 1];
     if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-    else merged.push([...r]);
+    else merged.push([r[0], r[1]]);
   }
   const hitSeqs = new Set(hits.map((h) => h.seq));
   const anchorSeqs = new Set(anchors.map((a) => a.seq));
   const stmt = db.prepare(
     "SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid",
   );
-  const candidates: { w: number; m: WindowMessage; priority: number }[] = [];
+  const candidates: Candidate[] = [];
   try {
     merged.forEach(([from, to], w) => {
       for (const r of stmt.all<Row>([messageId(sid, from, 0), messageId(sid, to, 3)])) {
@@ -94,53 +113,12 @@ export function buildWindows(
         const cut = cutAround(r.body, hit ? hitOffset(r.body, needles) : 0, max);
         const distance = Math.min(...anchors.map((a) => Math.abs(a.seq - r.seq)));
         const priority = anchorSeqs.has(r.seq) ? 0 : hit ? 1 : 2 + distance;
-        candidates.push({
-          w,
-          priority,
-          m: {
-            seq: r.seq,
-            role: r.role,
-            kind: r.kind,
-            tool: r.tool,
-            ts: r.ts,
-            line: r.line,
-            text: cut.text,
-            hit,
-            truncated: cut.truncated,
-          },
-        });
+        const m = { seq: r.seq, role: r.role, kind: r.kind, tool: r.tool, ts: r.ts, line: r.line };
+        candidates.push({ w, priority, body: r.body, m: { ...m, text: cut.text, hit, truncated: cut.truncated } });
       }
     });
   } finally {
     stmt.finalize();
   }
-  // spend the budget on anchors, then other hits, then the nearest context
-  const order = [...candidates].sort((a, b) => a.priority - b.priority || a.m.seq - b.m.seq);
-  const kept = new Set<WindowMessage>();
-  let used = 0;
-  let truncated = candidates.some((c) => c.m.truncated);
-  for (const c of order) {
-    if (used + c.m.text.length > budget) {
-      const room = budget - used;
-      if (c.priority <= 1 && room > 80) {
-        const cut = cutAround(c.m.text, hitOffset(c.m.text, needles), room);
-        c.m.text = cut.text;
-        c.m.truncated = true;
-        kept.add(c.m);
-        used += c.m.text.length;
-      }
-      truncated = true;
-      continue;
-    }
-    kept.add(c.m);
-    used += c.m.text.length;
-  }
-  const windows = merged
-    .map(([from, to], w) => ({
-      from_seq: from,
-      to_seq: to,
-      messages: candidates.filter((c) => c.w === w && kept.has(c.m)).map((c) => c.m),
-    }))
-    .filter((w) => w.messages.length > 0);
-  return { windows, used, truncated };
+  return { ranges: merged, candidates };
 }

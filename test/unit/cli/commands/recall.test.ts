@@ -15,7 +15,7 @@ test("bootstrap, sync-claude, recall --format json and status work end to end in
     const opts = { home: w.home, cwd: w.repoA };
     const boot = await cli(["recall", "bootstrap", "--root", w.codexRoot, "--all-history", "--format", "json"], opts);
     assert.equal(boot.code, 0, boot.err);
-    assert.equal(JSON.parse(boot.out).messages, 14);
+    assert.equal(JSON.parse(boot.out).messages, 15);
     assert.equal((await cli(["recall", "sync-claude", "--root", w.claudeRoot, "--all-history"], opts)).code, 0);
     const res = await cli(["recall", "--format", "json", "--top-k", "1", "reconnect", "backoff"], opts);
     assert.equal(res.code, 0, res.err);
@@ -28,7 +28,7 @@ test("bootstrap, sync-claude, recall --format json and status work end to end in
     const none = await cli(["recall", "zzqqxxnothing"], opts);
     assert.deepEqual([none.code, /Status: no_match/.test(none.out)], [0, true]);
     const status = await cli(["status"], opts);
-    assert.match(status.out, /codex_rollout: 2 sessions, 14 messages/);
+    assert.match(status.out, /codex_rollout: 2 sessions, 15 messages/);
     assert.match(status.out, /claude_code_jsonl: 2 sessions/);
     const recent = await cli(["recall", "--recent", "--format", "json"], opts);
     assert.ok(JSON.parse(recent.out).sessions.length >= 2);

@@ -49,9 +49,19 @@ test("Codex mirrors of one message are indexed once and injected context is stri
       compaction.map((m) => m.kind),
       ["compaction"],
     );
-    const out = messages(r.dbPath, "rollbackTransaction(db)\\n");
+    const out = messages(r.dbPath, "rollbackTransaction(db)");
     assert.equal(out[0].tool, "shell", "a tool output carries the name of its call");
     assert.equal(out[0].line, 11, "the line number points into the transcript");
+    assert.equal(
+      out[0].body,
+      "src/store/migrate.ts:42: await rollbackTransaction(db)\nOPENAI_API_KEY=[REDACTED]\n",
+      'the {"output", "metadata"} JSON of a shell result is indexed as its readable text',
+    );
+    assert.deepEqual(
+      messages(r.dbPath, "webpack compiled").map((m) => m.body),
+      ["webpack compiled with 2 warnings"],
+      "a legacy {content, metadata} output object is read too",
+    );
   });
 });
 
@@ -223,7 +233,7 @@ test("one importer at a time: a second one is told who is importing, the automat
       /another recall import is running \(pid \d+\)/,
     );
     release();
-    assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 14);
+    assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 15);
   } finally {
     release();
     r.close();
