@@ -42,6 +42,8 @@ function usage(): string {
 
 export async function runCli(io: CliIO): Promise<number> {
   const [name, ...rest] = io.argv;
+  if (name === "help" && rest[0] && Object.hasOwn(COMMANDS, rest[0]))
+    return runCli({ ...io, argv: [rest[0], "--help"] });
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(usage());
     return name ? EXIT.ok : EXIT.usage;
@@ -50,7 +52,7 @@ export async function runCli(io: CliIO): Promise<number> {
     io.stdout.write(`${process.env.ACP_THREADS_VERSION ?? "0.1.0"}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     io.stderr.write(`acp-threads: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;

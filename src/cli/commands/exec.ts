@@ -5,75 +5,66 @@
  * the process group); `--background` prints the run id and returns while a detached supervisor owns the run.
  */
 import { resolve } from "node:path";
-import { AcpThreadsError } from "../../core/errors";
-import { CLAUDE_PERMISSION_MODES, expandCommand, type ClaudePermissionMode } from "../../core/exec/exec-presets";
+import { CLAUDE_PERMISSION_MODES, expandCommand } from "../../core/exec/exec-presets";
 import { signalExitCode, type ExecRegistry, type ExecRun, type RunInfo } from "../../core/exec";
 import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
-import { exitCodeOf, openRegistry, reportError } from "../exec/context";
+import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
-import { formatFlag, numberFlag, parseOrHelp, type ParsedFlags } from "../exec/flags";
-
-const USAGE = `usage: acp-threads exec [--cwd DIR] [--pty|--no-pty] [--timeout S] [--background] [--format text|json]
-                        [--permission-mode MODE] -- <command...>
-  presets: codex (codex exec --sandbox workspace-write), claude (claude --print --permission-mode acceptEdits),
-           gemini (gemini -p), opencode (opencode run); anything else runs as given
-           (one quoted word with shell syntax runs through sh -c)
-`;
+import { command, type CommandContext } from "../command";
 
 const SPEC = {
-  cwd: "string",
-  pty: "boolean",
-  timeout: "string",
-  background: "boolean",
-  format: "string",
-  "permission-mode": "string",
-  "run-id": "string", // internal: this process is the background supervisor of that run
+  name: "exec",
+  synopsis: "[options] [--] <command...>",
+  args: { min: 1, rest: true, name: "<command...>" },
+  flags: {
+    cwd: { type: "string", arg: "DIR", help: "working directory (default: current directory)" },
+    pty: { type: "boolean", negatable: true, help: "run on a pseudo-terminal (default: the preset's choice)" },
+    timeout: { type: "number", min: 0, arg: "S", help: "kill the run after S seconds (exit 3)" },
+    background: { type: "boolean", help: "print the run id and return; a detached supervisor owns the run" },
+    format: { type: "enum", values: ["text", "json"], default: "text", help: "json: output and exit as JSON lines" },
+    "permission-mode": { type: "enum", values: CLAUDE_PERMISSION_MODES, help: "claude's --permission-mode" },
+    // internal: this process is the background supervisor of that run
+    "run-id": { type: "string", hidden: true, help: "" },
+  },
+  notes: `presets: codex (codex exec --sandbox workspace-write), claude (claude --print --permission-mode acceptEdits),
+         gemini (gemini -p), opencode (opencode run); anything else runs as given
+         (one quoted word with shell syntax runs through sh -c)
+Options end at the first word of the command (or at --): the command's own flags are its own.`,
 } as const;
 
-export async function main(io: CliIO): Promise<number> {
+type Flags = CommandContext<typeof SPEC.flags>["flags"];
+
+export const main = command(SPEC, async ({ io, flags, args }) => {
   let registry: ExecRegistry | undefined;
   try {
-    const parsed = parseOrHelp(io, SPEC, USAGE, true);
-    if (!parsed) return EXIT.ok;
-    const { flags, positionals } = parsed;
-    if (positionals.length === 0) throw new AcpThreadsError("usage", `no command given\n${USAGE}`);
-    const format = formatFlag(flags);
-    const mode = flags["permission-mode"];
-    if (mode !== undefined && !CLAUDE_PERMISSION_MODES.includes(mode as ClaudePermissionMode)) {
-      throw new AcpThreadsError("usage", `--permission-mode must be one of ${CLAUDE_PERMISSION_MODES.join(", ")}`);
-    }
-    const expanded = expandCommand(positionals, { claudePermissionMode: mode as ClaudePermissionMode | undefined });
-    const cwd = resolve(io.cwd, typeof flags.cwd === "string" ? flags.cwd : ".");
-    const timeoutS = numberFlag(flags, "timeout");
+    const expanded = expandCommand(args, { claudePermissionMode: flags["permission-mode"] });
+    const cwd = resolve(io.cwd, flags.cwd ?? ".");
     registry = openRegistry(io, !flags.background);
     if (flags.background) {
-      const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, positionals));
-      io.stdout.write(format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);
+      const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, args));
+      io.stdout.write(flags.format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);
       return EXIT.ok;
     }
-    const supervised = typeof flags["run-id"] === "string";
-    const pty = typeof flags.pty === "boolean" ? flags.pty : expanded.pty;
+    const supervised = flags["run-id"] !== undefined;
     const stdout = io.stdout as NodeJS.WriteStream;
     const run = registry.start({
       ...expanded,
       cwd,
       env: io.env,
-      pty,
+      pty: flags.pty ?? expanded.pty,
       cols: stdout.isTTY ? stdout.columns : undefined,
       rows: stdout.isTTY ? stdout.rows : undefined,
-      timeoutMs: timeoutS ? timeoutS * 1000 : undefined,
+      timeoutMs: flags.timeout ? flags.timeout * 1000 : undefined,
       // Nobody types into a background run: give it EOF instead of a pipe that never ends.
       closeStdin: supervised || expanded.closeStdin,
-      id: supervised ? String(flags["run-id"]) : undefined,
+      id: flags["run-id"],
     });
-    return await runForeground(io, run, supervised, format);
-  } catch (err) {
-    return reportError(io, "exec", err);
+    return await runForeground(io, run, supervised, flags.format);
   } finally {
     registry?.dispose();
   }
-}
+});
 
 async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, format: "text" | "json"): Promise<number> {
   const cleanups = supervised ? [] : [streamOutput(io, run, format), forwardInput(io, run)];
@@ -92,10 +83,10 @@ async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, forma
 }
 
 /** The options the background supervisor needs to start the same run (cwd already resolved). */
-function supervisorArgs(flags: ParsedFlags["flags"], cwd: string, command: string[]): string[] {
+function supervisorArgs(flags: Flags, cwd: string, cmd: string[]): string[] {
   const args = ["--cwd", cwd];
-  if (typeof flags.pty === "boolean") args.push(flags.pty ? "--pty" : "--no-pty");
-  if (flags.timeout !== undefined) args.push("--timeout", String(flags.timeout));
-  if (flags["permission-mode"] !== undefined) args.push("--permission-mode", String(flags["permission-mode"]));
-  return [...args, "--", ...command];
+  if (flags.pty !== undefined) args.push(flags.pty ? "--pty" : "--no-pty");
+  if (flags.timeout !== undefined) args.push(`--timeout=${flags.timeout}`);
+  if (flags["permission-mode"] !== undefined) args.push(`--permission-mode=${flags["permission-mode"]}`);
+  return [...args, "--", ...cmd];
 }

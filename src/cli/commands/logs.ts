@@ -6,28 +6,29 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../../core/errors";
 import type { ExecRegistry, OutputSlice } from "../../core/exec";
+import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
-import { formatBytes, openRegistry, reportError } from "../exec/context";
-import { numberFlag, parseOrHelp } from "../exec/flags";
+import { formatBytes, openRegistry } from "../exec/context";
 
-const USAGE = "usage: acp-threads logs ID [--follow] [--head N | --tail N]\n";
+const SPEC = {
+  name: "logs",
+  synopsis: "ID [--follow] [--head N | --tail N]",
+  args: { min: 1, max: 1, name: "ID" },
+  flags: {
+    follow: { type: "boolean", help: "keep printing until the run ends" },
+    head: { type: "number", integer: true, min: 0, arg: "N", help: "only the first N lines" },
+    tail: { type: "number", integer: true, min: 0, arg: "N", help: "only the last N lines" },
+  },
+} as const;
 const FOLLOW_POLL_MS = 200;
 const READ_CHUNK_BYTES = 256 * 1024;
 
-export async function main(io: CliIO): Promise<number> {
-  let registry: ExecRegistry | undefined;
+export const main = command(SPEC, async ({ io, flags, args }) => {
+  const { head, tail } = flags;
+  if (head !== undefined && tail !== undefined) throw new AcpThreadsError("usage", "use --head or --tail, not both");
+  const reg = openRegistry(io);
   try {
-    const spec = { follow: "boolean", head: "string", tail: "string" } as const;
-    const parsed = parseOrHelp(io, spec, USAGE);
-    if (!parsed) return EXIT.ok;
-    const { flags, positionals } = parsed;
-    if (positionals.length !== 1) throw new AcpThreadsError("usage", `expected one run id\n${USAGE}`);
-    const head = numberFlag(flags, "head");
-    const tail = numberFlag(flags, "tail");
-    if (head !== undefined && tail !== undefined) throw new AcpThreadsError("usage", "use --head or --tail, not both");
-    registry = openRegistry(io);
-    const id = registry.resolve(positionals[0]!).id;
-    const reg = registry;
+    const id = reg.resolve(args[0]!).id;
     const { text, next } = readKept(reg, id, (s) => gapNote(io, s));
     io.stdout.write(head !== undefined ? firstLines(text, head) : tail !== undefined ? lastLines(text, tail) : text);
     if (!flags.follow) return EXIT.ok;
@@ -41,12 +42,10 @@ export async function main(io: CliIO): Promise<number> {
       if (slice.next === slice.start) await sleep(FOLLOW_POLL_MS, undefined, { signal: io.signal }).catch(() => {});
     }
     return EXIT.interrupted;
-  } catch (err) {
-    return reportError(io, "logs", err);
   } finally {
-    registry?.dispose();
+    reg.dispose();
   }
-}
+});
 
 /** All kept output from the start, with a callback at each dropped range. */
 function readKept(

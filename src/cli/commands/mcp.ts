@@ -4,6 +4,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Recall } from "../../core/recall/recall";
+import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
 import { openFor } from "../recall/common";
 import { callTool, TOOLS } from "../recall/mcp-tools";
@@ -17,11 +18,12 @@ interface Request {
   params?: Record<string, unknown>;
 }
 
-export async function main(io: CliIO): Promise<number> {
-  if (io.argv.includes("--help")) {
-    io.stdout.write("usage: acp-threads mcp   (MCP server on stdio; tools: recall, recall_recent)\n");
-    return EXIT.ok;
-  }
+export const main = command(
+  { name: "mcp", synopsis: "", flags: {}, notes: "An MCP server on stdio; tools: recall, recall_recent." },
+  ({ io }) => serve(io),
+);
+
+async function serve(io: CliIO): Promise<number> {
   let recall: Recall | undefined;
   const send = (msg: unknown) => io.stdout.write(`${JSON.stringify(msg)}\n`);
   const reply = (id: Request["id"], result: unknown) => send({ jsonrpc: "2.0", id, result });

@@ -1,21 +1,20 @@
 /** `acp-threads ps [--all] [--format text|json]`: exec runs of every process, newest first. */
-import { AcpThreadsError } from "../../core/errors";
-import { EXIT, type CliIO } from "../io";
-import { formatBytes, formatDuration, openRegistry, reportError, statusLabel, table } from "../exec/context";
-import { formatFlag, parseOrHelp } from "../exec/flags";
+import { command } from "../command";
+import { FORMAT } from "../flags";
+import { EXIT } from "../io";
+import { formatBytes, formatDuration, openRegistry, statusLabel, table } from "../exec/context";
 
-const USAGE = "usage: acp-threads ps [--format text|json]\n";
+const SPEC = {
+  name: "ps",
+  synopsis: "[--format text|json]",
+  flags: { format: FORMAT },
+} as const;
 
-export async function main(io: CliIO): Promise<number> {
-  let registry;
+export const main = command(SPEC, ({ io, flags }) => {
+  const registry = openRegistry(io);
   try {
-    const parsed = parseOrHelp(io, { format: "string" }, USAGE);
-    if (!parsed) return EXIT.ok;
-    const { flags, positionals } = parsed;
-    if (positionals.length > 0) throw new AcpThreadsError("usage", `ps takes no arguments\n${USAGE}`);
-    registry = openRegistry(io);
     const runs = registry.list();
-    if (formatFlag(flags) === "json") {
+    if (flags.format === "json") {
       io.stdout.write(JSON.stringify(runs, null, 2) + "\n");
       return EXIT.ok;
     }
@@ -37,9 +36,7 @@ export async function main(io: CliIO): Promise<number> {
     });
     io.stdout.write(table([["ID", "STATUS", "PID", "TIME", "OUTPUT", "COMMAND"], ...rows]));
     return EXIT.ok;
-  } catch (err) {
-    return reportError(io, "ps", err);
   } finally {
-    registry?.dispose();
+    registry.dispose();
   }
-}
+});

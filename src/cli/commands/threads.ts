@@ -2,74 +2,95 @@
  * `acp-threads threads list|show|export|import|rename|delete|restore [--format json]`: browse and manage the
  * saved threads of this data home (see `acp-threads threads --help`).
  */
-import { reportError } from "../exec/context";
-import type { FlagSpec } from "../flags";
-import { EXIT, type CliIO } from "../io";
-import { openStore, parseSub, type Subcommand } from "../threads/common";
+import { command, subcommands, type Command } from "../command";
+import { FORMAT, type FlagTable } from "../flags";
+import type { CliIO } from "../io";
+import { openStore, type Subcommand } from "../threads/common";
 import { list } from "../threads/list";
 import { remove, rename, restore } from "../threads/manage";
 import { show } from "../threads/show";
 import { exportThread, importSnapshot } from "../threads/transfer";
 
-const USAGE = `usage: acp-threads threads <subcommand> [options] [--format text|json]
-
-  list [--cwd DIR] [--agent ID] [--all] [--limit N]   threads of this workspace by day, newest first
-  show ID                                              print a thread's conversation
-  export ID [--out FILE] [--dir DIR] [--jsonl]         save a session snapshot (default .acp-threads/)
-  import [FILE | --latest] [--dir DIR] [--root DIR]    restore a snapshot as a new thread (no FILE: list them;
-                                                       a .jsonl FILE from export --jsonl is added as is)
-  rename ID TITLE                                      set the thread's title
-  delete ID                                            move a thread to the trash
-  restore ID                                           bring a thread back from the trash
-
-ID is a thread id or a unique prefix of one (at least 4 characters).
-`;
-
-const SUBCOMMANDS: Record<string, { run: Subcommand; flags: Record<string, FlagSpec> }> = {
-  list: {
-    run: list,
-    flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } },
-  },
-  ls: {
-    run: list,
-    flags: { cwd: { type: "string" }, agent: { type: "string" }, all: { type: "boolean" }, limit: { type: "string" } },
-  },
-  show: { run: show, flags: {} },
-  export: {
-    run: exportThread,
-    flags: { out: { type: "string", short: "o" }, dir: { type: "string" }, jsonl: { type: "boolean" } },
-  },
-  import: {
-    run: importSnapshot,
-    flags: { latest: { type: "boolean" }, dir: { type: "string" }, root: { type: "string" } },
-  },
-  rename: { run: rename, flags: {} },
-  delete: { run: remove, flags: {} },
-  rm: { run: remove, flags: {} },
-  restore: { run: restore, flags: {} },
-};
-
-export async function main(io: CliIO): Promise<number> {
-  const [name, ...rest] = io.argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    io.stdout.write(USAGE);
-    return name ? EXIT.ok : EXIT.usage;
-  }
-  const sub = SUBCOMMANDS[name];
-  if (!sub) {
-    io.stderr.write(`acp-threads threads: unknown subcommand '${name}'\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout.write(USAGE);
-    return EXIT.ok;
-  }
-  const store = openStore(io);
-  try {
-    return await sub.run({ ...parseSub(io, rest, sub.flags), store });
-  } catch (err) {
-    return reportError(io, `threads ${name}`, err);
-  } finally {
-    store.closeAll();
-  }
+/** A `threads` subcommand: its table (plus --format) and the function that runs with the store open. */
+function sub<const T extends FlagTable>(
+  name: string,
+  spec: { synopsis: string; flags: T; args: { min?: number; max?: number; name?: string } },
+  summary: string,
+  run: Subcommand,
+): Command {
+  return command(
+    { name: `threads ${name}`, synopsis: spec.synopsis, flags: { ...spec.flags, format: FORMAT }, args: spec.args },
+    async ({ io, flags, args }) => {
+      const store = openStore(io as CliIO);
+      try {
+        return await run({ io, store, flags, args, json: flags.format === "json" });
+      } finally {
+        store.closeAll();
+      }
+    },
+    summary,
+  );
 }
+
+const ID = { min: 1, max: 1, name: "ID" };
+
+export const main = subcommands({
+  name: "threads",
+  synopsis: "<subcommand> [options] [--format text|json]",
+  aliases: { ls: "list", rm: "delete" },
+  subs: {
+    list: sub(
+      "list",
+      {
+        synopsis: "[--cwd DIR] [--agent ID] [--all] [--limit N]",
+        flags: {
+          cwd: { type: "string", arg: "DIR", help: "the workspace (default: the repository or folder you are in)" },
+          agent: { type: "string", arg: "ID", help: "only this agent's threads" },
+          all: { type: "boolean", help: "every workspace" },
+          limit: { type: "number", integer: true, min: 0, arg: "N", help: "at most N threads" },
+        },
+        args: { max: 0 },
+      },
+      "threads of this workspace by day, newest first",
+      list,
+    ),
+    show: sub("show", { synopsis: "ID", flags: {}, args: ID }, "print a thread's conversation", show),
+    export: sub(
+      "export",
+      {
+        synopsis: "ID [--out FILE] [--dir DIR] [--jsonl]",
+        flags: {
+          out: { type: "string", short: "o", arg: "FILE", help: "write the snapshot to FILE" },
+          dir: { type: "string", arg: "DIR", help: "folder for the snapshot (default .acp-threads/)" },
+          jsonl: { type: "boolean", help: "copy the raw thread file instead (needs --out)" },
+        },
+        args: ID,
+      },
+      "save a session snapshot (default .acp-threads/)",
+      exportThread,
+    ),
+    import: sub(
+      "import",
+      {
+        synopsis: "[FILE | --latest] [--dir DIR] [--root DIR]",
+        flags: {
+          latest: { type: "boolean", help: "the newest readable snapshot" },
+          dir: { type: "string", arg: "DIR", help: "where snapshots are (default .acp-threads/)" },
+          root: { type: "string", arg: "DIR", help: "workspace folder to restore the thread into" },
+        },
+        args: { max: 1, name: "FILE" },
+      },
+      "restore a snapshot as a new thread (no FILE: list them; a .jsonl FILE from export --jsonl is added as is)",
+      importSnapshot,
+    ),
+    rename: sub(
+      "rename",
+      { synopsis: "ID TITLE...", flags: {}, args: { min: 2, name: "ID TITLE" } },
+      "set the thread's title",
+      rename,
+    ),
+    delete: sub("delete", { synopsis: "ID", flags: {}, args: ID }, "move a thread to the trash", remove),
+    restore: sub("restore", { synopsis: "ID", flags: {}, args: ID }, "bring a thread back from the trash", restore),
+  },
+  notes: "ID is a thread id or a unique prefix of one (at least 4 characters).",
+});

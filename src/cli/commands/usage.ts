@@ -8,56 +8,37 @@ import { ThreadStore } from "../../core/store/thread-store";
 import { formatContext, formatCosts, formatTokens, parseSince } from "../../core/usage/format";
 import { openUsageIndex } from "../../core/usage/usage-index";
 import { queryUsage, USAGE_GROUPS, type UsageReport, type UsageRow } from "../../core/usage/usage-query";
-import { reportError } from "../exec/context";
-import { oneOf, parseFlags } from "../flags";
-import { EXIT, type CliIO } from "../io";
+import { command } from "../command";
+import { FORMAT } from "../flags";
+import { EXIT } from "../io";
 
-const USAGE = `usage: acp-threads usage [options]
-
-  --since S        from S: a duration (30m, 24h, 7d, 2w), 'today' or a date (2026-05-01); default: everything
-  --by G           day (default) | agent | model | thread
-  --agent A        only this agent (id or name)
-  --thread ID      only this thread (id or unique prefix)
-  --format F       text (default) | json
-
-Costs are what the agents reported (claude-agent-acp and opencode report one; codex-acp and gemini do not),
-in their own currency; tokens are the turn usage agents report. Nothing is estimated.
-`;
-
-const FLAGS = {
-  since: { type: "string" },
-  by: { type: "string" },
-  agent: { type: "string" },
-  thread: { type: "string" },
-  format: { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-export async function main(io: CliIO): Promise<number> {
-  try {
-    const { values, positionals } = parseFlags(io.argv, FLAGS);
-    if (values.help) {
-      io.stdout.write(USAGE);
-      return EXIT.ok;
-    }
-    if (positionals.length) {
-      io.stderr.write(`acp-threads usage: unexpected argument '${positionals[0]}'\n\n${USAGE}`);
-      return EXIT.usage;
-    }
-    const by = oneOf("by", values.by, USAGE_GROUPS, "day");
-    const format = oneOf("format", values.format, ["text", "json"] as const, "text");
-    const since = typeof values.since === "string" ? parseSince(values.since) : undefined;
+export const main = command(
+  {
+    name: "usage",
+    synopsis: "[--since S] [--by day|agent|model|thread] [--agent A] [--thread ID] [--format text|json]",
+    flags: {
+      since: {
+        type: "string",
+        arg: "S",
+        help: "from S: a duration (30m, 24h, 7d, 2w), 'today' or a date (2026-05-01); default: everything",
+      },
+      by: { type: "enum", values: USAGE_GROUPS, default: "day", help: "rows per" },
+      agent: { type: "string", arg: "A", help: "only this agent (id or name)" },
+      thread: { type: "string", arg: "ID", help: "only this thread (id or unique prefix)" },
+      format: FORMAT,
+    },
+    notes: `Costs are what the agents reported (claude-agent-acp and opencode report one; codex-acp and gemini do not),
+in their own currency; tokens are the turn usage agents report. Nothing is estimated.`,
+  },
+  ({ io, flags }) => {
+    const { by, format } = flags;
+    const since = flags.since !== undefined ? parseSince(flags.since) : undefined;
     const store = new ThreadStore(resolveHome(io.env));
-    const threadId = typeof values.thread === "string" ? store.resolveId(values.thread) : undefined;
+    const threadId = flags.thread !== undefined ? store.resolveId(flags.thread) : undefined;
     const { index } = openUsageIndex(store);
     let report: UsageReport;
     try {
-      report = queryUsage(index, {
-        by,
-        since,
-        threadId,
-        agent: typeof values.agent === "string" ? values.agent : undefined,
-      });
+      report = queryUsage(index, { by, since, threadId, agent: flags.agent });
     } finally {
       index.close();
     }
@@ -65,10 +46,8 @@ export async function main(io: CliIO): Promise<number> {
     if (format === "json") io.stdout.write(JSON.stringify(report, null, 2) + "\n");
     else io.stdout.write(renderText(report));
     return EXIT.ok;
-  } catch (err) {
-    return reportError(io, "usage", err);
-  }
-}
+  },
+);
 
 function labelThreads(store: ThreadStore, rows: UsageRow[]): void {
   const { index } = openSyncedIndex(store);

@@ -1,5 +1,4 @@
-/** What the exec commands share: the registry on the data home, error reporting, and run formatting. */
-import { AcpThreadsError, errorMessage } from "../../core/errors";
+/** What the exec commands share: the registry on the data home, exit codes of runs, and run formatting. */
 import { openExecRegistry, type ExecRegistry, type RunInfo } from "../../core/exec";
 import type { Logger } from "../../core/log";
 import { resolveHome } from "../../core/store/paths";
@@ -20,15 +19,6 @@ export function openRegistry(io: CliIO, recordThreads = false): ExecRegistry {
     // A CLI process is short-lived: it sweeps when it lists or starts, not on a timer.
     sweepIntervalMs: 0,
   });
-}
-
-/** Prints an error the user can act on and picks the exit code. */
-export function reportError(io: CliIO, command: string, err: unknown): number {
-  io.stderr.write(`acp-threads ${command}: ${errorMessage(err)}\n`);
-  if (!(err instanceof AcpThreadsError)) return EXIT.error;
-  if (err.code === "usage") return EXIT.usage;
-  if (err.code === "timeout") return EXIT.timeout;
-  return EXIT.error;
 }
 
 /** Exit code of the CLI for a finished run: the command's own code, 3 on timeout, 128+N for a signal. */

@@ -3,16 +3,16 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SyncSummary } from "../../core/recall/recall";
 import { EXIT, type CliIO } from "../io";
-import { bool, num, parseFlags, text } from "./flags";
+import { command } from "../command";
+import { FORMAT } from "../flags";
 import { openFor, writeJson } from "./common";
 
 const ROOT_FLAGS = {
-  root: "string",
-  "since-days": "number",
-  "all-history": "bool",
-  "limit-files": "number",
-  format: "string",
-  help: "bool",
+  root: { type: "string", arg: "DIR", help: "where the transcripts are" },
+  "since-days": { type: "number", min: 0, arg: "N", help: "only files changed in the last N days (30)" },
+  "all-history": { type: "boolean", help: "every file, however old" },
+  "limit-files": { type: "number", integer: true, min: 0, arg: "N", help: "at most N files" },
+  format: FORMAT,
 } as const;
 
 function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): void {
@@ -25,46 +25,57 @@ function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): void {
   }
 }
 
-export async function syncRoot(io: CliIO, argv: string[], kind: "codex" | "claude"): Promise<number> {
-  const p = parseFlags(argv, ROOT_FLAGS);
-  if (bool(p, "help")) {
-    io.stdout.write(
-      `usage: acp-threads recall ${kind === "codex" ? "bootstrap" : "sync-claude"} [--root DIR] [--since-days N] [--all-history] [--limit-files N] [--format json]\n`,
-    );
-    return EXIT.ok;
-  }
-  const home = io.env.HOME ?? homedir();
-  // CLAUDE_CONFIG_DIR may list several comma-separated roots: the first is the default; pass --root for others
-  const claudeDir = io.env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim() || join(home, ".claude");
-  const fallback =
-    kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(claudeDir, "projects");
-  const spec = {
-    root: resolve(io.cwd, text(p, "root") ?? fallback),
-    sinceDays: num(p, "since-days"),
-    allHistory: bool(p, "all-history"),
-    limitFiles: num(p, "limit-files"),
-  };
-  const recall = openFor(io);
-  try {
-    const sum = kind === "codex" ? recall.importCodex(spec) : recall.importClaude(spec);
-    printSummary(io, [sum], text(p, "format") === "json");
-  } finally {
-    recall.close();
-  }
-  return EXIT.ok;
+function syncRoot(kind: "codex" | "claude") {
+  const name = kind === "codex" ? "bootstrap" : "sync-claude";
+  const where = kind === "codex" ? "~/.codex/sessions" : "~/.claude/projects";
+  return command(
+    {
+      name: `recall ${name}`,
+      synopsis: `[--root ${where}] [--since-days 30] [--all-history] [--limit-files N] [--format json]`,
+      flags: ROOT_FLAGS,
+    },
+    ({ io, flags }) => {
+      const home = io.env.HOME ?? homedir();
+      // CLAUDE_CONFIG_DIR may list several comma-separated roots: the first is the default; pass --root for others
+      const claudeDir = io.env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim() || join(home, ".claude");
+      const fallback =
+        kind === "codex" ? join(io.env.CODEX_HOME ?? join(home, ".codex"), "sessions") : join(claudeDir, "projects");
+      const spec = {
+        root: resolve(io.cwd, flags.root ?? fallback),
+        sinceDays: flags["since-days"],
+        allHistory: flags["all-history"],
+        limitFiles: flags["limit-files"],
+      };
+      const recall = openFor(io);
+      try {
+        const sum = kind === "codex" ? recall.importCodex(spec) : recall.importClaude(spec);
+        printSummary(io, [sum], flags.format === "json");
+      } finally {
+        recall.close();
+      }
+      return EXIT.ok;
+    },
+    kind === "codex" ? "import Codex rollouts" : "import Claude Code transcripts",
+  );
 }
 
-export async function syncOwn(io: CliIO, argv: string[]): Promise<number> {
-  const p = parseFlags(argv, { format: "string", help: "bool" });
-  if (bool(p, "help")) {
-    io.stdout.write("usage: acp-threads recall sync [--format json]   (index new turns of our own threads)\n");
+export const bootstrap = syncRoot("codex");
+export const syncClaude = syncRoot("claude");
+
+export const syncOwn = command(
+  {
+    name: "recall sync",
+    synopsis: "[--format json]",
+    flags: { format: FORMAT },
+  },
+  ({ io, flags }) => {
+    const recall = openFor(io);
+    try {
+      printSummary(io, [recall.syncOwnThreads()], flags.format === "json");
+    } finally {
+      recall.close();
+    }
     return EXIT.ok;
-  }
-  const recall = openFor(io);
-  try {
-    printSummary(io, [recall.syncOwnThreads()], text(p, "format") === "json");
-  } finally {
-    recall.close();
-  }
-  return EXIT.ok;
-}
+  },
+  "index new turns of our own threads",
+);

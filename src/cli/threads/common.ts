@@ -1,14 +1,12 @@
-/** Shared bits of the `threads` subcommands: the store for this home, flag parsing and output helpers. */
-import { AcpThreadsError } from "../../core/errors";
+/** Shared bits of the `threads` subcommands: the store for this home and output helpers. */
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { oneOf, parseFlags, type FlagSpec, type ParsedFlags } from "../flags";
 import type { CliIO } from "../io";
 
 export interface SubContext {
   io: CliIO;
   store: ThreadStore;
-  flags: ParsedFlags["values"];
+  flags: Record<string, unknown>;
   args: string[];
   json: boolean;
 }
@@ -17,16 +15,6 @@ export type Subcommand = (ctx: SubContext) => Promise<number> | number;
 
 export function openStore(io: CliIO): ThreadStore {
   return new ThreadStore(resolveHome(io.env));
-}
-
-export function parseSub(io: CliIO, argv: string[], specs: Record<string, FlagSpec>): Omit<SubContext, "store"> {
-  const { values, positionals } = parseFlags(argv, { ...specs, format: { type: "string" } });
-  const json = oneOf("format", values.format, ["text", "json"] as const, "text") === "json";
-  return { io, flags: values, args: positionals, json };
-}
-
-export function requireArgs(ctx: SubContext, n: number, usage: string): void {
-  if (ctx.args.length < n) throw new AcpThreadsError("usage", `missing argument\nusage: acp-threads threads ${usage}`);
 }
 
 export function writeJson(io: CliIO, value: unknown): void {

@@ -15,7 +15,7 @@ export function list(ctx: SubContext): number {
       ? resolve(io.cwd, flags.cwd)
       : (gitInfo(io.cwd).repoRoot ?? io.cwd);
   const agent = typeof flags.agent === "string" ? flags.agent : undefined;
-  const limit = typeof flags.limit === "string" ? Number(flags.limit) : undefined;
+  const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const { index } = openSyncedIndex(store);
   try {
     const threads = index.list({ workspace, agent, limit });

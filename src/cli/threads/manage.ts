@@ -1,9 +1,8 @@
 /** `threads rename ID TITLE...`, `threads delete ID` (to the trash), `threads restore ID` (from the trash). */
 import { EXIT } from "../io";
-import { requireArgs, shortId, writeJson, type SubContext } from "./common";
+import { shortId, writeJson, type SubContext } from "./common";
 
 export function rename(ctx: SubContext): number {
-  requireArgs(ctx, 2, "rename ID TITLE");
   const id = ctx.store.resolveId(ctx.args[0]!);
   const title = ctx.args.slice(1).join(" ");
   ctx.store.rename(id, title);
@@ -13,7 +12,6 @@ export function rename(ctx: SubContext): number {
 }
 
 export function remove(ctx: SubContext): number {
-  requireArgs(ctx, 1, "delete ID");
   const id = ctx.store.resolveId(ctx.args[0]!);
   const trashed = ctx.store.delete(id);
   if (ctx.json) writeJson(ctx.io, { id, trash: trashed });
@@ -22,7 +20,6 @@ export function remove(ctx: SubContext): number {
 }
 
 export function restore(ctx: SubContext): number {
-  requireArgs(ctx, 1, "restore ID");
   const id = ctx.store.resolveId(ctx.args[0]!, { trash: true });
   const path = ctx.store.restore(id);
   if (ctx.json) writeJson(ctx.io, { id, path });

@@ -1,7 +1,7 @@
 /** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
-import { clock, requireArgs, writeJson, type SubContext } from "./common";
+import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {
   user: "you",
@@ -13,7 +13,6 @@ const LABEL = {
 } as const;
 
 export function show(ctx: SubContext): number {
-  requireArgs(ctx, 1, "show ID");
   const { io, store } = ctx;
   const read = store.read(store.resolveId(ctx.args[0]!));
   if (ctx.json) {

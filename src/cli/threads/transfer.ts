@@ -10,7 +10,7 @@ import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } fr
 import { saveSnapshot, snapshotFromThread, SNAPSHOT_DIR, type Progress } from "../../core/snapshot/save";
 import { formatBytes, table } from "../exec/context";
 import { EXIT, type CliIO } from "../io";
-import { requireArgs, shortId, writeJson, type SubContext } from "./common";
+import { shortId, writeJson, type SubContext } from "./common";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
@@ -19,7 +19,6 @@ function progress(io: CliIO, what: string): Progress {
 }
 
 export function exportThread(ctx: SubContext): number {
-  requireArgs(ctx, 1, "export ID [--out FILE] [--dir DIR] [--jsonl]");
   const { io, store, flags } = ctx;
   const id = store.resolveId(ctx.args[0]!);
   const out = str(flags.out) && resolve(io.cwd, str(flags.out)!);

@@ -43,7 +43,7 @@ test("bad input gets a clear usage error and exit code 2", async () => {
     const opts = { home: w.home, cwd: w.repoA };
     const unknown = await cli(["recall", "--frobnicate", "x"], opts);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /unknown option --frobnicate/);
+    assert.match(unknown.err, /unknown option '--frobnicate'/);
     assert.equal((await cli(["recall", "--limit", "lots", "x"], opts)).code, 2);
     assert.equal((await cli(["recall"], opts)).code, 2);
     assert.equal((await cli(["session-archive"], opts)).code, 2);

@@ -3,7 +3,6 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { parseEnvPairs, parseFlags } from "../../../../src/cli/flags";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
@@ -45,25 +44,6 @@ const jsonLines = (stdout: string) =>
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-
-test("flags parse values, booleans, repeats and reject unknown options", () => {
-  const specs = {
-    agent: { type: "string" },
-    env: { type: "string", multiple: true },
-    verbose: { type: "boolean" },
-  } as const;
-  assert.deepEqual(
-    parseFlags(["--agent=x", "--env", "A=1", "--env", "B=2=3", "--verbose", "p1", "--", "--p2"], specs),
-    {
-      values: { agent: "x", env: ["A=1", "B=2=3"], verbose: true },
-      positionals: ["p1", "--p2"],
-    },
-  );
-  assert.deepEqual(parseEnvPairs(["A=1", "B=2=3"]), { A: "1", B: "2=3" });
-  assert.throws(() => parseFlags(["--nope"], specs), /unknown option/);
-  assert.throws(() => parseFlags(["--agent"], specs), /needs a value/);
-  assert.throws(() => parseEnvPairs(["=x"]), /KEY=VALUE/);
-});
 
 test("run prints the streamed answer of every prompt, writes the protocol log and exits 0", () =>
   withHome(async (home) => {

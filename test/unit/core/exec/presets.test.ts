@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { encodeKeys, expandCommand, keyBytes } from "../../../../src/core/exec";
-import { parseFlags } from "../../../../src/cli/exec/flags";
 
 test("a preset id expands to the CLI's non-interactive mode", () => {
   assert.deepEqual(expandCommand(["codex", "fix the bug"]).args, [
@@ -45,15 +44,4 @@ test("named keys map to terminal bytes and unknown names are literal text", () =
   assert.equal(keyBytes("M-x"), "\x1bx");
   assert.equal(keyBytes("hello"), undefined);
   assert.equal(encodeKeys(["ls", "Space", "-l", "Enter"]), "ls -l\r");
-});
-
-test("exec flags stop at the command so its own options pass through", () => {
-  const parsed = parseFlags(
-    ["--cwd", "/w", "--no-pty", "codex", "--model", "x"],
-    { cwd: "string", pty: "boolean" },
-    true,
-  );
-  assert.deepEqual(parsed.flags, { cwd: "/w", pty: false });
-  assert.deepEqual(parsed.positionals, ["codex", "--model", "x"]);
-  assert.throws(() => parseFlags(["--timeout"], { timeout: "string" }), /needs a value/);
 });
