@@ -14,6 +14,8 @@ import { gitInfo } from "./store/git-info";
 import type { ThreadMetadata } from "./model/metadata";
 import type { AgentRef } from "./model/records";
 import type { ThreadHandle, ThreadStore } from "./store/thread-store";
+import type { EditLedger } from "./ledger/edit-ledger";
+import { SessionLedger } from "./ledger/session-ledger";
 import { buildSeedText } from "./thread/context-seed";
 import { LiveThread, modelOf, type LiveThreadOptions } from "./thread/live-thread";
 
@@ -28,6 +30,8 @@ export interface ThreadSessionOptions {
   threadId?: string;
   logger?: Logger;
   live?: LiveThreadOptions;
+  /** Records what each turn changes in the workspace (review, restore, provenance). */
+  ledger?: EditLedger;
 }
 
 export type ThreadSessionStatus = "starting" | "idle" | "working" | "closed" | "failed";
@@ -53,18 +57,26 @@ export class ThreadSession {
   #seed = "";
   #turn: Promise<TurnResult> | undefined;
   #origin: SessionOrigin = "new";
+  readonly #ledger: SessionLedger | undefined;
 
   private constructor(
     private readonly opts: ThreadSessionOptions,
     private runtime: AgentRuntime,
     readonly live: LiveThread,
     private sessionId: string,
-  ) {}
+  ) {
+    const agent = { id: opts.agent.id, name: opts.agent.name };
+    const logger = opts.logger ?? nullLogger;
+    this.#ledger =
+      opts.ledger && new SessionLedger(opts.ledger, live.threadId, opts.cwd, agent, (e) => this.#emit(e), logger);
+    this.#ledger?.attach(runtime, () => this.sessionId);
+  }
 
   /** A new thread on a new agent session. */
   static async start(opts: ThreadSessionOptions): Promise<ThreadSession> {
     const runtime = opts.createRuntime();
     let handle: ThreadHandle | undefined;
+    const baseline = opts.ledger?.prepare(opts.cwd); // the folder's baseline builds while the agent starts
     try {
       const info = await runtime.ensureSession();
       const git = gitInfo(opts.cwd);
@@ -82,9 +94,12 @@ export class ThreadSession {
       const model = modelOf(info.configOptions);
       if (model) live.patch({ model });
       live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
-      return new ThreadSession(opts, runtime, live, info.sessionId);
+      const session = new ThreadSession(opts, runtime, live, info.sessionId);
+      void baseline?.then((lease) => lease.dispose());
+      return session;
     } catch (err) {
       handle?.close();
+      void baseline?.then((lease) => lease.dispose());
       await runtime.close().catch(() => undefined);
       throw err;
     }
@@ -155,6 +170,7 @@ export class ThreadSession {
     }
     this.#setStatus("working");
     this.live.beginTurn(text);
+    await this.#ledger?.begin(this.live.metadata.counters.userMessages);
     const seeded = this.#seed;
     let result: TurnResult = { stopReason: "error", error: "the turn ended without a result" };
     try {
@@ -164,6 +180,7 @@ export class ThreadSession {
           this.#seed = "";
         } else if (event.type === "error") result = { stopReason: "error", error: event.message };
         if (event.type !== "done" && !this.live.handle.closed) this.live.record(event);
+        this.#ledger?.observe(event);
         this.#emit(event);
       }
     } catch (err) {
@@ -171,6 +188,7 @@ export class ThreadSession {
       if (!this.live.handle.closed) this.live.record({ type: "error", message: result.error! });
       this.#emit({ type: "error", message: result.error! });
     }
+    await this.#ledger?.end(result.stopReason);
     if (this.#status === "closed") return result;
     this.live.endTurn(result.stopReason, "idle", result.usage);
     this.#setStatus(DEAD.includes(this.runtime.getStatus()) ? "failed" : "idle");
@@ -193,6 +211,7 @@ export class ThreadSession {
       ]);
     }
     this.live.close(status);
+    this.#ledger?.dispose();
     this.#setStatus("closed");
     await this.runtime.close().catch((err) => (this.opts.logger ?? nullLogger).warn("closing the agent failed", err));
     this.#events.dispose();
@@ -203,6 +222,7 @@ export class ThreadSession {
   async #recover(): Promise<void> {
     await this.runtime.close().catch(() => undefined);
     this.runtime = this.opts.createRuntime();
+    this.#ledger?.attach(this.runtime, () => this.sessionId);
     await this.#attach(this.runtime);
   }
 

@@ -18,7 +18,7 @@ import { PathGuard } from "./path-guard";
 import { DEFAULT_PERMISSION_POLICY, PermissionStore } from "./permission-policy";
 import { ProtocolLog } from "./protocol-log";
 import type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
-import type { AgentCapabilitiesView, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
+import type { AgentCapabilitiesView, FileWrite, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
 import { ensureSession, listAllSessions, type OpenedSession, type SessionOpenContext } from "./session-open";
 import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
@@ -41,6 +41,8 @@ class Runtime implements AcpAgentRuntime {
   readonly #events = new Emitter<SessionEvent>();
   readonly onStatus = this.#status.event;
   readonly onEvent = this.#events.event;
+  readonly #fileWrites = new Emitter<FileWrite>();
+  readonly onFileWrite = this.#fileWrites.event;
   #statusValue: RuntimeStatus = "starting";
   #conn: ClientConnection | undefined;
   #init: acp.InitializeResponse | undefined;
@@ -78,6 +80,13 @@ class Runtime implements AcpAgentRuntime {
       emit: (id, event) => {
         const session = this.#session(id);
         this.#queue.run(id, () => this.#deliver(session, event));
+      },
+      fileWritten: (write) => {
+        try {
+          this.#fileWrites.fire(write);
+        } catch (err) {
+          logger.warn("a file-write listener failed", err);
+        }
       },
       waitingForPermission: (waiting) => {
         this.#waiting += waiting ? 1 : -1;

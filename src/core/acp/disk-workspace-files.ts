@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { WorkspaceFiles } from "../ports";
 
-export async function atomicWriteFile(path: string, content: string, mode?: number): Promise<void> {
+export async function atomicWriteFile(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // Keep an existing file's mode; new files get `mode` (default 0644 for workspace files).
   const keepMode = await stat(path).then(
@@ -14,7 +14,7 @@ export async function atomicWriteFile(path: string, content: string, mode?: numb
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString("hex")}.tmp`);
   const fh = await open(tmp, "w", keepMode);
   try {
-    await fh.writeFile(content, "utf8");
+    await fh.writeFile(content);
     await fh.sync();
   } finally {
     await fh.close();

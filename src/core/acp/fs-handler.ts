@@ -37,15 +37,17 @@ export async function handleWriteTextFile(
   const session = ctx.session(params.sessionId);
   const path = await ctx.guard.check(params.path);
   const approved = session.approvedEdits.has(params.path) || session.approvedEdits.has(path);
+  const oldText = (await ctx.files.readText(path)) ?? null;
   if (!approved) {
-    const oldText = (await ctx.files.readText(path)) ?? null;
     if (!(await checkWritePermission(ctx, session, params.path, oldText, params.content))) {
       throw new AcpThreadsError("permission_denied", `writing ${params.path} was not allowed (policy ${ctx.policy})`, {
         path: params.path,
       });
     }
   }
-  await ctx.files.writeText(path, params.content, session.lastRead.get(path));
+  const lastRead = session.lastRead.get(path);
+  await ctx.files.writeText(path, params.content, lastRead);
   session.lastRead.set(path, params.content);
+  ctx.fileWritten?.({ sessionId: params.sessionId, path, before: oldText, after: params.content, lastRead });
   return {};
 }

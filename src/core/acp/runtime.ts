@@ -3,6 +3,7 @@
  * extension) talks to agents only through this interface.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { Disposable } from "../lifecycle";
 import type { Logger } from "../log";
 import type { AgentSpec, PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
@@ -61,6 +62,18 @@ export interface DoctorEntry {
   problem: string | null;
 }
 
+/** A file the agent wrote through `fs/write_text_file` (the edit ledger records it; conflict radar reads it). */
+export interface FileWrite {
+  sessionId: string;
+  /** Absolute, symlink-resolved path. */
+  path: string;
+  /** The text before the write (open editor buffer or disk); null when the file did not exist. */
+  before: string | null;
+  after: string;
+  /** What the agent last read of this file through `fs/read_text_file`, if it did. */
+  lastRead?: string;
+}
+
 export interface AgentRuntime {
   ensureSession(req?: SessionRequest): Promise<SessionInfo>;
   /** One prompt turn; yields normalized events and always ends with `done` or `error`. */
@@ -75,4 +88,6 @@ export interface AgentRuntime {
   getStatus(): RuntimeStatus;
   setMode(sessionId: string, modeId: string): Promise<void>;
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]>;
+  /** Writes served through `fs/write_text_file`, in order (runtimes that serve no fs methods leave it out). */
+  onFileWrite?(listener: (write: FileWrite) => void): Disposable;
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../log";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
+import type { FileWrite } from "./runtime";
 import type { PermissionStore } from "./permission-store";
 
 export class SessionState {
@@ -53,6 +54,8 @@ export interface EngineContext {
   session(sessionId: string): SessionState;
   /** Emits an event for a session, in order with its `session/update`s. */
   emit(sessionId: string, event: RuntimeEvent): void;
+  /** Reports a write served through `fs/write_text_file` (runtime `onFileWrite`). */
+  fileWritten?(write: FileWrite): void;
   /** Marks the runtime as waiting for a person (true) or back to work (false). */
   waitingForPermission(waiting: boolean): void;
 }

@@ -26,7 +26,16 @@ export interface ReadResult {
 const NL = 0x0a;
 
 export function readRecordsFromBuffer(buf: Buffer, baseOffset = 0): ReadResult {
-  const records: ThreadRecord[] = [];
+  return readLinesFromBuffer(buf, parseRecord, baseOffset);
+}
+
+/** The line reader for any JSONL family: `parse` validates one line (thread records, the edit ledger). */
+export function readLinesFromBuffer<T>(
+  buf: Buffer,
+  parse: (line: string) => { ok: true; record: T } | { ok: false; error: string },
+  baseOffset = 0,
+): Omit<ReadResult, "records"> & { records: T[] } {
+  const records: T[] = [];
   const warnings: ReadWarning[] = [];
   let start = 0;
   while (start < buf.length) {
@@ -35,7 +44,7 @@ export function readRecordsFromBuffer(buf: Buffer, baseOffset = 0): ReadResult {
     if (nl > start) {
       const line = buf.toString("utf8", start, nl);
       if (line.trim()) {
-        const parsed = parseRecord(line);
+        const parsed = parse(line);
         if (parsed.ok) records.push(parsed.record);
         else warnings.push({ offset: baseOffset + start, message: `skipped bad line: ${parsed.error}` });
       }

@@ -72,6 +72,11 @@ export class JsonlWriter {
     return records;
   }
 
+  /** Appends JSON values of another record family (the edit ledger) as whole lines, in one write. */
+  appendValues(values: readonly object[]): void {
+    if (values.length) this.writeRaw(values.map((v) => JSON.stringify(v) + "\n").join(""));
+  }
+
   private writeRaw(text: string): void {
     const fd = this.#requireFd();
     const buf = Buffer.from(text, "utf8");

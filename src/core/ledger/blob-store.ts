@@ -1,0 +1,107 @@
+/**
+ * Content-addressed blobs of the edit ledger: `<dir>/<h[0:2]>/<h[2:]>`, one file per distinct content, shared
+ * by every thread (deduplicated). The address is git's blob id (SHA-1 of `blob <size>\0<content>`), so a
+ * tracked file's content can also be fetched from the repository's own object database by the same id.
+ * Blobs are whole-file writes: tmp → fsync → rename, mode 0600. A read checks the content against its id, so
+ * a torn or tampered blob reads as missing, never as wrong content.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+import { isBinary, type FileState } from "./content";
+
+const HASH_RE = /^[0-9a-f]{40}$/;
+
+/** Git's blob id of `content`. */
+export function blobId(content: Uint8Array): string {
+  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+}
+
+export const isBlobId = (s: unknown): s is string => typeof s === "string" && HASH_RE.test(s);
+
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  pathOf(id: string): string {
+    if (!isBlobId(id)) throw new Error(`'${id}' is not a blob id`);
+    return join(this.dir, id.slice(0, 2), id.slice(2));
+  }
+
+  has(id: string): boolean {
+    return isBlobId(id) && existsSync(this.pathOf(id));
+  }
+
+  /** The content, or undefined when the blob is missing or does not match its id. */
+  get(id: string): Buffer | undefined {
+    if (!isBlobId(id)) return undefined;
+    let buf: Buffer;
+    try {
+      buf = readFileSync(this.pathOf(id));
+    } catch {
+      return undefined;
+    }
+    return blobId(buf) === id ? buf : undefined;
+  }
+
+  getText(id: string): string | undefined {
+    return this.get(id)?.toString("utf8");
+  }
+
+  /**
+   * Stores `content` (a no-op when it is there already) and returns its id. `durable: false` skips the fsync
+   * for baseline copies nothing refers to yet; `sync` makes them durable once a ledger record will.
+   */
+  async put(content: Uint8Array, opts: { id?: string; durable?: boolean } = {}): Promise<string> {
+    const id = opts.id ?? blobId(content);
+    const path = this.pathOf(id);
+    const there = await stat(path).then(
+      (s) => s.size === content.length,
+      () => false,
+    );
+    if (there) return id;
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+    const fh = await open(tmp, "wx", 0o600);
+    try {
+      await fh.writeFile(content);
+      if (opts.durable !== false) await fh.sync();
+    } catch (err) {
+      await fh.close();
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await fh.close();
+    try {
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return id;
+  }
+
+  /** fsyncs blobs written with `durable: false` (cheap when the kernel flushed them already). */
+  async sync(ids: Iterable<string>): Promise<void> {
+    await Promise.all(
+      [...new Set(ids)].map(async (id) => {
+        const fh = await open(this.pathOf(id), "r").catch(() => undefined);
+        if (!fh) return;
+        try {
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+      }),
+    );
+  }
+}
+
+/** Keeps one version of a file: stored unless binary (binary versions are noted by id and size only). */
+export async function keepVersion(blobs: BlobStore, buf: Buffer, opts: { durable?: boolean } = {}): Promise<FileState> {
+  const id = blobId(buf);
+  if (isBinary(buf)) return { id, size: buf.length, stored: false, binary: true };
+  await blobs.put(buf, { id, durable: opts.durable });
+  return { id, size: buf.length, stored: true };
+}

@@ -1,0 +1,278 @@
+/**
+ * The edit ledger service of one process (extension host or CLI): the blob store, one workspace tracker per
+ * folder shared by every session in it, the turn captures, and the conflict radar. Thread sessions call
+ * `openSession` when they start (the folder's baseline is built while the agent starts) and `beginTurn` /
+ * `TurnCapture.end` around each turn; exec runs do the same through `LedgerExecRecorder`.
+ *
+ * Layout under the data home: `ledger/<threadId>.jsonl` (canonical, append-only), `ledger/blobs/` (content by
+ * id, shared), `ledger/manifests/` (derived cache of plain folders' baselines).
+ */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { errorMessage } from "../errors";
+import { Emitter, toDisposable, type Disposable } from "../lifecycle";
+import { nullLogger, type Logger } from "../log";
+import { isThreadId } from "../store/thread-id";
+import type { FileWrite } from "../acp/runtime";
+import { BlobStore } from "./blob-store";
+import type { LedgerLimits } from "./content";
+import { appendLedger, readLedger } from "./ledger-file";
+import { foldLedger, type LedgerView, type OpView } from "./ledger-view";
+import type { LedgerInput } from "./records";
+import { WorkspaceTracker, type FileDelta } from "./tracker";
+import { TurnCapture, type CaptureHost, type TurnInfo } from "./turn-capture";
+
+export interface EditLedgerOptions {
+  /** The data home (`resolveHome()`); the ledger lives in `<home>/ledger`. */
+  home: string;
+  logger?: Logger;
+  limits?: Partial<LedgerLimits>;
+  /** Watch directories (default true); false = stat walks at turn boundaries. */
+  watch?: boolean;
+}
+
+export interface LedgerRecorded {
+  threadId: string;
+  op: OpView;
+}
+
+export interface ConflictNotice {
+  /** `two_sessions`: another live session changed the same file; `stale_write`: an agent replaced text it had not read. */
+  kind: "two_sessions" | "stale_write" | "shared_turns";
+  threadId: string;
+  path: string;
+  otherThreadIds: string[];
+  message: string;
+}
+
+interface Slot {
+  root: string;
+  tracker: Promise<WorkspaceTracker | undefined>;
+  refs: number;
+  open: Set<TurnCapture>;
+}
+
+export class EditLedger implements Disposable {
+  readonly dir: string;
+  readonly blobs: BlobStore;
+  readonly #opts: EditLedgerOptions;
+  readonly #logger: Logger;
+  readonly #slots = new Map<string, Slot>();
+  /** Live sessions: thread id → files its turns changed (the conflict radar's memory). */
+  readonly #live = new Map<string, { agent: string; touched: Set<string> }>();
+  readonly #recorded = new Emitter<LedgerRecorded>();
+  readonly #conflicts = new Emitter<ConflictNotice>();
+  readonly #ending = new Set<Promise<unknown>>();
+  readonly onDidRecord = this.#recorded.event;
+  readonly onConflict = this.#conflicts.event;
+  #disposed = false;
+
+  constructor(opts: EditLedgerOptions) {
+    this.#opts = opts;
+    this.#logger = opts.logger ?? nullLogger;
+    this.dir = join(opts.home, "ledger");
+    this.blobs = new BlobStore(join(this.dir, "blobs"));
+  }
+
+  pathOf(threadId: string): string {
+    if (!isThreadId(threadId)) throw new Error(`'${threadId}' is not a thread id`);
+    return join(this.dir, `${threadId}.jsonl`);
+  }
+
+  /** The thread's ledger, folded (derived: read from the file each time). */
+  read(threadId: string): LedgerView {
+    const { records, warnings } = readLedger(this.pathOf(threadId));
+    for (const w of warnings) this.#logger.warn(`ledger ${threadId} @${w.offset}: ${w.message}`);
+    return foldLedger(records, warnings);
+  }
+
+  append(threadId: string, inputs: LedgerInput[]): Promise<void> {
+    return appendLedger(this.pathOf(threadId), inputs, this.#logger).then(() => undefined);
+  }
+
+  /** A session starts in `cwd`: the folder's baseline is built now (shared); dispose when the session ends. */
+  openSession(threadId: string, cwd: string, agent = ""): Disposable {
+    const slot = this.#acquire(cwd);
+    this.#live.set(threadId, { agent, touched: this.#live.get(threadId)?.touched ?? new Set() });
+    return toDisposable(() => {
+      this.#live.delete(threadId);
+      this.#release(slot);
+    });
+  }
+
+  /** Builds the folder's baseline and takes in edits made so far (exec: call before starting the process). */
+  async prepare(cwd: string): Promise<Disposable> {
+    const slot = this.#acquire(cwd);
+    const tracker = await slot.tracker;
+    if (tracker) this.#distribute(slot, await tracker.sync().catch((err) => this.#syncFailed(err)));
+    return toDisposable(() => this.#release(slot));
+  }
+
+  /**
+   * Starts recording a turn. Edits made before it are taken in first (unless `prepared`: the caller ran
+   * `prepare` just before starting something that may already be writing).
+   */
+  async beginTurn(info: TurnInfo, opts: { prepared?: boolean } = {}): Promise<TurnCapture> {
+    const slot = this.#acquire(info.cwd);
+    const tracker = await slot.tracker;
+    if (tracker && !opts.prepared) this.#distribute(slot, await tracker.sync().catch((err) => this.#syncFailed(err)));
+    const capture = new TurnCapture(this.#host(slot), info, slot.root, tracker);
+    slot.open.add(capture);
+    return capture;
+  }
+
+  /** Resolves once every turn that has ended has been written (the CLI awaits this before exiting). */
+  async flush(): Promise<void> {
+    while (this.#ending.size) await Promise.allSettled([...this.#ending]);
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const slot of this.#slots.values()) void slot.tracker.then((t) => t?.dispose());
+    this.#slots.clear();
+    this.#recorded.dispose();
+    this.#conflicts.dispose();
+  }
+
+  #host(slot: Slot): CaptureHost {
+    return {
+      blobs: this.blobs,
+      append: (threadId, inputs) => this.append(threadId, inputs),
+      finish: async (capture) => {
+        try {
+          const tracker = await slot.tracker;
+          if (tracker) this.#distribute(slot, await tracker.sync().catch((err) => this.#syncFailed(err)));
+        } finally {
+          slot.open.delete(capture);
+          this.#release(slot);
+        }
+      },
+      track: (p) => this.#track(p),
+      finished: (capture) => this.#finished(capture),
+      warn: (m) => this.#logger.warn(`edit ledger: ${m}`),
+      staleWrite: (capture, write) => this.#staleWrite(capture, write),
+    };
+  }
+
+  #syncFailed(err: unknown): FileDelta[] {
+    this.#logger.warn(`edit ledger: looking for changed files failed: ${errorMessage(err)}`);
+    return [];
+  }
+
+  #track(p: Promise<unknown>): void {
+    const t = p.catch(() => undefined).finally(() => this.#ending.delete(t));
+    this.#ending.add(t);
+  }
+
+  #finished(capture: TurnCapture): OpView {
+    const { threadId } = capture.info;
+    const op = this.read(threadId).ops.find((o) => o.op === capture.op) ?? {
+      op: capture.op,
+      type: "turn" as const,
+      turn: capture.info.turn,
+      startedAt: capture.startedAt,
+      files: [],
+    };
+    this.#radar(capture, op);
+    this.#safely(() => this.#recorded.fire({ threadId, op }));
+    return op;
+  }
+
+  /** Two live sessions changed the same file; or a file changed while several turns ran in its folder. */
+  #radar(capture: TurnCapture, op: OpView): void {
+    const { threadId } = capture.info;
+    const mine = this.#live.get(threadId);
+    for (const f of op.files) {
+      const others = [...this.#live].filter(([id, s]) => id !== threadId && s.touched.has(f.path)).map(([id]) => id);
+      if (others.length)
+        this.#notice({
+          kind: "two_sessions",
+          threadId,
+          path: f.path,
+          otherThreadIds: others,
+          message: `${capture.info.agent.name} changed ${f.path}, which ${others.length === 1 ? "another live session" : `${others.length} other live sessions`} changed too`,
+        });
+      mine?.touched.add(f.path);
+    }
+    for (const path of capture.sharedPaths)
+      this.#notice({
+        kind: "shared_turns",
+        threadId,
+        path,
+        otherThreadIds: [],
+        message: `${path} changed on disk while several sessions were working in this folder; it is recorded for each of them`,
+      });
+  }
+
+  #staleWrite(capture: TurnCapture, write: FileWrite): void {
+    this.#notice({
+      kind: "stale_write",
+      threadId: capture.info.threadId,
+      path: write.path,
+      otherThreadIds: [],
+      message: `${capture.info.agent.name} rewrote ${write.path}, which changed after it last read it; the changes since were merged in where they did not overlap — review the result`,
+    });
+  }
+
+  #notice(n: ConflictNotice): void {
+    this.#logger.info(`conflict radar: ${n.message}`);
+    this.#safely(() => this.#conflicts.fire(n));
+  }
+
+  /** Gives each open turn its share of a sync's deltas (see the module comment on attribution). */
+  #distribute(slot: Slot, deltas: FileDelta[]): void {
+    const open = [...slot.open];
+    if (!deltas.length || !open.length) return;
+    if (open.length === 1) return open[0].addDeltas(deltas, false);
+    for (const d of deltas) {
+      const abs = join(slot.root, d.rel);
+      const claimants = open.filter((c) => c.claims(abs));
+      if (claimants.length === 1) claimants[0].addDeltas([d], false);
+      else for (const c of claimants.length ? claimants : open) c.addDeltas([d], true);
+    }
+  }
+
+  #acquire(cwd: string): Slot {
+    const root = realRoot(cwd);
+    let slot = this.#slots.get(root);
+    if (!slot) {
+      const tracker = WorkspaceTracker.open(root, {
+        blobs: this.blobs,
+        limits: this.#opts.limits,
+        watch: this.#opts.watch,
+        cacheDir: join(this.dir, "manifests"),
+        logger: this.#logger,
+      }).catch((err) => {
+        this.#logger.warn(`edit ledger: cannot track ${root}: ${errorMessage(err)}; only fs writes are recorded`);
+        return undefined;
+      });
+      slot = { root, tracker, refs: 0, open: new Set() };
+      this.#slots.set(root, slot);
+    }
+    slot.refs++;
+    return slot;
+  }
+
+  #release(slot: Slot): void {
+    if (--slot.refs > 0 || this.#slots.get(slot.root) !== slot) return;
+    this.#slots.delete(slot.root);
+    void slot.tracker.then((t) => t?.dispose());
+  }
+
+  #safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#logger.warn("an edit-ledger listener failed", err);
+    }
+  }
+}
+
+function realRoot(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}

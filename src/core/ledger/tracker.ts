@@ -1,0 +1,360 @@
+/**
+ * The ledger's view of one workspace on disk: for every file git would not ignore, the id of its current
+ * content, so that when an agent that writes to disk itself (codex-acp, claude-agent-acp, every exec CLI)
+ * changes a file, the version before the change is already known and kept.
+ *
+ * Baseline (once per workspace and process): in a git repository the index gives the id of every clean tracked
+ * file without reading it (its content stays in git's object database until a turn changes the file);
+ * only modified and untracked files are read. Elsewhere every file is read once, and a manifest cache keeps
+ * the ids between runs. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
+ * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
+ * limit, `watch: false`) `sync()` stat-walks the workspace.
+ */
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Stats } from "node:fs";
+import { nullLogger, type Logger } from "../log";
+import { keepVersion, type BlobStore } from "./blob-store";
+import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
+import { DirWatcher } from "./dir-watcher";
+import { indexEntries, readBlobs, repoOf, worktreeChanges } from "./git-plumbing";
+import { IgnoreMatcher } from "./gitignore";
+import { loadManifestCache, saveManifestCache } from "./manifest-cache";
+import { statInfo, walkWorkspace, type StatInfo } from "./walk";
+
+export interface TrackerOptions {
+  blobs: BlobStore;
+  limits?: Partial<LedgerLimits>;
+  /** Watch directories (default true); false = a stat walk at every sync. */
+  watch?: boolean;
+  /** Where a non-git workspace's manifest is cached between runs (derived; rebuilt when missing). */
+  cacheDir?: string;
+  logger?: Logger;
+}
+
+/** A file that changed between two syncs; `null` = absent. Paths are relative to the tracker's root. */
+export interface FileDelta {
+  rel: string;
+  before: FileState | null;
+  after: FileState | null;
+}
+
+interface Entry extends StatInfo {
+  state: FileState;
+  /** The content is only in git's object database (a clean tracked file of the baseline). */
+  inGit?: boolean;
+}
+
+export type TrackerMode = "watch" | "walk" | "off";
+
+/** Settling time before a sync reads the dirty set: lets queued watch events arrive. */
+const SETTLE_MS = 10;
+const READ_CONCURRENCY = 16;
+
+export class WorkspaceTracker {
+  readonly root: string;
+  readonly #opts: TrackerOptions;
+  readonly #limits: LedgerLimits;
+  readonly #logger: Logger;
+  readonly #entries = new Map<string, Entry>();
+  readonly #dirty = new Set<string>();
+  #matcher!: IgnoreMatcher;
+  #prefix = "";
+  #gitTop: string | undefined;
+  #watcher: DirWatcher | undefined;
+  #mode: TrackerMode = "walk";
+  #offReason: string | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+  #disposed = false;
+
+  private constructor(root: string, opts: TrackerOptions) {
+    this.root = root;
+    this.#opts = opts;
+    this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.#logger = opts.logger ?? nullLogger;
+  }
+
+  /** Builds the baseline and starts watching. */
+  static async open(root: string, opts: TrackerOptions): Promise<WorkspaceTracker> {
+    const t = new WorkspaceTracker(root, opts);
+    await t.#baseline();
+    return t;
+  }
+
+  get mode(): TrackerMode {
+    return this.#mode;
+  }
+  /** Why disk changes are not tracked (mode "off"). */
+  get offReason(): string | undefined {
+    return this.#offReason;
+  }
+  get fileCount(): number {
+    return this.#entries.size;
+  }
+  get isGit(): boolean {
+    return this.#gitTop !== undefined;
+  }
+
+  /** The last known version of a root-relative file: a state, null (known absent), undefined (not tracked). */
+  stateOf(rel: string): FileState | null | undefined {
+    return this.#entries.get(rel)?.state ?? (this.#mode === "off" || this.ignores(rel) ? undefined : null);
+  }
+
+  ignores(rel: string, isDir = false): boolean {
+    return this.#matcher.ignores(this.#toTop(rel), isDir);
+  }
+
+  /** Files changed since the last sync (or the baseline). Syncs run one at a time. */
+  sync(): Promise<FileDelta[]> {
+    const run = this.#chain.then(() => this.#sync());
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Makes sure the content of each state is in the blob store: a clean tracked file's baseline content is
+   * copied from git's object database. Returns the states with `stored` set where it now is.
+   */
+  async keep(states: (FileState | null)[]): Promise<(FileState | null)[]> {
+    const wanted = (s: FileState | null): s is FileState => !!s && !s.stored && !!s.id && !s.binary && !s.tooLarge;
+    const sizes = new Map<string, number>();
+    const fromGit = [...new Set(states.filter(wanted).map((s) => s.id!))];
+    if (fromGit.length && this.#gitTop) {
+      for (const [id, buf] of await readBlobs(this.root, fromGit)) {
+        sizes.set(id, buf.length);
+        if (!isBinary(buf)) await this.#opts.blobs.put(buf, { id, durable: false });
+      }
+    }
+    return states.map((s) => {
+      if (!wanted(s)) return s;
+      const size = sizes.get(s.id!) ?? s.size;
+      return this.#opts.blobs.has(s.id!) ? { ...s, size, stored: true } : { ...s, size };
+    });
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#watcher?.dispose();
+    if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
+      saveManifestCache(this.#opts.cacheDir, this.root, this.#entries, this.#logger);
+  }
+
+  // ---- baseline -------------------------------------------------------------------------------------------
+
+  async #baseline(): Promise<void> {
+    const repo = await repoOf(this.root);
+    if (repo) {
+      this.#gitTop = repo.top;
+      const rel = repo.top === this.root ? "" : this.root.slice(repo.top.length + 1);
+      this.#prefix = rel.split("\\").join("/");
+    }
+    this.#matcher = new IgnoreMatcher(repo?.top ?? this.root, { extra: repo?.excludes });
+    const watch = this.#opts.watch !== false;
+    if (repo) await this.#gitBaseline();
+    else await this.#walkBaseline();
+    if (this.#mode === "off") return;
+    if (watch) this.#startWatching();
+    if (this.#mode === "watch") return;
+    this.#mode = "walk";
+    // walks compare stats: give the clean tracked files (known from the index, never read) theirs
+    if (repo) for (const [rel, st] of this.#walk().files) this.#adoptStat(rel, st);
+  }
+
+  #adoptStat(rel: string, st: StatInfo): void {
+    const e = this.#entries.get(rel);
+    if (e && e.mtimeMs < 0) this.#entries.set(rel, { ...e, ...st, state: { ...e.state, size: st.size } });
+  }
+
+  async #gitBaseline(): Promise<void> {
+    const [index, changes] = await Promise.all([indexEntries(this.root), worktreeChanges(this.root)]);
+    const fromTop = (p: string) => (this.#prefix ? p.slice(this.#prefix.length + 1) : p);
+    const changed = new Set(changes.modified.map(fromTop));
+    const untracked = changes.untracked.map(fromTop);
+    if (index.length + untracked.length > this.#limits.maxFiles) return this.#off(index.length + untracked.length);
+    for (const e of index) {
+      const rel = fromTop(e.path);
+      if (!changed.has(rel))
+        this.#entries.set(rel, {
+          size: -1,
+          mtimeMs: -1,
+          ino: -1,
+          inGit: true,
+          state: { id: e.id, size: -1, stored: false },
+        });
+    }
+    await this.#readAll([...changed, ...untracked]);
+  }
+
+  async #walkBaseline(): Promise<void> {
+    const walk = this.#walk();
+    if (walk.truncated) return this.#off(walk.files.size);
+    const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
+    const toRead: string[] = [];
+    for (const [rel, st] of walk.files) {
+      const c = cached.get(rel);
+      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino;
+      if (usable && (!c.state.stored || (c.state.id && this.#opts.blobs.has(c.state.id)))) this.#entries.set(rel, c);
+      else toRead.push(rel);
+    }
+    await this.#readAll(toRead);
+  }
+
+  #off(count: number): void {
+    this.#mode = "off";
+    this.#entries.clear();
+    this.#offReason = `${count} files exceed the ledger's limit of ${this.#limits.maxFiles}; only edits made through the editor's file methods are recorded`;
+    this.#logger.warn(`edit ledger: ${this.root}: ${this.#offReason}`);
+  }
+
+  async #readAll(rels: string[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < rels.length) {
+        const rel = rels[next++];
+        const st = await lstat(join(this.root, rel)).catch(() => undefined);
+        if (st?.isFile()) this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  }
+
+  #startWatching(): void {
+    const dirs = new Set<string>([""]);
+    for (const rel of this.#entries.keys()) {
+      for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
+        const d = rel.slice(0, i);
+        if (dirs.has(d)) break;
+        dirs.add(d);
+      }
+    }
+    this.#watcher = new DirWatcher(this.root, (rel) => this.#dirty.add(rel));
+    this.#mode = "watch";
+    for (const d of dirs) {
+      if (this.#watcher.add(d)) continue;
+      this.#logger.warn(`edit ledger: ${this.#watcher.failed}; falling back to a stat walk per turn`);
+      this.#watcher = undefined;
+      this.#mode = "walk";
+      return;
+    }
+  }
+
+  // ---- sync -----------------------------------------------------------------------------------------------
+
+  async #sync(): Promise<FileDelta[]> {
+    if (this.#disposed || this.#mode === "off") return [];
+    if (this.#mode === "walk") return this.#syncWalk();
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    if (this.#watcher?.failed) {
+      this.#mode = "walk";
+      return this.#syncWalk();
+    }
+    const deltas: FileDelta[] = [];
+    while (this.#dirty.size) {
+      const batch = [...this.#dirty].sort();
+      this.#dirty.clear();
+      for (const rel of batch) await this.#examine(rel, deltas);
+    }
+    return deltas;
+  }
+
+  async #examine(rel: string, deltas: FileDelta[]): Promise<void> {
+    if (rel.split("/").includes(".git")) return;
+    if (rel.endsWith(".gitignore")) this.#matcher.reset();
+    const abs = join(this.root, rel);
+    const st = rel ? await lstat(abs).catch(() => undefined) : undefined;
+    if (rel && !st) return this.#gone(rel, deltas);
+    if (!rel || st!.isDirectory()) {
+      if (rel && this.ignores(rel, true)) return;
+      if (!this.#watcher!.add(rel)) return; // watching failed: the next sync walks
+      // a new or rescanned directory: its unwatched sub-directories and every file in it are looked at
+      const names = await readdir(abs, { withFileTypes: true }).catch(() => []);
+      const present = new Set<string>();
+      for (const d of names) {
+        const p = rel ? `${rel}/${d.name}` : d.name;
+        present.add(p);
+        if (d.isDirectory() ? !this.#watcher!.watching(p) : d.isFile()) this.#dirty.add(p);
+      }
+      for (const p of this.#entries.keys()) if (parentOf(p) === rel && !present.has(p)) this.#dirty.add(p);
+      return;
+    }
+    if (!st!.isFile()) return;
+    const prev = this.#entries.get(rel);
+    if (!prev && this.ignores(rel)) return;
+    await this.#update(rel, st!, prev, deltas);
+  }
+
+  #gone(rel: string, deltas: FileDelta[]): void {
+    const prev = this.#entries.get(rel);
+    if (prev) {
+      this.#entries.delete(rel);
+      deltas.push({ rel, before: prev.state, after: null });
+    }
+    if (this.#watcher?.watching(rel)) {
+      this.#watcher.remove(rel);
+      for (const [p, e] of [...this.#entries]) {
+        if (!p.startsWith(`${rel}/`)) continue;
+        this.#entries.delete(p);
+        deltas.push({ rel: p, before: e.state, after: null });
+      }
+    }
+  }
+
+  async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[]): Promise<void> {
+    if (prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino) return;
+    const state = await this.#readState(rel, st);
+    this.#entries.set(rel, {
+      ...statInfo(st),
+      state,
+      ...(prev?.inGit && sameContent(prev.state, state) ? { inGit: true } : {}),
+    });
+    if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
+  }
+
+  async #syncWalk(): Promise<FileDelta[]> {
+    const walk = this.#walk();
+    const deltas: FileDelta[] = [];
+    const look = async (rel: string, prev: Entry | undefined) => {
+      const st = await lstat(join(this.root, rel)).catch(() => undefined);
+      if (!st?.isFile()) return this.#gone(rel, deltas);
+      await this.#update(rel, st, prev, deltas);
+    };
+    const pending: Promise<void>[] = [];
+    // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
+    for (const [rel, e] of this.#entries) if (!walk.files.has(rel)) pending.push(look(rel, e));
+    for (const [rel, st] of walk.files) {
+      const prev = this.#entries.get(rel);
+      if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino)
+        pending.push(look(rel, prev));
+    }
+    await Promise.all(pending);
+    return deltas;
+  }
+
+  #walk() {
+    return walkWorkspace(this.root, this.#matcher, {
+      maxFiles: this.#limits.maxFiles + 1,
+      toTop: (r) => this.#toTop(r),
+    });
+  }
+
+  async #readState(rel: string, st: Stats): Promise<FileState> {
+    if (st.size > this.#limits.maxFileBytes) return { id: null, size: st.size, stored: false, tooLarge: true };
+    let buf: Buffer;
+    try {
+      buf = await readFile(join(this.root, rel));
+    } catch {
+      return { id: null, size: st.size, stored: false, tooLarge: true };
+    }
+    return keepVersion(this.#opts.blobs, buf, { durable: false });
+  }
+
+  #toTop(rel: string): string {
+    return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
+  }
+}
+
+function parentOf(rel: string): string {
+  const i = rel.lastIndexOf("/");
+  return i < 0 ? "" : rel.slice(0, i);
+}
