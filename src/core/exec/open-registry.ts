@@ -7,22 +7,27 @@ import { errorMessage } from "../errors";
 import { gitInfo } from "../store/git-info";
 import { homeLayout } from "../store/paths";
 import { ThreadStore } from "../store/thread-store";
+import type { EditLedger } from "../ledger/edit-ledger";
+import { LedgerExecRecorder } from "../ledger/exec-recorder";
 import { ExecThreadRecorder } from "./exec-thread";
 import { ExecRegistry, type ExecRegistryOptions } from "./registry";
 
 export interface OpenExecOptions extends Omit<ExecRegistryOptions, "execDir" | "recorder"> {
   /** Record each run started here as a thread (default true). Readers (`ps`, `logs`, `kill`) pass false. */
   recordThreads?: boolean;
+  /** Record what each run changes in its folder (needs `recordThreads`); await `registry.prepare(cwd)` before `start`. */
+  ledger?: EditLedger;
 }
 
 export function openExecRegistry(home: string, options: OpenExecOptions = {}): ExecRegistry {
-  const { recordThreads = true, ...rest } = options;
+  const { recordThreads = true, ledger, ...rest } = options;
   const logger = rest.logger;
-  const recorder = recordThreads
+  const threads = recordThreads
     ? new ExecThreadRecorder(new ThreadStore(home, { logger }), {
         describeRepo: gitInfo,
         onError: (err) => logger?.warn(`exec: could not record the run as a thread: ${errorMessage(err)}`),
       })
     : undefined;
+  const recorder = ledger && threads ? new LedgerExecRecorder(ledger, threads, logger) : threads;
   return new ExecRegistry({ ...rest, execDir: homeLayout(home).execDir, recorder });
 }

@@ -87,6 +87,11 @@ export class ExecRegistry implements Disposable {
     if (interval > 0) this.#sweepTimer = setInterval(() => this.sweep(), interval).unref();
   }
 
+  /** Await before `start` so the edit ledger knows the folder as it was before the run (a no-op without one). */
+  async prepare(cwd: string): Promise<void> {
+    await this.#opts.recorder?.prepare?.(cwd);
+  }
+
   /** Starts a run. Throws `AcpThreadsError` (agent_not_found, usage) when it cannot start. */
   start(options: ExecStartOptions): ExecRun {
     mkdirSync(this.execDir, { recursive: true, mode: 0o700 });

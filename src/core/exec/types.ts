@@ -126,4 +126,6 @@ export interface ExecRecorder {
   /** `read` serves the run's kept output (for the tail of a long run). */
   exited(run: RunState, read: (cursor: number, maxBytes: number) => OutputSlice): void;
   patched(run: RunState, patch: Partial<Pick<RunState, "transcriptPath">>): void;
+  /** Before a run starts in `cwd` (the edit ledger builds the folder's baseline). */
+  prepare?(cwd: string): Promise<void>;
 }

@@ -148,7 +148,7 @@ export class EditLedger implements Disposable {
           this.#release(slot);
         }
       },
-      track: (p) => this.#track(p),
+      track: (p) => this.track(p),
       finished: (capture) => this.#finished(capture),
       warn: (m) => this.#logger.warn(`edit ledger: ${m}`),
       staleWrite: (capture, write) => this.#staleWrite(capture, write),
@@ -160,7 +160,8 @@ export class EditLedger implements Disposable {
     return [];
   }
 
-  #track(p: Promise<unknown>): void {
+  /** Work that `flush` waits for (a turn being written). */
+  track(p: Promise<unknown>): void {
     const t = p.catch(() => undefined).finally(() => this.#ending.delete(t));
     this.#ending.add(t);
   }
