@@ -34,6 +34,7 @@ export const CORE_STAGES = {
   prompt: 4,
   index: 5,
   recall: 5,
+  ledger: 5,
   usage: 6,
   "session.ts": 9,
 };

@@ -7,20 +7,19 @@ import { errorMessage } from "../errors";
 import { gitInfo } from "../store/git-info";
 import { homeLayout } from "../store/paths";
 import { ThreadStore } from "../store/thread-store";
-import type { EditLedger } from "../ledger/edit-ledger";
-import { LedgerExecRecorder } from "../ledger/exec-recorder";
 import { ExecThreadRecorder } from "./exec-thread";
 import { ExecRegistry, type ExecRegistryOptions } from "./registry";
+import type { ExecRecorder } from "./types";
 
 export interface OpenExecOptions extends Omit<ExecRegistryOptions, "execDir" | "recorder"> {
   /** Record each run started here as a thread (default true). Readers (`ps`, `logs`, `kill`) pass false. */
   recordThreads?: boolean;
-  /** Record what each run changes in its folder (needs `recordThreads`); await `registry.prepare(cwd)` before `start`. */
-  ledger?: EditLedger;
+  /** Wraps the thread recorder (the edit ledger's `LedgerExecRecorder`; await `registry.prepare(cwd)` before `start`). */
+  wrapRecorder?: (threads: ExecRecorder) => ExecRecorder;
 }
 
 export function openExecRegistry(home: string, options: OpenExecOptions = {}): ExecRegistry {
-  const { recordThreads = true, ledger, ...rest } = options;
+  const { recordThreads = true, wrapRecorder, ...rest } = options;
   const logger = rest.logger;
   const threads = recordThreads
     ? new ExecThreadRecorder(new ThreadStore(home, { logger }), {
@@ -28,6 +27,6 @@ export function openExecRegistry(home: string, options: OpenExecOptions = {}): E
         onError: (err) => logger?.warn(`exec: could not record the run as a thread: ${errorMessage(err)}`),
       })
     : undefined;
-  const recorder = ledger && threads ? new LedgerExecRecorder(ledger, threads, logger) : threads;
+  const recorder = threads && wrapRecorder ? wrapRecorder(threads) : threads;
   return new ExecRegistry({ ...rest, execDir: homeLayout(home).execDir, recorder });
 }

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BlobStore } from "../../../src/core/ledger/blob-store";
-import { WorkspaceTracker, type FileDelta } from "../../../src/core/ledger/tracker";
+import { BlobStore } from "../../../../src/core/ledger/blob-store";
+import { WorkspaceTracker, type FileDelta } from "../../../../src/core/ledger/tracker";
 import { withTmp } from "../store/helpers";
 
 const git = (cwd: string, ...args: string[]) =>

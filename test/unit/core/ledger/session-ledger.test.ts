@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
-import { EditLedger } from "../../../src/core/ledger/edit-ledger";
-import { findTurn } from "../../../src/core/ledger/ledger-view";
-import { applyRestore, planRestore } from "../../../src/core/ledger/restore";
-import { ThreadSession } from "../../../src/core/session";
-import { ThreadStore } from "../../../src/core/store/thread-store";
-import { startFake, type FakeAgentScript } from "../../fixtures/fake-agents/in-process";
+import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
+import { findTurn } from "../../../../src/core/ledger/ledger-view";
+import { applyRestore, planRestore } from "../../../../src/core/ledger/restore";
+import { ThreadSession } from "../../../../src/core/session";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { startFake, type FakeAgentScript } from "../../../fixtures/fake-agents/in-process";
 import { withTmp } from "../store/helpers";
 
 const agentRef = { id: "fake", name: "Fake", command: "/bin/false" };

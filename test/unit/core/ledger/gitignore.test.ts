@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { IgnoreMatcher, parseRule } from "../../../src/core/ledger/gitignore";
+import { IgnoreMatcher, parseRule } from "../../../../src/core/ledger/gitignore";
 import { withTmp } from "../store/helpers";
 
 const ROOT_RULES = [
