@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { isBinary, type FileState } from "./content";
@@ -22,6 +22,10 @@ export function blobId(content: Uint8Array): string {
 export const isBlobId = (s: unknown): s is string => typeof s === "string" && HASH_RE.test(s);
 
 export class BlobStore {
+  /** Ids this process stored or found (a put of a known id costs nothing). */
+  readonly #known = new Set<string>();
+  readonly #dirs = new Set<string>();
+
   constructor(readonly dir: string) {}
 
   pathOf(id: string): string {
@@ -50,23 +54,48 @@ export class BlobStore {
   }
 
   /**
-   * Stores `content` (a no-op when it is there already) and returns its id. `durable: false` skips the fsync
-   * for baseline copies nothing refers to yet; `sync` makes them durable once a ledger record will.
+   * Stores `content` (a no-op when it is there already) and returns its id. Durable puts go tmp → fsync →
+   * rename. `durable: false` (baseline copies nothing refers to yet) writes in place without fsync; `sync`
+   * makes such blobs durable once a ledger record refers to them, and a blob torn by a crash fails its id
+   * check and reads as missing.
    */
   async put(content: Uint8Array, opts: { id?: string; durable?: boolean } = {}): Promise<string> {
     const id = opts.id ?? blobId(content);
+    if (this.#known.has(id)) return id;
     const path = this.pathOf(id);
+    const fan = id.slice(0, 2);
+    if (!this.#dirs.has(fan)) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      this.#dirs.add(fan);
+    }
     const there = await stat(path).then(
       (s) => s.size === content.length,
       () => false,
     );
-    if (there) return id;
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    if (!there) {
+      if (opts.durable === false) await this.#writeInPlace(path, content);
+      else await this.#writeDurably(path, content);
+    }
+    this.#known.add(id);
+    return id;
+  }
+
+  async #writeInPlace(path: string, content: Uint8Array): Promise<void> {
+    try {
+      await writeFile(path, content, { flag: "wx", mode: 0o600 });
+    } catch (err) {
+      // another writer got there first (same content by construction) or a torn leftover: replace it whole
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      await this.#writeDurably(path, content);
+    }
+  }
+
+  async #writeDurably(path: string, content: Uint8Array): Promise<void> {
     const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
     const fh = await open(tmp, "wx", 0o600);
     try {
       await fh.writeFile(content);
-      if (opts.durable !== false) await fh.sync();
+      await fh.sync();
     } catch (err) {
       await fh.close();
       await rm(tmp, { force: true });
@@ -79,7 +108,6 @@ export class BlobStore {
       await rm(tmp, { force: true });
       throw err;
     }
-    return id;
   }
 
   /** fsyncs blobs written with `durable: false` (cheap when the kernel flushed them already). */

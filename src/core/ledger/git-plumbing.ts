@@ -2,7 +2,7 @@
  * The few git plumbing calls the ledger's workspace baseline uses, all read-only (`--no-optional-locks`: never
  * refreshes or rewrites the index). Paths come back `/`-separated and relative to the repository top.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -94,30 +94,87 @@ export async function worktreeChanges(cwd: string): Promise<{ modified: string[]
   return { modified, untracked: untracked.filter((p) => !p.endsWith("/")) };
 }
 
-/** Blob contents by id from the repository's object database; missing ids are left out. */
-export function readBlobs(cwd: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
+/**
+ * Blob contents by id from the repository's object database, through one long-lived `git cat-file --batch`
+ * (a spawn per turn would cost more than the rest of the turn's bookkeeping). The process holds the event
+ * loop only while a read is pending; it is started again if it dies.
+ */
+export class BlobReader {
+  readonly #cwd: string;
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #buf: Buffer = Buffer.alloc(0);
+  readonly #waiting: ((content: Buffer | undefined) => void)[] = [];
+
+  constructor(cwd: string) {
+    this.#cwd = cwd;
+  }
+
+  /** Contents by id; ids git does not have are left out. */
+  async read(ids: readonly string[]): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
-    if (!ids.length) return resolve(out);
-    const child = spawn("git", ["cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "ignore"] });
-    const chunks: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => chunks.push(d));
-    child.on("error", reject);
-    child.on("close", () => {
-      const buf = Buffer.concat(chunks);
-      let at = 0;
-      while (at < buf.length) {
-        const nl = buf.indexOf(0x0a, at);
-        if (nl < 0) break;
-        const [id, type, size] = buf.toString("utf8", at, nl).split(" ");
-        at = nl + 1;
-        if (type === "missing" || size === undefined) continue;
-        const n = Number(size);
-        if (type === "blob") out.set(id, buf.subarray(at, at + n));
-        at += n + 1;
+    if (!ids.length) return out;
+    const child = this.#process();
+    const results = ids.map((id) =>
+      new Promise<Buffer | undefined>((resolve) => this.#waiting.push(resolve)).then((b) => b && out.set(id, b)),
+    );
+    this.#hold(true);
+    child.stdin.write(ids.join("\n") + "\n");
+    await Promise.all(results);
+    if (!this.#waiting.length) this.#hold(false);
+    return out;
+  }
+
+  dispose(): void {
+    this.#child?.kill();
+    this.#fail();
+  }
+
+  #process(): ChildProcessWithoutNullStreams {
+    if (this.#child) return this.#child;
+    const child = spawn("git", ["cat-file", "--batch"], { cwd: this.#cwd, stdio: ["pipe", "pipe", "ignore"] as never });
+    child.stdout.on("data", (d: Buffer) => this.#data(d));
+    const gone = () => {
+      if (this.#child !== child) return;
+      this.#child = undefined;
+      this.#fail();
+    };
+    child.on("error", gone);
+    child.on("close", gone);
+    child.stdin.on("error", gone);
+    this.#child = child;
+    return child;
+  }
+
+  #data(d: Buffer): void {
+    this.#buf = this.#buf.length ? Buffer.concat([this.#buf, d]) : d;
+    for (;;) {
+      const nl = this.#buf.indexOf(0x0a);
+      if (nl < 0) return;
+      const [, type, size] = this.#buf.toString("utf8", 0, nl).split(" ");
+      if (type === "missing" || size === undefined) {
+        this.#buf = this.#buf.subarray(nl + 1);
+        this.#waiting.shift()?.(undefined);
+        continue;
       }
-      resolve(out);
-    });
-    child.stdin.end(ids.join("\n") + "\n");
-  });
+      const n = Number(size);
+      if (this.#buf.length < nl + 1 + n + 1) return;
+      const content = Buffer.from(this.#buf.subarray(nl + 1, nl + 1 + n));
+      this.#buf = this.#buf.subarray(nl + 1 + n + 1);
+      this.#waiting.shift()?.(type === "blob" ? content : undefined);
+    }
+  }
+
+  #fail(): void {
+    this.#buf = Buffer.alloc(0);
+    for (const w of this.#waiting.splice(0)) w(undefined);
+  }
+
+  /** Keeps the event loop alive only while answers are awaited. */
+  #hold(on: boolean): void {
+    const c = this.#child;
+    if (!c) return;
+    for (const h of [c, c.stdout, c.stdin] as { ref(): void; unref(): void }[])
+      if (on) h.ref();
+      else h.unref();
+  }
 }

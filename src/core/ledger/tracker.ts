@@ -17,7 +17,7 @@ import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
 import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
 import { DirWatcher } from "./dir-watcher";
-import { indexEntries, readBlobs, repoOf, worktreeChanges } from "./git-plumbing";
+import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { statInfo, walkWorkspace, type StatInfo } from "./walk";
@@ -47,8 +47,6 @@ interface Entry extends StatInfo {
 
 export type TrackerMode = "watch" | "walk" | "off";
 
-/** Settling time before a sync reads the dirty set: lets queued watch events arrive. */
-const SETTLE_MS = 10;
 const READ_CONCURRENCY = 16;
 
 export class WorkspaceTracker {
@@ -61,6 +59,7 @@ export class WorkspaceTracker {
   #matcher!: IgnoreMatcher;
   #prefix = "";
   #gitTop: string | undefined;
+  #gitBlobs: BlobReader | undefined;
   #watcher: DirWatcher | undefined;
   #mode: TrackerMode = "walk";
   #offReason: string | undefined;
@@ -120,7 +119,8 @@ export class WorkspaceTracker {
     const sizes = new Map<string, number>();
     const fromGit = [...new Set(states.filter(wanted).map((s) => s.id!))];
     if (fromGit.length && this.#gitTop) {
-      for (const [id, buf] of await readBlobs(this.root, fromGit)) {
+      this.#gitBlobs ??= new BlobReader(this.root);
+      for (const [id, buf] of await this.#gitBlobs.read(fromGit)) {
         sizes.set(id, buf.length);
         if (!isBinary(buf)) await this.#opts.blobs.put(buf, { id, durable: false });
       }
@@ -136,6 +136,7 @@ export class WorkspaceTracker {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#watcher?.dispose();
+    this.#gitBlobs?.dispose();
     if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
       saveManifestCache(this.#opts.cacheDir, this.root, this.#entries, this.#logger);
   }
@@ -244,7 +245,7 @@ export class WorkspaceTracker {
   async #sync(): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
     if (this.#mode === "walk") return this.#syncWalk();
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    await settle();
     if (this.#watcher?.failed) {
       this.#mode = "walk";
       return this.#syncWalk();
@@ -357,4 +358,13 @@ export class WorkspaceTracker {
 function parentOf(rel: string): string {
   const i = rel.lastIndexOf("/");
   return i < 0 ? "" : rel.slice(0, i);
+}
+
+/**
+ * Lets watch events already queued by the kernel reach us: a write that happened before now (the agent wrote
+ * the file, then answered the turn) is queued on the inotify descriptor, which the next poll phase of the
+ * event loop reads; `setImmediate` runs after that phase. Twice, for callers that are inside a poll phase.
+ */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
 }

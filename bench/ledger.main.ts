@@ -1,0 +1,180 @@
+/**
+ * Edit-ledger figures on a 10,000-file workspace (plus 10,000 ignored files in node_modules):
+ * - overhead per turn (turn start + turn end, wall and CPU) for a turn that changes 5 files, in a git
+ *   repository and in a plain folder, with directory watches and with stat walks (goal ≤ 50 ms);
+ *   baseline in the same run: the same turn's writes without the ledger, and `git status` (one checkpoint
+ *   the naive way);
+ * - memory the ledger holds for the workspace (goal ≤ 20 MB);
+ * - the one-off baseline per folder and process (git index / reading a plain folder once);
+ * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
+ * Prints figures; asserts nothing.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
+import { EditLedger } from "../src/core/ledger/edit-ledger";
+import { applyRestore, planRestore } from "../src/core/ledger/restore";
+
+const DIRS = 500;
+const PER_DIR = 20;
+const TURNS = 8;
+
+function makeWorkspace(ws: string, git: boolean): void {
+  for (let d = 0; d < DIRS; d++) {
+    const dir = join(ws, `src/m${d % 25}/d${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < PER_DIR; f++)
+      writeFileSync(join(dir, `f${f}.ts`), `export const x${f} = ${d};\n`.repeat(1 + ((f * 37) % 120)));
+  }
+  for (let d = 0; d < 200; d++) {
+    const dir = join(ws, `node_modules/p${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 50; f++) writeFileSync(join(dir, `i${f}.js`), "module.exports = 1;\n");
+  }
+  writeFileSync(join(ws, ".gitignore"), "node_modules/\n*.log\n");
+  if (!git) return;
+  const g = (...a: string[]) =>
+    execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", "-c", "gc.auto=0", ...a], { cwd: ws });
+  g("init", "-q");
+  g("add", "-A");
+  g("commit", "-qm", "seed");
+}
+
+const fileOf = (ws: string, d: number, f: number | string) => join(ws, `src/m${d % 25}/d${d}/f${f}.ts`);
+
+/** One simulated agent turn: 3 files changed, 1 created, 1 deleted (different files each turn). */
+function agentWrites(ws: string, turn: number): void {
+  for (let i = 0; i < 3; i++)
+    writeFileSync(fileOf(ws, turn * 3 + i, 1), `// turn ${turn}\nexport const changed = ${i};\n`);
+  writeFileSync(fileOf(ws, 5, `new-${turn}`), `export const created = ${turn};\n`);
+  unlinkSync(fileOf(ws, 7 + turn * 25, 2));
+}
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.external + m.arrayBuffers) / 2 ** 20;
+}
+
+interface TurnFigures {
+  setupMs: number;
+  overheadMs: number;
+  cpuMs: number;
+  baselineMs: number;
+  memMb: number;
+  files: number;
+}
+
+async function turns(dir: string, git: boolean, watch: boolean): Promise<TurnFigures> {
+  const ws = join(dir, `ws-${git ? "git" : "plain"}-${watch ? "watch" : "walk"}`);
+  makeWorkspace(ws, git);
+  // baseline in the same run: the same writes with no ledger
+  const base: number[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const t0 = process.hrtime.bigint();
+    agentWrites(ws, turn);
+    base.push(ms(t0));
+  }
+  const mem0 = heapMb();
+  const ledger = new EditLedger({ home: join(dir, `home-${git}-${watch}`), watch });
+  const threadId = "0196a000-0000-7000-8000-000000000001";
+  const t0 = process.hrtime.bigint();
+  const lease = await ledger.prepare(ws); // keeps the folder tracked, as a live session does
+  const setupMs = ms(t0);
+  const overhead: number[] = [];
+  const cpu: number[] = [];
+  let files = 0;
+  for (let turn = TURNS; turn < TURNS * 2; turn++) {
+    const c0 = process.cpuUsage();
+    const a = process.hrtime.bigint();
+    const capture = await ledger.beginTurn({ threadId, turn, cwd: ws, agent: { id: "bench", name: "bench" } });
+    const begin = ms(a);
+    const c1 = process.cpuUsage(c0);
+    agentWrites(ws, turn);
+    const c2 = process.cpuUsage();
+    const b = process.hrtime.bigint();
+    const op = await capture.end("end_turn");
+    overhead.push(begin + ms(b));
+    cpu.push(cpuMs(c1) + cpuMs(process.cpuUsage(c2)));
+    files = op.files.length;
+  }
+  const memMb = heapMb() - mem0;
+  lease.dispose();
+  ledger.dispose();
+  return { setupMs, overheadMs: median(overhead), cpuMs: median(cpu), baselineMs: median(base), memMb, files };
+}
+
+async function restore100(dir: string): Promise<{ ms: number; baselineMs: number; files: number }> {
+  const ws = join(dir, "ws-restore");
+  mkdirSync(ws);
+  const paths = Array.from({ length: 100 }, (_, i) => join(ws, `file-${i}.ts`));
+  for (const p of paths) writeFileSync(p, `export const before = "${p}";\n`.repeat(40));
+  const ledger = new EditLedger({ home: join(dir, "home-restore") });
+  const threadId = "0196a000-0000-7000-8000-000000000002";
+  const capture = await ledger.beginTurn({ threadId, turn: 1, cwd: ws, agent: { id: "bench", name: "bench" } });
+  for (const p of paths) writeFileSync(p, `export const after = 1;\n`.repeat(40));
+  await capture.end("end_turn");
+  const t0 = process.hrtime.bigint();
+  const op = await applyRestore(ledger, await planRestore(ledger, threadId, { turn: 1 }), { cwd: ws });
+  const restoreMs = ms(t0);
+  const b0 = process.hrtime.bigint();
+  await Promise.all(paths.map((p) => atomicWriteFile(p, `export const by_hand = 1;\n`.repeat(40))));
+  const baselineMs = ms(b0);
+  ledger.dispose();
+  return { ms: restoreMs, baselineMs, files: op.files.length };
+}
+
+function gitStatusMs(ws: string): number {
+  const runs = [0, 1, 2].map(() => {
+    const t0 = process.hrtime.bigint();
+    execFileSync("git", ["--no-optional-locks", "status", "--porcelain", "--untracked-files=all"], { cwd: ws });
+    return ms(t0);
+  });
+  return median(runs);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join("/var/tmp", "acp-threads-bench-ledger-"));
+  try {
+    const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
+    const goal = (v: number, g: number, unit: string) => `goal ≤ ${g} ${unit} ${v <= g ? "met" : "MISSED"}`;
+    for (const [git, watch] of [
+      [true, true],
+      [false, true],
+      [true, false],
+      [false, false],
+    ] as const) {
+      const f = await turns(dir, git, watch);
+      const label = `${git ? "git repo" : "plain folder"}, ${watch ? "watches" : "stat walks"}`;
+      line(
+        `turn overhead, 10k files, ${label}`,
+        `${f.overheadMs.toFixed(1).padStart(7)} ms wall  ${f.cpuMs.toFixed(1).padStart(6)} ms cpu  (baseline: the turn's writes ${f.baselineMs.toFixed(2)} ms; ${f.files} files recorded)  ${goal(f.overheadMs, 50, "ms")}`,
+      );
+      line(`  memory held, ${label}`, `${f.memMb.toFixed(1).padStart(7)} MB  ${goal(f.memMb, 20, "MB")}`);
+      line(`  one-off folder baseline, ${label}`, `${f.setupMs.toFixed(0).padStart(7)} ms`);
+    }
+    line(
+      "baseline: git status of the same 10k-file repository",
+      `${gitStatusMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,
+    );
+    const r = await restore100(dir);
+    line(
+      "restore of 100 files (plan + apply + record)",
+      `${r.ms.toFixed(1).padStart(7)} ms  baseline: 100 atomic writes ${r.baselineMs.toFixed(1)} ms  ratio ${(r.ms / r.baselineMs).toFixed(2)}  ${goal(r.ms, 500, "ms")}`,
+    );
+  } catch (err) {
+    console.error("bench failed:", err);
+    process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
