@@ -2,6 +2,7 @@
  * `acp-threads`: the headless command line on the same engine as the extension.
  * Each command lives in its own module under ./commands and is loaded only when used.
  */
+import { onPtyFallback } from "../core/platform/pty";
 import { EXIT, type CliIO, type CommandMain } from "./io";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
@@ -58,7 +59,13 @@ export async function runCli(io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   const mod = await command.load();
-  return mod.main({ ...io, argv: rest });
+  // Exec runs and agent terminals fall back to pipes where node-pty is missing: say so once.
+  const notice = onPtyFallback((n) => io.stderr.write(`acp-threads: note: ${n.message}\n`));
+  try {
+    return await mod.main({ ...io, argv: rest });
+  } finally {
+    notice.dispose();
+  }
 }
 
 if (require.main === module) {

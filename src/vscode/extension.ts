@@ -9,6 +9,7 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { shutdownExec } from "./exec-terminal";
 import { Hub } from "./hub";
+import { watchPtyFallback } from "./pty-notice";
 import {
   closeRecall,
   offerImportOnce,
@@ -38,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
   try {
     hub = new Hub(context, homeFor(context));
     const h = hub;
-    context.subscriptions.push(h, ...registerCommands(h));
+    context.subscriptions.push(h, ...registerCommands(h), watchPtyFallback(h));
     context.subscriptions.push(
       vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),
       vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), {

@@ -35,6 +35,7 @@ export async function launchBackground(io: CliIO, registry: ExecRegistry, execAr
       cwd: io.cwd,
       env: io.env,
       detached: true,
+      windowsHide: true, // Windows: a detached child would otherwise get a console window of its own
       stdio: ["ignore", "ignore", logFd],
     });
     child.on("exit", (code) => (exitedEarly = code));

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { errorMessage } from "../errors";
+import { launchProgram } from "../platform/shell";
 import { AGENT_PRESETS, resolveCommand, type CustomAgentConfig } from "./agent-registry";
 import type { DoctorEntry } from "./runtime";
 
@@ -51,11 +52,15 @@ export function packageVersionOf(commandPath: string): string | null {
 function runVersion(path: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     let out = "";
-    const child = spawn(path, args, {
+    // Windows: an npm `.cmd` shim cannot be spawned directly (platform/shell.ts).
+    const launch = launchProgram(path, args, { env });
+    const child = spawn(launch.file, launch.args, {
       env,
       stdio: ["ignore", "pipe", "pipe"],
       timeout: timeoutMs,
       killSignal: "SIGKILL",
+      windowsHide: true,
+      windowsVerbatimArguments: launch.verbatim,
     });
     const collect = (d: Buffer) => {
       if (out.length < 64 * 1024) out += d.toString("utf8");

@@ -5,10 +5,11 @@
  * "/abs/agent"); the command is resolved to an absolute path from the project's `node_modules/.bin` (walking
  * up from cwd, like npx) and then PATH, so spawning never depends on a shell.
  */
-import { accessSync, constants, statSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
+import { findExecutable } from "../platform/executables";
+import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 
 export interface AgentPreset {
   id: string;
@@ -74,37 +75,17 @@ export function findPreset(id: string): AgentPreset | undefined {
   return AGENT_PRESETS.find((p) => p.id === id);
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Absolute path of `command`, or null: absolute/relative paths as given, names via node_modules/.bin then PATH. */
+/** Absolute path of `command`, or null: paths as given, names via node_modules/.bin then PATH (PATHEXT on Windows). */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (command.includes("/") || command.includes("\\")) {
-    const abs = isAbsolute(command) ? command : resolve(cwd, command);
-    return isExecutableFile(abs) ? abs : null;
-  }
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const candidate = join(dir, "node_modules", ".bin", command);
-    if (isExecutableFile(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, command);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
+  return findExecutable(command, { cwd, env, nodeModulesBin: true });
 }
 
-/** Splits a command line into words, honouring single/double quotes and backslash escapes (no expansion). */
-export function splitCommandLine(line: string): string[] {
+/**
+ * Splits a command line into words, honouring single/double quotes and backslash escapes (no expansion). On
+ * Windows a backslash is a path separator, so it escapes only a double quote (`C:\Tools\agent.exe` stays whole).
+ */
+export function splitCommandLine(line: string, platform: Platform = HOST_PLATFORM): string[] {
+  const escapes = (next: string | undefined) => next !== undefined && (!isWindows(platform) || next === '"');
   const words: string[] = [];
   let word = "";
   let inWord = false;
@@ -113,12 +94,12 @@ export function splitCommandLine(line: string): string[] {
     const ch = line[i];
     if (quote) {
       if (ch === quote) quote = null;
-      else if (ch === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
+      else if (ch === "\\" && quote === '"' && escapes(line[i + 1])) word += line[++i];
       else word += ch;
     } else if (ch === '"' || ch === "'") {
       quote = ch;
       inWord = true;
-    } else if (ch === "\\" && i + 1 < line.length) {
+    } else if (ch === "\\" && escapes(line[i + 1])) {
       word += line[++i];
       inWord = true;
     } else if (/\s/.test(ch)) {

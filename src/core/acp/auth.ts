@@ -6,6 +6,10 @@
  */
 import { methods, type AuthMethod, type ClientContext } from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
+import { mergeEnv } from "../platform/env";
+import { findExecutable } from "../platform/executables";
+import { HOST_PLATFORM } from "../platform/host";
+import { launchProgram } from "../platform/shell";
 import { AcpThreadsError } from "../errors";
 import type { Logger } from "../log";
 import type { AgentSpec } from "../model/agent";
@@ -89,10 +93,14 @@ async function runLogin(login: LoginCommand, ctx: AuthContext): Promise<number |
     return (await ctx.terminals.waitForExit({ sessionId: "authentication", terminalId })).exitCode ?? null;
   }
   return await new Promise((resolve) => {
-    const child = spawn(login.command, login.args, {
+    const env = mergeEnv(HOST_PLATFORM, ctx.env, login.env);
+    const file = findExecutable(login.command, { cwd: ctx.cwd, env }) ?? login.command;
+    const launch = launchProgram(file, login.args, { env });
+    const child = spawn(launch.file, launch.args, {
       cwd: ctx.cwd,
-      env: { ...ctx.env, ...login.env },
+      env,
       stdio: "inherit",
+      windowsVerbatimArguments: launch.verbatim,
     });
     child.once("error", () => resolve(127));
     child.once("exit", (code) => resolve(code));

@@ -6,8 +6,14 @@
  * while idle and live on as orphans. Node has no PR_SET_PDEATHSIG, so a tiny detached shell watches the host
  * pid and, once it is gone, sends SIGTERM and then SIGKILL to the agent's group. It also ends by itself as soon
  * as the agent's group is gone, so a normal stop leaves nothing behind.
+ *
+ * Windows needs no watcher for the agent itself: libuv puts every non-detached child in a job object that is
+ * killed when the host's last handle to it closes, i.e. when the host dies however it dies. Processes the
+ * agent starts leave that job (libuv allows silent breakaway), so they can outlive a crashed host there; a
+ * watcher could not help, because the job has already killed the agent whose tree it would walk.
  */
 import { spawn } from "node:child_process";
+import { isPosix } from "../platform/host";
 
 export const GUARD_POLL_S = 1;
 export const GUARD_KILL_GRACE_S = 2;
@@ -24,7 +30,7 @@ const SCRIPT = [
 
 /** Starts the guard for the group led by `groupPid`; returns a function that stops it (idempotent). */
 export function guardAgainstParentDeath(groupPid: number, hostPid = process.pid): () => void {
-  if (process.platform === "win32" || groupPid <= 0) return () => {};
+  if (!isPosix() || groupPid <= 0) return () => {};
   let guard: ReturnType<typeof spawn> | undefined;
   try {
     guard = spawn("/bin/sh", ["-c", SCRIPT, "acp-threads-guard", String(hostPid), String(groupPid)], {

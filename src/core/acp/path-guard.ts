@@ -4,15 +4,15 @@
  * A path is allowed when, after normalization (`..` resolved) and after resolving symlinks on its nearest
  * existing ancestor, it lies inside the real path of one of the roots. So `/ws/../etc/passwd`, `/etc/passwd`
  * and `/ws/link-to-etc/passwd` are all refused, while a file that does not exist yet under a root is allowed.
+ * Containment is platform-aware (platform/paths.ts): drive letters and UNC shares on Windows, and case is
+ * ignored where the root's file system ignores it (Windows; macOS by default, probed per root).
  */
 import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { caseInsensitiveDefault, isInside, probeCaseInsensitive } from "../platform/paths";
 
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
+export { isInside };
 
 /** Real path of `path`, resolving symlinks on its nearest existing ancestor (the rest may not exist yet). */
 export async function realpathOfNearest(path: string): Promise<string> {
@@ -33,7 +33,7 @@ export async function realpathOfNearest(path: string): Promise<string> {
 
 export class PathGuard {
   readonly #roots: string[];
-  #realRoots: Promise<string[]> | undefined;
+  #realRoots: Promise<{ root: string; caseInsensitive: boolean }[]> | undefined;
 
   constructor(roots: string[]) {
     this.#roots = roots.map((r) => resolve(r));
@@ -50,9 +50,14 @@ export class PathGuard {
     }
     const normalized = resolve(path);
     const real = await realpathOfNearest(normalized);
-    this.#realRoots ??= Promise.all(this.#roots.map((r) => realpathOfNearest(r)));
+    this.#realRoots ??= Promise.all(
+      this.#roots.map(async (r) => {
+        const root = await realpathOfNearest(r);
+        return { root, caseInsensitive: probeCaseInsensitive(root) ?? caseInsensitiveDefault() };
+      }),
+    );
     const roots = await this.#realRoots;
-    if (!roots.some((root) => isInside(root, real))) {
+    if (!roots.some(({ root, caseInsensitive }) => isInside(root, real, { caseInsensitive }))) {
       const why = real === normalized ? "" : ` (resolves to ${real})`;
       throw new AcpThreadsError(
         "path_outside_workspace",

@@ -1,14 +1,20 @@
 /**
  * Starts an agent process and stops it for good.
  *
- * Agents are spawned `detached`, so each one leads its own process group: npm launchers (codex-acp) run the
- * real binary as a child, and a SIGTERM to the launcher alone leaves that child orphaned. Stopping closes
- * stdin (some agents exit on EOF), waits, then signals the whole group with SIGTERM and later SIGKILL.
+ * On POSIX agents are spawned `detached`, so each one leads its own process group: npm launchers (codex-acp)
+ * run the real binary as a child, and a SIGTERM to the launcher alone leaves that child orphaned. Stopping
+ * closes stdin (some agents exit on EOF), waits, then signals the whole group with SIGTERM and later SIGKILL.
+ * Windows has no groups: the agent stays attached (no console window), an npm `.cmd` shim is started through
+ * node or cmd.exe (see platform/shell.ts), and both stop steps end the tree with `taskkill /T /F`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
+import { childEnv } from "../platform/env";
+import { HOST_PLATFORM } from "../platform/host";
+import { groupSpawnOptions, signalTree } from "../platform/process-tree";
+import { launchProgram } from "../platform/shell";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
 
@@ -43,28 +49,22 @@ export interface SpawnAgentOptions {
   log?: ProtocolLog;
 }
 
-/** Sends `signal` to the process group led by `pid`, falling back to the pid itself. */
+/** Sends `signal` to the process group led by `pid`, falling back to the pid itself (Windows: its tree). */
 export function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
+  signalTree(pid, signal);
 }
 
 export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProcess {
   if (!isAbsolute(spec.command)) {
     throw new AcpThreadsError("agent_not_found", `agent command must be an absolute path, got '${spec.command}'`);
   }
-  const env: NodeJS.ProcessEnv = { ...(opts.baseEnv ?? process.env), ...spec.env, ...opts.env, PWD: opts.cwd };
-  const child = spawn(spec.command, spec.args, {
+  const env = childEnv(HOST_PLATFORM, opts.cwd, opts.baseEnv ?? process.env, spec.env, opts.env);
+  const launch = launchProgram(spec.command, spec.args, { env });
+  const child = spawn(launch.file, launch.args, {
     cwd: opts.cwd,
     env,
-    detached: true,
+    ...groupSpawnOptions(),
+    windowsVerbatimArguments: launch.verbatim,
     stdio: ["pipe", "pipe", "pipe"],
   });
   const tail: string[] = [];

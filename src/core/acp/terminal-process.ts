@@ -1,11 +1,16 @@
 /**
  * A process started for `terminal/create`: a pseudo-terminal through node-pty when it loads (agents get
- * colours and line-buffered output like in Zed), else a plain child process. A `command` without `args` is a
- * shell line (claude-code-acp sends `echo hi` that way). Both run in their own process group so kill reaches
- * whatever the command started.
+ * colours and line-buffered output like in Zed), else a plain child process (with the one-time pipe notice,
+ * platform/pty.ts). A `command` without `args` is a shell line (claude-code-acp sends `echo hi` that way:
+ * `/bin/sh -c`, cmd.exe on Windows). A program name is looked up like a shell would (npm `.cmd` shims on
+ * Windows included). Both run in their own process group (POSIX) so kill reaches whatever the command started.
  */
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
+import { findExecutable } from "../platform/executables";
+import { groupSpawnOptions } from "../platform/process-tree";
+import { withPty } from "../platform/pty";
+import { launchProgram, ptyArgs, shellLine, type Launch } from "../platform/shell";
 import { killGroup } from "./spawn";
 
 export interface TerminalExit {
@@ -31,39 +36,31 @@ export interface StartTerminalOptions {
   noPty?: boolean;
 }
 
-type PtyModule = typeof import("node-pty");
-let ptyModule: PtyModule | null | undefined;
-
-function loadPty(): PtyModule | null {
-  if (ptyModule === undefined) {
-    try {
-      ptyModule = require("node-pty") as PtyModule;
-    } catch {
-      ptyModule = null;
-    }
-  }
-  return ptyModule;
-}
-
 const SIGNAL_NAMES = new Map<number, string>(
   Object.entries(constants.signals).map(([name, num]) => [num as number, name]),
 );
 
-function argv(opts: StartTerminalOptions): [string, string[]] {
-  return opts.args && opts.args.length > 0 ? [opts.command, opts.args] : ["/bin/sh", ["-c", opts.command]];
+function launchOf(opts: StartTerminalOptions): Launch {
+  if (!opts.args?.length) return shellLine(opts.command);
+  // Not found: spawn it as given and let the error reach the agent as the terminal's output.
+  const file = findExecutable(opts.command, { cwd: opts.cwd, env: opts.env }) ?? opts.command;
+  return launchProgram(file, opts.args, { env: opts.env });
 }
 
 export function startTerminalProcess(opts: StartTerminalOptions): TerminalProcess {
-  const [file, args] = argv(opts);
-  const pty = opts.noPty ? null : loadPty();
-  if (pty) {
-    const term = pty.spawn(file, args, {
-      cwd: opts.cwd,
-      env: opts.env as Record<string, string>,
-      cols: 120,
-      rows: 30,
-      name: "xterm-256color",
-    });
+  const launch = launchOf(opts);
+  const term = opts.noPty
+    ? undefined
+    : withPty((pty) =>
+        pty.spawn(launch.file, ptyArgs(launch), {
+          cwd: opts.cwd,
+          env: opts.env as Record<string, string>,
+          cols: 120,
+          rows: 30,
+          name: "xterm-256color",
+        }),
+      );
+  if (term) {
     return {
       pid: term.pid,
       kind: "pty",
@@ -80,7 +77,13 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
       resize: (cols, rows) => term.resize(cols, rows),
     };
   }
-  const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(launch.file, launch.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    ...groupSpawnOptions(),
+    windowsVerbatimArguments: launch.verbatim,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   child.stdin.on("error", () => {});
   let exitListeners: ((exit: TerminalExit) => void)[] = [];
   let exit: TerminalExit | undefined;

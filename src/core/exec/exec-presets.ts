@@ -3,6 +3,8 @@
  * `codex exec --sandbox workspace-write "fix the bug"`. A command line that already names the mode (`codex exec ...`,
  * `claude -p ...`) is left alone, as is anything that is not a preset (a custom command).
  */
+import { HOST_PLATFORM, type Platform } from "../platform/host";
+import { shellLine } from "../platform/shell";
 import type { ExecStartOptions, TranscriptKind } from "./types";
 
 export const CLAUDE_PERMISSION_MODES = ["acceptEdits", "bypassPermissions", "default", "plan", "dontAsk"] as const;
@@ -81,10 +83,15 @@ export type ExpandedCommand = Pick<
 >;
 
 /**
- * Expands a preset id in the first word; a single word containing spaces or shell syntax runs through `sh -c`
- * (so `exec -- "make && make test"` works); anything else runs as given.
+ * Expands a preset id in the first word; a single word containing spaces or shell syntax runs through the
+ * platform's shell (`/bin/sh -c`, cmd.exe on Windows), so `exec -- "make && make test"` works; anything else
+ * runs as given.
  */
-export function expandCommand(argv: readonly string[], options: PresetOptions = {}): ExpandedCommand {
+export function expandCommand(
+  argv: readonly string[],
+  options: PresetOptions = {},
+  platform: Platform = HOST_PLATFORM,
+): ExpandedCommand {
   if (argv.length === 0) throw new Error("no command given");
   const [first, ...rest] = argv as [string, ...string[]];
   const preset = findPreset(first);
@@ -101,6 +108,9 @@ export function expandCommand(argv: readonly string[], options: PresetOptions = 
       transcript: preset.transcript,
     };
   }
-  if (rest.length === 0 && /[\s;&|<>$`*?(){}]/.test(first)) return { command: "sh", args: ["-c", first] };
+  if (rest.length === 0 && /[\s;&|<>$`*?(){}]/.test(first)) {
+    const shell = shellLine(first, platform);
+    return { command: shell.file, args: shell.args };
+  }
   return { command: first, args: rest };
 }

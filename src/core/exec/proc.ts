@@ -2,14 +2,20 @@
  * Process helpers: liveness, identity (start time, so a recycled pid is not mistaken for a run) and killing a
  * run's whole process group. Every run starts in its own session (setsid via `detached` or the PTY), so its
  * pid is also its process group and session id. An interactive shell on a PTY puts each job in a group of its own,
- * so on Linux we also signal every group still in the run's session; grandchildren that did not leave it die too.
+ * so we also signal every group still in the run's session (Linux, from /proc) or, where sessions are not known
+ * (macOS, from `ps`), every group of the run's descendants. Windows has neither groups nor signals: the run's
+ * tree is ended with `taskkill /T /F` (platform/process-tree.ts) and liveness is the leader's.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { HOST_PLATFORM, isWindows } from "../platform/host";
+import { processTable, runMembers, type ProcessTable } from "../platform/process-table";
+import { signalTree } from "../platform/process-tree";
 import { DEFAULT_KILL_GRACE_MS } from "./types";
 
 const POLL_MS = 25;
+let table: ProcessTable | undefined;
+const procs = () => (table ??= processTable(HOST_PLATFORM));
 
 export function isAlive(pid: number): boolean {
   try {
@@ -21,53 +27,13 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-interface ProcStat {
-  pgid: number;
-  sid: number;
-  startTicks: number;
-  zombie: boolean;
-}
-
-/** Fields of /proc/<pid>/stat (Linux only; `undefined` elsewhere or when the process is gone). */
-function procStat(pid: number): ProcStat | undefined {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The command name is in parentheses and may contain spaces: split after the last ')'.
-  const rest = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
-  return { zombie: rest[0] === "Z", pgid: Number(rest[2]), sid: Number(rest[3]), startTicks: Number(rest[19]) };
-}
-
+/** An identity of the live process `pid` (its start time), or undefined when unknown or gone. */
 export function processStartTicks(pid: number): number | undefined {
-  return procStat(pid)?.startTicks;
-}
-
-function listPids(): number[] | undefined {
-  try {
-    return readdirSync("/proc")
-      .filter((n) => /^\d+$/.test(n))
-      .map(Number);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Live (non-zombie) processes of the run: in its group or its session. Linux only. */
-function runMembers(pgid: number): ProcStat[] | undefined {
-  const pids = listPids();
-  if (!pids) return undefined;
-  const out: ProcStat[] = [];
-  for (const pid of pids) {
-    const stat = procStat(pid);
-    if (stat && !stat.zombie && (stat.sid === pgid || stat.pgid === pgid)) out.push(stat);
-  }
-  return out;
+  return procs().startId(pid);
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (isWindows()) return signal === 0 ? isAlive(pgid) : signalTree(pgid, signal);
   try {
     process.kill(-pgid, signal);
     return true;
@@ -78,14 +44,14 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 
 /** True while any live process is left in the run's group or session (signal 0 alone also counts zombies). */
 export function groupAlive(pgid: number): boolean {
-  const members = runMembers(pgid);
+  const members = runMembers(procs(), pgid);
   return members ? members.length > 0 : signalGroup(pgid, 0);
 }
 
-/** Sends `signal` to the run's group and every group in its session. */
+/** Sends `signal` to the run's group and every group in its session (Windows: its process tree). */
 export function signalRun(pgid: number, signal: NodeJS.Signals): void {
   const groups = new Set<number>([pgid]);
-  for (const member of runMembers(pgid) ?? []) groups.add(member.pgid);
+  if (!isWindows()) for (const member of runMembers(procs(), pgid) ?? []) groups.add(member.pgid);
   for (const group of groups) signalGroup(group, signal);
 }
 

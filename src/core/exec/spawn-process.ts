@@ -1,11 +1,16 @@
 /**
  * Starts a run's process either on a pseudo-terminal (node-pty) or on pipes (child_process), behind one small
- * interface. Both put the process in a new session, so its pid is its process group for `kill`.
+ * interface. Both put the process in a new session (POSIX), so its pid is its process group for `kill`. A PTY
+ * run falls back to pipes where node-pty is missing or cannot start a terminal (one notice per process, see
+ * platform/pty.ts); the run's state then says `pty: false`.
  */
 import { spawn as spawnChild } from "node:child_process";
-import { accessSync, constants as fsConstants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { statSync } from "node:fs";
 import { AcpThreadsError } from "../errors";
+import { findExecutable } from "../platform/executables";
+import { groupSpawnOptions } from "../platform/process-tree";
+import { withPty } from "../platform/pty";
+import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
 import { signalName } from "./proc";
 import { DEFAULT_PTY_COLS, DEFAULT_PTY_ROWS } from "./types";
 
@@ -45,20 +50,8 @@ const PTY_QUIET_MS = 30;
 
 /** Resolves `command` like a shell would, so a missing program is a clear error instead of a silent exit 127. */
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string {
-  const candidates = command.includes("/")
-    ? [isAbsolute(command) ? command : resolve(cwd, command)]
-    : (env.PATH ?? "")
-        .split(delimiter)
-        .filter(Boolean)
-        .map((dir) => join(dir, command));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, fsConstants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here: try the next PATH entry
-    }
-  }
+  const found = findExecutable(command, { cwd, env });
+  if (found) return found;
   throw new AcpThreadsError(
     "agent_not_found",
     `command not found: ${command} (not on PATH; install it or give its path)`,
@@ -74,20 +67,23 @@ export function spawnProcess(options: SpawnOptions): SpawnedProcess {
   } catch {
     throw new AcpThreadsError("usage", `working directory does not exist: ${options.cwd}`);
   }
-  const file = resolveCommand(options.command, options.env, options.cwd);
-  return options.pty ? spawnPty(file, options) : spawnPipes(file, options);
+  const launch = launchProgram(resolveCommand(options.command, options.env, options.cwd), options.args, {
+    env: options.env,
+  });
+  return (options.pty && spawnPty(launch, options)) || spawnPipes(launch, options);
 }
 
-function spawnPty(file: string, options: SpawnOptions): SpawnedProcess {
-  // Loaded lazily: the native module is only needed for PTY runs.
-  const nodePty = require("node-pty") as typeof import("node-pty");
-  const term = nodePty.spawn(file, options.args, {
-    name: options.env.TERM ?? "xterm-256color",
-    cols: options.cols ?? DEFAULT_PTY_COLS,
-    rows: options.rows ?? DEFAULT_PTY_ROWS,
-    cwd: options.cwd,
-    env: stringEnv(options.env),
-  });
+function spawnPty(launch: Launch, options: SpawnOptions): SpawnedProcess | undefined {
+  const term = withPty((nodePty) =>
+    nodePty.spawn(launch.file, ptyArgs(launch), {
+      name: options.env.TERM ?? "xterm-256color",
+      cols: options.cols ?? DEFAULT_PTY_COLS,
+      rows: options.rows ?? DEFAULT_PTY_ROWS,
+      cwd: options.cwd,
+      env: stringEnv(options.env),
+    }),
+  );
+  if (!term) return undefined;
   let lastDataAt = 0;
   term.onData(() => (lastDataAt = Date.now()));
   return {
@@ -113,11 +109,12 @@ function spawnPty(file: string, options: SpawnOptions): SpawnedProcess {
   };
 }
 
-function spawnPipes(file: string, options: SpawnOptions): SpawnedProcess {
-  const child = spawnChild(file, options.args, {
+function spawnPipes(launch: Launch, options: SpawnOptions): SpawnedProcess {
+  const child = spawnChild(launch.file, launch.args, {
     cwd: options.cwd,
     env: options.env,
-    detached: true, // new session + process group, so kill reaches grandchildren
+    ...groupSpawnOptions(), // POSIX: new session + process group, so kill reaches grandchildren
+    windowsVerbatimArguments: launch.verbatim,
     stdio: [options.closeStdin ? "ignore" : "pipe", "pipe", "pipe"],
   });
   const dataListeners: Array<(chunk: Buffer, stream: "stdout" | "stderr") => void> = [];

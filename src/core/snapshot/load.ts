@@ -4,8 +4,9 @@
  * snapshot's messages, so a later resume can seed a new agent session from them.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { isInside } from "../platform/paths";
 import { commitExists } from "../store/git-info";
 import type { ThreadStore } from "../store/thread-store";
 import { validateSnapshot, type SessionSnapshot } from "./format";
@@ -106,10 +107,7 @@ export function checkRootDir(rootDir: string, allowedRoots?: string[]): string {
     );
   }
   if (allowedRoots?.length) {
-    const inside = allowedRoots.some((r) => {
-      const rel = relative(resolve(r), rootDir);
-      return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-    });
+    const inside = allowedRoots.some((r) => isInside(resolve(r), rootDir));
     if (!inside)
       throw new AcpThreadsError(
         "path_outside_workspace",

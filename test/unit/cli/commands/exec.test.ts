@@ -19,7 +19,9 @@ function cli(home: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function runs(home: string): Array<{ id: string; status: string; exitCode: number | null; threadId?: string }> {
+function runs(
+  home: string,
+): Array<{ id: string; status: string; exitCode: number | null; threadId?: string; pty?: boolean }> {
   return JSON.parse(cli(home, ["ps", "--format", "json"]).stdout);
 }
 
@@ -200,6 +202,19 @@ test("logs of a long run prints the kept head and tail and marks the dropped mid
     assert.ok(logs.stdout.endsWith("y\nLAST\n"));
     assert.ok(logs.stdout.length < 64 * 1024 + 1024 * 1024 + 1, `kept output is bounded (${logs.stdout.length} bytes)`);
     assert.match(logs.stderr, /\[acp-threads: [\d.]+M of output dropped here\]/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("exec --pty without node-pty runs on pipes and says so once on stderr", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const r = cli(dir, ["exec", "--pty", "--", "sh", "-c", "echo on-pipes"], { ACP_THREADS_NO_PTY: "1" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "on-pipes\n");
+    assert.equal(r.stderr.match(/acp-threads: note: ACP Threads has no pseudo-terminal/g)?.length, 1, r.stderr);
+    assert.equal(runs(dir)[0]!.pty, false);
   } finally {
     cleanup();
   }

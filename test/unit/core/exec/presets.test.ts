@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { platformOf } from "../../../../src/core/platform/host";
 import { encodeKeys, expandCommand, keyBytes } from "../../../../src/core/exec";
 
 test("a preset id expands to the CLI's non-interactive mode", () => {
@@ -29,9 +30,18 @@ test("a command line that already names the mode is left alone", () => {
   assert.deepEqual(expandCommand(["opencode", "please", "run", "tests"]).args, ["run", "please", "run", "tests"]);
 });
 
-test("custom commands run as given and one word with shell syntax runs through sh -c", () => {
+test("custom commands run as given and one word with shell syntax runs through the platform's shell", () => {
   assert.deepEqual(expandCommand(["ls", "-la"]), { command: "ls", args: ["-la"] });
-  assert.deepEqual(expandCommand(["make && make test"]), { command: "sh", args: ["-c", "make && make test"] });
+  const linux = platformOf("linux");
+  assert.deepEqual(expandCommand(["make && make test"], {}, linux), {
+    command: "/bin/sh",
+    args: ["-c", "make && make test"],
+  });
+  const windows = platformOf("win32", { ComSpec: "C:\\Windows\\system32\\cmd.exe" });
+  assert.deepEqual(expandCommand(["make && make test"], {}, windows), {
+    command: "C:\\Windows\\system32\\cmd.exe",
+    args: ["/d", "/s", "/c", '"make && make test"'],
+  });
   assert.throws(() => expandCommand([]), /no command given/);
 });
 

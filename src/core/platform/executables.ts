@@ -1,0 +1,72 @@
+/**
+ * Finding a program like a shell would, on every platform: a name is looked up in the project's
+ * `node_modules/.bin` (walking up from cwd, like npx; optional) and then PATH; a path is taken as given
+ * (relative to cwd). POSIX wants an executable regular file. Windows looks for the name with each PATHEXT
+ * extension (`codex-acp` → `codex-acp.cmd`, the npm shim) and never picks the extension-less sh script npm
+ * puts next to it for Git Bash.
+ */
+import { accessSync, constants, statSync } from "node:fs";
+import { envGet } from "./env";
+import { HOST_PLATFORM, isWindows, type Platform } from "./host";
+
+export interface FindExecutableOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Look in `node_modules/.bin` of cwd and its parents before PATH. */
+  nodeModulesBin?: boolean;
+  platform?: Platform;
+  /** Whether `path` is a runnable file (tests inject one for another platform's paths). */
+  isRunnable?: (path: string) => boolean;
+}
+
+const DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD";
+
+function runnableOnHost(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if (!isWindows()) accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `command` names a path rather than a program on PATH. */
+export function isPathLike(command: string, p: Platform = HOST_PLATFORM): boolean {
+  return command.includes("/") || (isWindows(p) && (command.includes("\\") || /^[A-Za-z]:/.test(command)));
+}
+
+/** The names to try for `base` (a path without a known extension): Windows adds each PATHEXT extension. */
+function variants(base: string, env: NodeJS.ProcessEnv, p: Platform): string[] {
+  if (!isWindows(p)) return [base];
+  const exts = (envGet(env, "PATHEXT", p) || DEFAULT_PATHEXT)
+    .split(";")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  const lower = base.toLowerCase();
+  if (exts.some((e) => lower.endsWith(e))) return [base];
+  return exts.map((e) => base + e);
+}
+
+/** Absolute path of the program, or null when there is none. */
+export function findExecutable(command: string, opts: FindExecutableOptions): string | null {
+  const p = opts.platform ?? HOST_PLATFORM;
+  const P = p.path;
+  const env = opts.env ?? p.env;
+  const ok = opts.isRunnable ?? runnableOnHost;
+  const first = (base: string) => variants(base, env, p).find(ok) ?? null;
+  if (isPathLike(command, p)) return first(P.resolve(opts.cwd, command));
+  if (opts.nodeModulesBin) {
+    for (let dir = P.resolve(opts.cwd); ; dir = P.dirname(dir)) {
+      const found = first(P.join(dir, "node_modules", ".bin", command));
+      if (found) return found;
+      if (P.dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of (envGet(env, "PATH", p) ?? "").split(P.delimiter)) {
+    if (!dir) continue;
+    const found = first(P.join(dir.replace(/^"(.*)"$/, "$1"), command));
+    if (found) return found;
+  }
+  return null;
+}
