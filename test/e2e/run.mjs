@@ -6,9 +6,22 @@
 // pages/workbench.mjs), `step(name, fn)` (one counted test), `shot(name)`, the workspace `ws` and `serverUrl`.
 // Screenshots go to test-results/screenshots/. Closing line "N passed, N failed"; exit 1 on any failure.
 //
-//   node test/e2e/run.mjs [--vsix dist/acp-threads.vsix] [--no-package] [--spec NAME-SUBSTRING]...
+// It first builds every platform VSIX and the universal one (`npm run package:all`, which checks each one's
+// native files) and installs the one for this machine (dist/vsix/acp-threads-linux-x64-<version>.vsix here).
+//
+//   node test/e2e/run.mjs [--vsix FILE] [--no-package] [--spec NAME-SUBSTRING]...
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, statSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  statSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -19,7 +32,7 @@ import { QuickInput } from "./pages/workbench.mjs";
 
 const { values: opt } = parseArgs({
   options: {
-    vsix: { type: "string", default: path.join(ROOT, "dist/acp-threads.vsix") },
+    vsix: { type: "string" },
     "no-package": { type: "boolean", default: false },
     spec: { type: "string", multiple: true, default: [] },
   },
@@ -56,10 +69,12 @@ const specs = readdirSync(specDir)
   .filter((f) => opt.spec.length === 0 || opt.spec.some((s) => f.includes(s)));
 if (!specs.length) throw new Error(`no spec in ${path.relative(ROOT, specDir)} matches ${opt.spec.join(", ")}`);
 
+const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+opt.vsix ??= path.join(ROOT, `dist/vsix/acp-threads-${process.platform}-${process.arch}-${version}.vsix`);
 if (!opt["no-package"]) {
-  log("npm run package");
-  const r = spawnSync("npm", ["run", "package", "--silent"], { cwd: ROOT, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("npm run package failed");
+  log("npm run package:all");
+  const r = spawnSync("npm", ["run", "package:all", "--silent"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("npm run package:all failed (a package is missing or has the wrong files)");
 }
 if (!existsSync(opt.vsix)) throw new Error(`no VSIX at ${opt.vsix}`);
 // dist/ is shared with every other build in this tree: make sure no bundle went in half-written.
@@ -77,7 +92,7 @@ if (sizes.status === 0) {
   log(`VSIX ${(statSync(opt.vsix).size / 1024).toFixed(0)} KB, ${Object.keys(inVsix).length} files`);
   for (const name of ["dist/extension.js", "dist/webview/thread.js", "dist/webview/recall.js"]) {
     if (!(inVsix[`extension/${name}`] > 1000))
-      throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package`);
+      throw new Error(`${name} is missing or empty in ${opt.vsix}; rebuild with npm run package:all`);
   }
 }
 

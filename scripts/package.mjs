@@ -1,0 +1,126 @@
+// Builds the VSIXs the way Marketplace extensions ship native code: one package per platform
+// (`vsce package --target <t>`, each with only its own node-pty binaries) plus a universal one without native
+// code (VS Code installs it where no platform package exists; terminals fall back to pipes there). Every
+// package is opened again and checked (scripts/vsix.mjs) before this exits 0.
+//
+//   npm run package        -> dist/acp-threads.vsix, the package for this machine (linux-x64 here)
+//   npm run package:all    -> dist/vsix/acp-threads-<target>-<version>.vsix for every target we can supply,
+//                             plus acp-threads-universal-<version>.vsix, and a size table
+//   node scripts/package.mjs --target darwin-arm64 [--target ...] [--universal] [--no-build] [--out DIR]
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { availableTargets, checkVsix, ignoreLinesFor, nativeTarget } from "./vsix.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const { values: opt } = parseArgs({
+  options: {
+    all: { type: "boolean", default: false },
+    host: { type: "boolean", default: false },
+    target: { type: "string", multiple: true, default: [] },
+    universal: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
+const { version, name } = JSON.parse(readFileSync("package.json", "utf8"));
+const { targets, missing } = availableTargets(root);
+
+/** This machine's target: the one its compiled node-pty is for. */
+function hostTarget() {
+  try {
+    return nativeTarget(readFileSync("node_modules/node-pty/build/Release/pty.node"));
+  } catch {
+    return undefined;
+  }
+}
+
+const wanted = opt.all ? [...targets.keys()] : [...opt.target];
+if (opt.host) {
+  const host = hostTarget();
+  if (!host) throw new Error("node-pty is not compiled on this machine (node_modules/node-pty/build/Release)");
+  wanted.push(host);
+}
+const universal = opt.all || opt.universal || wanted.length === 0;
+for (const t of wanted) {
+  if (!targets.has(t)) throw new Error(`cannot package ${t}: ${missing.get(t) ?? "not a VS Code target"}`);
+}
+
+if (!opt["no-build"]) {
+  const r = spawnSync(process.execPath, ["scripts/build.mjs", "--production"], { stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+// node-pty 1.1 publishes macOS's spawn-helper without its execute bit; the zip keeps the file's mode.
+for (const t of ["darwin-x64", "darwin-arm64"]) {
+  for (const f of targets.get(t) ?? []) if (f.endsWith("spawn-helper")) chmodSync(f, statSync(f).mode | 0o755);
+}
+
+const baseIgnore = readFileSync(".vscodeignore", "utf8");
+const scratch = join(tmpdir(), `acp-threads-package-${process.pid}`);
+mkdirSync(scratch, { recursive: true });
+const outDir = opt.out ?? (opt.host && !opt.all && wanted.length === 1 && !universal ? "dist" : "dist/vsix");
+mkdirSync(outDir, { recursive: true });
+
+/** One `vsce package` run with the target's ignore file; resolves when it is written. */
+function vsce(target, files, out) {
+  const ignore = join(scratch, `${target}.vscodeignore`);
+  writeFileSync(
+    ignore,
+    `${baseIgnore.trimEnd()}\n# ${target}: its node-pty binaries\n${ignoreLinesFor(files).join("\n")}\n`,
+  );
+  const args = ["node_modules/@vscode/vsce/vsce", "package", "--skip-license", "--ignoreFile", ignore, "-o", out];
+  if (target !== "universal") args.push("--target", target);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`vsce package (${target}) failed:\n${output}`)),
+    );
+  });
+}
+
+const jobs = wanted.map((t) => [t, targets.get(t)]);
+if (universal) jobs.push(["universal", []]);
+const built = [];
+try {
+  // vsce spends most of its time waiting (npm list, zip I/O): three at a time.
+  const queue = [...jobs];
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const [target, files] = job;
+      const started = Date.now();
+      // `npm run package` keeps its one well-known path (the e2e and `npm start` install it).
+      const single = opt.host && !opt.all && jobs.length === 1;
+      const out = single ? join(outDir, `${name}.vsix`) : join(outDir, `${name}-${target}-${version}.vsix`);
+      await vsce(target, files, out);
+      const problems = checkVsix(out, target, files);
+      built.push({ target, out, size: statSync(out).size, files: files.length, ms: Date.now() - started, problems });
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+built.sort((a, b) => jobs.findIndex(([t]) => t === a.target) - jobs.findIndex(([t]) => t === b.target));
+const failed = built.some((b) => b.problems.length);
+
+console.log("\nTARGET          SIZE      NATIVE FILES  TIME    CHECK   FILE");
+for (const b of built) {
+  const size = `${(b.size / 1024).toFixed(0)} KB`;
+  const check = b.problems.length ? "FAILED" : "ok";
+  const line = `${b.target.padEnd(15)} ${size.padEnd(9)} ${String(b.files).padEnd(13)} ${`${(b.ms / 1000).toFixed(1)} s`.padEnd(7)} ${check.padEnd(7)} ${relative(root, b.out)}`;
+  console.log(line);
+  for (const p of b.problems) console.log(`    ${p}`);
+}
+if (opt.all && missing.size) {
+  console.log(`\nnot built (VS Code installs the universal package there): ${[...missing.keys()].join(", ")}`);
+}
+process.exit(failed ? 1 : 0);
