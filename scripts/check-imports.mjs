@@ -8,7 +8,8 @@
 // The rules (README "How it works" shows the same picture):
 // - src/core never imports `vscode`, src/vscode, src/cli or src/webview.
 // - Inside src/core a stage imports only stages upstream of it plus the shared leaves (core/model/** and the
-//   files directly in src/core); only core/session.ts joins the stages, and nothing in core imports it.
+//   files directly in src/core, and core/platform/**: the platform seam every stage asks about shells, processes
+//   and paths); only core/session.ts joins the stages, and nothing in core imports it.
 // - src/cli never imports src/vscode or src/webview; src/vscode never imports src/cli, and of src/webview only
 //   the typed protocol files (src/webview/<panel>/protocol.ts). Nothing outside src/vscode imports src/vscode.
 // - src/webview (browser code) imports its own panel, src/webview/shared, core only as `import type` except
@@ -109,7 +110,7 @@ function where(rel) {
   const area = parts[1];
   if (area === "core") {
     if (parts.length === 3) return parts[2] === "session.ts" ? { area, stage: "session.ts" } : { area, leaf: true };
-    if (parts[2] === "model") return { area, leaf: true };
+    if (parts[2] === "model" || parts[2] === "platform") return { area, leaf: true };
     return { area, stage: parts[2] };
   }
   if (area === "webview") return { area, panel: parts[2] };

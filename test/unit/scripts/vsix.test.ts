@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
-import { withTmp } from "../store/helpers";
+import { withTmp } from "../core/store/helpers";
 
 const ROOT = join(__dirname, "../../..");
 interface VsixLib {
