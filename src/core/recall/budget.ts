@@ -8,7 +8,7 @@
  */
 import { hitOffset } from "./hits";
 import { linesCost, messageLines, sessionLines, windowLines } from "./render";
-import type { SessionResult } from "./search";
+import type { SessionResult } from "./result";
 import { cutAround, type Candidate, type EvidenceWindow, type SessionEvidence, type WindowMessage } from "./windows";
 
 /** Below this many characters of text a cut hit says nothing: leave it out. */

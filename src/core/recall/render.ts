@@ -3,7 +3,7 @@
  * answer is built from line groups that budget.ts also measures, so `--budget-chars` bounds the printed total.
  */
 import type { RecentResult } from "./recent";
-import type { SearchResult, SessionResult } from "./search";
+import type { SearchResult, SessionResult } from "./result";
 import type { EvidenceWindow, WindowMessage } from "./windows";
 
 const fence = (text: string) => text.replace(/\n{3,}/g, "\n\n").trim();

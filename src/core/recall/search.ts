@@ -6,9 +6,12 @@ import type { Db } from "../db/sqlite";
 import { findTerm, type Scope, type SessionCount, type TermResult } from "./hits";
 import { parseQuery } from "./query";
 import { fitSessions } from "./budget";
-import { rankSessions, type RankInfo, type SessionInfo, type Why } from "./rank";
+import { rankSessions, type RankInfo, type SessionInfo } from "./rank";
 import { headLines, linesCost, tailLines } from "./render";
-import { collectEvidence, type EvidenceWindow, type WindowOptions } from "./windows";
+import type { Mode, SearchResult, SessionResult } from "./result";
+import { collectEvidence, type WindowOptions } from "./windows";
+
+export type { Mode, SearchResult, SessionResult } from "./result";
 
 export const RECALL_SCHEMA_VERSION = 1;
 
@@ -20,37 +23,6 @@ export interface SearchOptions extends Partial<WindowOptions> {
   limit?: number;
   /** Total characters of the markdown answer, headers and paths included; JSON carries the same evidence. */
   budgetChars?: number;
-}
-
-export type Mode = "all" | "any" | "alternatives";
-
-export interface SessionResult {
-  id: string;
-  source: string;
-  path: string;
-  cwd: string | null;
-  repo: string | null;
-  title: string | null;
-  intent: string | null;
-  started_at: string | null;
-  last_at: string | null;
-  why: Why;
-  windows: EvidenceWindow[];
-}
-
-export interface SearchResult {
-  schema_version: number;
-  status: "ok" | "no_match" | "empty_query";
-  query: string;
-  mode: Mode;
-  fallback: boolean;
-  scope: { kind: "repo" | "global"; repo: string | null };
-  sessions: SessionResult[];
-  /** How many sessions matched before `limit` cut the list. */
-  matched_sessions: number;
-  /** True when a budget cut a message or dropped context. */
-  truncated: boolean;
-  elapsed_ms: number;
 }
 
 export const DEFAULTS = {
