@@ -29,6 +29,8 @@ export function exitCodeFor(err: unknown): number {
       return EXIT.timeout;
     case "permission_denied":
       return EXIT.permissionDenied;
+    case "locked":
+      return EXIT.locked;
     case "interrupted":
       return EXIT.interrupted;
     default:

@@ -18,6 +18,8 @@ export const EXIT = {
   timeout: 3,
   noSession: 4,
   permissionDenied: 5,
+  /** Another process holds the lock (a thread being written, a recall import running). */
+  locked: 6,
   interrupted: 130,
 } as const;
 

@@ -3,6 +3,7 @@
  * Each command lives in its own module under ./commands and is loaded only when used.
  */
 import { onPtyFallback } from "../core/platform/pty";
+import { setLockLabel } from "../core/store/file-lock";
 import { EXIT, type CliIO, type CommandMain } from "./io";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
@@ -58,6 +59,7 @@ export async function runCli(io: CliIO): Promise<number> {
     io.stderr.write(`acp-threads: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;
   }
+  setLockLabel(`acp-threads ${name}`);
   const mod = await command.load();
   // Exec runs and agent terminals fall back to pipes where node-pty is missing: say so once.
   const notice = onPtyFallback((n) => io.stderr.write(`acp-threads: note: ${n.message}\n`));

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   "unsupported_version",
   "interrupted",
   "untrusted_workspace",
+  /** Another process holds the file's lock (`details.holder`: pid, host, label, since). */
+  "locked",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../core/errors";
+import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { shutdownExec } from "./exec-terminal";
@@ -37,6 +38,8 @@ function homeFor(context: vscode.ExtensionContext): string {
 export function activate(context: vscode.ExtensionContext): AcpThreadsApi | undefined {
   const started = performance.now();
   try {
+    const folder = vscode.workspace.name;
+    setLockLabel(`VS Code window${folder ? ` (${folder})` : ""}`);
     hub = new Hub(context, homeFor(context));
     const h = hub;
     context.subscriptions.push(h, ...registerCommands(h), watchPtyFallback(h));

@@ -5,6 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { AcpThreadsError } from "../errors";
 import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
 import { discoverTranscripts } from "./discover";
@@ -131,7 +132,10 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
     }
   };
   const refuse = (pid: number): never => {
-    throw new Error(`another recall import is running (pid ${pid}); run this again when it has finished`);
+    throw new AcpThreadsError(
+      "locked",
+      `another recall import is running (pid ${pid}); run this again when it has finished`,
+    );
   };
 
   const remember = (patch: (s: SourcesFile) => void) => {

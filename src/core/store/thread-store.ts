@@ -3,12 +3,12 @@
  * `append` writes raw history and never infers metadata; `patchMetadata` is the only metadata write
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
-import { liveWriter, lockPathFor, readLock } from "./file-lock";
+import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
 import { readRecords, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
@@ -191,12 +191,24 @@ export class ThreadStore {
   /** Moves a thread to the trash folder (restorable). Refused while a writer is live. */
   delete(threadId: string): string {
     const path = this.#requirePath(threadId);
-    this.#refuseIfLive(path, "delete");
-    const dest = this.trashPathFor(threadId);
-    mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
-    renameSync(path, dest);
-    rmSync(lockPathFor(path), { force: true });
-    return dest;
+    // holding the lock while moving it: no writer can open it in between
+    const lock = tryAcquireLock(path);
+    if (!lock.ok) {
+      const h = lock.holder;
+      throw new AcpThreadsError(
+        "locked",
+        `cannot delete a thread while process ${h.pid} is writing it (${describeHolder(h)})`,
+        { holder: h },
+      );
+    }
+    try {
+      const dest = this.trashPathFor(threadId);
+      mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
+      renameSync(path, dest);
+      return dest;
+    } finally {
+      lock.release();
+    }
   }
 
   restore(threadId: string): string {
@@ -241,7 +253,7 @@ export class ThreadStore {
       const deadPid = readLock(path)?.pid;
       try {
         if (this.read(id).metadata.status !== "live") {
-          rmSync(lockPathFor(path), { force: true });
+          clearStaleLock(path);
           continue;
         }
         this.#withHandle(id, (h) =>
@@ -283,10 +295,5 @@ export class ThreadStore {
     const path = this.pathFor(threadId);
     if (!existsSync(path)) throw new AcpThreadsError("not_found", `no thread ${threadId}`);
     return path;
-  }
-
-  #refuseIfLive(path: string, what: string): void {
-    const owner = liveWriter(path);
-    if (owner) throw new AcpThreadsError("usage", `cannot ${what} a thread while process ${owner.pid} is writing it`);
   }
 }
