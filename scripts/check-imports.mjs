@@ -46,6 +46,8 @@ export const CORE_STAGES = {
 export const PENDING_MOVES = new Map([
   // #15.1 (engineer "correct") moves the line diff into core and points the webview at it.
   ["src/webview/thread/render.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
+  // #11 (engineer "ledger") reads the same diff through one re-export until #15.1 lands.
+  ["src/core/ledger/line-diff.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
 ]);
 /** Core modules the browser bundles may import values from: pure code without node built-ins. */
 export const BROWSER_SAFE = [/^src\/core\/model\//, /^src\/core\/text\//];

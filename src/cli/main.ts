@@ -34,6 +34,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "tokens and costs agents reported, per day/agent/model/thread",
     load: () => import("./commands/usage"),
   },
+  changes: {
+    summary: "what a thread's turns changed in the workspace (--format patch for a diff)",
+    load: () => import("./commands/changes"),
+  },
+  restore: {
+    summary: "put the files a thread changed back to before a turn (recorded, undoable)",
+    load: () => import("./commands/restore"),
+  },
 };
 
 function usage(): string {

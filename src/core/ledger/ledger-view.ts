@@ -8,6 +8,8 @@ import type { ChangeVia, LedgerRecord, OpRecord, OpType } from "./records";
 
 export interface FileChange {
   path: string;
+  /** When the last record of this change was written. */
+  ts: string;
   before: FileState | null;
   after: FileState | null;
   via: ChangeVia[];
@@ -55,6 +57,7 @@ export function foldLedger(records: readonly LedgerRecord[], warnings: ReadWarni
       if (!f) {
         o.files.push({
           path: r.path,
+          ts: r.ts,
           before: r.before,
           after: r.after,
           via: [r.via],
@@ -62,6 +65,7 @@ export function foldLedger(records: readonly LedgerRecord[], warnings: ReadWarni
         });
       } else {
         f.after = r.after;
+        f.ts = r.ts;
         if (!f.via.includes(r.via)) f.via.push(r.via);
         if (r.toolCallId && !f.toolCallIds.includes(r.toolCallId)) f.toolCallIds.push(r.toolCallId);
       }
@@ -104,6 +108,7 @@ export function netChanges(ops: readonly OpView[]): FileChange[] {
       if (!n) net.set(f.path, { ...f, via: [...f.via], toolCallIds: [...f.toolCallIds] });
       else {
         n.after = f.after;
+        n.ts = f.ts;
         for (const v of f.via) if (!n.via.includes(v)) n.via.push(v);
       }
     }

@@ -1,0 +1,88 @@
+/**
+ * `acp-threads restore THREAD --turn N`: puts every file the thread changed in turn N or later back to its
+ * version before turn N. Prints the plan first; refuses (exit 2, nothing written) when a file changed after the
+ * thread's last change to it, unless --force. `--dry-run` only prints the plan; `--undo` takes back the last
+ * restore (restores are recorded like turns).
+ */
+import { AcpThreadsError } from "../../core/errors";
+import { describeState } from "../../core/ledger/content";
+import { applyRestore, planRestore, type RestorePlan } from "../../core/ledger/restore";
+import { relPath } from "../../core/ledger/summary";
+import { liveWriter } from "../../core/store/file-lock";
+import { command } from "../command";
+import { EXIT, type CliIO } from "../io";
+import { json, openThreadLedger } from "../ledger/common";
+
+const VERB = { revert: "revert", delete: "delete", recreate: "recreate", unchanged: "keep (already so)" } as const;
+
+function printPlan(io: CliIO, plan: RestorePlan, cwd: string): void {
+  const what = plan.target.turn !== undefined ? `turn ${plan.target.turn}` : plan.target.op;
+  io.stdout.write(`restore thread ${plan.threadId} to before ${what}: ${plan.items.length} file(s)\n`);
+  for (const i of plan.items) {
+    const flags = [
+      i.conflict && !i.unavailable ? "CHANGED SINCE the thread last wrote it" : "",
+      i.unavailable ? `cannot restore: ${i.unavailable}` : "",
+    ].filter(Boolean);
+    const size = i.target ? ` (${describeState(i.target)})` : "";
+    io.stdout.write(
+      `  ${VERB[i.action].padEnd(8)} ${relPath(cwd, i.path)}${size}${flags.length ? `  ← ${flags.join("; ")}` : ""}\n`,
+    );
+  }
+}
+
+export const main = command(
+  {
+    name: "restore",
+    synopsis: ["THREAD --turn N [--dry-run] [--force]", "THREAD --undo [--dry-run] [--force]"],
+    args: { min: 1, max: 1, name: "THREAD" },
+    flags: {
+      turn: { type: "number", integer: true, min: 1, arg: "N", help: "restore the workspace to before this turn" },
+      undo: { type: "boolean", help: "take back the thread's last restore" },
+      "dry-run": { type: "boolean", help: "print what would change and write nothing" },
+      force: { type: "boolean", help: "overwrite files that changed after the thread's last change to them" },
+      format: { type: "enum", values: ["text", "json"], default: "text", help: "output format" },
+    },
+    notes:
+      "Only files the thread changed are touched. A restore is recorded in the thread's ledger: 'acp-threads\n" +
+      "changes THREAD' lists it and '--undo' reverses it.",
+  },
+  async ({ io, flags, args }) => {
+    if ((flags.turn === undefined) === !flags.undo)
+      throw new AcpThreadsError("usage", "give exactly one of --turn N and --undo");
+    const { store, ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
+    try {
+      const owner = liveWriter(store.pathFor(threadId));
+      if (owner && !flags["dry-run"])
+        throw new AcpThreadsError(
+          "usage",
+          `thread ${threadId} is open in process ${owner.pid} (an editor or a run); restore it there, or close its session first`,
+        );
+      let target: { turn?: number; op?: string } = { turn: flags.turn };
+      if (flags.undo) {
+        const last = ledger
+          .read(threadId)
+          .ops.filter((o) => o.type === "restore")
+          .at(-1);
+        if (!last) throw new AcpThreadsError("not_found", `thread ${threadId} has no restore to undo`);
+        target = { op: last.op };
+      }
+      const plan = await planRestore(ledger, threadId, target);
+      if (flags.format === "json" && flags["dry-run"]) json(io, plan);
+      else if (flags.format === "text") printPlan(io, plan, metadata.cwd);
+      if (flags["dry-run"]) return EXIT.ok;
+      const op = await applyRestore(ledger, plan, { cwd: metadata.cwd, force: flags.force });
+      if (flags.format === "json")
+        json(io, { plan, op: op.op, files: op.files.length, notes: op.summary?.notes ?? [] });
+      else {
+        io.stdout.write(
+          `restored ${op.files.length} file(s); recorded as ${op.op} (undo: acp-threads restore ${threadId.slice(0, 13)} --undo)\n`,
+        );
+        for (const n of op.summary?.notes ?? []) io.stdout.write(`note: ${n}\n`);
+      }
+      return EXIT.ok;
+    } finally {
+      ledger.dispose();
+    }
+  },
+  "put the files a thread changed back to before a turn (recorded, undoable)",
+);

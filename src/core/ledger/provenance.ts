@@ -1,0 +1,128 @@
+/**
+ * Which thread, turn and agent wrote each line of a file, from every thread's ledger (so it survives reloads).
+ * The file's recorded changes are replayed oldest first: lines a turn added carry that turn; lines that changed
+ * between two recorded versions (a hand edit, a restore) lose what they carried; finally the last recorded
+ * version is compared with the text as it is now, so a line edited by hand since ages out.
+ *
+ * The index over all ledgers is derived: rebuilt from the ledger files, re-reading only those that grew.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { EditLedger } from "./edit-ledger";
+import { hunksOf } from "./hunks";
+import type { FileChange, OpView } from "./ledger-view";
+import { splitLines } from "./line-diff";
+import { isThreadId } from "../store/thread-id";
+
+export interface LineOrigin {
+  threadId: string;
+  op: string;
+  turn: number;
+  agent?: { id: string; name: string };
+  /** When the turn's change was recorded. */
+  ts: string;
+}
+
+interface PathChange {
+  origin: LineOrigin | null;
+  change: FileChange;
+}
+
+export class ProvenanceIndex {
+  readonly #ledger: EditLedger;
+  readonly #files = new Map<string, { size: number; ops: OpView[] }>();
+
+  constructor(ledger: EditLedger) {
+    this.#ledger = ledger;
+  }
+
+  /** For each line of `text` (the file at `path` now): the turn that wrote it, or null. */
+  linesOf(path: string, text: string): (LineOrigin | null)[] {
+    const changes = this.#changesTo(path);
+    const lines = splitLines(text).length;
+    if (!changes.length) return new Array<LineOrigin | null>(lines).fill(null);
+    let attr: (LineOrigin | null)[] = [];
+    let prev: string | undefined;
+    for (const { origin, change } of changes) {
+      const before = this.#text(change.before);
+      const after = this.#text(change.after);
+      if (before === undefined || after === undefined) {
+        prev = after;
+        attr = new Array<LineOrigin | null>(after === undefined ? 0 : splitLines(after).length).fill(null);
+        continue;
+      }
+      attr = prev === undefined ? new Array(splitLines(before).length).fill(null) : carry(prev, before, attr, null);
+      attr = carry(before, after, attr, origin);
+      prev = after;
+    }
+    return prev === undefined ? new Array(lines).fill(null) : carry(prev, text, attr, null);
+  }
+
+  /** Every thread's recorded changes to `path`, oldest first. */
+  #changesTo(path: string): PathChange[] {
+    const out: PathChange[] = [];
+    for (const [threadId, ops] of this.#allOps()) {
+      for (const op of ops) {
+        const change = op.files.find((f) => f.path === path);
+        if (!change) continue;
+        const origin: LineOrigin | null =
+          op.type === "turn" && op.turn !== undefined
+            ? {
+                threadId,
+                op: op.op,
+                turn: op.turn,
+                ts: change.ts,
+                ...(op.summary?.agent ? { agent: op.summary.agent } : {}),
+              }
+            : null;
+        out.push({ origin, change });
+      }
+    }
+    return out.sort((a, b) => (a.change.ts < b.change.ts ? -1 : a.change.ts > b.change.ts ? 1 : 0));
+  }
+
+  #allOps(): Map<string, OpView[]> {
+    let names: string[];
+    try {
+      names = readdirSync(this.#ledger.dir).filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6)));
+    } catch {
+      names = [];
+    }
+    const out = new Map<string, OpView[]>();
+    for (const name of names) {
+      const threadId = name.slice(0, -".jsonl".length);
+      let size: number;
+      try {
+        size = statSync(join(this.#ledger.dir, name)).size;
+      } catch {
+        continue;
+      }
+      let cached = this.#files.get(threadId);
+      if (!cached || cached.size !== size) {
+        cached = { size, ops: this.#ledger.read(threadId).ops };
+        this.#files.set(threadId, cached);
+      }
+      out.set(threadId, cached.ops);
+    }
+    return out;
+  }
+
+  #text(s: FileChange["before"]): string | undefined {
+    if (!s) return "";
+    return s.stored ? this.#ledger.blobs.getText(s.id!) : undefined;
+  }
+}
+
+/** Maps line attributions of `from` onto `to`: unchanged lines keep theirs, changed lines get `mark`. */
+function carry<T>(from: string, to: string, attr: readonly (T | null)[], mark: T | null): (T | null)[] {
+  const out: (T | null)[] = [];
+  let i = 0; // line in `from`
+  for (const h of hunksOf(from, to)) {
+    while (i < h.beforeStart) out.push(attr[i++] ?? null);
+    for (let k = h.afterStart; k < h.afterEnd; k++) out.push(mark);
+    i = h.beforeEnd;
+  }
+  const n = splitLines(from).length;
+  while (i < n) out.push(attr[i++] ?? null);
+  return out;
+}

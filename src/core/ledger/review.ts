@@ -1,0 +1,174 @@
+/**
+ * Reviewing what an operation changed: the hunks of each file's change with their state (pending, kept,
+ * undone), and the two answers per hunk or per file. Keep records a review line (nothing on disk changes);
+ * Undo takes the change back out of the file as it is now (a three-way merge, so later edits elsewhere in the
+ * file survive) and is recorded as an operation of its own — which a restore can take back in turn.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { AcpThreadsError } from "../errors";
+import { keepVersion } from "./blob-store";
+import type { FileState } from "./content";
+import type { EditLedger } from "./edit-ledger";
+import { hunksOf, revertHunk, type LineHunk } from "./hunks";
+import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
+import { applyEdits, mergeAgentWrite } from "./line-diff";
+import { diskWriter, type FileWriter } from "./restore";
+
+export type HunkStatus = "pending" | "kept" | "undone";
+
+export interface ReviewHunk extends LineHunk {
+  index: number;
+  status: HunkStatus;
+}
+
+export interface ReviewFile {
+  op: string;
+  turn?: number;
+  path: string;
+  change: FileChange;
+  /** The texts, when both versions are kept (else the file can only be kept or undone whole). */
+  before: string | null;
+  after: string | null;
+  diffable: boolean;
+  hunks: ReviewHunk[];
+  /** The file's own state: every hunk settled the same way, or "pending" while any is open. */
+  status: HunkStatus;
+}
+
+function textOf(ledger: EditLedger, s: FileState | null): string | null | undefined {
+  if (!s) return null;
+  return s.stored ? ledger.blobs.getText(s.id!) : undefined;
+}
+
+/** Undo operations that took back (part of) `op`'s change to `path`: hunk indexes, null = the whole file. */
+function undoneOf(view: LedgerView, op: string, path: string): Set<number | null> {
+  const out = new Set<number | null>();
+  for (const o of view.ops) {
+    const t = o.summary?.target;
+    if (o.type === "undo" && t?.op === op && t.path === path) out.add(t.hunk ?? null);
+  }
+  return out;
+}
+
+export function reviewFile(ledger: EditLedger, view: LedgerView, op: OpView, change: FileChange): ReviewFile {
+  const before = textOf(ledger, change.before);
+  const after = textOf(ledger, change.after);
+  const diffable = before !== undefined && after !== undefined;
+  const kept = view.kept.get(keptKey(op.op, change.path)) ?? new Set<number | null>();
+  const undone = undoneOf(view, op.op, change.path);
+  const hunks: ReviewHunk[] = (diffable ? hunksOf(before ?? "", after ?? "") : []).map((h, index) => ({
+    ...h,
+    index,
+    status: undone.has(null) || undone.has(index) ? "undone" : kept.has(null) || kept.has(index) ? "kept" : "pending",
+  }));
+  const whole: HunkStatus = undone.has(null) ? "undone" : kept.has(null) ? "kept" : "pending";
+  const status = hunks.length
+    ? hunks.some((h) => h.status === "pending")
+      ? "pending"
+      : hunks.every((h) => h.status === "undone")
+        ? "undone"
+        : "kept"
+    : whole;
+  return {
+    op: op.op,
+    ...(op.turn !== undefined ? { turn: op.turn } : {}),
+    path: change.path,
+    change,
+    before: before ?? null,
+    after: after ?? null,
+    diffable,
+    hunks,
+    status,
+  };
+}
+
+/** Every file of an operation, as review sees it. */
+export function reviewOp(ledger: EditLedger, view: LedgerView, op: OpView): ReviewFile[] {
+  return op.files.map((f) => reviewFile(ledger, view, op, f));
+}
+
+function findChange(view: LedgerView, op: string, path: string): { op: OpView; change: FileChange } {
+  const o = view.ops.find((x) => x.op === op);
+  const change = o?.files.find((f) => f.path === path);
+  if (!o || !change) throw new AcpThreadsError("not_found", `the ledger has no change to ${path} in ${op}`);
+  return { op: o, change };
+}
+
+/** Keeps a hunk (or the whole file, `hunk: null`): recorded, nothing on disk changes. */
+export async function keepChange(
+  ledger: EditLedger,
+  threadId: string,
+  target: { op: string; path: string; hunk: number | null },
+): Promise<void> {
+  findChange(ledger.read(threadId), target.op, target.path);
+  await ledger.append(threadId, [{ kind: "review", action: "keep", ...target }]);
+}
+
+/**
+ * Takes a hunk (or the whole change, `hunk: null`) of `op`'s change to `path` back out of the file as it is
+ * now. Refuses, writing nothing, when the lines it would touch changed since (unless `force` for a whole file,
+ * which then writes the version before the change).
+ */
+export async function undoChange(
+  ledger: EditLedger,
+  threadId: string,
+  target: { op: string; path: string; hunk: number | null },
+  opts: { cwd: string; writer?: FileWriter; force?: boolean },
+): Promise<OpView> {
+  const view = ledger.read(threadId);
+  const { op, change } = findChange(view, target.op, target.path);
+  const file = reviewFile(ledger, view, op, change);
+  const current = await readFile(target.path, "utf8").catch(() => null);
+  const result = undoResult(file, target.hunk, current, opts.force ?? false);
+  const writer = opts.writer ?? diskWriter;
+  const before = current === null ? null : await keepVersion(ledger.blobs, Buffer.from(current));
+  const after = result === null ? null : await keepVersion(ledger.blobs, Buffer.from(result));
+  if (result === null) await writer.remove(target.path);
+  else await writer.write(target.path, Buffer.from(result));
+  const id = `undo-${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  await ledger.append(threadId, [
+    { kind: "change", op: id, path: target.path, before, after, via: "undo" },
+    {
+      kind: "op",
+      op: id,
+      type: "undo",
+      cwd: opts.cwd,
+      startedAt: new Date().toISOString(),
+      status: "done",
+      files: 1,
+      target,
+      ...(opts.force ? { forced: true } : {}),
+    },
+  ]);
+  return ledger.read(threadId).ops.find((o) => o.op === id)!;
+}
+
+/** What the file becomes when the change (or one hunk of it) is taken back; throws on a conflict. */
+function undoResult(file: ReviewFile, hunk: number | null, current: string | null, force: boolean): string | null {
+  const conflict = (why: string) =>
+    new AcpThreadsError(
+      "usage",
+      `cannot undo ${hunk === null ? "the change to" : `hunk ${hunk + 1} of`} ${file.path}: ${why}`,
+    );
+  if (hunk !== null) {
+    const h = file.hunks[hunk];
+    if (!h) throw new AcpThreadsError("not_found", `${file.path} has no hunk ${hunk + 1} in ${file.op}`);
+    if (h.status === "undone") throw conflict("it is undone already");
+    if (current === null) throw conflict("the file no longer exists");
+    return merge(file.after ?? "", revertHunk(file.before ?? "", file.after ?? "", h), current, conflict);
+  }
+  if (!file.diffable) throw conflict("its earlier version was not kept (binary or too large)");
+  const { before, after } = file;
+  if (current === after || force) return before;
+  if (after === null) throw conflict("the file was created again since");
+  if (current === null) throw conflict("the file no longer exists");
+  if (before === null) throw conflict("the file was edited since it was created; confirm to delete it anyway");
+  return merge(after, before, current, conflict);
+}
+
+function merge(base: string, next: string, current: string, conflict: (why: string) => Error): string {
+  const m = mergeAgentWrite(base, next, current);
+  if (!m.ok) throw conflict(`line ${m.conflictLine} was changed since; edit it by hand`);
+  return applyEdits(current, m.edits);
+}

@@ -1,0 +1,78 @@
+/**
+ * A thread's ledger as plain data for views and `--format json`: each operation (turn, restore, undo) with
+ * its files, workspace-relative where they are under the thread's folder.
+ */
+import { relative, sep } from "node:path";
+import type { FileState } from "./content";
+import type { FileChange, LedgerView, OpView } from "./ledger-view";
+import type { ChangeVia, OpType } from "./records";
+
+export type ChangeKind = "added" | "modified" | "deleted";
+
+export interface FileSummary {
+  path: string;
+  /** Relative to the thread's folder (the absolute path when outside it). */
+  rel: string;
+  change: ChangeKind;
+  before: FileState | null;
+  after: FileState | null;
+  via: ChangeVia[];
+  toolCallIds: string[];
+}
+
+export interface OpSummary {
+  op: string;
+  type: OpType;
+  turn?: number;
+  agent?: { id: string; name: string };
+  /** The turn's stop reason, or "done" for a restore; absent while running or after a crash. */
+  status?: string;
+  startedAt: string;
+  endedAt?: string;
+  /** Restores and undos: the operation they went back before. */
+  target?: { op: string; path?: string; hunk?: number | null };
+  forced?: boolean;
+  notes?: string[];
+  files: FileSummary[];
+}
+
+export const changeKind = (f: Pick<FileChange, "before" | "after">): ChangeKind =>
+  !f.before ? "added" : !f.after ? "deleted" : "modified";
+
+export function relPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return !rel || rel.startsWith(`..${sep}`) || rel === ".." ? path : rel.split(sep).join("/");
+}
+
+export function summarizeOp(op: OpView, cwd: string): OpSummary {
+  const s = op.summary;
+  return {
+    op: op.op,
+    type: op.type,
+    ...(op.turn !== undefined ? { turn: op.turn } : {}),
+    ...(s?.agent ? { agent: s.agent } : {}),
+    ...(s ? { status: s.status, endedAt: s.ts } : {}),
+    startedAt: op.startedAt,
+    ...(s?.target ? { target: s.target } : {}),
+    ...(s?.forced ? { forced: true } : {}),
+    ...(s?.notes?.length ? { notes: s.notes } : {}),
+    files: op.files.map((f) => ({
+      path: f.path,
+      rel: relPath(cwd, f.path),
+      change: changeKind(f),
+      before: f.before,
+      after: f.after,
+      via: f.via,
+      toolCallIds: f.toolCallIds,
+    })),
+  };
+}
+
+export function summarize(view: LedgerView, cwd: string): OpSummary[] {
+  return view.ops.map((o) => summarizeOp(o, cwd));
+}
+
+/** "3 files changed" / "1 file changed" / "no files changed". */
+export function filesChangedLabel(n: number): string {
+  return n === 0 ? "no files changed" : `${n} file${n === 1 ? "" : "s"} changed`;
+}

@@ -1,0 +1,35 @@
+/** Ledger test helpers: a folder and a ledger, and a "turn" that is just a function writing files. */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
+import type { OpView } from "../../../../src/core/ledger/ledger-view";
+import { withTmp } from "../store/helpers";
+
+export const THREAD = "0196a000-0000-7000-8000-00000000000a";
+export const OTHER_THREAD = "0196a000-0000-7000-8000-00000000000b";
+
+export async function withLedger<T>(fn: (ws: string, ledger: EditLedger) => Promise<T>): Promise<T> {
+  return withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    const ledger = new EditLedger({ home: join(dir, "home") });
+    try {
+      return await fn(ws, ledger);
+    } finally {
+      ledger.dispose();
+    }
+  });
+}
+
+/** Records `write()` as turn `turn` of `threadId` (agent "Fake"). */
+export async function turn(
+  ledger: EditLedger,
+  ws: string,
+  turn: number,
+  write: () => void | Promise<void>,
+  threadId = THREAD,
+): Promise<OpView> {
+  const capture = await ledger.beginTurn({ threadId, turn, cwd: ws, agent: { id: "fake", name: "Fake" } });
+  await write();
+  return capture.end("end_turn");
+}
