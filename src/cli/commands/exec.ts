@@ -7,6 +7,8 @@
 import { resolve } from "node:path";
 import { CLAUDE_PERMISSION_MODES, expandCommand } from "../../core/exec/exec-presets";
 import { signalExitCode, type ExecRegistry, type ExecRun, type RunInfo } from "../../core/exec";
+import { EditLedger } from "../../core/ledger/edit-ledger";
+import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
 import { exitCodeOf, openRegistry } from "../exec/context";
@@ -37,10 +39,12 @@ type Flags = CommandContext<typeof SPEC.flags>["flags"];
 
 export const main = command(SPEC, async ({ io, flags, args }) => {
   let registry: ExecRegistry | undefined;
+  // the process that owns the run records it: this one, or the background supervisor
+  const ledger = flags.background ? undefined : new EditLedger({ home: resolveHome(io.env) });
   try {
     const expanded = expandCommand(args, { claudePermissionMode: flags["permission-mode"] });
     const cwd = resolve(io.cwd, flags.cwd ?? ".");
-    registry = openRegistry(io, !flags.background);
+    registry = openRegistry(io, !flags.background, ledger);
     if (flags.background) {
       const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, args));
       io.stdout.write(flags.format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);
@@ -48,6 +52,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     }
     const supervised = flags["run-id"] !== undefined;
     const stdout = io.stdout as NodeJS.WriteStream;
+    await registry.prepare(cwd);
     const run = registry.start({
       ...expanded,
       cwd,
@@ -63,6 +68,8 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     return await runForeground(io, run, supervised, flags.format);
   } finally {
     registry?.dispose();
+    await ledger?.flush();
+    ledger?.dispose();
   }
 });
 

@@ -1,5 +1,7 @@
 /** What the exec commands share: the registry on the data home, exit codes of runs, and run formatting. */
 import { openExecRegistry, type ExecRegistry, type RunInfo } from "../../core/exec";
+import type { EditLedger } from "../../core/ledger/edit-ledger";
+import { LedgerExecRecorder } from "../../core/ledger/exec-recorder";
 import type { Logger } from "../../core/log";
 import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
@@ -8,7 +10,7 @@ import { EXIT, type CliIO } from "../io";
  * The registry on `homeLayout(resolveHome()).execDir`. `ACP_THREADS_EXEC_TTL_MINUTES` overrides the 30 min TTL.
  * With `recordThreads`, each run started here is also recorded as a thread in the same home.
  */
-export function openRegistry(io: CliIO, recordThreads = false): ExecRegistry {
+export function openRegistry(io: CliIO, recordThreads = false, ledger?: EditLedger): ExecRegistry {
   const ttlMinutes = Number(io.env.ACP_THREADS_EXEC_TTL_MINUTES);
   const warn = (message: string) => io.stderr.write(`acp-threads exec: ${message}\n`);
   const logger: Logger = { debug() {}, info() {}, warn, error: warn };
@@ -18,6 +20,8 @@ export function openRegistry(io: CliIO, recordThreads = false): ExecRegistry {
     ttlMs: Number.isFinite(ttlMinutes) && ttlMinutes > 0 ? ttlMinutes * 60_000 : undefined,
     // A CLI process is short-lived: it sweeps when it lists or starts, not on a timer.
     sweepIntervalMs: 0,
+    // what the run changes in its folder goes into the thread's edit ledger
+    wrapRecorder: ledger && ((threads) => new LedgerExecRecorder(ledger, threads, logger)),
   });
 }
 

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { main as changes } from "../../../../src/cli/commands/changes";
 import { main as restore } from "../../../../src/cli/commands/restore";
+import { main as execMain } from "../../../../src/cli/commands/exec";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput } from "../../core/store/helpers";
 import { turn, withLedger } from "../../core/ledger/helpers";
@@ -62,4 +63,24 @@ test("changes lists each turn's files (text, json, patch); restore refuses over 
     const usage = await cli(restore, id);
     assert.equal(usage.code, 2);
     assert.match(usage.err, /exactly one of --turn N and --undo/);
+  }));
+
+test("acp-threads exec records the run's file changes; changes shows them as turn 1", () =>
+  withLedger(async (ws, ledger) => {
+    const home = dirname(ledger.dir);
+    writeFileSync(join(ws, "a.txt"), "before\n");
+    const run = await runCommand(
+      execMain,
+      ["--cwd", ws, "--format", "json", "--", "sh", "-c", "echo after > a.txt; echo new > b.txt"],
+      { home, cwd: ws, env: process.env },
+    );
+    assert.equal(run.code, 0, run.err);
+    const exit = JSON.parse(run.out.trim().split("\n").at(-1)!);
+    const listed = await runCommand(changes, [exit.run.threadId, "--format", "json"], { home, cwd: ws });
+    const [op] = JSON.parse(listed.out).ops;
+    assert.equal(op.turn, 1);
+    assert.deepEqual(op.files.map((f: { rel: string; change: string }) => `${f.change} ${f.rel}`).sort(), [
+      "added b.txt",
+      "modified a.txt",
+    ]);
   }));
