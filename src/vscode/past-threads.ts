@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../core/log";
 import { listThreadsIndexed } from "../core/index/threads-index";
+import { isInside } from "../core/platform/paths";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
@@ -13,8 +14,8 @@ import type { PastThread } from "./thread-panels";
 
 const LIST_LIMIT = 500;
 
-const within = (cwd: string, roots: string[]) =>
-  roots.length === 0 || roots.some((r) => cwd === r || cwd.startsWith(r.endsWith("/") ? r : r + "/"));
+// Platform-aware: drive letters and case on Windows (VS Code's fsPath has a lowercase drive, the CLI's cwd not).
+const within = (cwd: string, roots: string[]) => roots.length === 0 || roots.some((r) => isInside(r, cwd));
 
 function summary(m: ThreadMetadata): PastThreadSummary {
   return {

@@ -3,7 +3,8 @@
  * events a live mirror listens to. Created by `ExecRegistry.start`; other processes only see its files.
  */
 import { StringDecoder } from "node:string_decoder";
-import { errorMessage } from "../errors";
+import { AcpThreadsError, errorMessage } from "../errors";
+import { canSignal } from "../platform/process-tree";
 import { Emitter, type Disposable } from "../lifecycle";
 import type { Logger } from "../log";
 import { HeadTailBuffer, readSlice } from "./output-buffer";
@@ -113,8 +114,11 @@ export class ExecRun implements Disposable {
     for (const key of keys) {
       const action = pipeKeyAction(key);
       if (!action) this.#proc.write(keyBytes(key) ?? key);
-      else if ("signal" in action) signalRun(this.#state.pgid!, action.signal);
-      else this.#proc.endInput();
+      else if ("signal" in action) {
+        if (!canSignal(action.signal))
+          throw new AcpThreadsError("usage", `${key} (${action.signal}) has no equivalent on ${process.platform}`);
+        signalRun(this.#state.pgid!, action.signal);
+      } else this.#proc.endInput();
     }
   }
 

@@ -3,19 +3,10 @@
  * run's owner and read by any process. The owner is the only writer, except that a `kill` from another process
  * may close out a run whose owner is gone.
  */
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { renameReplacing } from "../platform/fs";
 import { isAlive, processStartTicks } from "./proc";
 import { removeRunLogs } from "./run-log";
 import type { RunInfo, RunState } from "./types";
@@ -39,7 +30,7 @@ export function writeRunState(execDir: string, state: RunState): void {
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, target);
+  renameReplacing(tmp, target);
 }
 
 /** Reads a state file; `undefined` when missing or unreadable (a torn or foreign file is skipped, not fatal). */

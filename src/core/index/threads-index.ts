@@ -6,6 +6,7 @@
  * once serialize and both end with the same, correct rows.
  */
 import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
 import { redactSecrets } from "../redact";
 import type { ThreadStore } from "../store/thread-store";
@@ -55,6 +56,21 @@ function createSchema(db: Db): void {
   `);
 }
 
+/**
+ * Threads of a workspace folder: started in it or below it. Windows compares ignoring case (VS Code's fsPath has
+ * a lowercase drive letter, a CLI's cwd an uppercase one) and with its own separator.
+ */
+export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) {
+  const win = isWindows(p);
+  const ws = workspace.replace(win ? /[\\/]+$/ : /\/+$/, "");
+  const key = win ? ws.toLowerCase() : ws;
+  const col = (c: string) => (win ? `lower(${c})` : c);
+  return {
+    sql: `(${col("repo_root")} = :ws OR ${col("cwd")} = :ws OR substr(${col("cwd")}, 1, length(:wsSlash)) = :wsSlash)`,
+    params: { ":ws": key, ":wsSlash": key + p.path.sep },
+  };
+}
+
 export class ThreadIndex {
   constructor(
     readonly db: Db,
@@ -70,10 +86,9 @@ export class ThreadIndex {
     const where: string[] = [];
     const params: Record<string, string | number> = {};
     if (q.workspace) {
-      const ws = q.workspace.replace(/\/+$/, "");
-      where.push("(repo_root = :ws OR cwd = :ws OR substr(cwd, 1, length(:wsSlash)) = :wsSlash)");
-      params[":ws"] = ws;
-      params[":wsSlash"] = `${ws}/`;
+      const clause = workspaceClause(q.workspace);
+      where.push(clause.sql);
+      Object.assign(params, clause.params);
     }
     if (q.agent) {
       where.push("(agent_id = :agent OR agent_name = :agent)");

@@ -63,3 +63,8 @@ export function signalTree(
     }
   }
 }
+
+/** Whether `signal` can be delivered here at all (Windows: only the ones that end a process tree). */
+export function canSignal(signal: NodeJS.Signals, p: Platform = HOST_PLATFORM): boolean {
+  return !isWindows(p) || TREE_ENDING.has(signal);
+}

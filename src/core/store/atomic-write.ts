@@ -2,9 +2,10 @@
  * Whole-file writes: tmp → fsync → rename → fsync(dir), mode 0600. A crash leaves either the old file or the
  * new one, never a half-written mix (used by snapshots, index exports and the permissions file).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { renameReplacing } from "../platform/fs";
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
   const dir = dirname(path);
@@ -23,7 +24,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
   }
   closeSync(fd);
   try {
-    renameSync(tmp, path);
+    renameReplacing(tmp, path); // Windows: retried while another process briefly holds the target
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;

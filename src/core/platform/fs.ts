@@ -1,0 +1,34 @@
+/**
+ * File operations that fail differently on Windows. A rename over a file another process has open (an
+ * antivirus scan, a second editor window reading it, the search indexer) fails there with EPERM / EACCES /
+ * EBUSY for a moment; POSIX never does. Such renames are retried briefly on Windows, as graceful-fs does.
+ */
+import { renameSync } from "node:fs";
+import { HOST_PLATFORM, isWindows, type Platform } from "./host";
+
+const TRANSIENT = new Set(["EPERM", "EACCES", "EBUSY"]);
+export const RENAME_RETRY_MS = 1_000;
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** `renameSync`, retried for up to RENAME_RETRY_MS on Windows while the target is briefly locked. */
+export function renameReplacing(
+  from: string,
+  to: string,
+  p: Platform = HOST_PLATFORM,
+  rename: (from: string, to: string) => void = renameSync,
+  retryMs = RENAME_RETRY_MS,
+): void {
+  const deadline = Date.now() + retryMs;
+  for (let wait = 10; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return rename(from, to);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? "";
+      if (!isWindows(p) || !TRANSIENT.has(code) || Date.now() >= deadline) throw err;
+      pause(wait);
+    }
+  }
+}
