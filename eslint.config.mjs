@@ -4,7 +4,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "dist-test/**", "node_modules/**", "test/agents/**", "test-results/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "dist-test/**",
+      "node_modules/**",
+      "test/agents/**",
+      "test-results/**",
+      ".acp-threads/**",
+      "screenshots/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
