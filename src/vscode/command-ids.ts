@@ -21,6 +21,8 @@ export const COMMAND_IDS = [
   "acpThreads.cancel",
   "acpThreads.showPendingPermission",
   "acpThreads.importHistory",
+  "acpThreads.acceptProposed",
+  "acpThreads.rejectProposed",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

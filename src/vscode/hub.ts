@@ -75,6 +75,10 @@ export class Hub implements vscode.Disposable {
       loadPast: (id) => this.past.load(id),
       onTerminalOutput: this.terminals.onOutput,
       recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
+      rename: async (id, title) => {
+        this.threads.rename(id, title);
+        this.tree.refresh();
+      },
     });
     this.broker.surface = this.panels;
     this.tree = new SessionsTree(this.live, (f) => this.past.list(f));

@@ -34,7 +34,7 @@ export class PermissionBroker implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   surface: PermissionSurface | undefined;
 
-  constructor(private readonly proposed: ProposedContent) {
+  constructor(readonly proposed: ProposedContent) {
     this.#status.name = "ACP Threads permission requests";
     this.#status.command = "acpThreads.showPendingPermission";
   }
@@ -57,6 +57,7 @@ export class PermissionBroker implements vscode.Disposable {
     const tc = prompt.request.toolCall;
     const view: PermissionView = {
       requestId,
+      toolCallId: tc.toolCallId,
       title: tc.title ?? "Permission requested",
       kind: tc.kind ?? "other",
       options: prompt.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
@@ -101,7 +102,17 @@ export class PermissionBroker implements vscode.Disposable {
     const p = this.#pending.get(requestId);
     const proposal = p?.prompt.proposed;
     if (!proposal) return;
-    p.reviewed.push(...(await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title)));
+    const uris = await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title);
+    p.reviewed.push(...uris);
+    const pick = (prefix: string) =>
+      p.view.options.find((o) => o.kind === `${prefix}_once`) ?? p.view.options.find((o) => o.kind.startsWith(prefix));
+    const allow = pick("allow");
+    const reject = pick("reject");
+    // The diff editor's Accept / Reject buttons answer the request without going back to the panel.
+    this.proposed.setActions(uris[uris.length - 1], {
+      accept: () => allow && this.answer(requestId, allow.optionId),
+      reject: () => this.answer(requestId, reject?.optionId ?? null),
+    });
   }
 
   /** Status bar click: reveal the first waiting thread and show its prompt there. */

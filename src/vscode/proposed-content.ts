@@ -6,8 +6,15 @@ import * as vscode from "vscode";
 
 export const PROPOSED_SCHEME = "acp-threads-proposed";
 
+/** What the diff editor's Accept / Reject title buttons do for one proposal. */
+export interface ProposalActions {
+  accept(): unknown;
+  reject(): unknown;
+}
+
 export class ProposedContent implements vscode.TextDocumentContentProvider, vscode.Disposable {
   #texts = new Map<string, string>();
+  readonly #actions = new Map<string, ProposalActions>();
   #seq = 0;
   readonly #reg = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this);
 
@@ -20,6 +27,16 @@ export class ProposedContent implements vscode.TextDocumentContentProvider, vsco
 
   forget(uri: vscode.Uri): void {
     this.#texts.delete(uri.query);
+    this.#actions.delete(uri.query);
+  }
+
+  /** Gives the proposal shown by `uri` (the diff's right side) its Accept / Reject actions. */
+  setActions(uri: vscode.Uri, actions: ProposalActions): void {
+    if (uri.scheme === PROPOSED_SCHEME) this.#actions.set(uri.query, actions);
+  }
+
+  actionsFor(uri: vscode.Uri | undefined): ProposalActions | undefined {
+    return uri?.scheme === PROPOSED_SCHEME ? this.#actions.get(uri.query) : undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -40,5 +57,6 @@ export class ProposedContent implements vscode.TextDocumentContentProvider, vsco
   dispose(): void {
     this.#reg.dispose();
     this.#texts.clear();
+    this.#actions.clear();
   }
 }

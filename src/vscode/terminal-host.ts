@@ -65,24 +65,37 @@ export function createPty(
 
 const RECENT_CAP = 64 * 1024;
 
+type TerminalExit = { exitCode: number | null; signal: string | null };
+/** A chunk of a terminal's output, or (with `exit` and empty `data`) its exit. */
+export interface TerminalOutput {
+  sessionId: string;
+  terminalId: string;
+  data: string;
+  exit?: TerminalExit;
+}
+
 export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
-  readonly #output = new vscode.EventEmitter<{ sessionId: string; terminalId: string; data: string }>();
+  readonly #output = new vscode.EventEmitter<TerminalOutput>();
   readonly onOutput = this.#output.event;
   readonly #owned: vscode.Disposable[] = [];
   /** Recent output per terminal (bounded), so a panel opened or reloaded later still shows it. */
-  readonly #recent = new Map<string, { sessionId: string; text: string }>();
+  readonly #recent = new Map<string, { sessionId: string; text: string; exit?: TerminalExit }>();
 
   constructor(private readonly sessionLabel: (sessionId: string) => string) {}
 
   onTerminalCreated(view: TerminalView): void {
     const pty = createPty(view, { banner: `$ ${view.commandLine}   (cwd ${view.cwd})` });
-    const recent = { sessionId: view.sessionId, text: "" };
+    const recent: { sessionId: string; text: string; exit?: TerminalExit } = { sessionId: view.sessionId, text: "" };
     this.#recent.set(view.terminalId, recent);
     this.#owned.push(
       pty,
       view.onOutput((data) => {
         recent.text = (recent.text + data).slice(-RECENT_CAP);
         this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data });
+      }),
+      view.onExit((exit) => {
+        recent.exit = exit;
+        this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data: "", exit });
       }),
     );
     const terminal = vscode.window.createTerminal({
@@ -95,10 +108,10 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
     terminal.show(true); // visible, focus stays where the user is
   }
 
-  recentOutput(sessionId: string): { terminalId: string; data: string }[] {
+  recentOutput(sessionId: string): { terminalId: string; data: string; exit?: TerminalExit }[] {
     return [...this.#recent]
       .filter(([, r]) => r.sessionId === sessionId)
-      .map(([terminalId, r]) => ({ terminalId, data: r.text }));
+      .map(([terminalId, r]) => ({ terminalId, data: r.text, exit: r.exit }));
   }
 
   dispose(): void {

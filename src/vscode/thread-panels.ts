@@ -3,11 +3,13 @@
  * serializer that re-reads the thread. Live threads stream events (batched every 50 ms); past threads open
  * read-only, scrolled to the end. Also the inline surface of the permission broker.
  */
+import { isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
 import { parseWebviewMessage, THREAD_VIEW_TYPE } from "../webview/thread/protocol";
 import type { HostMessage, PermissionView, PickerView, WebviewMessage } from "../webview/thread/protocol";
+import { CodeActions } from "./code-actions";
 import type { LiveSession } from "./live-session";
 import type { PermissionBroker, PermissionSurface } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
@@ -22,8 +24,32 @@ export interface ThreadPanelDeps {
   broker: PermissionBroker;
   live(threadId: string): LiveSession | undefined;
   loadPast(threadId: string): Promise<PastThread | undefined>;
-  onTerminalOutput: vscode.Event<{ sessionId: string; terminalId: string; data: string }>;
-  recentTerminalOutput(sessionId: string): { terminalId: string; data: string }[];
+  onTerminalOutput: vscode.Event<TerminalOutputEvent>;
+  recentTerminalOutput(sessionId: string): Omit<TerminalOutputEvent, "sessionId">[];
+  /** Renames a stored thread (the panel's title edit). */
+  rename?(threadId: string, title: string): Promise<void>;
+}
+
+export interface TerminalOutputEvent {
+  sessionId: string;
+  terminalId: string;
+  data: string;
+  exit?: { exitCode: number | null; signal: string | null };
+}
+
+/** When each live session's running turn started (for the elapsed time in the panel header). */
+const turnStarts = new WeakMap<LiveSession, number>();
+const running = (s: string) => s === "working" || s === "waiting_permission";
+
+/** Sends `text` as the next prompt once the session is idle (feedback given with a rejected permission). */
+function promptWhenIdle(live: LiveSession, text: string): void {
+  if (live.status === "idle") return void live.prompt(text);
+  const sub = live.onStatus((s) => {
+    if (s === "idle") {
+      sub.dispose();
+      void live.prompt(text);
+    } else if (s === "closed" || s === "failed") sub.dispose();
+  });
 }
 
 const BATCH_MS = 50;
@@ -36,11 +62,13 @@ class ThreadPanel implements vscode.Disposable {
   #backlog: HostMessage[] = [];
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
+  #cwd = "";
 
   constructor(
     readonly threadId: string,
     readonly panel: vscode.WebviewPanel,
     private readonly deps: ThreadPanelDeps,
+    private readonly code: CodeActions,
     private readonly focusEvent?: number,
   ) {
     panel.webview.options = webviewOptions(deps.extensionUri);
@@ -56,7 +84,7 @@ class ThreadPanel implements vscode.Disposable {
       deps.onTerminalOutput(
         (o) =>
           o.sessionId === this.#live()?.sessionId &&
-          this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data }),
+          this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data, exit: o.exit }),
       ),
     );
   }
@@ -79,6 +107,8 @@ class ThreadPanel implements vscode.Disposable {
     const live = this.#live();
     if (live) {
       this.panel.title = live.title;
+      this.#cwd = live.cwd;
+      if (running(live.status) && !turnStarts.has(live)) turnStarts.set(live, Date.now());
       this.post({
         type: "init",
         header: {
@@ -90,6 +120,7 @@ class ThreadPanel implements vscode.Disposable {
           acceptsInput: live.mode === "session",
         },
         status: live.status,
+        since: running(live.status) ? turnStarts.get(live) : undefined,
         events: [...live.events],
         scrollToEnd: true,
       });
@@ -103,7 +134,9 @@ class ThreadPanel implements vscode.Disposable {
         live.onStatus((s) => {
           identify();
           this.#flush();
-          this.post({ type: "status", status: s, detail: live.statusDetail });
+          if (!running(s)) turnStarts.delete(live);
+          else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
+          this.post({ type: "status", status: s, detail: live.statusDetail, since: turnStarts.get(live) });
           if (s === "idle") this.#postPickers(live);
         }),
       );
@@ -116,6 +149,7 @@ class ThreadPanel implements vscode.Disposable {
     });
     if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
     this.panel.title = past.title;
+    this.#cwd = past.cwd;
     this.post({
       type: "init",
       header: {
@@ -192,13 +226,26 @@ class ThreadPanel implements vscode.Disposable {
         case "cancel":
           return void (await live?.cancel());
         case "permission":
-          this.deps.broker.answer(m.requestId, m.optionId);
+          if (this.deps.broker.answer(m.requestId, m.optionId) && m.feedback && live) promptWhenIdle(live, m.feedback);
           return;
+        case "copyText":
+          return await this.code.copy(m.text);
+        case "insertCode":
+          return void (await this.code.insert(m.text));
+        case "applyCode":
+          return void (await this.code.apply(m.text, m.path, this.#cwd || this.#workspace()));
+        case "rename": {
+          if (live) live.title = m.title;
+          this.panel.title = m.title;
+          await this.deps.rename?.(live?.storeThreadId ?? this.threadId, m.title);
+          return;
+        }
         case "review":
           return await this.deps.broker.review(m.requestId);
         case "openLocation": {
           const line = Math.max(0, (m.line ?? 1) - 1);
-          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(m.path));
+          const abs = isAbsolute(m.path) ? m.path : join(this.#cwd || this.#workspace(), m.path);
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
           await vscode.window.showTextDocument(doc, {
             selection: new vscode.Range(line, 0, line, 0),
             viewColumn: vscode.ViewColumn.One,
@@ -220,6 +267,10 @@ class ThreadPanel implements vscode.Disposable {
     }
   }
 
+  #workspace(): string {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/";
+  }
+
   dispose(): void {
     clearTimeout(this.#timer);
     for (const s of this.#subs.splice(0)) s.dispose();
@@ -229,9 +280,12 @@ class ThreadPanel implements vscode.Disposable {
 export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly #panels = new Map<string, ThreadPanel>();
   readonly #reg: vscode.Disposable;
+  /** Copy / Insert at cursor / Apply to file for the panels' code blocks. */
+  readonly code: CodeActions;
 
   constructor(private readonly deps: ThreadPanelDeps) {
     this.#reg = vscode.window.registerWebviewPanelSerializer(THREAD_VIEW_TYPE, this);
+    this.code = new CodeActions(deps.broker.proposed);
   }
 
   /** Opens (or reveals) the panel of a thread; `focusEvent` scrolls a past thread to that event. */
@@ -269,7 +323,7 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
   }
 
   #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number): void {
-    const tp = new ThreadPanel(threadId, panel, this.deps, focusEvent);
+    const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent);
     this.#panels.set(threadId, tp);
     panel.onDidDispose(() => {
       tp.dispose();
@@ -291,7 +345,16 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     this.open(threadId);
   }
 
+  /** Shows a new title in the thread's open panel (after a rename elsewhere). */
+  retitle(threadId: string, title: string): void {
+    const tp = this.#panels.get(threadId);
+    if (!tp) return;
+    tp.panel.title = title;
+    tp.post({ type: "title", title });
+  }
+
   dispose(): void {
+    this.code.dispose();
     this.#reg.dispose();
     for (const tp of this.#panels.values()) tp.panel.dispose();
     this.#panels.clear();

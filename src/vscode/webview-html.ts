@@ -44,12 +44,12 @@ ${opts.body}
 }
 
 export const THREAD_BODY = `<header id="header">
-  <div class="title-row"><span class="codicon codicon-comment-discussion"></span> <span id="title">Thread</span> <span id="status" class="status"></span></div>
+  <div class="title-row"><h1 id="title" class="title">Thread</h1><button id="rename" type="button" class="icon-button" title="Rename thread" aria-label="Rename thread" hidden><span class="codicon codicon-edit" aria-hidden="true"></span></button><span id="status" class="status" role="status"></span></div>
   <div class="meta-row"><span id="agent" class="muted"></span> <span id="usage" class="muted"></span> <span id="pickers"></span></div>
 </header>
-<button id="more" class="secondary" hidden></button>
-<main id="entries" aria-live="polite"></main>
+<button id="more" type="button" class="secondary" hidden></button>
+<main id="entries"></main>
 <footer id="footer" hidden>
-  <textarea id="input" rows="2" placeholder="Ask a follow-up (Enter to send, Shift+Enter for a new line)"></textarea>
-  <div class="footer-buttons"><button id="send">Send</button><button id="cancel" class="secondary" hidden><span class="codicon codicon-debug-stop"></span> Cancel</button></div>
+  <textarea id="input" rows="2" aria-label="Message to the agent" placeholder="Ask a follow-up (Enter to send, Shift+Enter for a new line)"></textarea>
+  <div class="footer-buttons"><button id="send" type="button">Send</button><button id="cancel" type="button" class="secondary" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span> Cancel</button></div>
 </footer>`;

@@ -35,6 +35,17 @@ export function contentText(block: unknown): string {
   }
 }
 
+const running = (s: string) => s === "pending" || s === "in_progress";
+
+/** Start / end times as this client saw them (the duration shown for a command). */
+function stampTimes(next: ToolCallState, prev: ToolCallState | undefined): void {
+  const now = Date.now();
+  if (prev?.startedAt !== undefined) next.startedAt = prev.startedAt;
+  else if (running(next.status)) next.startedAt = now;
+  if (prev?.endedAt !== undefined) next.endedAt = prev.endedAt;
+  else if (next.startedAt !== undefined && !running(next.status)) next.endedAt = now;
+}
+
 /** Per-session tool-call state, so updates can be merged into full snapshots. */
 export class ToolCallTracker {
   readonly #calls = new Map<string, ToolCallState>();
@@ -67,6 +78,7 @@ export class ToolCallTracker {
     const meta = isObj(update._meta) ? update._meta : undefined;
     const term = meta && isObj(meta.terminal_output) ? meta.terminal_output : undefined;
     if (term && typeof term.data === "string") next.terminalOutput = (next.terminalOutput ?? "") + term.data;
+    stampTimes(next, this.#calls.get(id));
     this.#calls.set(id, next);
     return { ...next };
   }
@@ -77,6 +89,7 @@ export class ToolCallTracker {
     for (const call of this.#calls.values()) {
       if (call.status === "pending" || call.status === "in_progress") {
         call.status = "cancelled";
+        stampTimes(call, call);
         changed.push({ ...call });
       }
     }

@@ -21,6 +21,10 @@ export interface ToolCallState {
   rawOutput?: unknown;
   /** Display-only terminal output streamed by agents via `_meta.terminal_output` (Zed convention). */
   terminalOutput?: string;
+  /** Epoch ms when the client first saw the call running (not set for calls replayed already finished). */
+  startedAt?: number;
+  /** Epoch ms when a call that was seen running reached completed / failed / cancelled. */
+  endedAt?: number;
 }
 
 export interface PermissionDecision {

@@ -8,6 +8,7 @@ import type { CommandId } from "../command-ids";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
+import { acceptProposed, rejectProposed } from "./proposals";
 import { spawnCommand } from "./spawn";
 import {
   copySessionId,
@@ -41,6 +42,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.cancel": cancelTurn,
   "acpThreads.showPendingPermission": (hub) => hub.broker.showFirst(),
   "acpThreads.importHistory": importHistory,
+  "acpThreads.acceptProposed": acceptProposed,
+  "acpThreads.rejectProposed": rejectProposed,
 };
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {

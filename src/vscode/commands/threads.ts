@@ -44,6 +44,7 @@ export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> 
   const title = await vscode.window.showInputBox({ prompt: "New title", value: past.thread.title });
   if (!title?.trim()) return;
   hub.threads.rename(past.thread.threadId, title.trim());
+  hub.panels.retitle(past.thread.threadId, title.trim());
   hub.tree.refresh();
 }
 

@@ -1,167 +1,82 @@
 /**
- * Thread panel webview. Receives `HostMessage`s, folds events into a `ThreadModel`, and redraws only dirty
- * entries once per animation frame. Only the last WINDOW entries are in the DOM; "Show earlier" widens the
- * window, so threads with thousands of messages open fast.
+ * Thread panel webview: wires the host messages to the conversation (transcript/), the header (chrome/) and
+ * the prompt box. Rendering lives in transcript/view.ts; this file only routes.
  */
 import { ThreadModel } from "./model";
-import type { HostMessage, LiveStatus, PickerView, ThreadHeader, WebviewMessage } from "./protocol";
-import { renderEntry, stripAnsi } from "./render";
+import type { HostMessage, LiveStatus, ThreadHeader, WebviewMessage } from "./protocol";
+import { Header } from "./chrome/header";
+import { wirePermissionShortcuts, wireTranscriptActions } from "./transcript/actions";
+import { TranscriptView } from "./transcript/view";
 import { $, bridge } from "../shared/host";
 
 const vscode = bridge<WebviewMessage>();
 const post = vscode.post;
 
-const WINDOW = 200;
 const list = $<HTMLDivElement>("entries");
 const more = $<HTMLButtonElement>("more");
-const statusEl = $<HTMLSpanElement>("status");
 const input = $<HTMLTextAreaElement>("input");
 const footer = $<HTMLDivElement>("footer");
 
-let model = new ThreadModel();
 let header: ThreadHeader | undefined;
 let status: LiveStatus = "starting";
-let windowStart = 0;
-let scheduled = false;
-const nodes = new Map<number, HTMLElement>();
-const terminals = new Map<string, string>();
-const TERMINAL_CAP = 64 * 1024;
+const chrome = new Header(post);
+const view = new TranscriptView(list, more, (v) => {
+  chrome.setUsage(v.model.usage);
+  if (v.model.title) chrome.setTitle(v.model.title);
+  chrome.setFirstPrompt(v.model.entries.find((e) => e.kind === "user")?.text);
+  post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom });
+});
+wireTranscriptActions(list, view, post);
+wirePermissionShortcuts(view, list);
 
-const STATUS_TEXT: Record<LiveStatus, string> = {
-  starting: "starting…",
-  working: "working…",
-  waiting_permission: "waiting for permission",
-  idle: "idle",
-  failed: "failed",
-  closed: "finished",
-  readonly: "past session (read-only)",
-};
-
-function nearBottom(): boolean {
-  return window.innerHeight + window.scrollY >= document.body.scrollHeight - 80;
-}
-
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(flush);
-}
-
-function flush(): void {
-  scheduled = false;
-  const stick = nearBottom();
-  for (const i of [...model.dirty].sort((a, b) => a - b)) {
-    if (i < windowStart) continue;
-    const html = renderEntry(model.entries[i], terminals);
-    let el = nodes.get(i);
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "entry";
-      el.dataset.index = String(i);
-      list.appendChild(el); // dirty indexes beyond the DOM are always new, appended in order
-      nodes.set(i, el);
-    }
-    const open = el.querySelector("details")?.open;
-    el.innerHTML = html;
-    if (open) el.querySelector("details")?.setAttribute("open", "");
-  }
-  model.dirty.clear();
-  more.hidden = windowStart === 0;
-  more.textContent = `Show ${Math.min(WINDOW, windowStart)} earlier (${windowStart} hidden)`;
-  const u = model.usage;
-  $("usage").textContent = u
-    ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}`
-    : "";
-  if (model.title) $("title").textContent = model.title;
-  if (stick) window.scrollTo(0, document.body.scrollHeight);
-  post({ type: "rendered", entries: model.entries.length, inDom: nodes.size });
-}
-
-/** Rebuilds the DOM for the current window (after init or "Show earlier"). */
-function rebuild(): void {
-  list.textContent = "";
-  nodes.clear();
-  for (let i = windowStart; i < model.entries.length; i++) model.dirty.add(i);
-  schedule();
-}
-
-function setStatus(s: LiveStatus, detail?: string): void {
+function setStatus(s: LiveStatus, detail?: string, since?: number): void {
   status = s;
-  statusEl.textContent = STATUS_TEXT[s] + (detail ? `: ${detail}` : "");
-  statusEl.className = `status status-${s}`;
+  chrome.setStatus(s, detail, since);
+  view.streaming = s === "working" || s === "waiting_permission" || s === "starting";
   const live = header?.acceptsInput && s !== "closed" && s !== "failed" && s !== "readonly";
   footer.hidden = !live;
   $<HTMLButtonElement>("send").disabled = s !== "idle";
   $<HTMLButtonElement>("cancel").hidden = !(s === "working" || s === "waiting_permission");
 }
 
-function renderPickers(p: PickerView): void {
-  const box = $("pickers");
-  box.textContent = "";
-  const add = (
-    label: string,
-    options: { value: string; name: string }[],
-    current: string,
-    onChange: (v: string) => void,
-  ) => {
-    const sel = document.createElement("select");
-    sel.title = label;
-    for (const o of options) sel.add(new Option(o.name, o.value, false, o.value === current));
-    sel.addEventListener("change", () => onChange(sel.value));
-    box.appendChild(sel);
-  };
-  if (p.modes?.available.length) {
-    add(
-      "Mode",
-      p.modes.available.map((m) => ({ value: m.id, name: m.name })),
-      p.modes.currentModeId,
-      (v) => post({ type: "setMode", modeId: v }),
-    );
-  }
-  for (const c of p.configOptions ?? [])
-    add(c.name, c.options, c.currentValue, (v) => post({ type: "setConfig", configId: c.id, value: v }));
-}
-
 function onMessage(m: HostMessage): void {
   switch (m.type) {
-    case "init":
+    case "init": {
       header = m.header;
-      model = new ThreadModel();
+      const model = new ThreadModel();
       for (const e of m.events) model.apply(e);
-      $("title").textContent = model.title ?? m.header.title;
-      $("agent").textContent = `${m.header.agent} · ${m.header.cwd}`;
+      view.ctx.cwd = m.header.cwd;
+      chrome.init(m.header, model.entries.find((e) => e.kind === "user")?.text);
+      if (model.title) chrome.setTitle(model.title);
       vscode.setState({ threadId: m.header.threadId });
-      windowStart = Math.max(0, model.entries.length - WINDOW);
-      if (m.focusEvent !== undefined) windowStart = Math.max(0, Math.min(windowStart, m.focusEvent - 20));
-      setStatus(m.status);
-      rebuild();
+      setStatus(m.status, undefined, m.since);
+      view.reset(model, m.focusEvent);
       if (m.scrollToEnd) requestAnimationFrame(() => window.scrollTo(0, document.body.scrollHeight));
       break;
+    }
     case "events":
-      for (const e of m.events) model.apply(e);
-      schedule();
+      for (const e of m.events) view.model.apply(e);
+      view.schedule();
       break;
     case "status":
-      setStatus(m.status, m.detail);
+      setStatus(m.status, m.detail, m.since);
       break;
     case "permission":
-      model.addPrompt(m.prompt);
-      schedule();
+      view.model.addPrompt(m.prompt);
+      view.schedule();
       break;
     case "permissionResolved":
-      model.resolvePrompt(m.requestId, m.optionId);
-      schedule();
+      view.model.resolvePrompt(m.requestId, m.optionId);
+      view.schedule();
       break;
-    case "terminalOutput": {
-      const text = ((terminals.get(m.terminalId) ?? "") + m.data).slice(-TERMINAL_CAP);
-      terminals.set(m.terminalId, text);
-      document.querySelectorAll<HTMLElement>(`pre.term[data-terminal="${CSS.escape(m.terminalId)}"]`).forEach((el) => {
-        el.textContent = stripAnsi(text);
-      });
+    case "terminalOutput":
+      view.terminal(m.terminalId, m.data, m.exit);
       break;
-    }
     case "pickers":
-      renderPickers(m.pickers);
+      chrome.renderPickers(m.pickers);
+      break;
+    case "title":
+      chrome.setTitle(m.title);
       break;
     case "identity":
       vscode.setState({ threadId: m.storeThreadId });
@@ -170,21 +85,7 @@ function onMessage(m: HostMessage): void {
 }
 
 window.addEventListener("message", (e: MessageEvent<HostMessage>) => onMessage(e.data));
-more.addEventListener("click", () => {
-  windowStart = Math.max(0, windowStart - WINDOW);
-  rebuild();
-});
-list.addEventListener("click", (e) => {
-  const t = (e.target as HTMLElement).closest<HTMLElement>("button, a");
-  if (!t) return;
-  if (t.classList.contains("perm-option"))
-    post({ type: "permission", requestId: t.dataset.request!, optionId: t.dataset.option! });
-  else if (t.classList.contains("perm-review")) post({ type: "review", requestId: t.dataset.request! });
-  else if (t.classList.contains("loc")) {
-    const line = Number(t.dataset.line);
-    post({ type: "openLocation", path: t.dataset.path!, line: Number.isInteger(line) && line > 0 ? line : undefined });
-  } else if (t.dataset.href) post({ type: "openLink", href: t.dataset.href });
-});
+more.addEventListener("click", () => view.showEarlier());
 function send(): void {
   const text = input.value.trim();
   if (!text || status !== "idle") return;

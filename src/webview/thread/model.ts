@@ -11,15 +11,21 @@ export type EntryBody =
   | { kind: "user"; text: string }
   | { kind: "agent"; text: string }
   | { kind: "thought"; text: string }
-  | { kind: "tool"; call: ToolCallState }
+  | { kind: "tool"; call: ToolCallState; prompt?: PromptState; decision?: PermissionDecision }
   | { kind: "plan"; entries: { content: string; status: string; priority?: string }[] }
   | { kind: "notice"; severity: string; title: string; description?: string }
   | { kind: "error"; message: string }
   | { kind: "done"; stopReason: string }
-  | { kind: "decision"; decision: PermissionDecision }
-  | { kind: "prompt"; view: PermissionView; answered?: string | null };
+  | { kind: "decision"; decision: PermissionDecision };
+
+/** A permission request shown inside its tool call's card; `answered` is set once answered (null = dismissed). */
+export interface PromptState {
+  view: PermissionView;
+  answered?: string | null;
+}
 
 export type Entry = EntryBody & { version: number };
+type ToolEntry = Entry & { kind: "tool" };
 
 export interface Usage {
   used: number;
@@ -65,7 +71,7 @@ export class ThreadModel {
         const at = this.#tools.get(ev.toolCall.toolCallId);
         if (at === undefined) this.#tools.set(ev.toolCall.toolCallId, this.#add({ kind: "tool", call: ev.toolCall }));
         else {
-          (this.entries[at] as Entry & { kind: "tool" }).call = ev.toolCall;
+          (this.entries[at] as ToolEntry).call = ev.toolCall;
           this.#touch(at);
         }
         break;
@@ -88,9 +94,16 @@ export class ThreadModel {
       case "done":
         this.#add({ kind: "done", stopReason: ev.stopReason });
         break;
-      case "permission":
-        if (ev.decision.decidedBy !== "user") this.#add({ kind: "decision", decision: ev.decision });
+      case "permission": {
+        if (ev.decision.decidedBy === "user") break; // shown by the answered prompt
+        const at = this.#tools.get(ev.decision.toolCallId);
+        if (at === undefined) this.#add({ kind: "decision", decision: ev.decision });
+        else {
+          (this.entries[at] as ToolEntry).decision = ev.decision;
+          this.#touch(at);
+        }
         break;
+      }
       case "usage":
         this.usage = { used: ev.used, size: ev.size, cost: ev.cost };
         break;
@@ -102,16 +115,47 @@ export class ThreadModel {
     }
   }
 
+  /**
+   * Shows a permission request on its tool call's card. A request for a call not seen yet gets a card of its
+   * own (from the request's title and kind) that the call's later updates fill in.
+   */
   addPrompt(view: PermissionView): void {
     if (this.#prompts.has(view.requestId)) return;
-    this.#prompts.set(view.requestId, this.#add({ kind: "prompt", view }));
+    const id = view.toolCallId;
+    let at = id === undefined ? undefined : this.#tools.get(id);
+    if (at === undefined) {
+      const call: ToolCallState = {
+        toolCallId: id ?? `permission:${view.requestId}`,
+        title: view.title,
+        kind: view.kind as ToolCallState["kind"],
+        status: "pending",
+        content: [],
+        locations: [],
+      };
+      at = this.#add({ kind: "tool", call });
+      if (id !== undefined) this.#tools.set(id, at);
+    }
+    (this.entries[at] as ToolEntry).prompt = { view };
+    this.#prompts.set(view.requestId, at);
+    this.#touch(at);
   }
 
   resolvePrompt(requestId: string, optionId: string | null): void {
     const at = this.#prompts.get(requestId);
-    if (at === undefined) return;
-    (this.entries[at] as Entry & { kind: "prompt" }).answered = optionId;
+    const prompt = at === undefined ? undefined : (this.entries[at] as ToolEntry).prompt;
+    if (at === undefined || !prompt || prompt.view.requestId !== requestId) return;
+    prompt.answered = optionId;
     this.#touch(at);
+  }
+
+  /** Requests still waiting for an answer, oldest first (keyboard shortcuts answer the first). */
+  pendingPrompts(): { index: number; view: PermissionView }[] {
+    const out: { index: number; view: PermissionView }[] = [];
+    for (const at of this.#prompts.values()) {
+      const p = (this.entries[at] as ToolEntry).prompt;
+      if (p && p.answered === undefined) out.push({ index: at, view: p.view });
+    }
+    return out;
   }
 
   /** Entries whose tool calls show this terminal's output. */

@@ -22,6 +22,8 @@ export interface ThreadHeader {
 
 export interface PermissionView {
   requestId: string;
+  /** The tool call the request is about, so the panel shows the prompt on that call's card. */
+  toolCallId?: string;
   title: string;
   kind: string;
   options: { optionId: string; name: string; kind: string }[];
@@ -39,15 +41,25 @@ export type HostMessage =
       type: "init";
       header: ThreadHeader;
       status: LiveStatus;
+      /** Epoch ms when the running turn started, when one is running. */
+      since?: number;
       events: RuntimeEvent[];
       scrollToEnd: boolean;
       focusEvent?: number;
     }
   | { type: "events"; events: RuntimeEvent[] }
-  | { type: "status"; status: LiveStatus; detail?: string }
+  /** `since`: epoch ms when the current turn started (the panel shows the elapsed time while working). */
+  | { type: "status"; status: LiveStatus; detail?: string; since?: number }
   | { type: "permission"; prompt: PermissionView }
   | { type: "permissionResolved"; requestId: string; optionId: string | null }
-  | { type: "terminalOutput"; terminalId: string; data: string }
+  | {
+      type: "terminalOutput";
+      terminalId: string;
+      data: string;
+      exit?: { exitCode: number | null; signal: string | null };
+    }
+  /** The thread was renamed (here or in the sessions view). */
+  | { type: "title"; title: string }
   | { type: "pickers"; pickers: PickerView }
   /** The stored thread's id, saved in the webview state so the serializer can reopen it after a reload. */
   | { type: "identity"; storeThreadId: string };
@@ -56,8 +68,14 @@ export type WebviewMessage =
   | { type: "ready" }
   | { type: "prompt"; text: string }
   | { type: "cancel" }
-  | { type: "permission"; requestId: string; optionId: string | null }
+  /** `feedback`: text for the agent, sent as the next message after a "No, provide feedback" answer. */
+  | { type: "permission"; requestId: string; optionId: string | null; feedback?: string }
   | { type: "review"; requestId: string }
+  | { type: "copyText"; text: string }
+  | { type: "insertCode"; text: string }
+  /** Apply a code block to `path` (relative to the thread's folder) or to a file the user picks. */
+  | { type: "applyCode"; text: string; path?: string }
+  | { type: "rename"; title: string }
   | { type: "openLocation"; path: string; line?: number }
   | { type: "openLink"; href: string }
   | { type: "setMode"; modeId: string }
@@ -74,10 +92,21 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return { type: m.type };
     case "prompt":
       return str(m.text) && m.text.trim() ? { type: "prompt", text: m.text } : undefined;
-    case "permission":
-      return str(m.requestId, 200) && (m.optionId === null || str(m.optionId, 200))
-        ? { type: "permission", requestId: m.requestId, optionId: m.optionId as string | null }
-        : undefined;
+    case "permission": {
+      if (!(str(m.requestId, 200) && (m.optionId === null || str(m.optionId, 200)))) return undefined;
+      const base = { type: "permission" as const, requestId: m.requestId, optionId: m.optionId as string | null };
+      if (m.feedback === undefined) return base;
+      return str(m.feedback, 100_000) && m.feedback.trim() ? { ...base, feedback: m.feedback } : undefined;
+    }
+    case "copyText":
+    case "insertCode":
+      return str(m.text, 5_000_000) ? { type: m.type, text: m.text } : undefined;
+    case "applyCode":
+      if (!str(m.text, 5_000_000)) return undefined;
+      if (m.path === undefined) return { type: "applyCode", text: m.text };
+      return str(m.path, 4096) && m.path.trim() ? { type: "applyCode", text: m.text, path: m.path } : undefined;
+    case "rename":
+      return str(m.title, 500) && m.title.trim() ? { type: "rename", title: m.title.trim() } : undefined;
     case "review":
       return str(m.requestId, 200) ? { type: "review", requestId: m.requestId } : undefined;
     case "openLocation":
@@ -85,7 +114,9 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       if (m.line !== undefined && !(Number.isInteger(m.line) && (m.line as number) >= 0)) return undefined;
       return { type: "openLocation", path: m.path, line: m.line as number | undefined };
     case "openLink":
-      return str(m.href, 4096) && /^https?:\/\//i.test(m.href) ? { type: "openLink", href: m.href } : undefined;
+      return str(m.href, 4096) && /^(https?:\/\/|mailto:)/i.test(m.href)
+        ? { type: "openLink", href: m.href }
+        : undefined;
     case "setMode":
       return str(m.modeId, 200) ? { type: "setMode", modeId: m.modeId } : undefined;
     case "setConfig":

@@ -2,7 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { recordsToEvents } from "../../../../src/core/thread/record-events";
 import { ThreadModel } from "../../../../src/webview/thread/model";
-import { renderEntry } from "../../../../src/webview/thread/render";
+import { emptyContext } from "../../../../src/webview/thread/transcript/context";
+import { renderBlockEntry as render } from "../../../../src/webview/thread/transcript/entries";
+
+const renderEntry = (e: Parameters<typeof render>[0]) => render(e, emptyContext());
 
 test("streamed chunks of one stream merge into one entry; a new stream starts a new one", () => {
   const m = new ThreadModel();
@@ -33,10 +36,10 @@ test("tool calls are keyed by id and updated in place, marking the entry dirty",
   assert.equal(m.entries.length, 1);
   assert.deepEqual([...m.dirty], [0]);
   assert.equal(m.entries[0].version, 1);
-  assert.match(renderEntry(m.entries[0], new Map()), /status-completed/);
+  assert.match(renderEntry(m.entries[0]), /status-completed/);
 });
 
-test("a permission prompt renders the agent's own options and disables them once answered", () => {
+test("a permission prompt renders the agent's own options and collapses to one line once answered", () => {
   const m = new ThreadModel();
   m.addPrompt({
     requestId: "r1",
@@ -45,29 +48,33 @@ test("a permission prompt renders the agent's own options and disables them once
     options: [{ optionId: "y", name: "Allow <once>", kind: "allow_once" }],
     reviewPath: "/w/a.txt",
   });
-  const html = renderEntry(m.entries[0], new Map());
+  const html = renderEntry(m.entries[0]);
   assert.match(html, /Allow &lt;once&gt;/);
   assert.match(html, /perm-review/);
+  assert.deepEqual(
+    m.pendingPrompts().map((p) => p.view.requestId),
+    ["r1"],
+  );
   m.resolvePrompt("r1", "y");
-  assert.match(renderEntry(m.entries[0], new Map()), /disabled/);
+  const answered = renderEntry(m.entries[0]);
+  assert.doesNotMatch(answered, /<button/);
+  assert.match(answered, /class="permission answered"[^>]*>.*Allow &lt;once&gt;/);
+  assert.deepEqual(m.pendingPrompts(), []);
 });
 
 test("a diff tool call renders removed and added lines", () => {
-  const html = renderEntry(
-    {
-      kind: "tool",
-      version: 0,
-      call: {
-        toolCallId: "e",
-        title: "Edit",
-        kind: "edit",
-        status: "completed",
-        locations: [],
-        content: [{ type: "diff", path: "/w/f.txt", oldText: "a\nb\n", newText: "a\nB\n" }],
-      },
+  const html = renderEntry({
+    kind: "tool",
+    version: 0,
+    call: {
+      toolCallId: "e",
+      title: "Edit",
+      kind: "edit",
+      status: "completed",
+      locations: [],
+      content: [{ type: "diff", path: "/w/f.txt", oldText: "a\nb\n", newText: "a\nB\n" }],
     },
-    new Map(),
-  );
+  });
   assert.match(html, /class="del">- b</);
   assert.match(html, /class="add">\+ B</);
 });

@@ -1,0 +1,139 @@
+/**
+ * The panel's header: the thread's title (shown only when it says more than the first prompt, which the
+ * conversation already shows; renamable in place), a status pill with the elapsed time of a running turn,
+ * the agent and folder, token usage, and the agent's labelled pickers (mode, model, effort, …).
+ */
+import { $ } from "../../shared/host";
+import type { Usage } from "../model";
+import type { LiveStatus, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
+import { clock, STATUS_TEXT } from "./words";
+
+export class Header {
+  readonly #title = $<HTMLHeadingElement>("title");
+  readonly #rename = $<HTMLButtonElement>("rename");
+  readonly #status = $<HTMLSpanElement>("status");
+  #text = "";
+  #firstPrompt: string | undefined;
+  #since: number | undefined;
+  #state: LiveStatus = "starting";
+  #detail: string | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #canRename = false;
+
+  constructor(private readonly post: (m: WebviewMessage) => void) {
+    this.#rename.addEventListener("click", () => this.#edit());
+  }
+
+  init(h: ThreadHeader, firstPrompt: string | undefined): void {
+    this.#firstPrompt = firstPrompt;
+    this.#canRename = true;
+    $("agent").textContent = `${h.agent} · ${h.cwd}`;
+    $("agent").title = h.sessionId ? `session ${h.sessionId}` : "";
+    this.setTitle(h.title);
+  }
+
+  setFirstPrompt(text: string | undefined): void {
+    if (this.#firstPrompt !== undefined || text === undefined) return;
+    this.#firstPrompt = text;
+    this.setTitle(this.#text);
+  }
+
+  setTitle(title: string): void {
+    this.#text = title;
+    this.#title.textContent = title;
+    document.title = title;
+    // The first prompt is already in the tab and in the conversation: the header does not repeat it.
+    const same = !!this.#firstPrompt && norm(this.#firstPrompt).startsWith(norm(title).replace(/…$/, ""));
+    this.#title.classList.toggle("sr-only", same);
+    this.#rename.hidden = !this.#canRename;
+  }
+
+  setUsage(u: Usage | undefined): void {
+    $("usage").textContent = u
+      ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}`
+      : "";
+  }
+
+  setStatus(s: LiveStatus, detail?: string, since?: number): void {
+    const running = s === "working" || s === "waiting_permission";
+    if (running) this.#since = since ?? this.#since ?? Date.now();
+    else this.#since = undefined;
+    this.#state = s;
+    this.#detail = detail;
+    clearInterval(this.#timer);
+    this.#timer = running ? setInterval(() => this.#draw(), 1000) : undefined;
+    this.#status.className = `status status-${s}`;
+    this.#draw();
+  }
+
+  #draw(): void {
+    const elapsed = this.#since !== undefined ? ` ${clock(Date.now() - this.#since)}` : "";
+    this.#status.textContent = STATUS_TEXT[this.#state] + elapsed + (this.#detail ? `: ${this.#detail}` : "");
+    this.#status.title = this.#since !== undefined ? "Time since the turn started" : "";
+  }
+
+  #edit(): void {
+    const input = document.createElement("input");
+    input.className = "title-input";
+    input.value = this.#text;
+    input.setAttribute("aria-label", "Thread title");
+    this.#title.hidden = true;
+    this.#rename.hidden = true;
+    this.#title.after(input);
+    input.focus();
+    input.select();
+    let done = false;
+    const finish = (save: boolean) => {
+      if (done) return;
+      done = true;
+      const v = input.value.trim();
+      input.remove();
+      this.#title.hidden = false;
+      if (save && v && v !== this.#text) {
+        this.setTitle(v);
+        this.post({ type: "rename", title: v });
+      } else this.setTitle(this.#text);
+      this.#rename.focus();
+    };
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") finish(true);
+      else if (e.key === "Escape") finish(false);
+    });
+    input.addEventListener("blur", () => finish(true));
+  }
+
+  renderPickers(p: PickerView): void {
+    const box = $("pickers");
+    box.textContent = "";
+    const add = (
+      label: string,
+      options: { value: string; name: string }[],
+      current: string,
+      send: (v: string) => WebviewMessage,
+    ) => {
+      const wrap = document.createElement("label");
+      wrap.className = "picker";
+      const name = document.createElement("span");
+      name.textContent = label;
+      const sel = document.createElement("select");
+      for (const o of options) sel.add(new Option(o.name, o.value, false, o.value === current));
+      sel.addEventListener("change", () => this.post(send(sel.value)));
+      wrap.append(name, sel);
+      box.appendChild(wrap);
+    };
+    if (p.modes?.available.length)
+      add(
+        "Mode",
+        p.modes.available.map((m) => ({ value: m.id, name: m.name })),
+        p.modes.currentModeId,
+        (v) => ({ type: "setMode", modeId: v }),
+      );
+    for (const c of p.configOptions ?? [])
+      add(shortLabel(c.name), c.options, c.currentValue, (v) => ({ type: "setConfig", configId: c.id, value: v }));
+  }
+}
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** "Reasoning Effort" → "Effort": labels stay short next to each other. */
+const shortLabel = (name: string) => (/reasoning effort/i.test(name) ? "Effort" : name);

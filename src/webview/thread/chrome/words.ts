@@ -1,0 +1,33 @@
+/** Human words for protocol values shown in the panel: stop reasons and live statuses. */
+import type { LiveStatus } from "../protocol";
+
+const STOP: Record<string, string> = {
+  end_turn: "Finished",
+  cancelled: "Cancelled",
+  max_tokens: "Hit the token limit",
+  max_turn_requests: "Hit the limit of model requests for one turn",
+  refusal: "The agent refused to continue",
+};
+
+export function stopReasonText(reason: string): string {
+  return STOP[reason] ?? reason.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+export const STATUS_TEXT: Record<LiveStatus, string> = {
+  starting: "Starting…",
+  working: "Working",
+  waiting_permission: "Waiting for you",
+  idle: "Ready",
+  failed: "Failed",
+  closed: "Finished",
+  readonly: "Past session (read-only)",
+};
+
+/** "0:07", "1:02:03": elapsed time on a working turn. */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * The permission request on its tool call's card. Pending: the agent's options as buttons numbered for the
+ * keyboard (1, 2, …), "Review" for a proposed edit, and for a "provide feedback" option a box whose text goes
+ * to the agent. Answered: one line saying what was chosen.
+ */
+import type { PermissionDecision } from "../../../core/model/events";
+import { escapeHtml as esc } from "../../shared/escape-html";
+import type { PromptState } from "../model";
+import { icon, type RenderContext } from "./context";
+import { relativizeText } from "./paths";
+
+/** Options that mean "no, and here is what to do instead": they open the feedback box. */
+export const wantsFeedback = (o: { name: string; kind: string }) =>
+  o.kind.startsWith("reject") && /feedback|tell .*(what|how)|instead/i.test(o.name);
+
+export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderContext): string {
+  const v = p.view;
+  const title = relativizeText(v.title, ctx.cwd);
+  if (p.answered !== undefined) {
+    const chosen = v.options.find((o) => o.optionId === p.answered);
+    const allowed = chosen?.kind.startsWith("allow");
+    const what = chosen ? chosen.name : "Dismissed (the turn was cancelled)";
+    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}</div>`;
+  }
+  const fb = ctx.feedback.get(v.requestId);
+  const buttons = v.options
+    .map((o, i) => {
+      const key = i < 9 ? String(i + 1) : "";
+      const cls = o.kind.startsWith("allow") ? "allow" : "reject secondary";
+      return `<button type="button" class="perm-option ${cls}" data-request="${esc(v.requestId)}" data-option="${esc(o.optionId)}" data-focus-key="perm:${esc(v.requestId)}:${i}"${wantsFeedback(o) ? ' data-feedback="1"' : ""}${key ? ` aria-keyshortcuts="${key}"` : ""}>${key ? `<kbd>${key}</kbd> ` : ""}${esc(o.name)}</button>`;
+    })
+    .join("");
+  const review = v.reviewPath
+    ? `<button type="button" class="secondary perm-review" data-request="${esc(v.requestId)}" aria-keyshortcuts="R" data-focus-key="perm:${esc(v.requestId)}:review">${icon("diff")} Review <kbd>R</kbd></button>`
+    : "";
+  const feedback = fb
+    ? `<div class="perm-feedback"><textarea rows="2" data-feedback-for="${esc(v.requestId)}" data-focus-key="perm:${esc(v.requestId)}:text" aria-label="Feedback for the agent" placeholder="Tell the agent what to do instead (sent as your next message)">${esc(fb.text)}</textarea><div class="perm-buttons"><button type="button" class="perm-feedback-send" data-request="${esc(v.requestId)}" data-focus-key="perm:${esc(v.requestId)}:send">Send feedback</button><button type="button" class="secondary perm-feedback-back" data-request="${esc(v.requestId)}">Back</button></div></div>`
+    : "";
+  const asks = title && title !== toolTitle ? `<div class="perm-title">${esc(title)}</div>` : "";
+  return `<div class="permission" data-request="${esc(v.requestId)}" role="group" aria-label="${esc(`Permission requested: ${title || toolTitle}`)}"><div class="who">${icon("shield")} The agent asks for permission</div>${asks}<div class="perm-buttons">${buttons}${review}</div>${feedback}</div>`;
+}
+
+/** A request answered without asking (policy, a remembered rule, or a cancel). */
+export function renderDecision(d: PermissionDecision): string {
+  const chosen = d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
+  const who = {
+    policy: "by your permission setting",
+    remembered: "by a remembered rule",
+    cancelled: "turn cancelled",
+    user: "by you",
+  }[d.decidedBy];
+  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(who)})</span></div>`;
+}

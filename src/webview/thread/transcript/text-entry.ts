@@ -1,0 +1,49 @@
+/**
+ * DOM for streamed text entries (what you typed, the agent's answer, its thinking). The answer and the
+ * thinking grow chunk by chunk: finished markdown blocks are appended once, only the open block is redrawn.
+ */
+import { escapeHtml as esc } from "../../shared/escape-html";
+import type { Entry } from "../model";
+import { icon } from "./context";
+import { renderMarkdown, userMarkdown } from "./markdown";
+import { MarkdownStream } from "./markdown-stream";
+
+export type TextEntry = Entry & { kind: "user" | "agent" | "thought" };
+
+export class TextEntryView {
+  readonly #stream = new MarkdownStream();
+  #done: HTMLElement | undefined;
+  #tail: HTMLElement | undefined;
+  #lastTail = "";
+  #userText: string | undefined;
+
+  constructor(readonly root: HTMLElement) {}
+
+  /** Draws `e`; `final` once no more text can arrive (a later entry exists or the turn ended). */
+  update(e: TextEntry, final: boolean): void {
+    if (e.kind === "user") {
+      if (this.#userText === e.text) return;
+      this.#userText = e.text;
+      this.root.innerHTML = `<div class="msg user"><div class="who">${icon("account")} You</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div></div>`;
+      return;
+    }
+    if (!this.#done) {
+      this.root.innerHTML =
+        e.kind === "agent"
+          ? `<div class="msg agent"><div class="md"><div class="md-done"></div><div class="md-tail"></div></div></div>`
+          : `<details class="thought"><summary>${icon("lightbulb")} Thinking</summary><div class="md"><div class="md-done"></div><div class="md-tail"></div></div></details>`;
+      this.#done = this.root.querySelector<HTMLElement>(".md-done")!;
+      this.#tail = this.root.querySelector<HTMLElement>(".md-tail")!;
+    }
+    const u = this.#stream.update(e.text, final);
+    if (u.reset) this.#done.textContent = "";
+    if (u.appended) this.#done.insertAdjacentHTML("beforeend", u.appended);
+    if (u.tail !== this.#lastTail) {
+      this.#tail!.innerHTML = u.tail;
+      this.#lastTail = u.tail;
+    }
+  }
+}
+
+/** Plain-text fallback used in labels and tests. */
+export const textPreview = (e: TextEntry, max = 80) => esc(e.text.replace(/\s+/g, " ").slice(0, max));

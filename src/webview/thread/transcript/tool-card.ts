@@ -1,0 +1,126 @@
+/**
+ * A tool call's card: status and kind, a workspace-relative title, its locations, then what it produced —
+ * command output with exit code and duration (from whichever source the agent used), diffs, text — and the
+ * permission request about it, if any.
+ */
+import { commandOutput } from "../../../core/model/command-output";
+import type { ToolCallState } from "../../../core/model/events";
+import { diffLines, splitLines } from "../../../vscode/text-merge";
+import { escapeHtml as esc } from "../../shared/escape-html";
+import type { Entry } from "../model";
+import { collapsiblePre } from "./collapse";
+import { icon, type RenderContext } from "./context";
+import { renderMarkdown } from "./markdown";
+import { baseName, relPath, relativizeText } from "./paths";
+import { renderDecision, renderPermission } from "./permission-card";
+
+const KIND_ICON: Record<string, string> = {
+  read: "file",
+  edit: "edit",
+  delete: "trash",
+  move: "arrow-right",
+  search: "search",
+  execute: "terminal",
+  think: "lightbulb",
+  fetch: "globe",
+  switch_mode: "arrow-swap",
+  other: "tools",
+};
+const STATUS_ICON: Record<string, string> = {
+  pending: "circle-outline",
+  in_progress: "loading codicon-modifier-spin",
+  completed: "pass",
+  failed: "error",
+  cancelled: "circle-slash",
+};
+const STATUS_WORD: Record<string, string> = {
+  pending: "pending",
+  in_progress: "running",
+  completed: "done",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+// eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition
+export const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
+
+/** "0.4 s", "12 s", "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms / 10) / 100)} s`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+const MAX_HUNKS = 50;
+
+function renderDiff(path: string, oldText: string | null | undefined, newText: string, ctx: RenderContext): string {
+  const a = splitLines(oldText ?? "");
+  const hunks = diffLines(a, splitLines(newText));
+  const rows: string[] = [];
+  for (const h of hunks.slice(0, MAX_HUNKS)) {
+    rows.push(`<div class="hunk">@@ line ${h.start + 1} @@</div>`);
+    for (const l of a.slice(h.start, h.end)) rows.push(`<div class="del">- ${esc(l.replace(/\n$/, ""))}</div>`);
+    for (const l of h.lines) rows.push(`<div class="add">+ ${esc(l.replace(/\n$/, ""))}</div>`);
+  }
+  if (hunks.length > MAX_HUNKS) rows.push(`<div class="hunk">… ${hunks.length - MAX_HUNKS} more hunks</div>`);
+  const label = oldText == null ? "new file" : `${hunks.length} change${hunks.length === 1 ? "" : "s"}`;
+  return `<div class="diff"><div class="diff-head"><a class="loc" role="link" tabindex="0" data-path="${esc(path)}">${esc(relPath(path, ctx.cwd))}</a> <span class="muted">${label}</span></div>${rows.join("")}</div>`;
+}
+
+interface Badge {
+  html: string;
+}
+
+function commandSection(call: ToolCallState, ctx: RenderContext, badges: Badge[]): string {
+  const term = call.content.find((c) => c.type === "terminal");
+  const terminal = term?.type === "terminal" ? ctx.terminals.get(term.terminalId) : undefined;
+  const out = commandOutput(call, terminal);
+  if (out.exitCode !== undefined && out.exitCode !== null) {
+    const ok = out.exitCode === 0;
+    badges.push({
+      html: `<span class="badge ${ok ? "ok" : "bad"}" title="exit code ${out.exitCode}">exit ${out.exitCode}</span>`,
+    });
+  } else if (out.signal) badges.push({ html: `<span class="badge bad">killed by ${esc(out.signal)}</span>` });
+  if (out.durationMs !== undefined)
+    badges.push({ html: `<span class="muted duration" title="duration">${formatDuration(out.durationMs)}</span>` });
+  const parts: string[] = [];
+  if (out.command && out.command !== call.title)
+    parts.push(`<div class="cmd-line"><span class="muted">$</span> ${esc(out.command)}</div>`);
+  const text = out.output === undefined ? undefined : stripAnsi(out.output).replace(/\r\n?/g, "\n");
+  if (text && text.trim()) parts.push(collapsiblePre(text, `${call.toolCallId}:out`, ctx));
+  else if (call.status === "pending" || call.status === "in_progress")
+    parts.push(`<div class="muted no-output">Running…</div>`);
+  else if (out.output !== undefined) parts.push(`<div class="muted no-output">No output</div>`);
+  else parts.push(`<div class="muted no-output">The agent did not send this command's output</div>`);
+  return `<div class="cmd">${parts.join("")}</div>`;
+}
+
+export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): string {
+  const call = e.call;
+  const title = relativizeText(call.title || call.kind, ctx.cwd);
+  const locs = call.locations
+    .filter((l) => !(call.kind === "execute" && relPath(l.path, ctx.cwd) === "."))
+    .map((l) => {
+      const shown = relPath(l.path, ctx.cwd);
+      const text = `${title.includes(shown) ? baseName(shown) : shown}${l.line ? `:${l.line}` : ""}`;
+      return `<a class="loc" role="link" tabindex="0" data-path="${esc(l.path)}" data-line="${l.line ?? ""}" title="Open ${esc(shown)}">${esc(text)}</a>`;
+    })
+    .join(" ");
+  const badges: Badge[] = [];
+  const body: string[] = [];
+  if (call.kind === "execute") body.push(commandSection(call, ctx, badges));
+  for (const c of call.content) {
+    if (c.type === "diff") body.push(renderDiff(c.path, c.oldText, c.newText, ctx));
+    else if (c.type === "content" && c.content.type === "text" && call.kind !== "execute")
+      body.push(`<div class="md">${renderMarkdown(c.content.text)}</div>`);
+  }
+  if (call.kind !== "execute" && call.terminalOutput)
+    body.push(collapsiblePre(stripAnsi(call.terminalOutput), `${call.toolCallId}:meta`, ctx));
+  const status = STATUS_WORD[call.status] ?? call.status;
+  const perm = e.prompt ? renderPermission(e.prompt, title, ctx) : e.decision ? renderDecision(e.decision) : "";
+  const waiting = e.prompt && e.prompt.answered === undefined;
+  return `<div class="tool status-${esc(call.status)}${waiting ? " waiting" : ""}" data-kind="${esc(call.kind)}" role="group" aria-label="${esc(`Tool call: ${title}, ${status}`)}">
+<div class="tool-head">${icon(STATUS_ICON[call.status] ?? "circle-outline", status)}${icon(KIND_ICON[call.kind] ?? "tools")}<span class="tool-title">${esc(title)}</span>${badges.map((b) => b.html).join("")}${locs ? `<span class="locs">${locs}</span>` : ""}</div>
+${body.length ? `<div class="tool-body">${body.join("")}</div>` : ""}${perm}</div>`;
+}
