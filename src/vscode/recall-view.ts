@@ -20,10 +20,10 @@ import { webviewHtml, webviewOptions } from "./webview-html";
 export const RECALL_VIEW_ID = "acpThreads.recall";
 const OFFERED_KEY = "acpThreads.importOffered";
 
-const BODY = `<div class="bar"><input id="q" type="search" placeholder="Search past sessions (words, &quot;phrases&quot;, a | b)" aria-label="Search past sessions"><button id="import" title="Import Codex and Claude Code history">Import</button></div>
-<div class="toggles"><label><input type="checkbox" id="scope-all"> all repos</label><label><input type="checkbox" id="all-terms"> all terms</label></div>
-<div id="busy" class="muted" hidden></div>
-<div id="results"></div>`;
+const BODY = `<div class="bar" role="search"><input id="q" type="search" placeholder="Search past sessions (words, &quot;phrases&quot;, a | b)" aria-label="Search past sessions"><button id="import" type="button" title="Import Codex and Claude Code history">Import</button></div>
+<div class="toggles"><label title="Search every repository, not only this workspace's"><input type="checkbox" id="scope-all"> All repositories</label><label title="Only sessions that contain every word"><input type="checkbox" id="all-terms"> Every word</label></div>
+<div id="busy" class="busy muted" role="status" hidden></div>
+<div id="results"><div class="muted loading">Loading recent sessions…</div></div>`;
 
 let recall: Recall | undefined;
 /** Fired after an import so an open Recall view re-runs its search with the new sessions. */

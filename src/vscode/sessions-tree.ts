@@ -4,7 +4,8 @@
  */
 import * as vscode from "vscode";
 import type { LiveSessions } from "./live-sessions";
-import { dayLabel, elapsed } from "./time-format";
+import { sessionTooltip, shortAgent, statusIcon } from "./session-item";
+import { age, dayLabel, elapsed } from "./time-format";
 
 export interface PastThreadSummary {
   threadId: string;
@@ -29,20 +30,6 @@ export type SessionNode =
   | { type: "live"; threadId: string }
   | { type: "exec"; runId: string }
   | { type: "past"; thread: PastThreadSummary };
-
-const STATUS_ICON: Record<string, string> = {
-  starting: "loading~spin",
-  working: "sync~spin",
-  waiting_permission: "shield",
-  idle: "circle-filled",
-  failed: "error",
-  closed: "pass",
-  running: "terminal",
-  exited: "pass",
-  killed: "circle-slash",
-  timeout: "watch",
-  lost: "question",
-};
 
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();
@@ -102,11 +89,19 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const item = new vscode.TreeItem(s?.title ?? node.threadId);
         item.id = `live:${node.threadId}`;
         const status = s?.status ?? "closed";
-        item.description = `${status.replace("_", " ")} · ${s?.agent.displayName ?? ""} · ${elapsed(Date.now() - (s?.startedAt ?? Date.now()))}`;
-        item.tooltip = new vscode.MarkdownString(
-          `**${s?.title ?? ""}**\n\n${s?.agent.displayName} in \`${s?.cwd}\`\n\nsession \`${s?.sessionId ?? "…"}\``,
-        );
-        item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status] ?? "circle-outline");
+        const agent = s?.agent.displayName ?? "";
+        const running = elapsed(Date.now() - (s?.startedAt ?? Date.now()));
+        item.description = `${shortAgent(agent)} · ${running}`;
+        item.tooltip = sessionTooltip({
+          title: s?.title ?? "",
+          status,
+          agent,
+          cwd: s?.cwd,
+          when: `started ${running} ago`,
+          sessionId: s?.sessionId,
+          extra: s?.statusDetail,
+        });
+        item.iconPath = statusIcon(status);
         item.contextValue = "live";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         return item;
@@ -115,9 +110,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const e = this.live.exec(node.runId);
         const item = new vscode.TreeItem(e?.title ?? node.runId);
         item.id = `exec:${node.runId}`;
-        item.description = `${e?.status ?? "?"} · exec · ${elapsed(Date.now() - (e?.startedAt ?? Date.now()))}`;
-        item.tooltip = e ? `${e.commandLine}\n${e.cwd}` : undefined;
-        item.iconPath = new vscode.ThemeIcon(STATUS_ICON[e?.status ?? "lost"] ?? "terminal");
+        const running = elapsed(Date.now() - (e?.startedAt ?? Date.now()));
+        item.description = `exec · ${running}`;
+        item.tooltip = sessionTooltip({
+          title: e?.title ?? node.runId,
+          status: e?.status ?? "lost",
+          agent: "exec run",
+          cwd: e?.cwd,
+          when: `started ${running} ago`,
+          extra: e?.commandLine,
+        });
+        item.iconPath = statusIcon(e?.status ?? "lost");
         item.contextValue = "exec";
         item.command = { command: "acpThreads.openThread", title: "Show terminal", arguments: [node] };
         return item;
@@ -126,11 +129,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const t = node.thread;
         const item = new vscode.TreeItem(t.title || "(untitled)");
         item.id = `past:${t.threadId}`;
-        item.description = `${t.agent} · ${new Date(t.updatedAt).toLocaleTimeString()}`;
-        item.tooltip = new vscode.MarkdownString(
-          `**${t.title}**\n\n${t.agent} in \`${t.cwd}\`\n\nsession \`${t.sessionId ?? "?"}\``,
-        );
-        item.iconPath = new vscode.ThemeIcon(t.mode === "exec" ? "terminal" : "comment-discussion");
+        item.description = `${shortAgent(t.agent)} · ${age(t.updatedAt)}`;
+        const status = t.mode === "exec" ? "past_exec" : "past_acp";
+        item.tooltip = sessionTooltip({
+          title: t.title,
+          status,
+          agent: t.agent,
+          cwd: t.cwd,
+          when: `last active ${new Date(t.updatedAt).toLocaleString()}`,
+          sessionId: t.sessionId,
+        });
+        item.iconPath = statusIcon(status);
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         return item;

@@ -19,3 +19,16 @@ export function dayLabel(iso: string, now = new Date()): string {
   if (key(d) === key(yesterday)) return "Yesterday";
   return key(d);
 }
+
+/** How long ago, short enough for a tree item: "now", "4m", "2h", "3d", "5w", then the date. */
+export function age(iso: string | number, now = Date.now()): string {
+  const t = typeof iso === "number" ? iso : Date.parse(iso);
+  if (!Number.isFinite(t)) return "";
+  const s = Math.max(0, Math.floor((now - t) / 1000));
+  if (s < 45) return "now";
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  if (s < 14 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  if (s < 60 * 86_400) return `${Math.floor(s / (7 * 86_400))}w`;
+  return new Date(t).toISOString().slice(0, 10);
+}

@@ -3,6 +3,7 @@
  * toggle; results grouped by session with highlighted evidence windows. Empty box = recent sessions.
  */
 import { escapeHtml as esc } from "../shared/escape-html";
+import { renderRecent, renderResults } from "./render";
 import type { RecallHostMessage, RecallWebviewMessage } from "./protocol";
 import { $, bridge } from "../shared/host";
 
@@ -19,86 +20,37 @@ q.value = saved.q ?? "";
 scopeAll.checked = !!saved.all;
 allTerms.checked = !!saved.allTerms;
 
-const SOURCE: Record<string, string> = {
-  acp_threads: "ACP thread",
-  codex_rollout: "Codex",
-  claude_code_jsonl: "Claude Code",
-};
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "");
-
-/** Query words to highlight (operators and quotes dropped). */
-function words(query: string): string[] {
-  return query
-    .split(/[\s|()"]+/)
-    .map((w) => w.replace(/^[-+]/, ""))
-    .filter((w) => w.length > 1 && !/^(AND|OR|NOT)$/.test(w));
-}
-
-function highlight(text: string, ws: string[]): string {
-  let html = esc(text);
-  for (const w of ws) {
-    const re = new RegExp(esc(w).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
-    html = html.replace(re, (m) => `<mark>${m}</mark>`);
-  }
-  return html;
-}
-
 let timer: ReturnType<typeof setTimeout> | undefined;
 function search(): void {
+  setBusy(q.value.trim() ? "Searching…" : "Loading recent sessions…");
   vscode.setState({ q: q.value, all: scopeAll.checked, allTerms: allTerms.checked });
   post({ type: "search", query: q.value.trim(), scope: scopeAll.checked ? "all" : "repo", allTerms: allTerms.checked });
+}
+
+/** Shows that a search is running; results replace it. Before the first answer the list says "Loading…". */
+function setBusy(text: string | null): void {
+  busy.hidden = !text;
+  busy.textContent = text ?? "";
+  out.setAttribute("aria-busy", String(!!text));
 }
 
 function onMessage(m: RecallHostMessage): void {
   switch (m.type) {
     case "busy":
-      busy.hidden = !m.text;
-      busy.textContent = m.text ?? "";
+      setBusy(m.text);
       break;
     case "error":
-      out.innerHTML = `<div class="error">${esc(m.message)}</div>`;
+      setBusy(null);
+      out.innerHTML = `<div class="error" role="alert">${esc(m.message)}</div>`;
       break;
     case "recent":
-      out.innerHTML = m.result.sessions.length
-        ? `<div class="muted">Recent sessions (${m.result.scope.kind === "repo" ? "this repo" : "all"})</div>` +
-          m.result.sessions
-            .map(
-              (s) =>
-                `<div class="session"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.preview ?? s.id)}</a><div class="muted">${esc(SOURCE[s.source] ?? s.source)} · ${esc(when(s.last_at))} · ${s.messages} messages</div>${s.preview ? `<div class="preview">${esc(s.preview.slice(0, 200))}</div>` : ""}</div>`,
-            )
-            .join("")
-        : `<div class="muted">No sessions yet. Use "Import" to add Codex and Claude Code history.</div>`;
+      setBusy(null);
+      out.innerHTML = renderRecent(m.result);
       break;
-    case "results": {
-      const r = m.result;
-      const ws = words(r.query);
-      if (r.status !== "ok") {
-        out.innerHTML = `<div class="muted">No match for <b>${esc(r.query)}</b> (${r.scope.kind === "repo" ? "this repo" : "all repos"}).</div>`;
-        break;
-      }
-      out.innerHTML =
-        `<div class="muted">${r.matched_sessions} session(s) · ${r.mode}${r.fallback ? " (fallback)" : ""} · ${r.elapsed_ms} ms</div>` +
-        r.sessions
-          .map(
-            (
-              s,
-            ) => `<div class="session"><div class="session-head"><a class="open" data-source="${esc(s.source)}" data-path="${esc(s.path)}">${esc(s.title ?? s.intent ?? s.id)}</a></div>
-<div class="muted">${esc(SOURCE[s.source] ?? s.source)} · ${esc(when(s.last_at))} · ${esc(s.repo ?? s.cwd ?? "")} · terms: ${esc(s.why.terms_matched.join(", "))}</div>
-${s.windows
-  .map(
-    (w) =>
-      `<div class="window">${w.messages
-        .map(
-          (msg) =>
-            `<div class="msg${msg.hit ? " hit" : ""}" data-source="${esc(s.source)}" data-path="${esc(s.path)}" data-line="${msg.line ?? ""}"><span class="role">${esc(msg.tool ?? msg.role)}</span> ${highlight(msg.text, ws)}</div>`,
-        )
-        .join("")}</div>`,
-  )
-  .join("")}</div>`,
-          )
-          .join("");
+    case "results":
+      setBusy(null);
+      out.innerHTML = renderResults(m.result);
       break;
-    }
   }
 }
 
@@ -111,6 +63,13 @@ q.addEventListener("keydown", (e) => e.key === "Enter" && search());
 scopeAll.addEventListener("change", search);
 allTerms.addEventListener("change", search);
 $("import").addEventListener("click", () => post({ type: "import" }));
+out.addEventListener("keydown", (e) => {
+  const t = e.target as HTMLElement;
+  if ((e.key === "Enter" || e.key === " ") && t.getAttribute("role") === "link") {
+    e.preventDefault();
+    t.click();
+  }
+});
 out.addEventListener("click", (e) => {
   const el = (e.target as HTMLElement).closest<HTMLElement>("[data-path]");
   if (!el) return;

@@ -27,8 +27,9 @@ export class Header {
   init(h: ThreadHeader, firstPrompt: string | undefined): void {
     this.#firstPrompt = firstPrompt;
     this.#canRename = true;
-    $("agent").textContent = `${h.agent} · ${h.cwd}`;
-    $("agent").title = h.sessionId ? `session ${h.sessionId}` : "";
+    const folder = h.cwd.split(/[\\/]/).filter(Boolean).pop() ?? h.cwd;
+    $("agent").textContent = `${h.agent} · ${folder}`;
+    $("agent").title = `${h.agent} in ${h.cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
     this.setTitle(h.title);
   }
 

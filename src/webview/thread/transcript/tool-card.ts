@@ -54,7 +54,13 @@ export function formatDuration(ms: number): string {
 
 const MAX_HUNKS = 50;
 
-function renderDiff(path: string, oldText: string | null | undefined, newText: string, ctx: RenderContext): string {
+function renderDiff(
+  path: string,
+  oldText: string | null | undefined,
+  newText: string,
+  ctx: RenderContext,
+  title: string,
+): string {
   const a = splitLines(oldText ?? "");
   const hunks = diffLines(a, splitLines(newText));
   const rows: string[] = [];
@@ -65,7 +71,11 @@ function renderDiff(path: string, oldText: string | null | undefined, newText: s
   }
   if (hunks.length > MAX_HUNKS) rows.push(`<div class="hunk">… ${hunks.length - MAX_HUNKS} more hunks</div>`);
   const label = oldText == null ? "new file" : `${hunks.length} change${hunks.length === 1 ? "" : "s"}`;
-  return `<div class="diff"><div class="diff-head"><a class="loc" role="link" tabindex="0" data-path="${esc(path)}">${esc(relPath(path, ctx.cwd))}</a> <span class="muted">${label}</span></div>${rows.join("")}</div>`;
+  const shown = relPath(path, ctx.cwd);
+  const name = title.includes(shown)
+    ? ""
+    : `<a class="loc" role="link" tabindex="0" data-path="${esc(path)}">${esc(shown)}</a> `;
+  return `<div class="diff"><div class="diff-head">${name}<span class="muted">${label}</span></div>${rows.join("")}</div>`;
 }
 
 interface Badge {
@@ -99,19 +109,24 @@ function commandSection(call: ToolCallState, ctx: RenderContext, badges: Badge[]
 export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): string {
   const call = e.call;
   const title = relativizeText(call.title || call.kind, ctx.cwd);
-  const locs = call.locations
-    .filter((l) => !(call.kind === "execute" && relPath(l.path, ctx.cwd) === "."))
-    .map((l) => {
-      const shown = relPath(l.path, ctx.cwd);
-      const text = `${title.includes(shown) ? baseName(shown) : shown}${l.line ? `:${l.line}` : ""}`;
-      return `<a class="loc" role="link" tabindex="0" data-path="${esc(l.path)}" data-line="${l.line ?? ""}" title="Open ${esc(shown)}">${esc(text)}</a>`;
-    })
-    .join(" ");
+  const link = (l: { path: string; line?: number | null }, text: string) =>
+    `<a class="loc" role="link" tabindex="0" data-path="${esc(l.path)}" data-line="${l.line ?? ""}" title="Open ${esc(relPath(l.path, ctx.cwd))}">${esc(text)}</a>`;
+  // A path the title already names becomes a link inside the title instead of being shown twice.
+  let titleHtml = esc(title);
+  const rest = call.locations.filter((l) => {
+    const shown = relPath(l.path, ctx.cwd);
+    if (call.kind === "execute" && shown === ".") return false;
+    const at = shown.length > 1 ? title.indexOf(shown) : -1;
+    if (at < 0 || titleHtml !== esc(title)) return true;
+    titleHtml = esc(title.slice(0, at)) + link(l, shown) + esc(title.slice(at + shown.length));
+    return !!l.line;
+  });
+  const locs = rest.map((l) => link(l, `${baseName(relPath(l.path, ctx.cwd))}${l.line ? `:${l.line}` : ""}`)).join(" ");
   const badges: Badge[] = [];
   const body: string[] = [];
   if (call.kind === "execute") body.push(commandSection(call, ctx, badges));
   for (const c of call.content) {
-    if (c.type === "diff") body.push(renderDiff(c.path, c.oldText, c.newText, ctx));
+    if (c.type === "diff") body.push(renderDiff(c.path, c.oldText, c.newText, ctx, title));
     else if (c.type === "content" && c.content.type === "text" && call.kind !== "execute")
       body.push(`<div class="md">${renderMarkdown(c.content.text)}</div>`);
   }
@@ -121,6 +136,6 @@ export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): str
   const perm = e.prompt ? renderPermission(e.prompt, title, ctx) : e.decision ? renderDecision(e.decision) : "";
   const waiting = e.prompt && e.prompt.answered === undefined;
   return `<div class="tool status-${esc(call.status)}${waiting ? " waiting" : ""}" data-kind="${esc(call.kind)}" role="group" aria-label="${esc(`Tool call: ${title}, ${status}`)}">
-<div class="tool-head">${icon(STATUS_ICON[call.status] ?? "circle-outline", status)}${icon(KIND_ICON[call.kind] ?? "tools")}<span class="tool-title">${esc(title)}</span>${badges.map((b) => b.html).join("")}${locs ? `<span class="locs">${locs}</span>` : ""}</div>
+<div class="tool-head">${icon(STATUS_ICON[call.status] ?? "circle-outline", status)}${icon(KIND_ICON[call.kind] ?? "tools")}<span class="tool-title">${titleHtml}</span>${badges.map((b) => b.html).join("")}${locs ? `<span class="locs">${locs}</span>` : ""}</div>
 ${body.length ? `<div class="tool-body">${body.join("")}</div>` : ""}${perm}</div>`;
 }

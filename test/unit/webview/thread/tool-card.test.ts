@@ -81,7 +81,10 @@ test("titles, locations and permission text show workspace-relative paths", () =
   const e = m.entries[0];
   const html = renderBlockEntry(e, { ...emptyContext(), cwd: "/ws" });
   assert.ok(!html.includes("/ws/src/a.ts\u003c"), "no absolute path is shown as text");
-  assert.match(html, /<span class="tool-title">Edit src\/a.ts<\/span>/);
+  assert.match(
+    html,
+    /<span class="tool-title">Edit <a class="loc"[^>]*data-path="\/ws\/src\/a.ts"[^>]*>src\/a.ts<\/a><\/span>/,
+  );
   assert.match(html, /<kbd>1<\/kbd> Yes/);
   assert.match(html, /data-option="no"[^>]*data-feedback="1"/);
   const ctx = { ...emptyContext(), cwd: "/ws" };

@@ -1,0 +1,47 @@
+// 16.1: every real agent's `run echo hi` → the thread panel's command output. The engine's merged tool-call
+// state (plus the client terminal, for agents that use terminal/*) goes through the same `commandOutput`
+// the panel renders with; each agent must yield "hi" (gemini sends no output: it must yield nothing, not junk).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { commandOutput } from "../../src/core/model/command-output";
+import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled, toolCalls } from "./harness";
+
+// Where each agent puts the output. codex-acp sometimes also streams `_meta.terminal_output` (then that is
+// read first); its exec record in rawOutput always has the output, exit code and duration.
+const EXPECT: Record<string, { sources: (string | undefined)[]; exitCode?: number; command?: string }> = {
+  "codex-acp": { sources: ["rawOutput", "meta"], exitCode: 0, command: "echo hi" },
+  "claude-agent-acp": { sources: ["meta"], command: "echo hi" },
+  "claude-code-acp": { sources: ["terminal"], exitCode: 0, command: "echo hi" }, // exit code from its rawOutput text
+  opencode: { sources: ["content"], exitCode: 0, command: "echo hi" },
+  gemini: { sources: [undefined] }, // sends neither output nor rawInput
+};
+
+for (const [id, want] of Object.entries(EXPECT)) {
+  test(
+    `${id}: the finished echo hi shows its output`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id as never);
+      const rt = runtimeFor(t, "approve-all");
+      try {
+        const { sessionId } = await rt.ensureSession();
+        const events = await collectTurn(rt, sessionId, "run `echo hi`");
+        const call = toolCalls(events).find((c) => c.kind === "execute");
+        assert.ok(call, `an execute tool call: ${JSON.stringify(toolCalls(events)).slice(0, 800)}`);
+        assert.equal(call.status, "completed");
+        const term = call.content.find((c) => c.type === "terminal");
+        const buffered = term?.type === "terminal" ? rt.terminalOutput(term.terminalId) : undefined;
+        const out = commandOutput(call, buffered ? { text: buffered.output } : undefined);
+        assert.ok(want.sources.includes(out.source), `${out.source}: ${JSON.stringify(call).slice(0, 1500)}`);
+        if (out.source) assert.match(out.output ?? "", /^hi\r?\n?$/);
+        else assert.equal(out.output, undefined);
+        assert.equal(out.exitCode, want.exitCode);
+        assert.equal(out.command, want.command);
+        assert.equal(typeof out.durationMs, "number", "the call was seen running, so it has a duration");
+      } finally {
+        await rt.close();
+        await t.cleanup();
+      }
+    },
+  );
+}
