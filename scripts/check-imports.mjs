@@ -45,7 +45,7 @@ export const CORE_STAGES = {
  */
 export const PENDING_MOVES = new Map([
   // #15.1 (engineer "correct") moves the line diff into core and points the webview at it.
-  ["src/webview/thread/render.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
+  ["src/webview/thread/transcript/tool-card.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
   // #11 (engineer "ledger") reads the same diff through one re-export until #15.1 lands.
   ["src/core/ledger/line-diff.ts → src/vscode/text-merge.ts", "#15.1 line diff into core"],
 ]);

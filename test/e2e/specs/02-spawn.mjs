@@ -30,7 +30,7 @@ export default async function ({ page, quick, step, shot, ws }) {
       () => existsSync(file) && readFileSync(file, "utf8").includes("hi from the browser"),
     );
     await frame.locator(".msg.agent").last().waitFor({ timeout: 60000 });
-    await frame.locator("#status", { hasText: "idle" }).waitFor({ timeout: 60000 });
+    await frame.locator(`#status[data-status="idle"]`).waitFor({ timeout: 60000 });
     await shot("05-file-written");
   });
 

@@ -64,6 +64,7 @@ export class Header {
     clearInterval(this.#timer);
     this.#timer = running ? setInterval(() => this.#draw(), 1000) : undefined;
     this.#status.className = `status status-${s}`;
+    this.#status.dataset.status = s;
     this.#draw();
   }
 

@@ -3,9 +3,9 @@
 // model; ids shortened). The interop test test/interop/command-output.test.ts checks the live agents.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { commandLine, commandOutput } from "../../../src/core/model/command-output";
-import type { ToolCallState } from "../../../src/core/model/events";
-import { ToolCallTracker } from "../../../src/core/acp/normalize";
+import { commandLine, commandOutput } from "../../../../src/core/model/command-output";
+import type { ToolCallState } from "../../../../src/core/model/events";
+import { ToolCallTracker } from "../../../../src/core/acp/normalize";
 
 const base = { kind: "execute" as const, status: "completed" as const, locations: [], title: "echo hi" };
 
