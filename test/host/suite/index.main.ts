@@ -13,6 +13,7 @@ const PASSES: Record<string, string[]> = {
     "terminals.test.js",
     "sessions-view.test.js",
     "thread-actions.test.js",
+    "panel.test.js",
     "recall.test.js",
     "spawn-real.test.js",
   ],

@@ -1,0 +1,134 @@
+// Issue 16 behaviours on the host side: the review diff's Accept / Reject title actions answer a permission
+// request; code block Insert at cursor and Apply to file; a client terminal's exit reaches the panel; the
+// sessions tree shows status, agent and age. (The webview side is in the browser e2e, spec 10-panel.)
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { LiveSession } from "../../../src/vscode/live-session";
+import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
+
+async function spawnFake(): Promise<LiveSession> {
+  const { hub } = await api();
+  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "fake",
+    task: "",
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
+  const s = hub.live.get(threadId)!;
+  await waitFor("the session", () => s.status === "idle");
+  return s;
+}
+
+const diffOpen = () =>
+  vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff));
+
+describe("the thread panel's host actions", () => {
+  before(async () => {
+    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update(
+      "agents",
+      {
+        fake: {
+          command: process.execPath,
+          args: [fake],
+          env: { ELECTRON_RUN_AS_NODE: "1" },
+          displayName: "Fake agent",
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+  });
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  for (const [which, optionWord] of [
+    ["Accept", "wrote"],
+    ["Reject", "rejected"],
+  ] as const) {
+    it(`${which} in the review diff's title answers the permission request and closes the diff`, async () => {
+      const { hub } = await api();
+      const path = join(workspaceRoot(), `review-${which}.txt`);
+      rmSync(path, { force: true });
+      const s = await spawnFake();
+      const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+      void s.prompt(`write ${path} from-the-review`);
+      const prompt = await waitFor("a pending permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
+      assert.equal(prompt.toolCallId, "write-1", "the request names its tool call, so the card attaches to it");
+      await hub.broker.review(prompt.requestId);
+      await waitFor("the diff editor", diffOpen);
+      await vscode.commands.executeCommand(`acpThreads.${which.toLowerCase()}Proposed`);
+      await done;
+      assert.equal(hub.broker.pendingFor(s.threadId).length, 0, "answered");
+      if (optionWord === "wrote") assert.equal(readFileSync(path, "utf8"), "from-the-review");
+      else assert.equal(existsSync(path), false, "a rejected write does not happen");
+      await waitFor("the diff to close", () => !diffOpen());
+      await s.close();
+    });
+  }
+
+  it("Insert at cursor puts a code block where the cursor was in the last text editor", async () => {
+    const { hub } = await api();
+    const path = join(workspaceRoot(), "insert-target.txt");
+    writeFileSync(path, "before after\n");
+    const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path));
+    ed.selection = new vscode.Selection(0, 7, 0, 7);
+    assert.ok(await hub.panels.code.insert("INSERTED "));
+    assert.equal(ed.document.getText(), "before INSERTED after\n");
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+  });
+
+  it("Apply to file shows a diff; Accept writes the block (a new file is created)", async () => {
+    const { hub } = await api();
+    const rel = "applied/new-file.ts";
+    const path = join(workspaceRoot(), rel);
+    rmSync(join(workspaceRoot(), "applied"), { recursive: true, force: true });
+    const right = await hub.panels.code.apply("export const x = 1;\n", rel, workspaceRoot());
+    assert.ok(right, "a proposal was opened");
+    await waitFor("the diff editor", diffOpen);
+    assert.equal(existsSync(path), false, "nothing is written before Accept");
+    await vscode.commands.executeCommand("acpThreads.acceptProposed", right);
+    assert.equal(readFileSync(path, "utf8"), "export const x = 1;\n");
+    await vscode.commands.executeCommand("acpThreads.acceptProposed", right); // a second click: already answered
+    rmSync(join(workspaceRoot(), "applied"), { recursive: true, force: true });
+  });
+
+  it("a client terminal's exit code reaches the panel with its output", async () => {
+    const { hub } = await api();
+    const s = await spawnFake();
+    await s.prompt("terminal echo panel-exit-check");
+    const recent = await waitFor("the terminal's exit", () =>
+      hub.terminals.recentOutput(s.sessionId!).find((t) => t.data.includes("panel-exit-check") && t.exit),
+    );
+    assert.deepEqual(recent.exit, { exitCode: 0, signal: null });
+    await s.close();
+  });
+
+  it("the sessions tree shows status as an icon, agent and age in the description, all in the tooltip", async () => {
+    const { hub } = await api();
+    const s = await spawnFake();
+    const liveItem = hub.tree.getTreeItem({ type: "live", threadId: s.threadId });
+    assert.equal((liveItem.iconPath as vscode.ThemeIcon).id, "circle-filled");
+    assert.match(String(liveItem.description), /^Fake agent · \d+s$/);
+    assert.match(
+      (liveItem.tooltip as vscode.MarkdownString).value.replace(/\\/g, ""),
+      /Ready for a follow-up · Fake agent/,
+    );
+    await s.close();
+    const id = writePastThread(hub.home, 1);
+    hub.tree.refresh();
+    const groups = await hub.tree.getChildren();
+    const today = groups.find((g) => g.type === "group" && g.label === "Today");
+    const node =
+      today?.type === "group" ? today.children.find((c) => c.type === "past" && c.thread.threadId === id) : undefined;
+    assert.ok(node);
+    const pastItem = hub.tree.getTreeItem(node);
+    assert.equal(pastItem.description, "Fake agent · now");
+    assert.match(
+      (pastItem.tooltip as vscode.MarkdownString).value.replace(/\\/g, ""),
+      /Past session · Fake agent · last active/,
+    );
+  });
+});
