@@ -1,4 +1,5 @@
 /** Shared helpers for the in-host suite (imported by each *.test.ts; bundled into each). */
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
@@ -65,4 +66,18 @@ export function writePastThread(home: string, n: number, text = (i: number) => `
   }
   h.close();
   return h.threadId;
+}
+
+/** Configures the stdio fake agent as "fake" and the default permission mode (approve-reads). */
+export async function useFakeAgent(): Promise<void> {
+  const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+  const cfg = vscode.workspace.getConfiguration("acpThreads");
+  await cfg.update(
+    "agents",
+    {
+      fake: { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1" }, displayName: "Fake agent" },
+    },
+    vscode.ConfigurationTarget.Global,
+  );
+  await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
 }

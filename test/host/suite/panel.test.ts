@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LiveSession } from "../../../src/vscode/live-session";
-import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { api, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 async function spawnFake(): Promise<LiveSession> {
   const { hub } = await api();
@@ -25,23 +25,7 @@ const diffOpen = () =>
   vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff));
 
 describe("the thread panel's host actions", () => {
-  before(async () => {
-    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
-    const cfg = vscode.workspace.getConfiguration("acpThreads");
-    await cfg.update(
-      "agents",
-      {
-        fake: {
-          command: process.execPath,
-          args: [fake],
-          env: { ELECTRON_RUN_AS_NODE: "1" },
-          displayName: "Fake agent",
-        },
-      },
-      vscode.ConfigurationTarget.Global,
-    );
-    await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
-  });
+  before(useFakeAgent);
   afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
 
   for (const [which, optionWord] of [
