@@ -47,7 +47,6 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, "panel.html"), page(`file://${join(ROOT, "dist/webview/thread.js")}`));
     writeFileSync(join(dir, "baseline.html"), page(`file://${join(dir, "baseline.js")}`));
 
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { chromium } = require("playwright-core") as typeof import("playwright-core");
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
