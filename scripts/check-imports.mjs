@@ -37,6 +37,8 @@ export const CORE_STAGES = {
   recall: 5,
   ledger: 5,
   usage: 6,
+  bundle: 6,
+  watchdog: 6,
   "session.ts": 9,
 };
 /**

@@ -4,7 +4,11 @@
  * session/load → session/resume → new session seeded with context rebuilt from our own history; the same
  * ladder runs after an agent crash, on the next prompt.
  */
+import type { AcpAgentRuntime } from "./acp/agent-runtime";
+import type { ProtocolLogEntry } from "./acp/protocol-log";
 import type { AgentRuntime, RuntimeStatus } from "./acp/runtime";
+import { TrafficRecorder } from "./bundle/traffic";
+import { join } from "node:path";
 import { errorMessage } from "./errors";
 import { Emitter, type Disposable } from "./lifecycle";
 import { nullLogger, type Logger } from "./log";
@@ -32,6 +36,14 @@ export interface ThreadSessionOptions {
   live?: LiveThreadOptions;
   /** Records what each turn changes in the workspace (review, restore, provenance). */
   ledger?: EditLedger;
+  /** Record the thread's protocol traffic under `<home>/traffic/` for bug bundles (default true). */
+  recordTraffic?: boolean;
+}
+
+/** The agent process behind a thread died (mid-turn or between turns). */
+export interface AgentExit {
+  message: string;
+  stderrTail: string[];
 }
 
 export type ThreadSessionStatus = "starting" | "idle" | "working" | "closed" | "failed";
@@ -58,6 +70,14 @@ export class ThreadSession {
   #turn: Promise<TurnResult> | undefined;
   #origin: SessionOrigin = "new";
   readonly #ledger: SessionLedger | undefined;
+  readonly #traffic = new Emitter<ProtocolLogEntry>();
+  readonly #exits = new Emitter<AgentExit>();
+  /** Every protocol line of the current agent process, its stderr included (the watchdog reads it). */
+  readonly onTraffic: (listener: (e: ProtocolLogEntry) => void) => Disposable = this.#traffic.event;
+  /** The agent process died; the next prompt (or `restart`) reopens the session in a new one. */
+  readonly onAgentExit: (listener: (e: AgentExit) => void) => Disposable = this.#exits.event;
+  #taps: Disposable[] = [];
+  #recorder: TrafficRecorder | undefined;
 
   private constructor(
     private readonly opts: ThreadSessionOptions,
@@ -96,6 +116,7 @@ export class ThreadSession {
       live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       void baseline?.then((lease) => lease.dispose());
+      session.#tap(runtime);
       return session;
     } catch (err) {
       handle?.close();
@@ -148,6 +169,17 @@ export class ThreadSession {
   /** Seed text waiting to be sent with the next prompt (empty once sent). */
   get pendingSeed(): string {
     return this.#seed;
+  }
+  /** Whether the agent process is up (false once it died or was closed). */
+  get agentAlive(): boolean {
+    return !DEAD.includes(this.runtime.getStatus());
+  }
+  get turnRunning(): boolean {
+    return this.#turn !== undefined;
+  }
+  /** Resolves when no turn is running. */
+  async turnEnded(): Promise<void> {
+    while (this.#turn) await this.#turn.catch(() => undefined);
   }
 
   /** Records the user message, runs the turn, records and re-emits every event. */
@@ -202,28 +234,85 @@ export class ThreadSession {
   /** Ends the session: the thread is flushed and marked `idle` (or the given status), the agent stopped. */
   async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
     if (this.#status === "closed") return;
-    if (this.#turn) {
+    const turn = this.#turn;
+    if (turn) {
       // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
       await this.runtime.cancel(this.sessionId).catch(() => undefined);
-      await Promise.race([
-        this.#turn.catch(() => undefined),
-        new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref()),
-      ]);
+      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
     }
     this.live.close(status);
     this.#ledger?.dispose();
     this.#setStatus("closed");
     await this.runtime.close().catch((err) => (this.opts.logger ?? nullLogger).warn("closing the agent failed", err));
+    for (const d of this.#taps.splice(0)) d.dispose();
+    this.#recorder?.close();
     this.#events.dispose();
     this.#statusEmitter.dispose();
+    this.#traffic.dispose();
+    this.#exits.dispose();
+  }
+
+  /**
+   * Stops the agent (a running turn is cancelled, then cut off with the process) and reopens the thread's
+   * session in a new process through the ladder above. Resolves with how the session was reopened.
+   */
+  async restart(): Promise<SessionOrigin> {
+    if (this.#status === "closed") throw new Error(`thread ${this.threadId} is closed`);
+    const turn = this.#turn;
+    if (turn) {
+      await this.runtime.cancel(this.sessionId).catch(() => undefined);
+      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+      // a turn that ignored the cancel ends when its process is stopped
+      await this.runtime.close().catch(() => undefined);
+      await turn.catch(() => undefined);
+    }
+    await this.#recover();
+    return this.#origin;
   }
 
   /** After an agent crash: a fresh runtime through the same ladder. */
   async #recover(): Promise<void> {
+    for (const d of this.#taps.splice(0)) d.dispose();
     await this.runtime.close().catch(() => undefined);
     this.runtime = this.opts.createRuntime();
     this.#ledger?.attach(this.runtime, () => this.sessionId);
     await this.#attach(this.runtime);
+  }
+
+  /** Follows the runtime's protocol log (traffic file, `onTraffic`) and its death (`onAgentExit`). */
+  #tap(runtime: AgentRuntime): void {
+    for (const d of this.#taps.splice(0)) d.dispose();
+    const rt = runtime as Partial<AcpAgentRuntime>;
+    if (this.opts.recordTraffic !== false && rt.protocolLog) {
+      this.#recorder ??= new TrafficRecorder(join(this.opts.store.layout.trafficDir, `${this.threadId}.ndjson`));
+      this.#recorder.addSession(this.sessionId);
+      this.#taps.push(this.#recorder.follow(rt.protocolLog));
+    }
+    const log = rt.protocolLog;
+    if (log) this.#taps.push(log.onLine((e) => this.#traffic.fire(e)));
+    // Work the agent goes on with outside a turn is history too (claude-agent-acp 0.23 answers the prompt after
+    // a cancel with an instant end_turn and does the work in the background).
+    if (rt.onEvent)
+      this.#taps.push(
+        rt.onEvent(({ sessionId, event }) => {
+          if (this.#turn || sessionId !== this.sessionId || this.#status === "closed") return;
+          if (event.type === "done" || event.type === "commands") return;
+          if (!this.live.handle.closed) this.live.record(event);
+          this.#emit(event);
+        }),
+      );
+    if (rt.onStatus)
+      this.#taps.push(
+        rt.onStatus((s) => {
+          if (s !== "failed" || this.#status === "closed") return;
+          const exit = log?.entries().findLast((e) => e.direction === "note" && e.text.startsWith("agent exited"));
+          const name = this.opts.agent.name;
+          this.#exits.fire({
+            message: exit ? `${name}: ${exit.text}` : `${name} stopped`,
+            stderrTail: log?.stderrTail() ?? [],
+          });
+        }),
+      );
   }
 
   async #attach(runtime: AgentRuntime): Promise<void> {
@@ -239,6 +328,7 @@ export class ThreadSession {
     const model = modelOf(info.configOptions);
     this.live.patch({ agentSessionId: info.sessionId, ...(model ? { model } : {}) }); // a no-op when nothing changed
     this.live.sessionOpened(info.sessionId, this.#origin, agentInfoOf(runtime));
+    this.#tap(runtime);
     this.#setStatus("idle");
   }
 

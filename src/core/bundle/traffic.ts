@@ -1,0 +1,172 @@
+/**
+ * A thread's protocol traffic on disk (`<home>/traffic/<threadId>.ndjson`), the raw material of bug bundles.
+ * The engine's protocol log is per agent process and bounded in memory; this follows it for one thread: every
+ * JSON-RPC message of the thread's agent sessions (by `sessionId`, and the requests/responses that go with them),
+ * the process-level ones (initialize, authenticate, session/new) and the agent's stderr. Secrets never reach
+ * the disk: env values and MCP headers are dropped, key-like strings redacted. Size-capped with one rotation.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import type { ProtocolLog, ProtocolLogEntry } from "../acp/protocol-log";
+import type { Disposable } from "../lifecycle";
+import { REDACTED, redactSecrets } from "../redact";
+
+export type TrafficDirection = ProtocolLogEntry["direction"];
+
+/** One line of a traffic file or a bundle: `m` a JSON-RPC message, or `x` text (stderr, notes, cut lines). */
+export interface TrafficEntry {
+  /** Milliseconds since the epoch. */
+  t: number;
+  /** `send` = client → agent, `recv` = agent → client. */
+  d: TrafficDirection;
+  m?: Record<string, unknown>;
+  x?: string;
+}
+
+export const DEFAULT_TRAFFIC_MAX_BYTES = 16 * 1024 * 1024;
+
+type Msg = { id?: unknown; method?: unknown; params?: { sessionId?: unknown } & Record<string, unknown> };
+
+/** Env values, MCP server env and headers: replaced, whatever they look like (they may be secrets). */
+function scrubEnv(m: Msg): Msg {
+  const p = m.params;
+  if (!p || typeof p !== "object") return m;
+  const hide = (list: unknown) =>
+    Array.isArray(list)
+      ? list.map((e) => (e && typeof e === "object" && "value" in e ? { ...e, value: REDACTED } : e))
+      : list;
+  const next: Record<string, unknown> = { ...p };
+  if (Array.isArray(p.env)) next.env = hide(p.env);
+  if (Array.isArray(p.mcpServers))
+    next.mcpServers = p.mcpServers.map((s: Record<string, unknown>) =>
+      s && typeof s === "object" ? { ...s, env: hide(s.env), headers: hide(s.headers) } : s,
+    );
+  return { ...m, params: next };
+}
+
+/** Redacts one entry; a message the redaction would break is kept as a note instead. */
+export function redactEntry(e: TrafficEntry): TrafficEntry {
+  const clean = e.m ? { ...e, m: scrubEnv(e.m as Msg) as Record<string, unknown> } : e;
+  const line = redactSecrets(JSON.stringify(clean));
+  try {
+    return JSON.parse(line) as TrafficEntry;
+  } catch {
+    return { t: e.t, d: "note", x: "a message was dropped: redacting it broke its JSON" };
+  }
+}
+
+/** Parses a protocol-log line into an entry (cut or non-JSON lines stay text). */
+export function entryOf(e: ProtocolLogEntry): TrafficEntry {
+  if (e.direction === "send" || e.direction === "recv") {
+    try {
+      const m = JSON.parse(e.text) as unknown;
+      if (m && typeof m === "object" && !Array.isArray(m))
+        return { t: e.at, d: e.direction, m: m as Record<string, unknown> };
+    } catch {
+      // a line the log cut (over its entry cap) or that was not JSON: kept as text
+    }
+  }
+  return { t: e.at, d: e.direction, x: e.text };
+}
+
+export class TrafficRecorder implements Disposable {
+  readonly #sessions = new Set<string>();
+  /** Request ids (per direction of the request) that belong to this thread, to keep their responses. */
+  readonly #ours = new Map<string, boolean>();
+  #fd: number | undefined;
+  #size = 0;
+  #subs: Disposable[] = [];
+  #closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly maxBytes: number = DEFAULT_TRAFFIC_MAX_BYTES,
+  ) {}
+
+  /** Agent session ids of this thread (the agent may give a resumed thread a new one). */
+  addSession(sessionId: string): void {
+    this.#sessions.add(sessionId);
+  }
+
+  /** Follows `log` (and first takes what it holds already: initialize and session/new come before any thread). */
+  follow(log: ProtocolLog): Disposable {
+    for (const e of log.entries()) this.add(e);
+    const sub = log.onLine((e) => this.add(e));
+    this.#subs.push(sub);
+    return sub;
+  }
+
+  add(raw: ProtocolLogEntry): void {
+    if (this.#closed) return;
+    const e = entryOf(raw);
+    if (e.m && !this.#belongs(e.d, e.m as Msg)) return;
+    try {
+      this.#write(JSON.stringify(redactEntry(e)) + "\n");
+    } catch {
+      this.close(); // a full disk must not break the session: recording just stops
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const s of this.#subs.splice(0)) s.dispose();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
+  dispose(): void {
+    this.close();
+  }
+
+  #belongs(d: TrafficDirection, m: Msg): boolean {
+    const sid = m.params && typeof m.params === "object" ? m.params.sessionId : undefined;
+    const isRequest = typeof m.method === "string" && m.id !== undefined;
+    if (typeof m.method === "string") {
+      const ours = typeof sid !== "string" || this.#sessions.has(sid);
+      if (isRequest) this.#ours.set(`${d}:${String(m.id)}`, ours);
+      return ours;
+    }
+    // a response: it answers a request that went the other way
+    const key = `${d === "send" ? "recv" : "send"}:${String(m.id)}`;
+    const ours = this.#ours.get(key);
+    this.#ours.delete(key);
+    return ours ?? true;
+  }
+
+  #write(line: string): void {
+    if (this.#fd === undefined) {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.#fd = openSync(this.path, "a", 0o600);
+      this.#size = statSync(this.path).size;
+    }
+    if (this.#size + line.length > this.maxBytes && this.#size > 0) {
+      closeSync(this.#fd);
+      renameSync(this.path, rotatedPath(this.path));
+      this.#fd = openSync(this.path, "a", 0o600);
+      this.#size = 0;
+    }
+    const buf = Buffer.from(line, "utf8");
+    writeSync(this.#fd, buf);
+    this.#size += buf.length;
+  }
+}
+
+export const rotatedPath = (path: string): string => path.replace(/\.ndjson$/, ".1.ndjson");
+
+/** Every entry recorded for a thread, oldest first (the rotated part, then the current file). */
+export function readTraffic(path: string): { entries: TrafficEntry[]; rotated: boolean } {
+  const entries: TrafficEntry[] = [];
+  const rotated = existsSync(rotatedPath(path));
+  for (const p of [rotatedPath(path), path]) {
+    if (!existsSync(p)) continue;
+    for (const line of readFileSync(p, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        entries.push(JSON.parse(line) as TrafficEntry);
+      } catch {
+        // a torn last line (the writer died mid-write)
+      }
+    }
+  }
+  return { entries, rotated };
+}
