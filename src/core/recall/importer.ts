@@ -5,6 +5,7 @@
  * A torn last line (the writer is mid-append) is left for the next sync.
  */
 import { statSync } from "node:fs";
+import type { Db } from "../db/sqlite";
 import { createClaudeParser, type ClaudeState } from "./parse-claude";
 import { createCodexParser, type CodexState } from "./parse-codex";
 import { createThreadParser, type ThreadState } from "./parse-thread";
@@ -54,7 +55,23 @@ function idFromPath(path: string): string {
   return uuid ? uuid[1] : base.replace(/\.jsonl$/, "");
 }
 
-export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult {
+/** What tells an unchanged file apart. */
+type Fingerprint = Pick<FileRow, "inode" | "size" | "mtime_ms" | "parser_version" | "bad_lines" | "unknown">;
+/** Every indexed file's fingerprint: one query (and one lock) instead of one per file. */
+export type Fingerprints = Map<string, Fingerprint>;
+
+export function fingerprints(db: Db): Fingerprints {
+  const rows = db.all<FileRow>("SELECT path, inode, size, mtime_ms, parser_version, bad_lines, unknown FROM files");
+  return new Map(rows.map((r) => [r.path, r]));
+}
+
+const sameFile = (prev: Fingerprint, st: { ino: number; size: number; mtimeMs: number }) =>
+  prev.inode === st.ino &&
+  prev.size === st.size &&
+  prev.mtime_ms === st.mtimeMs &&
+  prev.parser_version === PARSER_VERSION;
+
+export function importFile(writer: RecallWriter, spec: ImportSpec, known?: Fingerprints): ImportResult {
   const db = writer.db;
   let st;
   try {
@@ -62,14 +79,11 @@ export function importFile(writer: RecallWriter, spec: ImportSpec): ImportResult
   } catch {
     return { status: "missing", messages: 0, badLines: 0, unknown: 0 };
   }
+  const seen = known?.get(spec.path);
+  if (seen && sameFile(seen, st))
+    return { status: "unchanged", messages: 0, badLines: seen.bad_lines, unknown: seen.unknown };
   const prev = db.get<FileRow>("SELECT * FROM files WHERE path = ?", spec.path);
-  if (
-    prev &&
-    prev.inode === st.ino &&
-    prev.size === st.size &&
-    prev.mtime_ms === st.mtimeMs &&
-    prev.parser_version === PARSER_VERSION
-  ) {
+  if (prev && sameFile(prev, st)) {
     return { status: "unchanged", messages: 0, badLines: prev.bad_lines, unknown: prev.unknown };
   }
   const resume = prev && prev.inode === st.ino && st.size >= prev.offset && prev.parser_version === PARSER_VERSION;

@@ -9,11 +9,12 @@ import { AcpThreadsError } from "../errors";
 import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
 import { discoverTranscripts } from "./discover";
-import { importFile, type ImportSpec } from "./importer";
+import { fingerprints, importFile, type ImportSpec } from "./importer";
 import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
 import { createSchema, SCHEMA_VERSION } from "./schema";
 import { search, type SearchOptions, type SearchResult } from "./search";
+import { SessionFacts } from "./session-facts";
 import { readSources, writeSources, type RootSpec, type SourcesFile } from "./sources";
 import { detectSource } from "./detect";
 import { readStatus, type RecallStatus } from "./status";
@@ -79,14 +80,17 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
   const created = opened.created;
   tune(db);
 
+  let facts = new SessionFacts();
+
   const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
     const started = performance.now();
     const sum: SyncSummary = { ...emptySummary(source), files: specs.length };
     const writer = new RecallWriter(db);
     const linked = new Set<string>();
+    const known = fingerprints(db);
     try {
       for (const spec of specs) {
-        const r = importFile(writer, spec);
+        const r = importFile(writer, spec, known);
         if (r.linked) linked.add(r.linked);
         sum[r.status]++;
         sum.messages += r.messages;
@@ -158,7 +162,7 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
   const api: Recall = {
     dbPath,
     rebuilt: created,
-    search: (query, o) => guard(() => db.read(() => search(db, query, o))),
+    search: (query, o) => guard(() => db.read(() => search(db, query, o, facts))),
     recent: (o) => guard(() => db.read(() => recentSessions(db, o))),
     status: () => readStatus(db, dbPath),
     syncOwnThreads: () =>
@@ -213,6 +217,7 @@ export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall
       // the cache is damaged: drop it, rebuild from the transcripts, answer from the fresh copy
       db.close();
       ({ db } = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "quick_check" }));
+      facts = new SessionFacts();
       tune(db);
       rebuild();
       return fn();

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../db/sqlite";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
 export const PARSER_VERSION = 5;
 
@@ -28,6 +28,8 @@ export function createSchema(db: Db): void {
       mid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, kind TEXT NOT NULL,
       tool TEXT, ts INTEGER, line INTEGER, ext_id TEXT, body TEXT NOT NULL);
     CREATE INDEX messages_ext ON messages(ext_id) WHERE ext_id IS NOT NULL;
-    CREATE VIRTUAL TABLE msg_fts USING fts5(seg, content='', contentless_delete=1, tokenize="unicode61 tokenchars '_'");
+    CREATE VIRTUAL TABLE msg_fts USING fts5(seg, content='', contentless_delete=1, tokenize="ascii tokenchars '_'");
+    -- bulk imports: one segment per batch (the pending terms stay in memory up to the commit), fewer merges
+    INSERT INTO msg_fts(msg_fts, rank) VALUES ('hashsize', 67108864);
   `);
 }

@@ -9,6 +9,7 @@ import { fitSessions } from "./budget";
 import { rankSessions, type RankInfo, type SessionInfo } from "./rank";
 import { headLines, linesCost, tailLines } from "./render";
 import type { Mode, SearchResult, SessionResult } from "./result";
+import { SessionFacts } from "./session-facts";
 import { collectEvidence, type WindowOptions } from "./windows";
 
 export type { Mode, SearchResult, SessionResult } from "./result";
@@ -37,21 +38,28 @@ export const DEFAULTS = {
 
 const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
 
-/** Ranking facts for the matched sessions: one scan of the sessions table when many matched, else by id. */
-function rankInfo(db: Db, sids: number[], repo: string | undefined): Map<number, RankInfo> {
-  const cols = "sid, id, last_ts, chars, coalesce(repo = :repo, 0) AS same_repo";
-  const p = { ":repo": repo ?? null };
-  if (sids.length > 200) {
-    const wanted = new Set(sids);
-    return new Map(
-      db
-        .all<RankInfo>(`SELECT ${cols} FROM sessions`, p)
-        .filter((r) => wanted.has(r.sid))
-        .map((r) => [r.sid, r]),
-    );
-  }
+/** Ranking facts for the matched sessions: all sessions (cached between searches) when many matched, else by id. */
+function rankInfo(db: Db, sids: number[], repo: string | undefined, facts: SessionFacts): Map<number, RankInfo> {
   const out = new Map<number, RankInfo>();
-  for (const r of db.all<RankInfo>(`SELECT ${cols} FROM sessions WHERE sid IN (${sids.join(",")})`, p))
+  if (sids.length > 200) {
+    const all = facts.all(db);
+    for (const sid of sids) {
+      const f = all.get(sid);
+      if (f)
+        out.set(sid, {
+          sid,
+          id: f.id,
+          last_ts: f.last_ts,
+          chars: f.chars,
+          same_repo: repo !== undefined && f.repo === repo ? 1 : 0,
+        });
+    }
+    return out;
+  }
+  const cols = "sid, id, last_ts, chars, coalesce(repo = :repo, 0) AS same_repo";
+  for (const r of db.all<RankInfo>(`SELECT ${cols} FROM sessions WHERE sid IN (${sids.join(",")})`, {
+    ":repo": repo ?? null,
+  }))
     out.set(r.sid, r);
   return out;
 }
@@ -80,7 +88,12 @@ function qualify(perTerm: TermResult[], groups: number[][]): Map<number, Map<num
   return out;
 }
 
-export function search(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+export function search(
+  db: Db,
+  query: string,
+  opts: SearchOptions = {},
+  facts: SessionFacts = new SessionFacts(),
+): SearchResult {
   const started = performance.now();
   const o = {
     ...DEFAULTS,
@@ -118,7 +131,10 @@ export function search(db: Db, query: string, opts: SearchOptions = {}): SearchR
   if (matched.size === 0) return done({ status: "no_match", mode, fallback, sessions: [], matched_sessions: 0 });
 
   const termTexts = parsed.terms.map((t) => t.text);
-  const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo), termTexts).slice(0, o.limit);
+  const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo, facts), termTexts).slice(
+    0,
+    o.limit,
+  );
   const needles = parsed.terms.map((t) => t.norm);
   const drafts = ranked.map((r) => {
     const s = sessionRow(db, r.session.sid);

@@ -1,7 +1,7 @@
 /**
  * Text normalisation and CJK segmentation shared by indexing and querying, so both sides agree exactly.
  *
- * unicode61 does not split CJK runs (a whole run is one token), so we segment in JS: every CJK run becomes its
+ * FTS5's tokenizers do not split CJK runs (a whole run is one token), so we segment in JS: every CJK run becomes its
  * overlapping bigrams, in order, so a CJK needle of length L is the FTS phrase of its L-1 bigrams. Unigrams are
  * never interleaved with bigrams (that breaks phrase adjacency); a 1-char run is emitted as itself.
  */
@@ -11,16 +11,29 @@ const CJK =
   /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
 /** CJK punctuation and symbols that separate words (NFKC already maps full-width ASCII to ASCII). */
 const CJK_PUNCT = /[\u3000-\u303f\u30fb\uff00-\uffef\u2018-\u201f\u2026\u00b7]/gu;
-/** What counts as a word character for the unicode61 tokenizer with tokenchars '_'. */
+/** What counts as a word character in the indexed text (see normalize) for the tokenizer with tokenchars '_'. */
 const WORD = /[\p{L}\p{N}\p{M}_]+/gu;
 
 export function isCjkChar(ch: string): boolean {
   return CJK.test(ch);
 }
 
-/** NFKC, case-fold, CJK punctuation turned into spaces. Length may differ from the input. */
+/**
+ * The index uses FTS5's ascii tokenizer (a third faster than unicode61 on CJK-heavy text): it splits only on ASCII
+ * punctuation and space, so the rest of what unicode61 did happens here, on both the indexed text and the needle.
+ * Other non-ASCII punctuation and symbols become spaces and Latin letters lose their diacritics (é → e).
+ */
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_WORD = /[^\x00-\x7f\p{L}\p{N}\p{M}]/gu;
+const LATIN_MARKED = /[\u00c0-\u024f\u1e00-\u1eff]/g;
+const MARKS = /\p{M}/gu;
+const unmark = (ch: string) => ch.normalize("NFD").replace(MARKS, "") || ch;
+
+/** NFKC, case-fold, CJK punctuation and other non-ASCII separators turned into spaces, diacritics folded. */
 export function normalize(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(CJK_PUNCT, " ");
+  const folded = text.normalize("NFKC").toLowerCase();
+  if (!NON_ASCII.test(folded)) return folded;
+  return folded.replace(CJK_PUNCT, " ").replace(NON_WORD, " ").replace(LATIN_MARKED, unmark);
 }
 
 /** Same ranges as CJK, by code unit (all of them are in the BMP): the hot path of indexing avoids regexes. */
