@@ -23,8 +23,8 @@ export function isCjkChar(ch: string): boolean {
  * punctuation and space, so the rest of what unicode61 did happens here, on both the indexed text and the needle.
  * Other non-ASCII punctuation and symbols become spaces and Latin letters lose their diacritics (é → e).
  */
-const NON_ASCII = /[^\x00-\x7f]/;
-const NON_WORD = /[^\x00-\x7f\p{L}\p{N}\p{M}]/gu;
+const NON_ASCII = /[^\t-~]/; // outside ASCII (controls below tab are separators either way)
+const NON_WORD = /[^\t-~\p{L}\p{N}\p{M}]/gu;
 const LATIN_MARKED = /[\u00c0-\u024f\u1e00-\u1eff]/g;
 const MARKS = /\p{M}/gu;
 const unmark = (ch: string) => ch.normalize("NFD").replace(MARKS, "") || ch;
