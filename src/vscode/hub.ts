@@ -45,12 +45,7 @@ export class Hub implements vscode.Disposable {
   readonly broker = new PermissionBroker(this.proposed);
   readonly live = new LiveSessions();
   readonly terminals = new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent");
-  readonly files = new EditorWorkspaceFiles(
-    (path, line) =>
-      void vscode.window.showWarningMessage(
-        `An agent's write to ${vscode.workspace.asRelativePath(path)} was refused: your unsaved edit at line ${line} conflicts with it.`,
-      ),
-  );
+  readonly files = new EditorWorkspaceFiles();
   /** The canonical thread files (core). */
   readonly threads: ThreadStore;
   /** Past threads as the sessions view and panels show them. */

@@ -1,13 +1,17 @@
 /**
- * `WorkspaceFiles` backed by VS Code: agents read unsaved editor text, and writes to an open document go
- * through a minimal WorkspaceEdit computed against what the agent last read, so edits the user typed in the
- * meantime survive. Closed files are written to disk. A write that would clobber the user's own unsaved
- * change to the same lines is refused with a clear error (never an overwrite).
+ * `WorkspaceFiles` backed by VS Code: agents read unsaved editor text, and a write to an open document is merged
+ * three ways against what the agent last read (src/core/text), so edits the user typed meanwhile survive. A clean
+ * merge is applied as one edit per changed region (the rest of the buffer, its undo history, markers and cursors
+ * stay). A true conflict opens a merge view (merge-view.ts); the agent's request waits for the user and is
+ * answered with the outcome: done, merged differently (an error telling it to read the file again), or declined.
+ * Closed files are written to disk.
  */
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../core/errors";
 import type { WorkspaceFiles } from "../core/ports";
-import { mergeAgentWrite } from "./text-merge";
+import { mergeAgentWrite } from "../core/text/agent-write";
+import { editsBetween, type TextEdit } from "../core/text/edits";
+import { resolveConflict } from "./merge-view";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   const uri = vscode.Uri.file(absPath).toString();
@@ -23,8 +27,18 @@ async function readDisk(absPath: string): Promise<string | undefined> {
   }
 }
 
+/** Applies character edits of the document's current text as one WorkspaceEdit (one undo step). */
+async function applyEdits(doc: vscode.TextDocument, edits: readonly TextEdit[]): Promise<void> {
+  if (!edits.length) return;
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of edits)
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
+  if (!(await vscode.workspace.applyEdit(edit)))
+    throw new AcpThreadsError("protocol", `VS Code refused the edit to ${doc.uri.fsPath}`);
+}
+
 export class EditorWorkspaceFiles implements WorkspaceFiles {
-  constructor(private readonly onConflict: (absPath: string, line: number) => void = () => {}) {}
+  constructor(private readonly resolve: typeof resolveConflict = resolveConflict) {}
 
   async readText(absPath: string): Promise<string | undefined> {
     return openDocument(absPath)?.getText() ?? (await readDisk(absPath));
@@ -38,25 +52,49 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
       return;
     }
-    const current = doc.getText();
-    // An agent that never read the file saw (at best) the disk text; diffing against that keeps unsaved
+    // An agent that never read the file saw (at best) the disk text; merging against that keeps unsaved
     // user edits instead of overwriting them.
-    const base = lastReadText ?? (doc.isDirty ? ((await readDisk(absPath)) ?? "") : current);
+    const base = lastReadText ?? (doc.isDirty ? ((await readDisk(absPath)) ?? "") : doc.getText());
+    const current = doc.getText(); // no await between here and the edit: the edits are offsets into this text
     const merged = mergeAgentWrite(base, content, current);
-    if (!merged.ok) {
-      this.onConflict(absPath, merged.conflictLine);
+    if (merged.kind === "clean") {
+      await applyEdits(doc, merged.edits);
+      await doc.save();
+      return;
+    }
+    const where = `near line ${merged.firstConflictLine}`;
+    const settled = await this.resolve({
+      path: absPath,
+      base,
+      yours: current,
+      agent: merged.agentWins,
+      marked: merged.marked,
+      agentWins: merged.agentWins,
+      userWins: merged.userWins,
+      conflicts: merged.conflicts.length,
+      firstConflictLine: merged.firstConflictLine,
+    });
+    const declined = () =>
+      new AcpThreadsError(
+        "permission_denied",
+        `the user declined this write to ${absPath}: it conflicts with their unsaved edits ${where}. The file is unchanged; read it again before writing.`,
+      );
+    if (settled === undefined) throw declined();
+    // the user may have typed while resolving: merge their resolution into the buffer as it is now
+    let target = settled;
+    const now = doc.getText();
+    if (now !== current) {
+      const again = mergeAgentWrite(current, settled, now);
+      if (again.kind === "conflict") throw declined();
+      target = again.text;
+    }
+    await applyEdits(doc, editsBetween(now, target));
+    await doc.save();
+    if (settled !== merged.agentWins) {
       throw new AcpThreadsError(
         "permission_denied",
-        `${absPath} has unsaved changes at line ${merged.conflictLine} that conflict with this write; save or revert them and ask again.`,
+        `the user merged this write to ${absPath} with their unsaved edits and kept their own text where they conflicted (${where}); your other changes were applied. Read the file again before further edits.`,
       );
     }
-    if (merged.edits.length) {
-      const edit = new vscode.WorkspaceEdit();
-      for (const e of merged.edits)
-        edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
-      if (!(await vscode.workspace.applyEdit(edit)))
-        throw new AcpThreadsError("protocol", `VS Code refused the edit to ${absPath}`);
-    }
-    await doc.save();
   }
 }

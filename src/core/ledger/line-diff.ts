@@ -1,6 +1,8 @@
 /**
- * The one line diff and three-way merge the ledger uses (hunks for review, undo of a hunk, provenance, patches).
- * They live with the editor's merge today; #15.1 moves them into core/text — this file is the one place to
- * repoint (see PENDING_MOVES in scripts/check-imports.mjs).
+ * The one line diff and three-way merge the ledger uses (hunks for review, undo of a hunk, provenance, patches):
+ * the core's (src/core/text), re-exported so the ledger has one place to import them from.
  */
-export { diffLines, mergeAgentWrite, applyEdits, splitLines } from "../../vscode/text-merge";
+export { mergeAgentWrite } from "../text/agent-write";
+export { applyEdits } from "../text/edits";
+export { diffLines } from "../text/line-diff";
+export { splitLines } from "../text/lines";

@@ -12,7 +12,7 @@ import type { FileState } from "./content";
 import type { EditLedger } from "./edit-ledger";
 import { hunksOf, revertHunk, type LineHunk } from "./hunks";
 import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
-import { applyEdits, mergeAgentWrite } from "./line-diff";
+import { mergeAgentWrite } from "./line-diff";
 import { diskWriter, type FileWriter } from "./restore";
 
 export type HunkStatus = "pending" | "kept" | "undone";
@@ -169,6 +169,6 @@ function undoResult(file: ReviewFile, hunk: number | null, current: string | nul
 
 function merge(base: string, next: string, current: string, conflict: (why: string) => Error): string {
   const m = mergeAgentWrite(base, next, current);
-  if (!m.ok) throw conflict(`line ${m.conflictLine} was changed since; edit it by hand`);
-  return applyEdits(current, m.edits);
+  if (m.kind === "conflict") throw conflict(`line ${m.firstConflictLine} was changed since; edit it by hand`);
+  return m.text;
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { api, workspaceRoot } from "./helpers";
+import { api, waitFor, workspaceRoot } from "./helpers";
 
 async function openFresh(name: string, text: string): Promise<vscode.TextEditor> {
   const path = join(workspaceRoot(), name);
@@ -34,12 +34,101 @@ describe("workspace files served to agents", () => {
     assert.equal(readFileSync(path, "utf8"), expected);
   });
 
-  it("refuses to overwrite a dirty document the agent did not read when the change conflicts", async () => {
+  it("merges a 3,000-line write as two small edits: the user's edit, cursor and undo history survive", async () => {
     const { hub } = await api();
-    const ed = await openFresh("dirty.txt", "a\nb\nc\n");
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}\n`);
+    const ed = await openFresh("big.ts", lines.join(""));
+    const path = ed.document.uri.fsPath;
+    const agentRead = await hub.files.readText(path);
+    await ed.edit((e) => e.replace(new vscode.Range(1499, 0, 1499, 4), "USER")); // unsaved edit at line 1,500
+    ed.selection = new vscode.Selection(1499, 2, 1499, 2);
+    const next = lines.map((l, i) => (i === 9 ? "agent ten\n" : i === 2899 ? "agent 2900\n" : l)).join("");
+    await hub.files.writeText(path, next, agentRead);
+    const want = lines.map((l, i) =>
+      i === 9 ? "agent ten\n" : i === 2899 ? "agent 2900\n" : i === 1499 ? "USER 1500\n" : l,
+    );
+    assert.equal(ed.document.getText(), want.join(""));
+    assert.equal(readFileSync(path, "utf8"), want.join(""));
+    assert.deepEqual([ed.selection.active.line, ed.selection.active.character], [1499, 2], "the cursor stays put");
+    // the agent's write is one undo step; the user's own edit is still in the history below it
+    await vscode.window.showTextDocument(ed.document);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(ed.document.lineAt(9).text, "line 10");
+    assert.equal(ed.document.lineAt(1499).text, "USER 1500");
+    await vscode.commands.executeCommand("undo");
+    assert.equal(ed.document.lineAt(1499).text, "line 1500");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  /** Starts a conflicting write and waits for the merge view's result document. */
+  async function conflictingWrite(name: string) {
+    const { hub } = await api();
+    const ed = await openFresh(name, "a\nb\nc\nd\n");
+    const path = ed.document.uri.fsPath;
+    const agentRead = await hub.files.readText(path);
     await ed.edit((e) => e.replace(new vscode.Range(1, 0, 1, 1), "user b"));
-    await assert.rejects(hub.files.writeText(ed.document.uri.fsPath, "a\nagent b\nc\n", undefined), /unsaved changes/);
-    assert.equal(ed.document.getText(), "a\nuser b\nc\n");
+    const write = hub.files.writeText(path, "a\nagent b\nc\nD by agent\n", agentRead);
+    write.catch(() => undefined); // awaited by the test
+    const result = await waitFor("the merge view's result", () =>
+      vscode.workspace.textDocuments.find((d) => /acp-threads-merge-/.test(d.uri.fsPath) && d.uri.scheme === "file"),
+    );
+    const mergeTab = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => (t.input as { result?: vscode.Uri } | undefined)?.result?.toString() === result.uri.toString());
+    // the merge editor loads the result and replaces the markers with its own start (conflicts left at base)
+    const inMergeEditor = await waitFor(
+      "the merge view to settle",
+      () => (mergeTab() && !/^<<<<<<< /m.test(result.getText()) ? "merge" : undefined),
+      5_000,
+    ).catch(() => undefined);
+    console.log(
+      `      (conflict shown in ${inMergeEditor ? "VS Code's merge editor" : "a text editor with conflict markers"})`,
+    );
+    return { ed, write, result };
+  }
+
+  async function settle(doc: vscode.TextDocument, text: string) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+  }
+
+  it("a true conflict opens a merge view prefilled with the merge; completing it with the agent's side answers ok", async () => {
+    const { ed, write, result } = await conflictingWrite("conflict-accept.txt");
+    // prefilled with the agent's non-conflicting change; the conflict is open (merge editor: at base; else markers)
+    assert.match(
+      result.getText(),
+      /^a\n(b|<<<<<<< yours \(unsaved\)\nuser b\n[\s\S]*=======\nagent b\n>>>>>>> agent)\nc\nD by agent\n$/,
+    );
+    assert.equal(ed.document.getText(), "a\nuser b\nc\nd\n", "nothing is applied before the user decides");
+    await settle(result, "a\nagent b\nc\nD by agent\n");
+    await write;
+    assert.equal(ed.document.getText(), "a\nagent b\nc\nD by agent\n");
+    assert.equal(ed.document.isDirty, false);
+  });
+
+  it("a conflict the user resolves their own way is applied, and the agent is told to read the file again", async () => {
+    const { ed, write, result } = await conflictingWrite("conflict-mine.txt");
+    await settle(result, "a\nuser b\nc\nD by agent\n");
+    await assert.rejects(write, /merged this write .* kept their own text .* Read the file again/);
+    assert.equal(ed.document.getText(), "a\nuser b\nc\nD by agent\n");
+  });
+
+  it("closing the merge view unresolved declines the write and leaves the buffer alone", async () => {
+    const { ed, write, result } = await conflictingWrite("conflict-close.txt");
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => {
+        const input = t.input as { result?: vscode.Uri; uri?: vscode.Uri } | undefined;
+        return (input?.result ?? input?.uri)?.toString() === result.uri.toString();
+      });
+    assert.ok(tabs.length > 0);
+    await vscode.window.tabGroups.close(tabs);
+    await assert.rejects(write, /declined this write/);
+    assert.equal(ed.document.getText(), "a\nuser b\nc\nd\n");
+    await vscode.window.showTextDocument(ed.document);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 

@@ -5,7 +5,8 @@
  */
 import { commandOutput } from "../../../core/model/command-output";
 import type { ToolCallState } from "../../../core/model/events";
-import { diffLines, splitLines } from "../../../vscode/text-merge";
+import { diffLines } from "../../../core/text/line-diff";
+import { splitLines } from "../../../core/text/lines";
 import { escapeHtml as esc } from "../../shared/escape-html";
 import type { Entry } from "../model";
 import { collapsiblePre } from "./collapse";

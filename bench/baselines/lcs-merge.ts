@@ -1,4 +1,7 @@
 /**
+ * BASELINE ONLY (bench/text.main.ts): the line merge the extension used before #15 (src/vscode/text-merge.ts),
+ * an LCS capped at 4M cells, kept verbatim so the bench can measure the new merge against it in the same run.
+ *
  * Three-way line merge for agent writes to an open document (no vscode import, unit-tested with node:test).
  *
  * The agent computed `next` from `base` (what it last read). The user may have typed since, so the buffer

@@ -1,0 +1,124 @@
+/**
+ * A conflicting agent write, shown to the user to resolve: VS Code's merge editor (yours | agent, the result below)
+ * on a scratch result file prefilled with the three-way merge and its conflict markers. Where the merge editor
+ * cannot be opened, that file opens in a plain editor (VS Code's inline "Accept Current | Accept Incoming" actions
+ * work on the markers). A notification offers "Accept agent's version" / "Keep mine" / "Cancel the write" without
+ * editing anything. Resolves with the text the user settled on, or undefined when they cancelled or closed it
+ * unresolved.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import * as vscode from "vscode";
+import { hasConflictMarkers } from "../core/text/merge3";
+
+export interface ConflictToResolve {
+  path: string;
+  /** What the agent last read, the user's buffer, the agent's proposal. */
+  base: string;
+  yours: string;
+  agent: string;
+  /** The merge with conflict markers, and the two ways of settling every conflict at once. */
+  marked: string;
+  agentWins: string;
+  userWins: string;
+  conflicts: number;
+  firstConflictLine: number;
+}
+
+const SCHEME = "acp-threads-merge";
+const contents = new Map<string, string>();
+let provider: vscode.Disposable | undefined;
+let counter = 0;
+
+function readOnlyDoc(dir: string, name: string, text: string): vscode.Uri {
+  provider ??= vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+    provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? "",
+  });
+  const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${dir}/${name}` });
+  contents.set(uri.toString(), text);
+  return uri;
+}
+
+const ACCEPT = "Accept agent's version";
+const KEEP = "Keep mine";
+const CANCEL = "Cancel the write";
+
+export async function resolveConflict(
+  c: ConflictToResolve,
+  opts: { timeoutMs?: number } = {},
+): Promise<string | undefined> {
+  const name = basename(c.path);
+  const dir = mkdtempSync(join(tmpdir(), "acp-threads-merge-"));
+  const resultPath = join(dir, name);
+  writeFileSync(resultPath, c.marked, { mode: 0o600 });
+  const result = vscode.Uri.file(resultPath);
+  const key = `${++counter}`;
+  const inputs = [
+    readOnlyDoc(key, `base/${name}`, c.base),
+    readOnlyDoc(key, `yours/${name}`, c.yours),
+    readOnlyDoc(key, `agent/${name}`, c.agent),
+  ] as const;
+  const rel = vscode.workspace.asRelativePath(c.path);
+  try {
+    await vscode.commands.executeCommand("_open.mergeEditor", {
+      base: inputs[0],
+      input1: { uri: inputs[1], title: "Yours (unsaved)", description: rel },
+      input2: { uri: inputs[2], title: "Agent", description: rel },
+      output: result,
+    });
+  } catch {
+    await vscode.window.showTextDocument(result, { preview: false });
+  }
+  const isResult = (uri: vscode.Uri | undefined) => uri?.toString() === result.toString();
+  // a merge editor tab's input carries its result uri (TabInputTextMerge; not in the 1.95 typings)
+  const showsResult = (tab: vscode.Tab) =>
+    (tab.input instanceof vscode.TabInputText && isResult(tab.input.uri)) ||
+    isResult((tab.input as { result?: vscode.Uri } | undefined)?.result);
+  const resultTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(showsResult);
+
+  return new Promise<string | undefined>((resolve) => {
+    let settled = false;
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = async (text: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      for (const s of subscriptions) s.dispose();
+      clearTimeout(timer);
+      // close what is still open on the scratch file (saved first, so closing never asks)
+      const doc = vscode.workspace.textDocuments.find((d) => isResult(d.uri));
+      if (doc?.isDirty) await doc.save().then(undefined, () => false);
+      await Promise.resolve(vscode.window.tabGroups.close(resultTabs())).catch(() => false);
+      for (const uri of inputs) contents.delete(uri.toString());
+      rmSync(dir, { recursive: true, force: true });
+      resolve(text);
+    };
+    const timer = setTimeout(() => void finish(undefined), opts.timeoutMs ?? 30 * 60_000);
+    subscriptions.push(
+      // "Complete Merge" (or a plain save) with every conflict resolved
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (isResult(d.uri) && !hasConflictMarkers(d.getText())) void finish(d.getText());
+      }),
+      // closed without resolving: the write is cancelled
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.closed.some(showsResult) && resultTabs().length === 0) void finish(undefined);
+      }),
+    );
+    const where =
+      c.conflicts === 1
+        ? `line ${c.firstConflictLine}`
+        : `${c.conflicts} places (first near line ${c.firstConflictLine})`;
+    void vscode.window
+      .showWarningMessage(
+        `An agent's write to ${rel} conflicts with your unsaved edits at ${where}. Resolve it in the merge editor and choose Complete Merge, or settle every conflict at once. The agent's other changes are merged either way.`,
+        ACCEPT,
+        KEEP,
+        CANCEL,
+      )
+      .then((choice) => {
+        if (choice === ACCEPT) void finish(c.agentWins);
+        else if (choice === KEEP) void finish(c.userWins);
+        else if (choice === CANCEL) void finish(undefined);
+      });
+  });
+}
