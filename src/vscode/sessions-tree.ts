@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { LiveSessions } from "./live-sessions";
-import { sessionTooltip, shortAgent, statusIcon } from "./session-item";
+import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-item";
 import { age, dayLabel, elapsed } from "./time-format";
 
 export interface PastThreadSummary {
@@ -102,6 +102,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
           extra: s?.statusDetail,
         });
         item.iconPath = statusIcon(status);
+        item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
         item.contextValue = "live";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         return item;
@@ -140,6 +141,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
           sessionId: t.sessionId,
         });
         item.iconPath = statusIcon(status);
+        const ago = age(t.updatedAt);
+        item.accessibilityInformation = {
+          label: `${item.label}, ${t.agent}, ${ago === "now" ? "just now" : `${ago} ago`}`,
+        };
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         return item;

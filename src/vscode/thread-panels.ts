@@ -199,6 +199,8 @@ class ThreadPanel implements vscode.Disposable {
   }
 
   #enqueue(evs: RuntimeEvent[]): void {
+    // The tab shows the thread's title: an agent-given title (session_info) replaces the first prompt.
+    for (const e of evs) if (e.type === "session_info" && e.title) this.panel.title = e.title;
     this.#queue.push(...evs);
     this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
   }

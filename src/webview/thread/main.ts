@@ -29,6 +29,11 @@ const view = new TranscriptView(list, more, (v) => {
 wireTranscriptActions(list, view, post);
 wirePermissionShortcuts(view, list);
 
+/** Focuses the first match of `selector` once the next redraw has put it in the DOM. */
+function focusSoon(selector: string): void {
+  requestAnimationFrame(() => requestAnimationFrame(() => list.querySelector<HTMLElement>(selector)?.focus()));
+}
+
 function setStatus(s: LiveStatus, detail?: string, since?: number): void {
   status = s;
   chrome.setStatus(s, detail, since);
@@ -61,10 +66,14 @@ function onMessage(m: HostMessage): void {
     case "status":
       setStatus(m.status, m.detail, m.since);
       break;
-    case "permission":
+    case "permission": {
       view.model.addPrompt(m.prompt);
       view.schedule();
+      // Nobody is typing: put focus on the request, so Enter / 1–9 answer it at once.
+      const idleFocus = !document.activeElement || document.activeElement === document.body;
+      if (idleFocus) focusSoon(`.permission[data-request="${CSS.escape(m.prompt.requestId)}"] .perm-option`);
       break;
+    }
     case "permissionResolved":
       view.model.resolvePrompt(m.requestId, m.optionId);
       view.schedule();

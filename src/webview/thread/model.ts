@@ -92,6 +92,7 @@ export class ThreadModel {
         this.#add({ kind: "error", message: ev.message });
         break;
       case "done":
+        this.#settleTools();
         this.#add({ kind: "done", stopReason: ev.stopReason });
         break;
       case "permission": {
@@ -112,6 +113,18 @@ export class ThreadModel {
         break;
       default:
         break; // commands, mode, config_options, compaction: shown by pickers/header, not as entries
+    }
+  }
+
+  /** A turn ended: its calls the agent left pending or running (a rejected edit, say) show as not finished. */
+  #settleTools(): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e.kind === "user" || e.kind === "done") break;
+      if (e.kind === "tool" && (e.call.status === "pending" || e.call.status === "in_progress")) {
+        e.call = { ...e.call, status: "cancelled" };
+        this.#touch(i);
+      }
     }
   }
 

@@ -105,15 +105,17 @@ export default async function ({ page, quick, step, shot, ws, root }) {
   await step("panel chrome: elapsed time, human stop reason, labelled pickers, rename → tab (16.4)", async () => {
     const labels = await codex.locator("#pickers label span").allTextContents();
     if (!labels.includes("Model") || !labels.includes("Effort")) throw new Error(`picker labels: ${labels}`);
-    await spawnFromPalette(quick, "Fake agent", "sleep 6000");
-    const slow = await threadFrame(page, "sleep 6000");
+    await spawnFromPalette(quick, "Fake agent", "sleep 120000");
+    const slow = await threadFrame(page, "sleep 120000");
     await slow.locator("#status", { hasText: /Working 0:0[1-9]/ }).waitFor({ timeout: 20000 });
     await shot("panel-16.4-working-elapsed");
+    await slow.locator("#cancel").click();
     await idle(slow);
-    await slow.locator(".done", { hasText: "Finished" }).waitFor();
+    await slow.locator(".done", { hasText: "Cancelled" }).waitFor();
     await slow.locator("#rename").click();
     await slow.locator(".title-input").fill("Renamed in the e2e");
     await slow.locator(".title-input").press("Enter");
+    await slow.locator(".title-input").waitFor({ state: "detached" });
     await page.locator(".tab", { hasText: "Renamed in the e2e" }).first().waitFor({ timeout: 10000 });
     await page
       .getByRole("treeitem", { name: /Renamed in the e2e/ })

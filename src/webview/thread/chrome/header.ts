@@ -98,8 +98,9 @@ export class Header {
       this.#rename.focus();
     };
     input.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") finish(true);
-      else if (e.key === "Escape") finish(false);
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      e.preventDefault(); // else the key's press lands on the rename button, which just took focus
+      finish(e.key === "Enter");
     });
     input.addEventListener("blur", () => finish(true));
   }

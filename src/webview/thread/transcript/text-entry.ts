@@ -2,7 +2,6 @@
  * DOM for streamed text entries (what you typed, the agent's answer, its thinking). The answer and the
  * thinking grow chunk by chunk: finished markdown blocks are appended once, only the open block is redrawn.
  */
-import { escapeHtml as esc } from "../../shared/escape-html";
 import type { Entry } from "../model";
 import { icon } from "./context";
 import { renderMarkdown, userMarkdown } from "./markdown";
@@ -44,6 +43,3 @@ export class TextEntryView {
     }
   }
 }
-
-/** Plain-text fallback used in labels and tests. */
-export const textPreview = (e: TextEntry, max = 80) => esc(e.text.replace(/\s+/g, " ").slice(0, max));

@@ -108,3 +108,12 @@ test("stop reasons read as words", () => {
   assert.equal(stopReasonText("max_tokens"), "Hit the token limit");
   assert.equal(stopReasonText("something_new"), "Something new");
 });
+
+test("calls a finished turn left running show as not finished", () => {
+  const m = new ThreadModel();
+  m.apply({ type: "user_text", text: "go" });
+  m.apply({ type: "tool_call", toolCall: exec({ toolCallId: "e", kind: "edit", status: "in_progress" }) });
+  m.apply({ type: "done", stopReason: "cancelled" });
+  const tool = m.entries[1] as Extract<(typeof m.entries)[0], { kind: "tool" }>;
+  assert.equal(tool.call.status, "cancelled");
+});
