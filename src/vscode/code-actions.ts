@@ -5,7 +5,7 @@
  * a WorkspaceEdit (undoable) and saves.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import * as vscode from "vscode";
 import type { ProposedContent } from "./proposed-content";
 
@@ -45,8 +45,14 @@ export class CodeActions implements vscode.Disposable {
 
   /** Opens the review diff for applying `text` to `path` (relative to `cwd`) or to a file the user picks. */
   async apply(text: string, path: string | undefined, cwd: string): Promise<vscode.Uri | undefined> {
-    const target = path ? vscode.Uri.file(isAbsolute(path) ? path : join(cwd, path)) : await this.#pickTarget(cwd);
+    const target = path ? vscode.Uri.file(resolve(cwd, path)) : await this.#pickTarget(cwd);
     if (!target) return undefined;
+    // The file name comes from the agent's text: never outside the thread's folder or the workspace.
+    const roots = [cwd, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)];
+    if (!roots.some((r) => !relative(r, target.fsPath).startsWith("..") && !isAbsolute(relative(r, target.fsPath)))) {
+      void vscode.window.showErrorMessage(`Not applying the code block: ${target.fsPath} is outside the workspace.`);
+      return undefined;
+    }
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
     const exists = !!open || existsSync(target.fsPath);
     const oldText = open

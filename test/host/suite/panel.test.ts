@@ -77,6 +77,8 @@ describe("the thread panel's host actions", () => {
     assert.equal(readFileSync(path, "utf8"), "export const x = 1;\n");
     await vscode.commands.executeCommand("acpThreads.acceptProposed", right); // a second click: already answered
     rmSync(join(workspaceRoot(), "applied"), { recursive: true, force: true });
+    const outside = await hub.panels.code.apply("x", "../outside-the-workspace.txt", workspaceRoot());
+    assert.equal(outside, undefined, "a path outside the workspace is refused");
   });
 
   it("a client terminal's exit code reaches the panel with its output", async () => {
