@@ -17,6 +17,15 @@ import {
   startCli,
 } from "./harness";
 
+/** A process's command line; "" when it exited between the listing and this read (codex runs short helpers). */
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+
 // Longer than any test: the command must still be running when the turn is interrupted.
 const LONG = "run `sleep 90`";
 const isRunningCommand = (l: Record<string, unknown>) =>
@@ -31,7 +40,7 @@ test(
       const cli = startCli(t, runArgs(t, "approve-all", LONG));
       await cli.waitForLine(isRunningCommand);
       // The check below is only meaningful if it sees this run's processes: the CLI, the agent, the command.
-      const alive = processesOf(t).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+      const alive = processesOf(t).map(cmdline);
       assert.ok(
         alive.some((c) => c.includes("cli.js")) && alive.some((c) => c.includes("codex-acp")),
         alive.join("\n"),
