@@ -34,6 +34,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "tokens and costs agents reported, per day/agent/model/thread",
     load: () => import("./commands/usage"),
   },
+  bundle: {
+    summary: "save a thread's bug bundle (protocol traffic, records, versions; redacted)",
+    load: () => import("./commands/bundle"),
+  },
+  replay: {
+    summary: "replay a bug bundle against this client and report divergences",
+    load: () => import("./commands/replay"),
+  },
   changes: {
     summary: "what a thread's turns changed in the workspace (--format patch for a diff)",
     load: () => import("./commands/changes"),

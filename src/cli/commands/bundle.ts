@@ -1,0 +1,35 @@
+/**
+ * `acp-threads bundle THREAD [--out FILE]`: saves a thread's bug bundle (its protocol traffic, records and
+ * versions; redacted, paths replaced, 0600) to attach to an issue. `acp-threads replay FILE` plays it back.
+ */
+import { resolve } from "node:path";
+import { buildBugBundle, bundleFileName, writeBugBundle } from "../../core/bundle/bundle";
+import { resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
+import { command } from "../command";
+import { EXIT } from "../io";
+
+export const CLI_VERSION = process.env.ACP_THREADS_VERSION ?? "0.1.0";
+
+export const main = command(
+  {
+    name: "bundle",
+    synopsis: "THREAD [--out FILE]",
+    args: { min: 1, max: 1, name: "THREAD" },
+    flags: {
+      out: { type: "string", short: "o", arg: "FILE", help: "where to write it (default: ./acp-threads-bug-….json)" },
+    },
+    notes: `THREAD is a thread id or a unique prefix of one. The bundle holds the thread's JSON-RPC traffic with the
+agent, its records and the versions of everything involved; key-like strings are redacted, env values left out,
+the workspace and home paths replaced by \${WORKSPACE} and \${HOME}. Check it before you share it.`,
+  },
+  ({ io, flags, args }) => {
+    const store = new ThreadStore(resolveHome(io.env));
+    const bundle = buildBugBundle(store, store.resolveId(args[0]!), { acpThreadsVersion: CLI_VERSION });
+    const out = resolve(io.cwd, flags.out ?? bundleFileName(bundle));
+    writeBugBundle(bundle, out);
+    io.stdout.write(`${out}\n`);
+    for (const note of bundle.notes) io.stderr.write(`acp-threads bundle: note: ${note}\n`);
+    return EXIT.ok;
+  },
+);
