@@ -22,6 +22,8 @@ export interface ConflictToResolve {
   marked: string;
   agentWins: string;
   userWins: string;
+  /** Every conflict left at what the agent read: how the merge editor starts; saved as is, nothing was resolved. */
+  unresolved: string;
   conflicts: number;
   firstConflictLine: number;
 }
@@ -97,11 +99,15 @@ export async function resolveConflict(
     subscriptions.push(
       // "Complete Merge" (or a plain save) with every conflict resolved
       vscode.workspace.onDidSaveTextDocument((d) => {
-        if (isResult(d.uri) && !hasConflictMarkers(d.getText())) void finish(d.getText());
+        const text = d.getText();
+        if (isResult(d.uri) && !hasConflictMarkers(text) && text !== c.unresolved) void finish(text);
       }),
-      // closed without resolving: the write is cancelled
+      // closed without resolving: the write is cancelled (looked at again a moment later: editors swap tabs)
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (e.closed.some(showsResult) && resultTabs().length === 0) void finish(undefined);
+        if (!e.closed.some(showsResult)) return;
+        setTimeout(() => {
+          if (resultTabs().length === 0) void finish(undefined);
+        }, 1000);
       }),
     );
     const where =

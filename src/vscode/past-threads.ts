@@ -46,7 +46,7 @@ export class PastThreads {
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
       for (const workspace of scopes)
-        for (const m of listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT }))
+        for (const m of await listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT }))
           seen.set(m.threadId, m);
       return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
     } catch (err) {

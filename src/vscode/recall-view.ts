@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../core/errors";
-import { openRecall } from "../core/recall/recall";
+import { openRecallAsync } from "../core/recall/recall";
 import type { Recall } from "../core/recall/recall";
 import { repoRoot } from "../core/recall/scope";
 import { parseRecallMessage } from "../webview/recall/protocol";
@@ -30,8 +30,9 @@ let recall: Recall | undefined;
 const imported = new vscode.EventEmitter<void>();
 
 /** The index, with our own threads synced first (incremental: unchanged files are skipped by fingerprint). */
-function recallFor(hub: Hub): Recall {
-  recall ??= openRecall(hub.home);
+async function recallFor(hub: Hub): Promise<Recall> {
+  // opening waits on a timer while another process (a CLI import) holds the index: the host never blocks
+  recall ??= await openRecallAsync(hub.home);
   recall.syncOwnThreads();
   return recall;
 }
@@ -53,17 +54,13 @@ export async function importHistory(hub: Hub): Promise<void> {
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: "ACP Threads: importing history", cancellable: true },
     async (progress, token) => {
+      const r = await recallFor(hub);
       const steps: [string, () => { messages: number; files: number }][] = [
-        ["our threads", () => recallFor(hub).syncOwnThreads()],
-        [
-          "Codex",
-          () =>
-            existsSync(roots.codex) ? recallFor(hub).importCodex({ root: roots.codex }) : { messages: 0, files: 0 },
-        ],
+        ["our threads", () => r.syncOwnThreads()],
+        ["Codex", () => (existsSync(roots.codex) ? r.importCodex({ root: roots.codex }) : { messages: 0, files: 0 })],
         [
           "Claude Code",
-          () =>
-            existsSync(roots.claude) ? recallFor(hub).importClaude({ root: roots.claude }) : { messages: 0, files: 0 },
+          () => (existsSync(roots.claude) ? r.importClaude({ root: roots.claude }) : { messages: 0, files: 0 }),
         ],
       ];
       const done: string[] = [];
@@ -101,10 +98,14 @@ export function offerImportOnce(hub: Hub): void {
 }
 
 /** What the view's search box does (also used by the host suite). Empty query = recent sessions. */
-export function searchRecall(hub: Hub, query: string, opts: { all: boolean; allTerms: boolean }): RecallHostMessage {
+export async function searchRecall(
+  hub: Hub,
+  query: string,
+  opts: { all: boolean; allTerms: boolean },
+): Promise<RecallHostMessage> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const scope = opts.all || !cwd ? { global: true } : { repo: repoRoot(cwd) };
-  const r = recallFor(hub);
+  const r = await recallFor(hub);
   if (!query) return { type: "recent", result: r.recent({ ...scope, limit: 20 }) };
   return { type: "results", result: r.search(query, { ...scope, allTerms: opts.allTerms, limit: 10 }) };
 }
@@ -137,7 +138,8 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
   async #handle(m: RecallWebviewMessage | undefined, post: (m: RecallHostMessage) => void): Promise<void> {
     if (!m) return;
     try {
-      if (m.type === "search") post(searchRecall(this.hub, m.query, { all: m.scope === "all", allTerms: m.allTerms }));
+      if (m.type === "search")
+        post(await searchRecall(this.hub, m.query, { all: m.scope === "all", allTerms: m.allTerms }));
       else if (m.type === "open") await openRecallHit(this.hub, m.source, m.path, m.line);
       else if (m.type === "import") await importHistory(this.hub);
     } catch (err) {

@@ -71,6 +71,7 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
       marked: merged.marked,
       agentWins: merged.agentWins,
       userWins: merged.userWins,
+      unresolved: merged.unresolved,
       conflicts: merged.conflicts.length,
       firstConflictLine: merged.firstConflictLine,
     });

@@ -8,6 +8,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Database } from "node-sqlite3-wasm";
 
 export type SqlValue = number | bigint | string | Uint8Array | null;
@@ -108,33 +109,78 @@ class WasmDb implements Db {
   }
 }
 
-export function openDatabase(path: string, opts: { readOnly?: boolean } = {}): Db {
+/** How long a statement waits for another process's lock. The wait happens inside SQLite (WASM) and blocks. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(path: string, opts: { readOnly?: boolean; busyTimeoutMs?: number } = {}): Db {
   if (!opts.readOnly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new WasmDb(path, opts.readOnly ?? false);
   if (!opts.readOnly && existsSync(path)) chmodSync(path, 0o600);
   // node-sqlite3-wasm locks with a mkdir lock for readers and writers alike: wait for a writer's short batch
   // instead of failing with SQLITE_BUSY
-  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
   return db;
+}
+
+export type DerivedOpen = { db: Db; created: boolean };
+type CreateSchema = (db: Db) => void;
+interface DerivedOptions {
+  integrity?: "quick_check" | "header";
 }
 
 /**
  * Opens a derived cache at `path` whose schema is `schemaVersion`; a missing, corrupt or old-schema file is
  * deleted and `create` builds it afresh. Returns whether it was (re)created, so the caller knows to rebuild.
+ * While another process holds the file it waits (up to OPEN_BUSY_RETRIES × OPEN_BUSY_WAIT_MS): this version
+ * sleeps synchronously and is for short-lived CLI processes; the extension host uses `openDerivedDatabaseAsync`,
+ * which waits on a timer so the host's event loop keeps turning.
  */
 export function openDerivedDatabase(
   path: string,
   schemaVersion: number,
-  create: (db: Db) => void,
-  opts: { integrity?: "quick_check" | "header" } = {},
-): { db: Db; created: boolean } {
+  create: CreateSchema,
+  opts: DerivedOptions = {},
+): DerivedOpen {
+  const steps = openSteps(path, schemaVersion, create, opts, BUSY_TIMEOUT_MS);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    sleepSync(step.value);
+  }
+}
+
+/** `openDerivedDatabase` that waits for a busy file without blocking the thread (same retries and outcome). */
+export async function openDerivedDatabaseAsync(
+  path: string,
+  schemaVersion: number,
+  create: CreateSchema,
+  opts: DerivedOptions = {},
+): Promise<DerivedOpen> {
+  // probe without SQLite's own (blocking) busy wait: a busy file fails at once and is retried on a timer
+  const steps = openSteps(path, schemaVersion, create, opts, 0);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      step.value.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      return step.value;
+    }
+    await sleep(step.value);
+  }
+}
+
+/** The open-or-rebuild procedure, yielding each wait (ms) to its driver so sync and async share one logic. */
+function* openSteps(
+  path: string,
+  schemaVersion: number,
+  create: CreateSchema,
+  opts: DerivedOptions,
+  busyTimeoutMs: number,
+): Generator<number, DerivedOpen, void> {
   // "busy" = another process holds the file (it may be creating the same index right now): wait and retry,
   // never delete. "bad" = corrupt or another schema: delete and rebuild (it is a cache).
-  type Attempt = { db: Db; created: boolean } | "busy" | "unsure" | "bad";
+  type Attempt = DerivedOpen | "busy" | "unsure" | "bad";
   const tryOpen = (): Attempt => {
     let db: Db | undefined;
     try {
-      db = openDatabase(path);
+      db = openDatabase(path, { busyTimeoutMs });
       const row = db.get<{ user_version: number }>("PRAGMA user_version");
       // quick_check reads every page (seconds for a large index): callers on a latency budget check only the
       // header and schema here and treat SQLITE_CORRUPT at query time as "rebuild"
@@ -163,25 +209,25 @@ export function openDerivedDatabase(
       return /busy|locked/i.test(err instanceof Error ? err.message : String(err)) ? "busy" : "bad";
     }
   };
-  const attempt = (): Attempt => {
+  function* attempt(): Generator<number, Attempt, void> {
     for (let i = 0; ; i++) {
       const r = tryOpen();
       if (r === "unsure" && i >= OPEN_UNSURE_RETRIES) return "bad";
       if ((r !== "busy" && r !== "unsure") || i >= OPEN_BUSY_RETRIES) return r;
-      sleepSync(OPEN_BUSY_WAIT_MS);
+      yield OPEN_BUSY_WAIT_MS;
     }
-  };
-  const first = attempt();
+  }
+  const first = yield* attempt();
   if (typeof first === "object") return first;
   if (first === "busy") throw new Error(`the index database at ${path} stays locked by another process`);
   for (const suffix of ["", "-journal", ".lock"]) rmSync(path + suffix, { recursive: true, force: true });
-  const second = attempt();
+  const second = yield* attempt();
   if (typeof second !== "object") throw new Error(`cannot create the index database at ${path}`);
   return second;
 }
 
-const OPEN_BUSY_RETRIES = 50;
-const OPEN_BUSY_WAIT_MS = 100;
+export const OPEN_BUSY_RETRIES = 50;
+export const OPEN_BUSY_WAIT_MS = 100;
 const OPEN_UNSURE_RETRIES = 10;
 
 function sleepSync(ms: number): void {

@@ -5,7 +5,7 @@
  * recreated, never trusted over the files. Syncs run in one write transaction, so two processes syncing at
  * once serialize and both end with the same, correct rows.
  */
-import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, type Db } from "../db/sqlite";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
 import { redactSecrets } from "../redact";
@@ -143,6 +143,12 @@ export function openThreadIndex(path: string): ThreadIndex {
   return new ThreadIndex(db, created);
 }
 
+/** `openThreadIndex` for the extension host: waits for a busy file without blocking the event loop. */
+export async function openThreadIndexAsync(path: string): Promise<ThreadIndex> {
+  const { db, created } = await openDerivedDatabaseAsync(path, SCHEMA_VERSION, createSchema);
+  return new ThreadIndex(db, created);
+}
+
 /** Groups threads (already sorted most recent first) by local calendar day of their last activity. */
 export function groupByDay(threads: IndexedThread[]): { day: string; threads: IndexedThread[] }[] {
   const groups: { day: string; threads: IndexedThread[] }[] = [];
@@ -227,9 +233,10 @@ export function openSyncedIndex(store: ThreadStore): { index: ThreadIndex; stats
 }
 
 /** The tree's fast path: sync the index and return the matching threads' metadata, most recent first. */
-export function listThreadsIndexed(store: ThreadStore, q: ThreadQuery = {}): ThreadMetadata[] {
-  const { index } = openSyncedIndex(store);
+export async function listThreadsIndexed(store: ThreadStore, q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
+  const index = await openThreadIndexAsync(store.layout.threadIndexDb);
   try {
+    syncThreadIndex(index, store);
     return index.listMetadata(q);
   } finally {
     index.close();

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, type Db, type DerivedOpen } from "../db/sqlite";
 import { AcpThreadsError } from "../errors";
 import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
@@ -71,11 +71,27 @@ function tune(db: Db): void {
   db.exec("PRAGMA cache_size = -16000");
 }
 
+const recallDbPath = (home: string, opts: { dbPath?: string }) => opts.dbPath ?? homeLayout(home).recallDb;
+
+/** Opens the recall index (CLI: waits for a busy file synchronously). */
 export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall {
+  const dbPath = recallDbPath(home, opts);
+  return recallOn(home, dbPath, openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }));
+}
+
+/** Opens the recall index without blocking the thread while another process holds it (extension host). */
+export async function openRecallAsync(home: string, opts: { dbPath?: string } = {}): Promise<Recall> {
+  const dbPath = recallDbPath(home, opts);
+  return recallOn(
+    home,
+    dbPath,
+    await openDerivedDatabaseAsync(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }),
+  );
+}
+
+function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
   const layout = homeLayout(home);
-  const dbPath = opts.dbPath ?? layout.recallDb;
   const sourcesPath = join(dirname(dbPath), "recall-sources.json");
-  const opened = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" });
   let db = opened.db;
   const created = opened.created;
   tune(db);

@@ -19,6 +19,8 @@ export type AgentWriteMerge =
       /** The text if every conflict goes the agent's way, or the user's way. */
       agentWins: string;
       userWins: string;
+      /** Every conflict left at `base` (what VS Code's merge editor starts from). */
+      unresolved: string;
       /** 1-based line in `current` where the first conflict starts. */
       firstConflictLine: number;
     };
@@ -53,6 +55,7 @@ export function mergeAgentWrite(base: string, next: string, current: string): Ag
     marked: withConflictMarkers(m, MARKER_LABELS, eolSource.includes("\r\n") ? "\r\n" : "\n"),
     agentWins: resolveAll(m, "theirs").join(""),
     userWins: resolveAll(m, "ours").join(""),
+    unresolved: resolveAll(m, "base").join(""),
     firstConflictLine: line,
   };
 }

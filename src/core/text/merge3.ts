@@ -108,7 +108,7 @@ function apply(base: readonly string[], hunks: readonly LineHunk[], start: numbe
 }
 
 /** The merged lines with every conflict taken from one side. */
-export function resolveAll(merge: Merge3, side: Side): string[] {
+export function resolveAll(merge: Merge3, side: Side | "base"): string[] {
   return merge.regions.flatMap((r) => (r.kind === "ok" ? r.lines : r.conflict[side]));
 }
 

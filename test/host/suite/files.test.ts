@@ -88,11 +88,19 @@ describe("workspace files served to agents", () => {
     return { ed, write, result };
   }
 
+  /** What the user does in the merge view: the result becomes `text`, then Complete Merge (a save). */
   async function settle(doc: vscode.TextDocument, text: string) {
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    // the merge editor may still be writing its start into the result: retry until our text is what is saved
+    await waitFor(
+      "the resolution to be saved",
+      async () => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+        await vscode.workspace.applyEdit(edit);
+        return doc.getText() === text && (await doc.save()) && doc.getText() === text;
+      },
+      10_000,
+    );
   }
 
   it("a true conflict opens a merge view prefilled with the merge; completing it with the agent's side answers ok", async () => {

@@ -8,7 +8,7 @@ describe("the recall panel", () => {
     const threadId = writePastThread(hub.home, 5, (i) =>
       i === 3 ? "the flux capacitor needs 1.21 gigawatts" : `answer ${i}`,
     );
-    const r = recall.search(hub, "capacitor gigawatts", { all: false, allTerms: true });
+    const r = await recall.search(hub, "capacitor gigawatts", { all: false, allTerms: true });
     assert.equal(r.type, "results");
     if (r.type !== "results") return;
     assert.equal(r.result.status, "ok");
@@ -23,7 +23,7 @@ describe("the recall panel", () => {
 
   it("shows recent sessions for an empty query", async () => {
     const { hub, recall } = await api();
-    const r = recall.search(hub, "", { all: true, allTerms: false });
+    const r = await recall.search(hub, "", { all: true, allTerms: false });
     assert.equal(r.type, "recent");
     assert.ok(r.type === "recent" && r.result.sessions.length > 0);
   });

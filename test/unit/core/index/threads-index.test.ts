@@ -43,13 +43,17 @@ interface IndexCtx {
 }
 
 /** A temp home with `n` seeded threads and a synced index (closed afterwards). */
-function withIndex(n: number, fn: (c: IndexCtx) => void, extra?: (i: number) => Partial<CreateThreadInput>) {
-  return withTmp((dir) => {
+function withIndex(
+  n: number,
+  fn: (c: IndexCtx) => void | Promise<void>,
+  extra?: (i: number) => Partial<CreateThreadInput>,
+) {
+  return withTmp(async (dir) => {
     const store = new ThreadStore(join(dir, "home"));
     const ids = seed(store, dir, n, extra);
     const { index, stats } = openSyncedIndex(store);
     try {
-      fn({ dir, store, ids, index, stats });
+      await fn({ dir, store, ids, index, stats });
     } finally {
       index.close();
     }
@@ -107,7 +111,7 @@ test("a sync re-reads only the tail of a grown file", () =>
   }));
 
 test("a shrunk, replaced or deleted file is re-read whole or dropped", () =>
-  withIndex(3, ({ store, ids, index }) => {
+  withIndex(3, async ({ store, ids, index }) => {
     // replaced: thread 1's file now holds thread 2's (longer) bytes under its name
     const replaced = store.pathFor(ids[1]!);
     writeFileSync(replaced, readFileSync(store.pathFor(ids[2]!)).toString() + "\n");
@@ -122,7 +126,7 @@ test("a shrunk, replaced or deleted file is re-read whole or dropped", () =>
     store.delete(ids[2]!);
     assert.equal(syncThreadIndex(index, store).removed, 1);
     assert.deepEqual(
-      listThreadsIndexed(store).map((m) => m.title),
+      (await listThreadsIndexed(store)).map((m) => m.title),
       ["after replace"],
     );
   }));
