@@ -254,3 +254,21 @@ test("parseCommand: values by type, repeats, negation, short flags, `--` and `re
   assert.deepEqual(parseEnvPairs(["A=1", "B=2=3"]), { A: "1", B: "2=3" });
   assert.throws(() => parseEnvPairs(["=x"]), /KEY=VALUE/);
 });
+
+test("every command the top-level help lists (new ones too) answers -h and --help=x through the one parser", () =>
+  withHome(async (home) => {
+    const top = (...argv: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, ...argv], { env: { ...process.env, ACP_THREADS_HOME: home } });
+      return { code: r.status, out: r.stdout.toString(), err: r.stderr.toString() };
+    };
+    const names = [...top("--help").out.matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map((m) => m[1]!);
+    assert.ok(names.length >= 11, names.join(" "));
+    for (const name of names) {
+      const help = top(name, "-h");
+      assert.equal(help.code, 0, `${name} -h: ${help.err}`);
+      assert.match(help.out, new RegExp(`^usage: acp-threads ${name}\\b`), name);
+      const bad = top(name, "--help=no");
+      assert.equal(bad.code, 2, `${name} --help=no`);
+      assert.match(bad.err, /option '--help' takes no value/, name);
+    }
+  }));
