@@ -1,6 +1,7 @@
 // Builds every bundle with esbuild. Entry points are found by convention so new files need no edit here:
 //   src/vscode/extension.ts           -> dist/extension.js   (cjs, vscode + node-pty external)
 //   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang)
+//   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
 // The ACP SDK is ESM-only; bundling turns it into CommonJS. sql.js's wasm is copied next to the bundles.
@@ -48,6 +49,13 @@ if (existsSync("src/cli/main.ts")) {
       banner: { js: "#!/usr/bin/env node" },
     }),
   );
+}
+for (const f of walk("src").filter((f) => f.endsWith(".worker.ts"))) {
+  const name = f
+    .split("/")
+    .pop()
+    .replace(/\.worker\.ts$/, "-worker");
+  builds.push(esbuild.build({ ...common, entryPoints: [f], outfile: `dist/${name}.js` }));
 }
 for (const f of walk("src/webview").filter((f) => f.endsWith("/main.ts"))) {
   const name = relative("src/webview", dirname(f));

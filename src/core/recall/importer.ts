@@ -12,6 +12,7 @@ import { createThreadParser, type ThreadState } from "./parse-thread";
 import { inheritedFilter } from "./inherited";
 import { completeLines } from "./tail-reader";
 import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
+import type { ImportWatch } from "./progress";
 import { PARSER_VERSION } from "./schema";
 import { repoRoot } from "./scope";
 import { oneLine } from "./text";
@@ -56,12 +57,14 @@ function idFromPath(path: string): string {
 }
 
 /** What tells an unchanged file apart. */
-type Fingerprint = Pick<FileRow, "inode" | "size" | "mtime_ms" | "parser_version" | "bad_lines" | "unknown">;
+type Fingerprint = Pick<FileRow, "inode" | "size" | "mtime_ms" | "parser_version" | "bad_lines" | "unknown" | "offset">;
 /** Every indexed file's fingerprint: one query (and one lock) instead of one per file. */
 export type Fingerprints = Map<string, Fingerprint>;
 
 export function fingerprints(db: Db): Fingerprints {
-  const rows = db.all<FileRow>("SELECT path, inode, size, mtime_ms, parser_version, bad_lines, unknown FROM files");
+  const rows = db.all<FileRow>(
+    "SELECT path, inode, size, mtime_ms, parser_version, bad_lines, unknown, offset FROM files",
+  );
   return new Map(rows.map((r) => [r.path, r]));
 }
 
@@ -71,7 +74,15 @@ const sameFile = (prev: Fingerprint, st: { ino: number; size: number; mtimeMs: n
   prev.mtime_ms === st.mtimeMs &&
   prev.parser_version === PARSER_VERSION;
 
-export function importFile(writer: RecallWriter, spec: ImportSpec, known?: Fingerprints): ImportResult {
+/** Lines between two looks at the cancel flag and the progress. */
+const CHECK_LINES = 128;
+
+export function importFile(
+  writer: RecallWriter,
+  spec: ImportSpec,
+  known?: Fingerprints,
+  watch?: ImportWatch,
+): ImportResult {
   const db = writer.db;
   let st;
   try {
@@ -96,13 +107,14 @@ export function importFile(writer: RecallWriter, spec: ImportSpec, known?: Finge
   const unknownBase = resume ? prev.unknown : 0;
   const stats: Stats = { messages: 0, total: 0, chars: 0, lastTs: undefined, firstUser: undefined };
 
-  const saveFile = () =>
+  /** A file row written mid-file (a batch commit) has no size, so a stopped import never looks unchanged. */
+  const saveFile = (complete: boolean) =>
     writer.file({
       path: spec.path,
       source: spec.source,
       sid,
       inode: st.ino,
-      size: st.size,
+      size: complete ? st.size : -1,
       mtime_ms: st.mtimeMs,
       offset,
       line,
@@ -114,9 +126,15 @@ export function importFile(writer: RecallWriter, spec: ImportSpec, known?: Finge
   const sessionUpdate = () => updateSession(writer, sid, spec, parser.meta(), stats);
 
   const keep = spec.source === "codex_rollout" ? inheritedFilter(db, parser.state as CodexState) : () => true;
+  watch?.begin(spec.path, offset);
+  let sinceCheck = 0;
   for (const { text, end } of completeLines(spec.path, offset, st.size)) {
     offset = end;
     line++;
+    if (watch && ++sinceCheck >= CHECK_LINES) {
+      sinceCheck = 0;
+      watch.at(offset, stats.total);
+    }
     if (text.trim() === "") continue;
     let record: unknown;
     try {
@@ -129,12 +147,12 @@ export function importFile(writer: RecallWriter, spec: ImportSpec, known?: Finge
     if (writer.batchFull) {
       // commit what is consistent so far: the file row points just past this line
       sessionUpdate();
-      saveFile();
+      saveFile(false);
       writer.commit();
     }
   }
   sessionUpdate();
-  saveFile();
+  saveFile(true);
   writer.maybeCommit();
   return {
     status: "imported",

@@ -13,6 +13,8 @@ import { fingerprints, importFile, type ImportSpec } from "./importer";
 import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
 import { createSchema, SCHEMA_VERSION } from "./schema";
+import { ImportCancelled, ImportTracker, type ImportControl } from "./progress";
+import { wantRead } from "./reader-turns";
 import { search, type SearchOptions, type SearchResult } from "./search";
 import { SessionFacts } from "./session-facts";
 import { readSources, writeSources, type RootSpec, type SourcesFile } from "./sources";
@@ -32,6 +34,8 @@ export interface SyncSummary {
   elapsed_ms: number;
   /** Set when another process was importing into this index, so this sync did nothing (syncOwnThreads only). */
   busy?: boolean;
+  /** Set when the import was cancelled: `messages` then counts what was committed before it stopped. */
+  cancelled?: boolean;
 }
 
 export interface Recall {
@@ -41,9 +45,9 @@ export interface Recall {
   search(query: string, opts?: SearchOptions): SearchResult;
   recent(opts?: RecentOptions): RecentResult;
   status(): RecallStatus;
-  syncOwnThreads(): SyncSummary;
-  importCodex(spec: RootSpec): SyncSummary;
-  importClaude(spec: RootSpec): SyncSummary;
+  syncOwnThreads(ctl?: ImportControl): SyncSummary;
+  importCodex(spec: RootSpec, ctl?: ImportControl): SyncSummary;
+  importClaude(spec: RootSpec, ctl?: ImportControl): SyncSummary;
   archiveFile(path: string, opts?: { cwd?: string; sessionId?: string; source?: SourceName }): SyncSummary;
   close(): void;
 }
@@ -97,16 +101,34 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
   tune(db);
 
   let facts = new SessionFacts();
+  /** A read with priority over a running import (reader-turns.ts). */
+  const reading = <T>(fn: () => T): T => {
+    const done = wantRead(dbPath);
+    try {
+      return fn();
+    } finally {
+      done();
+    }
+  };
 
-  const run = (source: SourceName, specs: ImportSpec[]): SyncSummary => {
+  const run = (source: SourceName, specs: ImportSpec[], ctl?: ImportControl): SyncSummary => {
     const started = performance.now();
     const sum: SyncSummary = { ...emptySummary(source), files: specs.length };
     const writer = new RecallWriter(db);
     const linked = new Set<string>();
     const known = fingerprints(db);
+    const tracker = ctl
+      ? new ImportTracker(
+          source,
+          specs.map((s) => s.path),
+          ctl,
+          (p) => known.get(p)?.offset ?? 0,
+        )
+      : undefined;
     try {
       for (const spec of specs) {
-        const r = importFile(writer, spec, known);
+        const r = importFile(writer, spec, known, tracker);
+        tracker?.end();
         if (r.linked) linked.add(r.linked);
         sum[r.status]++;
         sum.messages += r.messages;
@@ -118,8 +140,17 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
         `last_sync:${source}`,
         String(Date.now()),
       ]);
+    } catch (err) {
+      if (!(err instanceof ImportCancelled)) throw err;
+      // the batch in flight is rolled back (finalize); committed batches stay, and the next sync resumes them
+      sum.cancelled = true;
+      sum.messages = Math.max(0, writer.messagesCommitted);
     } finally {
       writer.finalize();
+    }
+    if (sum.cancelled) {
+      sum.elapsed_ms = Math.round(performance.now() - started);
+      return sum;
     }
     for (const path of linked) {
       // an exec thread's own Codex/Claude transcript is indexed with it, under its own source
@@ -178,24 +209,24 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
   const api: Recall = {
     dbPath,
     rebuilt: created,
-    search: (query, o) => guard(() => db.read(() => search(db, query, o, facts))),
-    recent: (o) => guard(() => db.read(() => recentSessions(db, o))),
-    status: () => readStatus(db, dbPath),
-    syncOwnThreads: () =>
+    search: (query, o) => reading(() => guard(() => db.read(() => search(db, query, o, facts)))),
+    recent: (o) => reading(() => guard(() => db.read(() => recentSessions(db, o)))),
+    status: () => reading(() => readStatus(db, dbPath)),
+    syncOwnThreads: (ctl) =>
       exclusive(
         (): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }),
-        () => run("acp_threads", ownSpecs()),
+        () => run("acp_threads", ownSpecs(), ctl),
       ),
-    importCodex(spec) {
+    importCodex(spec, ctl) {
       return exclusive(refuse, () => {
         remember((s) => (s.codex = spec));
-        return run("codex_rollout", codexSpecs(spec));
+        return run("codex_rollout", codexSpecs(spec), ctl);
       });
     },
-    importClaude(spec) {
+    importClaude(spec, ctl) {
       return exclusive(refuse, () => {
         remember((s) => (s.claude = spec));
-        return run("claude_code_jsonl", claudeSpecs(spec));
+        return run("claude_code_jsonl", claudeSpecs(spec), ctl);
       });
     },
     archiveFile(path, o = {}) {

@@ -5,6 +5,7 @@
 import type { Db, Stmt } from "../db/sqlite";
 import { hitClass, messageId, sessionRange, type ParsedMessage } from "./model";
 import { redactSecrets } from "../redact";
+import { giveReadersTheirTurn } from "./reader-turns";
 import { normalize, segment } from "./text";
 
 export const BATCH = 1000;
@@ -35,6 +36,9 @@ export class RecallWriter {
   readonly #deleteFts: Stmt;
   readonly #upsertFile: Stmt;
   messagesWritten = 0;
+  /** New messages in committed transactions (a rolled-back batch does not count). */
+  messagesCommitted = 0;
+  #newInBatch = 0;
 
   constructor(readonly db: Db) {
     // Text goes in as UTF-8 bytes cast back to TEXT: Buffer.from encodes natively, the binding's own string
@@ -71,15 +75,20 @@ export class RecallWriter {
   }
 
   commit(): void {
+    const committed = this.#inTx;
     if (this.#inTx) this.db.exec("COMMIT");
     this.#inTx = false;
+    if (committed) giveReadersTheirTurn(this.db.path);
     this.#pending = 0;
+    this.messagesCommitted += this.#newInBatch;
+    this.#newInBatch = 0;
   }
 
   rollback(): void {
     if (this.#inTx) this.db.exec("ROLLBACK");
     this.#inTx = false;
     this.#pending = 0;
+    this.#newInBatch = 0;
   }
 
   /** Writes one message (or rewrites a joined one); returns the characters indexed. */
@@ -110,6 +119,7 @@ export class RecallWriter {
     this.#insertFts.run([mid, seg]);
     this.#pending++;
     this.messagesWritten++;
+    this.#newInBatch++;
     return body.length;
   }
 
