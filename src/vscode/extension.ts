@@ -11,6 +11,7 @@ import { registerCommands } from "./commands";
 import { shutdownExec } from "./exec-terminal";
 import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
+import { importWithProgress } from "./recall/import-history";
 import {
   closeRecall,
   offerImportOnce,
@@ -25,7 +26,7 @@ export interface AcpThreadsApi {
   /** Milliseconds `activate` took (reported by the host suite as the activation figure). */
   activationMs: number;
   /** The recall view's search and open actions (same module instance as the view). */
-  recall: { search: typeof searchRecall; open: typeof openRecallHit };
+  recall: { search: typeof searchRecall; open: typeof openRecallHit; importWithProgress: typeof importWithProgress };
 }
 
 let hub: Hub | undefined;
@@ -58,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     setTimeout(() => offerImportOnce(h), 2000);
     const activationMs = performance.now() - started;
     h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
-    return { hub: h, activationMs, recall: { search: searchRecall, open: openRecallHit } };
+    return { hub: h, activationMs, recall: { search: searchRecall, open: openRecallHit, importWithProgress } };
   } catch (err) {
     void vscode.window.showErrorMessage(`ACP Threads failed to start: ${errorMessage(err)}`);
     return undefined;
@@ -68,6 +69,6 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
 export async function deactivate(): Promise<void> {
   await shutdownExec();
   await Promise.all((hub?.live.all() ?? []).map((s) => s.close()));
-  closeRecall();
+  await closeRecall();
   hub = undefined;
 }

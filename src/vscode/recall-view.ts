@@ -1,21 +1,27 @@
 /**
  * The "Recall" webview view: searches past sessions (our threads plus imported Codex / Claude Code
- * transcripts) with the engine's recall index. Our own threads are synced before a search (incremental,
- * unchanged files are skipped). Clicking a hit opens our thread at that message, or the transcript at its line.
+ * transcripts) with the engine's recall index, in a worker thread (recall/import-history.ts). Our own threads are
+ * synced before a search (incremental, unchanged files are skipped). Clicking a hit opens our thread at that
+ * message, or the transcript at its line.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../core/errors";
-import { openRecallAsync } from "../core/recall/recall";
-import type { Recall } from "../core/recall/recall";
 import { repoRoot } from "../core/recall/scope";
 import { parseRecallMessage } from "../webview/recall/protocol";
 import type { RecallHostMessage, RecallWebviewMessage } from "../webview/recall/protocol";
 import type { Hub } from "./hub";
 import { recordsToEvents } from "../core/thread/record-events";
 import { webviewHtml, webviewOptions } from "./webview-html";
+import {
+  defaultPlan,
+  describeSummaries,
+  disposeRecallWorkers,
+  historyRoots,
+  importWithProgress,
+  recallWorkers,
+} from "./recall/import-history";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
 const OFFERED_KEY = "acpThreads.importOffered";
@@ -25,57 +31,22 @@ const BODY = `<div class="bar" role="search"><input id="q" type="search" placeho
 <div id="busy" class="busy muted" role="status" hidden></div>
 <div id="results"><div class="muted loading">Loading recent sessions…</div></div>`;
 
-let recall: Recall | undefined;
 /** Fired after an import so an open Recall view re-runs its search with the new sessions. */
 const imported = new vscode.EventEmitter<void>();
 
-/** The index, with our own threads synced first (incremental: unchanged files are skipped by fingerprint). */
-async function recallFor(hub: Hub): Promise<Recall> {
-  // opening waits on a timer while another process (a CLI import) holds the index: the host never blocks
-  recall ??= await openRecallAsync(hub.home);
-  recall.syncOwnThreads();
-  return recall;
+export function closeRecall(): Promise<void> {
+  return disposeRecallWorkers();
 }
 
-export function closeRecall(): void {
-  recall?.close();
-  recall = undefined;
-}
-
-/** Where Codex and Claude Code keep transcripts, honouring their own home overrides. */
-const historyRoots = () => ({
-  codex: join(process.env.CODEX_HOME || join(homedir(), ".codex"), "sessions"),
-  claude: join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "projects"),
-});
-
-/** Imports Codex and Claude Code history with progress; cancellable between sources. */
+/** Imports our threads and the Codex and Claude Code history in a worker, with progress; cancellable anytime. */
 export async function importHistory(hub: Hub): Promise<void> {
-  const roots = historyRoots();
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: "ACP Threads: importing history", cancellable: true },
-    async (progress, token) => {
-      const r = await recallFor(hub);
-      const steps: [string, () => { messages: number; files: number }][] = [
-        ["our threads", () => r.syncOwnThreads()],
-        ["Codex", () => (existsSync(roots.codex) ? r.importCodex({ root: roots.codex }) : { messages: 0, files: 0 })],
-        [
-          "Claude Code",
-          () => (existsSync(roots.claude) ? r.importClaude({ root: roots.claude }) : { messages: 0, files: 0 }),
-        ],
-      ];
-      const done: string[] = [];
-      for (const [name, run] of steps) {
-        if (token.isCancellationRequested) break;
-        progress.report({ message: name, increment: 100 / steps.length });
-        await new Promise((r) => setImmediate(r)); // let the progress UI update before the synchronous import
-        const s = run();
-        done.push(`${name}: ${s.files} files, ${s.messages} messages`);
-      }
-      imported.fire();
-      void vscode.window.showInformationMessage(
-        `Recall ${token.isCancellationRequested ? "import cancelled after" : "imported"} ${done.join("; ")}`,
-      );
-    },
+  const sums = await importWithProgress(hub, defaultPlan()).shown;
+  imported.fire();
+  const cancelled = sums.some((s) => s.cancelled);
+  void vscode.window.showInformationMessage(
+    cancelled
+      ? `Recall import cancelled after ${describeSummaries(sums)}. Import again to continue where it stopped.`
+      : `Recall imported ${describeSummaries(sums)}`,
   );
 }
 
@@ -105,9 +76,9 @@ export async function searchRecall(
 ): Promise<RecallHostMessage> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const scope = opts.all || !cwd ? { global: true } : { repo: repoRoot(cwd) };
-  const r = await recallFor(hub);
-  if (!query) return { type: "recent", result: r.recent({ ...scope, limit: 20 }) };
-  return { type: "results", result: r.search(query, { ...scope, allTerms: opts.allTerms, limit: 10 }) };
+  const w = recallWorkers(hub);
+  if (!query) return { type: "recent", result: await w.recent({ ...scope, limit: 20 }) };
+  return { type: "results", result: await w.search(query, { ...scope, allTerms: opts.allTerms, limit: 10 }) };
 }
 
 export class RecallViewProvider implements vscode.WebviewViewProvider {

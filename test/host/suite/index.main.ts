@@ -15,6 +15,7 @@ const PASSES: Record<string, string[]> = {
     "thread-actions.test.js",
     "panel.test.js",
     "recall.test.js",
+    "recall-import.test.js",
     "spawn-real.test.js",
   ],
   untrusted: ["untrusted.test.js"],

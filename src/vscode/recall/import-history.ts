@@ -1,0 +1,97 @@
+/**
+ * The extension's recall runs in worker threads (core/recall/worker): the extension host never touches the
+ * index, so neither an import nor a search waiting for an import batch can block it. Importing Codex and Claude
+ * Code history shows real progress (bytes read per source, files, messages) and cancels at any point.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { ImportProgress } from "../../core/recall/progress";
+import type { SyncSummary } from "../../core/recall/recall";
+import { RecallWorkers, type ImportJob } from "../../core/recall/worker/client";
+import type { ImportPlan } from "../../core/recall/worker/protocol";
+import type { Hub } from "../hub";
+
+let workers: RecallWorkers | undefined;
+
+/** The recall workers of this extension host (started on first use). */
+export function recallWorkers(hub: Hub): RecallWorkers {
+  return (workers ??= new RecallWorkers(join(hub.context.extensionPath, "dist", "recall-worker.js"), hub.home));
+}
+
+/** Cancels a running import and stops the workers (deactivation). */
+export async function disposeRecallWorkers(): Promise<void> {
+  const w = workers;
+  workers = undefined;
+  await w?.dispose();
+}
+
+/** Where Codex and Claude Code keep transcripts, honouring their own home overrides. */
+export const historyRoots = () => ({
+  codex: join(process.env.CODEX_HOME || join(homedir(), ".codex"), "sessions"),
+  claude: join(process.env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim() || join(homedir(), ".claude"), "projects"),
+});
+
+/** Our threads, plus the Codex and Claude Code roots that exist. */
+export function defaultPlan(): ImportPlan {
+  const roots = historyRoots();
+  return {
+    own: true,
+    codex: existsSync(roots.codex) ? { root: roots.codex } : undefined,
+    claude: existsSync(roots.claude) ? { root: roots.claude } : undefined,
+  };
+}
+
+const SOURCE_NAMES: Record<string, string> = {
+  acp_threads: "ACP Threads",
+  codex_rollout: "Codex",
+  claude_code_jsonl: "Claude Code",
+};
+
+export function describeProgress(p: ImportProgress): string {
+  const pct = p.bytes > 0 ? Math.floor((100 * p.bytesDone) / p.bytes) : 100;
+  return `${SOURCE_NAMES[p.source] ?? p.source}: ${pct}% · ${p.filesDone.toLocaleString("en")} of ${p.files.toLocaleString("en")} files · ${p.messages.toLocaleString("en")} messages`;
+}
+
+export function describeSummaries(sums: SyncSummary[]): string {
+  return sums.map((s) => `${SOURCE_NAMES[s.source] ?? s.source}: ${s.files} files, ${s.messages} messages`).join("; ");
+}
+
+/**
+ * Runs `plan` in an import worker under a cancellable progress notification. The bar moves with the bytes
+ * read, each source taking an equal share of it. Resolves with the summaries (the last one says when cancelled).
+ */
+export function importWithProgress(
+  hub: Hub,
+  plan: ImportPlan,
+  onProgress?: (p: ImportProgress) => void,
+): { job: ImportJob; shown: Thenable<SyncSummary[]> } {
+  const sources = [plan.own, plan.codex, plan.claude].filter(Boolean).length || 1;
+  let report: ((p: ImportProgress) => void) | undefined;
+  const job = recallWorkers(hub).import(plan, (p) => {
+    onProgress?.(p);
+    report?.(p);
+  });
+  const shown = vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "ACP Threads: importing history", cancellable: true },
+    async (progress, token) => {
+      const sub = token.onCancellationRequested(() => job.cancel());
+      const order: string[] = [];
+      let shownPct = 0;
+      report = (p) => {
+        if (!order.includes(p.source)) order.push(p.source);
+        const within = p.bytes > 0 ? p.bytesDone / p.bytes : 1;
+        const pct = (100 * (order.length - 1 + within)) / sources;
+        progress.report({ message: describeProgress(p), increment: Math.max(0, pct - shownPct) });
+        shownPct = Math.max(shownPct, pct);
+      };
+      try {
+        return await job.done;
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  return { job, shown };
+}
