@@ -17,12 +17,23 @@ export class CodeActions implements vscode.Disposable {
 
   constructor(private readonly proposed: ProposedContent) {}
 
-  /** The editor a code block goes to: the active one, else the one the user was last in, if still visible. */
-  targetEditor(): vscode.TextEditor | undefined {
+  /**
+   * The editor a code block goes to: the active one, else the one the user was last in (brought back to the
+   * front with its cursor if the panel now covers it).
+   */
+  async targetEditor(): Promise<vscode.TextEditor | undefined> {
     const active = vscode.window.activeTextEditor;
     if (active) return active;
     const last = this.#last;
-    return last && vscode.window.visibleTextEditors.includes(last) ? last : undefined;
+    if (!last || last.document.isClosed) return undefined;
+    if (vscode.window.visibleTextEditors.includes(last)) return last;
+    const selections = last.selections;
+    const again = await vscode.window.showTextDocument(last.document, {
+      viewColumn: last.viewColumn,
+      preserveFocus: true,
+    });
+    again.selections = selections;
+    return again;
   }
 
   async copy(text: string): Promise<void> {
@@ -31,7 +42,7 @@ export class CodeActions implements vscode.Disposable {
   }
 
   async insert(text: string): Promise<boolean> {
-    const editor = this.targetEditor();
+    const editor = await this.targetEditor();
     if (!editor) {
       void vscode.window.showWarningMessage(
         "Open a file and place the cursor where the code should go, then try again.",
@@ -77,8 +88,8 @@ export class CodeActions implements vscode.Disposable {
   }
 
   async #pickTarget(cwd: string): Promise<vscode.Uri | undefined> {
-    const editor = this.targetEditor();
-    if (editor?.document.uri.scheme === "file") return editor.document.uri;
+    const editor = vscode.window.activeTextEditor ?? this.#last;
+    if (editor && !editor.document.isClosed && editor.document.uri.scheme === "file") return editor.document.uri;
     const files = await vscode.workspace.findFiles("**/*", "**/{node_modules,.git,dist,out}/**", 5000);
     const picked = await vscode.window.showQuickPick(
       files.map((u) => ({ label: vscode.workspace.asRelativePath(u), uri: u })),

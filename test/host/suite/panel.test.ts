@@ -64,6 +64,20 @@ describe("the thread panel's host actions", () => {
     await vscode.commands.executeCommand("workbench.action.files.revert");
   });
 
+  it("Insert at cursor reaches the editor the user was in when a panel now covers it", async () => {
+    const { hub } = await api();
+    const path = join(workspaceRoot(), "insert-covered.txt");
+    writeFileSync(path, "a b\n");
+    const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path));
+    ed.selection = new vscode.Selection(0, 2, 0, 2);
+    const cover = vscode.window.createWebviewPanel("acpThreads.test", "cover", ed.viewColumn ?? vscode.ViewColumn.One);
+    await waitFor("the panel to cover the editor", () => !vscode.window.activeTextEditor);
+    assert.ok(await hub.panels.code.insert("X "));
+    assert.equal(ed.document.getText(), "a X b\n");
+    cover.dispose();
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+  });
+
   it("Apply to file shows a diff; Accept writes the block (a new file is created)", async () => {
     const { hub } = await api();
     const rel = "applied/new-file.ts";
