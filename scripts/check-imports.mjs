@@ -40,6 +40,7 @@ export const CORE_STAGES = {
   usage: 6,
   bundle: 6,
   watchdog: 6,
+  handoff: 6,
   "session.ts": 9,
 };
 /**

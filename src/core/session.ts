@@ -16,7 +16,7 @@ import type { RuntimeEvent } from "./model/events";
 import type { AgentInfoRef, TurnUsage } from "./model/usage";
 import { gitInfo } from "./store/git-info";
 import type { ThreadMetadata } from "./model/metadata";
-import type { AgentRef } from "./model/records";
+import type { AgentRef, ThreadStartRecord } from "./model/records";
 import type { ThreadHandle, ThreadStore } from "./store/thread-store";
 import type { EditLedger } from "./ledger/edit-ledger";
 import { SessionLedger } from "./ledger/session-ledger";
@@ -36,6 +36,8 @@ export interface ThreadSessionOptions {
   live?: LiveThreadOptions;
   /** Records what each turn changes in the workspace (review, restore, provenance). */
   ledger?: EditLedger;
+  /** Where a new thread came from (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
   /** Record the thread's protocol traffic under `<home>/traffic/` for bug bundles (default true). */
   recordTraffic?: boolean;
 }
@@ -108,6 +110,7 @@ export class ThreadSession {
         ...git,
         agentSessionId: info.sessionId,
         ...(opts.title ? { title: opts.title } : {}),
+        ...(opts.origin ? { origin: opts.origin } : {}),
       });
       const meta = opts.store.readPath(handle.path).metadata;
       const live = new LiveThread(handle, meta, opts.live);

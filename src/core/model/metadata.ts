@@ -21,6 +21,8 @@ export interface ThreadMetadata extends Pick<
   model: string | null;
   reason: string | null;
   origin: ThreadStartRecord["origin"] | null;
+  /** Threads this one was handed off to, oldest first. */
+  handedOffTo: string[];
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -44,6 +46,7 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     model: null,
     reason: null,
     origin: start.origin ?? null,
+    handedOffTo: [],
   };
 }
 
@@ -58,6 +61,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
     next.counters =
       patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
   if (has("transcriptPath")) next.transcriptPath = patch.transcriptPath ?? null;
+  if (has("handedOffTo")) next.handedOffTo = patch.handedOffTo ?? [];
   if (has("tags")) next.tags = patch.tags ?? [];
   if (has("model")) next.model = patch.model ?? null;
   if (has("reason")) next.reason = patch.reason ?? null;

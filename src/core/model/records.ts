@@ -44,6 +44,8 @@ export interface MetadataPatch {
   model?: string | null;
   /** When the patch marks an interruption or failure: why. */
   reason?: string | null;
+  /** Threads this one was handed off to (the whole list; the new thread's origin names this one). */
+  handedOffTo?: string[] | null;
 }
 
 interface Base {
@@ -249,6 +251,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   tags: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   model: (v) => typeof v === "string",
   reason: (v) => typeof v === "string",
+  handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
 };
 
 function validatePatch(patch: Record<string, unknown>): string | undefined {
