@@ -34,6 +34,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "tokens and costs agents reported, per day/agent/model/thread",
     load: () => import("./commands/usage"),
   },
+  handoff: {
+    summary: "hand a thread to another agent: a new linked thread seeded with a brief",
+    load: () => import("./commands/handoff"),
+  },
   bundle: {
     summary: "save a thread's bug bundle (protocol traffic, records, versions; redacted)",
     load: () => import("./commands/bundle"),

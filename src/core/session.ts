@@ -173,6 +173,10 @@ export class ThreadSession {
   get pendingSeed(): string {
     return this.#seed;
   }
+  /** The agent's name and version from `initialize`. */
+  get agentInfo(): AgentInfoRef | undefined {
+    return agentInfoOf(this.runtime);
+  }
   /** Whether the agent process is up (false once it died or was closed). */
   get agentAlive(): boolean {
     return !DEAD.includes(this.runtime.getStatus());

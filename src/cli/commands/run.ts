@@ -1,33 +1,41 @@
 /**
- * `acp-threads run --agent <preset | command line> [options] PROMPT...`: one session, one turn per PROMPT.
- * See run-turns.ts for the exit codes.
+ * `acp-threads run --agent <preset | command line> [options] PROMPT...`: one session, one turn per PROMPT, recorded
+ * as a thread. `--thread ID` / `--session NAME` continue a stored thread (see ../thread-run.ts).
  */
-import { join, resolve } from "node:path";
-import { createAgentRuntime, type AcpAgentRuntime, type EngineOptions } from "../../core/acp/agent-runtime";
-import { resolveAgent } from "../../core/acp/agent-registry";
-import type { RuntimeOptions } from "../../core/acp/runtime";
+import { join } from "node:path";
+import { ProtocolLog } from "../../core/acp/protocol-log";
 import { errorMessage } from "../../core/errors";
 import { stderrLogger } from "../../core/log";
-import { homeLayout, resolveHome } from "../../core/store/paths";
 import { redactSecrets } from "../../core/redact";
+import { homeLayout, resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
+import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
 import { command } from "../command";
 import { parseEnvPairs } from "../flags";
 import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
-import { recordRunAsThread } from "../run-recording";
-import { runTurns } from "../run-turns";
-import { ThreadStore } from "../../core/store/thread-store";
+import { runOnThread } from "../thread-run";
+import { AcpThreadsError } from "../../core/errors";
 
 const SPEC = {
   name: "run",
-  synopsis: `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
+  synopsis: [
+    `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
+    `--thread ID [options] PROMPT...`,
+    `--session NAME [--agent A] [options] PROMPT...`,
+  ],
   args: { min: 1, name: "PROMPT" },
   flags: {
     agent: {
       type: "string",
       arg: "A",
-      required: true,
       help: "preset id, or a command line (contains a space or a path) for any ACP agent",
+    },
+    thread: { type: "string", arg: "ID", help: "continue this thread (id or unique prefix) with its agent" },
+    session: {
+      type: "string",
+      arg: "NAME",
+      help: "continue the named session of this workspace; created (with --agent) on first use",
     },
     cwd: { type: "string", arg: "DIR", help: "session working directory (default: current directory)" },
     permission: {
@@ -49,56 +57,71 @@ const SPEC = {
       arg: "METHOD",
       help: "auth method id to use if the agent asks to authenticate (default: its first one)",
     },
+    wait: {
+      type: "boolean",
+      negatable: true,
+      help: "when another process writes the thread: follow it read-only and take over once it is free (default); --no-wait: exit 6",
+    },
+    "stall-timeout": {
+      type: "number",
+      min: 0,
+      arg: "S",
+      help: `watchdog: a turn with no update for S seconds is stalled (default ${DEFAULT_STALL_MS / 1000}; 0: off)`,
+    },
+    retry: {
+      type: "enum",
+      values: ["offer", "auto", "off"],
+      default: "offer",
+      help: "watchdog: offer (report the next step), auto (cancel → continue → restart by itself), off",
+    },
     "protocol-log": { type: "string", arg: "FILE", help: "write the raw JSON-RPC traffic and stderr to FILE" },
     verbose: { type: "boolean", help: "log engine diagnostics to stderr" },
   },
-  notes: `exit codes: 0 done, 1 agent/protocol error, 2 usage, 3 timeout, 5 permission denied (a policy denial ended
-the turn cancelled/refused), 130 interrupted`,
+  notes: `exit codes: 0 done, 1 agent/protocol error (or a watchdog alert it could not clear), 2 usage, 3 timeout,
+5 permission denied (a policy denial ended the turn cancelled/refused), 6 the thread is held by another process
+(--no-wait), 130 interrupted`,
 } as const;
-
-/** The one place the CLI creates a runtime (thread recording wraps this). */
-export function createRunRuntime(opts: RuntimeOptions, engine?: EngineOptions): AcpAgentRuntime {
-  return createAgentRuntime(opts, engine);
-}
 
 export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
-    const cwd = flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : io.cwd;
-    const env = parseEnvPairs(flags.env);
-    const agent = resolveAgent(flags.agent, { cwd, env: io.env });
+    if (!flags.agent && !flags.thread && !flags.session)
+      throw new AcpThreadsError("usage", "give --agent (a new thread), --thread ID or --session NAME");
+    if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
     const layout = homeLayout(resolveHome(io.env));
     const logger = stderrLogger(flags.verbose ? "debug" : "warn");
-    const recorded = recordRunAsThread(
-      createRunRuntime(
-        { agent, cwd, permissionPolicy: flags.permission, permissionStoreDir: layout.home, env, logger },
-        { authMethodId: flags.auth },
-      ),
-      {
-        store: new ThreadStore(layout.home, { logger }),
-        agent,
-        cwd,
-        onError: (m) => io.stderr.write(`acp-threads run: ${m}\n`),
-      },
-    );
-    const rt = recorded.runtime;
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
-    const timeoutMs = flags.timeout !== undefined ? flags.timeout * 1000 : undefined;
-    const summary = await runTurns(rt, { prompts: args, output, signal: io.signal, timeoutMs });
-    await rt.close();
-    summary.agent.id = agent.id;
-    summary.threadId = recorded.threadId() ?? null;
+    const traffic = new ProtocolLog();
+    const summary = await runOnThread({
+      io,
+      store: new ThreadStore(layout.home, { logger }),
+      logger,
+      output,
+      prompts: args,
+      thread: flags.thread,
+      session: flags.session,
+      agent: flags.agent,
+      cwd: flags.cwd,
+      permission: flags.permission,
+      env: parseEnvPairs(flags.env),
+      authMethodId: flags.auth,
+      timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+      wait: flags.wait !== false,
+      stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
+      retry: flags.retry,
+      onTraffic: (e) => traffic.add(e.direction, e.text),
+    });
     if (summary.error) io.stderr.write(`acp-threads run: ${summary.error}\n`);
     output.summary(summary);
     const protocolLog = flags["protocol-log"];
     const logFile =
       protocolLog ??
       (summary.exitCode === EXIT.error
-        ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${agent.id}.log`)
+        ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${summary.agent.id}.log`)
         : undefined);
     if (logFile) {
       try {
-        rt.protocolLog.writeTo(logFile, redactSecrets);
+        traffic.writeTo(logFile, redactSecrets);
         if (!protocolLog) io.stderr.write(`acp-threads run: protocol log written to ${logFile}\n`);
       } catch (err) {
         io.stderr.write(`acp-threads run: could not write the protocol log: ${errorMessage(err)}\n`);

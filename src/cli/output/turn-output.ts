@@ -15,6 +15,8 @@ export interface RunSummary {
   exitCode: number;
   /** The thread this run was recorded as (null when recording failed). */
   threadId?: string | null;
+  /** How a stored thread's agent session was reopened: load, resume, seeded (a new session given its history). */
+  origin?: string;
   error?: string;
 }
 

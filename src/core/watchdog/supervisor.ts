@@ -85,6 +85,10 @@ export class Supervisor implements Disposable {
     };
   }
 
+  get mode(): RetryMode {
+    return this.#mode;
+  }
+
   setMode(mode: RetryMode): void {
     this.#mode = mode;
     if (mode === "auto" && this.watchdog.alert) void this.retry();

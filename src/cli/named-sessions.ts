@@ -1,0 +1,21 @@
+/**
+ * Named sessions (`acp-threads run --session NAME`, as in acpx): a thread tagged `session:NAME`, scoped to the
+ * workspace (repository root, else folder) and, when given, the agent. The newest such thread wins.
+ */
+import { listThreadsIndexed } from "../core/index/threads-index";
+import type { ThreadMetadata } from "../core/model/metadata";
+import type { ThreadStore } from "../core/store/thread-store";
+
+export const namedSessionTag = (name: string): string => `session:${name}`;
+
+export function findNamedSession(
+  store: ThreadStore,
+  name: string,
+  scope: { workspace: string; agentId?: string },
+): ThreadMetadata | undefined {
+  const tag = namedSessionTag(name);
+  return listThreadsIndexed(store, {
+    workspace: scope.workspace,
+    ...(scope.agentId ? { agent: scope.agentId } : {}),
+  }).find((m) => m.mode === "acp" && (m.tags ?? []).includes(tag));
+}

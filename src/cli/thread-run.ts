@@ -1,0 +1,283 @@
+/**
+ * `acp-threads run --thread ID | --session NAME PROMPT...`: more turns on a stored thread, from the CLI as from the
+ * editor. The session is reopened through the same ladder (session/load → session/resume → new session seeded from
+ * the thread). A thread another process is writing is followed read-only (its new records are printed) with the
+ * holder named, and taken over once that process lets go (`--no-wait`: exit 6 instead). A named session is a
+ * thread tagged `session:NAME` in this workspace, created on first use (acpx users know them). The watchdog
+ * watches every turn (`--stall-timeout`, `--retry`).
+ */
+import { resolve } from "node:path";
+import { createAgentRuntime } from "../core/acp/agent-runtime";
+import type { ProtocolLogEntry } from "../core/acp/protocol-log";
+import { resolveAgent } from "../core/acp/agent-registry";
+import { AcpThreadsError, errorMessage } from "../core/errors";
+import type { Logger } from "../core/log";
+import type { AgentSpec } from "../core/model/agent";
+import type { PermissionDecision } from "../core/model/events";
+import type { ThreadMetadata } from "../core/model/metadata";
+import type { ThreadStartRecord } from "../core/model/records";
+import { ThreadSession } from "../core/session";
+import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
+import { gitInfo } from "../core/store/git-info";
+import { ThreadFollower } from "../core/store/thread-follower";
+import type { ThreadStore } from "../core/store/thread-store";
+import { recordsToEvents } from "../core/thread/record-events";
+import { superviseSession } from "../core/watchdog/attach";
+import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
+import { findNamedSession, namedSessionTag } from "./named-sessions";
+import { EXIT, type CliIO } from "./io";
+import type { RunSummary, TurnOutput } from "./output/turn-output";
+
+export interface ThreadRunOptions {
+  io: CliIO;
+  store: ThreadStore;
+  logger: Logger;
+  output: TurnOutput;
+  prompts: string[];
+  thread?: string;
+  session?: string;
+  agent?: string;
+  cwd?: string;
+  permission: "approve-all" | "approve-reads" | "deny-all";
+  env: Record<string, string>;
+  authMethodId?: string;
+  timeoutMs?: number;
+  /** Wait for (and follow) a thread another process writes; false: exit 6 at once. */
+  wait: boolean;
+  stallMs: number;
+  retry: RetryMode | "off";
+  /** A new thread's origin (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
+  /** Called once the thread is open (a handoff links the old thread to it). */
+  onThread?: (threadId: string) => void;
+  /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
+  onTraffic?: (e: ProtocolLogEntry) => void;
+}
+
+interface Target {
+  threadId?: string;
+  metadata?: ThreadMetadata;
+  agent: AgentSpec;
+  cwd: string;
+}
+
+/** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
+function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv): AgentSpec {
+  try {
+    return resolveAgent(m.agent.id, { cwd: m.cwd, env });
+  } catch {
+    return { id: m.agent.id, displayName: m.agent.name, command: m.agent.command, args: m.agent.args ?? [] };
+  }
+}
+
+function target(o: ThreadRunOptions): Target {
+  const { io, store } = o;
+  const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
+  let threadId: string | undefined;
+  if (o.thread) threadId = store.resolveId(o.thread);
+  else if (o.session) {
+    const workspace = gitInfo(cwd).repoRoot ?? cwd;
+    const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env }).id : undefined;
+    threadId = findNamedSession(store, o.session, { workspace, agentId })?.threadId;
+  }
+  if (!threadId) {
+    if (!o.agent)
+      throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
+    return { agent: resolveAgent(o.agent, { cwd, env: io.env }), cwd };
+  }
+  const metadata = store.read(threadId).metadata;
+  if (o.agent) {
+    const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env });
+    if (asked.id !== metadata.agent.id)
+      throw new AcpThreadsError(
+        "usage",
+        `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,
+      );
+  }
+  return { threadId, metadata, agent: agentOf(metadata, io.env), cwd: metadata.cwd };
+}
+
+/** Prints what the holder of the thread writes until it lets go; false when interrupted first. */
+async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: AbortSignal): Promise<boolean> {
+  const path = o.store.pathFor(threadId);
+  const holder = liveWriter(path);
+  if (!holder) return true;
+  if (!o.wait) throw lockedError(path, holder);
+  const tell = (h: NonNullable<typeof holder>) =>
+    o.io.stderr.write(
+      `acp-threads run: thread ${threadId} is being written by ${describeHolder(h)} (pid ${h.pid}); following it read-only until it is free (Ctrl-C to stop)\n`,
+    );
+  tell(holder);
+  const follower = new ThreadFollower(path, { fromOffset: o.store.read(threadId).size });
+  try {
+    follower.onRecords((records) => {
+      for (const e of recordsToEvents(records)) if (e.type !== "user_text") o.output.event(e, 0);
+    });
+    follower.onHolder((h) => h && tell(h));
+    const free = await follower.whenFree(stop);
+    if (free) o.io.stderr.write(`acp-threads run: the other writer let go of thread ${threadId}; taking it over\n`);
+    return free;
+  } finally {
+    follower.dispose();
+  }
+}
+
+async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<ThreadSession | undefined> {
+  const createRuntime = () =>
+    createAgentRuntime(
+      {
+        agent: t.agent,
+        cwd: t.cwd,
+        permissionPolicy: o.permission,
+        permissionStoreDir: o.store.home,
+        env: o.env,
+        logger: o.logger,
+      },
+      { authMethodId: o.authMethodId },
+    );
+  const ref = { id: t.agent.id, name: t.agent.displayName, command: t.agent.command, args: t.agent.args };
+  if (!t.threadId) {
+    const session = await ThreadSession.start({
+      store: o.store,
+      createRuntime,
+      agent: ref,
+      cwd: t.cwd,
+      logger: o.logger,
+      ...(o.origin ? { origin: o.origin } : {}),
+    });
+    if (o.session) session.live.patch({ tags: [...session.metadata.tags, namedSessionTag(o.session)] });
+    return session;
+  }
+  // another process may take the thread between our look and our open: follow it again, then retry
+  for (;;) {
+    if (!(await followWhileHeld(o, t.threadId, stop))) return undefined;
+    try {
+      return await ThreadSession.resume({ store: o.store, createRuntime, logger: o.logger, agent: ref }, t.threadId);
+    } catch (err) {
+      if (!(err instanceof AcpThreadsError && err.code === "locked")) throw err;
+    }
+  }
+}
+
+export const CANCEL_GRACE_MS = 3_000;
+
+/** Resolves `graceMs` after `signal` aborts (never before). */
+const afterAbort = (signal: AbortSignal, graceMs: number) =>
+  new Promise<void>((resolve) => {
+    const arm = () => setTimeout(resolve, graceMs).unref();
+    if (signal.aborted) arm();
+    else signal.addEventListener("abort", arm, { once: true });
+  });
+
+/** Waits until the supervisor has nothing more to do for this turn (auto mode climbs its ladder first). */
+async function settled(s: Supervisor, session: ThreadSession, stop: AbortSignal): Promise<void> {
+  const done = () => {
+    const st = s.state;
+    return !st.running && !session.turnRunning && (!st.alert || st.next === undefined || s.mode !== "auto");
+  };
+  while (!done() && !stop.aborted) await new Promise((r) => setTimeout(r, 100));
+}
+
+export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
+  const summary: RunSummary = {
+    type: "summary",
+    stopReason: null,
+    sessionId: null,
+    turns: 0,
+    toolCalls: 0,
+    permissions: [],
+    agent: { id: "", name: null, version: null },
+    exitCode: EXIT.ok,
+    threadId: null,
+  };
+  const stop = new AbortController();
+  let why: "timeout" | "interrupted" | undefined;
+  const halt = (reason: "timeout" | "interrupted") => {
+    why ??= reason;
+    stop.abort();
+  };
+  const timer = o.timeoutMs ? setTimeout(() => halt("timeout"), o.timeoutMs) : undefined;
+  const onSignal = () => halt("interrupted");
+  o.io.signal.addEventListener("abort", onSignal, { once: true });
+  let session: ThreadSession | undefined;
+  let supervisor: Supervisor | undefined;
+  try {
+    const t = target(o);
+    summary.agent.id = t.agent.id;
+    session = await open(o, t, stop.signal);
+    if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
+    const s = session;
+    if (o.onTraffic) s.onTraffic(o.onTraffic);
+    o.onThread?.(s.threadId);
+    summary.threadId = s.threadId;
+    summary.origin = t.threadId ? s.origin : "new";
+    summary.sessionId = s.agentSessionId;
+    let turn = 0;
+    const toolIds = new Set<string>();
+    const denied: PermissionDecision[] = [];
+    s.onEvent((e) => {
+      o.output.event(e, turn);
+      if (e.type === "tool_call") toolIds.add(e.toolCall.toolCallId);
+      if (e.type === "permission") {
+        summary.permissions.push(e.decision);
+        if (e.decision.decidedBy === "policy" && !e.decision.optionKind?.startsWith("allow")) denied.push(e.decision);
+      }
+    });
+    let last: { stopReason: string; error?: string } | undefined;
+    const prompt = async (text: string) => {
+      supervisor?.turnStarted();
+      const r = await s.prompt(text, { signal: stop.signal });
+      supervisor?.turnEnded(r.stopReason, r.usage);
+      last = r;
+      return r;
+    };
+    if (o.retry !== "off" && o.stallMs > 0) {
+      supervisor = superviseSession(s, { stallMs: o.stallMs, mode: o.retry, prompt });
+      supervisor.onState((st) => {
+        if (st.alert && !st.running)
+          o.io.stderr.write(
+            `acp-threads run: watchdog: ${st.alert.message}${st.next ? `; ${o.retry === "auto" ? "next" : "would"}: ${st.next}` : st.exhausted ? "; no retry left" : ""}\n`,
+          );
+      });
+    }
+    for (const text of o.prompts) {
+      if (stop.signal.aborted) break;
+      turn++;
+      summary.turns = turn;
+      denied.length = 0;
+      const ran = prompt(text).catch((err: unknown) => (last = { stopReason: "error", error: errorMessage(err) }));
+      // after Ctrl-C or the timeout the turn is cancelled; an agent that ignores that gets a grace, then close()
+      await Promise.race([ran, afterAbort(stop.signal, CANCEL_GRACE_MS)]);
+      if (supervisor) await settled(supervisor, s, stop.signal);
+      summary.stopReason = last?.stopReason ?? null;
+      summary.toolCalls = toolIds.size;
+      if (why) break;
+      const alert = supervisor?.state.alert;
+      if (last?.error || (alert && alert.kind !== "stalled")) {
+        summary.error = last?.error ?? alert?.message;
+        summary.exitCode = EXIT.error;
+        break;
+      }
+      if (denied.length && (last?.stopReason === "cancelled" || last?.stopReason === "refusal")) {
+        summary.exitCode = EXIT.permissionDenied;
+        break;
+      }
+    }
+    summary.sessionId = s.agentSessionId;
+    const info = s.agentInfo;
+    summary.agent = { id: t.agent.id, name: info?.name ?? null, version: info?.version ?? null };
+  } catch (err) {
+    // a wrong flag or a held thread (--no-wait) is the command's error (exit 2 / 6), not the agent's
+    if (err instanceof AcpThreadsError && (err.code === "usage" || err.code === "locked")) throw err;
+    summary.error = errorMessage(err);
+    summary.exitCode = EXIT.error;
+  } finally {
+    clearTimeout(timer);
+    o.io.signal.removeEventListener("abort", onSignal);
+    supervisor?.dispose();
+    await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
+  }
+  if (why === "timeout") summary.exitCode = EXIT.timeout;
+  if (why === "interrupted") summary.exitCode = EXIT.interrupted;
+  return summary;
+}

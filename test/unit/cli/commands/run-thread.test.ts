@@ -1,0 +1,89 @@
+// `acp-threads run --thread ID | --session NAME`: a stored thread continued from the CLI through the
+// load → resume → seeded ladder, and two CLI processes on one thread: the second follows it read-only, names the
+// holder, and takes over once the first exits (or exits 6 with --no-wait).
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { liveWriter } from "../../../../src/core/store/file-lock";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { conversation } from "../../../../src/core/thread/conversation";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+
+const ROOT = repoRoot();
+const CLI = join(ROOT, "dist/cli.js");
+const AGENT = `${process.execPath} ${join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], home: string): { child: ChildProcess; done: Promise<Result> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: home, env: { ...process.env, ACP_THREADS_HOME: home } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  const done = new Promise<Result>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
+const run = (args: string[], home: string) => start(args, home).done;
+const summaryOf = (r: Result) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
+
+test("a named session is created on first use and continued by name, then by thread id", () =>
+  withTmpDir("acp-run-thread-", async (home) => {
+    const first = await run(["run", "--agent", AGENT, "--session", "fixes", "--format", "json", "one"], home);
+    assert.equal(first.code, 0, first.stderr);
+    const threadId = summaryOf(first).threadId as string;
+    assert.equal(summaryOf(first).origin, "new");
+    const second = await run(["run", "--session", "fixes", "--format", "json", "two"], home);
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual([summaryOf(second).threadId, summaryOf(second).origin], [threadId, "load"]);
+    const third = await run(["run", "--thread", threadId.slice(0, 20), "three"], home);
+    assert.equal(third.code, 0, third.stderr);
+    assert.match(third.stdout, /echo: three/);
+    const texts = conversation(new ThreadStore(home).read(threadId).records)
+      .filter((e) => e.role === "user")
+      .map((e) => e.text);
+    assert.deepEqual(texts, ["one", "two", "three"]);
+    // another agent for this thread is a handoff, not a run
+    const other = await run(["run", "--thread", threadId, "--agent", "/usr/bin/env other-agent", "four"], home);
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /acp-threads handoff/);
+    const unknown = await run(["run", "--session", "nope", "hi"], home);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no session 'nope' here yet: give --agent/);
+  }));
+
+test("a second CLI process on a thread follows it read-only, names the holder and takes over when it exits", () =>
+  withTmpDir("acp-run-thread-", async (home) => {
+    const first = await run(["run", "--agent", AGENT, "--format", "json", "hello"], home);
+    const threadId = summaryOf(first).threadId as string;
+    const path = new ThreadStore(home).pathFor(threadId);
+    const a = start(["run", "--thread", threadId, "stream 3", "sleep 2500"], home);
+    while (!liveWriter(path)) await new Promise((r) => setTimeout(r, 50));
+    const holder = liveWriter(path)!;
+    assert.equal(holder.pid, a.child.pid);
+    assert.equal(holder.label, "acp-threads run");
+    const refused = await run(["run", "--thread", threadId, "--no-wait", "nope"], home);
+    assert.equal(refused.code, 6);
+    assert.match(refused.stderr, new RegExp(`process ${a.child.pid}.*held by acp-threads run`));
+    const b = await run(["run", "--thread", threadId, "after"], home);
+    const ra = await a.done;
+    assert.equal(ra.code, 0, ra.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(
+      b.stderr,
+      new RegExp(`being written by acp-threads run.*\\(pid ${a.child.pid}\\); following it read-only`),
+    );
+    assert.match(b.stderr, /let go of thread .*; taking it over/);
+    assert.match(b.stdout, /sleeping/, "B showed what A wrote while it followed");
+    assert.match(b.stdout, /echo: after/);
+    const users = conversation(new ThreadStore(home).read(threadId).records)
+      .filter((e) => e.role === "user")
+      .map((e) => e.text);
+    assert.deepEqual(users, ["hello", "stream 3", "sleep 2500", "after"]);
+  }));
