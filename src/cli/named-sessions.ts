@@ -8,14 +8,15 @@ import type { ThreadStore } from "../core/store/thread-store";
 
 export const namedSessionTag = (name: string): string => `session:${name}`;
 
-export function findNamedSession(
+export async function findNamedSession(
   store: ThreadStore,
   name: string,
   scope: { workspace: string; agentId?: string },
-): ThreadMetadata | undefined {
+): Promise<ThreadMetadata | undefined> {
   const tag = namedSessionTag(name);
-  return listThreadsIndexed(store, {
+  const threads = await listThreadsIndexed(store, {
     workspace: scope.workspace,
     ...(scope.agentId ? { agent: scope.agentId } : {}),
-  }).find((m) => m.mode === "acp" && (m.tags ?? []).includes(tag));
+  });
+  return threads.find((m) => m.mode === "acp" && (m.tags ?? []).includes(tag));
 }

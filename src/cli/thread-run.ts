@@ -70,7 +70,7 @@ function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv): AgentSpec {
   }
 }
 
-function target(o: ThreadRunOptions): Target {
+async function target(o: ThreadRunOptions): Promise<Target> {
   const { io, store } = o;
   const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
   let threadId: string | undefined;
@@ -78,7 +78,7 @@ function target(o: ThreadRunOptions): Target {
   else if (o.session) {
     const workspace = gitInfo(cwd).repoRoot ?? cwd;
     const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env }).id : undefined;
-    threadId = findNamedSession(store, o.session, { workspace, agentId })?.threadId;
+    threadId = (await findNamedSession(store, o.session, { workspace, agentId }))?.threadId;
   }
   if (!threadId) {
     if (!o.agent)
@@ -202,7 +202,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   let session: ThreadSession | undefined;
   let supervisor: Supervisor | undefined;
   try {
-    const t = target(o);
+    const t = await target(o);
     summary.agent.id = t.agent.id;
     session = await open(o, t, stop.signal);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
