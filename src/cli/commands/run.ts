@@ -86,7 +86,10 @@ export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
     if (!flags.agent && !flags.thread && !flags.session)
-      throw new AcpThreadsError("usage", "give --agent (a new thread), --thread ID or --session NAME");
+      throw new AcpThreadsError(
+        "usage",
+        "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
+      );
     if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
     const layout = homeLayout(resolveHome(io.env));
     const logger = stderrLogger(flags.verbose ? "debug" : "warn");
