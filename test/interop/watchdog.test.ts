@@ -3,7 +3,7 @@
 // killed mid-turn by the model server (claude-agent-acp). In auto mode each thread ends with the task done.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ThreadSession } from "../../src/core/session";
 import { ThreadStore } from "../../src/core/store/thread-store";
@@ -53,6 +53,15 @@ async function supervised(t: Interop, stallMs: number): Promise<Run> {
   supervisor.onState((s) => states.push(s));
   void prompt(PROMPT).catch(() => undefined);
   return { session, supervisor, states, done };
+}
+
+/** True once a Claude Code transcript under `home` holds a user message. */
+function claudeSavedPrompt(home: string): boolean {
+  const projects = join(home, ".claude", "projects");
+  if (!existsSync(projects)) return false;
+  return readdirSync(projects, { recursive: true, encoding: "utf8" }).some(
+    (f) => f.endsWith(".jsonl") && /"type":"user"/.test(readFileSync(join(projects, f), "utf8")),
+  );
 }
 
 function alerts(states: SupervisorState[]): string[] {
@@ -143,7 +152,10 @@ test(
   async () => {
     const t = await setUp("claude-agent-acp");
     try {
-      t.server.configure({ die: { count: 1 } });
+      // Claude Code saves the prompt to its transcript a moment after it sends the model request; a crash before
+      // that leaves nothing to load (the session would be seeded instead, as the ladder does). The model server
+      // holds the request until the transcript holds the prompt, so the agent dies mid-turn with a session to load.
+      t.server.configure({ die: { count: 1, until: () => claudeSavedPrompt(t.agent.home) } });
       const run = await supervised(t, 60_000);
       await settled(t, run);
       assert.deepEqual(alerts(run.states), ["died"]);
