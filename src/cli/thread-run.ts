@@ -144,6 +144,14 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
       cwd: t.cwd,
       logger: o.logger,
       ...(o.origin ? { origin: o.origin } : {}),
+      // a plain run answers even when its thread cannot be written (one warning); a named session or a
+      // handoff is only worth something recorded
+      ...(o.session || o.origin
+        ? {}
+        : {
+            onRecordError: (err: unknown) =>
+              o.io.stderr.write(`acp-threads run: thread not recorded: ${errorMessage(err)}\n`),
+          }),
     });
     if (o.session) session.live.patch({ tags: [...session.metadata.tags, namedSessionTag(o.session)] });
     return session;
@@ -208,8 +216,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
     if (o.onTraffic) s.onTraffic(o.onTraffic);
-    o.onThread?.(s.threadId);
-    summary.threadId = s.threadId;
+    if (s.recorded) {
+      o.onThread?.(s.threadId);
+      summary.threadId = s.threadId;
+    }
     summary.origin = t.threadId ? s.origin : "new";
     summary.sessionId = s.agentSessionId;
     let turn = 0;

@@ -1,12 +1,15 @@
 /**
- * `ThreadSession` joins an `AgentRuntime` to a `LiveThread`: every prompt turn is recorded into the thread
- * and re-emitted to listeners (views, CLI). `ThreadSession.resume` reopens a thread with the ladder
+ * `ThreadSession` is the one place that joins an `AgentRuntime` to a thread (`LiveThread`): every prompt turn
+ * is recorded into the thread and re-emitted to listeners. The CLI (`acp-threads run`) and the editor
+ * (LiveSession) both run agents through it. `ThreadSession.resume` reopens a thread with the ladder
  * session/load → session/resume → new session seeded with context rebuilt from our own history; the same
  * ladder runs after an agent crash, on the next prompt.
  */
+import type * as acp from "@agentclientprotocol/sdk";
+import { untilAborted } from "./abort";
 import type { AcpAgentRuntime } from "./acp/agent-runtime";
 import type { ProtocolLogEntry } from "./acp/protocol-log";
-import type { AgentRuntime, RuntimeStatus } from "./acp/runtime";
+import type { AgentCapabilitiesView, AgentRuntime, RuntimeStatus, SessionInfo } from "./acp/runtime";
 import { TrafficRecorder } from "./bundle/traffic";
 import { join } from "node:path";
 import { errorMessage } from "./errors";
@@ -15,18 +18,21 @@ import { nullLogger, type Logger } from "./log";
 import type { RuntimeEvent } from "./model/events";
 import type { AgentInfoRef, TurnUsage } from "./model/usage";
 import { gitInfo } from "./store/git-info";
-import type { ThreadMetadata } from "./model/metadata";
-import type { AgentRef, ThreadStartRecord } from "./model/records";
+import { initialMetadata, type ThreadMetadata } from "./model/metadata";
+import { THREAD_FORMAT_VERSION, type AgentRef, type ThreadStartRecord } from "./model/records";
+import { newThreadId } from "./store/thread-id";
 import type { ThreadHandle, ThreadStore } from "./store/thread-store";
 import type { EditLedger } from "./ledger/edit-ledger";
 import { SessionLedger } from "./ledger/session-ledger";
+import { BestEffortSink } from "./thread/best-effort-sink";
 import { buildSeedText } from "./thread/context-seed";
 import { LiveThread, modelOf, type LiveThreadOptions } from "./thread/live-thread";
+import { promptText, withSeed, type PromptContent } from "./thread/prompt-text";
 
-export interface ThreadSessionOptions {
+export interface ThreadSessionOptions<R extends AgentRuntime = AgentRuntime> {
   store: ThreadStore;
   /** Makes a runtime for this agent; called again to recover after the agent crashed. */
-  createRuntime: () => AgentRuntime;
+  createRuntime: () => R;
   agent: AgentRef;
   cwd: string;
   title?: string;
@@ -40,6 +46,18 @@ export interface ThreadSessionOptions {
   origin?: ThreadStartRecord["origin"];
   /** Record the thread's protocol traffic under `<home>/traffic/` for bug bundles (default true). */
   recordTraffic?: boolean;
+  /**
+   * Record on a best-effort basis: a thread store error (creating the thread, any later write) never fails
+   * the session; it is reported here once and the session goes on unrecorded (`recorded` turns false).
+   * Without it a store error fails `start` or the turn like any other error.
+   */
+  onRecordError?: (err: unknown) => void;
+}
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** The user message as the thread records it; default: derived from the prompt (see promptText). */
+  recordText?: string;
 }
 
 /** The agent process behind a thread died (mid-turn or between turns). */
@@ -62,7 +80,7 @@ export interface TurnResult {
 const DEAD: RuntimeStatus[] = ["closed", "failed"];
 const CLOSE_GRACE_MS = 3000;
 
-export class ThreadSession {
+export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
   readonly #events = new Emitter<RuntimeEvent>();
   readonly #statusEmitter = new Emitter<ThreadSessionStatus>();
   readonly onEvent: (listener: (e: RuntimeEvent) => void) => Disposable = this.#events.event;
@@ -71,6 +89,7 @@ export class ThreadSession {
   #seed = "";
   #turn: Promise<TurnResult> | undefined;
   #origin: SessionOrigin = "new";
+  #info: SessionInfo | undefined;
   readonly #ledger: SessionLedger | undefined;
   readonly #traffic = new Emitter<ProtocolLogEntry>();
   readonly #exits = new Emitter<AgentExit>();
@@ -82,8 +101,8 @@ export class ThreadSession {
   #recorder: TrafficRecorder | undefined;
 
   private constructor(
-    private readonly opts: ThreadSessionOptions,
-    private runtime: AgentRuntime,
+    private readonly opts: ThreadSessionOptions<R>,
+    private currentRuntime: R,
     readonly live: LiveThread,
     private sessionId: string,
   ) {
@@ -91,33 +110,48 @@ export class ThreadSession {
     const logger = opts.logger ?? nullLogger;
     this.#ledger =
       opts.ledger && new SessionLedger(opts.ledger, live.threadId, opts.cwd, agent, (e) => this.#emit(e), logger);
-    this.#ledger?.attach(runtime, () => this.sessionId);
+    this.#ledger?.attach(currentRuntime, () => this.sessionId);
   }
 
-  /** A new thread on a new agent session. */
-  static async start(opts: ThreadSessionOptions): Promise<ThreadSession> {
+  /**
+   * A new thread (named `opts.threadId`, else a fresh id) on a new agent session. When `signal` aborts before
+   * the session is open, the agent is stopped and this rejects with "stopped".
+   */
+  static async start<R extends AgentRuntime>(
+    opts: ThreadSessionOptions<R>,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<ThreadSession<R>> {
     const runtime = opts.createRuntime();
+    const threadId = opts.threadId ?? newThreadId();
     let handle: ThreadHandle | undefined;
     const baseline = opts.ledger?.prepare(opts.cwd); // the folder's baseline builds while the agent starts
     try {
-      const info = await runtime.ensureSession();
-      const git = gitInfo(opts.cwd);
-      handle = opts.store.create({
-        ...(opts.threadId ? { threadId: opts.threadId } : {}),
+      const info = await untilAborted(runtime.ensureSession(), signal);
+      const now = new Date();
+      const start = {
+        threadId,
         agent: opts.agent,
-        mode: "acp",
+        mode: "acp" as const,
         cwd: opts.cwd,
-        ...git,
+        ...gitInfo(opts.cwd),
         agentSessionId: info.sessionId,
         ...(opts.title ? { title: opts.title } : {}),
         ...(opts.origin ? { origin: opts.origin } : {}),
-      });
-      const meta = opts.store.readPath(handle.path).metadata;
-      const live = new LiveThread(handle, meta, opts.live);
+      };
+      try {
+        handle = opts.store.create(start, now);
+      } catch (err) {
+        if (!opts.onRecordError) throw err;
+        opts.onRecordError(err);
+      }
+      const sink = opts.onRecordError ? new BestEffortSink(threadId, handle, opts.onRecordError) : handle!;
+      const meta = initialMetadata({ v: THREAD_FORMAT_VERSION, ts: now.toISOString(), kind: "thread_start", ...start });
+      const live = new LiveThread(sink, meta, opts.live);
       const model = modelOf(info.configOptions);
       if (model) live.patch({ model });
       live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
+      session.#info = info;
       void baseline?.then((lease) => lease.dispose());
       session.#tap(runtime);
       return session;
@@ -129,23 +163,29 @@ export class ThreadSession {
     }
   }
 
-  /** Reopens `threadId` for more turns (see the ladder above). */
-  static async resume(
-    opts: Omit<ThreadSessionOptions, "agent" | "cwd"> & Partial<ThreadSessionOptions>,
+  /** Reopens `threadId` for more turns (see the ladder above); `signal` as for `start`. */
+  static async resume<R extends AgentRuntime>(
+    opts: Omit<ThreadSessionOptions<R>, "agent" | "cwd"> & Partial<ThreadSessionOptions<R>>,
     threadId: string,
-  ): Promise<ThreadSession> {
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<ThreadSession<R>> {
     const { metadata } = opts.store.read(threadId);
-    const full: ThreadSessionOptions = { ...opts, agent: opts.agent ?? metadata.agent, cwd: opts.cwd ?? metadata.cwd };
+    const full: ThreadSessionOptions<R> = {
+      ...opts,
+      agent: opts.agent ?? metadata.agent,
+      cwd: opts.cwd ?? metadata.cwd,
+    };
     const handle = opts.store.open(threadId);
     const runtime = full.createRuntime();
     try {
+      const sink = full.onRecordError ? new BestEffortSink(threadId, handle, full.onRecordError) : handle;
       const session = new ThreadSession(
         full,
         runtime,
-        new LiveThread(handle, metadata, full.live),
+        new LiveThread(sink, metadata, full.live),
         metadata.agentSessionId ?? "",
       );
-      await session.#attach(runtime);
+      await session.#attach(runtime, signal);
       return session;
     } catch (err) {
       handle.close();
@@ -156,6 +196,22 @@ export class ThreadSession {
 
   get threadId(): string {
     return this.live.threadId;
+  }
+  /** False when best-effort recording (`onRecordError`) gave up on the thread, or never had one. */
+  get recorded(): boolean {
+    const sink = this.live.handle;
+    return sink instanceof BestEffortSink ? sink.recording : true;
+  }
+  /** The current runtime (a crash recovery or `restart` replaces it). */
+  get runtime(): R {
+    return this.currentRuntime;
+  }
+  /** The last session/new|load|resume answer: modes and config options for pickers. */
+  get sessionInfo(): SessionInfo | undefined {
+    return this.#info;
+  }
+  get capabilities(): AgentCapabilitiesView | undefined {
+    return this.currentRuntime.getCapabilities();
   }
   get metadata(): ThreadMetadata {
     return this.live.metadata;
@@ -189,16 +245,19 @@ export class ThreadSession {
     while (this.#turn) await this.#turn.catch(() => undefined);
   }
 
-  /** Records the user message, runs the turn, records and re-emits every event. */
-  prompt(text: string, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+  /**
+   * Records the user message, runs the turn, records and re-emits every event. The prompt is text or ACP
+   * content blocks (sent as they are; seeded history goes in front as a text block).
+   */
+  prompt(prompt: PromptContent, opts: PromptOptions = {}): Promise<TurnResult> {
     if (this.#status === "closed") return Promise.reject(new Error(`thread ${this.threadId} is closed`));
     if (this.#turn) return Promise.reject(new Error(`thread ${this.threadId} is already running a turn`));
-    const turn = this.#runTurn(text, opts).finally(() => (this.#turn = undefined));
+    const turn = this.#runTurn(prompt, opts).finally(() => (this.#turn = undefined));
     this.#turn = turn;
     return turn;
   }
 
-  async #runTurn(text: string, opts: { signal?: AbortSignal }): Promise<TurnResult> {
+  async #runTurn(prompt: PromptContent, opts: PromptOptions): Promise<TurnResult> {
     if (DEAD.includes(this.runtime.getStatus())) {
       try {
         await this.#recover();
@@ -208,12 +267,13 @@ export class ThreadSession {
       }
     }
     this.#setStatus("working");
-    this.live.beginTurn(text);
+    this.live.beginTurn(opts.recordText ?? promptText(prompt));
     await this.#ledger?.begin(this.live.metadata.counters.userMessages);
     const seeded = this.#seed;
     let result: TurnResult = { stopReason: "error", error: "the turn ended without a result" };
     try {
-      for await (const event of this.runtime.runTurn(this.sessionId, seeded + text, opts)) {
+      const turn = this.runtime.runTurn(this.sessionId, withSeed(seeded, prompt), { signal: opts.signal });
+      for await (const event of turn) {
         if (event.type === "done") {
           result = { stopReason: event.stopReason, ...(event.usage ? { usage: event.usage } : {}) };
           this.#seed = "";
@@ -238,14 +298,31 @@ export class ThreadSession {
     if (this.#status === "working") await this.runtime.cancel(this.sessionId);
   }
 
-  /** Ends the session: the thread is flushed and marked `idle` (or the given status), the agent stopped. */
-  async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
+  async setMode(modeId: string): Promise<void> {
+    await this.runtime.setMode(this.sessionId, modeId);
+  }
+
+  /** Sets a session config option; the agent's new option list is recorded (a model change) and emitted. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
+    const options = await this.runtime.setConfigOption(this.sessionId, configId, value);
+    const event: RuntimeEvent = { type: "config_options", options };
+    if (!this.live.handle.closed) this.live.record(event);
+    this.#emit(event);
+    return options;
+  }
+
+  /**
+   * Ends the session: the thread is flushed and marked `idle` (or the given status), the agent stopped. A
+   * running turn is cancelled and given `graceMs` (default 3 s) to wind down, so its last events are recorded.
+   */
+  async close(status: "idle" | "done" | "failed" = "idle", opts: { graceMs?: number } = {}): Promise<void> {
     if (this.#status === "closed") return;
     const turn = this.#turn;
     if (turn) {
       // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
       await this.runtime.cancel(this.sessionId).catch(() => undefined);
-      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+      const grace = opts.graceMs ?? CLOSE_GRACE_MS;
+      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, grace).unref())]);
     }
     this.live.close(status);
     this.#ledger?.dispose();
@@ -281,8 +358,8 @@ export class ThreadSession {
   async #recover(): Promise<void> {
     for (const d of this.#taps.splice(0)) d.dispose();
     await this.runtime.close().catch(() => undefined);
-    this.runtime = this.opts.createRuntime();
-    this.#ledger?.attach(this.runtime, () => this.sessionId);
+    this.currentRuntime = this.opts.createRuntime();
+    this.#ledger?.attach(this.currentRuntime, () => this.sessionId);
     await this.#attach(this.runtime);
   }
 
@@ -322,13 +399,14 @@ export class ThreadSession {
       );
   }
 
-  async #attach(runtime: AgentRuntime): Promise<void> {
+  async #attach(runtime: AgentRuntime, signal?: AbortSignal): Promise<void> {
     this.#setStatus("starting");
     const previous = this.sessionId;
-    const info = await runtime.ensureSession(previous ? { resumeSessionId: previous } : {});
+    const info = await untilAborted(runtime.ensureSession(previous ? { resumeSessionId: previous } : {}), signal);
     this.sessionId = info.sessionId;
+    this.#info = info;
     if (info.origin === "new") {
-      const { records } = this.opts.store.readPath(this.live.handle.path);
+      const records = this.recorded ? this.opts.store.read(this.threadId).records : [];
       this.#seed = buildSeedText(records);
       this.#origin = this.#seed ? "seeded" : "new";
     } else this.#origin = info.origin;
@@ -358,12 +436,4 @@ export class ThreadSession {
 function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
   const info = runtime.getCapabilities()?.agentInfo;
   return info?.name ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
-}
-
-/** Convenience for callers that hold the options already: `ThreadSession.resume`. */
-export function resumeThread(
-  opts: Omit<ThreadSessionOptions, "agent" | "cwd">,
-  threadId: string,
-): Promise<ThreadSession> {
-  return ThreadSession.resume(opts, threadId);
 }

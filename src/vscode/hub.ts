@@ -83,11 +83,20 @@ export class Hub implements vscode.Disposable {
 
   readonly #pruner: NodeJS.Timeout;
 
-  /** Starts an agent thread. Refuses in an untrusted workspace (before anything is spawned). */
+  /**
+   * Starts an agent thread, or resumes a stored one (which keeps its id: the live session, its panel and the
+   * stored thread are one id). A thread already running in this window is shown, not started twice. Refuses
+   * in an untrusted workspace (before anything is spawned).
+   */
   spawnSession(p: SpawnParams): LiveSession {
     assertTrusted();
+    const running = p.resumeThreadId ? this.live.get(p.resumeThreadId) : undefined;
+    if (running?.isOpen) {
+      if (p.showPanel !== false) this.panels.open(running.threadId, { preserveFocus: false });
+      return running;
+    }
     let label = p.agent.displayName;
-    const threadId = newThreadId();
+    const threadId = p.resumeThreadId ?? newThreadId();
     const session = new LiveSession(
       {
         threadId,
@@ -120,6 +129,7 @@ export class Hub implements vscode.Disposable {
     );
     label = `${p.agent.displayName}: ${session.title}`;
     this.live.add(session);
+    this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
     void session.start(p.task).then(() => this.tree.refresh());

@@ -1,12 +1,13 @@
 /**
- * One running agent thread in the editor. Wraps the engine's `ThreadSession` (which records every turn into
- * the thread store) and adds what the views need: the events seen so far (a panel opened late renders them),
- * a status, and the session's modes / config options for the pickers. Run mode closes the agent after the
- * first turn; session mode keeps it for follow-ups typed in the panel.
+ * One running agent thread in the editor. Wraps the engine's `ThreadSession` (the one joiner of runtime and
+ * thread: it records every turn into the thread store) and adds what the views need: the events seen so far
+ * (a panel opened late renders them), a status, and the session's modes / config options for the pickers.
+ * The view id is the stored thread's id. Run mode closes the agent after the first turn; session mode keeps
+ * it for follow-ups typed in the panel.
  */
 import * as vscode from "vscode";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import type { AgentRuntime, RuntimeOptions, SessionInfo, SessionRequest } from "../core/acp/runtime";
+import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
@@ -28,9 +29,9 @@ export interface LiveSessionInit {
   runtimeOptions: Omit<RuntimeOptions, "agent" | "cwd">;
   store: ThreadStore;
   logger: Logger;
-  /** View id (panel map key); defaults to a fresh one. */
+  /** The thread's id (also the panel map key); a new thread gets a fresh one by default. */
   threadId?: string;
-  /** Reopen this stored thread (Resume) instead of starting a new one. */
+  /** Reopen this stored thread (Resume) instead of starting a new one; it is then the session's id. */
   resumeThreadId?: string;
   /** Events to show first (a resumed thread's history). */
   history?: RuntimeEvent[];
@@ -45,14 +46,9 @@ export class LiveSession implements vscode.Disposable {
   title: string;
   status: LiveStatus = "starting";
   statusDetail: string | undefined;
-  /** Last `ensureSession` answer (modes, config options) of the current runtime. */
-  info: SessionInfo | undefined;
-  /** The stored thread's id once the session started. */
-  storeThreadId: string | undefined;
   readonly events: RuntimeEvent[];
   readonly #init: LiveSessionInit;
   readonly #factory: RuntimeFactory;
-  #runtime: AgentRuntime | undefined;
   #thread: ThreadSession | undefined;
   readonly #onEvents = new vscode.EventEmitter<RuntimeEvent[]>();
   readonly #onStatus = new vscode.EventEmitter<LiveStatus>();
@@ -67,7 +63,7 @@ export class LiveSession implements vscode.Disposable {
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
     this.#init = init;
     this.#factory = factory;
-    this.threadId = init.threadId ?? newThreadId();
+    this.threadId = init.resumeThreadId ?? init.threadId ?? newThreadId();
     this.agent = init.agent;
     this.cwd = init.cwd;
     this.mode = init.mode;
@@ -76,21 +72,20 @@ export class LiveSession implements vscode.Disposable {
   }
 
   get sessionId(): string | undefined {
-    return this.#thread?.agentSessionId ?? this.info?.sessionId;
+    return this.#thread?.agentSessionId;
+  }
+
+  /** Last `ensureSession` answer (modes, config options) of the current runtime. */
+  get info(): SessionInfo | undefined {
+    return this.#thread?.sessionInfo;
   }
 
   get isOpen(): boolean {
     return !this.#closed;
   }
 
-  /** Wraps each runtime the thread session creates, to keep the SessionInfo (modes, config options). */
-  #createRuntime = (): AgentRuntime => {
-    const rt = this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
-    this.#runtime = rt;
-    const ensure = rt.ensureSession.bind(rt);
-    rt.ensureSession = async (req?: SessionRequest) => (this.info = await ensure(req));
-    return rt;
-  };
+  #createRuntime = (): AgentRuntime =>
+    this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
 
   /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
   async start(task: string): Promise<void> {
@@ -110,6 +105,7 @@ export class LiveSession implements vscode.Disposable {
             agent: agentRef,
             cwd: this.cwd,
             title: this.title,
+            threadId: this.threadId,
             logger,
           });
     } catch (err) {
@@ -119,7 +115,6 @@ export class LiveSession implements vscode.Disposable {
       this.#turnDone.fire();
       return;
     }
-    this.storeThreadId = this.#thread.threadId;
     if (this.#thread.metadata.title) this.title = this.#thread.metadata.title;
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title) this.title = e.title;
@@ -157,19 +152,16 @@ export class LiveSession implements vscode.Disposable {
   }
 
   async setMode(modeId: string): Promise<void> {
-    const sid = this.sessionId;
-    if (sid && this.#runtime) await this.#runtime.setMode(sid, modeId);
+    await this.#thread?.setMode(modeId);
   }
 
+  /** The new option list reaches the panel as a `config_options` event (and the thread records the model). */
   async setConfigOption(configId: string, value: string): Promise<void> {
-    const sid = this.sessionId;
-    if (!sid || !this.#runtime) return;
-    const options = await this.#runtime.setConfigOption(sid, configId, value);
-    this.#push([{ type: "config_options", options }]);
+    await this.#thread?.setConfigOption(configId, value);
   }
 
   async revokePermissions(agentId?: string): Promise<void> {
-    const store = (this.#runtime as Partial<AcpAgentRuntime> | undefined)?.permissions;
+    const store = (this.#thread?.runtime as Partial<AcpAgentRuntime> | undefined)?.permissions;
     if (!store) return;
     if (agentId) await store.revoke(agentId);
     else await store.revokeAll();

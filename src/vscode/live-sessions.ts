@@ -22,7 +22,10 @@ export class LiveSessions implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   readonly #subs: vscode.Disposable[] = [];
 
+  /** Adds a session; one that resumes a thread replaces the (closed) earlier session of that thread. */
   add(s: LiveSession): void {
+    const earlier = this.#sessions.get(s.threadId);
+    if (earlier && earlier !== s) earlier.dispose();
     this.#sessions.set(s.threadId, s);
     this.#subs.push(s.onStatus(() => this.#changed.fire()));
     this.#changed.fire();

@@ -60,7 +60,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
     const liveIds = new Set([
-      ...this.live.all().flatMap((s) => [s.threadId, s.storeThreadId ?? ""]),
+      ...this.live.all().map((s) => s.threadId),
       ...this.live.execs().map((e) => e.threadId ?? ""),
     ]);
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));

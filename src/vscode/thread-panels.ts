@@ -128,11 +128,8 @@ class ThreadPanel implements vscode.Disposable {
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
       this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
-      const identify = () => live.storeThreadId && this.post({ type: "identity", storeThreadId: live.storeThreadId });
-      identify();
       this.#subs.push(
         live.onStatus((s) => {
-          identify();
           this.#flush();
           if (!running(s)) turnStarts.delete(live);
           else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
@@ -239,7 +236,7 @@ class ThreadPanel implements vscode.Disposable {
         case "rename": {
           if (live) live.title = m.title;
           this.panel.title = m.title;
-          await this.deps.rename?.(live?.storeThreadId ?? this.threadId, m.title);
+          await this.deps.rename?.(this.threadId, m.title); // a live session and its thread share the id
           return;
         }
         case "review":
@@ -271,6 +268,11 @@ class ThreadPanel implements vscode.Disposable {
 
   #workspace(): string {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/";
+  }
+
+  /** Renders the thread again from scratch (a live session took over the thread this panel shows). */
+  refresh(): void {
+    void this.#onMessage({ type: "ready" });
   }
 
   dispose(): void {
@@ -308,6 +310,11 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     );
     this.#attach(threadId, panel, opts.focusEvent);
     return panel;
+  }
+
+  /** Re-renders the panel of `threadId`, if one is open (see ThreadPanel.refresh). */
+  refresh(threadId: string): void {
+    this.#panels.get(threadId)?.refresh();
   }
 
   get(threadId: string): vscode.WebviewPanel | undefined {

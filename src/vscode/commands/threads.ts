@@ -14,10 +14,9 @@ function asPast(node: unknown): Past | undefined {
 export async function openThread(hub: Hub, node?: SessionNode | string, focusEvent?: number): Promise<void> {
   if (typeof node === "string") return void hub.panels.open(node, { focusEvent });
   if (!node) return;
+  // A live session and its stored thread share one id: the panel shows the live one while it exists.
   if (node.type === "live") hub.panels.open(node.threadId);
-  else if (node.type === "past" && hub.live.all().some((s) => s.storeThreadId === node.thread.threadId)) {
-    hub.panels.open(hub.live.all().find((s) => s.storeThreadId === node.thread.threadId)!.threadId);
-  } else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
+  else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 

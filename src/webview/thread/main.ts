@@ -87,9 +87,6 @@ function onMessage(m: HostMessage): void {
     case "title":
       chrome.setTitle(m.title);
       break;
-    case "identity":
-      vscode.setState({ threadId: m.storeThreadId });
-      break;
   }
 }
 

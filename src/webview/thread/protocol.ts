@@ -60,9 +60,7 @@ export type HostMessage =
     }
   /** The thread was renamed (here or in the sessions view). */
   | { type: "title"; title: string }
-  | { type: "pickers"; pickers: PickerView }
-  /** The stored thread's id, saved in the webview state so the serializer can reopen it after a reload. */
-  | { type: "identity"; storeThreadId: string };
+  | { type: "pickers"; pickers: PickerView };
 
 export type WebviewMessage =
   | { type: "ready" }

@@ -68,6 +68,18 @@ describe("spawning the stdio fake agent", () => {
     await s.close();
   });
 
+  it("is one id with its stored thread: the id a panel saves reopens the recorded thread after a reload", async () => {
+    const { hub } = await api();
+    const s = await spawnFake("stream 2");
+    await waitFor("the first turn to end", () => s.status === "idle" || s.status === "failed");
+    assert.equal(s.status, "idle", s.statusDetail);
+    await s.close();
+    assert.ok(hub.threads.exists(s.threadId), "the live session's id names its thread file");
+    // After a reload no live session is left; the panel's saved id must be enough to show the thread.
+    const past = await hub.past.load(s.threadId);
+    assert.equal(agentText(past?.events ?? []), "chunk 0 chunk 1 ");
+  });
+
   it("serves an unsaved editor buffer to the agent's fs/read_text_file", async () => {
     const path = join(workspaceRoot(), "README.md");
     const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path));

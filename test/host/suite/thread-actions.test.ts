@@ -64,17 +64,18 @@ describe("thread actions", () => {
       }))!,
     )!;
     await waitFor("the run to finish", () => first.status === "closed" || first.status === "failed");
-    const storeId = first.storeThreadId!;
+    const storeId = first.threadId;
     assert.ok(hub.threads.exists(storeId));
     const node = { type: "past" as const, thread: { ...(await hub.past.load(storeId))!, events: undefined } };
     await vscode.commands.executeCommand("acpThreads.resume", node);
     const resumed = await waitFor("the resumed session", () =>
-      hub.live.all().find((s) => s !== first && s.storeThreadId === storeId && s.status === "idle"),
+      hub.live.all().find((s) => s !== first && s.threadId === storeId && s.status === "idle"),
     );
     assert.ok(
       resumed.events.some((e) => e.type === "text" && e.text.includes("chunk 1")),
       "history shown first",
     );
+    assert.ok(hub.panels.get(storeId), "the resumed session's panel is the thread's panel");
     const done = new Promise<void>((r) => resumed.onTurnDone(() => r()));
     await resumed.prompt("hello again");
     await done;

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { PromptRequest } from "@agentclientprotocol/sdk";
+import type { ContentBlock, PromptRequest, SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { AgentRuntime } from "../../../src/core/acp/runtime";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import { ThreadSession } from "../../../src/core/session";
+import { newThreadId } from "../../../src/core/store/thread-id";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { startFake, type FakeAgentScript } from "../../fixtures/fake-agents/in-process";
 import { withTmp } from "./store/helpers";
@@ -161,4 +163,132 @@ test("closing a session mid-turn cancels the turn and keeps what was said so far
     assert.ok(read.records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"));
     assert.equal(read.metadata.status, "idle");
     await assert.rejects(session.prompt("more"), /is closed/);
+  }));
+
+test("a new thread takes the id its host gives it, so a view and its stored thread share one id", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const threadId = newThreadId();
+    const session = await ThreadSession.start({ ...opts(dir, store, echoScript([])), threadId });
+    assert.equal(session.threadId, threadId);
+    await session.prompt("hi");
+    await session.close();
+    assert.equal(store.readMetadata(threadId).counters.turns, 1);
+  }));
+
+test("a prompt of content blocks reaches the agent as blocks; the thread records what the user said", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const got: PromptRequest["prompt"][] = [];
+    const script: FakeAgentScript = {
+      prompt(t) {
+        got.push(t.params.prompt);
+        return "end_turn";
+      },
+    };
+    const session = await ThreadSession.start(opts(dir, store, script));
+    const blocks: ContentBlock[] = [
+      { type: "text", text: "explain " },
+      { type: "resource_link", uri: "file:///ws/a.ts", name: "a.ts" },
+    ];
+    await session.prompt(blocks);
+    await session.prompt(blocks, { recordText: "explain @a.ts (lines 1-3)" });
+    await session.close();
+    assert.deepEqual(got, [blocks, blocks]);
+    const users = store.read(session.threadId).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+    assert.deepEqual(users, ["explain @a.ts", "explain @a.ts (lines 1-3)"]);
+  }));
+
+test("a seeded prompt of blocks gets the history as a text block in front", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const seen: string[] = [];
+    const first = await ThreadSession.start(opts(dir, store, echoScript(seen)));
+    await first.prompt("remember pineapple");
+    await first.close();
+    const got: PromptRequest["prompt"][] = [];
+    const resumed = await ThreadSession.resume(
+      opts(dir, store, {
+        prompt(t) {
+          got.push(t.params.prompt);
+          return "end_turn";
+        },
+      }),
+      first.threadId,
+    );
+    await resumed.prompt([{ type: "text", text: "which fruit?" }]);
+    await resumed.close();
+    assert.equal(got[0]!.length, 2);
+    assert.match((got[0]![0] as { text: string }).text, /User: remember pineapple/);
+    assert.deepEqual(got[0]![1], { type: "text", text: "which fruit?" });
+  }));
+
+test("session info and config options go through the session: a model change is recorded and emitted", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const model = (value: string): SessionConfigOption => ({
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: value,
+      options: [
+        { value: "small", name: "Small" },
+        { value: "large", name: "Large" },
+      ],
+    });
+    const session = await ThreadSession.start(opts(dir, store, { ...echoScript([]), configOptions: [model("small")] }));
+    assert.equal(session.sessionInfo?.configOptions?.[0]?.currentValue, "small");
+    assert.equal(session.metadata.model, "small");
+    const events: RuntimeEvent[] = [];
+    session.onEvent((e) => events.push(e));
+    await session.setConfigOption("model", "large");
+    await session.close();
+    assert.equal(events[0]?.type, "config_options");
+    assert.equal(store.readMetadata(session.threadId).model, "large");
+  }));
+
+test("start gives up when its signal aborts: the agent is stopped and no thread is left open", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const runtimes: AgentRuntime[] = [];
+    const stop = new AbortController();
+    stop.abort();
+    await assert.rejects(
+      ThreadSession.start(opts(dir, store, echoScript([]), runtimes), { signal: stop.signal }),
+      /stopped/,
+    );
+    assert.ok(["closed", "failed"].includes(runtimes[0]!.getStatus()), "the agent is stopped");
+    assert.deepEqual(store.list(), []);
+  }));
+
+test("best-effort recording: a thread that cannot be created is reported once and the session still runs", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    mkdirSync(home);
+    writeFileSync(join(home, "threads"), "not a folder"); // the store cannot create any thread file
+    const store = new ThreadStore(home);
+    const errors: unknown[] = [];
+    const seen: string[] = [];
+    const session = await ThreadSession.start({
+      ...opts(dir, store, echoScript(seen)),
+      onRecordError: (e) => errors.push(e),
+    });
+    assert.equal(errors.length, 1);
+    assert.equal(session.recorded, false);
+    assert.equal((await session.prompt("still works")).stopReason, "end_turn");
+    assert.equal((await session.prompt("twice")).stopReason, "end_turn");
+    await session.close();
+    assert.deepEqual(seen, ["still works", "twice"]);
+    assert.equal(errors.length, 1, "reported once");
+  }));
+
+test("without best-effort recording a thread that cannot be created fails the start and stops the agent", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    mkdirSync(home);
+    writeFileSync(join(home, "threads"), "not a folder");
+    const runtimes: AgentRuntime[] = [];
+    await assert.rejects(ThreadSession.start(opts(dir, new ThreadStore(home), echoScript([]), runtimes)));
+    assert.ok(["closed", "failed"].includes(runtimes[0]!.getStatus()), "the agent is stopped");
   }));

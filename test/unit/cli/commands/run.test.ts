@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -144,4 +145,15 @@ test("every run is recorded as a thread: both turns, the agent's answers and the
     ]) {
       assert.ok(text.includes(needle), `thread lacks ${needle}:\n${text.slice(0, 2000)}`);
     }
+  }));
+
+test("a run whose thread cannot be written still answers: one warning, exit 0, threadId null", () =>
+  withHome(async (home) => {
+    writeFileSync(join(home, "threads"), "not a folder"); // no thread file can be created under this home
+    const res = await run(["run", "--agent", AGENT, "--format", "json", "hello there", "again"], home);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr.match(/thread not recorded/g)?.length, 1, res.stderr);
+    const summary = jsonLines(res.stdout).at(-1)!;
+    assert.equal(summary.threadId, null);
+    assert.equal(summary.turns, 2);
   }));
