@@ -5,8 +5,6 @@
  */
 import * as vscode from "vscode";
 import { EXEC_PRESETS, expandCommand } from "../core/exec";
-import type { ExecRegistry } from "../core/exec";
-import { openExecRegistry } from "../core/exec/open-registry";
 import type { ExecRun } from "../core/exec";
 import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
@@ -21,22 +19,6 @@ export const EXEC_CHOICES = [
   { id: "custom", label: "Custom command line", detail: "any command, run in a terminal you can type into" },
 ] as const satisfies readonly { id: string; label: string; detail: string }[];
 
-let registry: ExecRegistry | undefined;
-
-function execRegistry(hub: Hub): ExecRegistry {
-  // Each run is recorded as an exec thread, so it stays in the sessions view and recall after it ends.
-  registry ??= openExecRegistry(hub.home, { ttlMs: hub.config.execTtlMinutes * 60_000, logger: hub.log.logger });
-  return registry;
-}
-
-export async function shutdownExec(): Promise<void> {
-  const r = registry;
-  registry = undefined;
-  if (!r) return;
-  await r.shutdown(true).catch(() => undefined);
-  r.dispose();
-}
-
 /** Starts the run and its terminal; returns both (the host tests type into the terminal). */
 export async function startExec(
   hub: Hub,
@@ -47,7 +29,7 @@ export async function startExec(
   assertTrusted();
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
-  const run = execRegistry(hub).start({
+  const run = hub.exec.start({
     command: expanded.command,
     args: expanded.args,
     cwd,

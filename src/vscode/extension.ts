@@ -8,18 +8,10 @@ import { errorMessage } from "../core/errors";
 import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
-import { shutdownExec } from "./exec-terminal";
 import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
-import {
-  closeRecall,
-  offerImportOnce,
-  openRecallHit,
-  RECALL_VIEW_ID,
-  RecallViewProvider,
-  searchRecall,
-} from "./recall-view";
+import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
 
 export interface AcpThreadsApi {
   hub: Hub;
@@ -66,9 +58,8 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
   }
 }
 
+/** Stops running agents, exec runs and the recall workers; VS Code then disposes the Hub (a context subscription). */
 export async function deactivate(): Promise<void> {
-  await shutdownExec();
-  await Promise.all((hub?.live.all() ?? []).map((s) => s.close()));
-  await closeRecall();
+  await hub?.shutdown();
   hub = undefined;
 }

@@ -1,11 +1,14 @@
 /**
  * The extension's one context object: owns every long-lived piece (log, config, live sessions, panels,
- * permission broker, terminal host, store) and the "start an agent thread" path shared by the spawn
- * command, Resume and the host tests.
+ * permission broker, terminal host, store, recall index, exec registry) through one DisposableStore, and the
+ * "start an agent thread" path shared by the spawn command, Resume and the host tests.
  */
 import { mkdirSync } from "node:fs";
 import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
+import type { ExecRegistry } from "../core/exec";
+import { openExecRegistry } from "../core/exec/open-registry";
+import { DisposableStore, toDisposable } from "../core/lifecycle";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import { newThreadId } from "../core/store/thread-id";
@@ -19,6 +22,7 @@ import { LiveSessions } from "./live-sessions";
 import { ExtensionLog } from "./log";
 import { PermissionBroker } from "./permission-broker";
 import { ProposedContent } from "./proposed-content";
+import { RecallIndex } from "./recall-index";
 import { SessionsTree } from "./sessions-tree";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
@@ -39,12 +43,16 @@ export interface SpawnParams {
 }
 
 export class Hub implements vscode.Disposable {
-  readonly log = new ExtensionLog();
+  /** Everything the Hub owns; disposed in reverse order of creation. */
+  readonly #owned = new DisposableStore();
+  readonly log = this.#owned.add(new ExtensionLog());
   readonly config = new Config();
-  readonly proposed = new ProposedContent();
-  readonly broker = new PermissionBroker(this.proposed);
-  readonly live = new LiveSessions();
-  readonly terminals = new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent");
+  readonly proposed = this.#owned.add(new ProposedContent());
+  readonly broker = this.#owned.add(new PermissionBroker(this.proposed));
+  readonly live = this.#owned.add(new LiveSessions());
+  readonly terminals = this.#owned.add(
+    new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent"),
+  );
   readonly files = new EditorWorkspaceFiles();
   /** The canonical thread files (core). */
   readonly threads: ThreadStore;
@@ -52,7 +60,9 @@ export class Hub implements vscode.Disposable {
   readonly past: PastThreads;
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
+  readonly recall: RecallIndex;
   readonly layout;
+  #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
 
   constructor(
@@ -63,25 +73,37 @@ export class Hub implements vscode.Disposable {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.threads = new ThreadStore(home, { logger: this.log.logger });
     this.past = new PastThreads(this.threads, this.log.logger);
-    this.panels = new ThreadPanels({
-      extensionUri: context.extensionUri,
-      broker: this.broker,
-      live: (id) => this.live.get(id),
-      loadPast: (id) => this.past.load(id),
-      onTerminalOutput: this.terminals.onOutput,
-      recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
-      rename: async (id, title) => {
-        this.threads.rename(id, title);
-        this.tree.refresh();
-      },
-    });
+    this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
+    this.panels = this.#owned.add(
+      new ThreadPanels({
+        extensionUri: context.extensionUri,
+        broker: this.broker,
+        live: (id) => this.live.get(id),
+        loadPast: (id) => this.past.load(id),
+        onTerminalOutput: this.terminals.onOutput,
+        recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
+        rename: async (id, title) => {
+          this.threads.rename(id, title);
+          this.tree.refresh();
+        },
+      }),
+    );
     this.broker.surface = this.panels;
-    this.tree = new SessionsTree(this.live, (f) => this.past.list(f));
-    this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId)));
-    this.#pruner = setInterval(() => this.live.pruneExecs(this.config.execTtlMinutes * 60_000), 60_000);
+    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f)));
+    this.#owned.add(
+      this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
+    );
+    const pruner = setInterval(() => this.live.pruneExecs(this.config.execTtlMinutes * 60_000), 60_000);
+    this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
 
-  readonly #pruner: NodeJS.Timeout;
+  /** The exec registry, opened on the first run; each run is recorded as an exec thread. */
+  get exec(): ExecRegistry {
+    this.#exec ??= this.#owned.add(
+      openExecRegistry(this.home, { ttlMs: this.config.execTtlMinutes * 60_000, logger: this.log.logger }),
+    );
+    return this.#exec;
+  }
 
   /**
    * Starts an agent thread, or resumes a stored one (which keeps its id: the live session, its panel and the
@@ -149,14 +171,14 @@ export class Hub implements vscode.Disposable {
     };
   }
 
+  /** Stops what runs (exec process groups, agent sessions, recall workers) and waits for it; `dispose` frees the rest. */
+  async shutdown(): Promise<void> {
+    await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
+    await Promise.all(this.live.all().map((s) => s.close()));
+    await this.recall.close();
+  }
+
   dispose(): void {
-    clearInterval(this.#pruner);
-    this.panels.dispose();
-    this.tree.dispose();
-    this.live.dispose();
-    this.terminals.dispose();
-    this.broker.dispose();
-    this.proposed.dispose();
-    this.log.dispose();
+    this.#owned.dispose();
   }
 }

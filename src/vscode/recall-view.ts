@@ -17,7 +17,6 @@ import { webviewHtml, webviewOptions } from "./webview-html";
 import {
   defaultPlan,
   describeSummaries,
-  disposeRecallWorkers,
   historyRoots,
   importWithProgress,
   recallWorkers,
@@ -31,17 +30,10 @@ const BODY = `<div class="bar" role="search"><input id="q" type="search" placeho
 <div id="busy" class="busy muted" role="status" hidden></div>
 <div id="results"><div class="muted loading">Loading recent sessions…</div></div>`;
 
-/** Fired after an import so an open Recall view re-runs its search with the new sessions. */
-const imported = new vscode.EventEmitter<void>();
-
-export function closeRecall(): Promise<void> {
-  return disposeRecallWorkers();
-}
-
 /** Imports our threads and the Codex and Claude Code history in a worker, with progress; cancellable anytime. */
 export async function importHistory(hub: Hub): Promise<void> {
   const sums = await importWithProgress(hub, defaultPlan()).shown;
-  imported.fire();
+  hub.recall.imported();
   const cancelled = sums.some((s) => s.cancelled);
   void vscode.window.showInformationMessage(
     cancelled
@@ -101,7 +93,7 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
         if (m?.type === "search") last = m;
         void this.#handle(m, post);
       }),
-      imported.event(() => void this.#handle(last, post)),
+      this.hub.recall.onDidImport(() => void this.#handle(last, post)),
     ];
     view.onDidDispose(() => subs.forEach((d) => d.dispose()));
   }

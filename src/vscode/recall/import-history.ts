@@ -9,22 +9,13 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ImportProgress } from "../../core/recall/progress";
 import type { SyncSummary } from "../../core/recall/recall";
-import { RecallWorkers, type ImportJob } from "../../core/recall/worker/client";
+import type { ImportJob, RecallWorkers } from "../../core/recall/worker/client";
 import type { ImportPlan } from "../../core/recall/worker/protocol";
 import type { Hub } from "../hub";
 
-let workers: RecallWorkers | undefined;
-
-/** The recall workers of this extension host (started on first use). */
+/** The recall workers of this extension host (the Hub owns them: started on first use, stopped at shutdown). */
 export function recallWorkers(hub: Hub): RecallWorkers {
-  return (workers ??= new RecallWorkers(join(hub.context.extensionPath, "dist", "recall-worker.js"), hub.home));
-}
-
-/** Cancels a running import and stops the workers (deactivation). */
-export async function disposeRecallWorkers(): Promise<void> {
-  const w = workers;
-  workers = undefined;
-  await w?.dispose();
+  return hub.recall.workers();
 }
 
 /** Where Codex and Claude Code keep transcripts, honouring their own home overrides. */
