@@ -7,11 +7,12 @@ import { mkdirSync } from "node:fs";
 import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
-import { openExecRegistry } from "../core/exec/open-registry";
+import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import { newThreadId } from "../core/store/thread-id";
+import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
 import { Config } from "./config";
@@ -93,16 +94,25 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
     );
-    const pruner = setInterval(() => this.live.pruneExecs(this.config.execTtlMinutes * 60_000), 60_000);
+    // One exec TTL for the editor and the CLI: the setting is written into the data home, which both read.
+    this.#shareSettings();
+    this.#owned.add(this.config.onDidChange(() => this.#shareSettings()));
+    const pruner = setInterval(() => this.live.pruneExecs(execTtlMs(home)), 60_000);
     this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
 
   /** The exec registry, opened on the first run; each run is recorded as an exec thread. */
   get exec(): ExecRegistry {
-    this.#exec ??= this.#owned.add(
-      openExecRegistry(this.home, { ttlMs: this.config.execTtlMinutes * 60_000, logger: this.log.logger }),
-    );
+    this.#exec ??= this.#owned.add(openExecRegistry(this.home, { logger: this.log.logger }));
     return this.#exec;
+  }
+
+  #shareSettings(): void {
+    try {
+      writeHomeSettings(this.home, { execTtlMinutes: this.config.execTtlMinutes });
+    } catch (err) {
+      this.log.logger.warn("could not write the shared settings of the data home", err);
+    }
   }
 
   /**

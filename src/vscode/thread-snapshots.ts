@@ -1,23 +1,120 @@
 /**
- * Export/Import snapshot for the sessions view. Snapshots are the thread's JSONL (export copies complete
- * lines; import validates the file and refuses to overwrite an existing thread).
+ * Export/Import snapshot in the editor, through the core snapshot module (src/core/snapshot): the same
+ * `saved_session_*.json` files the CLI writes (`threads export`) and lists (`threads import`), in the same
+ * default folder `<session folder>/.acp-threads/`, written atomically (0600) with secrets redacted. A `.jsonl`
+ * file (`threads export --jsonl`) is added as a thread through the store (validated, torn tail cut, atomic).
  */
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { AcpThreadsError } from "../core/errors";
+import { existsSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import * as vscode from "vscode";
+import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } from "../core/snapshot/load";
+import {
+  PROGRESS_THRESHOLD,
+  saveSnapshot,
+  snapshotFileName,
+  snapshotFromThread,
+  SNAPSHOT_DIR,
+  type Progress,
+} from "../core/snapshot/save";
 import type { ThreadStore } from "../core/store/thread-store";
 
-export function exportSnapshot(store: ThreadStore, threadId: string, destPath: string): void {
-  store.exportJsonl(threadId, destPath);
+const FILTERS = { "ACP Threads session snapshot": ["json"], "ACP Threads thread file": ["jsonl"] };
+
+/** Runs `work` with a notification progress bar fed by the core's message progress. */
+function withProgress<T>(title: string, total: number, work: (onProgress?: Progress) => T): Thenable<T> | T {
+  if (total <= PROGRESS_THRESHOLD) return work();
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (p) => {
+    let last = 0;
+    return work((done, all) => {
+      p.report({ message: `${done}/${all} messages`, increment: ((done - last) / all) * 100 });
+      last = done;
+    });
+  });
 }
 
-/** Returns the imported thread's id. */
-export function importSnapshot(store: ThreadStore, srcPath: string): string {
-  const { metadata } = store.readPath(srcPath); // throws "corrupt" for a file that is not a thread
-  if (store.exists(metadata.threadId))
-    throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
-  mkdirSync(store.threadsDir, { recursive: true, mode: 0o700 });
-  const dest = store.pathFor(metadata.threadId);
-  if (existsSync(dest)) throw new AcpThreadsError("usage", `${dest} exists`);
-  copyFileSync(srcPath, dest);
-  return metadata.threadId;
+/**
+ * Saves the thread as a snapshot. Without `dest` the user picks the file, starting at the CLI's default
+ * (`<session folder>/.acp-threads/saved_session_….json`). Returns the path written, or undefined if cancelled.
+ */
+export async function exportThreadSnapshot(
+  store: ThreadStore,
+  threadId: string,
+  dest?: vscode.Uri,
+): Promise<string | undefined> {
+  const thread = store.read(threadId);
+  const snap = await withProgress("Saving snapshot", thread.records.length, (onProgress) =>
+    snapshotFromThread(thread, { onProgress }),
+  );
+  const target =
+    dest ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(join(snap.state.root_dir, SNAPSHOT_DIR, snapshotFileName(snap))),
+      filters: { "ACP Threads session snapshot": ["json"] },
+      title: "Export session snapshot",
+    }));
+  if (!target) return undefined;
+  return saveSnapshot(snap, { outFile: target.fsPath });
+}
+
+/** The `.acp-threads` folders of the open workspace, where the CLI saves and lists snapshots. */
+function snapshotDirs(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => join(f.uri.fsPath, SNAPSHOT_DIR));
+}
+
+const describe = (l: SnapshotListing) =>
+  `${new Date(l.savedAt).toLocaleString()} · ${l.messageCount} message${l.messageCount === 1 ? "" : "s"} · ${l.agent}${l.model ? ` (${l.model})` : ""}`;
+
+/** Newest snapshots first (as `acp-threads threads import` lists them), then "Browse…". */
+async function pickSnapshot(): Promise<string | undefined> {
+  const listed = snapshotDirs()
+    .flatMap((d) => listSnapshots(d))
+    .sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
+  type Item = vscode.QuickPickItem & { path?: string };
+  const items: Item[] = listed.map((l) =>
+    l.error
+      ? { label: `$(warning) ${basename(l.path)}`, description: "unreadable", detail: l.error }
+      : { label: l.title ?? basename(l.path), description: describe(l), detail: l.path, path: l.path },
+  );
+  items.push({ label: "$(folder-opened) Browse…", description: "a snapshot (.json) or thread file (.jsonl)" });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: "Import session snapshot",
+    placeHolder: listed.length ? "Snapshots in .acp-threads, newest first" : "No snapshots in .acp-threads yet",
+  });
+  if (!picked) return undefined;
+  if (picked.path) return picked.path;
+  if (!picked.label.includes("Browse")) return undefined; // an unreadable entry: its error is on the item
+  const [uri] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: FILTERS, title: "Import" })) ?? [];
+  return uri?.fsPath;
+}
+
+/** When the snapshot's session folder does not exist here, offers the workspace folder instead. */
+async function rootFor(rootDir: string, source: string): Promise<string | undefined | null> {
+  if (existsSync(rootDir)) return undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? dirname(dirname(source));
+  const use = `Restore into ${basename(folder)}`;
+  const answer = await vscode.window.showWarningMessage(
+    `The session folder ${rootDir} of this snapshot does not exist here.`,
+    { modal: true },
+    use,
+  );
+  return answer === use ? folder : null;
+}
+
+/**
+ * Restores a snapshot (or adds a `.jsonl` thread file) as a thread; without `src` the user picks one from the
+ * workspace's `.acp-threads` listing or browses. Returns the new thread's id, or undefined if cancelled.
+ */
+export async function importThreadSnapshot(store: ThreadStore, src?: vscode.Uri): Promise<string | undefined> {
+  const path = src?.fsPath ?? (await pickSnapshot());
+  if (!path) return undefined;
+  if (path.endsWith(".jsonl")) return store.importJsonl(path);
+  const snap = readSnapshot(path);
+  const rootDir = await rootFor(snap.state.root_dir, path);
+  if (rootDir === null) return undefined;
+  const warnings: string[] = [];
+  const id = await withProgress("Restoring snapshot", snap.state.messages.length, (onProgress) =>
+    restoreSnapshot(store, snap, path, { rootDir, onProgress, onWarning: (w) => warnings.push(w) }),
+  );
+  if (warnings.length) void vscode.window.showWarningMessage(`Snapshot restored: ${warnings.join("; ")}`);
+  return id;
 }

@@ -7,7 +7,9 @@ import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 
 /**
- * The registry on `homeLayout(resolveHome()).execDir`. `ACP_THREADS_EXEC_TTL_MINUTES` overrides the 30 min TTL.
+ * The registry on `homeLayout(resolveHome()).execDir`. Finished runs are kept as long as the home's settings say
+ * (the editor writes `acpThreads.exec.ttlMinutes` there; default 60 min); `ACP_THREADS_EXEC_TTL_MINUTES`
+ * overrides it for one process.
  * With `recordThreads`, each run started here is also recorded as a thread in the same home.
  */
 export function openRegistry(io: CliIO, recordThreads = false, ledger?: EditLedger): ExecRegistry {

@@ -24,11 +24,12 @@
  * ```
  *
  * Output is bounded: the first 64 KiB and the last 1 MiB are kept (memory and disk); `poll`/`read` take a byte
- * cursor and report dropped middle output as `gap`. Finished runs expire after 30 min (`ttlMs`); running ones never.
+ * cursor and report dropped middle output as `gap`. Finished runs expire after the home's exec TTL (`execTtlMs`,
+ * default 60 min, set by the editor in `<home>/settings.json`); running ones never.
  * Each run has a state file `<execDir>/<id>.json` so `acp-threads ps|logs|kill` in another process see it; a run
  * whose process is gone with no exit recorded reads as `lost`.
  */
-export { openExecRegistry, type OpenExecOptions } from "./open-registry";
+export { execTtlMs, openExecRegistry, type OpenExecOptions } from "./open-registry";
 export { ExecRegistry, commandLine, newRunId, type ExecRegistryOptions, type LogRequest } from "./registry";
 export { ExecRun } from "./exec-run";
 export {

@@ -38,8 +38,8 @@ import {
 export interface ExecRegistryOptions {
   /** `homeLayout(resolveHome()).execDir`. */
   execDir: string;
-  /** How long finished runs are kept (state + logs). Default 30 min. */
-  ttlMs?: number;
+  /** How long finished runs are kept (state + logs), or a function asked at each sweep. Default 60 min. */
+  ttlMs?: number | (() => number);
   headBytes?: number;
   tailBytes?: number;
   killGraceMs?: number;
@@ -60,8 +60,10 @@ export interface LogRequest {
 
 export class ExecRegistry implements Disposable {
   readonly execDir: string;
-  readonly ttlMs: number;
-  readonly #opts: Required<Omit<ExecRegistryOptions, "recorder" | "sweepIntervalMs">> & { recorder?: ExecRecorder };
+  readonly #ttl: () => number;
+  readonly #opts: Required<Omit<ExecRegistryOptions, "recorder" | "sweepIntervalMs" | "ttlMs">> & {
+    recorder?: ExecRecorder;
+  };
   readonly #runs = new Map<string, ExecRun>();
   readonly #onDidStart = new Emitter<ExecRun>();
   readonly #onDidExit = new Emitter<RunInfo>();
@@ -73,10 +75,10 @@ export class ExecRegistry implements Disposable {
 
   constructor(options: ExecRegistryOptions) {
     this.execDir = options.execDir;
-    this.ttlMs = options.ttlMs ?? DEFAULT_RUN_TTL_MS;
+    const ttl = options.ttlMs ?? DEFAULT_RUN_TTL_MS;
+    this.#ttl = typeof ttl === "function" ? ttl : () => ttl;
     this.#opts = {
       execDir: options.execDir,
-      ttlMs: this.ttlMs,
       headBytes: options.headBytes ?? DEFAULT_HEAD_BYTES,
       tailBytes: options.tailBytes ?? DEFAULT_TAIL_BYTES,
       killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
@@ -90,6 +92,11 @@ export class ExecRegistry implements Disposable {
   /** Await before `start` so the edit ledger knows the folder as it was before the run (a no-op without one). */
   async prepare(cwd: string): Promise<void> {
     await this.#opts.recorder?.prepare?.(cwd);
+  }
+
+  /** How long finished runs are kept now (ms). */
+  get ttlMs(): number {
+    return this.#ttl();
   }
 
   /** Starts a run. Throws `AcpThreadsError` (agent_not_found, usage) when it cannot start. */
@@ -235,6 +242,7 @@ export class ExecRegistry implements Disposable {
   /** Removes finished runs older than the TTL (state and logs). Running runs are never removed. */
   sweep(now = Date.now()): string[] {
     const removed: string[] = [];
+    const ttlMs = this.ttlMs;
     for (const id of listRunIds(this.execDir)) {
       const live = this.#runs.get(id);
       if (live?.running) continue;
@@ -243,7 +251,7 @@ export class ExecRegistry implements Disposable {
       const info = toRunInfo(state, false);
       if (info.status === "running") continue;
       const endedAt = Date.parse(state.endedAt ?? state.updatedAt);
-      if (now - endedAt < this.ttlMs) continue;
+      if (now - endedAt < ttlMs) continue;
       removeRun(this.execDir, id);
       live?.dispose();
       this.#runs.delete(id);

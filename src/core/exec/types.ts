@@ -5,7 +5,7 @@ export type TranscriptKind = "codex" | "claude" | "gemini";
 
 export const DEFAULT_HEAD_BYTES = 64 * 1024;
 export const DEFAULT_TAIL_BYTES = 1024 * 1024;
-export const DEFAULT_RUN_TTL_MS = 30 * 60 * 1000;
+export const DEFAULT_RUN_TTL_MS = 60 * 60 * 1000;
 export const DEFAULT_KILL_GRACE_MS = 1_500;
 export const DEFAULT_PTY_COLS = 120;
 export const DEFAULT_PTY_ROWS = 30;

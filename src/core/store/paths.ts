@@ -40,6 +40,8 @@ export function homeLayout(home: string) {
     usageDb: join(home, "index", "usage.sqlite"),
     execDir: join(home, "exec"),
     permissionsFile: join(home, "permissions.json"),
+    /** Settings the editor and the CLI share (see home-settings.ts). */
+    settingsFile: join(home, "settings.json"),
     auditLog: join(home, "audit.jsonl"),
     protocolLogsDir: join(home, "protocol-logs"),
     /** Per-thread protocol traffic (redacted), the raw material of bug bundles. */

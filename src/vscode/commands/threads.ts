@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
-import { exportSnapshot as writeSnapshot, importSnapshot as readSnapshot } from "../thread-snapshots";
+import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -60,26 +60,26 @@ export async function deleteThread(hub: Hub, node?: SessionNode): Promise<void> 
   hub.tree.refresh();
 }
 
-export async function exportSnapshot(hub: Hub, node?: SessionNode): Promise<void> {
+/** `dest` (optional) skips the save dialog. Returns the snapshot's path. */
+export async function exportSnapshot(hub: Hub, node?: SessionNode, dest?: vscode.Uri): Promise<string | undefined> {
   const past = asPast(node);
-  if (!past) return;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const dest = await vscode.window.showSaveDialog({
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `${past.thread.threadId}.jsonl`) : undefined,
-    filters: { "ACP thread snapshot": ["jsonl"] },
-  });
-  if (!dest) return;
-  writeSnapshot(hub.threads, past.thread.threadId, dest.fsPath);
-  void vscode.window.showInformationMessage(`Exported to ${dest.fsPath}`);
+  if (!past) return undefined;
+  const path = await exportThreadSnapshot(
+    hub.threads,
+    past.thread.threadId,
+    dest instanceof vscode.Uri ? dest : undefined,
+  );
+  if (path) void vscode.window.showInformationMessage(`Snapshot saved to ${path}`);
+  return path;
 }
 
-export async function importSnapshot(hub: Hub): Promise<void> {
-  const [src] =
-    (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "ACP thread snapshot": ["jsonl"] } })) ?? [];
-  if (!src) return;
-  const threadId = readSnapshot(hub.threads, src.fsPath);
+/** `src` (optional) skips the pick. Returns the restored thread's id. */
+export async function importSnapshot(hub: Hub, src?: vscode.Uri): Promise<string | undefined> {
+  const threadId = await importThreadSnapshot(hub.threads, src instanceof vscode.Uri ? src : undefined);
+  if (!threadId) return undefined;
   hub.tree.refresh();
   hub.panels.open(threadId);
+  return threadId;
 }
 
 export async function copySessionId(hub: Hub, node?: SessionNode): Promise<void> {

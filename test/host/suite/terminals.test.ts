@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { readHomeSettings } from "../../../src/core/store/home-settings";
 import { startExec } from "../../../src/vscode/exec-terminal";
 import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 
@@ -35,5 +36,19 @@ describe("exec runs in a Pseudoterminal", () => {
     assert.ok(threadId && hub.threads.exists(threadId), "the run is recorded as an exec thread");
     assert.equal(hub.threads.read(threadId).metadata.mode, "exec");
     terminal.dispose();
+  });
+
+  it("shares acpThreads.exec.ttlMinutes with the CLI through the data home", async () => {
+    const { hub } = await api();
+    const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+    assert.equal(readHomeSettings(hub.home).execTtlMinutes, 60, "written at activation");
+    await cfg().update("exec.ttlMinutes", 90, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor("the new value in the home", () => readHomeSettings(hub.home).execTtlMinutes === 90);
+      assert.equal(hub.exec.ttlMs, 90 * 60_000, "the editor's own registry follows it");
+    } finally {
+      await cfg().update("exec.ttlMinutes", undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor("the default back in the home", () => readHomeSettings(hub.home).execTtlMinutes === 60);
   });
 });

@@ -1,11 +1,11 @@
 // Context-menu actions on past threads: Rename, Export snapshot → Delete → Import snapshot, and Resume.
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { exportSnapshot, importSnapshot } from "../../../src/vscode/thread-snapshots";
+import { listSnapshots, readSnapshot } from "../../../src/core/snapshot/load";
 import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -28,16 +28,55 @@ describe("thread actions", () => {
     assert.equal((await pastNode(id))?.thread.title, "renamed thread");
   });
 
-  it("exports a snapshot, deletes the thread to the trash, and imports it back", async () => {
+  it("exports a snapshot in the CLI's saved_session format, and imports it back as a new thread", async () => {
     const { hub } = await api();
     const id = writePastThread(hub.home, 2);
-    const file = join(mkdtempSync(join(tmpdir(), "acp-snap-")), "snap.jsonl");
-    exportSnapshot(hub.threads, id, file);
+    const dir = join(mkdtempSync(join(tmpdir(), "acp-snap-")), ".acp-threads");
+    const dest = vscode.Uri.file(join(dir, "saved_session_host_fake_default_20260101T000000Z.json"));
+    const path = await vscode.commands.executeCommand<string>("acpThreads.exportSnapshot", await pastNode(id), dest);
+    assert.equal(path, dest.fsPath);
+    // The core reader and the CLI's listing read it: format 1.0, the conversation as messages, private file.
+    const snap = readSnapshot(path);
+    assert.deepEqual(
+      snap.state.messages.map((m) => [m.role, m.content]),
+      [
+        ["user", "question 0"],
+        ["assistant", "**answer** 0"],
+        ["user", "question 1"],
+        ["assistant", "**answer** 1"],
+      ],
+    );
+    const [listed] = listSnapshots(dir);
+    assert.deepEqual([listed?.path, listed?.messageCount, listed?.error], [path, 4, undefined]);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
     hub.threads.delete(id);
     assert.equal(await pastNode(id), undefined, "gone from the view");
-    assert.equal(importSnapshot(hub.threads, file), id);
-    assert.ok(await pastNode(id), "back in the view");
-    assert.throws(() => importSnapshot(hub.threads, file), /already exists/);
+    const restored = await vscode.commands.executeCommand<string>("acpThreads.importSnapshot", vscode.Uri.file(path));
+    assert.ok(restored && restored !== id, "restored as a new thread");
+    const node = await waitFor("the restored thread in the view", () => pastNode(restored));
+    assert.equal(node.thread.title, "past thread with 2 exchanges");
+    const users = hub.threads.read(restored).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+    assert.deepEqual(users, ["question 0", "question 1"]);
+  });
+
+  it("imports a thread file (.jsonl) through the store: a torn last line is cut, never copied", async () => {
+    const { hub } = await api();
+    const id = writePastThread(hub.home, 1);
+    const file = join(mkdtempSync(join(tmpdir(), "acp-jsonl-")), `${id}.jsonl`);
+    writeFileSync(
+      file,
+      readFileSync(hub.threads.pathFor(id), "utf8") + '{"v":1,"ts":"2026-01-01T00:00:00Z","kind":"torn-tail-marker',
+    );
+    hub.threads.delete(id);
+    assert.equal(await vscode.commands.executeCommand<string>("acpThreads.importSnapshot", vscode.Uri.file(file)), id);
+    const stored = readFileSync(hub.threads.pathFor(id), "utf8");
+    assert.ok(stored.endsWith("\n") && !stored.includes("torn-tail-marker"), "the torn tail stays out of the thread");
+    assert.deepEqual(hub.threads.read(id).warnings, []);
+    assert.equal(
+      await vscode.commands.executeCommand("acpThreads.importSnapshot", vscode.Uri.file(file)),
+      undefined,
+      "an existing thread is never overwritten (the error is shown)",
+    );
   });
 
   it("resumes a past thread: its history is shown and the agent answers a new prompt", async () => {

@@ -219,3 +219,24 @@ test("exec --pty without node-pty runs on pipes and says so once on stderr", () 
     cleanup();
   }
 });
+
+test("the CLI keeps finished runs as long as the editor does: the home's exec TTL, not a CLI default", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    assert.equal(cli(dir, ["exec", "--", "true"]).code, 0);
+    const [run] = runs(dir);
+    // The run ended 45 minutes ago: inside the editor's default hour, past the CLI's old 30 minutes.
+    const stateFile = join(dir, "exec", `${run!.id}.json`);
+    const ago = new Date(Date.now() - 45 * 60_000).toISOString();
+    writeFileSync(stateFile, JSON.stringify({ ...JSON.parse(readFileSync(stateFile, "utf8")), endedAt: ago }));
+    assert.deepEqual(
+      runs(dir).map((r) => r.id),
+      [run!.id],
+      "kept under the shared default",
+    );
+    writeFileSync(join(dir, "settings.json"), JSON.stringify({ execTtlMinutes: 30 })); // as the editor writes it
+    assert.deepEqual(runs(dir), [], "swept once the shared setting says 30 minutes");
+  } finally {
+    cleanup();
+  }
+});

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { AcpThreadsError } from "../../../../src/core/errors";
-import { ExecRegistry } from "../../../../src/core/exec";
+import { ExecRegistry, execTtlMs, openExecRegistry } from "../../../../src/core/exec";
+import { readHomeSettings, writeHomeSettings } from "../../../../src/core/store/home-settings";
 import { pidAlive, tempDir, waitForOutput, waitUntil, withRegistry } from "./helpers";
 
 test("a finished run records its exit code, output and a 0600 state file", async () => {
@@ -154,4 +155,39 @@ test("ids resolve by unique prefix", async () => {
       /invalid exec run id/,
     );
   });
+});
+
+test("a registry opened on a home keeps finished runs as long as the home's settings say, read at each sweep", async () => {
+  const { dir: home, cleanup } = tempDir("acp-exec-home-");
+  const registry = openExecRegistry(home, { recordThreads: false, sweepIntervalMs: 0 });
+  try {
+    const done = registry.start({ command: "true", args: [], cwd: home });
+    await done.exited;
+    const in45min = Date.now() + 45 * 60_000;
+    assert.equal(registry.ttlMs, 60 * 60_000, "the default is one hour, for the editor and the CLI alike");
+    assert.deepEqual(registry.sweep(in45min), []);
+    writeHomeSettings(home, { execTtlMinutes: 30 }); // what the editor writes when the setting changes
+    assert.equal(execTtlMs(home), 30 * 60_000);
+    assert.deepEqual(registry.sweep(in45min), [done.id], "the new setting applies without reopening");
+  } finally {
+    registry.dispose();
+    cleanup();
+  }
+});
+
+test("home settings: unreadable or invalid values read as unset, writes are 0600 and only when changed", () => {
+  const { dir: home, cleanup } = tempDir("acp-exec-home-");
+  try {
+    assert.deepEqual(readHomeSettings(home), {});
+    assert.equal(writeHomeSettings(home, { execTtlMinutes: 90 }), true);
+    assert.equal(writeHomeSettings(home, { execTtlMinutes: 90 }), false, "unchanged: not rewritten");
+    assert.equal(statSync(join(home, "settings.json")).mode & 0o777, 0o600);
+    assert.deepEqual(readHomeSettings(home), { execTtlMinutes: 90 });
+    writeFileSync(join(home, "settings.json"), '{"execTtlMinutes": -5}');
+    assert.equal(execTtlMs(home), 60 * 60_000);
+    writeFileSync(join(home, "settings.json"), "{not json");
+    assert.deepEqual(readHomeSettings(home), {});
+  } finally {
+    cleanup();
+  }
 });
