@@ -249,7 +249,13 @@ export function checkImports(root, pendingMoves = PENDING_MOVES) {
       else if (why) problems.push(`${rel}:${imp.line}: wrong-way import of '${to ?? imp.spec}': ${why}`);
     }
   }
-  for (const comp of cycles(graph)) problems.push(`import cycle: ${loopThrough(graph, comp).join(" → ")}`);
+  for (const comp of cycles(graph)) {
+    const loop = loopThrough(graph, comp);
+    const others = comp.filter((f) => !loop.includes(f)).sort();
+    problems.push(
+      `import cycle: ${loop.join(" → ")}${others.length ? ` (also tangled in it: ${others.join(", ")})` : ""}`,
+    );
+  }
   for (const key of pending.keys())
     problems.push(`PENDING_MOVES in scripts/check-imports.mjs lists '${key}', which is gone: delete the entry`);
   return { files: files.length, imports: count, problems };

@@ -66,6 +66,18 @@ test("a longer cycle through a re-export is found too", () => {
   ]);
 });
 
+test("every file of a tangle is named, not only the first loop through it", () => {
+  const r = check({
+    ...GOOD,
+    "src/core/acp/a.ts": `import { b } from "./b";\nexport const a = () => b;\n`,
+    "src/core/acp/b.ts": `import { a } from "./a";\nimport { c } from "./c";\nexport const b = () => [a, c];\n`,
+    "src/core/acp/c.ts": `import type { b } from "./b";\nexport const c = (x?: typeof b) => x;\n`,
+  });
+  assert.deepEqual(r.problems, [
+    "import cycle: src/core/acp/a.ts → src/core/acp/b.ts → src/core/acp/a.ts (also tangled in it: src/core/acp/c.ts)",
+  ]);
+});
+
 test("wrong-way imports are reported with the file, the line and the rule", () => {
   const r = check({
     ...GOOD,
