@@ -59,7 +59,7 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
     const merged = mergeAgentWrite(base, content, current);
     if (merged.kind === "clean") {
       await applyEdits(doc, merged.edits);
-      await doc.save();
+      await saveOrThrow(doc, absPath);
       return;
     }
     const where = `near line ${merged.firstConflictLine}`;
@@ -90,7 +90,7 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
       target = again.text;
     }
     await applyEdits(doc, editsBetween(now, target));
-    await doc.save();
+    await saveOrThrow(doc, absPath);
     if (settled !== merged.agentWins) {
       throw new AcpThreadsError(
         "permission_denied",
@@ -98,4 +98,12 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
       );
     }
   }
+}
+
+/** Saves the document an agent wrote to; a refused save (say, the file changed on disk) is the agent's error. */
+async function saveOrThrow(doc: vscode.TextDocument, absPath: string): Promise<void> {
+  if (await doc.save()) return;
+  throw new Error(
+    `the write to ${absPath} is in the open editor, but VS Code could not save it (the file may have changed on disk); the user has to save or revert it. Read the file again before further edits.`,
+  );
 }

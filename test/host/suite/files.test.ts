@@ -30,8 +30,10 @@ describe("workspace files served to agents", () => {
     await hub.files.writeText(path, "line1\nline2\nLINE3 by agent\nline4\n", agentRead);
     const expected = "// user comment\nline1\nline2\nLINE3 by agent\nline4\n";
     assert.equal(ed.document.getText(), expected);
-    assert.equal(ed.document.isDirty, false);
     assert.equal(readFileSync(path, "utf8"), expected);
+    // the save has happened (the disk says so); the extension host hears of the clean state by a separate
+    // message, which a loaded machine delivers after the save's reply
+    await waitFor("the editor to be clean after the save", () => !ed.document.isDirty);
   });
 
   it("merges a 3,000-line write as two small edits: the user's edit, cursor and undo history survive", async () => {
@@ -114,7 +116,8 @@ describe("workspace files served to agents", () => {
     await settle(result, "a\nagent b\nc\nD by agent\n");
     await write;
     assert.equal(ed.document.getText(), "a\nagent b\nc\nD by agent\n");
-    assert.equal(ed.document.isDirty, false);
+    assert.equal(readFileSync(ed.document.uri.fsPath, "utf8"), "a\nagent b\nc\nD by agent\n");
+    await waitFor("the editor to be clean after the save", () => !ed.document.isDirty);
   });
 
   it("a conflict the user resolves their own way is applied, and the agent is told to read the file again", async () => {
