@@ -27,7 +27,7 @@ export async function appendLedger(
       writer = JsonlWriter.open(path, { logger });
     } catch (err) {
       // another process is appending right now: its append is short, wait for it
-      if (err instanceof AcpThreadsError && err.code === "usage" && Date.now() < deadline) {
+      if (err instanceof AcpThreadsError && err.code === "locked" && Date.now() < deadline) {
         await sleep(20);
         continue;
       }

@@ -133,3 +133,17 @@ for (const git of [true, false]) {
       }
     }));
 }
+
+test("ledger appends from two processes wait for each other's lock instead of failing", () =>
+  withTmp(async (dir) => {
+    const path = join(dir, "ledger", "0196a000-0000-7000-8000-00000000000c.jsonl");
+    const { acquireLock } = await import("../../../../src/core/store/file-lock");
+    const { appendLedger, readLedger } = await import("../../../../src/core/ledger/ledger-file");
+    mkdirSync(join(dir, "ledger"), { recursive: true });
+    const release = acquireLock(path, { label: "another writer" });
+    const op = { kind: "review" as const, op: "turn-1", path: "/x", hunk: null, action: "keep" as const };
+    const pending = appendLedger(path, [op]);
+    setTimeout(release, 100);
+    await pending;
+    assert.equal(readLedger(path).records.length, 1);
+  }));
