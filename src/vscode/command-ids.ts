@@ -23,6 +23,14 @@ export const COMMAND_IDS = [
   "acpThreads.importHistory",
   "acpThreads.acceptProposed",
   "acpThreads.rejectProposed",
+  "acpThreads.reviewTurn",
+  "acpThreads.reviewThread",
+  "acpThreads.restoreTurn",
+  "acpThreads.keepChange",
+  "acpThreads.undoChange",
+  "acpThreads.keepFileChanges",
+  "acpThreads.undoFileChanges",
+  "acpThreads.openTurn",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -29,6 +29,7 @@ export async function startExec(
   assertTrusted();
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
+  await hub.exec.prepare(cwd);
   const run = hub.exec.start({
     command: expanded.command,
     args: expanded.args,

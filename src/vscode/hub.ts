@@ -30,6 +30,9 @@ import { ThreadPanels } from "./thread-panels";
 import { PastThreads } from "./past-threads";
 import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
+import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
+import { LedgerFeature } from "./ledger/ledger-feature";
+import { resolveThread, showTurn } from "./ledger/hub-wiring";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -62,6 +65,8 @@ export class Hub implements vscode.Disposable {
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
   readonly recall: RecallIndex;
+  /** Checkpoints, review and provenance (#11): the edit ledger and its editor features. */
+  readonly ledger: LedgerFeature;
   readonly layout;
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
@@ -87,6 +92,16 @@ export class Hub implements vscode.Disposable {
           this.threads.rename(id, title);
           this.tree.refresh();
         },
+        followTurnChanges: (post, id) => this.ledger.followTurnChanges(post, id),
+      }),
+    );
+    this.ledger = this.#owned.add(
+      new LedgerFeature({
+        home,
+        logger: this.log.logger,
+        threads: this.threads,
+        resolveThread: (arg) => resolveThread(this, arg),
+        showTurn: (id, turn) => showTurn(this, id, turn),
       }),
     );
     this.broker.surface = this.panels;
@@ -101,9 +116,18 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
 
-  /** The exec registry, opened on the first run; each run is recorded as an exec thread. */
+  /**
+   * The exec registry, opened on the first run; each run is recorded as an exec thread, and what it changes in
+   * its folder goes into the thread's edit ledger (await `exec.prepare(cwd)` before `exec.start`).
+   */
   get exec(): ExecRegistry {
-    this.#exec ??= this.#owned.add(openExecRegistry(this.home, { logger: this.log.logger }));
+    const logger = this.log.logger;
+    this.#exec ??= this.#owned.add(
+      openExecRegistry(this.home, {
+        logger,
+        wrapRecorder: (threads) => new LedgerExecRecorder(this.ledger.ledger, threads, logger),
+      }),
+    );
     return this.#exec;
   }
 
@@ -133,6 +157,7 @@ export class Hub implements vscode.Disposable {
       {
         threadId,
         store: this.threads,
+        ledger: this.ledger.ledger,
         logger: this.log.logger,
         resumeThreadId: p.resumeThreadId,
         history: p.history,

@@ -13,6 +13,7 @@ import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import { ThreadSession } from "../core/session";
+import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
@@ -28,6 +29,8 @@ export interface LiveSessionInit {
   /** Everything except `agent` and `cwd`, which come from above. */
   runtimeOptions: Omit<RuntimeOptions, "agent" | "cwd">;
   store: ThreadStore;
+  /** Records what each turn changes (review, restore, provenance). */
+  ledger?: EditLedger;
   logger: Logger;
   /** The thread's id (also the panel map key); a new thread gets a fresh one by default. */
   threadId?: string;
@@ -89,7 +92,7 @@ export class LiveSession implements vscode.Disposable {
 
   /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
   async start(task: string): Promise<void> {
-    const { store, logger, resumeThreadId } = this.#init;
+    const { store, ledger, logger, resumeThreadId } = this.#init;
     const agentRef = {
       id: this.agent.id,
       name: this.agent.displayName,
@@ -98,9 +101,10 @@ export class LiveSession implements vscode.Disposable {
     };
     try {
       this.#thread = resumeThreadId
-        ? await ThreadSession.resume({ store, createRuntime: this.#createRuntime, logger }, resumeThreadId)
+        ? await ThreadSession.resume({ store, ledger, createRuntime: this.#createRuntime, logger }, resumeThreadId)
         : await ThreadSession.start({
             store,
+            ledger,
             createRuntime: this.#createRuntime,
             agent: agentRef,
             cwd: this.cwd,

@@ -28,6 +28,8 @@ export interface ThreadPanelDeps {
   recentTerminalOutput(sessionId: string): Omit<TerminalOutputEvent, "sessionId">[];
   /** Renames a stored thread (the panel's title edit). */
   rename?(threadId: string, title: string): Promise<void>;
+  /** "N files changed" rows of a stored thread (edit ledger), posted now and on every change. */
+  followTurnChanges?(post: (m: HostMessage) => void, threadId: () => string | undefined): vscode.Disposable;
 }
 
 export interface TerminalOutputEvent {
@@ -138,6 +140,7 @@ class ThreadPanel implements vscode.Disposable {
         }),
       );
       this.#postPickers(live);
+      this.#followChanges();
       return;
     }
     const past = await this.deps.loadPast(this.threadId).catch((err) => {
@@ -162,6 +165,16 @@ class ThreadPanel implements vscode.Disposable {
       scrollToEnd: this.focusEvent === undefined,
       focusEvent: this.focusEvent,
     });
+    this.#followChanges();
+  }
+
+  /** "N files changed" rows under the turns (the panel's id is the stored thread's, live or past). */
+  #followChanges(): void {
+    const sub = this.deps.followTurnChanges?.(
+      (m) => this.post(m),
+      () => this.threadId,
+    );
+    if (sub) this.#subs.push(sub);
   }
 
   #postPickers(live: LiveSession): void {
@@ -260,6 +273,9 @@ class ThreadPanel implements vscode.Disposable {
         case "rendered":
           this.rendered = { entries: m.entries, inDom: m.inDom };
           return;
+        case "reviewTurn":
+        case "restoreTurn":
+          return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
       }
     } catch (err) {
       void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);

@@ -2,7 +2,8 @@
  * Line hunks of one recorded change (before → after) and a unified diff of it. Hunk indexes are stable —
  * both versions are immutable blobs — so a review record can name "hunk 2 of turn 3's change to a.ts".
  */
-import { diffLines, splitLines } from "./line-diff";
+import { diffLines } from "../text/line-diff";
+import { splitLines } from "../text/lines";
 
 export interface LineHunk {
   /** 0-based, end-exclusive line ranges in the version before and after. */
@@ -49,6 +50,28 @@ export function applyHunk(before: string, after: string, h: LineHunk): string {
   const b = splitLines(before);
   const a = splitLines(after);
   return [...b.slice(0, h.beforeStart), ...a.slice(h.afterStart, h.afterEnd), ...b.slice(h.beforeEnd)].join("");
+}
+
+/**
+ * Where lines [start, end) of `from` are in `to`, if none of them changed in between (for an empty range: the
+ * insertion point, if nothing was inserted or removed right there). Undefined when they did change.
+ */
+export function mapRange(
+  from: string,
+  to: string,
+  start: number,
+  end: number,
+): { start: number; end: number } | undefined {
+  let delta = 0;
+  for (const h of hunksOf(from, to)) {
+    const touches =
+      start === end
+        ? (h.beforeStart < start && start < h.beforeEnd) || (h.beforeStart === start && h.beforeEnd === start)
+        : h.beforeStart < end && start < h.beforeEnd;
+    if (touches) return undefined;
+    if (h.beforeEnd <= start) delta += h.afterEnd - h.afterStart - (h.beforeEnd - h.beforeStart);
+  }
+  return { start: start + delta, end: end + delta };
 }
 
 const CONTEXT = 3;

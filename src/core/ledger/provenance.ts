@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { EditLedger } from "./edit-ledger";
 import { hunksOf } from "./hunks";
 import type { FileChange, OpView } from "./ledger-view";
-import { splitLines } from "./line-diff";
+import { splitLines } from "../text/lines";
 import { isThreadId } from "../store/thread-id";
 
 export interface LineOrigin {

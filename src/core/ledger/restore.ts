@@ -75,17 +75,25 @@ export async function diskState(path: string, limits?: Partial<LedgerLimits>): P
   return { id: blobId(buf), size: buf.length, stored: false, ...(isBinary(buf) ? { binary: true as const } : {}) };
 }
 
+function stateOfText(text: string | null): FileState | null {
+  if (text === null) return null;
+  const buf = Buffer.from(text, "utf8");
+  return { id: blobId(buf), size: buf.length, stored: false, ...(isBinary(buf) ? { binary: true as const } : {}) };
+}
+
 export async function planRestore(
   ledger: EditLedger,
   threadId: string,
   target: { turn?: number; op?: string },
+  /** The file as the user sees it (an editor's unsaved text); default: the disk. */
+  read?: (path: string) => Promise<string | null>,
 ): Promise<RestorePlan> {
   const view = ledger.read(threadId);
   const from = resolveTarget(view.ops, target);
   const op = view.ops[from];
   const items = await Promise.all(
     netChanges(view.ops.slice(from)).map(async (f): Promise<RestoreItem> => {
-      const current = await diskState(f.path);
+      const current = read ? stateOfText(await read(f.path)) : await diskState(f.path);
       const unchanged = sameContent(current, f.before);
       const unavailable =
         !f.before || unchanged

@@ -12,7 +12,7 @@ import type { FileState } from "./content";
 import type { EditLedger } from "./edit-ledger";
 import { hunksOf, revertHunk, type LineHunk } from "./hunks";
 import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
-import { mergeAgentWrite } from "./line-diff";
+import { mergeAgentWrite } from "../text/agent-write";
 import { diskWriter, type FileWriter } from "./restore";
 
 export type HunkStatus = "pending" | "kept" | "undone";
@@ -114,12 +114,12 @@ export async function undoChange(
   ledger: EditLedger,
   threadId: string,
   target: { op: string; path: string; hunk: number | null },
-  opts: { cwd: string; writer?: FileWriter; force?: boolean },
+  opts: { cwd: string; writer?: FileWriter; force?: boolean; read?: (path: string) => Promise<string | null> },
 ): Promise<OpView> {
   const view = ledger.read(threadId);
   const { op, change } = findChange(view, target.op, target.path);
   const file = reviewFile(ledger, view, op, change);
-  const current = await readFile(target.path, "utf8").catch(() => null);
+  const current = await (opts.read ?? readText)(target.path);
   const result = undoResult(file, target.hunk, current, opts.force ?? false);
   const writer = opts.writer ?? diskWriter;
   const before = current === null ? null : await keepVersion(ledger.blobs, Buffer.from(current));
@@ -172,3 +172,5 @@ function merge(base: string, next: string, current: string, conflict: (why: stri
   if (m.kind === "conflict") throw conflict(`line ${m.firstConflictLine} was changed since; edit it by hand`);
   return m.text;
 }
+
+const readText = (path: string): Promise<string | null> => readFile(path, "utf8").catch(() => null);

@@ -44,6 +44,16 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.importHistory": importHistory,
   "acpThreads.acceptProposed": acceptProposed,
   "acpThreads.rejectProposed": rejectProposed,
+  // #11 checkpoints, review and provenance (src/vscode/ledger)
+  "acpThreads.reviewTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.reviewTurn(thread, turn),
+  "acpThreads.reviewThread": (hub, thread?: unknown) => hub.ledger.reviewThread(thread),
+  "acpThreads.restoreTurn": (hub, thread?: unknown, turn?: number, opts?: { yes?: boolean; force?: boolean }) =>
+    hub.ledger.restoreTurn(thread, turn, opts),
+  "acpThreads.keepChange": (hub, target?: unknown) => hub.ledger.keep(target),
+  "acpThreads.undoChange": (hub, target?: unknown) => hub.ledger.undo(target),
+  "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
+  "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
+  "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
 };
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {

@@ -8,6 +8,7 @@ import { Header } from "./chrome/header";
 import { wirePermissionShortcuts, wireTranscriptActions } from "./transcript/actions";
 import { TranscriptView } from "./transcript/view";
 import { $, bridge } from "../shared/host";
+import { placeTurnChanges, setTurnChanges, wireTurnChanges } from "./turn-changes";
 
 const vscode = bridge<WebviewMessage>();
 const post = vscode.post;
@@ -24,9 +25,11 @@ const view = new TranscriptView(list, more, (v) => {
   chrome.setUsage(v.model.usage);
   if (v.model.title) chrome.setTitle(v.model.title);
   chrome.setFirstPrompt(v.model.entries.find((e) => e.kind === "user")?.text);
+  placeTurnChanges(list, v.model.entries);
   post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom });
 });
 wireTranscriptActions(list, view, post);
+wireTurnChanges(list, post);
 wirePermissionShortcuts(view, list);
 
 /** Focuses the first match of `selector` once the next redraw has put it in the DOM. */
@@ -86,6 +89,10 @@ function onMessage(m: HostMessage): void {
       break;
     case "title":
       chrome.setTitle(m.title);
+      break;
+    case "turnChanges":
+      setTurnChanges(m.turns);
+      view.schedule();
       break;
   }
 }

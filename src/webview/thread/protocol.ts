@@ -36,6 +36,18 @@ export interface PickerView {
   configOptions?: { id: string; name: string; currentValue: string; options: { value: string; name: string }[] }[];
 }
 
+/** One turn's recorded file changes (edit ledger), shown as "N files changed" under the turn. */
+export interface TurnChangesView {
+  turn: number;
+  files: number;
+  added: number;
+  removed: number;
+  /** Hunks not yet kept or undone. */
+  pending: number;
+  /** The first few file names. */
+  names: string[];
+}
+
 export type HostMessage =
   | {
       type: "init";
@@ -60,7 +72,8 @@ export type HostMessage =
     }
   /** The thread was renamed (here or in the sessions view). */
   | { type: "title"; title: string }
-  | { type: "pickers"; pickers: PickerView };
+  | { type: "pickers"; pickers: PickerView }
+  | { type: "turnChanges"; turns: TurnChangesView[] };
 
 export type WebviewMessage =
   | { type: "ready" }
@@ -78,6 +91,8 @@ export type WebviewMessage =
   | { type: "openLink"; href: string }
   | { type: "setMode"; modeId: string }
   | { type: "setConfig"; configId: string; value: string }
+  | { type: "reviewTurn"; turn: number }
+  | { type: "restoreTurn"; turn: number }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
   | { type: "rendered"; entries: number; inDom: number };
 
@@ -121,6 +136,9 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return str(m.configId, 200) && str(m.value, 1000)
         ? { type: "setConfig", configId: m.configId, value: m.value }
         : undefined;
+    case "reviewTurn":
+    case "restoreTurn":
+      return Number.isInteger(m.turn) && (m.turn as number) >= 1 ? { type: m.type, turn: m.turn as number } : undefined;
     case "rendered":
       return Number.isInteger(m.entries) && Number.isInteger(m.inDom)
         ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }

@@ -16,6 +16,7 @@ const PASSES: Record<string, string[]> = {
     "panel.test.js",
     "recall.test.js",
     "recall-import.test.js",
+    "ledger.test.js",
     "spawn-real.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -1,0 +1,34 @@
+/** How the Hub's pieces answer the ledger feature: which stored thread a command means, and where a turn is shown. */
+import type { ThreadStore } from "../../core/store/thread-store";
+import type { LiveSessions } from "../live-sessions";
+import type { PastThreads } from "../past-threads";
+import type { SessionNode } from "../sessions-tree";
+import type { ThreadPanels } from "../thread-panels";
+
+/** The Hub members this needs (not the Hub itself, which owns the ledger feature). */
+export interface HubParts {
+  threads: Pick<ThreadStore, "exists">;
+  live: Pick<LiveSessions, "get" | "exec">;
+  past: Pick<PastThreads, "load">;
+  panels: Pick<ThreadPanels, "open">;
+}
+
+/** A thread id (a live session's is its stored thread's) or a sessions-view node → the stored thread's id. */
+export function resolveThread(hub: HubParts, arg: unknown): string | undefined {
+  const stored = (id: string) => (hub.threads.exists(id) ? id : undefined);
+  if (typeof arg === "string") return stored(arg);
+  const node = arg as SessionNode | undefined;
+  if (node?.type === "past") return node.thread.threadId;
+  if (node?.type === "live") return stored(node.threadId);
+  if (node?.type === "exec") return hub.live.exec(node.runId)?.threadId;
+  return undefined;
+}
+
+/** The thread's panel at the start of `turn` (a live session's panel as it is). */
+export async function showTurn(hub: HubParts, threadId: string, turn: number): Promise<void> {
+  if (hub.live.get(threadId)) return void hub.panels.open(threadId);
+  const past = await hub.past.load(threadId);
+  let seen = 0;
+  const focusEvent = past?.events.findIndex((e) => e.type === "user_text" && ++seen === turn);
+  hub.panels.open(threadId, { focusEvent: focusEvent !== undefined && focusEvent >= 0 ? focusEvent : undefined });
+}

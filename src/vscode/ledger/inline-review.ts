@@ -1,0 +1,185 @@
+/**
+ * Review in the editor itself: in a file an agent changed, each hunk not yet kept or undone is highlighted and
+ * carries "Keep | Undo | turn N · agent" above it (CodeLens), for the threads under review — every thread live
+ * in this window, plus any thread opened for review. A hunk whose lines were edited since is no longer placed
+ * (the diff editor still shows it). The editor title gets Keep / Undo for all of the active file's hunks.
+ */
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import { mapRange } from "../../core/ledger/hunks";
+import type { LedgerView } from "../../core/ledger/ledger-view";
+import { keepChange, reviewFile, undoChange, type ReviewFile, type ReviewHunk } from "../../core/ledger/review";
+import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
+
+export interface PlacedHunk {
+  threadId: string;
+  file: ReviewFile;
+  hunk: ReviewHunk;
+  agent: string;
+  /** Lines of the document now (end-exclusive; equal for a removal). */
+  start: number;
+  end: number;
+}
+
+export interface ChangeTarget {
+  threadId: string;
+  op: string;
+  path: string;
+  hunk: number | null;
+}
+
+const CONTEXT_KEY = "acpThreads.pendingReview";
+
+export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
+  readonly #host: LedgerHost;
+  readonly #threads = new Set<string>();
+  readonly #views = new Map<string, LedgerView>();
+  readonly #lenses = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.#lenses.event;
+  readonly #added = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor("diffEditor.insertedLineBackground"),
+    overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.addedForeground"),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
+  readonly #removed = vscode.window.createTextEditorDecorationType({
+    borderStyle: "solid none none none",
+    borderWidth: "2px",
+    borderColor: new vscode.ThemeColor("editorGutter.deletedBackground"),
+    isWholeLine: true,
+  });
+  readonly #subs: vscode.Disposable[] = [];
+
+  constructor(
+    host: LedgerHost,
+    private readonly cwdOf: (threadId: string) => string | undefined,
+  ) {
+    this.#host = host;
+    this.#subs.push(
+      vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
+      host.onDidChange(({ threadId }) => {
+        this.#views.delete(threadId);
+        this.refresh();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.#decorate()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === vscode.window.activeTextEditor?.document) this.#decorate();
+      }),
+      this.#lenses,
+      this.#added,
+      this.#removed,
+    );
+  }
+
+  /** Puts a thread's changes under review in the editor. */
+  watch(threadId: string): void {
+    if (this.#threads.has(threadId)) return;
+    this.#threads.add(threadId);
+    this.refresh();
+  }
+
+  refresh(): void {
+    this.#lenses.fire();
+    this.#decorate();
+  }
+
+  /** The hunks still to review in `doc`, placed on its current lines. */
+  placed(doc: vscode.TextDocument): PlacedHunk[] {
+    if (doc.uri.scheme !== "file") return [];
+    const path = doc.uri.fsPath;
+    const text = doc.getText();
+    const out: PlacedHunk[] = [];
+    for (const threadId of this.#threads) {
+      const view = this.#view(threadId);
+      for (const op of view.ops) {
+        const change = op.type === "turn" ? op.files.find((f) => f.path === path) : undefined;
+        if (!change) continue;
+        const file = reviewFile(this.#host.ledger, view, op, change);
+        if (!file.diffable || file.after === null) continue;
+        for (const hunk of file.hunks) {
+          if (hunk.status !== "pending") continue;
+          const at = mapRange(file.after, text, hunk.afterStart, hunk.afterEnd);
+          if (at) out.push({ threadId, file, hunk, agent: op.summary?.agent?.name ?? "agent", ...at });
+        }
+      }
+    }
+    return out.sort((a, b) => a.start - b.start);
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    return this.placed(doc).flatMap((p) => {
+      const line = Math.min(p.start, Math.max(0, doc.lineCount - 1));
+      const range = new vscode.Range(line, 0, line, 0);
+      const target: ChangeTarget = { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: p.hunk.index };
+      return [
+        new vscode.CodeLens(range, { title: "$(check) Keep", command: "acpThreads.keepChange", arguments: [target] }),
+        new vscode.CodeLens(range, { title: "$(discard) Undo", command: "acpThreads.undoChange", arguments: [target] }),
+        new vscode.CodeLens(range, {
+          title: `turn ${p.file.turn} · ${p.agent}`,
+          command: "acpThreads.openTurn",
+          arguments: [p.threadId, p.file.turn],
+        }),
+      ];
+    });
+  }
+
+  async keep(t: ChangeTarget): Promise<void> {
+    await keepChange(this.#host.ledger, t.threadId, t);
+    this.#host.changed(t.threadId);
+  }
+
+  async undo(t: ChangeTarget): Promise<void> {
+    await undoChange(this.#host.ledger, t.threadId, t, {
+      cwd: this.cwdOf(t.threadId) ?? "",
+      writer: editorWriter,
+      read: currentText,
+    });
+    this.#host.changed(t.threadId);
+  }
+
+  /** Keep or Undo every hunk still pending in the active file (newest first for Undo). */
+  async settleActiveFile(action: "keep" | "undo"): Promise<void> {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc) return;
+    const files = new Map<string, ChangeTarget>();
+    for (const p of this.placed(doc))
+      files.set(`${p.threadId} ${p.file.op}`, { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: null });
+    const targets = [...files.values()].reverse();
+    for (const t of targets) {
+      try {
+        await (action === "keep" ? this.keep(t) : this.undo(t));
+      } catch (err) {
+        void vscode.window.showWarningMessage(`ACP Threads: ${errorMessage(err)}`);
+        return;
+      }
+    }
+  }
+
+  #view(threadId: string): LedgerView {
+    let v = this.#views.get(threadId);
+    if (!v) this.#views.set(threadId, (v = this.#host.ledger.read(threadId)));
+    return v;
+  }
+
+  #decorate(): void {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    const placed = this.placed(editor.document);
+    const line = (n: number) => new vscode.Range(n, 0, n, 0);
+    editor.setDecorations(
+      this.#added,
+      placed.flatMap((p) => Array.from({ length: p.end - p.start }, (_, i) => line(p.start + i))),
+    );
+    editor.setDecorations(
+      this.#removed,
+      placed
+        .filter((p) => p.hunk.beforeEnd > p.hunk.beforeStart && p.end === p.start)
+        .map((p) => line(Math.min(p.start, editor.document.lineCount - 1))),
+    );
+    void vscode.commands.executeCommand("setContext", CONTEXT_KEY, placed.length > 0);
+  }
+
+  dispose(): void {
+    for (const s of this.#subs) s.dispose();
+  }
+}

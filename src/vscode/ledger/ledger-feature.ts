@@ -1,0 +1,166 @@
+/**
+ * Checkpoints, review and provenance in the editor (#11), as one Hub member: the ledger host, inline review,
+ * provenance hovers, and the command handlers (review a turn or a thread, keep / undo a hunk or a file,
+ * restore to before a turn, open a turn). Command arguments come from anywhere (sessions view nodes, CodeLens,
+ * hovers, the thread panel), so each handler accepts a thread id or a node and resolves it.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { isThreadId } from "../../core/store/thread-id";
+import type { Logger } from "../../core/log";
+import type { ThreadStore } from "../../core/store/thread-store";
+import type { HostMessage } from "../../webview/thread/protocol";
+import { InlineReview, type ChangeTarget } from "./inline-review";
+import { LedgerHost } from "./ledger-host";
+import { followTurnChanges } from "./panel-changes";
+import { ProvenanceHover } from "./provenance-hover";
+import {
+  restoreTurn,
+  reviewThread,
+  reviewTurn,
+  type RestoreOptions,
+  type ReviewDeps,
+  type ThreadInfo,
+} from "./review-commands";
+
+export interface LedgerFeatureDeps {
+  home: string;
+  logger: Logger;
+  threads: ThreadStore;
+  /** A thread id or a sessions-view node → the stored thread's id. */
+  resolveThread(arg: unknown): string | undefined;
+  /** Shows the thread's panel at the start of `turn`. */
+  showTurn(threadId: string, turn: number): Promise<void>;
+}
+
+export class LedgerFeature implements vscode.Disposable {
+  readonly host: LedgerHost;
+  readonly inline: InlineReview;
+  readonly hover: ProvenanceHover;
+  readonly #deps: LedgerFeatureDeps;
+  readonly #info = new Map<string, ThreadInfo>();
+  readonly #review: ReviewDeps;
+
+  constructor(deps: LedgerFeatureDeps) {
+    this.#deps = deps;
+    this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title);
+    this.inline = new InlineReview(this.host, (id) => this.#infoOf(id)?.cwd);
+    this.hover = new ProvenanceHover(this.host.provenance, (id) => this.#infoOf(id)?.title);
+    this.host.onDidChange(({ threadId, op }) => {
+      this.hover.reset();
+      // a turn recorded in this window puts its thread under inline review
+      if (op?.type === "turn") this.inline.watch(threadId);
+    });
+    this.#review = { host: this.host, info: (id) => this.#require(id), watch: (id) => this.inline.watch(id) };
+  }
+
+  /** The engine's ledger, for thread sessions and exec runs. */
+  get ledger() {
+    return this.host.ledger;
+  }
+
+  async reviewTurn(arg?: unknown, turn?: number): Promise<void> {
+    const id = await this.#thread(arg, "Review changes");
+    if (id) await reviewTurn(this.#review, id, typeof turn === "number" ? turn : undefined);
+  }
+
+  async reviewThread(arg?: unknown): Promise<void> {
+    const id = await this.#thread(arg, "Review changes");
+    if (id) await reviewThread(this.#review, id);
+  }
+
+  async restoreTurn(arg?: unknown, turn?: number | { op: string }, opts?: RestoreOptions): Promise<string | undefined> {
+    const id = await this.#thread(arg, "Restore workspace");
+    const target = typeof turn === "number" || isOp(turn) ? turn : undefined;
+    return id ? restoreTurn(this.#review, id, target, opts) : undefined;
+  }
+
+  /** Keep or Undo every change still to review in the active file. */
+  settleFile(action: "keep" | "undo"): Promise<void> {
+    return this.inline.settleActiveFile(action);
+  }
+
+  keep(target: unknown): Promise<void> {
+    return this.inline.keep(asTarget(target));
+  }
+
+  undo(target: unknown): Promise<void> {
+    return this.inline.undo(asTarget(target));
+  }
+
+  async openTurn(arg: unknown, turn: unknown): Promise<void> {
+    const id = await this.#thread(arg, "Open turn");
+    if (id) await this.#deps.showTurn(id, typeof turn === "number" ? turn : 1);
+  }
+
+  /** For the thread panels: "N files changed" rows of the panel's stored thread. */
+  followTurnChanges(post: (m: HostMessage) => void, storeThreadId: () => string | undefined): vscode.Disposable {
+    return followTurnChanges(this.host, post, () => {
+      const id = storeThreadId();
+      const info = id ? this.#infoOf(id) : undefined;
+      return id && info ? { threadId: id, cwd: info.cwd } : undefined;
+    });
+  }
+
+  /** The thread a command means; from the palette, a pick among the threads with recorded changes. */
+  async #thread(arg: unknown, title: string): Promise<string | undefined> {
+    const id = this.#deps.resolveThread(arg);
+    if (id || arg !== undefined) {
+      if (!id) throw new Error("That thread is not stored (it never started, or it was deleted).");
+      return id;
+    }
+    const recent = recentLedgers(this.host.ledger.dir).flatMap((threadId) => {
+      const info = this.#infoOf(threadId);
+      return info ? [{ label: info.title, description: vscode.workspace.asRelativePath(info.cwd), threadId }] : [];
+    });
+    if (!recent.length) return void vscode.window.showInformationMessage("No thread has recorded file changes yet.");
+    return (await vscode.window.showQuickPick(recent, { title, placeHolder: "Which thread?" }))?.threadId;
+  }
+
+  #require(threadId: string): ThreadInfo {
+    const info = this.#infoOf(threadId);
+    if (!info) throw new Error(`No thread ${threadId}.`);
+    return info;
+  }
+
+  #infoOf(threadId: string): ThreadInfo | undefined {
+    let info = this.#info.get(threadId);
+    if (!info && this.#deps.threads.exists(threadId)) {
+      const m = this.#deps.threads.read(threadId).metadata;
+      info = { cwd: m.cwd, title: m.title ?? "(untitled)" };
+      this.#info.set(threadId, info);
+    }
+    return info;
+  }
+
+  dispose(): void {
+    this.hover.dispose();
+    this.inline.dispose();
+    this.host.dispose();
+  }
+}
+
+/** Thread ids with a ledger, most recently changed first. */
+function recentLedgers(dir: string, max = 30): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6)));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => ({ id: n.slice(0, -6), at: statSync(join(dir, n)).mtimeMs }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, max)
+    .map((x) => x.id);
+}
+
+const isOp = (v: unknown): v is { op: string } => !!v && typeof (v as { op?: unknown }).op === "string";
+
+function asTarget(v: unknown): ChangeTarget {
+  const t = v as Partial<ChangeTarget> | undefined;
+  if (!t || typeof t.threadId !== "string" || typeof t.op !== "string" || typeof t.path !== "string")
+    throw new Error("Keep / Undo needs a change (use the CodeLens above a change).");
+  return { threadId: t.threadId, op: t.op, path: t.path, hunk: typeof t.hunk === "number" ? t.hunk : null };
+}

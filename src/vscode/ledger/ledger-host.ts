@@ -1,0 +1,132 @@
+/**
+ * The edit ledger in the editor: one EditLedger for the data home (passed to every thread session and exec run),
+ * the `acp-threads-ledger:` documents that show recorded versions in diff editors, the conflict radar's
+ * notices, and the writer review and restore use (open documents are edited in place and saved, so an editor
+ * never ends up with a stale buffer over a file we changed).
+ */
+import * as vscode from "vscode";
+import { describeState, type FileState } from "../../core/ledger/content";
+import { EditLedger, type LedgerRecorded } from "../../core/ledger/edit-ledger";
+import { ProvenanceIndex } from "../../core/ledger/provenance";
+import type { FileWriter } from "../../core/ledger/restore";
+import type { Logger } from "../../core/log";
+
+export const LEDGER_SCHEME = "acp-threads-ledger";
+
+export class LedgerHost implements vscode.Disposable {
+  readonly ledger: EditLedger;
+  readonly provenance: ProvenanceIndex;
+  readonly #changed = new vscode.EventEmitter<LedgerRecorded | { threadId: string; op?: undefined }>();
+  /** A turn, restore, undo or keep was recorded (the thread's views refresh). */
+  readonly onDidChange = this.#changed.event;
+  readonly #subs: vscode.Disposable[] = [];
+
+  constructor(
+    home: string,
+    readonly logger: Logger,
+    private readonly threadTitle: (threadId: string) => string | undefined,
+  ) {
+    this.ledger = new EditLedger({ home, logger });
+    this.provenance = new ProvenanceIndex(this.ledger);
+    this.#subs.push(
+      vscode.workspace.registerTextDocumentContentProvider(LEDGER_SCHEME, {
+        provideTextDocumentContent: (u) => this.#content(u),
+      }),
+      toVs(this.ledger.onDidRecord((r) => this.#recorded(r))),
+      toVs(this.ledger.onConflict((n) => void this.#warn(n.message, n.threadId))),
+      this.#changed,
+    );
+  }
+
+  /** Tells the views that `threadId`'s ledger changed outside a turn (keep, undo, restore). */
+  changed(threadId: string): void {
+    this.#changed.fire({ threadId });
+  }
+
+  /** A read-only document with one recorded version of `path` (empty for "absent"). */
+  versionUri(path: string, state: FileState | null, label: string): vscode.Uri {
+    const q = new URLSearchParams({ label });
+    if (state?.id) q.set("id", state.id);
+    if (state && !state.stored) q.set("note", describeState(state));
+    return vscode.Uri.from({ scheme: LEDGER_SCHEME, path, query: q.toString() });
+  }
+
+  #content(uri: vscode.Uri): string {
+    const q = new URLSearchParams(uri.query);
+    const note = q.get("note");
+    if (note) return `(${note})\n`;
+    const id = q.get("id");
+    if (!id) return "";
+    return this.ledger.blobs.getText(id) ?? "(this version is no longer in the ledger's blob store)\n";
+  }
+
+  /** Conflict radar for agents that write to disk themselves: they changed a file the user has unsaved edits in. */
+  #recorded(r: LedgerRecorded): void {
+    this.#changed.fire(r);
+    for (const f of r.op.files) {
+      if (!f.via.includes("disk")) continue;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === f.path);
+      if (doc?.isDirty)
+        void this.#warn(
+          `${r.op.summary?.agent?.name ?? "The agent"} changed ${vscode.workspace.asRelativePath(f.path)} on disk while you have unsaved edits in it: your editor no longer shows what the agent read and wrote. Compare before you save.`,
+          r.threadId,
+          f.path,
+        );
+    }
+  }
+
+  async #warn(message: string, threadId: string, path?: string): Promise<void> {
+    const title = this.threadTitle(threadId);
+    const actions = path ? ["Compare", "Open thread"] : ["Open thread"];
+    const pick = await vscode.window.showWarningMessage(`${message}${title ? ` (thread “${title}”)` : ""}`, ...actions);
+    if (pick === "Open thread") await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+    if (pick === "Compare" && path)
+      await vscode.commands.executeCommand("workbench.files.action.compareWithSaved", vscode.Uri.file(path));
+  }
+
+  dispose(): void {
+    for (const s of this.#subs) s.dispose();
+    this.ledger.dispose();
+  }
+}
+
+const toVs = (d: { dispose(): void }): vscode.Disposable => new vscode.Disposable(() => d.dispose());
+
+/** The document open on `path`, if any. */
+export function openDocument(path: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path && !d.isClosed);
+}
+
+/** Current text: the open editor's (unsaved edits included) or the disk's; null when the file does not exist. */
+export async function currentText(path: string): Promise<string | null> {
+  const doc = openDocument(path);
+  if (doc) return doc.getText();
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
+  } catch {
+    return null;
+  }
+}
+
+/** Writes through open editors (replace + save) and the workspace file system otherwise. */
+export const editorWriter: FileWriter = {
+  async write(path, content) {
+    const doc = openDocument(path);
+    if (doc) {
+      const text = new TextDecoder().decode(content);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+      if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
+      await doc.save();
+      return;
+    }
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(path), content);
+  },
+  async remove(path) {
+    try {
+      await vscode.workspace.fs.delete(vscode.Uri.file(path), { useTrash: false });
+    } catch (err) {
+      if (!(err instanceof vscode.FileSystemError && err.code === "FileNotFound")) throw err;
+    }
+  },
+};

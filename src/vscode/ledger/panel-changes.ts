@@ -1,0 +1,45 @@
+/**
+ * The thread panel's "N files changed" rows: what the host sends (`turnChanges`), worked out from the ledger,
+ * and sent again whenever the thread's ledger changes.
+ */
+import type * as vscode from "vscode";
+import { lineCounts } from "../../core/ledger/hunks";
+import { reviewOp } from "../../core/ledger/review";
+import { relPath } from "../../core/ledger/summary";
+import type { HostMessage, TurnChangesView } from "../../webview/thread/protocol";
+import type { LedgerHost } from "./ledger-host";
+
+const NAMES = 3;
+
+export function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): TurnChangesView[] {
+  const view = host.ledger.read(threadId);
+  return view.ops
+    .filter((o) => o.type === "turn" && o.turn !== undefined && o.files.length)
+    .map((o) => {
+      const files = reviewOp(host.ledger, view, o);
+      const counts = lineCounts(files.flatMap((f) => f.hunks));
+      return {
+        turn: o.turn!,
+        files: o.files.length,
+        ...counts,
+        pending: files.reduce((n, f) => n + f.hunks.filter((h) => h.status === "pending").length, 0),
+        names: o.files.slice(0, NAMES).map((f) => relPath(cwd, f.path)),
+      };
+    });
+}
+
+/** Posts the rows for the panel's thread now and after every change to its ledger. */
+export function followTurnChanges(
+  host: LedgerHost,
+  post: (m: HostMessage) => void,
+  thread: () => { threadId: string; cwd: string } | undefined,
+): vscode.Disposable {
+  const send = () => {
+    const t = thread();
+    if (t) post({ type: "turnChanges", turns: turnChangesOf(host, t.threadId, t.cwd) });
+  };
+  send();
+  return host.onDidChange(({ threadId }) => {
+    if (threadId === thread()?.threadId) send();
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * "Review changes" (one turn, or a whole thread) in VS Code's multi-file diff editor, "Restore workspace to
+ * before this turn" with a preview and a clear refusal to overwrite later edits unless confirmed (and an Undo
+ * right after).
+ */
+import * as vscode from "vscode";
+import { AcpThreadsError } from "../../core/errors";
+import { blobId } from "../../core/ledger/blob-store";
+import type { FileState } from "../../core/ledger/content";
+import { netChanges, type OpView } from "../../core/ledger/ledger-view";
+import { applyRestore, planRestore, type RestoreItem } from "../../core/ledger/restore";
+import { filesChangedLabel, relPath } from "../../core/ledger/summary";
+import { currentText, editorWriter, openDocument, type LedgerHost } from "./ledger-host";
+
+export interface ThreadInfo {
+  cwd: string;
+  title: string;
+}
+
+export interface ReviewDeps {
+  host: LedgerHost;
+  info(threadId: string): ThreadInfo;
+  /** Puts the thread under inline review (CodeLens Keep / Undo in its files). */
+  watch(threadId: string): void;
+}
+
+async function isNow(path: string, state: FileState | null): Promise<boolean> {
+  const text = await currentText(path);
+  if (text === null || !state) return text === null && !state;
+  return !!state.id && blobId(Buffer.from(text)) === state.id;
+}
+
+async function pickTurn(deps: ReviewDeps, threadId: string, what: string): Promise<OpView | undefined> {
+  const turns = deps.host.ledger.read(threadId).ops.filter((o) => o.type === "turn" && o.files.length);
+  if (!turns.length) {
+    void vscode.window.showInformationMessage("This thread has no recorded file changes.");
+    return undefined;
+  }
+  if (turns.length === 1) return turns[0];
+  const pick = await vscode.window.showQuickPick(
+    turns.reverse().map((o) => ({
+      label: `Turn ${o.turn}`,
+      description: `${o.summary?.agent?.name ?? ""} · ${filesChangedLabel(o.files.length)}`,
+      op: o,
+    })),
+    { title: what, placeHolder: "Which turn?" },
+  );
+  return pick?.op;
+}
+
+function turnOf(deps: ReviewDeps, threadId: string, turn: number): OpView {
+  const op = deps.host.ledger.read(threadId).ops.find((o) => o.type === "turn" && o.turn === turn);
+  if (!op) throw new AcpThreadsError("not_found", `turn ${turn} of this thread has no recorded file changes`);
+  return op;
+}
+
+/** One turn's changes: before the turn ↔ after it (the live file while it still is what the turn left). */
+export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: number): Promise<void> {
+  const op = turn === undefined ? await pickTurn(deps, threadId, "Review changes") : turnOf(deps, threadId, turn);
+  if (!op) return;
+  deps.watch(threadId);
+  const { cwd } = deps.info(threadId);
+  const { host } = deps;
+  const resources = await Promise.all(
+    op.files.map(async (f) => {
+      const uri = vscode.Uri.file(f.path);
+      const before = host.versionUri(f.path, f.before, `before turn ${op.turn}`);
+      const after =
+        (await isNow(f.path, f.after)) && f.after ? uri : host.versionUri(f.path, f.after, `after turn ${op.turn}`);
+      return [uri, before, after];
+    }),
+  );
+  const title = `Turn ${op.turn}${op.summary?.agent ? ` · ${op.summary.agent.name}` : ""}: ${filesChangedLabel(op.files.length)}`;
+  await showDiffs(title, resources, relPath(cwd, op.files[0].path));
+}
+
+/**
+ * Opens one diff (`vscode.diff`) or several (`vscode.changes`). From the thread panel they open beside it (in
+ * the other editor group, or a new one), never over the panel; from an editor, where it is.
+ */
+async function showDiffs(title: string, resources: vscode.Uri[][], firstName: string): Promise<void> {
+  const groups = vscode.window.tabGroups;
+  const fromPanel = groups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
+  const other = fromPanel ? groups.all.find((g) => g !== groups.activeTabGroup) : undefined;
+  if (resources.length === 1) {
+    const [, before, after] = resources[0];
+    const viewColumn = !fromPanel ? vscode.ViewColumn.Active : (other?.viewColumn ?? vscode.ViewColumn.Beside);
+    await vscode.commands.executeCommand("vscode.diff", before, after, `${firstName} (${title})`, { viewColumn });
+    return;
+  }
+  // vscode.changes opens in the active group: make that one the code group first
+  if (other)
+    await vscode.commands.executeCommand(FOCUS_GROUP[other.viewColumn - 1] ?? "workbench.action.focusFirstEditorGroup");
+  else if (fromPanel) await vscode.commands.executeCommand("workbench.action.newGroupRight");
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+}
+
+const FOCUS_GROUP = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth"].map(
+  (n) => `workbench.action.focus${n}EditorGroup`,
+);
+
+/** Everything the thread changed: each file before the thread's first change ↔ as it is now. */
+export async function reviewThread(deps: ReviewDeps, threadId: string): Promise<void> {
+  const view = deps.host.ledger.read(threadId);
+  const files = netChanges(view.ops);
+  if (!files.length) return void vscode.window.showInformationMessage("This thread has no recorded file changes.");
+  deps.watch(threadId);
+  const resources = files.map((f) => {
+    const uri = vscode.Uri.file(f.path);
+    return [
+      uri,
+      deps.host.versionUri(f.path, f.before, "before the thread"),
+      f.after ? uri : deps.host.versionUri(f.path, null, "deleted"),
+    ];
+  });
+  const { cwd, title } = deps.info(threadId);
+  await showDiffs(`“${title}”: ${filesChangedLabel(files.length)}`, resources, relPath(cwd, files[0].path));
+}
+
+const ACTION = {
+  revert: "$(discard) revert",
+  delete: "$(trash) delete",
+  recreate: "$(new-file) recreate",
+  unchanged: "$(check) unchanged",
+};
+
+export interface RestoreOptions {
+  /** Skip the preview and ask nothing: later edits are then only overwritten with `force` (tests, scripts). */
+  yes?: boolean;
+  /** Overwrite files edited after the thread's last change to them without asking. */
+  force?: boolean;
+}
+
+/** "Restore workspace to before this turn" (or to before an operation, e.g. to undo a restore). */
+export async function restoreTurn(
+  deps: ReviewDeps,
+  threadId: string,
+  target?: number | { op: string },
+  opts: RestoreOptions = {},
+): Promise<string | undefined> {
+  const turn = target === undefined ? (await pickTurn(deps, threadId, "Restore workspace"))?.turn : target;
+  if (turn === undefined) return undefined;
+  const { host } = deps;
+  const { cwd } = deps.info(threadId);
+  const plan = await planRestore(host.ledger, threadId, typeof turn === "number" ? { turn } : turn, currentText);
+  // unsaved edits in an open editor count as edits made after the turn
+  for (const i of plan.items) if (openDocument(i.path)?.isDirty && i.action !== "unchanged") i.conflict = true;
+  const what = typeof turn === "number" ? `before turn ${turn}` : "before the restore";
+  const todo = plan.items.filter((i) => i.action !== "unchanged");
+  if (!todo.length)
+    return void vscode.window.showInformationMessage(`Nothing to restore: the files are as they were ${what}.`);
+  const conflicts = todo.filter((i) => i.conflict && !i.unavailable);
+  if (!opts.yes && !(await preview(plan.items, cwd, what))) return undefined;
+  let force = opts.force ?? false;
+  if (conflicts.length && !force) {
+    const names = conflicts.map((c) => relPath(cwd, c.path)).join(", ");
+    if (opts.yes)
+      throw new AcpThreadsError(
+        "usage",
+        `not restored: ${names} changed after the thread last wrote them (force to overwrite)`,
+      );
+    const answer = await vscode.window.showWarningMessage(
+      `${conflicts.length} file(s) changed after the thread last wrote them: ${names}. Restoring overwrites those edits.`,
+      { modal: true },
+      "Overwrite my edits",
+    );
+    if (answer !== "Overwrite my edits") return undefined;
+    force = true;
+  }
+  const op = await applyRestore(host.ledger, plan, { cwd, force, writer: editorWriter });
+  host.changed(threadId);
+  const notes = op.summary?.notes ?? [];
+  void vscode.window
+    .showInformationMessage(
+      `Restored ${op.files.length} file(s) to ${what}.${notes.length ? ` ${notes.join("; ")}` : ""}`,
+      "Undo restore",
+    )
+    .then((pick) => pick && restoreTurn(deps, threadId, { op: op.op }, { yes: true }));
+  return op.op;
+}
+
+async function preview(items: RestoreItem[], cwd: string, what: string): Promise<boolean> {
+  const picks = items.map((i) => ({
+    label: `${ACTION[i.action]}  ${relPath(cwd, i.path)}`,
+    description: i.unavailable
+      ? `cannot restore: ${i.unavailable}`
+      : i.conflict
+        ? "$(warning) edited since — would be overwritten"
+        : "",
+  }));
+  const go = {
+    label: "$(history) Restore",
+    description: `put ${picks.length} file(s) back to ${what}`,
+    alwaysShow: true,
+  };
+  const pick = await vscode.window.showQuickPick([go, ...picks], {
+    title: `Restore workspace to ${what}`,
+    placeHolder: "Preview: what will change",
+  });
+  return pick === go;
+}
