@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { ChangeTarget } from "../../../src/vscode/ledger/inline-review";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 const BEFORE = lines("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa");
@@ -70,21 +70,10 @@ async function hoverText(doc: vscode.TextDocument, line: number): Promise<string
 
 describe("checkpoints, review and provenance", () => {
   before(async () => {
-    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
-    const config = vscode.workspace.getConfiguration("acpThreads");
-    await config.update(
-      "agents",
-      {
-        fake: {
-          command: process.execPath,
-          args: [fake],
-          env: { ELECTRON_RUN_AS_NODE: "1" },
-          displayName: "Fake agent",
-        },
-      },
-      vscode.ConfigurationTarget.Global,
-    );
-    await config.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    await useFakeAgent();
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
