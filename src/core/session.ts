@@ -88,6 +88,8 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
   #status: ThreadSessionStatus = "idle";
   #seed = "";
   #turn: Promise<TurnResult> | undefined;
+  /** Set by `cancel` while the turn is starting (the ledger's capture begins before the prompt is sent). */
+  #cancelBeforePrompt = false;
   #origin: SessionOrigin = "new";
   #info: SessionInfo | undefined;
   readonly #ledger: SessionLedger | undefined;
@@ -268,11 +270,16 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     }
     this.#setStatus("working");
     this.live.beginTurn(opts.recordText ?? promptText(prompt));
+    this.#cancelBeforePrompt = false;
     await this.#ledger?.begin(this.live.metadata.counters.userMessages);
     const seeded = this.#seed;
     let result: TurnResult = { stopReason: "error", error: "the turn ended without a result" };
     try {
-      const turn = this.runtime.runTurn(this.sessionId, withSeed(seeded, prompt), { signal: opts.signal });
+      // a cancel that came while the turn was starting: the prompt is never sent (the runtime had no turn to stop)
+      const cancelled = this.#cancelBeforePrompt || opts.signal?.aborted;
+      const turn = cancelled
+        ? cancelledTurn()
+        : this.runtime.runTurn(this.sessionId, withSeed(seeded, prompt), { signal: opts.signal });
       for await (const event of turn) {
         if (event.type === "done") {
           result = { stopReason: event.stopReason, ...(event.usage ? { usage: event.usage } : {}) };
@@ -295,7 +302,9 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
   }
 
   async cancel(): Promise<void> {
-    if (this.#status === "working") await this.runtime.cancel(this.sessionId);
+    if (this.#status !== "working") return;
+    this.#cancelBeforePrompt = true;
+    await this.runtime.cancel(this.sessionId);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -436,4 +445,9 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
 function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
   const info = runtime.getCapabilities()?.agentInfo;
   return info?.name ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
+}
+
+/** The events of a turn cancelled before its prompt was sent. */
+async function* cancelledTurn(): AsyncIterable<RuntimeEvent> {
+  yield { type: "done", stopReason: "cancelled" };
 }

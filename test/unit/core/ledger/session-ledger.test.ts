@@ -147,3 +147,50 @@ test("ledger appends from two processes wait for each other's lock instead of fa
     await pending;
     assert.equal(readLedger(path).records.length, 1);
   }));
+
+test("a cancel while the ledger is still beginning the turn cancels it: the prompt is never sent", () =>
+  withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    const home = join(dir, "home");
+    const ledger = new EditLedger({ home });
+    // the turn's capture waits for this gate (a big folder's baseline still being built)
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const begin = ledger.beginTurn.bind(ledger);
+    ledger.beginTurn = async (info) => (await gate, begin(info));
+    const prompts: string[] = [];
+    const session = await ThreadSession.start({
+      store: new ThreadStore(home),
+      agent: agentRef,
+      cwd: ws,
+      live: { flushMs: 0 },
+      ledger,
+      createRuntime: () =>
+        startFake(
+          {
+            async prompt(t) {
+              prompts.push(t.sessionId);
+              await t.say("should not run");
+              return "end_turn";
+            },
+          },
+          { cwd: ws },
+        ),
+    });
+    try {
+      const working = new Promise<void>((r) => session.onStatus((s) => s === "working" && r()));
+      const turn = session.prompt("sleep");
+      await working;
+      await session.cancel();
+      open();
+      assert.equal((await turn).stopReason, "cancelled");
+      assert.deepEqual(prompts, []);
+      // the next turn is sent as usual
+      assert.equal((await session.prompt("again")).stopReason, "end_turn");
+      assert.equal(prompts.length, 1);
+    } finally {
+      await session.close();
+      ledger.dispose();
+    }
+  }));
