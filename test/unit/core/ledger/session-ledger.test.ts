@@ -18,6 +18,18 @@ import { withTmp } from "../store/helpers";
 
 const agentRef = { id: "fake", name: "Fake", command: "/bin/false" };
 
+/** A thread session on the fake agent `script`, recording into `ledger`. */
+function startSession(home: string, ws: string, ledger: EditLedger, script: FakeAgentScript): Promise<ThreadSession> {
+  return ThreadSession.start({
+    store: new ThreadStore(home),
+    agent: agentRef,
+    cwd: ws,
+    live: { flushMs: 0 },
+    ledger,
+    createRuntime: () => startFake(script, { cwd: ws, permissionPolicy: "approve-all" }),
+  });
+}
+
 /** Turn 1: fs write of a.txt, own disk write of b.txt (tool call with a diff), deletion of c.txt. Turn 2: b.txt again. */
 function script(ws: string): FakeAgentScript {
   let turn = 0;
@@ -67,14 +79,7 @@ for (const git of [true, false]) {
       const ledger = new EditLedger({ home });
       const recorded: string[] = [];
       ledger.onDidRecord((r) => recorded.push(`${r.threadId}:${r.op.op}:${r.op.files.length}`));
-      const session = await ThreadSession.start({
-        store: new ThreadStore(home),
-        agent: agentRef,
-        cwd: ws,
-        live: { flushMs: 0 },
-        ledger,
-        createRuntime: () => startFake(script(ws), { cwd: ws, permissionPolicy: "approve-all" }),
-      });
+      const session = await startSession(home, ws, ledger, script(ws));
       try {
         assert.equal((await session.prompt("one")).stopReason, "end_turn");
         assert.equal((await session.prompt("two")).stopReason, "end_turn");
@@ -160,23 +165,12 @@ test("a cancel while the ledger is still beginning the turn cancels it: the prom
     const begin = ledger.beginTurn.bind(ledger);
     ledger.beginTurn = async (info) => (await gate, begin(info));
     const prompts: string[] = [];
-    const session = await ThreadSession.start({
-      store: new ThreadStore(home),
-      agent: agentRef,
-      cwd: ws,
-      live: { flushMs: 0 },
-      ledger,
-      createRuntime: () =>
-        startFake(
-          {
-            async prompt(t) {
-              prompts.push(t.sessionId);
-              await t.say("should not run");
-              return "end_turn";
-            },
-          },
-          { cwd: ws },
-        ),
+    const session = await startSession(home, ws, ledger, {
+      async prompt(t) {
+        prompts.push(t.sessionId);
+        await t.say("sent");
+        return "end_turn";
+      },
     });
     try {
       const working = new Promise<void>((r) => session.onStatus((s) => s === "working" && r()));
