@@ -79,6 +79,8 @@ async function turns(dir: string, git: boolean, watch: boolean): Promise<TurnFig
     agentWrites(ws, turn);
     base.push(ms(t0));
   }
+  // the previous round's watches and ledger are released once their close callbacks ran: let them, then GC
+  await new Promise((r) => setTimeout(r, 200));
   const mem0 = heapMb();
   const ledger = new EditLedger({ home: join(dir, `home-${git}-${watch}`), watch });
   const threadId = "0196a000-0000-7000-8000-000000000001";

@@ -5,17 +5,21 @@
  * limit) the watcher reports `failed` and the tracker falls back to stat walks.
  */
 import { watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+import { HOST_PLATFORM, type Platform } from "../platform/host";
+import { childRel } from "./rel-path";
 
 export class DirWatcher {
   readonly #root: string;
   readonly #watchers = new Map<string, FSWatcher>();
   readonly #onPath: (rel: string) => void;
+  readonly #platform: Platform;
   #failed: string | undefined;
 
-  constructor(root: string, onPath: (rel: string) => void) {
+  /** `onPath` gets `/`-separated workspace-relative paths on every platform. */
+  constructor(root: string, onPath: (rel: string) => void, platform: Platform = HOST_PLATFORM) {
     this.#root = root;
     this.#onPath = onPath;
+    this.#platform = platform;
   }
 
   /** Why watching stopped working (then every sync must walk), or undefined. */
@@ -31,14 +35,14 @@ export class DirWatcher {
     return this.#watchers.has(dir);
   }
 
-  /** Starts watching `dir` (workspace-relative, "" = root). Returns false once watching has failed. */
+  /** Starts watching `dir` (workspace-relative, `/`-separated, "" = root). Returns false once watching has failed. */
   add(dir: string): boolean {
     if (this.#failed) return false;
     if (this.#watchers.has(dir)) return true;
     try {
-      const w = watch(join(this.#root, dir), { persistent: false }, (_event, name) => {
+      const w = watch(this.#platform.path.join(this.#root, dir), { persistent: false }, (_event, name) => {
         // no name: something in the directory changed; the tracker rescans it
-        this.#onPath(name ? (dir ? `${dir}/${name}` : String(name)) : dir);
+        this.#onPath(name ? childRel(dir, String(name), this.#platform) : dir);
       });
       w.on("error", () => {
         this.#close(dir);

@@ -4,11 +4,13 @@
  * negation, directory-only patterns, anchoring by a slash, `*` `?` `[...]` (incl. `[!..]`, POSIX classes),
  * `**` in leading, trailing and middle position; deeper .gitignore files override shallower ones, which override
  * `.git/info/exclude`, which overrides the global excludes file; a file below an ignored directory cannot be
- * re-included; `.git` is always ignored. Paths are `/`-separated and relative to the root the rules were
- * loaded for; differential unit tests compare the answers with `git check-ignore`.
+ * re-included; `.git` is always ignored. Paths are relative to the root the rules were loaded for and
+ * `/`-separated (on Windows `\` is accepted too, and matching ignores case as git's `core.ignorecase` does there);
+ * differential unit tests compare the answers with `git check-ignore`.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
+import { toSlashes } from "./rel-path";
 
 interface Rule {
   re: RegExp;
@@ -112,7 +114,7 @@ function globToRe(glob: string): string {
 }
 
 /** Parses one line of a gitignore file; undefined for blanks and comments. */
-export function parseRule(line: string): Rule | undefined {
+export function parseRule(line: string, ignoreCase = false): Rule | undefined {
   let p = line.replace(/\r$/, "");
   // trailing spaces are dropped unless escaped
   p = p.replace(/(?<!\\)((?:\\\\)*) +$/, "$1");
@@ -131,12 +133,12 @@ export function parseRule(line: string): Rule | undefined {
   const anchored = p.includes("/");
   if (p.startsWith("/")) p = p.slice(1);
   const body = globToRe(p);
-  const re = new RegExp(anchored ? `^${body}$` : `(?:^|/)${body}$`);
+  const re = new RegExp(anchored ? `^${body}$` : `(?:^|/)${body}$`, ignoreCase ? "i" : "");
   return { re, negate, dirOnly };
 }
 
-export function parseRules(text: string): Rule[] {
-  return text.split("\n").flatMap((l) => parseRule(l) ?? []);
+export function parseRules(text: string, ignoreCase = false): Rule[] {
+  return text.split("\n").flatMap((l) => parseRule(l, ignoreCase) ?? []);
 }
 
 interface Level {
@@ -148,8 +150,12 @@ interface Level {
 export interface IgnoreOptions {
   /** Lowest-precedence rule texts (global excludes file, then .git/info/exclude), root-relative. */
   extra?: string[];
-  /** Reads a .gitignore; default: from disk under the root. */
+  /** Reads a .gitignore (`/`-separated path); default: from disk under the root. */
   readFile?: (rel: string) => string | undefined;
+  /** Separators and case (default: this machine's). */
+  platform?: Platform;
+  /** Match ignoring case (default: on Windows, as git there sets `core.ignorecase`). */
+  ignoreCase?: boolean;
 }
 
 /** Answers "is this path ignored" for one root, loading each directory's .gitignore once. */
@@ -159,11 +165,15 @@ export class IgnoreMatcher {
   readonly #levels = new Map<string, Rule[]>();
   readonly #dirCache = new Map<string, boolean>();
   readonly #read: (rel: string) => string | undefined;
+  readonly #platform: Platform;
+  readonly #ignoreCase: boolean;
 
   constructor(root: string, opts: IgnoreOptions = {}) {
     this.#root = root;
-    this.#extra = { base: "", rules: (opts.extra ?? []).flatMap(parseRules) };
-    this.#read = opts.readFile ?? ((rel) => readText(join(this.#root, rel)));
+    this.#platform = opts.platform ?? HOST_PLATFORM;
+    this.#ignoreCase = opts.ignoreCase ?? isWindows(this.#platform);
+    this.#extra = { base: "", rules: (opts.extra ?? []).flatMap((t) => parseRules(t, this.#ignoreCase)) };
+    this.#read = opts.readFile ?? ((rel) => readText(this.#platform.path.join(this.#root, rel)));
   }
 
   /** Forget cached .gitignore contents (one changed on disk). */
@@ -172,11 +182,12 @@ export class IgnoreMatcher {
     this.#dirCache.clear();
   }
 
-  /** `rel` is root-relative with `/` separators; `isDir` says whether it names a directory. */
-  ignores(rel: string, isDir: boolean): boolean {
+  /** `rel` is root-relative (`/`-separated; `\` too on Windows); `isDir` says whether it names a directory. */
+  ignores(path: string, isDir: boolean): boolean {
+    const rel = toSlashes(path, this.#platform);
     if (!rel) return false;
     const parts = rel.split("/");
-    if (parts.includes(".git")) return true;
+    if (parts.some((part) => (this.#ignoreCase ? part.toLowerCase() : part) === ".git")) return true;
     for (let i = 1; i < parts.length; i++) if (this.#dirIgnored(parts.slice(0, i).join("/"))) return true;
     return this.#decide(rel, isDir);
   }
@@ -209,7 +220,7 @@ export class IgnoreMatcher {
     let rules = this.#levels.get(base);
     if (!rules) {
       const text = this.#read(base ? `${base}/.gitignore` : ".gitignore");
-      rules = text ? parseRules(text) : [];
+      rules = text ? parseRules(text, this.#ignoreCase) : [];
       this.#levels.set(base, rules);
     }
     return rules;

@@ -2,7 +2,7 @@
  * A thread's ledger as plain data for views and `--format json`: each operation (turn, restore, undo) with
  * its files, workspace-relative where they are under the thread's folder.
  */
-import { relative, sep } from "node:path";
+import { relUnder } from "./rel-path";
 import type { FileState } from "./content";
 import type { FileChange, LedgerView, OpView } from "./ledger-view";
 import type { ChangeVia, OpType } from "./records";
@@ -39,9 +39,9 @@ export interface OpSummary {
 export const changeKind = (f: Pick<FileChange, "before" | "after">): ChangeKind =>
   !f.before ? "added" : !f.after ? "deleted" : "modified";
 
+/** `path` relative to `cwd` (`/`-separated), or `path` itself when it is `cwd` or outside it. */
 export function relPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return !rel || rel.startsWith(`..${sep}`) || rel === ".." ? path : rel.split(sep).join("/");
+  return relUnder(cwd, path) || path;
 }
 
 export function summarizeOp(op: OpView, cwd: string): OpSummary {

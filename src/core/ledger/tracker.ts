@@ -17,6 +17,7 @@ import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
 import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
 import { DirWatcher } from "./dir-watcher";
+import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
@@ -147,8 +148,8 @@ export class WorkspaceTracker {
     const repo = await repoOf(this.root);
     if (repo) {
       this.#gitTop = repo.top;
-      const rel = repo.top === this.root ? "" : this.root.slice(repo.top.length + 1);
-      this.#prefix = rel.split("\\").join("/");
+      // git names the top `C:/x` on Windows: compared through the platform's path rules, not as strings
+      this.#prefix = relUnder(repo.top, this.root) ?? "";
     }
     this.#matcher = new IgnoreMatcher(repo?.top ?? this.root, { extra: repo?.excludes });
     const watch = this.#opts.watch !== false;
