@@ -219,12 +219,19 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
       home,
       corpus.root,
       { selective: q.selective[0], common: q.common[0], cjk2: q.cjk2[0] },
-      [{ label: "", env: {} }],
+      // as agents call it (the first call leaves the warm recall process behind), and answered in-process
+      [
+        { label: "", env: { ACP_THREADS_RECALL_DAEMON: "" } },
+        { label: "in-process ", env: { ACP_THREADS_RECALL_DAEMON: "0" } },
+      ],
     );
     try {
       coldReport(measureCold(cold.cases, opts.coldRuns), print);
     } finally {
       cold.cleanup();
+      execFileSync(process.execPath, [cli, "recall", "serve", "--stop"], {
+        env: { ...process.env, ACP_THREADS_HOME: home },
+      });
     }
 
     const db = JSON.stringify(recall.dbPath);

@@ -1,6 +1,7 @@
 // Builds every bundle with esbuild. Entry points are found by convention so new files need no edit here:
 //   src/vscode/extension.ts           -> dist/extension.js   (cjs, vscode + node-pty external)
-//   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang)
+//   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang; only the dispatcher)
+//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js  (cjs, one bundle per command, loaded by dist/cli.js)
 //   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
@@ -41,12 +42,57 @@ if (existsSync("src/vscode/extension.ts")) {
   builds.push(esbuild.build({ ...common, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }));
 }
 if (existsSync("src/cli/main.ts")) {
+  // A CLI process compiles only the dispatcher and the one command it runs (an agent pays the start-up of
+  // `acp-threads recall` on every call): main.ts's `import("./commands/x")` becomes a require of dist/cli/x.js.
+  const commandsDir = "src/cli/commands";
+  const splitCommands = {
+    name: "split-commands",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/commands\/[\w-]+$/ }, (args) =>
+        args.importer.endsWith(join("src", "cli", "main.ts"))
+          ? { path: `./cli/${args.path.slice("./commands/".length)}.js`, external: true }
+          : undefined,
+      );
+    },
+  };
+  // Each command bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY
+  // fallback notice): it exports those hooks next to `main`, and main.ts calls the loaded bundle's ones.
+  const commandEntry = {
+    name: "command-entry",
+    setup(b) {
+      b.onResolve({ filter: /^command:/ }, (args) => ({
+        path: args.path.slice("command:".length),
+        namespace: "command",
+      }));
+      b.onLoad({ filter: /.*/, namespace: "command" }, (args) => ({
+        contents: [
+          `export { main } from "./commands/${args.path}";`,
+          `export { setLockLabel } from "../core/store/file-lock";`,
+          `export { onPtyFallback } from "../core/platform/pty";`,
+        ].join("\n"),
+        resolveDir: join(root, "src", "cli"),
+        loader: "ts",
+      }));
+    },
+  };
   builds.push(
     esbuild.build({
       ...common,
       entryPoints: ["src/cli/main.ts"],
       outfile: "dist/cli.js",
       banner: { js: "#!/usr/bin/env node" },
+      plugins: [splitCommands],
+      // require() the command bundle: a real import() would load it through the ESM loader, which first scans
+      // the CommonJS source for its exports (a few ms per 100 KB)
+      supported: { "dynamic-import": false },
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: readdirSync(commandsDir)
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => ({ in: `command:${f.replace(/\.ts$/, "")}`, out: f.replace(/\.ts$/, "") })),
+      outdir: "dist/cli",
+      plugins: [commandEntry],
     }),
   );
 }

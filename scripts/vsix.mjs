@@ -152,7 +152,14 @@ export function checkVsix(path, target, expected) {
   const entries = readZip(path);
   const problems = [];
   const ext = (p) => `extension/${p}`;
-  for (const bundle of ["dist/extension.js", "dist/cli.js", "dist/webview/thread.js", "package.json"]) {
+  const bundles = [
+    "dist/extension.js",
+    "dist/cli.js",
+    "dist/cli/recall.js",
+    "dist/recall-worker.js",
+    "dist/webview/thread.js",
+  ];
+  for (const bundle of [...bundles, "package.json"]) {
     if (!((entries.get(ext(bundle))?.size ?? 0) > 100)) problems.push(`${bundle} is missing or empty`);
   }
   const manifest = entries.get("extension.vsixmanifest")?.data().toString("utf8") ?? "";

@@ -56,6 +56,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
   },
 };
 
+type LoadedCommand = { main: CommandMain; setLockLabel?: typeof setLockLabel; onPtyFallback?: typeof onPtyFallback };
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
@@ -79,10 +81,12 @@ export async function runCli(io: CliIO): Promise<number> {
     io.stderr.write(`acp-threads: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;
   }
-  setLockLabel(`acp-threads ${name}`);
-  const mod = await command.load();
+  const mod: LoadedCommand = await command.load();
+  // A split command bundle (dist/cli/<name>.js, scripts/build.mjs) carries its own copy of these modules: its
+  // hooks are the ones its code uses. Unbundled (tests), the module's exports are the shared ones.
+  (mod.setLockLabel ?? setLockLabel)(`acp-threads ${name}`);
   // Exec runs and agent terminals fall back to pipes where node-pty is missing: say so once.
-  const notice = onPtyFallback((n) => io.stderr.write(`acp-threads: note: ${n.message}\n`));
+  const notice = (mod.onPtyFallback ?? onPtyFallback)((n) => io.stderr.write(`acp-threads: note: ${n.message}\n`));
   try {
     return await mod.main({ ...io, argv: rest });
   } finally {

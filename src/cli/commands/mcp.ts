@@ -3,10 +3,9 @@
  * Only the small subset an agent needs: initialize, ping, tools/list, tools/call.
  */
 import { createInterface } from "node:readline";
-import type { Recall } from "../../core/recall/recall";
 import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
-import { openFor } from "../recall/common";
+import { readerFor } from "../recall/reader";
 import { callTool, TOOLS } from "../recall/mcp-tools";
 
 const PROTOCOL_VERSION = "2025-06-18";
@@ -24,13 +23,14 @@ export const main = command(
 );
 
 async function serve(io: CliIO): Promise<number> {
-  let recall: Recall | undefined;
+  // the warm recall process when one runs, else an index of its own, kept open for the agent's next call
+  const recall = readerFor(io, { oneShot: false });
   const send = (msg: unknown) => io.stdout.write(`${JSON.stringify(msg)}\n`);
   const reply = (id: Request["id"], result: unknown) => send({ jsonrpc: "2.0", id, result });
   const fail = (id: Request["id"], code: number, message: string) =>
     send({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
 
-  const handle = (req: Request) => {
+  const handle = async (req: Request) => {
     const isNotification = req.id === undefined;
     switch (req.method) {
       case "initialize": {
@@ -49,8 +49,7 @@ async function serve(io: CliIO): Promise<number> {
         const name = String(req.params?.name ?? "");
         const args = (req.params?.arguments ?? {}) as Record<string, unknown>;
         try {
-          recall ??= openFor(io);
-          const out = callTool(recall, name, args, io.cwd);
+          const out = await callTool(recall, name, args, io.cwd);
           return reply(req.id, {
             content: [{ type: "text", text: out.text }],
             structuredContent: out.structured,
@@ -84,8 +83,8 @@ async function serve(io: CliIO): Promise<number> {
       fail((req as Request | null)?.id, -32600, "invalid request");
       continue;
     }
-    handle(req);
+    await handle(req);
   }
-  recall?.close();
+  recall.close();
   return io.signal.aborted ? EXIT.interrupted : EXIT.ok;
 }

@@ -2,12 +2,13 @@
  * `acp-threads recall`: search past agent sessions like rg. Subcommands: bootstrap (Codex rollouts), sync-claude
  * (Claude Code transcripts), sync (our own threads), install-skill. Anything else is a query.
  */
-import "../recall/v8-flags";
-import { renderRecentMarkdown, renderSearchMarkdown } from "../../core/recall/render";
 import { AcpThreadsError } from "../../core/errors";
 import { command, subcommands } from "../command";
 import { EXIT } from "../io";
-import { openFor, repoOf, writeJson } from "../recall/common";
+import { repoOf } from "../recall/common";
+import { readerFor } from "../recall/reader";
+import { serve } from "../recall/serve";
+import { main as status } from "./status";
 import { installSkill } from "../recall/install-skill";
 import { bootstrap, syncClaude, syncOwn } from "../recall/sync";
 
@@ -18,7 +19,7 @@ const QUERY = {
     "--recent [--global]",
     "bootstrap [--root ~/.codex/sessions] [--since-days 30] [--all-history] [--limit-files N]",
     "sync-claude [--root ~/.claude/projects] [--since-days 30] [--all-history] [--limit-files N]",
-    "sync | install-skill [--codex] [--claude]",
+    "sync | status | serve | install-skill [--codex] [--claude]",
   ],
   args: { name: "<needle...>" },
   flags: {
@@ -51,37 +52,40 @@ const QUERY = {
   notes: `Needles: 2-6 short words; "quoted phrase"; a|b for alternatives. Several needles must all appear in one session;
 when no session has them all, any needle matches (unless --all-terms).
 Subcommands: bootstrap (Codex rollouts), sync-claude (Claude Code transcripts), sync (our own threads),
-install-skill; 'acp-threads recall <subcommand> --help' for their options.`,
+status (same as 'acp-threads status'), serve (the warm recall process queries start on demand), install-skill;
+'acp-threads recall <subcommand> --help' for their options. To search for one of these words, write
+'acp-threads recall -- status'.`,
 } as const;
 
-const query = command(QUERY, ({ io, flags, args }) => {
+const query = command(QUERY, async ({ io, flags, args }) => {
   const { global, format } = flags;
   const repo = global ? undefined : repoOf(io, flags.cwd);
   const limit = flags.limit ?? flags["top-k"];
   if (!flags.recent && args.length === 0)
     throw new AcpThreadsError("usage", "give a needle to search for (or --recent)");
-  const recall = openFor(io);
+  const recall = readerFor(io, { oneShot: true });
   try {
     if (flags.recent) {
-      const r = recall.recent({ repo, global, limit: limit ?? 10 });
-      if (format === "json") writeJson(io, r);
-      else io.stdout.write(renderRecentMarkdown(r));
+      io.stdout.write(await recall.recentText({ repo, global, limit: limit ?? 10 }, format));
       return EXIT.ok;
     }
-    const r = recall.search(args.join(" "), {
-      repo,
-      global,
-      allTerms: flags["all-terms"],
-      limit,
-      windowsPerSession: flags["windows-per-session"],
-      before: flags.before,
-      after: flags.after,
-      budgetChars: flags["budget-chars"],
-      messageChars: flags["message-chars"],
-      toolMessageChars: flags["tool-message-chars"],
-    });
-    if (format === "json") writeJson(io, r);
-    else io.stdout.write(renderSearchMarkdown(r));
+    const text = await recall.searchText(
+      args.join(" "),
+      {
+        repo,
+        global,
+        allTerms: flags["all-terms"],
+        limit,
+        windowsPerSession: flags["windows-per-session"],
+        before: flags.before,
+        after: flags.after,
+        budgetChars: flags["budget-chars"],
+        messageChars: flags["message-chars"],
+        toolMessageChars: flags["tool-message-chars"],
+      },
+      format,
+    );
+    io.stdout.write(text);
     return EXIT.ok;
   } finally {
     recall.close();
@@ -91,6 +95,6 @@ const query = command(QUERY, ({ io, flags, args }) => {
 export const main = subcommands({
   name: "recall",
   synopsis: "[options] <needle...>",
-  subs: { bootstrap, "sync-claude": syncClaude, sync: syncOwn, "install-skill": installSkill },
+  subs: { bootstrap, "sync-claude": syncClaude, sync: syncOwn, "install-skill": installSkill, status, serve },
   fallback: query,
 });

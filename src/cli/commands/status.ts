@@ -2,7 +2,8 @@
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
-import { openFor, writeJson } from "../recall/common";
+import { writeJson } from "../recall/common";
+import { readerFor } from "../recall/reader";
 
 export const main = command(
   {
@@ -10,10 +11,10 @@ export const main = command(
     synopsis: "[--format text|json]",
     flags: { format: FORMAT },
   },
-  ({ io, flags }) => {
-    const recall = openFor(io);
+  async ({ io, flags }) => {
+    const recall = readerFor(io, { oneShot: true });
     try {
-      const s = recall.status();
+      const s = await recall.status();
       if (flags.format === "json") {
         writeJson(io, s);
         return EXIT.ok;

@@ -1,6 +1,6 @@
 /** The MCP tools `recall` and `recall_recent`: schemas and handlers over the recall engine. */
 import { resolve } from "node:path";
-import type { Recall } from "../../core/recall/recall";
+import type { RecallReader } from "./reader";
 import { renderRecentMarkdown, renderSearchMarkdown } from "../../core/recall/render";
 import { repoRoot } from "../../core/recall/scope";
 
@@ -45,18 +45,18 @@ export const TOOLS = [
 type Args = Record<string, unknown>;
 const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined);
 
-export function callTool(
-  recall: Recall,
+export async function callTool(
+  recall: RecallReader,
   name: string,
   args: Args,
   serverCwd: string,
-): { text: string; structured: unknown } {
+): Promise<{ text: string; structured: unknown }> {
   const global = args.global === true;
   const repo = global ? undefined : repoRoot(resolve(serverCwd, typeof args.cwd === "string" ? args.cwd : "."));
   const json = args.format === "json";
   if (name === "recall") {
     if (typeof args.query !== "string" || !args.query.trim()) throw new Error("'query' must be a non-empty string");
-    const r = recall.search(args.query, {
+    const r = await recall.search(args.query, {
       repo,
       global,
       allTerms: args.all_terms === true,
@@ -66,7 +66,7 @@ export function callTool(
     return { text: json ? JSON.stringify(r) : renderSearchMarkdown(r), structured: r };
   }
   if (name === "recall_recent") {
-    const r = recall.recent({ repo, global, limit: n(args.limit) });
+    const r = await recall.recent({ repo, global, limit: n(args.limit) });
     return { text: json ? JSON.stringify(r) : renderRecentMarkdown(r), structured: r };
   }
   throw new Error(`unknown tool '${name}'`);

@@ -15,14 +15,19 @@ const ROOT_FLAGS = {
   format: FORMAT,
 } as const;
 
-function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): void {
-  if (json) return writeJson(io, sums.length === 1 ? sums[0] : sums);
-  for (const s of sums) {
-    io.stdout.write(
-      `${s.source}: ${s.files} files (${s.imported} read, ${s.unchanged} unchanged, ${s.missing} missing), ` +
-        `${s.messages} new messages, ${s.bad_lines} bad lines, ${s.unknown_records} unknown records, ${s.elapsed_ms} ms\n`,
-    );
-  }
+/** Prints the summaries; EXIT.error when some files could not be read at all (each reason on stderr). */
+function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): number {
+  if (json) writeJson(io, sums.length === 1 ? sums[0] : sums);
+  else
+    for (const s of sums) {
+      const unreadable = s.unreadable ? `, ${s.unreadable} unreadable` : "";
+      io.stdout.write(
+        `${s.source}: ${s.files} files (${s.imported} read, ${s.unchanged} unchanged, ${s.missing} missing${unreadable}), ` +
+          `${s.messages} new messages, ${s.bad_lines} bad lines, ${s.unknown_records} unknown records, ${s.elapsed_ms} ms\n`,
+      );
+    }
+  for (const s of sums) for (const note of s.notes ?? []) io.stderr.write(`acp-threads: ${s.source}: ${note}\n`);
+  return sums.some((s) => s.unreadable > 0) ? EXIT.error : EXIT.ok;
 }
 
 function syncRoot(kind: "codex" | "claude") {
@@ -49,11 +54,10 @@ function syncRoot(kind: "codex" | "claude") {
       const recall = openFor(io);
       try {
         const sum = kind === "codex" ? recall.importCodex(spec) : recall.importClaude(spec);
-        printSummary(io, [sum], flags.format === "json");
+        return printSummary(io, [sum], flags.format === "json");
       } finally {
         recall.close();
       }
-      return EXIT.ok;
     },
     kind === "codex" ? "import Codex rollouts" : "import Claude Code transcripts",
   );
@@ -71,11 +75,10 @@ export const syncOwn = command(
   ({ io, flags }) => {
     const recall = openFor(io);
     try {
-      printSummary(io, [recall.syncOwnThreads()], flags.format === "json");
+      return printSummary(io, [recall.syncOwnThreads()], flags.format === "json");
     } finally {
       recall.close();
     }
-    return EXIT.ok;
   },
   "index new turns of our own threads",
 );

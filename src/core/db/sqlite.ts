@@ -9,7 +9,16 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Database } from "node-sqlite3-wasm";
+import type { Database } from "node-sqlite3-wasm";
+
+/**
+ * Loaded on the first open, not with this module: requiring node-sqlite3-wasm compiles 1.3 MB of WASM, which a
+ * CLI command that ends up not opening a database (`status` on an empty store, `--help`) should not pay, and a
+ * one-shot query sets its V8 WASM flags first (src/cli/recall/v8-flags.ts).
+ */
+let wasm: typeof import("node-sqlite3-wasm") | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
+const loadWasm = () => (wasm ??= require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm"));
 
 export type SqlValue = number | bigint | string | Uint8Array | null;
 export type Row = Record<string, SqlValue>;
@@ -61,7 +70,7 @@ class WasmDb implements Db {
     readOnly: boolean,
   ) {
     clearStaleLock(path);
-    this.#db = new Database(path, { readOnly });
+    this.#db = new (loadWasm().Database)(path, { readOnly });
   }
   exec(sql: string): void {
     this.#db.exec(sql);

@@ -25,7 +25,7 @@ function walk(dir: string, out: FoundFile[]): void {
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) walk(p, out);
-    else if (e.isFile() && e.name.endsWith(".jsonl")) {
+    else if (e.isFile() && (e.name.endsWith(".jsonl") || e.name.endsWith(".jsonl.zst"))) {
       try {
         out.push({ path: p, mtimeMs: statSync(p).mtimeMs });
       } catch {

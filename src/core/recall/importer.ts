@@ -10,6 +10,7 @@ import { createClaudeParser, type ClaudeState } from "./parse-claude";
 import { createCodexParser, type CodexState } from "./parse-codex";
 import { createThreadParser, type ThreadState } from "./parse-thread";
 import { inheritedFilter } from "./inherited";
+import { isPacked, packedLines, packedUnsupported } from "./packed";
 import { completeLines } from "./tail-reader";
 import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
 import type { ImportWatch } from "./progress";
@@ -27,7 +28,9 @@ export interface ImportSpec {
 }
 
 export interface ImportResult {
-  status: "unchanged" | "imported" | "missing";
+  /** "unreadable": a file this process cannot read at all (`reason` says why; nothing was written). */
+  status: "unchanged" | "imported" | "missing" | "unreadable";
+  reason?: string;
   messages: number;
   badLines: number;
   unknown: number;
@@ -52,8 +55,8 @@ function makeParser(spec: ImportSpec, writer: RecallWriter, state?: AnyState): T
 /** Session id from the file name when the transcript has none (Codex: trailing UUID; Claude: the base name). */
 function idFromPath(path: string): string {
   const base = path.split(/[\\/]/).pop() ?? path;
-  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(base);
-  return uuid ? uuid[1] : base.replace(/\.jsonl$/, "");
+  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i.exec(base);
+  return uuid ? uuid[1] : base.replace(/\.jsonl(\.zst)?$/, "");
 }
 
 /** What tells an unchanged file apart. */
@@ -97,7 +100,11 @@ export function importFile(
   if (prev && sameFile(prev, st)) {
     return { status: "unchanged", messages: 0, badLines: prev.bad_lines, unknown: prev.unknown };
   }
-  const resume = prev && prev.inode === st.ino && st.size >= prev.offset && prev.parser_version === PARSER_VERSION;
+  const packed = isPacked(spec.path);
+  const cannot = packed ? packedUnsupported() : undefined;
+  if (cannot) return { status: "unreadable", reason: cannot, messages: 0, badLines: 0, unknown: 0 };
+  const resume =
+    !packed && prev && prev.inode === st.ino && st.size >= prev.offset && prev.parser_version === PARSER_VERSION;
   const sid = prev?.sid ?? writer.newSession(spec.source, spec.path);
   if (prev && !resume) writer.dropSession(sid);
   let offset = resume ? prev.offset : 0;
@@ -128,7 +135,8 @@ export function importFile(
   const keep = spec.source === "codex_rollout" ? inheritedFilter(db, parser.state as CodexState) : () => true;
   watch?.begin(spec.path, offset);
   let sinceCheck = 0;
-  for (const { text, end } of completeLines(spec.path, offset, st.size)) {
+  const lines = packed ? packedLines(spec.path, st.size) : completeLines(spec.path, offset, st.size);
+  for (const { text, end } of lines) {
     offset = end;
     line++;
     if (watch && ++sinceCheck >= CHECK_LINES) {

@@ -7,27 +7,19 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { threadId } from "node:worker_threads";
+import { pidAlive } from "../store/file-lock";
 
 const READER_TURN_MS = 2000;
 let counter = 0;
+/** Tells this thread's markers from another thread's of the same process (node:worker_threads costs a load). */
+const threadTag = Math.random().toString(36).slice(2, 8);
 
 const dirOf = (dbPath: string) => `${dbPath}.readers`;
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Marks a read in progress until the returned function is called. */
 export function wantRead(dbPath: string): () => void {
   const dir = dirOf(dbPath);
-  const file = join(dir, `${process.pid}-${threadId}-${counter++}`);
+  const file = join(dir, `${process.pid}-${threadTag}-${counter++}`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(file, "", { mode: 0o600 });
@@ -47,7 +39,7 @@ export function readersWaiting(dbPath: string): boolean {
   }
   for (const name of names) {
     const pid = Number(name.split("-")[0]);
-    if (Number.isInteger(pid) && alive(pid)) return true;
+    if (pid === process.pid || pidAlive(pid)) return true;
     rmSync(join(dirOf(dbPath), name), { force: true });
   }
   return false;

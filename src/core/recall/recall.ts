@@ -2,7 +2,7 @@
  * The recall engine's public API, shared by the CLI, the MCP server and the VS Code panel:
  * `openRecall(home)` → search / recent / status / sync and import methods / close.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase, openDerivedDatabaseAsync, type Db, type DerivedOpen } from "../db/sqlite";
 import { AcpThreadsError } from "../errors";
@@ -28,6 +28,9 @@ export interface SyncSummary {
   imported: number;
   unchanged: number;
   missing: number;
+  /** Files this process cannot read (a `.jsonl.zst` on a Node without zstd); `notes` says why. */
+  unreadable: number;
+  notes?: string[];
   messages: number;
   bad_lines: number;
   unknown_records: number;
@@ -53,6 +56,23 @@ export interface Recall {
 }
 
 const CORRUPT = /malformed|corrupt|not a database/i;
+/**
+ * A read that met an importer's commit at a bad moment: FTS5 loads its config when a statement first touches the
+ * table, and a lock it cannot get there surfaces as "vtable constructor failed" instead of SQLite's busy wait.
+ */
+const TRANSIENT = /vtable constructor failed|database is locked|SQLITE_BUSY/i;
+const READ_RETRIES = 5;
+
+function retried<T>(fn: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (err) {
+      if (attempt >= READ_RETRIES || !(err instanceof Error) || !TRANSIENT.test(err.message)) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt);
+    }
+  }
+}
 
 const emptySummary = (source: SourceName): SyncSummary => ({
   source,
@@ -60,6 +80,7 @@ const emptySummary = (source: SourceName): SyncSummary => ({
   imported: 0,
   unchanged: 0,
   missing: 0,
+  unreadable: 0,
   messages: 0,
   bad_lines: 0,
   unknown_records: 0,
@@ -76,6 +97,20 @@ function tune(db: Db): void {
 }
 
 const recallDbPath = (home: string, opts: { dbPath?: string }) => opts.dbPath ?? homeLayout(home).recallDb;
+
+/**
+ * True when there is no index and nothing to build one from (no remembered sources, no thread of ours): a read
+ * can answer "nothing" at once instead of creating an empty index (and loading SQLite) first.
+ */
+export function recallIsEmpty(home: string, opts: { dbPath?: string } = {}): boolean {
+  const dbPath = recallDbPath(home, opts);
+  if (existsSync(dbPath) || existsSync(join(dirname(dbPath), "recall-sources.json"))) return false;
+  try {
+    return !readdirSync(homeLayout(home).threadsDir).some((f) => f.endsWith(".jsonl"));
+  } catch {
+    return true; // no threads folder
+  }
+}
 
 /** Opens the recall index (CLI: waits for a busy file synchronously). */
 export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall {
@@ -131,6 +166,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
         tracker?.end();
         if (r.linked) linked.add(r.linked);
         sum[r.status]++;
+        if (r.reason && !sum.notes?.includes(r.reason)) (sum.notes ??= []).push(r.reason);
         sum.messages += r.messages;
         sum.bad_lines += r.badLines;
         sum.unknown_records += r.unknown;
@@ -209,8 +245,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
   const api: Recall = {
     dbPath,
     rebuilt: created,
-    search: (query, o) => reading(() => guard(() => db.read(() => search(db, query, o, facts)))),
-    recent: (o) => reading(() => guard(() => db.read(() => recentSessions(db, o)))),
+    search: (query, o) => reading(() => guard(() => retried(() => db.read(() => search(db, query, o, facts))))),
+    recent: (o) => reading(() => guard(() => retried(() => db.read(() => recentSessions(db, o))))),
     status: () => reading(() => readStatus(db, dbPath)),
     syncOwnThreads: (ctl) =>
       exclusive(

@@ -37,6 +37,14 @@ type Row = Omit<RecentSession, "started_at" | "last_at" | "messages" | "preview"
   first_user: string | null;
 };
 
+/** The recent list when there is no index at all. */
+export const recentNothing = (o: RecentOptions = {}): RecentResult => ({
+  schema_version: 1,
+  status: "no_match",
+  scope: { kind: o.global ? "global" : "repo", repo: o.global ? null : (o.repo ?? null) },
+  sessions: [],
+});
+
 export function recentSessions(db: Db, o: RecentOptions = {}): RecentResult {
   const where = o.global ? "" : "WHERE repo = :repo";
   const rows = db.all<Row>(

@@ -87,3 +87,12 @@ export function renderRecentMarkdown(r: RecentResult): string {
   });
   return `${lines.join("\n")}\n`;
 }
+
+export type TextFormat = "markdown" | "json";
+
+/** A search answer as the CLI prints it. */
+export const renderSearch = (r: SearchResult, format: TextFormat): string =>
+  format === "json" ? `${JSON.stringify(r, null, 2)}\n` : renderSearchMarkdown(r);
+
+export const renderRecent = (r: RecentResult, format: TextFormat): string =>
+  format === "json" ? `${JSON.stringify(r, null, 2)}\n` : renderRecentMarkdown(r);

@@ -88,6 +88,23 @@ function qualify(perTerm: TermResult[], groups: number[][]): Map<number, Map<num
   return out;
 }
 
+/** The answer when there is no index at all: nothing matches (or the query was empty). */
+export function searchNothing(query: string, opts: SearchOptions = {}): SearchResult {
+  const empty = parseQuery(query).terms.length === 0;
+  return {
+    schema_version: RECALL_SCHEMA_VERSION,
+    status: empty ? "empty_query" : "no_match",
+    query,
+    mode: "all",
+    fallback: false,
+    scope: { kind: opts.global ? "global" : "repo", repo: opts.repo ?? null },
+    sessions: [],
+    matched_sessions: 0,
+    truncated: false,
+    elapsed_ms: 0,
+  };
+}
+
 export function search(
   db: Db,
   query: string,

@@ -17,6 +17,14 @@ export interface RecallStatus {
   totals: { files: number; sessions: number; messages: number };
 }
 
+/** The status of an index that was never created. */
+export const emptyStatus = (path: string): RecallStatus => ({
+  database: path,
+  size_bytes: 0,
+  sources: [],
+  totals: { files: 0, sessions: 0, messages: 0 },
+});
+
 export function readStatus(db: Db, path: string): RecallStatus {
   let size = 0;
   try {

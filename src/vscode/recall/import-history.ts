@@ -46,7 +46,13 @@ export function describeProgress(p: ImportProgress): string {
 }
 
 export function describeSummaries(sums: SyncSummary[]): string {
-  return sums.map((s) => `${SOURCE_NAMES[s.source] ?? s.source}: ${s.files} files, ${s.messages} messages`).join("; ");
+  return sums
+    .map(
+      (s) =>
+        `${SOURCE_NAMES[s.source] ?? s.source}: ${s.files} files, ${s.messages} messages` +
+        (s.unreadable ? `, ${s.unreadable} not read (${(s.notes ?? []).join("; ")})` : ""),
+    )
+    .join("; ");
 }
 
 /**

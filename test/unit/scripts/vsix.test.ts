@@ -95,6 +95,8 @@ test("the checker passes a right package and names every wrong one", () =>
       "extension/package.json": { data: "{}".padEnd(200) },
       "extension/dist/extension.js": { data: "x".repeat(200) },
       "extension/dist/cli.js": { data: "x".repeat(200) },
+      "extension/dist/cli/recall.js": { data: "x".repeat(200) },
+      "extension/dist/recall-worker.js": { data: "x".repeat(200) },
       "extension/dist/webview/thread.js": { data: "x".repeat(200) },
       "extension/node_modules/node-pty/lib/index.js": { data: "module.exports = {}" },
     };

@@ -1,0 +1,96 @@
+/**
+ * How the CLI reads the recall index: nothing at all when there is no index and nothing to build one from; the
+ * warm recall process when one is running for this index; else this process, which for a one-shot read (a CLI
+ * query, `status`) compiles SQLite's WASM for one query only and leaves a warm process behind for the next call.
+ */
+import { openRecall, recallIsEmpty, type Recall } from "../../core/recall/recall";
+import { renderRecent, renderSearch, type TextFormat } from "../../core/recall/render";
+import { recentNothing, type RecentOptions, type RecentResult } from "../../core/recall/recent";
+import { searchNothing, type SearchOptions, type SearchResult } from "../../core/recall/search";
+import { emptyStatus, type RecallStatus } from "../../core/recall/status";
+import { askWarm, startWarm, WarmError, warmTarget } from "../../core/recall/warm/client";
+import type { WarmRequest } from "../../core/recall/warm/socket";
+import { homeLayout, resolveHome } from "../../core/store/paths";
+import type { CliIO } from "../io";
+import { oneShotWasmFlags } from "./v8-flags";
+
+export interface RecallReader {
+  search(query: string, opts: SearchOptions): Promise<SearchResult>;
+  recent(opts: RecentOptions): Promise<RecentResult>;
+  /** The answer as printed (the warm process renders it: no result object crosses the socket). */
+  searchText(query: string, opts: SearchOptions, format: TextFormat): Promise<string>;
+  recentText(opts: RecentOptions, format: TextFormat): Promise<string>;
+  status(): Promise<RecallStatus>;
+  close(): void;
+}
+
+/**
+ * `oneShot`: this process answers one read and exits (start a warm process for the next one, compile WASM
+ * cheaply); otherwise (the MCP server) it keeps its own index open once it has one.
+ */
+export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
+  const home = resolveHome(io.env);
+  const dbPath = homeLayout(home).recallDb;
+  const target = warmTarget(dbPath, io.env);
+  let local: Recall | undefined;
+  let warmTried = false;
+  let startLater = false;
+
+  const ask = async <T>(req: WarmRequest, inProcess: (r: Recall) => T, nothing: () => T): Promise<T> => {
+    if (!local && recallIsEmpty(home)) return nothing();
+    if (!local && target) {
+      try {
+        return (await askWarm(target.socket, req)) as T;
+      } catch (err) {
+        if (err instanceof WarmError) throw err; // the request itself is wrong: say so, do not retry here
+        // nobody listens (or a broken server): answer here, and leave a warm process for the next call (started
+        // on close, after the answer is out)
+        startLater ||= opts.oneShot && !warmTried;
+        warmTried = true;
+      }
+    }
+    if (!local) {
+      if (opts.oneShot) oneShotWasmFlags(io.env);
+      local = openRecall(home);
+    }
+    return inProcess(local);
+  };
+
+  return {
+    search: (query, o) =>
+      ask(
+        { op: "search", query, opts: o },
+        (r) => r.search(query, o),
+        () => searchNothing(query, o),
+      ),
+    recent: (o) =>
+      ask(
+        { op: "recent", opts: o },
+        (r) => r.recent(o),
+        () => recentNothing(o),
+      ),
+    searchText: (query, o, format) =>
+      ask(
+        { op: "search", query, opts: o, render: format },
+        (r) => renderSearch(r.search(query, o), format),
+        () => renderSearch(searchNothing(query, o), format),
+      ),
+    recentText: (o, format) =>
+      ask(
+        { op: "recent", opts: o, render: format },
+        (r) => renderRecent(r.recent(o), format),
+        () => renderRecent(recentNothing(o), format),
+      ),
+    status: () =>
+      ask(
+        { op: "status" },
+        (r) => r.status(),
+        () => emptyStatus(dbPath),
+      ),
+    close: () => {
+      local?.close();
+      if (startLater && target) startWarm(target, io.env);
+      startLater = false;
+    },
+  };
+}

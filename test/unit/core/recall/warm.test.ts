@@ -1,0 +1,99 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { openRecall } from "../../../../src/core/recall/recall";
+import { askWarm, WarmError } from "../../../../src/core/recall/warm/client";
+import { serveWarm } from "../../../../src/core/recall/warm/server";
+import type { SearchResult } from "../../../../src/core/recall/search";
+import { pidAlive } from "../../../../src/core/store/file-lock";
+import { makeWorld, writeRollout } from "./helpers";
+
+const CLI = join(__dirname, "..", "..", "..", "..", "dist", "cli.js");
+
+test("the warm recall process answers reads, admits one server per socket, and leaves when idle or its home is gone", async () => {
+  const w = makeWorld();
+  try {
+    writeRollout(w, "warm1", w.repoA, [{ role: "user", text: "the quokka migration" }]);
+    const r = openRecall(w.home);
+    r.importCodex({ root: w.codexRoot, allHistory: true });
+    const dbPath = r.dbPath;
+    r.close();
+    const socket = join(w.dir, "warm.sock");
+    const base = { home: w.home, dbPath, socket, checkMs: 50 };
+    const idle = serveWarm({ ...base, idleMs: 300 });
+    await waitUntil(() => existsSync(socket));
+    assert.equal(await serveWarm({ ...base, idleMs: 300 }), "busy", "a second server for the same socket leaves");
+    const found = (await askWarm(socket, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
+    assert.equal(found.sessions.length, 1);
+    // an import by another process after the server opened the index: the next answer has it
+    writeRollout(w, "warm2", w.repoA, [{ role: "user", text: "quokka again, second session" }]);
+    const importer = openRecall(w.home);
+    importer.importCodex({ root: w.codexRoot, allHistory: true });
+    importer.close();
+    const again = (await askWarm(socket, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
+    assert.equal(again.sessions.length, 2, "never a stale answer");
+    const md = (await askWarm(socket, {
+      op: "search",
+      query: "quokka",
+      opts: { global: true },
+      render: "markdown",
+    })) as string;
+    assert.match(md, /## Recall: "quokka"/);
+    await assert.rejects(askWarm(socket, { op: "bogus" } as never), WarmError, "a bad request is the server's answer");
+    assert.equal(await idle, "idle");
+    assert.equal(existsSync(socket), false, "the socket goes with it");
+
+    const gone = serveWarm({ ...base, idleMs: 60_000 });
+    await waitUntil(() => existsSync(socket));
+    rmSync(socket); // what deleting a test's temp home does to it
+    assert.equal(await gone, "gone");
+    const stopped = serveWarm({ ...base, idleMs: 60_000 });
+    await waitUntil(() => existsSync(socket));
+    await askWarm(socket, { op: "stop" });
+    assert.equal(await stopped, "stopped");
+  } finally {
+    w.cleanup();
+  }
+});
+
+test("a CLI query leaves a warm process behind, the next one is answered by it with the same text, --stop ends it", async () => {
+  const w = makeWorld();
+  const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { env, cwd: w.repoA, encoding: "utf8", timeout: 60_000 });
+  try {
+    assert.equal(cli("recall", "bootstrap", "--root", w.codexRoot, "--all-history").status, 0);
+    const first = cli("recall", "--global", "rollback");
+    assert.equal(first.status, 0, first.stderr);
+    await waitUntil(() => /^running/.test(cli("recall", "serve", "--status").stdout), 30_000);
+    const second = cli("recall", "--global", "rollback");
+    assert.equal(
+      second.stdout.replace(/elapsed: .*/, ""),
+      first.stdout.replace(/elapsed: .*/, ""),
+      "the same answer from the warm process",
+    );
+    const lock = readdirSync(join(w.home, "index")).find((f) => f.endsWith(".sock.lock"))!;
+    const pid = Number(/"pid":\s*(\d+)/.exec(readFileSync(join(w.home, "index", lock), "utf8"))![1]);
+    assert.match(cli("recall", "serve", "--stop").stdout, /^stopped/);
+    await waitUntil(() => !pidAlive(pid), 10_000);
+    const off = spawnSync(process.execPath, [CLI, "recall", "--global", "rollback"], {
+      env: { ...env, ACP_THREADS_RECALL_DAEMON: "0" },
+      encoding: "utf8",
+    });
+    assert.equal(off.status, 0);
+    assert.match(cli("recall", "serve", "--status").stdout, /^not running/, "ACP_THREADS_RECALL_DAEMON=0 starts none");
+  } finally {
+    cli("recall", "serve", "--stop");
+    w.cleanup();
+  }
+});
+
+async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
