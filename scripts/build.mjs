@@ -1,7 +1,7 @@
 // Builds every bundle with esbuild. Entry points are found by convention so new files need no edit here:
 //   src/vscode/extension.ts           -> dist/extension.js   (cjs, vscode + node-pty external)
 //   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang; only the dispatcher)
-//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js  (cjs, one bundle per command, loaded by dist/cli.js)
+//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp, else dist/cli/commands.js (cjs)
 //   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
@@ -42,21 +42,40 @@ if (existsSync("src/vscode/extension.ts")) {
   builds.push(esbuild.build({ ...common, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }));
 }
 if (existsSync("src/cli/main.ts")) {
-  // A CLI process compiles only the dispatcher and the one command it runs (an agent pays the start-up of
-  // `acp-threads recall` on every call): main.ts's `import("./commands/x")` becomes a require of dist/cli/x.js.
+  // A CLI process compiles only the dispatcher and the command it runs (an agent pays the start-up of
+  // `acp-threads recall` on every call). The commands agents call as a fresh process each time (recall, status,
+  // mcp) get a bundle each, dist/cli/<name>.js; the others share dist/cli/commands.js (one copy of the ACP SDK and
+  // the engine instead of one per command). main.ts's `import("./commands/x")` becomes a require of the bundle.
   const commandsDir = "src/cli/commands";
+  const names = readdirSync(commandsDir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.replace(/\.ts$/, ""));
+  const own = new Set(["recall", "status", "mcp"]);
+  rmSync("dist/cli", { recursive: true, force: true }); // no bundle of an earlier layout rides along into the VSIX
+  const shared = names.filter((n) => !own.has(n));
+  // Each bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY fallback
+  // notice): it exports those hooks next to the command, and main.ts calls the loaded bundle's ones.
+  const hooks = [
+    `export { setLockLabel } from "../core/store/file-lock";`,
+    `export { onPtyFallback } from "../core/platform/pty";`,
+  ];
   const splitCommands = {
     name: "split-commands",
     setup(b) {
-      b.onResolve({ filter: /^\.\/commands\/[\w-]+$/ }, (args) =>
-        args.importer.endsWith(join("src", "cli", "main.ts"))
-          ? { path: `./cli/${args.path.slice("./commands/".length)}.js`, external: true }
-          : undefined,
-      );
+      b.onResolve({ filter: /^\.\/commands\/[\w-]+$/ }, (args) => {
+        if (!args.importer.endsWith(join("src", "cli", "main.ts"))) return undefined;
+        const name = args.path.slice("./commands/".length);
+        return own.has(name) ? { path: `./cli/${name}.js`, external: true } : { path: name, namespace: "shared" };
+      });
+      b.onResolve({ filter: /^\.\/cli\/commands\.js$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: "shared" }, (args) => ({
+        contents: `const m = require("./cli/commands.js");
+module.exports = { main: m.commands[${JSON.stringify(args.path)}], setLockLabel: m.setLockLabel, onPtyFallback: m.onPtyFallback };`,
+        resolveDir: root,
+        loader: "js",
+      }));
     },
   };
-  // Each command bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY
-  // fallback notice): it exports those hooks next to `main`, and main.ts calls the loaded bundle's ones.
   const commandEntry = {
     name: "command-entry",
     setup(b) {
@@ -65,11 +84,14 @@ if (existsSync("src/cli/main.ts")) {
         namespace: "command",
       }));
       b.onLoad({ filter: /.*/, namespace: "command" }, (args) => ({
-        contents: [
-          `export { main } from "./commands/${args.path}";`,
-          `export { setLockLabel } from "../core/store/file-lock";`,
-          `export { onPtyFallback } from "../core/platform/pty";`,
-        ].join("\n"),
+        contents:
+          args.path === "commands"
+            ? [
+                ...shared.map((n, i) => `import { main as c${i} } from "./commands/${n}";`),
+                `export const commands = { ${shared.map((n, i) => `${JSON.stringify(n)}: c${i}`).join(", ")} };`,
+                ...hooks,
+              ].join("\n")
+            : [`export { main } from "./commands/${args.path}";`, ...hooks].join("\n"),
         resolveDir: join(root, "src", "cli"),
         loader: "ts",
       }));
@@ -88,9 +110,7 @@ if (existsSync("src/cli/main.ts")) {
     }),
     esbuild.build({
       ...common,
-      entryPoints: readdirSync(commandsDir)
-        .filter((f) => f.endsWith(".ts"))
-        .map((f) => ({ in: `command:${f.replace(/\.ts$/, "")}`, out: f.replace(/\.ts$/, "") })),
+      entryPoints: [...own, "commands"].map((n) => ({ in: `command:${n}`, out: n })),
       outdir: "dist/cli",
       plugins: [commandEntry],
     }),
