@@ -61,15 +61,17 @@ const CORRUPT = /malformed|corrupt|not a database/i;
  * table, and a lock it cannot get there surfaces as "vtable constructor failed" instead of SQLite's busy wait.
  */
 const TRANSIENT = /vtable constructor failed|database is locked|SQLITE_BUSY/i;
-const READ_RETRIES = 5;
+/** How long a read keeps retrying; its marker (reader-turns.ts) makes the importer pause after its batch. */
+const READ_RETRY_MS = 10_000;
 
 function retried<T>(fn: () => T): T {
+  const until = Date.now() + READ_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return fn();
     } catch (err) {
-      if (attempt >= READ_RETRIES || !(err instanceof Error) || !TRANSIENT.test(err.message)) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt);
+      if (Date.now() > until || !(err instanceof Error) || !TRANSIENT.test(err.message)) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(100, 10 * attempt));
     }
   }
 }
@@ -247,7 +249,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
     rebuilt: created,
     search: (query, o) => reading(() => guard(() => retried(() => db.read(() => search(db, query, o, facts))))),
     recent: (o) => reading(() => guard(() => retried(() => db.read(() => recentSessions(db, o))))),
-    status: () => reading(() => readStatus(db, dbPath)),
+    status: () => reading(() => retried(() => readStatus(db, dbPath))),
     syncOwnThreads: (ctl) =>
       exclusive(
         (): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }),
