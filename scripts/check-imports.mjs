@@ -49,7 +49,7 @@ export const CORE_STAGES = {
  */
 export const PENDING_MOVES = new Map([]);
 /** Core modules the browser bundles may import values from: pure code without node built-ins. */
-export const BROWSER_SAFE = [/^src\/core\/model\//, /^src\/core\/text\//];
+export const BROWSER_SAFE = [/^src\/core\/model\//, /^src\/core\/text\//, /^src\/core\/usage\/format\.ts$/];
 
 function walk(dir, out = []) {
   if (!existsSync(dir)) return out;

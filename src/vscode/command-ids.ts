@@ -31,6 +31,10 @@ export const COMMAND_IDS = [
   "acpThreads.keepFileChanges",
   "acpThreads.undoFileChanges",
   "acpThreads.openTurn",
+  "acpThreads.handoff",
+  "acpThreads.saveBugBundle",
+  "acpThreads.showUsage",
+  "acpThreads.retry",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

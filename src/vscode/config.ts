@@ -41,6 +41,22 @@ export class Config {
     return Number.isFinite(v) && v > 0 ? v : 60;
   }
 
+  /** Seconds without any update during a turn before the watchdog calls it stalled (0: off). */
+  get watchdogStallSeconds(): number {
+    const v = this.#get<number>("watchdog.stallSeconds", 180);
+    return Number.isFinite(v) && v >= 0 ? v : 180;
+  }
+
+  /** offer: the panel offers the retry ladder; auto: it climbs by itself. */
+  get watchdogRetry(): "offer" | "auto" {
+    return this.#get<string>("watchdog.retry", "offer") === "auto" ? "auto" : "offer";
+  }
+
+  /** Keep each thread's protocol traffic (redacted) for bug bundles. */
+  get recordTraffic(): boolean {
+    return this.#get<boolean>("recordTraffic", true) !== false;
+  }
+
   get recallOfferToAgents(): boolean {
     return this.#get<boolean>("recall.offerToAgents", false) === true;
   }

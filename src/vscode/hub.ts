@@ -28,6 +28,10 @@ import { SessionsTree } from "./sessions-tree";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
 import { PastThreads } from "./past-threads";
+import { ThreadOps } from "./thread-ops";
+import { UsageStatus } from "./usage-status";
+import { UsageView } from "./usage-view";
+import type { ThreadStartRecord } from "../core/model/records";
 import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
@@ -44,6 +48,8 @@ export interface SpawnParams {
   history?: RuntimeEvent[];
   /** Open the thread panel (default true). */
   showPanel?: boolean;
+  /** A new thread's origin (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
 }
 
 export class Hub implements vscode.Disposable {
@@ -67,6 +73,10 @@ export class Hub implements vscode.Disposable {
   readonly recall: RecallIndex;
   /** Checkpoints, review and provenance (#11): the edit ledger and its editor features. */
   readonly ledger: LedgerFeature;
+  /** Watchdog, read-only followers and handoff links per thread (#13). */
+  readonly ops: ThreadOps;
+  readonly usageStatus: UsageStatus;
+  readonly usageView: UsageView;
   readonly layout;
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
@@ -80,8 +90,10 @@ export class Hub implements vscode.Disposable {
     this.threads = new ThreadStore(home, { logger: this.log.logger });
     this.past = new PastThreads(this.threads, this.log.logger);
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
+    this.ops = this.#owned.add(new ThreadOps(this));
     this.panels = this.#owned.add(
       new ThreadPanels({
+        ops: this.ops,
         extensionUri: context.extensionUri,
         broker: this.broker,
         live: (id) => this.live.get(id),
@@ -105,7 +117,10 @@ export class Hub implements vscode.Disposable {
       }),
     );
     this.broker.surface = this.panels;
-    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f)));
+    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops));
+    this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
+    this.usageStatus = this.#owned.add(new UsageStatus(this.live));
+    this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.threads));
     this.#owned.add(
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
     );
@@ -161,6 +176,9 @@ export class Hub implements vscode.Disposable {
         logger: this.log.logger,
         resumeThreadId: p.resumeThreadId,
         history: p.history,
+        origin: p.origin,
+        recordTraffic: this.config.recordTraffic,
+        onThread: (thread, s) => this.ops.supervise(thread, s),
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,

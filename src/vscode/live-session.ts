@@ -15,6 +15,8 @@ import type { RuntimeEvent } from "../core/model/events";
 import { ThreadSession } from "../core/session";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
+import type { ThreadStartRecord } from "../core/model/records";
+import type { Supervisor } from "../core/watchdog/supervisor";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 
@@ -38,6 +40,12 @@ export interface LiveSessionInit {
   resumeThreadId?: string;
   /** Events to show first (a resumed thread's history). */
   history?: RuntimeEvent[];
+  /** A new thread's origin (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
+  /** Record the thread's protocol traffic for bug bundles (acpThreads.recordTraffic). */
+  recordTraffic?: boolean;
+  /** Called once the thread session exists, before the first prompt (the hub attaches the watchdog here). */
+  onThread?: (thread: ThreadSession, session: LiveSession) => void;
 }
 
 export class LiveSession implements vscode.Disposable {
@@ -62,6 +70,8 @@ export class LiveSession implements vscode.Disposable {
   readonly onTurnDone = this.#turnDone.event;
   #working = false;
   #closed = false;
+  /** The watchdog and retry ladder of this session (set by the hub once the thread exists). */
+  supervisor: Supervisor | undefined;
 
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
     this.#init = init;
@@ -90,6 +100,11 @@ export class LiveSession implements vscode.Disposable {
   #createRuntime = (): AgentRuntime =>
     this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
 
+  /** The engine's thread session once started. */
+  get thread(): ThreadSession | undefined {
+    return this.#thread;
+  }
+
   /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
   async start(task: string): Promise<void> {
     const { store, ledger, logger, resumeThreadId } = this.#init;
@@ -101,7 +116,10 @@ export class LiveSession implements vscode.Disposable {
     };
     try {
       this.#thread = resumeThreadId
-        ? await ThreadSession.resume({ store, ledger, createRuntime: this.#createRuntime, logger }, resumeThreadId)
+        ? await ThreadSession.resume(
+            { store, ledger, createRuntime: this.#createRuntime, logger, recordTraffic: this.#init.recordTraffic },
+            resumeThreadId,
+          )
         : await ThreadSession.start({
             store,
             ledger,
@@ -111,6 +129,8 @@ export class LiveSession implements vscode.Disposable {
             title: this.title,
             threadId: this.threadId,
             logger,
+            recordTraffic: this.#init.recordTraffic,
+            ...(this.#init.origin ? { origin: this.#init.origin } : {}),
           });
     } catch (err) {
       this.#push([{ type: "error", message: errorMessage(err) }]);
@@ -120,6 +140,7 @@ export class LiveSession implements vscode.Disposable {
       return;
     }
     if (this.#thread.metadata.title) this.title = this.#thread.metadata.title;
+    this.#init.onThread?.(this.#thread, this);
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title) this.title = e.title;
       this.#push([e]);
@@ -137,10 +158,13 @@ export class LiveSession implements vscode.Disposable {
     this.#push([{ type: "user_text", text }]);
     this.#setStatus("working");
     let failed: string | undefined;
+    this.supervisor?.turnStarted();
     try {
       const result = await thread.prompt(text);
       failed = result.error;
+      this.supervisor?.turnEnded(result.stopReason, result.usage);
     } catch (err) {
+      this.supervisor?.turnEnded("error");
       failed = errorMessage(err);
       this.#push([{ type: "error", message: failed }]);
     } finally {
@@ -173,6 +197,7 @@ export class LiveSession implements vscode.Disposable {
 
   /** Called by the permission broker while a request is pending. */
   setWaiting(waiting: boolean): void {
+    if (waiting !== (this.status === "waiting_permission")) this.supervisor?.watchdog.waitingForUser(waiting);
     if (waiting && this.status === "working") this.#setStatus("waiting_permission");
     else if (!waiting && this.status === "waiting_permission") this.#setStatus("working");
   }
@@ -180,6 +205,7 @@ export class LiveSession implements vscode.Disposable {
   async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.supervisor?.dispose();
     await this.#thread?.close(status).catch(() => undefined);
     if (this.status !== "failed") this.#setStatus("closed");
   }

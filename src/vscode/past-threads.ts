@@ -9,6 +9,7 @@ import { isInside } from "../core/platform/paths";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
+import { handedOffFrom } from "../core/handoff/link";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
 import type { PastThread } from "./thread-panels";
 
@@ -27,6 +28,7 @@ function summary(m: ThreadMetadata): PastThreadSummary {
     sessionId: m.agentSessionId ?? undefined,
     updatedAt: m.lastActivity,
     mode: m.mode,
+    handoff: { from: handedOffFrom(m) ?? undefined, to: m.handedOffTo ?? [] },
   };
 }
 

@@ -5,6 +5,9 @@
 import * as vscode from "vscode";
 import type { LiveSessions } from "./live-sessions";
 import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-item";
+import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
+import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { LiveSession } from "./live-session";
 import { age, dayLabel, elapsed } from "./time-format";
 
 export interface PastThreadSummary {
@@ -17,6 +20,8 @@ export interface PastThreadSummary {
   sessionId?: string;
   updatedAt: string;
   mode: "acp" | "exec";
+  /** Handoff links (#13). */
+  handoff?: HandoffSummary;
 }
 
 export interface SessionsFilter {
@@ -41,6 +46,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   constructor(
     private readonly live: LiveSessions,
     private readonly listPast: (filter: SessionsFilter) => Promise<PastThreadSummary[]>,
+    private readonly ops?: {
+      stateOf(session: LiveSession): SupervisorState | undefined;
+      handoffOf(session: LiveSession): HandoffSummary | undefined;
+    },
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
     // Elapsed times of working sessions tick; a refresh every 5 s is enough and cheap.
@@ -105,6 +114,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
         item.contextValue = "live";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+        if (s) decorateHandoff(item, this.ops?.handoffOf(s));
+        if (s) decorateLive(item, this.ops?.stateOf(s));
         return item;
       }
       case "exec": {
@@ -147,6 +158,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         };
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+        decorateHandoff(item, t.handoff);
         return item;
       }
     }

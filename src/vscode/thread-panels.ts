@@ -30,6 +30,11 @@ export interface ThreadPanelDeps {
   rename?(threadId: string, title: string): Promise<void>;
   /** "N files changed" rows of a stored thread (edit ledger), posted now and on every change. */
   followTurnChanges?(post: (m: HostMessage) => void, threadId: () => string | undefined): vscode.Disposable;
+  /** The ops strip (#13): watchdog, read-only holder, handoff links; see thread-ops.ts. */
+  ops?: {
+    attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable;
+    handle(threadId: string, action: Extract<WebviewMessage, { type: "ops" }>): Promise<void>;
+  };
 }
 
 export interface TerminalOutputEvent {
@@ -141,6 +146,7 @@ class ThreadPanel implements vscode.Disposable {
       );
       this.#postPickers(live);
       this.#followChanges();
+      if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
       return;
     }
     const past = await this.deps.loadPast(this.threadId).catch((err) => {
@@ -165,6 +171,7 @@ class ThreadPanel implements vscode.Disposable {
       scrollToEnd: this.focusEvent === undefined,
       focusEvent: this.focusEvent,
     });
+    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
   }
 
@@ -270,6 +277,8 @@ class ThreadPanel implements vscode.Disposable {
           return await live?.setMode(m.modeId);
         case "setConfig":
           return await live?.setConfigOption(m.configId, m.value);
+        case "ops":
+          return await this.deps.ops?.handle(this.threadId, m);
         case "rendered":
           this.rendered = { entries: m.entries, inDom: m.inDom };
           return;

@@ -5,7 +5,8 @@
 import { openSyncedIndex } from "../../core/index/threads-index";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { formatContext, formatCosts, formatTokens, parseSince } from "../../core/usage/format";
+import { formatContext, formatCosts, formatTokens } from "../../core/usage/format";
+import { parseSince } from "../../core/usage/since";
 import { openUsageIndex } from "../../core/usage/usage-index";
 import { queryUsage, USAGE_GROUPS, type UsageReport, type UsageRow } from "../../core/usage/usage-query";
 import { command } from "../command";

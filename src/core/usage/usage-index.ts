@@ -3,7 +3,7 @@
  * kept up to date incrementally from the thread JSONL files (only appended tails are read; the fold state is
  * stored per file). Like every index here it is a cache: deleted or corrupt, it is rebuilt from the files.
  */
-import { openDerivedDatabase, type Db } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, type Db } from "../db/sqlite";
 import { syncTails, type TailSyncStats } from "../index/jsonl-tail";
 import type { ThreadStore } from "../store/thread-store";
 import { LedgerFolder, type LedgerEntry, type LedgerState } from "./ledger";
@@ -124,14 +124,22 @@ function entryParams(e: LedgerEntry): Record<string, string | number | null> {
   };
 }
 
-/** Opens (rebuilding when lost, corrupt or of another schema) and syncs; the caller closes it. */
-export function openUsageIndex(store: ThreadStore): { index: UsageIndex; stats: UsageSyncStats } {
-  const { db, created } = openDerivedDatabase(store.layout.usageDb, SCHEMA_VERSION, createSchema);
-  const index = new UsageIndex(db, created);
+function synced(open: { db: Db; created: boolean }, store: ThreadStore): { index: UsageIndex; stats: UsageSyncStats } {
+  const index = new UsageIndex(open.db, open.created);
   try {
     return { index, stats: index.sync(store) };
   } catch (err) {
     index.close();
     throw err;
   }
+}
+
+/** Opens (rebuilding when lost, corrupt or of another schema) and syncs; the caller closes it. */
+export function openUsageIndex(store: ThreadStore): { index: UsageIndex; stats: UsageSyncStats } {
+  return synced(openDerivedDatabase(store.layout.usageDb, SCHEMA_VERSION, createSchema), store);
+}
+
+/** `openUsageIndex` without blocking the caller while another process holds the database (the extension host). */
+export async function openUsageIndexAsync(store: ThreadStore): Promise<{ index: UsageIndex; stats: UsageSyncStats }> {
+  return synced(await openDerivedDatabaseAsync(store.layout.usageDb, SCHEMA_VERSION, createSchema), store);
 }

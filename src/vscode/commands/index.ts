@@ -20,6 +20,7 @@ import {
   resumeThread,
 } from "./threads";
 import { RECALL_VIEW_ID, importHistory } from "../recall-view";
+import { handoffCommand, retryCommand, saveBugBundleCommand } from "./ops";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -54,6 +55,10 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
+  "acpThreads.handoff": handoffCommand,
+  "acpThreads.saveBugBundle": saveBugBundleCommand,
+  "acpThreads.showUsage": (hub) => hub.usageView.show(),
+  "acpThreads.retry": retryCommand,
 };
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {

@@ -7,6 +7,14 @@ import type { SessionNode } from "../sessions-tree";
 
 type Past = Extract<SessionNode, { type: "past" }>;
 
+/** A stored thread as a past node (Resume by id: the read-only panel's Take over, scripts). */
+async function pastNode(hub: Hub, threadId: string): Promise<Past | undefined> {
+  const loaded = await hub.past.load(threadId);
+  if (!loaded) return undefined;
+  const { events: _events, ...thread } = loaded;
+  return { type: "past", thread };
+}
+
 function asPast(node: unknown): Past | undefined {
   return node && typeof node === "object" && (node as SessionNode).type === "past" ? (node as Past) : undefined;
 }
@@ -20,14 +28,22 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
-export async function resumeThread(hub: Hub, node?: SessionNode): Promise<void> {
-  const past = asPast(node);
+export async function resumeThread(hub: Hub, node?: SessionNode | string): Promise<void> {
+  const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
   if (!past) return;
   const t = past.thread;
+  // another window or process writes it: follow it read-only here and take over once it lets go (#13)
+  if (hub.ops.heldElsewhere(t.threadId)) {
+    hub.ops.resumeWhenFree(t.threadId);
+    void vscode.window.showInformationMessage(
+      `"${t.title}" is being written by another window or process; it is open read-only here and this window takes it over when that one lets go.`,
+    );
+    return;
+  }
   const agent = configuredAgents(hub.config).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
   const loaded = await hub.past.load(t.threadId);
-  hub.spawnSession({
+  const session = hub.spawnSession({
     agent: agent.spec,
     task: "",
     mode: "session",
@@ -35,6 +51,9 @@ export async function resumeThread(hub: Hub, node?: SessionNode): Promise<void> 
     resumeThreadId: t.threadId,
     history: loaded?.events,
   });
+  // the thread keeps its title (without a task the session would be named after its agent until it starts)
+  session.title = t.title;
+  hub.panels.retitle(t.threadId, t.title);
 }
 
 export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {

@@ -9,6 +9,7 @@ import { wirePermissionShortcuts, wireTranscriptActions } from "./transcript/act
 import { TranscriptView } from "./transcript/view";
 import { $, bridge } from "../shared/host";
 import { placeTurnChanges, setTurnChanges, wireTurnChanges } from "./turn-changes";
+import { OpsBanner } from "./ops/banner";
 
 const vscode = bridge<WebviewMessage>();
 const post = vscode.post;
@@ -21,6 +22,7 @@ const footer = $<HTMLDivElement>("footer");
 let header: ThreadHeader | undefined;
 let status: LiveStatus = "starting";
 const chrome = new Header(post);
+const ops = new OpsBanner($<HTMLDivElement>("ops"), $<HTMLSpanElement>("thread-actions"), post);
 const view = new TranscriptView(list, more, (v) => {
   chrome.setUsage(v.model.usage);
   if (v.model.title) chrome.setTitle(v.model.title);
@@ -93,6 +95,9 @@ function onMessage(m: HostMessage): void {
     case "turnChanges":
       setTurnChanges(m.turns);
       view.schedule();
+      break;
+    case "ops":
+      ops.render(m.ops);
       break;
   }
 }

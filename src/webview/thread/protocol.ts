@@ -5,6 +5,9 @@
  */
 import type { RuntimeEvent } from "../../core/model/events";
 import { fields, str } from "../shared/guards";
+import { parseOpsAction, type OpsAction, type OpsView } from "./ops/protocol";
+
+export type { OpsAction, OpsLink, OpsView } from "./ops/protocol";
 
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
@@ -73,7 +76,9 @@ export type HostMessage =
   /** The thread was renamed (here or in the sessions view). */
   | { type: "title"; title: string }
   | { type: "pickers"; pickers: PickerView }
-  | { type: "turnChanges"; turns: TurnChangesView[] };
+  | { type: "turnChanges"; turns: TurnChangesView[] }
+  /** Watchdog, read-only holder and handoff links (ops/protocol.ts). */
+  | { type: "ops"; ops: OpsView };
 
 export type WebviewMessage =
   | { type: "ready" }
@@ -94,7 +99,8 @@ export type WebviewMessage =
   | { type: "reviewTurn"; turn: number }
   | { type: "restoreTurn"; turn: number }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
-  | { type: "rendered"; entries: number; inDom: number };
+  | { type: "rendered"; entries: number; inDom: number }
+  | OpsAction;
 
 /** Returns the message if it has exactly a known shape, else `undefined` (the host ignores it). */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
@@ -143,6 +149,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return Number.isInteger(m.entries) && Number.isInteger(m.inDom)
         ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }
         : undefined;
+    case "ops":
+      return parseOpsAction(m);
     default:
       return undefined;
   }

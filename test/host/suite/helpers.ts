@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
+import type { LiveSession } from "../../../src/vscode/live-session";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
 
@@ -80,4 +81,18 @@ export async function useFakeAgent(): Promise<void> {
     vscode.ConfigurationTarget.Global,
   );
   await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+}
+
+/** Spawns the fake agent as a session with `task` (may be empty) and waits until its thread is stored and it is idle. */
+export async function spawnIdleFake(task = ""): Promise<LiveSession> {
+  const { hub } = await api();
+  const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "fake",
+    task,
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
+  const s = hub.live.get(id)!;
+  await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
+  return s;
 }

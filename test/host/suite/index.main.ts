@@ -17,6 +17,8 @@ const PASSES: Record<string, string[]> = {
     "recall.test.js",
     "recall-import.test.js",
     "ledger.test.js",
+    "ops.test.js",
+    "usage.test.js",
     "spawn-real.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { main as usageMain } from "../../../../src/cli/commands/usage";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { LiveThread } from "../../../../src/core/thread/live-thread";
-import { parseSince } from "../../../../src/core/usage/format";
+import { parseSince } from "../../../../src/core/usage/since";
 import { runCommand } from "../in-process";
 import { startInput, withTmp } from "../../core/store/helpers";
 

@@ -1,0 +1,227 @@
+/**
+ * The editor side of issue #13 for each thread: the watchdog and retry ladder of live sessions (attached when a
+ * session's thread starts, settings `acpThreads.watchdog.*`), the read-only view of a thread another window or
+ * process writes (followed live, taken over once free), and the handoff links. Feeds the panel's ops strip
+ * (`OpsView`) and the sessions tree, and carries out the strip's actions.
+ */
+import * as vscode from "vscode";
+import { handedOffFrom } from "../core/handoff/link";
+import type { ThreadMetadata } from "../core/model/metadata";
+import type { ThreadSession } from "../core/session";
+import { liveWriter } from "../core/store/file-lock";
+import { ThreadFollower } from "../core/store/thread-follower";
+import { statSync } from "node:fs";
+import { hostname } from "node:os";
+import { recordsToEvents } from "../core/thread/record-events";
+import { superviseSession } from "../core/watchdog/attach";
+import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { HostMessage, OpsAction, OpsLink, OpsView } from "../webview/thread/protocol";
+import type { ThreadStore } from "../core/store/thread-store";
+import type { Config } from "./config";
+import type { LiveSession } from "./live-session";
+import type { LiveSessions } from "./live-sessions";
+import type { HandoffSummary } from "./session-ops-look";
+
+/** How often a panel of a thread this window does not write looks at its file and lock. */
+const FOLLOW_POLL_MS = 1000;
+
+/** What ThreadOps needs of the hub. */
+export interface ThreadOpsDeps {
+  live: LiveSessions;
+  threads: ThreadStore;
+  config: Config;
+  panels: { open(threadId: string): unknown; get(threadId: string): vscode.WebviewPanel | undefined };
+  tree: { refresh(): void };
+}
+
+export class ThreadOps implements vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<string>();
+  /** Fires with a panel/live thread id whose ops view changed (the tree refreshes too). */
+  readonly onDidChange = this.#changed.event;
+  readonly #followers = new Map<string, ThreadFollower>();
+
+  constructor(private readonly hub: ThreadOpsDeps) {}
+
+  /** Attaches the watchdog to a live session's thread (LiveSessionInit.onThread). */
+  supervise(thread: ThreadSession, session: LiveSession): void {
+    const cfg = this.hub.config;
+    // stallSeconds 0 turns stall detection off; deaths and throttles are still watched
+    const supervisor = superviseSession(thread, {
+      stallMs: cfg.watchdogStallSeconds * 1000,
+      mode: cfg.watchdogRetry,
+      prompt: (text) => session.prompt(text),
+    });
+    session.supervisor = supervisor;
+    supervisor.onState(() => this.#changed.fire(session.threadId));
+  }
+
+  /** The watchdog state of a live session, for the tree. */
+  stateOf(session: LiveSession): SupervisorState | undefined {
+    return session.supervisor?.state;
+  }
+
+  /**
+   * The handoff links of a live session's thread, for the tree: its writer's metadata while open (kept current by
+   * patches); once closed, the stored metadata (read once, again after `refresh`).
+   */
+  handoffOf(session: LiveSession): HandoffSummary | undefined {
+    const id = session.threadId;
+    let m: Pick<ThreadMetadata, "origin" | "handedOffTo"> | undefined = session.isOpen
+      ? session.thread?.metadata
+      : undefined;
+    if (!m && id) {
+      m = this.#closedMeta.get(id);
+      if (!m) {
+        try {
+          m = this.hub.threads.read(id).metadata;
+          this.#closedMeta.set(id, m);
+        } catch {
+          return undefined; // deleted since
+        }
+      }
+    }
+    return m ? { from: handedOffFrom(m) ?? undefined, to: m.handedOffTo ?? [] } : undefined;
+  }
+
+  readonly #closedMeta = new Map<string, Pick<ThreadMetadata, "origin" | "handedOffTo">>();
+
+  /** What the panel of `threadId` (a live session's view id or a stored thread id) shows in its ops strip. */
+  view(threadId: string): OpsView {
+    const live = this.hub.live.get(threadId);
+    const st = live?.supervisor?.state;
+    const stored = this.hub.threads.exists(threadId);
+    const follower = this.#followers.get(threadId);
+    const holder = follower?.holder;
+    return {
+      alert: st?.alert
+        ? { kind: st.alert.kind, message: st.alert.message, detail: st.alert.detail, at: st.alert.at }
+        : null,
+      next: st?.next ?? null,
+      running: st?.running ?? null,
+      exhausted: st?.exhausted ?? false,
+      history: st?.history.map((h) => ({ step: h.step, outcome: h.outcome })) ?? [],
+      auto: live?.supervisor?.mode === "auto",
+      holder: holder
+        ? {
+            label: holder.label,
+            pid: holder.pid,
+            since: holder.since,
+            host: holder.host !== hostname() ? holder.host : null,
+          }
+        : null,
+      canTakeOver: !!follower && !holder && this.#released.has(threadId),
+      links: stored ? this.#links(threadId) : [],
+      stored,
+    };
+  }
+
+  /**
+   * Keeps a panel's ops strip current; for a stored thread that another window or process writes, also streams
+   * its new records into the panel (read-only) until it is free. Returns what to dispose with the panel.
+   */
+  attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable {
+    const send = () => post({ type: "ops", ops: this.view(threadId) });
+    const subs: vscode.Disposable[] = [this.onDidChange((id) => id === threadId && send())];
+    let follower: ThreadFollower | undefined;
+    // While a session of it is open here, this window writes it; otherwise (past, or closed here) another window
+    // or process may write it at any time: follow the file and its lock (polled once a second).
+    const follow = () => {
+      if (follower || this.hub.live.get(threadId)?.isOpen || !this.hub.threads.exists(threadId)) return;
+      const path = this.hub.threads.pathFor(threadId);
+      const f = new ThreadFollower(path, { fromOffset: statSync(path).size, pollMs: FOLLOW_POLL_MS });
+      follower = f;
+      this.#followers.set(threadId, f);
+      f.onRecords((records) => post({ type: "events", events: recordsToEvents(records) }));
+      f.onHolder(() => {
+        if (!f.holder) this.#released.add(threadId);
+        send();
+        this.hub.tree.refresh();
+        if (!f.holder && this.#pendingTakeOver.delete(threadId)) void this.takeOver(threadId);
+      });
+    };
+    const live = this.hub.live.get(threadId);
+    if (live?.isOpen) subs.push(live.onStatus(() => (follow(), send())));
+    follow();
+    subs.push({
+      dispose: () => {
+        if (follower && this.#followers.get(threadId) === follower) this.#followers.delete(threadId);
+        this.#released.delete(threadId);
+        follower?.dispose();
+      },
+    });
+    send();
+    return vscode.Disposable.from(...subs);
+  }
+
+  /** Threads whose other writer let go while a panel here followed them (the panel offers Take over). */
+  readonly #released = new Set<string>();
+
+  readonly #pendingTakeOver = new Set<string>();
+
+  /** The thread is held elsewhere: open it read-only now and take it over as soon as it is free. */
+  resumeWhenFree(threadId: string): void {
+    this.#pendingTakeOver.add(threadId);
+    this.hub.panels.open(threadId);
+  }
+
+  /** Whether another process holds the stored thread (so Resume must wait). */
+  heldElsewhere(threadId: string): boolean {
+    const h = this.#followers.get(threadId)?.holder ?? liveWriter(this.hub.threads.pathFor(threadId));
+    return !!h && !(h.pid === process.pid && h.host === hostname());
+  }
+
+  /** Resumes a stored thread in this window (its panel turns live: one id for both). */
+  async takeOver(threadId: string): Promise<void> {
+    await vscode.commands.executeCommand("acpThreads.resume", threadId);
+  }
+
+  async handle(threadId: string, a: OpsAction): Promise<void> {
+    const live = this.hub.live.get(threadId);
+    switch (a.action) {
+      case "retry":
+        return await live?.supervisor?.retry(a.step);
+      case "dismiss":
+        live?.supervisor?.dismiss();
+        return;
+      case "takeOver":
+        return await this.takeOver(threadId);
+      case "handoff":
+        return void (await vscode.commands.executeCommand("acpThreads.handoff", threadId));
+      case "saveBundle":
+        return void (await vscode.commands.executeCommand("acpThreads.saveBugBundle", threadId));
+      case "openThread":
+        return void (await vscode.commands.executeCommand("acpThreads.openThread", a.threadId));
+    }
+  }
+
+  /** Tells the ops strips and the tree that a thread's metadata (links) changed. */
+  refresh(threadId: string): void {
+    this.#closedMeta.delete(threadId);
+    this.#changed.fire(threadId);
+  }
+
+  #links(storeId: string): OpsLink[] {
+    let meta: ThreadMetadata;
+    try {
+      meta = this.hub.threads.read(storeId).metadata;
+    } catch {
+      return [];
+    }
+    const link = (relation: OpsLink["relation"], id: string): OpsLink[] => {
+      try {
+        const m = this.hub.threads.read(id).metadata;
+        return [{ relation, threadId: id, title: m.title ?? "(untitled)", agent: m.agent.name }];
+      } catch {
+        return []; // deleted since
+      }
+    };
+    const from = handedOffFrom(meta);
+    return [...(from ? link("from", from) : []), ...(meta.handedOffTo ?? []).flatMap((id) => link("to", id))];
+  }
+
+  dispose(): void {
+    for (const f of this.#followers.values()) f.dispose();
+    this.#followers.clear();
+    this.#changed.dispose();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The status-bar figure for live sessions: what the session the user worked with last has cost so far (as its
+ * agent reports it), its tokens and how full its context is; the tooltip lists every live session. Click: the
+ * Usage view. Hidden while no live session reported anything.
+ */
+import * as vscode from "vscode";
+import { formatContext, formatCosts, formatTokens } from "../core/usage/format";
+import { UsageMeter, type MeterReading } from "../core/usage/meter";
+import type { LiveSession } from "./live-session";
+import type { LiveSessions } from "./live-sessions";
+
+export function describeReading(r: MeterReading): string {
+  const parts = [
+    formatCosts(r.costs),
+    r.tokensReported ? `${formatTokens(r.tokens)} tok` : "",
+    r.contextUsed !== null
+      ? `ctx ${r.contextSize ? `${Math.round((r.contextUsed / r.contextSize) * 100)}%` : formatTokens(r.contextUsed)}`
+      : "",
+  ];
+  return parts.filter(Boolean).join(" · ");
+}
+
+export class UsageStatus implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem("acpThreads.usage", vscode.StatusBarAlignment.Right, 100);
+  readonly #meters = new Map<LiveSession, { meter: UsageMeter; sub: vscode.Disposable }>();
+  readonly #subs: vscode.Disposable[] = [];
+  #current: LiveSession | undefined;
+
+  constructor(private readonly live: LiveSessions) {
+    this.item.name = "ACP Threads usage";
+    this.item.command = "acpThreads.showUsage";
+    this.#subs.push(live.onDidChange(() => this.#track()));
+  }
+
+  /** The reading of a live session (tests, the tooltip). */
+  readingOf(s: LiveSession): MeterReading | undefined {
+    return this.#meters.get(s)?.meter.reading;
+  }
+
+  #track(): void {
+    // a session resumed again replaces the closed one of its thread: forget the old meter
+    for (const [s, m] of this.#meters)
+      if (this.live.get(s.threadId) !== s) {
+        m.sub.dispose();
+        this.#meters.delete(s);
+      }
+    for (const s of this.live.all()) {
+      if (this.#meters.has(s)) continue;
+      const meter = new UsageMeter();
+      for (const e of s.events) meter.add(e);
+      const sub = s.onEvents((evs) => {
+        let changed = false;
+        for (const e of evs) changed = meter.add(e) || changed;
+        if (changed) {
+          this.#current = s;
+          this.#render();
+        }
+      });
+      this.#meters.set(s, { meter, sub });
+    }
+    this.#render();
+  }
+
+  #render(): void {
+    const shown = [...this.#meters]
+      .map(([s, { meter }]) => [s, meter] as const)
+      .filter(([, m]) => describeReading(m.reading));
+    const current = shown.find(([s]) => s === this.#current) ?? shown.at(-1);
+    if (!current) return this.item.hide();
+    this.item.text = `$(graph) ${describeReading(current[1].reading)}`;
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown("**Agent usage (as the agents report it)**\n\n");
+    for (const [s, m] of shown) {
+      const r = m.reading;
+      md.appendMarkdown(
+        `- ${s.title.replace(/[[\]*_`]/g, "")} (${s.agent.displayName}): ${[formatCosts(r.costs) || "no cost reported", r.tokensReported ? `${formatTokens(r.tokens)} tokens` : "no tokens reported", formatContext(r.contextUsed, r.contextSize)].filter(Boolean).join(", ")}\n`,
+      );
+    }
+    md.appendMarkdown("\nClick for the usage of every thread.");
+    this.item.tooltip = md;
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const s of this.#subs.splice(0)) s.dispose();
+    for (const m of this.#meters.values()) m.sub.dispose();
+    this.#meters.clear();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The Usage view: one webview panel with the usage ledger (tokens and costs agents reported) per day, agent,
+ * model or thread over today / 7 / 30 days / all time, a bar chart and a table; rows of threads open them.
+ */
+import * as vscode from "vscode";
+import { parseSince } from "../core/usage/since";
+import { openUsageIndexAsync } from "../core/usage/usage-index";
+import { queryUsage, type UsageReport } from "../core/usage/usage-query";
+import { errorMessage } from "../core/errors";
+import { listThreadsIndexed } from "../core/index/threads-index";
+import {
+  parseUsageMessage,
+  USAGE_VIEW_TYPE,
+  type UsageGroupName,
+  type UsageHostMessage,
+  type UsageRange,
+} from "../webview/usage/protocol";
+import type { ThreadStore } from "../core/store/thread-store";
+import { webviewHtml, webviewOptions } from "./webview-html";
+
+const BODY = `<h1>Agent usage</h1>
+<div class="controls">
+  <label>Group by <select id="by"><option value="day">day</option><option value="agent">agent</option><option value="model">model</option><option value="thread">thread</option></select></label>
+  <label>Range <select id="range"><option value="today">today</option><option value="7d">last 7 days</option><option value="30d">last 30 days</option><option value="all">all time</option></select></label>
+</div>
+<p id="summary" role="status"></p>
+<div id="chart"></div>
+<table id="table"></table>`;
+
+export class UsageView implements vscode.Disposable {
+  #panel: vscode.WebviewPanel | undefined;
+  #query: { by: UsageGroupName; range: UsageRange } = { by: "day", range: "30d" };
+  /** The last report sent (host tests read it). */
+  lastReport: UsageReport | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly threads: ThreadStore,
+  ) {}
+
+  show(): vscode.WebviewPanel {
+    if (this.#panel) {
+      this.#panel.reveal();
+      void this.#send();
+      return this.#panel;
+    }
+    const uri = this.extensionUri;
+    const panel = vscode.window.createWebviewPanel(
+      USAGE_VIEW_TYPE,
+      "Agent usage",
+      vscode.ViewColumn.Active,
+      webviewOptions(uri),
+    );
+    panel.webview.html = webviewHtml(panel.webview, uri, {
+      script: "usage.js",
+      css: "usage.css",
+      title: "Agent usage",
+      body: BODY,
+    });
+    panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
+    panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(raw));
+    panel.onDidDispose(() => (this.#panel = undefined));
+    this.#panel = panel;
+    return panel;
+  }
+
+  async report(by: UsageGroupName, range: UsageRange): Promise<UsageReport> {
+    const store = this.threads;
+    const { index } = await openUsageIndexAsync(store);
+    let report: UsageReport;
+    try {
+      report = queryUsage(index, { by, ...(range !== "all" ? { since: parseSince(range) } : {}) });
+    } finally {
+      index.close();
+    }
+    if (by === "thread") {
+      const titles = new Map((await listThreadsIndexed(store)).map((m) => [m.threadId, m.title]));
+      for (const r of report.rows) r.label = titles.get(r.key) ?? r.key;
+    }
+    return report;
+  }
+
+  async #onMessage(raw: unknown): Promise<void> {
+    const m = parseUsageMessage(raw);
+    if (!m) return;
+    if (m.type === "openThread")
+      return void (await vscode.commands.executeCommand("acpThreads.openThread", m.threadId));
+    if (m.type === "query") this.#query = { by: m.by, range: m.range };
+    await this.#send();
+  }
+
+  async #send(): Promise<void> {
+    const post = (msg: UsageHostMessage) => void this.#panel?.webview.postMessage(msg);
+    try {
+      const report = await this.report(this.#query.by, this.#query.range);
+      this.lastReport = report;
+      post({ type: "report", ...this.#query, report });
+    } catch (err) {
+      post({ type: "error", message: `Could not read the usage ledger: ${errorMessage(err)}` });
+    }
+  }
+
+  dispose(): void {
+    this.#panel?.dispose();
+  }
+}

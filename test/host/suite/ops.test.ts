@@ -1,0 +1,191 @@
+// Issue 13 in the editor against the stdio fake agent: the watchdog's alerts in the panel's ops strip and the
+// sessions tree with the retry ladder offered (and climbed by itself by setting), "Hand off to another agent"
+// with the two threads linked both ways, and a thread held by another process (the CLI) opened read-only with
+// its holder named, then taken over when that process exits.
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { LiveSession } from "../../../src/vscode/live-session";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+
+const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+const agentText = (s: LiveSession, from = 0) =>
+  s.events
+    .slice(from)
+    .map((e) => (e.type === "text" && e.stream === "output" ? e.text : ""))
+    .join("");
+
+/** The tree item of a live session or of a stored thread (live or past), as the Sessions view draws it. */
+async function treeItem(s: LiveSession | string): Promise<vscode.TreeItem> {
+  const { hub } = await api();
+  const groups = await hub.tree.getChildren();
+  const all = groups.flatMap((g) => (g.type === "group" ? g.children : [g]));
+  const node = all.find((n: SessionNode) =>
+    typeof s === "string"
+      ? (n.type === "past" && n.thread.threadId === s) || (n.type === "live" && n.threadId === s)
+      : n.type === "live" && n.threadId === s.threadId,
+  );
+  assert.ok(node, "the thread is in the tree");
+  return hub.tree.getTreeItem(node);
+}
+
+describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
+  before(useFakeAgent);
+  afterEach(async () => {
+    await cfg().update("watchdog.stallSeconds", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("watchdog.retry", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("a stalled tool call is shown in the panel and the tree; the offered Cancel ends the turn", async () => {
+    const { hub } = await api();
+    await cfg().update("watchdog.stallSeconds", 1, vscode.ConfigurationTarget.Global);
+    const s = await spawnIdleFake();
+    const ended = new Promise<void>((r) => s.onTurnDone(() => r()));
+    void s.prompt("tool");
+    const view = await waitFor("a stall alert", () => {
+      const v = hub.ops.view(s.threadId);
+      return v.alert ? v : undefined;
+    });
+    assert.equal(view.alert?.kind, "stalled");
+    assert.match(view.alert!.message, /long job/, "names the tool call still in progress");
+    assert.equal(view.next, "cancel", "the ladder offers its first rung");
+    assert.equal(view.auto, false);
+    const item = await treeItem(s);
+    assert.equal(item.contextValue, "live-alert", "the tree item offers Retry");
+    assert.match(String(item.description), /^Stalled/);
+    await vscode.commands.executeCommand("acpThreads.retry", s.threadId);
+    await ended;
+    const after = hub.ops.view(s.threadId);
+    assert.deepEqual(
+      after.history.map((h) => h.step),
+      ["cancel"],
+    );
+    await s.close();
+  });
+
+  it("with watchdog.retry = auto the ladder climbs by itself: cancel, then re-prompt continue", async () => {
+    const { hub } = await api();
+    await cfg().update("watchdog.stallSeconds", 1, vscode.ConfigurationTarget.Global);
+    await cfg().update("watchdog.retry", "auto", vscode.ConfigurationTarget.Global);
+    const s = await spawnIdleFake();
+    const before = s.events.length;
+    void s.prompt("tool");
+    await waitFor("the re-prompt's answer", () => /echo: continue/.test(agentText(s, before)) && s.status === "idle");
+    assert.equal(hub.ops.view(s.threadId).auto, true);
+    await s.close();
+  });
+
+  it("an agent that dies mid-turn is reported; Restart brings it back on the same thread", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    void s.prompt("die");
+    const view = await waitFor("a death alert", () => {
+      const v = hub.ops.view(s.threadId);
+      return v.alert?.kind === "died" && !v.running ? v : undefined;
+    });
+    assert.match(view.alert!.detail ?? view.alert!.message, /bye from stderr|exit/);
+    assert.equal(view.next, "restart");
+    assert.equal((await treeItem(s)).contextValue, "live-alert");
+    const before = s.events.length;
+    await hub.ops.handle(s.threadId, { type: "ops", action: "retry", step: "restart" });
+    await waitFor("the resumed agent to answer continue", () => /echo: continue/.test(agentText(s, before)));
+    await waitFor("the session idle again", () => s.status === "idle");
+    assert.equal(hub.live.get(s.threadId), s, "the same session, on the same thread");
+    assert.equal(hub.ops.view(s.threadId).alert, null, "a healthy turn clears the alert");
+    await s.close();
+  });
+
+  it("hands a thread off: the edited brief is sent and the two threads link to each other", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake("stream 2");
+    const fromId = s.threadId;
+    await s.close();
+    const started = vscode.commands.executeCommand<LiveSession | undefined>("acpThreads.handoff", fromId, {
+      agentId: "fake",
+    });
+    // the brief opens as a markdown document to edit; the notification's Send sends what it says then
+    const doc = await waitFor("the brief in an editor", () =>
+      vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith("You are taking over")),
+    );
+    assert.match(doc.getText(), /stream 2/, "the brief carries the goal");
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), "EDITED BY THE USER\n");
+    await vscode.workspace.applyEdit(edit);
+    await waitFor("the Send button to be accepted", async () => {
+      await vscode.commands.executeCommand("notification.acceptPrimaryAction");
+      return Promise.race([started.then(() => true), new Promise((r) => setTimeout(() => r(false), 300))]);
+    });
+    const to = await started;
+    assert.ok(to, "a new session was started");
+    await waitFor("the handoff turn", () => to.status === "idle" && to.thread);
+    assert.match(agentText(to), /echo: EDITED BY THE USER/, "the edited brief is what the agent got");
+    const toId = to.threadId;
+    assert.deepEqual(
+      hub.ops.view(fromId).links.map((l) => [l.relation, l.threadId]),
+      [["to", to.threadId]],
+      "the origin panel links to the live successor",
+    );
+    assert.deepEqual(
+      hub.ops.view(to.threadId).links.map((l) => [l.relation, l.threadId]),
+      [["from", fromId]],
+    );
+    assert.deepEqual(hub.threads.read(fromId).metadata.handedOffTo, [toId]);
+    assert.match(String((await treeItem(to)).description), /continues a handoff/, "the live successor in the tree");
+    await to.close();
+    const past = (await hub.past.list({ cwds: [] })).find((t) => t.threadId === fromId);
+    assert.deepEqual(past?.handoff, { from: undefined, to: [toId] });
+    const origin = await treeItem(fromId);
+    assert.match(String(origin.description), /handed off/, "the origin in the tree");
+    assert.match((origin.tooltip as vscode.MarkdownString).value, new RegExp(`handed off to thread \`${toId}\``));
+  });
+
+  it("a thread the CLI writes opens read-only naming it, and is taken over when the CLI exits", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake("stream 1");
+    const storeId = s.threadId;
+    await s.close();
+    const cli: ChildProcess = spawn(
+      process.execPath,
+      [join(repoRoot(), "dist/cli.js"), "run", "--thread", storeId, "sleep 4000"],
+      {
+        cwd: workspaceRoot(),
+        env: { ...process.env, ACP_THREADS_HOME: hub.home, ELECTRON_RUN_AS_NODE: "1" },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise<number | null>((r) => cli.on("exit", (code) => r(code)));
+    try {
+      await waitFor("the CLI to hold the thread", () => hub.ops.heldElsewhere(storeId), 20_000);
+      await vscode.commands.executeCommand("acpThreads.openThread", storeId);
+      const view = await waitFor("the holder in the panel", () => hub.ops.view(storeId).holder);
+      assert.equal(view.label, "acp-threads run");
+      assert.equal(view.pid, cli.pid);
+      assert.equal(view.host, null, "same machine");
+      const before = hub.live.all().length;
+      await vscode.commands.executeCommand("acpThreads.resume", storeId);
+      assert.equal(hub.live.all().length, before, "no second writer while the CLI holds it");
+      assert.equal(await exited, 0, "the CLI's turn ended normally");
+      const taken = await waitFor(
+        "this window to take the thread over",
+        () => hub.live.all().find((x) => x.threadId === storeId && x.isOpen && x.status === "idle"),
+        20_000,
+      );
+      assert.equal(taken.title, "stream 1", "it keeps the thread's title");
+      assert.ok(
+        taken.events.some((e) => e.type === "text" && e.text.includes("sleeping")),
+        "the CLI's turn is in the history",
+      );
+      const n = taken.events.length;
+      const done = new Promise<void>((r) => taken.onTurnDone(() => r()));
+      await taken.prompt("after the takeover");
+      await done;
+      assert.match(agentText(taken, n), /echo: after the takeover/);
+      await taken.close();
+    } finally {
+      if (cli.exitCode === null) cli.kill("SIGTERM");
+    }
+  });
+});
