@@ -5,6 +5,7 @@
  */
 import type { RuntimeEvent } from "../../core/model/events";
 import { fields, str } from "../shared/guards";
+import { parseComposerMessage, type ComposerHostMessage, type ComposerMessage } from "./composer/protocol";
 
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
@@ -73,7 +74,8 @@ export type HostMessage =
   /** The thread was renamed (here or in the sessions view). */
   | { type: "title"; title: string }
   | { type: "pickers"; pickers: PickerView }
-  | { type: "turnChanges"; turns: TurnChangesView[] };
+  | { type: "turnChanges"; turns: TurnChangesView[] }
+  | ComposerHostMessage;
 
 export type WebviewMessage =
   | { type: "ready" }
@@ -94,7 +96,8 @@ export type WebviewMessage =
   | { type: "reviewTurn"; turn: number }
   | { type: "restoreTurn"; turn: number }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
-  | { type: "rendered"; entries: number; inDom: number };
+  | { type: "rendered"; entries: number; inDom: number }
+  | ComposerMessage;
 
 /** Returns the message if it has exactly a known shape, else `undefined` (the host ignores it). */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
@@ -144,6 +147,6 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }
         : undefined;
     default:
-      return undefined;
+      return m ? parseComposerMessage(m) : undefined;
   }
 }
