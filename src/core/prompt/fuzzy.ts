@@ -125,6 +125,20 @@ export class PathIndex {
     return this.#at.has(path);
   }
 
+  /** Every path, in insertion order (a copy). */
+  paths(): string[] {
+    return [...this.#paths];
+  }
+
+  clear(): void {
+    this.#paths = [];
+    this.#lower = [];
+    this.#nameStart = [];
+    this.#mask = [];
+    this.#at.clear();
+    this.#last = undefined;
+  }
+
   add(path: string): void {
     if (this.#at.has(path)) return;
     this.#last = undefined;

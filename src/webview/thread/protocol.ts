@@ -7,6 +7,17 @@ import type { RuntimeEvent } from "../../core/model/events";
 import { fields, str } from "../shared/guards";
 import { parseComposerMessage, type ComposerHostMessage, type ComposerMessage } from "./composer/protocol";
 
+export type {
+  AgentOption,
+  CompletionItem,
+  ComposerHostMessage,
+  ComposerMessage,
+  ComposerState,
+  QueuedPrompt,
+  WirePart,
+} from "./composer/protocol";
+export { partsText } from "./composer/protocol";
+
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
 export type LiveStatus = "starting" | "working" | "waiting_permission" | "idle" | "failed" | "closed" | "readonly";

@@ -145,6 +145,11 @@ export class Composer {
         if (msg.seq === this.#seq && this.#token) this.#popup.show(msg.items, !msg.done);
         return true;
       case "insertContext":
+        if (msg.images?.length)
+          this.#attachments.set([
+            ...this.#attachments.parts(),
+            ...msg.images.map((i) => ({ type: "image" as const, ...i })),
+          ]);
         for (const item of msg.items) this.#box.insertChip(item.ref, item.content);
         if (msg.text) this.#box.insertText(msg.text);
         this.#box.el.focus();

@@ -4,7 +4,7 @@
  * (inbound webview messages are untrusted: shapes and sizes are checked, paths are checked again by the host).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { isContextKind, type ContextRef, type LineRange } from "../../../core/model/context";
+import { parseContextRef, type ContextRef } from "../../../core/model/context";
 import { fields, str, type Fields } from "../../shared/guards";
 
 /** A piece of a composed prompt on the wire. Images travel as base64 (with an optional JPEG/PNG preview). */
@@ -66,7 +66,12 @@ export type ComposerHostMessage =
   | { type: "composer"; state: ComposerState }
   | { type: "completions"; seq: number; items: CompletionItem[]; done: boolean }
   /** Put context into the box (context menus, dropped files) and focus it. */
-  | { type: "insertContext"; items: { ref: ContextRef; content?: string }[]; text?: string }
+  | {
+      type: "insertContext";
+      items: { ref: ContextRef; content?: string }[];
+      images?: { name: string; data: string; thumb?: string }[];
+      text?: string;
+    }
   /** Load a prompt into the box for editing (a queued prompt taken back). */
   | { type: "editPrompt"; parts: WirePart[] }
   | { type: "composerNotice"; message: string; severity: "error" | "info" }
@@ -90,32 +95,8 @@ const MAX_IMAGE_B64 = 7_200_000;
 
 const int = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 
-function range(v: unknown): LineRange | undefined | null {
-  if (v === undefined) return undefined;
-  const r = fields(v);
-  return r && int(r.start) && int(r.end) && r.start >= 1 && r.end >= r.start ? { start: r.start, end: r.end } : null;
-}
-
-/** A context ref from untrusted input: known kind, bounded strings, a sane range; or undefined. */
-export function parseRef(v: unknown): ContextRef | undefined {
-  const r = fields(v);
-  if (!r || !isContextKind(r.kind) || !str(r.label, 500) || !str(r.uri, 4096)) return undefined;
-  const rg = range(r.range);
-  if (rg === null) return undefined;
-  const ref: ContextRef = { kind: r.kind, label: r.label, uri: r.uri };
-  if (r.path !== undefined) {
-    if (!str(r.path, 4096)) return undefined;
-    ref.path = r.path;
-  }
-  if (rg) ref.range = rg;
-  for (const k of ["threadId", "asset", "mimeType", "thumb"] as const) {
-    if (r[k] === undefined) continue;
-    if (!str(r[k], 500)) return undefined;
-    ref[k] = r[k] as string;
-  }
-  if (r.bytes !== undefined && int(r.bytes)) ref.bytes = r.bytes;
-  return ref;
-}
+/** A context ref from the webview: see core/model/context. */
+export const parseRef = parseContextRef;
 
 function parsePart(v: unknown): WirePart | undefined {
   const p = fields(v);
