@@ -31,6 +31,8 @@ export const COMMAND_IDS = [
   "acpThreads.keepFileChanges",
   "acpThreads.undoFileChanges",
   "acpThreads.openTurn",
+  "acpThreads.askAboutSelection",
+  "acpThreads.addFileToThread",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

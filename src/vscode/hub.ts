@@ -10,11 +10,15 @@ import type { ExecRegistry } from "../core/exec";
 import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
 import type { AgentSpec } from "../core/model/agent";
+import type { PromptPart } from "../core/model/context";
+import { promptPartsText } from "../core/prompt/blocks";
 import type { RuntimeEvent } from "../core/model/events";
 import { newThreadId } from "../core/store/thread-id";
 import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
+import { configuredAgents } from "./agents";
+import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
 import { createRuntime } from "./engine";
 import { LiveSession } from "./live-session";
@@ -44,6 +48,10 @@ export interface SpawnParams {
   history?: RuntimeEvent[];
   /** Open the thread panel (default true). */
   showPanel?: boolean;
+  /** The panel's id when a new-thread panel is already open (the prompt box's draft). */
+  threadId?: string;
+  /** The first prompt with its context (instead of `task`). */
+  prompt?: PromptPart[];
 }
 
 export class Hub implements vscode.Disposable {
@@ -67,6 +75,8 @@ export class Hub implements vscode.Disposable {
   readonly recall: RecallIndex;
   /** Checkpoints, review and provenance (#11): the edit ledger and its editor features. */
   readonly ledger: LedgerFeature;
+  /** The prompt box's host side: `@` suggestions, queued follow-ups, new-thread drafts. */
+  readonly composer: ComposerHost;
   readonly layout;
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
@@ -80,6 +90,30 @@ export class Hub implements vscode.Disposable {
     this.threads = new ThreadStore(home, { logger: this.log.logger });
     this.past = new PastThreads(this.threads, this.log.logger);
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
+    this.composer = this.#owned.add(
+      new ComposerHost({
+        config: this.config,
+        memento: context.globalState,
+        threads: this.threads,
+        pastThreads: async () =>
+          (await this.past.list({ cwds: [], agent: undefined })).slice(0, 200).map((t) => ({
+            threadId: t.threadId,
+            title: t.title,
+            agent: t.agent,
+            updatedAt: t.updatedAt,
+          })),
+        files: (path) => this.files.readText(path),
+        logger: this.log.logger,
+        live: (id) => this.live.get(id),
+        openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
+        closePanel: (id) => this.panels.get(id)?.dispose(),
+        spawn: (p) => {
+          const agent = configuredAgents(this.config).find((a) => a.spec.id === p.agentId);
+          if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
+          this.spawnSession({ ...p, agent: agent.spec, task: promptPartsText(p.parts), prompt: p.parts, showPanel: false });
+        },
+      }),
+    );
     this.panels = this.#owned.add(
       new ThreadPanels({
         extensionUri: context.extensionUri,
@@ -92,6 +126,7 @@ export class Hub implements vscode.Disposable {
           this.threads.rename(id, title);
           this.tree.refresh();
         },
+        composer: this.composer,
         followTurnChanges: (post, id) => this.ledger.followTurnChanges(post, id),
       }),
     );
@@ -152,7 +187,7 @@ export class Hub implements vscode.Disposable {
       return running;
     }
     let label = p.agent.displayName;
-    const threadId = p.resumeThreadId ?? newThreadId();
+    const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
     const session = new LiveSession(
       {
         threadId,
@@ -189,7 +224,7 @@ export class Hub implements vscode.Disposable {
     this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
-    void session.start(p.task).then(() => this.tree.refresh());
+    void session.start(p.prompt ?? p.task, this.composer.sources()).then(() => this.tree.refresh());
     return session;
   }
 

@@ -9,6 +9,7 @@ import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
 import { acceptProposed, rejectProposed } from "./proposals";
+import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { spawnCommand } from "./spawn";
 import {
   copySessionId,
@@ -54,7 +55,17 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
+  "acpThreads.askAboutSelection": (hub) => askAboutSelection(targets(hub)),
+  "acpThreads.addFileToThread": (hub, clicked?: vscode.Uri, selected?: vscode.Uri[]) =>
+    addFilesToThread(targets(hub), clicked, selected),
 };
+
+/** Where the context menus put their chips: the focused thread, a live one, or a new thread. */
+const targets = (hub: Hub): ContextTargetDeps => ({
+  composer: hub.composer,
+  liveThreads: () => hub.live.all(),
+  lastActivePanel: () => hub.panels.lastActive(),
+});
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>

@@ -9,7 +9,7 @@ import { EXEC_PRESETS } from "../../core/exec";
 import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
 import type { Config } from "../config";
-import { EXEC_CHOICES } from "../exec-terminal";
+import { EXEC_CHOICES } from "../exec-choices";
 
 /** Exec choices carry this prefix in their id so they never clash with an agent id. */
 export const EXEC_PREFIX = "exec:";

@@ -18,17 +18,18 @@ import { newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
-import type { PastThreads } from "../past-threads";
 import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions } from "./agent-options";
 import { EditorContext, uriItem } from "./editor-context";
 import { execTask } from "./exec-task";
 import { WorkspaceFileIndex } from "./file-index";
-import { suggestMentions, type RecallChoice } from "./mentions";
+import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
+/** View ids of new-thread panels (never a stored thread's id). */
+export const DRAFT_PREFIX = "draft-";
 /** Images without a thumbnail (attached by the CLI) are shown whole up to this size. */
 const INLINE_IMAGE_BYTES = 1024 * 1024;
 
@@ -44,40 +45,65 @@ export interface ComposerDeps {
   config: Config;
   memento: vscode.Memento;
   threads: ThreadStore;
-  past: PastThreads;
+  /** Past threads for `@` (most recent first). */
+  pastThreads(): Promise<ThreadChoice[]>;
   files: ContextSources["readText"];
   logger: Logger;
   live(threadId: string): LiveSession | undefined;
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
   spawn(p: { agentId: string; cwd: string; mode: "session" | "run"; parts: PromptPart[]; threadId: string }): void;
-  startExec(choiceId: string, task: string, cwd: string): Promise<void>;
-  recall?(query: string): RecallChoice[];
 }
 
-interface Draft {
-  items: ContextItem[];
+/** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
+export interface ComposerLinks {
+  startExec(choiceId: string, task: string, cwd: string): Promise<void>;
+  recall?(query: string): RecallChoice[];
 }
 
 export class ComposerHost implements vscode.Disposable {
   readonly files = new WorkspaceFileIndex();
   readonly editor = new EditorContext();
   readonly queues = new PromptQueues();
-  readonly #drafts = new Map<string, Draft>();
+  /** New threads whose panel is open but whose agent is not picked yet. */
+  readonly #drafts = new Set<string>();
+  /** Context for a prompt box whose panel is still opening. */
+  readonly #pending = new Map<string, ContextItem[]>();
   readonly #draining = new Set<string>();
+  /** Panels whose prompt box is attached now, by thread (the view id). */
+  readonly #attached = new Map<string, ComposerPanel>();
+  #links: ComposerLinks | undefined;
 
   constructor(private readonly deps: ComposerDeps) {}
 
+  connect(links: ComposerLinks): void {
+    this.#links = links;
+  }
+
   /** Opens a new thread's panel: prompt box, agent picker, optional context already in the box. */
   openDraft(items: ContextItem[] = []): string {
-    const threadId = newThreadId();
-    this.#drafts.set(threadId, { items });
+    const threadId = `${DRAFT_PREFIX}${newThreadId()}`;
+    this.#drafts.add(threadId);
+    if (items.length) this.#pending.set(threadId, items);
     this.deps.openThread(threadId);
     return threadId;
   }
 
+  /** Puts context into a thread's prompt box (revealing its panel); returns the thread id. */
+  insert(threadId: string, items: ContextItem[]): string {
+    this.deps.openThread(threadId);
+    const panel = this.#attached.get(threadId);
+    if (panel) panel.post({ type: "insertContext", items: items.map(wireItem) });
+    else this.#pending.set(threadId, [...(this.#pending.get(threadId) ?? []), ...items]);
+    return threadId;
+  }
+
+  /** A new thread's panel; one restored after a window reload (its id kept by the webview) is a draft again. */
   isDraft(threadId: string): boolean {
-    return this.#drafts.has(threadId);
+    if (this.#drafts.has(threadId)) return true;
+    if (!threadId.startsWith(DRAFT_PREFIX) || this.deps.live(threadId)) return false;
+    this.#drafts.add(threadId);
+    return true;
   }
 
   /** The init header of a new thread's panel. */
@@ -86,7 +112,8 @@ export class ComposerHost implements vscode.Disposable {
     return { threadId, title: "New thread", agent: "New thread", cwd, acceptsInput: true };
   }
 
-  #sources(): ContextSources {
+  /** Where context text comes from: open editors first (unsaved text), past threads from the store. */
+  sources(): ContextSources {
     return {
       readText: this.deps.files,
       threadText: async (id) => {
@@ -100,18 +127,25 @@ export class ComposerHost implements vscode.Disposable {
   /** A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. */
   attach(panel: ComposerPanel): vscode.Disposable {
     void this.files.ensure().catch((err) => this.deps.logger.warn("listing workspace files failed", err));
-    const subs: vscode.Disposable[] = [];
-    const draft = this.#drafts.get(panel.threadId);
-    if (draft) {
+    this.#attached.set(panel.threadId, panel);
+    const subs: vscode.Disposable[] = [
+      { dispose: () => this.#attached.get(panel.threadId) === panel && this.#attached.delete(panel.threadId) },
+    ];
+    const flushPending = () => {
+      const items = this.#pending.get(panel.threadId);
+      this.#pending.delete(panel.threadId);
+      if (items?.length) panel.post({ type: "insertContext", items: items.map(wireItem) });
+    };
+    if (this.#drafts.has(panel.threadId)) {
       this.#postDraft(panel);
-      if (draft.items.length) panel.post({ type: "insertContext", items: draft.items.map(wireItem) });
-      return { dispose: () => undefined };
+      flushPending();
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
     const live = this.deps.live(panel.threadId);
     if (!live) {
       this.#postThumbs(panel, panel.threadId, undefined);
       panel.post({ type: "composer", state: { draft: null } });
-      return { dispose: () => undefined };
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
     const postState = () =>
       panel.post({
@@ -125,6 +159,7 @@ export class ComposerHost implements vscode.Disposable {
         },
       });
     postState();
+    flushPending();
     this.#postThumbs(panel, live.storeThreadId, live.events);
     subs.push(
       live.onStatus(() => postState()),
@@ -201,14 +236,8 @@ export class ComposerHost implements vscode.Disposable {
             {
               files: this.files,
               editor: this.editor,
-              threads: async () =>
-                (await this.deps.past.list({ cwds: [], agent: undefined })).slice(0, 200).map((t) => ({
-                  threadId: t.threadId,
-                  title: t.title,
-                  agent: t.agent,
-                  updatedAt: t.updatedAt,
-                })),
-              recall: this.deps.recall ? async (q) => this.deps.recall!(q) : undefined,
+              threads: () => this.deps.pastThreads(),
+              recall: this.#links?.recall ? async (q) => this.#links!.recall!(q) : undefined,
               self: this.deps.live(panel.threadId)?.storeThreadId ?? panel.threadId,
             },
             (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),
@@ -267,7 +296,7 @@ export class ComposerHost implements vscode.Disposable {
   /** Sends one prompt; a prompt the agent cannot take (an image it refuses) comes back into the box. */
   async #run(panel: ComposerPanel, live: LiveSession, wire: WirePart[], parts: PromptPart[]): Promise<void> {
     try {
-      await live.promptParts(parts, this.#sources());
+      await live.promptParts(parts, this.sources());
     } catch (err) {
       if (err instanceof AcpThreadsError && err.code !== "agent_exited")
         panel.post({ type: "editPrompt", parts: wire });
@@ -317,7 +346,8 @@ export class ComposerHost implements vscode.Disposable {
     if (!m.agentId) return notice("Pick an agent first.");
     try {
       if (m.agentId.startsWith(EXEC_PREFIX)) {
-        await this.deps.startExec(m.agentId.slice(EXEC_PREFIX.length), await execTask(parts, this.#sources()), cwd);
+        if (!this.#links) throw new Error("exec runs are not available yet; try again in a moment");
+        await this.#links.startExec(m.agentId.slice(EXEC_PREFIX.length), await execTask(parts, this.sources()), cwd);
         this.#drafts.delete(panel.threadId);
         return this.deps.closePanel(panel.threadId);
       }

@@ -120,6 +120,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
       }
     }
     this.#ready = true;
+    this.#index.search("e", 1); // compiles the matcher's hot path now rather than on the first keystroke
     const all = this.#index.paths();
     const folders = all.filter((p) => p.endsWith("/")).length;
     this.lastBuild = { ms: performance.now() - started, files: all.length - folders, folders };

@@ -59,7 +59,7 @@ function filtered<T>(query: string, list: T[], text: (t: T) => string, limit: nu
     .map((x) => ({ t: x.t, match: x.m!.positions }));
 }
 
-function fastItems(query: string, src: MentionSources, threads: ThreadChoice[]): CompletionItem[] {
+function fastItems(query: string, src: MentionSources): CompletionItem[] {
   const out: CompletionItem[] = [];
   const sel = src.editor.selection();
   if (sel && (!query || matchPath(query, `selection ${sel.label}`)))
@@ -83,19 +83,15 @@ function fastItems(query: string, src: MentionSources, threads: ThreadChoice[]):
     });
   }
   if (src.files.ready) out.push(...fileItems(query, src.files));
-  const others = threads.filter((t) => t.threadId !== src.self);
-  for (const { t, match } of filtered(query, others, (x) => x.title, LIMIT.threads))
-    out.push({
-      ...item(
-        "threads",
-        "comment-discussion",
-        threadRef(t.threadId, t.title),
-        t.title,
-        `${t.agent} · ${t.updatedAt.slice(0, 10)}`,
-      ),
-      match,
-    });
   return out;
+}
+
+function threadItems(query: string, src: MentionSources, threads: ThreadChoice[]): CompletionItem[] {
+  const others = threads.filter((t) => t.threadId !== src.self);
+  return filtered(query, others, (x) => x.title, LIMIT.threads).map(({ t, match }) => ({
+    ...item("threads", "comment-discussion", threadRef(t.threadId, t.title), t.title, `${t.agent} · ${t.updatedAt.slice(0, 10)}`),
+    match,
+  }));
 }
 
 function fileItems(query: string, files: WorkspaceFileIndex): CompletionItem[] {
@@ -171,22 +167,23 @@ async function recallItems(query: string, src: MentionSources): Promise<Completi
   }));
 }
 
-/** Computes the suggestions for `query`, posting each phase with `emit(items, done)`. */
+/**
+ * Computes the suggestions for `query`, posting each phase with `emit(items, done)`: first what needs no I/O
+ * (selection, problems, open editors, listed files), then past threads and files still being listed, then
+ * symbols and recall.
+ */
 export async function suggestMentions(
   query: string,
   src: MentionSources,
   emit: (items: CompletionItem[], done: boolean) => void,
 ): Promise<void> {
-  const threads = await src.threads().catch(() => []);
-  const fast = fastItems(query, src, threads);
+  const fast = fastItems(query, src);
   emit(fast, false);
-  let files: CompletionItem[] = [];
-  if (!src.files.ready) {
-    await src.files.ensure().catch(() => undefined);
-    files = src.files.ready ? fileItems(query, src.files) : [];
-    if (files.length) emit([...fast, ...files], false);
-  }
+  const [threads] = await Promise.all([src.threads().catch(() => []), src.files.ensure().catch(() => undefined)]);
+  const listedLate = fast.some((i) => i.group === "files") || !src.files.ready ? [] : fileItems(query, src.files);
+  const second = [...fast, ...listedLate, ...threadItems(query, src, threads)];
+  emit(second, false);
   const [symbols, recalled] = await Promise.all([symbolItems(query), recallItems(query, src)]);
-  const known = new Set(fast.filter((i) => i.group === "threads").map((i) => i.ref?.uri));
-  emit([...fast, ...files, ...symbols, ...recalled.filter((r) => !known.has(r.ref?.uri))], true);
+  const known = new Set(second.filter((i) => i.group === "threads").map((i) => i.ref?.uri));
+  emit([...second, ...symbols, ...recalled.filter((r) => !known.has(r.ref?.uri))], true);
 }

@@ -18,6 +18,7 @@ const PASSES: Record<string, string[]> = {
     "recall-import.test.js",
     "ledger.test.js",
     "spawn-real.test.js",
+    "composer.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
