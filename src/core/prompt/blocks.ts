@@ -178,6 +178,11 @@ export async function buildPrompt(
   return { blocks, text, refs, notes };
 }
 
+/** The transcript text of prompt parts: text as typed, each context item as `@label`. */
+export function promptPartsText(parts: readonly PromptPart[]): string {
+  return parts.map((p) => (p.type === "text" ? p.text : `@${p.item.label}`)).join("");
+}
+
 /** A prompt of plain text (no context): what older callers send. */
 export function textPrompt(text: string): BuiltPrompt {
   return { blocks: [{ type: "text", text }], text, refs: [], notes: [] };
