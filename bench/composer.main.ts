@@ -58,7 +58,7 @@ async function inHost(paths: string[]): Promise<void> {
   const ws = mkdtempSync(join("/var/tmp", "acp-bench-ws-"));
   const out = join(ws, "..", `${ws.split("/").pop()}-figures.json`);
   try {
-    let t = performance.now();
+    const t = performance.now();
     writeWorkspace(ws, paths);
     console.log(`wrote ${FILES.toLocaleString("en-US")} files in ${fmt(performance.now() - t)}; starting code-server`);
     const code = await new Promise<number | null>((resolve) => {

@@ -24,7 +24,7 @@ export async function run(): Promise<void> {
   for (let round = 0; round < 3; round++) {
     for (const q of TYPED) {
       const posts: HostMessage[] = [];
-      const panel = { threadId: "bench", post: (m: HostMessage) => void posts.push(m), refresh: () => undefined };
+      const panel = { threadId: "bench", post: (m: HostMessage) => void posts.push(m) };
       const s = ++seq;
       t = performance.now();
       let first = 0;

@@ -10,8 +10,6 @@ import type { ExecRegistry } from "../core/exec";
 import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
 import type { AgentSpec } from "../core/model/agent";
-import type { PromptPart } from "../core/model/context";
-import { promptPartsText } from "../core/prompt/blocks";
 import type { RuntimeEvent } from "../core/model/events";
 import { newThreadId } from "../core/store/thread-id";
 import { writeHomeSettings } from "../core/store/home-settings";
@@ -50,8 +48,8 @@ export interface SpawnParams {
   showPanel?: boolean;
   /** The panel's id when a new-thread panel is already open (the prompt box's draft). */
   threadId?: string;
-  /** The first prompt with its context (instead of `task`). */
-  prompt?: PromptPart[];
+  /** The thread's title until the agent names it (default: the task's first line). */
+  title?: string;
 }
 
 export class Hub implements vscode.Disposable {
@@ -110,7 +108,7 @@ export class Hub implements vscode.Disposable {
         spawn: (p) => {
           const agent = configuredAgents(this.config).find((a) => a.spec.id === p.agentId);
           if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
-          this.spawnSession({ ...p, agent: agent.spec, task: promptPartsText(p.parts), prompt: p.parts, showPanel: false });
+          return this.spawnSession({ ...p, agent: agent.spec, task: "", showPanel: false });
         },
       }),
     );
@@ -199,6 +197,7 @@ export class Hub implements vscode.Disposable {
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,
+        ...(p.title ? { title: p.title } : {}),
         mode: p.mode,
         runtimeOptions: {
           // cwd is the first root; the other workspace folders are reachable too.
@@ -224,7 +223,7 @@ export class Hub implements vscode.Disposable {
     this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
-    void session.start(p.prompt ?? p.task, this.composer.sources()).then(() => this.tree.refresh());
+    void session.start(p.task).then(() => this.tree.refresh());
     return session;
   }
 

@@ -103,11 +103,6 @@ class ThreadPanel implements vscode.Disposable {
     else void this.panel.webview.postMessage(m);
   }
 
-  /** Re-sends init (a new thread got its agent): the webview starts over from the live session. */
-  refresh(): void {
-    void this.#init();
-  }
-
   #attachComposer(): void {
     if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this));
   }

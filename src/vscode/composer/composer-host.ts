@@ -6,15 +6,15 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { AcpThreadsError, errorMessage } from "../../core/errors";
+import { errorMessage } from "../../core/errors";
 import type { Logger } from "../../core/log";
 import type { ContextItem, ContextRef, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
-import type { ContextSources } from "../../core/prompt/blocks";
+import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
 import { assetsDir, MAX_THUMB_BYTES } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
 import type { ThreadStore } from "../../core/store/thread-store";
-import { newThreadId } from "../../core/store/thread-id";
+import { isThreadId, newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
@@ -28,8 +28,6 @@ import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
-/** View ids of new-thread panels (never a stored thread's id). */
-export const DRAFT_PREFIX = "draft-";
 /** Images without a thumbnail (attached by the CLI) are shown whole up to this size. */
 const INLINE_IMAGE_BYTES = 1024 * 1024;
 
@@ -37,8 +35,6 @@ const INLINE_IMAGE_BYTES = 1024 * 1024;
 export interface ComposerPanel {
   readonly threadId: string;
   post(m: HostMessage): void;
-  /** Re-sends the panel's init (a new thread just got its agent). */
-  refresh(): void;
 }
 
 export interface ComposerDeps {
@@ -52,7 +48,8 @@ export interface ComposerDeps {
   live(threadId: string): LiveSession | undefined;
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
-  spawn(p: { agentId: string; cwd: string; mode: "session" | "run"; parts: PromptPart[]; threadId: string }): void;
+  /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
+  spawn(p: { agentId: string; cwd: string; mode: "session" | "run"; threadId: string; title: string }): LiveSession;
 }
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
@@ -82,7 +79,7 @@ export class ComposerHost implements vscode.Disposable {
 
   /** Opens a new thread's panel: prompt box, agent picker, optional context already in the box. */
   openDraft(items: ContextItem[] = []): string {
-    const threadId = `${DRAFT_PREFIX}${newThreadId()}`;
+    const threadId = newThreadId(); // the stored thread will have the same id
     this.#drafts.add(threadId);
     if (items.length) this.#pending.set(threadId, items);
     this.deps.openThread(threadId);
@@ -98,10 +95,13 @@ export class ComposerHost implements vscode.Disposable {
     return threadId;
   }
 
-  /** A new thread's panel; one restored after a window reload (its id kept by the webview) is a draft again. */
+  /**
+   * A new thread's panel. A panel restored after a window reload whose id names no live session and no
+   * stored thread was a new thread too (its agent never started): it becomes one again.
+   */
   isDraft(threadId: string): boolean {
     if (this.#drafts.has(threadId)) return true;
-    if (!threadId.startsWith(DRAFT_PREFIX) || this.deps.live(threadId)) return false;
+    if (!isThreadId(threadId) || this.deps.live(threadId) || this.deps.threads.exists(threadId)) return false;
     this.#drafts.add(threadId);
     return true;
   }
@@ -154,18 +154,22 @@ export class ComposerHost implements vscode.Disposable {
           draft: null,
           caps: live.promptCaps ?? null,
           agentName: live.agent.displayName,
-          commands: live.commands,
+          commands: live.commands.map((c) => ({
+            name: c.name,
+            description: c.description,
+            ...(c.input && "hint" in c.input ? { hint: c.input.hint } : {}),
+          })),
           queue: this.queues.list(live.threadId),
         },
       });
     postState();
     flushPending();
-    this.#postThumbs(panel, live.storeThreadId, live.events);
+    this.#postThumbs(panel, live.threadId, live.events);
     subs.push(
       live.onStatus(() => postState()),
       live.onEvents((evs) => {
         if (evs.some((e) => e.type === "commands")) postState();
-        this.#postThumbs(panel, live.storeThreadId, evs);
+        this.#postThumbs(panel, live.threadId, evs);
       }),
     );
     return { dispose: () => subs.forEach((d) => d.dispose()) };
@@ -238,7 +242,7 @@ export class ComposerHost implements vscode.Disposable {
               editor: this.editor,
               threads: () => this.deps.pastThreads(),
               recall: this.#links?.recall ? async (q) => this.#links!.recall!(q) : undefined,
-              self: this.deps.live(panel.threadId)?.storeThreadId ?? panel.threadId,
+              self: panel.threadId,
             },
             (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),
           );
@@ -252,7 +256,7 @@ export class ComposerHost implements vscode.Disposable {
           return;
         }
         case "openContext":
-          return await openContext(m.ref, this.deps.live(panel.threadId)?.storeThreadId ?? panel.threadId, {
+          return await openContext(m.ref, panel.threadId, {
             threadsDir: this.deps.threads.threadsDir,
             openThread: (id) => this.deps.openThread(id),
           });
@@ -293,15 +297,21 @@ export class ComposerHost implements vscode.Disposable {
     await this.#run(panel, live, m.parts, parts);
   }
 
-  /** Sends one prompt; a prompt the agent cannot take (an image it refuses) comes back into the box. */
+  /**
+   * Sends one prompt and resolves once the turn started; a prompt the agent cannot take (an image it refuses)
+   * comes back into the box with the reason.
+   */
   async #run(panel: ComposerPanel, live: LiveSession, wire: WirePart[], parts: PromptPart[]): Promise<void> {
-    try {
-      await live.promptParts(parts, this.sources());
-    } catch (err) {
-      if (err instanceof AcpThreadsError && err.code !== "agent_exited")
-        panel.post({ type: "editPrompt", parts: wire });
+    const notice = (err: unknown) =>
       panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
+    let built;
+    try {
+      built = await live.preparePrompt(parts, this.sources());
+    } catch (err) {
+      panel.post({ type: "editPrompt", parts: wire });
+      return notice(err);
     }
+    void live.promptBuilt(built).catch(notice);
   }
 
   #drainWhenIdle(panel: ComposerPanel, live: LiveSession): void {
@@ -351,10 +361,20 @@ export class ComposerHost implements vscode.Disposable {
         this.#drafts.delete(panel.threadId);
         return this.deps.closePanel(panel.threadId);
       }
-      this.deps.spawn({ agentId: m.agentId, cwd, mode: m.mode ?? "session", parts, threadId: panel.threadId });
-      this.#drafts.delete(panel.threadId);
+      const live = this.deps.spawn({
+        agentId: m.agentId,
+        cwd,
+        mode: m.mode ?? "session",
+        threadId: panel.threadId,
+        title: promptPartsText(parts),
+      });
+      this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
+      // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
+      const sub = live.onTurnDone(() => {
+        sub.dispose();
+        if (live.isOpen && !live.busy) void this.#run(panel, live, m.parts, parts);
+      });
       await this.deps.memento.update(LAST_AGENT_KEY, m.agentId);
-      panel.refresh();
     } catch (err) {
       restore();
       notice(errorMessage(err));

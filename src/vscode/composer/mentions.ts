@@ -35,8 +35,13 @@ export interface MentionSources {
 }
 
 const LIMIT = { editors: 8, files: 30, symbols: 15, threads: 8, diagnostics: 5 };
-/** Language servers can be slow on a cold workspace; their symbols come late or not at all. */
+/** Language servers can be slow on a cold workspace: the list is complete without them after this long, and
+ * their symbols are added when they come (up to SYMBOL_LATE_MS). */
 const SYMBOL_TIMEOUT_MS = 2500;
+const SYMBOL_LATE_MS = 15_000;
+
+const within = <T>(p: Promise<T>, ms: number, fallback: T) =>
+  Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
 
 const base = (p: string) => p.split("/").pop() ?? p;
 const dirOf = (rel: string) => (rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "");
@@ -89,7 +94,13 @@ function fastItems(query: string, src: MentionSources): CompletionItem[] {
 function threadItems(query: string, src: MentionSources, threads: ThreadChoice[]): CompletionItem[] {
   const others = threads.filter((t) => t.threadId !== src.self);
   return filtered(query, others, (x) => x.title, LIMIT.threads).map(({ t, match }) => ({
-    ...item("threads", "comment-discussion", threadRef(t.threadId, t.title), t.title, `${t.agent} · ${t.updatedAt.slice(0, 10)}`),
+    ...item(
+      "threads",
+      "comment-discussion",
+      threadRef(t.threadId, t.title),
+      t.title,
+      `${t.agent} · ${t.updatedAt.slice(0, 10)}`,
+    ),
     match,
   }));
 }
@@ -128,12 +139,9 @@ const SYMBOL_ICON: Partial<Record<vscode.SymbolKind, string>> = {
 
 async function symbolItems(query: string): Promise<CompletionItem[]> {
   if (query.length < 2) return [];
-  const found = await Promise.race([
-    Promise.resolve(
-      vscode.commands.executeCommand<vscode.SymbolInformation[]>("vscode.executeWorkspaceSymbolProvider", query),
-    ).catch(() => [] as vscode.SymbolInformation[]),
-    new Promise<vscode.SymbolInformation[]>((r) => setTimeout(() => r([]), SYMBOL_TIMEOUT_MS)),
-  ]);
+  const found = await Promise.resolve(
+    vscode.commands.executeCommand<vscode.SymbolInformation[]>("vscode.executeWorkspaceSymbolProvider", query),
+  ).catch(() => [] as vscode.SymbolInformation[]);
   return (found ?? [])
     .filter((s) => s.location?.uri.scheme === "file")
     .slice(0, LIMIT.symbols)
@@ -183,7 +191,16 @@ export async function suggestMentions(
   const listedLate = fast.some((i) => i.group === "files") || !src.files.ready ? [] : fileItems(query, src.files);
   const second = [...fast, ...listedLate, ...threadItems(query, src, threads)];
   emit(second, false);
-  const [symbols, recalled] = await Promise.all([symbolItems(query), recallItems(query, src)]);
+  const symbolsLater = symbolItems(query);
+  const [symbols, recalled] = await Promise.all([
+    within(symbolsLater, SYMBOL_TIMEOUT_MS, undefined),
+    recallItems(query, src),
+  ]);
   const known = new Set(second.filter((i) => i.group === "threads").map((i) => i.ref?.uri));
-  emit([...second, ...symbols, ...recalled.filter((r) => !known.has(r.ref?.uri))], true);
+  const third = [...second, ...recalled.filter((r) => !known.has(r.ref?.uri))];
+  emit([...third, ...(symbols ?? [])], true);
+  if (symbols) return;
+  // a slow language server: its symbols join the (already complete) list when they come
+  const late = await within(symbolsLater, SYMBOL_LATE_MS, []);
+  if (late.length) emit([...third, ...late], true);
 }
