@@ -172,15 +172,15 @@ export async function buildPrompt(
       }
     }
     refs.push({ ...refOf(item), sent });
-    text += `@${item.label}`;
+    if (item.kind !== "image") text += `@${item.label}`; // images show as thumbnails, not in the text
   }
   if (!blocks.length) throw new AcpThreadsError("usage", "the prompt is empty");
   return { blocks, text, refs, notes };
 }
 
-/** The transcript text of prompt parts: text as typed, each context item as `@label`. */
+/** The transcript text of prompt parts: text as typed, each mention as `@label` (images are not in the text). */
 export function promptPartsText(parts: readonly PromptPart[]): string {
-  return parts.map((p) => (p.type === "text" ? p.text : `@${p.item.label}`)).join("");
+  return parts.map((p) => (p.type === "text" ? p.text : p.item.kind === "image" ? "" : `@${p.item.label}`)).join("");
 }
 
 /** A prompt of plain text (no context): what older callers send. */

@@ -136,12 +136,12 @@ export class ComposerHost implements vscode.Disposable {
       this.#pending.delete(panel.threadId);
       if (items?.length) panel.post({ type: "insertContext", items: items.map(wireItem) });
     };
-    if (this.#drafts.has(panel.threadId)) {
+    const live = this.deps.live(panel.threadId);
+    if (!live && this.#drafts.has(panel.threadId)) {
       this.#postDraft(panel);
       flushPending();
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
-    const live = this.deps.live(panel.threadId);
     if (!live) {
       this.#postThumbs(panel, panel.threadId, undefined);
       panel.post({ type: "composer", state: { draft: null } });
@@ -361,14 +361,20 @@ export class ComposerHost implements vscode.Disposable {
         this.#drafts.delete(panel.threadId);
         return this.deps.closePanel(panel.threadId);
       }
-      const live = this.deps.spawn({
-        agentId: m.agentId,
-        cwd,
-        mode: m.mode ?? "session",
-        threadId: panel.threadId,
-        title: promptPartsText(parts),
-      });
       this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
+      let live: LiveSession;
+      try {
+        live = this.deps.spawn({
+          agentId: m.agentId,
+          cwd,
+          mode: m.mode ?? "session",
+          threadId: panel.threadId,
+          title: promptPartsText(parts),
+        });
+      } catch (err) {
+        this.#drafts.add(panel.threadId);
+        throw err;
+      }
       // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
       const sub = live.onTurnDone(() => {
         sub.dispose();

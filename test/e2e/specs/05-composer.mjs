@@ -1,4 +1,4 @@
-/* global atob, DataTransfer, File, ClipboardEvent -- used inside page.evaluate, which runs in the browser */
+/* global document, DataTransfer, File, ClipboardEvent -- used inside page.evaluate, which runs in the browser */
 // The prompt box as a user drives it: `@` + typing + clicking a suggestion makes a chip, and the scripted model
 // confirms the file's text reached the model request; `/` lists the agent's commands; a pasted image is sent
 // and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it.
@@ -54,12 +54,24 @@ export default async function ({ page, quick, step, shot }) {
 
   await step("a pasted image is sent as an image block and shown as a thumbnail", async () => {
     await composer.type("echo the context of this picture");
-    await frame.locator("#input").evaluate((el, b64) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    // a screenshot-like picture, made in the page and pasted as a clipboard file
+    await frame.locator("#input").evaluate(async (el) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 320;
+      canvas.height = 200;
+      const g = canvas.getContext("2d");
+      g.fillStyle = "#1e3a5f";
+      g.fillRect(0, 0, 320, 200);
+      g.fillStyle = "#f5c542";
+      g.fillRect(20, 20, 120, 70);
+      g.fillStyle = "#ffffff";
+      g.font = "28px sans-serif";
+      g.fillText("pasted image", 20, 150);
+      const blob = await new Promise((r) => canvas.toBlob(r, "image/png"));
       const dt = new DataTransfer();
-      dt.items.add(new File([bytes], "dot.png", { type: "image/png" }));
+      dt.items.add(new File([blob], "screenshot.png", { type: "image/png" }));
       el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-    }, PNG);
+    });
     await frame.locator(".cmp-attachment img").waitFor();
     await shot("14-image-pasted");
     await composer.send();

@@ -223,6 +223,7 @@ describe("prompt box: sending context", () => {
     const { hub } = await api();
     const s = await session("ctx-embed");
     const panel = fakePanel(s.threadId);
+    const attached = hub.composer.attach(panel);
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString("base64");
     const answer = await send(s, panel, [
       { type: "text", text: "context see" },
@@ -234,6 +235,9 @@ describe("prompt box: sending context", () => {
     assert.match(img?.asset ?? "", /^[0-9a-f]{24}\.png$/);
     const line = JSON.stringify(hub.threads.read(s.threadId).records.find((r) => r.kind === "user_message"));
     assert.ok(!line.includes(png), "no base64 in the JSONL line");
+    const thumbs = panel.posts.find((m) => m.type === "thumbs");
+    assert.deepEqual(thumbs, { type: "thumbs", thumbs: { [img!.asset!]: `data:image/png;base64,${png}` } });
+    attached.dispose();
     await s.close();
   });
 

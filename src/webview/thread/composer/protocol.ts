@@ -162,9 +162,9 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
   }
 }
 
-/** The transcript text of a composed prompt: text as typed, each chip as `@label`, images by name. */
+/** The transcript text of a composed prompt: text as typed, each chip as `@label` (images are not in the text). */
 export function partsText(parts: readonly WirePart[]): string {
-  return parts
-    .map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : `@${p.name}`))
-    .join("");
+  const text = parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
+  const images = parts.filter((p) => p.type === "image").length;
+  return images ? `${text}${text ? " " : ""}[${images} image${images > 1 ? "s" : ""}]` : text;
 }
