@@ -4,9 +4,6 @@
 // and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it.
 import { Composer, threadFrame } from "../pages/workbench.mjs";
 
-// a 1×1 PNG
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-
 async function newThread(page, quick, agent) {
   await quick.run("ACP Threads: Spawn coding agent");
   const frame = await threadFrame(page, "New thread");
