@@ -183,6 +183,17 @@ export function promptPartsText(parts: readonly PromptPart[]): string {
   return parts.map((p) => (p.type === "text" ? p.text : p.item.kind === "image" ? "" : `@${p.item.label}`)).join("");
 }
 
+/** A typed prompt followed by context items (the CLI's `--file` / `--image`), a space before each mention. */
+export function textWithContext(text: string, items: readonly ContextItem[]): PromptPart[] {
+  const parts: PromptPart[] = text ? [{ type: "text", text }] : [];
+  for (const item of items) {
+    const last = parts[parts.length - 1];
+    if (item.kind !== "image" && last?.type === "text" && !/\s$/.test(last.text)) last.text += " ";
+    parts.push({ type: "context", item });
+  }
+  return parts;
+}
+
 /** A prompt of plain text (no context): what older callers send. */
 export function textPrompt(text: string): BuiltPrompt {
   return { blocks: [{ type: "text", text }], text, refs: [], notes: [] };
