@@ -221,8 +221,7 @@ export class Composer {
       parts,
       ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
     });
-    this.#history.add(parts);
-    this.#history.stop();
+    this.#history.stop(); // the prompt joins the history when its user message comes back as an event
     this.#box.clear();
     this.#attachments.clear();
     this.#popup.hide();
