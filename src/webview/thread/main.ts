@@ -3,7 +3,7 @@
  * the prompt box. Rendering lives in transcript/view.ts; this file only routes.
  */
 import { ThreadModel } from "./model";
-import type { HostMessage, LiveStatus, ThreadHeader, WebviewMessage } from "./protocol";
+import type { HostMessage, LiveStatus, WebviewMessage } from "./protocol";
 import { Header } from "./chrome/header";
 import { wirePermissionShortcuts, wireTranscriptActions } from "./transcript/actions";
 import { TranscriptView } from "./transcript/view";
