@@ -11,7 +11,15 @@ import { buildPrompt, type PromptCaps } from "../../src/core/prompt/blocks";
 import { imageItem } from "../../src/core/prompt/images";
 import { fileRef, selectionRef } from "../../src/core/prompt/refs";
 import type { AgentId } from "../fixtures/agent-env/index";
-import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled } from "./harness";
+import {
+  AGENT_TIMEOUT_MS,
+  collectTurn,
+  jsonLines,
+  runAgentTurn,
+  runtimeFor,
+  setUp,
+  skipUnlessInstalled,
+} from "./harness";
 
 const disk = { readText: async (p: string) => (await import("node:fs")).readFileSync(p, "utf8") };
 const PNG = Buffer.from(
@@ -99,5 +107,31 @@ test(
       { type: "context", item: imageItem(PNG, "dot.png") },
     ]);
     assert.match(answer, /images: 1/, answer);
+  },
+);
+
+test(
+  "acp-threads run --file PATH:L1-L2 sends the same blocks through the CLI (codex-acp)",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("codex-acp");
+    try {
+      writeFileSync(join(t.workspace, "notes.md"), "first\nsecond\nTHIRD-LINE gamma\n");
+      const r = await runAgentTurn(t, "approve-all", "echo the context of", [
+        "--file",
+        "notes.md:3",
+        "--timeout",
+        "100",
+      ]);
+      assert.equal(r.code, 0, r.stderr.slice(-1500));
+      const answer = jsonLines(r.stdout)
+        .filter((l) => l.type === "text" && l.stream === "output")
+        .map((l) => l.text)
+        .join("");
+      const uri = `file://${join(t.workspace, "notes.md")}#L3:3`;
+      assert.match(answer, new RegExp(`embedded notes\\.md#L3:3 ${uri}: "THIRD-LINE gamma"`), answer);
+    } finally {
+      await t.cleanup();
+    }
   },
 );

@@ -189,6 +189,7 @@ export function textWithContext(text: string, items: readonly ContextItem[]): Pr
   for (const item of items) {
     const last = parts[parts.length - 1];
     if (item.kind !== "image" && last?.type === "text" && !/\s$/.test(last.text)) last.text += " ";
+    else if (item.kind !== "image" && last?.type === "context") parts.push({ type: "text", text: " " });
     parts.push({ type: "context", item });
   }
   return parts;

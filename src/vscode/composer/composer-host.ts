@@ -55,7 +55,7 @@ export interface ComposerDeps {
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
   startExec(choiceId: string, task: string, cwd: string): Promise<void>;
-  recall?(query: string): RecallChoice[];
+  recall?(query: string): Promise<RecallChoice[]>;
 }
 
 export class ComposerHost implements vscode.Disposable {
@@ -241,7 +241,7 @@ export class ComposerHost implements vscode.Disposable {
               files: this.files,
               editor: this.editor,
               threads: () => this.deps.pastThreads(),
-              recall: this.#links?.recall ? async (q) => this.#links!.recall!(q) : undefined,
+              recall: this.#links?.recall ? (q) => this.#links!.recall!(q) : undefined,
               self: panel.threadId,
             },
             (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),

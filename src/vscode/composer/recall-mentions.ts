@@ -1,7 +1,8 @@
 /**
  * Recall hits as `@` suggestions: past sessions of this repository (ours and imported Codex / Claude Code
  * history) that match the query, offered with their evidence windows as the text the agent gets. Our own
- * threads are left to the threads index (they are offered by id, with their whole conversation).
+ * threads are left to the threads index (they are offered by id, with their whole conversation). The search runs
+ * in the recall worker, so a slow one never holds the host.
  */
 import { renderSearchMarkdown } from "../../core/recall/render";
 import type { Hub } from "../hub";
@@ -10,8 +11,8 @@ import type { RecallChoice } from "./mentions";
 
 const LIMIT = 5;
 
-export function recallMentions(hub: Hub, query: string): RecallChoice[] {
-  const found = searchRecall(hub, query, { all: false, allTerms: false });
+export async function recallMentions(hub: Hub, query: string): Promise<RecallChoice[]> {
+  const found = await searchRecall(hub, query, { all: false, allTerms: false });
   if (found.type !== "results" || found.result.status !== "ok") return [];
   return found.result.sessions
     .filter((s) => s.source !== "acp_threads")
