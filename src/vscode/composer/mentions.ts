@@ -200,7 +200,6 @@ export async function suggestMentions(
   const third = [...second, ...recalled.filter((r) => !known.has(r.ref?.uri))];
   emit([...third, ...(symbols ?? [])], true);
   if (symbols) return;
-  // a slow language server: its symbols join the (already complete) list when they come
-  const late = await within(symbolsLater, SYMBOL_LATE_MS, []);
-  if (late.length) emit([...third, ...late], true);
+  // a slow language server: its symbols join the (already complete) list when they come; nobody waits for them
+  void within(symbolsLater, SYMBOL_LATE_MS, []).then((late) => late.length && emit([...third, ...late], true));
 }
