@@ -25,6 +25,7 @@ import {
 import { slashItems } from "./slash";
 
 const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
+const HINT = "@ context · / commands · ↑ history";
 const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+Enter for a new line";
 const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
 
@@ -42,6 +43,7 @@ export class Composer {
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
+  readonly #hint: HTMLDivElement;
   #state: ComposerState = {};
   #header: ThreadHeader | undefined;
   #status: LiveStatus = "starting";
@@ -73,8 +75,8 @@ export class Composer {
     this.#attachments = new Attachments(frame, () => this.#syncButtons());
     this.#box = new PromptBox(frame, PLACEHOLDER);
     const bar = div(frame, "cmp-bar");
-    const hint = div(bar, "cmp-hint muted");
-    hint.textContent = "@ context · / commands · ↑ history";
+    this.#hint = div(bar, "cmp-hint muted");
+    this.#hint.textContent = HINT;
     const buttons = div(bar, "cmp-buttons");
     this.#cancel = button(buttons, "cancel", "secondary", "debug-stop", "Cancel");
     this.#cancel.title = "Cancel the running turn";
@@ -222,6 +224,7 @@ export class Composer {
       ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
     });
     this.#history.stop(); // the prompt joins the history when its user message comes back as an event
+    this.#hint.textContent = HINT;
     this.#box.clear();
     this.#attachments.clear();
     this.#popup.hide();
@@ -272,8 +275,11 @@ export class Composer {
     const token = this.#token ?? this.#box.tokenAtCaret();
     this.#popup.hide();
     this.#token = undefined;
-    if (item.command && token) this.#box.replaceToken(token, `/${item.command.name} `);
-    else if (item.ref) this.#box.insertChip(item.ref, item.content, token);
+    if (item.command && token) {
+      this.#box.replaceToken(token, `/${item.command.name} `);
+      // what the command expects after its name, until the prompt is sent
+      if (item.command.hint) this.#hint.textContent = `/${item.command.name} ${item.command.hint}`;
+    } else if (item.ref) this.#box.insertChip(item.ref, item.content, token);
     this.#box.el.focus();
   }
 
