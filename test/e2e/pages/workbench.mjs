@@ -100,9 +100,9 @@ export class Composer {
 }
 
 /** Spawn coding agent → the new thread's panel → agent → task → Start session (or Run once). */
-export async function spawnFromPalette(page, quick, agentLabel, task, mode = "Session") {
+export async function spawnFromPalette(quick, agentLabel, task, mode = "Session") {
   await quick.run("ACP Threads: Spawn coding agent");
-  const frame = await threadFrame(page, "New thread");
+  const frame = await threadFrame(quick.page, "New thread");
   const composer = new Composer(frame);
   await composer.pickAgent(agentLabel);
   await composer.type(task);

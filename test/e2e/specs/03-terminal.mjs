@@ -3,7 +3,7 @@ import { spawnFromPalette, threadFrame } from "../pages/workbench.mjs";
 
 export default async function ({ page, quick, step, shot }) {
   await step("an agent's terminal is visible as an integrated terminal", async () => {
-    await spawnFromPalette(page, quick, "Fake agent", "terminal echo e2e-terminal-output");
+    await spawnFromPalette(quick, "Fake agent", "terminal echo e2e-terminal-output");
     const rows = page.locator(".terminal-wrapper .xterm-rows", { hasText: "e2e-terminal-output" }).first();
     await rows.waitFor({ timeout: 30000 });
     const f2 = await threadFrame(page, "terminal echo");

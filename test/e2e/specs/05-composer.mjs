@@ -36,7 +36,7 @@ export default async function ({ page, quick, step, shot }) {
         .waitFor({ timeout: 90000 });
       await frame.locator(".msg.agent", { hasText: '"# e2e workspace"' }).first().waitFor();
       await frame.locator(".msg.user .context-chips .chip", { hasText: "README.md" }).waitFor();
-      await frame.locator("#status", { hasText: "idle" }).waitFor({ timeout: 60000 });
+      await frame.locator(`#status[data-status="idle"]`).waitFor({ timeout: 60000 });
       await shot("12-mention-answer");
     },
   );
@@ -81,7 +81,7 @@ export default async function ({ page, quick, step, shot }) {
     ({ frame, composer } = await newThread(page, quick, "Fake agent"));
     await composer.type("sleep 4000");
     await composer.send();
-    await frame.locator("#status", { hasText: "working" }).waitFor({ timeout: 30000 });
+    await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
     await composer.type("queued follow-up");
     await frame.locator("#input").press("Enter");
     await frame.locator(".cmp-queued", { hasText: "queued follow-up" }).waitFor();
