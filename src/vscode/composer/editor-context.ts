@@ -10,6 +10,8 @@ import { fileRef, fileUri, folderRef, PROBLEMS_URI, selectionRef } from "../../c
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
 /** The Problems mention lists at most this many diagnostics (errors first). */
 export const MAX_PROBLEMS = 100;
+/** At most this many problems of one file, so one noisy file cannot crowd the others out of the list. */
+export const MAX_PROBLEMS_PER_FILE = 20;
 
 export function lineRangeOf(sel: vscode.Range): LineRange {
   // A selection ending at column 0 of the next line covers the lines above it only.
@@ -110,13 +112,24 @@ export function diagnosticItem(uri: vscode.Uri, d: vscode.Diagnostic): ContextIt
   };
 }
 
-/** The Problems list (errors and warnings) as one item, or undefined when there are none. */
+/**
+ * The Problems list (errors and warnings) as one item, or undefined when there are none: errors first, at most
+ * MAX_PROBLEMS_PER_FILE per file and MAX_PROBLEMS in all.
+ */
 export function problemsItem(): ContextItem | undefined {
   const all = workspaceProblems();
   if (!all.length) return undefined;
   const errors = all.filter((x) => x.d.severity === vscode.DiagnosticSeverity.Error).length;
-  const shown = all.slice(0, MAX_PROBLEMS).map((x) => describe(x.uri, x.d));
-  if (all.length > MAX_PROBLEMS) shown.push(`… and ${all.length - MAX_PROBLEMS} more`);
+  const byFile = new Map<string, { uri: vscode.Uri; d: vscode.Diagnostic }[]>();
+  for (const x of all) byFile.set(x.uri.fsPath, [...(byFile.get(x.uri.fsPath) ?? []), x]);
+  const lines: string[] = [];
+  for (const [, of] of byFile) {
+    lines.push(...of.slice(0, MAX_PROBLEMS_PER_FILE).map((x) => describe(x.uri, x.d)));
+    if (of.length > MAX_PROBLEMS_PER_FILE)
+      lines.push(`… and ${of.length - MAX_PROBLEMS_PER_FILE} more in ${vscode.workspace.asRelativePath(of[0]!.uri)}`);
+  }
+  const shown = lines.slice(0, MAX_PROBLEMS);
+  if (lines.length > MAX_PROBLEMS) shown.push(`… and ${lines.length - MAX_PROBLEMS} more lines`);
   return {
     kind: "problems",
     label: `Problems (${errors} error${errors === 1 ? "" : "s"}, ${all.length - errors} warning${all.length - errors === 1 ? "" : "s"})`,
