@@ -10,6 +10,9 @@ import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import { resolveAgent } from "../core/acp/agent-registry";
+import { DiskWorkspaceFiles } from "../core/acp/disk-workspace-files";
+import type { ContextItem } from "../core/model/context";
+import { textWithContext } from "../core/prompt/blocks";
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
@@ -34,6 +37,8 @@ export interface ThreadRunOptions {
   logger: Logger;
   output: TurnOutput;
   prompts: string[];
+  /** Context for the first prompt (`--file`, `--image`), sent as the agent's prompt capabilities allow. */
+  context?: ContextItem[];
   thread?: string;
   session?: string;
   agent?: string;
@@ -168,6 +173,8 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
 }
 
 export const CANCEL_GRACE_MS = 3_000;
+/** Files mentioned with `--file` are read from the disk. */
+const DISK = new DiskWorkspaceFiles();
 
 /** Resolves `graceMs` after `signal` aborts (never before). */
 const afterAbort = (signal: AbortSignal, graceMs: number) =>
@@ -234,9 +241,11 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       }
     });
     let last: { stopReason: string; error?: string } | undefined;
-    const prompt = async (text: string) => {
+    const prompt = async (text: string, context?: ContextItem[]) => {
       supervisor?.turnStarted();
-      const r = await s.prompt(text, { signal: stop.signal });
+      const r = context?.length
+        ? await s.promptBuilt(await s.preparePrompt(textWithContext(text, context), DISK), { signal: stop.signal })
+        : await s.prompt(text, { signal: stop.signal });
       supervisor?.turnEnded(r.stopReason, r.usage);
       last = r;
       return r;
@@ -255,9 +264,15 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       turn++;
       summary.turns = turn;
       denied.length = 0;
-      const ran = prompt(text).catch((err: unknown) => (last = { stopReason: "error", error: errorMessage(err) }));
+      let refused: unknown;
+      const ran = prompt(text, turn === 1 ? o.context : undefined).catch((err: unknown) => {
+        // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
+        if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
+        return (last = { stopReason: "error", error: errorMessage(err) });
+      });
       // after Ctrl-C or the timeout the turn is cancelled; an agent that ignores that gets a grace, then close()
       await Promise.race([ran, afterAbort(stop.signal, CANCEL_GRACE_MS)]);
+      if (refused) throw refused;
       if (supervisor) await settled(supervisor, s, stop.signal);
       summary.stopReason = last?.stopReason ?? null;
       summary.toolCalls = toolIds.size;

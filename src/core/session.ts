@@ -15,7 +15,10 @@ import { join } from "node:path";
 import { errorMessage } from "./errors";
 import { Emitter, type Disposable } from "./lifecycle";
 import { nullLogger, type Logger } from "./log";
+import type { ContextRef, PromptPart } from "./model/context";
 import type { RuntimeEvent } from "./model/events";
+import type { BuiltPrompt, ContextSources } from "./prompt/blocks";
+import { preparePrompt } from "./prompt/prepare";
 import type { AgentInfoRef, TurnUsage } from "./model/usage";
 import { gitInfo } from "./store/git-info";
 import { initialMetadata, type ThreadMetadata } from "./model/metadata";
@@ -58,6 +61,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** The user message as the thread records it; default: derived from the prompt (see promptText). */
   recordText?: string;
+  /** The prompt's context chips, recorded with the user message. */
+  recordContext?: ContextRef[];
 }
 
 /** The agent process behind a thread died (mid-turn or between turns). */
@@ -259,6 +264,25 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     return turn;
   }
 
+  /**
+   * Builds a prompt with context for this agent (blocks by its prompt capabilities, images kept beside the
+   * thread). Rejects, sending and recording nothing, when the agent cannot take it.
+   */
+  preparePrompt(parts: readonly PromptPart[], sources: ContextSources): Promise<BuiltPrompt> {
+    return preparePrompt(parts, {
+      caps: this.capabilities?.agentCapabilities.promptCapabilities,
+      sources,
+      agentName: this.opts.agent.name,
+      threadsDir: this.opts.store.threadsDir,
+      threadId: this.threadId,
+    });
+  }
+
+  /** A turn with a prompt made by `preparePrompt`: its blocks are sent, its text and chips recorded. */
+  promptBuilt(built: BuiltPrompt, opts: Omit<PromptOptions, "recordText" | "recordContext"> = {}) {
+    return this.prompt(built.blocks, { ...opts, recordText: built.text, recordContext: built.refs });
+  }
+
   async #runTurn(prompt: PromptContent, opts: PromptOptions): Promise<TurnResult> {
     if (DEAD.includes(this.runtime.getStatus())) {
       try {
@@ -269,7 +293,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       }
     }
     this.#setStatus("working");
-    this.live.beginTurn(opts.recordText ?? promptText(prompt));
+    this.live.beginTurn(opts.recordText ?? promptText(prompt), undefined, opts.recordContext);
     this.#cancelBeforePrompt = false;
     await this.#ledger?.begin(this.live.metadata.counters.userMessages);
     const seeded = this.#seed;

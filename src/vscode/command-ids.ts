@@ -35,6 +35,8 @@ export const COMMAND_IDS = [
   "acpThreads.saveBugBundle",
   "acpThreads.showUsage",
   "acpThreads.retry",
+  "acpThreads.askAboutSelection",
+  "acpThreads.addFileToThread",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -4,20 +4,13 @@
  * appears under Live in the sessions view; closing the terminal kills the run's process group.
  */
 import * as vscode from "vscode";
-import { EXEC_PRESETS, expandCommand } from "../core/exec";
+import { expandCommand } from "../core/exec";
 import type { ExecRun } from "../core/exec";
 import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 
-export const EXEC_CHOICES = [
-  ...EXEC_PRESETS.map((p) => ({
-    id: p.id,
-    label: p.displayName,
-    detail: `${p.command} ${p.modeArgs({}).join(" ")} "<task>"`,
-  })),
-  { id: "custom", label: "Custom command line", detail: "any command, run in a terminal you can type into" },
-] as const satisfies readonly { id: string; label: string; detail: string }[];
+export { EXEC_CHOICES } from "./exec-choices";
 
 /** Starts the run and its terminal; returns both (the host tests type into the terminal). */
 export async function startExec(

@@ -8,6 +8,8 @@ import { errorMessage } from "../core/errors";
 import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
+import { recallMentions } from "./composer/recall-mentions";
+import { EXEC_CHOICES, startExec } from "./exec-terminal";
 import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
@@ -36,6 +38,14 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     hub = new Hub(context, homeFor(context));
     const h = hub;
     context.subscriptions.push(h, ...registerCommands(h), watchPtyFallback(h));
+    h.composer.connect({
+      startExec: async (id, task, cwd) => {
+        const choice = EXEC_CHOICES.find((c) => c.id === id);
+        if (!choice) throw new Error(`no agent CLI "${id}"`);
+        await startExec(h, choice, task, cwd);
+      },
+      recall: (query) => recallMentions(h, query),
+    });
     context.subscriptions.push(
       vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),
       vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), {

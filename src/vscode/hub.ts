@@ -15,6 +15,8 @@ import { newThreadId } from "../core/store/thread-id";
 import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
+import { configuredAgents } from "./agents";
+import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
 import { createRuntime } from "./engine";
 import { LiveSession } from "./live-session";
@@ -50,6 +52,10 @@ export interface SpawnParams {
   showPanel?: boolean;
   /** A new thread's origin (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
+  /** The panel's id when a new-thread panel is already open (the prompt box's draft). */
+  threadId?: string;
+  /** The thread's title until the agent names it (default: the task's first line). */
+  title?: string;
 }
 
 export class Hub implements vscode.Disposable {
@@ -77,6 +83,8 @@ export class Hub implements vscode.Disposable {
   readonly ops: ThreadOps;
   readonly usageStatus: UsageStatus;
   readonly usageView: UsageView;
+  /** The prompt box's host side: `@` suggestions, queued follow-ups, new-thread drafts. */
+  readonly composer: ComposerHost;
   readonly layout;
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
@@ -91,6 +99,30 @@ export class Hub implements vscode.Disposable {
     this.past = new PastThreads(this.threads, this.log.logger);
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
+    this.composer = this.#owned.add(
+      new ComposerHost({
+        config: this.config,
+        memento: context.globalState,
+        threads: this.threads,
+        pastThreads: async () =>
+          (await this.past.list({ cwds: [], agent: undefined })).slice(0, 200).map((t) => ({
+            threadId: t.threadId,
+            title: t.title,
+            agent: t.agent,
+            updatedAt: t.updatedAt,
+          })),
+        files: (path) => this.files.readText(path),
+        logger: this.log.logger,
+        live: (id) => this.live.get(id),
+        openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
+        closePanel: (id) => this.panels.get(id)?.dispose(),
+        spawn: (p) => {
+          const agent = configuredAgents(this.config).find((a) => a.spec.id === p.agentId);
+          if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
+          return this.spawnSession({ ...p, agent: agent.spec, task: "", showPanel: false });
+        },
+      }),
+    );
     this.panels = this.#owned.add(
       new ThreadPanels({
         ops: this.ops,
@@ -104,6 +136,7 @@ export class Hub implements vscode.Disposable {
           this.threads.rename(id, title);
           this.tree.refresh();
         },
+        composer: this.composer,
         followTurnChanges: (post, id) => this.ledger.followTurnChanges(post, id),
       }),
     );
@@ -167,7 +200,7 @@ export class Hub implements vscode.Disposable {
       return running;
     }
     let label = p.agent.displayName;
-    const threadId = p.resumeThreadId ?? newThreadId();
+    const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
     const session = new LiveSession(
       {
         threadId,
@@ -182,6 +215,7 @@ export class Hub implements vscode.Disposable {
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,
+        ...(p.title ? { title: p.title } : {}),
         mode: p.mode,
         runtimeOptions: {
           // cwd is the first root; the other workspace folders are reachable too.

@@ -5,6 +5,7 @@
  * The view id is the stored thread's id. Run mode closes the agent after the first turn; session mode keeps
  * it for follow-ups typed in the panel.
  */
+import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
@@ -12,7 +13,9 @@ import { errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
-import { ThreadSession } from "../core/session";
+import type { ContextRef, PromptPart } from "../core/model/context";
+import type { BuiltPrompt, ContextSources, PromptCaps } from "../core/prompt/blocks";
+import { ThreadSession, type TurnResult } from "../core/session";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadStartRecord } from "../core/model/records";
@@ -27,6 +30,8 @@ export interface LiveSessionInit {
   agent: AgentSpec;
   cwd: string;
   task: string;
+  /** The title until the agent names the thread (default: the task's first line). */
+  title?: string;
   mode: RunMode;
   /** Everything except `agent` and `cwd`, which come from above. */
   runtimeOptions: Omit<RuntimeOptions, "agent" | "cwd">;
@@ -72,6 +77,8 @@ export class LiveSession implements vscode.Disposable {
   #closed = false;
   /** The watchdog and retry ladder of this session (set by the hub once the thread exists). */
   supervisor: Supervisor | undefined;
+  /** The agent's slash commands, as it advertised them last. */
+  commands: acp.AvailableCommand[] = [];
 
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
     this.#init = init;
@@ -80,7 +87,7 @@ export class LiveSession implements vscode.Disposable {
     this.agent = init.agent;
     this.cwd = init.cwd;
     this.mode = init.mode;
-    this.title = init.task.split("\n")[0].slice(0, 80) || init.agent.displayName;
+    this.title = (init.title ?? init.task).split("\n")[0].slice(0, 80) || init.agent.displayName;
     this.events = [...(init.history ?? [])];
   }
 
@@ -97,8 +104,20 @@ export class LiveSession implements vscode.Disposable {
     return !this.#closed;
   }
 
-  #createRuntime = (): AgentRuntime =>
-    this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
+  /**
+   * Agents send `available_commands_update` when they like, often right after session/new, outside any turn:
+   * those reach us only on the runtime's own event stream, followed from its creation (so none is missed;
+   * a crash recovery makes a new runtime through here too). The runtime serves this one session.
+   */
+  #createRuntime = (): AgentRuntime => {
+    const rt = this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
+    (rt as Partial<AcpAgentRuntime>).onEvent?.(({ event }) => {
+      if (event.type !== "commands" || this.#working) return; // during a turn the thread session reports it
+      this.commands = event.commands;
+      this.#push([event]);
+    });
+    return rt;
+  };
 
   /** The engine's thread session once started. */
   get thread(): ThreadSession | undefined {
@@ -143,6 +162,7 @@ export class LiveSession implements vscode.Disposable {
     this.#init.onThread?.(this.#thread, this);
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title) this.title = e.title;
+      if (e.type === "commands") this.commands = e.commands;
       this.#push([e]);
     });
     this.#setStatus("idle");
@@ -150,17 +170,49 @@ export class LiveSession implements vscode.Disposable {
     else this.#turnDone.fire();
   }
 
+  /** The agent's prompt capabilities, known once the session is open (images, embedded context). */
+  get promptCaps(): PromptCaps | undefined {
+    return this.#thread?.capabilities?.agentCapabilities.promptCapabilities ?? undefined;
+  }
+
+  /** A turn is running or the session is still opening: a prompt now has to wait (the prompt box queues it). */
+  get busy(): boolean {
+    return this.#working || this.status === "starting";
+  }
+
   async prompt(text: string): Promise<void> {
-    const thread = this.#thread;
-    if (this.#closed || !thread) throw new Error("This session is no longer running.");
+    const thread = this.#ready();
+    await this.#runTurn(text, undefined, () => thread.prompt(text));
+  }
+
+  /**
+   * A prompt with context (mentions, images) built for this agent: one it cannot take (an image for an agent
+   * without images) rejects here, with nothing sent or recorded. Images are kept beside the thread.
+   */
+  preparePrompt(parts: readonly PromptPart[], sources: ContextSources): Promise<BuiltPrompt> {
+    return this.#ready().preparePrompt(parts, sources);
+  }
+
+  /** A turn with a prepared prompt, like `prompt`. */
+  async promptBuilt(built: BuiltPrompt): Promise<void> {
+    const thread = this.#ready();
+    await this.#runTurn(built.text, built.refs, () => thread.promptBuilt(built));
+  }
+
+  #ready(): ThreadSession {
+    if (this.#closed || !this.#thread) throw new Error("This session is no longer running.");
     if (this.#working) throw new Error("The agent is still working on the previous message.");
+    return this.#thread;
+  }
+
+  async #runTurn(text: string, context: ContextRef[] | undefined, run: () => Promise<TurnResult>): Promise<void> {
     this.#working = true;
-    this.#push([{ type: "user_text", text }]);
+    this.#push([{ type: "user_text", text, ...(context?.length ? { context } : {}) }]);
     this.#setStatus("working");
     let failed: string | undefined;
     this.supervisor?.turnStarted();
     try {
-      const result = await thread.prompt(text);
+      const result = await run();
       failed = result.error;
       this.supervisor?.turnEnded(result.stopReason, result.usage);
     } catch (err) {

@@ -10,6 +10,7 @@ import { errorMessage } from "../core/errors";
 import { parseWebviewMessage, THREAD_VIEW_TYPE } from "../webview/thread/protocol";
 import type { HostMessage, PermissionView, PickerView, WebviewMessage } from "../webview/thread/protocol";
 import { CodeActions } from "./code-actions";
+import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
 import type { PermissionBroker, PermissionSurface } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
@@ -35,6 +36,8 @@ export interface ThreadPanelDeps {
     attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable;
     handle(threadId: string, action: Extract<WebviewMessage, { type: "ops" }>): Promise<void>;
   };
+  /** The prompt box's host side (src/vscode/composer): new-thread drafts, its messages, its state. */
+  composer?: ComposerHost;
 }
 
 export interface TerminalOutputEvent {
@@ -105,6 +108,10 @@ class ThreadPanel implements vscode.Disposable {
     else void this.panel.webview.postMessage(m);
   }
 
+  #attachComposer(): void {
+    if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this));
+  }
+
   async #init(): Promise<void> {
     for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
     // Queued events are already in live.events, which init sends whole: drop them so nothing shows twice.
@@ -147,7 +154,14 @@ class ThreadPanel implements vscode.Disposable {
       this.#postPickers(live);
       this.#followChanges();
       if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
+      this.#attachComposer();
       return;
+    }
+    if (this.deps.composer?.isDraft(this.threadId)) {
+      const header = this.deps.composer.draftHeader(this.threadId);
+      this.panel.title = header.title;
+      this.post({ type: "init", header, status: "idle", events: [], scrollToEnd: true });
+      return this.#attachComposer();
     }
     const past = await this.deps.loadPast(this.threadId).catch((err) => {
       void vscode.window.showErrorMessage(`Could not open the thread: ${errorMessage(err)}`);
@@ -173,6 +187,7 @@ class ThreadPanel implements vscode.Disposable {
     });
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
+    this.#attachComposer();
   }
 
   /** "N files changed" rows under the turns (the panel's id is the stored thread's, live or past). */
@@ -285,6 +300,8 @@ class ThreadPanel implements vscode.Disposable {
         case "reviewTurn":
         case "restoreTurn":
           return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
+        default:
+          return await this.deps.composer?.handle(this, m);
       }
     } catch (err) {
       void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
@@ -308,6 +325,7 @@ class ThreadPanel implements vscode.Disposable {
 
 export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly #panels = new Map<string, ThreadPanel>();
+  #lastActive: string | undefined;
   readonly #reg: vscode.Disposable;
   /** Copy / Insert at cursor / Apply to file for the panels' code blocks. */
   readonly code: CodeActions;
@@ -356,9 +374,16 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     this.#attach(threadId, panel);
   }
 
+  /** The thread panel that was active last and is still open ("the focused thread" of context menus). */
+  lastActive(): string | undefined {
+    return this.#lastActive && this.#panels.has(this.#lastActive) ? this.#lastActive : undefined;
+  }
+
   #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number): void {
     const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent);
     this.#panels.set(threadId, tp);
+    if (panel.active) this.#lastActive = threadId;
+    panel.onDidChangeViewState((e) => e.webviewPanel.active && (this.#lastActive = threadId));
     panel.onDidDispose(() => {
       tp.dispose();
       if (this.#panels.get(threadId) === tp) this.#panels.delete(threadId);

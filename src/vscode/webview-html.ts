@@ -50,7 +50,4 @@ export const THREAD_BODY = `<header id="header">
 </header>
 <button id="more" type="button" class="secondary" hidden></button>
 <main id="entries"></main>
-<footer id="footer" hidden>
-  <textarea id="input" rows="2" aria-label="Message to the agent" placeholder="Ask a follow-up (Enter to send, Shift+Enter for a new line)"></textarea>
-  <div class="footer-buttons"><button id="send" type="button">Send</button><button id="cancel" type="button" class="secondary" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span> Cancel</button></div>
-</footer>`;
+<footer id="footer" hidden></footer>`;

@@ -2,7 +2,7 @@
  * `acp-threads run --agent <preset | command line> [options] PROMPT...`: one session, one turn per PROMPT, recorded
  * as a thread. `--thread ID` / `--session NAME` continue a stored thread (see ../thread-run.ts).
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { ProtocolLog } from "../../core/acp/protocol-log";
 import { errorMessage } from "../../core/errors";
 import { stderrLogger } from "../../core/log";
@@ -14,6 +14,7 @@ import { command } from "../command";
 import { parseEnvPairs } from "../flags";
 import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
+import { contextFromFlags } from "../prompt-context";
 import { runOnThread } from "../thread-run";
 import { AcpThreadsError } from "../../core/errors";
 
@@ -52,6 +53,12 @@ const SPEC = {
     },
     timeout: { type: "number", above: 0, arg: "S", help: "give up after S seconds (exit 3)" },
     env: { type: "list", arg: "K=V", help: "extra environment for the agent" },
+    file: {
+      type: "list",
+      arg: "PATH[:L1-L2]",
+      help: "a file, folder or line range as context for the first prompt (embedded when the agent takes it)",
+    },
+    image: { type: "list", arg: "PATH", help: "a PNG, JPEG, GIF or WebP image for the first prompt (up to 5 MB)" },
     auth: {
       type: "string",
       arg: "METHOD",
@@ -91,6 +98,8 @@ export const main = command(
         "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
       );
     if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
+    // checked before any agent starts: a missing file or a non-image is a usage error
+    const context = contextFromFlags(flags.file ?? [], flags.image ?? [], resolve(io.cwd, flags.cwd ?? "."));
     const layout = homeLayout(resolveHome(io.env));
     const logger = stderrLogger(flags.verbose ? "debug" : "warn");
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
@@ -101,6 +110,7 @@ export const main = command(
       logger,
       output,
       prompts: args,
+      context,
       thread: flags.thread,
       session: flags.session,
       agent: flags.agent,

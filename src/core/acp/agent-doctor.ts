@@ -16,14 +16,12 @@ export interface DoctorOptions {
   timeoutMs?: number;
 }
 
-/** First line that looks like a version, else the first non-empty line. */
+/**
+ * The first version number (`1.2`, `1.2.3`, `1.2.3-beta.1`) in the output, else null: an agent that does not
+ * know `--version` prints an error or its usage, and that is no version.
+ */
 export function parseVersion(output: string): string | null {
-  const lines = output
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const match = lines.join("\n").match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/);
-  return match?.[0] ?? lines[0] ?? null;
+  return output.match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/)?.[0] ?? null;
 }
 
 /**
@@ -68,7 +66,8 @@ function runVersion(path: string, args: string[], env: NodeJS.ProcessEnv, timeou
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     child.once("error", () => resolve(null));
-    child.once("close", () => resolve(parseVersion(out)));
+    // A failing `--version` (unknown flag) says nothing about the version, whatever it printed.
+    child.once("close", (code) => resolve(code === 0 ? parseVersion(out) : null));
   });
 }
 
@@ -87,7 +86,8 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       id,
       displayName: id,
       command: c.command,
-      versionArgs: ["--version"],
+      // `node agent.js --version` asks the agent, not node
+      versionArgs: [...(c.args ?? []), "--version"],
       install: null,
     })),
   ];

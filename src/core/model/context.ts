@@ -66,3 +66,43 @@ export type PromptPart = { type: "text"; text: string } | { type: "context"; ite
 export function isContextKind(v: unknown): v is ContextKind {
   return typeof v === "string" && (CONTEXT_KINDS as readonly string[]).includes(v);
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+const shortString = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;
+const count = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const DELIVERIES: readonly ContextDelivery[] = ["embedded", "link", "text", "image"];
+
+/**
+ * A context ref from untrusted or stored input (a webview message, a thread record, a snapshot): known kind,
+ * bounded strings, a sane range; anything else is dropped rather than trusted.
+ */
+export function parseContextRef(v: unknown): ContextRef | undefined {
+  if (!isObject(v) || !isContextKind(v.kind) || !shortString(v.label, 500) || !shortString(v.uri, 4096))
+    return undefined;
+  const ref: ContextRef = { kind: v.kind, label: v.label, uri: v.uri };
+  if (v.path !== undefined) {
+    if (!shortString(v.path, 4096)) return undefined;
+    ref.path = v.path;
+  }
+  if (v.range !== undefined) {
+    const r = v.range;
+    if (!isObject(r) || !count(r.start) || !count(r.end) || r.start < 1 || r.end < r.start) return undefined;
+    ref.range = { start: r.start, end: r.end };
+  }
+  for (const k of ["threadId", "asset", "mimeType", "thumb"] as const) {
+    if (v[k] === undefined) continue;
+    if (!shortString(v[k], 500)) return undefined;
+    ref[k] = v[k];
+  }
+  if (count(v.bytes)) ref.bytes = v.bytes;
+  if (typeof v.sent === "string" && (DELIVERIES as readonly string[]).includes(v.sent))
+    ref.sent = v.sent as ContextDelivery;
+  return ref;
+}
+
+/** The valid refs of a stored list (records written by any 1.x version); undefined when there are none. */
+export function parseContextRefs(v: unknown): ContextRef[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const refs = v.map(parseContextRef).filter((r): r is ContextRef => !!r);
+  return refs.length ? refs : undefined;
+}

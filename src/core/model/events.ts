@@ -6,6 +6,7 @@
  * `tool_call` event carries the full current state, never a patch.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { ContextRef } from "./context";
 import type { TurnUsage } from "./usage";
 
 export type StreamKind = "output" | "thought";
@@ -41,7 +42,8 @@ export interface PermissionDecision {
 
 export type RuntimeEvent =
   | { type: "text"; stream: StreamKind; text: string; messageId?: string }
-  | { type: "user_text"; text: string; messageId?: string }
+  /** `context`: the chips of a prompt typed in ACP Threads (mentions, images); absent for agent replays. */
+  | { type: "user_text"; text: string; messageId?: string; context?: ContextRef[] }
   | { type: "tool_call"; toolCall: ToolCallState }
   | { type: "plan"; entries: acp.PlanEntry[] }
   | { type: "commands"; commands: acp.AvailableCommand[] }

@@ -7,6 +7,7 @@
  * import these types and `parseRecord`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { ContextRef } from "./context";
 import type { ToolCallState } from "./events";
 import type { AgentInfoRef, TurnUsage } from "./usage";
 
@@ -76,7 +77,14 @@ export interface SnapshotOrigin {
 export interface UserMessageRecord extends Base {
   kind: "user_message";
   messageId: string;
+  /** The prompt as typed, each context chip as `@label`. */
   text: string;
+  /**
+   * The prompt's context chips (mentions, images), in order; never file text or image bytes (images sit in
+   * `threads/<threadId>.assets/`). Optional: absent in records from before it existed, ignored by older
+   * readers, and read leniently (invalid entries are dropped, the message is kept).
+   */
+  context?: ContextRef[];
 }
 /**
  * Streamed chunks are coalesced, never one line per chunk: usually one record per message. A long or slow

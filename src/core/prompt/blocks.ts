@@ -172,10 +172,27 @@ export async function buildPrompt(
       }
     }
     refs.push({ ...refOf(item), sent });
-    text += `@${item.label}`;
+    if (item.kind !== "image") text += `@${item.label}`; // images show as thumbnails, not in the text
   }
   if (!blocks.length) throw new AcpThreadsError("usage", "the prompt is empty");
   return { blocks, text, refs, notes };
+}
+
+/** The transcript text of prompt parts: text as typed, each mention as `@label` (images are not in the text). */
+export function promptPartsText(parts: readonly PromptPart[]): string {
+  return parts.map((p) => (p.type === "text" ? p.text : p.item.kind === "image" ? "" : `@${p.item.label}`)).join("");
+}
+
+/** A typed prompt followed by context items (the CLI's `--file` / `--image`), a space before each mention. */
+export function textWithContext(text: string, items: readonly ContextItem[]): PromptPart[] {
+  const parts: PromptPart[] = text ? [{ type: "text", text }] : [];
+  for (const item of items) {
+    const last = parts[parts.length - 1];
+    if (item.kind !== "image" && last?.type === "text" && !/\s$/.test(last.text)) last.text += " ";
+    else if (item.kind !== "image" && last?.type === "context") parts.push({ type: "text", text: " " });
+    parts.push({ type: "context", item });
+  }
+  return parts;
 }
 
 /** A prompt of plain text (no context): what older callers send. */

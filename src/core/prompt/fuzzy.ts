@@ -26,22 +26,20 @@ function scoreFrom(q: string, lower: string, original: string, from: number, pos
   let score = 0;
   let last = -2;
   let i = from;
-  const n = lower.length;
   for (let k = 0; k < q.length; k++) {
-    const c = q.charCodeAt(k);
-    while (i < n && lower.charCodeAt(i) !== c) i++;
-    if (i >= n) return -1;
-    // Prefer a later occurrence that starts a word when the greedy one sits inside a word.
+    const ch = q[k]!;
+    i = lower.indexOf(ch, i);
+    if (i < 0) return -1;
+    // Prefer a later occurrence that starts a word when the greedy one sits inside a word (same path segment).
     let start = isWordStart(original, i);
     if (last !== i - 1 && !start) {
-      for (let j = i + 1; j < n; j++) {
-        const cj = lower.charCodeAt(j);
-        if (cj === c && isWordStart(original, j)) {
+      const slash = lower.indexOf("/", i + 1);
+      for (let j = lower.indexOf(ch, i + 1); j >= 0 && (slash < 0 || j < slash); j = lower.indexOf(ch, j + 1)) {
+        if (isWordStart(original, j)) {
           i = j;
           start = true;
           break;
         }
-        if (cj === 47 /* / */) break;
       }
     }
     score += start ? 9 : 1;
@@ -55,10 +53,13 @@ function scoreFrom(q: string, lower: string, original: string, from: number, pos
 }
 
 function isSubsequence(q: string, lower: string, from: number): boolean {
-  let k = 0;
-  const m = q.length;
-  for (let i = from, n = lower.length; i < n && k < m; i++) if (lower.charCodeAt(i) === q.charCodeAt(k)) k++;
-  return k === m;
+  let i = from;
+  for (let k = 0; k < q.length; k++) {
+    i = lower.indexOf(q[k]!, i);
+    if (i < 0) return false;
+    i++;
+  }
+  return true;
 }
 
 /** Bit per letter / digit class: a path lacking a query character is rejected without a scan. */
@@ -123,6 +124,20 @@ export class PathIndex {
 
   has(path: string): boolean {
     return this.#at.has(path);
+  }
+
+  /** Every path, in insertion order (a copy). */
+  paths(): string[] {
+    return [...this.#paths];
+  }
+
+  clear(): void {
+    this.#paths = [];
+    this.#lower = [];
+    this.#nameStart = [];
+    this.#mask = [];
+    this.#at.clear();
+    this.#last = undefined;
   }
 
   add(path: string): void {

@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { ContextItem } from "../model/context";
 import { writeFileAtomic } from "../store/atomic-write";
+export { assetsDir } from "../store/paths";
 import { fileUri } from "./refs";
 
 /** Per image; every agent API we know accepts at least this (Anthropic's limit is 5 MB). */
@@ -68,10 +69,6 @@ export function readImageFile(path: string): ContextItem {
       `${path} is ${(size / 1048576).toFixed(1)} MB; images are limited to ${MAX_IMAGE_BYTES / 1048576} MB`,
     );
   return imageItem(readFileSync(path), basename(path), { path });
-}
-
-export function assetsDir(threadsDir: string, threadId: string): string {
-  return join(threadsDir, `${threadId}.assets`);
 }
 
 /** Writes bytes into the thread's asset folder under a content-addressed name; returns the file name. */

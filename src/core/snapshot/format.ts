@@ -36,6 +36,11 @@ export interface SnapshotMessage {
   name?: string;
   /** ISO-8601 time of the message (our extension; optional). */
   timestamp?: string;
+  /**
+   * User messages: the prompt's context chips (mentions, images by name), as the thread records them (our
+   * extension since snapshot 1.1; optional, ignored by 1.0 readers). No file text, no image bytes.
+   */
+  acp_context?: unknown;
 }
 
 /** The specification's fields. Absent ones are written as null when we have no value for them. */

@@ -10,6 +10,7 @@
  * - on export, tool calls that follow an assistant message join it as its `tool_calls`, each answered by a
  *   `tool` message, which is what OpenAI-compatible readers require.
  */
+import { parseContextRefs } from "../model/context";
 import type { ToolCallState } from "../model/events";
 import type { RecordInput, ThreadRecord } from "../model/records";
 import { redactSecrets } from "../redact";
@@ -57,9 +58,11 @@ export function messagesToRecords(messages: readonly SnapshotMessage[], onMessag
     const messageId = `snapshot-${i}`;
     if (m.role !== "tool") flushUnanswered();
     switch (m.role) {
-      case "user":
-        records.push({ kind: "user_message", messageId, text });
+      case "user": {
+        const context = parseContextRefs(m.acp_context);
+        records.push({ kind: "user_message", messageId, text, ...(context ? { context } : {}) });
         break;
+      }
       case "assistant":
         if (text) records.push({ kind: "agent_message", messageId, text });
         for (const call of m.tool_calls ?? [])
@@ -125,11 +128,18 @@ export function recordsToMessages(
   let lastAgentId: string | undefined;
   records.forEach((r) => {
     switch (r.kind) {
-      case "user_message":
-        out.push({ role: "user", content: redactSecrets(r.text), timestamp: r.ts });
+      case "user_message": {
+        const context = parseContextRefs(r.context);
+        out.push({
+          role: "user",
+          content: redactSecrets(r.text),
+          timestamp: r.ts,
+          ...(context ? { acp_context: context } : {}),
+        });
         group = undefined;
         lastAgentId = undefined;
         break;
+      }
       case "agent_message": {
         const last = out[out.length - 1];
         // A message flushed in several records with one messageId is one message.

@@ -49,3 +49,8 @@ export function homeLayout(home: string) {
   };
 }
 export type HomeLayout = ReturnType<typeof homeLayout>;
+
+/** Files that belong to a thread but not in its JSONL (images attached to prompts): beside the thread file. */
+export function assetsDir(threadsDir: string, threadId: string): string {
+  return join(threadsDir, `${threadId}.assets`);
+}

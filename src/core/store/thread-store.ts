@@ -12,7 +12,7 @@ import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryA
 import { readRecords, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
-import { homeLayout, type HomeLayout } from "./paths";
+import { assetsDir, homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
 import { isThreadId, newThreadId } from "./thread-id";
 
@@ -205,10 +205,17 @@ export class ThreadStore {
       const dest = this.trashPathFor(threadId);
       mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
       renameSync(path, dest);
+      this.#moveAssets(threadId, this.layout.threadsDir, this.layout.trashDir);
       return dest;
     } finally {
       lock.release();
     }
+  }
+
+  /** A thread's attached images travel with it to the trash and back. */
+  #moveAssets(threadId: string, from: string, to: string): void {
+    const src = assetsDir(from, threadId);
+    if (existsSync(src) && !existsSync(assetsDir(to, threadId))) renameSync(src, assetsDir(to, threadId));
   }
 
   restore(threadId: string): string {
@@ -218,6 +225,7 @@ export class ThreadStore {
     if (existsSync(dest)) throw new AcpThreadsError("usage", `thread ${threadId} already exists; not overwriting it`);
     mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
     renameSync(src, dest);
+    this.#moveAssets(threadId, this.layout.trashDir, this.layout.threadsDir);
     return dest;
   }
 

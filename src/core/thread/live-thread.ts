@@ -6,6 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
+import type { ContextRef } from "../model/context";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
 import { applyPatch, type ThreadMetadata } from "../model/metadata";
 import type { MetadataPatch, RecordInput, SessionOpenRecord, ThreadStatus } from "../model/records";
@@ -84,11 +85,11 @@ export class LiveThread {
     this.#meta = applyPatch(this.#meta, patch);
   }
 
-  /** Starts a turn with the user's message. */
-  beginTurn(text: string, messageId: string = randomUUID()): void {
+  /** Starts a turn with the user's message (and its context chips, when the prompt had any). */
+  beginTurn(text: string, messageId: string = randomUUID(), context?: readonly ContextRef[]): void {
     this.#flush();
     this.#inTurn = true;
-    this.#append({ kind: "user_message", messageId, text });
+    this.#append({ kind: "user_message", messageId, text, ...(context?.length ? { context: [...context] } : {}) });
     const c = this.#meta.counters;
     const patch: MetadataPatch = { status: "live", counters: { ...c, userMessages: c.userMessages + 1 } };
     if (!this.#meta.title) {

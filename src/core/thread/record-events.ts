@@ -2,6 +2,7 @@
  * Stored thread records → the `RuntimeEvent`s the thread panel renders, so a past thread and a live one go
  * through the same view model. Pure (no vscode); unit-tested.
  */
+import { parseContextRefs } from "../model/context";
 import type { RuntimeEvent } from "../model/events";
 import type { ThreadRecord } from "../model/records";
 
@@ -9,9 +10,11 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
   const out: RuntimeEvent[] = [];
   for (const r of records) {
     switch (r.kind) {
-      case "user_message":
-        out.push({ type: "user_text", text: r.text, messageId: r.messageId });
+      case "user_message": {
+        const context = parseContextRefs(r.context);
+        out.push({ type: "user_text", text: r.text, messageId: r.messageId, ...(context ? { context } : {}) });
         break;
+      }
       case "agent_message":
         out.push({ type: "text", stream: "output", text: r.text, messageId: r.messageId });
         break;

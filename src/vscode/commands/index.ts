@@ -9,6 +9,7 @@ import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
 import { acceptProposed, rejectProposed } from "./proposals";
+import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { spawnCommand } from "./spawn";
 import {
   copySessionId,
@@ -59,7 +60,17 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.saveBugBundle": saveBugBundleCommand,
   "acpThreads.showUsage": (hub) => hub.usageView.show(),
   "acpThreads.retry": retryCommand,
+  "acpThreads.askAboutSelection": (hub) => askAboutSelection(targets(hub)),
+  "acpThreads.addFileToThread": (hub, clicked?: vscode.Uri, selected?: vscode.Uri[]) =>
+    addFilesToThread(targets(hub), clicked, selected),
 };
+
+/** Where the context menus put their chips: the focused thread, a live one, or a new thread. */
+const targets = (hub: Hub): ContextTargetDeps => ({
+  composer: hub.composer,
+  liveThreads: () => hub.live.all(),
+  lastActivePanel: () => hub.panels.lastActive(),
+});
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>

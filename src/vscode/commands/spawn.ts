@@ -1,18 +1,13 @@
 /**
- * "Spawn coding agent": pick an agent (marked available/missing by doctor) or an exec command, type the
- * task, pick run mode (one turn) or session mode (keeps the agent), in the chosen workspace folder.
+ * "Spawn coding agent": opens a new thread's panel at once, with its prompt box (multi-line, `@` context) and
+ * the agent picker in it; Send starts a session, "Run once" a single turn, an agent CLI runs in a terminal.
+ * Scripted callers (tests, other extensions) pass `{agentId, task, mode?, cwd?}` and skip the panel's picker.
  */
 import * as vscode from "vscode";
-import { errorMessage } from "../../core/errors";
-import { agentsWithDoctor, configuredAgents } from "../agents";
-import type { AgentChoice } from "../agents";
-import { EXEC_CHOICES, startExec } from "../exec-terminal";
+import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
 import type { RunMode } from "../live-session";
 import { assertTrusted } from "../trust";
-
-type Pick = vscode.QuickPickItem &
-  ({ agent: AgentChoice } | { exec: (typeof EXEC_CHOICES)[number] } | { kindSeparator: true });
 
 async function pickFolder(): Promise<string | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -28,6 +23,7 @@ export interface SpawnArgs {
   cwd?: string;
 }
 
+/** Returns the new thread's id (a draft id when the panel waits for the user to pick an agent and send). */
 export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string | undefined> {
   assertTrusted();
   if (args && typeof args === "object" && typeof args.agentId === "string") {
@@ -42,62 +38,5 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
       cwd,
     }).threadId;
   }
-  const agents = await agentsWithDoctor(
-    hub.config,
-    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
-  );
-  const items: Pick[] = [
-    { label: "ACP agents", kind: vscode.QuickPickItemKind.Separator, kindSeparator: true },
-    ...agents.map((a): Pick => {
-      const ok = a.doctor?.available !== false;
-      return {
-        label: `${ok ? "$(pass)" : "$(warning)"} ${a.spec.displayName}`,
-        description: ok ? (a.source === "demo" ? "offline demo" : (a.doctor?.version ?? "available")) : "missing",
-        detail: ok ? `${a.spec.command} ${a.spec.args.join(" ")}`.trim() : (a.doctor?.problem ?? undefined),
-        agent: a,
-      };
-    }),
-    { label: "Exec (agent CLI in a terminal)", kind: vscode.QuickPickItemKind.Separator, kindSeparator: true },
-    ...EXEC_CHOICES.map((e): Pick => ({ label: `$(terminal) ${e.label}`, detail: e.detail, exec: e })),
-  ];
-  const picked = await vscode.window.showQuickPick(items, {
-    placeHolder: "Which agent?",
-    matchOnDetail: true,
-    title: "ACP Threads: Spawn coding agent",
-  });
-  if (!picked || "kindSeparator" in picked) return undefined;
-  const task = await vscode.window.showInputBox({
-    title: picked.label.replace(/^\$\([\w-]+\) /, ""),
-    prompt: "exec" in picked && picked.exec.id === "custom" ? "Command line to run" : "What should the agent do?",
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : "Type a task (or a command line)."),
-  });
-  if (!task) return undefined;
-  const cwd = await pickFolder();
-  if (!cwd) return undefined;
-  if ("exec" in picked) {
-    await startExec(hub, picked.exec, task, cwd);
-    return undefined;
-  }
-  if (picked.agent.doctor?.available === false) {
-    const go = await vscode.window.showWarningMessage(
-      `${picked.agent.spec.displayName} looks missing: ${picked.agent.doctor.problem ?? "not found"}`,
-      "Try anyway",
-    );
-    if (!go) return undefined;
-  }
-  const mode = await vscode.window.showQuickPick(
-    [
-      { label: "Session", description: "keep the agent for follow-ups", mode: "session" as RunMode },
-      { label: "Run", description: "one turn, then the agent exits", mode: "run" as RunMode },
-    ],
-    { placeHolder: "Run mode" },
-  );
-  if (!mode) return undefined;
-  try {
-    return hub.spawnSession({ agent: picked.agent.spec, task, mode: mode.mode, cwd }).threadId;
-  } catch (err) {
-    void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
-    return undefined;
-  }
+  return hub.composer.openDraft();
 }

@@ -3,24 +3,21 @@
  * the prompt box. Rendering lives in transcript/view.ts; this file only routes.
  */
 import { ThreadModel } from "./model";
-import type { HostMessage, LiveStatus, ThreadHeader, WebviewMessage } from "./protocol";
+import type { HostMessage, LiveStatus, WebviewMessage } from "./protocol";
 import { Header } from "./chrome/header";
 import { wirePermissionShortcuts, wireTranscriptActions } from "./transcript/actions";
 import { TranscriptView } from "./transcript/view";
 import { $, bridge } from "../shared/host";
 import { placeTurnChanges, setTurnChanges, wireTurnChanges } from "./turn-changes";
 import { OpsBanner } from "./ops/banner";
+import { Composer } from "./composer/composer";
 
 const vscode = bridge<WebviewMessage>();
 const post = vscode.post;
+const composer = new Composer($("footer"), post);
 
 const list = $<HTMLDivElement>("entries");
 const more = $<HTMLButtonElement>("more");
-const input = $<HTMLTextAreaElement>("input");
-const footer = $<HTMLDivElement>("footer");
-
-let header: ThreadHeader | undefined;
-let status: LiveStatus = "starting";
 const chrome = new Header(post);
 const ops = new OpsBanner($<HTMLDivElement>("ops"), $<HTMLSpanElement>("thread-actions"), post);
 const view = new TranscriptView(list, more, (v) => {
@@ -40,19 +37,15 @@ function focusSoon(selector: string): void {
 }
 
 function setStatus(s: LiveStatus, detail?: string, since?: number): void {
-  status = s;
   chrome.setStatus(s, detail, since);
   view.streaming = s === "working" || s === "waiting_permission" || s === "starting";
-  const live = header?.acceptsInput && s !== "closed" && s !== "failed" && s !== "readonly";
-  footer.hidden = !live;
-  $<HTMLButtonElement>("send").disabled = s !== "idle";
-  $<HTMLButtonElement>("cancel").hidden = !(s === "working" || s === "waiting_permission");
+  composer.status(s);
 }
 
 function onMessage(m: HostMessage): void {
   switch (m.type) {
     case "init": {
-      header = m.header;
+      composer.init(m.header, m.events, m.status);
       const model = new ThreadModel();
       for (const e of m.events) model.apply(e);
       view.ctx.cwd = m.header.cwd;
@@ -66,6 +59,7 @@ function onMessage(m: HostMessage): void {
     }
     case "events":
       for (const e of m.events) view.model.apply(e);
+      composer.events(m.events);
       view.schedule();
       break;
     case "status":
@@ -99,23 +93,11 @@ function onMessage(m: HostMessage): void {
     case "ops":
       ops.render(m.ops);
       break;
+    default:
+      composer.message(m);
   }
 }
 
 window.addEventListener("message", (e: MessageEvent<HostMessage>) => onMessage(e.data));
 more.addEventListener("click", () => view.showEarlier());
-function send(): void {
-  const text = input.value.trim();
-  if (!text || status !== "idle") return;
-  post({ type: "prompt", text });
-  input.value = "";
-}
-$("send").addEventListener("click", send);
-$("cancel").addEventListener("click", () => post({ type: "cancel" }));
-input.addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && !e.shiftKey) {
-    e.preventDefault();
-    send();
-  }
-});
 post({ type: "ready" });

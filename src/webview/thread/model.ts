@@ -4,11 +4,12 @@
  * keyed by id and replaced in place; every change bumps the entry's `version` so the renderer redraws only
  * what changed.
  */
+import type { ContextRef } from "../../core/model/context";
 import type { PermissionDecision, RuntimeEvent, ToolCallState } from "../../core/model/events";
 import type { PermissionView } from "./protocol";
 
 export type EntryBody =
-  | { kind: "user"; text: string }
+  | { kind: "user"; text: string; context?: ContextRef[] }
   | { kind: "agent"; text: string }
   | { kind: "thought"; text: string }
   | { kind: "tool"; call: ToolCallState; prompt?: PromptState; decision?: PermissionDecision }
@@ -65,7 +66,7 @@ export class ThreadModel {
         break;
       }
       case "user_text":
-        this.#add({ kind: "user", text: ev.text });
+        this.#add({ kind: "user", text: ev.text, ...(ev.context ? { context: ev.context } : {}) });
         break;
       case "tool_call": {
         const at = this.#tools.get(ev.toolCall.toolCallId);

@@ -8,6 +8,18 @@ import { fields, str } from "../shared/guards";
 import { parseOpsAction, type OpsAction, type OpsView } from "./ops/protocol";
 
 export type { OpsAction, OpsLink, OpsView } from "./ops/protocol";
+import { parseComposerMessage, type ComposerHostMessage, type ComposerMessage } from "./composer/protocol";
+
+export type {
+  AgentOption,
+  CompletionItem,
+  ComposerHostMessage,
+  ComposerMessage,
+  ComposerState,
+  QueuedPrompt,
+  WirePart,
+} from "./composer/protocol";
+export { partsText } from "./composer/protocol";
 
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
@@ -78,7 +90,8 @@ export type HostMessage =
   | { type: "pickers"; pickers: PickerView }
   | { type: "turnChanges"; turns: TurnChangesView[] }
   /** Watchdog, read-only holder and handoff links (ops/protocol.ts). */
-  | { type: "ops"; ops: OpsView };
+  | { type: "ops"; ops: OpsView }
+  | ComposerHostMessage;
 
 export type WebviewMessage =
   | { type: "ready" }
@@ -100,7 +113,8 @@ export type WebviewMessage =
   | { type: "restoreTurn"; turn: number }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
   | { type: "rendered"; entries: number; inDom: number }
-  | OpsAction;
+  | OpsAction
+  | ComposerMessage;
 
 /** Returns the message if it has exactly a known shape, else `undefined` (the host ignores it). */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
@@ -152,6 +166,6 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case "ops":
       return parseOpsAction(m);
     default:
-      return undefined;
+      return m ? parseComposerMessage(m) : undefined;
   }
 }

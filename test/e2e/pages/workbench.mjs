@@ -65,12 +65,49 @@ export function recallFrame(page) {
   return findFrame(page, async (f) => (await f.locator("#q").count()) > 0, "recall view frame", 15000);
 }
 
-/** Spawn coding agent → agent → task → mode, as a user does it from the palette. */
+/**
+ * The prompt box of a thread panel (src/webview/thread/composer): a contenteditable box with `@` / `/`
+ * suggestions, the agent picker of a new thread, Send / Run once / Cancel.
+ */
+export class Composer {
+  constructor(frame) {
+    this.frame = frame;
+    this.box = frame.locator("#input");
+    this.popup = frame.locator("#cmp-popup");
+  }
+  /** Picks an agent in a new thread's picker by (part of) its label. */
+  async pickAgent(label) {
+    await this.frame.locator("#agent-picker").click();
+    await this.frame.locator(".cmp-agent-menu [role=option]", { hasText: label }).first().click();
+    await this.frame.locator("#agent-picker", { hasText: label }).waitFor();
+  }
+  /** Types text at the end of the box (keystrokes, so `@` and `/` open their suggestions). */
+  async type(text) {
+    await this.box.click();
+    await this.frame.locator("body").press("End");
+    await this.box.pressSequentially(text, { delay: 15 });
+  }
+  /** Types `@query` and clicks the suggestion whose label contains `label`. */
+  async mention(query, label) {
+    await this.type(`@${query}`);
+    const row = this.popup.locator(".cmp-item", { hasText: label }).first();
+    await row.waitFor({ timeout: 20000 });
+    return row;
+  }
+  async send() {
+    await this.frame.locator("#send").click();
+  }
+}
+
+/** Spawn coding agent → the new thread's panel → agent → task → Start session (or Run once). */
 export async function spawnFromPalette(quick, agentLabel, task, mode = "Session") {
   await quick.run("ACP Threads: Spawn coding agent");
-  await quick.pick(agentLabel);
-  await quick.answer(agentLabel, task);
-  await quick.pick(mode);
+  const frame = await threadFrame(quick.page, "New thread");
+  const composer = new Composer(frame);
+  await composer.pickAgent(agentLabel);
+  await composer.type(task);
+  await frame.locator(mode === "Session" ? "#send" : "#run-once").click();
+  return frame;
 }
 
 /** Polls `check()` until it is truthy. */

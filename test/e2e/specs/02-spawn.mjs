@@ -1,20 +1,28 @@
-// Palette → spawn the demo Codex agent (codex-acp against the scripted model server) → answer its permission
-// prompt in the thread panel → the file is written and the session is listed.
+// Palette → a new thread's panel opens at once (prompt box + agent picker) → pick the demo Codex agent
+// (codex-acp against the scripted model server) → answer its permission prompt in the thread panel → the file
+// is written and the session is listed.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { threadFrame, until } from "../pages/workbench.mjs";
+import { Composer, threadFrame, until } from "../pages/workbench.mjs";
 
 export default async function ({ page, quick, step, shot, ws }) {
   let frame;
-  await step("palette → spawn the demo Codex agent → the thread panel streams", async () => {
+  await step("palette → a new thread panel with the agent picker → spawn the demo Codex agent", async () => {
     await quick.openPalette("ACP Threads: Spawn coding agent");
     await shot("02-palette");
     await page.keyboard.press("Enter");
-    await quick.root.locator(".monaco-list-row", { hasText: "Demo: Codex" }).first().waitFor({ timeout: 30000 });
+    const draft = await threadFrame(page, "New thread");
+    const composer = new Composer(draft);
+    await draft.locator("#agent-picker").click();
+    const menu = draft.locator(".cmp-agent-menu");
+    await menu.locator("[role=option]", { hasText: "Demo: Codex" }).waitFor({ timeout: 30000 });
+    const missing = menu.locator(".cmp-missing-toggle");
+    if (await missing.count()) await missing.click(); // not-installed presets, with their install hints
     await shot("03-agent-pick");
-    await quick.pick("Demo: Codex");
-    await quick.answer("Demo: Codex", "create hello.txt containing hi from the browser");
-    await quick.pick("Session");
+    await menu.locator("[role=option]", { hasText: "Demo: Codex" }).first().click();
+    await composer.type("create hello.txt containing hi from the browser");
+    await shot("03b-new-thread-prompt");
+    await composer.send();
     frame = await threadFrame(page, "create hello.txt");
     await frame.locator(".msg.user", { hasText: "create hello.txt" }).waitFor({ timeout: 30000 });
   });

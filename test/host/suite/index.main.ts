@@ -20,6 +20,7 @@ const PASSES: Record<string, string[]> = {
     "ops.test.js",
     "usage.test.js",
     "spawn-real.test.js",
+    "composer.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -2,6 +2,7 @@
  * DOM for streamed text entries (what you typed, the agent's answer, its thinking). The answer and the
  * thinking grow chunk by chunk: finished markdown blocks are appended once, only the open block is redrawn.
  */
+import { renderContextChips } from "../composer/chips";
 import type { Entry } from "../model";
 import { icon } from "./context";
 import { renderMarkdown, userMarkdown } from "./markdown";
@@ -23,7 +24,7 @@ export class TextEntryView {
     if (e.kind === "user") {
       if (this.#userText === e.text) return;
       this.#userText = e.text;
-      this.root.innerHTML = `<div class="msg user"><div class="who">${icon("account")} You</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div></div>`;
+      this.root.innerHTML = `<div class="msg user"><div class="who">${icon("account")} You</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
       return;
     }
     if (!this.#done) {

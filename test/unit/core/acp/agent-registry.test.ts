@@ -77,6 +77,27 @@ test("doctor reports present presets with their version and missing ones with th
     assert.match(byId.get("claude")?.problem ?? "", /claude-agent-acp/);
   }));
 
+test("a custom agent without --version shows no version, never its error or usage text as one", () =>
+  withTmp(async (dir) => {
+    const bin = join(dir, "bin");
+    await fakeBin(bin, "strict-agent", "echo \"error: unknown option '--version' (try 2.0 syntax)\" >&2; exit 2");
+    await fakeBin(bin, "usage-agent", 'echo "usage: usage-agent [--acp]"');
+    await fakeBin(bin, "good-agent", 'echo "good-agent v3.4.5"');
+    // an interpreter running an agent script: the script is asked, not the interpreter
+    await fakeBin(bin, "interp", 'if [ "$1" = "--version" ]; then echo "v20.1.0"; else echo "$1 agent 0.7.1"; fi');
+    const custom: Record<string, { command: string; args?: string[] }> = Object.fromEntries(
+      ["strict-agent", "usage-agent", "good-agent"].map((c) => [c, { command: c }]),
+    );
+    custom["script-agent"] = { command: "interp", args: ["agent.js"] };
+    const entries = await doctor({ cwd: dir, env: { PATH: bin }, custom });
+    const version = (id: string) => entries.find((e) => e.id === id)?.version;
+    assert.equal(version("strict-agent"), null);
+    assert.equal(version("usage-agent"), null);
+    assert.equal(version("good-agent"), "3.4.5");
+    assert.equal(version("script-agent"), "0.7.1");
+    assert.ok(entries.filter((e) => e.id.endsWith("-agent")).every((e) => e.available && e.problem === null));
+  }));
+
 test("the protocol log keeps the newest lines within its caps", () => {
   const log = new ProtocolLog({ maxLines: 3, maxBytes: 1000 });
   for (let i = 0; i < 5; i++) log.add("recv", `line ${i}`);

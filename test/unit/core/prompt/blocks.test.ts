@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ContextItem, PromptPart } from "../../../../src/core/model/context";
-import { buildPrompt, refOf } from "../../../../src/core/prompt/blocks";
+import { buildPrompt, promptPartsText, refOf, textWithContext } from "../../../../src/core/prompt/blocks";
 import { imageItem } from "../../../../src/core/prompt/images";
 import { fileRef, folderRef, selectionRef, threadRef } from "../../../../src/core/prompt/refs";
 
@@ -151,4 +151,14 @@ test("images need promptCapabilities.image: sent as image blocks, else the promp
 test("refOf drops transient content", () => {
   const ref = refOf({ ...fileRef("/a/b.txt"), content: "secret text", data: new Uint8Array(1) });
   assert.deepEqual(ref, { kind: "file", label: "b.txt", uri: "file:///a/b.txt", path: "/a/b.txt" });
+});
+
+test("a typed prompt with --file / --image context: mentions follow the text, images are not in it", () => {
+  const parts = textWithContext("explain", [fileRef("/ws/a.ts"), imageItem(PNG, "shot.png")]);
+  assert.equal(promptPartsText(parts), "explain @a.ts");
+  assert.deepEqual(
+    parts.map((p) => p.type),
+    ["text", "context", "context"],
+  );
+  assert.deepEqual(textWithContext("", []), []);
 });

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
 import {
+  assetsDir,
   imageItem,
   keepImage,
   MAX_IMAGE_BYTES,
@@ -45,6 +47,29 @@ test("kept images are written beside the thread, content-addressed, 0600, with t
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(keepImage(item, join(dir, "t1.assets")).asset, kept.asset, "same bytes, same name");
     assert.throws(() => readImageFile(join(dir, "missing.png")), /no such image/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a thread's images go to the trash with it and come back on restore", () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-img-"));
+  try {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create({
+      agent: { id: "a", name: "A", command: "a" },
+      mode: "acp",
+      cwd: dir,
+      repoRoot: null,
+      gitHead: null,
+    });
+    h.close();
+    const kept = keepImage(imageItem(PNG, "shot.png"), assetsDir(store.threadsDir, h.threadId));
+    store.delete(h.threadId);
+    assert.ok(!existsSync(assetsDir(store.threadsDir, h.threadId)));
+    assert.ok(existsSync(join(assetsDir(store.layout.trashDir, h.threadId), kept.asset!)));
+    store.restore(h.threadId);
+    assert.ok(existsSync(join(assetsDir(store.threadsDir, h.threadId), kept.asset!)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,58 @@
+/**
+ * What the new-thread agent picker lists: the demo profile, presets and custom agents (`acpThreads.agents`),
+ * then agent CLIs run in a terminal. `quickAgentOptions` answers at once (is the command on PATH or in
+ * node_modules/.bin?); `agentOptionsWithVersions` adds doctor's versions when they are in.
+ */
+import { findPreset, resolveCommand } from "../../core/acp/agent-registry";
+import type { DoctorEntry } from "../../core/acp/runtime";
+import { EXEC_PRESETS } from "../../core/exec";
+import type { AgentOption } from "../../webview/thread/protocol";
+import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
+import type { Config } from "../config";
+import { EXEC_CHOICES } from "../exec-choices";
+
+/** Exec choices carry this prefix in their id so they never clash with an agent id. */
+export const EXEC_PREFIX = "exec:";
+
+function acpOption(a: AgentChoice, available: boolean, doctor?: DoctorEntry): AgentOption {
+  const preset = findPreset(a.spec.id);
+  const detail =
+    a.source === "demo" ? "offline demo" : (doctor?.version ?? (a.source === "custom" ? "custom agent" : undefined));
+  return {
+    id: a.spec.id,
+    label: a.spec.displayName,
+    kind: "acp",
+    available,
+    ...(detail ? { detail } : {}),
+    ...(!available
+      ? { hint: doctor?.problem ?? (preset ? `install: ${preset.install}` : `'${a.spec.command}' not found`) }
+      : {}),
+  };
+}
+
+function execOptions(cwd: string): AgentOption[] {
+  return EXEC_CHOICES.map((c) => {
+    const preset = EXEC_PRESETS.find((p) => p.id === c.id);
+    const available = !preset || resolveCommand(preset.command, cwd) !== null;
+    return {
+      id: `${EXEC_PREFIX}${c.id}`,
+      label: c.label,
+      kind: "exec" as const,
+      available,
+      detail: c.id === "custom" ? "the prompt is the command line" : "one run in a terminal",
+      ...(!available && preset ? { hint: `'${preset.command}' not found` } : {}),
+    };
+  });
+}
+
+export function quickAgentOptions(config: Config, cwd: string): AgentOption[] {
+  const acp = configuredAgents(config).map((a) =>
+    acpOption(a, resolveCommand(a.spec.command, cwd, { ...process.env, ...a.spec.env }) !== null),
+  );
+  return [...acp, ...execOptions(cwd)];
+}
+
+export async function agentOptionsWithVersions(config: Config, cwd: string): Promise<AgentOption[]> {
+  const acp = (await agentsWithDoctor(config, cwd)).map((a) => acpOption(a, a.doctor?.available !== false, a.doctor));
+  return [...acp, ...execOptions(cwd)];
+}

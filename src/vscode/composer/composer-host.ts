@@ -1,0 +1,420 @@
+/**
+ * The host side of the prompt box, one per window: `@` suggestions, sending (or queueing while a turn runs)
+ * prompts with their context, chips that open what they name, files dropped on the box, thumbnails of images in
+ * the transcript, and new threads that open as a panel with the agent picker before any agent is started.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import type { Logger } from "../../core/log";
+import type { ContextItem, ContextRef, PromptPart } from "../../core/model/context";
+import type { RuntimeEvent } from "../../core/model/events";
+import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import { assetsDir, MAX_THUMB_BYTES } from "../../core/prompt/images";
+import { threadContextText } from "../../core/prompt/thread-text";
+import type { ThreadStore } from "../../core/store/thread-store";
+import { isThreadId, newThreadId } from "../../core/store/thread-id";
+import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
+import type { Config } from "../config";
+import type { LiveSession } from "../live-session";
+import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions } from "./agent-options";
+import { EditorContext, uriItem } from "./editor-context";
+import { execTask } from "./exec-task";
+import { WorkspaceFileIndex } from "./file-index";
+import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
+import { openContext } from "./open-context";
+import { PromptQueues } from "./prompt-queue";
+import { resolveParts } from "./resolve";
+
+const LAST_AGENT_KEY = "acpThreads.lastAgent";
+/** Images without a thumbnail (attached by the CLI) are shown whole up to this size. */
+const INLINE_IMAGE_BYTES = 1024 * 1024;
+
+/** The thread panel as the composer sees it. */
+export interface ComposerPanel {
+  readonly threadId: string;
+  post(m: HostMessage): void;
+}
+
+export interface ComposerDeps {
+  config: Config;
+  memento: vscode.Memento;
+  threads: ThreadStore;
+  /** Past threads for `@` (most recent first). */
+  pastThreads(): Promise<ThreadChoice[]>;
+  files: ContextSources["readText"];
+  logger: Logger;
+  live(threadId: string): LiveSession | undefined;
+  openThread(threadId: string): void;
+  closePanel(threadId: string): void;
+  /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
+  spawn(p: { agentId: string; cwd: string; mode: "session" | "run"; threadId: string; title: string }): LiveSession;
+}
+
+/** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
+export interface ComposerLinks {
+  startExec(choiceId: string, task: string, cwd: string): Promise<void>;
+  recall?(query: string): Promise<RecallChoice[]>;
+}
+
+export class ComposerHost implements vscode.Disposable {
+  readonly files = new WorkspaceFileIndex();
+  readonly editor = new EditorContext();
+  readonly queues = new PromptQueues();
+  /** New threads whose panel is open but whose agent is not picked yet. */
+  readonly #drafts = new Set<string>();
+  /** Context for a prompt box whose panel is still opening. */
+  readonly #pending = new Map<string, ContextItem[]>();
+  readonly #draining = new Set<string>();
+  /** Panels whose prompt box is attached now, by thread (the view id). */
+  readonly #attached = new Map<string, ComposerPanel>();
+  #links: ComposerLinks | undefined;
+
+  constructor(private readonly deps: ComposerDeps) {}
+
+  connect(links: ComposerLinks): void {
+    this.#links = links;
+  }
+
+  /** Opens a new thread's panel: prompt box, agent picker, optional context already in the box. */
+  openDraft(items: ContextItem[] = []): string {
+    const threadId = newThreadId(); // the stored thread will have the same id
+    this.#drafts.add(threadId);
+    if (items.length) this.#pending.set(threadId, items);
+    this.deps.openThread(threadId);
+    return threadId;
+  }
+
+  /** Puts context into a thread's prompt box (revealing its panel); returns the thread id. */
+  insert(threadId: string, items: ContextItem[]): string {
+    this.deps.openThread(threadId);
+    const panel = this.#attached.get(threadId);
+    if (panel) panel.post({ type: "insertContext", items: items.map(wireItem) });
+    else this.#pending.set(threadId, [...(this.#pending.get(threadId) ?? []), ...items]);
+    return threadId;
+  }
+
+  /**
+   * A new thread's panel. A panel restored after a window reload whose id names no live session and no
+   * stored thread was a new thread too (its agent never started): it becomes one again.
+   */
+  isDraft(threadId: string): boolean {
+    if (this.#drafts.has(threadId)) return true;
+    if (!isThreadId(threadId) || this.deps.live(threadId) || this.deps.threads.exists(threadId)) return false;
+    this.#drafts.add(threadId);
+    return true;
+  }
+
+  /** The init header of a new thread's panel. */
+  draftHeader(threadId: string) {
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    return { threadId, title: "New thread", agent: "New thread", cwd, acceptsInput: true };
+  }
+
+  /** Where context text comes from: open editors first (unsaved text), past threads from the store. */
+  sources(): ContextSources {
+    return {
+      readText: this.deps.files,
+      threadText: async (id) => {
+        if (!this.deps.threads.exists(id)) return undefined;
+        const { metadata, records } = this.deps.threads.read(id);
+        return threadContextText(metadata, records);
+      },
+    };
+  }
+
+  /** A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. */
+  attach(panel: ComposerPanel): vscode.Disposable {
+    void this.files.ensure().catch((err) => this.deps.logger.warn("listing workspace files failed", err));
+    this.#attached.set(panel.threadId, panel);
+    const subs: vscode.Disposable[] = [
+      { dispose: () => this.#attached.get(panel.threadId) === panel && this.#attached.delete(panel.threadId) },
+    ];
+    const flushPending = () => {
+      const items = this.#pending.get(panel.threadId);
+      this.#pending.delete(panel.threadId);
+      if (items?.length) panel.post({ type: "insertContext", items: items.map(wireItem) });
+    };
+    const live = this.deps.live(panel.threadId);
+    if (!live && this.#drafts.has(panel.threadId)) {
+      this.#postDraft(panel);
+      flushPending();
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
+    }
+    if (!live) {
+      this.#postThumbs(panel, panel.threadId, undefined);
+      panel.post({ type: "composer", state: { draft: null } });
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
+    }
+    const postState = () =>
+      panel.post({
+        type: "composer",
+        state: {
+          draft: null,
+          caps: live.promptCaps ?? null,
+          agentName: live.agent.displayName,
+          commands: live.commands.map((c) => ({
+            name: c.name,
+            description: c.description,
+            ...(c.input && "hint" in c.input ? { hint: c.input.hint } : {}),
+          })),
+          queue: this.queues.list(live.threadId),
+        },
+      });
+    postState();
+    flushPending();
+    this.#postThumbs(panel, live.threadId, live.events);
+    subs.push(
+      live.onStatus(() => postState()),
+      live.onEvents((evs) => {
+        if (evs.some((e) => e.type === "commands")) postState();
+        this.#postThumbs(panel, live.threadId, evs);
+      }),
+    );
+    return { dispose: () => subs.forEach((d) => d.dispose()) };
+  }
+
+  #postDraft(panel: ComposerPanel): void {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const cwd = folders[0] ?? process.cwd();
+    const agentId = this.deps.memento.get<string>(LAST_AGENT_KEY);
+    const post = (agents: ReturnType<typeof quickAgentOptions>) =>
+      panel.post({
+        type: "composer",
+        state: { draft: { agents, agentId, folders, folder: cwd }, caps: null, queue: [] },
+      });
+    post(quickAgentOptions(this.deps.config, cwd));
+    void agentOptionsWithVersions(this.deps.config, cwd)
+      .then((agents) => this.#drafts.has(panel.threadId) && post(agents))
+      .catch((err) => this.deps.logger.warn("doctor failed", err));
+  }
+
+  /** Data URLs of the thumbnails of images in these events (kept beside the stored thread). */
+  #postThumbs(panel: ComposerPanel, storeId: string | undefined, events: readonly RuntimeEvent[] | undefined): void {
+    if (!storeId) return;
+    const refs = (events ?? this.#pastEvents(storeId)).flatMap((e) =>
+      e.type === "user_text" ? (e.context ?? []).filter((r) => r.kind === "image") : [],
+    );
+    const thumbs: Record<string, string> = {};
+    const dir = assetsDir(this.deps.threads.threadsDir, storeId);
+    for (const ref of refs) {
+      const name = ref.thumb ?? ref.asset;
+      if (!name || /[\\/]/.test(name)) continue;
+      const file = join(dir, name);
+      const cap = ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES;
+      if (!existsSync(file) || statSync(file).size > cap) continue;
+      const mime = name.endsWith(".png")
+        ? "image/png"
+        : name.endsWith(".gif")
+          ? "image/gif"
+          : name.endsWith(".webp")
+            ? "image/webp"
+            : "image/jpeg";
+      thumbs[name] = `data:${mime};base64,${readFileSync(file).toString("base64")}`;
+    }
+    if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
+  }
+
+  #pastEvents(storeId: string): RuntimeEvent[] {
+    try {
+      return this.deps.threads.exists(storeId)
+        ? this.deps.threads
+            .read(storeId)
+            .records.flatMap((r) =>
+              r.kind === "user_message" ? [{ type: "user_text" as const, text: r.text, context: r.context }] : [],
+            )
+        : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async handle(panel: ComposerPanel, m: ComposerMessage): Promise<void> {
+    const notice = (message: string) => panel.post({ type: "composerNotice", message, severity: "error" });
+    try {
+      switch (m.type) {
+        case "complete":
+          return await suggestMentions(
+            m.query,
+            {
+              files: this.files,
+              editor: this.editor,
+              threads: () => this.deps.pastThreads(),
+              recall: this.#links?.recall ? (q) => this.#links!.recall!(q) : undefined,
+              self: panel.threadId,
+            },
+            (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),
+          );
+        case "send":
+          return await this.#send(panel, m, notice);
+        case "queueRemove":
+        case "queueTake": {
+          const item = this.queues.take(panel.threadId, m.id);
+          this.#postQueue(panel);
+          if (item && m.type === "queueTake") panel.post({ type: "editPrompt", parts: item.parts });
+          return;
+        }
+        case "openContext":
+          return await openContext(m.ref, panel.threadId, {
+            threadsDir: this.deps.threads.threadsDir,
+            openThread: (id) => this.deps.openThread(id),
+          });
+        case "dropUris":
+          return await this.#dropped(panel, m.uris);
+        case "pickAgent":
+          return void (await this.deps.memento.update(LAST_AGENT_KEY, m.agentId));
+      }
+    } catch (err) {
+      notice(errorMessage(err));
+    }
+  }
+
+  #postQueue(panel: ComposerPanel): void {
+    panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
+  }
+
+  async #send(panel: ComposerPanel, m: Extract<ComposerMessage, { type: "send" }>, notice: (s: string) => void) {
+    const restore = () => panel.post({ type: "editPrompt", parts: m.parts });
+    let parts: PromptPart[];
+    try {
+      parts = resolveParts(m.parts, (id) => this.deps.threads.exists(id));
+    } catch (err) {
+      restore();
+      return notice(errorMessage(err));
+    }
+    if (this.#drafts.has(panel.threadId)) return await this.#startDraft(panel, m, parts, restore, notice);
+    const live = this.deps.live(panel.threadId);
+    if (!live?.isOpen) {
+      restore();
+      return notice("This thread is not running anymore; resume it from the Sessions view to continue.");
+    }
+    if (live.busy || this.queues.list(live.threadId).length) {
+      this.queues.add(live.threadId, m.parts);
+      this.#postQueue(panel);
+      return this.#drainWhenIdle(panel, live);
+    }
+    await this.#run(panel, live, m.parts, parts);
+  }
+
+  /**
+   * Sends one prompt and resolves once the turn started; a prompt the agent cannot take (an image it refuses)
+   * comes back into the box with the reason.
+   */
+  async #run(panel: ComposerPanel, live: LiveSession, wire: WirePart[], parts: PromptPart[]): Promise<void> {
+    const notice = (err: unknown) =>
+      panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
+    let built;
+    try {
+      built = await live.preparePrompt(parts, this.sources());
+    } catch (err) {
+      panel.post({ type: "editPrompt", parts: wire });
+      return notice(err);
+    }
+    void live.promptBuilt(built).catch(notice);
+  }
+
+  #drainWhenIdle(panel: ComposerPanel, live: LiveSession): void {
+    if (this.#draining.has(live.threadId)) return;
+    this.#draining.add(live.threadId);
+    const sub = live.onTurnDone(() => {
+      // the turn's end handlers run first (status idle); the next prompt starts on the next tick
+      setTimeout(() => {
+        if (live.busy) return;
+        const next = this.queues.shift(live.threadId);
+        this.#postQueue(panel);
+        if (!next || !live.isOpen) {
+          this.#draining.delete(live.threadId);
+          sub.dispose();
+          if (!live.isOpen) this.queues.clear(live.threadId);
+          return;
+        }
+        try {
+          void this.#run(
+            panel,
+            live,
+            next.parts,
+            resolveParts(next.parts, (id) => this.deps.threads.exists(id)),
+          );
+        } catch (err) {
+          panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
+          panel.post({ type: "editPrompt", parts: next.parts });
+        }
+      }, 0);
+    });
+  }
+
+  async #startDraft(
+    panel: ComposerPanel,
+    m: Extract<ComposerMessage, { type: "send" }>,
+    parts: PromptPart[],
+    restore: () => void,
+    notice: (s: string) => void,
+  ): Promise<void> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const cwd = m.folder && folders.includes(m.folder) ? m.folder : (folders[0] ?? process.cwd());
+    if (!m.agentId) return notice("Pick an agent first.");
+    try {
+      if (m.agentId.startsWith(EXEC_PREFIX)) {
+        if (!this.#links) throw new Error("exec runs are not available yet; try again in a moment");
+        await this.#links.startExec(m.agentId.slice(EXEC_PREFIX.length), await execTask(parts, this.sources()), cwd);
+        this.#drafts.delete(panel.threadId);
+        return this.deps.closePanel(panel.threadId);
+      }
+      this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
+      let live: LiveSession;
+      try {
+        live = this.deps.spawn({
+          agentId: m.agentId,
+          cwd,
+          mode: m.mode ?? "session",
+          threadId: panel.threadId,
+          title: promptPartsText(parts),
+        });
+      } catch (err) {
+        this.#drafts.add(panel.threadId);
+        throw err;
+      }
+      // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
+      const sub = live.onTurnDone(() => {
+        sub.dispose();
+        if (live.isOpen && !live.busy) void this.#run(panel, live, m.parts, parts);
+      });
+      await this.deps.memento.update(LAST_AGENT_KEY, m.agentId);
+    } catch (err) {
+      restore();
+      notice(errorMessage(err));
+    }
+  }
+
+  async #dropped(panel: ComposerPanel, uris: string[]): Promise<void> {
+    const items: ContextItem[] = [];
+    const images: { name: string; data: string }[] = [];
+    for (const raw of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(raw, true);
+      } catch {
+        continue;
+      }
+      if (/\.(png|jpe?g|gif|webp)$/i.test(uri.path) && uri.scheme === "file") {
+        const data = await vscode.workspace.fs.readFile(uri);
+        images.push({ name: uri.path.split("/").pop()!, data: Buffer.from(data).toString("base64") });
+        continue;
+      }
+      const item = await uriItem(uri);
+      if (item) items.push(item);
+    }
+    if (items.length || images.length) panel.post({ type: "insertContext", items: items.map(wireItem), images });
+  }
+
+  dispose(): void {
+    this.files.dispose();
+    this.editor.dispose();
+  }
+}
+
+function wireItem(item: ContextItem): { ref: ContextRef; content?: string } {
+  const { content, data: _d, thumbData: _t, ...ref } = item;
+  return { ref, ...(content !== undefined ? { content } : {}) };
+}

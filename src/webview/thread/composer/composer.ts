@@ -1,0 +1,355 @@
+/**
+ * The thread panel's prompt box: a multi-line box with `@` context chips (files, folders, symbols, open
+ * editors, the selection, diagnostics, past threads), `/` commands from the agent, pasted or dropped images,
+ * follow-ups queued while a turn runs, Up/Down history, and for a new thread the agent picker and the
+ * session / run-once choice. main.ts hands it the thread's header, events and status; it talks to the host
+ * with the messages in ./protocol.ts.
+ */
+import type { RuntimeEvent } from "../../../core/model/events";
+import type { LiveStatus, ThreadHeader } from "../protocol";
+import { AgentPicker } from "./agent-picker";
+import { Attachments, imageFiles } from "./attachments";
+import { PromptBox, type CaretToken } from "./box";
+import { setThumbs } from "./chips";
+import { partsFromTranscript, PromptHistory } from "./history";
+import { SuggestPopup } from "./popup";
+import {
+  partsText,
+  type ComposerHostMessage,
+  type ComposerMessage,
+  type ComposerState,
+  type CompletionItem,
+  type QueuedPrompt,
+  type WirePart,
+} from "./protocol";
+import { slashItems } from "./slash";
+
+const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
+const HINT = "@ context · / commands · ↑ history";
+const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+Enter for a new line";
+const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
+
+export class Composer {
+  readonly #root: HTMLElement;
+  readonly #box: PromptBox;
+  readonly #popup: SuggestPopup;
+  readonly #attachments: Attachments;
+  readonly #picker: AgentPicker;
+  readonly #history = new PromptHistory();
+  readonly #queueEl: HTMLDivElement;
+  readonly #noticeEl: HTMLDivElement;
+  readonly #draftEl: HTMLDivElement;
+  readonly #folderEl: HTMLSelectElement;
+  readonly #send: HTMLButtonElement;
+  readonly #runOnce: HTMLButtonElement;
+  readonly #cancel: HTMLButtonElement;
+  readonly #hint: HTMLDivElement;
+  #state: ComposerState = {};
+  #header: ThreadHeader | undefined;
+  #status: LiveStatus = "starting";
+  #seq = 0;
+  #token: CaretToken | undefined;
+  #commandsFromEvents: ComposerState["commands"];
+
+  constructor(
+    root: HTMLElement,
+    private readonly post: (m: ComposerMessage | { type: "cancel" }) => void,
+  ) {
+    this.#root = root;
+    root.classList.add("composer");
+    root.textContent = "";
+    this.#draftEl = div(root, "cmp-draft");
+    this.#draftEl.hidden = true;
+    this.#picker = new AgentPicker(this.#draftEl, (a) => {
+      this.post({ type: "pickAgent", agentId: a.id });
+      this.#syncButtons();
+    });
+    this.#folderEl = document.createElement("select");
+    this.#folderEl.title = "Workspace folder the agent works in";
+    this.#folderEl.setAttribute("aria-label", "Workspace folder");
+    this.#draftEl.appendChild(this.#folderEl);
+    this.#queueEl = div(root, "cmp-queue");
+    this.#queueEl.setAttribute("aria-label", "Queued follow-ups");
+    this.#queueEl.hidden = true;
+    const frame = div(root, "cmp-frame");
+    this.#attachments = new Attachments(frame, () => this.#syncButtons());
+    this.#box = new PromptBox(frame, PLACEHOLDER);
+    const bar = div(frame, "cmp-bar");
+    this.#hint = div(bar, "cmp-hint muted");
+    this.#hint.textContent = HINT;
+    const buttons = div(bar, "cmp-buttons");
+    this.#cancel = button(buttons, "cancel", "secondary", "debug-stop", "Cancel");
+    this.#cancel.title = "Cancel the running turn";
+    this.#runOnce = button(buttons, "run-once", "secondary", "run", "Run once");
+    this.#runOnce.title = "One turn, then the agent exits";
+    this.#send = button(buttons, "send", "", "send", "Send");
+    this.#noticeEl = div(root, "cmp-notice");
+    this.#noticeEl.setAttribute("role", "alert");
+    this.#noticeEl.hidden = true;
+    this.#popup = new SuggestPopup(root, this.#box.el, (item) => this.#pick(item));
+
+    this.#send.addEventListener("click", () => this.#submit("session"));
+    this.#runOnce.addEventListener("click", () => this.#submit("run"));
+    this.#cancel.addEventListener("click", () => this.post({ type: "cancel" }));
+    this.#box.el.addEventListener("keydown", (e) => this.#keydown(e));
+    this.#box.el.addEventListener("input", () => this.#onInput());
+    this.#box.el.addEventListener("blur", () => setTimeout(() => this.#popup.hide(), 150));
+    this.#box.el.addEventListener("paste", (e) => this.#paste(e));
+    root.addEventListener("dragover", (e) => e.preventDefault());
+    root.addEventListener("drop", (e) => this.#drop(e));
+    this.#queueEl.addEventListener("click", (e) => {
+      const b = (e.target as HTMLElement).closest<HTMLElement>("button[data-queue]");
+      if (b) this.post({ type: b.dataset.action === "edit" ? "queueTake" : "queueRemove", id: b.dataset.queue! });
+    });
+    document.addEventListener("click", (e) => {
+      const chip = (e.target as HTMLElement).closest<HTMLElement>(".context-chips .chip[data-ref]");
+      if (chip) this.post({ type: "openContext", ref: JSON.parse(chip.dataset.ref!) });
+    });
+  }
+
+  /** A (re)loaded thread: history from its events, fresh controls. */
+  init(header: ThreadHeader, events: readonly RuntimeEvent[], status: LiveStatus): void {
+    this.#header = header;
+    this.#history.reset();
+    this.#commandsFromEvents = undefined;
+    this.events(events);
+    this.status(status);
+  }
+
+  events(events: readonly RuntimeEvent[]): void {
+    for (const e of events) {
+      if (e.type === "user_text") this.#history.add(partsFromTranscript(e.text, e.context));
+      else if (e.type === "commands")
+        this.#commandsFromEvents = e.commands.map((c) => ({
+          name: c.name,
+          description: c.description,
+          ...(c.input && "hint" in c.input ? { hint: c.input.hint } : {}),
+        }));
+    }
+  }
+
+  status(status: LiveStatus): void {
+    this.#status = status;
+    const draft = !!this.#state.draft;
+    const open = draft || (!!this.#header?.acceptsInput && !["closed", "failed", "readonly"].includes(status));
+    this.#root.hidden = !open;
+    this.#syncButtons();
+  }
+
+  /** Handles the composer's host messages; returns false for any other message. */
+  message(m: { type: string }): boolean {
+    const msg = m as ComposerHostMessage;
+    switch (msg.type) {
+      case "composer":
+        this.#setState(msg.state);
+        return true;
+      case "completions":
+        if (msg.seq === this.#seq && this.#token) this.#popup.show(msg.items, !msg.done);
+        return true;
+      case "insertContext":
+        if (msg.images?.length)
+          this.#attachments.set([
+            ...this.#attachments.parts(),
+            ...msg.images.map((i) => ({ type: "image" as const, ...i })),
+          ]);
+        for (const item of msg.items) this.#box.insertChip(item.ref, item.content);
+        if (msg.text) this.#box.insertText(msg.text);
+        this.#box.el.focus();
+        return true;
+      case "editPrompt":
+        this.#load(msg.parts);
+        return true;
+      case "composerNotice":
+        this.#notice(msg.message, msg.severity);
+        return true;
+      case "thumbs":
+        setThumbs(msg.thumbs);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  #setState(state: ComposerState): void {
+    const wasDraft = !!this.#state.draft;
+    this.#state = { ...this.#state, ...state };
+    const draft = this.#state.draft;
+    this.#draftEl.hidden = !draft;
+    if (draft) {
+      this.#picker.set(draft.agents, draft.agentId);
+      this.#folderEl.hidden = draft.folders.length < 2;
+      this.#folderEl.textContent = "";
+      for (const f of draft.folders)
+        this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
+    }
+    this.#box.placeholder = draft ? DRAFT_PLACEHOLDER : PLACEHOLDER;
+    if (state.queue) this.#renderQueue(state.queue);
+    this.status(this.#status);
+    if (draft && !wasDraft) this.#box.focus();
+  }
+
+  #syncButtons(): void {
+    const draft = !!this.#state.draft;
+    const busy = BUSY.includes(this.#status) && !draft;
+    const exec = draft && this.#picker.selected?.kind === "exec";
+    this.#send.querySelector(".label")!.textContent = draft
+      ? exec
+        ? "Run in terminal"
+        : "Start session"
+      : busy
+        ? "Queue"
+        : "Send";
+    this.#send.title = busy ? "The agent is working: this follow-up is sent when the turn ends" : "Send (Enter)";
+    this.#send.disabled = draft && !this.#picker.selected;
+    this.#runOnce.hidden = !draft || exec;
+    this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
+  }
+
+  #submit(mode: "session" | "run"): void {
+    const parts = [...this.#attachments.parts(), ...this.#box.parts()];
+    if (!parts.length) return;
+    const images = parts.filter((p) => p.type === "image").length;
+    if (images && this.#state.caps && !this.#state.caps.image) {
+      return this.#notice(
+        `${this.#state.agentName ?? "This agent"} does not accept images; remove ${images > 1 ? "them" : "it"} to send.`,
+        "error",
+      );
+    }
+    const draft = this.#state.draft;
+    const agent = this.#picker.selected;
+    if (draft && !agent) return this.#notice("Pick an agent first.", "error");
+    this.post({
+      type: "send",
+      parts,
+      ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
+    });
+    this.#history.stop(); // the prompt joins the history when its user message comes back as an event
+    this.#hint.textContent = HINT;
+    this.#box.clear();
+    this.#attachments.clear();
+    this.#popup.hide();
+    this.#noticeEl.hidden = true;
+  }
+
+  #keydown(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    if (this.#popup.key(e)) return e.preventDefault();
+    if (e.key === "Enter" && !e.shiftKey && !e.altKey) {
+      e.preventDefault();
+      return this.#submit(e.ctrlKey || e.metaKey ? "run" : "session");
+    }
+    if (e.key === "Enter") {
+      e.preventDefault();
+      return this.#box.insertText("\n");
+    }
+    if (e.key === "ArrowUp" && !e.shiftKey && this.#box.caretAtStart()) {
+      const prev = this.#history.prev(this.#box.parts());
+      if (prev) {
+        e.preventDefault();
+        this.#box.setParts(prev);
+      }
+    } else if (e.key === "ArrowDown" && !e.shiftKey && this.#history.browsing && this.#box.caretAtEnd()) {
+      const next = this.#history.next();
+      if (next) {
+        e.preventDefault();
+        this.#box.setParts(next);
+      }
+    }
+  }
+
+  #onInput(): void {
+    this.#noticeEl.hidden = true;
+    const token = this.#box.tokenAtCaret();
+    this.#token = token;
+    if (!token) return this.#popup.hide();
+    if (token.trigger === "/") {
+      const commands = this.#state.commands?.length ? this.#state.commands : this.#commandsFromEvents;
+      if (!commands?.length) return this.#popup.hide();
+      return this.#popup.show(slashItems(commands, token.query), false);
+    }
+    this.#seq++;
+    this.post({ type: "complete", seq: this.#seq, trigger: "@", query: token.query });
+  }
+
+  #pick(item: CompletionItem): void {
+    const token = this.#token ?? this.#box.tokenAtCaret();
+    this.#popup.hide();
+    this.#token = undefined;
+    if (item.command && token) {
+      this.#box.replaceToken(token, `/${item.command.name} `);
+      // what the command expects after its name, until the prompt is sent
+      if (item.command.hint) this.#hint.textContent = `/${item.command.name} ${item.command.hint}`;
+    } else if (item.ref) this.#box.insertChip(item.ref, item.content, token);
+    this.#box.el.focus();
+  }
+
+  async #paste(e: ClipboardEvent): Promise<void> {
+    const files = imageFiles(e.clipboardData);
+    if (!files.length) return;
+    e.preventDefault();
+    await this.#addImages(files);
+  }
+
+  async #drop(e: DragEvent): Promise<void> {
+    e.preventDefault();
+    const files = imageFiles(e.dataTransfer);
+    if (files.length) return void (await this.#addImages(files));
+    const list = e.dataTransfer?.getData("application/vnd.code.uri-list") || e.dataTransfer?.getData("text/uri-list");
+    const uris = (list ?? "")
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
+    if (uris.length) this.post({ type: "dropUris", uris });
+  }
+
+  async #addImages(files: File[]): Promise<void> {
+    if (this.#state.caps && !this.#state.caps.image)
+      return this.#notice(`${this.#state.agentName ?? "This agent"} does not accept images.`, "error");
+    const refused = await this.#attachments.add(files);
+    if (refused.length) this.#notice(refused.join("; "), "error");
+  }
+
+  #load(parts: WirePart[]): void {
+    this.#attachments.set(parts);
+    this.#box.setParts(parts.filter((p) => p.type !== "image"));
+  }
+
+  #renderQueue(queue: QueuedPrompt[]): void {
+    this.#queueEl.hidden = !queue.length;
+    this.#queueEl.innerHTML =
+      `<div class="cmp-group">Queued: sent when the agent finishes (${queue.length})</div>` +
+      queue
+        .map(
+          (q) =>
+            `<div class="cmp-queued"><span class="codicon codicon-clock"></span><span class="cmp-queued-text"></span>` +
+            `<button class="icon" data-queue="${q.id}" data-action="edit" title="Edit (takes it back into the box)" aria-label="Edit queued follow-up"><span class="codicon codicon-edit"></span></button>` +
+            `<button class="icon" data-queue="${q.id}" data-action="remove" title="Remove from the queue" aria-label="Remove queued follow-up"><span class="codicon codicon-close"></span></button></div>`,
+        )
+        .join("");
+    this.#queueEl.querySelectorAll(".cmp-queued-text").forEach((el, i) => {
+      el.textContent = queue[i]!.text || partsText(queue[i]!.parts);
+    });
+  }
+
+  #notice(message: string, severity: "error" | "info"): void {
+    this.#noticeEl.textContent = message;
+    this.#noticeEl.className = `cmp-notice ${severity}`;
+    this.#noticeEl.hidden = false;
+  }
+}
+
+function div(parent: HTMLElement, cls: string): HTMLDivElement {
+  const el = document.createElement("div");
+  el.className = cls;
+  parent.appendChild(el);
+  return el;
+}
+
+function button(parent: HTMLElement, id: string, cls: string, icon: string, label: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.id = id;
+  if (cls) b.className = cls;
+  b.innerHTML = `<span class="codicon codicon-${icon}"></span><span class="label">${label}</span>`;
+  parent.appendChild(b);
+  return b;
+}

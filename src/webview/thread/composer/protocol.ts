@@ -1,0 +1,170 @@
+/**
+ * Messages of the prompt box (composer) between the thread panel's webview and the host, declared once and
+ * imported by both. They ride the thread panel's channel; `parseComposerMessage` is the host's gate for them
+ * (inbound webview messages are untrusted: shapes and sizes are checked, paths are checked again by the host).
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { parseContextRef, type ContextRef } from "../../../core/model/context";
+import { fields, str, type Fields } from "../../shared/guards";
+
+/** A piece of a composed prompt on the wire. Images travel as base64 (with an optional JPEG/PNG preview). */
+export type WirePart =
+  | { type: "text"; text: string }
+  | { type: "context"; ref: ContextRef; content?: string }
+  | { type: "image"; name: string; data: string; thumb?: string };
+
+export type CompletionGroup = "selection" | "problems" | "editors" | "files" | "symbols" | "threads" | "commands";
+
+export interface CompletionItem {
+  group: CompletionGroup;
+  label: string;
+  /** Dim text after the label: a folder, a description, an input hint. */
+  detail?: string;
+  /** Codicon name. */
+  icon: string;
+  /** `@` items: the mention to insert (with captured text for selections and diagnostics). */
+  ref?: ContextRef;
+  content?: string;
+  /** `/` items: the command and its input hint. */
+  command?: { name: string; hint?: string };
+  /** Indexes of `label` characters that matched the query. */
+  match?: number[];
+}
+
+export interface QueuedPrompt {
+  id: string;
+  parts: WirePart[];
+  /** The text as the transcript will show it (`@label` for chips). */
+  text: string;
+}
+
+/** An agent the new-thread picker offers. */
+export interface AgentOption {
+  id: string;
+  label: string;
+  /** A version, "offline demo", "exec in a terminal". */
+  detail?: string;
+  /** ACP agent (default) or an agent CLI run in a terminal. */
+  kind: "acp" | "exec";
+  available: boolean;
+  /** What to install when it is missing. */
+  hint?: string;
+}
+
+export interface ComposerState {
+  /** The agent's prompt capabilities (null before the session reports them). */
+  caps?: Pick<acp.PromptCapabilities, "image" | "embeddedContext"> | null;
+  /** Agent name for messages ("Codex does not accept images"). */
+  agentName?: string;
+  commands?: { name: string; description: string; hint?: string }[];
+  queue?: QueuedPrompt[];
+  /** A new thread that has no agent yet: the picker and the folder choice. */
+  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string } | null;
+}
+
+export type ComposerHostMessage =
+  | { type: "composer"; state: ComposerState }
+  | { type: "completions"; seq: number; items: CompletionItem[]; done: boolean }
+  /** Put context into the box (context menus, dropped files) and focus it. */
+  | {
+      type: "insertContext";
+      items: { ref: ContextRef; content?: string }[];
+      images?: { name: string; data: string; thumb?: string }[];
+      text?: string;
+    }
+  /** Load a prompt into the box for editing (a queued prompt taken back). */
+  | { type: "editPrompt"; parts: WirePart[] }
+  | { type: "composerNotice"; message: string; severity: "error" | "info" }
+  /** Thumbnails (data URLs) of image assets shown in the transcript, by asset name. */
+  | { type: "thumbs"; thumbs: Record<string, string> };
+
+export type ComposerMessage =
+  /** Send (or queue while a turn runs). A draft thread also names the agent, the folder and the run mode. */
+  | { type: "send"; parts: WirePart[]; agentId?: string; folder?: string; mode?: "session" | "run" }
+  | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
+  | { type: "queueRemove"; id: string }
+  | { type: "queueTake"; id: string }
+  | { type: "openContext"; ref: ContextRef }
+  | { type: "dropUris"; uris: string[] }
+  | { type: "pickAgent"; agentId: string };
+
+const MAX_PARTS = 200;
+const MAX_TEXT = 1_000_000;
+/** Base64 of a 5 MB image plus slack; the host checks the decoded size again. */
+const MAX_IMAGE_B64 = 7_200_000;
+
+const int = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+/** A context ref from the webview: see core/model/context. */
+export const parseRef = parseContextRef;
+
+function parsePart(v: unknown): WirePart | undefined {
+  const p = fields(v);
+  switch (p?.type) {
+    case "text":
+      return str(p.text, MAX_TEXT) ? { type: "text", text: p.text } : undefined;
+    case "context": {
+      const ref = parseRef(p.ref);
+      if (!ref || (p.content !== undefined && !str(p.content, MAX_TEXT))) return undefined;
+      return { type: "context", ref, ...(p.content !== undefined ? { content: p.content as string } : {}) };
+    }
+    case "image":
+      if (!str(p.name, 300) || !str(p.data, MAX_IMAGE_B64)) return undefined;
+      if (p.thumb !== undefined && !str(p.thumb, 400_000)) return undefined;
+      return { type: "image", name: p.name, data: p.data, ...(p.thumb ? { thumb: p.thumb as string } : {}) };
+    default:
+      return undefined;
+  }
+}
+
+export function parseParts(v: unknown): WirePart[] | undefined {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_PARTS) return undefined;
+  const parts = v.map(parsePart);
+  return parts.every((p): p is WirePart => !!p) ? parts : undefined;
+}
+
+/** The composer's messages from untrusted input; undefined for anything else. */
+export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
+  switch (m.type) {
+    case "send": {
+      const parts = parseParts(m.parts);
+      if (!parts) return undefined;
+      if (m.agentId !== undefined && !str(m.agentId, 200)) return undefined;
+      if (m.folder !== undefined && !str(m.folder, 4096)) return undefined;
+      if (m.mode !== undefined && m.mode !== "session" && m.mode !== "run") return undefined;
+      return {
+        type: "send",
+        parts,
+        ...(m.agentId !== undefined ? { agentId: m.agentId as string } : {}),
+        ...(m.folder !== undefined ? { folder: m.folder as string } : {}),
+        ...(m.mode !== undefined ? { mode: m.mode as "session" | "run" } : {}),
+      };
+    }
+    case "complete":
+      return int(m.seq) && (m.trigger === "@" || m.trigger === "/") && str(m.query, 500)
+        ? { type: "complete", seq: m.seq, trigger: m.trigger, query: m.query }
+        : undefined;
+    case "queueRemove":
+    case "queueTake":
+      return str(m.id, 100) ? { type: m.type, id: m.id } : undefined;
+    case "openContext": {
+      const ref = parseRef(m.ref);
+      return ref ? { type: "openContext", ref } : undefined;
+    }
+    case "dropUris":
+      return Array.isArray(m.uris) && m.uris.length <= 100 && m.uris.every((u) => str(u, 4096))
+        ? { type: "dropUris", uris: m.uris as string[] }
+        : undefined;
+    case "pickAgent":
+      return str(m.agentId, 200) ? { type: "pickAgent", agentId: m.agentId } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The transcript text of a composed prompt: text as typed, each chip as `@label` (images are not in the text). */
+export function partsText(parts: readonly WirePart[]): string {
+  const text = parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
+  const images = parts.filter((p) => p.type === "image").length;
+  return images ? `${text}${text ? " " : ""}[${images} image${images > 1 ? "s" : ""}]` : text;
+}

@@ -1,0 +1,96 @@
+/* global document, DataTransfer, File, ClipboardEvent -- used inside page.evaluate, which runs in the browser */
+// The prompt box as a user drives it: `@` + typing + clicking a suggestion makes a chip, and the scripted model
+// confirms the file's text reached the model request; `/` lists the agent's commands; a pasted image is sent
+// and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it.
+import { Composer, threadFrame } from "../pages/workbench.mjs";
+
+async function newThread(page, quick, agent) {
+  await quick.run("ACP Threads: Spawn coding agent");
+  const frame = await threadFrame(page, "New thread");
+  const composer = new Composer(frame);
+  await composer.pickAgent(agent);
+  return { frame, composer };
+}
+
+export default async function ({ page, quick, step, shot }) {
+  let frame;
+  let composer;
+  await step("@ + typing + clicking the README.md suggestion puts a chip in the prompt box", async () => {
+    ({ frame, composer } = await newThread(page, quick, "Demo: Codex"));
+    await composer.type("echo the context of ");
+    const row = await composer.mention("READ", "README.md");
+    await shot("10-mention-suggestions");
+    await row.click();
+    await frame.locator("#input .chip", { hasText: "README.md" }).waitFor();
+    await composer.type(" please");
+    await shot("11-mention-chip");
+  });
+
+  await step(
+    "the mention reaches the model request with the file's text; the chip shows in the transcript",
+    async () => {
+      await composer.send();
+      // codex-acp advertises embeddedContext: the file travels as an embedded resource, the model echoes its first line
+      await frame
+        .locator(".msg.agent", { hasText: "Context received: embedded README.md" })
+        .waitFor({ timeout: 90000 });
+      await frame.locator(".msg.agent", { hasText: '"# e2e workspace"' }).first().waitFor();
+      await frame.locator(".msg.user .context-chips .chip", { hasText: "README.md" }).waitFor();
+      await frame.locator(`#status[data-status="idle"]`).waitFor({ timeout: 60000 });
+      await shot("12-mention-answer");
+    },
+  );
+
+  await step("/ lists the agent's slash commands with their descriptions", async () => {
+    await composer.type("/");
+    await composer.popup.locator(".cmp-item").first().waitFor({ timeout: 20000 });
+    await shot("13-slash-commands");
+    await frame.locator("#input").press("Escape");
+    await frame.locator("#input").press("Backspace");
+  });
+
+  await step("a pasted image is sent as an image block and shown as a thumbnail", async () => {
+    await composer.type("echo the context of this picture");
+    // a screenshot-like picture, made in the page and pasted as a clipboard file
+    await frame.locator("#input").evaluate(async (el) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 320;
+      canvas.height = 200;
+      const g = canvas.getContext("2d");
+      g.fillStyle = "#1e3a5f";
+      g.fillRect(0, 0, 320, 200);
+      g.fillStyle = "#f5c542";
+      g.fillRect(20, 20, 120, 70);
+      g.fillStyle = "#ffffff";
+      g.font = "28px sans-serif";
+      g.fillText("pasted image", 20, 150);
+      const blob = await new Promise((r) => canvas.toBlob(r, "image/png"));
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], "screenshot.png", { type: "image/png" }));
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await frame.locator(".cmp-attachment img").waitFor();
+    await shot("14-image-pasted");
+    await composer.send();
+    await frame.locator(".msg.agent", { hasText: "images: 1" }).waitFor({ timeout: 90000 });
+    await frame.locator(".msg.user .chip-image img.thumb").first().waitFor({ timeout: 20000 });
+    await shot("15-image-thumbnail");
+  });
+
+  await step("a follow-up typed while a turn runs is queued, then sent; Up recalls it", async () => {
+    ({ frame, composer } = await newThread(page, quick, "Fake agent"));
+    await composer.type("sleep 4000");
+    await composer.send();
+    await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
+    await composer.type("queued follow-up");
+    await frame.locator("#input").press("Enter");
+    await frame.locator(".cmp-queued", { hasText: "queued follow-up" }).waitFor();
+    await shot("16-queued-follow-up");
+    await frame.locator(".msg.agent", { hasText: "echo: queued follow-up" }).waitFor({ timeout: 60000 });
+    await frame.locator(".cmp-queue").waitFor({ state: "hidden" });
+    await frame.locator("#input").click();
+    await frame.locator("#input").press("ArrowUp");
+    await frame.locator("#input", { hasText: "queued follow-up" }).waitFor();
+    await shot("17-history-up");
+  });
+}

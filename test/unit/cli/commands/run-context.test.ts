@@ -1,0 +1,91 @@
+// `acp-threads run --file PATH[:L1-L2] --image PATH`: the first prompt carries the same blocks the editor's
+// prompt box makes (the stdio fake agent's "context" scenario lists the blocks it received).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+
+const ROOT = repoRoot();
+const AGENT = `${process.execPath} ${join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
+
+function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
+      cwd,
+      env: { ...process.env, ACP_THREADS_HOME: join(cwd, "home") },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+function workspace(dir: string): void {
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "a.ts"), "line one\nline two\nline three\n");
+  writeFileSync(join(dir, "shot.png"), PNG);
+}
+
+test("--file and --image: embedded resources and an image for an agent that takes them", () =>
+  withTmpDir("acp-cli-ctx-", async (dir) => {
+    workspace(dir);
+    const caps = ["--env", "FAKE_AGENT_PROMPT_CAPS=image,embeddedContext"];
+    const r = await cli(
+      [
+        "run",
+        "--agent",
+        AGENT,
+        ...caps,
+        "--file",
+        "src/a.ts:2-3",
+        "--file",
+        "src",
+        "--image",
+        "shot.png",
+        "context",
+        "again",
+      ],
+      dir,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const [first, second] = r.stdout.trim().split("echo: ");
+    assert.equal(
+      first!.trim(),
+      [
+        'text "context "',
+        `resource file://${dir}/src/a.ts#L2:3 "line two"`,
+        'text " "',
+        `link file://${dir}/src/ src/`,
+        "image image/png 12 bytes",
+      ].join("\n"),
+    );
+    assert.equal(second!.trim(), "again", "only the first prompt carries the context");
+  }));
+
+test("without embeddedContext files go as links; an image the agent cannot take is a usage error", () =>
+  withTmpDir("acp-cli-ctx-", async (dir) => {
+    workspace(dir);
+    const links = await cli(["run", "--agent", AGENT, "--file", "src/a.ts", "context"], dir);
+    assert.equal(links.code, 0, links.stderr);
+    assert.match(links.stdout, new RegExp(`link file://${dir}/src/a.ts a.ts`));
+    const refused = await cli(["run", "--agent", AGENT, "--image", "shot.png", "context"], dir);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /does not accept images/);
+  }));
+
+test("a missing --file or a non-image --image is refused before any agent starts", () =>
+  withTmpDir("acp-cli-ctx-", async (dir) => {
+    workspace(dir);
+    const missing = await cli(["run", "--agent", "/nonexistent/agent", "--file", "nope.ts:3", "hi"], dir);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--file nope\.ts:3: no such file or folder/);
+    const notImage = await cli(["run", "--agent", "/nonexistent/agent", "--image", "src/a.ts", "hi"], dir);
+    assert.equal(notImage.code, 2);
+    assert.match(notImage.stderr, /--image src\/a\.ts: a\.ts is not a PNG, JPEG, GIF or WebP image/);
+  }));
