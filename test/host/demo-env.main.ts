@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const i = process.argv.indexOf("--workspace");
   const workspace = i > 0 ? process.argv[i + 1] : process.cwd();
   if (!agentsInstalled()) throw new Error("codex-acp is not installed: run bash test/agents/install.sh");
-  const server = await startModelServer({ workspace });
+  // a real model takes a moment before answering a tool result; codex-acp needs it to report a command done
+  const server = await startModelServer({ workspace, thinkAfterToolMs: 500 });
   const runDir = makeRunDir("demo-");
   const a = prepareAgentEnv("codex-acp", { modelUrl: server.url, workspace, runDir });
   const profile = { label: DEMO_LABEL, command: a.command, args: a.args, env: a.vars };

@@ -15,7 +15,12 @@ export interface ToolCallState {
   toolCallId: string;
   title: string;
   kind: acp.ToolKind;
-  status: acp.ToolCallStatus | "cancelled";
+  /**
+   * `cancelled`: still open when its turn was cancelled. `unfinished` (view only): still open when its turn ended
+   * otherwise — codex's background commands (`unified_exec`) can outlive the turn, and an agent may never report
+   * them done; the card keeps what it has without claiming a cancel.
+   */
+  status: acp.ToolCallStatus | "cancelled" | "unfinished";
   content: acp.ToolCallContent[];
   locations: acp.ToolCallLocation[];
   rawInput?: unknown;

@@ -93,7 +93,7 @@ export class ThreadModel {
         this.#add({ kind: "error", message: ev.message });
         break;
       case "done":
-        this.#settleTools();
+        this.#settleTools(ev.stopReason === "cancelled" ? "cancelled" : "unfinished");
         this.#add({ kind: "done", stopReason: ev.stopReason });
         break;
       case "permission": {
@@ -117,13 +117,16 @@ export class ThreadModel {
     }
   }
 
-  /** A turn ended: its calls the agent left pending or running (a rejected edit, say) show as not finished. */
-  #settleTools(): void {
+  /**
+   * A turn ended: its calls the agent left pending or running show as cancelled (the turn was) or unfinished (a
+   * rejected edit, or a command codex left running in the background); a later update of the call still applies.
+   */
+  #settleTools(status: "cancelled" | "unfinished"): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
       if (e.kind === "user" || e.kind === "done") break;
       if (e.kind === "tool" && (e.call.status === "pending" || e.call.status === "in_progress")) {
-        e.call = { ...e.call, status: "cancelled" };
+        e.call = { ...e.call, status };
         this.#touch(i);
       }
     }

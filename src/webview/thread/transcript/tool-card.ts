@@ -33,6 +33,7 @@ const STATUS_ICON: Record<string, string> = {
   completed: "pass",
   failed: "error",
   cancelled: "circle-slash",
+  unfinished: "question",
 };
 const STATUS_WORD: Record<string, string> = {
   pending: "pending",
@@ -40,6 +41,7 @@ const STATUS_WORD: Record<string, string> = {
   completed: "done",
   failed: "failed",
   cancelled: "cancelled",
+  unfinished: "no end reported",
 };
 
 // eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition

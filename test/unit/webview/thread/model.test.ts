@@ -97,3 +97,32 @@ test("stored records become the same events a live session produced", () => {
     ["user", "agent", "done"],
   );
 });
+
+test("a call left open by a finished turn is unfinished, not cancelled; a cancelled turn's is cancelled; late updates apply", () => {
+  // codex-acp: `echo hi` via unified exec streams "hi", then the turn ends without the call's completion.
+  const call = {
+    toolCallId: "c1",
+    title: "echo hi",
+    kind: "execute" as const,
+    status: "in_progress" as const,
+    content: [],
+    locations: [],
+    terminalOutput: "hi\n",
+  };
+  const m = new ThreadModel();
+  m.apply({ type: "user_text", text: "run `echo hi`" });
+  m.apply({ type: "tool_call", toolCall: call });
+  m.apply({ type: "done", stopReason: "end_turn" });
+  const card = () => m.entries.find((e) => e.kind === "tool") as { call: { status: string } };
+  assert.equal(card().call.status, "unfinished");
+  assert.match(renderEntry(m.entries[1]), /no end reported/);
+  assert.match(renderEntry(m.entries[1]), /hi/);
+  m.apply({ type: "tool_call", toolCall: { ...call, status: "completed" } });
+  assert.equal(card().call.status, "completed");
+
+  const c = new ThreadModel();
+  c.apply({ type: "user_text", text: "run `sleep 9`" });
+  c.apply({ type: "tool_call", toolCall: { ...call, toolCallId: "c2" } });
+  c.apply({ type: "done", stopReason: "cancelled" });
+  assert.equal((c.entries.find((e) => e.kind === "tool") as { call: { status: string } }).call.status, "cancelled");
+});
