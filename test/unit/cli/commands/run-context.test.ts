@@ -1,30 +1,16 @@
 // `acp-threads run --file PATH[:L1-L2] --image PATH`: the first prompt carries the same blocks the editor's
 // prompt box makes (the stdio fake agent's "context" scenario lists the blocks it received).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { repoRoot } from "../../../fixtures/agent-env/index";
+import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
-const ROOT = repoRoot();
-const AGENT = `${process.execPath} ${join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
+const AGENT = FAKE_AGENT;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
 
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
-      cwd,
-      env: { ...process.env, ACP_THREADS_HOME: join(cwd, "home") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], cwd: string) => runCli(args, { home: join(cwd, "home"), cwd });
 
 function workspace(dir: string): void {
   mkdirSync(join(dir, "src"));

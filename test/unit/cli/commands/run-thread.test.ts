@@ -2,36 +2,17 @@
 // load → resume → seeded ladder, and two CLI processes on one thread: the second follows it read-only, names the
 // holder, and takes over once the first exits (or exits 6 with --no-wait).
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { test } from "node:test";
 import { liveWriter } from "../../../../src/core/store/file-lock";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { conversation } from "../../../../src/core/thread/conversation";
-import { repoRoot } from "../../../fixtures/agent-env/index";
+import { FAKE_AGENT, runCli, startCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
-const ROOT = repoRoot();
-const CLI = join(ROOT, "dist/cli.js");
-const AGENT = `${process.execPath} ${join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(args: string[], home: string): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: home, env: { ...process.env, ACP_THREADS_HOME: home } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  const done = new Promise<Result>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
-const run = (args: string[], home: string) => start(args, home).done;
-const summaryOf = (r: Result) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
+const AGENT = FAKE_AGENT;
+const start = (args: string[], home: string) => startCli(args, { home });
+const run = (args: string[], home: string) => runCli(args, { home });
+const summaryOf = (r: CliResult) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 
 test("a named session is created on first use and continued by name, then by thread id", () =>
   withTmpDir("acp-run-thread-", async (home) => {

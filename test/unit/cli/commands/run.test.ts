@@ -1,40 +1,22 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { repoRoot } from "../../../fixtures/agent-env/index";
+import { FAKE_AGENT, runCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
 
-const ROOT = repoRoot();
-const CLI = join(ROOT, "dist/cli.js");
-const AGENT = `${process.execPath} ${join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
+const AGENT = FAKE_AGENT;
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], home: string, opts: { interruptWhen?: RegExp } = {}): Promise<Result> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: home,
-      env: { ...process.env, ACP_THREADS_HOME: home },
-    });
-    let stdout = "";
-    let stderr = "";
-    let interrupted = false;
-    child.stdout.on("data", (d) => {
-      stdout += d;
-      if (opts.interruptWhen && !interrupted && opts.interruptWhen.test(stdout)) {
-        interrupted = true;
-        child.kill("SIGINT");
-      }
-    });
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => done({ code, stdout, stderr }));
+function run(args: string[], home: string, opts: { interruptWhen?: RegExp } = {}): Promise<CliResult> {
+  let interrupted = false;
+  return runCli(args, {
+    home,
+    onStdout: (stdout, child) => {
+      if (!opts.interruptWhen || interrupted || !opts.interruptWhen.test(stdout)) return;
+      interrupted = true;
+      child.kill("SIGINT");
+    },
   });
 }
 
