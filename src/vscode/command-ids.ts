@@ -19,6 +19,7 @@ export const COMMAND_IDS = [
   "acpThreads.refreshSessions",
   "acpThreads.filterSessions",
   "acpThreads.cancel",
+  "acpThreads.stopSession",
   "acpThreads.showPendingPermission",
   "acpThreads.importHistory",
   "acpThreads.acceptProposed",

@@ -31,6 +31,20 @@ export class LiveSessions implements vscode.Disposable {
     this.#changed.fire();
   }
 
+  /**
+   * Stops a session for good: a running turn is cancelled (given a moment to wind down), the agent stopped, the
+   * thread closed and its lock released, and the session leaves the list (the thread shows as a past one).
+   */
+  async stop(threadId: string): Promise<boolean> {
+    const s = this.#sessions.get(threadId);
+    if (!s) return false;
+    this.#sessions.delete(threadId);
+    await s.close();
+    s.dispose();
+    this.#changed.fire();
+    return true;
+  }
+
   get(threadId: string): LiveSession | undefined {
     return this.#sessions.get(threadId);
   }

@@ -7,7 +7,7 @@ import { errorMessage } from "../../core/errors";
 import type { CommandId } from "../command-ids";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
-import { cancelTurn, doctorCommand, filterSessions, revokePermissions } from "./misc";
+import { cancelTurn, doctorCommand, filterSessions, revokePermissions, stopSession } from "./misc";
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { spawnCommand } from "./spawn";
@@ -42,6 +42,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.refreshSessions": (hub) => hub.tree.refresh(),
   "acpThreads.filterSessions": filterSessions,
   "acpThreads.cancel": cancelTurn,
+  "acpThreads.stopSession": stopSession,
   "acpThreads.showPendingPermission": (hub) => hub.broker.showFirst(),
   "acpThreads.importHistory": importHistory,
   "acpThreads.acceptProposed": acceptProposed,

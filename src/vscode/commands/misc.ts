@@ -55,6 +55,31 @@ export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
   if (node?.type === "live") await hub.live.get(node.threadId)?.cancel();
 }
 
+/**
+ * Ends a live session (the tree item's, else the focused panel's, else one picked): the agent is stopped, the
+ * thread released (another window or `acp-threads run` can take it over) and listed with the past threads.
+ */
+export async function stopSession(hub: Hub, node?: SessionNode | string): Promise<void> {
+  const open = hub.live.all().filter((s) => s.isOpen);
+  const focused = hub.panels.lastActive();
+  let threadId =
+    typeof node === "string"
+      ? node
+      : node?.type === "live"
+        ? node.threadId
+        : open.find((s) => s.threadId === focused)?.threadId;
+  if (!threadId) {
+    if (!open.length) return void vscode.window.showInformationMessage("No agent session is running in this window.");
+    const picked = await vscode.window.showQuickPick(
+      open.map((s) => ({ label: s.title, description: `${s.agent.displayName} · ${s.status}`, threadId: s.threadId })),
+      { title: "Stop session", placeHolder: "Which session? Its agent is stopped and the thread released." },
+    );
+    threadId = picked?.threadId;
+  }
+  if (!threadId || !(await hub.live.stop(threadId))) return;
+  hub.panels.refresh(threadId); // an open panel now shows the stored thread
+}
+
 export async function filterSessions(hub: Hub): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const agents = await hub.past.agents().catch(() => [] as string[]);

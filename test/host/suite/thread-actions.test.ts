@@ -1,4 +1,5 @@
-// Context-menu actions on past threads: Rename, Export snapshot → Delete → Import snapshot, and Resume.
+// Context-menu actions on past threads: Rename, Export snapshot → Delete → Import snapshot, and Resume; Stop session
+// on a live one.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +7,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { listSnapshots, readSnapshot } from "../../../src/core/snapshot/load";
-import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { readLock } from "../../../src/core/store/file-lock";
+import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 type Past = Extract<SessionNode, { type: "past" }>;
 
@@ -125,5 +127,27 @@ describe("thread actions", () => {
       "the new turn is recorded in the same thread",
     );
     await resumed.close();
+  });
+
+  it("Stop session stops the agent mid-turn, releases the thread and lists it with the past ones", async () => {
+    const { hub } = await api();
+    await useFakeAgent();
+    const s = await spawnIdleFake();
+    const file = hub.threads.pathFor(s.threadId);
+    // readLock, not liveWriter: this bundle's copy of file-lock does not know the extension's held tokens
+    assert.equal(readLock(file)?.pid, process.pid, "this window holds the thread");
+    void s.prompt("tool"); // a tool call that waits for a cancel
+    await waitFor("the turn to run", () => s.status === "working");
+    hub.panels.open(s.threadId);
+    await vscode.commands.executeCommand("acpThreads.stopSession", { type: "live", threadId: s.threadId });
+    assert.equal(hub.live.get(s.threadId), undefined, "no longer live");
+    assert.equal(s.isOpen, false);
+    assert.equal(readLock(file), undefined, "the lock is released: another window or the CLI can take it");
+    assert.ok(await pastNode(s.threadId), "listed with the past threads");
+    const { records, metadata } = hub.threads.read(s.threadId);
+    assert.equal(metadata.status, "idle");
+    assert.equal(records.filter((r) => r.kind === "turn_end").at(-1)?.stopReason, "cancelled");
+    assert.ok(hub.panels.get(s.threadId), "its panel stays open, showing the stored thread");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 });
