@@ -16,11 +16,16 @@ export interface Hit {
   seq: number;
   cls: HitClass;
   term: number;
+  /** On a Claude branch abandoned by a rewind (chain.ts). */
+  off: boolean;
 }
 
 export interface SessionCount {
   hits: number;
+  /** User/assistant text on the live chain. */
   firstHand: number;
+  /** Hits on abandoned branches (counted in `hits`, never in `firstHand`). */
+  offChain: number;
 }
 
 export interface TermResult {
@@ -33,14 +38,20 @@ export interface Scope {
   repo?: string;
 }
 
-const toHit = (mid: number, term: number): Hit => ({ mid, ...decodeId(mid), term });
+const toHit = (mid: number, term: number, offChain: Set<number>): Hit => ({
+  mid,
+  ...decodeId(mid),
+  term,
+  off: offChain.has(mid),
+});
 
 function countHits(hits: Hit[]): Map<number, SessionCount> {
   const counts = new Map<number, SessionCount>();
   for (const h of hits) {
-    const c = counts.get(h.sid) ?? { hits: 0, firstHand: 0 };
+    const c = counts.get(h.sid) ?? { hits: 0, firstHand: 0, offChain: 0 };
     c.hits++;
-    if (h.cls === 0) c.firstHand++;
+    if (h.off) c.offChain++;
+    else if (h.cls === 0) c.firstHand++;
     counts.set(h.sid, c);
   }
   return counts;
@@ -103,7 +114,7 @@ export function parseIds(text: string): Float64Array {
 }
 
 /** Hit counts per session from ascending message ids (a session's ids are one contiguous range). */
-function countIds(ids: Float64Array): Map<number, SessionCount> {
+function countIds(ids: Float64Array, offChain: Set<number>): Map<number, SessionCount> {
   const counts = new Map<number, SessionCount>();
   let current: SessionCount | undefined;
   let currentSid = -1;
@@ -112,10 +123,11 @@ function countIds(ids: Float64Array): Map<number, SessionCount> {
     if (sid !== currentSid) {
       currentSid = sid;
       current = counts.get(sid);
-      if (!current) counts.set(sid, (current = { hits: 0, firstHand: 0 }));
+      if (!current) counts.set(sid, (current = { hits: 0, firstHand: 0, offChain: 0 }));
     }
     current!.hits++;
-    if (ids[i] % 4 === 0) current!.firstHand++;
+    if (offChain.size > 0 && offChain.has(ids[i])) current!.offChain++;
+    else if (ids[i] % 4 === 0) current!.firstHand++;
   }
   return counts;
 }
@@ -134,19 +146,26 @@ function idsBetween(ids: Float64Array, lo: number, hi: number): number[] {
   return out;
 }
 
-export function findTerm(db: Db, term: Term, termIndex: number, scope: Scope): TermResult {
+/** `offChain`: ids of the messages on abandoned branches (SessionFacts.offChain). */
+export function findTerm(
+  db: Db,
+  term: Term,
+  termIndex: number,
+  scope: Scope,
+  offChain: Set<number> = new Set(),
+): TermResult {
   if (term.fts !== undefined && !term.confirm) {
     const ids = matchingIds(db, term.fts, scope);
     // FTS5 returns rowids in ascending order; the range lookups rely on it, so check rather than assume
     if (ids.some((v, i) => i > 0 && v < ids[i - 1])) ids.sort();
     return {
-      counts: countIds(ids),
-      hitsFor: (sid) => idsBetween(ids, ...sessionRange(sid)).map((mid) => toHit(mid, termIndex)),
+      counts: countIds(ids, offChain),
+      hitsFor: (sid) => idsBetween(ids, ...sessionRange(sid)).map((mid) => toHit(mid, termIndex, offChain)),
     };
   }
   const hits = candidateRows(db, term, scope)
     .filter((r) => normalize(r.body).includes(term.norm))
-    .map((r) => toHit(r.mid, termIndex));
+    .map((r) => toHit(r.mid, termIndex, offChain));
   return { counts: countHits(hits), hitsFor: (sid) => hits.filter((h) => h.sid === sid) };
 }
 

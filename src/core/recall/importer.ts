@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import type { Db } from "../db/sqlite";
+import { markOffChain } from "./chain";
 import { createClaudeParser, type ClaudeState } from "./parse-claude";
 import { createCodexParser, type CodexState } from "./parse-codex";
 import { createThreadParser, type ThreadState } from "./parse-thread";
@@ -135,6 +136,7 @@ export function importFile(
   const keep = spec.source === "codex_rollout" ? inheritedFilter(db, parser.state as CodexState) : () => true;
   watch?.begin(spec.path, offset);
   let sinceCheck = 0;
+  let nodes = 0;
   const lines = packed ? packedLines(spec.path, st.size) : completeLines(spec.path, offset, st.size);
   for (const { text, end } of lines) {
     offset = end;
@@ -152,6 +154,11 @@ export function importFile(
       continue;
     }
     for (const m of parser.feed(record, line)) if (keep(m)) writeMessage(writer, sid, m, stats);
+    if (parser.chain?.length) {
+      for (const n of parser.chain) writer.node(sid, n);
+      nodes += parser.chain.length;
+      parser.chain.length = 0;
+    }
     if (writer.batchFull) {
       // commit what is consistent so far: the file row points just past this line
       sessionUpdate();
@@ -161,6 +168,9 @@ export function importFile(
   }
   sessionUpdate();
   saveFile(true);
+  // a rewind in this tail can move messages of earlier syncs off the chain: recompute from the stored links
+  // (also after a stopped import: its committed batches brought links that were never walked)
+  if (nodes > 0 || (resume && prev.size < 0)) markOffChain(db, sid);
   writer.maybeCommit();
   return {
     status: "imported",

@@ -34,9 +34,22 @@ export interface SessionMeta {
   parentId?: string;
 }
 
+/**
+ * A transcript line's place in its conversation tree (Claude: uuid → parentUuid, or logicalParentUuid across a
+ * compact boundary). kind 1 = a user/assistant line (a leaf candidate), 2 = a compact boundary, 0 = other.
+ */
+export interface ChainNode {
+  line: number;
+  uuid: string;
+  parent: string | null;
+  kind: 0 | 1 | 2;
+}
+
 /** One parser per file; its state is JSON so a tail import resumes where the last one stopped. */
 export interface TranscriptParser<S> {
   readonly state: S;
+  /** Tree links of the lines fed so far, for formats with branches (Claude); the importer drains it. */
+  readonly chain?: ChainNode[];
   /** Feeds one parsed JSON line; returns the messages it produced. */
   feed(record: unknown, line: number): ParsedMessage[];
   meta(): SessionMeta;

@@ -13,6 +13,7 @@ import {
   makeParser,
   parseTs,
   str,
+  type ChainNode,
   type ParsedMessage,
   type SessionMeta,
   type TranscriptParser,
@@ -146,8 +147,10 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
     return out;
   };
 
+  const chain: ChainNode[] = [];
   const parser = makeParser(state, (record, line, out) => {
     const type = str(record.type) ?? "";
+    noteNode(chain, record, type, line, opts.sidechainFile === true);
     const ts = parseTs(record.timestamp);
     const m = state.meta;
     m.id ??= str(record.sessionId);
@@ -165,5 +168,17 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
     else if (type === "assistant" && msg) out.push(...assistant(msg, line, ts));
     else if (!KNOWN_SKIPPED.has(type)) parser.unknown++;
   });
-  return parser;
+  return Object.assign(parser, { chain });
+}
+
+/**
+ * Records the line's tree link. A sub-agent's lines inside a main transcript (isSidechain) are another
+ * conversation, not a branch of this one: they get no node, so they are never flagged off-chain.
+ */
+function noteNode(chain: ChainNode[], r: Record<string, unknown>, type: string, line: number, sidechainFile: boolean) {
+  const uuid = str(r.uuid);
+  if (!uuid || (r.isSidechain === true && !sidechainFile)) return;
+  const parent = str(r.parentUuid) ?? str(r.logicalParentUuid) ?? null;
+  const kind = type === "user" || type === "assistant" ? 1 : r.subtype === "compact_boundary" ? 2 : 0;
+  chain.push({ line, uuid, parent, kind });
 }

@@ -1,7 +1,8 @@
 /**
  * Deterministic session ranking. The tuple, compared in order, is returned as `why` so a person or an agent can
  * see (and reproduce) the order: distinct terms matched, first-hand (user/assistant) hits, hit density per 1k
- * chars, same repo, recency, id.
+ * chars, same repo, recency, id. A hit on a branch abandoned by a rewind still counts as a hit (terms, density)
+ * but not as first-hand: such a session ranks a little below one whose live conversation has the words.
  */
 import type { SessionCount } from "./hits";
 
@@ -23,8 +24,12 @@ export interface SessionInfo {
 export interface Why {
   distinct_terms: number;
   terms_matched: string[];
+  /** User/assistant text on the live conversation. */
   first_hand_hits: number;
+  /** Tool output, summaries, harness text, and hits on abandoned branches. */
   other_hits: number;
+  /** Of `other_hits`: hits on Claude branches abandoned by a rewind (off the live chain). */
+  off_chain_hits: number;
   hit_density: number;
   same_repo: boolean;
   last_ts: number | null;
@@ -58,9 +63,11 @@ export function rankSessions(
     const terms = [...byTerm.keys()].sort((a, b) => a - b);
     let hits = 0;
     let firstHand = 0;
+    let offChain = 0;
     for (const c of byTerm.values()) {
       hits += c.hits;
       firstHand += c.firstHand;
+      offChain += c.offChain;
     }
     ranked.push({
       session,
@@ -70,6 +77,7 @@ export function rankSessions(
         terms_matched: terms.map((t) => termTexts[t]),
         first_hand_hits: firstHand,
         other_hits: hits - firstHand,
+        off_chain_hits: offChain,
         hit_density: Math.round((hits / Math.max(1, session.chars / 1000)) * 1000) / 1000,
         same_repo: session.same_repo === 1,
         last_ts: session.last_ts,

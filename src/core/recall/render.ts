@@ -42,7 +42,7 @@ export function sessionLines(s: SessionResult, i: number): string[] {
   if (s.intent && s.title) lines.push(`intent: ${s.intent.slice(0, 200)}`);
   const w = s.why;
   lines.push(
-    `why: ${w.distinct_terms} term(s) [${w.terms_matched.join(", ")}], ${w.first_hand_hits} user/assistant hit(s), ${w.other_hits} other, density ${w.hit_density}/1k chars${w.same_repo ? ", same repo" : ""}`,
+    `why: ${w.distinct_terms} term(s) [${w.terms_matched.join(", ")}], ${w.first_hand_hits} user/assistant hit(s), ${w.other_hits} other${w.off_chain_hits ? ` (${w.off_chain_hits} off the main branch)` : ""}, density ${w.hit_density}/1k chars${w.same_repo ? ", same repo" : ""}`,
   );
   return lines;
 }
@@ -53,7 +53,7 @@ export const windowLines = (win: Pick<EvidenceWindow, "from_seq" | "to_seq">): s
 ];
 
 export function messageLines(m: WindowMessage): string[] {
-  const label = `${m.hit ? "**" : ""}${m.role}${m.tool ? `:${m.tool}` : ""}${m.kind === "compaction" ? " (compaction summary)" : ""}${m.hit ? "**" : ""}`;
+  const label = `${m.hit ? "**" : ""}${m.role}${m.tool ? `:${m.tool}` : ""}${m.kind === "compaction" ? " (compaction summary)" : ""}${m.off_chain ? " (off the main branch)" : ""}${m.hit ? "**" : ""}`;
   return [
     `${label} #${m.seq}${m.line ? ` (line ${m.line})` : ""}${m.ts ? ` ${new Date(m.ts).toISOString()}` : ""}`,
     quote(m.text),

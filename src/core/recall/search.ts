@@ -132,7 +132,8 @@ export function search(
   if (parsed.terms.length === 0)
     return done({ status: "empty_query", mode: "all", fallback: false, sessions: [], matched_sessions: 0 });
 
-  const perTerm = parsed.terms.map((t, i) => findTerm(db, t, i, scope));
+  const offChain = facts.offChain(db);
+  const perTerm = parsed.terms.map((t, i) => findTerm(db, t, i, scope, offChain));
   let mode: Mode = parsed.explicitOr ? "alternatives" : "all";
   let fallback = false;
   let matched = qualify(perTerm, parsed.groups);

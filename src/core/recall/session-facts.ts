@@ -16,19 +16,35 @@ export interface SessionFact {
 
 export class SessionFacts {
   #key = "";
-  #rows = new Map<number, SessionFact>();
+  #rows: Map<number, SessionFact> | undefined;
+  #offChain: Set<number> | undefined;
 
-  all(db: Db): Map<number, SessionFact> {
+  /** Drops the cached facts when the index changed since they were read. */
+  #check(db: Db): void {
     const v = db.get<{ v: number; n: number }>(
       "SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS n",
     );
     const key = `${v?.v}:${v?.n}`;
-    if (key !== this.#key) {
-      this.#rows = new Map(
-        db.all<SessionFact>("SELECT sid, id, last_ts, chars, repo FROM sessions").map((r) => [r.sid, r]),
-      );
-      this.#key = key;
-    }
+    if (key === this.#key) return;
+    this.#key = key;
+    this.#rows = undefined;
+    this.#offChain = undefined;
+  }
+
+  all(db: Db): Map<number, SessionFact> {
+    this.#check(db);
+    this.#rows ??= new Map(
+      db.all<SessionFact>("SELECT sid, id, last_ts, chars, repo FROM sessions").map((r) => [r.sid, r]),
+    );
     return this.#rows;
+  }
+
+  /** Ids of the messages flagged off the live chain (chain.ts): few, read through a partial index. */
+  offChain(db: Db): Set<number> {
+    this.#check(db);
+    this.#offChain ??= new Set(
+      db.all<{ mid: number }>("SELECT mid FROM messages WHERE off_chain = 1").map((r) => r.mid),
+    );
+    return this.#offChain;
   }
 }

@@ -25,6 +25,8 @@ export interface WindowMessage {
   text: string;
   hit: boolean;
   truncated: boolean;
+  /** On a Claude branch abandoned by a rewind / Esc-Esc: real text, but not part of the live conversation. */
+  off_chain: boolean;
 }
 
 export interface EvidenceWindow {
@@ -33,8 +35,8 @@ export interface EvidenceWindow {
   messages: WindowMessage[];
 }
 
-/** First-hand text, then tool, then summaries, then harness text: the hit class order (model.ts). */
-const preference = (h: Hit) => h.cls;
+/** First-hand text, then tool, then summaries, then harness text (model.ts), each on-chain before off-chain. */
+const preference = (h: Hit) => h.cls * 2 + (h.off ? 1 : 0);
 
 function pickAnchors(hits: Hit[], n: number, o: WindowOptions): Hit[] {
   const sorted = [...hits].sort((a, b) => preference(a) - preference(b) || a.seq - b.seq);
@@ -61,7 +63,7 @@ export function cutAround(text: string, at: number, max: number): { text: string
   return { text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`, truncated: true };
 }
 
-type Row = Omit<WindowMessage, "text" | "hit" | "truncated"> & { body: string };
+type Row = Omit<WindowMessage, "text" | "hit" | "truncated" | "off_chain"> & { body: string; off_chain: number };
 
 /** A message that may go into a window: cut to its per-message cap, with the priority the budget spends by. */
 export interface Candidate {
@@ -101,7 +103,7 @@ export function collectEvidence(
   const hitSeqs = new Set(hits.map((h) => h.seq));
   const anchorSeqs = new Set(anchors.map((a) => a.seq));
   const stmt = db.prepare(
-    "SELECT seq, role, kind, tool, ts, line, body FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid",
+    "SELECT seq, role, kind, tool, ts, line, body, off_chain FROM messages WHERE mid BETWEEN ? AND ? ORDER BY mid",
   );
   const candidates: Candidate[] = [];
   try {
@@ -114,7 +116,8 @@ export function collectEvidence(
         const distance = Math.min(...anchors.map((a) => Math.abs(a.seq - r.seq)));
         const priority = anchorSeqs.has(r.seq) ? 0 : hit ? 1 : 2 + distance;
         const m = { seq: r.seq, role: r.role, kind: r.kind, tool: r.tool, ts: r.ts, line: r.line };
-        candidates.push({ w, priority, body: r.body, m: { ...m, text: cut.text, hit, truncated: cut.truncated } });
+        const flags = { hit, truncated: cut.truncated, off_chain: r.off_chain === 1 };
+        candidates.push({ w, priority, body: r.body, m: { ...m, text: cut.text, ...flags } });
       }
     });
   } finally {

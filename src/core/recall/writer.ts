@@ -3,7 +3,7 @@
  * spanning files, so a reader waits at most one short batch and a bulk import does not pay a commit per file.
  */
 import type { Db, Stmt } from "../db/sqlite";
-import { hitClass, messageId, sessionRange, type ParsedMessage } from "./model";
+import { hitClass, messageId, sessionRange, type ChainNode, type ParsedMessage } from "./model";
 import { redactSecrets } from "../redact";
 import { giveReadersTheirTurn } from "./reader-turns";
 import { normalize, segment } from "./text";
@@ -35,6 +35,7 @@ export class RecallWriter {
   readonly #updateMsg: Stmt;
   readonly #deleteFts: Stmt;
   readonly #upsertFile: Stmt;
+  readonly #insertNode: Stmt;
   messagesWritten = 0;
   /** New messages in committed transactions (a rolled-back batch does not count). */
   messagesCommitted = 0;
@@ -49,6 +50,9 @@ export class RecallWriter {
     this.#insertFts = db.prepare("INSERT INTO msg_fts(rowid, seg) VALUES (?, CAST(? AS TEXT))");
     this.#updateMsg = db.prepare("UPDATE messages SET body = CAST(? AS TEXT), ts = coalesce(?, ts) WHERE mid = ?");
     this.#deleteFts = db.prepare("DELETE FROM msg_fts WHERE rowid = ?");
+    this.#insertNode = db.prepare(
+      "INSERT OR REPLACE INTO chain_nodes(sid, line, uuid, parent, kind) VALUES (?, ?, ?, ?, ?)",
+    );
     this.#upsertFile = db.prepare(
       `INSERT INTO files(path, source, sid, inode, size, mtime_ms, offset, line, parser_version, state, unknown, bad_lines, synced_at)
        VALUES (:path, :source, :sid, :inode, :size, :mtime_ms, :offset, :line, :parser_version, :state, :unknown, :bad_lines, :now)
@@ -123,6 +127,12 @@ export class RecallWriter {
     return body.length;
   }
 
+  /** Stores a transcript line's tree link (chain.ts recomputes the session's off-chain flags from them). */
+  node(sid: number, n: ChainNode): void {
+    this.#begin();
+    this.#insertNode.run([sid, n.line, n.uuid, n.parent, n.kind]);
+  }
+
   file(row: FileRow): void {
     this.#begin();
     const params = Object.fromEntries(Object.entries({ ...row, now: Date.now() }).map(([k, v]) => [`:${k}`, v]));
@@ -143,6 +153,7 @@ export class RecallWriter {
     const mids = this.db.all<{ mid: number }>("SELECT mid FROM messages WHERE mid BETWEEN ? AND ?", range);
     for (const { mid } of mids) this.#deleteFts.run(mid);
     this.db.run("DELETE FROM messages WHERE mid BETWEEN ? AND ?", range);
+    this.db.run("DELETE FROM chain_nodes WHERE sid = ?", sid);
     this.db.run(
       "UPDATE sessions SET msg_count = 0, chars = 0, first_user = NULL, title = NULL, last_ts = NULL WHERE sid = ?",
       sid,
@@ -151,7 +162,14 @@ export class RecallWriter {
 
   finalize(): void {
     this.rollback();
-    for (const s of [this.#insertMsg, this.#insertFts, this.#updateMsg, this.#deleteFts, this.#upsertFile])
+    for (const s of [
+      this.#insertMsg,
+      this.#insertFts,
+      this.#updateMsg,
+      this.#deleteFts,
+      this.#upsertFile,
+      this.#insertNode,
+    ])
       s.finalize();
   }
 }

@@ -59,6 +59,10 @@ export function renderRecent(r: RecentResult): string {
   );
 }
 
+/** Evidence from a Claude branch abandoned by a rewind: real text, but not what the conversation went on with. */
+const OFF_CHAIN =
+  ' <span class="tag off-chain" title="From a branch abandoned by a rewind or an edited prompt: not part of the conversation that went on">off the main branch</span>';
+
 export function renderResults(r: SearchResult): string {
   if (r.status !== "ok")
     return `<div class="empty muted" role="status">No match for <b>${esc(r.query)}</b> in ${scopeWords(r.scope.kind)}.${r.scope.kind === "repo" ? " Try <b>all repos</b>." : ""}</div>`;
@@ -75,7 +79,7 @@ export function renderResults(r: SearchResult): string {
                 `<div class="window">${w.messages
                   .map(
                     (msg) =>
-                      `<div class="msg${msg.hit ? " hit" : ""}" role="link" tabindex="0" data-source="${esc(s.source)}" data-path="${esc(s.path)}" data-line="${msg.line ?? ""}"><span class="role">${esc(msg.tool ?? msg.role)}</span> ${highlight(msg.role === "tool" || msg.tool ? readableEvidence(msg.text) : msg.text, ws)}</div>`,
+                      `<div class="msg${msg.hit ? " hit" : ""}" role="link" tabindex="0" data-source="${esc(s.source)}" data-path="${esc(s.path)}" data-line="${msg.line ?? ""}"><span class="role">${esc(msg.tool ?? msg.role)}</span>${msg.off_chain ? OFF_CHAIN : ""} ${highlight(msg.role === "tool" || msg.tool ? readableEvidence(msg.text) : msg.text, ws)}</div>`,
                   )
                   .join("")}</div>`,
             )

@@ -68,6 +68,16 @@ test("counts use the right plural and say how the query matched", () => {
   assert.match(html, /\$ <mark>echo<\/mark> hi/);
   assert.doesNotMatch(html, /call_id|&quot;command/);
   assert.match(renderResults(result({ sessions: [session, session], matched_sessions: 5 })), /5 sessions \(top 2\)/);
+  assert.doesNotMatch(html, /off the main branch/);
+  const rewound = {
+    ...session,
+    windows: [{ messages: [{ role: "user", tool: null, text: "echo it", hit: true, line: 9, off_chain: true }] }],
+  } as never;
+  assert.match(
+    renderResults(result({ sessions: [rewound], matched_sessions: 1 })),
+    /class="tag off-chain"[^>]*>off the main branch</,
+    "evidence from an abandoned branch says so",
+  );
   const recent = renderRecent({
     scope: { kind: "repo", repo: "/ws" },
     sessions: [{ messages: 1, source: "acp_threads", path: "/p", id: "i", title: "t", preview: "t" } as never],
