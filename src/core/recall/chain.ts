@@ -51,7 +51,9 @@ export function markOffChain(db: Db, sid: number): number {
   );
   if (rows.length === 0) return 0;
   const off = new Set(offChainLines(rows));
-  const changed = rows.filter((r) => (r.off === 1) !== off.has(r.line));
+  // lines of kind 0 (progress, attachments) carry no text: Claude writes hook progress as dead-end siblings of
+  // the live chain in every session, so leaving their flag alone spares a pass over the messages per sync
+  const changed = rows.filter((r) => r.kind !== 0 && (r.off === 1) !== off.has(r.line));
   if (changed.length === 0) return 0;
   const set = db.prepare("UPDATE chain_nodes SET off = ? WHERE sid = ? AND line = ?");
   try {
