@@ -327,6 +327,14 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
 
   async cancel(): Promise<void> {
     if (this.#status !== "working") return;
+    await this.#cancelTurn();
+  }
+
+  /**
+   * Stops the running turn. One still starting (its prompt not sent yet: the edit ledger's baseline, say) never
+   * sends it: the runtime has no turn to stop then, and an agent ignores a cancel that comes before the prompt.
+   */
+  async #cancelTurn(): Promise<void> {
     this.#cancelBeforePrompt = true;
     await this.runtime.cancel(this.sessionId);
   }
@@ -353,7 +361,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     const turn = this.#turn;
     if (turn) {
       // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
-      await this.runtime.cancel(this.sessionId).catch(() => undefined);
+      await this.#cancelTurn().catch(() => undefined);
       const grace = opts.graceMs ?? CLOSE_GRACE_MS;
       await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, grace).unref())]);
     }
@@ -377,7 +385,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     if (this.#status === "closed") throw new Error(`thread ${this.threadId} is closed`);
     const turn = this.#turn;
     if (turn) {
-      await this.runtime.cancel(this.sessionId).catch(() => undefined);
+      await this.#cancelTurn().catch(() => undefined);
       await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
       // a turn that ignored the cancel ends when its process is stopped
       await this.runtime.close().catch(() => undefined);

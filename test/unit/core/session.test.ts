@@ -165,6 +165,19 @@ test("closing a session mid-turn cancels the turn and keeps what was said so far
     await assert.rejects(session.prompt("more"), /is closed/);
   }));
 
+test("closing a session whose turn is still starting never sends the prompt (an agent ignores an early cancel)", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const seen: string[] = [];
+    const session = await ThreadSession.start(opts(dir, store, echoScript(seen)));
+    const turn = session.prompt("long task"); // still starting: the prompt is not on the wire yet
+    await session.close();
+    assert.equal((await turn).stopReason, "cancelled");
+    assert.deepEqual(seen, [], "the agent never got the prompt, so it cannot run the turn after the stop");
+    const read = store.read(session.threadId);
+    assert.ok(read.records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"));
+  }));
+
 test("a new thread takes the id its host gives it, so a view and its stored thread share one id", () =>
   withTmp(async (dir) => {
     const store = new ThreadStore(join(dir, "home"));
