@@ -16,6 +16,7 @@ import { completeLines } from "./tail-reader";
 import type { ParsedMessage, SessionMeta, SourceName, TranscriptParser } from "./model";
 import type { ImportWatch } from "./progress";
 import { PARSER_VERSION } from "./schema";
+import { redactSecrets } from "../redact";
 import { repoRoot } from "./scope";
 import { oneLine } from "./text";
 import type { FileRow, RecallWriter } from "./writer";
@@ -198,8 +199,9 @@ function writeMessage(writer: RecallWriter, sid: number, m: ParsedMessage, stats
     stats.total++;
   }
   if (m.ts !== undefined && (stats.lastTs === undefined || m.ts > stats.lastTs)) stats.lastTs = m.ts;
+  // the preview is stored too: redacted like the body (a first prompt may paste a key)
   if (stats.firstUser === undefined && m.role === "user" && m.kind === "text")
-    stats.firstUser = oneLine(m.content).slice(0, 300);
+    stats.firstUser = oneLine(redactSecrets(m.content)).slice(0, 300);
 }
 
 function updateSession(writer: RecallWriter, sid: number, spec: ImportSpec, meta: SessionMeta, stats: Stats): void {
@@ -213,7 +215,7 @@ function updateSession(writer: RecallWriter, sid: number, spec: ImportSpec, meta
       cwd,
       cwd ? repoRoot(cwd) : null,
       meta.startedAt ?? null,
-      meta.title ?? null,
+      meta.title === undefined ? null : redactSecrets(meta.title),
       meta.gitBranch ?? null,
       stats.lastTs ?? null,
       meta.startedAt ?? null,

@@ -92,6 +92,23 @@ export function parseTs(value: unknown): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
+/**
+ * A fingerprint of text for parser state, which is stored with the index: never the text itself, which may hold
+ * a secret the body's redaction removed. 53 bits of two multiplicative hashes plus the length.
+ */
+export function textKey(text: string): string {
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x9e3779b1);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return `${text.length}:${((h2 >>> 0) & 0x1fffff).toString(36)}${(h1 >>> 0).toString(36)}`;
+}
+
 export const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);

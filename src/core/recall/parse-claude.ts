@@ -3,6 +3,7 @@
  * sidechain replays of parent messages dropped, tool results named after their tool_use, meta lines and
  * command wrappers stripped, compact summaries kept as kind=compaction.
  */
+import { redactSecrets } from "../redact";
 import { stripClaudeInjected } from "./inject";
 import { readableToolOutput } from "./tool-output";
 import {
@@ -13,6 +14,7 @@ import {
   makeParser,
   parseTs,
   str,
+  textKey,
   type ChainNode,
   type ParsedMessage,
   type SessionMeta,
@@ -116,14 +118,15 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
     if (!Array.isArray(msg.content)) return out;
     for (const block of msg.content) {
       if (!isObj(block)) continue;
-      const blockKey = `${block.type}:${str(block.id) ?? str(block.text)?.slice(0, 200) ?? ""}`;
+      const blockKey = `${block.type}:${str(block.id) ?? textKey(str(block.text)?.slice(0, 200) ?? "")}`;
       if (id && state.open?.id === id) {
         if (state.open.blocks.includes(blockKey)) continue; // cumulative re-write of the same block
         state.open.blocks.push(blockKey);
       }
       if (block.type === "text" && typeof block.text === "string") {
         if (id && state.open?.id === id && state.open.text) {
-          state.open.text = `${state.open.text}\n${block.text}`;
+          // the joined text so far is kept in the stored state: redacted, as the body will be
+          state.open.text = redactSecrets(`${state.open.text}\n${block.text}`);
           emit(out, {
             role: "assistant",
             kind: "text",
@@ -134,7 +137,8 @@ export function createClaudeParser(opts: ClaudeParserOptions = {}, prior?: Claud
           });
         } else {
           const seq = emit(out, { role: "assistant", kind: "text", line, ts, content: block.text, extId: id });
-          if (id && seq !== undefined) state.open = { id, seq, text: block.text, line, blocks: [blockKey] };
+          if (id && seq !== undefined)
+            state.open = { id, seq, text: redactSecrets(block.text), line, blocks: [blockKey] };
         }
       } else if (block.type === "tool_use") {
         const name = str(block.name) ?? "tool";

@@ -12,6 +12,7 @@ import {
   makeParser,
   parseTs,
   str,
+  textKey,
   type Kind,
   type ParsedMessage,
   type Role,
@@ -83,7 +84,7 @@ export function createCodexParser(prior?: CodexState): TranscriptParser<CodexSta
 
   /** True when the other side of the mirror already produced this text; records this side otherwise. */
   const mirrored = (role: Role, text: string, side: "ri" | "em"): boolean => {
-    const key = `${role}\u0000${text.trim()}`;
+    const key = `${role}:${textKey(text.trim())}`;
     const i = state.pending.findIndex((p) => p.key === key && p.side !== side);
     if (i >= 0) {
       state.pending.splice(i, 1);

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../db/sqlite";
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
 export const PARSER_VERSION = 5;
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import { openRecall } from "../../../../src/core/recall/recall";
 import { acquireLock } from "../../../../src/core/store/file-lock";
-import { findFile, importAll, makeWorld, withIndex } from "./helpers";
+import { findFile, importAll, makeWorld, withIndex, writeRollout } from "./helpers";
 
 type Msg = { role: string; kind: string; tool: string | null; body: string; line: number };
 const messages = (dbPath: string, like: string): Msg[] => {
@@ -73,6 +73,46 @@ test("secrets are redacted before they reach the index", () => {
     assert.equal(readFileSync(r.dbPath).includes("sk-proj-abcdefghij"), false, "not even in free pages");
     assert.equal(statSync(r.dbPath).mode & 0o777, 0o600, "the index is private to the user");
   });
+});
+
+test("a key pasted into a session's first prompt is redacted in its stored preview too", () => {
+  const w = makeWorld();
+  writeRollout(w, "keyfirst", w.repoA, [
+    { role: "user", text: "deploy with OPENAI_API_KEY=sk-proj-firstpromptsecret0123456789 please" },
+  ]);
+  const r = openRecall(w.home);
+  try {
+    r.importCodex({ root: w.codexRoot, allHistory: true });
+    const s = r.recent({ global: true }).sessions.find((x) => x.preview?.startsWith("deploy with"));
+    assert.equal(s?.preview, "deploy with OPENAI_API_KEY=[REDACTED] please");
+    assert.equal(readFileSync(r.dbPath).includes("firstpromptsecret"), false, "nor in the parser state of the file");
+    // a Claude message joined from two lines: its text so far is parser state too
+    const claude = join(w.claudeRoot, "proj-alpha", "5ec2e700-1111-4222-8333-944455556666.jsonl");
+    const line = (uuid: string, parent: string | null, block: unknown) =>
+      JSON.stringify({
+        type: "assistant",
+        uuid,
+        parentUuid: parent,
+        sessionId: "5ec2e700-1111-4222-8333-944455556666",
+        cwd: w.repoA,
+        message: { id: "msg_key", role: "assistant", content: [block] },
+      });
+    writeFileSync(
+      claude,
+      `${line("k1", null, { type: "text", text: "use sk-proj-claudestatesecret0123456789 for it" })}\n`,
+    );
+    r.importClaude({ root: w.claudeRoot, allHistory: true });
+    appendFileSync(claude, `${line("k2", "k1", { type: "text", text: "and then run it" })}\n`);
+    r.importClaude({ root: w.claudeRoot, allHistory: true });
+    assert.equal(readFileSync(r.dbPath).includes("claudestatesecret"), false);
+    assert.equal(
+      r.search("run", { global: true }).sessions.some((x) => x.id.startsWith("5ec2e700")),
+      true,
+    );
+  } finally {
+    r.close();
+    w.cleanup();
+  }
 });
 
 test("Claude lines of one message are joined, replays dropped, meta and wrappers skipped", () => {
