@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { RecentOptions } from "../recent";
 import type { TextFormat } from "../render";
+import { shortHash } from "../model";
 import { SCHEMA_VERSION } from "../schema";
 import type { SearchOptions } from "../search";
 
@@ -26,20 +27,6 @@ export function warmEntry(): { bundle: string; cli: string } | undefined {
   const bundle = join(__dirname, "recall.js");
   const cli = join(__dirname, "..", "cli.js");
   return basename(__dirname) === "cli" && existsSync(bundle) && existsSync(cli) ? { bundle, cli } : undefined;
-}
-
-/**
- * 12 hex digits of two FNV-1a passes: a name, not a secret (node:crypto would cost a cold query ~2 ms to load).
- */
-export function shortHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x811c9dc5) ^ (b >>> 15);
-  }
-  return ((a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0")).slice(0, 12);
 }
 
 /** A short hash of the code answering: the serving bundle file, the schema, the protocol. */
