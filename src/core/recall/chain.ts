@@ -9,6 +9,7 @@
  */
 import type { Db } from "../db/sqlite";
 import { sessionRange, type ChainNode } from "./model";
+import { oneLine } from "./text";
 
 /**
  * The lines of `nodes` (in file order) that are off the live chain. Two things in real transcripts are not
@@ -42,7 +43,8 @@ export function offChainLines(nodes: ChainNode[]): number[] {
 
 /**
  * Recomputes one session's off-chain flags from its stored links; rewrites message flags only when a line's flag
- * changed (one pass over the session's messages). Returns how many lines changed.
+ * changed (one pass over the session's messages), and then the session's intent: the first user prompt of the
+ * live conversation, not a first prompt that was edited. Returns how many lines changed.
  */
 export function markOffChain(db: Db, sid: number): number {
   const rows = db.all<ChainNode & { off: number }>(
@@ -66,5 +68,11 @@ export function markOffChain(db: Db, sid: number): number {
      WHERE mid BETWEEN :lo AND :hi AND off_chain <> (line IN (SELECT line FROM chain_nodes WHERE sid = :sid AND off = 1))`,
     { ":sid": sid, ":lo": sessionRange(sid)[0], ":hi": sessionRange(sid)[1] },
   );
+  const first = db.get<{ body: string }>(
+    "SELECT body FROM messages WHERE mid BETWEEN ? AND ? AND role = 'user' AND kind = 'text' AND off_chain = 0 ORDER BY mid LIMIT 1",
+    sessionRange(sid),
+  );
+  // the same preview the importer takes (importer.ts writeMessage), from the stored (redacted) body
+  if (first) db.run("UPDATE sessions SET first_user = ? WHERE sid = ?", [oneLine(first.body).slice(0, 300), sid]);
   return changed.length;
 }

@@ -176,6 +176,37 @@ test("incremental imports re-flag: a rewind appended later moves messages of ear
   }
 });
 
+test("a session whose first prompt was edited shows the edited prompt as its intent", () => {
+  const w = makeWorld();
+  const id = "ed170000-2222-4333-8444-955566667777";
+  const rec = (uuid: string, parentUuid: string | null, type: string, content: unknown) =>
+    JSON.stringify({ type, uuid, parentUuid, sessionId: id, cwd: w.repoA, message: { role: type, content } });
+  const path = join(w.claudeRoot, "proj-gamma", `${id}.jsonl`);
+  mkdirSync(join(w.claudeRoot, "proj-gamma"), { recursive: true });
+  writeFileSync(
+    path,
+    [
+      rec("e1", null, "user", "first wording of the firstedit question"),
+      rec("e2", "e1", "assistant", [{ type: "text", text: "an answer to the first wording" }]),
+      rec("e3", null, "user", "second wording of the firstedit question"),
+      rec("e4", "e3", "assistant", [{ type: "text", text: "an answer to the second wording" }]),
+    ].join("\n") + "\n",
+  );
+  const r = openRecall(w.home);
+  try {
+    r.importClaude({ root: w.claudeRoot, allHistory: true });
+    const s = r.recent({ global: true }).sessions.find((x) => x.id === id);
+    assert.equal(s?.preview, "second wording of the firstedit question");
+    assert.equal(
+      r.search("firstedit", { global: true }).sessions[0].intent,
+      "second wording of the firstedit question",
+    );
+  } finally {
+    r.close();
+    w.cleanup();
+  }
+});
+
 test("an index from before the off-chain flag is rebuilt, never read without it", () => {
   const w = makeWorld();
   writeFileSync(transcriptPath(w), `${fixtureLines(w).join("\n")}\n`);
