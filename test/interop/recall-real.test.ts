@@ -16,7 +16,7 @@ async function recallJson(t: Interop, args: string[]) {
     sessions: {
       source: string;
       path: string;
-      windows: { messages: { role: string; text: string; hit: boolean; line: number | null }[] }[];
+      windows: { messages: { role: string; text: string; hit: boolean; line: number | null; off_chain: boolean }[] }[];
     }[];
   };
 }
@@ -80,6 +80,10 @@ for (const c of CASES) {
         assert.ok(
           hits.every((m) => typeof m.line === "number" && m.line > 0),
           "hits point at transcript lines",
+        );
+        assert.ok(
+          session.windows.flatMap((w) => w.messages).every((m) => m.off_chain === false),
+          "a one-turn conversation has no abandoned branch (Claude's hook progress lines are dead-end siblings, not one)",
         );
         const status = await runCli(t, ["status", "--format", "json"]);
         const counts = JSON.parse(status.stdout) as {
