@@ -6,6 +6,7 @@
  * answered with the outcome: done, merged differently (an error telling it to read the file again), or declined.
  * Closed files are written to disk.
  */
+import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../core/errors";
 import type { WorkspaceFiles } from "../core/ports";
@@ -100,9 +101,15 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
   }
 }
 
-/** Saves the document an agent wrote to; a refused save (say, the file changed on disk) is the agent's error. */
+/**
+ * Saves the document an agent wrote to; a refused save (say, the file changed on disk) is the agent's error.
+ * `save()` also answers false when there was nothing to save: VS Code saves a workspace edit to a file that no
+ * editor shows (a merge view took its tab) along with the edit. Then the disk already holds the buffer's text.
+ */
 async function saveOrThrow(doc: vscode.TextDocument, absPath: string): Promise<void> {
   if (await doc.save()) return;
+  const onDisk = await readFile(absPath, "utf8").catch(() => undefined);
+  if (!doc.isDirty || onDisk === doc.getText()) return;
   throw new Error(
     `the write to ${absPath} is in the open editor, but VS Code could not save it (the file may have changed on disk); the user has to save or revert it. Read the file again before further edits.`,
   );
