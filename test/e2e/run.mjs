@@ -63,11 +63,20 @@ async function step(name, fn) {
 }
 
 const specDir = path.join(ROOT, "test/e2e/specs");
-const specs = readdirSync(specDir)
+// A chosen spec brings the specs it relies on: 01-workbench (opens the workbench, imports the fixture history)
+// always, and those it names in `export const needs = ["02-spawn", …]`.
+const WORKBENCH = "01-workbench.mjs";
+const all = readdirSync(specDir)
   .filter((f) => f.endsWith(".mjs"))
-  .sort()
-  .filter((f) => opt.spec.length === 0 || opt.spec.some((s) => f.includes(s)));
-if (!specs.length) throw new Error(`no spec in ${path.relative(ROOT, specDir)} matches ${opt.spec.join(", ")}`);
+  .sort();
+const chosen = new Set(all.filter((f) => opt.spec.length === 0 || opt.spec.some((s) => f.includes(s))));
+if (!chosen.size) throw new Error(`no spec in ${path.relative(ROOT, specDir)} matches ${opt.spec.join(", ")}`);
+chosen.add(WORKBENCH);
+for (const file of [...chosen]) {
+  const { needs = [] } = await import(pathToFileURL(path.join(specDir, file)).href);
+  for (const n of needs) chosen.add(all.find((f) => f.startsWith(n)) ?? n);
+}
+const specs = all.filter((f) => chosen.has(f));
 
 const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
 opt.vsix ??= path.join(ROOT, `dist/vsix/acp-threads-${process.platform}-${process.arch}-${version}.vsix`);

@@ -1,6 +1,9 @@
 // The recall view finds our own session and the imported Codex history.
 import { recallFrame } from "../pages/workbench.mjs";
 
+/** The demo Codex thread "create hello.txt … from the browser" that 02-spawn makes. */
+export const needs = ["02-spawn"];
+
 export default async function ({ page, quick, step, shot }) {
   await step("the recall view finds the session by a word from it", async () => {
     await quick.run("ACP Threads: Search past sessions");

@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { threadFrame, until } from "../pages/workbench.mjs";
 
+export const needs = ["02-spawn"];
+
 /** Clicks every permission prompt's Allow until the panel is idle again (the frame is looked up afresh each time). */
 async function allowUntilIdle(page, log) {
   let clicked = "";
