@@ -112,6 +112,7 @@ export class ThreadOps implements vscode.Disposable {
       canTakeOver: !!follower && !holder && this.#released.has(threadId),
       links: stored ? this.#links(threadId) : [],
       stored,
+      live: !!live?.isOpen,
     };
   }
 
@@ -189,6 +190,8 @@ export class ThreadOps implements vscode.Disposable {
         return void (await vscode.commands.executeCommand("acpThreads.handoff", threadId));
       case "saveBundle":
         return void (await vscode.commands.executeCommand("acpThreads.saveBugBundle", threadId));
+      case "stop":
+        return void (await vscode.commands.executeCommand("acpThreads.stopSession", threadId));
       case "openThread":
         return void (await vscode.commands.executeCommand("acpThreads.openThread", a.threadId));
     }

@@ -1,7 +1,8 @@
 /**
  * Renders the ops strip in the panel header: the watchdog's alert with the retry ladder's next rung (and the
  * other rungs), the read-only notice when another window or process writes the thread (with Take over once it is
- * free), the handoff links; and the thread actions Hand off… / Save bug bundle as icon buttons in the title row.
+ * free), the handoff links; and the thread actions Hand off… / Save bug bundle / Stop session as icon buttons in
+ * the title row.
  * Plain DOM, no innerHTML.
  */
 import type { OpsAction, OpsView } from "./protocol";
@@ -53,6 +54,14 @@ export class OpsBanner {
         ? [
             this.#iconButton("Hand off to another agent…", "arrow-swap", { type: "ops", action: "handoff" }),
             this.#iconButton("Save bug bundle…", "bug", { type: "ops", action: "saveBundle" }),
+          ]
+        : []),
+      ...(v.live
+        ? [
+            this.#iconButton("Stop session (stop the agent, release the thread)", "debug-disconnect", {
+              type: "ops",
+              action: "stop",
+            }),
           ]
         : []),
     );

@@ -32,11 +32,13 @@ export interface OpsView {
   links: OpsLink[];
   /** The thread can be handed off / bundled (a stored thread exists). */
   stored: boolean;
+  /** A session of it runs in this window (it can be stopped). */
+  live: boolean;
 }
 
 export type OpsAction =
   | { type: "ops"; action: "retry"; step?: (typeof RETRY_STEPS)[number] }
-  | { type: "ops"; action: "dismiss" | "takeOver" | "handoff" | "saveBundle" }
+  | { type: "ops"; action: "dismiss" | "takeOver" | "handoff" | "saveBundle" | "stop" }
   | { type: "ops"; action: "openThread"; threadId: string };
 
 export function parseOpsAction(raw: unknown): OpsAction | undefined {
@@ -52,6 +54,7 @@ export function parseOpsAction(raw: unknown): OpsAction | undefined {
     case "takeOver":
     case "handoff":
     case "saveBundle":
+    case "stop":
       return { type: "ops", action: m.action };
     case "openThread":
       return str(m.threadId, 200) ? { type: "ops", action: "openThread", threadId: m.threadId } : undefined;
