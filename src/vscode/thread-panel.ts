@@ -1,0 +1,325 @@
+/**
+ * One thread's webview panel: renders a live session (events batched every 50 ms) or a past thread (read-only,
+ * scrolled to the end), relays the webview's messages (prompt box, permissions, pickers, code actions, ops strip)
+ * to the host and keeps the ledger's "files changed" rows current. `ThreadPanels` (thread-panels.ts) keeps one per
+ * thread.
+ */
+import { isAbsolute, join } from "node:path";
+import * as vscode from "vscode";
+import type { RuntimeEvent } from "../core/model/events";
+import { errorMessage } from "../core/errors";
+import { parseWebviewMessage } from "../webview/thread/protocol";
+import type { HostMessage, PickerView, WebviewMessage } from "../webview/thread/protocol";
+import type { CodeActions } from "./code-actions";
+import type { ComposerHost } from "./composer/composer-host";
+import type { LiveSession } from "./live-session";
+import type { PermissionBroker } from "./permission-broker";
+import type { PastThreadSummary } from "./sessions-tree";
+import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
+
+export interface PastThread extends PastThreadSummary {
+  events: RuntimeEvent[];
+}
+
+export interface ThreadPanelDeps {
+  extensionUri: vscode.Uri;
+  broker: PermissionBroker;
+  live(threadId: string): LiveSession | undefined;
+  loadPast(threadId: string): Promise<PastThread | undefined>;
+  onTerminalOutput: vscode.Event<TerminalOutputEvent>;
+  recentTerminalOutput(sessionId: string): Omit<TerminalOutputEvent, "sessionId">[];
+  /** Renames a stored thread (the panel's title edit). */
+  rename?(threadId: string, title: string): Promise<void>;
+  /** "N files changed" rows of a stored thread (edit ledger), posted now and on every change. */
+  followTurnChanges?(post: (m: HostMessage) => void, threadId: () => string | undefined): vscode.Disposable;
+  /** The ops strip (#13): watchdog, read-only holder, handoff links; see thread-ops.ts. */
+  ops?: {
+    attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable;
+    handle(threadId: string, action: Extract<WebviewMessage, { type: "ops" }>): Promise<void>;
+  };
+  /** The prompt box's host side (src/vscode/composer): new-thread drafts, its messages, its state. */
+  composer?: ComposerHost;
+}
+
+export interface TerminalOutputEvent {
+  sessionId: string;
+  terminalId: string;
+  data: string;
+  exit?: { exitCode: number | null; signal: string | null };
+}
+
+/** When each live session's running turn started (for the elapsed time in the panel header). */
+const turnStarts = new WeakMap<LiveSession, number>();
+const running = (s: string) => s === "working" || s === "waiting_permission";
+
+/** Sends `text` as the next prompt once the session is idle (feedback given with a rejected permission). */
+function promptWhenIdle(live: LiveSession, text: string): void {
+  if (live.status === "idle") return void live.prompt(text);
+  const sub = live.onStatus((s) => {
+    if (s === "idle") {
+      sub.dispose();
+      void live.prompt(text);
+    } else if (s === "closed" || s === "failed") sub.dispose();
+  });
+}
+
+const BATCH_MS = 50;
+
+export class ThreadPanel implements vscode.Disposable {
+  readonly #subs: vscode.Disposable[] = [];
+  #queue: RuntimeEvent[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #ready = false;
+  #backlog: HostMessage[] = [];
+  /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
+  rendered: { entries: number; inDom: number } | undefined;
+  #cwd = "";
+
+  constructor(
+    readonly threadId: string,
+    readonly panel: vscode.WebviewPanel,
+    private readonly deps: ThreadPanelDeps,
+    private readonly code: CodeActions,
+    private readonly focusEvent?: number,
+  ) {
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.svg");
+    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, {
+      script: "thread.js",
+      css: "thread.css",
+      title: "Thread",
+      body: THREAD_BODY,
+    });
+    this.#subs.push(panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(parseWebviewMessage(raw))));
+    this.#subs.push(
+      deps.onTerminalOutput(
+        (o) =>
+          o.sessionId === this.#live()?.sessionId &&
+          this.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data, exit: o.exit }),
+      ),
+    );
+  }
+
+  #live(): LiveSession | undefined {
+    return this.deps.live(this.threadId);
+  }
+
+  post(m: HostMessage): void {
+    if (!this.#ready) this.#backlog.push(m);
+    else void this.panel.webview.postMessage(m);
+  }
+
+  #attachComposer(): void {
+    if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this));
+  }
+
+  async #init(): Promise<void> {
+    for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
+    // Queued events are already in live.events, which init sends whole: drop them so nothing shows twice.
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queue = [];
+    const live = this.#live();
+    if (live) {
+      this.panel.title = live.title;
+      this.#cwd = live.cwd;
+      if (running(live.status) && !turnStarts.has(live)) turnStarts.set(live, Date.now());
+      this.post({
+        type: "init",
+        header: {
+          threadId: live.threadId,
+          title: live.title,
+          agent: live.agent.displayName,
+          cwd: live.cwd,
+          sessionId: live.sessionId,
+          acceptsInput: live.mode === "session",
+        },
+        status: live.status,
+        since: running(live.status) ? turnStarts.get(live) : undefined,
+        events: [...live.events],
+        scrollToEnd: true,
+      });
+      for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
+      if (live.sessionId)
+        for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
+      this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
+      this.#subs.push(
+        live.onStatus((s) => {
+          this.#flush();
+          if (!running(s)) turnStarts.delete(live);
+          else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
+          this.post({ type: "status", status: s, detail: live.statusDetail, since: turnStarts.get(live) });
+          if (s === "idle") this.#postPickers(live);
+        }),
+      );
+      this.#postPickers(live);
+      this.#followChanges();
+      if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
+      this.#attachComposer();
+      return;
+    }
+    if (this.deps.composer?.isDraft(this.threadId)) {
+      const header = this.deps.composer.draftHeader(this.threadId);
+      this.panel.title = header.title;
+      this.post({ type: "init", header, status: "idle", events: [], scrollToEnd: true });
+      return this.#attachComposer();
+    }
+    const past = await this.deps.loadPast(this.threadId).catch((err) => {
+      void vscode.window.showErrorMessage(`Could not open the thread: ${errorMessage(err)}`);
+      return undefined;
+    });
+    if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
+    this.panel.title = past.title;
+    this.#cwd = past.cwd;
+    this.post({
+      type: "init",
+      header: {
+        threadId: past.threadId,
+        title: past.title,
+        agent: past.agent,
+        cwd: past.cwd,
+        sessionId: past.sessionId,
+        acceptsInput: false,
+      },
+      status: "readonly",
+      events: past.events,
+      scrollToEnd: this.focusEvent === undefined,
+      focusEvent: this.focusEvent,
+    });
+    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
+    this.#followChanges();
+    this.#attachComposer();
+  }
+
+  /** "N files changed" rows under the turns (the panel's id is the stored thread's, live or past). */
+  #followChanges(): void {
+    const sub = this.deps.followTurnChanges?.(
+      (m) => this.post(m),
+      () => this.threadId,
+    );
+    if (sub) this.#subs.push(sub);
+  }
+
+  #postPickers(live: LiveSession): void {
+    const modes = live.info?.modes;
+    const configs = [...live.events].reverse().find((e) => e.type === "config_options");
+    const options = configs?.type === "config_options" ? configs.options : (live.info?.configOptions ?? []);
+    const pickers: PickerView = {
+      modes: modes
+        ? {
+            currentModeId: modes.currentModeId,
+            available: modes.availableModes.map((m) => ({ id: m.id, name: m.name })),
+          }
+        : null,
+      configOptions: options.flatMap((o) =>
+        o.type === "select"
+          ? [
+              {
+                id: o.id,
+                name: o.name,
+                currentValue: o.currentValue,
+                options: o.options.flatMap((x) =>
+                  "value" in x
+                    ? [{ value: x.value, name: x.name }]
+                    : x.options.map((y) => ({ value: y.value, name: y.name })),
+                ),
+              },
+            ]
+          : [],
+      ),
+    };
+    this.post({ type: "pickers", pickers });
+  }
+
+  #enqueue(evs: RuntimeEvent[]): void {
+    // The tab shows the thread's title: an agent-given title (session_info) replaces the first prompt.
+    for (const e of evs) if (e.type === "session_info" && e.title) this.panel.title = e.title;
+    this.#queue.push(...evs);
+    this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
+  }
+
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#queue.length) this.post({ type: "events", events: this.#queue.splice(0) });
+  }
+
+  async #onMessage(m: WebviewMessage | undefined): Promise<void> {
+    if (!m) return;
+    const live = this.#live();
+    try {
+      switch (m.type) {
+        case "ready":
+          this.#ready = false;
+          this.#backlog = [];
+          await this.#init();
+          this.#ready = true;
+          for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
+          return;
+        case "prompt":
+          return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
+        case "cancel":
+          return void (await live?.cancel());
+        case "permission":
+          if (this.deps.broker.answer(m.requestId, m.optionId) && m.feedback && live) promptWhenIdle(live, m.feedback);
+          return;
+        case "copyText":
+          return await this.code.copy(m.text);
+        case "insertCode":
+          return void (await this.code.insert(m.text));
+        case "applyCode":
+          return void (await this.code.apply(m.text, m.path, this.#cwd || this.#workspace()));
+        case "rename": {
+          if (live) live.title = m.title;
+          this.panel.title = m.title;
+          await this.deps.rename?.(this.threadId, m.title); // a live session and its thread share the id
+          return;
+        }
+        case "review":
+          return await this.deps.broker.review(m.requestId);
+        case "openLocation": {
+          const line = Math.max(0, (m.line ?? 1) - 1);
+          const abs = isAbsolute(m.path) ? m.path : join(this.#cwd || this.#workspace(), m.path);
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+          await vscode.window.showTextDocument(doc, {
+            selection: new vscode.Range(line, 0, line, 0),
+            viewColumn: vscode.ViewColumn.One,
+          });
+          return;
+        }
+        case "openLink":
+          return void (await vscode.env.openExternal(vscode.Uri.parse(m.href)));
+        case "setMode":
+          return await live?.setMode(m.modeId);
+        case "setConfig":
+          return await live?.setConfigOption(m.configId, m.value);
+        case "ops":
+          return await this.deps.ops?.handle(this.threadId, m);
+        case "rendered":
+          this.rendered = { entries: m.entries, inDom: m.inDom };
+          return;
+        case "reviewTurn":
+        case "restoreTurn":
+          return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
+        default:
+          return await this.deps.composer?.handle(this, m);
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
+    }
+  }
+
+  #workspace(): string {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/";
+  }
+
+  /** Renders the thread again from scratch (a live session took over the thread this panel shows). */
+  refresh(): void {
+    void this.#onMessage({ type: "ready" });
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    for (const s of this.#subs.splice(0)) s.dispose();
+  }
+}
