@@ -109,8 +109,9 @@ export class ThreadPanel implements vscode.Disposable {
     else void this.panel.webview.postMessage(m);
   }
 
-  #attachComposer(): void {
-    if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this));
+  /** `past`: a stored thread's events as this panel loaded them (its image chips get their thumbnails). */
+  #attachComposer(past?: readonly RuntimeEvent[]): void {
+    if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this, past));
   }
 
   async #init(): Promise<void> {
@@ -188,7 +189,7 @@ export class ThreadPanel implements vscode.Disposable {
     });
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
-    this.#attachComposer();
+    this.#attachComposer(past.events);
   }
 
   /** "N files changed" rows under the turns (the panel's id is the stored thread's, live or past). */

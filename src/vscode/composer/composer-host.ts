@@ -11,7 +11,7 @@ import type { Logger } from "../../core/log";
 import type { ContextItem, ContextRef, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
-import { assetsDir, MAX_THUMB_BYTES } from "../../core/prompt/images";
+import { assetsDir, MAX_THUMB_BYTES, sniffImageType } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { isThreadId, newThreadId } from "../../core/store/thread-id";
@@ -125,7 +125,8 @@ export class ComposerHost implements vscode.Disposable {
   }
 
   /** A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. */
-  attach(panel: ComposerPanel): vscode.Disposable {
+  /** `past`: the events of a stored thread the panel shows read-only (for the thumbnails of its images). */
+  attach(panel: ComposerPanel, past?: readonly RuntimeEvent[]): vscode.Disposable {
     void this.files.ensure().catch((err) => this.deps.logger.warn("listing workspace files failed", err));
     this.#attached.set(panel.threadId, panel);
     const subs: vscode.Disposable[] = [
@@ -143,7 +144,7 @@ export class ComposerHost implements vscode.Disposable {
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
     if (!live) {
-      this.#postThumbs(panel, panel.threadId, undefined);
+      if (past) this.#postThumbs(panel, panel.threadId, past);
       panel.post({ type: "composer", state: { draft: null } });
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
@@ -191,9 +192,8 @@ export class ComposerHost implements vscode.Disposable {
   }
 
   /** Data URLs of the thumbnails of images in these events (kept beside the stored thread). */
-  #postThumbs(panel: ComposerPanel, storeId: string | undefined, events: readonly RuntimeEvent[] | undefined): void {
-    if (!storeId) return;
-    const refs = (events ?? this.#pastEvents(storeId)).flatMap((e) =>
+  #postThumbs(panel: ComposerPanel, storeId: string, events: readonly RuntimeEvent[]): void {
+    const refs = events.flatMap((e) =>
       e.type === "user_text" ? (e.context ?? []).filter((r) => r.kind === "image") : [],
     );
     const thumbs: Record<string, string> = {};
@@ -204,30 +204,11 @@ export class ComposerHost implements vscode.Disposable {
       const file = join(dir, name);
       const cap = ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES;
       if (!existsSync(file) || statSync(file).size > cap) continue;
-      const mime = name.endsWith(".png")
-        ? "image/png"
-        : name.endsWith(".gif")
-          ? "image/gif"
-          : name.endsWith(".webp")
-            ? "image/webp"
-            : "image/jpeg";
-      thumbs[name] = `data:${mime};base64,${readFileSync(file).toString("base64")}`;
+      const bytes = readFileSync(file);
+      const mime = sniffImageType(bytes);
+      if (mime) thumbs[name] = `data:${mime};base64,${bytes.toString("base64")}`;
     }
     if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
-  }
-
-  #pastEvents(storeId: string): RuntimeEvent[] {
-    try {
-      return this.deps.threads.exists(storeId)
-        ? this.deps.threads
-            .read(storeId)
-            .records.flatMap((r) =>
-              r.kind === "user_message" ? [{ type: "user_text" as const, text: r.text, context: r.context }] : [],
-            )
-        : [];
-    } catch {
-      return [];
-    }
   }
 
   async handle(panel: ComposerPanel, m: ComposerMessage): Promise<void> {
