@@ -339,6 +339,17 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     await this.runtime.cancel(this.sessionId);
   }
 
+  /**
+   * Cancels a running turn and lets the agent wind it down (so its last events are recorded) for at most
+   * `graceMs`: never hangs on a stuck agent.
+   */
+  async #windDown(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const turn = this.#turn;
+    if (!turn) return;
+    await this.#cancelTurn().catch(() => undefined);
+    await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
   async setMode(modeId: string): Promise<void> {
     await this.runtime.setMode(this.sessionId, modeId);
   }
@@ -358,13 +369,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
    */
   async close(status: "idle" | "done" | "failed" = "idle", opts: { graceMs?: number } = {}): Promise<void> {
     if (this.#status === "closed") return;
-    const turn = this.#turn;
-    if (turn) {
-      // let the agent wind the turn down so its last events are recorded, but never hang on a stuck agent
-      await this.#cancelTurn().catch(() => undefined);
-      const grace = opts.graceMs ?? CLOSE_GRACE_MS;
-      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, grace).unref())]);
-    }
+    await this.#windDown(opts.graceMs);
     this.live.close(status);
     this.#ledger?.dispose();
     this.#setStatus("closed");
@@ -385,8 +390,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     if (this.#status === "closed") throw new Error(`thread ${this.threadId} is closed`);
     const turn = this.#turn;
     if (turn) {
-      await this.#cancelTurn().catch(() => undefined);
-      await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+      await this.#windDown();
       // a turn that ignored the cancel ends when its process is stopped
       await this.runtime.close().catch(() => undefined);
       await turn.catch(() => undefined);
