@@ -48,6 +48,8 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
       await page2.getByRole("tab", { name: /ACP Threads/ }).click();
       await page2.locator(".pane-header", { hasText: "Sessions" }).waitFor();
       await page.bringToFront();
+      // earlier specs leave a row of editor columns; the new thread opens beside them, past the window's edge
+      await quick.run("View: Join All Editor Groups");
       await spawnFromPalette(quick, "Fake agent", "sleep 20000", "Run");
       const first = await threadFrame(page, "sleep 20000");
       await first.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
