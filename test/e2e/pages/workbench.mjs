@@ -10,9 +10,23 @@ export class QuickInput {
   }
   /** Opens the palette with `command` typed and focused, without running it. */
   async openPalette(command) {
-    await this.page.keyboard.press("F1");
-    await this.root.waitFor({ state: "visible" });
-    await this.root.locator("input.input").first().fill(`>${command}`);
+    // F1 can land while focus is between a webview and the workbench (after editors moved, say) and open
+    // nothing, or the widget can still be closing from the last command: try again from a clean state.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press("F1");
+        await this.root.waitFor({ state: "visible", timeout: 5000 });
+        await this.root.locator("input.input").first().fill(`>${command}`, { timeout: 5000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await this.page.keyboard.press("Escape");
+        // focus back on the workbench: the empty middle of the activity bar does nothing when clicked
+        const bar = this.page.locator(".monaco-workbench .part.activitybar");
+        const box = await bar.boundingBox();
+        if (box) await bar.click({ position: { x: box.width / 2, y: box.height / 2 } });
+      }
+    }
     await this.root.locator(".monaco-list-row.focused", { hasText: command }).first().waitFor();
   }
   /** Runs a palette command by its full title ("ACP Threads: …"). */
