@@ -83,53 +83,81 @@ function candidateRows(db: Db, term: Term, scope: Scope): { mid: number; body: s
 }
 
 /**
- * The rowids of every message FTS finds for `q`, in one row: group_concat keeps the per-row work inside SQLite
- * (a GROUP BY per session cost about four times as much for a common word at 1M messages).
+ * The rowids of every message FTS finds for `q`, as the bytes "12,345,…": group_concat keeps the per-row work
+ * inside SQLite (a GROUP BY per session cost about four times as much for a common word at 1M messages), and as a
+ * BLOB the list crosses into JS as bytes, without decoding a string of several megabytes.
  */
-function matchingIds(db: Db, q: string, scope: Scope): Float64Array {
+function matchingIds(db: Db, q: string, scope: Scope): Uint8Array {
   const where = scope.repo !== undefined ? " AND (rowid >> 24) IN (SELECT sid FROM sessions WHERE repo = :repo)" : "";
-  const row = db.get<{ ids: string | null }>(
-    `SELECT group_concat(rowid) AS ids FROM msg_fts WHERE msg_fts MATCH :q${where}`,
+  const row = db.get<{ ids: Uint8Array | null }>(
+    `SELECT CAST(group_concat(rowid) AS BLOB) AS ids FROM msg_fts WHERE msg_fts MATCH :q${where}`,
     { ":q": q, ...(scope.repo !== undefined ? { ":repo": scope.repo } : {}) },
   );
-  return parseIds(row?.ids ?? "");
+  return row?.ids ?? new Uint8Array(0);
 }
 
-/** "12,345,…" → numbers, without a split array or a Number() per item. */
-export function parseIds(text: string): Float64Array {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44) n++;
-  const out = new Float64Array(text.length ? n + 1 : 0);
-  let k = 0;
-  let v = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 44) {
-      out[k++] = v;
-      v = 0;
-    } else v = v * 10 + (c - 48);
-  }
-  if (text.length) out[k] = v;
-  return out;
-}
-
-/** Hit counts per session from ascending message ids (a session's ids are one contiguous range). */
-function countIds(ids: Float64Array, offChain: Set<number>): Map<number, SessionCount> {
+/**
+ * "12,345,…" → ascending ids and the hit counts per session, in one pass over the bytes (about 9 ms for 450k ids):
+ * a session's ids are one contiguous range of the ascending list, and the hit class (id mod 4) is the value of
+ * the last two digits mod 4, since 100 is a multiple of 4.
+ */
+export function scanIds(
+  bytes: Uint8Array,
+  offChain: Set<number> = new Set(),
+): { ids: Float64Array; counts: Map<number, SessionCount> } {
   const counts = new Map<number, SessionCount>();
-  let current: SessionCount | undefined;
-  let currentSid = -1;
-  for (let i = 0; i < ids.length; i++) {
-    const sid = Math.floor(ids[i] / SID_FACTOR);
-    if (sid !== currentSid) {
-      currentSid = sid;
-      current = counts.get(sid);
-      if (!current) counts.set(sid, (current = { hits: 0, firstHand: 0, offChain: 0 }));
+  const len = bytes.length;
+  // message ids are at least SID_FACTOR (8 digits and a comma); the array grows if shorter ones ever occur
+  let ids = new Float64Array(Math.floor(len / 9) + 16);
+  const checkOff = offChain.size > 0;
+  let k = 0;
+  let sorted = true;
+  let sid = -1;
+  let hits = 0;
+  let firstHand = 0;
+  let off = 0;
+  const flush = () => {
+    if (sid < 0) return;
+    const c = counts.get(sid); // only when FTS did not answer in rowid order
+    if (c) {
+      c.hits += hits;
+      c.firstHand += firstHand;
+      c.offChain += off;
+    } else counts.set(sid, { hits, firstHand, offChain: off });
+  };
+  let i = 0;
+  while (i < len) {
+    let v = 0;
+    let prev = 0;
+    let last = 0;
+    for (let c = bytes[i]; i < len && c !== 44; c = bytes[++i]) {
+      prev = last;
+      last = c - 48;
+      v = v * 10 + last;
     }
-    current!.hits++;
-    if (offChain.size > 0 && offChain.has(ids[i])) current!.offChain++;
-    else if (ids[i] % 4 === 0) current!.firstHand++;
+    i++; // the comma
+    if (k === ids.length) {
+      const grown = new Float64Array(k * 2);
+      grown.set(ids);
+      ids = grown;
+    }
+    if (k > 0 && v < ids[k - 1]) sorted = false;
+    ids[k++] = v;
+    const s = Math.floor(v / SID_FACTOR);
+    if (s !== sid) {
+      flush();
+      sid = s;
+      hits = firstHand = off = 0;
+    }
+    hits++;
+    if (checkOff && offChain.has(v)) off++;
+    else if (((prev * 10 + last) & 3) === 0) firstHand++;
   }
-  return counts;
+  flush();
+  const out = ids.subarray(0, k);
+  // FTS5 returns rowids in ascending order; the range lookups rely on it, so check rather than assume
+  if (!sorted) out.sort();
+  return { ids: out, counts };
 }
 
 /** The ids in [lo, hi] of an ascending array. */
@@ -155,11 +183,9 @@ export function findTerm(
   offChain: Set<number> = new Set(),
 ): TermResult {
   if (term.fts !== undefined && !term.confirm) {
-    const ids = matchingIds(db, term.fts, scope);
-    // FTS5 returns rowids in ascending order; the range lookups rely on it, so check rather than assume
-    if (ids.some((v, i) => i > 0 && v < ids[i - 1])) ids.sort();
+    const { ids, counts } = scanIds(matchingIds(db, term.fts, scope), offChain);
     return {
-      counts: countIds(ids, offChain),
+      counts,
       hitsFor: (sid) => idsBetween(ids, ...sessionRange(sid)).map((mid) => toHit(mid, termIndex, offChain)),
     };
   }

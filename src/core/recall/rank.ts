@@ -50,17 +50,56 @@ export interface RankedSession {
   why: Why;
 }
 
-/** `perSession`: for each matching session, the count of each term found in it (by term index). */
+/** What the order compares, for every matching session; the `why` is built only for the sessions returned. */
+interface Key {
+  session: RankInfo;
+  byTerm: Map<number, SessionCount>;
+  hits: number;
+  firstHand: number;
+  offChain: number;
+  density: number;
+}
+
+function compare(a: Key, b: Key): number {
+  return (
+    b.byTerm.size - a.byTerm.size ||
+    b.firstHand - a.firstHand ||
+    b.density - a.density ||
+    b.session.same_repo - a.session.same_repo ||
+    (b.session.last_ts ?? 0) - (a.session.last_ts ?? 0) ||
+    (a.session.id < b.session.id ? -1 : a.session.id > b.session.id ? 1 : a.session.sid - b.session.sid)
+  );
+}
+
+/** The first `limit` keys in `compare` order: one pass keeping a short sorted list (a full sort when it is all). */
+function firstKeys(keys: Key[], limit: number): Key[] {
+  if (limit >= keys.length) return keys.sort(compare);
+  if (!(limit > 0)) return [];
+  const best: Key[] = [];
+  for (const k of keys) {
+    if (best.length === limit && compare(k, best[limit - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && compare(k, best[at - 1]) < 0) at--;
+    best.splice(at, 0, k);
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}
+
+/**
+ * `perSession`: for each matching session, the count of each term found in it (by term index). Returns the best
+ * `limit` sessions in order (the order is total, so this is the head of the full ranking).
+ */
 export function rankSessions(
   perSession: Map<number, Map<number, SessionCount>>,
   info: Map<number, RankInfo>,
   termTexts: string[],
+  limit = Infinity,
 ): RankedSession[] {
-  const ranked: RankedSession[] = [];
+  const keys: Key[] = [];
   for (const [sid, byTerm] of perSession) {
     const session = info.get(sid);
     if (!session) continue;
-    const terms = [...byTerm.keys()].sort((a, b) => a - b);
     let hits = 0;
     let firstHand = 0;
     let offChain = 0;
@@ -69,32 +108,24 @@ export function rankSessions(
       firstHand += c.firstHand;
       offChain += c.offChain;
     }
-    ranked.push({
-      session,
+    const density = Math.round((hits / Math.max(1, session.chars / 1000)) * 1000) / 1000;
+    keys.push({ session, byTerm, hits, firstHand, offChain, density });
+  }
+  return firstKeys(keys, limit).map((k) => {
+    const terms = [...k.byTerm.keys()].sort((a, b) => a - b);
+    return {
+      session: k.session,
       terms,
       why: {
         distinct_terms: terms.length,
         terms_matched: terms.map((t) => termTexts[t]),
-        first_hand_hits: firstHand,
-        other_hits: hits - firstHand,
-        off_chain_hits: offChain,
-        hit_density: Math.round((hits / Math.max(1, session.chars / 1000)) * 1000) / 1000,
-        same_repo: session.same_repo === 1,
-        last_ts: session.last_ts,
+        first_hand_hits: k.firstHand,
+        other_hits: k.hits - k.firstHand,
+        off_chain_hits: k.offChain,
+        hit_density: k.density,
+        same_repo: k.session.same_repo === 1,
+        last_ts: k.session.last_ts,
       },
-    });
-  }
-  ranked.sort((a, b) => {
-    const x = a.why;
-    const y = b.why;
-    return (
-      y.distinct_terms - x.distinct_terms ||
-      y.first_hand_hits - x.first_hand_hits ||
-      y.hit_density - x.hit_density ||
-      Number(y.same_repo) - Number(x.same_repo) ||
-      (y.last_ts ?? 0) - (x.last_ts ?? 0) ||
-      (a.session.id < b.session.id ? -1 : a.session.id > b.session.id ? 1 : a.session.sid - b.session.sid)
-    );
+    };
   });
-  return ranked;
 }

@@ -149,10 +149,7 @@ export function search(
   if (matched.size === 0) return done({ status: "no_match", mode, fallback, sessions: [], matched_sessions: 0 });
 
   const termTexts = parsed.terms.map((t) => t.text);
-  const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo, facts), termTexts).slice(
-    0,
-    o.limit,
-  );
+  const ranked = rankSessions(matched, rankInfo(db, [...matched.keys()], opts.repo, facts), termTexts, o.limit);
   const needles = parsed.terms.map((t) => t.norm);
   const drafts = ranked.map((r) => {
     const s = sessionRow(db, r.session.sid);
