@@ -1,7 +1,7 @@
 /** `recall bootstrap` (Codex), `recall sync-claude`, `recall sync` (everything already known + own threads). */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { SyncSummary } from "../../core/recall/recall";
+import type { Recall, SyncSummary } from "../../core/recall/recall";
 import { EXIT, type CliIO } from "../io";
 import { command } from "../command";
 import { FORMAT } from "../flags";
@@ -15,6 +15,17 @@ const ROOT_FLAGS = {
   format: FORMAT,
 } as const;
 
+/** Compacts the index after a bulk import (compact.ts) and records it in the summary; a failure is only a note. */
+function compact(io: CliIO, recall: Recall, sum: SyncSummary): SyncSummary {
+  try {
+    const compacted = recall.compactAfter(sum.messages);
+    return compacted ? { ...sum, compacted } : sum;
+  } catch (err) {
+    io.stderr.write(`acp-threads: the index was not compacted: ${err instanceof Error ? err.message : String(err)}\n`);
+    return sum;
+  }
+}
+
 /** Prints the summaries; EXIT.error when some files could not be read at all (each reason on stderr). */
 function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): number {
   if (json) writeJson(io, sums.length === 1 ? sums[0] : sums);
@@ -25,6 +36,11 @@ function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): number {
         `${s.source}: ${s.files} files (${s.imported} read, ${s.unchanged} unchanged, ${s.missing} missing${unreadable}), ` +
           `${s.messages} new messages, ${s.bad_lines} bad lines, ${s.unknown_records} unknown records, ${s.elapsed_ms} ms\n`,
       );
+      const c = s.compacted;
+      if (c)
+        io.stdout.write(
+          `index compacted: ${c.segments_before} → ${c.segments_after} segments in ${c.elapsed_ms} ms${c.stopped ? " (stopped early)" : ""}\n`,
+        );
     }
   for (const s of sums) for (const note of s.notes ?? []) io.stderr.write(`acp-threads: ${s.source}: ${note}\n`);
   return sums.some((s) => s.unreadable > 0) ? EXIT.error : EXIT.ok;
@@ -54,7 +70,7 @@ function syncRoot(kind: "codex" | "claude") {
       const recall = openFor(io);
       try {
         const sum = kind === "codex" ? recall.importCodex(spec) : recall.importClaude(spec);
-        return printSummary(io, [sum], flags.format === "json");
+        return printSummary(io, [compact(io, recall, sum)], flags.format === "json");
       } finally {
         recall.close();
       }
@@ -75,7 +91,7 @@ export const syncOwn = command(
   ({ io, flags }) => {
     const recall = openFor(io);
     try {
-      return printSummary(io, [recall.syncOwnThreads()], flags.format === "json");
+      return printSummary(io, [compact(io, recall, recall.syncOwnThreads())], flags.format === "json");
     } finally {
       recall.close();
     }

@@ -8,6 +8,7 @@ import { openDerivedDatabase, openDerivedDatabaseAsync, type Db, type DerivedOpe
 import { AcpThreadsError } from "../errors";
 import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
+import { bulkImport, compactIndex, type CompactSummary } from "./compact";
 import { discoverTranscripts } from "./discover";
 import { fingerprints, importFile, type ImportSpec } from "./importer";
 import type { SourceName } from "./model";
@@ -39,6 +40,8 @@ export interface SyncSummary {
   busy?: boolean;
   /** Set when the import was cancelled: `messages` then counts what was committed before it stopped. */
   cancelled?: boolean;
+  /** Set by the CLI when it compacted the index after this import (compact.ts). */
+  compacted?: CompactSummary;
 }
 
 export interface Recall {
@@ -52,6 +55,12 @@ export interface Recall {
   importCodex(spec: RootSpec, ctl?: ImportControl): SyncSummary;
   importClaude(spec: RootSpec, ctl?: ImportControl): SyncSummary;
   archiveFile(path: string, opts?: { cwd?: string; sessionId?: string; source?: SourceName }): SyncSummary;
+  /**
+   * After an import that added `added` messages: merges the full-text index into one segment when that import
+   * was a bulk one (compact.ts); undefined when there was nothing to do. Stops when cancelled or when another
+   * import starts.
+   */
+  compactAfter(added: number, ctl?: ImportControl): CompactSummary | undefined;
   close(): void;
 }
 
@@ -277,6 +286,10 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
         });
         return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
       });
+    },
+    compactAfter(added, ctl) {
+      if (!bulkImport(db, added)) return undefined;
+      return compactIndex(db, () => (ctl?.cancelled?.() ?? false) || liveWriter(importLock) !== undefined);
     },
     close: () => db.close(),
   };

@@ -5,6 +5,7 @@
  * checks every few hundred lines; a worker that dies fails its pending calls and is replaced on the next one.
  */
 import { Worker } from "node:worker_threads";
+import type { CompactSummary } from "../compact";
 import type { SyncSummary } from "../recall";
 import type { ImportProgress } from "../progress";
 import type { RecentOptions } from "../recent";
@@ -84,6 +85,11 @@ class Channel {
 export interface ImportJob {
   /** One summary per source read; the last one has `cancelled` when the job was cancelled. */
   readonly done: Promise<SyncSummary[]>;
+  /**
+   * Settles after `done`, once the worker has compacted the index (a bulk import only; undefined when it did not,
+   * or failed). Searches answer meanwhile; cancel() or a new import stops it at its next step.
+   */
+  readonly compacted: Promise<CompactSummary | undefined>;
   cancel(): void;
 }
 
@@ -91,6 +97,8 @@ export class RecallWorkers {
   #query: Channel | undefined;
   #job: ImportJob | undefined;
   #importChannel: Channel | undefined;
+  /** The channel of the last import while it still compacts the index. */
+  #compacting: Channel | undefined;
   #idle: NodeJS.Timeout | undefined;
   #disposed = false;
 
@@ -143,13 +151,25 @@ export class RecallWorkers {
   import(plan: ImportPlan, onProgress?: (p: ImportProgress) => void): ImportJob {
     if (this.#job) return this.#job;
     if (this.#disposed) throw new Error("recall workers disposed");
-    const ch = (this.#importChannel = new Channel(this.script, this.home, () => undefined));
+    // a compaction after the previous import stops at its next step and leaves the index to this one
+    if (this.#compacting) Atomics.store(this.#compacting.cancelFlag, 0, 1);
+    const ch = (this.#importChannel = this.#compacting = new Channel(this.script, this.home, () => undefined));
     const done = ch.call("import", { plan }, onProgress).finally(() => {
       this.#job = undefined;
       this.#importChannel = undefined;
-      void ch.stop();
     });
-    const job: ImportJob = { done, cancel: () => Atomics.store(ch.cancelFlag, 0, 1) };
+    const compacted = done
+      .then((sums) =>
+        sums.some((s) => s.cancelled) || this.#disposed
+          ? undefined
+          : ch.call("compact", { added: sums.reduce((n, s) => n + s.messages, 0) }),
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#compacting === ch) this.#compacting = undefined;
+        void ch.stop();
+      });
+    const job: ImportJob = { done, compacted, cancel: () => Atomics.store(ch.cancelFlag, 0, 1) };
     this.#job = job;
     return job;
   }
@@ -160,7 +180,9 @@ export class RecallWorkers {
     clearTimeout(this.#idle);
     const job = this.#job;
     job?.cancel(); // the import stops within a few hundred lines; stop() waits for it, then closes its index
-    await Promise.all([this.#importChannel?.stop(), this.#query?.stop()]);
+    const compacting = this.#compacting;
+    if (compacting) Atomics.store(compacting.cancelFlag, 0, 1);
+    await Promise.all([this.#importChannel?.stop(), compacting?.stop(), this.#query?.stop()]);
     this.#query = undefined;
   }
 }

@@ -2,6 +2,7 @@
  * Messages between a host thread and a recall worker (recall.worker.ts). The host never runs SQLite itself: a
  * query waiting for an importer's batch, or an import, would block its event loop.
  */
+import type { CompactSummary } from "../compact";
 import type { SyncSummary } from "../recall";
 import type { ImportProgress } from "../progress";
 import type { RecentOptions, RecentResult } from "../recent";
@@ -27,6 +28,8 @@ export type WorkerRequest =
   | { id: number; op: "recent"; opts: RecentOptions }
   | { id: number; op: "status" }
   | { id: number; op: "import"; plan: ImportPlan }
+  /** After an import that added `added` messages (compact.ts decides whether it was a bulk one). */
+  | { id: number; op: "compact"; added: number }
   /** Closes the index and ends the worker (no reply). */
   | { id: number; op: "close" };
 
@@ -35,6 +38,7 @@ export interface Results {
   recent: RecentResult;
   status: RecallStatus;
   import: SyncSummary[];
+  compact: CompactSummary | undefined;
   close: never;
 }
 

@@ -2,7 +2,7 @@
  * A recall worker thread: owns one connection to the recall index and answers the host's requests in order.
  * Searches and the recent list first sync our own threads (incremental; skipped while an import holds the
  * index). An import reports progress as it goes and stops within a few hundred lines once the host sets the
- * cancel flag. Bundled on its own as dist/recall-worker.js (scripts/build.mjs: `*.worker.ts`).
+ * cancel flag; after it, the same worker compacts the index when the import was a bulk one (compact.ts). Bundled on its own as dist/recall-worker.js (scripts/build.mjs: `*.worker.ts`).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { ImportControl, ImportProgress } from "../progress";
@@ -14,9 +14,11 @@ const cancel = new Int32Array(data.cancel);
 let recall: Recall | undefined;
 const open = () => (recall ??= openRecall(data.home));
 
+const cancelled = () => Atomics.load(cancel, 0) === 1;
+
 function runImport(id: number, plan: ImportPlan): SyncSummary[] {
   const ctl = {
-    cancelled: () => Atomics.load(cancel, 0) === 1,
+    cancelled,
     progress: (progress: ImportProgress) => post({ id, progress }),
   } satisfies ImportControl;
   const r = open();
@@ -46,6 +48,8 @@ function handle(req: WorkerRequest): unknown {
       return open().status();
     case "import":
       return runImport(req.id, req.plan);
+    case "compact":
+      return open().compactAfter(req.added, { cancelled });
     case "close":
       return undefined;
   }

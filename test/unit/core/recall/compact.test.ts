@@ -1,0 +1,88 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeCorpus } from "../../../../bench/recall-corpus";
+import { openRecall } from "../../../../src/core/recall/recall";
+import { RecallWorkers } from "../../../../src/core/recall/worker/client";
+
+const SCRIPT = join(__dirname, "..", "..", "..", "..", "dist", "recall-worker.js");
+
+function withCorpus(
+  messages: number,
+  fn: (dir: string, corpus: ReturnType<typeof writeCorpus>) => Promise<void> | void,
+) {
+  const dir = mkdtempSync(join(tmpdir(), "recall-compact-"));
+  return Promise.resolve()
+    .then(() => fn(dir, writeCorpus(join(dir, "sessions"), messages)))
+    .finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+test("compaction after a bulk import merges the index into one segment, answers stay the same, it stops when asked", () =>
+  withCorpus(6000, (dir, corpus) => {
+    const recall = openRecall(join(dir, "home"));
+    try {
+      const sum = recall.importCodex({ root: corpus.root, allHistory: true });
+      assert.equal(sum.messages, corpus.messages);
+      const needles = [
+        corpus.vocab.latin[0],
+        corpus.vocab.latin[2500],
+        corpus.vocab.cjk[3],
+        `"${corpus.vocab.cjk[0]}"`,
+      ];
+      const answers = () =>
+        needles.map((n) => {
+          const r = recall.search(n, { global: true, limit: 5 });
+          return { matched: r.matched_sessions, sessions: r.sessions.map((s) => [s.id, s.why, s.windows]) };
+        });
+      const before = answers();
+
+      let asked = 0;
+      const stopped = recall.compactAfter(sum.messages, { cancelled: () => asked++ >= 1 });
+      assert.ok(stopped, "a bulk import is compacted");
+      assert.ok(stopped.segments_before > 2, `the import left ${stopped.segments_before} segments`);
+      assert.equal(stopped.steps, 1);
+      assert.equal(stopped.stopped, true);
+      assert.deepEqual(answers(), before, "a compaction stopped half-way answers the same");
+
+      const done = recall.compactAfter(sum.messages)!;
+      assert.equal(done.segments_after, 1);
+      assert.equal(done.stopped, undefined);
+      assert.deepEqual(answers(), before, "the compacted index answers the same");
+      assert.equal(recall.compactAfter(sum.messages)?.steps, 0, "one segment: nothing to do");
+      assert.equal(recall.compactAfter(10), undefined, "a tail sync is no bulk import");
+      assert.equal(recall.compactAfter(0), undefined);
+    } finally {
+      recall.close();
+    }
+  }));
+
+test("the extension's import worker compacts after a bulk import; searches answer meanwhile", () =>
+  withCorpus(6000, async (dir, corpus) => {
+    const workers = new RecallWorkers(SCRIPT, join(dir, "home"));
+    try {
+      const job = workers.import({ codex: { root: corpus.root, allHistory: true } });
+      const [sum] = await job.done;
+      assert.equal(sum.messages, corpus.messages);
+      assert.equal(workers.importing, undefined, "the import is over; the compaction is upkeep");
+      const during = await workers.search(corpus.vocab.latin[0], { global: true });
+      assert.equal(during.status, "ok");
+      const compacted = await job.compacted;
+      assert.ok(
+        compacted && compacted.segments_before > 2 && compacted.segments_after === 1,
+        JSON.stringify(compacted),
+      );
+      assert.equal(
+        (await workers.search(corpus.vocab.latin[0], { global: true })).matched_sessions,
+        during.matched_sessions,
+      );
+
+      const cancelled = workers.import({ codex: { root: corpus.root, allHistory: true } });
+      cancelled.cancel();
+      await cancelled.done;
+      assert.equal(await cancelled.compacted, undefined, "nothing new, nothing to compact");
+    } finally {
+      await workers.dispose();
+    }
+  }));
