@@ -1,6 +1,6 @@
 /**
  * Synthetic corpus for the recall bench, written in the real Codex rollout format (session_meta, turn_context,
- * response_item messages with their event_msg mirrors, function calls and outputs): half Chinese, Zipf-distributed
+ * response_item messages with their event_msg mirrors, function calls and outputs): half Chinese (`cjkShare`), Zipf-distributed
  * vocabularies, 40% tool messages of 200–1,700 chars, the rest 40–540 chars, sessions of 80 messages.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -50,10 +50,10 @@ function zipf(rand: () => number, n: number): number {
   return Math.min(n - 1, Math.floor(Math.pow(n, rand()) - 1));
 }
 
-function sentence(rand: () => number, v: Vocab, chars: number): string {
+function sentence(rand: () => number, v: Vocab, chars: number, cjkShare: number): string {
   const out: string[] = [];
   let len = 0;
-  const chinese = rand() < 0.5;
+  const chinese = rand() < cjkShare;
   while (len < chars) {
     const w = chinese ? v.cjk[zipf(rand, v.cjk.length)] : v.latin[zipf(rand, v.latin.length)];
     out.push(w);
@@ -74,7 +74,8 @@ export interface Corpus {
   repos: string[];
 }
 
-export function writeCorpus(root: string, messages: number, seed = 7): Corpus & { vocab: Vocab } {
+/** `cjkShare`: the share of messages written in Chinese (0.5 by default; 0 for an English-only corpus). */
+export function writeCorpus(root: string, messages: number, seed = 7, cjkShare = 0.5): Corpus & { vocab: Vocab } {
   const rand = rng(seed);
   const vocab = makeVocab(rand);
   const perSession = 80;
@@ -116,12 +117,12 @@ export function writeCorpus(root: string, messages: number, seed = 7): Corpus & 
           line(ts, "response_item", {
             type: "function_call_output",
             call_id: call,
-            output: sentence(rand, vocab, 200 + Math.floor(rand() * 1500)),
+            output: sentence(rand, vocab, 200 + Math.floor(rand() * 1500), cjkShare),
           }),
         );
       } else {
         const role = i % 2 === 0 ? "user" : "assistant";
-        const text = sentence(rand, vocab, 40 + Math.floor(rand() * 500));
+        const text = sentence(rand, vocab, 40 + Math.floor(rand() * 500), cjkShare);
         lines.push(
           line(ts, "response_item", {
             type: "message",
