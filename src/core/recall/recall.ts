@@ -57,7 +57,8 @@ export interface Recall {
   archiveFile(path: string, opts?: { cwd?: string; sessionId?: string; source?: SourceName }): SyncSummary;
   /**
    * After an import that added `added` messages: merges the full-text index into one segment when that import
-   * was a bulk one (compact.ts); undefined when there was nothing to do. Stops when cancelled or when another
+   * was a bulk one (compact.ts); undefined when there was nothing to do (not a bulk import, or the index already has
+   * few segments). Stops when cancelled or when another
    * import starts.
    */
   compactAfter(added: number, ctl?: ImportControl): CompactSummary | undefined;
@@ -289,7 +290,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
     },
     compactAfter(added, ctl) {
       if (!bulkImport(db, added)) return undefined;
-      return compactIndex(db, () => (ctl?.cancelled?.() ?? false) || liveWriter(importLock) !== undefined);
+      const c = compactIndex(db, () => (ctl?.cancelled?.() ?? false) || liveWriter(importLock) !== undefined);
+      return c.steps > 0 || c.stopped ? c : undefined;
     },
     close: () => db.close(),
   };

@@ -1,9 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { writeCorpus } from "../../../../bench/recall-corpus";
 import { cli, findFile, makeWorld } from "../../core/recall/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
@@ -16,6 +18,7 @@ test("bootstrap, sync-claude, recall --format json and status work end to end in
     const boot = await cli(["recall", "bootstrap", "--root", w.codexRoot, "--all-history", "--format", "json"], opts);
     assert.equal(boot.code, 0, boot.err);
     assert.equal(JSON.parse(boot.out).messages, 15);
+    assert.equal(JSON.parse(boot.out).compacted, undefined, "one batch leaves one segment: nothing to compact");
     assert.equal((await cli(["recall", "sync-claude", "--root", w.claudeRoot, "--all-history"], opts)).code, 0);
     const res = await cli(["recall", "--format", "json", "--top-k", "1", "reconnect", "backoff"], opts);
     assert.equal(res.code, 0, res.err);
@@ -34,6 +37,22 @@ test("bootstrap, sync-claude, recall --format json and status work end to end in
     assert.ok(JSON.parse(recent.out).sessions.length >= 2);
   } finally {
     w.cleanup();
+  }
+});
+
+test("a bulk bootstrap compacts the index and says so; a later tail sync does not", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "recall-cli-compact-"));
+  try {
+    const corpus = writeCorpus(join(dir, "sessions"), 6000);
+    const opts = { home: join(dir, "home"), cwd: dir };
+    const boot = await cli(["recall", "bootstrap", "--root", corpus.root, "--all-history"], opts);
+    assert.equal(boot.code, 0, boot.err);
+    assert.match(boot.out, /6000 new messages/);
+    assert.match(boot.out, /^index compacted: \d+ → 1 segments in \d+ ms$/m);
+    const again = await cli(["recall", "bootstrap", "--root", corpus.root, "--all-history", "--format", "json"], opts);
+    assert.equal(JSON.parse(again.out).compacted, undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
