@@ -21,6 +21,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openRecall, type Recall } from "../src/core/recall/recall";
 import { RecallWorkers } from "../src/core/recall/worker/client";
 import { coldCases, coldReport, measureCold } from "./recall-cold";
+import { importInShards } from "./recall-shards";
 import { makeVocab, rng, writeCorpus, type Corpus, type Vocab } from "./recall-corpus";
 
 const ms = (t0: number) => performance.now() - t0;
@@ -105,6 +106,8 @@ export interface BenchOptions {
   coldRuns: number;
   /** Share of Chinese messages in the corpus (0.5; `--cjk-share 0` for an English-only one). */
   cjkShare: number;
+  /** Also time two workers importing the two halves into two index files (recall-shards.ts). */
+  shardProbe?: boolean;
 }
 
 export async function benchRecall(opts: BenchOptions): Promise<Record<string, unknown>> {
@@ -152,6 +155,14 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
         "host event-loop delay during import + compaction",
         `p50 ${imp.delay.p50.toFixed(1)} ms, p99 ${imp.delay.p99.toFixed(1)} ms, max ${imp.delay.max.toFixed(1)} ms (goal p99 ≤ 50 ms)`,
       );
+      if (opts.shardProbe) {
+        const shards = await importInShards(dir, corpus.root);
+        const rate = shards.messages / (shards.ms / 1000);
+        print(
+          "probe: two workers into two shard files",
+          `${shards.messages} msgs in ${(shards.ms / 1000).toFixed(1)} s = ${Math.round(rate)} msg/s, ${(rate / (imp.messages / (imp.ms / 1000))).toFixed(2)}× one worker (a proposed next step: the read path does not span shards)`,
+        );
+      }
       recall = openRecall(home);
       const { vocab: _vocab, ...plain } = corpus;
       writeFileSync(marker, JSON.stringify(plain));
@@ -285,6 +296,7 @@ if (require.main === module) {
     dir: arg("--keep"),
     coldRuns: Number(arg("--cold-runs") ?? 9),
     cjkShare: Number(arg("--cjk-share") ?? 0.5),
+    shardProbe: process.argv.includes("--shard-probe"),
   }).catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
