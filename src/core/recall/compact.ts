@@ -6,8 +6,8 @@
  * whole index, so it follows only an import that added a good share of it (a first import of history, not a tail
  * sync, which automerge keeps tidy). It goes in steps of STEP_PAGES pages, one short transaction each, so other
  * connections search in between (giveReadersTheirTurn); a step is complete on its own, so stopping between two
- * steps loses nothing. Figures (`npm run bench:recall`): 100k messages, 9 segments → 1 in about 70 steps and
- * 2.7 s, warm query p50 a quarter to a third lower; 1M messages, 28 s.
+ * steps loses nothing. Figures (`npm run bench:recall`): 100k messages, 8–9 segments → 1 in about 70 steps and
+ * 1.8–2.7 s, warm query p50 a quarter to a third lower; 1M messages, 11 → 1 in 615 steps and 41 s.
  */
 import type { Db } from "../db/sqlite";
 import { giveReadersTheirTurn } from "./reader-turns";
@@ -15,7 +15,7 @@ import { giveReadersTheirTurn } from "./reader-turns";
 /** An import that leaves more segments than this and added at least BULK_SHARE of the messages is compacted. */
 export const MAX_SEGMENTS = 2;
 export const BULK_SHARE = 0.25;
-/** Pages merged per transaction: about 40 ms of work, so a search waits at most that long for its turn. */
+/** Pages merged per transaction: a step takes ~40 ms (the longest seen: 330 ms), a search's longest wait. */
 const STEP_PAGES = 500;
 
 export interface CompactSummary {

@@ -57,9 +57,8 @@ export interface Recall {
   archiveFile(path: string, opts?: { cwd?: string; sessionId?: string; source?: SourceName }): SyncSummary;
   /**
    * After an import that added `added` messages: merges the full-text index into one segment when that import
-   * was a bulk one (compact.ts); undefined when there was nothing to do (not a bulk import, or the index already has
-   * few segments). Stops when cancelled or when another
-   * import starts.
+   * was a bulk one (compact.ts); undefined when there was nothing to do (not a bulk import, or the index already
+   * has few segments). Stops when cancelled or when another import starts.
    */
   compactAfter(added: number, ctl?: ImportControl): CompactSummary | undefined;
   close(): void;
