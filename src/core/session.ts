@@ -7,80 +7,36 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { untilAborted } from "./abort";
-import type { AcpAgentRuntime } from "./acp/agent-runtime";
-import type { ProtocolLogEntry } from "./acp/protocol-log";
 import type { AgentCapabilitiesView, AgentRuntime, RuntimeStatus, SessionInfo } from "./acp/runtime";
-import { TrafficRecorder } from "./bundle/traffic";
 import { join } from "node:path";
 import { errorMessage } from "./errors";
 import { Emitter, type Disposable } from "./lifecycle";
-import { nullLogger, type Logger } from "./log";
-import type { ContextRef, PromptPart } from "./model/context";
+import { nullLogger } from "./log";
+import type { PromptPart } from "./model/context";
 import type { RuntimeEvent } from "./model/events";
 import type { BuiltPrompt, ContextSources } from "./prompt/blocks";
 import { preparePrompt } from "./prompt/prepare";
-import type { AgentInfoRef, TurnUsage } from "./model/usage";
-import { gitInfo } from "./store/git-info";
-import { initialMetadata, type ThreadMetadata } from "./model/metadata";
-import { THREAD_FORMAT_VERSION, type AgentRef, type ThreadStartRecord } from "./model/records";
+import type { AgentInfoRef } from "./model/usage";
+import type { ThreadMetadata } from "./model/metadata";
 import { newThreadId } from "./store/thread-id";
-import type { ThreadHandle, ThreadStore } from "./store/thread-store";
-import type { EditLedger } from "./ledger/edit-ledger";
+import type { ThreadHandle } from "./store/thread-store";
 import { SessionLedger } from "./ledger/session-ledger";
 import { BestEffortSink } from "./thread/best-effort-sink";
 import { buildSeedText } from "./thread/context-seed";
-import { LiveThread, modelOf, type LiveThreadOptions } from "./thread/live-thread";
+import { LiveThread, modelOf } from "./thread/live-thread";
 import { promptText, withSeed, type PromptContent } from "./thread/prompt-text";
+import { agentInfoOf, recordNewThread, sinkFor } from "./session/new-thread";
+import { RuntimeTaps } from "./session/runtime-taps";
+import type {
+  AgentExit,
+  PromptOptions,
+  SessionOrigin,
+  ThreadSessionOptions,
+  ThreadSessionStatus,
+  TurnResult,
+} from "./session/types";
 
-export interface ThreadSessionOptions<R extends AgentRuntime = AgentRuntime> {
-  store: ThreadStore;
-  /** Makes a runtime for this agent; called again to recover after the agent crashed. */
-  createRuntime: () => R;
-  agent: AgentRef;
-  cwd: string;
-  title?: string;
-  /** Id for a new thread (a host that names the thread before it starts); default: a fresh time-ordered id. */
-  threadId?: string;
-  logger?: Logger;
-  live?: LiveThreadOptions;
-  /** Records what each turn changes in the workspace (review, restore, provenance). */
-  ledger?: EditLedger;
-  /** Where a new thread came from (a handoff names the thread it continues). */
-  origin?: ThreadStartRecord["origin"];
-  /** Record the thread's protocol traffic under `<home>/traffic/` for bug bundles (default true). */
-  recordTraffic?: boolean;
-  /**
-   * Record on a best-effort basis: a thread store error (creating the thread, any later write) never fails
-   * the session; it is reported here once and the session goes on unrecorded (`recorded` turns false).
-   * Without it a store error fails `start` or the turn like any other error.
-   */
-  onRecordError?: (err: unknown) => void;
-}
-
-export interface PromptOptions {
-  signal?: AbortSignal;
-  /** The user message as the thread records it; default: derived from the prompt (see promptText). */
-  recordText?: string;
-  /** The prompt's context chips, recorded with the user message. */
-  recordContext?: ContextRef[];
-}
-
-/** The agent process behind a thread died (mid-turn or between turns). */
-export interface AgentExit {
-  message: string;
-  stderrTail: string[];
-}
-
-export type ThreadSessionStatus = "starting" | "idle" | "working" | "closed" | "failed";
-/** How the agent session behind the thread was obtained; `seeded` = a new session given our history. */
-export type SessionOrigin = "new" | "load" | "resume" | "seeded";
-
-export interface TurnResult {
-  stopReason: string;
-  error?: string;
-  /** Token usage the agent reported for the turn. */
-  usage?: TurnUsage;
-}
+export type { AgentExit, PromptOptions, SessionOrigin, ThreadSessionOptions, ThreadSessionStatus, TurnResult };
 
 const DEAD: RuntimeStatus[] = ["closed", "failed"];
 const CLOSE_GRACE_MS = 3000;
@@ -98,14 +54,11 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
   #origin: SessionOrigin = "new";
   #info: SessionInfo | undefined;
   readonly #ledger: SessionLedger | undefined;
-  readonly #traffic = new Emitter<ProtocolLogEntry>();
-  readonly #exits = new Emitter<AgentExit>();
+  readonly #taps: RuntimeTaps;
   /** Every protocol line of the current agent process, its stderr included (the watchdog reads it). */
-  readonly onTraffic: (listener: (e: ProtocolLogEntry) => void) => Disposable = this.#traffic.event;
+  readonly onTraffic: RuntimeTaps["onTraffic"];
   /** The agent process died; the next prompt (or `restart`) reopens the session in a new one. */
-  readonly onAgentExit: (listener: (e: AgentExit) => void) => Disposable = this.#exits.event;
-  #taps: Disposable[] = [];
-  #recorder: TrafficRecorder | undefined;
+  readonly onAgentExit: RuntimeTaps["onAgentExit"];
 
   private constructor(
     private readonly opts: ThreadSessionOptions<R>,
@@ -113,6 +66,22 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     readonly live: LiveThread,
     private sessionId: string,
   ) {
+    this.#taps = new RuntimeTaps({
+      trafficFile:
+        opts.recordTraffic === false ? undefined : join(opts.store.layout.trafficDir, `${live.threadId}.ndjson`),
+      agentName: opts.agent.name,
+      open: () => this.#status !== "closed",
+      // work the agent goes on with outside a turn is history too (claude-agent-acp 0.23 answers the prompt after
+      // a cancel with an instant end_turn and does the work in the background)
+      background: (sessionId, event) => {
+        if (this.#turn || sessionId !== this.sessionId || this.#status === "closed") return;
+        if (event.type === "done" || event.type === "commands") return;
+        if (!this.live.handle.closed) this.live.record(event);
+        this.#emit(event);
+      },
+    });
+    this.onTraffic = this.#taps.onTraffic;
+    this.onAgentExit = this.#taps.onAgentExit;
     const agent = { id: opts.agent.id, name: opts.agent.name };
     const logger = opts.logger ?? nullLogger;
     this.#ledger =
@@ -134,33 +103,12 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     const baseline = opts.ledger?.prepare(opts.cwd); // the folder's baseline builds while the agent starts
     try {
       const info = await untilAborted(runtime.ensureSession(), signal);
-      const now = new Date();
-      const start = {
-        threadId,
-        agent: opts.agent,
-        mode: "acp" as const,
-        cwd: opts.cwd,
-        ...gitInfo(opts.cwd),
-        agentSessionId: info.sessionId,
-        ...(opts.title ? { title: opts.title } : {}),
-        ...(opts.origin ? { origin: opts.origin } : {}),
-      };
-      try {
-        handle = opts.store.create(start, now);
-      } catch (err) {
-        if (!opts.onRecordError) throw err;
-        opts.onRecordError(err);
-      }
-      const sink = opts.onRecordError ? new BestEffortSink(threadId, handle, opts.onRecordError) : handle!;
-      const meta = initialMetadata({ v: THREAD_FORMAT_VERSION, ts: now.toISOString(), kind: "thread_start", ...start });
-      const live = new LiveThread(sink, meta, opts.live);
-      const model = modelOf(info.configOptions);
-      if (model) live.patch({ model });
-      live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
+      let live: LiveThread;
+      ({ live, handle } = recordNewThread(opts, threadId, info, runtime));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       session.#info = info;
       void baseline?.then((lease) => lease.dispose());
-      session.#tap(runtime);
+      session.#taps.follow(runtime, info.sessionId);
       return session;
     } catch (err) {
       handle?.close();
@@ -185,13 +133,8 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     const handle = opts.store.open(threadId);
     const runtime = full.createRuntime();
     try {
-      const sink = full.onRecordError ? new BestEffortSink(threadId, handle, full.onRecordError) : handle;
-      const session = new ThreadSession(
-        full,
-        runtime,
-        new LiveThread(sink, metadata, full.live),
-        metadata.agentSessionId ?? "",
-      );
+      const live = new LiveThread(sinkFor(full, threadId, handle), metadata, full.live);
+      const session = new ThreadSession(full, runtime, live, metadata.agentSessionId ?? "");
       await session.#attach(runtime, signal);
       return session;
     } catch (err) {
@@ -374,12 +317,9 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#ledger?.dispose();
     this.#setStatus("closed");
     await this.runtime.close().catch((err) => (this.opts.logger ?? nullLogger).warn("closing the agent failed", err));
-    for (const d of this.#taps.splice(0)) d.dispose();
-    this.#recorder?.close();
+    this.#taps.dispose();
     this.#events.dispose();
     this.#statusEmitter.dispose();
-    this.#traffic.dispose();
-    this.#exits.dispose();
   }
 
   /**
@@ -401,47 +341,11 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
 
   /** After an agent crash: a fresh runtime through the same ladder. */
   async #recover(): Promise<void> {
-    for (const d of this.#taps.splice(0)) d.dispose();
+    this.#taps.release();
     await this.runtime.close().catch(() => undefined);
     this.currentRuntime = this.opts.createRuntime();
     this.#ledger?.attach(this.currentRuntime, () => this.sessionId);
     await this.#attach(this.runtime);
-  }
-
-  /** Follows the runtime's protocol log (traffic file, `onTraffic`) and its death (`onAgentExit`). */
-  #tap(runtime: AgentRuntime): void {
-    for (const d of this.#taps.splice(0)) d.dispose();
-    const rt = runtime as Partial<AcpAgentRuntime>;
-    if (this.opts.recordTraffic !== false && rt.protocolLog) {
-      this.#recorder ??= new TrafficRecorder(join(this.opts.store.layout.trafficDir, `${this.threadId}.ndjson`));
-      this.#recorder.addSession(this.sessionId);
-      this.#taps.push(this.#recorder.follow(rt.protocolLog));
-    }
-    const log = rt.protocolLog;
-    if (log) this.#taps.push(log.onLine((e) => this.#traffic.fire(e)));
-    // Work the agent goes on with outside a turn is history too (claude-agent-acp 0.23 answers the prompt after
-    // a cancel with an instant end_turn and does the work in the background).
-    if (rt.onEvent)
-      this.#taps.push(
-        rt.onEvent(({ sessionId, event }) => {
-          if (this.#turn || sessionId !== this.sessionId || this.#status === "closed") return;
-          if (event.type === "done" || event.type === "commands") return;
-          if (!this.live.handle.closed) this.live.record(event);
-          this.#emit(event);
-        }),
-      );
-    if (rt.onStatus)
-      this.#taps.push(
-        rt.onStatus((s) => {
-          if (s !== "failed" || this.#status === "closed") return;
-          const exit = log?.entries().findLast((e) => e.direction === "note" && e.text.startsWith("agent exited"));
-          const name = this.opts.agent.name;
-          this.#exits.fire({
-            message: exit ? `${name}: ${exit.text}` : `${name} stopped`,
-            stderrTail: log?.stderrTail() ?? [],
-          });
-        }),
-      );
   }
 
   async #attach(runtime: AgentRuntime, signal?: AbortSignal): Promise<void> {
@@ -458,7 +362,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     const model = modelOf(info.configOptions);
     this.live.patch({ agentSessionId: info.sessionId, ...(model ? { model } : {}) }); // a no-op when nothing changed
     this.live.sessionOpened(info.sessionId, this.#origin, agentInfoOf(runtime));
-    this.#tap(runtime);
+    this.#taps.follow(runtime, info.sessionId);
     this.#setStatus("idle");
   }
 
@@ -475,12 +379,6 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#status = status;
     this.#statusEmitter.fire(status);
   }
-}
-
-/** The agent's name and version from `initialize`, when the runtime knows them. */
-function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
-  const info = runtime.getCapabilities()?.agentInfo;
-  return info?.name ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
 }
 
 /** The events of a turn cancelled before its prompt was sent. */

@@ -30,7 +30,8 @@ const GOOD: Record<string, string> = {
   "src/core/log.ts": `import type { Thing } from "./model/thing";\nexport const log = (t: Thing) => t.id;\n`,
   "src/core/acp/agent.ts": `import { log } from "../log";\nexport const run = () => log({ id: "a" });\n`,
   "src/core/store/store.ts": `import { run } from "../acp/agent";\nexport const save = () => run();\n`,
-  "src/core/session.ts": `import { save } from "./store/store";\nexport const go = () => save();\n`,
+  "src/core/session/part.ts": `import { save } from "../store/store";\nexport const part = () => save();\n`,
+  "src/core/session.ts": `import { part } from "./session/part";\nexport const go = () => part();\n`,
   "src/cli/main.ts": `import { go } from "../core/session";\ngo();\n`,
   "src/vscode/ext.ts": `import * as vscode from "vscode";\nimport type { Msg } from "../webview/panel/protocol";\nimport { go } from "../core/session";\nexport const m = (x: Msg) => vscode.window.showInformationMessage(x + go());\n`,
   "src/webview/panel/protocol.ts": `export type Msg = string;\n`,
@@ -41,7 +42,7 @@ const GOOD: Record<string, string> = {
 test("a tree that follows the layers passes", () => {
   const r = check(GOOD);
   assert.equal(r.code, 0, r.problems.join("\n"));
-  assert.match(r.out, /check-imports: 10 files, \d+ imports, 0 problem/);
+  assert.match(r.out, /check-imports: 11 files, \d+ imports, 0 problem/);
 });
 
 test("an import cycle is reported with the files on it, in order", () => {
@@ -87,7 +88,8 @@ test("wrong-way imports are reported with the file, the line and the rule", () =
       `import { save } from "../store/store";`,
       `import { m } from "../../vscode/ext";`,
       `import { go } from "../session";`,
-      `export const bad = [vscode, save, m, go];`,
+      `import { part } from "../session/part";`,
+      `export const bad = [vscode, save, m, go, part];`,
     ].join("\n"),
     // cli → webview; vscode → webview beyond the protocol files; webview → node and core values
     "src/cli/bad.ts": `import { show } from "../webview/panel/main";\nexport const x = show;\n`,
@@ -105,6 +107,7 @@ test("wrong-way imports are reported with the file, the line and the rule", () =
     ],
     ["src/core/acp/bad.ts:3:", /nothing outside src\/vscode imports src\/vscode/],
     ["src/core/acp/bad.ts:4:", /only core\/session.ts joins the stages/],
+    ["src/core/acp/bad.ts:5:", /only core\/session.ts joins the stages/],
     ["src/vscode/bad.ts:1:", /src\/vscode imports of src\/webview only its typed protocol files/],
     ["src/webview/other/main.ts:1:", /src\/webview\/other imports only its own files and src\/webview\/shared/],
     ["src/webview/panel/bad.ts:1:", /browser code never imports node built-ins/],
