@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { ContextItem } from "../model/context";
+import type { RuntimeEvent } from "../model/events";
 import { writeFileAtomic } from "../store/atomic-write";
 export { assetsDir } from "../store/paths";
 import { fileUri } from "./refs";
@@ -89,4 +90,28 @@ export function keepImage(item: ContextItem, dir: string): ContextItem {
   const thumbType = item.thumbData && sniffImageType(item.thumbData);
   const thumb = thumbType ? storeAsset(dir, item.thumbData!, thumbType, ".thumb") : undefined;
   return { ...item, asset, ...(thumb ? { thumb } : {}) };
+}
+
+/** Images without a thumbnail (attached by the CLI) are shown whole up to this size. */
+const INLINE_IMAGE_BYTES = 1024 * 1024;
+
+/**
+ * Data URLs, by asset name, of the thumbnails of the images the user messages in `events` carry, read from the
+ * thread's assets folder `dir` (an image without a thumbnail is shown whole when it is small enough).
+ */
+export function thumbnailsOf(dir: string, events: readonly RuntimeEvent[]): Record<string, string> {
+  const thumbs: Record<string, string> = {};
+  for (const e of events) {
+    if (e.type !== "user_text") continue;
+    for (const ref of e.context ?? []) {
+      const name = ref.kind === "image" ? (ref.thumb ?? ref.asset) : undefined;
+      if (!name || /[\\/]/.test(name)) continue;
+      const file = join(dir, name);
+      if (!existsSync(file) || statSync(file).size > (ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES)) continue;
+      const bytes = readFileSync(file);
+      const mime = sniffImageType(bytes);
+      if (mime) thumbs[name] = `data:${mime};base64,${bytes.toString("base64")}`;
+    }
+  }
+  return thumbs;
 }

@@ -3,15 +3,13 @@
  * prompts with their context, chips that open what they name, files dropped on the box, thumbnails of images in
  * the transcript, and new threads that open as a panel with the agent picker before any agent is started.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { Logger } from "../../core/log";
 import type { ContextItem, ContextRef, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
-import { assetsDir, MAX_THUMB_BYTES, sniffImageType } from "../../core/prompt/images";
+import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { isThreadId, newThreadId } from "../../core/store/thread-id";
@@ -28,8 +26,6 @@ import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
-/** Images without a thumbnail (attached by the CLI) are shown whole up to this size. */
-const INLINE_IMAGE_BYTES = 1024 * 1024;
 
 /** The thread panel as the composer sees it. */
 export interface ComposerPanel {
@@ -191,23 +187,9 @@ export class ComposerHost implements vscode.Disposable {
       .catch((err) => this.deps.logger.warn("doctor failed", err));
   }
 
-  /** Data URLs of the thumbnails of images in these events (kept beside the stored thread). */
+  /** Thumbnails of the images in these events (kept beside the stored thread). */
   #postThumbs(panel: ComposerPanel, storeId: string, events: readonly RuntimeEvent[]): void {
-    const refs = events.flatMap((e) =>
-      e.type === "user_text" ? (e.context ?? []).filter((r) => r.kind === "image") : [],
-    );
-    const thumbs: Record<string, string> = {};
-    const dir = assetsDir(this.deps.threads.threadsDir, storeId);
-    for (const ref of refs) {
-      const name = ref.thumb ?? ref.asset;
-      if (!name || /[\\/]/.test(name)) continue;
-      const file = join(dir, name);
-      const cap = ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES;
-      if (!existsSync(file) || statSync(file).size > cap) continue;
-      const bytes = readFileSync(file);
-      const mime = sniffImageType(bytes);
-      if (mime) thumbs[name] = `data:${mime};base64,${bytes.toString("base64")}`;
-    }
+    const thumbs = thumbnailsOf(assetsDir(this.deps.threads.threadsDir, storeId), events);
     if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
   }
 

@@ -11,6 +11,7 @@ import {
   MAX_IMAGE_BYTES,
   readImageFile,
   sniffImageType,
+  thumbnailsOf,
 } from "../../../../src/core/prompt/images";
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -70,6 +71,26 @@ test("a thread's images go to the trash with it and come back on restore", () =>
     assert.ok(existsSync(join(assetsDir(store.layout.trashDir, h.threadId), kept.asset!)));
     store.restore(h.threadId);
     assert.ok(existsSync(join(assetsDir(store.threadsDir, h.threadId), kept.asset!)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("thumbnails of a transcript's images come from the assets folder as data URLs; odd names are skipped", () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-img-"));
+  try {
+    const assets = join(dir, "t1.assets");
+    const kept = keepImage({ ...imageItem(PNG, "a.png"), thumbData: JPEG }, assets);
+    const whole = keepImage(imageItem(PNG, "b.png"), assets);
+    const image = (r: object) => ({ kind: "image" as const, label: "img", ...r });
+    const thumbs = thumbnailsOf(assets, [
+      { type: "user_text", text: "look", context: [image({ asset: kept.asset, thumb: kept.thumb })] },
+      { type: "user_text", text: "and", context: [image({ asset: whole.asset }), image({ asset: "../x.png" })] },
+      { type: "agent_text", text: "ok" },
+    ] as never);
+    assert.deepEqual(Object.keys(thumbs).sort(), [kept.thumb!, whole.asset!].sort());
+    assert.equal(thumbs[kept.thumb!], `data:image/jpeg;base64,${Buffer.from(JPEG).toString("base64")}`);
+    assert.equal(thumbs[whole.asset!], `data:image/png;base64,${Buffer.from(PNG).toString("base64")}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
