@@ -4,24 +4,17 @@
  * RecallWorkers into its own index file, both at once. One SQLite file has one writer, so this is what the second
  * core could add once the read path spans two shard files.
  */
-import { linkSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { discoverTranscripts } from "../src/core/recall/discover";
 import { RecallWorkers } from "../src/core/recall/worker/client";
-
-function transcripts(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) transcripts(p, out);
-    else if (p.endsWith(".jsonl")) out.push(p);
-  }
-  return out;
-}
 
 export async function importInShards(dir: string, root: string): Promise<{ messages: number; ms: number }> {
   const base = join(dir, "shard-probe");
   rmSync(base, { recursive: true, force: true });
   const roots = [join(base, "root0"), join(base, "root1")];
-  transcripts(root)
+  discoverTranscripts(root, { allHistory: true })
+    .map((f) => f.path)
     .sort()
     .forEach((file, i) => {
       const to = join(roots[i % 2], relative(root, file));
