@@ -167,6 +167,7 @@ export function importFile(
       writer.commit();
     }
   }
+  watch?.reached(offset, stats.total);
   sessionUpdate();
   saveFile(true);
   // a rewind in this tail can move messages of earlier syncs off the chain: recompute from the stored links

@@ -37,6 +37,8 @@ export interface ImportWatch {
   begin(path: string, offset: number): void;
   /** The read position in the current file and the messages written so far in it; throws ImportCancelled. */
   at(offset: number, messages: number): void;
+  /** Where the file's read ended (its last lines after the last `at`), without the cancel check. */
+  reached(offset: number, messages: number): void;
   end(): void;
 }
 
@@ -75,10 +77,14 @@ export class ImportTracker implements ImportWatch {
 
   at(offset: number, messages: number): void {
     if (this.ctl.cancelled?.()) throw new ImportCancelled();
+    this.reached(offset, messages);
+    this.#report(false);
+  }
+
+  reached(offset: number, messages: number): void {
     this.#p.bytesDone = this.#base.bytes + Math.max(0, offset - this.#fileStart);
     this.#fileMessages = messages;
     this.#p.messages = this.#base.messages + messages;
-    this.#report(false);
   }
 
   end(): void {
@@ -90,11 +96,16 @@ export class ImportTracker implements ImportWatch {
     this.#report(this.#p.filesDone === this.#p.files);
   }
 
+  /** The progress so far (what the last report said, unthrottled). */
+  snapshot(): ImportProgress {
+    return { ...this.#p, bytesDone: Math.min(this.#p.bytesDone, this.#p.bytes) };
+  }
+
   #report(force: boolean): void {
     if (!this.ctl.progress) return;
     const now = Date.now();
     if (!force && now - this.#lastReport < (this.ctl.reportEveryMs ?? 100)) return;
     this.#lastReport = now;
-    this.ctl.progress({ ...this.#p, bytesDone: Math.min(this.#p.bytesDone, this.#p.bytes) });
+    this.ctl.progress(this.snapshot());
   }
 }

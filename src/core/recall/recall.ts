@@ -10,11 +10,14 @@ import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
 import { bulkImport, compactIndex, type CompactSummary } from "./compact";
 import { discoverTranscripts } from "./discover";
-import { fingerprints, importFile, type ImportSpec } from "./importer";
+import { addSummary, emptySummary, importSpecs, type SyncSummary } from "./import-run";
+import { fingerprints, type Fingerprints, type ImportSpec } from "./importer";
 import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
-import { createSchema, SCHEMA_VERSION } from "./schema";
+import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { ImportCancelled, ImportTracker, type ImportControl } from "./progress";
+import { defaultShardWorker, shardPathOf, ShardJob } from "./shard-import";
+import { planShards } from "./shard-plan";
 import { wantRead } from "./reader-turns";
 import { search, type SearchOptions, type SearchResult } from "./search";
 import { SessionFacts } from "./session-facts";
@@ -23,26 +26,7 @@ import { detectSource } from "./detect";
 import { readStatus, type RecallStatus } from "./status";
 import { RecallWriter } from "./writer";
 
-export interface SyncSummary {
-  source: SourceName;
-  files: number;
-  imported: number;
-  unchanged: number;
-  missing: number;
-  /** Files this process cannot read (a `.jsonl.zst` on a Node without zstd); `notes` says why. */
-  unreadable: number;
-  notes?: string[];
-  messages: number;
-  bad_lines: number;
-  unknown_records: number;
-  elapsed_ms: number;
-  /** Set when another process was importing into this index, so this sync did nothing (syncOwnThreads only). */
-  busy?: boolean;
-  /** Set when the import was cancelled: `messages` then counts what was committed before it stopped. */
-  cancelled?: boolean;
-  /** Set by the CLI when it compacted the index after this import (compact.ts). */
-  compacted?: CompactSummary;
-}
+export type { SyncSummary } from "./import-run";
 
 export interface Recall {
   readonly dbPath: string;
@@ -85,27 +69,6 @@ function retried<T>(fn: () => T): T {
   }
 }
 
-const emptySummary = (source: SourceName): SyncSummary => ({
-  source,
-  files: 0,
-  imported: 0,
-  unchanged: 0,
-  missing: 0,
-  unreadable: 0,
-  messages: 0,
-  bad_lines: 0,
-  unknown_records: 0,
-  elapsed_ms: 0,
-});
-
-/**
- * The index is a cache: a killed process leaves the OS with every write (the rollback journal still guards a torn
- * transaction), and only an OS crash can damage it, which the corrupt-rebuild path covers. So no fsync per batch.
- */
-function tune(db: Db): void {
-  db.exec("PRAGMA synchronous = OFF");
-  db.exec("PRAGMA cache_size = -16000");
-}
 
 const recallDbPath = (home: string, opts: { dbPath?: string }) => opts.dbPath ?? homeLayout(home).recallDb;
 
@@ -124,23 +87,41 @@ export function recallIsEmpty(home: string, opts: { dbPath?: string } = {}): boo
 }
 
 /** Opens the recall index (CLI: waits for a busy file synchronously). */
-export function openRecall(home: string, opts: { dbPath?: string } = {}): Recall {
+export interface RecallOptions {
+  dbPath?: string;
+  /**
+   * The second core's import script (dist/shard-worker.js, found next to the running bundle by default); false
+   * imports on this thread only (also `ACP_THREADS_RECALL_SHARDS=1`).
+   */
+  shardWorker?: string | false;
+  /** Bytes of new files the second core must have before it is started (shard-plan.ts SHARD_MIN_BYTES). */
+  shardMinBytes?: number;
+}
+
+export function openRecall(home: string, opts: RecallOptions = {}): Recall {
   const dbPath = recallDbPath(home, opts);
-  return recallOn(home, dbPath, openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }));
+  return recallOn(
+    home,
+    dbPath,
+    openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }),
+    opts,
+  );
 }
 
 /** Opens the recall index without blocking the thread while another process holds it (extension host). */
-export async function openRecallAsync(home: string, opts: { dbPath?: string } = {}): Promise<Recall> {
+export async function openRecallAsync(home: string, opts: RecallOptions = {}): Promise<Recall> {
   const dbPath = recallDbPath(home, opts);
   return recallOn(
     home,
     dbPath,
     await openDerivedDatabaseAsync(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }),
+    opts,
   );
 }
 
-function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
+function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: RecallOptions): Recall {
   const layout = homeLayout(home);
+  const shardWorker = opts.shardWorker ?? defaultShardWorker();
   const sourcesPath = join(dirname(dbPath), "recall-sources.json");
   let db = opened.db;
   const created = opened.created;
@@ -163,37 +144,32 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
     const writer = new RecallWriter(db);
     const linked = new Set<string>();
     const known = fingerprints(db);
+    const shard = startShard(source, specs, known);
+    const mine = shard ? specs.filter((s) => !shard.specs.includes(s)) : specs;
     const tracker = ctl
       ? new ImportTracker(
           source,
-          specs.map((s) => s.path),
-          ctl,
+          mine.map((s) => s.path),
+          shard && ctl.progress ? { ...ctl, progress: (p) => ctl.progress!(shard.add(p)) } : ctl,
           (p) => known.get(p)?.offset ?? 0,
         )
       : undefined;
     try {
-      for (const spec of specs) {
-        const r = importFile(writer, spec, known, tracker);
-        tracker?.end();
-        if (r.linked) linked.add(r.linked);
-        sum[r.status]++;
-        if (r.reason && !sum.notes?.includes(r.reason)) (sum.notes ??= []).push(r.reason);
-        sum.messages += r.messages;
-        sum.bad_lines += r.badLines;
-        sum.unknown_records += r.unknown;
-      }
+      importSpecs(writer, mine, known, tracker, sum, linked);
       writer.commit();
       db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
         `last_sync:${source}`,
         String(Date.now()),
       ]);
     } catch (err) {
+      shard?.cancel();
       if (!(err instanceof ImportCancelled)) throw err;
       // the batch in flight is rolled back (finalize); committed batches stay, and the next sync resumes them
       sum.cancelled = true;
       sum.messages = Math.max(0, writer.messagesCommitted);
     } finally {
       writer.finalize();
+      if (shard) settleShard(shard, sum, ctl, tracker);
     }
     if (sum.cancelled) {
       sum.elapsed_ms = Math.round(performance.now() - started);
@@ -207,6 +183,37 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen): Recall {
     }
     sum.elapsed_ms = Math.round(performance.now() - started);
     return sum;
+  };
+
+  /** Starts the second core on a share of a bulk import's new files (shard-import.ts), when it is worth it. */
+  const startShard = (source: SourceName, specs: ImportSpec[], known: Fingerprints): ShardJob | undefined => {
+    if (!shardWorker) return undefined;
+    const plan = planShards(specs, {
+      known: (p) => known.has(p),
+      indexedSession: (id) => db.get("SELECT 1 AS x FROM sessions WHERE id = ?", id) !== undefined,
+      minBytes: opts.shardMinBytes,
+    });
+    if (!plan) return undefined;
+    const top = db.get<{ m: number | null }>("SELECT max(sid) AS m FROM sessions")?.m ?? 0;
+    // the main import adds at most one session per file (linked transcripts are read after the splice)
+    const floor = top + plan.mine.length + 1;
+    return new ShardJob(shardWorker, shardPathOf(dbPath), floor, source, plan.theirs, plan.theirBytes);
+  };
+
+  /** Waits for the second core (passing on progress and cancel), then moves its share into the index. */
+  const settleShard = (shard: ShardJob, sum: SyncSummary, ctl?: ImportControl, tracker?: ImportTracker) => {
+    const out = shard.finish(
+      dbPath,
+      () => tracker && ctl?.progress?.(shard.add(tracker.snapshot())),
+      () => ctl?.cancelled?.() ?? false,
+    );
+    if (out.sum) {
+      addSummary(sum, out.sum);
+      if (out.sum.cancelled) sum.cancelled = true;
+    }
+    if (out.spliced)
+      sum.sharded = { files: shard.specs.length, messages: out.sum?.messages ?? 0, splice_ms: out.spliced.ms };
+    if (out.error) (sum.notes ??= []).push(`second import thread: ${out.error} (its files are read by the next sync)`);
   };
 
   /**
