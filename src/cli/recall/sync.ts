@@ -36,6 +36,11 @@ function printSummary(io: CliIO, sums: SyncSummary[], json: boolean): number {
         `${s.source}: ${s.files} files (${s.imported} read, ${s.unchanged} unchanged, ${s.missing} missing${unreadable}), ` +
           `${s.messages} new messages, ${s.bad_lines} bad lines, ${s.unknown_records} unknown records, ${s.elapsed_ms} ms\n`,
       );
+      const h = s.sharded;
+      if (h)
+        io.stdout.write(
+          `second core: ${h.files} of the files, ${h.messages} messages (moved into the index in ${h.splice_ms} ms)\n`,
+        );
       const c = s.compacted;
       if (c)
         io.stdout.write(

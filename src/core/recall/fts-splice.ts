@@ -119,7 +119,7 @@ export function encodeStructure(s: Structure): Uint8Array {
 
 function varints(blob: Uint8Array): number[] {
   const out: number[] = [];
-  for (let at = 0; at < blob.length; ) {
+  for (let at = 0; at < blob.length;) {
     const [v, n] = readVarint(blob, at);
     out.push(v);
     at = n;

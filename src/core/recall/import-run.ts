@@ -67,7 +67,15 @@ export function importSpecs(
 
 /** Adds a shard's counts to the main summary. */
 export function addSummary(into: SyncSummary, from: SyncSummary): void {
-  for (const k of ["imported", "unchanged", "missing", "unreadable", "messages", "bad_lines", "unknown_records"] as const)
+  for (const k of [
+    "imported",
+    "unchanged",
+    "missing",
+    "unreadable",
+    "messages",
+    "bad_lines",
+    "unknown_records",
+  ] as const)
     into[k] += from[k];
   for (const n of from.notes ?? []) if (!into.notes?.includes(n)) (into.notes ??= []).push(n);
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openDerivedDatabase, openDerivedDatabaseAsync, type Db, type DerivedOpen } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, type DerivedOpen } from "../db/sqlite";
 import { AcpThreadsError } from "../errors";
 import { acquireLock, liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
@@ -68,7 +68,6 @@ function retried<T>(fn: () => T): T {
     }
   }
 }
-
 
 const recallDbPath = (home: string, opts: { dbPath?: string }) => opts.dbPath ?? homeLayout(home).recallDb;
 

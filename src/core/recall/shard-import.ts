@@ -48,7 +48,9 @@ export const shardPathOf = (dbPath: string) => `${dbPath}.shard`;
  */
 export function defaultShardWorker(): string | false {
   if (process.env.ACP_THREADS_RECALL_SHARDS === "1") return false;
-  return [join(__dirname, "shard-worker.js"), join(__dirname, "..", "shard-worker.js")].find((p) => existsSync(p)) ?? false;
+  return (
+    [join(__dirname, "shard-worker.js"), join(__dirname, "..", "shard-worker.js")].find((p) => existsSync(p)) ?? false
+  );
 }
 
 /** Deletes a shard file and its journal and lock (quietly: a shard that cannot be removed is replaced next time). */
@@ -197,7 +199,11 @@ export class ShardJob {
 }
 
 /** Moves the shard's sessions, messages, files, chain links and FTS segments into the index, in one transaction. */
-export function spliceShard(dbPath: string, shardPath: string, floor: number): { segments: number; rows: number; ms: number } {
+export function spliceShard(
+  dbPath: string,
+  shardPath: string,
+  floor: number,
+): { segments: number; rows: number; ms: number } {
   const t0 = performance.now();
   // its own connection: the importing connection's FTS5 keeps the structure it read until another connection
   // changes the file (PRAGMA data_version), so it must see this splice as another connection's write

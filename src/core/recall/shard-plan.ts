@@ -38,7 +38,7 @@ export function firstLine(path: string): string {
   const fd = openSync(path, "r");
   try {
     const chunks: Buffer[] = [];
-    for (let at = 0; at < FIRST_LINE_CAP; ) {
+    for (let at = 0; at < FIRST_LINE_CAP;) {
       const buf = Buffer.alloc(65536);
       const n = readSync(fd, buf, 0, buf.length, at);
       if (n === 0) break;

@@ -46,13 +46,20 @@ test("a Codex fork and a sub-agent go with their parent; the split is balanced a
     const specs = [others[0], grandchild, parent, others[1], fork, others[2], sub, others[3]];
     const plan = planShards(specs, none)!;
     const family = [parent, fork, sub, grandchild].map((s) => side(plan, s));
-    assert.ok(family.every((x) => x === family[0]), family.join());
+    assert.ok(
+      family.every((x) => x === family[0]),
+      family.join(),
+    );
     assert.deepEqual(
       [...plan.mine, ...plan.theirs].sort((a, b) => a.path.localeCompare(b.path)),
       [...specs].sort((a, b) => a.path.localeCompare(b.path)),
     );
     for (const part of [plan.mine, plan.theirs])
-      assert.deepEqual(part, specs.filter((s) => part.includes(s)), "each side keeps the caller's order");
+      assert.deepEqual(
+        part,
+        specs.filter((s) => part.includes(s)),
+        "each side keeps the caller's order",
+      );
     const kb = (part: ImportSpec[]) => part.length;
     assert.ok(kb(plan.theirs) > 0 && kb(plan.mine) > 0);
     assert.ok(plan.theirBytes > 50 * 1024 && plan.theirBytes < 80 * 1024, String(plan.theirBytes));

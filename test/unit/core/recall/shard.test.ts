@@ -2,6 +2,7 @@
  * A bulk import on two cores (shard-import.ts, shard-plan.ts, fts-splice.ts): the real shard worker
  * (dist/shard-worker.js) against one-core imports of the same files.
  */
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +11,8 @@ import { join } from "node:path";
 import { writeCorpus } from "../../../../bench/recall-corpus";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import type { ImportProgress } from "../../../../src/core/recall/progress";
-import { openRecall, type Recall } from "../../../../src/core/recall/recall";
+import { openRecall, type Recall, type SyncSummary } from "../../../../src/core/recall/recall";
+import { RecallWorkers } from "../../../../src/core/recall/worker/client";
 import { ShardJob } from "../../../../src/core/recall/shard-import";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { findFile, FIXTURES, makeWorld } from "./helpers";
@@ -36,8 +38,7 @@ function answers(r: Recall, needles: string[]) {
       const { elapsed_ms: _, ...rest } = r.search(n, o);
       out.push(rest);
     }
-  const { elapsed_ms: _, ...recent } = r.recent({ global: true, limit: 50 });
-  out.push(recent);
+  out.push(r.recent({ global: true, limit: 50 }));
   return out;
 }
 
@@ -74,7 +75,13 @@ test("two cores answer exactly like one: forks and sub-agents with their parents
   try {
     const parent = findFile(w.codexRoot, "000000000001");
     const parentId = "019a0000-aaaa-7bbb-8ccc-000000000001";
-    writeFork(w.codexRoot, parent, "019a0000-aaaa-7bbb-8ccc-0000000000f1", { forked_from_id: parentId }, "fork axolotl");
+    writeFork(
+      w.codexRoot,
+      parent,
+      "019a0000-aaaa-7bbb-8ccc-0000000000f1",
+      { forked_from_id: parentId },
+      "fork axolotl",
+    );
     writeFork(
       w.codexRoot,
       parent,
@@ -113,10 +120,13 @@ test("two cores answer exactly like one: forks and sub-agents with their parents
   }
 });
 
-function withCorpus(messages: number, fn: (dir: string, corpus: ReturnType<typeof writeCorpus>) => void): void {
+async function withCorpus(
+  messages: number,
+  fn: (dir: string, corpus: ReturnType<typeof writeCorpus>) => void | Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "recall-shard-"));
   try {
-    fn(dir, writeCorpus(join(dir, "sessions"), messages));
+    await fn(dir, writeCorpus(join(dir, "sessions"), messages));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -132,7 +142,11 @@ test("progress counts both cores; a cancelled import keeps what both committed a
       const seen: ImportProgress[] = [];
       const stopped = two.importCodex(
         { root: corpus.root, allHistory: true },
-        { progress: (p) => seen.push(p), cancelled: () => seen.some((p) => p.bytesDone > p.bytes / 4), reportEveryMs: 0 },
+        {
+          progress: (p) => seen.push(p),
+          cancelled: () => seen.some((p) => p.bytesDone > p.bytes / 4),
+          reportEveryMs: 0,
+        },
       );
       assert.equal(stopped.cancelled, true);
       assert.ok(stopped.messages < corpus.messages, `${stopped.messages} of ${corpus.messages}`);
@@ -202,10 +216,47 @@ test("a second core that fails says why and leaves its files to the next sync", 
   try {
     writeFileSync(join(dir, "not-a-dir"), "");
     const job = new ShardJob(SHARD, join(dir, "not-a-dir", "x.shard"), 10, "codex_rollout", [], 0);
-    const out = job.finish(join(dir, "index.sqlite"), () => {}, () => false);
+    const out = job.finish(
+      join(dir, "index.sqlite"),
+      () => {},
+      () => false,
+    );
     assert.match(out.error ?? "", /EEXIST|ENOTDIR|not a directory/i);
     assert.equal(out.spliced, undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the shipped bundles find the second core: the extension's import worker and `acp-threads recall bootstrap`", () =>
+  withCorpus(20_000, async (dir, corpus) => {
+    const workers = new RecallWorkers(join(repoRoot(), "dist", "recall-worker.js"), join(dir, "ext"));
+    try {
+      const job = workers.import({ codex: { root: corpus.root, allHistory: true } });
+      const [sum] = await job.done;
+      assert.equal(sum.messages, corpus.messages);
+      assert.ok(sum.sharded && sum.sharded.messages > 0, JSON.stringify(sum));
+      await job.compacted;
+    } finally {
+      await workers.dispose();
+    }
+    const cli = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot(), "dist", "cli.js"),
+        "recall",
+        "bootstrap",
+        "--root",
+        corpus.root,
+        "--all-history",
+        "--format",
+        "json",
+      ],
+      { env: { ...process.env, ACP_THREADS_HOME: join(dir, "cli") }, encoding: "utf8" },
+    );
+    assert.equal(cli.status, 0, cli.stderr);
+    const out = JSON.parse(cli.stdout) as SyncSummary;
+    assert.equal(out.messages, corpus.messages);
+    assert.ok(out.sharded && out.sharded.files > 0, cli.stdout);
+    assert.ok(out.compacted, "a bulk import is compacted after the splice");
+  }));
