@@ -21,7 +21,6 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openRecall, type Recall } from "../src/core/recall/recall";
 import { RecallWorkers } from "../src/core/recall/worker/client";
 import { coldCases, coldReport, measureCold } from "./recall-cold";
-import { importInShards } from "./recall-shards";
 import { makeVocab, rng, writeCorpus, type Corpus, type Vocab } from "./recall-corpus";
 
 const ms = (t0: number) => performance.now() - t0;
@@ -79,7 +78,9 @@ const engineFigure = (r: Record<string, number> | string) =>
  * Imports the corpus the way the extension does (RecallWorkers) while watching this thread's event loop; the
  * compaction the worker runs after a bulk import is timed on its own (searches answer meanwhile).
  */
-async function importInWorker(home: string, root: string) {
+async function importInWorker(home: string, root: string, oneCore = false) {
+  // a worker thread copies the environment when it starts: the switch reaches only this import's workers
+  if (oneCore) process.env.ACP_THREADS_RECALL_SHARDS = "1";
   const workers = new RecallWorkers(join(process.cwd(), "dist", "recall-worker.js"), home);
   const h = monitorEventLoopDelay({ resolution: 10 });
   let reports = 0;
@@ -87,13 +88,14 @@ async function importInWorker(home: string, root: string) {
   h.enable();
   try {
     const job = workers.import({ codex: { root, allHistory: true } }, () => reports++);
+    delete process.env.ACP_THREADS_RECALL_SHARDS; // the import worker has started
     const [sum] = await job.done;
     const elapsed = ms(t0);
-    const compacted = await job.compacted;
+    const compacted = oneCore ? undefined : await job.compacted;
     const compactMs = ms(t0) - elapsed;
     h.disable();
     const delay = { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
-    return { messages: sum.messages, ms: elapsed, reports, delay, compacted, compactMs };
+    return { messages: sum.messages, ms: elapsed, reports, delay, compacted, compactMs, sharded: sum.sharded };
   } finally {
     await workers.dispose();
   }
@@ -106,8 +108,8 @@ export interface BenchOptions {
   coldRuns: number;
   /** Share of Chinese messages in the corpus (0.5; `--cjk-share 0` for an English-only one). */
   cjkShare: number;
-  /** Also time two workers importing the two halves into two index files (recall-shards.ts). */
-  shardProbe?: boolean;
+  /** Skip the one-core import of the same corpus that the two-core import is compared with. */
+  noBaseline?: boolean;
 }
 
 export async function benchRecall(opts: BenchOptions): Promise<Record<string, unknown>> {
@@ -122,6 +124,7 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
     const marker = join(dir, "corpus.json");
     const reuse = existsSync(marker) && (JSON.parse(readFileSync(marker, "utf8")) as Corpus).messages === opts.messages;
     const rssBefore = process.memoryUsage().rss;
+    let rssOpen = rssBefore; // after the import threads are gone, before this process opens the index
     let corpus: Corpus & { vocab: Vocab };
     let recall: Recall;
     if (reuse) {
@@ -139,10 +142,23 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
         "corpus",
         `${corpus.messages} messages (${Math.round(opts.cjkShare * 100)} % Chinese), ${corpus.files} files, ${mb(corpus.bytes)} JSONL (written in ${ms(t0).toFixed(0)} ms)`,
       );
+      const rate = (r: { messages: number; ms: number }) => r.messages / (r.ms / 1000);
+      const base = opts.noBaseline ? undefined : await importInWorker(join(dir, "home-one-core"), corpus.root, true);
+      if (base) {
+        rmSync(join(dir, "home-one-core"), { recursive: true, force: true });
+        print(
+          "baseline: the same import on one core",
+          `${base.messages} msgs in ${(base.ms / 1000).toFixed(1)} s = ${Math.round(rate(base))} msg/s`,
+        );
+      }
       const imp = await importInWorker(home, corpus.root);
+      const h = imp.sharded;
       print(
         "import in a worker (as the extension does)",
-        `${imp.messages} msgs in ${(imp.ms / 1000).toFixed(1)} s = ${Math.round(imp.messages / (imp.ms / 1000))} msg/s (goal ≥ 10,000); ${imp.reports} progress reports`,
+        `${imp.messages} msgs in ${(imp.ms / 1000).toFixed(1)} s = ${Math.round(rate(imp))} msg/s (goal ≥ 10,000)` +
+          (base ? `, ${(rate(imp) / rate(base)).toFixed(2)}× one core` : "") +
+          (h ? `; second core: ${h.files} files, ${h.messages} msgs, moved in ${h.splice_ms} ms` : "; one core") +
+          `; ${imp.reports} progress reports`,
       );
       const c = imp.compacted;
       print(
@@ -155,14 +171,7 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
         "host event-loop delay during import + compaction",
         `p50 ${imp.delay.p50.toFixed(1)} ms, p99 ${imp.delay.p99.toFixed(1)} ms, max ${imp.delay.max.toFixed(1)} ms (goal p99 ≤ 50 ms)`,
       );
-      if (opts.shardProbe) {
-        const shards = await importInShards(dir, corpus.root);
-        const rate = shards.messages / (shards.ms / 1000);
-        print(
-          "probe: two workers into two shard files",
-          `${shards.messages} msgs in ${(shards.ms / 1000).toFixed(1)} s = ${Math.round(rate)} msg/s, ${(rate / (imp.messages / (imp.ms / 1000))).toFixed(2)}× one worker (a proposed next step: the read path does not span shards)`,
-        );
-      }
+      rssOpen = process.memoryUsage().rss;
       recall = openRecall(home);
       const { vocab: _vocab, ...plain } = corpus;
       writeFileSync(marker, JSON.stringify(plain));
@@ -224,10 +233,10 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
     recall.search(oneChar, { repo: corpus.repos[0] });
     print("1-char CJK scan fallback, repo scope", `${ms(scanT).toFixed(0)} ms`);
 
-    const growth = process.memoryUsage().rss - rssBefore;
+    const rss = process.memoryUsage().rss;
     print(
-      "RSS growth of this process (index open)",
-      `${mb(growth)} (goal ≤ 150 MB); peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      "RSS growth: index open + the queries above",
+      `${mb(rss - rssOpen)} (goal ≤ 150 MB); the whole run, import threads' leftovers included: ${mb(rss - rssBefore)}; peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
     );
 
     if (!reuse) {
@@ -296,7 +305,7 @@ if (require.main === module) {
     dir: arg("--keep"),
     coldRuns: Number(arg("--cold-runs") ?? 9),
     cjkShare: Number(arg("--cjk-share") ?? 0.5),
-    shardProbe: process.argv.includes("--shard-probe"),
+    noBaseline: process.argv.includes("--no-baseline"),
   }).catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
