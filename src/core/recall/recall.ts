@@ -16,7 +16,7 @@ import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
 import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { ImportCancelled, ImportTracker, type ImportControl } from "./progress";
-import { defaultShardWorker, shardPathOf, ShardJob } from "./shard-import";
+import { defaultShardWorker, removeShard, shardPathOf, ShardJob } from "./shard-import";
 import { planShards } from "./shard-plan";
 import { wantRead } from "./reader-turns";
 import { search, type SearchOptions, type SearchResult } from "./search";
@@ -186,6 +186,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
 
   /** Starts the second core on a share of a bulk import's new files (shard-import.ts), when it is worth it. */
   const startShard = (source: SourceName, specs: ImportSpec[], known: Fingerprints): ShardJob | undefined => {
+    // every run holds the import lock: a shard file now is one a killed import left behind
+    if (existsSync(shardPathOf(dbPath))) removeShard(shardPathOf(dbPath));
     if (!shardWorker) return undefined;
     const plan = planShards(specs, {
       known: (p) => known.has(p),

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeCorpus } from "../../../../bench/recall-corpus";
@@ -223,6 +223,16 @@ test("a second core that fails says why and leaves its files to the next sync", 
     );
     assert.match(out.error ?? "", /EEXIST|ENOTDIR|not a directory/i);
     assert.equal(out.spliced, undefined);
+
+    // a shard a killed import left behind goes with the next sync of that index
+    const r = oneCore(join(dir, "home"));
+    try {
+      writeFileSync(`${r.dbPath}.shard`, "left behind");
+      r.syncOwnThreads();
+      assert.equal(existsSync(`${r.dbPath}.shard`), false);
+    } finally {
+      r.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
