@@ -28,7 +28,7 @@ export interface SyncSummary {
   /** Set by the CLI when it compacted the index after this import (compact.ts). */
   compacted?: CompactSummary;
   /** Set when half of the new files were imported on a second core (shard-import.ts). */
-  sharded?: { files: number; messages: number; splice_ms: number };
+  sharded?: { files: number; messages: number; rounds: number; splice_ms: number };
 }
 
 export const emptySummary = (source: SourceName): SyncSummary => ({
@@ -52,10 +52,13 @@ export function importSpecs(
   tracker: ImportTracker | undefined,
   sum: SyncSummary,
   linked?: Set<string>,
+  /** Called after each file, when the index is consistent (the second core's finished rounds join then). */
+  between?: () => void,
 ): void {
   for (const spec of specs) {
     const r = importFile(writer, spec, known, tracker);
     tracker?.end();
+    between?.();
     if (r.linked) linked?.add(r.linked);
     sum[r.status]++;
     if (r.reason && !sum.notes?.includes(r.reason)) (sum.notes ??= []).push(r.reason);

@@ -16,7 +16,7 @@ import type { SourceName } from "./model";
 import { recentSessions, type RecentOptions, type RecentResult } from "./recent";
 import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { ImportCancelled, ImportTracker, type ImportControl } from "./progress";
-import { defaultShardWorker, removeShard, shardPathOf, ShardJob } from "./shard-import";
+import { defaultShardWorker, removeStaleShards, shardPathOf, ShardJob } from "./shard-import";
 import { planShards } from "./shard-plan";
 import { wantRead } from "./reader-turns";
 import { search, type SearchOptions, type SearchResult } from "./search";
@@ -95,6 +95,8 @@ export interface RecallOptions {
   shardWorker?: string | false;
   /** Bytes of new files the second core must have before it is started (shard-plan.ts SHARD_MIN_BYTES). */
   shardMinBytes?: number;
+  /** Messages per round of the second core (shard-import.ts ROUND_MESSAGES). */
+  shardRoundMessages?: number;
 }
 
 export function openRecall(home: string, opts: RecallOptions = {}): Recall {
@@ -145,6 +147,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     const known = fingerprints(db);
     const shard = startShard(source, specs, known);
     const mine = shard ? specs.filter((s) => !shard.specs.includes(s)) : specs;
+    if (shard) writer.sidCeiling = shard.floor;
     const tracker = ctl
       ? new ImportTracker(
           source,
@@ -154,7 +157,9 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         )
       : undefined;
     try {
-      importSpecs(writer, mine, known, tracker, sum, linked);
+      // the second core's finished rounds join between two files, after this import's batch is committed
+      const between = shard && (() => shard.spliceReady(dbPath, () => writer.commit()));
+      importSpecs(writer, mine, known, tracker, sum, linked, between);
       writer.commit();
       db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
         `last_sync:${source}`,
@@ -186,9 +191,9 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
 
   /** Starts the second core on a share of a bulk import's new files (shard-import.ts), when it is worth it. */
   const startShard = (source: SourceName, specs: ImportSpec[], known: Fingerprints): ShardJob | undefined => {
-    // every run holds the import lock: a shard file now is one a killed import left behind
-    if (existsSync(shardPathOf(dbPath))) removeShard(shardPathOf(dbPath));
     if (!shardWorker) return undefined;
+    // every run holds the import lock: a round file now is one a killed import left behind
+    removeStaleShards(dbPath);
     const plan = planShards(specs, {
       known: (p) => known.has(p),
       indexedSession: (id) => db.get("SELECT 1 AS x FROM sessions WHERE id = ?", id) !== undefined,
@@ -198,7 +203,15 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     const top = db.get<{ m: number | null }>("SELECT max(sid) AS m FROM sessions")?.m ?? 0;
     // the main import adds at most one session per file (linked transcripts are read after the splice)
     const floor = top + plan.mine.length + 1;
-    return new ShardJob(shardWorker, shardPathOf(dbPath), floor, source, plan.theirs, plan.theirBytes);
+    return new ShardJob(
+      shardWorker,
+      shardPathOf(dbPath),
+      floor,
+      source,
+      plan.theirs,
+      plan.theirBytes,
+      opts.shardRoundMessages,
+    );
   };
 
   /** Waits for the second core (passing on progress and cancel), then moves its share into the index. */
@@ -212,8 +225,13 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
       addSummary(sum, out.sum);
       if (out.sum.cancelled) sum.cancelled = true;
     }
-    if (out.spliced)
-      sum.sharded = { files: shard.specs.length, messages: out.sum?.messages ?? 0, splice_ms: out.spliced.ms };
+    if (out.rounds > 0)
+      sum.sharded = {
+        files: shard.specs.length,
+        messages: out.sum?.messages ?? 0,
+        rounds: out.rounds,
+        splice_ms: out.spliceMs,
+      };
     if (out.error) (sum.notes ??= []).push(`second import thread: ${out.error} (its files are read by the next sync)`);
   };
 

@@ -18,8 +18,11 @@ import { repoRoot } from "../../../fixtures/agent-env/index";
 import { findFile, FIXTURES, makeWorld } from "./helpers";
 
 const SHARD = join(repoRoot(), "dist", "shard-worker.js");
-const twoCores = (home: string) => openRecall(home, { shardWorker: SHARD, shardMinBytes: 1 });
+const twoCores = (home: string, shardRoundMessages?: number) =>
+  openRecall(home, { shardWorker: SHARD, shardMinBytes: 1, shardRoundMessages });
 const oneCore = (home: string) => openRecall(home, { shardWorker: false });
+/** A shard worker that the plan never starts (too little to read), for the stale-round cleanup. */
+const twoCoresIdle = (home: string) => openRecall(home, { shardWorker: SHARD, shardMinBytes: Number.MAX_SAFE_INTEGER });
 
 function integrityCheck(dbPath: string): void {
   const db = openDatabase(dbPath);
@@ -136,7 +139,7 @@ test("progress counts both cores; a cancelled import keeps what both committed a
   withCorpus(4000, (dir, corpus) => {
     const needles = [corpus.vocab.latin[0], corpus.vocab.latin[2500], corpus.vocab.cjk[3], `"${corpus.vocab.cjk[0]}"`];
     const one = oneCore(join(dir, "one"));
-    const two = twoCores(join(dir, "two"));
+    const two = twoCores(join(dir, "two"), 300); // rounds of 300 messages join while the main import goes on
     try {
       one.importCodex({ root: corpus.root, allHistory: true });
       const seen: ImportProgress[] = [];
@@ -161,6 +164,7 @@ test("progress counts both cores; a cancelled import keeps what both committed a
       const progress: ImportProgress[] = [];
       const rest = two.importCodex({ root: corpus.root, allHistory: true }, { progress: (p) => progress.push(p) });
       assert.equal(rest.cancelled, undefined);
+      assert.ok(rest.sharded && rest.sharded.rounds > 1, JSON.stringify(rest.sharded));
       assert.equal(stopped.messages + rest.messages, corpus.messages);
       const last = progress[progress.length - 1];
       assert.equal(last.bytesDone, last.bytes, "the last report says everything was read");
@@ -215,21 +219,22 @@ test("a second core that fails says why and leaves its files to the next sync", 
   const dir = mkdtempSync(join(tmpdir(), "recall-shard-fail-"));
   try {
     writeFileSync(join(dir, "not-a-dir"), "");
-    const job = new ShardJob(SHARD, join(dir, "not-a-dir", "x.shard"), 10, "codex_rollout", [], 0);
+    const specs = [{ path: join(dir, "gone.jsonl"), source: "codex_rollout" as const }];
+    const job = new ShardJob(SHARD, join(dir, "not-a-dir", "x.shard"), 10, "codex_rollout", specs, 0);
     const out = job.finish(
       join(dir, "index.sqlite"),
       () => {},
       () => false,
     );
     assert.match(out.error ?? "", /EEXIST|ENOTDIR|not a directory/i);
-    assert.equal(out.spliced, undefined);
+    assert.equal(out.rounds, 0);
 
     // a shard a killed import left behind goes with the next sync of that index
-    const r = oneCore(join(dir, "home"));
+    const r = twoCoresIdle(join(dir, "home"));
     try {
-      writeFileSync(`${r.dbPath}.shard`, "left behind");
+      writeFileSync(`${r.dbPath}.shard-3`, "left behind");
       r.syncOwnThreads();
-      assert.equal(existsSync(`${r.dbPath}.shard`), false);
+      assert.equal(existsSync(`${r.dbPath}.shard-3`), false);
     } finally {
       r.close();
     }
