@@ -124,7 +124,6 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
     const marker = join(dir, "corpus.json");
     const reuse = existsSync(marker) && (JSON.parse(readFileSync(marker, "utf8")) as Corpus).messages === opts.messages;
     const rssBefore = process.memoryUsage().rss;
-    let rssOpen = rssBefore; // after the import threads are gone, before this process opens the index
     let corpus: Corpus & { vocab: Vocab };
     let recall: Recall;
     if (reuse) {
@@ -171,7 +170,6 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
         "host event-loop delay during import + compaction",
         `p50 ${imp.delay.p50.toFixed(1)} ms, p99 ${imp.delay.p99.toFixed(1)} ms, max ${imp.delay.max.toFixed(1)} ms (goal p99 ≤ 50 ms)`,
       );
-      rssOpen = process.memoryUsage().rss;
       recall = openRecall(home);
       const { vocab: _vocab, ...plain } = corpus;
       writeFileSync(marker, JSON.stringify(plain));
@@ -233,10 +231,16 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
     recall.search(oneChar, { repo: corpus.repos[0] });
     print("1-char CJK scan fallback, repo scope", `${ms(scanT).toFixed(0)} ms`);
 
-    const rss = process.memoryUsage().rss;
+    const all = classes.flatMap(([, list]) => list);
+    const own = JSON.parse(
+      execFileSync(process.execPath, [join(__dirname, "recall-rss.main.js"), home, JSON.stringify(all)], {
+        encoding: "utf8",
+      }),
+    ) as { growth: number; peak: number };
     print(
-      "RSS growth: index open + the queries above",
-      `${mb(rss - rssOpen)} (goal ≤ 150 MB); the whole run, import threads' leftovers included: ${mb(rss - rssBefore)}; peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      "RSS growth: a process opening the index",
+      `${mb(own.growth)} after ${all.length * 3} searches (goal ≤ 150 MB; peak RSS ${mb(own.peak)}); this bench process, ` +
+        `import threads included: +${mb(process.memoryUsage().rss - rssBefore)}, peak ${mb(process.resourceUsage().maxRSS * 1024)}`,
     );
 
     if (!reuse) {
