@@ -52,13 +52,10 @@ export function importSpecs(
   tracker: ImportTracker | undefined,
   sum: SyncSummary,
   linked?: Set<string>,
-  /** Called after each file, when the index is consistent (the second core's finished rounds join then). */
-  between?: () => void,
 ): void {
   for (const spec of specs) {
     const r = importFile(writer, spec, known, tracker);
     tracker?.end();
-    between?.();
     if (r.linked) linked?.add(r.linked);
     sum[r.status]++;
     if (r.reason && !sum.notes?.includes(r.reason)) (sum.notes ??= []).push(r.reason);

@@ -157,9 +157,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         )
       : undefined;
     try {
-      // the second core's finished rounds join between two files, after this import's batch is committed
-      const between = shard && (() => shard.spliceReady(dbPath, () => writer.commit()));
-      importSpecs(writer, mine, known, tracker, sum, linked, between);
+      importSpecs(writer, mine, known, tracker, sum, linked);
       writer.commit();
       db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
         `last_sync:${source}`,

@@ -139,10 +139,7 @@ export class RecallWriter {
     this.#upsertFile.run(params as Record<string, string | number | null>);
   }
 
-  /**
-   * New sessions get sids below this (a bulk import's second core takes the sids from here up, and its share
-   * joins the index while this import goes on: shard-import.ts).
-   */
+  /** New sessions get sids below this (a bulk import's second core takes the sids from here up: shard-import.ts). */
   sidCeiling?: number;
 
   newSession(source: string, path: string): number {

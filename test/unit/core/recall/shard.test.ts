@@ -139,7 +139,7 @@ test("progress counts both cores; a cancelled import keeps what both committed a
   withCorpus(4000, (dir, corpus) => {
     const needles = [corpus.vocab.latin[0], corpus.vocab.latin[2500], corpus.vocab.cjk[3], `"${corpus.vocab.cjk[0]}"`];
     const one = oneCore(join(dir, "one"));
-    const two = twoCores(join(dir, "two"), 300); // rounds of 300 messages join while the main import goes on
+    const two = twoCores(join(dir, "two"), 300); // the shard hands over rounds of 300 messages
     try {
       one.importCodex({ root: corpus.root, allHistory: true });
       const seen: ImportProgress[] = [];
