@@ -12,6 +12,7 @@
  * is still absent from the index's files table, so the next sync reads it.
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { openDatabase, type Db } from "../db/sqlite";
@@ -54,10 +55,10 @@ export const shardPathOf = (dbPath: string) => `${dbPath}.shard`;
 
 /**
  * dist/shard-worker.js next to the running bundle (dist/ or dist/cli/), or false when there is none (a test
- * bundle) or `ACP_THREADS_RECALL_SHARDS=1` asks for one core.
+ * bundle), the machine has one core, or `ACP_THREADS_RECALL_SHARDS=1` asks for one.
  */
 export function defaultShardWorker(): string | false {
-  if (process.env.ACP_THREADS_RECALL_SHARDS === "1") return false;
+  if (process.env.ACP_THREADS_RECALL_SHARDS === "1" || availableParallelism() < 2) return false;
   return (
     [join(__dirname, "shard-worker.js"), join(__dirname, "..", "shard-worker.js")].find((p) => existsSync(p)) ?? false
   );
