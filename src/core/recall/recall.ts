@@ -145,8 +145,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     const writer = new RecallWriter(db);
     const linked = new Set<string>();
     const known = fingerprints(db);
-    const shard = startShard(source, specs, known);
-    const mine = shard ? specs.filter((s) => !shard.specs.includes(s)) : specs;
+    const { shard, mine } = startShard(source, specs, known);
     if (shard) writer.sidCeiling = shard.floor;
     const tracker = ctl
       ? new ImportTracker(
@@ -188,8 +187,13 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
   };
 
   /** Starts the second core on a share of a bulk import's new files (shard-import.ts), when it is worth it. */
-  const startShard = (source: SourceName, specs: ImportSpec[], known: Fingerprints): ShardJob | undefined => {
-    if (!shardWorker) return undefined;
+  const startShard = (
+    source: SourceName,
+    specs: ImportSpec[],
+    known: Fingerprints,
+  ): { shard?: ShardJob; mine: ImportSpec[] } => {
+    // own threads (synced before every search) never go to a second core
+    if (!shardWorker || source === "acp_threads") return { mine: specs };
     // every run holds the import lock: a round file now is one a killed import left behind
     removeStaleShards(dbPath);
     const plan = planShards(specs, {
@@ -197,11 +201,11 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
       indexedSession: (id) => db.get("SELECT 1 AS x FROM sessions WHERE id = ?", id) !== undefined,
       minBytes: opts.shardMinBytes,
     });
-    if (!plan) return undefined;
+    if (!plan) return { mine: specs };
     const top = db.get<{ m: number | null }>("SELECT max(sid) AS m FROM sessions")?.m ?? 0;
     // the main import adds at most one session per file (linked transcripts are read after the splice)
     const floor = top + plan.mine.length + 1;
-    return new ShardJob(
+    const shard = new ShardJob(
       shardWorker,
       shardPathOf(dbPath),
       floor,
@@ -210,6 +214,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
       plan.theirBytes,
       opts.shardRoundMessages,
     );
+    return { shard, mine: plan.mine };
   };
 
   /** Waits for the second core (passing on progress and cancel), then moves its share into the index. */

@@ -229,11 +229,11 @@ test("a second core that fails says why and leaves its files to the next sync", 
     assert.match(out.error ?? "", /EEXIST|ENOTDIR|not a directory/i);
     assert.equal(out.rounds, 0);
 
-    // a shard a killed import left behind goes with the next sync of that index
+    // a round a killed import left behind goes with the next import into that index
     const r = twoCoresIdle(join(dir, "home"));
     try {
       writeFileSync(`${r.dbPath}.shard-3`, "left behind");
-      r.syncOwnThreads();
+      r.importCodex({ root: dir, allHistory: true });
       assert.equal(existsSync(`${r.dbPath}.shard-3`), false);
     } finally {
       r.close();
