@@ -248,10 +248,25 @@ test("the shipped bundles find the second core: the extension's import worker an
     const workers = new RecallWorkers(join(repoRoot(), "dist", "recall-worker.js"), join(dir, "ext"));
     try {
       const job = workers.import({ codex: { root: corpus.root, allHistory: true } });
+      // searches answer all along: while both cores read, while the shard joins, while the index compacts
+      let importing = true;
+      void job.done.finally(() => (importing = false));
+      let searches = 0;
+      while (importing) {
+        const r = await workers.search(corpus.vocab.latin[searches % 50], { global: true });
+        assert.ok(r.status === "ok" || r.status === "no_match", r.status);
+        searches++;
+      }
       const [sum] = await job.done;
       assert.equal(sum.messages, corpus.messages);
       assert.ok(sum.sharded && sum.sharded.messages > 0, JSON.stringify(sum));
+      assert.ok(searches > 1, `${searches} searches during the import`);
+      const after = await workers.search(corpus.vocab.latin[0], { global: true });
       await job.compacted;
+      assert.equal(
+        (await workers.search(corpus.vocab.latin[0], { global: true })).matched_sessions,
+        after.matched_sessions,
+      );
     } finally {
       await workers.dispose();
     }
