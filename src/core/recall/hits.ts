@@ -7,6 +7,7 @@
  */
 import type { Db } from "../db/sqlite";
 import { decodeId, SID_FACTOR, sessionRange, type HitClass } from "./model";
+import { expandPrefix } from "./prefix";
 import type { Term } from "./query";
 import { normalize } from "./text";
 
@@ -183,7 +184,7 @@ export function findTerm(
   offChain: Set<number> = new Set(),
 ): TermResult {
   if (term.fts !== undefined && !term.confirm) {
-    const { ids, counts } = scanIds(matchingIds(db, term.fts, scope), offChain);
+    const { ids, counts } = scanIds(matchingIds(db, expandPrefix(db, term.fts), scope), offChain);
     return {
       counts,
       hitsFor: (sid) => idsBetween(ids, ...sessionRange(sid)).map((mid) => toHit(mid, termIndex, offChain)),
