@@ -146,7 +146,6 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     const linked = new Set<string>();
     const known = fingerprints(db);
     const { shard, mine } = startShard(source, specs, known);
-    if (shard) writer.sidCeiling = shard.floor;
     const tracker = ctl
       ? new ImportTracker(
           source,
@@ -203,7 +202,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     });
     if (!plan) return { mine: specs };
     const top = db.get<{ m: number | null }>("SELECT max(sid) AS m FROM sessions")?.m ?? 0;
-    // the main import adds at most one session per file (linked transcripts are read after the splice)
+    // the main import adds at most one session per file before any round joins (linked transcripts come after),
+    // so its sids stay below the floor; a splice refuses a round whose range the index already uses
     const floor = top + plan.mine.length + 1;
     const shard = new ShardJob(
       shardWorker,

@@ -2,8 +2,8 @@
  * A bulk import on two cores. One SQLite file has one writer and FTS5 tokenizing is what an import spends its time
  * on, so the new files are split (shard-plan.ts): the main import reads its share into the index while a worker
  * thread (shard.worker.ts) reads the other share into shard files next to it, one per round of ~ROUND_MESSAGES
- * messages. The shard's sessions take sids from a floor up, and the main import's stay below it (RecallWriter's
- * sidCeiling), so their rowids never meet. When the main import has read its share, the rounds are moved into the
+ * messages. The shard's sessions take sids from a floor up, above any the main import can reach before the
+ * rounds join (one new session per file), so their rowids never meet. When the main import has read its share, the rounds are moved into the
  * index as they are finished, one transaction each (fts-splice.ts: the FTS segments are copied, no word is
  * tokenized twice), searches getting their turn in between, and each round's file is deleted. Not earlier: the
  * main import's automerge would then merge the moved segments on its own thread (measured at 1M messages: 1.22×

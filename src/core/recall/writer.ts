@@ -139,21 +139,11 @@ export class RecallWriter {
     this.#upsertFile.run(params as Record<string, string | number | null>);
   }
 
-  /** New sessions get sids below this (a bulk import's second core takes the sids from here up: shard-import.ts). */
-  sidCeiling?: number;
-
   newSession(source: string, path: string): number {
     this.#begin();
     const existing = this.db.get<{ sid: number }>("SELECT sid FROM sessions WHERE path = ?", path);
     if (existing) return existing.sid;
-    if (this.sidCeiling === undefined)
-      return Number(this.db.run("INSERT INTO sessions(source, path) VALUES (?, ?)", [source, path]).lastInsertRowid);
-    const sid =
-      (this.db.get<{ m: number | null }>("SELECT max(sid) AS m FROM sessions WHERE sid < ?", this.sidCeiling)?.m ?? 0) +
-      1;
-    if (sid >= this.sidCeiling) throw new Error(`no session id left below ${this.sidCeiling}`);
-    this.db.run("INSERT INTO sessions(sid, source, path) VALUES (?, ?, ?)", [sid, source, path]);
-    return sid;
+    return Number(this.db.run("INSERT INTO sessions(source, path) VALUES (?, ?)", [source, path]).lastInsertRowid);
   }
 
   /** Drops a session's messages (file replaced, shrunk, or parsed by an older parser). */
