@@ -132,24 +132,18 @@ const blobOf = (db: Db, schema: string, id: number): Uint8Array | undefined =>
 
 const segmentsOf = (s: Structure) => s.levels.flatMap((l) => l.segments);
 
-export interface SpliceSummary {
-  segments: number;
-  rows: number;
-}
-
 /**
  * Copies the FTS index of the attached database `shard` into main's, inside the caller's write transaction.
  * The caller copies the ordinary tables; main must have no pending FTS writes on this connection.
  */
-export function spliceFts(db: Db, shard: string): SpliceSummary {
+export function spliceFts(db: Db, shard: string): void {
   const mainBlob = blobOf(db, "main", STRUCTURE_ROWID);
   const shardBlob = blobOf(db, shard, STRUCTURE_ROWID);
   if (!mainBlob || !shardBlob) throw new Error("a full-text index has no structure record");
   const main = decodeStructure(mainBlob);
   const theirs = decodeStructure(shardBlob);
   const moving = segmentsOf(theirs);
-  const rows = db.get<{ n: number }>(`SELECT count(*) AS n FROM ${shard}.msg_fts_docsize`)!.n;
-  if (moving.length === 0) return { segments: 0, rows };
+  if (moving.length === 0) return; // an empty shard: no rows either
 
   const used = new Set(segmentsOf(main).map((g) => g.segid));
   const free: number[] = [];
@@ -198,5 +192,4 @@ export function spliceFts(db: Db, shard: string): SpliceSummary {
   else levels[levels.length - 1].segments.push(...added);
   const structure = encodeStructure({ cookie: main.cookie, writes: main.writes + theirs.writes, levels });
   db.run("UPDATE main.msg_fts_data SET block = ? WHERE id = ?", [structure, STRUCTURE_ROWID]);
-  return { segments: added.length, rows };
 }

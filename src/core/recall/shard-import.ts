@@ -173,7 +173,6 @@ export interface ShardOutcome {
   sum?: SyncSummary;
   error?: string;
   rounds: number;
-  segments: number;
   spliceMs: number;
 }
 
@@ -183,7 +182,7 @@ export class ShardJob {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #started = Date.now();
-  readonly #out: ShardOutcome = { rounds: 0, segments: 0, spliceMs: 0 };
+  readonly #out: ShardOutcome = { rounds: 0, spliceMs: 0 };
 
   constructor(
     script: string,
@@ -235,9 +234,7 @@ export class ShardJob {
     for (; this.#out.rounds < ready; this.#out.rounds++) {
       const path = roundPath(this.base, this.#out.rounds);
       try {
-        const r = spliceShard(dbPath, path);
-        this.#out.segments += r.segments;
-        this.#out.spliceMs += r.ms;
+        this.#out.spliceMs += spliceShard(dbPath, path);
       } catch (err) {
         this.#out.error ??= err instanceof Error ? err.message : String(err);
       } finally {
@@ -274,8 +271,11 @@ export class ShardJob {
   }
 }
 
-/** Moves a round's sessions, messages, files, chain links and FTS segments into the index, in one transaction. */
-export function spliceShard(dbPath: string, path: string): { segments: number; rows: number; ms: number } {
+/**
+ * Moves a round's sessions, messages, files, chain links and FTS segments into the index, in one transaction;
+ * returns the milliseconds it took.
+ */
+export function spliceShard(dbPath: string, path: string): number {
   const t0 = performance.now();
   // its own connection: the importing connection's FTS5 keeps the structure it read until another connection
   // changes the file (PRAGMA data_version), so it must see this splice as another connection's write
@@ -283,7 +283,7 @@ export function spliceShard(dbPath: string, path: string): { segments: number; r
   try {
     db.run("ATTACH DATABASE ? AS shard", path);
     try {
-      const r = db.transaction(() => {
+      db.transaction(() => {
         const floor = db.get<{ f: number }>(
           "SELECT sid + 1 AS f FROM shard.sessions WHERE source = ?",
           FLOOR_SOURCE,
@@ -291,14 +291,13 @@ export function spliceShard(dbPath: string, path: string): { segments: number; r
         if (floor === undefined) throw new Error(`${path} is not a recall shard`);
         if (db.get("SELECT 1 AS x FROM main.sessions WHERE sid >= ? LIMIT 1", floor))
           throw new Error(`the index already has sessions from sid ${floor} up, the shard's range`);
-        const fts = spliceFts(db, "shard");
+        spliceFts(db, "shard");
         db.run("INSERT INTO main.sessions SELECT * FROM shard.sessions WHERE sid >= ?", floor);
         db.run("INSERT INTO main.messages SELECT * FROM shard.messages");
         db.run("INSERT INTO main.chain_nodes SELECT * FROM shard.chain_nodes");
         db.run("INSERT INTO main.files SELECT * FROM shard.files");
-        return fts;
       });
-      return { ...r, ms: Math.round(performance.now() - t0) };
+      return Math.round(performance.now() - t0);
     } finally {
       db.run("DETACH DATABASE shard");
     }
