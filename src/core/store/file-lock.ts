@@ -41,6 +41,13 @@ export interface LockHolder {
   since: string;
   /** Unique per acquisition; empty for a lock written by an older version. */
   token: string;
+  /**
+   * When the holding process started (ms; the same in all its threads): a lock with our pid and our start was taken
+   * by this process, perhaps by another worker thread; another start means a previous process had our pid.
+   */
+  boot?: number;
+  /** A tag of the thread that took it (random per thread). */
+  thread?: string;
 }
 
 /** @deprecated the older name of LockHolder */
@@ -55,7 +62,13 @@ const MAX_ROUNDS = 50;
 
 export const lockPathFor = (file: string) => `${file}.lock`;
 /** Tokens of the locks (and takeover guards) this process holds. */
+/** Tokens this thread holds (module state is per thread: another thread's locks are not in here). */
 const heldHere = new Set<string>();
+/** This process's start (ms), as every one of its threads computes it (within a few ms). */
+export const processBoot = Math.round(Date.now() - process.uptime() * 1000);
+const BOOT_SLACK_MS = 1000;
+/** Tells this thread's locks from another thread's of the same process (node:worker_threads costs a load). */
+const threadTag = Math.random().toString(36).slice(2, 10);
 let defaultLabel = `${process.argv[1]?.split(/[\\/]/).pop() ?? "node"} (pid ${process.pid})`;
 
 /** Names the locks this process takes from now on (shown to a second opener). */
@@ -106,7 +119,11 @@ function parseHolder(text: string): LockHolder | undefined {
     const raw = JSON.parse(text) as Partial<LockHolder> & { startedAt?: string };
     if (typeof raw.pid !== "number" || typeof raw.host !== "string") return undefined;
     const since = raw.since ?? raw.startedAt ?? "";
-    return { pid: raw.pid, host: raw.host, label: raw.label ?? "", since, token: raw.token ?? "" };
+    const extra = {
+      ...(typeof raw.boot === "number" ? { boot: raw.boot } : {}),
+      ...(typeof raw.thread === "string" ? { thread: raw.thread } : {}),
+    };
+    return { pid: raw.pid, host: raw.host, label: raw.label ?? "", since, token: raw.token ?? "", ...extra };
   } catch {
     return undefined;
   }
@@ -116,8 +133,12 @@ function isStale(seen: Seen): boolean {
   const h = seen.holder;
   if (!h) return Date.now() - seen.mtimeMs > UNREADABLE_GRACE_MS;
   if (h.host !== hostname()) return false;
-  // our own pid: live only if this process holds that token (else a previous process had our pid)
-  if (h.pid === process.pid) return !heldHere.has(h.token);
+  if (h.pid === process.pid) {
+    // taken by this thread: live while we hold it. By another thread of this process (same start): live, since a
+    // thread cannot be asked whether it is alive. By a previous process that had our pid: stale
+    if (h.thread === threadTag || h.boot === undefined) return !heldHere.has(h.token);
+    return Math.abs(h.boot - processBoot) > BOOT_SLACK_MS;
+  }
   return !pidAlive(h.pid);
 }
 
@@ -144,12 +165,18 @@ export function liveWriter(file: string): LockHolder | undefined {
 /** Takes `file`'s lock, or says who holds it. */
 export function tryAcquireLock(file: string, opts: { label?: string } = {}): LockAttempt {
   const lock = lockPathFor(file);
+  // a live holder answers at once: no lock file written and fsynced for nothing (an fsync waits behind every dirty
+  // page of the disk, seconds while an import writes)
+  const before = look(lock);
+  if (before && !isStale(before)) return { ok: false, holder: before.holder ?? unknownHolder(before) };
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
     label: opts.label ?? defaultLabel,
     since: new Date().toISOString(),
     token: newToken(),
+    boot: processBoot,
+    thread: threadTag,
   };
   const tmp = `${lock}.${me.token}.tmp`;
   const fd = openSync(tmp, "wx", 0o600);

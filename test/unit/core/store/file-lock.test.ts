@@ -9,6 +9,7 @@ import {
   acquireLock,
   liveWriter,
   lockPathFor,
+  processBoot,
   readLock,
   setLockLabel,
   tryAcquireLock,
@@ -94,6 +95,33 @@ test("a taker of a stale lock that is alive keeps the others out; one that died 
       readdirSync(dir).filter((n) => n !== "t.jsonl"),
       [],
     );
+  }));
+
+test("a lock another thread of this process holds is live; one a previous process with our pid left is stale", () =>
+  withTmp((dir) => {
+    const file = join(dir, "t.jsonl");
+    const lock = lockPathFor(file);
+    const ours = (boot: number, token: string) =>
+      JSON.stringify({ ...JSON.parse(holderJson(process.pid, token)), boot, thread: "another-thread" });
+    // the import worker's lock, seen from the query worker: same pid, same start, another thread
+    writeFileSync(lock, ours(processBoot, "worker1"));
+    assert.equal(liveWriter(file)?.token, "worker1");
+    const busy = tryAcquireLock(file);
+    assert.equal(busy.ok ? undefined : busy.holder.token, "worker1");
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n !== "t.lock" && n !== "t.jsonl.lock"),
+      [],
+      "a live holder is answered without writing a lock file of our own",
+    );
+    // the same pid in a process that started a minute earlier: a previous process, gone
+    writeFileSync(lock, ours(processBoot - 60_000, "old1"));
+    assert.equal(liveWriter(file), undefined);
+    const release = acquireLock(file);
+    assert.equal(readLock(file)?.boot, processBoot);
+    release();
+    // a lock of our pid from a version without the start: live only if this thread holds its token
+    writeFileSync(lock, holderJson(process.pid, "older-version"));
+    assert.equal(liveWriter(file), undefined);
   }));
 
 test("waitForLock takes the lock over when the holder in another process exits", () =>
