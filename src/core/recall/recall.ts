@@ -243,14 +243,18 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
    * reading the same file's offset would both append its tail. SQLite's own lock only covers one batch.
    */
   const importLock = `${dbPath}.import`;
-  const exclusive = <T>(onBusy: (pid: number) => T, fn: () => T): T => {
+  const exclusive = <T>(onBusy: (pid: number) => T, fn: () => T, waitMs = 0): T => {
     let release: () => void;
-    try {
-      release = acquireLock(importLock);
-    } catch (err) {
-      const owner = liveWriter(importLock);
-      if (owner) return onBusy(owner.pid);
-      throw err;
+    for (const until = Date.now() + waitMs; ;) {
+      try {
+        release = acquireLock(importLock);
+        break;
+      } catch (err) {
+        const owner = liveWriter(importLock);
+        if (!owner) throw err;
+        if (Date.now() >= until) return onBusy(owner.pid);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      }
     }
     try {
       return fn();
@@ -258,6 +262,11 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
       release();
     }
   };
+  /**
+   * An import waits this long for the lock before it refuses: the sync of our own threads that precedes every search
+   * (another thread or process) holds it for milliseconds.
+   */
+  const IMPORT_WAIT_MS = 5000;
   const refuse = (pid: number): never => {
     throw new AcpThreadsError(
       "locked",
@@ -294,27 +303,39 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         () => run("acp_threads", ownSpecs(), ctl),
       ),
     importCodex(spec, ctl) {
-      return exclusive(refuse, () => {
-        remember((s) => (s.codex = spec));
-        return run("codex_rollout", codexSpecs(spec), ctl);
-      });
+      return exclusive(
+        refuse,
+        () => {
+          remember((s) => (s.codex = spec));
+          return run("codex_rollout", codexSpecs(spec), ctl);
+        },
+        IMPORT_WAIT_MS,
+      );
     },
     importClaude(spec, ctl) {
-      return exclusive(refuse, () => {
-        remember((s) => (s.claude = spec));
-        return run("claude_code_jsonl", claudeSpecs(spec), ctl);
-      });
+      return exclusive(
+        refuse,
+        () => {
+          remember((s) => (s.claude = spec));
+          return run("claude_code_jsonl", claudeSpecs(spec), ctl);
+        },
+        IMPORT_WAIT_MS,
+      );
     },
     archiveFile(path, o = {}) {
       statSync(path); // a clear ENOENT for a wrong path, before anything is written
       const source = o.source ?? detectSource(path);
-      return exclusive(refuse, () => {
-        remember((s) => {
-          s.files = s.files.filter((f) => f.path !== path);
-          s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
-        });
-        return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
-      });
+      return exclusive(
+        refuse,
+        () => {
+          remember((s) => {
+            s.files = s.files.filter((f) => f.path !== path);
+            s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
+          });
+          return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
+        },
+        IMPORT_WAIT_MS,
+      );
     },
     compactAfter(added, ctl) {
       if (!bulkImport(db, added)) return undefined;

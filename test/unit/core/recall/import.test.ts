@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   appendFileSync,
   closeSync,
+  existsSync,
   openSync,
   readFileSync,
   statSync,
@@ -13,7 +15,7 @@ import {
 import { join } from "node:path";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import { openRecall } from "../../../../src/core/recall/recall";
-import { acquireLock } from "../../../../src/core/store/file-lock";
+import { acquireLock, lockPathFor } from "../../../../src/core/store/file-lock";
 import { findFile, importAll, makeWorld, withIndex, writeRollout } from "./helpers";
 
 type Msg = { role: string; kind: string; tool: string | null; body: string; line: number };
@@ -276,6 +278,35 @@ test("one importer at a time: a second one is told who is importing, the automat
     assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 15);
   } finally {
     release();
+    r.close();
+    w.cleanup();
+  }
+});
+
+test("an import waits for a short holder of the import lock (the own-thread sync before a search) instead of refusing", () => {
+  const w = makeWorld();
+  const r = openRecall(w.home, { shardWorker: false });
+  try {
+    const lock = lockPathFor(`${r.dbPath}.import`);
+    // another process holds the lock for 400 ms, as a search's sync of our own threads does for a moment
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs=require("fs");fs.writeFileSync(${JSON.stringify(lock)},JSON.stringify({pid:process.pid,host:require("os").hostname(),label:"sync",since:new Date().toISOString(),token:"t"}));` +
+          `setTimeout(()=>fs.rmSync(${JSON.stringify(lock)}),400)`,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      const until = Date.now() + 5000;
+      while (!existsSync(lock) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      assert.ok(existsSync(lock), "the holder took the lock");
+      assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 15);
+    } finally {
+      holder.kill();
+    }
+  } finally {
     r.close();
     w.cleanup();
   }
