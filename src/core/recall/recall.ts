@@ -291,6 +291,16 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
   const ownSpecs = (): ImportSpec[] =>
     discoverTranscripts(layout.threadsDir, { allHistory: true }).map((f) => ({ path: f.path, source: "acp_threads" }));
 
+  /** An import the user asked for: waits a moment for the lock, then refuses. */
+  const importing = (fn: () => SyncSummary) => exclusive(refuse, fn, IMPORT_WAIT_MS);
+  const importRoot = (kind: "codex" | "claude", spec: RootSpec, ctl?: ImportControl) =>
+    importing(() => {
+      remember((s) => (s[kind] = spec));
+      return kind === "codex"
+        ? run("codex_rollout", codexSpecs(spec), ctl)
+        : run("claude_code_jsonl", claudeSpecs(spec), ctl);
+    });
+
   const api: Recall = {
     dbPath,
     rebuilt: created,
@@ -302,40 +312,18 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         (): SyncSummary => ({ ...emptySummary("acp_threads"), busy: true }),
         () => run("acp_threads", ownSpecs(), ctl),
       ),
-    importCodex(spec, ctl) {
-      return exclusive(
-        refuse,
-        () => {
-          remember((s) => (s.codex = spec));
-          return run("codex_rollout", codexSpecs(spec), ctl);
-        },
-        IMPORT_WAIT_MS,
-      );
-    },
-    importClaude(spec, ctl) {
-      return exclusive(
-        refuse,
-        () => {
-          remember((s) => (s.claude = spec));
-          return run("claude_code_jsonl", claudeSpecs(spec), ctl);
-        },
-        IMPORT_WAIT_MS,
-      );
-    },
+    importCodex: (spec, ctl) => importRoot("codex", spec, ctl),
+    importClaude: (spec, ctl) => importRoot("claude", spec, ctl),
     archiveFile(path, o = {}) {
       statSync(path); // a clear ENOENT for a wrong path, before anything is written
       const source = o.source ?? detectSource(path);
-      return exclusive(
-        refuse,
-        () => {
-          remember((s) => {
-            s.files = s.files.filter((f) => f.path !== path);
-            s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
-          });
-          return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
-        },
-        IMPORT_WAIT_MS,
-      );
+      return importing(() => {
+        remember((s) => {
+          s.files = s.files.filter((f) => f.path !== path);
+          s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });
+        });
+        return run(source, [{ path, source, cwd: o.cwd, sessionId: o.sessionId }]);
+      });
     },
     compactAfter(added, ctl) {
       if (!bulkImport(db, added)) return undefined;
