@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDerivedDatabase, openDerivedDatabaseAsync, type DerivedOpen } from "../db/sqlite";
 import { AcpThreadsError } from "../errors";
-import { acquireLock, liveWriter } from "../store/file-lock";
+import { tryAcquireLock } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
 import { bulkImport, compactIndex, type CompactSummary } from "./compact";
 import { discoverTranscripts } from "./discover";
@@ -18,7 +18,7 @@ import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { ImportCancelled, ImportTracker, type ImportControl } from "./progress";
 import { defaultShardWorker, removeStaleShards, shardPathOf, ShardJob } from "./shard-import";
 import { planShards } from "./shard-plan";
-import { wantRead } from "./reader-turns";
+import { announceImport, importAnnounced, wantRead } from "./reader-turns";
 import { search, type SearchOptions, type SearchResult } from "./search";
 import { SessionFacts } from "./session-facts";
 import { readSources, writeSources, type RootSpec, type SourcesFile } from "./sources";
@@ -101,24 +101,32 @@ export interface RecallOptions {
 
 export function openRecall(home: string, opts: RecallOptions = {}): Recall {
   const dbPath = recallDbPath(home, opts);
-  return recallOn(
-    home,
-    dbPath,
-    openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }),
-    opts,
-  );
+  const done = wantRead(dbPath);
+  let opened: DerivedOpen;
+  try {
+    opened = openDerivedDatabase(dbPath, SCHEMA_VERSION, createSchema, HEADER);
+  } finally {
+    done();
+  }
+  return recallOn(home, dbPath, opened, opts);
 }
 
 /** Opens the recall index without blocking the thread while another process holds it (extension host). */
 export async function openRecallAsync(home: string, opts: RecallOptions = {}): Promise<Recall> {
   const dbPath = recallDbPath(home, opts);
-  return recallOn(
-    home,
-    dbPath,
-    await openDerivedDatabaseAsync(dbPath, SCHEMA_VERSION, createSchema, { integrity: "header" }),
-    opts,
-  );
+  const done = wantRead(dbPath);
+  let opened: DerivedOpen;
+  try {
+    opened = await openDerivedDatabaseAsync(dbPath, SCHEMA_VERSION, createSchema, HEADER);
+  } finally {
+    done();
+  }
+  return recallOn(home, dbPath, opened, opts);
 }
+
+// opening reads the header and schema under the file's lock like any read (so with a reader's marker, wantRead):
+// without one a running import re-takes the lock after every batch and the open waits for the whole import
+const HEADER = { integrity: "header" } as const;
 
 function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: RecallOptions): Recall {
   const layout = homeLayout(home);
@@ -246,15 +254,14 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
   const exclusive = <T>(onBusy: (pid: number) => T, fn: () => T, waitMs = 0): T => {
     let release: () => void;
     for (const until = Date.now() + waitMs; ;) {
-      try {
-        release = acquireLock(importLock);
+      // the holder comes with the refusal: asking liveWriter afterwards raced with its release
+      const attempt = tryAcquireLock(importLock);
+      if (attempt.ok) {
+        release = attempt.release;
         break;
-      } catch (err) {
-        const owner = liveWriter(importLock);
-        if (!owner) throw err;
-        if (Date.now() >= until) return onBusy(owner.pid);
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       }
+      if (Date.now() >= until) return onBusy(attempt.holder.pid);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }
     try {
       return fn();
@@ -293,13 +300,20 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
 
   /** An import the user asked for: waits a moment for the lock, then refuses. */
   const importing = (fn: () => SyncSummary) => exclusive(refuse, fn, IMPORT_WAIT_MS);
-  const importRoot = (kind: "codex" | "claude", spec: RootSpec, ctl?: ImportControl) =>
-    importing(() => {
-      remember((s) => (s[kind] = spec));
-      return kind === "codex"
-        ? run("codex_rollout", codexSpecs(spec), ctl)
-        : run("claude_code_jsonl", claudeSpecs(spec), ctl);
-    });
+  const importRoot = (kind: "codex" | "claude", spec: RootSpec, ctl?: ImportControl) => {
+    // a compaction after an earlier import gives way to this one (it would merge what this one adds anyway)
+    const announced = announceImport(dbPath);
+    try {
+      return importing(() => {
+        remember((s) => (s[kind] = spec));
+        return kind === "codex"
+          ? run("codex_rollout", codexSpecs(spec), ctl)
+          : run("claude_code_jsonl", claudeSpecs(spec), ctl);
+      });
+    } finally {
+      announced();
+    }
+  };
 
   const api: Recall = {
     dbPath,
@@ -327,7 +341,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     },
     compactAfter(added, ctl) {
       if (!bulkImport(db, added)) return undefined;
-      const c = compactIndex(db, () => (ctl?.cancelled?.() ?? false) || liveWriter(importLock) !== undefined);
+      // not any holder of the import lock: the sync of our own threads before every search takes it for a moment
+      const c = compactIndex(db, () => (ctl?.cancelled?.() ?? false) || importAnnounced(dbPath));
       return c.steps > 0 || c.stopped ? c : undefined;
     },
     close: () => db.close(),

@@ -1,11 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { writeCorpus } from "../../../../bench/recall-corpus";
 import { openRecall } from "../../../../src/core/recall/recall";
 import { RecallWorkers } from "../../../../src/core/recall/worker/client";
+import { acquireLock } from "../../../../src/core/store/file-lock";
 
 const SCRIPT = join(__dirname, "..", "..", "..", "..", "dist", "recall-worker.js");
 
@@ -46,7 +47,22 @@ test("compaction after a bulk import merges the index into one segment, answers 
       assert.equal(stopped.stopped, true);
       assert.deepEqual(answers(), before, "a compaction stopped half-way answers the same");
 
-      const done = recall.compactAfter(sum.messages)!;
+      // a bulk import another process announces (its marker) stops it before its next step
+      const marker = join(`${recall.dbPath}.importers`, `${process.ppid}-other-0`);
+      mkdirSync(dirname(marker), { recursive: true });
+      writeFileSync(marker, "");
+      const gaveWay = recall.compactAfter(sum.messages);
+      assert.deepEqual([gaveWay?.steps, gaveWay?.stopped], [0, true]);
+      rmSync(marker);
+
+      // a holder of the import lock is no reason to stop: the sync of our own threads before every search takes it
+      const release = acquireLock(`${recall.dbPath}.import`);
+      let done;
+      try {
+        done = recall.compactAfter(sum.messages)!;
+      } finally {
+        release();
+      }
       assert.equal(done.segments_after, 1);
       assert.equal(done.stopped, undefined);
       assert.deepEqual(answers(), before, "the compacted index answers the same");

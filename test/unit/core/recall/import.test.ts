@@ -283,6 +283,44 @@ test("one importer at a time: a second one is told who is importing, the automat
   }
 });
 
+test("a holder that lets the import lock go while it is asked about is not an error: the sync runs or skips", () => {
+  const w = makeWorld();
+  const r = openRecall(w.home, { shardWorker: false });
+  try {
+    const lock = lockPathFor(`${r.dbPath}.import`);
+    const stop = `${lock}.stop-test`;
+    // another process takes and releases the lock every millisecond or so: a refusal must name a holder that was
+    // live when it refused, never fail because the holder was gone a moment later
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs=require("fs"),os=require("os");const body=JSON.stringify({pid:process.pid,host:os.hostname(),label:"flicker",since:new Date().toISOString(),token:"t"});` +
+          `const nap=(ms)=>Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,ms);` +
+          `while(!fs.existsSync(${JSON.stringify(stop)})){try{fs.writeFileSync(${JSON.stringify(lock)},body,{flag:"wx"});nap(1);fs.rmSync(${JSON.stringify(lock)})}catch{}nap(1)}`,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      const until = Date.now() + 5000;
+      while (!existsSync(lock) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      let ran = 0;
+      let skipped = 0;
+      for (let i = 0; i < 400; i++) {
+        if (r.syncOwnThreads().busy) skipped++;
+        else ran++;
+      }
+      assert.ok(skipped > 0, `${ran} ran, ${skipped} skipped: the holder was seen`);
+    } finally {
+      writeFileSync(stop, "");
+      holder.kill();
+    }
+  } finally {
+    r.close();
+    w.cleanup();
+  }
+});
+
 test("an import waits for a short holder of the import lock (the own-thread sync before a search) instead of refusing", () => {
   const w = makeWorld();
   const r = openRecall(w.home, { shardWorker: false });
