@@ -60,6 +60,28 @@ function counts(output) {
   return { passed: 0, failed: 0 };
 }
 
+/**
+ * What failed, told again at the end of the run (CI shows only its tail): node's "✖ failing tests:" section without
+ * the runner's own stack frames, or each "not ok" line of the other runners with the lines after it.
+ */
+function failures(output) {
+  const lines = output.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("\u2716 failing tests:"));
+  const picked = [];
+  if (start >= 0) {
+    for (const l of lines.slice(start + 1)) if (!/^\s+at (?:.*\(node:|node:)/.test(l)) picked.push(l);
+  } else {
+    lines.forEach((l, i) => {
+      if (/^(?:\S+\s+)?not ok\b/.test(l)) picked.push(...lines.slice(i, i + 8));
+    });
+  }
+  const MAX = 80;
+  const kept = picked.filter((l, i) => l.trim() || picked[i - 1]?.trim());
+  return kept.length > MAX
+    ? [...kept.slice(0, MAX), `… ${kept.length - MAX} more lines in the full output above`]
+    : kept;
+}
+
 const nodeTest = (dir, extra = []) => {
   const list = files(dir, /\.test\.js$/);
   return list.length ? ["node", ["--test", "--test-reporter=spec", ...extra, ...list]] : null;
@@ -100,6 +122,7 @@ const stages = [
 let passed = 0;
 let failed = 0;
 const summary = [];
+const told = [];
 for (const stage of stages) {
   if (!want(stage.name) && !stage.gate) continue;
   if (stage.gate && only.length && !only.includes(stage.name) && stage.name !== "build") continue;
@@ -128,10 +151,12 @@ for (const stage of stages) {
     continue;
   }
   if (r.code !== 0 && c.failed === 0) c.failed = 1; // a crash counts as a failure even without counts
+  if (c.failed) told.push(`--- ${stage.name}`, ...failures(r.output));
   passed += c.passed;
   failed += c.failed;
   summary.push(`${stage.name}: ${c.passed} passed, ${c.failed} failed${r.code !== 0 ? ` (exit ${r.code})` : ""}`);
 }
+if (told.length) console.log(`\n== what failed (told above, in full)\n${told.join("\n")}`);
 console.log(`\n== summary\n${summary.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
