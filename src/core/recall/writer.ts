@@ -1,14 +1,16 @@
 /**
  * All writes to the recall index go through here: prepared statements, and transactions of about BATCH messages
- * spanning files, so a reader waits at most one short batch and a bulk import does not pay a commit per file.
+ * spanning files, so a bulk import does not pay a commit per file; a batch ends early when a reader waits
+ * (reader-turns.ts), so a search during an import waits for about PEEK_EVERY messages, not a whole batch.
  */
 import type { Db, Stmt } from "../db/sqlite";
 import { hitClass, messageId, sessionRange, type ChainNode, type ParsedMessage } from "./model";
 import { redactSecrets } from "../redact";
-import { giveReadersTheirTurn } from "./reader-turns";
+import { giveReadersTheirTurn, readersWaiting } from "./reader-turns";
 import { normalize, segment } from "./text";
 
 export const BATCH = 1000;
+const PEEK_EVERY = 100;
 
 const utf8 = (text: string) => Buffer.from(text, "utf8");
 
@@ -29,6 +31,7 @@ export interface FileRow {
 
 export class RecallWriter {
   #pending = 0;
+  #peekAt = PEEK_EVERY;
   #inTx = false;
   readonly #insertMsg: Stmt;
   readonly #insertFts: Stmt;
@@ -74,8 +77,15 @@ export class RecallWriter {
     if (this.#pending >= BATCH) this.commit();
   }
 
+  /**
+   * True when the batch should be committed: it is full, or a reader waits for the file (asked every PEEK_EVERY
+   * messages) and gets it after a small batch instead of a whole one (~15 ms of importing instead of ~200).
+   */
   get batchFull(): boolean {
-    return this.#pending >= BATCH;
+    if (this.#pending >= BATCH) return true;
+    if (this.#pending < this.#peekAt) return false;
+    this.#peekAt = this.#pending + PEEK_EVERY;
+    return readersWaiting(this.db.path);
   }
 
   commit(): void {
@@ -84,6 +94,7 @@ export class RecallWriter {
     this.#inTx = false;
     if (committed) giveReadersTheirTurn(this.db.path);
     this.#pending = 0;
+    this.#peekAt = PEEK_EVERY;
     this.messagesCommitted += this.#newInBatch;
     this.#newInBatch = 0;
   }
@@ -92,6 +103,7 @@ export class RecallWriter {
     if (this.#inTx) this.db.exec("ROLLBACK");
     this.#inTx = false;
     this.#pending = 0;
+    this.#peekAt = PEEK_EVERY;
     this.#newInBatch = 0;
   }
 

@@ -1,13 +1,16 @@
 /**
- * Readers before the importer (reader-turns.ts): whose markers make an importer wait.
+ * Readers before the importer (reader-turns.ts): whose markers make an importer wait, and when it lets go.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
+import { openDatabase } from "../../../../src/core/db/sqlite";
 import { readersWaiting, wantRead } from "../../../../src/core/recall/reader-turns";
+import { openRecall } from "../../../../src/core/recall/recall";
+import { BATCH, RecallWriter } from "../../../../src/core/recall/writer";
 
 function withDb(fn: (dbPath: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), "reader-turns-"));
@@ -45,4 +48,33 @@ test("another thread's or a live process's marker makes the importer wait; a dea
     writeFileSync(dead, "");
     assert.equal(readersWaiting(dbPath), false);
     assert.equal(existsSync(dead), false, "a dead reader's marker is cleaned up");
+  }));
+
+test("an import's batch ends early when a reader waits, and runs to BATCH when none does", () =>
+  withDb((dbPath) => {
+    const recall = openRecall(dirname(dbPath), { dbPath });
+    recall.close();
+    const db = openDatabase(dbPath);
+    try {
+      const writer = new RecallWriter(db);
+      const write = (n: number, from: number) => {
+        let full = -1;
+        for (let seq = from; seq < from + n && full < 0; seq++) {
+          writer.message(1, { role: "user", kind: "text", content: `message ${seq}`, line: seq + 1, seq });
+          if (writer.batchFull) full = seq - from + 1;
+        }
+        return full;
+      };
+      assert.equal(write(BATCH - 1, 0), -1, "nobody waits: the batch runs on");
+      writer.rollback();
+      // a reader of another process waits for the file
+      const marker = join(`${dbPath}.readers`, `${process.ppid}-reader-0`);
+      mkdirSync(dirname(marker), { recursive: true });
+      writeFileSync(marker, "");
+      const early = write(BATCH, 0);
+      assert.ok(early > 0 && early <= 100, `the batch ended after ${early} messages`);
+      writer.rollback();
+    } finally {
+      db.close();
+    }
   }));
