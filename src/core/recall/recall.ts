@@ -301,7 +301,8 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
   /** An import the user asked for: waits a moment for the lock, then refuses. */
   const importing = (fn: () => SyncSummary) => exclusive(refuse, fn, IMPORT_WAIT_MS);
   const importRoot = (kind: "codex" | "claude", spec: RootSpec, ctl?: ImportControl) => {
-    // a compaction after an earlier import gives way to this one (it would merge what this one adds anyway)
+    // a compaction (upkeep after an earlier bulk import) stops for it: the import needs the file more, and a bulk
+    // one is compacted after it
     const announced = announceImport(dbPath);
     try {
       return importing(() => {
