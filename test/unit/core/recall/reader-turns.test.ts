@@ -57,21 +57,21 @@ test("an import's batch ends early when a reader waits, and runs to BATCH when n
     const db = openDatabase(dbPath);
     try {
       const writer = new RecallWriter(db);
-      const write = (n: number, from: number) => {
-        let full = -1;
-        for (let seq = from; seq < from + n && full < 0; seq++) {
+      /** Writes up to `n` messages; how many were written when the writer first asked to commit, or -1. */
+      const write = (n: number) => {
+        for (let seq = 0; seq < n; seq++) {
           writer.message(1, { role: "user", kind: "text", content: `message ${seq}`, line: seq + 1, seq });
-          if (writer.batchFull) full = seq - from + 1;
+          if (writer.batchFull) return seq + 1;
         }
-        return full;
+        return -1;
       };
-      assert.equal(write(BATCH - 1, 0), -1, "nobody waits: the batch runs on");
+      assert.equal(write(BATCH - 1), -1, "nobody waits: the batch runs on");
       writer.rollback();
       // a reader of another process waits for the file
       const marker = join(`${dbPath}.readers`, `${process.ppid}-reader-0`);
       mkdirSync(dirname(marker), { recursive: true });
       writeFileSync(marker, "");
-      const early = write(BATCH, 0);
+      const early = write(BATCH);
       assert.ok(early > 0 && early <= 100, `the batch ended after ${early} messages`);
       writer.rollback();
     } finally {
