@@ -4,7 +4,6 @@ import { test } from "node:test";
 import { workspaceClause } from "../../../../src/core/index/threads-index";
 import { platformOf } from "../../../../src/core/platform/host";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Database } = require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
 
 function matching(rows: [string, string | null][], workspace: string, os: NodeJS.Platform): string[] {
