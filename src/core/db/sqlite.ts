@@ -239,6 +239,7 @@ export const OPEN_BUSY_RETRIES = 50;
 export const OPEN_BUSY_WAIT_MS = 100;
 const OPEN_UNSURE_RETRIES = 10;
 
-function sleepSync(ms: number): void {
+/** Blocks this thread for `ms` (short waits on another thread's or process's lock). */
+export function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openDerivedDatabase, openDerivedDatabaseAsync, type DerivedOpen } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, sleepSync, type DerivedOpen } from "../db/sqlite";
 import { AcpThreadsError } from "../errors";
 import { tryAcquireLock } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
@@ -64,7 +64,7 @@ function retried<T>(fn: () => T): T {
       return fn();
     } catch (err) {
       if (Date.now() > until || !(err instanceof Error) || !TRANSIENT.test(err.message)) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(100, 10 * attempt));
+      sleepSync(Math.min(100, 10 * attempt));
     }
   }
 }
@@ -261,7 +261,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         break;
       }
       if (Date.now() >= until) return onBusy(attempt.holder.pid);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      sleepSync(50);
     }
     try {
       return fn();
