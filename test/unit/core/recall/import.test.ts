@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -283,6 +283,20 @@ test("one importer at a time: a second one is told who is importing, the automat
   }
 });
 
+/**
+ * Another process holding the lock file `lock` as `script` says (node source with `fs`, the lock path `L` and a
+ * holder record `body` naming it); returns once the lock is there (or after 5 s).
+ */
+function lockHolder(lock: string, script: string): ChildProcess {
+  const body =
+    'const body=JSON.stringify({pid:process.pid,host:require("os").hostname(),label:"test holder",since:new Date().toISOString(),token:"t"});';
+  const source = `const fs=require("fs");const L=${JSON.stringify(lock)};${body}${script}`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: "ignore" });
+  const until = Date.now() + 5000;
+  while (!existsSync(lock) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+  return child;
+}
+
 test("a holder that lets the import lock go while it is asked about is not an error: the sync runs or skips", () => {
   const w = makeWorld();
   const r = openRecall(w.home, { shardWorker: false });
@@ -291,19 +305,12 @@ test("a holder that lets the import lock go while it is asked about is not an er
     const stop = `${lock}.stop-test`;
     // another process takes and releases the lock every millisecond or so: a refusal must name a holder that was
     // live when it refused, never fail because the holder was gone a moment later
-    const holder = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const fs=require("fs"),os=require("os");const body=JSON.stringify({pid:process.pid,host:os.hostname(),label:"flicker",since:new Date().toISOString(),token:"t"});` +
-          `const nap=(ms)=>Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,ms);` +
-          `while(!fs.existsSync(${JSON.stringify(stop)})){try{fs.writeFileSync(${JSON.stringify(lock)},body,{flag:"wx"});nap(1);fs.rmSync(${JSON.stringify(lock)})}catch{}nap(1)}`,
-      ],
-      { stdio: "ignore" },
+    const nap = "const nap=(ms)=>Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,ms);";
+    const holder = lockHolder(
+      lock,
+      `${nap}while(!fs.existsSync(${JSON.stringify(stop)})){try{fs.writeFileSync(L,body,{flag:"wx"});nap(1);fs.rmSync(L)}catch{}nap(1)}`,
     );
     try {
-      const until = Date.now() + 5000;
-      while (!existsSync(lock) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
       let ran = 0;
       let skipped = 0;
       for (let i = 0; i < 400; i++) {
@@ -327,18 +334,8 @@ test("an import waits for a short holder of the import lock (the own-thread sync
   try {
     const lock = lockPathFor(`${r.dbPath}.import`);
     // another process holds the lock for 400 ms, as a search's sync of our own threads does for a moment
-    const holder = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const fs=require("fs");fs.writeFileSync(${JSON.stringify(lock)},JSON.stringify({pid:process.pid,host:require("os").hostname(),label:"sync",since:new Date().toISOString(),token:"t"}));` +
-          `setTimeout(()=>fs.rmSync(${JSON.stringify(lock)}),400)`,
-      ],
-      { stdio: "ignore" },
-    );
+    const holder = lockHolder(lock, "fs.writeFileSync(L,body);setTimeout(()=>fs.rmSync(L),400)");
     try {
-      const until = Date.now() + 5000;
-      while (!existsSync(lock) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       assert.ok(existsSync(lock), "the holder took the lock");
       assert.equal(r.importCodex({ root: w.codexRoot, allHistory: true }).messages, 15);
     } finally {
