@@ -6,6 +6,7 @@
  * thread tagged `session:NAME` in this workspace, created on first use (acpx users know them). The watchdog
  * watches every turn (`--stall-timeout`, `--retry`).
  */
+import { policyModeNote } from "../core/acp/policy-mode";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
@@ -222,6 +223,8 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     session = await open(o, t, stop.signal);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
+    const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
+    if (modeNote) o.io.stderr.write(`acp-threads: note: ${modeNote}\n`);
     if (o.onTraffic) s.onTraffic(o.onTraffic);
     if (s.recorded) {
       o.onThread?.(s.threadId);

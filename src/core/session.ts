@@ -293,8 +293,10 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, graceMs).unref())]);
   }
 
+  /** Sets the agent's mode; the change is emitted at once (not every agent confirms with `current_mode_update`). */
   async setMode(modeId: string): Promise<void> {
     await this.runtime.setMode(this.sessionId, modeId);
+    this.#emit({ type: "mode", modeId });
   }
 
   /** Sets a session config option; the agent's new option list is recorded (a model change) and emitted. */

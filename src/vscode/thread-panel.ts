@@ -9,7 +9,8 @@ import * as vscode from "vscode";
 import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
 import { parseWebviewMessage } from "../webview/thread/protocol";
-import type { HostMessage, PickerView, WebviewMessage } from "../webview/thread/protocol";
+import type { HostMessage, WebviewMessage } from "../webview/thread/protocol";
+import { pickersView } from "./pickers-view";
 import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
@@ -202,39 +203,15 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   #postPickers(live: LiveSession): void {
-    const modes = live.info?.modes;
-    const configs = [...live.events].reverse().find((e) => e.type === "config_options");
-    const options = configs?.type === "config_options" ? configs.options : (live.info?.configOptions ?? []);
-    const pickers: PickerView = {
-      modes: modes
-        ? {
-            currentModeId: modes.currentModeId,
-            available: modes.availableModes.map((m) => ({ id: m.id, name: m.name })),
-          }
-        : null,
-      configOptions: options.flatMap((o) =>
-        o.type === "select"
-          ? [
-              {
-                id: o.id,
-                name: o.name,
-                currentValue: o.currentValue,
-                options: o.options.flatMap((x) =>
-                  "value" in x
-                    ? [{ value: x.value, name: x.name }]
-                    : x.options.map((y) => ({ value: y.value, name: y.name })),
-                ),
-              },
-            ]
-          : [],
-      ),
-    };
-    this.post({ type: "pickers", pickers });
+    this.post({ type: "pickers", pickers: pickersView(live) });
   }
 
   #enqueue(evs: RuntimeEvent[]): void {
     // The tab shows the thread's title: an agent-given title (session_info) replaces the first prompt.
     for (const e of evs) if (e.type === "session_info" && e.title) this.panel.title = e.title;
+    // a mode or option change (ours or the agent's) redraws the pickers at once: they never disagree with the agent
+    const live = evs.some((e) => e.type === "mode" || e.type === "config_options") ? this.#live() : undefined;
+    if (live) this.#postPickers(live);
     this.#queue.push(...evs);
     this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
   }

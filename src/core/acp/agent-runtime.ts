@@ -19,6 +19,7 @@ import { DEFAULT_PERMISSION_POLICY, PermissionStore } from "./permission-policy"
 import { ProtocolLog } from "./protocol-log";
 import type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 import type { AgentCapabilitiesView, FileWrite, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
+import { followPolicy } from "./policy-session";
 import { ensureSession, listAllSessions, type OpenedSession, type SessionOpenContext } from "./session-open";
 import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
@@ -124,7 +125,12 @@ class Runtime implements AcpAgentRuntime {
 
   async ensureSession(req?: SessionRequest): Promise<OpenedSession> {
     await this.start();
-    return await ensureSession(this.#openContext(), req);
+    const opened = await ensureSession(this.#openContext(), req);
+    return await followPolicy(opened, this.#ctx.policy, {
+      setMode: (modeId) => this.setMode(opened.sessionId, modeId),
+      setConfigOption: (configId, value) => this.setConfigOption(opened.sessionId, configId, value),
+      logger: this.#ctx.logger,
+    });
   }
 
   runTurn(

@@ -40,6 +40,17 @@ export interface SessionInfo {
   origin: "new" | "load" | "resume";
   modes?: acp.SessionModeState | null;
   configOptions?: acp.SessionConfigOption[] | null;
+  /**
+   * Set when the session was switched out of an agent mode that approves on its own (claude-agent-acp "Auto",
+   * codex-acp "Auto review") into its ask-before-acting mode, because the permission policy asks or denies.
+   * `error`: the agent refused the switch, so its own mode still decides.
+   */
+  policyMode?: {
+    policy: string;
+    from: { id: string; name: string };
+    to: { id: string; name: string };
+    error?: string;
+  };
 }
 
 export type RuntimeStatus = "starting" | "idle" | "working" | "waiting_permission" | "closed" | "failed";

@@ -46,9 +46,25 @@ export interface PermissionView {
   reviewPath?: string;
 }
 
+export interface PickerChoice {
+  value: string;
+  name: string;
+  description?: string;
+}
+
 export interface PickerView {
-  modes?: { currentModeId: string; available: { id: string; name: string }[] } | null;
-  configOptions?: { id: string; name: string; currentValue: string; options: { value: string; name: string }[] }[];
+  /** The legacy `modes` list, only when the agent has no `mode` config option (one mode picker, never two). */
+  modes?: { currentModeId: string; available: { id: string; name: string; description?: string }[] } | null;
+  configOptions?: { id: string; name: string; description?: string; currentValue: string; options: PickerChoice[] }[];
+  /** Who decides what needs permission: the active agent mode, and whether it approves actions on its own. */
+  permissions?: {
+    mode: string;
+    description?: string;
+    /** The agent's mode approves (some) edits or commands itself: our permission policy is not asked for them. */
+    agentDecides: boolean;
+    /** The mode the agent started in, when we switched it to follow the permission setting. */
+    switchedFrom?: string;
+  };
 }
 
 /** One turn's recorded file changes (edit ledger), shown as "N files changed" under the turn. */

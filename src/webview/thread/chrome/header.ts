@@ -5,7 +5,7 @@
  */
 import { $ } from "../../shared/host";
 import type { Usage } from "../model";
-import type { LiveStatus, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
+import type { LiveStatus, PickerChoice, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
 import { clock, STATUS_TEXT } from "./words";
 
 export class Header {
@@ -110,29 +110,63 @@ export class Header {
     box.textContent = "";
     const add = (
       label: string,
-      options: { value: string; name: string }[],
+      options: PickerChoice[],
       current: string,
       send: (v: string) => WebviewMessage,
+      about?: string,
     ) => {
       const wrap = document.createElement("label");
       wrap.className = "picker";
       const name = document.createElement("span");
       name.textContent = label;
       const sel = document.createElement("select");
-      for (const o of options) sel.add(new Option(o.name, o.value, false, o.value === current));
-      sel.addEventListener("change", () => this.post(send(sel.value)));
+      for (const o of options) {
+        const opt = new Option(o.name, o.value, false, o.value === current);
+        if (o.description) opt.title = o.description;
+        sel.add(opt);
+      }
+      const describe = () => {
+        const picked = options.find((o) => o.value === sel.value);
+        sel.title = [about, picked?.description].filter(Boolean).join("\n");
+      };
+      describe();
+      sel.addEventListener("change", () => {
+        describe();
+        this.post(send(sel.value));
+      });
       wrap.append(name, sel);
       box.appendChild(wrap);
     };
     if (p.modes?.available.length)
       add(
         "Mode",
-        p.modes.available.map((m) => ({ value: m.id, name: m.name })),
+        p.modes.available.map((m) => ({ value: m.id, name: m.name, description: m.description })),
         p.modes.currentModeId,
         (v) => ({ type: "setMode", modeId: v }),
       );
     for (const c of p.configOptions ?? [])
-      add(shortLabel(c.name), c.options, c.currentValue, (v) => ({ type: "setConfig", configId: c.id, value: v }));
+      add(
+        shortLabel(c.name),
+        c.options,
+        c.currentValue,
+        (v) => ({ type: "setConfig", configId: c.id, value: v }),
+        c.description,
+      );
+    this.#renderPermissions(p.permissions);
+  }
+
+  /** "Who decides what needs permission": the active mode with its description, and a warning when it approves itself. */
+  #renderPermissions(w: PickerView["permissions"]): void {
+    const el = $("who-decides");
+    el.hidden = !w;
+    el.classList.toggle("warn", !!w?.agentDecides);
+    if (!w) return;
+    const about = w.description ? ` — ${w.description}` : "";
+    el.textContent = w.agentDecides
+      ? `⚠ Agent mode "${w.mode}"${about}. The agent approves some actions itself; only what it asks about reaches you.`
+      : `Agent mode "${w.mode}"${about}. Actions go through your permission setting.` +
+        (w.switchedFrom ? ` (Switched from "${w.switchedFrom}" to follow it.)` : "");
+    el.title = "Change the mode with the Mode picker; the permission setting is acpThreads.permissionMode.";
   }
 }
 
