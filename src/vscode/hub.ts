@@ -23,6 +23,7 @@ import { LiveSession } from "./live-session";
 import type { RunMode, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { ExtensionLog } from "./log";
+import { quotePrompt } from "./notifier";
 import { PermissionBroker } from "./permission-broker";
 import { ProposedContent } from "./proposed-content";
 import { RecallIndex } from "./recall-index";
@@ -199,7 +200,7 @@ export class Hub implements vscode.Disposable {
       if (p.showPanel !== false) this.panels.open(running.threadId, { preserveFocus: false });
       return running;
     }
-    let label = p.agent.displayName;
+    const label = p.agent.displayName;
     const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
     const session = new LiveSession(
       {
@@ -236,13 +237,26 @@ export class Hub implements vscode.Disposable {
       },
       (opts) => this.runtimeFactory(opts),
     );
-    label = `${p.agent.displayName}: ${session.title}`;
     this.live.add(session);
+    session.onTurnDone(() => void this.#turnFinished(session));
     this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
     void session.start(p.task).then(() => this.tree.refresh());
     return session;
+  }
+
+  /** A turn that ends while its panel is hidden is told in a notification naming its prompt, with Open. */
+  async #turnFinished(s: LiveSession): Promise<void> {
+    if (s.lastPrompt === undefined || this.panels.isVisible(s.threadId)) return;
+    const failed = s.status === "failed";
+    const what = `${s.agent.displayName} ${failed ? "failed on" : "finished"} ${quotePrompt(s.lastPrompt)}`;
+    const choice = await this.broker.notifier.show(
+      failed ? "warning" : "info",
+      failed && s.statusDetail ? `${what}: ${s.statusDetail}` : what,
+      "Open",
+    );
+    if (choice === "Open") this.panels.open(s.threadId, { preserveFocus: false });
   }
 
   /** `acp-threads mcp` (recall tools) over stdio, offered to agents when acpThreads.recall.offerToAgents is on. */

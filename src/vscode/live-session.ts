@@ -62,6 +62,8 @@ export class LiveSession implements vscode.Disposable {
   title: string;
   status: LiveStatus = "starting";
   statusDetail: string | undefined;
+  /** The prompt of the last turn (what a "finished" notification names). */
+  lastPrompt: string | undefined;
   readonly events: RuntimeEvent[];
   readonly #init: LiveSessionInit;
   readonly #factory: RuntimeFactory;
@@ -207,6 +209,7 @@ export class LiveSession implements vscode.Disposable {
 
   async #runTurn(text: string, context: ContextRef[] | undefined, run: () => Promise<TurnResult>): Promise<void> {
     this.#working = true;
+    this.lastPrompt = text;
     this.#push([{ type: "user_text", text, ...(context?.length ? { context } : {}) }]);
     this.#setStatus("working");
     let failed: string | undefined;

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
 import type { PermissionAsker, PermissionPrompt } from "../core/ports";
 import type { PermissionView } from "../webview/thread/protocol";
+import { Notifier } from "./notifier";
 import type { ProposedContent } from "./proposed-content";
 
 interface Pending {
@@ -34,7 +35,10 @@ export class PermissionBroker implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   surface: PermissionSurface | undefined;
 
-  constructor(readonly proposed: ProposedContent) {
+  constructor(
+    readonly proposed: ProposedContent,
+    readonly notifier: Notifier = new Notifier(),
+  ) {
     this.#status.name = "ACP Threads permission requests";
     this.#status.command = "acpThreads.showPendingPermission";
   }
@@ -122,12 +126,14 @@ export class PermissionBroker implements vscode.Disposable {
     this.surface?.reveal(first.threadId);
   }
 
+  /** The request itself names the notification (not the thread's first prompt): "Codex asks: Run `npm test`". */
   async #notify(requestId: string): Promise<void> {
     const p = this.#pending.get(requestId);
     if (!p) return;
-    const show = "Show in thread";
-    const choice = await vscode.window.showInformationMessage(
-      `${p.label} waits for permission: ${p.view.title}`,
+    const show = "Open";
+    const choice = await this.notifier.show(
+      "info",
+      `${p.label} asks: ${p.view.title}`,
       ...p.view.options.map((o) => o.name),
       show,
     );

@@ -80,6 +80,11 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     });
   }
 
+  /** True when the thread's panel is open and visible (not a hidden tab). */
+  isVisible(threadId: string): boolean {
+    return !!this.#panels.get(threadId)?.panel.visible;
+  }
+
   showInline(threadId: string, view: PermissionView): boolean {
     const tp = this.#panels.get(threadId);
     tp?.post({ type: "permission", prompt: view });

@@ -22,6 +22,7 @@ const PASSES: Record<string, string[]> = {
     "spawn-real.test.js",
     "composer.test.js",
     "modes.test.js",
+    "notify.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -1,0 +1,32 @@
+/**
+ * Notifications for what happens in a thread whose panel is hidden: a permission request (named by the request
+ * itself, with the agent's options and Open) and a finished turn (named by the prompt it answered, with Open).
+ * The last few shown are kept (bounded) so the host suite can check what a user was told.
+ */
+import * as vscode from "vscode";
+
+const KEEP = 20;
+
+export interface Notice {
+  severity: "info" | "warning";
+  message: string;
+  items: string[];
+}
+
+export class Notifier {
+  readonly recent: Notice[] = [];
+
+  /** Shows a notification and resolves with the item picked (undefined when dismissed). */
+  async show(severity: Notice["severity"], message: string, ...items: string[]): Promise<string | undefined> {
+    this.recent.push({ severity, message, items });
+    if (this.recent.length > KEEP) this.recent.splice(0, this.recent.length - KEEP);
+    const show = severity === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    return await show(message, ...items);
+  }
+}
+
+/** A prompt as a short quote for a notification: its first line, at most 60 characters. */
+export function quotePrompt(text: string | undefined): string {
+  const line = (text ?? "").trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `“${line.slice(0, 59)}…”` : `“${line}”`;
+}

@@ -1,0 +1,46 @@
+// Issue 27 item 5: while a thread's panel is hidden, a permission request and a finished turn raise a notification
+// that names the request (not the thread's first prompt), with the agent's options and Open.
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+
+describe("notifications while the panel is hidden", () => {
+  before(useFakeAgent);
+
+  it("a permission request names the request and offers Allow and Open; the finished turn names its prompt", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake("hello there, first prompt");
+    await waitFor("the first turn to end", () => s.status === "idle" && s.lastPrompt);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await waitFor("the panel to be hidden", () => !hub.panels.isVisible(s.threadId));
+    const seen = hub.broker.notifier.recent.length;
+    const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+    void s.prompt("ask execute");
+    const ask = await waitFor("the permission notification", () =>
+      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("asks")),
+    );
+    assert.equal(ask.message, "Fake agent asks: A execute tool");
+    assert.deepEqual(ask.items, ["Allow", "Reject", "Open"]);
+    assert.ok(!ask.message.includes("first prompt"), "named by the request, not by the thread's first prompt");
+    const pending = await waitFor("the pending request", () => hub.broker.pendingFor(s.threadId)[0]);
+    hub.broker.answer(pending.requestId, "ok");
+    await done;
+    const finished = await waitFor("the finished-turn notification", () =>
+      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("finished")),
+    );
+    assert.equal(finished.message, "Fake agent finished “ask execute”");
+    assert.deepEqual(finished.items, ["Open"]);
+    await s.close();
+  });
+
+  it("no notification for a turn that ends while its panel is visible", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    assert.ok(hub.panels.isVisible(s.threadId));
+    const seen = hub.broker.notifier.recent.length;
+    await s.prompt("hello");
+    assert.equal(hub.broker.notifier.recent.length, seen);
+    await s.close();
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+});
