@@ -2,6 +2,7 @@
  * Read-only documents for diff review: `acp-threads-proposed:/<path>?<key>` serves the text an agent
  * proposes, so "Review" can open VS Code's diff editor (current file vs proposed) without touching disk.
  */
+import { basename } from "node:path";
 import * as vscode from "vscode";
 
 export const PROPOSED_SCHEME = "acp-threads-proposed";
@@ -50,7 +51,10 @@ export class ProposedContent implements vscode.TextDocumentContentProvider, vsco
   async review(absPath: string, oldText: string | null, newText: string, title: string): Promise<vscode.Uri[]> {
     const right = this.put(absPath, newText);
     const left = oldText === null ? this.put(absPath, "") : vscode.Uri.file(absPath);
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${title} (proposed)`, { preview: true });
+    // the tab names the file: a tool call's title alone ("Edit", "apply_patch") does not say which one
+    const name = basename(absPath);
+    const label = title.includes(name) ? title : `${name} — ${title}`;
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${label} (proposed)`, { preview: true });
     return left.scheme === PROPOSED_SCHEME ? [left, right] : [right];
   }
 

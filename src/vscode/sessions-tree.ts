@@ -112,7 +112,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         });
         item.iconPath = statusIcon(status);
         item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
-        item.contextValue = "live";
+        // Cancel is offered only while a turn runs (an idle session has nothing to cancel)
+        item.contextValue = status === "working" || status === "waiting_permission" ? "live-working" : "live";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         if (s) decorateHandoff(item, this.ops?.handoffOf(s));
         if (s) decorateLive(item, this.ops?.stateOf(s));

@@ -81,7 +81,7 @@ export class ThreadPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     private readonly deps: ThreadPanelDeps,
     private readonly code: CodeActions,
-    private readonly focusEvent?: number,
+    private focusEvent?: number,
   ) {
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.svg");
@@ -139,8 +139,10 @@ export class ThreadPanel implements vscode.Disposable {
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
         events: [...live.events],
-        scrollToEnd: true,
+        scrollToEnd: this.focusEvent === undefined,
+        focusEvent: this.focusEvent,
       });
+      this.focusEvent = undefined;
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
@@ -188,6 +190,7 @@ export class ThreadPanel implements vscode.Disposable {
       scrollToEnd: this.focusEvent === undefined,
       focusEvent: this.focusEvent,
     });
+    this.focusEvent = undefined;
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
@@ -289,6 +292,12 @@ export class ThreadPanel implements vscode.Disposable {
 
   #workspace(): string {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/";
+  }
+
+  /** Shows the thread again scrolled to its `event`-th event, highlighted (a recall hit in an open panel). */
+  focus(event: number): void {
+    this.focusEvent = event;
+    this.refresh();
   }
 
   /** Renders the thread again from scratch (a live session took over the thread this panel shows). */

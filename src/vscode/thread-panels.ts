@@ -30,6 +30,7 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     const existing = this.#panels.get(threadId);
     if (existing) {
       existing.panel.reveal(undefined, opts.preserveFocus);
+      if (opts.focusEvent !== undefined) this.#panels.get(threadId)?.focus(opts.focusEvent);
       return existing.panel;
     }
     const panel = vscode.window.createWebviewPanel(

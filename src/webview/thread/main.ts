@@ -47,13 +47,18 @@ function onMessage(m: HostMessage): void {
     case "init": {
       composer.init(m.header, m.events, m.status);
       const model = new ThreadModel();
-      for (const e of m.events) model.apply(e);
+      let focusEntry: number | undefined;
+      m.events.forEach((e, i) => {
+        if (i === m.focusEvent) focusEntry = model.entries.length; // the entry this event starts (a recall hit)
+        model.apply(e);
+      });
+      if (focusEntry !== undefined) focusEntry = Math.min(focusEntry, model.entries.length - 1);
       view.ctx.cwd = m.header.cwd;
       chrome.init(m.header, model.entries.find((e) => e.kind === "user")?.text);
       if (model.title) chrome.setTitle(model.title);
       vscode.setState({ threadId: m.header.threadId });
       setStatus(m.status, undefined, m.since);
-      view.reset(model, m.focusEvent);
+      view.reset(model, focusEntry);
       if (m.scrollToEnd) requestAnimationFrame(() => window.scrollTo(0, document.body.scrollHeight));
       break;
     }

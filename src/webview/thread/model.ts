@@ -53,13 +53,19 @@ export class ThreadModel {
     this.dirty.add(i);
   }
 
+  #lastMessageId: string | undefined;
+
   apply(ev: RuntimeEvent): void {
     switch (ev.type) {
       case "text": {
         const kind = ev.stream === "thought" ? "thought" : "agent";
         const last = this.entries.length - 1;
         const prev = this.entries[last];
-        if (prev && prev.kind === kind) {
+        // chunks of one message merge; the next message (another id) is an entry of its own, so a link at the end
+        // of one message never swallows the first word of the next
+        const sameMessage = !ev.messageId || !this.#lastMessageId || ev.messageId === this.#lastMessageId;
+        this.#lastMessageId = ev.messageId ?? this.#lastMessageId;
+        if (prev && prev.kind === kind && sameMessage) {
           prev.text += ev.text;
           this.#touch(last);
         } else this.#add({ kind, text: ev.text });

@@ -1,5 +1,5 @@
 // The recall view finds our own session and the imported Codex history.
-import { recallFrame } from "../pages/workbench.mjs";
+import { recallFrame, threadFrame } from "../pages/workbench.mjs";
 
 /** The demo Codex thread "create hello.txt … from the browser" that 02-spawn makes. */
 export const needs = ["02-spawn"];
@@ -16,6 +16,18 @@ export default async function ({ page, quick, step, shot }) {
       .first()
       .waitFor();
     await shot("08-recall");
+  });
+
+  await step("a hit opens its thread scrolled to the message, highlighted", async () => {
+    const recall = await recallFrame(page);
+    await recall.locator(".session", { hasText: "create hello.txt" }).first().locator(".msg.hit").first().click();
+    const panel = await threadFrame(page, "create hello.txt");
+    await panel.locator(".entry.focused-hit").first().waitFor({ timeout: 20000 });
+    await shot("08b-recall-hit-focused");
+  });
+
+  await step("imported history is found too", async () => {
+    const recall = await recallFrame(page);
     await recall.locator("#q").fill("migration runner");
     await recall.locator(".session", { hasText: "Codex" }).first().waitFor({ timeout: 20000 });
     await shot("09-recall-imported-codex");

@@ -43,6 +43,10 @@ describe("the thread panel's host actions", () => {
       assert.equal(prompt.toolCallId, "write-1", "the request names its tool call, so the card attaches to it");
       await hub.broker.review(prompt.requestId);
       await waitFor("the diff editor", diffOpen);
+      const tab = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputTextDiff);
+      assert.match(tab?.label ?? "", new RegExp(`review-${which}\\.txt`), "the proposed-edit diff names its file");
       await vscode.commands.executeCommand(`acpThreads.${which.toLowerCase()}Proposed`);
       await done;
       assert.equal(hub.broker.pendingFor(s.threadId).length, 0, "answered");

@@ -2,9 +2,38 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, waitFor, writePastThread } from "./helpers";
+import { api, EXTENSION_ID, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
+
+interface PackageJson {
+  contributes: { menus: Record<string, { command: string; when: string }[]> };
+}
 
 describe("the sessions view", () => {
+  it("offers Cancel on a live session only while a turn runs", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    const item = async () => {
+      const groups = await hub.tree.getChildren();
+      const all = groups.flatMap((g) => (g.type === "group" ? g.children : [g]));
+      const node = all.find((n) => n.type === "live" && n.threadId === s.threadId);
+      assert.ok(node, "the live session is in the tree");
+      return hub.tree.getTreeItem(node);
+    };
+    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson).contributes.menus;
+    const cancel = menus["view/item/context"].find((m) => m.command === "acpThreads.cancel")!;
+    const offered = (contextValue: string | undefined) =>
+      new RegExp(/viewItem =~ \/(.*)\/$/.exec(cancel.when)![1]).test(contextValue ?? "");
+    assert.equal(offered((await item()).contextValue), false, "an idle session has nothing to cancel");
+    const done = s.prompt("sleep 3000");
+    await waitFor("the turn to run", () => s.status === "working");
+    assert.equal(offered((await item()).contextValue), true, "a running turn can be cancelled");
+    await s.cancel();
+    await done;
+    await s.close();
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
   it("lists a past thread under its day, and Open renders it read-only", async () => {
     const { hub } = await api();
     const threadId = writePastThread(hub.home, 3);

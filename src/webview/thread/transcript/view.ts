@@ -57,6 +57,15 @@ export class TranscriptView {
     this.windowStart = Math.max(0, model.entries.length - WINDOW);
     if (focusEntry !== undefined) this.windowStart = Math.max(0, Math.min(this.windowStart, focusEntry - 20));
     this.#rebuild();
+    if (focusEntry !== undefined && focusEntry >= 0) {
+      this.flush(); // the entry must exist to scroll to it
+      const el = this.#nodes.get(focusEntry);
+      if (el) {
+        el.classList.add("focused-hit");
+        el.scrollIntoView({ block: "center" });
+        setTimeout(() => el.classList.remove("focused-hit"), 4000);
+      }
+    }
   }
 
   showEarlier(): void {

@@ -126,3 +126,15 @@ test("a call left open by a finished turn is unfinished, not cancelled; a cancel
   c.apply({ type: "done", stopReason: "cancelled" });
   assert.equal((c.entries.find((e) => e.kind === "tool") as { call: { status: string } }).call.status, "cancelled");
 });
+
+test("consecutive agent messages (other message ids) are separate entries; chunks of one message merge", () => {
+  const m = new ThreadModel();
+  m.apply({ type: "text", stream: "output", text: "see [the docs](https://example.com/a)", messageId: "m1" });
+  m.apply({ type: "text", stream: "output", text: " too", messageId: "m1" });
+  m.apply({ type: "text", stream: "output", text: "Next message", messageId: "m2" });
+  m.apply({ type: "text", stream: "output", text: " without ids", messageId: undefined });
+  assert.deepEqual(
+    m.entries.map((e) => (e.kind === "agent" ? e.text : e.kind)),
+    ["see [the docs](https://example.com/a) too", "Next message without ids"],
+  );
+});
