@@ -7,13 +7,15 @@
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
 // The ACP SDK is ESM-only; bundling turns it into CommonJS. sql.js's wasm is copied next to the bundles.
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, chmodSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, chmodSync } from "node:fs";
 import { join, relative, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const production = process.argv.includes("--production");
+// The one place a version is read: every bundle gets package.json's (src/core/version.ts).
+const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const external = ["vscode", "node-pty", "node-sqlite3-wasm", "mocha", "playwright-core", "esbuild"];
 const common = {
   bundle: true,
@@ -24,6 +26,7 @@ const common = {
   minify: production,
   external,
   logLevel: "warning",
+  define: { __ACP_THREADS_VERSION__: JSON.stringify(version) },
 };
 
 function walk(dir, out = []) {

@@ -5,12 +5,12 @@
 //
 //   node scripts/check-imports.mjs [--root DIR]      (DIR defaults to the repository; it must hold src/)
 //
-// The rules (README "How it works" shows the same picture):
+// The rules (docs/architecture.md draws them: `node scripts/architecture-diagram.mjs`):
 // - src/core never imports `vscode`, src/vscode, src/cli or src/webview.
-// - Inside src/core a stage imports only stages upstream of it plus the shared leaves (core/model/** and the
-//   files directly in src/core, core/text/**: the pure line diff and merge, and core/platform/**: the platform
-//   seam every stage asks about shells, processes and paths); only core/session.ts (with its parts in
-//   core/session/) joins the stages, and nothing else in core imports them.
+// - Inside src/core a stage imports only stages upstream of it plus the shared leaves (CORE_LEAVES: core/model/**,
+//   core/text/** (the pure line diff and merge), core/platform/** (the platform seam every stage asks about
+//   shells, processes and paths), core/util/** (guards), and the files directly in src/core); only
+//   core/session.ts (with its parts in core/session/) joins the stages, and nothing else in core imports them.
 // - src/cli never imports src/vscode or src/webview; src/vscode never imports src/cli, and of src/webview only
 //   the typed protocol files (src/webview/<panel>/protocol.ts). Nothing outside src/vscode imports src/vscode.
 // - src/webview (browser code) imports its own panel, src/webview/shared, core only as `import type` except
@@ -43,6 +43,12 @@ export const CORE_STAGES = {
   handoff: 6,
   "session.ts": 9,
 };
+/**
+ * Shared leaves under src/core: folders every stage may import, which import no stage themselves (besides the
+ * files directly in src/core). Plain types (model), the pure line diff and merge (text), the platform seam
+ * (platform) and the small guards every reader of untrusted JSON needs (util).
+ */
+export const CORE_LEAVES = ["model", "text", "platform", "util"];
 /**
  * Wrong-way imports that are being moved by a named piece of work, as "from → to". Each entry must still
  * exist: once the import is gone the checker asks for the entry to be deleted, so the list only shrinks.
@@ -111,7 +117,7 @@ function where(rel) {
   const area = parts[1];
   if (area === "core") {
     if (parts.length === 3) return parts[2] === "session.ts" ? { area, stage: "session.ts" } : { area, leaf: true };
-    if (parts[2] === "model" || parts[2] === "platform" || parts[2] === "text") return { area, leaf: true };
+    if (CORE_LEAVES.includes(parts[2])) return { area, leaf: true };
     if (parts[2] === "session") return { area, stage: "session.ts" }; // the joiner's own parts
     return { area, stage: parts[2] };
   }

@@ -73,7 +73,7 @@ function vsce(target, files, out) {
     ignore,
     `${baseIgnore.trimEnd()}\n# ${target}: its node-pty binaries\n${ignoreLinesFor(files).join("\n")}\n`,
   );
-  const args = ["node_modules/@vscode/vsce/vsce", "package", "--skip-license", "--ignoreFile", ignore, "-o", out];
+  const args = ["node_modules/@vscode/vsce/vsce", "package", "--ignoreFile", ignore, "-o", out];
   if (target !== "universal") args.push("--target", target);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -81,8 +81,11 @@ function vsce(target, files, out) {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
+    // vsce's WARNING lines (a missing license, repository, ...) are problems of the package, not noise to hide
     child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`vsce package (${target}) failed:\n${output}`)),
+      code === 0
+        ? resolve(output.split("\n").filter((l) => /\bWARNING\b/.test(l)))
+        : reject(new Error(`vsce package (${target}) failed:\n${output}`)),
     );
   });
 }
@@ -100,8 +103,8 @@ try {
       // `npm run package` keeps its one well-known path (the e2e and `npm start` install it).
       const single = opt.host && !opt.all && jobs.length === 1;
       const out = single ? join(outDir, `${name}.vsix`) : join(outDir, `${name}-${target}-${version}.vsix`);
-      await vsce(target, files, out);
-      const problems = checkVsix(out, target, files);
+      const warnings = await vsce(target, files, out);
+      const problems = [...warnings.map((w) => `vsce: ${w.trim()}`), ...checkVsix(out, target, files)];
       built.push({ target, out, size: statSync(out).size, files: files.length, ms: Date.now() - started, problems });
     }
   };

@@ -162,6 +162,8 @@ export function checkVsix(path, target, expected) {
   for (const bundle of [...bundles, "package.json"]) {
     if (!((entries.get(ext(bundle))?.size ?? 0) > 100)) problems.push(`${bundle} is missing or empty`);
   }
+  // the license and icon the Marketplace and Open VSX show (vsce names the license LICENSE.txt in the package)
+  for (const f of ["LICENSE.txt", "media/icon.png"]) if (!entries.has(ext(f))) problems.push(`${f} is missing`);
   const manifest = entries.get("extension.vsixmanifest")?.data().toString("utf8") ?? "";
   const named = /TargetPlatform="([^"]+)"/.exec(manifest)?.[1] ?? "universal";
   if (named !== target) problems.push(`the manifest says target ${named}, expected ${target}`);

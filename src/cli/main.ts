@@ -5,6 +5,7 @@
 import { onPtyFallback } from "../core/platform/pty";
 import { setLockLabel } from "../core/store/file-lock";
 import { EXIT, type CliIO, type CommandMain } from "./io";
+import { VERSION } from "../core/version";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
   run: { summary: "run prompt turns against an ACP agent", load: () => import("./commands/run") },
@@ -73,7 +74,7 @@ export async function runCli(io: CliIO): Promise<number> {
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === "--version" || name === "-v") {
-    io.stdout.write(`${process.env.ACP_THREADS_VERSION ?? "0.1.0"}\n`);
+    io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

@@ -12,6 +12,7 @@ export const COMMAND_IDS = [
   "acpThreads.resume",
   "acpThreads.rename",
   "acpThreads.exportSnapshot",
+  "acpThreads.exportMarkdown",
   "acpThreads.importSnapshot",
   "acpThreads.delete",
   "acpThreads.copySessionId",

@@ -190,6 +190,8 @@ export class ThreadOps implements vscode.Disposable {
         return void (await vscode.commands.executeCommand("acpThreads.handoff", threadId));
       case "saveBundle":
         return void (await vscode.commands.executeCommand("acpThreads.saveBugBundle", threadId));
+      case "exportMarkdown":
+        return void (await vscode.commands.executeCommand("acpThreads.exportMarkdown", threadId));
       case "stop":
         return void (await vscode.commands.executeCommand("acpThreads.stopSession", threadId));
       case "openThread":

@@ -8,8 +8,9 @@ import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { command } from "../command";
 import { EXIT } from "../io";
+import { VERSION } from "../../core/version";
 
-export const CLI_VERSION = process.env.ACP_THREADS_VERSION ?? "0.1.0";
+export const CLI_VERSION = VERSION;
 
 export const main = command(
   {

@@ -7,6 +7,7 @@ import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
 import { readerFor } from "../recall/reader";
 import { callTool, TOOLS } from "../recall/mcp-tools";
+import { VERSION } from "../../core/version";
 
 const PROTOCOL_VERSION = "2025-06-18";
 
@@ -38,7 +39,7 @@ async function serve(io: CliIO): Promise<number> {
         return reply(req.id, {
           protocolVersion: typeof asked === "string" ? asked : PROTOCOL_VERSION,
           capabilities: { tools: {} },
-          serverInfo: { name: "acp-threads-recall", version: process.env.ACP_THREADS_VERSION ?? "0.1.0" },
+          serverInfo: { name: "acp-threads-recall", version: VERSION },
         });
       }
       case "ping":

@@ -9,6 +9,7 @@ import { openStore, type Subcommand } from "../threads/common";
 import { list } from "../threads/list";
 import { remove, rename, restore } from "../threads/manage";
 import { show } from "../threads/show";
+import { exportMarkdownCmd } from "../threads/markdown";
 import { exportThread, importSnapshot } from "../threads/transfer";
 
 /** A `threads` subcommand: its table (plus --format) and the function that runs with the store open. */
@@ -19,7 +20,7 @@ function sub<const T extends FlagTable>(
   run: Subcommand,
 ): Command {
   return command(
-    { name: `threads ${name}`, synopsis: spec.synopsis, flags: { ...spec.flags, format: FORMAT }, args: spec.args },
+    { name: `threads ${name}`, synopsis: spec.synopsis, flags: { format: FORMAT, ...spec.flags }, args: spec.args },
     async ({ io, flags, args }) => {
       const store = openStore(io as CliIO);
       try {
@@ -58,16 +59,22 @@ export const main = subcommands({
     export: sub(
       "export",
       {
-        synopsis: "ID [--out FILE] [--dir DIR] [--jsonl]",
+        synopsis: "ID [--out FILE] [--dir DIR] [--jsonl] | ID --format md [--out FILE]",
         flags: {
-          out: { type: "string", short: "o", arg: "FILE", help: "write the snapshot to FILE" },
+          out: { type: "string", short: "o", arg: "FILE", help: "write the snapshot (or the Markdown) to FILE" },
           dir: { type: "string", arg: "DIR", help: "folder for the snapshot (default .acp-threads/)" },
           jsonl: { type: "boolean", help: "copy the raw thread file instead (needs --out)" },
+          format: {
+            type: "enum",
+            values: ["text", "json", "md"],
+            default: "text",
+            help: "md: the thread as Markdown (stdout, or --out FILE with its images in FILE.assets/)",
+          },
         },
         args: ID,
       },
-      "save a session snapshot (default .acp-threads/)",
-      exportThread,
+      "save a session snapshot (default .acp-threads/), or the thread as Markdown",
+      (ctx) => (ctx.flags.format === "md" ? exportMarkdownCmd(ctx) : exportThread(ctx)),
     ),
     import: sub(
       "import",

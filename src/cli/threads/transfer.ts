@@ -8,11 +8,10 @@ import { basename, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
 import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } from "../../core/snapshot/load";
 import { saveSnapshot, snapshotFromThread, SNAPSHOT_DIR, type Progress } from "../../core/snapshot/save";
+import { str } from "../../core/util/guards";
 import { formatBytes, table } from "../exec/context";
 import { EXIT, type CliIO } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
-
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 function progress(io: CliIO, what: string): Progress {
   return (done, total) => io.stderr.write(`${what} ${done}/${total} messages\r${done === total ? "\n" : ""}`);

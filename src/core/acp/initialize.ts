@@ -2,8 +2,9 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { CLIENT_NAME } from "./client-app";
+import { VERSION } from "../version";
 
-export const CLIENT_VERSION = process.env.ACP_THREADS_VERSION ?? "0.1.0";
+export const CLIENT_VERSION = VERSION;
 
 /** Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output. */
 export function clientInitializeParams(): acp.InitializeRequest {

@@ -7,11 +7,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { RuntimeEvent, ToolCallState } from "../model/events";
+import { isObj, str, type Obj } from "../util/guards";
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const arr = <T>(v: unknown): T[] | undefined => (Array.isArray(v) ? (v as T[]) : undefined);
 
 /** Text of a content block as a consumer would print it. */

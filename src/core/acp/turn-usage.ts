@@ -6,9 +6,8 @@
  * Anything else is no usage: numbers are never made up.
  */
 import type { TurnUsage } from "../model/usage";
+import { isObj, type Obj } from "../util/guards";
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | undefined =>
   typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined;
 

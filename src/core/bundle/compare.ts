@@ -1,3 +1,4 @@
+import { isObj } from "../util/guards";
 /**
  * How replay compares what the client sends now with what it sent when the bundle was recorded: JSON-RPC
  * plumbing (`jsonrpc`, ids), `_meta`, the client's own version and the workspace path are not behaviour; the
@@ -6,8 +7,6 @@
  */
 
 type Json = unknown;
-
-const isObj = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The comparable form of a client message (ids and paths already mapped by the caller). */
 export function comparable(message: Record<string, Json>, opts: { method?: string } = {}): Json {

@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "node-sqlite3-wasm";
+import { sleepSync } from "../util/sleep";
 
 /**
  * Loaded on the first open, not with this module: requiring node-sqlite3-wasm compiles 1.3 MB of WASM, which a
@@ -238,8 +239,3 @@ function* openSteps(
 export const OPEN_BUSY_RETRIES = 50;
 export const OPEN_BUSY_WAIT_MS = 100;
 const OPEN_UNSURE_RETRIES = 10;
-
-/** Blocks this thread for `ms` (short waits on another thread's or process's lock). */
-export function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}

@@ -8,6 +8,7 @@
  * Agents that send none of these (gemini) get `output: undefined`. Pure; shared by the thread panel and tests.
  */
 import type { ToolCallState } from "./events";
+import { isObj, num, str, type Obj } from "../util/guards";
 
 export interface TerminalSnapshot {
   text: string;
@@ -24,11 +25,6 @@ export interface CommandOutput {
   durationMs?: number;
   source?: "terminal" | "meta" | "content" | "rawOutput";
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** `rawInput.command` as one line: codex's `["/bin/bash", "-lc", "echo hi"]` → `echo hi`. */
 export function commandLine(rawInput: unknown): string | undefined {

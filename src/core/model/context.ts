@@ -1,3 +1,4 @@
+import { isObj as isObject } from "../util/guards";
 /**
  * Context attached to a prompt: what the user mentioned with `@` (files, folders, selections, symbols,
  * diagnostics, the Problems list, past threads) or pasted (images). Plain types shared by the block builder
@@ -67,7 +68,6 @@ export function isContextKind(v: unknown): v is ContextKind {
   return typeof v === "string" && (CONTEXT_KINDS as readonly string[]).includes(v);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const shortString = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;
 const count = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const DELIVERIES: readonly ContextDelivery[] = ["embedded", "link", "text", "image"];

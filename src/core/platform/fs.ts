@@ -4,14 +4,11 @@
  * EBUSY for a moment; POSIX never does. Such renames are retried briefly on Windows, as graceful-fs does.
  */
 import { renameSync } from "node:fs";
+import { sleepSync } from "../util/sleep";
 import { HOST_PLATFORM, isWindows, type Platform } from "./host";
 
 const TRANSIENT = new Set(["EPERM", "EACCES", "EBUSY"]);
 export const RENAME_RETRY_MS = 1_000;
-
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /** `renameSync`, retried for up to RENAME_RETRY_MS on Windows while the target is briefly locked. */
 export function renameReplacing(
@@ -28,7 +25,7 @@ export function renameReplacing(
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? "";
       if (!isWindows(p) || !TRANSIENT.has(code) || Date.now() >= deadline) throw err;
-      pause(wait);
+      sleepSync(wait);
     }
   }
 }

@@ -1,4 +1,5 @@
 /** Shapes shared by the recall parsers, importer and query side. */
+import { isObj } from "../util/guards";
 
 export type Role = "user" | "assistant" | "tool" | "developer" | "system";
 export type Kind = "text" | "tool_call" | "tool_output" | "compaction" | "reasoning";
@@ -111,10 +112,6 @@ export function shortHash(text: string): string {
  * a secret the body's redaction removed.
  */
 export const textKey = (text: string): string => `${text.length}:${shortHash(text)}`;
-
-export const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /**
  * Message rowids encode what ranking needs without touching the messages table: session, position and the hit

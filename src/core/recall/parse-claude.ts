@@ -10,16 +10,15 @@ import {
   TEXT_CAP,
   TOOL_CAP,
   capText,
-  isObj,
   makeParser,
   parseTs,
-  str,
   textKey,
   type ChainNode,
   type ParsedMessage,
   type SessionMeta,
   type TranscriptParser,
 } from "./model";
+import { isObj, str } from "../util/guards";
 
 export interface ClaudeState {
   seq: number;

@@ -8,10 +8,8 @@ import {
   TEXT_CAP,
   TOOL_CAP,
   capText,
-  isObj,
   makeParser,
   parseTs,
-  str,
   textKey,
   type Kind,
   type ParsedMessage,
@@ -19,6 +17,7 @@ import {
   type SessionMeta,
   type TranscriptParser,
 } from "./model";
+import { isObj, str } from "../util/guards";
 
 export interface CodexState {
   seq: number;

@@ -4,11 +4,11 @@
  * (title patches, the transcript an exec run left behind). Records of kinds it does not index are skipped.
  */
 import type { ThreadRecord } from "../model/records";
+import { isObj } from "../util/guards";
 import {
   TEXT_CAP,
   TOOL_CAP,
   capText,
-  isObj,
   makeParser,
   parseTs,
   type Kind,

@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openDerivedDatabase, openDerivedDatabaseAsync, sleepSync, type DerivedOpen } from "../db/sqlite";
+import { openDerivedDatabase, openDerivedDatabaseAsync, type DerivedOpen } from "../db/sqlite";
+import { sleepSync } from "../util/sleep";
 import { AcpThreadsError } from "../errors";
 import { tryAcquireLock } from "../store/file-lock";
 import { homeLayout } from "../store/paths";

@@ -4,7 +4,7 @@
  * as arrays of content items. The index and the evidence windows hold the text inside, with the exit code when
  * it says the command failed; JSON of any other shape is kept as it is.
  */
-import { isObj } from "./model";
+import { isObj } from "../util/guards";
 
 /** Bigger JSON is not worth parsing twice: it is capped for the index anyway. */
 const MAX_PARSE = 1_000_000;

@@ -14,6 +14,7 @@ import { spawnCommand } from "./spawn";
 import {
   copySessionId,
   deleteThread,
+  exportMarkdownCommand,
   exportSnapshot,
   importSnapshot,
   openThread,
@@ -35,6 +36,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.resume": resumeThread,
   "acpThreads.rename": renameThread,
   "acpThreads.exportSnapshot": exportSnapshot,
+  "acpThreads.exportMarkdown": exportMarkdownCommand,
   "acpThreads.importSnapshot": importSnapshot,
   "acpThreads.delete": deleteThread,
   "acpThreads.copySessionId": copySessionId,

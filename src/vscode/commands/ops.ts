@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { buildBugBundle, bundleFileName, writeBugBundle } from "../../core/bundle/bundle";
 import { buildHandoffBrief, renderHandoffBrief } from "../../core/handoff/brief";
 import { linkHandoff } from "../../core/handoff/link";
+import { VERSION } from "../../core/version";
 import type { RetryStep } from "../../core/watchdog/retry-ladder";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
@@ -110,8 +111,7 @@ export async function saveBugBundleCommand(
 ): Promise<string | undefined> {
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to save a bug bundle of (in the Sessions view, or from its panel).");
-  const version = String((hub.context.extension.packageJSON as { version?: string }).version ?? "0.0.0");
-  const bundle = buildBugBundle(hub.threads, threadId, { acpThreadsVersion: version });
+  const bundle = buildBugBundle(hub.threads, threadId, { acpThreadsVersion: VERSION });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? hub.home;
   const uri = opts.path
     ? vscode.Uri.file(opts.path)

@@ -1,9 +1,15 @@
-/** Context-menu actions on sessions-view nodes: Open, Resume, Rename, Export/Import snapshot, Delete, Copy id. */
+/**
+ * Context-menu actions on sessions-view nodes: Open, Resume, Rename, Export/Import snapshot, Export as Markdown,
+ * Delete, Copy id.
+ */
+import { join } from "node:path";
 import * as vscode from "vscode";
+import { exportMarkdown, markdownFileName } from "../../core/snapshot/markdown-file";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
+import { threadOf } from "./ops";
 
 type Past = Extract<SessionNode, { type: "past" }>;
 
@@ -90,6 +96,37 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode, dest?: vscode
   );
   if (path) void vscode.window.showInformationMessage(`Snapshot saved to ${path}`);
   return path;
+}
+
+/**
+ * Export as Markdown (Sessions view, the panel's action bar, a thread id): the thread and its images in
+ * `<name>.assets/` beside the file. `dest` (optional) skips the save dialog. Returns the file written.
+ */
+export async function exportMarkdownCommand(
+  hub: Hub,
+  target?: unknown,
+  dest?: vscode.Uri,
+): Promise<string | undefined> {
+  const threadId = threadOf(target);
+  if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
+  const thread = hub.threads.read(threadId);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? thread.metadata.cwd;
+  const uri =
+    dest instanceof vscode.Uri
+      ? dest
+      : await vscode.window.showSaveDialog({
+          defaultUri: vscode.Uri.file(join(folder, markdownFileName(thread))),
+          filters: { Markdown: ["md"] },
+          title: "Export thread as Markdown",
+        });
+  if (!uri) return undefined;
+  const res = exportMarkdown(thread, hub.threads.threadsDir, uri.fsPath);
+  if (res.warnings.length) void vscode.window.showWarningMessage(`Exported with warnings: ${res.warnings.join("; ")}`);
+  if (!(dest instanceof vscode.Uri))
+    void vscode.window.showInformationMessage(`Thread exported to ${uri.fsPath}`, "Open").then((a) => {
+      if (a === "Open") void vscode.commands.executeCommand("markdown.showPreview", uri);
+    });
+  return res.path;
 }
 
 /** `src` (optional) skips the pick. Returns the restored thread's id. */

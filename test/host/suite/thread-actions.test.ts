@@ -61,6 +61,26 @@ describe("thread actions", () => {
     assert.deepEqual(users, ["question 0", "question 1"]);
   });
 
+  it("exports a thread as Markdown from the Sessions view and by id (the panel's action)", async () => {
+    const { hub } = await api();
+    const id = writePastThread(hub.home, 2);
+    const dir = mkdtempSync(join(tmpdir(), "acp-md-"));
+    const dest = vscode.Uri.file(join(dir, "thread.md"));
+    const path = await vscode.commands.executeCommand<string>("acpThreads.exportMarkdown", await pastNode(id), dest);
+    assert.equal(path, dest.fsPath);
+    const md = readFileSync(path, "utf8");
+    assert.match(md, /^# past thread with 2 exchanges\n/);
+    assert.match(md, /\| Agent \| Fake agent \(`fake`\) \|/);
+    assert.match(
+      md,
+      /### You · \d{2}:\d{2} UTC\n\nquestion 0\n\n### Fake agent · \d{2}:\d{2} UTC\n\n\*\*answer\*\* 0\n/,
+    );
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const byId = vscode.Uri.file(join(dir, "by-id.md"));
+    assert.equal(await vscode.commands.executeCommand<string>("acpThreads.exportMarkdown", id, byId), byId.fsPath);
+    assert.equal(readFileSync(byId.fsPath, "utf8"), md);
+  });
+
   it("imports a thread file (.jsonl) through the store: a torn last line is cut, never copied", async () => {
     const { hub } = await api();
     const id = writePastThread(hub.home, 1);

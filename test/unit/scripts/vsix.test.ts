@@ -98,6 +98,8 @@ test("the checker passes a right package and names every wrong one", () =>
       "extension/dist/cli/recall.js": { data: "x".repeat(200) },
       "extension/dist/recall-worker.js": { data: "x".repeat(200) },
       "extension/dist/webview/thread.js": { data: "x".repeat(200) },
+      "extension/LICENSE.txt": { data: "MIT License" },
+      "extension/media/icon.png": { data: "png" },
       "extension/node_modules/node-pty/lib/index.js": { data: "module.exports = {}" },
     };
     const natives = [`${PTY}/prebuilds/darwin-arm64/pty.node`, `${PTY}/prebuilds/darwin-arm64/spawn-helper`];
@@ -126,4 +128,9 @@ test("the checker passes a right package and names every wrong one", () =>
     assert.deepEqual(checkVsix(universal, "universal", []), []);
     assert.match(checkVsix(universal, "linux-x64", []).join(), /manifest says target universal, expected linux-x64/);
     assert.match(checkVsix(universal, "universal", natives).join(), /missing native file/);
+
+    const bare = join(dir, "bare.vsix");
+    const { "extension/LICENSE.txt": _license, "extension/media/icon.png": _icon, ...rest } = base;
+    writeZip(bare, { ...rest, "extension.vsixmanifest": { data: "<Identity/>" } });
+    assert.deepEqual(checkVsix(bare, "universal", []), ["LICENSE.txt is missing", "media/icon.png is missing"]);
   }));

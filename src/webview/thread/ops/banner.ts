@@ -1,7 +1,7 @@
 /**
  * Renders the ops strip in the panel header: the watchdog's alert with the retry ladder's next rung (and the
  * other rungs), the read-only notice when another window or process writes the thread (with Take over once it is
- * free), the handoff links; and the thread actions Hand off… / Save bug bundle / Stop session as icon buttons in
+ * free), the handoff links; and the thread actions Hand off… / Export as Markdown… / Save bug bundle / Stop session as icon buttons in
  * the title row.
  * Plain DOM, no innerHTML.
  */
@@ -53,6 +53,7 @@ export class OpsBanner {
       ...(v.stored
         ? [
             this.#iconButton("Hand off to another agent…", "arrow-swap", { type: "ops", action: "handoff" }),
+            this.#iconButton("Export as Markdown…", "markdown", { type: "ops", action: "exportMarkdown" }),
             this.#iconButton("Save bug bundle…", "bug", { type: "ops", action: "saveBundle" }),
           ]
         : []),

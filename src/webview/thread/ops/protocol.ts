@@ -38,7 +38,7 @@ export interface OpsView {
 
 export type OpsAction =
   | { type: "ops"; action: "retry"; step?: (typeof RETRY_STEPS)[number] }
-  | { type: "ops"; action: "dismiss" | "takeOver" | "handoff" | "saveBundle" | "stop" }
+  | { type: "ops"; action: "dismiss" | "takeOver" | "handoff" | "saveBundle" | "exportMarkdown" | "stop" }
   | { type: "ops"; action: "openThread"; threadId: string };
 
 export function parseOpsAction(raw: unknown): OpsAction | undefined {
@@ -54,6 +54,7 @@ export function parseOpsAction(raw: unknown): OpsAction | undefined {
     case "takeOver":
     case "handoff":
     case "saveBundle":
+    case "exportMarkdown":
     case "stop":
       return { type: "ops", action: m.action };
     case "openThread":

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 // the threads command itself: src/cli/main.ts runs the CLI when it is the main module, as a test bundle is
@@ -133,4 +133,29 @@ test("threads import explains a missing file, an empty folder and bad usage", ()
     assert.equal((await cli(home, dir, "threads", "frobnicate")).code, 2);
     assert.equal((await cli(home, dir, "threads", "show")).code, 2);
     assert.equal((await cli(home, dir, "threads", "list", "--format", "yaml")).code, 2);
+  }));
+
+test("threads export --format md prints the thread as Markdown, or writes it with --out; snapshots stay the default", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const id = seedThread(new ThreadStore(home), dir, "Markdown me");
+    const printed = await cli(home, dir, "threads", "export", id.slice(0, 13), "--format", "md");
+    assert.equal(printed.code, 0, printed.err);
+    assert.match(printed.out, /^# Markdown me\n\n\| \| \|\n\|---\|---\|\n\| Agent \| codex \(`codex`\) \|/);
+    assert.match(
+      printed.out,
+      /### You · \d{2}:\d{2} UTC\n\nhello from Markdown me\n\n### codex · \d{2}:\d{2} UTC\n\nhi!\nsecond line\n$/,
+    );
+    const written = await cli(home, dir, "threads", "export", id, "--format", "md", "--out", "notes/thread.md");
+    assert.equal(written.code, 0, written.err);
+    assert.equal(written.out, `exported ${id.slice(0, 18)} as Markdown to ${join(dir, "notes", "thread.md")}\n`);
+    assert.equal(readFileSync(join(dir, "notes", "thread.md"), "utf8"), printed.out);
+    const bad = await cli(home, dir, "threads", "export", id, "--format", "md", "--jsonl", "--out", "x.jsonl");
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--format md writes one Markdown file/);
+    const unknown = await cli(home, dir, "threads", "export", id, "--format", "html");
+    assert.equal(unknown.code, 2);
+    const snap = await cli(home, dir, "threads", "export", id, "--dir", "snaps");
+    assert.equal(snap.code, 0, snap.err);
+    assert.match(snap.out, /^saved .* \(2 messages\) to .*snaps\/saved_session_.*\.json\n$/);
   }));

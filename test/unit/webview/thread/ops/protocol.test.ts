@@ -9,7 +9,7 @@ test("the ops strip's actions pass the panel's message check exactly, anything e
     action: "retry",
     step: "restart",
   });
-  for (const action of ["dismiss", "takeOver", "handoff", "saveBundle", "stop"])
+  for (const action of ["dismiss", "takeOver", "handoff", "saveBundle", "exportMarkdown", "stop"])
     assert.deepEqual(parseWebviewMessage({ type: "ops", action, extra: 1 }), { type: "ops", action });
   assert.deepEqual(parseWebviewMessage({ type: "ops", action: "openThread", threadId: "t1" }), {
     type: "ops",
