@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     load: () => import("./commands/exec"),
   },
   ps: { summary: "list exec runs", load: () => import("./commands/ps") },
+  permissions: {
+    summary: "list|revoke|clear remembered 'always allow' permission rules",
+    load: () => import("./commands/permissions"),
+  },
   logs: { summary: "print an exec run's output", load: () => import("./commands/logs") },
   kill: { summary: "kill an exec run (process group)", load: () => import("./commands/kill") },
   threads: { summary: "list|show|export|import|rename|delete threads", load: () => import("./commands/threads") },

@@ -18,6 +18,15 @@ export interface WorkspaceFiles {
    * can apply a minimal edit that keeps concurrent user edits. Creates parent folders.
    */
   writeText(absPath: string, content: string, lastReadText: string | undefined): Promise<void>;
+  /**
+   * Lines `line` .. `line + limit - 1` (1-based; all when absent) without loading more of the file than needed,
+   * at most `maxBytes` of them (an error names the cap). `undefined` for a missing file. Hosts without it get
+   * `readText` sliced under the same cap.
+   */
+  readLines?(
+    absPath: string,
+    range: { line?: number | null; limit?: number | null; maxBytes?: number },
+  ): Promise<string | undefined>;
 }
 
 /** Context shown to whoever answers a permission request. */

@@ -243,13 +243,6 @@ export class LiveSession implements vscode.Disposable {
     await this.#thread?.setConfigOption(configId, value);
   }
 
-  async revokePermissions(agentId?: string): Promise<void> {
-    const store = (this.#thread?.runtime as Partial<AcpAgentRuntime> | undefined)?.permissions;
-    if (!store) return;
-    if (agentId) await store.revoke(agentId);
-    else await store.revokeAll();
-  }
-
   /** Called by the permission broker while a request is pending. */
   setWaiting(waiting: boolean): void {
     if (waiting !== (this.status === "waiting_permission")) this.supervisor?.watchdog.waitingForUser(waiting);

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../core/errors";
 import type { WorkspaceFiles } from "../core/ports";
+import { readLineRange, sliceLineRange, type LineRange } from "../core/acp/line-reader";
 import { mergeAgentWrite } from "../core/text/agent-write";
 import { editsBetween, type TextEdit } from "../core/text/edits";
 import { resolveConflict } from "./merge-view";
@@ -43,6 +44,13 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
 
   async readText(absPath: string): Promise<string | undefined> {
     return openDocument(absPath)?.getText() ?? (await readDisk(absPath));
+  }
+
+  /** An open document's (unsaved) text, else the disk read in chunks: a huge file is never loaded whole. */
+  async readLines(absPath: string, range: LineRange): Promise<string | undefined> {
+    const doc = openDocument(absPath);
+    if (doc) return sliceLineRange(absPath, doc.getText(), range);
+    return (await readLineRange(absPath, range))?.text;
   }
 
   async writeText(absPath: string, content: string, lastReadText: string | undefined): Promise<void> {

@@ -50,6 +50,7 @@ class Runtime implements AcpAgentRuntime {
   #starting: Promise<AgentCapabilitiesView> | undefined;
   #death: Promise<never> | undefined;
   #closing = false;
+  #fatal: Error | undefined;
   #activeTurns = 0;
   #waiting = 0;
   readonly #sessions = new Map<string, SessionState>();
@@ -70,6 +71,7 @@ class Runtime implements AcpAgentRuntime {
     this.#ctx = {
       agentId: opts.agent.id,
       policy: opts.permissionPolicy ?? DEFAULT_PERMISSION_POLICY,
+      workspace: opts.workspaceRoots?.[0] ?? opts.cwd,
       store: this.permissions,
       asker: opts.asker,
       files: opts.files ?? new DiskWorkspaceFiles(),
@@ -168,7 +170,7 @@ class Runtime implements AcpAgentRuntime {
 
   async listSessions(cwd?: string): Promise<acp.SessionInfo[]> {
     await this.start();
-    return await listAllSessions(this.#agent(), this.#init!, cwd);
+    return await listAllSessions(this.#agent(), this.#init!, cwd, this.#ctx.logger);
   }
 
   async closeSession(sessionId: string): Promise<void> {
@@ -199,6 +201,12 @@ class Runtime implements AcpAgentRuntime {
         log: this.protocolLog,
         maxMessageBytes: this.engine.maxMessageBytes,
         onSessionUpdate: (p) => this.#onUpdate(p),
+        onFatal: (err) => {
+          // e.g. a flood without newlines: keep what the thread has, end the turn with this error, stop the agent
+          this.#fatal = err;
+          this.#ctx.logger.warn(err.message);
+          void this.#transport.stop();
+        },
       },
     );
     this.#conn = conn;
@@ -266,9 +274,11 @@ class Runtime implements AcpAgentRuntime {
       channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);
-      const failure = this.#closing
-        ? { message: errorMessage(err) }
-        : await explainTurnFailure(err, this.opts.agent, this.#transport);
+      const failure = this.#fatal
+        ? { message: this.#fatal.message }
+        : this.#closing
+          ? { message: errorMessage(err) }
+          : await explainTurnFailure(err, this.opts.agent, this.#transport);
       channel.push({
         type: "error",
         message: failure.message,

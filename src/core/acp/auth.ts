@@ -83,13 +83,16 @@ export async function authenticate(authMethods: readonly AuthMethod[], ctx: Auth
 
 async function runLogin(login: LoginCommand, ctx: AuthContext): Promise<number | null> {
   if (ctx.terminals) {
-    const { terminalId } = await ctx.terminals.create({
-      sessionId: "authentication",
-      command: login.command,
-      args: login.args,
-      env: Object.entries(login.env).map(([name, value]) => ({ name, value })),
-      cwd: ctx.cwd,
-    });
+    const { terminalId } = await ctx.terminals.create(
+      {
+        sessionId: "authentication",
+        command: login.command,
+        args: login.args,
+        env: Object.entries(login.env).map(([name, value]) => ({ name, value })),
+        cwd: ctx.cwd,
+      },
+      "engine",
+    );
     return (await ctx.terminals.waitForExit({ sessionId: "authentication", terminalId })).exitCode ?? null;
   }
   return await new Promise((resolve) => {

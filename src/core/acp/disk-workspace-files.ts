@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { WorkspaceFiles } from "../ports";
+import { readLineRange, type LineRange } from "./line-reader";
 
 export async function atomicWriteFile(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -35,6 +36,10 @@ export class DiskWorkspaceFiles implements WorkspaceFiles {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;
     }
+  }
+
+  async readLines(absPath: string, range: LineRange): Promise<string | undefined> {
+    return (await readLineRange(absPath, range))?.text;
   }
 
   async writeText(absPath: string, content: string, _lastReadText: string | undefined): Promise<void> {

@@ -1,33 +1,35 @@
 /**
- * Serves `fs/read_text_file` and `fs/write_text_file` to the agent through the `WorkspaceFiles` port,
- * after the path guard. Reads of a missing file answer "" (gemini-cli breaks on any error there).
+ * Serves `fs/read_text_file` and `fs/write_text_file` to the agent through the `WorkspaceFiles` port, after the
+ * path guard and the policy (effect-gate.ts). Reads of a missing file answer "" (gemini-cli breaks on any error
+ * there); reads honour `line`/`limit` without loading the whole file, and no answer is over `MAX_READ_BYTES`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { AcpThreadsError } from "../errors";
-import { checkWritePermission } from "./permission-handler";
+import { gateRead, gateWrite } from "./effect-gate";
+import { MAX_READ_BYTES, sliceLineRange } from "./line-reader";
 import type { EngineContext } from "./session-state";
 
 /** Lines `line` (1-based) .. `line + limit - 1` of `text`. */
 export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
-  if (!line && !limit) return text;
-  const lines = text.split("\n");
-  const start = Math.max(1, line ?? 1) - 1;
-  const end = limit != null && limit >= 0 ? start + limit : undefined;
-  return lines.slice(start, end).join("\n");
+  return sliceLineRange("", text, { line, limit, maxBytes: Infinity });
 }
 
 export async function handleReadTextFile(
   ctx: EngineContext,
   params: acp.ReadTextFileRequest,
 ): Promise<acp.ReadTextFileResponse> {
-  if (ctx.policy === "deny-all") {
-    throw new AcpThreadsError("permission_denied", `reading ${params.path} refused: permission policy is deny-all`);
-  }
   const session = ctx.session(params.sessionId);
   const path = await ctx.guard.check(params.path);
-  const text = (await ctx.files.readText(path)) ?? "";
-  session.lastRead.set(path, text);
-  return { content: sliceLines(text, params.line, params.limit) };
+  await gateRead(ctx, session, { asked: params.path, checked: path });
+  const range = { line: params.line, limit: params.limit, maxBytes: MAX_READ_BYTES };
+  const whole = !params.line && params.limit == null;
+  const content = ctx.files.readLines
+    ? await ctx.files.readLines(path, range)
+    : await ctx.files.readText(path).then((text) => text && sliceLineRange(params.path, text, range));
+  // What the agent last saw of the whole file (an editor merges its next write against it); a partial read
+  // makes an older whole read stale.
+  if (whole && content !== undefined) session.lastRead.set(path, content);
+  else session.lastRead.delete(path);
+  return { content: content ?? "" };
 }
 
 export async function handleWriteTextFile(
@@ -36,15 +38,8 @@ export async function handleWriteTextFile(
 ): Promise<acp.WriteTextFileResponse> {
   const session = ctx.session(params.sessionId);
   const path = await ctx.guard.check(params.path);
-  const approved = session.approvedEdits.has(params.path) || session.approvedEdits.has(path);
   const oldText = (await ctx.files.readText(path)) ?? null;
-  if (!approved) {
-    if (!(await checkWritePermission(ctx, session, params.path, oldText, params.content))) {
-      throw new AcpThreadsError("permission_denied", `writing ${params.path} was not allowed (policy ${ctx.policy})`, {
-        path: params.path,
-      });
-    }
-  }
+  await gateWrite(ctx, session, { asked: params.path, checked: path }, oldText, params.content);
   const lastRead = session.lastRead.get(path);
   await ctx.files.writeText(path, params.content, lastRead);
   session.lastRead.set(path, params.content);

@@ -9,10 +9,15 @@
  * answer (see bench/acp.main.ts).
  */
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import { AcpThreadsError } from "../errors";
 import type { ProtocolLog } from "./protocol-log";
 
 /** Default cap for one incoming line. Text chunks are small; a big `session/load` replay line is not. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+/** An unterminated line this many times over the cap is a flood, not a message: the connection is closed. */
+export const FLOOD_FACTOR = 4;
+/** Messages queued for the SDK before we stop reading the agent's output (the pipe then fills, the agent waits). */
+const QUEUED_MESSAGES = 64;
 const NEWLINE = 0x0a;
 
 export interface NdJsonStreamOptions {
@@ -20,6 +25,8 @@ export interface NdJsonStreamOptions {
   maxMessageBytes?: number;
   /** Receives `session/update` notifications instead of the SDK; return false to let the SDK have it. */
   onSessionUpdate?: (params: unknown) => boolean;
+  /** The agent broke the framing for good (a flood without newlines): the stream errors with this and stops reading. */
+  onFatal?: (err: Error) => void;
 }
 
 export function createNdJsonStream(
@@ -32,56 +39,89 @@ export function createNdJsonStream(
 
   // Set once the SDK cancels the stream (connection closed): later agent output is only logged.
   let cancelled = false;
-  const readable = new ReadableStream<AnyMessage>({
-    cancel() {
-      cancelled = true;
-    },
-    start(controller) {
-      const splitter = new LineSplitter(
-        maxBytes,
-        (line) => {
-          const text = line.trim();
-          if (!text) return;
-          log.add("recv", text);
-          let message: unknown;
+  let failed = false;
+  const readable = new ReadableStream<AnyMessage>(
+    {
+      cancel() {
+        cancelled = true;
+      },
+      // Backpressure: the SDK asks for more; until then a full queue keeps the agent's output unread.
+      pull() {
+        if (!failed) input.resume();
+      },
+      start(controller) {
+        const fail = (err: Error) => {
+          if (failed) return;
+          failed = true;
+          input.pause();
+          input.removeAllListeners("data");
+          log.note(err.message);
+          opts.onFatal?.(err);
+          if (cancelled) return;
           try {
-            message = JSON.parse(text);
+            controller.error(err);
           } catch {
-            log.note(`skipped a line that is not JSON (${text.length} chars)`);
-            return;
+            // already closed
           }
-          if (!message || typeof message !== "object" || Array.isArray(message)) {
-            log.note("skipped a line that is not a JSON-RPC message object");
-            return;
+        };
+        const splitter = new LineSplitter(
+          maxBytes,
+          (line) => {
+            const text = line.trim();
+            if (!text) return;
+            log.add("recv", text);
+            let message: unknown;
+            try {
+              message = JSON.parse(text);
+            } catch {
+              log.note(`skipped a line that is not JSON (${text.length} chars)`);
+              return;
+            }
+            if (!message || typeof message !== "object" || Array.isArray(message)) {
+              log.note("skipped a line that is not a JSON-RPC message object");
+              return;
+            }
+            const msg = message as { method?: unknown; id?: unknown; params?: unknown };
+            if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
+            if (cancelled) return;
+            controller.enqueue(message as AnyMessage);
+            if ((controller.desiredSize ?? 1) <= 0) input.pause();
+          },
+          (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`),
+          (size) =>
+            fail(
+              new AcpThreadsError(
+                "protocol",
+                `the agent sent ${size} bytes without a newline (one message may be at most ${maxBytes} bytes): closing the connection`,
+                { maxMessageBytes: maxBytes },
+              ),
+            ),
+        );
+        input.on("data", (chunk: Buffer | string) => {
+          if (!failed) splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+        });
+        input.on("end", () => {
+          if (failed) return;
+          splitter.flush();
+          if (cancelled) return;
+          try {
+            controller.close();
+          } catch {
+            // already cancelled by the SDK
           }
-          const msg = message as { method?: unknown; id?: unknown; params?: unknown };
-          if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
-          if (!cancelled) controller.enqueue(message as AnyMessage);
-        },
-        (size) => log.note(`skipped an incoming line of ${size} bytes (limit ${maxBytes})`),
-      );
-      input.on("data", (chunk: Buffer | string) =>
-        splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk),
-      );
-      input.on("end", () => {
-        splitter.flush();
-        if (cancelled) return;
-        try {
-          controller.close();
-        } catch {
-          // already cancelled by the SDK
-        }
-      });
-      input.on("error", (err) => {
-        if (cancelled) return;
-        try {
-          controller.error(err);
-        } catch {
-          // already closed
-        }
-      });
+        });
+        input.on("error", (err) => {
+          if (cancelled || failed) return;
+          try {
+            controller.error(err);
+          } catch {
+            // already closed
+          }
+        });
+      },
     },
-  });
+    new CountQueuingStrategy({ highWaterMark: QUEUED_MESSAGES }),
+  );
 
   const writable = new WritableStream<AnyMessage>({
     async write(message) {
@@ -108,19 +148,25 @@ export function createNdJsonStream(
   return { readable, writable };
 }
 
-/** Splits bytes into lines; a line over the cap is dropped (reported once) without being buffered. */
+/**
+ * Splits bytes into lines; a line over the cap is dropped (reported once) without being buffered, and one still
+ * unterminated at `FLOOD_FACTOR` times the cap is reported to `onFlood`, after which the splitter stays silent.
+ */
 export class LineSplitter {
   #parts: Buffer[] = [];
   #pendingBytes = 0;
   #skipping = false;
+  #flooded = false;
 
   constructor(
     private readonly maxBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversized: (bytes: number) => void,
+    private readonly onFlood?: (bytes: number) => void,
   ) {}
 
   push(chunk: Buffer): void {
+    if (this.#flooded) return;
     let start = 0;
     let nl = chunk.indexOf(NEWLINE, start);
     while (nl !== -1) {
@@ -132,12 +178,17 @@ export class LineSplitter {
   }
 
   flush(): void {
+    if (this.#flooded) return;
     if (this.#pendingBytes > 0 || this.#skipping) this.#finishLine(Buffer.alloc(0), 0, 0);
   }
 
   #append(part: Buffer): void {
     if (this.#skipping) {
       this.#pendingBytes += part.length;
+      if (this.onFlood && this.#pendingBytes > this.maxBytes * FLOOD_FACTOR) {
+        this.#flooded = true;
+        this.onFlood(this.#pendingBytes);
+      }
       return;
     }
     if (this.#pendingBytes + part.length > this.maxBytes) {

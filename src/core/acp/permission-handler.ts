@@ -1,15 +1,28 @@
 /**
- * Answers `session/request_permission` (and the engine's own question before an unrequested
- * `fs/write_text_file`): remembered rule → policy → asker → decision, each one emitted as a `permission`
- * event and appended to the audit log.
+ * Answers `session/request_permission` (and the engine's own questions before an effect nobody asked about,
+ * effect-gate.ts): remembered rule → policy → asker → decision, each one emitted as a `permission` event and
+ * appended to the audit log.
+ *
+ * "Always allow" remembers a rule keyed by what the request is about (permission-key.ts), in this workspace, or
+ * everywhere when the user picks the engine's extra "Always allow (everywhere)" option. A request that cannot be
+ * keyed is answered as "once" and the user is told why; a rule that cannot be saved is reported, and the answer
+ * still reaches the agent.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import { errorMessage } from "../errors";
 import type { PermissionDecision } from "../model/events";
 import type { PermissionPrompt } from "../ports";
-import { editPaths, permissionPath, pickOption, policyVerdict } from "./permission-policy";
+import { commandKey, executeCommandLine, requestKey, type PermissionKey } from "./permission-key";
+import { ALWAYS_EVERYWHERE_OPTION_ID, editPaths, permissionPath, pickOption, policyVerdict } from "./permission-policy";
+import { EVERYWHERE } from "./permission-store";
 import type { EngineContext, SessionState } from "./session-state";
 
-type Decided = { option: acp.PermissionOption | undefined; decidedBy: PermissionDecision["decidedBy"] };
+type Decided = {
+  option: acp.PermissionOption | undefined;
+  decidedBy: PermissionDecision["decidedBy"];
+  /** "workspace" / "everywhere" when the user chose to remember the answer. */
+  remember?: "workspace" | "everywhere";
+};
 
 export async function handleRequestPermission(
   ctx: EngineContext,
@@ -22,11 +35,14 @@ export async function handleRequestPermission(
   const title = params.toolCall.title ?? known?.title ?? "";
   const merged: acp.ToolCallUpdate = {
     ...params.toolCall,
+    title,
+    rawInput: params.toolCall.rawInput ?? known?.rawInput,
     locations: params.toolCall.locations ?? known?.locations,
     content: params.toolCall.content ?? known?.content,
   };
-  const path = permissionPath(merged);
-  const decided = await decide(ctx, session, params, kind, path, merged, signal);
+  const key = requestKey(kind, merged, permissionPath(merged));
+  let decided = await decide(ctx, session, params, kind, key, merged, signal);
+  if (decided.remember) decided = await remember(ctx, session, params, kind, key, decided);
   const decision: PermissionDecision = {
     toolCallId: params.toolCall.toolCallId,
     title,
@@ -36,15 +52,23 @@ export async function handleRequestPermission(
     decidedBy: decided.decidedBy,
     options: params.options,
   };
-  record(ctx, session, decision, path);
+  record(ctx, session, decision, key.ok ? key.key : "");
   const allowed = decided.option?.kind === "allow_once" || decided.option?.kind === "allow_always";
-  if (allowed && decided.decidedBy === "user" && decided.option?.kind === "allow_always") {
-    await ctx.store.remember(ctx.agentId, kind, path);
-  }
-  if (allowed) for (const p of editPaths(merged)) session.approvedEdits.add(p);
+  if (allowed) noteApproved(session, kind, merged);
   return decided.option
     ? { outcome: { outcome: "selected", optionId: decided.option.optionId } }
     : { outcome: { outcome: "cancelled" } };
+}
+
+/** What an approval covers for the rest of the turn, so the effect that follows is not asked again. */
+function noteApproved(session: SessionState, kind: string, toolCall: acp.ToolCallUpdate): void {
+  for (const p of editPaths(toolCall)) (kind === "read" ? session.approvedReads : session.approvedEdits).add(p);
+  if (kind !== "execute") return;
+  const line = executeCommandLine(toolCall);
+  if (!line) return;
+  session.approvedCommands.add(line.trim());
+  const key = commandKey(line);
+  if (key.ok) session.approvedCommands.add(`key:${key.key}`);
 }
 
 async function decide(
@@ -52,7 +76,7 @@ async function decide(
   session: SessionState,
   params: acp.RequestPermissionRequest,
   kind: string,
-  path: string,
+  key: PermissionKey,
   toolCall: acp.ToolCallUpdate,
   signal: AbortSignal | undefined,
 ): Promise<Decided> {
@@ -62,13 +86,21 @@ async function decide(
     option: pickOption(params.options, "reject"),
     decidedBy,
   });
-  if (ctx.store.isRemembered(ctx.agentId, kind, path)) {
+  if (key.ok && findRule(ctx, kind, key.key)) {
     return { option: pickOption(params.options, "allow", true), decidedBy: "remembered" };
   }
   const verdict = policyVerdict(ctx.policy, kind);
   if (verdict === "allow") return { option: pickOption(params.options, "allow"), decidedBy: "policy" };
   if (verdict === "deny" || !ctx.asker) return no("policy");
 
+  const always = params.options.find((o) => o.kind === "allow_always");
+  const offered =
+    always && key.ok
+      ? [
+          ...params.options,
+          { optionId: ALWAYS_EVERYWHERE_OPTION_ID, name: `${always.name} (everywhere)`, kind: "allow_always" as const },
+        ]
+      : params.options;
   const abort = new AbortController();
   const onAbort = () => abort.abort();
   session.turnAbort.signal.addEventListener("abort", onAbort, { once: true });
@@ -77,7 +109,7 @@ async function decide(
   const prompt: PermissionPrompt = {
     sessionId: params.sessionId,
     agentId: ctx.agentId,
-    request: params,
+    request: { ...params, options: offered },
     signal: abort.signal,
     ...(diff && diff.type === "diff"
       ? { proposed: { path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText } }
@@ -90,8 +122,14 @@ async function decide(
       new Promise<null>((resolve) => abort.signal.addEventListener("abort", () => resolve(null), { once: true })),
     ]);
     if (abort.signal.aborted) return { option: undefined, decidedBy: "cancelled" };
+    if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) {
+      return { option: always, decidedBy: "user", remember: "everywhere" };
+    }
     const option = answer === null ? undefined : params.options.find((o) => o.optionId === answer);
-    return option ? { option, decidedBy: "user" } : no("user");
+    if (!option) return no("user");
+    return option.kind === "allow_always"
+      ? { option, decidedBy: "user", remember: "workspace" }
+      : { option, decidedBy: "user" };
   } finally {
     ctx.waitingForPermission(false);
     session.turnAbort.signal.removeEventListener("abort", onAbort);
@@ -99,38 +137,48 @@ async function decide(
   }
 }
 
-/**
- * The engine's own permission check for a `fs/write_text_file` that no approved permission covered.
- * Returns true when the write may proceed.
- */
-export async function checkWritePermission(
-  ctx: EngineContext,
-  session: SessionState,
-  path: string,
-  oldText: string | null,
-  newText: string,
-): Promise<boolean> {
-  if (session.approvedEdits.has(path)) return true;
-  const request: acp.RequestPermissionRequest = {
-    sessionId: session.sessionId,
-    toolCall: {
-      toolCallId: `fs-write:${path}`,
-      title: `Write ${path}`,
-      kind: "edit",
-      locations: [{ path }],
-      content: [{ type: "diff", path, oldText, newText }],
-    },
-    options: [
-      { optionId: "allow", name: "Allow", kind: "allow_once" },
-      { optionId: "allow-always", name: "Always allow", kind: "allow_always" },
-      { optionId: "reject", name: "Reject", kind: "reject_once" },
-    ],
-  };
-  const response = await handleRequestPermission(ctx, request);
-  return response.outcome.outcome === "selected" && response.outcome.optionId !== "reject";
+function findRule(ctx: EngineContext, kind: string, key: string) {
+  try {
+    return ctx.store.find(ctx.agentId, kind, key, ctx.workspace);
+  } catch (err) {
+    ctx.logger.warn("could not read the remembered permissions", err);
+    return undefined;
+  }
 }
 
-function record(ctx: EngineContext, session: SessionState, decision: PermissionDecision, path: string): void {
+/**
+ * Saves the rule the user asked for. An unkeyable request is answered "once" (the agent's allow_once when it
+ * offers one, so it does not remember on its side either) and the user is told why; a failed save is reported.
+ */
+async function remember(
+  ctx: EngineContext,
+  session: SessionState,
+  params: acp.RequestPermissionRequest,
+  kind: string,
+  key: PermissionKey,
+  decided: Decided,
+): Promise<Decided> {
+  const notice = (title: string, description: string) =>
+    ctx.emit(session.sessionId, { type: "notice", severity: "warning", title, description });
+  if (!key.ok) {
+    notice("Allowed once, not remembered", `"Always allow" cannot be remembered here: ${key.reason}.`);
+    return { ...decided, option: pickOption(params.options, "allow") ?? decided.option, remember: undefined };
+  }
+  try {
+    await ctx.store.remember({
+      agentId: ctx.agentId,
+      kind,
+      key: key.key,
+      scope: decided.remember === "everywhere" ? EVERYWHERE : ctx.workspace,
+    });
+  } catch (err) {
+    ctx.logger.warn("could not save a remembered permission", err);
+    notice("Allowed, but not remembered", `Saving the rule "${kind} ${key.key}" failed: ${errorMessage(err)}`);
+  }
+  return decided;
+}
+
+function record(ctx: EngineContext, session: SessionState, decision: PermissionDecision, key: string): void {
   ctx.emit(session.sessionId, { type: "permission", decision });
   try {
     ctx.store.audit({
@@ -140,7 +188,7 @@ function record(ctx: EngineContext, session: SessionState, decision: PermissionD
       toolCallId: decision.toolCallId,
       title: decision.title,
       kind: decision.kind,
-      path,
+      path: key,
       policy: ctx.policy,
       decidedBy: decision.decidedBy,
       optionKind: decision.optionKind,

@@ -12,6 +12,9 @@ import type { PermissionPolicy } from "../model/agent";
 
 export { PermissionStore, type RememberedRule, type AuditRecord } from "./permission-store";
 
+/** The extra option the engine offers next to an agent's "Always allow": remember the rule in every workspace. */
+export const ALWAYS_EVERYWHERE_OPTION_ID = "acp-threads:allow-always-everywhere";
+
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = "approve-reads";
 const READ_KINDS: ReadonlySet<string> = new Set(["read", "search", "think"]);
 
@@ -51,12 +54,12 @@ export function pickOption(
   return undefined;
 }
 
-/** The path a permission is about, used to key remembered decisions ("*" when none is named). */
-export function permissionPath(toolCall: acp.ToolCallUpdate): string {
+/** The path a permission is about (keys remembered file decisions); undefined when none is named. */
+export function permissionPath(toolCall: acp.ToolCallUpdate): string | undefined {
   const location = toolCall.locations?.find((l) => typeof l.path === "string");
   if (location) return location.path;
   const diff = toolCall.content?.find((c) => c.type === "diff") as { path?: string } | undefined;
-  return diff?.path ?? "*";
+  return diff?.path;
 }
 
 /** Paths an approved edit covers (locations and diff targets), so the following write is not asked again. */

@@ -1,24 +1,41 @@
 /**
- * Remembered `allow_always` decisions (per agent, tool kind and path) and the permission audit log.
+ * Remembered `allow_always` decisions and the permission audit log.
  *
- * Rules live in one JSON file written atomically with mode 0600; the audit log is append-only JSONL. With no
- * directory everything stays in memory (tests, throwaway runs).
+ * A rule says: agent A may do KIND on KEY (a path, or a command's program and subcommand such as `npm test`) in
+ * SCOPE (a workspace folder, or "*" for everywhere). Rules live in one readable JSON file per data home
+ * (`permissions.json`, mode 0600) that every window and CLI process shares: each check re-reads it (cached by
+ * mtime and size), and each change re-reads, merges and writes it under the file's lock (`acquireLock`), so
+ * two processes never undo each other's changes. With no directory everything stays in memory (tests).
  */
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, isAbsolute } from "node:path";
+import { AcpThreadsError } from "../errors";
+import { waitForLock } from "../platform/file-lock";
 import { atomicWriteFile } from "./disk-workspace-files";
 
 export const PERMISSIONS_FILE = "permissions.json";
 export const AUDIT_FILE = "audit.jsonl";
-const RULES_VERSION = 1;
+const RULES_VERSION = 2;
+/** How long a change waits for another process holding the rules file's lock. */
+const LOCK_WAIT_MS = 5_000;
+
+/** Rules hold in every workspace. */
+export const EVERYWHERE = "*";
 
 export interface RememberedRule {
+  /** Short stable id (`acp-threads permissions revoke ID`). */
+  id: string;
   agentId: string;
   kind: string;
-  /** The path the decision was made for; "*" when the request named none. */
-  path: string;
+  /** `execute`: "program subcommand" (`npm test`); file tools: the absolute path. Never a wildcard. */
+  key: string;
+  /** The workspace folder the rule holds in (and below), or "*" for everywhere. */
+  scope: string;
   createdAt: string;
 }
+
+export type RuleInput = Pick<RememberedRule, "agentId" | "kind" | "key" | "scope">;
 
 export interface AuditRecord {
   at: string;
@@ -36,13 +53,12 @@ export interface AuditRecord {
 
 export class PermissionStore {
   readonly #dir: string | undefined;
-  #rules: RememberedRule[];
-  /** Serializes file writes so a quick revoke after a remember cannot be overtaken. */
-  #writing: Promise<void> = Promise.resolve();
+  /** In-memory rules (no directory), or the last read of the file with what it was read at. */
+  #rules: RememberedRule[] = [];
+  #seen = "";
 
   constructor(dir?: string) {
     this.#dir = dir;
-    this.#rules = dir ? loadRules(join(dir, PERMISSIONS_FILE)) : [];
   }
 
   get rulesFile(): string | undefined {
@@ -53,33 +69,45 @@ export class PermissionStore {
     return this.#dir && join(this.#dir, AUDIT_FILE);
   }
 
+  /** Every rule, as the file says now. */
   rules(): RememberedRule[] {
-    return this.#rules.map((r) => ({ ...r }));
+    return this.#current().map((r) => ({ ...r }));
   }
 
-  isRemembered(agentId: string, kind: string, path: string): boolean {
-    return this.#rules.some((r) => r.agentId === agentId && r.kind === kind && r.path === path);
+  /** The rule allowing `agentId` to do `kind` on `key` in `workspace`, if any. */
+  find(agentId: string, kind: string, key: string, workspace: string): RememberedRule | undefined {
+    return this.#current().find(
+      (r) => r.agentId === agentId && r.kind === kind && r.key === key && inScope(r.scope, workspace),
+    );
   }
 
-  async remember(agentId: string, kind: string, path: string): Promise<void> {
-    if (this.isRemembered(agentId, kind, path)) return;
-    this.#rules.push({ agentId, kind, path, createdAt: new Date().toISOString() });
-    await this.#save();
+  /** Adds a rule (merged with what other processes wrote); returns it, or the equal one already there. */
+  async remember(rule: RuleInput): Promise<RememberedRule> {
+    if (!rule.key || rule.key === "*") throw new AcpThreadsError("usage", "a remembered permission needs a key");
+    let out: RememberedRule | undefined;
+    await this.#change((rules) => {
+      out = rules.find(
+        (r) => r.agentId === rule.agentId && r.kind === rule.kind && r.key === rule.key && r.scope === rule.scope,
+      );
+      if (out) return rules;
+      out = { id: newId(rules), ...rule, createdAt: new Date().toISOString() };
+      return [...rules, out];
+    });
+    return out!;
   }
 
-  /** Forgets every remembered decision for one agent; returns how many were removed. */
+  /** Forgets the rules with these ids; returns the ones removed. */
+  async revokeIds(ids: readonly string[]): Promise<RememberedRule[]> {
+    return await this.#remove((r) => ids.includes(r.id));
+  }
+
+  /** Forgets every rule of one agent; returns how many were removed. */
   async revoke(agentId: string): Promise<number> {
-    const before = this.#rules.length;
-    this.#rules = this.#rules.filter((r) => r.agentId !== agentId);
-    await this.#save();
-    return before - this.#rules.length;
+    return (await this.#remove((r) => r.agentId === agentId)).length;
   }
 
   async revokeAll(): Promise<number> {
-    const count = this.#rules.length;
-    this.#rules = [];
-    await this.#save();
-    return count;
+    return (await this.#remove(() => true)).length;
   }
 
   audit(record: AuditRecord): void {
@@ -88,35 +116,102 @@ export class PermissionStore {
     appendFileSync(join(this.#dir, AUDIT_FILE), JSON.stringify(record) + "\n", { mode: 0o600 });
   }
 
-  #save(): Promise<void> {
+  async #remove(match: (r: RememberedRule) => boolean): Promise<RememberedRule[]> {
+    let removed: RememberedRule[] = [];
+    await this.#change((rules) => {
+      removed = rules.filter(match);
+      return removed.length ? rules.filter((r) => !match(r)) : rules;
+    });
+    return removed;
+  }
+
+  /** Re-reads the file under its lock, applies `edit`, and writes it back when it changed. */
+  async #change(edit: (rules: RememberedRule[]) => RememberedRule[]): Promise<void> {
     const file = this.rulesFile;
-    if (!file) return Promise.resolve();
-    const body = JSON.stringify({ version: RULES_VERSION, rules: this.#rules }, null, 2) + "\n";
-    this.#writing = this.#writing.then(() => atomicWriteFile(file, body, 0o600));
-    return this.#writing;
+    if (!file) {
+      this.#rules = edit(this.#rules);
+      return;
+    }
+    mkdirSync(this.#dir!, { recursive: true });
+    const release = await waitForLock(file, {
+      label: "permission rules",
+      pollMs: 20,
+      signal: AbortSignal.timeout(LOCK_WAIT_MS),
+    }).catch((err: unknown) => {
+      throw new AcpThreadsError("locked", `could not lock ${file} to save a permission rule: ${String(err)}`);
+    });
+    try {
+      this.#seen = "";
+      const before = this.#current();
+      const after = edit(before);
+      if (after === before) return;
+      await atomicWriteFile(file, JSON.stringify({ version: RULES_VERSION, rules: after }, null, 2) + "\n", 0o600);
+      this.#seen = "";
+    } finally {
+      release();
+    }
+  }
+
+  #current(): RememberedRule[] {
+    const file = this.rulesFile;
+    if (!file) return this.#rules;
+    let stamp: string;
+    try {
+      const st = statSync(file);
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      stamp = "missing";
+    }
+    if (stamp !== this.#seen) {
+      this.#rules = stamp === "missing" ? [] : loadRules(file);
+      this.#seen = stamp;
+    }
+    return this.#rules;
   }
 }
 
+/** True when a rule of `scope` holds in `workspace` (the folder itself or below it). */
+export function inScope(scope: string, workspace: string): boolean {
+  if (scope === EVERYWHERE) return true;
+  const rel = relative(scope, workspace);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+function newId(rules: readonly RememberedRule[]): string {
+  for (;;) {
+    const id = randomBytes(3).toString("hex");
+    if (!rules.some((r) => r.id === id)) return id;
+  }
+}
+
+function stableId(...parts: string[]): string {
+  return createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 6);
+}
+
 function loadRules(file: string): RememberedRule[] {
-  let text: string;
+  let parsed: { version?: number; rules?: unknown };
   try {
-    text = readFileSync(file, "utf8");
+    parsed = JSON.parse(readFileSync(file, "utf8")) as typeof parsed;
   } catch {
+    // A corrupt rules file must not block the agent: no remembered decisions (it is rewritten on the next change).
     return [];
   }
-  try {
-    const parsed = JSON.parse(text) as { version?: number; rules?: unknown };
-    if (parsed.version !== RULES_VERSION || !Array.isArray(parsed.rules)) return [];
-    return parsed.rules.filter(
-      (r): r is RememberedRule =>
-        typeof r === "object" &&
-        r !== null &&
-        typeof r.agentId === "string" &&
-        typeof r.kind === "string" &&
-        typeof r.path === "string",
-    );
-  } catch {
-    // A corrupt rules file must not block the agent: start with no remembered decisions.
-    return [];
+  if (!Array.isArray(parsed.rules)) return [];
+  const out: RememberedRule[] = [];
+  for (const r of parsed.rules as Record<string, unknown>[]) {
+    if (!r || typeof r !== "object" || typeof r.agentId !== "string" || typeof r.kind !== "string") continue;
+    // Version 1 keyed rules by `path`, "*" when a request named none: that wildcard is never honoured.
+    const key = typeof r.key === "string" ? r.key : typeof r.path === "string" ? r.path : "";
+    if (!key || key === "*") continue;
+    out.push({
+      // a version 1 rule has no id: derive a stable one until the file is next written
+      id: typeof r.id === "string" && r.id ? r.id : stableId(r.agentId, r.kind, key),
+      agentId: r.agentId,
+      kind: r.kind,
+      key,
+      scope: typeof r.scope === "string" && r.scope ? r.scope : EVERYWHERE,
+      createdAt: typeof r.createdAt === "string" ? r.createdAt : "",
+    });
   }
+  return out;
 }

@@ -105,22 +105,40 @@ export async function ensureSession(ctx: SessionOpenContext, req: SessionRequest
   return await newSession(ctx);
 }
 
-/** Every page of `session/list` (cursors are opaque and never kept); [] when the agent does not list. */
+/** The most `session/list` pages one listing follows (a real agent pages 50–100 sessions at a time). */
+export const MAX_LIST_PAGES = 200;
+
+/**
+ * Every page of `session/list` (cursors are opaque and never kept); [] when the agent does not list. An agent
+ * cannot keep us paging: a cursor seen before, or more than `MAX_LIST_PAGES` pages, ends the listing (logged).
+ */
 export async function listAllSessions(
   agent: ClientContext,
   init: InitializeResponse,
   cwd?: string,
+  logger?: Logger,
 ): Promise<AcpSessionInfo[]> {
   if (!init.agentCapabilities?.sessionCapabilities?.list) return [];
   const out: AcpSessionInfo[] = [];
+  const seen = new Set<string>();
   let cursor: string | undefined;
-  do {
+  for (let pages = 0; ; pages++) {
+    if (pages >= MAX_LIST_PAGES) {
+      logger?.warn(`session/list: stopped after ${MAX_LIST_PAGES} pages (the agent kept returning a next cursor)`);
+      break;
+    }
     const page = await agent.request(methods.agent.session.list, {
       ...(cwd ? { cwd } : {}),
       ...(cursor ? { cursor } : {}),
     });
-    out.push(...page.sessions);
+    out.push(...(page.sessions ?? []));
     cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+    if (!cursor) break;
+    if (seen.has(cursor)) {
+      logger?.warn("session/list: stopped at a cursor the agent had already returned (a paging loop)");
+      break;
+    }
+    seen.add(cursor);
+  }
   return out;
 }

@@ -19,6 +19,10 @@ export class SessionState {
   turnAbort = new AbortController();
   /** Paths of edits approved through `session/request_permission` in the current turn. */
   readonly approvedEdits = new Set<string>();
+  /** Paths of reads approved through `session/request_permission` in the current turn. */
+  readonly approvedReads = new Set<string>();
+  /** Command lines (and `key:<program subcommand>`) of `execute` requests approved in the current turn. */
+  readonly approvedCommands = new Set<string>();
   /** Full text the agent last read per path (passed to `WorkspaceFiles.writeText`). */
   readonly lastRead = new Map<string, string>();
 
@@ -36,12 +40,16 @@ export class SessionState {
     this.sink = sink;
     this.turnAbort = new AbortController();
     this.approvedEdits.clear();
+    this.approvedReads.clear();
+    this.approvedCommands.clear();
   }
 }
 
 export interface EngineContext {
   readonly agentId: string;
   readonly policy: PermissionPolicy;
+  /** The workspace folder remembered rules are scoped to (the session cwd). */
+  readonly workspace: string;
   readonly store: PermissionStore;
   readonly asker: PermissionAsker | undefined;
   readonly files: WorkspaceFiles;

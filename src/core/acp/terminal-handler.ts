@@ -1,5 +1,6 @@
 /**
- * Serves `terminal/create|output|wait_for_exit|kill|release`. Terminals stay in the table after release (the
+ * Serves `terminal/create|output|wait_for_exit|kill|release`; `terminal/create` only once the policy lets the
+ * command run (effect-gate.ts). Terminals stay in the table after release (the
  * process is killed) so their output can still be shown in the tool calls that embed them.
  */
 import type * as acp from "@agentclientprotocol/sdk";
@@ -8,6 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { Emitter, toDisposable } from "../lifecycle";
 import type { TerminalView } from "../ports";
+import { gateTerminal } from "./effect-gate";
 import { DEFAULT_OUTPUT_BYTE_LIMIT, OutputBuffer } from "./output-buffer";
 import type { EngineContext } from "./session-state";
 import { killTerminalProcess, startTerminalProcess, type TerminalExit, type TerminalProcess } from "./terminal-process";
@@ -30,12 +32,18 @@ export class TerminalManager {
     private readonly opts: { noPty?: boolean } = {},
   ) {}
 
-  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+  /** `engine`: started by the engine itself (an agent's advertised login), not asked for by the agent. */
+  async create(
+    params: acp.CreateTerminalRequest,
+    from: "agent" | "engine" = "agent",
+  ): Promise<acp.CreateTerminalResponse> {
     const session = this.ctx.session(params.sessionId);
     // A working directory the agent names must be inside the workspace, like any path it reads or writes.
     const cwd = params.cwd
       ? await this.ctx.guard.check(isAbsolute(params.cwd) ? params.cwd : resolve(session.cwd, params.cwd))
       : session.cwd;
+    // The policy gates the command itself, not only the permission prompt an agent may have sent before it.
+    if (from === "agent") await gateTerminal(this.ctx, session, params, cwd);
     const env: NodeJS.ProcessEnv = { ...this.ctx.terminalEnv };
     for (const v of params.env ?? []) env[v.name] = v.value;
     const proc = startTerminalProcess({ command: params.command, args: params.args, cwd, env, noPty: this.opts.noPty });

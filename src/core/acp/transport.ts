@@ -15,6 +15,8 @@ export interface TransportHooks {
   /** Fast path for `session/update` (see ndjson-stream.ts); returns true when handled. */
   onSessionUpdate: (params: unknown) => boolean;
   maxMessageBytes?: number;
+  /** The agent broke the framing for good (see ndjson-stream.ts): the runtime stops it. */
+  onFatal?: (err: Error) => void;
 }
 
 export interface AgentTransport {

@@ -1,6 +1,6 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
 import * as vscode from "vscode";
-import { PermissionStore } from "../../core/acp/permission-store";
+import { EVERYWHERE, PermissionStore } from "../../core/acp/permission-store";
 import { agentsWithDoctor } from "../agents";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
@@ -29,26 +29,32 @@ export async function doctorCommand(hub: Hub): Promise<void> {
   );
 }
 
+/**
+ * Lists the remembered rules ("edit /ws/a.txt", "execute npm test") to pick from and forgets the picked ones.
+ * Every window and CLI process reads the one rules file, so running agents ask again at once.
+ */
 export async function revokePermissions(hub: Hub): Promise<void> {
   const store = new PermissionStore(hub.home);
   const rules = store.rules();
   if (!rules.length) return void vscode.window.showInformationMessage("No remembered permissions.");
-  const picked = await vscode.window.showQuickPick(
-    [
-      { label: "All agents", description: `${rules.length} rule(s)`, agentId: undefined as string | undefined },
-      ...[...new Set(rules.map((r) => r.agentId))].map((a) => ({
-        label: a,
-        description: `${rules.filter((r) => r.agentId === a).length} rule(s)`,
-        agentId: a as string | undefined,
-      })),
-    ],
-    { title: "Revoke remembered permissions", placeHolder: "Forget 'always allow' decisions of…" },
+  const all = { label: `$(trash) Forget all ${rules.length} rule(s)`, ids: rules.map((r) => r.id), alwaysShow: true };
+  const items = rules.map((r) => ({
+    label: `${r.kind} ${r.key}`,
+    description: `${r.agentId} · ${r.scope === EVERYWHERE ? "everywhere" : r.scope}`,
+    detail: `rule ${r.id}${r.createdAt ? `, since ${r.createdAt}` : ""}`,
+    ids: [r.id],
+  }));
+  const picked = await vscode.window.showQuickPick([all, ...items], {
+    title: "Revoke remembered permissions",
+    placeHolder: "Pick the 'always allow' rules to forget (agents will ask again)",
+    canPickMany: true,
+    matchOnDescription: true,
+  });
+  if (!picked?.length) return;
+  const removed = await store.revokeIds([...new Set(picked.flatMap((p) => p.ids))]);
+  void vscode.window.showInformationMessage(
+    `Revoked ${removed.length} remembered permission(s). Agents will ask again.`,
   );
-  if (!picked) return;
-  const n = picked.agentId ? await store.revoke(picked.agentId) : await store.revokeAll();
-  // Running agents hold their own copy of the rules: revoke there too, so they ask again at once.
-  await Promise.all(hub.live.all().map((s) => s.revokePermissions(picked.agentId)));
-  void vscode.window.showInformationMessage(`Revoked ${n} remembered permission(s). Agents will ask again.`);
 }
 
 export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {

@@ -102,7 +102,11 @@ describe("the thread panel's host actions", () => {
   it("a client terminal's exit code reaches the panel with its output", async () => {
     const { hub } = await api();
     const s = await spawnFake();
-    await s.prompt("terminal echo panel-exit-check");
+    const turn = s.prompt("terminal echo panel-exit-check");
+    // the agent did not ask first: under approve-reads the engine asks before the command runs
+    const prompt = await waitFor("the terminal's permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.ok(hub.broker.answer(prompt.requestId, "allow"));
+    await turn;
     const recent = await waitFor("the terminal's exit", () =>
       hub.terminals.recentOutput(s.sessionId!).find((t) => t.data.includes("panel-exit-check") && t.exit),
     );

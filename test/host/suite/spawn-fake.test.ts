@@ -104,7 +104,7 @@ describe("spawning the stdio fake agent", () => {
     assert.equal(s.status, "waiting_permission");
     assert.deepEqual(
       prompt.options.map((o) => o.name),
-      ["Allow", "Always", "Reject"],
+      ["Allow", "Always", "Reject", "Always (everywhere)"],
     );
     assert.equal(prompt.reviewPath, path, "a diff review is offered");
     await hub.broker.review(prompt.requestId);
@@ -157,7 +157,14 @@ describe("spawning the stdio fake agent", () => {
   it("shows an agent's terminal/create as an integrated terminal that keeps its output", async () => {
     const s = await spawnFake("");
     await waitFor("the session", () => s.status === "idle");
-    const answer = await turn(s, "terminal echo from-agent-terminal");
+    const { hub } = await api();
+    const answered = turn(s, "terminal echo from-agent-terminal");
+    // the agent did not ask first: under approve-reads the engine asks before the command runs
+    const prompt = await waitFor("the terminal's permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.equal(prompt.title, "echo from-agent-terminal");
+    assert.equal(prompt.kind, "execute");
+    assert.ok(hub.broker.answer(prompt.requestId, "allow"));
+    const answer = await answered;
     assert.match(answer, /exit 0: from-agent-terminal/);
     const term = await waitFor("the agent's terminal", () =>
       vscode.window.terminals.find((t) => t.name.includes("echo from-agent-terminal")),

@@ -15,7 +15,12 @@ async function turn(
 ) {
   const rt = startFake(
     { prompt: async (t) => (await t.say(await body(t).catch((e: Error) => `error: ${e.message}`)), "end_turn") },
-    { cwd, terminalHost: opts.views ? { onTerminalCreated: (v) => opts.views!.push(v) } : undefined },
+    {
+      cwd,
+      // terminal mechanics: the policy gate in front of terminal/create has its own tests (effect-gate.test.ts)
+      permissionPolicy: "approve-all",
+      terminalHost: opts.views ? { onTerminalCreated: (v) => opts.views!.push(v) } : undefined,
+    },
     { noPty: opts.noPty ?? true },
   );
   try {
