@@ -33,7 +33,9 @@ export function extractArchive(file: string, kind: ArchiveKind, dest: string, cm
         });
       } catch (err) {
         const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
-        throw new Error(`could not extract the archive with ${tarCommand()}: ${stderr || (err as Error).message}`);
+        throw new Error(`could not extract the archive with ${tarCommand()}: ${stderr || (err as Error).message}`, {
+          cause: err,
+        });
       }
       return;
     case "zip":

@@ -33,7 +33,7 @@ export async function fetchRegistry(opts: {
     try {
       raw = JSON.parse(bytes.toString("utf8"));
     } catch (err) {
-      throw new Error(`${opts.url} is not JSON: ${errorMessage(err)}`);
+      throw new Error(`${opts.url} is not JSON: ${errorMessage(err)}`, { cause: err });
     }
     const { index, rejected } = validateIndex(raw);
     const cache: CacheFile = { url: opts.url, fetchedAt: new Date().toISOString(), registry: raw };
