@@ -69,14 +69,19 @@ export async function installAgent(agent: RegistryAgent, opts: InstallOptions): 
   let cmd: string;
   let args: string[];
   let env: Record<string, string> | undefined;
+  let nodeEngine: string | undefined;
   try {
     if (kind === "binary") {
       const target = binaryTargetFor(agent, platform);
       cmd = await binaryInstall(agent, target, work, opts);
       ({ args = [], env } = target);
+    } else if (kind === "npx") {
+      const dist = agent.distribution.npx!;
+      ({ script: cmd, nodeEngine } = await npmInstall(dist, work, opts));
+      ({ args = [], env } = dist);
     } else {
-      const dist = (kind === "npx" ? agent.distribution.npx : agent.distribution.uvx)!;
-      cmd = await (kind === "npx" ? npmInstall : uvInstall)(dist, work, opts);
+      const dist = agent.distribution.uvx!;
+      cmd = await uvInstall(dist, work, opts);
       ({ args = [], env } = dist);
     }
     if (work !== final) moveIntoPlace(work, final);
@@ -93,6 +98,7 @@ export async function installAgent(agent: RegistryAgent, opts: InstallOptions): 
     dir: final,
     command: isAbsolute(cmd) ? cmd : join(final, cmd),
     args: [...args],
+    ...(nodeEngine ? { nodeEngine } : {}),
     ...(env ? { env: { ...env } } : {}),
     ...(agent.license ? { license: agent.license } : {}),
     ...(agent.icon ? { icon: agent.icon } : {}),

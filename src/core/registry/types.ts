@@ -83,6 +83,8 @@ export interface InstalledAgent {
   /** Absolute command to spawn (a node script is launched through the runtime the package's engines ask for). */
   command: string;
   args: string[];
+  /** npx installs: the package's `engines.node` range (for choosing the Node that runs `command`). */
+  nodeEngine?: string;
   /** The registry entry's own env (never user secrets). */
   env?: Record<string, string>;
   license?: string;
