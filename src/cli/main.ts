@@ -12,6 +12,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "which agents are installed, their versions, what is missing",
     load: () => import("./commands/doctor"),
   },
+  runtime: {
+    summary: "list|install|remove managed Node runtimes for agents that need a newer Node",
+    load: () => import("./commands/runtime"),
+  },
   exec: {
     summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process",
     load: () => import("./commands/exec"),
