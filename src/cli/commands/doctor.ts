@@ -14,13 +14,19 @@ import { EXIT } from "../io";
 export const main = command(
   {
     name: "doctor",
-    synopsis: "[--no-probe] [--format text|json]",
+    synopsis: "[--no-probe] [--probe-timeout S] [--format text|json]",
     flags: {
       format: FORMAT,
       probe: {
         type: "boolean",
         negatable: true,
         help: "start each agent and report what its initialize advertises (default; --no-probe skips it)",
+      },
+      "probe-timeout": {
+        type: "number",
+        above: 0,
+        arg: "S",
+        help: "give each agent S seconds to answer initialize (default 30)",
       },
     },
   },
@@ -29,6 +35,7 @@ export const main = command(
       cwd: io.cwd,
       env: io.env,
       probe: flags.probe !== false,
+      ...(flags["probe-timeout"] !== undefined ? { probeTimeoutMs: flags["probe-timeout"] * 1000 } : {}),
       node: { runtimesDir: runtimesDirOf(resolveHome(io.env)) },
     });
     if (flags.format === "json") {

@@ -11,7 +11,8 @@ import { createAgentRuntime } from "./agent-runtime";
 import type { AgentCapabilitiesView, AgentProbe } from "./runtime";
 import { killGroup } from "./spawn";
 
-export const PROBE_TIMEOUT_MS = 15_000;
+/** Generous: gemini and opencode take 3–5 s to answer on an idle machine, 15 s and more on a busy one. */
+export const PROBE_TIMEOUT_MS = 30_000;
 
 export interface ProbeOptions {
   cwd: string;
