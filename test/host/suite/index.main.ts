@@ -21,6 +21,7 @@ const PASSES: Record<string, string[]> = {
     "usage.test.js",
     "spawn-real.test.js",
     "composer.test.js",
+    "node-runtime.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
