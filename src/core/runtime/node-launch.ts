@@ -55,6 +55,8 @@ export function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): NodeLaunch 
   const { script, pkg } = commandNodeInfo(spec.command);
   if (!script) return { spec };
   const range = pkg?.enginesNode?.trim() || "*";
+  // no requirement and a shebang to run it: as it always was (no `node --version` asked)
+  if (range === "*" && directlyRunnable(script)) return { spec };
   const label = pkg?.name ? `${pkg.name}${pkg.version ? ` ${pkg.version}` : ""}` : spec.displayName;
   let node;
   try {

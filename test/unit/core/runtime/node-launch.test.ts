@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
@@ -136,4 +136,16 @@ test("a node-script agent started through the real engine with ACP_THREADS_NODE 
     } finally {
       await rt.close();
     }
+  }));
+
+test("no engines: a runnable script starts as it is; a bare .js (no exec bit) runs with the default node", () =>
+  withTmp(async (dir) => {
+    const pkg = fakeNodePackage(dir);
+    const s = spec(pkg.bin);
+    assert.equal(nodeLaunch(s, { cwd: dir, env: { PATH: pkg.pathBin } }).spec, s);
+    chmodSync(pkg.script, 0o644);
+    const bare = nodeLaunch(spec(pkg.script), { cwd: dir, env: { PATH: pkg.pathBin } });
+    assert.equal(bare.spec.command, join(pkg.pathBin, "node"));
+    assert.deepEqual(bare.spec.args, [pkg.script, "--flag"]);
+    assert.equal(bare.node?.source, "path");
   }));
