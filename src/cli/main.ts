@@ -17,6 +17,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "list|add|update|remove agents from the ACP Agent Registry",
     load: () => import("./commands/agents"),
   },
+  runtime: {
+    summary: "list|install|remove managed Node runtimes for agents that need a newer Node",
+    load: () => import("./commands/runtime"),
+  },
   exec: {
     summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process",
     load: () => import("./commands/exec"),

@@ -9,6 +9,7 @@
 import { policyModeNote } from "../core/acp/policy-mode";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
+import { runtimesDirOf } from "../core/runtime/managed";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import { resolveAgent } from "../core/acp/agent-registry";
 import { DiskWorkspaceFiles } from "../core/acp/disk-workspace-files";
@@ -141,7 +142,7 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
         env: o.env,
         logger: o.logger,
       },
-      { authMethodId: o.authMethodId },
+      { authMethodId: o.authMethodId, node: { runtimesDir: runtimesDirOf(o.store.home) } },
     );
   const ref = { id: t.agent.id, name: t.agent.displayName, command: t.agent.command, args: t.agent.args };
   if (!t.threadId) {

@@ -29,11 +29,16 @@ export function configuredAgents(config: Config): AgentChoice[] {
   return out;
 }
 
-export async function agentsWithDoctor(config: Config, cwd: string): Promise<AgentChoice[]> {
+export async function agentsWithDoctor(
+  config: Config,
+  cwd: string,
+  opts?: Parameters<typeof doctor>[2],
+): Promise<AgentChoice[]> {
   const agents = configuredAgents(config);
   const entries = await doctor(
     agents.map((a) => a.spec),
     cwd,
+    opts,
   ).catch(() => [] as DoctorEntry[]);
   return agents.map((a) => ({ ...a, doctor: entries.find((e) => e.id === a.spec.id) }));
 }

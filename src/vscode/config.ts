@@ -57,6 +57,12 @@ export class Config {
     return this.#get<boolean>("recordTraffic", true) !== false;
   }
 
+  /** `acpThreads.nodePath`: the Node for agents the default one is too old for (empty: none). */
+  get nodePath(): string | undefined {
+    const v = this.#get<string>("nodePath", "");
+    return typeof v === "string" && v.trim() ? v.trim() : undefined;
+  }
+
   get recallOfferToAgents(): boolean {
     return this.#get<boolean>("recall.offerToAgents", false) === true;
   }

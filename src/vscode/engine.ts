@@ -12,8 +12,10 @@ import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
+import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 
-export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger): AcpAgentRuntime {
+/** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
+export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger, node?: NodeRuntimeOptions): AcpAgentRuntime {
   const env = { ...process.env, ...opts.agent.env, ...opts.env };
   const command = resolveCommand(opts.agent.command, opts.cwd, env);
   if (!command) {
@@ -25,19 +27,23 @@ export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger): AcpA
   }
   const protocolLog = new ProtocolLog();
   if (protocolSink) protocolLog.onLine((e) => protocolSink.info(formatProtocolEntry(e)));
-  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog });
+  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node });
 }
 
 export function agentPresets(): AgentSpec[] {
   return AGENT_PRESETS.map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, args: [...p.args] }));
 }
 
-/** Doctor for presets plus the given non-preset specs (custom agents, the demo profile). */
-export async function doctor(specs: AgentSpec[], cwd: string): Promise<DoctorEntry[]> {
+/** Doctor for presets plus the given non-preset specs (custom agents, the demo profile); probes only when asked. */
+export async function doctor(
+  specs: AgentSpec[],
+  cwd: string,
+  opts: { probe?: boolean; node?: NodeRuntimeOptions } = {},
+): Promise<DoctorEntry[]> {
   const custom = Object.fromEntries(
     specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]),
   );
-  const entries = await coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000 });
+  const entries = await coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...opts });
   return specs.map(
     (s) =>
       entries.find((e) => e.id === s.id) ?? {

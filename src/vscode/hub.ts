@@ -22,6 +22,7 @@ import { createRuntime } from "./engine";
 import { LiveSession } from "./live-session";
 import type { RunMode, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
+import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
 import { ExtensionLog } from "./log";
 import { quotePrompt } from "./notifier";
 import { PermissionBroker } from "./permission-broker";
@@ -88,7 +89,15 @@ export class Hub implements vscode.Disposable {
   readonly composer: ComposerHost;
   readonly layout;
   #exec: ExecRegistry | undefined;
-  runtimeFactory: RuntimeFactory = (opts) => createRuntime(opts, opts.logger);
+  runtimeFactory: RuntimeFactory = (opts) => {
+    const node = nodeRuntimeOptions(this.config, this.home);
+    try {
+      return createRuntime(opts, opts.logger, node);
+    } catch (err) {
+      offerNodeInstall(err, node.runtimesDir!);
+      throw err;
+    }
+  };
 
   constructor(
     readonly context: vscode.ExtensionContext,

@@ -1,22 +1,33 @@
-// `acp-threads doctor` against the real installs: every preset agent on PATH is found, and the version it
-// reports is the one test/agents/package.json pins (so a silent upgrade of an agent shows up here first).
+// `acp-threads doctor` against the real installs: every preset agent on PATH is found, the version it reports
+// is the one test/agents/package.json pins (so a silent upgrade of an agent shows up here first), and its
+// `initialize` probe reports what the agent advertises.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { DoctorEntry } from "../../src/core/acp/runtime";
+import { opencodeEnv } from "../fixtures/agent-env/configs";
 import { repoRoot } from "../fixtures/agent-env/index";
 import { jsonLines, runCli, setUp, skipUnlessInstalled } from "./harness";
 
-const PINNED: Record<string, string> = {
-  codex: "@zed-industries/codex-acp",
-  claude: "@zed-industries/claude-agent-acp",
-  gemini: "@google/gemini-cli",
-  opencode: "opencode-ai",
+/** The npm package of each preset, current name first (test/agents may pin either). */
+const PACKAGES: Record<string, string[]> = {
+  codex: ["@agentclientprotocol/codex-acp", "@zed-industries/codex-acp"],
+  claude: ["@agentclientprotocol/claude-agent-acp", "@zed-industries/claude-agent-acp"],
+  gemini: ["@google/gemini-cli"],
+  opencode: ["opencode-ai"],
+};
+/** Session capabilities each adapter has advertised since the versions test/agents pinned first. */
+const SESSION_CAPS: Record<string, string[]> = {
+  codex: ["list", "resume", "close"],
+  claude: ["list", "resume", "fork", "close"],
+  gemini: [],
+  opencode: ["list", "resume"],
 };
 
 test(
-  "doctor finds the real preset agents with the pinned versions",
-  { timeout: 60_000, skip: skipUnlessInstalled },
+  "doctor finds the real preset agents with the pinned versions and probes what they advertise",
+  { timeout: 300_000, skip: skipUnlessInstalled },
   async () => {
     const t = await setUp("codex-acp");
     try {
@@ -26,20 +37,30 @@ test(
         }
       ).dependencies;
       t.agent.env.PATH = `${dirname(t.agent.command)}:${t.agent.env.PATH ?? ""}`;
-      const r = await runCli(t, ["doctor", "--format", "json"]);
+      // opencode's initialize otherwise fetches ~25 MB of provider packages into the fresh HOME first
+      Object.assign(t.agent.env, opencodeEnv(t.workspace));
+      const r = await runCli(t, ["doctor", "--probe-timeout", "120", "--format", "json"]);
       const text = r.stdout.trim();
-      const entries = (text.startsWith("[") ? JSON.parse(text) : jsonLines(text)) as {
-        id: string;
-        available: boolean;
-        version: string | null;
-        resolvedPath: string | null;
-      }[];
-      for (const [id, pkg] of Object.entries(PINNED)) {
+      const entries = (text.startsWith("[") ? JSON.parse(text) : jsonLines(text)) as DoctorEntry[];
+      for (const [id, names] of Object.entries(PACKAGES)) {
+        const pkg = names.find((n) => pins[n]);
+        assert.ok(pkg, `test/agents pins none of ${names.join(", ")}`);
         const e = entries.find((x) => x.id === id);
         assert.ok(e?.available, `${id}: ${JSON.stringify(e)}`);
         assert.equal(e.version, pins[pkg], `${id} version`);
         assert.equal(dirname(e.resolvedPath ?? ""), dirname(t.agent.command));
+        const probe = e.probe;
+        assert.ok(probe?.ok, `${id} probe: ${JSON.stringify(probe)}`);
+        assert.equal(probe.protocolVersion, 1, id);
+        assert.equal(probe.loadSession, true, `${id} loadSession`);
+        for (const cap of SESSION_CAPS[id]!) assert.ok(probe.sessionCapabilities?.includes(cap), `${id} ${cap}`);
+        for (const m of probe.authMethods ?? []) assert.ok(["agent", "terminal", "env_var"].includes(m.kind), id);
       }
+      // the text form prints the same probe under each agent
+      const plain = await runCli(t, ["doctor", "--probe-timeout", "120"]);
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.match(plain.stdout, /^codex +ok +\S+/m);
+      assert.match(plain.stdout, /^ +session +load, /m);
     } finally {
       await t.cleanup();
     }

@@ -1,5 +1,12 @@
-/** `acp-threads doctor [--format json]`: which agent presets are installed, where, and which version. */
+/**
+ * `acp-threads doctor [--no-probe] [--format json]`: which agent presets are installed, where, which version,
+ * which Node runs them, and what each advertises in `initialize` (one probe per agent, in parallel; a probe that
+ * fails is reported on its agent and never fails the command).
+ */
 import { doctor } from "../../core/acp/agent-doctor";
+import { probeLines } from "../../core/acp/agent-probe";
+import { runtimesDirOf } from "../../core/runtime/managed";
+import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
@@ -7,21 +14,45 @@ import { EXIT } from "../io";
 export const main = command(
   {
     name: "doctor",
-    synopsis: "[--format text|json]",
-    flags: { format: FORMAT },
+    synopsis: "[--no-probe] [--probe-timeout S] [--format text|json]",
+    flags: {
+      format: FORMAT,
+      probe: {
+        type: "boolean",
+        negatable: true,
+        help: "start each agent and report what its initialize advertises (default; --no-probe skips it)",
+      },
+      "probe-timeout": {
+        type: "number",
+        above: 0,
+        arg: "S",
+        help: "give each agent S seconds to answer initialize (default 30)",
+      },
+    },
   },
   async ({ io, flags }) => {
-    const entries = await doctor({ cwd: io.cwd, env: io.env });
+    const entries = await doctor({
+      cwd: io.cwd,
+      env: io.env,
+      probe: flags.probe !== false,
+      ...(flags["probe-timeout"] !== undefined ? { probeTimeoutMs: flags["probe-timeout"] * 1000 } : {}),
+      node: { runtimesDir: runtimesDirOf(resolveHome(io.env)) },
+    });
     if (flags.format === "json") {
       io.stdout.write(JSON.stringify(entries) + "\n");
       return EXIT.ok;
     }
     const width = Math.max(...entries.map((e) => e.id.length));
+    const pad = "".padEnd(width);
     for (const e of entries) {
       const state = e.available
         ? `ok       ${e.version ?? "(version unknown)"}  ${e.resolvedPath}`
         : `missing  ${e.problem}`;
       io.stdout.write(`${e.id.padEnd(width)}  ${state}\n`);
+      if (!e.available) continue;
+      if (e.problem) io.stdout.write(`${pad}  problem  ${e.problem}\n`);
+      if (e.node) io.stdout.write(`${pad}  node     ${e.node.version} (${e.node.source}: ${e.node.path})\n`);
+      for (const line of e.probe ? probeLines(e.probe) : []) io.stdout.write(`${pad}  ${line}\n`);
     }
     return EXIT.ok;
   },

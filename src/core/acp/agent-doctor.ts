@@ -1,11 +1,20 @@
-/** `doctor`: which presets (and custom agents) are installed, where, and which version. */
+/**
+ * `doctor`: which presets (and custom agents) are installed, where, which version, which Node runs them, and
+ * (unless `probe: false`) what each advertises in `initialize` (probes run in parallel, each with a timeout).
+ */
 import { spawn } from "node:child_process";
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { errorMessage } from "../errors";
+import { mergeEnv } from "../platform/env";
+import { HOST_PLATFORM } from "../platform/host";
 import { launchProgram } from "../platform/shell";
+import { nodeLaunch } from "../runtime/node-launch";
+import { packageVersionOf } from "../runtime/node-package";
+import type { NodeRuntimeOptions } from "../runtime/node-select";
+import { probeAgent } from "./agent-probe";
 import { AGENT_PRESETS, resolveCommand, type CustomAgentConfig } from "./agent-registry";
 import type { DoctorEntry } from "./runtime";
+
+export { packageVersionOf };
 
 export const VERSION_TIMEOUT_MS = 5_000;
 
@@ -14,6 +23,10 @@ export interface DoctorOptions {
   env?: NodeJS.ProcessEnv;
   custom?: Record<string, CustomAgentConfig>;
   timeoutMs?: number;
+  /** Also run the `initialize` probe (default false: spawning every agent is not cheap). */
+  probe?: boolean;
+  probeTimeoutMs?: number;
+  node?: NodeRuntimeOptions;
 }
 
 /**
@@ -22,28 +35,6 @@ export interface DoctorOptions {
  */
 export function parseVersion(output: string): string | null {
   return output.match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/)?.[0] ?? null;
-}
-
-/**
- * The version of the npm package a command comes from (node_modules/.bin links into it), for adapters that
- * have no `--version` (codex-acp, claude-agent-acp).
- */
-export function packageVersionOf(commandPath: string): string | null {
-  let dir: string;
-  try {
-    dir = dirname(realpathSync(commandPath));
-  } catch {
-    return null;
-  }
-  for (let i = 0; i < 4 && dirname(dir) !== dir; i++, dir = dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown };
-      return typeof pkg.version === "string" ? pkg.version : null;
-    } catch {
-      // no package.json here: keep walking up
-    }
-  }
-  return null;
 }
 
 /** Runs `path args` with stdin closed (ACP servers that ignore the flag then exit on EOF) and a hard timeout. */
@@ -79,6 +70,8 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       id: p.id,
       displayName: p.displayName,
       command: p.command,
+      args: p.args,
+      env: undefined as Record<string, string> | undefined,
       versionArgs: p.versionArgs,
       install: p.install,
     })),
@@ -86,6 +79,8 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       id,
       displayName: id,
       command: c.command,
+      args: c.args ?? [],
+      env: c.env,
       // `node agent.js --version` asks the agent, not node
       versionArgs: [...(c.args ?? []), "--version"],
       install: null,
@@ -105,15 +100,28 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
           problem: `'${e.command}' not found in node_modules/.bin or PATH${e.install ? `; install: ${e.install}` : ""}`,
         };
       }
+      const spec = { id: e.id, displayName: e.displayName, command: resolvedPath, args: e.args, env: e.env };
       let version: string | null = null;
       let problem: string | null = null;
+      let node: DoctorEntry["node"];
+      try {
+        const launch = nodeLaunch(spec, { ...opts.node, cwd: opts.cwd, env: mergeEnv(HOST_PLATFORM, env, e.env) });
+        if (launch.node) node = { version: launch.node.version, source: launch.node.source, path: launch.node.path };
+      } catch (err) {
+        problem = errorMessage(err);
+      }
+      const probing =
+        !opts.probe || problem
+          ? undefined
+          : probeAgent(spec, { cwd: opts.cwd, env, node: opts.node, timeoutMs: opts.probeTimeoutMs });
       try {
         version =
           (e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null) ??
           packageVersionOf(resolvedPath);
       } catch (err) {
-        problem = errorMessage(err);
+        problem ??= errorMessage(err);
       }
+      const probe = await probing;
       return {
         id: e.id,
         displayName: e.displayName,
@@ -122,6 +130,8 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
         available: true,
         version,
         problem,
+        ...(node ? { node } : {}),
+        ...(probe ? { probe } : {}),
       };
     }),
   );

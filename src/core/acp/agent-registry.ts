@@ -18,7 +18,10 @@ export interface AgentPreset {
   args: string[];
   /** npm package that provides the command (for "what to install"). */
   install: string;
-  /** Args that print a version, or null when the command has none (codex-acp, claude-agent-acp 0.23). */
+  /**
+   * Args that print a version, or null to read the npm package's version instead: exact for the npm adapters
+   * (codex-acp 2.x and claude-agent-acp 0.101 know `--version`, their older releases and pi-acp 0.0.34 do not).
+   */
   versionArgs: string[] | null;
 }
 
@@ -28,7 +31,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     displayName: "Codex",
     command: "codex-acp",
     args: [],
-    install: "npm i -g @zed-industries/codex-acp",
+    install: "npm i -g @agentclientprotocol/codex-acp",
     versionArgs: null,
   },
   {
@@ -36,7 +39,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     displayName: "Claude Code",
     command: "claude-agent-acp",
     args: [],
-    install: "npm i -g @zed-industries/claude-agent-acp",
+    install: "npm i -g @agentclientprotocol/claude-agent-acp",
     versionArgs: null,
   },
   {
@@ -55,7 +58,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     install: "npm i -g opencode-ai",
     versionArgs: ["--version"],
   },
-  { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: ["--version"] },
+  { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: null },
 ];
 
 /** A custom agent as in Zed's `agent_servers`: `{ "My agent": { command, args, env } }`. */

@@ -97,7 +97,8 @@ class Runtime implements AcpAgentRuntime {
       },
     };
     this.#terminals = new TerminalManager(this.#ctx, { noPty: engine.noPty });
-    this.#transport = engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv });
+    this.#transport =
+      engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node: engine.node });
   }
 
   get pid(): number | undefined {

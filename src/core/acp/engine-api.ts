@@ -4,6 +4,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Disposable } from "../lifecycle";
+import type { NodeRuntimeOptions } from "../runtime/node-select";
 import type { RuntimeEvent } from "../model/events";
 import type { PermissionStore } from "./permission-store";
 import type { ProtocolLog } from "./protocol-log";
@@ -22,6 +23,8 @@ export interface EngineOptions {
   noPty?: boolean;
   /** Base environment for the agent and its terminals (default `process.env`). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Where Node-script agents find a Node their `engines` accept (editor setting, managed runtimes). */
+  node?: NodeRuntimeOptions;
 }
 
 export interface SessionEvent {

@@ -71,6 +71,28 @@ export interface DoctorEntry {
   version: string | null;
   /** Why it is missing / what to install. */
   problem: string | null;
+  /** The Node a Node-script agent runs with when it is not the default `node` (runtime/node-launch.ts). */
+  node?: { version: string; source: string; path: string };
+  /** What the agent's `initialize` answer advertised (absent with `--no-probe` or when it is missing). */
+  probe?: AgentProbe;
+}
+
+/** An `initialize` probe: spawn, initialize with our client capabilities, kill the process group. */
+export interface AgentProbe {
+  ok: boolean;
+  /** Why the probe failed (the agent still counts as installed). */
+  error?: string;
+  protocolVersion?: number;
+  agentInfo?: { name: string; title?: string; version: string };
+  loadSession?: boolean;
+  /** Keys of `sessionCapabilities` that are set (`list`, `resume`, `fork`, `close`, `delete`…). */
+  sessionCapabilities?: string[];
+  /** `promptCapabilities` that are true (`image`, `audio`, `embeddedContext`). */
+  promptCapabilities?: string[];
+  /** `mcpCapabilities` that are true (`http`, `sse`). */
+  mcpCapabilities?: string[];
+  authMethods?: { id: string; name: string; kind: "agent" | "terminal" | "env_var"; vars?: string[] }[];
+  elapsedMs: number;
 }
 
 /** A file the agent wrote through `fs/write_text_file` (the edit ledger records it; conflict radar reads it). */

@@ -6,6 +6,10 @@ import type { AgentApp, ClientApp, ClientConnection } from "@agentclientprotocol
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { PassThrough, Readable, Writable } from "node:stream";
 import type { AgentSpec } from "../model/agent";
+import { mergeEnv } from "../platform/env";
+import { HOST_PLATFORM } from "../platform/host";
+import { nodeLaunch } from "../runtime/node-launch";
+import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { createNdJsonStream } from "./ndjson-stream";
 import type { ProtocolLog } from "./protocol-log";
 import { spawnAgent, type AgentExit, type AgentProcess } from "./spawn";
@@ -31,10 +35,17 @@ export interface AgentTransport {
 
 const never = new Promise<AgentExit>(() => {});
 
+/**
+ * Spawns `spec`; a Node-script agent gets a Node its package's `engines` accept (see runtime/node-launch.ts),
+ * chosen here, so this throws `agent_not_found` (what to install) when there is none.
+ */
 export function processTransport(
   spec: AgentSpec,
-  opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv },
+  opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv; node?: NodeRuntimeOptions },
 ): AgentTransport {
+  const { node, ...spawnOpts } = opts;
+  const env = mergeEnv(HOST_PLATFORM, opts.baseEnv ?? process.env, spec.env, opts.env);
+  const launch = nodeLaunch(spec, { ...node, cwd: opts.cwd, env });
   let proc: AgentProcess | undefined;
   let resolveExited!: (e: AgentExit) => void;
   const exited = new Promise<AgentExit>((r) => (resolveExited = r));
@@ -44,7 +55,8 @@ export function processTransport(
     },
     exited,
     connect(app, hooks) {
-      proc = spawnAgent(spec, { ...opts, log: hooks.log });
+      if (launch.note) hooks.log.note(launch.note);
+      proc = spawnAgent(launch.spec, { ...spawnOpts, log: hooks.log });
       void proc.exited.then(resolveExited);
       const child = proc.child;
       return app.connect(createNdJsonStream(child.stdin!, child.stdout!, hooks));

@@ -1,14 +1,20 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
 import * as vscode from "vscode";
 import { EVERYWHERE, PermissionStore } from "../../core/acp/permission-store";
+import { probeLines } from "../../core/acp/agent-probe";
+import { PermissionStore } from "../../core/acp/permission-store";
+import type { DoctorEntry } from "../../core/acp/runtime";
 import { agentsWithDoctor } from "../agents";
 import type { Hub } from "../hub";
+import { nodeRuntimeOptions } from "../node-runtime";
 import type { SessionNode } from "../sessions-tree";
 
 export async function doctorCommand(hub: Hub): Promise<void> {
-  const agents = await agentsWithDoctor(
-    hub.config,
-    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  // each installed agent is started once for its `initialize` answer (in parallel, each with a timeout)
+  const agents = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "ACP Threads: asking each agent what it supports…" },
+    () => agentsWithDoctor(hub.config, cwd, { probe: true, node: nodeRuntimeOptions(hub.config, hub.home) }),
   );
   const log = hub.log.logger;
   log.info("doctor:");
@@ -17,13 +23,15 @@ export async function doctorCommand(hub: Hub): Promise<void> {
     log.info(
       `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}`,
     );
+    if (d?.node) log.info(`  ${"".padEnd(10)} node     ${d.node.version} (${d.node.source}: ${d.node.path})`);
+    for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
   await vscode.window.showQuickPick(
     agents.map((a) => ({
-      label: `${a.doctor?.available ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
+      label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
       description: a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing",
-      detail: a.doctor?.problem ?? a.doctor?.resolvedPath ?? a.spec.command,
+      detail: doctorDetail(a.doctor) ?? a.spec.command,
     })),
     { title: "ACP Threads: Doctor", placeHolder: "Agents and their status (details in the ACP Threads output)" },
   );
@@ -33,6 +41,18 @@ export async function doctorCommand(hub: Hub): Promise<void> {
  * Lists the remembered rules ("edit /ws/a.txt", "execute npm test") to pick from and forgets the picked ones.
  * Every window and CLI process reads the one rules file, so running agents ask again at once.
  */
+/** One line: the problem, else what the agent advertised (session and prompt capabilities, auth kinds). */
+function doctorDetail(d: DoctorEntry | undefined): string | undefined {
+  if (!d) return undefined;
+  if (d.problem || !d.probe) return d.problem ?? d.resolvedPath ?? undefined;
+  const p = d.probe;
+  if (!p.ok) return `initialize failed: ${p.error}`;
+  const session = [...(p.loadSession ? ["load"] : []), ...(p.sessionCapabilities ?? [])].join(", ") || "none";
+  const prompt = (p.promptCapabilities ?? []).join(", ") || "text only";
+  const auth = (p.authMethods ?? []).map((m) => `${m.name} (${m.kind})`).join(", ") || "none";
+  return `sessions: ${session} · prompt: ${prompt} · auth: ${auth}`;
+}
+
 export async function revokePermissions(hub: Hub): Promise<void> {
   const store = new PermissionStore(hub.home);
   const rules = store.rules();

@@ -23,6 +23,7 @@ const PASSES: Record<string, string[]> = {
     "composer.test.js",
     "modes.test.js",
     "notify.test.js",
+    "node-runtime.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

