@@ -21,6 +21,7 @@ const PASSES: Record<string, string[]> = {
     "usage.test.js",
     "spawn-real.test.js",
     "composer.test.js",
+    "first-contact.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
