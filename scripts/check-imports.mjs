@@ -41,6 +41,7 @@ export const CORE_STAGES = {
   bundle: 6,
   watchdog: 6,
   handoff: 6,
+  registry: 4,
   "session.ts": 9,
 };
 /**

@@ -20,6 +20,7 @@ import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
 import { ThreadSession } from "../core/session";
+import { installedSpecFor } from "../core/registry/installed";
 import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
 import { gitInfo } from "../core/store/git-info";
 import { ThreadFollower } from "../core/store/thread-follower";
@@ -67,9 +68,9 @@ interface Target {
 }
 
 /** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
-function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv): AgentSpec {
+function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
   try {
-    return resolveAgent(m.agent.id, { cwd: m.cwd, env });
+    return resolveAgent(m.agent.id, { cwd: m.cwd, env, installed: (id) => installedSpecFor(home, id) });
   } catch {
     return { id: m.agent.id, displayName: m.agent.name, command: m.agent.command, args: m.agent.args ?? [] };
   }
@@ -77,29 +78,30 @@ function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv): AgentSpec {
 
 async function target(o: ThreadRunOptions): Promise<Target> {
   const { io, store } = o;
+  const installed = (id: string) => installedSpecFor(store.home, id); // agents added from the ACP Registry
   const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
   let threadId: string | undefined;
   if (o.thread) threadId = store.resolveId(o.thread);
   else if (o.session) {
     const workspace = gitInfo(cwd).repoRoot ?? cwd;
-    const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env }).id : undefined;
+    const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env, installed }).id : undefined;
     threadId = (await findNamedSession(store, o.session, { workspace, agentId }))?.threadId;
   }
   if (!threadId) {
     if (!o.agent)
       throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
-    return { agent: resolveAgent(o.agent, { cwd, env: io.env }), cwd };
+    return { agent: resolveAgent(o.agent, { cwd, env: io.env, installed }), cwd };
   }
   const metadata = store.read(threadId).metadata;
   if (o.agent) {
-    const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env });
+    const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env, installed });
     if (asked.id !== metadata.agent.id)
       throw new AcpThreadsError(
         "usage",
         `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,
       );
   }
-  return { threadId, metadata, agent: agentOf(metadata, io.env), cwd: metadata.cwd };
+  return { threadId, metadata, agent: agentOf(metadata, io.env, store.home), cwd: metadata.cwd };
 }
 
 /** Prints what the holder of the thread writes until it lets go; false when interrupted first. */

@@ -69,6 +69,8 @@ export interface ResolveOptions {
   custom?: Record<string, CustomAgentConfig>;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** Agents installed from the ACP Registry (`installedSpecFor` in core/registry, bound to the data home). */
+  installed?: (id: string) => AgentSpec | undefined;
 }
 
 export function findPreset(id: string): AgentPreset | undefined {
@@ -126,6 +128,7 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
   const env = opts.env ?? process.env;
   const custom = opts.custom?.[idOrCommandLine];
   const preset = findPreset(idOrCommandLine);
+  const installed = custom || looksLikeCommandLine(idOrCommandLine) ? undefined : opts.installed?.(idOrCommandLine);
   let spec: AgentSpec;
   let install: string | undefined;
   if (custom) {
@@ -136,6 +139,8 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
       args: custom.args ?? [],
       env: custom.env,
     };
+  } else if (installed) {
+    return installed; // already absolute, inside its install folder
   } else if (preset && !looksLikeCommandLine(idOrCommandLine)) {
     spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
     install = preset.install;

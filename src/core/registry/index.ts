@@ -1,0 +1,11 @@
+/** The registry core: read the ACP Agent Registry, install / update / remove its agents, start them like presets. */
+export * from "./types";
+export { DEFAULT_REGISTRY_URL, REGISTRY_URL_ENV, resolveRegistryUrl } from "./url";
+export { fetchRegistry, REGISTRY_TIMEOUT_MS } from "./fetch";
+export { validateAgent, validateIndex } from "./validate";
+export { compareSemver, isSemver } from "./semver";
+export { hostRegistryPlatform, registryPlatformOf } from "./platform";
+export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled } from "./installed";
+export { installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
+export { updateAgent, updateFor } from "./update";
+export { agentsLayout } from "./layout";

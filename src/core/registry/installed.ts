@@ -1,0 +1,72 @@
+/**
+ * `<data home>/agents/installed.json`: the agents installed from the registry, one record per id. Every change
+ * is a read-modify-write under the file's lock (store/file-lock) and lands atomically (tmp → fsync → rename).
+ */
+import { readFileSync } from "node:fs";
+import { AcpThreadsError } from "../errors";
+import type { AgentSpec } from "../model/agent";
+import { writeFileAtomic } from "../store/atomic-write";
+import { acquireLock } from "../store/file-lock";
+import { agentsLayout } from "./layout";
+import type { InstalledAgent } from "./types";
+
+interface InstalledFile {
+  version: 1;
+  agents: InstalledAgent[];
+}
+
+function read(file: string): InstalledAgent[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  try {
+    const parsed = JSON.parse(text) as InstalledFile;
+    return Array.isArray(parsed.agents) ? parsed.agents : [];
+  } catch {
+    throw new AcpThreadsError("corrupt", `${file} is not valid JSON; fix or delete it to reinstall the agents`);
+  }
+}
+
+export function listInstalled(dataHome: string): InstalledAgent[] {
+  return read(agentsLayout(dataHome).installedFile);
+}
+
+export function findInstalled(dataHome: string, id: string): InstalledAgent | undefined {
+  return listInstalled(dataHome).find((a) => a.id === id);
+}
+
+/** Applies `change` to the list under the lock; returns what `change` returned. */
+export function updateInstalled<T>(dataHome: string, change: (agents: InstalledAgent[]) => T): T {
+  const file = agentsLayout(dataHome).installedFile;
+  const release = acquireLock(file, { label: "agent install" });
+  try {
+    const agents = read(file);
+    const result = change(agents);
+    agents.sort((a, b) => a.id.localeCompare(b.id));
+    writeFileAtomic(file, `${JSON.stringify({ version: 1, agents } satisfies InstalledFile, null, 2)}\n`);
+    return result;
+  } finally {
+    release();
+  }
+}
+
+/** How to start an installed agent, like a preset: the command is already absolute. */
+export function installedAgentSpec(installed: InstalledAgent): AgentSpec {
+  return {
+    id: installed.id,
+    displayName: installed.name,
+    command: installed.command,
+    args: [...installed.args],
+    ...(installed.env ? { env: { ...installed.env } } : {}),
+  };
+}
+
+/** The spec of the agent installed as `id` in `dataHome`, or undefined (what `resolveAgent` asks). */
+export function installedSpecFor(dataHome: string, id: string): AgentSpec | undefined {
+  const found = findInstalled(dataHome, id);
+  return found ? installedAgentSpec(found) : undefined;
+}

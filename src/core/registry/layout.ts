@@ -1,0 +1,15 @@
+/** Where installed agents live in the data home. */
+import { join } from "node:path";
+
+export function agentsLayout(dataHome: string) {
+  const root = join(dataHome, "agents");
+  return {
+    root,
+    /** The last registry index read from the network (what `fetchRegistry` falls back to). */
+    cacheFile: join(root, "registry-cache.json"),
+    /** The installed agents (see installed.ts); its lock serialises installs. */
+    installedFile: join(root, "installed.json"),
+    agentDir: (id: string) => join(root, id),
+    versionDir: (id: string, version: string) => join(root, id, version),
+  };
+}
