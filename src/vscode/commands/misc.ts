@@ -1,28 +1,36 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
 import * as vscode from "vscode";
 import { PermissionStore } from "../../core/acp/permission-store";
-import { agentsWithDoctor } from "../agents";
+import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
+
+/** " · registry 1.2.0 · update available: 1.3.0" for an agent installed from the ACP Registry. */
+const registryNote = (a: AgentChoice) =>
+  a.installed
+    ? ` · registry ${a.installed.version}${a.installed.update ? ` · update available: ${a.installed.update}` : ""}`
+    : "";
 
 export async function doctorCommand(hub: Hub): Promise<void> {
   const agents = await agentsWithDoctor(
     hub.config,
     vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+    hub.registry,
   );
   const log = hub.log.logger;
   log.info("doctor:");
   for (const a of agents) {
     const d = a.doctor;
     log.info(
-      `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}`,
+      `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}${registryNote(a)}`,
     );
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
   await vscode.window.showQuickPick(
     agents.map((a) => ({
       label: `${a.doctor?.available ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
-      description: a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing",
+      description:
+        (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
       detail: a.doctor?.problem ?? a.doctor?.resolvedPath ?? a.spec.command,
     })),
     { title: "ACP Threads: Doctor", placeHolder: "Agents and their status (details in the ACP Threads output)" },

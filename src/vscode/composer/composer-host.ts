@@ -16,7 +16,8 @@ import { isThreadId, newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
-import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions } from "./agent-options";
+import type { RegistryService } from "../registry/registry-service";
+import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
 import { EditorContext, uriItem } from "./editor-context";
 import { execTask } from "./exec-task";
 import { WorkspaceFileIndex } from "./file-index";
@@ -37,6 +38,8 @@ export interface ComposerPanel {
 
 export interface ComposerDeps {
   config: Config;
+  /** Agents installed from the ACP Registry (listed like presets) and their updates. */
+  registry: RegistryService;
   memento: vscode.Memento;
   threads: ThreadStore;
   /** Past threads for `@` (most recent first). */
@@ -201,8 +204,12 @@ export class ComposerHost implements vscode.Disposable {
           queue: [],
         },
       });
-    post(quickAgentOptions(this.deps.config, cwd));
-    void agentOptionsWithVersions(this.deps.config, cwd)
+    const { config, registry } = this.deps;
+    post(quickAgentOptions(config, cwd, registry));
+    // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
+    const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
+    void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
+      .then(([agents]) => withUpdates(agents, registry))
       .then((agents) => this.#drafts.has(panel.threadId) && post(agents))
       .catch((err) => this.deps.logger.warn("doctor failed", err));
   }

@@ -3,7 +3,7 @@
 // shell command: "Custom command line" is never preselected, runs only its own command field, and a run that
 // exits non-zero shows as failed in the Sessions view.
 import assert from "node:assert/strict";
-import * as vscode from "vscode";
+import type * as vscode from "vscode";
 import { newThreadId } from "../../../src/core/store/thread-id";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
@@ -41,7 +41,9 @@ describe("first contact (#27)", () => {
     assert.equal(panel.drafts()[0]?.agentId, "fake", "the panel opens on the last agent used");
     // the user picks another agent while doctor still runs
     await hub.composer.handle(panel, { type: "pickAgent", agentId: "exec:codex" });
-    const later = await waitFor("doctor's list with versions", () => (panel.drafts().length >= 2 ? panel.drafts() : undefined));
+    const later = await waitFor("doctor's list with versions", () =>
+      panel.drafts().length >= 2 ? panel.drafts() : undefined,
+    );
     assert.equal(later.at(-1)!.agentId, "exec:codex", "the list sent after the pick keeps the user's pick");
     // a later panel in this window starts from that pick too, and a refresh keeps each panel's own pick
     await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" });
