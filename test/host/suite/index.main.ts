@@ -22,6 +22,7 @@ const PASSES: Record<string, string[]> = {
     "spawn-real.test.js",
     "composer.test.js",
     "first-contact.test.js",
+    "registry-ui.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
