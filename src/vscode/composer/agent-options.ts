@@ -45,7 +45,7 @@ function execOptions(cwd: string): AgentOption[] {
       label: c.label,
       kind: "exec" as const,
       available,
-      detail: c.id === "custom" ? "the prompt is the command line" : "one run in a terminal",
+      detail: c.id === "custom" ? "a command line you type, run in a terminal" : "one run in a terminal",
       ...(!available && preset ? { hint: `'${preset.command}' not found` } : {}),
     };
   });

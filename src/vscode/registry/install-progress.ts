@@ -18,6 +18,14 @@ const PHASE: Record<InstallProgress["phase"], string> = {
   done: "Done",
 };
 
+/** "Downloading: 1.2 MB" (the core's message names the phase itself when it starts with its verb). */
+function phaseLine(p: InstallProgress): string {
+  const words = PHASE[p.phase];
+  const verb = words.split(" ")[0]!.toLowerCase();
+  const msg = p.message.toLowerCase().startsWith(verb) ? p.message.slice(verb.length).trim() : p.message;
+  return msg ? `${words}: ${msg}` : words;
+}
+
 /** What an install came to (also the commands' result for scripted callers and tests). */
 export type InstallOutcome = { installed: InstalledAgent } | { error: string; cancelled: boolean };
 
@@ -42,7 +50,7 @@ export async function installWithProgress(
           agent,
           (p) => {
             const pct = p.phase === "download" && p.fraction !== undefined ? Math.round(p.fraction * 100) : shown;
-            progress.report({ message: `${PHASE[p.phase]}: ${p.message}`, increment: Math.max(0, pct - shown) });
+            progress.report({ message: phaseLine(p), increment: Math.max(0, pct - shown) });
             shown = Math.max(shown, pct);
           },
           abort.signal,
