@@ -1,19 +1,25 @@
 /**
  * The agents offered by "Spawn coding agent": the offline demo profile (when `npm start` set one), the
- * engine's presets, then custom agents from `acpThreads.agents`, each with doctor's verdict.
+ * engine's presets, agents installed from the ACP Registry (shown like presets, with "update available" when the
+ * last registry listing has a newer version), then custom agents from `acpThreads.agents`, each with doctor's
+ * verdict.
  */
 import type { DoctorEntry } from "../core/acp/runtime";
 import type { AgentSpec } from "../core/model/agent";
+import { installedAgentSpec } from "../core/registry";
 import type { Config } from "./config";
 import { agentPresets, doctor } from "./engine";
+import type { RegistryService } from "./registry/registry-service";
 
 export interface AgentChoice {
   spec: AgentSpec;
-  source: "demo" | "preset" | "custom";
+  source: "demo" | "preset" | "installed" | "custom";
+  /** Installed from the registry: its version, and the newer one the registry offers. */
+  installed?: { version: string; update?: string };
   doctor?: DoctorEntry;
 }
 
-export function configuredAgents(config: Config): AgentChoice[] {
+export function configuredAgents(config: Config, registry?: RegistryService): AgentChoice[] {
   const out: AgentChoice[] = [];
   const demo = config.demoProfile;
   if (demo)
@@ -23,8 +29,17 @@ export function configuredAgents(config: Config): AgentChoice[] {
     });
   const custom = config.customAgents;
   const customIds = new Set(custom.map((c) => c.id));
-  // A custom entry with a preset's id overrides the preset (like Zed's agent_servers).
-  for (const spec of agentPresets()) if (!customIds.has(spec.id)) out.push({ source: "preset", spec });
+  // A custom entry overrides an installed agent or a preset of its id (like Zed's agent_servers); an agent
+  // installed from the registry takes the place of the preset of its id.
+  const installed = (registry?.installed() ?? []).filter((a) => !customIds.has(a.id));
+  const installedIds = new Set(installed.map((a) => a.id));
+  const updates = registry?.updates();
+  for (const spec of agentPresets())
+    if (!customIds.has(spec.id) && !installedIds.has(spec.id)) out.push({ source: "preset", spec });
+  for (const a of installed) {
+    const update = updates?.get(a.id)?.version;
+    out.push({ source: "installed", spec: installedAgentSpec(a), installed: { version: a.version, update } });
+  }
   for (const spec of custom) out.push({ source: "custom", spec });
   return out;
 }
@@ -32,9 +47,10 @@ export function configuredAgents(config: Config): AgentChoice[] {
 export async function agentsWithDoctor(
   config: Config,
   cwd: string,
+  registry?: RegistryService,
   opts?: Parameters<typeof doctor>[2],
 ): Promise<AgentChoice[]> {
-  const agents = configuredAgents(config);
+  const agents = configuredAgents(config, registry);
   const entries = await doctor(
     agents.map((a) => a.spec),
     cwd,

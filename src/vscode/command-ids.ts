@@ -39,6 +39,9 @@ export const COMMAND_IDS = [
   "acpThreads.retry",
   "acpThreads.askAboutSelection",
   "acpThreads.addFileToThread",
+  "acpThreads.addAgent",
+  "acpThreads.updateAgent",
+  "acpThreads.removeAgent",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

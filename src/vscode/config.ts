@@ -87,6 +87,12 @@ export class Config {
       .map(([id]) => id);
   }
 
+  /** `acpThreads.registry.url`: a mirror or an enterprise copy of the ACP Registry ("" for the official one). */
+  get registryUrl(): string | undefined {
+    const v = this.#get<string>("registry.url", "");
+    return typeof v === "string" && v.trim() ? v.trim() : undefined;
+  }
+
   get demoProfile(): DemoProfile | undefined {
     const v = this.#get<Partial<DemoProfile> | null>("demoProfile", null);
     if (!v || typeof v.command !== "string" || typeof v.label !== "string") return undefined;

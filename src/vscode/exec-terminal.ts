@@ -18,6 +18,7 @@ export async function startExec(
   choice: { id: string; label: string },
   task: string,
   cwd: string,
+  title?: string,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
@@ -35,7 +36,8 @@ export async function startExec(
     rows: 30,
   });
   const commandLine = [expanded.command, ...expanded.args].join(" ");
-  const title = choice.id === "custom" ? task.slice(0, 60) : `${choice.label}: ${task.slice(0, 50)}`;
+  const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);
+  const shown = named.length > 60 ? `${named.slice(0, 59)}…` : named;
   const source = {
     onOutput: (l: (d: string) => void) => run.onOutput((e) => l(e.text)),
     onExit: (l: (s: { exitCode: number | null; signal: string | null }) => void) =>
@@ -45,14 +47,14 @@ export async function startExec(
   };
   const p = createPty(source, { banner: `$ ${commandLine}   (cwd ${cwd})` });
   const terminal = vscode.window.createTerminal({
-    name: `exec: ${title}`.slice(0, 80),
+    name: `exec: ${shown}`.slice(0, 80),
     pty: p,
     iconPath: new vscode.ThemeIcon("terminal"),
   });
   terminal.show();
   hub.live.addExec({
     runId: run.id,
-    title,
+    title: shown,
     commandLine,
     cwd,
     startedAt: Date.now(),
@@ -60,7 +62,7 @@ export async function startExec(
     terminal,
     threadId: run.state.threadId,
   });
-  run.onExit((info) => hub.live.updateExec(run.id, info.status));
+  run.onExit((info) => hub.live.updateExec(run.id, info.status, info.exitCode));
   const closeSub = vscode.window.onDidCloseTerminal((t) => {
     if (t !== terminal) return;
     closeSub.dispose();

@@ -39,10 +39,10 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const h = hub;
     context.subscriptions.push(h, ...registerCommands(h), watchPtyFallback(h));
     h.composer.connect({
-      startExec: async (id, task, cwd) => {
+      startExec: async (id, task, cwd, title) => {
         const choice = EXEC_CHOICES.find((c) => c.id === id);
         if (!choice) throw new Error(`no agent CLI "${id}"`);
-        await startExec(h, choice, task, cwd);
+        await startExec(h, choice, task, cwd, title);
       },
       recall: (query) => recallMentions(h, query),
     });

@@ -16,6 +16,7 @@ import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
 import { configuredAgents } from "./agents";
+import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
 import { createRuntime } from "./engine";
@@ -87,6 +88,8 @@ export class Hub implements vscode.Disposable {
   readonly usageView: UsageView;
   /** The prompt box's host side: `@` suggestions, queued follow-ups, new-thread drafts. */
   readonly composer: ComposerHost;
+  /** The ACP Registry: installed agents (listed like presets), installs, updates (#22). */
+  readonly registry: RegistryService;
   readonly layout;
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => {
@@ -109,9 +112,11 @@ export class Hub implements vscode.Disposable {
     this.past = new PastThreads(this.threads, this.log.logger);
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
+    this.registry = this.#owned.add(new RegistryService(home, this.config));
     this.composer = this.#owned.add(
       new ComposerHost({
         config: this.config,
+        registry: this.registry,
         memento: context.globalState,
         threads: this.threads,
         pastThreads: async () =>
@@ -127,7 +132,7 @@ export class Hub implements vscode.Disposable {
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
         spawn: (p) => {
-          const agent = configuredAgents(this.config).find((a) => a.spec.id === p.agentId);
+          const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === p.agentId);
           if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
           return this.spawnSession({ ...p, agent: agent.spec, task: "", showPanel: false });
         },
@@ -162,6 +167,13 @@ export class Hub implements vscode.Disposable {
     this.broker.surface = this.panels;
     this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
+    // an agent installed or removed: open new-thread pickers and the tree list it at once
+    this.#owned.add(
+      this.registry.onDidChange(() => {
+        this.composer.refreshDrafts();
+        this.tree.refresh();
+      }),
+    );
     this.usageStatus = this.#owned.add(new UsageStatus(this.live));
     this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.threads));
     this.#owned.add(

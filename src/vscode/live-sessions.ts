@@ -13,6 +13,8 @@ export interface LiveExec {
   /** The exec thread recording this run (so the view lists it once, under Live). */
   threadId?: string;
   endedAt?: number;
+  /** The process's exit code once it exited. */
+  exitCode?: number | null;
 }
 
 export class LiveSessions implements vscode.Disposable {
@@ -62,10 +64,12 @@ export class LiveSessions implements vscode.Disposable {
     this.#changed.fire();
   }
 
-  updateExec(runId: string, status: string): void {
+  /** A run that exited with a non-zero code is "failed" (exit 127 is a command not found, not a success). */
+  updateExec(runId: string, status: string, exitCode?: number | null): void {
     const e = this.#execs.get(runId);
     if (!e) return;
-    e.status = status;
+    e.status = status === "exited" && exitCode !== undefined && exitCode !== null && exitCode !== 0 ? "failed" : status;
+    if (exitCode !== undefined) e.exitCode = exitCode;
     if (status !== "running") e.endedAt ??= Date.now();
     this.#changed.fire();
   }

@@ -124,14 +124,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const item = new vscode.TreeItem(e?.title ?? node.runId);
         item.id = `exec:${node.runId}`;
         const running = elapsed(Date.now() - (e?.startedAt ?? Date.now()));
-        item.description = `exec · ${running}`;
+        const code = e?.status === "failed" && e.exitCode != null ? ` · exit ${e.exitCode}` : "";
+        item.description = `exec${code} · ${running}`;
         item.tooltip = sessionTooltip({
           title: e?.title ?? node.runId,
           status: e?.status ?? "lost",
           agent: "exec run",
           cwd: e?.cwd,
           when: `started ${running} ago`,
-          extra: e?.commandLine,
+          extra: `${e?.commandLine ?? ""}${code ? `\n\nexited with code ${e!.exitCode}` : ""}`,
         });
         item.iconPath = statusIcon(e?.status ?? "lost");
         item.contextValue = "exec";

@@ -123,6 +123,16 @@ const { profile } = JSON.parse(
     demo.once("exit", (c) => reject(new Error(`demo-env exited ${c}`)));
   }),
 );
+// A local ACP Registry (test/fixtures/registry) for "Add agent…": a binary fake agent, an npx and a uvx entry.
+const registryEnv = spawn(process.execPath, [path.join(ROOT, "dist-test/host/registry-env.main.js")], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const { url: registryUrl } = JSON.parse(
+  await new Promise((resolve, reject) => {
+    createInterface({ input: registryEnv.stdout }).once("line", resolve);
+    registryEnv.once("exit", (c) => reject(new Error(`registry-env exited ${c}`)));
+  }),
+);
 const fakeAgent = path.join(ROOT, "dist-test/fixtures/fake-agents/stdio-agent.main.js");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-"));
 // "Existing history" for the first-run import offer: the Codex transcript fixtures under a private CODEX_HOME.
@@ -149,6 +159,7 @@ const server = await startCodeServer({
     "acpThreads.demoProfile": profile,
     "acpThreads.agents": { fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" } },
     "workbench.panel.defaultLocation": "bottom",
+    "acpThreads.registry.url": registryUrl,
   },
 });
 const context = await launchChromium();
@@ -175,6 +186,7 @@ try {
   await server.stop({ keep: failed });
   if (failed) log(`kept ${workDir} for its logs`);
   demo.kill("SIGTERM");
+  registryEnv.kill("SIGTERM");
   rmSync(ws, { recursive: true, force: true });
 }
 const passed = results.filter(Boolean).length;

@@ -10,6 +10,7 @@ import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions, stopSession } from "./misc";
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
+import { addAgentCommand, removeAgentCommand, updateAgentCommand } from "./registry";
 import { spawnCommand } from "./spawn";
 import {
   copySessionId,
@@ -66,6 +67,10 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.askAboutSelection": (hub) => askAboutSelection(targets(hub)),
   "acpThreads.addFileToThread": (hub, clicked?: vscode.Uri, selected?: vscode.Uri[]) =>
     addFilesToThread(targets(hub), clicked, selected),
+  // #22 the ACP Registry (src/vscode/registry)
+  "acpThreads.addAgent": addAgentCommand,
+  "acpThreads.updateAgent": updateAgentCommand,
+  "acpThreads.removeAgent": removeAgentCommand,
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

@@ -1,27 +1,36 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
 import * as vscode from "vscode";
-import { EVERYWHERE, PermissionStore } from "../../core/acp/permission-store";
 import { probeLines } from "../../core/acp/agent-probe";
-import { PermissionStore } from "../../core/acp/permission-store";
+import { EVERYWHERE, PermissionStore } from "../../core/acp/permission-store";
 import type { DoctorEntry } from "../../core/acp/runtime";
-import { agentsWithDoctor } from "../agents";
+import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { SessionNode } from "../sessions-tree";
+
+/** " · registry 1.2.0 · update available: 1.3.0" for an agent installed from the ACP Registry. */
+const registryNote = (a: AgentChoice) =>
+  a.installed
+    ? ` · registry ${a.installed.version}${a.installed.update ? ` · update available: ${a.installed.update}` : ""}`
+    : "";
 
 export async function doctorCommand(hub: Hub): Promise<void> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   // each installed agent is started once for its `initialize` answer (in parallel, each with a timeout)
   const agents = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: "ACP Threads: asking each agent what it supports…" },
-    () => agentsWithDoctor(hub.config, cwd, { probe: true, node: nodeRuntimeOptions(hub.config, hub.home) }),
+    () =>
+      agentsWithDoctor(hub.config, cwd, hub.registry, {
+        probe: true,
+        node: nodeRuntimeOptions(hub.config, hub.home),
+      }),
   );
   const log = hub.log.logger;
   log.info("doctor:");
   for (const a of agents) {
     const d = a.doctor;
     log.info(
-      `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}`,
+      `  ${a.spec.id.padEnd(10)} ${d?.available ? "ok     " : "MISSING"} ${d?.resolvedPath ?? a.spec.command} ${d?.version ?? ""} ${d?.problem ?? ""}${registryNote(a)}`,
     );
     if (d?.node) log.info(`  ${"".padEnd(10)} node     ${d.node.version} (${d.node.source}: ${d.node.path})`);
     for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
@@ -30,7 +39,8 @@ export async function doctorCommand(hub: Hub): Promise<void> {
   await vscode.window.showQuickPick(
     agents.map((a) => ({
       label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
-      description: a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing",
+      description:
+        (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
       detail: doctorDetail(a.doctor) ?? a.spec.command,
     })),
     { title: "ACP Threads: Doctor", placeHolder: "Agents and their status (details in the ACP Threads output)" },

@@ -55,7 +55,7 @@ export async function handoffCommand(
   const fromId = threadOf(target);
   if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
   const { metadata, records } = hub.threads.read(fromId);
-  const agents = configuredAgents(hub.config);
+  const agents = configuredAgents(hub.config, hub.registry);
   let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;
   if (!agent) {
     if (opts.agentId) throw new Error(`No agent "${opts.agentId}" is configured.`);

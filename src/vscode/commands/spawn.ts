@@ -27,7 +27,7 @@ export interface SpawnArgs {
 export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string | undefined> {
   assertTrusted();
   if (args && typeof args === "object" && typeof args.agentId === "string") {
-    const agent = configuredAgents(hub.config).find((a) => a.spec.id === args.agentId);
+    const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === args.agentId);
     if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;

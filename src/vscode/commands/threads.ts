@@ -46,7 +46,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string): Promi
     );
     return;
   }
-  const agent = configuredAgents(hub.config).find((a) => a.spec.id === t.agentId);
+  const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
   const loaded = await hub.past.load(t.threadId);
   const session = hub.spawnSession({

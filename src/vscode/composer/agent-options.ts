@@ -10,6 +10,7 @@ import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
 import type { Config } from "../config";
 import { EXEC_CHOICES } from "../exec-choices";
+import type { RegistryService } from "../registry/registry-service";
 
 /** Exec choices carry this prefix in their id so they never clash with an agent id. */
 export const EXEC_PREFIX = "exec:";
@@ -17,13 +18,18 @@ export const EXEC_PREFIX = "exec:";
 function acpOption(a: AgentChoice, available: boolean, doctor?: DoctorEntry): AgentOption {
   const preset = findPreset(a.spec.id);
   const detail =
-    a.source === "demo" ? "offline demo" : (doctor?.version ?? (a.source === "custom" ? "custom agent" : undefined));
+    a.source === "demo"
+      ? "offline demo"
+      : a.source === "installed"
+        ? `${a.installed!.version} · from the registry`
+        : (doctor?.version ?? (a.source === "custom" ? "custom agent" : undefined));
   return {
     id: a.spec.id,
     label: a.spec.displayName,
     kind: "acp",
     available,
     ...(detail ? { detail } : {}),
+    ...(a.installed?.update ? { update: a.installed.update } : {}),
     ...(!available
       ? { hint: doctor?.problem ?? (preset ? `install: ${preset.install}` : `'${a.spec.command}' not found`) }
       : {}),
@@ -39,20 +45,32 @@ function execOptions(cwd: string): AgentOption[] {
       label: c.label,
       kind: "exec" as const,
       available,
-      detail: c.id === "custom" ? "the prompt is the command line" : "one run in a terminal",
+      detail: c.id === "custom" ? "a command line you type, run in a terminal" : "one run in a terminal",
       ...(!available && preset ? { hint: `'${preset.command}' not found` } : {}),
     };
   });
 }
 
-export function quickAgentOptions(config: Config, cwd: string): AgentOption[] {
-  const acp = configuredAgents(config).map((a) =>
+export function quickAgentOptions(config: Config, cwd: string, registry?: RegistryService): AgentOption[] {
+  const acp = configuredAgents(config, registry).map((a) =>
     acpOption(a, resolveCommand(a.spec.command, cwd, { ...process.env, ...a.spec.env }) !== null),
   );
   return [...acp, ...execOptions(cwd)];
 }
 
-export async function agentOptionsWithVersions(config: Config, cwd: string): Promise<AgentOption[]> {
-  const acp = (await agentsWithDoctor(config, cwd)).map((a) => acpOption(a, a.doctor?.available !== false, a.doctor));
+export async function agentOptionsWithVersions(
+  config: Config,
+  cwd: string,
+  registry?: RegistryService,
+): Promise<AgentOption[]> {
+  const acp = (await agentsWithDoctor(config, cwd, registry)).map((a) =>
+    acpOption(a, a.doctor?.available !== false, a.doctor),
+  );
   return [...acp, ...execOptions(cwd)];
+}
+
+/** The options with the newer versions of the last registry listing (read meanwhile). */
+export function withUpdates(agents: AgentOption[], registry: RegistryService): AgentOption[] {
+  const updates = registry.updates();
+  return agents.map((a) => (updates.has(a.id) ? { ...a, update: updates.get(a.id)!.version } : a));
 }

@@ -16,7 +16,8 @@ import { isThreadId, newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
-import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions } from "./agent-options";
+import type { RegistryService } from "../registry/registry-service";
+import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
 import { EditorContext, uriItem } from "./editor-context";
 import { execTask } from "./exec-task";
 import { WorkspaceFileIndex } from "./file-index";
@@ -26,6 +27,8 @@ import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
+/** Never preselected from the last pick: it runs what is typed, so the user picks it by hand each time. */
+const CUSTOM_EXEC = `${EXEC_PREFIX}custom`;
 
 /** The thread panel as the composer sees it. */
 export interface ComposerPanel {
@@ -35,6 +38,8 @@ export interface ComposerPanel {
 
 export interface ComposerDeps {
   config: Config;
+  /** Agents installed from the ACP Registry (listed like presets) and their updates. */
+  registry: RegistryService;
   memento: vscode.Memento;
   threads: ThreadStore;
   /** Past threads for `@` (most recent first). */
@@ -50,7 +55,8 @@ export interface ComposerDeps {
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
-  startExec(choiceId: string, task: string, cwd: string): Promise<void>;
+  /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
+  startExec(choiceId: string, task: string, cwd: string, title?: string): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
 }
 
@@ -65,6 +71,8 @@ export class ComposerHost implements vscode.Disposable {
   readonly #draining = new Set<string>();
   /** Panels whose prompt box is attached now, by thread (the view id). */
   readonly #attached = new Map<string, ComposerPanel>();
+  /** The agent picked in each new thread's panel: every list sent later keeps it (issue #27). */
+  readonly #picks = new Map<string, string>();
   #links: ComposerLinks | undefined;
 
   constructor(private readonly deps: ComposerDeps) {}
@@ -172,17 +180,36 @@ export class ComposerHost implements vscode.Disposable {
     return { dispose: () => subs.forEach((d) => d.dispose()) };
   }
 
+  /** Sends the agent list again to every open new-thread panel (an agent was installed or removed). */
+  refreshDrafts(): void {
+    for (const panel of this.#attached.values()) if (this.#drafts.has(panel.threadId)) this.#postDraft(panel);
+  }
+
+  /** The agent a new thread's panel shows picked: the user's pick there, else the last one used. */
+  #pickOf(threadId: string): string | undefined {
+    const last = this.deps.memento.get<string>(LAST_AGENT_KEY);
+    return this.#picks.get(threadId) ?? (last === CUSTOM_EXEC ? undefined : last);
+  }
+
   #postDraft(panel: ComposerPanel): void {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = folders[0] ?? process.cwd();
-    const agentId = this.deps.memento.get<string>(LAST_AGENT_KEY);
+    // the pick is read when each list goes out, never when the panel opened: a pick made meanwhile stands
     const post = (agents: ReturnType<typeof quickAgentOptions>) =>
       panel.post({
         type: "composer",
-        state: { draft: { agents, agentId, folders, folder: cwd }, caps: null, queue: [] },
+        state: {
+          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd },
+          caps: null,
+          queue: [],
+        },
       });
-    post(quickAgentOptions(this.deps.config, cwd));
-    void agentOptionsWithVersions(this.deps.config, cwd)
+    const { config, registry } = this.deps;
+    post(quickAgentOptions(config, cwd, registry));
+    // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
+    const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
+    void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
+      .then(([agents]) => withUpdates(agents, registry))
       .then((agents) => this.#drafts.has(panel.threadId) && post(agents))
       .catch((err) => this.deps.logger.warn("doctor failed", err));
   }
@@ -226,7 +253,10 @@ export class ComposerHost implements vscode.Disposable {
         case "dropUris":
           return await this.#dropped(panel, m.uris);
         case "pickAgent":
+          this.#picks.set(panel.threadId, m.agentId);
           return void (await this.deps.memento.update(LAST_AGENT_KEY, m.agentId));
+        case "addAgent":
+          return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
       }
     } catch (err) {
       notice(errorMessage(err));
@@ -320,11 +350,18 @@ export class ComposerHost implements vscode.Disposable {
     try {
       if (m.agentId.startsWith(EXEC_PREFIX)) {
         if (!this.#links) throw new Error("exec runs are not available yet; try again in a moment");
-        await this.#links.startExec(m.agentId.slice(EXEC_PREFIX.length), await execTask(parts, this.sources()), cwd);
+        const choice = m.agentId.slice(EXEC_PREFIX.length);
+        if (choice === "custom") {
+          // the command line comes from its own field; the prompt text is at most the run's title
+          if (!m.command?.trim()) return notice("Type the command line to run: the task text is never run as one.");
+          await this.#links.startExec(choice, m.command, cwd, promptPartsText(parts).trim() || undefined);
+        } else await this.#links.startExec(choice, await execTask(parts, this.sources()), cwd);
         this.#drafts.delete(panel.threadId);
+        this.#picks.delete(panel.threadId);
         return this.deps.closePanel(panel.threadId);
       }
       this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
+      this.#picks.delete(panel.threadId);
       let live: LiveSession;
       try {
         live = this.deps.spawn({

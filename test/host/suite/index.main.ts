@@ -24,6 +24,8 @@ const PASSES: Record<string, string[]> = {
     "modes.test.js",
     "notify.test.js",
     "node-runtime.test.js",
+    "first-contact.test.js",
+    "registry-ui.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -1,24 +1,35 @@
 /**
  * The agent picker of a new thread, inside the prompt box: agents that can start now first (configured, found
- * by doctor, with their version), then agent CLIs run in a terminal, then the presets that are not installed,
- * collapsed, each with its install hint. A listbox driven by the keyboard (Up/Down, Enter, Escape) or the mouse.
+ * by doctor or installed from the ACP Registry, with their version), then agent CLIs run in a terminal, then the
+ * presets that are not installed, collapsed, each with its install hint, and "Add agent…" (the registry).
+ * A listbox driven by the keyboard (Up/Down, Enter, Escape) or the mouse.
+ *
+ * The user's pick wins: a list the host sends later (doctor's versions arrive after ~10 s) keeps it. Nothing is
+ * preselected but an ACP agent: a terminal run (above all "Custom command line") is only ever picked by hand.
  */
 import type { AgentOption } from "./protocol";
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
+/** The "Add agent…" row's id in the keyboard order (never an agent id: those have no spaces). */
+const ADD = " add";
+
 export class AgentPicker {
   readonly el: HTMLDivElement;
   readonly #button: HTMLButtonElement;
   readonly #menu: HTMLDivElement;
+  readonly #empty: HTMLDivElement;
   #agents: AgentOption[] = [];
   #selected: string | undefined;
+  /** What the user picked in this panel (kept across lists the host re-sends). */
+  #userPick: string | undefined;
   #active = 0;
   #showMissing = false;
 
   constructor(
     parent: HTMLElement,
     private readonly onPick: (agent: AgentOption) => void,
+    private readonly onAdd: () => void,
   ) {
     this.el = document.createElement("div");
     this.el.className = "cmp-agent";
@@ -27,6 +38,14 @@ export class AgentPicker {
       `<span class="codicon codicon-hubot"></span><span class="cmp-agent-name">Pick an agent</span><span class="codicon codicon-chevron-down"></span></button>` +
       `<div class="cmp-agent-menu" role="listbox" aria-label="Agents" tabindex="-1" hidden></div>`;
     parent.appendChild(this.el);
+    this.#empty = document.createElement("div");
+    this.#empty.className = "cmp-no-agent";
+    this.#empty.hidden = true;
+    this.#empty.innerHTML =
+      `<span class="codicon codicon-info"></span><span>No coding agent is installed.</span>` +
+      `<button class="cmp-add-agent" id="add-agent">Add agent…</button>`;
+    parent.appendChild(this.#empty);
+    this.#empty.querySelector("button")!.addEventListener("click", () => this.onAdd());
     this.#button = this.el.querySelector("button")!;
     this.#menu = this.el.querySelector(".cmp-agent-menu")!;
     this.#button.addEventListener("click", () => this.#toggle(this.#menu.hidden));
@@ -51,56 +70,61 @@ export class AgentPicker {
 
   set(agents: AgentOption[], selected: string | undefined): void {
     this.#agents = agents;
-    const firstReady = agents.find((a) => a.available);
-    this.#selected = agents.some((a) => a.id === selected && a.available) ? selected : firstReady?.id;
+    const ok = (id: string | undefined) => agents.some((a) => a.id === id && a.available);
+    const firstAcp = agents.find((a) => a.available && a.kind === "acp");
+    this.#selected = ok(this.#userPick) ? this.#userPick : ok(selected) ? selected : firstAcp?.id;
+    this.#empty.hidden = !!firstAcp;
     this.#label();
     this.#render();
   }
 
-  #ready(): AgentOption[] {
-    return this.#agents.filter((a) => a.available);
+  /** The keyboard order, as shown: the ACP agents that can start, "Add agent…", then terminal runs. */
+  #nav(): string[] {
+    const ready = this.#agents.filter((a) => a.available);
+    const ids = (kind: AgentOption["kind"]) => ready.filter((a) => a.kind === kind).map((a) => a.id);
+    return [...ids("acp"), ADD, ...ids("exec")];
   }
 
   #label(): void {
     const a = this.selected;
-    this.el.querySelector(".cmp-agent-name")!.textContent = a ? a.label : "No agent available";
-    this.#button.title = a ? `${a.label}${a.detail ? ` (${a.detail})` : ""}: click to pick another agent` : "";
+    this.el.querySelector(".cmp-agent-name")!.textContent = a ? a.label : "Pick an agent";
+    this.#button.title = a
+      ? `${a.label}${a.detail ? ` (${a.detail})` : ""}: click to pick another agent`
+      : "Pick the agent that runs this thread";
   }
 
   #toggle(open: boolean): void {
     this.#menu.hidden = !open;
     this.#button.setAttribute("aria-expanded", String(open));
     if (open) {
-      this.#active = Math.max(
-        0,
-        this.#ready().findIndex((a) => a.id === this.#selected),
-      );
+      this.#active = Math.max(0, this.#nav().indexOf(this.#selected ?? ADD));
       this.#render();
       this.#menu.focus();
     }
   }
 
   #choose(id: string): void {
+    this.#toggle(false);
+    if (id === ADD) return this.onAdd();
     const a = this.#agents.find((x) => x.id === id);
     if (!a?.available) return;
     this.#selected = id;
+    this.#userPick = id;
     this.#label();
-    this.#toggle(false);
     this.#button.focus();
     this.onPick(a);
   }
 
   #key(e: KeyboardEvent): void {
-    const ready = this.#ready();
+    const nav = this.#nav();
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      if (!ready.length) return;
-      this.#active = (this.#active + (e.key === "ArrowDown" ? 1 : ready.length - 1)) % ready.length;
+      this.#active = (this.#active + (e.key === "ArrowDown" ? 1 : nav.length - 1)) % nav.length;
       this.#render();
     } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      const a = ready[this.#active];
-      if (a) this.#choose(a.id);
+      const id = nav[this.#active];
+      if (id) this.#choose(id);
     } else if (e.key === "Escape") {
       e.preventDefault();
       this.#toggle(false);
@@ -109,24 +133,31 @@ export class AgentPicker {
   }
 
   #render(): void {
-    const ready = this.#ready();
+    const nav = this.#nav();
     const row = (a: AgentOption) => {
-      const i = ready.indexOf(a);
-      const active = i === this.#active;
+      const i = nav.indexOf(a.id);
+      const icon = a.kind === "exec" ? "terminal" : a.id === this.#selected ? "check" : "blank";
+      const detail = [a.detail, a.update ? `update available: ${a.update}` : ""].filter(Boolean).join(" · ");
       return (
-        `<div class="cmp-item${active ? " active" : ""}" role="option" id="agent-opt-${i}" aria-selected="${a.id === this.#selected}" data-agent="${esc(a.id)}">` +
-        `<span class="codicon codicon-${a.kind === "exec" ? "terminal" : a.id === this.#selected ? "check" : "blank"}"></span>` +
-        `<span class="cmp-label">${esc(a.label)}</span>${a.detail ? `<span class="cmp-detail">${esc(a.detail)}</span>` : ""}</div>`
+        `<div class="cmp-item${i === this.#active ? " active" : ""}" role="option" id="agent-opt-${i}" aria-selected="${a.id === this.#selected}" data-agent="${esc(a.id)}">` +
+        `<span class="codicon codicon-${icon}"></span>` +
+        `<span class="cmp-label">${esc(a.label)}</span>${detail ? `<span class="cmp-detail">${esc(detail)}</span>` : ""}</div>`
       );
     };
+    const ready = this.#agents.filter((a) => a.available);
     const acp = ready.filter((a) => a.kind === "acp");
     const exec = ready.filter((a) => a.kind === "exec");
     const missing = this.#agents.filter((a) => !a.available);
     const html: string[] = [];
     if (acp.length) html.push(`<div class="cmp-group" role="presentation">Agents</div>`, ...acp.map(row));
+    else html.push(`<div class="cmp-group" role="presentation">No agent is installed</div>`);
+    const addIndex = nav.indexOf(ADD);
+    html.push(
+      `<div class="cmp-item${addIndex === this.#active ? " active" : ""}" role="option" id="agent-opt-${addIndex}" aria-selected="false" data-agent="${ADD}">` +
+        `<span class="codicon codicon-add"></span><span class="cmp-label">Add agent…</span><span class="cmp-detail">from the ACP Registry</span></div>`,
+    );
     if (exec.length)
       html.push(`<div class="cmp-group" role="presentation">Agent CLI in a terminal (one run)</div>`, ...exec.map(row));
-    if (!ready.length) html.push(`<div class="cmp-group" role="presentation">No agent is installed</div>`);
     if (missing.length) {
       html.push(
         `<button class="cmp-missing-toggle link" aria-expanded="${this.#showMissing}"><span class="codicon codicon-chevron-${this.#showMissing ? "down" : "right"}"></span>Not installed (${missing.length})</button>`,
@@ -140,6 +171,6 @@ export class AgentPicker {
         );
     }
     this.#menu.innerHTML = html.join("");
-    if (ready[this.#active]) this.#menu.setAttribute("aria-activedescendant", `agent-opt-${this.#active}`);
+    this.#menu.setAttribute("aria-activedescendant", `agent-opt-${this.#active}`);
   }
 }

@@ -28,6 +28,9 @@ const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
 const HINT = "@ context · / commands · ↑ history";
 const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+Enter for a new line";
 const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
+const COMMAND_PLACEHOLDER = "Optional title for this run (the command line above is what runs)";
+/** The exec choice whose command line the user types in its own field (never the task text). */
+const CUSTOM_EXEC = "exec:custom";
 
 export class Composer {
   readonly #root: HTMLElement;
@@ -40,6 +43,7 @@ export class Composer {
   readonly #noticeEl: HTMLDivElement;
   readonly #draftEl: HTMLDivElement;
   readonly #folderEl: HTMLSelectElement;
+  readonly #commandEl: HTMLInputElement;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
@@ -60,14 +64,31 @@ export class Composer {
     root.textContent = "";
     this.#draftEl = div(root, "cmp-draft");
     this.#draftEl.hidden = true;
-    this.#picker = new AgentPicker(this.#draftEl, (a) => {
-      this.post({ type: "pickAgent", agentId: a.id });
-      this.#syncButtons();
-    });
+    this.#picker = new AgentPicker(
+      this.#draftEl,
+      (a) => {
+        this.post({ type: "pickAgent", agentId: a.id });
+        this.#syncButtons();
+      },
+      () => this.post({ type: "addAgent" }),
+    );
     this.#folderEl = document.createElement("select");
     this.#folderEl.title = "Workspace folder the agent works in";
     this.#folderEl.setAttribute("aria-label", "Workspace folder");
     this.#draftEl.appendChild(this.#folderEl);
+    this.#commandEl = document.createElement("input");
+    this.#commandEl.className = "cmp-command";
+    this.#commandEl.id = "exec-command";
+    this.#commandEl.placeholder = "Command line to run, e.g. npm test";
+    this.#commandEl.setAttribute("aria-label", "Command line to run in a terminal");
+    this.#commandEl.hidden = true;
+    this.#commandEl.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        this.#submit("session");
+      }
+    });
+    this.#draftEl.appendChild(this.#commandEl);
     this.#queueEl = div(root, "cmp-queue");
     this.#queueEl.setAttribute("aria-label", "Queued follow-ups");
     this.#queueEl.hidden = true;
@@ -182,7 +203,6 @@ export class Composer {
       for (const f of draft.folders)
         this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
     }
-    this.#box.placeholder = draft ? DRAFT_PLACEHOLDER : PLACEHOLDER;
     if (state.queue) this.#renderQueue(state.queue);
     this.status(this.#status);
     if (draft && !wasDraft) this.#box.focus();
@@ -192,6 +212,9 @@ export class Composer {
     const draft = !!this.#state.draft;
     const busy = BUSY.includes(this.#status) && !draft;
     const exec = draft && this.#picker.selected?.kind === "exec";
+    const custom = draft && this.#picker.selected?.id === CUSTOM_EXEC;
+    this.#commandEl.hidden = !custom;
+    this.#box.placeholder = custom ? COMMAND_PLACEHOLDER : draft ? DRAFT_PLACEHOLDER : PLACEHOLDER;
     this.#send.querySelector(".label")!.textContent = draft
       ? exec
         ? "Run in terminal"
@@ -207,7 +230,13 @@ export class Composer {
 
   #submit(mode: "session" | "run"): void {
     const parts = [...this.#attachments.parts(), ...this.#box.parts()];
-    if (!parts.length) return;
+    const custom = !!this.#state.draft && this.#picker.selected?.id === CUSTOM_EXEC;
+    const command = this.#commandEl.value.trim();
+    if (custom && !command) {
+      this.#commandEl.focus();
+      return this.#notice("Type the command line to run in the field next to the picker.", "error");
+    }
+    if (!parts.length && !custom) return;
     const images = parts.filter((p) => p.type === "image").length;
     if (images && this.#state.caps && !this.#state.caps.image) {
       return this.#notice(
@@ -222,7 +251,9 @@ export class Composer {
       type: "send",
       parts,
       ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
+      ...(custom ? { command } : {}),
     });
+    if (custom) this.#commandEl.value = "";
     this.#history.stop(); // the prompt joins the history when its user message comes back as an event
     this.#hint.textContent = HINT;
     this.#box.clear();

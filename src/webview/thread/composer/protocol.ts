@@ -49,6 +49,8 @@ export interface AgentOption {
   available: boolean;
   /** What to install when it is missing. */
   hint?: string;
+  /** Installed from the ACP Registry: the newer version the registry offers, if any. */
+  update?: string;
 }
 
 export interface ComposerState {
@@ -80,13 +82,23 @@ export type ComposerHostMessage =
 
 export type ComposerMessage =
   /** Send (or queue while a turn runs). A draft thread also names the agent, the folder and the run mode. */
-  | { type: "send"; parts: WirePart[]; agentId?: string; folder?: string; mode?: "session" | "run" }
+  /** A custom command line (agent `exec:custom`) carries its own `command`; the prompt text is never run. */
+  | {
+      type: "send";
+      parts: WirePart[];
+      agentId?: string;
+      folder?: string;
+      mode?: "session" | "run";
+      command?: string;
+    }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
   | { type: "queueTake"; id: string }
   | { type: "openContext"; ref: ContextRef }
   | { type: "dropUris"; uris: string[] }
-  | { type: "pickAgent"; agentId: string };
+  | { type: "pickAgent"; agentId: string }
+  /** The picker's "Add agent…": the registry's QuickPick. */
+  | { type: "addAgent" };
 
 const MAX_PARTS = 200;
 const MAX_TEXT = 1_000_000;
@@ -127,7 +139,10 @@ export function parseParts(v: unknown): WirePart[] | undefined {
 export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
   switch (m.type) {
     case "send": {
-      const parts = parseParts(m.parts);
+      const command = m.command;
+      if (command !== undefined && !(str(command, 10_000) && command.trim())) return undefined;
+      // a custom command line may come with an empty prompt box (its title is the command)
+      const parts = command !== undefined && Array.isArray(m.parts) && !m.parts.length ? [] : parseParts(m.parts);
       if (!parts) return undefined;
       if (m.agentId !== undefined && !str(m.agentId, 200)) return undefined;
       if (m.folder !== undefined && !str(m.folder, 4096)) return undefined;
@@ -138,6 +153,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(m.agentId !== undefined ? { agentId: m.agentId as string } : {}),
         ...(m.folder !== undefined ? { folder: m.folder as string } : {}),
         ...(m.mode !== undefined ? { mode: m.mode as "session" | "run" } : {}),
+        ...(command !== undefined ? { command: command as string } : {}),
       };
     }
     case "complete":
@@ -157,6 +173,8 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         : undefined;
     case "pickAgent":
       return str(m.agentId, 200) ? { type: "pickAgent", agentId: m.agentId } : undefined;
+    case "addAgent":
+      return { type: "addAgent" };
     default:
       return undefined;
   }

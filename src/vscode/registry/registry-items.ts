@@ -1,0 +1,88 @@
+/**
+ * The QuickPick items of "Add agent…" / "Update agent…" / "Remove agent…": one per registry agent with its
+ * name, version, distribution kind and licence, its description, its icon, and "installed" / "update
+ * available" marks; a separator says when the list is not the network's (cached copy or bundled snapshot).
+ */
+import * as vscode from "vscode";
+import {
+  hostRegistryPlatform,
+  installKindFor,
+  type InstalledAgent,
+  type RegistryAgent,
+  type RegistryListing,
+  updateFor,
+} from "../../core/registry";
+
+export interface AgentItem extends vscode.QuickPickItem {
+  agent?: RegistryAgent;
+  installed?: InstalledAgent;
+}
+
+const SOURCE_WORDS = { cache: "the cached copy", snapshot: "the bundled snapshot", network: "" } as const;
+
+/** "Offline: …" when the registry could not be read (the listing says why). */
+export function offlineNote(listing: RegistryListing): string | undefined {
+  return listing.source === "network" ? undefined : `Registry unreachable: showing ${SOURCE_WORDS[listing.source]}`;
+}
+
+/** The registry's icons are 16×16 SVGs in currentColor: a data: SVG gets a light and a dark variant. */
+function iconOf(icon: string | undefined): AgentItem["iconPath"] {
+  if (!icon) return undefined;
+  const m = /^data:image\/svg\+xml(;base64)?,(.*)$/s.exec(icon);
+  if (!m) return /^https:\/\//.test(icon) ? vscode.Uri.parse(icon) : undefined;
+  let svg: string;
+  try {
+    svg = m[1] ? Buffer.from(m[2]!, "base64").toString("utf8") : decodeURIComponent(m[2]!);
+  } catch {
+    return undefined;
+  }
+  const tinted = (color: string) =>
+    vscode.Uri.parse(
+      `data:image/svg+xml;base64,${Buffer.from(svg.replace(/currentColor/g, color)).toString("base64")}`,
+    );
+  return { light: tinted("#424242"), dark: tinted("#C5C5C5") };
+}
+
+function kindOf(agent: RegistryAgent): string {
+  try {
+    return installKindFor(agent, hostRegistryPlatform());
+  } catch {
+    return "no build for this platform";
+  }
+}
+
+export function agentItem(agent: RegistryAgent, installed?: InstalledAgent, update?: RegistryAgent): AgentItem {
+  const mark = update
+    ? `$(arrow-circle-up) update available: ${installed!.version} → ${update.version}`
+    : installed
+      ? `$(check) installed ${installed.version}`
+      : "";
+  return {
+    label: agent.name,
+    description: [agent.version, kindOf(agent), agent.license].filter(Boolean).join(" · "),
+    detail: [mark, agent.description].filter(Boolean).join(" — "),
+    iconPath: iconOf(agent.icon),
+    agent,
+    installed,
+  };
+}
+
+const separator = (label: string): AgentItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
+
+/** Every registry agent: installed ones first (updates on top), then the others by name. */
+export function registryItems(listing: RegistryListing, installed: InstalledAgent[]): AgentItem[] {
+  const mine = new Map(installed.map((a) => [a.id, a]));
+  const items: AgentItem[] = [];
+  const note = offlineNote(listing);
+  if (note) items.push(separator(note));
+  const agents = [...listing.index.agents].sort((a, b) => a.name.localeCompare(b.name));
+  const newer = (a: RegistryAgent) => {
+    const i = mine.get(a.id);
+    return (i && updateFor(i, listing.index)) ?? undefined;
+  };
+  const have = agents.filter((a) => mine.has(a.id)).sort((a, b) => Number(!!newer(b)) - Number(!!newer(a)));
+  if (have.length) items.push(separator("Installed"), ...have.map((a) => agentItem(a, mine.get(a.id), newer(a))));
+  const rest = agents.filter((a) => !mine.has(a.id));
+  if (rest.length) items.push(separator("Available"), ...rest.map((a) => agentItem(a)));
+  return items;
+}
