@@ -2,17 +2,26 @@
 // reports is the one test/agents/package.json pins (so a silent upgrade of an agent shows up here first).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { repoRoot } from "../fixtures/agent-env/index";
+import { agentBin, repoRoot } from "../fixtures/agent-env/index";
 import { jsonLines, runCli, setUp, skipUnlessInstalled } from "./harness";
 
-const PINNED: Record<string, string> = {
-  codex: "@zed-industries/codex-acp",
-  claude: "@zed-industries/claude-agent-acp",
-  gemini: "@google/gemini-cli",
-  opencode: "opencode-ai",
+// codex-acp and claude-agent-acp are bin names of both the old (@zed-industries) and today's
+// (@agentclientprotocol) packages: node_modules/.bin links one of each, and doctor must report that one's version.
+const PINNED: Record<string, string[]> = {
+  codex: ["@agentclientprotocol/codex-acp", "@zed-industries/codex-acp"],
+  claude: ["@agentclientprotocol/claude-agent-acp", "@zed-industries/claude-agent-acp"],
+  gemini: ["@google/gemini-cli"],
+  opencode: ["opencode-ai"],
 };
+
+/** The npm package a .bin link resolves into (the nearest package.json above its target). */
+function packageOf(bin: string): string {
+  let dir = dirname(realpathSync(bin));
+  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name;
+}
 
 test(
   "doctor finds the real preset agents with the pinned versions",
@@ -25,7 +34,8 @@ test(
           dependencies: Record<string, string>;
         }
       ).dependencies;
-      t.agent.env.PATH = `${dirname(t.agent.command)}:${t.agent.env.PATH ?? ""}`;
+      const bins = dirname(agentBin("gemini"));
+      t.agent.env.PATH = `${bins}:${t.agent.env.PATH ?? ""}`;
       const r = await runCli(t, ["doctor", "--format", "json"]);
       const text = r.stdout.trim();
       const entries = (text.startsWith("[") ? JSON.parse(text) : jsonLines(text)) as {
@@ -34,11 +44,13 @@ test(
         version: string | null;
         resolvedPath: string | null;
       }[];
-      for (const [id, pkg] of Object.entries(PINNED)) {
+      for (const [id, pkgs] of Object.entries(PINNED)) {
         const e = entries.find((x) => x.id === id);
         assert.ok(e?.available, `${id}: ${JSON.stringify(e)}`);
-        assert.equal(e.version, pins[pkg], `${id} version`);
-        assert.equal(dirname(e.resolvedPath ?? ""), dirname(t.agent.command));
+        assert.equal(dirname(e.resolvedPath ?? ""), bins);
+        const pkg = packageOf(e.resolvedPath!);
+        assert.ok(pkgs.includes(pkg), `${id} comes from ${pkg}`);
+        assert.equal(e.version, pins[pkg], `${id} version (${pkg})`);
       }
     } finally {
       await t.cleanup();
