@@ -80,7 +80,7 @@ test(
 // runs; mid-turn they notice only when a write fails). The engine's parent-death guard (src/core/acp/parent-guard.ts)
 // kills their group once the host is gone.
 const IDLE_HOST = join(repoRoot(), "dist-test", "interop", "idle-host.main.js");
-for (const id of ["gemini", "codex-acp", "claude-agent-acp", "claude-code-acp"] as const) {
+for (const id of ["gemini", "codex-acp", "claude-agent-acp", "pi-acp", "claude-code-acp", "codex-acp-0.16"] as const) {
   test(
     `${id} does not outlive its host when the host is SIGKILLed while idle`,
     { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },

@@ -30,6 +30,28 @@ interface Case {
 const CASES: Case[] = [
   { id: "codex-acp", methods: ["session/request_permission"], permissions: 1, route: "POST /v1/responses" },
   { id: "claude-agent-acp", methods: ["session/request_permission"], permissions: 1, route: "POST /v1/messages" },
+  // pi has no permission gate: it writes and runs without asking, and calls no client method
+  { id: "pi-acp", methods: [], permissions: 0, route: "POST /v1/chat/completions" },
+  {
+    id: "gemini",
+    methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"],
+    permissions: 1,
+    route: "POST /v1beta/models/*:streamGenerateContent",
+  },
+  {
+    id: "opencode",
+    methods: ["session/request_permission", "fs/write_text_file"],
+    permissions: 2,
+    route: "POST /v1/chat/completions",
+  },
+  // the old adapters, still installed by users who pinned them
+  { id: "codex-acp-0.16", methods: ["session/request_permission"], permissions: 1, route: "POST /v1/responses" },
+  {
+    id: "claude-agent-acp-0.23",
+    methods: ["session/request_permission"],
+    permissions: 1,
+    route: "POST /v1/messages",
+  },
   {
     id: "claude-code-acp",
     methods: [
@@ -42,18 +64,6 @@ const CASES: Case[] = [
     ],
     permissions: 2,
     route: "POST /v1/messages",
-  },
-  {
-    id: "gemini",
-    methods: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"],
-    permissions: 1,
-    route: "POST /v1beta/models/*:streamGenerateContent",
-  },
-  {
-    id: "opencode",
-    methods: ["session/request_permission", "fs/write_text_file"],
-    permissions: 2,
-    route: "POST /v1/chat/completions",
   },
 ];
 

@@ -13,6 +13,8 @@ const EXPECT: Record<string, { sources: (string | undefined)[]; exitCode?: numbe
   "claude-agent-acp": { sources: ["meta"], command: "echo hi" },
   "claude-code-acp": { sources: ["terminal"], exitCode: 0, command: "echo hi" }, // exit code from its rawOutput text
   opencode: { sources: ["content"], exitCode: 0, command: "echo hi" },
+  "pi-acp": { sources: ["meta"], exitCode: 0 }, // sends no rawInput for its bash tool (the title says "echo hi")
+  "codex-acp-0.16": { sources: ["rawOutput", "meta"], exitCode: 0, command: "echo hi" },
   gemini: { sources: [undefined] }, // sends neither output nor rawInput
 };
 

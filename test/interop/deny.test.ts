@@ -54,3 +54,20 @@ for (const id of ["claude-agent-acp", "claude-code-acp", "gemini", "opencode"] a
     },
   );
 }
+
+// pi has no permission gate: it never asks, so no policy can stop it (users must know: deny-all is no sandbox).
+test(
+  "pi-acp asks nothing, so --permission deny-all does not stop its write",
+  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+  async () => {
+    const t = await setUp("pi-acp");
+    try {
+      const r = await runAgentTurn(t, "deny-all", undefined, ["--timeout", "100"]);
+      const summary = jsonLines(r.stdout).at(-1) ?? {};
+      assert.deepEqual([r.code, summary.stopReason, summary.permissions], [0, "end_turn", []], r.stderr.slice(-1500));
+      assert.equal(existsSync(join(t.workspace, "hello.txt")), true);
+    } finally {
+      await t.cleanup();
+    }
+  },
+);

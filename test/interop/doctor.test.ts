@@ -3,15 +3,16 @@
 // `initialize` probe reports what the agent advertises.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { DoctorEntry } from "../../src/core/acp/runtime";
 import { opencodeEnv } from "../fixtures/agent-env/configs";
-import { repoRoot } from "../fixtures/agent-env/index";
+import { agentBin, repoRoot } from "../fixtures/agent-env/index";
 import { jsonLines, runCli, setUp, skipUnlessInstalled } from "./harness";
 
-/** The npm package of each preset, current name first (test/agents may pin either). */
-const PACKAGES: Record<string, string[]> = {
+// codex-acp and claude-agent-acp are bin names of both the old (@zed-industries) and today's
+// (@agentclientprotocol) packages: node_modules/.bin links one of each, and doctor must report that one's version.
+const PINNED: Record<string, string[]> = {
   codex: ["@agentclientprotocol/codex-acp", "@zed-industries/codex-acp"],
   claude: ["@agentclientprotocol/claude-agent-acp", "@zed-industries/claude-agent-acp"],
   gemini: ["@google/gemini-cli"],
@@ -25,6 +26,13 @@ const SESSION_CAPS: Record<string, string[]> = {
   opencode: ["list", "resume"],
 };
 
+/** The npm package a .bin link resolves into (the nearest package.json above its target). */
+function packageOf(bin: string): string {
+  let dir = dirname(realpathSync(bin));
+  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name;
+}
+
 test(
   "doctor finds the real preset agents with the pinned versions and probes what they advertise",
   { timeout: 300_000, skip: skipUnlessInstalled },
@@ -36,19 +44,20 @@ test(
           dependencies: Record<string, string>;
         }
       ).dependencies;
-      t.agent.env.PATH = `${dirname(t.agent.command)}:${t.agent.env.PATH ?? ""}`;
+      const bins = dirname(agentBin("gemini"));
+      t.agent.env.PATH = `${bins}:${t.agent.env.PATH ?? ""}`;
       // opencode's initialize otherwise fetches ~25 MB of provider packages into the fresh HOME first
       Object.assign(t.agent.env, opencodeEnv(t.workspace));
       const r = await runCli(t, ["doctor", "--probe-timeout", "120", "--format", "json"]);
       const text = r.stdout.trim();
       const entries = (text.startsWith("[") ? JSON.parse(text) : jsonLines(text)) as DoctorEntry[];
-      for (const [id, names] of Object.entries(PACKAGES)) {
-        const pkg = names.find((n) => pins[n]);
-        assert.ok(pkg, `test/agents pins none of ${names.join(", ")}`);
+      for (const [id, pkgs] of Object.entries(PINNED)) {
         const e = entries.find((x) => x.id === id);
         assert.ok(e?.available, `${id}: ${JSON.stringify(e)}`);
-        assert.equal(e.version, pins[pkg], `${id} version`);
-        assert.equal(dirname(e.resolvedPath ?? ""), dirname(t.agent.command));
+        assert.equal(dirname(e.resolvedPath ?? ""), bins);
+        const pkg = packageOf(e.resolvedPath!);
+        assert.ok(pkgs.includes(pkg), `${id} comes from ${pkg}`);
+        assert.equal(e.version, pins[pkg], `${id} version (${pkg})`);
         const probe = e.probe;
         assert.ok(probe?.ok, `${id} probe: ${JSON.stringify(probe)}`);
         assert.equal(probe.protocolVersion, 1, id);

@@ -7,7 +7,7 @@ import { AGENT_TIMEOUT_MS, jsonLines, runAgentTurn, setUp, skipUnlessInstalled }
 
 const PROMPT = `Please give me a long report about this workspace. ${"Describe every module, its purpose and its tests in detail. ".repeat(25)}`;
 
-for (const id of ["codex-acp", "claude-agent-acp", "gemini", "opencode"] as const) {
+for (const id of ["codex-acp", "claude-agent-acp", "pi-acp", "gemini", "opencode"] as const) {
   test(
     `${id} relays a multi-KB streamed answer unchanged`,
     { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },

@@ -1,4 +1,4 @@
-// session/load after a restart, through the engine API (codex-acp, claude-agent-acp, claude-code-acp, opencode):
+// session/load after a restart, through the engine API (today's adapters and the old ones), except gemini:
 // turn one in a first agent process, then a second
 // process loads the session and replays the conversation. gemini is left out: its load is broken upstream
 // (it rewrites the chat file within the same minute; see real-agents.md).
@@ -9,7 +9,12 @@ import { join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
 import { AGENT_TIMEOUT_MS, collectTurn, PROMPT, runtimeFor, setUp, skipUnlessInstalled, toolCalls } from "./harness";
 
-for (const id of ["codex-acp", "claude-agent-acp", "claude-code-acp", "opencode"] as AgentId[]) {
+const AGENTS: AgentId[] = [
+  ...["codex-acp", "claude-agent-acp", "pi-acp", "opencode"],
+  ...["codex-acp-0.16", "claude-agent-acp-0.23", "claude-code-acp"],
+] as AgentId[];
+
+for (const id of AGENTS) {
   test(
     `${id} reloads a session in a new process and replays the user's prompt`,
     { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },

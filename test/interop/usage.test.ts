@@ -1,5 +1,6 @@
 // The usage ledger with real agents: each reports differently (claude-agent-acp a cumulative USD cost and
-// per-turn tokens; gemini per-turn tokens per model in _meta.quota; codex-acp only its context fill), and
+// per-turn tokens; gemini per-turn tokens per model in _meta.quota; codex-acp 2.6 per-turn tokens and its context
+// fill; pi-acp only its context fill), and
 // `acp-threads usage` shows exactly what was reported.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -48,10 +49,19 @@ const CASES = [
   {
     id: "codex-acp",
     check(rows: Row[]) {
-      // codex-acp 0.16 reports neither turn tokens nor a cost: only how full its context is
+      // codex-acp 2.6 reports each turn's tokens (PromptResponse.usage) and its context fill, no cost
       assert.equal(rows.length, 1, JSON.stringify(rows));
       assert.equal(rows[0]!.key, "gpt-5.5");
-      assert.deepEqual([rows[0]!.turns, rows[0]!.totalTokens, rows[0]!.costs], [0, 0, []]);
+      assert.deepEqual([rows[0]!.turns, rows[0]!.costs], [2, []]);
+      assert.ok(rows[0]!.totalTokens > 0 && (rows[0]!.contextUsed ?? 0) > 0, JSON.stringify(rows));
+    },
+  },
+  {
+    id: "pi-acp",
+    check(rows: Row[]) {
+      // pi-acp reports only its context fill (usage_update without a cost), no turn tokens
+      assert.equal(rows.length, 1, JSON.stringify(rows));
+      assert.deepEqual([rows[0]!.turns, rows[0]!.totalTokens, rows[0]!.costs], [0, 0, []], JSON.stringify(rows));
       assert.ok((rows[0]!.contextUsed ?? 0) > 0);
     },
   },

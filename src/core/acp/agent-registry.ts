@@ -5,8 +5,8 @@
  * "/abs/agent"); the command is resolved to an absolute path from the project's `node_modules/.bin` (walking
  * up from cwd, like npx) and then PATH, so spawning never depends on a shell.
  */
-import { basename } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { commandName } from "./command-name";
 import type { AgentSpec } from "../model/agent";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
@@ -150,7 +150,8 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
   } else if (looksLikeCommandLine(idOrCommandLine)) {
     const [command, ...args] = splitCommandLine(idOrCommandLine);
     if (!command) throw new AcpThreadsError("usage", "empty agent command line");
-    spec = { id: basename(command), displayName: basename(command), command, args };
+    const name = commandName(command);
+    spec = { id: name, displayName: name, command, args };
   } else {
     const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
     throw new AcpThreadsError(

@@ -73,8 +73,16 @@ export class ToolCallTracker {
     if ("rawInput" in update && update.rawInput !== undefined) next.rawInput = update.rawInput;
     if ("rawOutput" in update && update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
     const meta = isObj(update._meta) ? update._meta : undefined;
-    const term = meta && isObj(meta.terminal_output) ? meta.terminal_output : undefined;
-    if (term && typeof term.data === "string") next.terminalOutput = (next.terminalOutput ?? "") + term.data;
+    const term = meta && (isObj(meta.terminal_output) ? meta.terminal_output : meta.terminal_output_delta);
+    if (isObj(term) && typeof term.data === "string") next.terminalOutput = (next.terminalOutput ?? "") + term.data;
+    const exit = meta && isObj(meta.terminal_exit) ? meta.terminal_exit : undefined;
+    if (exit) {
+      const code = exit.exit_code;
+      next.terminalExit = {
+        exitCode: typeof code === "number" && Number.isFinite(code) ? code : null,
+        signal: str(exit.signal) ?? null,
+      };
+    }
     stampTimes(next, this.#calls.get(id));
     this.#calls.set(id, next);
     return { ...next };

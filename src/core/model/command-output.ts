@@ -1,7 +1,8 @@
 /**
  * What a finished (or running) `execute` tool call printed, read from wherever its agent put it:
  *   - a client terminal (`terminal/create`, claude-code-acp): the caller passes the terminal's text and exit;
- *   - Zed's `_meta.terminal_output` stream (claude-agent-acp): `ToolCallState.terminalOutput`;
+ *   - Zed's `_meta.terminal_output` stream (claude-agent-acp, codex-acp 2.6, pi-acp): `ToolCallState.terminalOutput`,
+ *     and its `_meta.terminal_exit`: `ToolCallState.terminalExit`;
  *   - text `content` blocks (opencode);
  *   - `rawOutput`: codex-acp's exec record `{formatted_output, exit_code, duration}`, opencode's
  *     `{output, metadata: {exit}}`, claude-code-acp's "Exited with code N.Final output:" text, or a plain string.
@@ -99,8 +100,8 @@ export function commandOutput(call: ToolCallState, terminal?: TerminalSnapshot):
     command: commandLine(call.rawInput),
     output,
     source,
-    exitCode: terminal?.exitCode ?? raw.exitCode,
-    signal: terminal?.signal ?? raw.signal ?? undefined,
+    exitCode: terminal?.exitCode ?? raw.exitCode ?? call.terminalExit?.exitCode ?? undefined,
+    signal: terminal?.signal ?? raw.signal ?? call.terminalExit?.signal ?? undefined,
     durationMs: raw.durationMs ?? measured,
   });
 }

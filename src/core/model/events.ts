@@ -25,8 +25,13 @@ export interface ToolCallState {
   locations: acp.ToolCallLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
-  /** Display-only terminal output streamed by agents via `_meta.terminal_output` (Zed convention). */
+  /**
+   * Display-only terminal output streamed by agents via `_meta.terminal_output` (Zed convention; codex-acp 2.6 also
+   * sends `_meta.terminal_output_delta`).
+   */
   terminalOutput?: string;
+  /** The command's end as reported in `_meta.terminal_exit` (codex-acp 2.6, pi-acp). */
+  terminalExit?: { exitCode: number | null; signal: string | null };
   /** Epoch ms when the client first saw the call running (not set for calls replayed already finished). */
   startedAt?: number;
   /** Epoch ms when a call that was seen running reached completed / failed / cancelled. */

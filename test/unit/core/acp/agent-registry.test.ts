@@ -116,3 +116,16 @@ test("the protocol log keeps the newest lines within its caps", () => {
   );
   assert.deepEqual(small.stderrTail(), ["abc"]);
 });
+
+test("an npm adapter's generic entry script goes by its package's name, any other command by its file name", () =>
+  withTmp(async (dir) => {
+    const pkg = join(dir, "node_modules", "@agentclientprotocol", "codex-acp");
+    const entry = await fakeBin(join(pkg, "dist"), "index.js", "exit 0");
+    await writeFile(join(pkg, "package.json"), JSON.stringify({ name: "@agentclientprotocol/codex-acp" }));
+    const spec = resolveAgent(`${entry} --flag`, { cwd: dir, env: { PATH: "" } });
+    assert.deepEqual([spec.id, spec.displayName, spec.args], ["codex-acp", "codex-acp", ["--flag"]]);
+    const loose = await fakeBin(join(dir, "loose"), "index.js", "exit 0"); // no package.json above it
+    assert.equal(resolveAgent(loose, { cwd: dir, env: { PATH: "" } }).id, "index.js");
+    const named = await fakeBin(join(pkg, "bin"), "codex-acp.js", "exit 0");
+    assert.equal(resolveAgent(named, { cwd: dir, env: { PATH: "" } }).id, "codex-acp.js");
+  }));

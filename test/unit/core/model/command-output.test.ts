@@ -107,3 +107,41 @@ test("the tool-call tracker stamps start and end for calls it saw running, not f
   assert.equal(replayed.startedAt, undefined);
   assert.equal(replayed.endedAt, undefined);
 });
+
+test("codex-acp 2.6 and pi-acp: output and exit from the _meta terminal_output(_delta) and terminal_exit updates", () => {
+  for (const key of ["terminal_output", "terminal_output_delta"]) {
+    const t = new ToolCallTracker();
+    t.apply(
+      {
+        toolCallId: "call_1",
+        kind: "execute",
+        title: "echo hi",
+        status: "in_progress",
+        content: [{ type: "terminal", terminalId: "call_1" }],
+        rawInput: { command: "echo hi", cwd: "/ws" },
+        _meta: { terminal_info: { terminal_id: "call_1", cwd: "/ws" } },
+      },
+      true,
+    );
+    t.apply({ toolCallId: "call_1", _meta: { [key]: { terminal_id: "call_1", data: "hi\n" } } }, false);
+    const done = t.apply(
+      {
+        toolCallId: "call_1",
+        status: "completed",
+        _meta: { terminal_exit: { terminal_id: "call_1", exit_code: 0, signal: null } },
+      },
+      false,
+    )!;
+    assert.deepEqual(done.terminalExit, { exitCode: 0, signal: null });
+    const out = commandOutput(done);
+    assert.deepEqual(
+      [out.output, out.source, out.exitCode, out.signal, out.command],
+      ["hi\n", "meta", 0, undefined, "echo hi"],
+    );
+  }
+  const killed = new ToolCallTracker().apply(
+    { toolCallId: "k", _meta: { terminal_exit: { exit_code: null, signal: "SIGTERM" } } },
+    true,
+  )!;
+  assert.deepEqual([commandOutput(killed).exitCode, commandOutput(killed).signal], [undefined, "SIGTERM"]);
+});
