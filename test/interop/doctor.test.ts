@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { DoctorEntry } from "../../src/core/acp/runtime";
 import { opencodeEnv } from "../fixtures/agent-env/configs";
-import { agentBin, repoRoot } from "../fixtures/agent-env/index";
+import { agentBin, agentsNode, repoRoot } from "../fixtures/agent-env/index";
 import { jsonLines, runCli, setUp, skipUnlessInstalled } from "./harness";
 
 // codex-acp and claude-agent-acp are bin names of both the old (@zed-industries) and today's
@@ -48,6 +48,8 @@ test(
       t.agent.env.PATH = `${bins}:${t.agent.env.PATH ?? ""}`;
       // opencode's initialize otherwise fetches ~25 MB of provider packages into the fresh HOME first
       Object.assign(t.agent.env, opencodeEnv(t.workspace));
+      // claude-agent-acp 0.101 needs Node >= 22: the product starts it with the Node named here (this machine has 20)
+      t.agent.env.ACP_THREADS_NODE = agentsNode();
       const r = await runCli(t, ["doctor", "--probe-timeout", "120", "--format", "json"]);
       const text = r.stdout.trim();
       const entries = (text.startsWith("[") ? JSON.parse(text) : jsonLines(text)) as DoctorEntry[];
