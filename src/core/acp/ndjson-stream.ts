@@ -54,7 +54,7 @@ export function createNdJsonStream(
           if (failed) return;
           failed = true;
           input.pause();
-          input.removeAllListeners("data");
+          input.off("data", onData);
           log.note(err.message);
           opts.onFatal?.(err);
           if (cancelled) return;
@@ -97,9 +97,10 @@ export function createNdJsonStream(
               ),
             ),
         );
-        input.on("data", (chunk: Buffer | string) => {
+        function onData(chunk: Buffer | string): void {
           if (!failed) splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-        });
+        }
+        input.on("data", onData);
         input.on("end", () => {
           if (failed) return;
           splitter.flush();
