@@ -71,6 +71,7 @@ class Runtime implements AcpAgentRuntime {
     this.#ctx = {
       agentId: opts.agent.id,
       policy: opts.permissionPolicy ?? DEFAULT_PERMISSION_POLICY,
+      gateEffects: engine.gateEffects,
       workspace: opts.workspaceRoots?.[0] ?? opts.cwd,
       store: this.permissions,
       asker: opts.asker,

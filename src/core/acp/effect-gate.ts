@@ -35,6 +35,7 @@ export async function gateTerminal(
   params: Pick<acp.CreateTerminalRequest, "command" | "args">,
   cwd: string,
 ): Promise<void> {
+  if (ctx.gateEffects === false) return;
   const line = terminalCommandLine(params);
   const what = `terminal/create "${clip(line)}"`;
   if (ctx.policy === "deny-all") refuse(what, "the permission policy is deny-all", { command: line });
@@ -56,6 +57,7 @@ export async function gateWrite(
   oldText: string | null,
   newText: string,
 ): Promise<void> {
+  if (ctx.gateEffects === false) return;
   const what = `writing ${paths.asked}`;
   if (ctx.policy === "deny-all") refuse(what, "the permission policy is deny-all", { path: paths.asked });
   if (session.approvedEdits.has(paths.asked) || session.approvedEdits.has(paths.checked)) return;
@@ -75,6 +77,7 @@ export async function gateRead(
   session: SessionState,
   paths: { asked: string; checked: string },
 ): Promise<void> {
+  if (ctx.gateEffects === false) return;
   const what = `reading ${paths.asked}`;
   if (ctx.policy === "deny-all") refuse(what, "the permission policy is deny-all", { path: paths.asked });
   if (ctx.policy !== "ask") return; // approve-all, approve-reads: reads pass

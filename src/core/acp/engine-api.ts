@@ -25,6 +25,11 @@ export interface EngineOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Where Node-script agents find a Node their `engines` accept (editor setting, managed runtimes). */
   node?: NodeRuntimeOptions;
+  /**
+   * Gate client-side effects the agent did not ask about (effect-gate.ts). Default true; false only for
+   * `acp-threads replay`, whose recording already holds what the client decided for every effect.
+   */
+  gateEffects?: boolean;
 }
 
 export interface SessionEvent {

@@ -48,6 +48,8 @@ export class SessionState {
 export interface EngineContext {
   readonly agentId: string;
   readonly policy: PermissionPolicy;
+  /** False only when replaying a recording (see EngineOptions.gateEffects). */
+  readonly gateEffects?: boolean;
   /** The workspace folder remembered rules are scoped to (the session cwd). */
   readonly workspace: string;
   readonly store: PermissionStore;

@@ -147,9 +147,16 @@ export async function replayBundle(bundle: BugBundle, opts: ReplayOptions = {}):
         agent: spec,
         cwd: ws,
         permissionPolicy: "ask",
-        asker: { ask: async (p) => agent.recordedPermissionAnswer(p.request.toolCall.toolCallId) ?? null },
+        asker: {
+          ask: async (p) => agent.recordedPermissionAnswer(p.request.toolCall.toolCallId) ?? null,
+        },
       },
-      { transport: agent.transport(), noPty: opts.noPty ?? true, baseEnv: { PATH: process.env.PATH ?? "" } },
+      {
+        transport: agent.transport(),
+        noPty: opts.noPty ?? true,
+        baseEnv: { PATH: process.env.PATH ?? "" },
+        gateEffects: false, // the recording holds the client's decisions for every effect
+      },
     );
   const runTurn = (sessionId: string, prompt: ContentBlock[]) => {
     const text = userTexts.shift() ?? prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
