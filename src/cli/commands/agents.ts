@@ -233,7 +233,7 @@ export const main = subcommands({
   synopsis: "<subcommand> [options]",
   aliases: { ls: "list", install: "add", rm: "remove", uninstall: "remove" },
   subs: { list, add, update, remove },
-  notes: `Agents come from the ACP Agent Registry (${"https://agentclientprotocol.com"}) and are installed into the data
+  notes: `Agents come from the ACP Agent Registry (https://agentclientprotocol.com) and are installed into the data
 home; start one with 'acp-threads run --agent ID'. The registry URL: --registry, else ACP_THREADS_REGISTRY_URL,
 else the official one. Offline, the last copy read (or the one bundled with acp-threads) is used.`,
 });

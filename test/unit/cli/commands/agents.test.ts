@@ -3,6 +3,7 @@ import { existsSync, rmSync } from "node:fs";
 import { test } from "node:test";
 import { main as agentsMain } from "../../../../src/cli/commands/agents";
 import { agentsLayout } from "../../../../src/core/registry";
+import { writeHomeSettings } from "../../../../src/core/store/home-settings";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { runCli } from "../../../fixtures/cli/spawn-cli";
 import { binaryEntry, fakeAgentArchives } from "../../../fixtures/registry/archives";
@@ -99,6 +100,15 @@ test("agents: usage errors exit 2, unknown ids exit 1, --help exits 0", () =>
     assert.equal(help.code, 0);
     assert.match(help.out, /--registry URL/);
     assert.match((await cli(home, ["--help"], env)).out, /list \[--available\]/);
+  }));
+
+test("agents read the home's registryUrl setting when neither --registry nor the variable is given", () =>
+  withRegistry(async (reg, home) => {
+    writeHomeSettings(home, { registryUrl: reg.url });
+    const listed = await cli(home, ["list", "--available", "--format", "json"]);
+    assert.equal(listed.code, 0, listed.err);
+    const json = JSON.parse(listed.out) as { source: string; url: string; agents: { id: string }[] };
+    assert.deepEqual([json.source, json.url, json.agents.map((a) => a.id)], ["network", reg.url, ["fake"]]);
   }));
 
 test("agents list --available when the registry is down: the cache, then the snapshot, with a notice", () =>
