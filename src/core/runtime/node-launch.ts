@@ -6,7 +6,7 @@
  * node runs) starts unchanged.
  */
 import { accessSync, constants } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
 import { envGet } from "../platform/env";
@@ -52,6 +52,8 @@ function pathWith(env: NodeJS.ProcessEnv, dir: string): Record<string, string> {
 
 /** The spec to spawn for `spec` (its command absolute already); throws `agent_not_found` when no Node fits. */
 export function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): NodeLaunch {
+  // a relative command is refused by spawn (see acp/spawn.ts): nothing to choose for it
+  if (!isAbsolute(spec.command)) return { spec };
   const { script, pkg } = commandNodeInfo(spec.command);
   if (!script) return { spec };
   const range = pkg?.enginesNode?.trim() || "*";

@@ -131,6 +131,7 @@ export function missingNodeMessage(agent: string, m: NodeMissing): string {
     : "found no node on PATH";
   const what =
     m.major === null ? `a Node that satisfies '${m.range}'` : m.open ? `Node ${m.major} or newer` : `Node ${m.major}`;
-  const install = m.major === null ? "" : `, or run \`acp-threads runtime install ${m.major}\``;
-  return `${agent} needs Node ${m.range} (its package.json engines); ${found}. Install ${what}, set ${NODE_PATH_SETTING} / ${NODE_ENV_VAR}${install}`;
+  const set = `set ${NODE_PATH_SETTING} / ${NODE_ENV_VAR}`;
+  const rest = m.major === null ? `or ${set}` : `${set}, or run \`acp-threads runtime install ${m.major}\``;
+  return `${agent} needs Node ${m.range} (its package.json engines); ${found}. Install ${what}, ${rest}`;
 }
