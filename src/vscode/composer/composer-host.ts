@@ -195,7 +195,7 @@ export class ComposerHost implements vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = folders[0] ?? process.cwd();
     // the pick is read when each list goes out, never when the panel opened: a pick made meanwhile stands
-    const post = (agents: ReturnType<typeof quickAgentOptions>) =>
+    const post = (agents: ReturnType<typeof quickAgentOptions>, checked = false) =>
       panel.post({
         type: "composer",
         state: {
@@ -210,7 +210,7 @@ export class ComposerHost implements vscode.Disposable {
     const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
     void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
       .then(([agents]) => withUpdates(agents, registry))
-      .then((agents) => this.#drafts.has(panel.threadId) && post(agents))
+      .then((agents) => this.#drafts.has(panel.threadId) && post(agents, true))
       .catch((err) => this.deps.logger.warn("doctor failed", err));
   }
 

@@ -70,6 +70,8 @@ export default async function ({ page, quick, step, shot }) {
   await step("nothing installed: the picker says so, offers Add agent…, and preselects no command line", async () => {
     await quick.run("ACP Threads: Spawn coding agent");
     const frame = await threadFrame(page, "New thread");
+    // the host's own lists first (the quick one, then doctor's), so the one fed here is the last
+    await frame.locator('.cmp-draft[data-checked="true"]').waitFor({ state: "attached", timeout: 60000 });
     await feed(frame, [acp("codex", "Codex", false), acp("claude", "Claude Code", false), custom], "exec:custom");
     await frame.locator(".cmp-no-agent", { hasText: "No coding agent is installed" }).waitFor({ state: "visible" });
     await frame.locator("#agent-picker", { hasText: "Pick an agent" }).waitFor();

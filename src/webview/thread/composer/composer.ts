@@ -198,6 +198,7 @@ export class Composer {
     this.#draftEl.hidden = !draft;
     if (draft) {
       this.#picker.set(draft.agents, draft.agentId);
+      this.#draftEl.dataset.checked = String(!!draft.checked);
       this.#folderEl.hidden = draft.folders.length < 2;
       this.#folderEl.textContent = "";
       for (const f of draft.folders)

@@ -61,7 +61,8 @@ export interface ComposerState {
   commands?: { name: string; description: string; hint?: string }[];
   queue?: QueuedPrompt[];
   /** A new thread that has no agent yet: the picker and the folder choice. */
-  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string } | null;
+  /** `checked`: doctor's pass is in (versions, problems); before it the list only says what is on PATH. */
+  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string; checked?: boolean } | null;
 }
 
 export type ComposerHostMessage =
