@@ -199,7 +199,7 @@ export class ComposerHost implements vscode.Disposable {
       panel.post({
         type: "composer",
         state: {
-          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd },
+          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd, checked },
           caps: null,
           queue: [],
         },
