@@ -12,6 +12,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "which agents are installed, their versions, what is missing",
     load: () => import("./commands/doctor"),
   },
+  agents: {
+    summary: "list|add|update|remove agents from the ACP Agent Registry",
+    load: () => import("./commands/agents"),
+  },
   exec: {
     summary: "run an agent CLI (codex exec, claude --print, ...) as a tracked process",
     load: () => import("./commands/exec"),

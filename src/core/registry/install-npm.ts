@@ -14,11 +14,18 @@ export function packageName(spec: string): string {
   return at > 0 ? spec.slice(0, at) : spec;
 }
 
+export interface NpmBin {
+  /** The bin script, relative to the install folder. */
+  script: string;
+  /** The package's `engines.node`, when it states one. */
+  nodeEngine?: string;
+}
+
 /** The bin script (relative to `dir`) that `npx [--package P] [cmd]` would run. */
-export function npmBinOf(dir: string, dist: PackageDistribution): string {
+export function npmBinOf(dir: string, dist: PackageDistribution): NpmBin {
   const name = packageName(dist.package);
   const pkgDir = join(dir, "node_modules", name);
-  let manifest: { bin?: string | Record<string, string> };
+  let manifest: { bin?: string | Record<string, string>; engines?: { node?: unknown } };
   try {
     manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
   } catch {
@@ -27,9 +34,11 @@ export function npmBinOf(dir: string, dist: PackageDistribution): string {
   const bins: Record<string, string> =
     typeof manifest.bin === "string" ? { [name.split("/").pop()!]: manifest.bin } : (manifest.bin ?? {});
   const wanted = dist.cmd ?? (Object.keys(bins).length === 1 ? Object.keys(bins)[0]! : name.split("/").pop()!);
-  if (bins[wanted]) return relative(dir, join(pkgDir, bins[wanted]));
+  const nodeEngine = typeof manifest.engines?.node === "string" ? manifest.engines.node : undefined;
+  const found = (script: string): NpmBin => ({ script: relative(dir, script), ...(nodeEngine ? { nodeEngine } : {}) });
+  if (bins[wanted]) return found(join(pkgDir, bins[wanted]));
   const link = join(dir, "node_modules", ".bin", wanted); // a bin of one of its dependencies (`npx --package P cmd`)
-  if (existsSync(link)) return relative(dir, realpathSync(link));
+  if (existsSync(link)) return found(realpathSync(link));
   const offered = Object.keys(bins).join(", ") || "none";
   throw new AcpThreadsError("not_found", `${dist.package} has no command '${wanted}' (its commands: ${offered})`);
 }
@@ -38,7 +47,7 @@ export async function npmInstall(
   dist: PackageDistribution,
   dir: string,
   opts: { signal?: AbortSignal; onProgress?: (p: InstallProgress) => void; env?: NodeJS.ProcessEnv },
-): Promise<string> {
+): Promise<NpmBin> {
   const npm = findTool("npm", opts.env);
   if (!npm)
     throw new AcpThreadsError("agent_not_found", `installing ${dist.package} needs npm on PATH: install Node.js first`);

@@ -6,13 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { AcpThreadsError } from "../errors";
+import { AcpThreadsError, errorMessage } from "../errors";
 import { binaryInstall, binaryTargetFor } from "./install-binary";
 import { npmInstall } from "./install-npm";
 import { uvInstall } from "./install-uv";
 import { findInstalled, updateInstalled } from "./installed";
 import { agentsLayout } from "./layout";
 import { hostRegistryPlatform } from "./platform";
+import { validateAgent } from "./validate";
 import type { InstallKind, InstalledAgent, InstallProgress, RegistryAgent, RegistryPlatform } from "./types";
 
 export interface InstallOptions {
@@ -57,33 +58,52 @@ function moveIntoPlace(staging: string, final: string): void {
   removeQuietly(old);
 }
 
-export async function installAgent(agent: RegistryAgent, opts: InstallOptions): Promise<InstalledAgent> {
+/** The entry as validated (an id or version that would make a path outside the agents folder is refused). */
+function checked(agent: RegistryAgent): RegistryAgent {
+  try {
+    return validateAgent(agent);
+  } catch (err) {
+    throw new AcpThreadsError("usage", `not a valid registry entry: ${errorMessage(err)}`, undefined, { cause: err });
+  }
+}
+
+export async function installAgent(entry: RegistryAgent, opts: InstallOptions): Promise<InstalledAgent> {
+  const agent = checked(entry);
   const platform = opts.platform ?? hostRegistryPlatform();
   const kind = installKindFor(agent, platform);
   const layout = agentsLayout(opts.dataHome);
   const final = layout.versionDir(agent.id, agent.version);
   // uv writes absolute paths into the tool's environment, so it installs in place; the others go through staging
   const work = kind === "uvx" ? final : join(layout.agentDir(agent.id), `.staging-${randomBytes(4).toString("hex")}`);
-  if (kind === "uvx") removeQuietly(final);
+  // a reinstall in place keeps the earlier copy aside until the new one is complete
+  const aside = kind === "uvx" && existsSync(final) ? `${final}.old-${randomBytes(4).toString("hex")}` : undefined;
+  if (aside) renameSync(final, aside);
   mkdirSync(work, { recursive: true, mode: 0o700 });
   let cmd: string;
   let args: string[];
   let env: Record<string, string> | undefined;
+  let nodeEngine: string | undefined;
   try {
     if (kind === "binary") {
       const target = binaryTargetFor(agent, platform);
       cmd = await binaryInstall(agent, target, work, opts);
       ({ args = [], env } = target);
+    } else if (kind === "npx") {
+      const dist = agent.distribution.npx!;
+      ({ script: cmd, nodeEngine } = await npmInstall(dist, work, opts));
+      ({ args = [], env } = dist);
     } else {
-      const dist = (kind === "npx" ? agent.distribution.npx : agent.distribution.uvx)!;
-      cmd = await (kind === "npx" ? npmInstall : uvInstall)(dist, work, opts);
+      const dist = agent.distribution.uvx!;
+      cmd = await uvInstall(dist, work, opts);
       ({ args = [], env } = dist);
     }
     if (work !== final) moveIntoPlace(work, final);
   } catch (err) {
     removeQuietly(work);
+    if (aside) renameSync(aside, final);
     throw err;
   }
+  if (aside) removeQuietly(aside);
   const installed: InstalledAgent = {
     id: agent.id,
     name: agent.name,
@@ -93,6 +113,7 @@ export async function installAgent(agent: RegistryAgent, opts: InstallOptions): 
     dir: final,
     command: isAbsolute(cmd) ? cmd : join(final, cmd),
     args: [...args],
+    ...(nodeEngine ? { nodeEngine } : {}),
     ...(env ? { env: { ...env } } : {}),
     ...(agent.license ? { license: agent.license } : {}),
     ...(agent.icon ? { icon: agent.icon } : {}),

@@ -83,6 +83,8 @@ export interface InstalledAgent {
   /** Absolute command to spawn (a node script is launched through the runtime the package's engines ask for). */
   command: string;
   args: string[];
+  /** npx installs: the package's `engines.node` range (for choosing the Node that runs `command`). */
+  nodeEngine?: string;
   /** The registry entry's own env (never user secrets). */
   env?: Record<string, string>;
   license?: string;
@@ -108,4 +110,14 @@ export interface InstallProgress {
  *   uninstallAgent(id: string, dataHome: string): boolean
  *   updateFor(installed: InstalledAgent, index: RegistryIndex): RegistryAgent | null   // newer version available
  *   installedAgentSpec(installed: InstalledAgent): AgentSpec                          // for spawning like a preset
+ * Added by the implementation (all re-exported by src/core/registry/index.ts):
+ *   updateAgent(installed, index, opts = installAgent's): Promise<InstalledAgent | null>  // null: already current
+ *   findInstalled(dataHome, id): InstalledAgent | undefined
+ *   installedSpecFor(dataHome, id): AgentSpec | undefined   // pass `installed: (id) => installedSpecFor(home, id)`
+ *                                                            // to resolveAgent (core/acp cannot import this stage)
+ *   installKindFor(agent, platform): InstallKind             // which distribution installAgent will use
+ *   hostRegistryPlatform(): RegistryPlatform | undefined; agentsLayout(dataHome) (cacheFile, installedFile, dirs)
+ *   DEFAULT_REGISTRY_URL, REGISTRY_URL_ENV ("ACP_THREADS_REGISTRY_URL"); HomeSettings.registryUrl (store/home-settings)
+ * Errors are AcpThreadsError: "not_found" (no build for this platform, no such command), "corrupt" (sha256
+ * mismatch), "usage" (cmd escapes the install folder), "agent_not_found" (npm / uv missing), "locked".
  */

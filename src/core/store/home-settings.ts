@@ -10,6 +10,8 @@ import { homeLayout } from "./paths";
 export interface HomeSettings {
   /** How long finished exec runs are kept, in minutes. */
   execTtlMinutes?: number;
+  /** The ACP Registry to read (`acpThreads.registryUrl`); the CLI's --registry and ACP_THREADS_REGISTRY_URL win. */
+  registryUrl?: string;
 }
 
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
@@ -23,7 +25,10 @@ export function readHomeSettings(home: string): HomeSettings {
     return {};
   }
   const v = (raw ?? {}) as Record<string, unknown>;
-  return positive(v.execTtlMinutes) ? { execTtlMinutes: v.execTtlMinutes } : {};
+  return {
+    ...(positive(v.execTtlMinutes) ? { execTtlMinutes: v.execTtlMinutes } : {}),
+    ...(typeof v.registryUrl === "string" && v.registryUrl ? { registryUrl: v.registryUrl } : {}),
+  };
 }
 
 /** Merges `patch` into the home's settings; writes only when something changed. Returns whether it wrote. */

@@ -138,6 +138,16 @@ test("a cmd that escapes the install folder is refused before any download", () 
           /points outside its install folder/,
         );
       }
+      const badId = binaryEntry("../up", "1.0.0", { url: reg.fileUrl("none.tar.gz"), cmd: "./a" });
+      await assert.rejects(
+        installAgent(badId as unknown as RegistryAgent, { dataHome: home, registryUrl: reg.url }),
+        /not a valid registry entry: id '\.\.\/up' must match/,
+      );
+      const badVersion = binaryEntry("ok", "../../1.0.0", { url: reg.fileUrl("none.tar.gz"), cmd: "./a" });
+      await assert.rejects(
+        installAgent(badVersion as unknown as RegistryAgent, { dataHome: home, registryUrl: reg.url }),
+        /version '\.\.\/\.\.\/1\.0\.0' is not semver/,
+      );
       assert.deepEqual(reg.requests, []);
       assert.deepEqual(readdirSync(agentsLayout(home).agentDir("esc")), []);
       assert.deepEqual(listInstalled(home), []);

@@ -29,6 +29,7 @@ test("an npx agent: npm install --prefix into the data home, the bin script's ab
     );
     assert.ok(existsSync(installed.command));
     assert.deepEqual(installed.args, ["--coerce"]);
+    assert.equal(installed.nodeEngine, ">=10"); // engines.node, for the engine's choice of Node
     assert.ok(phases.has("npm") && phases.has("done"));
     const spec = installedAgentSpec(listInstalled(home)[0]!);
     const out = execFileSync(process.execPath, [spec.command, ...spec.args, "v1.2"], { encoding: "utf8" });

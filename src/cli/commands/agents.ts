@@ -1,0 +1,239 @@
+/**
+ * `acp-threads agents list [--available] | add ID | update [ID] | remove ID`: agents from the ACP Agent Registry,
+ * installed into the data home (`<home>/agents/<id>/<version>`) and then started by id like a preset
+ * (`acp-threads run --agent ID`). Every subcommand takes `--registry URL` (else ACP_THREADS_REGISTRY_URL, else the
+ * home's setting, else the official registry); when the network fails the cached or bundled copy is used and a
+ * notice says so on stderr.
+ */
+import { AcpThreadsError } from "../../core/errors";
+import {
+  fetchRegistry,
+  findInstalled,
+  installAgent,
+  listInstalled,
+  resolveRegistryUrl,
+  uninstallAgent,
+  updateAgent,
+  updateFor,
+  type InstallProgress,
+  type RegistryAgent,
+  type RegistryListing,
+} from "../../core/registry";
+import { readHomeSettings } from "../../core/store/home-settings";
+import { resolveHome } from "../../core/store/paths";
+import { command, subcommands, type Command } from "../command";
+import { FORMAT, type FlagTable, type FlagValues } from "../flags";
+import { EXIT, type CliIO } from "../io";
+
+const REGISTRY = {
+  registry: {
+    type: "string",
+    arg: "URL",
+    help: "the registry.json to read (default: ACP_THREADS_REGISTRY_URL or the official registry)",
+  },
+} as const;
+
+interface Ctx {
+  io: CliIO;
+  home: string;
+  url: string;
+}
+
+function context(io: CliIO, flag: string | undefined): Ctx {
+  const home = resolveHome(io.env);
+  return { io, home, url: resolveRegistryUrl({ flag, env: io.env, setting: readHomeSettings(home).registryUrl }) };
+}
+
+/** The registry, with a notice on stderr when it is not the network's copy. */
+async function registry(ctx: Ctx): Promise<RegistryListing> {
+  const listing = await fetchRegistry({ url: ctx.url, dataHome: ctx.home, signal: ctx.io.signal });
+  if (listing.source !== "network") ctx.io.stderr.write(`acp-threads agents: notice: ${listing.error}\n`);
+  return listing;
+}
+
+/** Progress on stderr, one line per phase (the download's byte count is not repeated). */
+function progressTo(io: CliIO): (p: InstallProgress) => void {
+  let last = "";
+  return (p) => {
+    if (p.phase === last && (p.phase === "download" || p.phase === "npm" || p.phase === "uv")) return;
+    last = p.phase;
+    io.stderr.write(`  ${p.message}\n`);
+  };
+}
+
+function entryOf(listing: RegistryListing, id: string): RegistryAgent {
+  const agent = listing.index.agents.find((a) => a.id === id);
+  if (agent) return agent;
+  const rejected = listing.rejected.find((r) => r.id === id);
+  if (rejected) throw new AcpThreadsError("corrupt", `the registry's entry '${id}' is invalid: ${rejected.reason}`);
+  throw new AcpThreadsError(
+    "not_found",
+    `no agent '${id}' in the registry (${listing.url}); 'acp-threads agents list --available' shows them`,
+  );
+}
+
+const kinds = (a: RegistryAgent) => Object.keys(a.distribution).join(",");
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
+}
+
+function sub<const T extends FlagTable>(
+  name: string,
+  spec: { synopsis: string; flags: T; args: { min?: number; max?: number; name?: string }; notes?: string },
+  summary: string,
+  run: (ctx: Ctx, flags: FlagValues<T & typeof REGISTRY>, args: string[]) => Promise<number>,
+): Command {
+  return command(
+    {
+      name: `agents ${name}`,
+      synopsis: spec.synopsis,
+      flags: { ...spec.flags, ...REGISTRY },
+      args: spec.args,
+      notes: spec.notes,
+    },
+    ({ io, flags, args }) => run(context(io, flags.registry as string | undefined), flags as never, args),
+    summary,
+  );
+}
+
+const list = sub(
+  "list",
+  {
+    synopsis: "[--available] [--registry URL] [--format text|json]",
+    flags: {
+      available: { type: "boolean", help: "list the registry's agents instead of the installed ones" },
+      format: FORMAT,
+    },
+    args: { max: 0 },
+  },
+  "installed agents (with updates), or the registry's with --available",
+  async (ctx, flags) => {
+    const { io } = ctx;
+    const installed = listInstalled(ctx.home);
+    if (!flags.available && installed.length === 0) {
+      if (flags.format === "json") io.stdout.write(`${JSON.stringify({ installed: [] }, null, 2)}\n`);
+      else io.stdout.write("No agents installed. 'acp-threads agents list --available' shows the registry.\n");
+      return EXIT.ok;
+    }
+    const listing = await registry(ctx);
+    if (flags.available) {
+      const have = new Map(installed.map((a) => [a.id, a.version]));
+      if (flags.format === "json") {
+        const { source, url, error, rejected } = listing;
+        const agents = listing.index.agents.map((a) => ({ ...a, installedVersion: have.get(a.id) ?? null }));
+        io.stdout.write(`${JSON.stringify({ source, url, error, agents, rejected }, null, 2)}\n`);
+      } else {
+        const rows = listing.index.agents.map((a) => [
+          a.id,
+          a.version,
+          a.license ?? "",
+          kinds(a),
+          have.has(a.id) ? `installed ${have.get(a.id)}` : "",
+          a.name,
+        ]);
+        io.stdout.write(table([["ID", "VERSION", "LICENSE", "DISTRIBUTION", "STATUS", "NAME"], ...rows]));
+        for (const r of listing.rejected)
+          io.stderr.write(`acp-threads agents: skipped invalid entry '${r.id}': ${r.reason}\n`);
+      }
+      return EXIT.ok;
+    }
+    const rows = installed.map((a) => ({ ...a, updateAvailable: updateFor(a, listing.index)?.version ?? null }));
+    if (flags.format === "json") {
+      io.stdout.write(
+        `${JSON.stringify({ source: listing.source, error: listing.error, installed: rows }, null, 2)}\n`,
+      );
+      return EXIT.ok;
+    }
+    const lines = rows.map((a) => [
+      a.id,
+      a.version,
+      a.kind,
+      a.updateAvailable ? `update available: ${a.updateAvailable}` : "",
+      a.name,
+    ]);
+    io.stdout.write(table([["ID", "VERSION", "KIND", "STATUS", "NAME"], ...lines]));
+    return EXIT.ok;
+  },
+);
+
+const add = sub(
+  "add",
+  { synopsis: "ID [--registry URL]", flags: {}, args: { min: 1, max: 1, name: "ID" } },
+  "install an agent from the registry",
+  async (ctx, _flags, [id]) => {
+    const agent = entryOf(await registry(ctx), id!);
+    const have = findInstalled(ctx.home, agent.id);
+    if (have?.version === agent.version) {
+      ctx.io.stdout.write(`${agent.id} ${agent.version} is already installed (${have.command})\n`);
+      return EXIT.ok;
+    }
+    ctx.io.stderr.write(`Installing ${agent.name} ${agent.version}…\n`);
+    const done = await installAgent(agent, {
+      dataHome: ctx.home,
+      registryUrl: ctx.url,
+      signal: ctx.io.signal,
+      env: ctx.io.env,
+      onProgress: progressTo(ctx.io),
+    });
+    ctx.io.stdout.write(`installed ${done.id} ${done.version} (${done.kind}): acp-threads run --agent ${done.id}\n`);
+    return EXIT.ok;
+  },
+);
+
+const update = sub(
+  "update",
+  { synopsis: "[ID] [--registry URL]", flags: {}, args: { max: 1, name: "ID" } },
+  "install newer versions of the installed agents (or of ID)",
+  async (ctx, _flags, [id]) => {
+    const targets = id ? [findInstalled(ctx.home, id)] : listInstalled(ctx.home);
+    if (id && !targets[0]) throw new AcpThreadsError("not_found", `agent '${id}' is not installed`);
+    if (targets.length === 0) {
+      ctx.io.stdout.write("No agents installed.\n");
+      return EXIT.ok;
+    }
+    const { index } = await registry(ctx);
+    for (const installed of targets) {
+      const next = updateFor(installed!, index);
+      if (!next) {
+        ctx.io.stdout.write(`${installed!.id} ${installed!.version} is up to date\n`);
+        continue;
+      }
+      const opts = { dataHome: ctx.home, registryUrl: ctx.url, signal: ctx.io.signal, env: ctx.io.env };
+      await updateAgent(installed!, index, { ...opts, onProgress: progressTo(ctx.io) });
+      ctx.io.stdout.write(`updated ${installed!.id} ${installed!.version} → ${next.version}\n`);
+    }
+    return EXIT.ok;
+  },
+);
+
+const remove = sub(
+  "remove",
+  { synopsis: "ID", flags: {}, args: { min: 1, max: 1, name: "ID" } },
+  "uninstall an agent",
+  async (ctx, _flags, [id]) => {
+    if (!uninstallAgent(id!, ctx.home)) throw new AcpThreadsError("not_found", `agent '${id}' is not installed`);
+    ctx.io.stdout.write(`removed ${id}\n`);
+    return EXIT.ok;
+  },
+);
+
+export const main = subcommands({
+  name: "agents",
+  synopsis: "<subcommand> [options]",
+  aliases: { ls: "list", install: "add", rm: "remove", uninstall: "remove" },
+  subs: { list, add, update, remove },
+  notes: `Agents come from the ACP Agent Registry (https://agentclientprotocol.com) and are installed into the data
+home; start one with 'acp-threads run --agent ID'. The registry URL: --registry, else ACP_THREADS_REGISTRY_URL,
+else the official one. Offline, the last copy read (or the one bundled with acp-threads) is used.`,
+});

@@ -1,0 +1,67 @@
+// A registry agent installed the way users will: an entry `npx: {package: "@agentclientprotocol/codex-acp@2.6.0"}`
+// served by a local registry, installed through the core into a temp data home (npm from the npm registry),
+// resolved by id like a preset and run for one turn against the scripted model.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { resolveAgent } from "../../src/core/acp/agent-registry";
+import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
+import { fetchRegistry, installAgent, installedSpecFor } from "../../src/core/registry";
+import { findTool } from "../../src/core/registry/run-tool";
+import { start } from "../fixtures/registry/server";
+import { collectTurn, setUp } from "./harness";
+
+const PACKAGE = "@agentclientprotocol/codex-acp@2.6.0";
+
+test(
+  `${PACKAGE} from a registry entry: installed into the data home, started by id, one turn`,
+  { timeout: 900_000, skip: findTool("npm") ? false : "npm is not on PATH" },
+  async () => {
+    const t = await setUp("codex-acp");
+    const reg = await start({
+      agents: [
+        {
+          id: "codex-acp",
+          name: "Codex CLI",
+          version: "2.6.0",
+          description: "ACP adapter for OpenAI's coding assistant",
+          license: "Apache-2.0",
+          distribution: { npx: { package: PACKAGE } },
+        },
+      ],
+    });
+    try {
+      // codex 0.166 refuses approval_policy "untrusted" ("no longer supported")
+      const config = join(t.agent.vars.CODEX_HOME!, "config.toml");
+      writeFileSync(
+        config,
+        readFileSync(config, "utf8").replace(/approval_policy = "\w+"/, 'approval_policy = "on-request"'),
+      );
+
+      const listing = await fetchRegistry({ url: reg.url, dataHome: t.dataHome });
+      const installed = await installAgent(listing.index.agents[0]!, { dataHome: t.dataHome, registryUrl: reg.url });
+      assert.equal(installed.kind, "npx");
+      assert.ok(installed.command.startsWith(join(t.dataHome, "agents", "codex-acp", "2.6.0", "node_modules")));
+
+      const spec = resolveAgent("codex-acp", { cwd: t.workspace, installed: (id) => installedSpecFor(t.dataHome, id) });
+      assert.equal(spec.command, installed.command);
+      const rt = createAgentRuntime(
+        { agent: spec, cwd: t.workspace, permissionPolicy: "approve-all", env: t.agent.vars },
+        { baseEnv: t.agent.env },
+      );
+      try {
+        const { sessionId } = await rt.ensureSession();
+        const events = await collectTurn(rt, sessionId, "create hello.txt containing hi");
+        const last = events.at(-1);
+        assert.deepEqual(last?.type === "done" ? last.stopReason : last, "end_turn");
+        assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+      } finally {
+        await rt.close();
+      }
+    } finally {
+      await reg.close();
+      await t.cleanup();
+    }
+  },
+);
