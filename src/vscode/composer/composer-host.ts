@@ -28,7 +28,7 @@ import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
 /** Never preselected from the last pick: it runs what is typed, so the user picks it by hand each time. */
-const CUSTOM_EXEC = `${EXEC_PREFIX}custom`;
+const CUSTOM_EXEC = `${EXEC_PREFIX}custom`; // the webview's CUSTOM_EXEC_ID
 
 /** The thread panel as the composer sees it. */
 export interface ComposerPanel {

@@ -38,6 +38,12 @@ export interface QueuedPrompt {
   text: string;
 }
 
+/**
+ * The picker's "Custom command line": it runs the line typed in its own field, so it is only ever picked by hand
+ * in the panel (never preselected from the last pick, issue #27).
+ */
+export const CUSTOM_EXEC_ID = "exec:custom";
+
 /** An agent the new-thread picker offers. */
 export interface AgentOption {
   id: string;
