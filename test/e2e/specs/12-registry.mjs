@@ -26,6 +26,7 @@ export default async function ({ page, quick, step, shot }) {
     await toast("Downloading").waitFor({ timeout: 10000 });
     // the toast has settled (it fades in) once its Cancel button shows
     await toast("Downloading").getByRole("button", { name: "Cancel" }).waitFor({ timeout: 10000 });
+    await page.waitForTimeout(400); // for the picture only: the toast's fade-in (nothing is asserted on time)
     await shot("61-add-agent-progress");
     await toast("Fake Coder 1.2.0 is installed").waitFor({ timeout: 60000 });
     await shot("62-add-agent-installed");
