@@ -203,7 +203,11 @@ export class Hub implements vscode.Disposable {
 
   #shareSettings(): void {
     try {
-      writeHomeSettings(this.home, { execTtlMinutes: this.config.execTtlMinutes });
+      // acpThreads.registry.url too: `acp-threads agents` in a terminal then reads the same registry
+      writeHomeSettings(this.home, {
+        execTtlMinutes: this.config.execTtlMinutes,
+        registryUrl: this.config.registryUrl,
+      });
     } catch (err) {
       this.log.logger.warn("could not write the shared settings of the data home", err);
     }

@@ -28,7 +28,7 @@ import { resolveParts } from "./resolve";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
 /** Never preselected from the last pick: it runs what is typed, so the user picks it by hand each time. */
-const CUSTOM_EXEC = `${EXEC_PREFIX}custom`;
+const CUSTOM_EXEC = `${EXEC_PREFIX}custom`; // the webview's CUSTOM_EXEC_ID
 
 /** The thread panel as the composer sees it. */
 export interface ComposerPanel {
@@ -195,11 +195,11 @@ export class ComposerHost implements vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = folders[0] ?? process.cwd();
     // the pick is read when each list goes out, never when the panel opened: a pick made meanwhile stands
-    const post = (agents: ReturnType<typeof quickAgentOptions>) =>
+    const post = (agents: ReturnType<typeof quickAgentOptions>, checked = false) =>
       panel.post({
         type: "composer",
         state: {
-          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd },
+          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd, checked },
           caps: null,
           queue: [],
         },
@@ -210,7 +210,7 @@ export class ComposerHost implements vscode.Disposable {
     const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
     void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
       .then(([agents]) => withUpdates(agents, registry))
-      .then((agents) => this.#drafts.has(panel.threadId) && post(agents))
+      .then((agents) => this.#drafts.has(panel.threadId) && post(agents, true))
       .catch((err) => this.deps.logger.warn("doctor failed", err));
   }
 

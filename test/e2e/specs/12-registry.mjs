@@ -24,6 +24,9 @@ export default async function ({ page, quick, step, shot }) {
     await quick.pick("Fake Coder");
     await toast("Installing Fake Coder 1.2.0").waitFor({ timeout: 20000 });
     await toast("Downloading").waitFor({ timeout: 10000 });
+    // the toast has settled (it fades in) once its Cancel button shows
+    await toast("Downloading").getByRole("button", { name: "Cancel" }).waitFor({ timeout: 10000 });
+    await page.waitForTimeout(400); // for the picture only: the toast's fade-in (nothing is asserted on time)
     await shot("61-add-agent-progress");
     await toast("Fake Coder 1.2.0 is installed").waitFor({ timeout: 60000 });
     await shot("62-add-agent-installed");
@@ -70,6 +73,8 @@ export default async function ({ page, quick, step, shot }) {
   await step("nothing installed: the picker says so, offers Add agent…, and preselects no command line", async () => {
     await quick.run("ACP Threads: Spawn coding agent");
     const frame = await threadFrame(page, "New thread");
+    // the host's own lists first (the quick one, then doctor's), so the one fed here is the last
+    await frame.locator('.cmp-draft[data-checked="true"]').waitFor({ state: "attached", timeout: 60000 });
     await feed(frame, [acp("codex", "Codex", false), acp("claude", "Claude Code", false), custom], "exec:custom");
     await frame.locator(".cmp-no-agent", { hasText: "No coding agent is installed" }).waitFor({ state: "visible" });
     await frame.locator("#agent-picker", { hasText: "Pick an agent" }).waitFor();

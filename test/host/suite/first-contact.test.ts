@@ -45,6 +45,7 @@ describe("first contact (#27)", () => {
       panel.drafts().length >= 2 ? panel.drafts() : undefined,
     );
     assert.equal(later.at(-1)!.agentId, "exec:codex", "the list sent after the pick keeps the user's pick");
+    assert.deepEqual([later[0]!.checked, later.at(-1)!.checked], [false, true], "doctor's list says it is checked");
     // a later panel in this window starts from that pick too, and a refresh keeps each panel's own pick
     await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" });
     hub.composer.refreshDrafts();

@@ -5,6 +5,7 @@
 // QuickPick says it shows the cached copy; Remove agent takes it off every list.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { readHomeSettings } from "../../../src/core/store/home-settings";
 import { newThreadId } from "../../../src/core/store/thread-id";
 import { configuredAgents } from "../../../src/vscode/agents";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
@@ -52,6 +53,9 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     reg = await start();
     reg.setAgents([entry(reg, "reg-fake", "1.0.0")]);
     await cfg().update("registry.url", reg.url, vscode.ConfigurationTarget.Global);
+    const { hub } = await api();
+    // the CLI in a terminal reads the same registry: the setting is shared through the data home
+    await waitFor("the URL in the home settings", () => readHomeSettings(hub.home).registryUrl === reg.url);
   });
 
   after(async () => {

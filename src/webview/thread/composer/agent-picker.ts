@@ -7,7 +7,7 @@
  * The user's pick wins: a list the host sends later (doctor's versions arrive after ~10 s) keeps it. Nothing is
  * preselected but an ACP agent: a terminal run (above all "Custom command line") is only ever picked by hand.
  */
-import type { AgentOption } from "./protocol";
+import { CUSTOM_EXEC_ID, type AgentOption } from "./protocol";
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
@@ -72,7 +72,8 @@ export class AgentPicker {
     this.#agents = agents;
     const ok = (id: string | undefined) => agents.some((a) => a.id === id && a.available);
     const firstAcp = agents.find((a) => a.available && a.kind === "acp");
-    this.#selected = ok(this.#userPick) ? this.#userPick : ok(selected) ? selected : firstAcp?.id;
+    const preselect = selected !== CUSTOM_EXEC_ID && ok(selected) ? selected : firstAcp?.id;
+    this.#selected = ok(this.#userPick) ? this.#userPick : preselect;
     this.#empty.hidden = !!firstAcp;
     this.#label();
     this.#render();

@@ -14,6 +14,7 @@ import { setThumbs } from "./chips";
 import { partsFromTranscript, PromptHistory } from "./history";
 import { SuggestPopup } from "./popup";
 import {
+  CUSTOM_EXEC_ID,
   partsText,
   type ComposerHostMessage,
   type ComposerMessage,
@@ -30,7 +31,7 @@ const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+En
 const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
 const COMMAND_PLACEHOLDER = "Optional title for this run (the command line above is what runs)";
 /** The exec choice whose command line the user types in its own field (never the task text). */
-const CUSTOM_EXEC = "exec:custom";
+const CUSTOM_EXEC = CUSTOM_EXEC_ID;
 
 export class Composer {
   readonly #root: HTMLElement;
@@ -198,6 +199,7 @@ export class Composer {
     this.#draftEl.hidden = !draft;
     if (draft) {
       this.#picker.set(draft.agents, draft.agentId);
+      this.#draftEl.dataset.checked = String(!!draft.checked);
       this.#folderEl.hidden = draft.folders.length < 2;
       this.#folderEl.textContent = "";
       for (const f of draft.folders)

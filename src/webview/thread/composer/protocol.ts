@@ -38,6 +38,12 @@ export interface QueuedPrompt {
   text: string;
 }
 
+/**
+ * The picker's "Custom command line": it runs the line typed in its own field, so it is only ever picked by hand
+ * in the panel (never preselected from the last pick, issue #27).
+ */
+export const CUSTOM_EXEC_ID = "exec:custom";
+
 /** An agent the new-thread picker offers. */
 export interface AgentOption {
   id: string;
@@ -61,7 +67,8 @@ export interface ComposerState {
   commands?: { name: string; description: string; hint?: string }[];
   queue?: QueuedPrompt[];
   /** A new thread that has no agent yet: the picker and the folder choice. */
-  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string } | null;
+  /** `checked`: doctor's pass is in (versions, problems); before it the list only says what is on PATH. */
+  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string; checked?: boolean } | null;
 }
 
 export type ComposerHostMessage =
