@@ -68,7 +68,7 @@ export const main = subcommands({
             type: "enum",
             values: ["text", "json", "md"],
             default: "text",
-            help: "md: the thread as Markdown (stdout, or --out FILE with its images in FILE.assets/)",
+            help: "md: the thread as Markdown (stdout, or --out FILE with its images in a .assets folder beside it)",
           },
         },
         args: ID,

@@ -206,6 +206,7 @@ export function threadToMarkdown(
         );
         break;
       case "permission":
+        agentHeading(r.ts);
         w.block(
           `> Permission for *${escapeInline(r.title)}*: ${r.optionKind ?? "cancelled"}${r.decidedBy === "cancelled" ? "" : ` (by ${r.decidedBy})`}`,
         );
