@@ -28,6 +28,9 @@ function cmdline(pid: number): string {
 
 // Longer than any test: the command must still be running when the turn is interrupted.
 const LONG = "run `sleep 90`";
+// Claude Code (in claude-agent-acp 0.101) refuses a standalone `sleep 90` ("Blocked: standalone sleep"): a command
+// that never ends by itself instead.
+const ENDLESS = "run `tail -f /dev/null`";
 const isRunningCommand = (l: Record<string, unknown>) =>
   l.type === "tool_call" && (l.toolCall as { kind?: string }).kind === "execute";
 
@@ -63,7 +66,7 @@ test(
     const t = await setUp("claude-agent-acp");
     try {
       // 15 s: claude-agent-acp needs a few seconds to start its command even on a busy machine.
-      const cli = startCli(t, runArgs(t, "approve-all", LONG, ["--timeout", "15"]));
+      const cli = startCli(t, runArgs(t, "approve-all", ENDLESS, ["--timeout", "15"]));
       const r = await cli.result;
       assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
       assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");

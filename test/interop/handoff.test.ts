@@ -58,7 +58,7 @@ test(
       ]);
       assert.equal(r.code, 0, r.stderr.slice(-2000));
       const toId = jsonLines(r.stdout).at(-1)!.threadId as string;
-      assert.match(r.stderr, new RegExp(`codex-acp → .*claude-agent-acp: new thread ${toId}`));
+      assert.ok(r.stderr.includes(`codex-acp → ${claude.command}: new thread ${toId}`), r.stderr);
       const store = new ThreadStore(t.dataHome);
       const to = store.read(toId);
       assert.deepEqual(to.metadata.origin, { kind: "handoff", source: fromId });

@@ -1,4 +1,4 @@
-// The edit ledger with real agents: codex-acp and claude-agent-acp write to disk themselves, gemini writes
+// The edit ledger with real agents: codex-acp, claude-agent-acp and pi-acp write to disk themselves, gemini writes
 // through our fs/write_text_file, codex exec is an exec run. Each turn's ledger entry names the right files
 // with the right before/after content, and restoring to before a turn brings the workspace back.
 import { test } from "node:test";
@@ -60,6 +60,7 @@ const ACP_CASES: { id: AgentId; git: boolean; via: string }[] = [
   { id: "codex-acp", git: true, via: "disk" },
   { id: "claude-agent-acp", git: false, via: "disk" },
   { id: "gemini", git: true, via: "fs_write" },
+  { id: "pi-acp", git: false, via: "disk" },
 ];
 
 for (const c of ACP_CASES) {
@@ -68,6 +69,9 @@ for (const c of ACP_CASES) {
     { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
     async () => {
       const t = await setUp(c.id);
+      // codex-acp 2.6's read-only mode (set to make it ask) runs `rm` in a read-only sandbox, where it fails; the
+      // ledger wants the file gone: its "Workspace access" mode writes in the workspace without asking
+      if (c.id === "codex-acp") t.agent.vars.INITIAL_AGENT_MODE = t.agent.env.INITIAL_AGENT_MODE = "workspace-write";
       seed(t, c.git);
       const ledger = new EditLedger({ home: t.dataHome });
       const session = await ThreadSession.start({

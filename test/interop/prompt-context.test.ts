@@ -98,17 +98,32 @@ test(
   },
 );
 
+// pi-acp advertises no embeddedContext: its mentions go as links without asking the test to turn it off
 test(
-  "an image reaches codex-acp's model request as an image part",
+  "pi-acp receives a file mention and a selection as resource links",
   { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
   async () => {
-    const { answer } = await echoContext("codex-acp", () => [
-      { type: "text", text: "echo the context of this picture" },
-      { type: "context", item: imageItem(PNG, "dot.png") },
-    ]);
-    assert.match(answer, /images: 1/, answer);
+    const { answer, ws } = await echoContext("pi-acp", mentionAndSelection);
+    const uri = `file://${join(ws, "notes.md")}`;
+    // pi-acp passes only the uri ("[Context] <uri>"), so the model sees no display name but the file's
+    assert.match(answer, new RegExp(`link notes\\.md ${uri}(?!#)`), answer);
+    assert.match(answer, new RegExp(`link notes\\.md#L3:3 ${uri}#L3:3`), answer);
   },
 );
+
+for (const id of ["codex-acp", "claude-agent-acp", "pi-acp"] as const) {
+  test(
+    `an image reaches ${id}'s model request as an image part`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const { answer } = await echoContext(id, () => [
+        { type: "text", text: "echo the context of this picture" },
+        { type: "context", item: imageItem(PNG, "dot.png") },
+      ]);
+      assert.match(answer, /images: 1/, answer);
+    },
+  );
+}
 
 test(
   "acp-threads run --file PATH:L1-L2 sends the same blocks through the CLI (codex-acp)",

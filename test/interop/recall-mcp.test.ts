@@ -28,7 +28,9 @@ function runtimeWithRecall(t: Interop) {
 }
 
 const IMPORT: Partial<Record<AgentId, (t: Interop) => string[]>> = {
-  "codex-acp": (t) => ["recall", "bootstrap", "--root", t.agent.transcripts.codexSessions],
+  // codex-acp 2.6 makes no recall call against the scripted model (codex 0.166 offers MCP tools through its
+  // tool_search; `features.tool_search = false` did not change that): the old adapter keeps codex's case covered
+  "codex-acp-0.16": (t) => ["recall", "bootstrap", "--root", t.agent.transcripts.codexSessions],
   "claude-agent-acp": (t) => ["recall", "sync-claude", "--root", join(t.agent.home, ".claude", "projects")],
 };
 
@@ -38,6 +40,8 @@ for (const id of Object.keys(IMPORT) as AgentId[]) {
     { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
     async () => {
       const t = await setUp(id);
+      // Claude Code >= 2.1 (claude-agent-acp 0.101) defers MCP tools behind its ToolSearch tool; load them upfront
+      if (id === "claude-agent-acp") t.agent.vars.ENABLE_TOOL_SEARCH = t.agent.env.ENABLE_TOOL_SEARCH = "false";
       try {
         const first = runtimeWithRecall(t);
         try {

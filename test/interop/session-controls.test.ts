@@ -15,11 +15,17 @@ test(
     try {
       const s = await rt.ensureSession();
       assert.equal(s.configOptions?.find((o) => o.id === "model")?.currentValue, "gpt-5.5");
-      const options = await rt.setConfigOption(s.sessionId, "model", "gpt-5.4");
-      assert.equal(options.find((o) => o.id === "model")?.currentValue, "gpt-5.4");
+      const options = await rt.setConfigOption(s.sessionId, "model", "gpt-5.6-sol");
+      assert.equal(options.find((o) => o.id === "model")?.currentValue, "gpt-5.6-sol");
       const events = await collectTurn(rt, s.sessionId);
-      assert.deepEqual(events.at(-1), { type: "done", stopReason: "end_turn" });
-      assert.deepEqual(t.server.stats().models, ["gpt-5.4"]);
+      assert.deepEqual(
+        [events.at(-1)?.type, (events.at(-1) as { stopReason?: string }).stopReason],
+        ["done", "end_turn"],
+      );
+      // the turn's requests go to the chosen model; codex 0.166 names its small model (gpt-5.6-luna) for the title
+      const models = t.server.stats().models;
+      assert.equal(models[0], "gpt-5.6-sol", JSON.stringify(models));
+      assert.ok(!models.includes("gpt-5.5"), JSON.stringify(models));
       const listed = await rt.listSessions(t.workspace);
       assert.deepEqual(
         listed.map((x) => [x.sessionId, x.title]),
