@@ -4,6 +4,7 @@
  * (a shell line with pipes or `&&`, `bash -c ...`, `sudo ...`, no command at all) is never remembered: the
  * reason says why, and "always" then acts as "once". There is no wildcard key.
  */
+import { splitCommandLine } from "./agent-registry";
 import type * as acp from "@agentclientprotocol/sdk";
 
 export type PermissionKey = { ok: true; key: string } | { ok: false; reason: string };
@@ -116,36 +117,13 @@ export function requestKey(kind: string, toolCall: acp.ToolCallUpdate, path: str
   return { ok: false, reason: `the ${kind} request names no file` };
 }
 
-/** Splits a command line into words with simple shell quoting; null on an unbalanced quote. */
+/** Splits a command line into words with the shell quoting of agent command lines; null on an unbalanced quote. */
 function splitWords(line: string): string[] | null {
-  const words: string[] = [];
-  let word = "";
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
-      else word += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (ch === "\\" && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(word);
-      word = "";
-      inWord = false;
-    } else {
-      word += ch;
-      inWord = true;
-    }
+  try {
+    return splitCommandLine(line);
+  } catch {
+    return null;
   }
-  if (quote) return null;
-  if (inWord) words.push(word);
-  return words;
 }
 
 function clip(text: string): string {

@@ -84,10 +84,10 @@ export async function useFakeAgent(): Promise<void> {
 }
 
 /** Spawns the fake agent as a session with `task` (may be empty) and waits until its thread is stored and it is idle. */
-export async function spawnIdleFake(task = ""): Promise<LiveSession> {
+export async function spawnIdleFake(task = "", agentId = "fake"): Promise<LiveSession> {
   const { hub } = await api();
   const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-    agentId: "fake",
+    agentId,
     task,
     mode: "session",
     cwd: workspaceRoot(),

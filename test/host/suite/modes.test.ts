@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { pickersView } from "../../../src/vscode/pickers-view";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { repoRoot, spawnIdleFake } from "./helpers";
 
 async function useModesAgent(kind: string, policy: string): Promise<void> {
   const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
@@ -25,18 +25,7 @@ async function useModesAgent(kind: string, policy: string): Promise<void> {
   await cfg.update("permissionMode", policy, vscode.ConfigurationTarget.Global);
 }
 
-async function spawnModes() {
-  const { hub } = await api();
-  const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-    agentId: "modes",
-    task: "",
-    mode: "session",
-    cwd: workspaceRoot(),
-  });
-  const s = hub.live.get(id)!;
-  await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
-  return s;
-}
+const spawnModes = () => spawnIdleFake("", "modes");
 
 describe("who decides what needs permission", () => {
   after(async () => {
