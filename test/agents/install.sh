@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real agents the interop tests drive (~1.7 GB), separately from the root package.json so a
+# Installs the real agents the interop tests drive (~2.8 GB), separately from the root package.json so a
 # contributor's `npm ci` stays light. Cached: skipped when package-lock.json has not changed since the last
 # install. Also installs the Debian packages the agents need (bubblewrap for codex's sandbox, ripgrep).
 set -euo pipefail
@@ -20,7 +20,7 @@ if [ -f node_modules/.installed-$hash ]; then
   echo "test/agents: real agents already installed ($hash)"
   exit 0
 fi
-echo "test/agents: npm install (real agents, ~1.7 GB, about a minute)"
+echo "test/agents: npm install (real agents, ~2.8 GB, about two minutes)"
 # npm ci rejects this lock (npm 11 leaves optional platform binaries of opencode-ai and acpx out of it);
 # npm install honours the pinned versions in package.json and the lock just the same.
 npm install --no-audit --no-fund --loglevel=error

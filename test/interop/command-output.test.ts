@@ -10,7 +10,7 @@ import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled, 
 // read first); its exec record in rawOutput always has the output, exit code and duration.
 const EXPECT: Record<string, { sources: (string | undefined)[]; exitCode?: number; command?: string }> = {
   "codex-acp": { sources: ["rawOutput", "meta"], exitCode: 0, command: "echo hi" },
-  "claude-agent-acp": { sources: ["meta"], command: "echo hi" },
+  "claude-agent-acp": { sources: ["meta"], exitCode: 0, command: "echo hi" }, // 0.101 also sends _meta.terminal_exit
   "claude-code-acp": { sources: ["terminal"], exitCode: 0, command: "echo hi" }, // exit code from its rawOutput text
   opencode: { sources: ["content"], exitCode: 0, command: "echo hi" },
   "pi-acp": { sources: ["meta"], exitCode: 0 }, // sends no rawInput for its bash tool (the title says "echo hi")
