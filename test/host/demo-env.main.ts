@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   // a real model takes a moment before answering a tool result; codex-acp needs it to report a command done
   const server = await startModelServer({ workspace, thinkAfterToolMs: 500 });
   const runDir = makeRunDir("demo-");
-  const a = prepareAgentEnv("codex-acp", { modelUrl: server.url, workspace, runDir });
+  // codex-acp 0.16 (the compatibility set): codex-acp 2.6 names the thread from the scripted model's title
+  // ("Scripted session"), which the e2e journey cannot tell apart; 2.6 runs the whole interop suite instead
+  const a = prepareAgentEnv("codex-acp-0.16", { modelUrl: server.url, workspace, runDir });
   const profile = { label: DEMO_LABEL, command: a.command, args: a.args, env: a.vars };
   process.stdout.write(JSON.stringify({ modelUrl: server.url, pid: process.pid, profile }) + "\n");
   const stop = () =>
