@@ -115,9 +115,16 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
  * editor shows (a merge view took its tab) along with the edit. Then the disk already holds the buffer's text.
  */
 async function saveOrThrow(doc: vscode.TextDocument, absPath: string): Promise<void> {
-  if (await doc.save()) return;
-  const onDisk = await readFile(absPath, "utf8").catch(() => undefined);
-  if (!doc.isDirty || onDisk === doc.getText()) return;
+  // A save VS Code already has under way (the one it starts for a workspace edit) also answers false: give it up
+  // to half a second to land, then try once more, before telling the agent the write is not on disk.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await doc.save()) return;
+    for (let i = 0; i < 10; i++) {
+      const onDisk = await readFile(absPath, "utf8").catch(() => undefined);
+      if (!doc.isDirty || onDisk === doc.getText()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   throw new Error(
     `the write to ${absPath} is in the open editor, but VS Code could not save it (the file may have changed on disk); the user has to save or revert it. Read the file again before further edits.`,
   );
