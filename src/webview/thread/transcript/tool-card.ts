@@ -128,11 +128,16 @@ export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): str
   const badges: Badge[] = [];
   const body: string[] = [];
   if (call.kind === "execute") body.push(commandSection(call, ctx, badges));
-  for (const c of call.content) {
+  call.content.forEach((c, i) => {
     if (c.type === "diff") body.push(renderDiff(c.path, c.oldText, c.newText, ctx, title));
     else if (c.type === "content" && c.content.type === "text" && call.kind !== "execute")
-      body.push(`<div class="md">${renderMarkdown(c.content.text)}</div>`);
-  }
+      // a file's text keeps its line breaks (as markdown its lines ran together); fenced output stays markdown
+      body.push(
+        call.kind === "read" && !/^\s*(```|~~~)/.test(c.content.text)
+          ? collapsiblePre(c.content.text, `${call.toolCallId}:read:${i}`, ctx)
+          : `<div class="md">${renderMarkdown(c.content.text)}</div>`,
+      );
+  });
   if (call.kind !== "execute" && call.terminalOutput)
     body.push(collapsiblePre(stripAnsi(call.terminalOutput), `${call.toolCallId}:meta`, ctx));
   const status = STATUS_WORD[call.status] ?? call.status;

@@ -117,3 +117,10 @@ test("calls a finished turn left running show as not finished", () => {
   const tool = m.entries[1] as Extract<(typeof m.entries)[0], { kind: "tool" }>;
   assert.equal(tool.call.status, "cancelled");
 });
+
+test("a Read file call's output keeps its line breaks; fenced output stays markdown", () => {
+  const read = (text: string) =>
+    draw(exec({ kind: "read", title: "Read a.txt", content: [{ type: "content", content: { type: "text", text } }] }));
+  assert.match(read("line one\nline two\n"), /<pre class="term">line one\nline two<\/pre>/);
+  assert.doesNotMatch(read("```\nfenced\n```"), /<pre class="term">/);
+});
