@@ -122,7 +122,7 @@ export class PermissionBroker implements vscode.Disposable {
   /** Status bar click: reveal the first waiting thread and show its prompt there. */
   showFirst(): void {
     const first = this.#pending.values().next().value as Pending | undefined;
-    if (!first) return;
+    if (!first) return void this.notifier.show("info", "No agent is waiting for permission.");
     this.surface?.reveal(first.threadId);
   }
 

@@ -33,6 +33,12 @@ describe("notifications while the panel is hidden", () => {
     await s.close();
   });
 
+  it("the pending-permission command says so when nothing waits", async () => {
+    const { hub } = await api();
+    await vscode.commands.executeCommand("acpThreads.showPendingPermission");
+    assert.equal(hub.broker.notifier.recent.at(-1)?.message, "No agent is waiting for permission.");
+  });
+
   it("no notification for a turn that ends while its panel is visible", async () => {
     const { hub } = await api();
     const s = await spawnIdleFake();
