@@ -3,7 +3,7 @@
  * `saved_session_{prefix}_{agent}_{model}_{timestamp}.json`, mode 0600, atomic. Message text is redacted.
  */
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../store/atomic-write";
 import { redactSecrets } from "../redact";
 import type { ThreadRead } from "../store/thread-store";
@@ -100,5 +100,16 @@ export function saveSnapshot(snap: SessionSnapshot, target: { dir?: string; outF
     for (let n = 2; existsSync(path); n++) path = join(dir, name.replace(/\.json$/, `-${n}.json`));
   }
   writeFileAtomic(path, JSON.stringify(snap, null, 2) + "\n", { mode: 0o600 });
+  ignoreSnapshotDir(dirname(path));
   return path;
+}
+
+/**
+ * The default `.acp-threads/` folder inside a workspace ignores itself (a `.gitignore` of `*`, as pytest's cache
+ * does): saved sessions are the user's, not the project's, and must not show up as changes to commit.
+ */
+function ignoreSnapshotDir(dir: string): void {
+  const file = join(dir, ".gitignore");
+  if (basename(dir) !== SNAPSHOT_DIR || existsSync(file)) return;
+  writeFileAtomic(file, "# Created by ACP Threads: saved sessions are not part of the project.\n*\n", { mode: 0o644 });
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { validateSnapshot, type SessionSnapshot } from "../../../../src/core/snapshot/format";
@@ -244,4 +244,22 @@ test("our older files (agent_type acp / exec, none of the specification's extra 
     const id = restoreSnapshot(store, validateSnapshot(old, "old.json"), "old.json");
     assert.equal(store.read(id).metadata.mode, "exec");
     assert.equal(snapshotFromThread(store.read(id)).state.non_interactive, true);
+  }));
+
+test("the default .acp-threads folder ignores itself in git; a .gitignore the user wrote there is kept", () =>
+  withTmp((dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const id = threadWith(store, dir, 1, { title: "Ignored" });
+    execFileSync("git", ["init", "-q", dir]);
+    const path = saveSnapshot(snapshotFromThread(store.read(id)));
+    const ignore = join(dir, SNAPSHOT_DIR, ".gitignore");
+    assert.equal(readFileSync(ignore, "utf8").split("\n").at(-2), "*");
+    const status = execFileSync("git", ["-C", dir, "status", "--porcelain", "--untracked-files=all"], {
+      encoding: "utf8",
+    });
+    assert.ok(!status.includes(SNAPSHOT_DIR), `git status shows the snapshot folder: ${status}`);
+    assert.ok(existsSync(path));
+    writeFileSync(ignore, "mine\n");
+    saveSnapshot(snapshotFromThread(store.read(id)));
+    assert.equal(readFileSync(ignore, "utf8"), "mine\n");
   }));
