@@ -94,6 +94,15 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
         void this.#handle(m, post);
       }),
       this.hub.recall.onDidImport(() => void this.#handle(last, post)),
+      // the recent list (empty query) follows new threads: it never says "no past sessions" while this window
+      // has just recorded one; redrawn when the view shows again or a session settles (idle, closed)
+      view.onDidChangeVisibility(() => {
+        if (view.visible && last?.type === "search" && last.query === "") void this.#handle(last, post);
+      }),
+      this.hub.live.onDidChange(() => {
+        const settled = this.hub.live.all().every((x) => x.status !== "working" && x.status !== "starting");
+        if (view.visible && settled && last?.type === "search" && last.query === "") void this.#handle(last, post);
+      }),
     ];
     view.onDidDispose(() => subs.forEach((d) => d.dispose()));
   }

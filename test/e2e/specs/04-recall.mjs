@@ -8,6 +8,8 @@ export default async function ({ page, quick, step, shot }) {
   await step("the recall view finds the session by a word from it", async () => {
     await quick.run("ACP Threads: Search past sessions");
     const recall = await recallFrame(page);
+    // with no query the recent list already shows the thread 02-spawn recorded (never "No past sessions")
+    await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
     await recall.locator("#scope-all").check();
     await recall.locator("#q").fill("browser");
     await recall.locator(".session", { hasText: "create hello.txt" }).first().waitFor({ timeout: 20000 });
