@@ -31,7 +31,9 @@ export default async function ({ page, quick, step, shot, ws }) {
     const allow = frame.locator(".permission:not(.answered) button.perm-option.allow").first();
     await allow.waitFor({ timeout: 60000 });
     await shot("04-permission-prompt");
-    await allow.click();
+    // keyboard: with focus in the EMPTY prompt box, "1" answers the waiting request and is not typed
+    await frame.locator("#input").click();
+    await page.keyboard.press("1");
     const file = path.join(ws, "hello.txt");
     await until(
       "hello.txt to be written",
@@ -39,6 +41,8 @@ export default async function ({ page, quick, step, shot, ws }) {
     );
     await frame.locator(".msg.agent").last().waitFor({ timeout: 60000 });
     await frame.locator(`#status[data-status="idle"]`).waitFor({ timeout: 60000 });
+    const typed = ((await frame.locator("#input").textContent()) ?? "").trim();
+    if (typed) throw new Error(`the key that answered the request was typed into the prompt box: "${typed}"`);
     await shot("05-file-written");
   });
 

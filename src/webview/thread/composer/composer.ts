@@ -267,6 +267,10 @@ export class Composer {
   #keydown(e: KeyboardEvent): void {
     if (e.isComposing) return;
     if (this.#popup.key(e)) return e.preventDefault();
+    if (e.key === "Escape" && (this.#status === "working" || this.#status === "waiting_permission")) {
+      e.preventDefault(); // Esc in the prompt box stops the running turn (a suggestion list took it first)
+      return this.post({ type: "cancel" });
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.altKey) {
       e.preventDefault();
       return this.#submit(e.ctrlKey || e.metaKey ? "run" : "session");

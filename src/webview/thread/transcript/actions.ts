@@ -9,6 +9,10 @@ import type { TranscriptView } from "./view";
 const isTyping = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
+/** The prompt box (contenteditable, marked `empty` by the composer) with nothing typed in it. */
+const emptyPromptBox = (t: EventTarget | null) =>
+  t instanceof HTMLElement && t.isContentEditable && t.classList.contains("empty");
+
 function entryIndex(el: Element): number | undefined {
   const i = Number(el.closest<HTMLElement>("article[data-index]")?.dataset.index);
   return Number.isInteger(i) ? i : undefined;
@@ -112,11 +116,12 @@ export function wireTranscriptActions(
 
 /**
  * Panel-wide shortcuts for the oldest waiting permission request, active whenever focus is not in a text
- * field: 1–9 pick an option, R opens the review diff.
+ * field or is in the empty prompt box: 1–9 pick an option, R opens the review diff.
  */
 export function wirePermissionShortcuts(view: TranscriptView, list: HTMLElement): void {
   window.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    // an EMPTY prompt box does not take the key: "1" answers the waiting request instead of being typed
+    if (e.ctrlKey || e.metaKey || e.altKey || (isTyping(e.target) && !emptyPromptBox(e.target))) return;
     const first = view.model.pendingPrompts()[0];
     if (!first) return;
     const card = list.querySelector<HTMLElement>(`.permission[data-request="${CSS.escape(first.view.requestId)}"]`);
