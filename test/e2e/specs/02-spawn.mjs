@@ -46,6 +46,18 @@ export default async function ({ page, quick, step, shot, ws }) {
     await shot("05-file-written");
   });
 
+  await step("Copy on a message puts its whole text on the clipboard", async () => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const user = frame.locator(".msg.user").first();
+    await user.hover();
+    await user.locator(".msg-copy").click();
+    await until("the message on the clipboard", async () =>
+      (await page.evaluate(() => navigator.clipboard.readText())).includes(
+        "create hello.txt containing hi from the browser",
+      ),
+    );
+  });
+
   await step("the session shows under Live in the sessions view", async () => {
     await page
       .getByRole("treeitem", { name: /create hello\.txt/ })

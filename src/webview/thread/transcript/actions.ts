@@ -61,7 +61,12 @@ export function wireTranscriptActions(
       const i = entryIndex(t);
       if (i !== undefined) view.touch(i);
     } else if (t.classList.contains("perm-review") && req) post({ type: "review", requestId: req });
-    else if (t.classList.contains("code-copy")) {
+    else if (t.classList.contains("msg-copy")) {
+      const i = entryIndex(t);
+      const entry = i === undefined ? undefined : view.model.entries[i];
+      if (entry && "text" in entry && typeof entry.text === "string") post({ type: "copyText", text: entry.text });
+      flash(t, "check");
+    } else if (t.classList.contains("code-copy")) {
       post({ type: "copyText", text: code() });
       flash(t, "check");
     } else if (t.classList.contains("code-insert")) post({ type: "insertCode", text: code() });
