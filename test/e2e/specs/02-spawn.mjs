@@ -52,7 +52,7 @@ export default async function ({ page, quick, step, shot, ws }) {
     await user.hover();
     await user.locator(".msg-copy").click();
     await until("the message on the clipboard", async () =>
-      (await page.evaluate(() => navigator.clipboard.readText())).includes(
+      (await page.evaluate("navigator.clipboard.readText()")).includes(
         "create hello.txt containing hi from the browser",
       ),
     );
