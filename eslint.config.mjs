@@ -34,6 +34,15 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules on the product code: a promise nobody awaits or handles is a rejection nobody sees.
+    files: ["src/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": ["error", { ignoreVoid: false }],
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     files: ["src/core/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "src/core never imports vscode." }] }],

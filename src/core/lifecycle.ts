@@ -1,3 +1,5 @@
+import { background, onUnexpectedError } from "./util/unexpected";
+
 /** Disposables for the engine, structurally compatible with `vscode.Disposable` (no vscode import). */
 export interface Disposable {
   dispose(): void;
@@ -58,11 +60,22 @@ export class Emitter<T> implements Disposable {
     return toDisposable(() => this.#listeners.delete(listener));
   };
 
+  /** Calls every listener; one that throws (or rejects) is reported and does not keep the others from hearing. */
   fire(value: T): void {
-    for (const listener of [...this.#listeners]) listener(value);
+    for (const listener of [...this.#listeners]) {
+      try {
+        const result: unknown = listener(value);
+        if (isThenable(result)) background(result, "an event listener");
+      } catch (err) {
+        onUnexpectedError("an event listener", err);
+      }
+    }
   }
 
   dispose(): void {
     this.#listeners.clear();
   }
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";

@@ -35,6 +35,7 @@ import type {
   ThreadSessionStatus,
   TurnResult,
 } from "./session/types";
+import { background } from "../core/util/unexpected";
 
 export type { AgentExit, PromptOptions, SessionOrigin, ThreadSessionOptions, ThreadSessionStatus, TurnResult };
 
@@ -107,12 +108,20 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       ({ live, handle } = recordNewThread(opts, threadId, info, runtime));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       session.#info = info;
-      void baseline?.then((lease) => lease.dispose());
+      if (baseline)
+        background(
+          baseline.then((lease) => lease.dispose()),
+          "releasing the folder baseline",
+        );
       session.#taps.follow(runtime, info.sessionId);
       return session;
     } catch (err) {
       handle?.close();
-      void baseline?.then((lease) => lease.dispose());
+      if (baseline)
+        background(
+          baseline.then((lease) => lease.dispose()),
+          "releasing the folder baseline",
+        );
       await runtime.close().catch(() => undefined);
       throw err;
     }

@@ -9,6 +9,7 @@ import type { ExecRun } from "../core/exec";
 import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
+import { background } from "../core/util/unexpected";
 
 export { EXEC_CHOICES } from "./exec-choices";
 
@@ -67,7 +68,7 @@ export async function startExec(
     if (t !== terminal) return;
     closeSub.dispose();
     p.dispose();
-    if (run.running) void run.kill();
+    if (run.running) background(run.kill(), "stopping the run of a closed terminal");
   });
   return { run, terminal };
 }

@@ -14,6 +14,7 @@ import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
 import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
+import { setUnexpectedErrorHandler } from "../core/util/unexpected";
 
 export interface AcpThreadsApi {
   hub: Hub;
@@ -37,7 +38,9 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     setLockLabel(`VS Code window${folder ? ` (${folder})` : ""}`);
     hub = new Hub(context, homeFor(context));
     const h = hub;
-    context.subscriptions.push(h, ...registerCommands(h), watchPtyFallback(h));
+    // work nobody awaits and throwing event listeners report to the output channel, not to the console
+    const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
+    context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
     h.composer.connect({
       startExec: async (id, task, cwd, title) => {
         const choice = EXEC_CHOICES.find((c) => c.id === id);

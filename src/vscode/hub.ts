@@ -42,6 +42,7 @@ import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
+import { background } from "../core/util/unexpected";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -263,11 +264,14 @@ export class Hub implements vscode.Disposable {
       (opts) => this.runtimeFactory(opts),
     );
     this.live.add(session);
-    session.onTurnDone(() => void this.#turnFinished(session));
+    session.onTurnDone(() => background(this.#turnFinished(session), "notifying a finished turn"));
     this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
-    void session.start(p.task).then(() => this.tree.refresh());
+    background(
+      session.start(p.task).then(() => this.tree.refresh()),
+      "starting the session",
+    );
     return session;
   }
 

@@ -22,6 +22,7 @@ import type { ThreadStartRecord } from "../core/model/records";
 import type { Supervisor } from "../core/watchdog/supervisor";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
+import { background } from "../core/util/unexpected";
 
 export type RunMode = "run" | "session";
 export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
@@ -270,7 +271,7 @@ export class LiveSession implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.close();
+    background(this.close(), "closing the session");
     this.#onEvents.dispose();
     this.#onStatus.dispose();
     this.#turnDone.dispose();

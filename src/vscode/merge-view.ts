@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { hasConflictMarkers } from "../core/text/merge3";
+import { background } from "../core/util/unexpected";
 
 export interface ConflictToResolve {
   path: string;
@@ -95,18 +96,22 @@ export async function resolveConflict(
       rmSync(dir, { recursive: true, force: true });
       resolve(text);
     };
-    const timer = setTimeout(() => void finish(undefined), opts.timeoutMs ?? 30 * 60_000);
+    const timer = setTimeout(
+      () => background(finish(undefined), "closing an abandoned merge"),
+      opts.timeoutMs ?? 30 * 60_000,
+    );
     subscriptions.push(
       // "Complete Merge" (or a plain save) with every conflict resolved
       vscode.workspace.onDidSaveTextDocument((d) => {
         const text = d.getText();
-        if (isResult(d.uri) && !hasConflictMarkers(text) && text !== c.unresolved) void finish(text);
+        if (isResult(d.uri) && !hasConflictMarkers(text) && text !== c.unresolved)
+          background(finish(text), "finishing the merge");
       }),
       // closed without resolving: the write is cancelled (looked at again a moment later: editors swap tabs)
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         if (!e.closed.some(showsResult)) return;
         setTimeout(() => {
-          if (resultTabs().length === 0) void finish(undefined);
+          if (resultTabs().length === 0) background(finish(undefined), "cancelling the merge");
         }, 1000);
       }),
     );
@@ -122,9 +127,9 @@ export async function resolveConflict(
         CANCEL,
       )
       .then((choice) => {
-        if (choice === ACCEPT) void finish(c.agentWins);
-        else if (choice === KEEP) void finish(c.userWins);
-        else if (choice === CANCEL) void finish(undefined);
+        if (choice === ACCEPT) background(finish(c.agentWins), "finishing the merge");
+        else if (choice === KEEP) background(finish(c.userWins), "finishing the merge");
+        else if (choice === CANCEL) background(finish(undefined), "cancelling the merge");
       });
   });
 }

@@ -8,6 +8,7 @@ import { AcpThreadsError, errorMessage } from "../core/errors";
 import { installManagedNode, runtimesDirOf } from "../core/runtime/managed";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 import type { Config } from "./config";
+import { background } from "../core/util/unexpected";
 
 export const INSTALL_NODE = "Install Node runtime";
 
@@ -50,6 +51,6 @@ export function offerNodeInstall(err: unknown, runtimesDir: string): void {
   const major = missingNodeMajor(err);
   if (major === undefined) return;
   void vscode.window.showErrorMessage(errorMessage(err), INSTALL_NODE).then((pick) => {
-    if (pick === INSTALL_NODE) void installNodeRuntime(runtimesDir, major);
+    if (pick === INSTALL_NODE) background(installNodeRuntime(runtimesDir, major), "installing a Node runtime");
   });
 }

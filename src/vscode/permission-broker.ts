@@ -9,6 +9,7 @@ import type { PermissionAsker, PermissionPrompt } from "../core/ports";
 import type { PermissionView } from "../webview/thread/protocol";
 import { Notifier } from "./notifier";
 import type { ProposedContent } from "./proposed-content";
+import { background } from "../core/util/unexpected";
 
 interface Pending {
   threadId: string;
@@ -83,7 +84,8 @@ export class PermissionBroker implements vscode.Disposable {
       });
       this.#refreshStatus();
       this.#changed.fire(threadId);
-      if (!this.surface?.showInline(threadId, view)) void this.#notify(requestId);
+      if (!this.surface?.showInline(threadId, view))
+        background(this.#notify(requestId), "notifying a permission request");
     });
   }
 

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { RecallWorkers } from "../core/recall/worker/client";
+import { background } from "../core/util/unexpected";
 
 export class RecallIndex implements vscode.Disposable {
   #workers: RecallWorkers | undefined;
@@ -35,7 +36,7 @@ export class RecallIndex implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.close();
+    background(this.close(), "closing the recall index");
     this.#imported.dispose();
   }
 }

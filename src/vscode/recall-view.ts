@@ -21,6 +21,7 @@ import {
   importWithProgress,
   recallWorkers,
 } from "./recall/import-history";
+import { background } from "../core/util/unexpected";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
 const OFFERED_KEY = "acpThreads.importOffered";
@@ -91,17 +92,19 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
       view.webview.onDidReceiveMessage((raw) => {
         const m = parseRecallMessage(raw);
         if (m?.type === "search") last = m;
-        void this.#handle(m, post);
+        background(this.#handle(m, post), "answering the recall view");
       }),
-      this.hub.recall.onDidImport(() => void this.#handle(last, post)),
+      this.hub.recall.onDidImport(() => background(this.#handle(last, post), "refreshing recall")),
       // the recent list (empty query) follows new threads: it never says "no past sessions" while this window
       // has just recorded one; redrawn when the view shows again or a session settles (idle, closed)
       view.onDidChangeVisibility(() => {
-        if (view.visible && last?.type === "search" && last.query === "") void this.#handle(last, post);
+        if (view.visible && last?.type === "search" && last.query === "")
+          background(this.#handle(last, post), "refreshing recall");
       }),
       this.hub.live.onDidChange(() => {
         const settled = this.hub.live.all().every((x) => x.status !== "working" && x.status !== "starting");
-        if (view.visible && settled && last?.type === "search" && last.query === "") void this.#handle(last, post);
+        if (view.visible && settled && last?.type === "search" && last.query === "")
+          background(this.#handle(last, post), "refreshing recall");
       }),
     ];
     view.onDidDispose(() => subs.forEach((d) => d.dispose()));

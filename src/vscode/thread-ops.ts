@@ -21,6 +21,7 @@ import type { Config } from "./config";
 import type { LiveSession } from "./live-session";
 import type { LiveSessions } from "./live-sessions";
 import type { HandoffSummary } from "./session-ops-look";
+import { background } from "../core/util/unexpected";
 
 /** How often a panel of a thread this window does not write looks at its file and lock. */
 const FOLLOW_POLL_MS = 1000;
@@ -137,7 +138,8 @@ export class ThreadOps implements vscode.Disposable {
         if (!f.holder) this.#released.add(threadId);
         send();
         this.hub.tree.refresh();
-        if (!f.holder && this.#pendingTakeOver.delete(threadId)) void this.takeOver(threadId);
+        if (!f.holder && this.#pendingTakeOver.delete(threadId))
+          background(this.takeOver(threadId), "taking over the thread");
       });
     };
     const live = this.hub.live.get(threadId);

@@ -17,6 +17,7 @@ import type { LiveSession } from "./live-session";
 import type { PermissionBroker } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
 import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
+import { background } from "../core/util/unexpected";
 
 export interface PastThread extends PastThreadSummary {
   events: RuntimeEvent[];
@@ -59,7 +60,7 @@ function promptWhenIdle(live: LiveSession, text: string): void {
   const sub = live.onStatus((s) => {
     if (s === "idle") {
       sub.dispose();
-      void live.prompt(text);
+      background(live.prompt(text), "sending a prompt");
     } else if (s === "closed" || s === "failed") sub.dispose();
   });
 }
@@ -91,7 +92,11 @@ export class ThreadPanel implements vscode.Disposable {
       title: "Thread",
       body: THREAD_BODY,
     });
-    this.#subs.push(panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(parseWebviewMessage(raw))));
+    this.#subs.push(
+      panel.webview.onDidReceiveMessage((raw) =>
+        background(this.#onMessage(parseWebviewMessage(raw)), "handling a panel message"),
+      ),
+    );
     this.#subs.push(
       deps.onTerminalOutput(
         (o) =>
@@ -302,7 +307,7 @@ export class ThreadPanel implements vscode.Disposable {
 
   /** Renders the thread again from scratch (a live session took over the thread this panel shows). */
   refresh(): void {
-    void this.#onMessage({ type: "ready" });
+    background(this.#onMessage({ type: "ready" }), "rendering the thread");
   }
 
   dispose(): void {

@@ -17,6 +17,7 @@ import {
 } from "../webview/usage/protocol";
 import type { ThreadStore } from "../core/store/thread-store";
 import { webviewHtml, webviewOptions } from "./webview-html";
+import { background } from "../core/util/unexpected";
 
 const BODY = `<h1>Agent usage</h1>
 <div class="controls">
@@ -41,7 +42,7 @@ export class UsageView implements vscode.Disposable {
   show(): vscode.WebviewPanel {
     if (this.#panel) {
       this.#panel.reveal();
-      void this.#send();
+      background(this.#send(), "refreshing the usage view");
       return this.#panel;
     }
     const uri = this.extensionUri;
@@ -58,7 +59,7 @@ export class UsageView implements vscode.Disposable {
       body: BODY,
     });
     panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
-    panel.webview.onDidReceiveMessage((raw) => void this.#onMessage(raw));
+    panel.webview.onDidReceiveMessage((raw) => background(this.#onMessage(raw), "handling a usage view message"));
     panel.onDidDispose(() => (this.#panel = undefined));
     this.#panel = panel;
     return panel;

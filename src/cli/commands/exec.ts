@@ -14,6 +14,7 @@ import { launchBackground } from "../exec/background";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
 import { command, type CommandContext } from "../command";
+import { background } from "../../core/util/unexpected";
 
 const SPEC = {
   name: "exec",
@@ -75,7 +76,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
 
 async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, format: "text" | "json"): Promise<number> {
   const cleanups = supervised ? [] : [streamOutput(io, run, format), forwardInput(io, run)];
-  const onAbort = () => void run.kill();
+  const onAbort = () => background(run.kill(), "stopping the run");
   io.signal.addEventListener("abort", onAbort, { once: true });
   let info: RunInfo;
   try {

@@ -28,6 +28,7 @@ import { UpdateQueue } from "./update-queue";
 import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
 import { clientInitializeParams } from "./initialize";
 import { turnUsageFrom } from "./turn-usage";
+import { background } from "../../core/util/unexpected";
 
 export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 
@@ -143,7 +144,12 @@ class Runtime implements AcpAgentRuntime {
     opts: { signal?: AbortSignal } = {},
   ): AsyncIterable<RuntimeEvent> {
     const channel = new AsyncChannel<RuntimeEvent>();
-    void this.#turn(sessionId, prompt, channel, opts.signal);
+    this.#turn(sessionId, prompt, channel, opts.signal).catch((err: unknown) => {
+      // the turn's own error handling failed (the agent died while we explained its failure): the turn still ends
+      this.#ctx.logger.error("a turn ended unexpectedly", err);
+      channel.push({ type: "error", message: errorMessage(err) });
+      channel.end();
+    });
     return channel;
   }
 
@@ -207,7 +213,7 @@ class Runtime implements AcpAgentRuntime {
           // e.g. a flood without newlines: keep what the thread has, end the turn with this error, stop the agent
           this.#fatal = err;
           this.#ctx.logger.warn(err.message);
-          void this.#transport.stop();
+          background(this.#transport.stop(), "stopping the agent");
         },
       },
     );
@@ -262,7 +268,7 @@ class Runtime implements AcpAgentRuntime {
     session.beginTurn((event) => channel.push(event));
     this.#activeTurns++;
     this.#refreshStatus();
-    const onAbort = () => void this.cancel(sessionId);
+    const onAbort = () => background(this.cancel(sessionId), "cancelling the turn");
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const blocks: acp.ContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;

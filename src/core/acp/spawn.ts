@@ -17,6 +17,7 @@ import { groupSpawnOptions, signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
+import { background } from "../../core/util/unexpected";
 
 export const DEFAULT_STDIN_GRACE_MS = 1_000;
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -107,7 +108,7 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
 
   const pid = child.pid ?? -1;
   const stopGuard = guardAgainstParentDeath(pid);
-  void exited.then(stopGuard);
+  background(exited.then(stopGuard), "releasing the parent-death guard");
   return {
     pid,
     child,

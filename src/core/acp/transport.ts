@@ -13,6 +13,7 @@ import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { createNdJsonStream } from "./ndjson-stream";
 import type { ProtocolLog } from "./protocol-log";
 import { spawnAgent, type AgentExit, type AgentProcess } from "./spawn";
+import { background } from "../../core/util/unexpected";
 
 export interface TransportHooks {
   log: ProtocolLog;
@@ -57,7 +58,7 @@ export function processTransport(
     connect(app, hooks) {
       if (launch.note) hooks.log.note(launch.note);
       proc = spawnAgent(launch.spec, { ...spawnOpts, log: hooks.log });
-      void proc.exited.then(resolveExited);
+      background(proc.exited.then(resolveExited), "watching the agent exit");
       const child = proc.child;
       return app.connect(createNdJsonStream(child.stdin!, child.stdout!, hooks));
     },

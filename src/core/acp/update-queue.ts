@@ -1,4 +1,5 @@
 /**
+import { background } from "../../core/util/unexpected";
  * Runs work strictly in order per key (one key per session).
  *
  * The SDK dispatches notifications without waiting for async handlers, so two `session/update`s for the same
@@ -46,8 +47,10 @@ export class UpdateQueue {
 
   #track(key: string, p: Promise<void>): void {
     this.#tails.set(key, p);
-    void p.then(() => {
+    // `p` never rejects: run() catches each task's error and reports it to the queue's handler
+    const forget = () => {
       if (this.#tails.get(key) === p) this.#tails.delete(key);
-    });
+    };
+    p.then(forget, forget);
   }
 }

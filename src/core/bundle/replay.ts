@@ -20,6 +20,7 @@ import { ThreadStore } from "../store/thread-store";
 import { LiveThread } from "../thread/live-thread";
 import { HOME_PLACEHOLDER, replacePaths, WORKSPACE_PLACEHOLDER, type BugBundle } from "./bundle";
 import { describeStep, ReplayAgent, type Divergence, type Step } from "./replay-agent";
+import { background } from "../../core/util/unexpected";
 
 export interface ReplayOptions {
   /** How long the client may take to send the next recorded message (default 20 s). */
@@ -199,7 +200,7 @@ export async function replayBundle(bundle: BugBundle, opts: ReplayOptions = {}):
       runTurn(sid, (p.prompt ?? []) as ContentBlock[]);
     } else if (method === "session/cancel") {
       handled.add(step.index);
-      void rt.cancel(sid);
+      background(rt.cancel(sid), "replaying session/cancel");
     } else if (method === "session/set_mode") {
       handled.add(step.index);
       void rt.setMode(sid, String(p.modeId)).catch(() => undefined);

@@ -22,6 +22,7 @@ import {
   type RunInfo,
   type RunState,
 } from "./types";
+import { background } from "../../core/util/unexpected";
 
 export interface ExecRunDeps {
   execDir: string;
@@ -72,7 +73,7 @@ export class ExecRun implements Disposable {
     if (state.timeoutMs && state.timeoutMs > 0) {
       this.#timeoutTimer = setTimeout(() => {
         this.#timedOut = true;
-        void this.kill();
+        background(this.kill(), "stopping a timed-out run");
       }, state.timeoutMs);
     }
   }

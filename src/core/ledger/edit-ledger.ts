@@ -21,6 +21,7 @@ import { foldLedger, type LedgerView, type OpView } from "./ledger-view";
 import type { LedgerInput } from "./records";
 import { WorkspaceTracker, type FileDelta } from "./tracker";
 import { TurnCapture, type CaptureHost, type TurnInfo } from "./turn-capture";
+import { background } from "../../core/util/unexpected";
 
 export interface EditLedgerOptions {
   /** The data home (`resolveHome()`); the ledger lives in `<home>/ledger`. */
@@ -129,7 +130,11 @@ export class EditLedger implements Disposable {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    for (const slot of this.#slots.values()) void slot.tracker.then((t) => t?.dispose());
+    for (const slot of this.#slots.values())
+      background(
+        slot.tracker.then((t) => t?.dispose()),
+        "closing a folder tracker",
+      );
     this.#slots.clear();
     this.#recorded.dispose();
     this.#conflicts.dispose();
@@ -258,7 +263,10 @@ export class EditLedger implements Disposable {
   #release(slot: Slot): void {
     if (--slot.refs > 0 || this.#slots.get(slot.root) !== slot) return;
     this.#slots.delete(slot.root);
-    void slot.tracker.then((t) => t?.dispose());
+    background(
+      slot.tracker.then((t) => t?.dispose()),
+      "closing a folder tracker",
+    );
   }
 
   #safely(fn: () => void): void {

@@ -24,6 +24,7 @@ import { ImportCancelled, ImportTracker, type ImportProgress } from "./progress"
 import { giveReadersTheirTurn } from "./reader-turns";
 import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { RecallWriter } from "./writer";
+import { background } from "../../core/util/unexpected";
 
 /** What the worker is started with. */
 export interface ShardData {
@@ -259,7 +260,7 @@ export class ShardJob {
       const quiet = Date.now() - (nums[3] || this.#started);
       if (quiet > (nums[3] ? STALL_LIMIT_MS : START_LIMIT_MS)) {
         this.#out.error ??= `the second import thread stopped answering (${Math.round(quiet / 1000)} s)`;
-        void this.#worker.terminate();
+        background(this.#worker.terminate(), "stopping a stalled import thread");
         break;
       }
     }

@@ -9,6 +9,7 @@ import { errorMessage } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
 import { CONTINUE_PROMPT, RetryLadder, type LadderOptions, type LadderTarget, type RetryStep } from "./retry-ladder";
 import { TurnWatchdog, type WatchdogAlert, type WatchdogClock } from "./turn-watchdog";
+import { background } from "../../core/util/unexpected";
 
 export type RetryMode = "offer" | "auto";
 
@@ -62,7 +63,7 @@ export class Supervisor implements Disposable {
     this.own(
       this.watchdog.onAlert((alert) => {
         this.#publish();
-        if (alert && this.#mode === "auto") void this.#autoRetry(alert);
+        if (alert && this.#mode === "auto") background(this.#autoRetry(alert), "retrying a stalled turn");
       }),
     );
   }
@@ -91,7 +92,7 @@ export class Supervisor implements Disposable {
 
   setMode(mode: RetryMode): void {
     this.#mode = mode;
-    if (mode === "auto" && this.watchdog.alert) void this.retry();
+    if (mode === "auto" && this.watchdog.alert) background(this.retry(), "retrying a stalled turn");
   }
 
   /** A turn starts (the host's own prompt or the ladder's re-prompt). */

@@ -9,6 +9,7 @@ import type { Hub } from "../hub";
 import { installWithProgress, type InstallOutcome } from "../registry/install-progress";
 import { offlineNote, registryItems, type AgentItem } from "../registry/registry-items";
 import { assertTrusted } from "../trust";
+import { background } from "../../core/util/unexpected";
 
 /** Reads the registry while the QuickPick shows busy; the title says when the list is not the network's. */
 async function pickFromRegistry(
@@ -92,7 +93,7 @@ export async function addAgentCommand(hub: Hub, id?: unknown): Promise<InstallOu
     agent = item.agent;
   }
   const outcome = await installWithProgress(hub.registry, agent);
-  void afterInstall(hub, outcome);
+  background(afterInstall(hub, outcome), "finishing the agent install");
   return outcome;
 }
 
@@ -115,7 +116,7 @@ export async function updateAgentCommand(hub: Hub, id?: unknown): Promise<Instal
     if (!agent) return undefined;
   }
   const outcome = await installWithProgress(hub.registry, agent, "Updating");
-  void afterInstall(hub, outcome);
+  background(afterInstall(hub, outcome), "finishing the agent install");
   return outcome;
 }
 

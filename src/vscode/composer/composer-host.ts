@@ -25,6 +25,7 @@ import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mention
 import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
+import { background } from "../../core/util/unexpected";
 
 const LAST_AGENT_KEY = "acpThreads.lastAgent";
 /** Never preselected from the last pick: it runs what is typed, so the user picks it by hand each time. */
@@ -323,11 +324,14 @@ export class ComposerHost implements vscode.Disposable {
           return;
         }
         try {
-          void this.#run(
-            panel,
-            live,
-            next.parts,
-            resolveParts(next.parts, (id) => this.deps.threads.exists(id)),
+          background(
+            this.#run(
+              panel,
+              live,
+              next.parts,
+              resolveParts(next.parts, (id) => this.deps.threads.exists(id)),
+            ),
+            "sending a queued prompt",
           );
         } catch (err) {
           panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
@@ -378,7 +382,7 @@ export class ComposerHost implements vscode.Disposable {
       // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
       const sub = live.onTurnDone(() => {
         sub.dispose();
-        if (live.isOpen && !live.busy) void this.#run(panel, live, m.parts, parts);
+        if (live.isOpen && !live.busy) background(this.#run(panel, live, m.parts, parts), "sending the first prompt");
       });
       await this.deps.memento.update(LAST_AGENT_KEY, m.agentId);
     } catch (err) {

@@ -10,6 +10,7 @@ import { fileRef, folderRef, symbolRef, threadRef } from "../../core/prompt/refs
 import type { CompletionItem } from "../../webview/thread/protocol";
 import { diagnosticItem, problemsItem, workspaceProblems, type EditorContext } from "./editor-context";
 import type { WorkspaceFileIndex } from "./file-index";
+import { background } from "../../core/util/unexpected";
 
 export interface ThreadChoice {
   threadId: string;
@@ -201,5 +202,8 @@ export async function suggestMentions(
   emit([...third, ...(symbols ?? [])], true);
   if (symbols) return;
   // a slow language server: its symbols join the (already complete) list when they come; nobody waits for them
-  void within(symbolsLater, SYMBOL_LATE_MS, []).then((late) => late.length && emit([...third, ...late], true));
+  background(
+    within(symbolsLater, SYMBOL_LATE_MS, []).then((late) => late.length && emit([...third, ...late], true)),
+    "listing workspace symbols",
+  );
 }

@@ -10,6 +10,7 @@ import { EditLedger, type LedgerRecorded } from "../../core/ledger/edit-ledger";
 import { ProvenanceIndex } from "../../core/ledger/provenance";
 import type { FileWriter } from "../../core/ledger/restore";
 import type { Logger } from "../../core/log";
+import { background } from "../../core/util/unexpected";
 
 export const LEDGER_SCHEME = "acp-threads-ledger";
 
@@ -33,7 +34,7 @@ export class LedgerHost implements vscode.Disposable {
         provideTextDocumentContent: (u) => this.#content(u),
       }),
       toVs(this.ledger.onDidRecord((r) => this.#recorded(r))),
-      toVs(this.ledger.onConflict((n) => void this.#warn(n.message, n.threadId))),
+      toVs(this.ledger.onConflict((n) => background(this.#warn(n.message, n.threadId), "showing a conflict"))),
       this.#changed,
     );
   }
@@ -67,10 +68,13 @@ export class LedgerHost implements vscode.Disposable {
       if (!f.via.includes("disk")) continue;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === f.path);
       if (doc?.isDirty)
-        void this.#warn(
-          `${r.op.summary?.agent?.name ?? "The agent"} changed ${vscode.workspace.asRelativePath(f.path)} on disk while you have unsaved edits in it: your editor no longer shows what the agent read and wrote. Compare before you save.`,
-          r.threadId,
-          f.path,
+        background(
+          this.#warn(
+            `${r.op.summary?.agent?.name ?? "The agent"} changed ${vscode.workspace.asRelativePath(f.path)} on disk while you have unsaved edits in it: your editor no longer shows what the agent read and wrote. Compare before you save.`,
+            r.threadId,
+            f.path,
+          ),
+          "warning about an edit under unsaved changes",
         );
     }
   }

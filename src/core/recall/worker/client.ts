@@ -11,6 +11,7 @@ import type { ImportProgress } from "../progress";
 import type { RecentOptions } from "../recent";
 import type { SearchOptions } from "../search";
 import type { ImportPlan, Results, WorkerData, WorkerReply, WorkerRequest } from "./protocol";
+import { background } from "../../../core/util/unexpected";
 
 type Op = WorkerRequest["op"];
 type Args<K extends Op> = Omit<Extract<WorkerRequest, { op: K }>, "id" | "op">;
@@ -124,7 +125,7 @@ export class RecallWorkers {
       return await ch.call(op, args);
     } finally {
       if (!ch.busy && this.#query === ch) {
-        this.#idle = setTimeout(() => void ch.stop(), this.idleMs);
+        this.#idle = setTimeout(() => background(ch.stop(), "stopping an idle recall worker"), this.idleMs);
         this.#idle.unref();
       }
     }
@@ -167,7 +168,7 @@ export class RecallWorkers {
       .catch(() => undefined)
       .finally(() => {
         if (this.#compacting === ch) this.#compacting = undefined;
-        void ch.stop();
+        background(ch.stop(), "stopping the import worker");
       });
     const job: ImportJob = { done, compacted, cancel: () => Atomics.store(ch.cancelFlag, 0, 1) };
     this.#job = job;

@@ -116,9 +116,13 @@ export class Composer {
     this.#box.el.addEventListener("keydown", (e) => this.#keydown(e));
     this.#box.el.addEventListener("input", () => this.#onInput());
     this.#box.el.addEventListener("blur", () => setTimeout(() => this.#popup.hide(), 150));
-    this.#box.el.addEventListener("paste", (e) => this.#paste(e));
+    this.#box.el.addEventListener("paste", (e) => {
+      this.#paste(e).catch((err) => this.#attachFailed(err));
+    });
     root.addEventListener("dragover", (e) => e.preventDefault());
-    root.addEventListener("drop", (e) => this.#drop(e));
+    root.addEventListener("drop", (e) => {
+      this.#drop(e).catch((err) => this.#attachFailed(err));
+    });
     this.#queueEl.addEventListener("click", (e) => {
       const b = (e.target as HTMLElement).closest<HTMLElement>("button[data-queue]");
       if (b) this.post({ type: b.dataset.action === "edit" ? "queueTake" : "queueRemove", id: b.dataset.queue! });
@@ -337,6 +341,10 @@ export class Composer {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith("#"));
     if (uris.length) this.post({ type: "dropUris", uris });
+  }
+
+  #attachFailed(err: unknown): void {
+    this.#notice(`Could not attach: ${err instanceof Error ? err.message : String(err)}`, "error");
   }
 
   async #addImages(files: File[]): Promise<void> {

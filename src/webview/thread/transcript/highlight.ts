@@ -66,5 +66,9 @@ export function highlightWithin(root: ParentNode): void {
     if (el.closest(".md-tail") || (el.textContent?.length ?? 0) > MAX_CHARS) continue;
     queue.add(el);
   }
-  if (queue.size) void pump();
+  // the highlighter failed to load or threw: blocks stay plain, and the next render tries again
+  if (queue.size)
+    pump().catch(() => {
+      pumping = false;
+    });
 }
