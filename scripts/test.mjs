@@ -125,7 +125,9 @@ const stages = [
     name: "host-1.96",
     prepare: () => ["sh", ["-c", "bash test/host/setup.sh && bash test/host/setup-oldest.sh"]],
     cmd: () =>
-      existsSync("test/host/run.mjs") ? onOldest(`node test/host/run.mjs --grep '${OLDEST_HOST_GREP}'`) : null,
+      existsSync("test/host/run.mjs")
+        ? onOldest(`node test/host/run.mjs --timeout 600 --grep '${OLDEST_HOST_GREP}'`)
+        : null,
   },
   {
     name: "e2e-1.96",
