@@ -1,6 +1,7 @@
 // `npm test`: every suite, in order, with the prerequisites each needs installed first (idempotent, cached).
 //   build -> typecheck -> lint (eslint + prettier --check + scripts/check-imports.mjs) -> unit (node --test) -> interop (real agents, node --test) -> host (real VS Code
-//   extension host in code-server) -> e2e (headless Chromium driving code-server).
+//   extension host in code-server) -> e2e (headless Chromium driving code-server) -> host-1.96, e2e-1.96 (the host
+//   suite and a smoke e2e on the oldest VS Code we claim, code-server 4.96.4).
 // Select stages with `npm test -- --only unit,interop` or ACP_TEST_ONLY. The last line is the total
 // "N passed, N failed"; the exit code is non-zero when any stage fails.
 import { spawn } from "node:child_process";
@@ -117,7 +118,41 @@ const stages = [
     prepare: () => ["bash", ["test/host/setup.sh"]],
     cmd: () => (existsSync("test/e2e/run.mjs") ? ["node", ["test/e2e/run.mjs"]] : null),
   },
+  // The oldest VS Code we claim (engines.vscode): code-server 4.96.4 = VS Code 1.96 on Node 20. The host suite, and
+  // a smoke e2e (workbench, spawn, permission, answer, sessions view, recall: 04-recall and the specs it needs) on the
+  // VSIX the e2e stage packaged. setup-oldest.sh needs setup.sh's apt packages (ripgrep, Chromium).
+  {
+    name: "host-1.96",
+    prepare: () => ["sh", ["-c", "bash test/host/setup.sh && bash test/host/setup-oldest.sh"]],
+    cmd: () =>
+      existsSync("test/host/run.mjs")
+        ? onOldest(`node test/host/run.mjs --timeout 600 --grep '${OLDEST_HOST_GREP}'`)
+        : null,
+  },
+  {
+    name: "e2e-1.96",
+    prepare: () => ["sh", ["-c", "bash test/host/setup.sh && bash test/host/setup-oldest.sh"]],
+    cmd: () =>
+      existsSync("test/e2e/run.mjs")
+        ? onOldest(
+            `node test/e2e/run.mjs --spec 04-recall --shots test-results/screenshots-vscode-1.96${packaged ? " --no-package" : ""}`,
+          )
+        : null,
+  },
 ];
+/**
+ * The host suite on 1.96 leaves out the suites that test our engine and the agents more than the VS Code API (each
+ * runs on 1.139 in the host stage): history import, watchdog/handoff, the registry installs, the real agent, Node
+ * runtimes. About 100 s less, to keep the two 1.96 stages near 6 minutes of CI.
+ */
+const OLDEST_HOST_GREP =
+  "^(?!importing history|watchdog, handoff|ACP Registry|spawning a real agent|Node runtimes for agents)";
+/** Runs a command with NODE24 / CODE_SERVER_DIR pointing at the old host (test/host/host.mjs reads them). */
+function onOldest(command) {
+  return ["bash", ["-c", `eval "$(bash test/host/setup-oldest.sh --env)" && ${command}`]];
+}
+/** The e2e stage ran `npm run package:all` in this run: the old host's smoke installs the same VSIX. */
+let packaged = false;
 
 let passed = 0;
 let failed = 0;
@@ -140,6 +175,7 @@ for (const stage of stages) {
     }
   }
   const r = await run(main[0], main[1]);
+  if (stage.name === "e2e") packaged = /^\[e2e [\d.]+s\] VSIX /m.test(r.output);
   const c = counts(r.output);
   if (stage.gate) {
     if (r.code !== 0) {

@@ -4,12 +4,13 @@
 // session for all of them, so a later spec may rely on what an earlier one did (say so in its header).
 // A spec exports `default async function (e2e)`; `e2e` holds the page, page objects (`quick`, see
 // pages/workbench.mjs), `step(name, fn)` (one counted test), `shot(name)`, the workspace `ws` and `serverUrl`.
-// Screenshots go to test-results/screenshots/. Closing line "N passed, N failed"; exit 1 on any failure.
+// Screenshots go to test-results/screenshots/ (--shots DIR: another folder, e.g. for a second host). Closing line
+// "N passed, N failed"; exit 1 on any failure.
 //
 // It first builds every platform VSIX and the universal one (`npm run package:all`, which checks each one's
 // native files) and installs the one for this machine (dist/vsix/acp-threads-linux-x64-<version>.vsix here).
 //
-//   node test/e2e/run.mjs [--vsix FILE] [--no-package] [--spec NAME-SUBSTRING]...
+//   node test/e2e/run.mjs [--vsix FILE] [--no-package] [--spec NAME-SUBSTRING]... [--shots DIR]
 import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -35,9 +36,10 @@ const { values: opt } = parseArgs({
     vsix: { type: "string" },
     "no-package": { type: "boolean", default: false },
     spec: { type: "string", multiple: true, default: [] },
+    shots: { type: "string", default: "test-results/screenshots" },
   },
 });
-const SHOTS = path.join(ROOT, "test-results", "screenshots");
+const SHOTS = path.resolve(ROOT, opt.shots);
 mkdirSync(SHOTS, { recursive: true });
 const elapsed = stopwatch();
 const log = (s) => console.log(`[e2e ${elapsed()}] ${s}`);

