@@ -109,7 +109,7 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.threads = new ThreadStore(home, { logger: this.log.logger });
-    this.past = new PastThreads(this.threads, this.log.logger);
+    this.past = this.#owned.add(new PastThreads(this.threads, this.log.logger));
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
     this.registry = this.#owned.add(new RegistryService(home, this.config));
@@ -167,6 +167,8 @@ export class Hub implements vscode.Disposable {
     this.broker.surface = this.panels;
     this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
+    // a thread file changed (a session here closed, another window or the CLI wrote): the tree lists again
+    this.#owned.add(this.past.onDidChange(() => this.tree.refresh()));
     // an agent installed or removed: open new-thread pickers and the tree list it at once
     this.#owned.add(
       this.registry.onDidChange(() => {
