@@ -33,6 +33,7 @@ import { SessionsTree } from "./sessions-tree";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
 import { PastThreads } from "./past-threads";
+import { scheduleTrafficCap } from "./clear-data";
 import { ThreadOps } from "./thread-ops";
 import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
@@ -184,6 +185,13 @@ export class Hub implements vscode.Disposable {
     // One exec TTL for the editor and the CLI: the setting is written into the data home, which both read.
     this.#shareSettings();
     this.#owned.add(this.config.onDidChange(() => this.#shareSettings()));
+    this.#owned.add(
+      scheduleTrafficCap(
+        home,
+        () => this.config.trafficMaxTotalMB,
+        (m, e) => this.log.logger.warn(m, e),
+      ),
+    );
     const pruner = setInterval(() => this.live.pruneExecs(execTtlMs(home)), 60_000);
     this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
@@ -209,6 +217,7 @@ export class Hub implements vscode.Disposable {
       writeHomeSettings(this.home, {
         execTtlMinutes: this.config.execTtlMinutes,
         registryUrl: this.config.registryUrl,
+        trafficMaxTotalMB: this.config.trafficMaxTotalMB,
       });
     } catch (err) {
       this.log.logger.warn("could not write the shared settings of the data home", err);

@@ -3,13 +3,14 @@
  * index, then kept current incrementally, off the host's thread. A thread file that changes is marked by the
  * store's own events (a handle closed, a delete, a restore) or by a watcher on the threads folder (another window
  * or the CLI wrote it); the next `list` reads only the marked files, asynchronously and from where it stopped
- * (their tail). An unchanged tree costs no file call at all: no folder scan, no stat per thread.
+ * (their tail). Each `list` also lists the folder once, asynchronously, so a thread file that appeared or went
+ * is seen even before its watcher event. An unchanged tree costs no sync file call and no stat per thread.
  *
  * Threads this process is writing are not re-read on each append (the live session has their state); they are
  * read once when their handle closes.
  */
 import { watch, type FSWatcher } from "node:fs";
-import { mkdir, open, stat } from "node:fs/promises";
+import { mkdir, open, readdir, stat } from "node:fs/promises";
 import { Emitter, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
@@ -44,6 +45,8 @@ export class ThreadCatalog implements Disposable {
   readonly #opts: CatalogOptions;
   readonly #rows = new Map<string, Row>();
   readonly #dirty = new Set<string>();
+  /** Threads that failed to read: not tried again until their file changes. */
+  readonly #failed = new Set<string>();
   readonly #changed = new Emitter<void>();
   /** Fires (throttled) when a thread file changed: a `list` now would answer differently. */
   readonly onDidChange = this.#changed.event;
@@ -64,11 +67,17 @@ export class ThreadCatalog implements Disposable {
   /** Marks a thread as changed (read again on the next `list`). */
   changed(threadId: string): void {
     if (!isThreadId(threadId) || this.#disposed) return;
+    this.#failed.delete(threadId);
     this.#dirty.add(threadId);
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
       if (!this.#disposed) this.#changed.fire();
     }, this.#opts.throttleMs ?? 500);
+  }
+
+  /** Marks every thread as changed (an explicit refresh): each is stat'ed again on the next `list`. */
+  rescan(): void {
+    for (const id of this.#rows.keys()) this.#dirty.add(id);
   }
 
   /** The metadata of a thread as last read (undefined before the first `list`, or for an unknown thread). */
@@ -79,6 +88,7 @@ export class ThreadCatalog implements Disposable {
   /** Matching threads, most recent activity first. Reads only what changed since the last call. */
   async list(q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
     await (this.#loaded ??= this.#load());
+    await this.#scanFolder();
     while (this.#dirty.size) await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
     const out: ThreadMetadata[] = [];
     for (const { meta } of this.#rows.values()) {
@@ -126,6 +136,15 @@ export class ThreadCatalog implements Disposable {
     if (this.#opts.watch !== false) await this.#watch();
   }
 
+  /** Thread files that appeared or went since the last look (one async folder listing). */
+  async #scanFolder(): Promise<void> {
+    const names = await readdir(this.#store.threadsDir).catch(() => [] as string[]);
+    const ids = new Set<string>();
+    for (const n of names) if (n.endsWith(".jsonl") && isThreadId(n.slice(0, -6))) ids.add(n.slice(0, -6));
+    for (const id of ids) if (!this.#rows.has(id) && !this.#failed.has(id)) this.#dirty.add(id);
+    for (const id of this.#rows.keys()) if (!ids.has(id)) this.#dirty.add(id);
+  }
+
   async #watch(): Promise<void> {
     const dir = this.#store.threadsDir;
     try {
@@ -153,6 +172,7 @@ export class ThreadCatalog implements Disposable {
         await this.#read(id);
       } catch (err) {
         this.#rows.delete(id);
+        this.#failed.add(id);
         this.#logger.warn(`thread ${id} could not be read: ${(err as Error).message}`);
       }
     }

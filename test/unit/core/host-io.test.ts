@@ -66,6 +66,14 @@ test("the sessions tree lists past threads again without a file call; another pr
       });
       assert.ok(titles.includes("renamed elsewhere"), titles.join(", "));
       assert.deepEqual(after, []);
+      // a thread another process adds is listed at once (one async folder listing), before any watcher event
+      const added = other.create(startInput(dir, { title: "added elsewhere" }));
+      added.close();
+      const listed = await syncCalls(async () => {
+        titles = (await past.list({ cwds: [dir] })).map((t) => t.title);
+      });
+      assert.equal(titles[0], "added elsewhere");
+      assert.deepEqual(listed, []);
       // this process's own writes: read once, when the handle closes
       const h = store.create(startInput(dir, { title: "mine" }));
       h.close();
