@@ -43,6 +43,7 @@ export const CORE_STAGES = {
   watchdog: 6,
   handoff: 6,
   registry: 4,
+  retention: 7,
   "session.ts": 9,
 };
 /**

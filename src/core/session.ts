@@ -328,9 +328,10 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#ledger?.dispose();
     this.#setStatus("closed");
     await this.runtime.close().catch((err) => (this.opts.logger ?? nullLogger).warn("closing the agent failed", err));
-    this.#taps.dispose();
+    const recorded = this.#taps.close();
     this.#events.dispose();
     this.#statusEmitter.dispose();
+    await recorded;
   }
 
   /**

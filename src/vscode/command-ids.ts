@@ -15,6 +15,7 @@ export const COMMAND_IDS = [
   "acpThreads.exportMarkdown",
   "acpThreads.importSnapshot",
   "acpThreads.delete",
+  "acpThreads.clearData",
   "acpThreads.copySessionId",
   "acpThreads.searchRecall",
   "acpThreads.refreshSessions",

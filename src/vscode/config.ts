@@ -57,6 +57,12 @@ export class Config {
     return this.#get<boolean>("recordTraffic", true) !== false;
   }
 
+  /** `acpThreads.traffic.maxTotalMB`: cap on all threads' protocol traffic files together (0: no cap). */
+  get trafficMaxTotalMB(): number {
+    const v = this.#get<number>("traffic.maxTotalMB", 512);
+    return Number.isFinite(v) && v >= 0 ? v : 512;
+  }
+
   /** `acpThreads.nodePath`: the Node for agents the default one is too old for (empty: none). */
   get nodePath(): string | undefined {
     const v = this.#get<string>("nodePath", "");

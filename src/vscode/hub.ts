@@ -33,6 +33,7 @@ import { SessionsTree } from "./sessions-tree";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
 import { PastThreads } from "./past-threads";
+import { scheduleTrafficCap } from "./clear-data";
 import { ThreadOps } from "./thread-ops";
 import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
@@ -110,7 +111,7 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.threads = new ThreadStore(home, { logger: this.log.logger });
-    this.past = new PastThreads(this.threads, this.log.logger);
+    this.past = this.#owned.add(new PastThreads(this.threads, this.log.logger));
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
     this.registry = this.#owned.add(new RegistryService(home, this.config));
@@ -168,6 +169,8 @@ export class Hub implements vscode.Disposable {
     this.broker.surface = this.panels;
     this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
+    // a thread file changed (a session here closed, another window or the CLI wrote): the tree lists again
+    this.#owned.add(this.past.onDidChange(() => this.tree.refresh()));
     // an agent installed or removed: open new-thread pickers and the tree list it at once
     this.#owned.add(
       this.registry.onDidChange(() => {
@@ -183,6 +186,13 @@ export class Hub implements vscode.Disposable {
     // One exec TTL for the editor and the CLI: the setting is written into the data home, which both read.
     this.#shareSettings();
     this.#owned.add(this.config.onDidChange(() => this.#shareSettings()));
+    this.#owned.add(
+      scheduleTrafficCap(
+        home,
+        () => this.config.trafficMaxTotalMB,
+        (m, e) => this.log.logger.warn(m, e),
+      ),
+    );
     const pruner = setInterval(() => this.live.pruneExecs(execTtlMs(home)), 60_000);
     this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
@@ -208,6 +218,7 @@ export class Hub implements vscode.Disposable {
       writeHomeSettings(this.home, {
         execTtlMinutes: this.config.execTtlMinutes,
         registryUrl: this.config.registryUrl,
+        trafficMaxTotalMB: this.config.trafficMaxTotalMB,
       });
     } catch (err) {
       this.log.logger.warn("could not write the shared settings of the data home", err);

@@ -1,10 +1,11 @@
 /**
- * Past threads as the sessions view and the thread panel show them: summaries from the threads index (the
- * thread files when the index is unavailable), and one thread's history as panel events. Read-only; actions
- * on a thread (rename, delete) go to the core ThreadStore directly.
+ * Past threads as the sessions view and the thread panel show them: summaries from the in-memory thread catalog
+ * (loaded once from the threads index, then kept current from the store's events and a folder watcher: a refresh
+ * of an unchanged tree touches no file), the thread files when the index is unavailable, and one thread's history
+ * as panel events. Read-only; actions on a thread (rename, delete) go to the core ThreadStore directly.
  */
 import type { Logger } from "../core/log";
-import { listThreadsIndexed } from "../core/index/threads-index";
+import { ThreadCatalog } from "../core/index/thread-catalog";
 import { isInside } from "../core/platform/paths";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
@@ -35,20 +36,29 @@ function summary(m: ThreadMetadata): PastThreadSummary {
 export class PastThreads {
   readonly #store: ThreadStore;
   readonly #logger: Logger | undefined;
+  readonly catalog: ThreadCatalog;
+  /** Fires (throttled) when a thread file changed: the tree lists again. */
+  readonly onDidChange: ThreadCatalog["onDidChange"];
 
   constructor(store: ThreadStore, logger?: Logger) {
     this.#store = store;
     this.#logger = logger;
+    this.catalog = new ThreadCatalog(store, { logger });
+    this.onDidChange = this.catalog.onDidChange;
+  }
+
+  /** A thread's metadata as last read (no file read); undefined until the first list, or when unknown. */
+  metadata(threadId: string): ThreadMetadata | undefined {
+    return this.catalog.get(threadId);
   }
 
   async list(filter: SessionsFilter): Promise<PastThreadSummary[]> {
     const store = this.#store;
     try {
-      // The threads index (a derived SQLite cache, synced incrementally) answers without reading every file.
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
       for (const workspace of scopes)
-        for (const m of await listThreadsIndexed(store, { workspace, agent: filter.agent, limit: LIST_LIMIT }))
+        for (const m of await this.catalog.list({ workspace, agent: filter.agent, limit: LIST_LIMIT }))
           seen.set(m.threadId, m);
       return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
     } catch (err) {
@@ -71,6 +81,10 @@ export class PastThreads {
   }
 
   async agents(): Promise<string[]> {
-    return [...new Set(this.#store.list().map((m) => m.agent.name))].sort();
+    return [...new Set((await this.catalog.list()).map((m) => m.agent.name))].sort();
+  }
+
+  dispose(): void {
+    this.catalog.dispose();
   }
 }

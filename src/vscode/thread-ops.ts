@@ -33,6 +33,7 @@ export interface ThreadOpsDeps {
   config: Config;
   panels: { open(threadId: string): unknown; get(threadId: string): vscode.WebviewPanel | undefined };
   tree: { refresh(): void };
+  past: { metadata(threadId: string): ThreadMetadata | undefined };
 }
 
 export class ThreadOps implements vscode.Disposable {
@@ -208,22 +209,32 @@ export class ThreadOps implements vscode.Disposable {
   }
 
   #links(storeId: string): OpsLink[] {
-    let meta: ThreadMetadata;
-    try {
-      meta = this.hub.threads.read(storeId).metadata;
-    } catch {
-      return [];
-    }
+    const meta = this.#meta(storeId);
+    if (!meta) return [];
     const link = (relation: OpsLink["relation"], id: string): OpsLink[] => {
-      try {
-        const m = this.hub.threads.read(id).metadata;
-        return [{ relation, threadId: id, title: m.title ?? "(untitled)", agent: m.agent.name }];
-      } catch {
-        return []; // deleted since
-      }
+      const m = this.#meta(id);
+      return m ? [{ relation, threadId: id, title: m.title ?? "(untitled)", agent: m.agent.name }] : []; // else deleted since
     };
     const from = handedOffFrom(meta);
     return [...(from ? link("from", from) : []), ...(meta.handedOffTo ?? []).flatMap((id) => link("to", id))];
+  }
+
+  /**
+   * A thread's metadata without reading its file on every status change: the writer's own while a session of it
+   * is open here, else the thread catalog's (kept current by the store's events and its folder watcher); the file
+   * only for a thread the catalog has not listed yet.
+   */
+  #meta(id: string): ThreadMetadata | undefined {
+    const live = this.hub.live.get(id);
+    const own = live?.isOpen ? live.thread?.metadata : undefined;
+    if (own) return own;
+    const known = this.hub.past.metadata(id);
+    if (known) return known;
+    try {
+      return this.hub.threads.read(id).metadata;
+    } catch {
+      return undefined;
+    }
   }
 
   dispose(): void {

@@ -5,11 +5,11 @@
  * the process-level ones (initialize, authenticate, session/new) and the agent's stderr. Secrets never reach
  * the disk: env values and MCP headers are dropped, key-like strings redacted. Size-capped with one rotation.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import type { ProtocolLog, ProtocolLogEntry } from "../acp/protocol-log";
 import type { Disposable } from "../lifecycle";
 import { REDACTED, redactSecrets } from "../redact";
+import { AsyncAppender } from "../store/async-appender";
 
 export type TrafficDirection = ProtocolLogEntry["direction"];
 
@@ -24,6 +24,8 @@ export interface TrafficEntry {
 }
 
 export const DEFAULT_TRAFFIC_MAX_BYTES = 16 * 1024 * 1024;
+/** Lines queued for the disk beyond this are dropped (and noted in the file) rather than held in memory. */
+export const TRAFFIC_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 type Msg = { id?: unknown; method?: unknown; params?: { sessionId?: unknown } & Record<string, unknown> };
 
@@ -44,15 +46,26 @@ function scrubEnv(m: Msg): Msg {
   return { ...m, params: next };
 }
 
+/**
+ * One entry as its redacted JSON line (no newline). Parsed back only when the redaction changed something (to
+ * check it kept the JSON whole); a message the redaction would break is kept as a note instead.
+ */
+export function redactedLine(e: TrafficEntry): string {
+  const clean = e.m ? { ...e, m: scrubEnv(e.m as Msg) as Record<string, unknown> } : e;
+  const raw = JSON.stringify(clean);
+  const line = redactSecrets(raw);
+  if (line === raw) return line;
+  try {
+    JSON.parse(line);
+    return line;
+  } catch {
+    return JSON.stringify({ t: e.t, d: "note", x: "a message was dropped: redacting it broke its JSON" });
+  }
+}
+
 /** Redacts one entry; a message the redaction would break is kept as a note instead. */
 export function redactEntry(e: TrafficEntry): TrafficEntry {
-  const clean = e.m ? { ...e, m: scrubEnv(e.m as Msg) as Record<string, unknown> } : e;
-  const line = redactSecrets(JSON.stringify(clean));
-  try {
-    return JSON.parse(line) as TrafficEntry;
-  } catch {
-    return { t: e.t, d: "note", x: "a message was dropped: redacting it broke its JSON" };
-  }
+  return JSON.parse(redactedLine(e)) as TrafficEntry;
 }
 
 /** Parses a protocol-log line into an entry (cut or non-JSON lines stay text). */
@@ -73,15 +86,26 @@ export class TrafficRecorder implements Disposable {
   readonly #sessions = new Set<string>();
   /** Request ids (per direction of the request) that belong to this thread, to keep their responses. */
   readonly #ours = new Map<string, boolean>();
-  #fd: number | undefined;
-  #size = 0;
+  readonly #out: AsyncAppender;
   #subs: Disposable[] = [];
   #closed = false;
+  #done: Promise<void> | undefined;
 
+  /** Lines go to the disk asynchronously (never a sync write on the caller's thread), bounded in memory. */
   constructor(
     readonly path: string,
-    private readonly maxBytes: number = DEFAULT_TRAFFIC_MAX_BYTES,
-  ) {}
+    maxBytes: number = DEFAULT_TRAFFIC_MAX_BYTES,
+  ) {
+    this.#out = new AsyncAppender(path, {
+      rotateAt: maxBytes,
+      rotatedPath,
+      maxPending: TRAFFIC_MAX_PENDING_BYTES,
+      dropNote: (n) =>
+        `${JSON.stringify({ t: Date.now(), d: "note", x: `${n} lines were dropped: the disk fell behind` })}\n`,
+      // a full disk must not break the session: recording just stops
+      onError: () => void this.close(),
+    });
+  }
 
   /** Agent session ids of this thread (the agent may give a resumed thread a new one). */
   addSession(sessionId: string): void {
@@ -100,22 +124,23 @@ export class TrafficRecorder implements Disposable {
     if (this.#closed) return;
     const e = entryOf(raw);
     if (e.m && !this.#belongs(e.d, e.m as Msg)) return;
-    try {
-      this.#write(JSON.stringify(redactEntry(e)) + "\n");
-    } catch {
-      this.close(); // a full disk must not break the session: recording just stops
-    }
+    this.#out.write(redactedLine(e) + "\n");
   }
 
-  close(): void {
+  /** Resolves once every line added so far is on disk. */
+  flush(): Promise<void> {
+    return this.#out.flush();
+  }
+
+  /** Stops following; what is queued is still written (await the result to know it is on disk). */
+  close(): Promise<void> {
     this.#closed = true;
     for (const s of this.#subs.splice(0)) s.dispose();
-    if (this.#fd !== undefined) closeSync(this.#fd);
-    this.#fd = undefined;
+    return (this.#done ??= this.#out.close());
   }
 
   dispose(): void {
-    this.close();
+    void this.close();
   }
 
   #belongs(d: TrafficDirection, m: Msg): boolean {
@@ -131,23 +156,6 @@ export class TrafficRecorder implements Disposable {
     const ours = this.#ours.get(key);
     this.#ours.delete(key);
     return ours ?? true;
-  }
-
-  #write(line: string): void {
-    if (this.#fd === undefined) {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      this.#fd = openSync(this.path, "a", 0o600);
-      this.#size = statSync(this.path).size;
-    }
-    if (this.#size + line.length > this.maxBytes && this.#size > 0) {
-      closeSync(this.#fd);
-      renameSync(this.path, rotatedPath(this.path));
-      this.#fd = openSync(this.path, "a", 0o600);
-      this.#size = 0;
-    }
-    const buf = Buffer.from(line, "utf8");
-    writeSync(this.#fd, buf);
-    this.#size += buf.length;
   }
 }
 

@@ -4,7 +4,9 @@
  * between two recorded versions (a hand edit, a restore) lose what they carried; finally the last recorded
  * version is compared with the text as it is now, so a line edited by hand since ages out.
  *
- * The index over all ledgers is derived: rebuilt from the ledger files, re-reading only those that grew.
+ * The index over all ledgers is derived and cached: the ledger folder is listed and a ledger read once, then again
+ * only after `invalidate` (the editor calls it when a ledger is appended to, here or by another process); what the
+ * recorded versions say about a path is kept too, so a hover on a file being typed in reads no file at all.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -23,6 +25,9 @@ export interface LineOrigin {
   ts: string;
 }
 
+/** Paths whose replay is kept (the oldest worked out goes first). */
+const RECORDED_PATHS = 256;
+
 interface PathChange {
   origin: LineOrigin | null;
   change: FileChange;
@@ -31,16 +36,44 @@ interface PathChange {
 export class ProvenanceIndex {
   readonly #ledger: EditLedger;
   readonly #files = new Map<string, { size: number; ops: OpView[] }>();
+  /** The ledger files' names, until invalidated. */
+  #names: string[] | undefined;
+  /** Per path: the last recorded version and its lines' origins, until invalidated. */
+  readonly #recorded = new Map<string, { prev: string | undefined; attr: (LineOrigin | null)[] }>();
 
   constructor(ledger: EditLedger) {
     this.#ledger = ledger;
   }
 
+  /** The ledgers' folder (watched by the editor to invalidate on another process's appends). */
+  get dir(): string {
+    return this.#ledger.dir;
+  }
+
+  /** A ledger changed (`threadId`'s, or any): what was worked out from it is read again when next needed. */
+  invalidate(threadId?: string): void {
+    if (threadId) this.#files.delete(threadId);
+    else this.#files.clear();
+    this.#names = undefined;
+    this.#recorded.clear();
+  }
+
   /** For each line of `text` (the file at `path` now): the turn that wrote it, or null. */
   linesOf(path: string, text: string): (LineOrigin | null)[] {
+    let rec = this.#recorded.get(path);
+    if (!rec) {
+      this.#recorded.set(path, (rec = this.#replay(path)));
+      if (this.#recorded.size > RECORDED_PATHS) this.#recorded.delete(this.#recorded.keys().next().value!);
+    }
+    return rec.prev === undefined
+      ? new Array<LineOrigin | null>(splitLines(text).length).fill(null)
+      : carry(rec.prev, text, rec.attr, null);
+  }
+
+  /** Replays the recorded changes to `path`: its last recorded version and who wrote each of its lines. */
+  #replay(path: string): { prev: string | undefined; attr: (LineOrigin | null)[] } {
     const changes = this.#changesTo(path);
-    const lines = splitLines(text).length;
-    if (!changes.length) return new Array<LineOrigin | null>(lines).fill(null);
+    if (!changes.length) return { prev: undefined, attr: [] };
     let attr: (LineOrigin | null)[] = [];
     let prev: string | undefined;
     for (const { origin, change } of changes) {
@@ -55,7 +88,7 @@ export class ProvenanceIndex {
       attr = carry(before, after, attr, origin);
       prev = after;
     }
-    return prev === undefined ? new Array(lines).fill(null) : carry(prev, text, attr, null);
+    return { prev, attr };
   }
 
   /** Every thread's recorded changes to `path`, oldest first. */
@@ -82,23 +115,24 @@ export class ProvenanceIndex {
   }
 
   #allOps(): Map<string, OpView[]> {
-    let names: string[];
-    try {
-      names = readdirSync(this.#ledger.dir).filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6)));
-    } catch {
-      names = [];
+    if (!this.#names) {
+      try {
+        this.#names = readdirSync(this.#ledger.dir).filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6)));
+      } catch {
+        this.#names = [];
+      }
     }
     const out = new Map<string, OpView[]>();
-    for (const name of names) {
+    for (const name of this.#names) {
       const threadId = name.slice(0, -".jsonl".length);
-      let size: number;
-      try {
-        size = statSync(join(this.#ledger.dir, name)).size;
-      } catch {
-        continue;
-      }
       let cached = this.#files.get(threadId);
-      if (!cached || cached.size !== size) {
+      if (!cached) {
+        let size: number;
+        try {
+          size = statSync(join(this.#ledger.dir, name)).size;
+        } catch {
+          continue;
+        }
         cached = { size, ops: this.#ledger.read(threadId).ops };
         this.#files.set(threadId, cached);
       }

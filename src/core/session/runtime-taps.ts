@@ -63,9 +63,15 @@ export class RuntimeTaps {
   }
 
   dispose(): void {
+    void this.close();
+  }
+
+  /** Stops following; resolves once the recorded traffic is on disk. */
+  async close(): Promise<void> {
     this.release();
-    this.#recorder?.close();
+    const recorded = this.#recorder?.close();
     this.#traffic.dispose();
     this.#exits.dispose();
+    await recorded;
   }
 }

@@ -12,6 +12,8 @@ export interface HomeSettings {
   execTtlMinutes?: number;
   /** The ACP Registry to read (`acpThreads.registryUrl`); the CLI's --registry and ACP_THREADS_REGISTRY_URL win. */
   registryUrl?: string;
+  /** Cap on the total size of protocol traffic files, in MB (`acpThreads.traffic.maxTotalMB`; 0 = no cap). */
+  trafficMaxTotalMB?: number;
 }
 
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
@@ -28,6 +30,9 @@ export function readHomeSettings(home: string): HomeSettings {
   return {
     ...(positive(v.execTtlMinutes) ? { execTtlMinutes: v.execTtlMinutes } : {}),
     ...(typeof v.registryUrl === "string" && v.registryUrl ? { registryUrl: v.registryUrl } : {}),
+    ...(typeof v.trafficMaxTotalMB === "number" && v.trafficMaxTotalMB >= 0
+      ? { trafficMaxTotalMB: v.trafficMaxTotalMB }
+      : {}),
   };
 }
 

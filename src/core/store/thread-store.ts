@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
 import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
@@ -65,6 +66,12 @@ export class ThreadStore {
   readonly layout: HomeLayout;
   readonly #logger: Logger;
   readonly #open = new Map<string, ThreadHandle>();
+  readonly #changed = new Emitter<string>();
+  /**
+   * A thread's file changed through this store, seen from outside the writer: a handle of it closed (what it
+   * wrote is complete), it was deleted, restored or imported. Appends through an open handle do not fire.
+   */
+  readonly onDidChange = this.#changed.event;
 
   constructor(
     readonly home: string,
@@ -206,6 +213,7 @@ export class ThreadStore {
       mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
       renameSync(path, dest);
       this.#moveAssets(threadId, this.layout.threadsDir, this.layout.trashDir);
+      this.#changed.fire(threadId);
       return dest;
     } finally {
       lock.release();
@@ -226,6 +234,7 @@ export class ThreadStore {
     mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
     renameSync(src, dest);
     this.#moveAssets(threadId, this.layout.trashDir, this.layout.threadsDir);
+    this.#changed.fire(threadId);
     return dest;
   }
 
@@ -246,6 +255,7 @@ export class ThreadStore {
       throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
     const buf = readFileSync(srcPath);
     writeFileAtomic(dest, buf.subarray(0, buf.lastIndexOf(0x0a) + 1));
+    this.#changed.fire(metadata.threadId);
     return metadata.threadId;
   }
 
@@ -283,6 +293,7 @@ export class ThreadStore {
   #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
     const handle = new ThreadHandle(threadId, writer, () => {
       if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+      this.#changed.fire(threadId);
     });
     this.#open.set(threadId, handle);
     return handle;

@@ -24,6 +24,7 @@ import {
 } from "./threads";
 import { RECALL_VIEW_ID, importHistory } from "../recall-view";
 import { handoffCommand, retryCommand, saveBugBundleCommand } from "./ops";
+import { clearDataCommand } from "../clear-data";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -40,9 +41,13 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.exportMarkdown": exportMarkdownCommand,
   "acpThreads.importSnapshot": importSnapshot,
   "acpThreads.delete": deleteThread,
+  "acpThreads.clearData": (hub) => clearDataCommand(hub.home, hub.config.trafficMaxTotalMB, () => hub.tree.refresh()),
   "acpThreads.copySessionId": copySessionId,
   "acpThreads.searchRecall": () => vscode.commands.executeCommand(`${RECALL_VIEW_ID}.focus`),
-  "acpThreads.refreshSessions": (hub) => hub.tree.refresh(),
+  "acpThreads.refreshSessions": (hub) => {
+    hub.past.catalog.rescan();
+    hub.tree.refresh();
+  },
   "acpThreads.filterSessions": filterSessions,
   "acpThreads.cancel": cancelTurn,
   "acpThreads.stopSession": stopSession,

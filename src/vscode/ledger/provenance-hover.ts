@@ -1,7 +1,10 @@
 /**
  * Hover on a line an agent wrote: which agent, which turn of which thread, how long ago, and "Open turn". Read
- * from the ledgers (so it survives reloads); a line edited by hand since no longer says so.
+ * from the ledgers (so it survives reloads); a line edited by hand since no longer says so. The provenance index
+ * caches what it read until a ledger is appended to: by this window (`reset`, from the ledger host's event) or by
+ * another process (a watcher on the ledger folder), so hovering reads no file while nothing was recorded.
  */
+import { mkdirSync, watch, type FSWatcher } from "node:fs";
 import * as vscode from "vscode";
 import type { LineOrigin, ProvenanceIndex } from "../../core/ledger/provenance";
 import { elapsed } from "../time-format";
@@ -9,6 +12,7 @@ import { elapsed } from "../time-format";
 export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable {
   readonly #cache = new Map<string, { version: number; lines: (LineOrigin | null)[] }>();
   readonly #sub: vscode.Disposable;
+  #watcher: FSWatcher | undefined;
 
   constructor(
     private readonly index: ProvenanceIndex,
@@ -18,11 +22,26 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
       vscode.languages.registerHoverProvider({ scheme: "file" }, this),
       vscode.workspace.onDidCloseTextDocument((d) => this.#cache.delete(d.uri.toString())),
     );
+    this.#watch();
   }
 
-  /** Forget what was worked out (the ledger changed). */
-  reset(): void {
+  /** Forget what was worked out (a ledger changed: `threadId`'s, or any). */
+  reset(threadId?: string): void {
+    this.index.invalidate(threadId);
     this.#cache.clear();
+  }
+
+  #watch(): void {
+    try {
+      mkdirSync(this.index.dir, { recursive: true, mode: 0o700 }); // once, so another process's first ledger is seen
+      this.#watcher = watch(this.index.dir, { persistent: false }, (_e, name) => {
+        const file = typeof name === "string" ? name : "";
+        if (file.endsWith(".jsonl")) this.reset(file.slice(0, -".jsonl".length));
+      });
+      this.#watcher.on("error", () => this.#watcher?.close());
+    } catch {
+      // no ledger folder yet: this window's own recordings still reset the cache (a reload sees other processes')
+    }
   }
 
   originAt(doc: vscode.TextDocument, line: number): LineOrigin | null {
@@ -51,6 +70,7 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
   }
 
   dispose(): void {
+    this.#watcher?.close();
     this.#sub.dispose();
   }
 }

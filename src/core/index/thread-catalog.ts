@@ -1,0 +1,217 @@
+/**
+ * Every thread's metadata in memory, for the editor's sessions tree and panels: loaded once from the threads
+ * index, then kept current incrementally, off the host's thread. A thread file that changes is marked by the
+ * store's own events (a handle closed, a delete, a restore) or by a watcher on the threads folder (another window
+ * or the CLI wrote it); the next `list` reads only the marked files, asynchronously and from where it stopped
+ * (their tail). Each `list` also lists the folder once, asynchronously, so a thread file that appeared or went
+ * is seen even before its watcher event. An unchanged tree costs no sync file call and no stat per thread.
+ *
+ * Threads this process is writing are not re-read on each append (the live session has their state); they are
+ * read once when their handle closes.
+ */
+import { watch, type FSWatcher } from "node:fs";
+import { mkdir, open, readdir, stat } from "node:fs/promises";
+import { Emitter, type Disposable } from "../lifecycle";
+import { nullLogger, type Logger } from "../log";
+import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
+import { isInside } from "../platform/paths";
+import { readRecordsFromBuffer } from "../store/jsonl-reader";
+import { isThreadId } from "../store/thread-id";
+import type { ThreadStore } from "../store/thread-store";
+import { openThreadIndexAsync, syncThreadIndex, type ThreadQuery } from "./threads-index";
+
+const HEAD_BYTES = 256;
+
+interface Row {
+  meta: ThreadMetadata;
+  size: number;
+  mtime: number;
+  /** Offset just after the last complete line read. */
+  offset: number;
+  head: string;
+}
+
+export interface CatalogOptions {
+  logger?: Logger;
+  /** Watch the threads folder for other processes' writes (default true). */
+  watch?: boolean;
+  /** At most one change event per this many ms (default 500). */
+  throttleMs?: number;
+}
+
+export class ThreadCatalog implements Disposable {
+  readonly #store: ThreadStore;
+  readonly #logger: Logger;
+  readonly #opts: CatalogOptions;
+  readonly #rows = new Map<string, Row>();
+  readonly #dirty = new Set<string>();
+  /** Threads that failed to read: not tried again until their file changes. */
+  readonly #failed = new Set<string>();
+  readonly #changed = new Emitter<void>();
+  /** Fires (throttled) when a thread file changed: a `list` now would answer differently. */
+  readonly onDidChange = this.#changed.event;
+  #loaded: Promise<void> | undefined;
+  #applying: Promise<void> | undefined;
+  #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #subs: Disposable[] = [];
+  #disposed = false;
+
+  constructor(store: ThreadStore, opts: CatalogOptions = {}) {
+    this.#store = store;
+    this.#opts = opts;
+    this.#logger = opts.logger ?? nullLogger;
+    this.#subs.push(store.onDidChange((id) => this.changed(id)));
+  }
+
+  /** Marks a thread as changed (read again on the next `list`). */
+  changed(threadId: string): void {
+    if (!isThreadId(threadId) || this.#disposed) return;
+    this.#failed.delete(threadId);
+    this.#dirty.add(threadId);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#disposed) this.#changed.fire();
+    }, this.#opts.throttleMs ?? 500);
+  }
+
+  /** Marks every thread as changed (an explicit refresh): each is stat'ed again on the next `list`. */
+  rescan(): void {
+    for (const id of this.#rows.keys()) this.#dirty.add(id);
+  }
+
+  /** The metadata of a thread as last read (undefined before the first `list`, or for an unknown thread). */
+  get(threadId: string): ThreadMetadata | undefined {
+    return this.#rows.get(threadId)?.meta;
+  }
+
+  /** Matching threads, most recent activity first. Reads only what changed since the last call. */
+  async list(q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
+    await (this.#loaded ??= this.#load());
+    await this.#scanFolder();
+    while (this.#dirty.size) await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
+    const out: ThreadMetadata[] = [];
+    for (const { meta } of this.#rows.values()) {
+      if (q.workspace && !inWorkspace(meta, q.workspace)) continue;
+      if (q.agent && meta.agent.id !== q.agent && meta.agent.name !== q.agent) continue;
+      out.push(meta);
+    }
+    out.sort((a, b) =>
+      a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : a.threadId < b.threadId ? 1 : -1,
+    );
+    return q.limit ? out.slice(0, Math.max(1, Math.floor(q.limit))) : out;
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearTimeout(this.#timer);
+    this.#watcher?.close();
+    for (const s of this.#subs.splice(0)) s.dispose();
+    this.#changed.dispose();
+  }
+
+  /** Once: the rows of the threads index (synced), then the watcher. */
+  async #load(): Promise<void> {
+    const index = await openThreadIndexAsync(this.#store.layout.threadIndexDb);
+    try {
+      syncThreadIndex(index, this.#store);
+      for (const r of index.db.all<{
+        id: string;
+        size: number;
+        mtime: number;
+        byte_offset: number;
+        head: string;
+        state: string;
+      }>("SELECT id, size, mtime, byte_offset, head, state FROM threads"))
+        this.#rows.set(r.id, {
+          meta: JSON.parse(r.state) as ThreadMetadata,
+          size: Number(r.size),
+          mtime: Number(r.mtime),
+          offset: Number(r.byte_offset),
+          head: r.head,
+        });
+    } finally {
+      index.close();
+    }
+    if (this.#opts.watch !== false) await this.#watch();
+  }
+
+  /** Thread files that appeared or went since the last look (one async folder listing). */
+  async #scanFolder(): Promise<void> {
+    const names = await readdir(this.#store.threadsDir).catch(() => [] as string[]);
+    const ids = new Set<string>();
+    for (const n of names) if (n.endsWith(".jsonl") && isThreadId(n.slice(0, -6))) ids.add(n.slice(0, -6));
+    for (const id of ids) if (!this.#rows.has(id) && !this.#failed.has(id)) this.#dirty.add(id);
+    for (const id of this.#rows.keys()) if (!ids.has(id)) this.#dirty.add(id);
+  }
+
+  async #watch(): Promise<void> {
+    const dir = this.#store.threadsDir;
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      if (this.#disposed) return;
+      this.#watcher = watch(dir, { persistent: false }, (_event, name) => {
+        const file = typeof name === "string" ? name : "";
+        const id = file.endsWith(".jsonl") ? file.slice(0, -6) : "";
+        if (!isThreadId(id)) return;
+        const h = this.#store.handleOf(id);
+        if (h && !h.closed) return; // our own writes: read once when the handle closes
+        this.changed(id);
+      });
+      this.#watcher.on("error", (err) => this.#logger.warn("the threads folder watcher stopped", err));
+    } catch (err) {
+      this.#logger.warn("cannot watch the threads folder; other processes' threads show after a reload", err);
+    }
+  }
+
+  async #apply(): Promise<void> {
+    const ids = [...this.#dirty];
+    this.#dirty.clear();
+    for (const id of ids) {
+      try {
+        await this.#read(id);
+      } catch (err) {
+        this.#rows.delete(id);
+        this.#failed.add(id);
+        this.#logger.warn(`thread ${id} could not be read: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Reads what changed in one thread's file (its tail when it only grew), asynchronously. */
+  async #read(id: string): Promise<void> {
+    const path = this.#store.pathFor(id);
+    const st = await stat(path).catch(() => undefined);
+    if (!st) return void this.#rows.delete(id);
+    const prev = this.#rows.get(id);
+    if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) return;
+    const fh = await open(path, "r");
+    try {
+      const headBuf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
+      await fh.read(headBuf, 0, headBuf.length, 0);
+      const head = headBuf.toString("hex");
+      const tail = !!prev && st.size >= prev.size && head.startsWith(prev.head);
+      const from = tail ? prev.offset : 0;
+      const buf = Buffer.alloc(Math.max(0, st.size - from));
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
+        if (!bytesRead) break;
+        got += bytesRead;
+      }
+      const res = readRecordsFromBuffer(buf.subarray(0, got), from);
+      const folder = new MetadataFolder();
+      if (tail) folder.metadata = structuredClone(prev.meta);
+      for (const r of res.records) folder.add(r);
+      if (!folder.metadata) throw new Error("no thread_start record");
+      this.#rows.set(id, { meta: folder.metadata, size: st.size, mtime: st.mtimeMs, offset: res.endOffset, head });
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+/** The index's workspace rule: started in the folder or below it, or in the repository the folder is. */
+function inWorkspace(m: ThreadMetadata, ws: string): boolean {
+  return isInside(ws, m.cwd) || (!!m.repoRoot && isInside(ws, m.repoRoot) && isInside(m.repoRoot, ws));
+}

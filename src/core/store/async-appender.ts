@@ -1,0 +1,142 @@
+/**
+ * An append-only file written off the caller's thread: `write` queues the bytes and returns at once; one write at
+ * a time goes out through a file handle (append mode, 0600, parent folders created). For hot paths (the traffic
+ * recorder sees every JSON-RPC line of a busy agent) where `writeSync` would stall the extension host.
+ *
+ * - Bounded: past `maxPending` queued bytes, new data is dropped and counted; the next write that goes out starts
+ *   with `dropNote(n)` (a line saying what was lost), so a slow disk costs lines, never memory.
+ * - Size-capped with one rotation: once the file would grow past `rotateAt`, it is renamed to `rotatedPath(path)`
+ *   (replacing the older one) and a new file starts.
+ * - A failed write (full disk) stops the appender for good: `onError` hears it once, later writes are ignored.
+ */
+import { mkdir, open, rename, stat, type FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+
+export interface AsyncAppenderOptions {
+  /** Queued bytes beyond which new data is dropped (default 8 MiB). */
+  maxPending?: number;
+  /** Rotate once the file would grow past this many bytes (default: never). */
+  rotateAt?: number;
+  rotatedPath?: (path: string) => string;
+  /** The line written in place of `n` dropped writes. */
+  dropNote?: (n: number) => string;
+  onError?: (err: unknown) => void;
+}
+
+export const DEFAULT_MAX_PENDING = 8 * 1024 * 1024;
+
+export class AsyncAppender {
+  readonly #opts: AsyncAppenderOptions;
+  #queue: Buffer[] = [];
+  #pending = 0;
+  #dropped = 0;
+  /** Drops already noted in the file. */
+  #noted = 0;
+  #fh: FileHandle | undefined;
+  /** Bytes in the current file (known once it is open). */
+  #size = 0;
+  #running: Promise<void> | undefined;
+  #closed = false;
+  #failed = false;
+
+  constructor(
+    readonly path: string,
+    opts: AsyncAppenderOptions = {},
+  ) {
+    this.#opts = opts;
+  }
+
+  /** Writes dropped so far because the queue was full. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Bytes queued and not written yet. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Queues `data`; false when it was dropped (queue full, closed or failed). Never blocks. */
+  write(data: string | Buffer): boolean {
+    if (this.#closed || this.#failed) return false;
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (this.#pending + buf.length > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
+      this.#dropped++;
+      return false;
+    }
+    this.#queue.push(buf);
+    this.#pending += buf.length;
+    this.#running ??= this.#drain().finally(() => (this.#running = undefined));
+    return true;
+  }
+
+  /** Resolves once everything queued so far is written (or the appender failed). */
+  async flush(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  /** Writes what is queued, then closes the file. Later writes are ignored. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+    const fh = this.#fh;
+    this.#fh = undefined;
+    await fh?.close().catch(() => undefined);
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length && !this.#failed) {
+        const batch = this.#take();
+        const dropped = this.#dropped - this.#noted;
+        const note = dropped > 0 && this.#opts.dropNote ? Buffer.from(this.#opts.dropNote(dropped), "utf8") : null;
+        this.#noted += dropped;
+        const out = note ? Buffer.concat([note, batch]) : batch;
+        const fh = await this.#file(out.length);
+        let off = 0;
+        while (off < out.length) off += (await fh.write(out, off, out.length - off)).bytesWritten;
+        this.#size += out.length;
+      }
+    } catch (err) {
+      this.#failed = true;
+      this.#queue = [];
+      this.#pending = 0;
+      await this.#fh?.close().catch(() => undefined);
+      this.#fh = undefined;
+      this.#opts.onError?.(err);
+    }
+  }
+
+  /** The queued buffers that fit before the next rotation (at least one), joined. */
+  #take(): Buffer {
+    const cap = this.#opts.rotateAt;
+    const parts: Buffer[] = [];
+    let n = 0;
+    while (this.#queue.length) {
+      const next = this.#queue[0]!;
+      if (parts.length && cap !== undefined && this.#size + n + next.length > cap) break;
+      parts.push(this.#queue.shift()!);
+      n += next.length;
+    }
+    this.#pending -= n;
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, n);
+  }
+
+  /** The open file, rotated first when `bytes` more would pass the cap. */
+  async #file(bytes: number): Promise<FileHandle> {
+    if (!this.#fh) {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.#fh = await open(this.path, "a", 0o600);
+      this.#size = (await stat(this.path)).size;
+    }
+    const cap = this.#opts.rotateAt;
+    if (cap !== undefined && this.#size > 0 && this.#size + bytes > cap && this.#opts.rotatedPath) {
+      await this.#fh.close();
+      this.#fh = undefined;
+      await rename(this.path, this.#opts.rotatedPath(this.path));
+      this.#fh = await open(this.path, "a", 0o600);
+      this.#size = 0;
+    }
+    return this.#fh;
+  }
+}

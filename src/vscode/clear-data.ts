@@ -1,0 +1,101 @@
+/**
+ * "ACP Threads: Clear data…": the data home's size per category (threads, trash, traffic, ledger, recall index,
+ * registry agents, runtimes, …) with a multi-select of what to clear, a confirmation, then the core's clearData
+ * (a thread a live session holds is kept). The first choice is the garbage collection `acp-threads gc` does.
+ * Also the periodic traffic cap (`acpThreads.traffic.maxTotalMB`): traffic of gone threads and the oldest over the
+ * cap are removed at start and every half hour, asynchronously.
+ */
+import * as vscode from "vscode";
+import { clearData } from "../core/retention/clear";
+import { applyGc, planGc } from "../core/retention/gc";
+import { formatBytes, measureHome, type CategorySize, type DataCategory } from "../core/retention/measure";
+
+const MB = 1024 * 1024;
+const GC_EVERY_MS = 30 * 60_000;
+
+export interface ClearChoice extends vscode.QuickPickItem {
+  category: DataCategory | "gc";
+  bytes: number;
+}
+
+/** The preview: one choice per category that holds something, sizes included; the gc pass first. */
+export async function clearDataChoices(home: string, trafficMaxMB: number): Promise<ClearChoice[]> {
+  const [sizes, plan] = await Promise.all([measureHome(home), planGc(home, { trafficMaxBytes: trafficMaxMB * MB })]);
+  const gc: ClearChoice[] = plan.items.length
+    ? [
+        {
+          category: "gc",
+          bytes: plan.bytes,
+          label: "$(sparkle) Only what outlives its thread",
+          description: formatBytes(plan.bytes),
+          detail: `${plan.items.length} items: traffic and ledger files of deleted threads, the trash older than 30 days, traffic over the cap`,
+        },
+      ]
+    : [];
+  return [...gc, ...sizes.filter((s) => s.files > 0).map(choiceOf)];
+}
+
+function choiceOf(s: CategorySize): ClearChoice {
+  return {
+    category: s.category,
+    bytes: s.bytes,
+    label: s.label,
+    description: `${formatBytes(s.bytes)} · ${s.files} file${s.files === 1 ? "" : "s"}`,
+  };
+}
+
+export async function clearDataCommand(home: string, trafficMaxMB: number, refresh: () => void): Promise<void> {
+  const choices = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: "Measuring ACP Threads data…" },
+    () => clearDataChoices(home, trafficMaxMB),
+  );
+  if (!choices.length) return void vscode.window.showInformationMessage("ACP Threads keeps no data yet.");
+  const picked = await vscode.window.showQuickPick(choices, {
+    title: "Clear ACP Threads data",
+    placeHolder: "What to clear (sizes as of now)",
+    canPickMany: true,
+  });
+  if (!picked?.length) return;
+  const total = picked.reduce((n, c) => n + c.bytes, 0);
+  const names = picked.map((c) => (c.category === "gc" ? "what outlives its thread" : c.category)).join(", ");
+  const ok = await vscode.window.showWarningMessage(
+    `Clear ${names} (${formatBytes(total)})? This cannot be undone. Threads a running session holds are kept.`,
+    { modal: true },
+    "Clear",
+  );
+  if (ok !== "Clear") return;
+  const categories = picked.flatMap((c) => (c.category === "gc" ? [] : [c.category]));
+  let freed = 0;
+  const failed: string[] = [];
+  if (picked.some((c) => c.category === "gc")) {
+    const done = await applyGc(await planGc(home, { trafficMaxBytes: trafficMaxMB * MB }));
+    freed += done.bytes;
+    failed.push(...done.failed.map((f) => f.path));
+  }
+  if (categories.length) {
+    const done = await clearData(home, categories);
+    freed += done.bytes;
+    failed.push(...done.failed.map((f) => f.path));
+  }
+  refresh();
+  const note = failed.length ? ` ${failed.length} item(s) could not be removed (in use?).` : "";
+  void vscode.window.showInformationMessage(`Cleared ${formatBytes(freed)} of ACP Threads data.${note}`);
+}
+
+/** The traffic cap and the audit log's rotation, now and every half hour (async; errors only logged). */
+export function scheduleTrafficCap(
+  home: string,
+  maxMB: () => number,
+  warn: (msg: string, err: unknown) => void,
+): vscode.Disposable {
+  const run = () =>
+    planGc(home, { only: ["traffic", "audit"], trashDays: Infinity, trafficMaxBytes: maxMB() * MB })
+      .then(applyGc)
+      .catch((err: unknown) => warn("the traffic cap could not be applied", err));
+  const first = setTimeout(() => void run(), 10_000);
+  const every = setInterval(() => void run(), GC_EVERY_MS);
+  return new vscode.Disposable(() => {
+    clearTimeout(first);
+    clearInterval(every);
+  });
+}

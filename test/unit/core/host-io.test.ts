@@ -1,0 +1,130 @@
+// #24 item 4: the extension host's recurring paths make no synchronous file call. Every `*Sync` function of
+// node:fs is counted while the path runs (the bundles call them through the module object, so the count sees
+// every one): the sessions tree listing past threads again (every 5 s while an agent works), the traffic
+// recorder taking a busy agent's lines, and the provenance hover on a file being typed in.
+import assert from "node:assert/strict";
+import fs, { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { ProtocolLog } from "../../../src/core/acp/protocol-log";
+import { readTraffic, TrafficRecorder } from "../../../src/core/bundle/traffic";
+import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
+import { ThreadStore } from "../../../src/core/store/thread-store";
+import { PastThreads } from "../../../src/vscode/past-threads";
+import { THREAD, turn, withLedger } from "./ledger/helpers";
+import { startInput, withTmp } from "./store/helpers";
+
+type FsTable = Record<string, unknown>;
+
+/** Runs `fn` with every sync fs function counted; returns the names called (with repeats). */
+async function syncCalls(fn: () => Promise<void> | void): Promise<string[]> {
+  const table = fs as unknown as FsTable;
+  const seen: string[] = [];
+  const saved = new Map<string, unknown>();
+  for (const name of Object.keys(table)) {
+    const orig = table[name];
+    if (!name.endsWith("Sync") || typeof orig !== "function") continue;
+    saved.set(name, orig);
+    table[name] = function (this: unknown, ...args: unknown[]) {
+      seen.push(name);
+      return (orig as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+  try {
+    await fn();
+  } finally {
+    for (const [name, orig] of saved) table[name] = orig;
+  }
+  return seen;
+}
+
+test("the sessions tree lists past threads again without a file call; another process's write is read async", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new ThreadStore(home);
+    for (let i = 0; i < 40; i++) store.create(startInput(dir, { title: `t${i}` })).close();
+    const past = new PastThreads(store);
+    try {
+      assert.equal((await past.list({ cwds: [dir] })).length, 40); // the first listing loads (once)
+      const calls = await syncCalls(async () => {
+        for (let i = 0; i < 20; i++) assert.equal((await past.list({ cwds: [dir] })).length, 40);
+        await past.list({ cwds: [] });
+        await past.agents();
+      });
+      assert.deepEqual(calls, [], "a refresh with nothing changed");
+      // another process (its own store) renames a thread: the watcher marks it, the next listing reads its tail
+      const other = new ThreadStore(home);
+      const id = other.ids()[3]!;
+      const changed = new Promise<void>((resolve) => past.onDidChange(() => resolve()));
+      const keepAlive = setInterval(() => undefined, 1000); // the watcher does not hold the process open
+      other.rename(id, "renamed elsewhere");
+      await changed;
+      clearInterval(keepAlive);
+      let titles: string[] = [];
+      const after = await syncCalls(async () => {
+        titles = (await past.list({ cwds: [dir] })).map((t) => t.title);
+      });
+      assert.ok(titles.includes("renamed elsewhere"), titles.join(", "));
+      assert.deepEqual(after, []);
+      // a thread another process adds is listed at once (one async folder listing), before any watcher event
+      const added = other.create(startInput(dir, { title: "added elsewhere" }));
+      added.close();
+      const listed = await syncCalls(async () => {
+        titles = (await past.list({ cwds: [dir] })).map((t) => t.title);
+      });
+      assert.equal(titles[0], "added elsewhere");
+      assert.deepEqual(listed, []);
+      // this process's own writes: read once, when the handle closes
+      const h = store.create(startInput(dir, { title: "mine" }));
+      h.close();
+      assert.equal((await past.list({ cwds: [dir] }))[0]!.title, "mine");
+      assert.equal(past.metadata(h.threadId)?.title, "mine");
+    } finally {
+      past.dispose();
+    }
+  }));
+
+test("the traffic recorder takes a busy agent's lines without a sync write, and they all reach the file", () =>
+  withTmp(async (dir) => {
+    const log = new ProtocolLog();
+    const path = join(dir, "traffic", "0196a000-0000-7000-8000-00000000000c.ndjson");
+    const rec = new TrafficRecorder(path);
+    rec.addSession("s1");
+    rec.follow(log);
+    const calls = await syncCalls(() => {
+      for (let i = 0; i < 2000; i++) {
+        const update = { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { text: `${i}` } } };
+        log.add("recv", JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: update }));
+      }
+      log.add("stderr", "token=abcdef0123456789 leaked");
+    });
+    assert.deepEqual(calls, []);
+    await rec.close();
+    const { entries } = readTraffic(path);
+    assert.equal(entries.length, 2001);
+    assert.equal(entries[1999]!.m?.method, "session/update");
+    assert.doesNotMatch(entries[2000]!.x ?? "", /abcdef0123456789/);
+  }));
+
+test("the provenance hover reads no file while no ledger changed, and sees an append after invalidate", () =>
+  withLedger(async (ws, ledger) => {
+    const file = join(ws, "a.txt");
+    await turn(ledger, ws, 1, () => writeFileSync(file, "one\ntwo\n"));
+    const index = new ProvenanceIndex(ledger);
+    assert.equal(index.linesOf(file, "one\ntwo\n")[0]?.turn, 1); // worked out once
+    let lines: ReturnType<ProvenanceIndex["linesOf"]> = [];
+    const calls = await syncCalls(() => {
+      for (let i = 0; i < 50; i++) lines = index.linesOf(file, `typed ${i}\none\ntwo\n`);
+    });
+    assert.deepEqual(calls, []);
+    assert.deepEqual(
+      lines.map((l) => l?.turn ?? null),
+      [null, 1, 1],
+    );
+    await turn(ledger, ws, 2, () => writeFileSync(file, "one\ntwo\nthree\n"));
+    index.invalidate(THREAD);
+    assert.deepEqual(
+      index.linesOf(file, "one\ntwo\nthree\n").map((l) => l?.turn ?? null),
+      [1, 1, 2],
+    );
+  }));
