@@ -88,12 +88,13 @@ export function scheduleTrafficCap(
   maxMB: () => number,
   warn: (msg: string, err: unknown) => void,
 ): vscode.Disposable {
-  const run = () =>
+  const run = (): void => {
     planGc(home, { only: ["traffic", "audit"], trashDays: Infinity, trafficMaxBytes: maxMB() * MB })
       .then(applyGc)
       .catch((err: unknown) => warn("the traffic cap could not be applied", err));
-  const first = setTimeout(() => void run(), 10_000);
-  const every = setInterval(() => void run(), GC_EVERY_MS);
+  };
+  const first = setTimeout(run, 10_000);
+  const every = setInterval(run, GC_EVERY_MS);
   return new vscode.Disposable(() => {
     clearTimeout(first);
     clearInterval(every);

@@ -10,6 +10,7 @@ import type { ProtocolLog, ProtocolLogEntry } from "../acp/protocol-log";
 import type { Disposable } from "../lifecycle";
 import { REDACTED, redactSecrets } from "../redact";
 import { AsyncAppender } from "../store/async-appender";
+import { background } from "../util/unexpected";
 
 export type TrafficDirection = ProtocolLogEntry["direction"];
 
@@ -103,7 +104,7 @@ export class TrafficRecorder implements Disposable {
       dropNote: (n) =>
         `${JSON.stringify({ t: Date.now(), d: "note", x: `${n} lines were dropped: the disk fell behind` })}\n`,
       // a full disk must not break the session: recording just stops
-      onError: () => void this.close(),
+      onError: () => background(this.close(), "closing the traffic file"),
     });
   }
 
@@ -140,7 +141,7 @@ export class TrafficRecorder implements Disposable {
   }
 
   dispose(): void {
-    void this.close();
+    background(this.close(), "closing the traffic file");
   }
 
   #belongs(d: TrafficDirection, m: Msg): boolean {

@@ -10,6 +10,7 @@ import { TrafficRecorder } from "../bundle/traffic";
 import { Emitter, type Disposable } from "../lifecycle";
 import type { RuntimeEvent } from "../model/events";
 import type { AgentExit } from "./types";
+import { background } from "../util/unexpected";
 
 export interface TapOptions {
   /** Where the protocol traffic is recorded; undefined records nothing. */
@@ -63,7 +64,7 @@ export class RuntimeTaps {
   }
 
   dispose(): void {
-    void this.close();
+    background(this.close(), "writing the session's traffic");
   }
 
   /** Stops following; resolves once the recorded traffic is on disk. */
