@@ -129,27 +129,29 @@ for (const id of ["codex-acp", "claude-agent-acp-0.23"] as const) {
   );
 }
 
-// codex-acp 2.6 ends such a turn with end_turn and "exceeded retry limit, last status: 429 Too Many Requests" as
-// its answer, which the watchdog does not read as a rate limit (yet): the old adapter's JSON-RPC error is tested.
-test(
-  "codex-acp-0.16: a 429 from the model API is recognised as a rate limit and the turn is continued after a wait",
-  { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
-  async () => {
-    const t = await setUp("codex-acp-0.16");
-    try {
-      t.server.configure({ fail: { status: 429, count: 1, message: "Rate limit reached for requests" } });
-      const run = await supervised(t, 60_000);
-      await settled(t, run);
-      assert.deepEqual(alerts(run.states), ["rate_limited"]);
-      const history = run.states.flatMap((s) => s.history.map((h) => h.step));
-      assert.deepEqual([...new Set(history)], ["continue"]);
-      await finish(t, run);
-      assert.equal(t.server.stats().injectedFailures, 1);
-    } finally {
-      await t.cleanup();
-    }
-  },
-);
+// codex-acp 0.16 fails the turn with a JSON-RPC error; codex-acp 2.6 ends it with end_turn and a typed session
+// failure ("exceeded retry limit, last status: 429 Too Many Requests") that the runtime turns into a turn error.
+for (const id of ["codex-acp", "codex-acp-0.16"] as const) {
+  test(
+    `${id}: a 429 from the model API is recognised as a rate limit and the turn is continued after a wait`,
+    { timeout: AGENT_TIMEOUT_MS, skip: skipUnlessInstalled },
+    async () => {
+      const t = await setUp(id);
+      try {
+        t.server.configure({ fail: { status: 429, count: 1, message: "Rate limit reached for requests" } });
+        const run = await supervised(t, 60_000);
+        await settled(t, run);
+        assert.deepEqual(alerts(run.states), ["rate_limited"]);
+        const history = run.states.flatMap((s) => s.history.map((h) => h.step));
+        assert.deepEqual([...new Set(history)], ["continue"]);
+        await finish(t, run);
+        assert.equal(t.server.stats().injectedFailures, 1);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+}
 
 test(
   "claude-agent-acp: an agent killed mid-turn is restarted, its session loaded, and the turn continued",
