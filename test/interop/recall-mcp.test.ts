@@ -1,6 +1,7 @@
 // Our recall MCP server (`acp-threads mcp`) offered to real agents as an ACP mcpServer: after a first session is
 // imported, a new session's "search past sessions" turn makes the agent call the recall tool (under its own
-// namespacing: codex `mcp__acp_threads` namespace, Claude `mcp__acp-threads__recall`) and the evidence reaches
+// namespacing: codex `mcp__acp_threads` namespace, found through tool_search on codex 0.166, Claude
+// `mcp__acp-threads__recall`) and the evidence reaches
 // the model.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -28,8 +29,9 @@ function runtimeWithRecall(t: Interop) {
 }
 
 const IMPORT: Partial<Record<AgentId, (t: Interop) => string[]>> = {
-  // codex-acp 2.6 makes no recall call against the scripted model (codex 0.166 offers MCP tools through its
-  // tool_search; `features.tool_search = false` did not change that): the old adapter keeps codex's case covered
+  // codex-acp 2.6 (codex 0.166) defers MCP tools behind its tool_search: the scripted model searches first, as a
+  // real one does (test/fixtures/model-server/tool-search.ts); codex-acp 0.16 offers them upfront
+  "codex-acp": (t) => ["recall", "bootstrap", "--root", t.agent.transcripts.codexSessions],
   "codex-acp-0.16": (t) => ["recall", "bootstrap", "--root", t.agent.transcripts.codexSessions],
   "claude-agent-acp": (t) => ["recall", "sync-claude", "--root", join(t.agent.home, ".claude", "projects")],
 };

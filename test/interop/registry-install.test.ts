@@ -40,8 +40,15 @@ test(
       );
 
       const listing = await fetchRegistry({ url: reg.url, dataHome: t.dataHome });
-      const installed = await installAgent(listing.index.agents[0]!, { dataHome: t.dataHome, registryUrl: reg.url });
+      // env: npm and the auth probe run in the agent's isolated environment
+      const installed = await installAgent(listing.index.agents[0]!, {
+        dataHome: t.dataHome,
+        registryUrl: reg.url,
+        env: t.agent.env,
+      });
       assert.equal(installed.kind, "npx");
+      // codex-acp 2.6 advertises api-key and chat-gpt, both agent auth (no `type`)
+      assert.deepEqual(installed.auth, ["agent"]);
       assert.ok(installed.command.startsWith(join(t.dataHome, "agents", "codex-acp", "2.6.0", "node_modules")));
 
       const spec = resolveAgent("codex-acp", { cwd: t.workspace, installed: (id) => installedSpecFor(t.dataHome, id) });

@@ -9,6 +9,7 @@ import { AcpThreadsError } from "../../core/errors";
 import {
   fetchRegistry,
   findInstalled,
+  authLabel,
   installAgent,
   listInstalled,
   resolveRegistryUrl,
@@ -128,10 +129,14 @@ const list = sub(
     }
     const listing = await registry(ctx);
     if (flags.available) {
-      const have = new Map(installed.map((a) => [a.id, a.version]));
+      const have = new Map(installed.map((a) => [a.id, a]));
       if (flags.format === "json") {
         const { source, url, error, rejected } = listing;
-        const agents = listing.index.agents.map((a) => ({ ...a, installedVersion: have.get(a.id) ?? null }));
+        const agents = listing.index.agents.map((a) => ({
+          ...a,
+          installedVersion: have.get(a.id)?.version ?? null,
+          auth: have.get(a.id)?.auth ?? null,
+        }));
         io.stdout.write(`${JSON.stringify({ source, url, error, agents, rejected }, null, 2)}\n`);
       } else {
         const rows = listing.index.agents.map((a) => [
@@ -139,16 +144,21 @@ const list = sub(
           a.version,
           a.license ?? "",
           kinds(a),
-          have.has(a.id) ? `installed ${have.get(a.id)}` : "",
+          authLabel(have.get(a.id)?.auth, have.has(a.id)).replace(/^auth: /, ""),
+          have.has(a.id) ? `installed ${have.get(a.id)!.version}` : "",
           a.name,
         ]);
-        io.stdout.write(table([["ID", "VERSION", "LICENSE", "DISTRIBUTION", "STATUS", "NAME"], ...rows]));
+        io.stdout.write(table([["ID", "VERSION", "LICENSE", "DISTRIBUTION", "AUTH", "STATUS", "NAME"], ...rows]));
         for (const r of listing.rejected)
           io.stderr.write(`acp-threads agents: skipped invalid entry '${r.id}': ${r.reason}\n`);
       }
       return EXIT.ok;
     }
-    const rows = installed.map((a) => ({ ...a, updateAvailable: updateFor(a, listing.index)?.version ?? null }));
+    const rows = installed.map((a) => ({
+      ...a,
+      auth: a.auth ?? null,
+      updateAvailable: updateFor(a, listing.index)?.version ?? null,
+    }));
     if (flags.format === "json") {
       io.stdout.write(
         `${JSON.stringify({ source: listing.source, error: listing.error, installed: rows }, null, 2)}\n`,
@@ -159,10 +169,11 @@ const list = sub(
       a.id,
       a.version,
       a.kind,
+      authLabel(a.auth ?? undefined, true).replace(/^auth: /, ""),
       a.updateAvailable ? `update available: ${a.updateAvailable}` : "",
       a.name,
     ]);
-    io.stdout.write(table([["ID", "VERSION", "KIND", "STATUS", "NAME"], ...lines]));
+    io.stdout.write(table([["ID", "VERSION", "KIND", "AUTH", "STATUS", "NAME"], ...lines]));
     return EXIT.ok;
   },
 );

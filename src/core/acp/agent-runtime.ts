@@ -28,7 +28,8 @@ import { UpdateQueue } from "./update-queue";
 import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
 import { clientInitializeParams } from "./initialize";
 import { turnUsageFrom } from "./turn-usage";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
+import { sessionFailureMessage, sessionFailureOf } from "./session-failure";
 
 export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 
@@ -279,7 +280,11 @@ class Runtime implements AcpAgentRuntime {
       await this.#queue.idle(sessionId);
       // not in the stable schema yet: claude-agent-acp and opencode send `usage`, gemini `_meta.quota`
       const usage = turnUsageFrom(res);
-      channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
+      // codex-acp 2.6 / claude-agent-acp 0.101 end a turn whose model API failed with end_turn + a typed failure
+      const failed = sessionFailureOf(res._meta);
+      if (failed?.severity === "error")
+        channel.push({ type: "error", message: sessionFailureMessage(failed), code: "model_failure" });
+      else channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
     } catch (err) {
       await this.#queue.idle(sessionId);
       const failure = this.#fatal

@@ -3,10 +3,12 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { CLIENT_NAME } from "./client-app";
 import { VERSION } from "../version";
+import { SESSION_FAILURE_CAPABILITY_META } from "./session-failure";
 
 export const CLIENT_VERSION = VERSION;
 
-/** Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output. */
+/** Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output, typed
+ * session failures (session-failure.ts). */
 export function clientInitializeParams(): acp.InitializeRequest {
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -14,7 +16,7 @@ export function clientInitializeParams(): acp.InitializeRequest {
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       auth: { terminal: true },
-      _meta: { terminal_output: true, "terminal-auth": true },
+      _meta: { terminal_output: true, "terminal-auth": true, ...SESSION_FAILURE_CAPABILITY_META },
     } as acp.ClientCapabilities,
     clientInfo: { name: CLIENT_NAME, title: "ACP Threads", version: CLIENT_VERSION },
   };

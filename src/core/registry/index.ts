@@ -9,3 +9,4 @@ export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled } fr
 export { installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
 export { updateAgent, updateFor } from "./update";
 export { agentsLayout } from "./layout";
+export { AUTH_PROBE_TIMEOUT_MS, authKindsOf, authKindsOfMethods, authLabel, probeAuthKinds } from "./auth";

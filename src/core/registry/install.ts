@@ -10,7 +10,8 @@ import { AcpThreadsError, errorMessage } from "../errors";
 import { binaryInstall, binaryTargetFor } from "./install-binary";
 import { npmInstall } from "./install-npm";
 import { uvInstall } from "./install-uv";
-import { findInstalled, updateInstalled } from "./installed";
+import { probeAuthKinds } from "./auth";
+import { findInstalled, installedAgentSpec, updateInstalled } from "./installed";
 import { agentsLayout } from "./layout";
 import { hostRegistryPlatform } from "./platform";
 import { validateAgent } from "./validate";
@@ -24,6 +25,8 @@ export interface InstallOptions {
   signal?: AbortSignal;
   /** Environment for npm / uv (PATH to find them); defaults to process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Ask the installed agent for its auth methods (one `initialize`); default true. */
+  probeAuth?: boolean;
 }
 
 /** The distribution this machine installs: its binary build, else npx, else uvx. */
@@ -120,6 +123,12 @@ export async function installAgent(entry: RegistryAgent, opts: InstallOptions): 
     registryUrl: opts.registryUrl,
     installedAt: new Date().toISOString(),
   };
+  if (opts.probeAuth !== false) {
+    opts.onProgress?.({ phase: "probe", message: `Asking ${agent.name} how it signs in…` });
+    const probed = await probeAuthKinds(installedAgentSpec(installed), { cwd: final, env: opts.env });
+    if (probed.auth) installed.auth = probed.auth;
+    else opts.onProgress?.({ phase: "probe", message: `Could not read its sign-in methods: ${probed.error}` });
+  }
   const previous = updateInstalled(opts.dataHome, (agents) => {
     const i = agents.findIndex((a) => a.id === agent.id);
     const before = i >= 0 ? agents[i] : undefined;

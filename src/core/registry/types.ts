@@ -71,6 +71,9 @@ export interface RegistryListing {
 
 export type InstallKind = "npx" | "uvx" | "binary";
 
+/** How an agent signs its user in (ACP `authMethods[].type`; no type = "agent"). */
+export type AuthKind = "agent" | "terminal" | "env_var";
+
 /** An agent installed into `<data home>/agents/<id>/`, recorded in `<data home>/agents/installed.json`. */
 export interface InstalledAgent {
   id: string;
@@ -89,12 +92,15 @@ export interface InstalledAgent {
   env?: Record<string, string>;
   license?: string;
   icon?: string;
+  /** The kinds of the `authMethods` its `initialize` advertised after the install ([] = no sign-in); absent when
+   *  the probe failed or the install predates it. */
+  auth?: AuthKind[];
   registryUrl: string;
   installedAt: string;
 }
 
 export interface InstallProgress {
-  phase: "download" | "verify" | "extract" | "npm" | "uv" | "runtime" | "done";
+  phase: "download" | "verify" | "extract" | "npm" | "uv" | "runtime" | "probe" | "done";
   message: string;
   /** 0..1 when known. */
   fraction?: number;

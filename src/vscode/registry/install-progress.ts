@@ -15,6 +15,7 @@ const PHASE: Record<InstallProgress["phase"], string> = {
   npm: "Installing with npm",
   uv: "Installing with uv",
   runtime: "Preparing the runtime",
+  probe: "Asking how it signs in",
   done: "Done",
 };
 

@@ -1,10 +1,12 @@
 /**
  * The QuickPick items of "Add agent…" / "Update agent…" / "Remove agent…": one per registry agent with its
- * name, version, distribution kind and licence, its description, its icon, and "installed" / "update
- * available" marks; a separator says when the list is not the network's (cached copy or bundled snapshot).
+ * name, version, distribution kind, licence and auth kind (asked from the agent at install), its description,
+ * its icon, and "installed" / "update available" marks; a separator says when the list is not the network's
+ * (cached copy or bundled snapshot).
  */
 import * as vscode from "vscode";
 import {
+  authLabel,
   hostRegistryPlatform,
   installKindFor,
   type InstalledAgent,
@@ -59,7 +61,9 @@ export function agentItem(agent: RegistryAgent, installed?: InstalledAgent, upda
       : "";
   return {
     label: agent.name,
-    description: [agent.version, kindOf(agent), agent.license].filter(Boolean).join(" · "),
+    description: [agent.version, kindOf(agent), agent.license, authLabel(installed?.auth, !!installed)]
+      .filter(Boolean)
+      .join(" · "),
     detail: [mark, agent.description].filter(Boolean).join(" — "),
     iconPath: iconOf(agent.icon),
     agent,

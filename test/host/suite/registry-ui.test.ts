@@ -109,7 +109,8 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     const items = registryItems(listing, hub.registry.installed());
     const it = items.find((i) => i.agent?.id === "reg-fake");
     assert.match(it?.detail ?? "", /update available: 1\.0\.0 → 1\.1\.0/);
-    assert.match(it?.description ?? "", /1\.1\.0 · binary · MIT/);
+    // the installed fake agent advertises no auth methods (asked at install)
+    assert.match(it?.description ?? "", /1\.1\.0 · binary · MIT · auth: none/);
     const a = installed(await vscode.commands.executeCommand<InstallOutcome>("acpThreads.updateAgent", "reg-fake"));
     assert.equal(a.version, "1.1.0");
     assert.equal(hub.registry.updates().size, 0);

@@ -40,8 +40,8 @@ test("agents add / list / run --agent / update / remove against a local registry
     const env = { ACP_THREADS_REGISTRY_URL: reg.url };
     const available = await cli(home, ["list", "--available"], env);
     assert.equal(available.code, 0);
-    assert.match(available.out, /^ID\s+VERSION\s+LICENSE\s+DISTRIBUTION\s+STATUS\s+NAME$/m);
-    assert.match(available.out, /^fake\s+1\.0\.0\s+MIT\s+binary\s+Fake fake$/m);
+    assert.match(available.out, /^ID\s+VERSION\s+LICENSE\s+DISTRIBUTION\s+AUTH\s+STATUS\s+NAME$/m);
+    assert.match(available.out, /^fake\s+1\.0\.0\s+MIT\s+binary\s+known once installed\s+Fake fake$/m);
     assert.match(available.err, /skipped invalid entry 'Broken'/);
 
     assert.deepEqual(await cli(home, ["list"], env), {
@@ -53,7 +53,13 @@ test("agents add / list / run --agent / update / remove against a local registry
     assert.equal(add.code, 0, add.err);
     assert.equal(add.out, "installed fake 1.0.0 (binary): acp-threads run --agent fake\n");
     assert.match(add.err, /Installing Fake fake 1\.0\.0…\n {2}downloading/);
+    assert.match(add.err, /Asking Fake fake how it signs in…/);
     assert.match((await cli(home, ["add", "fake"], env)).out, /fake 1\.0\.0 is already installed/);
+    // the install asked the agent: the fake one advertises no auth methods
+    assert.match(
+      (await cli(home, ["list", "--available"], env)).out,
+      /^fake\s+1\.0\.0\s+MIT\s+binary\s+none\s+installed 1\.0\.0\s+Fake fake$/m,
+    );
 
     const run = await runCli(["run", "--agent", "fake", "hello there"], { home });
     assert.equal(run.code, 0, run.stderr);
@@ -61,15 +67,18 @@ test("agents add / list / run --agent / update / remove against a local registry
 
     reg.setAgents([(reg as unknown as { fake: (v: string) => unknown }).fake("2.0.0")]);
     const listed = await cli(home, ["list", "--format", "json"], env);
-    const json = JSON.parse(listed.out) as { source: string; installed: { id: string; updateAvailable: string }[] };
+    const json = JSON.parse(listed.out) as {
+      source: string;
+      installed: { id: string; updateAvailable: string; auth: string[] | null }[];
+    };
     assert.equal(json.source, "network");
     assert.deepEqual(
-      json.installed.map((a) => [a.id, a.updateAvailable]),
-      [["fake", "2.0.0"]],
+      json.installed.map((a) => [a.id, a.updateAvailable, a.auth]),
+      [["fake", "2.0.0", []]],
     );
     assert.match(
       (await cli(home, ["list"], env)).out,
-      /^fake\s+1\.0\.0\s+binary\s+update available: 2\.0\.0\s+Fake fake$/m,
+      /^fake\s+1\.0\.0\s+binary\s+none\s+update available: 2\.0\.0\s+Fake fake$/m,
     );
     const up = await cli(home, ["update"], env);
     assert.equal(up.code, 0, up.err);

@@ -57,7 +57,8 @@ test("a binary agent: install (tar.gz, sha256), start it by id, update to the zi
       assert.equal(installed.kind, "binary");
       assert.equal(installed.dir, agentsLayout(home).versionDir("fake", "1.0.0"));
       assert.equal(installed.command, join(installed.dir, "bin/fake-agent"));
-      assert.deepEqual([...new Set(progress.map((p) => p.phase))], ["download", "verify", "extract", "done"]);
+      assert.deepEqual([...new Set(progress.map((p) => p.phase))], ["download", "verify", "extract", "probe", "done"]);
+      assert.deepEqual(installed.auth, [], "the fake agent advertises no auth methods");
       assert.deepEqual(readdirSync(agentsLayout(home).agentDir("fake")), ["1.0.0"]); // no staging left
       assert.equal(await oneTurn(home, home, "fake"), "echo: hello");
 
