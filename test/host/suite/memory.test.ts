@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { MAX_CLOSED } from "../../../src/vscode/live-sessions";
+import { KEEP_EXITED_TERMINALS } from "../../../src/vscode/terminal-host";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
 
 describe("bounded memory of live sessions (#24)", () => {
@@ -59,5 +60,21 @@ describe("bounded memory of live sessions (#24)", () => {
     assert.ok(existsSync(hub.threads.pathFor(ids[0]!)), "its thread is on disk");
     await vscode.commands.executeCommand("acpThreads.openThread", ids[0]);
     await waitFor("the past thread to render", () => hub.panels.rendered(ids[0]!));
+  });
+
+  it("exited agent terminals past the cap are closed and give back their buffers", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    try {
+      for (let i = 0; i < KEEP_EXITED_TERMINALS + 6; i++) await s.prompt(`terminal echo term-${i}`);
+    } finally {
+      await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+    }
+    assert.ok(hub.terminals.held <= KEEP_EXITED_TERMINALS, `${hub.terminals.held} terminals held`);
+    const open = vscode.window.terminals.filter((t) => /echo term-/.test(t.name)).length;
+    assert.ok(open <= KEEP_EXITED_TERMINALS, `${open} agent terminals open`);
+    await s.close();
   });
 });
