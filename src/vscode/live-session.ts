@@ -98,9 +98,9 @@ export class LiveSession implements vscode.Disposable {
     this.#tail = new LiveTail(init.history);
   }
 
-  /** The latest state events (modes, options, commands, usage) and the events since the last turn ended. */
+  /** The latest events (coalesced, bounded; live-tail.ts), for views that follow the session (pickers, meters). */
   get events(): RuntimeEvent[] {
-    return this.#tail.withState;
+    return this.#tail.window;
   }
 
   /**
@@ -110,7 +110,7 @@ export class LiveSession implements vscode.Disposable {
    */
   async transcript(): Promise<RuntimeEvent[]> {
     const at = this.#tail.checkpoint;
-    const tail = [...this.#tail.events];
+    const tail = [...this.#tail.sinceCheckpoint];
     const path = this.#thread?.live.handle.path;
     if (at === undefined || !path) return tail;
     return [...(await readThreadEvents(path, at)), ...tail];
