@@ -92,7 +92,10 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
   readonly #recent = new Map<string, Recent>();
   readonly #closeSub: vscode.Disposable;
 
-  constructor(private readonly sessionLabel: (sessionId: string) => string) {
+  constructor(
+    private readonly sessionLabel: (sessionId: string) => string,
+    private readonly keepExited = KEEP_EXITED_TERMINALS,
+  ) {
     // a terminal the user closed gives back its pty and buffers
     this.#closeSub = vscode.window.onDidCloseTerminal((t) => {
       for (const [id, r] of this.#recent) if (r.terminal === t) this.#drop(id, r);
@@ -131,9 +134,9 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
     terminal.show(true); // visible, focus stays where the user is
   }
 
-  /** Closes the oldest exited terminals past KEEP_EXITED_TERMINALS. */
+  /** Closes the oldest exited terminals past `keepExited` (default KEEP_EXITED_TERMINALS). */
   #prune(): void {
-    let over = [...this.#recent.values()].filter((r) => r.exit).length - KEEP_EXITED_TERMINALS;
+    let over = [...this.#recent.values()].filter((r) => r.exit).length - this.keepExited;
     for (const [id, r] of this.#recent) {
       if (over <= 0) return;
       if (!r.exit) continue;
