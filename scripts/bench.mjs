@@ -8,7 +8,19 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
-const all = ["acp", "threads", "exec", "agents", "registry", "ledger", "thread-render", "text", "buffers", "composer"];
+const all = [
+  "acp",
+  "threads",
+  "exec",
+  "agents",
+  "registry",
+  "ledger",
+  "thread-render",
+  "text",
+  "buffers",
+  "composer",
+  "long-day",
+];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;
 

@@ -1,11 +1,14 @@
 /**
  * One running agent thread in the editor. Wraps the engine's `ThreadSession` (the one joiner of runtime and
- * thread: it records every turn into the thread store) and adds what the views need: the events seen so far
- * (a panel opened late renders them), a status, and the session's modes / config options for the pickers.
+ * thread: it records every turn into the thread store) and adds what the views need: a status, the session's
+ * modes / config options for the pickers, and what a panel opened late renders — the stored thread up to the
+ * last turn's end (read from the file, `transcript()`) plus a bounded, coalesced tail of the events since
+ * (live-tail.ts): memory stays flat however long the session runs.
  * The view id is the stored thread's id. Run mode closes the agent after the first turn; session mode keeps
  * it for follow-ups typed in the panel.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import { statSync } from "node:fs";
 import * as vscode from "vscode";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
@@ -23,6 +26,8 @@ import type { Supervisor } from "../core/watchdog/supervisor";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 import { background } from "../core/util/unexpected";
+import { readThreadEvents } from "../core/store/thread-events";
+import { LiveTail } from "./live-tail";
 
 export type RunMode = "run" | "session";
 export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
@@ -65,7 +70,7 @@ export class LiveSession implements vscode.Disposable {
   statusDetail: string | undefined;
   /** The prompt of the last turn (what a "finished" notification names). */
   lastPrompt: string | undefined;
-  readonly events: RuntimeEvent[];
+  readonly #tail: LiveTail;
   readonly #init: LiveSessionInit;
   readonly #factory: RuntimeFactory;
   #thread: ThreadSession | undefined;
@@ -91,7 +96,36 @@ export class LiveSession implements vscode.Disposable {
     this.cwd = init.cwd;
     this.mode = init.mode;
     this.title = (init.title ?? init.task).split("\n")[0].slice(0, 80) || init.agent.displayName;
-    this.events = [...(init.history ?? [])];
+    this.#tail = new LiveTail(init.history);
+  }
+
+  /** The latest events (coalesced, bounded; live-tail.ts), for views that follow the session (pickers, meters). */
+  get events(): RuntimeEvent[] {
+    return this.#tail.window;
+  }
+
+  /**
+   * Everything a panel shows for this session now: the stored thread up to the last checkpoint (read
+   * asynchronously) and the tail since. The snapshot is taken synchronously when called: a caller that
+   * subscribes to `onEvents` in the same tick gets every later event exactly once.
+   */
+  async transcript(): Promise<RuntimeEvent[]> {
+    const at = this.#tail.checkpoint;
+    const tail = [...this.#tail.sinceCheckpoint];
+    const path = this.#thread?.live.handle.path;
+    if (at === undefined || !path) return tail;
+    return [...(await readThreadEvents(path, at)), ...tail];
+  }
+
+  /** The thread file holds every event so far (a turn ended, the thread opened or closed): the tail restarts. */
+  #checkpoint(): void {
+    const path = this.#thread?.live.handle.path;
+    if (!path) return;
+    try {
+      this.#tail.reset(statSync(path).size);
+    } catch {
+      // the thread file is gone (deleted meanwhile): keep the tail
+    }
   }
 
   get sessionId(): string | undefined {
@@ -162,6 +196,7 @@ export class LiveSession implements vscode.Disposable {
       return;
     }
     if (this.#thread.metadata.title) this.title = this.#thread.metadata.title;
+    this.#checkpoint();
     this.#init.onThread?.(this.#thread, this);
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title) this.title = e.title;
@@ -214,9 +249,11 @@ export class LiveSession implements vscode.Disposable {
     this.#push([{ type: "user_text", text, ...(context?.length ? { context } : {}) }]);
     this.#setStatus("working");
     let failed: string | undefined;
+    let recorded = false;
     this.supervisor?.turnStarted();
     try {
       const result = await run();
+      recorded = true;
       failed = result.error;
       this.supervisor?.turnEnded(result.stopReason, result.usage);
     } catch (err) {
@@ -226,6 +263,9 @@ export class LiveSession implements vscode.Disposable {
     } finally {
       this.#working = false;
     }
+    // the turn ran through the thread session: its records are all written (a throw may have left our own
+    // user_text and error unrecorded: the tail keeps them)
+    if (recorded) this.#checkpoint();
     this.#setStatus(failed ? "failed" : "idle", failed);
     this.#turnDone.fire();
     if (this.mode === "run") await this.close(failed ? "failed" : "done");
@@ -256,11 +296,12 @@ export class LiveSession implements vscode.Disposable {
     this.#closed = true;
     this.supervisor?.dispose();
     await this.#thread?.close(status).catch(() => undefined);
+    this.#checkpoint();
     if (this.status !== "failed") this.#setStatus("closed");
   }
 
   #push(events: RuntimeEvent[]): void {
-    this.events.push(...events);
+    for (const e of events) this.#tail.push(e);
     this.#onEvents.fire(events);
   }
 

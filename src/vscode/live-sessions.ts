@@ -1,4 +1,8 @@
-/** The set of live threads in this window (agent sessions and exec runs), with one change event for views. */
+/**
+ * The set of live threads in this window (agent sessions and exec runs), with one change event for views. Closed
+ * sessions stay listed (a finished run shows under Live) up to `MAX_CLOSED`; older ones leave memory (their
+ * threads are on disk and list as past ones).
+ */
 import * as vscode from "vscode";
 import type { LiveSession } from "./live-session";
 
@@ -17,20 +21,53 @@ export interface LiveExec {
   exitCode?: number | null;
 }
 
+export const MAX_CLOSED = 8;
+
 export class LiveSessions implements vscode.Disposable {
   readonly #sessions = new Map<string, LiveSession>();
   readonly #execs = new Map<string, LiveExec>();
   readonly #changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.#changed.event;
-  readonly #subs: vscode.Disposable[] = [];
+  readonly #subs = new Map<LiveSession, vscode.Disposable>();
+
+  constructor(private readonly maxClosed = MAX_CLOSED) {}
 
   /** Adds a session; one that resumes a thread replaces the (closed) earlier session of that thread. */
   add(s: LiveSession): void {
     const earlier = this.#sessions.get(s.threadId);
-    if (earlier && earlier !== s) earlier.dispose();
+    if (earlier && earlier !== s) this.#forget(earlier);
     this.#sessions.set(s.threadId, s);
-    this.#subs.push(s.onStatus(() => this.#changed.fire()));
+    this.#subs.set(
+      s,
+      s.onStatus(() => {
+        if (!s.isOpen) this.#pruneClosed();
+        this.#changed.fire();
+      }),
+    );
     this.#changed.fire();
+  }
+
+  /** Closed sessions past the newest `maxClosed` leave memory. */
+  #pruneClosed(): void {
+    let over = [...this.#sessions.values()].filter((s) => !s.isOpen).length - this.maxClosed;
+    for (const s of this.#sessions.values()) {
+      if (over <= 0) return;
+      if (s.isOpen) continue;
+      this.#sessions.delete(s.threadId);
+      this.#forget(s);
+      over--;
+    }
+  }
+
+  #forget(s: LiveSession): void {
+    this.#subs.get(s)?.dispose();
+    this.#subs.delete(s);
+    s.dispose();
+  }
+
+  /** Sessions held in memory, open or closed (the bounded-memory tests read it). */
+  get size(): number {
+    return this.#sessions.size;
   }
 
   /**
@@ -42,7 +79,7 @@ export class LiveSessions implements vscode.Disposable {
     if (!s) return false;
     this.#sessions.delete(threadId);
     await s.close();
-    s.dispose();
+    this.#forget(s);
     this.#changed.fire();
     return true;
   }
@@ -93,8 +130,7 @@ export class LiveSessions implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this.#sessions.values()) s.dispose();
-    for (const d of this.#subs.splice(0)) d.dispose();
+    for (const s of this.#sessions.values()) this.#forget(s);
     this.#changed.dispose();
   }
 }

@@ -64,6 +64,8 @@ export function createPty(
 }
 
 const RECENT_CAP = 64 * 1024;
+/** Agent terminals kept open (and their recent output kept) once exited; older exited ones are closed. */
+export const KEEP_EXITED_TERMINALS = 24;
 
 type TerminalExit = { exitCode: number | null; signal: string | null };
 /** A chunk of a terminal's output, or (with `exit` and empty `data`) its exit. */
@@ -74,20 +76,42 @@ export interface TerminalOutput {
   exit?: TerminalExit;
 }
 
+interface Recent {
+  sessionId: string;
+  text: string;
+  exit?: TerminalExit;
+  /** The pty, its subscriptions and the VS Code terminal: disposed when the terminal goes. */
+  owned: vscode.Disposable[];
+  terminal?: vscode.Terminal;
+}
+
 export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
   readonly #output = new vscode.EventEmitter<TerminalOutput>();
   readonly onOutput = this.#output.event;
-  readonly #owned: vscode.Disposable[] = [];
-  /** Recent output per terminal (bounded), so a panel opened or reloaded later still shows it. */
-  readonly #recent = new Map<string, { sessionId: string; text: string; exit?: TerminalExit }>();
+  /** Recent output per terminal (bounded, open and the last exited ones), so a panel opened later shows it. */
+  readonly #recent = new Map<string, Recent>();
+  readonly #closeSub: vscode.Disposable;
 
-  constructor(private readonly sessionLabel: (sessionId: string) => string) {}
+  constructor(
+    private readonly sessionLabel: (sessionId: string) => string,
+    private readonly keepExited = KEEP_EXITED_TERMINALS,
+  ) {
+    // a terminal the user closed gives back its pty and buffers
+    this.#closeSub = vscode.window.onDidCloseTerminal((t) => {
+      for (const [id, r] of this.#recent) if (r.terminal === t) this.#drop(id, r);
+    });
+  }
+
+  /** Terminals held (the bounded-memory host test reads it). */
+  get held(): number {
+    return this.#recent.size;
+  }
 
   onTerminalCreated(view: TerminalView): void {
     const pty = createPty(view, { banner: `$ ${view.commandLine}   (cwd ${view.cwd})` });
-    const recent: { sessionId: string; text: string; exit?: TerminalExit } = { sessionId: view.sessionId, text: "" };
+    const recent: Recent = { sessionId: view.sessionId, text: "", owned: [] };
     this.#recent.set(view.terminalId, recent);
-    this.#owned.push(
+    recent.owned.push(
       pty,
       view.onOutput((data) => {
         recent.text = (recent.text + data).slice(-RECENT_CAP);
@@ -96,6 +120,7 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
       view.onExit((exit) => {
         recent.exit = exit;
         this.#output.fire({ sessionId: view.sessionId, terminalId: view.terminalId, data: "", exit });
+        this.#prune();
       }),
     );
     const terminal = vscode.window.createTerminal({
@@ -104,8 +129,25 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
       iconPath: new vscode.ThemeIcon("hubot"),
       isTransient: true,
     });
-    this.#owned.push(terminal);
+    recent.terminal = terminal;
+    recent.owned.push(terminal);
     terminal.show(true); // visible, focus stays where the user is
+  }
+
+  /** Closes the oldest exited terminals past `keepExited` (default KEEP_EXITED_TERMINALS). */
+  #prune(): void {
+    let over = [...this.#recent.values()].filter((r) => r.exit).length - this.keepExited;
+    for (const [id, r] of this.#recent) {
+      if (over <= 0) return;
+      if (!r.exit) continue;
+      this.#drop(id, r);
+      over--;
+    }
+  }
+
+  #drop(id: string, r: Recent): void {
+    this.#recent.delete(id);
+    for (const d of r.owned.splice(0)) d.dispose();
   }
 
   recentOutput(sessionId: string): { terminalId: string; data: string; exit?: TerminalExit }[] {
@@ -115,7 +157,8 @@ export class PseudoterminalHost implements TerminalHost, vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.#owned.splice(0)) d.dispose();
+    this.#closeSub.dispose();
+    for (const [id, r] of this.#recent) this.#drop(id, r);
     this.#output.dispose();
   }
 }

@@ -76,6 +76,8 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   #cwd = "";
+  /** A live panel's transcript is loading: queued events wait for the init message. */
+  #holding = false;
 
   constructor(
     readonly threadId: string,
@@ -122,12 +124,20 @@ export class ThreadPanel implements vscode.Disposable {
 
   async #init(): Promise<void> {
     for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
-    // Queued events are already in live.events, which init sends whole: drop them so nothing shows twice.
+    // Queued events are in the transcript init sends whole: drop them so nothing shows twice.
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue = [];
     const live = this.#live();
     if (live) {
+      // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
+      this.#holding = true;
+      this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
+      const events = await live.transcript().catch((err) => {
+        void vscode.window.showWarningMessage(`Could not read the thread: ${errorMessage(err)}`);
+        return [...live.events];
+      });
+      this.#holding = false;
       this.panel.title = live.title;
       this.#cwd = live.cwd;
       if (running(live.status) && !turnStarts.has(live)) turnStarts.set(live, Date.now());
@@ -143,7 +153,7 @@ export class ThreadPanel implements vscode.Disposable {
         },
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
-        events: [...live.events],
+        events,
         scrollToEnd: this.focusEvent === undefined,
         focusEvent: this.focusEvent,
       });
@@ -151,7 +161,7 @@ export class ThreadPanel implements vscode.Disposable {
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
-      this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
+      this.#flush();
       this.#subs.push(
         live.onStatus((s) => {
           this.#flush();
@@ -164,7 +174,7 @@ export class ThreadPanel implements vscode.Disposable {
       this.#postPickers(live);
       this.#followChanges();
       if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
-      this.#attachComposer();
+      this.#attachComposer(events);
       return;
     }
     if (this.deps.composer?.isDraft(this.threadId)) {
@@ -225,6 +235,7 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   #flush(): void {
+    if (this.#holding) return; // the init message goes first
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#queue.length) this.post({ type: "events", events: this.#queue.splice(0) });

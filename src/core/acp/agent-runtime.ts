@@ -193,6 +193,11 @@ class Runtime implements AcpAgentRuntime {
     return this.#terminals.outputOf(terminalId);
   }
 
+  /** Terminals this runtime still holds and their buffers' bytes (bounded; see terminal-handler.ts). */
+  terminalsRetained(): { terminals: number; bytes: number } {
+    return this.#terminals.retained;
+  }
+
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;

@@ -52,4 +52,6 @@ export interface AcpAgentRuntime extends AgentRuntime {
   closeSession(sessionId: string): Promise<void>;
   /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
   terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;
+  /** Terminals still held and the bytes of their buffers (bounded over a long session). */
+  terminalsRetained(): { terminals: number; bytes: number };
 }

@@ -43,9 +43,46 @@ function stampTimes(next: ToolCallState, prev: ToolCallState | undefined): void 
   else if (next.startedAt !== undefined && !running(next.status)) next.endedAt = now;
 }
 
-/** Per-session tool-call state, so updates can be merged into full snapshots. */
+/** A tool call's streamed terminal output keeps its first and last characters (the middle is cut, marked). */
+export const TOOL_OUTPUT_HEAD = 16 * 1024;
+export const TOOL_OUTPUT_TAIL = 48 * 1024;
+const CUT_MARK = "\n…[output cut]…\n";
+/** Calls a session remembers for merging updates: the oldest finished ones are forgotten first. */
+export const MAX_TRACKED_CALLS = 512;
+
+/** `text` with its first `head` and last `tail` characters and a mark between them when longer. */
+export function headTail(text: string, head: number, tail: number): string {
+  if (text.length <= head + tail + CUT_MARK.length) return text;
+  const start = text.startsWith(CUT_MARK, head)
+    ? text.slice(0, head + CUT_MARK.length)
+    : text.slice(0, head) + CUT_MARK;
+  return start + text.slice(-tail);
+}
+
+/** Per-session tool-call state, so updates can be merged into full snapshots. Bounded (MAX_TRACKED_CALLS). */
 export class ToolCallTracker {
   readonly #calls = new Map<string, ToolCallState>();
+
+  constructor(readonly maxCalls: number = MAX_TRACKED_CALLS) {}
+
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  /** Forgets the oldest finished calls (a late update to one starts a fresh state), else the oldest at all. */
+  #evict(): void {
+    let over = this.#calls.size - this.maxCalls;
+    for (const [id, call] of this.#calls) {
+      if (over <= 0) return;
+      if (running(call.status)) continue;
+      this.#calls.delete(id);
+      over--;
+    }
+    for (const id of this.#calls.keys()) {
+      if (over-- <= 0) return;
+      this.#calls.delete(id);
+    }
+  }
 
   get(id: string): ToolCallState | undefined {
     return this.#calls.get(id);
@@ -74,7 +111,8 @@ export class ToolCallTracker {
     if ("rawOutput" in update && update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
     const meta = isObj(update._meta) ? update._meta : undefined;
     const term = meta && (isObj(meta.terminal_output) ? meta.terminal_output : meta.terminal_output_delta);
-    if (isObj(term) && typeof term.data === "string") next.terminalOutput = (next.terminalOutput ?? "") + term.data;
+    if (isObj(term) && typeof term.data === "string")
+      next.terminalOutput = headTail((next.terminalOutput ?? "") + term.data, TOOL_OUTPUT_HEAD, TOOL_OUTPUT_TAIL);
     const exit = meta && isObj(meta.terminal_exit) ? meta.terminal_exit : undefined;
     if (exit) {
       const code = exit.exit_code;
@@ -85,6 +123,7 @@ export class ToolCallTracker {
     }
     stampTimes(next, this.#calls.get(id));
     this.#calls.set(id, next);
+    if (this.#calls.size > this.maxCalls) this.#evict();
     return { ...next };
   }
 

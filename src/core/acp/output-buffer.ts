@@ -18,6 +18,16 @@ export class OutputBuffer {
     this.#ring = new HeadTailBuffer(0, Math.max(1, this.#limit));
   }
 
+  /** The cap given at creation (bytes). */
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** Bytes of memory held now (grows with the output up to the limit). */
+  get allocated(): number {
+    return this.#ring.allocated;
+  }
+
   get truncated(): boolean {
     return this.#ring.total > this.#limit;
   }

@@ -6,6 +6,7 @@ import type { PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+import { LastReadCache } from "./last-read";
 import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
 import type { FileWrite } from "./runtime";
@@ -23,8 +24,8 @@ export class SessionState {
   readonly approvedReads = new Set<string>();
   /** Command lines (and `key:<program subcommand>`) of `execute` requests approved in the current turn. */
   readonly approvedCommands = new Set<string>();
-  /** Full text the agent last read per path (passed to `WorkspaceFiles.writeText`). */
-  readonly lastRead = new Map<string, string>();
+  /** Full text the agent last read per path (passed to `WorkspaceFiles.writeText`); bounded, see last-read.ts. */
+  readonly lastRead = new LastReadCache();
 
   constructor(
     readonly sessionId: string,

@@ -18,6 +18,7 @@ import { launchProgram } from "../platform/shell";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
 import { background } from "../../core/util/unexpected";
+import { StderrLines } from "./stderr-lines";
 
 export const DEFAULT_STDIN_GRACE_MS = 1_000;
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -68,18 +69,9 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
     windowsVerbatimArguments: launch.verbatim,
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const tail: string[] = [];
-  let partial = "";
+  const tail = new StderrLines(STDERR_TAIL_LINES, (line) => opts.log?.add("stderr", line));
   child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (data: string) => {
-    const parts = (partial + data).split(/\r?\n/);
-    partial = parts.pop() ?? "";
-    for (const line of parts) {
-      opts.log?.add("stderr", line);
-      tail.push(line);
-    }
-    if (tail.length > STDERR_TAIL_LINES) tail.splice(0, tail.length - STDERR_TAIL_LINES);
-  });
+  child.stderr?.on("data", (data: string) => tail.push(data));
   // A dead agent makes writes fail with EPIPE; the exit is reported through `exited` instead.
   child.stdin?.on("error", () => {});
   let status: AgentExit | undefined;
@@ -87,15 +79,14 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
     child.once("error", (err) => {
       opts.log?.note(`spawn failed: ${err.message}`);
       status = { code: null, signal: null };
-      tail.push(err.message);
+      tail.add(err.message);
       resolve(status);
     });
     child.once("exit", (code, signal) => {
       // `exit` can come before the last stderr bytes: give stderr a moment to drain for the error message.
       const done = () => {
         if (status) return;
-        if (partial) tail.push(partial);
-        partial = "";
+        tail.end();
         status = { code, signal };
         opts.log?.note(`agent exited (code ${code}, signal ${signal})`);
         resolve(status);
@@ -114,7 +105,7 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
     child,
     exited,
     exitStatus: () => status,
-    stderrTail: () => (partial ? [...tail, partial] : [...tail]).slice(-STDERR_TAIL_LINES),
+    stderrTail: () => tail.lines(),
     async stop({ stdinGraceMs = DEFAULT_STDIN_GRACE_MS, killGraceMs = DEFAULT_KILL_GRACE_MS } = {}) {
       const waitExit = (ms: number) =>
         Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);

@@ -1,7 +1,10 @@
 /**
  * Serves `terminal/create|output|wait_for_exit|kill|release`; `terminal/create` only once the policy lets the
- * command run (effect-gate.ts). Terminals stay in the table after release (the
- * process is killed) so their output can still be shown in the tool calls that embed them.
+ * command run (effect-gate.ts). Terminals stay in the table after release (the process is killed) so their output
+ * can still be shown in the tool calls that embed them, with bounded memory over a long day: a released terminal
+ * keeps only the last `FINISHED_KEEP_BYTES` of its output and drops its listeners once its process is gone; of the
+ * terminals that ended (exited or released) the last `KEEP_FULL` keep their whole buffer, older ones are cut like
+ * released ones, and past `KEEP_ANY` they are forgotten (`terminal/output` then answers "unknown terminal").
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
@@ -14,18 +17,28 @@ import { DEFAULT_OUTPUT_BYTE_LIMIT, OutputBuffer } from "./output-buffer";
 import type { EngineContext } from "./session-state";
 import { killTerminalProcess, startTerminalProcess, type TerminalExit, type TerminalProcess } from "./terminal-process";
 
+export const FINISHED_KEEP_BYTES = 16 * 1024;
+const KEEP_FULL = 16;
+const KEEP_ANY = 256;
+
 interface ManagedTerminal {
   readonly id: string;
   readonly sessionId: string;
   readonly proc: TerminalProcess;
-  readonly output: OutputBuffer;
+  output: OutputBuffer;
+  /** Output was dropped when the buffer was cut down (on top of the buffer's own limit). */
+  cut: boolean;
   readonly exited: Promise<TerminalExit>;
   exit: TerminalExit | undefined;
   released: boolean;
+  /** The output/exit emitters (the terminal host's listeners), disposed once released and exited. */
+  readonly emitters: { dispose(): void }[];
 }
 
 export class TerminalManager {
   readonly #terminals = new Map<string, ManagedTerminal>();
+  /** Ids of terminals that exited or were released, oldest first. */
+  readonly #ended = new Set<string>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -56,18 +69,21 @@ export class TerminalManager {
       sessionId: params.sessionId,
       proc,
       output,
+      cut: false,
       exited: new Promise((r) => (resolveExit = r)),
       exit: undefined,
       released: false,
+      emitters: [onOutput, onExit],
     };
     proc.onData((data) => {
-      output.append(data);
+      term.output.append(data);
       onOutput.fire(typeof data === "string" ? data : data.toString("utf8"));
     });
     proc.onExit((exit) => {
       term.exit = exit;
       resolveExit(exit);
       onExit.fire(exit);
+      this.#settle(term);
     });
     this.#terminals.set(term.id, term);
     const commandLine = [params.command, ...(params.args ?? [])].join(" ");
@@ -93,7 +109,7 @@ export class TerminalManager {
     const term = this.#get(params.terminalId);
     return {
       output: term.output.text(),
-      truncated: term.output.truncated,
+      truncated: term.cut || term.output.truncated,
       ...(term.exit ? { exitStatus: term.exit } : {}),
     };
   }
@@ -120,7 +136,40 @@ export class TerminalManager {
     const term = this.#get(params.terminalId);
     if (!term.exit) killTerminalProcess(term.proc, () => !term.exit);
     term.released = true;
+    this.#settle(term);
     return {};
+  }
+
+  /** Terminals in the table and the bytes their buffers hold (the bounded-memory tests read these). */
+  get retained(): { terminals: number; bytes: number } {
+    let bytes = 0;
+    for (const t of this.#terminals.values()) bytes += t.output.allocated;
+    return { terminals: this.#terminals.size, bytes };
+  }
+
+  #settle(term: ManagedTerminal): void {
+    if (term.released) this.#cut(term);
+    if (term.released && term.exit) for (const e of term.emitters.splice(0)) e.dispose();
+    if (this.#ended.has(term.id)) return;
+    this.#ended.add(term.id);
+    let older = this.#ended.size - KEEP_FULL;
+    for (const id of this.#ended) {
+      if (older-- <= 0) break;
+      const t = this.#terminals.get(id);
+      if (this.#ended.size > KEEP_ANY || !t) {
+        this.#ended.delete(id);
+        this.#terminals.delete(id);
+      } else this.#cut(t);
+    }
+  }
+
+  /** Keeps the last FINISHED_KEEP_BYTES of a terminal's output. */
+  #cut(term: ManagedTerminal): void {
+    if (term.output.limit <= FINISHED_KEEP_BYTES) return;
+    const kept = new OutputBuffer(FINISHED_KEEP_BYTES);
+    kept.append(term.output.text());
+    term.cut ||= term.output.truncated || kept.truncated;
+    term.output = kept;
   }
 
   /** Output of any terminal this runtime started, released or not (for hosts rendering tool calls). */
@@ -129,7 +178,7 @@ export class TerminalManager {
     return (
       term && {
         output: term.output.text(),
-        truncated: term.output.truncated,
+        truncated: term.cut || term.output.truncated,
         ...(term.exit ? { exitStatus: term.exit } : {}),
       }
     );

@@ -130,7 +130,7 @@ export class ComposerHost implements vscode.Disposable {
   }
 
   /** A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. */
-  /** `past`: the events of a stored thread the panel shows read-only (for the thumbnails of its images). */
+  /** `past`: the events the panel shows (a stored thread's, a live one's transcript), for its images' thumbnails. */
   attach(panel: ComposerPanel, past?: readonly RuntimeEvent[]): vscode.Disposable {
     void this.files.ensure().catch((err) => this.deps.logger.warn("listing workspace files failed", err));
     this.#attached.set(panel.threadId, panel);
@@ -170,7 +170,7 @@ export class ComposerHost implements vscode.Disposable {
       });
     postState();
     flushPending();
-    this.#postThumbs(panel, live.threadId, live.events);
+    this.#postThumbs(panel, live.threadId, past ?? live.events); // past: the transcript the panel loaded
     subs.push(
       live.onStatus(() => postState()),
       live.onEvents((evs) => {

@@ -27,6 +27,7 @@ const PASSES: Record<string, string[]> = {
     "first-contact.test.js",
     "registry-ui.test.js",
     "retention.test.js",
+    "memory.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

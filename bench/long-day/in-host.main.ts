@@ -1,0 +1,123 @@
+/**
+ * The long-day bench's body, loaded BY THE EXTENSION HOST (code-server) as extensionTestsPath: VS Code calls
+ * run(). A simulated working day through the real extension: LONG_DAY_SESSIONS sessions of the long-day fake
+ * agent (test/fixtures/fake-agents/long-day-agent.main.ts), three streaming at a time, each with its panel open,
+ * together LONG_DAY_UPDATES updates, LONG_DAY_TOOLS tool calls, LONG_DAY_TERMINALS terminals and LONG_DAY_READS
+ * reads of 100 KB files; every session is closed when its work is done. Figures (host RSS after each session,
+ * event-loop delay) go to ACP_HOST_RESULTS, which test/host/run.mjs prints; no figure is asserted.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import * as vscode from "vscode";
+import { api, repoRoot, sleep, waitFor, workspaceRoot } from "../../test/host/suite/helpers";
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SESSIONS = num("LONG_DAY_SESSIONS", 20);
+const UPDATES = num("LONG_DAY_UPDATES", 200_000);
+const TOOLS = num("LONG_DAY_TOOLS", 5_000);
+const TERMINALS = num("LONG_DAY_TERMINALS", 500);
+const READS = num("LONG_DAY_READS", 2_000);
+const TURNS = num("LONG_DAY_TURNS_PER_SESSION", 4);
+const PARALLEL = 3;
+
+const out = (s: string) => {
+  console.log(s);
+  if (process.env.ACP_HOST_RESULTS) appendFileSync(process.env.ACP_HOST_RESULTS, s + "\n");
+};
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function configure(): Promise<string> {
+  const dir = join(workspaceRoot(), "long-day");
+  mkdirSync(dir, { recursive: true });
+  const line = "const value = computeSomethingUseful(input, options); // a line of a 100 KB source file\n";
+  for (let i = 0; i < 64; i++) writeFileSync(join(dir, `read-${i}.txt`), line.repeat(Math.ceil(100_000 / line.length)));
+  const cfg = vscode.workspace.getConfiguration("acpThreads");
+  const agentPath = join(repoRoot(), "dist-test/fixtures/fake-agents/long-day-agent.main.js");
+  await cfg.update(
+    "agents",
+    { day: { command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: "1" }, displayName: "Day" } },
+    vscode.ConfigurationTarget.Global,
+  );
+  await cfg.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+  return dir;
+}
+
+/** Share `total` over `parts` (the first ones get the remainder). */
+const share = (total: number, parts: number, i: number) => Math.floor(total / parts) + (i < total % parts ? 1 : 0);
+
+async function oneSession(index: number, dir: string): Promise<void> {
+  const { hub } = await api();
+  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "day",
+    task: "",
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
+  const s = hub.live.get(threadId)!;
+  await waitFor("the session", () => s.status === "idle" && s.thread, 60_000);
+  await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+  const parts = SESSIONS * TURNS;
+  for (let t = 0; t < TURNS; t++) {
+    const k = index * TURNS + t;
+    const args = [UPDATES, TOOLS, TERMINALS, READS].map((n) => share(n, parts, k));
+    await s.prompt(`work ${args.join(" ")} ${dir}`);
+  }
+  await hub.live.stop(threadId);
+}
+
+export async function run(): Promise<void> {
+  try {
+    const dir = await configure();
+    await api();
+    out(
+      `long day: ${SESSIONS} sessions (${PARALLEL} streaming at a time, ${TURNS} turns each), ${UPDATES} updates, ` +
+        `${TOOLS} tool calls, ${TERMINALS} terminals, ${READS} reads of 100 KB files`,
+    );
+    // baseline: the idle extension host, same process, same run
+    const idle = monitorEventLoopDelay({ resolution: 5 });
+    idle.enable();
+    await sleep(3000);
+    idle.disable();
+    const rss0 = process.memoryUsage().rss;
+    const busy = monitorEventLoopDelay({ resolution: 5 });
+    busy.enable();
+    const started = Date.now();
+    const curve: { done: number; rss: number; heap: number }[] = [];
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < SESSIONS) {
+        const i = next++;
+        await oneSession(i, dir);
+        gc?.();
+        const m = process.memoryUsage();
+        curve.push({ done: ++done, rss: m.rss, heap: m.heapUsed });
+        out(`  after session ${String(done).padStart(2)}: host RSS ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB`);
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    busy.disable();
+    const warm = curve[Math.min(curve.length - 1, Math.max(0, Math.ceil(SESSIONS / 5) - 1))]!;
+    const end = curve.at(-1)!;
+    const p99 = (h: ReturnType<typeof monitorEventLoopDelay>) => h.percentile(99) / 1e6;
+    out(`  wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    out(
+      `  host RSS: start ${mb(rss0)} MB, after warm-up (${warm.done} sessions) ${mb(warm.rss)} MB, end ${mb(end.rss)} MB`,
+    );
+    out(
+      `  RSS growth after warm-up ${mb(end.rss - warm.rss)} MB (target ≤ 100 MB, flat); end / warm-up ${(end.rss / warm.rss).toFixed(2)}×; ` +
+        `heap end / warm-up ${(end.heap / warm.heap).toFixed(2)}×`,
+    );
+    out(
+      `  event-loop delay p99: ${p99(busy).toFixed(1)} ms with ${PARALLEL} agents streaming (target ≤ 20 ms), ` +
+        `idle baseline ${p99(idle).toFixed(1)} ms (${(p99(busy) / p99(idle)).toFixed(2)}×); max ${(busy.max / 1e6).toFixed(0)} ms`,
+    );
+    out("1 passed, 0 failed");
+  } catch (err) {
+    out(`FAIL - long day: ${(err as Error).stack ?? err}`);
+    out("0 passed, 1 failed");
+    throw err;
+  }
+}
