@@ -75,6 +75,7 @@ class Runtime implements AcpAgentRuntime {
       workspace: opts.workspaceRoots?.[0] ?? opts.cwd,
       store: this.permissions,
       asker: opts.asker,
+      elicitor: opts.elicitor,
       files: opts.files ?? new DiskWorkspaceFiles(),
       guard: new PathGuard([...(opts.workspaceRoots ?? [opts.cwd]), ...(opts.additionalDirectories ?? [])]),
       terminalHost: opts.terminalHost,
@@ -224,7 +225,10 @@ class Runtime implements AcpAgentRuntime {
     });
     this.#death.catch(() => {});
     try {
-      const init = conn.agent.request(methods.agent.initialize, clientInitializeParams());
+      const init = conn.agent.request(
+        methods.agent.initialize,
+        clientInitializeParams({ elicitation: !!this.opts.elicitor }),
+      );
       this.#init = await Promise.race([init, this.#death]);
     } catch (err) {
       this.#setStatus("failed");

@@ -6,14 +6,18 @@ import { VERSION } from "../version";
 
 export const CLIENT_VERSION = VERSION;
 
-/** Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output. */
-export function clientInitializeParams(): acp.InitializeRequest {
+/**
+ * Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output, and elicitation
+ * (form and url, `ClientCapabilities.elicitation` in the v1 schema) when someone is there to answer it.
+ */
+export function clientInitializeParams(opts: { elicitation?: boolean } = {}): acp.InitializeRequest {
   return {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: {
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       auth: { terminal: true },
+      ...(opts.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       _meta: { terminal_output: true, "terminal-auth": true },
     } as acp.ClientCapabilities,
     clientInfo: { name: CLIENT_NAME, title: "ACP Threads", version: CLIENT_VERSION },

@@ -5,6 +5,7 @@
 import type { PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
+import type { ElicitationAsker } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
@@ -54,6 +55,8 @@ export interface EngineContext {
   readonly workspace: string;
   readonly store: PermissionStore;
   readonly asker: PermissionAsker | undefined;
+  /** Answers `elicitation/create`; none: elicitation is not advertised and any request is declined. */
+  readonly elicitor?: ElicitationAsker;
   readonly files: WorkspaceFiles;
   readonly guard: PathGuard;
   readonly terminalHost: TerminalHost | undefined;
