@@ -26,6 +26,7 @@ const PASSES: Record<string, string[]> = {
     "node-runtime.test.js",
     "first-contact.test.js",
     "registry-ui.test.js",
+    "elicitation.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
