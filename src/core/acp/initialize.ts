@@ -17,6 +17,8 @@ export function clientInitializeParams(opts: { elicitation?: boolean } = {}): ac
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       auth: { terminal: true },
+      // Boolean config options show as On/Off pickers (src/vscode/pickers-view.ts).
+      session: { configOptions: { boolean: {} } },
       ...(opts.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       _meta: { terminal_output: true, "terminal-auth": true },
     } as acp.ClientCapabilities,
