@@ -7,6 +7,7 @@ import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
 import type { ElicitationAsker } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+import type { AuthStatus } from "./auth-status";
 import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
 import type { FileWrite } from "./runtime";
@@ -69,6 +70,8 @@ export interface EngineContext {
   emit(sessionId: string, event: RuntimeEvent): void;
   /** Reports a write served through `fs/write_text_file` (runtime `onFileWrite`). */
   fileWritten?(write: FileWrite): void;
+  /** The agent reported its login state (`_auth/status_update`). */
+  authStatusChanged?(status: AuthStatus): void;
   /** Marks the runtime as waiting for a person (true) or back to work (false). */
   waitingForPermission(waiting: boolean): void;
 }
