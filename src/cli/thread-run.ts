@@ -18,6 +18,7 @@ import { textWithContext } from "../core/prompt/blocks";
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
+import type { ElicitationAsker } from "../core/model/elicitation";
 import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
@@ -47,6 +48,8 @@ export interface ThreadRunOptions {
   agent?: string;
   cwd?: string;
   permission: "approve-all" | "approve-reads" | "deny-all";
+  /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
+  elicitor?: ElicitationAsker;
   env: Record<string, string>;
   authMethodId?: string;
   timeoutMs?: number;
@@ -138,6 +141,7 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
         agent: t.agent,
         cwd: t.cwd,
         permissionPolicy: o.permission,
+        elicitor: o.elicitor,
         permissionStoreDir: o.store.home,
         env: o.env,
         logger: o.logger,

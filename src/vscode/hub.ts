@@ -27,6 +27,7 @@ import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
 import { ExtensionLog } from "./log";
 import { quotePrompt } from "./notifier";
 import { PermissionBroker } from "./permission-broker";
+import { editorElicitor } from "./elicitation-asker";
 import { ProposedContent } from "./proposed-content";
 import { RecallIndex } from "./recall-index";
 import { SessionsTree } from "./sessions-tree";
@@ -265,6 +266,7 @@ export class Hub implements vscode.Disposable {
           permissionStoreDir: this.home,
           files: this.files,
           asker: this.broker.askerFor(threadId, () => label),
+          elicitor: editorElicitor(() => label),
           terminalHost: this.terminals,
           // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
           logger: this.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),

@@ -7,6 +7,7 @@
  * The view id is the stored thread's id. Run mode closes the agent after the first turn; session mode keeps
  * it for follow-ups typed in the panel.
  */
+import { configOptionValue } from "./pickers-view";
 import type * as acp from "@agentclientprotocol/sdk";
 import { statSync } from "node:fs";
 import * as vscode from "vscode";
@@ -281,7 +282,7 @@ export class LiveSession implements vscode.Disposable {
 
   /** The new option list reaches the panel as a `config_options` event (and the thread records the model). */
   async setConfigOption(configId: string, value: string): Promise<void> {
-    await this.#thread?.setConfigOption(configId, value);
+    await this.#thread?.setConfigOption(configId, configOptionValue(this, configId, value));
   }
 
   /** Called by the permission broker while a request is pending. */

@@ -31,8 +31,23 @@ function selectOptions(o: acp.SessionConfigOption & { type: "select" }) {
   );
 }
 
+/** A boolean config option shows as an On/Off picker; these are its choice values. */
+const BOOLEAN_CHOICES = [
+  { value: "true", name: "On" },
+  { value: "false", name: "Off" },
+];
+
+const currentOptions = (live: PickerSource) =>
+  latest(live.events, "config_options")?.options ?? live.info?.configOptions ?? [];
+
+/** The value to send for a picker choice: a boolean option's "true"/"false" become booleans. */
+export function configOptionValue(live: PickerSource, configId: string, value: string): string | boolean {
+  const option = currentOptions(live).find((o) => o.id === configId);
+  return option?.type === "boolean" && (value === "true" || value === "false") ? value === "true" : value;
+}
+
 export function pickersView(live: PickerSource): PickerView {
-  const options = latest(live.events, "config_options")?.options ?? live.info?.configOptions ?? [];
+  const options = currentOptions(live);
   const modeEvent = latest(live.events, "mode");
   const infoModes = live.info?.modes;
   const modes = infoModes && modeEvent ? { ...infoModes, currentModeId: modeEvent.modeId } : infoModes;
@@ -60,7 +75,17 @@ export function pickersView(live: PickerSource): PickerView {
               options: selectOptions(o),
             },
           ]
-        : [],
+        : o.type === "boolean"
+          ? [
+              {
+                id: o.id,
+                name: o.name,
+                description: o.description ?? undefined,
+                currentValue: String(o.currentValue),
+                options: BOOLEAN_CHOICES,
+              },
+            ]
+          : [],
     ),
   };
   const active = activeMode(sessionModes(modes, options));

@@ -17,6 +17,7 @@ import { jsonOutput, textOutput } from "../output/turn-output";
 import { contextFromFlags } from "../prompt-context";
 import { runOnThread } from "../thread-run";
 import { AcpThreadsError } from "../../core/errors";
+import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
 
 const SPEC = {
   name: "run",
@@ -44,6 +45,12 @@ const SPEC = {
       values: ["approve-all", "approve-reads", "deny-all"],
       default: "approve-reads",
       help: "how permission requests are answered",
+    },
+    elicitation: {
+      type: "enum",
+      values: ELICITATION_MODES,
+      default: "ask",
+      help: "the agent's questions (forms, web pages): ask on a terminal (declined when stdin is not one), decline, or accept the form's defaults",
     },
     format: {
       type: "enum",
@@ -116,6 +123,11 @@ export const main = command(
       agent: flags.agent,
       cwd: flags.cwd,
       permission: flags.permission,
+      elicitor: cliElicitor(flags.elicitation, {
+        stdin: io.stdin,
+        stderr: io.stderr,
+        interactive: (io.stdin as { isTTY?: boolean }).isTTY === true,
+      }),
       env: parseEnvPairs(flags.env),
       authMethodId: flags.auth,
       timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,

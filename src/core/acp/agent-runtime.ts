@@ -26,6 +26,7 @@ import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
 import { UpdateQueue } from "./update-queue";
 import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
+import type { AuthStatus } from "./auth-status";
 import { clientInitializeParams } from "./initialize";
 import { turnUsageFrom } from "./turn-usage";
 import { background } from "../util/unexpected";
@@ -55,6 +56,7 @@ class Runtime implements AcpAgentRuntime {
   #fatal: Error | undefined;
   #activeTurns = 0;
   #waiting = 0;
+  #authStatus: AuthStatus | undefined;
   readonly #sessions = new Map<string, SessionState>();
   readonly #queue: UpdateQueue;
   readonly #ctx: EngineContext;
@@ -77,6 +79,10 @@ class Runtime implements AcpAgentRuntime {
       workspace: opts.workspaceRoots?.[0] ?? opts.cwd,
       store: this.permissions,
       asker: opts.asker,
+      elicitor: opts.elicitor,
+      authStatusChanged: (status) => {
+        this.#authStatus = status;
+      },
       files: opts.files ?? new DiskWorkspaceFiles(),
       guard: new PathGuard([...(opts.workspaceRoots ?? [opts.cwd]), ...(opts.additionalDirectories ?? [])]),
       terminalHost: opts.terminalHost,
@@ -110,6 +116,11 @@ class Runtime implements AcpAgentRuntime {
 
   getStatus(): RuntimeStatus {
     return this.#statusValue;
+  }
+
+  /** The login state the agent last reported (`_auth/status_update`), if it reports one. */
+  authStatus(): AuthStatus | undefined {
+    return this.#authStatus;
   }
 
   getCapabilities(): AgentCapabilitiesView | undefined {
@@ -236,7 +247,10 @@ class Runtime implements AcpAgentRuntime {
     });
     this.#death.catch(() => {});
     try {
-      const init = conn.agent.request(methods.agent.initialize, clientInitializeParams());
+      const init = conn.agent.request(
+        methods.agent.initialize,
+        clientInitializeParams({ elicitation: !!this.opts.elicitor }),
+      );
       this.#init = await Promise.race([init, this.#death]);
     } catch (err) {
       this.#setStatus("failed");

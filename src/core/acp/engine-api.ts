@@ -6,6 +6,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { Disposable } from "../lifecycle";
 import type { NodeRuntimeOptions } from "../runtime/node-select";
 import type { RuntimeEvent } from "../model/events";
+import type { AuthStatus } from "./auth-status";
 import type { PermissionStore } from "./permission-store";
 import type { ProtocolLog } from "./protocol-log";
 import type { AgentCapabilitiesView, AgentRuntime, RuntimeStatus, SessionRequest } from "./runtime";
@@ -42,6 +43,8 @@ export interface AcpAgentRuntime extends AgentRuntime {
   readonly pid: number | undefined;
   readonly protocolLog: ProtocolLog;
   readonly permissions: PermissionStore;
+  /** The login state the agent last reported (`_auth/status_update`), if it reports one. */
+  authStatus(): AuthStatus | undefined;
   readonly onStatus: (listener: (status: RuntimeStatus) => void) => Disposable;
   /** Every event of every session: turns, load replays and updates that arrive outside a turn. */
   readonly onEvent: (listener: (e: SessionEvent) => void) => Disposable;

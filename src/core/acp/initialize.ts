@@ -7,15 +7,21 @@ import { SESSION_FAILURE_CAPABILITY_META } from "./session-failure";
 
 export const CLIENT_VERSION = VERSION;
 
-/** Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output, typed
- * session failures (session-failure.ts). */
-export function clientInitializeParams(): acp.InitializeRequest {
+/**
+ * Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output, typed session
+ * failures (session-failure.ts) and elicitation (form and url, `ClientCapabilities.elicitation` in the v1 schema) when someone is there to answer it.
+ */
+export function clientInitializeParams(opts: { elicitation?: boolean } = {}): acp.InitializeRequest {
   return {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: {
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       auth: { terminal: true },
+      // Boolean config options show as On/Off pickers (src/vscode/pickers-view.ts).
+      session: { configOptions: { boolean: {} } },
+      ...(opts.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+      // typed session failures: src/core/acp/session-failure.ts
       _meta: { terminal_output: true, "terminal-auth": true, ...SESSION_FAILURE_CAPABILITY_META },
     } as acp.ClientCapabilities,
     clientInfo: { name: CLIENT_NAME, title: "ACP Threads", version: CLIENT_VERSION },

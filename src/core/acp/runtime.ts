@@ -7,6 +7,7 @@ import type { Disposable } from "../lifecycle";
 import type { Logger } from "../log";
 import type { AgentSpec, PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
+import type { ElicitationAsker } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 
 export interface RuntimeOptions {
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   permissionStoreDir?: string;
   files?: WorkspaceFiles;
   asker?: PermissionAsker;
+  /** Answers the agent's `elicitation/create` (forms, URLs); without it elicitation is not advertised. */
+  elicitor?: ElicitationAsker;
   terminalHost?: TerminalHost;
   mcpServers?: acp.McpServer[];
   logger?: Logger;

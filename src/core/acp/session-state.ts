@@ -5,8 +5,10 @@
 import type { PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
 import type { Logger } from "../log";
+import type { ElicitationAsker } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { LastReadCache } from "./last-read";
+import type { AuthStatus } from "./auth-status";
 import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
 import type { FileWrite } from "./runtime";
@@ -55,6 +57,8 @@ export interface EngineContext {
   readonly workspace: string;
   readonly store: PermissionStore;
   readonly asker: PermissionAsker | undefined;
+  /** Answers `elicitation/create`; none: elicitation is not advertised and any request is declined. */
+  readonly elicitor?: ElicitationAsker;
   readonly files: WorkspaceFiles;
   readonly guard: PathGuard;
   readonly terminalHost: TerminalHost | undefined;
@@ -67,6 +71,8 @@ export interface EngineContext {
   emit(sessionId: string, event: RuntimeEvent): void;
   /** Reports a write served through `fs/write_text_file` (runtime `onFileWrite`). */
   fileWritten?(write: FileWrite): void;
+  /** The agent reported its login state (`_auth/status_update`). */
+  authStatusChanged?(status: AuthStatus): void;
   /** Marks the runtime as waiting for a person (true) or back to work (false). */
   waitingForPermission(waiting: boolean): void;
 }

@@ -28,6 +28,7 @@ const PASSES: Record<string, string[]> = {
     "registry-ui.test.js",
     "retention.test.js",
     "memory.test.js",
+    "elicitation.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
