@@ -42,6 +42,7 @@ import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
+import { threadTitleOf } from "./thread-title";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -162,6 +163,7 @@ export class Hub implements vscode.Disposable {
         threads: this.threads,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
+        titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
       }),
     );
     this.broker.surface = this.panels;

@@ -10,7 +10,10 @@ import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
 import { parseWebviewMessage } from "../webview/thread/protocol";
 import type { HostMessage, WebviewMessage } from "../webview/thread/protocol";
+import { UsageMeter } from "../core/usage/meter";
 import { pickersView } from "./pickers-view";
+import { describeReading } from "./usage-status";
+import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
@@ -75,6 +78,8 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   #cwd = "";
+  /** The thread's usage, folded like the status bar's (same events, same words). */
+  #usage = new UsageMeter();
 
   constructor(
     readonly threadId: string,
@@ -121,6 +126,7 @@ export class ThreadPanel implements vscode.Disposable {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue = [];
+    this.#usage = new UsageMeter();
     const live = this.#live();
     if (live) {
       this.panel.title = live.title;
@@ -143,6 +149,7 @@ export class ThreadPanel implements vscode.Disposable {
         focusEvent: this.focusEvent,
       });
       this.focusEvent = undefined;
+      this.#foldUsage(live.events);
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
@@ -165,7 +172,7 @@ export class ThreadPanel implements vscode.Disposable {
     if (this.deps.composer?.isDraft(this.threadId)) {
       const header = this.deps.composer.draftHeader(this.threadId);
       this.panel.title = header.title;
-      this.post({ type: "init", header, status: "idle", events: [], scrollToEnd: true });
+      this.post({ type: "init", header, status: "draft", events: [], scrollToEnd: true });
       return this.#attachComposer();
     }
     const past = await this.deps.loadPast(this.threadId).catch((err) => {
@@ -173,13 +180,13 @@ export class ThreadPanel implements vscode.Disposable {
       return undefined;
     });
     if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
-    this.panel.title = past.title;
+    this.panel.title = displayTitle(past.title);
     this.#cwd = past.cwd;
     this.post({
       type: "init",
       header: {
         threadId: past.threadId,
-        title: past.title,
+        title: displayTitle(past.title),
         agent: past.agent,
         cwd: past.cwd,
         sessionId: past.sessionId,
@@ -191,6 +198,7 @@ export class ThreadPanel implements vscode.Disposable {
       focusEvent: this.focusEvent,
     });
     this.focusEvent = undefined;
+    this.#foldUsage(past.events);
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
@@ -210,13 +218,29 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   #enqueue(evs: RuntimeEvent[]): void {
-    // The tab shows the thread's title: an agent-given title (session_info) replaces the first prompt.
-    for (const e of evs) if (e.type === "session_info" && e.title) this.panel.title = e.title;
+    // An agent-given title (session_info) replaces the first prompt: the tab and the header show the session's
+    // title (thread-title.ts), never the event's raw text
+    if (evs.some((e) => e.type === "session_info" && e.title)) this.#retitle(this.#live()?.title);
     // a mode or option change (ours or the agent's) redraws the pickers at once: they never disagree with the agent
     const live = evs.some((e) => e.type === "mode" || e.type === "config_options") ? this.#live() : undefined;
     if (live) this.#postPickers(live);
+    this.#foldUsage(evs, true);
     this.#queue.push(...evs);
     this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
+  }
+
+  /** Folds events into the usage figure; posts it when `onlyChanged` is false or it changed. */
+  #foldUsage(evs: readonly RuntimeEvent[], onlyChanged = false): void {
+    let changed = false;
+    for (const e of evs) changed = this.#usage.add(e) || changed;
+    if (changed || !onlyChanged) this.post({ type: "usage", text: describeReading(this.#usage.reading) });
+  }
+
+  /** The tab and the header show `title` (the one display title of the thread). */
+  #retitle(title: string | undefined): void {
+    if (!title) return;
+    this.panel.title = title;
+    this.post({ type: "title", title });
   }
 
   #flush(): void {
@@ -251,9 +275,10 @@ export class ThreadPanel implements vscode.Disposable {
         case "applyCode":
           return void (await this.code.apply(m.text, m.path, this.#cwd || this.#workspace()));
         case "rename": {
-          if (live) live.title = m.title;
-          this.panel.title = m.title;
-          await this.deps.rename?.(this.threadId, m.title); // a live session and its thread share the id
+          const title = displayTitle(m.title);
+          if (live) live.title = title;
+          this.#retitle(title);
+          await this.deps.rename?.(this.threadId, title); // a live session and its thread share the id
           return;
         }
         case "review":
