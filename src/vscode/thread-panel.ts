@@ -77,6 +77,8 @@ export class ThreadPanel implements vscode.Disposable {
   #backlog: HostMessage[] = [];
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
+  /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
+  readonly shown = { title: "", usage: "", agent: "", status: "" };
   #cwd = "";
   /** The thread's usage, folded like the status bar's (same events, same words). */
   #usage = new UsageMeter();
@@ -111,6 +113,11 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   post(m: HostMessage): void {
+    if (m.type === "init")
+      Object.assign(this.shown, { title: m.header.title, agent: m.header.agent, status: m.status });
+    else if (m.type === "status") this.shown.status = m.status;
+    else if (m.type === "title") this.shown.title = m.title;
+    else if (m.type === "usage") this.shown.usage = m.text;
     if (!this.#ready) this.#backlog.push(m);
     else void this.panel.webview.postMessage(m);
   }

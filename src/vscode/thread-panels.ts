@@ -69,6 +69,12 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     return this.#panels.get(threadId)?.rendered;
   }
 
+  /** The title and usage figure the thread's panel header shows (sent last), with the tab's title. */
+  shown(threadId: string): (ThreadPanel["shown"] & { tab: string }) | undefined {
+    const tp = this.#panels.get(threadId);
+    return tp && { ...tp.shown, tab: tp.panel.title };
+  }
+
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const threadId = (state as { threadId?: unknown } | undefined)?.threadId;
     if (typeof threadId !== "string") return panel.dispose();
