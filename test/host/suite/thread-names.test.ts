@@ -165,10 +165,24 @@ describe("the new-thread panel (#27 item 11)", () => {
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     const a = await vscode.commands.executeCommand<string>("acpThreads.spawn");
     const pa = await waitFor("the first panel", () => hub.panels.get(a));
-    const groups = vscode.window.tabGroups.all.length;
-    // the thread's panel is the active editor now: "beside" it would be a new column for each new thread
+    const groups = await waitFor("the first thread's tab", () =>
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview))
+        ? vscode.window.tabGroups.all.length
+        : 0,
+    );
+    // the user works in the thread (its group active): "beside" it would be a new column for each new thread
+    const focus = async (p: vscode.WebviewPanel) => {
+      p.reveal(undefined, false);
+      await vscode.commands.executeCommand("workbench.action.focusSecondEditorGroup");
+      await waitFor(
+        "the thread's group to be active",
+        () => vscode.window.tabGroups.activeTabGroup.viewColumn === p.viewColumn,
+      );
+    };
+    await focus(pa);
     const b = await vscode.commands.executeCommand<string>("acpThreads.spawn");
     const pb = await waitFor("the second panel", () => hub.panels.get(b));
+    await focus(pb);
     const c = await vscode.commands.executeCommand<string>("acpThreads.spawn");
     const pc = await waitFor("the third panel", () => hub.panels.get(c));
     assert.equal(vscode.window.tabGroups.all.length, groups, "no new column per thread");
