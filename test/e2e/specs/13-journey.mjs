@@ -94,6 +94,7 @@ export default async function ({ page, quick, step, shot, ws }) {
       const title = ((await frame.locator("#title").textContent()) ?? "").trim();
       if (!title.includes(`journey-${key}`)) throw new Error(`header title: ${title}`);
       await tab(title).waitFor({ timeout: 10000 });
+      await page.getByRole("tab", { name: /ACP Threads/ }).click(); // the Sessions view (the Explorer may be open)
       await page
         .getByRole("treeitem", { name: new RegExp(title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) })
         .first()
@@ -118,7 +119,8 @@ export default async function ({ page, quick, step, shot, ws }) {
         .first();
       await allow.click();
       await until("the hidden-panel file", () => existsSync(second), 90000);
-      await toast("finished").waitFor({ timeout: 90000 });
+      // the finished turn notifies while no panel shows the thread (answering may have opened it again)
+      if (!(await tab(`journey-${key}`).count())) await toast("finished").waitFor({ timeout: 90000 });
       await shotOf("5-notification", "after");
     });
 
