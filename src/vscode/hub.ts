@@ -45,6 +45,7 @@ import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { background } from "../core/util/unexpected";
+import { threadTitleOf } from "./thread-title";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -165,6 +166,7 @@ export class Hub implements vscode.Disposable {
         threads: this.threads,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
+        titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
       }),
     );
     this.broker.surface = this.panels;

@@ -29,6 +29,7 @@ import type { LiveStatus } from "../webview/thread/protocol";
 import { background } from "../core/util/unexpected";
 import { readThreadEvents } from "../core/store/thread-events";
 import { LiveTail } from "./live-tail";
+import { displayTitle } from "./thread-title";
 
 export type RunMode = "run" | "session";
 export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
@@ -96,7 +97,7 @@ export class LiveSession implements vscode.Disposable {
     this.agent = init.agent;
     this.cwd = init.cwd;
     this.mode = init.mode;
-    this.title = (init.title ?? init.task).split("\n")[0].slice(0, 80) || init.agent.displayName;
+    this.title = displayTitle((init.title ?? init.task).split("\n")[0], init.agent.displayName);
     this.#tail = new LiveTail(init.history);
   }
 
@@ -196,11 +197,11 @@ export class LiveSession implements vscode.Disposable {
       this.#turnDone.fire();
       return;
     }
-    if (this.#thread.metadata.title) this.title = this.#thread.metadata.title;
+    if (this.#thread.metadata.title) this.title = displayTitle(this.#thread.metadata.title);
     this.#checkpoint();
     this.#init.onThread?.(this.#thread, this);
     this.#thread.onEvent((e) => {
-      if (e.type === "session_info" && e.title) this.title = e.title;
+      if (e.type === "session_info" && e.title?.trim()) this.title = displayTitle(e.title);
       if (e.type === "commands") this.commands = e.commands;
       this.#push([e]);
     });

@@ -12,6 +12,7 @@ import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
 import { handedOffFrom } from "../core/handoff/link";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
+import { displayTitle } from "./thread-title";
 import type { PastThread } from "./thread-panels";
 
 const LIST_LIMIT = 500;
@@ -22,7 +23,7 @@ const within = (cwd: string, roots: string[]) => roots.length === 0 || roots.som
 function summary(m: ThreadMetadata): PastThreadSummary {
   return {
     threadId: m.threadId,
-    title: m.title ?? "(untitled)",
+    title: displayTitle(m.title),
     agent: m.agent.name,
     agentId: m.agent.id,
     cwd: m.cwd,

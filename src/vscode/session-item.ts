@@ -4,6 +4,7 @@
  * has everything. Pure apart from the vscode value types; unit-checked through the host suite.
  */
 import * as vscode from "vscode";
+import { displayTitle } from "./thread-title";
 
 interface StatusLook {
   icon: string;
@@ -50,7 +51,7 @@ export function sessionTooltip(p: {
 }): vscode.MarkdownString {
   const l = statusLook(p.status);
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(p.title)}**\n\n`);
+  md.appendMarkdown(`**${escapeMd(displayTitle(p.title))}**\n\n`);
   md.appendMarkdown(`$(${l.icon.replace(/~spin$/, "")}) ${escapeMd(l.words)} · ${escapeMd(p.agent)}`);
   if (p.when) md.appendMarkdown(` · ${escapeMd(p.when)}`);
   md.appendMarkdown("\n\n");
@@ -60,4 +61,4 @@ export function sessionTooltip(p: {
   return md;
 }
 
-const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, "\\$&");
+export const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, "\\$&");

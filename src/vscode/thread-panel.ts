@@ -10,7 +10,10 @@ import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
 import { parseWebviewMessage } from "../webview/thread/protocol";
 import type { HostMessage, WebviewMessage } from "../webview/thread/protocol";
+import { UsageMeter } from "../core/usage/meter";
 import { pickersView } from "./pickers-view";
+import { describeReading } from "./usage-status";
+import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
@@ -75,9 +78,13 @@ export class ThreadPanel implements vscode.Disposable {
   #backlog: HostMessage[] = [];
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
+  /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
+  readonly shown = { title: "", usage: "", agent: "", status: "" };
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
+  /** The thread's usage, folded like the status bar's (same events, same words). */
+  #usage = new UsageMeter();
 
   constructor(
     readonly threadId: string,
@@ -113,6 +120,11 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   post(m: HostMessage): void {
+    if (m.type === "init")
+      Object.assign(this.shown, { title: m.header.title, agent: m.header.agent, status: m.status });
+    else if (m.type === "status") this.shown.status = m.status;
+    else if (m.type === "title") this.shown.title = m.title;
+    else if (m.type === "usage") this.shown.usage = m.text;
     if (!this.#ready) this.#backlog.push(m);
     else void this.panel.webview.postMessage(m);
   }
@@ -128,6 +140,7 @@ export class ThreadPanel implements vscode.Disposable {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue = [];
+    this.#usage = new UsageMeter();
     const live = this.#live();
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
@@ -158,6 +171,9 @@ export class ThreadPanel implements vscode.Disposable {
         focusEvent: this.focusEvent,
       });
       this.focusEvent = undefined;
+      // the transcript, then what arrived while it loaded (queued, not yet posted): in the order they happened
+      this.#usage = new UsageMeter();
+      this.#foldUsage([...events, ...this.#queue]);
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
@@ -180,7 +196,7 @@ export class ThreadPanel implements vscode.Disposable {
     if (this.deps.composer?.isDraft(this.threadId)) {
       const header = this.deps.composer.draftHeader(this.threadId);
       this.panel.title = header.title;
-      this.post({ type: "init", header, status: "idle", events: [], scrollToEnd: true });
+      this.post({ type: "init", header, status: "draft", events: [], scrollToEnd: true });
       return this.#attachComposer();
     }
     const past = await this.deps.loadPast(this.threadId).catch((err) => {
@@ -188,13 +204,13 @@ export class ThreadPanel implements vscode.Disposable {
       return undefined;
     });
     if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
-    this.panel.title = past.title;
+    this.panel.title = displayTitle(past.title);
     this.#cwd = past.cwd;
     this.post({
       type: "init",
       header: {
         threadId: past.threadId,
-        title: past.title,
+        title: displayTitle(past.title),
         agent: past.agent,
         cwd: past.cwd,
         sessionId: past.sessionId,
@@ -206,6 +222,7 @@ export class ThreadPanel implements vscode.Disposable {
       focusEvent: this.focusEvent,
     });
     this.focusEvent = undefined;
+    this.#foldUsage(past.events);
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
@@ -225,13 +242,29 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   #enqueue(evs: RuntimeEvent[]): void {
-    // The tab shows the thread's title: an agent-given title (session_info) replaces the first prompt.
-    for (const e of evs) if (e.type === "session_info" && e.title) this.panel.title = e.title;
+    // An agent-given title (session_info) replaces the first prompt: the tab and the header show the session's
+    // title (thread-title.ts), never the event's raw text
+    if (evs.some((e) => e.type === "session_info" && e.title)) this.#retitle(this.#live()?.title);
     // a mode or option change (ours or the agent's) redraws the pickers at once: they never disagree with the agent
     const live = evs.some((e) => e.type === "mode" || e.type === "config_options") ? this.#live() : undefined;
     if (live) this.#postPickers(live);
+    this.#foldUsage(evs, true);
     this.#queue.push(...evs);
     this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
+  }
+
+  /** Folds events into the usage figure; posts it when `onlyChanged` is false or it changed. */
+  #foldUsage(evs: readonly RuntimeEvent[], onlyChanged = false): void {
+    let changed = false;
+    for (const e of evs) changed = this.#usage.add(e) || changed;
+    if (changed || !onlyChanged) this.post({ type: "usage", text: describeReading(this.#usage.reading) });
+  }
+
+  /** The tab and the header show `title` (the one display title of the thread). */
+  #retitle(title: string | undefined): void {
+    if (!title) return;
+    this.panel.title = title;
+    this.post({ type: "title", title });
   }
 
   #flush(): void {
@@ -267,9 +300,10 @@ export class ThreadPanel implements vscode.Disposable {
         case "applyCode":
           return void (await this.code.apply(m.text, m.path, this.#cwd || this.#workspace()));
         case "rename": {
-          if (live) live.title = m.title;
-          this.panel.title = m.title;
-          await this.deps.rename?.(this.threadId, m.title); // a live session and its thread share the id
+          const title = displayTitle(m.title);
+          if (live) live.title = title;
+          this.#retitle(title);
+          await this.deps.rename?.(this.threadId, title); // a live session and its thread share the id
           return;
         }
         case "review":

@@ -9,6 +9,7 @@ import type { PermissionView } from "../webview/thread/protocol";
 import { CodeActions } from "./code-actions";
 import type { PermissionSurface } from "./permission-broker";
 import { ThreadPanel, type ThreadPanelDeps } from "./thread-panel";
+import { displayTitle } from "./thread-title";
 import { webviewOptions } from "./webview-html";
 
 export type { PastThread, TerminalOutputEvent, ThreadPanelDeps } from "./thread-panel";
@@ -36,7 +37,7 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     const panel = vscode.window.createWebviewPanel(
       THREAD_VIEW_TYPE,
       "Thread",
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus },
+      { viewColumn: this.threadColumn() ?? vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus },
       {
         ...webviewOptions(this.deps.extensionUri),
         retainContextWhenHidden: true,
@@ -44,6 +45,15 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     );
     this.#attach(threadId, panel, opts.focusEvent);
     return panel;
+  }
+
+  /**
+   * The editor group thread panels live in: the one of the thread panel active last, else of any open one.
+   * A new thread opens there as a tab (one group for threads, not a new column per thread, issue #27).
+   */
+  threadColumn(): vscode.ViewColumn | undefined {
+    const last = this.#lastActive ? this.#panels.get(this.#lastActive)?.panel.viewColumn : undefined;
+    return last ?? [...this.#panels.values()].map((tp) => tp.panel.viewColumn).find((c) => c !== undefined);
   }
 
   /** Re-renders the panel of `threadId`, if one is open (see ThreadPanel.refresh). */
@@ -57,6 +67,12 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
 
   rendered(threadId: string): { entries: number; inDom: number } | undefined {
     return this.#panels.get(threadId)?.rendered;
+  }
+
+  /** The title and usage figure the thread's panel header shows (sent last), with the tab's title. */
+  shown(threadId: string): (ThreadPanel["shown"] & { tab: string }) | undefined {
+    const tp = this.#panels.get(threadId);
+    return tp && { ...tp.shown, tab: tp.panel.title };
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
@@ -104,8 +120,8 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
   retitle(threadId: string, title: string): void {
     const tp = this.#panels.get(threadId);
     if (!tp) return;
-    tp.panel.title = title;
-    tp.post({ type: "title", title });
+    tp.panel.title = displayTitle(title);
+    tp.post({ type: "title", title: displayTitle(title) });
   }
 
   dispose(): void {

@@ -8,7 +8,10 @@ import { formatContext, formatCosts, formatTokens } from "../core/usage/format";
 import { UsageMeter, type MeterReading } from "../core/usage/meter";
 import type { LiveSession } from "./live-session";
 import type { LiveSessions } from "./live-sessions";
+import { escapeMd } from "./session-item";
+import { displayTitle } from "./thread-title";
 
+/** The one usage figure of a thread: the status bar and the panel header both show these words (issue #27). */
 export function describeReading(r: MeterReading): string {
   const parts = [
     formatCosts(r.costs),
@@ -73,7 +76,7 @@ export class UsageStatus implements vscode.Disposable {
     for (const [s, m] of shown) {
       const r = m.reading;
       md.appendMarkdown(
-        `- ${s.title.replace(/[[\]*_`]/g, "")} (${s.agent.displayName}): ${[formatCosts(r.costs) || "no cost reported", r.tokensReported ? `${formatTokens(r.tokens)} tokens` : "no tokens reported", formatContext(r.contextUsed, r.contextSize)].filter(Boolean).join(", ")}\n`,
+        `- ${escapeMd(displayTitle(s.title))} (${escapeMd(s.agent.displayName)}): ${[formatCosts(r.costs) || "no cost reported", r.tokensReported ? `${formatTokens(r.tokens)} tokens` : "no tokens reported", formatContext(r.contextUsed, r.contextSize)].filter(Boolean).join(", ")}\n`,
       );
     }
     md.appendMarkdown("\nClick for the usage of every thread.");

@@ -107,19 +107,19 @@ if (sizes.status === 0) {
   }
 }
 
-// The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
+// The real agents (codex-acp 2.6 for the demo profile, claude-agent-acp 0.101 beside it) live in test/agents; install them when missing.
 if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
   const { spawnSync: sync } = await import("node:child_process");
   if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0)
     throw new Error("bash test/agents/install.sh failed");
 }
-// A sample workspace and the offline demo profile (codex-acp + scripted model server).
+// A sample workspace and the offline demo profile (codex-acp 2.6 and claude-agent-acp + scripted model server).
 const ws = mkdtempSync(path.join(os.tmpdir(), "acp-e2e-ws-"));
 writeFileSync(path.join(ws, "README.md"), "# e2e workspace\n");
 const demo = spawn(process.execPath, [path.join(ROOT, "dist-test/host/demo-env.main.js"), "--workspace", ws], {
   stdio: ["ignore", "pipe", "inherit"],
 });
-const { profile } = JSON.parse(
+const { profile, claude } = JSON.parse(
   await new Promise((resolve, reject) => {
     createInterface({ input: demo.stdout }).once("line", resolve);
     demo.once("exit", (c) => reject(new Error(`demo-env exited ${c}`)));
@@ -159,7 +159,11 @@ const server = await startCodeServer({
   },
   settings: {
     "acpThreads.demoProfile": profile,
-    "acpThreads.agents": { fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" } },
+    // today's two adapters on the scripted model: codex-acp 2.6 (the demo profile) and claude-agent-acp 0.101
+    "acpThreads.agents": {
+      fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" },
+      "claude-demo": claude,
+    },
     "workbench.panel.defaultLocation": "bottom",
     "acpThreads.registry.url": registryUrl,
   },

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { Logger } from "../../core/log";
-import type { ContextItem, ContextRef, PromptPart } from "../../core/model/context";
+import type { ContextItem, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
 import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
@@ -17,8 +17,10 @@ import type { ComposerMessage, HostMessage, WirePart } from "../../webview/threa
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
 import type { RegistryService } from "../registry/registry-service";
-import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
-import { EditorContext, uriItem } from "./editor-context";
+import { EXEC_PREFIX } from "./agent-options";
+import { DraftAgents } from "./draft-agents";
+import { droppedOn, wireItem } from "./dropped";
+import { EditorContext } from "./editor-context";
 import { execTask } from "./exec-task";
 import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
@@ -26,10 +28,6 @@ import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
 import { background } from "../../core/util/unexpected";
-
-const LAST_AGENT_KEY = "acpThreads.lastAgent";
-/** Never preselected from the last pick: it runs what is typed, so the user picks it by hand each time. */
-const CUSTOM_EXEC = `${EXEC_PREFIX}custom`; // the webview's CUSTOM_EXEC_ID
 
 /** The thread panel as the composer sees it. */
 export interface ComposerPanel {
@@ -72,11 +70,16 @@ export class ComposerHost implements vscode.Disposable {
   readonly #draining = new Set<string>();
   /** Panels whose prompt box is attached now, by thread (the view id). */
   readonly #attached = new Map<string, ComposerPanel>();
-  /** The agent picked in each new thread's panel: every list sent later keeps it (issue #27). */
-  readonly #picks = new Map<string, string>();
+  /** Each new thread's agent list and pick (issue #27: the user's pick wins, always). */
+  readonly agents: DraftAgents;
   #links: ComposerLinks | undefined;
+  readonly #settings: vscode.Disposable;
 
-  constructor(private readonly deps: ComposerDeps) {}
+  constructor(private readonly deps: ComposerDeps) {
+    this.agents = new DraftAgents(deps);
+    // a setting changed in Settings (permission mode, agents, the demo profile): open new-thread panels follow
+    this.#settings = deps.config.onDidChange(() => this.refreshDrafts());
+  }
 
   connect(links: ComposerLinks): void {
     this.#links = links;
@@ -114,7 +117,8 @@ export class ComposerHost implements vscode.Disposable {
   /** The init header of a new thread's panel. */
   draftHeader(threadId: string) {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-    return { threadId, title: "New thread", agent: "New thread", cwd, acceptsInput: true };
+    // no agent yet: the header names the folder only (the picker below names the agent)
+    return { threadId, title: "New thread", agent: "", cwd, acceptsInput: true };
   }
 
   /** Where context text comes from: open editors first (unsaved text), past threads from the store. */
@@ -186,33 +190,15 @@ export class ComposerHost implements vscode.Disposable {
     for (const panel of this.#attached.values()) if (this.#drafts.has(panel.threadId)) this.#postDraft(panel);
   }
 
-  /** The agent a new thread's panel shows picked: the user's pick there, else the last one used. */
-  #pickOf(threadId: string): string | undefined {
-    const last = this.deps.memento.get<string>(LAST_AGENT_KEY);
-    return this.#picks.get(threadId) ?? (last === CUSTOM_EXEC ? undefined : last);
-  }
-
   #postDraft(panel: ComposerPanel): void {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const cwd = folders[0] ?? process.cwd();
-    // the pick is read when each list goes out, never when the panel opened: a pick made meanwhile stands
-    const post = (agents: ReturnType<typeof quickAgentOptions>, checked = false) =>
-      panel.post({
-        type: "composer",
-        state: {
-          draft: { agents, agentId: this.#pickOf(panel.threadId), folders, folder: cwd, checked },
-          caps: null,
-          queue: [],
-        },
-      });
-    const { config, registry } = this.deps;
-    post(quickAgentOptions(config, cwd, registry));
-    // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
-    const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
-    void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
-      .then(([agents]) => withUpdates(agents, registry))
-      .then((agents) => this.#drafts.has(panel.threadId) && post(agents, true))
-      .catch((err) => this.deps.logger.warn("doctor failed", err));
+    this.agents.post(
+      panel.threadId,
+      (draft) => panel.post({ type: "composer", state: { draft, caps: null, queue: [] } }),
+      () => this.#drafts.has(panel.threadId),
+      folders,
+      folders[0] ?? process.cwd(),
+    );
   }
 
   /** Thumbnails of the images in these events (kept beside the stored thread). */
@@ -252,10 +238,9 @@ export class ComposerHost implements vscode.Disposable {
             openThread: (id) => this.deps.openThread(id),
           });
         case "dropUris":
-          return await this.#dropped(panel, m.uris);
+          return void (await droppedOn(panel, m.uris));
         case "pickAgent":
-          this.#picks.set(panel.threadId, m.agentId);
-          return void (await this.deps.memento.update(LAST_AGENT_KEY, m.agentId));
+          return await this.agents.pick(panel.threadId, m.agentId);
         case "addAgent":
           return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
       }
@@ -361,11 +346,11 @@ export class ComposerHost implements vscode.Disposable {
           await this.#links.startExec(choice, m.command, cwd, promptPartsText(parts).trim() || undefined);
         } else await this.#links.startExec(choice, await execTask(parts, this.sources()), cwd);
         this.#drafts.delete(panel.threadId);
-        this.#picks.delete(panel.threadId);
+        this.agents.forget(panel.threadId);
         return this.deps.closePanel(panel.threadId);
       }
       this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
-      this.#picks.delete(panel.threadId);
+      this.agents.forget(panel.threadId);
       let live: LiveSession;
       try {
         live = this.deps.spawn({
@@ -384,41 +369,16 @@ export class ComposerHost implements vscode.Disposable {
         sub.dispose();
         if (live.isOpen && !live.busy) background(this.#run(panel, live, m.parts, parts), "sending the first prompt");
       });
-      await this.deps.memento.update(LAST_AGENT_KEY, m.agentId);
+      await this.agents.remember(m.agentId);
     } catch (err) {
       restore();
       notice(errorMessage(err));
     }
   }
 
-  async #dropped(panel: ComposerPanel, uris: string[]): Promise<void> {
-    const items: ContextItem[] = [];
-    const images: { name: string; data: string }[] = [];
-    for (const raw of uris) {
-      let uri: vscode.Uri;
-      try {
-        uri = vscode.Uri.parse(raw, true);
-      } catch {
-        continue;
-      }
-      if (/\.(png|jpe?g|gif|webp)$/i.test(uri.path) && uri.scheme === "file") {
-        const data = await vscode.workspace.fs.readFile(uri);
-        images.push({ name: uri.path.split("/").pop()!, data: Buffer.from(data).toString("base64") });
-        continue;
-      }
-      const item = await uriItem(uri);
-      if (item) items.push(item);
-    }
-    if (items.length || images.length) panel.post({ type: "insertContext", items: items.map(wireItem), images });
-  }
-
   dispose(): void {
+    this.#settings.dispose();
     this.files.dispose();
     this.editor.dispose();
   }
-}
-
-function wireItem(item: ContextItem): { ref: ContextRef; content?: string } {
-  const { content, data: _d, thumbData: _t, ...ref } = item;
-  return { ref, ...(content !== undefined ? { content } : {}) };
 }

@@ -32,6 +32,8 @@ export interface LedgerFeatureDeps {
   resolveThread(arg: unknown): string | undefined;
   /** Shows the thread's panel at the start of `turn`. */
   showTurn(threadId: string, turn: number): Promise<void>;
+  /** The thread's display title now (thread-title.ts): the hover names it as the tab does. */
+  titleOf?(threadId: string): string | undefined;
 }
 
 export class LedgerFeature implements vscode.Disposable {
@@ -46,7 +48,7 @@ export class LedgerFeature implements vscode.Disposable {
     this.#deps = deps;
     this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title);
     this.inline = new InlineReview(this.host, (id) => this.#infoOf(id)?.cwd);
-    this.hover = new ProvenanceHover(this.host.provenance, (id) => this.#infoOf(id)?.title);
+    this.hover = new ProvenanceHover(this.host.provenance, (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title);
     this.host.onDidChange(({ threadId, op }) => {
       this.hover.reset();
       // a turn recorded in this window puts its thread under inline review

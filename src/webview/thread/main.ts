@@ -21,8 +21,6 @@ const more = $<HTMLButtonElement>("more");
 const chrome = new Header(post);
 const ops = new OpsBanner($<HTMLDivElement>("ops"), $<HTMLSpanElement>("thread-actions"), post);
 const view = new TranscriptView(list, more, (v) => {
-  chrome.setUsage(v.model.usage);
-  if (v.model.title) chrome.setTitle(v.model.title);
   chrome.setFirstPrompt(v.model.entries.find((e) => e.kind === "user")?.text);
   placeTurnChanges(list, v.model.entries);
   post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom });
@@ -54,8 +52,8 @@ function onMessage(m: HostMessage): void {
       });
       if (focusEntry !== undefined) focusEntry = Math.min(focusEntry, model.entries.length - 1);
       view.ctx.cwd = m.header.cwd;
+      // the header shows the host's title (the tab's): never a raw title from the events (issue #27)
       chrome.init(m.header, model.entries.find((e) => e.kind === "user")?.text);
-      if (model.title) chrome.setTitle(model.title);
       vscode.setState({ threadId: m.header.threadId });
       setStatus(m.status, undefined, m.since);
       view.reset(model, focusEntry);
@@ -90,6 +88,9 @@ function onMessage(m: HostMessage): void {
       break;
     case "title":
       chrome.setTitle(m.title);
+      break;
+    case "usage":
+      chrome.setUsage(m.text);
       break;
     case "turnChanges":
       setTurnChanges(m.turns);

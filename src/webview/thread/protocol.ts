@@ -23,7 +23,9 @@ export { partsText } from "./composer/protocol";
 
 export const THREAD_VIEW_TYPE = "acpThreads.thread";
 
-export type LiveStatus = "starting" | "working" | "waiting_permission" | "idle" | "failed" | "closed" | "readonly";
+/** `draft`: a new thread's panel before its agent starts (no "Ready": nothing runs yet). */
+export type LiveStatus =
+  "draft" | "starting" | "working" | "waiting_permission" | "idle" | "failed" | "closed" | "readonly";
 
 export interface ThreadHeader {
   threadId: string;
@@ -103,6 +105,8 @@ export type HostMessage =
     }
   /** The thread was renamed (here or in the sessions view). */
   | { type: "title"; title: string }
+  /** The thread's usage figure, the status bar's words (usage-status.ts `describeReading`); "" for none. */
+  | { type: "usage"; text: string }
   | { type: "pickers"; pickers: PickerView }
   | { type: "turnChanges"; turns: TurnChangesView[] }
   /** Watchdog, read-only holder and handoff links (ops/protocol.ts). */

@@ -65,8 +65,17 @@ export async function findFrame(page, probe, what, timeoutMs = 30000) {
   throw new Error(`no ${what}`);
 }
 
-/** The thread panel's content frame: the webview frame that has our #entries list and this title. */
-export function threadFrame(page, title) {
+/**
+ * The thread panel's content frame: the webview frame that has our #entries list and this title. Threads open as
+ * tabs of one editor group (#27), so the thread's tab is brought to the front first when it has one.
+ */
+export async function threadFrame(page, title) {
+  const tab = page.locator(".tab", { hasText: title });
+  if ((await tab.count()) > 0)
+    await tab
+      .last()
+      .click({ timeout: 5000 })
+      .catch(() => {});
   return findFrame(
     page,
     async (f) => ((await f.locator("#title").textContent({ timeout: 200 })) ?? "").includes(title),

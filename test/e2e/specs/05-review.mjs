@@ -40,7 +40,7 @@ export default async function ({ page, quick, step, shot, ws, log }) {
   const turn1 = existsSync(hello) ? readFileSync(hello, "utf8") : "";
 
   await step("turn 1 shows '1 file changed'; Review opens its diff", async () => {
-    frame = await threadFrame(page, "create hello.txt");
+    frame = await panel(); // threads share one editor group: its tab may be behind a later thread's
     const row = frame.locator('.turn-changes[data-turn="1"]');
     await row.waitFor({ timeout: 30000 });
     if (!(await row.textContent()).includes("1 file changed")) throw new Error(`row says: ${await row.textContent()}`);

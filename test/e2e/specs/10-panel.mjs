@@ -152,6 +152,7 @@ export default async function ({ page, quick, step, shot, ws, root }) {
   });
 
   await step("accessibility: roles and names in the tree, a sane Tab order (16.7)", async () => {
+    md = await threadFrame(page, "markdown");
     const snap = await md.locator("body").ariaSnapshot();
     writeFileSync(path.join(root, "test-results/screenshots/panel-16.7-aria-thread.txt"), snap);
     for (const want of ['log "Conversation"', 'article "You"', 'article "Agent"', 'button "Copy"', "table", "status"])
@@ -177,6 +178,7 @@ export default async function ({ page, quick, step, shot, ws, root }) {
   });
 
   await step("code block → Apply to file opens a review diff with Accept in the title", async () => {
+    md = await threadFrame(page, "markdown"); // threads are tabs of one group: the markdown thread's to the front
     await md.locator('.code-block[data-file="src/app.ts"] .code-apply').click();
     const accept = page.locator('.editor-actions [aria-label="Accept"]').first();
     await accept.waitFor({ timeout: 20000 });

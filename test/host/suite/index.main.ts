@@ -25,6 +25,7 @@ const PASSES: Record<string, string[]> = {
     "notify.test.js",
     "node-runtime.test.js",
     "first-contact.test.js",
+    "thread-names.test.js",
     "registry-ui.test.js",
     "retention.test.js",
     "memory.test.js",

@@ -4,7 +4,6 @@
  * the agent and folder, token usage, and the agent's labelled pickers (mode, model, effort, …).
  */
 import { $ } from "../../shared/host";
-import type { Usage } from "../model";
 import type { LiveStatus, PickerChoice, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
 import { clock, STATUS_TEXT } from "./words";
 
@@ -28,8 +27,9 @@ export class Header {
     this.#firstPrompt = firstPrompt;
     this.#canRename = true;
     const folder = h.cwd.split(/[\\/]/).filter(Boolean).pop() ?? h.cwd;
-    $("agent").textContent = `${h.agent} · ${folder}`;
-    $("agent").title = `${h.agent} in ${h.cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
+    // a new thread has no agent yet: the folder alone (the picker below names the agent)
+    $("agent").textContent = h.agent ? `${h.agent} · ${folder}` : folder;
+    $("agent").title = `${h.agent ? `${h.agent} in ` : ""}${h.cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
     this.setTitle(h.title);
   }
 
@@ -49,10 +49,10 @@ export class Header {
     this.#rename.hidden = !this.#canRename;
   }
 
-  setUsage(u: Usage | undefined): void {
-    $("usage").textContent = u
-      ? `${u.used.toLocaleString()} / ${u.size.toLocaleString()} tokens${u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : ""}`
-      : "";
+  /** The host's usage figure: the same words as the status bar (one figure per thread, issue #27). */
+  setUsage(text: string): void {
+    $("usage").textContent = text;
+    $("usage").title = text ? "Usage as the agent reports it: cost · tokens · how full the context is" : "";
   }
 
   setStatus(s: LiveStatus, detail?: string, since?: number): void {

@@ -14,6 +14,7 @@ export function stopReasonText(reason: string): string {
 }
 
 export const STATUS_TEXT: Record<LiveStatus, string> = {
+  draft: "Not started",
   starting: "Starting…",
   working: "Working",
   waiting_permission: "Waiting for you",

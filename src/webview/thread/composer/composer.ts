@@ -45,6 +45,7 @@ export class Composer {
   readonly #draftEl: HTMLDivElement;
   readonly #folderEl: HTMLSelectElement;
   readonly #commandEl: HTMLInputElement;
+  readonly #policyEl: HTMLSpanElement;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
@@ -90,6 +91,11 @@ export class Composer {
       }
     });
     this.#draftEl.appendChild(this.#commandEl);
+    this.#policyEl = document.createElement("span");
+    this.#policyEl.className = "cmp-policy muted";
+    this.#policyEl.id = "draft-policy";
+    this.#policyEl.title = "The permission setting, acpThreads.permissionMode (Settings)";
+    this.#draftEl.appendChild(this.#policyEl);
     this.#queueEl = div(root, "cmp-queue");
     this.#queueEl.setAttribute("aria-label", "Queued follow-ups");
     this.#queueEl.hidden = true;
@@ -204,6 +210,7 @@ export class Composer {
     if (draft) {
       this.#picker.set(draft.agents, draft.agentId);
       this.#draftEl.dataset.checked = String(!!draft.checked);
+      this.#policyEl.textContent = draft.policy ? `Permissions: ${draft.policy}` : "";
       this.#folderEl.hidden = draft.folders.length < 2;
       this.#folderEl.textContent = "";
       for (const f of draft.folders)

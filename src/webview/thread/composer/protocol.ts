@@ -68,7 +68,15 @@ export interface ComposerState {
   queue?: QueuedPrompt[];
   /** A new thread that has no agent yet: the picker and the folder choice. */
   /** `checked`: doctor's pass is in (versions, problems); before it the list only says what is on PATH. */
-  draft?: { agents: AgentOption[]; agentId?: string; folders: string[]; folder?: string; checked?: boolean } | null;
+  draft?: {
+    agents: AgentOption[];
+    agentId?: string;
+    folders: string[];
+    folder?: string;
+    checked?: boolean;
+    /** How the permission setting (acpThreads.permissionMode) reads; follows the setting while the panel is open. */
+    policy?: string;
+  } | null;
 }
 
 export type ComposerHostMessage =
