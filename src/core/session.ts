@@ -35,7 +35,7 @@ import type {
   ThreadSessionStatus,
   TurnResult,
 } from "./session/types";
-import { background } from "../core/util/unexpected";
+import { background } from "./util/unexpected";
 
 export type { AgentExit, PromptOptions, SessionOrigin, ThreadSessionOptions, ThreadSessionStatus, TurnResult };
 

@@ -17,7 +17,7 @@ import { groupSpawnOptions, signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 import { StderrLines } from "./stderr-lines";
 
 export const DEFAULT_STDIN_GRACE_MS = 1_000;

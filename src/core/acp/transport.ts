@@ -13,7 +13,7 @@ import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { createNdJsonStream } from "./ndjson-stream";
 import type { ProtocolLog } from "./protocol-log";
 import { spawnAgent, type AgentExit, type AgentProcess } from "./spawn";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 export interface TransportHooks {
   log: ProtocolLog;

@@ -1,5 +1,5 @@
 /**
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
  * Runs work strictly in order per key (one key per session).
  *
  * The SDK dispatches notifications without waiting for async handlers, so two `session/update`s for the same

@@ -20,7 +20,7 @@ import { ThreadStore } from "../store/thread-store";
 import { LiveThread } from "../thread/live-thread";
 import { HOME_PLACEHOLDER, replacePaths, WORKSPACE_PLACEHOLDER, type BugBundle } from "./bundle";
 import { describeStep, ReplayAgent, type Divergence, type Step } from "./replay-agent";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 export interface ReplayOptions {
   /** How long the client may take to send the next recorded message (default 20 s). */

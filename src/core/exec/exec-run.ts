@@ -22,7 +22,7 @@ import {
   type RunInfo,
   type RunState,
 } from "./types";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 export interface ExecRunDeps {
   execDir: string;

@@ -21,7 +21,7 @@ import { foldLedger, type LedgerView, type OpView } from "./ledger-view";
 import type { LedgerInput } from "./records";
 import { WorkspaceTracker, type FileDelta } from "./tracker";
 import { TurnCapture, type CaptureHost, type TurnInfo } from "./turn-capture";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 export interface EditLedgerOptions {
   /** The data home (`resolveHome()`); the ledger lives in `<home>/ledger`. */

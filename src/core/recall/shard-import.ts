@@ -24,7 +24,7 @@ import { ImportCancelled, ImportTracker, type ImportProgress } from "./progress"
 import { giveReadersTheirTurn } from "./reader-turns";
 import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { RecallWriter } from "./writer";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 /** What the worker is started with. */
 export interface ShardData {

@@ -9,7 +9,7 @@ import { errorMessage } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
 import { CONTINUE_PROMPT, RetryLadder, type LadderOptions, type LadderTarget, type RetryStep } from "./retry-ladder";
 import { TurnWatchdog, type WatchdogAlert, type WatchdogClock } from "./turn-watchdog";
-import { background } from "../../core/util/unexpected";
+import { background } from "../util/unexpected";
 
 export type RetryMode = "offer" | "auto";
 

@@ -11,7 +11,7 @@ import type { ImportProgress } from "../progress";
 import type { RecentOptions } from "../recent";
 import type { SearchOptions } from "../search";
 import type { ImportPlan, Results, WorkerData, WorkerReply, WorkerRequest } from "./protocol";
-import { background } from "../../../core/util/unexpected";
+import { background } from "../../util/unexpected";
 
 type Op = WorkerRequest["op"];
 type Args<K extends Op> = Omit<Extract<WorkerRequest, { op: K }>, "id" | "op">;
