@@ -28,6 +28,7 @@ export const COMMAND_IDS = [
   "acpThreads.reviewTurn",
   "acpThreads.reviewThread",
   "acpThreads.restoreTurn",
+  "acpThreads.keepTurn",
   "acpThreads.keepChange",
   "acpThreads.undoChange",
   "acpThreads.keepFileChanges",

@@ -55,6 +55,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.reviewThread": (hub, thread?: unknown) => hub.ledger.reviewThread(thread),
   "acpThreads.restoreTurn": (hub, thread?: unknown, turn?: number, opts?: { yes?: boolean; force?: boolean }) =>
     hub.ledger.restoreTurn(thread, turn, opts),
+  "acpThreads.keepTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.keepTurn(thread, turn),
   "acpThreads.keepChange": (hub, target?: unknown) => hub.ledger.keep(target),
   "acpThreads.undoChange": (hub, target?: unknown) => hub.ledger.undo(target),
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
