@@ -35,6 +35,8 @@ export const COMMAND_IDS = [
   "acpThreads.undoFileChanges",
   "acpThreads.openTurn",
   "acpThreads.handoff",
+  "acpThreads.sendHandoff",
+  "acpThreads.cancelHandoff",
   "acpThreads.saveBugBundle",
   "acpThreads.showUsage",
   "acpThreads.retry",

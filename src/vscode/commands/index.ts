@@ -23,7 +23,9 @@ import {
   resumeThread,
 } from "./threads";
 import { RECALL_VIEW_ID, importHistory } from "../recall-view";
-import { handoffCommand, retryCommand, saveBugBundleCommand } from "./ops";
+import { retryCommand, saveBugBundleCommand } from "./ops";
+import { handoffCommand } from "../handoff/handoff-command";
+import { briefEditors } from "../handoff/brief-editor";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -62,6 +64,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
   "acpThreads.handoff": handoffCommand,
+  "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
+  "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),
   "acpThreads.saveBugBundle": saveBugBundleCommand,
   "acpThreads.showUsage": (hub) => hub.usageView.show(),
   "acpThreads.retry": retryCommand,

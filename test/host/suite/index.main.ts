@@ -26,6 +26,8 @@ const PASSES: Record<string, string[]> = {
     "node-runtime.test.js",
     "first-contact.test.js",
     "registry-ui.test.js",
+    "restore-state.test.js",
+    "handoff-brief.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
