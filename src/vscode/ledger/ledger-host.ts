@@ -97,10 +97,13 @@ export function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path && !d.isClosed);
 }
 
-/** Current text: the open editor's (unsaved edits included) or the disk's; null when the file does not exist. */
+/**
+ * Current text: the open editor's when it has unsaved edits, else the disk's; null when the file does not exist
+ * (an editor still open on a file a restore deleted keeps its last text, which is not what is there now).
+ */
 export async function currentText(path: string): Promise<string | null> {
   const doc = openDocument(path);
-  if (doc) return doc.getText();
+  if (doc?.isDirty) return doc.getText();
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
   } catch {

@@ -206,7 +206,7 @@ export interface PreviewItem extends vscode.QuickPickItem {
   go?: boolean;
 }
 
-const turnList = (turns: number[]) => `turn${turns.length === 1 ? "" : "s"} ${turns.join(", ")}`;
+const turnList = (turns: number[]) => (turns.length ? `turn${turns.length === 1 ? "" : "s"} ${turns.join(", ")}` : "");
 
 /**
  * The restore preview: Restore first, then the files of the turn itself, then — under their own heading — the
@@ -234,8 +234,10 @@ export function restorePreviewItems(plan: RestorePlan, cwd: string, what: string
       description: [from, state].filter(Boolean).join(" · "),
     };
   };
-  const own = turn === undefined ? plan.items : plan.items.filter((i) => i.turns.includes(turn));
-  const later = turn === undefined ? [] : plan.items.filter((i) => !i.turns.includes(turn));
+  // files only later turns changed (a file no turn changed, e.g. by an earlier restore, counts as the target's)
+  const fromLater = (i: RestoreItem) => turn !== undefined && i.turns.length > 0 && !i.turns.includes(turn);
+  const own = plan.items.filter((i) => !fromLater(i));
+  const later = plan.items.filter(fromLater);
   const laterTurns = [...new Set(later.flatMap((i) => i.turns))].sort((a, b) => a - b);
   const go: PreviewItem = {
     label: "$(history) Restore",

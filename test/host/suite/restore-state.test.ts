@@ -125,6 +125,8 @@ describe("restore leaves a true state (#27 item 8)", () => {
         ["", "$(trash) delete  src/preview-b.txt", "turn 2"],
       ],
     );
+    // an editor open on the later turn's file, which the restore deletes (its text must not count as the file's)
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(b), { preview: false });
     // the real preview: its first item (Restore) restores
     const done = vscode.commands.executeCommand<string>("acpThreads.restoreTurn", threadId, 1);
     await sleep(500);
@@ -135,5 +137,17 @@ describe("restore leaves a true state (#27 item 8)", () => {
     assert.match((await done) ?? "", /^restore-/);
     assert.equal(readFileSync(a, "utf8"), "a0\n");
     assert.equal(existsSync(b), false, "the later turn's new file is gone too");
+    // Undo restore brings both back although b's editor still shows its old text
+    const undo = await vscode.commands.executeCommand<string>(
+      "acpThreads.restoreTurn",
+      threadId,
+      { op: await done },
+      {
+        yes: true,
+      },
+    );
+    assert.match(undo ?? "", /^restore-/, "not 'nothing to restore'");
+    assert.equal(readFileSync(a, "utf8"), "a1\n");
+    assert.equal(readFileSync(b, "utf8"), "b2\n");
   });
 });
