@@ -111,6 +111,9 @@ export async function currentText(path: string): Promise<string | null> {
   }
 }
 
+const readDisk = (path: string): Promise<Uint8Array | null> =>
+  Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.file(path))).catch(() => null);
+
 /** Writes through open editors (replace + save) and the workspace file system otherwise. */
 export const editorWriter: FileWriter = {
   async write(path, content) {
@@ -121,7 +124,10 @@ export const editorWriter: FileWriter = {
       edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
       await doc.save();
-      return;
+      // an editor that already showed this text (say, of a file a restore deleted) has nothing to save: the disk
+      // may still lack it
+      const disk = await readDisk(path);
+      if (disk && new TextDecoder().decode(disk) === text) return;
     }
     await vscode.workspace.fs.writeFile(vscode.Uri.file(path), content);
   },
