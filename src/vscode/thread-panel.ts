@@ -331,7 +331,10 @@ export class ThreadPanel implements vscode.Disposable {
           return;
         case "reviewTurn":
         case "restoreTurn":
+        case "keepTurn":
           return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
+        case "undoRestore":
+          return void (await vscode.commands.executeCommand("acpThreads.restoreTurn", this.threadId, { op: m.op }));
         default:
           return await this.deps.composer?.handle(this, m);
       }

@@ -126,3 +126,16 @@ export function renderHandoffBrief(b: HandoffBrief): string {
   out.push("", `(Handed off from ACP Threads thread ${b.fromThreadId}.)`);
   return out.join("\n");
 }
+
+/**
+ * The new thread's title: "Handoff: <the source thread's title>" (its goal when it has none), one line, clipped.
+ * A thread handed off again keeps one "Handoff:" prefix.
+ */
+export function handoffTitle(m: Pick<ThreadMetadata, "title" | "agent">, goal?: string, max = 80): string {
+  const source = (m.title ?? goal ?? "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^(Handoff: )+/, "");
+  const title = source ? `Handoff: ${source}` : `Handoff from ${m.agent.name}`;
+  return title.length > max ? `${title.slice(0, max - 1).trimEnd()}…` : title;
+}

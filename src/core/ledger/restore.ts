@@ -27,6 +27,8 @@ export interface RestoreItem {
   conflict: boolean;
   /** Why the target version cannot be written back (binary, too large, missing blob). */
   unavailable?: string;
+  /** The turns, from the target on, that changed the file (the preview names later turns' files). */
+  turns: number[];
 }
 
 export interface RestorePlan {
@@ -91,8 +93,13 @@ export async function planRestore(
   const view = ledger.read(threadId);
   const from = resolveTarget(view.ops, target);
   const op = view.ops[from];
+  const later = view.ops.slice(from);
+  const turnsOf = (path: string) =>
+    later.flatMap((o) =>
+      o.type === "turn" && o.turn !== undefined && o.files.some((x) => x.path === path) ? [o.turn] : [],
+    );
   const items = await Promise.all(
-    netChanges(view.ops.slice(from)).map(async (f): Promise<RestoreItem> => {
+    netChanges(later).map(async (f): Promise<RestoreItem> => {
       const current = read ? stateOfText(await read(f.path)) : await diskState(f.path);
       const unchanged = sameContent(current, f.before);
       const unavailable =
@@ -113,6 +120,7 @@ export async function planRestore(
         action: unchanged ? "unchanged" : !f.before ? "delete" : !current ? "recreate" : "revert",
         conflict: !unchanged && !sameContent(current, f.after),
         ...(unavailable ? { unavailable } : {}),
+        turns: turnsOf(f.path),
       };
     }),
   );

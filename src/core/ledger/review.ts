@@ -106,6 +106,29 @@ export async function keepChange(
 }
 
 /**
+ * "Keep all" of an operation: every hunk (or whole file) still pending is kept, one review record each, exactly
+ * as the individual keeps would record them. Returns how many were kept (0: nothing was left to review).
+ */
+export async function keepAllOf(ledger: EditLedger, threadId: string, opId: string): Promise<number> {
+  const view = ledger.read(threadId);
+  const op = view.ops.find((o) => o.op === opId);
+  if (!op) throw new AcpThreadsError("not_found", `the ledger has no operation ${opId}`);
+  const keeps = reviewOp(ledger, view, op).flatMap((f) =>
+    f.hunks.length
+      ? f.hunks.filter((h) => h.status === "pending").map((h) => ({ path: f.path, hunk: h.index as number | null }))
+      : f.status === "pending"
+        ? [{ path: f.path, hunk: null }]
+        : [],
+  );
+  if (keeps.length)
+    await ledger.append(
+      threadId,
+      keeps.map((k) => ({ kind: "review" as const, action: "keep" as const, op: opId, ...k })),
+    );
+  return keeps.length;
+}
+
+/**
  * Takes a hunk (or the whole change, `hunk: null`) of `op`'s change to `path` back out of the file as it is
  * now. Refuses, writing nothing, when the lines it would touch changed since (unless `force` for a whole file,
  * which then writes the version before the change).

@@ -23,8 +23,10 @@ import {
   resumeThread,
 } from "./threads";
 import { RECALL_VIEW_ID, importHistory } from "../recall-view";
-import { handoffCommand, retryCommand, saveBugBundleCommand } from "./ops";
+import { retryCommand, saveBugBundleCommand } from "./ops";
 import { clearDataCommand } from "../clear-data";
+import { handoffCommand } from "../handoff/handoff-command";
+import { briefEditors } from "../handoff/brief-editor";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -60,12 +62,15 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.reviewThread": (hub, thread?: unknown) => hub.ledger.reviewThread(thread),
   "acpThreads.restoreTurn": (hub, thread?: unknown, turn?: number, opts?: { yes?: boolean; force?: boolean }) =>
     hub.ledger.restoreTurn(thread, turn, opts),
+  "acpThreads.keepTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.keepTurn(thread, turn),
   "acpThreads.keepChange": (hub, target?: unknown) => hub.ledger.keep(target),
   "acpThreads.undoChange": (hub, target?: unknown) => hub.ledger.undo(target),
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
   "acpThreads.handoff": handoffCommand,
+  "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
+  "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),
   "acpThreads.saveBugBundle": saveBugBundleCommand,
   "acpThreads.showUsage": (hub) => hub.usageView.show(),
   "acpThreads.retry": retryCommand,

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { mapRange } from "../../core/ledger/hunks";
 import type { LedgerView } from "../../core/ledger/ledger-view";
+import { restoredTurns } from "../../core/ledger/restored";
 import { keepChange, reviewFile, undoChange, type ReviewFile, type ReviewHunk } from "../../core/ledger/review";
 import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
 
@@ -91,8 +92,10 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     const out: PlacedHunk[] = [];
     for (const threadId of this.#threads) {
       const view = this.#view(threadId);
+      const restored = restoredTurns(view);
       for (const op of view.ops) {
-        const change = op.type === "turn" ? op.files.find((f) => f.path === path) : undefined;
+        // a restored turn's changes are no longer in the workspace: nothing of it to keep or undo
+        const change = op.type === "turn" && !restored.has(op.op) ? op.files.find((f) => f.path === path) : undefined;
         if (!change) continue;
         const file = reviewFile(this.#host.ledger, view, op, change);
         if (!file.diffable || file.after === null) continue;

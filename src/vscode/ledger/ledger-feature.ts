@@ -13,9 +13,10 @@ import type { ThreadStore } from "../../core/store/thread-store";
 import type { HostMessage } from "../../webview/thread/protocol";
 import { InlineReview, type ChangeTarget } from "./inline-review";
 import { LedgerHost } from "./ledger-host";
-import { followTurnChanges } from "./panel-changes";
+import { followTurnChanges, turnChangesOf } from "./panel-changes";
 import { ProvenanceHover } from "./provenance-hover";
 import {
+  keepTurn,
   restoreTurn,
   reviewThread,
   reviewTurn,
@@ -76,6 +77,17 @@ export class LedgerFeature implements vscode.Disposable {
     const id = await this.#thread(arg, "Restore workspace");
     const target = typeof turn === "number" || isOp(turn) ? turn : undefined;
     return id ? restoreTurn(this.#review, id, target, opts) : undefined;
+  }
+
+  /** "Keep all" of a turn (the panel's turn row); how many changes were kept. */
+  async keepTurn(arg?: unknown, turn?: number): Promise<number> {
+    const id = await this.#thread(arg, "Keep all changes");
+    return id ? keepTurn(this.#review, id, typeof turn === "number" ? turn : undefined) : 0;
+  }
+
+  /** The panel's "N files changed" rows of a stored thread, as they are sent to it. */
+  turnChanges(threadId: string) {
+    return turnChangesOf(this.host, threadId, this.#require(threadId).cwd);
   }
 
   /** Keep or Undo every change still to review in the active file. */

@@ -101,16 +101,22 @@ export function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path && !d.isClosed);
 }
 
-/** Current text: the open editor's (unsaved edits included) or the disk's; null when the file does not exist. */
+/**
+ * Current text: the open editor's when it has unsaved edits, else the disk's; null when the file does not exist
+ * (an editor still open on a file a restore deleted keeps its last text, which is not what is there now).
+ */
 export async function currentText(path: string): Promise<string | null> {
   const doc = openDocument(path);
-  if (doc) return doc.getText();
+  if (doc?.isDirty) return doc.getText();
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
   } catch {
     return null;
   }
 }
+
+const readDisk = (path: string): Promise<Uint8Array | null> =>
+  Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.file(path))).catch(() => null);
 
 /** Writes through open editors (replace + save) and the workspace file system otherwise. */
 export const editorWriter: FileWriter = {
@@ -122,7 +128,10 @@ export const editorWriter: FileWriter = {
       edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
       await doc.save();
-      return;
+      // an editor that already showed this text (say, of a file a restore deleted) has nothing to save: the disk
+      // may still lack it
+      const disk = await readDisk(path);
+      if (disk && new TextDecoder().decode(disk) === text) return;
     }
     await vscode.workspace.fs.writeFile(vscode.Uri.file(path), content);
   },

@@ -4,6 +4,7 @@
  */
 import type * as vscode from "vscode";
 import { lineCounts } from "../../core/ledger/hunks";
+import { restoredTurns } from "../../core/ledger/restored";
 import { reviewOp } from "../../core/ledger/review";
 import { relPath } from "../../core/ledger/summary";
 import type { HostMessage, TurnChangesView } from "../../webview/thread/protocol";
@@ -13,17 +14,32 @@ const NAMES = 3;
 
 export function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): TurnChangesView[] {
   const view = host.ledger.read(threadId);
+  const restored = restoredTurns(view);
   return view.ops
     .filter((o) => o.type === "turn" && o.turn !== undefined && o.files.length)
     .map((o) => {
       const files = reviewOp(host.ledger, view, o);
       const counts = lineCounts(files.flatMap((f) => f.hunks));
+      const restoredBy = restored.get(o.op);
       return {
         turn: o.turn!,
         files: o.files.length,
         ...counts,
-        pending: files.reduce((n, f) => n + f.hunks.filter((h) => h.status === "pending").length, 0),
+        // a restored turn's changes are gone from the workspace: nothing of it is left to review
+        pending: restoredBy
+          ? 0
+          : files.reduce(
+              (n, f) =>
+                n +
+                (f.hunks.length
+                  ? f.hunks.filter((h) => h.status === "pending").length
+                  : f.status === "pending"
+                    ? 1
+                    : 0),
+              0,
+            ),
         names: o.files.slice(0, NAMES).map((f) => relPath(cwd, f.path)),
+        ...(restoredBy ? { restoredBy } : {}),
       };
     });
 }

@@ -8,7 +8,8 @@ import { AcpThreadsError } from "../../core/errors";
 import { blobId } from "../../core/ledger/blob-store";
 import type { FileState } from "../../core/ledger/content";
 import { netChanges, type OpView } from "../../core/ledger/ledger-view";
-import { applyRestore, planRestore, type RestoreItem } from "../../core/ledger/restore";
+import { applyRestore, planRestore, type RestoreItem, type RestorePlan } from "../../core/ledger/restore";
+import { keepAllOf } from "../../core/ledger/review";
 import { filesChangedLabel, relPath } from "../../core/ledger/summary";
 import { currentText, editorWriter, openDocument, type LedgerHost } from "./ledger-host";
 
@@ -72,6 +73,18 @@ export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: numb
   );
   const title = `Turn ${op.turn}${op.summary?.agent ? ` · ${op.summary.agent.name}` : ""}: ${filesChangedLabel(op.files.length)}`;
   await showDiffs(title, resources, relPath(cwd, op.files[0].path));
+}
+
+/** "Keep all" of a turn: every change still to review is kept (review records, like each Keep); returns how many. */
+export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number): Promise<number> {
+  const op = turn === undefined ? await pickTurn(deps, threadId, "Keep all changes") : turnOf(deps, threadId, turn);
+  if (!op) return 0;
+  const n = await keepAllOf(deps.host.ledger, threadId, op.op);
+  deps.host.changed(threadId);
+  void vscode.window.showInformationMessage(
+    n ? `Kept ${n} change${n === 1 ? "" : "s"} of turn ${op.turn}.` : `Nothing of turn ${op.turn} is left to review.`,
+  );
+  return n;
 }
 
 /**
@@ -150,7 +163,7 @@ export async function restoreTurn(
   if (!todo.length)
     return void vscode.window.showInformationMessage(`Nothing to restore: the files are as they were ${what}.`);
   const conflicts = todo.filter((i) => i.conflict && !i.unavailable);
-  if (!opts.yes && !(await preview(plan.items, cwd, what))) return undefined;
+  if (!opts.yes && !(await preview(plan, cwd, what))) return undefined;
   let force = opts.force ?? false;
   if (conflicts.length && !force) {
     const names = conflicts.map((c) => relPath(cwd, c.path)).join(", ");
@@ -179,23 +192,64 @@ export async function restoreTurn(
   return op.op;
 }
 
-async function preview(items: RestoreItem[], cwd: string, what: string): Promise<boolean> {
-  const picks = items.map((i) => ({
-    label: `${ACTION[i.action]}  ${relPath(cwd, i.path)}`,
-    description: i.unavailable
-      ? `cannot restore: ${i.unavailable}`
-      : i.conflict
-        ? "$(warning) edited since — would be overwritten"
-        : "",
-  }));
-  const go = {
-    label: "$(history) Restore",
-    description: `put ${picks.length} file(s) back to ${what}`,
-    alwaysShow: true,
-  };
-  const pick = await vscode.window.showQuickPick([go, ...picks], {
+async function preview(plan: RestorePlan, cwd: string, what: string): Promise<boolean> {
+  const items = restorePreviewItems(plan, cwd, what);
+  const pick = await vscode.window.showQuickPick(items, {
     title: `Restore workspace to ${what}`,
     placeHolder: "Preview: what will change",
   });
-  return pick === go;
+  return !!pick?.go;
+}
+
+export interface PreviewItem extends vscode.QuickPickItem {
+  /** The item that confirms the restore. */
+  go?: boolean;
+}
+
+const turnList = (turns: number[]) => (turns.length ? `turn${turns.length === 1 ? "" : "s"} ${turns.join(", ")}` : "");
+
+/**
+ * The restore preview: Restore first, then the files of the turn itself, then — under their own heading — the
+ * files only later turns changed, which the restore takes back too (each names its turns).
+ */
+export function restorePreviewItems(plan: RestorePlan, cwd: string, what: string): PreviewItem[] {
+  const turn = plan.target.turn;
+  const line = (i: RestoreItem): PreviewItem => {
+    const others = i.turns.filter((t) => t !== turn);
+    const from =
+      turn === undefined
+        ? turnList(i.turns)
+        : i.turns.includes(turn)
+          ? others.length
+            ? `also ${turnList(others)}`
+            : ""
+          : turnList(others);
+    const state = i.unavailable
+      ? `cannot restore: ${i.unavailable}`
+      : i.conflict
+        ? "$(warning) edited since — would be overwritten"
+        : "";
+    return {
+      label: `${ACTION[i.action]}  ${relPath(cwd, i.path)}`,
+      description: [from, state].filter(Boolean).join(" · "),
+    };
+  };
+  // files only later turns changed (a file no turn changed, e.g. by an earlier restore, counts as the target's)
+  const fromLater = (i: RestoreItem) => turn !== undefined && i.turns.length > 0 && !i.turns.includes(turn);
+  const own = plan.items.filter((i) => !fromLater(i));
+  const later = plan.items.filter(fromLater);
+  const laterTurns = [...new Set(later.flatMap((i) => i.turns))].sort((a, b) => a - b);
+  const go: PreviewItem = {
+    label: "$(history) Restore",
+    description: `put ${plan.items.length} file(s) back to ${what}${later.length ? ` (${later.length} of them from later ${turnList(laterTurns)})` : ""}`,
+    alwaysShow: true,
+    go: true,
+  };
+  const sep = (label: string): PreviewItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
+  return [
+    go,
+    ...(later.length && own.length ? [sep(`Turn ${turn}`)] : []),
+    ...own.map(line),
+    ...(later.length ? [sep(`Later ${turnList(laterTurns)} — also restored`), ...later.map(line)] : []),
+  ];
 }

@@ -79,6 +79,8 @@ export interface TurnChangesView {
   pending: number;
   /** The first few file names. */
   names: string[];
+  /** The restore that took this turn back (its op id), while it is not undone: the row says so, nothing to review. */
+  restoredBy?: string;
 }
 
 export type HostMessage =
@@ -131,6 +133,10 @@ export type WebviewMessage =
   | { type: "setConfig"; configId: string; value: string }
   | { type: "reviewTurn"; turn: number }
   | { type: "restoreTurn"; turn: number }
+  /** "Keep all": every change of the turn still to review is kept. */
+  | { type: "keepTurn"; turn: number }
+  /** "Undo restore" on a restored turn's row: restore to before that restore (op id). */
+  | { type: "undoRestore"; op: string }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
   | { type: "rendered"; entries: number; inDom: number }
   | OpsAction
@@ -176,8 +182,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return str(m.configId, 200) && str(m.value, 1000)
         ? { type: "setConfig", configId: m.configId, value: m.value }
         : undefined;
+    case "undoRestore":
+      return str(m.op, 200) && /^restore-[a-z0-9]+$/.test(m.op) ? { type: "undoRestore", op: m.op } : undefined;
     case "reviewTurn":
     case "restoreTurn":
+    case "keepTurn":
       return Number.isInteger(m.turn) && (m.turn as number) >= 1 ? { type: m.type, turn: m.turn as number } : undefined;
     case "rendered":
       return Number.isInteger(m.entries) && Number.isInteger(m.inDom)

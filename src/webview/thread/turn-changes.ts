@@ -1,6 +1,7 @@
 /**
- * "N files changed" under each turn of the thread panel, with Review and Restore buttons (the host opens the
- * multi-file diff / the restore preview). Rows sit between the entries: after the last entry of turn N, i.e.
+ * "N files changed" under each turn of the thread panel, with Review, Keep all and Restore buttons (the host opens
+ * the multi-file diff / keeps every pending change / opens the restore preview); a restored turn says so and
+ * offers Undo restore instead. Rows sit between the entries: after the last entry of turn N, i.e.
  * before the user message that starts turn N + 1 (an exec thread's one run is turn 1). The host sends the whole
  * list whenever it changes.
  */
@@ -18,12 +19,22 @@ function rowHtml(t: TurnChangesView): string {
   const files = `${t.files} file${t.files === 1 ? "" : "s"} changed`;
   const lines =
     t.added || t.removed ? ` <span class="tc-add">+${t.added}</span> <span class="tc-del">−${t.removed}</span>` : "";
-  const pending = t.pending ? ` <span class="muted">· ${t.pending} to review</span>` : "";
   const names = t.names.map((n) => `<span class="tc-file">${esc(n)}</span>`).join(" ");
+  const state = t.restoredBy
+    ? ` <span class="tc-restored" title="The workspace was restored to before this turn (or an earlier one)"><span class="codicon codicon-history"></span> restored</span> `
+    : t.pending
+      ? ` <span class="muted">· ${t.pending} to review</span> `
+      : " ";
+  const buttons = t.restoredBy
+    ? `<button class="tc-review" data-turn="${t.turn}" title="What this turn had changed">Review</button>` +
+      `<button class="tc-undo-restore" data-op="${esc(t.restoredBy)}" title="Put back what the restore took away">Undo restore</button>`
+    : `<button class="tc-review" data-turn="${t.turn}">Review</button>` +
+      (t.pending
+        ? `<button class="tc-keep-all" data-turn="${t.turn}" title="Keep every change of this turn still to review">Keep all</button>`
+        : "") +
+      `<button class="tc-restore" data-turn="${t.turn}" title="Restore the workspace to before this turn">Restore</button>`;
   return (
-    `<span class="codicon codicon-diff"></span> <b>${files}</b>${lines}${pending} ` +
-    `<button class="tc-review" data-turn="${t.turn}">Review</button>` +
-    `<button class="tc-restore" data-turn="${t.turn}" title="Restore the workspace to before this turn">Restore</button>` +
+    `<span class="codicon codicon-diff"></span> <b>${files}</b>${lines}${state}${buttons}` +
     `<div class="tc-names">${names}${t.files > t.names.length ? ` <span class="muted">+${t.files - t.names.length} more</span>` : ""}</div>`
   );
 }
@@ -73,15 +84,23 @@ export function placeTurnChanges(list: HTMLElement, entries: readonly Entry[]): 
   list.querySelectorAll<HTMLElement>(".turn-changes").forEach((r) => wanted.has(r.dataset.turn!) || r.remove());
 }
 
-/** Review / Restore clicks on the rows become host messages. */
-export function wireTurnChanges(
-  list: HTMLElement,
-  post: (m: { type: "reviewTurn" | "restoreTurn"; turn: number }) => void,
-): void {
+type RowMessage =
+  { type: "reviewTurn" | "restoreTurn" | "keepTurn"; turn: number } | { type: "undoRestore"; op: string };
+
+/** Review / Keep all / Restore / Undo restore clicks on the rows become host messages. */
+export function wireTurnChanges(list: HTMLElement, post: (m: RowMessage) => void): void {
   list.addEventListener("click", (e) => {
     const t = (e.target as HTMLElement).closest<HTMLElement>(".turn-changes button");
-    const turn = Number(t?.dataset.turn);
-    if (!t || !Number.isInteger(turn)) return;
-    post({ type: t.classList.contains("tc-restore") ? "restoreTurn" : "reviewTurn", turn });
+    if (!t) return;
+    if (t.classList.contains("tc-undo-restore"))
+      return void (t.dataset.op && post({ type: "undoRestore", op: t.dataset.op }));
+    const turn = Number(t.dataset.turn);
+    if (!Number.isInteger(turn)) return;
+    const type = t.classList.contains("tc-restore")
+      ? "restoreTurn"
+      : t.classList.contains("tc-keep-all")
+        ? "keepTurn"
+        : "reviewTurn";
+    post({ type, turn });
   });
 }

@@ -1,7 +1,8 @@
 // Review, undo and restore (#11). Relies on 02-spawn: the demo Codex thread "create hello.txt…" is open and idle,
 // its turn 1 created hello.txt. A second turn (typed in the panel) adds notes.md and rewrites hello.txt; each turn
 // shows "N files changed" with Review / Restore; Review opens the (multi-file) diff editor; the editor shows the
-// agent's hunk with Keep / Undo and a provenance hover; Restore previews and puts the files back.
+// agent's hunk with Keep / Undo and a provenance hover; Restore previews and puts the files back; the row then says
+// "restored", Undo restore brings turn 2 back and Keep all settles its changes (#27 item 8).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { threadFrame, until } from "../pages/workbench.mjs";
@@ -102,5 +103,27 @@ export default async function ({ page, quick, step, shot, ws, log }) {
     await until("notes.md removed", () => !existsSync(notes));
     if (readFileSync(hello, "utf8") !== turn1) throw new Error("hello.txt is not turn 1's text");
     await shot("18-restored");
+  });
+
+  await step("the restored turn's row says restored (nothing to review); Undo restore and Keep all", async () => {
+    frame = await panel();
+    const row = frame.locator('.turn-changes[data-turn="2"]');
+    await until("row 2 marked restored", async () => (await row.locator(".tc-restored").count()) > 0, 20000);
+    if (/to review/.test(await row.textContent())) throw new Error(`row says: ${await row.textContent()}`);
+    await shot("19-restored-row");
+    await row.locator("button.tc-undo-restore").click();
+    await quick.root
+      .locator(".quick-input-title", { hasText: "Restore workspace to before the restore" })
+      .waitFor({ timeout: 20000 });
+    await quick.pick("Restore");
+    await until("notes.md back", () => existsSync(notes));
+    await until("row 2 offers Keep all", async () => (await row.locator("button.tc-keep-all").count()) > 0, 20000);
+    await row.locator("button.tc-keep-all").click();
+    await until(
+      "nothing left to review on row 2",
+      async () => !/to review/.test(await row.textContent()) && (await row.locator("button.tc-keep-all").count()) === 0,
+      20000,
+    );
+    await shot("20-kept-all");
   });
 }

@@ -30,6 +30,8 @@ const PASSES: Record<string, string[]> = {
     "retention.test.js",
     "memory.test.js",
     "elicitation.test.js",
+    "restore-state.test.js",
+    "handoff-brief.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

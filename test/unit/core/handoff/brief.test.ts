@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ToolCallState } from "../../../../src/core/model/events";
-import { buildHandoffBrief, renderHandoffBrief } from "../../../../src/core/handoff/brief";
+import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../../../src/core/handoff/brief";
 import { handedOffFrom, linkHandoff } from "../../../../src/core/handoff/link";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { LiveThread } from "../../../../src/core/thread/live-thread";
@@ -105,3 +105,14 @@ test("a handoff links both threads: the new one by origin, the old one by its su
     assert.match(linkHandoff(other, from.threadId, "01x") ?? "", /open for writing|being written|held/);
     held.close();
   }));
+
+test("the new thread's title: 'Handoff: <source title>', one prefix however often handed off, clipped", () => {
+  const agent = { id: "codex", name: "Codex" } as never;
+  assert.equal(handoffTitle({ title: "fix the parser", agent }), "Handoff: fix the parser");
+  assert.equal(handoffTitle({ title: "Handoff: fix the parser", agent }), "Handoff: fix the parser");
+  assert.equal(handoffTitle({ title: null, agent }, "make\n  the tests pass"), "Handoff: make the tests pass");
+  assert.equal(handoffTitle({ title: null, agent }, ""), "Handoff from Codex");
+  const long = handoffTitle({ title: "x".repeat(200), agent });
+  assert.equal(long.length, 80);
+  assert.ok(long.endsWith("…"));
+});

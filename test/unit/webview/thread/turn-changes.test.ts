@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { parseWebviewMessage } from "../../../../src/webview/thread/protocol";
 import { turnEnds } from "../../../../src/webview/thread/turn-changes";
 
 const e = (...kinds: string[]) => kinds.map((kind) => ({ kind }) as { kind: "user" });
@@ -15,4 +16,15 @@ test("turn ends: by user messages after a done or an error; an echoed prompt is 
   );
   assert.deepEqual([...turnEnds(e("agent", "notice"))], [[1, 1]]);
   assert.deepEqual([...turnEnds([])], []);
+});
+
+test("the rows' messages: Keep all names a turn, Undo restore names a restore operation; anything else is dropped", () => {
+  assert.deepEqual(parseWebviewMessage({ type: "keepTurn", turn: 2 }), { type: "keepTurn", turn: 2 });
+  assert.equal(parseWebviewMessage({ type: "keepTurn", turn: 0 }), undefined);
+  assert.deepEqual(parseWebviewMessage({ type: "undoRestore", op: "restore-m1abc2def" }), {
+    type: "undoRestore",
+    op: "restore-m1abc2def",
+  });
+  assert.equal(parseWebviewMessage({ type: "undoRestore", op: "turn-1" }), undefined, "only a restore is undone");
+  assert.equal(parseWebviewMessage({ type: "undoRestore", op: 3 }), undefined);
 });

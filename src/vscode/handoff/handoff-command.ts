@@ -1,0 +1,85 @@
+/**
+ * "Hand off to another agent" (#13, #27 item 9): pick an agent that can start, edit the brief in an editor that
+ * carries its own Send (brief-editor.ts), then a new thread titled "Handoff: <source title>" starts with the brief
+ * as its first prompt, and the two threads link to each other.
+ */
+import * as vscode from "vscode";
+import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
+import { linkHandoff } from "../../core/handoff/link";
+import type { Hub } from "../hub";
+import type { LiveSession } from "../live-session";
+import { threadOf } from "../commands/ops";
+import { handoffAgents, pickHandoffAgent } from "./agent-pick";
+import { briefEditors } from "./brief-editor";
+
+export interface HandoffOptions {
+  /** Skip the pickers (tests, scripts): the agent id, and the brief to send as is. */
+  agentId?: string;
+  brief?: string;
+}
+
+/** Resolves once the live session's thread is stored (its id), or undefined when it failed to start. */
+function storedThread(s: LiveSession): Promise<string | undefined> {
+  const stored = () => (s.thread ? s.threadId : undefined);
+  if (s.thread || !s.isOpen) return Promise.resolve(stored());
+  return new Promise((resolve) => {
+    const sub = s.onStatus(() => {
+      if (!s.thread && s.isOpen && s.status === "starting") return;
+      sub.dispose();
+      resolve(stored());
+    });
+  });
+}
+
+export async function handoffCommand(
+  hub: Hub,
+  target?: unknown,
+  opts: HandoffOptions = {},
+): Promise<LiveSession | undefined> {
+  const fromId = threadOf(target);
+  if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
+  const { metadata, records } = hub.threads.read(fromId);
+  const agents = handoffAgents(hub.config, metadata.cwd, hub.registry);
+  let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;
+  if (!agent) {
+    if (opts.agentId) throw new Error(`No agent "${opts.agentId}" is configured.`);
+    agent = await pickHandoffAgent(agents, { agentId: metadata.agent.id, title: metadata.title ?? "thread" });
+    if (!agent) return undefined;
+  }
+  const built = buildHandoffBrief(metadata, records);
+  let brief = opts.brief ?? renderHandoffBrief(built);
+  if (opts.brief === undefined) {
+    const { outcome } = await briefEditors.edit(brief, agent.displayName);
+    // the toast is a shortcut; Send stays in the brief's editor (CodeLens, title bar) after it fades
+    void vscode.window
+      .showInformationMessage(
+        `Edit the handoff brief for ${agent.displayName}, then Send it (above the brief or in the editor's title bar).`,
+        "Send",
+        "Cancel",
+      )
+      .then((a) => (a === "Send" ? briefEditors.send() : a === "Cancel" ? briefEditors.cancel() : undefined));
+    const o = await outcome;
+    if (!o.sent) return undefined;
+    brief = o.text;
+  }
+  if (!brief.trim()) return undefined;
+  const session = hub.spawnSession({
+    agent,
+    task: brief,
+    title: handoffTitle(metadata, built.goal),
+    mode: "session",
+    cwd: metadata.cwd,
+    origin: { kind: "handoff", source: fromId },
+  });
+  const toId = await storedThread(session);
+  if (!toId) return session;
+  // this window's writer of the old thread, if it is still open here (a closed one cannot patch any more)
+  const origin = hub.live.get(fromId);
+  const holder = origin?.isOpen ? origin.thread?.live : undefined;
+  const failed = linkHandoff(hub.threads, fromId, toId, holder ? (p) => holder.patch(p) : undefined);
+  if (failed) hub.log.logger.warn(`handoff: ${fromId} could not list ${toId} yet: ${failed}`);
+  hub.ops.refresh(fromId);
+  hub.ops.refresh(toId);
+  hub.tree.refresh();
+  return session;
+}
