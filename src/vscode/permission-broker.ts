@@ -18,6 +18,8 @@ interface Pending {
   prompt: PermissionPrompt;
   /** Proposed-content documents opened by "Review", dropped when the prompt is answered. */
   reviewed: vscode.Uri[];
+  /** A notification was raised for it (once: hiding the panel again does not repeat it). */
+  notified?: boolean;
   resolve(optionId: string | null): void;
 }
 
@@ -121,6 +123,15 @@ export class PermissionBroker implements vscode.Disposable {
     });
   }
 
+  /**
+   * The thread's panel was hidden or closed: requests it showed inline, still unanswered, are notified now (a user
+   * who closes the panel while the agent waits is told, not left with the status bar alone).
+   */
+  panelHidden(threadId: string): void {
+    for (const [requestId, p] of this.#pending)
+      if (p.threadId === threadId && !p.notified) background(this.#notify(requestId), "notifying a permission request");
+  }
+
   /** Status bar click: reveal the first waiting thread and show its prompt there. */
   showFirst(): void {
     const first = this.#pending.values().next().value as Pending | undefined;
@@ -131,7 +142,8 @@ export class PermissionBroker implements vscode.Disposable {
   /** The request itself names the notification (not the thread's first prompt): "Codex asks: Run `npm test`". */
   async #notify(requestId: string): Promise<void> {
     const p = this.#pending.get(requestId);
-    if (!p) return;
+    if (!p || p.notified) return;
+    p.notified = true;
     const show = "Open";
     const choice = await this.notifier.show(
       "info",

@@ -90,10 +90,14 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent);
     this.#panels.set(threadId, tp);
     if (panel.active) this.#lastActive = threadId;
-    panel.onDidChangeViewState((e) => e.webviewPanel.active && (this.#lastActive = threadId));
+    panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.#lastActive = threadId;
+      if (!e.webviewPanel.visible) this.deps.broker.panelHidden(threadId);
+    });
     panel.onDidDispose(() => {
       tp.dispose();
       if (this.#panels.get(threadId) === tp) this.#panels.delete(threadId);
+      this.deps.broker.panelHidden(threadId);
     });
   }
 

@@ -33,6 +33,31 @@ describe("notifications while the panel is hidden", () => {
     await s.close();
   });
 
+  it("a request shown in the panel is notified once when the panel is closed before it is answered", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    assert.ok(hub.panels.isVisible(s.threadId));
+    const seen = hub.broker.notifier.recent.length;
+    const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+    void s.prompt("ask execute");
+    const pending = await waitFor("the pending request", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.equal(hub.broker.notifier.recent.length, seen, "shown inline in the visible panel: no notification yet");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const ask = await waitFor("the permission notification", () =>
+      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("asks")),
+    );
+    assert.equal(ask.message, "Fake agent asks: A execute tool");
+    hub.panels.open(s.threadId);
+    await waitFor("the panel to be visible", () => hub.panels.isVisible(s.threadId));
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await waitFor("the panel to be hidden", () => !hub.panels.isVisible(s.threadId));
+    const asks = hub.broker.notifier.recent.slice(seen).filter((n) => n.message.includes("asks"));
+    assert.equal(asks.length, 1, "hiding the panel again does not repeat the notification");
+    hub.broker.answer(pending.requestId, "ok");
+    await done;
+    await s.close();
+  });
+
   it("the pending-permission command says so when nothing waits", async () => {
     const { hub } = await api();
     await vscode.commands.executeCommand("acpThreads.showPendingPermission");
