@@ -30,6 +30,25 @@ export function comparable(message: Record<string, Json>, opts: { method?: strin
   return m;
 }
 
+/**
+ * Capabilities the client added to `initialize` since the bundle was recorded are not divergences: the recorded
+ * agent never saw them, and a user's bug bundle must keep replaying on newer releases. A capability the client
+ * dropped or changed still is one. Returns the replayed message with only the capability keys the recording has.
+ */
+export function withoutAddedCapabilities(recorded: Json, replayed: Json): Json {
+  const caps = (m: Json) => (isObj(m) && isObj(m.params) ? m.params.clientCapabilities : undefined);
+  const rc = caps(recorded);
+  const pc = caps(replayed);
+  if (!isObj(rc) || !isObj(pc) || !isObj(replayed) || !isObj(replayed.params)) return replayed;
+  const prune = (r: Record<string, Json>, p: Record<string, Json>): Record<string, Json> =>
+    Object.fromEntries(
+      Object.entries(p)
+        .filter(([k]) => k in r)
+        .map(([k, v]) => [k, isObj(r[k]) && isObj(v) ? prune(r[k], v) : v]),
+    );
+  return { ...replayed, params: { ...replayed.params, clientCapabilities: prune(rc, pc) } };
+}
+
 /** The first place two JSON values differ, as a path ("params.prompt[0].text"), or undefined when equal. */
 export function firstDifference(a: Json, b: Json, path = ""): string | undefined {
   if (a === b) return undefined;

@@ -9,7 +9,7 @@ import { PassThrough } from "node:stream";
 import type { AgentTransport } from "../acp/transport";
 import { createNdJsonStream, LineSplitter } from "../acp/ndjson-stream";
 import { mapStrings, replacePaths } from "./bundle";
-import { comparable, firstDifference, valueAt } from "./compare";
+import { comparable, firstDifference, valueAt, withoutAddedCapabilities } from "./compare";
 import type { TrafficEntry } from "./traffic";
 
 export type Msg = Record<string, unknown> & { id?: unknown; method?: unknown; params?: unknown };
@@ -217,10 +217,11 @@ export class ReplayAgent {
     this.#learnValues(step.m, actual);
     const method = describeStep(this.steps, step).replace(/^response to /, "");
     const a = comparable(step.m, { method });
-    const b = comparable(
+    const now = comparable(
       mapStrings(actual, (s) => this.#recordedValue(s)),
       { method },
     );
+    const b = method === "initialize" ? withoutAddedCapabilities(a, now) : now;
     const path = firstDifference(a, b);
     if (path === undefined) {
       this.matched++;
