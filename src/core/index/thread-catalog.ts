@@ -80,9 +80,12 @@ export class ThreadCatalog implements Disposable {
     for (const id of this.#rows.keys()) this.#dirty.add(id);
   }
 
-  /** The metadata of a thread as last read (undefined before the first `list`, or for an unknown thread). */
+  /**
+   * The metadata of a thread as last read; undefined before the first `list`, for an unknown thread, and for one
+   * whose file changed since it was read (the caller reads the file once rather than show what is no longer true).
+   */
   get(threadId: string): ThreadMetadata | undefined {
-    return this.#rows.get(threadId)?.meta;
+    return this.#dirty.has(threadId) ? undefined : this.#rows.get(threadId)?.meta;
   }
 
   /** Matching threads, most recent activity first. Reads only what changed since the last call. */
