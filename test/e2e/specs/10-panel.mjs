@@ -75,7 +75,11 @@ export default async function ({ page, quick, step, shot, ws, root }) {
     if (title.includes(ws)) throw new Error(`the title shows the absolute path: ${title}`);
     await shot("panel-16.3-permission-card");
     await focusTranscript(codex);
-    await page.keyboard.press("2"); // codex's "No, provide feedback"
+    // codex's feedback option: "No, provide feedback" (0.16), "No, and tell Codex what to do differently" (2.x)
+    const options = await card.locator(".permission .perm-option").allTextContents();
+    const feedback = options.findIndex((o) => /No, (provide feedback|and tell)/.test(o));
+    if (feedback < 0) throw new Error(`no feedback option among ${options.join(" | ")}`);
+    await page.keyboard.press(String(feedback + 1));
     const box = card.locator("textarea[data-feedback-for]");
     await box.waitFor();
     await box.fill("please call it notes.md instead");

@@ -18,7 +18,9 @@ const AGENTS = [
 ];
 
 export default async function ({ page, quick, step, shot, ws }) {
-  const toast = (text) => page.locator(".notification-toast", { hasText: text }).first();
+  // a notification shows as a toast, or in the notification center when that is open (VS Code shows no toast then)
+  const toast = (text) =>
+    page.locator(".notification-toast, .notifications-center .notification-list-item", { hasText: text }).first();
   const tab = (text) => page.locator(".tab", { hasText: text }).first();
 
   for (const { key, label } of AGENTS) {
