@@ -1,7 +1,8 @@
 /* global document, DataTransfer, File, ClipboardEvent -- used inside page.evaluate, which runs in the browser */
 // The prompt box as a user drives it: `@` + typing + clicking a suggestion makes a chip, and the scripted model
 // confirms the file's text reached the model request; `/` lists the agent's commands; a pasted image is sent
-// and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it.
+// and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it; a
+// permission request does not take the focus from the command palette.
 import { Composer, threadFrame } from "../pages/workbench.mjs";
 
 async function newThread(page, quick, agent) {
@@ -79,10 +80,12 @@ export default async function ({ page, quick, step, shot }) {
 
   await step("a follow-up typed while a turn runs is queued, then sent; Up recalls it", async () => {
     ({ frame, composer } = await newThread(page, quick, "Fake agent"));
-    await composer.type("sleep 4000");
+    // the turn must outlast the typing of the follow-up on a loaded machine: fill() types it at once, and the
+    // agent sleeps long enough that Enter always lands while the turn runs (a 4 s sleep lost that race in CI)
+    await composer.type("sleep 8000");
     await composer.send();
     await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
-    await composer.type("queued follow-up");
+    await frame.locator("#input").fill("queued follow-up");
     await frame.locator("#input").press("Enter");
     await frame.locator(".cmp-queued", { hasText: "queued follow-up" }).waitFor();
     await shot("16-queued-follow-up");
@@ -92,5 +95,37 @@ export default async function ({ page, quick, step, shot }) {
     await frame.locator("#input").press("ArrowUp");
     await frame.locator("#input", { hasText: "queued follow-up" }).waitFor();
     await shot("17-history-up");
+  });
+
+  await permissionKeepsPaletteFocus({ page, quick, step, shot });
+}
+
+/**
+ * A permission request that arrives while the user is in the command palette leaves the focus there: the Enter meant
+ * for the palette runs its command and never answers the request. A guard: the panel focuses a new request only
+ * when focus is already in it, and an accidental approval is the worst a focus change could do.
+ */
+async function permissionKeepsPaletteFocus({ page, quick, step, shot }) {
+  await step("a permission request never takes the focus from the command palette", async () => {
+    const { frame } = await newThread(page, quick, "Fake agent");
+    await frame.locator("#input").fill("ask execute 3000");
+    await frame.locator("#input").press("Enter");
+    await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
+    await quick.openPalette("Notifications: Clear All Notifications");
+    const card = frame.locator(".permission .perm-option").first();
+    await card.waitFor({ timeout: 30000 });
+    // the panel focuses a request two frames after drawing it (when nobody types there): let those frames pass
+    await frame.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))),
+    );
+    await shot("18-permission-palette-focus");
+    const inPalette = await page.evaluate(() => !!document.activeElement?.closest(".quick-input-widget"));
+    if (!inPalette) throw new Error("the permission request took the focus from the command palette");
+    await page.keyboard.press("Enter");
+    await quick.root.waitFor({ state: "hidden" });
+    if (await frame.locator(".permission.answered").count())
+      throw new Error("the palette's Enter answered the request");
+    await card.click();
+    await frame.locator(".msg.agent", { hasText: "outcome: ok" }).waitFor({ timeout: 30000 });
   });
 }
