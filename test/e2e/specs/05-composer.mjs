@@ -1,4 +1,4 @@
-/* global document, DataTransfer, File, ClipboardEvent -- used inside page.evaluate, which runs in the browser */
+/* global document, DataTransfer, File, ClipboardEvent, requestAnimationFrame -- used inside page.evaluate, which runs in the browser */
 // The prompt box as a user drives it: `@` + typing + clicking a suggestion makes a chip, and the scripted model
 // confirms the file's text reached the model request; `/` lists the agent's commands; a pasted image is sent
 // and shown as a thumbnail; a follow-up typed while a turn runs is queued and sent after it; Up recalls it; a
