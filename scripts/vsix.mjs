@@ -172,6 +172,9 @@ export function checkVsix(path, target, expected) {
     .map((n) => n.slice("extension/".length))
     .filter(isNativeFile)
     .sort();
+  // a dependency's tests and source maps are dead weight users download (node-pty ships 25 of them)
+  for (const n of entries.keys())
+    if (/^extension\/node_modules\/.*(\.test\.js|\.map)$/.test(n)) problems.push(`${n.slice(10)} should not ship`);
   const want = [...expected].sort();
   for (const f of natives) if (!want.includes(f)) problems.push(`unexpected native file ${f}`);
   for (const f of want) if (!natives.includes(f)) problems.push(`missing native file ${f}`);

@@ -117,11 +117,15 @@ test("the checker passes a right package and names every wrong one", () =>
       [`extension/${natives[0]}`]: { data: real(`${PTY}/prebuilds/darwin-x64/pty.node`) },
       [`extension/${natives[1]}`]: { data: real(natives[1]!), mode: 0o100644 },
       [`extension/${PTY}/build/Release/pty.node`]: { data: real(`${PTY}/build/Release/pty.node`) },
+      "extension/node_modules/node-pty/lib/terminal.test.js": { data: "test" },
+      "extension/node_modules/node-pty/lib/index.js.map": { data: "{}" },
     });
     const problems = checkVsix(bad, "darwin-arm64", natives).join("\n");
     assert.match(problems, /unexpected native file node_modules\/node-pty\/build\/Release\/pty\.node/);
     assert.match(problems, /darwin-arm64\/pty\.node is built for darwin-x64, not darwin-arm64/);
     assert.match(problems, /spawn-helper is not executable in the package \(mode 644\)/);
+    assert.match(problems, /node_modules\/node-pty\/lib\/terminal\.test\.js should not ship/);
+    assert.match(problems, /node_modules\/node-pty\/lib\/index\.js\.map should not ship/);
 
     const universal = join(dir, "universal.vsix");
     writeZip(universal, { ...base, "extension.vsixmanifest": { data: "<Identity/>" } });
