@@ -32,13 +32,15 @@ if [ "${1:-}" = "--inner-env" ]; then
   exit 0
 fi
 
-# 1. Debian packages: Chromium for the browser side; Kerberos headers (gssapi/gssapi.h) for code-server's
+# 1. Debian packages: Chromium for the browser side (and a CJK font); Kerberos headers (gssapi/gssapi.h) for code-server's
 #    `kerberos` native module; pkg-config. g++, make and python3 are already on the image.
 need=()
 [ -x /usr/bin/bwrap ] || need+=(bubblewrap)
 command -v rg >/dev/null || need+=(ripgrep)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+# a CJK font (1.6 MB) so screenshots of Chinese / Japanese recall text show glyphs, not boxes
+dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 if ((${#need[@]})); then
   say "apt-get install ${need[*]}"
