@@ -1,8 +1,10 @@
 /**
  * `acp-threads changes THREAD [--turn N] [--format text|json|patch]`: what the thread's turns changed in the
- * workspace, from its edit ledger (restores and undos included, as operations of their own).
+ * workspace, from its edit ledger (restores and undos included, as operations of their own; a turn a restore took
+ * back says so).
  */
 import { describeState } from "../../core/ledger/content";
+import { restoredTurns } from "../../core/ledger/restored";
 import { summarize, filesChangedLabel, type OpSummary } from "../../core/ledger/summary";
 import { AcpThreadsError } from "../../core/errors";
 import { command } from "../command";
@@ -12,14 +14,17 @@ import { patchOf } from "../ledger/patch";
 
 const MARK = { added: "A", modified: "M", deleted: "D" } as const;
 
-function title(o: OpSummary): string {
+/** A turn a later restore took back (and no undo brought back) names that restore. */
+type Listed = OpSummary & { restoredBy?: string };
+
+function title(o: Listed): string {
   if (o.type === "turn")
-    return `turn ${o.turn}${o.agent ? `  ${o.agent.name}` : ""}${o.status ? `  (${o.status})` : "  (running or cut short)"}`;
+    return `turn ${o.turn}${o.agent ? `  ${o.agent.name}` : ""}${o.status ? `  (${o.status})` : "  (running or cut short)"}${o.restoredBy ? `  restored by ${o.restoredBy}` : ""}`;
   const what = o.type === "restore" ? "restore" : "undo";
   return `${what} ${o.op}${o.target ? ` to before ${o.target.op}` : ""}${o.forced ? "  (overwrote later edits)" : ""}`;
 }
 
-function printText(io: CliIO, ops: OpSummary[]): void {
+function printText(io: CliIO, ops: Listed[]): void {
   for (const o of ops) {
     io.stdout.write(`${title(o)}  ${o.startedAt}  ${filesChangedLabel(o.files.length)}\n`);
     for (const f of o.files) {
@@ -48,7 +53,10 @@ export const main = command(
     try {
       const view = ledger.read(threadId);
       for (const w of view.warnings) io.stderr.write(`warning: ${w.message}\n`);
-      let ops = summarize(view, metadata.cwd);
+      const restored = restoredTurns(view);
+      let ops: Listed[] = summarize(view, metadata.cwd).map((o) =>
+        restored.has(o.op) ? { ...o, restoredBy: restored.get(o.op) } : o,
+      );
       if (flags.turn !== undefined) {
         ops = ops.filter((o) => o.type === "turn" && o.turn === flags.turn);
         if (!ops.length)

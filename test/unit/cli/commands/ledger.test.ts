@@ -54,12 +54,24 @@ test("changes lists each turn's files (text, json, patch); restore refuses over 
     assert.equal(forced.code, 0, forced.err);
     assert.equal(readFileSync(join(ws, "a.txt"), "utf8"), "a0\n");
     assert.equal(existsSync(join(ws, "b.txt")), false);
+    // the turns the restore took back say so, in text and JSON
+    const afterRestore = await cli(changes, id);
+    assert.match(afterRestore.out, /^turn 1 .* restored by restore-\w+/m);
+    assert.match(afterRestore.out, /^turn 2 .* restored by restore-\w+/m);
+    const restoredJson = JSON.parse((await cli(changes, id, "--format", "json")).out) as {
+      ops: { type: string; restoredBy?: string }[];
+    };
+    assert.deepEqual(
+      restoredJson.ops.filter((o) => o.type === "turn").map((o) => /^restore-/.test(o.restoredBy ?? "")),
+      [true, true],
+    );
     const undo = await cli(restore, id, "--undo");
     assert.equal(undo.code, 0, undo.err);
     assert.equal(readFileSync(join(ws, "a.txt"), "utf8"), "a by hand\n");
     assert.equal(readFileSync(join(ws, "b.txt"), "utf8"), "b\n");
     const listed = await cli(changes, id);
     assert.match(listed.out, /restore restore-\w+ to before turn-1 {2}\(overwrote later edits\)/);
+    assert.doesNotMatch(listed.out, /restored by/, "the undo brought both turns back");
     const usage = await cli(restore, id);
     assert.equal(usage.code, 2);
     assert.match(usage.err, /exactly one of --turn N and --undo/);
