@@ -59,6 +59,8 @@ export interface ThreadRunOptions {
   retry: RetryMode | "off";
   /** A new thread's origin (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
+  /** A new thread's title (a handoff's "Handoff: <source title>"); default: its first prompt. */
+  title?: string;
   /** Called once the thread is open (a handoff links the old thread to it). */
   onThread?: (threadId: string) => void;
   /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
@@ -157,6 +159,7 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
       cwd: t.cwd,
       logger: o.logger,
       ...(o.origin ? { origin: o.origin } : {}),
+      ...(o.title ? { title: o.title } : {}),
       // a plain run answers even when its thread cannot be written (one warning); a named session or a
       // handoff is only worth something recorded
       ...(o.session || o.origin

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
-import { buildHandoffBrief, renderHandoffBrief } from "../../core/handoff/brief";
+import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
 import { linkHandoff } from "../../core/handoff/link";
 import { stderrLogger } from "../../core/log";
 import { homeLayout, resolveHome } from "../../core/store/paths";
@@ -70,9 +70,10 @@ links, and says so). Exit codes as for 'acp-threads run'.`,
     const [threadArg, ...more] = args;
     const fromId = store.resolveId(threadArg!);
     const { metadata, records } = store.read(fromId);
+    const built = buildHandoffBrief(metadata, records);
     let brief = flags["brief-file"]
       ? readFileSync(resolve(io.cwd, flags["brief-file"]), "utf8")
-      : renderHandoffBrief(buildHandoffBrief(metadata, records));
+      : renderHandoffBrief(built);
     if (flags.print) {
       io.stdout.write(brief.endsWith("\n") ? brief : `${brief}\n`);
       return EXIT.ok;
@@ -95,6 +96,7 @@ links, and says so). Exit codes as for 'acp-threads run'.`,
       stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
       retry: flags.retry,
       origin: { kind: "handoff", source: fromId },
+      title: handoffTitle(metadata, built.goal), // as the editor names it, never the brief's first line
       onThread: (toId) => {
         const failed = linkHandoff(store, fromId, toId);
         if (failed)

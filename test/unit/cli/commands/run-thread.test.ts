@@ -39,12 +39,26 @@ test("a named session is created on first use and continued by name, then by thr
     assert.match(unknown.stderr, /no session 'nope' here yet: give --agent/);
   }));
 
+test("acp-threads handoff names the new thread 'Handoff: <source title>', as the editor does", () =>
+  withTmpDir("acp-run-thread-", async (home) => {
+    const first = await run(["run", "--agent", AGENT, "--format", "json", "fix the flaky login test"], home);
+    assert.equal(first.code, 0, first.stderr);
+    const fromId = summaryOf(first).threadId as string;
+    const handed = await run(["handoff", fromId, "--agent", AGENT, "--format", "json"], home);
+    assert.equal(handed.code, 0, handed.stderr);
+    const toId = summaryOf(handed).threadId as string;
+    assert.notEqual(toId, fromId);
+    assert.equal(new ThreadStore(home).read(toId).metadata.title, "Handoff: fix the flaky login test");
+  }));
+
 test("a second CLI process on a thread follows it read-only, names the holder and takes over when it exits", () =>
   withTmpDir("acp-run-thread-", async (home) => {
     const first = await run(["run", "--agent", AGENT, "--format", "json", "hello"], home);
     const threadId = summaryOf(first).threadId as string;
     const path = new ThreadStore(home).pathFor(threadId);
-    const a = start(["run", "--thread", threadId, "stream 3", "sleep 2500"], home);
+    // A holds the thread long enough for two more CLI processes to start on a loaded machine (with 2.5 s, B
+    // sometimes started after A had finished and had nothing to follow)
+    const a = start(["run", "--thread", threadId, "stream 3", "sleep 10000"], home);
     while (!liveWriter(path)) await new Promise((r) => setTimeout(r, 50));
     const holder = liveWriter(path)!;
     assert.equal(holder.pid, a.child.pid);
@@ -66,5 +80,5 @@ test("a second CLI process on a thread follows it read-only, names the holder an
     const users = conversation(new ThreadStore(home).read(threadId).records)
       .filter((e) => e.role === "user")
       .map((e) => e.text);
-    assert.deepEqual(users, ["hello", "stream 3", "sleep 2500", "after"]);
+    assert.deepEqual(users, ["hello", "stream 3", "sleep 10000", "after"]);
   }));
