@@ -56,9 +56,10 @@ test("a second CLI process on a thread follows it read-only, names the holder an
     const first = await run(["run", "--agent", AGENT, "--format", "json", "hello"], home);
     const threadId = summaryOf(first).threadId as string;
     const path = new ThreadStore(home).pathFor(threadId);
-    // A holds the thread long enough for two more CLI processes to start on a loaded machine (with 2.5 s, B
-    // sometimes started after A had finished and had nothing to follow)
-    const a = start(["run", "--thread", threadId, "stream 3", "sleep 10000"], home);
+    // A holds the thread long enough for two more CLI processes to start on a loaded machine, then answers one more
+    // prompt: B, following by then, must show that answer (with a 2.5 s hold and "sleeping" as the proof, B often
+    // started after the text was written and had nothing to show)
+    const a = start(["run", "--thread", threadId, "stream 3", "sleep 10000", "tail from A"], home);
     while (!liveWriter(path)) await new Promise((r) => setTimeout(r, 50));
     const holder = liveWriter(path)!;
     assert.equal(holder.pid, a.child.pid);
@@ -75,10 +76,10 @@ test("a second CLI process on a thread follows it read-only, names the holder an
       new RegExp(`being written by acp-threads run.*\\(pid ${a.child.pid}\\); following it read-only`),
     );
     assert.match(b.stderr, /let go of thread .*; taking it over/);
-    assert.match(b.stdout, /sleeping/, "B showed what A wrote while it followed");
+    assert.match(b.stdout, /echo: tail from A/, "B showed what A wrote while it followed");
     assert.match(b.stdout, /echo: after/);
     const users = conversation(new ThreadStore(home).read(threadId).records)
       .filter((e) => e.role === "user")
       .map((e) => e.text);
-    assert.deepEqual(users, ["hello", "stream 3", "sleep 10000", "after"]);
+    assert.deepEqual(users, ["hello", "stream 3", "sleep 10000", "tail from A", "after"]);
   }));
