@@ -162,8 +162,10 @@ function toolCallBlock(w: Writer, tc: ToolCallState, nested: Map<string, ToolCal
   const kids = (nested.get(tc.toolCallId) ?? []).filter((c) => !seen.has(c.toolCallId));
   if (kids.length) {
     body.push(`Subagent work (${kids.length} tool call${kids.length === 1 ? "" : "s"}):`);
-    for (const kid of kids)
-      body.push(toolCallBlock(w, kid, nested, seen).replace(/^/gm, "    ").replace(/^ {4}/, "  - "));
+    for (const kid of kids) {
+      const block = toolCallBlock(w, kid, nested, seen);
+      body.push(`  - ${block.replace(/^- /, "").replace(/\n(?=.)/g, "\n    ")}`);
+    }
   }
   const line = `Tool: <b>${title}</b> · ${escapeHtml(tc.kind)} · ${escapeHtml(tc.status)}`;
   if (!body.length) return `- ${line}`;
