@@ -188,12 +188,15 @@ class Runtime implements AcpAgentRuntime {
     const session = this.#sessions.get(sessionId);
     if (!session || !this.#conn) return;
     session.turnAbort.abort();
+    // our own pending requests on this session: the SDK sends `$/cancel_request` for each and stops waiting
+    session.requests.abort();
+    session.requests = new AbortController();
     for (const toolCall of session.tools.cancelUnfinished()) this.#ctx.emit(sessionId, { type: "tool_call", toolCall });
     await this.#conn.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.#agent().request(methods.agent.session.setMode, { sessionId, modeId });
+    await this.#agent().request(methods.agent.session.setMode, { sessionId, modeId }, this.#cancellable(sessionId));
   }
 
   async setConfigOption(
@@ -204,7 +207,9 @@ class Runtime implements AcpAgentRuntime {
     const params = (
       typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value }
     ) as acp.SetSessionConfigOptionRequest;
-    return (await this.#agent().request(methods.agent.session.setConfigOption, params)).configOptions;
+    const agent = this.#agent();
+    return (await agent.request(methods.agent.session.setConfigOption, params, this.#cancellable(sessionId)))
+      .configOptions;
   }
 
   async listSessions(cwd?: string): Promise<acp.SessionInfo[]> {
@@ -310,6 +315,11 @@ class Runtime implements AcpAgentRuntime {
     let session = this.#sessions.get(sessionId);
     if (!session) this.#sessions.set(sessionId, (session = new SessionState(sessionId, this.opts.cwd)));
     return session;
+  }
+
+  /** Request options that make Stop on this session cancel the request (`$/cancel_request`). */
+  #cancellable(sessionId: string): { cancellationSignal: AbortSignal; stopWaitingOnCancel: true } {
+    return { cancellationSignal: this.#session(sessionId).requests.signal, stopWaitingOnCancel: true };
   }
 
   #agent(): acp.ClientContext {
