@@ -41,6 +41,13 @@ export interface Usage {
   cost?: { amount: number; currency: string } | null;
 }
 
+const COMPACTION_WORDS: Record<string, [string, string]> = {
+  in_progress: ["info", "Compacting context…"],
+  completed: ["info", "Context compacted"],
+  failed: ["warning", "Context compaction failed"],
+  cancelled: ["warning", "Context compaction cancelled"],
+};
+
 export class ThreadModel {
   readonly entries: Entry[] = [];
   readonly dirty = new Set<number>();
@@ -48,6 +55,8 @@ export class ThreadModel {
   title: string | undefined;
   readonly #tools = new Map<string, number>();
   readonly #prompts = new Map<string, number>();
+  /** Compactions (`compaction_update`) by id → their notice entry, updated in place as they progress. */
+  readonly #compactions = new Map<string, number>();
   /** Nested calls: tool call id → the entry of the subagent call that shows it. */
   readonly #nested = new Map<string, number>();
 
@@ -128,8 +137,11 @@ export class ThreadModel {
       case "session_info":
         if (ev.title) this.title = ev.title;
         break;
+      case "compaction":
+        this.#compaction(ev);
+        break;
       default:
-        break; // commands, mode, config_options, compaction: shown by pickers/header, not as entries
+        break; // commands, mode, config_options: shown by pickers/header, not as entries
     }
   }
 
@@ -158,6 +170,24 @@ export class ThreadModel {
     else children[i] = call;
     this.#touch(at);
     return true;
+  }
+
+  /** A compaction's one notice: "Compacting context…", then done (with its summary), failed or cancelled. */
+  #compaction(ev: Extract<RuntimeEvent, { type: "compaction" }>): void {
+    let at = this.#compactions.get(ev.compactionId);
+    if (at === undefined) {
+      at = this.#add({ kind: "notice", severity: "info", title: "Compacting context…" });
+      this.#compactions.set(ev.compactionId, at);
+    }
+    const e = this.entries[at] as Entry & { kind: "notice" };
+    if (ev.status === "summary_chunk") e.description = (e.description ?? "") + (ev.summary ?? "");
+    else {
+      const [severity, title] = COMPACTION_WORDS[ev.status] ?? ["info", "Compacting context…"];
+      e.severity = severity;
+      e.title = title;
+      if (ev.summary) e.description = ev.summary;
+    }
+    this.#touch(at);
   }
 
   /** A nested call that needs a person (a permission request) moves out to a card of its own. */
