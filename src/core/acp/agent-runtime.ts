@@ -224,6 +224,13 @@ class Runtime implements AcpAgentRuntime {
     this.#sessions.delete(sessionId);
   }
 
+  async logout(): Promise<void> {
+    await this.start();
+    if (!this.#init?.agentCapabilities?.auth?.logout)
+      throw new AcpThreadsError("protocol", `${this.opts.agent.displayName} does not offer logging out over ACP`);
+    await this.#agent().request(methods.agent.logout, {});
+  }
+
   terminalOutput(terminalId: string) {
     return this.#terminals.outputOf(terminalId);
   }
