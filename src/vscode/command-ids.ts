@@ -46,6 +46,7 @@ export const COMMAND_IDS = [
   "acpThreads.addAgent",
   "acpThreads.updateAgent",
   "acpThreads.removeAgent",
+  "acpThreads.logoutAgent",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -1,11 +1,16 @@
 /**
- * `acp-threads agents list [--available] | add ID | update [ID] | remove ID`: agents from the ACP Agent Registry,
- * installed into the data home (`<home>/agents/<id>/<version>`) and then started by id like a preset
- * (`acp-threads run --agent ID`). Every subcommand takes `--registry URL` (else ACP_THREADS_REGISTRY_URL, else the
+ * `acp-threads agents list [--available] | add ID | update [ID] | remove ID | logout ID`: agents from the ACP Agent
+ * Registry, installed into the data home (`<home>/agents/<id>/<version>`) and then started by id like a preset
+ * (`acp-threads run --agent ID`); `logout` logs any agent (preset, installed or a command line) out over ACP. Every subcommand takes `--registry URL` (else ACP_THREADS_REGISTRY_URL, else the
  * home's setting, else the official registry); when the network fails the cached or bundled copy is used and a
  * notice says so on stderr.
  */
+import { logoutAgent } from "../../core/acp/agent-logout";
+import { resolveAgent } from "../../core/acp/agent-registry";
+import { authStatusText } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
+import { installedSpecFor } from "../../core/registry/installed";
+import { runtimesDirOf } from "../../core/runtime/managed";
 import {
   fetchRegistry,
   findInstalled,
@@ -239,11 +244,25 @@ const remove = sub(
   },
 );
 
+const logout = sub(
+  "logout",
+  { synopsis: "ID", flags: {}, args: { min: 1, max: 1, name: "ID" } },
+  "log an agent out (ACP `logout`, when the agent offers it)",
+  async (ctx, _flags, [id]) => {
+    const { io, home } = ctx;
+    const spec = resolveAgent(id!, { cwd: io.cwd, env: io.env, installed: (a) => installedSpecFor(home, a) });
+    const res = await logoutAgent(spec, { cwd: io.cwd, env: io.env, node: { runtimesDir: runtimesDirOf(home) } });
+    const state = res.authStatus ? ` (${authStatusText(res.authStatus)})` : "";
+    io.stdout.write(`logged out of ${spec.displayName}${state}\n`);
+    return EXIT.ok;
+  },
+);
+
 export const main = subcommands({
   name: "agents",
   synopsis: "<subcommand> [options]",
   aliases: { ls: "list", install: "add", rm: "remove", uninstall: "remove" },
-  subs: { list, add, update, remove },
+  subs: { list, add, update, remove, logout },
   notes: `Agents come from the ACP Agent Registry (https://agentclientprotocol.com) and are installed into the data
 home; start one with 'acp-threads run --agent ID'. The registry URL: --registry, else ACP_THREADS_REGISTRY_URL,
 else the official one. Offline, the last copy read (or the one bundled with acp-threads) is used.`,

@@ -9,7 +9,6 @@ import { AcpThreadsError, errorMessage } from "../errors";
 import { Emitter } from "../lifecycle";
 import { nullLogger } from "../log";
 import type { RuntimeEvent } from "../model/events";
-import { authenticate, isAuthRequired } from "./auth";
 import { buildClientApp } from "./client-app";
 import { DiskWorkspaceFiles } from "./disk-workspace-files";
 import { AsyncChannel } from "./async-channel";
@@ -25,12 +24,11 @@ import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
 import { UpdateQueue } from "./update-queue";
-import { exitedDuringInitialize, exitSoon, explainTurnFailure } from "./agent-failure";
+import { exitedDuringInitialize, exitSoon } from "./agent-failure";
 import type { AuthStatus } from "./auth-status";
 import { clientInitializeParams } from "./initialize";
-import { turnUsageFrom } from "./turn-usage";
+import { TurnRunner } from "./turn-runner";
 import { background } from "../util/unexpected";
-import { sessionFailureMessage, sessionFailureOf } from "./session-failure";
 
 export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 
@@ -62,6 +60,7 @@ class Runtime implements AcpAgentRuntime {
   readonly #ctx: EngineContext;
   readonly #terminals: TerminalManager;
   readonly #transport: AgentTransport;
+  readonly #turns: TurnRunner;
 
   constructor(
     private readonly opts: RuntimeOptions,
@@ -108,6 +107,26 @@ class Runtime implements AcpAgentRuntime {
     this.#terminals = new TerminalManager(this.#ctx, { noPty: engine.noPty });
     this.#transport =
       engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node: engine.node });
+    this.#turns = new TurnRunner({
+      spec: opts.agent,
+      cwd: opts.cwd,
+      ctx: this.#ctx,
+      queue: this.#queue,
+      transport: this.#transport,
+      terminals: opts.terminalHost ? this.#terminals : undefined,
+      authMethodId: engine.authMethodId,
+      session: (id) => this.#sessions.get(id),
+      agent: () => this.#conn?.agent,
+      init: () => this.#init,
+      death: () => this.#death!,
+      fatal: () => this.#fatal,
+      closing: () => this.#closing,
+      cancel: (id) => this.cancel(id),
+      turnsChanged: (delta) => {
+        this.#activeTurns += delta;
+        this.#refreshStatus();
+      },
+    });
   }
 
   get pid(): number | undefined {
@@ -156,7 +175,7 @@ class Runtime implements AcpAgentRuntime {
     opts: { signal?: AbortSignal } = {},
   ): AsyncIterable<RuntimeEvent> {
     const channel = new AsyncChannel<RuntimeEvent>();
-    this.#turn(sessionId, prompt, channel, opts.signal).catch((err: unknown) => {
+    this.#turns.run(sessionId, prompt, channel, opts.signal).catch((err: unknown) => {
       // the turn's own error handling failed (the agent died while we explained its failure): the turn still ends
       this.#ctx.logger.error("a turn ended unexpectedly", err);
       channel.push({ type: "error", message: errorMessage(err) });
@@ -169,12 +188,15 @@ class Runtime implements AcpAgentRuntime {
     const session = this.#sessions.get(sessionId);
     if (!session || !this.#conn) return;
     session.turnAbort.abort();
+    // our own pending requests on this session: the SDK sends `$/cancel_request` for each and stops waiting
+    session.requests.abort();
+    session.requests = new AbortController();
     for (const toolCall of session.tools.cancelUnfinished()) this.#ctx.emit(sessionId, { type: "tool_call", toolCall });
     await this.#conn.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.#agent().request(methods.agent.session.setMode, { sessionId, modeId });
+    await this.#agent().request(methods.agent.session.setMode, { sessionId, modeId }, this.#cancellable(sessionId));
   }
 
   async setConfigOption(
@@ -185,7 +207,9 @@ class Runtime implements AcpAgentRuntime {
     const params = (
       typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value }
     ) as acp.SetSessionConfigOptionRequest;
-    return (await this.#agent().request(methods.agent.session.setConfigOption, params)).configOptions;
+    const agent = this.#agent();
+    return (await agent.request(methods.agent.session.setConfigOption, params, this.#cancellable(sessionId)))
+      .configOptions;
   }
 
   async listSessions(cwd?: string): Promise<acp.SessionInfo[]> {
@@ -198,6 +222,13 @@ class Runtime implements AcpAgentRuntime {
       await this.#agent().request(methods.agent.session.close, { sessionId });
     }
     this.#sessions.delete(sessionId);
+  }
+
+  async logout(): Promise<void> {
+    await this.start();
+    if (!this.#init?.agentCapabilities?.auth?.logout)
+      throw new AcpThreadsError("protocol", `${this.opts.agent.displayName} does not offer logging out over ACP`);
+    await this.#agent().request(methods.agent.logout, {});
   }
 
   terminalOutput(terminalId: string) {
@@ -269,62 +300,6 @@ class Runtime implements AcpAgentRuntime {
     return this.getCapabilities()!;
   }
 
-  async #turn(
-    sessionId: string,
-    prompt: acp.ContentBlock[] | string,
-    channel: AsyncChannel<RuntimeEvent>,
-    signal?: AbortSignal,
-  ) {
-    const session = this.#sessions.get(sessionId);
-    if (!session || !this.#conn || session.sink) {
-      const why = !session
-        ? `unknown session ${sessionId}`
-        : !this.#conn
-          ? "agent not started"
-          : "a turn is already running in this session";
-      channel.push({ type: "error", message: why });
-      return channel.end();
-    }
-    session.beginTurn((event) => channel.push(event));
-    this.#activeTurns++;
-    this.#refreshStatus();
-    const onAbort = () => background(this.cancel(sessionId), "cancelling the turn");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      const blocks: acp.ContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      const agent = this.#agent();
-      const res = await this.#withAuth(() =>
-        Promise.race([agent.request(methods.agent.session.prompt, { sessionId, prompt: blocks }), this.#death!]),
-      );
-      await this.#queue.idle(sessionId);
-      // not in the stable schema yet: claude-agent-acp and opencode send `usage`, gemini `_meta.quota`
-      const usage = turnUsageFrom(res);
-      // codex-acp 2.6 / claude-agent-acp 0.101 end a turn whose model API failed with end_turn + a typed failure
-      const failed = sessionFailureOf(res._meta);
-      if (failed?.severity === "error")
-        channel.push({ type: "error", message: sessionFailureMessage(failed), code: "model_failure" });
-      else channel.push({ type: "done", stopReason: res.stopReason, ...(usage ? { usage } : {}) });
-    } catch (err) {
-      await this.#queue.idle(sessionId);
-      const failure = this.#fatal
-        ? { message: this.#fatal.message }
-        : this.#closing
-          ? { message: errorMessage(err) }
-          : await explainTurnFailure(err, this.opts.agent, this.#transport);
-      channel.push({
-        type: "error",
-        message: failure.message,
-        ...(failure.code !== undefined ? { code: failure.code } : {}),
-      });
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      session.sink = undefined;
-      this.#activeTurns--;
-      this.#refreshStatus();
-      channel.end();
-    }
-  }
-
   #onUpdate(params: unknown): boolean {
     const p = params as { sessionId?: unknown; update?: unknown } | null;
     if (!p || typeof p.sessionId !== "string") {
@@ -349,29 +324,14 @@ class Runtime implements AcpAgentRuntime {
     return session;
   }
 
+  /** Request options that make Stop on this session cancel the request (`$/cancel_request`). */
+  #cancellable(sessionId: string): { cancellationSignal: AbortSignal; stopWaitingOnCancel: true } {
+    return { cancellationSignal: this.#session(sessionId).requests.signal, stopWaitingOnCancel: true };
+  }
+
   #agent(): acp.ClientContext {
     if (!this.#conn) throw new AcpThreadsError("protocol", "the agent is not started");
     return this.#conn.agent;
-  }
-
-  #authenticated = false;
-  async #withAuth<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!isAuthRequired(err) || this.#authenticated) throw err;
-      this.#authenticated = true;
-      await authenticate(this.#init?.authMethods ?? [], {
-        agent: this.#agent(),
-        spec: this.opts.agent,
-        cwd: this.opts.cwd,
-        env: this.#ctx.terminalEnv,
-        preferredMethodId: this.engine.authMethodId,
-        logger: this.#ctx.logger,
-        terminals: this.opts.terminalHost ? this.#terminals : undefined,
-      });
-      return await fn();
-    }
   }
 
   #openContext(): SessionOpenContext {
@@ -384,7 +344,7 @@ class Runtime implements AcpAgentRuntime {
       sessions: this.#sessions,
       queue: this.#queue,
       logger: this.#ctx.logger,
-      withAuth: (fn) => this.#withAuth(fn),
+      withAuth: (fn) => this.#turns.withAuth(fn),
     };
   }
 

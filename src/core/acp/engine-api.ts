@@ -53,6 +53,11 @@ export interface AcpAgentRuntime extends AgentRuntime {
   ensureSession(req?: SessionRequest): Promise<OpenedSession>;
   listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
   closeSession(sessionId: string): Promise<void>;
+  /**
+   * Logs the agent out (`logout`, when it advertises `agentCapabilities.auth.logout`); an agent that does not
+   * offer it gets a clear `protocol` error and nothing is sent.
+   */
+  logout(): Promise<void>;
   /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
   terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;
   /** Terminals still held and the bytes of their buffers (bounded over a long session). */

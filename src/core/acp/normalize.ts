@@ -59,6 +59,16 @@ export function headTail(text: string, head: number, tail: number): string {
   return start + text.slice(-tail);
 }
 
+/**
+ * The subagent tool call an update belongs to: claude-agent-acp stamps `_meta.claudeCode.parentToolUseId` on the
+ * updates a subagent (its Agent / Task tool) makes; `_meta.parentToolCallId` is accepted for other agents.
+ */
+export function parentToolCallOf(meta: Obj | undefined): string | undefined {
+  if (!meta) return undefined;
+  const claude = isObj(meta.claudeCode) ? str(meta.claudeCode.parentToolUseId) : undefined;
+  return claude || str(meta.parentToolCallId) || undefined;
+}
+
 /** Per-session tool-call state, so updates can be merged into full snapshots. Bounded (MAX_TRACKED_CALLS). */
 export class ToolCallTracker {
   readonly #calls = new Map<string, ToolCallState>();
@@ -121,6 +131,8 @@ export class ToolCallTracker {
         signal: str(exit.signal) ?? null,
       };
     }
+    const parent = parentToolCallOf(meta);
+    if (parent && parent !== id) next.parentToolCallId = parent;
     stampTimes(next, this.#calls.get(id));
     this.#calls.set(id, next);
     if (this.#calls.size > this.maxCalls) this.#evict();

@@ -20,6 +20,11 @@ export class SessionState {
   sink: ((event: RuntimeEvent) => void) | undefined;
   /** Aborted by `cancel`: pending permission prompts stop and answer `cancelled`. */
   turnAbort = new AbortController();
+  /**
+   * Aborted by `cancel` (Stop): our own requests still waiting on the agent for this session (set_mode,
+   * set_config_option) get a `$/cancel_request` and reject as cancelled. Renewed after each cancel.
+   */
+  requests = new AbortController();
   /** Paths of edits approved through `session/request_permission` in the current turn. */
   readonly approvedEdits = new Set<string>();
   /** Paths of reads approved through `session/request_permission` in the current turn. */

@@ -32,6 +32,11 @@ export interface ToolCallState {
   terminalOutput?: string;
   /** The command's end as reported in `_meta.terminal_exit` (codex-acp 2.6, pi-acp). */
   terminalExit?: { exitCode: number | null; signal: string | null };
+  /**
+   * The tool call of the subagent (Agent / Task) this call ran in, as the agent reported it
+   * (`_meta.claudeCode.parentToolUseId` from claude-agent-acp). Shown nested under that call when it is known.
+   */
+  parentToolCallId?: string;
   /** Epoch ms when the client first saw the call running (not set for calls replayed already finished). */
   startedAt?: number;
   /** Epoch ms when a call that was seen running reached completed / failed / cancelled. */

@@ -94,7 +94,9 @@ export function createThreadParser(prior?: ThreadState): TranscriptParser<Thread
         const input = tc.rawInput === undefined ? "" : JSON.stringify(tc.rawInput);
         const body = [tc.title, input, contentText(tc.content), tc.terminalOutput ?? ""].filter(Boolean).join("\n");
         const prev = state.tools.find(([id]) => id === tc.toolCallId)?.[1];
-        const seq = push(out, { role: "tool", kind: "tool_call", toolName: tc.kind, content: body, line, ts }, prev);
+        // a call a subagent made says so in its hit label ("tool:read (subagent)")
+        const toolName = tc.parentToolCallId ? `${tc.kind} (subagent)` : tc.kind;
+        const seq = push(out, { role: "tool", kind: "tool_call", toolName, content: body, line, ts }, prev);
         if (prev === undefined && seq !== undefined) {
           state.tools.push([tc.toolCallId, seq]);
           if (state.tools.length > 256) state.tools.shift();

@@ -130,13 +130,46 @@ function toolBody(w: Writer, tc: ToolCallState): string[] {
   return parts;
 }
 
-function toolCall(w: Writer, tc: ToolCallState): void {
+/** Whether the parent chain from `from` reaches `target` (a cycle: such calls stay top-level, never lost). */
+function reaches(calls: Map<string, ToolCallState>, from: string, target: string): boolean {
+  let at: string | undefined = from;
+  for (let depth = 0; at !== undefined && depth < 64; depth++) {
+    if (at === target) return true;
+    at = calls.get(at)?.parentToolCallId;
+  }
+  return at !== undefined;
+}
+
+/** Tool calls nested under the subagent (Agent / Task) call they ran in, by parent id: only known parents. */
+function subagentChildren(records: readonly ThreadRecord[]): Map<string, ToolCallState[]> {
+  const last = new Map<string, ToolCallState>();
+  for (const r of records) if (r.kind === "tool_call") last.set(r.toolCall.toolCallId, r.toolCall);
+  const children = new Map<string, ToolCallState[]>();
+  for (const tc of last.values()) {
+    const parent = tc.parentToolCallId;
+    if (!parent || !last.has(parent) || reaches(last, parent, tc.toolCallId)) continue;
+    children.set(parent, [...(children.get(parent) ?? []), tc]);
+  }
+  return children;
+}
+
+/** A tool call as one Markdown block; a subagent's calls go inside its `<details>`, indented as a list. */
+function toolCallBlock(w: Writer, tc: ToolCallState, nested: Map<string, ToolCallState[]>, seen: Set<string>): string {
+  seen.add(tc.toolCallId);
   const where = tc.locations.map((l) => w.path(l.path)).filter((p) => p && !tc.title.includes(p));
   const title = `${escapeHtml(tc.title || tc.kind)}${where.length ? ` <code>${escapeHtml(where.join(", "))}</code>` : ""}`;
   const body = toolBody(w, tc);
+  const kids = (nested.get(tc.toolCallId) ?? []).filter((c) => !seen.has(c.toolCallId));
+  if (kids.length) {
+    body.push(`Subagent work (${kids.length} tool call${kids.length === 1 ? "" : "s"}):`);
+    for (const kid of kids) {
+      const block = toolCallBlock(w, kid, nested, seen);
+      body.push(`  - ${block.replace(/^- /, "").replace(/\n(?=.)/g, "\n    ")}`);
+    }
+  }
   const line = `Tool: <b>${title}</b> · ${escapeHtml(tc.kind)} · ${escapeHtml(tc.status)}`;
-  if (!body.length) return w.block(`- ${line}`);
-  w.block(["<details>", `<summary>${line}</summary>`, "", ...body.flatMap((p) => [p, ""]), "</details>"].join("\n"));
+  if (!body.length) return `- ${line}`;
+  return ["<details>", `<summary>${line}</summary>`, "", ...body.flatMap((p) => [p, ""]), "</details>"].join("\n");
 }
 
 function userMessage(w: Writer, r: Extract<ThreadRecord, { kind: "user_message" }>): void {
@@ -169,6 +202,8 @@ export function threadToMarkdown(
 ): MarkdownExport {
   const w = new Writer(meta, opts);
   header(w, meta, records);
+  const nested = subagentChildren(records);
+  const isNested = (tc: ToolCallState) => !!tc.parentToolCallId && nested.has(tc.parentToolCallId);
   let speaker: "you" | "agent" | undefined;
   const agentHeading = (ts: string) => {
     if (speaker !== "agent") w.block(`### ${escapeInline(meta.agent.name)} · ${clock(ts)}`);
@@ -194,8 +229,9 @@ export function threadToMarkdown(
         speaker = "you";
         break;
       case "tool_call":
+        if (isNested(r.toolCall)) break; // written inside its subagent's call
         agentHeading(r.ts);
-        toolCall(w, r.toolCall);
+        w.block(toolCallBlock(w, r.toolCall, nested, new Set()));
         break;
       case "plan":
         agentHeading(r.ts);

@@ -3,12 +3,45 @@
  * through the same view model. Pure (no vscode); unit-tested.
  */
 import { parseContextRefs } from "../model/context";
-import type { RuntimeEvent } from "../model/events";
+import type { RuntimeEvent, ToolCallState } from "../model/events";
 import type { ThreadRecord } from "../model/records";
+
+/**
+ * A subagent's calls end (and are recorded) before the Agent / Task call they ran in: each waits for its parent's
+ * record, so the panel can nest it. A parent with no record later on leaves its calls where they are.
+ */
+function subagentOrder(records: readonly ThreadRecord[]) {
+  const lastAt = new Map<string, number>();
+  records.forEach((r, i) => r.kind === "tool_call" && lastAt.set(r.toolCall.toolCallId, i));
+  const held = new Map<string, ToolCallState[]>();
+  const waiting = new Set<string>();
+  return {
+    /** True when `tc` (record `i`) waits for its parent's later record (or for its waiting parent). */
+    hold(tc: ToolCallState, i: number): boolean {
+      const parent = tc.parentToolCallId;
+      if (parent === undefined || ((lastAt.get(parent) ?? -1) <= i && !waiting.has(parent))) return false;
+      held.set(parent, [...(held.get(parent) ?? []), tc]);
+      waiting.add(tc.toolCallId);
+      return true;
+    },
+    /** The calls that waited for `id`, and theirs, in order. */
+    release(id: string): ToolCallState[] {
+      const calls = held.get(id) ?? [];
+      held.delete(id);
+      for (const c of calls) waiting.delete(c.toolCallId);
+      return calls.flatMap((c) => [c, ...this.release(c.toolCallId)]);
+    },
+    /** Calls still waiting at the end (parents that name each other): shown last, never lost. */
+    rest(): ToolCallState[] {
+      return [...held.keys()].flatMap((id) => this.release(id));
+    },
+  };
+}
 
 export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[] {
   const out: RuntimeEvent[] = [];
-  for (const r of records) {
+  const order = subagentOrder(records);
+  for (const [i, r] of records.entries()) {
     switch (r.kind) {
       case "user_message": {
         const context = parseContextRefs(r.context);
@@ -22,7 +55,9 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
         out.push({ type: "text", stream: "thought", text: r.text, messageId: r.messageId });
         break;
       case "tool_call":
-        out.push({ type: "tool_call", toolCall: r.toolCall });
+        if (order.hold(r.toolCall, i)) break;
+        for (const toolCall of [r.toolCall, ...order.release(r.toolCall.toolCallId)])
+          out.push({ type: "tool_call", toolCall });
         break;
       case "plan":
         out.push({ type: "plan", entries: r.entries });
@@ -69,5 +104,6 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
         break; // thread_start, meta_patch: metadata, not conversation
     }
   }
+  for (const toolCall of order.rest()) out.push({ type: "tool_call", toolCall });
   return out;
 }

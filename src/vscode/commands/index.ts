@@ -10,6 +10,7 @@ import type { SessionNode } from "../sessions-tree";
 import { cancelTurn, doctorCommand, filterSessions, revokePermissions, stopSession } from "./misc";
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
+import { logoutCommand } from "./logout";
 import { addAgentCommand, removeAgentCommand, updateAgentCommand } from "./registry";
 import { spawnCommand } from "./spawn";
 import {
@@ -81,6 +82,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.addAgent": addAgentCommand,
   "acpThreads.updateAgent": updateAgentCommand,
   "acpThreads.removeAgent": removeAgentCommand,
+  // #23 the rest of ACP v1
+  "acpThreads.logoutAgent": logoutCommand,
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

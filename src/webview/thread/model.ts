@@ -12,7 +12,14 @@ export type EntryBody =
   | { kind: "user"; text: string; context?: ContextRef[] }
   | { kind: "agent"; text: string }
   | { kind: "thought"; text: string }
-  | { kind: "tool"; call: ToolCallState; prompt?: PromptState; decision?: PermissionDecision }
+  | {
+      kind: "tool";
+      call: ToolCallState;
+      prompt?: PromptState;
+      decision?: PermissionDecision;
+      /** Calls a subagent made inside this one (`parentToolCallId`), in arrival order; shown collapsed. */
+      children?: ToolCallState[];
+    }
   | { kind: "plan"; entries: { content: string; status: string; priority?: string }[] }
   | { kind: "notice"; severity: string; title: string; description?: string }
   | { kind: "error"; message: string }
@@ -34,6 +41,13 @@ export interface Usage {
   cost?: { amount: number; currency: string } | null;
 }
 
+const COMPACTION_WORDS: Record<string, [string, string]> = {
+  in_progress: ["info", "Compacting context…"],
+  completed: ["info", "Context compacted"],
+  failed: ["warning", "Context compaction failed"],
+  cancelled: ["warning", "Context compaction cancelled"],
+};
+
 export class ThreadModel {
   readonly entries: Entry[] = [];
   readonly dirty = new Set<number>();
@@ -41,6 +55,10 @@ export class ThreadModel {
   title: string | undefined;
   readonly #tools = new Map<string, number>();
   readonly #prompts = new Map<string, number>();
+  /** Compactions (`compaction_update`) by id → their notice entry, updated in place as they progress. */
+  readonly #compactions = new Map<string, number>();
+  /** Nested calls: tool call id → the entry of the subagent call that shows it. */
+  readonly #nested = new Map<string, number>();
 
   #add(body: EntryBody): number {
     const i = this.entries.push({ ...body, version: 0 } as Entry) - 1;
@@ -75,6 +93,7 @@ export class ThreadModel {
         this.#add({ kind: "user", text: ev.text, ...(ev.context ? { context: ev.context } : {}) });
         break;
       case "tool_call": {
+        if (this.#nest(ev.toolCall)) break;
         const at = this.#tools.get(ev.toolCall.toolCallId);
         if (at === undefined) this.#tools.set(ev.toolCall.toolCallId, this.#add({ kind: "tool", call: ev.toolCall }));
         else {
@@ -118,9 +137,69 @@ export class ThreadModel {
       case "session_info":
         if (ev.title) this.title = ev.title;
         break;
+      case "compaction":
+        this.#compaction(ev);
+        break;
       default:
-        break; // commands, mode, config_options, compaction: shown by pickers/header, not as entries
+        break; // commands, mode, config_options: shown by pickers/header, not as entries
     }
+  }
+
+  /**
+   * Puts a subagent's call inside the card of the call it ran in, when that card exists (else it is a card of its
+   * own: an unknown parent never hides a call). Returns false when the call is not nested.
+   */
+  #nest(call: ToolCallState): boolean {
+    const id = call.toolCallId;
+    let at = this.#nested.get(id);
+    if (at === undefined) {
+      const parent = call.parentToolCallId;
+      // a subagent's subagent goes into the same card, flat
+      const parentAt =
+        parent === undefined || parent === id || this.#tools.has(id)
+          ? undefined
+          : (this.#tools.get(parent) ?? this.#nested.get(parent));
+      if (parentAt === undefined) return false;
+      at = parentAt;
+      this.#nested.set(id, at);
+    }
+    const entry = this.entries[at] as ToolEntry;
+    const children = entry.children ?? (entry.children = []);
+    const i = children.findIndex((c) => c.toolCallId === id);
+    if (i < 0) children.push(call);
+    else children[i] = call;
+    this.#touch(at);
+    return true;
+  }
+
+  /** A compaction's one notice: "Compacting context…", then done (with its summary), failed or cancelled. */
+  #compaction(ev: Extract<RuntimeEvent, { type: "compaction" }>): void {
+    let at = this.#compactions.get(ev.compactionId);
+    if (at === undefined) {
+      at = this.#add({ kind: "notice", severity: "info", title: "Compacting context…" });
+      this.#compactions.set(ev.compactionId, at);
+    }
+    const e = this.entries[at] as Entry & { kind: "notice" };
+    if (ev.status === "summary_chunk") e.description = (e.description ?? "") + (ev.summary ?? "");
+    else {
+      const [severity, title] = COMPACTION_WORDS[ev.status] ?? ["info", "Compacting context…"];
+      e.severity = severity;
+      e.title = title;
+      if (ev.summary) e.description = ev.summary;
+    }
+    this.#touch(at);
+  }
+
+  /** A nested call that needs a person (a permission request) moves out to a card of its own. */
+  #unnest(id: string): void {
+    const at = this.#nested.get(id);
+    if (at === undefined) return;
+    this.#nested.delete(id);
+    const entry = this.entries[at] as ToolEntry;
+    const call = entry.children?.find((c) => c.toolCallId === id);
+    entry.children = entry.children?.filter((c) => c.toolCallId !== id);
+    this.#touch(at);
+    if (call) this.#tools.set(id, this.#add({ kind: "tool", call }));
   }
 
   /**
@@ -131,8 +210,11 @@ export class ThreadModel {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
       if (e.kind === "user" || e.kind === "done") break;
-      if (e.kind === "tool" && (e.call.status === "pending" || e.call.status === "in_progress")) {
-        e.call = { ...e.call, status };
+      if (e.kind !== "tool") continue;
+      const open = (c: ToolCallState) => c.status === "pending" || c.status === "in_progress";
+      if (open(e.call) || e.children?.some(open)) {
+        if (open(e.call)) e.call = { ...e.call, status };
+        e.children = e.children?.map((c) => (open(c) ? { ...c, status } : c));
         this.#touch(i);
       }
     }
@@ -145,6 +227,7 @@ export class ThreadModel {
   addPrompt(view: PermissionView): void {
     if (this.#prompts.has(view.requestId)) return;
     const id = view.toolCallId;
+    if (id !== undefined) this.#unnest(id);
     let at = id === undefined ? undefined : this.#tools.get(id);
     if (at === undefined) {
       const call: ToolCallState = {
@@ -185,8 +268,9 @@ export class ThreadModel {
   entriesWithTerminal(terminalId: string): number[] {
     const out: number[] = [];
     this.entries.forEach((e, i) => {
-      if (e.kind === "tool" && e.call.content.some((c) => c.type === "terminal" && c.terminalId === terminalId))
-        out.push(i);
+      const shows = (call: ToolCallState) =>
+        call.content.some((c) => c.type === "terminal" && c.terminalId === terminalId);
+      if (e.kind === "tool" && (shows(e.call) || e.children?.some(shows))) out.push(i);
     });
     return out;
   }

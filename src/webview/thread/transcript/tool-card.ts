@@ -109,6 +109,29 @@ function commandSection(call: ToolCallState, ctx: RenderContext, badges: Badge[]
   return `<div class="cmd">${parts.join("")}</div>`;
 }
 
+/**
+ * The calls a subagent made inside this one: collapsed to one line counting them by status; expanded, each is a
+ * card of its own (with its own status). Whether it is open lives in `ctx.expanded`, so a redraw keeps it.
+ */
+function subagentSection(id: string, children: ToolCallState[], ctx: RenderContext): string {
+  const key = `${id}:subagent`;
+  const open = ctx.expanded.has(key);
+  const counts = new Map<string, number>();
+  for (const c of children) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
+  const summary = [...counts]
+    .map(
+      ([st, n]) =>
+        `<span class="sub-count">${icon(STATUS_ICON[st] ?? "circle-outline")} ${n} ${esc(STATUS_WORD[st] ?? st)}</span>`,
+    )
+    .join(" ");
+  const n = `${children.length} tool call${children.length === 1 ? "" : "s"}`;
+  const toggle = `<button type="button" class="show-more subagent-toggle" data-expand="${esc(key)}" aria-expanded="${open}">${icon(open ? "chevron-down" : "chevron-right")} Subagent: ${n}</button>`;
+  const calls = open
+    ? `<div class="subagent-calls" role="group" aria-label="Subagent tool calls">${children.map((c) => renderTool({ kind: "tool", call: c, version: 0 }, ctx)).join("")}</div>`
+    : "";
+  return `<div class="subagent">${toggle} ${summary}${calls}</div>`;
+}
+
 export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): string {
   const call = e.call;
   const title = relativizeText(call.title || call.kind, ctx.cwd);
@@ -140,6 +163,7 @@ export function renderTool(e: Entry & { kind: "tool" }, ctx: RenderContext): str
   });
   if (call.kind !== "execute" && call.terminalOutput)
     body.push(collapsiblePre(stripAnsi(call.terminalOutput), `${call.toolCallId}:meta`, ctx));
+  if (e.children?.length) body.push(subagentSection(call.toolCallId, e.children, ctx));
   const status = STATUS_WORD[call.status] ?? call.status;
   const perm = e.prompt ? renderPermission(e.prompt, title, ctx) : e.decision ? renderDecision(e.decision) : "";
   const waiting = e.prompt && e.prompt.answered === undefined;

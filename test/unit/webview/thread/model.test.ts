@@ -138,3 +138,16 @@ test("consecutive agent messages (other message ids) are separate entries; chunk
     ["see [the docs](https://example.com/a) too", "Next message without ids"],
   );
 });
+
+test("a compaction is one notice that follows its progress, with the summary it streamed", () => {
+  const m = new ThreadModel();
+  m.apply({ type: "compaction", compactionId: "c1", status: "in_progress" });
+  assert.match(renderEntry(m.entries[0]), /Compacting context…/);
+  m.apply({ type: "compaction", compactionId: "c1", status: "summary_chunk", summary: "We fixed " });
+  m.apply({ type: "compaction", compactionId: "c1", status: "summary_chunk", summary: "the cache." });
+  m.apply({ type: "compaction", compactionId: "c1", status: "completed" });
+  m.apply({ type: "compaction", compactionId: "c2", status: "failed" });
+  assert.equal(m.entries.length, 2);
+  assert.match(renderEntry(m.entries[0]), /<b>Context compacted<\/b> We fixed the cache\./);
+  assert.match(renderEntry(m.entries[1]), /notice warning.*Context compaction failed/s);
+});

@@ -1,0 +1,39 @@
+/**
+ * "Log out of agent…": starts the picked agent, sends ACP `logout` (when the agent advertises
+ * `agentCapabilities.auth.logout`; otherwise the agent's own error says it does not offer it) and shows the login
+ * state the agent reports afterwards. Scripted callers pass the agent id and skip the QuickPick.
+ */
+import * as vscode from "vscode";
+import { logoutAgent } from "../../core/acp/agent-logout";
+import { resolveCommand } from "../../core/acp/agent-registry";
+import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
+import { configuredAgents } from "../agents";
+import type { Hub } from "../hub";
+import { nodeRuntimeOptions } from "../node-runtime";
+
+export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatus?: AuthStatus } | undefined> {
+  const agents = configuredAgents(hub.config, hub.registry);
+  let choice = typeof id === "string" ? agents.find((a) => a.spec.id === id) : undefined;
+  if (typeof id === "string" && !choice) throw new Error(`no agent "${id}" is configured`);
+  if (!choice) {
+    const picked = await vscode.window.showQuickPick(
+      agents.map((a) => ({ label: a.spec.displayName, description: a.spec.id, choice: a })),
+      { title: "ACP Threads: Log out of agent", placeHolder: "Log out of which agent?" },
+    );
+    if (!picked) return undefined;
+    choice = picked.choice;
+  }
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  // the agent's command as a session would start it (node_modules/.bin, PATH)
+  const env = { ...process.env, ...choice.spec.env };
+  const command = resolveCommand(choice.spec.command, cwd, env);
+  if (!command) throw new Error(`${choice.spec.displayName}: "${choice.spec.command}" was not found`);
+  const spec = { ...choice.spec, command };
+  const res = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `ACP Threads: logging out of ${spec.displayName}…` },
+    () => logoutAgent(spec, { cwd, node: nodeRuntimeOptions(hub.config, hub.home) }),
+  );
+  const state = res.authStatus ? ` ${authStatusText(res.authStatus)}.` : "";
+  void vscode.window.showInformationMessage(`ACP Threads: logged out of ${spec.displayName}.${state}`);
+  return res;
+}

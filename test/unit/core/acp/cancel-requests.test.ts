@@ -1,0 +1,47 @@
+// `$/cancel_request`, stable since ACP schema 1.17: Stop cancels OUR requests still waiting on the agent for
+// that session (the SDK sends `$/cancel_request` and the request rejects as cancelled), and a cancel from the
+// agent for a request id we never used changes nothing. Against the stdio fake agent.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
+import type { AgentSpec } from "../../../../src/core/model/agent";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+
+const AGENT_JS = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+const spec: AgentSpec = { id: "fake-stdio", displayName: "Fake", command: process.execPath, args: [AGENT_JS] };
+
+test("Stop sends $/cancel_request for our pending request on the session, which then rejects as cancelled", () =>
+  withTmpDir("acp-cancel-req-", async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec, cwd });
+    try {
+      const { sessionId } = await rt.ensureSession();
+      const sent = () => rt.protocolLog.entries().some((e) => e.direction === "send" && e.text.includes('"slow"'));
+      const pending = rt.setMode(sessionId, "slow");
+      while (!sent()) await new Promise((r) => setTimeout(r, 10));
+      await rt.cancel(sessionId);
+      await assert.rejects(pending, (err: { code?: number }) => err.code === -32800);
+      const outgoing = rt.protocolLog.entries().filter((e) => e.direction === "send");
+      assert.ok(outgoing.some((e) => e.text.includes('"$/cancel_request"')));
+      assert.equal(outputText(await collect(rt.runTurn(sessionId, "cancelled-requests"))), "requests cancelled: 1");
+      // the session's next requests are not cancelled by the earlier Stop
+      await rt.setMode(sessionId, "default");
+    } finally {
+      await rt.close();
+    }
+  }));
+
+test("a $/cancel_request from the agent for an id we never used is ignored and the turn goes on", () =>
+  withTmpDir("acp-cancel-req-", async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec, cwd });
+    try {
+      const { sessionId } = await rt.ensureSession();
+      const events = await collect(rt.runTurn(sessionId, "cancel-unknown"));
+      assert.equal(outputText(events), "still here");
+      assert.deepEqual(events.at(-1), { type: "done", stopReason: "end_turn" });
+    } finally {
+      await rt.close();
+    }
+  }));
