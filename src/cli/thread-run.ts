@@ -22,6 +22,7 @@ import type { ElicitationAsker } from "../core/model/elicitation";
 import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
+import { EditLedger } from "../core/ledger/edit-ledger";
 import { ThreadSession } from "../core/session";
 import { installedSpecFor } from "../core/registry/installed";
 import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
@@ -63,6 +64,8 @@ export interface ThreadRunOptions {
   onThread?: (threadId: string) => void;
   /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
   onTraffic?: (e: ProtocolLogEntry) => void;
+  /** Records what the turns change (default: the data home's ledger, as the editor does). */
+  ledger?: EditLedger;
 }
 
 interface Target {
@@ -134,7 +137,12 @@ async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: Abor
   }
 }
 
-async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<ThreadSession | undefined> {
+async function open(
+  o: ThreadRunOptions,
+  t: Target,
+  stop: AbortSignal,
+  ledger: EditLedger,
+): Promise<ThreadSession | undefined> {
   const createRuntime = () =>
     createAgentRuntime(
       {
@@ -156,6 +164,7 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
       agent: ref,
       cwd: t.cwd,
       logger: o.logger,
+      ledger,
       ...(o.origin ? { origin: o.origin } : {}),
       // a plain run answers even when its thread cannot be written (one warning); a named session or a
       // handoff is only worth something recorded
@@ -173,7 +182,10 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
   for (;;) {
     if (!(await followWhileHeld(o, t.threadId, stop))) return undefined;
     try {
-      return await ThreadSession.resume({ store: o.store, createRuntime, logger: o.logger, agent: ref }, t.threadId);
+      return await ThreadSession.resume(
+        { store: o.store, createRuntime, logger: o.logger, agent: ref, ledger },
+        t.threadId,
+      );
     } catch (err) {
       if (!(err instanceof AcpThreadsError && err.code === "locked")) throw err;
     }
@@ -224,10 +236,12 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   o.io.signal.addEventListener("abort", onSignal, { once: true });
   let session: ThreadSession | undefined;
   let supervisor: Supervisor | undefined;
+  // what the turns change goes into the thread's edit ledger, as in the editor (`changes` / `restore` use it)
+  const ledger = o.ledger ?? new EditLedger({ home: o.store.home, logger: o.logger });
   try {
     const t = await target(o);
     summary.agent.id = t.agent.id;
-    session = await open(o, t, stop.signal);
+    session = await open(o, t, stop.signal, ledger);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
@@ -311,6 +325,8 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     o.io.signal.removeEventListener("abort", onSignal);
     supervisor?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
+    await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
+    if (!o.ledger) ledger.dispose();
   }
   if (why === "timeout") summary.exitCode = EXIT.timeout;
   if (why === "interrupted") summary.exitCode = EXIT.interrupted;
