@@ -15,6 +15,7 @@ const MARK = { added: "A", modified: "M", deleted: "D" } as const;
 function title(o: OpSummary): string {
   if (o.type === "turn")
     return `turn ${o.turn}${o.agent ? `  ${o.agent.name}` : ""}${o.status ? `  (${o.status})` : "  (running or cut short)"}`;
+  if (o.type === "apply") return `apply ${o.op}  (the worktree's changes, into the workspace)`;
   const what = o.type === "restore" ? "restore" : "undo";
   return `${what} ${o.op}${o.target ? ` to before ${o.target.op}` : ""}${o.forced ? "  (overwrote later edits)" : ""}`;
 }
