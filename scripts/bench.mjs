@@ -20,6 +20,7 @@ const all = [
   "buffers",
   "composer",
   "long-day",
+  "worktrees",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

@@ -67,6 +67,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "put the files a thread changed back to before a turn (recorded, undoable)",
     load: () => import("./commands/restore"),
   },
+  worktrees: {
+    summary: "the git worktrees threads work in (run/exec --worktree): list, apply to the workspace, discard",
+    load: () => import("./commands/worktrees"),
+  },
   gc: {
     summary: "remove what outlives its thread (traffic, ledger blobs), the old trash, traffic over its cap",
     load: () => import("./commands/gc"),

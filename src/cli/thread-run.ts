@@ -7,6 +7,7 @@
  * watches every turn (`--stall-timeout`, `--retry`).
  */
 import { policyModeNote } from "../core/acp/policy-mode";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import { runtimesDirOf } from "../core/runtime/managed";
@@ -22,6 +23,9 @@ import type { ElicitationAsker } from "../core/model/elicitation";
 import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
+import { EditLedger } from "../core/ledger/edit-ledger";
+import type { WorktreeRef } from "../core/model/records";
+import { discardWorktree } from "../core/worktree/discard";
 import { ThreadSession } from "../core/session";
 import { installedSpecFor } from "../core/registry/installed";
 import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
@@ -31,6 +35,7 @@ import type { ThreadStore } from "../core/store/thread-store";
 import { recordsToEvents } from "../core/thread/record-events";
 import { superviseSession } from "../core/watchdog/attach";
 import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
+import { worktreeFor } from "./worktree-start";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
@@ -65,6 +70,10 @@ export interface ThreadRunOptions {
   onThread?: (threadId: string) => void;
   /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
   onTraffic?: (e: ProtocolLogEntry) => void;
+  /** Records what the turns change (default: the data home's ledger, as the editor does). */
+  ledger?: EditLedger;
+  /** A new thread works in a git worktree of its own (`run --worktree`); a folder outside git gets a plain session. */
+  worktree?: boolean;
 }
 
 interface Target {
@@ -72,6 +81,8 @@ interface Target {
   metadata?: ThreadMetadata;
   agent: AgentSpec;
   cwd: string;
+  /** The worktree made for this new thread (`--worktree`). */
+  worktree?: WorktreeRef;
 }
 
 /** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
@@ -97,9 +108,20 @@ async function target(o: ThreadRunOptions): Promise<Target> {
   if (!threadId) {
     if (!o.agent)
       throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
-    return { agent: resolveAgent(o.agent, { cwd, env: io.env, installed }), cwd };
+    const agent = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    return o.worktree ? { agent, ...(await worktreeFor(io, cwd, "run")) } : { agent, cwd };
   }
   const metadata = store.read(threadId).metadata;
+  if (metadata.worktree && !existsSync(metadata.worktree.path))
+    throw new AcpThreadsError(
+      "not_found",
+      `thread ${threadId} works in the worktree ${metadata.worktree.path}, which is gone (deleted by hand?); 'acp-threads worktrees discard ${threadId.slice(0, 13)}' forgets it`,
+    );
+  if (o.worktree && !metadata.worktree)
+    throw new AcpThreadsError(
+      "usage",
+      `--worktree starts a new thread in a worktree of its own; thread ${threadId} has none and goes on where it works (${metadata.cwd})`,
+    );
   if (o.agent) {
     const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env, installed });
     if (asked.id !== metadata.agent.id)
@@ -136,7 +158,12 @@ async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: Abor
   }
 }
 
-async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<ThreadSession | undefined> {
+async function open(
+  o: ThreadRunOptions,
+  t: Target,
+  stop: AbortSignal,
+  ledger: EditLedger,
+): Promise<ThreadSession | undefined> {
   const createRuntime = () =>
     createAgentRuntime(
       {
@@ -158,6 +185,7 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
       agent: ref,
       cwd: t.cwd,
       logger: o.logger,
+      ledger,
       ...(o.origin ? { origin: o.origin } : {}),
       ...(o.title ? { title: o.title } : {}),
       // a plain run answers even when its thread cannot be written (one warning); a named session or a
@@ -170,13 +198,17 @@ async function open(o: ThreadRunOptions, t: Target, stop: AbortSignal): Promise<
           }),
     });
     if (o.session) session.live.patch({ tags: [...session.metadata.tags, namedSessionTag(o.session)] });
+    if (t.worktree) session.live.patch({ worktree: t.worktree });
     return session;
   }
   // another process may take the thread between our look and our open: follow it again, then retry
   for (;;) {
     if (!(await followWhileHeld(o, t.threadId, stop))) return undefined;
     try {
-      return await ThreadSession.resume({ store: o.store, createRuntime, logger: o.logger, agent: ref }, t.threadId);
+      return await ThreadSession.resume(
+        { store: o.store, createRuntime, logger: o.logger, agent: ref, ledger },
+        t.threadId,
+      );
     } catch (err) {
       if (!(err instanceof AcpThreadsError && err.code === "locked")) throw err;
     }
@@ -227,10 +259,15 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   o.io.signal.addEventListener("abort", onSignal, { once: true });
   let session: ThreadSession | undefined;
   let supervisor: Supervisor | undefined;
+  let made: WorktreeRef | undefined;
+  // what the turns change goes into the thread's edit ledger, as in the editor (`changes` / `restore` use it)
+  const ledger = o.ledger ?? new EditLedger({ home: o.store.home, logger: o.logger });
   try {
     const t = await target(o);
     summary.agent.id = t.agent.id;
-    session = await open(o, t, stop.signal);
+    made = t.worktree;
+    if (made) summary.worktree = made;
+    session = await open(o, t, stop.signal, ledger);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
@@ -314,6 +351,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     o.io.signal.removeEventListener("abort", onSignal);
     supervisor?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
+    await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
+    if (!o.ledger) ledger.dispose();
+    // a worktree whose session never opened holds nothing: it goes (a thread that exists keeps its worktree)
+    if (made && !session) await discardWorktree(made).catch(() => undefined);
   }
   if (why === "timeout") summary.exitCode = EXIT.timeout;
   if (why === "interrupted") summary.exitCode = EXIT.interrupted;

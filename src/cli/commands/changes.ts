@@ -20,6 +20,7 @@ type Listed = OpSummary & { restoredBy?: string };
 function title(o: Listed): string {
   if (o.type === "turn")
     return `turn ${o.turn}${o.agent ? `  ${o.agent.name}` : ""}${o.status ? `  (${o.status})` : "  (running or cut short)"}${o.restoredBy ? `  restored by ${o.restoredBy}` : ""}`;
+  if (o.type === "apply") return `apply ${o.op}  (the worktree's changes, into the workspace)`;
   const what = o.type === "restore" ? "restore" : "undo";
   return `${what} ${o.op}${o.target ? ` to before ${o.target.op}` : ""}${o.forced ? "  (overwrote later edits)" : ""}`;
 }

@@ -14,6 +14,8 @@ import { launchBackground } from "../exec/background";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
 import { command, type CommandContext } from "../command";
+import type { WorktreeRef } from "../../core/model/records";
+import { parseWorktreeRef, worktreeFor } from "../worktree-start";
 import { background } from "../../core/util/unexpected";
 
 const SPEC = {
@@ -22,6 +24,10 @@ const SPEC = {
   args: { min: 1, rest: true, name: "<command...>" },
   flags: {
     cwd: { type: "string", arg: "DIR", help: "working directory (default: current directory)" },
+    worktree: {
+      type: "boolean",
+      help: "run in a git worktree of its own beside the repository (see 'acp-threads worktrees')",
+    },
     pty: { type: "boolean", negatable: true, help: "run on a pseudo-terminal (default: the preset's choice)" },
     timeout: { type: "number", min: 0, arg: "S", help: "kill the run after S seconds (exit 3)" },
     background: { type: "boolean", help: "print the run id and return; a detached supervisor owns the run" },
@@ -29,6 +35,8 @@ const SPEC = {
     "permission-mode": { type: "enum", values: CLAUDE_PERMISSION_MODES, help: "claude's --permission-mode" },
     // internal: this process is the background supervisor of that run
     "run-id": { type: "string", hidden: true, help: "" },
+    // internal: the worktree the launcher made for the background supervisor's run
+    "worktree-ref": { type: "string", hidden: true, help: "" },
   },
   notes: `presets: codex (codex exec --sandbox workspace-write), claude (claude --print --permission-mode acceptEdits),
          gemini (gemini -p), opencode (opencode run); anything else runs as given
@@ -44,10 +52,13 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
   const ledger = flags.background ? undefined : new EditLedger({ home: resolveHome(io.env) });
   try {
     const expanded = expandCommand(args, { claudePermissionMode: flags["permission-mode"] });
-    const cwd = resolve(io.cwd, flags.cwd ?? ".");
+    let cwd = resolve(io.cwd, flags.cwd ?? ".");
+    let worktree: WorktreeRef | undefined;
+    if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
+    else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(io, cwd, "exec"));
     registry = openRegistry(io, !flags.background, ledger);
     if (flags.background) {
-      const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, args));
+      const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, args, worktree));
       io.stdout.write(flags.format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);
       return EXIT.ok;
     }
@@ -65,6 +76,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
       // Nobody types into a background run: give it EOF instead of a pipe that never ends.
       closeStdin: supervised || expanded.closeStdin,
       id: flags["run-id"],
+      ...(worktree ? { worktree } : {}),
     });
     return await runForeground(io, run, supervised, flags.format);
   } finally {
@@ -91,8 +103,9 @@ async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, forma
 }
 
 /** The options the background supervisor needs to start the same run (cwd already resolved). */
-function supervisorArgs(flags: Flags, cwd: string, cmd: string[]): string[] {
+function supervisorArgs(flags: Flags, cwd: string, cmd: string[], worktree?: WorktreeRef): string[] {
   const args = ["--cwd", cwd];
+  if (worktree) args.push(`--worktree-ref=${JSON.stringify(worktree)}`);
   if (flags.pty !== undefined) args.push(flags.pty ? "--pty" : "--no-pty");
   if (flags.timeout !== undefined) args.push(`--timeout=${flags.timeout}`);
   if (flags["permission-mode"] !== undefined) args.push(`--permission-mode=${flags["permission-mode"]}`);

@@ -33,11 +33,20 @@ function printPlan(io: CliIO, plan: RestorePlan, cwd: string): void {
 export const main = command(
   {
     name: "restore",
-    synopsis: ["THREAD --turn N [--dry-run] [--force]", "THREAD --undo [--dry-run] [--force]"],
+    synopsis: [
+      "THREAD --turn N [--dry-run] [--force]",
+      "THREAD --undo [--dry-run] [--force]",
+      "THREAD --op OP [--dry-run] [--force]",
+    ],
     args: { min: 1, max: 1, name: "THREAD" },
     flags: {
       turn: { type: "number", integer: true, min: 1, arg: "N", help: "restore the workspace to before this turn" },
       undo: { type: "boolean", help: "take back the thread's last restore" },
+      op: {
+        type: "string",
+        arg: "OP",
+        help: "restore to before this operation (an id 'changes' lists, e.g. a worktree's apply-…)",
+      },
       "dry-run": { type: "boolean", help: "print what would change and write nothing" },
       force: { type: "boolean", help: "overwrite files that changed after the thread's last change to them" },
       format: { type: "enum", values: ["text", "json"], default: "text", help: "output format" },
@@ -47,8 +56,8 @@ export const main = command(
       "changes THREAD' lists it and '--undo' reverses it.",
   },
   async ({ io, flags, args }) => {
-    if ((flags.turn === undefined) === !flags.undo)
-      throw new AcpThreadsError("usage", "give exactly one of --turn N and --undo");
+    if ([flags.turn !== undefined, !!flags.undo, flags.op !== undefined].filter(Boolean).length !== 1)
+      throw new AcpThreadsError("usage", "give exactly one of --turn N, --undo and --op OP");
     const { store, ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
     try {
       const owner = liveWriter(store.pathFor(threadId));
@@ -57,7 +66,7 @@ export const main = command(
           "usage",
           `thread ${threadId} is open in process ${owner.pid} (an editor or a run); restore it there, or close its session first`,
         );
-      let target: { turn?: number; op?: string } = { turn: flags.turn };
+      let target: { turn?: number; op?: string } = flags.op !== undefined ? { op: flags.op } : { turn: flags.turn };
       if (flags.undo) {
         const last = ledger
           .read(threadId)

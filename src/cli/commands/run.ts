@@ -40,6 +40,10 @@ const SPEC = {
       help: "continue the named session of this workspace; created (with --agent) on first use",
     },
     cwd: { type: "string", arg: "DIR", help: "session working directory (default: current directory)" },
+    worktree: {
+      type: "boolean",
+      help: "a new thread works in a git worktree of its own beside the repository (see 'acp-threads worktrees')",
+    },
     permission: {
       type: "enum",
       values: ["approve-all", "approve-reads", "deny-all"],
@@ -122,6 +126,7 @@ export const main = command(
       session: flags.session,
       agent: flags.agent,
       cwd: flags.cwd,
+      worktree: flags.worktree,
       permission: flags.permission,
       elicitor: cliElicitor(flags.elicitation, {
         stdin: io.stdin,

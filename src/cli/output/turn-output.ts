@@ -2,6 +2,7 @@
  * Renderers for `acp-threads run`: text (the agent's answer plus short tool-call lines) or json (one
  * normalized RuntimeEvent per line with its turn number, then a summary line).
  */
+import type { WorktreeRef } from "../../core/model/records";
 import type { PermissionDecision, RuntimeEvent } from "../../core/model/events";
 
 export interface RunSummary {
@@ -17,6 +18,8 @@ export interface RunSummary {
   threadId?: string | null;
   /** How a stored thread's agent session was reopened: load, resume, seeded (a new session given its history). */
   origin?: string;
+  /** `run --worktree`: the worktree the thread works in. */
+  worktree?: WorktreeRef;
   error?: string;
 }
 

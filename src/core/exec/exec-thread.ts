@@ -64,6 +64,7 @@ export class ExecThreadRecorder implements ExecRecorder {
         ...repo,
         title: run.commandLine.length > TITLE_MAX ? `${run.commandLine.slice(0, TITLE_MAX - 1)}…` : run.commandLine,
       });
+      if (run.worktree) handle.patch({ worktree: run.worktree });
       this.#handles.set(run.id, { handle, recorded: 0, skipped: false });
       return handle.threadId;
     });

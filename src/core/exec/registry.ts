@@ -120,6 +120,7 @@ export class ExecRegistry implements Disposable {
       commandLine: redactSecrets(commandLine(options.command, options.args)),
       presetId: options.presetId,
       cwd: options.cwd,
+      ...(options.worktree ? { worktree: options.worktree } : {}),
       pty: proc.pty,
       cols: proc.pty ? options.cols : undefined,
       rows: proc.pty ? options.rows : undefined,

@@ -1,4 +1,5 @@
 /** Plain types and limits of exec mode, shared by the registry, the on-disk state and the CLI. */
+import type { WorktreeRef } from "../model/records";
 
 /** Where a CLI leaves its own transcript (see transcript-finder.ts). */
 export type TranscriptKind = "codex" | "claude" | "gemini";
@@ -31,6 +32,8 @@ export interface RunState {
   commandLine: string;
   presetId?: string;
   cwd: string;
+  /** The git worktree the run works in (`exec --worktree`, #25). */
+  worktree?: WorktreeRef;
   pty: boolean;
   cols?: number;
   rows?: number;
@@ -103,6 +106,8 @@ export interface ExecStartOptions {
   transcript?: TranscriptKind;
   /** Use this id (the CLI's background launcher picks it before the supervisor starts). */
   id?: string;
+  /** The git worktree `cwd` is in, recorded in the run's state and its thread's metadata. */
+  worktree?: WorktreeRef;
 }
 
 /** One output chunk as it arrives, for live mirrors (a Pseudoterminal, the CLI's foreground stream). */

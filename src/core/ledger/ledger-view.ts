@@ -36,7 +36,7 @@ export interface LedgerView {
 export const keptKey = (op: string, path: string) => `${op}\0${path}`;
 
 const opTypeOf = (op: string): OpType =>
-  op.startsWith("turn-") ? "turn" : op.startsWith("undo-") ? "undo" : "restore";
+  op.startsWith("turn-") ? "turn" : op.startsWith("undo-") ? "undo" : op.startsWith("apply-") ? "apply" : "restore";
 
 export function foldLedger(records: readonly LedgerRecord[], warnings: ReadWarning[] = []): LedgerView {
   const ops = new Map<string, OpView>();

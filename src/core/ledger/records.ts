@@ -4,7 +4,7 @@
  * - `change`: one file changed within an operation (`before` → `after`, either may be null = absent). A turn's
  *   writes through our fs handler are appended as they happen; what changed on disk is appended at turn end.
  *   Several records for the same path in one operation are one change: first `before`, last `after`.
- * - `op`: closes an operation (a turn, a restore, an undo) with its summary. An operation without one was cut
+ * - `op`: closes an operation (a turn, a restore, an undo, a worktree apply) with its summary. An operation without one was cut
  *   short (crash) and still counts.
  * - `review`: the user kept a hunk (or a whole file, `hunk: null`) of an operation's change.
  * Paths are absolute. Contents live in the blob store by id (see content.ts).
@@ -13,8 +13,9 @@ import { parseState, type FileState } from "./content";
 
 export const LEDGER_VERSION = 1;
 
-export type ChangeVia = "fs_write" | "disk" | "restore" | "undo";
-export type OpType = "turn" | "restore" | "undo";
+export type ChangeVia = "fs_write" | "disk" | "restore" | "undo" | "apply";
+/** `apply`: a worktree's changes brought into the main workspace (#25). */
+export type OpType = "turn" | "restore" | "undo" | "apply";
 
 export interface ChangeRecord {
   v: 1;

@@ -186,7 +186,8 @@ async function keepCurrent(ledger: EditLedger, path: string): Promise<FileState 
   return buf ? keepVersion(ledger.blobs, buf) : null;
 }
 
-async function inBatches<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, `n` at a time. */
+export async function inBatches<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await fn(items[next++]);

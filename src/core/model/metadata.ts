@@ -3,7 +3,14 @@
  * (absent = unchanged, null = cleared). No other record changes metadata — observations such as the title
  * or counters are derived above the store (LiveThread) and written as patches.
  */
-import type { MetadataPatch, ThreadCounters, ThreadRecord, ThreadStartRecord, ThreadStatus } from "./records";
+import type {
+  MetadataPatch,
+  ThreadCounters,
+  ThreadRecord,
+  ThreadStartRecord,
+  ThreadStatus,
+  WorktreeRef,
+} from "./records";
 
 export interface ThreadMetadata extends Pick<
   ThreadStartRecord,
@@ -23,6 +30,8 @@ export interface ThreadMetadata extends Pick<
   origin: ThreadStartRecord["origin"] | null;
   /** Threads this one was handed off to, oldest first. */
   handedOffTo: string[];
+  /** The thread's own git worktree (#25), while it has one. */
+  worktree: WorktreeRef | null;
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -47,6 +56,7 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     reason: null,
     origin: start.origin ?? null,
     handedOffTo: [],
+    worktree: null,
   };
 }
 
@@ -65,6 +75,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("tags")) next.tags = patch.tags ?? [];
   if (has("model")) next.model = patch.model ?? null;
   if (has("reason")) next.reason = patch.reason ?? null;
+  if (has("worktree")) next.worktree = patch.worktree ?? null;
   return next;
 }
 

@@ -47,6 +47,20 @@ export interface MetadataPatch {
   reason?: string | null;
   /** Threads this one was handed off to (the whole list; the new thread's origin names this one). */
   handedOffTo?: string[] | null;
+  /** The git worktree the thread works in (#25); null: it was discarded. */
+  worktree?: WorktreeRef | null;
+}
+
+/** A thread's own git worktree: where it is, the repository it was made from, and the commit it started at. */
+export interface WorktreeRef {
+  /** Absolute folder of the worktree (the session's cwd is this folder or the same subfolder in it). */
+  path: string;
+  /** Absolute top of the repository's main working tree. */
+  repo: string;
+  /** The commit the worktree was created at (full hash). */
+  base: string;
+  /** ISO-8601 time it was created. */
+  createdAt: string;
 }
 
 interface Base {
@@ -260,6 +274,10 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   model: (v) => typeof v === "string",
   reason: (v) => typeof v === "string",
   handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
+  worktree: (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    ["path", "repo", "base", "createdAt"].every((k) => typeof (v as Record<string, unknown>)[k] === "string"),
 };
 
 function validatePatch(patch: Record<string, unknown>): string | undefined {

@@ -74,7 +74,7 @@ test("changes lists each turn's files (text, json, patch); restore refuses over 
     assert.doesNotMatch(listed.out, /restored by/, "the undo brought both turns back");
     const usage = await cli(restore, id);
     assert.equal(usage.code, 2);
-    assert.match(usage.err, /exactly one of --turn N and --undo/);
+    assert.match(usage.err, /exactly one of --turn N, --undo and --op OP/);
   }));
 
 test("acp-threads exec records the run's file changes; changes shows them as turn 1", () =>

@@ -1,0 +1,135 @@
+/**
+ * Worktree figures (#25) on a 10,000-file repository (plus 10,000 ignored files in node_modules, which
+ * `.worktreeinclude` names, so they are copied too in the second figure):
+ * - worktree creation (`git worktree add --detach` + `.worktreeinclude` copy + base), goal ≤ 1 s; baseline in the
+ *   same run: a bare `git worktree add --detach` and `cp -r` of the repository;
+ * - apply of 100 changed files (plan + apply through the edit ledger), goal ≤ 500 ms; baseline: the same 100
+ *   atomic writes by hand.
+ * Prints figures; asserts nothing.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
+import { EditLedger } from "../src/core/ledger/edit-ledger";
+import { applyWorktree, planApply } from "../src/core/worktree/apply";
+import { createWorktree } from "../src/core/worktree/create";
+import { discardWorktree } from "../src/core/worktree/discard";
+
+const DIRS = 500;
+const PER_DIR = 20;
+const RUNS = 3;
+
+const g = (cwd: string, ...a: string[]) =>
+  execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", "-c", "gc.auto=0", ...a], { cwd });
+
+function makeRepo(repo: string): void {
+  for (let d = 0; d < DIRS; d++) {
+    const dir = join(repo, `src/m${d % 25}/d${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < PER_DIR; f++)
+      writeFileSync(join(dir, `f${f}.ts`), `export const x${f} = ${d};\n`.repeat(1 + ((f * 37) % 120)));
+  }
+  for (let d = 0; d < 200; d++) {
+    const dir = join(repo, `node_modules/p${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 50; f++) writeFileSync(join(dir, `i${f}.js`), "module.exports = 1;\n");
+  }
+  writeFileSync(join(repo, ".env"), "KEY=1\n");
+  writeFileSync(join(repo, ".gitignore"), "node_modules/\n.env\n");
+  g(repo, "init", "-q");
+  g(repo, "add", "-A");
+  g(repo, "commit", "-qm", "seed");
+}
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (x: number) => `${x.toFixed(0)} ms`;
+
+async function main(): Promise<void> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "bench-wt-")));
+  try {
+    const repo = join(dir, "repo");
+    mkdirSync(repo);
+    makeRepo(repo);
+
+    const plain: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = process.hrtime.bigint();
+      g(repo, "worktree", "add", "--detach", "--quiet", join(dir, `bare-${i}`), "HEAD");
+      plain.push(ms(t0));
+      g(repo, "worktree", "remove", "--force", join(dir, `bare-${i}`));
+    }
+    const copy: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = process.hrtime.bigint();
+      execFileSync("cp", ["-r", repo, join(dir, `copy-${i}`)]);
+      copy.push(ms(t0));
+      rmSync(join(dir, `copy-${i}`), { recursive: true, force: true });
+    }
+    const bare: number[] = [];
+    const created: number[] = [];
+    const withInclude: number[] = [];
+    for (const [include, out] of [
+      ["", bare],
+      [".env\n", created],
+      [".env\nnode_modules/\n", withInclude],
+    ] as const) {
+      writeFileSync(join(repo, ".worktreeinclude"), include);
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = process.hrtime.bigint();
+        const made = await createWorktree(repo);
+        out.push(ms(t0));
+        await discardWorktree(made.ref);
+      }
+    }
+    console.log(`repository: ${DIRS * PER_DIR} tracked files + 10000 ignored (node_modules), median of ${RUNS}`);
+    console.log(`worktree creation (no .worktreeinclude)     ${fmt(median(bare))}`);
+    console.log(`worktree creation (.env included)          ${fmt(median(created))}  (goal ≤ 1000 ms)`);
+    console.log(`worktree creation (+ node_modules copied)   ${fmt(median(withInclude))}`);
+    console.log(`baseline: bare git worktree add --detach    ${fmt(median(plain))}`);
+    console.log(`baseline: cp -r of the repository           ${fmt(median(copy))}`);
+
+    // apply: 100 files changed in a worktree (60 modified, 30 new, 10 deleted)
+    writeFileSync(join(repo, ".worktreeinclude"), ".env\n");
+    const applied: number[] = [];
+    const planned: number[] = [];
+    const byHand: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      g(repo, "reset", "-q", "--hard");
+      g(repo, "clean", "-qfd", "src");
+      const made = await createWorktree(repo);
+      const wt = made.ref.path;
+      const files: string[] = [];
+      for (let k = 0; k < 60; k++) files.push(`src/m${k % 25}/d${k}/f3.ts`);
+      for (const f of files) writeFileSync(join(wt, f), `// changed ${i}\n`);
+      for (let k = 0; k < 30; k++) writeFileSync(join(wt, `src/m${k % 25}/d${k}/new-${i}.ts`), `export {};\n`);
+      for (let k = 0; k < 10; k++) rmSync(join(wt, `src/m${k % 25}/d${100 + k}/f4.ts`));
+      const ledger = new EditLedger({ home: join(dir, `home-${i}`) });
+      const t0 = process.hrtime.bigint();
+      const plan = await planApply(made.ref);
+      planned.push(ms(t0));
+      const result = await applyWorktree(ledger, "0196a000-0000-7000-8000-00000000000a", plan);
+      applied.push(ms(t0));
+      if (result.applied.length !== 100) throw new Error(`applied ${result.applied.length} files, not 100`);
+      ledger.dispose();
+      const t1 = process.hrtime.bigint();
+      for (const f of files) await atomicWriteFile(join(dir, "byhand", f), `// by hand ${i}\n`);
+      for (let k = 0; k < 40; k++) await atomicWriteFile(join(dir, "byhand", `extra-${k}.ts`), "x\n");
+      byHand.push(ms(t1));
+      await discardWorktree(made.ref);
+    }
+    console.log(
+      `apply of 100 changed files (plan + apply)   ${fmt(median(applied))}  (goal ≤ 500 ms; plan alone ${fmt(median(planned))})`,
+    );
+    console.log(`baseline: 100 atomic writes by hand         ${fmt(median(byHand))}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+/**
+ * `acp-threads worktrees list|apply|discard`: the git worktrees threads work in (`run --worktree`,
+ * `exec --worktree`), beside the repository in `.<repo>.worktrees/`.
+ */
+import { EditLedger } from "../../core/ledger/edit-ledger";
+import { resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
+import { command, subcommands } from "../command";
+import { FORMAT } from "../flags";
+import { applyCommand } from "../worktrees/apply";
+import { discardCommand } from "../worktrees/discard";
+import { listWorktrees } from "../worktrees/list";
+import { worktreeThread } from "../worktrees/thread";
+
+const THREAD = { min: 1, max: 1, name: "THREAD" };
+
+export const main = subcommands({
+  name: "worktrees",
+  synopsis: "<subcommand> [options] [--format text|json]",
+  aliases: { ls: "list", rm: "discard" },
+  subs: {
+    list: command(
+      { name: "worktrees list", synopsis: "[--format json]", flags: { format: FORMAT }, args: { max: 0 } },
+      async ({ io, flags }) => {
+        const store = new ThreadStore(resolveHome(io.env));
+        try {
+          return await listWorktrees(io, store, flags.format === "json");
+        } finally {
+          store.closeAll();
+        }
+      },
+      "threads with a worktree: base commit, changed files (+/- lines), commits ahead, folder",
+    ),
+    apply: command(
+      {
+        name: "worktrees apply",
+        synopsis: "THREAD [--dry-run] [--force]",
+        flags: {
+          "dry-run": { type: "boolean", help: "print what would change and write nothing" },
+          force: {
+            type: "boolean",
+            help: "apply the files without a conflict even when some have one (those are left as they are)",
+          },
+          format: FORMAT,
+        },
+        args: THREAD,
+        notes:
+          "The worktree's changes against its base (commits and uncommitted edits, new and deleted files) are written\n" +
+          "into the repository's working tree and recorded in the thread's ledger: 'acp-threads restore THREAD --op\n" +
+          "apply-…' takes them back. A file changed in the workspace since the base and in the worktree too is a\n" +
+          "conflict: it is never overwritten; without --force nothing is applied.",
+      },
+      async ({ io, flags, args }) => {
+        const home = resolveHome(io.env);
+        const store = new ThreadStore(home);
+        const ledger = new EditLedger({ home });
+        try {
+          const t = worktreeThread(store, args[0]!, "apply");
+          return await applyCommand(io, t, ledger, {
+            dryRun: flags["dry-run"] === true,
+            force: flags.force === true,
+            json: flags.format === "json",
+          });
+        } finally {
+          ledger.dispose();
+          store.closeAll();
+        }
+      },
+      "write the worktree's changes into the workspace (recorded in the thread's ledger, undoable)",
+    ),
+    discard: command(
+      {
+        name: "worktrees discard",
+        synopsis: "THREAD [--force]",
+        flags: { force: { type: "boolean", help: "do not ask" } },
+        args: THREAD,
+      },
+      async ({ io, flags, args }) => {
+        const store = new ThreadStore(resolveHome(io.env));
+        try {
+          return await discardCommand(io, store, worktreeThread(store, args[0]!, "discard"), flags.force === true);
+        } finally {
+          store.closeAll();
+        }
+      },
+      "remove the thread's worktree and its folder (asks first unless --force)",
+    ),
+  },
+  notes: "THREAD is a thread id or a unique prefix of one.",
+});

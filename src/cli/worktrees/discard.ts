@@ -1,0 +1,51 @@
+/**
+ * `worktrees discard THREAD [--force]`: removes the thread's worktree and its folder (what it changed is lost,
+ * unless applied). Without --force it asks on a terminal and refuses otherwise.
+ */
+import { createInterface } from "node:readline/promises";
+import { AcpThreadsError } from "../../core/errors";
+import type { ThreadStore } from "../../core/store/thread-store";
+import { discardWorktree } from "../../core/worktree/discard";
+import { worktreeState } from "../../core/worktree/state";
+import { EXIT, type CliIO } from "../io";
+import { describeState } from "./list";
+import type { WorktreeThread } from "./thread";
+
+async function confirmed(io: CliIO, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function discardCommand(
+  io: CliIO,
+  store: ThreadStore,
+  t: WorktreeThread,
+  force: boolean,
+): Promise<number> {
+  const state = await worktreeState(t.worktree);
+  if (!force) {
+    const what = `the worktree ${t.worktree.path} of thread ${t.threadId} (${describeState(state)})`;
+    if ((io.stdin as { isTTY?: boolean }).isTTY !== true)
+      throw new AcpThreadsError(
+        "usage",
+        `discarding removes ${what} and what was not applied is lost; confirm with --force (stdin is not a terminal to ask)`,
+      );
+    if (!(await confirmed(io, `Discard ${what}? Changes not applied are lost. [y/N] `))) {
+      io.stderr.write("kept\n");
+      return EXIT.ok;
+    }
+  }
+  const result = await discardWorktree(t.worktree);
+  store.patchMetadata(t.threadId, { worktree: null });
+  for (const w of result.warnings) io.stderr.write(`acp-threads worktrees: note: ${w}\n`);
+  io.stdout.write(
+    result.wasMissing
+      ? `the worktree folder ${t.worktree.path} was already gone; thread ${t.threadId} no longer has a worktree\n`
+      : `discarded the worktree ${t.worktree.path} of thread ${t.threadId}\n`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,141 @@
+// `run --worktree`, `exec --worktree` and `worktrees list|apply|discard` through the built CLI with the stdio fake
+// agent, on a real repository: the agent works in the worktree (the repository is untouched until apply), the
+// thread records its worktree and its changes, apply is undoable, discard asks.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { g, withRepo } from "../../core/worktree/helpers";
+
+const SEED = { "a.txt": "a\n", ".gitignore": ".env\n", ".worktreeinclude": ".env\n" };
+const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, any>;
+
+test("run --worktree: the agent works in a worktree; list, changes, apply (undoable), discard", () =>
+  withRepo(SEED, async (repo, dir) => {
+    const home = join(dir, "home");
+    const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
+    const res = await cli(
+      "run",
+      "--worktree",
+      "--agent",
+      FAKE_AGENT,
+      "--permission",
+      "approve-all",
+      "--format",
+      "json",
+      "terminal echo hi > hello.txt; echo more >> a.txt; pwd",
+    );
+    assert.equal(res.code, 0, res.stderr);
+    const summary = summaryOf(res.stdout);
+    const wt = summary.worktree.path as string;
+    assert.match(res.stderr, new RegExp(`worktree ${wt} \\(base \\w{10}\\)`));
+    assert.equal(wt.startsWith(join(dir, ".repo.worktrees") + "/"), true);
+    assert.match(res.stdout, new RegExp(`exit 0: ${wt}\\\\r?\\\\n`), "the terminal ran in the worktree");
+    assert.equal(readFileSync(join(wt, "hello.txt"), "utf8"), "hi\n");
+    assert.equal(existsSync(join(repo, "hello.txt")), false, "the repository is untouched");
+    const id = summary.threadId as string;
+
+    const shown = JSON.parse((await cli("threads", "show", id, "--format", "json")).stdout);
+    assert.deepEqual(shown.metadata.worktree, summary.worktree);
+    assert.equal(shown.metadata.cwd, wt);
+    const changes = JSON.parse((await cli("changes", id, "--format", "json")).stdout);
+    assert.deepEqual(changes.ops[0].files.map((f: { rel: string }) => f.rel).sort(), ["a.txt", "hello.txt"]);
+
+    const listed = JSON.parse((await cli("worktrees", "list", "--format", "json")).stdout);
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].threadId, id);
+    assert.deepEqual(
+      listed[0].state.files.map((f: { path: string; change: string }) => [f.path, f.change]),
+      [
+        ["a.txt", "modified"],
+        ["hello.txt", "added"],
+      ],
+    );
+    assert.match((await cli("worktrees", "list")).stdout, /2 files \+2 -0 /);
+
+    const dry = await cli("worktrees", "apply", id, "--dry-run");
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /write {4}a\.txt\n {2}create {3}hello\.txt\n/);
+    assert.equal(existsSync(join(repo, "hello.txt")), false);
+    const applied = await cli("worktrees", "apply", id);
+    assert.equal(applied.code, 0, applied.stderr);
+    const op = /recorded as (apply-\w+)/.exec(applied.stdout)![1]!;
+    assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hi\n");
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\nmore\n");
+    const undo = await cli("restore", id, "--op", op);
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.equal(existsSync(join(repo, "hello.txt")), false);
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n");
+
+    const refused = await cli("worktrees", "discard", id);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /confirm with --force \(stdin is not a terminal to ask\)/);
+    assert.equal(existsSync(wt), true);
+    const discarded = await cli("worktrees", "discard", id, "--force");
+    assert.equal(discarded.code, 0, discarded.stderr);
+    assert.equal(existsSync(wt), false);
+    assert.doesNotMatch(g(repo, "worktree", "list"), /\.repo\.worktrees/);
+    assert.equal(JSON.parse((await cli("threads", "show", id, "--format", "json")).stdout).metadata.worktree, null);
+    assert.match((await cli("worktrees", "list")).stdout, /no thread has a worktree/);
+    const gone = await cli("worktrees", "apply", id);
+    assert.notEqual(gone.code, 0);
+    assert.match(gone.stderr, /has no worktree/);
+  }));
+
+test("exec --worktree runs the command in a worktree and its thread records it; a folder deleted by hand", () =>
+  withRepo(SEED, async (repo, dir) => {
+    const home = join(dir, "home");
+    const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
+    const res = await cli("exec", "--worktree", "--format", "json", "--", "sh", "-c", "echo x > made.txt; pwd");
+    assert.equal(res.code, 0, res.stderr);
+    const exit = JSON.parse(res.stdout.trim().split("\n").at(-1)!);
+    const wt = exit.run.worktree.path as string;
+    assert.equal(readFileSync(join(wt, "made.txt"), "utf8"), "x\n");
+    assert.equal(existsSync(join(repo, "made.txt")), false);
+    const id = exit.run.threadId as string;
+    const meta = JSON.parse((await cli("threads", "show", id, "--format", "json")).stdout).metadata;
+    assert.equal(meta.worktree.path, wt);
+    const changes = JSON.parse((await cli("changes", id, "--format", "json")).stdout);
+    assert.deepEqual(
+      changes.ops[0].files.map((f: { rel: string }) => f.rel),
+      ["made.txt"],
+    );
+
+    rmSync(wt, { recursive: true, force: true });
+    assert.match((await cli("worktrees", "list")).stdout, /gone \(folder deleted; 'worktrees discard' forgets it\)/);
+    const apply = await cli("worktrees", "apply", id);
+    assert.notEqual(apply.code, 0);
+    assert.match(apply.stderr, /is gone \(deleted by hand\?\)/);
+    const discarded = await cli("worktrees", "discard", id, "--force");
+    assert.equal(discarded.code, 0, discarded.stderr);
+    assert.match(discarded.stdout, /was already gone/);
+    assert.doesNotMatch(g(repo, "worktree", "list"), /\.repo\.worktrees/, "git's record is pruned");
+  }));
+
+test("run --worktree outside git: a clear note and a plain session; a thread without a worktree", () =>
+  withTmpDir("acp-wt-plain-", async (dir) => {
+    const home = join(dir, "home");
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    const res = await runCli(["run", "--worktree", "--agent", FAKE_AGENT, "--format", "json", "hello"], {
+      home,
+      cwd: ws,
+    });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(
+      res.stderr,
+      /note: .* is not in a git repository, so it cannot have a worktree; running a plain session in/,
+    );
+    const summary = summaryOf(res.stdout);
+    assert.equal(summary.worktree, undefined);
+    for (const sub of ["apply", "discard"]) {
+      const r = await runCli(["worktrees", sub, summary.threadId, "--force"], { home, cwd: ws });
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /has no worktree \(only threads started with 'run --worktree' or 'exec --worktree'/);
+    }
+    const more = await runCli(["run", "--thread", summary.threadId, "--worktree", "again"], { home, cwd: ws });
+    assert.equal(more.code, 2);
+    assert.match(more.stderr, /--worktree starts a new thread in a worktree of its own/);
+  }));
