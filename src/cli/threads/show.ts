@@ -24,6 +24,8 @@ export function show(ctx: SubContext): number {
   io.stdout.write(`id ${m.threadId}  agent ${m.agent.id}  ${m.mode}  status ${m.status}  ${m.counters.turns} turns\n`);
   io.stdout.write(`cwd ${m.cwd}${m.gitHead ? `  at ${m.gitHead.slice(0, 10)}` : ""}  created ${m.createdAt}\n`);
   if (m.transcriptPath) io.stdout.write(`transcript ${m.transcriptPath}\n`);
+  if (m.worktree)
+    io.stdout.write(`worktree ${m.worktree.path}  of ${m.worktree.repo}  base ${m.worktree.base.slice(0, 10)}\n`);
   for (const w of read.warnings) io.stderr.write(`warning: ${w.message}\n`);
   for (const e of conversation(read.records)) {
     if (e.role === "thought") continue;

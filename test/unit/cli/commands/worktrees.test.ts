@@ -40,6 +40,10 @@ test("run --worktree: the agent works in a worktree; list, changes, apply (undoa
     const shown = JSON.parse((await cli("threads", "show", id, "--format", "json")).stdout);
     assert.deepEqual(shown.metadata.worktree, summary.worktree);
     assert.equal(shown.metadata.cwd, wt);
+    assert.match(
+      (await cli("threads", "show", id)).stdout,
+      new RegExp(`\\nworktree ${wt} {2}of ${repo} {2}base \\w{10}\\n`),
+    );
     const changes = JSON.parse((await cli("changes", id, "--format", "json")).stdout);
     assert.deepEqual(changes.ops[0].files.map((f: { rel: string }) => f.rel).sort(), ["a.txt", "hello.txt"]);
 
