@@ -31,8 +31,8 @@ test("subagent tool calls are recorded with their parent and nested in the Markd
     assert.ok(task > 0 && taskEnd > task, md.stdout);
     const inside = md.stdout.slice(task, taskEnd);
     assert.match(inside, /Subagent work \(2 tool calls\):/);
-    assert.match(inside, /  - Tool: <b>Read README.md<\/b> · read · completed/);
-    assert.match(inside, /  - Tool: <b>grep subagentNeedle<\/b> · search · failed/);
+    assert.match(inside, / {2}- Tool: <b>Read README.md<\/b> · read · completed/);
+    assert.match(inside, / {2}- Tool: <b>grep subagentNeedle<\/b> · search · failed/);
     assert.equal(md.stdout.split("Read README.md").length, 2, "a nested call is written once");
     assert.doesNotMatch(inside, /Orphan call|Odd parent/);
     assert.match(md.stdout, /^- Tool: <b>Orphan call<\/b>/m, "an unknown parent leaves the call top-level");
