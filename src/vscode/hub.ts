@@ -259,11 +259,10 @@ export class Hub implements vscode.Disposable {
         ...(p.title ? { title: p.title } : {}),
         mode: p.mode,
         runtimeOptions: {
-          // cwd is the first root; the other workspace folders are reachable too.
-          workspaceRoots: [
-            p.cwd,
-            ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== p.cwd),
-          ],
+          // cwd is the first root; the other workspace folders are reachable too, and the agent is told about
+          // them (`additionalDirectories`, sent only when it advertises the capability)
+          workspaceRoots: [p.cwd, ...otherFolders(p.cwd)],
+          additionalDirectories: otherFolders(p.cwd),
           permissionPolicy: this.config.permissionMode,
           permissionStoreDir: this.home,
           files: this.files,
@@ -326,4 +325,9 @@ export class Hub implements vscode.Disposable {
   dispose(): void {
     this.#owned.dispose();
   }
+}
+
+/** The workspace folders other than `cwd` (multi-root workspaces). */
+function otherFolders(cwd: string): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== cwd);
 }
