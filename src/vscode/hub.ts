@@ -168,8 +168,8 @@ export class Hub implements vscode.Disposable {
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
         titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
-        sendReview: (id, comments, root) =>
-          sendReviewPrompt({ live: (t) => this.live.get(t), composer: this.composer }, id, comments, root),
+        sendReview: (id, comments, root, intro) =>
+          sendReviewPrompt({ live: (t) => this.live.get(t), composer: this.composer }, id, comments, root, intro),
       }),
     );
     this.broker.surface = this.panels;

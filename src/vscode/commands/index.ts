@@ -74,7 +74,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.saveReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("save", c),
   "acpThreads.cancelReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("cancel", c),
   "acpThreads.deleteReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("delete", c),
-  "acpThreads.sendReview": (hub, target?: unknown) => hub.ledger.sendReview(target),
+  "acpThreads.sendReview": (hub, target?: unknown, opts?: { intro?: unknown }) => hub.ledger.sendReview(target, opts),
   "acpThreads.handoff": handoffCommand,
   "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
   "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),

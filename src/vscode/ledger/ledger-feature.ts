@@ -38,7 +38,7 @@ export interface LedgerFeatureDeps {
   /** The thread's display title now (thread-title.ts): the hover names it as the tab does. */
   titleOf?(threadId: string): string | undefined;
   /** Sends review comments as the thread's next prompt (resuming it; queued behind a running turn). */
-  sendReview?(threadId: string, comments: ReviewComment[], root: string): Promise<"sent" | "queued">;
+  sendReview?(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
 }
 
 export class LedgerFeature implements vscode.Disposable {
@@ -60,9 +60,9 @@ export class LedgerFeature implements vscode.Disposable {
       threadsDir: deps.threads.threadsDir,
       watched: () => this.inline.watched,
       cwdOf: (id) => this.#infoOf(id)?.cwd,
-      send: (id, comments, root) => {
+      send: (id, comments, root, intro) => {
         if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");
-        return deps.sendReview(id, comments, root);
+        return deps.sendReview(id, comments, root, intro);
       },
     });
     const watch = (id: string) => {
@@ -134,10 +134,11 @@ export class LedgerFeature implements vscode.Disposable {
   }
 
   /** "Send review to agent" (a comment thread, a thread id or a sessions-view node, or the active file's thread). */
-  sendReview(arg?: unknown): Promise<"sent" | "queued" | undefined> {
+  /** `opts.intro`: the prompt's opening line instead of the default one. */
+  sendReview(arg?: unknown, opts?: { intro?: unknown }): Promise<"sent" | "queued" | undefined> {
     const id =
       typeof arg === "string" || (arg && !("uri" in (arg as object))) ? this.#deps.resolveThread(arg) : undefined;
-    return this.comments.send(id ?? arg);
+    return this.comments.send(id ?? arg, typeof opts?.intro === "string" ? opts.intro : undefined);
   }
 
   async openTurn(arg: unknown, turn: unknown): Promise<void> {

@@ -23,7 +23,7 @@ export interface ReviewCommentsDeps {
   watched(): Iterable<string>;
   cwdOf(threadId: string): string | undefined;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
-  send(threadId: string, comments: ReviewComment[], root: string): Promise<"sent" | "queued">;
+  send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
 }
 
 /** One comment as the editor shows it. */
@@ -189,7 +189,7 @@ export class ReviewComments implements vscode.Disposable {
    * "Send review to agent": `arg` is a comment thread (its title action), an agent thread id, or nothing (the
    * active editor's file). Returns how the prompt went, or undefined when there was nothing to send.
    */
-  async send(arg?: unknown): Promise<"sent" | "queued" | undefined> {
+  async send(arg?: unknown, intro?: string): Promise<"sent" | "queued" | undefined> {
     const threadId = this.#target(arg);
     if (!threadId) throw new Error("Open a file an agent changed (or its review) to send its review comments.");
     this.show(threadId);
@@ -210,7 +210,7 @@ export class ReviewComments implements vscode.Disposable {
         body: g.map((x) => x.body).join("\n"),
       });
     }
-    const how = await this.deps.send(threadId, comments, root);
+    const how = await this.deps.send(threadId, comments, root, intro);
     const ids = new Set(groups.flat().map((n) => n.id));
     const sentAt = new Date().toISOString();
     this.#write(threadId, (all) => all.map((n) => (ids.has(n.id) ? { ...n, sentAt } : n)));

@@ -31,6 +31,7 @@ export async function sendReviewPrompt(
   threadId: string,
   comments: ReviewComment[],
   root: string,
+  intro?: string,
 ): Promise<"sent" | "queued"> {
   let live = deps.live(threadId);
   if (!live?.isOpen) {
@@ -41,7 +42,11 @@ export async function sendReviewPrompt(
     throw new Error("The thread could not be resumed; resume it from the Sessions view, then send the review again.");
   await opened(live); // its prompt capabilities are known once it is open
   if (!live.isOpen) throw new Error(`The thread did not start again: ${live.statusDetail ?? "its agent stopped"}.`);
-  const parts = reviewPromptParts(comments, { embedded: live.promptCaps?.embeddedContext === true, root });
+  const parts = reviewPromptParts(comments, {
+    embedded: live.promptCaps?.embeddedContext === true,
+    root,
+    ...(intro?.trim() ? { intro } : {}),
+  });
   const wire: WirePart[] = parts.map((p) =>
     p.type === "text"
       ? p

@@ -32,6 +32,7 @@ const PASSES: Record<string, string[]> = {
     "elicitation.test.js",
     "restore-state.test.js",
     "handoff-brief.test.js",
+    "review-comments.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
