@@ -13,7 +13,7 @@ import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
 import { currentText, type LedgerHost } from "./ledger-host";
 
 export const REVIEW_CONTROLLER_ID = "acpThreads.review";
-/** Context key: the active editor's file has review comments not yet sent. */
+/** Context key: the active (or a visible) editor's file has review comments not yet sent. */
 const PENDING_KEY = "acpThreads.reviewCommentsPending";
 
 export interface ReviewCommentsDeps {
@@ -65,6 +65,7 @@ export class ReviewComments implements vscode.Disposable {
     this.#subs.push(
       this.controller,
       vscode.window.onDidChangeActiveTextEditor(() => this.#context()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.#context()),
     );
   }
 
@@ -228,8 +229,17 @@ export class ReviewComments implements vscode.Disposable {
     const known = arg ? this.#groupOf.get(arg as vscode.CommentThread) : undefined;
     if (known) return known.threadId;
     if (arg && (arg as vscode.CommentThread).uri) return this.threadOf((arg as vscode.CommentThread).uri);
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    return uri ? this.threadOf(uri) : undefined;
+    return this.#shownThread();
+  }
+
+  /** The thread of the active editor's file, else of the first visible one that has a thread (focus may be in a comment). */
+  #shownThread(): string | undefined {
+    const editors = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors];
+    for (const e of editors) {
+      const id = e && this.threadOf(e.document.uri);
+      if (id) return id;
+    }
+    return undefined;
   }
 
   #markSent(group: string, sentAt: string): void {
@@ -276,8 +286,7 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   #context(): void {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    const threadId = uri && this.threadOf(uri);
+    const threadId = this.#shownThread();
     let pending: boolean;
     try {
       pending = !!threadId && this.pending(threadId).length > 0;
