@@ -66,7 +66,8 @@ export default async function ({ page, quick, step, shot }) {
       async () => (await frame.locator(`#status[data-status="idle"]`).count()) > 0,
       90000,
     );
-    await msg.scrollIntoViewIfNeeded().catch(() => {});
+    await msg.evaluate((e) => e.scrollIntoView({ block: "start" })).catch(() => {});
+    await page.waitForTimeout(500);
     await shot("21-review-reached-agent");
   });
 }
