@@ -116,16 +116,18 @@ describe("review comments sent to the agent", () => {
     const thread = hub.ledger.comments.controller.createCommentThread(doc.uri, new vscode.Range(0, 0, 0, 0), []);
     await vscode.commands.executeCommand("acpThreads.addReviewComment", { thread, text: "and document it" });
     const before = s.events.length;
-    void s.prompt("sleep 1500");
+    // a turn that runs until it is cancelled (the fake agent's "tool" scenario): no race with its end
+    void s.prompt("tool");
     await waitFor("the turn to run", () => s.busy);
     const how = await vscode.commands.executeCommand("acpThreads.sendReview", s.threadId, { intro: "context" });
     assert.equal(how, "queued");
     assert.equal(hub.composer.queues.list(s.threadId).length, 1);
+    await s.cancel();
     await waitFor("the queued review to be answered", () =>
       /resource file:\/\/.*#L1:1/.test(agentText(s.events.slice(before))) && !s.busy ? true : undefined,
     );
     const texts = s.events.slice(before).flatMap((e) => (e.type === "user_text" ? [e.text] : []));
-    assert.equal(texts[0], "sleep 1500");
+    assert.equal(texts[0], "tool");
     assert.match(texts[1] ?? "", /^context\n\n1\. src\/review-me\.txt:1: and document it\n@review-me\.txt:1$/);
   });
 });
