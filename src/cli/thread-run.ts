@@ -39,6 +39,7 @@ import { worktreeFor } from "./worktree-start";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
+import { readReview, reviewTurnParts, type ReviewRequest } from "./review-file";
 
 export interface ThreadRunOptions {
   io: CliIO;
@@ -48,6 +49,8 @@ export interface ThreadRunOptions {
   prompts: string[];
   /** Context for the first prompt (`--file`, `--image`), sent as the agent's prompt capabilities allow. */
   context?: ContextItem[];
+  /** `--review FILE`: review comments sent as the first turn (the first prompt, if any, opens it). */
+  review?: string;
   thread?: string;
   session?: string;
   agent?: string;
@@ -267,6 +270,8 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     summary.agent.id = t.agent.id;
     made = t.worktree;
     if (made) summary.worktree = made;
+    // a review file is read and checked against the thread's folder before any agent starts
+    const review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
     session = await open(o, t, stop.signal, ledger);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
@@ -291,10 +296,16 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       }
     });
     let last: { stopReason: string; error?: string } | undefined;
-    const prompt = async (text: string, context?: ContextItem[]) => {
+    const prompt = async (text: string, context?: ContextItem[], r0?: ReviewRequest) => {
       supervisor?.turnStarted();
-      const r = context?.length
-        ? await s.promptBuilt(await s.preparePrompt(textWithContext(text, context), DISK), { signal: stop.signal })
+      const caps = s.capabilities?.agentCapabilities.promptCapabilities;
+      const parts = r0
+        ? reviewTurnParts(r0, caps, text, context)
+        : context?.length
+          ? textWithContext(text, context)
+          : undefined;
+      const r = parts
+        ? await s.promptBuilt(await s.preparePrompt(parts, DISK), { signal: stop.signal })
         : await s.prompt(text, { signal: stop.signal });
       supervisor?.turnEnded(r.stopReason, r.usage);
       last = r;
@@ -309,17 +320,19 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
           );
       });
     }
-    for (const text of o.prompts) {
+    for (const text of review && !o.prompts.length ? [""] : o.prompts) {
       if (stop.signal.aborted) break;
       turn++;
       summary.turns = turn;
       denied.length = 0;
       let refused: unknown;
-      const ran = prompt(text, turn === 1 ? o.context : undefined).catch((err: unknown) => {
-        // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
-        if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
-        return (last = { stopReason: "error", error: errorMessage(err) });
-      });
+      const ran = prompt(text, turn === 1 ? o.context : undefined, turn === 1 ? review : undefined).catch(
+        (err: unknown) => {
+          // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
+          if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
+          return (last = { stopReason: "error", error: errorMessage(err) });
+        },
+      );
       // after Ctrl-C or the timeout the turn is cancelled; an agent that ignores that gets a grace, then close()
       await Promise.race([ran, afterAbort(stop.signal, CANCEL_GRACE_MS)]);
       if (refused) throw refused;

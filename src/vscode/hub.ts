@@ -43,6 +43,7 @@ import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { LedgerFeature } from "./ledger/ledger-feature";
+import { sendReviewPrompt } from "./ledger/review-send";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
@@ -167,6 +168,8 @@ export class Hub implements vscode.Disposable {
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
         titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
+        sendReview: (id, comments, root, intro) =>
+          sendReviewPrompt({ live: (t) => this.live.get(t), composer: this.composer }, id, comments, root, intro),
       }),
     );
     this.broker.surface = this.panels;

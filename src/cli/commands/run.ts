@@ -24,9 +24,10 @@ const SPEC = {
   synopsis: [
     `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
     `--thread ID [options] PROMPT...`,
+    `--thread ID --review FILE [options] [PROMPT...]`,
     `--session NAME [--agent A] [options] PROMPT...`,
   ],
-  args: { min: 1, name: "PROMPT" },
+  args: { name: "PROMPT" },
   flags: {
     agent: {
       type: "string",
@@ -70,6 +71,11 @@ const SPEC = {
       help: "a file, folder or line range as context for the first prompt (embedded when the agent takes it)",
     },
     image: { type: "list", arg: "PATH", help: "a PNG, JPEG, GIF or WebP image for the first prompt (up to 5 MB)" },
+    review: {
+      type: "string",
+      arg: "FILE",
+      help: "send the review comments in FILE ('path:line: comment' or 'path:start-end: comment' lines, paths in the thread's folder) as the first turn, the code quoted; the first PROMPT, if any, opens it",
+    },
     auth: {
       type: "string",
       arg: "METHOD",
@@ -109,6 +115,7 @@ export const main = command(
         "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
       );
     if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
+    if (!args.length && !flags.review) throw new AcpThreadsError("usage", "missing argument: PROMPT");
     // checked before any agent starts: a missing file or a non-image is a usage error
     const context = contextFromFlags(flags.file ?? [], flags.image ?? [], resolve(io.cwd, flags.cwd ?? "."));
     const layout = homeLayout(resolveHome(io.env));
@@ -122,6 +129,7 @@ export const main = command(
       output,
       prompts: args,
       context,
+      review: flags.review,
       thread: flags.thread,
       session: flags.session,
       agent: flags.agent,

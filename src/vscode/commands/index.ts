@@ -69,6 +69,13 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
+  // #25 review that talks back (src/vscode/ledger/review-comments.ts)
+  "acpThreads.addReviewComment": (hub, reply?: unknown) => hub.ledger.addComment(reply),
+  "acpThreads.editReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("edit", c),
+  "acpThreads.saveReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("save", c),
+  "acpThreads.cancelReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("cancel", c),
+  "acpThreads.deleteReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("delete", c),
+  "acpThreads.sendReview": (hub, target?: unknown, opts?: { intro?: unknown }) => hub.ledger.sendReview(target, opts),
   "acpThreads.handoff": handoffCommand,
   "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
   "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),

@@ -249,7 +249,31 @@ export class ComposerHost implements vscode.Disposable {
     }
   }
 
+  /**
+   * Sends a prompt made outside the box (a review's comments) as the thread's next prompt, or queues it behind
+   * the running turn like a typed follow-up. Rejects (nothing sent) when the agent cannot take it.
+   */
+  async submit(threadId: string, wire: WirePart[]): Promise<"sent" | "queued"> {
+    const live = this.deps.live(threadId);
+    if (!live?.isOpen)
+      throw new Error("This thread is not running anymore; resume it from the Sessions view to continue.");
+    const parts = resolveParts(wire, (id) => this.deps.threads.exists(id));
+    const panel = this.#attached.get(threadId) ?? { threadId, post: () => undefined };
+    if (live.busy || this.queues.list(threadId).length) {
+      this.queues.add(threadId, wire);
+      this.#postQueue(panel);
+      this.#drainWhenIdle(panel, live);
+      return "queued";
+    }
+    const built = await live.preparePrompt(parts, this.sources());
+    background(live.promptBuilt(built), "sending a prompt", (err) =>
+      panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" }),
+    );
+    return "sent";
+  }
+
   #postQueue(panel: ComposerPanel): void {
+    panel = this.#attached.get(panel.threadId) ?? panel; // the panel may have opened since
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
   }
 

@@ -72,6 +72,11 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     );
   }
 
+  /** The threads under review. */
+  get watched(): ReadonlySet<string> {
+    return this.#threads;
+  }
+
   /** Puts a thread's changes under review in the editor. */
   watch(threadId: string): void {
     if (this.#threads.has(threadId)) return;

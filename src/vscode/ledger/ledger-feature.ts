@@ -9,12 +9,14 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { isThreadId } from "../../core/store/thread-id";
 import type { Logger } from "../../core/log";
+import type { ReviewComment } from "../../core/prompt/review";
 import type { ThreadStore } from "../../core/store/thread-store";
 import type { HostMessage } from "../../webview/thread/protocol";
 import { InlineReview, type ChangeTarget } from "./inline-review";
 import { LedgerHost } from "./ledger-host";
 import { followTurnChanges, turnChangesOf } from "./panel-changes";
 import { ProvenanceHover } from "./provenance-hover";
+import { asNoteComment, ReviewComments } from "./review-comments";
 import {
   keepTurn,
   restoreTurn,
@@ -35,12 +37,15 @@ export interface LedgerFeatureDeps {
   showTurn(threadId: string, turn: number): Promise<void>;
   /** The thread's display title now (thread-title.ts): the hover names it as the tab does. */
   titleOf?(threadId: string): string | undefined;
+  /** Sends review comments as the thread's next prompt (resuming it; queued behind a running turn). */
+  sendReview?(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
 }
 
 export class LedgerFeature implements vscode.Disposable {
   readonly host: LedgerHost;
   readonly inline: InlineReview;
   readonly hover: ProvenanceHover;
+  readonly comments: ReviewComments;
   readonly #deps: LedgerFeatureDeps;
   readonly #info = new Map<string, ThreadInfo>();
   readonly #review: ReviewDeps;
@@ -50,12 +55,26 @@ export class LedgerFeature implements vscode.Disposable {
     this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title);
     this.inline = new InlineReview(this.host, (id) => this.#infoOf(id)?.cwd);
     this.hover = new ProvenanceHover(this.host.provenance, (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title);
+    this.comments = new ReviewComments({
+      host: this.host,
+      threadsDir: deps.threads.threadsDir,
+      watched: () => this.inline.watched,
+      cwdOf: (id) => this.#infoOf(id)?.cwd,
+      send: (id, comments, root, intro) => {
+        if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");
+        return deps.sendReview(id, comments, root, intro);
+      },
+    });
+    const watch = (id: string) => {
+      this.inline.watch(id);
+      this.comments.show(id);
+    };
     this.host.onDidChange(({ threadId, op }) => {
       this.hover.reset();
       // a turn recorded in this window puts its thread under inline review
-      if (op?.type === "turn") this.inline.watch(threadId);
+      if (op?.type === "turn") watch(threadId);
     });
-    this.#review = { host: this.host, info: (id) => this.#require(id), watch: (id) => this.inline.watch(id) };
+    this.#review = { host: this.host, info: (id) => this.#require(id), watch };
   }
 
   /** The engine's ledger, for thread sessions and exec runs. */
@@ -101,6 +120,25 @@ export class LedgerFeature implements vscode.Disposable {
 
   undo(target: unknown): Promise<void> {
     return this.inline.undo(asTarget(target));
+  }
+
+  /** Review comments: the comment widget's and the comment's own actions. */
+  addComment(reply: unknown): Promise<void> {
+    const r = reply as vscode.CommentReply | undefined;
+    if (!r?.thread || typeof r.text !== "string") throw new Error("Comment from a line of a reviewed file.");
+    return this.comments.add(r);
+  }
+
+  commentAction(action: "edit" | "save" | "cancel" | "delete", comment: unknown): void {
+    this.comments[action](asNoteComment(comment));
+  }
+
+  /** "Send review to agent" (a comment thread, a thread id or a sessions-view node, or the active file's thread). */
+  /** `opts.intro`: the prompt's opening line instead of the default one. */
+  sendReview(arg?: unknown, opts?: { intro?: unknown }): Promise<"sent" | "queued" | undefined> {
+    const id =
+      typeof arg === "string" || (arg && !("uri" in (arg as object))) ? this.#deps.resolveThread(arg) : undefined;
+    return this.comments.send(id ?? arg, typeof opts?.intro === "string" ? opts.intro : undefined);
   }
 
   async openTurn(arg: unknown, turn: unknown): Promise<void> {
@@ -150,6 +188,7 @@ export class LedgerFeature implements vscode.Disposable {
 
   dispose(): void {
     this.hover.dispose();
+    this.comments.dispose();
     this.inline.dispose();
     this.host.dispose();
   }

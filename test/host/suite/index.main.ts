@@ -33,6 +33,7 @@ const PASSES: Record<string, string[]> = {
     "restore-state.test.js",
     "handoff-brief.test.js",
     "subagents.test.js",
+    "review-comments.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -1,0 +1,308 @@
+/**
+ * Review that talks back (issue #25 item 4): in a file an agent changed (its inline review, or the right side of
+ * the review diff), the user comments on a line or a hunk with VS Code's Comments API; "Send review to agent"
+ * sends the thread's unsent comments (file, lines, the code quoted, the comment) as its next prompt, then marks
+ * them sent (resolved) so they never go twice. The comments belong to the agent thread that last changed the
+ * file and are kept beside it (core/store/review-notes.ts), so they come back after a reload.
+ */
+import { randomUUID } from "node:crypto";
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import type { ReviewComment } from "../../core/prompt/review";
+import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
+import { currentText, type LedgerHost } from "./ledger-host";
+
+export const REVIEW_CONTROLLER_ID = "acpThreads.review";
+/** Context key: the active (or a visible) editor's file has review comments not yet sent. */
+const PENDING_KEY = "acpThreads.reviewCommentsPending";
+
+export interface ReviewCommentsDeps {
+  host: LedgerHost;
+  threadsDir: string;
+  /** Threads under review now (the inline review's). */
+  watched(): Iterable<string>;
+  cwdOf(threadId: string): string | undefined;
+  /** Sends the comments as the thread's next prompt (queued behind a running turn). */
+  send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
+}
+
+/** One comment as the editor shows it. */
+class NoteComment implements vscode.Comment {
+  mode = vscode.CommentMode.Preview;
+  author = { name: "You" };
+  contextValue: string;
+  label: string | undefined;
+  body: string | vscode.MarkdownString;
+  savedBody: string;
+  constructor(
+    readonly note: ReviewNote,
+    readonly threadId: string,
+  ) {
+    this.body = this.savedBody = note.body;
+    this.contextValue = note.sentAt ? "sent" : "unsent";
+    this.label = note.sentAt ? "sent to the agent" : undefined;
+  }
+}
+
+const bodyText = (b: string | vscode.MarkdownString) => (typeof b === "string" ? b : b.value);
+
+export class ReviewComments implements vscode.Disposable {
+  readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, "ACP Threads review");
+  readonly notes: ReviewNotes;
+  /** Editor comment threads by note group. */
+  readonly #threads = new Map<string, vscode.CommentThread>();
+  readonly #groupOf = new WeakMap<vscode.CommentThread, { group: string; threadId: string }>();
+  readonly #shown = new Set<string>();
+  readonly #subs: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: ReviewCommentsDeps) {
+    this.notes = new ReviewNotes(deps.threadsDir);
+    this.controller.options = { prompt: "Comment for the agent", placeHolder: "What should the agent change here?" };
+    this.controller.commentingRangeProvider = {
+      provideCommentingRanges: (doc) =>
+        this.threadOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : [],
+    };
+    this.#subs.push(
+      this.controller,
+      vscode.window.onDidChangeActiveTextEditor(() => this.#context()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.#context()),
+    );
+  }
+
+  /** The agent thread a file's comments belong to: of the threads under review, the last to change it. */
+  threadOf(uri: vscode.Uri): string | undefined {
+    if (uri.scheme !== "file") return undefined;
+    let best: { threadId: string; at: string } | undefined;
+    for (const threadId of this.deps.watched()) {
+      for (const op of this.deps.host.ledger.read(threadId).ops)
+        if (op.type === "turn" && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
+          best = { threadId, at: op.startedAt };
+    }
+    return best?.threadId;
+  }
+
+  /** Shows a thread's stored comments (once per window). */
+  show(threadId: string): void {
+    if (this.#shown.has(threadId)) return;
+    this.#shown.add(threadId);
+    let notes: ReviewNote[];
+    try {
+      notes = this.notes.list(threadId);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`ACP Threads: the review comments could not be read: ${errorMessage(err)}`);
+      return;
+    }
+    const groups = new Map<string, ReviewNote[]>();
+    for (const n of notes) groups.set(n.group, [...(groups.get(n.group) ?? []), n]);
+    for (const [group, list] of groups) {
+      const first = list[0]!;
+      const thread = this.controller.createCommentThread(
+        vscode.Uri.file(first.path),
+        new vscode.Range(first.start - 1, 0, first.end - 1, 0),
+        list.map((n) => new NoteComment(n, threadId)),
+      );
+      this.#track(thread, group, threadId);
+    }
+    this.#context();
+  }
+
+  /** "Comment": a new comment on the lines of `reply.thread` (a new thread or an answer in one). */
+  async add(reply: vscode.CommentReply): Promise<void> {
+    const thread = reply.thread;
+    const known = this.#groupOf.get(thread);
+    const threadId = known?.threadId ?? this.threadOf(thread.uri);
+    if (!threadId) throw new Error("Comments go on files an agent thread changed (open its review first).");
+    if (!reply.text.trim()) return;
+    const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
+    const start = range.start.line + 1;
+    const end = Math.max(start, range.end.line + 1);
+    const text = (await currentText(thread.uri.fsPath)) ?? "";
+    const quote = text
+      .replace(/\r\n/g, "\n")
+      .split("\n")
+      .slice(start - 1, end)
+      .join("\n");
+    const note: ReviewNote = {
+      id: randomUUID(),
+      group: known?.group ?? randomUUID(),
+      path: thread.uri.fsPath,
+      start,
+      end,
+      body: reply.text,
+      quote,
+      createdAt: new Date().toISOString(),
+    };
+    this.#write(threadId, (all) => [...all, note]);
+    thread.comments = [...thread.comments, new NoteComment(note, threadId)];
+    this.#track(thread, note.group, threadId);
+    this.#context();
+  }
+
+  edit(c: NoteComment): void {
+    this.#replace(
+      c,
+      (x) => x === c,
+      (x) => Object.assign(x, { mode: vscode.CommentMode.Editing }),
+    );
+  }
+
+  cancel(c: NoteComment): void {
+    this.#replace(
+      c,
+      (x) => x === c,
+      (x) => Object.assign(x, { mode: vscode.CommentMode.Preview, body: x.savedBody }),
+    );
+  }
+
+  save(c: NoteComment): void {
+    const body = bodyText(c.body);
+    this.#write(c.threadId, (all) => all.map((n) => (n.id === c.note.id ? { ...n, body } : n)));
+    c.note.body = c.savedBody = body;
+    this.#replace(
+      c,
+      (x) => x === c,
+      (x) => Object.assign(x, { mode: vscode.CommentMode.Preview }),
+    );
+  }
+
+  delete(c: NoteComment): void {
+    this.#write(c.threadId, (all) => all.filter((n) => n.id !== c.note.id));
+    const thread = this.#threads.get(c.note.group);
+    if (thread) {
+      thread.comments = thread.comments.filter((x) => x !== c);
+      if (!thread.comments.length) {
+        this.#threads.delete(c.note.group);
+        thread.dispose();
+      }
+    }
+    this.#context();
+  }
+
+  /** The comments of `threadId` not sent yet, grouped as the editor shows them, in file and line order. */
+  pending(threadId: string): ReviewNote[][] {
+    const groups = new Map<string, ReviewNote[]>();
+    for (const n of this.notes.list(threadId).filter((n) => !n.sentAt))
+      groups.set(n.group, [...(groups.get(n.group) ?? []), n]);
+    return [...groups.values()].sort((a, b) => a[0]!.path.localeCompare(b[0]!.path) || a[0]!.start - b[0]!.start);
+  }
+
+  /**
+   * "Send review to agent": `arg` is a comment thread (its title action), an agent thread id, or nothing (the
+   * active editor's file). Returns how the prompt went, or undefined when there was nothing to send.
+   */
+  async send(arg?: unknown, intro?: string): Promise<"sent" | "queued" | undefined> {
+    const threadId = this.#target(arg);
+    if (!threadId) throw new Error("Open a file an agent changed (or its review) to send its review comments.");
+    this.show(threadId);
+    const groups = this.pending(threadId);
+    if (!groups.length) return void vscode.window.showInformationMessage("No review comments to send.");
+    const root = this.deps.cwdOf(threadId) ?? "";
+    const comments: ReviewComment[] = [];
+    for (const g of groups) {
+      const n = g[0]!;
+      const text = await currentText(n.path);
+      const lines = text?.replace(/\r\n/g, "\n").split("\n");
+      // the code as it is now; the code commented on when those lines are gone
+      const quote = lines && n.end <= lines.length ? lines.slice(n.start - 1, n.end).join("\n") : n.quote;
+      comments.push({
+        path: n.path,
+        range: { start: n.start, end: n.end },
+        quote,
+        body: g.map((x) => x.body).join("\n"),
+      });
+    }
+    const how = await this.deps.send(threadId, comments, root, intro);
+    const ids = new Set(groups.flat().map((n) => n.id));
+    const sentAt = new Date().toISOString();
+    this.#write(threadId, (all) => all.map((n) => (ids.has(n.id) ? { ...n, sentAt } : n)));
+    for (const g of groups) this.#markSent(g[0]!.group, sentAt);
+    this.#context();
+    const n = ids.size;
+    void vscode.window.showInformationMessage(
+      `${n} review comment${n === 1 ? "" : "s"} ${how === "queued" ? "queued for the agent (after the running turn)" : "sent to the agent"}.`,
+    );
+    return how;
+  }
+
+  #target(arg: unknown): string | undefined {
+    if (typeof arg === "string") return arg;
+    const known = arg ? this.#groupOf.get(arg as vscode.CommentThread) : undefined;
+    if (known) return known.threadId;
+    if (arg && (arg as vscode.CommentThread).uri) return this.threadOf((arg as vscode.CommentThread).uri);
+    return this.#shownThread();
+  }
+
+  /** The thread of the active editor's file, else of the first visible one that has a thread (focus may be in a comment). */
+  #shownThread(): string | undefined {
+    const editors = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors];
+    for (const e of editors) {
+      const id = e && this.threadOf(e.document.uri);
+      if (id) return id;
+    }
+    return undefined;
+  }
+
+  #markSent(group: string, sentAt: string): void {
+    const thread = this.#threads.get(group);
+    if (!thread) return;
+    thread.comments = thread.comments.map((c) => {
+      if (!(c instanceof NoteComment)) return c;
+      c.note.sentAt = sentAt;
+      return new NoteComment(c.note, c.threadId);
+    });
+    thread.state = vscode.CommentThreadState.Resolved;
+    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
+    thread.canReply = false;
+    thread.contextValue = "sent";
+  }
+
+  #track(thread: vscode.CommentThread, group: string, threadId: string): void {
+    this.#threads.set(group, thread);
+    this.#groupOf.set(thread, { group, threadId });
+    const sent = thread.comments.length > 0 && thread.comments.every((c) => c.contextValue === "sent");
+    thread.label = "Review comment for the agent";
+    thread.contextValue = sent ? "sent" : "unsent";
+    thread.state = sent ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
+    thread.canReply = !sent;
+    if (sent) thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
+  }
+
+  #replace(c: NoteComment, match: (x: NoteComment) => boolean, f: (x: NoteComment) => NoteComment): void {
+    const thread = this.#threads.get(c.note.group);
+    if (thread) thread.comments = thread.comments.map((x) => (x instanceof NoteComment && match(x) ? f(x) : x));
+  }
+
+  /** A file that does not read back starts over (save sets it aside first, so nothing is lost). */
+  #write(threadId: string, change: (all: ReviewNote[]) => ReviewNote[]): void {
+    let all: ReviewNote[] = [];
+    try {
+      all = this.notes.list(threadId);
+    } catch (err) {
+      void vscode.window.showWarningMessage(
+        `ACP Threads: the review comments file could not be read (${errorMessage(err)}); it was set aside.`,
+      );
+    }
+    this.notes.save(threadId, change(all));
+  }
+
+  #context(): void {
+    const threadId = this.#shownThread();
+    let pending: boolean;
+    try {
+      pending = !!threadId && this.pending(threadId).length > 0;
+    } catch {
+      pending = false; // an unreadable file says so when it is shown
+    }
+    void vscode.commands.executeCommand("setContext", PENDING_KEY, pending);
+  }
+
+  dispose(): void {
+    for (const s of this.#subs) s.dispose();
+  }
+}
+
+/** A comment from a command argument (the comment's own title or context action). */
+export function asNoteComment(v: unknown): NoteComment {
+  if (!(v instanceof NoteComment)) throw new Error("This action needs a review comment (use the comment's buttons).");
+  return v;
+}
