@@ -9,6 +9,7 @@
 import { policyModeNote } from "../core/acp/policy-mode";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
+import { PermissionStore } from "../core/acp/permission-store";
 import { runtimesDirOf } from "../core/runtime/managed";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import { resolveAgent } from "../core/acp/agent-registry";
@@ -311,6 +312,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     o.io.signal.removeEventListener("abort", onSignal);
     supervisor?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
+    await PermissionStore.auditSettled(); // the permission decisions are in audit.jsonl when the command returns
   }
   if (why === "timeout") summary.exitCode = EXIT.timeout;
   if (why === "interrupted") summary.exitCode = EXIT.interrupted;

@@ -4,6 +4,7 @@
  * it up once complete. A bad line in the middle is skipped with a warning too; nothing breaks the thread.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { parseRecord, type ThreadRecord } from "../model/records";
 
 export interface ReadWarning {
@@ -78,6 +79,11 @@ export function readRecords(path: string, offset = 0): ReadResult {
   } finally {
     closeSync(fd);
   }
+}
+
+/** `readRecords` of a whole file without a synchronous file call (the extension host opening a past thread). */
+export async function readRecordsAsync(path: string): Promise<ReadResult> {
+  return readRecordsFromBuffer(await readFile(path));
 }
 
 /** Reads just the first record (the thread_start header) without loading the whole file. */
