@@ -11,6 +11,7 @@ import { PermissionStore, type AuditRecord } from "../../../src/core/acp/permiss
 import { ProtocolLog } from "../../../src/core/acp/protocol-log";
 import { readTraffic, TrafficRecorder } from "../../../src/core/bundle/traffic";
 import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
+import { ThreadFollower } from "../../../src/core/store/thread-follower";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
 import { THREAD, turn, withLedger } from "./ledger/helpers";
@@ -123,6 +124,30 @@ test("the sessions tree's first listing and opening a past thread make no sync f
       assert.equal(gone, undefined);
     } finally {
       past.dispose();
+    }
+  }));
+
+test("a panel following a thread another writer holds polls it without a sync file call", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create(startInput(dir, { title: "followed" }));
+    const f = new ThreadFollower(h.path, { fromOffset: (await stat(h.path)).size, pollMs: 3_600_000 });
+    try {
+      const got: string[] = [];
+      const holders: (string | undefined)[] = [];
+      f.onRecords((records) => got.push(...records.map((r) => r.kind)));
+      f.onHolder((holder) => holders.push(holder?.label));
+      assert.ok(f.holder, "the writer holds it");
+      for (let i = 0; i < 3; i++) h.append({ kind: "user_message", messageId: `u${i}`, text: `hi ${i}` });
+      const calls = await syncCalls(() => f.poll());
+      assert.deepEqual(got, ["user_message", "user_message", "user_message"]);
+      h.close();
+      calls.push(...(await syncCalls(() => f.poll())));
+      assert.deepEqual(calls, []);
+      assert.equal(f.holder, undefined, "the writer let go");
+      assert.deepEqual(holders, [undefined]);
+    } finally {
+      f.dispose();
     }
   }));
 
