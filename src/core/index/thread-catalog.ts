@@ -60,6 +60,11 @@ export class ThreadCatalog implements Disposable {
     this.#subs.push(store.onDidChange((id) => this.changed(id)));
   }
 
+  /** How many threads the catalog holds in memory (the long-day bench's breakdown). */
+  get size(): number {
+    return this.#rows.size;
+  }
+
   /** Marks a thread as changed (read again on the next `list`). */
   changed(threadId: string): void {
     if (!isThreadId(threadId) || this.#disposed) return;
