@@ -9,6 +9,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import { api, repoRoot, sleep, waitFor, workspaceRoot } from "../../test/host/suite/helpers";
 import { line, sample, table, type Sample } from "./breakdown";
@@ -27,7 +29,12 @@ const out = (s: string) => {
   if (process.env.ACP_HOST_RESULTS) appendFileSync(process.env.ACP_HOST_RESULTS, s + "\n");
 };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const gc = (globalThis as { gc?: () => void }).gc;
+/** A full GC before each sample, so the curve shows what is retained (the host runs without --expose-gc). */
+const gc = ((globalThis as { gc?: () => void }).gc ??
+  (() => {
+    setFlagsFromString("--expose-gc");
+    return runInNewContext("gc") as () => void;
+  })()) as (() => void) | undefined;
 
 async function configure(): Promise<string> {
   const dir = join(workspaceRoot(), "long-day");
@@ -59,6 +66,7 @@ async function counts(): Promise<Record<string, number>> {
     liveSessions: hub.live.size,
     tailEvents,
     catalogThreads: hub.past.catalog.size,
+    heldTerminals: hub.terminals.held,
     tabs: vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0),
     terminals: vscode.window.terminals.length,
   };
