@@ -9,8 +9,11 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import { api, repoRoot, sleep, waitFor, workspaceRoot } from "../../test/host/suite/helpers";
+import { line, sample, table, type Sample } from "./breakdown";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SESSIONS = num("LONG_DAY_SESSIONS", 20);
@@ -26,7 +29,12 @@ const out = (s: string) => {
   if (process.env.ACP_HOST_RESULTS) appendFileSync(process.env.ACP_HOST_RESULTS, s + "\n");
 };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const gc = (globalThis as { gc?: () => void }).gc;
+/** A full GC before each sample, so the curve shows what is retained (the host runs without --expose-gc). */
+const gc = ((globalThis as { gc?: () => void }).gc ??
+  (() => {
+    setFlagsFromString("--expose-gc");
+    return runInNewContext("gc") as () => void;
+  })()) as (() => void) | undefined;
 
 async function configure(): Promise<string> {
   const dir = join(workspaceRoot(), "long-day");
@@ -47,6 +55,23 @@ async function configure(): Promise<string> {
 /** Share `total` over `parts` (the first ones get the remainder). */
 const share = (total: number, parts: number, i: number) => Math.floor(total / parts) + (i < total % parts ? 1 : 0);
 
+const threadIds: string[] = [];
+
+/** How many objects the long-lived structures hold now (next to the memory figures). */
+async function counts(): Promise<Record<string, number>> {
+  const { hub } = await api();
+  let tailEvents = 0;
+  for (const id of threadIds) tailEvents += hub.live.get(id)?.events.length ?? 0;
+  return {
+    liveSessions: hub.live.size,
+    tailEvents,
+    catalogThreads: hub.past.catalog.size,
+    heldTerminals: hub.terminals.held,
+    tabs: vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0),
+    terminals: vscode.window.terminals.length,
+  };
+}
+
 async function oneSession(index: number, dir: string): Promise<void> {
   const { hub } = await api();
   const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
@@ -55,6 +80,7 @@ async function oneSession(index: number, dir: string): Promise<void> {
     mode: "session",
     cwd: workspaceRoot(),
   });
+  threadIds.push(threadId);
   const s = hub.live.get(threadId)!;
   await waitFor("the session", () => s.status === "idle" && s.thread, 60_000);
   await vscode.commands.executeCommand("acpThreads.openThread", threadId);
@@ -80,11 +106,14 @@ export async function run(): Promise<void> {
     idle.enable();
     await sleep(3000);
     idle.disable();
+    gc?.();
+    const base = sample(await counts());
+    out(`  baseline: ${line(base)}`);
     const rss0 = process.memoryUsage().rss;
     const busy = monitorEventLoopDelay({ resolution: 5 });
     busy.enable();
     const started = Date.now();
-    const curve: { done: number; rss: number; heap: number }[] = [];
+    const curve: { done: number; rss: number; heap: number; at: Sample }[] = [];
     let next = 0;
     let done = 0;
     const worker = async () => {
@@ -93,8 +122,9 @@ export async function run(): Promise<void> {
         await oneSession(i, dir);
         gc?.();
         const m = process.memoryUsage();
-        curve.push({ done: ++done, rss: m.rss, heap: m.heapUsed });
-        out(`  after session ${String(done).padStart(2)}: host RSS ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB`);
+        const at = sample(await counts());
+        curve.push({ done: ++done, rss: m.rss, heap: m.heapUsed, at });
+        out(`  after session ${String(done).padStart(2)}: ${line(at)}`);
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -102,6 +132,8 @@ export async function run(): Promise<void> {
     const warm = curve[Math.min(curve.length - 1, Math.max(0, Math.ceil(SESSIONS / 5) - 1))]!;
     const end = curve.at(-1)!;
     const p99 = (h: ReturnType<typeof monitorEventLoopDelay>) => h.percentile(99) / 1e6;
+    out("  breakdown (baseline: before the first session, same run):");
+    for (const row of table(base, warm.at, end.at)) out(row);
     out(`  wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
     out(
       `  host RSS: start ${mb(rss0)} MB, after warm-up (${warm.done} sessions) ${mb(warm.rss)} MB, end ${mb(end.rss)} MB`,

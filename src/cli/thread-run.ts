@@ -10,6 +10,7 @@ import { policyModeNote } from "../core/acp/policy-mode";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
+import { PermissionStore } from "../core/acp/permission-store";
 import { runtimesDirOf } from "../core/runtime/managed";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import { resolveAgent } from "../core/acp/agent-registry";
@@ -368,6 +369,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     if (!o.ledger) ledger.dispose();
     // a worktree whose session never opened holds nothing: it goes (a thread that exists keeps its worktree)
     if (made && !session) await discardWorktree(made).catch(() => undefined);
+    await PermissionStore.auditSettled(); // the permission decisions are in audit.jsonl when the command returns
   }
   if (why === "timeout") summary.exitCode = EXIT.timeout;
   if (why === "interrupted") summary.exitCode = EXIT.interrupted;

@@ -4,6 +4,7 @@
  * "start an agent thread" path shared by the spawn command, Resume and the host tests.
  */
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
@@ -114,7 +115,11 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.threads = new ThreadStore(home, { logger: this.log.logger });
-    this.past = this.#owned.add(new PastThreads(this.threads, this.log.logger));
+    this.past = this.#owned.add(
+      new PastThreads(this.threads, this.log.logger, {
+        catalogWorker: join(context.extensionPath, "dist", "catalog-worker.js"),
+      }),
+    );
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
     this.registry = this.#owned.add(new RegistryService(home, this.config));

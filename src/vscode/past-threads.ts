@@ -41,10 +41,11 @@ export class PastThreads {
   /** Fires (throttled) when a thread file changed: the tree lists again. */
   readonly onDidChange: ThreadCatalog["onDidChange"];
 
-  constructor(store: ThreadStore, logger?: Logger) {
+  /** `catalogWorker`: dist/catalog-worker.js, so the catalog's first load runs off the host's thread. */
+  constructor(store: ThreadStore, logger?: Logger, opts: { catalogWorker?: string } = {}) {
     this.#store = store;
     this.#logger = logger;
-    this.catalog = new ThreadCatalog(store, { logger });
+    this.catalog = new ThreadCatalog(store, { logger, worker: opts.catalogWorker });
     this.onDidChange = this.catalog.onDidChange;
   }
 
@@ -75,10 +76,10 @@ export class PastThreads {
     }
   }
 
+  /** One thread's history as panel events (read without a synchronous file call); undefined when it is gone. */
   async load(threadId: string): Promise<PastThread | undefined> {
-    if (!this.#store.exists(threadId)) return undefined;
-    const { metadata, records } = this.#store.read(threadId);
-    return { ...summary(metadata), events: recordsToEvents(records) };
+    const read = await this.#store.readAsync(threadId);
+    return read && { ...summary(read.metadata), events: recordsToEvents(read.records) };
   }
 
   async agents(): Promise<string[]> {

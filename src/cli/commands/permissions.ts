@@ -28,9 +28,9 @@ function print(io: CliIO, json: boolean, rules: RememberedRule[], empty: string)
 
 const list = command(
   { name: "permissions list", synopsis: "[--format text|json]", flags: { format: FORMAT }, args: { max: 0 } },
-  ({ io, flags }) => {
+  async ({ io, flags }) => {
     const store = storeOf(io);
-    print(io, flags.format === "json", store.rules(), "no remembered permissions");
+    print(io, flags.format === "json", await store.rules(), "no remembered permissions");
     if (flags.format !== "json" && store.rulesFile) io.stderr.write(`(rules file: ${store.rulesFile})\n`);
     return EXIT.ok;
   },
@@ -46,7 +46,7 @@ const revoke = command(
   },
   async ({ io, flags, args }) => {
     const store = storeOf(io);
-    const known = new Set(store.rules().map((r) => r.id));
+    const known = new Set((await store.rules()).map((r) => r.id));
     const unknown = args.filter((id) => !known.has(id));
     if (unknown.length) {
       throw new AcpThreadsError(
@@ -65,7 +65,7 @@ const clear = command(
   { name: "permissions clear", synopsis: "[--format text|json]", flags: { format: FORMAT }, args: { max: 0 } },
   async ({ io, flags }) => {
     const store = storeOf(io);
-    const ids = store.rules().map((r) => r.id);
+    const ids = (await store.rules()).map((r) => r.id);
     const removed = await store.revokeIds(ids);
     print(io, flags.format === "json", removed, "no remembered permissions");
     return EXIT.ok;

@@ -86,7 +86,9 @@ async function decide(
     option: pickOption(params.options, "reject"),
     decidedBy,
   });
-  if (key.ok && findRule(ctx, kind, key.key)) {
+  const rule = key.ok ? await findRule(ctx, kind, key.key) : undefined;
+  if (session.cancelling) return { option: undefined, decidedBy: "cancelled" };
+  if (rule) {
     return { option: pickOption(params.options, "allow", true), decidedBy: "remembered" };
   }
   const verdict = policyVerdict(ctx.policy, kind);
@@ -137,9 +139,9 @@ async function decide(
   }
 }
 
-function findRule(ctx: EngineContext, kind: string, key: string) {
+async function findRule(ctx: EngineContext, kind: string, key: string) {
   try {
-    return ctx.store.find(ctx.agentId, kind, key, ctx.workspace);
+    return await ctx.store.find(ctx.agentId, kind, key, ctx.workspace);
   } catch (err) {
     ctx.logger.warn("could not read the remembered permissions", err);
     return undefined;
@@ -180,8 +182,8 @@ async function remember(
 
 function record(ctx: EngineContext, session: SessionState, decision: PermissionDecision, key: string): void {
   ctx.emit(session.sessionId, { type: "permission", decision });
-  try {
-    ctx.store.audit({
+  ctx.store
+    .audit({
       at: new Date().toISOString(),
       agentId: ctx.agentId,
       sessionId: session.sessionId,
@@ -193,8 +195,6 @@ function record(ctx: EngineContext, session: SessionState, decision: PermissionD
       decidedBy: decision.decidedBy,
       optionKind: decision.optionKind,
       optionId: decision.optionId,
-    });
-  } catch (err) {
-    ctx.logger.warn("could not append to the permission audit log", err);
-  }
+    })
+    .catch((err: unknown) => ctx.logger.warn("could not append to the permission audit log", err));
 }

@@ -6,9 +6,12 @@
  * (`permissions.json`, mode 0600) that every window and CLI process shares: each check re-reads it (cached by
  * mtime and size), and each change re-reads, merges and writes it under the file's lock (`acquireLock`), so
  * two processes never undo each other's changes. With no directory everything stays in memory (tests).
+ *
+ * Every file call is asynchronous: a check runs on the extension host's thread for each permission request, and
+ * the audit log is appended once per decision (records queued while a write is under way go in the next one).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join, relative, isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
@@ -51,11 +54,18 @@ export interface AuditRecord {
   optionId: string | null;
 }
 
+/** The audit writes under way in this process (each store's queue tail). */
+const auditWrites = new Set<Promise<void>>();
+
 export class PermissionStore {
   readonly #dir: string | undefined;
   /** In-memory rules (no directory), or the last read of the file with what it was read at. */
   #rules: RememberedRule[] = [];
   #seen = "";
+  /** Audit lines waiting for the write under way, and that write. */
+  #auditQueue: string[] = [];
+  #auditTail: Promise<void> = Promise.resolve();
+  #auditDirMade = false;
 
   constructor(dir?: string) {
     this.#dir = dir;
@@ -70,13 +80,13 @@ export class PermissionStore {
   }
 
   /** Every rule, as the file says now. */
-  rules(): RememberedRule[] {
-    return this.#current().map((r) => ({ ...r }));
+  async rules(): Promise<RememberedRule[]> {
+    return (await this.#current()).map((r) => ({ ...r }));
   }
 
   /** The rule allowing `agentId` to do `kind` on `key` in `workspace`, if any. */
-  find(agentId: string, kind: string, key: string, workspace: string): RememberedRule | undefined {
-    return this.#current().find(
+  async find(agentId: string, kind: string, key: string, workspace: string): Promise<RememberedRule | undefined> {
+    return (await this.#current()).find(
       (r) => r.agentId === agentId && r.kind === kind && r.key === key && inScope(r.scope, workspace),
     );
   }
@@ -110,10 +120,36 @@ export class PermissionStore {
     return (await this.#remove(() => true)).length;
   }
 
-  audit(record: AuditRecord): void {
-    if (!this.#dir) return;
-    mkdirSync(this.#dir, { recursive: true });
-    appendFileSync(join(this.#dir, AUDIT_FILE), JSON.stringify(record) + "\n", { mode: 0o600 });
+  /**
+   * Appends one decision to the audit log (asynchronously: records queued while a write is under way go together
+   * in the next one). Resolves once written; the write that fails rejects for the first record it held.
+   */
+  audit(record: AuditRecord): Promise<void> {
+    if (!this.#dir) return Promise.resolve();
+    this.#auditQueue.push(JSON.stringify(record) + "\n");
+    const write = this.#auditTail.then(() => this.#writeAudit());
+    const tail = (this.#auditTail = write.catch(() => undefined));
+    auditWrites.add(tail);
+    tail.finally(() => auditWrites.delete(tail)).catch(() => undefined);
+    return write;
+  }
+
+  /** Resolves once every audit record given so far is written (or its write failed). */
+  async flushAudit(): Promise<void> {
+    await this.#auditTail;
+  }
+
+  /** Resolves once every audit write this process started, in any store, has ended (a CLI run before it returns). */
+  static async auditSettled(): Promise<void> {
+    while (auditWrites.size) await Promise.all(auditWrites);
+  }
+
+  async #writeAudit(): Promise<void> {
+    const lines = this.#auditQueue.splice(0);
+    if (!lines.length) return;
+    if (!this.#auditDirMade) await mkdir(this.#dir!, { recursive: true });
+    this.#auditDirMade = true;
+    await appendFile(join(this.#dir!, AUDIT_FILE), lines.join(""), { mode: 0o600 });
   }
 
   async #remove(match: (r: RememberedRule) => boolean): Promise<RememberedRule[]> {
@@ -132,7 +168,7 @@ export class PermissionStore {
       this.#rules = edit(this.#rules);
       return;
     }
-    mkdirSync(this.#dir!, { recursive: true });
+    await mkdir(this.#dir!, { recursive: true });
     const release = await waitForLock(file, {
       label: "permission rules",
       pollMs: 20,
@@ -142,7 +178,7 @@ export class PermissionStore {
     });
     try {
       this.#seen = "";
-      const before = this.#current();
+      const before = await this.#current();
       const after = edit(before);
       if (after === before) return;
       await atomicWriteFile(file, JSON.stringify({ version: RULES_VERSION, rules: after }, null, 2) + "\n", 0o600);
@@ -152,18 +188,18 @@ export class PermissionStore {
     }
   }
 
-  #current(): RememberedRule[] {
+  async #current(): Promise<RememberedRule[]> {
     const file = this.rulesFile;
     if (!file) return this.#rules;
     let stamp: string;
     try {
-      const st = statSync(file);
+      const st = await stat(file);
       stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
     } catch {
       stamp = "missing";
     }
     if (stamp !== this.#seen) {
-      this.#rules = stamp === "missing" ? [] : loadRules(file);
+      this.#rules = stamp === "missing" ? [] : await loadRules(file);
       this.#seen = stamp;
     }
     return this.#rules;
@@ -188,10 +224,10 @@ function stableId(...parts: string[]): string {
   return createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 6);
 }
 
-function loadRules(file: string): RememberedRule[] {
+async function loadRules(file: string): Promise<RememberedRule[]> {
   let parsed: { version?: number; rules?: unknown };
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8")) as typeof parsed;
+    parsed = JSON.parse(await readFile(file, "utf8")) as typeof parsed;
   } catch {
     // A corrupt rules file must not block the agent: no remembered decisions (it is rewritten on the next change).
     return [];

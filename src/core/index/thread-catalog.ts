@@ -1,6 +1,6 @@
 /**
  * Every thread's metadata in memory, for the editor's sessions tree and panels: loaded once from the threads
- * index, then kept current incrementally, off the host's thread. A thread file that changes is marked by the
+ * index (in a worker thread, catalog-load.ts), then kept current incrementally, off the host's thread. A thread file that changes is marked by the
  * store's own events (a handle closed, a delete, a restore) or by a watcher on the threads folder (another window
  * or the CLI wrote it); the next `list` reads only the marked files, asynchronously and from where it stopped
  * (their tail). Each `list` also lists the folder once, asynchronously, so a thread file that appeared or went
@@ -18,18 +18,12 @@ import { isInside } from "../platform/paths";
 import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
-import { openThreadIndexAsync, syncThreadIndex, type ThreadQuery } from "./threads-index";
+import { loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
+import type { ThreadQuery } from "./threads-index";
 
 const HEAD_BYTES = 256;
 
-interface Row {
-  meta: ThreadMetadata;
-  size: number;
-  mtime: number;
-  /** Offset just after the last complete line read. */
-  offset: number;
-  head: string;
-}
+type Row = Omit<CatalogRow, "id">;
 
 export interface CatalogOptions {
   logger?: Logger;
@@ -37,6 +31,8 @@ export interface CatalogOptions {
   watch?: boolean;
   /** At most one change event per this many ms (default 500). */
   throttleMs?: number;
+  /** The first load's worker script (dist/catalog-worker.js); without it the load runs on the caller's thread. */
+  worker?: string;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -62,6 +58,11 @@ export class ThreadCatalog implements Disposable {
     this.#opts = opts;
     this.#logger = opts.logger ?? nullLogger;
     this.#subs.push(store.onDidChange((id) => this.changed(id)));
+  }
+
+  /** How many threads the catalog holds in memory (the long-day bench's breakdown). */
+  get size(): number {
+    return this.#rows.size;
   }
 
   /** Marks a thread as changed (read again on the next `list`). */
@@ -113,30 +114,22 @@ export class ThreadCatalog implements Disposable {
     this.#changed.dispose();
   }
 
-  /** Once: the rows of the threads index (synced), then the watcher. */
+  /**
+   * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
+   * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher.
+   */
   async #load(): Promise<void> {
-    const index = await openThreadIndexAsync(this.#store.layout.threadIndexDb);
-    try {
-      syncThreadIndex(index, this.#store);
-      for (const r of index.db.all<{
-        id: string;
-        size: number;
-        mtime: number;
-        byte_offset: number;
-        head: string;
-        state: string;
-      }>("SELECT id, size, mtime, byte_offset, head, state FROM threads"))
-        this.#rows.set(r.id, {
-          meta: JSON.parse(r.state) as ThreadMetadata,
-          size: Number(r.size),
-          mtime: Number(r.mtime),
-          offset: Number(r.byte_offset),
-          head: r.head,
-        });
-    } finally {
-      index.close();
-    }
     if (this.#opts.watch !== false) await this.#watch();
+    let rows: CatalogRow[] | undefined;
+    if (this.#opts.worker) {
+      try {
+        rows = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home);
+      } catch (err) {
+        this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
+      }
+    }
+    rows ??= await loadCatalogRows(this.#store);
+    for (const { id, ...row } of rows) this.#rows.set(id, row);
   }
 
   /** Thread files that appeared or went since the last look (one async folder listing). */

@@ -28,6 +28,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
+import { open } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
@@ -104,14 +105,37 @@ function look(path: string): Seen | undefined {
   }
   try {
     const st = fstatSync(fd);
-    const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
+    const buf = Buffer.alloc(Math.min(st.size, MAX_LOCK_BYTES));
     const n = buf.length ? readSync(fd, buf, 0, buf.length, 0) : 0;
-    const holder = parseHolder(buf.subarray(0, n).toString("utf8"));
-    const id = holder?.token || `i${st.ino}-${Math.round(st.mtimeMs)}-${st.size}`;
-    return { id, holder, mtimeMs: st.mtimeMs };
+    return seenOf(buf.subarray(0, n), st);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `look` without a synchronous file call (a follower's poll on the extension host). */
+async function lookAsync(path: string): Promise<Seen | undefined> {
+  const fh = await open(path, "r").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  if (!fh) return undefined;
+  try {
+    const st = await fh.stat();
+    const buf = Buffer.alloc(Math.min(st.size, MAX_LOCK_BYTES));
+    const n = buf.length ? (await fh.read(buf, 0, buf.length, 0)).bytesRead : 0;
+    return seenOf(buf.subarray(0, n), st);
+  } finally {
+    await fh.close();
+  }
+}
+
+const MAX_LOCK_BYTES = 64 * 1024;
+
+function seenOf(bytes: Buffer, st: { ino: number; mtimeMs: number; size: number }): Seen {
+  const holder = parseHolder(bytes.toString("utf8"));
+  const id = holder?.token || `i${st.ino}-${Math.round(st.mtimeMs)}-${st.size}`;
+  return { id, holder, mtimeMs: st.mtimeMs };
 }
 
 function parseHolder(text: string): LockHolder | undefined {
@@ -158,6 +182,13 @@ export function readLock(file: string): LockHolder | undefined {
 /** The live holder of `file`'s lock, if any (a lock on another host counts as live). */
 export function liveWriter(file: string): LockHolder | undefined {
   const seen = look(lockPathFor(file));
+  if (!seen || isStale(seen)) return undefined;
+  return seen.holder ?? unknownHolder(seen);
+}
+
+/** `liveWriter` without a synchronous file call. */
+export async function liveWriterAsync(file: string): Promise<LockHolder | undefined> {
+  const seen = await lookAsync(lockPathFor(file));
   if (!seen || isStale(seen)) return undefined;
   return seen.holder ?? unknownHolder(seen);
 }

@@ -4,6 +4,7 @@
  * it up once complete. A bad line in the middle is skipped with a warning too; nothing breaks the thread.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { parseRecord, type ThreadRecord } from "../model/records";
 
 export interface ReadWarning {
@@ -77,6 +78,25 @@ export function readRecords(path: string, offset = 0): ReadResult {
     return readRecordsFromBuffer(got === buf.length ? buf : buf.subarray(0, got), offset);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** `readRecords` without a synchronous file call (the extension host opening or following a thread). */
+export async function readRecordsAsync(path: string, offset = 0): Promise<ReadResult> {
+  const fh = await open(path, "r");
+  try {
+    const size = (await fh.stat()).size;
+    if (offset > size) offset = 0; // the file shrank: the caller's offset is meaningless, read it whole
+    const buf = Buffer.allocUnsafe(size - offset);
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, offset + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return readRecordsFromBuffer(got === buf.length ? buf : buf.subarray(0, got), offset);
+  } finally {
+    await fh.close();
   }
 }
 

@@ -10,7 +10,7 @@ import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
 import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
-import { readRecords, type ReadWarning } from "./jsonl-reader";
+import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { assetsDir, homeLayout, type HomeLayout } from "./paths";
@@ -147,8 +147,25 @@ export class ThreadStore {
     return this.readPath(this.#requirePath(threadId));
   }
 
+  /**
+   * `read` without a synchronous file call (the extension host); undefined when the thread does not exist. The
+   * records are still parsed on the caller's thread.
+   */
+  async readAsync(threadId: string): Promise<ThreadRead | undefined> {
+    if (!isThreadId(threadId)) return undefined;
+    const path = this.pathFor(threadId);
+    const res = await readRecordsAsync(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return undefined;
+      throw err;
+    });
+    return res && this.#fold(path, res);
+  }
+
   readPath(path: string): ThreadRead {
-    const res = readRecords(path);
+    return this.#fold(path, readRecords(path));
+  }
+
+  #fold(path: string, res: ReadResult): ThreadRead {
     for (const w of res.warnings) this.#logger.warn(`${path} @${w.offset}: ${w.message}`);
     const metadata = foldMetadata(res.records);
     if (!metadata) throw new AcpThreadsError("corrupt", `${path} has no thread_start record; it is not a thread file`);

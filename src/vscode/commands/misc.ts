@@ -65,7 +65,7 @@ function doctorDetail(d: DoctorEntry | undefined): string | undefined {
 
 export async function revokePermissions(hub: Hub): Promise<void> {
   const store = new PermissionStore(hub.home);
-  const rules = store.rules();
+  const rules = await store.rules();
   if (!rules.length) return void vscode.window.showInformationMessage("No remembered permissions.");
   const all = { label: `$(trash) Forget all ${rules.length} rule(s)`, ids: rules.map((r) => r.id), alwaysShow: true };
   const items = rules.map((r) => ({

@@ -1,18 +1,25 @@
 // #24 item 4: the extension host's recurring paths make no synchronous file call. Every `*Sync` function of
 // node:fs is counted while the path runs (the bundles call them through the module object, so the count sees
-// every one): the sessions tree listing past threads again (every 5 s while an agent works), the traffic
+// every one): the permission checks and audit log of each request, the sessions tree listing past threads again (every 5 s while an agent works), the traffic
 // recorder taking a busy agent's lines, and the provenance hover on a file being typed in.
 import assert from "node:assert/strict";
 import fs, { writeFileSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
+import { PermissionStore, type AuditRecord } from "../../../src/core/acp/permission-store";
 import { ProtocolLog } from "../../../src/core/acp/protocol-log";
 import { readTraffic, TrafficRecorder } from "../../../src/core/bundle/traffic";
 import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
+import { ThreadFollower } from "../../../src/core/store/thread-follower";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
 import { THREAD, turn, withLedger } from "./ledger/helpers";
 import { startInput, withTmp } from "./store/helpers";
+import { repoRoot } from "../../fixtures/agent-env/index";
+
+/** The catalog's first-load worker, as the build bundles it. */
+const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
 
 type FsTable = Record<string, unknown>;
 
@@ -84,6 +91,66 @@ test("the sessions tree lists past threads again without a file call; another pr
     }
   }));
 
+test("the sessions tree's first listing and opening a past thread make no sync file call", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new ThreadStore(home);
+    for (let i = 0; i < 40; i++) {
+      const h = store.create(startInput(dir, { title: `t${i}` }));
+      h.append({ kind: "user_message", messageId: `u${i}`, text: `hello ${i}` });
+      h.close();
+    }
+    // an index from an earlier window that misses the newer threads: the first load syncs it
+    const earlier = new PastThreads(store, undefined, { catalogWorker: CATALOG_WORKER });
+    assert.equal((await earlier.list({ cwds: [dir] })).length, 40);
+    earlier.dispose();
+    for (let i = 40; i < 45; i++) store.create(startInput(dir, { title: `t${i}` })).close();
+    const past = new PastThreads(store, undefined, { catalogWorker: CATALOG_WORKER });
+    try {
+      let titles: string[] = [];
+      let loaded: Awaited<ReturnType<PastThreads["load"]>>;
+      let gone: Awaited<ReturnType<PastThreads["load"]>>;
+      const seventh = store.ids()[7]!;
+      const calls = await syncCalls(async () => {
+        titles = (await past.list({ cwds: [dir] })).map((t) => t.title);
+        loaded = await past.load(seventh);
+        gone = await past.load("0196a000-0000-7000-8000-0000000000ff");
+      });
+      assert.deepEqual(calls, []);
+      assert.equal(titles.length, 45);
+      assert.equal(titles[0], "t44");
+      assert.equal(loaded!.title, "t7");
+      assert.ok(loaded!.events.length > 0);
+      assert.equal(gone, undefined);
+    } finally {
+      past.dispose();
+    }
+  }));
+
+test("a panel following a thread another writer holds polls it without a sync file call", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create(startInput(dir, { title: "followed" }));
+    const f = new ThreadFollower(h.path, { fromOffset: (await stat(h.path)).size, pollMs: 3_600_000 });
+    try {
+      const got: string[] = [];
+      const holders: (string | undefined)[] = [];
+      f.onRecords((records) => got.push(...records.map((r) => r.kind)));
+      f.onHolder((holder) => holders.push(holder?.label));
+      assert.ok(f.holder, "the writer holds it");
+      for (let i = 0; i < 3; i++) h.append({ kind: "user_message", messageId: `u${i}`, text: `hi ${i}` });
+      const calls = await syncCalls(() => f.poll());
+      assert.deepEqual(got, ["user_message", "user_message", "user_message"]);
+      h.close();
+      calls.push(...(await syncCalls(() => f.poll())));
+      assert.deepEqual(calls, []);
+      assert.equal(f.holder, undefined, "the writer let go");
+      assert.deepEqual(holders, [undefined]);
+    } finally {
+      f.dispose();
+    }
+  }));
+
 test("the traffic recorder takes a busy agent's lines without a sync write, and they all reach the file", () =>
   withTmp(async (dir) => {
     const log = new ProtocolLog();
@@ -127,4 +194,40 @@ test("the provenance hover reads no file while no ledger changed, and sees an ap
       index.linesOf(file, "one\ntwo\nthree\n").map((l) => l?.turn ?? null),
       [1, 1, 2],
     );
+  }));
+
+test("a permission check and its audit record make no sync file call; every record reaches the log in order", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new PermissionStore(home);
+    await store.remember({ agentId: "x", kind: "execute", key: "npm test", scope: dir });
+    const record = (i: number): AuditRecord => ({
+      at: new Date(0).toISOString(),
+      agentId: "x",
+      sessionId: "s1",
+      toolCallId: `t${i}`,
+      title: "npm test",
+      kind: "execute",
+      path: "npm test",
+      policy: "ask",
+      decidedBy: "remembered",
+      optionKind: "allow_once",
+      optionId: "allow",
+    });
+    const writes: Promise<void>[] = [];
+    const calls = await syncCalls(async () => {
+      for (let i = 0; i < 200; i++) {
+        assert.ok(await store.find("x", "execute", "npm test", dir));
+        writes.push(store.audit(record(i)));
+      }
+      assert.equal(await store.find("x", "execute", "rm -rf", dir), undefined);
+      await Promise.all(writes);
+    });
+    assert.deepEqual(calls, []);
+    const lines = (await readFile(join(home, "audit.jsonl"), "utf8")).trim().split("\n");
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as AuditRecord).toolCallId),
+      Array.from({ length: 200 }, (_, i) => `t${i}`),
+    );
+    assert.equal((await stat(join(home, "audit.jsonl"))).mode & 0o777, 0o600);
   }));

@@ -36,10 +36,10 @@ test("permissions list|revoke|clear read and edit the data home's rules", () =>
       [npm.id],
     );
     assert.deepEqual(
-      store.rules().map((r) => r.id),
+      (await store.rules()).map((r) => r.id),
       [edit.id],
       "another process's store sees the change",
     );
     assert.match((await run("clear")).out, /gemini/);
-    assert.deepEqual(store.rules(), []);
+    assert.deepEqual(await store.rules(), []);
   }));

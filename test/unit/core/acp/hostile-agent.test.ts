@@ -115,7 +115,7 @@ test("'always' on one command is a rule for that program and subcommand only, in
     try {
       assert.equal(outputText(await turnOf(rt, "bait echo hi -- echo hi")), "ran: 0|hi");
       assert.deepEqual(
-        rt.permissions.rules().map((r) => [r.kind, r.key, r.scope]),
+        (await rt.permissions.rules()).map((r) => [r.kind, r.key, r.scope]),
         [["execute", "echo hi", cwd]],
       );
       // the same command again: remembered, nobody asked

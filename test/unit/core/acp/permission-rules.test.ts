@@ -73,26 +73,14 @@ test("two stores on one data home merge under the lock: a revoke is never undone
     const b = new PermissionStore(home);
     const one = await a.remember({ agentId: "x", kind: "execute", key: "npm test", scope: "/ws" });
     await b.remember({ agentId: "x", kind: "edit", key: "/ws/a.txt", scope: "/ws" });
-    assert.deepEqual(
-      a
-        .rules()
-        .map((r) => r.key)
-        .sort(),
-      ["/ws/a.txt", "npm test"],
-    );
+    assert.deepEqual((await a.rules()).map((r) => r.key).sort(), ["/ws/a.txt", "npm test"]);
     await a.revokeIds([one.id]);
     await b.remember({ agentId: "x", kind: "execute", key: "git status", scope: "*" });
-    assert.deepEqual(
-      b
-        .rules()
-        .map((r) => r.key)
-        .sort(),
-      ["/ws/a.txt", "git status"],
-    );
-    assert.equal(a.find("x", "execute", "npm test", "/ws"), undefined);
-    assert.ok(a.find("x", "execute", "git status", "/elsewhere"), "everywhere");
-    assert.ok(a.find("x", "edit", "/ws/a.txt", "/ws/sub"), "a workspace rule holds below its folder");
-    assert.equal(a.find("x", "edit", "/ws/a.txt", "/other"), undefined, "and not in another workspace");
+    assert.deepEqual((await b.rules()).map((r) => r.key).sort(), ["/ws/a.txt", "git status"]);
+    assert.equal(await a.find("x", "execute", "npm test", "/ws"), undefined);
+    assert.ok(await a.find("x", "execute", "git status", "/elsewhere"), "everywhere");
+    assert.ok(await a.find("x", "edit", "/ws/a.txt", "/ws/sub"), "a workspace rule holds below its folder");
+    assert.equal(await a.find("x", "edit", "/ws/a.txt", "/other"), undefined, "and not in another workspace");
     const file = JSON.parse(await readFile(join(home, "permissions.json"), "utf8"));
     assert.equal(file.version, 2);
     assert.deepEqual(Object.keys(file.rules[0]).sort(), ["agentId", "createdAt", "id", "key", "kind", "scope"]);
@@ -107,11 +95,11 @@ test("a version 1 wildcard rule is dropped; its path rules are kept with a stabl
     await writeFile(join(home, "permissions.json"), JSON.stringify({ version: 1, rules }));
     const store = new PermissionStore(home);
     assert.deepEqual(
-      store.rules().map((r) => [r.kind, r.key, r.scope]),
+      (await store.rules()).map((r) => [r.kind, r.key, r.scope]),
       [["edit", "/ws/a.txt", "*"]],
     );
-    assert.equal(store.rules()[0].id, new PermissionStore(home).rules()[0].id);
-    assert.equal(store.find("x", "execute", "rm -rf", "/ws"), undefined);
+    assert.equal((await store.rules())[0].id, (await new PermissionStore(home).rules())[0].id);
+    assert.equal(await store.find("x", "execute", "rm -rf", "/ws"), undefined);
   }));
 
 test("'always' on a request without a path or command does not allow everything", () =>
@@ -129,7 +117,7 @@ test("'always' on a request without a path or command does not allow everything"
     await other.close();
     assert.equal(asked, 2, "another command is asked");
     assert.deepEqual(
-      first.permissions.rules().map((r) => r.key),
+      (await first.permissions.rules()).map((r) => r.key),
       ["npm test", "rm"],
     );
   }));
@@ -145,7 +133,7 @@ test("an unkeyable 'always' is answered once, not remembered, and the user is to
     const events = await collect(rt.runTurn(sessionId, "go"));
     await rt.close();
     assert.equal(outputText(events), "once", "the agent is told once, so it does not remember either");
-    assert.deepEqual(rt.permissions.rules(), []);
+    assert.deepEqual(await rt.permissions.rules(), []);
     const notice = events.find((e) => e.type === "notice");
     assert.match(
       notice?.type === "notice" ? `${notice.title}: ${notice.description}` : "",

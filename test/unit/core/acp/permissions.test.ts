@@ -99,7 +99,7 @@ test("an allow_always answer is remembered per agent, kind and path, written 060
       ["remembered"],
     );
     assert.deepEqual(
-      rt.permissions.rules().map((r) => [r.agentId, r.kind, r.key, r.scope]),
+      (await rt.permissions.rules()).map((r) => [r.agentId, r.kind, r.key, r.scope]),
       [["fake", "edit", "/ws/a.txt", dir]],
     );
     assert.equal((await stat(join(dir, "permissions.json"))).mode & 0o777, 0o600);
