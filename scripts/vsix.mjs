@@ -157,6 +157,7 @@ export function checkVsix(path, target, expected) {
     "dist/cli.js",
     "dist/cli/recall.js",
     "dist/recall-worker.js",
+    "dist/catalog-worker.js",
     "dist/webview/thread.js",
   ];
   for (const bundle of [...bundles, "package.json"]) {
