@@ -8,10 +8,11 @@
 import type { RuntimeEvent } from "../../../core/model/events";
 import type { LiveStatus, ThreadHeader } from "../protocol";
 import { AgentPicker } from "./agent-picker";
-import { Attachments, imageFiles } from "./attachments";
+import { Attachments } from "./attachments";
 import { PromptBox, type CaretToken } from "./box";
 import { setThumbs } from "./chips";
 import { partsFromTranscript, PromptHistory } from "./history";
+import { wireIntake } from "./intake";
 import { SuggestPopup } from "./popup";
 import {
   CUSTOM_EXEC_ID,
@@ -122,12 +123,13 @@ export class Composer {
     this.#box.el.addEventListener("keydown", (e) => this.#keydown(e));
     this.#box.el.addEventListener("input", () => this.#onInput());
     this.#box.el.addEventListener("blur", () => setTimeout(() => this.#popup.hide(), 150));
-    this.#box.el.addEventListener("paste", (e) => {
-      this.#paste(e).catch((err) => this.#attachFailed(err));
-    });
-    root.addEventListener("dragover", (e) => e.preventDefault());
-    root.addEventListener("drop", (e) => {
-      this.#drop(e).catch((err) => this.#attachFailed(err));
+    wireIntake(root, this.#box.el, this.#attachments, {
+      caps: () =>
+        this.#state.caps
+          ? { image: !!this.#state.caps.image, agentName: this.#state.agentName ?? "This agent" }
+          : undefined,
+      notice: (message, severity) => this.#notice(message, severity),
+      post: (m) => this.post(m),
     });
     this.#queueEl.addEventListener("click", (e) => {
       const b = (e.target as HTMLElement).closest<HTMLElement>("button[data-queue]");
@@ -329,36 +331,6 @@ export class Composer {
       if (item.command.hint) this.#hint.textContent = `/${item.command.name} ${item.command.hint}`;
     } else if (item.ref) this.#box.insertChip(item.ref, item.content, token);
     this.#box.el.focus();
-  }
-
-  async #paste(e: ClipboardEvent): Promise<void> {
-    const files = imageFiles(e.clipboardData);
-    if (!files.length) return;
-    e.preventDefault();
-    await this.#addImages(files);
-  }
-
-  async #drop(e: DragEvent): Promise<void> {
-    e.preventDefault();
-    const files = imageFiles(e.dataTransfer);
-    if (files.length) return void (await this.#addImages(files));
-    const list = e.dataTransfer?.getData("application/vnd.code.uri-list") || e.dataTransfer?.getData("text/uri-list");
-    const uris = (list ?? "")
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"));
-    if (uris.length) this.post({ type: "dropUris", uris });
-  }
-
-  #attachFailed(err: unknown): void {
-    this.#notice(`Could not attach: ${err instanceof Error ? err.message : String(err)}`, "error");
-  }
-
-  async #addImages(files: File[]): Promise<void> {
-    if (this.#state.caps && !this.#state.caps.image)
-      return this.#notice(`${this.#state.agentName ?? "This agent"} does not accept images.`, "error");
-    const refused = await this.#attachments.add(files);
-    if (refused.length) this.#notice(refused.join("; "), "error");
   }
 
   #load(parts: WirePart[]): void {
