@@ -66,7 +66,13 @@ export interface ThreadStartRecord extends Base {
   title?: string;
   agentSessionId?: string;
   /** Where the thread came from when it was not started live (a restored snapshot, an import, a handoff). */
-  origin?: { kind: "snapshot" | "import" | "fork" | "handoff"; source?: string; snapshot?: SnapshotOrigin };
+  origin?: {
+    kind: "snapshot" | "import" | "fork" | "handoff";
+    source?: string;
+    snapshot?: SnapshotOrigin;
+    /** A fork: the source thread's message (numbered as `threads show` numbers them) it was forked after. */
+    messageIndex?: number;
+  };
 }
 /** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
 export interface SnapshotOrigin {
@@ -85,6 +91,8 @@ export interface UserMessageRecord extends Base {
    * readers, and read leniently (invalid entries are dropped, the message is kept).
    */
   context?: ContextRef[];
+  /** Sent into the agent's running turn (`_session/steering`), not as a turn of its own. */
+  steered?: boolean;
 }
 /**
  * Streamed chunks are coalesced, never one line per chunk: usually one record per message. A long or slow
