@@ -73,7 +73,7 @@ interface Target {
 }
 
 /** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
-function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
+export function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
   try {
     return resolveAgent(m.agent.id, { cwd: m.cwd, env, installed: (id) => installedSpecFor(home, id) });
   } catch {

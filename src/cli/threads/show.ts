@@ -1,6 +1,7 @@
 /** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
+import { forkedFrom } from "../../core/thread/fork";
 import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {
@@ -25,10 +26,15 @@ export function show(ctx: SubContext): number {
   io.stdout.write(`cwd ${m.cwd}${m.gitHead ? `  at ${m.gitHead.slice(0, 10)}` : ""}  created ${m.createdAt}\n`);
   if (m.transcriptPath) io.stdout.write(`transcript ${m.transcriptPath}\n`);
   for (const w of read.warnings) io.stderr.write(`warning: ${w.message}\n`);
+  const from = forkedFrom(m);
+  if (from) io.stdout.write(`forked from ${from.threadId} at message ${from.messageIndex ?? "?"}\n`);
+  if (m.forks.length) io.stdout.write(`forks ${m.forks.join(", ")}\n`);
+  let n = 0; // messages are numbered as 'acp-threads fork --at' takes them (thread/fork.ts)
   for (const e of conversation(read.records)) {
     if (e.role === "thought") continue;
     const body = e.role === "tool" ? e.text : e.text.replace(/\n/g, "\n    ");
-    io.stdout.write(`\n[${clock(e.ts)}] ${LABEL[e.role]}:${e.role === "tool" ? " " : "\n    "}${body}\n`);
+    const num = e.role === "user" || e.role === "assistant" ? `#${++n} ` : "";
+    io.stdout.write(`\n${num}[${clock(e.ts)}] ${LABEL[e.role]}:${e.role === "tool" ? " " : "\n    "}${body}\n`);
   }
   return EXIT.ok;
 }

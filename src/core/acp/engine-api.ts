@@ -52,6 +52,7 @@ export interface AcpAgentRuntime extends AgentRuntime {
   start(): Promise<AgentCapabilitiesView>;
   ensureSession(req?: SessionRequest): Promise<OpenedSession>;
   listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
+  extRequest<T>(method: string, params: Record<string, unknown>): Promise<T>;
   closeSession(sessionId: string): Promise<void>;
   /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
   terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;

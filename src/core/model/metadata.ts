@@ -23,6 +23,8 @@ export interface ThreadMetadata extends Pick<
   origin: ThreadStartRecord["origin"] | null;
   /** Threads this one was handed off to, oldest first. */
   handedOffTo: string[];
+  /** Threads forked from this one, oldest first. */
+  forks: string[];
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -47,6 +49,7 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     reason: null,
     origin: start.origin ?? null,
     handedOffTo: [],
+    forks: [],
   };
 }
 
@@ -62,6 +65,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
       patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
   if (has("transcriptPath")) next.transcriptPath = patch.transcriptPath ?? null;
   if (has("handedOffTo")) next.handedOffTo = patch.handedOffTo ?? [];
+  if (has("forks")) next.forks = patch.forks ?? [];
   if (has("tags")) next.tags = patch.tags ?? [];
   if (has("model")) next.model = patch.model ?? null;
   if (has("reason")) next.reason = patch.reason ?? null;

@@ -47,6 +47,8 @@ export interface MetadataPatch {
   reason?: string | null;
   /** Threads this one was handed off to (the whole list; the new thread's origin names this one). */
   handedOffTo?: string[] | null;
+  /** Threads forked from this one (the whole list; each fork's origin names this one and the message). */
+  forks?: string[] | null;
 }
 
 interface Base {
@@ -268,6 +270,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   model: (v) => typeof v === "string",
   reason: (v) => typeof v === "string",
   handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
+  forks: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
 };
 
 function validatePatch(patch: Record<string, unknown>): string | undefined {
