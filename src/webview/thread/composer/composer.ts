@@ -16,14 +16,13 @@ import { wireIntake } from "./intake";
 import { SuggestPopup } from "./popup";
 import {
   CUSTOM_EXEC_ID,
-  partsText,
   type ComposerHostMessage,
   type ComposerMessage,
   type ComposerState,
   type CompletionItem,
-  type QueuedPrompt,
   type WirePart,
 } from "./protocol";
+import { renderQueue, wireQueue } from "./queue-view";
 import { slashItems } from "./slash";
 
 const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
@@ -131,10 +130,7 @@ export class Composer {
       notice: (message, severity) => this.#notice(message, severity),
       post: (m) => this.post(m),
     });
-    this.#queueEl.addEventListener("click", (e) => {
-      const b = (e.target as HTMLElement).closest<HTMLElement>("button[data-queue]");
-      if (b) this.post({ type: b.dataset.action === "edit" ? "queueTake" : "queueRemove", id: b.dataset.queue! });
-    });
+    wireQueue(this.#queueEl, (m) => this.post(m));
     document.addEventListener("click", (e) => {
       const chip = (e.target as HTMLElement).closest<HTMLElement>(".context-chips .chip[data-ref]");
       if (chip) this.post({ type: "openContext", ref: JSON.parse(chip.dataset.ref!) });
@@ -218,7 +214,8 @@ export class Composer {
       for (const f of draft.folders)
         this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
     }
-    if (state.queue) this.#renderQueue(state.queue);
+    if (state.queue || "steerBlocked" in state)
+      renderQueue(this.#queueEl, this.#state.queue ?? [], this.#state.steerBlocked);
     this.status(this.#status);
     if (draft && !wasDraft) this.#box.focus();
   }
@@ -336,23 +333,6 @@ export class Composer {
   #load(parts: WirePart[]): void {
     this.#attachments.set(parts);
     this.#box.setParts(parts.filter((p) => p.type !== "image"));
-  }
-
-  #renderQueue(queue: QueuedPrompt[]): void {
-    this.#queueEl.hidden = !queue.length;
-    this.#queueEl.innerHTML =
-      `<div class="cmp-group">Queued: sent when the agent finishes (${queue.length})</div>` +
-      queue
-        .map(
-          (q) =>
-            `<div class="cmp-queued"><span class="codicon codicon-clock"></span><span class="cmp-queued-text"></span>` +
-            `<button class="icon" data-queue="${q.id}" data-action="edit" title="Edit (takes it back into the box)" aria-label="Edit queued follow-up"><span class="codicon codicon-edit"></span></button>` +
-            `<button class="icon" data-queue="${q.id}" data-action="remove" title="Remove from the queue" aria-label="Remove queued follow-up"><span class="codicon codicon-close"></span></button></div>`,
-        )
-        .join("");
-    this.#queueEl.querySelectorAll(".cmp-queued-text").forEach((el, i) => {
-      el.textContent = queue[i]!.text || partsText(queue[i]!.parts);
-    });
   }
 
   #notice(message: string, severity: "error" | "info"): void {

@@ -26,7 +26,10 @@ export class TextEntryView {
     if (e.kind === "user") {
       if (this.#userText === e.text) return;
       this.#userText = e.text;
-      this.root.innerHTML = `<div class="msg user">${COPY}<div class="who">${icon("account")} You</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
+      const who = e.steered
+        ? `${icon("debug-step-into")} You <span class="muted">· steered into the running turn</span>`
+        : `${icon("account")} You`;
+      this.root.innerHTML = `<div class="msg user${e.steered ? " steered" : ""}">${COPY}<div class="who">${who}</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
       return;
     }
     if (!this.#done) {
