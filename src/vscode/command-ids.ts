@@ -36,6 +36,7 @@ export const COMMAND_IDS = [
   "acpThreads.undoFileChanges",
   "acpThreads.openTurn",
   "acpThreads.handoff",
+  "acpThreads.forkThread",
   "acpThreads.sendHandoff",
   "acpThreads.cancelHandoff",
   "acpThreads.saveBugBundle",

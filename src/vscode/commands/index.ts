@@ -26,6 +26,7 @@ import { RECALL_VIEW_ID, importHistory } from "../recall-view";
 import { retryCommand, saveBugBundleCommand } from "./ops";
 import { clearDataCommand } from "../clear-data";
 import { handoffCommand } from "../handoff/handoff-command";
+import { forkThreadCommand } from "./fork";
 import { briefEditors } from "../handoff/brief-editor";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
@@ -69,6 +70,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.undoFileChanges": (hub) => hub.ledger.settleFile("undo"),
   "acpThreads.openTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.openTurn(thread, turn),
   "acpThreads.handoff": handoffCommand,
+  "acpThreads.forkThread": forkThreadCommand,
   "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
   "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),
   "acpThreads.saveBugBundle": saveBugBundleCommand,
