@@ -12,7 +12,7 @@ import type { AgentSpec } from "../../core/model/agent";
 import { installedSpecFor } from "../../core/registry/installed";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { forkCut, numberedMessages, writeFork } from "../../core/thread/fork";
+import { forkCut, numberedMessages, writeFork } from "../../core/handoff/fork";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";

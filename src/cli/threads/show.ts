@@ -1,7 +1,7 @@
 /** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
-import { forkedFrom } from "../../core/thread/fork";
+import { forkedFrom } from "../../core/handoff/fork";
 import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {
@@ -29,7 +29,7 @@ export function show(ctx: SubContext): number {
   const from = forkedFrom(m);
   if (from) io.stdout.write(`forked from ${from.threadId} at message ${from.messageIndex ?? "?"}\n`);
   if (m.forks.length) io.stdout.write(`forks ${m.forks.join(", ")}\n`);
-  let n = 0; // messages are numbered as 'acp-threads fork --at' takes them (thread/fork.ts)
+  let n = 0; // messages are numbered as 'acp-threads fork --at' takes them (core/handoff/fork.ts)
   for (const e of conversation(read.records)) {
     if (e.role === "thought") continue;
     const body = e.role === "tool" ? e.text : e.text.replace(/\n/g, "\n    ");

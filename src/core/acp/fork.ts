@@ -2,7 +2,7 @@
  * `session/fork` (unstable in ACP v1; codex-acp 2.6 and claude-agent-acp 0.101 advertise
  * `sessionCapabilities.fork`): the agent copies a session of its own into a new one. It forks the whole
  * session, so a fork at an earlier message does not use it (the new thread is seeded with the history up to that
- * message instead: see thread/fork.ts).
+ * message instead: see handoff/fork.ts).
  */
 import { AcpThreadsError } from "../errors";
 import type { AgentCapabilitiesView, AgentRuntime } from "./runtime";

@@ -1,12 +1,12 @@
 /**
  * "Fork from here" on a message of the thread panel: a new linked thread with the conversation up to that
- * message (core/thread/fork.ts), opened in its own panel; its first prompt opens a new agent session seeded with
+ * message (core/handoff/fork.ts), opened in its own panel; its first prompt opens a new agent session seeded with
  * that history (Resume). The panel numbers messages as the store does; the message's text confirms the index
  * (a live panel can hold agent replays the thread never recorded).
  */
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../../core/errors";
-import { numberedMessages, writeFork } from "../../core/thread/fork";
+import { numberedMessages, writeFork } from "../../core/handoff/fork";
 import type { Hub } from "../hub";
 
 /** The stored message the panel's message `n` (1-based) with `text` is. */

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { numberedMessages } from "../../../../src/core/thread/fork";
+import { numberedMessages } from "../../../../src/core/handoff/fork";
 import { FAKE_AGENT, runCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 

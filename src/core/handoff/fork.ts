@@ -10,7 +10,7 @@ import { AcpThreadsError, errorMessage } from "../errors";
 import type { ThreadMetadata } from "../model/metadata";
 import type { AgentRef, RecordInput, ThreadRecord } from "../model/records";
 import type { ThreadStore } from "../store/thread-store";
-import { conversation, type ConversationEntry } from "./conversation";
+import { conversation, type ConversationEntry } from "../thread/conversation";
 
 /** The messages of a thread, numbered from 1 (`n`), with the index of the record each starts at. */
 export function numberedMessages(records: readonly ThreadRecord[]): (ConversationEntry & { n: number })[] {
