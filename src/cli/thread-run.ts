@@ -6,6 +6,8 @@
  * thread tagged `session:NAME` in this workspace, created on first use (acpx users know them). The watchdog
  * watches every turn (`--stall-timeout`, `--retry`).
  */
+import type { Disposable } from "../core/lifecycle";
+import { serveSteerInbox } from "../core/session/steer-inbox";
 import { policyModeNote } from "../core/acp/policy-mode";
 import { resolve } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
@@ -224,6 +226,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   o.io.signal.addEventListener("abort", onSignal, { once: true });
   let session: ThreadSession | undefined;
   let supervisor: Supervisor | undefined;
+  let inbox: Disposable | undefined;
   try {
     const t = await target(o);
     summary.agent.id = t.agent.id;
@@ -233,6 +236,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
     if (modeNote) o.io.stderr.write(`acp-threads: note: ${modeNote}\n`);
     if (o.onTraffic) s.onTraffic(o.onTraffic);
+    inbox = serveSteerInbox(o.store, s.threadId, (text) => s.steer(text)); // `run --steer` from another process
     if (s.recorded) {
       o.onThread?.(s.threadId);
       summary.threadId = s.threadId;
@@ -310,6 +314,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     clearTimeout(timer);
     o.io.signal.removeEventListener("abort", onSignal);
     supervisor?.dispose();
+    inbox?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
   }
   if (why === "timeout") summary.exitCode = EXIT.timeout;

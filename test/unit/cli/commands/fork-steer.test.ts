@@ -1,11 +1,12 @@
 // `acp-threads fork THREAD --at N`: a new linked thread with the conversation up to message N, seeded on its first
-// turn (or an agent session made by session/fork when the agent offers it and the fork is at the end).
+// turn (or an agent session made by session/fork when the agent offers it and the fork is at the end); and
+// `acp-threads run --thread ID --steer TEXT` from a second process.
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { numberedMessages } from "../../../../src/core/handoff/fork";
-import { FAKE_AGENT, runCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
+import { FAKE_AGENT, runCli, startCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
 const run = (args: string[], home: string, env?: NodeJS.ProcessEnv) => runCli(args, { home, env });
@@ -88,4 +89,29 @@ test("bad input: --at out of range and a thread whose agent is gone get clear er
     const other = await run(["fork", gone.threadId, "--agent", FAKE_AGENT], home);
     assert.equal(other.code, 0, other.stderr);
     assert.equal(threads(), before + 1);
+  }));
+
+test("run --thread ID --steer TEXT hands the text to the process running the thread, which steers it in", () =>
+  withTmpDir("acp-steer-", async (home) => {
+    const env = { FAKE_AGENT_STEERING: "1" };
+    const first = await run(["run", "--agent", FAKE_AGENT, "--format", "json", "hello"], home, env);
+    const threadId = summaryOf(first).threadId as string;
+    const idle = await run(["run", "--thread", threadId, "--steer", "too early"], home, env);
+    assert.equal(idle.code, 2);
+    assert.match(idle.stderr, /no process is running thread .*: nothing to steer/);
+    const owner = startCli(["run", "--thread", threadId, "sleep 60000"], {
+      home,
+      env,
+      onStdout: (out, child) => void (out.includes("sleeping") && child.emit("sleeping")),
+    });
+    await new Promise((r) => owner.child.once("sleeping", r));
+    const steered = await run(["run", "--thread", threadId, "--steer", "look at the tests too"], home, env);
+    assert.equal(steered.code, 0, steered.stderr);
+    const r = await owner.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /steered: look at the tests too/);
+    const users = new ThreadStore(home)
+      .read(threadId)
+      .records.flatMap((x) => (x.kind === "user_message" ? [[x.text, x.steered ?? false]] : []));
+    assert.deepEqual(users.at(-1), ["look at the tests too", true]);
   }));
