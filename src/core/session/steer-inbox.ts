@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../store/atomic-write";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
 import type { PromptContent } from "../thread/prompt-text";
+import { background } from "../util/unexpected";
 
 const POLL_MS = 200;
 interface SteerAnswer {
@@ -58,7 +59,7 @@ export function serveSteerInbox(
       busy = false;
     }
   };
-  const timer = setInterval(() => void tick(), POLL_MS);
+  const timer = setInterval(() => background(tick(), "serving a steering request"), POLL_MS);
   timer.unref();
   return { dispose: () => clearInterval(timer) };
 }
