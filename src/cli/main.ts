@@ -51,6 +51,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "hand a thread to another agent: a new linked thread seeded with a brief",
     load: () => import("./commands/handoff"),
   },
+  fork: {
+    summary: "fork a thread at a message into a new linked thread",
+    load: () => import("./commands/fork"),
+  },
   bundle: {
     summary: "save a thread's bug bundle (protocol traffic, records, versions; redacted)",
     load: () => import("./commands/bundle"),

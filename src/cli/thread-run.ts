@@ -6,6 +6,8 @@
  * thread tagged `session:NAME` in this workspace, created on first use (acpx users know them). The watchdog
  * watches every turn (`--stall-timeout`, `--retry`).
  */
+import type { Disposable } from "../core/lifecycle";
+import { serveSteerInbox } from "../core/session/steer-inbox";
 import { policyModeNote } from "../core/acp/policy-mode";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -90,7 +92,7 @@ interface Target {
 }
 
 /** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
-function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
+export function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
   try {
     return resolveAgent(m.agent.id, { cwd: m.cwd, env, installed: (id) => installedSpecFor(home, id) });
   } catch {
@@ -266,6 +268,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   let made: WorktreeRef | undefined;
   // what the turns change goes into the thread's edit ledger, as in the editor (`changes` / `restore` use it)
   const ledger = o.ledger ?? new EditLedger({ home: o.store.home, logger: o.logger });
+  let inbox: Disposable | undefined;
   try {
     const t = await target(o);
     summary.agent.id = t.agent.id;
@@ -279,6 +282,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
     if (modeNote) o.io.stderr.write(`acp-threads: note: ${modeNote}\n`);
     if (o.onTraffic) s.onTraffic(o.onTraffic);
+    inbox = serveSteerInbox(o.store, s.threadId, (text) => s.steer(text)); // `run --steer` from another process
     if (s.recorded) {
       o.onThread?.(s.threadId);
       summary.threadId = s.threadId;
@@ -364,6 +368,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     clearTimeout(timer);
     o.io.signal.removeEventListener("abort", onSignal);
     supervisor?.dispose();
+    inbox?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
     await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
     if (!o.ledger) ledger.dispose();

@@ -27,6 +27,9 @@ import { LiveThread, modelOf } from "./thread/live-thread";
 import { promptText, withSeed, type PromptContent } from "./thread/prompt-text";
 import { agentInfoOf, recordNewThread, sinkFor } from "./session/new-thread";
 import { RuntimeTaps } from "./session/runtime-taps";
+import { steerSession, type SteerOptions } from "./session/steer";
+import { cancelledTurn, releaseBaseline } from "./session/turn-helpers";
+import type { SteerOutcome } from "./acp/steering";
 import type {
   AgentExit,
   PromptOptions,
@@ -35,7 +38,6 @@ import type {
   ThreadSessionStatus,
   TurnResult,
 } from "./session/types";
-import { background } from "./util/unexpected";
 
 export type { AgentExit, PromptOptions, SessionOrigin, ThreadSessionOptions, ThreadSessionStatus, TurnResult };
 
@@ -108,20 +110,12 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       ({ live, handle } = recordNewThread(opts, threadId, info, runtime));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       session.#info = info;
-      if (baseline)
-        background(
-          baseline.then((lease) => lease.dispose()),
-          "releasing the folder baseline",
-        );
+      releaseBaseline(baseline);
       session.#taps.follow(runtime, info.sessionId);
       return session;
     } catch (err) {
       handle?.close();
-      if (baseline)
-        background(
-          baseline.then((lease) => lease.dispose()),
-          "releasing the folder baseline",
-        );
+      releaseBaseline(baseline);
       await runtime.close().catch(() => undefined);
       throw err;
     }
@@ -277,6 +271,13 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     return result;
   }
 
+  /** Sends `prompt` into the running turn when the agent takes steering (session/steer.ts). */
+  steer(prompt: PromptContent, opts: SteerOptions = {}): Promise<SteerOutcome> {
+    const { runtime, sessionId, live, turnRunning } = this;
+    const target = { runtime, agentName: this.opts.agent.name, sessionId, live, turnRunning };
+    return steerSession(target, prompt, opts, (e) => this.#emit(e));
+  }
+
   async cancel(): Promise<void> {
     if (this.#status !== "working") return;
     await this.#cancelTurn();
@@ -391,9 +392,4 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#status = status;
     this.#statusEmitter.fire(status);
   }
-}
-
-/** The events of a turn cancelled before its prompt was sent. */
-async function* cancelledTurn(): AsyncIterable<RuntimeEvent> {
-  yield { type: "done", stopReason: "cancelled" };
 }

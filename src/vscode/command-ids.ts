@@ -42,6 +42,7 @@ export const COMMAND_IDS = [
   "acpThreads.deleteReviewComment",
   "acpThreads.sendReview",
   "acpThreads.handoff",
+  "acpThreads.forkThread",
   "acpThreads.sendHandoff",
   "acpThreads.cancelHandoff",
   "acpThreads.saveBugBundle",

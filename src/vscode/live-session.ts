@@ -20,6 +20,7 @@ import type { RuntimeEvent } from "../core/model/events";
 import type { ContextRef, PromptPart } from "../core/model/context";
 import type { BuiltPrompt, ContextSources, PromptCaps } from "../core/prompt/blocks";
 import { ThreadSession, type TurnResult } from "../core/session";
+import { steeringUnavailable, type SteerOutcome } from "../core/acp/steering";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadStartRecord } from "../core/model/records";
@@ -237,6 +238,20 @@ export class LiveSession implements vscode.Disposable {
   async promptBuilt(built: BuiltPrompt): Promise<void> {
     const thread = this.#ready();
     await this.#runTurn(built.text, built.refs, () => thread.promptBuilt(built));
+  }
+
+  /** Why a message cannot be steered into this session's running turn now, or undefined when it can. */
+  get steerBlocked(): string | undefined {
+    if (!this.#thread) return "The agent is still starting: the message stays queued";
+    return steeringUnavailable(this.#thread.runtime, this.agent.displayName);
+  }
+
+  /** Sends a prompt into the running turn (steering); `promptRequired`: no turn was running, nothing sent. */
+  async steer(parts: readonly PromptPart[], sources: ContextSources): Promise<SteerOutcome> {
+    const thread = this.#thread;
+    if (this.#closed || !thread) throw new Error("This session is no longer running.");
+    const built = await thread.preparePrompt(parts, sources);
+    return await thread.steer(built.blocks, { recordText: built.text, recordContext: built.refs });
   }
 
   #ready(): ThreadSession {

@@ -333,6 +333,8 @@ export class ThreadPanel implements vscode.Disposable {
         case "restoreTurn":
         case "keepTurn":
           return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
+        case "forkFrom":
+          return void (await vscode.commands.executeCommand("acpThreads.forkThread", this.threadId, m.message, m.text));
         case "undoRestore":
           return void (await vscode.commands.executeCommand("acpThreads.restoreTurn", this.threadId, { op: m.op }));
         default:

@@ -2,6 +2,7 @@
  * `acp-threads run --agent <preset | command line> [options] PROMPT...`: one session, one turn per PROMPT, recorded
  * as a thread. `--thread ID` / `--session NAME` continue a stored thread (see ../thread-run.ts).
  */
+import { requestSteer } from "../../core/session/steer-inbox";
 import { join, resolve } from "node:path";
 import { ProtocolLog } from "../../core/acp/protocol-log";
 import { errorMessage } from "../../core/errors";
@@ -26,8 +27,9 @@ const SPEC = {
     `--thread ID [options] PROMPT...`,
     `--thread ID --review FILE [options] [PROMPT...]`,
     `--session NAME [--agent A] [options] PROMPT...`,
+    `--thread ID --steer TEXT`,
   ],
-  args: { name: "PROMPT" },
+  args: { min: 0, name: "PROMPT" },
   flags: {
     agent: {
       type: "string",
@@ -35,6 +37,11 @@ const SPEC = {
       help: "preset id, or a command line (contains a space or a path) for any ACP agent",
     },
     thread: { type: "string", arg: "ID", help: "continue this thread (id or unique prefix) with its agent" },
+    steer: {
+      type: "string",
+      arg: "TEXT",
+      help: "with --thread: send TEXT into the turn another process is running on it (when its agent takes steering)",
+    },
     session: {
       type: "string",
       arg: "NAME",
@@ -115,6 +122,14 @@ export const main = command(
         "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
       );
     if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
+    if (flags.steer !== undefined) {
+      if (!flags.thread || args.length)
+        throw new AcpThreadsError("usage", "--steer TEXT takes --thread ID and no PROMPT");
+      const store = new ThreadStore(homeLayout(resolveHome(io.env)).home);
+      await requestSteer(store, store.resolveId(flags.thread), flags.steer);
+      io.stderr.write("acp-threads run: steered into the running turn\n");
+      return EXIT.ok;
+    }
     if (!args.length && !flags.review) throw new AcpThreadsError("usage", "missing argument: PROMPT");
     // checked before any agent starts: a missing file or a non-image is a usage error
     const context = contextFromFlags(flags.file ?? [], flags.image ?? [], resolve(io.cwd, flags.cwd ?? "."));

@@ -1,6 +1,7 @@
 /** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
+import { forkedFrom } from "../../core/handoff/fork";
 import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {
@@ -27,10 +28,15 @@ export function show(ctx: SubContext): number {
   if (m.worktree)
     io.stdout.write(`worktree ${m.worktree.path}  of ${m.worktree.repo}  base ${m.worktree.base.slice(0, 10)}\n`);
   for (const w of read.warnings) io.stderr.write(`warning: ${w.message}\n`);
+  const from = forkedFrom(m);
+  if (from) io.stdout.write(`forked from ${from.threadId} at message ${from.messageIndex ?? "?"}\n`);
+  if (m.forks.length) io.stdout.write(`forks ${m.forks.join(", ")}\n`);
+  let n = 0; // messages are numbered as 'acp-threads fork --at' takes them (core/handoff/fork.ts)
   for (const e of conversation(read.records)) {
     if (e.role === "thought") continue;
     const body = e.role === "tool" ? e.text : e.text.replace(/\n/g, "\n    ");
-    io.stdout.write(`\n[${clock(e.ts)}] ${LABEL[e.role]}:${e.role === "tool" ? " " : "\n    "}${body}\n`);
+    const num = e.role === "user" || e.role === "assistant" ? `#${++n} ` : "";
+    io.stdout.write(`\n${num}[${clock(e.ts)}] ${LABEL[e.role]}:${e.role === "tool" ? " " : "\n    "}${body}\n`);
   }
   return EXIT.ok;
 }

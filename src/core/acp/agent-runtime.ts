@@ -150,8 +150,14 @@ class Runtime implements AcpAgentRuntime {
         agentInfo: init.agentInfo,
         agentCapabilities: init.agentCapabilities ?? {},
         authMethods: init.authMethods ?? [],
+        meta: init._meta,
       }
     );
+  }
+
+  async extRequest<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    await this.start();
+    return await Promise.race([this.#agent().request<T>(method, params), this.#death!]);
   }
 
   start(): Promise<AgentCapabilitiesView> {

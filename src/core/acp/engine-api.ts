@@ -52,6 +52,7 @@ export interface AcpAgentRuntime extends AgentRuntime {
   start(): Promise<AgentCapabilitiesView>;
   ensureSession(req?: SessionRequest): Promise<OpenedSession>;
   listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
+  extRequest<T>(method: string, params: Record<string, unknown>): Promise<T>;
   closeSession(sessionId: string): Promise<void>;
   /**
    * Logs the agent out (`logout`, when it advertises `agentCapabilities.auth.logout`); an agent that does not

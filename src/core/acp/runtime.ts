@@ -63,6 +63,8 @@ export interface AgentCapabilitiesView {
   agentInfo?: acp.Implementation | null;
   agentCapabilities: acp.AgentCapabilities;
   authMethods: acp.AuthMethod[];
+  /** The `initialize` answer's top-level `_meta` (`steering.supported`, …). */
+  meta?: Record<string, unknown> | null;
 }
 
 export interface DoctorEntry {
@@ -126,4 +128,6 @@ export interface AgentRuntime {
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]>;
   /** Writes served through `fs/write_text_file`, in order (runtimes that serve no fs methods leave it out). */
   onFileWrite?(listener: (write: FileWrite) => void): Disposable;
+  /** A request by method name (`_session/steering`, `session/fork`) for the feature modules that wrap one. */
+  extRequest?<T>(method: string, params: Record<string, unknown>): Promise<T>;
 }

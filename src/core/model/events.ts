@@ -58,7 +58,7 @@ export interface PermissionDecision {
 export type RuntimeEvent =
   | { type: "text"; stream: StreamKind; text: string; messageId?: string }
   /** `context`: the chips of a prompt typed in ACP Threads (mentions, images); absent for agent replays. */
-  | { type: "user_text"; text: string; messageId?: string; context?: ContextRef[] }
+  | { type: "user_text"; text: string; messageId?: string; context?: ContextRef[]; steered?: boolean }
   | { type: "tool_call"; toolCall: ToolCallState }
   | { type: "plan"; entries: acp.PlanEntry[] }
   | { type: "commands"; commands: acp.AvailableCommand[] }

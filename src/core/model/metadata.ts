@@ -32,6 +32,8 @@ export interface ThreadMetadata extends Pick<
   handedOffTo: string[];
   /** The thread's own git worktree (#25), while it has one. */
   worktree: WorktreeRef | null;
+  /** Threads forked from this one, oldest first. */
+  forks: string[];
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -57,6 +59,7 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     origin: start.origin ?? null,
     handedOffTo: [],
     worktree: null,
+    forks: [],
   };
 }
 
@@ -72,6 +75,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
       patch.counters === null ? { ...ZERO_COUNTERS } : { ...meta.counters, ...definedOnly(patch.counters!) };
   if (has("transcriptPath")) next.transcriptPath = patch.transcriptPath ?? null;
   if (has("handedOffTo")) next.handedOffTo = patch.handedOffTo ?? [];
+  if (has("forks")) next.forks = patch.forks ?? [];
   if (has("tags")) next.tags = patch.tags ?? [];
   if (has("model")) next.model = patch.model ?? null;
   if (has("reason")) next.reason = patch.reason ?? null;

@@ -47,6 +47,8 @@ export interface MetadataPatch {
   reason?: string | null;
   /** Threads this one was handed off to (the whole list; the new thread's origin names this one). */
   handedOffTo?: string[] | null;
+  /** Threads forked from this one (the whole list; each fork's origin names this one and the message). */
+  forks?: string[] | null;
   /** The git worktree the thread works in (#25); null: it was discarded. */
   worktree?: WorktreeRef | null;
 }
@@ -80,7 +82,13 @@ export interface ThreadStartRecord extends Base {
   title?: string;
   agentSessionId?: string;
   /** Where the thread came from when it was not started live (a restored snapshot, an import, a handoff). */
-  origin?: { kind: "snapshot" | "import" | "fork" | "handoff"; source?: string; snapshot?: SnapshotOrigin };
+  origin?: {
+    kind: "snapshot" | "import" | "fork" | "handoff";
+    source?: string;
+    snapshot?: SnapshotOrigin;
+    /** A fork: the source thread's message (numbered as `threads show` numbers them) it was forked after. */
+    messageIndex?: number;
+  };
 }
 /** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
 export interface SnapshotOrigin {
@@ -99,6 +107,8 @@ export interface UserMessageRecord extends Base {
    * readers, and read leniently (invalid entries are dropped, the message is kept).
    */
   context?: ContextRef[];
+  /** Sent into the agent's running turn (`_session/steering`), not as a turn of its own. */
+  steered?: boolean;
 }
 /**
  * Streamed chunks are coalesced, never one line per chunk: usually one record per message. A long or slow
@@ -274,6 +284,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   model: (v) => typeof v === "string",
   reason: (v) => typeof v === "string",
   handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
+  forks: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   worktree: (v) =>
     typeof v === "object" &&
     v !== null &&

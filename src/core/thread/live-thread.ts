@@ -99,6 +99,20 @@ export class LiveThread {
     this.patch(patch);
   }
 
+  /** A message the agent took into its running turn (steering): history, but no turn of its own. */
+  steered(text: string, messageId: string = randomUUID(), context?: readonly ContextRef[]): void {
+    this.#flush();
+    this.#append({
+      kind: "user_message",
+      messageId,
+      text,
+      steered: true,
+      ...(context?.length ? { context: [...context] } : {}),
+    });
+    const c = this.#meta.counters;
+    this.patch({ counters: { ...c, userMessages: c.userMessages + 1 } });
+  }
+
   record(event: RuntimeEvent): void {
     switch (event.type) {
       case "text":

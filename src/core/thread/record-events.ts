@@ -45,7 +45,13 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
     switch (r.kind) {
       case "user_message": {
         const context = parseContextRefs(r.context);
-        out.push({ type: "user_text", text: r.text, messageId: r.messageId, ...(context ? { context } : {}) });
+        out.push({
+          type: "user_text",
+          text: r.text,
+          messageId: r.messageId,
+          ...(context ? { context } : {}),
+          ...(r.steered ? { steered: true } : {}),
+        });
         break;
       }
       case "agent_message":

@@ -27,6 +27,7 @@ import { RECALL_VIEW_ID, importHistory } from "../recall-view";
 import { retryCommand, saveBugBundleCommand } from "./ops";
 import { clearDataCommand } from "../clear-data";
 import { handoffCommand } from "../handoff/handoff-command";
+import { forkThreadCommand } from "./fork";
 import { briefEditors } from "../handoff/brief-editor";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
@@ -77,6 +78,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.deleteReviewComment": (hub, c?: unknown) => hub.ledger.commentAction("delete", c),
   "acpThreads.sendReview": (hub, target?: unknown, opts?: { intro?: unknown }) => hub.ledger.sendReview(target, opts),
   "acpThreads.handoff": handoffCommand,
+  "acpThreads.forkThread": forkThreadCommand,
   "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
   "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),
   "acpThreads.saveBugBundle": saveBugBundleCommand,

@@ -27,6 +27,7 @@ import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mention
 import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { resolveParts } from "./resolve";
+import { steerQueued } from "./steer-queued";
 import { background } from "../../core/util/unexpected";
 
 /** The thread panel as the composer sees it. */
@@ -170,6 +171,7 @@ export class ComposerHost implements vscode.Disposable {
             ...(c.input && "hint" in c.input ? { hint: c.input.hint } : {}),
           })),
           queue: this.queues.list(live.threadId),
+          steerBlocked: live.steerBlocked ?? null,
         },
       });
     postState();
@@ -232,6 +234,14 @@ export class ComposerHost implements vscode.Disposable {
           if (item && m.type === "queueTake") panel.post({ type: "editPrompt", parts: item.parts });
           return;
         }
+        case "queueSteer":
+          return await steerQueued(this.deps.live(panel.threadId), m.id, {
+            queues: this.queues,
+            sources: () => this.sources(),
+            threadExists: (id) => this.deps.threads.exists(id),
+            notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
+            postQueue: () => this.#postQueue(panel),
+          });
         case "openContext":
           return await openContext(m.ref, panel.threadId, {
             threadsDir: this.deps.threads.threadsDir,

@@ -9,7 +9,8 @@ import type { PermissionDecision, RuntimeEvent, ToolCallState } from "../../core
 import type { PermissionView } from "./protocol";
 
 export type EntryBody =
-  | { kind: "user"; text: string; context?: ContextRef[] }
+  /** `steered`: sent into the running turn ("Send now" on a queued message), not a turn of its own. */
+  | { kind: "user"; text: string; context?: ContextRef[]; steered?: boolean }
   | { kind: "agent"; text: string }
   | { kind: "thought"; text: string }
   | {
@@ -90,7 +91,12 @@ export class ThreadModel {
         break;
       }
       case "user_text":
-        this.#add({ kind: "user", text: ev.text, ...(ev.context ? { context: ev.context } : {}) });
+        this.#add({
+          kind: "user",
+          text: ev.text,
+          ...(ev.context ? { context: ev.context } : {}),
+          ...(ev.steered ? { steered: true } : {}),
+        });
         break;
       case "tool_call": {
         if (this.#nest(ev.toolCall)) break;

@@ -132,6 +132,8 @@ export type WebviewMessage =
   | { type: "setMode"; modeId: string }
   | { type: "setConfig"; configId: string; value: string }
   | { type: "reviewTurn"; turn: number }
+  /** "Fork from here": message `message` (1-based, user and agent messages) whose text is `text`. */
+  | { type: "forkFrom"; message: number; text: string }
   | { type: "restoreTurn"; turn: number }
   /** "Keep all": every change of the turn still to review is kept. */
   | { type: "keepTurn"; turn: number }
@@ -188,6 +190,10 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case "restoreTurn":
     case "keepTurn":
       return Number.isInteger(m.turn) && (m.turn as number) >= 1 ? { type: m.type, turn: m.turn as number } : undefined;
+    case "forkFrom":
+      return Number.isInteger(m.message) && (m.message as number) >= 1 && str(m.text)
+        ? { type: "forkFrom", message: m.message as number, text: m.text }
+        : undefined;
     case "rendered":
       return Number.isInteger(m.entries) && Number.isInteger(m.inDom)
         ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }

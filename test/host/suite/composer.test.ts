@@ -151,6 +151,7 @@ describe("prompt box: sending context", () => {
   before(async () => {
     await fakeAgent("ctx-embed", { FAKE_AGENT_PROMPT_CAPS: "image,embeddedContext", FAKE_AGENT_COMMANDS: "1" });
     await fakeAgent("ctx-links", {});
+    await fakeAgent("ctx-steer", { FAKE_AGENT_STEERING: "1" });
   });
 
   it("embeds the unsaved buffer and the selection for an agent with embeddedContext; records the chips", async () => {
@@ -267,6 +268,38 @@ describe("prompt box: sending context", () => {
     assert.deepEqual(turns, ["sleep 1500", "first follow-up", "second follow-up"]);
     assert.match(agentText(s.events), /echo: second follow-up/);
     await s.close();
+  });
+
+  it("Send now steers a queued follow-up into the running turn, or keeps it queued and says why", async () => {
+    const { hub } = await api();
+    for (const id of ["ctx-steer", "ctx-links"]) {
+      const s = await session(id);
+      const panel = fakePanel(s.threadId);
+      const attached = hub.composer.attach(panel);
+      await hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "sleep 60000" }] });
+      await waitFor("the agent to be inside its turn", () => /sleeping/.test(agentText(s.events)));
+      await hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "now please" }] });
+      const [queued] = hub.composer.queues.list(s.threadId);
+      await hub.composer.handle(panel, { type: "queueSteer", id: queued!.id });
+      if (id === "ctx-steer") {
+        const notices = panel.posts.filter((m) => m.type === "composerNotice");
+        assert.deepEqual(notices, [], "no notice");
+        await waitFor("the steered turn to end", () => s.status === "idle", 30_000);
+        assert.deepEqual(hub.composer.queues.list(s.threadId), []);
+        const steered = s.events.find((e) => e.type === "user_text" && e.steered);
+        assert.equal(steered?.type === "user_text" ? steered.text : "", "now please");
+        assert.match(agentText(s.events), /steered: now please/);
+      } else {
+        const notice = panel.posts.find((m) => m.type === "composerNotice");
+        assert.match(notice?.type === "composerNotice" ? notice.message : "", /ctx-links does not support steering/);
+        assert.equal(hub.composer.queues.list(s.threadId).length, 1, "it stays queued");
+        const state = panel.posts.filter((m) => m.type === "composer" && "steerBlocked" in m.state).at(-1);
+        assert.match(state?.type === "composer" ? (state.state.steerBlocked ?? "") : "", /does not support steering/);
+        assert.equal(s.status, "working", "the turn was not interrupted");
+      }
+      attached.dispose();
+      await s.close();
+    }
   });
 });
 

@@ -8,21 +8,21 @@
 import type { RuntimeEvent } from "../../../core/model/events";
 import type { LiveStatus, ThreadHeader } from "../protocol";
 import { AgentPicker } from "./agent-picker";
-import { Attachments, imageFiles } from "./attachments";
+import { Attachments } from "./attachments";
 import { PromptBox, type CaretToken } from "./box";
 import { setThumbs } from "./chips";
 import { partsFromTranscript, PromptHistory } from "./history";
+import { wireIntake } from "./intake";
 import { SuggestPopup } from "./popup";
 import {
   CUSTOM_EXEC_ID,
-  partsText,
   type ComposerHostMessage,
   type ComposerMessage,
   type ComposerState,
   type CompletionItem,
-  type QueuedPrompt,
   type WirePart,
 } from "./protocol";
+import { renderQueue, wireQueue } from "./queue-view";
 import { slashItems } from "./slash";
 
 const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
@@ -122,17 +122,15 @@ export class Composer {
     this.#box.el.addEventListener("keydown", (e) => this.#keydown(e));
     this.#box.el.addEventListener("input", () => this.#onInput());
     this.#box.el.addEventListener("blur", () => setTimeout(() => this.#popup.hide(), 150));
-    this.#box.el.addEventListener("paste", (e) => {
-      this.#paste(e).catch((err) => this.#attachFailed(err));
+    wireIntake(root, this.#box.el, this.#attachments, {
+      caps: () =>
+        this.#state.caps
+          ? { image: !!this.#state.caps.image, agentName: this.#state.agentName ?? "This agent" }
+          : undefined,
+      notice: (message, severity) => this.#notice(message, severity),
+      post: (m) => this.post(m),
     });
-    root.addEventListener("dragover", (e) => e.preventDefault());
-    root.addEventListener("drop", (e) => {
-      this.#drop(e).catch((err) => this.#attachFailed(err));
-    });
-    this.#queueEl.addEventListener("click", (e) => {
-      const b = (e.target as HTMLElement).closest<HTMLElement>("button[data-queue]");
-      if (b) this.post({ type: b.dataset.action === "edit" ? "queueTake" : "queueRemove", id: b.dataset.queue! });
-    });
+    wireQueue(this.#queueEl, (m) => this.post(m));
     document.addEventListener("click", (e) => {
       const chip = (e.target as HTMLElement).closest<HTMLElement>(".context-chips .chip[data-ref]");
       if (chip) this.post({ type: "openContext", ref: JSON.parse(chip.dataset.ref!) });
@@ -216,7 +214,8 @@ export class Composer {
       for (const f of draft.folders)
         this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
     }
-    if (state.queue) this.#renderQueue(state.queue);
+    if (state.queue || "steerBlocked" in state)
+      renderQueue(this.#queueEl, this.#state.queue ?? [], this.#state.steerBlocked);
     this.status(this.#status);
     if (draft && !wasDraft) this.#box.focus();
   }
@@ -331,56 +330,9 @@ export class Composer {
     this.#box.el.focus();
   }
 
-  async #paste(e: ClipboardEvent): Promise<void> {
-    const files = imageFiles(e.clipboardData);
-    if (!files.length) return;
-    e.preventDefault();
-    await this.#addImages(files);
-  }
-
-  async #drop(e: DragEvent): Promise<void> {
-    e.preventDefault();
-    const files = imageFiles(e.dataTransfer);
-    if (files.length) return void (await this.#addImages(files));
-    const list = e.dataTransfer?.getData("application/vnd.code.uri-list") || e.dataTransfer?.getData("text/uri-list");
-    const uris = (list ?? "")
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"));
-    if (uris.length) this.post({ type: "dropUris", uris });
-  }
-
-  #attachFailed(err: unknown): void {
-    this.#notice(`Could not attach: ${err instanceof Error ? err.message : String(err)}`, "error");
-  }
-
-  async #addImages(files: File[]): Promise<void> {
-    if (this.#state.caps && !this.#state.caps.image)
-      return this.#notice(`${this.#state.agentName ?? "This agent"} does not accept images.`, "error");
-    const refused = await this.#attachments.add(files);
-    if (refused.length) this.#notice(refused.join("; "), "error");
-  }
-
   #load(parts: WirePart[]): void {
     this.#attachments.set(parts);
     this.#box.setParts(parts.filter((p) => p.type !== "image"));
-  }
-
-  #renderQueue(queue: QueuedPrompt[]): void {
-    this.#queueEl.hidden = !queue.length;
-    this.#queueEl.innerHTML =
-      `<div class="cmp-group">Queued: sent when the agent finishes (${queue.length})</div>` +
-      queue
-        .map(
-          (q) =>
-            `<div class="cmp-queued"><span class="codicon codicon-clock"></span><span class="cmp-queued-text"></span>` +
-            `<button class="icon" data-queue="${q.id}" data-action="edit" title="Edit (takes it back into the box)" aria-label="Edit queued follow-up"><span class="codicon codicon-edit"></span></button>` +
-            `<button class="icon" data-queue="${q.id}" data-action="remove" title="Remove from the queue" aria-label="Remove queued follow-up"><span class="codicon codicon-close"></span></button></div>`,
-        )
-        .join("");
-    this.#queueEl.querySelectorAll(".cmp-queued-text").forEach((el, i) => {
-      el.textContent = queue[i]!.text || partsText(queue[i]!.parts);
-    });
   }
 
   #notice(message: string, severity: "error" | "info"): void {

@@ -66,6 +66,8 @@ export interface ComposerState {
   agentName?: string;
   commands?: { name: string; description: string; hint?: string }[];
   queue?: QueuedPrompt[];
+  /** Why "Send now" cannot steer a queued message into the running turn (null: it can). */
+  steerBlocked?: string | null;
   /** A new thread that has no agent yet: the picker and the folder choice. */
   /** `checked`: doctor's pass is in (versions, problems); before it the list only says what is on PATH. */
   draft?: {
@@ -109,6 +111,8 @@ export type ComposerMessage =
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
   | { type: "queueTake"; id: string }
+  /** "Send now": steer the queued message into the running turn (it stays queued when the agent cannot). */
+  | { type: "queueSteer"; id: string }
   | { type: "openContext"; ref: ContextRef }
   | { type: "dropUris"; uris: string[] }
   | { type: "pickAgent"; agentId: string }
@@ -177,6 +181,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         : undefined;
     case "queueRemove":
     case "queueTake":
+    case "queueSteer":
       return str(m.id, 100) ? { type: m.type, id: m.id } : undefined;
     case "openContext": {
       const ref = parseRef(m.ref);

@@ -12,6 +12,8 @@ export type TextEntry = Entry & { kind: "user" | "agent" | "thought" };
 
 /** Copies the whole message as its source text (markdown), not the rendered HTML. */
 const COPY = `<button type="button" class="msg-copy icon-button" title="Copy message" aria-label="Copy message">${icon("copy")}</button>`;
+/** A new linked thread with the conversation up to this message (commands/fork.ts on the host). */
+const FORK = `<button type="button" class="msg-fork icon-button" title="Fork from here: a new thread with the conversation up to this message" aria-label="Fork from here">${icon("repo-forked")}</button>`;
 export class TextEntryView {
   readonly #stream = new MarkdownStream();
   #done: HTMLElement | undefined;
@@ -26,13 +28,16 @@ export class TextEntryView {
     if (e.kind === "user") {
       if (this.#userText === e.text) return;
       this.#userText = e.text;
-      this.root.innerHTML = `<div class="msg user">${COPY}<div class="who">${icon("account")} You</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
+      const who = e.steered
+        ? `${icon("debug-step-into")} You <span class="muted">· steered into the running turn</span>`
+        : `${icon("account")} You`;
+      this.root.innerHTML = `<div class="msg user${e.steered ? " steered" : ""}">${COPY}${FORK}<div class="who">${who}</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
       return;
     }
     if (!this.#done) {
       this.root.innerHTML =
         e.kind === "agent"
-          ? `<div class="msg agent">${COPY}<div class="md"><div class="md-done"></div><div class="md-tail"></div></div></div>`
+          ? `<div class="msg agent">${COPY}${FORK}<div class="md"><div class="md-done"></div><div class="md-tail"></div></div></div>`
           : `<details class="thought"><summary>${icon("lightbulb")} Thinking</summary><div class="md"><div class="md-done"></div><div class="md-tail"></div></div></details>`;
       this.#done = this.root.querySelector<HTMLElement>(".md-done")!;
       this.#tail = this.root.querySelector<HTMLElement>(".md-tail")!;

@@ -1,0 +1,34 @@
+/**
+ * "Fork from here" on a message of the thread panel: a new linked thread with the conversation up to that
+ * message (core/handoff/fork.ts), opened in its own panel; its first prompt opens a new agent session seeded with
+ * that history (Resume). The panel numbers messages as the store does; the message's text confirms the index
+ * (a live panel can hold agent replays the thread never recorded).
+ */
+import * as vscode from "vscode";
+import { AcpThreadsError } from "../../core/errors";
+import { numberedMessages, writeFork } from "../../core/handoff/fork";
+import type { Hub } from "../hub";
+
+/** The stored message the panel's message `n` (1-based) with `text` is. */
+export function matchMessage(messages: { n: number; text: string }[], n: number, text?: string): number {
+  if (text === undefined || messages[n - 1]?.text === text) return n;
+  const same = messages.filter((m) => m.text === text);
+  const nearest = same.sort((a, b) => Math.abs(a.n - n) - Math.abs(b.n - n))[0];
+  return nearest?.n ?? n;
+}
+
+export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: unknown, text?: unknown) {
+  if (typeof threadId !== "string" || typeof message !== "number")
+    throw new AcpThreadsError("usage", "Fork from here needs a thread and a message");
+  const { records } = hub.threads.read(threadId);
+  const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
+  const fork = writeFork(hub.threads, threadId, at);
+  hub.past.catalog.rescan();
+  hub.tree.refresh();
+  hub.panels.open(fork.threadId);
+  const note = fork.unlinked ? ` (the source does not list it yet: ${fork.unlinked})` : "";
+  void vscode.window.showInformationMessage(
+    `Forked at message ${at} into a new thread: send a prompt to continue it${note}.`,
+  );
+  return fork.threadId;
+}
