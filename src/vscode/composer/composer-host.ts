@@ -13,7 +13,7 @@ import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { isThreadId, newThreadId } from "../../core/store/thread-id";
-import type { ComposerMessage, HostMessage, WirePart } from "../../webview/thread/protocol";
+import type { ComposerMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
 import type { RegistryService } from "../registry/registry-service";
@@ -26,15 +26,13 @@ import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
+import { QueueDrain } from "./queue-drain";
+import type { ComposerPanel } from "./composer-panel";
 import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
 import { background } from "../../core/util/unexpected";
 
-/** The thread panel as the composer sees it. */
-export interface ComposerPanel {
-  readonly threadId: string;
-  post(m: HostMessage): void;
-}
+export type { ComposerPanel } from "./composer-panel";
 
 export interface ComposerDeps {
   config: Config;
@@ -68,7 +66,12 @@ export class ComposerHost implements vscode.Disposable {
   readonly #drafts = new Set<string>();
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
-  readonly #draining = new Set<string>();
+  readonly #drain = new QueueDrain({
+    queues: this.queues,
+    resolve: (wire) => resolveParts(wire, (id) => this.deps.threads.exists(id)),
+    postQueue: (panel) => this.#postQueue(panel),
+    run: (panel, live, wire, parts) => this.#run(panel, live, wire, parts),
+  });
   /** Panels whose prompt box is attached now, by thread (the view id). */
   readonly #attached = new Map<string, ComposerPanel>();
   /** Each new thread's agent list and pick (issue #27: the user's pick wins, always). */
@@ -272,7 +275,7 @@ export class ComposerHost implements vscode.Disposable {
     if (live.busy || this.queues.list(threadId).length) {
       this.queues.add(threadId, wire);
       this.#postQueue(panel);
-      this.#drainWhenIdle(panel, live);
+      this.#drain.whenIdle(panel, live);
       return "queued";
     }
     const built = await live.preparePrompt(parts, this.sources());
@@ -305,7 +308,7 @@ export class ComposerHost implements vscode.Disposable {
     if (live.busy || this.queues.list(live.threadId).length) {
       this.queues.add(live.threadId, m.parts);
       this.#postQueue(panel);
-      return this.#drainWhenIdle(panel, live);
+      return this.#drain.whenIdle(panel, live);
     }
     await this.#run(panel, live, m.parts, parts);
   }
@@ -325,39 +328,6 @@ export class ComposerHost implements vscode.Disposable {
       return notice(err);
     }
     void live.promptBuilt(built).catch(notice);
-  }
-
-  #drainWhenIdle(panel: ComposerPanel, live: LiveSession): void {
-    if (this.#draining.has(live.threadId)) return;
-    this.#draining.add(live.threadId);
-    const sub = live.onTurnDone(() => {
-      // the turn's end handlers run first (status idle); the next prompt starts on the next tick
-      setTimeout(() => {
-        if (live.busy) return;
-        const next = this.queues.shift(live.threadId);
-        this.#postQueue(panel);
-        if (!next || !live.isOpen) {
-          this.#draining.delete(live.threadId);
-          sub.dispose();
-          if (!live.isOpen) this.queues.clear(live.threadId);
-          return;
-        }
-        try {
-          background(
-            this.#run(
-              panel,
-              live,
-              next.parts,
-              resolveParts(next.parts, (id) => this.deps.threads.exists(id)),
-            ),
-            "sending a queued prompt",
-          );
-        } catch (err) {
-          panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
-          panel.post({ type: "editPrompt", parts: next.parts });
-        }
-      }, 0);
-    });
   }
 
   async #startDraft(
