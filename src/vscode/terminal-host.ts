@@ -16,6 +16,12 @@ export interface PtySource {
   resize?(cols: number, rows: number): void;
 }
 
+/**
+ * Output held for a terminal VS Code has not opened yet, in characters: the newest are kept, so a terminal nobody
+ * opens (a long day of agent commands) does not hold its process's whole output.
+ */
+export const PENDING_CAP = 256 * 1024;
+
 /** A Pseudoterminal that buffers output until VS Code opens it and keeps the screen after exit. */
 export function createPty(
   source: PtySource,
@@ -23,8 +29,22 @@ export function createPty(
 ): vscode.Pseudoterminal & vscode.Disposable {
   const write = new vscode.EventEmitter<string>();
   let opened = false;
-  const pending: string[] = opts.banner ? [`\x1b[2m${opts.banner}\x1b[0m\r\n`] : [];
-  const emit = (s: string) => (opened ? write.fire(s) : pending.push(s));
+  const banner = opts.banner ? `\x1b[2m${opts.banner}\x1b[0m\r\n` : "";
+  const pending: string[] = [];
+  let held = 0;
+  let dropped = 0;
+  const hold = (s: string) => {
+    const kept = s.length > PENDING_CAP ? s.slice(-PENDING_CAP) : s;
+    dropped += s.length - kept.length;
+    pending.push(kept);
+    held += kept.length;
+    while (held > PENDING_CAP) {
+      const old = pending.shift()!;
+      held -= old.length;
+      dropped += old.length;
+    }
+  };
+  const emit = (s: string) => (opened ? write.fire(s) : hold(s));
   let exited = false;
   // A pty that already exited throws on resize (EBADF); the terminal panel resizes whenever it likes.
   const resize = (cols: number, rows: number) => {
@@ -46,7 +66,10 @@ export function createPty(
     onDidWrite: write.event,
     open(dims) {
       opened = true;
+      if (banner) write.fire(banner);
+      if (dropped) write.fire(`\x1b[2m[… ${dropped} characters of earlier output not kept …]\x1b[0m\r\n`);
       for (const s of pending.splice(0)) write.fire(s);
+      held = 0;
       if (dims) resize(dims.columns, dims.rows);
     },
     close() {},
@@ -58,6 +81,7 @@ export function createPty(
     },
     dispose() {
       for (const s of subs) s.dispose();
+      pending.length = 0;
       write.dispose();
     },
   };

@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { MAX_CLOSED } from "../../../src/vscode/live-sessions";
 import { Emitter } from "../../../src/core/lifecycle";
 import type { TerminalExit } from "../../../src/core/acp/terminal-process";
-import { PseudoterminalHost } from "../../../src/vscode/terminal-host";
+import { createPty, PENDING_CAP, PseudoterminalHost } from "../../../src/vscode/terminal-host";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
 
 describe("bounded memory of live sessions (#24)", () => {
@@ -67,6 +67,30 @@ describe("bounded memory of live sessions (#24)", () => {
     assert.ok(existsSync(hub.threads.pathFor(ids[0]!)), "its thread is on disk");
     await vscode.commands.executeCommand("acpThreads.openThread", ids[0]);
     await waitFor("the past thread to render", () => hub.panels.rendered(ids[0]!));
+  });
+
+  it("a terminal VS Code has not opened holds only the newest output, and says how much it dropped", () => {
+    const output = new Emitter<string>();
+    const exit = new Emitter<TerminalExit>();
+    const pty = createPty(
+      { onOutput: output.event, onExit: exit.event, write: () => {} },
+      { banner: "$ flood   (cwd /)" },
+    );
+    try {
+      const chunk = "y".repeat(64 * 1024);
+      for (let i = 0; i < 40; i++) output.fire(`${i}:${chunk}`); // 2.5 MB while nobody shows the terminal
+      output.fire("the last line");
+      const shown: string[] = [];
+      pty.onDidWrite((s) => shown.push(s));
+      pty.open(undefined);
+      const text = shown.join("");
+      assert.ok(text.length <= PENDING_CAP + 1024, `held ${text.length} characters`);
+      assert.ok(text.startsWith("\x1b[2m$ flood"), "the banner comes first");
+      assert.match(text, /\[… \d+ characters of earlier output not kept …\]/);
+      assert.ok(text.endsWith("the last line"), "the newest output is kept");
+    } finally {
+      pty.dispose();
+    }
   });
 
   it("exited agent terminals past the cap are closed and give back their buffers", async () => {

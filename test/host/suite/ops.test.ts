@@ -82,9 +82,11 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const { hub } = await api();
     const s = await spawnIdleFake();
     void s.prompt("die");
+    // the alert can come a moment before the dead turn has ended in the session (then the ladder would still
+    // offer cancel): wait for both, then the next rung must be restart
     const view = await waitFor("a death alert", () => {
       const v = hub.ops.view(s.threadId);
-      return v.alert?.kind === "died" && !v.running ? v : undefined;
+      return v.alert?.kind === "died" && !v.running && !s.busy ? v : undefined;
     });
     assert.match(view.alert!.detail ?? view.alert!.message, /bye from stderr|exit/);
     assert.equal(view.next, "restart");
