@@ -166,6 +166,8 @@ const server = await startCodeServer({
     },
     "workbench.panel.defaultLocation": "bottom",
     "acpThreads.registry.url": registryUrl,
+    // review comments are opt-in (src/vscode/ledger/review-comments.ts); 06-review-comments drives them
+    "acpThreads.review.comments": true,
   },
 });
 const context = await launchChromium();

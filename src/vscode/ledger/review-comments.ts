@@ -44,6 +44,9 @@ class NoteComment implements vscode.Comment {
   }
 }
 
+/** The setting that lets the user comment on an agent's changed lines (off by default, see the constructor). */
+export const COMMENTS_SETTING = "review.comments";
+
 const bodyText = (b: string | vscode.MarkdownString) => (typeof b === "string" ? b : b.value);
 
 export class ReviewComments implements vscode.Disposable {
@@ -58,11 +61,24 @@ export class ReviewComments implements vscode.Disposable {
   constructor(private readonly deps: ReviewCommentsDeps) {
     this.notes = new ReviewNotes(deps.threadsDir);
     this.controller.options = { prompt: "Comment for the agent", placeHolder: "What should the agent change here?" };
-    this.controller.commentingRangeProvider = {
+    // Opt-in (acpThreads.review.comments): while any commenting range provider is registered, VS Code's merge editor
+    // fails to open for a later agent write that conflicts with unsaved edits (the host suite's merge tests), and
+    // that write then stays unanswered. Stored comments still show, and Send still sends them.
+    const provider: vscode.CommentingRangeProvider = {
       provideCommentingRanges: (doc) =>
         this.threadOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : [],
     };
+    const apply = () =>
+      (this.controller.commentingRangeProvider = vscode.workspace
+        .getConfiguration("acpThreads")
+        .get<boolean>(COMMENTS_SETTING, false)
+        ? provider
+        : undefined);
+    apply();
     this.#subs.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`acpThreads.${COMMENTS_SETTING}`)) apply();
+      }),
       this.controller,
       vscode.window.onDidChangeActiveTextEditor(() => this.#context()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.#context()),

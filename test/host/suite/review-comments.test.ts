@@ -26,6 +26,7 @@ async function reviewAgent(): Promise<void> {
   };
   await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
   await cfg.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+  await cfg.update("review.comments", true, vscode.ConfigurationTarget.Global); // opt-in (review-comments.ts)
 }
 
 const turnDone = (s: LiveSession) => new Promise<void>((r) => void s.onTurnDone(() => r()));
@@ -55,9 +56,9 @@ describe("review comments sent to the agent", () => {
   after(async () => {
     await s?.close();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+    await cfg.update("review.comments", undefined, vscode.ConfigurationTarget.Global);
   });
 
   it("comments on the agent's line, sends them as an embedded resource, then marks them sent", async () => {
