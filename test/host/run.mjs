@@ -22,7 +22,7 @@ const { values: opt } = parseArgs({
     folder: { type: "string" },
     grep: { type: "string" },
     pass: { type: "string" },
-    timeout: { type: "string", default: "420" },
+    timeout: { type: "string", default: "600" },
     verbose: { type: "boolean", default: !!process.env.ACP_HOST_VERBOSE },
   },
 });
