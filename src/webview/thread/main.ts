@@ -29,9 +29,13 @@ wireTranscriptActions(list, view, post);
 wireTurnChanges(list, post);
 wirePermissionShortcuts(view, list);
 
-/** Focuses the first match of `selector` once the next redraw has put it in the DOM. */
+/** Focuses the first match of `selector` once the next redraw has put it in the DOM, if the panel still has focus. */
 function focusSoon(selector: string): void {
-  requestAnimationFrame(() => requestAnimationFrame(() => list.querySelector<HTMLElement>(selector)?.focus()));
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (document.hasFocus()) list.querySelector<HTMLElement>(selector)?.focus();
+    }),
+  );
 }
 
 function setStatus(s: LiveStatus, detail?: string, since?: number): void {
@@ -71,8 +75,10 @@ function onMessage(m: HostMessage): void {
     case "permission": {
       view.model.addPrompt(m.prompt);
       view.schedule();
-      // Nobody is typing: put focus on the request, so Enter / 1–9 answer it at once.
-      const idleFocus = !document.activeElement || document.activeElement === document.body;
+      // Nobody is typing here: put focus on the request, so Enter / 1–9 answer it at once. Never when the focus is
+      // outside this panel (the command palette, an editor): a request must not steal it, or the Enter meant for
+      // the palette answers the request.
+      const idleFocus = document.hasFocus() && (!document.activeElement || document.activeElement === document.body);
       if (idleFocus) focusSoon(`.permission[data-request="${CSS.escape(m.prompt.requestId)}"] .perm-option`);
       break;
     }
