@@ -50,15 +50,17 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
       await page.bringToFront();
       // earlier specs leave a row of editor columns; the new thread opens beside them, past the window's edge
       await quick.run("View: Join All Editor Groups");
-      await spawnFromPalette(quick, "Fake agent", "sleep 20000", "Run");
-      const first = await threadFrame(page, "sleep 20000");
+      // the first window's turn must outlast the second window's steps on a loaded machine (20 s did not, once:
+      // the second window arrived after the turn had ended and saw no writer)
+      await spawnFromPalette(quick, "Fake agent", "sleep 45000", "Run");
+      const first = await threadFrame(page, "sleep 45000");
       await first.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
       await page2.bringToFront();
       await new QuickInput(page2).run("ACP Threads: Refresh sessions");
-      const item = page2.getByRole("treeitem", { name: /sleep 20000/ }).first();
+      const item = page2.getByRole("treeitem", { name: /sleep 45000/ }).first();
       await item.waitFor({ timeout: 30000 });
       await item.click();
-      second = await threadFrame(page2, "sleep 20000");
+      second = await threadFrame(page2, "sleep 45000");
       const notice = second.locator(".ops-holder", { hasText: "VS Code window" });
       await notice.waitFor({ timeout: 20000 }).catch(async (e) => {
         await shot2("FAIL-ops-second-window");
@@ -71,11 +73,11 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
 
     await step("the second window takes the thread over once the first lets go, and continues it", async () => {
       const take = second.locator(".ops-holder button", { hasText: "Take over" });
-      await take.waitFor({ timeout: 40000 });
+      await take.waitFor({ timeout: 90000 });
       await shot2("ops-04-second-window-free");
       await take.click();
       await second.locator(`#status[data-status="idle"]`).waitFor({ timeout: 30000 });
-      await second.locator("#title", { hasText: "sleep 20000" }).waitFor({ timeout: 10000 });
+      await second.locator("#title", { hasText: "sleep 45000" }).waitFor({ timeout: 10000 });
       await second.locator("#input").fill("after the takeover");
       await second.locator("#input").press("Enter");
       await second.locator(".msg.agent", { hasText: "echo: after the takeover" }).waitFor({ timeout: 30000 });
