@@ -19,8 +19,13 @@ const AGENTS = [
 
 export default async function ({ page, quick, step, shot, ws }) {
   // a notification shows as a toast, or in the notification center when that is open (VS Code shows no toast then)
-  const toast = (text) =>
-    page.locator(".notification-toast, .notifications-center .notification-list-item", { hasText: text }).first();
+  const toast = (...texts) =>
+    texts
+      .reduce(
+        (l, text) => l.filter({ hasText: text }),
+        page.locator(".notification-toast, .notifications-center .notification-list-item"),
+      )
+      .first();
   const tab = (text) => page.locator(".tab", { hasText: text }).first();
 
   for (const { key, label } of AGENTS) {
@@ -105,7 +110,7 @@ export default async function ({ page, quick, step, shot, ws }) {
       await frame.locator("#input").press("Enter");
       await frame.locator(`#status[data-status="working"], #status[data-status="waiting_permission"]`).waitFor();
       await quick.run("View: Close All Editors"); // the thread runs on without a panel
-      const ask = toast("asks");
+      const ask = toast(label, "asks"); // this agent's request, never another thread's
       await ask.waitFor({ timeout: 90000 });
       await shotOf("5-notification", "before");
       const said = (await ask.textContent()) ?? "";
@@ -118,7 +123,7 @@ export default async function ({ page, quick, step, shot, ws }) {
       await allow.click();
       await until("the hidden-panel file", () => existsSync(second), 90000);
       // the finished turn notifies while no panel shows the thread (answering may have opened it again)
-      if (!(await tab(`journey-${key}`).count())) await toast("finished").waitFor({ timeout: 90000 });
+      if (!(await tab(`journey-${key}`).count())) await toast(label, "finished").waitFor({ timeout: 90000 });
       await shotOf("5-notification", "after");
     });
 
