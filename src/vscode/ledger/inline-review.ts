@@ -96,7 +96,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     const text = doc.getText();
     const out: PlacedHunk[] = [];
     for (const threadId of this.#threads) {
-      const view = this.#view(threadId);
+      const view = this.view(threadId);
       const restored = restoredTurns(view);
       for (const op of view.ops) {
         // a restored turn's changes are no longer in the workspace: nothing of it to keep or undo
@@ -163,7 +163,8 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     }
   }
 
-  #view(threadId: string): LedgerView {
+  /** The thread's ledger, read once and kept until the thread records more (the review comments use it too). */
+  view(threadId: string): LedgerView {
     let v = this.#views.get(threadId);
     if (!v) this.#views.set(threadId, (v = this.#host.ledger.read(threadId)));
     return v;

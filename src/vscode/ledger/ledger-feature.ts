@@ -56,9 +56,9 @@ export class LedgerFeature implements vscode.Disposable {
     this.inline = new InlineReview(this.host, (id) => this.#infoOf(id)?.cwd);
     this.hover = new ProvenanceHover(this.host.provenance, (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title);
     this.comments = new ReviewComments({
-      host: this.host,
       threadsDir: deps.threads.threadsDir,
       watched: () => this.inline.watched,
+      view: (id) => this.inline.view(id),
       cwdOf: (id) => this.#infoOf(id)?.cwd,
       send: (id, comments, root, intro) => {
         if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");

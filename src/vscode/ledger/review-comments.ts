@@ -10,17 +10,19 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { ReviewComment } from "../../core/prompt/review";
 import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
-import { currentText, type LedgerHost } from "./ledger-host";
+import type { LedgerView } from "../../core/ledger/ledger-view";
+import { currentText } from "./ledger-host";
 
 export const REVIEW_CONTROLLER_ID = "acpThreads.review";
 /** Context key: the active (or a visible) editor's file has review comments not yet sent. */
 const PENDING_KEY = "acpThreads.reviewCommentsPending";
 
 export interface ReviewCommentsDeps {
-  host: LedgerHost;
   threadsDir: string;
   /** Threads under review now (the inline review's). */
   watched(): Iterable<string>;
+  /** A watched thread's ledger as the inline review holds it (read once, dropped when the thread records more). */
+  view(threadId: string): LedgerView;
   cwdOf(threadId: string): string | undefined;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
   send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
@@ -90,7 +92,7 @@ export class ReviewComments implements vscode.Disposable {
     if (uri.scheme !== "file") return undefined;
     let best: { threadId: string; at: string } | undefined;
     for (const threadId of this.deps.watched()) {
-      for (const op of this.deps.host.ledger.read(threadId).ops)
+      for (const op of this.deps.view(threadId).ops)
         if (op.type === "turn" && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
           best = { threadId, at: op.startedAt };
     }
