@@ -36,13 +36,17 @@ export interface Interop {
   cleanup(): Promise<void>;
 }
 
-export async function setUp(id: AgentId): Promise<Interop> {
+/** `modelLog`: the model server appends every request it gets (`{route, body}` JSON lines) to `<runDir>/model.jsonl`. */
+export async function setUp(id: AgentId, opts: { modelLog?: boolean } = {}): Promise<Interop> {
   const runDir = makeRunDir(`interop-${id}-`);
   const workspace = join(runDir, "ws");
   const dataHome = join(runDir, "acp-threads");
   mkdirSync(workspace);
   mkdirSync(dataHome);
-  const server = await startModelServer({ workspace });
+  const server = await startModelServer({
+    workspace,
+    ...(opts.modelLog ? { logFile: join(runDir, "model.jsonl") } : {}),
+  });
   const agent = prepareAgentEnv(id, { modelUrl: server.url, workspace, runDir });
   return {
     agent,
