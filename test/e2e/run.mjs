@@ -162,6 +162,13 @@ const server = await startCodeServer({
     // today's two adapters on the scripted model: codex-acp 2.6 (the demo profile) and claude-agent-acp 0.101
     "acpThreads.agents": {
       fake: { command: process.execPath, args: [fakeAgent], displayName: "Fake agent" },
+      // the stdio fake agent with steering and session/fork advertised (08-protocol)
+      protocol: {
+        command: process.execPath,
+        args: [fakeAgent],
+        displayName: "Protocol demo",
+        env: { FAKE_AGENT_STEERING: "1", FAKE_AGENT_FORK: "1" },
+      },
       "claude-demo": claude,
     },
     "workbench.panel.defaultLocation": "bottom",

@@ -15,7 +15,7 @@ const MARKER = "steered-marker-7f3a";
 
 /** Model requests (logged bodies) that carry `text`, in arrival order. */
 function requestsWith(runDir: string, text: string): number[] {
-  let lines: string[] = [];
+  let lines: string[];
   try {
     lines = readFileSync(join(runDir, "model.jsonl"), "utf8").split("\n").filter(Boolean);
   } catch {

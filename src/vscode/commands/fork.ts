@@ -5,9 +5,10 @@
  * (a live panel can hold agent replays the thread never recorded).
  */
 import * as vscode from "vscode";
-import { AcpThreadsError } from "../../core/errors";
+import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { numberedMessages, writeFork } from "../../core/handoff/fork";
 import type { Hub } from "../hub";
+import { resumeThread } from "./threads";
 
 /** The stored message the panel's message `n` (1-based) with `text` is. */
 export function matchMessage(messages: { n: number; text: string }[], n: number, text?: string): number {
@@ -27,6 +28,16 @@ export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: 
   hub.tree.refresh();
   hub.panels.open(fork.threadId);
   const note = fork.unlinked ? ` (the source does not list it yet: ${fork.unlinked})` : "";
+  // the fork takes a prompt at once (Resume: its first turn opens an agent session seeded with the history); a
+  // fork whose agent cannot start here stays open read-only, saved, with the reason
+  try {
+    await resumeThread(hub, fork.threadId);
+  } catch (err) {
+    void vscode.window.showWarningMessage(
+      `Forked at message ${at} into a new thread, which cannot continue here: ${errorMessage(err)}${note}`,
+    );
+    return fork.threadId;
+  }
   void vscode.window.showInformationMessage(
     `Forked at message ${at} into a new thread: send a prompt to continue it${note}.`,
   );
