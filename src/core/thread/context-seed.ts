@@ -57,8 +57,8 @@ export function buildSeedText(records: readonly ThreadRecord[], opts: SeedOption
   if (!entries.length) return "";
   const body = entries.map((e) => `${LABEL[e.role] ?? e.role}: ${e.text}`).join("\n\n");
   return (
-    "[ACP Threads restored this conversation from its saved history; the earlier agent session could not be " +
-    "loaded. Continue from it.]\n\n" +
+    "[ACP Threads carries this conversation over from its saved history: this agent session starts without it " +
+    "(a fork, a handoff or a session the agent could not load). Continue from it.]\n\n" +
     body +
     "\n\n[End of restored history. The new message follows.]\n\n"
   );
