@@ -58,7 +58,7 @@ export function buildSeedText(records: readonly ThreadRecord[], opts: SeedOption
   const body = entries.map((e) => `${LABEL[e.role] ?? e.role}: ${e.text}`).join("\n\n");
   return (
     "[ACP Threads carries this conversation over from its saved history: this agent session starts without it " +
-    "(a fork, a handoff or a session the agent could not load). Continue from it.]\n\n" +
+    "(a fork, a switch of agent, or a session the agent could not load). Continue from it.]\n\n" +
     body +
     "\n\n[End of restored history. The new message follows.]\n\n"
   );
