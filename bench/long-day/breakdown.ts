@@ -45,3 +45,22 @@ export function table(base: Sample, warm: Sample, end: Sample): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => "    " + r.map((c, i) => (i ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));
 }
+
+/** The curve: one row per batch of `size` samples (its last sample), each field with its change since the row before. */
+export function batches(base: Sample, samples: Sample[], size: number): string[] {
+  const picked = samples.filter((_, i) => (i + 1) % size === 0 || i === samples.length - 1);
+  const keys = Object.keys(base);
+  const rows = [["after", ...keys.map((k) => k.replace(/MB$/, ""))]];
+  let prev = base;
+  picked.forEach((s, i) => {
+    const n = Math.min(samples.length, (i + 1) * size);
+    const cell = (k: string) => {
+      const d = Math.round(((s[k] ?? 0) - (prev[k] ?? 0)) * 10) / 10;
+      return `${s[k] ?? 0} (${d >= 0 ? "+" : ""}${d})`;
+    };
+    rows.push([`${n} sessions`, ...keys.map(cell)]);
+    prev = s;
+  });
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => "    " + r.map((c, i) => (i ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));
+}

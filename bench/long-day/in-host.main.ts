@@ -9,11 +9,12 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { setFlagsFromString } from "node:v8";
+import { Session } from "node:inspector/promises";
+import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import { api, repoRoot, sleep, waitFor, workspaceRoot } from "../../test/host/suite/helpers";
-import { line, sample, table, type Sample } from "./breakdown";
+import { batches, line, sample, table, type Sample } from "./breakdown";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SESSIONS = num("LONG_DAY_SESSIONS", 20);
@@ -23,6 +24,8 @@ const TERMINALS = num("LONG_DAY_TERMINALS", 500);
 const READS = num("LONG_DAY_READS", 2_000);
 const TURNS = num("LONG_DAY_TURNS_PER_SESSION", 4);
 const PARALLEL = 3;
+/** A folder: a heap snapshot after each batch of PARALLEL sessions, and the CPU profile of the streaming part. */
+const PROFILE_DIR = process.env.LONG_DAY_PROFILE_DIR;
 
 const out = (s: string) => {
   console.log(s);
@@ -110,6 +113,16 @@ export async function run(): Promise<void> {
     const base = sample(await counts());
     out(`  baseline: ${line(base)}`);
     const rss0 = process.memoryUsage().rss;
+    let profiler: Session | undefined;
+    if (PROFILE_DIR) {
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeHeapSnapshot(join(PROFILE_DIR, "batch-0.heapsnapshot"));
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.setSamplingInterval", { interval: 1000 });
+      await profiler.post("Profiler.start");
+    }
     const busy = monitorEventLoopDelay({ resolution: 5 });
     busy.enable();
     const started = Date.now();
@@ -120,8 +133,16 @@ export async function run(): Promise<void> {
       while (next < SESSIONS) {
         const i = next++;
         await oneSession(i, dir);
+        // the bench's own full GC and heap snapshot stall the loop: not counted in the event-loop delay
+        busy.disable();
         gc?.();
         const m = process.memoryUsage();
+        if (PROFILE_DIR && (done + 1) % PARALLEL === 0) {
+          writeHeapSnapshot(join(PROFILE_DIR, `batch-${(done + 1) / PARALLEL}.heapsnapshot`));
+        }
+        // enabled again once the loop's clock moved past the stall (the timer restarts from the loop's time)
+        await new Promise((r) => setImmediate(r));
+        busy.enable();
         const at = sample(await counts());
         curve.push({ done: ++done, rss: m.rss, heap: m.heapUsed, at });
         out(`  after session ${String(done).padStart(2)}: ${line(at)}`);
@@ -129,9 +150,21 @@ export async function run(): Promise<void> {
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     busy.disable();
+    if (profiler) {
+      const { profile } = await profiler.post("Profiler.stop");
+      writeFileSync(join(PROFILE_DIR!, "streaming.cpuprofile"), JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const warm = curve[Math.min(curve.length - 1, Math.max(0, Math.ceil(SESSIONS / 5) - 1))]!;
     const end = curve.at(-1)!;
     const p99 = (h: ReturnType<typeof monitorEventLoopDelay>) => h.percentile(99) / 1e6;
+    out(`  curve, per batch of ${PARALLEL} sessions (change since the batch before):`);
+    for (const row of batches(
+      base,
+      curve.map((c) => c.at),
+      PARALLEL,
+    ))
+      out(row);
     out("  breakdown (baseline: before the first session, same run):");
     for (const row of table(base, warm.at, end.at)) out(row);
     out(`  wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);

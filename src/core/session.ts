@@ -26,6 +26,7 @@ import { buildSeedText } from "./thread/context-seed";
 import { LiveThread, modelOf } from "./thread/live-thread";
 import { promptText, withSeed, type PromptContent } from "./thread/prompt-text";
 import { agentInfoOf, recordNewThread, sinkFor } from "./session/new-thread";
+import { gitInfoAsync } from "./store/git-info";
 import { RuntimeTaps } from "./session/runtime-taps";
 import { steerSession, type SteerOptions } from "./session/steer";
 import { cancelledTurn, releaseBaseline } from "./session/turn-helpers";
@@ -104,10 +105,11 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     const threadId = opts.threadId ?? newThreadId();
     let handle: ThreadHandle | undefined;
     const baseline = opts.ledger?.prepare(opts.cwd); // the folder's baseline builds while the agent starts
+    const repo = gitInfoAsync(opts.cwd); // so do the folder's git facts (never rejects)
     try {
       const info = await untilAborted(runtime.ensureSession(), signal);
       let live: LiveThread;
-      ({ live, handle } = recordNewThread(opts, threadId, info, runtime));
+      ({ live, handle } = recordNewThread(opts, threadId, info, runtime, await repo));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       session.#info = info;
       releaseBaseline(baseline);

@@ -9,7 +9,6 @@
  */
 import { configOptionValue } from "./pickers-view";
 import type * as acp from "@agentclientprotocol/sdk";
-import { statSync } from "node:fs";
 import * as vscode from "vscode";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
@@ -117,18 +116,17 @@ export class LiveSession implements vscode.Disposable {
     const tail = [...this.#tail.sinceCheckpoint];
     const path = this.#thread?.live.handle.path;
     if (at === undefined || !path) return tail;
-    return [...(await readThreadEvents(path, at)), ...tail];
+    // the thread file is gone (deleted meanwhile): the tail is what is left
+    const stored = await readThreadEvents(path, at).catch(() => []);
+    return [...stored, ...tail];
   }
 
   /** The thread file holds every event so far (a turn ended, the thread opened or closed): the tail restarts. */
   #checkpoint(): void {
-    const path = this.#thread?.live.handle.path;
-    if (!path) return;
-    try {
-      this.#tail.reset(statSync(path).size);
-    } catch {
-      // the thread file is gone (deleted meanwhile): keep the tail
-    }
+    const handle = this.#thread?.live.handle;
+    // this process is the thread file's only writer (it holds the lock): the bytes it wrote are the file's size,
+    // no stat of the file on each turn's end (#24)
+    if (handle) this.#tail.reset(handle.size);
   }
 
   get sessionId(): string | undefined {

@@ -46,11 +46,14 @@ export function createPty(
   };
   const emit = (s: string) => (opened ? write.fire(s) : hold(s));
   let exited = false;
+  // VS Code keeps a terminal's pty while it lists the terminal, disposed or not: once disposed the pty lets go of
+  // its source (the engine's terminal and what that reaches), so only this closure's own state stays (#24)
+  let src: PtySource | undefined = source;
   // A pty that already exited throws on resize (EBADF); the terminal panel resizes whenever it likes.
   const resize = (cols: number, rows: number) => {
     if (exited) return;
     try {
-      source.resize?.(cols, rows);
+      src?.resize?.(cols, rows);
     } catch {
       /* the process is going away */
     }
@@ -74,13 +77,14 @@ export function createPty(
     },
     close() {},
     handleInput(data) {
-      if (!exited) source.write(data);
+      if (!exited) src?.write(data);
     },
     setDimensions(dims) {
       resize(dims.columns, dims.rows);
     },
     dispose() {
-      for (const s of subs) s.dispose();
+      for (const s of subs.splice(0)) s.dispose();
+      src = undefined;
       pending.length = 0;
       write.dispose();
     },

@@ -79,24 +79,17 @@ export class TerminalManager {
       term.output.append(data);
       onOutput.fire(typeof data === "string" ? data : data.toString("utf8"));
     });
+    const link: ViewLink = { term, onOutput, onExit };
     proc.onExit((exit) => {
       term.exit = exit;
+      link.exit = exit;
+      link.term = undefined;
       resolveExit(exit);
       onExit.fire(exit);
       this.#settle(term);
     });
     this.#terminals.set(term.id, term);
-    const commandLine = [params.command, ...(params.args ?? [])].join(" ");
-    const view: TerminalView = {
-      terminalId: term.id,
-      sessionId: params.sessionId,
-      commandLine,
-      cwd,
-      onOutput: (l) => onOutput.event(l),
-      onExit: (l) => (term.exit ? (l(term.exit), toDisposable(() => {})) : onExit.event(l)),
-      write: (data) => proc.write(data),
-      resize: (cols, rows) => proc.resize(cols, rows),
-    };
+    const view = viewOf(link, term, [params.command, ...(params.args ?? [])].join(" "), cwd);
     try {
       this.ctx.terminalHost?.onTerminalCreated(view);
     } catch (err) {
@@ -194,4 +187,31 @@ export class TerminalManager {
     if (!term) throw new AcpThreadsError("not_found", `unknown terminal ${terminalId}`);
     return term;
   }
+}
+
+/** What a terminal's view reaches: the running terminal (until it exits), its exit and its emitters. */
+interface ViewLink {
+  term?: ManagedTerminal;
+  exit?: TerminalExit;
+  readonly onOutput: Emitter<string>;
+  readonly onExit: Emitter<TerminalExit>;
+}
+
+/**
+ * What the terminal host holds of a terminal. VS Code keeps a terminal's pty (and so this view) as long as it
+ * lists the terminal, after its session closed too: the view's closures hold `link` only, which lets go of the
+ * terminal (its process, whose listeners share `create`'s scope and so hold the manager, its engine context and
+ * the whole session: runtime, protocol log, tool calls; a few MB per closed session) once it exited (#24).
+ */
+function viewOf(link: ViewLink, term: ManagedTerminal, commandLine: string, cwd: string): TerminalView {
+  return {
+    terminalId: term.id,
+    sessionId: term.sessionId,
+    commandLine,
+    cwd,
+    onOutput: (l) => link.onOutput.event(l),
+    onExit: (l) => (link.exit ? (l(link.exit), toDisposable(() => {})) : link.onExit.event(l)),
+    write: (data) => link.term?.proc.write(data),
+    resize: (cols, rows) => link.term?.proc.resize(cols, rows),
+  };
 }

@@ -160,7 +160,7 @@ export class WorkspaceTracker {
     if (this.#mode === "watch") return;
     this.#mode = "walk";
     // walks compare stats: give the clean tracked files (known from the index, never read) theirs
-    if (repo) for (const [rel, st] of this.#walk().files) this.#adoptStat(rel, st);
+    if (repo) for (const [rel, st] of (await this.#walk()).files) this.#adoptStat(rel, st);
   }
 
   #adoptStat(rel: string, st: StatInfo): void {
@@ -189,7 +189,7 @@ export class WorkspaceTracker {
   }
 
   async #walkBaseline(): Promise<void> {
-    const walk = this.#walk();
+    const walk = await this.#walk();
     if (walk.truncated) return this.#off(walk.files.size);
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
     const toRead: string[] = [];
@@ -314,7 +314,7 @@ export class WorkspaceTracker {
   }
 
   async #syncWalk(): Promise<FileDelta[]> {
-    const walk = this.#walk();
+    const walk = await this.#walk();
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);

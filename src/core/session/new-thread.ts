@@ -6,7 +6,7 @@ import type { AgentRuntime, SessionInfo } from "../acp/runtime";
 import { initialMetadata } from "../model/metadata";
 import { THREAD_FORMAT_VERSION } from "../model/records";
 import type { AgentInfoRef } from "../model/usage";
-import { gitInfo } from "../store/git-info";
+import type { GitInfo } from "../store/git-info";
 import type { ThreadHandle } from "../store/thread-store";
 import { BestEffortSink } from "../thread/best-effort-sink";
 import { LiveThread, modelOf } from "../thread/live-thread";
@@ -25,14 +25,16 @@ export function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
 }
 
 /**
- * Records a new thread `threadId` for the agent session `info` and returns its live view; `handle` is undefined
- * when the store failed and `onRecordError` took the error. The caller closes `handle` if it fails later.
+ * Records a new thread `threadId` for the agent session `info` (in the folder `repo` describes, gitInfoAsync) and
+ * returns its live view; `handle` is undefined when the store failed and `onRecordError` took the error. The
+ * caller closes `handle` if it fails later.
  */
 export function recordNewThread(
   opts: ThreadSessionOptions,
   threadId: string,
   info: SessionInfo,
   runtime: AgentRuntime,
+  repo: GitInfo,
 ): { live: LiveThread; handle: ThreadHandle | undefined } {
   const now = new Date();
   const start = {
@@ -40,7 +42,7 @@ export function recordNewThread(
     agent: opts.agent,
     mode: "acp" as const,
     cwd: opts.cwd,
-    ...gitInfo(opts.cwd),
+    ...repo,
     agentSessionId: info.sessionId,
     ...(opts.title ? { title: opts.title } : {}),
     ...(opts.origin ? { origin: opts.origin } : {}),

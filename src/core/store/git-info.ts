@@ -1,5 +1,7 @@
 /** The few git facts threads and snapshots record; every failure (no git, not a repo) reads as null. */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+
+export type GitInfo = { repoRoot: string | null; gitHead: string | null };
 
 function git(cwd: string, args: string[]): string | null {
   try {
@@ -12,10 +14,28 @@ function git(cwd: string, args: string[]): string | null {
   }
 }
 
-export function gitInfo(cwd: string): { repoRoot: string | null; gitHead: string | null } {
+export function gitInfo(cwd: string): GitInfo {
   const repoRoot = git(cwd, ["rev-parse", "--show-toplevel"]);
   if (!repoRoot) return { repoRoot: null, gitHead: null };
   return { repoRoot, gitHead: git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]) };
+}
+
+function gitAsync(cwd: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile("git", args, { cwd, encoding: "utf8", timeout: 5000 }, (err, out) =>
+      resolve(err ? null : out.trim() || null),
+    );
+  });
+}
+
+/**
+ * `gitInfo` without blocking the caller's thread: a session start on the extension host runs two git processes
+ * for it (~100 ms each on a loaded machine, a long task per session with execFileSync; #24).
+ */
+export async function gitInfoAsync(cwd: string): Promise<GitInfo> {
+  const repoRoot = await gitAsync(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!repoRoot) return { repoRoot: null, gitHead: null };
+  return { repoRoot, gitHead: await gitAsync(cwd, ["rev-parse", "--verify", "-q", "HEAD"]) };
 }
 
 /** Whether `commit` exists in the repository at `cwd`. */

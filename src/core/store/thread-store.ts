@@ -40,6 +40,10 @@ export class ThreadHandle {
   get closed(): boolean {
     return this.writer.closed;
   }
+  /** The thread file's size: the bytes written through this handle, the only writer while it is open. */
+  get size(): number {
+    return this.writer.size;
+  }
   append(input: RecordInput): ThreadRecord {
     return this.writer.append(input);
   }

@@ -10,6 +10,8 @@ import type { ThreadSink } from "./live-thread";
 export class BestEffortSink implements ThreadSink {
   #inner: ThreadSink | undefined;
   #closed = false;
+  /** The inner sink's size after its last good write: what the file surely holds once it failed. */
+  #size = 0;
 
   constructor(
     readonly threadId: string,
@@ -17,6 +19,7 @@ export class BestEffortSink implements ThreadSink {
     private readonly onError: (err: unknown) => void,
   ) {
     this.#inner = inner;
+    this.#size = inner?.size ?? 0;
   }
 
   /** False once the thread is no longer written (or never was). */
@@ -25,6 +28,9 @@ export class BestEffortSink implements ThreadSink {
   }
   get path(): string {
     return this.#inner?.path ?? "";
+  }
+  get size(): number {
+    return this.#size;
   }
   get closed(): boolean {
     return this.#inner ? this.#inner.closed : this.#closed;
@@ -48,6 +54,7 @@ export class BestEffortSink implements ThreadSink {
     if (!inner) return;
     try {
       fn(inner);
+      this.#size = inner.size;
     } catch (err) {
       this.#inner = undefined;
       this.#closed = inner.closed;

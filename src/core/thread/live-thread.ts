@@ -18,6 +18,8 @@ export interface ThreadSink {
   readonly threadId: string;
   readonly path: string;
   readonly closed: boolean;
+  /** Bytes in the thread file, everything appended so far included (the sink is its only writer). */
+  readonly size: number;
   append(input: RecordInput): unknown;
   patch(patch: MetadataPatch): unknown;
   sync(): void;

@@ -3,29 +3,37 @@
 // every one): the permission checks and audit log of each request, the sessions tree listing past threads again (every 5 s while an agent works), the traffic
 // recorder taking a busy agent's lines, and the provenance hover on a file being typed in.
 import assert from "node:assert/strict";
-import fs, { writeFileSync } from "node:fs";
+import childProcess, { execFileSync } from "node:child_process";
+import fs, { mkdirSync, writeFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PermissionStore, type AuditRecord } from "../../../src/core/acp/permission-store";
 import { ProtocolLog } from "../../../src/core/acp/protocol-log";
 import { readTraffic, TrafficRecorder } from "../../../src/core/bundle/traffic";
+import { BlobStore } from "../../../src/core/ledger/blob-store";
 import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
+import { WorkspaceTracker } from "../../../src/core/ledger/tracker";
+import { ThreadSession } from "../../../src/core/session";
 import { ThreadFollower } from "../../../src/core/store/thread-follower";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
 import { THREAD, turn, withLedger } from "./ledger/helpers";
 import { startInput, withTmp } from "./store/helpers";
 import { repoRoot } from "../../fixtures/agent-env/index";
+import { startFake } from "../../fixtures/fake-agents/in-process";
 
 /** The catalog's first-load worker, as the build bundles it. */
 const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
 
 type FsTable = Record<string, unknown>;
 
-/** Runs `fn` with every sync fs function counted; returns the names called (with repeats). */
-async function syncCalls(fn: () => Promise<void> | void): Promise<string[]> {
-  const table = fs as unknown as FsTable;
+/**
+ * Runs `fn` with every sync function of `module` (node:fs unless told) counted; returns the names called (with
+ * repeats).
+ */
+async function syncCalls(fn: () => Promise<void> | void, module: object = fs): Promise<string[]> {
+  const table = module as unknown as FsTable;
   const seen: string[] = [];
   const saved = new Map<string, unknown>();
   for (const name of Object.keys(table)) {
@@ -230,4 +238,52 @@ test("a permission check and its audit record make no sync file call; every reco
       Array.from({ length: 200 }, (_, i) => `t${i}`),
     );
     assert.equal((await stat(join(home, "audit.jsonl"))).mode & 0o777, 0o600);
+  }));
+
+test("the ledger's stat walk at each turn's end (no directory watches) makes no sync file call", () =>
+  withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    for (let d = 0; d < 5; d++) {
+      mkdirSync(join(ws, `d${d}`), { recursive: true });
+      for (let f = 0; f < 20; f++) writeFileSync(join(ws, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
+    }
+    const t = await WorkspaceTracker.open(ws, { blobs: new BlobStore(join(dir, "blobs")), watch: false });
+    try {
+      assert.equal(t.mode, "walk");
+      writeFileSync(join(ws, "d2", "f3.txt"), "changed by the turn\n");
+      writeFileSync(join(ws, "d4", "new.txt"), "added by the turn\n");
+      let deltas: Awaited<ReturnType<WorkspaceTracker["sync"]>> = [];
+      const calls = await syncCalls(async () => {
+        deltas = await t.sync();
+      });
+      assert.deepEqual(calls, []);
+      assert.deepEqual(deltas.map((d) => d.rel).sort(), ["d2/f3.txt", "d4/new.txt"]);
+    } finally {
+      t.dispose();
+    }
+  }));
+
+test("a new session's thread records the folder's git facts without a sync git process", () =>
+  withTmp(async (dir) => {
+    const ws = join(dir, "repo");
+    mkdirSync(ws);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first");
+    const store = new ThreadStore(join(dir, "home"));
+    let session: ThreadSession | undefined;
+    const calls = await syncCalls(async () => {
+      session = await ThreadSession.start({
+        store,
+        agent: { id: "fake", name: "Fake", command: "/bin/false" },
+        cwd: ws,
+        live: { flushMs: 0 },
+        createRuntime: () => startFake({ prompt: async () => "end_turn" }, { cwd: ws }),
+      });
+    }, childProcess);
+    await session!.close();
+    assert.deepEqual(calls, []);
+    const start = store.read(session!.threadId).records[0]!;
+    assert.equal(start.kind === "thread_start" && start.gitHead, git("rev-parse", "HEAD"));
+    assert.ok(start.kind === "thread_start" && start.repoRoot?.endsWith("repo"));
   }));

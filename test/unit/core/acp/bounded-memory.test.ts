@@ -5,6 +5,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { TerminalView } from "../../../../src/core/ports";
 import { LAST_READ_MAX_BYTES, LastReadCache } from "../../../../src/core/acp/last-read";
 import {
   MAX_TRACKED_CALLS,
@@ -15,7 +18,8 @@ import {
 import { SessionState } from "../../../../src/core/acp/session-state";
 import { spawnAgent } from "../../../../src/core/acp/spawn";
 import { STDERR_LINE_MAX_CHARS, StderrLines } from "../../../../src/core/acp/stderr-lines";
-import { FINISHED_KEEP_BYTES } from "../../../../src/core/acp/terminal-handler";
+import type { EngineContext } from "../../../../src/core/acp/session-state";
+import { FINISHED_KEEP_BYTES, TerminalManager } from "../../../../src/core/acp/terminal-handler";
 import { collect, startFake } from "../../../fixtures/fake-agents/in-process";
 
 test("the texts the agent read are kept up to a byte cap, least recently used first out", () => {
@@ -131,6 +135,49 @@ test("released and old terminals give their buffers back; the latest keep their 
     assert.ok(older.output.endsWith(" #200\n"));
   } finally {
     await rt.close();
+    await rm(cwd, { recursive: true, force: true });
+  }
+});
+
+/** A full garbage collection (the test runner has no --expose-gc). */
+const gc = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+test("a terminal's view, which VS Code keeps while it lists the terminal, lets go of its manager once it exited", async () => {
+  const cwd = await mkdtemp(join(tmpdir(), "acp-mem-"));
+  const views: TerminalView[] = [];
+  // the engine context reaches the whole session (its runtime, protocol log, tool calls)
+  const session = async () => {
+    const ctx = {
+      session: () => ({ cwd }),
+      guard: { check: async (p: string) => p },
+      terminalEnv: { ...process.env },
+      terminalHost: { onTerminalCreated: (v: TerminalView) => views.push(v) },
+      logger: { warn: () => undefined },
+      heavy: Buffer.alloc(1024 * 1024),
+    };
+    const manager = new TerminalManager(ctx as unknown as EngineContext, { noPty: true });
+    const { terminalId } = await manager.create({ sessionId: "s1", command: "echo hi" }, "engine");
+    await manager.waitForExit({ sessionId: "s1", terminalId });
+    manager.disposeAll();
+    return new WeakRef(ctx);
+  };
+  try {
+    const ctx = await session();
+    // a WeakRef's target stays for the rest of the job that made it: collect after a turn of the event loop
+    for (let i = 0; i < 20 && ctx.deref(); i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    assert.equal(views.length, 1);
+    assert.equal(ctx.deref(), undefined, "the exited terminal's view holds its manager and the session");
+    const exits: unknown[] = [];
+    views[0]!.onExit((e) => exits.push(e)).dispose();
+    assert.deepEqual(exits, [{ exitCode: 0, signal: null }], "the view still tells the exit");
+    views[0]!.write("ignored once exited");
+  } finally {
     await rm(cwd, { recursive: true, force: true });
   }
 });

@@ -18,6 +18,9 @@ function flakySink(failAt: number) {
     get closed() {
       return closed;
     },
+    get size() {
+      return got.length;
+    },
     append: (input: RecordInput) => write(input.kind),
     patch: (_p: MetadataPatch) => write("patch"),
     sync: () => undefined,
