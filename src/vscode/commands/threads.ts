@@ -34,7 +34,8 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
-export async function resumeThread(hub: Hub, node?: SessionNode | string): Promise<void> {
+/** Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). */
+export async function resumeThread(hub: Hub, node?: SessionNode | string, task?: string): Promise<void> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
   if (!past) return;
   const t = past.thread;
@@ -51,7 +52,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string): Promi
   const loaded = await hub.past.load(t.threadId);
   const session = hub.spawnSession({
     agent: agent.spec,
-    task: "",
+    task: typeof task === "string" ? task : "",
     mode: "session",
     cwd: t.cwd,
     resumeThreadId: t.threadId,
