@@ -2,7 +2,7 @@
 // or both (acpThreads.rewindThread with the choice the panel's quick pick gives), and a user rename survives the
 // agent's session_info titles.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { numberedMessages } from "../../../src/core/handoff/fork";
@@ -106,5 +106,44 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     assert.equal(again.title, "My own name");
     assert.equal(hub.threads.readMetadata(s.threadId).title, "My own name");
     await again.close();
+  });
+
+  it("deleting a thread can delete its agent's session too (session/delete); the thread is trashed either way", async () => {
+    const { hub } = await api();
+    const pidfile = join(workspaceRoot(), ".rw23-agent.pid");
+    const agents = cfg().get<Record<string, { env?: Record<string, string> }>>("agents") ?? {};
+    const fake = agents.fake!;
+    await cfg().update(
+      "agents",
+      {
+        ...agents,
+        "fake-del": {
+          ...fake,
+          displayName: "Fake agent (delete)",
+          env: { ...fake.env, FAKE_AGENT_DELETE: "1", FAKE_AGENT_PIDFILE: pidfile },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    const pastOf = async (id: string) => {
+      const loaded = await hub.past.load(id);
+      const { events: _events, ...thread } = loaded!;
+      return { type: "past" as const, thread };
+    };
+    const s = await spawnIdleFake("hello", "fake-del");
+    await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
+    const sessionId = s.sessionId;
+    await s.close();
+    await vscode.commands.executeCommand("acpThreads.delete", await pastOf(s.threadId), { agentSession: true });
+    assert.equal(readFileSync(`${pidfile}.delete`, "utf8"), sessionId);
+    assert.equal(hub.threads.exists(s.threadId), false);
+    // an agent without session/delete: the thread is trashed all the same
+    const t = await spawnIdleFake("hello");
+    await waitFor("turn 1", () => t.events.some((e) => e.type === "done"));
+    await t.close();
+    await vscode.commands.executeCommand("acpThreads.delete", await pastOf(t.threadId), { agentSession: true });
+    assert.equal(hub.threads.exists(t.threadId), false);
+    await cfg().update("agents", agents, vscode.ConfigurationTarget.Global);
+    for (const f of [pidfile, `${pidfile}.delete`]) rmSync(f, { force: true });
   });
 });
