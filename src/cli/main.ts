@@ -71,6 +71,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "put the files a thread changed back to before a turn (recorded, undoable)",
     load: () => import("./commands/restore"),
   },
+  rewind: {
+    summary: "go back to a prompt: restore the files to before it, fork the conversation there, or both",
+    load: () => import("./commands/rewind"),
+  },
   worktrees: {
     summary: "the git worktrees threads work in (run/exec --worktree): list, apply to the workspace, discard",
     load: () => import("./commands/worktrees"),

@@ -43,6 +43,7 @@ export const COMMAND_IDS = [
   "acpThreads.sendReview",
   "acpThreads.handoff",
   "acpThreads.forkThread",
+  "acpThreads.rewindThread",
   "acpThreads.sendHandoff",
   "acpThreads.cancelHandoff",
   "acpThreads.saveBugBundle",

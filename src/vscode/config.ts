@@ -31,6 +31,12 @@ export class Config {
     return vscode.workspace.getConfiguration(SECTION).get<T>(key, fallback) ?? fallback;
   }
 
+  /** Whether deleting a thread deletes its agent's session too (`session/delete`). */
+  get deleteAgentSession(): "ask" | "always" | "never" {
+    const v = this.#get<string>("deleteAgentSession", "ask");
+    return v === "always" || v === "never" ? v : "ask";
+  }
+
   get permissionMode(): PermissionPolicy {
     const v = this.#get<string>("permissionMode", "approve-reads");
     return (PERMISSION_POLICIES as readonly string[]).includes(v) ? (v as PermissionPolicy) : "approve-reads";

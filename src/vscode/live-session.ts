@@ -200,7 +200,8 @@ export class LiveSession implements vscode.Disposable {
     this.#checkpoint();
     this.#init.onThread?.(this.#thread, this);
     this.#thread.onEvent((e) => {
-      if (e.type === "session_info" && e.title?.trim()) this.title = displayTitle(e.title);
+      if (e.type === "session_info" && e.title?.trim() && !this.#thread?.live.metadata.titleByUser)
+        this.title = displayTitle(e.title);
       if (e.type === "commands") this.commands = e.commands;
       this.#push([e]);
     });

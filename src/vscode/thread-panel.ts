@@ -335,6 +335,13 @@ export class ThreadPanel implements vscode.Disposable {
           return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
         case "forkFrom":
           return void (await vscode.commands.executeCommand("acpThreads.forkThread", this.threadId, m.message, m.text));
+        case "rewindFrom":
+          return void (await vscode.commands.executeCommand(
+            "acpThreads.rewindThread",
+            this.threadId,
+            m.message,
+            m.text,
+          ));
         case "undoRestore":
           return void (await vscode.commands.executeCommand("acpThreads.restoreTurn", this.threadId, { op: m.op }));
         default:

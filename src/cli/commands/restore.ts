@@ -15,7 +15,7 @@ import { json, openThreadLedger } from "../ledger/common";
 
 const VERB = { revert: "revert", delete: "delete", recreate: "recreate", unchanged: "keep (already so)" } as const;
 
-function printPlan(io: CliIO, plan: RestorePlan, cwd: string): void {
+export function printPlan(io: CliIO, plan: RestorePlan, cwd: string): void {
   const what = plan.target.turn !== undefined ? `turn ${plan.target.turn}` : plan.target.op;
   io.stdout.write(`restore thread ${plan.threadId} to before ${what}: ${plan.items.length} file(s)\n`);
   for (const i of plan.items) {

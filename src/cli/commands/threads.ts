@@ -96,7 +96,21 @@ export const main = subcommands({
       "set the thread's title",
       rename,
     ),
-    delete: sub("delete", { synopsis: "ID", flags: {}, args: ID }, "move a thread to the trash", remove),
+    delete: sub(
+      "delete",
+      {
+        synopsis: "ID [--agent-session]",
+        flags: {
+          "agent-session": {
+            type: "boolean",
+            help: "also ask the thread's agent to delete its session (session/delete, when the agent offers it); the thread is moved to the trash even when that fails",
+          },
+        },
+        args: ID,
+      },
+      "move a thread to the trash",
+      remove,
+    ),
     restore: sub("restore", { synopsis: "ID", flags: {}, args: ID }, "bring a thread back from the trash", restore),
   },
   notes: "ID is a thread id or a unique prefix of one (at least 4 characters).",

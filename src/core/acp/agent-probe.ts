@@ -10,6 +10,8 @@ import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { createAgentRuntime } from "./agent-runtime";
 import type { AgentCapabilitiesView, AgentProbe } from "./runtime";
 import { killGroup } from "./spawn";
+import { authStatusText } from "./auth-status";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** Generous: gemini and opencode take 3–5 s to answer on an idle machine, 15 s and more on a busy one. */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -19,6 +21,8 @@ export interface ProbeOptions {
   env?: NodeJS.ProcessEnv;
   node?: NodeRuntimeOptions;
   timeoutMs?: number;
+  /** How long to wait after `initialize` for the agent's login state (`_auth/status_update`); default 1 s. */
+  authWaitMs?: number;
 }
 
 const setKeys = (o: object | null | undefined) =>
@@ -83,7 +87,13 @@ export async function probeAgent(spec: AgentSpec, opts: ProbeOptions): Promise<A
     );
   });
   try {
-    return summarizeCapabilities(await Promise.race([rt.start(), timeout]), Date.now() - started);
+    const caps = await Promise.race([rt.start(), timeout]);
+    const summary = summarizeCapabilities(caps, Date.now() - started);
+    // codex-acp 2.6 reports its login state in a notification right after the initialize answer
+    const until = Date.now() + (opts.authWaitMs ?? 1000);
+    while (!rt.authStatus() && Date.now() < until) await sleep(25);
+    const status = rt.authStatus();
+    return status ? { ...summary, authStatus: status } : summary;
   } catch (err) {
     return failed(err);
   } finally {
@@ -109,5 +119,6 @@ export function probeLines(probe: AgentProbe): string[] {
     `prompt   ${list(probe.promptCapabilities)}`,
     `mcp      ${list(probe.mcpCapabilities)}`,
     `auth     ${list(auth)}`,
+    ...(probe.authStatus ? [`login    ${authStatusText(probe.authStatus)}`] : []),
   ];
 }

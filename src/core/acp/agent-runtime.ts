@@ -230,6 +230,18 @@ class Runtime implements AcpAgentRuntime {
     this.#sessions.delete(sessionId);
   }
 
+  /** `session/delete`, when the agent advertises `sessionCapabilities.delete`: the agent forgets the session. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.start();
+    if (!this.#init?.agentCapabilities?.sessionCapabilities?.delete)
+      throw new AcpThreadsError(
+        "protocol",
+        `${this.opts.agent.displayName} does not offer deleting its sessions over ACP`,
+      );
+    await this.#agent().request(methods.agent.session.delete, { sessionId });
+    this.#sessions.delete(sessionId);
+  }
+
   async logout(): Promise<void> {
     await this.start();
     if (!this.#init?.agentCapabilities?.auth?.logout)

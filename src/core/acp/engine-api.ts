@@ -59,6 +59,8 @@ export interface AcpAgentRuntime extends AgentRuntime {
    * offer it gets a clear `protocol` error and nothing is sent.
    */
   logout(): Promise<void>;
+  /** `session/delete` (when the agent advertises `sessionCapabilities.delete`; otherwise an error). */
+  deleteSession(sessionId: string): Promise<void>;
   /** Output of a terminal this runtime served, also after release (for rendering tool calls). */
   terminalOutput(terminalId: string): { output: string; truncated: boolean } | undefined;
   /** Terminals still held and the bytes of their buffers (bounded over a long session). */

@@ -97,6 +97,8 @@ export interface AgentProbe {
   /** `mcpCapabilities` that are true (`http`, `sse`). */
   mcpCapabilities?: string[];
   authMethods?: { id: string; name: string; kind: "agent" | "terminal" | "env_var"; vars?: string[] }[];
+  /** The login state the agent reported (`_auth/status_update`, codex-acp 2.6), when it did. */
+  authStatus?: { kind: string; label?: string };
   elapsedMs: number;
 }
 

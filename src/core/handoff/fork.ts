@@ -19,16 +19,19 @@ export function numberedMessages(records: readonly ThreadRecord[]): (Conversatio
     .map((e, i) => ({ ...e, n: i + 1 }));
 }
 
-/** The records a fork at message `at` copies; throws a usage error for an index out of range. */
-export function forkCut(threadId: string, records: readonly ThreadRecord[], at: number) {
+/**
+ * The records a fork at message `at` copies; throws a usage error for an index out of range. `at` 0 (an empty
+ * conversation) only for a rewind to the first prompt (`allowEmpty`).
+ */
+export function forkCut(threadId: string, records: readonly ThreadRecord[], at: number, allowEmpty = false) {
   const messages = numberedMessages(records);
   if (!messages.length) throw new AcpThreadsError("usage", `thread ${threadId} has no messages to fork from`);
-  if (!Number.isInteger(at) || at < 1 || at > messages.length)
+  if (!Number.isInteger(at) || at < (allowEmpty ? 0 : 1) || at > messages.length)
     throw new AcpThreadsError(
       "usage",
       `message ${at} is out of range: thread ${threadId} has ${messages.length} message${messages.length > 1 ? "s" : ""} (1–${messages.length}, as 'acp-threads threads show' numbers them)`,
     );
-  const end = messages[at]?.index ?? records.length;
+  const end = at === 0 ? messages[0]!.index : (messages[at]?.index ?? records.length);
   const kept = records.slice(0, end).filter((r) => !SKIPPED.has(r.kind));
   return { records: kept, atEnd: at === messages.length, messages: messages.length };
 }
@@ -40,19 +43,23 @@ export interface ForkInput {
   agent?: AgentRef;
   /** The agent session `session/fork` made, if one was. */
   agentSessionId?: string;
+  /** The fork's title (default: "Fork of <source> [at message N]"). */
+  title?: string;
+  /** A rewind to the first prompt forks an empty conversation (`at` 0). */
+  allowEmpty?: boolean;
 }
 
 /** Writes the fork; returns its id and, when the source could not list it (another process holds it), why. */
 export function writeFork(store: ThreadStore, sourceId: string, at: number, input: ForkInput = {}) {
   const { metadata, records } = store.read(sourceId);
-  const cut = forkCut(sourceId, records, at);
+  const cut = forkCut(sourceId, records, at, input.allowEmpty);
   const handle = store.create({
     agent: input.agent ?? metadata.agent,
     mode: metadata.mode,
     cwd: metadata.cwd,
     repoRoot: metadata.repoRoot,
     gitHead: metadata.gitHead,
-    title: `Fork of ${metadata.title ?? sourceId}${cut.atEnd ? "" : ` at message ${at}`}`,
+    title: input.title ?? `Fork of ${metadata.title ?? sourceId}${cut.atEnd ? "" : ` at message ${at}`}`,
     ...(input.agentSessionId ? { agentSessionId: input.agentSessionId } : {}),
     origin: { kind: "fork", source: sourceId, messageIndex: at },
   });

@@ -34,6 +34,8 @@ export interface ThreadMetadata extends Pick<
   worktree: WorktreeRef | null;
   /** Threads forked from this one, oldest first. */
   forks: string[];
+  /** The title is the user's (a rename): agent titles (`session_info_update`) do not replace it. */
+  titleByUser: boolean;
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -60,6 +62,7 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     handedOffTo: [],
     worktree: null,
     forks: [],
+    titleByUser: false,
   };
 }
 
@@ -80,6 +83,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("model")) next.model = patch.model ?? null;
   if (has("reason")) next.reason = patch.reason ?? null;
   if (has("worktree")) next.worktree = patch.worktree ?? null;
+  if (has("titleByUser")) next.titleByUser = patch.titleByUser ?? false;
   return next;
 }
 

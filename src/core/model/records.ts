@@ -51,6 +51,8 @@ export interface MetadataPatch {
   forks?: string[] | null;
   /** The git worktree the thread works in (#25); null: it was discarded. */
   worktree?: WorktreeRef | null;
+  /** The user named the thread (a rename): the agent's `session_info_update` titles no longer replace it. */
+  titleByUser?: boolean | null;
 }
 
 /** A thread's own git worktree: where it is, the repository it was made from, and the commit it started at. */
@@ -285,6 +287,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   reason: (v) => typeof v === "string",
   handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   forks: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
+  titleByUser: (v) => typeof v === "boolean",
   worktree: (v) =>
     typeof v === "object" &&
     v !== null &&

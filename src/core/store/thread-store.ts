@@ -29,6 +29,7 @@ export interface ThreadRead {
 
 /** A thread open for writing (the store keeps at most one per thread in this process). */
 export class ThreadHandle {
+  readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
   constructor(
     readonly threadId: string,
     readonly writer: JsonlWriter,
@@ -54,7 +55,13 @@ export class ThreadHandle {
   patch(patch: MetadataPatch): ThreadRecord {
     const rec = this.writer.append({ kind: "meta_patch", patch });
     this.writer.sync();
+    for (const fn of this.#patchListeners) fn(patch);
     return rec;
+  }
+  /** Follows every patch written through this handle (a rename while a session holds the thread); returns the unsubscribe. */
+  onPatch(fn: (patch: MetadataPatch) => void): () => void {
+    this.#patchListeners.add(fn);
+    return () => this.#patchListeners.delete(fn);
   }
   sync(): void {
     this.writer.sync();
@@ -142,9 +149,10 @@ export class ThreadStore {
     return this.#withHandle(threadId, (h) => h.patch(patch));
   }
 
+  /** The user's title (kept over the agent's titles); null or blank clears it, and agent titles apply again. */
   rename(threadId: string, title: string | null): void {
     const clean = title?.trim() || null;
-    this.patchMetadata(threadId, { title: clean });
+    this.patchMetadata(threadId, { title: clean, titleByUser: clean !== null });
   }
 
   read(threadId: string): ThreadRead {

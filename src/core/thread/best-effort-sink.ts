@@ -41,6 +41,9 @@ export class BestEffortSink implements ThreadSink {
   patch(patch: MetadataPatch): void {
     this.#try((s) => s.patch(patch));
   }
+  onPatch(fn: (patch: MetadataPatch) => void): () => void {
+    return this.#inner?.onPatch?.(fn) ?? (() => undefined);
+  }
   sync(): void {
     this.#try((s) => s.sync());
   }

@@ -22,6 +22,8 @@ export interface ThreadSink {
   readonly size: number;
   append(input: RecordInput): unknown;
   patch(patch: MetadataPatch): unknown;
+  /** Follows patches written through the sink by others (a rename while the session holds the thread). */
+  onPatch?(fn: (patch: MetadataPatch) => void): () => void;
   sync(): void;
   close(): void;
 }
@@ -63,6 +65,7 @@ export class LiveThread {
     opts: LiveThreadOptions = {},
   ) {
     this.#meta = metadata;
+    handle.onPatch?.((p) => (this.#meta = applyPatch(this.#meta, p)));
     this.#flushBytes = opts.flushBytes ?? 64 * 1024;
     this.#flushMs = opts.flushMs ?? 1000;
   }
@@ -145,7 +148,9 @@ export class LiveThread {
         return;
       }
       case "session_info":
-        if (typeof event.title === "string" && event.title.trim()) this.patch({ title: event.title.trim() });
+        // the agent's title replaces the first prompt's, never the user's own (a rename)
+        if (typeof event.title === "string" && event.title.trim() && !this.#meta.titleByUser)
+          this.patch({ title: event.title.trim() });
         return;
       case "compaction":
         if (event.summary) {

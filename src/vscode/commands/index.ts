@@ -28,6 +28,7 @@ import { retryCommand, saveBugBundleCommand } from "./ops";
 import { clearDataCommand } from "../clear-data";
 import { handoffCommand } from "../handoff/handoff-command";
 import { forkThreadCommand } from "./fork";
+import { rewindThreadCommand } from "./rewind";
 import { briefEditors } from "../handoff/brief-editor";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
@@ -79,6 +80,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.sendReview": (hub, target?: unknown, opts?: { intro?: unknown }) => hub.ledger.sendReview(target, opts),
   "acpThreads.handoff": handoffCommand,
   "acpThreads.forkThread": forkThreadCommand,
+  "acpThreads.rewindThread": rewindThreadCommand,
   "acpThreads.sendHandoff": (_hub, target?: unknown) => briefEditors.send(target),
   "acpThreads.cancelHandoff": (_hub, target?: unknown) => briefEditors.cancel(target),
   "acpThreads.saveBugBundle": saveBugBundleCommand,

@@ -5,7 +5,11 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { exportMarkdown, markdownFileName } from "../../core/snapshot/markdown-file";
+import { deleteAgentSession } from "../../core/acp/agent-logout";
+import { resolveCommand } from "../../core/acp/agent-registry";
+import { errorMessage } from "../../core/errors";
 import { configuredAgents } from "../agents";
+import { nodeRuntimeOptions } from "../node-runtime";
 import type { Hub } from "../hub";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
@@ -34,7 +38,8 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
-export async function resumeThread(hub: Hub, node?: SessionNode | string): Promise<void> {
+/** Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). */
+export async function resumeThread(hub: Hub, node?: SessionNode | string, task?: string): Promise<void> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
   if (!past) return;
   const t = past.thread;
@@ -51,7 +56,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string): Promi
   const loaded = await hub.past.load(t.threadId);
   const session = hub.spawnSession({
     agent: agent.spec,
-    task: "",
+    task: typeof task === "string" ? task : "",
     mode: "session",
     cwd: t.cwd,
     resumeThreadId: t.threadId,
@@ -72,17 +77,60 @@ export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> 
   hub.tree.refresh();
 }
 
-export async function deleteThread(hub: Hub, node?: SessionNode): Promise<void> {
+const WITH_SESSION = "Delete with the agent's session";
+
+/**
+ * Moves a stored thread to the trash; with its agent's session too when the setting says so or the user picks it
+ * (`opts` skips the dialog: tests, scripts). The local delete happens whatever the agent answers.
+ */
+export async function deleteThread(hub: Hub, node?: SessionNode, opts?: { agentSession?: boolean }): Promise<void> {
   const past = asPast(node);
   if (!past) return;
-  const ok = await vscode.window.showWarningMessage(
-    `Delete "${past.thread.title}"? It moves to the trash folder of ACP Threads.`,
-    { modal: true },
-    "Delete",
-  );
-  if (ok !== "Delete") return;
+  const setting = hub.config.deleteAgentSession;
+  const offer = !!past.thread.sessionId && setting === "ask";
+  const ok =
+    opts !== undefined
+      ? opts.agentSession
+        ? WITH_SESSION
+        : "Delete"
+      : await vscode.window.showWarningMessage(
+          `Delete "${past.thread.title}"? It moves to the trash folder of ACP Threads.`,
+          { modal: true },
+          "Delete",
+          ...(offer ? [WITH_SESSION] : []),
+        );
+  if (ok !== "Delete" && ok !== WITH_SESSION) return;
+  const agentSession = !!past.thread.sessionId && (ok === WITH_SESSION || (opts === undefined && setting === "always"));
+  const failed = agentSession ? await deleteAgentSessionOf(hub, past) : undefined;
   hub.threads.delete(past.thread.threadId);
   hub.tree.refresh();
+  if (failed)
+    void vscode.window.showWarningMessage(
+      `ACP Threads: "${past.thread.title}" was moved to the trash, but the agent's session was not deleted: ${failed}`,
+    );
+}
+
+/** `session/delete` through a one-shot start of the thread's agent; the error message, if it failed. */
+async function deleteAgentSessionOf(hub: Hub, past: Past): Promise<string | undefined> {
+  const t = past.thread;
+  const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
+  if (!agent) return `the agent "${t.agent}" is not configured any more`;
+  const env = { ...process.env, ...agent.spec.env };
+  const command = resolveCommand(agent.spec.command, t.cwd, env);
+  if (!command) return `${agent.spec.displayName}: "${agent.spec.command}" was not found`;
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `ACP Threads: deleting the agent's session…` },
+      () =>
+        deleteAgentSession({ ...agent.spec, command }, t.sessionId!, {
+          cwd: t.cwd,
+          node: nodeRuntimeOptions(hub.config, hub.home),
+        }),
+    );
+    return undefined;
+  } catch (err) {
+    return errorMessage(err);
+  }
 }
 
 /** `dest` (optional) skips the save dialog. Returns the snapshot's path. */

@@ -134,6 +134,8 @@ export type WebviewMessage =
   | { type: "reviewTurn"; turn: number }
   /** "Fork from here": message `message` (1-based, user and agent messages) whose text is `text`. */
   | { type: "forkFrom"; message: number; text: string }
+  /** "Edit and resend" (rewind) on prompt `message` (numbered as forkFrom's) whose text is `text`. */
+  | { type: "rewindFrom"; message: number; text: string }
   | { type: "restoreTurn"; turn: number }
   /** "Keep all": every change of the turn still to review is kept. */
   | { type: "keepTurn"; turn: number }
@@ -191,8 +193,9 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case "keepTurn":
       return Number.isInteger(m.turn) && (m.turn as number) >= 1 ? { type: m.type, turn: m.turn as number } : undefined;
     case "forkFrom":
+    case "rewindFrom":
       return Number.isInteger(m.message) && (m.message as number) >= 1 && str(m.text)
-        ? { type: "forkFrom", message: m.message as number, text: m.text }
+        ? { type: m.type, message: m.message as number, text: m.text }
         : undefined;
     case "rendered":
       return Number.isInteger(m.entries) && Number.isInteger(m.inDom)

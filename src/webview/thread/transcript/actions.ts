@@ -66,13 +66,13 @@ export function wireTranscriptActions(
       const entry = i === undefined ? undefined : view.model.entries[i];
       if (entry && "text" in entry && typeof entry.text === "string") post({ type: "copyText", text: entry.text });
       flash(t, "check");
-    } else if (t.classList.contains("msg-fork")) {
+    } else if (t.classList.contains("msg-fork") || t.classList.contains("msg-rewind")) {
       const i = entryIndex(t);
       const entries = i === undefined ? [] : view.model.entries.slice(0, i + 1);
       const entry = entries.at(-1);
       const n = entries.filter((e) => e.kind === "user" || e.kind === "agent").length;
-      if (entry && "text" in entry && typeof entry.text === "string" && n)
-        post({ type: "forkFrom", message: n, text: entry.text });
+      const type = t.classList.contains("msg-rewind") ? "rewindFrom" : "forkFrom";
+      if (entry && "text" in entry && typeof entry.text === "string" && n) post({ type, message: n, text: entry.text });
     } else if (t.classList.contains("code-copy")) {
       post({ type: "copyText", text: code() });
       flash(t, "check");

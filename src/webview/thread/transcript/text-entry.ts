@@ -14,6 +14,8 @@ export type TextEntry = Entry & { kind: "user" | "agent" | "thought" };
 const COPY = `<button type="button" class="msg-copy icon-button" title="Copy message" aria-label="Copy message">${icon("copy")}</button>`;
 /** A new linked thread with the conversation up to this message (commands/fork.ts on the host). */
 const FORK = `<button type="button" class="msg-fork icon-button" title="Fork from here: a new thread with the conversation up to this message" aria-label="Fork from here">${icon("repo-forked")}</button>`;
+/** "Edit and resend" a prompt: rewind the code, the conversation or both to before it (commands/rewind.ts). */
+const REWIND = `<button type="button" class="msg-rewind icon-button" title="Edit and resend: rewind the code, the conversation or both to before this prompt" aria-label="Edit and resend">${icon("edit")}</button>`;
 export class TextEntryView {
   readonly #stream = new MarkdownStream();
   #done: HTMLElement | undefined;
@@ -31,7 +33,7 @@ export class TextEntryView {
       const who = e.steered
         ? `${icon("debug-step-into")} You <span class="muted">· steered into the running turn</span>`
         : `${icon("account")} You`;
-      this.root.innerHTML = `<div class="msg user${e.steered ? " steered" : ""}">${COPY}${FORK}<div class="who">${who}</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
+      this.root.innerHTML = `<div class="msg user${e.steered ? " steered" : ""}">${COPY}${e.steered ? "" : REWIND}${FORK}<div class="who">${who}</div><div class="md">${renderMarkdown(e.text, userMarkdown)}</div>${renderContextChips(e.context)}</div>`;
       return;
     }
     if (!this.#done) {

@@ -31,6 +31,21 @@ test("the probe reports what initialize advertised: agentInfo, load, session and
     assert.deepEqual(auth.authMethods, [{ id: "fake-login", name: "Fake login", kind: "agent" }]);
   }));
 
+test("the probe reports the login state the agent sends after initialize (_auth/status_update); doctor prints it", () =>
+  withTmp(async (cwd) => {
+    const env = { ...process.env, FAKE_AGENT_AUTH_STATUS: "Logged in as ada@example.com" };
+    const probe = await probeAgent(fake(), { cwd, env, authWaitMs: 60_000 });
+    assert.equal(probe.ok, true, probe.error);
+    assert.deepEqual(probe.authStatus, { kind: "chat-gpt", label: "Logged in as ada@example.com" });
+    assert.equal(probeLines(probe).at(-1), "login    Logged in as ada@example.com");
+    const none = await probeAgent(fake(), { cwd });
+    assert.equal(none.authStatus, undefined);
+    assert.equal(
+      probeLines(none).some((l) => l.startsWith("login")),
+      false,
+    );
+  }));
+
 test("a probe failure is the probe's error, never a throw: crash, silence (timeout), missing Node", () =>
   withTmp(async (cwd) => {
     const crash = await probeAgent(fake("crash-init"), { cwd });

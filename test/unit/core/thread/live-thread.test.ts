@@ -111,6 +111,32 @@ test("observations become explicit meta_patch records: title, status and counter
     assert.ok(patches.length <= 6, `one patch per observation point, got ${patches.length}`);
   }));
 
+test("a user rename (while the session holds the thread) is never replaced by the agent's titles, after a reload too", () =>
+  withTmp((dir) => {
+    const { store, lt } = live(dir);
+    lt.beginTurn("first prompt");
+    lt.record({ type: "done", stopReason: "end_turn" });
+    store.rename(lt.threadId, "  My name  ");
+    assert.equal(lt.metadata.titleByUser, true, "the live thread follows the rename written through its handle");
+    lt.record({ type: "session_info", title: "Agent title" });
+    assert.equal(lt.metadata.title, "My name");
+    lt.close("done");
+    const meta = store.readMetadata(lt.threadId);
+    assert.deepEqual([meta.title, meta.titleByUser], ["My name", true]);
+    // a reopened session keeps honouring it
+    const again = new LiveThread(store.open(lt.threadId), meta, { flushMs: 0 });
+    again.record({ type: "session_info", title: "Another agent title" });
+    assert.equal(again.metadata.title, "My name");
+    // clearing the name hands the title back to the agent
+    store.rename(lt.threadId, "");
+    again.record({ type: "session_info", title: "Agent title 2" });
+    again.close("done");
+    assert.deepEqual(
+      [store.readMetadata(lt.threadId).title, store.readMetadata(lt.threadId).titleByUser],
+      ["Agent title 2", false],
+    );
+  }));
+
 test("compactions, permissions, plans, usage, errors and the model are recorded", () =>
   withTmp((dir) => {
     const { store, lt } = live(dir);

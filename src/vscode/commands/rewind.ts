@@ -1,0 +1,101 @@
+/**
+ * "Edit and resend" on a prompt of the thread panel (Claude Code's rewind, core/handoff/rewind.ts): edit the text,
+ * then choose code and conversation (restore the files to before that prompt's turn, then fork the conversation
+ * before it and send the edited prompt there), conversation only (the fork and the prompt; files untouched) or
+ * code only (the restore; the conversation unchanged). The restore is the panel's "Restore workspace" (preview,
+ * files edited since are overwritten only when confirmed, "Undo restore"); cancelling it forks nothing.
+ */
+import * as vscode from "vscode";
+import { AcpThreadsError } from "../../core/errors";
+import { numberedMessages, writeFork } from "../../core/handoff/fork";
+import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/handoff/rewind";
+import type { Hub } from "../hub";
+import { matchMessage } from "./fork";
+import { resumeThread } from "./threads";
+
+export interface RewindOptions {
+  /** The edited prompt (asked when absent). */
+  prompt?: string;
+  /** What to rewind (asked when absent). */
+  mode?: RewindMode;
+  /** As the restore command's: no preview, and files edited since are refused unless `force`. */
+  yes?: boolean;
+  force?: boolean;
+}
+
+const CHOICES: (vscode.QuickPickItem & { mode: RewindMode })[] = [
+  {
+    mode: "both",
+    label: "$(history) Code and conversation",
+    detail: "Restore the files to before this prompt and fork the conversation here with the edited prompt",
+  },
+  {
+    mode: "conversation",
+    label: "$(comment-discussion) Conversation only",
+    detail: "Fork the conversation here with the edited prompt; the files stay as they are",
+  },
+  {
+    mode: "code",
+    label: "$(file-code) Code only",
+    detail: "Restore the files to before this prompt; the conversation stays as it is",
+  },
+];
+
+/** Returns the fork's id (undefined for code only, or when cancelled). */
+export async function rewindThreadCommand(
+  hub: Hub,
+  threadId?: unknown,
+  message?: unknown,
+  text?: unknown,
+  opts: RewindOptions = {},
+): Promise<string | undefined> {
+  if (typeof threadId !== "string" || typeof message !== "number")
+    throw new AcpThreadsError("usage", "Edit and resend needs a thread and a message");
+  const { records } = hub.threads.read(threadId);
+  const n = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
+  const point = rewindPoint(threadId, records, n);
+  const mode =
+    opts.mode ??
+    (await vscode.window.showQuickPick(CHOICES, { title: `Rewind to message ${n}`, placeHolder: "What to rewind" }))
+      ?.mode;
+  if (!mode) return undefined;
+  const prompt =
+    mode === "code"
+      ? undefined
+      : (opts.prompt ??
+        (await vscode.window.showInputBox({
+          title: "Edit and resend",
+          prompt: "The prompt the forked thread sends",
+          value: point.text,
+        })));
+  if (mode !== "code" && prompt === undefined) return undefined;
+  if (mode !== "conversation") {
+    const plan = await planRewindRestore(hub.ledger.ledger, threadId, point.turn);
+    if (!plan && mode === "code") {
+      void vscode.window.showInformationMessage(`Nothing to restore: no file changed from message ${n} on.`);
+      return undefined;
+    }
+    if (plan) {
+      const op = await vscode.commands.executeCommand<string | undefined>(
+        "acpThreads.restoreTurn",
+        threadId,
+        { op: plan.target.op },
+        { yes: opts.yes, force: opts.force },
+      );
+      if (!op) return undefined; // cancelled: no fork either
+    }
+    if (mode === "code") return undefined;
+  }
+  const title = hub.threads.readMetadata(threadId).title ?? threadId;
+  const fork = writeFork(hub.threads, threadId, point.forkAt, {
+    allowEmpty: true,
+    title: `${title} (rewound to message ${n})`,
+  });
+  hub.past.catalog.rescan();
+  hub.tree.refresh();
+  if (prompt?.trim()) await resumeThread(hub, fork.threadId, prompt);
+  else hub.panels.open(fork.threadId);
+  if (fork.unlinked)
+    void vscode.window.showWarningMessage(`The rewound thread does not list its fork yet: ${fork.unlinked}`);
+  return fork.threadId;
+}

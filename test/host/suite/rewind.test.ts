@@ -1,0 +1,149 @@
+// #23 items 3 and 5 in the real extension host: "Edit and resend" on a prompt rewinds the code, the conversation
+// or both (acpThreads.rewindThread with the choice the panel's quick pick gives), and a user rename survives the
+// agent's session_info titles.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { numberedMessages } from "../../../src/core/handoff/fork";
+import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+
+const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+
+describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", () => {
+  before(async () => {
+    await useFakeAgent();
+    await cfg().update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await cfg().update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+  });
+
+  it("code only, conversation only, then code and conversation", async () => {
+    const { hub } = await api();
+    const a = join(workspaceRoot(), "rw23-a.txt");
+    const b = join(workspaceRoot(), "rw23-b.txt");
+    const s = await spawnIdleFake(`write ${a} one`);
+    const turn = async (text: string) => {
+      const done = s.events.filter((e) => e.type === "done").length;
+      await s.prompt(text);
+      await waitFor(`"${text}" to end`, () => s.events.filter((e) => e.type === "done").length > done);
+    };
+    await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
+    await turn(`write ${a} two`);
+    await turn(`write ${b} bee`);
+    await turn("hello");
+    await waitFor("the ledger's turn 3", () => hub.ledger.ledger.read(s.threadId).ops.find((o) => o.op === "turn-3"));
+    const texts = (id: string) => numberedMessages(hub.threads.read(id).records).map((m) => m.text);
+    const source = texts(s.threadId);
+    assert.equal(source.length, 8);
+    const rewind = (n: number, opts: object) =>
+      vscode.commands.executeCommand<string | undefined>("acpThreads.rewindThread", s.threadId, n, source[n - 1], {
+        yes: true,
+        ...opts,
+      });
+
+    // code only: the files go back to before prompt 5, the conversation stays
+    assert.equal(await rewind(5, { mode: "code" }), undefined);
+    await waitFor("b.txt restored away", () => !existsSync(b));
+    assert.equal(readFileSync(a, "utf8"), "two");
+    assert.deepEqual(texts(s.threadId), source);
+
+    // conversation only: a fork before prompt 3 sends the edited prompt; the files stay
+    const conv = await rewind(3, { mode: "conversation", prompt: "say it another way" });
+    assert.ok(conv);
+    const fs = await waitFor("the fork's session", () => hub.live.get(conv));
+    await waitFor("the fork's turn", () => fs.events.some((e) => e.type === "done"));
+    await waitFor("the fork's prompt recorded", () => texts(conv).length === 4);
+    assert.deepEqual(texts(conv).slice(0, 3), [source[0], source[1], "say it another way"]);
+    assert.deepEqual(hub.threads.readMetadata(conv).origin, { kind: "fork", source: s.threadId, messageIndex: 2 });
+    assert.equal(readFileSync(a, "utf8"), "two");
+
+    // code and conversation: a.txt back to "one", and a second fork
+    const both = await rewind(3, { mode: "both", prompt: "once more" });
+    assert.ok(both && both !== conv);
+    await waitFor("a.txt restored", () => readFileSync(a, "utf8") === "one");
+    await waitFor("the second fork's prompt", () => texts(both).length >= 3 && texts(both)[2] === "once more");
+    assert.deepEqual(hub.threads.readMetadata(s.threadId).forks, [conv, both]);
+    // the restore is undoable like any restore
+    const last = hub.ledger.ledger
+      .read(s.threadId)
+      .ops.filter((o) => o.type === "restore")
+      .at(-1)!;
+    await vscode.commands.executeCommand("acpThreads.restoreTurn", s.threadId, { op: last.op }, { yes: true });
+    await waitFor("a.txt back to two", () => readFileSync(a, "utf8") === "two");
+    await hub.live.get(conv)?.close();
+    await hub.live.get(both)?.close();
+    await s.close();
+  });
+
+  it("a rename is kept when the agent names the thread later, and after a reload", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake("hello");
+    await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
+    // what the panel's rename does (thread-panel.ts "rename" → hub rename)
+    s.title = "My own name";
+    hub.threads.rename(s.threadId, "My own name");
+    hub.panels.retitle(s.threadId, "My own name");
+    const done = s.events.filter((e) => e.type === "done").length;
+    await s.prompt("title The agent's name");
+    await waitFor("the titling turn", () => s.events.filter((e) => e.type === "done").length > done);
+    assert.equal(s.title, "My own name");
+    assert.equal(hub.panels.shown(s.threadId)?.title, "My own name");
+    const meta = hub.threads.readMetadata(s.threadId);
+    assert.deepEqual([meta.title, meta.titleByUser], ["My own name", true]);
+    await s.close();
+    // resumed: the flag still holds
+    await vscode.commands.executeCommand("acpThreads.resume", s.threadId);
+    const again = await waitFor("the resumed session", () =>
+      hub.live.get(s.threadId)?.thread ? hub.live.get(s.threadId) : undefined,
+    );
+    await waitFor("idle", () => again.status === "idle");
+    const before = again.events.filter((e) => e.type === "done").length;
+    await again.prompt("title Another agent name");
+    await waitFor("the titling turn", () => again.events.filter((e) => e.type === "done").length > before);
+    assert.equal(again.title, "My own name");
+    assert.equal(hub.threads.readMetadata(s.threadId).title, "My own name");
+    await again.close();
+  });
+
+  it("deleting a thread can delete its agent's session too (session/delete); the thread is trashed either way", async () => {
+    const { hub } = await api();
+    const pidfile = join(workspaceRoot(), ".rw23-agent.pid");
+    const agents = cfg().get<Record<string, { env?: Record<string, string> }>>("agents") ?? {};
+    const fake = agents.fake!;
+    await cfg().update(
+      "agents",
+      {
+        ...agents,
+        "fake-del": {
+          ...fake,
+          displayName: "Fake agent (delete)",
+          env: { ...fake.env, FAKE_AGENT_DELETE: "1", FAKE_AGENT_PIDFILE: pidfile },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    const pastOf = async (id: string) => {
+      const loaded = await hub.past.load(id);
+      const { events: _events, ...thread } = loaded!;
+      return { type: "past" as const, thread };
+    };
+    const s = await spawnIdleFake("hello", "fake-del");
+    await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
+    const sessionId = s.sessionId;
+    await s.close();
+    await vscode.commands.executeCommand("acpThreads.delete", await pastOf(s.threadId), { agentSession: true });
+    assert.equal(readFileSync(`${pidfile}.delete`, "utf8"), sessionId);
+    assert.equal(hub.threads.exists(s.threadId), false);
+    // an agent without session/delete: the thread is trashed all the same
+    const t = await spawnIdleFake("hello");
+    await waitFor("turn 1", () => t.events.some((e) => e.type === "done"));
+    await t.close();
+    await vscode.commands.executeCommand("acpThreads.delete", await pastOf(t.threadId), { agentSession: true });
+    assert.equal(hub.threads.exists(t.threadId), false);
+    await cfg().update("agents", agents, vscode.ConfigurationTarget.Global);
+    for (const f of [pidfile, `${pidfile}.delete`]) rmSync(f, { force: true });
+  });
+});
