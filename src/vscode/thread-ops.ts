@@ -5,6 +5,7 @@
  * (`OpsView`) and the sessions tree, and carries out the strip's actions.
  */
 import * as vscode from "vscode";
+import { forkedFrom } from "../core/handoff/fork";
 import { handedOffFrom } from "../core/handoff/link";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadSession } from "../core/session";
@@ -211,12 +212,19 @@ export class ThreadOps implements vscode.Disposable {
   #links(storeId: string): OpsLink[] {
     const meta = this.#meta(storeId);
     if (!meta) return [];
-    const link = (relation: OpsLink["relation"], id: string): OpsLink[] => {
+    const link = (relation: OpsLink["relation"], id: string, at?: number): OpsLink[] => {
       const m = this.#meta(id);
-      return m ? [{ relation, threadId: id, title: m.title ?? "(untitled)", agent: m.agent.name }] : []; // else deleted since
+      const title = m?.title ?? "(untitled)";
+      return m ? [{ relation, threadId: id, title, agent: m.agent.name, ...(at !== undefined ? { at } : {}) }] : []; // else deleted since
     };
     const from = handedOffFrom(meta);
-    return [...(from ? link("from", from) : []), ...(meta.handedOffTo ?? []).flatMap((id) => link("to", id))];
+    const source = forkedFrom(meta);
+    return [
+      ...(from ? link("from", from) : []),
+      ...(meta.handedOffTo ?? []).flatMap((id) => link("to", id)),
+      ...(source ? link("forkedFrom", source.threadId, source.messageIndex) : []),
+      ...(meta.forks ?? []).flatMap((id) => link("fork", id)),
+    ];
   }
 
   /**

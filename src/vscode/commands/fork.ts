@@ -25,6 +25,8 @@ export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: 
   const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
   const fork = writeFork(hub.threads, threadId, at);
   hub.past.catalog.rescan();
+  hub.ops.refresh(threadId); // both ops strips show the link
+  hub.ops.refresh(fork.threadId);
   hub.tree.refresh();
   hub.panels.open(fork.threadId);
   const note = fork.unlinked ? ` (the source does not list it yet: ${fork.unlinked})` : "";

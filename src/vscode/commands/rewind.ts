@@ -92,6 +92,8 @@ export async function rewindThreadCommand(
     title: `${title} (rewound to message ${n})`,
   });
   hub.past.catalog.rescan();
+  hub.ops.refresh(threadId); // both ops strips show the link
+  hub.ops.refresh(fork.threadId);
   hub.tree.refresh();
   if (prompt?.trim()) await resumeThread(hub, fork.threadId, prompt);
   else hub.panels.open(fork.threadId);

@@ -5,7 +5,7 @@
  * the title row.
  * Plain DOM, no innerHTML.
  */
-import type { OpsAction, OpsView } from "./protocol";
+import type { OpsAction, OpsLink, OpsView } from "./protocol";
 
 const STEP_WORDS: Record<string, string> = {
   cancel: "Cancel the turn",
@@ -151,13 +151,18 @@ export class OpsBanner {
         e.preventDefault();
         this.post({ type: "ops", action: "openThread", threadId: l.threadId });
       });
-      row.append(
-        icon(l.relation === "to" ? "arrow-right" : "arrow-left"),
-        el("span", "muted", l.relation === "to" ? "Handed off to " : "Continues "),
-        a,
-        " ",
-      );
+      const [glyph, words] = LINK_WORDS[l.relation];
+      const at = l.relation === "forkedFrom" && l.at !== undefined ? el("span", "muted", ` at message ${l.at}`) : "";
+      row.append(icon(glyph), el("span", "muted", words), a, at, " ");
     }
     return row;
   }
 }
+
+/** The icon and the words before the linked thread's title, per link relation. */
+const LINK_WORDS: Record<OpsLink["relation"], [string, string]> = {
+  to: ["arrow-right", "Handed off to "],
+  from: ["arrow-left", "Continues "],
+  forkedFrom: ["repo-forked", "Forked from "],
+  fork: ["repo-forked", "Forked into "],
+};

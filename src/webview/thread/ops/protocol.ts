@@ -1,6 +1,6 @@
 /**
  * The thread panel's "ops" strip (issue #13), declared apart from the transcript protocol: what the watchdog
- * says and offers, who writes the thread when this window only follows it, and the handoff links. The host sends
+ * says and offers, who writes the thread when this window only follows it, and the handoff and fork links. The host sends
  * one `OpsView` whenever any of it changes; the webview answers with `OpsAction`s (checked like every message).
  */
 import { fields, str } from "../../shared/guards";
@@ -8,9 +8,14 @@ import { fields, str } from "../../shared/guards";
 export const RETRY_STEPS = ["cancel", "continue", "restart"] as const;
 
 export interface OpsLink {
-  /** `to`: this thread was handed off to it; `from`: this thread continues it. */
-  relation: "to" | "from";
+  /**
+   * `to`: this thread was handed off to it; `from`: this thread continues it; `forkedFrom`: this thread is a fork
+   * of it (after message `at`); `fork`: it was forked from this thread.
+   */
+  relation: "to" | "from" | "forkedFrom" | "fork";
   threadId: string;
+  /** `forkedFrom`: the source's message (numbered as `threads show` numbers them) the fork was made after. */
+  at?: number;
   title: string;
   agent: string;
 }
