@@ -54,6 +54,9 @@ export const COMMAND_IDS = [
   "acpThreads.updateAgent",
   "acpThreads.removeAgent",
   "acpThreads.logoutAgent",
+  "acpThreads.applyWorktree",
+  "acpThreads.commitWorktree",
+  "acpThreads.discardWorktree",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

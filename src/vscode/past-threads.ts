@@ -71,8 +71,7 @@ export class PastThreads {
         .list()
         .filter(
           (m) =>
-            within(m, filter.cwds) &&
-            (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
+            within(m, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
         )
         .map(summary);
     }

@@ -99,8 +99,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     }
     const out: SessionNode[] = [];
     if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
-    if (worktreeNodes.length)
-      out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
+    if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
     for (const [label, children] of groups) out.push({ type: "group", id: `day:${label}`, label, children });
     return out;
   }
@@ -196,7 +195,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 }
 
 /** A worktree node: the repository and the worktree's folder name, its state against the base. */
-function worktreeItem(node: Extract<SessionNode, { type: "worktree" }>, state: WorktreeState | undefined): vscode.TreeItem {
+function worktreeItem(
+  node: Extract<SessionNode, { type: "worktree" }>,
+  state: WorktreeState | undefined,
+): vscode.TreeItem {
   const name = node.ref.path.split(/[\\/]/).pop() ?? node.ref.path;
   const repo = node.ref.repo.split(/[\\/]/).pop() ?? node.ref.repo;
   const item = new vscode.TreeItem(`${repo} · ${name}`, vscode.TreeItemCollapsibleState.Expanded);

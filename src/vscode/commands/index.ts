@@ -29,6 +29,7 @@ import { clearDataCommand } from "../clear-data";
 import { handoffCommand } from "../handoff/handoff-command";
 import { forkThreadCommand } from "./fork";
 import { briefEditors } from "../handoff/brief-editor";
+import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand } from "../worktrees/actions";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -93,6 +94,13 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.removeAgent": removeAgentCommand,
   // #23 the rest of ACP v1
   "acpThreads.logoutAgent": logoutCommand,
+  // #25 worktrees (src/vscode/worktrees)
+  "acpThreads.applyWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
+    applyToWorkspace(hub, target, opts ?? {}),
+  "acpThreads.commitWorktree": (hub, target?: unknown, opts?: { branch?: string; message?: string }) =>
+    commitWorktreeToBranch(hub, target, opts ?? {}),
+  "acpThreads.discardWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
+    discardWorktreeCommand(hub, target, opts ?? {}),
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

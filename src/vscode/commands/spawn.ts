@@ -35,7 +35,8 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
     const p = { agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd };
-    const session = args.worktree === true ? await spawnInWorktree(hub, p as SpawnParams) : hub.spawnSession(p as SpawnParams);
+    const session =
+      args.worktree === true ? await spawnInWorktree(hub, p as SpawnParams) : hub.spawnSession(p as SpawnParams);
     return session.threadId;
   }
   return hub.composer.openDraft();

@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { WorktreeRef } from "../../core/model/records";
+import { background } from "../../core/util/unexpected";
 import { worktreeState, type WorktreeState } from "../../core/worktree/state";
 
 export class WorktreeStates implements vscode.Disposable {
@@ -17,7 +18,7 @@ export class WorktreeStates implements vscode.Disposable {
   /** The cached state; undefined until the first answer (asked for here). */
   get(ref: WorktreeRef): WorktreeState | undefined {
     const known = this.#states.get(ref.path);
-    if (!known) void this.read(ref);
+    if (!known) background(this.read(ref), "reading a worktree's state");
     return known;
   }
 
@@ -39,7 +40,7 @@ export class WorktreeStates implements vscode.Disposable {
 
   /** Forget a cached state and read it again (its worktree changed). */
   invalidate(ref: WorktreeRef): void {
-    void this.read(ref);
+    background(this.read(ref), "reading a worktree's state");
   }
 
   /** A new worktree appeared somewhere: the tree lists again. */
