@@ -34,6 +34,7 @@ const PASSES: Record<string, string[]> = {
     "handoff-brief.test.js",
     "subagents.test.js",
     "review-comments.test.js",
+    "worktrees.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
