@@ -57,6 +57,8 @@ export const COMMAND_IDS = [
   "acpThreads.applyWorktree",
   "acpThreads.commitWorktree",
   "acpThreads.discardWorktree",
+  "acpThreads.bestOfN",
+  "acpThreads.reviewWorktree",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -29,7 +29,8 @@ import { clearDataCommand } from "../clear-data";
 import { handoffCommand } from "../handoff/handoff-command";
 import { forkThreadCommand } from "./fork";
 import { briefEditors } from "../handoff/brief-editor";
-import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand } from "../worktrees/actions";
+import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand, reviewWorktree } from "../worktrees/actions";
+import { bestOfCommand, type BestOfArgs } from "../worktrees/best-of-command";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -101,6 +102,8 @@ const COMMANDS: Record<CommandId, Handler> = {
     commitWorktreeToBranch(hub, target, opts ?? {}),
   "acpThreads.discardWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
     discardWorktreeCommand(hub, target, opts ?? {}),
+  "acpThreads.reviewWorktree": (hub, target?: unknown) => reviewWorktree(hub, target),
+  "acpThreads.bestOfN": (hub, args?: BestOfArgs) => bestOfCommand(hub, args),
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

@@ -37,6 +37,16 @@ async function showReview(hub: Hub, t: WorktreeTarget, plan: ApplyPlan): Promise
   await vscode.commands.executeCommand("vscode.changes", `Worktree of “${t.title}” → workspace`, resources);
 }
 
+/** "Open diff": the worktree's changes as a review, nothing applied. */
+export async function reviewWorktree(hub: Hub, arg: unknown): Promise<void> {
+  const t = await worktreeTarget(hub, arg, "Review which worktree?");
+  if (!t) return;
+  const plan = await planApply(t.ref);
+  if (!plan.items.some((i) => i.action !== "unchanged"))
+    return void vscode.window.showInformationMessage("The worktree has no changes the workspace does not have.");
+  await showReview(hub, t, plan);
+}
+
 export async function applyToWorkspace(
   hub: Hub,
   arg?: unknown,

@@ -3,14 +3,16 @@
 // the Sessions tree groups the thread under its worktree with its state; Apply to workspace brings the
 // changes home through the ledger (one conflicting file left as the user made it, the apply undone by Restore);
 // Commit to a branch leaves the checked-out branch alone; Discard removes the worktree. A folder outside git
-// gets a plain session.
+// gets a plain session. Best of N: two candidates at once, the compare view, apply of one, discard of the other.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
@@ -152,5 +154,73 @@ describe("worktree sessions", () => {
     assert.equal(s.worktree, undefined);
     assert.equal(s.cwd, workspaceRoot());
     await s.close();
+  });
+});
+
+describe("best of N in the editor", () => {
+  let dir: string;
+  let repo: string;
+
+  before(async () => {
+    await useFakeAgent();
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-bestof-")));
+    repo = join(dir, "repo");
+    mkdirSync(repo);
+    git(repo, "init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "seed");
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs the candidates at once in their own worktrees, compares them, applies one and discards the others", async () => {
+    const { hub } = await api();
+    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 2, prompt: "terminal echo hello > made.txt", check: "test -f made.txt", cwd: repo },
+    );
+    assert.ok(out, "the command returned the comparison");
+    const { view, summaries } = out;
+    assert.equal(summaries.length, 2);
+    const paths = new Set(summaries.map((s) => s.worktree?.path));
+    assert.equal(paths.size, 2, "each candidate had a worktree of its own");
+    for (const s of summaries) {
+      assert.equal(s.status, "done", s.error);
+      assert.ok(s.threadId && hub.live.get(s.threadId), "each candidate is a live session of the editor");
+      assert.deepEqual(
+        s.files.map((f) => f.path),
+        ["made.txt"],
+      );
+      assert.equal(s.check?.exitCode, 0);
+      assert.equal(readFileSync(join(s.worktree!.path, "made.txt"), "utf8"), "hello\n");
+    }
+    assert.equal(view.state.running, false);
+    assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
+    assert.ok(view.state.best, "the best candidate is named");
+    // the worktrees are in the tree
+    const top = await hub.tree.getChildren();
+    const group = top.find((n) => n.type === "group" && n.id === "worktrees");
+    assert.ok(group && (await hub.tree.getChildren(group)).length >= 2);
+
+    const [win, other] = summaries;
+    await view.act({ type: "apply", threadId: win!.threadId! }, { yes: true });
+    assert.equal(readFileSync(join(repo, "made.txt"), "utf8"), "hello\n", "the winner's file reached the workspace");
+    assert.equal(view.row(win!.label)?.outcome, "applied");
+    await view.act({ type: "discardOthers", threadId: win!.threadId! }, { yes: true });
+    assert.equal(view.row(other!.label)?.outcome, "discarded");
+    assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
+    assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
+    view.dispose();
+    for (const s of summaries) await hub.live.get(s.threadId!)?.close();
   });
 });
