@@ -32,18 +32,28 @@ async function ask(hub: Hub): Promise<BestOfArgs | undefined> {
   const agents = configuredAgents(hub.config, hub.registry);
   const picked = await vscode.window.showQuickPick(
     agents.map((a) => ({ label: a.spec.displayName, description: a.spec.id, id: a.spec.id })),
-    { canPickMany: true, placeHolder: "Best of N: which agents? (one agent picked runs several times)" },
+    {
+      canPickMany: true,
+      title: "Best of N: which agents?",
+      placeHolder: "Pick one or more agents (one agent picked runs several times)",
+    },
   );
   if (!picked?.length) return undefined;
   const runsText = await vscode.window.showInputBox({
-    prompt: "Runs per agent",
+    title: "Best of N: runs per agent",
+    prompt: "How many candidates each picked agent runs",
     value: picked.length === 1 ? "2" : "1",
     validateInput: (v) => (/^[1-9]$/.test(v.trim()) ? undefined : "a number from 1 to 9"),
   });
   if (!runsText) return undefined;
-  const prompt = await vscode.window.showInputBox({ prompt: "The task every candidate gets", ignoreFocusOut: true });
+  const prompt = await vscode.window.showInputBox({
+    title: "Best of N: the task",
+    prompt: "The task every candidate gets",
+    ignoreFocusOut: true,
+  });
   if (!prompt?.trim()) return undefined;
   const check = await vscode.window.showInputBox({
+    title: "Best of N: check command (optional)",
     prompt: "A check command run in each worktree when its agent is done (empty: none)",
     placeHolder: "npm test",
     ignoreFocusOut: true,

@@ -19,18 +19,13 @@ export default async function ({ page, quick, step, shot, ws }) {
   try {
     await step("Best of N…: two runs of the fake agent, each in its own worktree, compared", async () => {
       await quick.run("ACP Threads: Best of N…");
-      await quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first().waitFor({ timeout: 20000 });
-      await quick.root.locator("input.input").first().fill("Fake agent");
-      await page.keyboard.press("Space");
-      await quick.root
-        .locator(".monaco-list-row .monaco-checkbox.checked, .monaco-list-row input:checked")
-        .first()
-        .waitFor({ timeout: 5000 })
-        .catch(() => {});
+      const row = quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first();
+      await row.waitFor({ timeout: 20000 });
+      await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
       await page.keyboard.press("Enter");
-      await quick.answer("Runs per agent", "2");
-      await quick.answer("The task every candidate gets", "cost 1200 300 0.02");
-      await quick.answer("A check command", "git diff --quiet");
+      await quick.answer("runs per agent", "2");
+      await quick.answer("the task", "cost 1200 300 0.02");
+      await quick.answer("check command", "git diff --quiet");
       frame = await findFrame(page, async (f) => (await f.locator("#candidates").count()) > 0, "compare view", 30000);
       await until(
         "both candidates to be done",
