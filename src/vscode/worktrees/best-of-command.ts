@@ -171,7 +171,7 @@ export async function bestOfCommand(
     });
   } catch (err) {
     view.update({ running: false });
-    throw new Error(`Best of N stopped: ${errorMessage(err)}`);
+    throw new Error(`Best of N stopped: ${errorMessage(err)}`, { cause: err });
   }
   const ranked = rankCandidates(summaries);
   view.update({ running: false, ...(ranked[0] ? { best: ranked[0].label } : {}) });

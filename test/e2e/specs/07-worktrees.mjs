@@ -21,8 +21,9 @@ export default async function ({ page, quick, step, shot, ws }) {
       await quick.run("ACP Threads: Best of N…");
       const row = quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first();
       await row.waitFor({ timeout: 20000 });
-      await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
-      await page.keyboard.press("Enter");
+      await row.click(); // a row of a multi-select pick toggles its checkbox
+      await quick.root.getByText("1 Selected").waitFor({ timeout: 10000 });
+      await quick.root.getByRole("button", { name: "OK" }).click();
       await quick.answer("runs per agent", "2");
       await quick.answer("the task", "cost 1200 300 0.02");
       await quick.answer("check command", "git diff --quiet");
