@@ -61,7 +61,7 @@ export default async function ({ page, quick, step, shot, ws }) {
       await tab.click();
       await frame.locator(".candidate").first().locator('button[data-action="keep"]').click();
       await frame.locator(".candidate").first().locator('button[data-action="discardOthers"]').click();
-      await page.locator(".monaco-dialog-box button", { hasText: "Discard 1" }).click({ timeout: 15000 });
+      await page.getByRole("button", { name: "Discard 1" }).click({ timeout: 15000 });
       await until(
         "the other candidate to be discarded",
         async () => (await frame.locator(".badge.outcome", { hasText: "discarded" }).count()) === 1,
