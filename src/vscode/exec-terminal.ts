@@ -24,7 +24,7 @@ export async function startExec(
   inWorktree?: boolean,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
-  const where = inWorktree ? await worktreeFor(hub, cwd) : { cwd };
+  const where = inWorktree ? await worktreeFor(hub.log.logger, cwd) : { cwd };
   cwd = where.cwd;
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;

@@ -49,7 +49,7 @@ import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
-import { spawnInWorktree } from "./worktrees/start";
+import { worktreeFor } from "./worktrees/start";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -152,7 +152,7 @@ export class Hub implements vscode.Disposable {
           if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
           const { worktree, ...rest } = p;
           const params = { ...rest, agent: agent.spec, task: "", showPanel: false };
-          return worktree ? spawnInWorktree(this, params) : this.spawnSession(params);
+          return worktree ? this.spawnInWorktree(params) : this.spawnSession(params);
         },
       }),
     );
@@ -312,6 +312,15 @@ export class Hub implements vscode.Disposable {
       session.start(p.task).then(() => this.tree.refresh()),
       "starting the session",
     );
+    return session;
+  }
+
+  /** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */
+  async spawnInWorktree(p: SpawnParams): Promise<LiveSession> {
+    assertTrusted(); // before a worktree is made
+    const where = await worktreeFor(this.log.logger, p.cwd);
+    const session = this.spawnSession({ ...p, ...where });
+    this.worktrees.refresh();
     return session;
   }
 

@@ -6,7 +6,6 @@
 import * as vscode from "vscode";
 import { configuredAgents } from "../agents";
 import type { Hub, SpawnParams } from "../hub";
-import { spawnInWorktree } from "../worktrees/start";
 import type { RunMode } from "../live-session";
 import { assertTrusted } from "../trust";
 
@@ -36,7 +35,7 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     if (!cwd) return undefined;
     const p = { agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd };
     const session =
-      args.worktree === true ? await spawnInWorktree(hub, p as SpawnParams) : hub.spawnSession(p as SpawnParams);
+      args.worktree === true ? await hub.spawnInWorktree(p as SpawnParams) : hub.spawnSession(p as SpawnParams);
     return session.threadId;
   }
   return hub.composer.openDraft();
