@@ -55,6 +55,11 @@ export const COMMAND_IDS = [
   "acpThreads.updateAgent",
   "acpThreads.removeAgent",
   "acpThreads.logoutAgent",
+  "acpThreads.applyWorktree",
+  "acpThreads.commitWorktree",
+  "acpThreads.discardWorktree",
+  "acpThreads.bestOfN",
+  "acpThreads.reviewWorktree",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -10,6 +10,7 @@ import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 import { background } from "../core/util/unexpected";
+import { worktreeFor } from "./worktrees/start";
 
 export { EXEC_CHOICES } from "./exec-choices";
 
@@ -20,8 +21,11 @@ export async function startExec(
   task: string,
   cwd: string,
   title?: string,
+  inWorktree?: boolean,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
+  const where = inWorktree ? await worktreeFor(hub.log.logger, cwd) : { cwd };
+  cwd = where.cwd;
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
   await hub.exec.prepare(cwd);
@@ -35,6 +39,7 @@ export async function startExec(
     presetId: expanded.presetId,
     cols: 120,
     rows: 30,
+    ...(where.worktree ? { worktree: where.worktree } : {}),
   });
   const commandLine = [expanded.command, ...expanded.args].join(" ");
   const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);

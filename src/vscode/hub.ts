@@ -39,7 +39,7 @@ import { scheduleTrafficCap } from "./clear-data";
 import { ThreadOps } from "./thread-ops";
 import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
-import type { ThreadStartRecord } from "../core/model/records";
+import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
@@ -48,6 +48,8 @@ import { sendReviewPrompt } from "./ledger/review-send";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
+import { WorktreeStates } from "./worktrees/states";
+import { worktreeFor } from "./worktrees/start";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -65,6 +67,8 @@ export interface SpawnParams {
   threadId?: string;
   /** The thread's title until the agent names it (default: the task's first line). */
   title?: string;
+  /** The git worktree the new thread works in (`cwd` is inside it): the only root its fs / terminals reach. */
+  worktree?: WorktreeRef;
 }
 
 export class Hub implements vscode.Disposable {
@@ -85,6 +89,8 @@ export class Hub implements vscode.Disposable {
   readonly past: PastThreads;
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
+  /** The state of the worktrees sessions work in (#25), read off the host's thread when a turn ends. */
+  readonly worktrees = this.#owned.add(new WorktreeStates());
   readonly recall: RecallIndex;
   /** Checkpoints, review and provenance (#11): the edit ledger and its editor features. */
   readonly ledger: LedgerFeature;
@@ -144,7 +150,9 @@ export class Hub implements vscode.Disposable {
         spawn: (p) => {
           const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === p.agentId);
           if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
-          return this.spawnSession({ ...p, agent: agent.spec, task: "", showPanel: false });
+          const { worktree, ...rest } = p;
+          const params = { ...rest, agent: agent.spec, task: "", showPanel: false };
+          return worktree ? this.spawnInWorktree(params) : this.spawnSession(params);
         },
       }),
     );
@@ -178,7 +186,8 @@ export class Hub implements vscode.Disposable {
       }),
     );
     this.broker.surface = this.panels;
-    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops));
+    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops, this.worktrees));
+    this.#owned.add(this.worktrees.onDidChange(() => this.tree.refresh()));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
     // a thread file changed (a session here closed, another window or the CLI wrote): the tree lists again
     this.#owned.add(this.past.onDidChange(() => this.tree.refresh()));
@@ -260,7 +269,11 @@ export class Hub implements vscode.Disposable {
         history: p.history,
         origin: p.origin,
         recordTraffic: this.config.recordTraffic,
-        onThread: (thread, s) => this.ops.supervise(thread, s),
+        onThread: (thread, s) => {
+          if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });
+          this.ops.supervise(thread, s);
+        },
+        ...(p.worktree ? { worktree: p.worktree } : {}),
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,
@@ -269,8 +282,10 @@ export class Hub implements vscode.Disposable {
         runtimeOptions: {
           // cwd is the first root; the other workspace folders are reachable too, and the agent is told about
           // them (`additionalDirectories`, sent only when it advertises the capability)
-          workspaceRoots: [p.cwd, ...otherFolders(p.cwd)],
-          additionalDirectories: otherFolders(p.cwd),
+          // them (`additionalDirectories`, sent only when it advertises the capability); a worktree session
+          // reaches its worktree only
+          workspaceRoots: p.worktree ? [p.worktree.path] : [p.cwd, ...otherFolders(p.cwd)],
+          additionalDirectories: p.worktree ? [] : otherFolders(p.cwd),
           permissionPolicy: this.config.permissionMode,
           permissionStoreDir: this.home,
           files: this.files,
@@ -286,7 +301,10 @@ export class Hub implements vscode.Disposable {
       (opts) => this.runtimeFactory(opts),
     );
     this.live.add(session);
-    session.onTurnDone(() => background(this.#turnFinished(session), "notifying a finished turn"));
+    session.onTurnDone(() => {
+      if (session.worktree) this.worktrees.invalidate(session.worktree);
+      background(this.#turnFinished(session), "notifying a finished turn");
+    });
     this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
     if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
     this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
@@ -294,6 +312,15 @@ export class Hub implements vscode.Disposable {
       session.start(p.task).then(() => this.tree.refresh()),
       "starting the session",
     );
+    return session;
+  }
+
+  /** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */
+  async spawnInWorktree(p: SpawnParams): Promise<LiveSession> {
+    assertTrusted(); // before a worktree is made
+    const where = await worktreeFor(this.log.logger, p.cwd);
+    const session = this.spawnSession({ ...p, ...where });
+    this.worktrees.refresh();
     return session;
   }
 

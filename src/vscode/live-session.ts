@@ -22,7 +22,7 @@ import { ThreadSession, type TurnResult } from "../core/session";
 import { steeringUnavailable, type SteerOutcome } from "../core/acp/steering";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
-import type { ThreadStartRecord } from "../core/model/records";
+import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { Supervisor } from "../core/watchdog/supervisor";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
@@ -57,6 +57,8 @@ export interface LiveSessionInit {
   origin?: ThreadStartRecord["origin"];
   /** Record the thread's protocol traffic for bug bundles (acpThreads.recordTraffic). */
   recordTraffic?: boolean;
+  /** The git worktree the thread works in (#25). */
+  worktree?: WorktreeRef;
   /** Called once the thread session exists, before the first prompt (the hub attaches the watchdog here). */
   onThread?: (thread: ThreadSession, session: LiveSession) => void;
 }
@@ -66,6 +68,8 @@ export class LiveSession implements vscode.Disposable {
   readonly agent: AgentSpec;
   readonly cwd: string;
   readonly mode: RunMode;
+  /** The git worktree the thread works in (#25); undefined once discarded. */
+  worktree: WorktreeRef | undefined;
   readonly startedAt = Date.now();
   title: string;
   status: LiveStatus = "starting";
@@ -97,6 +101,7 @@ export class LiveSession implements vscode.Disposable {
     this.agent = init.agent;
     this.cwd = init.cwd;
     this.mode = init.mode;
+    this.worktree = init.worktree;
     this.title = displayTitle((init.title ?? init.task).split("\n")[0], init.agent.displayName);
     this.#tail = new LiveTail(init.history);
   }

@@ -18,7 +18,8 @@ import type { PastThread } from "./thread-panels";
 const LIST_LIMIT = 500;
 
 // Platform-aware: drive letters and case on Windows (VS Code's fsPath has a lowercase drive, the CLI's cwd not).
-const within = (cwd: string, roots: string[]) => roots.length === 0 || roots.some((r) => isInside(r, cwd));
+const within = (m: ThreadMetadata, roots: string[]) =>
+  roots.length === 0 || roots.some((r) => isInside(r, m.cwd) || (!!m.worktree && isInside(r, m.worktree.repo)));
 
 function summary(m: ThreadMetadata): PastThreadSummary {
   return {
@@ -31,6 +32,7 @@ function summary(m: ThreadMetadata): PastThreadSummary {
     updatedAt: m.lastActivity,
     mode: m.mode,
     handoff: { from: handedOffFrom(m) ?? undefined, to: m.handedOffTo ?? [] },
+    ...(m.worktree ? { worktree: m.worktree } : {}),
   };
 }
 
@@ -69,8 +71,7 @@ export class PastThreads {
         .list()
         .filter(
           (m) =>
-            within(m.cwd, filter.cwds) &&
-            (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
+            within(m, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
         )
         .map(summary);
     }

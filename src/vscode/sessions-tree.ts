@@ -8,6 +8,9 @@ import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-it
 import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
 import type { SupervisorState } from "../core/watchdog/supervisor";
 import type { LiveSession } from "./live-session";
+import type { WorktreeRef } from "../core/model/records";
+import type { WorktreeState } from "../core/worktree/state";
+import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
 import { age, dayLabel, elapsed } from "./time-format";
 
 export interface PastThreadSummary {
@@ -22,6 +25,8 @@ export interface PastThreadSummary {
   mode: "acp" | "exec";
   /** Handoff links (#13). */
   handoff?: HandoffSummary;
+  /** The thread's git worktree (#25). */
+  worktree?: WorktreeRef;
 }
 
 export interface SessionsFilter {
@@ -34,7 +39,9 @@ export type SessionNode =
   | { type: "group"; id: string; label: string; children: SessionNode[] }
   | { type: "live"; threadId: string }
   | { type: "exec"; runId: string }
-  | { type: "past"; thread: PastThreadSummary };
+  | { type: "past"; thread: PastThreadSummary }
+  /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
+  | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
 
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();
@@ -50,6 +57,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       stateOf(session: LiveSession): SupervisorState | undefined;
       handoffOf(session: LiveSession): HandoffSummary | undefined;
     },
+    private readonly worktrees?: WorktreeStates,
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
     // Elapsed times of working sessions tick; a refresh every 5 s is enough and cheap.
@@ -63,9 +71,18 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   }
 
   async getChildren(node?: SessionNode): Promise<SessionNode[]> {
-    if (node) return node.type === "group" ? node.children : [];
+    if (node) return node.type === "group" || node.type === "worktree" ? node.children : [];
+    const worktreeNodes: SessionNode[] = [];
+    const inWorktree = (threadId: string, ref: WorktreeRef | undefined, child: SessionNode): boolean => {
+      if (!ref) return false;
+      worktreeNodes.push({ type: "worktree", threadId, ref, children: [child] });
+      return true;
+    };
     const liveNodes: SessionNode[] = [
-      ...this.live.all().map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
+      ...this.live
+        .all()
+        .filter((s) => !inWorktree(s.threadId, s.worktree, { type: "live", threadId: s.threadId }))
+        .map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
     const liveIds = new Set([
@@ -75,12 +92,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
     const groups = new Map<string, SessionNode[]>();
     for (const t of past) {
+      if (inWorktree(t.threadId, t.worktree, { type: "past", thread: t })) continue;
       const label = dayLabel(t.updatedAt);
       if (!groups.has(label)) groups.set(label, []);
       groups.get(label)!.push({ type: "past", thread: t });
     }
     const out: SessionNode[] = [];
     if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
+    if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
     for (const [label, children] of groups) out.push({ type: "group", id: `day:${label}`, label, children });
     return out;
   }
@@ -93,6 +112,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.contextValue = "group";
         return item;
       }
+      case "worktree":
+        return worktreeItem(node, this.worktrees?.get(node.ref));
       case "live": {
         const s = this.live.get(node.threadId);
         const item = new vscode.TreeItem(s?.title ?? node.threadId);
@@ -171,4 +192,28 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     this.#sub.dispose();
     this.#changed.dispose();
   }
+}
+
+/** A worktree node: the repository and the worktree's folder name, its state against the base. */
+function worktreeItem(
+  node: Extract<SessionNode, { type: "worktree" }>,
+  state: WorktreeState | undefined,
+): vscode.TreeItem {
+  const name = node.ref.path.split(/[\\/]/).pop() ?? node.ref.path;
+  const repo = node.ref.repo.split(/[\\/]/).pop() ?? node.ref.repo;
+  const item = new vscode.TreeItem(`${repo} · ${name}`, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `worktree:${node.threadId}`;
+  item.description = describeWorktreeState(state);
+  const files = state?.files.slice(0, 20).map((f) => `  ${f.change[0]!.toUpperCase()} ${f.path}`) ?? [];
+  item.tooltip = [
+    `Worktree ${node.ref.path}`,
+    `of ${node.ref.repo}, base ${node.ref.base.slice(0, 10)}`,
+    describeWorktreeState(state),
+    ...files,
+    ...(state && state.files.length > 20 ? [`  … ${state.files.length - 20} more`] : []),
+  ].join("\n");
+  item.iconPath = new vscode.ThemeIcon(state && !state.exists ? "warning" : "git-branch");
+  item.contextValue = "worktree";
+  item.accessibilityInformation = { label: `worktree ${repo} ${name}, ${describeWorktreeState(state)}` };
+  return item;
 }

@@ -207,7 +207,14 @@ export class ThreadCatalog implements Disposable {
   }
 }
 
-/** The index's workspace rule: started in the folder or below it, or in the repository the folder is. */
+/**
+ * The index's workspace rule: started in the folder or below it, or in the repository the folder is; a thread in
+ * a worktree (#25, its folder beside the repository) belongs to the workspace of the repository it was made from.
+ */
 function inWorkspace(m: ThreadMetadata, ws: string): boolean {
-  return isInside(ws, m.cwd) || (!!m.repoRoot && isInside(ws, m.repoRoot) && isInside(m.repoRoot, ws));
+  return (
+    isInside(ws, m.cwd) ||
+    (!!m.repoRoot && isInside(ws, m.repoRoot) && isInside(m.repoRoot, ws)) ||
+    (!!m.worktree && isInside(ws, m.worktree.repo))
+  );
 }

@@ -30,6 +30,8 @@ import { handoffCommand } from "../handoff/handoff-command";
 import { forkThreadCommand } from "./fork";
 import { rewindThreadCommand } from "./rewind";
 import { briefEditors } from "../handoff/brief-editor";
+import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand, reviewWorktree } from "../worktrees/actions";
+import { bestOfCommand, type BestOfArgs } from "../worktrees/best-of-command";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -95,6 +97,15 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.removeAgent": removeAgentCommand,
   // #23 the rest of ACP v1
   "acpThreads.logoutAgent": logoutCommand,
+  // #25 worktrees (src/vscode/worktrees)
+  "acpThreads.applyWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
+    applyToWorkspace(hub, target, opts ?? {}),
+  "acpThreads.commitWorktree": (hub, target?: unknown, opts?: { branch?: string; message?: string }) =>
+    commitWorktreeToBranch(hub, target, opts ?? {}),
+  "acpThreads.discardWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
+    discardWorktreeCommand(hub, target, opts ?? {}),
+  "acpThreads.reviewWorktree": (hub, target?: unknown) => reviewWorktree(hub, target),
+  "acpThreads.bestOfN": (hub, args?: BestOfArgs) => bestOfCommand(hub, args),
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import { configuredAgents } from "../agents";
-import type { Hub } from "../hub";
+import type { Hub, SpawnParams } from "../hub";
 import type { RunMode } from "../live-session";
 import { assertTrusted } from "../trust";
 
@@ -21,6 +21,8 @@ export interface SpawnArgs {
   task: string;
   mode?: RunMode;
   cwd?: string;
+  /** Work in a new git worktree of `cwd`'s repository (#25; a folder outside git gets a plain session). */
+  worktree?: boolean;
 }
 
 /** Returns the new thread's id (a draft id when the panel waits for the user to pick an agent and send). */
@@ -31,12 +33,10 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
-    return hub.spawnSession({
-      agent: agent.spec,
-      task: String(args.task ?? ""),
-      mode: args.mode === "run" ? "run" : "session",
-      cwd,
-    }).threadId;
+    const p = { agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd };
+    const session =
+      args.worktree === true ? await hub.spawnInWorktree(p as SpawnParams) : hub.spawnSession(p as SpawnParams);
+    return session.threadId;
   }
   return hub.composer.openDraft();
 }

@@ -61,6 +61,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string, task?:
     cwd: t.cwd,
     resumeThreadId: t.threadId,
     history: loaded?.events,
+    ...(t.worktree ? { worktree: t.worktree } : {}),
   });
   // the thread keeps its title (without a task the session would be named after its agent until it starts)
   session.title = t.title;

@@ -48,13 +48,21 @@ export interface ComposerDeps {
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
-  spawn(p: { agentId: string; cwd: string; mode: "session" | "run"; threadId: string; title: string }): LiveSession;
+  /** `worktree`: in a new git worktree of `cwd`'s repository (#25). */
+  spawn(p: {
+    agentId: string;
+    cwd: string;
+    mode: "session" | "run";
+    threadId: string;
+    title: string;
+    worktree?: boolean;
+  }): LiveSession | Promise<LiveSession>;
 }
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
   /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
-  startExec(choiceId: string, task: string, cwd: string, title?: string): Promise<void>;
+  startExec(choiceId: string, task: string, cwd: string, title?: string, worktree?: boolean): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
 }
 
@@ -347,8 +355,8 @@ export class ComposerHost implements vscode.Disposable {
         if (choice === "custom") {
           // the command line comes from its own field; the prompt text is at most the run's title
           if (!m.command?.trim()) return notice("Type the command line to run: the task text is never run as one.");
-          await this.#links.startExec(choice, m.command, cwd, promptPartsText(parts).trim() || undefined);
-        } else await this.#links.startExec(choice, await execTask(parts, this.sources()), cwd);
+          await this.#links.startExec(choice, m.command, cwd, promptPartsText(parts).trim() || undefined, m.worktree);
+        } else await this.#links.startExec(choice, await execTask(parts, this.sources()), cwd, undefined, m.worktree);
         this.#drafts.delete(panel.threadId);
         this.agents.forget(panel.threadId);
         return this.deps.closePanel(panel.threadId);
@@ -357,12 +365,13 @@ export class ComposerHost implements vscode.Disposable {
       this.agents.forget(panel.threadId);
       let live: LiveSession;
       try {
-        live = this.deps.spawn({
+        live = await this.deps.spawn({
           agentId: m.agentId,
           cwd,
           mode: m.mode ?? "session",
           threadId: panel.threadId,
           title: promptPartsText(parts),
+          ...(m.worktree ? { worktree: true } : {}),
         });
       } catch (err) {
         this.#drafts.add(panel.threadId);

@@ -35,6 +35,7 @@ const PASSES: Record<string, string[]> = {
     "subagents.test.js",
     "review-comments.test.js",
     "rewind.test.js",
+    "worktrees.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

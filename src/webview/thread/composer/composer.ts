@@ -45,6 +45,7 @@ export class Composer {
   readonly #draftEl: HTMLDivElement;
   readonly #folderEl: HTMLSelectElement;
   readonly #commandEl: HTMLInputElement;
+  readonly #worktreeEl: HTMLInputElement;
   readonly #policyEl: HTMLSpanElement;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
@@ -91,6 +92,7 @@ export class Composer {
       }
     });
     this.#draftEl.appendChild(this.#commandEl);
+    this.#worktreeEl = worktreeToggle(this.#draftEl);
     this.#policyEl = document.createElement("span");
     this.#policyEl.className = "cmp-policy muted";
     this.#policyEl.id = "draft-policy";
@@ -264,6 +266,7 @@ export class Composer {
       parts,
       ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
       ...(custom ? { command } : {}),
+      ...(draft && this.#worktreeEl.checked ? { worktree: true } : {}),
     });
     if (custom) this.#commandEl.value = "";
     this.#history.stop(); // the prompt joins the history when its user message comes back as an event
@@ -356,4 +359,17 @@ function button(parent: HTMLElement, id: string, cls: string, icon: string, labe
   b.innerHTML = `<span class="codicon codicon-${icon}"></span><span class="label">${label}</span>`;
   parent.appendChild(b);
   return b;
+}
+
+/** "In a new worktree" (#25): the draft's session or run works in a git worktree of its own. */
+function worktreeToggle(parent: HTMLElement): HTMLInputElement {
+  const label = document.createElement("label");
+  label.className = "cmp-worktree";
+  label.title = "Work in a new git worktree beside the repository; bring the changes home with Apply to workspace";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "draft-worktree";
+  label.append(box, " in a new worktree");
+  parent.appendChild(label);
+  return box;
 }

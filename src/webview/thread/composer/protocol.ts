@@ -107,6 +107,8 @@ export type ComposerMessage =
       folder?: string;
       mode?: "session" | "run";
       command?: string;
+      /** Start in a new git worktree (#25). */
+      worktree?: boolean;
     }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
@@ -166,6 +168,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       if (m.agentId !== undefined && !str(m.agentId, 200)) return undefined;
       if (m.folder !== undefined && !str(m.folder, 4096)) return undefined;
       if (m.mode !== undefined && m.mode !== "session" && m.mode !== "run") return undefined;
+      if (m.worktree !== undefined && typeof m.worktree !== "boolean") return undefined;
       return {
         type: "send",
         parts,
@@ -173,6 +176,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(m.folder !== undefined ? { folder: m.folder as string } : {}),
         ...(m.mode !== undefined ? { mode: m.mode as "session" | "run" } : {}),
         ...(command !== undefined ? { command: command as string } : {}),
+        ...(m.worktree === true ? { worktree: true } : {}),
       };
     }
     case "complete":

@@ -1,0 +1,146 @@
+/**
+ * Runs the candidates of a best-of-N (#25) at once, each in a fresh worktree of the same base commit: the
+ * worktrees are made one after another (git's worktree bookkeeping is not made for parallel adds, and each takes
+ * a fraction of a second), the sessions run together (all, or `concurrency` at a time), and each candidate's check
+ * runs in its worktree as soon as its agent is done. One candidate failing (its agent crashing or failing to
+ * start, an auth error, a check that times out) never costs the others: every candidate gets a summary. A
+ * candidate that never opened a thread holds nothing, so its worktree is removed; the others keep theirs until
+ * the user applies or discards them.
+ */
+import { realpath } from "node:fs/promises";
+import { AcpThreadsError, errorMessage } from "../errors";
+import type { ThreadRecord, WorktreeRef } from "../model/records";
+import { summarize, type CandidateRun, type CandidateSpec, type CandidateSummary } from "./candidates";
+import { runCheck, type CheckResult } from "./check";
+import { createWorktree, type CreatedWorktree } from "./create";
+import { discardWorktree } from "./discard";
+import { git, repoTop } from "./git";
+import { worktreeState, type WorktreeState } from "./state";
+
+export type BestOfProgress =
+  | { type: "worktree"; spec: CandidateSpec; worktree: CreatedWorktree }
+  | { type: "started"; spec: CandidateSpec }
+  | { type: "agent_done"; spec: CandidateSpec; run: CandidateRun; durationMs: number }
+  | { type: "check_started"; spec: CandidateSpec; command: string }
+  | { type: "check_done"; spec: CandidateSpec; check: CheckResult }
+  | { type: "finished"; summary: CandidateSummary };
+
+export interface BestOfOptions {
+  /** The folder the prompt was given in (inside a git repository). */
+  cwd: string;
+  candidates: readonly CandidateSpec[];
+  /** Runs one candidate's session in `worktree.cwd` (its thread records `worktree.ref`). */
+  runCandidate: (spec: CandidateSpec, worktree: CreatedWorktree, signal: AbortSignal) => Promise<CandidateRun>;
+  /** A shell command run in each worktree once its agent is done. */
+  check?: string;
+  checkTimeoutMs?: number;
+  /** Extra environment for the check (never persisted). */
+  checkEnv?: Record<string, string>;
+  /** How many sessions run at once (default: all). */
+  concurrency?: number;
+  /** Stops everything: running sessions get the signal, checks are killed, waiting candidates do not start. */
+  signal?: AbortSignal;
+  /** The records of a candidate's thread (for its answer and usage when `runCandidate` did not give them). */
+  readThread?: (threadId: string) => readonly ThreadRecord[] | undefined;
+  onProgress?: (e: BestOfProgress) => void;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 10 * 60_000;
+
+/** The repository and base commit every candidate starts from (checked before any agent starts). */
+export async function bestOfBase(cwd: string): Promise<{ repo: string; base: string }> {
+  const top = await repoTop(cwd);
+  if (!top)
+    throw new AcpThreadsError(
+      "usage",
+      `${cwd} is not in a git repository: best of N runs each candidate in a git worktree of its own`,
+    );
+  const repo = await realpath(top);
+  const base = (await git(repo, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => "")).trim();
+  if (!base)
+    throw new AcpThreadsError("usage", `the repository ${repo} has no commit yet; commit once before best of N`);
+  return { repo, base };
+}
+
+/** One at a time, in call order (worktree creation). */
+function serial(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const next = tail.then(fn, fn);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
+  if (!o.candidates.length) throw new AcpThreadsError("usage", "best of N needs at least one candidate");
+  const { base } = await bestOfBase(o.cwd);
+  const signal = o.signal ?? new AbortController().signal;
+  const creating = serial();
+  const emit = (e: BestOfProgress) => {
+    try {
+      o.onProgress?.(e);
+    } catch {
+      // a progress listener never stops a candidate
+    }
+  };
+
+  const one = async (spec: CandidateSpec): Promise<CandidateSummary> => {
+    const t0 = performance.now();
+    let made: CreatedWorktree | undefined;
+    let run: CandidateRun;
+    try {
+      if (signal.aborted) throw new AcpThreadsError("interrupted", "stopped before it started");
+      made = await creating(() => createWorktree(o.cwd, { base }));
+      emit({ type: "worktree", spec, worktree: made });
+      emit({ type: "started", spec });
+      run = await o.runCandidate(spec, made, signal);
+    } catch (err) {
+      run = { threadId: null, ok: false, error: errorMessage(err) };
+    }
+    const durationMs = performance.now() - t0;
+    emit({ type: "agent_done", spec, run, durationMs });
+    let ref: WorktreeRef | null = made?.ref ?? null;
+    if (made && !run.threadId) {
+      // no thread holds this worktree: nothing in it is anyone's work
+      await discardWorktree(made.ref).catch(() => undefined);
+      ref = null;
+    }
+    let state: WorktreeState | undefined;
+    let check: CheckResult | undefined;
+    if (ref) {
+      state = await worktreeState(ref).catch(() => undefined);
+      if (o.check && !signal.aborted && state?.exists) {
+        emit({ type: "check_started", spec, command: o.check });
+        check = await runCheck(made!.cwd, o.check, {
+          timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+          signal,
+          env: o.checkEnv,
+        });
+        emit({ type: "check_done", spec, check });
+      }
+    }
+    let records: readonly ThreadRecord[] | undefined;
+    if (run.threadId && (run.answer === undefined || run.usage === undefined))
+      try {
+        records = o.readThread?.(run.threadId);
+      } catch {
+        // an unreadable thread leaves the answer empty; its summary still says what changed
+      }
+    const summary = summarize(spec, { run, worktree: ref, state, check, durationMs, records });
+    emit({ type: "finished", summary });
+    return summary;
+  };
+
+  const limit = Math.max(1, Math.min(o.concurrency ?? o.candidates.length, o.candidates.length));
+  const results: CandidateSummary[] = new Array(o.candidates.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < o.candidates.length) {
+      const i = next++;
+      results[i] = await one(o.candidates[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}

@@ -1,0 +1,154 @@
+/**
+ * Bringing a worktree home (#25), from the Sessions tree, the command palette or a script: "Apply to workspace"
+ * (the changes against the base as a review in VS Code's multi-file diff editor, then applied through the core
+ * apply as a ledger operation the existing Restore takes back; files the user changed too are listed and left
+ * as they are), "Commit to a branch" (never the checked-out one) and "Discard" (confirmed, then removed).
+ */
+import * as vscode from "vscode";
+import { relative } from "node:path";
+import { applyWorktree, planApply, type ApplyPlan } from "../../core/worktree/apply";
+import { commitToBranch, checkBranchName } from "../../core/worktree/commit-branch";
+import { discardWorktree } from "../../core/worktree/discard";
+import type { Hub } from "../hub";
+import { describeWorktreeState } from "./states";
+import { worktreeTarget, type WorktreeTarget } from "./target";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export interface ApplyOutcome {
+  op?: string;
+  applied: string[];
+  /** Conflicting files left as they are. */
+  skipped: string[];
+}
+
+/** The plan's files as a multi-file diff: the workspace's copy now ↔ the worktree's. */
+async function showReview(hub: Hub, t: WorktreeTarget, plan: ApplyPlan): Promise<void> {
+  const items = plan.items.filter((i) => i.action !== "unchanged");
+  const resources = items.map((i) => {
+    const main = vscode.Uri.file(i.path);
+    const wt = vscode.Uri.file(`${t.ref.path}/${i.rel}`);
+    return [
+      main,
+      i.action === "create" ? hub.ledger.host.versionUri(i.path, null, "absent in the workspace") : main,
+      i.action === "delete" ? hub.ledger.host.versionUri(i.path, null, "deleted in the worktree") : wt,
+    ];
+  });
+  await vscode.commands.executeCommand("vscode.changes", `Worktree of “${t.title}” → workspace`, resources);
+}
+
+/** "Open diff": the worktree's changes as a review, nothing applied. */
+export async function reviewWorktree(hub: Hub, arg: unknown): Promise<void> {
+  const t = await worktreeTarget(hub, arg, "Review which worktree?");
+  if (!t) return;
+  const plan = await planApply(t.ref);
+  if (!plan.items.some((i) => i.action !== "unchanged"))
+    return void vscode.window.showInformationMessage("The worktree has no changes the workspace does not have.");
+  await showReview(hub, t, plan);
+}
+
+export async function applyToWorkspace(
+  hub: Hub,
+  arg?: unknown,
+  opts: { yes?: boolean } = {},
+): Promise<ApplyOutcome | undefined> {
+  const t = await worktreeTarget(hub, arg, "Apply which worktree to the workspace?");
+  if (!t) return undefined;
+  if (hub.live.get(t.threadId)?.busy)
+    throw new Error(`“${t.title}” is working; apply its worktree once the turn ends.`);
+  const plan = await planApply(t.ref);
+  const todo = plan.items.filter((i) => i.action !== "unchanged");
+  if (!todo.length) {
+    void vscode.window.showInformationMessage("Nothing to apply: the workspace already has the worktree's changes.");
+    return { applied: [], skipped: [] };
+  }
+  await showReview(hub, t, plan);
+  const conflicts = todo.filter((i) => i.conflict);
+  if (!opts.yes) {
+    const rel = (p: string) => relative(t.ref.repo, p) || p;
+    const detail = conflicts.length
+      ? `${plural(conflicts.length, "file")} changed in the workspace since the worktree's base and in the worktree too; they are left as they are (merge them by hand from the review):\n${conflicts.map((c) => `  ${rel(c.path)}`).join("\n")}`
+      : "The apply is recorded in the thread's changes: Restore takes it back.";
+    const n = todo.length - conflicts.length;
+    if (!n) {
+      void vscode.window.showWarningMessage(`Nothing applied: every changed file conflicts.\n${detail}`, {
+        modal: true,
+      });
+      return { applied: [], skipped: conflicts.map((c) => c.rel) };
+    }
+    const go = conflicts.length ? `Apply the other ${plural(n, "file")}` : "Apply";
+    const answer = await vscode.window.showInformationMessage(
+      `Apply ${plural(n, "file")} of the worktree to the workspace?`,
+      { modal: true, detail },
+      go,
+    );
+    if (answer !== go) return undefined;
+  }
+  const result = await applyWorktree(hub.ledger.ledger, t.threadId, plan, { force: conflicts.length > 0 });
+  hub.ledger.host.changed(t.threadId);
+  hub.worktrees.invalidate(t.ref);
+  const op = result.op?.op;
+  const outcome = { op, applied: result.applied.map((i) => i.rel), skipped: result.skipped.map((i) => i.rel) };
+  if (op)
+    void vscode.window
+      .showInformationMessage(
+        `Applied ${plural(result.applied.length, "file")} of the worktree${result.skipped.length ? `; ${plural(result.skipped.length, "conflicting file")} left as ${result.skipped.length === 1 ? "it was" : "they were"}` : ""}.`,
+        "Undo",
+      )
+      .then((a) => (a === "Undo" ? hub.ledger.restoreTurn(t.threadId, { op }) : undefined));
+  return outcome;
+}
+
+export async function commitWorktreeToBranch(
+  hub: Hub,
+  arg?: unknown,
+  opts: { branch?: string; message?: string } = {},
+): Promise<{ branch: string; commit: string } | undefined> {
+  const t = await worktreeTarget(hub, arg, "Commit which worktree to a branch?");
+  if (!t) return undefined;
+  const branch =
+    opts.branch ??
+    (await vscode.window.showInputBox({
+      prompt: `New branch for the worktree's changes (in ${t.ref.repo}; your checked-out branch is not touched)`,
+      placeHolder: "agent/my-change",
+      validateInput: (v) =>
+        checkBranchName(t.ref.repo, v).then(
+          () => undefined,
+          (err: Error) => err.message,
+        ),
+    }));
+  if (!branch) return undefined;
+  const message = opts.message ?? t.title;
+  const r = await commitToBranch(t.ref, branch, message);
+  hub.worktrees.invalidate(t.ref);
+  void vscode.window.showInformationMessage(
+    `Committed the worktree's changes to the branch ${r.branch} (${r.commit.slice(0, 10)}).`,
+  );
+  return { branch: r.branch, commit: r.commit };
+}
+
+export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { yes?: boolean } = {}): Promise<boolean> {
+  const t = await worktreeTarget(hub, arg, "Discard which worktree?");
+  if (!t) return false;
+  const live = hub.live.get(t.threadId);
+  if (!opts.yes) {
+    const state = describeWorktreeState(await hub.worktrees.read(t.ref));
+    const answer = await vscode.window.showWarningMessage(
+      `Discard the worktree of “${t.title}”?`,
+      {
+        modal: true,
+        detail: `${t.ref.path} (${state}) and its folder are removed; changes not applied or committed are lost.${live?.isOpen ? " Its session is closed first." : ""} The thread itself stays.`,
+      },
+      "Discard",
+    );
+    if (answer !== "Discard") return false;
+  }
+  if (live?.isOpen) await live.close();
+  const result = await discardWorktree(t.ref);
+  hub.threads.patchMetadata(t.threadId, { worktree: null });
+  if (live) live.worktree = undefined;
+  hub.worktrees.forget(t.ref.path);
+  hub.tree.refresh();
+  for (const w of result.warnings) hub.log.logger.warn(`discarding ${t.ref.path}: ${w}`);
+  return true;
+}

@@ -1,0 +1,179 @@
+/**
+ * "ACP Threads: Best of N…" (#25): one prompt to several agents (or N runs of one), each candidate a live
+ * session in its own worktree of the same base (the core's runBestOf), an optional check command run in each,
+ * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?}`.
+ */
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import { bestOfBase, runBestOf, type BestOfProgress } from "../../core/worktree/best-of";
+import {
+  expandCandidates,
+  rankCandidates,
+  type CandidateRun,
+  type CandidateSpec,
+  type CandidateSummary,
+} from "../../core/worktree/candidates";
+import type { CreatedWorktree } from "../../core/worktree/create";
+import { configuredAgents } from "../agents";
+import type { Hub } from "../hub";
+import { assertTrusted } from "../trust";
+import type { CandidateRow } from "../../webview/compare/protocol";
+import { CompareView } from "./compare-view";
+
+export interface BestOfArgs {
+  agents: string[];
+  runs?: number;
+  prompt: string;
+  check?: string;
+  cwd?: string;
+}
+
+async function ask(hub: Hub): Promise<BestOfArgs | undefined> {
+  const agents = configuredAgents(hub.config, hub.registry);
+  const picked = await vscode.window.showQuickPick(
+    agents.map((a) => ({ label: a.spec.displayName, description: a.spec.id, id: a.spec.id })),
+    {
+      canPickMany: true,
+      title: "Best of N: which agents?",
+      placeHolder: "Pick one or more agents (one agent picked runs several times)",
+    },
+  );
+  if (!picked?.length) return undefined;
+  const runsText = await vscode.window.showInputBox({
+    title: "Best of N: runs per agent",
+    prompt: "How many candidates each picked agent runs",
+    value: picked.length === 1 ? "2" : "1",
+    validateInput: (v) => (/^[1-9]$/.test(v.trim()) ? undefined : "a number from 1 to 9"),
+  });
+  if (!runsText) return undefined;
+  const prompt = await vscode.window.showInputBox({
+    title: "Best of N: the task",
+    prompt: "The task every candidate gets",
+    ignoreFocusOut: true,
+  });
+  if (!prompt?.trim()) return undefined;
+  const check = await vscode.window.showInputBox({
+    title: "Best of N: check command (optional)",
+    prompt: "A check command run in each worktree when its agent is done (empty: none)",
+    placeHolder: "npm test",
+    ignoreFocusOut: true,
+  });
+  if (check === undefined) return undefined;
+  return { agents: picked.map((p) => p.id), runs: Number(runsText.trim()), prompt, check: check.trim() || undefined };
+}
+
+function rowOf(spec: CandidateSpec): CandidateRow {
+  return {
+    label: spec.label,
+    agent: spec.agentId,
+    threadId: null,
+    status: "waiting",
+    answer: "",
+    files: [],
+    added: 0,
+    removed: 0,
+    tokens: null,
+    durationMs: null,
+  };
+}
+
+function fill(row: CandidateRow, s: CandidateSummary): void {
+  Object.assign(row, {
+    threadId: s.threadId,
+    status: s.status,
+    answer: s.answer,
+    files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })),
+    added: s.added,
+    removed: s.removed,
+    tokens: s.usage?.totalTokens ?? null,
+    durationMs: s.durationMs,
+    ...(s.check
+      ? {
+          check: {
+            command: s.check.command,
+            exitCode: s.check.exitCode,
+            ...(s.check.timedOut ? { timedOut: true } : {}),
+            outputTail: s.check.outputTail.slice(-2000),
+          },
+        }
+      : {}),
+    ...(s.error ? { error: s.error } : {}),
+  });
+}
+
+/** Runs the best of N; resolves with the ranked summaries (the view stays open for the user's choice). */
+export async function bestOfCommand(
+  hub: Hub,
+  args?: BestOfArgs,
+): Promise<{ view: CompareView; summaries: CandidateSummary[] } | undefined> {
+  assertTrusted();
+  const a = args && Array.isArray(args.agents) ? args : await ask(hub);
+  if (!a) return undefined;
+  const cwd = a.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  await bestOfBase(cwd); // a clear error before anything starts outside git
+  const known = configuredAgents(hub.config, hub.registry);
+  for (const id of a.agents)
+    if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
+  const specs = expandCandidates(a.agents, a.runs ?? 1);
+  const view = new CompareView(hub, a.prompt, a.check, specs.map(rowOf));
+  const stop = new AbortController();
+  view.panel.onDidDispose(() => stop.abort());
+
+  const runCandidate = async (spec: CandidateSpec, wt: CreatedWorktree, signal: AbortSignal): Promise<CandidateRun> => {
+    const agent = known.find((k) => k.spec.id === spec.agentId)!.spec;
+    const s = hub.spawnSession({
+      agent,
+      task: a.prompt,
+      mode: "session",
+      cwd: wt.cwd,
+      worktree: wt.ref,
+      showPanel: false,
+      title: `${spec.label}: ${a.prompt}`,
+    });
+    const row = view.row(spec.label)!;
+    row.threadId = s.threadId;
+    view.update();
+    await new Promise<void>((resolve) => {
+      const sub = s.onTurnDone(() => {
+        sub.dispose();
+        resolve();
+      });
+      signal.addEventListener("abort", () => void s.cancel().catch(() => undefined), { once: true });
+    });
+    return {
+      threadId: s.thread ? s.threadId : null,
+      ok: s.status !== "failed",
+      ...(s.status === "failed" && s.statusDetail ? { error: s.statusDetail } : {}),
+    };
+  };
+
+  const onProgress = (e: BestOfProgress) => {
+    const row = view.row(e.type === "finished" ? e.summary.label : e.spec.label);
+    if (!row) return;
+    if (e.type === "started") row.status = "working";
+    else if (e.type === "check_started") row.status = "checking";
+    else if (e.type === "agent_done") row.durationMs = Math.round(e.durationMs);
+    else if (e.type === "finished") fill(row, e.summary);
+    view.update();
+    hub.tree.refresh();
+  };
+
+  let summaries: CandidateSummary[];
+  try {
+    summaries = await runBestOf({
+      cwd,
+      candidates: specs,
+      runCandidate,
+      ...(a.check ? { check: a.check } : {}),
+      signal: stop.signal,
+      readThread: (id) => hub.threads.read(id).records,
+      onProgress,
+    });
+  } catch (err) {
+    view.update({ running: false });
+    throw new Error(`Best of N stopped: ${errorMessage(err)}`, { cause: err });
+  }
+  const ranked = rankCandidates(summaries);
+  view.update({ running: false, ...(ranked[0] ? { best: ranked[0].label } : {}) });
+  return { view, summaries: ranked };
+}

@@ -1,0 +1,110 @@
+/**
+ * The best-of-N compare view (#25): a webview panel with one card per candidate, updated live as the candidates
+ * run, and the actions that decide them (open the thread, open its diff, apply it, keep it, discard the others).
+ */
+import * as vscode from "vscode";
+import { background } from "../../core/util/unexpected";
+import type { Hub } from "../hub";
+import {
+  COMPARE_VIEW_TYPE,
+  parseCompareMessage,
+  type CandidateRow,
+  type CompareHostMessage,
+  type CompareWebviewMessage,
+} from "../../webview/compare/protocol";
+import { webviewHtml, webviewOptions } from "../webview-html";
+import { applyToWorkspace, discardWorktreeCommand, reviewWorktree } from "./actions";
+
+const BODY = `<h1>Best of N</h1>
+<p id="summary" role="status"></p>
+<div id="candidates"></div>`;
+
+export class CompareView implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  state: CompareHostMessage;
+
+  constructor(
+    private readonly hub: Hub,
+    prompt: string,
+    check: string | undefined,
+    rows: CandidateRow[],
+  ) {
+    this.state = { type: "state", prompt, running: true, rows, ...(check ? { check } : {}) };
+    const uri = hub.context.extensionUri;
+    this.panel = vscode.window.createWebviewPanel(
+      COMPARE_VIEW_TYPE,
+      "Best of N",
+      vscode.ViewColumn.Active,
+      webviewOptions(uri),
+    );
+    this.panel.webview.html = webviewHtml(this.panel.webview, uri, {
+      script: "compare.js",
+      css: "compare.css",
+      title: "Best of N",
+      body: BODY,
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
+    this.panel.webview.onDidReceiveMessage((raw) => background(this.#onMessage(raw), "a best-of-N view action"));
+  }
+
+  row(label: string): CandidateRow | undefined {
+    return this.state.rows.find((r) => r.label === label);
+  }
+
+  update(patch: Partial<CompareHostMessage> = {}): void {
+    this.state = { ...this.state, ...patch };
+    void this.panel.webview.postMessage(this.state);
+  }
+
+  /** What a view button does (the host tests call it as the webview would; `yes` skips the confirmations). */
+  async act(m: CompareWebviewMessage, opts: { yes?: boolean } = {}): Promise<void> {
+    if (m.type === "ready") return this.update();
+    const row = this.state.rows.find((r) => r.threadId === m.threadId);
+    if (!row) return;
+    switch (m.type) {
+      case "open":
+        return void this.hub.panels.open(m.threadId, { preserveFocus: false });
+      case "diff":
+        return reviewWorktree(this.hub, m.threadId);
+      case "apply": {
+        const out = await applyToWorkspace(this.hub, m.threadId, opts);
+        if (out?.op) row.outcome = "applied";
+        return this.update();
+      }
+      case "keep":
+        row.outcome = "kept";
+        return this.update();
+      case "discardOthers": {
+        const others = this.state.rows.filter((r) => r !== row && r.threadId && r.outcome !== "discarded");
+        if (!others.length) return;
+        const go = `Discard ${others.length}`;
+        const answer = opts.yes
+          ? go
+          : await vscode.window.showWarningMessage(
+              `Discard the worktrees of ${others.map((r) => r.label).join(", ")}?`,
+              {
+                modal: true,
+                detail: "Their folders are removed; what they changed is lost unless applied. Their threads stay.",
+              },
+              go,
+            );
+        if (answer !== go) return;
+        for (const r of others) {
+          await discardWorktreeCommand(this.hub, r.threadId, { yes: true }).catch(() => undefined);
+          r.outcome = "discarded";
+        }
+        row.outcome ??= "kept";
+        return this.update();
+      }
+    }
+  }
+
+  async #onMessage(raw: unknown): Promise<void> {
+    const m = parseCompareMessage(raw);
+    if (m) await this.act(m);
+  }
+
+  dispose(): void {
+    this.panel.dispose();
+  }
+}

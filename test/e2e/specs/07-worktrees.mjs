@@ -1,0 +1,78 @@
+// Worktrees and best of N in the editor (#25 items 1 and 3). Needs no other spec. The workspace becomes a git
+// repository for this spec (one commit of README.md) and stops being one at its end. "ACP Threads: Best of N…"
+// from the palette: the fake agent twice, a prompt that reports token usage, a check command; the compare view
+// shows both candidates done with their check passed; the Sessions tree shows them under "Worktrees" with their
+// state. Both worktrees are discarded through the view ("Discard others" after "Keep") and the tree's menu.
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { findFrame, until } from "../pages/workbench.mjs";
+
+const git = (cwd, ...args) =>
+  execFileSync("git", ["-c", "user.email=e2e@example.com", "-c", "user.name=e2e", ...args], { cwd, encoding: "utf8" });
+
+export default async function ({ page, quick, step, shot, ws }) {
+  git(ws, "init", "-q", "-b", "main");
+  git(ws, "add", "-A");
+  git(ws, "commit", "-qm", "e2e seed");
+  let frame;
+  try {
+    await step("Best of N…: two runs of the fake agent, each in its own worktree, compared", async () => {
+      await quick.run("ACP Threads: Best of N…");
+      const row = quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first();
+      await row.waitFor({ timeout: 20000 });
+      await row.click(); // a row of a multi-select pick toggles its checkbox
+      await quick.root.getByText("1 Selected").waitFor({ timeout: 10000 });
+      await quick.root.getByRole("button", { name: "OK" }).click();
+      await quick.answer("runs per agent", "2");
+      await quick.answer("the task", "cost 1200 300 0.02");
+      await quick.answer("check command", "git diff --quiet");
+      frame = await findFrame(page, async (f) => (await f.locator("#candidates").count()) > 0, "compare view", 30000);
+      await until(
+        "both candidates to be done",
+        async () => /all done/.test((await frame.locator("#summary").textContent()) ?? ""),
+        120000,
+      );
+      const cards = frame.locator(".candidate.status-done");
+      if ((await cards.count()) !== 2) throw new Error(`expected 2 finished candidates, got ${await cards.count()}`);
+      if ((await frame.locator(".facts .pass").count()) !== 2) throw new Error("both checks should pass");
+      await shot("30-best-of-compare");
+    });
+
+    await step("the Sessions tree groups the candidates under Worktrees with their state", async () => {
+      await quick.run("Focus on Sessions View");
+      const group = page.locator(".monaco-list-row", { hasText: "Worktrees" }).first();
+      await group.waitFor({ timeout: 20000 });
+      const base = path.basename(ws);
+      await until(
+        "two worktree rows with their state",
+        async () =>
+          (await page
+            .locator(".monaco-list-row", { hasText: `${base} ·` })
+            .filter({ hasText: "no changes" })
+            .count()) >= 2,
+        30000,
+      );
+      await shot("31-worktree-group");
+    });
+
+    await step("Keep one, Discard others from the compare view", async () => {
+      const tab = page.locator(".tab", { hasText: "Best of N" }).first();
+      await tab.click();
+      await frame.locator(".candidate").first().locator('button[data-action="keep"]').click();
+      await frame.locator(".candidate").first().locator('button[data-action="discardOthers"]').click();
+      await page.getByRole("button", { name: "Discard 1" }).click({ timeout: 15000 });
+      await until(
+        "the other candidate to be discarded",
+        async () => (await frame.locator(".badge.outcome", { hasText: "discarded" }).count()) === 1,
+        30000,
+      );
+      await shot("32-best-of-discarded");
+    });
+  } finally {
+    // the kept worktree goes too, then the workspace stops being a repository (later specs expect none)
+    for (const line of git(ws, "worktree", "list", "--porcelain").split("\n"))
+      if (line.startsWith("worktree ") && line.slice(9) !== ws) rmSync(line.slice(9), { recursive: true, force: true });
+    rmSync(path.join(ws, ".git"), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,226 @@
+// Worktree sessions in the real extension host (#25): "in a new worktree" makes the session's cwd and only
+// reachable root a new git worktree beside the repository (a write into the repository itself is refused);
+// the Sessions tree groups the thread under its worktree with its state; Apply to workspace brings the
+// changes home through the ledger (one conflicting file left as the user made it, the apply undone by Restore);
+// Commit to a branch leaves the checked-out branch alone; Discard removes the worktree. A folder outside git
+// gets a plain session. Best of N: two candidates at once, the compare view, apply of one, discard of the other.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { CandidateSummary } from "../../../src/core/worktree/candidates";
+import type { LiveSession } from "../../../src/vscode/live-session";
+import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
+
+async function turn(s: LiveSession, text: string): Promise<void> {
+  const done = new Promise<void>((r) => s.onTurnDone(() => r()));
+  await s.prompt(text).catch(() => undefined);
+  await done;
+}
+
+async function spawn(cwd: string): Promise<LiveSession> {
+  const { hub } = await api();
+  const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "fake",
+    task: "",
+    mode: "session",
+    cwd,
+    worktree: true,
+  });
+  assert.ok(id, "the spawn command returned a thread id");
+  const s = hub.live.get(id)!;
+  await waitFor("the session to be idle", () => s.status === "idle" && s.sessionId);
+  return s;
+}
+
+async function worktreeNode(threadId: string): Promise<Extract<SessionNode, { type: "worktree" }> | undefined> {
+  const { hub } = await api();
+  const top = await hub.tree.getChildren();
+  const group = top.find((n) => n.type === "group" && n.id === "worktrees");
+  const kids = group ? await hub.tree.getChildren(group) : [];
+  return kids.find(
+    (n): n is Extract<SessionNode, { type: "worktree" }> => n.type === "worktree" && n.threadId === threadId,
+  );
+}
+
+describe("worktree sessions", () => {
+  let dir: string;
+  let repo: string;
+
+  before(async () => {
+    await useFakeAgent();
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-wt-")));
+    repo = join(dir, "repo");
+    mkdirSync(repo);
+    git(repo, "init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    writeFileSync(join(repo, "b.txt"), "b\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "seed");
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("works in its worktree, is grouped with its state, applies (one conflict), commits to a branch, discards", async () => {
+    const { hub } = await api();
+    const s = await spawn(repo);
+    const ref = s.worktree;
+    assert.ok(ref, "the session has a worktree");
+    assert.equal(s.cwd, ref.path, "the session works in the worktree");
+    assert.equal(ref.repo, repo);
+    assert.ok(ref.path.startsWith(join(dir, ".repo.worktrees")), ref.path);
+    assert.equal(git(ref.path, "rev-parse", "HEAD").trim(), git(repo, "rev-parse", "HEAD").trim());
+    await waitFor("the thread's metadata to name its worktree", () => hub.threads.read(s.threadId).metadata.worktree);
+    assert.deepEqual(hub.threads.read(s.threadId).metadata.worktree, ref);
+
+    // containment: the worktree is writable, the repository itself is not
+    await turn(s, `write ${join(ref.path, "a.txt")} a by the agent`);
+    assert.equal(readFileSync(join(ref.path, "a.txt"), "utf8"), "a by the agent");
+    await turn(s, `write ${join(repo, "escape.txt")} out`);
+    assert.equal(existsSync(join(repo, "escape.txt")), false, "a write outside the worktree is refused");
+    await turn(s, `write ${join(ref.path, "b.txt")} b by the agent`);
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n", "the workspace is untouched");
+
+    // the tree: the thread under its worktree, the state read when the turn ended
+    const node = await waitFor("the worktree node", () => worktreeNode(s.threadId));
+    assert.equal(node.children[0]?.type, "live");
+    const item = await waitFor("the worktree's state in the tree", () => {
+      const it = hub.tree.getTreeItem(node);
+      return /^2 files \+2 −2$/.test(String(it.description)) ? it : undefined;
+    });
+    assert.equal(item.contextValue, "worktree");
+    const live = (await hub.tree.getChildren()).find((n) => n.type === "group" && n.id === "live");
+    assert.ok(!live || !(await hub.tree.getChildren(live)).some((n) => n.type === "live" && n.threadId === s.threadId));
+
+    // apply: the user changed b.txt meanwhile → b.txt is a conflict, left as the user made it
+    writeFileSync(join(repo, "b.txt"), "b by the user\n");
+    const out = await vscode.commands.executeCommand<{ op?: string; applied: string[]; skipped: string[] }>(
+      "acpThreads.applyWorktree",
+      s.threadId,
+      { yes: true },
+    );
+    assert.ok(out?.op, "the apply is a ledger operation");
+    assert.deepEqual(out.applied, ["a.txt"]);
+    assert.deepEqual(out.skipped, ["b.txt"]);
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a by the agent");
+    assert.equal(readFileSync(join(repo, "b.txt"), "utf8"), "b by the user\n");
+    const op = hub.ledger.ledger.read(s.threadId).ops.find((o) => o.op === out.op);
+    assert.equal(op?.type, "apply");
+    // undone by the existing restore
+    await hub.ledger.restoreTurn(s.threadId, { op: out.op }, { yes: true });
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n", "Restore took the apply back");
+
+    // commit to a branch: the user's branch and files stay
+    const mainHead = git(repo, "rev-parse", "HEAD").trim();
+    const c = await vscode.commands.executeCommand<{ branch: string; commit: string }>(
+      "acpThreads.commitWorktree",
+      s.threadId,
+      { branch: "agent/host-test", message: "from the host test" },
+    );
+    assert.equal(c?.branch, "agent/host-test");
+    assert.equal(git(repo, "show", "agent/host-test:a.txt"), "a by the agent");
+    assert.equal(git(repo, "rev-parse", "HEAD").trim(), mainHead);
+    assert.equal(git(repo, "symbolic-ref", "--short", "HEAD").trim(), "main");
+    const bad = await vscode.commands.executeCommand("acpThreads.commitWorktree", s.threadId, { branch: "bad..name" });
+    assert.equal(bad, undefined, "an invalid branch name is refused");
+
+    // discard: the session closes, the folder and git's record of it go, the thread forgets it
+    assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);
+    assert.equal(existsSync(ref.path), false);
+    assert.ok(!git(repo, "worktree", "list").includes(ref.path));
+    assert.equal(hub.threads.read(s.threadId).metadata.worktree, null);
+    assert.equal(s.isOpen, false);
+    assert.equal(git(repo, "rev-parse", "agent/host-test").trim(), c.commit, "the committed branch stays");
+  });
+
+  it("a folder outside git gets a plain session", async () => {
+    const s = await spawn(workspaceRoot());
+    assert.equal(s.worktree, undefined);
+    assert.equal(s.cwd, workspaceRoot());
+    await s.close();
+  });
+});
+
+describe("best of N in the editor", () => {
+  let dir: string;
+  let repo: string;
+
+  before(async () => {
+    await useFakeAgent();
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-bestof-")));
+    repo = join(dir, "repo");
+    mkdirSync(repo);
+    git(repo, "init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "seed");
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs the candidates at once in their own worktrees, compares them, applies one and discards the others", async () => {
+    const { hub } = await api();
+    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 2, prompt: "terminal echo hello > made.txt", check: "test -f made.txt", cwd: repo },
+    );
+    assert.ok(out, "the command returned the comparison");
+    const { view, summaries } = out;
+    assert.equal(summaries.length, 2);
+    const paths = new Set(summaries.map((s) => s.worktree?.path));
+    assert.equal(paths.size, 2, "each candidate had a worktree of its own");
+    for (const s of summaries) {
+      assert.equal(s.status, "done", s.error);
+      assert.ok(s.threadId && hub.live.get(s.threadId), "each candidate is a live session of the editor");
+      assert.deepEqual(
+        s.files.map((f) => f.path),
+        ["made.txt"],
+      );
+      assert.equal(s.check?.exitCode, 0);
+      assert.equal(readFileSync(join(s.worktree!.path, "made.txt"), "utf8"), "hello\n");
+    }
+    assert.equal(view.state.running, false);
+    assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
+    assert.ok(view.state.best, "the best candidate is named");
+    // the worktrees are in the tree
+    const top = await hub.tree.getChildren();
+    const group = top.find((n) => n.type === "group" && n.id === "worktrees");
+    assert.ok(group && (await hub.tree.getChildren(group)).length >= 2);
+
+    const [win, other] = summaries;
+    await view.act({ type: "apply", threadId: win!.threadId! }, { yes: true });
+    assert.equal(readFileSync(join(repo, "made.txt"), "utf8"), "hello\n", "the winner's file reached the workspace");
+    assert.equal(view.row(win!.label)?.outcome, "applied");
+    await view.act({ type: "discardOthers", threadId: win!.threadId! }, { yes: true });
+    assert.equal(view.row(other!.label)?.outcome, "discarded");
+    assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
+    assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
+    view.dispose();
+    for (const s of summaries) await hub.live.get(s.threadId!)?.close();
+  });
+});
