@@ -84,9 +84,9 @@ async function parallelFigures(dir: string): Promise<void> {
   }
   const [p, s1, o] = [median(parallel), median(serial), median(one)];
   console.log(`best of 3 (stdio fake agent, ${TURN_MS} ms turn each), whole CLI run, median of ${RUNS}:`);
-  console.log(`  3 agents in parallel                      ${fmt(p)}`);
+  console.log(`  3 agents in parallel                          ${fmt(p)}`);
   console.log(`  3 agents one after another (--concurrency 1) ${fmt(s1)}  (ratio ${(s1 / p).toFixed(2)}x; ideal 3x)`);
-  console.log(`  baseline: one candidate                   ${fmt(o)}  (parallel costs ${fmt(p - o)} more)`);
+  console.log(`  baseline: one candidate                       ${fmt(o)}  (parallel costs ${fmt(p - o)} more)`);
 }
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
