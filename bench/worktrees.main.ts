@@ -4,10 +4,14 @@
  * - worktree creation (`git worktree add --detach` + `.worktreeinclude` copy + base), goal ≤ 1 s; baseline in the
  *   same run: a bare `git worktree add --detach` and `cp -r` of the repository;
  * - apply of 100 changed files (plan + apply through the edit ledger), goal ≤ 500 ms; baseline: the same 100
- *   atomic writes by hand.
- * Prints figures; asserts nothing.
+ *   atomic writes by hand;
+ * - best of N: 3 agents in parallel vs one after another, the wall-clock of the whole `acp-threads run --agent
+ *   FAKE --runs 3 --worktrees` (the stdio fake agent, whose turn sleeps a fixed TURN_MS; no model, so the figure
+ *   is our overhead around three equal turns) against the same with `--concurrency 1`; baseline: one candidate.
+ * Prints figures and the load average; asserts nothing.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +20,7 @@ import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { applyWorktree, planApply } from "../src/core/worktree/apply";
 import { createWorktree } from "../src/core/worktree/create";
 import { discardWorktree } from "../src/core/worktree/discard";
+import { CLI, FAKE_AGENT } from "../test/fixtures/cli/spawn-cli";
 
 const DIRS = 500;
 const PER_DIR = 20;
@@ -43,6 +48,47 @@ function makeRepo(repo: string): void {
   g(repo, "commit", "-qm", "seed");
 }
 
+const TURN_MS = 3_000;
+
+/** Wall-clock of one best-of run of the built CLI (3 fake agents whose turn sleeps TURN_MS). */
+function bestOfRun(repo: string, home: string, extra: string[]): Promise<number> {
+  const args = [CLI, "run", "--agent", FAKE_AGENT, "--worktrees", "--format", "json", ...extra, `sleep ${TURN_MS}`];
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, args, { cwd: repo, env: { ...process.env, ACP_THREADS_HOME: home } }, (err, out) => {
+      const took = ms(t0);
+      if (err) return reject(err);
+      const list = JSON.parse(out) as { status: string; worktree: string }[];
+      if (list.some((c) => c.status !== "done")) return reject(new Error(`a candidate failed: ${out}`));
+      for (const c of list) g(repo, "worktree", "remove", "--force", c.worktree);
+      resolve(took);
+    }),
+  );
+}
+
+async function parallelFigures(dir: string): Promise<void> {
+  const repo = join(dir, "small");
+  mkdirSync(repo);
+  writeFileSync(join(repo, "a.txt"), "a\n");
+  g(repo, "init", "-q");
+  g(repo, "add", "-A");
+  g(repo, "commit", "-qm", "seed");
+  const home = join(dir, "bestof-home");
+  const one: number[] = [];
+  const parallel: number[] = [];
+  const serial: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    one.push(await bestOfRun(repo, home, []));
+    parallel.push(await bestOfRun(repo, home, ["--runs", "3"]));
+    serial.push(await bestOfRun(repo, home, ["--runs", "3", "--concurrency", "1"]));
+  }
+  const [p, s1, o] = [median(parallel), median(serial), median(one)];
+  console.log(`best of 3 (stdio fake agent, ${TURN_MS} ms turn each), whole CLI run, median of ${RUNS}:`);
+  console.log(`  3 agents in parallel                          ${fmt(p)}`);
+  console.log(`  3 agents one after another (--concurrency 1) ${fmt(s1)}  (ratio ${(s1 / p).toFixed(2)}x; ideal 3x)`);
+  console.log(`  baseline: one candidate                       ${fmt(o)}  (parallel costs ${fmt(p - o)} more)`);
+}
+
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => `${x.toFixed(0)} ms`;
@@ -53,6 +99,11 @@ async function main(): Promise<void> {
     const repo = join(dir, "repo");
     mkdirSync(repo);
     makeRepo(repo);
+    console.log(
+      `load average (1/5/15 min) at the start: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+    );
 
     const plain: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -124,6 +175,12 @@ async function main(): Promise<void> {
       `apply of 100 changed files (plan + apply)   ${fmt(median(applied))}  (goal ≤ 500 ms; plan alone ${fmt(median(planned))})`,
     );
     console.log(`baseline: 100 atomic writes by hand         ${fmt(median(byHand))}`);
+    await parallelFigures(dir);
+    console.log(
+      `load average (1/5/15 min) at the end: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

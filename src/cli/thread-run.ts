@@ -80,6 +80,8 @@ export interface ThreadRunOptions {
   ledger?: EditLedger;
   /** A new thread works in a git worktree of its own (`run --worktree`); a folder outside git gets a plain session. */
   worktree?: boolean;
+  /** A new thread works in this worktree, made by the caller (best of N makes one per candidate). */
+  preparedWorktree?: { cwd: string; ref: WorktreeRef };
 }
 
 interface Target {
@@ -115,6 +117,7 @@ async function target(o: ThreadRunOptions): Promise<Target> {
     if (!o.agent)
       throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
     const agent = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    if (o.preparedWorktree) return { agent, cwd: o.preparedWorktree.cwd, worktree: o.preparedWorktree.ref };
     return o.worktree ? { agent, ...(await worktreeFor(io, cwd, "run")) } : { agent, cwd };
   }
   const metadata = store.read(threadId).metadata;

@@ -19,11 +19,20 @@ import { contextFromFlags } from "../prompt-context";
 import { runOnThread } from "../thread-run";
 import { AcpThreadsError } from "../../core/errors";
 import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
+import { commandName } from "../../core/acp/command-name";
+import { looksLikeCommandLine, resolveAgent, splitCommandLine } from "../../core/acp/agent-registry";
+import { installedSpecFor } from "../../core/registry/installed";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/best-of";
+import { expandCandidates } from "../../core/worktree/candidates";
+import { runBestOfCli } from "../best-of";
+import type { FlagValues } from "../flags";
+import type { CliIO } from "../io";
 
 const SPEC = {
   name: "run",
   synopsis: [
     `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
+    `--agent A --agent B [--runs N] --worktrees [--check CMD] [options] PROMPT...`,
     `--thread ID [options] PROMPT...`,
     `--thread ID --review FILE [options] [PROMPT...]`,
     `--session NAME [--agent A] [options] PROMPT...`,
@@ -32,9 +41,38 @@ const SPEC = {
   args: { min: 0, name: "PROMPT" },
   flags: {
     agent: {
-      type: "string",
+      type: "list",
       arg: "A",
-      help: "preset id, or a command line (contains a space or a path) for any ACP agent",
+      help: "preset id, or a command line (contains a space or a path) for any ACP agent; several: best of N",
+    },
+    runs: {
+      type: "number",
+      integer: true,
+      min: 1,
+      arg: "N",
+      help: "best of N: N runs of each --agent, each a thread in a worktree of its own, all at once",
+    },
+    worktrees: {
+      type: "boolean",
+      help: "best of N: each candidate in a git worktree of its own (implied by several candidates or --check)",
+    },
+    check: {
+      type: "string",
+      arg: "CMD",
+      help: "best of N: a shell command run in each candidate's worktree once its agent is done (npm test, a build)",
+    },
+    "check-timeout": {
+      type: "number",
+      above: 0,
+      arg: "S",
+      help: `best of N: the check is killed (its process group) after S seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`,
+    },
+    concurrency: {
+      type: "number",
+      integer: true,
+      min: 1,
+      arg: "N",
+      help: "best of N: run at most N candidates at a time (default: all at once)",
     },
     thread: { type: "string", arg: "ID", help: "continue this thread (id or unique prefix) with its agent" },
     steer: {
@@ -108,7 +146,11 @@ const SPEC = {
     "protocol-log": { type: "string", arg: "FILE", help: "write the raw JSON-RPC traffic and stderr to FILE" },
     verbose: { type: "boolean", help: "log engine diagnostics to stderr" },
   },
-  notes: `exit codes: 0 done, 1 agent/protocol error (or a watchdog alert it could not clear), 2 usage, 3 timeout,
+  notes: `best of N (several --agent, or --runs N, --worktrees, --check): every candidate runs at once in a fresh
+worktree of the same commit under the --permission policy (never an interactive question: --elicitation ask is
+decline); then a comparison table (JSON array with --format json, best first) and the 'worktrees apply' /
+'worktrees discard' commands; exit 0 when at least one candidate finished, 1 when none did.
+exit codes: 0 done, 1 agent/protocol error (or a watchdog alert it could not clear), 2 usage, 3 timeout,
 5 permission denied (a policy denial ended the turn cancelled/refused), 6 the thread is held by another process
 (--no-wait), 130 interrupted`,
 } as const;
@@ -116,7 +158,11 @@ const SPEC = {
 export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
-    if (!flags.agent && !flags.thread && !flags.session)
+    const agents = flags.agent;
+    if (agents.length > 1 || flags.runs !== undefined || flags.worktrees || flags.check !== undefined)
+      return bestOf(io, flags, args);
+    const agent = agents[0];
+    if (!agent && !flags.thread && !flags.session)
       throw new AcpThreadsError(
         "usage",
         "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
@@ -147,7 +193,7 @@ export const main = command(
       review: flags.review,
       thread: flags.thread,
       session: flags.session,
-      agent: flags.agent,
+      agent,
       cwd: flags.cwd,
       worktree: flags.worktree,
       permission: flags.permission,
@@ -184,3 +230,50 @@ export const main = command(
   },
   "run prompt turns against an ACP agent",
 );
+
+type RunFlags = FlagValues<typeof SPEC.flags>;
+
+/** Best of N: the flags checked, the candidates named, then ../best-of.ts runs them. */
+async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
+  for (const f of ["thread", "session", "steer", "review", "protocol-log"] as const)
+    if (flags[f] !== undefined)
+      throw new AcpThreadsError("usage", `--${f} does not go with best of N (several candidates)`);
+  if (!flags.agent.length) throw new AcpThreadsError("usage", "best of N needs --agent (one or more)");
+  if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
+  const cwd = resolve(io.cwd, flags.cwd ?? ".");
+  const context = contextFromFlags(flags.file ?? [], flags.image ?? [], cwd);
+  const layout = homeLayout(resolveHome(io.env));
+  const logger = stderrLogger(flags.verbose ? "debug" : "warn");
+  const store = new ThreadStore(layout.home, { logger });
+  const installed = (id: string) => installedSpecFor(layout.home, id);
+  // an unknown agent is the command's error (exit 2); one that is not installed is its candidate's failure
+  const nameOf = (a: string) => {
+    try {
+      return resolveAgent(a, { cwd, env: io.env, installed }).id;
+    } catch (err) {
+      if (err instanceof AcpThreadsError && err.code === "agent_not_found")
+        return looksLikeCommandLine(a) ? commandName(splitCommandLine(a)[0] ?? a) : a;
+      throw err;
+    }
+  };
+  return runBestOfCli({
+    io,
+    store,
+    logger,
+    candidates: expandCandidates(flags.agent, flags.runs ?? 1, nameOf),
+    prompts: args,
+    context,
+    cwd,
+    check: flags.check,
+    checkTimeoutMs: (flags["check-timeout"] ?? DEFAULT_CHECK_TIMEOUT_MS / 1000) * 1000,
+    concurrency: flags.concurrency,
+    permission: flags.permission,
+    elicitation: flags.elicitation,
+    env: parseEnvPairs(flags.env),
+    authMethodId: flags.auth,
+    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+    stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
+    retry: flags.retry,
+    json: flags.format === "json",
+  });
+}

@@ -13,6 +13,8 @@ import type { WorktreeFile, WorktreeState } from "./state";
 export interface CandidateSpec {
   /** The agent as the user named it (a preset id or a command line). */
   agentId: string;
+  /** Its short name (a preset's id; a command line's program name): the `agent` of its summary. */
+  name: string;
   /** 1-based run number among the candidates of that agent. */
   run: number;
   /** `codex#1`: how the candidate is named in progress lines and tables. */
@@ -37,6 +39,7 @@ export interface CandidateRun {
 
 export interface CandidateSummary {
   label: string;
+  /** The agent's short name (see CandidateSpec.name). */
   agent: string;
   run: number;
   threadId: string | null;
@@ -61,16 +64,25 @@ export interface CandidateSummary {
 
 export const ANSWER_MAX_CHARS = 4_000;
 
-/** `--agent A --agent B --runs N` → A#1..A#N, B#1..B#N; an agent named twice gets its runs numbered on. */
-export function expandCandidates(agents: readonly string[], runs = 1): CandidateSpec[] {
+/**
+ * `--agent A --agent B --runs N` → A#1..A#N, B#1..B#N; an agent named twice gets its runs numbered on. `nameOf`
+ * gives the label's name (the CLI passes the agent's id, so a command line is labelled by its program's name).
+ */
+export function expandCandidates(
+  agents: readonly string[],
+  runs = 1,
+  nameOf: (agentId: string) => string = (a) => a,
+): CandidateSpec[] {
   const counts = new Map<string, number>();
   const out: CandidateSpec[] = [];
-  for (const agentId of agents)
+  for (const agentId of agents) {
+    const name = nameOf(agentId);
     for (let i = 0; i < runs; i++) {
-      const run = (counts.get(agentId) ?? 0) + 1;
-      counts.set(agentId, run);
-      out.push({ agentId, run, label: `${agentId}#${run}` });
+      const run = (counts.get(name) ?? 0) + 1;
+      counts.set(name, run);
+      out.push({ agentId, name, run, label: `${name}#${run}` });
     }
+  }
   return out;
 }
 
@@ -127,7 +139,7 @@ export function summarize(
   const usage = run.usage ?? fromThread?.usage;
   return {
     label: spec.label,
-    agent: spec.agentId,
+    agent: spec.name,
     run: spec.run,
     threadId: run.threadId,
     worktree: parts.worktree,

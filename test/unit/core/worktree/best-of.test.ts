@@ -32,6 +32,13 @@ test("expandCandidates: --agent A --agent B --runs N, an agent named twice numbe
     ],
   );
   assert.deepEqual(
+    expandCandidates(["/bin/x --a", "/bin/x --b"], 1, (a) => a.split(" ")[0]!.slice(5)).map((c) => [c.label, c.name]),
+    [
+      ["x#1", "x"],
+      ["x#2", "x"],
+    ],
+  );
+  assert.deepEqual(
     expandCandidates(["x"], 3).map((c) => c.label),
     ["x#1", "x#2", "x#3"],
   );
@@ -89,6 +96,7 @@ test("runBestOf: all at once in worktrees of one base; checks pass/fail/time out
     const progress: BestOfProgress["type"][] = [];
     const specs: CandidateSpec[] = Object.keys(script).map((label) => ({
       agentId: label.split("#")[0]!,
+      name: label.split("#")[0]!,
       run: 1,
       label,
     }));

@@ -1,0 +1,190 @@
+/**
+ * `acp-threads run --agent A --agent B [--runs N] --worktrees [--check CMD] PROMPT...` (#25 best of N): every
+ * candidate at once, each a real thread (its ledger, worktree metadata, usage) in a fresh worktree of the same
+ * base commit, run through the same `runOnThread` as a single run; progress goes to stderr, prefixed with the
+ * candidate's label; then the comparison (a table, or JSON with `--format json`) and the commands to apply one
+ * and discard the others.
+ * Permissions: every candidate runs under the `--permission` policy, which never asks (a request it does not
+ * allow is refused, and the candidate's summary says how many were). Elicitation never asks on the terminal
+ * either (several candidates would ask at once on one TTY): `ask` is `decline` here, `defaults` stays.
+ */
+import { Writable } from "node:stream";
+import { errorMessage } from "../core/errors";
+import { EditLedger } from "../core/ledger/edit-ledger";
+import type { Logger } from "../core/log";
+import type { ContextItem } from "../core/model/context";
+import type { ThreadStore } from "../core/store/thread-store";
+import { bestOfBase, runBestOf, type BestOfProgress } from "../core/worktree/best-of";
+import { candidateJson, rankCandidates, type CandidateRun, type CandidateSpec } from "../core/worktree/candidates";
+import type { RetryMode } from "../core/watchdog/supervisor";
+import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
+import { formatDuration } from "./exec/context";
+import { EXIT, type CliIO } from "./io";
+import type { RunSummary, TurnOutput } from "./output/turn-output";
+import { runOnThread } from "./thread-run";
+import { writeJson } from "./threads/common";
+import { compareTable, describeCheck } from "./worktrees/compare";
+
+export interface BestOfCliOptions {
+  io: CliIO;
+  store: ThreadStore;
+  logger: Logger;
+  candidates: CandidateSpec[];
+  prompts: string[];
+  context?: ContextItem[];
+  /** The folder the prompt is for (`--cwd`, resolved). */
+  cwd: string;
+  check?: string;
+  checkTimeoutMs: number;
+  concurrency?: number;
+  permission: "approve-all" | "approve-reads" | "deny-all";
+  elicitation: ElicitationMode;
+  env: Record<string, string>;
+  authMethodId?: string;
+  timeoutMs?: number;
+  stallMs: number;
+  retry: RetryMode | "off";
+  json: boolean;
+}
+
+/** Writes each line to `out` with `prefix` in front (a candidate's notes among the others'). */
+function prefixed(out: NodeJS.WritableStream, prefix: string): Writable {
+  let partial = "";
+  return new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) out.write(`${prefix}${line.replace(/^acp-threads(?: run)?: /, "")}\n`);
+      done();
+    },
+    final(done) {
+      if (partial) out.write(`${prefix}${partial}\n`);
+      done();
+    },
+  });
+}
+
+/** A candidate's events: tool calls as they end and agent errors, as progress lines (the answer is in its thread). */
+function progressOutput(err: NodeJS.WritableStream): TurnOutput {
+  return {
+    event(e) {
+      if (e.type === "tool_call" && (e.toolCall.status === "completed" || e.toolCall.status === "failed"))
+        err.write(`[${e.toolCall.kind}] ${e.toolCall.title || e.toolCall.toolCallId} (${e.toolCall.status})\n`);
+      else if (e.type === "error") err.write(`agent error: ${e.message}\n`);
+    },
+    summary: () => undefined,
+  };
+}
+
+const WHY: Partial<Record<number, string>> = {
+  [EXIT.timeout]: "timed out (--timeout)",
+  [EXIT.interrupted]: "interrupted",
+  [EXIT.permissionDenied]: "a permission request was refused by the policy and the turn ended",
+};
+
+function candidateRun(s: RunSummary, policy: string): CandidateRun {
+  const refused = s.permissions.filter((d) => d.decidedBy === "policy" && !d.optionKind?.startsWith("allow")).length;
+  const ok = s.exitCode === EXIT.ok;
+  return {
+    threadId: s.threadId ?? null,
+    ok,
+    stopReason: s.stopReason,
+    ...(ok ? {} : { error: s.error ?? WHY[s.exitCode] ?? `exit ${s.exitCode}` }),
+    notes: refused
+      ? [`${refused} permission request${refused === 1 ? " was" : "s were"} refused by --permission ${policy}`]
+      : [],
+  };
+}
+
+export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
+  const { io } = o;
+  const say = (text: string) => io.stderr.write(`acp-threads run: ${text}\n`);
+  const { repo, base } = await bestOfBase(o.cwd); // outside git: a usage error before any agent starts
+  const n = o.candidates.length;
+  say(
+    `${n} candidate${n === 1 ? "" : "s"} (${o.candidates.map((c) => c.label).join(", ")}) from ${repo} at ${base.slice(0, 10)}, each in a worktree of its own`,
+  );
+  const ledger = new EditLedger({ home: o.store.home, logger: o.logger });
+  const elicitation = o.elicitation === "ask" ? "decline" : o.elicitation;
+  let warned = false;
+  const onProgress = (e: BestOfProgress) => {
+    const tag = e.type === "finished" ? e.summary.label : e.spec.label;
+    const line = (text: string) => say(`${tag}: ${text}`);
+    switch (e.type) {
+      case "worktree":
+        line(`worktree ${e.worktree.ref.path}`);
+        if (!warned) for (const w of e.worktree.warnings) say(`note: ${w}`);
+        warned = true;
+        return;
+      case "agent_done":
+        line(
+          e.run.ok
+            ? `agent done (${e.run.stopReason ?? "?"}) in ${formatDuration(e.durationMs)}`
+            : `failed after ${formatDuration(e.durationMs)}: ${e.run.error ?? "?"}`,
+        );
+        return;
+      case "check_started":
+        line(`check: ${e.command}`);
+        return;
+      case "check_done":
+        line(`check ${describeCheck(e.check)} in ${formatDuration(e.check.durationMs)}`);
+        return;
+      default:
+        return;
+    }
+  };
+  let results;
+  try {
+    results = await runBestOf({
+      cwd: o.cwd,
+      candidates: o.candidates,
+      check: o.check,
+      checkTimeoutMs: o.checkTimeoutMs,
+      checkEnv: o.env,
+      concurrency: o.concurrency,
+      signal: io.signal,
+      readThread: (id) => o.store.read(id).records,
+      onProgress,
+      runCandidate: async (spec, made) => {
+        const stderr = prefixed(io.stderr, `acp-threads run: ${spec.label}: `);
+        try {
+          const summary = await runOnThread({
+            io: { ...io, stderr },
+            store: o.store,
+            logger: o.logger,
+            output: progressOutput(stderr),
+            prompts: o.prompts,
+            context: o.context,
+            agent: spec.agentId,
+            cwd: o.cwd,
+            preparedWorktree: { cwd: made.cwd, ref: made.ref },
+            permission: o.permission,
+            elicitor: cliElicitor(elicitation, { stdin: io.stdin, stderr, interactive: false }),
+            env: o.env,
+            authMethodId: o.authMethodId,
+            timeoutMs: o.timeoutMs,
+            wait: false,
+            stallMs: o.stallMs,
+            retry: o.retry,
+            ledger,
+          });
+          return candidateRun(summary, o.permission);
+        } finally {
+          stderr.end();
+        }
+      },
+    });
+  } finally {
+    await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
+    ledger.dispose();
+  }
+  const ranked = rankCandidates(results);
+  if (o.json)
+    writeJson(
+      io,
+      ranked.map((c, i) => ({ rank: i + 1, ...candidateJson(c) })),
+    );
+  else io.stdout.write(compareTable(ranked));
+  if (io.signal.aborted) return EXIT.interrupted;
+  return results.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
+}
