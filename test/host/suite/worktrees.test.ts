@@ -206,7 +206,12 @@ describe("best of N in the editor", () => {
     }
     assert.equal(view.state.running, false);
     assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
-    assert.ok(view.state.best, "the best candidate is named");
+    assert.deepEqual(
+      view.state.leader,
+      { label: summaries[0]!.label, kind: "fastest", why: "same result, faster" },
+      "both passed the check with the same change: the first is only the fastest, not the best",
+    );
+    assert.ok(view.state.rows.every((r) => Array.isArray(r.costs)));
     // the worktrees are in the tree
     const top = await hub.tree.getChildren();
     const group = top.find((n) => n.type === "group" && n.id === "worktrees");
