@@ -86,9 +86,16 @@ test("run --runs 3 of a good agent and of one that fails to start: all at once i
     for (const l of ["node#1", "node#2", "node#3"]) assert.match(res.stderr, new RegExp(`: ${l}: check pass`));
     assert.match(res.stderr, /: node#4: failed after /);
 
-    // (a worktree thread's workspace is its worktree: `threads list --all` shows them with the others)
+    // a worktree thread belongs to the repository it was made from: `threads list` run there shows each candidate
+    // (as the sessions tree does), with or without --all
     const threads = JSON.parse((await cli("threads", "list", "--all", "--format", "json")).stdout) as Candidate[];
     assert.deepEqual(threads.map((t) => t.id).sort(), done.map((c) => c.threadId).sort(), "each candidate is a thread");
+    const here = JSON.parse((await cli("threads", "list", "--format", "json")).stdout) as Candidate[];
+    assert.deepEqual(
+      here.map((t) => t.id).sort(),
+      done.map((c) => c.threadId).sort(),
+      "`threads list` in the repository lists its worktrees' threads",
+    );
     const worktrees = JSON.parse((await cli("worktrees", "list", "--format", "json")).stdout) as Candidate[];
     assert.deepEqual(worktrees.map((w) => w.worktree.path).sort(), [...paths].sort());
     for (const c of done) {
