@@ -42,7 +42,7 @@ export const CORE_STAGES = {
   bundle: 6,
   watchdog: 6,
   handoff: 6,
-  worktree: 6,
+  worktree: 7,
   registry: 4,
   retention: 7,
   "session.ts": 9,

@@ -15,7 +15,13 @@ import type { Logger } from "../core/log";
 import type { ContextItem } from "../core/model/context";
 import type { ThreadStore } from "../core/store/thread-store";
 import { bestOfBase, runBestOf, type BestOfProgress } from "../core/worktree/best-of";
-import { candidateJson, rankCandidates, type CandidateRun, type CandidateSpec } from "../core/worktree/candidates";
+import {
+  candidateJson,
+  leaderOf,
+  rankCandidates,
+  type CandidateRun,
+  type CandidateSpec,
+} from "../core/worktree/candidates";
 import type { RetryMode } from "../core/watchdog/supervisor";
 import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
 import { formatDuration } from "./exec/context";
@@ -179,10 +185,11 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
     ledger.dispose();
   }
   const ranked = rankCandidates(results);
+  const leader = leaderOf(ranked);
   if (o.json)
     writeJson(
       io,
-      ranked.map((c, i) => ({ rank: i + 1, ...candidateJson(c) })),
+      ranked.map((c, i) => ({ rank: i + 1, ...candidateJson(c), leader: i === 0 ? (leader?.kind ?? null) : null })),
     );
   else io.stdout.write(compareTable(ranked));
   if (io.signal.aborted) return EXIT.interrupted;

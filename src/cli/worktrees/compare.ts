@@ -1,12 +1,13 @@
 /**
  * The comparison `acp-threads run --agent A --agent B [--runs N] --worktrees` prints once every candidate is done:
- * one line per candidate, best first (`*` marks a passed check), in plain columns that fit 80 columns; then each
+ * one line per candidate, best first (`*` marks a passed check), in plain columns that fit 80 columns; which one
+ * leads and why ("best" only for a reason beyond speed, else "fastest", as the compare view says); then each
  * candidate's thread, worktree, answer (its last line) and error; then the commands that bring one home and
  * discard the rest.
  */
 import { checkPassed, type CheckResult } from "../../core/worktree/check";
-import type { CandidateSummary } from "../../core/worktree/candidates";
-import { formatTokens } from "../../core/usage/format";
+import { leaderOf, type CandidateSummary } from "../../core/worktree/candidates";
+import { formatCosts, formatTokens } from "../../core/usage/format";
 import { formatDuration, table } from "../exec/context";
 import { shortId } from "../threads/common";
 
@@ -27,7 +28,7 @@ function answerLine(answer: string): string {
 }
 
 export function compareTable(ranked: readonly CandidateSummary[]): string {
-  const rows = [["", "CANDIDATE", "STATUS", "FILES", "+/-", "CHECK", "TOKENS", "TIME"]];
+  const rows = [["", "CANDIDATE", "STATUS", "FILES", "+/-", "CHECK", "TOKENS", "COST", "TIME"]];
   for (const c of ranked) {
     const changed = c.worktree !== null;
     rows.push([
@@ -38,10 +39,13 @@ export function compareTable(ranked: readonly CandidateSummary[]): string {
       changed ? `+${c.added} -${c.removed}` : "-",
       describeCheck(c.check),
       c.usage ? formatTokens(c.usage.totalTokens) : "-",
+      formatCosts(c.costs) || "-",
       formatDuration(c.durationMs),
     ]);
   }
   let out = table(rows);
+  const leader = leaderOf(ranked);
+  if (leader) out += `${leader.kind}: ${leader.label} (${leader.why})\n`;
   for (const c of ranked) {
     out += `\n${c.label}${c.threadId ? `  thread ${shortId(c.threadId)}` : ""}\n`;
     if (c.worktree) out += `  worktree ${c.worktree.path}\n`;

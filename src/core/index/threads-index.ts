@@ -32,7 +32,7 @@ export interface IndexedThread {
 }
 
 export interface ThreadQuery {
-  /** Threads of this workspace folder: same repoRoot or cwd, or a cwd below it. */
+  /** Threads of this workspace folder: same repoRoot or cwd, or a cwd below it, or a worktree of a repository in it. */
   workspace?: string;
   agent?: string;
   limit?: number;
@@ -57,16 +57,19 @@ function createSchema(db: Db): void {
 }
 
 /**
- * Threads of a workspace folder: started in it or below it. Windows compares ignoring case (VS Code's fsPath has
- * a lowercase drive letter, a CLI's cwd an uppercase one) and with its own separator.
+ * Threads of a workspace folder: started in it or below it, or in the repository the folder is; a thread in a
+ * worktree (#25, its folder beside the repository) belongs to the workspace of the repository it was made from
+ * (the sessions tree's rule, src/core/index/thread-catalog.ts). Windows compares ignoring case (VS Code's fsPath
+ * has a lowercase drive letter, a CLI's cwd an uppercase one) and with its own separator.
  */
 export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) {
   const win = isWindows(p);
   const ws = workspace.replace(win ? /[\\/]+$/ : /\/+$/, "");
   const key = win ? ws.toLowerCase() : ws;
   const col = (c: string) => (win ? `lower(${c})` : c);
+  const below = (c: string) => `(${col(c)} = :ws OR substr(${col(c)}, 1, length(:wsSlash)) = :wsSlash)`;
   return {
-    sql: `(${col("repo_root")} = :ws OR ${col("cwd")} = :ws OR substr(${col("cwd")}, 1, length(:wsSlash)) = :wsSlash)`,
+    sql: `(${col("repo_root")} = :ws OR ${below("cwd")} OR ${below("json_extract(state, '$.worktree.repo')")})`,
     params: { ":ws": key, ":wsSlash": key + p.path.sep },
   };
 }

@@ -40,7 +40,7 @@ export interface BestOfOptions {
   concurrency?: number;
   /** Stops everything: running sessions get the signal, checks are killed, waiting candidates do not start. */
   signal?: AbortSignal;
-  /** The records of a candidate's thread (for its answer and usage when `runCandidate` did not give them). */
+  /** The records of a candidate's thread (its cost; its answer and usage when `runCandidate` did not give them). */
   readThread?: (threadId: string) => readonly ThreadRecord[] | undefined;
   onProgress?: (e: BestOfProgress) => void;
 }
@@ -121,7 +121,7 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
       }
     }
     let records: readonly ThreadRecord[] | undefined;
-    if (run.threadId && (run.answer === undefined || run.usage === undefined))
+    if (run.threadId)
       try {
         records = o.readThread?.(run.threadId);
       } catch {

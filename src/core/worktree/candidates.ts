@@ -1,12 +1,15 @@
 /**
  * Best of N (#25): the candidate model the CLI and the editor share. One prompt goes to several agents (or N runs
  * of one), each candidate in a worktree of its own; a candidate's summary says what it answered, what it changed
- * (files, `+/-` lines against the base), what its check said, the tokens it reported and how long it took.
- * Candidates are ranked: a passed check first, then the ones that finished (a failed check after those without
- * one), then the failed ones; ties go to the faster.
+ * (files, `+/-` lines against the base), what its check said, the tokens and cost it reported and how long it
+ * took. Candidates are ranked: a passed check first, then the ones that finished (a failed check after those
+ * without one), then the failed ones; ties go to the faster. `verdict` says whether the first is "best" for a
+ * reason or only the fastest among equals.
  */
 import type { ThreadRecord, WorktreeRef } from "../model/records";
 import type { TurnUsage } from "../model/usage";
+import { LedgerFolder } from "../usage/ledger";
+import type { UsageCost } from "../usage/usage-query";
 import { checkPassed, type CheckResult } from "./check";
 import type { WorktreeFile, WorktreeState } from "./state";
 
@@ -56,6 +59,8 @@ export interface CandidateSummary {
   ahead: number;
   check?: CheckResult;
   usage?: TurnUsage;
+  /** What the agent reported spending (its `usage_update` costs summed over the thread), per currency; empty when none. */
+  costs: UsageCost[];
   /** The agent's wall-clock time, worktree creation to its last turn's end (the check has its own). */
   durationMs: number;
   error?: string;
@@ -107,19 +112,31 @@ export function addUsage(a: TurnUsage | undefined, b: TurnUsage | undefined): Tu
   };
 }
 
-/** The last agent message (its parts joined) and the usage of every turn, read from a thread's records. */
-export function threadOutcome(records: readonly ThreadRecord[]): { answer: string; usage?: TurnUsage } {
+/**
+ * The last agent message (its parts joined), the usage of every turn and the cost the agent reported (the usage
+ * ledger's deltas of its cumulative figures, summed per currency), read from a thread's records.
+ */
+export function threadOutcome(records: readonly ThreadRecord[]): {
+  answer: string;
+  usage?: TurnUsage;
+  costs: UsageCost[];
+} {
   let lastId: string | undefined;
   let answer = "";
   let usage: TurnUsage | undefined;
+  const folder = new LedgerFolder();
+  const spent = new Map<string, number>();
   for (const r of records) {
+    for (const e of folder.add(r))
+      if (e.cost !== null && e.currency !== null) spent.set(e.currency, (spent.get(e.currency) ?? 0) + e.cost);
     if (r.kind === "agent_message") {
       if (r.messageId !== lastId) answer = "";
       lastId = r.messageId;
       answer += r.text;
     } else if (r.kind === "turn_end") usage = addUsage(usage, r.usage);
   }
-  return { answer: boundAnswer(answer), ...(usage ? { usage } : {}) };
+  const costs = [...spent].map(([currency, amount]) => ({ currency, amount: Math.round(amount * 1e9) / 1e9 }));
+  return { answer: boundAnswer(answer), ...(usage ? { usage } : {}), costs };
 }
 
 /** A candidate's summary from how its session ended and its worktree's state. */
@@ -152,6 +169,7 @@ export function summarize(
     ahead: state?.ahead ?? 0,
     ...(parts.check ? { check: parts.check } : {}),
     ...(usage ? { usage } : {}),
+    costs: fromThread?.costs ?? [],
     durationMs: Math.round(parts.durationMs),
     ...(run.error ? { error: run.error } : {}),
     notes: run.notes ?? [],
@@ -168,6 +186,31 @@ function tier(c: CandidateSummary): number {
 /** Best first: check passed, finished, check failed, failed; then the faster. */
 export function rankCandidates(cs: readonly CandidateSummary[]): CandidateSummary[] {
   return [...cs].sort((a, b) => tier(a) - tier(b) || a.durationMs - b.durationMs);
+}
+
+/**
+ * What the first of a ranking (`rankCandidates`) is, said the same way by the CLI and the compare view: "best"
+ * only when the ranking has a reason beyond speed (its check passed and the next one's did not, or it finished
+ * and the next one did not); "fastest" when it ties with the next on that and only its time puts it first;
+ * nothing when no candidate finished or there is only one.
+ */
+export interface Leader {
+  label: string;
+  kind: "best" | "fastest";
+  /** Why, in a few words ("its check passed", "the only one that finished", "same result, faster"). */
+  why: string;
+}
+
+export function leaderOf(ranked: readonly CandidateSummary[]): Leader | undefined {
+  const [first, second] = ranked;
+  if (!first || first.status !== "done") return undefined;
+  const t = tier(first);
+  if (!second) return undefined; // nothing to compare it with
+  if (tier(second) === t) return { label: first.label, kind: "fastest", why: "same result, faster" };
+  if (t === 0) return { label: first.label, kind: "best", why: "its check passed" };
+  if (tier(second) === 3)
+    return { label: first.label, kind: "best", why: ranked.length === 2 ? "the other failed" : "the others failed" };
+  return { label: first.label, kind: "best", why: "its check did not fail" };
 }
 
 /**
@@ -192,6 +235,7 @@ export function candidateJson(c: CandidateSummary): Record<string, unknown> {
     ahead: c.ahead,
     check: c.check ?? null,
     usage: c.usage ?? null,
+    cost: c.costs.length ? c.costs : null,
     durationMs: c.durationMs,
     answer: c.answer,
     ...(c.error ? { error: c.error } : {}),

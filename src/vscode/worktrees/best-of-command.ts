@@ -8,6 +8,7 @@ import { errorMessage } from "../../core/errors";
 import { bestOfBase, runBestOf, type BestOfProgress } from "../../core/worktree/best-of";
 import {
   expandCandidates,
+  leaderOf,
   rankCandidates,
   type CandidateRun,
   type CandidateSpec,
@@ -73,6 +74,7 @@ function rowOf(spec: CandidateSpec): CandidateRow {
     added: 0,
     removed: 0,
     tokens: null,
+    costs: [],
     durationMs: null,
   };
 }
@@ -86,6 +88,7 @@ function fill(row: CandidateRow, s: CandidateSummary): void {
     added: s.added,
     removed: s.removed,
     tokens: s.usage?.totalTokens ?? null,
+    costs: s.costs,
     durationMs: s.durationMs,
     ...(s.check
       ? {
@@ -174,6 +177,7 @@ export async function bestOfCommand(
     throw new Error(`Best of N stopped: ${errorMessage(err)}`, { cause: err });
   }
   const ranked = rankCandidates(summaries);
-  view.update({ running: false, ...(ranked[0] ? { best: ranked[0].label } : {}) });
+  const leader = leaderOf(ranked);
+  view.update({ running: false, ...(leader ? { leader } : {}) });
   return { view, summaries: ranked };
 }

@@ -3,6 +3,7 @@
  * run, and the actions that decide them (open the thread, open its diff, apply it, keep it, discard the others).
  */
 import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
 import {
@@ -89,12 +90,19 @@ export class CompareView implements vscode.Disposable {
               go,
             );
         if (answer !== go) return;
+        const failed: string[] = [];
         for (const r of others) {
-          await discardWorktreeCommand(this.hub, r.threadId, { yes: true }).catch(() => undefined);
-          r.outcome = "discarded";
+          // a candidate is marked discarded only once it is (a failure says why and leaves its worktree listed)
+          const done = await discardWorktreeCommand(this.hub, r.threadId, { yes: true }).catch((err: unknown) => {
+            failed.push(`${r.label}: ${errorMessage(err)}`);
+            return false;
+          });
+          if (done) r.outcome = "discarded";
         }
         row.outcome ??= "kept";
-        return this.update();
+        this.update();
+        if (failed.length) void vscode.window.showErrorMessage(`Could not discard ${failed.join("; ")}`);
+        return;
       }
     }
   }

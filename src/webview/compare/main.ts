@@ -1,7 +1,10 @@
 /**
  * Best of N compare view webview: one card per candidate (agent, live status, answer, files with +/- lines,
- * tokens, duration, check result) with Open / Open diff / Apply / Keep / Discard others. Plain DOM, strict CSP.
+ * tokens, cost, duration, check result) with Open / Open diff / Apply / Keep / Discard others. The first of the
+ * ranking wears "best" only when it leads for a reason, else "fastest". Plain DOM, strict CSP.
  */
+import type { Leader } from "../../core/worktree/candidates";
+import { formatCosts } from "../../core/usage/format";
 import { $, bridge } from "../shared/host";
 import type { CandidateRow, CompareAction, CompareHostMessage, CompareWebviewMessage } from "./protocol";
 
@@ -41,18 +44,24 @@ function button(label: string, action: CompareAction, r: CandidateRow, primary =
   return b;
 }
 
-function card(r: CandidateRow, best: boolean, running: boolean): HTMLElement {
+function card(r: CandidateRow, leader: Leader | undefined, running: boolean): HTMLElement {
+  const best = leader?.kind === "best";
   const c = el("section", undefined, `candidate status-${r.status}${best ? " best" : ""}`);
-  c.setAttribute("aria-label", `${r.label}, ${STATUS[r.status]}`);
+  c.setAttribute("aria-label", `${r.label}, ${STATUS[r.status]}${leader ? `, ${leader.kind}` : ""}`);
   const head = el("div", undefined, "head");
   head.append(el("h2", r.label), el("span", STATUS[r.status], `badge ${r.status}`));
-  if (best) head.append(el("span", "best", "badge best"));
+  if (leader) {
+    const badge = el("span", leader.kind, `badge ${leader.kind}`);
+    badge.title = leader.why;
+    head.append(badge);
+  }
   if (r.outcome) head.append(el("span", r.outcome, "badge outcome"));
   c.append(head);
   const facts = el("div", undefined, "facts");
   facts.append(
     el("span", `${r.files.length} file${r.files.length === 1 ? "" : "s"} +${r.added} −${r.removed}`),
     el("span", `${tokens(r.tokens)} tokens`),
+    ...(r.costs.length ? [el("span", formatCosts(r.costs), "cost")] : []),
     el("span", seconds(r.durationMs)),
     el("span", checkText(r), r.check ? (r.check.exitCode === 0 ? "pass" : "fail") : "muted"),
   );
@@ -69,6 +78,7 @@ function card(r: CandidateRow, best: boolean, running: boolean): HTMLElement {
   const finished = r.status === "done" || r.status === "failed";
   const apply = button("Apply", "apply", r, true);
   apply.disabled ||= !finished || !r.files.length;
+  if (finished && !r.files.length) apply.title = "Nothing to apply: this candidate changed no files";
   const others = button("Discard others", "discardOthers", r);
   others.disabled ||= running;
   actions.append(button("Open", "open", r), button("Open diff", "diff", r), apply, button("Keep", "keep", r), others);
@@ -79,7 +89,9 @@ function card(r: CandidateRow, best: boolean, running: boolean): HTMLElement {
 function render(m: CompareHostMessage): void {
   const done = m.rows.filter((r) => r.status === "done" || r.status === "failed").length;
   summary.textContent = `“${m.prompt}” · ${m.rows.length} candidates, ${done} finished${m.check ? ` · check: ${m.check}` : ""}${m.running ? "" : " · all done"}`;
-  list.replaceChildren(...m.rows.map((r) => card(r, !m.running && r.label === m.best, m.running)));
+  list.replaceChildren(
+    ...m.rows.map((r) => card(r, !m.running && r.label === m.leader?.label ? m.leader : undefined, m.running)),
+  );
 }
 
 window.addEventListener("message", (e: MessageEvent<CompareHostMessage>) => {

@@ -2,6 +2,8 @@
  * Messages between the best-of-N compare view's host side (src/vscode/worktrees/compare-view.ts) and its webview
  * (./main.ts). Inbound webview messages are untrusted: the host accepts only what `parseCompareMessage` lets through.
  */
+import type { UsageCost } from "../../core/usage/usage-query";
+import type { Leader } from "../../core/worktree/candidates";
 import { fields, str } from "../shared/guards";
 
 export const COMPARE_VIEW_TYPE = "acpThreads.bestOf";
@@ -19,6 +21,8 @@ export interface CandidateRow {
   added: number;
   removed: number;
   tokens: number | null;
+  /** What the agent reported spending, per currency (empty: it reported no cost). */
+  costs: UsageCost[];
   durationMs: number | null;
   check?: { command: string; exitCode: number | null; timedOut?: boolean; outputTail: string };
   /** What the user did with it. */
@@ -32,8 +36,8 @@ export type CompareHostMessage = {
   check?: string;
   running: boolean;
   rows: CandidateRow[];
-  /** The best candidate so far (the core's ranking), once all are done. */
-  best?: string;
+  /** The first of the core's ranking once all are done: "best" for a reason, or only the "fastest" of equals. */
+  leader?: Leader;
 };
 
 export const COMPARE_ACTIONS = ["open", "diff", "apply", "keep", "discardOthers"] as const;

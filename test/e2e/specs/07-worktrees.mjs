@@ -36,6 +36,15 @@ export default async function ({ page, quick, step, shot, ws }) {
       const cards = frame.locator(".candidate.status-done");
       if ((await cards.count()) !== 2) throw new Error(`expected 2 finished candidates, got ${await cards.count()}`);
       if ((await frame.locator(".facts .pass").count()) !== 2) throw new Error("both checks should pass");
+      // the cost each agent reported; a tie of two candidates that changed nothing has a "fastest", not a "best";
+      // Apply is off (with its reason) on a candidate that changed no files
+      if ((await frame.locator(".facts .cost", { hasText: "$0.02" }).count()) !== 2)
+        throw new Error("each card should show the $0.02 its agent reported");
+      if ((await frame.locator(".badge.fastest").count()) !== 1 || (await frame.locator(".badge.best").count()) !== 0)
+        throw new Error("two equal candidates: one 'fastest' badge and no 'best'");
+      const apply = frame.locator('button[data-action="apply"]').first();
+      if (!(await apply.isDisabled()) || !/changed no files/.test((await apply.getAttribute("title")) ?? ""))
+        throw new Error("Apply should be disabled with a tooltip on a candidate that changed no files");
       await shot("30-best-of-compare");
     });
 
@@ -65,6 +74,12 @@ export default async function ({ page, quick, step, shot, ws }) {
       await until(
         "the other candidate to be discarded",
         async () => (await frame.locator(".badge.outcome", { hasText: "discarded" }).count()) === 1,
+        30000,
+      );
+      // the discarded candidate leaves the Worktrees group of the Sessions tree (its thread stays, as a thread)
+      await until(
+        "one worktree row left in the Sessions tree",
+        async () => (await page.locator(".monaco-list-row", { hasText: `${path.basename(ws)} ·` }).count()) === 1,
         30000,
       );
       await shot("32-best-of-discarded");

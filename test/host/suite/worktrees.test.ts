@@ -3,14 +3,17 @@
 // the Sessions tree groups the thread under its worktree with its state; Apply to workspace brings the
 // changes home through the ledger (one conflicting file left as the user made it, the apply undone by Restore);
 // Commit to a branch leaves the checked-out branch alone; Discard removes the worktree. A folder outside git
-// gets a plain session. Best of N: two candidates at once, the compare view, apply of one, discard of the other.
+// gets a plain session. Best of N: two candidates at once, the compare view, apply of one, discard of the other
+// (which leaves the Worktrees group at once). The new thread's “in a new worktree” toggle, through the composer's
+// message path.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
+import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
@@ -48,6 +51,18 @@ async function worktreeNode(threadId: string): Promise<Extract<SessionNode, { ty
   return kids.find(
     (n): n is Extract<SessionNode, { type: "worktree" }> => n.type === "worktree" && n.threadId === threadId,
   );
+}
+
+/** Whether the thread is anywhere in the Sessions tree (live, past or under a worktree). */
+async function treeHas(threadId: string): Promise<boolean> {
+  const { hub } = await api();
+  for (const group of await hub.tree.getChildren())
+    for (const n of await hub.tree.getChildren(group)) {
+      if (n.type === "worktree" && n.threadId === threadId) return true;
+      if (n.type === "live" && n.threadId === threadId) return true;
+      if (n.type === "past" && n.thread.threadId === threadId) return true;
+    }
+  return false;
 }
 
 describe("worktree sessions", () => {
@@ -146,6 +161,7 @@ describe("worktree sessions", () => {
     assert.ok(!git(repo, "worktree", "list").includes(ref.path));
     assert.equal(hub.threads.read(s.threadId).metadata.worktree, null);
     assert.equal(s.isOpen, false);
+    assert.equal(await worktreeNode(s.threadId), undefined, "the thread left the Worktrees group");
     assert.equal(git(repo, "rev-parse", "agent/host-test").trim(), c.commit, "the committed branch stays");
   });
 
@@ -206,7 +222,12 @@ describe("best of N in the editor", () => {
     }
     assert.equal(view.state.running, false);
     assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
-    assert.ok(view.state.best, "the best candidate is named");
+    assert.deepEqual(
+      view.state.leader,
+      { label: summaries[0]!.label, kind: "fastest", why: "same result, faster" },
+      "both passed the check with the same change: the first is only the fastest, not the best",
+    );
+    assert.ok(view.state.rows.every((r) => Array.isArray(r.costs)));
     // the worktrees are in the tree
     const top = await hub.tree.getChildren();
     const group = top.find((n) => n.type === "group" && n.id === "worktrees");
@@ -220,7 +241,76 @@ describe("best of N in the editor", () => {
     assert.equal(view.row(other!.label)?.outcome, "discarded");
     assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
     assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
+    // the tree at once: the discarded candidate (its session closed, its metadata `worktree: null`) left the
+    // Worktrees group and is listed as a thread of its own; the applied one is still under its worktree
+    assert.equal(hub.threads.read(other!.threadId!).metadata.worktree, null);
+    assert.equal(await worktreeNode(other!.threadId!), undefined, "the discarded candidate left the Worktrees group");
+    assert.ok(await worktreeNode(win!.threadId!), "the applied candidate keeps its worktree node");
+    assert.ok(await treeHas(other!.threadId!), "the discarded candidate's thread is still in the tree");
     view.dispose();
     for (const s of summaries) await hub.live.get(s.threadId!)?.close();
+  });
+});
+
+describe("the new thread's “in a new worktree” toggle", () => {
+  let ws: string;
+  let madeRepo = false;
+
+  before(async () => {
+    await useFakeAgent();
+    ws = realpathSync(workspaceRoot());
+    if (!existsSync(join(ws, ".git"))) {
+      // the workspace becomes a repository for this test only (the other suites expect a folder outside git)
+      madeRepo = true;
+      git(ws, "init", "-q", "-b", "main");
+      git(ws, "add", "-A");
+      git(ws, "commit", "-qm", "seed", "--allow-empty");
+    }
+  });
+
+  after(async () => {
+    if (!madeRepo) return;
+    for (const line of git(ws, "worktree", "list", "--porcelain").split("\n"))
+      if (line.startsWith("worktree ") && line.slice(9) !== ws) rmSync(line.slice(9), { recursive: true, force: true });
+    rmSync(join(dirname(ws), `.${basename(ws)}.worktrees`), { recursive: true, force: true });
+    rmSync(join(ws, ".git"), { recursive: true, force: true });
+  });
+
+  it("sending a draft with the toggle on starts its session in a new worktree of the workspace's repository", async () => {
+    const { hub } = await api();
+    const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+    assert.ok(draft && hub.composer.isDraft(draft), "a new-thread panel");
+    await waitFor("its panel", () => hub.panels.get(draft));
+    const panel: ComposerPanel = { threadId: draft, post: () => undefined };
+    hub.composer.attach(panel);
+    // what the webview posts when the box is sent with “in a new worktree” checked
+    await hub.composer.handle(panel, {
+      type: "send",
+      parts: [{ type: "text", text: "hello from a worktree" }],
+      agentId: "fake",
+      mode: "session",
+      worktree: true,
+    });
+    const s = await waitFor("the live session", () => hub.live.get(draft));
+    await waitFor(
+      "the first answer, the turn ended",
+      () =>
+        s.status === "idle" &&
+        s.events.some((e) => e.type === "text" && e.stream === "output" && e.text.includes("hello from a worktree")),
+    );
+    const ref = s.worktree;
+    assert.ok(ref, "the session has a worktree");
+    assert.equal(ref.repo, ws, "made from the workspace's repository");
+    assert.equal(s.cwd, ref.path, "the session's cwd is the worktree");
+    assert.notEqual(ref.path, ws);
+    assert.ok(ref.path.startsWith(join(dirname(ws), `.${basename(ws)}.worktrees`)), ref.path);
+    assert.equal(git(ref.path, "rev-parse", "--show-toplevel").trim(), ref.path, "a git worktree of its own");
+    assert.ok(git(ws, "worktree", "list").includes(ref.path), "git knows it as a worktree of the repository");
+    await waitFor("the thread's metadata to name its worktree", () => hub.threads.read(s.threadId).metadata.worktree);
+    assert.deepEqual(hub.threads.read(s.threadId).metadata.worktree, ref);
+    assert.ok(await waitFor("its worktree node", () => worktreeNode(s.threadId)));
+    assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);
+    assert.equal(existsSync(ref.path), false);
+    assert.equal(await worktreeNode(s.threadId), undefined);
   });
 });

@@ -57,6 +57,12 @@ test("run --runs 3 of a good agent and of one that fails to start: all at once i
       assert.equal(f.worktree, null, "its worktree was removed");
       assert.match(f.error, /cannot start fake agent|exit|initialize/i);
     }
+    assert.equal(list[0]!.leader, "fastest", "three passed checks with the same change: the first is only the fastest");
+    assert.ok(list.slice(1).every((c) => c.leader === null));
+    assert.ok(
+      list.every((c) => c.cost === null),
+      "the fake agent reported no cost",
+    );
     const paths = new Set(done.map((c) => c.worktree as string));
     assert.equal(paths.size, 3);
     for (const c of done) {
@@ -80,9 +86,16 @@ test("run --runs 3 of a good agent and of one that fails to start: all at once i
     for (const l of ["node#1", "node#2", "node#3"]) assert.match(res.stderr, new RegExp(`: ${l}: check pass`));
     assert.match(res.stderr, /: node#4: failed after /);
 
-    // (a worktree thread's workspace is its worktree: `threads list --all` shows them with the others)
+    // a worktree thread belongs to the repository it was made from: `threads list` run there shows each candidate
+    // (as the sessions tree does), with or without --all
     const threads = JSON.parse((await cli("threads", "list", "--all", "--format", "json")).stdout) as Candidate[];
     assert.deepEqual(threads.map((t) => t.id).sort(), done.map((c) => c.threadId).sort(), "each candidate is a thread");
+    const here = JSON.parse((await cli("threads", "list", "--format", "json")).stdout) as Candidate[];
+    assert.deepEqual(
+      here.map((t) => t.id).sort(),
+      done.map((c) => c.threadId).sort(),
+      "`threads list` in the repository lists its worktrees' threads",
+    );
     const worktrees = JSON.parse((await cli("worktrees", "list", "--format", "json")).stdout) as Candidate[];
     assert.deepEqual(worktrees.map((w) => w.worktree.path).sort(), [...paths].sort());
     for (const c of done) {
@@ -121,8 +134,9 @@ test("run best of N, text: the table (a '*' on passed checks, fits 80 columns), 
     );
     assert.equal(res.code, 1, "the policy refused the terminal: neither candidate finished");
     const lines = res.stdout.split("\n");
-    assert.match(lines[0]!, /^ +CANDIDATE +STATUS +FILES +\+\/- +CHECK +TOKENS +TIME$/);
-    assert.match(lines[1]!, /^ +node#[12] +failed +0 +\+0 -0 +fail \(1\) +- +\d+s$/);
+    assert.match(lines[0]!, /^ +CANDIDATE +STATUS +FILES +\+\/- +CHECK +TOKENS +COST +TIME$/);
+    assert.match(lines[1]!, /^ +node#[12] +failed +0 +\+0 -0 +fail \(1\) +- +- +\d+s$/);
+    assert.doesNotMatch(res.stdout, /^(best|fastest): /m, "no candidate finished: none leads");
     for (const l of lines) assert.ok(l.length <= 80, `over 80 columns: ${l}`);
     assert.match(res.stdout, /note {5}1 permission request was refused by --permission approve-reads/);
     assert.match(res.stdout, /\nnext: bring one candidate's changes into /);
@@ -130,8 +144,41 @@ test("run best of N, text: the table (a '*' on passed checks, fits 80 columns), 
 
     const ok = await cli("run", "--agent", FAKE_AGENT, "--worktrees", "--check", "true", "stream 2");
     assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stdout.split("\n")[1]!, /^\* +node#1 +end_turn +0 +\+0 -0 +pass +- +\d+s$/);
+    assert.match(ok.stdout.split("\n")[1]!, /^\* +node#1 +end_turn +0 +\+0 -0 +pass +- +- +\d+s$/);
     assert.match(ok.stdout, /answer {3}chunk 0 chunk 1/);
+  }));
+
+test("run best of N: each candidate's cost as its agent reported it (JSON and table); the leader of a tie is 'fastest'", () =>
+  withRepo({ "a.txt": "a\n" }, async (repo, dir) => {
+    const home = join(dir, "home");
+    const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
+    const res = await cli(
+      "run",
+      "--agent",
+      FAKE_AGENT,
+      "--runs",
+      "2",
+      "--worktrees",
+      "--format",
+      "json",
+      "cost 10 5 0.02",
+    );
+    assert.equal(res.code, 0, res.stderr);
+    const list = JSON.parse(res.stdout) as Candidate[];
+    for (const c of list) {
+      assert.deepEqual(c.cost, [{ currency: "USD", amount: 0.02 }]);
+      assert.equal(c.usage.totalTokens, 15);
+    }
+    assert.deepEqual(
+      list.map((c) => c.leader),
+      ["fastest", null],
+      "neither changed a file and there is no check: speed is the only difference",
+    );
+    const text = await cli("run", "--agent", FAKE_AGENT, "--runs", "2", "--worktrees", "cost 10 5 0.02");
+    assert.equal(text.code, 0, text.stderr);
+    const rows = text.stdout.split("\n");
+    for (const row of rows.slice(1, 3)) assert.match(row, /^ +node#[12] +end_turn +0 +\+0 -0 +- +15 +\$0\.02 +\d+s$/);
+    assert.match(rows[3]!, /^fastest: node#[12] \(same result, faster\)$/);
   }));
 
 test("run best of N: outside git, --thread with several agents, a missing PROMPT are usage errors (exit 2)", () =>

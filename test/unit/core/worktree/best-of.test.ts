@@ -61,8 +61,9 @@ test("threadOutcome: the last agent message (parts joined) and the usage of ever
   assert.deepEqual(threadOutcome(records), {
     answer: "second part",
     usage: { inputTokens: 15, outputTokens: 3, cachedReadTokens: 3, totalTokens: 21 },
+    costs: [],
   });
-  assert.deepEqual(threadOutcome([]), { answer: "" });
+  assert.deepEqual(threadOutcome([]), { answer: "", costs: [] });
   const long = boundAnswer("x".repeat(50) + "END", 10);
   assert.equal(long.length, 10);
   assert.equal(long, "…xxxxxxEND");
