@@ -21,3 +21,9 @@ export function loginView(
   const action = status.kind === "none" ? (can.login ? "login" : undefined) : can.logout ? "logout" : undefined;
   return { type: "login", text: authStatusText(status), ...(action ? { action } : {}) };
 }
+
+/** The login state the newest running session of `agentId` reported (the agent picker's detail). */
+export function agentLogin(sessions: readonly LiveSession[], agentId: string): string | undefined {
+  const s = sessions.filter((x) => x.agent.id === agentId && x.isOpen && x.authStatus).at(-1);
+  return s && loginText(s);
+}
