@@ -39,7 +39,7 @@ async function main(): Promise<void> {
 <style>${readFileSync(join(ROOT, "media/thread.css"), "utf8")}</style>
 <script>window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__host?.(m), getState() {}, setState() {} });</script>
 </head><body>
-<header id="header"><div class="title-row"><h1 id="title"></h1><span id="agent"></span><button id="rename" hidden></button><span id="status"></span></div>
+<header id="header"><div class="title-row"><h1 id="title"></h1><span id="agent"></span><span id="login" hidden></span><button id="login-action" hidden></button><button id="rename" hidden></button><span id="status"></span></div>
 <div class="meta-row"><span id="usage"></span><span id="pickers"></span></div></header>
 <button id="more" hidden></button><main id="entries"></main>
 <footer id="footer" hidden><textarea id="input"></textarea><button id="send"></button><button id="cancel"></button></footer>

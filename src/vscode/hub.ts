@@ -24,6 +24,7 @@ import { createRuntime } from "./engine";
 import { LiveSession } from "./live-session";
 import type { RunMode, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
+import { agentLogin } from "./login-view";
 import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
 import { ExtensionLog } from "./log";
 import { quotePrompt } from "./notifier";
@@ -145,6 +146,7 @@ export class Hub implements vscode.Disposable {
         files: (path) => this.files.readText(path),
         logger: this.log.logger,
         live: (id) => this.live.get(id),
+        loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
         spawn: (p) => {

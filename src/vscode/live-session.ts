@@ -11,6 +11,7 @@ import { configOptionValue } from "./pickers-view";
 import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
+import type { AuthStatus } from "../core/acp/auth-status";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
@@ -93,6 +94,11 @@ export class LiveSession implements vscode.Disposable {
   supervisor: Supervisor | undefined;
   /** The agent's slash commands, as it advertised them last. */
   commands: acp.AvailableCommand[] = [];
+  /** The login state the agent last reported (`_auth/status_update`); never stored in the thread. */
+  authStatus: AuthStatus | undefined;
+  readonly #onAuth = new vscode.EventEmitter<AuthStatus>();
+  readonly onAuthStatus = this.#onAuth.event;
+  #runtime: Partial<AcpAgentRuntime> | undefined;
 
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
     this.#init = init;
@@ -159,8 +165,26 @@ export class LiveSession implements vscode.Disposable {
       this.commands = event.commands;
       this.#push([event]);
     });
+    this.#runtime = rt as Partial<AcpAgentRuntime>;
+    this.#runtime.onAuthStatus?.((status) => {
+      this.authStatus = status;
+      this.#onAuth.fire(status);
+    });
     return rt;
   };
+
+  /** What the agent offers for its login: `logout` (advertised) and `authenticate` (any auth method). */
+  get authActions(): { login: boolean; logout: boolean } {
+    const caps = this.#thread?.capabilities;
+    return { login: !!caps?.authMethods.length, logout: !!caps?.agentCapabilities.auth?.logout };
+  }
+
+  /** Logs the running agent in (`authenticate`, as on `auth_required`) or out (`logout`). */
+  async auth(action: "login" | "logout"): Promise<void> {
+    const rt = this.#runtime;
+    if (!rt?.login || !rt.logout) throw new Error(`${this.agent.displayName} is not running`);
+    await (action === "login" ? rt.login() : rt.logout());
+  }
 
   /** The engine's thread session once started. */
   get thread(): ThreadSession | undefined {
@@ -337,5 +361,6 @@ export class LiveSession implements vscode.Disposable {
     this.#onEvents.dispose();
     this.#onStatus.dispose();
     this.#turnDone.dispose();
+    this.#onAuth.dispose();
   }
 }

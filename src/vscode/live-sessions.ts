@@ -37,13 +37,13 @@ export class LiveSessions implements vscode.Disposable {
     const earlier = this.#sessions.get(s.threadId);
     if (earlier && earlier !== s) this.#forget(earlier);
     this.#sessions.set(s.threadId, s);
-    this.#subs.set(
-      s,
-      s.onStatus(() => {
-        if (!s.isOpen) this.#pruneClosed();
-        this.#changed.fire();
-      }),
-    );
+    const status = s.onStatus(() => {
+      if (!s.isOpen) this.#pruneClosed();
+      this.#changed.fire();
+    });
+    // the tree's tooltip shows the agent's login state: a new one redraws it
+    const login = s.onAuthStatus(() => this.#changed.fire());
+    this.#subs.set(s, vscode.Disposable.from(status, login));
     this.#changed.fire();
   }
 

@@ -48,6 +48,8 @@ export function sessionTooltip(p: {
   when?: string;
   sessionId?: string;
   extra?: string;
+  /** The agent's login state as a running agent last reported it (login-view.ts). */
+  login?: string;
 }): vscode.MarkdownString {
   const l = statusLook(p.status);
   const md = new vscode.MarkdownString(undefined, true);
@@ -56,6 +58,7 @@ export function sessionTooltip(p: {
   if (p.when) md.appendMarkdown(` · ${escapeMd(p.when)}`);
   md.appendMarkdown("\n\n");
   if (p.cwd) md.appendMarkdown(`$(folder) \`${p.cwd.replace(/`/g, "'")}\`\n\n`);
+  if (p.login) md.appendMarkdown(`$(account) ${escapeMd(p.login)}\n\n`);
   if (p.extra) md.appendMarkdown(`${escapeMd(p.extra)}\n\n`);
   if (p.sessionId) md.appendMarkdown(`session \`${p.sessionId.replace(/`/g, "'")}\``);
   return md;

@@ -8,6 +8,7 @@ import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-it
 import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
 import type { SupervisorState } from "../core/watchdog/supervisor";
 import type { LiveSession } from "./live-session";
+import { loginText } from "./login-view";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeState } from "../core/worktree/state";
 import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
@@ -130,6 +131,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
           when: `started ${running} ago`,
           sessionId: s?.sessionId,
           extra: s?.statusDetail,
+          login: s && loginText(s),
         });
         item.iconPath = statusIcon(status);
         item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };

@@ -13,6 +13,7 @@ import type { HostMessage, WebviewMessage } from "../webview/thread/protocol";
 import { UsageMeter } from "../core/usage/meter";
 import { pickersView } from "./pickers-view";
 import { describeReading } from "./usage-status";
+import { loginView } from "./login-view";
 import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
@@ -79,7 +80,7 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
-  readonly shown = { title: "", usage: "", agent: "", status: "" };
+  readonly shown = { title: "", usage: "", agent: "", status: "", login: "" };
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
@@ -125,6 +126,7 @@ export class ThreadPanel implements vscode.Disposable {
     else if (m.type === "status") this.shown.status = m.status;
     else if (m.type === "title") this.shown.title = m.title;
     else if (m.type === "usage") this.shown.usage = m.text;
+    else if (m.type === "login") this.shown.login = m.text + (m.action ? ` [${m.action}]` : "");
     if (!this.#ready) this.#backlog.push(m);
     else void this.panel.webview.postMessage(m);
   }
@@ -185,9 +187,13 @@ export class ThreadPanel implements vscode.Disposable {
           else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
           this.post({ type: "status", status: s, detail: live.statusDetail, since: turnStarts.get(live) });
           if (s === "idle") this.#postPickers(live);
+          if (s === "idle") this.post(loginView(live)); // the agent's capabilities (its actions) are known now
         }),
       );
       this.#postPickers(live);
+      // the agent's login state next to its name, redrawn when it reports a new one (never stored in the thread)
+      this.post(loginView(live));
+      this.#subs.push(live.onAuthStatus(() => this.post(loginView(live))));
       this.#followChanges();
       if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
       this.#attachComposer(events);
@@ -322,6 +328,8 @@ export class ThreadPanel implements vscode.Disposable {
           return void (await vscode.env.openExternal(vscode.Uri.parse(m.href)));
         case "setMode":
           return await live?.setMode(m.modeId);
+        case "login":
+          return await live?.auth(m.action);
         case "setConfig":
           return await live?.setConfigOption(m.configId, m.value);
         case "ops":

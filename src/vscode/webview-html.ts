@@ -44,7 +44,7 @@ ${opts.body}
 }
 
 export const THREAD_BODY = `<header id="header">
-  <div class="title-row"><h1 id="title" class="title">Thread</h1><span id="agent" class="muted agent"></span><button id="rename" type="button" class="icon-button" title="Rename thread" aria-label="Rename thread" hidden><span class="codicon codicon-edit" aria-hidden="true"></span></button><span id="thread-actions" class="thread-actions"></span><span id="status" class="status" role="status"></span></div>
+  <div class="title-row"><h1 id="title" class="title">Thread</h1><span id="agent" class="muted agent"></span><span id="login" class="muted login" hidden></span><button id="login-action" type="button" class="secondary login-action" hidden></button><button id="rename" type="button" class="icon-button" title="Rename thread" aria-label="Rename thread" hidden><span class="codicon codicon-edit" aria-hidden="true"></span></button><span id="thread-actions" class="thread-actions"></span><span id="status" class="status" role="status"></span></div>
   <div class="meta-row"><span id="usage" class="muted"></span><span id="pickers"></span></div>
   <div id="who-decides" class="who-decides muted" role="status" hidden></div>
   <div id="ops" class="ops" hidden></div>

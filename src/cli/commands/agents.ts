@@ -7,9 +7,10 @@
  */
 import { logoutAgent } from "../../core/acp/agent-logout";
 import { resolveAgent } from "../../core/acp/agent-registry";
-import { authStatusText } from "../../core/acp/auth-status";
+import { probeAgent } from "../../core/acp/agent-probe";
+import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
-import { installedSpecFor } from "../../core/registry/installed";
+import { installedAgentSpec, installedSpecFor } from "../../core/registry/installed";
 import { runtimesDirOf } from "../../core/runtime/managed";
 import {
   fetchRegistry,
@@ -21,6 +22,7 @@ import {
   uninstallAgent,
   updateAgent,
   updateFor,
+  type InstalledAgent,
   type InstallProgress,
   type RegistryAgent,
   type RegistryListing,
@@ -78,6 +80,30 @@ function entryOf(listing: RegistryListing, id: string): RegistryAgent {
   );
 }
 
+/** `agents list --probe`: how long each agent gets to answer `initialize` (its login state then gets 1 s more). */
+const LOGIN_PROBE_MS = 10_000;
+
+/**
+ * The login state each installed agent reports (`_auth/status_update`) when started once (`agents list --probe`,
+ * one at a time); null when it reports none or does not start. The CLI keeps no running agents, so without
+ * --probe the state is not known and not shown.
+ */
+async function loginStates(ctx: Ctx, installed: InstalledAgent[]): Promise<Map<string, AuthStatus | null>> {
+  const out = new Map<string, AuthStatus | null>();
+  for (const a of installed) {
+    ctx.io.stderr.write(`Asking ${a.name} for its login state…\n`);
+    const probe = await probeAgent(installedAgentSpec(a), {
+      cwd: ctx.io.cwd,
+      env: ctx.io.env,
+      node: { runtimesDir: runtimesDirOf(ctx.home) },
+      timeoutMs: LOGIN_PROBE_MS,
+    });
+    if (!probe.ok) ctx.io.stderr.write(`acp-threads agents: ${a.id} did not start: ${probe.error}\n`);
+    out.set(a.id, probe.authStatus ?? null);
+  }
+  return out;
+}
+
 const kinds = (a: RegistryAgent) => Object.keys(a.distribution).join(",");
 
 function table(rows: string[][]): string {
@@ -116,9 +142,13 @@ function sub<const T extends FlagTable>(
 const list = sub(
   "list",
   {
-    synopsis: "[--available] [--registry URL] [--format text|json]",
+    synopsis: "[--available] [--probe] [--registry URL] [--format text|json]",
     flags: {
       available: { type: "boolean", help: "list the registry's agents instead of the installed ones" },
+      probe: {
+        type: "boolean",
+        help: "start each installed agent once (up to 10 s) and show the login state it reports (LOGIN, authStatus)",
+      },
       format: FORMAT,
     },
     args: { max: 0 },
@@ -159,10 +189,12 @@ const list = sub(
       }
       return EXIT.ok;
     }
+    const logins = flags.probe ? await loginStates(ctx, installed) : undefined;
     const rows = installed.map((a) => ({
       ...a,
       auth: a.auth ?? null,
       updateAvailable: updateFor(a, listing.index)?.version ?? null,
+      ...(logins ? { authStatus: logins.get(a.id) ?? null } : {}),
     }));
     if (flags.format === "json") {
       io.stdout.write(
@@ -176,9 +208,11 @@ const list = sub(
       a.kind,
       authLabel(a.auth ?? undefined, true).replace(/^auth: /, ""),
       a.updateAvailable ? `update available: ${a.updateAvailable}` : "",
+      ...(logins ? [a.authStatus ? authStatusText(a.authStatus) : "unknown"] : []),
       a.name,
     ]);
-    io.stdout.write(table([["ID", "VERSION", "KIND", "AUTH", "STATUS", "NAME"], ...lines]));
+    const head = ["ID", "VERSION", "KIND", "AUTH", "STATUS", ...(logins ? ["LOGIN"] : []), "NAME"];
+    io.stdout.write(table([head, ...lines]));
     return EXIT.ok;
   },
 );

@@ -45,6 +45,8 @@ class Runtime implements AcpAgentRuntime {
   readonly onEvent = this.#events.event;
   readonly #fileWrites = new Emitter<FileWrite>();
   readonly onFileWrite = this.#fileWrites.event;
+  readonly #authStatusEmitter = new Emitter<AuthStatus>();
+  readonly onAuthStatus = this.#authStatusEmitter.event;
   #statusValue: RuntimeStatus = "starting";
   #conn: ClientConnection | undefined;
   #init: acp.InitializeResponse | undefined;
@@ -81,6 +83,7 @@ class Runtime implements AcpAgentRuntime {
       elicitor: opts.elicitor,
       authStatusChanged: (status) => {
         this.#authStatus = status;
+        this.#authStatusEmitter.fire(status);
       },
       files: opts.files ?? new DiskWorkspaceFiles(),
       guard: new PathGuard([...(opts.workspaceRoots ?? [opts.cwd]), ...(opts.additionalDirectories ?? [])]),
@@ -240,6 +243,12 @@ class Runtime implements AcpAgentRuntime {
       );
     await this.#agent().request(methods.agent.session.delete, { sessionId });
     this.#sessions.delete(sessionId);
+  }
+
+  /** Logs in with the agent's advertised auth method (the flow a turn's `auth_required` runs). */
+  async login(): Promise<void> {
+    await this.start();
+    await this.#turns.login();
   }
 
   async logout(): Promise<void> {

@@ -45,6 +45,10 @@ export interface AcpAgentRuntime extends AgentRuntime {
   readonly permissions: PermissionStore;
   /** The login state the agent last reported (`_auth/status_update`), if it reports one. */
   authStatus(): AuthStatus | undefined;
+  /** Fires when the agent reports a (new) login state. */
+  readonly onAuthStatus: (listener: (status: AuthStatus) => void) => Disposable;
+  /** `authenticate` with the agent's advertised auth method (the flow `auth_required` runs). */
+  login(): Promise<void>;
   readonly onStatus: (listener: (status: RuntimeStatus) => void) => Disposable;
   /** Every event of every session: turns, load replays and updates that arrive outside a turn. */
   readonly onEvent: (listener: (e: SessionEvent) => void) => Disposable;

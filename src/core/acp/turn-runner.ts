@@ -54,19 +54,24 @@ export class TurnRunner {
       return await fn();
     } catch (err) {
       if (!isAuthRequired(err) || this.#authenticated) throw err;
-      this.#authenticated = true;
-      const host = this.host;
-      await authenticate(host.init()?.authMethods ?? [], {
-        agent: host.agent()!,
-        spec: host.spec,
-        cwd: host.cwd,
-        env: host.ctx.terminalEnv,
-        preferredMethodId: host.authMethodId,
-        logger: host.ctx.logger,
-        terminals: host.terminals,
-      });
+      await this.login();
       return await fn();
     }
+  }
+
+  /** `authenticate` with the agent's advertised methods (asked for, or on `auth_required`). */
+  async login(): Promise<void> {
+    this.#authenticated = true;
+    const host = this.host;
+    await authenticate(host.init()?.authMethods ?? [], {
+      agent: host.agent()!,
+      spec: host.spec,
+      cwd: host.cwd,
+      env: host.ctx.terminalEnv,
+      preferredMethodId: host.authMethodId,
+      logger: host.ctx.logger,
+      terminals: host.terminals,
+    });
   }
 
   /** Runs one turn into `channel` and ends it; never throws for a failed turn (the channel gets an `error`). */

@@ -18,7 +18,7 @@ import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
 import type { RegistryService } from "../registry/registry-service";
 import { EXEC_PREFIX } from "./agent-options";
-import { DraftAgents } from "./draft-agents";
+import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
 import { execTask } from "./exec-task";
@@ -34,7 +34,7 @@ import { background } from "../../core/util/unexpected";
 
 export type { ComposerPanel } from "./composer-panel";
 
-export interface ComposerDeps {
+export interface ComposerDeps extends DraftAgentsDeps {
   config: Config;
   /** Agents installed from the ACP Registry (listed like presets) and their updates. */
   registry: RegistryService;

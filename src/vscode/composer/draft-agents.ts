@@ -24,6 +24,9 @@ export const POLICY_WORDS: Record<PermissionPolicy, string> = {
   "deny-all": "denies every action",
 };
 
+const withLogin = (a: DraftState["agents"][number], login: string | undefined) =>
+  login ? { ...a, detail: [a.detail, login].filter(Boolean).join(" · ") } : a;
+
 export type DraftState = NonNullable<ComposerState["draft"]>;
 
 export interface DraftAgentsDeps {
@@ -31,6 +34,8 @@ export interface DraftAgentsDeps {
   registry: RegistryService;
   memento: vscode.Memento;
   logger: Logger;
+  /** The login state a running session of the agent last reported (login-view.ts), shown in its detail. */
+  loginOf?(agentId: string): string | undefined;
 }
 
 export class DraftAgents {
@@ -74,7 +79,7 @@ export class DraftAgents {
     // the pick and the setting are read when each list goes out, never when the panel opened
     const out = (agents: DraftState["agents"], checked = false) =>
       send({
-        agents,
+        agents: agents.map((a) => withLogin(a, this.deps.loginOf?.(a.id))),
         agentId: this.pickOf(threadId),
         folders,
         folder: cwd,

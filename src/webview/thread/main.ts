@@ -98,6 +98,9 @@ function onMessage(m: HostMessage): void {
     case "usage":
       chrome.setUsage(m.text);
       break;
+    case "login":
+      chrome.setLogin(m.text, m.action);
+      break;
     case "turnChanges":
       setTurnChanges(m.turns);
       view.schedule();

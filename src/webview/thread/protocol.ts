@@ -109,11 +109,15 @@ export type HostMessage =
   | { type: "title"; title: string }
   /** The thread's usage figure, the status bar's words (usage-status.ts `describeReading`); "" for none. */
   | { type: "usage"; text: string }
+  /** The agent's login state (`_auth/status_update`) and the action that fits it; "" when it reported none. */
+  | { type: "login"; text: string; action?: LoginAction }
   | { type: "pickers"; pickers: PickerView }
   | { type: "turnChanges"; turns: TurnChangesView[] }
   /** Watchdog, read-only holder and handoff links (ops/protocol.ts). */
   | { type: "ops"; ops: OpsView }
   | ComposerHostMessage;
+
+export type LoginAction = "login" | "logout";
 
 export type WebviewMessage =
   | { type: "ready" }
@@ -127,6 +131,8 @@ export type WebviewMessage =
   /** Apply a code block to `path` (relative to the thread's folder) or to a file the user picks. */
   | { type: "applyCode"; text: string; path?: string }
   | { type: "rename"; title: string }
+  /** The header's "Log in…" / "Log out" on the agent's login state. */
+  | { type: "login"; action: LoginAction }
   | { type: "openLocation"; path: string; line?: number }
   | { type: "openLink"; href: string }
   | { type: "setMode"; modeId: string }
@@ -168,6 +174,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       if (!str(m.text, 5_000_000)) return undefined;
       if (m.path === undefined) return { type: "applyCode", text: m.text };
       return str(m.path, 4096) && m.path.trim() ? { type: "applyCode", text: m.text, path: m.path } : undefined;
+    case "login":
+      return m.action === "login" || m.action === "logout" ? { type: "login", action: m.action } : undefined;
     case "rename":
       return str(m.title, 500) && m.title.trim() ? { type: "rename", title: m.title.trim() } : undefined;
     case "review":

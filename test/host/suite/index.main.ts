@@ -33,6 +33,7 @@ const PASSES: Record<string, string[]> = {
     "restore-state.test.js",
     "handoff-brief.test.js",
     "subagents.test.js",
+    "login-state.test.js",
     "review-comments.test.js",
     "rewind.test.js",
     "worktrees.test.js",

@@ -4,7 +4,7 @@
  * the agent and folder, token usage, and the agent's labelled pickers (mode, model, effort, …).
  */
 import { $ } from "../../shared/host";
-import type { LiveStatus, PickerChoice, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
+import type { LiveStatus, LoginAction, PickerChoice, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
 import { clock, STATUS_TEXT } from "./words";
 
 export class Header {
@@ -19,8 +19,13 @@ export class Header {
   #timer: ReturnType<typeof setInterval> | undefined;
   #canRename = false;
 
+  #loginAction: LoginAction | undefined;
+
   constructor(private readonly post: (m: WebviewMessage) => void) {
     this.#rename.addEventListener("click", () => this.#edit());
+    $("login-action").addEventListener("click", () => {
+      if (this.#loginAction) this.post({ type: "login", action: this.#loginAction });
+    });
   }
 
   init(h: ThreadHeader, firstPrompt: string | undefined): void {
@@ -53,6 +58,19 @@ export class Header {
   setUsage(text: string): void {
     $("usage").textContent = text;
     $("usage").title = text ? "Usage as the agent reports it: cost · tokens · how full the context is" : "";
+  }
+
+  /** The agent's login state next to its name, with "Log in…" / "Log out" when the agent offers it. */
+  setLogin(text: string, action: LoginAction | undefined): void {
+    const label = $("login");
+    label.textContent = text;
+    label.title = text ? "The agent's login state, as it reports it" : "";
+    label.hidden = !text;
+    const button = $<HTMLButtonElement>("login-action");
+    this.#loginAction = action;
+    button.textContent = action === "logout" ? "Log out" : action === "login" ? "Log in…" : "";
+    button.title = action === "logout" ? "Log the agent out (ACP logout)" : "Log the agent in (its auth method)";
+    button.hidden = !action;
   }
 
   setStatus(s: LiveStatus, detail?: string, since?: number): void {

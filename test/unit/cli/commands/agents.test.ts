@@ -138,3 +138,32 @@ test("agents list --available when the registry is down: the cache, then the sna
     assert.match(snap.err, /notice: .*using the bundled snapshot/);
     assert.match(snap.out, /^gemini\s+\S+\s+Apache-2\.0\s+npx/m);
   }));
+
+test(
+  "agents list shows the login state only with --probe (each agent started once), JSON field authStatus",
+  { skip },
+  () =>
+    withRegistry(async (reg, home) => {
+      const env = { ACP_THREADS_REGISTRY_URL: reg.url };
+      assert.equal((await cli(home, ["add", "fake"], env)).code, 0);
+      // without --probe nothing is started: no LOGIN column, no authStatus field
+      const plain = await cli(home, ["list", "--format", "json"], env);
+      assert.equal("authStatus" in (JSON.parse(plain.out) as { installed: object[] }).installed[0]!, false);
+      assert.doesNotMatch((await cli(home, ["list"], env)).out, /LOGIN/);
+
+      const withLogin = { ...env, FAKE_AGENT_AUTH_STATUS: "Logged in as a@b.c" };
+      const text = await cli(home, ["list", "--probe"], withLogin);
+      assert.equal(text.code, 0, text.err);
+      assert.match(text.out, /^ID\s+VERSION\s+KIND\s+AUTH\s+STATUS\s+LOGIN\s+NAME$/m);
+      assert.match(text.out, /^fake\s+1\.0\.0\s+binary\s+none\s+Logged in as a@b\.c\s+Fake fake$/m);
+      assert.match(text.err, /Asking Fake fake for its login state…/);
+      const json = JSON.parse((await cli(home, ["list", "--probe", "--format", "json"], withLogin)).out) as {
+        installed: { id: string; authStatus: unknown }[];
+      };
+      assert.deepEqual(json.installed[0]!.authStatus, { kind: "chat-gpt", label: "Logged in as a@b.c" });
+      // an agent that reports no login state: null / "unknown"
+      const none = await cli(home, ["list", "--probe", "--format", "json"], env);
+      assert.equal((JSON.parse(none.out) as { installed: { authStatus: unknown }[] }).installed[0]!.authStatus, null);
+      assert.match((await cli(home, ["list", "--probe"], env)).out, /^fake\s+.*\s+unknown\s+Fake fake$/m);
+    }),
+);

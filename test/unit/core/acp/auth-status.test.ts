@@ -32,9 +32,12 @@ test("the runtime keeps the last login state the agent reported", () =>
       },
       { cwd },
     );
+    const seen: string[] = [];
+    rt.onAuthStatus((s) => seen.push(s.kind)); // the editor's header and tree follow this
     const { sessionId } = await rt.ensureSession();
     assert.equal(rt.authStatus(), undefined);
     await collect(rt.runTurn(sessionId, "go"));
     assert.deepEqual(rt.authStatus(), { kind: "chat-gpt", label: "Signed in as a@b.c" });
+    assert.deepEqual(seen, ["none", "chat-gpt"]);
     await rt.close();
   }));

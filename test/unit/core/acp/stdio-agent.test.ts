@@ -87,6 +87,20 @@ test("auth_required on session/new leads to authenticate and one retry", () =>
     }
   }));
 
+test("login() authenticates when asked (the header's Log in…), then the session opens without auth_required", () =>
+  withTmp(async (cwd) => {
+    const rt = createAgentRuntime({ agent: spec("auth"), cwd });
+    try {
+      await rt.login();
+      const auths = () => rt.protocolLog.lines().filter((l) => l.includes('"method":"authenticate"')).length;
+      assert.equal(auths(), 1);
+      assert.equal((await rt.ensureSession()).sessionId, "fake-session-1");
+      assert.equal(auths(), 1);
+    } finally {
+      await rt.close();
+    }
+  }));
+
 test("close reaches a child the launcher left behind, through the process group", () =>
   withTmp(async (cwd) => {
     const pidFile = join(cwd, "child.pid");

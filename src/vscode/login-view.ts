@@ -1,0 +1,29 @@
+/**
+ * The agent's login state as the editor shows it (thread panel header, sessions tree tooltip): what a running
+ * agent last reported (`_auth/status_update`, kept on the live session only, never written to the thread) and
+ * the action that fits it: "Log out" when logged in and the agent offers `logout`, "Log in…" when logged out
+ * and it advertises an auth method.
+ */
+import { authStatusText } from "../core/acp/auth-status";
+import type { HostMessage } from "../webview/thread/protocol";
+import type { LiveSession } from "./live-session";
+
+export function loginText(live: Pick<LiveSession, "authStatus">): string | undefined {
+  return live.authStatus && authStatusText(live.authStatus);
+}
+
+export function loginView(
+  live: Pick<LiveSession, "authStatus" | "authActions">,
+): Extract<HostMessage, { type: "login" }> {
+  const status = live.authStatus;
+  if (!status) return { type: "login", text: "" };
+  const can = live.authActions;
+  const action = status.kind === "none" ? (can.login ? "login" : undefined) : can.logout ? "logout" : undefined;
+  return { type: "login", text: authStatusText(status), ...(action ? { action } : {}) };
+}
+
+/** The login state the newest running session of `agentId` reported (the agent picker's detail). */
+export function agentLogin(sessions: readonly LiveSession[], agentId: string): string | undefined {
+  const s = sessions.filter((x) => x.agent.id === agentId && x.isOpen && x.authStatus).at(-1);
+  return s && loginText(s);
+}

@@ -1,0 +1,66 @@
+// Issue 23 item 5 in the real extension host: the agent's login state (`_auth/status_update`, as codex-acp 2.6
+// sends it right after initialize) shows next to the agent's name in the thread panel's header with the action
+// that fits ("Log out" when the agent offers ACP logout), follows a new state live (after logging out: "Not
+// logged in"), shows in the sessions tree's tooltip and the new-thread agent picker, and is never written to the
+// thread file.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as vscode from "vscode";
+import type { HostMessage } from "../../../src/webview/thread/protocol";
+import { join } from "node:path";
+import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+
+const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
+
+describe("the agent's login state (issue 23 item 5)", () => {
+  before(useFakeAgent);
+
+  it("the header shows the state with Log out, follows a new one, and the tree's tooltip and the agent picker carry it", async () => {
+    const { hub } = await api();
+    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const agents = cfg.get<Record<string, unknown>>("agents") ?? {};
+    const env = { ELECTRON_RUN_AS_NODE: "1", FAKE_AGENT_LOGOUT: "1", FAKE_AGENT_AUTH_STATUS: "Logged in as a@b.c" };
+    await cfg.update(
+      "agents",
+      { ...agents, "fake-login": { command: process.execPath, args: [fake], env, displayName: "Fake login" } },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const s = await spawnIdleFake("", "fake-login");
+      await waitFor("the agent's login state", () => s.authStatus);
+      hub.panels.open(s.threadId);
+      await waitFor(
+        "the header's login state",
+        () => hub.panels.shown(s.threadId)?.login === "Logged in as a@b.c [logout]",
+      );
+      const tip = () => tipText(hub.tree.getTreeItem({ type: "live", threadId: s.threadId }).tooltip);
+      assert.match(tip(), /Logged in as a@b\\\.c/);
+
+      // the new-thread agent picker: the running agent's detail carries it
+      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+      await waitFor("the new thread's panel", () => hub.panels.get(draft));
+      const posts: HostMessage[] = [];
+      hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
+      const picked = await waitFor("the agent list", () =>
+        posts
+          .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
+          .find((a) => a.id === "fake-login"),
+      );
+      assert.match(picked.detail ?? "", /Logged in as a@b\.c/);
+
+      // the header's "Log out" (the panel's message does the same): the agent reports its new state
+      await s.auth("logout");
+      await waitFor("the new state in the header", () => hub.panels.shown(s.threadId)?.login === "Not logged in");
+      assert.match(tip(), /Not logged in/);
+
+      // the account is not written to the thread file
+      await s.close();
+      const stored = readFileSync(hub.threads.read(s.threadId).path, "utf8");
+      assert.ok(!stored.includes("a@b.c"), "the thread file does not hold the account");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
