@@ -125,11 +125,14 @@ describe("worktree conflicts in the merge editor", () => {
     assert.deepEqual(del?.merged, ["d.txt"]);
     assert.equal(existsSync(join(repo, "d.txt")), false, "the worktree's deletion was taken");
 
-    // Restore takes each back
-    await hub.ledger.restoreTurn(s.threadId, { op: done.ops[0] }, { yes: true });
-    assert.equal(readFileSync(join(repo, "m.txt"), "utf8"), yours, "Restore took the merge back");
+    // Restore (to before an operation: that one and every later one) takes each back, the last first
     await hub.ledger.restoreTurn(s.threadId, { op: del.ops[0] }, { yes: true });
     assert.equal(readFileSync(join(repo, "d.txt"), "utf8"), "d by the user\n", "Restore brought the file back");
+    assert.equal(readFileSync(join(repo, "m.txt"), "utf8"), merged, "the merge before it stays");
+    await hub.ledger.restoreTurn(s.threadId, { op: done.ops[0] }, { yes: true });
+    assert.equal(readFileSync(join(repo, "m.txt"), "utf8"), yours, "Restore took the merge back");
+    assert.equal(readFileSync(join(repo, "d.txt"), "utf8"), "d by the user\n");
+    assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a by the agent", "the apply before the merges stays");
     assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);
   });
 });
