@@ -60,6 +60,7 @@ export const COMMAND_IDS = [
   "acpThreads.discardWorktree",
   "acpThreads.bestOfN",
   "acpThreads.reviewWorktree",
+  "acpThreads.mergeWorktreeConflicts",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -27,7 +27,29 @@ export interface ConflictToResolve {
   unresolved: string;
   conflicts: number;
   firstConflictLine: number;
+  /** What the merge editor and the notification say (default: an agent's write against unsaved edits). */
+  labels?: Partial<MergeLabels>;
 }
+
+export interface MergeLabels {
+  yours: string;
+  agent: string;
+  /** The notification, given the file (workspace-relative) and where the conflicts are. */
+  message: (rel: string, where: string) => string;
+  accept: string;
+  keep: string;
+  cancel: string;
+}
+
+const DEFAULT_LABELS: MergeLabels = {
+  yours: "Yours (unsaved)",
+  agent: "Agent",
+  message: (rel, where) =>
+    `An agent's write to ${rel} conflicts with your unsaved edits at ${where}. Resolve it in the merge editor and choose Complete Merge, or settle every conflict at once. The agent's other changes are merged either way.`,
+  accept: "Accept agent's version",
+  keep: "Keep mine",
+  cancel: "Cancel the write",
+};
 
 const SCHEME = "acp-threads-merge";
 const contents = new Map<string, string>();
@@ -43,14 +65,11 @@ function readOnlyDoc(dir: string, name: string, text: string): vscode.Uri {
   return uri;
 }
 
-const ACCEPT = "Accept agent's version";
-const KEEP = "Keep mine";
-const CANCEL = "Cancel the write";
-
 export async function resolveConflict(
   c: ConflictToResolve,
   opts: { timeoutMs?: number } = {},
 ): Promise<string | undefined> {
+  const labels = { ...DEFAULT_LABELS, ...c.labels };
   const name = basename(c.path);
   const dir = mkdtempSync(join(tmpdir(), "acp-threads-merge-"));
   const resultPath = join(dir, name);
@@ -66,8 +85,8 @@ export async function resolveConflict(
   try {
     await vscode.commands.executeCommand("_open.mergeEditor", {
       base: inputs[0],
-      input1: { uri: inputs[1], title: "Yours (unsaved)", description: rel },
-      input2: { uri: inputs[2], title: "Agent", description: rel },
+      input1: { uri: inputs[1], title: labels.yours, description: rel },
+      input2: { uri: inputs[2], title: labels.agent, description: rel },
       output: result,
     });
   } catch {
@@ -120,16 +139,11 @@ export async function resolveConflict(
         ? `line ${c.firstConflictLine}`
         : `${c.conflicts} places (first near line ${c.firstConflictLine})`;
     void vscode.window
-      .showWarningMessage(
-        `An agent's write to ${rel} conflicts with your unsaved edits at ${where}. Resolve it in the merge editor and choose Complete Merge, or settle every conflict at once. The agent's other changes are merged either way.`,
-        ACCEPT,
-        KEEP,
-        CANCEL,
-      )
+      .showWarningMessage(labels.message(rel, where), labels.accept, labels.keep, labels.cancel)
       .then((choice) => {
-        if (choice === ACCEPT) background(finish(c.agentWins), "finishing the merge");
-        else if (choice === KEEP) background(finish(c.userWins), "finishing the merge");
-        else if (choice === CANCEL) background(finish(undefined), "cancelling the merge");
+        if (choice === labels.accept) background(finish(c.agentWins), "finishing the merge");
+        else if (choice === labels.keep) background(finish(c.userWins), "finishing the merge");
+        else if (choice === labels.cancel) background(finish(undefined), "cancelling the merge");
       });
   });
 }

@@ -31,6 +31,7 @@ import { forkThreadCommand } from "./fork";
 import { rewindThreadCommand } from "./rewind";
 import { briefEditors } from "../handoff/brief-editor";
 import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand, reviewWorktree } from "../worktrees/actions";
+import { mergeWorktreeConflicts, type MergeOptions } from "../worktrees/merge-conflicts";
 import { bestOfCommand, type BestOfArgs } from "../worktrees/best-of-command";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
@@ -105,6 +106,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.discardWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
     discardWorktreeCommand(hub, target, opts ?? {}),
   "acpThreads.reviewWorktree": (hub, target?: unknown) => reviewWorktree(hub, target),
+  "acpThreads.mergeWorktreeConflicts": (hub, target?: unknown, opts?: MergeOptions) =>
+    mergeWorktreeConflicts(hub, target, opts ?? {}),
   "acpThreads.bestOfN": (hub, args?: BestOfArgs) => bestOfCommand(hub, args),
 };
 

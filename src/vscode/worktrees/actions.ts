@@ -1,19 +1,23 @@
 /**
  * Bringing a worktree home (#25), from the Sessions tree, the command palette or a script: "Apply to workspace"
  * (the changes against the base as a review in VS Code's multi-file diff editor, then applied through the core
- * apply as a ledger operation the existing Restore takes back; files the user changed too are listed and left
- * as they are), "Commit to a branch" (never the checked-out one) and "Discard" (confirmed, then removed).
+ * apply as a ledger operation the existing Restore takes back; files the user changed too are listed, left as
+ * they are and offered to the merge editor: merge-conflicts.ts), "Commit to a branch" (never the checked-out
+ * one) and "Discard" (confirmed, then removed).
  */
 import * as vscode from "vscode";
 import { relative } from "node:path";
 import { applyWorktree, planApply, type ApplyPlan } from "../../core/worktree/apply";
 import { commitToBranch, checkBranchName } from "../../core/worktree/commit-branch";
 import { discardWorktree } from "../../core/worktree/discard";
+import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
+import { mergeWorktreeConflicts } from "./merge-conflicts";
 import { describeWorktreeState } from "./states";
 import { worktreeTarget, type WorktreeTarget } from "./target";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const mergeLabel = (n: number) => `Merge ${plural(n, "conflict")}…`;
 
 export interface ApplyOutcome {
   op?: string;
@@ -67,13 +71,17 @@ export async function applyToWorkspace(
   if (!opts.yes) {
     const rel = (p: string) => relative(t.ref.repo, p) || p;
     const detail = conflicts.length
-      ? `${plural(conflicts.length, "file")} changed in the workspace since the worktree's base and in the worktree too; they are left as they are (merge them by hand from the review):\n${conflicts.map((c) => `  ${rel(c.path)}`).join("\n")}`
+      ? `${plural(conflicts.length, "file")} changed in the workspace since the worktree's base and in the worktree too; they are left as they are; then "Merge…" opens each in the merge editor:\n${conflicts.map((c) => `  ${rel(c.path)}`).join("\n")}`
       : "The apply is recorded in the thread's changes: Restore takes it back.";
     const n = todo.length - conflicts.length;
     if (!n) {
-      void vscode.window.showWarningMessage(`Nothing applied: every changed file conflicts.\n${detail}`, {
-        modal: true,
-      });
+      const merge = mergeLabel(conflicts.length);
+      const answer = await vscode.window.showWarningMessage(
+        `Nothing to apply but conflicts: every changed file conflicts.`,
+        { modal: true, detail },
+        merge,
+      );
+      if (answer === merge) background(mergeWorktreeConflicts(hub, t.threadId), "merging worktree conflicts");
       return { applied: [], skipped: conflicts.map((c) => c.rel) };
     }
     const go = conflicts.length ? `Apply the other ${plural(n, "file")}` : "Apply";
@@ -89,13 +97,22 @@ export async function applyToWorkspace(
   hub.worktrees.invalidate(t.ref);
   const op = result.op?.op;
   const outcome = { op, applied: result.applied.map((i) => i.rel), skipped: result.skipped.map((i) => i.rel) };
-  if (op)
+  const merge = result.skipped.length ? mergeLabel(result.skipped.length) : undefined;
+  if (op || merge)
     void vscode.window
       .showInformationMessage(
         `Applied ${plural(result.applied.length, "file")} of the worktree${result.skipped.length ? `; ${plural(result.skipped.length, "conflicting file")} left as ${result.skipped.length === 1 ? "it was" : "they were"}` : ""}.`,
-        "Undo",
+        ...(op ? ["Undo"] : []),
+        ...(merge ? [merge] : []),
       )
-      .then((a) => (a === "Undo" ? hub.ledger.restoreTurn(t.threadId, { op }) : undefined));
+      .then((a) => {
+        if (a === "Undo" && op) return hub.ledger.restoreTurn(t.threadId, { op });
+        if (a === merge)
+          background(
+            mergeWorktreeConflicts(hub, t.threadId, { files: outcome.skipped, ...(op ? { from: op } : {}) }),
+            "merging worktree conflicts",
+          );
+      });
   return outcome;
 }
 

@@ -37,6 +37,7 @@ const PASSES: Record<string, string[]> = {
     "review-comments.test.js",
     "rewind.test.js",
     "worktrees.test.js",
+    "worktree-merge.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

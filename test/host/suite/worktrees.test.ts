@@ -7,41 +7,16 @@
 // (which leaves the Worktrees group at once). The new thread's “in a new worktree” toggle, through the composer's
 // message path.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
-
-async function turn(s: LiveSession, text: string): Promise<void> {
-  const done = new Promise<void>((r) => s.onTurnDone(() => r()));
-  await s.prompt(text).catch(() => undefined);
-  await done;
-}
-
-async function spawn(cwd: string): Promise<LiveSession> {
-  const { hub } = await api();
-  const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-    agentId: "fake",
-    task: "",
-    mode: "session",
-    cwd,
-    worktree: true,
-  });
-  assert.ok(id, "the spawn command returned a thread id");
-  const s = hub.live.get(id)!;
-  await waitFor("the session to be idle", () => s.status === "idle" && s.sessionId);
-  return s;
-}
+import { git, spawn, turn } from "./worktree-helpers";
 
 async function worktreeNode(threadId: string): Promise<Extract<SessionNode, { type: "worktree" }> | undefined> {
   const { hub } = await api();

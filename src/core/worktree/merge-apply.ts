@@ -1,0 +1,91 @@
+/**
+ * The conflicts an apply left alone (#25 item 2), resolved one file at a time: the three versions to merge (the
+ * file at the worktree's base commit, the workspace's copy, the worktree's) and, once the user settled one, the
+ * write into the workspace recorded as its own follow-up `apply-…` operation of the thread (type "apply", one
+ * file, a note naming the apply whose conflict it was). A separate operation, not an addition to the first one:
+ * the first apply is already recorded and may have been restored meanwhile; each merge is undone on its own
+ * (`acp-threads restore THREAD --op apply-…`, or the editor's Restore on that operation), and a restore to before
+ * the turn takes back both.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { atomicWriteFile } from "../acp/disk-workspace-files";
+import { keepVersion } from "../ledger/blob-store";
+import type { EditLedger } from "../ledger/edit-ledger";
+import type { OpView } from "../ledger/ledger-view";
+import type { WorktreeRef } from "../model/records";
+import { gitBuffer } from "./git";
+
+export interface ConflictSides {
+  /** The file at the worktree's base commit; null where it did not exist there. */
+  base: Buffer | null;
+  /** The workspace's copy now ("yours"); null when the user deleted it. */
+  yours: Buffer | null;
+  /** The worktree's copy ("theirs"); null when the agent deleted it. */
+  theirs: Buffer | null;
+}
+
+const readOrNull = (path: string) =>
+  readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
+
+/** The three versions of the repository-relative `rel` (`/`-separated). */
+export async function conflictSides(ref: WorktreeRef, rel: string): Promise<ConflictSides> {
+  const [base, yours, theirs] = await Promise.all([
+    // `HEAD:path` style needs a commit and a path that exists there: ls-tree says whether it does first
+    gitBuffer(ref.path, ["ls-tree", "-z", "--full-tree", ref.base, "--", rel]).then((out) =>
+      out.length ? gitBuffer(ref.path, ["cat-file", "blob", `${ref.base}:${rel}`]) : null,
+    ),
+    readOrNull(join(ref.repo, rel)),
+    readOrNull(join(ref.path, rel)),
+  ]);
+  return { base, yours, theirs };
+}
+
+/**
+ * Writes what the user settled on for `rel` into the workspace (`null`: the file is deleted) and records it as a
+ * one-file `apply-…` operation. `from` names the apply whose conflict this was (for the note).
+ */
+export async function recordMergedFile(
+  ledger: EditLedger,
+  threadId: string,
+  ref: WorktreeRef,
+  rel: string,
+  result: Buffer | null,
+  from?: string,
+): Promise<OpView | undefined> {
+  const path = join(ref.repo, rel);
+  const main = await readOrNull(path);
+  if (main === null && result === null) return undefined;
+  if (main && result && main.equals(result)) return undefined;
+  const op = `apply-${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const startedAt = new Date().toISOString();
+  const before = main ? await keepVersion(ledger.blobs, main) : null;
+  const after = result ? await keepVersion(ledger.blobs, result) : null;
+  if (result) {
+    const mode = main
+      ? (await stat(path)).mode & 0o777
+      : await stat(join(ref.path, rel)).then(
+          (s) => s.mode & 0o777,
+          () => 0o644,
+        );
+    await atomicWriteFile(path, result, mode);
+  } else
+    await unlink(path).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err)));
+  await ledger.append(threadId, [
+    { kind: "change", op, path, before, after, via: "apply" },
+    {
+      kind: "op",
+      op,
+      type: "apply",
+      cwd: ref.repo,
+      startedAt,
+      status: "done",
+      files: 1,
+      notes: [
+        `${rel}: merged by the user, a conflict ${from ? `of ${from} ` : ""}between the workspace and the worktree`,
+      ],
+    },
+  ]);
+  return ledger.read(threadId).ops.find((o) => o.op === op);
+}
