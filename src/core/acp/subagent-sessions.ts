@@ -1,7 +1,9 @@
 /**
  * Child sessions (ACP `subagents` client capability, the "standard" subagent protocol codex-acp 2.6 speaks once we
  * advertise it): the agent announces a child with a `subagent_update` on the parent session (`update.sessionId` is
- * the child) and then sends the child's own `session/update`s with the child's session id.
+ * the child) and then sends the child's own `session/update`s with the child's session id. With codex's
+ * multi-agent v2 tools the announcement is `subagent_spawned {subagentSessionId}` instead (seen live, see
+ * test/interop/codex-subagent.test.ts) and codex sends no spawn tool call at all.
  *
  * We map that onto the nesting claude's subagents already use (`parentToolCallId`, see normalize.ts): each child
  * hangs under one tool call of the root session: codex's own `spawnAgent` call when one names the child's thread in
@@ -34,10 +36,19 @@ const SUBAGENT_CALL_PREFIX = "subagent:";
 /** Children remembered per runtime (a long session with many spawns forgets the oldest). */
 const MAX_CHILDREN = 256;
 
+/**
+ * Updates that announce or update a child: the ACP `subagent_update {sessionId, title, description, state}` and
+ * codex-acp 2.6's multi-agent v2 pair `subagent_spawned {subagentSessionId, name, task}` /
+ * `subagent_state_update {subagentSessionId, state: "completed" | …}`.
+ */
+const ANNOUNCEMENTS = new Set(["subagent_update", "subagent_spawned", "subagent_state_update"]);
+
 const statusOf = (state: unknown): string | undefined => {
-  const s = isObj(state) ? str(state.state) : undefined;
-  if (s === "running" || s === "requires_action") return "in_progress";
-  if (s === "idle") return "completed";
+  const s = isObj(state) ? str(state.state) : str(state);
+  if (s === "running" || s === "requires_action" || s === "in_progress") return "in_progress";
+  if (s === "idle" || s === "completed") return "completed";
+  if (s === "failed" || s === "errored" || s === "error") return "failed";
+  if (s === "cancelled" || s === "interrupted") return "cancelled";
   return undefined;
 };
 
@@ -60,7 +71,7 @@ export class SubagentSessions {
 
   /** The updates to normalize for one incoming `session/update` (usually just itself). */
   route(sessionId: string, update: unknown): Routed[] {
-    if (isObj(update) && update.sessionUpdate === "subagent_update") return this.#announce(sessionId, update);
+    if (isObj(update) && ANNOUNCEMENTS.has(update.sessionUpdate as string)) return this.#announce(sessionId, update);
     const child = this.#children.get(sessionId);
     if (!child || !isObj(update)) return [{ sessionId, update }];
     switch (update.sessionUpdate) {
@@ -88,7 +99,8 @@ export class SubagentSessions {
   }
 
   #announce(parentSessionId: string, update: Obj): Routed[] {
-    const childId = str(update.sessionId);
+    const childId =
+      str(update.subagentSessionId) ?? (update.sessionUpdate === "subagent_update" ? str(update.sessionId) : undefined);
     // malformed (no child id, or the parent itself): nothing can be nested; the parent session keeps going
     if (!childId || childId === parentSessionId) return [];
     const parent = this.#children.get(parentSessionId);
@@ -111,7 +123,8 @@ export class SubagentSessions {
       this.#children.set(childId, child);
       if (this.#children.size > MAX_CHILDREN) this.#children.delete(this.#children.keys().next().value!);
     }
-    const title = str(update.title) ?? str(update.description);
+    const description = str(update.description) ?? str(update.task);
+    const title = str(update.title) ?? str(update.name) ?? description;
     if (title) child.title = `Subagent: ${title}`;
     if (!child.own) return [];
     const patch: Obj = {};
@@ -119,7 +132,7 @@ export class SubagentSessions {
     if (status) patch.status = status;
     const out = this.#callUpdate(child, patch, fresh);
     if (parent) (out._meta as Obj).parentToolCallId = parent.callId;
-    if (fresh) out.rawInput = { subagentSessionId: childId, description: str(update.description) ?? null };
+    if (fresh) out.rawInput = { subagentSessionId: childId, description: description ?? null };
     return [{ sessionId: rootSessionId, update: out }];
   }
 

@@ -55,7 +55,7 @@ test("codex child sessions are recorded under the spawning call, their text as i
     const calls = new Map<string, Call>();
     for (const r of (JSON.parse(show.stdout) as { records: { kind: string; toolCall?: Call }[] }).records)
       if (r.kind === "tool_call" && r.toolCall) calls.set(r.toolCall.toolCallId, r.toolCall);
-    const grand = [...calls.keys()].find((id) => id.startsWith("subagent:"));
+    const grand = [...calls.keys()].find((id) => id.startsWith("subagent:") && id !== "subagent:v2-child");
     assert.ok(grand, [...calls.keys()].join(", "));
     assert.match(grand, /:subagent:thread-8$/);
     assert.deepEqual(
@@ -65,10 +65,13 @@ test("codex child sessions are recorded under the spawning call, their text as i
         ["child-ls", "call_spawn", "completed"],
         ["gc-read", grand, "completed"],
         [grand, "call_spawn", "in_progress"],
+        ["subagent:v2-child", null, "completed"],
+        ["v2-echo", "subagent:v2-child", "pending"],
       ].sort(),
       "nothing of the children is recorded top-level; the stray session's call is not this thread's",
     );
     assert.equal(calls.get(grand)?.title, "Subagent: helper");
+    assert.equal(calls.get("subagent:v2-child")?.title, "Subagent: Counter");
     assert.deepEqual(calls.get("call_spawn")?.content, [
       { type: "content", content: { type: "text", text: "There are 3 files." } },
     ]);
