@@ -28,6 +28,7 @@ import { exitedDuringInitialize, exitSoon } from "./agent-failure";
 import type { AuthStatus } from "./auth-status";
 import { clientInitializeParams } from "./initialize";
 import { TurnRunner } from "./turn-runner";
+import { SubagentSessions } from "./subagent-sessions";
 import { background } from "../util/unexpected";
 
 export type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
@@ -59,6 +60,7 @@ class Runtime implements AcpAgentRuntime {
   #authStatus: AuthStatus | undefined;
   readonly #sessions = new Map<string, SessionState>();
   readonly #queue: UpdateQueue;
+  readonly #subagents = new SubagentSessions((id) => this.#session(id).tools);
   readonly #ctx: EngineContext;
   readonly #terminals: TerminalManager;
   readonly #transport: AgentTransport;
@@ -333,9 +335,13 @@ class Runtime implements AcpAgentRuntime {
       this.protocolLog.note("skipped a session/update without a sessionId");
       return true;
     }
-    const session = this.#session(p.sessionId);
-    this.#queue.run(p.sessionId, () => {
-      for (const event of normalizeUpdate(p.update, session.tools)) this.#deliver(session, event);
+    const sessionId = p.sessionId;
+    this.#queue.run(this.#subagents.rootOf(sessionId) ?? sessionId, () => {
+      // a subagent's child session nests under a tool call of its root session (subagent-sessions.ts)
+      for (const routed of this.#subagents.route(sessionId, p.update)) {
+        const session = this.#session(routed.sessionId);
+        for (const event of normalizeUpdate(routed.update, session.tools)) this.#deliver(session, event);
+      }
     });
     return true;
   }

@@ -9,7 +9,7 @@ export const CLIENT_VERSION = VERSION;
 
 /**
  * Capabilities per acp.md §A.4: fs, terminal, terminal auth, Zed's display-only terminal output, typed session
- * failures (session-failure.ts) and elicitation (form and url, `ClientCapabilities.elicitation` in the v1 schema) when someone is there to answer it.
+ * failures (session-failure.ts), subagent child sessions (subagent-sessions.ts) and elicitation (form and url, `ClientCapabilities.elicitation` in the v1 schema) when someone is there to answer it.
  */
 export function clientInitializeParams(opts: { elicitation?: boolean } = {}): acp.InitializeRequest {
   return {
@@ -20,6 +20,8 @@ export function clientInitializeParams(opts: { elicitation?: boolean } = {}): ac
       auth: { terminal: true },
       // Boolean config options show as On/Off pickers (src/vscode/pickers-view.ts).
       session: { configOptions: { boolean: {} } },
+      // child sessions of subagents ("standard" subagents in codex-acp 2.6), nested by subagent-sessions.ts
+      subagents: {},
       ...(opts.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       // typed session failures: src/core/acp/session-failure.ts
       _meta: { terminal_output: true, "terminal-auth": true, ...SESSION_FAILURE_CAPABILITY_META },
