@@ -22,7 +22,7 @@ const { values: opt } = parseArgs({
     folder: { type: "string" },
     grep: { type: "string" },
     pass: { type: "string" },
-    timeout: { type: "string", default: "600" },
+    timeout: { type: "string", default: "1200" },
     verbose: { type: "boolean", default: !!process.env.ACP_HOST_VERBOSE },
   },
 });
