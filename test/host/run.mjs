@@ -53,7 +53,16 @@ async function runPass(name, { trust }) {
     ACP_THREADS_HOME: home,
     ...(opt.grep ? { ACP_HOST_GREP: opt.grep } : {}),
   };
-  const server = await startCodeServer({ trust, env, extraArgs: ["--vscode-option", "enable-smoke-test-driver"] });
+  // VS Code's own git extension runs in the extension host with the tests: the worktree suites create and delete
+  // repositories under it, and its background `git check-ignore` on a deleted one threw an uncaught EPIPE that
+  // mocha charged to whichever test ran then. No test uses that extension.
+  const settings = { "git.enabled": false };
+  const server = await startCodeServer({
+    trust,
+    env,
+    settings,
+    extraArgs: ["--vscode-option", "enable-smoke-test-driver"],
+  });
   log(`[${name}] code-server ${server.url}, workspace ${folder}, trust ${trust ? "on" : "off"}`);
   const context = await launchChromium();
   let code;

@@ -5,46 +5,21 @@
 // until the user completes the merge; the result lands in the workspace file as a recorded `apply-…` operation that
 // Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import type { MergeOutcome } from "../../../src/vscode/worktrees/merge-conflicts";
-import { api, useFakeAgent, waitFor } from "./helpers";
-import { git, spawn, turn } from "./worktree-helpers";
+import { api, waitFor } from "./helpers";
+import { seededRepo, spawn, turn } from "./worktree-helpers";
 
 /** What a merge editor tab shows (TabInputTextMerge: not in the 1.95 typings). */
 type MergeInput = { base: vscode.Uri; input1: vscode.Uri; input2: vscode.Uri; result: vscode.Uri };
 
 describe("worktree conflicts in the merge editor", () => {
-  let dir: string;
-  let repo: string;
-
-  before(async () => {
-    await useFakeAgent();
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-wtmerge-")));
-    repo = join(dir, "repo");
-    mkdirSync(repo);
-    git(repo, "init", "-q", "-b", "main");
-    writeFileSync(join(repo, "a.txt"), "a\n");
-    writeFileSync(join(repo, "m.txt"), "one\ntwo\nthree\nfour\n");
-    writeFileSync(join(repo, "d.txt"), "d\n");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "seed");
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const seed = seededRepo("acp-host-wtmerge-", { "a.txt": "a\n", "m.txt": "one\ntwo\nthree\nfour\n", "d.txt": "d\n" });
 
   it("merges a conflicting file in the merge editor, records it, and Restore takes it back", async () => {
+    const { repo } = seed;
     const { hub } = await api();
     const s = await spawn(repo);
     const ref = s.worktree!;

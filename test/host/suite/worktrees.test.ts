@@ -7,8 +7,7 @@
 // (which leaves the Worktrees group at once). The new thread's “in a new worktree” toggle, through the composer's
 // message path.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
@@ -16,7 +15,7 @@ import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { git, spawn, turn } from "./worktree-helpers";
+import { git, seededRepo, spawn, turn } from "./worktree-helpers";
 
 async function worktreeNode(threadId: string): Promise<Extract<SessionNode, { type: "worktree" }> | undefined> {
   const { hub } = await api();
@@ -41,40 +40,17 @@ async function treeHas(threadId: string): Promise<boolean> {
 }
 
 describe("worktree sessions", () => {
-  let dir: string;
-  let repo: string;
-
-  before(async () => {
-    await useFakeAgent();
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-wt-")));
-    repo = join(dir, "repo");
-    mkdirSync(repo);
-    git(repo, "init", "-q", "-b", "main");
-    writeFileSync(join(repo, "a.txt"), "a\n");
-    writeFileSync(join(repo, "b.txt"), "b\n");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "seed");
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const seed = seededRepo("acp-host-wt-", { "a.txt": "a\n", "b.txt": "b\n" });
 
   it("works in its worktree, is grouped with its state, applies (one conflict), commits to a branch, discards", async () => {
+    const { repo } = seed;
     const { hub } = await api();
     const s = await spawn(repo);
     const ref = s.worktree;
     assert.ok(ref, "the session has a worktree");
     assert.equal(s.cwd, ref.path, "the session works in the worktree");
     assert.equal(ref.repo, repo);
-    assert.ok(ref.path.startsWith(join(dir, ".repo.worktrees")), ref.path);
+    assert.ok(ref.path.startsWith(join(dirname(repo), ".repo.worktrees")), ref.path);
     assert.equal(git(ref.path, "rev-parse", "HEAD").trim(), git(repo, "rev-parse", "HEAD").trim());
     await waitFor("the thread's metadata to name its worktree", () => hub.threads.read(s.threadId).metadata.worktree);
     assert.deepEqual(hub.threads.read(s.threadId).metadata.worktree, ref);
@@ -149,32 +125,10 @@ describe("worktree sessions", () => {
 });
 
 describe("best of N in the editor", () => {
-  let dir: string;
-  let repo: string;
-
-  before(async () => {
-    await useFakeAgent();
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-bestof-")));
-    repo = join(dir, "repo");
-    mkdirSync(repo);
-    git(repo, "init", "-q", "-b", "main");
-    writeFileSync(join(repo, "a.txt"), "a\n");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "seed");
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await vscode.workspace
-      .getConfiguration("acpThreads")
-      .update("permissionMode", undefined, vscode.ConfigurationTarget.Global);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const seed = seededRepo("acp-host-bestof-", { "a.txt": "a\n" });
 
   it("runs the candidates at once in their own worktrees, compares them, applies one and discards the others", async () => {
+    const { repo } = seed;
     const { hub } = await api();
     const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
       "acpThreads.bestOfN",
