@@ -1,9 +1,9 @@
 // "Apply to workspace" as a per-hunk review (#25 item 2), in the real extension host with real git: the worktree's
-// change to a file (two hunks) is applied while that file is open in an editor; the editor shows the applied text
-// at once and each applied hunk carries "Keep | Undo | applied from worktree …" like a turn's; Keep marks one
-// reviewed, Undo puts the other back to the workspace's pre-apply text (recorded as an undo of the apply); Restore of
-// the apply takes it all back. Twice: a repository inside the workspace folder, and the workspace folder itself as
-// the repository.
+// change to a file (two hunks) is applied while that file is open in an editor (refused while it has unsaved
+// edits); the editor shows the applied text at once and each applied hunk carries "Keep | Undo | applied from
+// worktree …" like a turn's; Keep marks one reviewed, Undo puts the other back to the workspace's pre-apply text
+// (recorded as an undo of the apply); Restore of the apply takes it all back. Twice: a repository inside the
+// workspace folder, and the workspace folder itself as the repository.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -42,6 +42,24 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(file);
   await vscode.window.showTextDocument(doc);
   assert.equal(doc.getText(), BASE);
+
+  // unsaved edits in that file: the apply refuses, and nothing is written or recorded
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, doc.lineAt(4).range, "five (unsaved)");
+  await vscode.workspace.applyEdit(edit);
+  assert.equal(doc.isDirty, true);
+  const refused = await vscode.commands.executeCommand("acpThreads.applyWorktree", s.threadId, { yes: true });
+  assert.equal(refused, undefined, "refused (the error is shown)");
+  assert.equal(readFileSync(file, "utf8"), BASE, "the file is untouched");
+  assert.equal(doc.getText(), BASE.replace("five", "five (unsaved)"), "the unsaved edit is still there");
+  assert.deepEqual(
+    hub.ledger.ledger.read(s.threadId).ops.filter((o) => o.type === "apply"),
+    [],
+    "nothing recorded",
+  );
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand("workbench.action.files.revert");
+  await waitFor("the edit reverted", () => !doc.isDirty && doc.getText() === BASE);
 
   const out = await vscode.commands.executeCommand<{ op?: string; applied: string[]; skipped: string[] }>(
     "acpThreads.applyWorktree",
