@@ -1,9 +1,9 @@
 // "Apply to workspace" as a per-hunk review (#25 item 2), in the real extension host with real git: the worktree's
 // change to a file (two hunks) is applied while that file is open in an editor (refused while it has unsaved
-// edits); the editor shows the applied text at once and each applied hunk carries "Keep | Undo | applied from
-// worktree …" like a turn's; Keep marks one reviewed, Undo puts the other back to the workspace's pre-apply text
-// (recorded as an undo of the apply); Restore of the apply takes it all back. Twice: a repository inside the
-// workspace folder, and the workspace folder itself as the repository.
+// edits); the editor shows the applied text at once, the thread's "Review changes" lists the file, and each
+// applied hunk carries "Keep | Undo | applied from worktree …" like a turn's; Keep marks one reviewed, Undo puts
+// the other back to the workspace's pre-apply text (recorded as an undo of the apply); Restore of the apply takes
+// it all back. Twice: a repository inside the workspace folder, and the workspace folder itself as the repository.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -73,6 +73,20 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   assert.equal(doc.getText(), AGENT, "the open editor shows the applied text at once");
   assert.equal(doc.isDirty, false, "and it is saved");
   assert.ok(hub.ledger.inline.watched.has(s.threadId), "the apply puts its thread under review");
+  // the thread's "Review changes" lists the applied file: before the thread ↔ the workspace's file now
+  await vscode.commands.executeCommand("acpThreads.reviewThread", s.threadId);
+  const diff = await waitFor("a diff of the applied file", () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.input)
+      .find(
+        (i): i is vscode.TabInputTextDiff =>
+          i instanceof vscode.TabInputTextDiff &&
+          i.original.scheme === "acp-threads-ledger" &&
+          i.modified.fsPath === file,
+      ),
+  );
+  assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), BASE);
   await vscode.window.showTextDocument(doc);
 
   const lenses = await waitFor("the applied hunks' lenses", async () => {
