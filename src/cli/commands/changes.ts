@@ -1,7 +1,7 @@
 /**
  * `acp-threads changes THREAD [--turn N] [--format text|json|patch]`: what the thread's turns changed in the
- * workspace, from its edit ledger (restores and undos included, as operations of their own; a turn a restore took
- * back says so).
+ * workspace, from its edit ledger (worktree applies, restores and undos included, as operations of their own; a turn
+ * or apply a restore took back says so).
  */
 import { describeState } from "../../core/ledger/content";
 import { restoredTurns } from "../../core/ledger/restored";
@@ -14,13 +14,14 @@ import { patchOf } from "../ledger/patch";
 
 const MARK = { added: "A", modified: "M", deleted: "D" } as const;
 
-/** A turn a later restore took back (and no undo brought back) names that restore. */
+/** A turn (or worktree apply) a later restore took back (and no undo brought back) names that restore. */
 type Listed = OpSummary & { restoredBy?: string };
 
 function title(o: Listed): string {
   if (o.type === "turn")
     return `turn ${o.turn}${o.agent ? `  ${o.agent.name}` : ""}${o.status ? `  (${o.status})` : "  (running or cut short)"}${o.restoredBy ? `  restored by ${o.restoredBy}` : ""}`;
-  if (o.type === "apply") return `apply ${o.op}  (the worktree's changes, into the workspace)`;
+  if (o.type === "apply")
+    return `apply ${o.op}  (the worktree's changes, into the workspace)${o.restoredBy ? `  restored by ${o.restoredBy}` : ""}`;
   const what = o.type === "restore" ? "restore" : "undo";
   return `${what} ${o.op}${o.target ? ` to before ${o.target.op}` : ""}${o.forced ? "  (overwrote later edits)" : ""}`;
 }

@@ -39,12 +39,13 @@ export interface RestorePlan {
 }
 
 export interface FileWriter {
-  write(path: string, content: Uint8Array): Promise<void>;
+  /** `mode`: for a file that does not exist yet (an existing one keeps its own). */
+  write(path: string, content: Uint8Array, mode?: number): Promise<void>;
   remove(path: string): Promise<void>;
 }
 
 export const diskWriter: FileWriter = {
-  write: (path, content) => atomicWriteFile(path, content),
+  write: (path, content, mode) => atomicWriteFile(path, content, mode),
   remove: (path) => unlink(path).catch((err) => (err.code === "ENOENT" ? undefined : Promise.reject(err))),
 };
 

@@ -10,16 +10,15 @@
  * are left as they are (listed in the operation's notes).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { readFile, stat, unlink } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { atomicWriteFile } from "../acp/disk-workspace-files";
 import { AcpThreadsError } from "../errors";
 import { keepVersion } from "../ledger/blob-store";
 import type { FileState } from "../ledger/content";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { OpView } from "../ledger/ledger-view";
 import type { LedgerInput } from "../ledger/records";
-import { inBatches } from "../ledger/restore";
+import { diskWriter, inBatches, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
 import { git, zsplit } from "./git";
 import { worktreeState, type WorktreeChangeKind, type WorktreeState } from "./state";
@@ -101,8 +100,10 @@ export async function applyWorktree(
   ledger: EditLedger,
   threadId: string,
   plan: ApplyPlan,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; writer?: FileWriter } = {},
 ): Promise<ApplyResult> {
+  // the editor passes one that writes through open documents, so an open editor shows what was applied
+  const writer = opts.writer ?? diskWriter;
   const conflicts = plan.items.filter((i) => i.conflict);
   if (conflicts.length && !opts.force)
     throw new AcpThreadsError(
@@ -120,8 +121,8 @@ export async function applyWorktree(
     const [wt, main] = await Promise.all([readOrNull(source), readOrNull(item.path)]);
     const before: FileState | null = main ? await keepVersion(ledger.blobs, main) : null;
     const after: FileState | null = wt ? await keepVersion(ledger.blobs, wt) : null;
-    if (wt) await atomicWriteFile(item.path, wt, (await stat(source)).mode & 0o777);
-    else await unlink(item.path).catch((err) => (err.code === "ENOENT" ? undefined : Promise.reject(err)));
+    if (wt) await writer.write(item.path, wt, (await stat(source)).mode & 0o777);
+    else await writer.remove(item.path);
     changes.push({ kind: "change", op, path: item.path, before, after, via: "apply" });
   });
   const notes = conflicts.map((c) => `${c.rel}: not applied, it changed in the workspace too`);

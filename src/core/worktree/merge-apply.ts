@@ -8,12 +8,12 @@
  * the turn takes back both.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, stat, unlink } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { atomicWriteFile } from "../acp/disk-workspace-files";
 import { keepVersion } from "../ledger/blob-store";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { OpView } from "../ledger/ledger-view";
+import { diskWriter, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
 import { gitBuffer } from "./git";
 
@@ -44,7 +44,8 @@ export async function conflictSides(ref: WorktreeRef, rel: string): Promise<Conf
 
 /**
  * Writes what the user settled on for `rel` into the workspace (`null`: the file is deleted) and records it as a
- * one-file `apply-…` operation. `from` names the apply whose conflict this was (for the note).
+ * one-file `apply-…` operation. `from` names the apply whose conflict this was (for the note); `writer`: the
+ * editor's, which writes through an open document (default: the disk).
  */
 export async function recordMergedFile(
   ledger: EditLedger,
@@ -53,6 +54,7 @@ export async function recordMergedFile(
   rel: string,
   result: Buffer | null,
   from?: string,
+  writer?: FileWriter,
 ): Promise<OpView | undefined> {
   const path = join(ref.repo, rel);
   const main = await readOrNull(path);
@@ -69,9 +71,8 @@ export async function recordMergedFile(
           (s) => s.mode & 0o777,
           () => 0o644,
         );
-    await atomicWriteFile(path, result, mode);
-  } else
-    await unlink(path).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err)));
+    await (writer ?? diskWriter).write(path, result, mode);
+  } else await (writer ?? diskWriter).remove(path);
   await ledger.append(threadId, [
     { kind: "change", op, path, before, after, via: "apply" },
     {

@@ -1,6 +1,7 @@
 /**
  * Review in the editor itself: in a file an agent changed, each hunk not yet kept or undone is highlighted and
- * carries "Keep | Undo | turn N · agent" above it (CodeLens), for the threads under review — every thread live
+ * carries "Keep | Undo | turn N · agent" above it (CodeLens) — "Keep | Undo | applied from worktree T" for a hunk
+ * a worktree apply (or a merged conflict of one) brought into the workspace — for the threads under review — every thread live
  * in this window, plus any thread opened for review. A hunk whose lines were edited since is no longer placed
  * (the diff editor still shows it). The editor title gets Keep / Undo for all of the active file's hunks.
  */
@@ -8,7 +9,7 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { mapRange } from "../../core/ledger/hunks";
 import type { LedgerView } from "../../core/ledger/ledger-view";
-import { restoredTurns } from "../../core/ledger/restored";
+import { isReviewable, restoredTurns } from "../../core/ledger/restored";
 import { keepChange, reviewFile, undoChange, type ReviewFile, type ReviewHunk } from "../../core/ledger/review";
 import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
 
@@ -16,6 +17,8 @@ export interface PlacedHunk {
   threadId: string;
   file: ReviewFile;
   hunk: ReviewHunk;
+  /** A turn's hunk, or one a worktree apply brought into the workspace. */
+  type: "turn" | "apply";
   agent: string;
   /** Lines of the document now (end-exclusive; equal for a removal). */
   start: number;
@@ -54,6 +57,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   constructor(
     host: LedgerHost,
     private readonly cwdOf: (threadId: string) => string | undefined,
+    private readonly titleOf: (threadId: string) => string | undefined = () => undefined,
   ) {
     this.#host = host;
     this.#subs.push(
@@ -99,15 +103,16 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
       const view = this.view(threadId);
       const restored = restoredTurns(view);
       for (const op of view.ops) {
-        // a restored turn's changes are no longer in the workspace: nothing of it to keep or undo
-        const change = op.type === "turn" && !restored.has(op.op) ? op.files.find((f) => f.path === path) : undefined;
+        // a restored turn's (or apply's) changes are no longer in the workspace: nothing of it to keep or undo
+        const change = isReviewable(op) && !restored.has(op.op) ? op.files.find((f) => f.path === path) : undefined;
         if (!change) continue;
+        const type = op.type === "apply" ? "apply" : "turn";
         const file = reviewFile(this.#host.ledger, view, op, change);
         if (!file.diffable || file.after === null) continue;
         for (const hunk of file.hunks) {
           if (hunk.status !== "pending") continue;
           const at = mapRange(file.after, text, hunk.afterStart, hunk.afterEnd);
-          if (at) out.push({ threadId, file, hunk, agent: op.summary?.agent?.name ?? "agent", ...at });
+          if (at) out.push({ threadId, file, hunk, type, agent: op.summary?.agent?.name ?? "agent", ...at });
         }
       }
     }
@@ -122,11 +127,20 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
       return [
         new vscode.CodeLens(range, { title: "$(check) Keep", command: "acpThreads.keepChange", arguments: [target] }),
         new vscode.CodeLens(range, { title: "$(discard) Undo", command: "acpThreads.undoChange", arguments: [target] }),
-        new vscode.CodeLens(range, {
-          title: `turn ${p.file.turn} · ${p.agent}`,
-          command: "acpThreads.openTurn",
-          arguments: [p.threadId, p.file.turn],
-        }),
+        new vscode.CodeLens(
+          range,
+          p.type === "apply"
+            ? {
+                title: `applied from worktree ${this.titleOf(p.threadId) ?? "of a thread"}`,
+                command: "acpThreads.openThread",
+                arguments: [p.threadId],
+              }
+            : {
+                title: `turn ${p.file.turn} · ${p.agent}`,
+                command: "acpThreads.openTurn",
+                arguments: [p.threadId, p.file.turn],
+              },
+        ),
       ];
     });
   }

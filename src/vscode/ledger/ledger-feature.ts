@@ -53,7 +53,11 @@ export class LedgerFeature implements vscode.Disposable {
   constructor(deps: LedgerFeatureDeps) {
     this.#deps = deps;
     this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title);
-    this.inline = new InlineReview(this.host, (id) => this.#infoOf(id)?.cwd);
+    this.inline = new InlineReview(
+      this.host,
+      (id) => this.#infoOf(id)?.cwd,
+      (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title,
+    );
     this.hover = new ProvenanceHover(this.host.provenance, (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title);
     this.comments = new ReviewComments({
       threadsDir: deps.threads.threadsDir,
@@ -75,6 +79,14 @@ export class LedgerFeature implements vscode.Disposable {
       if (op?.type === "turn") watch(threadId);
     });
     this.#review = { host: this.host, info: (id) => this.#require(id), watch };
+  }
+
+  /**
+   * Puts a thread's changes under inline review: a worktree apply (or a merged conflict of one) records its
+   * operation outside a turn, so its action calls this once the apply is written.
+   */
+  watch(threadId: string): void {
+    this.#review.watch(threadId);
   }
 
   /** The engine's ledger, for thread sessions and exec runs. */

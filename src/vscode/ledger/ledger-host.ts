@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import { describeState, type FileState } from "../../core/ledger/content";
 import { EditLedger, type LedgerRecorded } from "../../core/ledger/edit-ledger";
 import { ProvenanceIndex } from "../../core/ledger/provenance";
-import type { FileWriter } from "../../core/ledger/restore";
+import { diskWriter, type FileWriter } from "../../core/ledger/restore";
 import type { Logger } from "../../core/log";
 import { background } from "../../core/util/unexpected";
 
@@ -143,3 +143,17 @@ export const editorWriter: FileWriter = {
     }
   },
 };
+
+/**
+ * A worktree apply's writer: through the open document when there is one (so its editor, and the inline review
+ * that places the applied hunks on its text, see the new text at once), else straight to the disk with the
+ * worktree file's mode (a new script stays executable).
+ */
+export const applyWriter: FileWriter = {
+  write: (path, content, mode) =>
+    openDocument(path) ? editorWriter.write(path, content) : diskWriter.write(path, content, mode),
+  remove: (path) => editorWriter.remove(path),
+};
+
+/** Files among `paths` open with unsaved edits (an apply refuses to write over them). */
+export const unsavedOf = (paths: readonly string[]): string[] => paths.filter((p) => openDocument(p)?.isDirty);

@@ -11,6 +11,7 @@ import { errorMessage } from "../../core/errors";
 import type { ReviewComment } from "../../core/prompt/review";
 import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
 import type { LedgerView } from "../../core/ledger/ledger-view";
+import { isReviewable } from "../../core/ledger/restored";
 import { currentText } from "./ledger-host";
 
 export const REVIEW_CONTROLLER_ID = "acpThreads.review";
@@ -93,7 +94,7 @@ export class ReviewComments implements vscode.Disposable {
     let best: { threadId: string; at: string } | undefined;
     for (const threadId of this.deps.watched()) {
       for (const op of this.deps.view(threadId).ops)
-        if (op.type === "turn" && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
+        if (isReviewable(op) && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
           best = { threadId, at: op.startedAt };
     }
     return best?.threadId;

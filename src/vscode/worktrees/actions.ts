@@ -1,7 +1,8 @@
 /**
  * Bringing a worktree home (#25), from the Sessions tree, the command palette or a script: "Apply to workspace"
  * (the changes against the base as a review in VS Code's multi-file diff editor, then applied through the core
- * apply as a ledger operation the existing Restore takes back; files the user changed too are listed, left as
+ * apply as a ledger operation the existing Restore takes back, each applied hunk then pending review in the
+ * workspace with Keep / Undo like a turn's; files the user changed too are listed, left as
  * they are and offered to the merge editor: merge-conflicts.ts), "Commit to a branch" (never the checked-out
  * one) and "Discard" (confirmed, then removed).
  */
@@ -15,6 +16,7 @@ import type { Hub } from "../hub";
 import { mergeWorktreeConflicts } from "./merge-conflicts";
 import { describeWorktreeState } from "./states";
 import { worktreeTarget, type WorktreeTarget } from "./target";
+import { applyWriter, unsavedOf } from "../ledger/ledger-host";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const mergeLabel = (n: number) => `Merge ${plural(n, "conflict")}…`;
@@ -66,6 +68,11 @@ export async function applyToWorkspace(
     void vscode.window.showInformationMessage("Nothing to apply: the workspace already has the worktree's changes.");
     return { applied: [], skipped: [] };
   }
+  const unsaved = unsavedOf(todo.map((i) => i.path));
+  if (unsaved.length)
+    throw new Error(
+      `Save or revert your unsaved edits first (the apply writes into ${unsaved.length === 1 ? "that file" : "those files"}; nothing was applied): ${unsaved.map((p) => vscode.workspace.asRelativePath(p)).join(", ")}`,
+    );
   await showReview(hub, t, plan);
   const conflicts = todo.filter((i) => i.conflict);
   if (!opts.yes) {
@@ -92,8 +99,14 @@ export async function applyToWorkspace(
     );
     if (answer !== go) return undefined;
   }
-  const result = await applyWorktree(hub.ledger.ledger, t.threadId, plan, { force: conflicts.length > 0 });
+  // through open documents, so the editors (and the inline review placing the applied hunks) see the new text
+  const result = await applyWorktree(hub.ledger.ledger, t.threadId, plan, {
+    force: conflicts.length > 0,
+    writer: applyWriter,
+  });
   hub.ledger.host.changed(t.threadId);
+  // every applied hunk is pending review in the workspace, like a turn's: Keep / Undo per hunk
+  if (result.op) hub.ledger.watch(t.threadId);
   hub.worktrees.invalidate(t.ref);
   const op = result.op?.op;
   const outcome = { op, applied: result.applied.map((i) => i.rel), skipped: result.skipped.map((i) => i.rel) };

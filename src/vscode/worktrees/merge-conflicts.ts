@@ -14,6 +14,7 @@ import { mergeAgentWrite } from "../../core/text/agent-write";
 import type { Hub } from "../hub";
 import { resolveConflict, type ConflictToResolve } from "../merge-view";
 import { worktreeTarget, type WorktreeTarget } from "./target";
+import { applyWriter } from "../ledger/ledger-host";
 
 export interface MergeOptions {
   /** Only these repository-relative files (default: every conflict of the worktree). */
@@ -131,12 +132,16 @@ export async function mergeWorktreeConflicts(
         out.left.push(item.rel);
         continue;
       }
-      const op = await recordMergedFile(hub.ledger.ledger, t.threadId, t.ref, item.rel, result, opts.from);
+      const op = await recordMergedFile(hub.ledger.ledger, t.threadId, t.ref, item.rel, result, opts.from, applyWriter);
       out.merged.push(item.rel);
       if (op) out.ops.push(op.op);
     }
   } finally {
-    if (out.ops.length) hub.ledger.host.changed(t.threadId);
+    if (out.ops.length) {
+      hub.ledger.host.changed(t.threadId);
+      // each merged file is reviewed hunk by hunk, like the apply's
+      hub.ledger.watch(t.threadId);
+    }
     hub.worktrees.invalidate(t.ref);
   }
   if (out.merged.length || out.left.length)

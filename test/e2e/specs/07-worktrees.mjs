@@ -1,17 +1,24 @@
 // Worktrees and best of N in the editor (#25 items 1 and 3). Needs no other spec. The workspace becomes a git
-// repository for this spec (one commit of README.md) and stops being one at its end. "ACP Threads: Best of N…"
+// repository for this spec (one commit of README.md and notes.txt) and stops being one at its end. "ACP Threads: Best of N…"
 // from the palette: the fake agent twice, a prompt that reports token usage, a check command; the compare view
 // shows both candidates done with their check passed; the Sessions tree shows them under "Worktrees" with their
-// state. Both worktrees are discarded through the view ("Discard others" after "Keep") and the tree's menu.
+// state. One is discarded through the view ("Discard others" after "Keep"); the kept one, given a two-hunk change of
+// notes.txt, is applied from the palette and the workspace's notes.txt shows each applied hunk under review
+// (Keep | Undo | applied from worktree …); then it goes too.
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { findFrame, until } from "../pages/workbench.mjs";
 
 const git = (cwd, ...args) =>
   execFileSync("git", ["-c", "user.email=e2e@example.com", "-c", "user.name=e2e", ...args], { cwd, encoding: "utf8" });
 
+const NOTES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+  .map((l) => `${l}\n`)
+  .join("");
+
 export default async function ({ page, quick, step, shot, ws }) {
+  writeFileSync(path.join(ws, "notes.txt"), NOTES);
   git(ws, "init", "-q", "-b", "main");
   git(ws, "add", "-A");
   git(ws, "commit", "-qm", "e2e seed");
@@ -84,7 +91,48 @@ export default async function ({ page, quick, step, shot, ws }) {
       );
       await shot("32-best-of-discarded");
     });
+
+    await step(
+      "Apply the kept worktree: its hunks are under review in the workspace (Keep | Undo | applied from worktree)",
+      async () => {
+        const kept = git(ws, "worktree", "list", "--porcelain")
+          .split("\n")
+          .filter((l) => l.startsWith("worktree ") && l.slice(9) !== ws)
+          .map((l) => l.slice(9))[0];
+        if (!kept) throw new Error("the kept candidate's worktree is gone");
+        // what the agent would have changed there: two hunks of notes.txt
+        writeFileSync(
+          path.join(kept, "notes.txt"),
+          NOTES.replace("two", "two, from the agent").replace("nine", "nine, from the agent"),
+        );
+        await quick.run("ACP Threads: Apply Worktree to Workspace");
+        await page.getByRole("button", { name: "Apply", exact: true }).click({ timeout: 20000 });
+        await until(
+          "notes.txt applied",
+          async () => readFileSync(path.join(ws, "notes.txt"), "utf8").includes("from the agent"),
+          30000,
+        );
+        // open the workspace's notes.txt (quick open from the palette widget: Ctrl+P would reach the print dialog)
+        await page.keyboard.press("F1");
+        await quick.root.waitFor({ state: "visible", timeout: 5000 });
+        await quick.root.locator("input.input").first().fill("notes.txt");
+        await quick.root.locator(".monaco-list-row", { hasText: "notes.txt" }).first().waitFor({ timeout: 20000 });
+        await page.keyboard.press("Enter");
+        await page
+          .locator(".tab", { hasText: /^notes\.txt$/ })
+          .first()
+          .waitFor({ timeout: 15000 });
+        await page
+          .locator(".codelens-decoration", { hasText: "applied from worktree" })
+          .first()
+          .waitFor({ timeout: 30000 });
+        if ((await page.locator(".codelens-decoration", { hasText: "applied from worktree" }).count()) !== 2)
+          throw new Error("each of the two applied hunks should carry its Keep | Undo lens");
+        await shot("33-apply-review");
+      },
+    );
   } finally {
+    rmSync(path.join(ws, "notes.txt"), { force: true });
     // the kept worktree goes too, then the workspace stops being a repository (later specs expect none)
     for (const line of git(ws, "worktree", "list", "--porcelain").split("\n"))
       if (line.startsWith("worktree ") && line.slice(9) !== ws) rmSync(line.slice(9), { recursive: true, force: true });

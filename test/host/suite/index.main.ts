@@ -38,6 +38,7 @@ const PASSES: Record<string, string[]> = {
     "rewind.test.js",
     "worktrees.test.js",
     "worktree-merge.test.js",
+    "worktree-review.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -33,17 +33,22 @@ export async function spawn(cwd: string): Promise<LiveSession> {
 }
 
 /**
- * For the enclosing describe: the fake agent under approve-all and a git repository (`<tmp>/repo`, branch main)
- * seeded with `files` in one commit; everything is put back and removed after. Read `.repo` inside a test.
+ * For the enclosing describe: the fake agent under approve-all and a git repository (`<tmp>/repo`, branch main;
+ * `<under()>/<prefix>…/repo` with `under`, e.g. inside the workspace folder) seeded with `files` in one commit;
+ * everything is put back and removed after. Read `.repo` inside a test.
  */
-export function seededRepo(prefix: string, files: Record<string, string>): { readonly repo: string } {
+export function seededRepo(
+  prefix: string,
+  files: Record<string, string>,
+  opts: { under?: () => string } = {},
+): { readonly repo: string } {
   const seeded = { repo: "" };
   let dir = "";
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
   before(async () => {
     await useFakeAgent();
     await cfg().update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
-    dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+    dir = realpathSync(mkdtempSync(join(opts.under?.() ?? tmpdir(), prefix)));
     seeded.repo = join(dir, "repo");
     mkdirSync(seeded.repo);
     git(seeded.repo, "init", "-q", "-b", "main");

@@ -2,8 +2,8 @@
 // real git: the fake agent changes files in its worktree while the user changes the same files in the workspace;
 // the apply leaves those alone; "Merge Worktree Conflicts…" opens the merge editor with base = the file at the
 // worktree's base commit, Yours = the workspace's copy, Agent's worktree = the worktree's copy; nothing is written
-// until the user completes the merge; the result lands in the workspace file as a recorded `apply-…` operation that
-// Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's).
+// until the user completes the merge; the result lands in the workspace file as a recorded `apply-…` operation, whose
+// hunks are then under review (Keep | Undo | applied from worktree …) like the apply's, and that Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's).
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -91,6 +91,25 @@ describe("worktree conflicts in the merge editor", () => {
       "the ledger lists the merged file",
     );
     assert.match(mergeOp.summary?.notes?.[0] ?? "", new RegExp(`m\\.txt: merged by the user, a conflict of ${out.op}`));
+    // the merged file is reviewed like the apply: what the merge brought in (against the user's copy) is pending
+    const mDoc = await vscode.workspace.openTextDocument(join(repo, "m.txt"));
+    await vscode.window.showTextDocument(mDoc);
+    assert.equal(mDoc.getText(), merged, "an open editor shows the merged text");
+    const lenses = await waitFor("the merge's hunks under review", async () => {
+      const all =
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", mDoc.uri)) ?? [];
+      const ours = all.filter((l) => l.command?.command?.startsWith("acpThreads."));
+      return ours.length === 6 ? ours : undefined;
+    });
+    assert.deepEqual(
+      lenses.map((l) => [l.range.start.line, l.command!.title.replace(/worktree .*/, "worktree …")]),
+      [1, 3].flatMap((n) => [
+        [n, "$(check) Keep"],
+        [n, "$(discard) Undo"],
+        [n, "applied from worktree …"],
+      ]),
+    );
+    assert.equal((lenses[0]!.command!.arguments![0] as { op: string }).op, mergeOp.op, "the merge's own op");
 
     // deleted in the worktree, changed in the workspace: a choice, not a merge
     const del = await vscode.commands.executeCommand<MergeOutcome>("acpThreads.mergeWorktreeConflicts", s.threadId, {

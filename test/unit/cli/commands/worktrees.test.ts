@@ -72,6 +72,12 @@ test("run --worktree: the agent works in a worktree; list, changes, apply (undoa
     assert.equal(undo.code, 0, undo.stderr);
     assert.equal(existsSync(join(repo, "hello.txt")), false);
     assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n");
+    // changes names the restore that took the apply back, as it does for a turn
+    const restoreOp = /(restore-\w+)/.exec(undo.stdout)?.[1];
+    assert.ok(restoreOp, undo.stdout);
+    assert.match((await cli("changes", id)).stdout, new RegExp(`apply ${op} .* restored by ${restoreOp}  `));
+    const afterRestore = JSON.parse((await cli("changes", id, "--format", "json")).stdout);
+    assert.equal(afterRestore.ops.find((o: { op: string }) => o.op === op).restoredBy, restoreOp);
 
     const refused = await cli("worktrees", "discard", id);
     assert.equal(refused.code, 2);
