@@ -64,11 +64,16 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.acceptProposed": acceptProposed,
   "acpThreads.rejectProposed": rejectProposed,
   // #11 checkpoints, review and provenance (src/vscode/ledger)
-  "acpThreads.reviewTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.reviewTurn(thread, turn),
+  "acpThreads.reviewTurn": (hub, thread?: unknown, turn?: number | { op: string }) =>
+    hub.ledger.reviewTurn(thread, turn),
   "acpThreads.reviewThread": (hub, thread?: unknown) => hub.ledger.reviewThread(thread),
-  "acpThreads.restoreTurn": (hub, thread?: unknown, turn?: number, opts?: { yes?: boolean; force?: boolean }) =>
-    hub.ledger.restoreTurn(thread, turn, opts),
-  "acpThreads.keepTurn": (hub, thread?: unknown, turn?: number) => hub.ledger.keepTurn(thread, turn),
+  "acpThreads.restoreTurn": (
+    hub,
+    thread?: unknown,
+    turn?: number | { op: string },
+    opts?: { yes?: boolean; force?: boolean },
+  ) => hub.ledger.restoreTurn(thread, turn, opts),
+  "acpThreads.keepTurn": (hub, thread?: unknown, turn?: number | { op: string }) => hub.ledger.keepTurn(thread, turn),
   "acpThreads.keepChange": (hub, target?: unknown) => hub.ledger.keep(target),
   "acpThreads.undoChange": (hub, target?: unknown) => hub.ledger.undo(target),
   "acpThreads.keepFileChanges": (hub) => hub.ledger.settleFile("keep"),

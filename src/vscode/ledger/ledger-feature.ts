@@ -94,9 +94,9 @@ export class LedgerFeature implements vscode.Disposable {
     return this.host.ledger;
   }
 
-  async reviewTurn(arg?: unknown, turn?: number): Promise<void> {
+  async reviewTurn(arg?: unknown, turn?: number | { op: string }): Promise<void> {
     const id = await this.#thread(arg, "Review changes");
-    if (id) await reviewTurn(this.#review, id, typeof turn === "number" ? turn : undefined);
+    if (id) await reviewTurn(this.#review, id, typeof turn === "number" || isOp(turn) ? turn : undefined);
   }
 
   async reviewThread(arg?: unknown): Promise<void> {
@@ -110,10 +110,10 @@ export class LedgerFeature implements vscode.Disposable {
     return id ? restoreTurn(this.#review, id, target, opts) : undefined;
   }
 
-  /** "Keep all" of a turn (the panel's turn row); how many changes were kept. */
-  async keepTurn(arg?: unknown, turn?: number): Promise<number> {
+  /** "Keep all" of a turn or an apply `{op}` (the panel's rows); how many changes were kept. */
+  async keepTurn(arg?: unknown, turn?: number | { op: string }): Promise<number> {
     const id = await this.#thread(arg, "Keep all changes");
-    return id ? keepTurn(this.#review, id, typeof turn === "number" ? turn : undefined) : 0;
+    return id ? keepTurn(this.#review, id, typeof turn === "number" || isOp(turn) ? turn : undefined) : 0;
   }
 
   /** The panel's "N files changed" rows of a stored thread, as they are sent to it. */

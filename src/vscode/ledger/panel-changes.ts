@@ -1,10 +1,11 @@
 /**
  * The thread panel's "N files changed" rows: what the host sends (`turnChanges`), worked out from the ledger,
- * and sent again whenever the thread's ledger changes.
+ * and sent again whenever the thread's ledger changes. A worktree thread's applies into the workspace get rows
+ * too, under the last turn before them.
  */
 import type * as vscode from "vscode";
 import { lineCounts } from "../../core/ledger/hunks";
-import { restoredTurns } from "../../core/ledger/restored";
+import { isReviewable, restoredTurns } from "../../core/ledger/restored";
 import { reviewOp } from "../../core/ledger/review";
 import { relPath } from "../../core/ledger/summary";
 import type { HostMessage, TurnChangesView } from "../../webview/thread/protocol";
@@ -15,14 +16,21 @@ const NAMES = 3;
 export function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): TurnChangesView[] {
   const view = host.ledger.read(threadId);
   const restored = restoredTurns(view);
+  let lastTurn = 1;
   return view.ops
-    .filter((o) => o.type === "turn" && o.turn !== undefined && o.files.length)
     .map((o) => {
+      if (o.type === "turn" && o.turn !== undefined) lastTurn = o.turn;
+      return { o, under: o.type === "turn" ? o.turn : lastTurn };
+    })
+    .filter(({ o, under }) => isReviewable(o) && under !== undefined && o.files.length)
+    .map(({ o, under }) => {
       const files = reviewOp(host.ledger, view, o);
       const counts = lineCounts(files.flatMap((f) => f.hunks));
       const restoredBy = restored.get(o.op);
       return {
-        turn: o.turn!,
+        turn: under!,
+        op: o.op,
+        ...(o.type === "apply" ? { apply: true } : {}),
         files: o.files.length,
         ...counts,
         // a restored turn's changes are gone from the workspace: nothing of it is left to review

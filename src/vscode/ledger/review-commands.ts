@@ -9,6 +9,7 @@ import { blobId } from "../../core/ledger/blob-store";
 import type { FileState } from "../../core/ledger/content";
 import { netChanges, type OpView } from "../../core/ledger/ledger-view";
 import { applyRestore, planRestore, type RestoreItem, type RestorePlan } from "../../core/ledger/restore";
+import { isReviewable } from "../../core/ledger/restored";
 import { keepAllOf } from "../../core/ledger/review";
 import { filesChangedLabel, relPath } from "../../core/ledger/summary";
 import { currentText, editorWriter, openDocument, type LedgerHost } from "./ledger-host";
@@ -49,14 +50,28 @@ async function pickTurn(deps: ReviewDeps, threadId: string, what: string): Promi
   return pick?.op;
 }
 
-function turnOf(deps: ReviewDeps, threadId: string, turn: number): OpView {
-  const op = deps.host.ledger.read(threadId).ops.find((o) => o.type === "turn" && o.turn === turn);
-  if (!op) throw new AcpThreadsError("not_found", `turn ${turn} of this thread has no recorded file changes`);
+/** A turn by number, or a turn / apply operation by id (the panel's rows). */
+function turnOf(deps: ReviewDeps, threadId: string, turn: number | { op: string }): OpView {
+  const ops = deps.host.ledger.read(threadId).ops;
+  const op =
+    typeof turn === "number"
+      ? ops.find((o) => o.type === "turn" && o.turn === turn)
+      : ops.find((o) => o.op === turn.op && isReviewable(o));
+  if (!op)
+    throw new AcpThreadsError(
+      "not_found",
+      typeof turn === "number"
+        ? `turn ${turn} of this thread has no recorded file changes`
+        : `this thread has no recorded operation ${turn.op}`,
+    );
   return op;
 }
 
-/** One turn's changes: before the turn ↔ after it (the live file while it still is what the turn left). */
-export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: number): Promise<void> {
+/** How a turn or an apply is named in titles: "turn 2", "the apply". */
+const opName = (op: OpView) => (op.type === "apply" ? "the apply" : `turn ${op.turn}`);
+
+/** One turn's (or apply's) changes: before ↔ after it (the live file while it still is what the op left). */
+export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: number | { op: string }): Promise<void> {
   const op = turn === undefined ? await pickTurn(deps, threadId, "Review changes") : turnOf(deps, threadId, turn);
   if (!op) return;
   deps.watch(threadId);
@@ -65,24 +80,25 @@ export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: numb
   const resources = await Promise.all(
     op.files.map(async (f) => {
       const uri = vscode.Uri.file(f.path);
-      const before = host.versionUri(f.path, f.before, `before turn ${op.turn}`);
+      const before = host.versionUri(f.path, f.before, `before ${opName(op)}`);
       const after =
-        (await isNow(f.path, f.after)) && f.after ? uri : host.versionUri(f.path, f.after, `after turn ${op.turn}`);
+        (await isNow(f.path, f.after)) && f.after ? uri : host.versionUri(f.path, f.after, `after ${opName(op)}`);
       return [uri, before, after];
     }),
   );
-  const title = `Turn ${op.turn}${op.summary?.agent ? ` · ${op.summary.agent.name}` : ""}: ${filesChangedLabel(op.files.length)}`;
+  const name = op.type === "apply" ? "Applied to the workspace" : `Turn ${op.turn}`;
+  const title = `${name}${op.summary?.agent ? ` · ${op.summary.agent.name}` : ""}: ${filesChangedLabel(op.files.length)}`;
   await showDiffs(title, resources, relPath(cwd, op.files[0].path));
 }
 
 /** "Keep all" of a turn: every change still to review is kept (review records, like each Keep); returns how many. */
-export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number): Promise<number> {
+export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number | { op: string }): Promise<number> {
   const op = turn === undefined ? await pickTurn(deps, threadId, "Keep all changes") : turnOf(deps, threadId, turn);
   if (!op) return 0;
   const n = await keepAllOf(deps.host.ledger, threadId, op.op);
   deps.host.changed(threadId);
   void vscode.window.showInformationMessage(
-    n ? `Kept ${n} change${n === 1 ? "" : "s"} of turn ${op.turn}.` : `Nothing of turn ${op.turn} is left to review.`,
+    n ? `Kept ${n} change${n === 1 ? "" : "s"} of ${opName(op)}.` : `Nothing of ${opName(op)} is left to review.`,
   );
   return n;
 }
@@ -158,7 +174,13 @@ export async function restoreTurn(
   const plan = await planRestore(host.ledger, threadId, typeof turn === "number" ? { turn } : turn, currentText);
   // unsaved edits in an open editor count as edits made after the turn
   for (const i of plan.items) if (openDocument(i.path)?.isDirty && i.action !== "unchanged") i.conflict = true;
-  const what = typeof turn === "number" ? `before turn ${turn}` : "before the restore";
+  const toOp = typeof turn === "number" ? undefined : host.ledger.read(threadId).ops.find((o) => o.op === turn.op);
+  const what =
+    typeof turn === "number"
+      ? `before turn ${turn}`
+      : toOp?.type === "apply"
+        ? "before the apply"
+        : "before the restore";
   const todo = plan.items.filter((i) => i.action !== "unchanged");
   if (!todo.length)
     return void vscode.window.showInformationMessage(`Nothing to restore: the files are as they were ${what}.`);

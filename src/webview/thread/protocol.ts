@@ -71,7 +71,12 @@ export interface PickerView {
 
 /** One turn's recorded file changes (edit ledger), shown as "N files changed" under the turn. */
 export interface TurnChangesView {
+  /** The turn the row sits under (an apply: the last turn before it). */
   turn: number;
+  /** The ledger operation (`turn-N`, `apply-…`): rows are keyed and acted on by it. */
+  op: string;
+  /** A worktree apply into the workspace, not a turn of the agent. */
+  apply?: boolean;
   files: number;
   added: number;
   removed: number;
@@ -137,14 +142,14 @@ export type WebviewMessage =
   | { type: "openLink"; href: string }
   | { type: "setMode"; modeId: string }
   | { type: "setConfig"; configId: string; value: string }
-  | { type: "reviewTurn"; turn: number }
+  | { type: "reviewTurn"; turn: number | { op: string } }
   /** "Fork from here": message `message` (1-based, user and agent messages) whose text is `text`. */
   | { type: "forkFrom"; message: number; text: string }
   /** "Edit and resend" (rewind) on prompt `message` (numbered as forkFrom's) whose text is `text`. */
   | { type: "rewindFrom"; message: number; text: string }
-  | { type: "restoreTurn"; turn: number }
-  /** "Keep all": every change of the turn still to review is kept. */
-  | { type: "keepTurn"; turn: number }
+  | { type: "restoreTurn"; turn: number | { op: string } }
+  /** "Keep all": every change of the turn (or of the apply `{op}`) still to review is kept. */
+  | { type: "keepTurn"; turn: number | { op: string } }
   /** "Undo restore" on a restored turn's row: restore to before that restore (op id). */
   | { type: "undoRestore"; op: string }
   /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
@@ -198,8 +203,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return str(m.op, 200) && /^restore-[a-z0-9]+$/.test(m.op) ? { type: "undoRestore", op: m.op } : undefined;
     case "reviewTurn":
     case "restoreTurn":
-    case "keepTurn":
-      return Number.isInteger(m.turn) && (m.turn as number) >= 1 ? { type: m.type, turn: m.turn as number } : undefined;
+    case "keepTurn": {
+      if (Number.isInteger(m.turn) && (m.turn as number) >= 1) return { type: m.type, turn: m.turn as number };
+      const op = fields(m.turn)?.op;
+      return str(op, 200) && /^(turn-\d+|apply-[a-z0-9]+)$/.test(op) ? { type: m.type, turn: { op } } : undefined;
+    }
     case "forkFrom":
     case "rewindFrom":
       return Number.isInteger(m.message) && (m.message as number) >= 1 && str(m.text)

@@ -108,6 +108,13 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   assert.equal(source.command, "acpThreads.openThread");
   assert.deepEqual(source.arguments, [s.threadId]);
 
+  // the thread panel's rows: the apply has its own, under the agent's turn
+  const row = () => hub.ledger.turnChanges(s.threadId).find((r) => r.op === op);
+  assert.deepEqual(
+    { ...row(), names: undefined },
+    { turn: 1, op, apply: true, files: 1, added: 2, removed: 2, pending: 2, names: undefined },
+  );
+
   // Keep the second hunk, Undo the first
   const keep = lensFor(lenses, 8, "acpThreads.keepChange");
   const undo = lensFor(lenses, 1, "acpThreads.undoChange");
@@ -118,6 +125,7 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   assert.equal(doc.getText(), expected, "the undone hunk is the workspace's pre-apply text again");
   assert.equal(readFileSync(file, "utf8"), expected, "the undo is saved");
   assert.deepEqual(await lensesOf(doc), [], "nothing left to review");
+  assert.equal(row()?.pending, 0, "the apply's row has nothing left to review");
 
   // the ledger: the apply's hunks are undone and kept; the undo is an operation of its own naming the apply's hunk
   const view = hub.ledger.ledger.read(s.threadId);
@@ -133,6 +141,7 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   // Restore of the apply: back to before it (the undo after it with it)
   await hub.ledger.restoreTurn(s.threadId, { op }, { yes: true });
   assert.equal(readFileSync(file, "utf8"), BASE, "Restore took the apply back");
+  assert.match(row()?.restoredBy ?? "", /^restore-/, "the apply's row says it was restored");
   await waitFor("the editor to show the restored text", () => doc.getText() === BASE);
   assert.deepEqual(await lensesOf(doc), []);
 

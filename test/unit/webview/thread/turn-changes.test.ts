@@ -28,3 +28,17 @@ test("the rows' messages: Keep all names a turn, Undo restore names a restore op
   assert.equal(parseWebviewMessage({ type: "undoRestore", op: "turn-1" }), undefined, "only a restore is undone");
   assert.equal(parseWebviewMessage({ type: "undoRestore", op: 3 }), undefined);
 });
+
+test("the rows' messages: an apply's row names its operation; a turn's operation id is accepted, anything else not", () => {
+  assert.deepEqual(parseWebviewMessage({ type: "keepTurn", turn: { op: "apply-m1abc2def" } }), {
+    type: "keepTurn",
+    turn: { op: "apply-m1abc2def" },
+  });
+  assert.deepEqual(parseWebviewMessage({ type: "reviewTurn", turn: { op: "turn-3" } }), {
+    type: "reviewTurn",
+    turn: { op: "turn-3" },
+  });
+  assert.equal(parseWebviewMessage({ type: "restoreTurn", turn: { op: "restore-m1abc" } }), undefined);
+  assert.equal(parseWebviewMessage({ type: "restoreTurn", turn: { op: "apply-X; rm" } }), undefined);
+  assert.equal(parseWebviewMessage({ type: "keepTurn", turn: { op: 5 } }), undefined);
+});
