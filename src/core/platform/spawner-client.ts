@@ -56,6 +56,7 @@ export class SpawnerLauncher implements Launcher {
   readonly #opts: SpawnerOptions;
   #proc: ChildProcess | undefined;
   #dead = false;
+  #disposed = false;
   #dir: string | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
@@ -137,8 +138,18 @@ export class SpawnerLauncher implements Launcher {
     });
   }
 
-  /** Lets the spawner go: it ends the groups it started that are still alive, then exits. */
+  /**
+   * Lets the spawner go once nothing is pending with it: it exits. While agents it started still run (their
+   * owners stop them after this, in any order), it stays: they end by their stop, or by the spawner's reaping
+   * when this process exits.
+   */
   dispose(): void {
+    this.#disposed = true;
+    this.#letGo();
+  }
+
+  #letGo(): void {
+    if (!this.#disposed || this.#pending.size > 0) return;
     this.#dead = true;
     if (this.#proc?.connected) this.#proc.disconnect();
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
@@ -287,7 +298,9 @@ export class SpawnerLauncher implements Launcher {
   }
 
   #done(id: number): void {
-    if (this.#pending.delete(id) && this.#pending.size === 0) this.#unref();
+    if (!this.#pending.delete(id) || this.#pending.size > 0) return;
+    this.#unref();
+    this.#letGo();
   }
 
   // The IPC channel keeps this process alive only while an answer is awaited.
