@@ -16,6 +16,7 @@ import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import { isPosix } from "../core/platform/host";
 import { directLauncher, type Launcher } from "../core/platform/launcher";
+import { setCommandRunner } from "../core/platform/run-to-end";
 import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 
@@ -46,11 +47,19 @@ export function createRuntime(
  */
 export function hostLauncher(extensionPath: string, logger: Logger): Launcher & { dispose(): void } {
   if (!isPosix() || process.env.ACP_THREADS_SPAWNER === "0") return { ...directLauncher, dispose() {} };
-  return new SpawnerLauncher({
+  const spawner = new SpawnerLauncher({
     script: join(extensionPath, "dist", "spawner.js"),
     logger,
     guard: (pid) => guardAgainstParentDeath(pid),
   });
+  const restoreRunner = setCommandRunner((req) => spawner.run(req));
+  return {
+    launch: (spec) => spawner.launch(spec),
+    dispose() {
+      restoreRunner();
+      spawner.dispose();
+    },
+  };
 }
 
 export function agentPresets(): AgentSpec[] {

@@ -8,6 +8,8 @@ export interface RunRequest {
   env?: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed (default: closed at once). */
   input?: string;
+  /** SIGTERM after this long (the result then carries the signal); default: none. */
+  timeoutMs?: number;
 }
 
 export interface RunResult {
@@ -30,14 +32,35 @@ export function runToEnd(req: RunRequest): Promise<RunResult> {
     child.stdin.on("error", () => {});
     child.stdin.end(req.input ?? "");
     child.once("error", (e) => (error = e));
-    child.once("close", (code, signal) =>
+    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), req.timeoutMs);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
       resolve({
         code,
         signal,
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(errOut).toString("utf8"),
         ...(error ? { error: { message: error.message, code: error.code } } : {}),
-      }),
-    );
+      });
+    });
   });
+}
+
+/**
+ * Where short commands in recurring paths (the async git facts of a session start) run: in this process by
+ * default; the extension host points it at its spawner (SpawnerLauncher.run) so the fork happens there (#24).
+ */
+let runner: (req: RunRequest) => Promise<RunResult> = runToEnd;
+
+/** Installs the runner; returns a function that puts the previous one back. */
+export function setCommandRunner(next: (req: RunRequest) => Promise<RunResult>): () => void {
+  const previous = runner;
+  runner = next;
+  return () => {
+    if (runner === next) runner = previous;
+  };
+}
+
+export function runCommand(req: RunRequest): Promise<RunResult> {
+  return runner(req);
 }

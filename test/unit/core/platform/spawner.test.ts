@@ -11,7 +11,9 @@ import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { guardAgainstParentDeath } from "../../../../src/core/acp/parent-guard";
 import { spawnAgent, type AgentProcess } from "../../../../src/core/acp/spawn";
 import type { AgentSpec } from "../../../../src/core/model/agent";
+import { runCommand, setCommandRunner } from "../../../../src/core/platform/run-to-end";
 import { SpawnerLauncher } from "../../../../src/core/platform/spawner-client";
+import { gitInfo, gitInfoAsync } from "../../../../src/core/store/git-info";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
@@ -186,4 +188,25 @@ test("run: a short command to completion through the spawner (git), and directly
     await waitFor(() => !launcher.alive, "the launcher noticed the dead spawner");
     assert.match((await launcher.run({ file: "git", args: ["--version"], cwd: "/" })).stdout, /^git version/);
   }),
+);
+
+test(
+  "the session start's git facts run through the spawner once the host installed it as the command runner",
+  { skip: !posix },
+  () =>
+    withLauncher((launcher) =>
+      withTmpDir("acp-spawner-git-", async (dir) => {
+        const direct = await gitInfoAsync(dir);
+        const restore = setCommandRunner((req) => launcher.run(req));
+        try {
+          assert.deepEqual(await gitInfoAsync(dir), direct);
+          assert.deepEqual(await gitInfoAsync(repoRoot()), gitInfo(repoRoot()));
+          assert.ok(launcher.spawnerPid! > 0, "the spawner ran them");
+          const slow = await runCommand({ file: "/bin/sh", args: ["-c", "sleep 30"], cwd: dir, timeoutMs: 100 });
+          assert.equal(slow.signal, "SIGTERM");
+        } finally {
+          restore();
+        }
+      }),
+    ),
 );
