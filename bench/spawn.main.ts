@@ -6,10 +6,11 @@
  * per path starts `--n` (default 30) short processes one after the other, each as an agent is started (piped
  * stdio, own group), and waits for its exit. Prints, per path, the time `launch()` held the thread (median, p95,
  * max), the event-loop delay while the processes ran (p99, max), the time to exit, and the ratios against the
- * direct path measured in the same run. No asserts: figures only.
+ * direct path measured in the same run, and node-pty's spawn from this process (still direct). No asserts.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
+import { loadPty } from "../src/core/platform/pty";
 import { directLauncher, type Launcher } from "../src/core/platform/launcher";
 import { SpawnerLauncher } from "../src/core/platform/spawner-client";
 
@@ -69,6 +70,20 @@ async function measure(launcher: Launcher): Promise<Figures> {
   };
 }
 
+/** node-pty's forkpty from this process (terminals and exec PTY runs still start this way). */
+async function measurePty(): Promise<{ median: number; p95: number; max: number } | undefined> {
+  const nodePty = loadPty();
+  if (!nodePty) return undefined;
+  const held: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    const term = nodePty.spawn("/bin/sh", ["-c", "exit 0"], { cwd: "/", env: process.env as Record<string, string> });
+    held.push(performance.now() - t0);
+    await new Promise<void>((r) => term.onExit(() => r()));
+  }
+  return { median: pct(held, 0.5), p95: pct(held, 0.95), max: Math.max(...held) };
+}
+
 async function main(): Promise<void> {
   growHeap(MB);
   global.gc?.();
@@ -83,10 +98,16 @@ async function main(): Promise<void> {
   const direct = await measure(directLauncher);
   const viaSpawner = await measure(spawner);
   spawner.dispose();
+  const pty = await measurePty();
   const row = (name: string, x: Figures) =>
     `${name.padEnd(8)} launch() held the thread: median ${f(x.launchMedian)} ms, p95 ${f(x.launchP95)} ms, max ${f(x.launchMax)} ms; event-loop delay p99 ${f(x.loopP99)} ms, max ${f(x.loopMax)} ms; to exit: median ${f(x.exitMedian)} ms`;
   console.log(row("direct", direct));
   console.log(row("spawner", viaSpawner));
+  console.log(
+    pty
+      ? `node-pty (direct, stays on this thread): spawn() held the thread: median ${f(pty.median)} ms, p95 ${f(pty.p95)} ms, max ${f(pty.max)} ms`
+      : "node-pty: not loadable here",
+  );
   console.log(
     `spawner/direct: launch() median ${f(viaSpawner.launchMedian / direct.launchMedian)}x, p95 ${f(viaSpawner.launchP95 / direct.launchP95)}x; loop p99 ${f(viaSpawner.loopP99 / direct.loopP99)}x; to exit ${f(viaSpawner.exitMedian / direct.exitMedian)}x`,
   );
