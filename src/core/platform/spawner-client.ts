@@ -174,7 +174,8 @@ export class SpawnerLauncher implements Launcher {
       this.#unref();
       return proc;
     } catch (e) {
-      this.#died(`could not start: ${(e as Error).message}`);
+      this.#opts.logger?.warn(`spawner could not start: ${(e as Error).message}; starting processes from the host`);
+      this.#dead = true;
       return undefined;
     }
   }
@@ -190,8 +191,12 @@ export class SpawnerLauncher implements Launcher {
         onSocket(sock);
       });
       server.listen(path, () => {
-        chmodSync(path, 0o600);
-        resolve();
+        try {
+          chmodSync(path, 0o600);
+          resolve();
+        } catch (e) {
+          reject(e as Error); // the directory went with a dead spawner
+        }
       });
     });
   }
