@@ -21,6 +21,7 @@ const all = [
   "composer",
   "long-day",
   "worktrees",
+  "spawn",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

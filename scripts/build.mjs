@@ -3,6 +3,7 @@
 //   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang; only the dispatcher)
 //   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp, else dist/cli/commands.js (cjs)
 //   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
+//   src/core/platform/spawner-main.ts -> dist/spawner.js    (cjs, the process the extension host forks through)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
 //   test/**/*.{test,main}.ts, bench/**/*.{test,main}.ts -> dist-test/<same path>.js (cjs)
 // The ACP SDK is ESM-only; bundling turns it into CommonJS. sql.js's wasm is copied next to the bundles.
@@ -125,6 +126,12 @@ for (const f of walk("src").filter((f) => f.endsWith(".worker.ts"))) {
     .pop()
     .replace(/\.worker\.ts$/, "-worker");
   builds.push(esbuild.build({ ...common, entryPoints: [f], outfile: `dist/${name}.js` }));
+}
+// The spawner (#24): the small process the extension host forks through (src/core/platform/spawner-client.ts).
+if (existsSync("src/core/platform/spawner-main.ts")) {
+  builds.push(
+    esbuild.build({ ...common, entryPoints: ["src/core/platform/spawner-main.ts"], outfile: "dist/spawner.js" }),
+  );
 }
 for (const f of walk("src/webview").filter((f) => f.endsWith("/main.ts"))) {
   const name = relative("src/webview", dirname(f));

@@ -158,6 +158,7 @@ export function checkVsix(path, target, expected) {
     "dist/cli/recall.js",
     "dist/recall-worker.js",
     "dist/catalog-worker.js",
+    "dist/spawner.js",
     "dist/webview/thread.js",
   ];
   for (const bundle of [...bundles, "package.json"]) {

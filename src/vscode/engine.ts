@@ -3,7 +3,9 @@
  * (commands resolved to absolute paths first, protocol traffic mirrored to the output channel), the
  * preset list and doctor.
  */
+import { join } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
+import { guardAgainstParentDeath } from "../core/acp/parent-guard";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import { doctor as coreDoctor } from "../core/acp/agent-doctor";
 import { AGENT_PRESETS, findPreset, resolveCommand } from "../core/acp/agent-registry";
@@ -12,10 +14,19 @@ import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
+import { isPosix } from "../core/platform/host";
+import { directLauncher, type Launcher } from "../core/platform/launcher";
+import { setCommandRunner } from "../core/platform/run-to-end";
+import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 
 /** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
-export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger, node?: NodeRuntimeOptions): AcpAgentRuntime {
+export function createRuntime(
+  opts: RuntimeOptions,
+  protocolSink?: Logger,
+  node?: NodeRuntimeOptions,
+  launcher?: Launcher,
+): AcpAgentRuntime {
   const env = { ...process.env, ...opts.agent.env, ...opts.env };
   const command = resolveCommand(opts.agent.command, opts.cwd, env);
   if (!command) {
@@ -27,7 +38,28 @@ export function createRuntime(opts: RuntimeOptions, protocolSink?: Logger, node?
   }
   const protocolLog = new ProtocolLog();
   if (protocolSink) protocolLog.onLine((e) => protocolSink.info(formatProtocolEntry(e)));
-  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node });
+  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node, launcher });
+}
+
+/**
+ * Who forks agents for the extension host: the spawner (dist/spawner.js, #24) on POSIX, so a fork does not copy
+ * the large host on its thread; the direct path on Windows and with ACP_THREADS_SPAWNER=0.
+ */
+export function hostLauncher(extensionPath: string, logger: Logger): Launcher & { dispose(): void } {
+  if (!isPosix() || process.env.ACP_THREADS_SPAWNER === "0") return { ...directLauncher, dispose() {} };
+  const spawner = new SpawnerLauncher({
+    script: join(extensionPath, "dist", "spawner.js"),
+    logger,
+    guard: (pid) => guardAgainstParentDeath(pid),
+  });
+  const restoreRunner = setCommandRunner((req) => spawner.run(req));
+  return {
+    launch: (spec) => spawner.launch(spec),
+    dispose() {
+      restoreRunner();
+      spawner.dispose();
+    },
+  };
 }
 
 export function agentPresets(): AgentSpec[] {

@@ -20,7 +20,7 @@ import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
-import { createRuntime } from "./engine";
+import { createRuntime, hostLauncher } from "./engine";
 import { LiveSession } from "./live-session";
 import type { RunMode, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
@@ -51,6 +51,7 @@ import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
 import { worktreeFor } from "./worktrees/start";
+import type { Launcher } from "../core/platform/launcher";
 
 export interface SpawnParams {
   agent: AgentSpec;
@@ -104,11 +105,13 @@ export class Hub implements vscode.Disposable {
   /** The ACP Registry: installed agents (listed like presets), installs, updates (#22). */
   readonly registry: RegistryService;
   readonly layout;
+  /** Forks agents (and the session start's git facts) off the host's thread: the spawner (#24). */
+  readonly launcher: Launcher & { dispose(): void };
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => {
     const node = nodeRuntimeOptions(this.config, this.home);
     try {
-      return createRuntime(opts, opts.logger, node);
+      return createRuntime(opts, opts.logger, node, this.launcher);
     } catch (err) {
       offerNodeInstall(err, node.runtimesDir!);
       throw err;
@@ -121,6 +124,7 @@ export class Hub implements vscode.Disposable {
   ) {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
+    this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
     this.threads = new ThreadStore(home, { logger: this.log.logger });
     this.past = this.#owned.add(
       new PastThreads(this.threads, this.log.logger, {

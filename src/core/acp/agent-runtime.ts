@@ -111,7 +111,14 @@ class Runtime implements AcpAgentRuntime {
     };
     this.#terminals = new TerminalManager(this.#ctx, { noPty: engine.noPty });
     this.#transport =
-      engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node: engine.node });
+      engine.transport ??
+      processTransport(opts.agent, {
+        cwd: opts.cwd,
+        env: opts.env,
+        baseEnv,
+        node: engine.node,
+        launcher: engine.launcher,
+      });
     this.#turns = new TurnRunner({
       spec: opts.agent,
       cwd: opts.cwd,

@@ -4,6 +4,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Disposable } from "../lifecycle";
+import type { Launcher } from "../platform/launcher";
 import type { NodeRuntimeOptions } from "../runtime/node-select";
 import type { RuntimeEvent } from "../model/events";
 import type { AuthStatus } from "./auth-status";
@@ -26,6 +27,8 @@ export interface EngineOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Where Node-script agents find a Node their `engines` accept (editor setting, managed runtimes). */
   node?: NodeRuntimeOptions;
+  /** Who forks the agent (default: this process); the extension host passes its spawner (platform/spawner-client.ts). */
+  launcher?: Launcher;
   /**
    * Gate client-side effects the agent did not ask about (effect-gate.ts). Default true; false only for
    * `acp-threads replay`, whose recording already holds what the client decided for every effect.

@@ -7,13 +7,14 @@
  * Windows has no groups: the agent stays attached (no console window), an npm `.cmd` shim is started through
  * node or cmd.exe (see platform/shell.ts), and both stop steps end the tree with `taskkill /T /F`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
 import { childEnv } from "../platform/env";
 import { HOST_PLATFORM } from "../platform/host";
-import { groupSpawnOptions, signalTree } from "../platform/process-tree";
+import { directLauncher, type Launcher } from "../platform/launcher";
+import { signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
@@ -31,8 +32,11 @@ export interface AgentExit {
 }
 
 export interface AgentProcess {
+  /** -1 until the launcher reported it (the spawner answers after a round trip) and after a failed start. */
   readonly pid: number;
-  readonly child: ChildProcess;
+  /** The agent's stdin and stdout: the ACP wire. */
+  readonly stdin: Writable;
+  readonly stdout: Readable;
   /** Resolves when the process has exited (never rejects). */
   readonly exited: Promise<AgentExit>;
   /** The exit status once known. */
@@ -49,6 +53,8 @@ export interface SpawnAgentOptions {
   env?: Record<string, string>;
   baseEnv?: NodeJS.ProcessEnv;
   log?: ProtocolLog;
+  /** Who forks the agent (default: this process; the extension host passes the spawner's). */
+  launcher?: Launcher;
 }
 
 /** Sends `signal` to the process group led by `pid`, falling back to the pid itself (Windows: its tree). */
@@ -62,55 +68,71 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
   }
   const env = childEnv(HOST_PLATFORM, opts.cwd, opts.baseEnv ?? process.env, spec.env, opts.env);
   const launch = launchProgram(spec.command, spec.args, { env });
-  const child = spawn(launch.file, launch.args, {
+  const child = (opts.launcher ?? directLauncher).launch({
+    file: launch.file,
+    args: launch.args,
     cwd: opts.cwd,
     env,
-    ...groupSpawnOptions(),
-    windowsVerbatimArguments: launch.verbatim,
-    stdio: ["pipe", "pipe", "pipe"],
+    verbatim: launch.verbatim,
   });
   const tail = new StderrLines(STDERR_TAIL_LINES, (line) => opts.log?.add("stderr", line));
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (data: string) => tail.push(data));
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (data: string) => tail.push(data));
   // A dead agent makes writes fail with EPIPE; the exit is reported through `exited` instead.
-  child.stdin?.on("error", () => {});
+  child.stdin.on("error", () => {});
   let status: AgentExit | undefined;
   const exited = new Promise<AgentExit>((resolve) => {
-    child.once("error", (err) => {
-      opts.log?.note(`spawn failed: ${err.message}`);
-      status = { code: null, signal: null };
-      tail.add(err.message);
-      resolve(status);
-    });
-    child.once("exit", (code, signal) => {
-      // `exit` can come before the last stderr bytes: give stderr a moment to drain for the error message.
-      const done = () => {
-        if (status) return;
-        tail.end();
-        status = { code, signal };
-        opts.log?.note(`agent exited (code ${code}, signal ${signal})`);
-        resolve(status);
-      };
-      if (!child.stderr || child.stderr.readableEnded) return done();
-      child.stderr.once("end", done);
-      setTimeout(done, STDERR_DRAIN_MS).unref();
-    });
+    background(
+      child.exit.then(({ code, signal, error }) => {
+        if (error) {
+          opts.log?.note(`spawn failed: ${error.message}`);
+          status = { code: null, signal: null };
+          tail.add(error.message);
+          resolve(status);
+          return;
+        }
+        // `exit` can come before the last stderr bytes: give stderr a moment to drain for the error message.
+        const done = () => {
+          if (status) return;
+          tail.end();
+          status = { code, signal };
+          opts.log?.note(`agent exited (code ${code}, signal ${signal})`);
+          resolve(status);
+        };
+        if (child.stderr.readableEnded) return done();
+        child.stderr.once("end", done);
+        setTimeout(done, STDERR_DRAIN_MS).unref();
+      }),
+      "watching the agent exit",
+    );
   });
 
-  const pid = child.pid ?? -1;
-  const stopGuard = guardAgainstParentDeath(pid);
-  background(exited.then(stopGuard), "releasing the parent-death guard");
+  if (!child.guarded) {
+    background(
+      child.started.then((pid) => {
+        if (pid === undefined) return;
+        const stopGuard = guardAgainstParentDeath(pid);
+        return exited.then(stopGuard);
+      }),
+      "releasing the parent-death guard",
+    );
+  }
+  const pidNow = () => child.pid ?? -1;
   return {
-    pid,
-    child,
+    get pid() {
+      return pidNow();
+    },
+    stdin: child.stdin,
+    stdout: child.stdout,
     exited,
     exitStatus: () => status,
     stderrTail: () => tail.lines(),
     async stop({ stdinGraceMs = DEFAULT_STDIN_GRACE_MS, killGraceMs = DEFAULT_KILL_GRACE_MS } = {}) {
       const waitExit = (ms: number) =>
         Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      const pid = (await child.started) ?? -1;
       if (!status) {
-        child.stdin?.end();
+        child.stdin.end();
         if (!(await waitExit(stdinGraceMs)) && pid > 0) {
           killGroup(pid, "SIGTERM");
           if (!(await waitExit(killGraceMs))) killGroup(pid, "SIGKILL");

@@ -7,6 +7,7 @@ import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { PassThrough, Readable, Writable } from "node:stream";
 import type { AgentSpec } from "../model/agent";
 import { mergeEnv } from "../platform/env";
+import type { Launcher } from "../platform/launcher";
 import { HOST_PLATFORM } from "../platform/host";
 import { nodeLaunch } from "../runtime/node-launch";
 import type { NodeRuntimeOptions } from "../runtime/node-select";
@@ -42,7 +43,13 @@ const never = new Promise<AgentExit>(() => {});
  */
 export function processTransport(
   spec: AgentSpec,
-  opts: { cwd: string; env?: Record<string, string>; baseEnv?: NodeJS.ProcessEnv; node?: NodeRuntimeOptions },
+  opts: {
+    cwd: string;
+    env?: Record<string, string>;
+    baseEnv?: NodeJS.ProcessEnv;
+    node?: NodeRuntimeOptions;
+    launcher?: Launcher;
+  },
 ): AgentTransport {
   const { node, ...spawnOpts } = opts;
   const env = mergeEnv(HOST_PLATFORM, opts.baseEnv ?? process.env, spec.env, opts.env);
@@ -59,8 +66,7 @@ export function processTransport(
       if (launch.note) hooks.log.note(launch.note);
       proc = spawnAgent(launch.spec, { ...spawnOpts, log: hooks.log });
       background(proc.exited.then(resolveExited), "watching the agent exit");
-      const child = proc.child;
-      return app.connect(createNdJsonStream(child.stdin!, child.stdout!, hooks));
+      return app.connect(createNdJsonStream(proc.stdin, proc.stdout, hooks));
     },
     stderrTail: () => proc?.stderrTail() ?? [],
     async stop() {

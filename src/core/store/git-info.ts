@@ -1,5 +1,6 @@
 /** The few git facts threads and snapshots record; every failure (no git, not a repo) reads as null. */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { runCommand } from "../platform/run-to-end";
 
 export type GitInfo = { repoRoot: string | null; gitHead: string | null };
 
@@ -20,17 +21,15 @@ export function gitInfo(cwd: string): GitInfo {
   return { repoRoot, gitHead: git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]) };
 }
 
-function gitAsync(cwd: string, args: string[]): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile("git", args, { cwd, encoding: "utf8", timeout: 5000 }, (err, out) =>
-      resolve(err ? null : out.trim() || null),
-    );
-  });
+async function gitAsync(cwd: string, args: string[]): Promise<string | null> {
+  const r = await runCommand({ file: "git", args, cwd, timeoutMs: 5000 });
+  return r.code === 0 ? r.stdout.trim() || null : null;
 }
 
 /**
  * `gitInfo` without blocking the caller's thread: a session start on the extension host runs two git processes
- * for it (~100 ms each on a loaded machine, a long task per session with execFileSync; #24).
+ * for it (~100 ms each on a loaded machine, a long task per session with execFileSync; #24), through the
+ * spawner there (platform/run-to-end.ts's runCommand).
  */
 export async function gitInfoAsync(cwd: string): Promise<GitInfo> {
   const repoRoot = await gitAsync(cwd, ["rev-parse", "--show-toplevel"]);

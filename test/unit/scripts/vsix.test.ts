@@ -98,6 +98,7 @@ test("the checker passes a right package and names every wrong one", () =>
       "extension/dist/cli/recall.js": { data: "x".repeat(200) },
       "extension/dist/recall-worker.js": { data: "x".repeat(200) },
       "extension/dist/catalog-worker.js": { data: "x".repeat(200) },
+      "extension/dist/spawner.js": { data: "x".repeat(200) },
       "extension/dist/webview/thread.js": { data: "x".repeat(200) },
       "extension/LICENSE.txt": { data: "MIT License" },
       "extension/media/icon.png": { data: "png" },

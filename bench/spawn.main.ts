@@ -1,0 +1,122 @@
+/**
+ * Spawn bench (#24): how long starting a process blocks this thread when the process is as large as an
+ * extension host, started directly (`child_process.spawn` forks this process) against through the spawner
+ * (dist/spawner.js forks instead; this thread only sends a message and opens two sockets). First grows the
+ * process to a host-sized heap (`--mb N`, default 300: half JS objects, half buffers, every page touched), then
+ * per path starts `--n` (default 30) short processes one after the other, each as an agent is started (piped
+ * stdio, own group), and waits for its exit. Prints, per path, the time `launch()` held the thread (median, p95,
+ * max), the event-loop delay while the processes ran (p99, max), the time to exit, and the ratios against the
+ * direct path measured in the same run, and node-pty's spawn from this process (still direct). No asserts.
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { join } from "node:path";
+import { loadPty } from "../src/core/platform/pty";
+import { directLauncher, type Launcher } from "../src/core/platform/launcher";
+import { SpawnerLauncher } from "../src/core/platform/spawner-client";
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const MB = arg("mb", 300);
+const N = arg("n", 30);
+const SPAWNER_JS = join(__dirname, "..", "..", "dist", "spawner.js");
+
+const keep: unknown[] = [];
+function growHeap(mb: number): void {
+  const objects: { i: number; s: string; next: unknown }[] = [];
+  // ~64 bytes per small object with its string: half the target in JS objects, half in touched buffers
+  for (let i = 0; i < (mb / 2) * 16_000; i++) objects.push({ i, s: `item ${i}`, next: objects[i - 1] });
+  keep.push(objects);
+  for (let i = 0; i < mb / 2; i++) keep.push(Buffer.alloc(1024 * 1024, i & 0xff));
+}
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const f = (n: number) => n.toFixed(2);
+
+interface Figures {
+  launchMedian: number;
+  launchP95: number;
+  launchMax: number;
+  loopP99: number;
+  loopMax: number;
+  exitMedian: number;
+}
+
+async function measure(launcher: Launcher): Promise<Figures> {
+  const held: number[] = [];
+  const toExit: number[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    const p = launcher.launch({ file: "/bin/sh", args: ["-c", "exit 0"], cwd: "/", env: process.env });
+    held.push(performance.now() - t0);
+    p.stdin.end();
+    p.stdout.resume();
+    p.stderr.resume();
+    await p.exit;
+    toExit.push(performance.now() - t0);
+  }
+  loop.disable();
+  return {
+    launchMedian: pct(held, 0.5),
+    launchP95: pct(held, 0.95),
+    launchMax: Math.max(...held),
+    loopP99: loop.percentile(99) / 1e6,
+    loopMax: loop.max / 1e6,
+    exitMedian: pct(toExit, 0.5),
+  };
+}
+
+/** node-pty's forkpty from this process (terminals and exec PTY runs still start this way). */
+async function measurePty(): Promise<{ median: number; p95: number; max: number } | undefined> {
+  const nodePty = loadPty();
+  if (!nodePty) return undefined;
+  const held: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    const term = nodePty.spawn("/bin/sh", ["-c", "exit 0"], { cwd: "/", env: process.env as Record<string, string> });
+    held.push(performance.now() - t0);
+    await new Promise<void>((r) => term.onExit(() => r()));
+  }
+  return { median: pct(held, 0.5), p95: pct(held, 0.95), max: Math.max(...held) };
+}
+
+async function main(): Promise<void> {
+  growHeap(MB);
+  global.gc?.();
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  console.log(
+    `process: RSS ${rssMb.toFixed(0)} MB, heap used ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB; ${N} launches per path`,
+  );
+  const spawner = new SpawnerLauncher({ script: SPAWNER_JS });
+  // warm both paths once (the spawner's own start is a one-off fork of this process, not counted)
+  for (const l of [directLauncher, spawner])
+    await l.launch({ file: "/bin/true", args: [], cwd: "/", env: process.env }).exit;
+  const direct = await measure(directLauncher);
+  const viaSpawner = await measure(spawner);
+  spawner.dispose();
+  const pty = await measurePty();
+  const row = (name: string, x: Figures) =>
+    `${name.padEnd(8)} launch() held the thread: median ${f(x.launchMedian)} ms, p95 ${f(x.launchP95)} ms, max ${f(x.launchMax)} ms; event-loop delay p99 ${f(x.loopP99)} ms, max ${f(x.loopMax)} ms; to exit: median ${f(x.exitMedian)} ms`;
+  console.log(row("direct", direct));
+  console.log(row("spawner", viaSpawner));
+  console.log(
+    pty
+      ? `node-pty (direct, stays on this thread): spawn() held the thread: median ${f(pty.median)} ms, p95 ${f(pty.p95)} ms, max ${f(pty.max)} ms`
+      : "node-pty: not loadable here",
+  );
+  console.log(
+    `spawner/direct: launch() median ${f(viaSpawner.launchMedian / direct.launchMedian)}x, p95 ${f(viaSpawner.launchP95 / direct.launchP95)}x; loop p99 ${f(viaSpawner.loopP99 / direct.loopP99)}x; to exit ${f(viaSpawner.exitMedian / direct.exitMedian)}x`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

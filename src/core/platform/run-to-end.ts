@@ -1,0 +1,66 @@
+/** Runs a short program to completion and collects its output (the spawner's `run`, and its direct fallback). */
+import { spawn } from "node:child_process";
+
+export interface RunRequest {
+  file: string;
+  args: string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed (default: closed at once). */
+  input?: string;
+  /** SIGTERM after this long (the result then carries the signal); default: none. */
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** The start error (e.g. ENOENT), when the program could not be started. */
+  error?: { message: string; code?: string };
+}
+
+export function runToEnd(req: RunRequest): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const errOut: Buffer[] = [];
+    let error: NodeJS.ErrnoException | undefined;
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => errOut.push(b));
+    child.stdin.on("error", () => {});
+    child.stdin.end(req.input ?? "");
+    child.once("error", (e) => (error = e));
+    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), req.timeoutMs);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(errOut).toString("utf8"),
+        ...(error ? { error: { message: error.message, code: error.code } } : {}),
+      });
+    });
+  });
+}
+
+/**
+ * Where short commands in recurring paths (the async git facts of a session start) run: in this process by
+ * default; the extension host points it at its spawner (SpawnerLauncher.run) so the fork happens there (#24).
+ */
+let runner: (req: RunRequest) => Promise<RunResult> = runToEnd;
+
+/** Installs the runner; returns a function that puts the previous one back. */
+export function setCommandRunner(next: (req: RunRequest) => Promise<RunResult>): () => void {
+  const previous = runner;
+  runner = next;
+  return () => {
+    if (runner === next) runner = previous;
+  };
+}
+
+export function runCommand(req: RunRequest): Promise<RunResult> {
+  return runner(req);
+}
