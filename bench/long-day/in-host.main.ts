@@ -122,6 +122,13 @@ export async function run(): Promise<void> {
       await profiler.post("Profiler.enable");
       await profiler.post("Profiler.setSamplingInterval", { interval: 1000 });
       await profiler.post("Profiler.start");
+      // the allocation profile of the same part: who allocates (sampled every 32 KB, kept or collected)
+      await profiler.post("HeapProfiler.enable");
+      await profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 32 * 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     }
     const busy = monitorEventLoopDelay({ resolution: 5 });
     busy.enable();
@@ -153,6 +160,8 @@ export async function run(): Promise<void> {
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(join(PROFILE_DIR!, "streaming.cpuprofile"), JSON.stringify(profile));
+      const heap = await profiler.post("HeapProfiler.stopSampling");
+      writeFileSync(join(PROFILE_DIR!, "streaming.heapprofile"), JSON.stringify(heap.profile));
       profiler.disconnect();
     }
     const warm = curve[Math.min(curve.length - 1, Math.max(0, Math.ceil(SESSIONS / 5) - 1))]!;

@@ -69,9 +69,14 @@ export function redactEntry(e: TrafficEntry): TrafficEntry {
   return JSON.parse(redactedLine(e)) as TrafficEntry;
 }
 
-/** Parses a protocol-log line into an entry (cut or non-JSON lines stay text). */
+/**
+ * A protocol-log line as an entry (cut or non-JSON lines stay text). The message the transport had as an object
+ * is taken as it is; only a line without it (a log filled by hand, a replay) is parsed.
+ */
 export function entryOf(e: ProtocolLogEntry): TrafficEntry {
   if (e.direction === "send" || e.direction === "recv") {
+    if (e.message && !Array.isArray(e.message))
+      return { t: e.at, d: e.direction, m: e.message as Record<string, unknown> };
     try {
       const m = JSON.parse(e.text) as unknown;
       if (m && typeof m === "object" && !Array.isArray(m))
