@@ -71,6 +71,8 @@ async function counts(): Promise<Record<string, number>> {
     catalogThreads: hub.past.catalog.size,
     heldTerminals: hub.terminals.held,
     tabs: vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0),
+    // thread panels our side holds open (one per thread) next to the tabs VS Code lists
+    panels: threadIds.filter((id) => hub.panels.get(id)).length,
     terminals: vscode.window.terminals.length,
   };
 }
