@@ -69,6 +69,16 @@ export function redactEntry(e: TrafficEntry): TrafficEntry {
   return JSON.parse(redactedLine(e)) as TrafficEntry;
 }
 
+/** Whether `text` may be the JSON of an object (`{` … `}` around it, whitespace aside): else no parse is tried. */
+function couldBeObject(text: string): boolean {
+  let i = 0;
+  let j = text.length - 1;
+  while (i <= j && JSON_SPACE.has(text[i]!)) i++;
+  while (j >= i && JSON_SPACE.has(text[j]!)) j--;
+  return text[i] === "{" && text[j] === "}";
+}
+const JSON_SPACE = new Set([" ", "\t", "\n", "\r"]);
+
 /**
  * A protocol-log line as an entry (cut or non-JSON lines stay text). The message the transport had as an object
  * is taken as it is; only a line without it (a log filled by hand, a replay) is parsed.
@@ -77,13 +87,15 @@ export function entryOf(e: ProtocolLogEntry): TrafficEntry {
   if (e.direction === "send" || e.direction === "recv") {
     if (e.message && !Array.isArray(e.message))
       return { t: e.at, d: e.direction, m: e.message as Record<string, unknown> };
-    try {
-      const m = JSON.parse(e.text) as unknown;
-      if (m && typeof m === "object" && !Array.isArray(m))
-        return { t: e.at, d: e.direction, m: m as Record<string, unknown> };
-    } catch {
-      // a line the log cut (over its entry cap) or that was not JSON: kept as text
-    }
+    // a line the log cut (over its entry cap, it ends in "cut]") or that is not an object is not parsed at all
+    if (couldBeObject(e.text))
+      try {
+        const m = JSON.parse(e.text) as unknown;
+        if (m && typeof m === "object" && !Array.isArray(m))
+          return { t: e.at, d: e.direction, m: m as Record<string, unknown> };
+      } catch {
+        // not JSON: kept as text
+      }
   }
   return { t: e.at, d: e.direction, x: e.text };
 }

@@ -27,7 +27,10 @@ export const DEFAULT_MAX_PENDING = 8 * 1024 * 1024;
 
 export class AsyncAppender {
   readonly #opts: AsyncAppenderOptions;
-  #queue: Buffer[] = [];
+  /** Queued writes as given (strings become bytes once per drained batch, not one Buffer per write). */
+  #queue: (string | Buffer)[] = [];
+  /** The byte length of each queued write. */
+  #sizes: number[] = [];
   #pending = 0;
   #dropped = 0;
   /** Drops already noted in the file. */
@@ -59,13 +62,14 @@ export class AsyncAppender {
   /** Queues `data`; false when it was dropped (queue full, closed or failed). Never blocks. */
   write(data: string | Buffer): boolean {
     if (this.#closed || this.#failed) return false;
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    if (this.#pending + buf.length > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
+    const bytes = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length;
+    if (this.#pending + bytes > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
       this.#dropped++;
       return false;
     }
-    this.#queue.push(buf);
-    this.#pending += buf.length;
+    this.#queue.push(data);
+    this.#sizes.push(bytes);
+    this.#pending += bytes;
     this.#running ??= this.#drain().finally(() => (this.#running = undefined));
     return true;
   }
@@ -100,6 +104,7 @@ export class AsyncAppender {
     } catch (err) {
       this.#failed = true;
       this.#queue = [];
+      this.#sizes = [];
       this.#pending = 0;
       await this.#fh?.close().catch(() => undefined);
       this.#fh = undefined;
@@ -107,19 +112,23 @@ export class AsyncAppender {
     }
   }
 
-  /** The queued buffers that fit before the next rotation (at least one), joined. */
+  /** The queued writes that fit before the next rotation (at least one), joined. */
   #take(): Buffer {
     const cap = this.#opts.rotateAt;
-    const parts: Buffer[] = [];
+    let count = 0;
     let n = 0;
-    while (this.#queue.length) {
-      const next = this.#queue[0]!;
-      if (parts.length && cap !== undefined && this.#size + n + next.length > cap) break;
-      parts.push(this.#queue.shift()!);
-      n += next.length;
+    while (count < this.#queue.length) {
+      const bytes = this.#sizes[count]!;
+      if (count && cap !== undefined && this.#size + n + bytes > cap) break;
+      n += bytes;
+      count++;
     }
+    const parts = this.#queue.splice(0, count);
+    this.#sizes.splice(0, count);
     this.#pending -= n;
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, n);
+    if (parts.every((p) => typeof p === "string")) return Buffer.from(parts.join(""), "utf8");
+    const bufs = parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
+    return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs, n);
   }
 
   /** The open file, rotated first when `bytes` more would pass the cap. */
