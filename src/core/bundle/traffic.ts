@@ -73,11 +73,11 @@ export function redactEntry(e: TrafficEntry): TrafficEntry {
 function couldBeObject(text: string): boolean {
   let i = 0;
   let j = text.length - 1;
-  while (i <= j && JSON_SPACE.has(text[i]!)) i++;
-  while (j >= i && JSON_SPACE.has(text[j]!)) j--;
-  return text[i] === "{" && text[j] === "}";
+  while (i <= j && isJsonSpace(text.charCodeAt(i))) i++;
+  while (j >= i && isJsonSpace(text.charCodeAt(j))) j--;
+  return text.charCodeAt(i) === 0x7b && text.charCodeAt(j) === 0x7d; // { }
 }
-const JSON_SPACE = new Set([" ", "\t", "\n", "\r"]);
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /**
  * A protocol-log line as an entry (cut or non-JSON lines stay text). The message the transport had as an object
@@ -142,7 +142,7 @@ export class TrafficRecorder implements Disposable {
     if (this.#closed) return;
     const e = entryOf(raw);
     if (e.m && !this.#belongs(e.d, e.m as Msg)) return;
-    this.#out.write(redactedLine(e) + "\n");
+    this.#out.writeLine(redactedLine(e));
   }
 
   /** Resolves once every line added so far is on disk. */

@@ -29,8 +29,10 @@ export class AsyncAppender {
   readonly #opts: AsyncAppenderOptions;
   /** Queued writes as given (strings become bytes once per drained batch, not one Buffer per write). */
   #queue: (string | Buffer)[] = [];
-  /** The byte length of each queued write. */
+  /** The byte length of each queued write (with its newline). */
   #sizes: number[] = [];
+  /** Whether each queued write is a line that gets a newline after it. */
+  #lines: boolean[] = [];
   #pending = 0;
   #dropped = 0;
   /** Drops already noted in the file. */
@@ -61,14 +63,24 @@ export class AsyncAppender {
 
   /** Queues `data`; false when it was dropped (queue full, closed or failed). Never blocks. */
   write(data: string | Buffer): boolean {
+    return this.#enqueue(data, false);
+  }
+
+  /** Queues `line` and a newline after it (without making `line + "\n"`, a copy of a long line); as `write`. */
+  writeLine(line: string): boolean {
+    return this.#enqueue(line, true);
+  }
+
+  #enqueue(data: string | Buffer, newline: boolean): boolean {
     if (this.#closed || this.#failed) return false;
-    const bytes = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length;
+    const bytes = (typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length) + (newline ? 1 : 0);
     if (this.#pending + bytes > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
       this.#dropped++;
       return false;
     }
     this.#queue.push(data);
     this.#sizes.push(bytes);
+    this.#lines.push(newline);
     this.#pending += bytes;
     this.#running ??= this.#drain().finally(() => (this.#running = undefined));
     return true;
@@ -105,6 +117,7 @@ export class AsyncAppender {
       this.#failed = true;
       this.#queue = [];
       this.#sizes = [];
+      this.#lines = [];
       this.#pending = 0;
       await this.#fh?.close().catch(() => undefined);
       this.#fh = undefined;
@@ -125,10 +138,17 @@ export class AsyncAppender {
     }
     const parts = this.#queue.splice(0, count);
     this.#sizes.splice(0, count);
+    const lines = this.#lines.splice(0, count);
     this.#pending -= n;
-    if (parts.every((p) => typeof p === "string")) return Buffer.from(parts.join(""), "utf8");
-    const bufs = parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
-    return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs, n);
+    if (count === 1 && !lines[0] && typeof parts[0] !== "string") return parts[0]!;
+    // one buffer for the batch, each part encoded straight into it (no joined string, no Buffer per part)
+    const out = Buffer.allocUnsafe(n);
+    let off = 0;
+    parts.forEach((p, i) => {
+      off += typeof p === "string" ? out.write(p, off, "utf8") : p.copy(out, off);
+      if (lines[i]) out[off++] = 0x0a;
+    });
+    return out;
   }
 
   /** The open file, rotated first when `bytes` more would pass the cap. */

@@ -47,3 +47,16 @@ test("an appender past its pending cap drops writes and notes them in the file",
     assert.equal(await readFile(path, "utf8"), "aaaa\ndropped 1\nbbbb\nafter\n");
     assert.equal(out.dropped, 1);
   }));
+
+test("writeLine adds the newline in the file; lines, strings and buffers keep their order", () =>
+  withTmp(async (dir) => {
+    const path = join(dir, "c.ndjson");
+    const out = new AsyncAppender(path);
+    out.writeLine("one é");
+    out.write("two ");
+    out.write(Buffer.from("✓\n"));
+    out.writeLine("");
+    out.writeLine("three");
+    await out.close();
+    assert.equal(await readFile(path, "utf8"), "one é\ntwo ✓\n\nthree\n");
+  }));
