@@ -3,7 +3,7 @@
  * the heap, the SQLite wasm memories count as `arrayBuffers`) and how many objects the long-lived structures
  * hold, sampled after each session and compared with the baseline sampled before the first one in the same run.
  */
-import { getHeapSpaceStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 
 export type Sample = Record<string, number>;
 
@@ -16,9 +16,15 @@ export function sample(counts: Record<string, number> = {}): Sample {
     const name = s.space_name.replace(/_space$/, "");
     if (["old", "large_object", "code", "new"].includes(name)) spaces[`${name}MB`] = mb(s.space_used_size);
   }
+  const h = getHeapStatistics();
   return {
     rssMB: mb(m.rss),
     heapMB: mb(m.heapUsed),
+    // the heap's pages in RAM (used or not: V8 keeps freed pages a while) and V8's own malloc
+    heapPhysicalMB: mb(h.total_physical_size),
+    v8MallocMB: mb(h.malloced_memory),
+    // RSS that is neither the V8 heap's pages nor buffers V8 knows about: native (node-pty, malloc arenas, code)
+    nativeMB: mb(m.rss - h.total_physical_size - m.external),
     ...spaces,
     externalMB: mb(m.external),
     arrayBuffersMB: mb(m.arrayBuffers),

@@ -24,6 +24,8 @@ const TERMINALS = num("LONG_DAY_TERMINALS", 500);
 const READS = num("LONG_DAY_READS", 2_000);
 const TURNS = num("LONG_DAY_TURNS_PER_SESSION", 4);
 const PARALLEL = 3;
+/** After the day, how long to wait for VS Code's terminal list to drain before the last sample. */
+const SETTLE_MS = num("LONG_DAY_SETTLE_MS", 60_000);
 /** A folder: a heap snapshot after each batch of PARALLEL sessions, and the CPU profile of the streaming part. */
 const PROFILE_DIR = process.env.LONG_DAY_PROFILE_DIR;
 
@@ -71,6 +73,8 @@ async function counts(): Promise<Record<string, number>> {
     catalogThreads: hub.past.catalog.size,
     heldTerminals: hub.terminals.held,
     tabs: vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0),
+    // thread panels our side holds open (one per thread) next to the tabs VS Code lists
+    panels: threadIds.filter((id) => hub.panels.get(id)).length,
     terminals: vscode.window.terminals.length,
   };
 }
@@ -122,6 +126,13 @@ export async function run(): Promise<void> {
       await profiler.post("Profiler.enable");
       await profiler.post("Profiler.setSamplingInterval", { interval: 1000 });
       await profiler.post("Profiler.start");
+      // the allocation profile of the same part: who allocates (sampled every 32 KB, kept or collected)
+      await profiler.post("HeapProfiler.enable");
+      await profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 32 * 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     }
     const busy = monitorEventLoopDelay({ resolution: 5 });
     busy.enable();
@@ -153,6 +164,8 @@ export async function run(): Promise<void> {
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(join(PROFILE_DIR!, "streaming.cpuprofile"), JSON.stringify(profile));
+      const heap = await profiler.post("HeapProfiler.stopSampling");
+      writeFileSync(join(PROFILE_DIR!, "streaming.heapprofile"), JSON.stringify(heap.profile));
       profiler.disconnect();
     }
     const warm = curve[Math.min(curve.length - 1, Math.max(0, Math.ceil(SESSIONS / 5) - 1))]!;
@@ -178,6 +191,18 @@ export async function run(): Promise<void> {
     out(
       `  event-loop delay p99: ${p99(busy).toFixed(1)} ms with ${PARALLEL} agents streaming (target ≤ 20 ms), ` +
         `idle baseline ${p99(idle).toFixed(1)} ms (${(p99(busy) / p99(idle)).toFixed(2)}×); max ${(busy.max / 1e6).toFixed(0)} ms`,
+    );
+    // after the day: does VS Code's terminal list drain (it drops a disposed terminal once the workbench
+    // confirms) and does the RSS step go with it? Waits up to SETTLE_MS, then samples again.
+    const settleFrom = Date.now();
+    while (Date.now() - settleFrom < SETTLE_MS && vscode.window.terminals.length > (await counts()).heldTerminals)
+      await sleep(500);
+    gc?.();
+    await sleep(200);
+    gc?.();
+    out(
+      `  settled after ${((Date.now() - settleFrom) / 1000).toFixed(0)} s (VS Code's terminal list drained or ` +
+        `${SETTLE_MS / 1000} s): ${line(sample(await counts()))}`,
     );
     out("1 passed, 0 failed");
   } catch (err) {

@@ -61,6 +61,11 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     this.#panels.get(threadId)?.refresh();
   }
 
+  /** The thread's open panel object (the host suite checks that a closed one is let go). */
+  panelOf(threadId: string): ThreadPanel | undefined {
+    return this.#panels.get(threadId);
+  }
+
   get(threadId: string): vscode.WebviewPanel | undefined {
     return this.#panels.get(threadId)?.panel;
   }

@@ -41,11 +41,13 @@ export class UsageStatus implements vscode.Disposable {
   }
 
   #track(): void {
-    // a session resumed again replaces the closed one of its thread: forget the old meter
+    // a session resumed again replaces the closed one of its thread, a stopped one left: forget the old meter
     for (const [s, m] of this.#meters)
       if (this.live.get(s.threadId) !== s) {
         m.sub.dispose();
         this.#meters.delete(s);
+        // a stopped session leaves memory (its runtime, its protocol log): the status bar must not keep it
+        if (this.#current === s) this.#current = undefined;
       }
     for (const s of this.live.all()) {
       if (this.#meters.has(s)) continue;

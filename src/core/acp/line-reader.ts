@@ -76,16 +76,23 @@ export async function readLineRange(
       bytesRead += n;
       const chunk = buf.subarray(0, n);
       let start = 0;
+      // the wanted lines of one chunk are one run of bytes: copied once, not line by line
+      let from = -1;
+      let to = 0;
       while (start < n && line <= last) {
         const nl = chunk.indexOf(NEWLINE, start);
         const end = nl === -1 ? n : nl + 1;
         // the newline ending the last wanted line is not part of the answer
         const stop = nl !== -1 && line === last ? nl : end;
-        if (line >= first) keep(chunk.subarray(start, stop));
+        if (line >= first) {
+          if (from === -1) from = start;
+          to = stop;
+        }
         if (nl === -1) break;
         line++;
         start = end;
       }
+      if (from !== -1) keep(chunk.subarray(from, to));
       if (line > last) break;
     }
     return { text: Buffer.concat(parts).toString("utf8"), bytesRead };

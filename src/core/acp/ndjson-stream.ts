@@ -69,18 +69,21 @@ export function createNdJsonStream(
           (line) => {
             const text = line.trim();
             if (!text) return;
-            log.add("recv", text);
             let message: unknown;
             try {
               message = JSON.parse(text);
             } catch {
+              log.add("recv", text);
               log.note(`skipped a line that is not JSON (${text.length} chars)`);
               return;
             }
             if (!message || typeof message !== "object" || Array.isArray(message)) {
+              log.add("recv", text);
               log.note("skipped a line that is not a JSON-RPC message object");
               return;
             }
+            // the log's followers (the traffic recorder) get the parsed message: no second parse of the line
+            log.add("recv", text, message);
             const msg = message as { method?: unknown; id?: unknown; params?: unknown };
             if (msg.method === "session/update" && msg.id === undefined && opts.onSessionUpdate?.(msg.params)) return;
             if (cancelled) return;
@@ -127,7 +130,7 @@ export function createNdJsonStream(
   const writable = new WritableStream<AnyMessage>({
     async write(message) {
       const line = JSON.stringify(message);
-      log.add("send", line);
+      log.add("send", line, message);
       const out = output as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
       if (out.destroyed || out.writableEnded) throw new Error("the agent's input is closed");
       if (!output.write(line + "\n")) {

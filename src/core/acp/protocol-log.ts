@@ -14,6 +14,12 @@ export interface ProtocolLogEntry {
   at: number;
   direction: ProtocolDirection;
   text: string;
+  /**
+   * The JSON-RPC message `text` is the JSON of, when the transport had it as an object (parsed or about to be
+   * sent): given to `onLine` listeners only (never kept in the log), so a follower need not parse the line again.
+   * Absent when the line was cut. Listeners must not keep or change it.
+   */
+  message?: object;
 }
 
 export const DEFAULT_PROTOCOL_LOG_LINES = 2000;
@@ -49,9 +55,11 @@ export class ProtocolLog implements Disposable {
     return this.#dropped;
   }
 
-  add(direction: ProtocolDirection, text: string): void {
+  /** `message`: the object `text` is the JSON of, handed to `onLine` listeners (see ProtocolLogEntry.message). */
+  add(direction: ProtocolDirection, text: string, message?: object): void {
     if (text.length > PROTOCOL_LOG_ENTRY_MAX_CHARS) {
       text = `${text.slice(0, PROTOCOL_LOG_ENTRY_MAX_CHARS)}… [${text.length} chars, cut]`;
+      message = undefined;
     }
     const entry: ProtocolLogEntry = { at: Date.now(), direction, text };
     if (this.#entries.length < this.#maxLines) {
@@ -65,7 +73,7 @@ export class ProtocolLog implements Disposable {
     this.#bytes += text.length;
     while (this.#bytes > this.#maxBytes && this.#entries.length > 1) this.#evictOldest();
     try {
-      this.#onLine.fire(entry);
+      this.#onLine.fire(message ? { ...entry, message } : entry);
     } catch {
       // A broken viewer (e.g. a disposed output channel) must not break the connection that logs to it.
     }

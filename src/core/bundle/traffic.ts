@@ -69,16 +69,33 @@ export function redactEntry(e: TrafficEntry): TrafficEntry {
   return JSON.parse(redactedLine(e)) as TrafficEntry;
 }
 
-/** Parses a protocol-log line into an entry (cut or non-JSON lines stay text). */
+/** Whether `text` may be the JSON of an object (`{` … `}` around it, whitespace aside): else no parse is tried. */
+function couldBeObject(text: string): boolean {
+  let i = 0;
+  let j = text.length - 1;
+  while (i <= j && isJsonSpace(text.charCodeAt(i))) i++;
+  while (j >= i && isJsonSpace(text.charCodeAt(j))) j--;
+  return text.charCodeAt(i) === 0x7b && text.charCodeAt(j) === 0x7d; // { }
+}
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/**
+ * A protocol-log line as an entry (cut or non-JSON lines stay text). The message the transport had as an object
+ * is taken as it is; only a line without it (a log filled by hand, a replay) is parsed.
+ */
 export function entryOf(e: ProtocolLogEntry): TrafficEntry {
   if (e.direction === "send" || e.direction === "recv") {
-    try {
-      const m = JSON.parse(e.text) as unknown;
-      if (m && typeof m === "object" && !Array.isArray(m))
-        return { t: e.at, d: e.direction, m: m as Record<string, unknown> };
-    } catch {
-      // a line the log cut (over its entry cap) or that was not JSON: kept as text
-    }
+    if (e.message && !Array.isArray(e.message))
+      return { t: e.at, d: e.direction, m: e.message as Record<string, unknown> };
+    // a line the log cut (over its entry cap, it ends in "cut]") or that is not an object is not parsed at all
+    if (couldBeObject(e.text))
+      try {
+        const m = JSON.parse(e.text) as unknown;
+        if (m && typeof m === "object" && !Array.isArray(m))
+          return { t: e.at, d: e.direction, m: m as Record<string, unknown> };
+      } catch {
+        // not JSON: kept as text
+      }
   }
   return { t: e.at, d: e.direction, x: e.text };
 }
@@ -125,7 +142,7 @@ export class TrafficRecorder implements Disposable {
     if (this.#closed) return;
     const e = entryOf(raw);
     if (e.m && !this.#belongs(e.d, e.m as Msg)) return;
-    this.#out.write(redactedLine(e) + "\n");
+    this.#out.writeLine(redactedLine(e));
   }
 
   /** Resolves once every line added so far is on disk. */

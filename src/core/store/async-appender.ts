@@ -27,7 +27,12 @@ export const DEFAULT_MAX_PENDING = 8 * 1024 * 1024;
 
 export class AsyncAppender {
   readonly #opts: AsyncAppenderOptions;
-  #queue: Buffer[] = [];
+  /** Queued writes as given (strings become bytes once per drained batch, not one Buffer per write). */
+  #queue: (string | Buffer)[] = [];
+  /** The byte length of each queued write (with its newline). */
+  #sizes: number[] = [];
+  /** Whether each queued write is a line that gets a newline after it. */
+  #lines: boolean[] = [];
   #pending = 0;
   #dropped = 0;
   /** Drops already noted in the file. */
@@ -58,14 +63,25 @@ export class AsyncAppender {
 
   /** Queues `data`; false when it was dropped (queue full, closed or failed). Never blocks. */
   write(data: string | Buffer): boolean {
+    return this.#enqueue(data, false);
+  }
+
+  /** Queues `line` and a newline after it (without making `line + "\n"`, a copy of a long line); as `write`. */
+  writeLine(line: string): boolean {
+    return this.#enqueue(line, true);
+  }
+
+  #enqueue(data: string | Buffer, newline: boolean): boolean {
     if (this.#closed || this.#failed) return false;
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    if (this.#pending + buf.length > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
+    const bytes = (typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length) + (newline ? 1 : 0);
+    if (this.#pending + bytes > (this.#opts.maxPending ?? DEFAULT_MAX_PENDING) && this.#pending > 0) {
       this.#dropped++;
       return false;
     }
-    this.#queue.push(buf);
-    this.#pending += buf.length;
+    this.#queue.push(data);
+    this.#sizes.push(bytes);
+    this.#lines.push(newline);
+    this.#pending += bytes;
     this.#running ??= this.#drain().finally(() => (this.#running = undefined));
     return true;
   }
@@ -100,6 +116,8 @@ export class AsyncAppender {
     } catch (err) {
       this.#failed = true;
       this.#queue = [];
+      this.#sizes = [];
+      this.#lines = [];
       this.#pending = 0;
       await this.#fh?.close().catch(() => undefined);
       this.#fh = undefined;
@@ -107,19 +125,30 @@ export class AsyncAppender {
     }
   }
 
-  /** The queued buffers that fit before the next rotation (at least one), joined. */
+  /** The queued writes that fit before the next rotation (at least one), joined. */
   #take(): Buffer {
     const cap = this.#opts.rotateAt;
-    const parts: Buffer[] = [];
+    let count = 0;
     let n = 0;
-    while (this.#queue.length) {
-      const next = this.#queue[0]!;
-      if (parts.length && cap !== undefined && this.#size + n + next.length > cap) break;
-      parts.push(this.#queue.shift()!);
-      n += next.length;
+    while (count < this.#queue.length) {
+      const bytes = this.#sizes[count]!;
+      if (count && cap !== undefined && this.#size + n + bytes > cap) break;
+      n += bytes;
+      count++;
     }
+    const parts = this.#queue.splice(0, count);
+    this.#sizes.splice(0, count);
+    const lines = this.#lines.splice(0, count);
     this.#pending -= n;
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, n);
+    if (count === 1 && !lines[0] && typeof parts[0] !== "string") return parts[0]!;
+    // one buffer for the batch, each part encoded straight into it (no joined string, no Buffer per part)
+    const out = Buffer.allocUnsafe(n);
+    let off = 0;
+    parts.forEach((p, i) => {
+      off += typeof p === "string" ? out.write(p, off, "utf8") : p.copy(out, off);
+      if (lines[i]) out[off++] = 0x0a;
+    });
+    return out;
   }
 
   /** The open file, rotated first when `bytes` more would pass the cap. */

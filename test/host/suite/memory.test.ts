@@ -2,12 +2,14 @@
 // re-inits from the thread file; closed sessions past the cap leave memory (their threads stay on disk).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import { MAX_CLOSED } from "../../../src/vscode/live-sessions";
 import { Emitter } from "../../../src/core/lifecycle";
 import type { TerminalExit } from "../../../src/core/acp/terminal-process";
 import { createPty, PENDING_CAP, PseudoterminalHost } from "../../../src/vscode/terminal-host";
-import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+import { api, sleep, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
 
 describe("bounded memory of live sessions (#24)", () => {
   before(useFakeAgent);
@@ -125,5 +127,48 @@ describe("bounded memory of live sessions (#24)", () => {
     } finally {
       host.dispose();
     }
+  });
+});
+
+/** A full garbage collection (the extension host runs without --expose-gc). */
+const gc = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+describe("thread panels let go once closed (#24)", () => {
+  before(useFakeAgent);
+
+  it("a closed panel's ThreadPanel and its stopped session are collected, while open panels are all listed as tabs", async () => {
+    const { hub } = await api();
+    const ids: string[] = [];
+    // three sessions at once, each streaming into its open panel, as the long-day bench does
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        const s = await spawnIdleFake();
+        ids.push(s.threadId);
+        await vscode.commands.executeCommand("acpThreads.openThread", s.threadId);
+        await s.prompt("stream 500");
+      }),
+    );
+    const webviewTabs = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview);
+    // the workbench lists a new panel's tab when it gets to it (late under load): one tab per panel in the end
+    await waitFor("a tab for each panel", () => webviewTabs().length === 3);
+    const refs = ids.map((id) => ({
+      panel: new WeakRef(hub.panels.panelOf(id)!),
+      live: new WeakRef(hub.live.get(id)!),
+    }));
+    assert.ok(refs.every((r) => r.panel.deref() && r.live.deref()));
+    for (const id of ids) await hub.live.stop(id);
+    await vscode.window.tabGroups.close(webviewTabs());
+    await waitFor("the panels disposed", () => ids.every((id) => !hub.panels.get(id)));
+    // a WeakRef's target stays for the rest of the job that made it: collect after turns of the event loop
+    for (let i = 0; i < 40 && refs.some((r) => r.panel.deref() || r.live.deref()); i++) {
+      await sleep(50);
+      gc();
+    }
+    assert.equal(refs.filter((r) => r.panel.deref()).length, 0, "closed ThreadPanels still reachable");
+    assert.equal(refs.filter((r) => r.live.deref()).length, 0, "stopped sessions of closed panels still reachable");
   });
 });

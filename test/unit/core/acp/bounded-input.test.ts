@@ -50,6 +50,37 @@ test("line ranges match the old in-memory slicing", () =>
     assert.throws(() => sliceLineRange("f", "x".repeat(11), { maxBytes: 10 }), /over 10 bytes/);
   }));
 
+test("a read of many short lines copies each chunk's lines once, not line by line, and matches the slicing", () =>
+  withTmp(async (dir) => {
+    const file = join(dir, "many");
+    const text = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"é".repeat(i % 40)}`).join("\n") + "\n";
+    await writeFile(file, text);
+    const from = Buffer.from;
+    let copies = 0;
+    Buffer.from = ((...args: Parameters<typeof Buffer.from>) => {
+      copies++;
+      return (from as (...a: unknown[]) => Buffer)(...args);
+    }) as typeof Buffer.from;
+    let whole: string | undefined;
+    try {
+      whole = (await readLineRange(file, {}))?.text;
+    } finally {
+      Buffer.from = from;
+    }
+    assert.equal(whole, text);
+    const chunks = Math.ceil(Buffer.byteLength(text) / (64 * 1024));
+    assert.ok(copies <= chunks, `${copies} copies for ${chunks} chunks`);
+    for (const [line, limit] of [
+      [1, 1500],
+      [1400, 900],
+      [2999, 5],
+      [3001, 2],
+    ]) {
+      const expected = sliceLineRange(file, text, { line, limit });
+      assert.equal((await readLineRange(file, { line, limit }))?.text, expected, JSON.stringify({ line, limit }));
+    }
+  }));
+
 test("the NDJSON reader stops reading while the SDK has not taken its queued messages", async () => {
   const input = new PassThrough();
   const { readable } = createNdJsonStream(new PassThrough(), input, { log: new ProtocolLog() });
