@@ -3,7 +3,8 @@
 // the apply leaves those alone; "Merge Worktree Conflicts…" opens the merge editor with base = the file at the
 // worktree's base commit, Yours = the workspace's copy, Agent's worktree = the worktree's copy; nothing is written
 // until the user completes the merge; the result lands in the workspace file as a recorded `apply-…` operation that
-// Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's).
+// Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's). Once
+// settled, a file is not offered again.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -99,6 +100,9 @@ describe("worktree conflicts in the merge editor", () => {
     });
     assert.deepEqual(del?.merged, ["d.txt"]);
     assert.equal(existsSync(join(repo, "d.txt")), false, "the worktree's deletion was taken");
+    // settled once, not offered again: each merge recorded the worktree's version it took in
+    const again = await vscode.commands.executeCommand<MergeOutcome>("acpThreads.mergeWorktreeConflicts", s.threadId);
+    assert.deepEqual(again, { merged: [], ops: [], left: [] });
 
     // Restore (to before an operation: that one and every later one) takes each back, the last first
     await hub.ledger.restoreTurn(s.threadId, { op: del.ops[0] }, { yes: true });
