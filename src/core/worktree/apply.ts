@@ -119,6 +119,15 @@ export async function planApply(ref: WorktreeRef, history?: ApplyHistory): Promi
   return { ref, state, items };
 }
 
+/** The worktree file's mode (the workspace's when the worktree's went meanwhile, else 0644). */
+const modeOf = (source: string, path: string): Promise<number> =>
+  stat(source)
+    .catch(() => stat(path))
+    .then(
+      (s) => s.mode & 0o777,
+      () => 0o644,
+    );
+
 /**
  * Writes the plan into the workspace and records it in `threadId`'s ledger (see the top of this file). With
  * `merges`, conflicting files that have a merge result are written too (same operation); the others are left.
@@ -163,7 +172,7 @@ export async function applyWorktree(
     const before: FileState | null = main ? await keepVersion(ledger.blobs, main) : null;
     const after: FileState | null = content ? await keepVersion(ledger.blobs, content) : null;
     const taken: FileState | null = merge ? await keepVersion(ledger.blobs, merge.theirs) : after;
-    if (content) await atomicWriteFile(item.path, content, (await stat(source)).mode & 0o777);
+    if (content) await atomicWriteFile(item.path, content, await modeOf(source, item.path));
     else await unlink(item.path).catch((err) => (err.code === "ENOENT" ? undefined : Promise.reject(err)));
     changes.push({ kind: "change", op, path: item.path, before, after, via: "apply", source: taken });
     applied.push(item);
