@@ -4,7 +4,8 @@
  * - worktree creation (`git worktree add --detach` + `.worktreeinclude` copy + base), goal ≤ 1 s; baseline in the
  *   same run: a bare `git worktree add --detach` and `cp -r` of the repository;
  * - apply of 100 changed files (plan + apply through the edit ledger), goal ≤ 500 ms; baseline: the same 100
- *   atomic writes by hand;
+ *   atomic writes by hand; and the same apply with 10 of the files changed in the workspace too, merged
+ *   (`--merge`: git merge-file per file, clean merges);
  * - best of N: 3 agents in parallel vs one after another, the wall-clock of the whole `acp-threads run --agent
  *   FAKE --runs 3 --worktrees` (the stdio fake agent, whose turn sleeps a fixed TURN_MS; no model, so the figure
  *   is our overhead around three equal turns) against the same with `--concurrency 1`; baseline: one candidate.
@@ -12,13 +13,14 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { applyWorktree, planApply } from "../src/core/worktree/apply";
 import { createWorktree } from "../src/core/worktree/create";
+import { planMerges } from "../src/core/worktree/merge-plan";
 import { discardWorktree } from "../src/core/worktree/discard";
 import { CLI, FAKE_AGENT } from "../test/fixtures/cli/spawn-cli";
 
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
       `apply of 100 changed files (plan + apply)   ${fmt(median(applied))}  (goal ≤ 500 ms; plan alone ${fmt(median(planned))})`,
     );
     console.log(`baseline: 100 atomic writes by hand         ${fmt(median(byHand))}`);
+    await mergedApplyFigure(repo, dir);
     await parallelFigures(dir);
     console.log(
       `load average (1/5/15 min) at the end: ${loadavg()
@@ -184,6 +187,47 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The apply above with 10 of the 60 modified files changed in the workspace too (other lines): merged clean. */
+async function mergedApplyFigure(repo: string, dir: string): Promise<void> {
+  const total: number[] = [];
+  const merging: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    g(repo, "reset", "-q", "--hard");
+    g(repo, "clean", "-qfd", "src");
+    const made = await createWorktree(repo);
+    const wt = made.ref.path;
+    for (let k = 0; k < 60; k++) {
+      const f = `src/m${k % 25}/d${k}/f3.ts`;
+      if (k < 50) writeFileSync(join(wt, f), `// changed ${i}\n`);
+      else {
+        const lines = readFileSync(join(repo, f), "utf8").split("\n");
+        writeFileSync(join(wt, f), [...lines.slice(0, -2), "// the agent's last line", ""].join("\n"));
+        writeFileSync(join(repo, f), ["// the user's first line", ...lines.slice(1)].join("\n"));
+      }
+    }
+    for (let k = 0; k < 30; k++) writeFileSync(join(wt, `src/m${k % 25}/d${k}/new-${i}.ts`), `export {};\n`);
+    for (let k = 0; k < 10; k++) rmSync(join(wt, `src/m${k % 25}/d${100 + k}/f4.ts`));
+    const ledger = new EditLedger({ home: join(dir, `home-merge-${i}`) });
+    const threadId = "0196a000-0000-7000-8000-00000000000b";
+    const t0 = process.hrtime.bigint();
+    const plan = await planApply(made.ref, { ledger, threadId });
+    const t1 = process.hrtime.bigint();
+    const merges = await planMerges(plan, ledger.blobs);
+    merging.push(ms(t1));
+    const result = await applyWorktree(ledger, threadId, plan, { merges });
+    total.push(ms(t0));
+    const clean = [...merges.values()].filter((m) => m.kind === "clean").length;
+    if (result.applied.length !== 100 || clean !== 10)
+      throw new Error(`applied ${result.applied.length} files (${clean} clean merges), not 100 (10)`);
+    ledger.dispose();
+    await discardWorktree(made.ref);
+  }
+  g(repo, "reset", "-q", "--hard");
+  console.log(
+    `apply of 100 files, 10 conflicts merged     ${fmt(median(total))}  (the 10 merges alone ${fmt(median(merging))})`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -34,12 +34,16 @@ export const main = subcommands({
     apply: command(
       {
         name: "worktrees apply",
-        synopsis: "THREAD [--dry-run] [--force]",
+        synopsis: "THREAD [--dry-run] [--force] [--merge]",
         flags: {
           "dry-run": { type: "boolean", help: "print what would change and write nothing" },
           force: {
             type: "boolean",
             help: "apply the files without a conflict even when some have one (those are left as they are)",
+          },
+          merge: {
+            type: "boolean",
+            help: "merge each conflicting file three-way (git merge-file); clashes are written with conflict markers",
           },
           format: FORMAT,
         },
@@ -48,7 +52,12 @@ export const main = subcommands({
           "The worktree's changes against its base (commits and uncommitted edits, new and deleted files) are written\n" +
           "into the repository's working tree and recorded in the thread's ledger: 'acp-threads restore THREAD --op\n" +
           "apply-…' takes them back. A file changed in the workspace since the base and in the worktree too is a\n" +
-          "conflict: it is never overwritten; without --force nothing is applied.",
+          "conflict: it is never overwritten; without --force or --merge nothing is applied. --merge merges it\n" +
+          "(base: the worktree's base, or what an earlier apply of the worktree took in; yours: the workspace;\n" +
+          "theirs: the worktree) into the same recorded apply: a clean merge is written as is, a clash with\n" +
+          "'<<<<<<< workspace' / '>>>>>>> worktree <name>' markers, and the command exits 1 naming those files.\n" +
+          "Binary files and files deleted on one side are never merged: yours are kept (listed, exit 1).\n" +
+          "--dry-run shows per file: apply / clean merge / conflict (n hunks) / kept yours.",
       },
       async ({ io, flags, args }) => {
         const home = resolveHome(io.env);
@@ -59,6 +68,7 @@ export const main = subcommands({
           return await applyCommand(io, t, ledger, {
             dryRun: flags["dry-run"] === true,
             force: flags.force === true,
+            merge: flags.merge === true,
             json: flags.format === "json",
           });
         } finally {

@@ -14,6 +14,8 @@ export interface FileChange {
   after: FileState | null;
   via: ChangeVia[];
   toolCallIds: string[];
+  /** Worktree applies: the worktree's version taken in, from the last record that named it (see records.ts). */
+  source?: FileState | null;
 }
 
 export interface OpView {
@@ -62,10 +64,12 @@ export function foldLedger(records: readonly LedgerRecord[], warnings: ReadWarni
           after: r.after,
           via: [r.via],
           toolCallIds: r.toolCallId ? [r.toolCallId] : [],
+          ...(r.source !== undefined ? { source: r.source } : {}),
         });
       } else {
         f.after = r.after;
         f.ts = r.ts;
+        if (r.source !== undefined) f.source = r.source;
         if (!f.via.includes(r.via)) f.via.push(r.via);
         if (r.toolCallId && !f.toolCallIds.includes(r.toolCallId)) f.toolCallIds.push(r.toolCallId);
       }

@@ -27,6 +27,11 @@ export interface ChangeRecord {
   after: FileState | null;
   via: ChangeVia;
   toolCallId?: string;
+  /**
+   * Worktree applies (#25): the worktree's version of the file this change took in (null: the worktree deleted
+   * it). Equal to `after` unless the file was merged; the next apply of the same worktree compares against it.
+   */
+  source?: FileState | null;
 }
 
 export interface OpRecord {
@@ -91,7 +96,13 @@ export function parseLedgerLine(line: string): { ok: true; record: LedgerRecord 
       const after = parseState(r.after);
       if (!isStr(r.path) || before === undefined || after === undefined || !isStr(r.via))
         return { ok: false, error: "change: bad path, before, after or via" };
-      return { ok: true, record: { ...(r as object), before, after } as ChangeRecord };
+      // a malformed `source` (optional) is dropped: the next apply then compares against the worktree's base
+      const { source: rawSource, ...rest } = r;
+      const source = rawSource === undefined ? undefined : parseState(rawSource);
+      return {
+        ok: true,
+        record: { ...rest, before, after, ...(source !== undefined ? { source } : {}) } as ChangeRecord,
+      };
     }
     case "op":
       if (!isStr(r.type) || !isStr(r.cwd) || !isStr(r.startedAt) || typeof r.files !== "number")

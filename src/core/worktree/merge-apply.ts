@@ -10,11 +10,12 @@
 import { randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { keepVersion } from "../ledger/blob-store";
+import { keepVersion, type BlobStore } from "../ledger/blob-store";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { OpView } from "../ledger/ledger-view";
 import { diskWriter, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
+import type { LastApplied } from "./applied";
 import { gitBuffer } from "./git";
 
 export interface ConflictSides {
@@ -29,13 +30,23 @@ export interface ConflictSides {
 const readOrNull = (path: string) =>
   readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
 
-/** The three versions of the repository-relative `rel` (`/`-separated). */
-export async function conflictSides(ref: WorktreeRef, rel: string): Promise<ConflictSides> {
+/**
+ * The three versions of the repository-relative `rel` (`/`-separated). With `from` (the plan item's
+ * `lastApplied` and the ledger's blobs), the base is the worktree's version an earlier apply took in.
+ */
+export async function conflictSides(
+  ref: WorktreeRef,
+  rel: string,
+  from?: { last: LastApplied; blobs: BlobStore },
+): Promise<ConflictSides> {
+  const taken = from && (from.last.source === null ? null : from.blobs.get(from.last.source.id!));
   const [base, yours, theirs] = await Promise.all([
-    // `HEAD:path` style needs a commit and a path that exists there: ls-tree says whether it does first
-    gitBuffer(ref.path, ["ls-tree", "-z", "--full-tree", ref.base, "--", rel]).then((out) =>
-      out.length ? gitBuffer(ref.path, ["cat-file", "blob", `${ref.base}:${rel}`]) : null,
-    ),
+    taken !== undefined
+      ? taken
+      : // `HEAD:path` style needs a commit and a path that exists there: ls-tree says whether it does first
+        gitBuffer(ref.path, ["ls-tree", "-z", "--full-tree", ref.base, "--", rel]).then((out) =>
+          out.length ? gitBuffer(ref.path, ["cat-file", "blob", `${ref.base}:${rel}`]) : null,
+        ),
     readOrNull(join(ref.repo, rel)),
     readOrNull(join(ref.path, rel)),
   ]);
@@ -45,7 +56,9 @@ export async function conflictSides(ref: WorktreeRef, rel: string): Promise<Conf
 /**
  * Writes what the user settled on for `rel` into the workspace (`null`: the file is deleted) and records it as a
  * one-file `apply-…` operation. `from` names the apply whose conflict this was (for the note); `writer`: the
- * editor's, which writes through an open document (default: the disk).
+ * editor's, which writes through an open document (default: the disk); `theirs` is the worktree's version that was
+ * merged (read from the worktree when not given), recorded as what the operation took in so a later apply does not
+ * offer the file again (applied.ts).
  */
 export async function recordMergedFile(
   ledger: EditLedger,
@@ -55,15 +68,20 @@ export async function recordMergedFile(
   result: Buffer | null,
   from?: string,
   writer?: FileWriter,
+  theirs?: Buffer | null,
 ): Promise<OpView | undefined> {
   const path = join(ref.repo, rel);
-  const main = await readOrNull(path);
+  const [main, taken] = await Promise.all([
+    readOrNull(path),
+    theirs !== undefined ? theirs : readOrNull(join(ref.path, rel)),
+  ]);
   if (main === null && result === null) return undefined;
   if (main && result && main.equals(result)) return undefined;
   const op = `apply-${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
   const startedAt = new Date().toISOString();
   const before = main ? await keepVersion(ledger.blobs, main) : null;
   const after = result ? await keepVersion(ledger.blobs, result) : null;
+  const source = taken ? await keepVersion(ledger.blobs, taken) : null;
   if (result) {
     const mode = main
       ? (await stat(path)).mode & 0o777
@@ -74,7 +92,7 @@ export async function recordMergedFile(
     await (writer ?? diskWriter).write(path, result, mode);
   } else await (writer ?? diskWriter).remove(path);
   await ledger.append(threadId, [
-    { kind: "change", op, path, before, after, via: "apply" },
+    { kind: "change", op, path, before, after, via: "apply", source },
     {
       kind: "op",
       op,

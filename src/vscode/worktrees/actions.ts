@@ -47,7 +47,7 @@ async function showReview(hub: Hub, t: WorktreeTarget, plan: ApplyPlan): Promise
 export async function reviewWorktree(hub: Hub, arg: unknown): Promise<void> {
   const t = await worktreeTarget(hub, arg, "Review which worktree?");
   if (!t) return;
-  const plan = await planApply(t.ref);
+  const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });
   if (!plan.items.some((i) => i.action !== "unchanged"))
     return void vscode.window.showInformationMessage("The worktree has no changes the workspace does not have.");
   await showReview(hub, t, plan);
@@ -62,7 +62,7 @@ export async function applyToWorkspace(
   if (!t) return undefined;
   if (hub.live.get(t.threadId)?.busy)
     throw new Error(`“${t.title}” is working; apply its worktree once the turn ends.`);
-  const plan = await planApply(t.ref);
+  const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });
   const todo = plan.items.filter((i) => i.action !== "unchanged");
   if (!todo.length) {
     void vscode.window.showInformationMessage("Nothing to apply: the workspace already has the worktree's changes.");

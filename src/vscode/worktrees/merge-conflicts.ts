@@ -116,7 +116,7 @@ export async function mergeWorktreeConflicts(
 ): Promise<MergeOutcome | undefined> {
   const t = await worktreeTarget(hub, arg, "Merge the conflicts of which worktree?");
   if (!t) return undefined;
-  const plan = await planApply(t.ref);
+  const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });
   const conflicts = plan.items.filter((i) => i.conflict && (!opts.files || opts.files.includes(i.rel)));
   const out: MergeOutcome = { merged: [], ops: [], left: [] };
   if (!conflicts.length) {
@@ -125,14 +125,24 @@ export async function mergeWorktreeConflicts(
   }
   try {
     for (const item of conflicts) {
-      const sides = await conflictSides(t.ref, item.rel);
+      const last = item.lastApplied && { last: item.lastApplied, blobs: hub.ledger.ledger.blobs };
+      const sides = await conflictSides(t.ref, item.rel, last);
       const whole = !sides.yours || !sides.theirs || isBinary(sides.yours) || isBinary(sides.theirs);
       const result = whole ? await chooseWhole(t, item, sides, opts.whole) : await mergeInEditor(t, item, sides);
       if (result === undefined) {
         out.left.push(item.rel);
         continue;
       }
-      const op = await recordMergedFile(hub.ledger.ledger, t.threadId, t.ref, item.rel, result, opts.from, applyWriter);
+      const op = await recordMergedFile(
+        hub.ledger.ledger,
+        t.threadId,
+        t.ref,
+        item.rel,
+        result,
+        opts.from,
+        applyWriter,
+        sides.theirs,
+      );
       out.merged.push(item.rel);
       if (op) out.ops.push(op.op);
     }

@@ -3,7 +3,9 @@
 // the apply leaves those alone; "Merge Worktree Conflicts…" opens the merge editor with base = the file at the
 // worktree's base commit, Yours = the workspace's copy, Agent's worktree = the worktree's copy; nothing is written
 // until the user completes the merge; the result lands in the workspace file as a recorded `apply-…` operation, whose
-// hunks are then under review (Keep | Undo | applied from worktree …) like the apply's, and that Restore takes back. A file the agent deleted and the user changed is a choice (here: take the worktree's).
+// hunks are then under review (Keep | Undo | applied from worktree …) like the apply's, and that Restore takes back.
+// A file the agent deleted and the user changed is a choice (here: take the worktree's). Once settled, a file is not
+// offered again.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -118,6 +120,16 @@ describe("worktree conflicts in the merge editor", () => {
     });
     assert.deepEqual(del?.merged, ["d.txt"]);
     assert.equal(existsSync(join(repo, "d.txt")), false, "the worktree's deletion was taken");
+    // settled once, not offered again: each merge recorded the worktree's version it took in
+    const again = await vscode.commands.executeCommand<MergeOutcome>("acpThreads.mergeWorktreeConflicts", s.threadId);
+    assert.deepEqual(again, { merged: [], ops: [], left: [] });
+    // …and a later Apply Worktree to Workspace has nothing left to apply (no conflict offered again)
+    const reapply = await vscode.commands.executeCommand<{ applied: string[]; skipped: string[] }>(
+      "acpThreads.applyWorktree",
+      s.threadId,
+      { yes: true },
+    );
+    assert.deepEqual(reapply, { applied: [], skipped: [] });
 
     // Restore (to before an operation: that one and every later one) takes each back, the last first
     await hub.ledger.restoreTurn(s.threadId, { op: del.ops[0] }, { yes: true });
