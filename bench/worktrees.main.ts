@@ -107,33 +107,31 @@ async function main(): Promise<void> {
         .join(" ")}`,
     );
 
+    // interleaved: each run measures the baselines and our three creations back to back, so a load change on a
+    // shared machine falls on all of them alike (measured one after another they differed up to 6× with the load)
     const plain: number[] = [];
+    const copy: number[] = [];
+    const bare: number[] = [];
+    const created: number[] = [];
+    const withInclude: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = process.hrtime.bigint();
       g(repo, "worktree", "add", "--detach", "--quiet", join(dir, `bare-${i}`), "HEAD");
       plain.push(ms(t0));
       g(repo, "worktree", "remove", "--force", join(dir, `bare-${i}`));
-    }
-    const copy: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = process.hrtime.bigint();
+      const t1 = process.hrtime.bigint();
       execFileSync("cp", ["-r", repo, join(dir, `copy-${i}`)]);
-      copy.push(ms(t0));
+      copy.push(ms(t1));
       rmSync(join(dir, `copy-${i}`), { recursive: true, force: true });
-    }
-    const bare: number[] = [];
-    const created: number[] = [];
-    const withInclude: number[] = [];
-    for (const [include, out] of [
-      ["", bare],
-      [".env\n", created],
-      [".env\nnode_modules/\n", withInclude],
-    ] as const) {
-      writeFileSync(join(repo, ".worktreeinclude"), include);
-      for (let i = 0; i < RUNS; i++) {
-        const t0 = process.hrtime.bigint();
+      for (const [include, out] of [
+        ["", bare],
+        [".env\n", created],
+        [".env\nnode_modules/\n", withInclude],
+      ] as const) {
+        writeFileSync(join(repo, ".worktreeinclude"), include);
+        const t2 = process.hrtime.bigint();
         const made = await createWorktree(repo);
-        out.push(ms(t0));
+        out.push(ms(t2));
         await discardWorktree(made.ref);
       }
     }
