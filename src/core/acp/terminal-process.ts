@@ -8,6 +8,7 @@
 import { constants } from "node:os";
 import { findExecutable } from "../platform/executables";
 import { terminalLauncher } from "../platform/launcher";
+import { background } from "../util/unexpected";
 import { withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, shellLine, type Launch } from "../platform/shell";
 import { killGroup } from "./spawn";
@@ -103,7 +104,7 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
   };
   child.stdout.once("end", ended);
   child.stderr.once("end", ended);
-  void child.exit.then(({ code, signal, error }) => {
+  const reported = child.exit.then(({ code, signal, error }) => {
     if (error) {
       child.stderr.emit("data", Buffer.from(`${error.message}\n`));
       finish({ exitCode: 127, signal: null });
@@ -112,6 +113,7 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
     exited = { exitCode: signal ? null : code, signal };
     if (open === 0) finish(exited);
   });
+  background(reported, "reporting a terminal's exit");
   return {
     get pid() {
       return child.pid ?? -1;
@@ -131,9 +133,10 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
 /** SIGTERM the terminal's process group, SIGKILL after `graceMs` if it is still running. */
 export function killTerminalProcess(proc: TerminalProcess, isRunning: () => boolean, graceMs = 1_000): void {
   if (proc.pid <= 0) {
-    void proc.started.then((pid) => {
+    const later = proc.started.then((pid) => {
       if (pid !== undefined && pid > 0 && isRunning()) killTerminalProcess(proc, isRunning, graceMs);
     });
+    background(later, "killing a terminal once started");
     return;
   }
   killGroup(proc.pid, "SIGTERM");

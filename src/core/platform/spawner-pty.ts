@@ -10,7 +10,7 @@
  */
 import type { Socket } from "node:net";
 import { constants } from "node:os";
-import type { PtyModule } from "./pty";
+type PtyModule = typeof import("node-pty");
 
 type IPty = import("node-pty").IPty;
 export interface PtyExit {
