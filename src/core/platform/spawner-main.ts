@@ -137,7 +137,11 @@ function handle(msg: SpawnerRequest): Promise<void> {
     case "pty":
       return startPty(msg);
     case "resize":
-      ptys.get(msg.id)?.resize(msg.cols, msg.rows);
+      try {
+        ptys.get(msg.id)?.resize(msg.cols, msg.rows);
+      } catch {
+        // the terminal is closing: its exit is on the way
+      }
       return Promise.resolve();
     case "run":
       return runToEnd(msg).then((r) => send({ t: "ran", id: msg.id, ...r }));
