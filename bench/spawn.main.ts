@@ -6,7 +6,8 @@
  * per path starts `--n` (default 30) short processes one after the other, each as an agent is started (piped
  * stdio, own group), and waits for its exit. Prints, per path, the time `launch()` held the thread (median, p95,
  * max), the event-loop delay while the processes ran (p99, max), the time to exit, and the ratios against the
- * direct path measured in the same run, and node-pty's spawn from this process (still direct). No asserts.
+ * direct path measured in the same run; then the same for node-pty terminals, direct against through the spawner
+ * (`spawnPty`: one socket and one message here). No asserts.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
@@ -70,14 +71,24 @@ async function measure(launcher: Launcher): Promise<Figures> {
   };
 }
 
-/** node-pty's forkpty from this process (terminals and exec PTY runs still start this way). */
-async function measurePty(): Promise<{ median: number; p95: number; max: number } | undefined> {
+interface PtyFigures {
+  median: number;
+  p95: number;
+  max: number;
+}
+
+/** node-pty's forkpty from this process (exec PTY runs), or through the spawner (agent terminals, #24). */
+async function measurePty(spawner?: SpawnerLauncher): Promise<PtyFigures | undefined> {
   const nodePty = loadPty();
   if (!nodePty) return undefined;
   const held: number[] = [];
+  const opts = { cols: 80, rows: 24, name: "xterm", cwd: "/", env: process.env as Record<string, string> };
+  const modulePath = require.resolve("node-pty");
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
-    const term = nodePty.spawn("/bin/sh", ["-c", "exit 0"], { cwd: "/", env: process.env as Record<string, string> });
+    const term = spawner
+      ? spawner.spawnPty("/bin/sh", ["-c", "exit 0"], opts, nodePty, modulePath)!
+      : nodePty.spawn("/bin/sh", ["-c", "exit 0"], opts);
     held.push(performance.now() - t0);
     await new Promise<void>((r) => term.onExit(() => r()));
   }
@@ -97,17 +108,22 @@ async function main(): Promise<void> {
     await l.launch({ file: "/bin/true", args: [], cwd: "/", env: process.env }).exit;
   const direct = await measure(directLauncher);
   const viaSpawner = await measure(spawner);
+  const ptyDirect = await measurePty();
+  const ptySpawner = await measurePty(spawner);
   spawner.dispose();
-  const pty = await measurePty();
   const row = (name: string, x: Figures) =>
     `${name.padEnd(8)} launch() held the thread: median ${f(x.launchMedian)} ms, p95 ${f(x.launchP95)} ms, max ${f(x.launchMax)} ms; event-loop delay p99 ${f(x.loopP99)} ms, max ${f(x.loopMax)} ms; to exit: median ${f(x.exitMedian)} ms`;
   console.log(row("direct", direct));
   console.log(row("spawner", viaSpawner));
-  console.log(
-    pty
-      ? `node-pty (direct, stays on this thread): spawn() held the thread: median ${f(pty.median)} ms, p95 ${f(pty.p95)} ms, max ${f(pty.max)} ms`
-      : "node-pty: not loadable here",
-  );
+  const ptyRow = (name: string, x: PtyFigures) =>
+    `${name.padEnd(12)} spawn() held the thread: median ${f(x.median)} ms, p95 ${f(x.p95)} ms, max ${f(x.max)} ms`;
+  if (ptyDirect && ptySpawner) {
+    console.log(ptyRow("pty direct", ptyDirect));
+    console.log(ptyRow("pty spawner", ptySpawner));
+    console.log(
+      `pty spawner/direct: median ${f(ptySpawner.median / ptyDirect.median)}x, p95 ${f(ptySpawner.p95 / ptyDirect.p95)}x, max ${f(ptySpawner.max / ptyDirect.max)}x`,
+    );
+  } else console.log("node-pty: not loadable here");
   console.log(
     `spawner/direct: launch() median ${f(viaSpawner.launchMedian / direct.launchMedian)}x, p95 ${f(viaSpawner.launchP95 / direct.launchP95)}x; loop p99 ${f(viaSpawner.loopP99 / direct.loopP99)}x; to exit ${f(viaSpawner.exitMedian / direct.exitMedian)}x`,
   );

@@ -15,7 +15,8 @@ import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import { isPosix } from "../core/platform/host";
-import { directLauncher, type Launcher } from "../core/platform/launcher";
+import { directLauncher, setTerminalLauncher, type Launcher } from "../core/platform/launcher";
+import { setPtySpawner } from "../core/platform/pty";
 import { setCommandRunner } from "../core/platform/run-to-end";
 import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
@@ -53,9 +54,13 @@ export function hostLauncher(extensionPath: string, logger: Logger): Launcher & 
     guard: (pid) => guardAgainstParentDeath(pid),
   });
   const restoreRunner = setCommandRunner((req) => spawner.run(req));
+  const restoreTerminals = setTerminalLauncher(spawner);
+  const restorePty = setPtySpawner((...a) => spawner.spawnPty(...a));
   return {
     launch: (spec) => spawner.launch(spec),
     dispose() {
+      restorePty();
+      restoreTerminals();
       restoreRunner();
       spawner.dispose();
     },

@@ -5,11 +5,11 @@
  * `/bin/sh -c`, cmd.exe on Windows). A program name is looked up like a shell would (npm `.cmd` shims on
  * Windows included). Both run in their own process group (POSIX) so kill reaches whatever the command started.
  */
-import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { findExecutable } from "../platform/executables";
-import { groupSpawnOptions } from "../platform/process-tree";
-import { withPty } from "../platform/pty";
+import { terminalLauncher } from "../platform/launcher";
+import { background } from "../util/unexpected";
+import { withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, shellLine, type Launch } from "../platform/shell";
 import { killGroup } from "./spawn";
 
@@ -19,7 +19,10 @@ export interface TerminalExit {
 }
 
 export interface TerminalProcess {
+  /** 0 (or -1) until known: a terminal started through the spawner learns it after a round trip. */
   readonly pid: number;
+  /** Resolves with the pid once started (undefined when the start failed). */
+  readonly started: Promise<number | undefined>;
   readonly kind: "pty" | "pipe";
   onData(listener: (data: string | Buffer) => void): void;
   onExit(listener: (exit: TerminalExit) => void): void;
@@ -51,18 +54,18 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
   const launch = launchOf(opts);
   const term = opts.noPty
     ? undefined
-    : withPty((pty) =>
-        pty.spawn(launch.file, ptyArgs(launch), {
-          cwd: opts.cwd,
-          env: opts.env as Record<string, string>,
-          cols: 120,
-          rows: 30,
-          name: "xterm-256color",
-        }),
+    : withPtyHandle(
+        launch.file,
+        ptyArgs(launch),
+        { cwd: opts.cwd, env: opts.env as Record<string, string>, cols: 120, rows: 30, name: "xterm-256color" },
+        (t) => t,
       );
   if (term) {
     return {
-      pid: term.pid,
+      get pid() {
+        return term.pid;
+      },
+      started: term.started,
       kind: "pty",
       onData: (listener) => void term.onData(listener),
       onExit: (listener) =>
@@ -77,12 +80,12 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
       resize: (cols, rows) => term.resize(cols, rows),
     };
   }
-  const child = spawn(launch.file, launch.args, {
+  const child = terminalLauncher().launch({
+    file: launch.file,
+    args: launch.args,
     cwd: opts.cwd,
     env: opts.env,
-    ...groupSpawnOptions(),
-    windowsVerbatimArguments: launch.verbatim,
-    stdio: ["pipe", "pipe", "pipe"],
+    verbatim: launch.verbatim,
   });
   child.stdin.on("error", () => {});
   let exitListeners: ((exit: TerminalExit) => void)[] = [];
@@ -93,14 +96,29 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
     for (const l of exitListeners) l(e);
     exitListeners = [];
   };
-  // `close` (not `exit`) so every byte of output has been delivered before the exit is reported.
-  child.once("close", (code, signal) => finish({ exitCode: signal ? null : code, signal }));
-  child.once("error", (err) => {
-    child.stderr.emit("data", Buffer.from(`${err.message}\n`));
-    finish({ exitCode: 127, signal: null });
+  // Once the process exited and both outputs ended, so every byte has been delivered before the exit.
+  let open = 2;
+  let exited: TerminalExit | undefined;
+  const ended = () => {
+    if (--open === 0 && exited) finish(exited);
+  };
+  child.stdout.once("end", ended);
+  child.stderr.once("end", ended);
+  const reported = child.exit.then(({ code, signal, error }) => {
+    if (error) {
+      child.stderr.emit("data", Buffer.from(`${error.message}\n`));
+      finish({ exitCode: 127, signal: null });
+      return;
+    }
+    exited = { exitCode: signal ? null : code, signal };
+    if (open === 0) finish(exited);
   });
+  background(reported, "reporting a terminal's exit");
   return {
-    pid: child.pid ?? -1,
+    get pid() {
+      return child.pid ?? -1;
+    },
+    started: child.started,
     kind: "pipe",
     onData: (listener) => {
       child.stdout.on("data", listener);
@@ -114,7 +132,13 @@ export function startTerminalProcess(opts: StartTerminalOptions): TerminalProces
 
 /** SIGTERM the terminal's process group, SIGKILL after `graceMs` if it is still running. */
 export function killTerminalProcess(proc: TerminalProcess, isRunning: () => boolean, graceMs = 1_000): void {
-  if (proc.pid <= 0) return;
+  if (proc.pid <= 0) {
+    const later = proc.started.then((pid) => {
+      if (pid !== undefined && pid > 0 && isRunning()) killTerminalProcess(proc, isRunning, graceMs);
+    });
+    background(later, "killing a terminal once started");
+    return;
+  }
   killGroup(proc.pid, "SIGTERM");
   setTimeout(() => {
     if (isRunning()) killGroup(proc.pid, "SIGKILL");

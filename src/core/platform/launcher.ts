@@ -73,3 +73,18 @@ export const directLauncher: Launcher = {
     };
   },
 };
+
+let current: Launcher = directLauncher;
+
+/** Where plain-pipe terminals start (the extension host installs its spawner); returns how to put it back. */
+export function setTerminalLauncher(next: Launcher): () => void {
+  const previous = current;
+  current = next;
+  return () => {
+    if (current === next) current = previous;
+  };
+}
+
+export function terminalLauncher(): Launcher {
+  return current;
+}

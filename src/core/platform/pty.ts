@@ -9,6 +9,7 @@ import { chmodSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { toDisposable, type Disposable } from "../lifecycle";
 import { HOST_PLATFORM, type Platform } from "./host";
+import type { PtyHandle, PtySpawnOptions } from "./spawner-pty";
 
 export type PtyModule = typeof import("node-pty");
 export const NO_PTY_ENV = "ACP_THREADS_NO_PTY";
@@ -108,6 +109,52 @@ export function withPty<T>(start: (pty: PtyModule) => T): T | undefined {
   }
   fallback();
   return undefined;
+}
+
+/** Starts a pseudo-terminal in another process (the extension host's spawner, #24); undefined when it cannot. */
+export type PtySpawner = (
+  file: string,
+  args: string[],
+  opts: PtySpawnOptions,
+  nodePty: PtyModule,
+  modulePath: string,
+) => PtyHandle | undefined;
+let spawner: PtySpawner | undefined;
+
+/** Installs where terminals are started (the extension host's spawner); returns how to put the previous back. */
+export function setPtySpawner(next: PtySpawner): () => void {
+  const previous = spawner;
+  spawner = next;
+  return () => {
+    if (spawner === next) spawner = previous;
+  };
+}
+
+function modulePath(): string | undefined {
+  try {
+    return dirname(require.resolve("node-pty/package.json"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `withPty` for callers that take a pid known later (`started`): through the installed spawner when there is one
+ * (no fork of this process), else node-pty here.
+ */
+export function withPtyHandle<T>(
+  file: string,
+  args: string | string[],
+  opts: PtySpawnOptions,
+  use: (term: PtyHandle) => T,
+): T | undefined {
+  return withPty((pty) => {
+    const path = spawner && Array.isArray(args) && modulePath();
+    const remote = path ? spawner!(file, args as string[], opts, pty, path) : undefined;
+    if (remote) return use(remote);
+    const term = pty.spawn(file, args, opts);
+    return use(Object.assign(term, { started: Promise.resolve<number | undefined>(term.pid) }));
+  });
 }
 
 /** Called once with the notice when the first PTY user falls back to pipes (at once if that already happened). */

@@ -24,6 +24,8 @@ import { directLauncher, type LaunchExit, type LaunchSpec, type Launched, type L
 import { runToEnd, type RunRequest, type RunResult } from "./run-to-end";
 import { background } from "../util/unexpected";
 import type { SpawnerReply, SpawnerRequest } from "./spawner-protocol";
+import type { PtyModule } from "./pty";
+import { RemotePty, type PtyHandle, type PtySpawnOptions } from "./spawner-pty";
 
 /** How often a process the dead spawner had started is checked for exit. */
 export const ORPHAN_POLL_MS = 500;
@@ -50,7 +52,10 @@ interface Entry {
   exit: (e: LaunchExit) => void;
 }
 
-type Pending = { entry: Entry } | { run: (r: RunResult) => void; req: Extract<SpawnerRequest, { t: "run" }> };
+type Pending =
+  | { entry: Entry }
+  | { run: (r: RunResult) => void; req: Extract<SpawnerRequest, { t: "run" }> }
+  | { pty: RemotePty; servers: Server[]; nodePty: PtyModule };
 
 export class SpawnerLauncher implements Launcher {
   readonly #opts: SpawnerOptions;
@@ -101,12 +106,12 @@ export class SpawnerLauncher implements Launcher {
     const io = join(dir, `${id}-io.sock`);
     const err = join(dir, `${id}-err.sock`);
     Promise.all([
-      this.#accept(entry, io, (sock) => {
+      this.#accept(entry.servers, io, (sock) => {
         entry.io = sock;
         sock.pipe(entry.stdout);
         if (entry.pid !== undefined) entry.stdin.pipe(sock);
       }),
-      this.#accept(entry, err, (sock) => sock.pipe(entry.stderr)),
+      this.#accept(entry.servers, err, (sock) => sock.pipe(entry.stderr)),
     ]).then(
       () => this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
       (e: Error) => {
@@ -125,6 +130,45 @@ export class SpawnerLauncher implements Launcher {
       exit,
       guarded: true,
     };
+  }
+
+  /**
+   * A pseudo-terminal started by the spawner with node-pty loaded from `modulePath` (`nodePty` is this
+   * process's copy, for the fallback); undefined when the spawner is not available (start it directly then).
+   */
+  spawnPty(
+    file: string,
+    args: string[],
+    opts: PtySpawnOptions,
+    nodePty: PtyModule,
+    modulePath: string,
+  ): PtyHandle | undefined {
+    if (!this.#ensure()) return undefined;
+    const id = this.#nextId++;
+    const pty = new RemotePty({ file, args, opts }, (cols, rows) => this.#send({ t: "resize", id, cols, rows }));
+    const servers: Server[] = [];
+    this.#pending.set(id, { pty, servers, nodePty });
+    this.#ref();
+    const sock = join(this.#dir!, `${id}-pty.sock`);
+    this.#accept(servers, sock, (s) => pty.attach(s)).then(
+      () => this.#send({ t: "pty", id, file, args, ...opts, module: modulePath, sock }),
+      (e: Error) => {
+        this.#opts.logger?.warn(`spawner socket failed (${e.message}); starting the terminal from the host`);
+        this.#ptyDirect(id, e);
+      },
+    );
+    background(
+      new Promise<void>((r) => pty.onExit(() => r())).then(() => this.#done(id)),
+      "watching a terminal the spawner started",
+    );
+    return pty;
+  }
+
+  #ptyDirect(id: number, why: Error): void {
+    const p = this.#pending.get(id);
+    if (!p || !("pty" in p)) return;
+    for (const s of p.servers) s.close();
+    p.pty.startDirect(p.nodePty, why);
   }
 
   /** Runs `file` to completion (git): forks from the spawner when it is up, else from this process. */
@@ -180,10 +224,10 @@ export class SpawnerLauncher implements Launcher {
     }
   }
 
-  #accept(entry: Entry, path: string, onSocket: (s: Socket) => void): Promise<void> {
+  #accept(servers: Server[], path: string, onSocket: (s: Socket) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       const server = createServer({ allowHalfOpen: true, pauseOnConnect: false });
-      entry.servers.push(server);
+      servers.push(server);
       server.once("error", reject);
       server.once("connection", (sock) => {
         server.close(); // unlinks the socket file
@@ -210,6 +254,15 @@ export class SpawnerLauncher implements Launcher {
         this.#done(m.id);
         const { t: _t, id: _id, ...result } = m;
         p.run(result);
+      }
+      return;
+    }
+    if ("pty" in p) {
+      if (m.t === "spawned") p.pty.spawned(m.pid);
+      else if (m.t === "pty-exit") p.pty.exited({ exitCode: m.exitCode, signal: m.signal });
+      else if (m.t === "error") {
+        this.#opts.logger?.warn(`spawner could not start a terminal (${m.message}); starting it from the host`);
+        this.#ptyDirect(m.id, new Error(m.message));
       }
       return;
     }
@@ -247,6 +300,9 @@ export class SpawnerLauncher implements Launcher {
       if ("run" in p) {
         this.#pending.delete(id);
         background(runToEnd(p.req).then(p.run), "running a command after the spawner died");
+      } else if ("pty" in p) {
+        if (p.pty.pid > 0) p.pty.orphaned();
+        else this.#ptyDirect(id, new Error(`spawner ${why}`));
       } else if (p.entry.pid === undefined) this.#relaunch(id, p.entry);
       else this.#watchOrphan(p.entry, p.entry.pid);
     }

@@ -7,6 +7,9 @@
  *   (fd 0 and 1 share the first, fd 2 the second): bytes go agent ↔ host without passing through here. The
  *   spawner closes its copies right after the fork, then reports the pid, a start error, and the exit.
  * - `run`: runs a short command to completion (git) and returns its stdout, stderr and exit.
+ * - `pty`: starts a pseudo-terminal with node-pty (the module path comes from the host) and proxies its bytes
+ *   over the host's one-shot socket both ways; `resize` resizes it. When the socket cannot take more (a slow
+ *   host), the pty is paused until it drains, so nothing piles up here.
  * - Parent death: when the IPC channel closes (the host died or let go), every process group started here that
  *   is still alive gets SIGTERM, then SIGKILL after GUARD_KILL_GRACE_MS; then the spawner exits. It runs in its
  *   own session, so a signal to the host's group does not take it down before it has done that.
@@ -90,8 +93,63 @@ async function reap(): Promise<void> {
   process.exit(0);
 }
 
+type Pty = import("node-pty").IPty;
+const ptys = new Map<number, Pty>();
+
+async function startPty(msg: Extract<SpawnerRequest, { t: "pty" }>): Promise<void> {
+  let sock: Socket | undefined;
+  let term: Pty;
+  try {
+    sock = await connectTo(msg.sock);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodePty = require(msg.module) as typeof import("node-pty");
+    const { cols, rows, name, cwd, env } = msg;
+    term = nodePty.spawn(msg.file, msg.args, { cols, rows, name, cwd, env });
+  } catch (e) {
+    sock?.destroy();
+    send({ t: "error", id: msg.id, message: (e as Error).message, code: (e as NodeJS.ErrnoException).code });
+    return;
+  }
+  const io = sock;
+  const pid = term.pid;
+  groups.add(pid);
+  ptys.set(msg.id, term);
+  send({ t: "spawned", id: msg.id, pid });
+  term.onData((data) => {
+    if (!io.write(data)) term.pause(); // resumed on drain: a slow host never makes this buffer grow
+  });
+  io.on("drain", () => term.resume());
+  io.setEncoding("utf8");
+  io.on("data", (input: string) => term.write(input));
+  io.on("error", () => {});
+  term.onExit(({ exitCode, signal }) => {
+    ptys.delete(msg.id);
+    if (!groupAlive(pid)) groups.delete(pid);
+    io.end();
+    send({ t: "pty-exit", id: msg.id, exitCode, signal });
+  });
+}
+
+function handle(msg: SpawnerRequest): Promise<void> {
+  switch (msg.t) {
+    case "spawn":
+      return startChild(msg);
+    case "pty":
+      return startPty(msg);
+    case "resize":
+      try {
+        ptys.get(msg.id)?.resize(msg.cols, msg.rows);
+      } catch {
+        // the terminal is closing: its exit is on the way
+      }
+      return Promise.resolve();
+    case "run":
+      return runToEnd(msg).then((r) => send({ t: "ran", id: msg.id, ...r }));
+  }
+}
+
 process.on("message", (msg: SpawnerRequest) => {
-  const work = msg.t === "spawn" ? startChild(msg) : runToEnd(msg).then((r) => send({ t: "ran", id: msg.id, ...r }));
+  const work = handle(msg);
   work.catch((e: Error) => process.stderr.write(`[acp-threads spawner] ${e.stack ?? e.message}\n`));
 });
 process.on("disconnect", () => {

@@ -14,11 +14,28 @@ export type SpawnerRequest =
       io: string;
       err: string;
     }
-  | ({ t: "run"; id: number } & RunRequest);
+  | ({ t: "run"; id: number } & RunRequest)
+  | {
+      /** A pseudo-terminal through node-pty, loaded from `module` (the host resolved it); bytes over `sock`. */
+      t: "pty";
+      id: number;
+      file: string;
+      args: string[];
+      cwd: string;
+      env: Record<string, string>;
+      cols: number;
+      rows: number;
+      name: string;
+      module: string;
+      sock: string;
+    }
+  | { t: "resize"; id: number; cols: number; rows: number };
 
 export type SpawnerReply =
   | { t: "ready"; pid: number }
   | { t: "spawned"; id: number; pid: number }
   | { t: "error"; id: number; message: string; code?: string }
   | { t: "exit"; id: number; code: number | null; signal: NodeJS.Signals | null }
-  | ({ t: "ran"; id: number } & RunResult);
+  | ({ t: "ran"; id: number } & RunResult)
+  /** node-pty's exit report as it gave it (a signal number, exitCode 0 when signalled). */
+  | { t: "pty-exit"; id: number; exitCode: number; signal?: number };

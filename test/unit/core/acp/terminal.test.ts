@@ -5,6 +5,9 @@ import { OutputBuffer } from "../../../../src/core/acp/output-buffer";
 import type { TerminalView } from "../../../../src/core/ports";
 import { collect, outputText, startFake, type TurnContext } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { spawnerTerminalsFromEnv } from "../../../fixtures/spawner/terminals";
+
+spawnerTerminalsFromEnv();
 
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-term-", fn);
 
