@@ -46,6 +46,7 @@ interface Entry {
   stdout: PassThrough;
   stderr: PassThrough;
   io?: Socket;
+  err?: Socket;
   /** Started here after all (no spawner, or its sockets failed): no longer pending with the spawner. */
   direct?: boolean;
   started: (pid: number | undefined) => void;
@@ -98,6 +99,11 @@ export class SpawnerLauncher implements Launcher {
       exit: (e) => {
         this.#done(id);
         resolveExit(e);
+        // The sockets are half-open (stdin can end while stdout still reads), so neither closes by itself when the
+        // child is gone: an open socket is a GC root that would hold the agent's streams and, through their
+        // listeners, its whole session. Once the child exited, each goes when its last bytes were read.
+        for (const sock of [entry.io, entry.err])
+          if (sock) sock.readableEnded ? sock.destroy() : sock.once("end", () => sock.destroy());
       },
     };
     this.#pending.set(id, { entry });
@@ -111,7 +117,10 @@ export class SpawnerLauncher implements Launcher {
         sock.pipe(entry.stdout);
         if (entry.pid !== undefined) entry.stdin.pipe(sock);
       }),
-      this.#accept(entry.servers, err, (sock) => sock.pipe(entry.stderr)),
+      this.#accept(entry.servers, err, (sock) => {
+        entry.err = sock;
+        sock.pipe(entry.stderr);
+      }),
     ]).then(
       () => this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
       (e: Error) => {

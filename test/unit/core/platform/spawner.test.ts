@@ -210,3 +210,20 @@ test(
       }),
     ),
 );
+
+test(
+  "a process that exits by itself leaves no open socket behind (an open one would hold its streams and session)",
+  { skip: !posix },
+  () =>
+    withLauncher(async (launcher) => {
+      const pipes = () => process.getActiveResourcesInfo().filter((r) => r === "PipeWrap").length;
+      // the spawner's own IPC channel is a pipe too: start it first, then count
+      await launcher.run({ file: "/bin/true", args: [], cwd: process.cwd() });
+      const before = pipes();
+      // the child writes on both outputs and exits while our side of its stdin is still open (never ended)
+      const proc = spawnAgent(sh("echo out; echo err >&2; exit 3"), { cwd: process.cwd(), launcher });
+      proc.stdout.resume();
+      assert.equal((await proc.exited).code, 3);
+      await waitFor(() => pipes() === before, `the child's sockets closed (${pipes()} pipes open, ${before} before)`);
+    }),
+);
