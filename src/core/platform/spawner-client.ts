@@ -103,7 +103,8 @@ export class SpawnerLauncher implements Launcher {
         // child is gone: an open socket is a GC root that would hold the agent's streams and, through their
         // listeners, its whole session. Once the child exited, each goes when its last bytes were read.
         for (const sock of [entry.io, entry.err])
-          if (sock) sock.readableEnded ? sock.destroy() : sock.once("end", () => sock.destroy());
+          if (sock?.readableEnded) sock.destroy();
+          else sock?.once("end", () => sock.destroy());
       },
     };
     this.#pending.set(id, { entry });
