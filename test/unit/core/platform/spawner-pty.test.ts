@@ -15,6 +15,8 @@ import { loadPty } from "../../../../src/core/platform/pty";
 import { SpawnerLauncher } from "../../../../src/core/platform/spawner-client";
 import type { PtyExit, PtyHandle } from "../../../../src/core/platform/spawner-pty";
 import { SPAWNER_JS, useSpawnerForTerminals } from "../../../fixtures/spawner/terminals";
+import { isAlive as alive } from "../../../../src/core/exec/proc";
+import { waitFor } from "../../../fixtures/spawner/wait";
 
 const posix = process.platform !== "win32";
 const skip = !posix || !loadPty() ? "POSIX with node-pty only" : false;
@@ -24,24 +26,6 @@ function stringEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
   return out;
-}
-
-/** Polls `cond` (a hang guard, not a timed assertion: the deadline is far beyond any normal run). */
-async function waitFor(cond: () => boolean, what: string, guardMs = 60_000): Promise<void> {
-  const deadline = Date.now() + guardMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Linux /proc: the parent pid and state of `pid`. */

@@ -17,6 +17,8 @@ import { gitInfo, gitInfoAsync } from "../../../../src/core/store/git-info";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { isAlive as alive } from "../../../../src/core/exec/proc";
+import { waitFor } from "../../../fixtures/spawner/wait";
 
 const SPAWNER_JS = join(repoRoot(), "dist", "spawner.js");
 const AGENT_JS = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
@@ -30,24 +32,6 @@ const fakeAgent = (scenario = "default"): AgentSpec => ({
   args: [AGENT_JS, scenario],
 });
 const sh = (script: string): AgentSpec => ({ id: "sh", displayName: "sh", command: "/bin/sh", args: ["-c", script] });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Polls `cond` (a hang guard, not a timed assertion: the deadline is far beyond any normal run). */
-async function waitFor(cond: () => boolean, what: string, guardMs = 60_000): Promise<void> {
-  const deadline = Date.now() + guardMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function firstLine(proc: AgentProcess | NodeJS.ReadableStream): Promise<string> {
   const stream = "stdout" in proc ? proc.stdout : proc;
