@@ -12,10 +12,12 @@ import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/a
 import type { RuntimeOptions } from "../../../../src/core/acp/runtime";
 import { MAX_LIST_PAGES } from "../../../../src/core/acp/session-open";
 import type { PermissionPolicy } from "../../../../src/core/model/agent";
+import type { Launcher } from "../../../../src/core/platform/launcher";
 import type { PermissionAsker, PermissionPrompt } from "../../../../src/core/ports";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { useSpawnerForTerminals } from "../../../fixtures/spawner/terminals";
 
 const FIXTURES = join(repoRoot(), "dist-test/fixtures/fake-agents");
 /** A safety net so a regression fails instead of hanging the run; never a speed assertion. */
@@ -25,7 +27,7 @@ function hostile(
   cwd: string,
   opts: Partial<RuntimeOptions> = {},
   env: Record<string, string> = {},
-  engine: { maxMessageBytes?: number } = {},
+  engine: { maxMessageBytes?: number; launcher?: Launcher } = {},
 ): AcpAgentRuntime {
   return createAgentRuntime(
     {
@@ -71,6 +73,30 @@ test("deny-all: an agent that creates a terminal gets a clear JSON-RPC error and
       }
     }
   }),
+);
+
+test(
+  "through the spawner (as in the editor): deny-all still refuses the terminal and nothing runs; approve-all runs it",
+  { ...BOUND, skip: process.platform === "win32" },
+  () =>
+    withTmp(async (cwd) => {
+      const { spawner, restore } = useSpawnerForTerminals();
+      try {
+        const marker = join(cwd, "pwned");
+        for (const policy of ["deny-all", "approve-all"] as PermissionPolicy[]) {
+          const rt = hostile(cwd, { permissionPolicy: policy }, {}, { launcher: spawner });
+          try {
+            await turnOf(rt, `bait echo hi -- touch ${marker}`);
+            assert.equal(existsSync(marker), policy === "approve-all", `${policy}: the command ran or not`);
+          } finally {
+            await rt.close();
+          }
+        }
+        assert.ok(spawner.alive && spawner.spawnerPid, "the agent and its terminal went through the spawner");
+      } finally {
+        restore();
+      }
+    }),
 );
 
 test(
