@@ -110,15 +110,9 @@ class Runtime implements AcpAgentRuntime {
       },
     };
     this.#terminals = new TerminalManager(this.#ctx, { noPty: engine.noPty });
+    const { node, launcher } = engine;
     this.#transport =
-      engine.transport ??
-      processTransport(opts.agent, {
-        cwd: opts.cwd,
-        env: opts.env,
-        baseEnv,
-        node: engine.node,
-        launcher: engine.launcher,
-      });
+      engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node, launcher });
     this.#turns = new TurnRunner({
       spec: opts.agent,
       cwd: opts.cwd,

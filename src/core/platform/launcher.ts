@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { groupSpawnOptions } from "./process-tree";
+import { slot } from "../util/slot";
 
 export interface LaunchSpec {
   file: string;
@@ -74,17 +75,9 @@ export const directLauncher: Launcher = {
   },
 };
 
-let current: Launcher = directLauncher;
+const terminals = slot<Launcher>(directLauncher);
 
 /** Where plain-pipe terminals start (the extension host installs its spawner); returns how to put it back. */
-export function setTerminalLauncher(next: Launcher): () => void {
-  const previous = current;
-  current = next;
-  return () => {
-    if (current === next) current = previous;
-  };
-}
+export const setTerminalLauncher = (next: Launcher): (() => void) => terminals.set(next);
 
-export function terminalLauncher(): Launcher {
-  return current;
-}
+export const terminalLauncher = (): Launcher => terminals.get();

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { toDisposable, type Disposable } from "../lifecycle";
 import { HOST_PLATFORM, type Platform } from "./host";
 import type { PtyHandle, PtySpawnOptions } from "./spawner-pty";
+import { slot } from "../util/slot";
 
 export type PtyModule = typeof import("node-pty");
 export const NO_PTY_ENV = "ACP_THREADS_NO_PTY";
@@ -119,16 +120,10 @@ export type PtySpawner = (
   nodePty: PtyModule,
   modulePath: string,
 ) => PtyHandle | undefined;
-let spawner: PtySpawner | undefined;
+const spawners = slot<PtySpawner | undefined>(undefined);
 
 /** Installs where terminals are started (the extension host's spawner); returns how to put the previous back. */
-export function setPtySpawner(next: PtySpawner): () => void {
-  const previous = spawner;
-  spawner = next;
-  return () => {
-    if (spawner === next) spawner = previous;
-  };
-}
+export const setPtySpawner = (next: PtySpawner): (() => void) => spawners.set(next);
 
 function modulePath(): string | undefined {
   try {
@@ -149,6 +144,7 @@ export function withPtyHandle<T>(
   use: (term: PtyHandle) => T,
 ): T | undefined {
   return withPty((pty) => {
+    const spawner = spawners.get();
     const path = spawner && Array.isArray(args) && modulePath();
     const remote = path ? spawner!(file, args as string[], opts, pty, path) : undefined;
     if (remote) return use(remote);

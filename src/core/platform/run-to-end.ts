@@ -1,5 +1,6 @@
 /** Runs a short program to completion and collects its output (the spawner's `run`, and its direct fallback). */
 import { spawn } from "node:child_process";
+import { slot } from "../util/slot";
 
 export interface RunRequest {
   file: string;
@@ -50,17 +51,9 @@ export function runToEnd(req: RunRequest): Promise<RunResult> {
  * Where short commands in recurring paths (the async git facts of a session start) run: in this process by
  * default; the extension host points it at its spawner (SpawnerLauncher.run) so the fork happens there (#24).
  */
-let runner: (req: RunRequest) => Promise<RunResult> = runToEnd;
+const runner = slot<(req: RunRequest) => Promise<RunResult>>(runToEnd);
 
 /** Installs the runner; returns a function that puts the previous one back. */
-export function setCommandRunner(next: (req: RunRequest) => Promise<RunResult>): () => void {
-  const previous = runner;
-  runner = next;
-  return () => {
-    if (runner === next) runner = previous;
-  };
-}
+export const setCommandRunner = (next: (req: RunRequest) => Promise<RunResult>): (() => void) => runner.set(next);
 
-export function runCommand(req: RunRequest): Promise<RunResult> {
-  return runner(req);
-}
+export const runCommand = (req: RunRequest): Promise<RunResult> => runner.get()(req);

@@ -5,6 +5,7 @@
  * Lint (`no-floating-promises`, `void` not accepted) sends every fire-and-forget call to `background` or to an
  * explicit `.catch`.
  */
+import { slot } from "./slot";
 export type UnexpectedErrorHandler = (what: string, err: unknown) => void;
 
 const toStderr: UnexpectedErrorHandler = (what, err) => {
@@ -12,21 +13,15 @@ const toStderr: UnexpectedErrorHandler = (what, err) => {
   process.stderr.write(`[acp-threads error] ${what} failed: ${detail}\n`);
 };
 
-let handler: UnexpectedErrorHandler = toStderr;
+const handler = slot<UnexpectedErrorHandler>(toStderr);
 
 /** Installs where unexpected errors go; returns a function that puts the previous handler back. */
-export function setUnexpectedErrorHandler(next: UnexpectedErrorHandler): () => void {
-  const previous = handler;
-  handler = next;
-  return () => {
-    if (handler === next) handler = previous;
-  };
-}
+export const setUnexpectedErrorHandler = (next: UnexpectedErrorHandler): (() => void) => handler.set(next);
 
 /** Reports an error nobody up the stack can handle; `what` names the work that failed ("stopping the agent"). */
 export function onUnexpectedError(what: string, err: unknown): void {
   try {
-    handler(what, err);
+    handler.get()(what, err);
   } catch (reportFailure) {
     // the reporter itself failed (a disposed output channel): stderr is the last place left
     toStderr(what, err);
