@@ -165,7 +165,9 @@ test(
       // Claude Code saves the prompt to its transcript a moment after it sends the model request; a crash before
       // that leaves nothing to load (the session would be seeded instead, as the ladder does). The model server
       // holds the request until the transcript holds the prompt, so the agent dies mid-turn with a session to load.
-      t.server.configure({ die: { count: 1, until: () => claudeSavedPrompt(t.agent.home) } });
+      // Only the turn's request (it offers tools): the session-title request Claude Code sends alongside may come
+      // first, and killing on it let the turn's Write start first (CI once: the reloaded turn went on without it).
+      t.server.configure({ die: { count: 1, withTools: true, until: () => claudeSavedPrompt(t.agent.home) } });
       const run = await supervised(t, 60_000);
       await settled(t, run);
       assert.deepEqual(alerts(run.states), ["died"]);
