@@ -38,13 +38,23 @@ describe("the sessions view", () => {
     const { hub } = await api();
     const threadId = writePastThread(hub.home, 3);
     hub.tree.refresh();
-    const groups = await hub.tree.getChildren();
-    const today = groups.find((g) => g.type === "group" && g.label === "Today");
-    assert.ok(today?.type === "group", "a Today group exists");
-    const node = today.children.find(
-      (c): c is Extract<SessionNode, { type: "past" }> => c.type === "past" && c.thread.threadId === threadId,
-    );
-    assert.ok(node, "the past thread is listed");
+    // The file was written by another store (as the CLI or another window would): the catalog sees it through its
+    // folder listing or watcher. CI once listed no Today group on the first look; wait for it, and say what the
+    // tree showed if it never comes.
+    let shown = "";
+    const listed = async () => {
+      const groups = await hub.tree.getChildren();
+      shown = groups.map((g) => (g.type === "group" ? `${g.label} (${g.children.length})` : g.type)).join(", ");
+      const today = groups.find((g) => g.type === "group" && g.label === "Today");
+      return today?.type === "group"
+        ? today.children.find(
+            (c): c is Extract<SessionNode, { type: "past" }> => c.type === "past" && c.thread.threadId === threadId,
+          )
+        : undefined;
+    };
+    const node = await waitFor("the past thread under Today", listed, 10_000).catch((err: Error) => {
+      throw new Error(`${err.message}; the tree shows: ${shown || "nothing"}`);
+    });
     const item = hub.tree.getTreeItem(node);
     assert.equal(item.label, "past thread with 3 exchanges");
     assert.equal(item.contextValue, "past");
