@@ -3,8 +3,9 @@
  * run(). A simulated working day through the real extension: LONG_DAY_SESSIONS sessions of the long-day fake
  * agent (test/fixtures/fake-agents/long-day-agent.main.ts), three streaming at a time, each with its panel open,
  * together LONG_DAY_UPDATES updates, LONG_DAY_TOOLS tool calls, LONG_DAY_TERMINALS terminals and LONG_DAY_READS
- * reads of 100 KB files; every session is closed when its work is done. Figures (host RSS after each session,
- * event-loop delay) go to ACP_HOST_RESULTS, which test/host/run.mjs prints; no figure is asserted.
+ * reads of 100 KB files; every session is closed when its work is done. The day's agents flood (as fast as the host
+ * takes); then three agents stream at a model's pace (paced.ts). Figures (host RSS after each session, event-loop
+ * delay in both, GC pauses) go to ACP_HOST_RESULTS, which test/host/run.mjs prints; no figure is asserted.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +14,10 @@ import { Session } from "node:inspector/promises";
 import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
-import { api, repoRoot, sleep, waitFor, workspaceRoot } from "../../test/host/suite/helpers";
+import { api, repoRoot, sleep, workspaceRoot } from "../../test/host/suite/helpers";
 import { batches, line, sample, table, type Sample } from "./breakdown";
+import { GcWatch } from "./gc-watch";
+import { daySession, PACED_RATE, PACED_SECONDS, pacedPhase } from "./paced";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SESSIONS = num("LONG_DAY_SESSIONS", 20);
@@ -26,7 +29,7 @@ const TURNS = num("LONG_DAY_TURNS_PER_SESSION", 4);
 const PARALLEL = 3;
 /** After the day, how long to wait for VS Code's terminal list to drain before the last sample. */
 const SETTLE_MS = num("LONG_DAY_SETTLE_MS", 60_000);
-/** A folder: a heap snapshot after each batch of PARALLEL sessions, and the CPU profile of the streaming part. */
+/** A folder: a heap snapshot after each batch of PARALLEL sessions, the CPU profiles of the streaming and paced parts. */
 const PROFILE_DIR = process.env.LONG_DAY_PROFILE_DIR;
 
 const out = (s: string) => {
@@ -80,24 +83,14 @@ async function counts(): Promise<Record<string, number>> {
 }
 
 async function oneSession(index: number, dir: string): Promise<void> {
-  const { hub } = await api();
-  const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-    agentId: "day",
-    task: "",
-    mode: "session",
-    cwd: workspaceRoot(),
-  });
-  threadIds.push(threadId);
-  const s = hub.live.get(threadId)!;
-  await waitFor("the session", () => s.status === "idle" && s.thread, 60_000);
-  await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+  const { session, stop } = await daySession(threadIds);
   const parts = SESSIONS * TURNS;
   for (let t = 0; t < TURNS; t++) {
     const k = index * TURNS + t;
     const args = [UPDATES, TOOLS, TERMINALS, READS].map((n) => share(n, parts, k));
-    await s.prompt(`work ${args.join(" ")} ${dir}`);
+    await session.prompt(`work ${args.join(" ")} ${dir}`);
   }
-  await hub.live.stop(threadId);
+  await stop();
 }
 
 export async function run(): Promise<void> {
@@ -135,7 +128,9 @@ export async function run(): Promise<void> {
       });
     }
     const busy = monitorEventLoopDelay({ resolution: 5 });
+    const gcs = new GcWatch();
     busy.enable();
+    gcs.on = true;
     const started = Date.now();
     const curve: { done: number; rss: number; heap: number; at: Sample }[] = [];
     let next = 0;
@@ -146,6 +141,7 @@ export async function run(): Promise<void> {
         await oneSession(i, dir);
         // the bench's own full GC and heap snapshot stall the loop: not counted in the event-loop delay
         busy.disable();
+        gcs.on = false;
         gc?.();
         const m = process.memoryUsage();
         if (PROFILE_DIR && (done + 1) % PARALLEL === 0) {
@@ -154,6 +150,7 @@ export async function run(): Promise<void> {
         // enabled again once the loop's clock moved past the stall (the timer restarts from the loop's time)
         await new Promise((r) => setImmediate(r));
         busy.enable();
+        gcs.on = true;
         const at = sample(await counts());
         curve.push({ done: ++done, rss: m.rss, heap: m.heapUsed, at });
         out(`  after session ${String(done).padStart(2)}: ${line(at)}`);
@@ -161,6 +158,7 @@ export async function run(): Promise<void> {
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     busy.disable();
+    gcs.on = false;
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(join(PROFILE_DIR!, "streaming.cpuprofile"), JSON.stringify(profile));
@@ -189,9 +187,24 @@ export async function run(): Promise<void> {
         `heap end / warm-up ${(end.heap / warm.heap).toFixed(2)}×`,
     );
     out(
-      `  event-loop delay p99: ${p99(busy).toFixed(1)} ms with ${PARALLEL} agents streaming (target ≤ 20 ms), ` +
+      `  event-loop delay p99: ${p99(busy).toFixed(1)} ms with ${PARALLEL} agents flooding (as fast as the host takes), ` +
         `idle baseline ${p99(idle).toFixed(1)} ms (${(p99(busy) / p99(idle)).toFixed(2)}×); max ${(busy.max / 1e6).toFixed(0)} ms`,
     );
+    out(`  GC pauses while streaming (not the bench's own): ${gcs.summary(Date.now() - started)}`);
+    gcs.dispose();
+    if (PACED_SECONDS > 0) {
+      const paced = await pacedPhase(
+        dir,
+        [UPDATES, TOOLS, TERMINALS, READS],
+        threadIds,
+        PROFILE_DIR && join(PROFILE_DIR, "paced.cpuprofile"),
+      );
+      out(
+        `  event-loop delay p99 with 3 agents streaming at ${PACED_RATE} updates/s each (${paced.updates} updates in ` +
+          `${paced.seconds.toFixed(0)} s): ${paced.p99.toFixed(1)} ms (target ≤ 20 ms), idle baseline ` +
+          `${p99(idle).toFixed(1)} ms (${(paced.p99 / p99(idle)).toFixed(2)}×); max ${paced.max.toFixed(0)} ms`,
+      );
+    }
     // after the day: does VS Code's terminal list drain (it drops a disposed terminal once the workbench
     // confirms) and does the RSS step go with it? Waits up to SETTLE_MS, then samples again.
     const settleFrom = Date.now();

@@ -118,6 +118,8 @@ export class TrafficRecorder implements Disposable {
       rotateAt: maxBytes,
       rotatedPath,
       maxPending: TRAFFIC_MAX_PENDING_BYTES,
+      // a paced agent sends a line per read: gather them, one write per 50 ms instead of one per line
+      lingerMs: 50,
       dropNote: (n) =>
         `${JSON.stringify({ t: Date.now(), d: "note", x: `${n} lines were dropped: the disk fell behind` })}\n`,
       // a full disk must not break the session: recording just stops

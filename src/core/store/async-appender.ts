@@ -21,6 +21,11 @@ export interface AsyncAppenderOptions {
   /** The line written in place of `n` dropped writes. */
   dropNote?: (n: number) => string;
   onError?: (err: unknown) => void;
+  /**
+   * Wait this long after the first queued write before writing (default 0: at once), so a stream of small writes
+   * (a paced agent's lines, one per read) goes out as one write instead of one each. `flush` and `close` don't wait.
+   */
+  lingerMs?: number;
 }
 
 export const DEFAULT_MAX_PENDING = 8 * 1024 * 1024;
@@ -41,6 +46,7 @@ export class AsyncAppender {
   /** Bytes in the current file (known once it is open). */
   #size = 0;
   #running: Promise<void> | undefined;
+  #linger: NodeJS.Timeout | undefined;
   #closed = false;
   #failed = false;
 
@@ -82,12 +88,22 @@ export class AsyncAppender {
     this.#sizes.push(bytes);
     this.#lines.push(newline);
     this.#pending += bytes;
-    this.#running ??= this.#drain().finally(() => (this.#running = undefined));
+    if (this.#running || this.#linger) return true;
+    const linger = this.#opts.lingerMs ?? 0;
+    if (linger > 0) this.#linger = setTimeout(() => this.#start(), linger);
+    else this.#start();
     return true;
+  }
+
+  #start(): void {
+    clearTimeout(this.#linger);
+    this.#linger = undefined;
+    this.#running ??= this.#drain().finally(() => (this.#running = undefined));
   }
 
   /** Resolves once everything queued so far is written (or the appender failed). */
   async flush(): Promise<void> {
+    if (this.#linger) this.#start();
     while (this.#running) await this.#running;
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { AsyncAppender } from "../../../../src/core/store/async-appender";
@@ -59,4 +59,35 @@ test("writeLine adds the newline in the file; lines, strings and buffers keep th
     out.writeLine("three");
     await out.close();
     assert.equal(await readFile(path, "utf8"), "one é\ntwo ✓\n\nthree\n");
+  }));
+
+test("with lingerMs, lines queued one at a time go out in one write; flush and close do not wait for the linger", () =>
+  withTmp(async (dir) => {
+    const path = join(dir, "l.ndjson");
+    const out = new AsyncAppender(path, { lingerMs: 60_000 });
+    // FileHandle is not exported: count writes on its prototype
+    const probe = await open(join(dir, "probe"), "w");
+    const FileHandle = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown };
+    await probe.close();
+    const write = FileHandle.write;
+    let writes = 0;
+    FileHandle.write = function (this: unknown, ...a: unknown[]) {
+      writes++;
+      return write.apply(this, a);
+    };
+    try {
+      for (let i = 0; i < 5; i++) {
+        out.writeLine(`line ${i}`);
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.equal(writes, 0, "nothing written within the linger");
+      await out.flush();
+      assert.equal(writes, 1, "five lines, one write");
+      assert.equal(await readFile(path, "utf8"), "line 0\nline 1\nline 2\nline 3\nline 4\n");
+      out.writeLine("last");
+      await out.close();
+      assert.equal(await readFile(path, "utf8"), "line 0\nline 1\nline 2\nline 3\nline 4\nlast\n");
+    } finally {
+      FileHandle.write = write;
+    }
   }));
