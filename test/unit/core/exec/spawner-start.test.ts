@@ -4,7 +4,7 @@
  * by process group work as with `start`. Real processes (sh, bash on a real pty).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { AcpThreadsError } from "../../../../src/core/errors";
@@ -13,19 +13,12 @@ import { setTerminalLauncher } from "../../../../src/core/platform/launcher";
 import { loadPty, setPtySpawner } from "../../../../src/core/platform/pty";
 import { SpawnerLauncher } from "../../../../src/core/platform/spawner-client";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { parentPid } from "../../../fixtures/agent-env/procs";
 import { pidAlive, waitForOutput, waitUntil, withRegistry } from "./helpers";
 
 const SPAWNER_JS = join(repoRoot(), "dist", "spawner.js");
 const posix = process.platform !== "win32";
 const GUARD_MS = 60_000; // a hang guard on a loaded machine, not a timing assertion
-
-/** The parent pid from /proc (Linux); undefined elsewhere. */
-function parentOf(pid: number): number | undefined {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return undefined;
-  const text = readFileSync(stat, "utf8");
-  return Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]);
-}
 
 async function withSpawner(fn: (registry: ExecRegistry, dir: string, spawner: SpawnerLauncher) => Promise<void>) {
   const spawner = new SpawnerLauncher({ script: SPAWNER_JS });
@@ -42,7 +35,7 @@ async function withSpawner(fn: (registry: ExecRegistry, dir: string, spawner: Sp
 
 function assertSpawnerChild(pid: number, spawner: SpawnerLauncher): void {
   assert.ok(pid > 0 && spawner.spawnerPid! > 0);
-  const parent = parentOf(pid);
+  const parent = parentPid(pid);
   if (parent !== undefined) assert.equal(parent, spawner.spawnerPid, "forked by the spawner, not by this process");
   assert.notEqual(parent, process.pid);
 }
