@@ -7,12 +7,22 @@
  * stdio, own group), and waits for its exit. Prints, per path, the time `launch()` held the thread (median, p95,
  * max), the event-loop delay while the processes ran (p99, max), the time to exit, and the ratios against the
  * direct path measured in the same run; then the same for node-pty terminals, direct against through the spawner
- * (`spawnPty`: one socket and one message here). No asserts.
+ * (`spawnPty`: one socket and one message here). Then the exec runs and the edit ledger's git calls (#24): an exec
+ * run started with `start` (forks here) against `startAsync` with the spawner installed, on pipes and on a pty,
+ * and the ledger's `indexEntries` (a git ls-files) with the command runner here against the spawner's: per start,
+ * the time the call held the thread before returning, the longest block of the thread from the call to the run's
+ * exit (the call or the event-loop delay's max), and the thread's busy time in all (event-loop utilization) over
+ * that span. No asserts.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { join } from "node:path";
-import { loadPty } from "../src/core/platform/pty";
-import { directLauncher, type Launcher } from "../src/core/platform/launcher";
+import { ExecRegistry } from "../src/core/exec";
+import { indexEntries } from "../src/core/ledger/git-plumbing";
+import { loadPty, setPtySpawner } from "../src/core/platform/pty";
+import { directLauncher, setTerminalLauncher, type Launcher } from "../src/core/platform/launcher";
+import { setCommandRunner } from "../src/core/platform/run-to-end";
 import { SpawnerLauncher } from "../src/core/platform/spawner-client";
 
 const arg = (name: string, dflt: number) => {
@@ -95,6 +105,74 @@ async function measurePty(spawner?: SpawnerLauncher): Promise<PtyFigures | undef
   return { median: pct(held, 0.5), p95: pct(held, 0.95), max: Math.max(...held) };
 }
 
+interface StartFigures {
+  held: number[];
+  busy: number[];
+  longest: number[];
+}
+
+/** Per start: how long `start()` held the thread before returning, and the thread's busy time until `done`. */
+async function measureStarts(start: () => Promise<unknown> | unknown, done: (s: unknown) => Promise<unknown>) {
+  const fig: StartFigures = { held: [], busy: [], longest: [] };
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  for (let i = 0; i < N; i++) {
+    loop.reset();
+    const elu = performance.eventLoopUtilization();
+    const t0 = performance.now();
+    const started = start();
+    fig.held.push(performance.now() - t0);
+    await done(await started);
+    fig.busy.push(performance.eventLoopUtilization(elu).active);
+    fig.longest.push(Math.max(fig.held[i]!, loop.max / 1e6));
+  }
+  loop.disable();
+  return fig;
+}
+
+const stats = (xs: number[]) =>
+  `median ${f(pct(xs, 0.5))} ms, p95 ${f(pct(xs, 0.95))} ms, max ${f(Math.max(...xs))} ms`;
+
+/** Exec runs (`start` here against `startAsync` through the spawner) and the ledger's git ls-files. */
+async function measureRunsAndLedger(spawner: SpawnerLauncher): Promise<void> {
+  const execDir = mkdtempSync(join(tmpdir(), "acp-bench-exec-"));
+  const registry = new ExecRegistry({ execDir, sweepIntervalMs: 0 });
+  const repo = join(__dirname, "..", "..");
+  const exited = (run: unknown) => (run as { exited: Promise<unknown> }).exited;
+  const rows: [string, StartFigures][] = [];
+  const withSpawner = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const undo = [
+      setTerminalLauncher(spawner),
+      setPtySpawner((...a) => spawner.spawnPty(...a)),
+      setCommandRunner((req) => spawner.run(req)),
+    ];
+    try {
+      return await fn();
+    } finally {
+      for (const u of undo.reverse()) u();
+    }
+  };
+  const hasPty = !!loadPty();
+  for (const pty of hasPty ? [false, true] : [false]) {
+    const opts = { command: "/bin/sh", args: ["-c", "exit 0"], cwd: "/", pty };
+    const kind = pty ? "pty" : "pipes";
+    rows.push([`exec ${kind} start() direct`, await measureStarts(() => registry.start(opts), exited)]);
+    rows.push([
+      `exec ${kind} startAsync() spawner`,
+      await withSpawner(() => measureStarts(() => registry.startAsync(opts), exited)),
+    ]);
+  }
+  const settled = async () => {};
+  rows.push(["ledger git ls-files direct", await measureStarts(() => indexEntries(repo), settled)]);
+  rows.push(["ledger git ls-files spawner", await withSpawner(() => measureStarts(() => indexEntries(repo), settled))]);
+  registry.dispose();
+  rmSync(execDir, { recursive: true, force: true });
+  for (const [name, x] of rows)
+    console.log(
+      `${name.padEnd(32)} call held the thread: ${stats(x.held)}; longest block until done: ${stats(x.longest)}; busy until done: ${stats(x.busy)}`,
+    );
+}
+
 async function main(): Promise<void> {
   growHeap(MB);
   global.gc?.();
@@ -110,7 +188,6 @@ async function main(): Promise<void> {
   const viaSpawner = await measure(spawner);
   const ptyDirect = await measurePty();
   const ptySpawner = await measurePty(spawner);
-  spawner.dispose();
   const row = (name: string, x: Figures) =>
     `${name.padEnd(8)} launch() held the thread: median ${f(x.launchMedian)} ms, p95 ${f(x.launchP95)} ms, max ${f(x.launchMax)} ms; event-loop delay p99 ${f(x.loopP99)} ms, max ${f(x.loopMax)} ms; to exit: median ${f(x.exitMedian)} ms`;
   console.log(row("direct", direct));
@@ -127,6 +204,8 @@ async function main(): Promise<void> {
   console.log(
     `spawner/direct: launch() median ${f(viaSpawner.launchMedian / direct.launchMedian)}x, p95 ${f(viaSpawner.launchP95 / direct.launchP95)}x; loop p99 ${f(viaSpawner.loopP99 / direct.loopP99)}x; to exit ${f(viaSpawner.exitMedian / direct.exitMedian)}x`,
   );
+  await measureRunsAndLedger(spawner);
+  spawner.dispose();
 }
 
 main().then(

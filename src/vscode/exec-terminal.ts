@@ -29,7 +29,7 @@ export async function startExec(
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
   await hub.exec.prepare(cwd);
-  const run = hub.exec.start({
+  const run = await hub.exec.startAsync({
     command: expanded.command,
     args: expanded.args,
     cwd,

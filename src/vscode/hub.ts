@@ -105,7 +105,7 @@ export class Hub implements vscode.Disposable {
   /** The ACP Registry: installed agents (listed like presets), installs, updates (#22). */
   readonly registry: RegistryService;
   readonly layout;
-  /** Forks agents (and the session start's git facts) off the host's thread: the spawner (#24). */
+  /** Forks agents, terminals, exec runs and git calls (session facts, the edit ledger) off the host's thread: the spawner (#24). */
   readonly launcher: Launcher & { dispose(): void };
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts) => {

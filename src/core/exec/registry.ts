@@ -21,7 +21,7 @@ import {
   toRunInfo,
   writeRunState,
 } from "./run-state";
-import { spawnProcess } from "./spawn-process";
+import { spawnProcess, spawnProcessAsync, type SpawnedProcess } from "./spawn-process";
 import {
   DEFAULT_HEAD_BYTES,
   DEFAULT_KILL_GRACE_MS,
@@ -65,6 +65,8 @@ export class ExecRegistry implements Disposable {
     recorder?: ExecRecorder;
   };
   readonly #runs = new Map<string, ExecRun>();
+  /** Ids of `startAsync` calls waiting for their pid. */
+  readonly #starting = new Set<string>();
   readonly #onDidStart = new Emitter<ExecRun>();
   readonly #onDidExit = new Emitter<RunInfo>();
   readonly #sweepTimer: NodeJS.Timeout | undefined;
@@ -99,17 +101,39 @@ export class ExecRegistry implements Disposable {
     return this.#ttl();
   }
 
-  /** Starts a run. Throws `AcpThreadsError` (agent_not_found, usage) when it cannot start. */
+  /** Starts a run from this thread (the CLI). Throws `AcpThreadsError` (agent_not_found, usage) when it cannot start. */
   start(options: ExecStartOptions): ExecRun {
+    const { id, env } = this.#admit(options);
+    return this.#register(id, options, env, spawnProcess({ ...options, env, pty: options.pty ?? false }));
+  }
+
+  /**
+   * `start` whose fork happens off this thread (#24): through the launcher seams, which the extension host points
+   * at its spawner. Resolves once the run's pid is known; rejects like `start` throws.
+   */
+  async startAsync(options: ExecStartOptions): Promise<ExecRun> {
+    const { id, env } = this.#admit(options);
+    this.#starting.add(id);
+    try {
+      return this.#register(id, options, env, await spawnProcessAsync({ ...options, env, pty: options.pty ?? false }));
+    } finally {
+      this.#starting.delete(id);
+    }
+  }
+
+  /** Checks a start's id (given or new) and makes the exec dir; the env the run gets. */
+  #admit(options: ExecStartOptions): { id: string; env: NodeJS.ProcessEnv } {
     mkdirSync(this.execDir, { recursive: true, mode: 0o700 });
     this.sweep();
     const id = options.id ?? newRunId();
     // Ids become file names: never let one reach outside execDir.
     if (!RUN_ID_RE.test(id)) throw new AcpThreadsError("usage", `invalid exec run id '${id}'`);
-    if (this.#runs.has(id) || readRunState(this.execDir, id))
+    if (this.#runs.has(id) || this.#starting.has(id) || readRunState(this.execDir, id))
       throw new AcpThreadsError("usage", `exec run ${id} exists`);
-    const env = options.env ?? process.env;
-    const proc = spawnProcess({ ...options, env, pty: options.pty ?? false });
+    return { id, env: options.env ?? process.env };
+  }
+
+  #register(id: string, options: ExecStartOptions, env: NodeJS.ProcessEnv, proc: SpawnedProcess): ExecRun {
     const now = new Date().toISOString();
     const state: RunState = {
       version: 1,

@@ -9,8 +9,11 @@ import { statSync } from "node:fs";
 import { AcpThreadsError } from "../errors";
 import { findExecutable } from "../platform/executables";
 import { groupSpawnOptions } from "../platform/process-tree";
-import { withPty } from "../platform/pty";
+import type { Readable, Writable } from "node:stream";
+import { terminalLauncher, type LaunchExit, type Launched } from "../platform/launcher";
+import { withPty, withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
+import { background } from "../util/unexpected";
 import { signalName } from "./proc";
 import { DEFAULT_PTY_COLS, DEFAULT_PTY_ROWS } from "./types";
 
@@ -61,33 +64,78 @@ export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: str
   );
 }
 
-export function spawnProcess(options: SpawnOptions): SpawnedProcess {
+function programFor(options: SpawnOptions): Launch {
   try {
     if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
   } catch {
     throw new AcpThreadsError("usage", `working directory does not exist: ${options.cwd}`);
   }
-  const launch = launchProgram(resolveCommand(options.command, options.env, options.cwd), options.args, {
+  return launchProgram(resolveCommand(options.command, options.env, options.cwd), options.args, {
     env: options.env,
   });
+}
+
+/** Starts the process from this thread (node-pty's forkpty or child_process): the CLI. */
+export function spawnProcess(options: SpawnOptions): SpawnedProcess {
+  const launch = programFor(options);
   return (options.pty && spawnPty(launch, options)) || spawnPipes(launch, options);
 }
 
+/**
+ * Starts the process through the launcher seams (#24): the extension host's spawner forks it, so its thread only
+ * sends a message; without a spawner installed, the same as `spawnProcess`. Resolves once the pid is known.
+ */
+export async function spawnProcessAsync(options: SpawnOptions): Promise<SpawnedProcess> {
+  const launch = programFor(options);
+  const term = options.pty ? withPtyHandle(launch.file, ptyArgs(launch), ptyOptions(options), (t) => t) : undefined;
+  if (term) {
+    const pid = await term.started;
+    if (pid === undefined) throw new AcpThreadsError("agent_exited", `could not start ${options.command}`);
+    return ptyProcess(term, pid);
+  }
+  const child = terminalLauncher().launch({
+    file: launch.file,
+    args: launch.args,
+    cwd: options.cwd,
+    env: options.env,
+    verbatim: launch.verbatim,
+  });
+  const pid = await child.started;
+  if (pid === undefined) {
+    const { error } = await child.exit;
+    throw new AcpThreadsError("agent_exited", `could not start ${options.command}: ${error?.message ?? "no pid"}`);
+  }
+  return launchedProcess(child, pid, options);
+}
+
+function ptyOptions(options: SpawnOptions) {
+  return {
+    name: options.env.TERM ?? "xterm-256color",
+    cols: options.cols ?? DEFAULT_PTY_COLS,
+    rows: options.rows ?? DEFAULT_PTY_ROWS,
+    cwd: options.cwd,
+    env: stringEnv(options.env),
+  };
+}
+
 function spawnPty(launch: Launch, options: SpawnOptions): SpawnedProcess | undefined {
-  const term = withPty((nodePty) =>
-    nodePty.spawn(launch.file, ptyArgs(launch), {
-      name: options.env.TERM ?? "xterm-256color",
-      cols: options.cols ?? DEFAULT_PTY_COLS,
-      rows: options.rows ?? DEFAULT_PTY_ROWS,
-      cwd: options.cwd,
-      env: stringEnv(options.env),
-    }),
-  );
-  if (!term) return undefined;
+  const term = withPty((nodePty) => nodePty.spawn(launch.file, ptyArgs(launch), ptyOptions(options)));
+  return term && ptyProcess(term, term.pid);
+}
+
+/** The part of a terminal (node-pty's IPty, or the spawner's PtyHandle) a run uses. */
+interface Terminal {
+  onData(listener: (data: string) => void): unknown;
+  onExit(listener: (exit: { exitCode: number; signal?: number }) => void): unknown;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+}
+
+function ptyProcess(term: Terminal, pid: number): SpawnedProcess {
   let lastDataAt = 0;
   term.onData(() => (lastDataAt = Date.now()));
   return {
-    pid: term.pid,
+    pid,
     pty: true,
     acceptsInput: true,
     onData: (listener) => void term.onData((text) => listener(Buffer.from(text, "utf8"), "pty")),
@@ -117,11 +165,30 @@ function spawnPipes(launch: Launch, options: SpawnOptions): SpawnedProcess {
     windowsVerbatimArguments: launch.verbatim,
     stdio: [options.closeStdin ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  const exit = new Promise<LaunchExit>((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  if (child.pid === undefined) throw new AcpThreadsError("agent_exited", `could not start ${options.command}`);
+  return pipeProcess({ stdin: child.stdin, stdout: child.stdout!, stderr: child.stderr!, exit }, child.pid);
+}
+
+/** A process the launcher started (its stdin is always a pipe: `closeStdin` ends it at once). */
+function launchedProcess(child: Launched, pid: number, options: SpawnOptions): SpawnedProcess {
+  if (options.closeStdin) child.stdin.end();
+  return pipeProcess({ ...child, stdin: options.closeStdin ? null : child.stdin }, pid);
+}
+
+function pipeProcess(
+  io: { stdin: Writable | null; stdout: Readable; stderr: Readable; exit: Promise<LaunchExit> },
+  pid: number,
+): SpawnedProcess {
+  const { stdin } = io;
   const dataListeners: Array<(chunk: Buffer, stream: "stdout" | "stderr") => void> = [];
   const exitListeners: Array<(exit: ProcessExit) => void> = [];
-  child.stdout!.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stdout")));
-  child.stderr!.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stderr")));
-  child.stdin?.on("error", () => {}); // EPIPE after the child exited is not our failure
+  io.stdout.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stdout")));
+  io.stderr.on("data", (chunk: Buffer) => dataListeners.forEach((l) => l(chunk, "stderr")));
+  stdin?.on("error", () => {}); // EPIPE after the child exited is not our failure
   let exited: ProcessExit | undefined;
   let finished = false;
   const finish = () => {
@@ -129,30 +196,35 @@ function spawnPipes(launch: Launch, options: SpawnOptions): SpawnedProcess {
     finished = true;
     exitListeners.forEach((l) => l(exited!));
   };
-  child.on("exit", (code, signal) => {
+  // Once the process exited and both outputs ended, so every byte has been delivered before the exit.
+  let open = 2;
+  const ended = () => --open === 0 && finish();
+  io.stdout.once("end", ended);
+  io.stderr.once("end", ended);
+  const reported = io.exit.then(({ code, signal, error }) => {
+    if (error) {
+      exited ??= { exitCode: 127, signal: null };
+      dataListeners.forEach((l) => l(Buffer.from(`acp-threads: ${error.message}\n`), "stderr"));
+      return finish();
+    }
     exited = { exitCode: code, signal: signal ?? null };
-    setTimeout(finish, DRAIN_AFTER_EXIT_MS).unref();
+    if (open === 0) finish();
+    else setTimeout(finish, DRAIN_AFTER_EXIT_MS).unref();
   });
-  child.on("close", () => finish());
-  child.on("error", (err) => {
-    exited ??= { exitCode: 127, signal: null };
-    dataListeners.forEach((l) => l(Buffer.from(`acp-threads: ${err.message}\n`), "stderr"));
-    finish();
-  });
-  if (child.pid === undefined) throw new AcpThreadsError("agent_exited", `could not start ${options.command}`);
+  background(reported, "reporting a run's exit");
   return {
-    pid: child.pid,
+    pid,
     pty: false,
-    acceptsInput: child.stdin !== null,
+    acceptsInput: stdin !== null,
     onData: (listener) => void dataListeners.push(listener),
     onExit: (listener) => void exitListeners.push(listener),
     write: (data) => {
-      if (!child.stdin || child.stdin.destroyed || child.stdin.writableEnded) {
+      if (!stdin || stdin.destroyed || stdin.writableEnded) {
         throw new AcpThreadsError("usage", "the run's stdin is closed");
       }
-      child.stdin.write(data);
+      stdin.write(data);
     },
-    endInput: () => child.stdin?.end(),
+    endInput: () => stdin?.end(),
     resize: () => {},
   };
 }

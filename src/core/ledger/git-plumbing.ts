@@ -2,28 +2,38 @@
  * The few git plumbing calls the ledger's workspace baseline uses, all read-only (`--no-optional-locks`: never
  * refreshes or rewrites the index). Paths come back `/`-separated and relative to the repository top.
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { terminalLauncher, type Launched } from "../platform/launcher";
+import { runCommand } from "../platform/run-to-end";
+import { background } from "../util/unexpected";
 
-const MAX_BUFFER = 512 * 1024 * 1024;
+/**
+ * The most output one call may give (stdout or stderr). Through the spawner it crosses a JSON channel as one
+ * string (a NUL, `-z`'s separator, grows to six characters there): 64 MiB stays far below V8's string limit and
+ * is hundreds of thousands of index entries.
+ */
+export const GIT_MAX_OUTPUT = 64 * 1024 * 1024;
 
-function git(cwd: string, args: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      ["--no-optional-locks", "-c", "core.quotepath=off", ...args],
-      { cwd, encoding: "buffer", maxBuffer: MAX_BUFFER, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`git ${args[0]} failed: ${stderr.toString().trim() || err.message}`));
-        else resolve(stdout);
-      },
-    );
+/**
+ * Runs one git call through the command runner (#24: the extension host's spawner forks it, so its thread does
+ * not; the CLI forks it itself). Resolves with stdout; rejects with git's stderr, or why it did not finish.
+ */
+async function git(cwd: string, args: string[]): Promise<string> {
+  const r = await runCommand({
+    file: "git",
+    args: ["--no-optional-locks", "-c", "core.quotepath=off", ...args],
+    cwd,
+    timeoutMs: 60_000,
+    maxBytes: GIT_MAX_OUTPUT,
   });
+  if (r.code === 0 && !r.error) return r.stdout;
+  const why = r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`);
+  throw new Error(`git ${args[0]} failed: ${r.stderr.trim() || why}`);
 }
 
-const zsplit = (buf: Buffer): string[] => buf.toString("utf8").split("\0").filter(Boolean);
+const zsplit = (out: string): string[] => out.split("\0").filter(Boolean);
 
 export interface RepoInfo {
   /** Absolute top of the working tree. */
@@ -36,7 +46,7 @@ export interface RepoInfo {
 export async function repoOf(cwd: string): Promise<RepoInfo | undefined> {
   let out: string[];
   try {
-    out = (await git(cwd, ["rev-parse", "--show-toplevel", "--git-path", "info/exclude"])).toString().split("\n");
+    out = (await git(cwd, ["rev-parse", "--show-toplevel", "--git-path", "info/exclude"])).split("\n");
   } catch {
     return undefined;
   }
@@ -45,7 +55,7 @@ export async function repoOf(cwd: string): Promise<RepoInfo | undefined> {
   const infoExclude = out[1]?.trim();
   let globalFile: string;
   try {
-    globalFile = (await git(cwd, ["config", "--path", "--get", "core.excludesFile"])).toString().trim();
+    globalFile = (await git(cwd, ["config", "--path", "--get", "core.excludesFile"])).trim();
   } catch {
     const xdg = process.env.XDG_CONFIG_HOME || join(process.env.HOME ?? homedir(), ".config");
     globalFile = join(xdg, "git", "ignore");
@@ -96,12 +106,13 @@ export async function worktreeChanges(cwd: string): Promise<{ modified: string[]
 
 /**
  * Blob contents by id from the repository's object database, through one long-lived `git cat-file --batch`
- * (a spawn per turn would cost more than the rest of the turn's bookkeeping). The process holds the event
- * loop only while a read is pending; it is started again if it dies.
+ * (a spawn per turn would cost more than the rest of the turn's bookkeeping), started by the launcher (the
+ * extension host's spawner, #24). The process holds the event loop only while a read is pending; it is started
+ * again if it dies.
  */
 export class BlobReader {
   readonly #cwd: string;
-  #child: ChildProcessWithoutNullStreams | undefined;
+  #child: Launched | undefined;
   #buf: Buffer = Buffer.alloc(0);
   readonly #waiting: ((content: Buffer | undefined) => void)[] = [];
 
@@ -117,30 +128,45 @@ export class BlobReader {
     const results = ids.map((id) =>
       new Promise<Buffer | undefined>((resolve) => this.#waiting.push(resolve)).then((b) => b && out.set(id, b)),
     );
-    this.#hold(true);
+    child.hold?.(true);
     child.stdin.write(ids.join("\n") + "\n");
     await Promise.all(results);
-    if (!this.#waiting.length) this.#hold(false);
+    if (!this.#waiting.length && this.#child === child) child.hold?.(false);
     return out;
   }
 
   dispose(): void {
-    this.#child?.kill();
+    const child = this.#child;
+    this.#child = undefined;
+    if (child) {
+      child.stdin.end(); // cat-file ends at EOF
+      if (child.pid !== undefined)
+        try {
+          process.kill(child.pid);
+        } catch {
+          // gone already
+        }
+    }
     this.#fail();
   }
 
-  #process(): ChildProcessWithoutNullStreams {
+  #process(): Launched {
     if (this.#child) return this.#child;
-    const child = spawn("git", ["cat-file", "--batch"], { cwd: this.#cwd, stdio: ["pipe", "pipe", "ignore"] as never });
+    const child = terminalLauncher().launch({
+      file: "git",
+      args: ["cat-file", "--batch"],
+      cwd: this.#cwd,
+      env: process.env,
+    });
     child.stdout.on("data", (d: Buffer) => this.#data(d));
+    child.stderr.resume();
     const gone = () => {
       if (this.#child !== child) return;
       this.#child = undefined;
       this.#fail();
     };
-    child.on("error", gone);
-    child.on("close", gone);
     child.stdin.on("error", gone);
+    background(child.exit.then(gone), "watching the ledger's git reader");
     this.#child = child;
     return child;
   }
@@ -167,14 +193,5 @@ export class BlobReader {
   #fail(): void {
     this.#buf = Buffer.alloc(0);
     for (const w of this.#waiting.splice(0)) w(undefined);
-  }
-
-  /** Keeps the event loop alive only while answers are awaited. */
-  #hold(on: boolean): void {
-    const c = this.#child;
-    if (!c) return;
-    for (const h of [c, c.stdout, c.stdin] as { ref(): void; unref(): void }[])
-      if (on) h.ref();
-      else h.unref();
   }
 }

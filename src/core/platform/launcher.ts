@@ -38,6 +38,11 @@ export interface Launched {
   readonly exit: Promise<LaunchExit>;
   /** True when the launcher itself ends the group if this process dies (no per-process guard needed). */
   readonly guarded: boolean;
+  /**
+   * Whether this process's event loop waits for the child (default: it does). Only the direct path has it: through
+   * the spawner the loop is held by the spawner's channel while a process it started runs.
+   */
+  hold?(on: boolean): void;
 }
 
 export interface Launcher {
@@ -71,13 +76,21 @@ export const directLauncher: Launcher = {
       stderr: child.stderr!,
       exit,
       guarded: false,
+      hold(on) {
+        for (const h of [child, child.stdout, child.stdin] as { ref(): void; unref(): void }[])
+          if (on) h.ref();
+          else h.unref();
+      },
     };
   },
 };
 
 const terminals = slot<Launcher>(directLauncher);
 
-/** Where plain-pipe terminals start (the extension host installs its spawner); returns how to put it back. */
+/**
+ * Where long-lived processes on plain pipes start — agent terminals, the ledger's `git cat-file --batch` — (the
+ * extension host installs its spawner); returns how to put it back.
+ */
 export const setTerminalLauncher = (next: Launcher): (() => void) => terminals.set(next);
 
 export const terminalLauncher = (): Launcher => terminals.get();

@@ -11,6 +11,12 @@ export interface RunRequest {
   input?: string;
   /** SIGTERM after this long (the result then carries the signal); default: none. */
   timeoutMs?: number;
+  /**
+   * Most bytes kept of stdout (and of stderr): past it the program is killed and the result carries an
+   * `EOUTPUTLIMIT` error (its output is cut there). Default: no limit. Through the spawner the output crosses its
+   * JSON channel as one string, so a caller that may read a lot sets a limit.
+   */
+  maxBytes?: number;
 }
 
 export interface RunResult {
@@ -22,17 +28,34 @@ export interface RunResult {
   error?: { message: string; code?: string };
 }
 
+export const OUTPUT_LIMIT_CODE = "EOUTPUTLIMIT";
+
 export function runToEnd(req: RunRequest): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const errOut: Buffer[] = [];
     let error: NodeJS.ErrnoException | undefined;
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => errOut.push(b));
+    const limit = req.maxBytes ?? Infinity;
+    const collect = (into: Buffer[], name: string) => {
+      let size = 0;
+      return (b: Buffer) => {
+        if (error) return;
+        if (size + b.length > limit) {
+          into.push(b.subarray(0, limit - size));
+          error = Object.assign(new Error(`${req.file}: ${name} exceeds ${limit} bytes`), { code: OUTPUT_LIMIT_CODE });
+          child.kill("SIGKILL");
+          return;
+        }
+        size += b.length;
+        into.push(b);
+      };
+    };
+    child.stdout.on("data", collect(out, "output"));
+    child.stderr.on("data", collect(errOut, "error output"));
     child.stdin.on("error", () => {});
     child.stdin.end(req.input ?? "");
-    child.once("error", (e) => (error = e));
+    child.once("error", (e) => (error ??= e));
     const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), req.timeoutMs);
     child.once("close", (code, signal) => {
       clearTimeout(timer);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { readHomeSettings } from "../../../src/core/store/home-settings";
 import { startExec } from "../../../src/vscode/exec-terminal";
+import { parentPid } from "../../fixtures/agent-env/procs";
 import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 
 describe("exec runs in a Pseudoterminal", () => {
@@ -14,6 +15,9 @@ describe("exec runs in a Pseudoterminal", () => {
       workspaceRoot(),
     );
     assert.ok(vscode.window.terminals.includes(terminal), "terminal is listed");
+    // #24: the run is forked by the spawner, never by the extension host's thread (Linux: the parent from /proc)
+    const parent = parentPid(run.info.pid!);
+    if (parent !== undefined) assert.notEqual(parent, process.pid, "the exec run's parent is the spawner");
     const nodes = await hub.tree.getChildren();
     const liveGroup = nodes.find((n) => n.type === "group" && n.id === "live");
     assert.ok(
