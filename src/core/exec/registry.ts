@@ -67,6 +67,8 @@ export class ExecRegistry implements Disposable {
   readonly #runs = new Map<string, ExecRun>();
   /** Ids of `startAsync` calls waiting for their pid. */
   readonly #starting = new Set<string>();
+  /** `shutdown(true)` ran: a start that was waiting for its pid is killed as soon as it has one. */
+  #killOnStart = false;
   readonly #onDidStart = new Emitter<ExecRun>();
   readonly #onDidExit = new Emitter<RunInfo>();
   readonly #sweepTimer: NodeJS.Timeout | undefined;
@@ -114,11 +116,17 @@ export class ExecRegistry implements Disposable {
   async startAsync(options: ExecStartOptions): Promise<ExecRun> {
     const { id, env } = this.#admit(options);
     this.#starting.add(id);
+    let run: ExecRun;
     try {
-      return this.#register(id, options, env, await spawnProcessAsync({ ...options, env, pty: options.pty ?? false }));
+      run = this.#register(id, options, env, await spawnProcessAsync({ ...options, env, pty: options.pty ?? false }));
     } finally {
       this.#starting.delete(id);
     }
+    if (this.#killOnStart) {
+      await run.kill();
+      throw new AcpThreadsError("usage", `exec run ${id} was stopped: the registry is shutting down`);
+    }
+    return run;
   }
 
   /** Checks a start's id (given or new) and makes the exec dir; the env the run gets. */
@@ -288,6 +296,7 @@ export class ExecRegistry implements Disposable {
   /** Stops the sweep timer; with `killRunning`, kills the runs this process owns (extension deactivation). */
   async shutdown(killRunning: boolean): Promise<void> {
     clearInterval(this.#sweepTimer);
+    this.#killOnStart ||= killRunning;
     if (killRunning) await Promise.all([...this.#runs.values()].filter((r) => r.running).map((r) => r.kill()));
   }
 

@@ -136,3 +136,16 @@ test("startAsync refuses like start: a missing command, a missing folder, a take
     ).exited;
   }),
 );
+
+test("a start still waiting for its pid when the registry shuts down is killed once it has one", { skip: !posix }, () =>
+  withSpawner(async (registry, dir) => {
+    const pending = registry.startAsync({ command: "sleep", args: ["100"], cwd: dir });
+    const shutdown = registry.shutdown(true);
+    await assert.rejects(pending, /shutting down/);
+    await shutdown;
+    const [run] = registry.list();
+    assert.ok(run, "the run is recorded");
+    assert.equal(run.status, "killed");
+    assert.equal(pidAlive(run.pid!), false, "its process is gone");
+  }),
+);
