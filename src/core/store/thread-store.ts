@@ -27,6 +27,13 @@ export interface ThreadRead {
   size: number;
 }
 
+/**
+ * When a thread's durability points (a metadata patch, a turn's end) reach the disk: "now" fsyncs before the call
+ * returns (the CLI); "soon" writes at once and hands the fsync to the thread pool (the extension host, whose
+ * thread must not wait on the disk every turn). See JsonlWriter for the contract.
+ */
+export type Durability = "now" | "soon";
+
 /** A thread open for writing (the store keeps at most one per thread in this process). */
 export class ThreadHandle {
   readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
@@ -34,6 +41,7 @@ export class ThreadHandle {
     readonly threadId: string,
     readonly writer: JsonlWriter,
     private readonly onClose: () => void,
+    readonly durability: Durability = "now",
   ) {}
   get path(): string {
     return this.writer.path;
@@ -51,10 +59,10 @@ export class ThreadHandle {
   appendMany(inputs: RecordInput[]): ThreadRecord[] {
     return this.writer.appendMany(inputs);
   }
-  /** Writes a meta_patch record and makes it durable. */
+  /** Writes a meta_patch record and makes it durable (at once or soon: `durability`). */
   patch(patch: MetadataPatch): ThreadRecord {
     const rec = this.writer.append({ kind: "meta_patch", patch });
-    this.writer.sync();
+    this.checkpoint();
     for (const fn of this.#patchListeners) fn(patch);
     return rec;
   }
@@ -62,6 +70,11 @@ export class ThreadHandle {
   onPatch(fn: (patch: MetadataPatch) => void): () => void {
     this.#patchListeners.add(fn);
     return () => this.#patchListeners.delete(fn);
+  }
+  /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
+  checkpoint(): void {
+    if (this.durability === "soon") this.writer.syncSoon();
+    else this.writer.sync();
   }
   sync(): void {
     this.writer.sync();
@@ -76,6 +89,7 @@ export class ThreadHandle {
 export class ThreadStore {
   readonly layout: HomeLayout;
   readonly #logger: Logger;
+  readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
   readonly #changed = new Emitter<string>();
   /**
@@ -86,10 +100,11 @@ export class ThreadStore {
 
   constructor(
     readonly home: string,
-    opts: { logger?: Logger } = {},
+    opts: { logger?: Logger; durability?: Durability } = {},
   ) {
     this.layout = homeLayout(home);
     this.#logger = opts.logger ?? nullLogger;
+    this.#durability = opts.durability ?? "now";
   }
 
   get threadsDir(): string {
@@ -320,10 +335,15 @@ export class ThreadStore {
   }
 
   #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
-    const handle = new ThreadHandle(threadId, writer, () => {
-      if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
-      this.#changed.fire(threadId);
-    });
+    const handle = new ThreadHandle(
+      threadId,
+      writer,
+      () => {
+        if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+        this.#changed.fire(threadId);
+      },
+      this.#durability,
+    );
     this.#open.set(threadId, handle);
     return handle;
   }
