@@ -27,11 +27,11 @@ const queues = new Map<string, Promise<void>>();
 /** Appends `text` (whole lines) to `path` under its lock; resolves once it is durable. */
 export function appendLocked(path: string, text: string, opts: LockedAppendOptions = {}): Promise<void> {
   const run = (queues.get(path) ?? Promise.resolve()).then(() => appendOnce(path, text, opts));
-  const tail = run.catch(() => undefined);
-  queues.set(path, tail);
-  void tail.then(() => {
-    if (queues.get(path) === tail) queues.delete(path);
-  });
+  const forget = () => {
+    if (queues.get(path) === done) queues.delete(path);
+  };
+  const done = run.then(forget, forget);
+  queues.set(path, done);
   return run;
 }
 
