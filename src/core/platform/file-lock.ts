@@ -38,8 +38,12 @@ export type { LockHolder } from "./file-lock-io";
 export type LockInfo = LockHolder;
 
 export type LockAttempt = { ok: true; release: () => void } | { ok: false; holder: LockHolder };
-/** A lock taken without blocking the caller's thread; its release does not block either. */
-export type AsyncLockAttempt = { ok: true; release: () => Promise<void> } | { ok: false; holder: LockHolder };
+/**
+ * A lock taken without blocking the caller's thread; `release` does not block either, `releaseSync` (a look and an
+ * unlink, no fsync) is for an owner whose close is synchronous (JsonlWriter). Either releases once.
+ */
+export type AsyncLockAttempt =
+  { ok: true; release: () => Promise<void>; releaseSync: () => void } | { ok: false; holder: LockHolder };
 
 /** An unreadable lock younger than this may be an older version's writer between create and write. */
 export const UNREADABLE_GRACE_MS = 30_000;
@@ -116,16 +120,16 @@ export async function liveWriterAsync(file: string): Promise<LockHolder | undefi
 export function tryAcquireLock(file: string, opts: { label?: string } = {}): LockAttempt {
   const got = runSync(acquireSteps(file, opts.label ?? defaultLabel), execLockSync);
   if (!got.ok) return got;
-  const release = releaser(file, got.token, (steps) => runSync(steps, execLockSync));
-  return { ok: true, release: () => release() };
+  const release = releasers(file, got.token);
+  return { ok: true, release: () => void release.sync() };
 }
 
 /** `tryAcquireLock` without a synchronous file call: the same protocol, its steps run on libuv's thread pool. */
 export async function tryAcquireLockAsync(file: string, opts: { label?: string } = {}): Promise<AsyncLockAttempt> {
   const got = await runAsync(acquireSteps(file, opts.label ?? defaultLabel), execLockAsync);
   if (!got.ok) return got;
-  const release = releaser(file, got.token, (steps) => runAsync(steps, execLockAsync));
-  return { ok: true, release: async () => release() };
+  const release = releasers(file, got.token);
+  return { ok: true, release: async () => void (await release.async()), releaseSync: () => void release.sync() };
 }
 
 type Acquired = { ok: true; token: string } | { ok: false; holder: LockHolder };
@@ -264,18 +268,28 @@ const newToken = () =>
 
 const safe = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, "_");
 
-/** The release of a lock we hold, run by `run` (sync or async); a second call does nothing. */
-function releaser<R>(file: string, token: string, run: (steps: Steps<LockOp, void>) => R): () => R | undefined {
+/** The release of a lock we hold, run synchronously or not; the first call of either does it, later ones nothing. */
+function releasers(file: string, token: string) {
   let released = false;
-  return () => {
-    if (released) return undefined;
-    released = true;
-    heldHere.delete(token);
-    return run(releaseSteps(file, token));
+  const once =
+    <R>(run: (steps: Steps<LockOp, void>) => R) =>
+    (): R | undefined => {
+      if (released) return undefined;
+      released = true;
+      return run(releaseSteps(file, token));
+    };
+  return {
+    sync: once((steps) => runSync(steps, execLockSync)),
+    async: once((steps) => runAsync(steps, execLockAsync)),
   };
 }
 
 function* releaseSteps(file: string, token: string): Steps<LockOp, void> {
-  // only our own lock: a holder that is alive is never taken over, so nobody replaced it
-  if ((yield* lookStep(lockPathFor(file)))?.id === token) yield* rmStep(lockPathFor(file));
+  try {
+    // only our own lock: a holder that is alive is never taken over, so nobody replaced it
+    if ((yield* lookStep(lockPathFor(file)))?.id === token) yield* rmStep(lockPathFor(file));
+  } finally {
+    // ours until it is gone: an acquirer of this thread that looks in between (async) sees it held, not stale
+    heldHere.delete(token);
+  }
 }

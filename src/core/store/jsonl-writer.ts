@@ -10,11 +10,29 @@
  * covers everything written until it starts. `close()` fsyncs itself; an fsync still in flight keeps the fd open
  * until it ends, so no fsync ever runs on a closed (or reused) fd number.
  */
-import { chmodSync, close, closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  close,
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  open,
+  openSync,
+  writeSync,
+} from "node:fs";
+import { fstat } from "node:fs";
+import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { promisify } from "node:util";
 import { nullLogger, type Logger } from "../log";
-import { acquireLock } from "./file-lock";
-import { repairTornTail } from "./torn-tail";
+import { acquireLock, lockedError, tryAcquireLockAsync } from "./file-lock";
+import { repairTornTail, repairTornTailAsync } from "./torn-tail";
+
+const openAsync = promisify(open);
+const fstatAsync = promisify(fstat);
+const closeAsync = promisify(close);
 import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "../model/records";
 
 export interface JsonlWriterOptions {
@@ -57,6 +75,28 @@ export class JsonlWriter {
       return new JsonlWriter(path, fd, release, size, logger);
     } catch (err) {
       release();
+      throw err;
+    }
+  }
+
+  /**
+   * `open` without a synchronous file call (a session's new thread on the extension host): the lock, the open and
+   * the torn-tail check run on the thread pool. Writes and `close()` stay synchronous, as for `open`.
+   */
+  static async openAsync(path: string, opts: JsonlWriterOptions = {}): Promise<JsonlWriter> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const lock = await tryAcquireLockAsync(path);
+    if (!lock.ok) throw lockedError(path, lock.holder);
+    let fd: number | undefined;
+    try {
+      fd = await openAsync(path, opts.create === false ? "r+" : "a+", 0o600);
+      await chmod(path, 0o600);
+      const logger = opts.logger ?? nullLogger;
+      const size = await repairTornTailAsync(fd, (await fstatAsync(fd)).size, path, logger);
+      return new JsonlWriter(path, fd, lock.releaseSync, size, logger);
+    } catch (err) {
+      if (fd !== undefined) await closeAsync(fd).catch(() => undefined);
+      await lock.release();
       throw err;
     }
   }

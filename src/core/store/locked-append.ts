@@ -42,7 +42,7 @@ async function appendOnce(path: string, text: string, opts: LockedAppendOptions)
     const fh = await open(path, "a+", 0o600);
     try {
       await fh.chmod(0o600);
-      const size = await repairTornTailAsync(fh, (await fh.stat()).size, path, opts.logger ?? nullLogger);
+      const size = await repairTornTailAsync(fh.fd, (await fh.stat()).size, path, opts.logger ?? nullLogger);
       const buf = Buffer.from(text, "utf8");
       let off = 0;
       while (off < buf.length) off += (await fh.write(buf, off, buf.length - off, size + off)).bytesWritten;

@@ -4,6 +4,7 @@
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
@@ -125,15 +126,33 @@ export class ThreadStore {
     return isThreadId(threadId) && existsSync(this.pathFor(threadId));
   }
 
-  /** Creates a thread, writes its `thread_start` record durably and returns it open for writing. */
+  /** Creates a thread, writes its `thread_start` record durably (at once or soon: `durability`), returns it open. */
   create(input: CreateThreadInput, now: Date = new Date()): ThreadHandle {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
-    if (existsSync(path)) throw new AcpThreadsError("usage", `thread ${threadId} already exists`);
-    const handle = this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger }));
+    if (existsSync(path)) throw alreadyExists(threadId);
+    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }));
+  }
+
+  /** `create` without a synchronous file call for the lock and the open (a session starting on the extension host). */
+  async createAsync(input: CreateThreadInput, now: Date = new Date()): Promise<ThreadHandle> {
+    const threadId = input.threadId ?? newThreadId(now.getTime());
+    const path = this.pathFor(threadId);
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw alreadyExists(threadId);
+    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }));
+  }
+
+  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter): ThreadHandle {
+    const handle = this.#wrap(threadId, writer);
     const { threadId: _ignored, ...rest } = input;
     handle.writer.append({ v: 1, ts: now.toISOString(), kind: "thread_start", threadId, ...rest });
-    handle.sync();
+    handle.checkpoint();
     return handle;
   }
 
@@ -365,3 +384,5 @@ export class ThreadStore {
     return path;
   }
 }
+
+const alreadyExists = (threadId: string) => new AcpThreadsError("usage", `thread ${threadId} already exists`);

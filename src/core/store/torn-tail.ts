@@ -3,8 +3,8 @@
  * garbage. Written once as steps (core/util/steps.ts): JsonlWriter runs them with synchronous calls on its fd, the
  * locked async append (locked-append.ts) through a FileHandle.
  */
-import type { FileHandle } from "node:fs/promises";
-import { ftruncateSync, readSync } from "node:fs";
+import { ftruncate, ftruncateSync, read, readSync } from "node:fs";
+import { promisify } from "node:util";
 import type { Logger } from "../log";
 import { runAsync, runSync, step, type Steps } from "../util/steps";
 
@@ -44,10 +44,14 @@ export function repairTornTail(fd: number, size: number, path: string, logger: L
   });
 }
 
-export function repairTornTailAsync(fh: FileHandle, size: number, path: string, logger: Logger): Promise<number> {
+const readAsync = promisify(read);
+const ftruncateAsync = promisify(ftruncate);
+
+/** `repairTornTail` with its reads and the truncate on the thread pool. */
+export function repairTornTailAsync(fd: number, size: number, path: string, logger: Logger): Promise<number> {
   return runAsync(tornTailSteps(size, path, logger), async (op) => {
-    if (op.kind === "truncate") return fh.truncate(op.len);
+    if (op.kind === "truncate") return ftruncateAsync(fd, op.len);
     const buf = Buffer.allocUnsafe(op.len);
-    return buf.subarray(0, (await fh.read(buf, 0, op.len, op.pos)).bytesRead);
+    return buf.subarray(0, (await readAsync(fd, buf, 0, op.len, op.pos)).bytesRead);
   });
 }

@@ -101,9 +101,10 @@ test("close() while an fsync is in flight: durable at once, the lock is free, th
   ));
 
 /** A live turn through a store of `durability`: the fs calls made on the caller's thread during it. */
-function turn(dir: string, durability: Durability, calls: string[]) {
+async function turn(dir: string, durability: Durability, calls: string[]) {
   const store = new ThreadStore(join(dir, durability), { durability });
   const h = store.create(startInput(dir));
+  await h.writer.durable(); // the thread_start record's fsync (on the thread pool with "soon") is over
   const lt = new LiveThread(h, store.readPath(h.path).metadata, { flushMs: 0 });
   calls.length = 0;
   lt.beginTurn("hello");
@@ -116,7 +117,7 @@ function turn(dir: string, durability: Durability, calls: string[]) {
 test('durability "soon" (the extension host): a turn begins and ends without an fsync on the caller\'s thread', () =>
   withTmp((dir) =>
     watchingFs(async (calls) => {
-      const { store, h, lt, during } = turn(dir, "soon", calls);
+      const { store, h, lt, during } = await turn(dir, "soon", calls);
       assert.deepEqual(
         during.filter((c) => c.startsWith("fsyncSync")),
         [],
@@ -135,13 +136,39 @@ test('durability "soon" (the extension host): a turn begins and ends without an 
 
 test('durability "now" (the default, the CLI): the turn\'s patches are fsynced before the calls return', () =>
   withTmp((dir) =>
-    watchingFs((calls) => {
-      const { lt, during } = turn(dir, "now", calls);
+    watchingFs(async (calls) => {
+      const { lt, during } = await turn(dir, "now", calls);
       assert.ok(during.filter((c) => c.startsWith("fsyncSync")).length >= 2, during.join(", "));
       assert.deepEqual(
         during.filter((c) => c.startsWith("fsync ")),
         [],
       );
       lt.close();
+    }),
+  ));
+
+test("createAsync (a session's new thread on the host): the lock and the open off the thread; same refusals as create", () =>
+  withTmp((dir) =>
+    watchingFs(async (calls) => {
+      const store = new ThreadStore(join(dir, "home"), { durability: "soon" });
+      const h = await store.createAsync(startInput(dir, { title: "async" }));
+      assert.deepEqual(
+        calls.filter((c) => c.startsWith("fsyncSync")),
+        [],
+        "no fsync on the caller's thread",
+      );
+      assert.equal(liveWriter(h.path)?.pid, process.pid, "the writer's lock is held");
+      assert.equal(store.handleOf(h.threadId), h);
+      h.append(message(1));
+      await assert.rejects(store.createAsync(startInput(dir, { threadId: h.threadId })), /already exists/);
+      h.close();
+      assert.equal(liveWriter(h.path), undefined, "close releases the lock");
+      const read = store.read(h.threadId);
+      assert.deepEqual(
+        [read.metadata.title, read.records.map((r) => r.kind)],
+        ["async", ["thread_start", "agent_message"]],
+      );
+      const reopened = store.open(h.threadId); // released at once: the same process opens it again
+      reopened.close();
     }),
   ));
