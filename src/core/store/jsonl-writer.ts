@@ -18,22 +18,22 @@ import {
   fsync,
   fsyncSync,
   mkdirSync,
+  fstat,
   open,
   openSync,
   writeSync,
 } from "node:fs";
-import { fstat } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { nullLogger, type Logger } from "../log";
 import { acquireLock, lockedError, tryAcquireLockAsync } from "./file-lock";
 import { repairTornTail, repairTornTailAsync } from "./torn-tail";
+import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "../model/records";
 
 const openAsync = promisify(open);
 const fstatAsync = promisify(fstat);
 const closeAsync = promisify(close);
-import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "../model/records";
 
 export interface JsonlWriterOptions {
   logger?: Logger;
