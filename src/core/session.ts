@@ -109,7 +109,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     try {
       const info = await untilAborted(runtime.ensureSession(), signal);
       let live: LiveThread;
-      ({ live, handle } = recordNewThread(opts, threadId, info, runtime, await repo));
+      ({ live, handle } = await recordNewThread(opts, threadId, info, runtime, await repo));
       const session = new ThreadSession(opts, runtime, live, info.sessionId);
       session.#info = info;
       releaseBaseline(baseline);

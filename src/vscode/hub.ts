@@ -125,7 +125,8 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
-    this.threads = new ThreadStore(home, { logger: this.log.logger });
+    // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
+    this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
     this.past = this.#owned.add(
       new PastThreads(this.threads, this.log.logger, {
         catalogWorker: join(context.extensionPath, "dist", "catalog-worker.js"),

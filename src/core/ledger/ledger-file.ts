@@ -1,18 +1,18 @@
 /**
  * Reading and appending a thread's ledger file. Appends take the file's writer lock only for the append (open,
  * write the lines in one write, fsync, close), so the extension and the CLI can both add to a thread's ledger,
- * one at a time; a torn last line left by a crash is cut before new lines go on (see JsonlWriter).
+ * one at a time; a torn last line left by a crash is cut before new lines go on. The append makes no synchronous
+ * file call (store/locked-append.ts): the extension host's thread never waits for the lock or the fsync.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
-import { AcpThreadsError } from "../errors";
 import type { Logger } from "../log";
 import { readLinesFromBuffer, type ReadWarning } from "../store/jsonl-reader";
-import { JsonlWriter } from "../store/jsonl-writer";
+import { appendLocked } from "../store/locked-append";
 import { parseLedgerLine, stampLedger, type LedgerInput, type LedgerRecord } from "./records";
 
 const LOCK_WAIT_MS = 3000;
 
+/** Appends the records (stamped now, in call order with this process's other appends); resolves once durable. */
 export async function appendLedger(
   path: string,
   inputs: readonly LedgerInput[],
@@ -20,26 +20,8 @@ export async function appendLedger(
 ): Promise<LedgerRecord[]> {
   const records = inputs.map((i) => stampLedger(i));
   if (!records.length) return records;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    let writer: JsonlWriter;
-    try {
-      writer = JsonlWriter.open(path, { logger });
-    } catch (err) {
-      // another process is appending right now: its append is short, wait for it
-      if (err instanceof AcpThreadsError && err.code === "locked" && Date.now() < deadline) {
-        await sleep(20);
-        continue;
-      }
-      throw err;
-    }
-    try {
-      writer.appendValues(records);
-    } finally {
-      writer.close();
-    }
-    return records;
-  }
+  await appendLocked(path, records.map((r) => JSON.stringify(r) + "\n").join(""), { logger, waitMs: LOCK_WAIT_MS });
+  return records;
 }
 
 export interface LedgerRead {

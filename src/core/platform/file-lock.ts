@@ -13,48 +13,37 @@
  *
  * `tryAcquireLock` says who holds a busy lock; `acquireLock` throws AcpThreadsError("locked") with the holder in
  * `details.holder`; `waitForLock` resolves once the holder is gone. `setLockLabel` names this process's locks
- * ("VS Code window", "acp-threads run").
+ * ("VS Code window", "acp-threads run"). `tryAcquireLockAsync` is `tryAcquireLock` off the caller's thread (the
+ * extension host): the same protocol, written once as steps (`acquireSteps`) and run with sync or async file calls
+ * (file-lock-io.ts), so the CLI and a VS Code window exclude each other whichever way each took the lock.
  */
-import {
-  closeSync,
-  constants,
-  copyFileSync,
-  fstatSync,
-  fsyncSync,
-  linkSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { open } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
+import { runAsync, runSync, step, type Steps } from "../util/steps";
+import {
+  execLockAsync,
+  execLockSync,
+  look,
+  lookAsync,
+  type LinkResult,
+  type LockHolder,
+  type LockOp,
+  type Seen,
+} from "./file-lock-io";
 
-export interface LockHolder {
-  pid: number;
-  host: string;
-  /** What holds it, for people: "VS Code window", "acp-threads run". */
-  label: string;
-  /** ISO time the lock was taken. */
-  since: string;
-  /** Unique per acquisition; empty for a lock written by an older version. */
-  token: string;
-  /**
-   * When the holding process started (ms; the same in all its threads): a lock with our pid and our start was taken
-   * by this process, perhaps by another worker thread; another start means a previous process had our pid.
-   */
-  boot?: number;
-  /** A tag of the thread that took it (random per thread). */
-  thread?: string;
-}
+export type { LockHolder } from "./file-lock-io";
 
 /** @deprecated the older name of LockHolder */
 export type LockInfo = LockHolder;
 
 export type LockAttempt = { ok: true; release: () => void } | { ok: false; holder: LockHolder };
+/**
+ * A lock taken without blocking the caller's thread; `release` does not block either, `releaseSync` (a look and an
+ * unlink, no fsync) is for an owner whose close is synchronous (JsonlWriter). Either releases once.
+ */
+export type AsyncLockAttempt =
+  { ok: true; release: () => Promise<void>; releaseSync: () => void } | { ok: false; holder: LockHolder };
 
 /** An unreadable lock younger than this may be an older version's writer between create and write. */
 export const UNREADABLE_GRACE_MS = 30_000;
@@ -84,72 +73,6 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-interface Seen {
-  /** The token, or a signature of an unreadable file (inode, mtime, size). */
-  id: string;
-  holder?: LockHolder;
-  mtimeMs: number;
-}
-
-/** Reads a lock or guard file; undefined when it does not exist. */
-function look(path: string): Seen | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    const buf = Buffer.alloc(Math.min(st.size, MAX_LOCK_BYTES));
-    const n = buf.length ? readSync(fd, buf, 0, buf.length, 0) : 0;
-    return seenOf(buf.subarray(0, n), st);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** `look` without a synchronous file call (a follower's poll on the extension host). */
-async function lookAsync(path: string): Promise<Seen | undefined> {
-  const fh = await open(path, "r").catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return undefined;
-    throw err;
-  });
-  if (!fh) return undefined;
-  try {
-    const st = await fh.stat();
-    const buf = Buffer.alloc(Math.min(st.size, MAX_LOCK_BYTES));
-    const n = buf.length ? (await fh.read(buf, 0, buf.length, 0)).bytesRead : 0;
-    return seenOf(buf.subarray(0, n), st);
-  } finally {
-    await fh.close();
-  }
-}
-
-const MAX_LOCK_BYTES = 64 * 1024;
-
-function seenOf(bytes: Buffer, st: { ino: number; mtimeMs: number; size: number }): Seen {
-  const holder = parseHolder(bytes.toString("utf8"));
-  const id = holder?.token || `i${st.ino}-${Math.round(st.mtimeMs)}-${st.size}`;
-  return { id, holder, mtimeMs: st.mtimeMs };
-}
-
-function parseHolder(text: string): LockHolder | undefined {
-  try {
-    const raw = JSON.parse(text) as Partial<LockHolder> & { startedAt?: string };
-    if (typeof raw.pid !== "number" || typeof raw.host !== "string") return undefined;
-    const since = raw.since ?? raw.startedAt ?? "";
-    const extra = {
-      ...(typeof raw.boot === "number" ? { boot: raw.boot } : {}),
-      ...(typeof raw.thread === "string" ? { thread: raw.thread } : {}),
-    };
-    return { pid: raw.pid, host: raw.host, label: raw.label ?? "", since, token: raw.token ?? "", ...extra };
-  } catch {
-    return undefined;
   }
 }
 
@@ -195,41 +118,65 @@ export async function liveWriterAsync(file: string): Promise<LockHolder | undefi
 
 /** Takes `file`'s lock, or says who holds it. */
 export function tryAcquireLock(file: string, opts: { label?: string } = {}): LockAttempt {
+  const got = runSync(acquireSteps(file, opts.label ?? defaultLabel), execLockSync);
+  if (!got.ok) return got;
+  const release = releasers(file, got.token);
+  return { ok: true, release: () => void release.sync() };
+}
+
+/** `tryAcquireLock` without a synchronous file call: the same protocol, its steps run on libuv's thread pool. */
+export async function tryAcquireLockAsync(file: string, opts: { label?: string } = {}): Promise<AsyncLockAttempt> {
+  const got = await runAsync(acquireSteps(file, opts.label ?? defaultLabel), execLockAsync);
+  if (!got.ok) return got;
+  const release = releasers(file, got.token);
+  return { ok: true, release: async () => void (await release.async()), releaseSync: () => void release.sync() };
+}
+
+type Acquired = { ok: true; token: string } | { ok: false; holder: LockHolder };
+const busy = (seen: Seen): Acquired => ({ ok: false, holder: seen.holder ?? unknownHolder(seen) });
+const lookStep = (path: string) => step<LockOp, Seen | undefined>({ kind: "look", path });
+const rmStep = (path: string) => step<LockOp, void>({ kind: "rm", path });
+
+/** The lock protocol, once (see the top of this file); `runSync` or `runAsync` performs its file calls. */
+function* acquireSteps(file: string, label: string): Steps<LockOp, Acquired> {
   const lock = lockPathFor(file);
   // a live holder answers at once: no lock file written and fsynced for nothing (an fsync waits behind every dirty
   // page of the disk, seconds while an import writes)
-  const before = look(lock);
-  if (before && !isStale(before)) return { ok: false, holder: before.holder ?? unknownHolder(before) };
+  const before = yield* lookStep(lock);
+  if (before && !isStale(before)) return busy(before);
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
-    label: opts.label ?? defaultLabel,
+    label,
     since: new Date().toISOString(),
     token: newToken(),
     boot: processBoot,
     thread: threadTag,
   };
   const tmp = `${lock}.${me.token}.tmp`;
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    writeSync(fd, JSON.stringify(me));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  yield* step<LockOp, void>({ kind: "writeTmp", path: tmp, text: JSON.stringify(me) });
+  // live from its first link on (as the lock or a takeover guard): run asynchronously, another acquirer of this
+  // thread may look at it between two steps and must not take it for a stale lock of ours
+  heldHere.add(me.token);
+  let won = false;
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (tryLink(tmp, lock)) return { ok: true, release: held(file, me.token) };
-      const seen = look(lock);
+      won = yield* linkSteps(tmp, lock);
+      if (won) return { ok: true, token: me.token };
+      const seen = yield* lookStep(lock);
       if (!seen) continue; // released in between: link again
-      if (!isStale(seen)) return { ok: false, holder: seen.holder ?? unknownHolder(seen) };
-      const outcome = takeOver(lock, seen.id, tmp);
-      if (outcome === "won") return { ok: true, release: held(file, me.token) };
+      if (!isStale(seen)) return busy(seen);
+      const outcome = yield* takeOverSteps(lock, seen.id, tmp);
+      if (outcome === "won") {
+        won = true;
+        return { ok: true, token: me.token };
+      }
       if (outcome !== "retry") return { ok: false, holder: outcome };
     }
     throw new AcpThreadsError("locked", `could not lock ${file}: the lock keeps changing hands`);
   } finally {
-    rmSync(tmp, { force: true });
+    if (!won) heldHere.delete(me.token);
+    yield* rmStep(tmp);
   }
 }
 
@@ -278,35 +225,23 @@ export function lockedError(file: string, holder: LockHolder): AcpThreadsError {
   );
 }
 
-function tryLink(from: string, to: string): boolean {
-  try {
-    linkSync(from, to);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS") throw err;
-  }
+function* linkSteps(from: string, to: string): Steps<LockOp, boolean> {
+  const linked = yield* step<LockOp, LinkResult>({ kind: "link", from, to });
+  if (linked !== "unsupported") return linked === "linked";
   // a file system without hard links: an exclusive copy (readers treat the moment it is empty as held)
-  try {
-    copyFileSync(from, to, constants.COPYFILE_EXCL);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
+  return yield* step<LockOp, boolean>({ kind: "copyExcl", from, to });
 }
 
 /**
  * Replaces the stale lock `staleId` with ours (`tmp`), if we are the one taker that creates its guard.
  * "won": the lock is ours; "retry": the lock changed meanwhile; a holder: a live taker is replacing it.
  */
-function takeOver(lock: string, staleId: string, tmp: string): "won" | "retry" | LockHolder {
+function* takeOverSteps(lock: string, staleId: string, tmp: string): Steps<LockOp, "won" | "retry" | LockHolder> {
   let guard = `${lock}.takeover-${safe(staleId)}`;
   const chain: string[] = [];
   for (let depth = 0; ; depth++) {
-    if (tryLink(tmp, guard)) break;
-    const taker = look(guard);
+    if (yield* linkSteps(tmp, guard)) break;
+    const taker = yield* lookStep(guard);
     if (!taker) continue; // removed by a finished takeover: try to create it again
     if (!isStale(taker)) return taker.holder ?? unknownHolder(taker);
     if (depth >= MAX_GUARD_DEPTH) {
@@ -316,12 +251,13 @@ function takeOver(lock: string, staleId: string, tmp: string): "won" | "retry" |
     guard = `${lock}.takeover-${safe(taker.id)}`;
   }
   try {
-    if (look(lock)?.id !== staleId) return "retry";
-    renameSync(tmp, lock); // one atomic step: the lock is never absent, so no plain acquirer slips in
-    for (const dead of chain) rmSync(dead, { force: true });
+    if ((yield* lookStep(lock))?.id !== staleId) return "retry";
+    // one atomic step: the lock is never absent, so no plain acquirer slips in
+    yield* step<LockOp, void>({ kind: "rename", from: tmp, to: lock });
+    for (const dead of chain) yield* rmStep(dead);
     return "won";
   } finally {
-    rmSync(guard, { force: true });
+    yield* rmStep(guard);
   }
 }
 
@@ -332,14 +268,28 @@ const newToken = () =>
 
 const safe = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, "_");
 
-function held(file: string, token: string): () => void {
-  heldHere.add(token);
+/** The release of a lock we hold, run synchronously or not; the first call of either does it, later ones nothing. */
+function releasers(file: string, token: string) {
   let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    heldHere.delete(token);
-    // only our own lock: a holder that is alive is never taken over, so nobody replaced it
-    if (look(lockPathFor(file))?.id === token) rmSync(lockPathFor(file), { force: true });
+  const once =
+    <R>(run: (steps: Steps<LockOp, void>) => R) =>
+    (): R | undefined => {
+      if (released) return undefined;
+      released = true;
+      return run(releaseSteps(file, token));
+    };
+  return {
+    sync: once((steps) => runSync(steps, execLockSync)),
+    async: once((steps) => runAsync(steps, execLockAsync)),
   };
+}
+
+function* releaseSteps(file: string, token: string): Steps<LockOp, void> {
+  try {
+    // only our own lock: a holder that is alive is never taken over, so nobody replaced it
+    if ((yield* lookStep(lockPathFor(file)))?.id === token) yield* rmStep(lockPathFor(file));
+  } finally {
+    // ours until it is gone: an acquirer of this thread that looks in between (async) sees it held, not stale
+    heldHere.delete(token);
+  }
 }

@@ -29,13 +29,13 @@ export function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
  * returns its live view; `handle` is undefined when the store failed and `onRecordError` took the error. The
  * caller closes `handle` if it fails later.
  */
-export function recordNewThread(
+export async function recordNewThread(
   opts: ThreadSessionOptions,
   threadId: string,
   info: SessionInfo,
   runtime: AgentRuntime,
   repo: GitInfo,
-): { live: LiveThread; handle: ThreadHandle | undefined } {
+): Promise<{ live: LiveThread; handle: ThreadHandle | undefined }> {
   const now = new Date();
   const start = {
     threadId,
@@ -49,7 +49,7 @@ export function recordNewThread(
   };
   let handle: ThreadHandle | undefined;
   try {
-    handle = opts.store.create(start, now);
+    handle = await opts.store.createAsync(start, now);
   } catch (err) {
     if (!opts.onRecordError) throw err;
     opts.onRecordError(err);

@@ -2,22 +2,38 @@
  * Append-only JSONL writer, one per file (advisory pid lock). Each record is one `write` of a whole line;
  * `sync()` (fsync) is called by the owner at turn boundaries, not per chunk. Reopening a file whose last
  * line is torn truncates that partial line first, so new records never glue onto garbage.
+ *
+ * Durability contract: a record is written (write(2)) at once, in `append`, so a crash of this process never loses
+ * it and every reader sees it. It is durable (survives a crash of the machine) after `sync()` returns, or shortly
+ * after `syncSoon()`: that fsync runs on libuv's thread pool, the caller's thread (the extension host) never
+ * waits for the disk. At most one such fsync is in flight; asking again while it runs schedules one more, which
+ * covers everything written until it starts. `close()` fsyncs itself; an fsync still in flight keeps the fd open
+ * until it ends, so no fsync ever runs on a closed (or reused) fd number.
  */
 import {
   chmodSync,
+  close,
   closeSync,
   fstatSync,
+  fsync,
   fsyncSync,
-  ftruncateSync,
   mkdirSync,
+  fstat,
+  open,
   openSync,
-  readSync,
   writeSync,
 } from "node:fs";
+import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { promisify } from "node:util";
 import { nullLogger, type Logger } from "../log";
-import { acquireLock } from "./file-lock";
+import { acquireLock, lockedError, tryAcquireLockAsync } from "./file-lock";
+import { repairTornTail, repairTornTailAsync } from "./torn-tail";
 import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } from "../model/records";
+
+const openAsync = promisify(open);
+const fstatAsync = promisify(fstat);
+const closeAsync = promisify(close);
 
 export interface JsonlWriterOptions {
   logger?: Logger;
@@ -31,12 +47,21 @@ export class JsonlWriter {
   #release: () => void;
   #size: number;
   #dirty = false;
+  readonly #logger: Logger;
+  /** An fsync on the thread pool (`syncSoon`). */
+  #inFlight = false;
+  /** Writes came after the fsync in flight started and were asked to be made durable too. */
+  #again = false;
+  /** `close()` came while an fsync was in flight: its callback closes the fd. */
+  #closeAfterFsync = false;
+  #durableWaiters: (() => void)[] = [];
 
-  private constructor(path: string, fd: number, release: () => void, size: number) {
+  private constructor(path: string, fd: number, release: () => void, size: number, logger: Logger) {
     this.path = path;
     this.#fd = fd;
     this.#release = release;
     this.#size = size;
+    this.#logger = logger;
   }
 
   static open(path: string, opts: JsonlWriterOptions = {}): JsonlWriter {
@@ -45,10 +70,33 @@ export class JsonlWriter {
     try {
       const fd = openSync(path, opts.create === false ? "r+" : "a+", 0o600);
       chmodSync(path, 0o600);
-      const size = repairTornTail(fd, path, opts.logger ?? nullLogger);
-      return new JsonlWriter(path, fd, release, size);
+      const logger = opts.logger ?? nullLogger;
+      const size = repairTornTail(fd, fstatSync(fd).size, path, logger);
+      return new JsonlWriter(path, fd, release, size, logger);
     } catch (err) {
       release();
+      throw err;
+    }
+  }
+
+  /**
+   * `open` without a synchronous file call (a session's new thread on the extension host): the lock, the open and
+   * the torn-tail check run on the thread pool. Writes and `close()` stay synchronous, as for `open`.
+   */
+  static async openAsync(path: string, opts: JsonlWriterOptions = {}): Promise<JsonlWriter> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const lock = await tryAcquireLockAsync(path);
+    if (!lock.ok) throw lockedError(path, lock.holder);
+    let fd: number | undefined;
+    try {
+      fd = await openAsync(path, opts.create === false ? "r+" : "a+", 0o600);
+      await chmod(path, 0o600);
+      const logger = opts.logger ?? nullLogger;
+      const size = await repairTornTailAsync(fd, (await fstatAsync(fd)).size, path, logger);
+      return new JsonlWriter(path, fd, lock.releaseSync, size, logger);
+    } catch (err) {
+      if (fd !== undefined) await closeAsync(fd).catch(() => undefined);
+      await lock.release();
       throw err;
     }
   }
@@ -86,20 +134,61 @@ export class JsonlWriter {
     this.#dirty = true;
   }
 
-  /** Durable barrier (turn end, metadata patch, close). */
+  /** Durable barrier (turn end, metadata patch, close): fsync on the caller's thread. */
   sync(): void {
     if (this.#fd === undefined || !this.#dirty) return;
     fsyncSync(this.#fd);
     this.#dirty = false;
   }
 
+  /** Makes what was written so far durable shortly: an fsync on the thread pool (see the top of this file). */
+  syncSoon(): void {
+    if (this.#fd === undefined || !this.#dirty) return;
+    if (this.#inFlight) {
+      this.#again = true;
+      return;
+    }
+    const fd = this.#fd;
+    this.#inFlight = true;
+    this.#again = false;
+    this.#dirty = false; // this fsync covers every write made before it starts
+    fsync(fd, (err) => this.#fsynced(fd, err));
+  }
+
+  #fsynced(fd: number, err: NodeJS.ErrnoException | null): void {
+    this.#inFlight = false;
+    if (err)
+      this.#logger.warn(
+        `thread ${this.path}: fsync failed (${err.code ?? err.message}); its last records may not survive a system crash`,
+      );
+    if (this.#closeAfterFsync) {
+      this.#closeAfterFsync = false;
+      close(fd, () => undefined);
+    } else if (this.#again) {
+      this.syncSoon();
+      if (this.#inFlight) return;
+    }
+    for (const done of this.#durableWaiters.splice(0)) done();
+  }
+
+  /** Resolves once everything written before the call is durable (an fsync on the thread pool, if one is needed). */
+  durable(): Promise<void> {
+    this.syncSoon();
+    if (!this.#inFlight) return Promise.resolve();
+    return new Promise((resolve) => this.#durableWaiters.push(resolve));
+  }
+
   close(): void {
     if (this.#fd === undefined) return;
+    const fd = this.#fd;
     try {
-      this.sync();
+      // durable on return, even with an fsync in flight (it may have started before the last writes)
+      if (this.#dirty || this.#inFlight) fsyncSync(fd);
+      this.#dirty = false;
     } finally {
-      closeSync(this.#fd);
       this.#fd = undefined;
+      if (this.#inFlight) this.#closeAfterFsync = true;
+      else closeSync(fd);
       this.#release();
     }
   }
@@ -108,31 +197,4 @@ export class JsonlWriter {
     if (this.#fd === undefined) throw new Error(`thread writer for ${this.path} is closed`);
     return this.#fd;
   }
-}
-
-/** Truncates a trailing partial line; returns the resulting size. */
-function repairTornTail(fd: number, path: string, logger: Logger): number {
-  const size = fstatSync(fd).size;
-  if (size === 0) return 0;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return size;
-  // walk back in blocks to the last newline
-  const block = Buffer.allocUnsafe(64 * 1024);
-  let end = size;
-  while (end > 0) {
-    const start = Math.max(0, end - block.length);
-    const n = readSync(fd, block, 0, end - start, start);
-    const nl = block.subarray(0, n).lastIndexOf(0x0a);
-    if (nl >= 0) {
-      const keep = start + nl + 1;
-      logger.warn(`thread ${path}: dropped a torn last line (${size - keep} bytes) left by an interrupted writer`);
-      ftruncateSync(fd, keep);
-      return keep;
-    }
-    end = start;
-  }
-  logger.warn(`thread ${path}: the only line was torn (${size} bytes); starting it afresh`);
-  ftruncateSync(fd, 0);
-  return 0;
 }

@@ -4,6 +4,7 @@
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
@@ -27,6 +28,13 @@ export interface ThreadRead {
   size: number;
 }
 
+/**
+ * When a thread's durability points (a metadata patch, a turn's end) reach the disk: "now" fsyncs before the call
+ * returns (the CLI); "soon" writes at once and hands the fsync to the thread pool (the extension host, whose
+ * thread must not wait on the disk every turn). See JsonlWriter for the contract.
+ */
+export type Durability = "now" | "soon";
+
 /** A thread open for writing (the store keeps at most one per thread in this process). */
 export class ThreadHandle {
   readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
@@ -34,6 +42,7 @@ export class ThreadHandle {
     readonly threadId: string,
     readonly writer: JsonlWriter,
     private readonly onClose: () => void,
+    readonly durability: Durability = "now",
   ) {}
   get path(): string {
     return this.writer.path;
@@ -51,10 +60,10 @@ export class ThreadHandle {
   appendMany(inputs: RecordInput[]): ThreadRecord[] {
     return this.writer.appendMany(inputs);
   }
-  /** Writes a meta_patch record and makes it durable. */
+  /** Writes a meta_patch record and makes it durable (at once or soon: `durability`). */
   patch(patch: MetadataPatch): ThreadRecord {
     const rec = this.writer.append({ kind: "meta_patch", patch });
-    this.writer.sync();
+    this.checkpoint();
     for (const fn of this.#patchListeners) fn(patch);
     return rec;
   }
@@ -62,6 +71,11 @@ export class ThreadHandle {
   onPatch(fn: (patch: MetadataPatch) => void): () => void {
     this.#patchListeners.add(fn);
     return () => this.#patchListeners.delete(fn);
+  }
+  /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
+  checkpoint(): void {
+    if (this.durability === "soon") this.writer.syncSoon();
+    else this.writer.sync();
   }
   sync(): void {
     this.writer.sync();
@@ -76,6 +90,7 @@ export class ThreadHandle {
 export class ThreadStore {
   readonly layout: HomeLayout;
   readonly #logger: Logger;
+  readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
   readonly #changed = new Emitter<string>();
   /**
@@ -86,10 +101,11 @@ export class ThreadStore {
 
   constructor(
     readonly home: string,
-    opts: { logger?: Logger } = {},
+    opts: { logger?: Logger; durability?: Durability } = {},
   ) {
     this.layout = homeLayout(home);
     this.#logger = opts.logger ?? nullLogger;
+    this.#durability = opts.durability ?? "now";
   }
 
   get threadsDir(): string {
@@ -110,15 +126,33 @@ export class ThreadStore {
     return isThreadId(threadId) && existsSync(this.pathFor(threadId));
   }
 
-  /** Creates a thread, writes its `thread_start` record durably and returns it open for writing. */
+  /** Creates a thread, writes its `thread_start` record durably (at once or soon: `durability`), returns it open. */
   create(input: CreateThreadInput, now: Date = new Date()): ThreadHandle {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
-    if (existsSync(path)) throw new AcpThreadsError("usage", `thread ${threadId} already exists`);
-    const handle = this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger }));
+    if (existsSync(path)) throw alreadyExists(threadId);
+    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }));
+  }
+
+  /** `create` without a synchronous file call for the lock and the open (a session starting on the extension host). */
+  async createAsync(input: CreateThreadInput, now: Date = new Date()): Promise<ThreadHandle> {
+    const threadId = input.threadId ?? newThreadId(now.getTime());
+    const path = this.pathFor(threadId);
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw alreadyExists(threadId);
+    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }));
+  }
+
+  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter): ThreadHandle {
+    const handle = this.#wrap(threadId, writer);
     const { threadId: _ignored, ...rest } = input;
     handle.writer.append({ v: 1, ts: now.toISOString(), kind: "thread_start", threadId, ...rest });
-    handle.sync();
+    handle.checkpoint();
     return handle;
   }
 
@@ -320,10 +354,15 @@ export class ThreadStore {
   }
 
   #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
-    const handle = new ThreadHandle(threadId, writer, () => {
-      if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
-      this.#changed.fire(threadId);
-    });
+    const handle = new ThreadHandle(
+      threadId,
+      writer,
+      () => {
+        if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+        this.#changed.fire(threadId);
+      },
+      this.#durability,
+    );
     this.#open.set(threadId, handle);
     return handle;
   }
@@ -345,3 +384,5 @@ export class ThreadStore {
     return path;
   }
 }
+
+const alreadyExists = (threadId: string) => new AcpThreadsError("usage", `thread ${threadId} already exists`);

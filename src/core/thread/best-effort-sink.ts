@@ -47,6 +47,9 @@ export class BestEffortSink implements ThreadSink {
   sync(): void {
     this.#try((s) => s.sync());
   }
+  checkpoint(): void {
+    this.#try((s) => (s.checkpoint ? s.checkpoint() : s.sync()));
+  }
   close(): void {
     this.#closed = true;
     this.#try((s) => s.close());

@@ -24,7 +24,10 @@ export interface ThreadSink {
   patch(patch: MetadataPatch): unknown;
   /** Follows patches written through the sink by others (a rename while the session holds the thread). */
   onPatch?(fn: (patch: MetadataPatch) => void): () => void;
+  /** A durable barrier: fsync before returning. */
   sync(): void;
+  /** A turn's durability point, which may be reached shortly after the call (ThreadHandle.checkpoint); else `sync`. */
+  checkpoint?(): void;
   close(): void;
 }
 
@@ -210,7 +213,8 @@ export class LiveThread {
     this.#inTurn = false;
     const c = this.#meta.counters;
     this.patch({ status, counters: wasInTurn ? { ...c, turns: c.turns + 1 } : c });
-    this.handle.sync();
+    if (this.handle.checkpoint) this.handle.checkpoint();
+    else this.handle.sync();
   }
 
   /** Flushes everything and closes the file; an open turn ends as `cancelled`. */
