@@ -22,6 +22,7 @@ const all = [
   "long-day",
   "worktrees",
   "spawn",
+  "redact",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

@@ -1,0 +1,48 @@
+/**
+ * Redaction per message of the traffic recorder (#24): a recorded-like stream (60% agent_message_chunk, 30%
+ * usage_update, 10% tool_call_update with ~10 KB of output; bench/redact-corpus.ts) redacted as its JSON line by
+ * the redaction before (bench/baselines/redact-before.ts: every pattern once a trigger word is seen) and now (only
+ * the patterns the line can match), in the same run; per kind and for the mix, with the ratio. Figures only.
+ */
+import { redactSecrets as before } from "./baselines/redact-before";
+import { corpus, message, rng, type CorpusKind } from "./redact-corpus";
+import { redactSecrets } from "../src/core/redact";
+
+function perMessageUs(lines: string[], redact: (s: string) => string, rounds = 7): number {
+  let sink = 0;
+  for (const l of lines) sink += redact(l).length; // warm-up
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (const l of lines) sink += redact(l).length;
+    samples.push(((performance.now() - t0) * 1000) / lines.length);
+  }
+  if (sink < 0) console.log(sink);
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+function row(name: string, lines: string[]): void {
+  for (const l of lines) if (redactSecrets(l) !== before(l)) throw new Error(`outputs differ on ${l.slice(0, 120)}`);
+  const old = perMessageUs(lines, before);
+  const now = perMessageUs(lines, redactSecrets);
+  const kb = lines.reduce((n, l) => n + l.length, 0) / lines.length / 1024;
+  console.log(
+    `${name.padEnd(22)} ${String(lines.length).padStart(5)} msgs, ${kb.toFixed(1).padStart(5)} KB avg: before ${old.toFixed(2).padStart(7)} µs/msg, now ${now.toFixed(2).padStart(7)} µs/msg, ${(old / now).toFixed(1)}x`,
+  );
+}
+
+const rand = rng(7);
+const of = (kind: CorpusKind, n: number) => Array.from({ length: n }, () => JSON.stringify(message(rand, kind)));
+console.log("redaction of one traffic line (same output checked line by line)");
+row("usage_update", of("usage_update", 3000));
+row("agent_message_chunk", of("agent_message_chunk", 3000));
+row("tool_call_update 10KB", of("tool_call_update", 300));
+row(
+  "streaming mix",
+  corpus(8, 3000).map((m) => JSON.stringify(m)),
+);
+row(
+  "mix, 5% with a secret",
+  corpus(9, 3000, 0.05).map((m) => JSON.stringify(m)),
+);
