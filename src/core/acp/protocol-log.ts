@@ -33,6 +33,32 @@ export function formatProtocolEntry(entry: ProtocolLogEntry): string {
   return `${new Date(entry.at).toISOString()} ${ARROWS[entry.direction]} ${entry.text}`;
 }
 
+/** A viewer of protocol lines with levels (the extension's Output channel): see `protocolLineSink`. */
+export interface ProtocolLineViewer {
+  /** Whether trace lines are shown now: asked per line, so a level change applies at once. */
+  tracing(): boolean;
+  trace(line: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+/** Notes that say a line or the process went wrong (the others: "agent exited (code 0 …)", "runs with Node …"). */
+const WARNING_NOTE = /^(?:skipped |spawn failed)/;
+
+/**
+ * A log follower for `viewer`: the traffic itself (both directions) at trace level and formatted only when the
+ * viewer shows trace (nobody reads a channel below its level, and a line per message is the streaming path's
+ * cost); the agent's stderr at info, the log's notes at info or warn (malformed lines, failed spawns), always.
+ */
+export function protocolLineSink(viewer: ProtocolLineViewer): (entry: ProtocolLogEntry) => void {
+  return (e) => {
+    if (e.direction === "send" || e.direction === "recv") {
+      if (viewer.tracing()) viewer.trace(formatProtocolEntry(e));
+    } else if (e.direction === "note" && WARNING_NOTE.test(e.text)) viewer.warn(formatProtocolEntry(e));
+    else viewer.info(formatProtocolEntry(e));
+  };
+}
+
 export class ProtocolLog implements Disposable {
   readonly #maxLines: number;
   readonly #maxBytes: number;
