@@ -62,8 +62,9 @@ export function protocolLineSink(viewer: ProtocolLineViewer): (entry: ProtocolLo
 export class ProtocolLog implements Disposable {
   readonly #maxLines: number;
   readonly #maxBytes: number;
-  // A ring: `#head` is the index of the oldest entry once the array is full.
-  #entries: ProtocolLogEntry[] = [];
+  // A queue: the entries are `#entries[#head…]` (the lines as they came, formatted only when asked for); dropping
+  // the oldest is O(1), the array compacted once half of it is dropped.
+  #entries: (ProtocolLogEntry | undefined)[] = [];
   #head = 0;
   #bytes = 0;
   #dropped = 0;
@@ -88,16 +89,10 @@ export class ProtocolLog implements Disposable {
       message = undefined;
     }
     const entry: ProtocolLogEntry = { at: Date.now(), direction, text };
-    if (this.#entries.length < this.#maxLines) {
-      this.#entries.push(entry);
-    } else {
-      this.#bytes -= this.#entries[this.#head].text.length;
-      this.#entries[this.#head] = entry;
-      this.#head = (this.#head + 1) % this.#maxLines;
-      this.#dropped++;
-    }
+    this.#entries.push(entry);
     this.#bytes += text.length;
-    while (this.#bytes > this.#maxBytes && this.#entries.length > 1) this.#evictOldest();
+    if (this.#entries.length - this.#head > this.#maxLines) this.#dropOldest();
+    while (this.#bytes > this.#maxBytes && this.#entries.length - this.#head > 1) this.#dropOldest();
     try {
       this.#onLine.fire(message ? { ...entry, message } : entry);
     } catch {
@@ -111,7 +106,7 @@ export class ProtocolLog implements Disposable {
 
   /** Entries, oldest first. */
   entries(): ProtocolLogEntry[] {
-    return [...this.#entries.slice(this.#head), ...this.#entries.slice(0, this.#head)];
+    return this.#entries.slice(this.#head) as ProtocolLogEntry[];
   }
 
   /** Formatted lines, oldest first. */
@@ -138,12 +133,13 @@ export class ProtocolLog implements Disposable {
     this.#onLine.dispose();
   }
 
-  #evictOldest(): void {
-    const ordered = this.entries();
-    const oldest = ordered.shift();
-    if (oldest) this.#bytes -= oldest.text.length;
-    this.#entries = ordered;
-    this.#head = 0;
+  #dropOldest(): void {
+    this.#bytes -= this.#entries[this.#head]!.text.length;
+    this.#entries[this.#head++] = undefined;
     this.#dropped++;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
   }
 }

@@ -65,3 +65,21 @@ test("stderr and notes reach the viewer whatever its level: malformed lines and 
     ["info", formatProtocolEntry(entries[3]!)],
   ]);
 });
+
+test("the log keeps the newest entries within its caps across many drops", () => {
+  const log = new ProtocolLog({ maxLines: 5, maxBytes: 50 });
+  for (let i = 0; i < 5000; i++) log.add("recv", `line ${i}`); // 8–9 chars each: the line cap holds
+  assert.deepEqual(
+    log.entries().map((e) => e.text),
+    ["line 4995", "line 4996", "line 4997", "line 4998", "line 4999"],
+  );
+  assert.equal(log.dropped, 4995);
+  log.add("send", "x".repeat(45)); // the byte cap drops all older ones but the newest stays
+  assert.deepEqual(
+    log.entries().map((e) => e.text),
+    ["x".repeat(45)],
+  );
+  assert.equal(log.dropped, 5000);
+  assert.equal(log.lines().length, 1);
+  assert.match(log.lines()[0]!, /^\d{4}-\d\d-\d\dT.* -> x{45}$/);
+});
