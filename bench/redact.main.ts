@@ -47,3 +47,18 @@ row(
   "mix, 5% with a secret",
   corpus(9, 3000, 0.05).map((m) => JSON.stringify(m)),
 );
+// a file read without any key word (most long lines): one scan, as before
+const plain =
+  "the a of to and in is it that for on with as file line test build run agent import from const return value"
+    .split(" ")
+    .map((w, i, ws) => `${w} ${ws[(i * 7) % ws.length]}`);
+const fileRead = (i: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: i,
+    result: { content: Array.from({ length: 4000 }, (_, j) => plain[(i + j) % plain.length]).join("\n") },
+  });
+row(
+  "file read, no key word",
+  Array.from({ length: 60 }, (_, i) => fileRead(i)),
+);

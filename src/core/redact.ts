@@ -49,8 +49,16 @@ const GATE =
 const BEARER_GATE = PATTERNS.length;
 const KEY_VALUE_GATE = PATTERNS.length + 1;
 
+/**
+ * A word every pattern above needs (case-insensitive, so a superset of the case-sensitive ones): text without any
+ * of them has nothing to redact. One scan that stops at the first one: most long lines (file contents, terminal
+ * output) have none and pay this scan only.
+ */
+const TRIGGER =
+  /sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abposr]-|AIza|bearer|key|token|secret|passw|credential|auth|signature/i;
+
 export function redactSecrets(text: string): string {
-  if (!text) return text;
+  if (!text || !TRIGGER.test(text)) return text;
   const seen = gates(text);
   const keyish = KEYISH_WORD.test(text) && hasBlobRun(text);
   if (!seen && !keyish) return text;
