@@ -65,7 +65,14 @@ test("the traffic line is the redaction of the entry's JSON, as before", () => {
     }
     const note = JSON.stringify({ t: e.t, d: "note", x: "a message was dropped: redacting it broke its JSON" });
     assert.equal(redactedLine(e), whole ? want : note);
+    // as the recorder writes a sent message: from the JSON the transport sent, the same line
+    assert.equal(redactedLine(e, JSON.stringify(m)), redactedLine(e));
   }
+  // a message with env values: they are scrubbed, the JSON as sent is not used
+  const m = { jsonrpc: "2.0", id: 8, method: "session/new", params: { cwd: "/", env: [{ name: "A", value: "v" }] } };
+  const e: TrafficEntry = { t: 1, d: "send", m };
+  assert.equal(redactedLine(e, JSON.stringify(m)), redactedLine(e));
+  assert.ok(!redactedLine(e).includes('"v"') && redactedLine(e).includes(REDACTED));
 });
 
 test("hand-written: key/value pairs keep their label and lose their value, counters stay", () => {
