@@ -23,6 +23,7 @@ const all = [
   "worktrees",
   "spawn",
   "durable",
+  "redact",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

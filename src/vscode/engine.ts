@@ -9,7 +9,7 @@ import { guardAgainstParentDeath } from "../core/acp/parent-guard";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import { doctor as coreDoctor } from "../core/acp/agent-doctor";
 import { AGENT_PRESETS, findPreset, resolveCommand } from "../core/acp/agent-registry";
-import { formatProtocolEntry, ProtocolLog } from "../core/acp/protocol-log";
+import { ProtocolLog, type ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
@@ -24,7 +24,7 @@ import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 /** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
 export function createRuntime(
   opts: RuntimeOptions,
-  protocolSink?: Logger,
+  protocolSink?: (entry: ProtocolLogEntry) => void,
   node?: NodeRuntimeOptions,
   launcher?: Launcher,
 ): AcpAgentRuntime {
@@ -38,7 +38,7 @@ export function createRuntime(
     );
   }
   const protocolLog = new ProtocolLog();
-  if (protocolSink) protocolLog.onLine((e) => protocolSink.info(formatProtocolEntry(e)));
+  if (protocolSink) protocolLog.onLine(protocolSink);
   return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node, launcher });
 }
 

@@ -26,7 +26,7 @@ import type { RunMode, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { agentLogin } from "./login-view";
 import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
-import { ExtensionLog } from "./log";
+import { ExtensionLog, protocolLineOf } from "./log";
 import { quotePrompt } from "./notifier";
 import { PermissionBroker } from "./permission-broker";
 import { editorElicitor } from "./elicitation-asker";
@@ -111,7 +111,7 @@ export class Hub implements vscode.Disposable {
   runtimeFactory: RuntimeFactory = (opts) => {
     const node = nodeRuntimeOptions(this.config, this.home);
     try {
-      return createRuntime(opts, opts.logger, node, this.launcher);
+      return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher);
     } catch (err) {
       offerNodeInstall(err, node.runtimesDir!);
       throw err;

@@ -33,11 +33,38 @@ export function formatProtocolEntry(entry: ProtocolLogEntry): string {
   return `${new Date(entry.at).toISOString()} ${ARROWS[entry.direction]} ${entry.text}`;
 }
 
+/** A viewer of protocol lines with levels (the extension's Output channel): see `protocolLineSink`. */
+export interface ProtocolLineViewer {
+  /** Whether trace lines are shown now: asked per line, so a level change applies at once. */
+  tracing(): boolean;
+  trace(line: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+/** Notes that say a line or the process went wrong (the others: "agent exited (code 0 …)", "runs with Node …"). */
+const WARNING_NOTE = /^(?:skipped |spawn failed)/;
+
+/**
+ * A log follower for `viewer`: the traffic itself (both directions) at trace level and formatted only when the
+ * viewer shows trace (nobody reads a channel below its level, and a line per message is the streaming path's
+ * cost); the agent's stderr at info, the log's notes at info or warn (malformed lines, failed spawns), always.
+ */
+export function protocolLineSink(viewer: ProtocolLineViewer): (entry: ProtocolLogEntry) => void {
+  return (e) => {
+    if (e.direction === "send" || e.direction === "recv") {
+      if (viewer.tracing()) viewer.trace(formatProtocolEntry(e));
+    } else if (e.direction === "note" && WARNING_NOTE.test(e.text)) viewer.warn(formatProtocolEntry(e));
+    else viewer.info(formatProtocolEntry(e));
+  };
+}
+
 export class ProtocolLog implements Disposable {
   readonly #maxLines: number;
   readonly #maxBytes: number;
-  // A ring: `#head` is the index of the oldest entry once the array is full.
-  #entries: ProtocolLogEntry[] = [];
+  // A queue: the entries are `#entries[#head…]` (the lines as they came, formatted only when asked for); dropping
+  // the oldest is O(1), the array compacted once half of it is dropped.
+  #entries: (ProtocolLogEntry | undefined)[] = [];
   #head = 0;
   #bytes = 0;
   #dropped = 0;
@@ -62,16 +89,10 @@ export class ProtocolLog implements Disposable {
       message = undefined;
     }
     const entry: ProtocolLogEntry = { at: Date.now(), direction, text };
-    if (this.#entries.length < this.#maxLines) {
-      this.#entries.push(entry);
-    } else {
-      this.#bytes -= this.#entries[this.#head].text.length;
-      this.#entries[this.#head] = entry;
-      this.#head = (this.#head + 1) % this.#maxLines;
-      this.#dropped++;
-    }
+    this.#entries.push(entry);
     this.#bytes += text.length;
-    while (this.#bytes > this.#maxBytes && this.#entries.length > 1) this.#evictOldest();
+    if (this.#entries.length - this.#head > this.#maxLines) this.#dropOldest();
+    while (this.#bytes > this.#maxBytes && this.#entries.length - this.#head > 1) this.#dropOldest();
     try {
       this.#onLine.fire(message ? { ...entry, message } : entry);
     } catch {
@@ -85,7 +106,7 @@ export class ProtocolLog implements Disposable {
 
   /** Entries, oldest first. */
   entries(): ProtocolLogEntry[] {
-    return [...this.#entries.slice(this.#head), ...this.#entries.slice(0, this.#head)];
+    return this.#entries.slice(this.#head) as ProtocolLogEntry[];
   }
 
   /** Formatted lines, oldest first. */
@@ -112,12 +133,13 @@ export class ProtocolLog implements Disposable {
     this.#onLine.dispose();
   }
 
-  #evictOldest(): void {
-    const ordered = this.entries();
-    const oldest = ordered.shift();
-    if (oldest) this.#bytes -= oldest.text.length;
-    this.#entries = ordered;
-    this.#head = 0;
+  #dropOldest(): void {
+    this.#bytes -= this.#entries[this.#head]!.text.length;
+    this.#entries[this.#head++] = undefined;
     this.#dropped++;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
   }
 }

@@ -33,7 +33,7 @@ type Msg = { id?: unknown; method?: unknown; params?: { sessionId?: unknown } & 
 /** Env values, MCP server env and headers: replaced, whatever they look like (they may be secrets). */
 function scrubEnv(m: Msg): Msg {
   const p = m.params;
-  if (!p || typeof p !== "object") return m;
+  if (!p || typeof p !== "object" || (!Array.isArray(p.env) && !Array.isArray(p.mcpServers))) return m;
   const hide = (list: unknown) =>
     Array.isArray(list)
       ? list.map((e) => (e && typeof e === "object" && "value" in e ? { ...e, value: REDACTED } : e))
@@ -49,11 +49,16 @@ function scrubEnv(m: Msg): Msg {
 
 /**
  * One entry as its redacted JSON line (no newline). Parsed back only when the redaction changed something (to
- * check it kept the JSON whole); a message the redaction would break is kept as a note instead.
+ * check it kept the JSON whole); a message the redaction would break is kept as a note instead. `json`: the JSON
+ * of `e.m` as the transport sent it (`JSON.stringify` of the same object), used instead of serializing it again
+ * when nothing is scrubbed from it (the same bytes).
  */
-export function redactedLine(e: TrafficEntry): string {
-  const clean = e.m ? { ...e, m: scrubEnv(e.m as Msg) as Record<string, unknown> } : e;
-  const raw = JSON.stringify(clean);
+export function redactedLine(e: TrafficEntry, json?: string): string {
+  const m = e.m && (scrubEnv(e.m as Msg) as Record<string, unknown>);
+  const raw =
+    json !== undefined && m === e.m && e.x === undefined
+      ? `{"t":${JSON.stringify(e.t)},"d":${JSON.stringify(e.d)},"m":${json}}`
+      : JSON.stringify(m ? { ...e, m } : e);
   const line = redactSecrets(raw);
   if (line === raw) return line;
   try {
@@ -144,7 +149,8 @@ export class TrafficRecorder implements Disposable {
     if (this.#closed) return;
     const e = entryOf(raw);
     if (e.m && !this.#belongs(e.d, e.m as Msg)) return;
-    this.#out.writeLine(redactedLine(e));
+    // what we sent is `JSON.stringify` of the message (an agent's line may be spaced otherwise: serialized again)
+    this.#out.writeLine(redactedLine(e, raw.direction === "send" && e.m === raw.message ? raw.text : undefined));
   }
 
   /** Resolves once every line added so far is on disk. */

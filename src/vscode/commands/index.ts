@@ -11,6 +11,7 @@ import { cancelTurn, doctorCommand, filterSessions, revokePermissions, stopSessi
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { logoutCommand } from "./logout";
+import { showProtocolLog } from "./protocol-log";
 import { addAgentCommand, removeAgentCommand, updateAgentCommand } from "./registry";
 import { spawnCommand } from "./spawn";
 import {
@@ -40,7 +41,7 @@ type Handler = (hub: Hub, ...args: never[]) => unknown;
 const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.spawn": spawnCommand,
   "acpThreads.doctor": doctorCommand,
-  "acpThreads.showProtocolLog": (hub) => hub.log.show(),
+  "acpThreads.showProtocolLog": showProtocolLog,
   "acpThreads.revokePermissions": revokePermissions,
   "acpThreads.openThread": (hub, node?: SessionNode | string, focus?: number) => openThread(hub, node, focus),
   "acpThreads.resume": resumeThread,

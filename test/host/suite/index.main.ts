@@ -9,6 +9,7 @@ const PASSES: Record<string, string[]> = {
   main: [
     "activation.test.js",
     "spawn-fake.test.js",
+    "protocol-log.test.js",
     "files.test.js",
     "terminals.test.js",
     "sessions-view.test.js",
