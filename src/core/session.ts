@@ -63,6 +63,8 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
   readonly onTraffic: RuntimeTaps["onTraffic"];
   /** The agent process died; the next prompt (or `restart`) reopens the session in a new one. */
   readonly onAgentExit: RuntimeTaps["onAgentExit"];
+  /** Resolves once the protocol traffic recorded so far is in the traffic file. */
+  readonly flushTraffic: RuntimeTaps["flushTraffic"];
 
   private constructor(
     private readonly opts: ThreadSessionOptions<R>,
@@ -85,6 +87,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       },
     });
     this.onTraffic = this.#taps.onTraffic;
+    this.flushTraffic = () => this.#taps.flushTraffic();
     this.onAgentExit = this.#taps.onAgentExit;
     const agent = { id: opts.agent.id, name: opts.agent.name };
     const logger = opts.logger ?? nullLogger;

@@ -58,6 +58,11 @@ export class RuntimeTaps {
       );
   }
 
+  /** Resolves once the traffic recorded so far is on disk (the recorder gathers lines for a moment). */
+  flushTraffic(): Promise<void> {
+    return this.#recorder?.flush() ?? Promise.resolve();
+  }
+
   /** Stops following the current process (it is being replaced or stopped). */
   release(): void {
     for (const d of this.#taps.splice(0)) d.dispose();

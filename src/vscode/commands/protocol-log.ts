@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { rotatedPath } from "../../core/bundle/traffic";
+import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
 
@@ -50,13 +51,17 @@ async function pickThread(hub: Hub, node?: SessionNode | string): Promise<string
 
 export async function showProtocolLog(hub: Hub, node?: SessionNode | string): Promise<vscode.TextEditor | undefined> {
   const threadId = await pickThread(hub, node);
+  if (threadId) await hub.live.get(threadId)?.thread?.flushTraffic();
   const file = threadId && join(hub.layout.trafficDir, `${threadId}.ndjson`);
   if (!file || !(existsSync(file) || existsSync(rotatedPath(file)))) {
     hub.log.show();
-    void vscode.window.showInformationMessage(
-      threadId
-        ? "No protocol traffic is recorded for this thread (acpThreads.recordTraffic). The ACP Threads channel shows the traffic when its log level is Trace."
-        : "No agent session is running in this window. The ACP Threads channel shows the protocol traffic when its log level is Trace.",
+    background(
+      vscode.window.showInformationMessage(
+        threadId
+          ? "No protocol traffic is recorded for this thread (acpThreads.recordTraffic). The ACP Threads channel shows the traffic when its log level is Trace."
+          : "No agent session is running in this window. The ACP Threads channel shows the protocol traffic when its log level is Trace.",
+      ),
+      "showing a message",
     );
     return undefined;
   }
