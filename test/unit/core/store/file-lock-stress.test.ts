@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { readRecords } from "../../../../src/core/store/jsonl-reader";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { repoRoot } from "../../../fixtures/agent-env/index";
-import { startInput, withTmp } from "./helpers";
+import { startInput, withTmp, outputOf } from "./helpers";
 
 test("stress: 20 processes x 200 attempts on one thread: one writer at a time, no record lost or interleaved", (t) =>
   withTmp(async (dir) => {
@@ -26,15 +26,7 @@ test("stress: 20 processes x 200 attempts on one thread: one writer at a time, n
         stdio: ["ignore", "pipe", "pipe"],
       }),
     );
-    const outputs = children.map(
-      (c) =>
-        new Promise<string>((resolve) => {
-          let out = "";
-          c.stdout.on("data", (d) => (out += d));
-          c.stderr.on("data", (d) => (out += d));
-          c.on("close", () => resolve(out));
-        }),
-    );
+    const outputs = children.map(outputOf);
     await new Promise((r) => setTimeout(r, 300)); // let them all start and wait at the line
     writeFileSync(go, "");
     const stats = (await Promise.all(outputs)).map(

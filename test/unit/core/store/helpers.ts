@@ -33,6 +33,16 @@ export function spawnChild(args: string[]): ChildProcess {
   });
 }
 
+/** Everything a child writes (stdout and stderr), once it closed. */
+export function outputOf(c: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let out = "";
+    c.stdout?.on("data", (d) => (out += d));
+    c.stderr?.on("data", (d) => (out += d));
+    c.on("close", () => resolve(out));
+  });
+}
+
 /** Resolves with the first stdout line that matches. */
 export function waitForLine(child: ChildProcess, re: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {

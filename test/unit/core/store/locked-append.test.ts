@@ -20,11 +20,27 @@ import {
 } from "../../../../src/core/store/file-lock";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { repoRoot } from "../../../fixtures/agent-env/index";
-import { exitOf, spawnChild, startInput, waitForLine, withTmp } from "./helpers";
+import { exitOf, spawnChild, startInput, waitForLine, withTmp, outputOf } from "./helpers";
 
 const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
 const ledgerPath = (dir: string) => join(dir, "ledger", "0196a000-0000-7000-8000-00000000000d.jsonl");
 const review = (op: string) => ({ kind: "review" as const, op, path: "/x", hunk: null, action: "keep" as const });
+
+/** A thread file another process holds open for writing while `fn` runs; that process is killed after. */
+async function whileHeldByAnother(dir: string, fn: (path: string, pid: number) => Promise<void>) {
+  const store = new ThreadStore(join(dir, "home"));
+  const h = store.create(startInput(dir));
+  h.close();
+  const child = spawnChild(["live", store.home, h.threadId]);
+  try {
+    await waitForLine(child, /^live$/);
+    await fn(h.path, child.pid!);
+  } finally {
+    child.kill("SIGKILL");
+    await exitOf(child);
+  }
+  return h;
+}
 
 test("async lock: a stale lock (its pid is gone) is taken over; a live one names its holder", () =>
   withTmp(async (dir) => {
@@ -41,19 +57,11 @@ test("async lock: a stale lock (its pid is gone) is taken over; a live one names
     if (got.ok) await got.release();
     assert.equal(existsSync(lockPathFor(file)), false);
 
-    const store = new ThreadStore(join(dir, "home"));
-    const h = store.create(startInput(dir));
-    h.close();
-    const child = spawnChild(["live", store.home, h.threadId]);
-    try {
-      await waitForLine(child, /^live$/);
-      const busy = await tryAcquireLockAsync(h.path);
+    const h = await whileHeldByAnother(dir, async (path, pid) => {
+      const busy = await tryAcquireLockAsync(path);
       assert.equal(busy.ok, false);
-      assert.equal(!busy.ok && busy.holder.pid, child.pid);
-    } finally {
-      child.kill("SIGKILL");
-      await exitOf(child);
-    }
+      assert.equal(!busy.ok && busy.holder.pid, pid);
+    });
     // the holder was killed: its lock is stale and the async path takes it over
     const after = await tryAcquireLockAsync(h.path);
     assert.equal(after.ok, true);
@@ -88,15 +96,7 @@ test("ledger appends from 4 processes (async lock, 3 in flight each): whole batc
         stdio: ["ignore", "pipe", "pipe"],
       }),
     );
-    const outputs = children.map(
-      (c) =>
-        new Promise<string>((resolve) => {
-          let out = "";
-          c.stdout.on("data", (d) => (out += d));
-          c.stderr.on("data", (d) => (out += d));
-          c.on("close", () => resolve(out));
-        }),
-    );
+    const outputs = children.map(outputOf);
     writeFileSync(go, "");
     const stats = (await Promise.all(outputs)).map(
       (out) => JSON.parse(out.trim().split("\n").at(-1)!) as { appended: number; errors: string[] },
@@ -144,22 +144,14 @@ test("a ledger append takes over a stale lock; a live holder in another process 
     assert.equal(existsSync(lockPathFor(file)), false);
 
     // a thread file another process holds open for writing: waited for (briefly here), then refused, unchanged
-    const store = new ThreadStore(join(dir, "home"));
-    const h = store.create(startInput(dir));
-    h.close();
-    const child = spawnChild(["live", store.home, h.threadId]);
-    try {
-      await waitForLine(child, /^live$/);
-      const before = readFileSync(h.path, "utf8");
+    await whileHeldByAnother(dir, async (path, pid) => {
+      const before = readFileSync(path, "utf8");
       await assert.rejects(
-        appendLocked(h.path, "{}\n", { waitMs: 200 }),
-        (err: AcpThreadsError) => err.code === "locked" && (err.details as { pid?: number }).pid === child.pid,
+        appendLocked(path, "{}\n", { waitMs: 200 }),
+        (err: AcpThreadsError) => err.code === "locked" && (err.details as { pid?: number }).pid === pid,
       );
-      assert.equal(readFileSync(h.path, "utf8"), before);
-    } finally {
-      child.kill("SIGKILL");
-      await exitOf(child);
-    }
+      assert.equal(readFileSync(path, "utf8"), before);
+    });
   }));
 
 test("a torn last line is cut before an async append; appends of one process land in call order", () =>
