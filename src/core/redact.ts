@@ -27,10 +27,12 @@ const PATTERNS: RegExp[] = [
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
 ];
 
-// Bearer tokens and key=value / key: value pairs: keep the label, redact the value
+// Bearer tokens and key=value / key: value pairs: keep the label, redact the value. The quotes may be escaped
+// (`\"apiKey\": \"…\"`: a config file's text inside a JSON line, as the traffic file holds an agent's reads); the
+// value then stops before the escaped quote, so the escape survives and the line stays valid JSON.
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/gi;
 const KEY_VALUE =
-  /\b([A-Za-z0-9_]*?(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret(?:[_-]?key)?|client[_-]?secret|password|passwd|token|private[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi;
+  /\b([A-Za-z0-9_]*?(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret(?:[_-]?key)?|client[_-]?secret|password|passwd|token|private[_-]?key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)((?:[^\s"'\\,;]|\\(?!["'])){6,})/gi;
 // High-entropy hex/base64 runs (≥ 32) within a few words after a key-ish word
 const KEYISH_BLOB =
   /\b((?:key|token|secret|credential|auth|signature)[\w-]*(?:\W{1,5}[\w-]{1,12}){0,3}?\W{1,5})([A-Fa-f0-9]{32,}|[A-Za-z0-9+/_-]{32,}={0,2})/gi;
@@ -45,7 +47,7 @@ const BLOB_RUN = 32;
  * after a match finds every place.
  */
 const GATE =
-  /(-----BEGIN )|(sk-)|(AKIA|ASIA)|(gh[pousr]_)|(github_pat_)|(xox[abposr]-)|(AIza)|(bearer\s)|((?:key|token|secret|passw(?:or)?d)["']?\s*[:=])/gi;
+  /(-----BEGIN )|(sk-)|(AKIA|ASIA)|(gh[pousr]_)|(github_pat_)|(xox[abposr]-)|(AIza)|(bearer\s)|((?:key|token|secret|passw(?:or)?d)(?:\\?["'])?\s*[:=])/gi;
 const BEARER_GATE = PATTERNS.length;
 const KEY_VALUE_GATE = PATTERNS.length + 1;
 

@@ -1,6 +1,8 @@
 // The redaction runs only the patterns a text can match (src/core/redact.ts): held here to the redaction before
 // that change (bench/baselines/redact-before.ts), byte for byte, over recorded-like traffic with and without
-// secrets and over random strings built from the patterns' own pieces.
+// secrets and over random strings built from the patterns' own pieces. One change on purpose: a key/value pair
+// whose quotes are escaped (`\"apiKey\": \"…\"`, a file's text inside a JSON line) is redacted now; the output
+// can only differ from before where the text holds an escaped quote, and there it leaves no more in the clear (and keeps the escapes a value used to swallow).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { redactSecrets as before } from "../../../bench/baselines/redact-before";
@@ -8,11 +10,34 @@ import { corpus, fuzzText, rng, SECRET_SAMPLES } from "../../../bench/redact-cor
 import { redactedLine, type TrafficEntry } from "../../../src/core/bundle/traffic";
 import { containsSecret, REDACTED, redactSecrets } from "../../../src/core/redact";
 
+const ESCAPED_QUOTE = /\\["']/;
+/** What is left in the clear, escapes aside (a value now stops before an escaped quote, keeping its backslash). */
+const clear = (s: string) => s.split(REDACTED).join("").replace(/\\/g, "").length;
+const parses = (s: string) => {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Equal to before, except where an escaped quote let the escaped-pair rule redact more (never less). */
+function heldToBefore(input: string, out: string): void {
+  const was = before(input);
+  if (out === was) return;
+  assert.ok(
+    ESCAPED_QUOTE.test(input),
+    `differs without an escaped quote on ${JSON.stringify(input)}:\n now    ${out}\n before ${was}`,
+  );
+  assert.ok(clear(out) <= clear(was), `redacts less than before on ${JSON.stringify(input)}`);
+}
+
 test("recorded-like traffic without secrets: the same lines as before, and usage updates are left whole", () => {
   let same = 0;
   for (const m of corpus(1, 3000)) {
     const line = JSON.stringify(m);
-    assert.equal(redactSecrets(line), before(line), line.slice(0, 200));
+    heldToBefore(line, redactSecrets(line));
     if (redactSecrets(line) === line) same++;
   }
   assert.ok(same > 2500, `${same} of 3000 lines untouched`); // the rest: hashes near "key" words, as before
@@ -26,16 +51,19 @@ test("recorded-like traffic with secrets: the same lines as before, and no secre
   for (const m of corpus(3, 3000, 0.3)) {
     const line = JSON.stringify(m);
     const out = redactSecrets(line);
-    assert.equal(out, before(line), line.slice(0, 200));
+    heldToBefore(line, out);
+    if (parses(before(line))) assert.ok(parses(out), `the escapes stay: ${out}`);
     if (out !== line) redacted++;
   }
   assert.ok(redacted > 700, `${redacted} lines redacted`);
   for (const s of SECRET_SAMPLES) {
     assert.ok(containsSecret(s), s);
-    // a quoted pair inside a JSON string is escaped (`\"apiKey\": \"…\"`): neither redaction sees it as a pair
-    if (s.startsWith('"')) continue;
+    // inside a JSON string a quoted pair is escaped (`\"apiKey\": \"…\"`): redacted too, the JSON stays valid
     const line = JSON.stringify({ text: `see ${s} here` });
-    assert.ok(redactSecrets(line).includes(REDACTED), line);
+    const out = redactSecrets(line);
+    assert.ok(out.includes(REDACTED), line);
+    // (an unterminated PEM block runs to the end, quote and brace included, as before: the recorder notes a drop)
+    if (parses(before(line))) assert.ok(parses(out), out);
   }
 });
 
@@ -45,7 +73,7 @@ test("random strings from the patterns' pieces: the same output as before (100,0
   for (let i = 0; i < 100_000; i++) {
     const s = fuzzText(rand);
     const out = redactSecrets(s);
-    if (out !== before(s)) assert.fail(`differs on ${JSON.stringify(s)}:\n now    ${out}\n before ${before(s)}`);
+    heldToBefore(s, out);
     if (out !== s) changed++;
   }
   assert.ok(changed > 5_000, `${changed} redacted`); // the corpus does reach the patterns
@@ -56,13 +84,9 @@ test("the traffic line is the redaction of the entry's JSON, as before", () => {
   for (const m of corpus(5, 1500, 0.2)) {
     const e: TrafficEntry = { t: t++, d: "recv", m };
     const raw = JSON.stringify(e);
-    const want = before(raw);
-    let whole = true;
-    try {
-      JSON.parse(want);
-    } catch {
-      whole = false;
-    }
+    const want = redactSecrets(raw);
+    heldToBefore(raw, want);
+    const whole = parses(want);
     const note = JSON.stringify({ t: e.t, d: "note", x: "a message was dropped: redacting it broke its JSON" });
     assert.equal(redactedLine(e), whole ? want : note);
     // as the recorder writes a sent message: from the JSON the transport sent, the same line
@@ -98,4 +122,19 @@ test("hand-written: key/value pairs keep their label and lose their value, count
     assert.equal(redactSecrets(input), want, input);
     assert.equal(before(input), want, `(before) ${input}`);
   }
+});
+
+test("hand-written: an escaped pair (a config file's text inside a JSON line) loses its value, the escapes stay", () => {
+  const cases: [unknown, string][] = [
+    [{ content: '{"apiKey": "Zq8v1LmN0pQ7rS2t", "port": 8080}' }, '{"apiKey": "[REDACTED]", "port": 8080}'],
+    [{ content: "{'password':'c0rrect-horse'}" }, "{'password':'[REDACTED]'}"],
+    [{ content: 'api_key = "hunter2hunter2"\nnext' }, 'api_key = "[REDACTED]"\nnext'],
+    [{ content: '{"inputTokens": 1234567}' }, '{"inputTokens": 1234567}'],
+  ];
+  for (const [value, want] of cases) {
+    const out = redactSecrets(JSON.stringify(value));
+    assert.deepEqual(JSON.parse(out), { content: want }, out);
+  }
+  // a backslash inside a value that is not before a quote stays part of the value (as before)
+  assert.equal(redactSecrets("password=abc\\defghi"), "password=[REDACTED]");
 });
