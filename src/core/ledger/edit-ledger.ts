@@ -16,7 +16,7 @@ import { isThreadId } from "../store/thread-id";
 import type { FileWrite } from "../acp/runtime";
 import { BlobStore } from "./blob-store";
 import type { LedgerLimits } from "./content";
-import { appendLedger, readLedger } from "./ledger-file";
+import { appendLedger, readLedger, readLedgerAsync, type LedgerRead } from "./ledger-file";
 import { foldLedger, type LedgerView, type OpView } from "./ledger-view";
 import type { LedgerInput } from "./records";
 import { WorkspaceTracker, type FileDelta } from "./tracker";
@@ -82,7 +82,15 @@ export class EditLedger implements Disposable {
 
   /** The thread's ledger, folded (derived: read from the file each time). */
   read(threadId: string): LedgerView {
-    const { records, warnings } = readLedger(this.pathOf(threadId));
+    return this.#fold(threadId, readLedger(this.pathOf(threadId)));
+  }
+
+  /** `read` without a synchronous file call (each turn's end). */
+  async readAsync(threadId: string): Promise<LedgerView> {
+    return this.#fold(threadId, await readLedgerAsync(this.pathOf(threadId)));
+  }
+
+  #fold(threadId: string, { records, warnings }: LedgerRead): LedgerView {
     for (const w of warnings) this.#logger.warn(`ledger ${threadId} @${w.offset}: ${w.message}`);
     return foldLedger(records, warnings);
   }
@@ -171,9 +179,9 @@ export class EditLedger implements Disposable {
     this.#ending.add(t);
   }
 
-  #finished(capture: TurnCapture): OpView {
+  async #finished(capture: TurnCapture): Promise<OpView> {
     const { threadId } = capture.info;
-    const op = this.read(threadId).ops.find((o) => o.op === capture.op) ?? {
+    const op = (await this.readAsync(threadId)).ops.find((o) => o.op === capture.op) ?? {
       op: capture.op,
       type: "turn" as const,
       turn: capture.info.turn,

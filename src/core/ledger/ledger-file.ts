@@ -5,6 +5,7 @@
  * file call (store/locked-append.ts): the extension host's thread never waits for the lock or the fsync.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { Logger } from "../log";
 import { readLinesFromBuffer, type ReadWarning } from "../store/jsonl-reader";
 import { appendLocked } from "../store/locked-append";
@@ -33,5 +34,16 @@ export interface LedgerRead {
 export function readLedger(path: string): LedgerRead {
   if (!existsSync(path)) return { records: [], warnings: [] };
   const { records, warnings } = readLinesFromBuffer(readFileSync(path), parseLedgerLine);
+  return { records, warnings };
+}
+
+/** `readLedger` without a synchronous file call (a turn's end on the extension host). */
+export async function readLedgerAsync(path: string): Promise<LedgerRead> {
+  const buf = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  if (!buf) return { records: [], warnings: [] };
+  const { records, warnings } = readLinesFromBuffer(buf, parseLedgerLine);
   return { records, warnings };
 }

@@ -32,7 +32,7 @@ export interface CaptureHost {
   /** Keeps a turn's ending in view until it is written (`EditLedger.flush`). */
   track(ending: Promise<unknown>): void;
   /** Called once the op record is written; returns the recorded operation as the ledger now reads. */
-  finished(capture: TurnCapture): OpView;
+  finished(capture: TurnCapture): Promise<OpView>;
   warn(message: string): void;
   /** The user's view of a write that replaced text the agent had not read (conflict radar). */
   staleWrite(capture: TurnCapture, write: FileWrite): void;
@@ -172,7 +172,7 @@ export class TurnCapture {
         ...(this.#notes.length ? { notes: this.#notes } : {}),
       },
     ]);
-    return this.#host.finished(this);
+    return await this.#host.finished(this);
   }
 
   /** No disk tracking (folder over the file limit): the agents' diffs, checked against the disk, stand in. */
