@@ -1,6 +1,7 @@
 /** Runs a short program to completion and collects its output (the spawner's `run`, and its direct fallback). */
 import { spawn } from "node:child_process";
 import { slot } from "../util/slot";
+import { groupSpawnOptions, signalTree } from "./process-tree";
 
 export interface RunRequest {
   file: string;
@@ -9,7 +10,10 @@ export interface RunRequest {
   env?: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed (default: closed at once). */
   input?: string;
-  /** SIGTERM after this long (the result then carries the signal); default: none. */
+  /**
+   * SIGTERM to the program's process group after this long (the result then carries the signal); default: none.
+   * The group, so a grandchild holding the output open (`sh -c "sleep 30"`) does not keep the run waiting.
+   */
   timeoutMs?: number;
   /**
    * Most bytes kept of stdout (and of stderr): past it the program is killed and the result carries an
@@ -32,7 +36,13 @@ export const OUTPUT_LIMIT_CODE = "EOUTPUTLIMIT";
 
 export function runToEnd(req: RunRequest): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(req.file, req.args, {
+      cwd: req.cwd,
+      env: req.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...groupSpawnOptions(),
+    });
+    const stop = (signal: NodeJS.Signals) => (child.pid ? signalTree(child.pid, signal) : child.kill(signal));
     const out: Buffer[] = [];
     const errOut: Buffer[] = [];
     let error: NodeJS.ErrnoException | undefined;
@@ -44,7 +54,7 @@ export function runToEnd(req: RunRequest): Promise<RunResult> {
         if (size + b.length > limit) {
           into.push(b.subarray(0, limit - size));
           error = Object.assign(new Error(`${req.file}: ${name} exceeds ${limit} bytes`), { code: OUTPUT_LIMIT_CODE });
-          child.kill("SIGKILL");
+          stop("SIGKILL");
           return;
         }
         size += b.length;
@@ -56,7 +66,7 @@ export function runToEnd(req: RunRequest): Promise<RunResult> {
     child.stdin.on("error", () => {});
     child.stdin.end(req.input ?? "");
     child.once("error", (e) => (error ??= e));
-    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), req.timeoutMs);
+    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => stop("SIGTERM"), req.timeoutMs);
     child.once("close", (code, signal) => {
       clearTimeout(timer);
       resolve({

@@ -49,8 +49,20 @@ interface Entry {
   err?: Socket;
   /** Started here after all (no spawner, or its sockets failed): no longer pending with the spawner. */
   direct?: boolean;
+  /** The child exited: a socket accepted from now on is closed once read to its end. */
+  exited?: boolean;
   started: (pid: number | undefined) => void;
   exit: (e: LaunchExit) => void;
+}
+
+/**
+ * A child's stdio sockets are half-open (stdin can end while stdout still reads), so neither closes by itself when
+ * the child is gone: an open socket is a GC root that would hold the agent's streams and, through their listeners,
+ * its whole session. Once the child exited, each goes when its last bytes were read.
+ */
+function closeWhenRead(sock: Socket): void {
+  if (sock.readableEnded) sock.destroy();
+  else sock.once("end", () => sock.destroy());
 }
 
 type Pending =
@@ -99,12 +111,8 @@ export class SpawnerLauncher implements Launcher {
       exit: (e) => {
         this.#done(id);
         resolveExit(e);
-        // The sockets are half-open (stdin can end while stdout still reads), so neither closes by itself when the
-        // child is gone: an open socket is a GC root that would hold the agent's streams and, through their
-        // listeners, its whole session. Once the child exited, each goes when its last bytes were read.
-        for (const sock of [entry.io, entry.err])
-          if (sock?.readableEnded) sock.destroy();
-          else sock?.once("end", () => sock.destroy());
+        entry.exited = true;
+        for (const sock of [entry.io, entry.err]) if (sock) closeWhenRead(sock);
       },
     };
     this.#pending.set(id, { entry });
@@ -117,10 +125,13 @@ export class SpawnerLauncher implements Launcher {
         entry.io = sock;
         sock.pipe(entry.stdout);
         if (entry.pid !== undefined) entry.stdin.pipe(sock);
+        // the exit (over IPC) can be handled before this connection is: CI once kept both sockets of a quick child
+        if (entry.exited) closeWhenRead(sock);
       }),
       this.#accept(entry.servers, err, (sock) => {
         entry.err = sock;
         sock.pipe(entry.stderr);
+        if (entry.exited) closeWhenRead(sock);
       }),
     ]).then(
       () => this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
