@@ -74,6 +74,7 @@ function failures(output) {
   } else {
     lines.forEach((l, i) => {
       if (/^(?:\S+\s+)?not ok\b/.test(l)) picked.push(...lines.slice(i, i + 8));
+      else if (/^\[e2e [\d.]+s\] FAIL /.test(l)) picked.push(...lines.slice(Math.max(0, i - 3), i + 1)); // e2e: the steps before it
     });
   }
   const MAX = 80;
