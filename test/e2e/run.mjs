@@ -59,9 +59,37 @@ async function step(name, fn) {
     log(`ok   ${name} (${t()})`);
   } catch (e) {
     results.push(false);
-    log(`FAIL ${name} (${t()}): ${String(e?.message ?? e).split("\n")[0]}`);
+    const why = brief(e);
+    failures.push(`${name}: ${why}`);
+    log(`FAIL ${name} (${t()}): ${why}`);
     await shot(`FAIL-${name.replace(/\W+/g, "-")}`);
   }
+}
+/** What failed, told again after the run with the extension's last warnings (CI shows only the end of the run). */
+const failures = [];
+/** The error's first line, and what Playwright was waiting for (its call log says; the first line does not). */
+function brief(e) {
+  const lines = String(e?.message ?? e).split("\n");
+  const waiting = lines.find((l) => /^\s*-\s*waiting for /.test(l))?.trim();
+  return waiting ? `${lines[0]} (${waiting.replace(/^-\s*/, "")})` : lines[0];
+}
+/** The last warnings and errors of the ACP Threads Output channel in the kept user-data dir. */
+function extensionWarnings(userDataDir, max = 20) {
+  const found = [];
+  const walk = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else if (/ACP Threads\.log$/.test(d.name)) found.push(p);
+    }
+  };
+  try {
+    walk(path.join(userDataDir, "logs"));
+  } catch {
+    return [];
+  }
+  const lines = found.flatMap((f) => readFileSync(f, "utf8").split("\n")).filter((l) => /\[(warning|error)\]/.test(l));
+  return lines.slice(-max).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l));
 }
 
 const specDir = path.join(ROOT, "test/e2e/specs");
@@ -191,6 +219,7 @@ try {
     // A spec that throws outside its steps counts as one failure; the next spec still runs.
     await spec(e2e).catch(async (e) => {
       results.push(false);
+      failures.push(`${file} outside its steps: ${brief(e)}`);
       log(`FAIL ${file} outside its steps: ${String(e?.message ?? e).split("\n")[0]}`);
       await shot(`FAIL-${file.replace(/\W+/g, "-")}`);
     });
@@ -199,7 +228,14 @@ try {
   await context.close().catch(() => {});
   const failed = results.some((ok) => !ok);
   await server.stop({ keep: failed });
-  if (failed) log(`kept ${workDir} for its logs`);
+  if (failed) {
+    log(`kept ${workDir} for its logs`);
+    // told in the form scripts/test.mjs repeats at the end of `npm test`
+    console.log(`\u2716 failing tests:\n${failures.map((f) => `  ${f}`).join("\n")}`);
+    const warned = extensionWarnings(server.userDataDir);
+    if (warned.length)
+      console.log(`  the extension's last warnings and errors:\n${warned.map((l) => `    ${l}`).join("\n")}`);
+  }
   demo.kill("SIGTERM");
   registryEnv.kill("SIGTERM");
   rmSync(ws, { recursive: true, force: true });
