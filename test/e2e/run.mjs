@@ -27,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, stripVTControlCharacters } from "node:util";
 import { ROOT, codeServerCli, launchChromium, startCodeServer, stopwatch } from "../host/host.mjs";
 import { QuickInput } from "./pages/workbench.mjs";
 
@@ -69,7 +69,7 @@ async function step(name, fn) {
 const failures = [];
 /** The error's first line, and what Playwright was waiting for (its call log says; the first line does not). */
 function brief(e) {
-  const lines = String(e?.message ?? e).split("\n");
+  const lines = stripVTControlCharacters(String(e?.message ?? e)).split("\n"); // Playwright colours its call log
   const waiting = lines.find((l) => /^\s*-\s*waiting for /.test(l))?.trim();
   return waiting ? `${lines[0]} (${waiting.replace(/^-\s*/, "")})` : lines[0];
 }
