@@ -76,11 +76,24 @@ export async function threadFrame(page, title) {
       .last()
       .click({ timeout: 5000 })
       .catch(() => {});
+  const titled = async (f) => ((await f.locator("#title").textContent({ timeout: 200 })) ?? "").includes(title);
+  // the shown panel: another one with the same title (a step that failed left its "New thread" open) stays
+  // hidden, and a step driving it would wait for the whole timeout; a hidden one only when no shown one comes
   return findFrame(
     page,
-    async (f) => ((await f.locator("#title").textContent({ timeout: 200 })) ?? "").includes(title),
-    `thread panel titled "${title}"`,
-  );
+    async (f) => (await titled(f)) && (await shown(f)),
+    `shown thread panel "${title}"`,
+    15000,
+  ).catch(() => findFrame(page, titled, `thread panel titled "${title}"`, 15000));
+}
+
+/** The frame and every frame element around it are visible (a webview of a hidden editor is not). */
+async function shown(frame) {
+  for (let f = frame; f.parentFrame(); f = f.parentFrame()) {
+    const el = await f.frameElement();
+    if (!(await el.isVisible())) return false;
+  }
+  return true;
 }
 
 /** The recall view's content frame (the one with the #q search box). */

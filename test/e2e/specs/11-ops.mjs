@@ -85,5 +85,6 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
     });
   } finally {
     await page2.close().catch(() => {});
+    await page.bringToFront(); // the next spec drives the first window
   }
 }

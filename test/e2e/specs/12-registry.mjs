@@ -11,6 +11,8 @@ export default async function ({ page, quick, step, shot }) {
   const toast = (text) => page.locator(".notification-toast", { hasText: text }).first();
 
   await step("Add agent… lists the registry's agents with version, kind and licence", async () => {
+    // from a known state: no editor (the last spec leaves a thread panel, a webview, focused in the first window)
+    await quick.run("View: Close All Editors");
     await quick.run("ACP Threads: Add agent…");
     const row = quick.root.locator(".monaco-list-row", { hasText: "Fake Coder" }).first();
     await row.waitFor({ timeout: 30000 });
