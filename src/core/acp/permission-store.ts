@@ -4,7 +4,7 @@
  * A rule says: agent A may do KIND on KEY (a path, or a command's program and subcommand such as `npm test`) in
  * SCOPE (a workspace folder, or "*" for everywhere). Rules live in one readable JSON file per data home
  * (`permissions.json`, mode 0600) that every window and CLI process shares: each check re-reads it (cached by
- * mtime and size), and each change re-reads, merges and writes it under the file's lock (`acquireLock`), so
+ * mtime and size), and each change re-reads, merges and writes it under the file's lock (`waitForLockAsync`), so
  * two processes never undo each other's changes. With no directory everything stays in memory (tests).
  *
  * Every file call is asynchronous: a check runs on the extension host's thread for each permission request, and
@@ -14,7 +14,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join, relative, isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
-import { waitForLock } from "../platform/file-lock";
+import { waitForLockAsync } from "../platform/file-lock";
 import { atomicWriteFile } from "./disk-workspace-files";
 
 export const PERMISSIONS_FILE = "permissions.json";
@@ -169,7 +169,7 @@ export class PermissionStore {
       return;
     }
     await mkdir(this.#dir!, { recursive: true });
-    const release = await waitForLock(file, {
+    const release = await waitForLockAsync(file, {
       label: "permission rules",
       pollMs: 20,
       signal: AbortSignal.timeout(LOCK_WAIT_MS),
@@ -184,7 +184,7 @@ export class PermissionStore {
       await atomicWriteFile(file, JSON.stringify({ version: RULES_VERSION, rules: after }, null, 2) + "\n", 0o600);
       this.#seen = "";
     } finally {
-      release();
+      await release();
     }
   }
 

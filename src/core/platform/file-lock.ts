@@ -187,18 +187,33 @@ export function acquireLock(file: string, opts: { label?: string } = {}): () => 
   throw lockedError(file, attempt.holder);
 }
 
+interface WaitOptions {
+  label?: string;
+  signal?: AbortSignal;
+  pollMs?: number;
+  onBusy?: (holder: LockHolder) => void;
+}
+
 /** Resolves with the release function once `file`'s lock is ours (polling until its holder is gone). */
-export async function waitForLock(
-  file: string,
-  opts: { label?: string; signal?: AbortSignal; pollMs?: number; onBusy?: (holder: LockHolder) => void } = {},
-): Promise<() => void> {
+export function waitForLock(file: string, opts: WaitOptions = {}): Promise<() => void> {
+  return pollForLock(() => tryAcquireLock(file, opts), opts);
+}
+
+/** `waitForLock` without a synchronous file call (each attempt's steps on libuv's thread pool). */
+export function waitForLockAsync(file: string, opts: WaitOptions = {}): Promise<() => Promise<void>> {
+  return pollForLock(() => tryAcquireLockAsync(file, opts), opts);
+}
+
+type Attempt<R> = { ok: true; release: R } | { ok: false; holder: LockHolder };
+
+async function pollForLock<R>(attempt: () => Attempt<R> | Promise<Attempt<R>>, opts: WaitOptions): Promise<R> {
   let told = "";
   for (;;) {
     opts.signal?.throwIfAborted();
-    const attempt = tryAcquireLock(file, opts);
-    if (attempt.ok) return attempt.release;
-    if (attempt.holder.token !== told) opts.onBusy?.(attempt.holder);
-    told = attempt.holder.token;
+    const got = await attempt();
+    if (got.ok) return got.release;
+    if (got.holder.token !== told) opts.onBusy?.(got.holder);
+    told = got.holder.token;
     await sleep(opts.pollMs ?? 250, undefined, { signal: opts.signal });
   }
 }

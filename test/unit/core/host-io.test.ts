@@ -240,6 +240,20 @@ test("a permission check and its audit record make no sync file call; every reco
     assert.equal((await stat(join(home, "audit.jsonl"))).mode & 0o777, 0o600);
   }));
 
+test("remembering and revoking a rule takes the rules file's lock without a sync file call", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const store = new PermissionStore(home);
+    await store.remember({ agentId: "x", kind: "execute", key: "npm ci", scope: dir }); // the folder exists
+    const calls = await syncCalls(async () => {
+      await store.remember({ agentId: "x", kind: "execute", key: "npm test", scope: dir });
+      assert.equal(await store.revoke("x"), 2);
+    });
+    assert.deepEqual(calls, []);
+    assert.deepEqual(await new PermissionStore(home).rules(), []);
+    assert.equal(fs.existsSync(join(home, "permissions.json.lock")), false);
+  }));
+
 test("the ledger's stat walk at each turn's end (no directory watches) makes no sync file call", () =>
   withTmp(async (dir) => {
     const ws = join(dir, "ws");

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { commandKey, executeCommandLine } from "../../../../src/core/acp/permission-key";
 import { ALWAYS_EVERYWHERE_OPTION_ID } from "../../../../src/core/acp/permission-policy";
 import { PermissionStore } from "../../../../src/core/acp/permission-store";
+import { acquireLock } from "../../../../src/core/platform/file-lock";
 import type { PermissionAsker } from "../../../../src/core/ports";
 import { collect, outputText, startFake, type TurnContext } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
@@ -84,6 +85,25 @@ test("two stores on one data home merge under the lock: a revoke is never undone
     const file = JSON.parse(await readFile(join(home, "permissions.json"), "utf8"));
     assert.equal(file.version, 2);
     assert.deepEqual(Object.keys(file.rules[0]).sort(), ["agentId", "createdAt", "id", "key", "kind", "scope"]);
+  }));
+
+test("a change waits while another holder has the rules file's lock, then saves once it is free", () =>
+  withTmp(async (home) => {
+    const release = acquireLock(join(home, "permissions.json"), { label: "another window" });
+    const store = new PermissionStore(home);
+    let saved = false;
+    const saving = store.remember({ agentId: "x", kind: "execute", key: "npm test", scope: "/ws" }).then((r) => {
+      saved = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(saved, false, "saved while the lock was held");
+    release();
+    const rule = await saving;
+    assert.deepEqual(
+      (await new PermissionStore(home).rules()).map((r) => r.id),
+      [rule.id],
+    );
   }));
 
 test("a version 1 wildcard rule is dropped; its path rules are kept with a stable id", () =>
