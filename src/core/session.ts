@@ -132,13 +132,13 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     threadId: string,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<ThreadSession<R>> {
-    const { metadata } = opts.store.read(threadId);
+    const { metadata } = await opts.store.readExisting(threadId);
     const full: ThreadSessionOptions<R> = {
       ...opts,
       agent: opts.agent ?? metadata.agent,
       cwd: opts.cwd ?? metadata.cwd,
     };
-    const handle = opts.store.open(threadId);
+    const handle = await opts.store.openAsync(threadId);
     const runtime = full.createRuntime();
     try {
       const live = new LiveThread(sinkFor(full, threadId, handle), metadata, full.live);
@@ -373,7 +373,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.sessionId = info.sessionId;
     this.#info = info;
     if (info.origin === "new") {
-      const records = this.recorded ? this.opts.store.read(this.threadId).records : [];
+      const records = this.recorded ? (await this.opts.store.readExisting(this.threadId)).records : [];
       this.#seed = buildSeedText(records);
       this.#origin = this.#seed ? "seeded" : "new";
     } else this.#origin = info.origin;

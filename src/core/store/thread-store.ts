@@ -138,13 +138,7 @@ export class ThreadStore {
   async createAsync(input: CreateThreadInput, now: Date = new Date()): Promise<ThreadHandle> {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
-    if (
-      await access(path).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw alreadyExists(threadId);
+    if (await exists(path)) throw alreadyExists(threadId);
     return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }));
   }
 
@@ -158,11 +152,19 @@ export class ThreadStore {
 
   /** Opens an existing thread for appending (resume); repairs a torn tail first. */
   open(threadId: string): ThreadHandle {
-    const existing = this.#open.get(threadId);
-    if (existing && !existing.closed)
-      throw new AcpThreadsError("usage", `thread ${threadId} is already open for writing in this process`);
+    this.#notOpenHere(threadId);
     const path = this.#requirePath(threadId);
     return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }));
+  }
+
+  /** `open` without a synchronous file call for the lock, the torn-tail check and the open (a resume on the host). */
+  async openAsync(threadId: string): Promise<ThreadHandle> {
+    this.#notOpenHere(threadId);
+    const path = this.pathFor(threadId);
+    const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
+      throw (err as NodeJS.ErrnoException).code === "ENOENT" ? notFound(threadId) : err;
+    });
+    return this.#wrap(threadId, writer);
   }
 
   /** The handle this process holds for `threadId`, if any. */
@@ -191,6 +193,11 @@ export class ThreadStore {
 
   read(threadId: string): ThreadRead {
     return this.readPath(this.#requirePath(threadId));
+  }
+
+  /** `readAsync` of a thread that must exist. */
+  async readExisting(threadId: string): Promise<ThreadRead> {
+    return (await this.readAsync(threadId)) ?? Promise.reject(notFound(threadId));
   }
 
   /**
@@ -380,9 +387,21 @@ export class ThreadStore {
 
   #requirePath(threadId: string): string {
     const path = this.pathFor(threadId);
-    if (!existsSync(path)) throw new AcpThreadsError("not_found", `no thread ${threadId}`);
+    if (!existsSync(path)) throw notFound(threadId);
     return path;
+  }
+
+  #notOpenHere(threadId: string): void {
+    const existing = this.#open.get(threadId);
+    if (existing && !existing.closed)
+      throw new AcpThreadsError("usage", `thread ${threadId} is already open for writing in this process`);
   }
 }
 
 const alreadyExists = (threadId: string) => new AcpThreadsError("usage", `thread ${threadId} already exists`);
+const notFound = (threadId: string) => new AcpThreadsError("not_found", `no thread ${threadId}`);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );

@@ -29,10 +29,14 @@ const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
 type FsTable = Record<string, unknown>;
 
 /**
- * Runs `fn` with every sync function of `module` (node:fs unless told) counted; returns the names called (with
- * repeats).
+ * Runs `fn` with every sync function of `module` (node:fs unless told) counted (those whose arguments `counts`
+ * takes); returns the names called (with repeats).
  */
-async function syncCalls(fn: () => Promise<void> | void, module: object = fs): Promise<string[]> {
+async function syncCalls(
+  fn: () => Promise<void> | void,
+  module: object = fs,
+  counts: (args: unknown[]) => boolean = () => true,
+): Promise<string[]> {
   const table = module as unknown as FsTable;
   const seen: string[] = [];
   const saved = new Map<string, unknown>();
@@ -41,7 +45,7 @@ async function syncCalls(fn: () => Promise<void> | void, module: object = fs): P
     if (!name.endsWith("Sync") || typeof orig !== "function") continue;
     saved.set(name, orig);
     table[name] = function (this: unknown, ...args: unknown[]) {
-      seen.push(name);
+      if (counts(args)) seen.push(name);
       return (orig as (...a: unknown[]) => unknown).apply(this, args);
     };
   }
@@ -133,6 +137,50 @@ test("the sessions tree's first listing and opening a past thread make no sync f
     } finally {
       past.dispose();
     }
+  }));
+
+test("resuming a thread reads and reopens its file without a sync file call; a torn tail is repaired", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const first = store.create(startInput(dir, { title: "resumed" }));
+    first.append({ kind: "user_message", messageId: "u1", text: "before" });
+    first.close();
+    fs.appendFileSync(first.path, '{"v":1,"kind":"agent_mess'); // a crash mid-line
+    let title: string | null | undefined;
+    let handle: Awaited<ReturnType<ThreadStore["openAsync"]>> | undefined;
+    const calls = await syncCalls(async () => {
+      title = (await store.readExisting(first.threadId)).metadata.title;
+      handle = await store.openAsync(first.threadId);
+    });
+    assert.deepEqual(calls, []);
+    assert.equal(title, "resumed");
+    await assert.rejects(store.openAsync(first.threadId), /already open for writing/);
+    handle!.append({ kind: "user_message", messageId: "u2", text: "after" });
+    handle!.close();
+    const texts = store.read(first.threadId).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+    assert.deepEqual(texts, ["before", "after"]);
+    // the session's resume: the thread file (and its lock) are read and opened without a sync call
+    const onThread = (args: unknown[]) => typeof args[0] === "string" && args[0].includes(first.threadId);
+    let session: ThreadSession | undefined;
+    const resumeCalls = await syncCalls(
+      async () => {
+        session = await ThreadSession.resume(
+          {
+            store,
+            live: { flushMs: 0 },
+            createRuntime: () => startFake({ prompt: async () => "end_turn" }, { cwd: dir }),
+          },
+          first.threadId,
+        );
+      },
+      fs,
+      onThread,
+    );
+    await session!.close();
+    assert.deepEqual(resumeCalls, []);
+    const missing = "0196a000-0000-7000-8000-0000000000ff";
+    await assert.rejects(store.readExisting(missing), /no thread/);
+    await assert.rejects(store.openAsync(missing), /no thread/);
   }));
 
 test("a panel following a thread another writer holds polls it without a sync file call", () =>
