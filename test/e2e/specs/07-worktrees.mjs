@@ -25,6 +25,8 @@ export default async function ({ page, quick, step, shot, ws }) {
   let frame;
   try {
     await step("Best of N…: two runs of the fake agent, each in its own worktree, compared", async () => {
+      // from a known state (CI once lost the wizard's input box to the last spec's review editors and comments)
+      await quick.run("View: Close All Editors");
       await quick.run("ACP Threads: Best of N…");
       const row = quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first();
       await row.waitFor({ timeout: 20000 });
