@@ -13,6 +13,7 @@ import { writeFileAtomic } from "./atomic-write";
 import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
+import { ThreadHandle, type Durability } from "./thread-handle";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { assetsDir, homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
@@ -28,64 +29,7 @@ export interface ThreadRead {
   size: number;
 }
 
-/**
- * When a thread's durability points (a metadata patch, a turn's end) reach the disk: "now" fsyncs before the call
- * returns (the CLI); "soon" writes at once and hands the fsync to the thread pool (the extension host, whose
- * thread must not wait on the disk every turn). See JsonlWriter for the contract.
- */
-export type Durability = "now" | "soon";
-
-/** A thread open for writing (the store keeps at most one per thread in this process). */
-export class ThreadHandle {
-  readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
-  constructor(
-    readonly threadId: string,
-    readonly writer: JsonlWriter,
-    private readonly onClose: () => void,
-    readonly durability: Durability = "now",
-  ) {}
-  get path(): string {
-    return this.writer.path;
-  }
-  get closed(): boolean {
-    return this.writer.closed;
-  }
-  /** The thread file's size: the bytes written through this handle, the only writer while it is open. */
-  get size(): number {
-    return this.writer.size;
-  }
-  append(input: RecordInput): ThreadRecord {
-    return this.writer.append(input);
-  }
-  appendMany(inputs: RecordInput[]): ThreadRecord[] {
-    return this.writer.appendMany(inputs);
-  }
-  /** Writes a meta_patch record and makes it durable (at once or soon: `durability`). */
-  patch(patch: MetadataPatch): ThreadRecord {
-    const rec = this.writer.append({ kind: "meta_patch", patch });
-    this.checkpoint();
-    for (const fn of this.#patchListeners) fn(patch);
-    return rec;
-  }
-  /** Follows every patch written through this handle (a rename while a session holds the thread); returns the unsubscribe. */
-  onPatch(fn: (patch: MetadataPatch) => void): () => void {
-    this.#patchListeners.add(fn);
-    return () => this.#patchListeners.delete(fn);
-  }
-  /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
-  checkpoint(): void {
-    if (this.durability === "soon") this.writer.syncSoon();
-    else this.writer.sync();
-  }
-  sync(): void {
-    this.writer.sync();
-  }
-  close(): void {
-    if (this.writer.closed) return;
-    this.writer.close();
-    this.onClose();
-  }
-}
+export { ThreadHandle, type Durability } from "./thread-handle";
 
 export class ThreadStore {
   readonly layout: HomeLayout;
