@@ -219,8 +219,9 @@ try {
     // A spec that throws outside its steps counts as one failure; the next spec still runs.
     await spec(e2e).catch(async (e) => {
       results.push(false);
-      failures.push(`${file} outside its steps: ${brief(e)}`);
-      log(`FAIL ${file} outside its steps: ${String(e?.message ?? e).split("\n")[0]}`);
+      const why = brief(e);
+      failures.push(`${file} outside its steps: ${why}`);
+      log(`FAIL ${file} outside its steps: ${why}`);
       await shot(`FAIL-${file.replace(/\W+/g, "-")}`);
     });
   }
