@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
 import { linkHandoff } from "../../core/handoff/link";
+import { EditLedger } from "../../core/ledger/edit-ledger";
 import { stderrLogger } from "../../core/log";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
@@ -70,7 +71,7 @@ links, and says so). Exit codes as for 'acp-threads run'.`,
     const [threadArg, ...more] = args;
     const fromId = store.resolveId(threadArg!);
     const { metadata, records } = store.read(fromId);
-    const built = buildHandoffBrief(metadata, records);
+    const built = buildHandoffBrief(metadata, records, new EditLedger({ home: layout.home }).read(fromId));
     let brief = flags["brief-file"]
       ? readFileSync(resolve(io.cwd, flags["brief-file"]), "utf8")
       : renderHandoffBrief(built);

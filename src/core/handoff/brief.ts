@@ -1,11 +1,19 @@
 /**
  * The brief a thread hands to another agent: what the person asked for (the goal and the latest request), the
- * plan with each entry's status, the files the work touched (from the tool calls' locations and diffs), the last
- * thing the agent said, and what was left open (permission requests nobody answered, tool calls that never
- * finished). Compact on purpose: the new agent reads the files itself. The text is shown for editing first.
+ * plan with each entry's status, the files the work touched, the last thing the agent said, and what was left
+ * open (permission requests nobody answered, tool calls that never finished). Compact on purpose: the new agent
+ * reads the files itself. The text is shown for editing first.
+ *
+ * "Changed" files come from the thread's edit ledger when it has one: what the turns changed on disk and is still
+ * in effect (a restored turn's files, and a file a later turn put back as it was, are not changed); an edit the
+ * agent proposed but never wrote is not a change. Without a ledger (older threads) the completed edit tool calls
+ * stand in. A turn the person stopped is not "left open": its pending requests are named as not done.
  */
 import { relative, isAbsolute } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
+import { sameContent, type FileState } from "../ledger/content";
+import type { LedgerView } from "../ledger/ledger-view";
+import { isReviewable, restoredTurns } from "../ledger/restored";
 import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadRecord } from "../model/records";
 
@@ -44,18 +52,43 @@ function pathsOf(tc: Extract<ThreadRecord, { kind: "tool_call" }>["toolCall"]): 
   return [...new Set(out.filter(Boolean))];
 }
 
-export function buildHandoffBrief(metadata: ThreadMetadata, records: readonly ThreadRecord[]): HandoffBrief {
+/** The files the ledger's turns and applies changed that are still changed now (paths as the ledger has them). */
+function ledgerChanged(ledger: Pick<LedgerView, "ops">): string[] {
+  const restored = restoredTurns(ledger);
+  const net = new Map<string, { before: FileState | null; after: FileState | null }>();
+  for (const op of ledger.ops) {
+    if (!isReviewable(op) || restored.has(op.op)) continue;
+    for (const f of op.files) {
+      const seen = net.get(f.path);
+      net.set(f.path, { before: seen ? seen.before : f.before, after: f.after });
+    }
+  }
+  return [...net].filter(([, v]) => !sameContent(v.before, v.after)).map(([path]) => path);
+}
+
+/** `ledger`: the thread's edit ledger, when it has one (the source of "changed"). */
+export function buildHandoffBrief(
+  metadata: ThreadMetadata,
+  records: readonly ThreadRecord[],
+  ledger?: Pick<LedgerView, "ops">,
+): HandoffBrief {
   const users: string[] = [];
   const files = new Map<string, Set<FileTouch>>();
   const commands: string[] = [];
   const tools = new Map<string, Extract<ThreadRecord, { kind: "tool_call" }>["toolCall"]>();
   let plan: HandoffBrief["plan"] = [];
   let assistant: { id: string; text: string } | undefined;
-  const openPermissions: string[] = [];
+  const openPermissions: { toolCallId: string; text: string }[] = [];
+  /** Requests cancelled in the turn under way: left open unless the person stopped that turn. */
+  let cancelledInTurn: string[] = [];
+  const stopped = new Set<string>();
+  const fromLedger = ledger?.ops.some(isReviewable) ? ledgerChanged(ledger) : undefined;
   const show = (p: string) => {
     const rel = isAbsolute(p) ? relative(metadata.cwd, p) : p;
     return rel && !rel.startsWith("..") ? rel : p;
   };
+  const touch = (p: string, how: FileTouch) => files.set(show(p), (files.get(show(p)) ?? new Set()).add(how));
+  for (const p of fromLedger ?? []) touch(p, "changed");
   for (const r of records) {
     switch (r.kind) {
       case "user_message":
@@ -75,11 +108,19 @@ export function buildHandoffBrief(metadata: ThreadMetadata, records: readonly Th
         tools.set(tc.toolCallId, tc);
         const how = tc.kind === "read" || tc.kind === "search" ? "read" : tc.kind === "execute" ? "ran" : "changed";
         if (tc.kind === "execute" && tc.title) commands.push(tc.title);
-        if (how !== "ran") for (const p of pathsOf(tc)) files.set(show(p), (files.get(show(p)) ?? new Set()).add(how));
+        // with a ledger, it alone says what changed; without one, only an edit that completed did
+        const counts = how === "read" || (how === "changed" && !fromLedger && tc.status === "completed");
+        if (counts) for (const p of pathsOf(tc)) touch(p, how);
         break;
       }
       case "permission":
-        if (r.decidedBy === "cancelled") openPermissions.push(`${r.title} (${r.toolKind}): asked, never answered`);
+        if (r.decidedBy !== "cancelled") break;
+        cancelledInTurn.push(r.toolCallId);
+        openPermissions.push({ toolCallId: r.toolCallId, text: `${r.title} (${r.toolKind}): asked, never answered` });
+        break;
+      case "turn_end":
+        if (r.stopReason === "cancelled") for (const id of cancelledInTurn) stopped.add(id);
+        cancelledInTurn = [];
         break;
       default:
         break;
@@ -87,7 +128,11 @@ export function buildHandoffBrief(metadata: ThreadMetadata, records: readonly Th
   }
   const unfinished = [...tools.values()]
     .filter((t) => t.status === "pending" || t.status === "in_progress" || t.status === "cancelled")
-    .map((t) => `${t.title || t.kind} was left ${t.status === "cancelled" ? "cancelled" : "unfinished"}`);
+    .map((t) =>
+      stopped.has(t.toolCallId)
+        ? `${t.title || t.kind} was not done (the turn was stopped)`
+        : `${t.title || t.kind} was left ${t.status === "cancelled" ? "cancelled" : "unfinished"}`,
+    );
   const first = users[0] ?? metadata.title ?? "";
   const last = users.at(-1);
   return {
@@ -101,7 +146,7 @@ export function buildHandoffBrief(metadata: ThreadMetadata, records: readonly Th
     files: [...files.entries()].slice(0, MAX_FILES).map(([path, how]) => ({ path, how: [...how].sort() })),
     commands: commands.slice(-MAX_COMMANDS),
     lastAssistantMessage: assistant ? clip(assistant.text) : null,
-    openQuestions: [...openPermissions, ...unfinished],
+    openQuestions: [...openPermissions.filter((p) => !stopped.has(p.toolCallId)).map((p) => p.text), ...unfinished],
   };
 }
 

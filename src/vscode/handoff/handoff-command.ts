@@ -46,18 +46,23 @@ export async function handoffCommand(
     agent = await pickHandoffAgent(agents, { agentId: metadata.agent.id, title: metadata.title ?? "thread" });
     if (!agent) return undefined;
   }
-  const built = buildHandoffBrief(metadata, records);
+  const built = buildHandoffBrief(metadata, records, await hub.ledger.ledger.readAsync(fromId));
   let brief = opts.brief ?? renderHandoffBrief(built);
   if (opts.brief === undefined) {
-    const { outcome } = await briefEditors.edit(brief, agent.displayName);
-    // the toast is a shortcut; Send stays in the brief's editor (CodeLens, title bar) after it fades
-    void vscode.window
-      .showInformationMessage(
-        `Edit the handoff brief for ${agent.displayName}, then Send it (above the brief or in the editor's title bar).`,
-        "Send",
-        "Cancel",
-      )
-      .then((a) => (a === "Send" ? briefEditors.send() : a === "Cancel" ? briefEditors.cancel() : undefined));
+    const { doc, outcome } = await briefEditors.edit(brief, agent.displayName);
+    // Send lives in the brief's editor (CodeLens, title bar); the notification only points there, and goes away
+    // with the brief (sent, cancelled or closed) instead of leaving a dead Send in the notification centre
+    void vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Edit the handoff brief for ${agent.displayName}, then Send it (above the brief or in the editor's title bar).`,
+        cancellable: true,
+      },
+      (_progress, token) => {
+        token.onCancellationRequested(() => briefEditors.cancel(doc.uri).catch(() => undefined));
+        return outcome;
+      },
+    );
     const o = await outcome;
     if (!o.sent) return undefined;
     brief = o.text;

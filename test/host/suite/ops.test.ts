@@ -108,7 +108,8 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const started = vscode.commands.executeCommand<LiveSession | undefined>("acpThreads.handoff", fromId, {
       agentId: "fake",
     });
-    // the brief opens as a markdown document to edit; the notification's Send sends what it says then
+    // the brief opens as a markdown document to edit; its Send (title bar / CodeLens) sends what it says then.
+    // The notification only points at the brief and leaves with it: no dead Send in the notification centre (#37)
     const doc = await waitFor("the brief in an editor", () =>
       vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith("You are taking over")),
     );
@@ -116,10 +117,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), "EDITED BY THE USER\n");
     await vscode.workspace.applyEdit(edit);
-    await waitFor("the Send button to be accepted", async () => {
-      await vscode.commands.executeCommand("notification.acceptPrimaryAction");
-      return Promise.race([started.then(() => true), new Promise((r) => setTimeout(() => r(false), 300))]);
-    });
+    assert.equal(await vscode.commands.executeCommand("acpThreads.sendHandoff", doc.uri.toString()), true);
     const to = await started;
     assert.ok(to, "a new session was started");
     await waitFor("the handoff turn", () => to.status === "idle" && to.thread);
