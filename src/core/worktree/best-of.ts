@@ -98,7 +98,8 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
     } catch (err) {
       run = { threadId: null, ok: false, error: errorMessage(err) };
     }
-    const durationMs = performance.now() - t0;
+    // the agent's own time: waiting for the person to answer a permission prompt is not the agent being slow
+    const durationMs = Math.max(0, performance.now() - t0 - (run.waitedMs ?? 0));
     emit({ type: "agent_done", spec, run, durationMs });
     let ref: WorktreeRef | null = made?.ref ?? null;
     if (made && !run.threadId) {

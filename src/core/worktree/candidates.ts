@@ -38,6 +38,8 @@ export interface CandidateRun {
   error?: string;
   /** Things the user should know (permission requests refused by the policy). */
   notes?: string[];
+  /** Time the candidate spent waiting for a person (a permission prompt): not counted in its duration. */
+  waitedMs?: number;
 }
 
 export interface CandidateSummary {

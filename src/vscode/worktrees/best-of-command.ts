@@ -16,6 +16,7 @@ import {
 } from "../../core/worktree/candidates";
 import type { CreatedWorktree } from "../../core/worktree/create";
 import { configuredAgents } from "../agents";
+import { handoffAgents, type HandoffAgent } from "../handoff/agent-pick";
 import type { Hub } from "../hub";
 import { assertTrusted } from "../trust";
 import type { CandidateRow } from "../../webview/compare/protocol";
@@ -27,24 +28,54 @@ export interface BestOfArgs {
   prompt: string;
   check?: string;
   cwd?: string;
+  /** Scripted callers in this extension host (tests): the compare view as soon as it opens. */
+  onView?: (view: CompareView) => void;
 }
 
-async function ask(hub: Hub): Promise<BestOfArgs | undefined> {
-  const agents = configuredAgents(hub.config, hub.registry);
-  const picked = await vscode.window.showQuickPick(
-    agents.map((a) => ({ label: a.spec.displayName, description: a.spec.id, id: a.spec.id })),
-    {
-      canPickMany: true,
-      title: "Best of N: which agents?",
-      placeHolder: "Pick one or more agents (one agent picked runs several times)",
-    },
-  );
+/** The wizard's agent rows: the ones that can start first, the others marked with why; equal names told apart. */
+export function bestOfAgentItems(agents: HandoffAgent[]): BestOfAgentItem[] {
+  const named = new Map<string, number>();
+  for (const a of agents) named.set(a.spec.displayName, (named.get(a.spec.displayName) ?? 0) + 1);
+  const name = (a: HandoffAgent) =>
+    named.get(a.spec.displayName)! > 1 ? `${a.spec.displayName} (${a.spec.id})` : a.spec.displayName;
+  const ordered = [...agents.filter((a) => a.available), ...agents.filter((a) => !a.available)];
+  return ordered.map((a) => ({
+    label: a.available ? name(a) : `$(circle-slash) ${name(a)}`,
+    description: a.available ? (a.detail ?? a.spec.id) : "cannot start here",
+    ...(a.available ? {} : { detail: a.hint ?? `'${a.spec.command}' not found` }),
+    id: a.spec.id,
+    available: a.available,
+  }));
+}
+
+interface BestOfAgentItem extends vscode.QuickPickItem {
+  id: string;
+  available: boolean;
+}
+
+async function ask(hub: Hub, cwd: string): Promise<BestOfArgs | undefined> {
+  // every step keeps its input when the focus moves (a webview taking the focus back closed it: stop 28's CI)
+  const picked = await vscode.window.showQuickPick(bestOfAgentItems(handoffAgents(hub.config, cwd, hub.registry)), {
+    canPickMany: true,
+    title: "Best of N: which agents?",
+    placeHolder: "Pick one or more agents (one agent picked runs several times)",
+    ignoreFocusOut: true,
+  });
   if (!picked?.length) return undefined;
+  const blocked = picked.filter((p) => !p.available);
+  if (blocked.length) {
+    void vscode.window.showWarningMessage(
+      `${blocked.map((b) => `${b.label.replace("$(circle-slash) ", "")}: ${b.detail}`).join("; ")} — cannot start here, left out.`,
+    );
+    picked.splice(0, picked.length, ...picked.filter((p) => p.available));
+    if (!picked.length) return undefined;
+  }
   const runsText = await vscode.window.showInputBox({
     title: "Best of N: runs per agent",
     prompt: "How many candidates each picked agent runs",
     value: picked.length === 1 ? "2" : "1",
     validateInput: (v) => (/^[1-9]$/.test(v.trim()) ? undefined : "a number from 1 to 9"),
+    ignoreFocusOut: true,
   });
   if (!runsText) return undefined;
   const prompt = await vscode.window.showInputBox({
@@ -104,21 +135,57 @@ function fill(row: CandidateRow, s: CandidateSummary): void {
   });
 }
 
+/**
+ * Shows the permission request a candidate waits on in its card ("waits for you", answerable there) and adds up
+ * the time it waited, which is not the agent's duration. `stop` ends the following and returns the milliseconds.
+ */
+function followAsks(hub: Hub, view: CompareView, row: CandidateRow): { stop(): number } {
+  let waitedMs = 0;
+  let since: number | undefined;
+  const sync = () => {
+    const pending = row.threadId ? hub.broker.pendingFor(row.threadId)[0] : undefined;
+    if (pending && since === undefined) since = performance.now();
+    if (!pending && since !== undefined) {
+      waitedMs += performance.now() - since;
+      since = undefined;
+    }
+    const asks = pending && { requestId: pending.requestId, title: pending.title, options: pending.options };
+    if (asks?.requestId === row.asks?.requestId) return;
+    row.asks = asks;
+    if (!asks) delete row.asks;
+    if (row.status === "working" || row.status === "asking") row.status = asks ? "asking" : "working";
+    view.update();
+  };
+  const sub = hub.broker.onDidChange((threadId) => threadId === row.threadId && sync());
+  sync();
+  return {
+    stop: () => {
+      sub.dispose();
+      if (since !== undefined) waitedMs += performance.now() - since;
+      since = undefined;
+      if (row.asks) delete row.asks;
+      return Math.round(waitedMs);
+    },
+  };
+}
+
 /** Runs the best of N; resolves with the ranked summaries (the view stays open for the user's choice). */
 export async function bestOfCommand(
   hub: Hub,
   args?: BestOfArgs,
 ): Promise<{ view: CompareView; summaries: CandidateSummary[] } | undefined> {
   assertTrusted();
-  const a = args && Array.isArray(args.agents) ? args : await ask(hub);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  const a = args && Array.isArray(args.agents) ? args : await ask(hub, folder);
   if (!a) return undefined;
-  const cwd = a.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  const cwd = a.cwd ?? folder;
   await bestOfBase(cwd); // a clear error before anything starts outside git
   const known = configuredAgents(hub.config, hub.registry);
   for (const id of a.agents)
     if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
   const specs = expandCandidates(a.agents, a.runs ?? 1);
   const view = new CompareView(hub, a.prompt, a.check, specs.map(rowOf));
+  if (typeof a.onView === "function") a.onView(view);
   const stop = new AbortController();
   view.panel.onDidDispose(() => stop.abort());
 
@@ -136,6 +203,7 @@ export async function bestOfCommand(
     const row = view.row(spec.label)!;
     row.threadId = s.threadId;
     view.update();
+    const waited = followAsks(hub, view, row);
     await new Promise<void>((resolve) => {
       const sub = s.onTurnDone(() => {
         sub.dispose();
@@ -146,6 +214,7 @@ export async function bestOfCommand(
     return {
       threadId: s.thread ? s.threadId : null,
       ok: s.status !== "failed",
+      waitedMs: waited.stop(),
       ...(s.status === "failed" && s.statusDetail ? { error: s.statusDetail } : {}),
     };
   };
@@ -153,7 +222,7 @@ export async function bestOfCommand(
   const onProgress = (e: BestOfProgress) => {
     const row = view.row(e.type === "finished" ? e.summary.label : e.spec.label);
     if (!row) return;
-    if (e.type === "started") row.status = "working";
+    if (e.type === "started") row.status = row.asks ? "asking" : "working";
     else if (e.type === "check_started") row.status = "checking";
     else if (e.type === "agent_done") row.durationMs = Math.round(e.durationMs);
     else if (e.type === "finished") fill(row, e.summary);

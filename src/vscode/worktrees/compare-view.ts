@@ -63,6 +63,11 @@ export class CompareView implements vscode.Disposable {
     const row = this.state.rows.find((r) => r.threadId === m.threadId);
     if (!row) return;
     switch (m.type) {
+      case "answer":
+        // only a request this candidate's thread has pending now (the first answer anywhere wins)
+        if (this.hub.broker.pendingFor(m.threadId).some((v) => v.requestId === m.requestId))
+          this.hub.broker.answer(m.requestId, m.optionId);
+        return;
       case "open":
         return void this.hub.panels.open(m.threadId, { preserveFocus: false });
       case "diff":

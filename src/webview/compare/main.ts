@@ -1,6 +1,7 @@
 /**
  * Best of N compare view webview: one card per candidate (agent, live status, answer, files with +/- lines,
- * tokens, cost, duration, check result) with Open / Open diff / Apply / Keep / Discard others. The first of the
+ * tokens, cost, duration, check result) with Open / Open diff / Apply / Keep / Discard others; a candidate waiting
+ * for a permission answer says "waits for you" with the request and the agent's options to answer it right there. The first of the
  * ranking wears "best" only when it leads for a reason, else "fastest". Plain DOM, strict CSP.
  */
 import type { Leader } from "../../core/worktree/candidates";
@@ -24,6 +25,7 @@ const tokens = (n: number | null) => (n === null ? "—" : n >= 1000 ? `${(n / 1
 const STATUS: Record<CandidateRow["status"], string> = {
   waiting: "waiting",
   working: "working…",
+  asking: "waits for you",
   checking: "checking…",
   done: "done",
   failed: "failed",
@@ -42,6 +44,29 @@ function button(label: string, action: CompareAction, r: CandidateRow, primary =
   b.disabled = !r.threadId || r.outcome === "discarded";
   b.addEventListener("click", () => r.threadId && vscode.post({ type: action, threadId: r.threadId }));
   return b;
+}
+
+/** The permission request a candidate waits on, with the agent's own options (answered here or in its panel). */
+function askCard(r: CandidateRow, ask: NonNullable<CandidateRow["asks"]>): HTMLElement {
+  const box = el("div", undefined, "asks");
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `${r.label} asks: ${ask.title}`);
+  box.append(el("p", `Asks: ${ask.title}`));
+  const row = el("div", undefined, "actions");
+  for (const o of ask.options) {
+    const b = el("button", o.name, o.kind.startsWith("allow") ? "" : "secondary");
+    b.type = "button";
+    b.dataset.option = o.optionId;
+    b.addEventListener(
+      "click",
+      () =>
+        r.threadId &&
+        vscode.post({ type: "answer", threadId: r.threadId, requestId: ask.requestId, optionId: o.optionId }),
+    );
+    row.append(b);
+  }
+  box.append(row);
+  return box;
 }
 
 function card(r: CandidateRow, leader: Leader | undefined, running: boolean): HTMLElement {
@@ -66,6 +91,7 @@ function card(r: CandidateRow, leader: Leader | undefined, running: boolean): HT
     el("span", checkText(r), r.check ? (r.check.exitCode === 0 ? "pass" : "fail") : "muted"),
   );
   c.append(facts);
+  if (r.asks) c.append(askCard(r, r.asks));
   if (r.error) c.append(el("p", r.error, "error"));
   if (r.answer) c.append(el("pre", r.answer, "answer"));
   if (r.files.length) {

@@ -8,7 +8,15 @@ import { fields, str } from "../shared/guards";
 
 export const COMPARE_VIEW_TYPE = "acpThreads.bestOf";
 
-export type CandidateStatus = "waiting" | "working" | "checking" | "done" | "failed";
+/** `waiting`: not started yet; `asking`: it waits for the person to answer a permission request (`asks`). */
+export type CandidateStatus = "waiting" | "working" | "asking" | "checking" | "done" | "failed";
+
+/** A permission request a candidate waits on, answerable from its card. */
+export interface CandidateAsk {
+  requestId: string;
+  title: string;
+  options: { optionId: string; name: string; kind: string }[];
+}
 
 /** One candidate as the view shows it. */
 export interface CandidateRow {
@@ -23,7 +31,10 @@ export interface CandidateRow {
   tokens: number | null;
   /** What the agent reported spending, per currency (empty: it reported no cost). */
   costs: UsageCost[];
+  /** The agent's own time so far: time waiting for the person is not counted. */
   durationMs: number | null;
+  /** The request it waits on (status `asking`). */
+  asks?: CandidateAsk;
   check?: { command: string; exitCode: number | null; timedOut?: boolean; outputTail: string };
   /** What the user did with it. */
   outcome?: "applied" | "kept" | "discarded";
@@ -43,11 +54,16 @@ export type CompareHostMessage = {
 export const COMPARE_ACTIONS = ["open", "diff", "apply", "keep", "discardOthers"] as const;
 export type CompareAction = (typeof COMPARE_ACTIONS)[number];
 
-export type CompareWebviewMessage = { type: "ready" } | { type: CompareAction; threadId: string };
+export type CompareWebviewMessage =
+  | { type: "ready" }
+  | { type: CompareAction; threadId: string }
+  | { type: "answer"; threadId: string; requestId: string; optionId: string };
 
 export function parseCompareMessage(raw: unknown): CompareWebviewMessage | undefined {
   const m = fields(raw);
   if (m?.type === "ready") return { type: "ready" };
+  if (m?.type === "answer" && str(m.threadId, 200) && str(m.requestId, 200) && str(m.optionId, 500))
+    return { type: "answer", threadId: m.threadId, requestId: m.requestId, optionId: m.optionId };
   if ((COMPARE_ACTIONS as readonly unknown[]).includes(m?.type) && str(m?.threadId, 200))
     return { type: m.type as CompareAction, threadId: m.threadId };
   return undefined;

@@ -13,6 +13,7 @@ import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
+import { bestOfAgentItems } from "../../../src/vscode/worktrees/best-of-command";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { git, seededRepo, spawn, turn } from "./worktree-helpers";
@@ -178,6 +179,72 @@ describe("best of N in the editor", () => {
     assert.ok(await treeHas(other!.threadId!), "the discarded candidate's thread is still in the tree");
     view.dispose();
     for (const s of summaries) await hub.live.get(s.threadId!)?.close();
+  });
+});
+
+describe("best of N while a candidate waits for the person (#37 item 5)", () => {
+  const seed = seededRepo("acp-host-bestof-ask-", { "a.txt": "a\n" });
+
+  it("its card says 'waits for you' with the request, is answered there, and the wait is not its duration", async () => {
+    const { hub } = await api();
+    // seededRepo runs its agents under approve-all: this candidate must ask
+    await vscode.workspace
+      .getConfiguration("acpThreads")
+      .update("permissionMode", "ask", vscode.ConfigurationTarget.Global);
+    let view: CompareView | undefined;
+    const t0 = performance.now();
+    const done = vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 1, prompt: "ask execute", cwd: seed.repo, onView: (v: CompareView) => (view = v) },
+    );
+    const row = await waitFor("the candidate to wait for an answer", () => {
+      const r = view?.state.rows[0];
+      return r?.status === "asking" ? r : undefined;
+    });
+    assert.equal(row.asks?.title, "A execute tool");
+    assert.deepEqual(
+      row.asks?.options.map((o) => o.name),
+      ["Allow", "Reject"],
+      "the agent's own options, answerable in the card",
+    );
+    assert.ok(hub.broker.hasPending(row.threadId!), "the same request the panel and the notification show");
+    await new Promise((r) => setTimeout(r, 1500)); // the person takes a while
+    await view!.act({ type: "answer", threadId: row.threadId!, requestId: "not-pending", optionId: "ok" });
+    assert.ok(hub.broker.hasPending(row.threadId!), "an answer to a request that is not pending changes nothing");
+    await view!.act({ type: "answer", threadId: row.threadId!, requestId: row.asks!.requestId, optionId: "ok" });
+    const out = await done;
+    const wallMs = performance.now() - t0;
+    const s = out.summaries[0]!;
+    assert.equal(s.status, "done", s.error);
+    assert.match(s.answer, /outcome: ok/, "the card's answer reached the agent");
+    assert.equal(view!.state.rows[0]!.asks, undefined, "the answered request left the card");
+    assert.ok(
+      s.durationMs <= wallMs - 1500,
+      `the candidate's ${s.durationMs} ms leave out the 1.5 s it waited (the whole run took ${Math.round(wallMs)} ms)`,
+    );
+    out.view.dispose();
+    await hub.live.get(s.threadId!)?.close();
+  });
+
+  it("the wizard's agent list puts agents that cannot start last, marked, and tells equal names apart", () => {
+    const agent = (id: string, displayName: string, available: boolean) => ({
+      spec: { id, displayName, command: `${id}-cmd`, args: [] },
+      available,
+      ...(available ? {} : { hint: `npm i -g ${id}` }),
+    });
+    const items = bestOfAgentItems([
+      agent("gone", "Gone", false),
+      agent("codex", "Codex", true),
+      agent("registry:codex", "Codex", true),
+    ]);
+    assert.deepEqual(
+      items.map((i) => [i.label, i.description, i.detail]),
+      [
+        ["Codex (codex)", "codex", undefined],
+        ["Codex (registry:codex)", "registry:codex", undefined],
+        ["$(circle-slash) Gone", "cannot start here", "npm i -g gone"],
+      ],
+    );
   });
 });
 

@@ -222,3 +222,19 @@ test("runBestOf: a concurrency cap runs that many at a time; an abort stops the 
     );
     assert.match(results[3]!.error!, /stopped before it started/);
   }));
+
+test("runBestOf: a candidate's time waiting for the person is not its duration, so it does not lose 'fastest' (#37)", () =>
+  withRepo({ "a.txt": "a\n" }, async (repo) => {
+    const results = await runBestOf({
+      cwd: repo,
+      candidates: expandCandidates(["x"], 2),
+      // #1 worked 50 ms and waited 400 ms for an answer; #2 worked 200 ms without asking
+      runCandidate: async (spec) => {
+        await new Promise((r) => setTimeout(r, spec.run === 1 ? 450 : 200));
+        return { threadId: null, ok: true, stopReason: "end_turn", ...(spec.run === 1 ? { waitedMs: 400 } : {}) };
+      },
+    });
+    const [first, second] = results;
+    assert.ok(first!.durationMs < second!.durationMs, `${first!.durationMs} ms (own) vs ${second!.durationMs} ms`);
+    assert.ok(first!.durationMs >= 50, "the time it worked still counts");
+  }));
