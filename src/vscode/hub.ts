@@ -184,6 +184,7 @@ export class Hub implements vscode.Disposable {
       new LedgerFeature({
         home,
         logger: this.log.logger,
+        walkWorker: join(context.extensionPath, "dist", "walk-worker.js"),
         threads: this.threads,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),

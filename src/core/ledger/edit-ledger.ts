@@ -21,6 +21,7 @@ import { foldLedger, type LedgerView, type OpView } from "./ledger-view";
 import type { LedgerInput } from "./records";
 import { WorkspaceTracker, type FileDelta } from "./tracker";
 import { TurnCapture, type CaptureHost, type TurnInfo } from "./turn-capture";
+import { WalkWorker } from "./walk-worker-client";
 import { background } from "../util/unexpected";
 
 export interface EditLedgerOptions {
@@ -30,6 +31,11 @@ export interface EditLedgerOptions {
   limits?: Partial<LedgerLimits>;
   /** Watch directories (default true); false = stat walks at turn boundaries. */
   watch?: boolean;
+  /**
+   * The walk worker's script (dist/walk-worker.js): stat walks (no watches) then run off this thread. Without it
+   * (the CLI, tests) they run here, asynchronously.
+   */
+  walkWorker?: string;
 }
 
 export interface LedgerRecorded {
@@ -64,6 +70,7 @@ export class EditLedger implements Disposable {
   readonly #recorded = new Emitter<LedgerRecorded>();
   readonly #conflicts = new Emitter<ConflictNotice>();
   readonly #ending = new Set<Promise<unknown>>();
+  readonly #walker: WalkWorker | undefined;
   readonly onDidRecord = this.#recorded.event;
   readonly onConflict = this.#conflicts.event;
   #disposed = false;
@@ -73,6 +80,7 @@ export class EditLedger implements Disposable {
     this.#logger = opts.logger ?? nullLogger;
     this.dir = join(opts.home, "ledger");
     this.blobs = new BlobStore(join(this.dir, "blobs"));
+    this.#walker = opts.walkWorker ? new WalkWorker(opts.walkWorker, this.#logger) : undefined;
   }
 
   pathOf(threadId: string): string {
@@ -144,6 +152,7 @@ export class EditLedger implements Disposable {
         "closing a folder tracker",
       );
     this.#slots.clear();
+    this.#walker?.dispose();
     this.#recorded.dispose();
     this.#conflicts.dispose();
   }
@@ -257,6 +266,7 @@ export class EditLedger implements Disposable {
         watch: this.#opts.watch,
         cacheDir: join(this.dir, "manifests"),
         logger: this.#logger,
+        ...(this.#walker ? { walker: this.#walker } : {}),
       }).catch((err) => {
         this.#logger.warn(`edit ledger: cannot track ${root}: ${errorMessage(err)}; only fs writes are recorded`);
         return undefined;

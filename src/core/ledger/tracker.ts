@@ -21,7 +21,8 @@ import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { statInfo, walkWorkspace, type StatInfo } from "./walk";
+import { statInfo, walkWorkspace, type StatInfo, type WalkResult } from "./walk";
+import type { WalkWorker } from "./walk-worker-client";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -30,6 +31,8 @@ export interface TrackerOptions {
   watch?: boolean;
   /** Where a non-git workspace's manifest is cached between runs (derived; rebuilt when missing). */
   cacheDir?: string;
+  /** Runs stat walks in a worker thread (walk-worker-client.ts); without it they run here, asynchronously. */
+  walker?: WalkWorker;
   logger?: Logger;
 }
 
@@ -58,6 +61,7 @@ export class WorkspaceTracker {
   readonly #entries = new Map<string, Entry>();
   readonly #dirty = new Set<string>();
   #matcher!: IgnoreMatcher;
+  #excludes: string[] | undefined;
   #prefix = "";
   #gitTop: string | undefined;
   #gitBlobs: BlobReader | undefined;
@@ -152,6 +156,7 @@ export class WorkspaceTracker {
       this.#prefix = relUnder(repo.top, this.root) ?? "";
     }
     this.#matcher = new IgnoreMatcher(repo?.top ?? this.root, { extra: repo?.excludes });
+    this.#excludes = repo?.excludes;
     const watch = this.#opts.watch !== false;
     if (repo) await this.#gitBaseline();
     else await this.#walkBaseline();
@@ -333,11 +338,18 @@ export class WorkspaceTracker {
     return deltas;
   }
 
-  #walk() {
-    return walkWorkspace(this.root, this.#matcher, {
-      maxFiles: this.#limits.maxFiles + 1,
-      toTop: (r) => this.#toTop(r),
-    });
+  async #walk(): Promise<WalkResult> {
+    const maxFiles = this.#limits.maxFiles + 1;
+    const top = this.#gitTop ?? this.root;
+    const req = {
+      root: this.root,
+      top,
+      prefix: this.#prefix,
+      maxFiles,
+      ...(this.#excludes ? { excludes: this.#excludes } : {}),
+    };
+    const inWorker = await this.#opts.walker?.walk(req);
+    return inWorker ?? walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {

@@ -30,6 +30,8 @@ import {
 export interface LedgerFeatureDeps {
   home: string;
   logger: Logger;
+  /** dist/walk-worker.js: stat walks (no directory watches) off the host's thread. */
+  walkWorker?: string;
   threads: ThreadStore;
   /** A thread id or a sessions-view node → the stored thread's id. */
   resolveThread(arg: unknown): string | undefined;
@@ -52,7 +54,7 @@ export class LedgerFeature implements vscode.Disposable {
 
   constructor(deps: LedgerFeatureDeps) {
     this.#deps = deps;
-    this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title);
+    this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title, deps.walkWorker);
     this.inline = new InlineReview(
       this.host,
       (id) => this.#infoOf(id)?.cwd,

@@ -22,12 +22,14 @@ export class LedgerHost implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   readonly #subs: vscode.Disposable[] = [];
 
+  /** `walkWorker`: dist/walk-worker.js, so stat walks (no directory watches) run off the host's thread. */
   constructor(
     home: string,
     readonly logger: Logger,
     private readonly threadTitle: (threadId: string) => string | undefined,
+    walkWorker?: string,
   ) {
-    this.ledger = new EditLedger({ home, logger });
+    this.ledger = new EditLedger({ home, logger, ...(walkWorker ? { walkWorker } : {}) });
     this.provenance = new ProvenanceIndex(this.ledger);
     this.#subs.push(
       vscode.workspace.registerTextDocumentContentProvider(LEDGER_SCHEME, {

@@ -7,6 +7,9 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BlobStore } from "../../../../src/core/ledger/blob-store";
 import { WorkspaceTracker, type FileDelta } from "../../../../src/core/ledger/tracker";
+import { WalkWorker } from "../../../../src/core/ledger/walk-worker-client";
+import { nullLogger } from "../../../../src/core/log";
+import { repoRoot } from "../../../fixtures/agent-env/index";
 import { withTmp } from "../store/helpers";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -22,9 +25,14 @@ function seed(ws: string): void {
 
 const byRel = (ds: FileDelta[]) => Object.fromEntries(ds.map((d) => [d.rel, d]));
 
-async function scenario(ws: string, home: string, opts: { watch: boolean }): Promise<void> {
+async function scenario(ws: string, home: string, opts: { watch: boolean; walker?: WalkWorker }): Promise<void> {
   const blobs = new BlobStore(join(home, "blobs"));
-  const t = await WorkspaceTracker.open(ws, { blobs, watch: opts.watch, cacheDir: join(home, "cache") });
+  const t = await WorkspaceTracker.open(ws, {
+    blobs,
+    watch: opts.watch,
+    cacheDir: join(home, "cache"),
+    ...(opts.walker ? { walker: opts.walker } : {}),
+  });
   try {
     assert.equal(t.mode, opts.watch ? "watch" : "walk");
     assert.equal(t.fileCount, 4);
@@ -84,6 +92,44 @@ for (const watch of [true, false]) {
     });
   });
 }
+
+// #36 item 6: the same walks in the worker thread the editor uses (dist/walk-worker.js)
+for (const git_ of [true, false]) {
+  test(`${git_ ? "git repository" : "plain folder"}, stat walks in the walk worker: the same deltas`, async () => {
+    await withTmp(async (dir) => {
+      const ws = join(dir, "ws");
+      mkdirSync(ws);
+      seed(ws);
+      if (git_) {
+        git(ws, "init", "-q");
+        git(ws, "add", "-A");
+        git(ws, "commit", "-qm", "init");
+      }
+      const walker = new WalkWorker(join(repoRoot(), "dist", "walk-worker.js"));
+      try {
+        await scenario(ws, join(dir, "home"), { watch: false, walker });
+        assert.equal(walker.failed, undefined, "every walk ran in the worker");
+      } finally {
+        walker.dispose();
+      }
+    });
+  });
+}
+
+test("a walk worker that cannot start: the walks run in-process, and why is logged once", async () => {
+  await withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    seed(ws);
+    const warnings: string[] = [];
+    const logger = { ...nullLogger, warn: (m: string) => void warnings.push(m) };
+    const walker = new WalkWorker(join(dir, "no-such-worker.js"), logger);
+    await scenario(ws, join(dir, "home"), { watch: false, walker });
+    assert.match(walker.failed ?? "", /walk worker/);
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0]!, /stat walks run in-process/);
+  });
+});
 
 test("a workspace that is a sub-folder of a repository: parent .gitignore rules apply", async () => {
   await withTmp(async (dir) => {
