@@ -4,7 +4,7 @@ import { findExecutable } from "../platform/executables";
 
 /** Absolute path of `name` on PATH (PATHEXT on Windows), or null. */
 export function findTool(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  return findExecutable(name, { cwd: process.cwd(), env, nodeModulesBin: false });
+  return findExecutable(name, { cwd: process.cwd(), env });
 }
 
 export function runTool(

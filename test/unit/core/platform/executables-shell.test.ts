@@ -31,10 +31,11 @@ test("Windows finds a program by PATHEXT, never the extension-less sh script npm
   assert.equal(find("..\\npm\\codex-acp", `${NPM}\\..\\x`), `${NPM}\\codex-acp.cmd`, "relative to cwd");
 });
 
-test("node_modules/.bin is searched from cwd upwards before PATH, on Windows too", () => {
+test("a name is found on PATH, never in a node_modules/.bin of cwd or its parents, on Windows too", () => {
   const isRunnable = onDisk("C:\\proj\\node_modules\\.bin\\agent.cmd", `${NPM}\\agent.cmd`);
-  const found = findExecutable("agent", { cwd: "C:\\proj\\pkg\\src", platform: win, isRunnable, nodeModulesBin: true });
-  assert.equal(found, "C:\\proj\\node_modules\\.bin\\agent.cmd");
+  assert.equal(findExecutable("agent", { cwd: "C:\\proj\\pkg\\src", platform: win, isRunnable }), `${NPM}\\agent.cmd`);
+  const only = onDisk("C:\\proj\\node_modules\\.bin\\agent.cmd");
+  assert.equal(findExecutable("agent", { cwd: "C:\\proj", platform: win, isRunnable: only }), null);
 });
 
 test("POSIX needs an executable regular file (real files)", () =>
