@@ -10,6 +10,7 @@ import {
   type RegistryDistribution,
   type RegistryIndex,
 } from "./types";
+import { downloadUrlProblem } from "./download-url";
 import { isSemver } from "./semver";
 
 export const AGENT_ID = /^[a-z][a-z0-9-]*$/;
@@ -62,7 +63,8 @@ function target(v: unknown, platform: string): BinaryTarget {
   const path = archive.replace(/[?#].*$/, "");
   if (INSTALLER.test(path))
     throw new Invalid(`${where}archive is an installer (${archive}); installers are not allowed`);
-  if (!/^(https?|file):/i.test(archive)) throw new Invalid(`${where}archive must be an http(s) URL`);
+  const refused = downloadUrlProblem(archive);
+  if (refused) throw new Invalid(`${where}archive: ${refused}`);
   const out: BinaryTarget = { archive, cmd: str(v, "cmd", where) };
   const args = strings(v.args, `${where}args`);
   if (args) out.args = args;
