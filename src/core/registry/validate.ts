@@ -11,6 +11,7 @@ import {
   type RegistryIndex,
 } from "./types";
 import { downloadUrlProblem } from "./download-url";
+import { npmSpecProblem, pythonSpecProblem } from "./package-spec";
 import { isSemver } from "./semver";
 
 export const AGENT_ID = /^[a-z][a-z0-9-]*$/;
@@ -45,9 +46,11 @@ function envOf(v: unknown, what: string): Record<string, string> | undefined {
   return v as Record<string, string>;
 }
 
-function pkg(v: unknown, kind: string): PackageDistribution {
+function pkg(v: unknown, kind: "npx" | "uvx"): PackageDistribution {
   if (!isObject(v)) throw new Invalid(`distribution.${kind} must be an object`);
   const out: PackageDistribution = { package: str(v, "package", `distribution.${kind}.`) };
+  const refused = (kind === "npx" ? npmSpecProblem : pythonSpecProblem)(out.package);
+  if (refused) throw new Invalid(`distribution.${kind}.package: ${refused}`);
   if (v.cmd !== undefined) out.cmd = str(v, "cmd", `distribution.${kind}.`);
   const args = strings(v.args, `distribution.${kind}.args`);
   if (args) out.args = args;
