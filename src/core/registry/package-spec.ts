@@ -11,8 +11,10 @@ const NPM_SPEC =
 const NPM_NAME_MAX = 214;
 
 /** PyPI: a PEP 508 name, optional `[extras]`, then `==1.2`, `>=1,<2`, `~=1.4` … or uv's `@1.2.3`. */
-const PYTHON_SPEC =
-  /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*\])?(?:(?:===?|~=|!=|>=|<=|<|>)[A-Za-z0-9.*+!_-]+(?:,(?:===?|~=|!=|>=|<=|<|>)[A-Za-z0-9.*+!_-]+)*|@[A-Za-z0-9.+!_-]+)?$/;
+const PY_NAME = "[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
+const PY_EXTRAS = "\\[[A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*\\]";
+const PY_CLAUSE = "(?:===?|~=|!=|>=|<=|<|>)[A-Za-z0-9.*+!_-]+";
+const PYTHON_SPEC = new RegExp(`^${PY_NAME}(?:${PY_EXTRAS})?(?:${PY_CLAUSE}(?:,${PY_CLAUSE})*|@[A-Za-z0-9.+!_-]+)?$`);
 
 /** Why `spec` is no npm registry package spec, or undefined when it is one. */
 export function npmSpecProblem(spec: string): string | undefined {
