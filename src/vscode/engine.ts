@@ -34,7 +34,7 @@ export function createRuntime(
     const install = findPreset(opts.agent.id)?.install;
     throw new AcpThreadsError(
       "agent_not_found",
-      `${opts.agent.displayName}: "${opts.agent.command}" was not found on PATH or in node_modules/.bin.${install ? ` Install it: ${install}` : ""}`,
+      `${opts.agent.displayName}: "${opts.agent.command}" was not found on PATH.${install ? ` Install it: ${install}` : ""}`,
     );
   }
   const protocolLog = new ProtocolLog();

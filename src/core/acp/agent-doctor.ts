@@ -97,7 +97,7 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
           resolvedPath: null,
           available: false,
           version: null,
-          problem: `'${e.command}' not found in node_modules/.bin or PATH${e.install ? `; install: ${e.install}` : ""}`,
+          problem: `'${e.command}' not found on PATH${e.install ? `; install: ${e.install}` : ""}`,
         };
       }
       const spec = { id: e.id, displayName: e.displayName, command: resolvedPath, args: e.args, env: e.env };

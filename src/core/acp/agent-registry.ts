@@ -2,8 +2,9 @@
  * Agent presets, custom agents (Zed `agent_servers` shape) and command resolution.
  *
  * `resolveAgent` accepts a preset id, a custom agent name, or a command line ("node ./agent.js --flag",
- * "/abs/agent"); the command is resolved to an absolute path from the project's `node_modules/.bin` (walking
- * up from cwd, like npx) and then PATH, so spawning never depends on a shell.
+ * "/abs/agent"); the command is resolved to an absolute path: an agent installed from the registry by its id, a
+ * path as given, a name on PATH only (never a `node_modules/.bin` above the workspace: see platform/executables),
+ * so spawning never depends on a shell.
  */
 import { AcpThreadsError } from "../errors";
 import { commandName } from "./command-name";
@@ -80,9 +81,9 @@ export function findPreset(id: string): AgentPreset | undefined {
   return AGENT_PRESETS.find((p) => p.id === id);
 }
 
-/** Absolute path of `command`, or null: paths as given, names via node_modules/.bin then PATH (PATHEXT on Windows). */
+/** Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  return findExecutable(command, { cwd, env, nodeModulesBin: true });
+  return findExecutable(command, { cwd, env });
 }
 
 /**
@@ -164,7 +165,7 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
     const hint = install ? ` Install it with: ${install}` : "";
     throw new AcpThreadsError(
       "agent_not_found",
-      `${spec.displayName}: command '${spec.command}' not found in node_modules/.bin or PATH.${hint}`,
+      `${spec.displayName}: command '${spec.command}' not found on PATH.${hint}`,
       {
         command: spec.command,
       },

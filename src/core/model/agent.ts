@@ -3,7 +3,7 @@ export interface AgentSpec {
   /** Stable id: a preset id (`codex`, `claude`, `gemini`, `opencode`, `pi`) or a custom name. */
   id: string;
   displayName: string;
-  /** Command as configured (a name resolved from PATH / node_modules/.bin, or an absolute path). */
+  /** Command as configured (a name resolved from PATH, or a path). */
   command: string;
   args: string[];
   /** Extra environment for the agent (never persisted: values may be secrets). */

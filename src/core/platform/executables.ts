@@ -1,9 +1,9 @@
 /**
- * Finding a program like a shell would, on every platform: a name is looked up in the project's
- * `node_modules/.bin` (walking up from cwd, like npx; optional) and then PATH; a path is taken as given
- * (relative to cwd). POSIX wants an executable regular file. Windows looks for the name with each PATHEXT
- * extension (`codex-acp` → `codex-acp.cmd`, the npm shim) and never picks the extension-less sh script npm
- * puts next to it for Git Bash.
+ * Finding a program like a shell would, on every platform: a name is looked up on PATH only; a path is taken as
+ * given (relative to cwd). A name is never looked up in a `node_modules/.bin` above cwd (as npx does): whoever
+ * can write a shared parent folder would choose the program `--agent claude` starts. POSIX wants an executable
+ * regular file. Windows looks for the name with each PATHEXT extension (`codex-acp` → `codex-acp.cmd`, the npm
+ * shim) and never picks the extension-less sh script npm puts next to it for Git Bash.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { envGet } from "./env";
@@ -12,8 +12,6 @@ import { HOST_PLATFORM, isWindows, type Platform } from "./host";
 export interface FindExecutableOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
-  /** Look in `node_modules/.bin` of cwd and its parents before PATH. */
-  nodeModulesBin?: boolean;
   platform?: Platform;
   /** Whether `path` is a runnable file (tests inject one for another platform's paths). */
   isRunnable?: (path: string) => boolean;
@@ -56,13 +54,6 @@ export function findExecutable(command: string, opts: FindExecutableOptions): st
   const ok = opts.isRunnable ?? runnableOnHost;
   const first = (base: string) => variants(base, env, p).find(ok) ?? null;
   if (isPathLike(command, p)) return first(P.resolve(opts.cwd, command));
-  if (opts.nodeModulesBin) {
-    for (let dir = P.resolve(opts.cwd); ; dir = P.dirname(dir)) {
-      const found = first(P.join(dir, "node_modules", ".bin", command));
-      if (found) return found;
-      if (P.dirname(dir) === dir) break;
-    }
-  }
   for (const dir of (envGet(env, "PATH", p) ?? "").split(P.delimiter)) {
     if (!dir) continue;
     const found = first(P.join(dir.replace(/^"(.*)"$/, "$1"), command));

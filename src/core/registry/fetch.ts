@@ -28,7 +28,11 @@ export async function fetchRegistry(opts: {
   const { cacheFile } = agentsLayout(opts.dataHome);
   let error: string;
   try {
-    const bytes = await getBytes(opts.url, { timeoutMs: opts.timeoutMs ?? REGISTRY_TIMEOUT_MS, signal: opts.signal });
+    const bytes = await getBytes(opts.url, {
+      timeoutMs: opts.timeoutMs ?? REGISTRY_TIMEOUT_MS,
+      signal: opts.signal,
+      allowFile: true, // the user's own copy of the registry; a redirect never leads to a file
+    });
     let raw: unknown;
     try {
       raw = JSON.parse(bytes.toString("utf8"));

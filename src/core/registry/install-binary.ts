@@ -1,6 +1,7 @@
 /**
- * `binary` distributions: this platform's archive, downloaded (redirects followed), its sha256 checked when the
- * registry gives one, extracted, and its `cmd` made executable. The `cmd` must stay inside the install folder.
+ * `binary` distributions: this platform's archive, downloaded (https, redirects checked, capped: http.ts), its
+ * sha256 checked when the registry gives one, extracted, and its `cmd` made executable. The `cmd` must stay inside
+ * the install folder.
  */
 import { chmodSync, existsSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";

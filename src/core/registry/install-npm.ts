@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { npmSpecProblem } from "./package-spec";
 import { findTool, runTool } from "./run-tool";
 import type { InstallProgress, PackageDistribution } from "./types";
 
@@ -43,16 +44,23 @@ export function npmBinOf(dir: string, dist: PackageDistribution): NpmBin {
   throw new AcpThreadsError("not_found", `${dist.package} has no command '${wanted}' (its commands: ${offered})`);
 }
 
+/** npm's arguments that install `spec` (checked: npmSpecProblem) into `dir`. */
+export function npmInstallArgs(spec: string, dir: string): string[] {
+  const refused = npmSpecProblem(spec);
+  if (refused) throw new AcpThreadsError("usage", `not installed: ${refused}`);
+  return ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", spec];
+}
+
 export async function npmInstall(
   dist: PackageDistribution,
   dir: string,
   opts: { signal?: AbortSignal; onProgress?: (p: InstallProgress) => void; env?: NodeJS.ProcessEnv },
 ): Promise<NpmBin> {
+  const args = npmInstallArgs(dist.package, dir); // refused before npm is even looked for
   const npm = findTool("npm", opts.env);
   if (!npm)
     throw new AcpThreadsError("agent_not_found", `installing ${dist.package} needs npm on PATH: install Node.js first`);
   opts.onProgress?.({ phase: "npm", message: `npm install ${dist.package}` });
-  const args = ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", dist.package];
   await runTool(npm, args, {
     cwd: dir,
     env: opts.env,

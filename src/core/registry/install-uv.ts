@@ -2,6 +2,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { pythonSpecProblem } from "./package-spec";
 import { findTool, runTool } from "./run-tool";
 import type { InstallProgress, PackageDistribution } from "./types";
 
@@ -15,6 +16,8 @@ export async function uvInstall(
   dir: string,
   opts: { signal?: AbortSignal; onProgress?: (p: InstallProgress) => void; env?: NodeJS.ProcessEnv },
 ): Promise<string> {
+  const refused = pythonSpecProblem(dist.package);
+  if (refused) throw new AcpThreadsError("usage", `not installed: ${refused}`);
   const env = opts.env ?? process.env;
   const uv = findTool("uv", env);
   if (!uv)

@@ -1,10 +1,15 @@
-/** Runs an installer tool (npm, uv) to completion; a failure carries the tail of what it printed. */
+/**
+ * Runs an installer tool (npm, uv) to completion; a failure carries the tail of what it printed. It starts the way
+ * platform/shell.ts starts any program: on Windows `npm.cmd` (a batch file) goes through cmd.exe with every
+ * argument quoted for it, so a data home with spaces or `& | ^ % ! ( ) "` in it stays one argument.
+ */
 import { spawn } from "node:child_process";
 import { findExecutable } from "../platform/executables";
+import { launchProgram } from "../platform/shell";
 
 /** Absolute path of `name` on PATH (PATHEXT on Windows), or null. */
 export function findTool(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  return findExecutable(name, { cwd: process.cwd(), env, nodeModulesBin: false });
+  return findExecutable(name, { cwd: process.cwd(), env });
 }
 
 export function runTool(
@@ -13,13 +18,14 @@ export function runTool(
   opts: { cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onLine?: (line: string) => void },
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const windowsScript = process.platform === "win32" && /\.(cmd|bat)$/i.test(command);
-    const child = spawn(command, args, {
+    const env = opts.env ?? process.env;
+    const launch = launchProgram(command, args, { env });
+    const child = spawn(launch.file, launch.args, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env,
       stdio: ["ignore", "pipe", "pipe"],
       signal: opts.signal,
-      shell: windowsScript, // npm.cmd runs only through cmd.exe; the args are ours, not the user's
+      windowsVerbatimArguments: launch.verbatim,
       windowsHide: true,
     });
     let tail = "";

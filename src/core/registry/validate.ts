@@ -10,6 +10,8 @@ import {
   type RegistryDistribution,
   type RegistryIndex,
 } from "./types";
+import { downloadUrlProblem } from "./download-url";
+import { npmSpecProblem, pythonSpecProblem } from "./package-spec";
 import { isSemver } from "./semver";
 
 export const AGENT_ID = /^[a-z][a-z0-9-]*$/;
@@ -44,9 +46,11 @@ function envOf(v: unknown, what: string): Record<string, string> | undefined {
   return v as Record<string, string>;
 }
 
-function pkg(v: unknown, kind: string): PackageDistribution {
+function pkg(v: unknown, kind: "npx" | "uvx"): PackageDistribution {
   if (!isObject(v)) throw new Invalid(`distribution.${kind} must be an object`);
   const out: PackageDistribution = { package: str(v, "package", `distribution.${kind}.`) };
+  const refused = (kind === "npx" ? npmSpecProblem : pythonSpecProblem)(out.package);
+  if (refused) throw new Invalid(`distribution.${kind}.package: ${refused}`);
   if (v.cmd !== undefined) out.cmd = str(v, "cmd", `distribution.${kind}.`);
   const args = strings(v.args, `distribution.${kind}.args`);
   if (args) out.args = args;
@@ -62,7 +66,8 @@ function target(v: unknown, platform: string): BinaryTarget {
   const path = archive.replace(/[?#].*$/, "");
   if (INSTALLER.test(path))
     throw new Invalid(`${where}archive is an installer (${archive}); installers are not allowed`);
-  if (!/^(https?|file):/i.test(archive)) throw new Invalid(`${where}archive must be an http(s) URL`);
+  const refused = downloadUrlProblem(archive);
+  if (refused) throw new Invalid(`${where}archive: ${refused}`);
   const out: BinaryTarget = { archive, cmd: str(v, "cmd", where) };
   const args = strings(v.args, `${where}args`);
   if (args) out.args = args;

@@ -24,7 +24,7 @@ export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatu
     choice = picked.choice;
   }
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-  // the agent's command as a session would start it (node_modules/.bin, PATH)
+  // the agent's command as a session would start it (a path, or a name on PATH)
   const env = { ...process.env, ...choice.spec.env };
   const command = resolveCommand(choice.spec.command, cwd, env);
   if (!command) throw new Error(`${choice.spec.displayName}: "${choice.spec.command}" was not found`);

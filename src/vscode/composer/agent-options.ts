@@ -1,7 +1,7 @@
 /**
  * What the new-thread agent picker lists: the demo profile, presets and custom agents (`acpThreads.agents`),
- * then agent CLIs run in a terminal. `quickAgentOptions` answers at once (is the command on PATH or in
- * node_modules/.bin?); `agentOptionsWithVersions` adds doctor's versions when they are in.
+ * then agent CLIs run in a terminal. `quickAgentOptions` answers at once (is the command on PATH?);
+ * `agentOptionsWithVersions` adds doctor's versions when they are in.
  */
 import { findPreset, resolveCommand } from "../../core/acp/agent-registry";
 import type { DoctorEntry } from "../../core/acp/runtime";

@@ -1,7 +1,7 @@
 /**
  * "Hand off to…": the agents that can start here first; the ones that cannot (not installed, command not found)
  * collapsed under a separator behind one "N more…" item, which opens them with their install hints. Whether an
- * agent can start is the new-thread picker's quick check (its command resolves on PATH / node_modules/.bin).
+ * agent can start is the new-thread picker's quick check (its command resolves on PATH).
  */
 import * as vscode from "vscode";
 import type { AgentSpec } from "../../core/model/agent";

@@ -27,14 +27,14 @@ test("command lines split on spaces and honour quotes and escapes", () => {
   assert.throws(() => splitCommandLine(`node "open`), /unterminated quote/);
 });
 
-test("a preset resolves from node_modules/.bin above the cwd before PATH", () =>
+test("a preset resolves from PATH, never from a node_modules/.bin above the cwd", () =>
   withTmp(async (dir) => {
-    const local = await fakeBin(join(dir, "node_modules", ".bin"), "codex-acp", "exit 0");
-    await fakeBin(join(dir, "path-bin"), "codex-acp", "exit 0");
+    await fakeBin(join(dir, "node_modules", ".bin"), "codex-acp", "exit 0");
+    const onPath = await fakeBin(join(dir, "path-bin"), "codex-acp", "exit 0");
     const nested = join(dir, "a", "b");
     await mkdir(nested, { recursive: true });
     const spec = resolveAgent("codex", { cwd: nested, env: { PATH: join(dir, "path-bin") } });
-    assert.deepEqual(spec, { id: "codex", displayName: "Codex", command: local, args: [] });
+    assert.deepEqual(spec, { id: "codex", displayName: "Codex", command: onPath, args: [] });
     const gemini = await fakeBin(join(dir, "path-bin"), "gemini", "exit 0");
     assert.deepEqual(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).args, ["--acp"]);
     assert.equal(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).command, gemini);

@@ -7,6 +7,7 @@ import { splitCommandLine } from "../../../../src/core/acp/agent-registry";
 import { findExecutable } from "../../../../src/core/platform/executables";
 import { platformOf } from "../../../../src/core/platform/host";
 import { launchProgram, npmShimTarget, ptyArgs, quoteCmdArg, shellLine } from "../../../../src/core/platform/shell";
+import { receivedArgs } from "../../../fixtures/platform/cmd-received";
 import { withTmp } from "../store/helpers";
 
 const NPM = "C:\\Users\\me\\AppData\\Roaming\\npm";
@@ -31,10 +32,11 @@ test("Windows finds a program by PATHEXT, never the extension-less sh script npm
   assert.equal(find("..\\npm\\codex-acp", `${NPM}\\..\\x`), `${NPM}\\codex-acp.cmd`, "relative to cwd");
 });
 
-test("node_modules/.bin is searched from cwd upwards before PATH, on Windows too", () => {
+test("a name is found on PATH, never in a node_modules/.bin of cwd or its parents, on Windows too", () => {
   const isRunnable = onDisk("C:\\proj\\node_modules\\.bin\\agent.cmd", `${NPM}\\agent.cmd`);
-  const found = findExecutable("agent", { cwd: "C:\\proj\\pkg\\src", platform: win, isRunnable, nodeModulesBin: true });
-  assert.equal(found, "C:\\proj\\node_modules\\.bin\\agent.cmd");
+  assert.equal(findExecutable("agent", { cwd: "C:\\proj\\pkg\\src", platform: win, isRunnable }), `${NPM}\\agent.cmd`);
+  const only = onDisk("C:\\proj\\node_modules\\.bin\\agent.cmd");
+  assert.equal(findExecutable("agent", { cwd: "C:\\proj", platform: win, isRunnable: only }), null);
 });
 
 test("POSIX needs an executable regular file (real files)", () =>
@@ -49,44 +51,6 @@ test("POSIX needs an executable regular file (real files)", () =>
     mkdirSync(join(bin, "dir"), { mode: 0o755 });
     assert.equal(findExecutable("dir", { cwd: dir, env }), null, "a directory is no program");
   }));
-
-/** What a program receives from a cmd.exe command line: cmd removes one level of carets per parse, then the C
- * runtime splits the words (2n backslashes + quote → n and a quote toggle; 2n+1 → n and a literal quote). */
-function receivedArgs(line: string, parses: number): string[] {
-  for (let i = 0; i < parses; i++) line = line.replace(/\^(.)/g, "$1");
-  const out: string[] = [];
-  let word = "";
-  let inWord = false;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "\\") {
-      let n = 0;
-      for (; line[i] === "\\"; i++) n++;
-      if (line[i] === '"') {
-        word += "\\".repeat(Math.floor(n / 2));
-        if (n % 2) word += '"';
-        else quoted = !quoted;
-      } else {
-        word += "\\".repeat(n);
-        i--;
-      }
-      inWord = true;
-    } else if (ch === '"') {
-      quoted = !quoted;
-      inWord = true;
-    } else if ((ch === " " || ch === "\t") && !quoted) {
-      if (inWord) out.push(word);
-      word = "";
-      inWord = false;
-    } else {
-      word += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) out.push(word);
-  return out;
-}
 
 test("arguments quoted for cmd.exe arrive unchanged, also through a batch file's second parse", () => {
   const tricky = [
