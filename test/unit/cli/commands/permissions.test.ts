@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { main } from "../../../../src/cli/commands/permissions";
 import { PermissionStore } from "../../../../src/core/acp/permission-store";
+import { runCli } from "../../../fixtures/cli/spawn-cli";
+import { FIXTURES } from "../../../fixtures/fake-agents/hostile";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { runCommand } from "../in-process";
 
@@ -99,4 +101,21 @@ test("permissions add writes readable rules; check prints the decision the gate 
     }
     assert.equal((await run("clear")).code, 0);
     assert.equal((await check("execute", "npm run build")).rule, null);
+  }));
+
+test("headless, run refuses a request outside the workspace under approve-all and prints why", () =>
+  withTmpDir("acp-cli-perm-", async (home) => {
+    const agent = `${process.execPath} ${join(FIXTURES, "hostile-agent.main.js")}`;
+    const ask = { title: "Write ~/.bashrc", kind: "edit", rawInput: { file_path: "~/.bashrc" } };
+    const res = await runCli(
+      ["run", "--agent", agent, "--permission", "approve-all", `script ${JSON.stringify([{ ask }])}`],
+      {
+        home,
+      },
+    );
+    assert.match(res.stdout, /^no$/m, "the agent was answered no");
+    assert.match(
+      res.stdout + res.stderr,
+      /\[permission\] Write ~\/\.bashrc: denied \(policy: refused: outside the workspace \(nobody can be asked\)\)/,
+    );
   }));
