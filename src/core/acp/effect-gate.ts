@@ -13,8 +13,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { AcpThreadsError } from "../errors";
-import { decidePermission } from "./permission-decision";
-import { handleRequestPermission } from "./permission-handler";
+import { handleRequestPermission, sessionVerdict } from "./permission-handler";
 import { argvLine, withoutEnvValues } from "./permission-key";
 import { canonicalCommand } from "./permission-rules";
 import type { EngineContext, SessionState } from "./session-state";
@@ -110,16 +109,7 @@ export async function gateRead(
 
 /** The policy alone lets this effect through (no rule denies or asks, nothing outside the roots): no question. */
 async function policyLets(ctx: EngineContext, session: SessionState, toolCall: acp.ToolCallUpdate): Promise<boolean> {
-  const v = await decidePermission({
-    store: ctx.store,
-    agentId: ctx.agentId,
-    workspace: ctx.workspace,
-    policy: ctx.policy,
-    guard: ctx.guard,
-    cwd: session.cwd,
-    kind: toolCall.kind ?? "other",
-    toolCall,
-  });
+  const v = await sessionVerdict(ctx, session, toolCall.kind ?? "other", toolCall);
   return v.verdict === "allow" && v.decidedBy === "policy";
 }
 

@@ -12,7 +12,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { errorMessage } from "../errors";
 import type { PermissionDecision } from "../model/events";
 import type { PermissionPrompt } from "../ports";
-import { decidePermission, resolvedPath } from "./permission-decision";
+import { decidePermission, resolvedPath, type Verdict } from "./permission-decision";
 import { canonicalCommand } from "./permission-rules";
 import { executeCommandLine, requestKey, withoutEnvValues, type PermissionKey } from "./permission-key";
 import { ALWAYS_EVERYWHERE_OPTION_ID, editPaths, permissionPath, pickOption } from "./permission-policy";
@@ -86,6 +86,17 @@ function noteApproved(session: SessionState, kind: string, toolCall: acp.ToolCal
 
 const EDIT_KINDS: ReadonlySet<string> = new Set(["edit", "delete", "move"]);
 
+/** The decision before anyone is asked, for this session (its agent, policy, roots and workspace). */
+export async function sessionVerdict(
+  ctx: EngineContext,
+  session: SessionState,
+  kind: string,
+  toolCall: acp.ToolCallUpdate,
+): Promise<Verdict> {
+  const { store, agentId, workspace, policy, guard } = ctx;
+  return await decidePermission({ store, agentId, workspace, policy, guard, cwd: session.cwd, kind, toolCall });
+}
+
 async function decide(
   ctx: EngineContext,
   session: SessionState,
@@ -97,16 +108,7 @@ async function decide(
 ): Promise<Decided> {
   const cancelled: Decided = { option: undefined, decidedBy: "cancelled", reason: "cancelled", outside: [] };
   if (session.cancelling) return cancelled;
-  const v = await decidePermission({
-    store: ctx.store,
-    agentId: ctx.agentId,
-    workspace: ctx.workspace,
-    policy: ctx.policy,
-    guard: ctx.guard,
-    cwd: session.cwd,
-    kind,
-    toolCall,
-  });
+  const v = await sessionVerdict(ctx, session, kind, toolCall);
   if (session.cancelling) return { ...cancelled, outside: v.outside };
   const said = { ...(v.rule ? { rule: v.rule } : {}), outside: v.outside };
   // A "no" without any reject option offered can only be expressed as `cancelled` (e.g. Claude's plan exit).

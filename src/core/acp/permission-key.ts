@@ -5,9 +5,8 @@
  * a line that sets environment variables, no command at all) is never remembered: the reason says why, and
  * "always" then acts as "once". There is no wildcard key (a user may write `npm run *` by hand).
  */
-import { splitCommandLine } from "./agent-registry";
 import type * as acp from "@agentclientprotocol/sdk";
-import { canonicalCommand } from "./permission-rules";
+import { canonicalCommand, wordsOf as splitWords } from "./permission-rules";
 
 export type PermissionKey = { ok: true; key: string } | { ok: false; reason: string };
 
@@ -120,15 +119,6 @@ export function requestKey(kind: string, toolCall: acp.ToolCallUpdate, path: str
   }
   if (path) return { ok: true, key: path };
   return { ok: false, reason: `the ${kind} request names no file` };
-}
-
-/** Splits a command line into words with the shell quoting of agent command lines; null on an unbalanced quote. */
-function splitWords(line: string): string[] | null {
-  try {
-    return splitCommandLine(line);
-  } catch {
-    return null;
-  }
 }
 
 function clip(text: string): string {

@@ -189,7 +189,8 @@ export function inScope(scope: string, workspace: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-function wordsOf(line: string): string[] | null {
+/** Splits a command line into words with the shell quoting of agent command lines; null on an unbalanced quote. */
+export function wordsOf(line: string): string[] | null {
   try {
     return splitCommandLine(line);
   } catch {
