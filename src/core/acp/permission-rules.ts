@@ -84,9 +84,9 @@ export function canonicalCommand(line: string): string {
 }
 
 /** Whether `pattern` (a command line, maybe ending in ` *`) covers `line`. */
-export function matchCommand(pattern: string, line: string): boolean {
+export function matchCommand(pattern: string, line: string, canonicalLine = canonicalCommand(line)): boolean {
   const p = pattern.trim();
-  if (!p.endsWith(" *")) return canonicalCommand(p) === canonicalCommand(line);
+  if (!p.endsWith(" *")) return cached(`c:${p}`, () => canonicalCommand(p)) === canonicalLine;
   const l = line.trim();
   if (SHELL_SYNTAX.test(l)) return false;
   const prefix = wordsOf(p.slice(0, -2));
@@ -115,7 +115,22 @@ export function hasWildcard(pattern: string): boolean {
   return /[*?]/.test(pattern);
 }
 
+/** Compiled globs and canonical command patterns, by pattern (a rules file's few hundred; cleared when full). */
+const compiled = new Map<string, RegExp | string>();
+function cached<T extends RegExp | string>(key: string, make: () => T): T {
+  let hit = compiled.get(key) as T | undefined;
+  if (hit === undefined) {
+    if (compiled.size >= 2_000) compiled.clear();
+    compiled.set(key, (hit = make()));
+  }
+  return hit;
+}
+
 function globRegExp(glob: string): RegExp {
+  return cached(`g:${glob}`, () => compileGlob(glob));
+}
+
+function compileGlob(glob: string): RegExp {
   let out = "";
   const g = glob.replace(/\\/g, "/");
   for (let i = 0; i < g.length; i++) {
@@ -161,8 +176,10 @@ export function matchRules(rules: readonly ScopedRule[], target: RuleTarget, wor
   );
   const covers = (r: ScopedRule, path: string) =>
     target.outside.includes(path) && r.effect === "allow" ? r.pattern === path : matchPath(r.pattern, path);
+  const line = target.command;
+  const canonicalLine = line === undefined ? "" : canonicalCommand(line);
   const hits = (r: ScopedRule): boolean => {
-    if (target.kind === "execute") return target.command !== undefined && matchCommand(r.pattern, target.command);
+    if (target.kind === "execute") return line !== undefined && matchCommand(r.pattern, line, canonicalLine);
     return isPathKind(target.kind) && target.paths.some((p) => covers(r, p));
   };
   for (const effect of EFFECTS) {
