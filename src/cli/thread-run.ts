@@ -133,7 +133,9 @@ async function target(o: ThreadRunOptions): Promise<Target> {
     );
   if (o.agent) {
     const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env, installed });
-    if (asked.id !== metadata.agent.id)
+    // a thread recorded before command-line agents had ids of their own (#33) holds the bare name
+    const legacy = !metadata.agent.id.includes(":") && asked.displayName === metadata.agent.id;
+    if (asked.id !== metadata.agent.id && !legacy)
       throw new AcpThreadsError(
         "usage",
         `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,

@@ -247,12 +247,13 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
   const store = new ThreadStore(layout.home, { logger });
   const installed = (id: string) => installedSpecFor(layout.home, id);
   // an unknown agent is the command's error (exit 2); one that is not installed is its candidate's failure
+  // a command line is labelled by its program's name (its id also carries a hash of the line: commandLineAgentId)
   const nameOf = (a: string) => {
+    const label = looksLikeCommandLine(a) ? commandName(splitCommandLine(a)[0] ?? a) : undefined;
     try {
-      return resolveAgent(a, { cwd, env: io.env, installed }).id;
+      return label ?? resolveAgent(a, { cwd, env: io.env, installed }).id;
     } catch (err) {
-      if (err instanceof AcpThreadsError && err.code === "agent_not_found")
-        return looksLikeCommandLine(a) ? commandName(splitCommandLine(a)[0] ?? a) : a;
+      if (err instanceof AcpThreadsError && err.code === "agent_not_found") return label ?? a;
       throw err;
     }
   };

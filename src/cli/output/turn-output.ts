@@ -65,7 +65,8 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
             : d.decidedBy === "cancelled"
               ? "cancelled"
               : "denied";
-          line(`[permission] ${d.title || d.kind}: ${answer} (${d.decidedBy})`);
+          // the reason says why, headless too: "refused: outside the workspace (nobody can be asked)"
+          line(`[permission] ${d.title || d.kind}: ${answer} (${d.decidedBy}${d.reason ? `: ${d.reason}` : ""})`);
           return;
         }
         case "notice":

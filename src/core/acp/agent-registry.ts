@@ -6,6 +6,7 @@
  * path as given, a name on PATH only (never a `node_modules/.bin` above the workspace: see platform/executables),
  * so spawning never depends on a shell.
  */
+import { createHash } from "node:crypto";
 import { AcpThreadsError } from "../errors";
 import { commandName } from "./command-name";
 import type { AgentSpec } from "../model/agent";
@@ -122,6 +123,15 @@ export function splitCommandLine(line: string, platform: Platform = HOST_PLATFOR
   return words;
 }
 
+/**
+ * The id of an agent given as a command line: its name and a short hash of the whole command as written
+ * (`node:3f2a1c`), so two `node …` agents never share permission rules, threads' agent or usage. The same line
+ * keeps its id; presets, custom and installed agents keep theirs. Threads recorded before keep the bare name.
+ */
+export function commandLineAgentId(name: string, words: readonly string[]): string {
+  return `${name}:${createHash("sha256").update(words.join("\0")).digest("hex").slice(0, 6)}`;
+}
+
 /** True when `--agent` names a command line rather than a preset/custom id (a space or a path). */
 export function looksLikeCommandLine(value: string): boolean {
   return /\s/.test(value.trim()) || value.includes("/") || value.includes("\\");
@@ -152,7 +162,7 @@ export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Age
     const [command, ...args] = splitCommandLine(idOrCommandLine);
     if (!command) throw new AcpThreadsError("usage", "empty agent command line");
     const name = commandName(command);
-    spec = { id: name, displayName: name, command, args };
+    spec = { id: commandLineAgentId(name, [command, ...args]), displayName: name, command, args };
   } else {
     const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
     throw new AcpThreadsError(

@@ -3,14 +3,19 @@
  * `terminal/create`), not only in front of `session/request_permission`:
  * - deny-all refuses writes and terminals (reads too) with a clear JSON-RPC error;
  * - an effect covered by an approval earlier in the turn (the agent asked first — gemini, opencode,
- *   claude-code-acp) or by a remembered rule goes through without a second question;
- * - anything else is asked for as if the agent had asked (same broker, same audit), which the policy may answer
- *   itself (approve-all; reads under approve-reads) and which is a denial when nobody can be asked (CLI, no TTY).
+ *   claude-code-acp) goes through without a second question: exactly that effect (the same paths for an edit or
+ *   a read, the same command line with the same env for a terminal);
+ * - an effect the policy allows and no rule denies or asks for goes through silently (approve-all; reads under
+ *   approve-reads), as before;
+ * - anything else is asked for as if the agent had asked (same broker, same rules, same audit), which is a
+ *   denial when nobody can be asked (CLI, no TTY).
+ * A terminal's environment is part of what is approved: it is shown and matched with its command line.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { AcpThreadsError } from "../errors";
-import { handleRequestPermission } from "./permission-handler";
-import { argvLine, commandKey } from "./permission-key";
+import { handleRequestPermission, sessionVerdict } from "./permission-handler";
+import { argvLine, withoutEnvValues } from "./permission-key";
+import { canonicalCommand } from "./permission-rules";
 import type { EngineContext, SessionState } from "./session-state";
 
 const OPTIONS: acp.PermissionOption[] = [
@@ -23,29 +28,38 @@ function refuse(what: string, why: string, details?: Record<string, unknown>): n
   throw new AcpThreadsError("permission_denied", `${what} refused: ${why}`, details);
 }
 
-/** The command line a `terminal/create` runs (no args: `command` is a shell line). */
-export function terminalCommandLine(params: Pick<acp.CreateTerminalRequest, "command" | "args">): string {
-  return params.args?.length ? argvLine([params.command, ...params.args]) : params.command;
+type TerminalParams = Pick<acp.CreateTerminalRequest, "command" | "args" | "env">;
+
+/**
+ * The command line a `terminal/create` runs (no args: `command` is a shell line), with the env it sets first
+ * (`NODE_OPTIONS=--require=/tmp/x.js npm test`): the env is applied to the process, so it is part of the line.
+ */
+export function terminalCommandLine(params: TerminalParams): string {
+  const line = params.args?.length ? argvLine([params.command, ...params.args]) : params.command;
+  const env = (params.env ?? []).map((v) => argvLine([`${v.name}=${v.value}`]));
+  return env.length ? `${env.join(" ")} ${line}` : line;
 }
 
 /** Throws unless the policy (or the user) lets this terminal start. */
 export async function gateTerminal(
   ctx: EngineContext,
   session: SessionState,
-  params: Pick<acp.CreateTerminalRequest, "command" | "args">,
+  params: TerminalParams,
   cwd: string,
 ): Promise<void> {
   if (ctx.gateEffects === false) return;
   const line = terminalCommandLine(params);
   const what = `terminal/create "${clip(line)}"`;
   if (ctx.policy === "deny-all") refuse(what, "the permission policy is deny-all", { command: line });
-  if (ctx.policy === "approve-all" || covered(session, line)) return;
-  const ok = await ask(ctx, session, {
-    toolCallId: `terminal:${line}`,
+  if (session.approvedCommands.has(canonicalCommand(line))) return;
+  const toolCall: acp.ToolCallUpdate = {
+    toolCallId: `terminal:${withoutEnvValues(line)}`, // kept in the thread: the env's names only
     title: line,
     kind: "execute",
     rawInput: { command: line, cwd },
-  });
+  };
+  if (await policyLets(ctx, session, toolCall)) return;
+  const ok = await ask(ctx, session, toolCall);
   if (!ok) refuse(what, `the command was not allowed (policy ${ctx.policy}, not approved)`, { command: line });
 }
 
@@ -80,23 +94,23 @@ export async function gateRead(
   if (ctx.gateEffects === false) return;
   const what = `reading ${paths.asked}`;
   if (ctx.policy === "deny-all") refuse(what, "the permission policy is deny-all", { path: paths.asked });
-  if (ctx.policy !== "ask") return; // approve-all, approve-reads: reads pass
   const approved = [session.approvedReads, session.approvedEdits];
   if (approved.some((s) => s.has(paths.asked) || s.has(paths.checked))) return;
-  const ok = await ask(ctx, session, {
+  const toolCall: acp.ToolCallUpdate = {
     toolCallId: `fs-read:${paths.asked}`,
     title: `Read ${paths.asked}`,
     kind: "read",
     locations: [{ path: paths.asked }],
-  });
+  };
+  if (await policyLets(ctx, session, toolCall)) return; // approve-all, approve-reads: reads pass unless a rule says
+  const ok = await ask(ctx, session, toolCall);
   if (!ok) refuse(what, `the read was not allowed (policy ${ctx.policy}, not approved)`, { path: paths.asked });
 }
 
-/** An `execute` approval earlier in the turn covers the same line, or the same program and subcommand. */
-function covered(session: SessionState, line: string): boolean {
-  if (session.approvedCommands.has(line.trim())) return true;
-  const key = commandKey(line);
-  return key.ok && session.approvedCommands.has(`key:${key.key}`);
+/** The policy alone lets this effect through (no rule denies or asks, nothing outside the roots): no question. */
+async function policyLets(ctx: EngineContext, session: SessionState, toolCall: acp.ToolCallUpdate): Promise<boolean> {
+  const v = await sessionVerdict(ctx, session, toolCall.kind ?? "other", toolCall);
+  return v.verdict === "allow" && v.decidedBy === "policy";
 }
 
 async function ask(ctx: EngineContext, session: SessionState, toolCall: acp.ToolCallUpdate): Promise<boolean> {

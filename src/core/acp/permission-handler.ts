@@ -1,19 +1,21 @@
 /**
  * Answers `session/request_permission` (and the engine's own questions before an effect nobody asked about,
- * effect-gate.ts): remembered rule → policy → asker → decision, each one emitted as a `permission` event and
- * appended to the audit log.
+ * effect-gate.ts): rules → outside the workspace → policy (permission-decision.ts) → asker → decision, each one
+ * emitted as a `permission` event with the rule and the reason that decided it, and appended to the audit log.
  *
- * "Always allow" remembers a rule keyed by what the request is about (permission-key.ts), in this workspace, or
- * everywhere when the user picks the engine's extra "Always allow (everywhere)" option. A request that cannot be
- * keyed is answered as "once" and the user is told why; a rule that cannot be saved is reported, and the answer
- * still reaches the agent.
+ * "Always allow" remembers a rule for exactly what the request is about (permission-key.ts: the command line the
+ * user saw, or the path), in this workspace, or everywhere when the user picks the engine's extra "Always allow
+ * (everywhere)" option. A request that cannot be keyed is answered as "once" and the user is told why; a rule that
+ * cannot be saved is reported, and the answer still reaches the agent.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { errorMessage } from "../errors";
 import type { PermissionDecision } from "../model/events";
 import type { PermissionPrompt } from "../ports";
-import { commandKey, executeCommandLine, requestKey, type PermissionKey } from "./permission-key";
-import { ALWAYS_EVERYWHERE_OPTION_ID, editPaths, permissionPath, pickOption, policyVerdict } from "./permission-policy";
+import { decidePermission, resolvedPath, type Verdict } from "./permission-decision";
+import { canonicalCommand } from "./permission-rules";
+import { executeCommandLine, requestKey, withoutEnvValues, type PermissionKey } from "./permission-key";
+import { ALWAYS_EVERYWHERE_OPTION_ID, editPaths, permissionPath, pickOption } from "./permission-policy";
 import { EVERYWHERE } from "./permission-store";
 import type { EngineContext, SessionState } from "./session-state";
 
@@ -22,6 +24,9 @@ type Decided = {
   decidedBy: PermissionDecision["decidedBy"];
   /** "workspace" / "everywhere" when the user chose to remember the answer. */
   remember?: "workspace" | "everywhere";
+  rule?: string;
+  reason: string;
+  outside: string[];
 };
 
 export async function handleRequestPermission(
@@ -40,17 +45,23 @@ export async function handleRequestPermission(
     locations: params.toolCall.locations ?? known?.locations,
     content: params.toolCall.content ?? known?.content,
   };
-  const key = requestKey(kind, merged, permissionPath(merged));
+  const path = permissionPath(merged);
+  // a path rule is about the file itself: the path as the rules match it (absolute, symlinks resolved)
+  const key = requestKey(kind, merged, path === undefined ? undefined : await resolvedPath(path, session.cwd));
   let decided = await decide(ctx, session, params, kind, key, merged, signal);
   if (decided.remember) decided = await remember(ctx, session, params, kind, key, decided);
   const decision: PermissionDecision = {
     toolCallId: params.toolCall.toolCallId,
-    title,
+    // an env value may be a secret: the decision is kept in the thread and the audit log with the names only
+    title: kind === "execute" ? withoutEnvValues(title) : title,
     kind,
     optionId: decided.option?.optionId ?? null,
     optionKind: decided.option?.kind ?? null,
     decidedBy: decided.decidedBy,
     options: params.options,
+    ...(decided.rule ? { rule: decided.rule } : {}),
+    reason: decided.reason,
+    outside: decided.outside,
   };
   record(ctx, session, decision, key.ok ? key.key : "");
   const allowed = decided.option?.kind === "allow_once" || decided.option?.kind === "allow_always";
@@ -60,15 +71,30 @@ export async function handleRequestPermission(
     : { outcome: { outcome: "cancelled" } };
 }
 
-/** What an approval covers for the rest of the turn, so the effect that follows is not asked again. */
+/**
+ * What an approval covers for the rest of the turn, so the effect that follows is not asked again: exactly the
+ * approved effect. An edit covers writes to its paths, a read reads of its paths, a command that same line (with
+ * the same env); search, think, fetch and the rest cover nothing.
+ */
 function noteApproved(session: SessionState, kind: string, toolCall: acp.ToolCallUpdate): void {
-  for (const p of editPaths(toolCall)) (kind === "read" ? session.approvedReads : session.approvedEdits).add(p);
+  const into = EDIT_KINDS.has(kind) ? session.approvedEdits : kind === "read" ? session.approvedReads : undefined;
+  if (into) for (const p of editPaths(toolCall)) into.add(p);
   if (kind !== "execute") return;
   const line = executeCommandLine(toolCall);
-  if (!line) return;
-  session.approvedCommands.add(line.trim());
-  const key = commandKey(line);
-  if (key.ok) session.approvedCommands.add(`key:${key.key}`);
+  if (line) session.approvedCommands.add(canonicalCommand(line));
+}
+
+const EDIT_KINDS: ReadonlySet<string> = new Set(["edit", "delete", "move"]);
+
+/** The decision before anyone is asked, for this session (its agent, policy, roots and workspace). */
+export async function sessionVerdict(
+  ctx: EngineContext,
+  session: SessionState,
+  kind: string,
+  toolCall: acp.ToolCallUpdate,
+): Promise<Verdict> {
+  const { store, agentId, workspace, policy, guard } = ctx;
+  return await decidePermission({ store, agentId, workspace, policy, guard, cwd: session.cwd, kind, toolCall });
 }
 
 async function decide(
@@ -80,20 +106,25 @@ async function decide(
   toolCall: acp.ToolCallUpdate,
   signal: AbortSignal | undefined,
 ): Promise<Decided> {
-  if (session.cancelling) return { option: undefined, decidedBy: "cancelled" };
+  const cancelled: Decided = { option: undefined, decidedBy: "cancelled", reason: "cancelled", outside: [] };
+  if (session.cancelling) return cancelled;
+  const v = await sessionVerdict(ctx, session, kind, toolCall);
+  if (session.cancelling) return { ...cancelled, outside: v.outside };
+  const said = { ...(v.rule ? { rule: v.rule } : {}), outside: v.outside };
   // A "no" without any reject option offered can only be expressed as `cancelled` (e.g. Claude's plan exit).
-  const no = (decidedBy: Decided["decidedBy"]): Decided => ({
+  const no = (decidedBy: Decided["decidedBy"], reason: string): Decided => ({
     option: pickOption(params.options, "reject"),
     decidedBy,
+    reason,
+    ...said,
   });
-  const rule = key.ok ? await findRule(ctx, kind, key.key) : undefined;
-  if (session.cancelling) return { option: undefined, decidedBy: "cancelled" };
-  if (rule) {
-    return { option: pickOption(params.options, "allow", true), decidedBy: "remembered" };
+  if (v.verdict === "allow") {
+    const option = pickOption(params.options, "allow", v.decidedBy === "remembered");
+    return { option, decidedBy: v.decidedBy, reason: v.reason, ...said };
   }
-  const verdict = policyVerdict(ctx.policy, kind);
-  if (verdict === "allow") return { option: pickOption(params.options, "allow"), decidedBy: "policy" };
-  if (verdict === "deny" || !ctx.asker) return no("policy");
+  if (v.verdict === "deny") return no(v.decidedBy, v.reason);
+  if (!ctx.asker) return no(v.decidedBy, `refused: ${v.reason} (nobody can be asked)`);
+  const asked = `asked: ${v.reason}`;
 
   const always = params.options.find((o) => o.kind === "allow_always");
   const offered =
@@ -116,6 +147,7 @@ async function decide(
     ...(diff && diff.type === "diff"
       ? { proposed: { path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText } }
       : {}),
+    ...(v.outside.length ? { outside: v.outside } : {}),
   };
   ctx.waitingForPermission(true);
   try {
@@ -123,28 +155,16 @@ async function decide(
       ctx.asker.ask(prompt),
       new Promise<null>((resolve) => abort.signal.addEventListener("abort", () => resolve(null), { once: true })),
     ]);
-    if (abort.signal.aborted) return { option: undefined, decidedBy: "cancelled" };
-    if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) {
-      return { option: always, decidedBy: "user", remember: "everywhere" };
-    }
+    if (abort.signal.aborted) return { ...cancelled, outside: v.outside };
+    const user = { decidedBy: "user" as const, reason: asked, ...said };
+    if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) return { option: always, remember: "everywhere", ...user };
     const option = answer === null ? undefined : params.options.find((o) => o.optionId === answer);
-    if (!option) return no("user");
-    return option.kind === "allow_always"
-      ? { option, decidedBy: "user", remember: "workspace" }
-      : { option, decidedBy: "user" };
+    if (!option) return no("user", asked);
+    return option.kind === "allow_always" ? { option, remember: "workspace", ...user } : { option, ...user };
   } finally {
     ctx.waitingForPermission(false);
     session.turnAbort.signal.removeEventListener("abort", onAbort);
     signal?.removeEventListener("abort", onAbort);
-  }
-}
-
-async function findRule(ctx: EngineContext, kind: string, key: string) {
-  try {
-    return await ctx.store.find(ctx.agentId, kind, key, ctx.workspace);
-  } catch (err) {
-    ctx.logger.warn("could not read the remembered permissions", err);
-    return undefined;
   }
 }
 
@@ -195,6 +215,9 @@ function record(ctx: EngineContext, session: SessionState, decision: PermissionD
       decidedBy: decision.decidedBy,
       optionKind: decision.optionKind,
       optionId: decision.optionId,
+      ...(decision.rule ? { rule: decision.rule } : {}),
+      reason: decision.reason ?? "",
+      ...(decision.outside?.length ? { outside: decision.outside } : {}),
     })
     .catch((err: unknown) => ctx.logger.warn("could not append to the permission audit log", err));
 }

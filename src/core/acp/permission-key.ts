@@ -1,11 +1,12 @@
 /**
- * What a remembered permission is about, in words a person can read and edit: for `execute` the command's
- * program and subcommand (`npm test`, `git status`), for edits and reads the path. A request we cannot key
- * (a shell line with pipes or `&&`, `bash -c ...`, `sudo ...`, no command at all) is never remembered: the
- * reason says why, and "always" then acts as "once". There is no wildcard key.
+ * What a remembered permission is about, in words a person can read and edit: for `execute` the exact command
+ * line the user saw (`npm test`, `rm -f junk.log`: never only its program, which would cover `rm -rf ~`), for
+ * edits and reads the path. A request we cannot key (a shell line with pipes or `&&`, `bash -c ...`, `sudo ...`,
+ * a line that sets environment variables, no command at all) is never remembered: the reason says why, and
+ * "always" then acts as "once". There is no wildcard key (a user may write `npm run *` by hand).
  */
-import { splitCommandLine } from "./agent-registry";
 import type * as acp from "@agentclientprotocol/sdk";
+import { canonicalCommand, wordsOf as splitWords } from "./permission-rules";
 
 export type PermissionKey = { ok: true; key: string } | { ok: false; reason: string };
 
@@ -71,7 +72,10 @@ export function commandKey(commandLine: string): PermissionKey {
   const words = splitWords(line);
   if (!words) return { ok: false, reason: `"${clip(line)}" has unbalanced quotes` };
   if (!words.length) return { ok: false, reason: "the request names no command" };
-  if (ENV_ASSIGNMENT.test(words[0])) return { ok: false, reason: `"${clip(line)}" sets environment variables first` };
+  // env values may be secrets (never written to the rules file), and PATH / LD_PRELOAD / NODE_OPTIONS change what
+  // runs: a line with env is allowed once at a time
+  if (ENV_ASSIGNMENT.test(words[0]))
+    return { ok: false, reason: `"${clip(withoutEnvValues(line))}" sets environment variables` };
   const program = words[0];
   const base = program.split("/").pop()!.toLowerCase();
   if (WRAPPERS.has(base)) return { ok: false, reason: `"${program}" runs another command` };
@@ -79,7 +83,7 @@ export function commandKey(commandLine: string): PermissionKey {
   if (INTERPRETERS.has(base.replace(/\.exe$/, "")) && !sub) {
     return { ok: false, reason: `"${clip(line)}" runs inline code` };
   }
-  return { ok: true, key: sub ? `${program} ${sub}` : program };
+  return { ok: true, key: canonicalCommand(line) };
 }
 
 /**
@@ -117,15 +121,39 @@ export function requestKey(kind: string, toolCall: acp.ToolCallUpdate, path: str
   return { ok: false, reason: `the ${kind} request names no file` };
 }
 
-/** Splits a command line into words with the shell quoting of agent command lines; null on an unbalanced quote. */
-function splitWords(line: string): string[] | null {
-  try {
-    return splitCommandLine(line);
-  } catch {
-    return null;
-  }
-}
-
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** `FOO=secret npm test` → `FOO=… npm test`: a line's leading env assignments with their values left out. */
+export function withoutEnvValues(line: string): string {
+  const words = splitWords(line.trim());
+  if (!words || !words.length || !ENV_ASSIGNMENT.test(words[0])) return line;
+  let i = 0;
+  while (i < words.length && ENV_ASSIGNMENT.test(words[i])) i++;
+  const names = words.slice(0, i).map((w) => `${w.slice(0, w.indexOf("="))}=…`);
+  // the rest as the line wrote it: skip the assignments' text (quoted values may hold spaces)
+  return [...names, restAfter(line.trim(), i)].filter(Boolean).join(" ");
+}
+
+/** The text of `line` after its first `n` words (quotes and backslashes as splitCommandLine reads them). */
+function restAfter(line: string, n: number): string {
+  let quote: string | null = null;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === "\\" && quote === '"') i++;
+    } else if (/\s/.test(ch)) {
+      if (inWord && ++words === n) return line.slice(i).trimStart();
+      inWord = false;
+    } else {
+      inWord = true;
+      if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === "\\") i++;
+    }
+  }
+  return "";
 }

@@ -53,7 +53,9 @@ test("run --format json prints events with turn numbers and ends with a summary 
     assert.equal(summary.stopReason, "end_turn");
     assert.equal(summary.sessionId, "fake-session-1");
     assert.equal(summary.toolCalls, 1);
-    assert.deepEqual(summary.agent, { id: "node", name: "fake-agent", version: "1.2.3" });
+    const agent = summary.agent as { id: string };
+    assert.deepEqual(agent, { id: agent.id, name: "fake-agent", version: "1.2.3" });
+    assert.match(agent.id, /^node:[0-9a-f]{6}$/, "a command-line agent's id is its name and command's hash");
     assert.equal((summary.permissions as { optionKind: string }[])[0].optionKind, "allow_once");
     assert.deepEqual(
       lines.filter((l) => l.type === "done").map((l) => l.turn),

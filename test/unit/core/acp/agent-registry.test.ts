@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { doctor } from "../../../../src/core/acp/agent-doctor";
-import { resolveAgent, splitCommandLine } from "../../../../src/core/acp/agent-registry";
+import { commandLineAgentId, resolveAgent, splitCommandLine } from "../../../../src/core/acp/agent-registry";
 import { ProtocolLog } from "../../../../src/core/acp/protocol-log";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
@@ -51,7 +51,7 @@ test("custom agents and command lines become specs with absolute commands; missi
     });
     assert.deepEqual(custom, { id: "Mine", displayName: "Mine", command: bin, args: ["--acp"], env: { K: "v" } });
     assert.deepEqual(resolveAgent("my-agent --flag 'a b'", { cwd: dir, env }), {
-      id: "my-agent",
+      id: commandLineAgentId("my-agent", ["my-agent", "--flag", "a b"]),
       displayName: "my-agent",
       command: bin,
       args: ["--flag", "a b"],
@@ -123,9 +123,20 @@ test("an npm adapter's generic entry script goes by its package's name, any othe
     const entry = await fakeBin(join(pkg, "dist"), "index.js", "exit 0");
     await writeFile(join(pkg, "package.json"), JSON.stringify({ name: "@agentclientprotocol/codex-acp" }));
     const spec = resolveAgent(`${entry} --flag`, { cwd: dir, env: { PATH: "" } });
-    assert.deepEqual([spec.id, spec.displayName, spec.args], ["codex-acp", "codex-acp", ["--flag"]]);
+    assert.deepEqual([spec.id.split(":")[0], spec.displayName, spec.args], ["codex-acp", "codex-acp", ["--flag"]]);
     const loose = await fakeBin(join(dir, "loose"), "index.js", "exit 0"); // no package.json above it
-    assert.equal(resolveAgent(loose, { cwd: dir, env: { PATH: "" } }).id, "index.js");
+    assert.equal(resolveAgent(loose, { cwd: dir, env: { PATH: "" } }).displayName, "index.js");
     const named = await fakeBin(join(pkg, "bin"), "codex-acp.js", "exit 0");
-    assert.equal(resolveAgent(named, { cwd: dir, env: { PATH: "" } }).id, "codex-acp.js");
+    assert.equal(resolveAgent(named, { cwd: dir, env: { PATH: "" } }).displayName, "codex-acp.js");
+  }));
+
+test("agents given as a command line get an id from their whole command, not the program's name (#33)", () =>
+  withTmp(async (dir) => {
+    const opts = { cwd: dir, env: { PATH: dirname(process.execPath) } };
+    const a = resolveAgent("node ./agent-a.js", opts);
+    const b = resolveAgent("node ./agent-b.js --acp", opts);
+    assert.equal(a.displayName, "node");
+    assert.match(a.id, /^node:[0-9a-f]{6}$/);
+    assert.notEqual(a.id, b.id, "two node agents do not share one rule set");
+    assert.equal(resolveAgent("node  './agent-a.js'", opts).id, a.id, "the same command keeps its id");
   }));

@@ -8,53 +8,16 @@ import { existsSync } from "node:fs";
 import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
-import type { RuntimeOptions } from "../../../../src/core/acp/runtime";
+import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { MAX_LIST_PAGES } from "../../../../src/core/acp/session-open";
 import type { PermissionPolicy } from "../../../../src/core/model/agent";
-import type { Launcher } from "../../../../src/core/platform/launcher";
-import type { PermissionAsker, PermissionPrompt } from "../../../../src/core/ports";
-import { repoRoot } from "../../../fixtures/agent-env/index";
-import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
+import { FIXTURES, hostile, scripted, turnOf } from "../../../fixtures/fake-agents/hostile";
+import { outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { useSpawnerForTerminals } from "../../../fixtures/spawner/terminals";
 
-const FIXTURES = join(repoRoot(), "dist-test/fixtures/fake-agents");
 /** A safety net so a regression fails instead of hanging the run; never a speed assertion. */
 const BOUND = { timeout: 120_000 };
-
-function hostile(
-  cwd: string,
-  opts: Partial<RuntimeOptions> = {},
-  env: Record<string, string> = {},
-  engine: { maxMessageBytes?: number; launcher?: Launcher } = {},
-): AcpAgentRuntime {
-  return createAgentRuntime(
-    {
-      agent: {
-        id: "hostile",
-        displayName: "Hostile",
-        command: process.execPath,
-        args: [join(FIXTURES, "hostile-agent.main.js")],
-      },
-      cwd,
-      env,
-      ...opts,
-    },
-    { noPty: true, ...engine },
-  );
-}
-
-async function turnOf(rt: AcpAgentRuntime, prompt: string) {
-  const { sessionId } = await rt.ensureSession();
-  return await collect(rt.runTurn(sessionId, prompt));
-}
-
-/** An asker that answers from a script and records what it was asked. */
-function scripted(answers: (string | null)[]): PermissionAsker & { asked: PermissionPrompt[] } {
-  const asked: PermissionPrompt[] = [];
-  return { asked, ask: async (p) => (asked.push(p), answers[asked.length - 1] ?? null) };
-}
 
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-hostile-", fn);
 

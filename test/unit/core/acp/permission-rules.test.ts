@@ -32,15 +32,20 @@ function askingToRun(command: string) {
   };
 }
 
-test("a command's key is its program and subcommand, and shell lines and wrappers have none", () => {
+test("a command's key is its whole line, and shell lines, wrappers and env have none", () => {
   const key = (line: string) => {
     const k = commandKey(line);
     return k.ok ? k.key : null;
   };
   assert.equal(key("npm test"), "npm test");
-  assert.equal(key("git status --short"), "git status");
-  assert.equal(key("ls -la"), "ls");
-  assert.equal(key("  cargo   build --release "), "cargo build");
+  assert.equal(key("git status --short"), "git status --short");
+  assert.equal(key("ls -la"), "ls -la");
+  assert.equal(key("  cargo   build --release "), "cargo build --release");
+  // #33: approving one of these saved only the program, which then covered `rm -rf ~/x`, `git push`, `npx evil`
+  assert.equal(key("rm -f junk.log"), "rm -f junk.log");
+  assert.equal(key("git --version"), "git --version");
+  assert.equal(key("npx --version"), "npx --version");
+  assert.equal(key("find . -name x"), "find . -name x");
   assert.equal(key("python3 script.py"), "python3 script.py");
   for (const line of [
     "",
@@ -83,8 +88,16 @@ test("two stores on one data home merge under the lock: a revoke is never undone
     assert.ok(await a.find("x", "edit", "/ws/a.txt", "/ws/sub"), "a workspace rule holds below its folder");
     assert.equal(await a.find("x", "edit", "/ws/a.txt", "/other"), undefined, "and not in another workspace");
     const file = JSON.parse(await readFile(join(home, "permissions.json"), "utf8"));
-    assert.equal(file.version, 2);
-    assert.deepEqual(Object.keys(file.rules[0]).sort(), ["agentId", "createdAt", "id", "key", "kind", "scope"]);
+    assert.equal(file.version, 3);
+    assert.deepEqual(Object.keys(file.rules[0]).sort(), [
+      "agentId",
+      "createdAt",
+      "effect",
+      "id",
+      "key",
+      "kind",
+      "scope",
+    ]);
   }));
 
 test("a change waits while another holder has the rules file's lock, then saves once it is free", () =>
@@ -138,7 +151,7 @@ test("'always' on a request without a path or command does not allow everything"
     assert.equal(asked, 2, "another command is asked");
     assert.deepEqual(
       (await first.permissions.rules()).map((r) => r.key),
-      ["npm test", "rm"],
+      ["npm test", "rm -rf build"],
     );
   }));
 

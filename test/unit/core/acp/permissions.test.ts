@@ -17,8 +17,8 @@ const OPTIONS: PermissionOption[] = [
 
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-perm-", fn);
 
-/** A turn that asks permission for a tool of `kind` on `path` and reports the outcome as text. */
-function asking(kind: string, path = "/ws/file.txt") {
+/** A turn that asks permission for a tool of `kind` on `path` (in the workspace) and reports the outcome as text. */
+function asking(kind: string, path = "file.txt") {
   return async ({ client, sessionId, say }: TurnContext) => {
     const res = await client.request(methods.client.session.requestPermission, {
       sessionId,
