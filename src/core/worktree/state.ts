@@ -3,7 +3,7 @@
  * included, ignored ones not), lines added and removed, and the commits made on top of the base.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorktreeRef } from "../model/records";
 import { git, zsplit } from "./git";
@@ -57,7 +57,12 @@ export async function worktreeState(ref: WorktreeRef): Promise<WorktreeState> {
     files.push({ path, change: KIND[fields[i]![0]!] ?? "modified", added, removed });
   }
   for (const path of zsplit(untracked)) {
-    const buf = await readFile(join(cwd, path)).catch(() => undefined);
+    // a link is not read through (it may point out of the worktree): its lines are not counted
+    const link = await lstat(join(cwd, path)).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
+    const buf = link ? undefined : await readFile(join(cwd, path)).catch(() => undefined);
     const binary = !buf || buf.subarray(0, 8000).includes(0);
     const count = binary
       ? null
