@@ -10,27 +10,9 @@
  * Links that stay inside the worktree are not applied as links either: the ledger records file contents, not
  * links, so they are refused like the others and named (the user copies them by hand).
  */
-import { lstat, realpath } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
-
-const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-
-/** The real path of `path`, or of its nearest existing ancestor (with the missing rest appended). */
-async function realOrAncestor(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(path) === path) throw err;
-    return join(await realOrAncestor(dirname(path)), relative(dirname(path), path));
-  }
-}
-
-const isLink = (path: string) =>
-  lstat(path).then(
-    (s) => s.isSymbolicLink(),
-    () => false,
-  );
+import { realpath } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { isSymlink, realInside } from "../util/real-inside";
 
 /**
  * Why `rel` cannot be applied from `worktree` into `repo` without going through a link that leaves them, or
@@ -43,11 +25,11 @@ export async function linkProblem(
   rel: string,
 ): Promise<string | undefined> {
   const source = join(worktree, rel);
-  if (await isLink(source))
+  if (await isSymlink(source))
     return `${rel} is a symbolic link in the worktree (it would be applied as the file it points to)`;
-  if (!inside(roots.worktree, await realOrAncestor(dirname(source))))
+  if (!(await realInside(roots.worktree, dirname(source))))
     return `${rel} lies behind a symbolic link in the worktree that leads out of it`;
-  if (!inside(roots.repo, await realOrAncestor(join(repo, rel))))
+  if (!(await realInside(roots.repo, join(repo, rel))))
     return `${rel} in the workspace goes through a symbolic link that leads out of the workspace`;
   return undefined;
 }

@@ -3,9 +3,10 @@
  * included, ignored ones not), lines added and removed, and the commits made on top of the base.
  */
 import { existsSync } from "node:fs";
-import { lstat, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorktreeRef } from "../model/records";
+import { isSymlink } from "../util/real-inside";
 import { git, zsplit } from "./git";
 
 export type WorktreeChangeKind = "added" | "modified" | "deleted";
@@ -58,10 +59,7 @@ export async function worktreeState(ref: WorktreeRef): Promise<WorktreeState> {
   }
   for (const path of zsplit(untracked)) {
     // a link is not read through (it may point out of the worktree): its lines are not counted
-    const link = await lstat(join(cwd, path)).then(
-      (s) => s.isSymbolicLink(),
-      () => false,
-    );
+    const link = await isSymlink(join(cwd, path));
     const buf = link ? undefined : await readFile(join(cwd, path)).catch(() => undefined);
     const binary = !buf || buf.subarray(0, 8000).includes(0);
     const count = binary
