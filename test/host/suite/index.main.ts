@@ -40,6 +40,7 @@ const PASSES: Record<string, string[]> = {
     "worktrees.test.js",
     "worktree-merge.test.js",
     "worktree-review.test.js",
+    "workspace-settings.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
