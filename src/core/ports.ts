@@ -36,6 +36,8 @@ export interface PermissionPrompt {
   request: acp.RequestPermissionRequest;
   /** For edits: the file's current text and the proposed text, when known (diff review). */
   proposed?: { path: string; oldText: string | null; newText: string };
+  /** The request's paths outside the session's roots: the prompt marks it "outside the workspace". */
+  outside?: string[];
   /** Aborted when the turn is cancelled; the asker must then stop asking. */
   signal: AbortSignal;
 }

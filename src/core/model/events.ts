@@ -53,6 +53,12 @@ export interface PermissionDecision {
   /** Who decided: the policy, a remembered allow_always rule, the user (host), or a cancel. */
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
   options: acp.PermissionOption[];
+  /** The readable rule that decided (`allow execute "npm test"`), when a rule did. */
+  rule?: string;
+  /** Why, in words for the card: "allowed by rule: npm test", "asked: outside the workspace". */
+  reason?: string;
+  /** The request's paths that lie outside the session's roots. */
+  outside?: string[];
 }
 
 export type RuntimeEvent =
