@@ -41,6 +41,7 @@ const PASSES: Record<string, string[]> = {
     "worktree-merge.test.js",
     "worktree-review.test.js",
     "workspace-settings.test.js",
+    "permission-ui.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
