@@ -12,21 +12,15 @@ import { g, withRepo } from "../../core/worktree/helpers";
 const SEED = { "a.txt": "a\n", ".gitignore": ".env\n", ".worktreeinclude": ".env\n" };
 const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, any>;
 
+/** `run --worktree` of the fake agent with `task`, every permission allowed, JSON output. */
+const runInWorktree = (cli: (...args: string[]) => ReturnType<typeof runCli>, task: string) =>
+  cli("run", "--worktree", "--agent", FAKE_AGENT, "--permission", "approve-all", "--format", "json", task);
+
 test("run --worktree: the agent works in a worktree; list, changes, apply (undoable), discard", () =>
   withRepo(SEED, async (repo, dir) => {
     const home = join(dir, "home");
     const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
-    const res = await cli(
-      "run",
-      "--worktree",
-      "--agent",
-      FAKE_AGENT,
-      "--permission",
-      "approve-all",
-      "--format",
-      "json",
-      "terminal echo hi > hello.txt; echo more >> a.txt; pwd",
-    );
+    const res = await runInWorktree(cli, "terminal echo hi > hello.txt; echo more >> a.txt; pwd");
     assert.equal(res.code, 0, res.stderr);
     const summary = summaryOf(res.stdout);
     const wt = summary.worktree.path as string;
@@ -155,17 +149,7 @@ test("hostile: worktrees apply refuses a worktree link to a secret (dry run show
     const home = join(dir, "home");
     const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
     writeFileSync(join(dir, "secret"), "SECRET-TOKEN\n");
-    const res = await cli(
-      "run",
-      "--worktree",
-      "--agent",
-      FAKE_AGENT,
-      "--permission",
-      "approve-all",
-      "--format",
-      "json",
-      `terminal ln -s ${join(dir, "secret")} leak.txt; echo ok > ok.txt`,
-    );
+    const res = await runInWorktree(cli, `terminal ln -s ${join(dir, "secret")} leak.txt; echo ok > ok.txt`);
     assert.equal(res.code, 0, res.stderr);
     const id = summaryOf(res.stdout).threadId as string;
     const dry = await cli("worktrees", "apply", id, "--dry-run");
