@@ -5,11 +5,13 @@
  * - decline: every request is declined.
  * - defaults: a form whose required fields all have defaults is accepted with the defaults; anything else
  *   (a URL, a required field without one) is declined.
- * Prompts go to stderr so `--format json` output stays clean.
+ * Prompts go to stderr so `--format json` output stays clean; everything the agent wrote in them is printed inert
+ * (terminal-text.ts: no escape sequence or control character reaches the terminal).
  */
 import { createInterface } from "node:readline/promises";
 import { defaultAnswer, fieldHint, parseFieldText } from "../core/acp/elicitation-form";
 import type { ElicitationAnswer, ElicitationAsker, ElicitationPrompt, FieldValue } from "../core/model/elicitation";
+import { agentLine, agentText } from "./terminal-text";
 
 export const ELICITATION_MODES = ["ask", "decline", "defaults"] as const;
 export type ElicitationMode = (typeof ELICITATION_MODES)[number];
@@ -49,32 +51,33 @@ async function askOnTerminal(prompt: ElicitationPrompt, io: CliElicitationIO): P
   const question = (q: string) => Promise.race([rl.question(q, { signal: prompt.signal }), closed]);
   const say = (text: string) => io.stderr.write(`${text}\n`);
   try {
-    say(`\nThe agent asks: ${prompt.message}`);
+    say(`\nThe agent asks: ${agentText(prompt.message)}`);
     if (prompt.mode === "url") {
-      say(`It wants you to open a page on ${prompt.host}:\n  ${prompt.url}`);
+      say(`It wants you to open a page on ${agentLine(prompt.host)}:\n  ${agentLine(prompt.url)}`);
       const yes = await question("Open it (you open the link yourself)? [y/N] ");
       return /^y(es)?$/iu.test(yes.trim()) ? { action: "accept" } : { action: "decline" };
     }
     const { form } = prompt;
-    if (form.title) say(form.title);
-    if (form.description) say(form.description);
+    if (form.title) say(agentText(form.title));
+    if (form.description) say(agentText(form.description));
     say(`(an empty answer keeps the default; type "!decline" or "!cancel" at any prompt to stop)`);
     const content: Record<string, FieldValue> = {};
     for (const field of form.fields) {
-      if (field.description) say(`  ${field.description}`);
+      if (field.description) say(`  ${agentText(field.description, "    ")}`);
       for (;;) {
-        const text = await question(`${field.title}${field.required ? " *" : ""} [${fieldHint(field)}]: `);
+        const title = agentLine(field.title);
+        const text = await question(`${title}${field.required ? " *" : ""} [${agentLine(fieldHint(field))}]: `);
         const t = text.trim();
         if (t === "!decline") return { action: "decline" };
         if (t === "!cancel") return { action: "cancel" };
         const parsed = parseFieldText(field, text);
         if (!parsed.ok) {
-          say(`  ${parsed.reason}`);
+          say(`  ${agentLine(parsed.reason)}`);
           continue;
         }
         const value = parsed.value ?? field.default;
         if (value === undefined && field.required) {
-          say(`  ${field.title} is required`);
+          say(`  ${title} is required`);
           continue;
         }
         if (value !== undefined) content[field.name] = value;

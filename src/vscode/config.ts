@@ -1,4 +1,10 @@
-/** Typed access to the `acpThreads.*` settings; the engine receives plain values, never reads settings. */
+/**
+ * Typed access to the `acpThreads.*` settings; the engine receives plain values, never reads settings.
+ * Settings that widen what agents may do (USER_ONLY_SETTINGS) are read from the user's (and remote machine's)
+ * settings and the defaults only: a repository's `.vscode/settings.json` cannot set `approve-all` or an agent
+ * command. Their manifest scope says so too, but VS Code still applies a workspace value of a setting an older
+ * manifest declared otherwise, so the reads enforce it; `ignoredWorkspaceSettings` names what a workspace tried.
+ */
 import * as vscode from "vscode";
 import type { AgentSpec, PermissionPolicy } from "../core/model/agent";
 import { PERMISSION_POLICIES } from "../core/model/agent";
@@ -26,9 +32,40 @@ const stringRecord = (v: unknown): Record<string, string> | undefined => {
   return out;
 };
 
+/**
+ * Settings a workspace must not set: the permission policy, the commands and env agents are started with, the
+ * Node that runs them, tools offered to agents, and the watchdog's retries without asking.
+ */
+export const USER_ONLY_SETTINGS = [
+  "permissionMode",
+  "agents",
+  "demoProfile",
+  "nodePath",
+  "registry.url",
+  "recall.offerToAgents",
+  "watchdog.retry",
+] as const;
+
+const USER_ONLY: ReadonlySet<string> = new Set(USER_ONLY_SETTINGS);
+
 export class Config {
   #get<T>(key: string, fallback: T): T {
-    return vscode.workspace.getConfiguration(SECTION).get<T>(key, fallback) ?? fallback;
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    if (!USER_ONLY.has(key)) return cfg.get<T>(key, fallback) ?? fallback;
+    const seen = cfg.inspect<T>(key);
+    return seen?.globalValue ?? seen?.defaultValue ?? fallback;
+  }
+
+  /** The user-only settings (as `acpThreads.<key>`) this workspace's or its folders' settings try to set. */
+  get ignoredWorkspaceSettings(): string[] {
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    const tried = (key: string) => {
+      const seen = cfg.inspect(key);
+      return [seen?.workspaceValue, seen?.workspaceFolderValue].some((v) => v !== undefined);
+    };
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.workspace.getConfiguration(SECTION, f));
+    const inFolder = (key: string) => folders.some((c) => c.inspect(key)?.workspaceFolderValue !== undefined);
+    return USER_ONLY_SETTINGS.filter((k) => tried(k) || inFolder(k)).map((k) => `${SECTION}.${k}`);
   }
 
   /** Whether deleting a thread deletes its agent's session too (`session/delete`). */

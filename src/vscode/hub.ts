@@ -28,6 +28,7 @@ import { agentLogin } from "./login-view";
 import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
 import { ExtensionLog, protocolLineOf } from "./log";
 import { quotePrompt } from "./notifier";
+import { noticeIgnoredWorkspaceSettings } from "./workspace-settings-notice";
 import { PermissionBroker } from "./permission-broker";
 import { editorElicitor } from "./elicitation-asker";
 import { ProposedContent } from "./proposed-content";
@@ -214,6 +215,7 @@ export class Hub implements vscode.Disposable {
     // One exec TTL for the editor and the CLI: the setting is written into the data home, which both read.
     this.#shareSettings();
     this.#owned.add(this.config.onDidChange(() => this.#shareSettings()));
+    this.#owned.add(noticeIgnoredWorkspaceSettings(this.config, this.broker.notifier, (m) => this.log.logger.warn(m)));
     this.#owned.add(
       scheduleTrafficCap(
         home,

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import type { PermissionAsker, PermissionPrompt } from "../core/ports";
 import type { PermissionView } from "../webview/thread/protocol";
 import { Notifier } from "./notifier";
+import { TOAST_ALLOW, TOAST_DENY, TOAST_OPEN, toastMessage, allowDeny } from "./permission-toast";
 import type { ProposedContent } from "./proposed-content";
 import { background } from "../core/util/unexpected";
 
@@ -16,7 +17,7 @@ interface Pending {
   label: string;
   view: PermissionView;
   prompt: PermissionPrompt;
-  /** Proposed-content documents opened by "Review", dropped when the prompt is answered. */
+  /** Proposed-content documents opened by "Review": their diff editors close when the prompt is answered. */
   reviewed: vscode.Uri[];
   /** A notification was raised for it (once: hiding the panel again does not repeat it). */
   notified?: boolean;
@@ -69,6 +70,7 @@ export class PermissionBroker implements vscode.Disposable {
       kind: tc.kind ?? "other",
       options: prompt.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
       reviewPath: prompt.proposed?.path,
+      ...(prompt.outside?.length ? { outside: prompt.outside } : {}),
     };
     return new Promise((resolve) => {
       const onAbort = () => this.answer(requestId, null);
@@ -97,7 +99,8 @@ export class PermissionBroker implements vscode.Disposable {
     if (!p) return false;
     if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
     this.#pending.delete(requestId);
-    for (const uri of p.reviewed) this.proposed.forget(uri);
+    // the Review diff goes with the request, however it was answered (card, keys, notification, cancel)
+    background(this.proposed.close(p.reviewed), "closing a permission's proposal diff");
     p.resolve(optionId);
     this.surface?.resolved(p.threadId, requestId, optionId);
     this.#refreshStatus();
@@ -111,11 +114,10 @@ export class PermissionBroker implements vscode.Disposable {
     const proposal = p?.prompt.proposed;
     if (!proposal) return;
     const uris = await this.proposed.review(proposal.path, proposal.oldText, proposal.newText, p.view.title);
+    // answered while the diff opened: it closes at once
+    if (!this.#pending.has(requestId)) return void (await this.proposed.close(uris));
     p.reviewed.push(...uris);
-    const pick = (prefix: string) =>
-      p.view.options.find((o) => o.kind === `${prefix}_once`) ?? p.view.options.find((o) => o.kind.startsWith(prefix));
-    const allow = pick("allow");
-    const reject = pick("reject");
+    const { allow, deny: reject } = allowDeny(p.view.options);
     // The diff editor's Accept / Reject buttons answer the request without going back to the panel.
     this.proposed.setActions(uris[uris.length - 1], {
       accept: () => allow && this.answer(requestId, allow.optionId),
@@ -139,21 +141,20 @@ export class PermissionBroker implements vscode.Disposable {
     this.surface?.reveal(first.threadId);
   }
 
-  /** The request itself names the notification (not the thread's first prompt): "Codex asks: Run `npm test`". */
+  /**
+   * The request itself names the notification (not the thread's first prompt): "Codex asks: Run `npm test`", with
+   * the file or command and an "outside the workspace" mark; Allow / Deny / Open only (permission-toast.ts).
+   */
   async #notify(requestId: string): Promise<void> {
     const p = this.#pending.get(requestId);
     if (!p || p.notified) return;
     p.notified = true;
-    const show = "Open";
-    const choice = await this.notifier.show(
-      "info",
-      `${p.label} asks: ${p.view.title}`,
-      ...p.view.options.map((o) => o.name),
-      show,
-    );
+    const { allow, deny } = allowDeny(p.view.options);
+    const items = [...(allow ? [TOAST_ALLOW] : []), ...(deny ? [TOAST_DENY] : []), TOAST_OPEN];
+    const choice = await this.notifier.show("info", toastMessage(p.label, p.view, p.prompt), ...items);
     if (!this.#pending.has(requestId) || choice === undefined) return;
-    if (choice === show) return this.surface?.reveal(p.threadId);
-    const opt = p.view.options.find((o) => o.name === choice);
+    if (choice === TOAST_OPEN) return this.surface?.reveal(p.threadId);
+    const opt = choice === TOAST_ALLOW ? allow : deny;
     if (opt) this.answer(requestId, opt.optionId);
   }
 

@@ -31,6 +31,24 @@ export class ProposedContent implements vscode.TextDocumentContentProvider, vsco
     this.#actions.delete(uri.query);
   }
 
+  /**
+   * Closes the diff editors showing any of `uris` (a proposal answered elsewhere — the card, a key, the
+   * notification — or withdrawn must not stay open looking current), then forgets them.
+   */
+  async close(uris: readonly vscode.Uri[]): Promise<void> {
+    const keys = new Set(uris.filter((u) => u.scheme === PROPOSED_SCHEME).map((u) => u.toString()));
+    const shows = (u: vscode.Uri) => keys.has(u.toString());
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) =>
+        t.input instanceof vscode.TabInputTextDiff
+          ? shows(t.input.modified) || shows(t.input.original)
+          : t.input instanceof vscode.TabInputText && shows(t.input.uri),
+      );
+    for (const uri of uris) this.forget(uri);
+    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+  }
+
   /** Gives the proposal shown by `uri` (the diff's right side) its Accept / Reject actions. */
   setActions(uri: vscode.Uri, actions: ProposalActions): void {
     if (uri.scheme === PROPOSED_SCHEME) this.#actions.set(uri.query, actions);

@@ -4,6 +4,7 @@
  */
 import type { WorktreeRef } from "../../core/model/records";
 import type { PermissionDecision, RuntimeEvent } from "../../core/model/events";
+import { agentLine } from "../terminal-text";
 
 export interface RunSummary {
   type: "summary";
@@ -55,7 +56,7 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
           // One line when a call first shows up and one when its status changes, not one per chunk.
           if (shown.get(toolCallId) === status) return;
           shown.set(toolCallId, status);
-          line(`[${kind}] ${title || toolCallId} (${status})`);
+          line(`[${kind}] ${agentLine(title || toolCallId)} (${status})`);
           return;
         }
         case "permission": {
@@ -66,16 +67,20 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
               ? "cancelled"
               : "denied";
           // the reason says why, headless too: "refused: outside the workspace (nobody can be asked)"
-          line(`[permission] ${d.title || d.kind}: ${answer} (${d.decidedBy}${d.reason ? `: ${d.reason}` : ""})`);
+          line(
+            `[permission] ${agentLine(d.title || d.kind)}: ${answer} (${d.decidedBy}${d.reason ? `: ${agentLine(d.reason)}` : ""})`,
+          );
           return;
         }
         case "notice":
-          line(`[${event.severity}] ${event.title}${event.description ? `: ${event.description}` : ""}`);
+          line(
+            `[${event.severity}] ${agentLine(event.title)}${event.description ? `: ${agentLine(event.description)}` : ""}`,
+          );
           return;
         case "error":
           if (!atLineStart) out.write("\n");
           atLineStart = true;
-          err.write(`acp-threads run: agent error: ${event.message}\n`);
+          err.write(`acp-threads run: agent error: ${agentLine(event.message)}\n`);
           return;
         case "done":
           if (!atLineStart) out.write("\n");

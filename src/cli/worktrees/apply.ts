@@ -18,6 +18,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What happens to one file: its JSON form (`outcome`) and its line in the text plan. */
 function outcomeOf(i: ApplyItem, merge: FileMerge | undefined) {
+  if (i.refused) return { outcome: "refused", reason: i.refused } as const;
   if (!i.conflict) return { outcome: i.action === "unchanged" ? "unchanged" : "apply" } as const;
   if (!merge) return { outcome: "conflict" } as const;
   if (merge.kind === "kept") return { outcome: "kept", reason: merge.reason } as const;
@@ -42,6 +43,8 @@ function lineOf(i: ApplyItem, merge: FileMerge | undefined): string {
       return `merge    ${i.rel}  ← changed in the workspace too since ${since}: conflict (${plural(o.hunks, "hunk")})`;
     case "kept":
       return `keep     ${i.rel}  ← changed in the workspace too since ${since}: kept yours: ${o.reason}`;
+    case "refused":
+      return `refuse   ${i.rel}  ← ${o.reason}`;
   }
 }
 
@@ -83,7 +86,8 @@ export async function applyCommand(
   const result = await applyWorktree(ledger, t.threadId, plan, { force: flags.force, ...(merges ? { merges } : {}) });
   const markers = result.applied.filter((i) => merges?.get(i.rel)?.kind === "conflict");
   const kept = result.skipped.filter((i) => merges?.get(i.rel)?.kind === "kept");
-  const left = result.skipped.filter((i) => !kept.includes(i));
+  const linked = result.skipped.filter((i) => !kept.includes(i) && (i.refused || !i.conflict));
+  const left = result.skipped.filter((i) => !kept.includes(i) && !linked.includes(i));
   const code = flags.merge && (markers.length || result.skipped.length) ? EXIT.error : EXIT.ok;
   if (flags.json) {
     const applied = new Set(result.applied);
@@ -120,6 +124,7 @@ export async function applyCommand(
     for (const i of kept) io.stdout.write(`  ${i.rel}: kept yours: ${detail(i).reason ?? "not merged"}\n`);
   }
   for (const s of left) io.stdout.write(`not applied (changed in the workspace too): ${s.rel}\n`);
+  for (const s of linked) io.stdout.write(`not applied (symbolic link): ${s.refused ?? s.rel}\n`);
   if (left.length && !flags.merge) io.stdout.write(mergeHint(t.threadId, left.length));
   return code;
 }

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { errorMessage } from "../errors";
 import type { ToolCallState } from "../model/events";
+import { isInside, isSymlink, realInside } from "../util/real-inside";
 import type { FileWrite } from "../acp/runtime";
 import { blobId, keepVersion, type BlobStore } from "./blob-store";
 import type { FileState } from "./content";
@@ -179,6 +180,12 @@ export class TurnCapture {
   async #fromToolDiffs(records: Input<ChangeRecord>[]): Promise<void> {
     for (const [path, diff] of this.#diffs) {
       if (this.#writes.has(path)) continue;
+      // only files of the workspace, never read through a link (an agent's diff may name any path)
+      const link = await isSymlink(path);
+      if (link || !isInside(this.root, path) || !(await realInside(this.root, path).catch(() => false))) {
+        this.#notes.push(`${path}: not recorded, it is outside the workspace or a symbolic link`);
+        continue;
+      }
       const now = await readFile(path).catch(() => undefined);
       const after = now ? await this.#storeBuffer(now) : null;
       const before = diff.oldText === null ? null : await this.#storeText(diff.oldText);

@@ -10,6 +10,11 @@
  * are left as they are (listed in the operation's notes); with `merges` (merge-plan.ts) the ones merged are
  * written too, in the same operation.
  *
+ * Nothing is read or written through a symbolic link that leaves the worktree or the workspace, and a link in
+ * the worktree is never applied as the file it points to (link-guard.ts): such files are `refused`, checked for
+ * all files before anything is written; without `force` nothing is applied (the error names them), with `force`
+ * they are left out like conflicts.
+ *
  * Given the thread's ledger, "the base" of a file an earlier apply of this worktree wrote (and no restore took
  * back) is the worktree's version that apply took in (applied.ts): a worktree copy still equal to it is nothing
  * new, and a merged file is not offered again as a conflict.
@@ -27,6 +32,7 @@ import { diskWriter, inBatches, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
 import { git, zsplit } from "./git";
 import { lastApplied, type LastApplied } from "./applied";
+import { linkProblems } from "./link-guard";
 import type { FileMerge } from "./merge-file";
 import { worktreeState, type WorktreeChangeKind, type WorktreeState } from "./state";
 
@@ -44,6 +50,8 @@ export interface ApplyItem {
    * merge's base) is the worktree's version that apply took in, not the base commit's.
    */
   lastApplied?: LastApplied;
+  /** Why the file is not applied: it goes through a symbolic link (link-guard.ts). */
+  refused?: string;
 }
 
 /** The thread whose ledger holds the worktree's earlier applies. */
@@ -100,9 +108,19 @@ export async function planApply(ref: WorktreeRef, history?: ApplyHistory): Promi
     state.files.map((f) => f.path),
   );
   const applied = history ? lastApplied(history.ledger.read(history.threadId), ref) : new Map<string, LastApplied>();
+  const refused = await linkProblems(
+    ref.path,
+    ref.repo,
+    state.files.map((f) => f.path),
+  );
   const items = await Promise.all(
     state.files.map(async (f): Promise<ApplyItem> => {
       const path = join(ref.repo, f.path);
+      const why = refused.get(f.path);
+      if (why) {
+        const action = f.change === "deleted" ? "delete" : f.change === "added" ? "create" : "write";
+        return { rel: f.path, path, change: f.change, action, conflict: false, refused: why };
+      }
       const [wt, main] = await Promise.all([readOrNull(join(ref.path, f.path)), readOrNull(path)]);
       const [mainId, wtId] = [gitBlobId(main), gitBlobId(wt)];
       const last = applied.get(f.path);
@@ -139,7 +157,20 @@ export async function applyWorktree(
 ): Promise<ApplyResult> {
   // the editor passes one that writes through open documents, so an open editor shows what was applied
   const writer = opts.writer ?? diskWriter;
-  const conflicts = plan.items.filter((i) => i.conflict);
+  // checked again now for every file (the plan may be old), before anything is written
+  const now = await linkProblems(
+    plan.ref.path,
+    plan.ref.repo,
+    plan.items.filter((i) => i.action !== "unchanged" || i.refused).map((i) => i.rel),
+  );
+  const refused = plan.items.filter((i) => now.has(i.rel) || i.refused);
+  if (refused.length && !opts.force)
+    throw new AcpThreadsError(
+      "usage",
+      `refusing to apply through symbolic links: ${refused.map((i) => now.get(i.rel) ?? i.refused).join("; ")}. Nothing was applied. Give --force to apply the other files (these are left as they are).`,
+      { refused: refused.map((i) => i.rel) },
+    );
+  const conflicts = plan.items.filter((i) => i.conflict && !refused.includes(i));
   if (conflicts.length && !opts.force && !opts.merges)
     throw new AcpThreadsError(
       "usage",
@@ -150,12 +181,16 @@ export async function applyWorktree(
     const m = i.conflict ? opts.merges?.get(i.rel) : undefined;
     return m && m.kind !== "kept" ? m : undefined;
   };
-  const todo = plan.items.filter((i) => (i.conflict ? !!mergeOf(i) : i.action !== "unchanged"));
+  const todo = plan.items.filter((i) =>
+    refused.includes(i) ? false : i.conflict ? !!mergeOf(i) : i.action !== "unchanged",
+  );
   const skipped = conflicts.filter((i) => !mergeOf(i));
   const notes = skipped.map((c) => {
     const m = opts.merges?.get(c.rel);
     return `${c.rel}: not applied, ${m?.kind === "kept" ? `kept yours: ${m.reason}` : "it changed in the workspace too"}`;
   });
+  for (const i of refused) notes.push(`${i.rel}: not applied, ${now.get(i.rel) ?? i.refused}`);
+  skipped.push(...refused);
   const op = `apply-${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
   const startedAt = new Date().toISOString();
   const changes: LedgerInput[] = [];

@@ -1,15 +1,16 @@
 /**
  * A new worktree for a session: `git worktree add --detach <dir> <base>` into the folder we manage beside the
- * repository (layout.ts), the ignored files `.worktreeinclude` names copied in, and the base commit recorded.
+ * repository (layout.ts; the folders made by us, private, never a link found there: owned-dir.ts), the ignored files `.worktreeinclude` names copied in, and the base commit recorded.
  * The session's cwd is the same folder inside the worktree as the one asked for inside the repository.
  */
-import { mkdir, realpath, rm } from "node:fs/promises";
+import { realpath, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
 import { git, repoTop, zsplit } from "./git";
 import { copyIncluded } from "./include";
 import { newWorktreeId, worktreesDirOf } from "./layout";
+import { createOwnedDir, ensureOwnedDir } from "./owned-dir";
 
 export interface CreatedWorktree {
   ref: WorktreeRef;
@@ -48,8 +49,9 @@ export async function createWorktree(cwd: string, opts: { base?: string } = {}):
       `the workspace has ${dirty} uncommitted change${dirty === 1 ? "" : "s"}; the worktree starts from commit ${base.slice(0, 10)} without ${dirty === 1 ? "it" : "them"}`,
     );
   const parent = worktreesDirOf(repo);
-  await mkdir(parent, { recursive: true });
+  await ensureOwnedDir(parent);
   const path = join(parent, newWorktreeId());
+  await createOwnedDir(path);
   try {
     await git(repo, ["worktree", "add", "--detach", "--quiet", path, base]);
   } catch (err) {

@@ -15,7 +15,9 @@ import type { EditLedger } from "../ledger/edit-ledger";
 import type { OpView } from "../ledger/ledger-view";
 import { diskWriter, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
+import { AcpThreadsError } from "../errors";
 import type { LastApplied } from "./applied";
+import { linkProblems } from "./link-guard";
 import { gitBuffer } from "./git";
 
 export interface ConflictSides {
@@ -30,6 +32,12 @@ export interface ConflictSides {
 const readOrNull = (path: string) =>
   readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
 
+/** Neither side is read or written through a symbolic link that leaves its tree (link-guard.ts). */
+async function refuseLinks(ref: WorktreeRef, rel: string): Promise<void> {
+  const why = (await linkProblems(ref.path, ref.repo, [rel])).get(rel);
+  if (why) throw new AcpThreadsError("usage", `refusing to merge through a symbolic link: ${why}`, { refused: [rel] });
+}
+
 /**
  * The three versions of the repository-relative `rel` (`/`-separated). With `from` (the plan item's
  * `lastApplied` and the ledger's blobs), the base is the worktree's version an earlier apply took in.
@@ -39,6 +47,7 @@ export async function conflictSides(
   rel: string,
   from?: { last: LastApplied; blobs: BlobStore },
 ): Promise<ConflictSides> {
+  await refuseLinks(ref, rel);
   const taken = from && (from.last.source === null ? null : from.blobs.get(from.last.source.id!));
   const [base, yours, theirs] = await Promise.all([
     taken !== undefined
@@ -70,6 +79,7 @@ export async function recordMergedFile(
   writer?: FileWriter,
   theirs?: Buffer | null,
 ): Promise<OpView | undefined> {
+  await refuseLinks(ref, rel);
   const path = join(ref.repo, rel);
   const [main, taken] = await Promise.all([
     readOrNull(path),

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorktreeRef } from "../model/records";
+import { isSymlink } from "../util/real-inside";
 import { git, zsplit } from "./git";
 
 export type WorktreeChangeKind = "added" | "modified" | "deleted";
@@ -57,7 +58,9 @@ export async function worktreeState(ref: WorktreeRef): Promise<WorktreeState> {
     files.push({ path, change: KIND[fields[i]![0]!] ?? "modified", added, removed });
   }
   for (const path of zsplit(untracked)) {
-    const buf = await readFile(join(cwd, path)).catch(() => undefined);
+    // a link is not read through (it may point out of the worktree): its lines are not counted
+    const link = await isSymlink(join(cwd, path));
+    const buf = link ? undefined : await readFile(join(cwd, path)).catch(() => undefined);
     const binary = !buf || buf.subarray(0, 8000).includes(0);
     const count = binary
       ? null

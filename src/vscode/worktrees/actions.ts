@@ -30,7 +30,8 @@ export interface ApplyOutcome {
 
 /** The plan's files as a multi-file diff: the workspace's copy now ↔ the worktree's. */
 async function showReview(hub: Hub, t: WorktreeTarget, plan: ApplyPlan): Promise<void> {
-  const items = plan.items.filter((i) => i.action !== "unchanged");
+  // a file refused for a symbolic link is not shown either (the diff would read through the link)
+  const items = plan.items.filter((i) => i.action !== "unchanged" && !i.refused);
   const resources = items.map((i) => {
     const main = vscode.Uri.file(i.path);
     const wt = vscode.Uri.file(`${t.ref.path}/${i.rel}`);
@@ -74,13 +75,18 @@ export async function applyToWorkspace(
       `Save or revert your unsaved edits first (the apply writes into ${unsaved.length === 1 ? "that file" : "those files"}; nothing was applied): ${unsaved.map((p) => vscode.workspace.asRelativePath(p)).join(", ")}`,
     );
   await showReview(hub, t, plan);
-  const conflicts = todo.filter((i) => i.conflict);
+  const conflicts = todo.filter((i) => i.conflict && !i.refused);
+  const refused = todo.filter((i) => i.refused);
   if (!opts.yes) {
     const rel = (p: string) => relative(t.ref.repo, p) || p;
-    const detail = conflicts.length
-      ? `${plural(conflicts.length, "file")} changed in the workspace since the worktree's base and in the worktree too; they are left as they are; then "Merge…" opens each in the merge editor:\n${conflicts.map((c) => `  ${rel(c.path)}`).join("\n")}`
-      : "The apply is recorded in the thread's changes: Restore takes it back.";
-    const n = todo.length - conflicts.length;
+    const linked = refused.length
+      ? `\n${plural(refused.length, "file")} not applied (symbolic links never carry an apply out of its trees):\n${refused.map((i) => `  ${i.refused}`).join("\n")}`
+      : "";
+    const detail =
+      (conflicts.length
+        ? `${plural(conflicts.length, "file")} changed in the workspace since the worktree's base and in the worktree too; they are left as they are; then "Merge…" opens each in the merge editor:\n${conflicts.map((c) => `  ${rel(c.path)}`).join("\n")}`
+        : "The apply is recorded in the thread's changes: Restore takes it back.") + linked;
+    const n = todo.length - conflicts.length - refused.length;
     if (!n) {
       const merge = mergeLabel(conflicts.length);
       const answer = await vscode.window.showWarningMessage(
@@ -101,7 +107,7 @@ export async function applyToWorkspace(
   }
   // through open documents, so the editors (and the inline review placing the applied hunks) see the new text
   const result = await applyWorktree(hub.ledger.ledger, t.threadId, plan, {
-    force: conflicts.length > 0,
+    force: conflicts.length > 0 || refused.length > 0,
     writer: applyWriter,
   });
   hub.ledger.host.changed(t.threadId);

@@ -46,6 +46,8 @@ export interface PermissionView {
   options: { optionId: string; name: string; kind: string }[];
   /** A proposed edit exists, so a "Review" button can open VS Code's diff editor. */
   reviewPath?: string;
+  /** The request's paths outside the session's roots: the card marks it "outside the workspace". */
+  outside?: string[];
 }
 
 export interface PickerChoice {

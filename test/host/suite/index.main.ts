@@ -40,6 +40,8 @@ const PASSES: Record<string, string[]> = {
     "worktrees.test.js",
     "worktree-merge.test.js",
     "worktree-review.test.js",
+    "workspace-settings.test.js",
+    "permission-ui.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -20,7 +20,7 @@ describe("notifications while the panel is hidden", () => {
       hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("asks")),
     );
     assert.equal(ask.message, "Fake agent asks: A execute tool");
-    assert.deepEqual(ask.items, ["Allow", "Reject", "Open"]);
+    assert.deepEqual(ask.items, ["Allow", "Deny", "Open"]); // the agent's Allow / Reject behind our two words
     assert.ok(!ask.message.includes("first prompt"), "named by the request, not by the thread's first prompt");
     const pending = await waitFor("the pending request", () => hub.broker.pendingFor(s.threadId)[0]);
     hub.broker.answer(pending.requestId, "ok");

@@ -113,3 +113,39 @@ test("the built CLI: --elicitation defaults accepts the defaults, and ask withou
     const bad = await cli("sometimes");
     assert.equal(bad.code, 2);
   }));
+
+// Hostile: an agent's message that erases the line, moves the cursor, sets the title, hides a link and forges
+// the CLI's own "page on HOST" line. Nothing of it may reach the terminal as a control.
+// eslint-disable-next-line no-control-regex -- a terminal control is what the tests look for
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u;
+const HOSTILE =
+  "Sign in\x1b[2K\r\x1b[1A\x1b[10C\x1b]0;title\x07\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\" +
+  "\x9b2J\u202e\nIt wants you to open a page on example.com:";
+
+test("hostile: escape sequences, controls and a forged 'page on HOST' line in a prompt print inert", async () => {
+  const t = terminal(["n"]);
+  await cliElicitor("ask", t.io).ask({ ...URL_PROMPT, message: HOSTILE, url: "https://evil.example/\x1b[2K" });
+  const err = t.err();
+  assert.doesNotMatch(err, CONTROLS, JSON.stringify(err));
+  assert.match(err, /␛\[2K␍␛\[1A␛\[10C␛\]0;title␇␛\]8;;https:\/\/evil\.example\/␛\\click/);
+  // The CLI's own line starts a line exactly once; the forged one is indented as part of the message.
+  assert.equal(err.match(/^It wants you to open a page on/gmu)?.length, 1, err);
+  assert.match(err, /\n {2}It wants you to open a page on example\.com:\nIt wants you to open a page on example\.com:/);
+  const form = parseRequestedSchema({
+    title: "T\x1b]0;x\x07",
+    properties: {
+      a: {
+        type: "string",
+        title: "Name\r\x1b[2KPassword",
+        description: "d\x1b[31m\nIt wants you to open a page on evil.example:",
+        oneOf: [{ const: "x", title: "X\x1b[8m" }],
+      },
+    },
+  });
+  assert.ok(form.ok);
+  const f = terminal(["!cancel"]);
+  await cliElicitor("ask", f.io).ask({ ...FORM, form: form.value });
+  assert.doesNotMatch(f.err(), CONTROLS, JSON.stringify(f.err()));
+  assert.match(f.err(), /Name␍␛\[2KPassword/);
+  assert.doesNotMatch(f.err(), /^It wants you/mu);
+});

@@ -1,7 +1,9 @@
 /**
  * The permission request on its tool call's card. Pending: the agent's options as buttons numbered for the
  * keyboard (1, 2, …), "Review" for a proposed edit, and for a "provide feedback" option a box whose text goes
- * to the agent. Answered: one line saying what was chosen.
+ * to the agent; a request about paths outside the session's roots is marked "outside the workspace", naming them.
+ * Answered: one line saying what was chosen. Decided without asking: what, and why (the engine's reason, with the
+ * rule that decided when a rule did).
  */
 import type { PermissionDecision } from "../../../core/model/events";
 import { escapeHtml as esc } from "../../shared/escape-html";
@@ -20,7 +22,8 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
     const chosen = v.options.find((o) => o.optionId === p.answered);
     const allowed = chosen?.kind.startsWith("allow");
     const what = chosen ? chosen.name : "Dismissed (the turn was cancelled)";
-    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}</div>`;
+    const where = v.outside?.length ? ` <span class="muted">(outside the workspace)</span>` : "";
+    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}</div>`;
   }
   const fb = ctx.feedback.get(v.requestId);
   const buttons = v.options
@@ -37,7 +40,11 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
     ? `<div class="perm-feedback"><textarea rows="2" data-feedback-for="${esc(v.requestId)}" data-focus-key="perm:${esc(v.requestId)}:text" aria-label="Feedback for the agent" placeholder="Tell the agent what to do instead (sent as your next message)">${esc(fb.text)}</textarea><div class="perm-buttons"><button type="button" class="perm-feedback-send" data-request="${esc(v.requestId)}" data-focus-key="perm:${esc(v.requestId)}:send">Send feedback</button><button type="button" class="secondary perm-feedback-back" data-request="${esc(v.requestId)}">Back</button></div></div>`
     : "";
   const asks = title && title !== toolTitle ? `<div class="perm-title">${esc(title)}</div>` : "";
-  return `<div class="permission" data-request="${esc(v.requestId)}" role="group" aria-label="${esc(`Permission requested: ${title || toolTitle}`)}"><div class="who">${icon("shield")} The agent asks for permission</div>${asks}<div class="perm-buttons">${buttons}${review}</div>${feedback}</div>`;
+  const outside = v.outside?.length
+    ? `<div class="perm-outside">${icon("warning")} Outside the workspace: ${v.outside.map((p) => `<code>${esc(p)}</code>`).join(", ")}</div>`
+    : "";
+  const label = `Permission requested${v.outside?.length ? " (outside the workspace)" : ""}: ${title || toolTitle}`;
+  return `<div class="permission${v.outside?.length ? " outside" : ""}" data-request="${esc(v.requestId)}" role="group" aria-label="${esc(label)}"><div class="who">${icon("shield")} The agent asks for permission</div>${asks}${outside}<div class="perm-buttons">${buttons}${review}</div>${feedback}</div>`;
 }
 
 /** A request answered without asking (policy, a remembered rule, or a cancel). */
@@ -49,5 +56,10 @@ export function renderDecision(d: PermissionDecision): string {
     cancelled: "turn cancelled",
     user: "by you",
   }[d.decidedBy];
-  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(who)})</span></div>`;
+  const why = d.reason ?? who;
+  const rule =
+    d.rule && !d.reason?.includes(d.rule)
+      ? ` <span class="perm-rule muted">rule: <code>${esc(d.rule)}</code></span>`
+      : "";
+  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(why)})</span>${rule}</div>`;
 }

@@ -2,7 +2,7 @@
 // agent, on a real repository: the agent works in the worktree (the repository is untouched until apply), the
 // thread records its worktree and its changes, apply is undoable, discard asks.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
@@ -12,21 +12,15 @@ import { g, withRepo } from "../../core/worktree/helpers";
 const SEED = { "a.txt": "a\n", ".gitignore": ".env\n", ".worktreeinclude": ".env\n" };
 const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, any>;
 
+/** `run --worktree` of the fake agent with `task`, every permission allowed, JSON output. */
+const runInWorktree = (cli: (...args: string[]) => ReturnType<typeof runCli>, task: string) =>
+  cli("run", "--worktree", "--agent", FAKE_AGENT, "--permission", "approve-all", "--format", "json", task);
+
 test("run --worktree: the agent works in a worktree; list, changes, apply (undoable), discard", () =>
   withRepo(SEED, async (repo, dir) => {
     const home = join(dir, "home");
     const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
-    const res = await cli(
-      "run",
-      "--worktree",
-      "--agent",
-      FAKE_AGENT,
-      "--permission",
-      "approve-all",
-      "--format",
-      "json",
-      "terminal echo hi > hello.txt; echo more >> a.txt; pwd",
-    );
+    const res = await runInWorktree(cli, "terminal echo hi > hello.txt; echo more >> a.txt; pwd");
     assert.equal(res.code, 0, res.stderr);
     const summary = summaryOf(res.stdout);
     const wt = summary.worktree.path as string;
@@ -148,4 +142,26 @@ test("run --worktree outside git: a clear note and a plain session; a thread wit
     const more = await runCli(["run", "--thread", summary.threadId, "--worktree", "again"], { home, cwd: ws });
     assert.equal(more.code, 2);
     assert.match(more.stderr, /--worktree starts a new thread in a worktree of its own/);
+  }));
+
+test("hostile: worktrees apply refuses a worktree link to a secret (dry run shows it), --force applies the rest", () =>
+  withRepo(SEED, async (repo, dir) => {
+    const home = join(dir, "home");
+    const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
+    writeFileSync(join(dir, "secret"), "SECRET-TOKEN\n");
+    const res = await runInWorktree(cli, `terminal ln -s ${join(dir, "secret")} leak.txt; echo ok > ok.txt`);
+    assert.equal(res.code, 0, res.stderr);
+    const id = summaryOf(res.stdout).threadId as string;
+    const dry = await cli("worktrees", "apply", id, "--dry-run");
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /refuse {3}leak\.txt {2}← leak\.txt is a symbolic link in the worktree/);
+    const refused = await cli("worktrees", "apply", id);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /refusing to apply through symbolic links: leak\.txt .*Nothing was applied/);
+    assert.equal(existsSync(join(repo, "ok.txt")), false);
+    const forced = await cli("worktrees", "apply", id, "--force");
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(readFileSync(join(repo, "ok.txt"), "utf8"), "ok\n");
+    assert.equal(existsSync(join(repo, "leak.txt")), false);
+    assert.match(forced.stdout, /not applied \(symbolic link\): leak\.txt is a symbolic link/);
   }));

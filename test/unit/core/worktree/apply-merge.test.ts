@@ -3,7 +3,7 @@
 // files deleted on one side kept as they are; a later apply compares against what the last apply took in, so a
 // merged file is not a conflict again, and a file the agent changed again merges against the version taken in.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
@@ -204,3 +204,24 @@ test("a ledger change's `source` is kept when well formed and dropped when not",
   const bad = parseLedgerLine(JSON.stringify({ ...base, before: null, after: state, source: { id: 3 } }));
   assert.equal(bad.ok && bad.record.kind === "change" && "source" in bad.record, false);
 });
+
+test("hostile: the editor's merge of a file refuses a workspace link out of the workspace (nothing read or written)", () =>
+  withRepo({ "m.txt": "one\ntwo\n" }, async (repo, dir) => {
+    const made = await createWorktree(repo);
+    writeFileSync(join(made.ref.path, "m.txt"), "one\ntwo by the agent\n");
+    writeFileSync(join(dir, "secret"), "SECRET-TOKEN\n");
+    rmSync(join(repo, "m.txt"));
+    symlinkSync(join(dir, "secret"), join(repo, "m.txt")); // the workspace's copy now points at a secret
+    const ledger = new EditLedger({ home: join(dir, "home") });
+    try {
+      await assert.rejects(conflictSides(made.ref, "m.txt"), /refusing to merge through a symbolic link: m\.txt/);
+      await assert.rejects(
+        recordMergedFile(ledger, THREAD, made.ref, "m.txt", Buffer.from("merged\n")),
+        /refusing to merge through a symbolic link/,
+      );
+      assert.equal(read(join(dir, "secret")), "SECRET-TOKEN\n", "nothing written through the link");
+      assert.equal(existsSync(join(ledger.dir, `${THREAD}.jsonl`)), false, "nothing recorded");
+    } finally {
+      ledger.dispose();
+    }
+  }));

@@ -2,7 +2,17 @@
 // base that the worktree changed too) are refused, never overwritten; --force applies the rest; the apply is an
 // operation of the thread's ledger that a restore takes back.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
@@ -100,4 +110,78 @@ test("apply of a worktree folder deleted by hand is a clear error", () =>
     const made = await createWorktree(repo);
     rmSync(made.ref.path, { recursive: true, force: true });
     await assert.rejects(planApply(made.ref), /is gone \(deleted by hand\?\), so there is nothing to apply/);
+  }));
+
+/** Every file under `dir`'s blob store (the ledger's copies of contents), read. */
+function blobTexts(dir: string): string {
+  if (!existsSync(dir)) return "";
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+    .join("\n");
+}
+
+test("hostile: apply never writes through a workspace link that leaves it, nor imports a worktree link as its target", () =>
+  withRepo({ ...SEED, "out/keep.txt": "k\n", "cfg/x.txt": "x\n" }, async (repo, dir) => {
+    const elsewhere = join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    writeFileSync(join(dir, "secret"), "SECRET-TOKEN\n");
+    const made = await createWorktree(repo);
+    const wt = made.ref.path;
+    writeFiles(wt, { "a.txt": "a from the agent\n", "out/x.txt": "escapes\n" });
+    symlinkSync(join(dir, "secret"), join(wt, "leak.txt")); // a worktree link to a secret
+    // a worktree folder replaced by a link out: cfg/x.txt would be read through it
+    rmSync(join(wt, "cfg"), { recursive: true });
+    mkdirSync(join(dir, "etc"));
+    writeFileSync(join(dir, "etc", "x.txt"), "SECRET-TOKEN etc\n");
+    symlinkSync(join(dir, "etc"), join(wt, "cfg"));
+    // the workspace's `out` is a link elsewhere
+    rmSync(join(repo, "out"), { recursive: true });
+    symlinkSync(elsewhere, join(repo, "out"));
+    const ledger = new EditLedger({ home: join(dir, "home") });
+    try {
+      const plan = await planApply(made.ref);
+      const refused = plan.items.filter((i) => i.refused).map((i) => [i.rel, i.refused]);
+      assert.deepEqual(
+        refused.map(([rel]) => rel),
+        ["cfg", "cfg/x.txt", "leak.txt", "out/x.txt"],
+        JSON.stringify(plan.items),
+      );
+      await assert.rejects(applyWorktree(ledger, THREAD, plan), (err) => {
+        const m = (err as Error).message;
+        assert.match(m, /refusing to apply through symbolic links: /);
+        assert.match(m, /leak\.txt is a symbolic link in the worktree/);
+        assert.match(m, /out\/x\.txt in the workspace goes through a symbolic link that leads out of the workspace/);
+        assert.match(m, /Nothing was applied/);
+        return true;
+      });
+      assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n", "nothing half-applied");
+      assert.deepEqual(readdirSync(elsewhere), []);
+      const result = await applyWorktree(ledger, THREAD, plan, { force: true });
+      assert.deepEqual(
+        result.applied.map((i) => i.rel),
+        ["a.txt"],
+      );
+      assert.deepEqual(readdirSync(elsewhere), [], "nothing written through the workspace's link");
+      assert.equal(existsSync(join(repo, "leak.txt")), false, "the secret is not imported");
+      assert.equal(readFileSync(join(repo, "cfg/x.txt"), "utf8"), "x\n");
+      assert.doesNotMatch(
+        blobTexts(ledger.blobs.dir),
+        /SECRET-TOKEN/,
+        "the ledger holds no content read through a link",
+      );
+      assert.match(result.op!.summary!.notes!.join("\n"), /leak\.txt: not applied, leak\.txt is a symbolic link/);
+      // a workspace link planted after the plan was made is caught at apply time
+      rmSync(join(repo, "new"), { recursive: true, force: true });
+      writeFiles(wt, { "new/y.txt": "y\n" });
+      const fresh = await planApply(made.ref);
+      symlinkSync(elsewhere, join(repo, "new"));
+      await assert.rejects(
+        applyWorktree(ledger, THREAD, fresh),
+        /new\/y\.txt in the workspace goes through a symbolic link/,
+      );
+      assert.deepEqual(readdirSync(elsewhere), []);
+    } finally {
+      ledger.dispose();
+    }
   }));

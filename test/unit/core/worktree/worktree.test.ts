@@ -2,7 +2,18 @@
 // hostile cases (not a repository, no commit, dirty base, include patterns that try to leave, a folder deleted
 // by hand, metadata naming a folder we do not manage).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createWorktree, isNotARepository } from "../../../../src/core/worktree/create";
@@ -135,4 +146,26 @@ test("discard refuses a path that is not a worktree folder we manage (metadata i
       );
     assert.equal(existsSync(victim), true);
     assert.equal(existsSync(join(repo, "a.txt")), true);
+  }));
+
+test("hostile: a worktrees folder planted as a link elsewhere is refused, nothing goes there; ours is private", () =>
+  withRepo(SEED, async (repo, dir) => {
+    const elsewhere = join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, worktreesDirOf(repo));
+    await assert.rejects(
+      createWorktree(repo),
+      /refusing the worktrees folder .*\.repo\.worktrees: it is a symbolic link/,
+    );
+    assert.deepEqual(readdirSync(elsewhere), [], "the agent's tree did not go through the link");
+    rmSync(worktreesDirOf(repo));
+    writeFileSync(worktreesDirOf(repo), "a file\n");
+    await assert.rejects(createWorktree(repo), /it is not a folder/);
+    rmSync(worktreesDirOf(repo));
+    mkdirSync(worktreesDirOf(repo), { mode: 0o777 });
+    chmodSync(worktreesDirOf(repo), 0o777);
+    const made = await createWorktree(repo);
+    assert.equal(statSync(worktreesDirOf(repo)).mode & 0o777, 0o700, "a folder found open to others is made private");
+    assert.equal(statSync(made.ref.path).mode & 0o077, 0, "the worktree's own folder is private");
+    assert.equal(readFileSync(join(made.ref.path, "a.txt"), "utf8"), "a\n");
   }));
