@@ -145,6 +145,12 @@ export interface PermissionRecord extends Base {
   optionId: string | null;
   optionKind: string | null;
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
+  /** The readable rule that decided, when one did (`allow execute "npm test"`). */
+  rule?: string;
+  /** Why, as the card says it ("allowed by rule: npm test", "asked: outside the workspace"). */
+  reason?: string;
+  /** The request's paths outside the session's roots. */
+  outside?: string[];
 }
 export interface UsageRecord extends Base {
   kind: "usage";
@@ -229,7 +235,16 @@ export function stampRecord(input: RecordInput, now: Date = new Date()): ThreadR
 // ---- validation -------------------------------------------------------------------------------------------
 
 type FieldType =
-  "string" | "number" | "object" | "array" | "string?" | "number?" | "string|null" | "number|null" | "object?";
+  | "string"
+  | "number"
+  | "object"
+  | "array"
+  | "string?"
+  | "number?"
+  | "string|null"
+  | "number|null"
+  | "object?"
+  | "array?";
 const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
   thread_start: {
     threadId: "string",
@@ -254,6 +269,9 @@ const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
     optionId: "string|null",
     optionKind: "string|null",
     decidedBy: "string",
+    rule: "string?",
+    reason: "string?",
+    outside: "array?",
   },
   usage: { used: "number", size: "number" },
   compaction: { windowId: "string|null", summary: "string" },

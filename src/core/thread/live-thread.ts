@@ -172,6 +172,9 @@ export class LiveThread {
           optionId: d.optionId,
           optionKind: d.optionKind,
           decidedBy: d.decidedBy,
+          ...(d.rule ? { rule: d.rule } : {}),
+          ...(d.reason ? { reason: d.reason } : {}),
+          ...(d.outside?.length ? { outside: d.outside } : {}),
         });
         return;
       }

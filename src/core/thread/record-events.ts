@@ -81,6 +81,9 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
             options: r.optionId
               ? [{ optionId: r.optionId, name: r.optionId, kind: (r.optionKind ?? "allow_once") as "allow_once" }]
               : [],
+            ...(r.rule ? { rule: r.rule } : {}),
+            ...(r.reason ? { reason: r.reason } : {}),
+            ...(r.outside?.length ? { outside: r.outside } : {}),
           },
         });
         break;

@@ -5,6 +5,7 @@ import type { ToolCallState } from "../../../../src/core/model/events";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { conversation } from "../../../../src/core/thread/conversation";
 import { LiveThread, titleFrom } from "../../../../src/core/thread/live-thread";
+import { recordsToEvents } from "../../../../src/core/thread/record-events";
 import { startInput, withTmp } from "../store/helpers";
 
 function live(dir: string, opts = {}) {
@@ -190,3 +191,49 @@ test("titles are one line, bounded and redacted", () => {
   assert.equal(titleFrom("key sk-abcdefghijklmnopqrstuvwxyz"), "key [REDACTED]");
   assert.equal(titleFrom("   "), null);
 });
+
+test("a permission keeps the rule and reason that decided it and its outside paths, for the card after a reload (#33)", () =>
+  withTmp((dir) => {
+    const { store, lt } = live(dir);
+    lt.beginTurn("go");
+    lt.record({
+      type: "permission",
+      decision: {
+        toolCallId: "w",
+        title: "Write ~/.bashrc",
+        kind: "edit",
+        optionId: "no",
+        optionKind: "reject_once",
+        decidedBy: "policy",
+        options: [],
+        reason: "refused: outside the workspace (nobody can be asked)",
+        outside: ["/root/.bashrc"],
+      },
+    });
+    lt.record({
+      type: "permission",
+      decision: {
+        toolCallId: "t",
+        title: "npm test",
+        kind: "execute",
+        optionId: "ok",
+        optionKind: "allow_once",
+        decidedBy: "remembered",
+        options: [],
+        rule: 'allow execute "npm test"',
+        reason: "allowed by rule: npm test",
+      },
+    });
+    lt.endTurn("end_turn");
+    lt.close();
+    const decisions = recordsToEvents(store.read(lt.threadId).records).flatMap((e) =>
+      e.type === "permission" ? [e.decision] : [],
+    );
+    assert.deepEqual(
+      decisions.map((d) => [d.rule, d.reason, d.outside]),
+      [
+        [undefined, "refused: outside the workspace (nobody can be asked)", ["/root/.bashrc"]],
+        ['allow execute "npm test"', "allowed by rule: npm test", undefined],
+      ],
+    );
+  }));
