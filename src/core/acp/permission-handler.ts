@@ -5,7 +5,8 @@
  *
  * "Always allow" remembers a rule for exactly what the request is about (permission-key.ts: the command line the
  * user saw, or the path), in this workspace, or everywhere when the user picks the engine's extra "Always allow
- * (everywhere)" option. A request that cannot be keyed is answered as "once" and the user is told why; a rule that
+ * (everywhere)" option; for a command of three words or more, the extra "Always allow: npm run *" remembers it
+ * widened as the person saw it written (widenedCommand). A request that cannot be keyed is answered as "once" and the user is told why; a rule that
  * cannot be saved is reported, and the answer still reaches the agent.
  */
 import type * as acp from "@agentclientprotocol/sdk";
@@ -14,8 +15,14 @@ import type { PermissionDecision } from "../model/events";
 import type { PermissionPrompt } from "../ports";
 import { decidePermission, resolvedPath, type Verdict } from "./permission-decision";
 import { canonicalCommand } from "./permission-rules";
-import { executeCommandLine, requestKey, withoutEnvValues, type PermissionKey } from "./permission-key";
-import { ALWAYS_EVERYWHERE_OPTION_ID, editPaths, permissionPath, pickOption } from "./permission-policy";
+import { executeCommandLine, requestKey, widenedCommand, withoutEnvValues, type PermissionKey } from "./permission-key";
+import {
+  ALWAYS_EVERYWHERE_OPTION_ID,
+  ALWAYS_WIDER_OPTION_ID,
+  editPaths,
+  permissionPath,
+  pickOption,
+} from "./permission-policy";
 import { EVERYWHERE } from "./permission-store";
 import type { EngineContext, SessionState } from "./session-state";
 
@@ -24,6 +31,8 @@ type Decided = {
   decidedBy: PermissionDecision["decidedBy"];
   /** "workspace" / "everywhere" when the user chose to remember the answer. */
   remember?: "workspace" | "everywhere";
+  /** The pattern to remember instead of the exact request (the person widened it in the prompt). */
+  pattern?: string;
   rule?: string;
   reason: string;
   outside: string[];
@@ -127,11 +136,16 @@ async function decide(
   const asked = `asked: ${v.reason}`;
 
   const always = params.options.find((o) => o.kind === "allow_always");
+  // outside the roots only the exact path may be remembered; a command may be widened by the person, never by us
+  const wider = kind === "execute" && !v.outside.length ? widenedCommand(key) : undefined;
   const offered =
     always && key.ok
       ? [
           ...params.options,
           { optionId: ALWAYS_EVERYWHERE_OPTION_ID, name: `${always.name} (everywhere)`, kind: "allow_always" as const },
+          ...(wider
+            ? [{ optionId: ALWAYS_WIDER_OPTION_ID, name: `${always.name}: ${wider}`, kind: "allow_always" as const }]
+            : []),
         ]
       : params.options;
   const abort = new AbortController();
@@ -158,6 +172,8 @@ async function decide(
     if (abort.signal.aborted) return { ...cancelled, outside: v.outside };
     const user = { decidedBy: "user" as const, reason: asked, ...said };
     if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) return { option: always, remember: "everywhere", ...user };
+    if (answer === ALWAYS_WIDER_OPTION_ID && always && wider)
+      return { option: always, remember: "workspace", pattern: wider, ...user };
     const option = answer === null ? undefined : params.options.find((o) => o.optionId === answer);
     if (!option) return no("user", asked);
     return option.kind === "allow_always" ? { option, remember: "workspace", ...user } : { option, ...user };
@@ -190,7 +206,7 @@ async function remember(
     await ctx.store.remember({
       agentId: ctx.agentId,
       kind,
-      key: key.key,
+      key: decided.pattern ?? key.key,
       scope: decided.remember === "everywhere" ? EVERYWHERE : ctx.workspace,
     });
   } catch (err) {

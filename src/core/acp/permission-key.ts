@@ -87,6 +87,18 @@ export function commandKey(commandLine: string): PermissionKey {
 }
 
 /**
+ * "Always allow" widened by the person in the prompt: a remembered command line of three words or more with its
+ * last word made the one wildcard (`npm run build` → `npm run *`, `git log --oneline` → `git log *`), offered
+ * next to the exact line; nothing for shorter lines (`git *` would cover every git command) or unkeyable ones.
+ */
+export function widenedCommand(key: PermissionKey): string | undefined {
+  if (!key.ok) return undefined;
+  const words = splitWords(key.key);
+  if (!words || words.length < 3) return undefined;
+  return `${canonicalCommand(argvLine(words.slice(0, -1)))} *`;
+}
+
+/**
  * The command line an `execute` permission is about, from what real agents send: `rawInput.command` (a string —
  * claude-agent-acp, opencode, gemini — or an argv array, `["bash","-lc","npm test"]` from codex-acp),
  * `rawInput.cmd`, else the title (claude wraps it in backticks).

@@ -14,6 +14,8 @@ export { PermissionStore, type RememberedRule, type AuditRecord } from "./permis
 
 /** The extra option the engine offers next to an agent's "Always allow": remember the rule in every workspace. */
 export const ALWAYS_EVERYWHERE_OPTION_ID = "acp-threads:allow-always-everywhere";
+/** The extra option for a command: remember it widened (`npm run *` for `npm run build`) in this workspace. */
+export const ALWAYS_WIDER_OPTION_ID = "acp-threads:allow-always-wider";
 
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = "approve-reads";
 const READ_KINDS: ReadonlySet<string> = new Set(["read", "search", "think"]);

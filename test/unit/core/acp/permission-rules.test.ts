@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { commandKey, executeCommandLine } from "../../../../src/core/acp/permission-key";
-import { ALWAYS_EVERYWHERE_OPTION_ID } from "../../../../src/core/acp/permission-policy";
+import { ALWAYS_EVERYWHERE_OPTION_ID, ALWAYS_WIDER_OPTION_ID } from "../../../../src/core/acp/permission-policy";
 import { PermissionStore } from "../../../../src/core/acp/permission-store";
 import { acquireLock } from "../../../../src/core/platform/file-lock";
 import type { PermissionAsker } from "../../../../src/core/ports";
@@ -204,6 +204,53 @@ test("'always … (everywhere)' is offered next to the agent's 'always' and reme
     assert.deepEqual(
       events.flatMap((e) => (e.type === "permission" ? [e.decision.decidedBy] : [])),
       ["remembered"],
+    );
+  }));
+
+test("'always: npm run *' widens a command in the prompt, as the person saw it; short lines are not widened", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const offered: string[][] = [];
+    const asker: PermissionAsker = {
+      ask: async (p) => {
+        offered.push(p.request.options.map((o) => o.name));
+        return p.request.options.some((o) => o.optionId === ALWAYS_WIDER_OPTION_ID) ? ALWAYS_WIDER_OPTION_ID : "no";
+      },
+    };
+    const run = async (command: string) => {
+      const a = startFake(
+        { prompt: askingToRun(command) },
+        { cwd: dir, permissionPolicy: "ask", asker, permissionStoreDir: home },
+      );
+      const s = (await a.ensureSession()).sessionId;
+      const events = await collect(a.runTurn(s, "go"));
+      await a.close();
+      return {
+        out: outputText(events),
+        by: events.flatMap((e) => (e.type === "permission" ? [e.decision.decidedBy] : [])),
+      };
+    };
+    assert.deepEqual(await run("npm run build"), { out: "always", by: ["user"] });
+    assert.deepEqual(offered[0], [
+      "Allow",
+      "Always allow",
+      "Reject",
+      "Always allow (everywhere)",
+      "Always allow: npm run *",
+    ]);
+    const rules = await new PermissionStore(home).rules();
+    assert.deepEqual(
+      rules.map((r) => [r.effect, r.kind, r.key]),
+      [["allow", "execute", "npm run *"]],
+      "the widened pattern the prompt named, nothing wider",
+    );
+    // the widened rule covers the other scripts, and nothing that is not `npm run …`
+    assert.deepEqual(await run("npm run lint"), { out: "always", by: ["remembered"] });
+    assert.equal(offered.length, 1);
+    assert.deepEqual(await run("npm test"), { out: "no", by: ["user"] });
+    assert.ok(
+      !offered[1]!.some((n) => n.includes("*")),
+      "a two-word line is not offered widened (npm * would cover npm)",
     );
   }));
 
