@@ -8,6 +8,7 @@ export const COMMAND_IDS = [
   "acpThreads.doctor",
   "acpThreads.showProtocolLog",
   "acpThreads.revokePermissions",
+  "acpThreads.addPermissionRule",
   "acpThreads.openThread",
   "acpThreads.resume",
   "acpThreads.rename",

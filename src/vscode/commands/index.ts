@@ -7,7 +7,8 @@ import { errorMessage } from "../../core/errors";
 import type { CommandId } from "../command-ids";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
-import { cancelTurn, doctorCommand, filterSessions, revokePermissions, stopSession } from "./misc";
+import { cancelTurn, doctorCommand, filterSessions, stopSession } from "./misc";
+import { addPermissionRule, revokePermissions, type AddRuleArgs } from "./permission-rules";
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { logoutCommand } from "./logout";
@@ -43,6 +44,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.doctor": doctorCommand,
   "acpThreads.showProtocolLog": showProtocolLog,
   "acpThreads.revokePermissions": revokePermissions,
+  "acpThreads.addPermissionRule": (hub, args?: unknown) =>
+    addPermissionRule(hub, args && typeof args === "object" ? (args as AddRuleArgs) : undefined),
   "acpThreads.openThread": (hub, node?: SessionNode | string, focus?: number) => openThread(hub, node, focus),
   "acpThreads.resume": resumeThread,
   "acpThreads.rename": renameThread,

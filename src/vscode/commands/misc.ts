@@ -1,7 +1,6 @@
 /** Doctor, protocol log, permissions, cancel, sessions filter. */
 import * as vscode from "vscode";
 import { probeLines } from "../../core/acp/agent-probe";
-import { EVERYWHERE, PermissionStore } from "../../core/acp/permission-store";
 import type { DoctorEntry } from "../../core/acp/runtime";
 import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
@@ -61,30 +60,6 @@ function doctorDetail(d: DoctorEntry | undefined): string | undefined {
   const prompt = (p.promptCapabilities ?? []).join(", ") || "text only";
   const auth = (p.authMethods ?? []).map((m) => `${m.name} (${m.kind})`).join(", ") || "none";
   return `sessions: ${session} · prompt: ${prompt} · auth: ${auth}`;
-}
-
-export async function revokePermissions(hub: Hub): Promise<void> {
-  const store = new PermissionStore(hub.home);
-  const rules = await store.rules();
-  if (!rules.length) return void vscode.window.showInformationMessage("No remembered permissions.");
-  const all = { label: `$(trash) Forget all ${rules.length} rule(s)`, ids: rules.map((r) => r.id), alwaysShow: true };
-  const items = rules.map((r) => ({
-    label: `${r.kind} ${r.key}`,
-    description: `${r.agentId} · ${r.scope === EVERYWHERE ? "everywhere" : r.scope}`,
-    detail: `rule ${r.id}${r.createdAt ? `, since ${r.createdAt}` : ""}`,
-    ids: [r.id],
-  }));
-  const picked = await vscode.window.showQuickPick([all, ...items], {
-    title: "Revoke remembered permissions",
-    placeHolder: "Pick the 'always allow' rules to forget (agents will ask again)",
-    canPickMany: true,
-    matchOnDescription: true,
-  });
-  if (!picked?.length) return;
-  const removed = await store.revokeIds([...new Set(picked.flatMap((p) => p.ids))]);
-  void vscode.window.showInformationMessage(
-    `Revoked ${removed.length} remembered permission(s). Agents will ask again.`,
-  );
 }
 
 export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {

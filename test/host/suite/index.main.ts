@@ -42,6 +42,7 @@ const PASSES: Record<string, string[]> = {
     "worktree-review.test.js",
     "workspace-settings.test.js",
     "permission-ui.test.js",
+    "permission-rules-ui.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
