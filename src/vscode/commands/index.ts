@@ -44,7 +44,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.showProtocolLog": showProtocolLog,
   "acpThreads.revokePermissions": revokePermissions,
   "acpThreads.openThread": (hub, node?: SessionNode | string, focus?: number) => openThread(hub, node, focus),
-  "acpThreads.resume": resumeThread,
+  "acpThreads.resume": async (hub, node?: SessionNode | string, task?: string) =>
+    void (await resumeThread(hub, node, task)),
   "acpThreads.rename": renameThread,
   "acpThreads.exportSnapshot": exportSnapshot,
   "acpThreads.exportMarkdown": exportMarkdownCommand,

@@ -11,6 +11,7 @@ import { errorMessage } from "../../core/errors";
 import { configuredAgents } from "../agents";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { Hub } from "../hub";
+import type { LiveSession } from "../live-session";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
 import { threadOf } from "./ops";
@@ -38,10 +39,17 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
-/** Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). */
-export async function resumeThread(hub: Hub, node?: SessionNode | string, task?: string): Promise<void> {
+/**
+ * Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). Returns the
+ * session, or undefined when none started here (no such thread, or another window writes it: followed).
+ */
+export async function resumeThread(
+  hub: Hub,
+  node?: SessionNode | string,
+  task?: string,
+): Promise<LiveSession | undefined> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
-  if (!past) return;
+  if (!past) return undefined;
   const t = past.thread;
   // another window or process writes it: follow it read-only here and take over once it lets go (#13)
   if (hub.ops.heldElsewhere(t.threadId)) {
@@ -49,7 +57,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string, task?:
     void vscode.window.showInformationMessage(
       `"${t.title}" is being written by another window or process; it is open read-only here and this window takes it over when that one lets go.`,
     );
-    return;
+    return undefined;
   }
   const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
@@ -66,6 +74,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string, task?:
   // the thread keeps its title (without a task the session would be named after its agent until it starts)
   session.title = t.title;
   hub.panels.retitle(t.threadId, t.title);
+  return session;
 }
 
 export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {

@@ -22,6 +22,7 @@ import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
 import { execTask } from "./exec-task";
+import { sendWhenReady } from "./first-prompt";
 import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
@@ -59,11 +60,15 @@ export interface ComposerDeps extends DraftAgentsDeps {
   }): LiveSession | Promise<LiveSession>;
 }
 
+type Notice = (message: string) => void;
+
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
   /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
   startExec(choiceId: string, task: string, cwd: string, title?: string, worktree?: boolean): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
+  /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
+  resume?(threadId: string): Promise<LiveSession | undefined>;
 }
 
 export class ComposerHost implements vscode.Disposable {
@@ -298,7 +303,7 @@ export class ComposerHost implements vscode.Disposable {
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
   }
 
-  async #send(panel: ComposerPanel, m: Extract<ComposerMessage, { type: "send" }>, notice: (s: string) => void) {
+  async #send(panel: ComposerPanel, m: Extract<ComposerMessage, { type: "send" }>, notice: Notice) {
     const restore = () => panel.post({ type: "editPrompt", parts: m.parts });
     let parts: PromptPart[];
     try {
@@ -309,16 +314,33 @@ export class ComposerHost implements vscode.Disposable {
     }
     if (this.#drafts.has(panel.threadId)) return await this.#startDraft(panel, m, parts, restore, notice);
     const live = this.deps.live(panel.threadId);
-    if (!live?.isOpen) {
-      restore();
-      return notice("This thread is not running anymore; resume it from the Sessions view to continue.");
-    }
+    if (!live?.isOpen) return await this.#resume(panel, m.parts, parts, restore, notice);
     if (live.busy || this.queues.list(live.threadId).length) {
       this.queues.add(live.threadId, m.parts);
       this.#postQueue(panel);
       return this.#drain.whenIdle(panel, live);
     }
     await this.#run(panel, live, m.parts, parts);
+  }
+
+  /** A prompt typed in a thread no session runs (past, finished, failed) resumes it (#37), then is sent. */
+  async #resume(panel: ComposerPanel, wire: WirePart[], parts: PromptPart[], restore: () => void, notice: Notice) {
+    let live: LiveSession | undefined;
+    try {
+      const resume = this.#links?.resume;
+      if (!resume || !this.deps.threads.exists(panel.threadId))
+        throw new Error("This session never started, so there is no thread to resume: open a new thread.");
+      live = await resume(panel.threadId);
+    } catch (err) {
+      restore();
+      return notice(errorMessage(err));
+    }
+    if (!live) return restore(); // another window writes it: this panel follows it and says so
+    sendWhenReady(
+      live,
+      () => this.#run(panel, live, wire, parts),
+      () => panel.post({ type: "editPrompt", parts: wire }),
+    );
   }
 
   /**
@@ -343,7 +365,7 @@ export class ComposerHost implements vscode.Disposable {
     m: Extract<ComposerMessage, { type: "send" }>,
     parts: PromptPart[],
     restore: () => void,
-    notice: (s: string) => void,
+    notice: Notice,
   ): Promise<void> {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = m.folder && folders.includes(m.folder) ? m.folder : (folders[0] ?? process.cwd());
@@ -377,11 +399,7 @@ export class ComposerHost implements vscode.Disposable {
         this.#drafts.add(panel.threadId);
         throw err;
       }
-      // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
-      const sub = live.onTurnDone(() => {
-        sub.dispose();
-        if (live.isOpen && !live.busy) background(this.#run(panel, live, m.parts, parts), "sending the first prompt");
-      });
+      sendWhenReady(live, () => this.#run(panel, live, m.parts, parts));
       await this.agents.remember(m.agentId);
     } catch (err) {
       restore();

@@ -21,7 +21,7 @@ export const STATUS_TEXT: Record<LiveStatus, string> = {
   idle: "Ready",
   failed: "Failed",
   closed: "Finished",
-  readonly: "Past session (read-only)",
+  readonly: "Past session",
 };
 
 /** "0:07", "1:02:03": elapsed time on a working turn. */
