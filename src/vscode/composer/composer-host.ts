@@ -22,7 +22,7 @@ import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
 import { execTask } from "./exec-task";
-import { sendWhenReady } from "./first-prompt";
+import { resumeAndSend, sendWhenReady } from "./first-prompt";
 import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
@@ -60,8 +60,6 @@ export interface ComposerDeps extends DraftAgentsDeps {
   }): LiveSession | Promise<LiveSession>;
 }
 
-type Notice = (message: string) => void;
-
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
   /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
@@ -69,6 +67,8 @@ export interface ComposerLinks {
   recall?(query: string): Promise<RecallChoice[]>;
   /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
   resume?(threadId: string): Promise<LiveSession | undefined>;
+  /** What a "Not installed" agent of the picker offers (agent-actions.ts). */
+  agentActions?(agentId: string): Promise<unknown>;
 }
 
 export class ComposerHost implements vscode.Disposable {
@@ -269,6 +269,8 @@ export class ComposerHost implements vscode.Disposable {
           return await this.agents.pick(panel.threadId, m.agentId);
         case "addAgent":
           return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
+        case "agentActions":
+          return void (await this.#links?.agentActions?.(m.agentId));
       }
     } catch (err) {
       notice(errorMessage(err));
@@ -303,7 +305,7 @@ export class ComposerHost implements vscode.Disposable {
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
   }
 
-  async #send(panel: ComposerPanel, m: Extract<ComposerMessage, { type: "send" }>, notice: Notice) {
+  async #send(panel: ComposerPanel, m: Extract<ComposerMessage, { type: "send" }>, notice: (s: string) => void) {
     const restore = () => panel.post({ type: "editPrompt", parts: m.parts });
     let parts: PromptPart[];
     try {
@@ -314,33 +316,16 @@ export class ComposerHost implements vscode.Disposable {
     }
     if (this.#drafts.has(panel.threadId)) return await this.#startDraft(panel, m, parts, restore, notice);
     const live = this.deps.live(panel.threadId);
-    if (!live?.isOpen) return await this.#resume(panel, m.parts, parts, restore, notice);
+    if (!live?.isOpen) {
+      const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
+      return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
+    }
     if (live.busy || this.queues.list(live.threadId).length) {
       this.queues.add(live.threadId, m.parts);
       this.#postQueue(panel);
       return this.#drain.whenIdle(panel, live);
     }
     await this.#run(panel, live, m.parts, parts);
-  }
-
-  /** A prompt typed in a thread no session runs (past, finished, failed) resumes it (#37), then is sent. */
-  async #resume(panel: ComposerPanel, wire: WirePart[], parts: PromptPart[], restore: () => void, notice: Notice) {
-    let live: LiveSession | undefined;
-    try {
-      const resume = this.#links?.resume;
-      if (!resume || !this.deps.threads.exists(panel.threadId))
-        throw new Error("This session never started, so there is no thread to resume: open a new thread.");
-      live = await resume(panel.threadId);
-    } catch (err) {
-      restore();
-      return notice(errorMessage(err));
-    }
-    if (!live) return restore(); // another window writes it: this panel follows it and says so
-    sendWhenReady(
-      live,
-      () => this.#run(panel, live, wire, parts),
-      () => panel.post({ type: "editPrompt", parts: wire }),
-    );
   }
 
   /**
@@ -365,7 +350,7 @@ export class ComposerHost implements vscode.Disposable {
     m: Extract<ComposerMessage, { type: "send" }>,
     parts: PromptPart[],
     restore: () => void,
-    notice: Notice,
+    notice: (s: string) => void,
   ): Promise<void> {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = m.folder && folders.includes(m.folder) ? m.folder : (folders[0] ?? process.cwd());

@@ -77,6 +77,7 @@ export class Composer {
         this.#syncButtons();
       },
       () => this.post({ type: "addAgent" }),
+      (a) => this.post({ type: "agentActions", agentId: a.id }),
     );
     this.#folderEl = document.createElement("select");
     this.#folderEl.title = "Workspace folder the agent works in";
