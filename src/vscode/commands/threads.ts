@@ -12,6 +12,7 @@ import { configuredAgents } from "../agents";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
+import { defaultExportDir } from "../export-folder";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
 import { threadOf } from "./ops";
@@ -168,7 +169,7 @@ export async function exportMarkdownCommand(
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
   const thread = hub.threads.read(threadId);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? thread.metadata.cwd;
+  const folder = await defaultExportDir(); // never the repository's root (#37)
   const uri =
     dest instanceof vscode.Uri
       ? dest
