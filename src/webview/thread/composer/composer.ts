@@ -74,6 +74,7 @@ export class Composer {
       this.#draftEl,
       (a) => {
         this.post({ type: "pickAgent", agentId: a.id });
+        this.#noticeEl.hidden = true; // "Pick an agent first." is answered (#37)
         this.#syncButtons();
       },
       () => this.post({ type: "addAgent" }),
