@@ -78,13 +78,21 @@ export async function resumeThread(
   return session;
 }
 
-export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {
+/** Renames a past or a live thread (a live session and its stored thread share the id); `to` skips the box. */
+export async function renameThread(hub: Hub, node?: SessionNode, to?: string): Promise<void> {
+  const live = node?.type === "live" ? hub.live.get(node.threadId) : undefined;
   const past = asPast(node);
-  if (!past) return;
-  const title = await vscode.window.showInputBox({ prompt: "New title", value: past.thread.title });
-  if (!title?.trim()) return;
-  hub.threads.rename(past.thread.threadId, title.trim());
-  hub.panels.retitle(past.thread.threadId, title.trim());
+  const threadId = live?.threadId ?? past?.thread.threadId;
+  if (!threadId) return;
+  const title = (
+    typeof to === "string"
+      ? to
+      : await vscode.window.showInputBox({ prompt: "New title", value: live?.title ?? past?.thread.title })
+  )?.trim();
+  if (!title) return;
+  if (live) live.title = title;
+  hub.threads.rename(threadId, title);
+  hub.panels.retitle(threadId, title);
   hub.tree.refresh();
 }
 

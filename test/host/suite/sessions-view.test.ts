@@ -111,4 +111,35 @@ describe("the sessions view", () => {
     assert.ok((await titles()).includes("elsewhere thread"));
     hub.tree.filter = saved;
   });
+
+  it("a live row has Rename; a rename keeps the thread's age (#37)", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    const live = async () => {
+      const groups = await hub.tree.getChildren();
+      const node = groups
+        .flatMap((g) => (g.type === "group" ? g.children : [g]))
+        .find((n) => n.type === "live" && n.threadId === s.threadId);
+      assert.ok(node, "the live session is in the tree");
+      return node;
+    };
+    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson).contributes.menus;
+    const rename = menus["view/item/context"].find((m) => m.command === "acpThreads.rename")!;
+    const offered = (contextValue: string | undefined) =>
+      new RegExp(/viewItem =~ \/(.*)\/$/.exec(rename.when)![1]).test(contextValue ?? "");
+    assert.ok(offered(hub.tree.getTreeItem(await live()).contextValue), "Rename is on a live row");
+    assert.ok(offered("past"), "and on a past one");
+    await vscode.commands.executeCommand("acpThreads.rename", await live(), "renamed while live");
+    assert.equal(s.title, "renamed while live");
+    assert.equal(hub.tree.getTreeItem(await live()).label, "renamed while live");
+    assert.equal(hub.threads.readMetadata(s.threadId).title, "renamed while live");
+    // a rename is no activity: the age the tree shows stays
+    const past = writePastThread(hub.home, 1);
+    const before = hub.threads.readMetadata(past).lastActivity;
+    await new Promise((r) => setTimeout(r, 20));
+    hub.threads.rename(past, "renamed later");
+    assert.equal(hub.threads.readMetadata(past).lastActivity, before);
+    await s.close();
+  });
 });
