@@ -67,6 +67,7 @@ export async function clearDataCommand(home: string, trafficMaxMB: number, refre
   const categories = picked.flatMap((c) => (c.category === "gc" ? [] : [c.category]));
   let freed = 0;
   const failed: string[] = [];
+  let keptLive: string[] = [];
   if (picked.some((c) => c.category === "gc")) {
     const done = await applyGc(await planGc(home, { trafficMaxBytes: trafficMaxMB * MB }));
     freed += done.bytes;
@@ -76,10 +77,25 @@ export async function clearDataCommand(home: string, trafficMaxMB: number, refre
     const done = await clearData(home, categories);
     freed += done.bytes;
     failed.push(...done.failed.map((f) => f.path));
+    keptLive = done.keptLive;
   }
   refresh();
-  const note = failed.length ? ` ${failed.length} item(s) could not be removed (in use?).` : "";
-  void vscode.window.showInformationMessage(`Cleared ${formatBytes(freed)} of ACP Threads data.${note}`);
+  void vscode.window.showInformationMessage(clearedMessage(freed, total, keptLive.length, failed.length));
+}
+
+/**
+ * What "Clear data" says it freed; less than the confirmation's size says why (#37: 332 KB asked, 52.7 KB
+ * cleared, no reason given): threads a running session holds stay with their files, some items were in use.
+ */
+export function clearedMessage(freed: number, shown: number, keptLive: number, failed: number): string {
+  const reasons = [
+    keptLive ? `${keptLive} thread${keptLive === 1 ? "" : "s"} a running session holds stayed, with their files` : "",
+    failed ? `${failed} item${failed === 1 ? "" : "s"} could not be removed (in use?)` : "",
+  ].filter(Boolean);
+  if (freed >= shown)
+    return `Cleared ${formatBytes(freed)} of ACP Threads data.${reasons.map((r) => ` ${r}.`).join("")}`;
+  const why = reasons.length ? reasons.join("; ") : "the rest was gone already, or is shared with what stays";
+  return `Cleared ${formatBytes(freed)} of the ${formatBytes(shown)} shown: ${why}.`;
 }
 
 /** The traffic cap and the audit log's rotation, now and every half hour (async; errors only logged). */

@@ -8,6 +8,8 @@ import { errorMessage } from "../core/errors";
 import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
+import { offerMissingAgent } from "./agent-actions";
+import { resumeThread } from "./commands/threads";
 import { recallMentions } from "./composer/recall-mentions";
 import { EXEC_CHOICES, startExec } from "./exec-terminal";
 import { Hub } from "./hub";
@@ -48,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
         await startExec(h, choice, task, cwd, title, worktree);
       },
       recall: (query) => recallMentions(h, query),
+      resume: (threadId) => resumeThread(h, threadId),
+      agentActions: (agentId) => offerMissingAgent(h, agentId),
     });
     context.subscriptions.push(
       vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),

@@ -207,7 +207,12 @@ export class Hub implements vscode.Disposable {
         this.tree.refresh();
       }),
     );
-    this.usageStatus = this.#owned.add(new UsageStatus(this.live));
+    this.usageStatus = this.#owned.add(
+      new UsageStatus(this.live, {
+        current: () => this.panels.lastActive(),
+        onDidChange: this.panels.onDidChangeActive,
+      }),
+    );
     this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.threads));
     this.#owned.add(
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),

@@ -44,6 +44,10 @@ export type SessionNode =
   /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
   | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
 
+const TICK_MS = 5_000;
+/** Ticks between two refreshes for the ages alone (60 s: the ages are in minutes at best). */
+const AGE_TICKS = 12;
+
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();
   readonly onDidChangeTreeData = this.#changed.event;
@@ -61,10 +65,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     private readonly worktrees?: WorktreeStates,
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
-    // Elapsed times of working sessions tick; a refresh every 5 s is enough and cheap.
+    // Elapsed times of working sessions tick every 5 s; the ages of the other rows ("5m") once a minute (#37)
+    let ticks = 0;
     this.#ticker = setInterval(() => {
-      if (live.all().some((s) => s.status === "working" || s.status === "waiting_permission")) this.refresh();
-    }, 5000);
+      const working = live.all().some((s) => s.status === "working" || s.status === "waiting_permission");
+      if (working || ++ticks % AGE_TICKS === 0) this.refresh();
+    }, TICK_MS);
   }
 
   refresh(): void {

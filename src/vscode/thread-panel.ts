@@ -1,8 +1,8 @@
 /**
- * One thread's webview panel: renders a live session (events batched every 50 ms) or a past thread (read-only,
- * scrolled to the end), relays the webview's messages (prompt box, permissions, pickers, code actions, ops strip)
- * to the host and keeps the ledger's "files changed" rows current. `ThreadPanels` (thread-panels.ts) keeps one per
- * thread.
+ * One thread's webview panel: renders a live session (events batched every 50 ms) or a past thread (scrolled to
+ * the end; a prompt typed in it resumes the thread), relays the webview's messages (prompt box, permissions,
+ * pickers, code actions, ops strip) to the host and keeps the ledger's "files changed" rows current.
+ * `ThreadPanels` (thread-panels.ts) keeps one per thread.
  */
 import { isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
@@ -80,7 +80,7 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
-  readonly shown = { title: "", usage: "", agent: "", status: "", login: "" };
+  readonly shown = { title: "", usage: "", agent: "", status: "", login: "", resumable: false };
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
@@ -122,7 +122,12 @@ export class ThreadPanel implements vscode.Disposable {
 
   post(m: HostMessage): void {
     if (m.type === "init")
-      Object.assign(this.shown, { title: m.header.title, agent: m.header.agent, status: m.status });
+      Object.assign(this.shown, {
+        title: m.header.title,
+        agent: m.header.agent,
+        status: m.status,
+        resumable: !!m.header.resumable,
+      });
     else if (m.type === "status") this.shown.status = m.status;
     else if (m.type === "title") this.shown.title = m.title;
     else if (m.type === "usage") this.shown.usage = m.text;
@@ -165,6 +170,7 @@ export class ThreadPanel implements vscode.Disposable {
           cwd: live.cwd,
           sessionId: live.sessionId,
           acceptsInput: live.mode === "session",
+          resumable: true, // once it ends, a prompt typed here resumes the thread
         },
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
@@ -221,6 +227,7 @@ export class ThreadPanel implements vscode.Disposable {
         cwd: past.cwd,
         sessionId: past.sessionId,
         acceptsInput: false,
+        resumable: past.mode === "acp", // typing resumes it (#37); an exec run's thread has no agent to resume
       },
       status: "readonly",
       events: past.events,

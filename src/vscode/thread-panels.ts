@@ -17,6 +17,9 @@ export type { PastThread, TerminalOutputEvent, ThreadPanelDeps } from "./thread-
 export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly #panels = new Map<string, ThreadPanel>();
   #lastActive: string | undefined;
+  readonly #activeChanged = new vscode.EventEmitter<void>();
+  /** The thread panel active last changed (the status bar's usage follows the focused thread). */
+  readonly onDidChangeActive = this.#activeChanged.event;
   readonly #reg: vscode.Disposable;
   /** Copy / Insert at cursor / Apply to file for the panels' code blocks. */
   readonly code: CodeActions;
@@ -94,16 +97,23 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
   #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number): void {
     const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent);
     this.#panels.set(threadId, tp);
-    if (panel.active) this.#lastActive = threadId;
+    if (panel.active) this.#setActive(threadId);
     panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) this.#lastActive = threadId;
+      if (e.webviewPanel.active) this.#setActive(threadId);
       if (!e.webviewPanel.visible) this.deps.broker.panelHidden(threadId);
     });
     panel.onDidDispose(() => {
       tp.dispose();
       if (this.#panels.get(threadId) === tp) this.#panels.delete(threadId);
       this.deps.broker.panelHidden(threadId);
+      if (this.#lastActive === threadId) this.#activeChanged.fire();
     });
+  }
+
+  #setActive(threadId: string): void {
+    if (this.#lastActive === threadId) return;
+    this.#lastActive = threadId;
+    this.#activeChanged.fire();
   }
 
   /** True when the thread's panel is open and visible (not a hidden tab). */
@@ -138,5 +148,6 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     this.#reg.dispose();
     for (const tp of this.#panels.values()) tp.panel.dispose();
     this.#panels.clear();
+    this.#activeChanged.dispose();
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Export/Import snapshot in the editor, through the core snapshot module (src/core/snapshot): the same
- * `saved_session_*.json` files the CLI writes (`threads export`) and lists (`threads import`), in the same
- * default folder `<session folder>/.acp-threads/`, written atomically (0600) with secrets redacted. A `.jsonl`
- * file (`threads export --jsonl`) is added as a thread through the store (validated, torn tail cut, atomic).
+ * `saved_session_*.json` files the CLI writes (`threads export`) and lists (`threads import`), written
+ * atomically (0600) with secrets redacted. The save dialog (and the import's Browse) starts in the user's
+ * Downloads (or home) folder, never the repository (#37); the import list shows the CLI's
+ * `<session folder>/.acp-threads/`. A `.jsonl` file (`threads export --jsonl`) is added as a thread through the
+ * store (validated, torn tail cut, atomic).
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -17,6 +19,7 @@ import {
   type Progress,
 } from "../core/snapshot/save";
 import type { ThreadStore } from "../core/store/thread-store";
+import { defaultExportDir } from "./export-folder";
 
 const FILTERS = { "ACP Threads session snapshot": ["json"], "ACP Threads thread file": ["jsonl"] };
 
@@ -33,8 +36,8 @@ function withProgress<T>(title: string, total: number, work: (onProgress?: Progr
 }
 
 /**
- * Saves the thread as a snapshot. Without `dest` the user picks the file, starting at the CLI's default
- * (`<session folder>/.acp-threads/saved_session_….json`). Returns the path written, or undefined if cancelled.
+ * Saves the thread as a snapshot. Without `dest` the user picks the file, starting in the Downloads (or home)
+ * folder (export-folder.ts). Returns the path written, or undefined if cancelled.
  */
 export async function exportThreadSnapshot(
   store: ThreadStore,
@@ -48,7 +51,7 @@ export async function exportThreadSnapshot(
   const target =
     dest ??
     (await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.file(join(snap.state.root_dir, SNAPSHOT_DIR, snapshotFileName(snap))),
+      defaultUri: vscode.Uri.file(join(await defaultExportDir(), snapshotFileName(snap))),
       filters: { "ACP Threads session snapshot": ["json"] },
       title: "Export session snapshot",
     }));
@@ -83,7 +86,13 @@ async function pickSnapshot(): Promise<string | undefined> {
   if (!picked) return undefined;
   if (picked.path) return picked.path;
   if (!picked.label.includes("Browse")) return undefined; // an unreadable entry: its error is on the item
-  const [uri] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: FILTERS, title: "Import" })) ?? [];
+  const [uri] =
+    (await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: FILTERS,
+      title: "Import",
+      defaultUri: vscode.Uri.file(await defaultExportDir()), // where the editor's exports go
+    })) ?? [];
   return uri?.fsPath;
 }
 

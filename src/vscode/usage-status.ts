@@ -1,7 +1,8 @@
 /**
- * The status-bar figure for live sessions: what the session the user worked with last has cost so far (as its
- * agent reports it), its tokens and how full its context is; the tooltip lists every live session. Click: the
- * Usage view. Hidden while no live session reported anything.
+ * The status-bar figure for live sessions: what the focused thread's session has cost so far (as its agent
+ * reports it), its tokens and how full its context is, the same words as that panel's header; with no live
+ * thread focused, the session whose usage changed last. The tooltip lists every live session. Click: the Usage
+ * view. Hidden while no live session reported anything.
  */
 import * as vscode from "vscode";
 import { formatContext, formatCosts, formatTokens } from "../core/usage/format";
@@ -23,16 +24,26 @@ export function describeReading(r: MeterReading): string {
   return parts.filter(Boolean).join(" · ");
 }
 
+/** The thread panel the user works in (ThreadPanels' last active one). */
+export interface FocusedThread {
+  current(): string | undefined;
+  onDidChange: vscode.Event<void>;
+}
+
 export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem("acpThreads.usage", vscode.StatusBarAlignment.Right, 100);
   readonly #meters = new Map<LiveSession, { meter: UsageMeter; sub: vscode.Disposable }>();
   readonly #subs: vscode.Disposable[] = [];
   #current: LiveSession | undefined;
 
-  constructor(private readonly live: LiveSessions) {
+  constructor(
+    private readonly live: LiveSessions,
+    private readonly focus?: FocusedThread,
+  ) {
     this.item.name = "ACP Threads usage";
     this.item.command = "acpThreads.showUsage";
     this.#subs.push(live.onDidChange(() => this.#track()));
+    if (focus) this.#subs.push(focus.onDidChange(() => this.#render()));
   }
 
   /** The reading of a live session (tests, the tooltip). */
@@ -70,7 +81,12 @@ export class UsageStatus implements vscode.Disposable {
     const shown = [...this.#meters]
       .map(([s, { meter }]) => [s, meter] as const)
       .filter(([, m]) => describeReading(m.reading));
-    const current = shown.find(([s]) => s === this.#current) ?? shown.at(-1);
+    // the focused thread's session, even with nothing reported yet (its header shows nothing either: #37)
+    const focused = this.focus?.current();
+    const mine = focused ? [...this.#meters].find(([s]) => s.threadId === focused) : undefined;
+    const current = mine
+      ? shown.find(([s]) => s === mine[0])
+      : (shown.find(([s]) => s === this.#current) ?? shown.at(-1));
     if (!current) return this.item.hide();
     this.item.text = `$(graph) ${describeReading(current[1].reading)}`;
     const md = new vscode.MarkdownString(undefined, true);

@@ -3,6 +3,7 @@
  * (unless `probe: false`) what each advertises in `initialize` (probes run in parallel, each with a timeout).
  */
 import { spawn } from "node:child_process";
+import { basename, resolve } from "node:path";
 import { errorMessage } from "../errors";
 import { mergeEnv } from "../platform/env";
 import { HOST_PLATFORM } from "../platform/host";
@@ -36,6 +37,19 @@ export interface DoctorOptions {
 export function parseVersion(output: string): string | null {
   return output.match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/)?.[0] ?? null;
 }
+
+/**
+ * The version of the npm package an agent's command comes from, for adapters whose `--version` says nothing. A
+ * command that is an interpreter (`node agent.js`) names the script's package; Node's own package (a Node
+ * installed from npm has one) is never the agent's version.
+ */
+function agentPackageVersion(resolvedPath: string, args: readonly string[], cwd: string): string | null {
+  const script = args[0] !== undefined && SCRIPT_FILE.test(args[0]) ? resolve(cwd, args[0]) : undefined;
+  if (script) return packageVersionOf(script);
+  return RUNTIME_BINARY.test(basename(resolvedPath)) ? null : packageVersionOf(resolvedPath);
+}
+const SCRIPT_FILE = /\.(?:[cm]?js|[cm]?ts)$/i;
+const RUNTIME_BINARY = /^(?:node|nodejs|bun|deno)(?:\.exe)?$/i;
 
 /** Runs `path args` with stdin closed (ACP servers that ignore the flag then exit on EOF) and a hard timeout. */
 function runVersion(path: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string | null> {
@@ -115,13 +129,13 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
           ? undefined
           : probeAgent(spec, { cwd: opts.cwd, env, node: opts.node, timeoutMs: opts.probeTimeoutMs });
       try {
-        version =
-          (e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null) ??
-          packageVersionOf(resolvedPath);
+        version = e.versionArgs ? await runVersion(resolvedPath, e.versionArgs, env, timeout) : null;
       } catch (err) {
         problem ??= errorMessage(err);
       }
       const probe = await probing;
+      // `--version` could not tell: the agent's own word in `initialize`, else the package its command comes from
+      version ??= probe?.agentInfo?.version ?? agentPackageVersion(resolvedPath, e.args, opts.cwd);
       return {
         id: e.id,
         displayName: e.displayName,

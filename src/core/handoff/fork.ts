@@ -68,6 +68,8 @@ export function writeFork(store: ThreadStore, sourceId: string, at: number, inpu
     const count = (kind: ThreadRecord["kind"]) => cut.records.filter((r) => r.kind === kind).length;
     const agentMessages = new Set(cut.records.flatMap((r) => (r.kind === "agent_message" ? [r.messageId] : [])));
     handle.patch({
+      // the fork's title tells it from its source (an agent naming the resumed session would name both alike, #37)
+      titleByUser: true,
       status: "idle",
       counters: {
         turns: count("turn_end"),

@@ -92,6 +92,11 @@ function definedOnly(c: ThreadCounters): ThreadCounters {
 }
 
 /** Incremental fold: feed records in order, read `metadata` at any time. */
+/** A patch of the title alone (a rename) is no activity: the thread's age in the Sessions view stays (#37). */
+function isRename(record: ThreadRecord): boolean {
+  return record.kind === "meta_patch" && Object.keys(record.patch).every((k) => k === "title" || k === "titleByUser");
+}
+
 export class MetadataFolder {
   metadata: ThreadMetadata | undefined;
   add(record: ThreadRecord): void {
@@ -101,7 +106,7 @@ export class MetadataFolder {
       return;
     }
     if (!this.metadata) return;
-    if (record.ts > this.metadata.lastActivity) this.metadata.lastActivity = record.ts;
+    if (record.ts > this.metadata.lastActivity && !isRename(record)) this.metadata.lastActivity = record.ts;
     if (record.kind === "meta_patch") this.metadata = applyPatch(this.metadata, record.patch);
   }
 }

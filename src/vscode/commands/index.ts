@@ -47,7 +47,8 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.addPermissionRule": (hub, args?: unknown) =>
     addPermissionRule(hub, args && typeof args === "object" ? (args as AddRuleArgs) : undefined),
   "acpThreads.openThread": (hub, node?: SessionNode | string, focus?: number) => openThread(hub, node, focus),
-  "acpThreads.resume": resumeThread,
+  "acpThreads.resume": async (hub, node?: SessionNode | string, task?: string) =>
+    void (await resumeThread(hub, node, task)),
   "acpThreads.rename": renameThread,
   "acpThreads.exportSnapshot": exportSnapshot,
   "acpThreads.exportMarkdown": exportMarkdownCommand,

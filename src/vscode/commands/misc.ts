@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { probeLines } from "../../core/acp/agent-probe";
 import type { DoctorEntry } from "../../core/acp/runtime";
+import { agentFacts, offerAgentActions, type AgentAction } from "../agent-actions";
 import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
 import { nodeRuntimeOptions } from "../node-runtime";
@@ -13,7 +14,15 @@ const registryNote = (a: AgentChoice) =>
     ? ` · registry ${a.installed.version}${a.installed.update ? ` · update available: ${a.installed.update}` : ""}`
     : "";
 
-export async function doctorCommand(hub: Hub): Promise<void> {
+/**
+ * Doctor: each agent's status in a QuickPick; a row picked offers its actions (agent-actions.ts). Scripted
+ * callers (tests) pass an agent id and an action and skip both QuickPicks; resolves with the action run.
+ */
+export async function doctorCommand(
+  hub: Hub,
+  agentId?: unknown,
+  action?: AgentAction,
+): Promise<AgentAction | undefined> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   // each installed agent is started once for its `initialize` answer (in parallel, each with a timeout)
   const agents = await vscode.window.withProgress(
@@ -35,15 +44,27 @@ export async function doctorCommand(hub: Hub): Promise<void> {
     for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
-  await vscode.window.showQuickPick(
-    agents.map((a) => ({
-      label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
-      description:
-        (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
-      detail: doctorDetail(a.doctor) ?? a.spec.command,
-    })),
-    { title: "ACP Threads: Doctor", placeHolder: "Agents and their status (details in the ACP Threads output)" },
-  );
+  const picked =
+    typeof agentId === "string"
+      ? agents.find((a) => a.spec.id === agentId)
+      : (
+          await vscode.window.showQuickPick(
+            agents.map((a) => ({
+              label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
+              description:
+                (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
+              detail: doctorDetail(a.doctor) ?? a.spec.command,
+              agent: a,
+            })),
+            {
+              title: "ACP Threads: Doctor",
+              placeHolder: "Agents and their status (details in the ACP Threads output); Enter: what to do with one",
+            },
+          )
+        )?.agent;
+  if (!picked) return undefined;
+  const facts = await agentFacts(hub, picked.spec.id, picked.spec.displayName, picked.doctor?.available !== false);
+  return await offerAgentActions(hub, facts, action);
 }
 
 /**

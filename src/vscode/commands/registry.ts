@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { RegistryAgent, RegistryListing } from "../../core/registry";
 import type { Hub } from "../hub";
 import { installWithProgress, type InstallOutcome } from "../registry/install-progress";
-import { offlineNote, registryItems, type AgentItem } from "../registry/registry-items";
+import { offlineNote, registryItems, registryPlaceholder, type AgentItem } from "../registry/registry-items";
 import { assertTrusted } from "../trust";
 import { background } from "../../core/util/unexpected";
 
@@ -33,9 +33,7 @@ async function pickFromRegistry(
     (listing) => {
       const note = offlineNote(listing);
       qp.items = items(listing);
-      qp.placeholder = note
-        ? `${note} (${listing.error ?? "unknown error"}). Type to search.`
-        : "Search agents by name, description, licence or kind";
+      qp.placeholder = registryPlaceholder(listing);
       if (note) qp.title = `${title} (offline: ${listing.source === "cache" ? "cached copy" : "bundled snapshot"})`;
       qp.busy = false;
     },

@@ -11,6 +11,8 @@ import { errorMessage } from "../../core/errors";
 import { configuredAgents } from "../agents";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { Hub } from "../hub";
+import type { LiveSession } from "../live-session";
+import { defaultExportDir } from "../export-folder";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
 import { threadOf } from "./ops";
@@ -38,10 +40,17 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
 
-/** Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). */
-export async function resumeThread(hub: Hub, node?: SessionNode | string, task?: string): Promise<void> {
+/**
+ * Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). Returns the
+ * session, or undefined when none started here (no such thread, or another window writes it: followed).
+ */
+export async function resumeThread(
+  hub: Hub,
+  node?: SessionNode | string,
+  task?: string,
+): Promise<LiveSession | undefined> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
-  if (!past) return;
+  if (!past) return undefined;
   const t = past.thread;
   // another window or process writes it: follow it read-only here and take over once it lets go (#13)
   if (hub.ops.heldElsewhere(t.threadId)) {
@@ -49,7 +58,7 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string, task?:
     void vscode.window.showInformationMessage(
       `"${t.title}" is being written by another window or process; it is open read-only here and this window takes it over when that one lets go.`,
     );
-    return;
+    return undefined;
   }
   const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
@@ -66,15 +75,24 @@ export async function resumeThread(hub: Hub, node?: SessionNode | string, task?:
   // the thread keeps its title (without a task the session would be named after its agent until it starts)
   session.title = t.title;
   hub.panels.retitle(t.threadId, t.title);
+  return session;
 }
 
-export async function renameThread(hub: Hub, node?: SessionNode): Promise<void> {
+/** Renames a past or a live thread (a live session and its stored thread share the id); `to` skips the box. */
+export async function renameThread(hub: Hub, node?: SessionNode, to?: string): Promise<void> {
+  const live = node?.type === "live" ? hub.live.get(node.threadId) : undefined;
   const past = asPast(node);
-  if (!past) return;
-  const title = await vscode.window.showInputBox({ prompt: "New title", value: past.thread.title });
-  if (!title?.trim()) return;
-  hub.threads.rename(past.thread.threadId, title.trim());
-  hub.panels.retitle(past.thread.threadId, title.trim());
+  const threadId = live?.threadId ?? past?.thread.threadId;
+  if (!threadId) return;
+  const title = (
+    typeof to === "string"
+      ? to
+      : await vscode.window.showInputBox({ prompt: "New title", value: live?.title ?? past?.thread.title })
+  )?.trim();
+  if (!title) return;
+  if (live) live.title = title;
+  hub.threads.rename(threadId, title);
+  hub.panels.retitle(threadId, title);
   hub.tree.refresh();
 }
 
@@ -159,7 +177,7 @@ export async function exportMarkdownCommand(
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
   const thread = hub.threads.read(threadId);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? thread.metadata.cwd;
+  const folder = await defaultExportDir(); // never the repository's root (#37)
   const uri =
     dest instanceof vscode.Uri
       ? dest

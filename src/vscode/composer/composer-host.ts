@@ -22,6 +22,7 @@ import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
 import { execTask } from "./exec-task";
+import { resumeAndSend, sendWhenReady } from "./first-prompt";
 import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
@@ -64,6 +65,10 @@ export interface ComposerLinks {
   /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
   startExec(choiceId: string, task: string, cwd: string, title?: string, worktree?: boolean): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
+  /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
+  resume?(threadId: string): Promise<LiveSession | undefined>;
+  /** What a "Not installed" agent of the picker offers (agent-actions.ts). */
+  agentActions?(agentId: string): Promise<unknown>;
 }
 
 export class ComposerHost implements vscode.Disposable {
@@ -264,6 +269,8 @@ export class ComposerHost implements vscode.Disposable {
           return await this.agents.pick(panel.threadId, m.agentId);
         case "addAgent":
           return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
+        case "agentActions":
+          return void (await this.#links?.agentActions?.(m.agentId));
       }
     } catch (err) {
       notice(errorMessage(err));
@@ -310,8 +317,8 @@ export class ComposerHost implements vscode.Disposable {
     if (this.#drafts.has(panel.threadId)) return await this.#startDraft(panel, m, parts, restore, notice);
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
-      restore();
-      return notice("This thread is not running anymore; resume it from the Sessions view to continue.");
+      const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
+      return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
     }
     if (live.busy || this.queues.list(live.threadId).length) {
       this.queues.add(live.threadId, m.parts);
@@ -377,11 +384,7 @@ export class ComposerHost implements vscode.Disposable {
         this.#drafts.add(panel.threadId);
         throw err;
       }
-      // the first prompt goes like any other once the agent is ready (so a refused one comes back into the box)
-      const sub = live.onTurnDone(() => {
-        sub.dispose();
-        if (live.isOpen && !live.busy) background(this.#run(panel, live, m.parts, parts), "sending the first prompt");
-      });
+      sendWhenReady(live, () => this.#run(panel, live, m.parts, parts));
       await this.agents.remember(m.agentId);
     } catch (err) {
       restore();

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { AcpThreadsError } from "../../core/errors";
 import { blobId } from "../../core/ledger/blob-store";
 import type { FileState } from "../../core/ledger/content";
+import type { OpRecord } from "../../core/ledger/records";
 import { netChanges, type OpView } from "../../core/ledger/ledger-view";
 import { applyRestore, planRestore, type RestoreItem, type RestorePlan } from "../../core/ledger/restore";
 import { isReviewable } from "../../core/ledger/restored";
@@ -175,12 +176,7 @@ export async function restoreTurn(
   // unsaved edits in an open editor count as edits made after the turn
   for (const i of plan.items) if (openDocument(i.path)?.isDirty && i.action !== "unchanged") i.conflict = true;
   const toOp = typeof turn === "number" ? undefined : host.ledger.read(threadId).ops.find((o) => o.op === turn.op);
-  const what =
-    typeof turn === "number"
-      ? `before turn ${turn}`
-      : toOp?.type === "apply"
-        ? "before the apply"
-        : "before the restore";
+  const what = restoreWhat(typeof turn === "number" ? { type: "turn", turn } : toOp);
   const todo = plan.items.filter((i) => i.action !== "unchanged");
   if (!todo.length)
     return void vscode.window.showInformationMessage(`Nothing to restore: the files are as they were ${what}.`);
@@ -212,6 +208,16 @@ export async function restoreTurn(
     )
     .then((pick) => pick && restoreTurn(deps, threadId, { op: op.op }, { yes: true }));
   return op.op;
+}
+
+/**
+ * What a restore puts the files back to, by the operation it targets: a turn's ("before turn 3": Rewind targets
+ * the first turn operation of its prompt, #37), an apply's, a restore's or an undo's (undoing them).
+ */
+export function restoreWhat(op: Pick<OpRecord, "type" | "turn"> | undefined): string {
+  if (op?.type === "turn") return op.turn !== undefined ? `before turn ${op.turn}` : "before that turn";
+  if (op?.type === "apply") return "before the apply";
+  return op?.type === "undo" ? "before the undo" : "before the restore";
 }
 
 async function preview(plan: RestorePlan, cwd: string, what: string): Promise<boolean> {

@@ -27,6 +27,16 @@ export function offlineNote(listing: RegistryListing): string | undefined {
   return listing.source === "network" ? undefined : `Registry unreachable: showing ${SOURCE_WORDS[listing.source]}`;
 }
 
+/**
+ * The registry QuickPick's placeholder: the offline note and why, without the core's "(using the bundled
+ * snapshot)" the note already says (it read twice, #37).
+ */
+export function registryPlaceholder(listing: RegistryListing): string {
+  const note = offlineNote(listing);
+  if (!note) return "Search agents by name, description, licence or kind";
+  return `${note} (${(listing.error ?? "unknown error").replace(/ \(using [^)]*\)$/, "")}). Type to search.`;
+}
+
 /** The registry's icons are 16×16 SVGs in currentColor: a data: SVG gets a light and a dark variant. */
 function iconOf(icon: string | undefined): AgentItem["iconPath"] {
   if (!icon) return undefined;

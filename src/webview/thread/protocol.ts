@@ -33,8 +33,13 @@ export interface ThreadHeader {
   agent: string;
   cwd: string;
   sessionId?: string;
-  /** Session mode keeps the agent for follow-ups; run mode and past threads have no input box. */
+  /** Session mode keeps the agent for follow-ups; run mode has no input box while it runs. */
   acceptsInput: boolean;
+  /**
+   * A stored thread of an agent session: when no session runs (a past thread, a finished or failed one), a prompt
+   * typed in the box resumes it (#37, as in Zed) instead of the box being hidden.
+   */
+  resumable?: boolean;
 }
 
 export interface PermissionView {

@@ -339,6 +339,36 @@ describe("new thread panel and context menus", () => {
     await s.close();
   });
 
+  it("typing in a past thread's panel resumes it with its agent and sends the prompt (#37)", async () => {
+    const { hub } = await api();
+    await fakeAgent("fake", {});
+    const threadId = writePastThread(hub.home, 2);
+    await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+    await waitFor("the past thread to render", () => hub.panels.rendered(threadId));
+    const shown = hub.panels.shown(threadId)!;
+    assert.equal(shown.status, "readonly", "no session runs");
+    assert.ok(shown.resumable, "its prompt box is offered: a prompt resumes the thread");
+    assert.equal(hub.live.get(threadId), undefined);
+    const panel = fakePanel(threadId);
+    await hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "and one more thing" }] });
+    assert.ok(!panel.posts.some((m) => m.type === "composerNotice"), "no 'not running anymore' notice");
+    const s = await waitFor("the resumed session", () => hub.live.get(threadId));
+    // the fake agent cannot load a session it never had: the thread is seeded, the typed prompt after its history
+    const answer = await waitFor("the answer to the typed prompt", () =>
+      s.events.find((e) => e.type === "text" && e.stream === "output" && e.text.includes("and one more thing")),
+    );
+    assert.match(answer.type === "text" ? answer.text : "", /^echo: [\s\S]*question 1[\s\S]*and one more thing$/);
+    assert.equal(s.title, "past thread with 2 exchanges", "the thread keeps its title");
+    const stored = hub.threads.read(threadId).records.filter((r) => r.kind === "user_message");
+    assert.equal(stored.length, 3, "the prompt is appended to the same thread (2 earlier + 1)");
+    await s.close();
+    await waitFor("the finished session's box to stay offered", () => {
+      const now = hub.panels.shown(threadId);
+      return now?.status === "closed" && now.resumable;
+    });
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
   it("Ask agent about selection puts the selection into the focused thread's box, or opens a new thread", async () => {
     const { hub } = await api();
     const inserted: { threadId: string; items: ContextItem[] }[] = [];

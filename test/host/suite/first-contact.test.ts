@@ -3,12 +3,13 @@
 // shell command: "Custom command line" is never preselected, runs only its own command field, and a run that
 // exits non-zero shows as failed in the Sessions view.
 import assert from "node:assert/strict";
-import type * as vscode from "vscode";
+import * as vscode from "vscode";
 import { newThreadId } from "../../../src/core/store/thread-id";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { ComposerState, HostMessage } from "../../../src/webview/thread/protocol";
-import { api, useFakeAgent, waitFor } from "./helpers";
+import { agentActionItems, agentFacts } from "../../../src/vscode/agent-actions";
+import { api, sleep, useFakeAgent, waitFor } from "./helpers";
 
 function draftPanel(): ComposerPanel & { posts: HostMessage[]; drafts(): NonNullable<ComposerState["draft"]>[] } {
   const posts: HostMessage[] = [];
@@ -98,5 +99,34 @@ describe("first contact (#27)", () => {
     assert.equal((item.iconPath as vscode.ThemeIcon).id, "error", "the failed icon, not a green check");
     assert.match(String(item.description), /exit 127/);
     run.terminal.dispose();
+  });
+
+  it("a Doctor row and a 'Not installed' row of the picker offer what to do with the agent (#37)", async () => {
+    const { hub } = await api();
+    const facts = await agentFacts(hub, "pi", "Pi", false);
+    assert.deepEqual(
+      agentActionItems(facts).map((i) => i.action),
+      ["install", "copy", "docs"],
+      "a preset that is not installed: install it, copy its install command, its docs",
+    );
+    assert.equal(facts.docs, "https://www.npmjs.com/package/pi-acp");
+    const ready = await agentFacts(hub, "fake", "Fake agent", true);
+    assert.deepEqual(
+      agentActionItems(ready).map((i) => i.action),
+      ["newThread"],
+    );
+    // Doctor's row (scripted: the row and the action picked)
+    await vscode.env.clipboard.writeText("");
+    assert.equal(await vscode.commands.executeCommand("acpThreads.doctor", "pi", "copy"), "copy");
+    assert.equal(await vscode.env.clipboard.readText(), "npm i -g pi-acp");
+    // the picker's "Not installed" row: the prompt box asks the host, which offers the same actions
+    await vscode.env.clipboard.writeText("");
+    const panel = await openDraft();
+    const offered = hub.composer.handle(panel, { type: "agentActions", agentId: "pi" });
+    await sleep(1000);
+    await vscode.commands.executeCommand("workbench.action.quickOpenSelectNext"); // the second: Copy install command
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+    await offered;
+    assert.equal(await vscode.env.clipboard.readText(), "npm i -g pi-acp");
   });
 });

@@ -10,7 +10,7 @@ import { newThreadId } from "../../../src/core/store/thread-id";
 import { configuredAgents } from "../../../src/vscode/agents";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { InstallOutcome } from "../../../src/vscode/registry/install-progress";
-import { registryItems } from "../../../src/vscode/registry/registry-items";
+import { registryItems, registryPlaceholder } from "../../../src/vscode/registry/registry-items";
 import type { AgentOption, HostMessage } from "../../../src/webview/thread/protocol";
 import { binaryEntry, fakeAgentArchives } from "../../fixtures/registry/archives";
 import { start, type RegistryServer } from "../../fixtures/registry/server";
@@ -144,6 +144,10 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
       const items = registryItems(listing, hub.registry.installed());
       assert.equal(items[0]?.kind, vscode.QuickPickItemKind.Separator);
       assert.match(items[0]!.label, /unreachable: showing the cached copy/);
+      // the placeholder names the copy once (the core's reason ends with "(using the copy of …)", #37)
+      const placeholder = registryPlaceholder(listing);
+      assert.match(placeholder, /^Registry unreachable: showing the cached copy \(.+\)\. Type to search\.$/);
+      assert.doesNotMatch(placeholder, /using the/);
       assert.ok(
         items.some((i) => i.agent?.id === "reg-fake"),
         "the cached agents are still offered",

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { clearData } from "../../../src/core/retention/clear";
-import { clearDataChoices } from "../../../src/vscode/clear-data";
+import { clearDataChoices, clearedMessage } from "../../../src/vscode/clear-data";
 import { api, waitFor, writePastThread } from "./helpers";
 
 describe("retention", () => {
@@ -32,5 +32,17 @@ describe("retention", () => {
         (g) => g.type === "group" && g.children.some((c) => c.type === "past" && c.thread.threadId === threadId),
       );
     });
+  });
+
+  it("Clear data's result says why it freed less than the confirmation showed (#37)", () => {
+    assert.equal(clearedMessage(1024, 1024, 0, 0), "Cleared 1.0 KB of ACP Threads data.");
+    assert.equal(
+      clearedMessage(54_000, 340_000, 2, 0),
+      "Cleared 52.7 KB of the 332.0 KB shown: 2 threads a running session holds stayed, with their files.",
+    );
+    assert.equal(
+      clearedMessage(10, 20, 0, 1),
+      "Cleared 10 B of the 20 B shown: 1 item could not be removed (in use?).",
+    );
   });
 });

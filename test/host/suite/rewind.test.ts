@@ -6,6 +6,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { numberedMessages } from "../../../src/core/handoff/fork";
+import { restoreWhat } from "../../../src/vscode/ledger/review-commands";
+import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -150,5 +152,55 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     assert.equal(hub.threads.exists(t.threadId), false);
     await cfg().update("agents", agents, vscode.ConfigurationTarget.Global);
     for (const f of [pidfile, `${pidfile}.delete`]) rmSync(f, { force: true });
+  });
+
+  it("a rewound or forked thread keeps its title when its agent names the session; restores say which turn (#37)", async () => {
+    const { hub } = await api();
+    const s = await spawnIdleFake("title mock title");
+    await waitFor("the agent's title", () => s.title === "mock title");
+    const done = s.events.filter((e) => e.type === "done").length;
+    await s.prompt("hello again");
+    await waitFor("turn 2", () => s.events.filter((e) => e.type === "done").length > done);
+    /** A turn of `x`; the first prompt of a fork carries its history (seeded), so the agent titles on the next. */
+    const turnOf = async (x: LiveSession, text: string) => {
+      const n = x.events.filter((e) => e.type === "done").length;
+      await x.prompt(text);
+      await waitFor(`"${text}" to end`, () => x.events.filter((e) => e.type === "done").length > n);
+    };
+    // Edit and resend message 3 ("hello again"): the fork's agent names its session like the source's
+    const rewound = await vscode.commands.executeCommand<string>(
+      "acpThreads.rewindThread",
+      s.threadId,
+      3,
+      "hello again",
+      {
+        mode: "conversation",
+        prompt: "once more",
+      },
+    );
+    const r = await waitFor("the rewound thread's session", () => hub.live.get(rewound));
+    await waitFor("the edited prompt's answer", () =>
+      r.events.some((e) => e.type === "text" && /echo: .*once more/s.test(e.text)),
+    );
+    await waitFor("idle", () => r.status === "idle");
+    await turnOf(r, "title mock title");
+    assert.equal(r.title, "mock title (rewound to message 3)");
+    assert.equal(hub.threads.readMetadata(rewound).title, "mock title (rewound to message 3)");
+    assert.deepEqual(hub.threads.readMetadata(rewound).origin, { kind: "fork", source: s.threadId, messageIndex: 2 });
+    // Fork from here: the same
+    const forked = await vscode.commands.executeCommand<string>("acpThreads.forkThread", s.threadId, 2, "titled");
+    const f = await waitFor("the fork's session", () =>
+      hub.live.get(forked)?.status === "idle" ? hub.live.get(forked) : undefined,
+    );
+    await turnOf(f, "carry on");
+    await turnOf(f, "title mock title");
+    assert.equal(f.title, "Fork of mock title at message 2");
+    assert.equal(hub.threads.readMetadata(forked).title, "Fork of mock title at message 2");
+    // a restore to a turn operation (what Rewind's code restore targets) names that turn, not "the restore"
+    assert.equal(restoreWhat({ type: "turn", turn: 3 }), "before turn 3");
+    assert.equal(restoreWhat({ type: "restore" }), "before the restore");
+    await r.close();
+    await f.close();
+    await s.close();
   });
 });

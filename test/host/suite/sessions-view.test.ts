@@ -8,22 +8,30 @@ interface PackageJson {
   contributes: { menus: Record<string, { command: string; when: string }[]> };
 }
 
+/** The live session's node in the tree. */
+async function liveNode(threadId: string): Promise<SessionNode> {
+  const { hub } = await api();
+  const groups = await hub.tree.getChildren();
+  const all = groups.flatMap((g) => (g.type === "group" ? g.children : [g]));
+  const node = all.find((n) => n.type === "live" && n.threadId === threadId);
+  assert.ok(node, "the live session is in the tree");
+  return node;
+}
+
+/** Whether the Sessions view's context menu offers `command` on a row of this contextValue (package.json). */
+function offeredOn(command: string): (contextValue: string | undefined) => boolean {
+  const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson).contributes.menus;
+  const entry = menus["view/item/context"].find((m) => m.command === command)!;
+  return (contextValue) => new RegExp(/viewItem =~ \/(.*)\/$/.exec(entry.when)![1]).test(contextValue ?? "");
+}
+
 describe("the sessions view", () => {
   it("offers Cancel on a live session only while a turn runs", async () => {
     await useFakeAgent();
     const { hub } = await api();
     const s = await spawnIdleFake();
-    const item = async () => {
-      const groups = await hub.tree.getChildren();
-      const all = groups.flatMap((g) => (g.type === "group" ? g.children : [g]));
-      const node = all.find((n) => n.type === "live" && n.threadId === s.threadId);
-      assert.ok(node, "the live session is in the tree");
-      return hub.tree.getTreeItem(node);
-    };
-    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson).contributes.menus;
-    const cancel = menus["view/item/context"].find((m) => m.command === "acpThreads.cancel")!;
-    const offered = (contextValue: string | undefined) =>
-      new RegExp(/viewItem =~ \/(.*)\/$/.exec(cancel.when)![1]).test(contextValue ?? "");
+    const item = async () => hub.tree.getTreeItem(await liveNode(s.threadId));
+    const offered = offeredOn("acpThreads.cancel");
     assert.equal(offered((await item()).contextValue), false, "an idle session has nothing to cancel");
     const done = s.prompt("sleep 3000");
     await waitFor("the turn to run", () => s.status === "working");
@@ -110,5 +118,26 @@ describe("the sessions view", () => {
     hub.tree.filter = { cwds: [] };
     assert.ok((await titles()).includes("elsewhere thread"));
     hub.tree.filter = saved;
+  });
+
+  it("a live row has Rename; a rename keeps the thread's age (#37)", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const s = await spawnIdleFake();
+    const live = () => liveNode(s.threadId);
+    const offered = offeredOn("acpThreads.rename");
+    assert.ok(offered(hub.tree.getTreeItem(await live()).contextValue), "Rename is on a live row");
+    assert.ok(offered("past"), "and on a past one");
+    await vscode.commands.executeCommand("acpThreads.rename", await live(), "renamed while live");
+    assert.equal(s.title, "renamed while live");
+    assert.equal(hub.tree.getTreeItem(await live()).label, "renamed while live");
+    assert.equal(hub.threads.readMetadata(s.threadId).title, "renamed while live");
+    // a rename is no activity: the age the tree shows stays
+    const past = writePastThread(hub.home, 1);
+    const before = hub.threads.readMetadata(past).lastActivity;
+    await new Promise((r) => setTimeout(r, 20));
+    hub.threads.rename(past, "renamed later");
+    assert.equal(hub.threads.readMetadata(past).lastActivity, before);
+    await s.close();
   });
 });

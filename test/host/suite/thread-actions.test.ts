@@ -1,13 +1,14 @@
 // Context-menu actions on past threads: Rename, Export snapshot → Delete → Import snapshot, and Resume; Stop session
 // on a live one.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { listSnapshots, readSnapshot } from "../../../src/core/snapshot/load";
 import { readLock } from "../../../src/core/store/file-lock";
+import { defaultExportDir } from "../../../src/vscode/export-folder";
 import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -59,6 +60,16 @@ describe("thread actions", () => {
     assert.equal(node.thread.title, "past thread with 2 exchanges");
     const users = hub.threads.read(restored).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
     assert.deepEqual(users, ["question 0", "question 1"]);
+  });
+
+  it("exports start in the user's Downloads folder, else their home folder, never the repository (#37)", async () => {
+    const home = mkdtempSync(join(tmpdir(), "acp-home-"));
+    assert.equal(await defaultExportDir(home), home, "no Downloads folder: the home folder");
+    mkdirSync(join(home, "Downloads"));
+    assert.equal(await defaultExportDir(home), join(home, "Downloads"));
+    const dir = await defaultExportDir();
+    assert.ok(!dir.startsWith(workspaceRoot()), `${dir} is outside the workspace`);
+    assert.ok(dir === homedir() || dir === join(homedir(), "Downloads"), dir);
   });
 
   it("exports a thread as Markdown from the Sessions view and by id (the panel's action)", async () => {

@@ -84,4 +84,27 @@ describe("usage in the editor (#13)", () => {
     assert.equal(byModel.total.totalTokens, 2600, "turns without a known model still count");
     await s.close();
   });
+
+  it("the status bar shows the focused thread's usage, as its header does, not the session that changed last (#37)", async () => {
+    const { hub } = await api();
+    const a = await spawnIdleFake();
+    await turn(a, "cost 100 50 0.05");
+    const b = await spawnIdleFake(); // its panel opens focused
+    await turn(b, "cost 100 50 0.20");
+    hub.panels.open(a.threadId, { preserveFocus: false });
+    await waitFor("a's panel to be the focused one", () => hub.panels.lastActive() === a.threadId);
+    await turn(b, "cost 100 50 0.30"); // b's usage changes last, a stays focused
+    const header = await waitFor("a's header figure", () => hub.panels.shown(a.threadId)?.usage);
+    assert.match(header, /^\$0\.05 · /);
+    assert.equal(hub.usageStatus.item.text, `$(graph) ${header}`, "the status bar says what a's header says");
+    hub.panels.open(b.threadId, { preserveFocus: false });
+    await waitFor("b's panel to be the focused one", () => hub.panels.lastActive() === b.threadId);
+    const other = await waitFor(
+      "b's header figure",
+      () => /0\.30/.test(hub.panels.shown(b.threadId)?.usage ?? "") && hub.panels.shown(b.threadId)!.usage,
+    );
+    assert.equal(hub.usageStatus.item.text, `$(graph) ${other}`);
+    await a.close();
+    await b.close();
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { $ } from "../../shared/host";
 import type { LiveStatus, LoginAction, PickerChoice, PickerView, ThreadHeader, WebviewMessage } from "../protocol";
-import { clock, STATUS_TEXT } from "./words";
+import { clock, STATUS_TEXT, whoDecidesText } from "./words";
 
 export class Header {
   readonly #title = $<HTMLHeadingElement>("title");
@@ -179,11 +179,7 @@ export class Header {
     el.hidden = !w;
     el.classList.toggle("warn", !!w?.agentDecides);
     if (!w) return;
-    const about = w.description ? ` — ${w.description}` : "";
-    el.textContent = w.agentDecides
-      ? `⚠ Agent mode "${w.mode}"${about}. The agent approves some actions itself; only what it asks about reaches you.`
-      : `Agent mode "${w.mode}"${about}. Actions go through your permission setting.` +
-        (w.switchedFrom ? ` (Switched from "${w.switchedFrom}" to follow it.)` : "");
+    el.textContent = whoDecidesText(w);
     el.title = "Change the mode with the Mode picker; the permission setting is acpThreads.permissionMode.";
   }
 }

@@ -1,5 +1,5 @@
 /** Human words for protocol values shown in the panel: stop reasons and live statuses. */
-import type { LiveStatus } from "../protocol";
+import type { LiveStatus, PickerView } from "../protocol";
 
 const STOP: Record<string, string> = {
   end_turn: "Finished",
@@ -21,7 +21,7 @@ export const STATUS_TEXT: Record<LiveStatus, string> = {
   idle: "Ready",
   failed: "Failed",
   closed: "Finished",
-  readonly: "Past session (read-only)",
+  readonly: "Past session",
 };
 
 /** "0:07", "1:02:03": elapsed time on a working turn. */
@@ -31,4 +31,14 @@ export function clock(ms: number): string {
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "Who decides what needs permission": the agent's mode, its description, and who approves actions. */
+export function whoDecidesText(w: NonNullable<PickerView["permissions"]>): string {
+  // the sentence goes on after the description: one the agent ended with a period got two ("internet..", #37)
+  const about = w.description ? ` — ${w.description.replace(/[\s.]+$/, "")}` : "";
+  return w.agentDecides
+    ? `⚠ Agent mode "${w.mode}"${about}. The agent approves some actions itself; only what it asks about reaches you.`
+    : `Agent mode "${w.mode}"${about}. Actions go through your permission setting.` +
+        (w.switchedFrom ? ` (Switched from "${w.switchedFrom}" to follow it.)` : "");
 }

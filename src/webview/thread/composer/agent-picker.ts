@@ -2,7 +2,8 @@
  * The agent picker of a new thread, inside the prompt box: agents that can start now first (configured, found
  * by doctor or installed from the ACP Registry, with their version), then agent CLIs run in a terminal, then the
  * presets that are not installed, collapsed, each with its install hint, and "Add agent…" (the registry).
- * A listbox driven by the keyboard (Up/Down, Enter, Escape) or the mouse.
+ * A listbox driven by the keyboard (Up/Down, Enter, Escape) or the mouse. A "Not installed" row is an option
+ * too: picking it asks the host what can be done with that agent (add, install, copy its install command, docs).
  *
  * The user's pick wins: a list the host sends later (doctor's versions arrive after ~10 s) keeps it. Nothing is
  * preselected but an ACP agent: a terminal run (above all "Custom command line") is only ever picked by hand.
@@ -30,6 +31,7 @@ export class AgentPicker {
     parent: HTMLElement,
     private readonly onPick: (agent: AgentOption) => void,
     private readonly onAdd: () => void,
+    private readonly onMissing: (agent: AgentOption) => void = () => undefined,
   ) {
     this.el = document.createElement("div");
     this.el.className = "cmp-agent";
@@ -79,11 +81,12 @@ export class AgentPicker {
     this.#render();
   }
 
-  /** The keyboard order, as shown: the ACP agents that can start, "Add agent…", then terminal runs. */
+  /** The keyboard order, as shown: the ACP agents that can start, "Add agent…", terminal runs, the missing. */
   #nav(): string[] {
     const ready = this.#agents.filter((a) => a.available);
     const ids = (kind: AgentOption["kind"]) => ready.filter((a) => a.kind === kind).map((a) => a.id);
-    return [...ids("acp"), ADD, ...ids("exec")];
+    const missing = this.#showMissing ? this.#agents.filter((a) => !a.available).map((a) => a.id) : [];
+    return [...ids("acp"), ADD, ...ids("exec"), ...missing];
   }
 
   #label(): void {
@@ -108,7 +111,8 @@ export class AgentPicker {
     this.#toggle(false);
     if (id === ADD) return this.onAdd();
     const a = this.#agents.find((x) => x.id === id);
-    if (!a?.available) return;
+    if (a && !a.available) return this.onMissing(a);
+    if (!a) return;
     this.#selected = id;
     this.#userPick = id;
     this.#label();
@@ -167,7 +171,8 @@ export class AgentPicker {
         html.push(
           ...missing.map(
             (a) =>
-              `<div class="cmp-missing" role="presentation"><span class="cmp-label">${esc(a.label)}</span><span class="cmp-detail">${esc(a.hint ?? "not found")}</span></div>`,
+              `<div class="cmp-missing cmp-item${nav.indexOf(a.id) === this.#active ? " active" : ""}" role="option" id="agent-opt-${nav.indexOf(a.id)}" aria-selected="false" data-agent="${esc(a.id)}" title="What can be done with ${esc(a.label)}: add, install, docs">` +
+              `<span class="codicon codicon-cloud-download"></span><span class="cmp-label">${esc(a.label)}</span><span class="cmp-detail">${esc(a.hint ?? "not found")}</span></div>`,
           ),
         );
     }

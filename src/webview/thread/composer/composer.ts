@@ -28,6 +28,9 @@ import { slashItems } from "./slash";
 const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
 const HINT = "@ context · / commands · ↑ history";
 const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+Enter for a new line";
+const RESUME_PLACEHOLDER = "Continue this thread: sending resumes it with its agent (@ adds context)";
+/** Statuses in which no session runs: the box shows only for a thread a prompt resumes. */
+const STOPPED: LiveStatus[] = ["closed", "failed", "readonly"];
 const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
 const COMMAND_PLACEHOLDER = "Optional title for this run (the command line above is what runs)";
 /** The exec choice whose command line the user types in its own field (never the task text). */
@@ -71,9 +74,11 @@ export class Composer {
       this.#draftEl,
       (a) => {
         this.post({ type: "pickAgent", agentId: a.id });
+        this.#noticeEl.hidden = true; // "Pick an agent first." is answered (#37)
         this.#syncButtons();
       },
       () => this.post({ type: "addAgent" }),
+      (a) => this.post({ type: "agentActions", agentId: a.id }),
     );
     this.#folderEl = document.createElement("select");
     this.#folderEl.title = "Workspace folder the agent works in";
@@ -163,7 +168,8 @@ export class Composer {
   status(status: LiveStatus): void {
     this.#status = status;
     const draft = !!this.#state.draft;
-    const open = draft || (!!this.#header?.acceptsInput && !["closed", "failed", "readonly"].includes(status));
+    const stopped = STOPPED.includes(status);
+    const open = draft || (stopped ? !!this.#header?.resumable : !!this.#header?.acceptsInput);
     this.#root.hidden = !open;
     this.#syncButtons();
   }
@@ -228,15 +234,28 @@ export class Composer {
     const exec = draft && this.#picker.selected?.kind === "exec";
     const custom = draft && this.#picker.selected?.id === CUSTOM_EXEC;
     this.#commandEl.hidden = !custom;
-    this.#box.placeholder = custom ? COMMAND_PLACEHOLDER : draft ? DRAFT_PLACEHOLDER : PLACEHOLDER;
+    const resumes = !draft && STOPPED.includes(this.#status);
+    this.#box.placeholder = custom
+      ? COMMAND_PLACEHOLDER
+      : draft
+        ? DRAFT_PLACEHOLDER
+        : resumes
+          ? RESUME_PLACEHOLDER
+          : PLACEHOLDER;
     this.#send.querySelector(".label")!.textContent = draft
       ? exec
         ? "Run in terminal"
         : "Start session"
       : busy
         ? "Queue"
-        : "Send";
-    this.#send.title = busy ? "The agent is working: this follow-up is sent when the turn ends" : "Send (Enter)";
+        : resumes
+          ? "Resume"
+          : "Send";
+    this.#send.title = resumes
+      ? "Resume this thread with its agent and send (Enter)"
+      : busy
+        ? "The agent is working: this follow-up is sent when the turn ends"
+        : "Send (Enter)";
     this.#send.disabled = draft && !this.#picker.selected;
     this.#runOnce.hidden = !draft || exec;
     this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;

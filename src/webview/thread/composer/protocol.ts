@@ -119,7 +119,9 @@ export type ComposerMessage =
   | { type: "dropUris"; uris: string[] }
   | { type: "pickAgent"; agentId: string }
   /** The picker's "Add agent…": the registry's QuickPick. */
-  | { type: "addAgent" };
+  | { type: "addAgent" }
+  /** A "Not installed" row of the agent picker: what can be done with that agent (#37). */
+  | { type: "agentActions"; agentId: string };
 
 const MAX_PARTS = 200;
 const MAX_TEXT = 1_000_000;
@@ -199,6 +201,8 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       return str(m.agentId, 200) ? { type: "pickAgent", agentId: m.agentId } : undefined;
     case "addAgent":
       return { type: "addAgent" };
+    case "agentActions":
+      return str(m.agentId, 200) ? { type: "agentActions", agentId: m.agentId } : undefined;
     default:
       return undefined;
   }

@@ -152,7 +152,9 @@ export class OpsBanner {
         this.post({ type: "ops", action: "openThread", threadId: l.threadId });
       });
       const [glyph, words] = LINK_WORDS[l.relation];
-      const at = l.relation === "forkedFrom" && l.at !== undefined ? el("span", "muted", ` at message ${l.at}`) : "";
+      // the fork holds the conversation through message `at` (a rewind to message N forks after N − 1, #37)
+      const after = l.at === 0 ? " before its first message" : ` after message ${l.at}`;
+      const at = l.relation === "forkedFrom" && l.at !== undefined ? el("span", "muted", after) : "";
       row.append(icon(glyph), el("span", "muted", words), a, at, " ");
     }
     return row;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { doctor } from "../../../../src/core/acp/agent-doctor";
 import { authKind, probeAgent, probeLines } from "../../../../src/core/acp/agent-probe";
@@ -87,4 +88,22 @@ test("doctor probes agents in parallel, reports a failing probe per agent, and s
     assert.equal(by.get("codex")?.probe, undefined);
     const quick = await doctor({ cwd, env, custom, timeoutMs: 2000 });
     assert.ok(quick.every((e) => e.probe === undefined));
+  }));
+
+test("a Node-launched agent whose --version says nothing shows its agentInfo version, never Node's (#37)", () =>
+  withTmp(async (cwd) => {
+    // a Node installed from npm (as the `node` package): the runtime sits in a package.json of its own
+    const runtime = join(cwd, "node_modules", "node");
+    mkdirSync(join(runtime, "bin"), { recursive: true });
+    writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "node", version: "24.21.0" }));
+    const node = join(runtime, "bin", "node");
+    writeFileSync(node, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
+    chmodSync(node, 0o755);
+    const env = { ...process.env, PATH: dirname(process.execPath) };
+    const custom = { scripted: { command: node, args: [STDIO_AGENT_JS] } };
+    const probed = (await doctor({ cwd, env, custom, probe: true, timeoutMs: 2000 })).find((e) => e.id === "scripted");
+    assert.equal(probed?.probe?.ok, true, probed?.probe?.error);
+    assert.equal(probed?.version, "1.2.3", "initialize's agentInfo names the agent's version");
+    const quick = (await doctor({ cwd, env, custom, timeoutMs: 2000 })).find((e) => e.id === "scripted");
+    assert.notEqual(quick?.version, "24.21.0", "without a probe: the script's package at most, never Node's");
   }));

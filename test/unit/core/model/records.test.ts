@@ -127,3 +127,14 @@ test("folding history uses only thread_start and meta_patch records, never messa
   assert.equal(meta.lastActivity, "2026-01-02T03:06:00.000Z");
   assert.equal(foldMetadata(recs.slice(1)), undefined, "no thread_start, no thread");
 });
+
+test("a rename is no activity: the thread's last activity stays (#37)", () => {
+  const recs: ThreadRecord[] = [
+    start,
+    { v: 1, ts: "2026-01-02T03:05:00.000Z", kind: "user_message", messageId: "u", text: "hi" },
+    { v: 1, ts: "2026-01-05T00:00:00.000Z", kind: "meta_patch", patch: { title: "renamed", titleByUser: true } },
+  ];
+  const meta = foldMetadata(recs)!;
+  assert.equal(meta.title, "renamed");
+  assert.equal(meta.lastActivity, "2026-01-02T03:05:00.000Z");
+});
