@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { redactSecrets as before } from "../../../bench/baselines/redact-before";
-import { corpus, fuzzText, rng, SECRET_SAMPLES } from "../../../bench/redact-corpus";
+import { corpus, fuzzText, missesIntended, rng, SECRET_SAMPLES } from "../../../bench/redact-corpus";
 import { redactedLine, type TrafficEntry } from "../../../src/core/bundle/traffic";
 import { containsSecret, REDACTED, redactSecrets } from "../../../src/core/redact";
 
@@ -137,4 +137,17 @@ test("hand-written: an escaped pair (a config file's text inside a JSON line) lo
   }
   // a backslash inside a value that is not before a quote stays part of the value (as before)
   assert.equal(redactSecrets("password=abc\\defghi"), "password=[REDACTED]");
+});
+
+test("traffic with secrets: each planted secret masked as intended and nothing else changed (the bench's check)", () => {
+  const lines = corpus(9, 3000, 0.05).map((m) => JSON.stringify(m));
+  const intended = corpus(9, 3000, 0.05, true).map((m) => JSON.stringify(m));
+  assert.equal(missesIntended(redactSecrets, lines, intended), 0);
+  // the copy before the escaped-pair rule leaves `\"apiKey\": \"…\"` in the clear: measured, not held to `now`
+  assert.ok(missesIntended(before, lines, intended) > 0);
+  // an unmasked secret is a miss, not a pass
+  assert.equal(
+    missesIntended((s) => s, lines, intended),
+    lines.filter((l, i) => l !== intended[i]).length,
+  );
 });
