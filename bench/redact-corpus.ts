@@ -127,8 +127,8 @@ export function message(rand: () => number, kind: CorpusKind, secret?: string): 
     });
   }
   const out = fileOutput(rand, 10_000);
-  // a secret on a line of its own, indented: glued inside an identifier it is no longer one (`inputTBearer …okens`),
-  // and right after a line break it follows the `n` of the JSON escape (see docs/stop-32/daily.md)
+  // a secret on a line of its own (glued inside an identifier it is no longer one: `inputTBearer …okens`); in the
+  // JSON line it follows the `n` of the `\n` escape
   const at = out.indexOf("\n", Math.floor(rand() * out.length)) + 1;
   return update(sid, {
     sessionUpdate: "tool_call_update",
@@ -137,7 +137,7 @@ export function message(rand: () => number, kind: CorpusKind, secret?: string): 
     content: [
       {
         type: "content",
-        content: { type: "text", text: secret ? `${out.slice(0, at)}  ${secret}\n${out.slice(at)}` : out },
+        content: { type: "text", text: secret ? `${out.slice(0, at)}${secret}\n${out.slice(at)}` : out },
       },
     ],
   });
