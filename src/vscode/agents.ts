@@ -33,21 +33,24 @@ export function configuredAgents(config: Config, registry?: RegistryService): Ag
   const custom = config.customAgents;
   const customIds = new Set(custom.map((c) => c.id));
   // A custom entry overrides an installed agent or a preset of its id (like Zed's agent_servers); an agent
-  // installed from the registry takes the place of the preset of its id.
+  // installed from the registry takes the place of the preset of its id, unless its adapter is superseded: then
+  // the preset stays and the old install is not listed (one id, one entry).
   const installed = (registry?.installed() ?? []).filter((a) => !customIds.has(a.id));
-  const installedIds = new Set(installed.map((a) => a.id));
+  const { current, superseded } = currentFirst(installed, registry?.last?.index);
+  const installedIds = new Set(current.map((a) => a.id));
+  const presets = agentPresets().filter((p) => !customIds.has(p.id) && !installedIds.has(p.id));
+  const presetIds = new Set(presets.map((p) => p.id));
   const updates = registry?.updates();
-  for (const spec of agentPresets())
-    if (!customIds.has(spec.id) && !installedIds.has(spec.id)) out.push({ source: "preset", spec });
+  for (const spec of presets) out.push({ source: "preset", spec });
   const choice = (a: InstalledAgent): AgentChoice => ({
     source: "installed",
     spec: installedAgentSpec(a),
     installed: { version: a.version, update: updates?.get(a.id)?.version },
   });
-  const { current, superseded } = currentFirst(installed, registry?.last?.index);
   for (const a of current) out.push(choice(a));
   for (const spec of custom) out.push({ source: "custom", spec });
-  for (const { agent, deprecated } of superseded) out.push({ ...choice(agent), deprecated });
+  for (const { agent, deprecated } of superseded)
+    if (!presetIds.has(agent.id)) out.push({ ...choice(agent), deprecated });
   return out;
 }
 
