@@ -37,6 +37,32 @@ export const SECRET_SAMPLES = [
   "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
 ];
 
+/**
+ * What each of SECRET_SAMPLES should become, written by hand (same index): the secret masked, its label kept.
+ * A private key block without its END line masks the rest of the text (nothing says where the key stops):
+ * `TO_THE_END`.
+ */
+export const TO_THE_END = "[REDACTED]\u0000to-the-end";
+export const MASKED_SAMPLES = [
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "[REDACTED]",
+  "Bearer [REDACTED]",
+  "api_key=[REDACTED]",
+  '"apiKey": "[REDACTED]"',
+  '"password":"[REDACTED]"',
+  "client_secret: [REDACTED]",
+  "token for the CI: [REDACTED]",
+  "signature = [REDACTED]",
+  "[REDACTED]",
+  TO_THE_END,
+];
+
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)]!;
 }
@@ -101,30 +127,57 @@ export function message(rand: () => number, kind: CorpusKind, secret?: string): 
     });
   }
   const out = fileOutput(rand, 10_000);
-  const at = Math.floor(rand() * out.length);
+  // a secret on a line of its own (glued inside an identifier it is no longer one: `inputTBearer …okens`); in the
+  // JSON line it follows the `n` of the `\n` escape
+  const at = out.indexOf("\n", Math.floor(rand() * out.length)) + 1;
   return update(sid, {
     sessionUpdate: "tool_call_update",
     toolCallId: `call_${chars(rand, IDENT, 24)}`,
     status: "completed",
     content: [
-      { type: "content", content: { type: "text", text: secret ? out.slice(0, at) + secret + out.slice(at) : out } },
+      {
+        type: "content",
+        content: { type: "text", text: secret ? `${out.slice(0, at)}${secret}\n${out.slice(at)}` : out },
+      },
     ],
   });
 }
 
 /**
  * `n` messages in the streaming mix (60% message chunks, 30% usage updates, 10% tool outputs); `secrets` is the
- * share that carries a secret sample.
+ * share that carries a secret sample. With `masked`, the same messages (same seed, same draws) carry each
+ * sample's MASKED_SAMPLES form instead: what a redaction should turn the first ones into.
  */
-export function corpus(seed: number, n: number, secrets = 0): Record<string, unknown>[] {
+export function corpus(seed: number, n: number, secrets = 0, masked = false): Record<string, unknown>[] {
   const rand = rng(seed);
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i++) {
     const r = rand();
     const kind: CorpusKind = r < 0.6 ? "agent_message_chunk" : r < 0.9 ? "usage_update" : "tool_call_update";
-    out.push(message(rand, kind, rand() < secrets ? pick(rand, SECRET_SAMPLES) : undefined));
+    const secret = rand() < secrets ? pick(rand, SECRET_SAMPLES) : undefined;
+    out.push(message(rand, kind, secret && masked ? MASKED_SAMPLES[SECRET_SAMPLES.indexOf(secret)] : secret));
   }
   return out;
+}
+
+const END_MARK = JSON.stringify(TO_THE_END).slice(1, -1);
+
+/** The line a redaction should give, as input: the masked line, cut after a TO_THE_END mask. */
+function intendedInput(maskedLine: string): string {
+  const at = maskedLine.indexOf(END_MARK);
+  return at < 0 ? maskedLine : maskedLine.slice(0, at) + "[REDACTED]";
+}
+
+/**
+ * How many of `lines` (JSON lines of `corpus(…, secrets)`) `redact` does not turn into their intended output
+ * (`maskedLines`, the same `corpus(…, secrets, true)`): a planted secret left, or more changed than the secret.
+ * The text around the secret is held to what the same `redact` makes of it without the secret, so its
+ * conservative masks of hashes near key words count as intended.
+ */
+export function missesIntended(redact: (s: string) => string, lines: string[], maskedLines: string[]): number {
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) if (redact(lines[i]!) !== redact(intendedInput(maskedLines[i]!))) n++;
+  return n;
 }
 
 const PIECES = [

@@ -3,9 +3,13 @@
  * usage_update, 10% tool_call_update with ~10 KB of output; bench/redact-corpus.ts) redacted as its JSON line by
  * the redaction before (bench/baselines/redact-before.ts: every pattern once a trigger word is seen) and now (only
  * the patterns the line can match), in the same run; per kind and for the mix, with the ratio. CPU µs per message (median of 7 rounds). Figures only.
+ * The mix with secrets is checked against its intended output (each planted secret masked as written by hand in
+ * MASKED_SAMPLES, the rest of the line as the same redaction leaves it without the secret), for each redaction
+ * on its own: the one before misses the escaped pairs (`\"apiKey\": \"…\"`) redacted since; it is measured,
+ * not held to the other's output. The rows without secrets are held line by line by test/unit/core/redact-differential.test.ts.
  */
 import { redactSecrets as before } from "./baselines/redact-before";
-import { corpus, message, rng, type CorpusKind } from "./redact-corpus";
+import { corpus, message, missesIntended, rng, type CorpusKind } from "./redact-corpus";
 import { redactSecrets } from "../src/core/redact";
 
 function perMessageUs(lines: string[], redact: (s: string) => string, rounds = 7): number {
@@ -23,8 +27,13 @@ function perMessageUs(lines: string[], redact: (s: string) => string, rounds = 7
   return samples[Math.floor(samples.length / 2)]!;
 }
 
-function row(name: string, lines: string[]): void {
-  for (const l of lines) if (redactSecrets(l) !== before(l)) throw new Error(`outputs differ on ${l.slice(0, 120)}`);
+function row(name: string, lines: string[], intended?: string[]): void {
+  if (intended) {
+    const now = missesIntended(redactSecrets, lines, intended);
+    const was = missesIntended(before, lines, intended);
+    console.log(`${name}: lines not as intended (a planted secret left or more changed): before ${was}, now ${now}`);
+    if (now) throw new Error(`the redaction misses the intended output on ${now} of ${lines.length} lines`);
+  }
   const old = perMessageUs(lines, before);
   const now = perMessageUs(lines, redactSecrets);
   const kb = lines.reduce((n, l) => n + l.length, 0) / lines.length / 1024;
@@ -35,7 +44,7 @@ function row(name: string, lines: string[]): void {
 
 const rand = rng(7);
 const of = (kind: CorpusKind, n: number) => Array.from({ length: n }, () => JSON.stringify(message(rand, kind)));
-console.log("redaction of one traffic line (same output checked line by line)");
+console.log("redaction of one traffic line");
 row("usage_update", of("usage_update", 3000));
 row("agent_message_chunk", of("agent_message_chunk", 3000));
 row("tool_call_update 10KB", of("tool_call_update", 300));
@@ -46,6 +55,7 @@ row(
 row(
   "mix, 5% with a secret",
   corpus(9, 3000, 0.05).map((m) => JSON.stringify(m)),
+  corpus(9, 3000, 0.05, true).map((m) => JSON.stringify(m)),
 );
 // a file read without any key word (most long lines): one scan, as before
 const plain =

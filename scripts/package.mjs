@@ -6,14 +6,29 @@
 //   npm run package        -> dist/acp-threads.vsix, the package for this machine (linux-x64 here)
 //   npm run package:all    -> dist/vsix/acp-threads-<target>-<version>.vsix for every target we can supply,
 //                             plus acp-threads-universal-<version>.vsix, and a size table
-//   node scripts/package.mjs --target darwin-arm64 [--target ...] [--universal] [--no-build] [--out DIR]
+//   node scripts/package.mjs --target darwin-arm64 [--target ...] [--universal] [--no-build] [--out DIR] [--readme FILE]
+//
+// The repository: there is no public one yet, and package.json names none. ACP_THREADS_REPOSITORY_URL, when set,
+// goes into the packaged manifest and becomes vsce's --baseContentUrl / --baseImagesUrl (README links and
+// screenshots resolve there); unset, the package names no repository and its README leaves the screenshots out.
+// vsce packages a staging folder (the manifest and README for this package, links to what .vscodeignore lets in),
+// so the checkout's package.json and README.md are never rewritten.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname, relative } from "node:path";
+import { join, dirname, relative, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { availableTargets, checkVsix, ignoreLinesFor, nativeTarget } from "./vsix.mjs";
+import {
+  availableTargets,
+  checkVsix,
+  ignoreLinesFor,
+  nativeTarget,
+  packagedRoots,
+  readmeWithoutRepository,
+  repositoryBase,
+  REPOSITORY_ENV,
+} from "./vsix.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -25,9 +40,15 @@ const { values: opt } = parseArgs({
     universal: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
+    // the README to package (default README.md; the packaging test gives one with screenshots)
+    readme: { type: "string", default: "README.md" },
   },
 });
-const { version, name } = JSON.parse(readFileSync("package.json", "utf8"));
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+const { version, name } = manifest;
+const repository = process.env[REPOSITORY_ENV]?.trim() || undefined;
+if (repository && !/^https:\/\/[^\s/]+\/\S+$/.test(repository))
+  throw new Error(`${REPOSITORY_ENV} must be the repository's https:// URL, not ${JSON.stringify(repository)}`);
 const { targets, missing } = availableTargets(root);
 
 /** This machine's target: the one its compiled node-pty is for. */
@@ -63,6 +84,21 @@ for (const t of ["darwin-x64", "darwin-arm64"]) {
 const baseIgnore = readFileSync(".vscodeignore", "utf8");
 const scratch = join(tmpdir(), `acp-threads-package-${process.pid}`);
 mkdirSync(scratch, { recursive: true });
+
+/** The folder vsce packages: this package's manifest and README, links to the checkout's files it ships. */
+function stage() {
+  const dir = join(scratch, "stage");
+  mkdirSync(dir);
+  const own = { ...manifest, ...(repository ? { repository: { type: "git", url: repository } } : {}) };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(own, null, 2)}\n`);
+  const readme = readFileSync(opt.readme, "utf8");
+  writeFileSync(join(dir, "README.md"), repository ? readme : readmeWithoutRepository(readme));
+  for (const entry of packagedRoots(baseIgnore))
+    if (entry !== "package.json" && entry !== "README.md") symlinkSync(join(root, entry), join(dir, entry));
+  return dir;
+}
+const staged = stage();
+const base = repository ? repositoryBase(repository) : undefined;
 const outDir = opt.out ?? (opt.host && !opt.all && wanted.length === 1 && !universal ? "dist" : "dist/vsix");
 mkdirSync(outDir, { recursive: true });
 
@@ -73,10 +109,13 @@ function vsce(target, files, out) {
     ignore,
     `${baseIgnore.trimEnd()}\n# ${target}: its node-pty binaries\n${ignoreLinesFor(files).join("\n")}\n`,
   );
-  const args = ["node_modules/@vscode/vsce/vsce", "package", "--ignoreFile", ignore, "-o", out];
+  const vsceJs = join(root, "node_modules/@vscode/vsce/vsce");
+  const args = [vsceJs, "package", "--ignoreFile", ignore, "-o", resolvePath(out), "--follow-symlinks"];
   if (target !== "universal") args.push("--target", target);
+  if (base) args.push("--baseContentUrl", base.content, "--baseImagesUrl", base.images);
+  else args.push("--allow-missing-repository");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd: staged, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -104,7 +143,7 @@ try {
       const single = opt.host && !opt.all && jobs.length === 1;
       const out = single ? join(outDir, `${name}.vsix`) : join(outDir, `${name}-${target}-${version}.vsix`);
       const warnings = await vsce(target, files, out);
-      const problems = [...warnings.map((w) => `vsce: ${w.trim()}`), ...checkVsix(out, target, files)];
+      const problems = [...warnings.map((w) => `vsce: ${w.trim()}`), ...checkVsix(out, target, files, { repository })];
       built.push({ target, out, size: statSync(out).size, files: files.length, ms: Date.now() - started, problems });
     }
   };
@@ -123,6 +162,11 @@ for (const b of built) {
   console.log(line);
   for (const p of b.problems) console.log(`    ${p}`);
 }
+console.log(
+  repository
+    ? `\nrepository: ${repository} (README links and images resolve there)`
+    : `\nrepository: none (${REPOSITORY_ENV} is unset): the README's screenshots and relative links are left out`,
+);
 if (opt.all && missing.size) {
   console.log(`\nnot built (VS Code installs the universal package there): ${[...missing.keys()].join(", ")}`);
 }

@@ -1,5 +1,5 @@
 // What goes into each VSIX and how to check a built one. Used by scripts/package.mjs (which checks every
-// package it builds) and by the unit test test/unit/scripts/vsix.test.ts.
+// package it builds) and by the unit tests test/unit/scripts/vsix.test.ts and package.test.ts.
 //
 // Native code is node-pty's (node-sqlite3-wasm is pure WASM). A platform VSIX carries exactly the files of
 // its target and nothing of the others; the universal VSIX carries none (exec mode and agent terminals fall
@@ -148,7 +148,7 @@ export function readZip(path) {
  * the target, the native files are exactly `expected` (paths relative to the extension root) and each one's
  * header matches the target; macOS's spawn-helper is executable. Returns a list of messages (empty = good).
  */
-export function checkVsix(path, target, expected) {
+export function checkVsix(path, target, expected, { repository } = {}) {
   const entries = readZip(path);
   const problems = [];
   const ext = (p) => `extension/${p}`;
@@ -167,6 +167,17 @@ export function checkVsix(path, target, expected) {
   // the license and icon the Marketplace and Open VSX show (vsce names the license LICENSE.txt in the package)
   for (const f of ["LICENSE.txt", "media/icon.png"]) if (!entries.has(ext(f))) problems.push(`${f} is missing`);
   const manifest = entries.get("extension.vsixmanifest")?.data().toString("utf8") ?? "";
+  // the repository is the one given to the packaging, or none (never a placeholder)
+  const pkg = JSON.parse(entries.get(ext("package.json"))?.data().toString("utf8") ?? "{}");
+  const url = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
+  if (url !== repository)
+    problems.push(`the packaged manifest's repository is ${url ?? "none"}, expected ${repository ?? "none"}`);
+  // vsce stores it as readme.md
+  const readmeName = [...entries.keys()].find((n) => n.toLowerCase() === "extension/readme.md");
+  const readme = readmeName ? entries.get(readmeName).data().toString("utf8") : undefined;
+  if (readme === undefined) problems.push("README.md is missing");
+  else if (!repository && readme !== readmeWithoutRepository(readme))
+    problems.push("README.md links or shows files of a repository the package does not name");
   const named = /TargetPlatform="([^"]+)"/.exec(manifest)?.[1] ?? "universal";
   if (named !== target) problems.push(`the manifest says target ${named}, expected ${target}`);
   const natives = [...entries.keys()]
@@ -190,4 +201,46 @@ export function checkVsix(path, target, expected) {
       problems.push(`${f} is not executable in the package (mode ${(entry.mode & 0o777).toString(8)})`);
   }
   return problems;
+}
+
+/** The variable that names the public repository (none exists yet: none may be invented). */
+export const REPOSITORY_ENV = "ACP_THREADS_REPOSITORY_URL";
+
+/**
+ * The repository `url` as vsce's `--baseContentUrl` / `--baseImagesUrl` (README links and screenshots resolve
+ * there): a GitHub or GitLab repository's files of its default branch, any other URL as given.
+ */
+export function repositoryBase(url) {
+  const u = url.replace(/\.git$/, "").replace(/\/+$/, "");
+  if (/^https:\/\/(github|gitlab)\.com\/[^/]+\/[^/]+$/.test(u)) {
+    const sep = u.includes("gitlab.com") ? "/-" : "";
+    return { content: `${u}${sep}/blob/HEAD/`, images: `${u}${sep}/raw/HEAD/` };
+  }
+  return { content: `${u}/`, images: `${u}/` };
+}
+
+/** Whether a Markdown or HTML link target is relative (resolved against the repository, which may not exist). */
+const relative = (link) => !/^[a-z][\w+.-]*:/i.test(link) && !link.startsWith("#");
+
+/**
+ * The README that goes into a VSIX packaged without a repository URL: screenshots (relative images, Markdown or
+ * `<img>`) are left out and relative links keep only their text, since nothing can resolve them (vsce refuses
+ * them then). Absolute links and anchors stay.
+ */
+export function readmeWithoutRepository(markdown) {
+  return markdown
+    .replace(/^[ \t]*!\[[^\]]*\]\(([^)\s]+)[^)]*\)[ \t]*\r?\n/gm, (m, link) => (relative(link) ? "" : m))
+    .replace(/!\[[^\]]*\]\(([^)\s]+)[^)]*\)/g, (m, link) => (relative(link) ? "" : m))
+    .replace(/<(?:img|video)\b[^>]*\bsrc=["']([^"']+)["'][^>]*>/gi, (m, link) => (relative(link) ? "" : m))
+    .replace(/\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (m, text, link) => (relative(link) ? text : m));
+}
+
+/** The top-level files and folders a `.vscodeignore` of include rules (`!path`) lets into the package. */
+export function packagedRoots(ignoreText) {
+  const roots = new Set();
+  for (const line of ignoreText.split("\n")) {
+    const m = /^!([^/*\s]+)/.exec(line.trim());
+    if (m) roots.add(m[1]);
+  }
+  return [...roots].sort();
 }

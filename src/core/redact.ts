@@ -5,6 +5,14 @@
 export const REDACTED = "[REDACTED]";
 
 /**
+ * Where a secret may start: where `\b` would (no word character before it), or right after the letter of an escape
+ * (`\n`, `\t`, …): a file's lines inside a traffic line read `…\nAKIA…`, and `\b` sees no boundary between `n`
+ * and `A`. Written as one lookbehind (not `\b|(?<=…)`, which made a 10 KB tool output 1.6x slower to scan).
+ */
+const START = String.raw`(?<!(?<!\\)\w)`;
+const starting = (source: string, flags: string) => new RegExp(START + source, flags);
+
+/**
  * The patterns, each run only when one scan of the text (GATE) saw what any match of it starts with. The scan is
  * of the text as given, which is sound because a replacement only puts "[REDACTED]" (brackets, capitals, no key
  * word) where a match was: it cannot create what a later pattern's gate looks for. The output is the same as
@@ -15,27 +23,29 @@ const PATTERNS: RegExp[] = [
   // PEM private key blocks (whole block, across lines)
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
   // OpenAI / Anthropic style keys: sk-..., sk-ant-..., sk-proj-...
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  starting(String.raw`sk-[A-Za-z0-9_-]{16,}`, "g"),
   // AWS access key ids
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  starting(String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}\b`, "g"),
   // GitHub tokens
-  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
+  starting(String.raw`gh[pousr]_[A-Za-z0-9]{20,}\b`, "g"),
+  starting(String.raw`github_pat_[A-Za-z0-9_]{20,}\b`, "g"),
   // Slack tokens
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+  starting(String.raw`xox[abposr]-[A-Za-z0-9-]{10,}`, "g"),
   // Google API keys
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  starting(String.raw`AIza[0-9A-Za-z_-]{35}\b`, "g"),
 ];
 
 // Bearer tokens and key=value / key: value pairs: keep the label, redact the value. The quotes may be escaped
 // (`\"apiKey\": \"…\"`: a config file's text inside a JSON line, as the traffic file holds an agent's reads); the
 // value then stops before the escaped quote, so the escape survives and the line stays valid JSON.
-const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/gi;
+const BEARER = starting(String.raw`(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}`, "gi");
 const KEY_VALUE =
   /\b([A-Za-z0-9_]*?(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret(?:[_-]?key)?|client[_-]?secret|password|passwd|token|private[_-]?key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)((?:[^\s"'\\,;]|\\(?!["'])){6,})/gi;
 // High-entropy hex/base64 runs (≥ 32) within a few words after a key-ish word
-const KEYISH_BLOB =
-  /\b((?:key|token|secret|credential|auth|signature)[\w-]*(?:\W{1,5}[\w-]{1,12}){0,3}?\W{1,5})([A-Fa-f0-9]{32,}|[A-Za-z0-9+/_-]{32,}={0,2})/gi;
+const KEYISH_BLOB = starting(
+  String.raw`((?:key|token|secret|credential|auth|signature)[\w-]*(?:\W{1,5}[\w-]{1,12}){0,3}?\W{1,5})([A-Fa-f0-9]{32,}|[A-Za-z0-9+/_-]{32,}={0,2})`,
+  "gi",
+);
 const KEYISH_WORD = /key|token|secret|credential|auth|signature/i;
 /** The shortest value KEYISH_BLOB takes (its hex and base64 alternatives are runs of `[A-Za-z0-9+/_-]`). */
 const BLOB_RUN = 32;

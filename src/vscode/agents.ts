@@ -2,11 +2,12 @@
  * The agents offered by "Spawn coding agent": the offline demo profile (when `npm start` set one), the
  * engine's presets, agents installed from the ACP Registry (shown like presets, with "update available" when the
  * last registry listing has a newer version), then custom agents from `acpThreads.agents`, each with doctor's
- * verdict.
+ * verdict. An installed agent whose adapter is superseded (a renamed or deprecated package) comes last, marked:
+ * the first startable agent is the default of a new thread and of the handoff picker, and it must be a current one.
  */
 import type { DoctorEntry } from "../core/acp/runtime";
 import type { AgentSpec } from "../core/model/agent";
-import { installedAgentSpec } from "../core/registry";
+import { currentFirst, installedAgentSpec, type Deprecation, type InstalledAgent } from "../core/registry";
 import type { Config } from "./config";
 import { agentPresets, doctor } from "./engine";
 import type { RegistryService } from "./registry/registry-service";
@@ -16,6 +17,8 @@ export interface AgentChoice {
   source: "demo" | "preset" | "installed" | "custom";
   /** Installed from the registry: its version, and the newer one the registry offers. */
   installed?: { version: string; update?: string };
+  /** Installed from the registry, but its package is superseded (by the preset's). */
+  deprecated?: Deprecation;
   doctor?: DoctorEntry;
 }
 
@@ -30,17 +33,24 @@ export function configuredAgents(config: Config, registry?: RegistryService): Ag
   const custom = config.customAgents;
   const customIds = new Set(custom.map((c) => c.id));
   // A custom entry overrides an installed agent or a preset of its id (like Zed's agent_servers); an agent
-  // installed from the registry takes the place of the preset of its id.
+  // installed from the registry takes the place of the preset of its id, unless its adapter is superseded: then
+  // the preset stays and the old install is not listed (one id, one entry).
   const installed = (registry?.installed() ?? []).filter((a) => !customIds.has(a.id));
-  const installedIds = new Set(installed.map((a) => a.id));
+  const { current, superseded } = currentFirst(installed, registry?.last?.index);
+  const installedIds = new Set(current.map((a) => a.id));
+  const presets = agentPresets().filter((p) => !customIds.has(p.id) && !installedIds.has(p.id));
+  const presetIds = new Set(presets.map((p) => p.id));
   const updates = registry?.updates();
-  for (const spec of agentPresets())
-    if (!customIds.has(spec.id) && !installedIds.has(spec.id)) out.push({ source: "preset", spec });
-  for (const a of installed) {
-    const update = updates?.get(a.id)?.version;
-    out.push({ source: "installed", spec: installedAgentSpec(a), installed: { version: a.version, update } });
-  }
+  for (const spec of presets) out.push({ source: "preset", spec });
+  const choice = (a: InstalledAgent): AgentChoice => ({
+    source: "installed",
+    spec: installedAgentSpec(a),
+    installed: { version: a.version, update: updates?.get(a.id)?.version },
+  });
+  for (const a of current) out.push(choice(a));
   for (const spec of custom) out.push({ source: "custom", spec });
+  for (const { agent, deprecated } of superseded)
+    if (!presetIds.has(agent.id)) out.push({ ...choice(agent), deprecated });
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   fetchRegistry,
   findInstalled,
   authLabel,
+  deprecationOf,
   installAgent,
   listInstalled,
   resolveRegistryUrl,
@@ -67,6 +68,12 @@ function progressTo(io: CliIO): (p: InstallProgress) => void {
     last = p.phase;
     io.stderr.write(`  ${p.message}\n`);
   };
+}
+
+/** "renamed: use @agentclientprotocol/codex-acp" for an entry whose adapter is superseded. */
+function superseded(a: RegistryAgent): string {
+  const d = deprecationOf(a);
+  return d ? `${d.reason}: use ${d.successor}` : "";
 }
 
 function entryOf(listing: RegistryListing, id: string): RegistryAgent {
@@ -171,6 +178,7 @@ const list = sub(
           ...a,
           installedVersion: have.get(a.id)?.version ?? null,
           auth: have.get(a.id)?.auth ?? null,
+          supersededBy: deprecationOf(a)?.successor ?? null,
         }));
         io.stdout.write(`${JSON.stringify({ source, url, error, agents, rejected }, null, 2)}\n`);
       } else {
@@ -180,7 +188,7 @@ const list = sub(
           a.license ?? "",
           kinds(a),
           authLabel(have.get(a.id)?.auth, have.has(a.id)).replace(/^auth: /, ""),
-          have.has(a.id) ? `installed ${have.get(a.id)!.version}` : "",
+          [have.has(a.id) ? `installed ${have.get(a.id)!.version}` : "", superseded(a)].filter(Boolean).join(", "),
           a.name,
         ]);
         io.stdout.write(table([["ID", "VERSION", "LICENSE", "DISTRIBUTION", "AUTH", "STATUS", "NAME"], ...rows]));

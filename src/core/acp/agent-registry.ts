@@ -25,6 +25,8 @@ export interface AgentPreset {
    * (codex-acp 2.x and claude-agent-acp 0.101 know `--version`, their older releases and pi-acp 0.0.34 do not).
    */
   versionArgs: string[] | null;
+  /** The ACP Registry's ids for this agent (their entries must install the same package, or be marked superseded). */
+  registryIds?: string[];
 }
 
 export const AGENT_PRESETS: readonly AgentPreset[] = [
@@ -35,6 +37,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: [],
     install: "npm i -g @agentclientprotocol/codex-acp",
     versionArgs: null,
+    registryIds: ["codex-acp"],
   },
   {
     id: "claude",
@@ -43,6 +46,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: [],
     install: "npm i -g @agentclientprotocol/claude-agent-acp",
     versionArgs: null,
+    registryIds: ["claude-acp", "claude-code-acp"],
   },
   {
     id: "gemini",
@@ -51,6 +55,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: ["--acp"],
     install: "npm i -g @google/gemini-cli",
     versionArgs: ["--version"],
+    registryIds: ["gemini"],
   },
   {
     id: "opencode",
@@ -59,6 +64,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: ["acp"],
     install: "npm i -g opencode-ai",
     versionArgs: ["--version"],
+    registryIds: ["opencode"],
   },
   { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: null },
 ];

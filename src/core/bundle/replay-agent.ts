@@ -11,6 +11,7 @@ import { createNdJsonStream, LineSplitter } from "../acp/ndjson-stream";
 import { mapStrings, replacePaths } from "./bundle";
 import { comparable, firstDifference, valueAt, withoutAddedCapabilities } from "./compare";
 import type { TrafficEntry } from "./traffic";
+import type { ElicitationAnswer, FieldValue } from "../model/elicitation";
 
 export type Msg = Record<string, unknown> & { id?: unknown; method?: unknown; params?: unknown };
 
@@ -52,6 +53,8 @@ export class ReplayAgent {
   #send: ((line: string) => void) | undefined;
   #stopped = false;
   readonly divergences: Divergence[] = [];
+  /** What differs but is no divergence (capabilities a newer client added). */
+  readonly notes: string[] = [];
   /** Client messages after the recording ended (closing down), not compared. */
   extra = 0;
   matched = 0;
@@ -116,6 +119,26 @@ export class ReplayAgent {
       const answer = this.steps.find((r) => r.d === "send" && r.index > s.index && r.m.id === s.m.id && !r.m.method);
       const outcome = (answer?.m.result as { outcome?: { outcome?: string; optionId?: string } } | undefined)?.outcome;
       return outcome?.outcome === "selected" ? (outcome.optionId ?? null) : null;
+    }
+    return undefined;
+  }
+
+  /** Whether the recorded client advertised elicitation in its first `initialize` (the replay client must too). */
+  get recordedElicitation(): boolean {
+    const init = this.steps.find((s) => s.d === "send" && s.m.method === "initialize");
+    const caps = (init?.m.params as { clientCapabilities?: { elicitation?: unknown } } | undefined)?.clientCapabilities;
+    return caps?.elicitation !== undefined && caps.elicitation !== null;
+  }
+
+  /** The recorded answer to the last `elicitation/create` the agent sent (what the person answered then). */
+  recordedElicitationAnswer(): ElicitationAnswer | undefined {
+    for (let i = this.#pos - 1; i >= 0; i--) {
+      const s = this.steps[i]!;
+      if (s.d !== "recv" || s.m.method !== "elicitation/create") continue;
+      const answer = this.steps.find((r) => r.d === "send" && r.index > s.index && r.m.id === s.m.id && !r.m.method);
+      const r = answer?.m.result as { action?: string; content?: Record<string, FieldValue> } | undefined;
+      if (r?.action === "accept") return { action: "accept", ...(r.content ? { content: r.content } : {}) };
+      return r?.action === "cancel" ? { action: "cancel" } : { action: "decline" };
     }
     return undefined;
   }
@@ -222,6 +245,8 @@ export class ReplayAgent {
       { method },
     );
     const b = method === "initialize" ? withoutAddedCapabilities(a, now) : now;
+    if (b !== now && firstDifference(now, b) !== undefined)
+      this.notes.push(`initialize: capabilities this client added since the recording were left out of the comparison`);
     const path = firstDifference(a, b);
     if (path === undefined) {
       this.matched++;

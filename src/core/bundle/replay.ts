@@ -48,6 +48,7 @@ export interface ReplayReport {
 }
 
 const OPENERS = new Set(["session/new", "session/load", "session/resume"]);
+const DECLINE = { action: "decline" } as const;
 
 /** Files the agent read before anyone wrote them: the replay workspace starts with that content. */
 function seedWorkspace(steps: readonly Step[], ws: string, toLocal: (s: string) => string): number {
@@ -142,6 +143,7 @@ export async function replayBundle(bundle: BugBundle, opts: ReplayOptions = {}):
   const turns: Promise<void>[] = [];
   const handled = new Set<number>();
   const spec = { id: bundle.agent.id, displayName: bundle.agent.name, command: "/replay", args: [] };
+  const recordsElicitation = agent.recordedElicitation;
   const newRuntime = () =>
     createAgentRuntime(
       {
@@ -151,6 +153,8 @@ export async function replayBundle(bundle: BugBundle, opts: ReplayOptions = {}):
         asker: {
           ask: async (p) => agent.recordedPermissionAnswer(p.request.toolCall.toolCallId) ?? null,
         },
+        // advertised as the recorded client did (`run` and the extension do; a bare runtime does not)
+        ...(recordsElicitation ? { elicitor: { ask: async () => agent.recordedElicitationAnswer() ?? DECLINE } } : {}),
       },
       {
         transport: agent.transport(),
@@ -244,6 +248,7 @@ export async function replayBundle(bundle: BugBundle, opts: ReplayOptions = {}):
     threadLines(store.read(live.threadId).records, toShared),
   );
   rmSync(root, { recursive: true, force: true });
+  notes.push(...new Set(agent.notes));
   if (agent.extra) notes.push(`${agent.extra} client message(s) after the recording ended were not compared`);
   const agents = bundle.versions.agents.map((a) => `${a.name}${a.version ? ` ${a.version}` : ""}`);
   return {

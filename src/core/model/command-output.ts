@@ -56,16 +56,19 @@ function fromRaw(raw: unknown): CommandOutput {
   }
   if (!isObj(raw)) return {};
   const meta = isObj(raw.metadata) ? raw.metadata : {};
-  const output =
-    str(raw.formatted_output) ??
-    str(raw.aggregated_output) ??
-    str(raw.output) ??
-    str(meta.output) ??
-    (typeof raw.stdout === "string" || typeof raw.stderr === "string"
+  // the first field with text: codex's exec record may leave formatted_output and aggregated_output empty while
+  // stdout has the text (an empty one only means "no output" when every field is empty)
+  const output = firstText([
+    str(raw.formatted_output),
+    str(raw.aggregated_output),
+    str(raw.output),
+    str(meta.output),
+    typeof raw.stdout === "string" || typeof raw.stderr === "string"
       ? [str(raw.stdout), str(raw.stderr)].filter(Boolean).join("")
-      : undefined) ??
-    str(raw.result) ??
-    (Array.isArray(raw.content) ? textOfBlocks(raw.content) : str(raw.content));
+      : undefined,
+    str(raw.result),
+    Array.isArray(raw.content) ? textOfBlocks(raw.content) : str(raw.content),
+  ]);
   const exitCode = num(raw.exit_code) ?? num(raw.exitCode) ?? num(raw.exit) ?? num(meta.exit) ?? num(meta.exitCode);
   let durationMs: number | undefined;
   const d = raw.duration;
@@ -75,6 +78,10 @@ function fromRaw(raw: unknown): CommandOutput {
   if (output !== undefined && exitCode === undefined)
     return { ...parseExitedText(output), durationMs, signal: str(raw.signal) };
   return { output, exitCode, durationMs, signal: str(raw.signal) };
+}
+
+function firstText(candidates: (string | undefined)[]): string | undefined {
+  return candidates.find((c) => c) ?? candidates.find((c) => c !== undefined);
 }
 
 function parseExitedText(text: string): CommandOutput {

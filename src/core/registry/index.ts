@@ -10,3 +10,13 @@ export { installAgent, installKindFor, uninstallAgent, type InstallOptions } fro
 export { updateAgent, updateFor } from "./update";
 export { agentsLayout } from "./layout";
 export { AUTH_PROBE_TIMEOUT_MS, authKindsOf, authKindsOfMethods, authLabel, probeAuthKinds } from "./auth";
+export {
+  currentFirst,
+  DEPRECATED_PACKAGES,
+  deprecationOf,
+  deprecationOfInstalled,
+  packageName,
+  registryPackage,
+  type Deprecation,
+} from "./deprecated";
+export { presetDisagreements, presetPackage } from "./preset-check";

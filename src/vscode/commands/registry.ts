@@ -4,7 +4,7 @@
  * (tests, other extensions) pass the agent id and skip the QuickPick; the commands resolve with what happened.
  */
 import * as vscode from "vscode";
-import type { RegistryAgent, RegistryListing } from "../../core/registry";
+import { deprecationOf, type RegistryAgent, type RegistryListing } from "../../core/registry";
 import type { Hub } from "../hub";
 import { installWithProgress, type InstallOutcome } from "../registry/install-progress";
 import { offlineNote, registryItems, registryPlaceholder, type AgentItem } from "../registry/registry-items";
@@ -87,6 +87,18 @@ export async function addAgentCommand(hub: Hub, id?: unknown): Promise<InstallOu
       );
       if (again === "New thread") return void hub.composer.openDraft();
       if (again !== "Reinstall") return undefined;
+    }
+    const deprecated = deprecationOf(item.agent);
+    if (deprecated) {
+      const go = await vscode.window.showWarningMessage(
+        `${item.agent.name} ${item.agent.version} is a superseded adapter (${deprecated.reason}).`,
+        {
+          modal: true,
+          detail: `Its package is replaced by ${deprecated.successor}, which the built-in preset runs: npm i -g ${deprecated.successor}.`,
+        },
+        "Install anyway",
+      );
+      if (go !== "Install anyway") return undefined;
     }
     agent = item.agent;
   }

@@ -20,9 +20,11 @@ function acpOption(a: AgentChoice, available: boolean, doctor?: DoctorEntry): Ag
   const detail =
     a.source === "demo"
       ? "offline demo"
-      : a.source === "installed"
-        ? `${a.installed!.version} · from the registry`
-        : (doctor?.version ?? (a.source === "custom" ? "custom agent" : undefined));
+      : a.deprecated
+        ? `${a.installed!.version} · ${a.deprecated.reason}: use ${a.deprecated.successor}`
+        : a.source === "installed"
+          ? `${a.installed!.version} · from the registry`
+          : (doctor?.version ?? (a.source === "custom" ? "custom agent" : undefined));
   return {
     id: a.spec.id,
     label: a.spec.displayName,

@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import {
   authLabel,
+  deprecationOf,
   hostRegistryPlatform,
   installKindFor,
   type InstalledAgent,
@@ -64,6 +65,8 @@ function kindOf(agent: RegistryAgent): string {
 }
 
 export function agentItem(agent: RegistryAgent, installed?: InstalledAgent, update?: RegistryAgent): AgentItem {
+  const deprecated = deprecationOf(agent);
+  const superseded = deprecated ? `$(warning) ${deprecated.reason}: use ${deprecated.successor}` : "";
   const mark = update
     ? `$(arrow-circle-up) update available: ${installed!.version} → ${update.version}`
     : installed
@@ -74,7 +77,7 @@ export function agentItem(agent: RegistryAgent, installed?: InstalledAgent, upda
     description: [agent.version, kindOf(agent), agent.license, authLabel(installed?.auth, !!installed)]
       .filter(Boolean)
       .join(" · "),
-    detail: [mark, agent.description].filter(Boolean).join(" — "),
+    detail: [superseded, mark, agent.description].filter(Boolean).join(" — "),
     iconPath: iconOf(agent.icon),
     agent,
     installed,
@@ -96,7 +99,10 @@ export function registryItems(listing: RegistryListing, installed: InstalledAgen
   };
   const have = agents.filter((a) => mine.has(a.id)).sort((a, b) => Number(!!newer(b)) - Number(!!newer(a)));
   if (have.length) items.push(separator("Installed"), ...have.map((a) => agentItem(a, mine.get(a.id), newer(a))));
-  const rest = agents.filter((a) => !mine.has(a.id));
+  // a superseded adapter is offered last, marked, never next to the current ones as an equal
+  const rest = agents
+    .filter((a) => !mine.has(a.id))
+    .sort((a, b) => Number(!!deprecationOf(a)) - Number(!!deprecationOf(b)));
   if (rest.length) items.push(separator("Available"), ...rest.map((a) => agentItem(a)));
   return items;
 }

@@ -33,3 +33,34 @@ test("key-like strings are redacted while ordinary prose and hashes stay", () =>
     assert.equal(containsSecret(safe), false, safe);
   }
 });
+
+test("a secret right after a line break or tab inside a JSON line is redacted (the escape's letter is no boundary)", () => {
+  // the traffic file and the index hold JSON lines: a file an agent read, one secret per line, arrives as
+  // `…\nAKIA…\n…`, where the word boundary the patterns start with sees `nAKIA…`
+  const secrets = [
+    "sk-proj-abcdefghijklmnopqrstuvwx1234",
+    "AKIAIOSFODNN7EXAMPLE",
+    "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+    "xoxb-1234567890-abcdefghij",
+    "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+    "Bearer abc.def.ghi123456789",
+    "token for the CI: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "signature = QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlq==",
+  ];
+  for (const s of secrets) {
+    for (const sep of ["\n", "\t", "\r\n"]) {
+      const line = JSON.stringify({ content: `# .env${sep}${s}${sep}done` });
+      const out = redactSecrets(line);
+      const value = s.replace(/^(Bearer |token for the CI: |signature = )/, "");
+      assert.ok(!out.includes(value), `${JSON.stringify(sep)} ${s}: ${out}`);
+      assert.ok(out.includes(REDACTED), out);
+      assert.doesNotThrow(() => JSON.parse(out), out); // the escapes stay
+    }
+  }
+  // a word that only ends in a key word is still not one (`\n` then `monkey: …` is no key/value pair of `key`)
+  assert.equal(
+    redactSecrets(JSON.stringify({ t: "a\nmonkey business as usual" })),
+    JSON.stringify({ t: "a\nmonkey business as usual" }),
+  );
+});

@@ -15,7 +15,7 @@ const ROOT = join(__dirname, "../../..");
 interface VsixLib {
   nativeTarget(buf: Buffer): string | undefined;
   availableTargets(root: string): { targets: Map<string, string[]>; missing: Map<string, string> };
-  checkVsix(path: string, target: string, expected: string[]): string[];
+  checkVsix(path: string, target: string, expected: string[], opts?: { repository?: string }): string[];
 }
 const lib = () => import(pathToFileURL(join(ROOT, "scripts/vsix.mjs")).href) as Promise<VsixLib>;
 const PTY = "node_modules/node-pty";
@@ -102,6 +102,7 @@ test("the checker passes a right package and names every wrong one", () =>
       "extension/dist/webview/thread.js": { data: "x".repeat(200) },
       "extension/LICENSE.txt": { data: "MIT License" },
       "extension/media/icon.png": { data: "png" },
+      "extension/readme.md": { data: "# ACP Threads\n" },
       "extension/node_modules/node-pty/lib/index.js": { data: "module.exports = {}" },
     };
     const natives = [`${PTY}/prebuilds/darwin-arm64/pty.node`, `${PTY}/prebuilds/darwin-arm64/spawn-helper`];

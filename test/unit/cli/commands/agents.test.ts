@@ -137,6 +137,11 @@ test("agents list --available when the registry is down: the cache, then the sna
     assert.equal(snap.code, 0);
     assert.match(snap.err, /notice: .*using the bundled snapshot/);
     assert.match(snap.out, /^gemini\s+\S+\s+Apache-2\.0\s+npx/m);
+    // the snapshot's old Claude Code adapter is marked superseded by the preset's package
+    assert.match(
+      snap.out,
+      /^claude-code-acp\s+0\.16\.0\s+.*deprecated: use @agentclientprotocol\/claude-agent-acp\s+Claude Code$/m,
+    );
   }));
 
 test(

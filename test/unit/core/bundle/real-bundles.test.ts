@@ -10,6 +10,8 @@ import { repoRoot } from "../../../fixtures/agent-env/index";
 
 const EXPECTED: Record<string, string[]> = {
   "codex-acp": ["session/request_permission"],
+  "codex-acp-0.16": ["session/request_permission"],
+  "codex-acp-0.16-exec-end": ["session/request_permission"], // recorded before the client advertised elicitation
   "claude-agent-acp": ["session/request_permission"],
   gemini: ["fs/read_text_file", "session/request_permission", "fs/write_text_file"],
 };
@@ -25,7 +27,19 @@ for (const [id, requests] of Object.entries(EXPECTED)) {
     assert.deepEqual(report.divergences, []);
     assert.deepEqual(report.thread, []);
     assert.equal(report.ok, true);
-    assert.equal(report.bundle.agent, id);
+    assert.equal(report.bundle.agent, bundle.agent.id);
+    assert.ok(id.startsWith(bundle.agent.id), `${id} holds ${bundle.agent.id}`);
     assert.ok(report.matched >= 4, `${report.matched} client messages matched`);
+    // a recording that advertised elicitation is replayed advertising it; capabilities added since are a note
+    const init = bundle.traffic.find((e) => e.d === "send" && e.m?.method === "initialize")!;
+    const recordedCaps = Object.keys((init.m!.params as { clientCapabilities: object }).clientCapabilities);
+    const added = /capabilities this client added since the recording/;
+    if (recordedCaps.includes("elicitation"))
+      assert.ok(!report.notes.some((n) => added.test(n)), report.notes.join("; "));
+    else
+      assert.ok(
+        report.notes.some((n) => added.test(n)),
+        report.notes.join("; "),
+      );
   });
 }

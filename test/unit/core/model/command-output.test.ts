@@ -145,3 +145,19 @@ test("codex-acp 2.6 and pi-acp: output and exit from the _meta terminal_output(_
   )!;
   assert.deepEqual([commandOutput(killed).exitCode, commandOutput(killed).signal], [undefined, "SIGTERM"]);
 });
+
+test("codex-acp 0.16: the first exec-record field with text wins (formatted_output may be empty, stdout not)", () => {
+  const call: ToolCallState = {
+    ...base,
+    toolCallId: "call_1",
+    content: [{ type: "terminal", terminalId: "call_1" }],
+    rawInput: { command: ["/bin/bash", "-lc", "echo hi"] },
+    rawOutput: { stdout: "hi\n", stderr: "", aggregated_output: "", formatted_output: "", exit_code: 0 },
+    terminalExit: { exitCode: 0, signal: null },
+  };
+  const out = commandOutput(call);
+  assert.deepEqual([out.output, out.source, out.exitCode], ["hi\n", "rawOutput", 0]);
+  // every field empty: the command printed nothing
+  const silent = commandOutput({ ...call, rawOutput: { stdout: "", stderr: "", formatted_output: "", exit_code: 0 } });
+  assert.deepEqual([silent.output, silent.source], ["", "rawOutput"]);
+});
