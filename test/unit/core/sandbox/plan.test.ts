@@ -1,0 +1,93 @@
+/** A policy resolved on this machine, the missing-tool error, and real bwrap runs (Linux with bubblewrap). */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
+import { prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
+import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
+
+const linuxBwrap = process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
+
+function layout(dir: string) {
+  const home = join(dir, "home");
+  const ws = join(dir, "ws");
+  const tmp = join(dir, "tmp");
+  for (const d of [home, ws, tmp, join(home, ".ssh")]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+  symlinkSync(home, join(ws, "home-link"));
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
+  return { home, ws, tmp, policy };
+}
+
+test("a missing bwrap is a clear error that says what to install, and no plan is made", async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { policy } = layout(dir);
+    const found = await sandboxAvailability({ env: { PATH: join(dir, "nothing") } });
+    if (process.platform !== "linux") return;
+    assert.equal(found.available, false);
+    await assert.rejects(
+      prepareSandbox(policy, { env: { PATH: join(dir, "nothing") } }),
+      (err: Error & { code?: string }) =>
+        err.code === "sandbox_unavailable" &&
+        /bubblewrap \(bwrap\) is not installed.*apt install bubblewrap/.test(err.message),
+    );
+  });
+});
+
+test("an allow-list of hosts is refused plainly (no filtering proxy yet), not run with the network open", async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { ws, home, tmp } = layout(dir);
+    const policy = buildSandboxPolicy({
+      roots: [ws],
+      agentId: "x",
+      home,
+      env: {},
+      tmpDir: tmp,
+      settings: { allowedHosts: ["api.openai.com"] },
+    });
+    await assert.rejects(prepareSandbox(policy), /not supported yet/);
+  });
+});
+
+test(
+  "resolving: the agent's state folder is created, existing paths only, real paths",
+  { skip: !linuxBwrap },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { home, ws, tmp, policy } = layout(dir);
+      const plan = await prepareSandbox(policy);
+      assert.equal(plan.tool.kind, "bwrap");
+      assert.deepEqual(plan.writable.slice(0, 3), [ws, tmp, join(home, ".codex")]);
+      assert.ok(!plan.writable.includes(join(home, ".claude.json")));
+      assert.deepEqual(plan.denyRead, [{ path: join(home, ".ssh"), dir: true }]);
+    });
+  },
+);
+
+test(
+  "hostile: inside bwrap, writes outside the roots, a secret, and a workspace symlink out all fail",
+  { skip: !linuxBwrap },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { home, ws, policy } = layout(dir);
+      const plan = await prepareSandbox(policy);
+      const script = [
+        `echo in > ${ws}/in.txt && echo wrote-in`,
+        `echo out > ${home}/outside.txt || echo refused-out`,
+        `cat ${home}/.ssh/id_ed25519 || echo refused-secret`,
+        `echo link > ${ws}/home-link/via-link.txt || echo refused-link`,
+      ].join("; ");
+      const launch = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", script] }, ws);
+      const r = spawnSync(launch.file, launch.args, { cwd: ws, encoding: "utf8" });
+      assert.match(r.stdout, /wrote-in\nrefused-out\nrefused-secret\nrefused-link/);
+      assert.doesNotMatch(r.stdout, /PRIVATE KEY/);
+      assert.match(r.stderr, /Read-only file system/);
+      assert.equal(readFileSync(join(ws, "in.txt"), "utf8"), "in\n");
+      assert.throws(() => readFileSync(join(home, "outside.txt")));
+      assert.throws(() => readFileSync(join(home, "via-link.txt")));
+    });
+  },
+);
