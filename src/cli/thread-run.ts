@@ -39,6 +39,9 @@ import { recordsToEvents } from "../core/thread/record-events";
 import { superviseSession } from "../core/watchdog/attach";
 import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import { worktreeFor } from "./worktree-start";
+import type { SandboxPlan } from "../core/sandbox/plan";
+import type { SandboxSettings } from "../core/sandbox/policy";
+import { sessionSandbox } from "../core/sandbox/session";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
@@ -82,6 +85,8 @@ export interface ThreadRunOptions {
   worktree?: boolean;
   /** A new thread works in this worktree, made by the caller (best of N makes one per candidate). */
   preparedWorktree?: { cwd: string; ref: WorktreeRef };
+  /** Run the agent in the OS sandbox with these settings (`--sandbox`); none: unsandboxed. */
+  sandbox?: SandboxSettings;
 }
 
 interface Target {
@@ -167,12 +172,29 @@ async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: Abor
   }
 }
 
+async function sandboxFor(o: ThreadRunOptions, t: Target): Promise<SandboxPlan> {
+  const plan = await sessionSandbox({
+    roots: [t.cwd],
+    agentId: t.agent.id,
+    env: { ...o.io.env, ...o.env },
+    dataHome: o.store.home,
+    settings: o.sandbox,
+  });
+  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
+  o.io.stderr.write(
+    `acp-threads run: sandboxed (${tool}): writes only in ${t.cwd}, the temp folder and the agent's own state\n`,
+  );
+  return plan;
+}
+
 async function open(
   o: ThreadRunOptions,
   t: Target,
   stop: AbortSignal,
   ledger: EditLedger,
 ): Promise<ThreadSession | undefined> {
+  // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
+  const sandbox = o.sandbox && (await sandboxFor(o, t));
   const createRuntime = () =>
     createAgentRuntime(
       {
@@ -183,6 +205,7 @@ async function open(
         permissionStoreDir: o.store.home,
         env: o.env,
         logger: o.logger,
+        sandbox,
       },
       { authMethodId: o.authMethodId, node: { runtimesDir: runtimesDirOf(o.store.home) } },
     );

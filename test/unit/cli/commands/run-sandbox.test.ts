@@ -1,0 +1,75 @@
+/**
+ * `run --sandbox` and `exec --sandbox` through the real CLI (#34): the hostile agent's escape is contained and
+ * said so; a machine without bubblewrap fails with what to install and nothing runs (no thread, no agent).
+ * The temp folder is the test's own (TMPDIR), so the home beside it is outside everything writable.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { runCli } from "../../../fixtures/cli/spawn-cli";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+
+const HOSTILE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/hostile-agent.main.js")}`;
+const skip = !(process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0);
+
+function world(dir: string) {
+  const home = join(dir, "home");
+  const ws = join(dir, "ws");
+  const data = join(dir, "data");
+  for (const d of [home, ws, data, join(dir, "tmp"), join(home, ".ssh")]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+  symlinkSync(home, join(ws, "home-link"));
+  return { home, ws, data, env: { HOME: home, TMPDIR: join(dir, "tmp") } };
+}
+
+test("run --sandbox: the hostile agent's writes outside, secret read and symlink escape fail", { skip }, () =>
+  withTmpDir("sbx-cli-", async (dir) => {
+    const w = world(dir);
+    const r = await runCli(["run", "--sandbox", "--agent", HOSTILE, "escape"], { home: w.data, cwd: w.ws, env: w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /escape: out=EROFS secret=ENOENT link=EROFS/);
+    assert.match(r.stderr, /sandboxed \(bubblewrap\): writes only in .*ws/);
+    for (const f of ["outside.txt", "via-link.txt"]) assert.equal(existsSync(join(w.home, f)), false, f);
+  }),
+);
+
+test("--sandbox without bubblewrap: the error says what to install, and nothing runs", () =>
+  withTmpDir("sbx-cli-", async (dir) => {
+    const w = world(dir);
+    // only node on PATH: no bwrap to find
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, "node"));
+    const env = { ...w.env, PATH: bin };
+    const r = await runCli(["run", "--sandbox", "--agent", HOSTILE, "escape"], { home: w.data, cwd: w.ws, env });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /cannot sandbox the agent: .*(apt install bubblewrap|no OS sandbox)/);
+    assert.equal(existsSync(join(w.home, "outside.txt")), false, "the agent never ran");
+    assert.equal(existsSync(join(w.data, "threads")) && readdirSync(join(w.data, "threads")).length > 0, false);
+    const e = await runCli(["exec", "--sandbox", "--", "sh", "-c", `touch ${w.home}/ran.txt`], {
+      home: w.data,
+      cwd: w.ws,
+      env,
+    });
+    assert.equal(e.code, 1);
+    assert.match(e.stderr, /cannot sandbox/);
+    assert.equal(existsSync(join(w.home, "ran.txt")), false, "the command never ran");
+  }));
+
+test("exec --sandbox: the workspace is writable, the home is not; --no-sandbox is the control", { skip }, () =>
+  withTmpDir("sbx-cli-", async (dir) => {
+    const w = world(dir);
+    const script = `echo in > in.txt; echo out > ${w.home}/out.txt`;
+    const r = await runCli(["exec", "--sandbox", "--", "sh", "-c", script], { home: w.data, cwd: w.ws, env: w.env });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stdout + r.stderr, /out\.txt: Read-only file system/);
+    assert.equal(existsSync(join(w.ws, "in.txt")), true);
+    assert.equal(existsSync(join(w.home, "out.txt")), false);
+    const c = await runCli(["exec", "--no-sandbox", "--", "sh", "-c", script], { home: w.data, cwd: w.ws, env: w.env });
+    assert.equal(c.code, 0, c.stderr);
+    assert.equal(existsSync(join(w.home, "out.txt")), true);
+  }),
+);
