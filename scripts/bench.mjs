@@ -24,6 +24,7 @@ const all = [
   "spawn",
   "durable",
   "redact",
+  "sandbox",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;
