@@ -4,16 +4,12 @@
 // under /var/tmp, outside the temp folder the sandbox leaves writable.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
+import { noBwrap } from "../fixtures/sandbox-world";
 import { AGENT_TIMEOUT_MS, jsonLines, PROMPT, runAgentTurn, runCli, setUp, skipUnlessInstalled } from "./harness";
 
-const noBwrap =
-  process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0
-    ? false
-    : "needs a working bubblewrap";
 const skip = skipUnlessInstalled || noBwrap;
 
 for (const id of ["codex-acp", "claude-agent-acp"] as AgentId[]) {

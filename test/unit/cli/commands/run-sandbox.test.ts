@@ -4,25 +4,21 @@
  * The temp folder is the test's own (TMPDIR), so the home beside it is outside everything writable.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { runCli } from "../../../fixtures/cli/spawn-cli";
-import { repoRoot } from "../../../fixtures/agent-env/index";
+import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 
-const HOSTILE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/hostile-agent.main.js")}`;
-const skip = !(process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0);
+const HOSTILE = [HOSTILE_AGENT.command, ...HOSTILE_AGENT.args].join(" ");
+const skip = noBwrap;
 
 function world(dir: string) {
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
+  const { home, ws, tmp } = sandboxWorld(dir);
   const data = join(dir, "data");
-  for (const d of [home, ws, data, join(dir, "tmp"), join(home, ".ssh")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
-  symlinkSync(home, join(ws, "home-link"));
-  return { home, ws, data, env: { HOME: home, TMPDIR: join(dir, "tmp") } };
+  mkdirSync(data);
+  return { home, ws, data, env: { HOME: home, TMPDIR: tmp } };
 }
 
 test("run --sandbox: the hostile agent's writes outside, secret read and symlink escape fail", { skip }, () =>

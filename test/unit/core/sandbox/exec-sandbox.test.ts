@@ -5,23 +5,21 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ExecRegistry } from "../../../../src/core/exec";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 import { pidAlive, waitForOutput, waitUntil, withRegistry } from "../exec/helpers";
 
-const skip = !(process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0);
+const skip = noBwrap;
 
 async function sandboxIn(dir: string): Promise<{ home: string; ws: string; sandbox: SandboxPlan }> {
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  for (const d of [home, ws, join(dir, "tmp"), join(home, ".ssh")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
-  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: join(dir, "tmp") });
+  const { home, ws, tmp } = sandboxWorld(dir);
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
   return { home, ws, sandbox: await prepareSandbox(policy) };
 }
 

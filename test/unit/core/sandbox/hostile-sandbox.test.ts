@@ -6,19 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
-import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 
-const FIXTURES = join(repoRoot(), "dist-test/fixtures/fake-agents");
 const BOUND = { timeout: 60_000 };
-const skip = !(process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0);
+const skip = noBwrap;
 
 interface World {
   home: string;
@@ -27,12 +26,7 @@ interface World {
 }
 
 async function world(dir: string, sandboxed: boolean): Promise<World> {
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  const tmp = join(dir, "tmp");
-  for (const d of [home, ws, tmp, join(home, ".ssh")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
-  symlinkSync(home, join(ws, "home-link"));
+  const { home, ws, tmp } = sandboxWorld(dir);
   if (!sandboxed) return { home, ws };
   const policy = buildSandboxPolicy({ roots: [ws], agentId: "hostile", home, env: {}, tmpDir: tmp });
   return { home, ws, sandbox: await prepareSandbox(policy) };
@@ -41,12 +35,7 @@ async function world(dir: string, sandboxed: boolean): Promise<World> {
 function hostile(w: World): AcpAgentRuntime {
   return createAgentRuntime(
     {
-      agent: {
-        id: "hostile",
-        displayName: "Hostile",
-        command: process.execPath,
-        args: [join(FIXTURES, "hostile-agent.main.js")],
-      },
+      agent: HOSTILE_AGENT,
       cwd: w.ws,
       env: { HOME: w.home },
       permissionPolicy: "approve-all",

@@ -1,23 +1,19 @@
 /** A policy resolved on this machine, the missing-tool error, and real bwrap runs (Linux with bubblewrap). */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
 import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
 
-const linuxBwrap = process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
+const skip = noBwrap;
 
 function layout(dir: string) {
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  const tmp = join(dir, "tmp");
-  for (const d of [home, ws, tmp, join(home, ".ssh")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
-  symlinkSync(home, join(ws, "home-link"));
+  const { home, ws, tmp } = sandboxWorld(dir);
   const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
   return { home, ws, tmp, policy };
 }
@@ -52,24 +48,20 @@ test("an allow-list of hosts is refused plainly (no filtering proxy yet), not ru
   });
 });
 
-test(
-  "resolving: the agent's state folder is created, existing paths only, real paths",
-  { skip: !linuxBwrap },
-  async () => {
-    await withTmpDir("sbx-", async (dir) => {
-      const { home, ws, tmp, policy } = layout(dir);
-      const plan = await prepareSandbox(policy);
-      assert.equal(plan.tool.kind, "bwrap");
-      assert.deepEqual(plan.writable.slice(0, 3), [ws, tmp, join(home, ".codex")]);
-      assert.ok(!plan.writable.includes(join(home, ".claude.json")));
-      assert.deepEqual(plan.denyRead, [{ path: join(home, ".ssh"), dir: true }]);
-    });
-  },
-);
+test("resolving: the agent's state folder is created, existing paths only, real paths", { skip }, async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { home, ws, tmp, policy } = layout(dir);
+    const plan = await prepareSandbox(policy);
+    assert.equal(plan.tool.kind, "bwrap");
+    assert.deepEqual(plan.writable.slice(0, 3), [ws, tmp, join(home, ".codex")]);
+    assert.ok(!plan.writable.includes(join(home, ".claude.json")));
+    assert.deepEqual(plan.denyRead, [{ path: join(home, ".ssh"), dir: true }]);
+  });
+});
 
 test(
   "hostile: inside bwrap, writes outside the roots, a secret, and a workspace symlink out all fail",
-  { skip: !linuxBwrap },
+  { skip },
   async () => {
     await withTmpDir("sbx-", async (dir) => {
       const { home, ws, policy } = layout(dir);
