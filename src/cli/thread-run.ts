@@ -23,7 +23,7 @@ import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { ElicitationAsker } from "../core/model/elicitation";
-import type { PermissionDecision } from "../core/model/events";
+import type { PermissionDecision, ToolCallState } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
 import { EditLedger } from "../core/ledger/edit-ledger";
@@ -42,6 +42,7 @@ import { worktreeFor } from "./worktree-start";
 import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/sandbox/policy";
 import { sessionSandbox } from "../core/sandbox/session";
+import { sandboxBlockedWrites } from "../core/sandbox/blocked";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
@@ -187,14 +188,31 @@ async function sandboxFor(o: ThreadRunOptions, t: Target): Promise<SandboxPlan> 
   return plan;
 }
 
+/** Notes each write the sandbox refused, once, from a finished tool call's output (see sandbox/blocked.ts). */
+function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState) => void {
+  const noted = new Set<string>();
+  return (call) => {
+    if (call.status !== "completed" && call.status !== "failed") return;
+    const text = [
+      call.terminalOutput ?? "",
+      ...call.content.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")),
+      call.rawOutput === undefined ? "" : JSON.stringify(call.rawOutput),
+    ].join("\n");
+    for (const path of sandboxBlockedWrites(text, plan.writable)) {
+      if (noted.has(path)) continue;
+      noted.add(path);
+      io.stderr.write(`acp-threads run: blocked by the sandbox: write ${path}\n`);
+    }
+  };
+}
+
 async function open(
   o: ThreadRunOptions,
   t: Target,
   stop: AbortSignal,
   ledger: EditLedger,
+  sandbox: SandboxPlan | undefined,
 ): Promise<ThreadSession | undefined> {
-  // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
-  const sandbox = o.sandbox && (await sandboxFor(o, t));
   const createRuntime = () =>
     createAgentRuntime(
       {
@@ -302,7 +320,9 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     if (made) summary.worktree = made;
     // a review file is read and checked against the thread's folder before any agent starts
     const review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
-    session = await open(o, t, stop.signal, ledger);
+    // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
+    const sandbox = o.sandbox && (await sandboxFor(o, t));
+    session = await open(o, t, stop.signal, ledger, sandbox);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
@@ -318,8 +338,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     let turn = 0;
     const toolIds = new Set<string>();
     const denied: PermissionDecision[] = [];
+    const blocked = sandbox && sandboxNotes(o.io, sandbox);
     s.onEvent((e) => {
       o.output.event(e, turn);
+      if (blocked && e.type === "tool_call") blocked(e.toolCall);
       if (e.type === "tool_call") toolIds.add(e.toolCall.toolCallId);
       if (e.type === "permission") {
         summary.permissions.push(e.decision);

@@ -32,6 +32,19 @@ test("run --sandbox: the hostile agent's writes outside, secret read and symlink
   }),
 );
 
+test("run --sandbox notes each write the sandbox refused, read from the tool's output", { skip }, () =>
+  withTmpDir("sbx-cli-", async (dir) => {
+    const w = world(dir);
+    const prompt = `shell echo in > ${w.ws}/in.txt; echo x > ${w.home}/out.txt; echo y > ${w.home}/out.txt`;
+    const r = await runCli(["run", "--sandbox", "--agent", HOSTILE, prompt], { home: w.data, cwd: w.ws, env: w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /shell done/);
+    const notes = r.stderr.split("\n").filter((l) => l.includes("blocked by the sandbox"));
+    assert.deepEqual(notes, [`acp-threads run: blocked by the sandbox: write ${w.home}/out.txt`]);
+    assert.equal(existsSync(join(w.ws, "in.txt")), true);
+  }),
+);
+
 test("--sandbox without bubblewrap: the error says what to install, and nothing runs", () =>
   withTmpDir("sbx-cli-", async (dir) => {
     const w = world(dir);

@@ -6,6 +6,7 @@ import { agentStateFolders } from "../../../../src/core/sandbox/agent-state";
 import { bwrapArgs } from "../../../../src/core/sandbox/bwrap";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { seatbeltProfile } from "../../../../src/core/sandbox/seatbelt";
+import { sandboxBlockedWrites } from "../../../../src/core/sandbox/blocked";
 
 const linux = platformOf("linux");
 const base = { home: "/home/u", env: {}, tmpDir: "/tmp", platform: linux };
@@ -93,4 +94,15 @@ test("Seatbelt: writes denied but below the writable paths, denied paths last, s
   assert.ok(deny > profile.indexOf("(allow file-write*"), "the denial comes last, so it wins");
   assert.ok(profile.indexOf('(subpath "/Users/u/.ssh")') > deny);
   assert.ok(profile.indexOf('(literal "/Users/u/.netrc")') > deny);
+});
+
+test("refused writes are read from what tools print (bwrap reports none), outside the writable paths only", () => {
+  const text = [
+    "sh: 1: cannot create /home/u/out.txt: Read-only file system",
+    "touch: cannot touch '/etc/x': Read-only file system",
+    "Error: EROFS: read-only file system, open '/home/u/.bashrc'",
+    "/ws/ok.txt: Read-only file system",
+  ].join("\n");
+  assert.deepEqual(sandboxBlockedWrites(text, ["/ws"]), ["/home/u/out.txt", "/etc/x", "/home/u/.bashrc"]);
+  assert.deepEqual(sandboxBlockedWrites("all good", ["/ws"]), []);
 });
