@@ -56,6 +56,12 @@ export interface SandboxPolicyInput {
 
 /** Secrets below the home folder that no agent needs to read. */
 export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker/config.json", ".kube"];
+/**
+ * Sockets that hand out the user's powers without reading a file: the ssh agent signs with the user's keys, the
+ * docker daemon is root. A read-only mount does not stop `connect()`, so they are hidden like secrets.
+ */
+export const POWER_SOCKETS = ["/run/docker.sock", "/var/run/docker.sock"];
+
 /** The data home's folders and files that hold threads' contents (an agent sees only its own session). */
 export const DATA_HOME_PRIVATE = [
   "threads",
@@ -94,6 +100,8 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   ];
   const denyRead = [
     ...HOME_SECRETS.map((s) => p.path.join(input.home, s)),
+    ...(input.env.SSH_AUTH_SOCK ? [input.env.SSH_AUTH_SOCK] : []),
+    ...POWER_SOCKETS,
     ...(input.dataHome ? DATA_HOME_PRIVATE.map((s) => p.path.join(input.dataHome!, s)) : []),
     ...(settings.denyRead ?? []).map(at),
   ];

@@ -82,3 +82,21 @@ test("exec --sandbox: the workspace is writable, the home is not; --no-sandbox i
     assert.equal(existsSync(join(w.home, "out.txt")), true);
   }),
 );
+
+test("doctor's last row says whether the sandbox works here, and what to install when not", () =>
+  withTmpDir("sbx-cli-", async (dir) => {
+    const w = world(dir);
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, "node"));
+    const without = await runCli(["doctor", "--no-probe"], { home: w.data, cwd: w.ws, env: { ...w.env, PATH: bin } });
+    assert.equal(without.code, 0, without.stderr);
+    if (process.platform === "linux")
+      assert.match(
+        without.stdout.trim().split("\n").at(-1)!,
+        /^sandbox +missing +bubblewrap \(bwrap\) is not installed: install/,
+      );
+    if (skip) return;
+    const withIt = await runCli(["doctor", "--no-probe"], { home: w.data, cwd: w.ws, env: w.env });
+    assert.match(withIt.stdout.trim().split("\n").at(-1)!, /^sandbox +ok +bubblewrap \(\/.*bwrap\)/);
+  }));

@@ -1,7 +1,10 @@
 /** A policy resolved on this machine, the missing-tool error, and real bwrap runs (Linux with bubblewrap). */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { once } from "node:events";
+import { promisify } from "node:util";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
@@ -11,6 +14,7 @@ import { prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/pl
 import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
 
 const skip = noBwrap;
+const run = promisify(execFile);
 
 function layout(dir: string) {
   const { home, ws, tmp } = sandboxWorld(dir);
@@ -80,6 +84,38 @@ test(
       assert.equal(readFileSync(join(ws, "in.txt"), "utf8"), "in\n");
       assert.throws(() => readFileSync(join(home, "outside.txt")));
       assert.throws(() => readFileSync(join(home, "via-link.txt")));
+    });
+  },
+);
+
+test(
+  "hostile: the ssh agent's socket cannot be reached from inside (a read-only mount does not stop connect)",
+  { skip },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      const sock = join(dir, "agent.sock");
+      const server = createServer((c) => c.end("signed")).listen(sock);
+      await once(server, "listening");
+      try {
+        const policy = buildSandboxPolicy({
+          roots: [ws],
+          agentId: "x",
+          home,
+          env: { SSH_AUTH_SOCK: sock },
+          tmpDir: tmp,
+        });
+        const plan = await prepareSandbox(policy);
+        const probe = `require("net").connect(${JSON.stringify(sock)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log(e.code))`;
+        const launch = sandboxedLaunch(plan, { file: process.execPath, args: ["-e", probe] }, ws);
+        // async: the server answers from this process's loop
+        const r = await run(launch.file, launch.args, { cwd: ws });
+        assert.match(r.stdout, /^(ECONNREFUSED|ENOENT|ENOTSOCK)/, r.stderr);
+        const control = await run(process.execPath, ["-e", probe], {});
+        assert.equal(control.stdout.trim(), "signed", "unsandboxed, the socket answers");
+      } finally {
+        server.close();
+      }
     });
   },
 );

@@ -28,6 +28,14 @@ test("the policy: roots and temp writable, the agent's state folders, secrets an
     assert.ok(policy.denyRead.includes(`/home/u/${secret}`), secret);
   }
   assert.ok(policy.denyRead.includes("/home/u/.acp-threads/threads"));
+  assert.ok(policy.denyRead.includes("/run/docker.sock"));
+  const ssh = buildSandboxPolicy({
+    ...base,
+    env: { SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1" },
+    roots: ["/ws"],
+    agentId: "x",
+  });
+  assert.ok(ssh.denyRead.includes("/tmp/ssh-x/agent.1"), "the ssh agent signs with the user's keys");
   assert.equal(policy.network, "all");
 });
 
