@@ -1,10 +1,14 @@
 /**
  * `--sandbox`, `--no-sandbox`, `--sandbox-hosts`, `--sandbox-deny-read` (#34), shared by `run` and `exec`: what
  * was asked, the default for unattended runs (best of N, worktrees: sandboxed where the machine can), and the
- * user's settings for the policy. The sandbox itself is core/sandbox.
+ * user's settings for the policy; a run's sandbox prepared and told on stderr, and the writes it refused noted.
+ * The sandbox itself is core/sandbox.
  */
+import type { ToolCallState } from "../core/model/events";
+import { sandboxBlockedWrites } from "../core/sandbox/blocked";
+import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/sandbox/policy";
-import { sandboxWanted } from "../core/sandbox/session";
+import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { AcpThreadsError } from "../core/errors";
 import type { CliIO } from "./io";
 
@@ -48,4 +52,42 @@ export async function sandboxFromFlags(
   );
   if (wanted.why) io.stderr.write(`acp-threads ${name}: ${wanted.why}\n`);
   return wanted.on ? { allowedHosts: hosts, denyRead } : undefined;
+}
+
+/** A `run`'s sandbox (none when not asked), prepared before its thread opens: a machine that cannot sandbox fails here. */
+export async function runSandbox(
+  run: { io: CliIO; sandbox?: SandboxSettings; env: Record<string, string>; store: { home: string } },
+  target: { cwd: string; agent: { id: string } },
+): Promise<SandboxPlan | undefined> {
+  if (!run.sandbox) return undefined;
+  const plan = await sessionSandbox({
+    roots: [target.cwd],
+    agentId: target.agent.id,
+    env: { ...run.io.env, ...run.env },
+    dataHome: run.store.home,
+    settings: run.sandbox,
+  });
+  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
+  run.io.stderr.write(
+    `acp-threads run: sandboxed (${tool}): writes only in ${target.cwd}, the temp folder and the agent's own state\n`,
+  );
+  return plan;
+}
+
+/** Notes each write the sandbox refused, once, from a finished tool call's output (see sandbox/blocked.ts). */
+export function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState) => void {
+  const noted = new Set<string>();
+  return (call) => {
+    if (call.status !== "completed" && call.status !== "failed") return;
+    const text = [
+      call.terminalOutput ?? "",
+      ...call.content.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")),
+      call.rawOutput === undefined ? "" : JSON.stringify(call.rawOutput),
+    ].join("\n");
+    for (const path of sandboxBlockedWrites(text, plan.writable)) {
+      if (noted.has(path)) continue;
+      noted.add(path);
+      io.stderr.write(`acp-threads run: blocked by the sandbox: write ${path}\n`);
+    }
+  };
 }

@@ -23,7 +23,7 @@ import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { ElicitationAsker } from "../core/model/elicitation";
-import type { PermissionDecision, ToolCallState } from "../core/model/events";
+import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
 import { EditLedger } from "../core/ledger/edit-ledger";
@@ -41,8 +41,7 @@ import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import { worktreeFor } from "./worktree-start";
 import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/sandbox/policy";
-import { sessionSandbox } from "../core/sandbox/session";
-import { sandboxBlockedWrites } from "../core/sandbox/blocked";
+import { runSandbox, sandboxNotes } from "./sandbox-flags";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
@@ -173,39 +172,6 @@ async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: Abor
   }
 }
 
-async function sandboxFor(o: ThreadRunOptions, t: Target): Promise<SandboxPlan> {
-  const plan = await sessionSandbox({
-    roots: [t.cwd],
-    agentId: t.agent.id,
-    env: { ...o.io.env, ...o.env },
-    dataHome: o.store.home,
-    settings: o.sandbox,
-  });
-  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
-  o.io.stderr.write(
-    `acp-threads run: sandboxed (${tool}): writes only in ${t.cwd}, the temp folder and the agent's own state\n`,
-  );
-  return plan;
-}
-
-/** Notes each write the sandbox refused, once, from a finished tool call's output (see sandbox/blocked.ts). */
-function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState) => void {
-  const noted = new Set<string>();
-  return (call) => {
-    if (call.status !== "completed" && call.status !== "failed") return;
-    const text = [
-      call.terminalOutput ?? "",
-      ...call.content.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")),
-      call.rawOutput === undefined ? "" : JSON.stringify(call.rawOutput),
-    ].join("\n");
-    for (const path of sandboxBlockedWrites(text, plan.writable)) {
-      if (noted.has(path)) continue;
-      noted.add(path);
-      io.stderr.write(`acp-threads run: blocked by the sandbox: write ${path}\n`);
-    }
-  };
-}
-
 async function open(
   o: ThreadRunOptions,
   t: Target,
@@ -321,7 +287,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     // a review file is read and checked against the thread's folder before any agent starts
     const review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
     // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
-    const sandbox = o.sandbox && (await sandboxFor(o, t));
+    const sandbox = await runSandbox(o, t);
     session = await open(o, t, stop.signal, ledger, sandbox);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
