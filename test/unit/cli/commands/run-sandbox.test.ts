@@ -14,6 +14,14 @@ import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-
 const HOSTILE = [HOSTILE_AGENT.command, ...HOSTILE_AGENT.args].join(" ");
 const skip = noBwrap;
 
+/** A PATH with node alone on it: no bwrap to find. */
+function nodeOnly(dir: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, "node"));
+  return bin;
+}
+
 function world(dir: string) {
   const { home, ws, tmp } = sandboxWorld(dir);
   const data = join(dir, "data");
@@ -48,11 +56,7 @@ test("run --sandbox notes each write the sandbox refused, read from the tool's o
 test("--sandbox without bubblewrap: the error says what to install, and nothing runs", () =>
   withTmpDir("sbx-cli-", async (dir) => {
     const w = world(dir);
-    // only node on PATH: no bwrap to find
-    const bin = join(dir, "bin");
-    mkdirSync(bin);
-    symlinkSync(process.execPath, join(bin, "node"));
-    const env = { ...w.env, PATH: bin };
+    const env = { ...w.env, PATH: nodeOnly(dir) };
     const r = await runCli(["run", "--sandbox", "--agent", HOSTILE, "escape"], { home: w.data, cwd: w.ws, env });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /cannot sandbox the agent: .*(apt install bubblewrap|no OS sandbox)/);
@@ -86,10 +90,11 @@ test("exec --sandbox: the workspace is writable, the home is not; --no-sandbox i
 test("doctor's last row says whether the sandbox works here, and what to install when not", () =>
   withTmpDir("sbx-cli-", async (dir) => {
     const w = world(dir);
-    const bin = join(dir, "bin");
-    mkdirSync(bin);
-    symlinkSync(process.execPath, join(bin, "node"));
-    const without = await runCli(["doctor", "--no-probe"], { home: w.data, cwd: w.ws, env: { ...w.env, PATH: bin } });
+    const without = await runCli(["doctor", "--no-probe"], {
+      home: w.data,
+      cwd: w.ws,
+      env: { ...w.env, PATH: nodeOnly(dir) },
+    });
     assert.equal(without.code, 0, without.stderr);
     if (process.platform === "linux")
       assert.match(
