@@ -25,6 +25,7 @@ const all = [
   "durable",
   "redact",
   "permissions",
+  "sandbox",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

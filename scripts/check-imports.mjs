@@ -28,6 +28,7 @@ const ts = createRequire(path.join(repo, "package.json"))("typescript");
 /** Core stages in data-flow order; a stage may import only stages with a lower rank (and the shared leaves). */
 export const CORE_STAGES = {
   runtime: 0,
+  sandbox: 0,
   acp: 1,
   thread: 2,
   store: 3,

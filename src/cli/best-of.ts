@@ -30,6 +30,7 @@ import type { RunSummary, TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { writeJson } from "./threads/common";
 import { compareTable, describeCheck } from "./worktrees/compare";
+import type { SandboxSettings } from "../core/sandbox/policy";
 
 export interface BestOfCliOptions {
   io: CliIO;
@@ -51,6 +52,8 @@ export interface BestOfCliOptions {
   stallMs: number;
   retry: RetryMode | "off";
   json: boolean;
+  /** Every candidate's agent runs in the OS sandbox with these settings; none: unsandboxed. */
+  sandbox?: SandboxSettings;
 }
 
 /** Writes each line to `out` with `prefix` in front (a candidate's notes among the others'). */
@@ -164,6 +167,7 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
             agent: spec.agentId,
             cwd: o.cwd,
             preparedWorktree: { cwd: made.cwd, ref: made.ref },
+            sandbox: o.sandbox,
             permission: o.permission,
             elicitor: cliElicitor(elicitation, { stdin: io.stdin, stderr, interactive: false }),
             env: o.env,

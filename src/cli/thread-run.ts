@@ -39,6 +39,9 @@ import { recordsToEvents } from "../core/thread/record-events";
 import { superviseSession } from "../core/watchdog/attach";
 import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import { worktreeFor } from "./worktree-start";
+import type { SandboxPlan } from "../core/sandbox/plan";
+import type { SandboxSettings } from "../core/sandbox/policy";
+import { runSandbox, sandboxNotes } from "./sandbox-flags";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
@@ -82,6 +85,8 @@ export interface ThreadRunOptions {
   worktree?: boolean;
   /** A new thread works in this worktree, made by the caller (best of N makes one per candidate). */
   preparedWorktree?: { cwd: string; ref: WorktreeRef };
+  /** Run the agent in the OS sandbox with these settings (`--sandbox`); none: unsandboxed. */
+  sandbox?: SandboxSettings;
 }
 
 interface Target {
@@ -174,6 +179,7 @@ async function open(
   t: Target,
   stop: AbortSignal,
   ledger: EditLedger,
+  sandbox: SandboxPlan | undefined,
 ): Promise<ThreadSession | undefined> {
   const createRuntime = () =>
     createAgentRuntime(
@@ -185,6 +191,7 @@ async function open(
         permissionStoreDir: o.store.home,
         env: o.env,
         logger: o.logger,
+        sandbox,
       },
       { authMethodId: o.authMethodId, node: { runtimesDir: runtimesDirOf(o.store.home) } },
     );
@@ -281,7 +288,9 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     if (made) summary.worktree = made;
     // a review file is read and checked against the thread's folder before any agent starts
     const review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
-    session = await open(o, t, stop.signal, ledger);
+    // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
+    const sandbox = await runSandbox(o, t);
+    session = await open(o, t, stop.signal, ledger, sandbox);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
@@ -297,8 +306,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     let turn = 0;
     const toolIds = new Set<string>();
     const denied: PermissionDecision[] = [];
+    const blocked = sandbox && sandboxNotes(o.io, sandbox);
     s.onEvent((e) => {
       o.output.event(e, turn);
+      if (blocked && e.type === "tool_call") blocked(e.toolCall);
       if (e.type === "tool_call") toolIds.add(e.toolCall.toolCallId);
       if (e.type === "permission") {
         summary.permissions.push(e.decision);

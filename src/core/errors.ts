@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "untrusted_workspace",
   /** Another process holds the file's lock (`details.holder`: pid, host, label, since). */
   "locked",
+  /** `--sandbox` was asked for and this machine cannot sandbox (the message says what to install). */
+  "sandbox_unavailable",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,7 +1,8 @@
 /**
  * `acp-threads doctor [--no-probe] [--format json]`: which agent presets are installed, where, which version,
  * which Node runs them, and what each advertises in `initialize` (one probe per agent, in parallel; a probe that
- * fails is reported on its agent and never fails the command).
+ * fails is reported on its agent and never fails the command), and whether `--sandbox` works here (the text
+ * output's last row; the JSON stays the agents' array).
  */
 import { doctor } from "../../core/acp/agent-doctor";
 import { probeLines } from "../../core/acp/agent-probe";
@@ -10,6 +11,7 @@ import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
+import { describeAvailability, sandboxAvailability } from "../../core/sandbox/tool";
 
 export const main = command(
   {
@@ -42,7 +44,7 @@ export const main = command(
       io.stdout.write(JSON.stringify(entries) + "\n");
       return EXIT.ok;
     }
-    const width = Math.max(...entries.map((e) => e.id.length));
+    const width = Math.max("sandbox".length, ...entries.map((e) => e.id.length));
     const pad = "".padEnd(width);
     for (const e of entries) {
       const state = e.available
@@ -54,6 +56,9 @@ export const main = command(
       if (e.node) io.stdout.write(`${pad}  node     ${e.node.version} (${e.node.source}: ${e.node.path})\n`);
       for (const line of e.probe ? probeLines(e.probe) : []) io.stdout.write(`${pad}  ${line}\n`);
     }
+    const sandbox = await sandboxAvailability({ env: io.env });
+    const state = sandbox.available ? "ok     " : "missing";
+    io.stdout.write(`${"sandbox".padEnd(width)}  ${state}  ${describeAvailability(sandbox)}\n`);
     return EXIT.ok;
   },
 );

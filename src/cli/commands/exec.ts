@@ -17,6 +17,9 @@ import { command, type CommandContext } from "../command";
 import type { WorktreeRef } from "../../core/model/records";
 import { parseWorktreeRef, worktreeFor } from "../worktree-start";
 import { background } from "../../core/util/unexpected";
+import { commandName } from "../../core/acp/command-name";
+import { sessionSandbox } from "../../core/sandbox/session";
+import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
 
 const SPEC = {
   name: "exec",
@@ -33,6 +36,7 @@ const SPEC = {
     background: { type: "boolean", help: "print the run id and return; a detached supervisor owns the run" },
     format: { type: "enum", values: ["text", "json"], default: "text", help: "json: output and exit as JSON lines" },
     "permission-mode": { type: "enum", values: CLAUDE_PERMISSION_MODES, help: "claude's --permission-mode" },
+    ...SANDBOX_FLAGS,
     // internal: this process is the background supervisor of that run
     "run-id": { type: "string", hidden: true, help: "" },
     // internal: the worktree the launcher made for the background supervisor's run
@@ -56,9 +60,24 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     let worktree: WorktreeRef | undefined;
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(io, cwd, "exec"));
+    // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
+    const settings = await sandboxFromFlags(io, "exec", flags, flags.worktree === true || worktree !== undefined);
+    const sandbox =
+      settings &&
+      (await sessionSandbox({
+        roots: [cwd],
+        agentId: expanded.presetId ?? commandName(expanded.command),
+        env: io.env,
+        dataHome: resolveHome(io.env),
+        settings,
+      }));
     registry = openRegistry(io, !flags.background, ledger);
     if (flags.background) {
-      const id = await launchBackground(io, registry, supervisorArgs(flags, cwd, args, worktree));
+      const id = await launchBackground(
+        io,
+        registry,
+        supervisorArgs(flags, cwd, args, worktree, settings !== undefined),
+      );
       io.stdout.write(flags.format === "json" ? JSON.stringify({ id }) + "\n" : `${id}\n`);
       return EXIT.ok;
     }
@@ -77,6 +96,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
       closeStdin: supervised || expanded.closeStdin,
       id: flags["run-id"],
       ...(worktree ? { worktree } : {}),
+      sandbox,
     });
     return await runForeground(io, run, supervised, flags.format);
   } finally {
@@ -103,8 +123,16 @@ async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, forma
 }
 
 /** The options the background supervisor needs to start the same run (cwd already resolved). */
-function supervisorArgs(flags: Flags, cwd: string, cmd: string[], worktree?: WorktreeRef): string[] {
-  const args = ["--cwd", cwd];
+function supervisorArgs(
+  flags: Flags,
+  cwd: string,
+  cmd: string[],
+  worktree: WorktreeRef | undefined,
+  sandboxed: boolean,
+): string[] {
+  const args = ["--cwd", cwd, sandboxed ? "--sandbox" : "--no-sandbox"];
+  for (const host of flags["sandbox-hosts"] ?? []) args.push(`--sandbox-hosts=${host}`);
+  for (const path of flags["sandbox-deny-read"] ?? []) args.push(`--sandbox-deny-read=${path}`);
   if (worktree) args.push(`--worktree-ref=${JSON.stringify(worktree)}`);
   if (flags.pty !== undefined) args.push(flags.pty ? "--pty" : "--no-pty");
   if (flags.timeout !== undefined) args.push(`--timeout=${flags.timeout}`);

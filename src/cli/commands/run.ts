@@ -27,6 +27,7 @@ import { expandCandidates } from "../../core/worktree/candidates";
 import { runBestOfCli } from "../best-of";
 import type { FlagValues } from "../flags";
 import type { CliIO } from "../io";
+import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
 
 const SPEC = {
   name: "run",
@@ -143,6 +144,7 @@ const SPEC = {
       default: "offer",
       help: "watchdog: offer (report the next step), auto (cancel → continue → restart by itself), off",
     },
+    ...SANDBOX_FLAGS,
     "protocol-log": { type: "string", arg: "FILE", help: "write the raw JSON-RPC traffic and stderr to FILE" },
     verbose: { type: "boolean", help: "log engine diagnostics to stderr" },
   },
@@ -183,6 +185,7 @@ export const main = command(
     const logger = stderrLogger(flags.verbose ? "debug" : "warn");
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
     const traffic = new ProtocolLog();
+    const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true);
     const summary = await runOnThread({
       io,
       store: new ThreadStore(layout.home, { logger }),
@@ -209,6 +212,7 @@ export const main = command(
       stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
       retry: flags.retry,
       onTraffic: (e) => traffic.add(e.direction, e.text),
+      sandbox,
     });
     if (summary.error) io.stderr.write(`acp-threads run: ${summary.error}\n`);
     output.summary(summary);
@@ -276,5 +280,6 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
     stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
     retry: flags.retry,
     json: flags.format === "json",
+    sandbox: await sandboxFromFlags(io, "run", flags, true),
   });
 }

@@ -92,6 +92,7 @@ class Runtime implements AcpAgentRuntime {
       terminalHost: opts.terminalHost,
       logger,
       terminalEnv: { ...baseEnv, ...opts.env },
+      sandbox: opts.sandbox,
       session: (id) => this.#session(id),
       emit: (id, event) => {
         const session = this.#session(id);
@@ -112,7 +113,8 @@ class Runtime implements AcpAgentRuntime {
     this.#terminals = new TerminalManager(this.#ctx, { noPty: engine.noPty });
     const { node, launcher } = engine;
     this.#transport =
-      engine.transport ?? processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node, launcher });
+      engine.transport ??
+      processTransport(opts.agent, { cwd: opts.cwd, env: opts.env, baseEnv, node, launcher, sandbox: opts.sandbox });
     this.#turns = new TurnRunner({
       spec: opts.agent,
       cwd: opts.cwd,

@@ -9,6 +9,7 @@ import type { AgentSpec, PermissionPolicy } from "../model/agent";
 import type { RuntimeEvent } from "../model/events";
 import type { ElicitationAsker } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+import type { SandboxPlan } from "../sandbox/plan";
 
 export interface RuntimeOptions {
   agent: AgentSpec;
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Extra env for this run on top of the agent spec's env. */
   env?: Record<string, string>;
+  /** Run the agent and the terminals it asks for inside this OS sandbox (sandbox/plan.ts); none = unsandboxed. */
+  sandbox?: SandboxPlan;
 }
 
 export interface SessionRequest {

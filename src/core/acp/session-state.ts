@@ -13,6 +13,7 @@ import { ToolCallTracker } from "./normalize";
 import type { PathGuard } from "./path-guard";
 import type { FileWrite } from "./runtime";
 import type { PermissionStore } from "./permission-store";
+import type { SandboxPlan } from "../sandbox/plan";
 
 export class SessionState {
   readonly tools = new ToolCallTracker();
@@ -70,6 +71,8 @@ export interface EngineContext {
   readonly logger: Logger;
   /** Env for terminals the agent starts (process env + run env; never the agent's own secrets). */
   readonly terminalEnv: NodeJS.ProcessEnv;
+  /** The session's OS sandbox: terminals the agent asks for run inside it too. */
+  readonly sandbox?: SandboxPlan;
   /** The session, created on first use for an id we did not open (agents may be ahead of us). */
   session(sessionId: string): SessionState;
   /** Emits an event for a session, in order with its `session/update`s. */

@@ -16,6 +16,7 @@ import { HOST_PLATFORM } from "../platform/host";
 import { directLauncher, type Launcher } from "../platform/launcher";
 import { signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
+import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
 import { background } from "../util/unexpected";
@@ -55,6 +56,8 @@ export interface SpawnAgentOptions {
   log?: ProtocolLog;
   /** Who forks the agent (default: this process; the extension host passes the spawner's). */
   launcher?: Launcher;
+  /** Run the agent, and everything it starts, inside this OS sandbox (#34). */
+  sandbox?: SandboxPlan;
 }
 
 /** Sends `signal` to the process group led by `pid`, falling back to the pid itself (Windows: its tree). */
@@ -67,7 +70,8 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
     throw new AcpThreadsError("agent_not_found", `agent command must be an absolute path, got '${spec.command}'`);
   }
   const env = childEnv(HOST_PLATFORM, opts.cwd, opts.baseEnv ?? process.env, spec.env, opts.env);
-  const launch = launchProgram(spec.command, spec.args, { env });
+  const program = launchProgram(spec.command, spec.args, { env });
+  const launch = opts.sandbox ? sandboxedLaunch(opts.sandbox, program, opts.cwd) : program;
   const child = (opts.launcher ?? directLauncher).launch({
     file: launch.file,
     args: launch.args,

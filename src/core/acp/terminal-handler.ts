@@ -59,7 +59,14 @@ export class TerminalManager {
     if (from === "agent") await gateTerminal(this.ctx, session, params, cwd);
     const env: NodeJS.ProcessEnv = { ...this.ctx.terminalEnv };
     for (const v of params.env ?? []) env[v.name] = v.value;
-    const proc = startTerminalProcess({ command: params.command, args: params.args, cwd, env, noPty: this.opts.noPty });
+    const proc = startTerminalProcess({
+      command: params.command,
+      args: params.args,
+      cwd,
+      env,
+      noPty: this.opts.noPty,
+      sandbox: this.ctx.sandbox,
+    });
     const output = new OutputBuffer(params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT);
     const onOutput = new Emitter<string>();
     const onExit = new Emitter<TerminalExit>();

@@ -11,6 +11,7 @@ import { terminalLauncher } from "../platform/launcher";
 import { background } from "../util/unexpected";
 import { withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, shellLine, type Launch } from "../platform/shell";
+import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { killGroup } from "./spawn";
 
 export interface TerminalExit {
@@ -37,17 +38,24 @@ export interface StartTerminalOptions {
   env: NodeJS.ProcessEnv;
   /** Force the plain child-process backend (tests, hosts that render output themselves). */
   noPty?: boolean;
+  /** Run inside the session's OS sandbox. */
+  sandbox?: SandboxPlan;
 }
 
 const SIGNAL_NAMES = new Map<number, string>(
   Object.entries(constants.signals).map(([name, num]) => [num as number, name]),
 );
 
-function launchOf(opts: StartTerminalOptions): Launch {
+function programOf(opts: StartTerminalOptions): Launch {
   if (!opts.args?.length) return shellLine(opts.command);
   // Not found: spawn it as given and let the error reach the agent as the terminal's output.
   const file = findExecutable(opts.command, { cwd: opts.cwd, env: opts.env }) ?? opts.command;
   return launchProgram(file, opts.args, { env: opts.env });
+}
+
+function launchOf(opts: StartTerminalOptions): Launch {
+  const program = programOf(opts);
+  return opts.sandbox ? sandboxedLaunch(opts.sandbox, program, opts.cwd) : program;
 }
 
 export function startTerminalProcess(opts: StartTerminalOptions): TerminalProcess {

@@ -8,6 +8,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import type { AgentSpec } from "../model/agent";
 import { mergeEnv } from "../platform/env";
 import type { Launcher } from "../platform/launcher";
+import type { SandboxPlan } from "../sandbox/plan";
 import { HOST_PLATFORM } from "../platform/host";
 import { nodeLaunch } from "../runtime/node-launch";
 import type { NodeRuntimeOptions } from "../runtime/node-select";
@@ -49,6 +50,7 @@ export function processTransport(
     baseEnv?: NodeJS.ProcessEnv;
     node?: NodeRuntimeOptions;
     launcher?: Launcher;
+    sandbox?: SandboxPlan;
   },
 ): AgentTransport {
   const { node, ...spawnOpts } = opts;

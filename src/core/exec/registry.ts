@@ -153,6 +153,7 @@ export class ExecRegistry implements Disposable {
       presetId: options.presetId,
       cwd: options.cwd,
       ...(options.worktree ? { worktree: options.worktree } : {}),
+      ...(options.sandbox ? { sandboxed: true } : {}),
       pty: proc.pty,
       cols: proc.pty ? options.cols : undefined,
       rows: proc.pty ? options.rows : undefined,

@@ -13,6 +13,7 @@ import type { Readable, Writable } from "node:stream";
 import { terminalLauncher, type LaunchExit, type Launched } from "../platform/launcher";
 import { withPty, withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
+import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { background } from "../util/unexpected";
 import { signalName } from "./proc";
 import { DEFAULT_PTY_COLS, DEFAULT_PTY_ROWS } from "./types";
@@ -45,6 +46,8 @@ export interface SpawnOptions {
   cols?: number;
   rows?: number;
   closeStdin?: boolean;
+  /** Run inside this OS sandbox (#34). */
+  sandbox?: SandboxPlan;
 }
 
 /** How long to wait for the pipes to drain after the process exited (a daemon may hold them open forever). */
@@ -70,9 +73,10 @@ function programFor(options: SpawnOptions): Launch {
   } catch {
     throw new AcpThreadsError("usage", `working directory does not exist: ${options.cwd}`);
   }
-  return launchProgram(resolveCommand(options.command, options.env, options.cwd), options.args, {
+  const program = launchProgram(resolveCommand(options.command, options.env, options.cwd), options.args, {
     env: options.env,
   });
+  return options.sandbox ? sandboxedLaunch(options.sandbox, program, options.cwd) : program;
 }
 
 /** Starts the process from this thread (node-pty's forkpty or child_process): the CLI. */

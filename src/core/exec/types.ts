@@ -1,5 +1,6 @@
 /** Plain types and limits of exec mode, shared by the registry, the on-disk state and the CLI. */
 import type { WorktreeRef } from "../model/records";
+import type { SandboxPlan } from "../sandbox/plan";
 
 /** Where a CLI leaves its own transcript (see transcript-finder.ts). */
 export type TranscriptKind = "codex" | "claude" | "gemini";
@@ -34,6 +35,8 @@ export interface RunState {
   cwd: string;
   /** The git worktree the run works in (`exec --worktree`, #25). */
   worktree?: WorktreeRef;
+  /** The run was started inside the OS sandbox (`exec --sandbox`, #34). */
+  sandboxed?: boolean;
   pty: boolean;
   cols?: number;
   rows?: number;
@@ -108,6 +111,8 @@ export interface ExecStartOptions {
   id?: string;
   /** The git worktree `cwd` is in, recorded in the run's state and its thread's metadata. */
   worktree?: WorktreeRef;
+  /** Run inside this OS sandbox (sandbox/plan.ts); recorded as `sandboxed` in its state. */
+  sandbox?: SandboxPlan;
 }
 
 /** One output chunk as it arrives, for live mirrors (a Pseudoterminal, the CLI's foreground stream). */

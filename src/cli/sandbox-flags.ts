@@ -1,0 +1,93 @@
+/**
+ * `--sandbox`, `--no-sandbox`, `--sandbox-hosts`, `--sandbox-deny-read` (#34), shared by `run` and `exec`: what
+ * was asked, the default for unattended runs (best of N, worktrees: sandboxed where the machine can), and the
+ * user's settings for the policy; a run's sandbox prepared and told on stderr, and the writes it refused noted.
+ * The sandbox itself is core/sandbox.
+ */
+import type { ToolCallState } from "../core/model/events";
+import { sandboxBlockedWrites } from "../core/sandbox/blocked";
+import type { SandboxPlan } from "../core/sandbox/plan";
+import type { SandboxSettings } from "../core/sandbox/policy";
+import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
+import { AcpThreadsError } from "../core/errors";
+import type { CliIO } from "./io";
+
+export const SANDBOX_FLAGS = {
+  sandbox: {
+    type: "boolean",
+    negatable: true,
+    help: "run the agent and everything it starts in an OS sandbox (bubblewrap / Seatbelt): writes only in the session's folders, the temp folder and the agent's own state, secrets (~/.ssh, ~/.aws, ...) unreadable; default: on for best of N and worktrees where available",
+  },
+  "sandbox-hosts": {
+    type: "list",
+    arg: "HOST",
+    help: "limit the sandbox's network to these hosts (not supported yet: refused rather than ignored)",
+  },
+  "sandbox-deny-read": { type: "list", arg: "PATH", help: "a further folder or file the sandboxed agent cannot read" },
+} as const;
+
+interface SandboxFlagValues {
+  sandbox?: boolean;
+  "sandbox-hosts"?: string[];
+  "sandbox-deny-read"?: string[];
+}
+
+/** The sandbox settings when the run is sandboxed, undefined when it is not (a note says why, if not asked). */
+export async function sandboxFromFlags(
+  io: CliIO,
+  name: string,
+  flags: SandboxFlagValues,
+  unattended: boolean,
+): Promise<SandboxSettings | undefined> {
+  const hosts = flags["sandbox-hosts"] ?? [];
+  const denyRead = flags["sandbox-deny-read"] ?? [];
+  if (flags.sandbox === false && (hosts.length || denyRead.length))
+    throw new AcpThreadsError("usage", "--sandbox-hosts and --sandbox-deny-read go with the sandbox, not --no-sandbox");
+  const wanted = await sandboxWanted(
+    flags.sandbox ?? (hosts.length || denyRead.length ? true : undefined),
+    unattended,
+    {
+      env: io.env,
+    },
+  );
+  if (wanted.why) io.stderr.write(`acp-threads ${name}: ${wanted.why}\n`);
+  return wanted.on ? { allowedHosts: hosts, denyRead } : undefined;
+}
+
+/** A `run`'s sandbox (none when not asked), prepared before its thread opens: a machine that cannot sandbox fails here. */
+export async function runSandbox(
+  run: { io: CliIO; sandbox?: SandboxSettings; env: Record<string, string>; store: { home: string } },
+  target: { cwd: string; agent: { id: string } },
+): Promise<SandboxPlan | undefined> {
+  if (!run.sandbox) return undefined;
+  const plan = await sessionSandbox({
+    roots: [target.cwd],
+    agentId: target.agent.id,
+    env: { ...run.io.env, ...run.env },
+    dataHome: run.store.home,
+    settings: run.sandbox,
+  });
+  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
+  run.io.stderr.write(
+    `acp-threads run: sandboxed (${tool}): writes only in ${target.cwd}, the temp folder and the agent's own state\n`,
+  );
+  return plan;
+}
+
+/** Notes each write the sandbox refused, once, from a finished tool call's output (see sandbox/blocked.ts). */
+export function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState) => void {
+  const noted = new Set<string>();
+  return (call) => {
+    if (call.status !== "completed" && call.status !== "failed") return;
+    const text = [
+      call.terminalOutput ?? "",
+      ...call.content.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")),
+      call.rawOutput === undefined ? "" : JSON.stringify(call.rawOutput),
+    ].join("\n");
+    for (const path of sandboxBlockedWrites(text, plan.writable)) {
+      if (noted.has(path)) continue;
+      noted.add(path);
+      io.stderr.write(`acp-threads run: blocked by the sandbox: write ${path}\n`);
+    }
+  };
+}

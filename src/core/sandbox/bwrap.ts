@@ -1,0 +1,39 @@
+/**
+ * The bubblewrap command line for a plan (Linux): the whole file system read-only, a fresh /dev and /proc, the
+ * writable paths bound read-write, each denied path hidden (an empty read-only tmpfs over a folder, /dev/null
+ * over a file). Mounts go shallow to deep, so a denied folder inside a writable root stays hidden and a root
+ * inside a denied folder stays usable. The network is the host's (an allow-list is refused in policy checks
+ * before this). `--unshare-pid` puts the agent and everything it starts in a pid namespace that dies with it;
+ * `--die-with-parent` ends it when we die. No `--new-session`: agents are already spawned in a session of their
+ * own (detached), and an exec run's pty must stay its controlling terminal.
+ */
+import type { SandboxMounts } from "./policy";
+
+type Mount = { path: string; args: string[]; order: number };
+
+const depth = (path: string) => path.split("/").filter(Boolean).length;
+
+export function bwrapArgs(plan: SandboxMounts, cwd: string): string[] {
+  const mounts: Mount[] = [
+    ...plan.writable.map((path) => ({ path, args: ["--bind", path, path], order: 0 })),
+    ...plan.denyRead.map(({ path, dir }) => ({
+      path,
+      args: dir ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path],
+      order: 1,
+    })),
+  ].sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order || a.path.localeCompare(b.path));
+  return [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    ...mounts.flatMap((m) => m.args),
+    "--unshare-pid",
+    "--die-with-parent",
+    "--chdir",
+    cwd,
+  ];
+}

@@ -1,0 +1,116 @@
+/**
+ * What a sandboxed agent may touch, as plain data (#34). `buildSandboxPolicy` is pure: it joins the session's
+ * roots, the agent's own state folders (agent-state.ts), the system temp folder and the user's settings into
+ * one `SandboxPolicy`; prepare.ts resolves it against the disk and bwrap.ts / seatbelt.ts turn it into the
+ * platform's sandbox. Reads stay open everywhere except the secrets in `denyRead`; writes only where listed.
+ */
+import { AcpThreadsError } from "../errors";
+import { HOST_PLATFORM, type Platform } from "../platform/host";
+import { agentStateFolders } from "./agent-state";
+
+export const SANDBOX_MODES = ["off", "workspace-write"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+export interface SandboxPolicy {
+  /** The session's roots (workspace folders or its worktree, `additionalDirectories`): writable. */
+  roots: string[];
+  /** Other writable folders and files: the system temp folder, the agent's state, the user's extras. */
+  writable: string[];
+  /** Folders and files the agent must not read (secrets, other threads' data). */
+  denyRead: string[];
+  /** `all` (default: agents must reach their model) or limited to `allowedHosts`. */
+  network: "all" | "allow-list";
+  allowedHosts: string[];
+}
+
+/** A policy's paths resolved on this machine (plan.ts): what the platform builders mount or list. */
+export interface SandboxMounts {
+  /** Real paths of the roots and writable entries that exist. */
+  writable: string[];
+  /** Denied paths that exist (and their real paths), with whether each is a folder. */
+  denyRead: { path: string; dir: boolean }[];
+}
+
+/** What the user chose (CLI flags, editor settings, a custom agent's `sandbox.writable`). */
+export interface SandboxSettings {
+  denyRead?: readonly string[];
+  allowedHosts?: readonly string[];
+  /** Extra writable paths (a custom agent entry's `sandbox.writable`). */
+  writable?: readonly string[];
+}
+
+export interface SandboxPolicyInput {
+  /** Workspace roots (the first is the session's cwd) and `additionalDirectories`. */
+  roots: readonly string[];
+  agentId: string;
+  /** The user's home folder and environment (the agents' state folders follow `$CODEX_HOME`, ...). */
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** The system temp folder (`os.tmpdir()`). */
+  tmpDir: string;
+  /** Our data home: its threads, ledger, traffic and indexes are other threads' data. */
+  dataHome?: string;
+  settings?: SandboxSettings;
+  platform?: Platform;
+}
+
+/** Secrets below the home folder that no agent needs to read. */
+export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker/config.json", ".kube"];
+/**
+ * Sockets that hand out the user's powers without reading a file: the ssh agent signs with the user's keys, the
+ * docker daemon is root. A read-only mount does not stop `connect()`, so they are hidden like secrets.
+ */
+export const POWER_SOCKETS = ["/run/docker.sock", "/var/run/docker.sock"];
+
+/** The data home's folders and files that hold threads' contents (an agent sees only its own session). */
+export const DATA_HOME_PRIVATE = [
+  "threads",
+  "trash",
+  "ledger",
+  "traffic",
+  "protocol-logs",
+  "index",
+  "exec",
+  "audit.jsonl",
+  "permissions.json",
+];
+
+/** `~/x` and `~` → below `home`; anything else must be absolute. */
+export function expandHome(path: string, home: string, p: Platform = HOST_PLATFORM): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return p.path.join(home, path.slice(2));
+  if (!p.path.isAbsolute(path)) {
+    throw new AcpThreadsError("usage", `sandbox path must be absolute or start with ~/: '${path}'`);
+  }
+  return p.path.normalize(path);
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
+
+export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
+  const p = input.platform ?? HOST_PLATFORM;
+  const at = (path: string) => expandHome(path, input.home, p);
+  const settings = input.settings ?? {};
+  const writable = [
+    input.tmpDir,
+    ...agentStateFolders(input.agentId, input.home, input.env, p),
+    ...(settings.writable ?? []).map(at),
+  ];
+  const denyRead = [
+    ...HOME_SECRETS.map((s) => p.path.join(input.home, s)),
+    ...(input.env.SSH_AUTH_SOCK ? [input.env.SSH_AUTH_SOCK] : []),
+    ...POWER_SOCKETS,
+    ...(input.dataHome ? DATA_HOME_PRIVATE.map((s) => p.path.join(input.dataHome!, s)) : []),
+    ...(settings.denyRead ?? []).map(at),
+  ];
+  const allowedHosts = unique((settings.allowedHosts ?? []).map((h) => h.trim()).filter(Boolean));
+  return {
+    roots: unique(input.roots.map((r) => p.path.normalize(r))),
+    writable: unique(writable.map((w) => p.path.normalize(w))),
+    denyRead: unique(denyRead),
+    network: allowedHosts.length ? "allow-list" : "all",
+    allowedHosts,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Which OS sandbox this machine has, probed once per process: bubblewrap on Linux (a tiny probe run, because
+ * an installed `bwrap` still fails where unprivileged user namespaces are off, as on Ubuntu 24.04 without an
+ * AppArmor profile), `sandbox-exec` (Seatbelt) on macOS, nothing elsewhere. A missing or failing tool is an
+ * error that says what to install or change: a sandboxed run never silently runs unsandboxed.
+ */
+import { execFile } from "node:child_process";
+import { AcpThreadsError } from "../errors";
+import { findExecutable } from "../platform/executables";
+import { HOST_PLATFORM, type Platform } from "../platform/host";
+
+export type SandboxTool = { kind: "bwrap"; path: string } | { kind: "seatbelt"; path: string };
+
+export type SandboxAvailability = { available: true; tool: SandboxTool } | { available: false; problem: string };
+
+export interface ProbeOptions {
+  platform?: Platform;
+  /** PATH and friends to find the tool with (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** The tool's path (a setting), instead of looking on PATH. */
+  toolPath?: string;
+}
+
+const PROBE_TIMEOUT_MS = 5_000;
+const SEATBELT = "/usr/bin/sandbox-exec";
+export const INSTALL_BWRAP =
+  "install bubblewrap (`apt install bubblewrap`, `dnf install bubblewrap`, `pacman -S bubblewrap`)";
+
+const cache = new Map<string, Promise<SandboxAvailability>>();
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: PROBE_TIMEOUT_MS }, (err, stdout, stderr) =>
+      resolve({ ok: !err, output: `${stderr}${stdout}`.trim() || (err?.message ?? "") }),
+    );
+  });
+}
+
+async function probe(opts: ProbeOptions): Promise<SandboxAvailability> {
+  const p = opts.platform ?? HOST_PLATFORM;
+  if (p.os === "darwin") {
+    const path = opts.toolPath ?? SEATBELT;
+    const r = await run(path, ["-p", "(version 1)(allow default)", "/usr/bin/true"]);
+    if (r.ok) return { available: true, tool: { kind: "seatbelt", path } };
+    return { available: false, problem: `sandbox-exec (Seatbelt) does not run here: ${r.output}` };
+  }
+  if (p.os !== "linux") {
+    return {
+      available: false,
+      problem: `no OS sandbox on ${p.os}: an unprivileged process has no way to contain an agent here (use a worktree, or WSL)`,
+    };
+  }
+  const path = opts.toolPath ?? findExecutable("bwrap", { cwd: "/", env: opts.env ?? p.env });
+  if (!path) return { available: false, problem: `bubblewrap (bwrap) is not installed: ${INSTALL_BWRAP}` };
+  const r = await run(path, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"]);
+  if (r.ok) return { available: true, tool: { kind: "bwrap", path } };
+  return {
+    available: false,
+    problem:
+      `${path} cannot create a sandbox here (${r.output}). bubblewrap needs unprivileged user namespaces: ` +
+      "Ubuntu 24.04 restricts them through AppArmor (give bwrap an AppArmor profile, or set " +
+      "kernel.apparmor_restrict_unprivileged_userns=0); elsewhere check kernel.unprivileged_userns_clone=1 and " +
+      "user.max_user_namespaces",
+  };
+}
+
+/** Whether and how this machine sandboxes (cached per process and tool). */
+export function sandboxAvailability(opts: ProbeOptions = {}): Promise<SandboxAvailability> {
+  const p = opts.platform ?? HOST_PLATFORM;
+  const key = `${p.os}\0${opts.toolPath ?? ""}\0${(opts.env ?? p.env).PATH ?? ""}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = probe(opts);
+    cache.set(key, found);
+  }
+  return found;
+}
+
+/** The tool, or the error that says why there is none (nothing may run then). */
+export async function requireSandboxTool(opts: ProbeOptions = {}): Promise<SandboxTool> {
+  const found = await sandboxAvailability(opts);
+  if (found.available) return found.tool;
+  throw new AcpThreadsError("sandbox_unavailable", `cannot sandbox the agent: ${found.problem}`);
+}
+
+/** One line for doctor: how the sandbox works here, or why it does not. */
+export function describeAvailability(found: SandboxAvailability): string {
+  if (!found.available) return found.problem;
+  return found.tool.kind === "bwrap"
+    ? `bubblewrap (${found.tool.path}): writes only in the session's roots, secrets unreadable`
+    : `Seatbelt (${found.tool.path}): writes only in the session's roots, secrets unreadable`;
+}

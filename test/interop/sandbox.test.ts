@@ -1,0 +1,67 @@
+// Real agents inside the OS sandbox (#34, `--sandbox`): codex-acp 2.6 and claude-agent-acp 0.101 write a file, run
+// a command and take a second turn with their adapter, their CLI and every command they start inside bubblewrap;
+// `codex exec` runs sandboxed as an exec run. Linux with bubblewrap (CI installs it); the isolated agent home is
+// under /var/tmp, outside the temp folder the sandbox leaves writable.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { AgentId } from "../fixtures/agent-env/index";
+import { noBwrap } from "../fixtures/sandbox-world";
+import { AGENT_TIMEOUT_MS, jsonLines, PROMPT, runAgentTurn, runCli, setUp, skipUnlessInstalled } from "./harness";
+
+const skip = skipUnlessInstalled || noBwrap;
+
+for (const id of ["codex-acp", "claude-agent-acp"] as AgentId[]) {
+  test(
+    `${id} works sandboxed: a file written, a command run, a second turn`,
+    { timeout: AGENT_TIMEOUT_MS, skip },
+    async () => {
+      const t = await setUp(id);
+      try {
+        const r = await runAgentTurn(t, "approve-all", [PROMPT, "say hello again"], ["--sandbox", "--timeout", "100"]);
+        const lines = jsonLines(r.stdout);
+        const summary = lines.at(-1) ?? {};
+        assert.equal(r.code, 0, `stderr: ${r.stderr.slice(-2000)}\nsummary: ${JSON.stringify(summary)}`);
+        assert.match(r.stderr, /sandboxed \(bubblewrap\)/);
+        assert.equal(summary.turns, 2);
+        assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+        const tools = lines.filter((l) => l.type === "tool_call" || l.type === "tool_call_update");
+        assert.ok(tools.length > 0, "the agent ran its tools inside the sandbox");
+        assert.deepEqual(
+          lines.filter((l) => l.type === "done").map((l) => l.stopReason),
+          ["end_turn", "end_turn"],
+        );
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+}
+
+test("codex exec runs sandboxed through acp-threads exec --sandbox", { timeout: AGENT_TIMEOUT_MS, skip }, async () => {
+  const t = await setUp("codex-exec");
+  try {
+    t.agent.env.PATH = `${dirname(t.agent.command)}:${t.agent.env.PATH ?? ""}`;
+    const r = await runCli(t, [
+      "exec",
+      "--sandbox",
+      "--format",
+      "json",
+      "--",
+      "codex",
+      "--skip-git-repo-check",
+      PROMPT,
+    ]);
+    assert.equal(r.code, 0, `stdout: ${r.stdout.slice(-2000)}\nstderr: ${r.stderr.slice(-2000)}`);
+    assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+    const exit = jsonLines(r.stdout).find((l) => l.type === "exit") as { run?: { sandboxed?: boolean } } | undefined;
+    assert.equal(exit?.run?.sandboxed, true);
+    // codex's own sandbox (workspace-write) nests inside ours and its command still runs
+    assert.match(r.stdout, /sandbox: workspace-write/);
+    assert.match(r.stdout, /succeeded in \d+ms:\\nhi/);
+    assert.ok(existsSync(t.agent.transcripts.codexSessions) && readdirSync(t.agent.transcripts.codexSessions).length);
+  } finally {
+    await t.cleanup();
+  }
+});

@@ -1,0 +1,106 @@
+/**
+ * A hostile agent through the real engine, sandboxed (#34): without asking it writes ~/outside.txt, reads
+ * ~/.ssh/id_ed25519 and writes through a workspace symlink that points home; it also runs a terminal that
+ * writes outside. Sandboxed, every attempt fails and nothing lands; unsandboxed (the control) all succeed. The
+ * group kill still ends the agent inside bwrap. Linux with a working bubblewrap only (CI installs it).
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
+import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
+import { prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
+import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+
+const BOUND = { timeout: 60_000 };
+const skip = noBwrap;
+
+interface World {
+  home: string;
+  ws: string;
+  sandbox?: SandboxPlan;
+}
+
+async function world(dir: string, sandboxed: boolean): Promise<World> {
+  const { home, ws, tmp } = sandboxWorld(dir);
+  if (!sandboxed) return { home, ws };
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "hostile", home, env: {}, tmpDir: tmp });
+  return { home, ws, sandbox: await prepareSandbox(policy) };
+}
+
+function hostile(w: World): AcpAgentRuntime {
+  return createAgentRuntime(
+    {
+      agent: HOSTILE_AGENT,
+      cwd: w.ws,
+      env: { HOME: w.home },
+      permissionPolicy: "approve-all",
+      sandbox: w.sandbox,
+    },
+    { noPty: true },
+  );
+}
+
+async function turn(rt: AcpAgentRuntime, prompt: string): Promise<string> {
+  const { sessionId } = await rt.ensureSession();
+  return outputText(await collect(rt.runTurn(sessionId, prompt)));
+}
+
+test(
+  "sandboxed: the agent's own writes outside, its read of a secret and a symlink escape all fail",
+  { ...BOUND, skip },
+  () =>
+    withTmpDir("sbx-hostile-", async (dir) => {
+      const w = await world(dir, true);
+      const rt = hostile(w);
+      try {
+        assert.equal(await turn(rt, "escape"), "escape: out=EROFS secret=ENOENT link=EROFS");
+        const out = await turn(
+          rt,
+          `bait echo hi -- sh -c 'echo x > ${w.home}/by-terminal.txt; echo in > ${w.ws}/in.txt'`,
+        );
+        assert.match(
+          out,
+          /^ran: \d+\|.*by-terminal.txt: Read-only file system/s,
+          "the agent's terminal runs in the same sandbox",
+        );
+        assert.equal(existsSync(join(w.ws, "in.txt")), true, "the workspace stays writable from a terminal");
+        for (const f of ["outside.txt", "via-link.txt", "by-terminal.txt"])
+          assert.equal(existsSync(join(w.home, f)), false, f);
+      } finally {
+        await rt.close();
+      }
+    }),
+);
+
+test("the control, unsandboxed: the same agent does all of it", { ...BOUND, skip }, () =>
+  withTmpDir("sbx-hostile-", async (dir) => {
+    const w = await world(dir, false);
+    const rt = hostile(w);
+    try {
+      assert.equal(await turn(rt, "escape"), "escape: out=ok secret=ok link=ok");
+      assert.equal(existsSync(join(w.home, "outside.txt")), true);
+    } finally {
+      await rt.close();
+    }
+  }),
+);
+
+test("closing a sandboxed agent ends bwrap's whole group, the agent inside included", { ...BOUND, skip }, () =>
+  withTmpDir("sbx-hostile-", async (dir) => {
+    const rt = hostile(await world(dir, true));
+    await turn(rt, "hello");
+    const pid = rt.pid!;
+    assert.ok(pid > 0);
+    await rt.close();
+    // A dead process waits as a zombie until its reaper (pid 1 of a container, which may never) collects it.
+    const alive = spawnSync("ps", ["-o", "pid=,stat=,args=", "-g", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((line) => line.trim() && !/^\s*\d+\s+Z/.test(line));
+    assert.deepEqual(alive, [], "no live process of the group is left");
+  }),
+);

@@ -1,0 +1,121 @@
+/** A policy resolved on this machine, the missing-tool error, and real bwrap runs (Linux with bubblewrap). */
+import assert from "node:assert/strict";
+import { execFile, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { once } from "node:events";
+import { promisify } from "node:util";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
+import { prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
+import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
+
+const skip = noBwrap;
+const run = promisify(execFile);
+
+function layout(dir: string) {
+  const { home, ws, tmp } = sandboxWorld(dir);
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
+  return { home, ws, tmp, policy };
+}
+
+test("a missing bwrap is a clear error that says what to install, and no plan is made", async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { policy } = layout(dir);
+    const found = await sandboxAvailability({ env: { PATH: join(dir, "nothing") } });
+    if (process.platform !== "linux") return;
+    assert.equal(found.available, false);
+    await assert.rejects(
+      prepareSandbox(policy, { env: { PATH: join(dir, "nothing") } }),
+      (err: Error & { code?: string }) =>
+        err.code === "sandbox_unavailable" &&
+        /bubblewrap \(bwrap\) is not installed.*apt install bubblewrap/.test(err.message),
+    );
+  });
+});
+
+test("an allow-list of hosts is refused plainly (no filtering proxy yet), not run with the network open", async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { ws, home, tmp } = layout(dir);
+    const policy = buildSandboxPolicy({
+      roots: [ws],
+      agentId: "x",
+      home,
+      env: {},
+      tmpDir: tmp,
+      settings: { allowedHosts: ["api.openai.com"] },
+    });
+    await assert.rejects(prepareSandbox(policy), /not supported yet/);
+  });
+});
+
+test("resolving: the agent's state folder is created, existing paths only, real paths", { skip }, async () => {
+  await withTmpDir("sbx-", async (dir) => {
+    const { home, ws, tmp, policy } = layout(dir);
+    const plan = await prepareSandbox(policy);
+    assert.equal(plan.tool.kind, "bwrap");
+    assert.deepEqual(plan.writable.slice(0, 3), [ws, tmp, join(home, ".codex")]);
+    assert.ok(!plan.writable.includes(join(home, ".claude.json")));
+    assert.deepEqual(plan.denyRead, [{ path: join(home, ".ssh"), dir: true }]);
+  });
+});
+
+test(
+  "hostile: inside bwrap, writes outside the roots, a secret, and a workspace symlink out all fail",
+  { skip },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { home, ws, policy } = layout(dir);
+      const plan = await prepareSandbox(policy);
+      const script = [
+        `echo in > ${ws}/in.txt && echo wrote-in`,
+        `echo out > ${home}/outside.txt || echo refused-out`,
+        `cat ${home}/.ssh/id_ed25519 || echo refused-secret`,
+        `echo link > ${ws}/home-link/via-link.txt || echo refused-link`,
+      ].join("; ");
+      const launch = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", script] }, ws);
+      const r = spawnSync(launch.file, launch.args, { cwd: ws, encoding: "utf8" });
+      assert.match(r.stdout, /wrote-in\nrefused-out\nrefused-secret\nrefused-link/);
+      assert.doesNotMatch(r.stdout, /PRIVATE KEY/);
+      assert.match(r.stderr, /Read-only file system/);
+      assert.equal(readFileSync(join(ws, "in.txt"), "utf8"), "in\n");
+      assert.throws(() => readFileSync(join(home, "outside.txt")));
+      assert.throws(() => readFileSync(join(home, "via-link.txt")));
+    });
+  },
+);
+
+test(
+  "hostile: the ssh agent's socket cannot be reached from inside (a read-only mount does not stop connect)",
+  { skip },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      const sock = join(dir, "agent.sock");
+      const server = createServer((c) => c.end("signed")).listen(sock);
+      await once(server, "listening");
+      try {
+        const policy = buildSandboxPolicy({
+          roots: [ws],
+          agentId: "x",
+          home,
+          env: { SSH_AUTH_SOCK: sock },
+          tmpDir: tmp,
+        });
+        const plan = await prepareSandbox(policy);
+        const probe = `require("net").connect(${JSON.stringify(sock)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log(e.code))`;
+        const launch = sandboxedLaunch(plan, { file: process.execPath, args: ["-e", probe] }, ws);
+        // async: the server answers from this process's loop
+        const r = await run(launch.file, launch.args, { cwd: ws });
+        assert.match(r.stdout, /^(ECONNREFUSED|ENOENT|ENOTSOCK)/, r.stderr);
+        const control = await run(process.execPath, ["-e", probe], {});
+        assert.equal(control.stdout.trim(), "signed", "unsandboxed, the socket answers");
+      } finally {
+        server.close();
+      }
+    });
+  },
+);

@@ -1,0 +1,116 @@
+/** The sandbox policy, the bwrap command line and the Seatbelt profile, as data (no sandbox runs here). */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { platformOf } from "../../../../src/core/platform/host";
+import { agentStateFolders } from "../../../../src/core/sandbox/agent-state";
+import { bwrapArgs } from "../../../../src/core/sandbox/bwrap";
+import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
+import { seatbeltProfile } from "../../../../src/core/sandbox/seatbelt";
+import { sandboxBlockedWrites } from "../../../../src/core/sandbox/blocked";
+
+const linux = platformOf("linux");
+const base = { home: "/home/u", env: {}, tmpDir: "/tmp", platform: linux };
+
+test("the policy: roots and temp writable, the agent's state folders, secrets and other threads unreadable", () => {
+  const policy = buildSandboxPolicy({
+    ...base,
+    roots: ["/ws/a", "/ws/b/", "/ws/a"],
+    agentId: "codex",
+    dataHome: "/home/u/.acp-threads",
+    settings: { denyRead: ["~/secret.txt"], writable: ["/opt/cache"] },
+  });
+  assert.deepEqual(policy.roots, ["/ws/a", "/ws/b/"]);
+  assert.ok(policy.writable.includes("/tmp"));
+  assert.ok(policy.writable.includes("/home/u/.codex"));
+  assert.ok(policy.writable.includes("/opt/cache"));
+  assert.ok(!policy.writable.includes("/home/u"), "never the whole home");
+  for (const secret of [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", "secret.txt"]) {
+    assert.ok(policy.denyRead.includes(`/home/u/${secret}`), secret);
+  }
+  assert.ok(policy.denyRead.includes("/home/u/.acp-threads/threads"));
+  assert.ok(policy.denyRead.includes("/run/docker.sock"));
+  const ssh = buildSandboxPolicy({
+    ...base,
+    env: { SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1" },
+    roots: ["/ws"],
+    agentId: "x",
+  });
+  assert.ok(ssh.denyRead.includes("/tmp/ssh-x/agent.1"), "the ssh agent signs with the user's keys");
+  assert.equal(policy.network, "all");
+});
+
+test("an allow-list of hosts switches the network mode; a relative sandbox path is refused", () => {
+  const policy = buildSandboxPolicy({
+    ...base,
+    roots: ["/ws"],
+    agentId: "x",
+    settings: { allowedHosts: [" a.b ", ""] },
+  });
+  assert.equal(policy.network, "allow-list");
+  assert.deepEqual(policy.allowedHosts, ["a.b"]);
+  assert.throws(
+    () => buildSandboxPolicy({ ...base, roots: ["/ws"], agentId: "x", settings: { denyRead: ["rel/x"] } }),
+    /absolute or start with ~\//,
+  );
+});
+
+test("agents' state folders follow their environment variables", () => {
+  const env = { CODEX_HOME: "/c", CLAUDE_CONFIG_DIR: "/cl", XDG_DATA_HOME: "/d" };
+  assert.ok(agentStateFolders("codex-acp", "/h", env, linux).includes("/c"));
+  assert.deepEqual(agentStateFolders("claude-acp", "/h", env, linux).slice(0, 2), ["/cl", "/h/.claude.json"]);
+  assert.ok(agentStateFolders("gemini", "/h", {}, linux).includes("/h/.gemini"));
+  assert.ok(agentStateFolders("opencode", "/h", env, linux).includes("/d/opencode"));
+  assert.ok(agentStateFolders("opencode", "/h", {}, linux).includes("/h/.config/opencode"));
+  assert.ok(agentStateFolders("pi", "/h", {}, linux).includes("/h/.pi"));
+  assert.ok(!agentStateFolders("pirate", "/h", {}, linux).includes("/h/.pi"));
+  assert.deepEqual(agentStateFolders("my-agent", "/h", {}, linux), ["/h/.npm", "/h/.cache/uv"]);
+});
+
+test("bwrap: all read-only, writable binds and hidden paths shallow to deep, a pid namespace, the cwd", () => {
+  const args = bwrapArgs(
+    {
+      writable: ["/ws/deep/er", "/ws"],
+      denyRead: [
+        { path: "/ws/.secrets", dir: true },
+        { path: "/home/u/.netrc", dir: false },
+      ],
+    },
+    "/ws",
+  );
+  assert.deepEqual(args.slice(0, 7), ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+  const line = args.join(" ");
+  assert.ok(line.indexOf("--bind /ws /ws") < line.indexOf("--tmpfs /ws/.secrets --remount-ro /ws/.secrets"));
+  assert.ok(line.indexOf("--tmpfs /ws/.secrets") < line.indexOf("--bind /ws/deep/er /ws/deep/er"));
+  assert.ok(line.includes("--ro-bind /dev/null /home/u/.netrc"));
+  assert.ok(line.includes("--unshare-pid --die-with-parent --chdir /ws"));
+  assert.ok(!line.includes("--unshare-net"), "agents must reach their model");
+  assert.ok(!line.includes("--new-session"), "a pty run keeps its controlling terminal");
+});
+
+test("Seatbelt: writes denied but below the writable paths, denied paths last, strings escaped", () => {
+  const profile = seatbeltProfile({
+    writable: ["/ws", '/we"ird\\dir'],
+    denyRead: [
+      { path: "/Users/u/.ssh", dir: true },
+      { path: "/Users/u/.netrc", dir: false },
+    ],
+  });
+  assert.match(profile, /^\(version 1\)\n\(allow default\)\n\(deny file-write\*\)\n\(allow file-write\*\n/);
+  assert.ok(profile.includes('(subpath "/ws")'));
+  assert.ok(profile.includes('(subpath "/we\\"ird\\\\dir")'));
+  const deny = profile.indexOf("(deny file-read* file-write*");
+  assert.ok(deny > profile.indexOf("(allow file-write*"), "the denial comes last, so it wins");
+  assert.ok(profile.indexOf('(subpath "/Users/u/.ssh")') > deny);
+  assert.ok(profile.indexOf('(literal "/Users/u/.netrc")') > deny);
+});
+
+test("refused writes are read from what tools print (bwrap reports none), outside the writable paths only", () => {
+  const text = [
+    "sh: 1: cannot create /home/u/out.txt: Read-only file system",
+    "touch: cannot touch '/etc/x': Read-only file system",
+    "Error: EROFS: read-only file system, open '/home/u/.bashrc'",
+    "/ws/ok.txt: Read-only file system",
+  ].join("\n");
+  assert.deepEqual(sandboxBlockedWrites(text, ["/ws"]), ["/home/u/out.txt", "/etc/x", "/home/u/.bashrc"]);
+  assert.deepEqual(sandboxBlockedWrites("all good", ["/ws"]), []);
+});
