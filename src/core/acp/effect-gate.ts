@@ -31,12 +31,35 @@ function refuse(what: string, why: string, details?: Record<string, unknown>): n
 type TerminalParams = Pick<acp.CreateTerminalRequest, "command" | "args" | "env">;
 
 /**
+ * Variables that cannot change which program runs or what it loads, when their value is a plain word: markers
+ * and display settings agents set on every terminal (claude-code-acp sets `CLAUDECODE=1` on each one, which made
+ * every command it had been allowed to run asked a second time). `PATH`, `LD_*`, `NODE_OPTIONS`, `PAGER`, … are not.
+ */
+const INERT_ENV: ReadonlySet<string> = new Set([
+  "CLAUDECODE",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CLICOLOR",
+  "CI",
+  "COLUMNS",
+  "LINES",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+]);
+const inert = (v: { name: string; value: string }) => INERT_ENV.has(v.name) && /^[A-Za-z0-9._-]{0,64}$/.test(v.value);
+
+/**
  * The command line a `terminal/create` runs (no args: `command` is a shell line), with the env it sets first
- * (`NODE_OPTIONS=--require=/tmp/x.js npm test`): the env is applied to the process, so it is part of the line.
+ * (`NODE_OPTIONS=--require=/tmp/x.js npm test`): the env is applied to the process, so it is part of the line —
+ * but for inert variables with plain values (`CLAUDECODE=1`, `TERM=xterm-256color`), which change nothing that runs.
  */
 export function terminalCommandLine(params: TerminalParams): string {
   const line = params.args?.length ? argvLine([params.command, ...params.args]) : params.command;
-  const env = (params.env ?? []).map((v) => argvLine([`${v.name}=${v.value}`]));
+  const env = (params.env ?? []).filter((v) => !inert(v)).map((v) => argvLine([`${v.name}=${v.value}`]));
   return env.length ? `${env.join(" ")} ${line}` : line;
 }
 

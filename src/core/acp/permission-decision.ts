@@ -80,14 +80,29 @@ export async function resolvedPath(path: string, cwd: string): Promise<string> {
   return await realpathOfNearest(abs).catch(() => abs);
 }
 
-/** Of `paths` (absolute), those the guard refuses. */
+/**
+ * Device files that hold nobody's data and that commands name all the time (`2>/dev/null`, `tail -f /dev/null`,
+ * `head -c 16 /dev/urandom`): never "outside the workspace" (claude-agent-acp names /dev/null in an execute
+ * request's locations, which made approve-all refuse `tail -f /dev/null`).
+ */
+const HARMLESS_DEVICES: ReadonlySet<string> = new Set([
+  "/dev/null",
+  "/dev/zero",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/tty",
+]);
+
+/** Of `paths` (absolute), those the guard refuses (harmless device files aside). */
 export async function outsidePaths(guard: PathGuard, paths: readonly string[]): Promise<string[]> {
   const checked = await Promise.all(
     paths.map((p) =>
-      guard.check(p).then(
-        () => null,
-        () => p,
-      ),
+      HARMLESS_DEVICES.has(p)
+        ? null
+        : guard.check(p).then(
+            () => null,
+            () => p,
+          ),
     ),
   );
   return checked.filter((p): p is string => p !== null);

@@ -122,6 +122,29 @@ test(
     }),
 );
 
+test("an inert marker an agent sets on every terminal (CLAUDECODE=1) keeps the approval; PAGER does not", BOUND, () =>
+  withTmp(async (cwd) => {
+    const asker = scripted(["once", "once", null]);
+    const rt = hostile(cwd, { permissionPolicy: "approve-reads", asker, permissionStoreDir: join(cwd, "home") });
+    try {
+      const ask = { ask: { title: "echo hi", kind: "execute", rawInput: { command: "echo hi" } } };
+      // claude-code-acp asks for `echo hi`, then starts it with CLAUDECODE=1: one question, not two
+      const marked = await turnOf(
+        rt,
+        script(ask, { run: "echo hi", env: { CLAUDECODE: "1", TERM: "xterm-256color" } }),
+      );
+      assert.equal(outputText(marked), "once | ran: 0|hi");
+      assert.equal(asker.asked.length, 1);
+      // a variable that changes what runs is still part of the line, and asked for
+      const paged = await turnOf(rt, script(ask, { run: "echo hi", env: { PAGER: "/tmp/evil" } }));
+      assert.match(outputText(paged), /^once \| refused: terminal\/create "PAGER=\/tmp\/evil echo hi" refused/);
+      assert.equal(asker.asked.length, 3);
+    } finally {
+      await rt.close();
+    }
+  }),
+);
+
 test("approve-all does not approve a request to write outside the workspace (finding 11)", BOUND, () =>
   withTmp(async (cwd) => {
     const other = join(cwd, "..", `${cwd.split("/").pop()}-other-repo`, "x.ts");
@@ -147,7 +170,7 @@ test("approve-all does not approve a request to write outside the workspace (fin
       await headless.close();
     }
     // in the editor: asked, with the outside mark
-    const asker = scripted(requests.map(() => "no"));
+    const asker = scripted([...requests.map(() => "no"), "no"]);
     const editor = hostile(cwd, { permissionPolicy: "approve-all", asker });
     try {
       const events = await turnOf(editor, script(...requests.map((ask) => ({ ask }))));
@@ -161,6 +184,17 @@ test("approve-all does not approve a request to write outside the workspace (fin
       );
       assert.equal(outputText(inside), "once");
       assert.equal(asker.asked.length, requests.length);
+      // a device file that holds nobody's data is not "outside" (claude-agent-acp names /dev/null in the locations
+      // of `tail -f /dev/null`); a write to /dev/sda would be
+      const devices = await turnOf(
+        editor,
+        script(
+          { ask: { title: "tail -f /dev/null", kind: "execute", locations: [{ path: "/dev/null" }] } },
+          { ask: { title: "Write /dev/sda", kind: "edit", locations: [{ path: "/dev/sda" }] } },
+        ),
+      );
+      assert.equal(outputText(devices), "once | no");
+      assert.deepEqual(asker.asked.at(-1)?.outside, ["/dev/sda"]);
     } finally {
       await editor.close();
     }
