@@ -18,12 +18,23 @@ function entryIndex(el: Element): number | undefined {
   return Number.isInteger(i) ? i : undefined;
 }
 
-function flash(button: HTMLElement, iconName: string): void {
+/** Shows `iconName` on the button for 1.5 s, and `label` as its tooltip and accessible name meanwhile. */
+function flash(button: HTMLElement, iconName: string, label?: string): void {
   const icon = button.querySelector(".codicon");
   if (!icon) return;
-  const before = icon.className;
+  const before = { icon: icon.className, title: button.title, aria: button.getAttribute("aria-label") };
   icon.className = `codicon codicon-${iconName}`;
-  setTimeout(() => (icon.className = before), 1500);
+  button.classList.add("flashed");
+  if (label) {
+    button.title = label;
+    button.setAttribute("aria-label", label);
+  }
+  setTimeout(() => {
+    icon.className = before.icon;
+    button.classList.remove("flashed");
+    button.title = before.title;
+    if (before.aria !== null) button.setAttribute("aria-label", before.aria);
+  }, 1500);
 }
 
 export function wireTranscriptActions(
@@ -64,8 +75,9 @@ export function wireTranscriptActions(
     else if (t.classList.contains("msg-copy")) {
       const i = entryIndex(t);
       const entry = i === undefined ? undefined : view.model.entries[i];
-      if (entry && "text" in entry && typeof entry.text === "string") post({ type: "copyText", text: entry.text });
-      flash(t, "check");
+      if (entry && "text" in entry && typeof entry.text === "string")
+        post({ type: "copyText", text: entry.text, what: "message" });
+      flash(t, "check", "Message copied");
     } else if (t.classList.contains("msg-fork") || t.classList.contains("msg-rewind")) {
       const i = entryIndex(t);
       const entries = i === undefined ? [] : view.model.entries.slice(0, i + 1);
