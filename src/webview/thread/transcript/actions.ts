@@ -3,6 +3,7 @@
  * the feedback box, shortcuts 1–9 and R for the oldest waiting request), code block Copy / Insert / Apply,
  * and "Show all" on long outputs. Everything the host must do is posted; the rest is local UI state.
  */
+import type { ContextRef } from "../../../core/model/context";
 import type { WebviewMessage } from "../protocol";
 import type { TranscriptView } from "./view";
 
@@ -37,10 +38,12 @@ function flash(button: HTMLElement, iconName: string, label?: string): void {
   }, 1500);
 }
 
+/** `editPrompt`: loads prompt `message` into the prompt box for Edit and resend; false when the panel has none. */
 export function wireTranscriptActions(
   list: HTMLElement,
   view: TranscriptView,
   post: (m: WebviewMessage) => void,
+  editPrompt?: (message: number, text: string, context?: readonly ContextRef[]) => boolean,
 ): void {
   const answer = (requestId: string, optionId: string, feedback?: string) => {
     view.ctx.feedback.delete(requestId);
@@ -84,7 +87,11 @@ export function wireTranscriptActions(
       const entry = entries.at(-1);
       const n = entries.filter((e) => e.kind === "user" || e.kind === "agent").length;
       const type = t.classList.contains("msg-rewind") ? "rewindFrom" : "forkFrom";
-      if (entry && "text" in entry && typeof entry.text === "string" && n) post({ type, message: n, text: entry.text });
+      if (!(entry && "text" in entry && typeof entry.text === "string" && n)) return;
+      // Edit and resend edits in the prompt box when the panel offers one (#37), else the host asks for the text
+      const context = entry.kind === "user" ? entry.context : undefined;
+      if (type === "rewindFrom" && editPrompt?.(n, entry.text, context)) return;
+      post({ type, message: n, text: entry.text });
     } else if (t.classList.contains("code-copy")) {
       post({ type: "copyText", text: code() });
       flash(t, "check");
