@@ -1,3 +1,4 @@
+/* global document, getComputedStyle -- code inside evaluate() runs in the page */
 // The thread panel's header in a narrow panel (#37 item 11), laid out by headless Chromium from the panel's own
 // markup (THREAD_BODY in src/vscode/webview-html.ts) and media/thread.css: the title keeps its room while the
 // agent's name and the login chip shrink to an ellipsis; the agent's pickers wrap compactly (a long model name
