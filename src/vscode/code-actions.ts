@@ -36,9 +36,12 @@ export class CodeActions implements vscode.Disposable {
     return again;
   }
 
-  async copy(text: string): Promise<void> {
+  /** Copies `text` (a code block's, or a whole message's) and says so in the status bar; returns those words. */
+  async copy(text: string, what: "code" | "message" = "code"): Promise<string> {
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage("$(check) Code copied", 2000);
+    const words = what === "message" ? "Message copied" : "Code copied";
+    vscode.window.setStatusBarMessage(`$(check) ${words}`, 2000);
+    return words;
   }
 
   async insert(text: string): Promise<boolean> {

@@ -307,7 +307,7 @@ export class ThreadPanel implements vscode.Disposable {
           if (this.deps.broker.answer(m.requestId, m.optionId) && m.feedback && live) promptWhenIdle(live, m.feedback);
           return;
         case "copyText":
-          return await this.code.copy(m.text);
+          return void (await this.code.copy(m.text, m.what));
         case "insertCode":
           return void (await this.code.insert(m.text));
         case "applyCode":

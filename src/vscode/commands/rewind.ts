@@ -3,10 +3,12 @@
  * then choose code and conversation (restore the files to before that prompt's turn, then fork the conversation
  * before it and send the edited prompt there), conversation only (the fork and the prompt; files untouched) or
  * code only (the restore; the conversation unchanged). The restore is the panel's "Restore workspace" (preview,
- * files edited since are overwritten only when confirmed, "Undo restore"); cancelling it forks nothing.
+ * files edited since are overwritten only when confirmed, "Undo restore"); cancelling it forks nothing. The panel's
+ * prompt box edits the prompt in place and passes its parts (chips kept, #37); the input box is for other callers.
  */
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../../core/errors";
+import type { WirePart } from "../../webview/thread/protocol";
 import { numberedMessages, writeFork } from "../../core/handoff/fork";
 import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/handoff/rewind";
 import type { Hub } from "../hub";
@@ -16,6 +18,8 @@ import { resumeThread } from "./threads";
 export interface RewindOptions {
   /** The edited prompt (asked when absent). */
   prompt?: string;
+  /** The edited prompt as the prompt box holds it (text and chips): the fork's panel sends it. */
+  parts?: WirePart[];
   /** What to rewind (asked when absent). */
   mode?: RewindMode;
   /** As the restore command's: no preview, and files edited since are refused unless `force`. */
@@ -63,6 +67,7 @@ export async function rewindThreadCommand(
     mode === "code"
       ? undefined
       : (opts.prompt ??
+        (opts.parts && wireText(opts.parts)) ??
         (await vscode.window.showInputBox({
           title: "Edit and resend",
           prompt: "The prompt the forked thread sends",
@@ -95,9 +100,22 @@ export async function rewindThreadCommand(
   hub.ops.refresh(threadId); // both ops strips show the link
   hub.ops.refresh(fork.threadId);
   hub.tree.refresh();
-  if (prompt?.trim()) await resumeThread(hub, fork.threadId, prompt);
+  if (opts.parts?.length) await sendInFork(hub, fork.threadId, opts.parts);
+  else if (prompt?.trim()) await resumeThread(hub, fork.threadId, prompt);
   else hub.panels.open(fork.threadId);
   if (fork.unlinked)
     void vscode.window.showWarningMessage(`The rewound thread does not list its fork yet: ${fork.unlinked}`);
   return fork.threadId;
+}
+
+/** The fork's panel sends the edited parts as its prompt box would: it resumes the fork, then sends them. */
+async function sendInFork(hub: Hub, threadId: string, parts: WirePart[]): Promise<void> {
+  hub.panels.open(threadId);
+  const panel = hub.panels.panelOf(threadId);
+  if (panel) await hub.composer.handle(panel, { type: "send", parts });
+}
+
+/** The edited prompt as it reads (chips as their `@label`). */
+function wireText(parts: WirePart[]): string {
+  return parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
 }

@@ -29,6 +29,7 @@ import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { QueueDrain } from "./queue-drain";
 import type { ComposerPanel } from "./composer-panel";
+import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
 import { background } from "../../core/util/unexpected";
@@ -242,7 +243,7 @@ export class ComposerHost implements vscode.Disposable {
             (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),
           );
         case "send":
-          return await this.#send(panel, m, notice);
+          return m.rewind ? await resendEdited(panel, m.parts, m.rewind, notice) : await this.#send(panel, m, notice);
         case "queueRemove":
         case "queueTake": {
           const item = this.queues.take(panel.threadId, m.id);

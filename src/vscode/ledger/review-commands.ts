@@ -105,29 +105,19 @@ export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number
 }
 
 /**
- * Opens one diff (`vscode.diff`) or several (`vscode.changes`). From the thread panel they open beside it (in
- * the other editor group, or a new one), never over the panel; from an editor, where it is.
+ * Opens one diff (`vscode.diff`) or several (`vscode.changes`) in the active editor group: from the thread panel,
+ * that is the thread's own group, as a tab beside the panel's (#37: a new group beside it left a narrow window
+ * with two narrow columns); from an editor, where it is.
  */
 async function showDiffs(title: string, resources: vscode.Uri[][], firstName: string): Promise<void> {
-  const groups = vscode.window.tabGroups;
-  const fromPanel = groups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
-  const other = fromPanel ? groups.all.find((g) => g !== groups.activeTabGroup) : undefined;
   if (resources.length === 1) {
     const [, before, after] = resources[0];
-    const viewColumn = !fromPanel ? vscode.ViewColumn.Active : (other?.viewColumn ?? vscode.ViewColumn.Beside);
+    const viewColumn = vscode.ViewColumn.Active;
     await vscode.commands.executeCommand("vscode.diff", before, after, `${firstName} (${title})`, { viewColumn });
     return;
   }
-  // vscode.changes opens in the active group: make that one the code group first
-  if (other)
-    await vscode.commands.executeCommand(FOCUS_GROUP[other.viewColumn - 1] ?? "workbench.action.focusFirstEditorGroup");
-  else if (fromPanel) await vscode.commands.executeCommand("workbench.action.newGroupRight");
   await vscode.commands.executeCommand("vscode.changes", title, resources);
 }
-
-const FOCUS_GROUP = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth"].map(
-  (n) => `workbench.action.focus${n}EditorGroup`,
-);
 
 /** Everything the thread changed: each file before the thread's first change ↔ as it is now. */
 export async function reviewThread(deps: ReviewDeps, threadId: string): Promise<void> {

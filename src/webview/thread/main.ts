@@ -25,7 +25,7 @@ const view = new TranscriptView(list, more, (v) => {
   placeTurnChanges(list, v.model.entries);
   post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom });
 });
-wireTranscriptActions(list, view, post);
+wireTranscriptActions(list, view, post, (n, text, context) => composer.editMessage(n, text, context));
 wireTurnChanges(list, post);
 wirePermissionShortcuts(view, list);
 

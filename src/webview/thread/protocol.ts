@@ -138,7 +138,8 @@ export type WebviewMessage =
   /** `feedback`: text for the agent, sent as the next message after a "No, provide feedback" answer. */
   | { type: "permission"; requestId: string; optionId: string | null; feedback?: string }
   | { type: "review"; requestId: string }
-  | { type: "copyText"; text: string }
+  /** `what`: the words of the host's "… copied" notice (a code block's copy says "Code"). */
+  | { type: "copyText"; text: string; what?: "message" }
   | { type: "insertCode"; text: string }
   /** Apply a code block to `path` (relative to the thread's folder) or to a file the user picks. */
   | { type: "applyCode"; text: string; path?: string }
@@ -180,6 +181,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return str(m.feedback, 100_000) && m.feedback.trim() ? { ...base, feedback: m.feedback } : undefined;
     }
     case "copyText":
+      if (!str(m.text, 5_000_000) || (m.what !== undefined && m.what !== "message")) return undefined;
+      return m.what ? { type: "copyText", text: m.text, what: m.what } : { type: "copyText", text: m.text };
     case "insertCode":
       return str(m.text, 5_000_000) ? { type: m.type, text: m.text } : undefined;
     case "applyCode":

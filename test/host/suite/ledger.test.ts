@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { ChangeTarget } from "../../../src/vscode/ledger/inline-review";
-import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 const BEFORE = lines("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa");
@@ -114,6 +114,33 @@ describe("checkpoints, review and provenance", () => {
     const input = diff.input as vscode.TabInputTextDiff;
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "old text\n");
     assert.equal(input.modified.fsPath, file);
+    await s.close();
+  });
+
+  it("a review from the thread panel opens in the thread's own group, not a new group beside it (#37)", async () => {
+    const { hub } = await api();
+    const file = join(workspaceRoot(), "src", "ledger-group.txt");
+    writeFileSync(file, "before\n");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const s = await spawnIdleFake(`write ${file} after`);
+    await waitFor("the turn to end", () => s.status === "idle");
+    await waitFor("the ledger's turn 1", () =>
+      hub.ledger.ledger.read(s.threadId).ops.find((o) => o.op === "turn-1" && o.summary),
+    );
+    const panel = hub.panels.open(s.threadId);
+    await vscode.commands.executeCommand("workbench.action.joinAllGroups");
+    panel.reveal(undefined, false);
+    await waitFor("the panel focused", () => panel.active);
+    const groups = vscode.window.tabGroups.all.length;
+    await vscode.commands.executeCommand("acpThreads.reviewTurn", s.threadId, 1);
+    const diff = await waitFor("the turn's diff", () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs.map((t) => ({ g, t })))
+        .find(({ t }) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.fsPath === file),
+    );
+    assert.equal(vscode.window.tabGroups.all.length, groups, "no new editor group");
+    assert.equal(diff.g.viewColumn, panel.viewColumn, "the diff is a tab of the thread's group");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await s.close();
   });
 

@@ -2,12 +2,13 @@
 // or both (acpThreads.rewindThread with the choice the panel's quick pick gives), and a user rename survives the
 // agent's session_info titles.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { numberedMessages } from "../../../src/core/handoff/fork";
 import { restoreWhat } from "../../../src/vscode/ledger/review-commands";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { HostMessage, WirePart } from "../../../src/webview/thread/protocol";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -82,6 +83,61 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     await waitFor("a.txt back to two", () => readFileSync(a, "utf8") === "two");
     await hub.live.get(conv)?.close();
     await hub.live.get(both)?.close();
+    await s.close();
+  });
+
+  it("Edit and resend from the prompt box: the fork sends the edited text with its chips; Code only gives it back (#37)", async () => {
+    const { hub } = await api();
+    const file = join(workspaceRoot(), "rw37-chip.txt");
+    writeFileSync(file, "chip content\n");
+    const s = await spawnIdleFake("hello");
+    await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
+    await s.prompt("second prompt");
+    await waitFor("turn 2", () => s.events.filter((e) => e.type === "done").length === 2);
+    const source = numberedMessages(hub.threads.read(s.threadId).records).map((m) => m.text);
+    assert.equal(source[2], "second prompt");
+    const posts: HostMessage[] = [];
+    const panel = { threadId: s.threadId, post: (m: HostMessage) => void posts.push(m) };
+    const ref = { kind: "file" as const, label: "rw37-chip.txt", uri: `file://${file}`, path: file };
+    const parts: WirePart[] = [
+      { type: "text", text: "say it with " },
+      { type: "context", ref },
+      { type: "text", text: "\non two lines" },
+    ];
+
+    // Code only, nothing to restore: no fork, the edited prompt comes back into the box as a plain prompt
+    await hub.composer.handle(panel, {
+      type: "send",
+      parts,
+      rewind: { message: 3, text: source[2], mode: "code" },
+    });
+    assert.deepEqual(posts.at(-1), { type: "editPrompt", parts });
+    assert.deepEqual(hub.threads.readMetadata(s.threadId).forks ?? [], []);
+
+    // Conversation only: the fork's panel resumes it and sends the edited text, the chip delivered as context
+    await hub.composer.handle(panel, {
+      type: "send",
+      parts,
+      rewind: { message: 3, text: source[2], mode: "conversation" },
+    });
+    const fork = await waitFor("the fork", () => hub.threads.readMetadata(s.threadId).forks?.[0]);
+    assert.ok(hub.panels.get(fork), "the fork's panel is open");
+    const fs = await waitFor("the fork's session", () => hub.live.get(fork));
+    const sent = await waitFor("the edited prompt in the fork", () =>
+      fs.events.find((e) => e.type === "user_text" && e.text.startsWith("say it with")),
+    );
+    assert.ok(sent.type === "user_text");
+    assert.equal(sent.text, "say it with @rw37-chip.txt\non two lines");
+    assert.deepEqual(
+      sent.context?.map((c) => [c.kind, c.path]),
+      [["file", file]],
+      "the chip went with the edited prompt",
+    );
+    await waitFor("the fork's turn", () => fs.events.some((e) => e.type === "done"));
+    const texts = numberedMessages(hub.threads.read(fork).records).map((m) => m.text);
+    assert.deepEqual(texts.slice(0, 2), source.slice(0, 2));
+    assert.equal(posts.filter((m) => m.type === "editPrompt").length, 1, "nothing given back after a fork");
+    await fs.close();
     await s.close();
   });
 

@@ -192,4 +192,13 @@ describe("thread actions", () => {
     assert.equal(readLock(hub.threads.pathFor(s.threadId)), undefined);
     assert.equal(hub.threads.read(s.threadId).metadata.status, "idle");
   });
+
+  it("Copy message says 'Message copied' (a code block's copy says 'Code copied'; #37)", async () => {
+    const { hub } = await api();
+    await vscode.env.clipboard.writeText("");
+    assert.equal(await hub.panels.code.copy("the whole answer", "message"), "Message copied");
+    assert.equal(await vscode.env.clipboard.readText(), "the whole answer");
+    assert.equal(await hub.panels.code.copy("x = 1"), "Code copied");
+    assert.equal(await vscode.env.clipboard.readText(), "x = 1");
+  });
 });

@@ -36,6 +36,16 @@ test("webview messages of unknown or malformed shape are rejected", () => {
   });
 });
 
+test("a message's Copy says what it copied (#37): copyText keeps `what: message`, nothing else", () => {
+  assert.deepEqual(parseWebviewMessage({ type: "copyText", text: "hi", what: "message" }), {
+    type: "copyText",
+    text: "hi",
+    what: "message",
+  });
+  assert.deepEqual(parseWebviewMessage({ type: "copyText", text: "x = 1" }), { type: "copyText", text: "x = 1" });
+  assert.equal(parseWebviewMessage({ type: "copyText", text: "hi", what: "<b>" }), undefined);
+});
+
 test("recall view messages are validated: relative paths and unknown types are rejected", async () => {
   const { parseRecallMessage } = await import("../../../src/webview/recall/protocol");
   assert.equal(

@@ -7,10 +7,12 @@
  */
 import type { RuntimeEvent } from "../../../core/model/events";
 import type { LiveStatus, ThreadHeader } from "../protocol";
+import type { ContextRef } from "../../../core/model/context";
 import { AgentPicker } from "./agent-picker";
 import { Attachments } from "./attachments";
 import { PromptBox, type CaretToken } from "./box";
 import { setThumbs } from "./chips";
+import { EditBar } from "./edit-bar";
 import { partsFromTranscript, PromptHistory } from "./history";
 import { wireIntake } from "./intake";
 import { SuggestPopup } from "./popup";
@@ -43,6 +45,7 @@ export class Composer {
   readonly #attachments: Attachments;
   readonly #picker: AgentPicker;
   readonly #history = new PromptHistory();
+  readonly #edit: EditBar;
   readonly #queueEl: HTMLDivElement;
   readonly #noticeEl: HTMLDivElement;
   readonly #draftEl: HTMLDivElement;
@@ -107,6 +110,7 @@ export class Composer {
     this.#queueEl.setAttribute("aria-label", "Queued follow-ups");
     this.#queueEl.hidden = true;
     const frame = div(root, "cmp-frame");
+    this.#edit = new EditBar(root, frame, () => this.#stopEditing());
     this.#attachments = new Attachments(frame, () => this.#syncButtons());
     this.#box = new PromptBox(frame, PLACEHOLDER);
     const bar = div(frame, "cmp-bar");
@@ -195,7 +199,9 @@ export class Composer {
         this.#box.el.focus();
         return true;
       case "editPrompt":
+        if (msg.rewind) this.#edit.start(msg.rewind, []);
         this.#load(msg.parts);
+        this.#syncButtons();
         return true;
       case "composerNotice":
         this.#notice(msg.message, msg.severity);
@@ -206,6 +212,26 @@ export class Composer {
       default:
         return false;
     }
+  }
+
+  /**
+   * "Edit and resend" on prompt `message` (#37): its text and chips go into the box, which then sends the rewind.
+   * False when the box is not offered here (a draft, a thread nothing can be sent to): the host asks instead.
+   */
+  editMessage(message: number, text: string, context?: readonly ContextRef[]): boolean {
+    if (this.#root.hidden || this.#state.draft) return false;
+    const held = this.#edit.editing ? [] : [...this.#attachments.parts(), ...this.#box.parts()];
+    this.#edit.start({ message, text }, held);
+    this.#load(partsFromTranscript(text, context));
+    this.#syncButtons();
+    this.#box.focus();
+    return true;
+  }
+
+  #stopEditing(): void {
+    this.#load(this.#edit.stop());
+    this.#syncButtons();
+    this.#box.focus();
   }
 
   #setState(state: ComposerState): void {
@@ -242,20 +268,25 @@ export class Composer {
         : resumes
           ? RESUME_PLACEHOLDER
           : PLACEHOLDER;
-    this.#send.querySelector(".label")!.textContent = draft
-      ? exec
-        ? "Run in terminal"
-        : "Start session"
-      : busy
-        ? "Queue"
-        : resumes
-          ? "Resume"
-          : "Send";
-    this.#send.title = resumes
-      ? "Resume this thread with its agent and send (Enter)"
-      : busy
-        ? "The agent is working: this follow-up is sent when the turn ends"
-        : "Send (Enter)";
+    const editing = !draft && !!this.#edit.editing;
+    this.#send.querySelector(".label")!.textContent = editing
+      ? "Resend"
+      : draft
+        ? exec
+          ? "Run in terminal"
+          : "Start session"
+        : busy
+          ? "Queue"
+          : resumes
+            ? "Resume"
+            : "Send";
+    this.#send.title = editing
+      ? "Rewind as chosen above and send the edited prompt there (Enter)"
+      : resumes
+        ? "Resume this thread with its agent and send (Enter)"
+        : busy
+          ? "The agent is working: this follow-up is sent when the turn ends"
+          : "Send (Enter)";
     this.#send.disabled = draft && !this.#picker.selected;
     this.#runOnce.hidden = !draft || exec;
     this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
@@ -280,6 +311,8 @@ export class Composer {
     const draft = this.#state.draft;
     const agent = this.#picker.selected;
     if (draft && !agent) return this.#notice("Pick an agent first.", "error");
+    const rewind = draft ? undefined : this.#edit.rewind();
+    if (rewind) return this.#resend(parts, rewind);
     this.post({
       type: "send",
       parts,
@@ -296,12 +329,26 @@ export class Composer {
     this.#noticeEl.hidden = true;
   }
 
+  /** Sends the edited prompt as a rewind; the box gets back what it held before the edit. */
+  #resend(parts: WirePart[], rewind: NonNullable<ReturnType<EditBar["rewind"]>>): void {
+    this.post({ type: "send", parts, rewind });
+    this.#box.clear();
+    this.#attachments.clear();
+    this.#popup.hide();
+    this.#noticeEl.hidden = true;
+    this.#stopEditing();
+  }
+
   #keydown(e: KeyboardEvent): void {
     if (e.isComposing) return;
     if (this.#popup.key(e)) return e.preventDefault();
     if (e.key === "Escape" && (this.#status === "working" || this.#status === "waiting_permission")) {
       e.preventDefault(); // Esc in the prompt box stops the running turn (a suggestion list took it first)
       return this.post({ type: "cancel" });
+    }
+    if (e.key === "Escape" && this.#edit.editing) {
+      e.preventDefault();
+      return this.#stopEditing();
     }
     if (e.key === "Enter" && !e.shiftKey && !e.altKey) {
       e.preventDefault();

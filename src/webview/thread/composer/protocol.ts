@@ -6,6 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { parseContextRef, type ContextRef } from "../../../core/model/context";
 import { fields, str, type Fields } from "../../shared/guards";
+import type { RewindMode } from "../../../core/handoff/rewind";
 
 /** A piece of a composed prompt on the wire. Images travel as base64 (with an optional JPEG/PNG preview). */
 export type WirePart =
@@ -91,8 +92,8 @@ export type ComposerHostMessage =
       images?: { name: string; data: string; thumb?: string }[];
       text?: string;
     }
-  /** Load a prompt into the box for editing (a queued prompt taken back). */
-  | { type: "editPrompt"; parts: WirePart[] }
+  /** Load a prompt into the box for editing (a queued prompt taken back; `rewind`: an Edit and resend given back). */
+  | { type: "editPrompt"; parts: WirePart[]; rewind?: RewindEdit }
   | { type: "composerNotice"; message: string; severity: "error" | "info" }
   /** Thumbnails (data URLs) of image assets shown in the transcript, by asset name. */
   | { type: "thumbs"; thumbs: Record<string, string> };
@@ -109,6 +110,8 @@ export type ComposerMessage =
       command?: string;
       /** Start in a new git worktree (#25). */
       worktree?: boolean;
+      /** "Edit and resend" of prompt `rewind.message` (#37): the rewind (commands/rewind.ts) with these parts. */
+      rewind?: RewindEdit & { mode: RewindMode };
     }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
@@ -122,6 +125,21 @@ export type ComposerMessage =
   | { type: "addAgent" }
   /** A "Not installed" row of the agent picker: what can be done with that agent (#37). */
   | { type: "agentActions"; agentId: string };
+
+/** The prompt an "Edit and resend" edits: its number (as the transcript's forkFrom) and its text as sent. */
+export interface RewindEdit {
+  message: number;
+  text: string;
+}
+
+const REWIND_MODES: readonly RewindMode[] = ["both", "conversation", "code"];
+
+function parseRewind(v: unknown): (RewindEdit & { mode: RewindMode }) | undefined {
+  const r = fields(v);
+  if (!r || !Number.isInteger(r.message) || (r.message as number) < 1 || !str(r.text, MAX_TEXT)) return undefined;
+  if (!REWIND_MODES.includes(r.mode as RewindMode)) return undefined;
+  return { message: r.message as number, text: r.text, mode: r.mode as RewindMode };
+}
 
 const MAX_PARTS = 200;
 const MAX_TEXT = 1_000_000;
@@ -171,6 +189,8 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       if (m.folder !== undefined && !str(m.folder, 4096)) return undefined;
       if (m.mode !== undefined && m.mode !== "session" && m.mode !== "run") return undefined;
       if (m.worktree !== undefined && typeof m.worktree !== "boolean") return undefined;
+      const rewind = m.rewind === undefined ? undefined : parseRewind(m.rewind);
+      if (m.rewind !== undefined && (!rewind || command !== undefined || m.agentId !== undefined)) return undefined;
       return {
         type: "send",
         parts,
@@ -179,6 +199,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(m.mode !== undefined ? { mode: m.mode as "session" | "run" } : {}),
         ...(command !== undefined ? { command: command as string } : {}),
         ...(m.worktree === true ? { worktree: true } : {}),
+        ...(rewind ? { rewind } : {}),
       };
     }
     case "complete":

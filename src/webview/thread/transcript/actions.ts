@@ -3,6 +3,7 @@
  * the feedback box, shortcuts 1–9 and R for the oldest waiting request), code block Copy / Insert / Apply,
  * and "Show all" on long outputs. Everything the host must do is posted; the rest is local UI state.
  */
+import type { ContextRef } from "../../../core/model/context";
 import type { WebviewMessage } from "../protocol";
 import type { TranscriptView } from "./view";
 
@@ -18,18 +19,31 @@ function entryIndex(el: Element): number | undefined {
   return Number.isInteger(i) ? i : undefined;
 }
 
-function flash(button: HTMLElement, iconName: string): void {
+/** Shows `iconName` on the button for 1.5 s, and `label` as its tooltip and accessible name meanwhile. */
+function flash(button: HTMLElement, iconName: string, label?: string): void {
   const icon = button.querySelector(".codicon");
   if (!icon) return;
-  const before = icon.className;
+  const before = { icon: icon.className, title: button.title, aria: button.getAttribute("aria-label") };
   icon.className = `codicon codicon-${iconName}`;
-  setTimeout(() => (icon.className = before), 1500);
+  button.classList.add("flashed");
+  if (label) {
+    button.title = label;
+    button.setAttribute("aria-label", label);
+  }
+  setTimeout(() => {
+    icon.className = before.icon;
+    button.classList.remove("flashed");
+    button.title = before.title;
+    if (before.aria !== null) button.setAttribute("aria-label", before.aria);
+  }, 1500);
 }
 
+/** `editPrompt`: loads prompt `message` into the prompt box for Edit and resend; false when the panel has none. */
 export function wireTranscriptActions(
   list: HTMLElement,
   view: TranscriptView,
   post: (m: WebviewMessage) => void,
+  editPrompt?: (message: number, text: string, context?: readonly ContextRef[]) => boolean,
 ): void {
   const answer = (requestId: string, optionId: string, feedback?: string) => {
     view.ctx.feedback.delete(requestId);
@@ -64,15 +78,20 @@ export function wireTranscriptActions(
     else if (t.classList.contains("msg-copy")) {
       const i = entryIndex(t);
       const entry = i === undefined ? undefined : view.model.entries[i];
-      if (entry && "text" in entry && typeof entry.text === "string") post({ type: "copyText", text: entry.text });
-      flash(t, "check");
+      if (entry && "text" in entry && typeof entry.text === "string")
+        post({ type: "copyText", text: entry.text, what: "message" });
+      flash(t, "check", "Message copied");
     } else if (t.classList.contains("msg-fork") || t.classList.contains("msg-rewind")) {
       const i = entryIndex(t);
       const entries = i === undefined ? [] : view.model.entries.slice(0, i + 1);
       const entry = entries.at(-1);
       const n = entries.filter((e) => e.kind === "user" || e.kind === "agent").length;
       const type = t.classList.contains("msg-rewind") ? "rewindFrom" : "forkFrom";
-      if (entry && "text" in entry && typeof entry.text === "string" && n) post({ type, message: n, text: entry.text });
+      if (!(entry && "text" in entry && typeof entry.text === "string" && n)) return;
+      // Edit and resend edits in the prompt box when the panel offers one (#37), else the host asks for the text
+      const context = entry.kind === "user" ? entry.context : undefined;
+      if (type === "rewindFrom" && editPrompt?.(n, entry.text, context)) return;
+      post({ type, message: n, text: entry.text });
     } else if (t.classList.contains("code-copy")) {
       post({ type: "copyText", text: code() });
       flash(t, "check");

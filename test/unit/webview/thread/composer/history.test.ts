@@ -85,3 +85,22 @@ test("composer messages from the webview are checked: bad parts, paths too long,
     "see@greet.js [1 image]",
   );
 });
+
+test("an Edit and resend from the box names the message, its text as sent and a rewind mode (#37)", () => {
+  const parts = [{ type: "text", text: "again" }];
+  const rewind = { message: 3, text: "before", mode: "conversation" };
+  assert.deepEqual(parseComposerMessage({ type: "send", parts, rewind }), { type: "send", parts, rewind });
+  for (const bad of [
+    { ...rewind, mode: "everything" },
+    { ...rewind, message: 0 },
+    { ...rewind, message: 1.5 },
+    { ...rewind, text: 5 },
+  ])
+    assert.equal(parseComposerMessage({ type: "send", parts, rewind: bad }), undefined, JSON.stringify(bad));
+  assert.equal(
+    parseComposerMessage({ type: "send", parts, rewind, agentId: "codex" }),
+    undefined,
+    "a draft has nothing to rewind",
+  );
+  assert.equal(parseComposerMessage({ type: "send", parts: [], command: "ls", rewind }), undefined);
+});
