@@ -15,9 +15,17 @@ export interface Notice {
 
 export class Notifier {
   readonly recent: Notice[] = [];
+  /** How many notifications were shown in all (`recent` keeps the last few). */
+  shown = 0;
+
+  /** The notifications shown after the first `count` of them (`shown` read earlier), as far as they are kept. */
+  since(count: number): Notice[] {
+    return this.recent.slice(Math.max(0, count - (this.shown - this.recent.length)));
+  }
 
   /** Shows a notification and resolves with the item picked (undefined when dismissed). */
   async show(severity: Notice["severity"], message: string, ...items: string[]): Promise<string | undefined> {
+    this.shown++;
     this.recent.push({ severity, message, items });
     if (this.recent.length > KEEP) this.recent.splice(0, this.recent.length - KEEP);
     const show = severity === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;

@@ -13,11 +13,11 @@ describe("notifications while the panel is hidden", () => {
     await waitFor("the first turn to end", () => s.status === "idle" && s.lastPrompt);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await waitFor("the panel to be hidden", () => !hub.panels.isVisible(s.threadId));
-    const seen = hub.broker.notifier.recent.length;
+    const seen = hub.broker.notifier.shown;
     const done = new Promise<void>((r) => s.onTurnDone(() => r()));
     void s.prompt("ask execute");
     const ask = await waitFor("the permission notification", () =>
-      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("asks")),
+      hub.broker.notifier.since(seen).find((n) => n.message.includes("asks")),
     );
     assert.equal(ask.message, "Fake agent asks: A execute tool");
     assert.deepEqual(ask.items, ["Allow", "Deny", "Open"]); // the agent's Allow / Reject behind our two words
@@ -26,7 +26,7 @@ describe("notifications while the panel is hidden", () => {
     hub.broker.answer(pending.requestId, "ok");
     await done;
     const finished = await waitFor("the finished-turn notification", () =>
-      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("finished")),
+      hub.broker.notifier.since(seen).find((n) => n.message.includes("finished")),
     );
     assert.equal(finished.message, "Fake agent finished “ask execute”");
     assert.deepEqual(finished.items, ["Open"]);
@@ -37,21 +37,21 @@ describe("notifications while the panel is hidden", () => {
     const { hub } = await api();
     const s = await spawnIdleFake();
     assert.ok(hub.panels.isVisible(s.threadId));
-    const seen = hub.broker.notifier.recent.length;
+    const seen = hub.broker.notifier.shown;
     const done = new Promise<void>((r) => s.onTurnDone(() => r()));
     void s.prompt("ask execute");
     const pending = await waitFor("the pending request", () => hub.broker.pendingFor(s.threadId)[0]);
-    assert.equal(hub.broker.notifier.recent.length, seen, "shown inline in the visible panel: no notification yet");
+    assert.equal(hub.broker.notifier.shown, seen, "shown inline in the visible panel: no notification yet");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     const ask = await waitFor("the permission notification", () =>
-      hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("asks")),
+      hub.broker.notifier.since(seen).find((n) => n.message.includes("asks")),
     );
     assert.equal(ask.message, "Fake agent asks: A execute tool");
     hub.panels.open(s.threadId);
     await waitFor("the panel to be visible", () => hub.panels.isVisible(s.threadId));
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await waitFor("the panel to be hidden", () => !hub.panels.isVisible(s.threadId));
-    const asks = hub.broker.notifier.recent.slice(seen).filter((n) => n.message.includes("asks"));
+    const asks = hub.broker.notifier.since(seen).filter((n) => n.message.includes("asks"));
     assert.equal(asks.length, 1, "hiding the panel again does not repeat the notification");
     hub.broker.answer(pending.requestId, "ok");
     await done;
@@ -68,9 +68,9 @@ describe("notifications while the panel is hidden", () => {
     const { hub } = await api();
     const s = await spawnIdleFake();
     assert.ok(hub.panels.isVisible(s.threadId));
-    const seen = hub.broker.notifier.recent.length;
+    const seen = hub.broker.notifier.shown;
     await s.prompt("hello");
-    assert.equal(hub.broker.notifier.recent.length, seen);
+    assert.equal(hub.broker.notifier.shown, seen);
     await s.close();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });

@@ -36,13 +36,13 @@ describe("permission requests outside the panel", () => {
 
   it("the notification names the file and what lies outside the workspace, with only Allow / Deny / Open", async () => {
     const { hub } = await api();
-    const seen = hub.broker.notifier.recent.length;
+    const seen = hub.broker.notifier.shown;
     const threadId = "perm-ui-toast";
     const answer = hub.broker
       .askerFor(threadId, () => "Claude")
       .ask(editRequest(new AbortController().signal, { outside: ["/etc/hosts"] }));
     const toast = await waitFor("the notification", () =>
-      hub.broker.notifier.recent.slice(seen).find((n) => n.message.startsWith("Claude asks")),
+      hub.broker.notifier.since(seen).find((n) => n.message.startsWith("Claude asks")),
     );
     assert.equal(toast.message, "Claude asks: Editing files — src/greet.js (outside the workspace: /etc/hosts)");
     assert.deepEqual(toast.items, ["Allow", "Deny", "Open"], "the agent's long options stay in the panel");

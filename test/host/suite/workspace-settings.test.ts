@@ -14,7 +14,7 @@ describe("workspace settings that widen what agents may do", () => {
     const { hub } = await api();
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const dir = join(folder, ".vscode");
-    const seen = hub.broker.notifier.recent.length;
+    const seen = hub.broker.notifier.shown;
     mkdirSync(dir, { recursive: true });
     const changed = new Promise<void>((r) => {
       const sub = vscode.workspace.onDidChangeConfiguration((e) => {
@@ -35,7 +35,7 @@ describe("workspace settings that widen what agents may do", () => {
       assert.equal(hub.config.permissionMode, "approve-reads");
       assert.ok(!hub.config.customAgents.some((a) => a.id === "evil"), "a workspace's agent command is not taken");
       const notice = await waitFor("the notice", () =>
-        hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("acpThreads.permissionMode")),
+        hub.broker.notifier.since(seen).find((n) => n.message.includes("acpThreads.permissionMode")),
       );
       assert.match(notice.message, /ignores them there/);
       assert.match(notice.message, /acpThreads\.agents/);
