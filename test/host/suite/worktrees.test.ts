@@ -59,7 +59,12 @@ describe("worktree sessions", () => {
     // containment: the worktree is writable, the repository itself is not
     await turn(s, `write ${join(ref.path, "a.txt")} a by the agent`);
     assert.equal(readFileSync(join(ref.path, "a.txt"), "utf8"), "a by the agent");
-    await turn(s, `write ${join(repo, "escape.txt")} out`);
+    // outside the worktree even approve-all asks (#33), marked; allowed by the person, the write is still refused
+    const escaping = turn(s, `write ${join(repo, "escape.txt")} out`);
+    const asked = await waitFor("the outside write to be asked", () => hub.broker.pendingFor(s.threadId)[0]);
+    assert.deepEqual(asked.outside, [join(realpathSync(repo), "escape.txt")], "marked outside the workspace");
+    hub.broker.answer(asked.requestId, asked.options.find((o) => o.kind === "allow_once")!.optionId);
+    await escaping;
     assert.equal(existsSync(join(repo, "escape.txt")), false, "a write outside the worktree is refused");
     await turn(s, `write ${join(ref.path, "b.txt")} b by the agent`);
     assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "a\n", "the workspace is untouched");
