@@ -23,6 +23,8 @@ export async function startExec(
   cwd: string,
   title?: string,
   inWorktree?: boolean,
+  /** The composer's "sandboxed" toggle (#34); undefined: the settings decide. */
+  sandbox?: boolean,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
   const where = inWorktree ? await worktreeFor(hub.log.logger, cwd) : { cwd };
@@ -32,10 +34,17 @@ export async function startExec(
   const env = { ...process.env, ACP_THREADS_HOME: hub.home };
   // the run's program and what it starts in the OS sandbox (#34) when the settings say so; the error (nothing
   // started) when they ask for it and this machine cannot
-  const sandbox = await editorSandbox(
+  const plan = await editorSandbox(
     hub.config,
-    { roots: [cwd], agentId: expanded.presetId ?? "exec", env, dataHome: hub.home, unattended: !!where.worktree },
-    (m) => void hub.broker.notifier.show("info", m),
+    {
+      roots: [cwd],
+      agentId: expanded.presetId ?? "exec",
+      env,
+      dataHome: hub.home,
+      ...(sandbox !== undefined ? { asked: sandbox } : {}),
+      unattended: !!where.worktree,
+    },
+    (m) => background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
   await hub.exec.prepare(cwd);
   const run = await hub.exec.startAsync({
@@ -43,7 +52,7 @@ export async function startExec(
     args: expanded.args,
     cwd,
     env,
-    ...(sandbox ? { sandbox } : {}),
+    ...(plan ? { sandbox: plan } : {}),
     pty,
     closeStdin: expanded.closeStdin,
     presetId: expanded.presetId,

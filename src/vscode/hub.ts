@@ -350,7 +350,7 @@ export class Hub implements vscode.Disposable {
         ...(p.sandbox !== undefined ? { asked: p.sandbox } : {}),
         unattended: !!p.worktree || !!p.unattended,
       },
-      (m) => void this.broker.notifier.show("info", m),
+      (m) => background(this.broker.notifier.show("info", m), "telling the sandbox default"),
     );
   }
 

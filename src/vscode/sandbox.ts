@@ -7,7 +7,7 @@
  */
 import type { SandboxPlan } from "../core/sandbox/plan";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
-import type { ProbeOptions } from "../core/sandbox/tool";
+import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
 import type { Config } from "./config";
 
 export interface EditorSandboxInput {
@@ -60,4 +60,17 @@ export async function editorSandbox(
     settings: { denyRead: config.sandboxDenyRead },
     ...(input.probe ? { probe: input.probe } : {}),
   });
+}
+
+/** Doctor's sandbox row (#34): whether and how this machine sandboxes, or why not and what to install. */
+export function sandboxDoctorRow(
+  found: SandboxAvailability,
+  setting: "off" | "workspace-write",
+): { label: string; description: string; detail: string } {
+  const mode = setting === "workspace-write" ? "on for every session" : "on for worktree and Best of N sessions";
+  return {
+    label: `${found.available ? "$(pass)" : "$(error)"} Sandbox`,
+    description: found.available ? `available · acpThreads.sandbox: ${setting}` : "not available here",
+    detail: found.available ? `${describeAvailability(found)} (${mode} when the settings say so)` : found.problem,
+  };
 }

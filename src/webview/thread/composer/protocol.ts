@@ -78,6 +78,11 @@ export interface ComposerState {
     checked?: boolean;
     /** How the permission setting (acpThreads.permissionMode) reads; follows the setting while the panel is open. */
     policy?: string;
+    /**
+     * The "sandboxed" toggle's default (#34): `on` (acpThreads.sandbox), `unattended` (a session in a new worktree
+     * is sandboxed by default, acpThreads.sandbox.unattended).
+     */
+    sandbox?: { on: boolean; unattended: boolean };
   } | null;
 }
 
@@ -109,6 +114,8 @@ export type ComposerMessage =
       command?: string;
       /** Start in a new git worktree (#25). */
       worktree?: boolean;
+      /** The "sandboxed" toggle, when the user changed it (#34); absent: the settings decide. */
+      sandbox?: boolean;
     }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
@@ -171,6 +178,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       if (m.folder !== undefined && !str(m.folder, 4096)) return undefined;
       if (m.mode !== undefined && m.mode !== "session" && m.mode !== "run") return undefined;
       if (m.worktree !== undefined && typeof m.worktree !== "boolean") return undefined;
+      if (m.sandbox !== undefined && typeof m.sandbox !== "boolean") return undefined;
       return {
         type: "send",
         parts,
@@ -179,6 +187,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(m.mode !== undefined ? { mode: m.mode as "session" | "run" } : {}),
         ...(command !== undefined ? { command: command as string } : {}),
         ...(m.worktree === true ? { worktree: true } : {}),
+        ...(typeof m.sandbox === "boolean" ? { sandbox: m.sandbox } : {}),
       };
     }
     case "complete":
