@@ -44,7 +44,7 @@ export const USER_ONLY_SETTINGS = [
   "registry.url",
   "recall.offerToAgents",
   "watchdog.retry",
-  "sandbox",
+  "sandbox.mode",
   "sandbox.denyRead",
   "sandbox.unattended",
 ] as const;
@@ -115,9 +115,9 @@ export class Config {
     return typeof v === "string" && v.trim() ? v.trim() : undefined;
   }
 
-  /** `acpThreads.sandbox`: every session and exec run in the OS sandbox (`workspace-write`), or not (`off`). */
+  /** `acpThreads.sandbox.mode`: every session and exec run in the OS sandbox (`workspace-write`), or not (`off`). */
   get sandbox(): "off" | "workspace-write" {
-    return this.#get<string>("sandbox", "off") === "workspace-write" ? "workspace-write" : "off";
+    return this.#get<string>("sandbox.mode", "off") === "workspace-write" ? "workspace-write" : "off";
   }
 
   /** `acpThreads.sandbox.denyRead`: further folders and files a sandboxed agent cannot read. */

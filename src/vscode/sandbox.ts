@@ -1,5 +1,5 @@
 /**
- * The OS sandbox of a session or exec run the editor starts (#34): `acpThreads.sandbox` (or the composer's and
+ * The OS sandbox of a session or exec run the editor starts (#34): `acpThreads.sandbox.mode` (or the composer's and
  * Best of N's choice) asks for it, and `acpThreads.sandbox.unattended` makes it the default for worktree and
  * Best of N sessions where the machine can. Asked for on a machine that cannot: the engine's
  * `sandbox_unavailable` error (what to install) — the session does not start. The unattended default on such a
@@ -70,7 +70,7 @@ export function sandboxDoctorRow(
   const mode = setting === "workspace-write" ? "on for every session" : "on for worktree and Best of N sessions";
   return {
     label: `${found.available ? "$(pass)" : "$(error)"} Sandbox`,
-    description: found.available ? `available · acpThreads.sandbox: ${setting}` : "not available here",
+    description: found.available ? `available · acpThreads.sandbox.mode: ${setting}` : "not available here",
     detail: found.available ? `${describeAvailability(found)} (${mode} when the settings say so)` : found.problem,
   };
 }

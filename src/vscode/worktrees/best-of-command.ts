@@ -105,7 +105,7 @@ async function ask(hub: Hub, cwd: string): Promise<BestOfArgs | undefined> {
   };
 }
 
-/** "Sandbox the candidates?", the settings' answer first (the unattended default, or `acpThreads.sandbox`). */
+/** "Sandbox the candidates?", the settings' answer first (the unattended default, or `acpThreads.sandbox.mode`). */
 async function askSandbox(hub: Hub): Promise<boolean | undefined> {
   const here = await sandboxAvailability();
   const byDefault = here.available && (hub.config.sandbox === "workspace-write" || hub.config.sandboxUnattended);
@@ -118,7 +118,7 @@ async function askSandbox(hub: Hub): Promise<boolean | undefined> {
   const no = { label: "Not sandboxed", description: "the agents run as you", on: false };
   const picked = await vscode.window.showQuickPick(byDefault ? [yes, no] : [no, yes], {
     title: "Best of N: sandbox the candidates?",
-    placeHolder: "Run each candidate in the OS sandbox (acpThreads.sandbox)",
+    placeHolder: "Run each candidate in the OS sandbox (acpThreads.sandbox.mode)",
     ignoreFocusOut: true,
   });
   return picked?.on;

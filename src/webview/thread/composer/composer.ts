@@ -412,7 +412,7 @@ function sandboxToggle(parent: HTMLElement): HTMLInputElement {
   label.className = "cmp-worktree cmp-sandbox";
   label.title =
     "Run in the OS sandbox: writes only in the workspace (or worktree), the temp folder and the agent's own state; " +
-    "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox)";
+    "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)";
   const box = document.createElement("input");
   box.type = "checkbox";
   box.id = "draft-sandbox";

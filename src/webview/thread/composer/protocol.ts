@@ -79,7 +79,7 @@ export interface ComposerState {
     /** How the permission setting (acpThreads.permissionMode) reads; follows the setting while the panel is open. */
     policy?: string;
     /**
-     * The "sandboxed" toggle's default (#34): `on` (acpThreads.sandbox), `unattended` (a session in a new worktree
+     * The "sandboxed" toggle's default (#34): `on` (acpThreads.sandbox.mode), `unattended` (a session in a new worktree
      * is sandboxed by default, acpThreads.sandbox.unattended).
      */
     sandbox?: { on: boolean; unattended: boolean };
