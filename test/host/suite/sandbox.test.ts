@@ -89,8 +89,8 @@ describe("the OS sandbox in the editor (#34)", function () {
     const s = await spawnHostile(w.ws);
     try {
       await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
-      assert.equal(s.sandboxed, true);
       assert.equal(await answerOf(s, "escape"), "escape: out=EROFS secret=ENOENT link=EROFS");
+      assert.equal(s.sandboxed, true);
       assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
       assert.equal(existsSync(join(w.home, "via-link.txt")), false, "nothing written through the symlink");
       // the agent's own shell (as claude-agent-acp's Bash runs): the denyRead path reads as missing
@@ -173,8 +173,8 @@ describe("the OS sandbox in the editor (#34)", function () {
     assert.ok(out);
     const [c] = out.summaries;
     try {
-      assert.equal(hub.live.get(c!.threadId!)?.sandboxed, true, "the candidate is sandboxed");
       assert.equal(c!.answer, "escape: out=EROFS secret=ENOENT link=EROFS");
+      assert.equal(hub.live.get(c!.threadId!)?.sandboxed, true, "the candidate is sandboxed");
       assert.equal(existsSync(join(w.home, "outside.txt")), false);
     } finally {
       out.view.dispose();
