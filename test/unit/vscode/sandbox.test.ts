@@ -51,27 +51,29 @@ test("no bwrap: asked rejects with the install hint; the unattended default runs
     assert.equal(told.length, 1, "said once");
     assert.match(told[0]!, /not sandboxed: bubblewrap \(bwrap\) is not installed/);
     assert.equal(await editorSandbox(settings(), { ...base, unattended: false }, () => {}), undefined, "off");
-  }),
-);
+  }));
 
-test("with bwrap: the setting, the unattended default, an explicit no and the unattended setting off", { skip: noBwrap }, () =>
-  withTmpDir("sbx-editor-", async (dir) => {
-    const { home, ws, tmp } = sandboxWorld(dir);
-    const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
-    const base = { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
-    const denied = join(dir, "notes");
-    const plan = await editorSandbox(
-      settings({ sandbox: "workspace-write", sandboxDenyRead: [denied] }),
-      { ...base, unattended: false },
-      () => {},
-    );
-    assert.ok(plan, "sandboxed by the setting");
-    assert.ok(plan.policy.denyRead.includes(denied), "denyRead reaches the policy");
-    assert.ok(await editorSandbox(settings(), { ...base, unattended: true }, () => {}), "the unattended default");
-    assert.equal(await editorSandbox(settings(), { ...base, asked: false, unattended: true }, () => {}), undefined);
-    const noDefault = settings({ sandboxUnattended: false });
-    assert.equal(await editorSandbox(noDefault, { ...base, unattended: true }, () => {}), undefined);
-  }),
+test(
+  "with bwrap: the setting, the unattended default, an explicit no and the unattended setting off",
+  { skip: noBwrap },
+  () =>
+    withTmpDir("sbx-editor-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
+      const base = { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
+      const denied = join(dir, "notes");
+      const plan = await editorSandbox(
+        settings({ sandbox: "workspace-write", sandboxDenyRead: [denied] }),
+        { ...base, unattended: false },
+        () => {},
+      );
+      assert.ok(plan, "sandboxed by the setting");
+      assert.ok(plan.policy.denyRead.includes(denied), "denyRead reaches the policy");
+      assert.ok(await editorSandbox(settings(), { ...base, unattended: true }, () => {}), "the unattended default");
+      assert.equal(await editorSandbox(settings(), { ...base, asked: false, unattended: true }, () => {}), undefined);
+      const noDefault = settings({ sandboxUnattended: false });
+      assert.equal(await editorSandbox(noDefault, { ...base, unattended: true }, () => {}), undefined);
+    }),
 );
 
 test("Doctor's sandbox row: how, or why not", () => {
@@ -79,7 +81,10 @@ test("Doctor's sandbox row: how, or why not", () => {
   assert.equal(ok.label, "$(pass) Sandbox");
   assert.match(ok.detail, /^bubblewrap \(\/usr\/bin\/bwrap\): writes only/);
   assert.match(ok.description, /acpThreads\.sandbox\.mode: off/);
-  const missing = sandboxDoctorRow({ available: false, problem: "bubblewrap (bwrap) is not installed: install" }, "off");
+  const missing = sandboxDoctorRow(
+    { available: false, problem: "bubblewrap (bwrap) is not installed: install" },
+    "off",
+  );
   assert.equal(missing.label, "$(error) Sandbox");
   assert.equal(missing.detail, "bubblewrap (bwrap) is not installed: install");
 });
