@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
+import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
-import { api, repoRoot, waitFor } from "./helpers";
+import { api, repoRoot, waitFor, withWorkspaceSettings } from "./helpers";
 
 const HOSTILE = () => join(repoRoot(), "dist-test/fixtures/fake-agents/hostile-agent.main.js");
 const canSandbox = process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
@@ -103,6 +104,40 @@ describe("the OS sandbox in the editor (#34)", function () {
     }
   });
 
+  it("the composer: the draft's toggle follows the setting; sent checked, the session runs sandboxed", async () => {
+    const { hub } = await api();
+    await useHostile(w);
+    await cfg().update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
+    const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+    assert.ok(draft && hub.composer.isDraft(draft), "a new-thread panel");
+    await waitFor("its panel", () => hub.panels.get(draft));
+    const posted: unknown[] = [];
+    const panel: ComposerPanel = { threadId: draft, post: (m) => posted.push(m) };
+    hub.composer.attach(panel);
+    const state = await waitFor("the draft's state", () =>
+      posted
+        .map((m) => m as { type: string; state?: { draft?: { sandbox?: unknown } } })
+        .find((m) => m.type === "composer" && m.state?.draft?.sandbox),
+    );
+    assert.deepEqual(state.state!.draft!.sandbox, { on: true, unattended: true });
+    // what the webview posts when the box is sent with “sandboxed” clicked on
+    await hub.composer.handle(panel, {
+      type: "send",
+      parts: [{ type: "text", text: "escape" }],
+      agentId: "hostile",
+      mode: "session",
+      sandbox: true,
+    });
+    const s = await waitFor("the live session", () => hub.live.get(draft));
+    try {
+      await waitFor("the turn to end", () => s.status === "idle" && s.thread && s.lastPrompt !== undefined);
+      assert.equal(s.sandboxed, true);
+      assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a machine that cannot sandbox: the session does not start, the panel says what to install", async () => {
     const bin = join(w.dir, "bin");
     mkdirSync(bin);
@@ -127,32 +162,16 @@ describe("the OS sandbox in the editor (#34)", function () {
   it("a workspace's settings cannot turn the sandbox off (a notice names it)", async () => {
     const { hub } = await api();
     await cfg().update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
-    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const dir = join(folder, ".vscode");
     const seen = hub.broker.notifier.recent.length;
-    mkdirSync(dir, { recursive: true });
-    const changed = new Promise<void>((r) => {
-      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration("acpThreads.sandbox")) return;
-        sub.dispose();
-        r();
-      });
-    });
-    writeFileSync(
-      join(dir, "settings.json"),
-      JSON.stringify({ "acpThreads.sandbox.mode": "off", "acpThreads.sandbox.unattended": false }),
-    );
-    try {
-      await changed;
+    const settings = { "acpThreads.sandbox.mode": "off", "acpThreads.sandbox.unattended": false };
+    await withWorkspaceSettings(settings, async () => {
       assert.equal(hub.config.sandbox, "workspace-write");
       assert.equal(hub.config.sandboxUnattended, true);
       const notice = await waitFor("the notice", () =>
         hub.broker.notifier.recent.slice(seen).find((n) => n.message.includes("acpThreads.sandbox.mode")),
       );
       assert.match(notice.message, /ignores them there/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("Best of N, scripted with the default: its candidates run sandboxed", async () => {
