@@ -34,7 +34,7 @@ const stringRecord = (v: unknown): Record<string, string> | undefined => {
 
 /**
  * Settings a workspace must not set: the permission policy, the commands and env agents are started with, the
- * Node that runs them, tools offered to agents, and the watchdog's retries without asking.
+ * Node that runs them, tools offered to agents, the watchdog's retries without asking, and the OS sandbox (#34).
  */
 export const USER_ONLY_SETTINGS = [
   "permissionMode",
@@ -44,6 +44,9 @@ export const USER_ONLY_SETTINGS = [
   "registry.url",
   "recall.offerToAgents",
   "watchdog.retry",
+  "sandbox.mode",
+  "sandbox.denyRead",
+  "sandbox.unattended",
 ] as const;
 
 const USER_ONLY: ReadonlySet<string> = new Set(USER_ONLY_SETTINGS);
@@ -110,6 +113,22 @@ export class Config {
   get nodePath(): string | undefined {
     const v = this.#get<string>("nodePath", "");
     return typeof v === "string" && v.trim() ? v.trim() : undefined;
+  }
+
+  /** `acpThreads.sandbox.mode`: every session and exec run in the OS sandbox (`workspace-write`), or not (`off`). */
+  get sandbox(): "off" | "workspace-write" {
+    return this.#get<string>("sandbox.mode", "off") === "workspace-write" ? "workspace-write" : "off";
+  }
+
+  /** `acpThreads.sandbox.denyRead`: further folders and files a sandboxed agent cannot read. */
+  get sandboxDenyRead(): string[] {
+    const v = this.#get<unknown>("sandbox.denyRead", []);
+    return Array.isArray(v) ? v.filter((p): p is string => typeof p === "string" && !!p.trim()) : [];
+  }
+
+  /** `acpThreads.sandbox.unattended`: Best of N and worktree sessions are sandboxed where the machine can. */
+  get sandboxUnattended(): boolean {
+    return this.#get<boolean>("sandbox.unattended", true) !== false;
   }
 
   get recallOfferToAgents(): boolean {

@@ -11,6 +11,7 @@ import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 import { background } from "../core/util/unexpected";
 import { worktreeFor } from "./worktrees/start";
+import { editorSandbox } from "./sandbox";
 
 export { EXEC_CHOICES } from "./exec-choices";
 
@@ -22,18 +23,36 @@ export async function startExec(
   cwd: string,
   title?: string,
   inWorktree?: boolean,
+  /** The composer's "sandboxed" toggle (#34); undefined: the settings decide. */
+  sandbox?: boolean,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
   const where = inWorktree ? await worktreeFor(hub.log.logger, cwd) : { cwd };
   cwd = where.cwd;
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;
+  const env = { ...process.env, ACP_THREADS_HOME: hub.home };
+  // the run's program and what it starts in the OS sandbox (#34) when the settings say so; the error (nothing
+  // started) when they ask for it and this machine cannot
+  const plan = await editorSandbox(
+    hub.config,
+    {
+      roots: [cwd],
+      agentId: expanded.presetId ?? "exec",
+      env,
+      dataHome: hub.home,
+      ...(sandbox !== undefined ? { asked: sandbox } : {}),
+      unattended: !!where.worktree,
+    },
+    (m) => background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
+  );
   await hub.exec.prepare(cwd);
   const run = await hub.exec.startAsync({
     command: expanded.command,
     args: expanded.args,
     cwd,
-    env: { ...process.env, ACP_THREADS_HOME: hub.home },
+    env,
+    ...(plan ? { sandbox: plan } : {}),
     pty,
     closeStdin: expanded.closeStdin,
     presetId: expanded.presetId,

@@ -44,10 +44,10 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
     context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
     h.composer.connect({
-      startExec: async (id, task, cwd, title, worktree) => {
+      startExec: async (id, task, cwd, title, worktree, sandbox) => {
         const choice = EXEC_CHOICES.find((c) => c.id === id);
         if (!choice) throw new Error(`no agent CLI "${id}"`);
-        await startExec(h, choice, task, cwd, title, worktree);
+        await startExec(h, choice, task, cwd, title, worktree, sandbox);
       },
       recall: (query) => recallMentions(h, query),
       resume: (threadId) => resumeThread(h, threadId),

@@ -51,6 +51,8 @@ import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
+import { editorSandbox } from "./sandbox";
+import type { SandboxPlan } from "../core/sandbox/plan";
 import { worktreeFor } from "./worktrees/start";
 import type { Launcher } from "../core/platform/launcher";
 
@@ -72,6 +74,10 @@ export interface SpawnParams {
   title?: string;
   /** The git worktree the new thread works in (`cwd` is inside it): the only root its fs / terminals reach. */
   worktree?: WorktreeRef;
+  /** Run the agent in the OS sandbox (#34; the composer's toggle, Best of N); undefined: the settings decide. */
+  sandbox?: boolean;
+  /** A Best of N candidate: the unattended sandbox default applies (as for worktree sessions). */
+  unattended?: boolean;
 }
 
 export class Hub implements vscode.Disposable {
@@ -274,6 +280,7 @@ export class Hub implements vscode.Disposable {
     }
     const label = p.agent.displayName;
     const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
+    const roots = p.worktree ? [p.worktree.path] : [p.cwd, ...otherFolders(p.cwd)];
     const session = new LiveSession(
       {
         threadId,
@@ -289,6 +296,7 @@ export class Hub implements vscode.Disposable {
           this.ops.supervise(thread, s);
         },
         ...(p.worktree ? { worktree: p.worktree } : {}),
+        sandbox: () => this.#sandboxOf(p, roots),
         agent: p.agent,
         cwd: p.cwd,
         task: p.task,
@@ -299,7 +307,7 @@ export class Hub implements vscode.Disposable {
           // them (`additionalDirectories`, sent only when it advertises the capability)
           // them (`additionalDirectories`, sent only when it advertises the capability); a worktree session
           // reaches its worktree only
-          workspaceRoots: p.worktree ? [p.worktree.path] : [p.cwd, ...otherFolders(p.cwd)],
+          workspaceRoots: roots,
           additionalDirectories: p.worktree ? [] : otherFolders(p.cwd),
           permissionPolicy: this.config.permissionMode,
           permissionStoreDir: this.home,
@@ -328,6 +336,22 @@ export class Hub implements vscode.Disposable {
       "starting the session",
     );
     return session;
+  }
+
+  /** The session's OS sandbox (#34): asked, the setting, or the unattended default of worktree sessions. */
+  #sandboxOf(p: SpawnParams, roots: string[]): Promise<SandboxPlan | undefined> {
+    return editorSandbox(
+      this.config,
+      {
+        roots,
+        agentId: p.agent.id,
+        env: { ...process.env, ...p.agent.env, ACP_THREADS_HOME: this.home },
+        dataHome: this.home,
+        ...(p.sandbox !== undefined ? { asked: p.sandbox } : {}),
+        unattended: !!p.worktree || !!p.unattended,
+      },
+      (m) => background(this.broker.notifier.show("info", m), "telling the sandbox default"),
+    );
   }
 
   /** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */

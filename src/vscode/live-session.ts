@@ -25,6 +25,7 @@ import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { Supervisor } from "../core/watchdog/supervisor";
+import type { SandboxPlan } from "../core/sandbox/plan";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 import { background } from "../core/util/unexpected";
@@ -60,6 +61,11 @@ export interface LiveSessionInit {
   recordTraffic?: boolean;
   /** The git worktree the thread works in (#25). */
   worktree?: WorktreeRef;
+  /**
+   * The session's OS sandbox (#34), prepared before anything starts: undefined runs unsandboxed; a rejection (a
+   * sandbox asked for on a machine that cannot give one) fails the session with nothing started.
+   */
+  sandbox?: () => Promise<SandboxPlan | undefined>;
   /** Called once the thread session exists, before the first prompt (the hub attaches the watchdog here). */
   onThread?: (thread: ThreadSession, session: LiveSession) => void;
 }
@@ -99,6 +105,8 @@ export class LiveSession implements vscode.Disposable {
   readonly #onAuth = new vscode.EventEmitter<AuthStatus>();
   readonly onAuthStatus = this.#onAuth.event;
   #runtime: Partial<AcpAgentRuntime> | undefined;
+  /** The OS sandbox the agent (and its restarts) runs in, once prepared. */
+  #sandbox: SandboxPlan | undefined;
 
   constructor(init: LiveSessionInit, factory: RuntimeFactory) {
     this.#init = init;
@@ -159,7 +167,8 @@ export class LiveSession implements vscode.Disposable {
    * a crash recovery makes a new runtime through here too). The runtime serves this one session.
    */
   #createRuntime = (): AgentRuntime => {
-    const rt = this.#factory({ ...this.#init.runtimeOptions, agent: this.agent, cwd: this.cwd });
+    const sandbox = this.#sandbox ? { sandbox: this.#sandbox } : {};
+    const rt = this.#factory({ ...this.#init.runtimeOptions, ...sandbox, agent: this.agent, cwd: this.cwd });
     (rt as Partial<AcpAgentRuntime>).onEvent?.(({ event }) => {
       if (event.type !== "commands" || this.#working) return; // during a turn the thread session reports it
       this.commands = event.commands;
@@ -186,6 +195,11 @@ export class LiveSession implements vscode.Disposable {
     await (action === "login" ? rt.login() : rt.logout());
   }
 
+  /** The agent runs in the OS sandbox (#34): the panel's header says so. */
+  get sandboxed(): boolean {
+    return this.#sandbox !== undefined;
+  }
+
   /** The engine's thread session once started. */
   get thread(): ThreadSession | undefined {
     return this.#thread;
@@ -201,6 +215,7 @@ export class LiveSession implements vscode.Disposable {
       args: this.agent.args,
     };
     try {
+      this.#sandbox = await this.#init.sandbox?.();
       this.#thread = resumeThreadId
         ? await ThreadSession.resume(
             { store, ledger, createRuntime: this.#createRuntime, logger, recordTraffic: this.#init.recordTraffic },

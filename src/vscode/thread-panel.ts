@@ -80,7 +80,7 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
-  readonly shown = { title: "", usage: "", agent: "", status: "", login: "", resumable: false };
+  readonly shown = { title: "", usage: "", agent: "", status: "", login: "", resumable: false, sandboxed: false };
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
@@ -127,8 +127,10 @@ export class ThreadPanel implements vscode.Disposable {
         agent: m.header.agent,
         status: m.status,
         resumable: !!m.header.resumable,
+        sandboxed: !!m.header.sandboxed,
       });
-    else if (m.type === "status") this.shown.status = m.status;
+    else if (m.type === "status")
+      Object.assign(this.shown, { status: m.status, sandboxed: this.shown.sandboxed || !!m.sandboxed });
     else if (m.type === "title") this.shown.title = m.title;
     else if (m.type === "usage") this.shown.usage = m.text;
     else if (m.type === "login") this.shown.login = m.text + (m.action ? ` [${m.action}]` : "");
@@ -171,6 +173,7 @@ export class ThreadPanel implements vscode.Disposable {
           sessionId: live.sessionId,
           acceptsInput: live.mode === "session",
           resumable: true, // once it ends, a prompt typed here resumes the thread
+          ...(live.sandboxed ? { sandboxed: true } : {}),
         },
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
@@ -191,7 +194,14 @@ export class ThreadPanel implements vscode.Disposable {
           this.#flush();
           if (!running(s)) turnStarts.delete(live);
           else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
-          this.post({ type: "status", status: s, detail: live.statusDetail, since: turnStarts.get(live) });
+          const sandboxed = live.sandboxed ? { sandboxed: true } : {};
+          this.post({
+            type: "status",
+            status: s,
+            detail: live.statusDetail,
+            since: turnStarts.get(live),
+            ...sandboxed,
+          });
           if (s === "idle") this.#postPickers(live);
           if (s === "idle") this.post(loginView(live)); // the agent's capabilities (its actions) are known now
         }),

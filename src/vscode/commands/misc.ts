@@ -7,6 +7,8 @@ import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { SessionNode } from "../sessions-tree";
+import { sandboxAvailability } from "../../core/sandbox/tool";
+import { sandboxDoctorRow } from "../sandbox";
 
 /** " · registry 1.2.0 · update available: 1.3.0" for an agent installed from the ACP Registry. */
 const registryNote = (a: AgentChoice) =>
@@ -44,24 +46,29 @@ export async function doctorCommand(
     for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
-  const picked =
+  const sandbox = sandboxDoctorRow(await sandboxAvailability(), hub.config.sandbox);
+  log.info(`  ${"sandbox".padEnd(10)} ${sandbox.description}: ${sandbox.detail}`);
+  type Row = vscode.QuickPickItem & { agent?: AgentChoice };
+  const rows: Row[] = [
+    ...agents.map((a) => ({
+      label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
+      description:
+        (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
+      detail: doctorDetail(a.doctor) ?? a.spec.command,
+      agent: a,
+    })),
+    { label: "", kind: vscode.QuickPickItemKind.Separator },
+    sandbox, // picked: its settings
+  ];
+  const row =
     typeof agentId === "string"
-      ? agents.find((a) => a.spec.id === agentId)
-      : (
-          await vscode.window.showQuickPick(
-            agents.map((a) => ({
-              label: `${a.doctor?.available && !a.doctor.problem && a.doctor.probe?.ok !== false ? "$(pass)" : "$(error)"} ${a.spec.displayName}`,
-              description:
-                (a.doctor?.available ? (a.doctor.version ?? a.doctor.resolvedPath ?? "") : "missing") + registryNote(a),
-              detail: doctorDetail(a.doctor) ?? a.spec.command,
-              agent: a,
-            })),
-            {
-              title: "ACP Threads: Doctor",
-              placeHolder: "Agents and their status (details in the ACP Threads output); Enter: what to do with one",
-            },
-          )
-        )?.agent;
+      ? { agent: agents.find((a) => a.spec.id === agentId) }
+      : await vscode.window.showQuickPick(rows, {
+          title: "ACP Threads: Doctor",
+          placeHolder: "Agents and their status (details in the ACP Threads output); Enter: what to do with one",
+        });
+  if (row === sandbox) void vscode.commands.executeCommand("workbench.action.openSettings", "acpThreads.sandbox");
+  const picked = row?.agent;
   if (!picked) return undefined;
   const facts = await agentFacts(hub, picked.spec.id, picked.spec.displayName, picked.doctor?.available !== false);
   return await offerAgentActions(hub, facts, action);

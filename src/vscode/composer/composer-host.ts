@@ -58,13 +58,22 @@ export interface ComposerDeps extends DraftAgentsDeps {
     threadId: string;
     title: string;
     worktree?: boolean;
+    /** The composer's "sandboxed" toggle when the user changed it (#34); absent: the settings decide. */
+    sandbox?: boolean;
   }): LiveSession | Promise<LiveSession>;
 }
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks {
   /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
-  startExec(choiceId: string, task: string, cwd: string, title?: string, worktree?: boolean): Promise<void>;
+  startExec(
+    choiceId: string,
+    task: string,
+    cwd: string,
+    title?: string,
+    worktree?: boolean,
+    sandbox?: boolean,
+  ): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
   /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
   resume?(threadId: string): Promise<LiveSession | undefined>;
@@ -363,8 +372,12 @@ export class ComposerHost implements vscode.Disposable {
         if (choice === "custom") {
           // the command line comes from its own field; the prompt text is at most the run's title
           if (!m.command?.trim()) return notice("Type the command line to run: the task text is never run as one.");
-          await this.#links.startExec(choice, m.command, cwd, promptPartsText(parts).trim() || undefined, m.worktree);
-        } else await this.#links.startExec(choice, await execTask(parts, this.sources()), cwd, undefined, m.worktree);
+          const title = promptPartsText(parts).trim() || undefined;
+          await this.#links.startExec(choice, m.command, cwd, title, m.worktree, m.sandbox);
+        } else {
+          const task = await execTask(parts, this.sources());
+          await this.#links.startExec(choice, task, cwd, undefined, m.worktree, m.sandbox);
+        }
         this.#drafts.delete(panel.threadId);
         this.agents.forget(panel.threadId);
         return this.deps.closePanel(panel.threadId);
@@ -380,6 +393,7 @@ export class ComposerHost implements vscode.Disposable {
           threadId: panel.threadId,
           title: promptPartsText(parts),
           ...(m.worktree ? { worktree: true } : {}),
+          ...(m.sandbox !== undefined ? { sandbox: m.sandbox } : {}),
         });
       } catch (err) {
         this.#drafts.add(panel.threadId);

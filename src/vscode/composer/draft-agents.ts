@@ -85,6 +85,7 @@ export class DraftAgents {
         folder: cwd,
         checked,
         policy: POLICY_WORDS[config.permissionMode],
+        sandbox: { on: config.sandbox === "workspace-write", unattended: config.sandboxUnattended },
       });
     out(quickAgentOptions(config, cwd, registry));
     // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)

@@ -1,7 +1,7 @@
 /**
  * "ACP Threads: Best of N…" (#25): one prompt to several agents (or N runs of one), each candidate a live
  * session in its own worktree of the same base (the core's runBestOf), an optional check command run in each,
- * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?}`.
+ * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}`.
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
@@ -15,6 +15,7 @@ import {
   type CandidateSummary,
 } from "../../core/worktree/candidates";
 import type { CreatedWorktree } from "../../core/worktree/create";
+import { sandboxAvailability } from "../../core/sandbox/tool";
 import { configuredAgents } from "../agents";
 import { handoffAgents, type HandoffAgent } from "../handoff/agent-pick";
 import type { Hub } from "../hub";
@@ -28,6 +29,8 @@ export interface BestOfArgs {
   prompt: string;
   check?: string;
   cwd?: string;
+  /** Run the candidates in the OS sandbox (#34); undefined: the settings (sandboxed where the machine can). */
+  sandbox?: boolean;
   /** Scripted callers in this extension host (tests): the compare view as soon as it opens. */
   onView?: (view: CompareView) => void;
 }
@@ -91,7 +94,34 @@ async function ask(hub: Hub, cwd: string): Promise<BestOfArgs | undefined> {
     ignoreFocusOut: true,
   });
   if (check === undefined) return undefined;
-  return { agents: picked.map((p) => p.id), runs: Number(runsText.trim()), prompt, check: check.trim() || undefined };
+  const sandbox = await askSandbox(hub);
+  if (sandbox === undefined) return undefined;
+  return {
+    agents: picked.map((p) => p.id),
+    runs: Number(runsText.trim()),
+    prompt,
+    check: check.trim() || undefined,
+    sandbox,
+  };
+}
+
+/** "Sandbox the candidates?", the settings' answer first (the unattended default, or `acpThreads.sandbox.mode`). */
+async function askSandbox(hub: Hub): Promise<boolean | undefined> {
+  const here = await sandboxAvailability();
+  const byDefault = here.available && (hub.config.sandbox === "workspace-write" || hub.config.sandboxUnattended);
+  const yes = {
+    label: "Sandboxed",
+    description: here.available ? "writes only in its worktree; secrets unreadable" : "cannot sandbox here",
+    ...(here.available ? {} : { detail: here.problem }),
+    on: true,
+  };
+  const no = { label: "Not sandboxed", description: "the agents run as you", on: false };
+  const picked = await vscode.window.showQuickPick(byDefault ? [yes, no] : [no, yes], {
+    title: "Best of N: sandbox the candidates?",
+    placeHolder: "Run each candidate in the OS sandbox (acpThreads.sandbox.mode)",
+    ignoreFocusOut: true,
+  });
+  return picked?.on;
 }
 
 function rowOf(spec: CandidateSpec): CandidateRow {
@@ -197,6 +227,8 @@ export async function bestOfCommand(
       mode: "session",
       cwd: wt.cwd,
       worktree: wt.ref,
+      unattended: true,
+      ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
       showPanel: false,
       title: `${spec.label}: ${a.prompt}`,
     });

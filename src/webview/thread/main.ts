@@ -71,6 +71,7 @@ function onMessage(m: HostMessage): void {
       break;
     case "status":
       setStatus(m.status, m.detail, m.since);
+      if (m.sandboxed) chrome.setSandboxed(true);
       break;
     case "permission": {
       view.model.addPrompt(m.prompt);

@@ -40,6 +40,8 @@ export interface ThreadHeader {
    * typed in the box resumes it (#37, as in Zed) instead of the box being hidden.
    */
   resumable?: boolean;
+  /** The agent runs in the OS sandbox (#34): the header says "sandboxed". */
+  sandboxed?: boolean;
 }
 
 export interface PermissionView {
@@ -108,7 +110,8 @@ export type HostMessage =
     }
   | { type: "events"; events: RuntimeEvent[] }
   /** `since`: epoch ms when the current turn started (the panel shows the elapsed time while working). */
-  | { type: "status"; status: LiveStatus; detail?: string; since?: number }
+  /** `sandboxed`: the session's sandbox is known once it starts (#34). */
+  | { type: "status"; status: LiveStatus; detail?: string; since?: number; sandboxed?: boolean }
   | { type: "permission"; prompt: PermissionView }
   | { type: "permissionResolved"; requestId: string; optionId: string | null }
   | {

@@ -1,4 +1,5 @@
 /** Shared helpers for the in-host suite (imported by each *.test.ts; bundled into each). */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
@@ -95,4 +96,27 @@ export async function spawnIdleFake(task = "", agentId = "fake"): Promise<LiveSe
   const s = hub.live.get(id)!;
   await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
   return s;
+}
+
+/**
+ * Writes `settings` into the workspace folder's .vscode/settings.json, waits until VS Code has read them, runs
+ * `fn` and removes the folder again.
+ */
+export async function withWorkspaceSettings(settings: Record<string, unknown>, fn: () => Promise<void>): Promise<void> {
+  const dir = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, ".vscode");
+  mkdirSync(dir, { recursive: true });
+  const changed = new Promise<void>((r) => {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration("acpThreads")) return;
+      sub.dispose();
+      r();
+    });
+  });
+  writeFileSync(join(dir, "settings.json"), JSON.stringify(settings));
+  try {
+    await changed;
+    await fn();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

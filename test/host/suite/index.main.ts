@@ -43,6 +43,7 @@ const PASSES: Record<string, string[]> = {
     "workspace-settings.test.js",
     "permission-ui.test.js",
     "permission-rules-ui.test.js",
+    "sandbox.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };

@@ -18,6 +18,8 @@ export class Header {
   #detail: string | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #canRename = false;
+  /** "Agent · folder", before " · sandboxed". */
+  #where = "";
 
   #loginAction: LoginAction | undefined;
 
@@ -33,9 +35,16 @@ export class Header {
     this.#canRename = true;
     const folder = h.cwd.split(/[\\/]/).filter(Boolean).pop() ?? h.cwd;
     // a new thread has no agent yet: the folder alone (the picker below names the agent)
-    $("agent").textContent = h.agent ? `${h.agent} · ${folder}` : folder;
+    this.#where = h.agent ? `${h.agent} · ${folder}` : folder;
     $("agent").title = `${h.agent ? `${h.agent} in ` : ""}${h.cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
+    this.setSandboxed(!!h.sandboxed);
     this.setTitle(h.title);
+  }
+
+  /** "sandboxed" after the agent and folder while the agent runs in the OS sandbox (#34). */
+  setSandboxed(on: boolean): void {
+    $("agent").textContent = on ? `${this.#where} · sandboxed` : this.#where;
+    $("agent").dataset.sandboxed = String(on);
   }
 
   setFirstPrompt(text: string | undefined): void {

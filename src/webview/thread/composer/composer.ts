@@ -52,6 +52,8 @@ export class Composer {
   readonly #folderEl: HTMLSelectElement;
   readonly #commandEl: HTMLInputElement;
   readonly #worktreeEl: HTMLInputElement;
+  /** "sandboxed" (#34): follows the settings (and the worktree box) until the user clicks it. */
+  readonly #sandboxEl: HTMLInputElement;
   readonly #policyEl: HTMLSpanElement;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
@@ -101,6 +103,8 @@ export class Composer {
     });
     this.#draftEl.appendChild(this.#commandEl);
     this.#worktreeEl = worktreeToggle(this.#draftEl);
+    this.#sandboxEl = sandboxToggle(this.#draftEl);
+    this.#worktreeEl.addEventListener("change", () => this.#syncSandbox());
     this.#policyEl = document.createElement("span");
     this.#policyEl.className = "cmp-policy muted";
     this.#policyEl.id = "draft-policy";
@@ -243,6 +247,7 @@ export class Composer {
       this.#picker.set(draft.agents, draft.agentId);
       this.#draftEl.dataset.checked = String(!!draft.checked);
       this.#policyEl.textContent = draft.policy ? `Permissions: ${draft.policy}` : "";
+      this.#syncSandbox();
       this.#folderEl.hidden = draft.folders.length < 2;
       this.#folderEl.textContent = "";
       for (const f of draft.folders)
@@ -252,6 +257,13 @@ export class Composer {
       renderQueue(this.#queueEl, this.#state.queue ?? [], this.#state.steerBlocked);
     this.status(this.#status);
     if (draft && !wasDraft) this.#box.focus();
+  }
+
+  /** The "sandboxed" box shows what the settings decide for the draft, until the user chooses. */
+  #syncSandbox(): void {
+    const s = this.#state.draft?.sandbox;
+    if (!s || this.#sandboxEl.dataset.touched) return;
+    this.#sandboxEl.checked = s.on || (s.unattended && this.#worktreeEl.checked);
   }
 
   #syncButtons(): void {
@@ -319,6 +331,7 @@ export class Composer {
       ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
       ...(custom ? { command } : {}),
       ...(draft && this.#worktreeEl.checked ? { worktree: true } : {}),
+      ...(draft && this.#sandboxEl.dataset.touched ? { sandbox: this.#sandboxEl.checked } : {}),
     });
     if (custom) this.#commandEl.value = "";
     this.#history.stop(); // the prompt joins the history when its user message comes back as an event
@@ -436,6 +449,22 @@ function worktreeToggle(parent: HTMLElement): HTMLInputElement {
   box.type = "checkbox";
   box.id = "draft-worktree";
   label.append(box, " in a new worktree");
+  parent.appendChild(label);
+  return box;
+}
+
+/** "sandboxed" (#34): the draft's agent or run and everything it starts run in the OS sandbox. */
+function sandboxToggle(parent: HTMLElement): HTMLInputElement {
+  const label = document.createElement("label");
+  label.className = "cmp-worktree cmp-sandbox";
+  label.title =
+    "Run in the OS sandbox: writes only in the workspace (or worktree), the temp folder and the agent's own state; " +
+    "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "draft-sandbox";
+  box.addEventListener("change", () => (box.dataset.touched = "1"));
+  label.append(box, " sandboxed");
   parent.appendChild(label);
   return box;
 }

@@ -79,6 +79,11 @@ export interface ComposerState {
     checked?: boolean;
     /** How the permission setting (acpThreads.permissionMode) reads; follows the setting while the panel is open. */
     policy?: string;
+    /**
+     * The "sandboxed" toggle's default (#34): `on` (acpThreads.sandbox.mode), `unattended` (a session in a new worktree
+     * is sandboxed by default, acpThreads.sandbox.unattended).
+     */
+    sandbox?: { on: boolean; unattended: boolean };
   } | null;
 }
 
@@ -112,6 +117,8 @@ export type ComposerMessage =
       worktree?: boolean;
       /** "Edit and resend" of prompt `rewind.message` (#37): the rewind (commands/rewind.ts) with these parts. */
       rewind?: RewindEdit & { mode: RewindMode };
+      /** The "sandboxed" toggle, when the user changed it (#34); absent: the settings decide. */
+      sandbox?: boolean;
     }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
@@ -191,6 +198,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       if (m.worktree !== undefined && typeof m.worktree !== "boolean") return undefined;
       const rewind = m.rewind === undefined ? undefined : parseRewind(m.rewind);
       if (m.rewind !== undefined && (!rewind || command !== undefined || m.agentId !== undefined)) return undefined;
+      if (m.sandbox !== undefined && typeof m.sandbox !== "boolean") return undefined;
       return {
         type: "send",
         parts,
@@ -200,6 +208,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(command !== undefined ? { command: command as string } : {}),
         ...(m.worktree === true ? { worktree: true } : {}),
         ...(rewind ? { rewind } : {}),
+        ...(typeof m.sandbox === "boolean" ? { sandbox: m.sandbox } : {}),
       };
     }
     case "complete":

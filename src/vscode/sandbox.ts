@@ -1,0 +1,76 @@
+/**
+ * The OS sandbox of a session or exec run the editor starts (#34): `acpThreads.sandbox.mode` (or the composer's and
+ * Best of N's choice) asks for it, and `acpThreads.sandbox.unattended` makes it the default for worktree and
+ * Best of N sessions where the machine can. Asked for on a machine that cannot: the engine's
+ * `sandbox_unavailable` error (what to install) — the session does not start. The unattended default on such a
+ * machine runs unsandboxed and says so once. The sandbox itself is core/sandbox.
+ */
+import type { SandboxPlan } from "../core/sandbox/plan";
+import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
+import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
+import type { Config } from "./config";
+
+export interface EditorSandboxInput {
+  /** The session's roots: its cwd (or worktree) first. */
+  roots: readonly string[];
+  agentId: string;
+  /** The agent's environment as it will be started (HOME, `$CODEX_HOME`, PATH for the probe). */
+  env: NodeJS.ProcessEnv;
+  dataHome: string;
+  /** The composer's or Best of N's choice; undefined: the setting. */
+  asked?: boolean;
+  /** A worktree or Best of N session (the unattended default applies). */
+  unattended: boolean;
+  probe?: ProbeOptions;
+}
+
+/** Whether this session is sandboxed when the user did not choose: the setting, then the unattended default. */
+export function sandboxAsked(config: Pick<Config, "sandbox">, asked: boolean | undefined): boolean | undefined {
+  return asked ?? (config.sandbox === "workspace-write" ? true : undefined);
+}
+
+let toldUnsandboxed = false;
+
+/**
+ * The session's sandbox plan, or undefined when it runs unsandboxed; rejects (nothing started) when a sandbox was
+ * asked for and this machine cannot give one. `tell` hears, once per window, that the unattended default could
+ * not sandbox.
+ */
+export async function editorSandbox(
+  config: Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxUnattended">,
+  input: EditorSandboxInput,
+  tell: (message: string) => void,
+): Promise<SandboxPlan | undefined> {
+  const wanted = await sandboxWanted(sandboxAsked(config, input.asked), input.unattended && config.sandboxUnattended, {
+    env: input.env,
+    ...input.probe,
+  });
+  if (!wanted.on) {
+    if (wanted.why && !toldUnsandboxed) {
+      toldUnsandboxed = true;
+      tell(`Worktree and Best of N sessions run ${wanted.why} (acpThreads.sandbox.unattended).`);
+    }
+    return undefined;
+  }
+  return sessionSandbox({
+    roots: input.roots,
+    agentId: input.agentId,
+    env: input.env,
+    dataHome: input.dataHome,
+    settings: { denyRead: config.sandboxDenyRead },
+    ...(input.probe ? { probe: input.probe } : {}),
+  });
+}
+
+/** Doctor's sandbox row (#34): whether and how this machine sandboxes, or why not and what to install. */
+export function sandboxDoctorRow(
+  found: SandboxAvailability,
+  setting: "off" | "workspace-write",
+): { label: string; description: string; detail: string } {
+  const mode = setting === "workspace-write" ? "on for every session" : "on for worktree and Best of N sessions";
+  return {
+    label: `${found.available ? "$(pass)" : "$(error)"} Sandbox`,
+    description: found.available ? `available · acpThreads.sandbox.mode: ${setting}` : "not available here",
+    detail: found.available ? `${describeAvailability(found)} (${mode} when the settings say so)` : found.problem,
+  };
+}
