@@ -1,6 +1,6 @@
 /**
  * Typed access to the `acpThreads.*` settings; the engine receives plain values, never reads settings.
- * Settings that widen what agents may do (USER_ONLY_SETTINGS) are read from the user's (and remote machine's)
+ * Settings that widen what agents may do (USER_ONLY_SETTINGS, `application` scope) are read from the user's
  * settings and the defaults only: a repository's `.vscode/settings.json` cannot set `approve-all` or an agent
  * command. Their manifest scope says so too, but VS Code still applies a workspace value of a setting an older
  * manifest declared otherwise, so the reads enforce it; `ignoredWorkspaceSettings` names what a workspace tried.
