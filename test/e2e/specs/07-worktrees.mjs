@@ -36,6 +36,11 @@ export default async function ({ page, quick, step, shot, ws }) {
       await quick.answer("runs per agent", "2");
       await quick.answer("the task", "cost 1200 300 0.02");
       await quick.answer("check command", "git diff --quiet");
+      // #34's step (the candidates run as before here; the sandbox's own tests are the host and interop suites)
+      await quick.root
+        .locator(".quick-input-title", { hasText: "sandbox the candidates?" })
+        .waitFor({ timeout: 30000 });
+      await quick.pick("Not sandboxed");
       frame = await findFrame(page, async (f) => (await f.locator("#candidates").count()) > 0, "compare view", 30000);
       await until(
         "both candidates to be done",
