@@ -12,6 +12,7 @@ import { AgentPicker } from "./agent-picker";
 import { Attachments } from "./attachments";
 import { PromptBox, type CaretToken } from "./box";
 import { setThumbs } from "./chips";
+import { draftToggle, sendWords } from "./draft-controls";
 import { EditBar } from "./edit-bar";
 import { partsFromTranscript, PromptHistory } from "./history";
 import { wireIntake } from "./intake";
@@ -102,8 +103,23 @@ export class Composer {
       }
     });
     this.#draftEl.appendChild(this.#commandEl);
-    this.#worktreeEl = worktreeToggle(this.#draftEl);
-    this.#sandboxEl = sandboxToggle(this.#draftEl);
+    // "in a new worktree" (#25): the draft's session or run works in a git worktree of its own
+    this.#worktreeEl = draftToggle(this.#draftEl, {
+      id: "draft-worktree",
+      className: "cmp-worktree",
+      text: "in a new worktree",
+      title: "Work in a new git worktree beside the repository; bring the changes home with Apply to workspace",
+    });
+    // "sandboxed" (#34): the draft's agent or run and all it starts run in the OS sandbox; follows the settings
+    this.#sandboxEl = draftToggle(this.#draftEl, {
+      id: "draft-sandbox",
+      className: "cmp-worktree cmp-sandbox",
+      text: "sandboxed",
+      title:
+        "Run in the OS sandbox: writes only in the workspace (or worktree), the temp folder and the agent's own state; " +
+        "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)",
+      touched: true,
+    });
     this.#worktreeEl.addEventListener("change", () => this.#syncSandbox());
     this.#policyEl = document.createElement("span");
     this.#policyEl.className = "cmp-policy muted";
@@ -280,25 +296,9 @@ export class Composer {
         : resumes
           ? RESUME_PLACEHOLDER
           : PLACEHOLDER;
-    const editing = !draft && !!this.#edit.editing;
-    this.#send.querySelector(".label")!.textContent = editing
-      ? "Resend"
-      : draft
-        ? exec
-          ? "Run in terminal"
-          : "Start session"
-        : busy
-          ? "Queue"
-          : resumes
-            ? "Resume"
-            : "Send";
-    this.#send.title = editing
-      ? "Rewind as chosen above and send the edited prompt there (Enter)"
-      : resumes
-        ? "Resume this thread with its agent and send (Enter)"
-        : busy
-          ? "The agent is working: this follow-up is sent when the turn ends"
-          : "Send (Enter)";
+    const words = sendWords({ editing: !draft && !!this.#edit.editing, draft, exec, busy, resumes });
+    this.#send.querySelector(".label")!.textContent = words.label;
+    this.#send.title = words.title;
     this.#send.disabled = draft && !this.#picker.selected;
     this.#runOnce.hidden = !draft || exec;
     this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
@@ -438,33 +438,4 @@ function button(parent: HTMLElement, id: string, cls: string, icon: string, labe
   b.innerHTML = `<span class="codicon codicon-${icon}"></span><span class="label">${label}</span>`;
   parent.appendChild(b);
   return b;
-}
-
-/** "In a new worktree" (#25): the draft's session or run works in a git worktree of its own. */
-function worktreeToggle(parent: HTMLElement): HTMLInputElement {
-  const label = document.createElement("label");
-  label.className = "cmp-worktree";
-  label.title = "Work in a new git worktree beside the repository; bring the changes home with Apply to workspace";
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.id = "draft-worktree";
-  label.append(box, " in a new worktree");
-  parent.appendChild(label);
-  return box;
-}
-
-/** "sandboxed" (#34): the draft's agent or run and everything it starts run in the OS sandbox. */
-function sandboxToggle(parent: HTMLElement): HTMLInputElement {
-  const label = document.createElement("label");
-  label.className = "cmp-worktree cmp-sandbox";
-  label.title =
-    "Run in the OS sandbox: writes only in the workspace (or worktree), the temp folder and the agent's own state; " +
-    "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)";
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.id = "draft-sandbox";
-  box.addEventListener("change", () => (box.dataset.touched = "1"));
-  label.append(box, " sandboxed");
-  parent.appendChild(label);
-  return box;
 }
