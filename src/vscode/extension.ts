@@ -9,6 +9,7 @@ import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { offerMissingAgent } from "./agent-actions";
+import { bestOfFromPanel } from "./worktrees/best-of-command";
 import { resumeThread } from "./commands/threads";
 import { recallMentions } from "./composer/recall-mentions";
 import { EXEC_CHOICES, startExec } from "./exec-terminal";
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
         await startExec(h, choice, task, cwd, title, worktree, sandbox);
       },
       recall: (query) => recallMentions(h, query),
+      bestOf: (task) => bestOfFromPanel(h, task),
       resume: (threadId) => resumeThread(h, threadId),
       agentActions: (agentId) => offerMissingAgent(h, agentId),
     });

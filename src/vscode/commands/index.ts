@@ -34,7 +34,7 @@ import { rewindThreadCommand } from "./rewind";
 import { briefEditors } from "../handoff/brief-editor";
 import { applyToWorkspace, commitWorktreeToBranch, discardWorktreeCommand, reviewWorktree } from "../worktrees/actions";
 import { mergeWorktreeConflicts, type MergeOptions } from "../worktrees/merge-conflicts";
-import { bestOfCommand, type BestOfArgs } from "../worktrees/best-of-command";
+import { bestOfEntry, type BestOfArgs } from "../worktrees/best-of-command";
 
 /** Command arguments come from VS Code untyped; each handler declares (and checks) what it accepts. */
 type Handler = (hub: Hub, ...args: never[]) => unknown;
@@ -118,7 +118,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.reviewWorktree": (hub, target?: unknown) => reviewWorktree(hub, target),
   "acpThreads.mergeWorktreeConflicts": (hub, target?: unknown, opts?: MergeOptions) =>
     mergeWorktreeConflicts(hub, target, opts ?? {}),
-  "acpThreads.bestOfN": (hub, args?: BestOfArgs) => bestOfCommand(hub, args),
+  "acpThreads.bestOfN": (hub, args?: Partial<BestOfArgs> & { inputBox?: boolean }) => bestOfEntry(hub, args),
 };
 
 /** Where the context menus put their chips: the focused thread, a live one, or a new thread. */

@@ -32,6 +32,7 @@ import type { ComposerPanel } from "./composer-panel";
 import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
+import { draftFolder, startBestOf, type PanelTask } from "./best-of-send";
 import { background } from "../../core/util/unexpected";
 
 export type { ComposerPanel } from "./composer-panel";
@@ -75,6 +76,8 @@ export interface ComposerLinks {
     sandbox?: boolean,
   ): Promise<void>;
   recall?(query: string): Promise<RecallChoice[]>;
+  /** A new-thread panel's Send with "best of N" checked (#37): false when the person closed the wizard. */
+  bestOf?(task: PanelTask): Promise<boolean>;
   /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
   resume?(threadId: string): Promise<LiveSession | undefined>;
   /** What a "Not installed" agent of the picker offers (agent-actions.ts). */
@@ -87,6 +90,8 @@ export class ComposerHost implements vscode.Disposable {
   readonly queues = new PromptQueues();
   /** New threads whose panel is open but whose agent is not picked yet. */
   readonly #drafts = new Set<string>();
+  /** New-thread panels opened by "Best of N…" ("best of N" checked), with the repository a scripted caller named. */
+  readonly #bestOf = new Map<string, { cwd?: string }>();
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
   readonly #drain = new QueueDrain({
@@ -112,10 +117,14 @@ export class ComposerHost implements vscode.Disposable {
     this.#links = links;
   }
 
-  /** Opens a new thread's panel: prompt box, agent picker, optional context already in the box. */
-  openDraft(items: ContextItem[] = []): string {
+  /**
+   * Opens a new thread's panel: prompt box, agent picker, optional context already in the box. `bestOf`: the
+   * panel of "Best of N…", its box checked (`cwd`: the repository the candidates branch from, else its folder).
+   */
+  openDraft(items: ContextItem[] = [], opts: { bestOf?: { cwd?: string } } = {}): string {
     const threadId = newThreadId(); // the stored thread will have the same id
     this.#drafts.add(threadId);
+    if (opts.bestOf) this.#bestOf.set(threadId, opts.bestOf);
     if (items.length) this.#pending.set(threadId, items);
     this.deps.openThread(threadId);
     return threadId;
@@ -222,7 +231,15 @@ export class ComposerHost implements vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.agents.post(
       panel.threadId,
-      (draft) => panel.post({ type: "composer", state: { draft, caps: null, queue: [] } }),
+      (draft) =>
+        panel.post({
+          type: "composer",
+          state: {
+            draft: { ...draft, ...(this.#bestOf.has(panel.threadId) ? { bestOf: true } : {}) },
+            caps: null,
+            queue: [],
+          },
+        }),
       () => this.#drafts.has(panel.threadId),
       folders,
       folders[0] ?? process.cwd(),
@@ -362,8 +379,16 @@ export class ComposerHost implements vscode.Disposable {
     restore: () => void,
     notice: (s: string) => void,
   ): Promise<void> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const cwd = m.folder && folders.includes(m.folder) ? m.folder : (folders[0] ?? process.cwd());
+    const cwd = draftFolder(m.folder);
+    if (m.bestOf) {
+      const opened = this.#bestOf.get(panel.threadId);
+      const started = await startBestOf(this.#links, { parts, cwd: opened?.cwd ?? cwd, m }, restore, notice);
+      if (!started) return;
+      this.#drafts.delete(panel.threadId);
+      this.#bestOf.delete(panel.threadId);
+      this.agents.forget(panel.threadId);
+      return this.deps.closePanel(panel.threadId);
+    }
     if (!m.agentId) return notice("Pick an agent first.");
     try {
       if (m.agentId.startsWith(EXEC_PREFIX)) {

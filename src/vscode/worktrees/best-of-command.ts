@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
+import { background } from "../../core/util/unexpected";
 import { bestOfBase, runBestOf, type BestOfProgress } from "../../core/worktree/best-of";
 import {
   expandCandidates,
@@ -15,113 +16,30 @@ import {
   type CandidateSummary,
 } from "../../core/worktree/candidates";
 import type { CreatedWorktree } from "../../core/worktree/create";
-import { sandboxAvailability } from "../../core/sandbox/tool";
+import type { PromptPart } from "../../core/model/context";
 import { configuredAgents } from "../agents";
-import { handoffAgents, type HandoffAgent } from "../handoff/agent-pick";
+import type { LiveSession } from "../live-session";
 import type { Hub } from "../hub";
 import { assertTrusted } from "../trust";
 import type { CandidateRow } from "../../webview/compare/protocol";
 import { CompareView } from "./compare-view";
+import { askBestOf } from "./best-of-wizard";
+import type { PanelTask } from "../composer/best-of-send";
+
+export { bestOfAgentItems } from "./best-of-wizard";
 
 export interface BestOfArgs {
   agents: string[];
   runs?: number;
   prompt: string;
+  /** The prompt with its context (a panel's `@` chips, images), built for each candidate's agent; `prompt` is its text. */
+  parts?: PromptPart[];
   check?: string;
   cwd?: string;
   /** Run the candidates in the OS sandbox (#34); undefined: the settings (sandboxed where the machine can). */
   sandbox?: boolean;
   /** Scripted callers in this extension host (tests): the compare view as soon as it opens. */
   onView?: (view: CompareView) => void;
-}
-
-/** The wizard's agent rows: the ones that can start first, the others marked with why; equal names told apart. */
-export function bestOfAgentItems(agents: HandoffAgent[]): BestOfAgentItem[] {
-  const named = new Map<string, number>();
-  for (const a of agents) named.set(a.spec.displayName, (named.get(a.spec.displayName) ?? 0) + 1);
-  const name = (a: HandoffAgent) =>
-    named.get(a.spec.displayName)! > 1 ? `${a.spec.displayName} (${a.spec.id})` : a.spec.displayName;
-  const ordered = [...agents.filter((a) => a.available), ...agents.filter((a) => !a.available)];
-  return ordered.map((a) => ({
-    label: a.available ? name(a) : `$(circle-slash) ${name(a)}`,
-    description: a.available ? (a.detail ?? a.spec.id) : "cannot start here",
-    ...(a.available ? {} : { detail: a.hint ?? `'${a.spec.command}' not found` }),
-    id: a.spec.id,
-    available: a.available,
-  }));
-}
-
-interface BestOfAgentItem extends vscode.QuickPickItem {
-  id: string;
-  available: boolean;
-}
-
-async function ask(hub: Hub, cwd: string): Promise<BestOfArgs | undefined> {
-  // every step keeps its input when the focus moves (a webview taking the focus back closed it: stop 28's CI)
-  const picked = await vscode.window.showQuickPick(bestOfAgentItems(handoffAgents(hub.config, cwd, hub.registry)), {
-    canPickMany: true,
-    title: "Best of N: which agents?",
-    placeHolder: "Pick one or more agents (one agent picked runs several times)",
-    ignoreFocusOut: true,
-  });
-  if (!picked?.length) return undefined;
-  const blocked = picked.filter((p) => !p.available);
-  if (blocked.length) {
-    void vscode.window.showWarningMessage(
-      `${blocked.map((b) => `${b.label.replace("$(circle-slash) ", "")}: ${b.detail}`).join("; ")} — cannot start here, left out.`,
-    );
-    picked.splice(0, picked.length, ...picked.filter((p) => p.available));
-    if (!picked.length) return undefined;
-  }
-  const runsText = await vscode.window.showInputBox({
-    title: "Best of N: runs per agent",
-    prompt: "How many candidates each picked agent runs",
-    value: picked.length === 1 ? "2" : "1",
-    validateInput: (v) => (/^[1-9]$/.test(v.trim()) ? undefined : "a number from 1 to 9"),
-    ignoreFocusOut: true,
-  });
-  if (!runsText) return undefined;
-  const prompt = await vscode.window.showInputBox({
-    title: "Best of N: the task",
-    prompt: "The task every candidate gets",
-    ignoreFocusOut: true,
-  });
-  if (!prompt?.trim()) return undefined;
-  const check = await vscode.window.showInputBox({
-    title: "Best of N: check command (optional)",
-    prompt: "A check command run in each worktree when its agent is done (empty: none)",
-    placeHolder: "npm test",
-    ignoreFocusOut: true,
-  });
-  if (check === undefined) return undefined;
-  const sandbox = await askSandbox(hub);
-  if (sandbox === undefined) return undefined;
-  return {
-    agents: picked.map((p) => p.id),
-    runs: Number(runsText.trim()),
-    prompt,
-    check: check.trim() || undefined,
-    sandbox,
-  };
-}
-
-/** "Sandbox the candidates?", the settings' answer first (the unattended default, or `acpThreads.sandbox.mode`). */
-async function askSandbox(hub: Hub): Promise<boolean | undefined> {
-  const here = await sandboxAvailability();
-  const byDefault = here.available && (hub.config.sandbox === "workspace-write" || hub.config.sandboxUnattended);
-  const yes = {
-    label: "Sandboxed",
-    description: here.available ? "writes only in its worktree; secrets unreadable" : "cannot sandbox here",
-    ...(here.available ? {} : { detail: here.problem }),
-    on: true,
-  };
-  const no = { label: "Not sandboxed", description: "the agents run as you", on: false };
-  const picked = await vscode.window.showQuickPick(byDefault ? [yes, no] : [no, yes], {
-    title: "Best of N: sandbox the candidates?",
-    placeHolder: "Run each candidate in the OS sandbox (acpThreads.sandbox.mode)",
-    ignoreFocusOut: true,
-  });
-  return picked?.on;
 }
 
 function rowOf(spec: CandidateSpec): CandidateRow {
@@ -199,16 +117,57 @@ function followAsks(hub: Hub, view: CompareView, row: CandidateRow): { stop(): n
   };
 }
 
-/** Runs the best of N; resolves with the ranked summaries (the view stays open for the user's choice). */
-export async function bestOfCommand(
+/**
+ * "Best of N…" (#25, #37). Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}` and get the
+ * ranked summaries; `{inputBox: true}` asks every step, the task too, in the one-line boxes (a keybinding with
+ * no panel). Otherwise a new-thread panel opens with "best of N" checked (`cwd`: the repository it runs in,
+ * else the panel's folder): its Send asks the other steps (bestOfFromPanel); returns the panel's id.
+ */
+export async function bestOfEntry(
   hub: Hub,
-  args?: BestOfArgs,
-): Promise<{ view: CompareView; summaries: CandidateSummary[] } | undefined> {
+  args?: Partial<BestOfArgs> & { inputBox?: boolean },
+): Promise<BestOfResult | string | undefined> {
   assertTrusted();
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-  const a = args && Array.isArray(args.agents) ? args : await ask(hub, folder);
-  if (!a) return undefined;
-  const cwd = a.cwd ?? folder;
+  if (args && Array.isArray(args.agents)) return await bestOfCommand(hub, args as BestOfArgs);
+  if (args?.inputBox === true) {
+    const cwd = args.cwd ?? workspaceFolder();
+    const a = await askBestOf(hub, cwd, { askTask: true, askSandbox: true });
+    return a && (await bestOfCommand(hub, { ...a, prompt: a.prompt!, cwd }));
+  }
+  return hub.composer.openDraft([], { bestOf: typeof args?.cwd === "string" ? { cwd: args.cwd } : {} });
+}
+
+/**
+ * A panel's Send with "best of N" checked: the wizard's other steps, then the candidates start (not awaited: the
+ * compare view follows them). False when the person closed a step (the prompt goes back into the box).
+ */
+export async function bestOfFromPanel(hub: Hub, task: PanelTask): Promise<boolean> {
+  assertTrusted();
+  await bestOfBase(task.cwd); // outside git: said in the panel before any step
+  const a = await askBestOf(hub, task.cwd, { picked: task.agentId, askTask: false, askSandbox: false });
+  if (!a) return false;
+  background(
+    bestOfCommand(hub, {
+      ...a,
+      prompt: task.text,
+      parts: task.parts,
+      cwd: task.cwd,
+      ...(task.sandbox !== undefined ? { sandbox: task.sandbox } : {}),
+    }),
+    "Best of N",
+    (err) => void vscode.window.showErrorMessage(errorMessage(err)),
+  );
+  return true;
+}
+
+type BestOfResult = { view: CompareView; summaries: CandidateSummary[] };
+
+const workspaceFolder = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+
+/** Runs the best of N; resolves with the ranked summaries (the view stays open for the user's choice). */
+export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResult> {
+  assertTrusted();
+  const cwd = a.cwd ?? workspaceFolder();
   await bestOfBase(cwd); // a clear error before anything starts outside git
   const known = configuredAgents(hub.config, hub.registry);
   for (const id of a.agents)
@@ -223,7 +182,7 @@ export async function bestOfCommand(
     const agent = known.find((k) => k.spec.id === spec.agentId)!.spec;
     const s = hub.spawnSession({
       agent,
-      task: a.prompt,
+      task: a.parts ? "" : a.prompt, // a panel's prompt goes once the session is open, built for this agent
       mode: "session",
       cwd: wt.cwd,
       worktree: wt.ref,
@@ -236,18 +195,15 @@ export async function bestOfCommand(
     row.threadId = s.threadId;
     view.update();
     const waited = followAsks(hub, view, row);
-    await new Promise<void>((resolve) => {
-      const sub = s.onTurnDone(() => {
-        sub.dispose();
-        resolve();
-      });
-      signal.addEventListener("abort", () => void s.cancel().catch(() => undefined), { once: true });
-    });
+    signal.addEventListener("abort", () => void s.cancel().catch(() => undefined), { once: true });
+    await turnDone(s);
+    const refused = a.parts && s.isOpen && !signal.aborted ? await promptParts(hub, s, a.parts) : undefined;
+    const error = refused ?? (s.status === "failed" ? s.statusDetail : undefined);
     return {
       threadId: s.thread ? s.threadId : null,
-      ok: s.status !== "failed",
+      ok: !refused && s.status !== "failed",
       waitedMs: waited.stop(),
-      ...(s.status === "failed" && s.statusDetail ? { error: s.statusDetail } : {}),
+      ...(error ? { error } : {}),
     };
   };
 
@@ -281,4 +237,23 @@ export async function bestOfCommand(
   const leader = leaderOf(ranked);
   view.update({ running: false, ...(leader ? { leader } : {}) });
   return { view, summaries: ranked };
+}
+
+function turnDone(s: LiveSession): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const sub = s.onTurnDone(() => {
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
+/** Sends a panel's prompt with its context, as the prompt box would; the reason when this agent cannot take it. */
+async function promptParts(hub: Hub, s: LiveSession, parts: PromptPart[]): Promise<string | undefined> {
+  try {
+    await s.promptBuilt(await s.preparePrompt(parts, hub.composer.sources()));
+    return undefined;
+  } catch (err) {
+    return errorMessage(err);
+  }
 }

@@ -38,6 +38,7 @@ const PASSES: Record<string, string[]> = {
     "review-comments.test.js",
     "rewind.test.js",
     "worktrees.test.js",
+    "best-of-panel.test.js",
     "worktree-merge.test.js",
     "worktree-review.test.js",
     "workspace-settings.test.js",

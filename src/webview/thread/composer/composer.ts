@@ -55,6 +55,8 @@ export class Composer {
   readonly #worktreeEl: HTMLInputElement;
   /** "sandboxed" (#34): follows the settings (and the worktree box) until the user clicks it. */
   readonly #sandboxEl: HTMLInputElement;
+  /** "best of N" (#37): the prompt becomes the task of a Best of N; checked in the panel "Best of N…" opens. */
+  readonly #bestOfEl: HTMLInputElement;
   readonly #policyEl: HTMLSpanElement;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
@@ -120,7 +122,15 @@ export class Composer {
         "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)",
       touched: true,
     });
-    this.#worktreeEl.addEventListener("change", () => this.#syncSandbox());
+    this.#bestOfEl = draftToggle(this.#draftEl, {
+      id: "draft-bestof",
+      className: "cmp-worktree cmp-bestof",
+      text: "best of N",
+      title:
+        "Give this prompt to several agents (or several runs of one), each in a worktree of its own, and compare them",
+    });
+    for (const el of [this.#worktreeEl, this.#bestOfEl]) el.addEventListener("change", () => this.#syncSandbox());
+    this.#bestOfEl.addEventListener("change", () => this.#syncButtons());
     this.#policyEl = document.createElement("span");
     this.#policyEl.className = "cmp-policy muted";
     this.#policyEl.id = "draft-policy";
@@ -260,6 +270,7 @@ export class Composer {
     const draft = this.#state.draft;
     this.#draftEl.hidden = !draft;
     if (draft) {
+      if (!wasDraft) this.#bestOfEl.checked = !!draft.bestOf;
       this.#picker.set(draft.agents, draft.agentId);
       this.#draftEl.dataset.checked = String(!!draft.checked);
       this.#policyEl.textContent = draft.policy ? `Permissions: ${draft.policy}` : "";
@@ -279,14 +290,15 @@ export class Composer {
   #syncSandbox(): void {
     const s = this.#state.draft?.sandbox;
     if (!s || this.#sandboxEl.dataset.touched) return;
-    this.#sandboxEl.checked = s.on || (s.unattended && this.#worktreeEl.checked);
+    this.#sandboxEl.checked = s.on || (s.unattended && (this.#worktreeEl.checked || this.#bestOfEl.checked));
   }
 
   #syncButtons(): void {
     const draft = !!this.#state.draft;
     const busy = BUSY.includes(this.#status) && !draft;
-    const exec = draft && this.#picker.selected?.kind === "exec";
-    const custom = draft && this.#picker.selected?.id === CUSTOM_EXEC;
+    const bestOf = draft && this.#bestOfEl.checked;
+    const exec = draft && !bestOf && this.#picker.selected?.kind === "exec";
+    const custom = draft && !bestOf && this.#picker.selected?.id === CUSTOM_EXEC;
     this.#commandEl.hidden = !custom;
     const resumes = !draft && STOPPED.includes(this.#status);
     this.#box.placeholder = custom
@@ -296,17 +308,18 @@ export class Composer {
         : resumes
           ? RESUME_PLACEHOLDER
           : PLACEHOLDER;
-    const words = sendWords({ editing: !draft && !!this.#edit.editing, draft, exec, busy, resumes });
+    const words = sendWords({ editing: !draft && !!this.#edit.editing, draft, exec, busy, resumes, bestOf });
     this.#send.querySelector(".label")!.textContent = words.label;
     this.#send.title = words.title;
-    this.#send.disabled = draft && !this.#picker.selected;
-    this.#runOnce.hidden = !draft || exec;
+    this.#send.disabled = draft && !bestOf && !this.#picker.selected;
+    this.#runOnce.hidden = !draft || exec || bestOf;
     this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
   }
 
   #submit(mode: "session" | "run"): void {
     const parts = [...this.#attachments.parts(), ...this.#box.parts()];
-    const custom = !!this.#state.draft && this.#picker.selected?.id === CUSTOM_EXEC;
+    const bestOf = !!this.#state.draft && this.#bestOfEl.checked;
+    const custom = !!this.#state.draft && !bestOf && this.#picker.selected?.id === CUSTOM_EXEC;
     const command = this.#commandEl.value.trim();
     if (custom && !command) {
       this.#commandEl.focus();
@@ -322,13 +335,15 @@ export class Composer {
     }
     const draft = this.#state.draft;
     const agent = this.#picker.selected;
-    if (draft && !agent) return this.#notice("Pick an agent first.", "error");
+    if (draft && !agent && !bestOf) return this.#notice("Pick an agent first.", "error");
     const rewind = draft ? undefined : this.#edit.rewind();
     if (rewind) return this.#resend(parts, rewind);
     this.post({
       type: "send",
       parts,
-      ...(draft ? { agentId: agent!.id, folder: this.#folderEl.value || draft.folder, mode } : {}),
+      ...(draft && agent ? { agentId: agent.id } : {}),
+      ...(draft ? { folder: this.#folderEl.value || draft.folder, mode } : {}),
+      ...(bestOf ? { bestOf: true as const } : {}),
       ...(custom ? { command } : {}),
       ...(draft && this.#worktreeEl.checked ? { worktree: true } : {}),
       ...(draft && this.#sandboxEl.dataset.touched ? { sandbox: this.#sandboxEl.checked } : {}),

@@ -1,5 +1,5 @@
 /**
- * The new-thread composer's small controls: its option checkboxes ("in a new worktree", "sandboxed") and the
+ * The new-thread composer's small controls: its option checkboxes ("in a new worktree", "sandboxed", "best of N") and the
  * words on its send button for each state of the box.
  */
 
@@ -30,10 +30,18 @@ export interface SendState {
   busy: boolean;
   /** A past thread: sending resumes it. */
   resumes: boolean;
+  /** The draft's "best of N" box is checked (#37): sending starts the Best of N wizard's other steps. */
+  bestOf?: boolean;
 }
 
 /** The send button's label and tooltip. */
 export function sendWords(s: SendState): { label: string; title: string } {
+  if (s.draft && s.bestOf)
+    return {
+      label: "Best of N…",
+      title:
+        "Pick the agents, runs and a check command next; each candidate gets this prompt in a worktree of its own (Enter)",
+    };
   const label = s.editing
     ? "Resend"
     : s.draft

@@ -84,6 +84,8 @@ export interface ComposerState {
      * is sandboxed by default, acpThreads.sandbox.unattended).
      */
     sandbox?: { on: boolean; unattended: boolean };
+    /** The panel of "Best of N…" (#37): its "best of N" box starts checked. */
+    bestOf?: boolean;
   } | null;
 }
 
@@ -119,6 +121,8 @@ export type ComposerMessage =
       rewind?: RewindEdit & { mode: RewindMode };
       /** The "sandboxed" toggle, when the user changed it (#34); absent: the settings decide. */
       sandbox?: boolean;
+      /** A new thread's "best of N" box (#37): the prompt is the task of a Best of N, not a session's. */
+      bestOf?: true;
     }
   | { type: "complete"; seq: number; trigger: "@" | "/"; query: string }
   | { type: "queueRemove"; id: string }
@@ -199,6 +203,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
       const rewind = m.rewind === undefined ? undefined : parseRewind(m.rewind);
       if (m.rewind !== undefined && (!rewind || command !== undefined || m.agentId !== undefined)) return undefined;
       if (m.sandbox !== undefined && typeof m.sandbox !== "boolean") return undefined;
+      if (m.bestOf !== undefined && (m.bestOf !== true || rewind || command !== undefined)) return undefined;
       return {
         type: "send",
         parts,
@@ -209,6 +214,7 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         ...(m.worktree === true ? { worktree: true } : {}),
         ...(rewind ? { rewind } : {}),
         ...(typeof m.sandbox === "boolean" ? { sandbox: m.sandbox } : {}),
+        ...(m.bestOf === true ? { bestOf: true as const } : {}),
       };
     }
     case "complete":

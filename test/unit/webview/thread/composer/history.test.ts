@@ -4,6 +4,7 @@ import type { ContextRef } from "../../../../../src/core/model/context";
 import { partsFromTranscript, PromptHistory } from "../../../../../src/webview/thread/composer/history";
 import { parseComposerMessage, partsText } from "../../../../../src/webview/thread/composer/protocol";
 import { slashItems } from "../../../../../src/webview/thread/composer/slash";
+import { sendWords } from "../../../../../src/webview/thread/composer/draft-controls";
 
 const greet: ContextRef = {
   kind: "file",
@@ -103,4 +104,24 @@ test("an Edit and resend from the box names the message, its text as sent and a 
     "a draft has nothing to rewind",
   );
   assert.equal(parseComposerMessage({ type: "send", parts: [], command: "ls", rewind }), undefined);
+});
+
+test("a new thread's Best of N send carries `bestOf: true` only, never with a rewind or a command line (#37)", () => {
+  const parts = [{ type: "text" as const, text: "try it\ntwo ways" }];
+  assert.deepEqual(parseComposerMessage({ type: "send", parts, agentId: "fake", bestOf: true }), {
+    type: "send",
+    parts,
+    agentId: "fake",
+    bestOf: true,
+  });
+  assert.equal(parseComposerMessage({ type: "send", parts, bestOf: "yes" }), undefined);
+  assert.equal(parseComposerMessage({ type: "send", parts, bestOf: false }), undefined);
+  assert.equal(parseComposerMessage({ type: "send", parts: [], command: "ls", bestOf: true }), undefined);
+  const rewind = { message: 1, text: "first", mode: "conversation" };
+  assert.equal(parseComposerMessage({ type: "send", parts, rewind, bestOf: true }), undefined);
+  assert.deepEqual(sendWords({ editing: false, draft: true, exec: false, busy: false, resumes: false, bestOf: true }), {
+    label: "Best of N…",
+    title:
+      "Pick the agents, runs and a check command next; each candidate gets this prompt in a worktree of its own (Enter)",
+  });
 });
