@@ -1,14 +1,15 @@
 // Worktrees and best of N in the editor (#25 items 1 and 3). Needs no other spec. The workspace becomes a git
-// repository for this spec (one commit of README.md and notes.txt) and stops being one at its end. "ACP Threads: Best of N…"
-// from the palette: the fake agent twice, a prompt that reports token usage, a check command; the compare view
-// shows both candidates done with their check passed; the Sessions tree shows them under "Worktrees" with their
-// state. One is discarded through the view ("Discard others" after "Keep"); the kept one, given a two-hunk change of
-// notes.txt, is applied from the palette and the workspace's notes.txt shows each applied hunk under review
-// (Keep | Undo | applied from worktree …); then it goes too.
+// repository for this spec (one commit of README.md and notes.txt) and stops being one at its end. "ACP Threads: Best
+// of N…" from the palette opens a new thread's panel with "best of N" checked; its prompt box takes the task (#37):
+// the fake agent twice, a prompt that reports token usage, a check command; the compare view shows both candidates
+// done with their check passed; the Sessions tree shows them under "Worktrees" with their state. One is discarded
+// through the view ("Discard others" after "Keep"); the kept one, given a two-hunk change of notes.txt, is applied
+// from the palette and the workspace's notes.txt shows each applied hunk under review (Keep | Undo | applied from
+// worktree …); then it goes too.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { findFrame, until } from "../pages/workbench.mjs";
+import { Composer, findFrame, threadFrame, until } from "../pages/workbench.mjs";
 
 const git = (cwd, ...args) =>
   execFileSync("git", ["-c", "user.email=e2e@example.com", "-c", "user.name=e2e", ...args], { cwd, encoding: "utf8" });
@@ -28,19 +29,27 @@ export default async function ({ page, quick, step, shot, ws }) {
       // from a known state (CI once lost the wizard's input box to the last spec's review editors and comments)
       await quick.run("View: Close All Editors");
       await quick.run("ACP Threads: Best of N…");
-      const row = quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first();
-      await row.waitFor({ timeout: 20000 });
-      await row.click(); // a row of a multi-select pick toggles its checkbox
-      await quick.root.getByText("1 Selected").waitFor({ timeout: 10000 });
+      // the task in a new thread's prompt box, its "best of N" box checked (#37)
+      const panel = await threadFrame(page, "New thread");
+      await panel.locator("#draft-bestof:checked").waitFor({ timeout: 15000 });
+      const composer = new Composer(panel);
+      await composer.pickAgent("Fake agent");
+      await composer.type("cost 1200 300 0.02");
+      // the panel's "sandboxed" box is the sandbox step: unticked by hand (the candidates run as before here; the
+      // sandbox's own tests are the host and interop suites)
+      const sandboxed = panel.locator("#draft-sandbox");
+      await sandboxed.click();
+      if (await sandboxed.isChecked()) await sandboxed.click();
+      await shot("29-best-of-task");
+      if ((await panel.locator("#send .label").textContent()) !== "Best of N…")
+        throw new Error("the send button should read 'Best of N…'");
+      await composer.send();
+      // the wizard's agent list has the panel's agent checked
+      await quick.root.getByText("1 Selected").waitFor({ timeout: 20000 });
+      await quick.root.locator(".monaco-list-row", { hasText: "Fake agent" }).first().waitFor({ timeout: 20000 });
       await quick.root.getByRole("button", { name: "OK" }).click();
       await quick.answer("runs per agent", "2");
-      await quick.answer("the task", "cost 1200 300 0.02");
       await quick.answer("check command", "git diff --quiet");
-      // #34's step (the candidates run as before here; the sandbox's own tests are the host and interop suites)
-      await quick.root
-        .locator(".quick-input-title", { hasText: "sandbox the candidates?" })
-        .waitFor({ timeout: 30000 });
-      await quick.pick("Not sandboxed");
       frame = await findFrame(page, async (f) => (await f.locator("#candidates").count()) > 0, "compare view", 30000);
       await until(
         "both candidates to be done",
