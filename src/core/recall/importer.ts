@@ -20,6 +20,7 @@ import { redactSecrets } from "../redact";
 import { repoRoot } from "./scope";
 import { oneLine } from "./text";
 import type { FileRow, RecallWriter } from "./writer";
+import { withoutSeed } from "../thread/context-seed";
 
 export interface ImportSpec {
   path: string;
@@ -194,6 +195,8 @@ interface Stats {
 }
 
 function writeMessage(writer: RecallWriter, sid: number, m: ParsedMessage, stats: Stats): void {
+  // a session ACP Threads seeded: its first prompt in the agent's transcript carries our history in front (#37)
+  if (m.role === "user" && m.kind === "text") m = { ...m, content: withoutSeed(m.content) };
   stats.chars += writer.message(sid, m);
   if (m.replaceSeq === undefined) {
     stats.messages++;

@@ -8,7 +8,7 @@ import type { Db } from "../db/sqlite";
 
 export const SCHEMA_VERSION = 9;
 /** Bump when a parser changes what it extracts: every file is then re-read from its start. */
-export const PARSER_VERSION = 5;
+export const PARSER_VERSION = 6;
 
 export function createSchema(db: Db): void {
   db.exec(`

@@ -56,10 +56,21 @@ export function buildSeedText(records: readonly ThreadRecord[], opts: SeedOption
   const entries = seedEntries(records, opts);
   if (!entries.length) return "";
   const body = entries.map((e) => `${LABEL[e.role] ?? e.role}: ${e.text}`).join("\n\n");
-  return (
-    "[ACP Threads carries this conversation over from its saved history: this agent session starts without it " +
-    "(a fork, a switch of agent, or a session the agent could not load). Continue from it.]\n\n" +
-    body +
-    "\n\n[End of restored history. The new message follows.]\n\n"
-  );
+  return `${SEED_START}\n\n${body}\n\n${SEED_END}\n\n`;
+}
+
+const SEED_START =
+  "[ACP Threads carries this conversation over from its saved history: this agent session starts without it " +
+  "(a fork, a switch of agent, or a session the agent could not load). Continue from it.]";
+const SEED_END = "[End of restored history. The new message follows.]";
+
+/**
+ * A prompt as the person typed it, without the seed a seeded session put in front (the agent's own transcript
+ * holds the seeded text: recall indexes the prompt, not our history again). Text that does not start with a whole
+ * seed is returned as it is.
+ */
+export function withoutSeed(text: string): string {
+  if (!text.startsWith(SEED_START)) return text;
+  const end = text.lastIndexOf(`\n\n${SEED_END}\n\n`);
+  return end < 0 ? text : text.slice(end + SEED_END.length + 4);
 }
