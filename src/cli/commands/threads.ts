@@ -62,7 +62,7 @@ export const main = subcommands({
         synopsis: "ID [--out FILE] [--dir DIR] [--jsonl] | ID --format md [--out FILE]",
         flags: {
           out: { type: "string", short: "o", arg: "FILE", help: "write the snapshot (or the Markdown) to FILE" },
-          dir: { type: "string", arg: "DIR", help: "folder for the snapshot (default .acp-threads/)" },
+          dir: { type: "string", arg: "DIR", help: "folder for the snapshot (default ~/Downloads, else ~)" },
           jsonl: { type: "boolean", help: "copy the raw thread file instead (needs --out)" },
           format: {
             type: "enum",
@@ -73,7 +73,7 @@ export const main = subcommands({
         },
         args: ID,
       },
-      "save a session snapshot (default .acp-threads/), or the thread as Markdown",
+      "save a session snapshot (default ~/Downloads, else ~), or the thread as Markdown",
       (ctx) => (ctx.flags.format === "md" ? exportMarkdownCmd(ctx) : exportThread(ctx)),
     ),
     import: sub(
@@ -82,7 +82,11 @@ export const main = subcommands({
         synopsis: "[FILE | --latest] [--dir DIR] [--root DIR]",
         flags: {
           latest: { type: "boolean", help: "the newest readable snapshot" },
-          dir: { type: "string", arg: "DIR", help: "where snapshots are (default .acp-threads/)" },
+          dir: {
+            type: "string",
+            arg: "DIR",
+            help: "where snapshots are (default ~/Downloads, else ~, and .acp-threads/)",
+          },
           root: { type: "string", arg: "DIR", help: "workspace folder to restore the thread into" },
         },
         args: { max: 1, name: "FILE" },

@@ -1,11 +1,14 @@
 /**
  * `threads export ID [--out FILE] [--dir DIR] [--jsonl]`: a session snapshot (default
- * `<workspace>/.acp-threads/saved_session_...json`) or, with --jsonl, a copy of the raw thread file.
- * `threads import [FILE | --latest] [--dir DIR] [--root DIR]`: without a file, lists the snapshots newest first;
- * a `.jsonl` FILE is a thread exported with --jsonl and is added as it is.
+ * `~/Downloads/saved_session_...json`, else in the home folder: never the repository, #37) or, with --jsonl, a
+ * copy of the raw thread file.
+ * `threads import [FILE | --latest] [--dir DIR] [--root DIR]`: without a file, lists the snapshots newest first
+ * (those in the export folder, and the workspace's `.acp-threads/` that earlier versions saved into); a `.jsonl`
+ * FILE is a thread exported with --jsonl and is added as it is.
  */
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
+import { defaultExportDirSync, userHome } from "../../core/snapshot/export-dir";
 import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } from "../../core/snapshot/load";
 import { saveSnapshot, snapshotFromThread, SNAPSHOT_DIR, type Progress } from "../../core/snapshot/save";
 import { str } from "../../core/util/guards";
@@ -29,8 +32,8 @@ export function exportThread(ctx: SubContext): number {
     return EXIT.ok;
   }
   const snap = snapshotFromThread(store.read(id), { onProgress: ctx.json ? undefined : progress(io, "saving") });
-  const dir = str(flags.dir) && resolve(io.cwd, str(flags.dir)!);
-  const path = saveSnapshot(snap, { outFile: out || undefined, dir: dir || undefined });
+  const dir = str(flags.dir) ? resolve(io.cwd, str(flags.dir)!) : defaultExportDirSync(userHome(io.env));
+  const path = saveSnapshot(snap, { outFile: out || undefined, dir });
   if (ctx.json) writeJson(io, { id, path, messages: snap.state.messages.length });
   else io.stdout.write(`saved ${shortId(id)} (${snap.state.messages.length} messages) to ${path}\n`);
   return EXIT.ok;
@@ -40,14 +43,30 @@ function describe(l: SnapshotListing): string {
   return `saved ${l.savedAt}, ${formatBytes(l.size)}, ${l.messageCount} message${l.messageCount === 1 ? "" : "s"}, agent ${l.agent}${l.model ? ` (${l.model})` : ""}`;
 }
 
+/**
+ * The snapshots `threads import` offers: those in --dir, else the export folder's (files a save named) and the
+ * workspace's `.acp-threads/` (where earlier versions saved), newest first; `where` names the folders.
+ */
+function snapshotsFor(ctx: SubContext): { all: SnapshotListing[]; where: string } {
+  const { io, flags } = ctx;
+  if (str(flags.dir)) {
+    const dir = resolve(io.cwd, str(flags.dir)!);
+    return { all: listSnapshots(dir), where: dir };
+  }
+  const exports = defaultExportDirSync(userHome(io.env));
+  const earlier = join(io.cwd, SNAPSHOT_DIR);
+  const all = [...listSnapshots(exports, { savedOnly: true }), ...listSnapshots(earlier)];
+  all.sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
+  return { all, where: `${exports} or ${earlier}` };
+}
+
 export function importSnapshot(ctx: SubContext): number {
-  const { io, store, flags } = ctx;
-  const dir = resolve(io.cwd, str(flags.dir) ?? SNAPSHOT_DIR);
+  const { io, store } = ctx;
   let path = ctx.args[0] && resolve(io.cwd, ctx.args[0]);
-  if (!path && !flags.latest) {
-    const all = listSnapshots(dir);
+  if (!path && !ctx.flags.latest) {
+    const { all, where } = snapshotsFor(ctx);
     if (ctx.json) writeJson(io, all);
-    else if (!all.length) io.stdout.write(`no snapshots in ${dir}\n`);
+    else if (!all.length) io.stdout.write(`no snapshots in ${where}\n`);
     else {
       const rows = all.map((l) => [
         l.savedAt,
@@ -62,8 +81,9 @@ export function importSnapshot(ctx: SubContext): number {
     return EXIT.ok;
   }
   if (!path) {
-    const newest = listSnapshots(dir).find((l) => !l.error);
-    if (!newest) throw new AcpThreadsError("not_found", `no readable snapshots in ${dir}`);
+    const { all, where } = snapshotsFor(ctx);
+    const newest = all.find((l) => !l.error);
+    if (!newest) throw new AcpThreadsError("not_found", `no readable snapshots in ${where}`);
     path = newest.path;
   }
   if (path.endsWith(".jsonl")) {
@@ -84,7 +104,7 @@ export function importSnapshot(ctx: SubContext): number {
   };
   listing.size = Buffer.byteLength(JSON.stringify(snap));
   if (!ctx.json) io.stderr.write(`restoring ${path}\n  ${describe(listing)}\n`);
-  const root = str(flags.root) && resolve(io.cwd, str(flags.root)!);
+  const root = str(ctx.flags.root) && resolve(io.cwd, str(ctx.flags.root)!);
   const id = restoreSnapshot(store, snap, path, {
     rootDir: root || undefined,
     onWarning: (w) => io.stderr.write(`warning: ${w}\n`),

@@ -11,7 +11,7 @@ import { commitExists } from "../store/git-info";
 import type { ThreadStore } from "../store/thread-store";
 import { validateSnapshot, type SessionSnapshot } from "./format";
 import { messagesToRecords } from "./messages";
-import { reportProgress, type Progress } from "./save";
+import { reportProgress, SAVED_PREFIX, type Progress } from "./save";
 
 export interface SnapshotListing {
   path: string;
@@ -45,12 +45,16 @@ export function readSnapshot(path: string): SessionSnapshot {
   return validateSnapshot(value, path);
 }
 
-/** Snapshot files in `dir`, newest first; unreadable ones are listed with their error. */
-export function listSnapshots(dir: string): SnapshotListing[] {
+/**
+ * Snapshot files in `dir`, newest first; unreadable ones are listed with their error. `savedOnly`: only the files
+ * a save named (`saved_session_….json`), for a folder that holds other files too (Downloads, the home folder).
+ */
+export function listSnapshots(dir: string, { savedOnly = false } = {}): SnapshotListing[] {
   if (!existsSync(dir)) return [];
   const out: SnapshotListing[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith(".json") || name.startsWith(".")) continue;
+    if (savedOnly && !name.startsWith(SAVED_PREFIX)) continue;
     const path = join(dir, name);
     const st = statSync(path);
     if (!st.isFile()) continue;

@@ -11,6 +11,8 @@ import { SNAPSHOT_VERSION, SPEC_AGENT_TYPE, type SessionSnapshot } from "./forma
 import { recordsToMessages } from "./messages";
 
 export const SNAPSHOT_DIR = ".acp-threads";
+/** How every saved snapshot's file name starts. */
+export const SAVED_PREFIX = "saved_session_";
 export type Progress = (done: number, total: number) => void;
 /** Progress is reported only for sessions larger than this, every PROGRESS_STEP messages. */
 export const PROGRESS_THRESHOLD = 500;
@@ -87,7 +89,7 @@ export function defaultPrefix(rootDir: string): string {
 
 export function snapshotFileName(snap: SessionSnapshot): string {
   const ts = snap.saved_at.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `saved_session_${part(snap.file_prefix)}_${part(snap.state.agent)}_${part(snap.state.model ?? "default")}_${ts}.json`;
+  return `${SAVED_PREFIX}${part(snap.file_prefix)}_${part(snap.state.agent)}_${part(snap.state.model ?? "default")}_${ts}.json`;
 }
 
 /** Writes the snapshot into `dir` (default `<root_dir>/.acp-threads`) or to `outFile`; returns the path. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 // the threads command itself: src/cli/main.ts runs the CLI when it is the main module, as a test bundle is
@@ -9,9 +9,10 @@ import { startInput, withTmp } from "../../core/store/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { runCommand } from "../in-process";
 
+/** The user's home folder is `<home>/user` (exports go to its Downloads, never the real one). */
 function cli(home: string, cwd: string, ...argv: string[]) {
   if (argv[0] !== "threads") throw new Error("only the threads command is tested here");
-  return runCommand(threadsMain, argv.slice(1), { home, cwd });
+  return runCommand(threadsMain, argv.slice(1), { home, cwd, env: { HOME: join(home, "user") } });
 }
 
 function seedThread(store: ThreadStore, cwd: string, title: string, agent = "codex") {
@@ -84,10 +85,14 @@ test("threads export writes a snapshot that threads import lists and restores wi
     const home = join(dir, "home");
     const store = new ThreadStore(home);
     const id = seedThread(store, dir, "Snap");
+    const downloads = join(home, "user", "Downloads");
+    mkdirSync(downloads, { recursive: true });
     const exp = await cli(home, dir, "threads", "export", id);
     assert.equal(exp.code, 0, exp.err);
     const path = /to (\S+\.json)$/m.exec(exp.out)![1]!;
-    assert.ok(path.startsWith(join(dir, ".acp-threads", "saved_session_")));
+    // the user's Downloads folder, as the editor's exports (#37); nothing lands in the repository
+    assert.ok(path.startsWith(join(downloads, "saved_session_")), path);
+    assert.ok(!existsSync(join(dir, ".acp-threads")), "no untracked .acp-threads/ in the workspace");
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const listing = await cli(home, dir, "threads", "import");
     assert.match(listing.out, /SAVED\s+SIZE\s+MESSAGES\s+AGENT\s+FILE/);
@@ -106,6 +111,25 @@ test("threads export writes a snapshot that threads import lists and restores wi
     const back = await cli(home, dir, "threads", "import", jsonl);
     assert.equal(back.out, `imported thread ${id}\n`);
     assert.equal(store.readMetadata(id).title, "Snap");
+  }));
+
+test("threads export without Downloads writes to the home folder; import lists it and the workspace's older .acp-threads/, not other .json files", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const user = join(home, "user");
+    mkdirSync(user, { recursive: true });
+    writeFileSync(join(user, "package.json"), "{}");
+    const id = seedThread(new ThreadStore(home), dir, "Homed");
+    const exp = await cli(home, dir, "threads", "export", id);
+    assert.equal(exp.code, 0, exp.err);
+    assert.ok(/to (\S+\.json)$/m.exec(exp.out)![1]!.startsWith(join(user, "saved_session_")));
+    // a snapshot an earlier version saved into the workspace
+    assert.equal((await cli(home, dir, "threads", "export", id, "--dir", ".acp-threads")).code, 0);
+    const listing = await cli(home, dir, "threads", "import", "--format", "json");
+    const files = (JSON.parse(listing.out) as { path: string; error?: string }[]).map((l) => l.path);
+    assert.equal(files.length, 2, files.join(", "));
+    assert.ok(files.some((f) => f.startsWith(join(dir, ".acp-threads"))));
+    assert.ok(!files.some((f) => f.endsWith("package.json")), "a home folder's other .json files are not offered");
   }));
 
 test("threads import restores a file written by the save/restore specification's implementation", () =>
