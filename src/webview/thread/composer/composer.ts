@@ -8,17 +8,16 @@
 import type { RuntimeEvent } from "../../../core/model/events";
 import type { LiveStatus, ThreadHeader } from "../protocol";
 import type { ContextRef } from "../../../core/model/context";
-import { AgentPicker } from "./agent-picker";
 import { Attachments } from "./attachments";
 import { PromptBox, type CaretToken } from "./box";
 import { setThumbs } from "./chips";
-import { draftToggle, sendWords } from "./draft-controls";
+import { DraftBar } from "./draft-bar";
+import { sendWords } from "./draft-controls";
 import { EditBar } from "./edit-bar";
 import { partsFromTranscript, PromptHistory } from "./history";
 import { wireIntake } from "./intake";
 import { SuggestPopup } from "./popup";
 import {
-  CUSTOM_EXEC_ID,
   type ComposerHostMessage,
   type ComposerMessage,
   type ComposerState,
@@ -36,28 +35,18 @@ const RESUME_PLACEHOLDER = "Continue this thread: sending resumes it with its ag
 const STOPPED: LiveStatus[] = ["closed", "failed", "readonly"];
 const DRAFT_PLACEHOLDER = "Describe the task: @ adds files, symbols, the selection, problems or past threads";
 const COMMAND_PLACEHOLDER = "Optional title for this run (the command line above is what runs)";
-/** The exec choice whose command line the user types in its own field (never the task text). */
-const CUSTOM_EXEC = CUSTOM_EXEC_ID;
 
 export class Composer {
   readonly #root: HTMLElement;
   readonly #box: PromptBox;
   readonly #popup: SuggestPopup;
   readonly #attachments: Attachments;
-  readonly #picker: AgentPicker;
   readonly #history = new PromptHistory();
   readonly #edit: EditBar;
   readonly #queueEl: HTMLDivElement;
   readonly #noticeEl: HTMLDivElement;
-  readonly #draftEl: HTMLDivElement;
-  readonly #folderEl: HTMLSelectElement;
-  readonly #commandEl: HTMLInputElement;
-  readonly #worktreeEl: HTMLInputElement;
-  /** "sandboxed" (#34): follows the settings (and the worktree box) until the user clicks it. */
-  readonly #sandboxEl: HTMLInputElement;
-  /** "best of N" (#37): the prompt becomes the task of a Best of N; checked in the panel "Best of N…" opens. */
-  readonly #bestOfEl: HTMLInputElement;
-  readonly #policyEl: HTMLSpanElement;
+  /** A new thread's agent picker, folder and option boxes. */
+  readonly #draft: DraftBar;
   readonly #send: HTMLButtonElement;
   readonly #runOnce: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
@@ -76,66 +65,16 @@ export class Composer {
     this.#root = root;
     root.classList.add("composer");
     root.textContent = "";
-    this.#draftEl = div(root, "cmp-draft");
-    this.#draftEl.hidden = true;
-    this.#picker = new AgentPicker(
-      this.#draftEl,
-      (a) => {
-        this.post({ type: "pickAgent", agentId: a.id });
+    this.#draft = new DraftBar(root, {
+      picked: (agentId) => {
+        this.post({ type: "pickAgent", agentId });
         this.#noticeEl.hidden = true; // "Pick an agent first." is answered (#37)
-        this.#syncButtons();
       },
-      () => this.post({ type: "addAgent" }),
-      (a) => this.post({ type: "agentActions", agentId: a.id }),
-    );
-    this.#folderEl = document.createElement("select");
-    this.#folderEl.title = "Workspace folder the agent works in";
-    this.#folderEl.setAttribute("aria-label", "Workspace folder");
-    this.#draftEl.appendChild(this.#folderEl);
-    this.#commandEl = document.createElement("input");
-    this.#commandEl.className = "cmp-command";
-    this.#commandEl.id = "exec-command";
-    this.#commandEl.placeholder = "Command line to run, e.g. npm test";
-    this.#commandEl.setAttribute("aria-label", "Command line to run in a terminal");
-    this.#commandEl.hidden = true;
-    this.#commandEl.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") {
-        e.preventDefault();
-        this.#submit("session");
-      }
+      addAgent: () => this.post({ type: "addAgent" }),
+      agentActions: (agentId) => this.post({ type: "agentActions", agentId }),
+      submit: () => this.#submit("session"),
+      changed: () => this.#syncButtons(),
     });
-    this.#draftEl.appendChild(this.#commandEl);
-    // "in a new worktree" (#25): the draft's session or run works in a git worktree of its own
-    this.#worktreeEl = draftToggle(this.#draftEl, {
-      id: "draft-worktree",
-      className: "cmp-worktree",
-      text: "in a new worktree",
-      title: "Work in a new git worktree beside the repository; bring the changes home with Apply to workspace",
-    });
-    // "sandboxed" (#34): the draft's agent or run and all it starts run in the OS sandbox; follows the settings
-    this.#sandboxEl = draftToggle(this.#draftEl, {
-      id: "draft-sandbox",
-      className: "cmp-worktree cmp-sandbox",
-      text: "sandboxed",
-      title:
-        "Run in the OS sandbox: writes only in the workspace (or worktree), the temp folder and the agent's own state; " +
-        "secrets (~/.ssh, ~/.aws, …) unreadable (acpThreads.sandbox.mode)",
-      touched: true,
-    });
-    this.#bestOfEl = draftToggle(this.#draftEl, {
-      id: "draft-bestof",
-      className: "cmp-worktree cmp-bestof",
-      text: "best of N",
-      title:
-        "Give this prompt to several agents (or several runs of one), each in a worktree of its own, and compare them",
-    });
-    for (const el of [this.#worktreeEl, this.#bestOfEl]) el.addEventListener("change", () => this.#syncSandbox());
-    this.#bestOfEl.addEventListener("change", () => this.#syncButtons());
-    this.#policyEl = document.createElement("span");
-    this.#policyEl.className = "cmp-policy muted";
-    this.#policyEl.id = "draft-policy";
-    this.#policyEl.title = "The permission setting, acpThreads.permissionMode (Settings)";
-    this.#draftEl.appendChild(this.#policyEl);
     this.#queueEl = div(root, "cmp-queue");
     this.#queueEl.setAttribute("aria-label", "Queued follow-ups");
     this.#queueEl.hidden = true;
@@ -268,38 +207,21 @@ export class Composer {
     const wasDraft = !!this.#state.draft;
     this.#state = { ...this.#state, ...state };
     const draft = this.#state.draft;
-    this.#draftEl.hidden = !draft;
-    if (draft) {
-      if (!wasDraft) this.#bestOfEl.checked = !!draft.bestOf;
-      this.#picker.set(draft.agents, draft.agentId);
-      this.#draftEl.dataset.checked = String(!!draft.checked);
-      this.#policyEl.textContent = draft.policy ? `Permissions: ${draft.policy}` : "";
-      this.#syncSandbox();
-      this.#folderEl.hidden = draft.folders.length < 2;
-      this.#folderEl.textContent = "";
-      for (const f of draft.folders)
-        this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
-    }
+    this.#draft.el.hidden = !draft;
+    if (draft) this.#draft.set(draft, !wasDraft);
     if (state.queue || "steerBlocked" in state)
       renderQueue(this.#queueEl, this.#state.queue ?? [], this.#state.steerBlocked);
     this.status(this.#status);
     if (draft && !wasDraft) this.#box.focus();
   }
 
-  /** The "sandboxed" box shows what the settings decide for the draft, until the user chooses. */
-  #syncSandbox(): void {
-    const s = this.#state.draft?.sandbox;
-    if (!s || this.#sandboxEl.dataset.touched) return;
-    this.#sandboxEl.checked = s.on || (s.unattended && (this.#worktreeEl.checked || this.#bestOfEl.checked));
-  }
-
   #syncButtons(): void {
     const draft = !!this.#state.draft;
     const busy = BUSY.includes(this.#status) && !draft;
-    const bestOf = draft && this.#bestOfEl.checked;
-    const exec = draft && !bestOf && this.#picker.selected?.kind === "exec";
-    const custom = draft && !bestOf && this.#picker.selected?.id === CUSTOM_EXEC;
-    this.#commandEl.hidden = !custom;
+    const bestOf = draft && this.#draft.bestOf;
+    const exec = draft && !bestOf && this.#draft.selected?.kind === "exec";
+    const custom = draft && this.#draft.custom;
+    this.#draft.showCommand(custom);
     const resumes = !draft && STOPPED.includes(this.#status);
     this.#box.placeholder = custom
       ? COMMAND_PLACEHOLDER
@@ -311,18 +233,17 @@ export class Composer {
     const words = sendWords({ editing: !draft && !!this.#edit.editing, draft, exec, busy, resumes, bestOf });
     this.#send.querySelector(".label")!.textContent = words.label;
     this.#send.title = words.title;
-    this.#send.disabled = draft && !bestOf && !this.#picker.selected;
+    this.#send.disabled = draft && !bestOf && !this.#draft.selected;
     this.#runOnce.hidden = !draft || exec || bestOf;
     this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
   }
 
   #submit(mode: "session" | "run"): void {
     const parts = [...this.#attachments.parts(), ...this.#box.parts()];
-    const bestOf = !!this.#state.draft && this.#bestOfEl.checked;
-    const custom = !!this.#state.draft && !bestOf && this.#picker.selected?.id === CUSTOM_EXEC;
-    const command = this.#commandEl.value.trim();
-    if (custom && !command) {
-      this.#commandEl.focus();
+    const draft = this.#state.draft;
+    const custom = !!draft && this.#draft.custom;
+    if (custom && !this.#draft.command) {
+      this.#draft.focusCommand();
       return this.#notice("Type the command line to run in the field next to the picker.", "error");
     }
     if (!parts.length && !custom) return;
@@ -333,22 +254,11 @@ export class Composer {
         "error",
       );
     }
-    const draft = this.#state.draft;
-    const agent = this.#picker.selected;
-    if (draft && !agent && !bestOf) return this.#notice("Pick an agent first.", "error");
+    if (draft && !this.#draft.selected && !this.#draft.bestOf) return this.#notice("Pick an agent first.", "error");
     const rewind = draft ? undefined : this.#edit.rewind();
     if (rewind) return this.#resend(parts, rewind);
-    this.post({
-      type: "send",
-      parts,
-      ...(draft && agent ? { agentId: agent.id } : {}),
-      ...(draft ? { folder: this.#folderEl.value || draft.folder, mode } : {}),
-      ...(bestOf ? { bestOf: true as const } : {}),
-      ...(custom ? { command } : {}),
-      ...(draft && this.#worktreeEl.checked ? { worktree: true } : {}),
-      ...(draft && this.#sandboxEl.dataset.touched ? { sandbox: this.#sandboxEl.checked } : {}),
-    });
-    if (custom) this.#commandEl.value = "";
+    this.post({ type: "send", parts, ...(draft ? this.#draft.fields(draft, mode) : {}) });
+    if (custom) this.#draft.clearCommand();
     this.#history.stop(); // the prompt joins the history when its user message comes back as an event
     this.#hint.textContent = HINT;
     this.#box.clear();
