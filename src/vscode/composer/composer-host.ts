@@ -8,7 +8,7 @@ import { errorMessage } from "../../core/errors";
 import type { Logger } from "../../core/log";
 import type { ContextItem, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
-import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import type { ContextSources } from "../../core/prompt/blocks";
 import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
 import type { ThreadStore } from "../../core/store/thread-store";
@@ -17,12 +17,10 @@ import type { ComposerMessage, WirePart } from "../../webview/thread/protocol";
 import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
 import type { RegistryService } from "../registry/registry-service";
-import { EXEC_PREFIX } from "./agent-options";
 import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
-import { execTask } from "./exec-task";
-import { resumeAndSend, sendWhenReady } from "./first-prompt";
+import { resumeAndSend } from "./first-prompt";
 import { WorkspaceFileIndex } from "./file-index";
 import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
 import { openContext } from "./open-context";
@@ -32,7 +30,7 @@ import type { ComposerPanel } from "./composer-panel";
 import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
-import { draftFolder, startBestOf, type PanelTask } from "./best-of-send";
+import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
 
 export type { ComposerPanel } from "./composer-panel";
@@ -51,33 +49,12 @@ export interface ComposerDeps extends DraftAgentsDeps {
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
-  /** `worktree`: in a new git worktree of `cwd`'s repository (#25). */
-  spawn(p: {
-    agentId: string;
-    cwd: string;
-    mode: "session" | "run";
-    threadId: string;
-    title: string;
-    worktree?: boolean;
-    /** The composer's "sandboxed" toggle when the user changed it (#34); absent: the settings decide. */
-    sandbox?: boolean;
-  }): LiveSession | Promise<LiveSession>;
+  spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
-export interface ComposerLinks {
-  /** `task`: what the agent CLI gets, or for "custom" the command line itself; `title` names the run. */
-  startExec(
-    choiceId: string,
-    task: string,
-    cwd: string,
-    title?: string,
-    worktree?: boolean,
-    sandbox?: boolean,
-  ): Promise<void>;
+export interface ComposerLinks extends DraftLinks {
   recall?(query: string): Promise<RecallChoice[]>;
-  /** A new-thread panel's Send with "best of N" checked (#37): false when the person closed the wizard. */
-  bestOf?(task: PanelTask): Promise<boolean>;
   /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
   resume?(threadId: string): Promise<LiveSession | undefined>;
   /** What a "Not installed" agent of the picker offers (agent-actions.ts). */
@@ -327,6 +304,24 @@ export class ComposerHost implements vscode.Disposable {
     return "sent";
   }
 
+  /** What starting a new thread's panel needs from here. */
+  #draftHost(panel: ComposerPanel, m: { parts: WirePart[] }, parts: PromptPart[]): DraftStartHost {
+    return {
+      links: this.#links,
+      agents: this.agents,
+      sources: () => this.sources(),
+      spawn: (p) => this.deps.spawn(p),
+      closePanel: (id) => this.deps.closePanel(id),
+      setDraft: (id, draft) => {
+        if (draft) return void this.#drafts.add(id);
+        this.#drafts.delete(id);
+        this.#bestOf.delete(id);
+      },
+      bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
+      run: (live) => this.#run(panel, live, m.parts, parts),
+    };
+  }
+
   #postQueue(panel: ComposerPanel): void {
     panel = this.#attached.get(panel.threadId) ?? panel; // the panel may have opened since
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
@@ -341,7 +336,8 @@ export class ComposerHost implements vscode.Disposable {
       restore();
       return notice(errorMessage(err));
     }
-    if (this.#drafts.has(panel.threadId)) return await this.#startDraft(panel, m, parts, restore, notice);
+    if (this.#drafts.has(panel.threadId))
+      return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
       const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
@@ -370,66 +366,6 @@ export class ComposerHost implements vscode.Disposable {
       return notice(err);
     }
     void live.promptBuilt(built).catch(notice);
-  }
-
-  async #startDraft(
-    panel: ComposerPanel,
-    m: Extract<ComposerMessage, { type: "send" }>,
-    parts: PromptPart[],
-    restore: () => void,
-    notice: (s: string) => void,
-  ): Promise<void> {
-    const cwd = draftFolder(m.folder);
-    if (m.bestOf) {
-      const opened = this.#bestOf.get(panel.threadId);
-      const started = await startBestOf(this.#links, { parts, cwd: opened?.cwd ?? cwd, m }, restore, notice);
-      if (!started) return;
-      this.#drafts.delete(panel.threadId);
-      this.#bestOf.delete(panel.threadId);
-      this.agents.forget(panel.threadId);
-      return this.deps.closePanel(panel.threadId);
-    }
-    if (!m.agentId) return notice("Pick an agent first.");
-    try {
-      if (m.agentId.startsWith(EXEC_PREFIX)) {
-        if (!this.#links) throw new Error("exec runs are not available yet; try again in a moment");
-        const choice = m.agentId.slice(EXEC_PREFIX.length);
-        if (choice === "custom") {
-          // the command line comes from its own field; the prompt text is at most the run's title
-          if (!m.command?.trim()) return notice("Type the command line to run: the task text is never run as one.");
-          const title = promptPartsText(parts).trim() || undefined;
-          await this.#links.startExec(choice, m.command, cwd, title, m.worktree, m.sandbox);
-        } else {
-          const task = await execTask(parts, this.sources());
-          await this.#links.startExec(choice, task, cwd, undefined, m.worktree, m.sandbox);
-        }
-        this.#drafts.delete(panel.threadId);
-        this.agents.forget(panel.threadId);
-        return this.deps.closePanel(panel.threadId);
-      }
-      this.#drafts.delete(panel.threadId); // the hub re-renders the panel for the live session
-      this.agents.forget(panel.threadId);
-      let live: LiveSession;
-      try {
-        live = await this.deps.spawn({
-          agentId: m.agentId,
-          cwd,
-          mode: m.mode ?? "session",
-          threadId: panel.threadId,
-          title: promptPartsText(parts),
-          ...(m.worktree ? { worktree: true } : {}),
-          ...(m.sandbox !== undefined ? { sandbox: m.sandbox } : {}),
-        });
-      } catch (err) {
-        this.#drafts.add(panel.threadId);
-        throw err;
-      }
-      sendWhenReady(live, () => this.#run(panel, live, m.parts, parts));
-      await this.agents.remember(m.agentId);
-    } catch (err) {
-      restore();
-      notice(errorMessage(err));
-    }
   }
 
   dispose(): void {
