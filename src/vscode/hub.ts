@@ -1,36 +1,30 @@
 /**
  * The extension's one context object: owns every long-lived piece (log, config, live sessions, panels,
- * permission broker, terminal host, store, recall index, exec registry) through one DisposableStore, and the
- * "start an agent thread" path shared by the spawn command, Resume and the host tests.
+ * permission broker, terminal host, store, recall index, exec registry) through one DisposableStore, and wires
+ * them together; starting an agent thread is hub-spawn.ts's.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type * as acp from "@agentclientprotocol/sdk";
-import * as vscode from "vscode";
+import type * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
 import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
-import type { AgentSpec } from "../core/model/agent";
-import type { RuntimeEvent } from "../core/model/events";
-import { newThreadId } from "../core/store/thread-id";
 import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
+import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
 import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
 import { createRuntime, hostLauncher } from "./engine";
-import { LiveSession } from "./live-session";
-import type { RunMode, RuntimeFactory } from "./live-session";
+import type { LiveSession, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { agentLogin } from "./login-view";
 import { nodeRuntimeOptions, offerNodeInstall } from "./node-runtime";
 import { ExtensionLog, protocolLineOf } from "./log";
-import { quotePrompt } from "./notifier";
 import { noticeIgnoredWorkspaceSettings } from "./workspace-settings-notice";
 import { PermissionBroker } from "./permission-broker";
-import { editorElicitor } from "./elicitation-asker";
 import { ProposedContent } from "./proposed-content";
 import { RecallIndex } from "./recall-index";
 import { SessionsTree } from "./sessions-tree";
@@ -41,44 +35,16 @@ import { scheduleTrafficCap } from "./clear-data";
 import { ThreadOps } from "./thread-ops";
 import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
-import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
-import { assertTrusted } from "./trust";
 import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { sendReviewPrompt } from "./ledger/review-send";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
-import { background } from "../core/util/unexpected";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
-import { editorSandbox } from "./sandbox";
-import type { SandboxPlan } from "../core/sandbox/plan";
-import { worktreeFor } from "./worktrees/start";
 import type { Launcher } from "../core/platform/launcher";
 
-export interface SpawnParams {
-  agent: AgentSpec;
-  task: string;
-  mode: RunMode;
-  cwd: string;
-  /** Resume this stored thread (its history is shown first). */
-  resumeThreadId?: string;
-  history?: RuntimeEvent[];
-  /** Open the thread panel (default true). */
-  showPanel?: boolean;
-  /** A new thread's origin (a handoff names the thread it continues). */
-  origin?: ThreadStartRecord["origin"];
-  /** The panel's id when a new-thread panel is already open (the prompt box's draft). */
-  threadId?: string;
-  /** The thread's title until the agent names it (default: the task's first line). */
-  title?: string;
-  /** The git worktree the new thread works in (`cwd` is inside it): the only root its fs / terminals reach. */
-  worktree?: WorktreeRef;
-  /** Run the agent in the OS sandbox (#34; the composer's toggle, Best of N); undefined: the settings decide. */
-  sandbox?: boolean;
-  /** A Best of N candidate: the unattended sandbox default applies (as for worktree sessions). */
-  unattended?: boolean;
-}
+export type { SpawnParams } from "./hub-spawn";
 
 export class Hub implements vscode.Disposable {
   /** Everything the Hub owns; disposed in reverse order of creation. */
@@ -272,121 +238,12 @@ export class Hub implements vscode.Disposable {
    * in an untrusted workspace (before anything is spawned).
    */
   spawnSession(p: SpawnParams): LiveSession {
-    assertTrusted();
-    const running = p.resumeThreadId ? this.live.get(p.resumeThreadId) : undefined;
-    if (running?.isOpen) {
-      if (p.showPanel !== false) this.panels.open(running.threadId, { preserveFocus: false });
-      return running;
-    }
-    const label = p.agent.displayName;
-    const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
-    const roots = p.worktree ? [p.worktree.path] : [p.cwd, ...otherFolders(p.cwd)];
-    const session = new LiveSession(
-      {
-        threadId,
-        store: this.threads,
-        ledger: this.ledger.ledger,
-        logger: this.log.logger,
-        resumeThreadId: p.resumeThreadId,
-        history: p.history,
-        origin: p.origin,
-        recordTraffic: this.config.recordTraffic,
-        onThread: (thread, s) => {
-          if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });
-          this.ops.supervise(thread, s);
-        },
-        ...(p.worktree ? { worktree: p.worktree } : {}),
-        sandbox: () => this.#sandboxOf(p, roots),
-        agent: p.agent,
-        cwd: p.cwd,
-        task: p.task,
-        ...(p.title ? { title: p.title } : {}),
-        mode: p.mode,
-        runtimeOptions: {
-          // cwd is the first root; the other workspace folders are reachable too, and the agent is told about
-          // them (`additionalDirectories`, sent only when it advertises the capability)
-          // them (`additionalDirectories`, sent only when it advertises the capability); a worktree session
-          // reaches its worktree only
-          workspaceRoots: roots,
-          additionalDirectories: p.worktree ? [] : otherFolders(p.cwd),
-          permissionPolicy: this.config.permissionMode,
-          permissionStoreDir: this.home,
-          files: this.files,
-          asker: this.broker.askerFor(threadId, () => label),
-          elicitor: editorElicitor(() => label),
-          terminalHost: this.terminals,
-          // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
-          logger: this.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),
-          env: { ACP_THREADS_HOME: this.home },
-          mcpServers: this.config.recallOfferToAgents ? [this.#recallMcpServer()] : undefined,
-        },
-      },
-      (opts) => this.runtimeFactory(opts),
-    );
-    this.live.add(session);
-    session.onTurnDone(() => {
-      if (session.worktree) this.worktrees.invalidate(session.worktree);
-      background(this.#turnFinished(session), "notifying a finished turn");
-    });
-    this.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
-    if (p.showPanel !== false) this.panels.open(session.threadId, { preserveFocus: false });
-    this.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
-    background(
-      session.start(p.task).then(() => this.tree.refresh()),
-      "starting the session",
-    );
-    return session;
-  }
-
-  /** The session's OS sandbox (#34): asked, the setting, or the unattended default of worktree sessions. */
-  #sandboxOf(p: SpawnParams, roots: string[]): Promise<SandboxPlan | undefined> {
-    return editorSandbox(
-      this.config,
-      {
-        roots,
-        agentId: p.agent.id,
-        env: { ...process.env, ...p.agent.env, ACP_THREADS_HOME: this.home },
-        dataHome: this.home,
-        ...(p.sandbox !== undefined ? { asked: p.sandbox } : {}),
-        unattended: !!p.worktree || !!p.unattended,
-      },
-      (m) => background(this.broker.notifier.show("info", m), "telling the sandbox default"),
-    );
+    return spawnSession(this, p);
   }
 
   /** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */
-  async spawnInWorktree(p: SpawnParams): Promise<LiveSession> {
-    assertTrusted(); // before a worktree is made
-    const where = await worktreeFor(this.log.logger, p.cwd);
-    const session = this.spawnSession({ ...p, ...where });
-    this.worktrees.refresh();
-    return session;
-  }
-
-  /** A turn that ends while its panel is hidden is told in a notification naming its prompt, with Open. */
-  async #turnFinished(s: LiveSession): Promise<void> {
-    if (s.lastPrompt === undefined || this.panels.isVisible(s.threadId)) return;
-    const failed = s.status === "failed";
-    const what = `${s.agent.displayName} ${failed ? "failed on" : "finished"} ${quotePrompt(s.lastPrompt)}`;
-    const choice = await this.broker.notifier.show(
-      failed ? "warning" : "info",
-      failed && s.statusDetail ? `${what}: ${s.statusDetail}` : what,
-      "Open",
-    );
-    if (choice === "Open") this.panels.open(s.threadId, { preserveFocus: false });
-  }
-
-  /** `acp-threads mcp` (recall tools) over stdio, offered to agents when acpThreads.recall.offerToAgents is on. */
-  #recallMcpServer(): acp.McpServer {
-    return {
-      name: "acp-threads-recall",
-      command: process.execPath,
-      args: [vscode.Uri.joinPath(this.context.extensionUri, "dist", "cli.js").fsPath, "mcp"],
-      env: [
-        { name: "ACP_THREADS_HOME", value: this.home },
-        { name: "ELECTRON_RUN_AS_NODE", value: "1" },
-      ],
-    };
+  spawnInWorktree(p: SpawnParams): Promise<LiveSession> {
+    return spawnInWorktree(this, p);
   }
 
   /** Stops what runs (exec process groups, agent sessions, recall workers) and waits for it; `dispose` frees the rest. */
@@ -399,9 +256,4 @@ export class Hub implements vscode.Disposable {
   dispose(): void {
     this.#owned.dispose();
   }
-}
-
-/** The workspace folders other than `cwd` (multi-root workspaces). */
-function otherFolders(cwd: string): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== cwd);
 }

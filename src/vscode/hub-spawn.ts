@@ -1,0 +1,202 @@
+/**
+ * The "start an agent thread" path shared by the spawn command, the prompt box, Resume, Best of N and the host
+ * tests: a live session for a new or stored thread (one id for the session, its panel and the stored thread), in
+ * the workspace's folders or a worktree of its own, with the editor's permission asker, terminals, sandbox and
+ * recall tools; a turn that ends while its panel is hidden is told in a notification.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import * as vscode from "vscode";
+import type { AgentSpec } from "../core/model/agent";
+import type { RuntimeEvent } from "../core/model/events";
+import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
+import type { SandboxPlan } from "../core/sandbox/plan";
+import { newThreadId } from "../core/store/thread-id";
+import type { ThreadStore } from "../core/store/thread-store";
+import { background } from "../core/util/unexpected";
+import type { Config } from "./config";
+import type { LedgerFeature } from "./ledger/ledger-feature";
+import { LiveSession, type RunMode, type RuntimeFactory } from "./live-session";
+import type { LiveSessions } from "./live-sessions";
+import type { ExtensionLog } from "./log";
+import { quotePrompt } from "./notifier";
+import type { PermissionBroker } from "./permission-broker";
+import { editorElicitor } from "./elicitation-asker";
+import { editorSandbox } from "./sandbox";
+import type { SessionsTree } from "./sessions-tree";
+import type { PseudoterminalHost } from "./terminal-host";
+import type { ThreadOps } from "./thread-ops";
+import type { ThreadPanels } from "./thread-panels";
+import { assertTrusted } from "./trust";
+import type { EditorWorkspaceFiles } from "./workspace-files";
+import { worktreeFor } from "./worktrees/start";
+import type { WorktreeStates } from "./worktrees/states";
+
+export interface SpawnParams {
+  agent: AgentSpec;
+  task: string;
+  mode: RunMode;
+  cwd: string;
+  /** Resume this stored thread (its history is shown first). */
+  resumeThreadId?: string;
+  history?: RuntimeEvent[];
+  /** Open the thread panel (default true). */
+  showPanel?: boolean;
+  /** A new thread's origin (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
+  /** The panel's id when a new-thread panel is already open (the prompt box's draft). */
+  threadId?: string;
+  /** The thread's title until the agent names it (default: the task's first line). */
+  title?: string;
+  /** The git worktree the new thread works in (`cwd` is inside it): the only root its fs / terminals reach. */
+  worktree?: WorktreeRef;
+  /** Run the agent in the OS sandbox (#34; the composer's toggle, Best of N); undefined: the settings decide. */
+  sandbox?: boolean;
+  /** A Best of N candidate: the unattended sandbox default applies (as for worktree sessions). */
+  unattended?: boolean;
+}
+
+/** What starting a session uses of the hub. */
+export interface SpawnHost {
+  readonly context: vscode.ExtensionContext;
+  readonly home: string;
+  readonly config: Config;
+  readonly log: ExtensionLog;
+  readonly threads: ThreadStore;
+  readonly ledger: LedgerFeature;
+  readonly live: LiveSessions;
+  readonly panels: ThreadPanels;
+  readonly broker: PermissionBroker;
+  readonly files: EditorWorkspaceFiles;
+  readonly terminals: PseudoterminalHost;
+  readonly ops: ThreadOps;
+  readonly tree: SessionsTree;
+  readonly worktrees: WorktreeStates;
+  runtimeFactory: RuntimeFactory;
+}
+
+/**
+ * Starts an agent thread, or resumes a stored one (which keeps its id: the live session, its panel and the
+ * stored thread are one id). A thread already running in this window is shown, not started twice. Refuses
+ * in an untrusted workspace (before anything is spawned).
+ */
+export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
+  assertTrusted();
+  const running = p.resumeThreadId ? hub.live.get(p.resumeThreadId) : undefined;
+  if (running?.isOpen) {
+    if (p.showPanel !== false) hub.panels.open(running.threadId, { preserveFocus: false });
+    return running;
+  }
+  const label = p.agent.displayName;
+  const threadId = p.resumeThreadId ?? p.threadId ?? newThreadId();
+  const roots = p.worktree ? [p.worktree.path] : [p.cwd, ...otherFolders(p.cwd)];
+  const session = new LiveSession(
+    {
+      threadId,
+      store: hub.threads,
+      ledger: hub.ledger.ledger,
+      logger: hub.log.logger,
+      resumeThreadId: p.resumeThreadId,
+      history: p.history,
+      origin: p.origin,
+      recordTraffic: hub.config.recordTraffic,
+      onThread: (thread, s) => {
+        if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });
+        hub.ops.supervise(thread, s);
+      },
+      ...(p.worktree ? { worktree: p.worktree } : {}),
+      sandbox: () => sandboxOf(hub, p, roots),
+      agent: p.agent,
+      cwd: p.cwd,
+      task: p.task,
+      ...(p.title ? { title: p.title } : {}),
+      mode: p.mode,
+      runtimeOptions: {
+        // cwd is the first root; the other workspace folders are reachable too, and the agent is told about
+        // them (`additionalDirectories`, sent only when it advertises the capability); a worktree session
+        // reaches its worktree only
+        workspaceRoots: roots,
+        additionalDirectories: p.worktree ? [] : otherFolders(p.cwd),
+        permissionPolicy: hub.config.permissionMode,
+        permissionStoreDir: hub.home,
+        files: hub.files,
+        asker: hub.broker.askerFor(threadId, () => label),
+        elicitor: editorElicitor(() => label),
+        terminalHost: hub.terminals,
+        // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
+        logger: hub.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),
+        env: { ACP_THREADS_HOME: hub.home },
+        mcpServers: hub.config.recallOfferToAgents ? [recallMcpServer(hub)] : undefined,
+      },
+    },
+    (opts) => hub.runtimeFactory(opts),
+  );
+  hub.live.add(session);
+  session.onTurnDone(() => {
+    if (session.worktree) hub.worktrees.invalidate(session.worktree);
+    background(turnFinished(hub, session), "notifying a finished turn");
+  });
+  hub.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session
+  if (p.showPanel !== false) hub.panels.open(session.threadId, { preserveFocus: false });
+  hub.log.logger.info(`spawned ${p.agent.id} (${p.mode}) in ${p.cwd}`);
+  background(
+    session.start(p.task).then(() => hub.tree.refresh()),
+    "starting the session",
+  );
+  return session;
+}
+
+/** The session's OS sandbox (#34): asked, the setting, or the unattended default of worktree sessions. */
+function sandboxOf(hub: SpawnHost, p: SpawnParams, roots: string[]): Promise<SandboxPlan | undefined> {
+  return editorSandbox(
+    hub.config,
+    {
+      roots,
+      agentId: p.agent.id,
+      env: { ...process.env, ...p.agent.env, ACP_THREADS_HOME: hub.home },
+      dataHome: hub.home,
+      ...(p.sandbox !== undefined ? { asked: p.sandbox } : {}),
+      unattended: !!p.worktree || !!p.unattended,
+    },
+    (m) => background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
+  );
+}
+
+/** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */
+export async function spawnInWorktree(hub: SpawnHost, p: SpawnParams): Promise<LiveSession> {
+  assertTrusted(); // before a worktree is made
+  const where = await worktreeFor(hub.log.logger, p.cwd);
+  const session = spawnSession(hub, { ...p, ...where });
+  hub.worktrees.refresh();
+  return session;
+}
+
+/** A turn that ends while its panel is hidden is told in a notification naming its prompt, with Open. */
+async function turnFinished(hub: SpawnHost, s: LiveSession): Promise<void> {
+  if (s.lastPrompt === undefined || hub.panels.isVisible(s.threadId)) return;
+  const failed = s.status === "failed";
+  const what = `${s.agent.displayName} ${failed ? "failed on" : "finished"} ${quotePrompt(s.lastPrompt)}`;
+  const choice = await hub.broker.notifier.show(
+    failed ? "warning" : "info",
+    failed && s.statusDetail ? `${what}: ${s.statusDetail}` : what,
+    "Open",
+  );
+  if (choice === "Open") hub.panels.open(s.threadId, { preserveFocus: false });
+}
+
+/** `acp-threads mcp` (recall tools) over stdio, offered to agents when acpThreads.recall.offerToAgents is on. */
+function recallMcpServer(hub: SpawnHost): acp.McpServer {
+  return {
+    name: "acp-threads-recall",
+    command: process.execPath,
+    args: [vscode.Uri.joinPath(hub.context.extensionUri, "dist", "cli.js").fsPath, "mcp"],
+    env: [
+      { name: "ACP_THREADS_HOME", value: hub.home },
+      { name: "ELECTRON_RUN_AS_NODE", value: "1" },
+    ],
+  };
+}
+
+/** The workspace folders other than `cwd` (multi-root workspaces). */
+function otherFolders(cwd: string): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== cwd);
+}
