@@ -2,42 +2,18 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { importAgentSessions, type AgentImportOptions } from "../../../../src/core/import/agent-import";
 import type { AgentSpec } from "../../../../src/core/model/agent";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { conversation } from "../../../../src/core/thread/conversation";
-import type { FakeHistory, HistorySession } from "../../../fixtures/fake-agents/history-script";
+import { historySession, type FakeHistory } from "../../../fixtures/fake-agents/history-script";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
 const AGENT_JS = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
 
-/** One replayed turn: the question in two chunks, a thought, an edit with a diff, the answer. */
-function turn(cwd: string, n: number): SessionUpdate[] {
-  const toolCallId = `edit-${n}`;
-  return [
-    { sessionUpdate: "user_message_chunk", content: { type: "text", text: `question ` } },
-    { sessionUpdate: "user_message_chunk", content: { type: "text", text: `${n}` } },
-    { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `thinking ${n}` } },
-    {
-      sessionUpdate: "tool_call",
-      toolCallId,
-      title: "Edit a.txt",
-      kind: "edit",
-      status: "pending",
-      content: [{ type: "diff", path: join(cwd, "a.txt"), oldText: "old", newText: `new ${n}` }],
-    },
-    { sessionUpdate: "tool_call_update", toolCallId, status: "completed" },
-    { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `answer ${n}` } },
-  ];
-}
-
-function session(id: string, cwd: string, turns: number, updatedAt: string, extra: Partial<HistorySession> = {}) {
-  const updates = Array.from({ length: turns }, (_, i) => turn(cwd, i + 1)).flat();
-  return { sessionId: id, cwd, title: `Session ${id}`, updatedAt, updates, ...extra };
-}
+const session = historySession;
 
 interface World {
   home: string;
