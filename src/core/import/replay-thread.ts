@@ -100,7 +100,7 @@ export interface StagedInput {
 /** Writes the thread file for `start` and its replay to a staging path (see the top of this file). */
 export async function stageThread(input: StagedInput): Promise<StagedThread> {
   const { start } = input;
-  const path = join(input.threadsDir, `.agent-import-${start.threadId}.jsonl`);
+  const path = join(input.threadsDir, `.agent-import-${start.threadId}.tmp`);
   await rm(path, { force: true }); // a staging file a crashed import left behind
   const writer = await JsonlWriter.openAsync(path);
   const handle = new ThreadHandle(start.threadId, writer, () => {});

@@ -46,6 +46,11 @@ test("imported sessions are shown and resumed on the agent's session; a second i
     for (const text of ["question 1", "answer 1", "question 2", "answer 2", "Edit a.txt"])
       assert.ok(show.stdout.includes(text), `${text} in:\n${show.stdout}`);
 
+    // recall indexes them as it indexes every thread of ours
+    const found = await runCli(["recall", "--global", "answer", "2"], { home, cwd, env });
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, /answer 2/);
+
     const run = await runCli(["run", "--thread", s1.threadId, "--format", "json", "go on"], { home, cwd, env });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /echo: go on/);

@@ -127,7 +127,7 @@ test("an agent's sessions of this folder are imported over two pages: messages, 
     assert.equal(conversation(records).filter((e) => e.role === "user").length, 2);
     assert.equal(threadFiles(w.store).length, 3);
     assert.deepEqual(
-      readdirSync(w.store.threadsDir).filter((f) => f.startsWith(".agent-import-") && f.endsWith(".jsonl")),
+      readdirSync(w.store.threadsDir).filter((f) => f.startsWith(".agent-import-") && !f.endsWith(".lock")),
       [],
     );
 
