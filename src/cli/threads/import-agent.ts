@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { createAgentRuntime } from "../../core/acp/agent-runtime";
 import { resolveAgent } from "../../core/acp/agent-registry";
 import { AcpThreadsError } from "../../core/errors";
-import { importAgentSessions, type ImportSummary, type SessionOutcome } from "../../core/import/agent-import";
+import { importAgentSessions, summaryLine, type SessionOutcome } from "../../core/import/agent-import";
 import { installedSpecFor } from "../../core/registry/installed";
 import { runtimesDirOf } from "../../core/runtime/managed";
 import { str } from "../../core/util/guards";
@@ -39,11 +39,6 @@ const canonical = (dir: string) => {
 
 function label(s: { title?: string | null; sessionId: string }): string {
   return s.title?.trim() || s.sessionId;
-}
-
-export function summaryLine(sum: ImportSummary): string {
-  const counts = `imported ${sum.imported}, updated ${sum.updated}, unchanged ${sum.unchanged}, failed ${sum.failed}`;
-  return `${sum.dryRun ? "dry run (nothing written): " : ""}${counts} of ${sum.listed} session${sum.listed === 1 ? "" : "s"}${sum.cancelled ? " (interrupted)" : ""}`;
 }
 
 function row(s: SessionOutcome): string[] {

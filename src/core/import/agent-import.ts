@@ -80,6 +80,13 @@ export interface AgentImportOptions {
   onProgress?(p: ImportProgress): void;
 }
 
+/** "imported 2, updated 0, unchanged 5, failed 0 of 7 sessions" (and what else is true: a dry run, interrupted). */
+export function summaryLine(sum: ImportSummary): string {
+  const counts = `imported ${sum.imported}, updated ${sum.updated}, unchanged ${sum.unchanged}, failed ${sum.failed}`;
+  const of = `of ${sum.listed} session${sum.listed === 1 ? "" : "s"}`;
+  return `${sum.dryRun ? "dry run (nothing written): " : ""}${counts} ${of}${sum.cancelled ? " (interrupted)" : ""}`;
+}
+
 /** The agent process, stopped with its process group (npm launchers leave children behind otherwise). */
 async function stopAgent(rt: AcpAgentRuntime): Promise<void> {
   if (rt.pid !== undefined && rt.pid > 0) killGroup(rt.pid, "SIGTERM");
@@ -89,23 +96,41 @@ async function stopAgent(rt: AcpAgentRuntime): Promise<void> {
 const sameFolder = (a: string, b: string) => isInside(resolve(a), resolve(b)) && isInside(resolve(b), resolve(a));
 const timeOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
-/** Lists the agent's sessions (every page); a clear error when it cannot list or replay them. */
-async function listSessions(o: AgentImportOptions, rt: AcpAgentRuntime): Promise<AcpSessionInfo[]> {
+/**
+ * The agent's sessions of `cwd` (every folder when undefined), every page; a clear error naming the agent when it
+ * cannot list or replay them. `rt` may be a running session's agent: listing starts nothing new.
+ */
+export async function listAgentSessions(
+  rt: AcpAgentRuntime,
+  o: { name: string; cwd?: string; signal?: AbortSignal },
+): Promise<AcpSessionInfo[]> {
   const caps = await untilAborted(rt.start(), o.signal);
-  const name = o.agent.name;
   if (!caps.agentCapabilities.sessionCapabilities?.list)
     throw new AcpThreadsError(
       "protocol",
-      `${name} does not list its sessions over ACP (no sessionCapabilities.list in its initialize answer): there is nothing to import from it`,
+      `${o.name} does not list its sessions over ACP (no sessionCapabilities.list in its initialize answer): there is nothing to import from it`,
     );
   if (!caps.agentCapabilities.loadSession)
     throw new AcpThreadsError(
       "protocol",
-      `${name} lists its sessions but cannot replay them (no loadSession in its initialize answer): nothing can be imported from it`,
+      `${o.name} lists its sessions but cannot replay them (no loadSession in its initialize answer): nothing can be imported from it`,
     );
   const all = await untilAborted(rt.listSessions(o.cwd), o.signal);
   // an agent may ignore the cwd filter; the cursor loop's guard is in listAllSessions
   return o.cwd ? all.filter((s) => typeof s.cwd === "string" && sameFolder(s.cwd, o.cwd!)) : all;
+}
+
+/** The listed sessions an import would bring in (new, or grown since their import), without loading any. */
+export async function freshSessions(
+  threadsDir: string,
+  agentId: string,
+  sessions: readonly AcpSessionInfo[],
+): Promise<AcpSessionInfo[]> {
+  const known = await knownSessions(threadsDir, agentId);
+  const out: AcpSessionInfo[] = [];
+  for (const s of sessions)
+    if ((await plan(s, known.get(s.sessionId), threadsDir).catch(() => undefined))?.action !== "unchanged") out.push(s);
+  return out;
 }
 
 /** What an import does with a listed session, before loading anything. */
@@ -166,7 +191,7 @@ export async function importAgentSessions(o: AgentImportOptions): Promise<Import
   try {
     let sessions: AcpSessionInfo[];
     try {
-      sessions = await listSessions(o, listing);
+      sessions = await listAgentSessions(listing, { name: o.agent.name, cwd: o.cwd, signal: o.signal });
     } catch (err) {
       await stopAgent(listing);
       throw err;
