@@ -152,7 +152,10 @@ export async function offerAgentImport(hub: Hub, session: LiveSession): Promise<
         () => runAgentImport(hub, spec),
       );
       if (summary.imported + summary.updated > 0)
-        void vscode.window.showInformationMessage(`ACP Threads: ${spec.displayName}: ${summaryLine(summary)}`);
+        background(
+          hub.broker.notifier.show("info", `ACP Threads: ${spec.displayName}: ${summaryLine(summary)}`),
+          "telling what was imported",
+        );
       return;
     }
     const state = hub.context.workspaceState;
@@ -166,7 +169,8 @@ export async function offerAgentImport(hub: Hub, session: LiveSession): Promise<
     const fresh = (await freshSessions(hub.threads.threadsDir, spec.id, listed)).length;
     if (!fresh) return;
     await state.update(ASKED_KEY, [...asked, spec.id]);
-    const answer = await vscode.window.showInformationMessage(
+    const answer = await hub.broker.notifier.show(
+      "info",
       `ACP Threads: ${spec.displayName} has ${fresh} session${fresh === 1 ? "" : "s"} of this folder that ${fresh === 1 ? "is" : "are"} not a thread here (made in its own CLI or another editor). Import ${fresh === 1 ? "it" : "them"}?`,
       "Import",
       "Always",

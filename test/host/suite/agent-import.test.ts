@@ -105,4 +105,28 @@ describe("importing an agent's own sessions (#36)", () => {
       await cfg.update("history.importAgentSessions", undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it("'ask': the first start of an agent with sessions we do not have asks once; the next start does not", async () => {
+    const { hub } = await api();
+    const ws = workspaceRoot();
+    writeFileSync(
+      HISTORY(),
+      JSON.stringify({ sessions: [historySession("ask1", ws, 1, new Date().toISOString(), { title: "ask me" })] }),
+    );
+    await historyAgent("fake-ask");
+    const seen = hub.broker.notifier.shown;
+    const asked = () =>
+      hub.broker.notifier
+        .since(seen)
+        .filter((n) => n.message.includes("History fake-ask has 1 session of this folder"));
+    const first = await spawnIdleFake("", "fake-ask");
+    const notice = await waitFor("the question", () => asked()[0]);
+    assert.deepEqual(notice.items, ["Import", "Always", "Not now"]);
+    assert.ok(!hub.threads.list().some((m) => m.agentSessionId === "ask1"), "nothing imported before the answer");
+    const second = await spawnIdleFake("", "fake-ask");
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(asked().length, 1, "asked once per agent per workspace");
+    await first.close();
+    await second.close();
+  });
 });
