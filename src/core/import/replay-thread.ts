@@ -10,47 +10,38 @@ import { open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { RuntimeEvent } from "../model/events";
 import { initialMetadata } from "../model/metadata";
-import { stampRecord, type MetadataPatch, type RecordInput, type ThreadStartRecord } from "../model/records";
+import {
+  stampRecord,
+  type MetadataPatch,
+  type RecordInput,
+  type ThreadRecord,
+  type ThreadStartRecord,
+} from "../model/records";
 import type { AgentInfoRef } from "../model/usage";
 import { lockedError, tryAcquireLockAsync } from "../store/file-lock";
 import { JsonlWriter } from "../store/jsonl-writer";
 import { ThreadHandle } from "../store/thread-handle";
-import { LiveThread, type ThreadSink } from "../thread/live-thread";
+import { LiveThread } from "../thread/live-thread";
 
 /**
- * A sink that stamps every record with the session's own time (so the thread sorts where the session happened)
- * and leaves durability to the close: the file is invisible until it is complete.
+ * A thread handle that stamps every record with the session's own time (so the thread sorts where the session
+ * happened) and leaves durability to the close: the file is invisible until it is complete.
  */
-class StampedSink implements ThreadSink {
+class StampedHandle extends ThreadHandle {
   constructor(
-    private readonly handle: ThreadHandle,
+    threadId: string,
+    writer: JsonlWriter,
     private readonly at: Date,
-  ) {}
-  get threadId(): string {
-    return this.handle.threadId;
+  ) {
+    super(threadId, writer, () => {});
   }
-  get path(): string {
-    return this.handle.path;
+  override append(input: RecordInput): ThreadRecord {
+    return this.writer.append(stampRecord(input, this.at));
   }
-  get closed(): boolean {
-    return this.handle.closed;
+  override patch(patch: MetadataPatch): ThreadRecord {
+    return this.append({ kind: "meta_patch", patch });
   }
-  get size(): number {
-    return this.handle.size;
-  }
-  append(input: RecordInput): void {
-    this.handle.writer.append(stampRecord(input, this.at));
-  }
-  patch(patch: MetadataPatch): void {
-    this.append({ kind: "meta_patch", patch });
-  }
-  sync(): void {
-    this.handle.sync();
-  }
-  checkpoint(): void {}
-  close(): void {
-    this.handle.close();
-  }
+  override checkpoint(): void {}
 }
 
 /**
@@ -103,11 +94,10 @@ export async function stageThread(input: StagedInput): Promise<StagedThread> {
   const path = join(input.threadsDir, `.agent-import-${start.threadId}.tmp`);
   await rm(path, { force: true }); // a staging file a crashed import left behind
   const writer = await JsonlWriter.openAsync(path);
-  const handle = new ThreadHandle(start.threadId, writer, () => {});
+  const handle = new StampedHandle(start.threadId, writer, new Date(start.ts));
   try {
     writer.append(start);
-    const at = new Date(start.ts);
-    const live = new LiveThread(new StampedSink(handle, at), initialMetadata(start), { flushMs: 0 });
+    const live = new LiveThread(handle, initialMetadata(start), { flushMs: 0 });
     live.sessionOpened(start.agentSessionId!, "load", input.agentInfo);
     recordReplay(live, input.replay);
     if (input.keep && Object.keys(input.keep).length) live.patch(input.keep);
