@@ -36,6 +36,7 @@ export const CORE_STAGES = {
   snapshot: 4,
   exec: 4,
   prompt: 4,
+  import: 4,
   index: 5,
   recall: 5,
   ledger: 5,

@@ -9,7 +9,7 @@ import { findPreset } from "../core/acp/agent-registry";
 import { configuredAgents } from "./agents";
 import type { Hub } from "./hub";
 
-export type AgentAction = "newThread" | "add" | "install" | "copy" | "docs";
+export type AgentAction = "newThread" | "importSessions" | "add" | "install" | "copy" | "docs";
 
 /** What is known about an agent for its actions. */
 export interface AgentFacts {
@@ -22,6 +22,8 @@ export interface AgentFacts {
   docs?: string;
   /** The ACP Registry lists it and it is not installed from there yet. */
   inRegistry: boolean;
+  /** Its `initialize` answer (Doctor's probe) says it lists and loads its sessions: they can be imported. */
+  listsSessions?: boolean;
 }
 
 export interface AgentActionItem extends vscode.QuickPickItem {
@@ -37,7 +39,13 @@ function npmPage(install: string | undefined): string | undefined {
   return pkg ? `https://www.npmjs.com/package/${pkg}` : undefined;
 }
 
-export async function agentFacts(hub: Hub, id: string, displayName: string, available: boolean): Promise<AgentFacts> {
+export async function agentFacts(
+  hub: Hub,
+  id: string,
+  displayName: string,
+  available: boolean,
+  listsSessions = false,
+): Promise<AgentFacts> {
   const preset = findPreset(id);
   const listing =
     hub.registry.last ?? (await Promise.race([hub.registry.listing().catch(() => undefined), sleep(REGISTRY_WAIT_MS)]));
@@ -51,12 +59,19 @@ export async function agentFacts(hub: Hub, id: string, displayName: string, avai
     ...(preset ? { install: preset.install } : {}),
     ...(docs ? { docs } : {}),
     inRegistry: !!entry && !installed,
+    ...(listsSessions && available ? { listsSessions } : {}),
   };
 }
 
 export function agentActionItems(f: AgentFacts): AgentActionItem[] {
   const items: AgentActionItem[] = [];
   if (f.available) items.push({ action: "newThread", label: `$(comment-discussion) New thread with ${f.displayName}` });
+  if (f.listsSessions)
+    items.push({
+      action: "importSessions",
+      label: "$(cloud-download) Import its sessions of this folder",
+      detail: "sessions made in its own CLI or another editor become threads (session/list, session/load)",
+    });
   if (f.inRegistry)
     items.push({
       action: "add",
@@ -76,6 +91,8 @@ export async function runAgentAction(hub: Hub, f: AgentFacts, action: AgentActio
       const threadId = hub.composer.openDraft();
       return await hub.composer.agents.pick(threadId, f.id);
     }
+    case "importSessions":
+      return void (await vscode.commands.executeCommand("acpThreads.importAgentSessions", f.id));
     case "add":
       return void (await vscode.commands.executeCommand("acpThreads.addAgent", f.id));
     case "install": {

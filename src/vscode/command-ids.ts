@@ -56,6 +56,7 @@ export const COMMAND_IDS = [
   "acpThreads.updateAgent",
   "acpThreads.removeAgent",
   "acpThreads.logoutAgent",
+  "acpThreads.importAgentSessions",
   "acpThreads.applyWorktree",
   "acpThreads.commitWorktree",
   "acpThreads.discardWorktree",

@@ -4,6 +4,7 @@
  * shows nothing when activation throws, so errors are caught and shown here.
  */
 import * as vscode from "vscode";
+import { watchAgentStarts } from "./agent-import";
 import { errorMessage } from "../core/errors";
 import { setLockLabel } from "../core/store/file-lock";
 import { resolveHome } from "../core/store/paths";
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     // work nobody awaits and throwing event listeners report to the output channel, not to the console
     const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
     context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
+    context.subscriptions.push(watchAgentStarts(h)); // acpThreads.history.importAgentSessions
     h.composer.connect({
       startExec: async (id, task, cwd, title, worktree, sandbox) => {
         const choice = EXEC_CHOICES.find((c) => c.id === id);

@@ -11,6 +11,7 @@ import { remove, rename, restore } from "../threads/manage";
 import { show } from "../threads/show";
 import { exportMarkdownCmd } from "../threads/markdown";
 import { exportThread, importSnapshot } from "../threads/transfer";
+import { IMPORT_AGENT_FLAGS, importFromAgent } from "../threads/import-agent";
 
 /** A `threads` subcommand: its table (plus --format) and the function that runs with the store open. */
 function sub<const T extends FlagTable>(
@@ -79,7 +80,7 @@ export const main = subcommands({
     import: sub(
       "import",
       {
-        synopsis: "[FILE | --latest] [--dir DIR] [--root DIR]",
+        synopsis: "[FILE | --latest] [--dir DIR] [--root DIR] | --from-agent AGENT [--cwd DIR | --all] [--dry-run]",
         flags: {
           latest: { type: "boolean", help: "the newest readable snapshot" },
           dir: {
@@ -88,11 +89,12 @@ export const main = subcommands({
             help: "where snapshots are (default ~/Downloads, else ~, and .acp-threads/)",
           },
           root: { type: "string", arg: "DIR", help: "workspace folder to restore the thread into" },
+          ...IMPORT_AGENT_FLAGS,
         },
         args: { max: 1, name: "FILE" },
       },
-      "restore a snapshot as a new thread (no FILE: list them; a .jsonl FILE from export --jsonl is added as is)",
-      importSnapshot,
+      "restore a snapshot as a new thread (no FILE: list them; a .jsonl FILE from export --jsonl is added as is), or import an agent's own sessions (--from-agent)",
+      (ctx) => (ctx.flags["from-agent"] ? importFromAgent(ctx) : importSnapshot(ctx)),
     ),
     rename: sub(
       "rename",

@@ -19,7 +19,13 @@ import { ProtocolLog } from "./protocol-log";
 import type { AcpAgentRuntime, EngineOptions, SessionEvent } from "./engine-api";
 import type { AgentCapabilitiesView, FileWrite, RuntimeOptions, RuntimeStatus, SessionRequest } from "./runtime";
 import { followPolicy } from "./policy-session";
-import { ensureSession, listAllSessions, type OpenedSession, type SessionOpenContext } from "./session-open";
+import {
+  ensureSession,
+  listAllSessions,
+  loadSession,
+  type OpenedSession,
+  type SessionOpenContext,
+} from "./session-open";
 import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
@@ -229,6 +235,17 @@ class Runtime implements AcpAgentRuntime {
   async listSessions(cwd?: string): Promise<acp.SessionInfo[]> {
     await this.start();
     return await listAllSessions(this.#agent(), this.#init!, cwd, this.#ctx.logger);
+  }
+
+  /** `session/load` alone (no resume or new session after a failure): the session and what the agent replayed. */
+  async loadSession(sessionId: string): Promise<OpenedSession> {
+    await this.start();
+    if (!this.#init?.agentCapabilities?.loadSession)
+      throw new AcpThreadsError(
+        "protocol",
+        `${this.opts.agent.displayName} does not offer loading its sessions over ACP`,
+      );
+    return await loadSession(this.#openContext(), sessionId);
   }
 
   async closeSession(sessionId: string): Promise<void> {

@@ -59,6 +59,8 @@ export interface AcpAgentRuntime extends AgentRuntime {
   start(): Promise<AgentCapabilitiesView>;
   ensureSession(req?: SessionRequest): Promise<OpenedSession>;
   listSessions(cwd?: string): Promise<acp.SessionInfo[]>;
+  /** `session/load` only, never a resume or a new session in its place (importing the agent's sessions). */
+  loadSession(sessionId: string): Promise<OpenedSession>;
   extRequest<T>(method: string, params: Record<string, unknown>): Promise<T>;
   closeSession(sessionId: string): Promise<void>;
   /**

@@ -84,14 +84,22 @@ export interface ThreadStartRecord extends Base {
   title?: string;
   agentSessionId?: string;
   /** Where the thread came from when it was not started live (a restored snapshot, an import, a handoff). */
-  origin?: {
-    kind: "snapshot" | "import" | "fork" | "handoff";
-    source?: string;
-    snapshot?: SnapshotOrigin;
-    /** A fork: the source thread's message (numbered as `threads show` numbers them) it was forked after. */
-    messageIndex?: number;
-  };
+  origin?: ThreadOrigin;
 }
+export interface ThreadOrigin {
+  /** `agent-import`: a session the agent listed (`session/list`) and replayed (`session/load`); see AgentImportOrigin. */
+  kind: "snapshot" | "import" | "fork" | "handoff" | "agent-import";
+  source?: string;
+  snapshot?: SnapshotOrigin;
+  /** A fork: the source thread's message (numbered as `threads show` numbers them) it was forked after. */
+  messageIndex?: number;
+  /** An agent import: the agent's session id (the thread's `agentSessionId` too, which resume loads). */
+  agentSessionId?: string;
+  /** An agent import: the session's `updatedAt` as the agent listed it when it was imported (a newer one re-imports). */
+  updatedAt?: string | null;
+}
+/** The origin of a thread imported from an agent's own session list: `source` is the agent's id. */
+export type AgentImportOrigin = ThreadOrigin & { kind: "agent-import"; source: string; agentSessionId: string };
 /** What a restored snapshot carried that has no home in our records, so that an export writes it back. */
 export interface SnapshotOrigin {
   file_prefix?: string;

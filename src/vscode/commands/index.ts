@@ -12,6 +12,7 @@ import { addPermissionRule, revokePermissions, type AddRuleArgs } from "./permis
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
 import { logoutCommand } from "./logout";
+import { importAgentSessionsCommand } from "../agent-import";
 import { showProtocolLog } from "./protocol-log";
 import { addAgentCommand, removeAgentCommand, updateAgentCommand } from "./registry";
 import { spawnCommand } from "./spawn";
@@ -108,6 +109,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.removeAgent": removeAgentCommand,
   // #23 the rest of ACP v1
   "acpThreads.logoutAgent": logoutCommand,
+  "acpThreads.importAgentSessions": importAgentSessionsCommand,
   // #25 worktrees (src/vscode/worktrees)
   "acpThreads.applyWorktree": (hub, target?: unknown, opts?: { yes?: boolean }) =>
     applyToWorkspace(hub, target, opts ?? {}),

@@ -70,7 +70,15 @@ export async function doctorCommand(
   if (row === sandbox) void vscode.commands.executeCommand("workbench.action.openSettings", "acpThreads.sandbox");
   const picked = row?.agent;
   if (!picked) return undefined;
-  const facts = await agentFacts(hub, picked.spec.id, picked.spec.displayName, picked.doctor?.available !== false);
+  const probe = picked.doctor?.probe;
+  const lists = !!probe?.loadSession && !!probe.sessionCapabilities?.includes("list");
+  const facts = await agentFacts(
+    hub,
+    picked.spec.id,
+    picked.spec.displayName,
+    picked.doctor?.available !== false,
+    lists,
+  );
   return await offerAgentActions(hub, facts, action);
 }
 

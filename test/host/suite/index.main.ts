@@ -35,6 +35,7 @@ const PASSES: Record<string, string[]> = {
     "handoff-brief.test.js",
     "subagents.test.js",
     "login-state.test.js",
+    "agent-import.test.js",
     "review-comments.test.js",
     "rewind.test.js",
     "worktrees.test.js",

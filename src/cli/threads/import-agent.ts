@@ -1,0 +1,85 @@
+/**
+ * `threads import --from-agent AGENT [--cwd DIR | --all] [--dry-run]`: the agent's own sessions (its CLI, Zed, another
+ * editor) become threads (core/import/agent-import.ts). Progress on stderr, then one line per session and the
+ * counts (imported / updated / unchanged / failed); `--format json` prints the summary. Exit 1 when a session
+ * failed, 130 when interrupted (what was imported stays).
+ */
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { createAgentRuntime } from "../../core/acp/agent-runtime";
+import { resolveAgent } from "../../core/acp/agent-registry";
+import { AcpThreadsError } from "../../core/errors";
+import { importAgentSessions, summaryLine, type SessionOutcome } from "../../core/import/agent-import";
+import { installedSpecFor } from "../../core/registry/installed";
+import { runtimesDirOf } from "../../core/runtime/managed";
+import { str } from "../../core/util/guards";
+import { table } from "../exec/context";
+import { EXIT } from "../io";
+import { shortId, writeJson, type SubContext } from "./common";
+
+/** The flags `threads import` takes for `--from-agent` (its table is in commands/threads.ts). */
+export const IMPORT_AGENT_FLAGS = {
+  "from-agent": {
+    type: "string",
+    arg: "AGENT",
+    help: "import the sessions AGENT lists (session/list) that are not threads yet, replayed by session/load",
+  },
+  cwd: { type: "string", arg: "DIR", help: "with --from-agent: the sessions of DIR (default: the folder you are in)" },
+  all: { type: "boolean", help: "with --from-agent: the sessions of every folder" },
+  "dry-run": { type: "boolean", help: "with --from-agent: say what would be imported, write nothing" },
+} as const;
+
+const canonical = (dir: string) => {
+  try {
+    return realpathSync(dir);
+  } catch {
+    throw new AcpThreadsError("not_found", `no folder ${dir}`);
+  }
+};
+
+function label(s: { title?: string | null; sessionId: string }): string {
+  return s.title?.trim() || s.sessionId;
+}
+
+function row(s: SessionOutcome): string[] {
+  return [s.action, s.threadId ? shortId(s.threadId) : "-", label(s), s.reason ?? ""];
+}
+
+export async function importFromAgent(ctx: SubContext): Promise<number> {
+  const { io, store, flags } = ctx;
+  if (ctx.args.length || flags.latest || flags.dir || flags.root)
+    throw new AcpThreadsError(
+      "usage",
+      "--from-agent imports the agent's sessions: give no FILE, --latest, --dir or --root",
+    );
+  if (flags.all && flags.cwd) throw new AcpThreadsError("usage", "give --cwd DIR or --all, not both");
+  const here = canonical(io.cwd);
+  const cwd = flags.all ? undefined : str(flags.cwd) ? canonical(resolve(io.cwd, str(flags.cwd)!)) : here;
+  const installed = (id: string) => installedSpecFor(store.home, id);
+  const spec = resolveAgent(str(flags["from-agent"])!, { cwd: cwd ?? here, env: io.env, installed });
+  const node = { runtimesDir: runtimesDirOf(store.home) };
+  const summary = await importAgentSessions({
+    threadsDir: store.threadsDir,
+    agent: { id: spec.id, name: spec.displayName, command: spec.command, args: spec.args },
+    startAgent: (at) =>
+      createAgentRuntime(
+        { agent: spec, cwd: at, permissionPolicy: "deny-all" },
+        { baseEnv: io.env, node, noPty: true },
+      ),
+    cwd,
+    listFrom: here,
+    dryRun: !!flags["dry-run"],
+    signal: io.signal,
+    onProgress: (p) => {
+      if (p.current) io.stderr.write(`[${p.done + 1}/${p.total}] ${label(p.current)}\n`);
+    },
+  });
+  if (ctx.json) writeJson(io, summary);
+  else {
+    if (summary.sessions.length)
+      io.stdout.write(table([["ACTION", "THREAD", "SESSION", ""], ...summary.sessions.map(row)]));
+    io.stdout.write(`${spec.displayName}: ${summaryLine(summary)}\n`);
+  }
+  if (summary.cancelled) return EXIT.interrupted;
+  return summary.failed ? EXIT.error : EXIT.ok;
+}
