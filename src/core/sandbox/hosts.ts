@@ -83,3 +83,9 @@ export function hostAllowed(rules: readonly HostRule[], host: string, port: numb
       (r.port === undefined || r.port === port) && (r.suffix ? !ip && name.endsWith(`.${r.host}`) : r.host === name),
   );
 }
+
+/** The sandbox's network in a few words (stderr lines, doctor): `egress: all` or `egress: N hosts via proxy`. */
+export function egressLabel(allowedHosts: readonly string[]): string {
+  const n = allowedHosts.length;
+  return n ? `egress: ${n} host${n === 1 ? "" : "s"} via proxy (${allowedHosts.join(", ")})` : "egress: all";
+}
