@@ -97,7 +97,10 @@ test("Doctor's sandbox row: how, or why not", () => {
     "off",
   );
   assert.match(ok.description, /egress: all$/);
-  const limited = sandboxDoctorRow({ available: true, tool: { kind: "bwrap", path: "/b" } }, "off", ["a.com", "*.b.com"]);
+  const limited = sandboxDoctorRow({ available: true, tool: { kind: "bwrap", path: "/b" } }, "off", [
+    "a.com",
+    "*.b.com",
+  ]);
   assert.match(limited.description, /egress: 2 hosts via proxy \(a\.com, \*\.b\.com\)$/);
   assert.match(limited.detail, /egress: 2 hosts via proxy/);
   assert.equal(missing.label, "$(error) Sandbox");
