@@ -30,6 +30,13 @@ const settings = (s: Partial<Settings> = {}): Settings => ({
   ...s,
 });
 
+/** The editor's input for a session in a sandbox world (this PATH: bwrap found). */
+function editorInput(dir: string) {
+  const { home, ws, tmp } = sandboxWorld(dir);
+  const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
+  return { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
+}
+
 /** A PATH with node alone on it: no bwrap to find. */
 function nodeOnly(dir: string): string {
   const bin = join(dir, "bin");
@@ -69,9 +76,7 @@ test(
   { skip: noBwrap },
   () =>
     withTmpDir("sbx-editor-", async (dir) => {
-      const { home, ws, tmp } = sandboxWorld(dir);
-      const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
-      const base = { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
+      const base = editorInput(dir);
       const denied = join(dir, "notes");
       const plan = await editorSandbox(
         settings({ sandbox: "workspace-write", sandboxDenyRead: [denied] }),
@@ -112,9 +117,7 @@ test(
   { skip: noBwrap },
   () =>
     withTmpDir("sbx-editor-", async (dir) => {
-      const { home, ws, tmp } = sandboxWorld(dir);
-      const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
-      const base = { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data"), unattended: false };
+      const base = { ...editorInput(dir), unattended: false };
       const plan = await editorSandbox(
         settings({ sandbox: "workspace-write", sandboxAllowedHosts: ["api.example.com"] }),
         base,

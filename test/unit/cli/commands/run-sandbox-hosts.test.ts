@@ -6,35 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync } from "node:fs";
-import { once } from "node:events";
-import { createServer as createHttpServer } from "node:http";
-import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { runCli } from "../../../fixtures/cli/spawn-cli";
-import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+import { egressServers as servers, HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 
 const HOSTILE = [HOSTILE_AGENT.command, ...HOSTILE_AGENT.args].join(" ");
 const skip = noBwrap;
-
-async function listen(server: Server): Promise<number> {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return (server.address() as { port: number }).port;
-}
-
-async function servers(fn: (secret: number, web: number) => Promise<void>): Promise<void> {
-  const secret = createServer((c) => c.end("secret\n"));
-  const web = createHttpServer((_req, res) => res.end("hello"));
-  try {
-    await fn(await listen(secret), await listen(web as unknown as Server));
-  } finally {
-    secret.close();
-    web.closeAllConnections();
-    web.close();
-  }
-}
 
 function world(dir: string) {
   const { home, ws, tmp } = sandboxWorld(dir);

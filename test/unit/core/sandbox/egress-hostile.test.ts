@@ -7,50 +7,20 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { once } from "node:events";
-import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer, type Server } from "node:net";
 import { test } from "node:test";
-import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
-import { closeSandbox, prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
-import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
+import { closeSandbox, prepareSandbox } from "../../../../src/core/sandbox/plan";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+import {
+  egressServers as servers,
+  hostileRuntime as hostile,
+  hostileTurn as turn,
+  noBwrap,
+  sandboxWorld,
+} from "../../../fixtures/sandbox-world";
 
 const BOUND = { timeout: 60_000 };
 const skip = noBwrap;
-
-async function listen<T extends Server | HttpServer>(server: T): Promise<number> {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return (server.address() as { port: number }).port;
-}
-
-/** A raw server that says "secret" to whoever connects, and a web server that answers 200 "hello". */
-async function servers(fn: (secretPort: number, webPort: number) => Promise<void>): Promise<void> {
-  const secret = createServer((c) => c.end("secret\n"));
-  const web = createHttpServer((_req, res) => res.end("hello"));
-  try {
-    await fn(await listen(secret), await listen(web));
-  } finally {
-    secret.close();
-    web.closeAllConnections();
-    web.close();
-  }
-}
-
-function hostile(ws: string, home: string, sandbox?: SandboxPlan): AcpAgentRuntime {
-  return createAgentRuntime(
-    { agent: HOSTILE_AGENT, cwd: ws, env: { HOME: home }, permissionPolicy: "approve-all", sandbox },
-    { noPty: true },
-  );
-}
-
-async function turn(rt: AcpAgentRuntime, prompt: string): Promise<string> {
-  const { sessionId } = await rt.ensureSession();
-  return outputText(await collect(rt.runTurn(sessionId, prompt)));
-}
 
 test(
   "hostile: with allowed hosts, a direct connection fails, an unlisted host gets 403 and a note, the listed one works",

@@ -7,20 +7,15 @@ import assert from "node:assert/strict";
 import { existsSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { MAX_HEAD_BYTES, startEgressProxy, type EgressProxy } from "../../../../src/core/sandbox/egress-proxy";
 import { parseAllowedHosts } from "../../../../src/core/sandbox/hosts";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { listenLocal } from "../../../fixtures/sandbox-world";
 
 const skip = process.platform === "win32" ? "unix sockets" : false;
-
-async function listen(server: Server): Promise<number> {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return (server.address() as { port: number }).port;
-}
 
 /** An echo server (what a TLS tunnel's far end sees) and a web server that names the path it got. */
 async function upstreams<T>(fn: (echo: number, web: number, echoSockets: Set<Socket>) => Promise<T>): Promise<T> {
@@ -34,7 +29,7 @@ async function upstreams<T>(fn: (echo: number, web: number, echoSockets: Set<Soc
     res.end(`path=${req.url} conn=${req.headers.connection} proxy=${req.headers["proxy-authorization"] ?? "-"}`),
   );
   try {
-    return await fn(await listen(echo), await listen(web as unknown as Server), echoSockets);
+    return await fn(await listenLocal(echo), await listenLocal(web), echoSockets);
   } finally {
     echo.close();
     web.closeAllConnections();
@@ -185,7 +180,7 @@ test("a client that closes mid-tunnel ends the upstream connection; closing the 
 test("an unreachable listed host is 502, not a hang", { skip }, () =>
   withProxy(["127.0.0.1"], async (proxy) => {
     const spare = createServer();
-    const port = await listen(spare);
+    const port = await listenLocal(spare);
     spare.close();
     await once(spare, "close");
     assert.match(await exchange(proxy, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`), /^HTTP\/1\.1 502 /);

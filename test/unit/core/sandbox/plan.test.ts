@@ -9,16 +9,16 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
-import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
+import { buildSandboxPolicy, type SandboxSettings } from "../../../../src/core/sandbox/policy";
 import { closeSandbox, prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
 import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
 
 const skip = noBwrap;
 const run = promisify(execFile);
 
-function layout(dir: string) {
+function layout(dir: string, settings?: SandboxSettings) {
   const { home, ws, tmp } = sandboxWorld(dir);
-  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp, settings });
   return { home, ws, tmp, policy };
 }
 
@@ -42,15 +42,7 @@ test(
   { skip },
   async () => {
     await withTmpDir("sbx-", async (dir) => {
-      const { ws, home, tmp } = layout(dir);
-      const policy = buildSandboxPolicy({
-        roots: [ws],
-        agentId: "x",
-        home,
-        env: {},
-        tmpDir: tmp,
-        settings: { allowedHosts: ["api.openai.com"] },
-      });
+      const { ws, policy } = layout(dir, { allowedHosts: ["api.openai.com"] });
       const plan = await prepareSandbox(policy);
       assert.equal(plan.egress?.kind, "socket");
       const egress = plan.egress as { dir: string; hidden: string };
