@@ -52,7 +52,7 @@ function parseHead(text: string): Head {
 function destination(head: {
   method: string;
   target: string;
-}): { host: string; port: number; path?: string } | undefined {
+}): { host: string; port: number; path?: string; authority?: string } | undefined {
   if (head.method === "CONNECT") {
     const parts = splitHostPort(head.target);
     const port = Number(parts?.port);
@@ -66,14 +66,19 @@ function destination(head: {
   }
   if (url.protocol !== "http:" || url.username || url.password) return undefined;
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  return { host, port: Number(url.port || 80), path: `${url.pathname}${url.search}` };
+  return { host, port: Number(url.port || 80), path: `${url.pathname}${url.search}`, authority: url.host };
 }
 
-/** The plain request's head for the origin server: origin-form target, no proxy headers, one request. */
-function originHead(head: { method: string; headers: string[] }, path: string): string {
-  const hop = /^(proxy-[\w-]*|connection|keep-alive):/i;
-  const headers = head.headers.filter((h) => h && !hop.test(h));
-  return [`${head.method} ${path} HTTP/1.1`, ...headers, "Connection: close", "", ""].join("\r\n");
+/**
+ * The plain request's head for the origin server: origin-form target, no proxy headers, one request, and the Host
+ * the allowed URL names (a different Host header would pick another site on a shared server: a CDN's customer).
+ */
+function originHead(head: { method: string; headers: string[] }, path: string, authority: string): string {
+  const dropped = /^(proxy-[\w-]*|connection|keep-alive|host):/i;
+  const headers = head.headers.filter((h) => h && !dropped.test(h));
+  return [`${head.method} ${path} HTTP/1.1`, `Host: ${authority}`, ...headers, "Connection: close", "", ""].join(
+    "\r\n",
+  );
 }
 
 function answer(socket: Socket, status: string, body = ""): void {
@@ -140,7 +145,7 @@ class Proxy {
       upstream.off("error", failed);
       upstream.setTimeout(0);
       if (to.path === undefined) client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      else upstream.write(originHead(head, to.path));
+      else upstream.write(originHead(head, to.path, to.authority!));
       if (rest.length) upstream.write(rest);
       join2(client, upstream);
       client.resume();

@@ -26,7 +26,9 @@ async function upstreams<T>(fn: (echo: number, web: number, echoSockets: Set<Soc
     c.pipe(c);
   });
   const web = createHttpServer((req, res) =>
-    res.end(`path=${req.url} conn=${req.headers.connection} proxy=${req.headers["proxy-authorization"] ?? "-"}`),
+    res.end(
+      `path=${req.url} host=${req.headers.host} conn=${req.headers.connection} proxy=${req.headers["proxy-authorization"] ?? "-"}`,
+    ),
   );
   try {
     return await fn(await listenLocal(echo), await listenLocal(web), echoSockets);
@@ -121,17 +123,17 @@ test("an unlisted host is 403 with a note, by CONNECT or plain HTTP; nothing is 
 );
 
 test(
-  "plain HTTP to a listed host: origin-form upstream, proxy headers dropped, one request per connection",
+  "plain HTTP to a listed host: origin-form upstream, the URL's Host, proxy headers dropped, one request per connection",
   { skip },
   () =>
     upstreams((_echo, web) =>
       withProxy([`127.0.0.1:${web}`], async (proxy) => {
         const got = await exchange(
           proxy,
-          `GET http://127.0.0.1:${web}/a/b?c=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Authorization: Basic eA==\r\nConnection: keep-alive\r\n\r\n`,
+          `GET http://127.0.0.1:${web}/a/b?c=1 HTTP/1.1\r\nHost: other-site.example\r\nProxy-Authorization: Basic eA==\r\nConnection: keep-alive\r\n\r\n`,
         );
         assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
-        assert.match(got, /path=\/a\/b\?c=1 conn=close proxy=-$/);
+        assert.match(got, new RegExp(`path=/a/b\\?c=1 host=127\\.0\\.0\\.1:${web} conn=close proxy=-$`));
       }),
     ),
 );
