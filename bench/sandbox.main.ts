@@ -3,7 +3,8 @@
  * order, starts the scripted stdio agent (node) unsandboxed and inside bubblewrap, and times spawn → `initialize`
  * answered; then one session per mode and `--turns` (default 20) short turns each. Prints medians and p95 for both
  * modes measured in the same run, the difference, and the one-time cost of resolving the policy (the probe is cached
- * per process; a fresh process pays it once, printed too). No asserts: the goal (≤ 100 ms added per start, median;
+ * per process; a fresh process pays it once, printed too), then the egress allow-list's costs (sandbox-egress.ts).
+ * No asserts: the goal (≤ 100 ms added per start, median;
  * no per-turn cost) is read off the figures. Linux with a working bwrap only; elsewhere it says so and exits 0.
  */
 import { spawnSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { createAgentRuntime } from "../src/core/acp/agent-runtime";
 import { buildSandboxPolicy } from "../src/core/sandbox/policy";
 import { prepareSandbox, type SandboxPlan } from "../src/core/sandbox/plan";
 import { sandboxAvailability } from "../src/core/sandbox/tool";
+import { egressBench } from "./sandbox-egress";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
   mkdirSync(home);
   mkdirSync(ws);
   try {
-    const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmpdir() });
+    const input = { roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmpdir() };
+    const policy = buildSandboxPolicy(input);
     const t1 = performance.now();
     const plan = await prepareSandbox(policy);
     const prepareMs = performance.now() - t1;
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
     console.log(`one short turn (${TURNS} per mode, one session each, alternating):`);
     console.log(`  unsandboxed  median ${f(pct(plainTurns, 0.5))} ms  p95 ${f(pct(plainTurns, 0.95))} ms`);
     console.log(`  sandboxed    median ${f(pct(boxedTurns, 0.5))} ms  p95 ${f(pct(boxedTurns, 0.95))} ms`);
+    await egressBench(input, ROUNDS, (p) => startOnce(ws, home, p));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

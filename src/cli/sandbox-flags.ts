@@ -5,7 +5,8 @@
  * The sandbox itself is core/sandbox.
  */
 import type { ToolCallState } from "../core/model/events";
-import { sandboxBlockedWrites } from "../core/sandbox/blocked";
+import { sandboxBlockedNote, sandboxBlockedWrites } from "../core/sandbox/blocked";
+import { egressLabel, parseAllowedHosts } from "../core/sandbox/hosts";
 import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/sandbox/policy";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
@@ -21,7 +22,7 @@ export const SANDBOX_FLAGS = {
   "sandbox-hosts": {
     type: "list",
     arg: "HOST",
-    help: "limit the sandbox's network to these hosts (not supported yet: refused rather than ignored)",
+    help: "limit the sandboxed agent's network to these hosts (HOST, *.DOMAIN or an IP, each with an optional :PORT; comma-separated or repeated), through a filtering proxy: HTTP(S) clients that honour HTTPS_PROXY reach them, nothing else gets out",
   },
   "sandbox-deny-read": { type: "list", arg: "PATH", help: "a further folder or file the sandboxed agent cannot read" },
 } as const;
@@ -39,7 +40,11 @@ export async function sandboxFromFlags(
   flags: SandboxFlagValues,
   unattended: boolean,
 ): Promise<SandboxSettings | undefined> {
-  const hosts = flags["sandbox-hosts"] ?? [];
+  const hosts = (flags["sandbox-hosts"] ?? [])
+    .flatMap((h) => h.split(","))
+    .map((h) => h.trim())
+    .filter(Boolean);
+  parseAllowedHosts(hosts); // a bad entry is the usage error, before anything is probed
   const denyRead = flags["sandbox-deny-read"] ?? [];
   if (flags.sandbox === false && (hosts.length || denyRead.length))
     throw new AcpThreadsError("usage", "--sandbox-hosts and --sandbox-deny-read go with the sandbox, not --no-sandbox");
@@ -67,16 +72,28 @@ export async function runSandbox(
     dataHome: run.store.home,
     settings: run.sandbox,
   });
-  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
-  run.io.stderr.write(
-    `acp-threads run: sandboxed (${tool}): writes only in ${target.cwd}, the temp folder and the agent's own state\n`,
-  );
+  run.io.stderr.write(`acp-threads run: ${sandboxLine(plan, target.cwd)}\n`);
   return plan;
 }
 
-/** Notes each write the sandbox refused, once, from a finished tool call's output (see sandbox/blocked.ts). */
-export function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState) => void {
+/** The stderr line of a sandboxed run: the tool, where it writes, its network. */
+export function sandboxLine(plan: SandboxPlan, cwd: string): string {
+  const tool = plan.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
+  return `sandboxed (${tool}): writes only in ${cwd}, the temp folder and the agent's own state; ${egressLabel(plan.policy.allowedHosts)}`;
+}
+
+/**
+ * Notes, once each, the writes the sandbox refused (from a finished tool call's output) and the hosts its egress
+ * proxy refused (as they happen); see sandbox/blocked.ts.
+ */
+export function sandboxNotes(io: CliIO, name: string, plan: SandboxPlan): (call: ToolCallState) => void {
   const noted = new Set<string>();
+  const note = (what: string) => {
+    if (noted.has(what)) return;
+    noted.add(what);
+    io.stderr.write(`acp-threads ${name}: ${sandboxBlockedNote(what)}\n`);
+  };
+  plan.proxy?.onBlocked((target) => note(`connect ${target}`));
   return (call) => {
     if (call.status !== "completed" && call.status !== "failed") return;
     const text = [
@@ -84,10 +101,6 @@ export function sandboxNotes(io: CliIO, plan: SandboxPlan): (call: ToolCallState
       ...call.content.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")),
       call.rawOutput === undefined ? "" : JSON.stringify(call.rawOutput),
     ].join("\n");
-    for (const path of sandboxBlockedWrites(text, plan.writable)) {
-      if (noted.has(path)) continue;
-      noted.add(path);
-      io.stderr.write(`acp-threads run: blocked by the sandbox: write ${path}\n`);
-    }
+    for (const path of sandboxBlockedWrites(text, plan.writable)) note(`write ${path}`);
   };
 }

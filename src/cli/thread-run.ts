@@ -41,6 +41,7 @@ import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import { worktreeFor } from "./worktree-start";
 import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/sandbox/policy";
+import { closeSandbox } from "../core/sandbox/plan";
 import { runSandbox, sandboxNotes } from "./sandbox-flags";
 import { findNamedSession, namedSessionTag } from "./named-sessions";
 import { EXIT, type CliIO } from "./io";
@@ -281,6 +282,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   // what the turns change goes into the thread's edit ledger, as in the editor (`changes` / `restore` use it)
   const ledger = o.ledger ?? new EditLedger({ home: o.store.home, logger: o.logger });
   let inbox: Disposable | undefined;
+  let sandbox: SandboxPlan | undefined;
   try {
     const t = await target(o);
     summary.agent.id = t.agent.id;
@@ -289,7 +291,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     // a review file is read and checked against the thread's folder before any agent starts
     const review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
     // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
-    const sandbox = await runSandbox(o, t);
+    sandbox = await runSandbox(o, t);
     session = await open(o, t, stop.signal, ledger, sandbox);
     if (!session) return { ...summary, exitCode: why === "timeout" ? EXIT.timeout : EXIT.interrupted };
     const s = session;
@@ -306,7 +308,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     let turn = 0;
     const toolIds = new Set<string>();
     const denied: PermissionDecision[] = [];
-    const blocked = sandbox && sandboxNotes(o.io, sandbox);
+    const blocked = sandbox && sandboxNotes(o.io, "run", sandbox);
     s.onEvent((e) => {
       o.output.event(e, turn);
       if (blocked && e.type === "tool_call") blocked(e.toolCall);
@@ -386,6 +388,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     supervisor?.dispose();
     inbox?.dispose();
     await session?.close(summary.exitCode === EXIT.ok ? "idle" : "failed").catch(() => undefined);
+    await closeSandbox(sandbox).catch(() => undefined); // the egress proxy and its folder, once the agent is gone
     await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
     if (!o.ledger) ledger.dispose();
     // a worktree whose session never opened holds nothing: it goes (a thread that exists keeps its worktree)

@@ -46,6 +46,7 @@ export const USER_ONLY_SETTINGS = [
   "watchdog.retry",
   "sandbox.mode",
   "sandbox.denyRead",
+  "sandbox.allowedHosts",
   "sandbox.unattended",
 ] as const;
 
@@ -124,6 +125,12 @@ export class Config {
   get sandboxDenyRead(): string[] {
     const v = this.#get<unknown>("sandbox.denyRead", []);
     return Array.isArray(v) ? v.filter((p): p is string => typeof p === "string" && !!p.trim()) : [];
+  }
+
+  /** `acpThreads.sandbox.allowedHosts`: the hosts a sandboxed agent may reach (empty: the network stays open). */
+  get sandboxAllowedHosts(): string[] {
+    const v = this.#get<unknown>("sandbox.allowedHosts", []);
+    return Array.isArray(v) ? v.filter((h): h is string => typeof h === "string" && !!h.trim()) : [];
   }
 
   /** `acpThreads.sandbox.unattended`: Best of N and worktree sessions are sandboxed where the machine can. */

@@ -11,7 +11,7 @@ import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 import { background } from "../core/util/unexpected";
 import { worktreeFor } from "./worktrees/start";
-import { editorSandbox } from "./sandbox";
+import { editorSandbox, startSandboxed } from "./sandbox";
 
 export { EXEC_CHOICES } from "./exec-choices";
 
@@ -46,19 +46,21 @@ export async function startExec(
     },
     (m) => background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
-  await hub.exec.prepare(cwd);
-  const run = await hub.exec.startAsync({
-    command: expanded.command,
-    args: expanded.args,
-    cwd,
-    env,
-    ...(plan ? { sandbox: plan } : {}),
-    pty,
-    closeStdin: expanded.closeStdin,
-    presetId: expanded.presetId,
-    cols: 120,
-    rows: 30,
-    ...(where.worktree ? { worktree: where.worktree } : {}),
+  const run = await startSandboxed(plan, async () => {
+    await hub.exec.prepare(cwd);
+    return await hub.exec.startAsync({
+      command: expanded.command,
+      args: expanded.args,
+      cwd,
+      env,
+      ...(plan ? { sandbox: plan } : {}),
+      pty,
+      closeStdin: expanded.closeStdin,
+      presetId: expanded.presetId,
+      cols: 120,
+      rows: 30,
+      ...(where.worktree ? { worktree: where.worktree } : {}),
+    });
   });
   const commandLine = [expanded.command, ...expanded.args].join(" ");
   const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);

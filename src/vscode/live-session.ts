@@ -25,13 +25,14 @@ import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { Supervisor } from "../core/watchdog/supervisor";
-import type { SandboxPlan } from "../core/sandbox/plan";
+import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 import { background } from "../core/util/unexpected";
 import { readThreadEvents } from "../core/store/thread-events";
 import { LiveTail } from "./live-tail";
 import { displayTitle } from "./thread-title";
+import { sandboxBlockedNotices } from "./sandbox";
 
 export type RunMode = "run" | "session";
 export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
@@ -216,6 +217,7 @@ export class LiveSession implements vscode.Disposable {
     };
     try {
       this.#sandbox = await this.#init.sandbox?.();
+      if (this.#sandbox) sandboxBlockedNotices(this.#sandbox, (notice) => this.#push([notice]));
       this.#thread = resumeThreadId
         ? await ThreadSession.resume(
             { store, ledger, createRuntime: this.#createRuntime, logger, recordTraffic: this.#init.recordTraffic },
@@ -238,6 +240,7 @@ export class LiveSession implements vscode.Disposable {
       this.#setStatus("failed", errorMessage(err));
       this.#closed = true;
       this.#turnDone.fire();
+      background(closeSandbox(this.#sandbox), "closing the sandbox's egress proxy");
       return;
     }
     if (this.#thread.metadata.title) this.title = displayTitle(this.#thread.metadata.title);
@@ -356,6 +359,7 @@ export class LiveSession implements vscode.Disposable {
     this.#closed = true;
     this.supervisor?.dispose();
     await this.#thread?.close(status).catch(() => undefined);
+    await closeSandbox(this.#sandbox).catch(() => undefined); // the egress proxy, once the agent is gone
     this.#checkpoint();
     if (this.status !== "failed") this.#setStatus("closed");
   }

@@ -5,7 +5,11 @@
  * `sandbox_unavailable` error (what to install) — the session does not start. The unattended default on such a
  * machine runs unsandboxed and says so once. The sandbox itself is core/sandbox.
  */
-import type { SandboxPlan } from "../core/sandbox/plan";
+import type { RuntimeEvent } from "../core/model/events";
+import { sandboxBlockedNote } from "../core/sandbox/blocked";
+import { egressLabel } from "../core/sandbox/hosts";
+import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
+import { background } from "../core/util/unexpected";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
 import type { Config } from "./config";
@@ -37,7 +41,7 @@ let toldUnsandboxed = false;
  * not sandbox.
  */
 export async function editorSandbox(
-  config: Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxUnattended">,
+  config: Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended">,
   input: EditorSandboxInput,
   tell: (message: string) => void,
 ): Promise<SandboxPlan | undefined> {
@@ -57,8 +61,42 @@ export async function editorSandbox(
     agentId: input.agentId,
     env: input.env,
     dataHome: input.dataHome,
-    settings: { denyRead: config.sandboxDenyRead },
+    settings: { denyRead: config.sandboxDenyRead, allowedHosts: config.sandboxAllowedHosts },
     ...(input.probe ? { probe: input.probe } : {}),
+  });
+}
+
+/** Starts an exec run in `plan`'s sandbox; the plan's egress proxy closes when the run has exited (or failed to start). */
+export async function startSandboxed<R extends { exited: Promise<unknown> }>(
+  plan: SandboxPlan | undefined,
+  start: () => Promise<R>,
+): Promise<R> {
+  let run: R;
+  try {
+    run = await start();
+  } catch (err) {
+    await closeSandbox(plan);
+    throw err;
+  }
+  background(
+    run.exited.then(() => closeSandbox(plan)),
+    "closing the sandbox's egress proxy",
+  );
+  return run;
+}
+
+/** Each host the session's egress proxy refused, once, as a warning notice on the panel. */
+export function sandboxBlockedNotices(plan: SandboxPlan, push: (notice: RuntimeEvent) => void): void {
+  const noted = new Set<string>();
+  plan.proxy?.onBlocked((target) => {
+    if (noted.has(target)) return;
+    noted.add(target);
+    push({
+      type: "notice",
+      severity: "warning",
+      title: sandboxBlockedNote(`connect ${target}`),
+      description: "Not in acpThreads.sandbox.allowedHosts.",
+    });
   });
 }
 
@@ -66,11 +104,16 @@ export async function editorSandbox(
 export function sandboxDoctorRow(
   found: SandboxAvailability,
   setting: "off" | "workspace-write",
+  allowedHosts: readonly string[] = [],
 ): { label: string; description: string; detail: string } {
   const mode = setting === "workspace-write" ? "on for every session" : "on for worktree and Best of N sessions";
   return {
     label: `${found.available ? "$(pass)" : "$(error)"} Sandbox`,
-    description: found.available ? `available · acpThreads.sandbox.mode: ${setting}` : "not available here",
-    detail: found.available ? `${describeAvailability(found)} (${mode} when the settings say so)` : found.problem,
+    description: found.available
+      ? `available · acpThreads.sandbox.mode: ${setting} · ${egressLabel(allowedHosts)}`
+      : "not available here",
+    detail: found.available
+      ? `${describeAvailability(found, allowedHosts)} (${mode} when the settings say so)`
+      : found.problem,
   };
 }

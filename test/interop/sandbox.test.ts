@@ -70,3 +70,31 @@ test("codex exec runs sandboxed through acp-threads exec --sandbox", { timeout: 
     await t.cleanup();
   }
 });
+
+// With allowed hosts the sandbox has no network of its own: the scripted model server on this machine's 127.0.0.1
+// is another loopback than the sandbox's, so the agent reaches its model only through the egress proxy.
+for (const id of ["codex-acp", "claude-agent-acp"] as AgentId[]) {
+  test(
+    `${id} reaches its model through the egress proxy with --sandbox-hosts and finishes a turn`,
+    { timeout: AGENT_TIMEOUT_MS, skip },
+    async () => {
+      const t = await setUp(id);
+      try {
+        const model = new URL(t.server.url).host;
+        const r = await runAgentTurn(t, "approve-all", PROMPT, ["--sandbox-hosts", model, "--timeout", "100"]);
+        const lines = jsonLines(r.stdout);
+        const summary = lines.at(-1) ?? {};
+        assert.equal(r.code, 0, `stderr: ${r.stderr.slice(-2000)}\nsummary: ${JSON.stringify(summary)}`);
+        assert.match(r.stderr, /sandboxed \(bubblewrap\): .*egress: 1 host via proxy/);
+        assert.doesNotMatch(r.stderr, /blocked by the sandbox: connect/);
+        assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
+        assert.deepEqual(
+          lines.filter((l) => l.type === "done").map((l) => l.stopReason),
+          ["end_turn"],
+        );
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+}

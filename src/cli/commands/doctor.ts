@@ -58,7 +58,9 @@ export const main = command(
     }
     const sandbox = await sandboxAvailability({ env: io.env });
     const state = sandbox.available ? "ok     " : "missing";
-    io.stdout.write(`${"sandbox".padEnd(width)}  ${state}  ${describeAvailability(sandbox)}\n`);
+    io.stdout.write(
+      `${"sandbox".padEnd(width)}  ${state}  ${describeAvailability(sandbox)}${sandbox.available ? " (--sandbox-hosts limits it)" : ""}\n`,
+    );
     return EXIT.ok;
   },
 );

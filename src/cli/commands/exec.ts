@@ -19,7 +19,8 @@ import { parseWorktreeRef, worktreeFor } from "../worktree-start";
 import { background } from "../../core/util/unexpected";
 import { commandName } from "../../core/acp/command-name";
 import { sessionSandbox } from "../../core/sandbox/session";
-import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
+import { closeSandbox, type SandboxPlan } from "../../core/sandbox/plan";
+import { SANDBOX_FLAGS, sandboxFromFlags, sandboxLine, sandboxNotes } from "../sandbox-flags";
 
 const SPEC = {
   name: "exec",
@@ -52,6 +53,7 @@ type Flags = CommandContext<typeof SPEC.flags>["flags"];
 
 export const main = command(SPEC, async ({ io, flags, args }) => {
   let registry: ExecRegistry | undefined;
+  let sandbox: SandboxPlan | undefined;
   // the process that owns the run records it: this one, or the background supervisor
   const ledger = flags.background ? undefined : new EditLedger({ home: resolveHome(io.env) });
   try {
@@ -62,7 +64,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(io, cwd, "exec"));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
     const settings = await sandboxFromFlags(io, "exec", flags, flags.worktree === true || worktree !== undefined);
-    const sandbox =
+    sandbox =
       settings &&
       (await sessionSandbox({
         roots: [cwd],
@@ -71,6 +73,10 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
         dataHome: resolveHome(io.env),
         settings,
       }));
+    if (sandbox && !flags.background) {
+      io.stderr.write(`acp-threads exec: ${sandboxLine(sandbox, cwd)}\n`);
+      sandboxNotes(io, "exec", sandbox);
+    }
     registry = openRegistry(io, !flags.background, ledger);
     if (flags.background) {
       const id = await launchBackground(
@@ -101,6 +107,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     return await runForeground(io, run, supervised, flags.format);
   } finally {
     registry?.dispose();
+    await closeSandbox(sandbox); // the egress proxy (a background run's supervisor starts its own)
     await ledger?.flush();
     ledger?.dispose();
   }

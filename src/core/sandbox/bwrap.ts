@@ -2,8 +2,9 @@
  * The bubblewrap command line for a plan (Linux): the whole file system read-only, a fresh /dev and /proc, the
  * writable paths bound read-write, each denied path hidden (an empty read-only tmpfs over a folder, /dev/null
  * over a file). Mounts go shallow to deep, so a denied folder inside a writable root stays hidden and a root
- * inside a denied folder stays usable. The network is the host's (an allow-list is refused in policy checks
- * before this). `--unshare-pid` puts the agent and everything it starts in a pid namespace that dies with it;
+ * inside a denied folder stays usable. The network is the host's, unless hosts are allowed: then the sandbox gets
+ * a network of its own (`--unshare-net`: loopback only), every session's egress folder is hidden but this
+ * session's, bound read-only (connecting to its socket is the way out: egress-bridge.ts). `--unshare-pid` puts the agent and everything it starts in a pid namespace that dies with it;
  * `--die-with-parent` ends it when we die. No `--new-session`: agents are already spawned in a session of their
  * own (detached), and an exec run's pty must stay its controlling terminal.
  */
@@ -31,6 +32,9 @@ export function bwrapArgs(plan: SandboxMounts, cwd: string): string[] {
     "--proc",
     "/proc",
     ...mounts.flatMap((m) => m.args),
+    ...(plan.egress?.kind === "socket"
+      ? ["--tmpfs", plan.egress.hidden, "--ro-bind", plan.egress.dir, plan.egress.dir, "--unshare-net"]
+      : []),
     "--unshare-pid",
     "--die-with-parent",
     "--chdir",

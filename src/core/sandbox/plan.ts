@@ -6,17 +6,47 @@
  * *inside* a root is never followed here, the agent's writes through it land on the read-only rest.
  */
 import { mkdir, realpath, stat } from "node:fs/promises";
-import { AcpThreadsError } from "../errors";
+import { join } from "node:path";
 import type { Launch } from "../platform/shell";
 import { isStateFile } from "./agent-state";
 import { bwrapArgs } from "./bwrap";
-import type { SandboxMounts, SandboxPolicy } from "./policy";
+import { bridgedLaunch, EGRESS_PORT, egressEnv } from "./egress-bridge";
+import { startEgressProxy, type EgressProxy } from "./egress-proxy";
+import { parseAllowedHosts } from "./hosts";
+import type { SandboxEgress, SandboxMounts, SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
 import { requireSandboxTool, type ProbeOptions, type SandboxTool } from "./tool";
 
 export interface SandboxPlan extends SandboxMounts {
   tool: SandboxTool;
   policy: SandboxPolicy;
+  /** With allowed hosts: the running egress proxy (its refusals: `proxy.onBlocked`); see `closeSandbox`. */
+  proxy?: EgressProxy;
+}
+
+/** The folder every session's egress proxy folder goes in (one per user: hidden inside each sandbox). */
+export function egressParent(tmpDir: string): string {
+  return join(tmpDir, `acp-threads-egress-${process.getuid?.() ?? 0}`);
+}
+
+async function startEgress(
+  policy: SandboxPolicy,
+  tool: SandboxTool,
+): Promise<{ proxy: EgressProxy; egress: SandboxEgress }> {
+  const rules = parseAllowedHosts(policy.allowedHosts);
+  if (tool.kind === "seatbelt") {
+    const proxy = await startEgressProxy({ rules });
+    return { proxy, egress: { kind: "port", port: "tcp" in proxy.listen ? proxy.listen.tcp : 0 } };
+  }
+  const hidden = egressParent(policy.tmpDir);
+  const proxy = await startEgressProxy({ rules, parent: hidden });
+  const socket = "unix" in proxy.listen ? proxy.listen.unix : "";
+  return { proxy, egress: { kind: "socket", hidden, dir: proxy.dir!, socket } };
+}
+
+/** Ends what the plan runs for its session (the egress proxy, its socket and folder); the owner calls it once done. */
+export async function closeSandbox(plan: SandboxPlan | undefined): Promise<void> {
+  await plan?.proxy?.close();
 }
 
 async function existing(path: string): Promise<{ real: string; dir: boolean } | undefined> {
@@ -30,13 +60,6 @@ async function existing(path: string): Promise<{ real: string; dir: boolean } | 
 
 /** Probes the tool (the clear error when there is none) and resolves `policy` on this machine. */
 export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions = {}): Promise<SandboxPlan> {
-  if (policy.network === "allow-list") {
-    // Limiting egress needs a filtering proxy the agent's every client honours; not built yet (docs/stop-32).
-    throw new AcpThreadsError(
-      "usage",
-      `sandbox allowed hosts (${policy.allowedHosts.join(", ")}) are not supported yet: the sandbox keeps the network open; drop the host list to run sandboxed`,
-    );
-  }
   const tool = await requireSandboxTool(opts);
   const state = policy.writable.filter((w) => !isStateFile(w));
   await Promise.all(state.map((dir) => mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined)));
@@ -52,18 +75,42 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
     denyRead.set(path, found.dir);
     denyRead.set(found.real, found.dir);
   }
+  const network = policy.network === "allow-list" ? await startEgress(policy, tool) : undefined;
   return {
     tool,
     policy,
     writable: [...writable],
     denyRead: [...denyRead].map(([path, dir]) => ({ path, dir })),
+    ...network,
   };
 }
 
 /** `launch` run inside the sandbox `plan` describes, from `cwd`. */
 export function sandboxedLaunch(plan: SandboxPlan, launch: Launch, cwd: string): Launch {
+  const egress = plan.egress;
   if (plan.tool.kind === "seatbelt") {
-    return { file: plan.tool.path, args: ["-p", seatbeltProfile(plan), launch.file, ...launch.args] };
+    const env = egress?.kind === "port" ? egressEnv(egress.port) : undefined;
+    // `env` sets the proxy variables for the agent (Seatbelt has no environment option)
+    const inner = env
+      ? [
+          "/usr/bin/env",
+          ...env.unset.flatMap((n) => ["-u", n]),
+          ...Object.entries(env.set).map(([k, v]) => `${k}=${v}`),
+        ]
+      : [];
+    return { file: plan.tool.path, args: ["-p", seatbeltProfile(plan), ...inner, launch.file, ...launch.args] };
   }
-  return { file: plan.tool.path, args: [...bwrapArgs(plan, cwd), "--", launch.file, ...launch.args] };
+  if (egress?.kind !== "socket") {
+    return { file: plan.tool.path, args: [...bwrapArgs(plan, cwd), "--", launch.file, ...launch.args] };
+  }
+  const bridged = bridgedLaunch(launch, egress.socket);
+  const env = egressEnv(EGRESS_PORT);
+  const vars = [
+    ...env.unset.flatMap((n) => ["--unsetenv", n]),
+    ...Object.entries({ ...env.set, ...bridged.env }).flatMap(([k, v]) => ["--setenv", k, v]),
+  ];
+  return {
+    file: plan.tool.path,
+    args: [...bwrapArgs(plan, cwd), ...vars, "--", bridged.launch.file, ...bridged.launch.args],
+  };
 }

@@ -7,6 +7,7 @@
 import { AcpThreadsError } from "../errors";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { agentStateFolders } from "./agent-state";
+import { parseAllowedHosts } from "./hosts";
 
 export const SANDBOX_MODES = ["off", "workspace-write"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -20,7 +21,10 @@ export interface SandboxPolicy {
   denyRead: string[];
   /** `all` (default: agents must reach their model) or limited to `allowedHosts`. */
   network: "all" | "allow-list";
+  /** Validated entries (hosts.ts): what the egress proxy lets through. */
   allowedHosts: string[];
+  /** The system temp folder: the egress proxy's private folder goes below it. */
+  tmpDir: string;
 }
 
 /** A policy's paths resolved on this machine (plan.ts): what the platform builders mount or list. */
@@ -29,7 +33,16 @@ export interface SandboxMounts {
   writable: string[];
   /** Denied paths that exist (and their real paths), with whether each is a folder. */
   denyRead: { path: string; dir: boolean }[];
+  /** With allowed hosts: where the egress proxy listens (plan.ts starts it); none: the network is the host's. */
+  egress?: SandboxEgress;
 }
+
+/**
+ * Linux: the proxy's socket in `dir`, a private folder below `hidden` (every session's proxies; hidden inside the
+ * sandbox but for its own). macOS: the proxy's port on the loopback.
+ */
+export type SandboxEgress =
+  { kind: "socket"; hidden: string; dir: string; socket: string } | { kind: "port"; port: number };
 
 /** What the user chose (CLI flags, editor settings, a custom agent's `sandbox.writable`). */
 export interface SandboxSettings {
@@ -106,11 +119,13 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     ...(settings.denyRead ?? []).map(at),
   ];
   const allowedHosts = unique((settings.allowedHosts ?? []).map((h) => h.trim()).filter(Boolean));
+  parseAllowedHosts(allowedHosts); // a bad entry is an error here, before anything is probed or started
   return {
     roots: unique(input.roots.map((r) => p.path.normalize(r))),
     writable: unique(writable.map((w) => p.path.normalize(w))),
     denyRead: unique(denyRead),
     network: allowedHosts.length ? "allow-list" : "all",
     allowedHosts,
+    tmpDir: p.path.normalize(input.tmpDir),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The Seatbelt profile for a plan (macOS `sandbox-exec -p`): everything allowed as usual, then writes denied
  * except below the writable paths and the devices a process needs, then reads and writes of the denied paths
- * denied. Seatbelt takes the last matching rule, so the order is the policy. Tested as text on Linux only: it
- * has not run on a Mac in this project's CI.
+ * denied. Seatbelt takes the last matching rule, so the order is the policy. With allowed hosts, outgoing
+ * connections to any address are denied but to the egress proxy's port on the loopback (egress-proxy.ts); local
+ * (unix) sockets stay as they are. Tested as text on Linux only: it has not run on a Mac in this project's CI.
  */
 import type { SandboxMounts } from "./policy";
 
@@ -24,6 +25,9 @@ export function seatbeltProfile(plan: SandboxMounts): string {
     '  (regex #"^/dev/tty") (regex #"^/dev/fd/")',
     ")",
     ...(denied.length ? ["(deny file-read* file-write*", ...denied, ")"] : []),
+    ...(plan.egress?.kind === "port"
+      ? ["(deny network-outbound (remote ip))", `(allow network-outbound (remote ip "localhost:${plan.egress.port}"))`]
+      : []),
     "",
   ].join("\n");
 }

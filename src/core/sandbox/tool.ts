@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { AcpThreadsError } from "../errors";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
+import { egressLabel } from "./hosts";
 
 export type SandboxTool = { kind: "bwrap"; path: string } | { kind: "seatbelt"; path: string };
 
@@ -83,10 +84,9 @@ export async function requireSandboxTool(opts: ProbeOptions = {}): Promise<Sandb
   throw new AcpThreadsError("sandbox_unavailable", `cannot sandbox the agent: ${found.problem}`);
 }
 
-/** One line for doctor: how the sandbox works here, or why it does not. */
-export function describeAvailability(found: SandboxAvailability): string {
+/** One line for doctor: how the sandbox works here (and its network, given the allowed hosts), or why it does not. */
+export function describeAvailability(found: SandboxAvailability, allowedHosts: readonly string[] = []): string {
   if (!found.available) return found.problem;
-  return found.tool.kind === "bwrap"
-    ? `bubblewrap (${found.tool.path}): writes only in the session's roots, secrets unreadable`
-    : `Seatbelt (${found.tool.path}): writes only in the session's roots, secrets unreadable`;
+  const tool = found.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
+  return `${tool} (${found.tool.path}): writes only in the session's roots, secrets unreadable; ${egressLabel(allowedHosts)}`;
 }

@@ -46,7 +46,7 @@ export async function doctorCommand(
     for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
-  const sandbox = sandboxDoctorRow(await sandboxAvailability(), hub.config.sandbox);
+  const sandbox = sandboxDoctorRow(await sandboxAvailability(), hub.config.sandbox, hub.config.sandboxAllowedHosts);
   log.info(`  ${"sandbox".padEnd(10)} ${sandbox.description}: ${sandbox.detail}`);
   type Row = vscode.QuickPickItem & { agent?: AgentChoice };
   const rows: Row[] = [

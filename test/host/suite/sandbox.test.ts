@@ -5,7 +5,16 @@
 // a temp HOME and TMPDIR of its own through its env (the extension host's HOME is the real one).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -13,6 +22,7 @@ import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
+import { egressServers } from "../../fixtures/sandbox-world";
 import { api, repoRoot, waitFor, withWorkspaceSettings } from "./helpers";
 
 const HOSTILE = () => join(repoRoot(), "dist-test/fixtures/fake-agents/hostile-agent.main.js");
@@ -77,6 +87,7 @@ describe("the OS sandbox in the editor (#34)", function () {
   afterEach(async () => {
     await cfg().update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
     await cfg().update("sandbox.denyRead", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("sandbox.allowedHosts", undefined, vscode.ConfigurationTarget.Global);
     rmSync(w.dir, { recursive: true, force: true });
   });
 
@@ -102,6 +113,32 @@ describe("the OS sandbox in the editor (#34)", function () {
     } finally {
       await s.close();
     }
+  });
+
+  it("acpThreads.sandbox.allowedHosts: only the listed host answers, through the proxy; a refused one is a panel notice", async () => {
+    await useHostile(w);
+    await cfg().update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
+    await egressServers(async (secret, web) => {
+      await cfg().update("sandbox.allowedHosts", [`127.0.0.1:${web}`], vscode.ConfigurationTarget.Global);
+      const s = await spawnHostile(w.ws);
+      try {
+        await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
+        const notices: string[] = [];
+        s.onEvents((events) => {
+          for (const e of events) if (e.type === "notice") notices.push(e.title);
+        });
+        const ok = `http://127.0.0.1:${web}/ok`;
+        const no = `http://localhost:${web}/no`;
+        const said = await answerOf(s, `net ${secret} ${ok} ${no}`);
+        const why = `${said} ${s.status} ${JSON.stringify(await s.transcript()).slice(-1500)}`;
+        assert.match(said, new RegExp(`^net: direct=(ECONNREFUSED|ENETUNREACH) ${ok}=200 ${no}=403$`), why);
+        assert.deepEqual(notices, [`blocked by the sandbox: connect localhost:${web}`]);
+      } finally {
+        await s.close();
+      }
+      const egress = join(w.tmp, `acp-threads-egress-${process.getuid?.() ?? 0}`);
+      assert.deepEqual(existsSync(egress) ? readdirSync(egress) : [], [], "the proxy's folder went with the session");
+    });
   });
 
   it("the composer: the draft's toggle follows the setting; sent checked, the session runs sandboxed", async () => {

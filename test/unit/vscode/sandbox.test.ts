@@ -4,10 +4,20 @@
  * unsandboxed and says so once; `off` and an explicit no stay unsandboxed; Doctor's row says how or why not.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { once } from "node:events";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { editorSandbox, sandboxAsked, sandboxDoctorRow } from "../../../src/vscode/sandbox";
+import { closeSandbox } from "../../../src/core/sandbox/plan";
+import type { RuntimeEvent } from "../../../src/core/model/events";
+import {
+  editorSandbox,
+  sandboxAsked,
+  sandboxBlockedNotices,
+  sandboxDoctorRow,
+  startSandboxed,
+} from "../../../src/vscode/sandbox";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 import { noBwrap, sandboxWorld } from "../../fixtures/sandbox-world";
 
@@ -15,9 +25,17 @@ type Settings = Parameters<typeof editorSandbox>[0];
 const settings = (s: Partial<Settings> = {}): Settings => ({
   sandbox: "off",
   sandboxDenyRead: [],
+  sandboxAllowedHosts: [],
   sandboxUnattended: true,
   ...s,
 });
+
+/** The editor's input for a session in a sandbox world (this PATH: bwrap found). */
+function editorInput(dir: string) {
+  const { home, ws, tmp } = sandboxWorld(dir);
+  const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
+  return { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
+}
 
 /** A PATH with node alone on it: no bwrap to find. */
 function nodeOnly(dir: string): string {
@@ -58,9 +76,7 @@ test(
   { skip: noBwrap },
   () =>
     withTmpDir("sbx-editor-", async (dir) => {
-      const { home, ws, tmp } = sandboxWorld(dir);
-      const env = { HOME: home, TMPDIR: tmp, PATH: process.env.PATH };
-      const base = { roots: [ws], agentId: "hostile", env, dataHome: join(dir, "data") };
+      const base = editorInput(dir);
       const denied = join(dir, "notes");
       const plan = await editorSandbox(
         settings({ sandbox: "workspace-write", sandboxDenyRead: [denied] }),
@@ -85,6 +101,54 @@ test("Doctor's sandbox row: how, or why not", () => {
     { available: false, problem: "bubblewrap (bwrap) is not installed: install" },
     "off",
   );
+  assert.match(ok.description, /egress: all$/);
+  const limited = sandboxDoctorRow({ available: true, tool: { kind: "bwrap", path: "/b" } }, "off", [
+    "a.com",
+    "*.b.com",
+  ]);
+  assert.match(limited.description, /egress: 2 hosts via proxy \(a\.com, \*\.b\.com\)$/);
+  assert.match(limited.detail, /egress: 2 hosts via proxy/);
   assert.equal(missing.label, "$(error) Sandbox");
   assert.equal(missing.detail, "bubblewrap (bwrap) is not installed: install");
 });
+
+test(
+  "acpThreads.sandbox.allowedHosts: the plan runs a proxy; refused hosts become one panel notice each; it closes with the run",
+  { skip: noBwrap },
+  () =>
+    withTmpDir("sbx-editor-", async (dir) => {
+      const base = { ...editorInput(dir), unattended: false };
+      const plan = await editorSandbox(
+        settings({ sandbox: "workspace-write", sandboxAllowedHosts: ["api.example.com"] }),
+        base,
+        () => {},
+      );
+      assert.ok(plan?.proxy, "a proxy runs for the session");
+      assert.deepEqual(plan.policy.allowedHosts, ["api.example.com"]);
+      const notices: RuntimeEvent[] = [];
+      sandboxBlockedNotices(plan, (n) => notices.push(n));
+      const socket = (plan.proxy.listen as { unix: string }).unix;
+      for (let i = 0; i < 2; i++) {
+        const c = connect(socket);
+        c.end("CONNECT evil.test:443 HTTP/1.1\r\n\r\n");
+        c.resume();
+        await once(c, "close");
+      }
+      assert.deepEqual(
+        notices.map((n) => n.type === "notice" && n.title),
+        ["blocked by the sandbox: connect evil.test:443"],
+      );
+      let exit!: () => void;
+      const run = await startSandboxed(plan, async () => ({ exited: new Promise<void>((r) => (exit = r)) }));
+      assert.ok(existsSync(socket), "open while the run runs");
+      exit();
+      await run.exited;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(existsSync(socket), false, "closed once it exited");
+      await closeSandbox(plan);
+      await assert.rejects(
+        editorSandbox(settings({ sandbox: "workspace-write", sandboxAllowedHosts: ["http://x"] }), base, () => {}),
+        /sandbox allowed host 'http:\/\/x' is not valid/,
+      );
+    }),
+);

@@ -9,12 +9,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
-import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+import { hostileRuntime, hostileTurn as turn, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 
 const BOUND = { timeout: 60_000 };
 const skip = noBwrap;
@@ -32,23 +30,7 @@ async function world(dir: string, sandboxed: boolean): Promise<World> {
   return { home, ws, sandbox: await prepareSandbox(policy) };
 }
 
-function hostile(w: World): AcpAgentRuntime {
-  return createAgentRuntime(
-    {
-      agent: HOSTILE_AGENT,
-      cwd: w.ws,
-      env: { HOME: w.home },
-      permissionPolicy: "approve-all",
-      sandbox: w.sandbox,
-    },
-    { noPty: true },
-  );
-}
-
-async function turn(rt: AcpAgentRuntime, prompt: string): Promise<string> {
-  const { sessionId } = await rt.ensureSession();
-  return outputText(await collect(rt.runTurn(sessionId, prompt)));
-}
+const hostile = (w: World) => hostileRuntime(w.ws, w.home, w.sandbox);
 
 test(
   "sandboxed: the agent's own writes outside, its read of a secret and a symlink escape all fail",

@@ -1,7 +1,7 @@
 /** A policy resolved on this machine, the missing-tool error, and real bwrap runs (Linux with bubblewrap). */
 import assert from "node:assert/strict";
 import { execFile, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { promisify } from "node:util";
 import { createServer } from "node:net";
@@ -9,16 +9,16 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
-import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
-import { prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
+import { buildSandboxPolicy, type SandboxSettings } from "../../../../src/core/sandbox/policy";
+import { closeSandbox, prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
 import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
 
 const skip = noBwrap;
 const run = promisify(execFile);
 
-function layout(dir: string) {
+function layout(dir: string, settings?: SandboxSettings) {
   const { home, ws, tmp } = sandboxWorld(dir);
-  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp });
+  const policy = buildSandboxPolicy({ roots: [ws], agentId: "codex", home, env: {}, tmpDir: tmp, settings });
   return { home, ws, tmp, policy };
 }
 
@@ -37,20 +37,32 @@ test("a missing bwrap is a clear error that says what to install, and no plan is
   });
 });
 
-test("an allow-list of hosts is refused plainly (no filtering proxy yet), not run with the network open", async () => {
-  await withTmpDir("sbx-", async (dir) => {
-    const { ws, home, tmp } = layout(dir);
-    const policy = buildSandboxPolicy({
-      roots: [ws],
-      agentId: "x",
-      home,
-      env: {},
-      tmpDir: tmp,
-      settings: { allowedHosts: ["api.openai.com"] },
+test(
+  "with allowed hosts, bwrap runs the program behind the bridge, and closing removes the proxy's folder",
+  { skip },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { ws, policy } = layout(dir, { allowedHosts: ["api.openai.com"] });
+      const plan = await prepareSandbox(policy);
+      assert.equal(plan.egress?.kind, "socket");
+      const egress = plan.egress as { dir: string; hidden: string };
+      assert.equal(statSync(egress.dir).mode & 0o777, 0o700);
+      const script = 'echo "$HTTPS_PROXY $https_proxy $NODE_USE_ENV_PROXY ${NO_PROXY-unset}"; ls ' + egress.hidden;
+      const launch = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", script] }, ws);
+      const r = spawnSync(launch.file, launch.args, {
+        cwd: ws,
+        encoding: "utf8",
+        env: { ...process.env, NO_PROXY: "*" },
+      });
+      const proxy = "http://127.0.0.1:3128";
+      assert.equal(r.stdout, `${proxy} ${proxy} 1 unset\n${egress.dir.slice(egress.hidden.length + 1)}\n`, r.stderr);
+      const exit = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", "exit 7"] }, ws);
+      assert.equal(spawnSync(exit.file, exit.args, { cwd: ws }).status, 7, "the bridge exits as the program did");
+      await closeSandbox(plan);
+      assert.equal(existsSync(egress.dir), false);
     });
-    await assert.rejects(prepareSandbox(policy), /not supported yet/);
-  });
-});
+  },
+);
 
 test("resolving: the agent's state folder is created, existing paths only, real paths", { skip }, async () => {
   await withTmpDir("sbx-", async (dir) => {

@@ -104,6 +104,30 @@ test("Seatbelt: writes denied but below the writable paths, denied paths last, s
   assert.ok(profile.indexOf('(literal "/Users/u/.netrc")') > deny);
 });
 
+test("bwrap with allowed hosts: no network but loopback, every egress folder hidden but the session's, read-only", () => {
+  const egress = {
+    kind: "socket" as const,
+    hidden: "/tmp/acp-threads-egress-0",
+    dir: "/tmp/acp-threads-egress-0/p-x",
+    socket: "/tmp/acp-threads-egress-0/p-x/s",
+  };
+  const line = bwrapArgs({ writable: ["/tmp", "/ws"], denyRead: [], egress }, "/ws").join(" ");
+  assert.ok(line.includes("--unshare-net"));
+  assert.ok(
+    line.indexOf("--bind /tmp /tmp") <
+      line.indexOf(
+        "--tmpfs /tmp/acp-threads-egress-0 --ro-bind /tmp/acp-threads-egress-0/p-x /tmp/acp-threads-egress-0/p-x",
+      ),
+  );
+});
+
+test("Seatbelt with allowed hosts: outgoing connections only to the proxy's loopback port", () => {
+  const profile = seatbeltProfile({ writable: ["/ws"], denyRead: [], egress: { kind: "port", port: 4321 } });
+  const deny = profile.indexOf("(deny network-outbound (remote ip))");
+  assert.ok(deny > 0 && deny < profile.indexOf('(allow network-outbound (remote ip "localhost:4321"))'));
+  assert.ok(!seatbeltProfile({ writable: ["/ws"], denyRead: [] }).includes("network"), "no list: the network is open");
+});
+
 test("refused writes are read from what tools print (bwrap reports none), outside the writable paths only", () => {
   const text = [
     "sh: 1: cannot create /home/u/out.txt: Read-only file system",
