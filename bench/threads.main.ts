@@ -12,6 +12,7 @@ import { readSnapshot, restoreSnapshot } from "../src/core/snapshot/load";
 import { saveSnapshot, snapshotFromThread } from "../src/core/snapshot/save";
 import { serializeRecord, stampRecord, type RecordInput } from "../src/core/model/records";
 import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-store";
+import { benchScale } from "./threads-scale";
 
 export interface BenchFigure {
   name: string;
@@ -125,6 +126,17 @@ export function benchThreads(): BenchFigure[] {
 }
 
 if (require.main === module) {
+  const tmp = mkdtempSync(join(tmpdir(), "acp-threads-bench-scale-"));
+  try {
+    const s = benchScale(join(__dirname, "../../dist/cli.js"), tmp);
+    console.log(`${s.count} threads, ${s.mb.toFixed(0)} MB of JSONL (written in ${(s.setupMs / 1000).toFixed(1)} s)`);
+    for (const f of s.figures)
+      console.log(
+        `${f.name.padEnd(52)} ${f.ms.toFixed(0).padStart(8)} ms  RSS ${f.rssMb.toFixed(0).padStart(4)} MB${f.goal ? `  goal ${f.goal}` : ""}`,
+      );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   for (const f of benchThreads()) {
     const goal = f.goalMs ? `  goal ≤ ${f.goalMs} ms ${f.ms <= f.goalMs ? "met" : "MISSED"}` : "";
     console.log(

@@ -231,6 +231,7 @@ export class LiveSession implements vscode.Disposable {
             threadId: this.threadId,
             logger,
             recordTraffic: this.#init.recordTraffic,
+            startedFrom: "editor",
             ...(this.#init.origin ? { origin: this.#init.origin } : {}),
           });
     } catch (err) {
