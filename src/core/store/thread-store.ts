@@ -10,6 +10,7 @@ import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
+import { changeJournalPath, journalChange } from "./change-journal";
 import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
@@ -37,6 +38,8 @@ export class ThreadStore {
   readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
   readonly #changed = new Emitter<string>();
+  /** Appends to the change journal (change-journal.ts): a thread opened for writing or changed. */
+  readonly #journal: (threadId: string) => void;
   /**
    * A thread's file changed through this store, seen from outside the writer: a handle of it closed (what it
    * wrote is complete), it was deleted, restored or imported. Appends through an open handle do not fire.
@@ -50,6 +53,10 @@ export class ThreadStore {
     this.layout = homeLayout(home);
     this.#logger = opts.logger ?? nullLogger;
     this.#durability = opts.durability ?? "now";
+    const journal = changeJournalPath(this.layout.threadIndexDb);
+    this.#journal = (id) => journalChange(journal, id, this.#durability, this.#logger);
+    // every change this store sees (a handle closed, a delete, a restore, an import) goes to the change journal
+    this.#changed.event(this.#journal);
   }
 
   get threadsDir(): string {
@@ -279,9 +286,10 @@ export class ThreadStore {
    */
   markInterrupted(): string[] {
     const marked: string[] = [];
-    for (const id of this.ids()) {
+    // one listing finds the locked threads (#36: not an existsSync per thread on every `threads list`)
+    for (const id of this.#lockedIds()) {
       const path = this.pathFor(id);
-      if (this.#open.has(id) || !existsSync(lockPathFor(path)) || liveWriter(path)) continue;
+      if (this.#open.has(id) || !existsSync(path) || liveWriter(path)) continue;
       const deadPid = readLock(path)?.pid;
       try {
         if (this.read(id).metadata.status !== "live") {
@@ -297,6 +305,21 @@ export class ThreadStore {
       }
     }
     return marked;
+  }
+
+  /** Threads with a lock file in the threads folder (held by a writer, or left by one that died). */
+  #lockedIds(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.layout.threadsDir);
+    } catch {
+      return [];
+    }
+    const suffix = lockPathFor(".jsonl");
+    return names
+      .filter((n) => n.endsWith(suffix))
+      .map((n) => n.slice(0, -suffix.length))
+      .filter(isThreadId);
   }
 
   /** Closes every handle this process holds (extension deactivate / CLI exit). */
@@ -315,6 +338,7 @@ export class ThreadStore {
       this.#durability,
     );
     this.#open.set(threadId, handle);
+    this.#journal(threadId);
     return handle;
   }
 
