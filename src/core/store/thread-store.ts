@@ -38,8 +38,12 @@ export class ThreadStore {
   readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
   readonly #changed = new Emitter<string>();
-  /** Appends to the change journal (change-journal.ts): a thread opened for writing or changed. */
-  readonly #journal: (threadId: string) => void;
+  /**
+   * Appends to the change journal (change-journal.ts): a thread opened for writing or changed. `wait`: as the call
+   * that changed it did (a synchronous open, delete, restore, import), else without waiting on the disk (an async
+   * open, and the close of a thread opened so: the extension host's).
+   */
+  readonly #journal: (threadId: string, wait: boolean) => void;
   /**
    * A thread's file changed through this store, seen from outside the writer: a handle of it closed (what it
    * wrote is complete), it was deleted, restored or imported. Appends through an open handle do not fire.
@@ -54,9 +58,7 @@ export class ThreadStore {
     this.#logger = opts.logger ?? nullLogger;
     this.#durability = opts.durability ?? "now";
     const journal = changeJournalPath(this.layout.threadIndexDb);
-    this.#journal = (id) => journalChange(journal, id, this.#durability, this.#logger);
-    // every change this store sees (a handle closed, a delete, a restore, an import) goes to the change journal
-    this.#changed.event(this.#journal);
+    this.#journal = (id, wait) => journalChange(journal, id, wait ? "now" : "soon", this.#logger);
   }
 
   get threadsDir(): string {
@@ -82,7 +84,7 @@ export class ThreadStore {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
     if (existsSync(path)) throw alreadyExists(threadId);
-    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }));
+    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }), true);
   }
 
   /** `create` without a synchronous file call for the lock and the open (a session starting on the extension host). */
@@ -90,11 +92,11 @@ export class ThreadStore {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
     if (await exists(path)) throw alreadyExists(threadId);
-    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }));
+    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }), false);
   }
 
-  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter): ThreadHandle {
-    const handle = this.#wrap(threadId, writer);
+  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter, wait: boolean): ThreadHandle {
+    const handle = this.#wrap(threadId, writer, wait);
     const { threadId: _ignored, ...rest } = input;
     handle.writer.append({ v: 1, ts: now.toISOString(), kind: "thread_start", threadId, ...rest });
     handle.checkpoint();
@@ -105,7 +107,7 @@ export class ThreadStore {
   open(threadId: string): ThreadHandle {
     this.#notOpenHere(threadId);
     const path = this.#requirePath(threadId);
-    return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }));
+    return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }), true);
   }
 
   /** `open` without a synchronous file call for the lock, the torn-tail check and the open (a resume on the host). */
@@ -115,7 +117,7 @@ export class ThreadStore {
     const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
       throw (err as NodeJS.ErrnoException).code === "ENOENT" ? notFound(threadId) : err;
     });
-    return this.#wrap(threadId, writer);
+    return this.#wrap(threadId, writer, false);
   }
 
   /** The handle this process holds for `threadId`, if any. */
@@ -234,6 +236,7 @@ export class ThreadStore {
       mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
       renameSync(path, dest);
       this.#moveAssets(threadId, this.layout.threadsDir, this.layout.trashDir);
+      this.#journal(threadId, true);
       this.#changed.fire(threadId);
       return dest;
     } finally {
@@ -255,6 +258,7 @@ export class ThreadStore {
     mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
     renameSync(src, dest);
     this.#moveAssets(threadId, this.layout.trashDir, this.layout.threadsDir);
+    this.#journal(threadId, true);
     this.#changed.fire(threadId);
     return dest;
   }
@@ -276,6 +280,7 @@ export class ThreadStore {
       throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
     const buf = readFileSync(srcPath);
     writeFileAtomic(dest, buf.subarray(0, buf.lastIndexOf(0x0a) + 1));
+    this.#journal(metadata.threadId, true);
     this.#changed.fire(metadata.threadId);
     return metadata.threadId;
   }
@@ -327,18 +332,20 @@ export class ThreadStore {
     for (const h of [...this.#open.values()]) h.close();
   }
 
-  #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
+  /** `wait`: opened by a synchronous call (the CLI); an async open (the extension host) never waits on the journal. */
+  #wrap(threadId: string, writer: JsonlWriter, wait: boolean): ThreadHandle {
     const handle = new ThreadHandle(
       threadId,
       writer,
       () => {
         if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+        this.#journal(threadId, wait && this.#durability === "now");
         this.#changed.fire(threadId);
       },
       this.#durability,
     );
     this.#open.set(threadId, handle);
-    this.#journal(threadId);
+    this.#journal(threadId, wait && this.#durability === "now");
     return handle;
   }
 
