@@ -292,6 +292,7 @@ export class Hub implements vscode.Disposable {
         resumeThreadId: p.resumeThreadId,
         history: p.history,
         origin: p.origin,
+        startedFrom: p.unattended ? "automation" : "editor", // a Best of N candidate runs unattended (#36)
         recordTraffic: this.config.recordTraffic,
         onThread: (thread, s) => {
           if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });
