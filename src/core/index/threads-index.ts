@@ -71,6 +71,8 @@ function createSchema(db: Db): void {
     CREATE INDEX IF NOT EXISTS threads_repo ON threads(repo_root, last_activity DESC);
     CREATE INDEX IF NOT EXISTS threads_cwd ON threads(cwd, last_activity DESC);
     CREATE INDEX IF NOT EXISTS threads_agent ON threads(agent_id, last_activity DESC);
+    -- every list leaves archived threads out (or shows only them): without this, a full scan and sort (#36)
+    CREATE INDEX IF NOT EXISTS threads_shown ON threads(archived, last_activity DESC, id DESC);
   `);
   createSyncStateSchema(db);
 }
