@@ -95,6 +95,10 @@ export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) 
   };
 }
 
+/** What `list` returns (not the fold state nor the file cursor: a tenth of a row's bytes; #36). */
+const LIST_COLUMNS = `id, title, agent_id, agent_name, mode, cwd, repo_root, status, turns, messages, created_at,
+  last_activity, path, size, started_from, archived, worktree`;
+
 export class ThreadIndex {
   constructor(
     readonly db: Db,
@@ -136,7 +140,7 @@ export class ThreadIndex {
     }
     const archived = q.archived ?? "exclude";
     if (archived !== "include") where.push(`archived = ${archived === "only" ? 1 : 0}`);
-    const sql = `SELECT * FROM threads ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY last_activity DESC, id DESC ${q.limit ? `LIMIT ${Math.max(1, Math.floor(q.limit))}` : ""}`;
+    const sql = `SELECT ${LIST_COLUMNS} FROM threads ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY last_activity DESC, id DESC ${q.limit ? `LIMIT ${Math.max(1, Math.floor(q.limit))}` : ""}`;
     return this.db.all<Record<string, string | number | null>>(sql, params).map(toThread);
   }
 
