@@ -1,5 +1,6 @@
 /**
- * Thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
+ * History at scale first (#36, threads-scale.ts): 10,000 threads / 150 MB, the CLI's `threads list` next to bare
+ * node and the Sessions view's first paint. Then thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
  * records, open (read + fold) of a 10,000-message thread, index rebuild of 1,000 threads. Each figure comes
  * with a baseline measured in the same run (plain JSON + fs calls over the same bytes) and their ratio.
  * Prints figures; asserts nothing.
@@ -12,6 +13,7 @@ import { readSnapshot, restoreSnapshot } from "../src/core/snapshot/load";
 import { saveSnapshot, snapshotFromThread } from "../src/core/snapshot/save";
 import { serializeRecord, stampRecord, type RecordInput } from "../src/core/model/records";
 import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-store";
+import { benchFirstPaint, benchScale } from "./threads-scale";
 
 export interface BenchFigure {
   name: string;
@@ -124,11 +126,29 @@ export function benchThreads(): BenchFigure[] {
   }
 }
 
-if (require.main === module) {
-  for (const f of benchThreads()) {
-    const goal = f.goalMs ? `  goal ≤ ${f.goalMs} ms ${f.ms <= f.goalMs ? "met" : "MISSED"}` : "";
-    console.log(
-      `${f.name.padEnd(52)} ${f.ms.toFixed(1).padStart(8)} ms  baseline ${f.baselineMs.toFixed(1).padStart(7)} ms  ratio ${f.ratio.toFixed(2)}${goal}`,
-    );
+async function scale(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), "acp-threads-bench-scale-"));
+  try {
+    const s = benchScale(join(__dirname, "../../dist/cli.js"), tmp);
+    console.log(`${s.count} threads, ${s.mb.toFixed(0)} MB of JSONL (written in ${(s.setupMs / 1000).toFixed(1)} s)`);
+    for (const f of s.figures)
+      console.log(
+        `${f.name.padEnd(52)} ${f.ms.toFixed(0).padStart(8)} ms  RSS ${f.rssMb.toFixed(0).padStart(4)} MB${f.goal ? `  goal ${f.goal}` : ""}`,
+      );
+    console.log("Sessions view, in this process:");
+    for (const f of await benchFirstPaint(s.home))
+      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(0).padStart(6)} ms`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+if (require.main === module)
+  void scale().then(() => {
+    for (const f of benchThreads()) {
+      const goal = f.goalMs ? `  goal ≤ ${f.goalMs} ms ${f.ms <= f.goalMs ? "met" : "MISSED"}` : "";
+      console.log(
+        `${f.name.padEnd(52)} ${f.ms.toFixed(1).padStart(8)} ms  baseline ${f.baselineMs.toFixed(1).padStart(7)} ms  ratio ${f.ratio.toFixed(2)}${goal}`,
+      );
+    }
+  });

@@ -54,7 +54,8 @@ if (existsSync("src/cli/main.ts")) {
   const names = readdirSync(commandsDir)
     .filter((f) => f.endsWith(".ts"))
     .map((f) => f.replace(/\.ts$/, ""));
-  const own = new Set(["recall", "status", "mcp"]);
+  // threads too (#36): `threads list` answers from the index; the shared bundle's start-up was most of its time
+  const own = new Set(["recall", "status", "mcp", "threads"]);
   rmSync("dist/cli", { recursive: true, force: true }); // no bundle of an earlier layout rides along into the VSIX
   const shared = names.filter((n) => !own.has(n));
   // Each bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY fallback

@@ -167,6 +167,7 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
             agent: spec.agentId,
             cwd: o.cwd,
             preparedWorktree: { cwd: made.cwd, ref: made.ref },
+            startedFrom: "automation",
             sandbox: o.sandbox,
             permission: o.permission,
             elicitor: cliElicitor(elicitation, { stdin: io.stdin, stderr, interactive: false }),

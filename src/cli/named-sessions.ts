@@ -16,6 +16,7 @@ export async function findNamedSession(
   const tag = namedSessionTag(name);
   const threads = await listThreadsIndexed(store, {
     workspace: scope.workspace,
+    archived: "include", // a named session stays its name's even archived
     ...(scope.agentId ? { agent: scope.agentId } : {}),
   });
   return threads.find((m) => m.mode === "acp" && (m.tags ?? []).includes(tag));

@@ -74,6 +74,8 @@ export interface ThreadRunOptions {
   retry: RetryMode | "off";
   /** A new thread's origin (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
+  /** Who starts a new thread (#36); default: "cli" with a TTY on stdin, else "automation". */
+  startedFrom?: ThreadStartRecord["startedFrom"];
   /** A new thread's title (a handoff's "Handoff: <source title>"); default: its first prompt. */
   title?: string;
   /** Called once the thread is open (a handoff links the old thread to it). */
@@ -205,6 +207,7 @@ async function open(
       cwd: t.cwd,
       logger: o.logger,
       ledger,
+      startedFrom: o.startedFrom ?? ((o.io.stdin as { isTTY?: boolean }).isTTY ? "cli" : "automation"),
       ...(o.origin ? { origin: o.origin } : {}),
       ...(o.title ? { title: o.title } : {}),
       // a plain run answers even when its thread cannot be written (one warning); a named session or a

@@ -5,6 +5,9 @@
  */
 export const COMMAND_IDS = [
   "acpThreads.spawn",
+  "acpThreads.archive",
+  "acpThreads.unarchive",
+  "acpThreads.showMoreSessions",
   "acpThreads.doctor",
   "acpThreads.showProtocolLog",
   "acpThreads.revokePermissions",

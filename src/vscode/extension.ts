@@ -58,7 +58,13 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       agentActions: (agentId) => offerMissingAgent(h, agentId),
     });
     context.subscriptions.push(
-      vscode.window.createTreeView("acpThreads.sessions", { treeDataProvider: h.tree, showCollapseAll: true }),
+      h.tree.attach(
+        vscode.window.createTreeView("acpThreads.sessions", {
+          treeDataProvider: h.tree,
+          showCollapseAll: true,
+          canSelectMany: true,
+        }),
+      ),
       vscode.window.registerWebviewViewProvider(RECALL_VIEW_ID, new RecallViewProvider(h), {
         webviewOptions: { retainContextWhenHidden: true },
       }),

@@ -98,6 +98,7 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
       resumeThreadId: p.resumeThreadId,
       history: p.history,
       origin: p.origin,
+      startedFrom: p.unattended ? "automation" : "editor", // a Best of N candidate runs unattended (#36)
       recordTraffic: hub.config.recordTraffic,
       onThread: (thread, s) => {
         if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });

@@ -167,7 +167,9 @@ export class Hub implements vscode.Disposable {
       }),
     );
     this.broker.surface = this.panels;
-    this.tree = this.#owned.add(new SessionsTree(this.live, (f) => this.past.list(f), this.ops, this.worktrees));
+    this.tree = this.#owned.add(
+      new SessionsTree(this.live, (f) => this.past.list(f), this.ops, this.worktrees, context.workspaceState),
+    );
     this.#owned.add(this.worktrees.onDidChange(() => this.tree.refresh()));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
     // a thread file changed (a session here closed, another window or the CLI wrote): the tree lists again

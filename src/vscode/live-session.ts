@@ -58,6 +58,8 @@ export interface LiveSessionInit {
   history?: RuntimeEvent[];
   /** A new thread's origin (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
+  /** Who starts a new thread (#36): the editor, or automation for a Best of N candidate (default "editor"). */
+  startedFrom?: ThreadStartRecord["startedFrom"];
   /** Record the thread's protocol traffic for bug bundles (acpThreads.recordTraffic). */
   recordTraffic?: boolean;
   /** The git worktree the thread works in (#25). */
@@ -233,6 +235,7 @@ export class LiveSession implements vscode.Disposable {
             threadId: this.threadId,
             logger,
             recordTraffic: this.#init.recordTraffic,
+            startedFrom: this.#init.startedFrom ?? "editor",
             ...(this.#init.origin ? { origin: this.#init.origin } : {}),
           });
     } catch (err) {

@@ -5,7 +5,8 @@
  * as panel events. Read-only; actions on a thread (rename, delete) go to the core ThreadStore directly.
  */
 import type { Logger } from "../core/log";
-import { ThreadCatalog } from "../core/index/thread-catalog";
+import { matches, ThreadCatalog } from "../core/index/thread-catalog";
+import type { ThreadQuery } from "../core/index/threads-index";
 import { isInside } from "../core/platform/paths";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
@@ -14,8 +15,6 @@ import { handedOffFrom } from "../core/handoff/link";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
 import { displayTitle } from "./thread-title";
 import type { PastThread } from "./thread-panels";
-
-const LIST_LIMIT = 500;
 
 // Platform-aware: drive letters and case on Windows (VS Code's fsPath has a lowercase drive, the CLI's cwd not).
 const within = (m: ThreadMetadata, roots: string[]) =>
@@ -33,7 +32,13 @@ function summary(m: ThreadMetadata): PastThreadSummary {
     mode: m.mode,
     handoff: { from: handedOffFrom(m) ?? undefined, to: m.handedOffTo ?? [] },
     ...(m.worktree ? { worktree: m.worktree } : {}),
+    status: m.status,
   };
+}
+
+/** The catalog query of the view's filter (the workspace aside). */
+function queryOf(f: SessionsFilter): ThreadQuery {
+  return { agent: f.agent, origin: f.origin, status: f.status, archived: f.archived ? "only" : "exclude" };
 }
 
 export class PastThreads {
@@ -62,17 +67,14 @@ export class PastThreads {
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
       for (const workspace of scopes)
-        for (const m of await this.catalog.list({ workspace, agent: filter.agent, limit: LIST_LIMIT }))
-          seen.set(m.threadId, m);
+        // every match: the tree shows them a page at a time (sessions-groups.ts)
+        for (const m of await this.catalog.list({ workspace, ...queryOf(filter) })) seen.set(m.threadId, m);
       return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
     } catch (err) {
       this.#logger?.warn("threads index unavailable; reading thread files", err);
       return store
         .list()
-        .filter(
-          (m) =>
-            within(m, filter.cwds) && (!filter.agent || m.agent.name === filter.agent || m.agent.id === filter.agent),
-        )
+        .filter((m) => within(m, filter.cwds) && matches(m, queryOf(filter)))
         .map(summary);
     }
   }

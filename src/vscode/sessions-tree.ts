@@ -1,6 +1,8 @@
 /**
- * The "Sessions" tree: Live (agent threads and exec runs with status, agent, elapsed), then past threads
- * from the threads index grouped by day, filtered by workspace (default: this one) and agent.
+ * The "Sessions" tree: "Since you left" (what ended, failed or waits for input since the window last lost focus),
+ * Live (agent threads and exec runs with status, agent, elapsed), then past threads from the threads index, the
+ * last week by day and older ones by month, a page at a time (sessions-groups.ts), filtered by workspace
+ * (default: this one), agent, who started them, status and archived (persisted per workspace).
  */
 import * as vscode from "vscode";
 import type { LiveSessions } from "./live-sessions";
@@ -12,7 +14,9 @@ import { loginText } from "./login-view";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeState } from "../core/worktree/state";
 import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
-import { age, dayLabel, elapsed } from "./time-format";
+import { age, elapsed } from "./time-format";
+import { awayKind, awayLine, type AwayKind } from "../core/index/away-summary";
+import { page, pastGroups, PAGE } from "./sessions-groups";
 
 export interface PastThreadSummary {
   threadId: string;
@@ -28,19 +32,36 @@ export interface PastThreadSummary {
   handoff?: HandoffSummary;
   /** The thread's git worktree (#25). */
   worktree?: WorktreeRef;
+  /** The stored status (idle, done, failed, interrupted, live). */
+  status?: string;
 }
 
 export interface SessionsFilter {
   /** Workspace folder paths to show; empty = all workspaces. */
   cwds: string[];
   agent?: string;
+  /** Who started the threads (editor, cli, automation, exec, agent-import). */
+  origin?: string;
+  status?: string;
+  /** Show the archived threads (only them) instead of the others. */
+  archived?: boolean;
 }
 
+/** Where the filter is kept per workspace (workspaceState). */
+const FILTER_KEY = "acpThreads.sessionsFilter";
+/** When this window last lost focus (workspaceState): "Since you left" counts from there. */
+const AWAY_KEY = "acpThreads.awaySince";
+
 export type SessionNode =
-  | { type: "group"; id: string; label: string; children: SessionNode[] }
+  | { type: "group"; id: string; label: string; children: SessionNode[]; collapsed?: boolean }
+  /** "Show more" at the end of a group's page (#36). */
+  | { type: "more"; groupId: string; left: number }
+  /** "Since you left": what ended, failed or waits for input since `since`; its threads below it. */
+  | { type: "away"; since: string; counts: Record<AwayKind, number>; children: SessionNode[] }
   | { type: "live"; threadId: string }
   | { type: "exec"; runId: string }
-  | { type: "past"; thread: PastThreadSummary }
+  /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
+  | { type: "past"; thread: PastThreadSummary; under?: "away" }
   /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
   | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
 
@@ -54,6 +75,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   filter: SessionsFilter = { cwds: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath) };
   readonly #sub: vscode.Disposable;
   readonly #ticker: NodeJS.Timeout;
+  readonly #subs: vscode.Disposable[] = [];
+  #view: vscode.TreeView<SessionNode> | undefined;
+  /** Rows on show per group beyond the first page ("Show more"). */
+  readonly #shown = new Map<string, number>();
+  /** Since when "Since you left" counts (the window's last loss of focus), while it is to be shown. */
+  away: string | undefined;
 
   constructor(
     private readonly live: LiveSessions,
@@ -63,8 +90,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       handoffOf(session: LiveSession): HandoffSummary | undefined;
     },
     private readonly worktrees?: WorktreeStates,
+    private readonly state?: vscode.Memento,
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
+    const saved = state?.get<Omit<SessionsFilter, "cwds"> & { all?: boolean }>(FILTER_KEY);
+    if (saved) this.filter = { ...saved, cwds: saved.all ? [] : this.filter.cwds };
+    // "Since you left" counts from the window's last loss of focus
+    if (state)
+      this.#subs.push(vscode.window.onDidChangeWindowState((w) => (w.focused ? this.windowBack() : this.windowLeft())));
     // Elapsed times of working sessions tick every 5 s; the ages of the other rows ("5m") once a minute (#37)
     let ticks = 0;
     this.#ticker = setInterval(() => {
@@ -77,8 +110,68 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     this.#changed.fire(undefined);
   }
 
+  /** Sets and keeps (per workspace) the filter; the view's description says what it hides. */
+  setFilter(f: SessionsFilter): void {
+    this.filter = f;
+    const { cwds, ...rest } = f;
+    void this.state?.update(FILTER_KEY, { ...rest, all: cwds.length === 0 });
+    if (this.#view) this.#view.description = this.describeFilter();
+    void vscode.commands.executeCommand("setContext", "acpThreads.showingArchived", !!f.archived);
+    this.refresh();
+  }
+
+  /** The view showing this tree: its description names the filter; returns it (to be disposed by the caller). */
+  attach(view: vscode.TreeView<SessionNode>): vscode.TreeView<SessionNode> {
+    this.#view = view;
+    view.description = this.describeFilter();
+    void vscode.commands.executeCommand("setContext", "acpThreads.showingArchived", !!this.filter.archived);
+    return view;
+  }
+
+  /** The rows selected in the view (several with Ctrl/Shift), or `node` when the command came from one row. */
+  selection(node?: SessionNode, nodes?: readonly SessionNode[]): SessionNode[] {
+    if (nodes?.length) return [...nodes];
+    if (node) return [node];
+    return [...(this.#view?.selection ?? [])];
+  }
+
+  /** The filter in words for the view's description ("" when it shows this workspace's unarchived threads). */
+  describeFilter(): string {
+    const f = this.filter;
+    return [
+      f.cwds.length ? "" : "all workspaces",
+      f.agent ?? "",
+      f.origin ? `by ${f.origin}` : "",
+      f.status ?? "",
+      f.archived ? "archived" : "",
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  }
+
+  /** The window lost focus: remember when (kept per workspace, so a reload still knows). */
+  windowLeft(now = new Date()): void {
+    void this.state?.update(AWAY_KEY, now.toISOString());
+  }
+
+  /** The window has focus again: "Since you left" shows what happened since it last lost it. */
+  windowBack(): void {
+    this.away = this.state?.get<string>(AWAY_KEY);
+    this.refresh();
+  }
+
+  /** "Show more" on a group: one more page of its rows. */
+  showMore(groupId: string): void {
+    this.#shown.set(groupId, (this.#shown.get(groupId) ?? PAGE) + PAGE);
+    this.refresh();
+  }
+
   async getChildren(node?: SessionNode): Promise<SessionNode[]> {
-    if (node) return node.type === "group" || node.type === "worktree" ? node.children : [];
+    if (node?.type === "group") {
+      const { rows, left } = page(node.children, this.#shown.get(node.id));
+      return left ? [...rows, { type: "more", groupId: node.id, left }] : rows;
+    }
+    if (node) return node.type === "worktree" || node.type === "away" ? node.children : [];
     const worktreeNodes: SessionNode[] = [];
     const inWorktree = (threadId: string, ref: WorktreeRef | undefined, child: SessionNode): boolean => {
       if (!ref) return false;
@@ -97,26 +190,50 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.execs().map((e) => e.threadId ?? ""),
     ]);
     const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
-    const groups = new Map<string, SessionNode[]>();
-    for (const t of past) {
-      if (inWorktree(t.threadId, t.worktree, { type: "past", thread: t })) continue;
-      const label = dayLabel(t.updatedAt);
-      if (!groups.has(label)) groups.set(label, []);
-      groups.get(label)!.push({ type: "past", thread: t });
-    }
+    const rest = past.filter((t) => !inWorktree(t.threadId, t.worktree, { type: "past", thread: t }));
     const out: SessionNode[] = [];
+    const away = this.away && awayNode(past, this.away);
+    if (away) out.push(away);
     if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
     if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
-    for (const [label, children] of groups) out.push({ type: "group", id: `day:${label}`, label, children });
+    for (const g of pastGroups(rest, (t) => t.updatedAt))
+      out.push({
+        type: "group",
+        id: g.id,
+        label: g.label,
+        children: g.items.map((thread): SessionNode => ({ type: "past", thread })),
+        ...(g.expanded ? {} : { collapsed: true }),
+      });
     return out;
   }
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
     switch (node.type) {
       case "group": {
-        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        const state = node.collapsed
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.Expanded;
+        const item = new vscode.TreeItem(node.label, state);
         item.id = node.id;
+        item.description = node.collapsed ? String(node.children.length) : undefined;
         item.contextValue = "group";
+        return item;
+      }
+      case "more": {
+        const item = new vscode.TreeItem(`Show ${Math.min(PAGE, node.left)} more (${node.left} left)`);
+        item.id = `more:${node.groupId}`;
+        item.iconPath = new vscode.ThemeIcon("ellipsis");
+        item.contextValue = "more";
+        item.command = { command: "acpThreads.showMoreSessions", title: "Show more", arguments: [node] };
+        return item;
+      }
+      case "away": {
+        const item = new vscode.TreeItem("Since you left", vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = "away";
+        item.description = awayLine(node.counts);
+        item.tooltip = `Since ${new Date(node.since).toLocaleString()}: ${awayLine(node.counts)}`;
+        item.iconPath = new vscode.ThemeIcon(node.counts.failed ? "warning" : "bell");
+        item.contextValue = "away";
         return item;
       }
       case "worktree":
@@ -171,7 +288,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       case "past": {
         const t = node.thread;
         const item = new vscode.TreeItem(t.title || "(untitled)");
-        item.id = `past:${t.threadId}`;
+        item.id = `${node.under ? `${node.under}:` : ""}past:${t.threadId}`;
         item.description = `${shortAgent(t.agent)} · ${age(t.updatedAt)}`;
         const status = t.mode === "exec" ? "past_exec" : "past_acp";
         item.tooltip = sessionTooltip({
@@ -190,6 +307,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
         decorateHandoff(item, t.handoff);
+        if (this.filter.archived) item.description = `archived · ${item.description as string}`;
         return item;
       }
     }
@@ -198,8 +316,23 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   dispose(): void {
     clearInterval(this.#ticker);
     this.#sub.dispose();
+    for (const s of this.#subs.splice(0)) s.dispose();
     this.#changed.dispose();
   }
+}
+
+/** "Since you left": past threads active since `since` that ended, failed or wait for input; none: no row. */
+function awayNode(past: PastThreadSummary[], since: string): SessionNode | undefined {
+  const counts: Record<AwayKind, number> = { ended: 0, failed: 0, waiting: 0, running: 0 };
+  const children: SessionNode[] = [];
+  for (const t of past) {
+    if (t.updatedAt < since || !t.status) continue;
+    const kind = awayKind(t.status);
+    if (kind === "running") continue; // a live thread is in Live
+    counts[kind]++;
+    children.push({ type: "past", thread: t, under: "away" });
+  }
+  return children.length ? { type: "away", since, counts, children } : undefined;
 }
 
 /** A worktree node: the repository and the worktree's folder name, its state against the base. */

@@ -75,7 +75,10 @@ export class UsageView implements vscode.Disposable {
       index.close();
     }
     if (by === "thread") {
-      const titles = new Map((await listThreadsIndexed(store)).map((m) => [m.threadId, m.title]));
+      // archived threads keep their titles here (#36)
+      const titles = new Map(
+        (await listThreadsIndexed(store, { archived: "include" })).map((m) => [m.threadId, m.title]),
+      );
       for (const r of report.rows) r.label = titles.get(r.key) ?? r.key;
     }
     return report;

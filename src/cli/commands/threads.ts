@@ -1,11 +1,13 @@
 /**
- * `acp-threads threads list|show|export|import|rename|delete|restore [--format json]`: browse and manage the
+ * `acp-threads threads list|archive|unarchive|show|export|import|rename|delete|restore [--format json]`: browse and manage the
  * saved threads of this data home (see `acp-threads threads --help`).
  */
 import { command, subcommands, type Command } from "../command";
 import { FORMAT, type FlagTable } from "../flags";
 import type { CliIO } from "../io";
 import { openStore, type Subcommand } from "../threads/common";
+import { archive, unarchive } from "../threads/archive";
+import { FILTER_FLAGS } from "../threads/filters";
 import { list } from "../threads/list";
 import { remove, rename, restore } from "../threads/manage";
 import { show } from "../threads/show";
@@ -44,17 +46,52 @@ export const main = subcommands({
     list: sub(
       "list",
       {
-        synopsis: "[--cwd DIR] [--agent ID] [--all] [--limit N]",
+        synopsis:
+          "[--cwd DIR | --all] [--agent ID] [--origin O] [--status S] [--worktree] [--since 8h|2d|DATE] [--archived] [--limit N]",
         flags: {
-          cwd: { type: "string", arg: "DIR", help: "the workspace (default: the repository or folder you are in)" },
-          agent: { type: "string", arg: "ID", help: "only this agent's threads" },
-          all: { type: "boolean", help: "every workspace" },
+          ...FILTER_FLAGS,
+          since: {
+            type: "string",
+            arg: "WHEN",
+            help: "since you left: threads active since 8h, 2d, 1w or a date, what ended, failed or waits for input, with the files each changed",
+          },
+          archived: { type: "boolean", help: "only archived threads" },
           limit: { type: "number", integer: true, min: 0, arg: "N", help: "at most N threads" },
+          rescan: { type: "boolean", help: "check every thread file, not just the ones the index knows changed" },
         },
         args: { max: 0 },
       },
       "threads of this workspace by day, newest first",
       list,
+    ),
+    archive: sub(
+      "archive",
+      {
+        synopsis:
+          "[ID...] [--older-than 30d|DATE] [--agent ID] [--origin O] [--status S] [--cwd DIR | --all] [--dry-run]",
+        flags: {
+          ...FILTER_FLAGS,
+          "older-than": {
+            type: "string",
+            arg: "AGE",
+            help: "threads whose last activity is older than 30d, 8h, 1w or a date",
+          },
+          "dry-run": { type: "boolean", help: "list what would be archived, change nothing" },
+        },
+        args: { name: "ID" },
+      },
+      "archive threads: out of the Sessions view and threads list (list --archived shows them), still in recall",
+      archive,
+    ),
+    unarchive: sub(
+      "unarchive",
+      {
+        synopsis: "ID...",
+        flags: { "dry-run": { type: "boolean", help: "change nothing" } },
+        args: { min: 1, name: "ID" },
+      },
+      "bring archived threads back into the list",
+      unarchive,
     ),
     show: sub("show", { synopsis: "ID", flags: {}, args: ID }, "print a thread's conversation", show),
     export: sub(

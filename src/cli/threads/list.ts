@@ -1,43 +1,92 @@
-/** `threads list [--cwd DIR] [--agent ID] [--all] [--limit N]`: this workspace's threads by day, newest first. */
-import { resolve } from "node:path";
-import { groupByDay, openSyncedIndex } from "../../core/index/threads-index";
-import { gitInfo } from "../../core/store/git-info";
-import { EXIT } from "../io";
+/**
+ * `threads list [filters] [--since 8h|2d|DATE] [--archived] [--limit N] [--rescan]`: this workspace's threads by day,
+ * newest first, answered from the threads index (#36: no thread file is read unless it changed). `--since` prints
+ * "since you left": what ended, failed or waits for input since then, with the files each changed.
+ */
+import { parseSince, summarizeAway, awayLine, type AwayThread } from "../../core/index/away-summary";
+import { groupByDay, withSyncedIndex, type IndexedThread } from "../../core/index/threads-index";
+import { EditLedger } from "../../core/ledger/edit-ledger";
+import { relPath } from "../../core/ledger/summary";
+import { EXIT, type CliIO } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
+import { queryOf } from "./filters";
 
 export function list(ctx: SubContext): number {
   const { io, store, flags } = ctx;
   store.markInterrupted();
-  // default: the repository (or folder) we are in, so a subfolder still lists its workspace's threads
-  const workspace = flags.all
-    ? undefined
-    : typeof flags.cwd === "string"
-      ? resolve(io.cwd, flags.cwd)
-      : (gitInfo(io.cwd).repoRoot ?? io.cwd);
-  const agent = typeof flags.agent === "string" ? flags.agent : undefined;
+  const q = queryOf(ctx);
+  const since = typeof flags.since === "string" ? parseSince(flags.since) : undefined;
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
-  const { index } = openSyncedIndex(store);
+  const archived = flags.archived ? "only" : "exclude";
+  const threads = withSyncedIndex(store, (index) => index.list({ ...q, since, limit, archived }), {
+    full: flags.rescan === true,
+  });
+  if (since) return printAway(ctx, threads, since);
+  if (ctx.json) {
+    writeJson(io, threads);
+    return EXIT.ok;
+  }
+  if (!threads.length) {
+    io.stdout.write(`no threads${q.workspace ? ` in ${q.workspace} (use --all for every workspace)` : ""}\n`);
+    return EXIT.ok;
+  }
+  printThreads(io, threads);
+  return EXIT.ok;
+}
+
+/** Threads by day, one line each: id, time, status, agent, turns, title. */
+export function printThreads(io: CliIO, threads: IndexedThread[]): void {
+  for (const day of groupByDay(threads)) {
+    io.stdout.write(`${day.day}\n`);
+    for (const t of day.threads) io.stdout.write(`  ${threadLine(t)}\n`);
+  }
+}
+
+function threadLine(t: IndexedThread): string {
+  const turns = `${t.turns} turn${t.turns === 1 ? "" : "s"}`;
+  return `${shortId(t.id)}  ${clock(t.lastActivity)}  ${t.status.padEnd(11)}  ${t.agentId.padEnd(8)}  ${turns.padEnd(9)}  ${t.title ?? "(untitled)"}`;
+}
+
+const HEADINGS = { waiting: "wait for your input", failed: "failed", ended: "ended", running: "still running" };
+
+/** "Since you left": the summary line, then each kind's threads with the files they changed since then. */
+function printAway(ctx: SubContext, threads: IndexedThread[], since: string): number {
+  const ledger = new EditLedger({ home: ctx.store.home });
   try {
-    const threads = index.list({ workspace, agent, limit });
+    const summary = summarizeAway(threads, since, (t) => changedSince(ledger, t, since));
     if (ctx.json) {
-      writeJson(io, threads);
+      writeJson(ctx.io, {
+        since,
+        counts: summary.counts,
+        threads: summary.threads.map((a) => ({ ...a.thread, kind: a.kind, files: a.files })),
+      });
       return EXIT.ok;
     }
-    if (!threads.length) {
-      io.stdout.write(`no threads${workspace ? ` in ${workspace} (use --all for every workspace)` : ""}\n`);
-      return EXIT.ok;
-    }
-    for (const day of groupByDay(threads)) {
-      io.stdout.write(`${day.day}\n`);
-      for (const t of day.threads) {
-        const turns = `${t.turns} turn${t.turns === 1 ? "" : "s"}`;
-        io.stdout.write(
-          `  ${shortId(t.id)}  ${clock(t.lastActivity)}  ${t.status.padEnd(11)}  ${t.agentId.padEnd(8)}  ${turns.padEnd(9)}  ${t.title ?? "(untitled)"}\n`,
-        );
+    const out = ctx.io.stdout;
+    out.write(`since ${new Date(since).toLocaleString()}: ${awayLine(summary.counts)}\n`);
+    for (const kind of ["waiting", "failed", "ended", "running"] as const) {
+      const of: AwayThread[] = summary.threads.filter((a) => a.kind === kind);
+      if (!of.length) continue;
+      out.write(`\n${HEADINGS[kind]}\n`);
+      for (const a of of) {
+        out.write(`  ${threadLine(a.thread)}\n`);
+        for (const f of a.files) out.write(`      ${f}\n`);
       }
     }
     return EXIT.ok;
   } finally {
-    index.close();
+    ledger.dispose();
+  }
+}
+
+/** The files a thread's turns changed since `since`, from its edit ledger (none when it has no ledger). */
+function changedSince(ledger: EditLedger, t: IndexedThread, since: string): string[] {
+  try {
+    const files = new Set<string>();
+    for (const op of ledger.read(t.id).ops)
+      if (op.startedAt >= since) for (const f of op.files) files.add(relPath(t.cwd, f.path));
+    return [...files];
+  } catch {
+    return [];
   }
 }

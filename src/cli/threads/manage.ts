@@ -1,10 +1,5 @@
 /** `threads rename ID TITLE...`, `threads delete ID` (to the trash), `threads restore ID` (from the trash). */
-import { deleteAgentSession } from "../../core/acp/agent-logout";
-import { resolveCommand } from "../../core/acp/agent-registry";
-import { errorMessage } from "../../core/errors";
-import { runtimesDirOf } from "../../core/runtime/managed";
 import { EXIT } from "../io";
-import { agentOf } from "../thread-run";
 import { shortId, writeJson, type SubContext } from "./common";
 
 export function rename(ctx: SubContext): number {
@@ -19,7 +14,10 @@ export function rename(ctx: SubContext): number {
 export async function remove(ctx: SubContext): Promise<number> {
   const id = ctx.store.resolveId(ctx.args[0]!);
   // the agent's session first (its id is in the thread); the local delete happens whatever the agent says
-  const agentSession = ctx.flags["agent-session"] ? await deleteAgentSessionOf(ctx, id) : undefined;
+  // loaded only here: the agent's runtime (the ACP SDK) costs every other `threads` command its start-up
+  const agentSession = ctx.flags["agent-session"]
+    ? await (await import("./agent-session")).deleteAgentSessionOf(ctx, id)
+    : undefined;
   const trashed = ctx.store.delete(id);
   if (ctx.json) writeJson(ctx.io, { id, trash: trashed, ...(agentSession ? { agentSession } : {}) });
   else {
@@ -31,25 +29,6 @@ export async function remove(ctx: SubContext): Promise<number> {
     return EXIT.error;
   }
   return EXIT.ok;
-}
-
-async function deleteAgentSessionOf(ctx: SubContext, id: string) {
-  const m = ctx.store.readMetadata(id);
-  if (!m.agentSessionId) return { sessionId: null, deleted: false, error: `thread ${id} has no agent session` };
-  const spec = agentOf(m, ctx.io.env, ctx.store.home);
-  if (!resolveCommand(spec.command, m.cwd, ctx.io.env))
-    return {
-      sessionId: m.agentSessionId,
-      deleted: false,
-      error: `${m.agent.name} is not installed here ('${spec.command}' not found)`,
-    };
-  try {
-    const node = { runtimesDir: runtimesDirOf(ctx.store.home) };
-    await deleteAgentSession(spec, m.agentSessionId, { cwd: m.cwd, env: ctx.io.env, node });
-    return { sessionId: m.agentSessionId, deleted: true };
-  } catch (err) {
-    return { sessionId: m.agentSessionId, deleted: false, error: errorMessage(err) };
-  }
 }
 
 export function restore(ctx: SubContext): number {

@@ -60,6 +60,7 @@ export class ExecThreadRecorder implements ExecRecorder {
       const handle = this.#sink.create({
         agent: { id: run.presetId ?? "exec", name: run.presetId ?? run.command, command: run.command, args: run.args },
         mode: "exec",
+        startedFrom: "exec",
         cwd: run.cwd,
         ...repo,
         title: run.commandLine.length > TITLE_MAX ? `${run.commandLine.slice(0, TITLE_MAX - 1)}…` : run.commandLine,

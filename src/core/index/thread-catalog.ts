@@ -13,7 +13,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { mkdir, open, readdir, stat } from "node:fs/promises";
 import { Emitter, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
-import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
+import { MetadataFolder, startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
 import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
@@ -95,11 +95,7 @@ export class ThreadCatalog implements Disposable {
     await this.#scanFolder();
     while (this.#dirty.size) await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
     const out: ThreadMetadata[] = [];
-    for (const { meta } of this.#rows.values()) {
-      if (q.workspace && !inWorkspace(meta, q.workspace)) continue;
-      if (q.agent && meta.agent.id !== q.agent && meta.agent.name !== q.agent) continue;
-      out.push(meta);
-    }
+    for (const { meta } of this.#rows.values()) if (matches(meta, q)) out.push(meta);
     out.sort((a, b) =>
       a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : a.threadId < b.threadId ? 1 : -1,
     );
@@ -205,6 +201,19 @@ export class ThreadCatalog implements Disposable {
       await fh.close();
     }
   }
+}
+
+/** Whether a thread answers `q` (its limit aside): the in-memory twin of the index's SQL (threads-index.ts). */
+export function matches(m: ThreadMetadata, q: ThreadQuery): boolean {
+  if (q.workspace && !inWorkspace(m, q.workspace)) return false;
+  if (q.agent && m.agent.id !== q.agent && m.agent.name !== q.agent) return false;
+  if (q.origin && startedFromOf(m) !== q.origin) return false;
+  if (q.status && m.status !== q.status) return false;
+  if (q.worktree && !m.worktree) return false;
+  if (q.since && m.lastActivity < q.since) return false;
+  if (q.before && m.lastActivity >= q.before) return false;
+  const archived = q.archived ?? "exclude";
+  return archived === "include" || (archived === "only") === !!m.archived;
 }
 
 /**

@@ -7,12 +7,14 @@
  */
 import { openDerivedDatabase, openDerivedDatabaseAsync, type Db } from "../db/sqlite";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
-import { MetadataFolder, type ThreadMetadata } from "../model/metadata";
-import { redactSecrets } from "../redact";
+import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadStore } from "../store/thread-store";
-import { syncTails, type TailSyncStats } from "./jsonl-tail";
+import { createSyncStateSchema, syncIndexDb, type SyncStats } from "./threads-sync";
 
-const SCHEMA_VERSION = 1;
+export type { SyncStats } from "./threads-sync";
+
+// 2: who started a thread, archived, its worktree (#36), and what the last sync saw of the folder
+const SCHEMA_VERSION = 2;
 
 export interface IndexedThread {
   id: string;
@@ -29,16 +31,31 @@ export interface IndexedThread {
   lastActivity: string;
   path: string;
   size: number;
+  /** Who started it (recorded, or guessed for older threads: `startedFromOf`). */
+  startedFrom: string;
+  archived: boolean;
+  /** The thread's own worktree (#25), while it has one. */
+  worktree: string | null;
 }
 
 export interface ThreadQuery {
   /** Threads of this workspace folder: same repoRoot or cwd, or a cwd below it, or a worktree of a repository in it. */
   workspace?: string;
+  /** An agent id or name. */
   agent?: string;
+  /** Who started it (editor, cli, automation, exec, agent-import). */
+  origin?: string;
+  status?: string;
+  /** Only threads working in a worktree of their own (#25). */
+  worktree?: boolean;
+  /** Last activity at or after this ISO time. */
+  since?: string;
+  /** Last activity before this ISO time. */
+  before?: string;
+  /** Archived threads: left out (default), only them, or with the others. */
+  archived?: "exclude" | "only" | "include";
   limit?: number;
 }
-
-export type SyncStats = TailSyncStats;
 
 // IF NOT EXISTS: two processes creating a fresh index at once both run this (serialized); the second must not fail
 function createSchema(db: Db): void {
@@ -47,13 +64,17 @@ function createSchema(db: Db): void {
       id TEXT PRIMARY KEY, title TEXT, agent_id TEXT NOT NULL, agent_name TEXT NOT NULL, mode TEXT NOT NULL,
       cwd TEXT NOT NULL, repo_root TEXT, status TEXT NOT NULL, turns INTEGER NOT NULL, messages INTEGER NOT NULL,
       created_at TEXT NOT NULL, last_activity TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
-      mtime REAL NOT NULL, byte_offset INTEGER NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL
+      mtime REAL NOT NULL, byte_offset INTEGER NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL,
+      started_from TEXT NOT NULL, archived INTEGER NOT NULL, worktree TEXT
     );
     CREATE INDEX IF NOT EXISTS threads_recent ON threads(last_activity DESC);
     CREATE INDEX IF NOT EXISTS threads_repo ON threads(repo_root, last_activity DESC);
     CREATE INDEX IF NOT EXISTS threads_cwd ON threads(cwd, last_activity DESC);
     CREATE INDEX IF NOT EXISTS threads_agent ON threads(agent_id, last_activity DESC);
+    -- every list leaves archived threads out (or shows only them): without this, a full scan and sort (#36)
+    CREATE INDEX IF NOT EXISTS threads_shown ON threads(archived, last_activity DESC, id DESC);
   `);
+  createSyncStateSchema(db);
 }
 
 /**
@@ -73,6 +94,10 @@ export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) 
     params: { ":ws": key, ":wsSlash": key + p.path.sep },
   };
 }
+
+/** What `list` returns (not the fold state nor the file cursor: a tenth of a row's bytes; #36). */
+const LIST_COLUMNS = `id, title, agent_id, agent_name, mode, cwd, repo_root, status, turns, messages, created_at,
+  last_activity, path, size, started_from, archived, worktree`;
 
 export class ThreadIndex {
   constructor(
@@ -97,7 +122,25 @@ export class ThreadIndex {
       where.push("(agent_id = :agent OR agent_name = :agent)");
       params[":agent"] = q.agent;
     }
-    const sql = `SELECT * FROM threads ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY last_activity DESC, id DESC ${q.limit ? `LIMIT ${Math.max(1, Math.floor(q.limit))}` : ""}`;
+    const eq = (col: string, key: string, v: string | undefined) => {
+      if (v === undefined) return;
+      where.push(`${col} = :${key}`);
+      params[`:${key}`] = v;
+    };
+    eq("started_from", "origin", q.origin);
+    eq("status", "status", q.status);
+    if (q.worktree) where.push("worktree IS NOT NULL");
+    if (q.since) {
+      where.push("last_activity >= :since");
+      params[":since"] = q.since;
+    }
+    if (q.before) {
+      where.push("last_activity < :before");
+      params[":before"] = q.before;
+    }
+    const archived = q.archived ?? "exclude";
+    if (archived !== "include") where.push(`archived = ${archived === "only" ? 1 : 0}`);
+    const sql = `SELECT ${LIST_COLUMNS} FROM threads ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY last_activity DESC, id DESC ${q.limit ? `LIMIT ${Math.max(1, Math.floor(q.limit))}` : ""}`;
     return this.db.all<Record<string, string | number | null>>(sql, params).map(toThread);
   }
 
@@ -138,19 +181,32 @@ function toThread(r: Record<string, string | number | null>): IndexedThread {
     lastActivity: String(r.last_activity),
     path: String(r.path),
     size: Number(r.size),
+    startedFrom: String(r.started_from),
+    archived: Number(r.archived) === 1,
+    worktree: r.worktree === null ? null : String(r.worktree),
   };
 }
 
-export function openThreadIndex(path: string): ThreadIndex {
-  const { db, created } = openDerivedDatabase(path, SCHEMA_VERSION, createSchema);
+/**
+ * Opens the index checking its header and schema only (#36: `quick_check` reads every page, a second of a
+ * `threads list` at 10,000 threads); damage found later (SQLITE_CORRUPT) rebuilds it (`openSyncedIndex`).
+ */
+export function openThreadIndex(path: string, integrity: "header" | "quick_check" = "header"): ThreadIndex {
+  const { db, created } = openDerivedDatabase(path, SCHEMA_VERSION, createSchema, { integrity });
   return new ThreadIndex(db, created);
 }
 
 /** `openThreadIndex` for the extension host: waits for a busy file without blocking the event loop. */
-export async function openThreadIndexAsync(path: string): Promise<ThreadIndex> {
-  const { db, created } = await openDerivedDatabaseAsync(path, SCHEMA_VERSION, createSchema);
+export async function openThreadIndexAsync(
+  path: string,
+  integrity: "header" | "quick_check" = "header",
+): Promise<ThreadIndex> {
+  const { db, created } = await openDerivedDatabaseAsync(path, SCHEMA_VERSION, createSchema, { integrity });
   return new ThreadIndex(db, created);
 }
+
+const CORRUPT = /malformed|corrupt|not a database/i;
+const isCorrupt = (err: unknown) => err instanceof Error && CORRUPT.test(err.message);
 
 /** Groups threads (already sorted most recent first) by local calendar day of their last activity. */
 export function groupByDay(threads: IndexedThread[]): { day: string; threads: IndexedThread[] }[] {
@@ -165,63 +221,34 @@ export function groupByDay(threads: IndexedThread[]): { day: string; threads: In
   return groups;
 }
 
-interface Known {
-  size: number;
-  mtime: number;
-  byte_offset: number;
-  head: string;
-  state: string;
-  path: string;
+/** Brings the index up to date with the store's files (threads-sync.ts; `full`: stat every file). */
+export function syncThreadIndex(index: ThreadIndex, store: ThreadStore, opts: { full?: boolean } = {}): SyncStats {
+  return syncIndexDb(index.db, store, opts);
 }
 
-/** Brings the index up to date with the store's files; returns what it did. */
-export function syncThreadIndex(index: ThreadIndex, store: ThreadStore): SyncStats {
-  const ids = store.ids();
-  return index.db.transaction(() => {
-    const known = new Map<string, Known>();
-    for (const r of index.db.all<Known & { id: string }>(
-      "SELECT id, size, mtime, byte_offset, head, state, path FROM threads",
-    ))
-      known.set(r.id, r);
-    const upsert = index.db
-      .prepare(`INSERT OR REPLACE INTO threads VALUES (:id, :title, :agent_id, :agent_name, :mode, :cwd, :repo_root,
-      :status, :turns, :messages, :created_at, :last_activity, :path, :size, :mtime, :byte_offset, :head, :state)`);
+/**
+ * Opens (rebuilding if lost or corrupt), syncs and runs `use` on the index (`full`: stat every thread file);
+ * damage met on the way (SQLITE_CORRUPT) rebuilds the index once from the files and runs `use` again.
+ */
+export function withSyncedIndex<T>(
+  store: ThreadStore,
+  use: (index: ThreadIndex, stats: SyncStats) => T,
+  opts: { full?: boolean } = {},
+): T {
+  const run = (integrity: "header" | "quick_check") => {
+    const index = openThreadIndex(store.layout.threadIndexDb, integrity);
     try {
-      return syncTails(ids, (id) => store.pathFor(id), known, {
-        read(id, path, read, prev) {
-          const folder = new MetadataFolder();
-          if (prev) folder.metadata = JSON.parse(prev.state) as ThreadMetadata;
-          for (const r of read.records) folder.add(r);
-          const m = folder.metadata;
-          if (!m) throw new Error("no thread_start record");
-          const { cursor } = read;
-          upsert.run({
-            ":id": id,
-            ":title": m.title === null ? null : redactSecrets(m.title),
-            ":agent_id": m.agent.id,
-            ":agent_name": m.agent.name,
-            ":mode": m.mode,
-            ":cwd": m.cwd,
-            ":repo_root": m.repoRoot,
-            ":status": m.status,
-            ":turns": m.counters.turns,
-            ":messages": m.counters.userMessages + m.counters.agentMessages,
-            ":created_at": m.createdAt,
-            ":last_activity": m.lastActivity,
-            ":path": path,
-            ":size": cursor.size,
-            ":mtime": cursor.mtime,
-            ":byte_offset": cursor.offset,
-            ":head": cursor.head,
-            ":state": JSON.stringify(m),
-          });
-        },
-        forget: (id) => index.db.run("DELETE FROM threads WHERE id = ?", [id]),
-      });
+      return use(index, syncThreadIndex(index, store, opts));
     } finally {
-      upsert.finalize();
+      index.close();
     }
-  });
+  };
+  try {
+    return run("header");
+  } catch (err) {
+    if (!isCorrupt(err)) throw err;
+    return run("quick_check"); // finds the damage, deletes the file and rebuilds it
+  }
 }
 
 /** Opens (rebuilding if lost or corrupt) and syncs in one call; the caller closes the index. */
@@ -231,17 +258,24 @@ export function openSyncedIndex(store: ThreadStore): { index: ThreadIndex; stats
     return { index, stats: syncThreadIndex(index, store) };
   } catch (err) {
     index.close();
-    throw err;
+    if (!isCorrupt(err)) throw err;
+    const fresh = openThreadIndex(store.layout.threadIndexDb, "quick_check");
+    return { index: fresh, stats: syncThreadIndex(fresh, store) };
   }
 }
 
 /** The tree's fast path: sync the index and return the matching threads' metadata, most recent first. */
 export async function listThreadsIndexed(store: ThreadStore, q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
-  const index = await openThreadIndexAsync(store.layout.threadIndexDb);
-  try {
-    syncThreadIndex(index, store);
-    return index.listMetadata(q);
-  } finally {
-    index.close();
+  for (const integrity of ["header", "quick_check"] as const) {
+    const index = await openThreadIndexAsync(store.layout.threadIndexDb, integrity);
+    try {
+      syncThreadIndex(index, store);
+      return index.listMetadata(q);
+    } catch (err) {
+      if (integrity === "quick_check" || !isCorrupt(err)) throw err;
+    } finally {
+      index.close();
+    }
   }
+  throw new Error("unreachable");
 }

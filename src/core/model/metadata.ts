@@ -8,6 +8,7 @@ import type {
   ThreadCounters,
   ThreadRecord,
   ThreadStartRecord,
+  ThreadStartedFrom,
   ThreadStatus,
   WorktreeRef,
 } from "./records";
@@ -36,6 +37,10 @@ export interface ThreadMetadata extends Pick<
   forks: string[];
   /** The title is the user's (a rename): agent titles (`session_info_update`) do not replace it. */
   titleByUser: boolean;
+  /** Who started it, as recorded (null: written before #36; `startedFromOf` guesses). */
+  startedFrom: ThreadStartedFrom | null;
+  /** Archived (#36): a `meta_patch` in the thread's own file, so the index can be rebuilt from it. */
+  archived: boolean;
 }
 
 export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
@@ -63,6 +68,8 @@ export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
     worktree: null,
     forks: [],
     titleByUser: false,
+    startedFrom: start.startedFrom ?? null,
+    archived: false,
   };
 }
 
@@ -84,7 +91,20 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("reason")) next.reason = patch.reason ?? null;
   if (has("worktree")) next.worktree = patch.worktree ?? null;
   if (has("titleByUser")) next.titleByUser = patch.titleByUser ?? false;
+  if (has("archived")) next.archived = patch.archived ?? false;
   return next;
+}
+
+/**
+ * Who started a thread: as recorded, else a guess from what older threads have (#36): an exec run's mode, an
+ * agent-session import's origin; everything else was started live, by the editor or the CLI, which older
+ * records do not tell apart: "editor" (the surface most threads come from).
+ */
+export function startedFromOf(m: ThreadMetadata): ThreadStartedFrom {
+  if (m.startedFrom) return m.startedFrom;
+  if (m.mode === "exec") return "exec";
+  if ((m.origin?.kind as string | undefined) === "agent-import") return "agent-import";
+  return "editor";
 }
 
 function definedOnly(c: ThreadCounters): ThreadCounters {
@@ -92,9 +112,10 @@ function definedOnly(c: ThreadCounters): ThreadCounters {
 }
 
 /** Incremental fold: feed records in order, read `metadata` at any time. */
-/** A patch of the title alone (a rename) is no activity: the thread's age in the Sessions view stays (#37). */
+/** A patch of the title alone (a rename) or an (un)archive is no activity: the thread's age stays (#37, #36). */
+const NOT_ACTIVITY = new Set(["title", "titleByUser", "archived"]);
 function isRename(record: ThreadRecord): boolean {
-  return record.kind === "meta_patch" && Object.keys(record.patch).every((k) => k === "title" || k === "titleByUser");
+  return record.kind === "meta_patch" && Object.keys(record.patch).every((k) => NOT_ACTIVITY.has(k));
 }
 
 export class MetadataFolder {

@@ -17,6 +17,11 @@ export const THREAD_FORMAT_VERSION = 1;
 export const THREAD_STATUSES = ["live", "idle", "interrupted", "failed", "done"] as const;
 export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 export type ThreadMode = "acp" | "exec";
+/**
+ * Who started a thread (#36): the editor, the CLI at a terminal, automation (the CLI without a TTY on stdin,
+ * Best of N candidates), an exec run, or an import of an agent's own session. Open: later kinds read as they are.
+ */
+export type ThreadStartedFrom = "editor" | "cli" | "automation" | "exec" | "agent-import" | (string & {});
 
 /** The agent as launched. Never carries env values (they may be secrets). */
 export interface AgentRef {
@@ -53,6 +58,8 @@ export interface MetadataPatch {
   worktree?: WorktreeRef | null;
   /** The user named the thread (a rename): the agent's `session_info_update` titles no longer replace it. */
   titleByUser?: boolean | null;
+  /** Archived (#36): out of the Sessions view and `threads list` unless asked for; still in recall. */
+  archived?: boolean | null;
 }
 
 /** A thread's own git worktree: where it is, the repository it was made from, and the commit it started at. */
@@ -83,6 +90,8 @@ export interface ThreadStartRecord extends Base {
   gitHead: string | null;
   title?: string;
   agentSessionId?: string;
+  /** Who started it (#36); threads written before the field are guessed (metadata.ts `startedFromOf`). */
+  startedFrom?: ThreadStartedFrom;
   /** Where the thread came from when it was not started live (a restored snapshot, an import, a handoff). */
   origin?: ThreadOrigin;
 }
@@ -263,6 +272,7 @@ const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
     gitHead: "string|null",
     title: "string?",
     agentSessionId: "string?",
+    startedFrom: "string?",
     origin: "object?",
   },
   user_message: { messageId: "string", text: "string" },
@@ -314,6 +324,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   handedOffTo: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   forks: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   titleByUser: (v) => typeof v === "boolean",
+  archived: (v) => typeof v === "boolean",
   worktree: (v) =>
     typeof v === "object" &&
     v !== null &&

@@ -45,6 +45,7 @@ export async function recordNewThread(
     ...repo,
     agentSessionId: info.sessionId,
     ...(opts.title ? { title: opts.title } : {}),
+    ...(opts.startedFrom ? { startedFrom: opts.startedFrom } : {}),
     ...(opts.origin ? { origin: opts.origin } : {}),
   };
   let handle: ThreadHandle | undefined;

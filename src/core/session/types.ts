@@ -23,6 +23,8 @@ export interface ThreadSessionOptions<R extends AgentRuntime = AgentRuntime> {
   ledger?: EditLedger;
   /** Where a new thread came from (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
+  /** Who starts a new thread (#36: the editor, the CLI, automation). */
+  startedFrom?: ThreadStartRecord["startedFrom"];
   /** Record the thread's protocol traffic under `<home>/traffic/` for bug bundles (default true). */
   recordTraffic?: boolean;
   /**

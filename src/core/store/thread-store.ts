@@ -10,6 +10,7 @@ import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
+import { changeJournalPath, journalChange } from "./change-journal";
 import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
@@ -38,6 +39,12 @@ export class ThreadStore {
   readonly #open = new Map<string, ThreadHandle>();
   readonly #changed = new Emitter<string>();
   /**
+   * Appends to the change journal (change-journal.ts): a thread opened for writing or changed. `wait`: as the call
+   * that changed it did (a synchronous open, delete, restore, import), else without waiting on the disk (an async
+   * open, and the close of a thread opened so: the extension host's).
+   */
+  readonly #journal: (threadId: string, wait: boolean) => void;
+  /**
    * A thread's file changed through this store, seen from outside the writer: a handle of it closed (what it
    * wrote is complete), it was deleted, restored or imported. Appends through an open handle do not fire.
    */
@@ -50,6 +57,8 @@ export class ThreadStore {
     this.layout = homeLayout(home);
     this.#logger = opts.logger ?? nullLogger;
     this.#durability = opts.durability ?? "now";
+    const journal = changeJournalPath(this.layout.threadIndexDb);
+    this.#journal = (id, wait) => journalChange(journal, id, wait ? "now" : "soon", this.#logger);
   }
 
   get threadsDir(): string {
@@ -75,7 +84,7 @@ export class ThreadStore {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
     if (existsSync(path)) throw alreadyExists(threadId);
-    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }));
+    return this.#started(threadId, input, now, JsonlWriter.open(path, { logger: this.#logger }), true);
   }
 
   /** `create` without a synchronous file call for the lock and the open (a session starting on the extension host). */
@@ -83,11 +92,11 @@ export class ThreadStore {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
     if (await exists(path)) throw alreadyExists(threadId);
-    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }));
+    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }), false);
   }
 
-  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter): ThreadHandle {
-    const handle = this.#wrap(threadId, writer);
+  #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter, wait: boolean): ThreadHandle {
+    const handle = this.#wrap(threadId, writer, wait);
     const { threadId: _ignored, ...rest } = input;
     handle.writer.append({ v: 1, ts: now.toISOString(), kind: "thread_start", threadId, ...rest });
     handle.checkpoint();
@@ -98,7 +107,7 @@ export class ThreadStore {
   open(threadId: string): ThreadHandle {
     this.#notOpenHere(threadId);
     const path = this.#requirePath(threadId);
-    return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }));
+    return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }), true);
   }
 
   /** `open` without a synchronous file call for the lock, the torn-tail check and the open (a resume on the host). */
@@ -108,7 +117,7 @@ export class ThreadStore {
     const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
       throw (err as NodeJS.ErrnoException).code === "ENOENT" ? notFound(threadId) : err;
     });
-    return this.#wrap(threadId, writer);
+    return this.#wrap(threadId, writer, false);
   }
 
   /** The handle this process holds for `threadId`, if any. */
@@ -227,6 +236,7 @@ export class ThreadStore {
       mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
       renameSync(path, dest);
       this.#moveAssets(threadId, this.layout.threadsDir, this.layout.trashDir);
+      this.#journal(threadId, true);
       this.#changed.fire(threadId);
       return dest;
     } finally {
@@ -248,6 +258,7 @@ export class ThreadStore {
     mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
     renameSync(src, dest);
     this.#moveAssets(threadId, this.layout.trashDir, this.layout.threadsDir);
+    this.#journal(threadId, true);
     this.#changed.fire(threadId);
     return dest;
   }
@@ -269,6 +280,7 @@ export class ThreadStore {
       throw new AcpThreadsError("usage", `thread ${metadata.threadId} already exists; not overwriting it`);
     const buf = readFileSync(srcPath);
     writeFileAtomic(dest, buf.subarray(0, buf.lastIndexOf(0x0a) + 1));
+    this.#journal(metadata.threadId, true);
     this.#changed.fire(metadata.threadId);
     return metadata.threadId;
   }
@@ -279,9 +291,10 @@ export class ThreadStore {
    */
   markInterrupted(): string[] {
     const marked: string[] = [];
-    for (const id of this.ids()) {
+    // one listing finds the locked threads (#36: not an existsSync per thread on every `threads list`)
+    for (const id of this.#lockedIds()) {
       const path = this.pathFor(id);
-      if (this.#open.has(id) || !existsSync(lockPathFor(path)) || liveWriter(path)) continue;
+      if (this.#open.has(id) || !existsSync(path) || liveWriter(path)) continue;
       const deadPid = readLock(path)?.pid;
       try {
         if (this.read(id).metadata.status !== "live") {
@@ -299,22 +312,40 @@ export class ThreadStore {
     return marked;
   }
 
+  /** Threads with a lock file in the threads folder (held by a writer, or left by one that died). */
+  #lockedIds(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.layout.threadsDir);
+    } catch {
+      return [];
+    }
+    const suffix = lockPathFor(".jsonl");
+    return names
+      .filter((n) => n.endsWith(suffix))
+      .map((n) => n.slice(0, -suffix.length))
+      .filter(isThreadId);
+  }
+
   /** Closes every handle this process holds (extension deactivate / CLI exit). */
   closeAll(): void {
     for (const h of [...this.#open.values()]) h.close();
   }
 
-  #wrap(threadId: string, writer: JsonlWriter): ThreadHandle {
+  /** `wait`: opened by a synchronous call (the CLI); an async open (the extension host) never waits on the journal. */
+  #wrap(threadId: string, writer: JsonlWriter, wait: boolean): ThreadHandle {
     const handle = new ThreadHandle(
       threadId,
       writer,
       () => {
         if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
+        this.#journal(threadId, wait && this.#durability === "now");
         this.#changed.fire(threadId);
       },
       this.#durability,
     );
     this.#open.set(threadId, handle);
+    this.#journal(threadId, wait && this.#durability === "now");
     return handle;
   }
 

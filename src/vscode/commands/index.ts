@@ -7,7 +7,8 @@ import { errorMessage } from "../../core/errors";
 import type { CommandId } from "../command-ids";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
-import { cancelTurn, doctorCommand, filterSessions, stopSession } from "./misc";
+import { cancelTurn, doctorCommand, stopSession } from "./misc";
+import { deleteSelected, exportSelected, filterSessions, setArchived, showMoreSessions } from "./sessions-bulk";
 import { addPermissionRule, revokePermissions, type AddRuleArgs } from "./permission-rules";
 import { acceptProposed, rejectProposed } from "./proposals";
 import { addFilesToThread, askAboutSelection, type ContextTargetDeps } from "../composer/context-commands";
@@ -51,10 +52,20 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.resume": async (hub, node?: SessionNode | string, task?: string) =>
     void (await resumeThread(hub, node, task)),
   "acpThreads.rename": renameThread,
-  "acpThreads.exportSnapshot": exportSnapshot,
+  // several rows selected: one folder for all their snapshots
+  "acpThreads.exportSnapshot": (hub, node?: SessionNode, more?: unknown) =>
+    Array.isArray(more) && more.length > 1
+      ? exportSelected(hub, node, more as SessionNode[])
+      : exportSnapshot(hub, node, more instanceof vscode.Uri ? more : undefined),
   "acpThreads.exportMarkdown": exportMarkdownCommand,
   "acpThreads.importSnapshot": importSnapshot,
-  "acpThreads.delete": deleteThread,
+  "acpThreads.delete": (hub, node?: SessionNode, more?: unknown) =>
+    Array.isArray(more) && more.length > 1
+      ? deleteSelected(hub, node, more as SessionNode[])
+      : deleteThread(hub, node, more && !Array.isArray(more) ? (more as { agentSession?: boolean }) : undefined),
+  "acpThreads.archive": (hub, node?: SessionNode, nodes?: SessionNode[]) => setArchived(hub, true, node, nodes),
+  "acpThreads.unarchive": (hub, node?: SessionNode, nodes?: SessionNode[]) => setArchived(hub, false, node, nodes),
+  "acpThreads.showMoreSessions": showMoreSessions,
   "acpThreads.clearData": (hub) => clearDataCommand(hub.home, hub.config.trafficMaxTotalMB, () => hub.tree.refresh()),
   "acpThreads.copySessionId": copySessionId,
   "acpThreads.searchRecall": () => vscode.commands.executeCommand(`${RECALL_VIEW_ID}.focus`),

@@ -1,4 +1,4 @@
-/** Doctor, protocol log, permissions, cancel, sessions filter. */
+/** Doctor, protocol log, permissions, cancel. */
 import * as vscode from "vscode";
 import { probeLines } from "../../core/acp/agent-probe";
 import type { DoctorEntry } from "../../core/acp/runtime";
@@ -125,28 +125,4 @@ export async function stopSession(hub: Hub, node?: SessionNode | string): Promis
   }
   if (!threadId || !(await hub.live.stop(threadId))) return;
   hub.panels.refresh(threadId); // an open panel now shows the stored thread
-}
-
-export async function filterSessions(hub: Hub): Promise<void> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const agents = await hub.past.agents().catch(() => [] as string[]);
-  const scope = await vscode.window.showQuickPick(
-    [
-      { label: "This workspace", all: false },
-      { label: "All workspaces", all: true },
-    ],
-    { placeHolder: "Which sessions?" },
-  );
-  if (!scope) return;
-  const agent = agents.length
-    ? await vscode.window.showQuickPick(
-        [
-          { label: "Any agent", agent: undefined as string | undefined },
-          ...agents.map((a) => ({ label: a, agent: a as string | undefined })),
-        ],
-        { placeHolder: "Which agent?" },
-      )
-    : undefined;
-  hub.tree.filter = { cwds: scope.all ? [] : folders, agent: agent?.agent };
-  hub.tree.refresh();
 }

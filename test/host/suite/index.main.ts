@@ -13,6 +13,7 @@ const PASSES: Record<string, string[]> = {
     "files.test.js",
     "terminals.test.js",
     "sessions-view.test.js",
+    "sessions-history.test.js",
     "thread-actions.test.js",
     "panel.test.js",
     "recall.test.js",

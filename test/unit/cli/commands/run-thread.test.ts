@@ -20,6 +20,8 @@ test("a named session is created on first use and continued by name, then by thr
     assert.equal(first.code, 0, first.stderr);
     const threadId = summaryOf(first).threadId as string;
     assert.equal(summaryOf(first).origin, "new");
+    // stdin is a pipe here, not a terminal: the thread was started by automation (#36)
+    assert.equal(new ThreadStore(home).readMetadata(threadId).startedFrom, "automation");
     const second = await run(["run", "--session", "fixes", "--format", "json", "two"], home);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual([summaryOf(second).threadId, summaryOf(second).origin], [threadId, "load"]);

@@ -99,9 +99,14 @@ test("the index lists threads by workspace and agent, most recent first, grouped
 test("a sync re-reads only the tail of a grown file", () =>
   withIndex(2, ({ store, ids, index, stats }) => {
     assert.equal(stats.fullRead, 2);
+    // a quiet folder (#36): nothing is stat'ed or read
     assert.deepEqual(
       { ...syncThreadIndex(index, store) },
-      { scanned: 2, unchanged: 2, tailRead: 0, fullRead: 0, removed: 0, failed: 0 },
+      { scanned: 0, unchanged: 0, tailRead: 0, fullRead: 0, removed: 0, failed: 0, path: "journal" },
+    );
+    assert.deepEqual(
+      { ...syncThreadIndex(index, store, { full: true }) },
+      { scanned: 2, unchanged: 2, tailRead: 0, fullRead: 0, removed: 0, failed: 0, path: "full" },
     );
     store.patchMetadata(ids[0]!, { title: "renamed" });
     const grown = syncThreadIndex(index, store);
@@ -121,7 +126,12 @@ test("a shrunk, replaced or deleted file is re-read whole or dropped", () =>
     const path = store.pathFor(ids[0]!);
     truncateSync(path, 10);
     appendFileSync(path, "\n");
-    assert.equal(syncThreadIndex(index, store).failed, 1, "a file that is no longer a thread leaves the index");
+    // changed in place by another tool (no lock, no journal line): a full sync (`threads list --rescan`) sees it
+    assert.equal(
+      syncThreadIndex(index, store, { full: true }).failed,
+      1,
+      "a file that is no longer a thread leaves the index",
+    );
     assert.equal(index.get(ids[0]!), undefined);
     store.delete(ids[2]!);
     assert.equal(syncThreadIndex(index, store).removed, 1);
@@ -135,12 +145,18 @@ test("a torn tail is indexed up to the last complete line and picked up once com
   withIndex(1, ({ store, ids, index }) => {
     const path = store.pathFor(ids[0]!);
     const line = JSON.stringify({ v: 1, ts: "2030-01-01T00:00:00.000Z", kind: "meta_patch", patch: { title: "late" } });
-    appendFileSync(path, line.slice(0, 20));
-    syncThreadIndex(index, store);
-    assert.equal(index.get(ids[0]!)!.title, "thread 0");
-    appendFileSync(path, line.slice(20) + "\n");
-    syncThreadIndex(index, store);
-    assert.equal(index.get(ids[0]!)!.title, "late");
+    // a writer holds the thread (its lock) while the line is written in two parts
+    const writer = new ThreadStore(store.home).open(ids[0]!);
+    try {
+      appendFileSync(path, line.slice(0, 20));
+      syncThreadIndex(index, store);
+      assert.equal(index.get(ids[0]!)!.title, "thread 0");
+      appendFileSync(path, line.slice(20) + "\n");
+      assert.equal(syncThreadIndex(index, store).path, "journal", "nothing created or unlocked since");
+      assert.equal(index.get(ids[0]!)!.title, "late", "a locked thread is read on every sync");
+    } finally {
+      writer.close();
+    }
   }));
 
 test("a corrupt index file is rebuilt from the thread files", () =>
@@ -177,7 +193,7 @@ test("two processes syncing the same index at once both end with every thread in
     try {
       assert.equal(index.created, false);
       assert.equal(index.count(), 40);
-      assert.equal(syncThreadIndex(index, store).unchanged, 40);
+      assert.equal(syncThreadIndex(index, store, { full: true }).unchanged, 40);
     } finally {
       index.close();
     }

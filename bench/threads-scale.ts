@@ -1,0 +1,142 @@
+/**
+ * The history at the size real users reach (#36): 10,000 synthetic threads, about 150 MB of JSONL, and the
+ * real CLI (`node dist/cli.js`) timed on it next to bare node started the same way: `threads list --limit 20`
+ * on the first run (no index yet: what an upgrade meets) and warm, `threads list --all --format json`, each with
+ * the CLI's peak RSS. Figures only, never asserted.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ThreadCatalog } from "../src/core/index/thread-catalog";
+import { serializeRecord, type ThreadRecord } from "../src/core/model/records";
+import { newThreadId } from "../src/core/store/thread-id";
+import { ThreadStore } from "../src/core/store/thread-store";
+import { page, pastGroups } from "../src/vscode/sessions-groups";
+
+export interface ScaleFigure {
+  name: string;
+  ms: number;
+  rssMb: number;
+  goal?: string;
+}
+
+const AGENTS = [
+  { id: "codex", name: "Codex", command: "codex-acp" },
+  { id: "claude", name: "Claude", command: "claude-agent-acp" },
+  { id: "gemini", name: "Gemini", command: "gemini" },
+];
+const FILLER = "lorem ipsum dolor sit amet, consectetur adipiscing elit ".repeat(8);
+
+/**
+ * Writes `count` threads of about `bytesEach` bytes each (a start, then question/answer pairs; every fifth an
+ * exec run ending failed, every third started by automation) into `home`/threads, spread over the last 90 days.
+ */
+export function writeCorpus(home: string, count: number, bytesEach = 15_000): { bytes: number } {
+  const dir = join(home, "threads");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const now = Date.now();
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const t0 = now - Math.round(((count - i) / count) * 90 * 86_400_000);
+    const id = newThreadId(t0);
+    const agent = AGENTS[i % AGENTS.length]!;
+    const cwd = `/home/u/src/project-${i % 7}`;
+    const ts = (k: number) => new Date(t0 + k * 1000).toISOString();
+    const lines: string[] = [];
+    const rec = (r: Record<string, unknown>, k: number) =>
+      lines.push(serializeRecord({ v: 1, ts: ts(k), ...r } as unknown as ThreadRecord));
+    rec(
+      {
+        kind: "thread_start",
+        threadId: id,
+        agent,
+        mode: i % 5 === 0 ? "exec" : "acp",
+        cwd,
+        repoRoot: cwd,
+        gitHead: null,
+        ...(i % 3 === 0 ? { startedFrom: "automation" } : {}),
+      },
+      0,
+    );
+    let size = lines[0]!.length;
+    for (let k = 1; size < bytesEach; k++) {
+      const line =
+        k % 2
+          ? serializeRecord({ v: 1, ts: ts(k), kind: "user_message", messageId: `u${k}`, text: `Question ${k}` })
+          : serializeRecord({ v: 1, ts: ts(k), kind: "agent_message", messageId: `a${k}`, text: FILLER });
+      lines.push(line);
+      size += line.length;
+    }
+    rec({ kind: "meta_patch", patch: { status: i % 5 === 0 ? "failed" : "idle", title: `Task ${i}` } }, 999);
+    const text = lines.join("");
+    writeFileSync(join(dir, `${id}.jsonl`), text, { mode: 0o600 });
+    bytes += text.length;
+  }
+  return { bytes };
+}
+
+/** Runs `node args` with `env`; its wall time and peak RSS (reported by a preload at exit). */
+export function timeNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): { ms: number; rssMb: number } {
+  const preload = join(cwd, "rss-preload.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => process.stderr.write("\\nMAXRSS " + process.resourceUsage().maxRSS + "\\n"));`,
+  );
+  const t = performance.now();
+  const r = spawnSync("node", ["--require", preload, ...args], { env, cwd, encoding: "utf8", maxBuffer: 1 << 30 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  const kb = Number(/MAXRSS (\d+)/.exec(r.stderr)?.[1] ?? 0);
+  return { ms, rssMb: kb / 1024 };
+}
+
+/** The goals' figures at `count` threads (default 10,000), next to bare node in the same run. */
+export function benchScale(cli: string, tmp: string, count = Number(process.env.THREADS_SCALE ?? 10_000)) {
+  const home = join(tmp, "scale-home");
+  const t = performance.now();
+  const { bytes } = writeCorpus(home, count);
+  const setupMs = performance.now() - t;
+  const env = { ...process.env, ACP_THREADS_HOME: home, NODE_OPTIONS: "" };
+  const run = (...a: string[]) => timeNode([cli, "threads", ...a], env, tmp);
+  const out: ScaleFigure[] = [];
+  const bare = timeNode(["-e", "0"], env, tmp);
+  out.push({ name: "bare node (node -e 0)", ...bare });
+  rmSync(join(home, "index"), { recursive: true, force: true });
+  out.push({ name: "threads list --limit 20, first run", ...run("list", "--all", "--limit", "20"), goal: "≤ 5 s" });
+  const warm = [run("list", "--all", "--limit", "20"), run("list", "--all", "--limit", "20")];
+  const best = warm.reduce((a, b) => (a.ms <= b.ms ? a : b));
+  out.push({
+    name: "threads list --limit 20, warm",
+    ...best,
+    goal: `≤ node + 100 ms (${(bare.ms + 100).toFixed(0)} ms), RSS ≤ 80 MB`,
+  });
+  out.push({ name: "threads list --all --format json", ...run("list", "--all", "--format", "json") });
+  return { count, mb: bytes / 1e6, setupMs, figures: out, home };
+}
+
+/**
+ * The Sessions view's first paint at the same size, its data side in this process: the thread catalog's first
+ * load from the (warm) index, grouping every thread by day/month, and the rows of the first groups the view
+ * opens (one page each); next to reading the index's rows alone.
+ */
+export async function benchFirstPaint(home: string): Promise<{ name: string; ms: number }[]> {
+  const store = new ThreadStore(home);
+  const catalog = new ThreadCatalog(store, { watch: false });
+  const t0 = performance.now();
+  const all = await catalog.list();
+  const loaded = performance.now() - t0;
+  const t1 = performance.now();
+  const groups = pastGroups(all, (m) => m.lastActivity);
+  const rows = groups.filter((g) => g.expanded).reduce((n, g) => n + page(g.items).rows.length, 0);
+  const grouped = performance.now() - t1;
+  const t2 = performance.now();
+  await catalog.list();
+  const again = performance.now() - t2;
+  catalog.dispose();
+  return [
+    { name: `catalog first load, ${all.length} threads`, ms: loaded },
+    { name: `group by day/month + first page (${groups.length} groups, ${rows} rows)`, ms: grouped },
+    { name: "first paint (load + group), goal ≤ 200 ms", ms: loaded + grouped },
+    { name: "a refresh of the unchanged view (catalog list)", ms: again },
+  ];
+}
