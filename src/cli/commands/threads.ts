@@ -13,7 +13,7 @@ import { remove, rename, restore } from "../threads/manage";
 import { show } from "../threads/show";
 import { exportMarkdownCmd } from "../threads/markdown";
 import { exportThread, importSnapshot } from "../threads/transfer";
-import { IMPORT_AGENT_FLAGS, importFromAgent } from "../threads/import-agent";
+import { IMPORT_AGENT_FLAGS } from "../threads/import-agent-flags";
 
 /** A `threads` subcommand: its table (plus --format) and the function that runs with the store open. */
 function sub<const T extends FlagTable>(
@@ -131,7 +131,9 @@ export const main = subcommands({
         args: { max: 1, name: "FILE" },
       },
       "restore a snapshot as a new thread (no FILE: list them; a .jsonl FILE from export --jsonl is added as is), or import an agent's own sessions (--from-agent)",
-      (ctx) => (ctx.flags["from-agent"] ? importFromAgent(ctx) : importSnapshot(ctx)),
+      // the agent runtime (the ACP SDK) is loaded only for --from-agent: `threads list` stays small (#36)
+      async (ctx) =>
+        ctx.flags["from-agent"] ? (await import("../threads/import-agent")).importFromAgent(ctx) : importSnapshot(ctx),
     ),
     rename: sub(
       "rename",

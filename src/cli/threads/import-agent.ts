@@ -17,18 +17,6 @@ import { table } from "../exec/context";
 import { EXIT } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
 
-/** The flags `threads import` takes for `--from-agent` (its table is in commands/threads.ts). */
-export const IMPORT_AGENT_FLAGS = {
-  "from-agent": {
-    type: "string",
-    arg: "AGENT",
-    help: "import the sessions AGENT lists (session/list) that are not threads yet, replayed by session/load",
-  },
-  cwd: { type: "string", arg: "DIR", help: "with --from-agent: the sessions of DIR (default: the folder you are in)" },
-  all: { type: "boolean", help: "with --from-agent: the sessions of every folder" },
-  "dry-run": { type: "boolean", help: "with --from-agent: say what would be imported, write nothing" },
-} as const;
-
 const canonical = (dir: string) => {
   try {
     return realpathSync(dir);
