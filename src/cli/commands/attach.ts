@@ -45,8 +45,13 @@ export const main = command(
       const outcome = conn ? await follow(io, conn, threadId, view, flags.follow === true) : "not-held";
       if (outcome === "not-held") {
         // not (or no longer) in the host: what the file holds is the whole story
-        const read = await readRecordsAsync(store.pathFor(threadId));
-        view.show(0, read.records);
+        const { records } = await readRecordsAsync(store.pathFor(threadId));
+        view.show(0, records);
+        const lastPrompt = records.findLastIndex((r) => r.kind === "user_message");
+        if (lastPrompt !== -1 && !records.slice(lastPrompt).some((r) => r.kind === "turn_end"))
+          io.stderr.write(
+            `acp-threads attach: the last turn of thread ${threadId} was interrupted (nothing runs it now); 'acp-threads run --thread ${threadId} PROMPT' goes on\n`,
+          );
         return EXIT.ok;
       }
       if (typeof outcome === "number") return outcome;

@@ -11,11 +11,16 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
+import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
+import { background, onUnexpectedError } from "../util/unexpected";
 import type { HostPush, PendingQuestion } from "./protocol";
 
 export const FEED_POLL_MS = 250;
+type RecordsPush = Extract<HostPush, { t: "records" }>;
+/** Records go out in messages of about this size, well under the wire's cap. */
+export const BATCH_BYTES = 256 * 1024;
 
 export interface ThreadControl {
   prompt(text: string): void;
@@ -27,14 +32,17 @@ export interface HostedThreadOptions {
   threadId: string;
   path: string;
   control: ThreadControl;
-  /** Sends to one client; the host drops a client that falls behind. */
-  push: (sock: Socket, msg: HostPush) => void;
+  /** Sends to one client; returns the bytes its socket holds unsent. */
+  push: (sock: Socket, msg: HostPush) => number;
+  /** A client holding more than this unsent gets no more records until it drained; then it catches up from the file. */
+  cap: number;
   /** Tells the host's event subscribers. */
   announce: (msg: HostPush) => void;
 }
 
 export class HostedThread {
-  readonly clients = new Set<Socket>();
+  /** Each attached client's cursor; `behind`: it holds `cap` bytes unsent, it catches up once drained. */
+  readonly clients = new Map<Socket, { next: number; behind: boolean }>();
   #count = 0;
   #offset = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -65,30 +73,84 @@ export class HostedThread {
   pump(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    this.#chain = this.#chain.then(async () => {
-      this.#scheduled = false;
-      const read = await readRecordsAsync(this.opts.path, this.#offset).catch(() => undefined);
-      if (!read?.records.length) return;
-      const msg: HostPush = { t: "records", threadId: this.threadId, from: this.#count, records: read.records };
-      this.#count += read.records.length;
-      this.#offset = read.endOffset;
-      for (const c of this.clients) this.opts.push(c, msg);
+    background(
+      this.#queue(async () => {
+        this.#scheduled = false;
+        const read = await readRecordsAsync(this.opts.path, this.#offset).catch(() => undefined);
+        if (!read?.records.length) return;
+        const from = this.#count;
+        this.#count += read.records.length;
+        this.#offset = read.endOffset;
+        for (const msg of this.#batches(from, read.records)) for (const c of this.clients.keys()) this.#feed(c, msg);
+      }),
+      "feeding a thread's clients",
+    );
+  }
+
+  /** `records` (the first numbered `from`) cut into messages of about BATCH_BYTES (one record at least). */
+  *#batches(from: number, records: ThreadRecord[]): Generator<RecordsPush> {
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < records.length; i++) {
+      bytes += JSON.stringify(records[i]).length;
+      if (bytes < BATCH_BYTES && i < records.length - 1) continue;
+      yield { t: "records", threadId: this.threadId, from: from + start, records: records.slice(start, i + 1) };
+      start = i + 1;
+      bytes = 0;
+    }
+  }
+
+  /** Runs `step` after the feed's earlier steps (a failed step is reported; the feed goes on). */
+  #queue(step: () => void | Promise<void>): Promise<void> {
+    this.#chain = this.#chain.then(step).catch((err) => onUnexpectedError("feeding a thread's clients", err));
+    return this.#chain;
+  }
+
+  /** A batch to one client: held back while it is behind; once over the cap it waits for its drain. */
+  #feed(sock: Socket, msg: RecordsPush): void {
+    const state = this.clients.get(sock);
+    if (!state || state.behind) return;
+    state.next = msg.from + msg.records.length;
+    if (this.opts.push(sock, msg) > this.opts.cap) this.#fallBehind(sock, state);
+  }
+
+  #fallBehind(sock: Socket, state: { behind: boolean }): void {
+    state.behind = true;
+    sock.once("drain", () => {
+      background(
+        this.#queue(() => this.#catchUp(sock)),
+        "catching a client up",
+      );
     });
+  }
+
+  /** Sends a client the records from its cursor to what the others have, from the file, as its socket takes them. */
+  async #catchUp(sock: Socket): Promise<void> {
+    const state = this.clients.get(sock);
+    if (!state || sock.destroyed) return;
+    if (state.next < this.#count) {
+      const read = await readRecordsAsync(this.opts.path, 0).catch(() => undefined);
+      const records = read?.records.slice(state.next, this.#count) ?? [];
+      for (const msg of this.#batches(state.next, records)) {
+        state.next = msg.from + msg.records.length;
+        if (this.opts.push(sock, msg) > this.opts.cap && state.next < this.#count) return this.#fallBehind(sock, state);
+      }
+    }
+    state.behind = false;
+    if (this.#ended) {
+      this.opts.push(sock, this.#ended);
+      this.clients.delete(sock);
+    }
   }
 
   /** Sends records `from`.. to `sock`, then keeps it fed; a question waiting is sent too. */
   attach(sock: Socket, from: number): Promise<void> {
-    const done = (this.#chain = this.#chain.then(async () => {
-      if (from < this.#count) {
-        const read = await readRecordsAsync(this.opts.path, 0).catch(() => undefined);
-        const records = read?.records.slice(from, this.#count) ?? [];
-        if (records.length) this.opts.push(sock, { t: "records", threadId: this.threadId, from, records });
-      }
-      if (this.#ended) return this.opts.push(sock, this.#ended);
-      this.clients.add(sock);
-      if (this.#pending) this.opts.push(sock, { t: "question", question: this.#pending.question });
-    }));
-    return done;
+    return this.#queue(async () => {
+      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true });
+      await this.#catchUp(sock);
+      if (this.#pending && this.clients.has(sock))
+        this.opts.push(sock, { t: "question", question: this.#pending.question });
+    });
   }
 
   /** The host's asker for this thread's run: asks every attached client and waits for the first answer. */
@@ -110,7 +172,7 @@ export class HostedThread {
         this.#pending = undefined;
         this.#lastSettled = { requestId: question.requestId, by };
         const msg: HostPush = { t: "settled", threadId: this.threadId, requestId: question.requestId, optionId, by };
-        for (const c of this.clients) this.opts.push(c, msg);
+        for (const c of this.clients.keys()) this.opts.push(c, msg);
         this.opts.announce({
           t: "event",
           event: {
@@ -126,9 +188,12 @@ export class HostedThread {
       };
       this.#pending = { question, settle: (id) => settle(id, this.#answerer) };
       p.signal.addEventListener("abort", () => settle(null), { once: true });
-      this.#chain = this.#chain.then(() => {
-        for (const c of this.clients) this.opts.push(c, { t: "question", question });
-      });
+      background(
+        this.#queue(() => {
+          for (const c of this.clients.keys()) this.opts.push(c, { t: "question", question });
+        }),
+        "asking a thread's clients",
+      );
       this.opts.announce({
         t: "event",
         event: { kind: "needs_input", threadId: this.threadId, at: new Date().toISOString(), question },
@@ -164,10 +229,14 @@ export class HostedThread {
     clearInterval(this.#timer);
     this.state = "ended";
     this.pump();
-    return (this.#chain = this.#chain.then(() => {
+    return this.#queue(() => {
       this.#ended = { t: "ended", threadId: this.threadId, exitCode, ...(error ? { error } : {}) };
-      for (const c of this.clients) this.opts.push(c, this.#ended);
-      this.clients.clear();
-    }));
+      // a client still catching up gets `ended` once it has every record
+      for (const [c, state] of this.clients) {
+        if (state.behind) continue;
+        this.opts.push(c, this.#ended);
+        this.clients.delete(c);
+      }
+    });
   }
 }

@@ -11,8 +11,11 @@
 import type { ThreadRecord } from "../model/records";
 
 export const HOST_PROTOCOL = 1;
-/** One message on the wire, its newline included; a longer line closes the connection. */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * One message on the wire, its newline included; a longer line closes the connection. Records go in batches of
+ * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** What `run --detach` asks the host to run: the `run` command's own options, as plain data. */
 export interface DetachedRun {
@@ -54,6 +57,8 @@ export interface HostStatus {
   protocol: number;
   uptimeMs: number;
   clients: number;
+  /** The most bytes the host holds unsent for one client (bounded: a slow client catches up from the file). */
+  maxUnsent: number;
   sessions: HostSessionInfo[];
   socket: string;
 }

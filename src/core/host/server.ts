@@ -31,7 +31,8 @@ import {
 } from "./protocol";
 import { readLines, send } from "./wire";
 
-export const CLIENT_BUFFER_CAP = 8 * 1024 * 1024;
+export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
+export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
@@ -106,6 +107,7 @@ export class ThreadHost {
       protocol: HOST_PROTOCOL,
       uptimeMs: Date.now() - this.#started,
       clients: this.#clients.size,
+      maxUnsent: Math.max(0, ...[...this.#clients.keys()].map((s) => s.writableLength)),
       socket: this.opts.place.socket,
       sessions: [...this.#threads.values()].map((t) => ({
         threadId: t.threadId,
@@ -130,15 +132,20 @@ export class ThreadHost {
     readLines(sock, (msg) => {
       const req = msg as HostRequest;
       this.#handle(sock, client, req).then(
-        (reply) => reply && this.#reply(sock, reply),
+        (reply) => void (reply && this.#reply(sock, reply)),
         (err: unknown) => this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err) }),
       );
     });
   }
 
-  #reply(sock: Socket, msg: HostReply | HostPush): void {
-    // a client that reads too slowly is let go: it reattaches from its cursor, the host never waits for it
-    if (send(sock, msg) > CLIENT_BUFFER_CAP) sock.destroy();
+  /**
+   * Records stop going to a client over CLIENT_BUFFER_CAP (it catches up from the file once drained); one that
+   * lets even the small messages pile up past HARD_BUFFER_CAP is let go (it reattaches from its cursor).
+   */
+  #reply(sock: Socket, msg: HostReply | HostPush): number {
+    const held = send(sock, msg);
+    if (held > HARD_BUFFER_CAP) sock.destroy();
+    return held;
   }
 
   #thread(id: string): HostedThread {
@@ -221,6 +228,7 @@ export class ThreadHost {
             path,
             control,
             push: (sock, msg) => this.#reply(sock, msg),
+            cap: CLIENT_BUFFER_CAP,
             announce: (msg) => msg.t === "event" && this.announce(msg.event),
           });
           this.#threads.set(threadId, thread);
