@@ -26,6 +26,7 @@ const all = [
   "redact",
   "permissions",
   "sandbox",
+  "host",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;
