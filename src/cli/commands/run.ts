@@ -218,12 +218,8 @@ export const main = command(
         stderr: io.stderr,
         interactive: (io.stdin as { isTTY?: boolean }).isTTY === true,
       }),
-      env: parseEnvPairs(flags.env),
-      authMethodId: flags.auth,
-      timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+      ...sharedOptions(flags),
       wait: flags.wait !== false,
-      stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
-      retry: flags.retry,
       onTraffic: (e) => traffic.add(e.direction, e.text),
       sandbox,
     });
@@ -250,6 +246,17 @@ export const main = command(
 
 type RunFlags = FlagValues<typeof SPEC.flags>;
 
+/** The options every run (one thread, best of N, detached) reads from the flags the same way. */
+function sharedOptions(flags: RunFlags) {
+  return {
+    env: parseEnvPairs(flags.env),
+    authMethodId: flags.auth,
+    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+    stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
+    retry: flags.retry,
+  };
+}
+
 /** `run --detach`: the flags that make sense in the host, as data; the rest is refused (usage). */
 function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
   const given = { steer: flags.steer, review: flags.review, "protocol-log": flags["protocol-log"] };
@@ -271,11 +278,7 @@ function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
       runCwd: flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : undefined,
       worktree: flags.worktree,
       permission: flags.permission,
-      env: parseEnvPairs(flags.env),
-      authMethodId: flags.auth,
-      timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
-      stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
-      retry: flags.retry,
+      ...sharedOptions(flags),
     },
     flags.format === "json",
   );
@@ -319,11 +322,7 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
     concurrency: flags.concurrency,
     permission: flags.permission,
     elicitation: flags.elicitation,
-    env: parseEnvPairs(flags.env),
-    authMethodId: flags.auth,
-    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
-    stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
-    retry: flags.retry,
+    ...sharedOptions(flags),
     json: flags.format === "json",
     sandbox: await sandboxFromFlags(io, "run", flags, true),
   });
