@@ -44,7 +44,7 @@ export class AttachView {
     stderr.write(`acp-threads attach: the agent asks permission: ${agentLine(q.title)}\n`);
     if ((stdin as { isTTY?: boolean }).isTTY !== true) {
       stderr.write(
-        `  answer from any shell: acp-threads answer ${q.threadId} --option allow|reject|OPTION_ID (${q.options.map((o) => o.optionId).join(", ")})\n`,
+        `  answer from any shell: acp-threads answer ${q.threadId} --option allow|reject|OPTION_ID (${q.options.map((o) => agentLine(o.optionId)).join(", ")})\n`,
       );
       return null;
     }
@@ -68,6 +68,8 @@ export class AttachView {
   /** Someone answered: the prompt here closes, and says who. */
   settled(optionId: string | null, by: string): void {
     this.#asking?.abort();
-    this.io.stderr.write(`acp-threads attach: ${optionId ? `answered ${optionId}` : "no answer"} by ${by}\n`);
+    this.io.stderr.write(
+      `acp-threads attach: ${optionId ? `answered ${agentLine(optionId)}` : "no answer"} by ${agentLine(by)}\n`,
+    );
   }
 }

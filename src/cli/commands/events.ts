@@ -27,7 +27,7 @@ function line(e: HostEvent): string {
     case "needs_input":
       return `${e.at} needs_input ${e.threadId} ${agentLine(e.question.title)}`;
     case "answered":
-      return `${e.at} answered ${e.threadId} ${e.optionId ?? "-"} by ${e.by}`;
+      return `${e.at} answered ${e.threadId} ${agentLine(e.optionId ?? "-")} by ${agentLine(e.by)}`;
     case "turn_ended":
       return `${e.at} turn_ended ${e.threadId} ${e.stopReason ?? "-"}${e.filesChanged.length ? ` ${e.filesChanged.join(" ")}` : ""}`;
     case "ended":

@@ -13,6 +13,7 @@ import { FORMAT } from "../flags";
 import { hostFor } from "../host-client";
 import { hostRunner } from "../host-runner";
 import { EXIT, type CliIO } from "../io";
+import { agentLine } from "../terminal-text";
 
 const duration = (ms: number) => {
   const s = Math.round(ms / 1000);
@@ -30,7 +31,7 @@ function printStatus(io: CliIO, st: HostStatus): void {
   if (!st.sessions.length) io.stdout.write("no sessions\n");
   for (const s of st.sessions)
     io.stdout.write(
-      `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${s.pending.title}` : ""}\n`,
+      `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${agentLine(s.pending.title)}` : ""}\n`,
     );
 }
 
