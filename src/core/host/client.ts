@@ -10,7 +10,7 @@ import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
-import { checkPrivateDir, hostPlace, preparePlace, type HostPlace } from "./door";
+import { hostPlace, preparePlace, type HostPlace } from "./door";
 import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
 import { readLines, send } from "./wire";
 
@@ -105,18 +105,9 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
 }
 
 async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | undefined> {
-  if (!o.start) {
-    try {
-      checkPrivateDir(place.dir); // never talk through a folder someone else could have planted
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw err;
-    }
-    return tryConnect(place.socket);
-  }
-  preparePlace(o.home, place);
+  preparePlace(o.home, place); // never talk through a folder someone else could have planted
   const first = await tryConnect(place.socket);
-  if (first) return first;
+  if (first || !o.start) return first;
   const release = await waitForLock(place.startLock, { label: "starting the thread host", pollMs: 50 });
   try {
     const again = await tryConnect(place.socket);

@@ -74,6 +74,7 @@ export class ThreadHost {
   readonly #started = Date.now();
   #idle: NodeJS.Timeout | undefined;
   #release: (() => void) | undefined;
+  #stopping = false;
   #closed!: () => void;
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
@@ -270,7 +271,8 @@ export class ThreadHost {
 
   /** Interrupts the runs (they close their sessions), closes every connection, leaves. */
   async stop(): Promise<void> {
-    if (!this.#release) return;
+    if (!this.#release || this.#stopping) return;
+    this.#stopping = true;
     clearTimeout(this.#idle);
     for (const run of this.#runs) run.abort();
     const deadline = Date.now() + STOP_GRACE_MS;

@@ -6,6 +6,7 @@ import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, symlinkSync, wr
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
+import { connectHost } from "../../../../src/core/host/client";
 import { hostPlace, ensurePrivateDir, preparePlace } from "../../../../src/core/host/door";
 import { ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
@@ -61,6 +62,14 @@ test("hostile: a planted link, a file, a folder open to others or of another use
       await assert.rejects(host(caseHome).listen(), /thread host's folder/);
       assert.deepEqual(readdirSync(elsewhere), [], "nothing was made through the link");
     }
+  }));
+
+test("hostile: a client never connects through a planted folder: a link where the host's folder goes is refused", () =>
+  withTmpDir("acp-door-", async (home) => {
+    const evil = join(home, "evil");
+    mkdirSync(join(evil, "x"), { recursive: true, mode: 0o700 });
+    symlinkSync(evil, join(home, "host"));
+    await assert.rejects(connectHost({ home, client: "test" }), /thread host's folder .* is a symbolic link/);
   }));
 
 test("hostile: a folder of the right mode loosened later is refused on the next connect", () =>
