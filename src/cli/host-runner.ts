@@ -24,7 +24,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         stdout: new Writable({ write: (_c, _e, cb) => cb() }),
         stderr: process.stderr, // the host's log
         stdin: new PassThrough(),
-        env: process.env,
+        env: run.baseEnv ?? process.env,
         cwd: run.cwd,
         signal: ctl.signal,
       },
@@ -40,6 +40,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       permission: run.permission,
       asker: ctl.asker,
       env: run.env,
+      ...(run.baseEnv ? { baseEnv: run.baseEnv } : {}),
       authMethodId: run.authMethodId,
       timeoutMs: run.timeoutMs,
       wait: false,

@@ -73,6 +73,8 @@ export interface ThreadRunOptions {
   /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
   elicitor?: ElicitationAsker;
   env: Record<string, string>;
+  /** The agent's environment before `env` (the thread host: the shell that asked for the run); default: ours. */
+  baseEnv?: NodeJS.ProcessEnv;
   authMethodId?: string;
   timeoutMs?: number;
   /** Wait for (and follow) a thread another process writes; false: exit 6 at once. */
@@ -202,7 +204,11 @@ async function open(
         logger: o.logger,
         sandbox,
       },
-      { authMethodId: o.authMethodId, node: { runtimesDir: runtimesDirOf(o.store.home) } },
+      {
+        authMethodId: o.authMethodId,
+        node: { runtimesDir: runtimesDirOf(o.store.home) },
+        ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
+      },
     );
   const ref = { id: t.agent.id, name: t.agent.displayName, command: t.agent.command, args: t.agent.args };
   if (!t.threadId) {

@@ -279,6 +279,7 @@ function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
       worktree: flags.worktree,
       permission: flags.permission,
       ...sharedOptions(flags),
+      baseEnv: Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)),
     },
     flags.format === "json",
   );

@@ -30,6 +30,11 @@ export interface DetachedRun {
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
+  /**
+   * The asking shell's environment, the agent's base as for a `run` typed there (its PATH, its API keys): held in
+   * the host's memory only, never written. None: the host's own (that of the client that started it).
+   */
+  baseEnv?: Record<string, string>;
   authMethodId?: string;
   timeoutMs?: number;
   stallMs: number;

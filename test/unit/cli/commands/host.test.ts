@@ -168,3 +168,17 @@ test("--permission ask without --detach is a usage error; run --thread on a held
       await stopHost(home);
     }
   }));
+
+test("an agent the host starts gets the environment of the shell that asked for it, not the host's", () =>
+  withTmpDir("acp-host-", async (home) => {
+    try {
+      const first = await detached(home, ["--agent", FAKE_AGENT, "sleep 1500"]); // starts the host
+      const pidfile = join(home, "second-agent.pid");
+      // the fake agent writes its pid where FAKE_AGENT_PIDFILE says: set in the second shell only
+      const second = await detached(home, ["--agent", FAKE_AGENT, "stream 1"], { FAKE_AGENT_PIDFILE: pidfile });
+      await waitFor(() => ended(home, first) && ended(home, second), "both turns ended");
+      assert.ok(existsSync(pidfile), "the second agent saw the second shell's environment");
+    } finally {
+      await stopHost(home);
+    }
+  }));
