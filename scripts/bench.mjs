@@ -27,6 +27,7 @@ const all = [
   "permissions",
   "sandbox",
   "agent-import",
+  "host",
 ];
 const picked = process.argv.slice(2).filter((a) => all.includes(a));
 const names = picked.length ? picked : all;

@@ -1,7 +1,7 @@
 // Builds every bundle with esbuild. Entry points are found by convention so new files need no edit here:
 //   src/vscode/extension.ts           -> dist/extension.js   (cjs, vscode + node-pty external)
 //   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang; only the dispatcher)
-//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp, else dist/cli/commands.js (cjs)
+//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp/attach, else dist/cli/commands.js (cjs)
 //   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
 //   src/core/platform/spawner-main.ts -> dist/spawner.js    (cjs, the process the extension host forks through)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
@@ -48,14 +48,15 @@ if (existsSync("src/vscode/extension.ts")) {
 if (existsSync("src/cli/main.ts")) {
   // A CLI process compiles only the dispatcher and the command it runs (an agent pays the start-up of
   // `acp-threads recall` on every call). The commands agents call as a fresh process each time (recall, status,
-  // mcp) get a bundle each, dist/cli/<name>.js; the others share dist/cli/commands.js (one copy of the ACP SDK and
-  // the engine instead of one per command). main.ts's `import("./commands/x")` becomes a require of the bundle.
+  // mcp; attach, whose time to first byte is a target of #35) get a bundle each, dist/cli/<name>.js; the others
+  // share dist/cli/commands.js (one copy of the ACP SDK and the engine instead of one per command). main.ts's `import("./commands/x")` becomes a require of the bundle.
   const commandsDir = "src/cli/commands";
   const names = readdirSync(commandsDir)
     .filter((f) => f.endsWith(".ts"))
     .map((f) => f.replace(/\.ts$/, ""));
-  // threads too (#36): `threads list` answers from the index; the shared bundle's start-up was most of its time
-  const own = new Set(["recall", "status", "mcp", "threads"]);
+  // threads too (#36): `threads list` answers from the index; the shared bundle's start-up was most of its time;
+  // attach too (#35): its first byte is measured against a bare node
+  const own = new Set(["recall", "status", "mcp", "threads", "attach"]);
   rmSync("dist/cli", { recursive: true, force: true }); // no bundle of an earlier layout rides along into the VSIX
   const shared = names.filter((n) => !own.has(n));
   // Each bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY fallback

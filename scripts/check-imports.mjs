@@ -48,6 +48,7 @@ export const CORE_STAGES = {
   registry: 4,
   retention: 7,
   "session.ts": 9,
+  host: 10,
 };
 /**
  * Shared leaves under src/core: folders every stage may import, which import no stage themselves (besides the

@@ -9,6 +9,22 @@ import { VERSION } from "../core/version";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
   run: { summary: "run prompt turns against an ACP agent", load: () => import("./commands/run") },
+  attach: {
+    summary: "follow a thread the thread host runs: its records from a cursor, then live",
+    load: () => import("./commands/attach"),
+  },
+  answer: {
+    summary: "answer a permission question a thread in the thread host waits on",
+    load: () => import("./commands/answer"),
+  },
+  events: {
+    summary: "thread host events across all sessions, for other tools",
+    load: () => import("./commands/events"),
+  },
+  host: {
+    summary: "the thread host that runs detached threads: status|stop",
+    load: () => import("./commands/host"),
+  },
   doctor: {
     summary: "which agents are installed, their versions, what is missing",
     load: () => import("./commands/doctor"),

@@ -23,6 +23,7 @@ import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { ElicitationAsker } from "../core/model/elicitation";
+import type { PermissionAsker } from "../core/ports";
 import type { PermissionDecision } from "../core/model/events";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { ThreadStartRecord } from "../core/model/records";
@@ -62,10 +63,19 @@ export interface ThreadRunOptions {
   session?: string;
   agent?: string;
   cwd?: string;
-  permission: "approve-all" | "approve-reads" | "deny-all";
+  /** "ask" only with `asker` (the thread host's clients answer: `run --detach --permission ask`). */
+  permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
+  /** Asks a person for the policy's "ask" verdicts; none: those are denied, as on a terminal-less run. */
+  asker?: PermissionAsker;
+  /** Called once the session is open (the thread host holds it from then on). */
+  onSession?: (session: ThreadSession) => void;
+  /** A prompt sent while the run goes on (the thread host's clients): asked for after each turn; none: done. */
+  nextPrompt?: () => string | undefined;
   /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
   elicitor?: ElicitationAsker;
   env: Record<string, string>;
+  /** The agent's environment before `env` (the thread host: the shell that asked for the run); default: ours. */
+  baseEnv?: NodeJS.ProcessEnv;
   authMethodId?: string;
   timeoutMs?: number;
   /** Wait for (and follow) a thread another process writes; false: exit 6 at once. */
@@ -190,13 +200,18 @@ async function open(
         agent: t.agent,
         cwd: t.cwd,
         permissionPolicy: o.permission,
+        asker: o.asker,
         elicitor: o.elicitor,
         permissionStoreDir: o.store.home,
         env: o.env,
         logger: o.logger,
         sandbox,
       },
-      { authMethodId: o.authMethodId, node: { runtimesDir: runtimesDirOf(o.store.home) } },
+      {
+        authMethodId: o.authMethodId,
+        node: { runtimesDir: runtimesDirOf(o.store.home) },
+        ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
+      },
     );
   const ref = { id: t.agent.id, name: t.agent.displayName, command: t.agent.command, args: t.agent.args };
   if (!t.threadId) {
@@ -258,6 +273,12 @@ async function settled(s: Supervisor, session: ThreadSession, stop: AbortSignal)
   while (!done() && !stop.aborted) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** The prompts given, then each one `next` has (the thread host's clients send them while the run goes on). */
+function* prompts(given: string[], next: (() => string | undefined) | undefined): Generator<string> {
+  yield* given;
+  for (let text = next?.(); text !== undefined; text = next?.()) yield text;
+}
+
 export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   const summary: RunSummary = {
     type: "summary",
@@ -302,6 +323,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     if (modeNote) o.io.stderr.write(`acp-threads: note: ${modeNote}\n`);
     if (o.onTraffic) s.onTraffic(o.onTraffic);
     inbox = serveSteerInbox(o.store, s.threadId, (text) => s.steer(text)); // `run --steer` from another process
+    o.onSession?.(s);
     if (s.recorded) {
       o.onThread?.(s.threadId);
       summary.threadId = s.threadId;
@@ -346,7 +368,8 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
           );
       });
     }
-    for (const text of review && !o.prompts.length ? [""] : o.prompts) {
+    const given = review && !o.prompts.length ? [""] : o.prompts;
+    for (const text of prompts(given, o.nextPrompt)) {
       if (stop.signal.aborted) break;
       turn++;
       summary.turns = turn;

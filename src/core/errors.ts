@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   "locked",
   /** `--sandbox` was asked for and this machine cannot sandbox (the message says what to install). */
   "sandbox_unavailable",
+  /** A folder that must be the user's alone (the thread host's door) is a link, a file, or open to others. */
+  "unsafe_path",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -28,6 +28,7 @@ import { runBestOfCli } from "../best-of";
 import type { FlagValues } from "../flags";
 import type { CliIO } from "../io";
 import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
+import { hostHolding, runDetached, sendToHost } from "../run-detached";
 
 const SPEC = {
   name: "run",
@@ -93,9 +94,13 @@ const SPEC = {
     },
     permission: {
       type: "enum",
-      values: ["approve-all", "approve-reads", "deny-all"],
+      values: ["approve-all", "approve-reads", "deny-all", "ask"],
       default: "approve-reads",
-      help: "how permission requests are answered",
+      help: "how permission requests are answered (ask: with --detach, the turn waits for 'acp-threads answer' or an attached terminal)",
+    },
+    detach: {
+      type: "boolean",
+      help: "run in the thread host and return at once, printing the thread id ({threadId} with --format json); 'acp-threads attach' follows it",
     },
     elicitation: {
       type: "enum",
@@ -170,6 +175,14 @@ export const main = command(
         "--agent is required for a new thread (or continue one with --thread ID or --session NAME)",
       );
     if (flags.thread && flags.session) throw new AcpThreadsError("usage", "give --thread or --session, not both");
+    if (flags.permission === "ask" && !flags.detach)
+      throw new AcpThreadsError(
+        "usage",
+        "--permission ask goes with --detach (answered from any shell with 'acp-threads answer')",
+      );
+    if (flags.detach) return detach(io, flags, args);
+    const held = flags.thread ? await hostHolding(io, flags.thread, "run") : undefined;
+    if (held) return sendToHost(io, held, flags.steer !== undefined ? { steer: flags.steer } : { prompts: args });
     if (flags.steer !== undefined) {
       if (!flags.thread || args.length)
         throw new AcpThreadsError("usage", "--steer TEXT takes --thread ID and no PROMPT");
@@ -205,12 +218,8 @@ export const main = command(
         stderr: io.stderr,
         interactive: (io.stdin as { isTTY?: boolean }).isTTY === true,
       }),
-      env: parseEnvPairs(flags.env),
-      authMethodId: flags.auth,
-      timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+      ...sharedOptions(flags),
       wait: flags.wait !== false,
-      stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
-      retry: flags.retry,
       onTraffic: (e) => traffic.add(e.direction, e.text),
       sandbox,
     });
@@ -237,12 +246,52 @@ export const main = command(
 
 type RunFlags = FlagValues<typeof SPEC.flags>;
 
+/** The options every run (one thread, best of N, detached) reads from the flags the same way. */
+function sharedOptions(flags: RunFlags) {
+  return {
+    env: parseEnvPairs(flags.env),
+    authMethodId: flags.auth,
+    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+    stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
+    retry: flags.retry,
+  };
+}
+
+/** `run --detach`: the flags that make sense in the host, as data; the rest is refused (usage). */
+function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
+  const given = { steer: flags.steer, review: flags.review, "protocol-log": flags["protocol-log"] };
+  const refused = [
+    ...Object.entries(given).filter(([, v]) => v !== undefined),
+    ...Object.entries({ file: flags.file, image: flags.image }).filter(([, v]) => v?.length),
+    ...(flags.sandbox ? [["sandbox"]] : []),
+  ][0];
+  if (refused) throw new AcpThreadsError("usage", `--${refused[0]} does not go with --detach yet`);
+  if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
+  return runDetached(
+    io,
+    {
+      cwd: io.cwd,
+      prompts: args,
+      agent: flags.agent[0],
+      thread: flags.thread,
+      session: flags.session,
+      runCwd: flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : undefined,
+      worktree: flags.worktree,
+      permission: flags.permission,
+      ...sharedOptions(flags),
+      baseEnv: Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    },
+    flags.format === "json",
+  );
+}
+
 /** Best of N: the flags checked, the candidates named, then ../best-of.ts runs them. */
 async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
   for (const f of ["thread", "session", "steer", "review", "protocol-log"] as const)
     if (flags[f] !== undefined)
       throw new AcpThreadsError("usage", `--${f} does not go with best of N (several candidates)`);
   if (!flags.agent.length) throw new AcpThreadsError("usage", "best of N needs --agent (one or more)");
+  if (flags.permission === "ask") throw new AcpThreadsError("usage", "--permission ask does not go with best of N");
   if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const context = contextFromFlags(flags.file ?? [], flags.image ?? [], cwd);
@@ -274,11 +323,7 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
     concurrency: flags.concurrency,
     permission: flags.permission,
     elicitation: flags.elicitation,
-    env: parseEnvPairs(flags.env),
-    authMethodId: flags.auth,
-    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
-    stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
-    retry: flags.retry,
+    ...sharedOptions(flags),
     json: flags.format === "json",
     sandbox: await sandboxFromFlags(io, "run", flags, true),
   });

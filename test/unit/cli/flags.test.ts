@@ -28,6 +28,10 @@ const MODULES: Record<string, () => Promise<{ main: CommandMain }>> = {
   mcp: () => import("../../../src/cli/commands/mcp"),
   usage: () => import("../../../src/cli/commands/usage"),
   runtime: () => import("../../../src/cli/commands/runtime"),
+  attach: () => import("../../../src/cli/commands/attach"),
+  answer: () => import("../../../src/cli/commands/answer"),
+  events: () => import("../../../src/cli/commands/events"),
+  host: () => import("../../../src/cli/commands/host"),
 };
 
 async function cli(home: string, ...argv: string[]) {
@@ -74,6 +78,12 @@ const COMMANDS = [
   ["runtime", "list"],
   ["runtime", "install"],
   ["runtime", "remove"],
+  ["attach"],
+  ["answer"],
+  ["events"],
+  ["host", "status"],
+  ["host", "stop"],
+  ["host", "serve"],
 ];
 
 test("-h and --help print that command's help on stdout and exit 0, everywhere", () =>
@@ -166,7 +176,7 @@ test("values are checked against their type and the command's arguments are coun
       [["run", "--agent", "x", "--timeout", "0", "hi"], /--timeout needs a number above 0, got '0'/],
       [
         ["run", "--agent", "x", "--permission", "maybe", "hi"],
-        /--permission must be one of approve-all, approve-reads, deny-all; got 'maybe'/,
+        /--permission must be one of approve-all, approve-reads, deny-all, ask; got 'maybe'/,
       ],
       [["run", "hi"], /--agent is required/],
       [["run", "--agent", "x"], /missing argument: PROMPT/],

@@ -1,0 +1,118 @@
+/**
+ * `acp-threads host status|stop|serve`: the thread host (src/core/host), the process that keeps detached runs
+ * going (`run --detach`) for every client. `serve` is what a client starts; it is not meant to be typed.
+ */
+import { DEFAULT_IDLE_MS, ThreadHost } from "../../core/host/server";
+import { hostPlace } from "../../core/host/door";
+import type { HostStatus } from "../../core/host/protocol";
+import { stderrLogger } from "../../core/log";
+import { resolveHome } from "../../core/store/paths";
+import { background } from "../../core/util/unexpected";
+import { command, subcommands } from "../command";
+import { FORMAT } from "../flags";
+import { hostFor } from "../host-client";
+import { hostRunner } from "../host-runner";
+import { EXIT, type CliIO } from "../io";
+import { agentLine } from "../terminal-text";
+
+const duration = (ms: number) => {
+  const s = Math.round(ms / 1000);
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m${s % 60}s`
+      : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+};
+
+function printStatus(io: CliIO, st: HostStatus): void {
+  io.stdout.write(
+    `host pid ${st.pid}, version ${st.version}, up ${duration(st.uptimeMs)}, ${st.clients} client(s), socket ${st.socket}\n`,
+  );
+  if (!st.sessions.length) io.stdout.write("no sessions\n");
+  for (const s of st.sessions)
+    io.stdout.write(
+      `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${agentLine(s.pending.title)}` : ""}\n`,
+    );
+}
+
+/** `ACP_THREADS_HOST_IDLE_SECONDS` (tests use seconds; the editor will pass `acpThreads.host.idleMinutes`). */
+function idleMs(env: NodeJS.ProcessEnv): number {
+  const s = Number(env.ACP_THREADS_HOST_IDLE_SECONDS);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : DEFAULT_IDLE_MS;
+}
+
+export const main = subcommands({
+  name: "host",
+  synopsis: "<subcommand> [options]",
+  subs: {
+    status: command(
+      { name: "host status", synopsis: "[--format json]", flags: { format: FORMAT }, args: { max: 0 } },
+      async ({ io, flags }) => {
+        const conn = await hostFor(io, "host status", false);
+        if (!conn) {
+          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: false })}\n`);
+          else io.stdout.write("no thread host runs for this data home\n");
+          return EXIT.noSession;
+        }
+        try {
+          const r = await conn.request({ t: "status" });
+          if (r.t !== "status") return EXIT.error;
+          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: true, ...r.status })}\n`);
+          else printStatus(io, r.status);
+          return EXIT.ok;
+        } finally {
+          conn.close();
+        }
+      },
+      "the thread host: pid, version, uptime, clients, sessions",
+    ),
+    stop: command(
+      {
+        name: "host stop",
+        synopsis: "[--force]",
+        flags: { force: { type: "boolean", help: "stop the sessions that still run (their turns are cancelled)" } },
+        args: { max: 0 },
+      },
+      async ({ io, flags }) => {
+        const conn = await hostFor(io, "host stop", false);
+        if (!conn) {
+          io.stderr.write("acp-threads host stop: no thread host runs for this data home\n");
+          return EXIT.noSession;
+        }
+        try {
+          const closed = new Promise<void>((r) => conn.onClose(r));
+          await conn.request({ t: "stop", force: flags.force === true });
+          await closed; // the host closes every connection as it leaves
+          io.stderr.write("acp-threads host stop: the thread host left\n");
+          return EXIT.ok;
+        } finally {
+          conn.close();
+        }
+      },
+      "stop the thread host (--force: with the sessions it runs)",
+    ),
+    serve: command(
+      { name: "host serve", synopsis: "", flags: {}, args: { max: 0 } },
+      async ({ io }) => {
+        const home = resolveHome(io.env);
+        const logger = stderrLogger("info");
+        const host = new ThreadHost({
+          home,
+          place: hostPlace(home),
+          runner: hostRunner(home, logger),
+          idleMs: idleMs(io.env),
+          logger,
+        });
+        if (!(await host.listen())) {
+          logger.info("another thread host serves this data home; leaving");
+          return EXIT.ok;
+        }
+        io.signal.addEventListener("abort", () => background(host.stop(), "stopping the thread host"), { once: true });
+        logger.info(`thread host ${process.pid} serves ${hostPlace(home).socket}`);
+        await host.closed;
+        return EXIT.ok;
+      },
+      "run the thread host in this process (clients start it by themselves)",
+    ),
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * `run --detach` and `run --thread ID` on a thread the thread host holds: the run goes to the host
+ * (src/core/host), which starts on demand; this process prints the thread id and returns while the turn runs.
+ */
+import { AcpThreadsError } from "../core/errors";
+import type { DetachedRun } from "../core/host/protocol";
+import type { HostConnection } from "../core/host/client";
+import { resolveHome } from "../core/store/paths";
+import { ThreadStore } from "../core/store/thread-store";
+import { hostFor } from "./host-client";
+import { EXIT, type CliIO } from "./io";
+
+export async function runDetached(io: CliIO, run: DetachedRun, json: boolean): Promise<number> {
+  const conn = (await hostFor(io, "run --detach", true))!;
+  try {
+    const r = await conn.request({ t: "run", run });
+    if (r.t !== "started") return EXIT.error;
+    io.stdout.write(json ? `${JSON.stringify({ threadId: r.threadId })}\n` : `${r.threadId}\n`);
+    io.stderr.write(
+      `acp-threads run: the turn runs in the thread host; 'acp-threads attach ${r.threadId}' follows it\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    conn.close();
+  }
+}
+
+/** The host's connection when it holds `thread` (resolved to its id), else undefined. */
+export async function hostHolding(
+  io: CliIO,
+  thread: string,
+  command: string,
+): Promise<{ conn: HostConnection; threadId: string } | undefined> {
+  const conn = await hostFor(io, command, false).catch(() => undefined);
+  if (!conn) return undefined;
+  try {
+    const threadId = new ThreadStore(resolveHome(io.env)).resolveId(thread);
+    const st = await conn.request({ t: "status" });
+    if (st.t === "status" && st.status.sessions.some((s) => s.threadId === threadId && s.state !== "ended"))
+      return { conn, threadId };
+  } catch (err) {
+    conn.close();
+    if (err instanceof AcpThreadsError && err.code !== "protocol") throw err;
+    return undefined;
+  }
+  conn.close();
+  return undefined;
+}
+
+/** `run --thread ID PROMPT...` / `--steer TEXT` on a thread the host holds: sent to the host. */
+export async function sendToHost(
+  io: CliIO,
+  held: { conn: HostConnection; threadId: string },
+  what: { prompts: string[] } | { steer: string },
+): Promise<number> {
+  const { conn, threadId } = held;
+  try {
+    if ("steer" in what) {
+      await conn.request({ t: "steer", threadId, text: what.steer });
+      io.stderr.write("acp-threads run: steered into the running turn (thread host)\n");
+    } else {
+      for (const text of what.prompts) await conn.request({ t: "prompt", threadId, text });
+      io.stderr.write(
+        `acp-threads run: thread ${threadId} runs in the thread host; queued there ('acp-threads attach ${threadId}' follows it)\n`,
+      );
+    }
+    return EXIT.ok;
+  } finally {
+    conn.close();
+  }
+}

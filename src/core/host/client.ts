@@ -1,0 +1,142 @@
+/**
+ * A client's side of the thread host: `connectHost` reaches the host of this version for the data home, starting it
+ * when none answers (`start`): under the start lock (two racing clients start one host), the host is spawned
+ * detached in its own process group and session (`process.execPath <script> host serve`, its stderr in the
+ * host's log), and the client waits for its socket.
+ */
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { AcpThreadsError } from "../errors";
+import { waitForLock } from "../platform/file-lock";
+import { hostPlace, preparePlace, type HostPlace } from "./door";
+import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
+import { readLines, send } from "./wire";
+
+export const START_TIMEOUT_MS = 15_000;
+
+type Body<T> = T extends unknown ? Omit<T, "id"> : never;
+
+export class HostConnection {
+  #next = 1;
+  readonly #waiting = new Map<number, (r: HostReply) => void>();
+  readonly #push = new Set<(m: HostPush) => void>();
+  #closed = false;
+  readonly #closeListeners = new Set<() => void>();
+
+  constructor(readonly sock: Socket) {
+    sock.on("error", () => {});
+    readLines(sock, (raw) => {
+      const m = raw as HostMessage;
+      if ("id" in m && typeof m.id === "number") {
+        const w = this.#waiting.get(m.id);
+        this.#waiting.delete(m.id);
+        w?.(m);
+      } else for (const fn of this.#push) fn(m as HostPush);
+    });
+    sock.on("close", () => {
+      this.#closed = true;
+      for (const w of this.#waiting.values())
+        w({ t: "error", id: 0, message: "the thread host closed the connection" });
+      this.#waiting.clear();
+      for (const fn of this.#closeListeners) fn();
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends a request; resolves with its reply (an `error` reply rejects, its message for the user). */
+  async request(body: Body<HostRequest>): Promise<HostReply> {
+    if (this.#closed) throw new AcpThreadsError("protocol", "the thread host closed the connection");
+    const id = this.#next++;
+    const reply = new Promise<HostReply>((r) => this.#waiting.set(id, r));
+    send(this.sock, { ...body, id });
+    const r = await reply;
+    if (r.t === "error") throw new AcpThreadsError("protocol", r.message);
+    return r;
+  }
+
+  onPush(fn: (m: HostPush) => void): () => void {
+    this.#push.add(fn);
+    return () => this.#push.delete(fn);
+  }
+
+  onClose(fn: () => void): void {
+    this.#closeListeners.add(fn);
+  }
+
+  close(): void {
+    this.sock.end();
+    this.sock.destroy();
+  }
+}
+
+function tryConnect(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const sock = connect(path);
+    sock.once("connect", () => {
+      sock.removeAllListeners("error");
+      resolve(sock);
+    });
+    sock.once("error", () => resolve(undefined));
+  });
+}
+
+export interface ConnectOptions {
+  home: string;
+  /** Who this client is, for other clients ("acp-threads answer (pid 12)"). */
+  client: string;
+  /** Start the host when none answers: the CLI script whose `host serve` runs it. */
+  start?: { script: string; env?: NodeJS.ProcessEnv };
+  place?: HostPlace;
+}
+
+/** Connects to the host (undefined when none runs and `start` is not given); says hello. */
+export async function connectHost(o: ConnectOptions): Promise<HostConnection | undefined> {
+  const place = o.place ?? hostPlace(o.home);
+  const sock = await reach(o, place);
+  if (!sock) return undefined;
+  const conn = new HostConnection(sock);
+  await conn.request({ t: "hello", protocol: HOST_PROTOCOL, client: o.client });
+  return conn;
+}
+
+async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | undefined> {
+  preparePlace(o.home, place); // never talk through a folder someone else could have planted
+  const first = await tryConnect(place.socket);
+  if (first || !o.start) return first;
+  const release = await waitForLock(place.startLock, { label: "starting the thread host", pollMs: 50 });
+  try {
+    const again = await tryConnect(place.socket);
+    if (again) return again;
+    spawnHost(o.start, place);
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const sock = await tryConnect(place.socket);
+      if (sock) return sock;
+      await sleep(25);
+    }
+    throw new AcpThreadsError("timeout", `the thread host did not start in time; see ${place.log}`);
+  } finally {
+    release();
+  }
+}
+
+function spawnHost(start: NonNullable<ConnectOptions["start"]>, place: HostPlace): void {
+  const log = openSync(place.log, "a", 0o600);
+  try {
+    const child = spawn(process.execPath, [start.script, "host", "serve"], {
+      detached: true,
+      stdio: ["ignore", "ignore", log],
+      env: { ...(start.env ?? process.env), ELECTRON_RUN_AS_NODE: "1" },
+      cwd: place.dir,
+    });
+    child.on("error", () => {});
+    child.unref();
+  } finally {
+    closeSync(log);
+  }
+}

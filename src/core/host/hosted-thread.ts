@@ -1,0 +1,242 @@
+/**
+ * One thread the host holds: its records fed to the attached clients in order, numbered (a client's cursor is the
+ * index of the next record it has not seen), and the permission question waiting for an answer.
+ *
+ * The session writes the thread file synchronously; the feed reads what was appended (after each session event,
+ * and every FEED_POLL_MS for records no event announces) and sends it on. Reads and attaches run one after the
+ * other on one chain, so an attach from cursor N gets records N..count from the file, then every later batch:
+ * nothing lost or doubled at the seam.
+ *
+ * Questions: the first answer from any client wins; every client of the thread is told who answered.
+ */
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
+import type { ThreadRecord } from "../model/records";
+import type { PermissionAsker, PermissionPrompt } from "../ports";
+import { readRecordsAsync } from "../store/jsonl-reader";
+import { background, onUnexpectedError } from "../util/unexpected";
+import type { HostPush, PendingQuestion } from "./protocol";
+
+export const FEED_POLL_MS = 250;
+type RecordsPush = Extract<HostPush, { t: "records" }>;
+/** Records go out in messages of about this size, well under the wire's cap. */
+export const BATCH_BYTES = 256 * 1024;
+
+export interface ThreadControl {
+  prompt(text: string): void;
+  cancel(): Promise<void>;
+  steer(text: string): Promise<string>;
+}
+
+export interface HostedThreadOptions {
+  threadId: string;
+  path: string;
+  control: ThreadControl;
+  /** Sends to one client; returns the bytes its socket holds unsent. */
+  push: (sock: Socket, msg: HostPush) => number;
+  /** A client holding more than this unsent gets no more records until it drained; then it catches up from the file. */
+  cap: number;
+  /** Tells the host's event subscribers. */
+  announce: (msg: HostPush) => void;
+}
+
+export class HostedThread {
+  /** Each attached client's cursor; `behind`: it holds `cap` bytes unsent, it catches up once drained. */
+  readonly clients = new Map<Socket, { next: number; behind: boolean }>();
+  #count = 0;
+  #offset = 0;
+  #chain: Promise<void> = Promise.resolve();
+  #scheduled = false;
+  #pending: { question: PendingQuestion; settle: (optionId: string | null) => void } | undefined;
+  #lastSettled: { requestId: string; by: string } | undefined;
+  #ended: Extract<HostPush, { t: "ended" }> | undefined;
+  /** Who gave the answer being settled (a client's name). */
+  #answerer = "";
+  state: "working" | "idle" | "ended" = "working";
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(readonly opts: HostedThreadOptions) {
+    this.#timer = setInterval(() => this.pump(), FEED_POLL_MS);
+  }
+
+  get threadId(): string {
+    return this.opts.threadId;
+  }
+  get control(): ThreadControl {
+    return this.opts.control;
+  }
+  get pending(): PendingQuestion | undefined {
+    return this.#pending?.question;
+  }
+
+  /** Reads what the session appended and sends it to every attached client (coalesced: one read at a time). */
+  pump(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    background(
+      this.#queue(async () => {
+        this.#scheduled = false;
+        const read = await readRecordsAsync(this.opts.path, this.#offset).catch(() => undefined);
+        if (!read?.records.length) return;
+        const from = this.#count;
+        this.#count += read.records.length;
+        this.#offset = read.endOffset;
+        for (const msg of this.#batches(from, read.records)) for (const c of this.clients.keys()) this.#feed(c, msg);
+      }),
+      "feeding a thread's clients",
+    );
+  }
+
+  /** `records` (the first numbered `from`) cut into messages of about BATCH_BYTES (one record at least). */
+  *#batches(from: number, records: ThreadRecord[]): Generator<RecordsPush> {
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < records.length; i++) {
+      bytes += JSON.stringify(records[i]).length;
+      if (bytes < BATCH_BYTES && i < records.length - 1) continue;
+      yield { t: "records", threadId: this.threadId, from: from + start, records: records.slice(start, i + 1) };
+      start = i + 1;
+      bytes = 0;
+    }
+  }
+
+  /** Runs `step` after the feed's earlier steps (a failed step is reported; the feed goes on). */
+  #queue(step: () => void | Promise<void>): Promise<void> {
+    this.#chain = this.#chain.then(step).catch((err) => onUnexpectedError("feeding a thread's clients", err));
+    return this.#chain;
+  }
+
+  /** A batch to one client: held back while it is behind; once over the cap it waits for its drain. */
+  #feed(sock: Socket, msg: RecordsPush): void {
+    const state = this.clients.get(sock);
+    if (!state || state.behind) return;
+    state.next = msg.from + msg.records.length;
+    if (this.opts.push(sock, msg) > this.opts.cap) this.#fallBehind(sock, state);
+  }
+
+  #fallBehind(sock: Socket, state: { behind: boolean }): void {
+    state.behind = true;
+    sock.once("drain", () => {
+      background(
+        this.#queue(() => this.#catchUp(sock)),
+        "catching a client up",
+      );
+    });
+  }
+
+  /** Sends a client the records from its cursor to what the others have, from the file, as its socket takes them. */
+  async #catchUp(sock: Socket): Promise<void> {
+    const state = this.clients.get(sock);
+    if (!state || sock.destroyed) return;
+    if (state.next < this.#count) {
+      const read = await readRecordsAsync(this.opts.path, 0).catch(() => undefined);
+      const records = read?.records.slice(state.next, this.#count) ?? [];
+      for (const msg of this.#batches(state.next, records)) {
+        state.next = msg.from + msg.records.length;
+        if (this.opts.push(sock, msg) > this.opts.cap && state.next < this.#count) return this.#fallBehind(sock, state);
+      }
+    }
+    state.behind = false;
+    if (this.#ended) {
+      this.opts.push(sock, this.#ended);
+      this.clients.delete(sock);
+    }
+  }
+
+  /** Sends records `from`.. to `sock`, then keeps it fed; a question waiting is sent too. */
+  attach(sock: Socket, from: number): Promise<void> {
+    return this.#queue(async () => {
+      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true });
+      await this.#catchUp(sock);
+      if (this.#pending && this.clients.has(sock))
+        this.opts.push(sock, { t: "question", question: this.#pending.question });
+    });
+  }
+
+  /** The host's asker for this thread's run: asks every attached client and waits for the first answer. */
+  asker(): PermissionAsker {
+    return { ask: (p) => this.#ask(p) };
+  }
+
+  #ask(p: PermissionPrompt): Promise<string | null> {
+    const question: PendingQuestion = {
+      threadId: this.threadId,
+      requestId: randomUUID(),
+      title: p.request.toolCall.title ?? "a tool call",
+      options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+    };
+    this.pump(); // the tool call the question is about goes out first
+    return new Promise((resolve) => {
+      const settle = (optionId: string | null, by = "the agent (cancelled)") => {
+        if (this.#pending?.question !== question) return;
+        this.#pending = undefined;
+        this.#lastSettled = { requestId: question.requestId, by };
+        const msg: HostPush = { t: "settled", threadId: this.threadId, requestId: question.requestId, optionId, by };
+        for (const c of this.clients.keys()) this.opts.push(c, msg);
+        this.opts.announce({
+          t: "event",
+          event: {
+            kind: "answered",
+            threadId: this.threadId,
+            at: new Date().toISOString(),
+            requestId: question.requestId,
+            optionId,
+            by,
+          },
+        });
+        resolve(optionId);
+      };
+      this.#pending = { question, settle: (id) => settle(id, this.#answerer) };
+      p.signal.addEventListener("abort", () => settle(null), { once: true });
+      background(
+        this.#queue(() => {
+          for (const c of this.clients.keys()) this.opts.push(c, { t: "question", question });
+        }),
+        "asking a thread's clients",
+      );
+      this.opts.announce({
+        t: "event",
+        event: { kind: "needs_input", threadId: this.threadId, at: new Date().toISOString(), question },
+      });
+    });
+  }
+
+  /** The first answer wins; a later one (or none pending) is an error naming who answered. */
+  answer(option: string, by: string): string {
+    const p = this.#pending;
+    if (!p) {
+      const last = this.#lastSettled;
+      throw new Error(
+        last ? `the question was already answered by ${last.by}` : `thread ${this.threadId} has no question pending`,
+      );
+    }
+    const opts = p.question.options;
+    const chosen =
+      option === "allow" || option === "reject"
+        ? (opts.find((o) => o.kind === `${option}_once`) ?? opts.find((o) => o.kind.startsWith(option)))
+        : opts.find((o) => o.optionId === option);
+    if (!chosen)
+      throw new Error(
+        `no option '${option}'; the options are ${opts.map((o) => `${o.optionId} (${o.kind})`).join(", ")}`,
+      );
+    this.#answerer = by;
+    p.settle(chosen.optionId);
+    return chosen.optionId;
+  }
+
+  /** The run is over: the last records, then `ended`, go to every client; later attaches get the file. */
+  end(exitCode: number, error?: string): Promise<void> {
+    clearInterval(this.#timer);
+    this.state = "ended";
+    this.pump();
+    return this.#queue(() => {
+      this.#ended = { t: "ended", threadId: this.threadId, exitCode, ...(error ? { error } : {}) };
+      // a client still catching up gets `ended` once it has every record
+      for (const [c, state] of this.clients) {
+        if (state.behind) continue;
+        this.opts.push(c, this.#ended);
+        this.clients.delete(c);
+      }
+    });
+  }
+}

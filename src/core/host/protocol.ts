@@ -1,0 +1,111 @@
+/**
+ * The thread host's protocol (#35): one typed union of the messages between a client (the CLI, next the editor)
+ * and the host process, both ends written against it. Newline-delimited JSON over the host's socket (wire.ts),
+ * each line at most MAX_MESSAGE_BYTES. Versioned: a client says HOST_PROTOCOL in `hello`; a host of another
+ * protocol answers an error and the client talks to the host of its own version (its folder is per version).
+ *
+ * Thread updates are the thread's own records (the JSONL lines), numbered from 0: `records` carries `from`, the
+ * index of its first record, so a client keeps a cursor and an `attach` from that cursor gets the rest with
+ * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
+ */
+import type { ThreadRecord } from "../model/records";
+
+export const HOST_PROTOCOL = 1;
+/**
+ * One message on the wire, its newline included; a longer line closes the connection. Records go in batches of
+ * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** What `run --detach` asks the host to run: the `run` command's own options, as plain data. */
+export interface DetachedRun {
+  /** The folder the client runs in (relative --cwd is resolved against it). */
+  cwd: string;
+  prompts: string[];
+  agent?: string;
+  thread?: string;
+  session?: string;
+  runCwd?: string;
+  worktree?: boolean;
+  permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
+  /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
+  env: Record<string, string>;
+  /**
+   * The asking shell's environment, the agent's base as for a `run` typed there (its PATH, its API keys): held in
+   * the host's memory only, never written. None: the host's own (that of the client that started it).
+   */
+  baseEnv?: Record<string, string>;
+  authMethodId?: string;
+  timeoutMs?: number;
+  stallMs: number;
+  retry: "offer" | "auto" | "off";
+}
+
+/** A permission request waiting for an answer from any attached client. */
+export interface PendingQuestion {
+  threadId: string;
+  requestId: string;
+  title: string;
+  options: { optionId: string; name: string; kind: string }[];
+}
+
+export interface HostSessionInfo {
+  threadId: string;
+  state: "starting" | "working" | "idle" | "ended";
+  clients: number;
+  pending?: PendingQuestion;
+}
+
+export interface HostStatus {
+  pid: number;
+  version: string;
+  protocol: number;
+  uptimeMs: number;
+  clients: number;
+  /** The most bytes the host holds unsent for one client (bounded: a slow client catches up from the file). */
+  maxUnsent: number;
+  sessions: HostSessionInfo[];
+  socket: string;
+}
+
+/** Events across all sessions (`acp-threads events`). */
+export type HostEvent =
+  | { kind: "started"; threadId: string; at: string }
+  | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion }
+  | { kind: "answered"; threadId: string; at: string; requestId: string; optionId: string | null; by: string }
+  | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
+  | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
+
+export type HostRequest =
+  | { t: "hello"; id: number; protocol: number; client: string }
+  | { t: "status"; id: number }
+  | { t: "stop"; id: number; force: boolean }
+  | { t: "run"; id: number; run: DetachedRun }
+  | { t: "attach"; id: number; threadId: string; from: number }
+  | { t: "detach"; id: number; threadId: string }
+  | { t: "prompt"; id: number; threadId: string; text: string }
+  | { t: "cancel"; id: number; threadId: string }
+  | { t: "steer"; id: number; threadId: string; text: string }
+  | { t: "answer"; id: number; threadId: string; option: string }
+  | { t: "events"; id: number };
+
+export type HostReply =
+  | { t: "ok"; id: number }
+  | { t: "error"; id: number; message: string; code?: string }
+  | { t: "hello"; id: number; protocol: number; version: string; pid: number }
+  | { t: "status"; id: number; status: HostStatus }
+  | { t: "started"; id: number; threadId: string }
+  /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
+  | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
+  | { t: "answered"; id: number; optionId: string };
+
+/** Pushed by the host, unasked. */
+export type HostPush =
+  | { t: "records"; threadId: string; from: number; records: ThreadRecord[] }
+  | { t: "question"; question: PendingQuestion }
+  | { t: "settled"; threadId: string; requestId: string; optionId: string | null; by: string }
+  /** The thread's run in the host is over (its last records were sent before this). */
+  | { t: "ended"; threadId: string; exitCode: number; error?: string }
+  | { t: "event"; event: HostEvent };
+
+export type HostMessage = HostReply | HostPush;

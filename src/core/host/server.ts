@@ -1,0 +1,294 @@
+/**
+ * The thread host (#35): one process per user, data home and version that owns live agent sessions; the CLI (and
+ * next the editor) are its clients over the socket door.ts places. It runs what clients ask (`run`, through the
+ * runner its entry point gives: the CLI's own run path), feeds every attached client its threads' records
+ * (hosted-thread.ts), lets any client prompt, steer, cancel or answer, and leaves `idleMs` after the last session
+ * and the last client are gone, or on `stop`.
+ *
+ * A client that falls behind (more than CLIENT_BUFFER_CAP bytes unsent) is disconnected, never waited for: it
+ * reattaches from its cursor. Nothing a client sends can make the host buffer more than MAX_MESSAGE_BYTES of it.
+ */
+import { unlinkSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { errorMessage } from "../errors";
+import type { Logger } from "../log";
+import { tryAcquireLock } from "../platform/file-lock";
+import { isPosix } from "../platform/host";
+import type { PermissionAsker } from "../ports";
+import { background } from "../util/unexpected";
+import { VERSION } from "../version";
+import { preparePlace, type HostPlace } from "./door";
+import { HostedThread, type ThreadControl } from "./hosted-thread";
+import { clearStaleSocket, listenPrivate } from "./listen";
+import {
+  HOST_PROTOCOL,
+  type DetachedRun,
+  type HostEvent,
+  type HostPush,
+  type HostReply,
+  type HostRequest,
+  type HostStatus,
+} from "./protocol";
+import { readLines, send } from "./wire";
+
+export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
+export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
+export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** How long `stop --force` waits for the runs it interrupted to close their sessions. */
+export const STOP_GRACE_MS = 10_000;
+
+export interface HostRunControl {
+  /** Aborted by `host stop --force`: the run stops its turn and closes its session. */
+  signal: AbortSignal;
+  /** Asks the thread's attached clients (first answer wins); only given for `--permission ask`. */
+  asker?: PermissionAsker;
+  /** The thread is open: the host holds it from now on. */
+  opened(threadId: string, path: string, control: ThreadControl): void;
+  /** The session emitted an update (its record is in the thread file): the clients get it now. */
+  updated(): void;
+  turnEnded(stopReason: string | null, filesChanged: string[]): void;
+}
+
+/** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
+export type HostRunner = (run: DetachedRun, ctl: HostRunControl) => Promise<{ exitCode: number; error?: string }>;
+
+export interface HostOptions {
+  home: string;
+  place: HostPlace;
+  runner: HostRunner;
+  idleMs?: number;
+  logger: Logger;
+}
+
+interface Client {
+  name: string;
+  threads: Set<HostedThread>;
+}
+
+export class ThreadHost {
+  readonly #server: Server;
+  readonly #clients = new Map<Socket, Client>();
+  readonly #threads = new Map<string, HostedThread>();
+  readonly #runs = new Set<AbortController>();
+  readonly #events = new Set<Socket>();
+  readonly #started = Date.now();
+  #idle: NodeJS.Timeout | undefined;
+  #release: (() => void) | undefined;
+  #stopping = false;
+  #closed!: () => void;
+  /** Resolves once the host has shut down (idle, `stop`). */
+  readonly closed = new Promise<void>((r) => (this.#closed = r));
+
+  constructor(private readonly opts: HostOptions) {
+    this.#server = createServer((sock) => this.#connect(sock));
+  }
+
+  /** Takes the host's lock and its socket; false when another host of this version already serves. */
+  async listen(): Promise<boolean> {
+    const { place, home } = this.opts;
+    preparePlace(home, place);
+    const lock = tryAcquireLock(place.hostLock, { label: `acp-threads host ${VERSION}` });
+    if (!lock.ok) return false;
+    this.#release = lock.release;
+    try {
+      if (!(await clearStaleSocket(place.socket))) throw new Error("another host answers on the socket");
+      await listenPrivate(this.#server, place.socket);
+    } catch (err) {
+      this.#release();
+      throw err;
+    }
+    this.#armIdle();
+    return true;
+  }
+
+  status(): HostStatus {
+    return {
+      pid: process.pid,
+      version: VERSION,
+      protocol: HOST_PROTOCOL,
+      uptimeMs: Date.now() - this.#started,
+      clients: this.#clients.size,
+      maxUnsent: Math.max(0, ...[...this.#clients.keys()].map((s) => s.writableLength)),
+      socket: this.opts.place.socket,
+      sessions: [...this.#threads.values()].map((t) => ({
+        threadId: t.threadId,
+        state: t.state,
+        clients: t.clients.size,
+        ...(t.pending ? { pending: t.pending } : {}),
+      })),
+    };
+  }
+
+  #connect(sock: Socket): void {
+    const client: Client = { name: "a client", threads: new Set() };
+    this.#clients.set(sock, client);
+    this.#armIdle();
+    sock.on("error", () => {});
+    sock.on("close", () => {
+      this.#clients.delete(sock);
+      this.#events.delete(sock);
+      for (const t of client.threads) t.clients.delete(sock);
+      this.#armIdle();
+    });
+    readLines(sock, (msg) => {
+      const req = msg as HostRequest;
+      this.#handle(sock, client, req).then(
+        (reply) => void (reply && this.#reply(sock, reply)),
+        (err: unknown) => this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err) }),
+      );
+    });
+  }
+
+  /**
+   * Records stop going to a client over CLIENT_BUFFER_CAP (it catches up from the file once drained); one that
+   * lets even the small messages pile up past HARD_BUFFER_CAP is let go (it reattaches from its cursor).
+   */
+  #reply(sock: Socket, msg: HostReply | HostPush): number {
+    const held = send(sock, msg);
+    if (held > HARD_BUFFER_CAP) sock.destroy();
+    return held;
+  }
+
+  #thread(id: string): HostedThread {
+    const t = this.#threads.get(id);
+    if (!t) throw new Error(`the host does not hold thread ${id}`);
+    return t;
+  }
+
+  async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
+    const { id } = req;
+    switch (req.t) {
+      case "hello":
+        client.name = req.client.slice(0, 200);
+        if (req.protocol !== HOST_PROTOCOL)
+          return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
+        return { t: "hello", id, protocol: HOST_PROTOCOL, version: VERSION, pid: process.pid };
+      case "status":
+        return { t: "status", id, status: this.status() };
+      case "stop":
+        if (this.#runs.size && !req.force)
+          return {
+            t: "error",
+            id,
+            message: `${this.#runs.size} session(s) still run in the host; 'acp-threads host stop --force' stops them`,
+          };
+        this.#reply(sock, { t: "ok", id });
+        background(this.stop(), "stopping the thread host");
+        return undefined;
+      case "run":
+        return { t: "started", id, threadId: await this.#run(req.run) };
+      case "attach": {
+        const t = this.#threads.get(req.threadId);
+        if (!t) return { t: "attached", id, threadId: req.threadId, live: false };
+        // the reply first: records and a pending question follow it, in order
+        this.#reply(sock, { t: "attached", id, threadId: req.threadId, live: t.state !== "ended" });
+        client.threads.add(t);
+        await t.attach(sock, Math.max(0, req.from | 0));
+        return undefined;
+      }
+      case "detach":
+        for (const t of client.threads) if (t.threadId === req.threadId) t.clients.delete(sock);
+        return { t: "ok", id };
+      case "prompt":
+        this.#thread(req.threadId).control.prompt(req.text);
+        return { t: "ok", id };
+      case "cancel":
+        await this.#thread(req.threadId).control.cancel();
+        return { t: "ok", id };
+      case "steer":
+        await this.#thread(req.threadId).control.steer(req.text);
+        return { t: "ok", id };
+      case "answer":
+        return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };
+      case "events":
+        this.#events.add(sock);
+        return { t: "ok", id };
+      default:
+        return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
+    }
+  }
+
+  announce(event: HostEvent): void {
+    for (const s of this.#events) this.#reply(s, { t: "event", event });
+  }
+
+  /** Starts a run; resolves with its thread id once the thread is open (rejects if it failed before). */
+  #run(run: DetachedRun): Promise<string> {
+    const abort = new AbortController();
+    this.#runs.add(abort);
+    this.#armIdle();
+    let thread: HostedThread | undefined;
+    const ask: PermissionAsker = { ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)) };
+    return new Promise<string>((resolve, reject) => {
+      const ctl: HostRunControl = {
+        signal: abort.signal,
+        ...(run.permission === "ask" ? { asker: ask } : {}),
+        opened: (threadId, path, control) => {
+          thread = new HostedThread({
+            threadId,
+            path,
+            control,
+            push: (sock, msg) => this.#reply(sock, msg),
+            cap: CLIENT_BUFFER_CAP,
+            announce: (msg) => msg.t === "event" && this.announce(msg.event),
+          });
+          this.#threads.set(threadId, thread);
+          this.announce({ kind: "started", threadId, at: new Date().toISOString() });
+          resolve(threadId);
+        },
+        updated: () => thread?.pump(),
+        turnEnded: (stopReason, filesChanged) => {
+          thread?.pump();
+          if (thread)
+            this.announce({ kind: "turn_ended", threadId: thread.threadId, at: now(), stopReason, filesChanged });
+        },
+      };
+      const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
+      background(
+        ran.then(async ({ exitCode, error }) => {
+          this.#runs.delete(abort);
+          if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
+          await thread.end(exitCode, error);
+          this.announce({ kind: "ended", threadId: thread.threadId, at: now(), exitCode, ...(error ? { error } : {}) });
+          this.#threads.delete(thread.threadId);
+          this.#armIdle();
+        }),
+        "a detached run",
+      );
+    });
+  }
+
+  /** Counts down to leaving while no run and no client is left. */
+  #armIdle(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+    if (this.#runs.size || this.#clients.size || !this.#release) return;
+    this.#idle = setTimeout(
+      () => background(this.stop(), "leaving the idle thread host"),
+      this.opts.idleMs ?? DEFAULT_IDLE_MS,
+    );
+  }
+
+  /** Interrupts the runs (they close their sessions), closes every connection, leaves. */
+  async stop(): Promise<void> {
+    if (!this.#release || this.#stopping) return;
+    this.#stopping = true;
+    clearTimeout(this.#idle);
+    for (const run of this.#runs) run.abort();
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    this.#server.close();
+    for (const sock of this.#clients.keys()) sock.destroy();
+    try {
+      if (isPosix()) unlinkSync(this.opts.place.socket);
+    } catch {
+      // closing the server removed it already
+    }
+    this.#release();
+    this.#release = undefined;
+    this.opts.logger.info(`thread host ${process.pid} leaves`);
+    this.#closed();
+  }
+}
+
+const now = () => new Date().toISOString();

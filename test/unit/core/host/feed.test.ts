@@ -1,0 +1,87 @@
+// The thread host's feed (#35): clients attached at different cursors each get every record once, in order; a
+// client that stops reading is never waited for and holds at most about CLIENT_BUFFER_CAP in the host; it catches
+// up from the thread file once it reads again; the others never notice.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { HostConnection } from "../../../../src/core/host/client";
+import type { HostPush } from "../../../../src/core/host/protocol";
+import { BATCH_BYTES } from "../../../../src/core/host/hosted-thread";
+import { CLIENT_BUFFER_CAP } from "../../../../src/core/host/server";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { stubHost } from "../../../fixtures/host/stub-host";
+import { waitFor } from "../../../fixtures/spawner/wait";
+
+/** Collects the texts of the records a connection gets, checking each batch starts where the last one ended. */
+function collect(conn: HostConnection, from: number): { texts: string[]; ended: () => boolean } {
+  const texts: string[] = [];
+  let next = from;
+  let ended = false;
+  conn.onPush((m: HostPush) => {
+    if (m.t === "records") {
+      assert.equal(m.from, next, "no gap, no double");
+      next += m.records.length;
+      for (const r of m.records) if (r.kind === "agent_message") texts.push(r.text);
+    }
+    if (m.t === "ended") ended = true;
+  });
+  return { texts, ended: () => ended };
+}
+
+test("clients attached at different cursors each get every record once, in order", () =>
+  withTmpDir("acp-feed-", async (home) => {
+    const stub = await stubHost(home);
+    try {
+      stub.append(["a", "b", "c"]);
+      const early = await stub.client("early");
+      const seenEarly = collect(early, 0);
+      await early.request({ t: "attach", threadId: stub.threadId, from: 0 });
+      stub.append(["d"]);
+      const late = await stub.client("late");
+      const seenLate = collect(late, 2);
+      await late.request({ t: "attach", threadId: stub.threadId, from: 2 });
+      for (let i = 0; i < 50; i++) stub.append([`x${i}`]);
+      stub.end();
+      await waitFor(() => seenEarly.ended() && seenLate.ended(), "both clients saw the end");
+      const all = ["a", "b", "c", "d", ...Array.from({ length: 50 }, (_, i) => `x${i}`)];
+      assert.deepEqual(seenEarly.texts, all);
+      assert.deepEqual(seenLate.texts, all.slice(2));
+      early.close();
+      late.close();
+    } finally {
+      await stub.host.stop();
+    }
+  }));
+
+test("hostile: a client that stops reading is not waited for and costs the host a bounded buffer; it catches up", () =>
+  withTmpDir("acp-feed-", async (home) => {
+    const stub = await stubHost(home);
+    try {
+      const slow = await stub.client("slow");
+      const seenSlow = collect(slow, 0);
+      await slow.request({ t: "attach", threadId: stub.threadId, from: 0 });
+      slow.sock.pause(); // reads nothing more for now
+      const fast = await stub.client("fast");
+      const seenFast = collect(fast, 0);
+      await fast.request({ t: "attach", threadId: stub.threadId, from: 0 });
+      const big = "x".repeat(64 * 1024);
+      const batches = Math.ceil((3 * CLIENT_BUFFER_CAP) / big.length / 8);
+      let most = 0;
+      for (let i = 0; i < batches; i++) {
+        stub.append(Array.from({ length: 8 }, () => big));
+        await new Promise((r) => setTimeout(r, 5));
+        most = Math.max(most, stub.host.status().maxUnsent);
+      }
+      await waitFor(() => seenFast.texts.length === batches * 8, "the fast client got everything");
+      most = Math.max(most, stub.host.status().maxUnsent);
+      assert.ok(most <= CLIENT_BUFFER_CAP + 2 * BATCH_BYTES, `the host held ${most} bytes for the slow client`);
+      assert.equal(seenSlow.texts.length < batches * 8, true, "the slow client has not read it all");
+      stub.end();
+      slow.sock.resume();
+      await waitFor(() => seenSlow.ended(), "the slow client caught up and saw the end");
+      assert.equal(seenSlow.texts.length, batches * 8);
+      fast.close();
+      slow.close();
+    } finally {
+      await stub.host.stop();
+    }
+  }));
