@@ -6,8 +6,8 @@
  * - *conversation*: fork the thread before that prompt (the conversation up to message N−1), the edited prompt
  *   being the fork's next prompt,
  * - *both*.
- * The ledger numbers a thread's turns by its user messages (turn K starts with the K-th user message), so the
- * turn of message N is the count of user messages up to it.
+ * The ledger numbers a thread's turns by its prompts (turn K starts with the K-th prompt; a message steered into a
+ * running turn is part of that turn), so the turn of message N is the count of prompts up to it.
  */
 import { AcpThreadsError } from "../errors";
 import type { EditLedger } from "../ledger/edit-ledger";
@@ -46,7 +46,7 @@ export function rewindPoint(threadId: string, records: readonly ThreadRecord[], 
       `message ${n} of thread ${threadId} is an agent message: rewind to one of its prompts (${users.join(", ") || "none"})`,
     );
   }
-  const turn = records.slice(0, m.index + 1).filter((r) => r.kind === "user_message").length;
+  const turn = records.slice(0, m.index + 1).filter((r) => r.kind === "user_message" && !r.steered).length;
   return { message: n, text: m.text, turn, forkAt: n - 1 };
 }
 
