@@ -38,43 +38,58 @@ function writer(ws: string): FakeAgentScript {
   };
 }
 
+/** A ledger in `home` that notes the turn number of every turn begun. */
+function noting(home: string): { ledger: EditLedger; begun: number[] } {
+  const ledger = new EditLedger({ home });
+  const begun: number[] = [];
+  const begin = ledger.beginTurn.bind(ledger);
+  ledger.beginTurn = (info, opts) => (begun.push(info.turn), begin(info, opts));
+  return { ledger, begun };
+}
+
+/** Sessions of the in-process writer in `<dir>/ws`, recorded in `<dir>/home`: two prompts, then closed. */
+async function twoPrompts(dir: string) {
+  const ws = join(dir, "ws");
+  mkdirSync(ws);
+  const home = join(dir, "home");
+  const { ledger, begun } = noting(home);
+  const opts = {
+    store: new ThreadStore(home),
+    live: { flushMs: 0 },
+    ledger,
+    createRuntime: () => startFake(writer(ws), { cwd: ws, permissionPolicy: "approve-all" }),
+  };
+  const s = await ThreadSession.start({ ...opts, agent: agentRef, cwd: ws });
+  await s.prompt("write one");
+  await s.prompt("write two");
+  await s.close();
+  return { ws, ledger, begun, opts, threadId: s.threadId };
+}
+
 test("turns keep their prompt's number across a seeded resume", () =>
   withTmp(async (dir) => {
-    const ws = join(dir, "ws");
-    mkdirSync(ws);
-    const home = join(dir, "home");
-    const ledger = new EditLedger({ home });
-    const opts = {
-      store: new ThreadStore(home),
-      live: { flushMs: 0 },
-      ledger,
-      createRuntime: () => startFake(writer(ws), { cwd: ws, permissionPolicy: "approve-all" }),
-    };
-    const s = await ThreadSession.start({ ...opts, agent: agentRef, cwd: ws });
-    await s.prompt("write one");
-    await s.prompt("write two");
-    await s.close();
-    const r = await ThreadSession.resume(opts, s.threadId);
+    const { ledger, opts, threadId } = await twoPrompts(dir);
+    const r = await ThreadSession.resume(opts, threadId);
     await r.prompt("write three");
     await r.prompt("write four");
     await r.close();
-    const users = opts.store.read(s.threadId).records.filter((x) => x.kind === "user_message");
+    const users = opts.store.read(threadId).records.filter((x) => x.kind === "user_message");
     assert.equal(users.length, 4);
     const turns = (id: string) =>
       ledger
         .read(id)
         .ops.filter((o) => o.type === "turn")
         .map((o) => o.turn);
-    assert.deepEqual(turns(s.threadId), [1, 2, 3, 4]);
+    assert.deepEqual(turns(threadId), [1, 2, 3, 4]);
     // Rewind's fork before prompt 3 (after message 4), resumed seeded: its prompts are its turns 3 and 4
-    const fork = writeFork(opts.store, s.threadId, 4, { allowEmpty: true });
+    const fork = writeFork(opts.store, threadId, 4, { allowEmpty: true });
     const f = await ThreadSession.resume(opts, fork.threadId);
     await f.prompt("write five");
     await f.prompt("write six");
     await f.close();
     assert.equal(opts.store.read(fork.threadId).records.filter((x) => x.kind === "user_message").length, 4);
     assert.deepEqual(turns(fork.threadId), [3, 4], "a fork's turns go on from the prompts it holds");
-    assert.deepEqual(turns(s.threadId), [1, 2, 3, 4], "the source's ledger is its own");
+    assert.deepEqual(turns(threadId), [1, 2, 3, 4], "the source's ledger is its own");
   }));
 
 // #37 item 4's "later turn 5" in a 4-prompt thread: a steered message took a turn number (the ledger, rewindPoint
@@ -84,10 +99,7 @@ test("a steered message belongs to its turn: the ledger, rewindPoint, showTurn a
   withTmp(async (dir) => {
     const home = join(dir, "home");
     const store = new ThreadStore(home);
-    const ledger = new EditLedger({ home });
-    const begun: number[] = [];
-    const begin = ledger.beginTurn.bind(ledger);
-    ledger.beginTurn = (info, opts) => (begun.push(info.turn), begin(info, opts));
+    const { ledger, begun } = noting(home);
     const spec = { id: "fake-stdio", displayName: "Fake stdio", command: process.execPath, args: [AGENT_JS] };
     const env = { FAKE_AGENT_STEERING: "1" };
     const s = await ThreadSession.start({
@@ -149,32 +161,16 @@ test("a steered message belongs to its turn: the ledger, rewindPoint, showTurn a
 // the ledger's last turn.
 test("a new turn never takes a turn number the ledger already has (a ledger numbered before the fix)", () =>
   withTmp(async (dir) => {
-    const ws = join(dir, "ws");
-    mkdirSync(ws);
-    const home = join(dir, "home");
-    const ledger = new EditLedger({ home });
-    const begun: number[] = [];
-    const begin = ledger.beginTurn.bind(ledger);
-    ledger.beginTurn = (info, opts) => (begun.push(info.turn), begin(info, opts));
-    const opts = {
-      store: new ThreadStore(home),
-      live: { flushMs: 0 },
-      ledger,
-      createRuntime: () => startFake(writer(ws), { cwd: ws, permissionPolicy: "approve-all" }),
-    };
-    const s = await ThreadSession.start({ ...opts, agent: agentRef, cwd: ws });
-    await s.prompt("write one");
-    await s.prompt("write two");
-    await s.close();
+    const { ws, ledger, begun, opts, threadId } = await twoPrompts(dir);
     // the old numbering's turn 3 (what the second prompt was after a steered message)
     const now = new Date().toISOString();
-    await ledger.append(s.threadId, [
+    await ledger.append(threadId, [
       { kind: "op", op: "turn-3", type: "turn", turn: 3, cwd: ws, startedAt: now, status: "end_turn", files: 0 },
     ]);
-    const r = await ThreadSession.resume(opts, s.threadId);
+    const r = await ThreadSession.resume(opts, threadId);
     await r.prompt("write three");
     await r.close();
     assert.deepEqual(begun, [1, 2, 4], "prompt 3 would be turn 3, which the ledger has: it is turn 4");
-    const ops = ledger.read(s.threadId).ops.map((o) => o.op);
+    const ops = ledger.read(threadId).ops.map((o) => o.op);
     assert.equal(new Set(ops).size, ops.length, "no two operations share an id");
   }));
