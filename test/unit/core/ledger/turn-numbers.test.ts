@@ -128,10 +128,14 @@ test("a steered message belongs to its turn: the ledger, rewindPoint, showTurn a
       await s.close();
     }
     assert.deepEqual(begun, [1, 2], "two prompts are ledger turns 1 and 2");
-    const { records } = store.read(s.threadId);
+    const thread = store.read(s.threadId);
+    const { records } = thread;
     // Rewind to the second prompt restores from ledger turn 2
     const hello = numberedMessages(records).find((m) => m.role === "user" && m.text === "hello")!;
-    assert.equal(rewindPoint(s.threadId, records, hello.n).turn, 2);
+    assert.equal(rewindPoint(s.threadId, thread, hello.n).turn, 2);
+    // the same thread recorded before the fix (its steered message not in the counters) has it as ledger turn 3
+    const old = { records, metadata: { counters: { ...thread.metadata.counters, steered: undefined } } };
+    assert.equal(rewindPoint(s.threadId, old, hello.n).turn, 3, "an old thread's prompt finds its recorded turn");
     // showTurn(2) focuses the second prompt, not the steered message
     const events = recordsToEvents(records);
     let focused: number | undefined;
