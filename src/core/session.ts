@@ -17,7 +17,7 @@ import type { RuntimeEvent } from "./model/events";
 import type { BuiltPrompt, ContextSources } from "./prompt/blocks";
 import { preparePrompt } from "./prompt/prepare";
 import type { AgentInfoRef } from "./model/usage";
-import type { ThreadMetadata } from "./model/metadata";
+import { promptCount, type ThreadMetadata } from "./model/metadata";
 import { newThreadId } from "./store/thread-id";
 import type { ThreadHandle } from "./store/thread-store";
 import { SessionLedger } from "./ledger/session-ledger";
@@ -246,7 +246,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#setStatus("working");
     this.live.beginTurn(opts.recordText ?? promptText(prompt), undefined, opts.recordContext);
     this.#cancelBeforePrompt = false;
-    await this.#ledger?.begin(this.live.metadata.counters.userMessages);
+    await this.#ledger?.begin(promptCount(this.live.metadata.counters));
     const seeded = this.#seed;
     let result: TurnResult = { stopReason: "error", error: "the turn ended without a result" };
     try {

@@ -59,7 +59,7 @@ Undo the files' restore with 'acp-threads restore THREAD --undo'.`,
       throw new AcpThreadsError("usage", "--prompt starts the forked conversation: it does not go with --code");
     const { store, ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
     try {
-      const point = rewindPoint(threadId, store.read(threadId).records, flags.to);
+      const point = rewindPoint(threadId, store.read(threadId), flags.to);
       const plan = mode === "conversation" ? null : await planRewindRestore(ledger, threadId, point.turn);
       if (plan && !flags["dry-run"]) {
         const owner = liveWriter(store.pathFor(threadId));

@@ -66,6 +66,7 @@ export function writeFork(store: ThreadStore, sourceId: string, at: number, inpu
   try {
     handle.appendMany(cut.records as RecordInput[]);
     const count = (kind: ThreadRecord["kind"]) => cut.records.filter((r) => r.kind === kind).length;
+    const steered = cut.records.filter((r) => r.kind === "user_message" && r.steered).length;
     const agentMessages = new Set(cut.records.flatMap((r) => (r.kind === "agent_message" ? [r.messageId] : [])));
     handle.patch({
       // the fork's title tells it from its source (an agent naming the resumed session would name both alike, #37)
@@ -76,6 +77,8 @@ export function writeFork(store: ThreadStore, sourceId: string, at: number, inpu
         userMessages: count("user_message"),
         agentMessages: agentMessages.size,
         toolCalls: count("tool_call"),
+        // the fork's next prompt is the ledger turn after the prompts it holds
+        ...(steered ? { steered } : {}),
       },
     });
   } finally {

@@ -6,12 +6,15 @@
  * - *conversation*: fork the thread before that prompt (the conversation up to message N−1), the edited prompt
  *   being the fork's next prompt,
  * - *both*.
- * The ledger numbers a thread's turns by its user messages (turn K starts with the K-th user message), so the
- * turn of message N is the count of user messages up to it.
+ * The ledger numbers a thread's turns by its prompts (turn K starts with the K-th prompt; a message steered into a
+ * running turn is part of that turn), so the turn of message N is the count of prompts up to it. Before stop 33 a
+ * steered message took a number too: those (the steered messages `counters.steered` does not count, all older than
+ * the counted ones) still count, so an old thread's prompt finds the ledger turn it was recorded as.
  */
 import { AcpThreadsError } from "../errors";
 import type { EditLedger } from "../ledger/edit-ledger";
 import { planRestore, type RestorePlan } from "../ledger/restore";
+import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadRecord } from "../model/records";
 import { numberedMessages } from "./fork";
 
@@ -29,7 +32,11 @@ export interface RewindPoint {
 }
 
 /** The rewind point of message `n`; a usage error when it is out of range or not a user message. */
-export function rewindPoint(threadId: string, records: readonly ThreadRecord[], n: number): RewindPoint {
+export function rewindPoint(
+  threadId: string,
+  { records, metadata }: { records: readonly ThreadRecord[]; metadata: Pick<ThreadMetadata, "counters"> },
+  n: number,
+): RewindPoint {
   const messages = numberedMessages(records);
   const m = Number.isInteger(n) ? messages[n - 1] : undefined;
   if (!m) {
@@ -46,7 +53,11 @@ export function rewindPoint(threadId: string, records: readonly ThreadRecord[], 
       `message ${n} of thread ${threadId} is an agent message: rewind to one of its prompts (${users.join(", ") || "none"})`,
     );
   }
-  const turn = records.slice(0, m.index + 1).filter((r) => r.kind === "user_message").length;
+  const steered = records.filter((r) => r.kind === "user_message" && r.steered);
+  const numbered = new Set(steered.slice(0, steered.length - (metadata.counters.steered ?? 0)));
+  const turn = records
+    .slice(0, m.index + 1)
+    .filter((r) => r.kind === "user_message" && (!r.steered || numbered.has(r))).length;
   return { message: n, text: m.text, turn, forkAt: n - 1 };
 }
 

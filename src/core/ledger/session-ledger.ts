@@ -16,6 +16,8 @@ export class SessionLedger implements Disposable {
   readonly #subs = new DisposableStore();
   #runtimeSub: Disposable | undefined;
   #capture: TurnCapture | undefined;
+  /** The highest turn number the thread's ledger holds (read at the first turn). */
+  #lastTurn: number | undefined;
 
   constructor(
     ledger: EditLedger,
@@ -42,8 +44,20 @@ export class SessionLedger implements Disposable {
     });
   }
 
-  async begin(turn: number): Promise<void> {
+  /**
+   * Starts capturing the thread's prompt number `turn`. A ledger recorded before turns were numbered by prompts
+   * (a steered message took a number) may already hold that number: the turn then goes on after its last one, so
+   * no operation id is reused.
+   */
+  async begin(prompt: number): Promise<void> {
+    let turn = prompt;
     try {
+      this.#lastTurn ??= (await this.#ledger.readAsync(this.threadId)).ops.reduce(
+        (n, o) => Math.max(n, o.turn ?? 0),
+        0,
+      );
+      turn = Math.max(prompt, this.#lastTurn + 1);
+      this.#lastTurn = turn;
       this.#capture = await this.#ledger.beginTurn({ threadId: this.threadId, turn, cwd: this.cwd, agent: this.agent });
     } catch (err) {
       this.logger.warn(`edit ledger: turn ${turn} is not recorded: ${errorMessage(err)}`);

@@ -23,7 +23,7 @@ export interface ThreadMetadata extends Pick<
   title: string | null;
   status: ThreadStatus;
   agentSessionId: string | null;
-  counters: Required<ThreadCounters>;
+  counters: Counters;
   transcriptPath: string | null;
   tags: string[];
   model: string | null;
@@ -43,7 +43,13 @@ export interface ThreadMetadata extends Pick<
   archived: boolean;
 }
 
-export const ZERO_COUNTERS: Required<ThreadCounters> = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
+/** A thread's counters; `steered` only once a message was steered into a turn. */
+export type Counters = Required<Omit<ThreadCounters, "steered">> & Pick<ThreadCounters, "steered">;
+
+export const ZERO_COUNTERS: Counters = { turns: 0, userMessages: 0, agentMessages: 0, toolCalls: 0 };
+
+/** The thread's prompts (user messages that began a turn, not steered into one): the edit ledger's turn numbers. */
+export const promptCount = (c: Counters): number => c.userMessages - (c.steered ?? 0);
 
 export function initialMetadata(start: ThreadStartRecord): ThreadMetadata {
   return {

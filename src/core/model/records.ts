@@ -36,6 +36,8 @@ export interface ThreadCounters {
   userMessages?: number;
   agentMessages?: number;
   toolCalls?: number;
+  /** User messages steered into a running turn ("Send now"), counted in `userMessages` too; absent until one is. */
+  steered?: number;
 }
 
 /** A literal metadata change. `undefined`/absent = unchanged, `null` = cleared. */

@@ -118,7 +118,7 @@ export class LiveThread {
       ...(context?.length ? { context: [...context] } : {}),
     });
     const c = this.#meta.counters;
-    this.patch({ counters: { ...c, userMessages: c.userMessages + 1 } });
+    this.patch({ counters: { ...c, userMessages: c.userMessages + 1, steered: (c.steered ?? 0) + 1 } });
   }
 
   record(event: RuntimeEvent): void {

@@ -55,9 +55,9 @@ export async function rewindThreadCommand(
 ): Promise<string | undefined> {
   if (typeof threadId !== "string" || typeof message !== "number")
     throw new AcpThreadsError("usage", "Edit and resend needs a thread and a message");
-  const { records } = hub.threads.read(threadId);
-  const n = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
-  const point = rewindPoint(threadId, records, n);
+  const thread = hub.threads.read(threadId);
+  const n = matchMessage(numberedMessages(thread.records), message, typeof text === "string" ? text : undefined);
+  const point = rewindPoint(threadId, thread, n);
   const mode =
     opts.mode ??
     (await vscode.window.showQuickPick(CHOICES, { title: `Rewind to message ${n}`, placeHolder: "What to rewind" }))

@@ -24,11 +24,11 @@ export function resolveThread(hub: HubParts, arg: unknown): string | undefined {
   return undefined;
 }
 
-/** The thread's panel at the start of `turn` (a live session's panel as it is). */
+/** The thread's panel at the start of `turn`, its `turn`-th prompt (a live session's panel as it is). */
 export async function showTurn(hub: HubParts, threadId: string, turn: number): Promise<void> {
   if (hub.live.get(threadId)) return void hub.panels.open(threadId);
   const past = await hub.past.load(threadId);
   let seen = 0;
-  const focusEvent = past?.events.findIndex((e) => e.type === "user_text" && ++seen === turn);
+  const focusEvent = past?.events.findIndex((e) => e.type === "user_text" && !e.steered && ++seen === turn);
   hub.panels.open(threadId, { focusEvent: focusEvent !== undefined && focusEvent >= 0 ? focusEvent : undefined });
 }

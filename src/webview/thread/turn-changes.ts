@@ -44,16 +44,17 @@ function rowHtml(t: TurnChangesView): string {
 }
 
 /**
- * Index of the entry each turn ends with. A user message starts a turn once the previous one ended (a `done` or
- * an error), so an agent that echoes the prompt back does not count twice; a turn ends just before the next
+ * Index of the entry each turn ends with, turns numbered by prompts as the ledger numbers them. A user message
+ * starts a turn once the previous one ended (a `done` or an error), so an agent that echoes the prompt back does
+ * not count twice, and a message steered into the running turn is part of it; a turn ends just before the next
  * one starts, or with the last entry.
  */
-export function turnEnds(entries: readonly Pick<Entry, "kind">[]): Map<number, number> {
+export function turnEnds(entries: readonly (Pick<Entry, "kind"> & { steered?: boolean })[]): Map<number, number> {
   const ends = new Map<number, number>();
   let turn = 0;
   let ended = true;
   entries.forEach((e, i) => {
-    if (e.kind === "user" && ended) {
+    if (e.kind === "user" && ended && !e.steered) {
       if (turn > 0) ends.set(turn, i - 1);
       turn++;
       ended = false;

@@ -18,6 +18,24 @@ test("turn ends: by user messages after a done or an error; an echoed prompt is 
   assert.deepEqual([...turnEnds([])], []);
 });
 
+test("turn ends: a message steered into the running turn is part of it, even after an error entry", () => {
+  const entries = [
+    { kind: "user" },
+    { kind: "error" },
+    { kind: "user", steered: true },
+    { kind: "agent" },
+    { kind: "done" },
+    { kind: "user" },
+  ] as { kind: "user"; steered?: boolean }[];
+  assert.deepEqual(
+    [...turnEnds(entries)],
+    [
+      [1, 4],
+      [2, 5],
+    ],
+  );
+});
+
 test("the rows' messages: Keep all names a turn, Undo restore names a restore operation; anything else is dropped", () => {
   assert.deepEqual(parseWebviewMessage({ type: "keepTurn", turn: 2 }), { type: "keepTurn", turn: 2 });
   assert.equal(parseWebviewMessage({ type: "keepTurn", turn: 0 }), undefined);
