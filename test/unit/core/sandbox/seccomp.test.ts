@@ -1,11 +1,10 @@
 /**
  * The seccomp filter's program (#34): its bytes decoded instruction by instruction, and a tiny classic-BPF
  * interpreter that runs it against system-call records for x86_64 and aarch64 (allowed, denied, a foreign
- * architecture, the x32 bit); then real runs under bubblewrap: a unix socket and TIOCSTI refused, the control
- * without the filter.
+ * architecture, the x32 bit). The real runs under bubblewrap: hostile-sandbox.test.ts (a unix socket) and
+ * plan.test.ts (TIOCSTI).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
