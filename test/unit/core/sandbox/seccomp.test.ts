@@ -20,6 +20,7 @@ import {
   seccompProgram,
   type SeccompArch,
 } from "../../../../src/core/sandbox/seccomp";
+import { describeAvailability } from "../../../../src/core/sandbox/tool";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
 const DENY = SECCOMP_RET_ERRNO | 1;
@@ -122,6 +123,14 @@ test("the architecture: x64 and arm64 have a filter, others none (and doctor say
   assert.equal(seccompArch("ia32"), undefined);
   assert.equal(describeSeccomp("x64"), "seccomp (x86_64): unix sockets and TIOCSTI blocked");
   assert.match(describeSeccomp("riscv64"), /^seccomp: none on riscv64 .*stay open/);
+  const bwrap = { available: true, tool: { kind: "bwrap", path: "/usr/bin/bwrap" } } as const;
+  assert.match(
+    describeAvailability(bwrap, [], "arm64"),
+    /; seccomp \(aarch64\): unix sockets and TIOCSTI blocked; egress: all$/,
+  );
+  assert.match(describeAvailability(bwrap, [], "riscv64"), /; seccomp: none on riscv64/);
+  const seatbelt = { available: true, tool: { kind: "seatbelt", path: "/usr/bin/sandbox-exec" } } as const;
+  assert.doesNotMatch(describeAvailability(seatbelt, [], "arm64"), /seccomp/, "macOS: Seatbelt, no seccomp");
 });
 
 test("the filter file: written once per process, 0600 in a 0700 folder; another arch has none", () =>
