@@ -7,8 +7,9 @@
  * walked around by another table's numbers. Everything else is allowed; `socketpair(AF_UNIX)` too (Node and
  * libuv use it for a child's stdio). Other architectures get no filter (`seccompFilter` says why).
  */
-import { mkdir, open, rm } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { privateFolder } from "./private-folder";
 
 export type SeccompArch = "x86_64" | "aarch64";
 
@@ -110,8 +111,7 @@ export type SeccompFilter = { path: string; arch: SeccompArch } | { path?: undef
 const written = new Map<string, Promise<SeccompFilter>>();
 
 async function writeFilter(dir: string, arch: SeccompArch): Promise<SeccompFilter> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `filter-${arch}-${process.pid}.bpf`);
+  const path = join(await privateFolder(dir, "the sandbox's seccomp filter"), `filter-${arch}-${process.pid}.bpf`);
   await rm(path, { force: true });
   // `wx`: never through something planted at that name (a symlink) between the rm and the open
   const file = await open(path, "wx", 0o600);

@@ -5,7 +5,7 @@
  * plan.test.ts (TIOCSTI).
  */
 import assert from "node:assert/strict";
-import { statSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -145,4 +145,16 @@ test("the filter file: written once per process, 0600 in a 0700 folder; another 
     assert.deepEqual(await seccompFilter(at, "ppc64"), {
       problem: "no seccomp filter on ppc64 (x86_64 and aarch64 only)",
     });
+  }));
+
+test("hostile: a filter folder planted open to others (another user could swap the file) is refused", () =>
+  withTmpDir("sbx-seccomp-", async (dir) => {
+    const at = join(dir, "planted");
+    mkdirSync(at, { mode: 0o777 });
+    chmodSync(at, 0o777);
+    await assert.rejects(
+      seccompFilter(at, "x64"),
+      /seccomp filter: .*planted must be a folder of this user's with mode 0700/,
+    );
+    assert.deepEqual(readdirSync(at), [], "nothing written into it");
   }));
