@@ -1,11 +1,12 @@
 /**
- * Sandbox bench (#34): what `--sandbox` adds to an agent's start and to its turns. Per round, in alternating
- * order, starts the scripted stdio agent (node) unsandboxed and inside bubblewrap, and times spawn → `initialize`
- * answered; then one session per mode and `--turns` (default 20) short turns each. Prints medians and p95 for both
- * modes measured in the same run, the difference, and the one-time cost of resolving the policy (the probe is cached
- * per process; a fresh process pays it once, printed too), then the egress allow-list's costs (sandbox-egress.ts).
- * No asserts: the goal (≤ 100 ms added per start, median;
- * no per-turn cost) is read off the figures. Linux with a working bwrap only; elsewhere it says so and exits 0.
+ * Sandbox bench (#34): what `--sandbox` adds to an agent's start and to its turns. Per round, in rotating order,
+ * starts the scripted stdio agent (node) unsandboxed, inside bubblewrap, and inside bubblewrap without the seccomp
+ * filter, and times spawn → `initialize` answered; then one session per mode and `--turns` (default 20) short
+ * turns each. Prints medians and p95 for the modes measured in the same run, the differences (the filter's own
+ * cost among them), and the one-time cost of resolving the policy (the probe is cached per process; a fresh
+ * process pays it once, printed too), then the egress allow-list's costs (sandbox-egress.ts: its sandbox loads
+ * the filter through a nested bwrap). No asserts: the goal (≤ 100 ms added per start, median; no per-turn cost)
+ * is read off the figures. Linux with a working bwrap only; elsewhere it says so and exits 0.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -87,14 +88,19 @@ async function main(): Promise<void> {
     const prepareMs = performance.now() - t1;
     const plain: number[] = [];
     const boxed: number[] = [];
+    const unfiltered: number[] = [];
+    const noFilter: SandboxPlan = { ...plan, seccomp: undefined };
+    const series: Array<[number[], SandboxPlan | undefined]> = [
+      [plain, undefined],
+      [boxed, plan],
+      [unfiltered, noFilter],
+    ];
     await startOnce(ws, home); // warm the file cache for both
     for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2) {
-        plain.push(await startOnce(ws, home));
-        boxed.push(await startOnce(ws, home, plan));
-      } else {
-        boxed.push(await startOnce(ws, home, plan));
-        plain.push(await startOnce(ws, home));
+      // each round in another order: plain, filtered, unfiltered; filtered, unfiltered, plain; ...
+      for (let j = 0; j < series.length; j++) {
+        const [times, p] = series[(i + j) % series.length]!;
+        times.push(await startOnce(ws, home, p));
       }
     }
     const [plainTurns, boxedTurns] = await turns(ws, home, plan);
@@ -105,6 +111,14 @@ async function main(): Promise<void> {
     console.log(`  unsandboxed  median ${f(pct(plain, 0.5))} ms  p95 ${f(pct(plain, 0.95))} ms`);
     console.log(`  sandboxed    median ${f(pct(boxed, 0.5))} ms  p95 ${f(pct(boxed, 0.95))} ms`);
     console.log(`  added        median ${f(pct(boxed, 0.5) - pct(plain, 0.5))} ms (goal ≤ 100 ms)`);
+    if (plan.seccomp) {
+      console.log(
+        `  sandboxed, no seccomp filter  median ${f(pct(unfiltered, 0.5))} ms  p95 ${f(pct(unfiltered, 0.95))} ms`,
+      );
+      console.log(
+        `  the filter adds  median ${f(pct(boxed, 0.5) - pct(unfiltered, 0.5))} ms (sh opening it, bwrap loading it)`,
+      );
+    } else console.log("  no seccomp filter on this machine");
     console.log(`one short turn (${TURNS} per mode, one session each, alternating):`);
     console.log(`  unsandboxed  median ${f(pct(plainTurns, 0.5))} ms  p95 ${f(pct(plainTurns, 0.95))} ms`);
     console.log(`  sandboxed    median ${f(pct(boxedTurns, 0.5))} ms  p95 ${f(pct(boxedTurns, 0.95))} ms`);

@@ -25,14 +25,16 @@ export function egressEnv(port: number): { set: Record<string, string>; unset: s
 }
 
 /**
- * The bridge, run as `node -e BRIDGE_SOURCE -- PORT SOCKET ELECTRON FILE ARGS...` (ELECTRON `1`: we set
- * `ELECTRON_RUN_AS_NODE` to run Electron as Node, the agent must not inherit it). Ctrl-C and Ctrl-\ reach the
+ * The bridge, run as `node -e BRIDGE_SOURCE -- PORT SOCKET ELECTRON FD3 FILE ARGS...` (ELECTRON `1`: we set
+ * `ELECTRON_RUN_AS_NODE` to run Electron as Node, the agent must not inherit it; FD3 `1`: fd 3, the seccomp
+ * filter, is handed on to the agent's launch, a nested bwrap that loads it: the bridge itself stays outside the
+ * filter, it needs a unix socket). Ctrl-C and Ctrl-\ reach the
  * agent from its terminal (same process group): the bridge ignores them; a TERM or HUP sent to it alone is passed
  * on. The agent's exit status becomes the bridge's (a signal is raised again on itself).
  */
 export const BRIDGE_SOURCE = `"use strict";
 const net = require("node:net"), cp = require("node:child_process");
-const [port, socket, electron, file, ...args] = process.argv.slice(1);
+const [port, socket, electron, fd3, file, ...args] = process.argv.slice(1);
 const server = net.createServer((c) => {
   const u = net.connect(socket);
   const end = () => { c.destroy(); u.destroy(); };
@@ -43,7 +45,8 @@ server.on("error", (e) => { process.stderr.write("sandbox egress bridge: " + e.m
 server.listen(Number(port), "127.0.0.1", () => {
   const env = { ...process.env };
   if (electron === "1") delete env.ELECTRON_RUN_AS_NODE;
-  const child = cp.spawn(file, args, { stdio: "inherit", env });
+  const stdio = fd3 === "1" ? ["inherit", "inherit", "inherit", 3] : "inherit";
+  const child = cp.spawn(file, args, { stdio, env });
   for (const s of ["SIGINT", "SIGQUIT"]) process.on(s, () => {});
   for (const s of ["SIGTERM", "SIGHUP"]) process.on(s, () => child.kill(s));
   child.on("error", (e) => { process.stderr.write(file + ": " + e.message + "\\n"); process.exit(127); });
@@ -54,13 +57,27 @@ server.listen(Number(port), "127.0.0.1", () => {
 });
 `;
 
-/** `launch` started through the bridge, forwarding to the proxy socket `socket`. */
-export function bridgedLaunch(launch: Launch, socket: string): { launch: Launch; env: Record<string, string> } {
+/** `launch` started through the bridge, forwarding to the proxy socket `socket` (`fd3`: fd 3 handed on to it). */
+export function bridgedLaunch(
+  launch: Launch,
+  socket: string,
+  fd3 = false,
+): { launch: Launch; env: Record<string, string> } {
   const electron = process.versions.electron !== undefined;
   return {
     launch: {
       file: process.execPath,
-      args: ["-e", BRIDGE_SOURCE, "--", String(EGRESS_PORT), socket, electron ? "1" : "0", launch.file, ...launch.args],
+      args: [
+        "-e",
+        BRIDGE_SOURCE,
+        "--",
+        String(EGRESS_PORT),
+        socket,
+        electron ? "1" : "0",
+        fd3 ? "1" : "0",
+        launch.file,
+        ...launch.args,
+      ],
     },
     env: electron ? { ELECTRON_RUN_AS_NODE: "1" } : {},
   };

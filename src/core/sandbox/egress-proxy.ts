@@ -9,10 +9,10 @@
  * bytes are piped with back-pressure, so nothing buffers without bound. One request per connection: a plain-HTTP
  * request is sent upstream with `Connection: close`.
  */
-import { lstat, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { AcpThreadsError } from "../errors";
+import { privateFolder } from "./private-folder";
 import { Emitter } from "../lifecycle";
 import { hostAllowed, splitHostPort, type HostRule } from "./hosts";
 
@@ -163,20 +163,6 @@ class Proxy {
   }
 }
 
-/** A folder of our own: a real folder (not a link), ours, and nobody else's to read or enter. */
-async function privateFolder(path: string): Promise<string> {
-  await mkdir(path, { recursive: true, mode: 0o700 });
-  const s = await lstat(path);
-  const mine = typeof process.getuid !== "function" || s.uid === process.getuid();
-  if (!s.isDirectory() || !mine || (s.mode & 0o077) !== 0) {
-    throw new AcpThreadsError(
-      "sandbox_unavailable",
-      `cannot start the sandbox's egress proxy: ${path} must be a folder of this user's with mode 0700`,
-    );
-  }
-  return path;
-}
-
 function listening(server: Server, where: string | { port: number; host: string }): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -195,7 +181,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   let dir: string | undefined;
   let listen: EgressListen;
   if (opts.parent) {
-    dir = await mkdtemp(join(await privateFolder(opts.parent), "p-"));
+    dir = await mkdtemp(join(await privateFolder(opts.parent, "the sandbox's egress proxy"), "p-"));
     listen = { unix: join(dir, "s") };
     await listening(server, listen.unix);
   } else {

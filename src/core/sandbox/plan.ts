@@ -15,6 +15,7 @@ import { startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { parseAllowedHosts } from "./hosts";
 import type { SandboxEgress, SandboxMounts, SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
+import { filterOnlyArgs, seccompDir, seccompFilter, withFilterFd } from "./seccomp";
 import { requireSandboxTool, type ProbeOptions, type SandboxTool } from "./tool";
 
 export interface SandboxPlan extends SandboxMounts {
@@ -22,6 +23,8 @@ export interface SandboxPlan extends SandboxMounts {
   policy: SandboxPolicy;
   /** With allowed hosts: the running egress proxy (its refusals: `proxy.onBlocked`); see `closeSandbox`. */
   proxy?: EgressProxy;
+  /** Linux on x86_64 / aarch64: the seccomp filter's file (seccomp.ts), loaded into every sandboxed launch. */
+  seccomp?: string;
 }
 
 /** The folder every session's egress proxy folder goes in (one per user: hidden inside each sandbox). */
@@ -75,9 +78,11 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
     denyRead.set(path, found.dir);
     denyRead.set(found.real, found.dir);
   }
+  const filter = tool.kind === "bwrap" ? await seccompFilter(seccompDir(policy.tmpDir)) : undefined;
   const network = policy.network === "allow-list" ? await startEgress(policy, tool) : undefined;
   return {
     tool,
+    ...(filter?.path ? { seccomp: filter.path } : {}),
     policy,
     writable: [...writable],
     denyRead: [...denyRead].map(([path, dir]) => ({ path, dir })),
@@ -100,17 +105,23 @@ export function sandboxedLaunch(plan: SandboxPlan, launch: Launch, cwd: string):
       : [];
     return { file: plan.tool.path, args: ["-p", seatbeltProfile(plan), ...inner, launch.file, ...launch.args] };
   }
+  const seccomp = plan.seccomp;
+  const wrap = (argv: string[]): Launch =>
+    seccomp ? withFilterFd(seccomp, argv) : { file: argv[0]!, args: argv.slice(1) };
   if (egress?.kind !== "socket") {
-    return { file: plan.tool.path, args: [...bwrapArgs(plan, cwd), "--", launch.file, ...launch.args] };
+    const filter = seccomp ? ["--seccomp", "3"] : [];
+    return wrap([plan.tool.path, ...bwrapArgs(plan, cwd), ...filter, "--", launch.file, ...launch.args]);
   }
-  const bridged = bridgedLaunch(launch, egress.socket);
+  // The bridge connects to the proxy's unix socket, so the filter cannot be bwrap's: the agent the bridge starts
+  // goes through a nested bwrap that only loads it (fd 3, handed on by the bridge).
+  const agent = seccomp
+    ? { file: plan.tool.path, args: [...filterOnlyArgs(), "--", launch.file, ...launch.args] }
+    : launch;
+  const bridged = bridgedLaunch(agent, egress.socket, seccomp !== undefined);
   const env = egressEnv(EGRESS_PORT);
   const vars = [
     ...env.unset.flatMap((n) => ["--unsetenv", n]),
     ...Object.entries({ ...env.set, ...bridged.env }).flatMap(([k, v]) => ["--setenv", k, v]),
   ];
-  return {
-    file: plan.tool.path,
-    args: [...bwrapArgs(plan, cwd), ...vars, "--", bridged.launch.file, ...bridged.launch.args],
-  };
+  return wrap([plan.tool.path, ...bwrapArgs(plan, cwd), ...vars, "--", bridged.launch.file, ...bridged.launch.args]);
 }

@@ -9,6 +9,7 @@ import { AcpThreadsError } from "../errors";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { egressLabel } from "./hosts";
+import { describeSeccomp } from "./seccomp";
 
 export type SandboxTool = { kind: "bwrap"; path: string } | { kind: "seatbelt"; path: string };
 
@@ -84,9 +85,17 @@ export async function requireSandboxTool(opts: ProbeOptions = {}): Promise<Sandb
   throw new AcpThreadsError("sandbox_unavailable", `cannot sandbox the agent: ${found.problem}`);
 }
 
-/** One line for doctor: how the sandbox works here (and its network, given the allowed hosts), or why it does not. */
-export function describeAvailability(found: SandboxAvailability, allowedHosts: readonly string[] = []): string {
+/**
+ * One line for doctor: how the sandbox works here (its network, given the allowed hosts; on Linux, what the
+ * seccomp filter blocks or why there is none), or why it does not.
+ */
+export function describeAvailability(
+  found: SandboxAvailability,
+  allowedHosts: readonly string[] = [],
+  nodeArch: string = process.arch,
+): string {
   if (!found.available) return found.problem;
   const tool = found.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
-  return `${tool} (${found.tool.path}): writes only in the session's roots, secrets unreadable; ${egressLabel(allowedHosts)}`;
+  const seccomp = found.tool.kind === "bwrap" ? `${describeSeccomp(nodeArch)}; ` : "";
+  return `${tool} (${found.tool.path}): writes only in the session's roots, secrets unreadable; ${seccomp}${egressLabel(allowedHosts)}`;
 }

@@ -104,4 +104,5 @@ test("doctor's last row says whether the sandbox works here, and what to install
     if (skip) return;
     const withIt = await runCli(["doctor", "--no-probe"], { home: w.data, cwd: w.ws, env: w.env });
     assert.match(withIt.stdout.trim().split("\n").at(-1)!, /^sandbox +ok +bubblewrap \(\/.*bwrap\)/);
+    assert.match(withIt.stdout, /; seccomp( \((x86_64|aarch64)\): unix sockets and TIOCSTI blocked|: none on \w+)/);
   }));

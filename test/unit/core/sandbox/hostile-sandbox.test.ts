@@ -7,10 +7,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
-import { prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
+import { closeSandbox, prepareSandbox, type SandboxPlan } from "../../../../src/core/sandbox/plan";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { hostileRuntime, hostileTurn as turn, noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
 
@@ -84,5 +86,56 @@ test("closing a sandboxed agent ends bwrap's whole group, the agent inside inclu
       .stdout.split("\n")
       .filter((line) => line.trim() && !/^\s*\d+\s+Z/.test(line));
     assert.deepEqual(alive, [], "no live process of the group is left");
+  }),
+);
+
+/** A unix socket server (a stand-in for the D-Bus session bus or a docker socket) in a folder no sandbox denies. */
+async function unixServer(dir: string, fn: (path: string) => Promise<void>): Promise<void> {
+  const path = join(dir, "bus.sock");
+  const server = createServer((c) => c.end("bus\n"));
+  server.listen(path);
+  await once(server, "listening");
+  try {
+    await fn(path);
+  } finally {
+    server.close();
+  }
+}
+
+for (const allowedHosts of [undefined, ["api.openai.com"]]) {
+  const how = allowedHosts ? " with allowed hosts (behind the egress bridge)" : "";
+  test(`sandboxed${how}: the agent cannot connect to a unix socket it can see (seccomp)`, { ...BOUND, skip }, () =>
+    withTmpDir("sbx-hostile-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      const settings = allowedHosts ? { allowedHosts } : undefined;
+      const policy = buildSandboxPolicy({ roots: [ws], agentId: "hostile", home, env: {}, tmpDir: tmp, settings });
+      const sandbox = await prepareSandbox(policy);
+      const rt = hostileRuntime(ws, home, sandbox);
+      try {
+        await unixServer(dir, async (path) => {
+          assert.equal(await turn(rt, `unix ${path}`), "unix: EPERM");
+          const out = await turn(
+            rt,
+            `bait echo hi -- ${process.execPath} -e 'require("net").connect(process.argv[1]).on("error", (e) => console.log(e.code)).on("data", (d) => console.log(String(d).trim()))' ${path}`,
+          );
+          assert.match(out, /^ran: \d+\|EPERM/, "its terminal too");
+        });
+      } finally {
+        await rt.close();
+        await closeSandbox(sandbox);
+      }
+    }),
+  );
+}
+
+test("the control, unsandboxed: the same agent reaches the unix socket", { ...BOUND, skip }, () =>
+  withTmpDir("sbx-hostile-", async (dir) => {
+    const w = await world(dir, false);
+    const rt = hostile(w);
+    try {
+      await unixServer(dir, async (path) => assert.equal(await turn(rt, `unix ${path}`), "unix: bus"));
+    } finally {
+      await rt.close();
+    }
   }),
 );

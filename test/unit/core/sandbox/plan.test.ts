@@ -122,12 +122,54 @@ test(
         const launch = sandboxedLaunch(plan, { file: process.execPath, args: ["-e", probe] }, ws);
         // async: the server answers from this process's loop
         const r = await run(launch.file, launch.args, { cwd: ws });
-        assert.match(r.stdout, /^(ECONNREFUSED|ENOENT|ENOTSOCK)/, r.stderr);
+        // EPERM: the seccomp filter refuses the unix socket before the hidden path is even looked at
+        assert.match(r.stdout, /^(EPERM|ECONNREFUSED|ENOENT|ENOTSOCK)/, r.stderr);
         const control = await run(process.execPath, ["-e", probe], {});
         assert.equal(control.stdout.trim(), "signed", "unsandboxed, the socket answers");
       } finally {
         server.close();
       }
+    });
+  },
+);
+
+/** python3, else perl: a script that calls ioctl(TIOCSTI) on /dev/null and prints the errno's name. */
+function tiocstiProbe(): { file: string; args: string[] } | undefined {
+  const has = (file: string, flag: string) => spawnSync(file, [flag, "1"], { stdio: "ignore" }).status === 0;
+  if (has("python3", "-c"))
+    return {
+      file: "python3",
+      args: [
+        "-c",
+        'import errno,fcntl,os\ntry:\n fcntl.ioctl(os.open("/dev/null",os.O_RDONLY),0x5412,b"x");print("ok")\nexcept OSError as e:print(errno.errorcode[e.errno])',
+      ],
+    };
+  if (has("perl", "-e"))
+    return {
+      file: "perl",
+      args: [
+        "-MPOSIX",
+        "-e",
+        'open(my $f,"<","/dev/null");my $c="x";if(ioctl($f,0x5412,$c)){print "ok\n"}else{my %n=(1,"EPERM",25,"ENOTTY");print(($n{$!+0}//$!+0),"\n")}',
+      ],
+    };
+  return undefined;
+}
+
+const tiocsti = tiocstiProbe();
+
+test(
+  "hostile: ioctl(TIOCSTI) is refused inside the sandbox (seccomp), ENOTTY on /dev/null outside",
+  { skip: skip || (!tiocsti && "needs python3 or perl") },
+  async () => {
+    await withTmpDir("sbx-", async (dir) => {
+      const { ws, policy } = layout(dir);
+      const plan = await prepareSandbox(policy);
+      const launch = sandboxedLaunch(plan, tiocsti!, ws);
+      const r = spawnSync(launch.file, launch.args, { cwd: ws, encoding: "utf8" });
+      assert.equal(r.stdout.trim(), "EPERM", r.stderr);
+      const control = spawnSync(tiocsti!.file, tiocsti!.args, { encoding: "utf8" });
+      assert.equal(control.stdout.trim(), "ENOTTY", "unfiltered, the kernel answers: not a terminal");
     });
   },
 );
