@@ -86,7 +86,10 @@ for (const id of ["codex-acp", "claude-agent-acp"] as AgentId[]) {
         const summary = lines.at(-1) ?? {};
         assert.equal(r.code, 0, `stderr: ${r.stderr.slice(-2000)}\nsummary: ${JSON.stringify(summary)}`);
         assert.match(r.stderr, /sandboxed \(bubblewrap\): .*egress: 1 host via proxy/);
-        assert.doesNotMatch(r.stderr, /blocked by the sandbox: connect/);
+        // the model's host is never refused; other hosts the agent tries on its own are, and are noted (codex-acp
+        // looks up api.github.com and chatgpt.com in the background: CI saw both refused while the turn went through)
+        const blocked = [...r.stderr.matchAll(/blocked by the sandbox: connect (\S+)/g)].map((m) => m[1]);
+        assert.ok(!blocked.includes(model), `the model's host was refused: ${blocked.join(", ")}`);
         assert.equal(readFileSync(join(t.workspace, "hello.txt"), "utf8").trim(), "hi");
         assert.deepEqual(
           lines.filter((l) => l.type === "done").map((l) => l.stopReason),
