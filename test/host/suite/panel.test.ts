@@ -127,11 +127,15 @@ describe("the thread panel's host actions", () => {
     await s.close();
     const id = writePastThread(hub.home, 1);
     hub.tree.refresh();
-    const groups = await hub.tree.getChildren();
-    const today = groups.find((g) => g.type === "group" && g.label === "Today");
-    const node =
-      today?.type === "group" ? today.children.find((c) => c.type === "past" && c.thread.threadId === id) : undefined;
-    assert.ok(node);
+    // The row is listed under Today. Waited for, not read once: stop 33's CI on VS Code 1.96 once listed the tree
+    // without the new thread right after it was written (not reproduced in three runs since; see
+    // docs/development-record.md, stop 33); this test is about the row's icon, description and tooltip.
+    const node = await waitFor("the past thread under Today", async () => {
+      const today = (await hub.tree.getChildren()).find((g) => g.type === "group" && g.label === "Today");
+      return today?.type === "group"
+        ? today.children.find((c) => c.type === "past" && c.thread.threadId === id)
+        : undefined;
+    });
     const pastItem = hub.tree.getTreeItem(node);
     assert.equal(pastItem.description, "Fake agent · now");
     assert.match(
