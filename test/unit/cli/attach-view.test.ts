@@ -2,29 +2,15 @@
 // (a gap) is not printed, and what other clients and agents name (who answered, the question, its options)
 // reaches the terminal inert: no escape sequence.
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { AttachView } from "../../../src/cli/attach-view";
 import { textOutput } from "../../../src/cli/output/turn-output";
 import type { ThreadRecord } from "../../../src/core/model/records";
+import { capturedIO } from "./in-process";
 
 function view(from = 0) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (d) => (out += d));
-  stderr.on("data", (d) => (err += d));
-  const io = {
-    argv: [],
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: {},
-    cwd: "/",
-    signal: new AbortController().signal,
-  };
-  return { v: new AttachView(io, textOutput(stdout, stderr), from), out: () => out, err: () => err };
+  const { io, out, err } = capturedIO({}, "/");
+  return { v: new AttachView(io, textOutput(io.stdout, io.stderr), from), out, err };
 }
 
 const msg = (text: string): ThreadRecord =>
