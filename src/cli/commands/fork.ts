@@ -16,7 +16,7 @@ import { forkCut, numberedMessages, writeFork } from "../../core/handoff/fork";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
-import { agentOf } from "../thread-run";
+import { agentOf } from "../thread-target";
 
 export const main = command(
   {
