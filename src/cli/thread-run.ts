@@ -12,6 +12,7 @@ import { PermissionStore } from "../core/acp/permission-store";
 import { policyModeNote } from "../core/acp/policy-mode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import { EditLedger } from "../core/ledger/edit-ledger";
+import { agentRefOf } from "../core/model/agent";
 import type { ContextItem } from "../core/model/context";
 import type { PermissionDecision } from "../core/model/events";
 import { textWithContext } from "../core/prompt/blocks";
@@ -63,7 +64,7 @@ function open(
         ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
       },
     );
-  const agent = { id: t.agent.id, name: t.agent.displayName, command: t.agent.command, args: t.agent.args };
+  const agent = agentRefOf(t.agent);
   const session = { store: o.store, createRuntime, agent, cwd: t.cwd, logger: o.logger, ledger };
   return openThread({
     session: t.threadId

@@ -49,26 +49,36 @@ export async function worktreeFor(cwd: string, onProgress?: OpenProgressListener
   }
 }
 
-export interface OpenThreadOptions<R extends AgentRuntime> {
-  /** The thread session's options (`threadId`, `title`, `origin`, `startedFrom` apply to a new thread only). */
-  session: ThreadSessionOptions<R>;
-  /** Reopen this stored thread; none: a new thread in `session.cwd`. */
-  resume?: string;
-  /** The worktree a new thread works in; `made` for it: removed again when its session never opens. */
-  worktree?: { ref: WorktreeRef; made: boolean };
-  /** Tags a new thread starts with (a named session's). */
-  tags?: readonly string[];
+interface OpenCommon {
   /** Runs before the agent starts (the sandbox, a review file): a throw is a session that never opened. */
   prepare?: () => Promise<void>;
-  /**
-   * Before a resume, and again when another process took the thread meanwhile: resolves once no other process
-   * holds it, false to give up (`openThread` then resolves undefined). None: a held thread fails as `locked`.
-   */
-  whenFree?: (threadId: string) => Promise<boolean>;
   /** The watchdog and retry ladder; none: the session is not watched. */
   watchdog?: SuperviseOptions;
   onProgress?: OpenProgressListener;
 }
+
+/** A new thread. */
+export interface StartThreadOptions<R extends AgentRuntime> extends OpenCommon {
+  resume?: undefined;
+  session: ThreadSessionOptions<R>;
+  /** The worktree the new thread works in; `made` for it: removed again when its session never opens. */
+  worktree?: { ref: WorktreeRef; made: boolean };
+  /** Tags the new thread starts with (a named session's). */
+  tags?: readonly string[];
+}
+
+/** A stored thread reopened; its agent and folder are the recorded ones unless given. */
+export interface ResumeThreadOptions<R extends AgentRuntime> extends OpenCommon {
+  resume: string;
+  session: Omit<ThreadSessionOptions<R>, "agent" | "cwd"> & Partial<ThreadSessionOptions<R>>;
+  /**
+   * Before the resume, and again when another process took the thread meanwhile: resolves once no other process
+   * holds it, false to give up (`openThread` then resolves undefined). None: a held thread fails as `locked`.
+   */
+  whenFree?: (threadId: string) => Promise<boolean>;
+}
+
+export type OpenThreadOptions<R extends AgentRuntime> = StartThreadOptions<R> | ResumeThreadOptions<R>;
 
 /** An open thread session with what serves it. */
 export interface OpenedThread<R extends AgentRuntime = AgentRuntime> extends Disposable {
@@ -110,7 +120,7 @@ export async function openThread<R extends AgentRuntime>(
     await o.prepare?.();
     session = await startOrResume(o);
   } finally {
-    if (!session && o.worktree?.made && o.resume === undefined) await removeUnopened(o.worktree.ref, o.onProgress);
+    if (!session && o.resume === undefined && o.worktree?.made) await removeUnopened(o.worktree.ref, o.onProgress);
   }
   if (!session) return undefined;
   const s = session;
