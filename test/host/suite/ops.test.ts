@@ -200,14 +200,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
       displayName: "Fake steer",
     };
     await cfg().update("agents", agents, vscode.ConfigurationTarget.Global);
-    const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-      agentId: "fake-steer",
-      task: "",
-      mode: "session",
-      cwd: workspaceRoot(),
-    });
-    const s = hub.live.get(id)!;
-    await waitFor("the session to be ready", () => s.status === "idle");
+    const s = await spawnIdleFake("", "fake-steer");
     const ended = new Promise<void>((r) => s.onTurnDone(() => r()));
     void s.prompt("sleep 60000");
     await waitFor("the agent to be inside its turn", () => /sleeping/.test(agentText(s)));
