@@ -1,24 +1,20 @@
-/** `run --worktree` / `exec --worktree`: a new git worktree for the session, or (outside git) a note and the plain folder. */
-import { errorMessage } from "../core/errors";
+/**
+ * `run --worktree` / `exec --worktree`: what opening a thread (core/session/open-thread.ts) did with its worktree,
+ * told on stderr: the new worktree, or (outside git) a note and the plain folder.
+ */
 import type { WorktreeRef } from "../core/model/records";
-import { createWorktree, isNotARepository } from "../core/worktree/create";
+import type { OpenProgressListener } from "../core/session/open-thread";
 import type { CliIO } from "./io";
 
-export async function worktreeFor(
-  io: CliIO,
-  cwd: string,
-  command: string,
-): Promise<{ cwd: string; worktree?: WorktreeRef }> {
-  try {
-    const made = await createWorktree(cwd);
-    io.stderr.write(`acp-threads ${command}: worktree ${made.ref.path} (base ${made.ref.base.slice(0, 10)})\n`);
-    for (const w of made.warnings) io.stderr.write(`acp-threads ${command}: note: ${w}\n`);
-    return { cwd: made.cwd, worktree: made.ref };
-  } catch (err) {
-    if (!isNotARepository(err)) throw err;
-    io.stderr.write(`acp-threads ${command}: note: ${errorMessage(err)}; running a plain session in ${cwd}\n`);
-    return { cwd };
-  }
+export function worktreeProgress(io: CliIO, command: string): OpenProgressListener {
+  const say = (text: string) => io.stderr.write(`acp-threads ${command}: ${text}\n`);
+  return (p) => {
+    if (p.type === "worktree_created") {
+      say(`worktree ${p.ref.path} (base ${p.ref.base.slice(0, 10)})`);
+      for (const w of p.warnings) say(`note: ${w}`);
+    } else if (p.type === "worktree_skipped") say(`note: ${p.reason}; running a plain session in ${p.cwd}`);
+    else for (const w of p.warnings) say(`note: removing the worktree ${p.ref.path}: ${w}`);
+  };
 }
 
 /** The worktree the CLI hands its background supervisor (`exec --worktree-ref JSON`), checked. */

@@ -18,7 +18,7 @@ import {
   summaryLine,
   type ImportSummary,
 } from "../core/import/agent-import";
-import type { AgentSpec } from "../core/model/agent";
+import { agentRefOf, type AgentSpec } from "../core/model/agent";
 import { configuredAgents } from "./agents";
 import { createRuntime } from "./engine";
 import type { Hub } from "./hub";
@@ -52,7 +52,7 @@ export async function runAgentImport(hub: Hub, spec: AgentSpec, run: ImportRun =
   let total = 0;
   const summary = await importAgentSessions({
     threadsDir: hub.threads.threadsDir,
-    agent: { id: spec.id, name: spec.displayName, command: spec.command, args: spec.args },
+    agent: agentRefOf(spec),
     startAgent: (at) =>
       createRuntime({ agent: spec, cwd: at, permissionPolicy: "deny-all", logger }, undefined, node, hub.launcher),
     cwd,

@@ -10,7 +10,8 @@ import type { Hub } from "./hub";
 import { createPty } from "./terminal-host";
 import { assertTrusted } from "./trust";
 import { background } from "../core/util/unexpected";
-import { worktreeFor } from "./worktrees/start";
+import { worktreeFor } from "../core/session/open-thread";
+import { editorWorktreeProgress } from "./worktrees/start";
 import { editorSandbox, startSandboxed } from "./sandbox";
 
 export { EXEC_CHOICES } from "./exec-choices";
@@ -27,7 +28,7 @@ export async function startExec(
   sandbox?: boolean,
 ): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
   assertTrusted();
-  const where = inWorktree ? await worktreeFor(hub.log.logger, cwd) : { cwd };
+  const where = inWorktree ? await worktreeFor(cwd, editorWorktreeProgress(hub.log.logger)) : { cwd };
   cwd = where.cwd;
   const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
   const pty = expanded.pty ?? true;

@@ -28,7 +28,8 @@ import type { ThreadOps } from "./thread-ops";
 import type { ThreadPanels } from "./thread-panels";
 import { assertTrusted } from "./trust";
 import type { EditorWorkspaceFiles } from "./workspace-files";
-import { worktreeFor } from "./worktrees/start";
+import { worktreeFor } from "../core/session/open-thread";
+import { editorWorktreeProgress } from "./worktrees/start";
 import type { WorktreeStates } from "./worktrees/states";
 
 export interface SpawnParams {
@@ -49,6 +50,8 @@ export interface SpawnParams {
   title?: string;
   /** The git worktree the new thread works in (`cwd` is inside it): the only root its fs / terminals reach. */
   worktree?: WorktreeRef;
+  /** The worktree was made for this session (spawnInWorktree): removed again when the session never opens. */
+  worktreeMade?: boolean;
   /** Run the agent in the OS sandbox (#34; the composer's toggle, Best of N); undefined: the settings decide. */
   sandbox?: boolean;
   /** A Best of N candidate: the unattended sandbox default applies (as for worktree sessions). */
@@ -100,11 +103,11 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
       origin: p.origin,
       startedFrom: p.unattended ? "automation" : "editor", // a Best of N candidate runs unattended (#36)
       recordTraffic: hub.config.recordTraffic,
-      onThread: (thread, s) => {
-        if (p.worktree && !p.resumeThreadId) thread.live.patch({ worktree: p.worktree });
-        hub.ops.supervise(thread, s);
-      },
-      ...(p.worktree ? { worktree: p.worktree } : {}),
+      onThread: (s) => hub.ops.watch(s),
+      // stallSeconds 0 turns stall detection off; deaths and throttles are still watched
+      watchdog: () => ({ stallMs: hub.config.watchdogStallSeconds * 1000, mode: hub.config.watchdogRetry }),
+      onProgress: editorWorktreeProgress(hub.log.logger, () => hub.worktrees.refresh()),
+      ...(p.worktree ? { worktree: p.worktree, worktreeMade: p.worktreeMade === true } : {}),
       sandbox: () => sandboxOf(hub, p, roots),
       agent: p.agent,
       cwd: p.cwd,
@@ -165,8 +168,8 @@ function sandboxOf(hub: SpawnHost, p: SpawnParams, roots: string[]): Promise<San
 /** `spawnSession` in a new worktree of `p.cwd`'s repository (#25; a plain session outside git). */
 export async function spawnInWorktree(hub: SpawnHost, p: SpawnParams): Promise<LiveSession> {
   assertTrusted(); // before a worktree is made
-  const where = await worktreeFor(hub.log.logger, p.cwd);
-  const session = spawnSession(hub, { ...p, ...where });
+  const where = await worktreeFor(p.cwd, editorWorktreeProgress(hub.log.logger));
+  const session = spawnSession(hub, { ...p, ...where, worktreeMade: where.worktree !== undefined });
   hub.worktrees.refresh();
   return session;
 }

@@ -14,22 +14,21 @@ import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { AuthStatus } from "../core/acp/auth-status";
 import type { AgentRuntime, RuntimeOptions, SessionInfo } from "../core/acp/runtime";
 import { errorMessage } from "../core/errors";
-import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import type { ContextRef, PromptPart } from "../core/model/context";
 import type { BuiltPrompt, ContextSources, PromptCaps } from "../core/prompt/blocks";
-import { ThreadSession, type TurnResult } from "../core/session";
+import type { ThreadSession, TurnResult } from "../core/session";
+import type { OpenedThread } from "../core/session/open-thread";
 import { steeringUnavailable, type SteerOutcome } from "../core/acp/steering";
-import type { EditLedger } from "../core/ledger/edit-ledger";
-import type { ThreadStore } from "../core/store/thread-store";
-import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
+import type { WorktreeRef } from "../core/model/records";
 import type { Supervisor } from "../core/watchdog/supervisor";
 import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
 import { newThreadId } from "../core/store/thread-id";
 import type { LiveStatus } from "../webview/thread/protocol";
 import { background } from "../core/util/unexpected";
 import { readThreadEvents } from "../core/store/thread-events";
+import { openLiveThread, type LiveOpenInit } from "./live-open";
 import { LiveTail } from "./live-tail";
 import { displayTitle } from "./thread-title";
 import { sandboxBlockedNotices } from "./sandbox";
@@ -37,7 +36,7 @@ import { sandboxBlockedNotices } from "./sandbox";
 export type RunMode = "run" | "session";
 export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
 
-export interface LiveSessionInit {
+export interface LiveSessionInit extends LiveOpenInit {
   agent: AgentSpec;
   cwd: string;
   task: string;
@@ -46,31 +45,17 @@ export interface LiveSessionInit {
   mode: RunMode;
   /** Everything except `agent` and `cwd`, which come from above. */
   runtimeOptions: Omit<RuntimeOptions, "agent" | "cwd">;
-  store: ThreadStore;
-  /** Records what each turn changes (review, restore, provenance). */
-  ledger?: EditLedger;
-  logger: Logger;
   /** The thread's id (also the panel map key); a new thread gets a fresh one by default. */
   threadId?: string;
-  /** Reopen this stored thread (Resume) instead of starting a new one; it is then the session's id. */
-  resumeThreadId?: string;
   /** Events to show first (a resumed thread's history). */
   history?: RuntimeEvent[];
-  /** A new thread's origin (a handoff names the thread it continues). */
-  origin?: ThreadStartRecord["origin"];
-  /** Who starts a new thread (#36): the editor, or automation for a Best of N candidate (default "editor"). */
-  startedFrom?: ThreadStartRecord["startedFrom"];
-  /** Record the thread's protocol traffic for bug bundles (acpThreads.recordTraffic). */
-  recordTraffic?: boolean;
-  /** The git worktree the thread works in (#25). */
-  worktree?: WorktreeRef;
   /**
    * The session's OS sandbox (#34), prepared before anything starts: undefined runs unsandboxed; a rejection (a
    * sandbox asked for on a machine that cannot give one) fails the session with nothing started.
    */
   sandbox?: () => Promise<SandboxPlan | undefined>;
-  /** Called once the thread session exists, before the first prompt (the hub attaches the watchdog here). */
-  onThread?: (thread: ThreadSession, session: LiveSession) => void;
+  /** Called once the thread session exists, before the first prompt (the hub follows the watchdog here). */
+  onThread?: (session: LiveSession) => void;
 }
 
 export class LiveSession implements vscode.Disposable {
@@ -90,6 +75,8 @@ export class LiveSession implements vscode.Disposable {
   readonly #init: LiveSessionInit;
   readonly #factory: RuntimeFactory;
   #thread: ThreadSession | undefined;
+  /** The opened thread with what serves it (steering inbox, watchdog). */
+  #opened: OpenedThread | undefined;
   readonly #onEvents = new vscode.EventEmitter<RuntimeEvent[]>();
   readonly #onStatus = new vscode.EventEmitter<LiveStatus>();
   readonly #turnDone = new vscode.EventEmitter<void>();
@@ -99,7 +86,7 @@ export class LiveSession implements vscode.Disposable {
   readonly onTurnDone = this.#turnDone.event;
   #working = false;
   #closed = false;
-  /** The watchdog and retry ladder of this session (set by the hub once the thread exists). */
+  /** The watchdog and retry ladder of this session (set once the thread opens). */
   supervisor: Supervisor | undefined;
   /** The agent's slash commands, as it advertised them last. */
   commands: acp.AvailableCommand[] = [];
@@ -210,34 +197,29 @@ export class LiveSession implements vscode.Disposable {
 
   /** Starts (or resumes) the thread and runs the first task. Never throws: failures become status + events. */
   async start(task: string): Promise<void> {
-    const { store, ledger, logger, resumeThreadId } = this.#init;
-    const agentRef = {
-      id: this.agent.id,
-      name: this.agent.displayName,
-      command: this.agent.command,
-      args: this.agent.args,
-    };
+    let opened: OpenedThread | undefined;
     try {
-      this.#sandbox = await this.#init.sandbox?.();
-      if (this.#sandbox) sandboxBlockedNotices(this.#sandbox, (notice) => this.#push([notice]));
-      this.#thread = resumeThreadId
-        ? await ThreadSession.resume(
-            { store, ledger, createRuntime: this.#createRuntime, logger, recordTraffic: this.#init.recordTraffic },
-            resumeThreadId,
-          )
-        : await ThreadSession.start({
-            store,
-            ledger,
-            createRuntime: this.#createRuntime,
-            agent: agentRef,
-            cwd: this.cwd,
-            title: this.title,
-            threadId: this.threadId,
-            logger,
-            recordTraffic: this.#init.recordTraffic,
-            startedFrom: this.#init.startedFrom ?? "editor",
-            ...(this.#init.origin ? { origin: this.#init.origin } : {}),
-          });
+      opened = await openLiveThread(
+        {
+          ...this.#init,
+          onProgress: (p) => {
+            if (p.type === "worktree_removed") this.worktree = undefined;
+            this.#init.onProgress?.(p);
+          },
+        },
+        {
+          agent: this.agent,
+          cwd: this.cwd,
+          title: this.title,
+          threadId: this.threadId,
+          createRuntime: this.#createRuntime,
+          prepare: async () => {
+            this.#sandbox = await this.#init.sandbox?.();
+            if (this.#sandbox) sandboxBlockedNotices(this.#sandbox, (notice) => this.#push([notice]));
+          },
+          prompt: (text) => this.prompt(text),
+        },
+      );
     } catch (err) {
       this.#push([{ type: "error", message: errorMessage(err) }]);
       this.#setStatus("failed", errorMessage(err));
@@ -246,9 +228,14 @@ export class LiveSession implements vscode.Disposable {
       background(closeSandbox(this.#sandbox), "closing the sandbox's egress proxy");
       return;
     }
+    // without `whenFree` (a held thread fails as locked) an open always yields a session
+    if (!opened) return;
+    this.#opened = opened;
+    this.#thread = opened.session;
+    this.supervisor = opened.supervisor;
     if (this.#thread.metadata.title) this.title = displayTitle(this.#thread.metadata.title);
     this.#checkpoint();
-    this.#init.onThread?.(this.#thread, this);
+    this.#init.onThread?.(this);
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title?.trim() && !this.#thread?.live.metadata.titleByUser)
         this.title = displayTitle(e.title);
@@ -360,8 +347,8 @@ export class LiveSession implements vscode.Disposable {
   async close(status: "idle" | "done" | "failed" = "idle"): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.supervisor?.dispose();
-    await this.#thread?.close(status).catch(() => undefined);
+    // the steering inbox and the watchdog stop, the agent closes
+    await (this.#opened?.close(status) ?? Promise.resolve()).catch(() => undefined);
     await closeSandbox(this.#sandbox).catch(() => undefined); // the egress proxy, once the agent is gone
     this.#checkpoint();
     if (this.status !== "failed") this.#setStatus("closed");

@@ -8,13 +8,11 @@ import * as vscode from "vscode";
 import { forkedFrom } from "../core/handoff/fork";
 import { handedOffFrom } from "../core/handoff/link";
 import type { ThreadMetadata } from "../core/model/metadata";
-import type { ThreadSession } from "../core/session";
 import { liveWriter } from "../core/store/file-lock";
 import { ThreadFollower } from "../core/store/thread-follower";
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { recordsToEvents } from "../core/thread/record-events";
-import { superviseSession } from "../core/watchdog/attach";
 import type { SupervisorState } from "../core/watchdog/supervisor";
 import type { HostMessage, OpsAction, OpsLink, OpsView } from "../webview/thread/protocol";
 import type { ThreadStore } from "../core/store/thread-store";
@@ -45,17 +43,9 @@ export class ThreadOps implements vscode.Disposable {
 
   constructor(private readonly hub: ThreadOpsDeps) {}
 
-  /** Attaches the watchdog to a live session's thread (LiveSessionInit.onThread). */
-  supervise(thread: ThreadSession, session: LiveSession): void {
-    const cfg = this.hub.config;
-    // stallSeconds 0 turns stall detection off; deaths and throttles are still watched
-    const supervisor = superviseSession(thread, {
-      stallMs: cfg.watchdogStallSeconds * 1000,
-      mode: cfg.watchdogRetry,
-      prompt: (text) => session.prompt(text),
-    });
-    session.supervisor = supervisor;
-    supervisor.onState(() => this.#changed.fire(session.threadId));
+  /** Follows the watchdog of a session whose thread just opened (its state shows in the tree and the panel). */
+  watch(session: LiveSession): void {
+    session.supervisor?.onState(() => this.#changed.fire(session.threadId));
   }
 
   /** The watchdog state of a live session, for the tree. */

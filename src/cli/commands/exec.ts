@@ -15,7 +15,8 @@ import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
 import { command, type CommandContext } from "../command";
 import type { WorktreeRef } from "../../core/model/records";
-import { parseWorktreeRef, worktreeFor } from "../worktree-start";
+import { worktreeFor } from "../../core/session/open-thread";
+import { parseWorktreeRef, worktreeProgress } from "../worktree-start";
 import { background } from "../../core/util/unexpected";
 import { commandName } from "../../core/acp/command-name";
 import { sessionSandbox } from "../../core/sandbox/session";
@@ -61,7 +62,7 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     let cwd = resolve(io.cwd, flags.cwd ?? ".");
     let worktree: WorktreeRef | undefined;
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
-    else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(io, cwd, "exec"));
+    else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(cwd, worktreeProgress(io, "exec")));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
     const settings = await sandboxFromFlags(io, "exec", flags, flags.worktree === true || worktree !== undefined);
     sandbox =

@@ -8,7 +8,7 @@ import { createAgentRuntime } from "../../core/acp/agent-runtime";
 import { resolveAgent, resolveCommand } from "../../core/acp/agent-registry";
 import { forkAgentSession } from "../../core/acp/fork";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import type { AgentSpec } from "../../core/model/agent";
+import { agentRefOf, type AgentSpec } from "../../core/model/agent";
 import { installedSpecFor } from "../../core/registry/installed";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
@@ -16,7 +16,7 @@ import { forkCut, numberedMessages, writeFork } from "../../core/handoff/fork";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
-import { agentOf } from "../thread-run";
+import { agentOf } from "../thread-target";
 
 export const main = command(
   {
@@ -67,7 +67,7 @@ the fork links, and says so). Nothing is sent to an agent until you run the fork
         await runtime.close().catch(() => undefined);
       }
     }
-    const agent = { id: spec.id, name: spec.displayName, command: spec.command, args: spec.args };
+    const agent = agentRefOf(spec);
     const fork = writeFork(store, sourceId, at, {
       ...(sameAgent ? {} : { agent }),
       ...(agentSessionId ? { agentSessionId } : {}),

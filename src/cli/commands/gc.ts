@@ -1,6 +1,6 @@
 /**
  * `acp-threads gc [--dry-run] [--trash-days N] [--traffic-max-mb N] [--format text|json]`: removes what outlives its
- * thread (traffic, ledger files and blobs), the trash past its age, traffic over its cap, and rotates the audit
+ * thread (traffic, ledger files and blobs, steering requests), the trash past its age, traffic over its cap, and rotates the audit
  * log; prints what it frees (see src/core/retention/gc.ts).
  */
 import { applyGc, GC_DEFAULTS, planGc, type GcItem } from "../../core/retention/gc";
@@ -34,8 +34,8 @@ export const main = command(
       format: FORMAT,
     },
     notes: `Removed: traffic and ledger files of threads that are gone, threads in the trash past the age, traffic over
-the cap (never a thread a live session is writing), ledger blobs no ledger refers to (older than two days), and
-audit.jsonl is rotated past 8 MB. Threads themselves are never touched outside the trash.`,
+the cap (never a thread a live session is writing), ledger blobs no ledger refers to (older than two days),
+steering requests to threads no process runs any more, and audit.jsonl is rotated past 8 MB. Threads themselves are never touched outside the trash.`,
   },
   async ({ io, flags }) => {
     const home = resolveHome(io.env);

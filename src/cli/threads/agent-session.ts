@@ -3,7 +3,7 @@ import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
 import { runtimesDirOf } from "../../core/runtime/managed";
-import { agentOf } from "../thread-run";
+import { agentOf } from "../thread-target";
 import type { SubContext } from "./common";
 
 export async function deleteAgentSessionOf(ctx: SubContext, id: string) {

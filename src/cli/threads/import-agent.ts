@@ -10,6 +10,7 @@ import { createAgentRuntime } from "../../core/acp/agent-runtime";
 import { resolveAgent } from "../../core/acp/agent-registry";
 import { AcpThreadsError } from "../../core/errors";
 import { importAgentSessions, summaryLine, type SessionOutcome } from "../../core/import/agent-import";
+import { agentRefOf } from "../../core/model/agent";
 import { installedSpecFor } from "../../core/registry/installed";
 import { runtimesDirOf } from "../../core/runtime/managed";
 import { str } from "../../core/util/guards";
@@ -48,7 +49,7 @@ export async function importFromAgent(ctx: SubContext): Promise<number> {
   const node = { runtimesDir: runtimesDirOf(store.home) };
   const summary = await importAgentSessions({
     threadsDir: store.threadsDir,
-    agent: { id: spec.id, name: spec.displayName, command: spec.command, args: spec.args },
+    agent: agentRefOf(spec),
     startAgent: (at) =>
       createAgentRuntime(
         { agent: spec, cwd: at, permissionPolicy: "deny-all" },

@@ -30,9 +30,8 @@ import { SessionState, type EngineContext } from "./session-state";
 import { TerminalManager } from "./terminal-handler";
 import { processTransport, type AgentTransport } from "./transport";
 import { UpdateQueue } from "./update-queue";
-import { exitedDuringInitialize, exitSoon } from "./agent-failure";
+import { capabilitiesView, connectAgent } from "./agent-connect";
 import type { AuthStatus } from "./auth-status";
-import { clientInitializeParams } from "./initialize";
 import { TurnRunner } from "./turn-runner";
 import { SubagentSessions } from "./subagent-sessions";
 import { background } from "../util/unexpected";
@@ -157,16 +156,7 @@ class Runtime implements AcpAgentRuntime {
   }
 
   getCapabilities(): AgentCapabilitiesView | undefined {
-    const init = this.#init;
-    return (
-      init && {
-        protocolVersion: init.protocolVersion,
-        agentInfo: init.agentInfo,
-        agentCapabilities: init.agentCapabilities ?? {},
-        authMethods: init.authMethods ?? [],
-        meta: init._meta,
-      }
-    );
+    return this.#init && capabilitiesView(this.#init);
   }
 
   async extRequest<T>(method: string, params: Record<string, unknown>): Promise<T> {
@@ -300,9 +290,11 @@ class Runtime implements AcpAgentRuntime {
   }
 
   async #start(): Promise<AgentCapabilitiesView> {
-    const conn = this.#transport.connect(
-      buildClientApp(this.#ctx, this.#terminals, (p) => this.#onUpdate(p)),
-      {
+    this.#init = await connectAgent({
+      agent: this.opts.agent,
+      transport: this.#transport,
+      app: buildClientApp(this.#ctx, this.#terminals, (p) => this.#onUpdate(p)),
+      hooks: {
         log: this.protocolLog,
         maxMessageBytes: this.engine.maxMessageBytes,
         onSessionUpdate: (p) => this.#onUpdate(p),
@@ -313,31 +305,16 @@ class Runtime implements AcpAgentRuntime {
           background(this.#transport.stop(), "stopping the agent");
         },
       },
-    );
-    this.#conn = conn;
-    this.#death = this.#transport.exited.then((exit) => {
-      if (!this.#closing) this.#setStatus("failed");
-      throw new AcpThreadsError(
-        "agent_exited",
-        `${this.opts.agent.displayName} exited (code ${exit.code}, signal ${exit.signal})`,
-        {
-          stderrTail: this.#transport.stderrTail(),
-        },
-      );
+      elicitation: !!this.opts.elicitor,
+      connected: (conn, death) => {
+        this.#conn = conn;
+        this.#death = death;
+      },
+      exited: () => {
+        if (!this.#closing) this.#setStatus("failed");
+      },
+      failed: () => this.#setStatus("failed"),
     });
-    this.#death.catch(() => {});
-    try {
-      const init = conn.agent.request(
-        methods.agent.initialize,
-        clientInitializeParams({ elicitation: !!this.opts.elicitor }),
-      );
-      this.#init = await Promise.race([init, this.#death]);
-    } catch (err) {
-      this.#setStatus("failed");
-      const exit = await exitSoon(this.#transport);
-      await this.#transport.stop();
-      throw exitedDuringInitialize(this.opts.agent, err, exit, this.#transport.stderrTail());
-    }
     if (this.#init.protocolVersion !== acp.PROTOCOL_VERSION) {
       await this.close();
       throw new AcpThreadsError(

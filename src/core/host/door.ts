@@ -19,6 +19,7 @@ import { lstatSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
+import { homeLayout } from "../platform/data-home";
 import { isPosix } from "../platform/host";
 import { VERSION } from "../version";
 
@@ -40,7 +41,7 @@ const MAX_SOCKET_PATH = 100;
 const short = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
 
 export function hostPlace(home: string, version = VERSION): HostPlace {
-  const dir = join(home, "host", version);
+  const dir = join(homeLayout(home).hostDir, version);
   const inDir = join(dir, "host.sock");
   const socket = !isPosix()
     ? `\\\\.\\pipe\\acp-threads-${short(home)}-${version}`

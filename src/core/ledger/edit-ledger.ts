@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { errorMessage } from "../errors";
 import { Emitter, toDisposable, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
+import { homeLayout } from "../platform/data-home";
 import { isThreadId } from "../store/thread-id";
 import type { FileWrite } from "../acp/runtime";
 import { BlobStore } from "./blob-store";
@@ -78,8 +79,9 @@ export class EditLedger implements Disposable {
   constructor(opts: EditLedgerOptions) {
     this.#opts = opts;
     this.#logger = opts.logger ?? nullLogger;
-    this.dir = join(opts.home, "ledger");
-    this.blobs = new BlobStore(join(this.dir, "blobs"));
+    const layout = homeLayout(opts.home);
+    this.dir = layout.ledgerDir;
+    this.blobs = new BlobStore(layout.ledgerBlobsDir);
     this.#walker = opts.walkWorker ? new WalkWorker(opts.walkWorker, this.#logger) : undefined;
   }
 
@@ -264,7 +266,7 @@ export class EditLedger implements Disposable {
         blobs: this.blobs,
         limits: this.#opts.limits,
         watch: this.#opts.watch,
-        cacheDir: join(this.dir, "manifests"),
+        cacheDir: homeLayout(this.#opts.home).ledgerManifestsDir,
         logger: this.#logger,
         ...(this.#walker ? { walker: this.#walker } : {}),
       }).catch((err) => {

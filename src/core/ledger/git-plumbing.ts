@@ -6,34 +6,12 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { terminalLauncher, type Launched } from "../platform/launcher";
-import { runCommand } from "../platform/run-to-end";
+import { git as runGit, GitError, gitOrNone, zsplit, type GitOptions } from "../platform/git";
 import { background } from "../util/unexpected";
 
-/**
- * The most output one call may give (stdout or stderr). Through the spawner it crosses a JSON channel as one
- * string (a NUL, `-z`'s separator, grows to six characters there): 64 MiB stays far below V8's string limit and
- * is hundreds of thousands of index entries.
- */
-export const GIT_MAX_OUTPUT = 64 * 1024 * 1024;
-
-/**
- * Runs one git call through the command runner (#24: the extension host's spawner forks it, so its thread does
- * not; the CLI forks it itself). Resolves with stdout; rejects with git's stderr, or why it did not finish.
- */
-async function git(cwd: string, args: string[]): Promise<string> {
-  const r = await runCommand({
-    file: "git",
-    args: ["--no-optional-locks", "-c", "core.quotepath=off", ...args],
-    cwd,
-    timeoutMs: 60_000,
-    maxBytes: GIT_MAX_OUTPUT,
-  });
-  if (r.code === 0 && !r.error) return r.stdout;
-  const why = r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`);
-  throw new Error(`git ${args[0]} failed: ${r.stderr.trim() || why}`);
-}
-
-const zsplit = (out: string): string[] => out.split("\0").filter(Boolean);
+/** The plumbing only reads: never refreshes or rewrites the index under the user's git. */
+const READ = { readOnly: true, timeoutMs: 60_000 } satisfies GitOptions;
+const git = (cwd: string, args: string[]) => runGit(cwd, args, READ);
 
 export interface RepoInfo {
   /** Absolute top of the working tree. */
@@ -42,24 +20,23 @@ export interface RepoInfo {
   excludes: string[];
 }
 
-/** The repository `cwd` is in, or undefined when it is not in one (or git is missing). */
+/** The repository `cwd` is in, or undefined when it is in none git can read (or git is missing). */
 export async function repoOf(cwd: string): Promise<RepoInfo | undefined> {
   let out: string[];
   try {
     out = (await git(cwd, ["rev-parse", "--show-toplevel", "--git-path", "info/exclude"])).split("\n");
-  } catch {
-    return undefined;
+  } catch (err) {
+    // in no repository, or one git will not read for us (not installed, dubious ownership, too slow): the
+    // baseline walks the folder instead
+    if (err instanceof GitError) return undefined;
+    throw err;
   }
   const top = out[0]?.trim();
   if (!top) return undefined;
   const infoExclude = out[1]?.trim();
-  let globalFile: string;
-  try {
-    globalFile = (await git(cwd, ["config", "--path", "--get", "core.excludesFile"])).trim();
-  } catch {
-    const xdg = process.env.XDG_CONFIG_HOME || join(process.env.HOME ?? homedir(), ".config");
-    globalFile = join(xdg, "git", "ignore");
-  }
+  const xdg = process.env.XDG_CONFIG_HOME || join(process.env.HOME ?? homedir(), ".config");
+  const globalFile =
+    (await gitOrNone(cwd, ["config", "--path", "--get", "core.excludesFile"], READ)) || join(xdg, "git", "ignore");
   const read = (p: string) => {
     try {
       return readFileSync(p, "utf8");

@@ -21,6 +21,8 @@ export interface RunRequest {
    * JSON channel as one string, so a caller that may read a lot sets a limit.
    */
   maxBytes?: number;
+  /** How stdout comes back: text (default) or base64, for bytes that are not UTF-8 (a blob) across JSON. */
+  stdoutEncoding?: "utf8" | "base64";
 }
 
 export interface RunResult {
@@ -72,7 +74,7 @@ export function runToEnd(req: RunRequest): Promise<RunResult> {
       resolve({
         code,
         signal,
-        stdout: Buffer.concat(out).toString("utf8"),
+        stdout: Buffer.concat(out).toString(req.stdoutEncoding ?? "utf8"),
         stderr: Buffer.concat(errOut).toString("utf8"),
         ...(error ? { error: { message: error.message, code: error.code } } : {}),
       });

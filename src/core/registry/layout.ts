@@ -1,8 +1,9 @@
 /** Where installed agents live in the data home. */
 import { join } from "node:path";
+import { homeLayout } from "../platform/data-home";
 
 export function agentsLayout(dataHome: string) {
-  const root = join(dataHome, "agents");
+  const root = homeLayout(dataHome).agentsDir;
   return {
     root,
     /** The last registry index read from the network (what `fetchRegistry` falls back to). */

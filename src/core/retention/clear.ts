@@ -42,9 +42,9 @@ export async function clearData(home: string, categories: readonly DataCategory[
   };
   const keep = (name: string) => [...live].some((id) => name.startsWith(id));
   for (const c of new Set(categories)) {
-    if (c === "threads" || c === "traffic" || c === "ledger") {
+    if (c === "threads" || c === "traffic" || c === "ledger" || c === "steer") {
       // per entry, so a live thread's files stay
-      const dirs = c === "threads" ? [l.threadsDir] : c === "traffic" ? paths.traffic : [join(home, "ledger")];
+      const dirs = c === "threads" ? [l.threadsDir] : c === "ledger" ? [l.ledgerDir] : paths[c];
       for (const dir of dirs)
         for (const name of await readdir(dir).catch(() => [] as string[]))
           // blobs go in the sweep below: those a live thread's ledger refers to stay

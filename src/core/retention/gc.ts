@@ -7,13 +7,15 @@
  *   `trafficMaxBytes` (the traffic of a thread a live writer holds is kept);
  * - ledger blobs no ledger file (nor a folder baseline cache) refers to, once older than `blobGraceMs` (a live
  *   session's baseline copies are referred to only in its memory until a turn records them);
+ * - steering requests and answers of threads no process runs any more (`steer/<threadId>/`), once older than
+ *   `steerGraceMs` (a request is written only while a process holds its thread, and answered within seconds);
  * - the permission audit log, rotated (one older part kept) once past `auditMaxBytes`.
  * Everything runs on async file calls.
  */
 import { lstat, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { liveWriter } from "../store/file-lock";
-import { assetsDir, homeLayout } from "../store/paths";
+import { assetsDir, homeLayout, type HomeLayout } from "../store/paths";
 import { isThreadId } from "../store/thread-id";
 import { footprint, formatBytes, rotatedAuditPath, type DataCategory } from "./measure";
 
@@ -28,6 +30,8 @@ export interface GcOptions {
   auditMaxBytes?: number;
   /** Unreferenced blobs younger than this are kept. Default 2 days. */
   blobGraceMs?: number;
+  /** Steering files of a thread no process runs are kept while younger than this. Default 10 minutes. */
+  steerGraceMs?: number;
   now?: number;
   /** Only these categories (the editor's periodic pass: traffic and audit, no trash purge, no blob scan). */
   only?: readonly DataCategory[];
@@ -39,6 +43,7 @@ export const GC_DEFAULTS = {
   trafficMaxAgeDays: 0,
   auditMaxBytes: 8 * 1024 * 1024,
   blobGraceMs: 2 * 24 * 3600 * 1000,
+  steerGraceMs: 10 * 60 * 1000,
 } as const;
 
 export interface GcItem {
@@ -84,7 +89,7 @@ export async function threadLeftovers(home: string, id: string): Promise<string[
   const out = [
     join(l.trafficDir, `${id}.ndjson`),
     join(l.trafficDir, `${id}.1.ndjson`),
-    join(home, "ledger", `${id}.jsonl`),
+    join(l.ledgerDir, `${id}.jsonl`),
   ];
   const there = await Promise.all(out.map(statOf));
   return out.filter((_, i) => there[i]);
@@ -133,7 +138,7 @@ export async function planGc(home: string, opts: GcOptions = {}): Promise<GcPlan
     }
   }
   // 3. ledger files of gone threads, then blobs nothing refers to
-  const ledgerDir = join(home, "ledger");
+  const ledgerDir = l.ledgerDir;
   const ledgers: string[] = [];
   for (const name of on("ledger") ? await names(ledgerDir) : []) {
     if (!name.endsWith(".jsonl") || !isThreadId(name.slice(0, -6))) continue;
@@ -141,9 +146,19 @@ export async function planGc(home: string, opts: GcOptions = {}): Promise<GcPlan
     if (kept(id)) ledgers.push(join(ledgerDir, name));
     else await add("ledger", join(ledgerDir, name), purged.has(id) ? "its thread is purged" : "its thread is gone");
   }
-  for (const b of on("ledger") ? await unreferencedBlobs(ledgerDir, ledgers, now - o.blobGraceMs) : [])
+  for (const b of on("ledger") ? await unreferencedBlobs(l, ledgers, now - o.blobGraceMs) : [])
     await add("ledger", b, "a file version no thread's ledger refers to");
-  // 4. the audit log
+  // 4. steering inboxes of threads no process runs (a live writer's inbox is its own to empty)
+  for (const id of on("steer") ? await names(l.steerDir) : []) {
+    const dir = join(l.steerDir, id);
+    if (!isThreadId(id) || !(await statOf(dir))?.isDirectory()) continue;
+    if (live.has(id) && liveWriter(join(l.threadsDir, `${id}.jsonl`))) continue;
+    const files = await names(dir);
+    const times = await Promise.all(files.map(async (n) => (await statOf(join(dir, n)))?.mtimeMs ?? 0));
+    if (times.some((t) => now - t < o.steerGraceMs)) continue;
+    await add("steer", dir, live.has(id) ? "no process runs its thread" : "its thread is gone");
+  }
+  // 5. the audit log
   const audit = on("audit") ? await statOf(l.auditLog) : undefined;
   if (audit && o.auditMaxBytes > 0 && audit.size > o.auditMaxBytes) {
     const older = rotatedAuditPath(l.auditLog);
@@ -160,12 +175,12 @@ export async function planGc(home: string, opts: GcOptions = {}): Promise<GcPlan
 }
 
 /** Blob files (and torn temporaries) older than `before` that neither `ledgers` nor the baseline caches name. */
-async function unreferencedBlobs(ledgerDir: string, ledgers: string[], before: number): Promise<string[]> {
-  const blobsDir = join(ledgerDir, "blobs");
+async function unreferencedBlobs(l: HomeLayout, ledgers: string[], before: number): Promise<string[]> {
+  const blobsDir = l.ledgerBlobsDir;
   const fans = (await names(blobsDir)).filter((n) => /^[0-9a-f]{2}$/.test(n));
   if (!fans.length) return [];
   const refs = new Set<string>();
-  const manifests = (await names(join(ledgerDir, "manifests"))).map((n) => join(ledgerDir, "manifests", n));
+  const manifests = (await names(l.ledgerManifestsDir)).map((n) => join(l.ledgerManifestsDir, n));
   for (const file of [...ledgers, ...manifests]) {
     const text = await readFile(file, "utf8").catch(() => "");
     for (const m of text.matchAll(BLOB_REF)) refs.add(m[1]!);

@@ -4,8 +4,6 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { runtimesDirOf } from "../runtime/managed";
-import { agentsLayout } from "../registry/layout";
 import { homeLayout } from "../store/paths";
 
 export const DATA_CATEGORIES = [
@@ -14,6 +12,7 @@ export const DATA_CATEGORIES = [
   "exec",
   "traffic",
   "ledger",
+  "steer",
   "recall",
   "indexes",
   "audit",
@@ -28,6 +27,7 @@ export const CATEGORY_LABELS: Record<DataCategory, string> = {
   exec: "Exec runs (their output logs)",
   traffic: "Protocol traffic (for bug bundles)",
   ledger: "Edit ledger (recorded file versions for review and restore)",
+  steer: "Steering requests (to a thread another process runs)",
   recall: "Recall index (search over past agent sessions)",
   indexes: "Thread and usage indexes (caches, rebuilt on demand)",
   audit: "Permission audit log",
@@ -44,12 +44,13 @@ export function categoryPaths(home: string): Record<DataCategory, string[]> {
     trash: [l.trashDir],
     exec: [l.execDir],
     traffic: [l.trafficDir, l.protocolLogsDir],
-    ledger: [join(home, "ledger")],
+    ledger: [l.ledgerDir],
+    steer: [l.steerDir],
     recall: db(l.recallDb),
     indexes: [...db(l.threadIndexDb), ...db(l.usageDb)],
     audit: [l.auditLog, rotatedAuditPath(l.auditLog)],
-    agents: [agentsLayout(home).root],
-    runtimes: [runtimesDirOf(home)],
+    agents: [l.agentsDir],
+    runtimes: [l.runtimesDir],
   };
 }
 

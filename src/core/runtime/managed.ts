@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { renameReplacing } from "../platform/fs";
+import { homeLayout } from "../platform/data-home";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { launchProgram } from "../platform/shell";
@@ -170,5 +171,5 @@ export function removeManagedNode(runtimesDir: string, version: string, p: Platf
 
 /** `<data home>/runtimes`. */
 export function runtimesDirOf(home: string): string {
-  return join(home, "runtimes");
+  return homeLayout(home).runtimesDir;
 }

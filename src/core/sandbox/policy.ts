@@ -5,6 +5,7 @@
  * platform's sandbox. Reads stay open everywhere except the secrets in `denyRead`; writes only where listed.
  */
 import { AcpThreadsError } from "../errors";
+import { DATA_HOME_PRIVATE } from "../platform/data-home";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { agentStateFolders } from "./agent-state";
 import { parseAllowedHosts } from "./hosts";
@@ -74,19 +75,6 @@ export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", "
  * docker daemon is root. A read-only mount does not stop `connect()`, so they are hidden like secrets.
  */
 export const POWER_SOCKETS = ["/run/docker.sock", "/var/run/docker.sock"];
-
-/** The data home's folders and files that hold threads' contents (an agent sees only its own session). */
-export const DATA_HOME_PRIVATE = [
-  "threads",
-  "trash",
-  "ledger",
-  "traffic",
-  "protocol-logs",
-  "index",
-  "exec",
-  "audit.jsonl",
-  "permissions.json",
-];
 
 /** `~/x` and `~` → below `home`; anything else must be absolute. */
 export function expandHome(path: string, home: string, p: Platform = HOST_PLATFORM): string {

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { Disposable } from "../lifecycle";
+import { homeLayout } from "../platform/data-home";
 import { writeFileAtomic } from "../store/atomic-write";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
@@ -21,7 +22,7 @@ interface SteerAnswer {
   error?: string;
 }
 
-const inboxOf = (store: ThreadStore, threadId: string) => join(store.home, "steer", threadId);
+const inboxOf = (store: ThreadStore, threadId: string) => join(homeLayout(store.home).steerDir, threadId);
 
 /** Serves steering requests for `threadId` until disposed; `steer` is the thread session's. */
 export function serveSteerInbox(

@@ -29,26 +29,8 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   return join(home, ".acp-threads");
 }
 
-/** Layout under the home folder. */
-export function homeLayout(home: string) {
-  return {
-    home,
-    threadsDir: join(home, "threads"),
-    trashDir: join(home, "trash"),
-    threadIndexDb: join(home, "index", "threads.sqlite"),
-    recallDb: join(home, "index", "recall.sqlite"),
-    usageDb: join(home, "index", "usage.sqlite"),
-    execDir: join(home, "exec"),
-    permissionsFile: join(home, "permissions.json"),
-    /** Settings the editor and the CLI share (see home-settings.ts). */
-    settingsFile: join(home, "settings.json"),
-    auditLog: join(home, "audit.jsonl"),
-    protocolLogsDir: join(home, "protocol-logs"),
-    /** Per-thread protocol traffic (redacted), the raw material of bug bundles. */
-    trafficDir: join(home, "traffic"),
-  };
-}
-export type HomeLayout = ReturnType<typeof homeLayout>;
+/** The layout under the home folder: one module names it (platform/data-home.ts). */
+export { homeLayout, type HomeLayout } from "../platform/data-home";
 
 /** Files that belong to a thread but not in its JSONL (images attached to prompts): beside the thread file. */
 export function assetsDir(threadsDir: string, threadId: string): string {

@@ -30,7 +30,7 @@ import type { OpView } from "../ledger/ledger-view";
 import type { LedgerInput } from "../ledger/records";
 import { diskWriter, inBatches, type FileWriter } from "../ledger/restore";
 import type { WorktreeRef } from "../model/records";
-import { git, zsplit } from "./git";
+import { git, zsplit } from "../platform/git";
 import { lastApplied, type LastApplied } from "./applied";
 import { linkProblems } from "./link-guard";
 import type { FileMerge } from "./merge-file";

@@ -14,7 +14,7 @@ import { summarize, type CandidateRun, type CandidateSpec, type CandidateSummary
 import { runCheck, type CheckResult } from "./check";
 import { createWorktree, type CreatedWorktree } from "./create";
 import { discardWorktree } from "./discard";
-import { git, repoTop } from "./git";
+import { repoTop, revParseOrNone } from "../platform/git";
 import { worktreeState, type WorktreeState } from "./state";
 
 export type BestOfProgress =
@@ -56,7 +56,7 @@ export async function bestOfBase(cwd: string): Promise<{ repo: string; base: str
       `${cwd} is not in a git repository: best of N runs each candidate in a git worktree of its own`,
     );
   const repo = await realpath(top);
-  const base = (await git(repo, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => "")).trim();
+  const base = await revParseOrNone(repo, "HEAD");
   if (!base)
     throw new AcpThreadsError("usage", `the repository ${repo} has no commit yet; commit once before best of N`);
   return { repo, base };

@@ -6,7 +6,7 @@
  */
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
-import { git, zsplit } from "./git";
+import { configOrNone, git, GitError, revParseOrNone, zsplit } from "../platform/git";
 
 export interface CommitResult {
   branch: string;
@@ -23,24 +23,22 @@ export async function checkBranchName(repo: string, name: string): Promise<strin
   if (!trimmed) throw new AcpThreadsError("usage", "a branch name is needed");
   try {
     return (await git(repo, ["check-ref-format", "--branch", trimmed])).trim();
-  } catch {
+  } catch (err) {
+    // git says "not a valid branch name" with exit 128 and nothing else we can read: the name is the fault
+    if (!(err instanceof GitError) || err.exitCode === null) throw err;
     throw new AcpThreadsError("usage", `'${trimmed}' is not a valid branch name (git check-ref-format)`);
   }
 }
 
 async function hasIdentity(cwd: string): Promise<boolean> {
-  const email = await git(cwd, ["config", "user.email"]).catch(() => "");
-  const name = await git(cwd, ["config", "user.name"]).catch(() => "");
-  return !!email.trim() && !!name.trim();
+  const email = await configOrNone(cwd, "user.email");
+  const name = await configOrNone(cwd, "user.name");
+  return !!email && !!name;
 }
 
 export async function commitToBranch(ref: WorktreeRef, name: string, message: string): Promise<CommitResult> {
   const branch = await checkBranchName(ref.repo, name);
-  const exists = await git(ref.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
-    () => true,
-    () => false,
-  );
-  if (exists)
+  if ((await revParseOrNone(ref.repo, `refs/heads/${branch}`)) !== undefined)
     throw new AcpThreadsError("usage", `a branch '${branch}' exists already in ${ref.repo}; pick another name`);
   const cwd = ref.path;
   await git(cwd, ["add", "-A"]);

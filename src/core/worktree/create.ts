@@ -7,7 +7,7 @@ import { realpath, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
-import { git, repoTop, zsplit } from "./git";
+import { git, GitError, repoTop, revParseOrNone, zsplit } from "../platform/git";
 import { copyIncluded } from "./include";
 import { newWorktreeId, worktreesDirOf } from "./layout";
 import { createOwnedDir, ensureOwnedDir } from "./owned-dir";
@@ -69,15 +69,17 @@ export async function createWorktree(cwd: string, opts: { base?: string } = {}):
 }
 
 async function resolveBase(repo: string, base: string): Promise<string> {
-  try {
-    return (await git(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`])).trim();
-  } catch {
-    const none = base === "HEAD" && !(await git(repo, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => ""));
-    throw new AcpThreadsError(
-      "usage",
-      none
-        ? `the repository ${repo} has no commit yet; commit once before starting a worktree session`
-        : `'${base}' is not a commit of ${repo}`,
-    );
-  }
+  // a name git refuses outright (exit 128: "bad revision") is no commit either; git not running is a failure
+  const commit = await revParseOrNone(repo, `${base}^{commit}`).catch((err: unknown) => {
+    if (err instanceof GitError && err.exitCode !== null) return undefined;
+    throw err;
+  });
+  if (commit !== undefined) return commit;
+  const none = base === "HEAD" && (await revParseOrNone(repo, "HEAD")) === undefined;
+  throw new AcpThreadsError(
+    "usage",
+    none
+      ? `the repository ${repo} has no commit yet; commit once before starting a worktree session`
+      : `'${base}' is not a commit of ${repo}`,
+  );
 }

@@ -8,7 +8,7 @@ import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
-import { git } from "./git";
+import { git } from "../platform/git";
 import { isManagedPath } from "./layout";
 
 export interface DiscardResult {

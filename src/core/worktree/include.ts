@@ -9,7 +9,7 @@
 import { cp, readFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { IgnoreMatcher } from "../ledger/gitignore";
-import { git, zsplit } from "./git";
+import { git, zsplit } from "../platform/git";
 
 export const INCLUDE_FILE = ".worktreeinclude";
 

@@ -18,7 +18,7 @@ import type { WorktreeRef } from "../model/records";
 import { AcpThreadsError } from "../errors";
 import type { LastApplied } from "./applied";
 import { linkProblems } from "./link-guard";
-import { gitBuffer } from "./git";
+import { gitBuffer } from "../platform/git";
 
 export interface ConflictSides {
   /** The file at the worktree's base commit; null where it did not exist there. */

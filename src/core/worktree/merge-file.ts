@@ -3,11 +3,10 @@
  * versions go to a private temporary folder (git 2.39 cannot merge blob ids), the result is read from stdout.
  * Clashes are written with git's standard markers, labelled as given; `conflicts` counts them.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GitError } from "./git";
+import { gitErrorOf, gitRun } from "../platform/git";
 
 export interface TextMerge {
   text: Buffer;
@@ -38,8 +37,6 @@ export type FileMerge =
     }
   | { kind: "kept"; reason: KeptReason };
 
-const MAX_BUFFER = 512 * 1024 * 1024;
-
 /** `ours` and `theirs` merged against `base` (null: the file did not exist there, merged as empty). */
 export async function mergeFile(
   base: Buffer | null,
@@ -56,23 +53,10 @@ export async function mergeFile(
       writeFile(t, theirs, { mode: 0o600 }),
     ]);
     const args = ["merge-file", "-p", "-L", labels.ours, "-L", labels.base, "-L", labels.theirs, o, b, t];
-    return await new Promise<TextMerge>((resolve, reject) =>
-      execFile(
-        "git",
-        ["-c", "merge.conflictStyle=merge", ...args],
-        { encoding: "buffer", maxBuffer: MAX_BUFFER, timeout: 120_000, windowsHide: true },
-        (err, stdout, stderr) => {
-          // the exit status is the number of conflicts (capped at 127); a failure is negative (255)
-          const code: unknown = err ? (err as { code?: unknown }).code : 0;
-          if (typeof code === "number" && code >= 0 && code < 128) {
-            const conflicts = code === 127 ? countMarkers(stdout, labels.ours) : code;
-            return resolve({ text: stdout, conflicts });
-          }
-          const text = stderr.toString().trim();
-          reject(new GitError(args, text, `git merge-file failed: ${text || (err as Error).message}`));
-        },
-      ),
-    );
+    const { code, stdout, result } = await gitRun(dir, args, { config: ["merge.conflictStyle=merge"] });
+    // the exit status is the number of conflicts (capped at 127); a failure is negative (255)
+    if (code === null || code >= 128 || result.signal) throw gitErrorOf(args, result);
+    return { text: stdout, conflicts: code === 127 ? countMarkers(stdout, labels.ours) : code };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorktreeRef } from "../model/records";
 import { isSymlink } from "../util/real-inside";
-import { git, zsplit } from "./git";
+import { git, zsplit } from "../platform/git";
 
 export type WorktreeChangeKind = "added" | "modified" | "deleted";
 

@@ -1,26 +1,26 @@
 /**
- * "In a new worktree" (#25): a new git worktree beside the repository for a new session or exec run, whose cwd
- * (and only reachable root) it becomes. A folder outside git gets a clear message and a plain session.
+ * "In a new worktree" (#25): what opening a thread (core/session/open-thread.ts) did with its worktree, told in the
+ * editor: the new worktree in the log (its warnings shown), a folder outside git in a message (the session works
+ * in the folder itself), a worktree made for a session that never opened removed again.
  */
 import * as vscode from "vscode";
-import { errorMessage } from "../../core/errors";
 import type { Logger } from "../../core/log";
-import type { WorktreeRef } from "../../core/model/records";
-import { createWorktree, isNotARepository } from "../../core/worktree/create";
+import type { OpenProgressListener } from "../../core/session/open-thread";
 
-/** Where a new session runs: `cwd`'s place in a new worktree, or `cwd` itself outside git (told once). */
-export async function worktreeFor(logger: Logger, cwd: string): Promise<{ cwd: string; worktree?: WorktreeRef }> {
-  try {
-    const made = await createWorktree(cwd);
-    logger.info(`worktree ${made.ref.path} (base ${made.ref.base.slice(0, 10)}) for a session in ${cwd}`);
-    if (made.warnings.length)
-      void vscode.window.showWarningMessage(`ACP Threads: new worktree: ${made.warnings.join("; ")}`);
-    return { cwd: made.cwd, worktree: made.ref };
-  } catch (err) {
-    if (!isNotARepository(err)) throw err;
-    void vscode.window.showInformationMessage(
-      `ACP Threads: ${errorMessage(err)}; the session works in the folder itself (no worktree).`,
-    );
-    return { cwd };
-  }
+export function editorWorktreeProgress(logger: Logger, onRemoved?: () => void): OpenProgressListener {
+  return (p) => {
+    if (p.type === "worktree_created") {
+      logger.info(`worktree ${p.ref.path} (base ${p.ref.base.slice(0, 10)}) for a session in ${p.ref.repo}`);
+      if (p.warnings.length)
+        void vscode.window.showWarningMessage(`ACP Threads: new worktree: ${p.warnings.join("; ")}`);
+    } else if (p.type === "worktree_skipped") {
+      void vscode.window.showInformationMessage(
+        `ACP Threads: ${p.reason}; the session works in the folder itself (no worktree).`,
+      );
+    } else {
+      logger.info(`worktree ${p.ref.path} removed: its session did not open`);
+      for (const w of p.warnings) logger.warn(`removing the worktree ${p.ref.path}: ${w}`);
+      onRemoved?.();
+    }
+  };
 }

@@ -188,4 +188,40 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
       if (cli.exitCode === null) cli.kill("SIGTERM");
     }
   });
+
+  it("acp-threads run --thread ID --steer TEXT reaches a thread the editor holds (#35: it timed out)", async () => {
+    const { hub } = await api();
+    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+    const agents = { ...(cfg().get<Record<string, unknown>>("agents") ?? {}) };
+    agents["fake-steer"] = {
+      command: process.execPath,
+      args: [fake],
+      env: { ELECTRON_RUN_AS_NODE: "1", FAKE_AGENT_STEERING: "1" },
+      displayName: "Fake steer",
+    };
+    await cfg().update("agents", agents, vscode.ConfigurationTarget.Global);
+    const s = await spawnIdleFake("", "fake-steer");
+    const ended = new Promise<void>((r) => s.onTurnDone(() => r()));
+    void s.prompt("sleep 60000");
+    await waitFor("the agent to be inside its turn", () => /sleeping/.test(agentText(s)));
+    const cli = spawn(
+      process.execPath,
+      [join(repoRoot(), "dist/cli.js"), "run", "--thread", s.threadId, "--steer", "from the terminal"],
+      {
+        cwd: workspaceRoot(),
+        env: { ...process.env, ACP_THREADS_HOME: hub.home, ELECTRON_RUN_AS_NODE: "1" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let stderr = "";
+    cli.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((r) => cli.on("exit", (c) => r(c)));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /steered into the running turn/);
+    await ended;
+    const steered = s.events.find((e) => e.type === "user_text" && e.steered);
+    assert.equal(steered?.type === "user_text" ? steered.text : "", "from the terminal");
+    assert.match(agentText(s), /steered: from the terminal/);
+    await s.close();
+  });
 });

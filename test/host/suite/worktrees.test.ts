@@ -7,7 +7,7 @@
 // (which leaves the Worktrees group at once). The new thread's “in a new worktree” toggle, through the composer's
 // message path.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
@@ -120,6 +120,31 @@ describe("worktree sessions", () => {
     assert.equal(s.isOpen, false);
     assert.equal(await worktreeNode(s.threadId), undefined, "the thread left the Worktrees group");
     assert.equal(git(repo, "rev-parse", "agent/host-test").trim(), c.commit, "the committed branch stays");
+  });
+
+  it("a worktree made for a session that never opened is removed again (#35: only the CLI removed it)", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const agents = { ...(cfg.get<Record<string, unknown>>("agents") ?? {}) };
+    agents["no-such-agent"] = { command: join(dirname(repo), "no-such-agent"), args: [], displayName: "Missing" };
+    await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+    const before = new Set(hub.live.all().map((l) => l.threadId));
+    const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+      agentId: "no-such-agent",
+      task: "",
+      mode: "session",
+      cwd: repo,
+      worktree: true,
+    });
+    const s = hub.live.get(id)!;
+    assert.ok(!before.has(id));
+    await waitFor("the session to fail", () => s.status === "failed");
+    await waitFor("its worktree to be gone", () => s.worktree === undefined);
+    const dir = join(dirname(repo), `.${basename(repo)}.worktrees`);
+    const left = existsSync(dir) ? readdirSync(dir) : [];
+    assert.deepEqual(left, [], "no worktree folder is left beside the repository");
+    assert.doesNotMatch(git(repo, "worktree", "list"), /\.worktrees/, "git forgot it too");
   });
 
   it("a folder outside git gets a plain session", async () => {

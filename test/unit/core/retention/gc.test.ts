@@ -182,3 +182,41 @@ test("acp-threads gc --dry-run lists what it would free and removes nothing; gc 
     for (const i of report.items) assert.equal(existsSync(i.path), false, i.path);
     assert.match((await runCommand(gcMain, [], { home })).out, /nothing to collect/);
   }));
+
+test("acp-threads gc collects the steering requests of threads no process runs, and measures them", () =>
+  withTmp(async (dir) => {
+    const home = join(dir, "home");
+    const { store, kept, gone } = await seed(home, dir);
+    const steer = (id: string, name: string, old = true) => {
+      const inbox = join(home, "steer", id);
+      mkdirSync(inbox, { recursive: true });
+      writeFileSync(join(inbox, name), JSON.stringify({ text: "also run the tests" }));
+      if (old) utimesSync(join(inbox, name), OLD, OLD);
+      return inbox;
+    };
+    const ended = steer(gone, "a.req.json"); // the thread ended with a request nobody took
+    const orphan = steer("01a00000-0000-7000-8000-000000000000", "b.res.json"); // its thread is deleted
+    const fresh = steer(kept, "c.req.json", false); // just written: its requester may still be waiting
+    const sizes = Object.fromEntries((await measureHome(home)).map((c) => [c.category, c]));
+    assert.equal(sizes.steer?.files, 3, "usage and Clear data see the steer folder");
+    const h = store.open(gone);
+    try {
+      const held = (await planGc(home)).items.filter((i) => i.category === "steer").map((i) => i.path);
+      assert.deepEqual(held, [orphan], "a thread a live writer holds keeps its inbox, however old");
+    } finally {
+      h.close();
+    }
+    const real = await runCommand(gcMain, ["--format", "json"], { home });
+    assert.equal(real.code, 0, real.err);
+    const items = (JSON.parse(real.out) as { items: { path: string; category: string }[] }).items;
+    assert.deepEqual(
+      items
+        .filter((i) => i.category === "steer")
+        .map((i) => i.path)
+        .sort(),
+      [ended, orphan].sort(),
+    );
+    assert.equal(existsSync(ended), false);
+    assert.equal(existsSync(orphan), false);
+    assert.equal(existsSync(join(fresh, "c.req.json")), true);
+  }));

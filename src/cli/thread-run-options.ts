@@ -1,0 +1,67 @@
+/** The options of `acp-threads run` on a thread (thread-run.ts), shared by its parts and callers (the host, best of N). */
+import type { ProtocolLogEntry } from "../core/acp/protocol-log";
+import type { EditLedger } from "../core/ledger/edit-ledger";
+import type { Logger } from "../core/log";
+import type { ContextItem } from "../core/model/context";
+import type { ElicitationAsker } from "../core/model/elicitation";
+import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
+import type { PermissionAsker } from "../core/ports";
+import type { SandboxSettings } from "../core/sandbox/policy";
+import type { ThreadSession } from "../core/session";
+import type { ThreadStore } from "../core/store/thread-store";
+import type { RetryMode } from "../core/watchdog/supervisor";
+import type { CliIO } from "./io";
+import type { TurnOutput } from "./output/turn-output";
+
+export interface ThreadRunOptions {
+  io: CliIO;
+  store: ThreadStore;
+  logger: Logger;
+  output: TurnOutput;
+  prompts: string[];
+  /** Context for the first prompt (`--file`, `--image`), sent as the agent's prompt capabilities allow. */
+  context?: ContextItem[];
+  /** `--review FILE`: review comments sent as the first turn (the first prompt, if any, opens it). */
+  review?: string;
+  thread?: string;
+  session?: string;
+  agent?: string;
+  cwd?: string;
+  /** "ask" only with `asker` (the thread host's clients answer: `run --detach --permission ask`). */
+  permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
+  /** Asks a person for the policy's "ask" verdicts; none: those are denied, as on a terminal-less run. */
+  asker?: PermissionAsker;
+  /** Called once the session is open (the thread host holds it from then on). */
+  onSession?: (session: ThreadSession) => void;
+  /** A prompt sent while the run goes on (the thread host's clients): asked for after each turn; none: done. */
+  nextPrompt?: () => string | undefined;
+  /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
+  elicitor?: ElicitationAsker;
+  env: Record<string, string>;
+  /** The agent's environment before `env` (the thread host: the shell that asked for the run); default: ours. */
+  baseEnv?: NodeJS.ProcessEnv;
+  authMethodId?: string;
+  timeoutMs?: number;
+  /** Wait for (and follow) a thread another process writes; false: exit 6 at once. */
+  wait: boolean;
+  stallMs: number;
+  retry: RetryMode | "off";
+  /** A new thread's origin (a handoff names the thread it continues). */
+  origin?: ThreadStartRecord["origin"];
+  /** Who starts a new thread (#36); default: "cli" with a TTY on stdin, else "automation". */
+  startedFrom?: ThreadStartRecord["startedFrom"];
+  /** A new thread's title (a handoff's "Handoff: <source title>"); default: its first prompt. */
+  title?: string;
+  /** Called once the thread is open (a handoff links the old thread to it). */
+  onThread?: (threadId: string) => void;
+  /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
+  onTraffic?: (e: ProtocolLogEntry) => void;
+  /** Records what the turns change (default: the data home's ledger, as the editor does). */
+  ledger?: EditLedger;
+  /** A new thread works in a git worktree of its own (`run --worktree`); a folder outside git gets a plain session. */
+  worktree?: boolean;
+  /** A new thread works in this worktree, made by the caller (best of N makes one per candidate). */
+  preparedWorktree?: { cwd: string; ref: WorktreeRef };
+  /** Run the agent in the OS sandbox with these settings (`--sandbox`); none: unsandboxed. */
+  sandbox?: SandboxSettings;
+}

@@ -1,0 +1,106 @@
+/**
+ * Which thread and agent `acp-threads run` is for (thread-run.ts): a stored thread (`--thread`), a named session
+ * of this workspace (`--session`), or a new thread of `--agent` (in a new worktree with `--worktree`); and
+ * following a thread another process writes until it lets go.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { resolveAgent } from "../core/acp/agent-registry";
+import { AcpThreadsError } from "../core/errors";
+import type { AgentSpec } from "../core/model/agent";
+import type { ThreadMetadata } from "../core/model/metadata";
+import type { WorktreeRef } from "../core/model/records";
+import { installedSpecFor } from "../core/registry/installed";
+import { worktreeFor } from "../core/session/open-thread";
+import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
+import { gitInfo } from "../core/store/git-info";
+import { ThreadFollower } from "../core/store/thread-follower";
+import { recordsToEvents } from "../core/thread/record-events";
+import { findNamedSession } from "./named-sessions";
+import type { ThreadRunOptions } from "./thread-run-options";
+import { worktreeProgress } from "./worktree-start";
+
+export interface Target {
+  threadId?: string;
+  metadata?: ThreadMetadata;
+  agent: AgentSpec;
+  cwd: string;
+  /** The worktree made for this new thread (`--worktree`). */
+  worktree?: WorktreeRef;
+}
+
+/** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
+export function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
+  try {
+    return resolveAgent(m.agent.id, { cwd: m.cwd, env, installed: (id) => installedSpecFor(home, id) });
+  } catch {
+    return { id: m.agent.id, displayName: m.agent.name, command: m.agent.command, args: m.agent.args ?? [] };
+  }
+}
+
+export async function target(o: ThreadRunOptions): Promise<Target> {
+  const { io, store } = o;
+  const installed = (id: string) => installedSpecFor(store.home, id); // agents added from the ACP Registry
+  const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
+  let threadId: string | undefined;
+  if (o.thread) threadId = store.resolveId(o.thread);
+  else if (o.session) {
+    const workspace = gitInfo(cwd).repoRoot ?? cwd;
+    const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env, installed }).id : undefined;
+    threadId = (await findNamedSession(store, o.session, { workspace, agentId }))?.threadId;
+  }
+  if (!threadId) {
+    if (!o.agent)
+      throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
+    const agent = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    if (o.preparedWorktree) return { agent, cwd: o.preparedWorktree.cwd, worktree: o.preparedWorktree.ref };
+    return o.worktree ? { agent, ...(await worktreeFor(cwd, worktreeProgress(io, "run"))) } : { agent, cwd };
+  }
+  const metadata = store.read(threadId).metadata;
+  if (metadata.worktree && !existsSync(metadata.worktree.path))
+    throw new AcpThreadsError(
+      "not_found",
+      `thread ${threadId} works in the worktree ${metadata.worktree.path}, which is gone (deleted by hand?); 'acp-threads worktrees discard ${threadId.slice(0, 13)}' forgets it`,
+    );
+  if (o.worktree && !metadata.worktree)
+    throw new AcpThreadsError(
+      "usage",
+      `--worktree starts a new thread in a worktree of its own; thread ${threadId} has none and goes on where it works (${metadata.cwd})`,
+    );
+  if (o.agent) {
+    const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env, installed });
+    // a thread recorded before command-line agents had ids of their own (#33) holds the bare name
+    const legacy = !metadata.agent.id.includes(":") && asked.displayName === metadata.agent.id;
+    if (asked.id !== metadata.agent.id && !legacy)
+      throw new AcpThreadsError(
+        "usage",
+        `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,
+      );
+  }
+  return { threadId, metadata, agent: agentOf(metadata, io.env, store.home), cwd: metadata.cwd };
+}
+
+/** Prints what the holder of the thread writes until it lets go; false when interrupted first. */
+export async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: AbortSignal): Promise<boolean> {
+  const path = o.store.pathFor(threadId);
+  const holder = liveWriter(path);
+  if (!holder) return true;
+  if (!o.wait) throw lockedError(path, holder);
+  const tell = (h: NonNullable<typeof holder>) =>
+    o.io.stderr.write(
+      `acp-threads run: thread ${threadId} is being written by ${describeHolder(h)} (pid ${h.pid}); following it read-only until it is free (Ctrl-C to stop)\n`,
+    );
+  tell(holder);
+  const follower = new ThreadFollower(path, { fromOffset: o.store.read(threadId).size });
+  try {
+    follower.onRecords((records) => {
+      for (const e of recordsToEvents(records)) if (e.type !== "user_text") o.output.event(e, 0);
+    });
+    follower.onHolder((h) => h && tell(h));
+    const free = await follower.whenFree(stop);
+    if (free) o.io.stderr.write(`acp-threads run: the other writer let go of thread ${threadId}; taking it over\n`);
+    return free;
+  } finally {
+    follower.dispose();
+  }
+}
