@@ -45,6 +45,8 @@ export interface DetachedRun {
 export interface PendingQuestion {
   threadId: string;
   requestId: string;
+  /** The tool call asked about (the editor shows the question on that call's card). */
+  toolCallId?: string;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
 }
