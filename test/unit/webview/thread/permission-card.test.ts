@@ -64,7 +64,6 @@ test("hostile: the name of the thread host's client that answered first is shown
   const by = `<img src=x onerror="alert(1)"><script>alert(2)</script>**bold** [link](javascript:alert(3))`;
   const view = {
     requestId: "r1",
-    toolCallId: "c1",
     title: "Write a.txt",
     kind: "edit",
     options: [{ optionId: "yes", name: "Yes", kind: "allow_once" }],
