@@ -28,6 +28,11 @@ export interface DetachedRun {
   runCwd?: string;
   worktree?: boolean;
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
+  /**
+   * The policy's "ask" verdicts go to the attached clients (the editor's policy: approve-reads asks for writes);
+   * without it only `permission: "ask"` asks, and the other policies deny what they would ask.
+   */
+  askClients?: boolean;
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
   /**

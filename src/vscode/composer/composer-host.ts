@@ -52,6 +52,8 @@ export interface ComposerDeps extends DraftAgentsDeps {
   closePanel(threadId: string): void;
   /** A thread the thread host runs, followed by a panel here: its prompts go to the host (#35). */
   hosted?(threadId: string): HostedThreadView | undefined;
+  /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
+  startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -323,6 +325,7 @@ export class ComposerHost implements vscode.Disposable {
       },
       bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
       run: (live) => this.#run(panel, live, m.parts, parts),
+      startInHost: (agentId, cwd, prompt) => this.deps.startInHost?.(agentId, cwd, prompt),
     };
   }
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -118,6 +118,52 @@ describe("the thread host's threads in the window", () => {
       assert.deepEqual(stored, [`write ${out} from the host`, "sleep 4000", "typed in the panel"]);
       assert.deepEqual(userTexts(again.events), stored);
     } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("with acpThreads.host.runSessions host, a new thread runs in the host; its question is this window's card", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const out = join(workspaceRoot(), "in-host.txt");
+    try {
+      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+      await waitFor("the new thread's panel", () => hub.panels.get(draft));
+      const posted: unknown[] = [];
+      await hub.composer.handle(
+        { threadId: draft, post: (m) => void posted.push(m) },
+        {
+          type: "send",
+          parts: [{ type: "text", text: `write ${out} made in the host` }],
+          agentId: "fake",
+          mode: "session",
+        },
+      );
+      const row = await waitFor("the thread in the host", () => hub.hosted.rows()[0]).catch((err: Error) => {
+        throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+      });
+      assert.notEqual(row.threadId, draft, "the host's thread (the new-thread panel closed)");
+      assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
+      assert.equal(hub.panels.get(draft), undefined);
+      await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
+      // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
+      const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
+      assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
+      await waitFor("the file", () => existsSync(out));
+      assert.equal(readFileSync(out, "utf8"), "made in the host");
+      const view = hub.hosted.get(row.threadId);
+      await waitFor("the run in the host to end", () => !hub.hosted.get(row.threadId), 30_000);
+      assert.ok(
+        view?.events.some((e) => e.type === "tool_call"),
+        "the panel had the host's records",
+      );
+      const records = hub.threads.read(row.threadId).records;
+      const asked = records.find((r) => r.kind === "permission");
+      assert.ok(asked && JSON.stringify(asked).includes('"user"'), "decided by the person, in this window");
+    } finally {
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
