@@ -167,4 +167,23 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
+
+  it("Cancel in a hosted thread's panel cancels the host's turn", async () => {
+    const { hub } = await api();
+    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 60000"]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the turn running", () => view.status === "working");
+      await view.cancel(); // what the panel's Cancel calls
+      await waitFor("the run to end", () => view.ended, 20_000);
+      const end = hub.threads.read(id).records.find((r) => r.kind === "turn_end");
+      assert.equal(end?.kind === "turn_end" ? end.stopReason : undefined, "cancelled");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
 });
