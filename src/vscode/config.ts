@@ -88,6 +88,17 @@ export class Config {
     return Number.isFinite(v) && v > 0 ? v : 60;
   }
 
+  /** `acpThreads.host.runSessions`: where new agent threads of this window run (#35). */
+  get hostRunSessions(): "window" | "host" {
+    return this.#get<string>("host.runSessions", "window") === "host" ? "host" : "window";
+  }
+
+  /** `acpThreads.host.idleMinutes`: how long the thread host stays with no session and no client. */
+  get hostIdleMinutes(): number {
+    const v = this.#get<number>("host.idleMinutes", 10);
+    return Number.isFinite(v) && v > 0 ? v : 10;
+  }
+
   /** Seconds without any update during a turn before the watchdog calls it stalled (0: off). */
   get watchdogStallSeconds(): number {
     const v = this.#get<number>("watchdog.stallSeconds", 180);

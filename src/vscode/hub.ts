@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type * as vscode from "vscode";
+import * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
 import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
@@ -43,6 +43,9 @@ import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
+import { HostedThreads } from "./host/hosted-threads";
+import { wireHostedThreads } from "./host/host-wiring";
+import { openInHost } from "./host/host-run";
 
 export type { SpawnParams } from "./hub-spawn";
 
@@ -54,6 +57,8 @@ export class Hub implements vscode.Disposable {
   readonly proposed = this.#owned.add(new ProposedContent());
   readonly broker = this.#owned.add(new PermissionBroker(this.proposed));
   readonly live = this.#owned.add(new LiveSessions());
+  /** Threads the thread host runs (#35): `run --detach`, other windows; this window is a client of the host. */
+  readonly hosted: HostedThreads;
   readonly terminals = this.#owned.add(
     new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent"),
   );
@@ -98,6 +103,19 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
+    const folder = vscode.workspace.name;
+    this.hosted = this.#owned.add(
+      new HostedThreads(
+        {
+          home,
+          script: join(context.extensionPath, "dist", "cli.js"),
+          idleMinutes: () => this.config.hostIdleMinutes,
+          client: `VS Code window${folder ? ` (${folder})` : ""}, pid ${process.pid}`,
+          logger: this.log.logger,
+        },
+        this.broker,
+      ),
+    );
     // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
     this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
     this.past = this.#owned.add(
@@ -124,6 +142,13 @@ export class Hub implements vscode.Disposable {
         files: (path) => this.files.readText(path),
         logger: this.log.logger,
         live: (id) => this.live.get(id),
+        hosted: (id) => this.hosted.get(id),
+        startInHost: (agentId, cwd, prompt) => {
+          if (this.config.hostRunSessions !== "host") return undefined;
+          const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === agentId);
+          if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
+          return openInHost(this, { agent: agent.spec, cwd, prompt });
+        },
         loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
@@ -150,6 +175,7 @@ export class Hub implements vscode.Disposable {
           this.tree.refresh();
         },
         composer: this.composer,
+        hosted: (id) => this.hosted.open(id),
         followTurnChanges: (post, id) => this.ledger.followTurnChanges(post, id),
       }),
     );
@@ -168,7 +194,24 @@ export class Hub implements vscode.Disposable {
     );
     this.broker.surface = this.panels;
     this.tree = this.#owned.add(
-      new SessionsTree(this.live, (f) => this.past.list(f), this.ops, this.worktrees, context.workspaceState),
+      new SessionsTree(
+        this.live,
+        (f) => this.past.list(f),
+        this.ops,
+        this.worktrees,
+        context.workspaceState,
+        this.hosted,
+      ),
+    );
+    this.#owned.add(
+      wireHostedThreads({
+        home,
+        threadsDir: this.threads.threadsDir,
+        hosted: this.hosted,
+        panel: (id) => this.panels.panelOf(id),
+        runsHere: (id) => !!this.live.get(id)?.isOpen,
+        refreshPanel: (id) => this.panels.refresh(id),
+      }),
     );
     this.#owned.add(this.worktrees.onDidChange(() => this.tree.refresh()));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));

@@ -27,7 +27,8 @@ interface Pending {
 export interface PermissionSurface {
   /** Shows the prompt inline; returns false when the thread's panel is not visible. */
   showInline(threadId: string, view: PermissionView): boolean;
-  resolved(threadId: string, requestId: string, optionId: string | null): void;
+  /** `by`: who answered, when another client of the thread host did (shown as text on the card). */
+  resolved(threadId: string, requestId: string, optionId: string | null, by?: string): void;
   reveal(threadId: string): void;
 }
 
@@ -93,8 +94,16 @@ export class PermissionBroker implements vscode.Disposable {
     });
   }
 
+  /**
+   * The request was answered elsewhere (another client of the thread host; `optionId` null: the turn was
+   * cancelled): it closes here and the card says who answered.
+   */
+  settledElsewhere(prompt: PermissionPrompt, optionId: string | null, by: string): void {
+    for (const [requestId, p] of this.#pending) if (p.prompt === prompt) this.answer(requestId, optionId, by);
+  }
+
   /** Called by the panel, the notification or a cancel. Unknown ids are ignored (already answered). */
-  answer(requestId: string, optionId: string | null): boolean {
+  answer(requestId: string, optionId: string | null, by?: string): boolean {
     const p = this.#pending.get(requestId);
     if (!p) return false;
     if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
@@ -102,7 +111,7 @@ export class PermissionBroker implements vscode.Disposable {
     // the Review diff goes with the request, however it was answered (card, keys, notification, cancel)
     background(this.proposed.close(p.reviewed), "closing a permission's proposal diff");
     p.resolve(optionId);
-    this.surface?.resolved(p.threadId, requestId, optionId);
+    this.surface?.resolved(p.threadId, requestId, optionId, by);
     this.#refreshStatus();
     this.#changed.fire(p.threadId);
     return true;

@@ -17,6 +17,7 @@ import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
 import { awayKind, awayLine, type AwayKind } from "../core/index/away-summary";
 import { page, pastGroups, PAGE } from "./sessions-groups";
+import { hostedItem, type HostedRowSource } from "./host/hosted-row";
 
 export interface PastThreadSummary {
   threadId: string;
@@ -59,6 +60,8 @@ export type SessionNode =
   /** "Since you left": what ended, failed or waits for input since `since`; its threads below it. */
   | { type: "away"; since: string; counts: Record<AwayKind, number>; children: SessionNode[] }
   | { type: "live"; threadId: string }
+  /** A thread the thread host runs (#35): started by `run --detach` or another window; `thread` when listed. */
+  | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary }
   | { type: "exec"; runId: string }
   /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
   | { type: "past"; thread: PastThreadSummary; under?: "away" }
@@ -91,8 +94,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     },
     private readonly worktrees?: WorktreeStates,
     private readonly state?: vscode.Memento,
+    private readonly hosted?: HostedRowSource,
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
+    if (hosted) this.#subs.push(hosted.onDidChange(() => this.refresh()));
     const saved = state?.get<Omit<SessionsFilter, "cwds"> & { all?: boolean }>(FILTER_KEY);
     if (saved) this.filter = { ...saved, cwds: saved.all ? [] : this.filter.cwds };
     // "Since you left" counts from the window's last loss of focus
@@ -189,7 +194,18 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       ...this.live.all().map((s) => s.threadId),
       ...this.live.execs().map((e) => e.threadId ?? ""),
     ]);
-    const past = (await this.listPast(this.filter).catch(() => [])).filter((t) => !liveIds.has(t.threadId));
+    // threads the thread host runs are live rows too (unless a session of them runs in this window)
+    const hosted = (this.hosted?.rows() ?? []).filter((r) => !this.live.get(r.threadId)?.isOpen);
+    for (const r of hosted) liveIds.add(r.threadId);
+    const listed = await this.listPast(this.filter).catch(() => []);
+    liveNodes.push(
+      ...hosted.map((r): SessionNode => ({
+        type: "hosted",
+        ...r,
+        thread: listed.find((t) => t.threadId === r.threadId),
+      })),
+    );
+    const past = listed.filter((t) => !liveIds.has(t.threadId));
     const rest = past.filter((t) => !inWorktree(t.threadId, t.worktree, { type: "past", thread: t }));
     const out: SessionNode[] = [];
     const away = this.away && awayNode(past, this.away);
@@ -265,6 +281,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         if (s) decorateLive(item, this.ops?.stateOf(s));
         return item;
       }
+      case "hosted":
+        return hostedItem(node);
       case "exec": {
         const e = this.live.exec(node.runId);
         const item = new vscode.TreeItem(e?.title ?? node.runId);

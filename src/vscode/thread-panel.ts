@@ -18,6 +18,7 @@ import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
+import type { HostedThreadView } from "./host/hosted-thread-view";
 import type { PermissionBroker } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
 import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
@@ -45,6 +46,8 @@ export interface ThreadPanelDeps {
   };
   /** The prompt box's host side (src/vscode/composer): new-thread drafts, its messages, its state. */
   composer?: ComposerHost;
+  /** Follows a thread the thread host runs (#35; undefined when it does not hold it): see host/hosted-threads.ts. */
+  hosted?(threadId: string): { view: HostedThreadView; release: vscode.Disposable } | undefined;
 }
 
 export interface TerminalOutputEvent {
@@ -80,12 +83,26 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
-  readonly shown = { title: "", usage: "", agent: "", status: "", login: "", resumable: false, sandboxed: false };
+  readonly shown = {
+    title: "",
+    usage: "",
+    agent: "",
+    status: "",
+    login: "",
+    resumable: false,
+    sandboxed: false,
+    /** Who answered the last permission request another client of the thread host answered first. */
+    answeredBy: "",
+  };
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
   /** The thread's usage, folded like the status bar's (same events, same words). */
   #usage = new UsageMeter();
+  /** The thread the thread host runs that this panel follows (prompt, cancel go there). */
+  #hosted: HostedThreadView | undefined;
+  /** The panel shows a stored thread (read-only until resumed): set once drawn so. */
+  #past = false;
 
   constructor(
     readonly threadId: string,
@@ -134,6 +151,7 @@ export class ThreadPanel implements vscode.Disposable {
     else if (m.type === "title") this.shown.title = m.title;
     else if (m.type === "usage") this.shown.usage = m.text;
     else if (m.type === "login") this.shown.login = m.text + (m.action ? ` [${m.action}]` : "");
+    else if (m.type === "permissionResolved" && m.by) this.shown.answeredBy = m.by;
     if (!this.#ready) this.#backlog.push(m);
     else void this.panel.webview.postMessage(m);
   }
@@ -150,7 +168,11 @@ export class ThreadPanel implements vscode.Disposable {
     this.#timer = undefined;
     this.#queue = [];
     this.#usage = new UsageMeter();
+    this.#hosted = undefined;
+    this.#past = false;
     const live = this.#live();
+    const hosted = live?.isOpen ? undefined : this.deps.hosted?.(this.threadId);
+    if (hosted) return this.#initHosted(hosted.view, hosted.release);
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
       this.#holding = true;
@@ -226,6 +248,7 @@ export class ThreadPanel implements vscode.Disposable {
       return undefined;
     });
     if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
+    this.#past = true;
     this.panel.title = displayTitle(past.title);
     this.#cwd = past.cwd;
     this.post({
@@ -249,6 +272,59 @@ export class ThreadPanel implements vscode.Disposable {
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
+  }
+
+  /**
+   * A thread the thread host runs: its records from the cursor as events (the view attached from record 0 when it
+   * was made, so this is the whole thread), then the host's pushes; the header from the stored thread.
+   */
+  async #initHosted(h: HostedThreadView, release: vscode.Disposable): Promise<void> {
+    this.#subs.push(release);
+    this.#hosted = h;
+    const stored = await this.deps.loadPast(this.threadId).catch(() => undefined);
+    // subscribe in the tick the events are taken: every later one comes once
+    this.#subs.push(h.onEvents((evs) => this.#enqueue(evs)));
+    const events = [...h.events];
+    const title = displayTitle(stored?.title ?? "Thread");
+    this.panel.title = title;
+    this.#cwd = stored?.cwd ?? "";
+    this.post({
+      type: "init",
+      header: {
+        threadId: this.threadId,
+        title,
+        agent: stored?.agent ?? "",
+        cwd: this.#cwd,
+        sessionId: stored?.sessionId,
+        acceptsInput: true,
+        resumable: true,
+      },
+      status: h.status,
+      events,
+      scrollToEnd: this.focusEvent === undefined,
+      focusEvent: this.focusEvent,
+    });
+    this.focusEvent = undefined;
+    this.#foldUsage(events);
+    for (const v of this.deps.broker.pendingFor(this.threadId)) this.post({ type: "permission", prompt: v });
+    this.#subs.push(
+      h.onStatus((status) => {
+        this.#flush();
+        this.post({ type: "status", status });
+      }),
+    );
+    this.#followChanges();
+    this.#attachComposer(events);
+  }
+
+  /** Whether this panel follows a thread the thread host runs. */
+  get hosted(): boolean {
+    return !!this.#hosted;
+  }
+
+  /** Whether this panel was drawn as a stored thread (not live here, not followed in the host). */
+  get showsPast(): boolean {
+    return this.#past;
   }
 
   /** "N files changed" rows under the turns (the panel's id is the stored thread's, live or past). */
@@ -310,11 +386,16 @@ export class ThreadPanel implements vscode.Disposable {
           for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
           return;
         case "prompt":
+          if (this.#hosted) return await this.#hosted.prompt(m.text);
           return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
         case "cancel":
+          if (this.#hosted) return await this.#hosted.cancel();
           return void (await live?.cancel());
         case "permission":
-          if (this.deps.broker.answer(m.requestId, m.optionId) && m.feedback && live) promptWhenIdle(live, m.feedback);
+          if (!this.deps.broker.answer(m.requestId, m.optionId) || !m.feedback) return;
+          if (this.#hosted) return await this.#hosted.prompt(m.feedback); // the host runs it after the turn
+          if (live) promptWhenIdle(live, m.feedback);
+          return;
           return;
         case "copyText":
           return void (await this.code.copy(m.text, m.what));

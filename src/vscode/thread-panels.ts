@@ -127,8 +127,8 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     return !!tp?.panel.visible;
   }
 
-  resolved(threadId: string, requestId: string, optionId: string | null): void {
-    this.#panels.get(threadId)?.post({ type: "permissionResolved", requestId, optionId });
+  resolved(threadId: string, requestId: string, optionId: string | null, by?: string): void {
+    this.#panels.get(threadId)?.post({ type: "permissionResolved", requestId, optionId, ...(by ? { by } : {}) });
   }
 
   reveal(threadId: string): void {

@@ -3,7 +3,8 @@
 // headless Chromium and runs every spec in test/e2e/specs/ in file-name order (NN-area.mjs), one browser
 // session for all of them, so a later spec may rely on what an earlier one did (say so in its header).
 // A spec exports `default async function (e2e)`; `e2e` holds the page, page objects (`quick`, see
-// pages/workbench.mjs), `step(name, fn)` (one counted test), `shot(name)`, the workspace `ws` and `serverUrl`.
+// pages/workbench.mjs), `step(name, fn)` (one counted test), `shot(name)`, the workspace `ws`, `serverUrl` and
+// code-server's `userDataDir` (its User/settings.json: a spec may change a setting there).
 // Screenshots go to test-results/screenshots/ (--shots DIR: another folder, e.g. for a second host). Closing line
 // "N passed, N failed"; exit 1 on any failure.
 //
@@ -212,7 +213,17 @@ page.on("pageerror", (e) => pageErrors.push(e.message));
 page.on("console", (m) => m.type() === "error" && process.env.ACP_E2E_VERBOSE && log(`console: ${m.text()}`));
 
 try {
-  const e2e = { page, quick: new QuickInput(page), step, shot, log, ws, serverUrl: server.url, root: ROOT };
+  const e2e = {
+    page,
+    quick: new QuickInput(page),
+    step,
+    shot,
+    log,
+    ws,
+    serverUrl: server.url,
+    root: ROOT,
+    userDataDir: server.userDataDir,
+  };
   for (const file of specs) {
     log(`spec ${file}`);
     const { default: spec } = await import(pathToFileURL(path.join(specDir, file)).href);

@@ -35,8 +35,12 @@ function printStatus(io: CliIO, st: HostStatus): void {
     );
 }
 
-/** `ACP_THREADS_HOST_IDLE_SECONDS` (tests use seconds; the editor will pass `acpThreads.host.idleMinutes`). */
-function idleMs(env: NodeJS.ProcessEnv): number {
+/**
+ * How long the host stays with no session and no client: `--idle-minutes` (what the starting client passes: the
+ * editor its `acpThreads.host.idleMinutes`), else `ACP_THREADS_HOST_IDLE_SECONDS` (the tests), else 10 minutes.
+ */
+function idleMs(env: NodeJS.ProcessEnv, minutes: number | undefined): number {
+  if (minutes !== undefined) return minutes * 60_000;
   const s = Number(env.ACP_THREADS_HOST_IDLE_SECONDS);
   return Number.isFinite(s) && s > 0 ? s * 1000 : DEFAULT_IDLE_MS;
 }
@@ -92,15 +96,27 @@ export const main = subcommands({
       "stop the thread host (--force: with the sessions it runs)",
     ),
     serve: command(
-      { name: "host serve", synopsis: "", flags: {}, args: { max: 0 } },
-      async ({ io }) => {
+      {
+        name: "host serve",
+        synopsis: "[--idle-minutes N]",
+        flags: {
+          "idle-minutes": {
+            type: "number",
+            above: 0,
+            arg: "N",
+            help: "leave N minutes after the last session and client (default 10)",
+          },
+        },
+        args: { max: 0 },
+      },
+      async ({ io, flags }) => {
         const home = resolveHome(io.env);
         const logger = stderrLogger("info");
         const host = new ThreadHost({
           home,
           place: hostPlace(home),
           runner: hostRunner(home, logger),
-          idleMs: idleMs(io.env),
+          idleMs: idleMs(io.env, flags["idle-minutes"]),
           logger,
         });
         if (!(await host.listen())) {

@@ -94,6 +94,15 @@ export function resolveCommand(command: string, cwd: string, env: NodeJS.Process
 }
 
 /**
+ * The command line `splitCommandLine` reads back as exactly `words` on POSIX (a word with anything but plain
+ * characters goes in single quotes; a single quote in it as '"'"'). The editor sends its agents to the thread host
+ * this way (an agent configured in the editor is not one the host knows by name).
+ */
+export function joinCommandLine(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'"'"'`)}'`)).join(" ");
+}
+
+/**
  * Splits a command line into words, honouring single/double quotes and backslash escapes (no expansion). On
  * Windows a backslash is a path separator, so it escapes only a double quote (`C:\Tools\agent.exe` stays whole).
  */

@@ -89,8 +89,11 @@ export interface ConnectOptions {
   home: string;
   /** Who this client is, for other clients ("acp-threads answer (pid 12)"). */
   client: string;
-  /** Start the host when none answers: the CLI script whose `host serve` runs it. */
-  start?: { script: string; env?: NodeJS.ProcessEnv };
+  /**
+   * Start the host when none answers: the CLI script whose `host serve` runs it, with `args` after it (the
+   * editor's `--idle-minutes N`).
+   */
+  start?: { script: string; env?: NodeJS.ProcessEnv; args?: string[] };
   place?: HostPlace;
 }
 
@@ -128,7 +131,7 @@ async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | unde
 function spawnHost(start: NonNullable<ConnectOptions["start"]>, place: HostPlace): void {
   const log = openSync(place.log, "a", 0o600);
   try {
-    const child = spawn(process.execPath, [start.script, "host", "serve"], {
+    const child = spawn(process.execPath, [start.script, "host", "serve", ...(start.args ?? [])], {
       detached: true,
       stdio: ["ignore", "ignore", log],
       env: { ...(start.env ?? process.env), ELECTRON_RUN_AS_NODE: "1" },

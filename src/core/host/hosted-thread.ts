@@ -162,6 +162,7 @@ export class HostedThread {
     const question: PendingQuestion = {
       threadId: this.threadId,
       requestId: randomUUID(),
+      toolCallId: p.request.toolCall.toolCallId,
       title: p.request.toolCall.title ?? "a tool call",
       options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };

@@ -28,6 +28,11 @@ export interface DetachedRun {
   runCwd?: string;
   worktree?: boolean;
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
+  /**
+   * The policy's "ask" verdicts go to the attached clients (the editor's policy: approve-reads asks for writes);
+   * without it only `permission: "ask"` asks, and the other policies deny what they would ask.
+   */
+  askClients?: boolean;
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
   /**
@@ -45,6 +50,8 @@ export interface DetachedRun {
 export interface PendingQuestion {
   threadId: string;
   requestId: string;
+  /** The tool call asked about (the editor shows the question on that call's card). */
+  toolCallId?: string;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
 }

@@ -222,7 +222,7 @@ export class ThreadHost {
     return new Promise<string>((resolve, reject) => {
       const ctl: HostRunControl = {
         signal: abort.signal,
-        ...(run.permission === "ask" ? { asker: ask } : {}),
+        ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
         opened: (threadId, path, control) => {
           thread = new HostedThread({
             threadId,

@@ -32,6 +32,8 @@ import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
+import type { HostedThreadView } from "../host/hosted-thread-view";
+import { sendHosted } from "../host/hosted-composer";
 
 export type { ComposerPanel } from "./composer-panel";
 
@@ -48,6 +50,10 @@ export interface ComposerDeps extends DraftAgentsDeps {
   live(threadId: string): LiveSession | undefined;
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
+  /** A thread the thread host runs, followed by a panel here: its prompts go to the host (#35). */
+  hosted?(threadId: string): HostedThreadView | undefined;
+  /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
+  startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -319,6 +325,7 @@ export class ComposerHost implements vscode.Disposable {
       },
       bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
       run: (live) => this.#run(panel, live, m.parts, parts),
+      startInHost: (agentId, cwd, prompt) => this.deps.startInHost?.(agentId, cwd, prompt),
     };
   }
 
@@ -338,6 +345,8 @@ export class ComposerHost implements vscode.Disposable {
     }
     if (this.#drafts.has(panel.threadId))
       return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
+    const hosted = this.deps.hosted?.(panel.threadId);
+    if (hosted) return await sendHosted(hosted, panel, m.parts, parts);
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
       const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;

@@ -13,6 +13,7 @@ import type { ComposerPanel } from "./composer-panel";
 import type { DraftAgents } from "./draft-agents";
 import { execTask } from "./exec-task";
 import { sendWhenReady } from "./first-prompt";
+import { hostedText } from "../host/hosted-composer";
 
 /** A new thread's session: `worktree`: in a new git worktree of `cwd`'s repository (#25). */
 export interface DraftSpawn {
@@ -53,6 +54,11 @@ export interface DraftStartHost {
   bestOfCwd(threadId: string): string | undefined;
   /** Sends the prompt to the session once it is open. */
   run(live: LiveSession): Promise<void>;
+  /**
+   * Starts the thread in the thread host with this prompt (`acpThreads.host.runSessions: host`, #35) and opens its
+   * panel; undefined when this window runs its sessions.
+   */
+  startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
 }
 
 export async function startDraft(
@@ -91,6 +97,15 @@ export async function startDraft(
       }
       done();
       return host.closePanel(threadId);
+    }
+    // in the thread host, when the setting says so and it can run this one (text only, no worktree, no sandbox)
+    const text = m.worktree || m.sandbox !== undefined ? undefined : hostedText(parts);
+    const inHost = text === undefined ? undefined : host.startInHost?.(m.agentId, cwd, text);
+    if (inHost) {
+      await inHost;
+      done();
+      host.closePanel(threadId);
+      return await host.agents.remember(m.agentId);
     }
     done(); // the hub re-renders the panel for the live session
     let live: LiveSession;

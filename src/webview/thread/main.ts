@@ -84,7 +84,7 @@ function onMessage(m: HostMessage): void {
       break;
     }
     case "permissionResolved":
-      view.model.resolvePrompt(m.requestId, m.optionId);
+      view.model.resolvePrompt(m.requestId, m.optionId, m.by);
       view.schedule();
       break;
     case "terminalOutput":

@@ -31,6 +31,8 @@ export type EntryBody =
 export interface PromptState {
   view: PermissionView;
   answered?: string | null;
+  /** Who answered, when another client of the thread host did first (a name from another process: text only). */
+  by?: string;
 }
 
 export type Entry = EntryBody & { version: number };
@@ -252,11 +254,12 @@ export class ThreadModel {
     this.#touch(at);
   }
 
-  resolvePrompt(requestId: string, optionId: string | null): void {
+  resolvePrompt(requestId: string, optionId: string | null, by?: string): void {
     const at = this.#prompts.get(requestId);
     const prompt = at === undefined ? undefined : (this.entries[at] as ToolEntry).prompt;
     if (at === undefined || !prompt || prompt.view.requestId !== requestId) return;
     prompt.answered = optionId;
+    if (by) prompt.by = by;
     this.#touch(at);
   }
 

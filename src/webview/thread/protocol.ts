@@ -113,7 +113,8 @@ export type HostMessage =
   /** `sandboxed`: the session's sandbox is known once it starts (#34). */
   | { type: "status"; status: LiveStatus; detail?: string; since?: number; sandboxed?: boolean }
   | { type: "permission"; prompt: PermissionView }
-  | { type: "permissionResolved"; requestId: string; optionId: string | null }
+  /** `by`: another client of the thread host answered first (its name, shown as text). */
+  | { type: "permissionResolved"; requestId: string; optionId: string | null; by?: string }
   | {
       type: "terminalOutput";
       terminalId: string;

@@ -2,7 +2,7 @@
  * The permission request on its tool call's card. Pending: the agent's options as buttons numbered for the
  * keyboard (1, 2, …), "Review" for a proposed edit, and for a "provide feedback" option a box whose text goes
  * to the agent; a request about paths outside the session's roots is marked "outside the workspace", naming them.
- * Answered: one line saying what was chosen. Decided without asking: what, and why (the engine's reason, with the
+ * Answered: one line saying what was chosen (and by whom, when another client of the thread host answered). Decided without asking: what, and why (the engine's reason, with the
  * rule that decided when a rule did).
  */
 import type { PermissionDecision } from "../../../core/model/events";
@@ -21,9 +21,10 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
   if (p.answered !== undefined) {
     const chosen = v.options.find((o) => o.optionId === p.answered);
     const allowed = chosen?.kind.startsWith("allow");
-    const what = chosen ? chosen.name : "Dismissed (the turn was cancelled)";
+    const what = chosen ? chosen.name : p.by ? "No answer" : "Dismissed (the turn was cancelled)";
     const where = v.outside?.length ? ` <span class="muted">(outside the workspace)</span>` : "";
-    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}</div>`;
+    const by = p.by ? ` <span class="muted answered-by">answered by ${esc(p.by)}</span>` : "";
+    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}${by}</div>`;
   }
   const fb = ctx.feedback.get(v.requestId);
   const buttons = v.options

@@ -3,7 +3,12 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { doctor } from "../../../../src/core/acp/agent-doctor";
-import { commandLineAgentId, resolveAgent, splitCommandLine } from "../../../../src/core/acp/agent-registry";
+import {
+  commandLineAgentId,
+  joinCommandLine,
+  resolveAgent,
+  splitCommandLine,
+} from "../../../../src/core/acp/agent-registry";
 import { ProtocolLog } from "../../../../src/core/acp/protocol-log";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
@@ -140,3 +145,20 @@ test("agents given as a command line get an id from their whole command, not the
     assert.notEqual(a.id, b.id, "two node agents do not share one rule set");
     assert.equal(resolveAgent("node  './agent-a.js'", opts).id, a.id, "the same command keeps its id");
   }));
+
+test("joinCommandLine: splitCommandLine reads back exactly the words (the editor's agent sent to the thread host)", () => {
+  const words = [
+    "/opt/My Agents/node",
+    "/a/b.js",
+    "--flag=x y",
+    "it's",
+    'say "hi"',
+    "back\\slash",
+    "",
+    "$HOME;rm -rf /",
+    "plain-word_1.2",
+  ];
+  const line = joinCommandLine(words);
+  assert.deepEqual(splitCommandLine(line), words);
+  assert.equal(joinCommandLine(["node", "/x/agent.js"]), "node /x/agent.js", "plain words stay as they are");
+});

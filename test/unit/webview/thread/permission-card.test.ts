@@ -58,3 +58,22 @@ test("a pending request outside the workspace is marked, naming its paths; the a
     "Permission: Allow (outside the workspace)",
   );
 });
+
+test("hostile: the name of the thread host's client that answered first is shown as text, never as HTML or markdown", () => {
+  // the name comes from another process (its `hello`), up to 200 characters of anything
+  const by = `<img src=x onerror="alert(1)"><script>alert(2)</script>**bold** [link](javascript:alert(3))`;
+  const view = {
+    requestId: "r1",
+    title: "Write a.txt",
+    kind: "edit",
+    options: [{ optionId: "yes", name: "Yes", kind: "allow_once" }],
+  };
+  const html = renderPermission({ view, answered: "yes", by }, "Write", { ...emptyContext(), cwd: "/ws" });
+  assert.doesNotMatch(html, /<img|<script|<a\b|<strong|<b>/i, html);
+  assert.equal(
+    text(html),
+    "Permission: Yes answered by &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;**bold** [link](javascript:alert(3))",
+  );
+  const none = renderPermission({ view, answered: null, by: "<b>x</b>" }, "Write", emptyContext());
+  assert.equal(text(none), "Permission: No answer answered by &lt;b&gt;x&lt;/b&gt;");
+});

@@ -1,0 +1,38 @@
+/**
+ * The Sessions view's live row of a thread the thread host runs (#35): its title and agent when the thread is
+ * listed, "waiting for input" while a permission question waits for an answer, else "in the thread host".
+ */
+import * as vscode from "vscode";
+import { sessionTooltip, shortAgent, statusIcon, statusLook } from "../session-item";
+import type { HostedRow } from "./hosted-threads";
+
+/** Where the tree reads the host's threads (hosted-threads.ts). */
+export interface HostedRowSource {
+  rows(): HostedRow[];
+  onDidChange: vscode.Event<void>;
+}
+
+export function hostedItem(node: {
+  threadId: string;
+  status: string;
+  thread?: { title: string; agent: string; cwd: string; sessionId?: string };
+}): vscode.TreeItem {
+  const t = node.thread;
+  const item = new vscode.TreeItem(t?.title || `thread ${node.threadId}`);
+  item.id = `hosted:${node.threadId}`;
+  const where = node.status === "waiting_permission" ? "waiting for input" : "in the thread host";
+  item.description = t ? `${shortAgent(t.agent)} · ${where}` : where;
+  item.tooltip = sessionTooltip({
+    title: t?.title ?? node.threadId,
+    status: node.status,
+    agent: t?.agent ?? "",
+    cwd: t?.cwd,
+    when: "runs in the thread host",
+    sessionId: t?.sessionId,
+  });
+  item.iconPath = statusIcon(node.status);
+  item.accessibilityInformation = { label: `${String(item.label)}, ${statusLook(node.status).words}, ${where}` };
+  item.contextValue = "hosted";
+  item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node.threadId] };
+  return item;
+}

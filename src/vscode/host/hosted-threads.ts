@@ -1,0 +1,108 @@
+/**
+ * The threads the thread host runs, as this window shows them: the Sessions view's live rows (from the host's
+ * status: working, or waiting for input while a question is pending) and, for each thread whose panel is open, one
+ * view following it (hosted-thread-view.ts), shared by the panel and its prompt box and let go with the last user.
+ */
+import * as vscode from "vscode";
+import { background } from "../../core/util/unexpected";
+import type { PermissionBroker } from "../permission-broker";
+import { HostLink, type HostLinkOptions } from "./host-link";
+import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
+
+export interface HostedRow {
+  threadId: string;
+  status: HostedStatus;
+}
+
+export class HostedThreads implements vscode.Disposable {
+  readonly link: HostLink;
+  readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
+  /** The detach of each thread's last view, which a new view's attach waits for. */
+  readonly #detaching = new Map<string, Promise<void>>();
+  readonly #changed = new vscode.EventEmitter<void>();
+  /** The host's sessions or a followed thread's status changed (the Sessions view redraws its rows). */
+  readonly onDidChange = this.#changed.event;
+  readonly #sub: vscode.Disposable;
+
+  constructor(
+    opts: HostLinkOptions,
+    private readonly broker: PermissionBroker,
+  ) {
+    this.link = new HostLink(opts);
+    this.#sub = this.link.onDidChange(() => this.#changed.fire());
+  }
+
+  /** The threads the host holds, with their status (a followed one's own, else the host's). */
+  rows(): HostedRow[] {
+    return this.link.sessions.map((s) => ({
+      threadId: s.threadId,
+      status: this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : "working"),
+    }));
+  }
+
+  holds(threadId: string): boolean {
+    return !!this.link.session(threadId) || !!this.get(threadId);
+  }
+
+  /** The view of a thread the host runs that a panel here follows (undefined: none, or its run ended). */
+  get(threadId: string): HostedThreadView | undefined {
+    const v = this.#views.get(threadId)?.view;
+    return v && !v.ended ? v : undefined;
+  }
+
+  /**
+   * Follows a thread the host holds, attached from the cursor (a second user shares the view); undefined when the
+   * host does not hold it. The disposable lets go (the last user detaches).
+   */
+  open(threadId: string): { view: HostedThreadView; release: vscode.Disposable } | undefined {
+    let entry = this.#views.get(threadId);
+    if (entry?.view.ended && !entry.users) {
+      this.#let(threadId, entry.view);
+      entry = undefined;
+    }
+    if (!entry) {
+      if (!this.link.session(threadId)) return undefined;
+      const view = new HostedThreadView(threadId, {
+        link: this.link,
+        asker: this.broker.askerFor(threadId, () => "The thread host's agent"),
+        settled: (prompt, optionId, by) => this.broker.settledElsewhere(prompt, optionId, by),
+        after: this.#detaching.get(threadId),
+      });
+      entry = { view, users: 0 };
+      this.#views.set(threadId, entry);
+      view.onStatus(() => this.#changed.fire());
+      background(view.attach(), "attaching to a thread of the thread host");
+    }
+    const held = entry;
+    held.users++;
+    let released = false;
+    return {
+      view: held.view,
+      release: new vscode.Disposable(() => {
+        if (released) return;
+        released = true;
+        if (--held.users > 0 || this.#views.get(threadId) !== held) return;
+        this.#let(threadId, held.view);
+      }),
+    };
+  }
+
+  /** Lets a thread's view go; the next view of the thread attaches after its detach. */
+  #let(threadId: string, view: HostedThreadView): void {
+    this.#views.delete(threadId);
+    const detached = view.dispose();
+    this.#detaching.set(threadId, detached);
+    background(
+      detached.then(() => this.#detaching.get(threadId) === detached && this.#detaching.delete(threadId)),
+      "detaching from a thread of the thread host",
+    );
+  }
+
+  dispose(): void {
+    for (const { view } of this.#views.values()) background(view.dispose(), "detaching from the thread host");
+    this.#views.clear();
+    this.#sub.dispose();
+    this.link.dispose();
+    this.#changed.dispose();
+  }
+}

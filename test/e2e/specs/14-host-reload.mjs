@@ -1,0 +1,81 @@
+// Issue 35 item 5's e2e: with acpThreads.host.runSessions "host", a new thread runs in the thread host; the
+// window is reloaded (Developer: Reload Window) mid-turn, and after the reload the Sessions view lists the thread
+// as live and its restored panel shows the running turn, which finishes there. Screenshots before and after.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Composer, threadFrame, until } from "../pages/workbench.mjs";
+
+const TASK = "sleep 25000";
+
+/** Opens the ACP Threads side bar (a click on its tab when it is shown already would close it). */
+async function showSessions(page) {
+  const tab = page.getByRole("tab", { name: /ACP Threads/ });
+  await tab.waitFor({ timeout: 60000 });
+  if ((await tab.getAttribute("aria-selected")) !== "true") await tab.click();
+  await page.locator(".pane-header", { hasText: "Sessions" }).waitFor({ timeout: 15000 });
+}
+
+async function reload(page, quick) {
+  const reloaded = page.waitForEvent("load", { timeout: 60000 });
+  await quick.run("Developer: Reload Window");
+  await reloaded;
+  await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
+  await showSessions(page);
+  await page.waitForTimeout(3000); // the extension host starts again: its commands reach the palette
+}
+
+/** The thread's row in the Sessions view, once it says the thread runs in the thread host. */
+async function hostedRow(page) {
+  await showSessions(page);
+  const row = page.getByRole("treeitem", { name: new RegExp(TASK) }).first();
+  await row.waitFor({ timeout: 30000 });
+  await until("the row to say it runs in the thread host", async () =>
+    /in the thread host/.test((await row.textContent()) ?? ""),
+  );
+  return row;
+}
+
+export default async function ({ page, quick, step, shot, userDataDir }) {
+  const settingsFile = path.join(userDataDir, "User", "settings.json");
+  const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
+  let frame;
+  await step("with runSessions host, a new thread's turn runs in the thread host", async () => {
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, "acpThreads.host.runSessions": "host" }, null, 1));
+    await reload(page, quick); // the web workbench reads a settings file changed behind its back on a reload
+    await quick.run("ACP Threads: Spawn coding agent");
+    const draft = new Composer(await threadFrame(page, "New thread"));
+    await draft.pickAgent("Fake agent");
+    await draft.type(TASK);
+    await draft.send();
+    frame = await threadFrame(page, TASK);
+    await frame.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
+    await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
+    await hostedRow(page);
+    await shot("14-host-before-reload");
+  });
+
+  await step(
+    "Developer: Reload Window mid-turn; the thread is live again and its panel shows the running turn",
+    async () => {
+      await reload(page, quick);
+      await hostedRow(page);
+      frame = await threadFrame(page, TASK);
+      await frame.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
+      await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
+      await shot("14-host-after-reload");
+    },
+  );
+
+  await step("the turn finishes in the reopened panel", async () => {
+    await until(
+      "the turn's end in the panel",
+      async () => {
+        const status = await frame.locator("#status").getAttribute("data-status");
+        return status === "idle" || status === "closed";
+      },
+      60000,
+    );
+    await shot("14-host-turn-finished");
+  });
+  writeFileSync(settingsFile, JSON.stringify(settings, null, 1));
+}

@@ -1,0 +1,189 @@
+// Issue 35 item 1 in the real extension host: the window as a client of the thread host. A thread started by
+// `acp-threads run --detach --permission ask` shows as a live row ("waiting for input" while its question waits);
+// its panel follows it from the host (the whole thread, then live, nothing lost or doubled); the question is the
+// panel's inline card, answered first by a CLI `acp-threads answer` process: the card closes naming it; a prompt
+// typed in the panel goes to the host and runs there; a reopened panel reattaches with the same transcript.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { RuntimeEvent } from "../../../src/core/model/events";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+
+const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
+
+/** The built CLI as a user runs it in a terminal of this window (same data home). */
+function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(repoRoot(), "dist/cli.js"), ...args],
+      {
+        cwd: workspaceRoot(),
+        env: { ...process.env, ACP_THREADS_HOME: home, ELECTRON_RUN_AS_NODE: "1", ACP_THREADS_HOST_IDLE_SECONDS: "2" },
+      },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err ? ((err as { code?: number }).code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        }),
+    );
+  });
+}
+
+async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
+  const { hub } = await api();
+  const groups = await hub.tree.getChildren();
+  return groups
+    .flatMap((g) => (g.type === "group" ? g.children : [g]))
+    .find((n) => n.type === "hosted" && n.threadId === threadId);
+}
+
+const userTexts = (events: readonly RuntimeEvent[]) => events.flatMap((e) => (e.type === "user_text" ? [e.text] : []));
+
+describe("the thread host's threads in the window", () => {
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  it("a detached thread is a live row, its panel follows it from the host; a CLI answer closes the card naming it", async () => {
+    const { hub } = await api();
+    const out = join(workspaceRoot(), "hosted.txt");
+    const run = await cli(hub.home, [
+      "run",
+      "--detach",
+      "--format",
+      "json",
+      "--agent",
+      FAKE,
+      "--permission",
+      "ask",
+      `write ${out} from the host`,
+      "sleep 4000",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      // the thread file appeared: the window looks for the host and lists its thread as live, waiting for input
+      const row = await waitFor("the row waiting for input", async () => {
+        const n = await hostedNode(id);
+        const item = n && (await hub.tree.getTreeItem(n));
+        return item && /waiting for input/.test(String(item.description)) ? item : undefined;
+      });
+      assert.equal(row.contextValue, "hosted");
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const card = await waitFor("the question as the panel's card", () => hub.broker.pendingFor(id)[0]);
+      assert.deepEqual(
+        card.options.map((o) => o.optionId).slice(0, 3),
+        ["yes", "always", "no"],
+        "the agent's own options",
+      );
+      assert.ok(hub.panels.panelOf(id)?.hosted, "the panel follows the host");
+      await waitFor("the transcript drawn", () => (hub.panels.rendered(id)?.entries ?? 0) > 0);
+      // another client answers first: the card closes here and names it
+      const answer = await cli(hub.home, ["answer", id, "--option", "allow"]);
+      assert.equal(answer.code, 0, answer.stderr);
+      await waitFor("the card to close", () => hub.broker.pendingFor(id).length === 0);
+      const by = await waitFor("who answered", () => hub.panels.panelOf(id)?.shown.answeredBy);
+      assert.match(by, /^acp-threads answer \(pid \d+\)$/);
+      await waitFor("the file the answer allowed", () => existsSync(out));
+      assert.equal(readFileSync(out, "utf8"), "from the host");
+      // a prompt typed in the panel goes to the host, which runs it after the running turn
+      const first = hub.hosted.get(id)!;
+      await waitFor("the second turn", () => userTexts(first.events).includes("sleep 4000"));
+      const posted: unknown[] = [];
+      await hub.composer.handle(
+        { threadId: id, post: (m) => posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "typed in the panel" }] },
+      );
+      // the panel closed and opened again attaches anew from the start (the host sends the thread so far)
+      hub.panels.get(id)?.dispose();
+      assert.equal(hub.hosted.get(id), undefined, "the last user let the view go");
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const again = await waitFor("the reopened panel's view", () => hub.hosted.get(id));
+      await waitFor(
+        "the host's answer to the panel's prompt, live in the reopened panel",
+        () => again.events.some((e) => e.type === "text" && e.text.includes("echo: typed in the panel")),
+        30_000,
+      ).catch((err: Error) => {
+        const kinds = hub.threads.read(id).records.map((r) => r.kind);
+        throw new Error(
+          `${err.message}; posted ${JSON.stringify(posted)}; file ${kinds.join(",")}; seen ${again.events.length}`,
+        );
+      });
+      await waitFor("the run in the host to end", () => again.ended, 30_000);
+      // nothing lost or doubled: the panel's prompts are the thread file's, once each
+      const stored = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(stored, [`write ${out} from the host`, "sleep 4000", "typed in the panel"]);
+      assert.deepEqual(userTexts(again.events), stored);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("with acpThreads.host.runSessions host, a new thread runs in the host; its question is this window's card", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const out = join(workspaceRoot(), "in-host.txt");
+    try {
+      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+      await waitFor("the new thread's panel", () => hub.panels.get(draft));
+      const posted: unknown[] = [];
+      await hub.composer.handle(
+        { threadId: draft, post: (m) => void posted.push(m) },
+        {
+          type: "send",
+          parts: [{ type: "text", text: `write ${out} made in the host` }],
+          agentId: "fake",
+          mode: "session",
+        },
+      );
+      const row = await waitFor("the thread in the host", () => hub.hosted.rows()[0]).catch((err: Error) => {
+        throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+      });
+      assert.notEqual(row.threadId, draft, "the host's thread (the new-thread panel closed)");
+      assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
+      assert.equal(hub.panels.get(draft), undefined);
+      await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
+      // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
+      const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
+      assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
+      await waitFor("the file", () => existsSync(out));
+      assert.equal(readFileSync(out, "utf8"), "made in the host");
+      const view = hub.hosted.get(row.threadId);
+      await waitFor("the run in the host to end", () => !hub.hosted.get(row.threadId), 30_000);
+      assert.ok(
+        view?.events.some((e) => e.type === "tool_call"),
+        "the panel had the host's records",
+      );
+      const records = hub.threads.read(row.threadId).records;
+      const asked = records.find((r) => r.kind === "permission");
+      assert.ok(asked && JSON.stringify(asked).includes('"user"'), "decided by the person, in this window");
+    } finally {
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("Cancel in a hosted thread's panel cancels the host's turn", async () => {
+    const { hub } = await api();
+    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 60000"]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the turn running", () => view.status === "working");
+      await view.cancel(); // what the panel's Cancel calls
+      await waitFor("the run to end", () => view.ended, 20_000);
+      const end = hub.threads.read(id).records.find((r) => r.kind === "turn_end");
+      assert.equal(end?.kind === "turn_end" ? end.stopReason : undefined, "cancelled");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+});
