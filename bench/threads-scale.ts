@@ -1,7 +1,8 @@
 /**
  * The history at the size real users reach (#36): 10,000 synthetic threads, about 150 MB of JSONL, and the
  * real CLI (`node dist/cli.js`) timed on it next to bare node started the same way: `threads list --limit 20`
- * on the first run (no index yet: what an upgrade meets) and warm, `threads list --all --format json`, each with
+ * on the first run (no index yet: what an upgrade meets), warm (from the recent-threads file) and warm from the
+ * SQLite index (that file removed), `threads list --all --format json`, each with
  * the CLI's peak RSS. Figures only, never asserted.
  */
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ThreadCatalog } from "../src/core/index/thread-catalog";
 import { serializeRecord, type ThreadRecord } from "../src/core/model/records";
+import { recentThreadsPath } from "../src/core/store/change-journal";
 import { newThreadId } from "../src/core/store/thread-id";
 import { ThreadStore } from "../src/core/store/thread-store";
 import { page, pastGroups } from "../src/vscode/sessions-groups";
@@ -110,6 +112,10 @@ export function benchScale(cli: string, tmp: string, count = Number(process.env.
     ...best,
     goal: `≤ node + 100 ms (${(bare.ms + 100).toFixed(0)} ms), RSS ≤ 80 MB`,
   });
+  // the same list from the SQLite index (#36's stop-33 path): the recent-threads file removed before the run
+  const recent = recentThreadsPath(join(home, "index", "threads.sqlite"));
+  rmSync(recent, { force: true });
+  out.push({ name: "threads list --limit 20, warm, from the index (SQLite)", ...run("list", "--all", "--limit", "20") });
   out.push({ name: "threads list --all --format json", ...run("list", "--all", "--format", "json") });
   return { count, mb: bytes / 1e6, setupMs, figures: out, home };
 }
