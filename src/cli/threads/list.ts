@@ -12,13 +12,13 @@ import { EXIT, type CliIO } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
 import { queryOf } from "./filters";
 
-export function list(ctx: SubContext): number {
+export async function list(ctx: SubContext): Promise<number> {
   const { io, flags } = ctx;
   const q = queryOf(ctx);
   const since = typeof flags.since === "string" ? parseSince(flags.since) : undefined;
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const archived = flags.archived ? "only" : "exclude";
-  const threads = listThreads(ctx, { ...q, since, limit, archived });
+  const threads = await listThreads(ctx, { ...q, since, limit, archived });
   if (since) return printAway(ctx, threads, since);
   if (ctx.json) {
     writeJson(io, threads);
@@ -36,9 +36,9 @@ export function list(ctx: SubContext): number {
  * The threads `query` names: from the recent-threads file while the disk is as it saw it and it holds the answer
  * (no SQLite: #36's warm `threads list`), else from the synced index, which then writes the file again.
  */
-function listThreads({ store, flags }: SubContext, query: ThreadQuery): IndexedThread[] {
+async function listThreads({ store, flags }: SubContext, query: ThreadQuery): Promise<IndexedThread[]> {
   const rescan = flags.rescan === true;
-  const recent = rescan ? undefined : listRecent(store, query);
+  const recent = rescan ? undefined : await listRecent(store, query);
   if (recent && "threads" in recent) return recent.threads;
   store.markInterrupted();
   // a state taken racily is verified once by stat-ing every file (what a racy folder mtime cannot tell)

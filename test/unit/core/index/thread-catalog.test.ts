@@ -1,10 +1,17 @@
 // The in-memory thread catalog behind the Sessions tree never answers with metadata it knows is out of date.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { FIRST_ROWS } from "../../../../src/core/index/catalog-load";
 import { ThreadCatalog } from "../../../../src/core/index/thread-catalog";
+import { serializeRecord, type ThreadRecord } from "../../../../src/core/model/records";
+import { recentThreadsPath } from "../../../../src/core/store/change-journal";
+import { newThreadId } from "../../../../src/core/store/thread-id";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../store/helpers";
+import { repoRoot } from "../../../fixtures/agent-env/index";
 
 test("a thread whose file changed reads as unknown until the next list reads it again", () =>
   withTmp(async (dir) => {
@@ -24,3 +31,75 @@ test("a thread whose file changed reads as unknown until the next list reads it 
       catalog.dispose();
     }
   }));
+
+/** The catalog's first-load worker, as the build bundles it. */
+const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
+
+/** `n` thread files as another tool writes them (no journal), one a minute back from now; the newest first. */
+function writeRaw(store: ThreadStore, n: number, cwd: string): string[] {
+  mkdirSync(store.threadsDir, { recursive: true });
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = Date.now() - (i + 1) * 60_000;
+    const id = newThreadId(t0);
+    const start = {
+      ...startInput(cwd, { title: `t${i}` }),
+      v: 1,
+      ts: new Date(t0).toISOString(),
+      kind: "thread_start",
+      threadId: id,
+    };
+    writeFileSync(store.pathFor(id), serializeRecord(start as unknown as ThreadRecord), { mode: 0o600 });
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Counts the thread files `fn` opens through node:fs/promises (the catalog's own reads, one by one). */
+async function threadReads<T>(fn: () => Promise<T>): Promise<{ value: T; reads: number }> {
+  const table = fs.promises; // the object the catalog's node:fs/promises import is
+  const orig = table.open;
+  let reads = 0;
+  table.open = ((path: fs.PathLike, ...rest: []) => {
+    if (String(path).endsWith(".jsonl")) reads++;
+    return orig(path, ...rest);
+  }) as typeof fs.promises.open;
+  try {
+    return { value: await fn(), reads };
+  } finally {
+    table.open = orig;
+  }
+}
+
+for (const from of ["the worker's first message", "the recent-threads file"])
+  test(`the first paint lists the newest threads from ${from}; threads whose rows are still on their way are not read one by one; the others arrive with a change event`, () =>
+    withTmp(async (dir) => {
+      const store = new ThreadStore(join(dir, "home"));
+      const ids = writeRaw(store, FIRST_ROWS + 100, dir);
+      const t = new Date(Date.now() - 60_000);
+      fs.utimesSync(store.threadsDir, t, t); // settled: a state taken now is not racy
+      if (from === "the recent-threads file") {
+        const warm = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+        await warm.list(); // its worker leaves the recent-threads file
+        warm.dispose();
+        assert.ok(fs.existsSync(recentThreadsPath(store.layout.threadIndexDb)));
+      }
+      const catalog = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+      try {
+        const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
+        const { value: first, reads } = await threadReads(async () => {
+          const rows = await catalog.list({}, { first: true });
+          await allIn;
+          return rows;
+        });
+        assert.equal(reads, 0, "no thread file read one by one: the index has them all");
+        assert.equal(first[0]!.threadId, ids[0], "the newest first");
+        assert.ok(first.length >= FIRST_ROWS, `${first.length} rows`);
+        const later = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // after the first load: a new thread
+        const all = await catalog.list();
+        assert.equal(all.length, ids.length + 1);
+        assert.ok(all.some((m) => m.threadId === later));
+      } finally {
+        catalog.dispose();
+      }
+    }));

@@ -75,14 +75,14 @@ function history(dir: string, n: number) {
   return { store, ws, cli: (...argv: string[]) => runCommand(threadsMain, argv, { home: store.home, cwd: ws }) };
 }
 
-const answered = (store: ThreadStore, q: ThreadQuery) => {
-  const r = listRecent(store, q);
+const answered = async (store: ThreadStore, q: ThreadQuery) => {
+  const r = await listRecent(store, q);
   assert.ok("threads" in r, `answered from the file (refused: ${"refused" in r ? r.refused : ""})`);
   return r.threads;
 };
 
 test("the file's answers are the index's, for every filter it answers, over a generated history", () =>
-  withTmp((dir) => {
+  withTmp(async (dir) => {
     const { store, ws } = history(dir, RECENT_ROWS + 200);
     const queries: ThreadQuery[] = [
       { limit: 20 },
@@ -100,12 +100,11 @@ test("the file's answers are the index's, for every filter it answers, over a ge
       { since: new Date(Date.now() - 90 * MIN).toISOString(), workspace: ws, status: "done" },
       { limit: 20, before: new Date(Date.now() - 100 * MIN).toISOString() },
     ];
-    withSyncedIndex(store, (index) => {
-      for (const q of queries) assert.deepEqual(answered(store, q), index.list(q), JSON.stringify(q));
-    });
+    const fromIndex = withSyncedIndex(store, (index) => queries.map((q) => index.list(q)));
+    for (const [i, q] of queries.entries()) assert.deepEqual(await answered(store, q), fromIndex[i], JSON.stringify(q));
     // past its rows: the index answers
-    assert.deepEqual(listRecent(store, {}), { refused: "short" });
-    assert.deepEqual(listRecent(store, { limit: 50, worktree: true }), { refused: "short" });
+    assert.deepEqual(await listRecent(store, {}), { refused: "short" });
+    assert.deepEqual(await listRecent(store, { limit: 50, worktree: true }), { refused: "short" });
   }));
 
 test("another process's write is seen: a new thread (journaled or not), a change, a delete make the file stale", () =>
@@ -120,21 +119,21 @@ test("another process's write is seen: a new thread (journaled or not), a change
     const h = other.create(startInput(ws, { title: "from another process" }));
     h.close();
     utimesSync(store.threadsDir, settled, settled);
-    assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "stale" });
+    assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "stale" });
     assert.equal(await top(), "from another process", "the new thread is listed");
-    assert.ok("threads" in listRecent(store, { limit: 3 }), "the list wrote the file again");
+    assert.ok("threads" in (await listRecent(store, { limit: 3 })), "the list wrote the file again");
     // a tool that does not journal: only the folder's mtime says so
     rawThread(store, 2, ws, Date.now(), "written by another tool");
-    assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "stale" });
+    assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "stale" });
     assert.equal(await top(), "written by another tool");
     // a patch of a thread (journaled at open and close)
     settle(store);
     refresh(store);
     other.rename(h.threadId, "renamed elsewhere");
-    assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "stale" });
+    assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "stale" });
     assert.match((await cli("list", "--limit", "3")).out, /renamed elsewhere/);
     other.delete(h.threadId);
-    assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "stale" });
+    assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "stale" });
     assert.doesNotMatch((await cli("list", "--limit", "3")).out, /renamed elsewhere/);
   }));
 
@@ -144,10 +143,10 @@ test("a thread being written is answered only while unchanged since it was read 
     const h = store.create(startInput(ws, { title: "held open" }));
     settle(store);
     refresh(store);
-    assert.equal(answered(store, { limit: 1 })[0]!.title, "held open");
+    assert.equal((await answered(store, { limit: 1 }))[0]!.title, "held open");
     h.append({ kind: "user_message", messageId: "late", text: "more" } as never);
     h.sync();
-    assert.deepEqual(listRecent(store, { limit: 1 }), { refused: "stale" }, "it grew: read again");
+    assert.deepEqual(await listRecent(store, { limit: 1 }), { refused: "stale" }, "it grew: read again");
     h.close();
   }));
 
@@ -160,23 +159,23 @@ test("a torn, corrupt or newer-version file is ignored and written again; a racy
     const lies = [
       good.slice(0, good.length / 2), // torn
       "\u0000garbage",
-      JSON.stringify({ ...parsed, v: 2, rows: [] }), // a newer version's: not read
+      JSON.stringify({ ...parsed, v: parsed.v + 1, rows: [] }), // a newer version's: not read
       JSON.stringify({ ...parsed, rows: [{ thread: { id: 5 } }] }),
     ];
     for (const text of lies) {
       writeFileSync(path, text);
-      assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "unusable" });
+      assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "unusable" });
       const res = await cli("list", "--all", "--limit", "3", "--format", "json");
       assert.equal(res.code, 0, res.err);
       assert.equal((JSON.parse(res.out) as unknown[]).length, 3);
-      assert.ok("threads" in listRecent(store, { limit: 3 }), "written again by the list");
+      assert.ok("threads" in (await listRecent(store, { limit: 3 })), "written again by the list");
     }
     // the state was taken within the folder mtime's granularity: a later change may have left the mtime as it was
     writeFileSync(
       path,
       JSON.stringify({ ...parsed, state: { ...parsed.state, checkedAt: parsed.state.dirMtime + 5 } }),
     );
-    assert.deepEqual(listRecent(store, { limit: 3 }), { refused: "racy" });
+    assert.deepEqual(await listRecent(store, { limit: 3 }), { refused: "racy" });
     assert.equal((await cli("list", "--all", "--limit", "3")).code, 0);
-    assert.ok("threads" in listRecent(store, { limit: 3 }), "verified (every file) and written again");
+    assert.ok("threads" in (await listRecent(store, { limit: 3 })), "verified (every file) and written again");
   }));
