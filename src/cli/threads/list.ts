@@ -7,7 +7,7 @@ import { parseSince, summarizeAway, awayLine, type AwayThread } from "../../core
 import { groupByDay, withSyncedIndex, type IndexedThread, type ThreadQuery } from "../../core/index/threads-index";
 import { listRecent, writeRecent } from "../../core/index/threads-recent";
 import { EditLedger } from "../../core/ledger/edit-ledger";
-import { relPath } from "../../core/ledger/summary";
+import { filesChangedSince } from "../../core/ledger/summary";
 import { EXIT, type CliIO } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
 import { queryOf } from "./filters";
@@ -106,10 +106,7 @@ function printAway(ctx: SubContext, threads: IndexedThread[], since: string): nu
 /** The files a thread's turns changed since `since`, from its edit ledger (none when it has no ledger). */
 function changedSince(ledger: EditLedger, t: IndexedThread, since: string): string[] {
   try {
-    const files = new Set<string>();
-    for (const op of ledger.read(t.id).ops)
-      if (op.startedAt >= since) for (const f of op.files) files.add(relPath(t.cwd, f.path));
-    return [...files];
+    return filesChangedSince(ledger.read(t.id).ops, t.cwd, since);
   } catch {
     return [];
   }
