@@ -107,7 +107,11 @@ export class ThreadCatalog implements Disposable {
     const loaded = (this.#loaded ??= this.#load());
     await (opts.first ? loaded.first : loaded.all);
     await this.#scanFolder();
-    while (this.#dirty.size) await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
+    // until nothing is marked and no read is under way: a read another list started may hold a thread this list's
+    // folder listing found (its apply took the marks first); answering before it ends left a just-written thread
+    // out of the Sessions view (VS Code 1.96's host suite, stop 33)
+    while (this.#dirty.size || this.#applying)
+      await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
     const out: ThreadMetadata[] = [];
     for (const { meta } of this.#rows.values()) if (matches(meta, q)) out.push(meta);
     out.sort((a, b) =>

@@ -103,3 +103,44 @@ for (const from of ["the worker's first message", "the recent-threads file"])
         catalog.dispose();
       }
     }));
+
+test("a list that finds a new thread while another list's read is under way answers with it (the Sessions view's flake on VS Code 1.96)", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create(startInput(dir, { title: "closing" }));
+    const closing = h.threadId;
+    const catalog = new ThreadCatalog(store, { watch: false, throttleMs: 10 });
+    const table = fs.promises; // the object the catalog's node:fs/promises import is
+    const open = table.open;
+    try {
+      await catalog.list();
+      // the first list's read of the thread that just closed is held until the new thread is written and listed
+      let reached!: () => void;
+      const atRead = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      table.open = (async (path: fs.PathLike, ...rest: []) => {
+        if (String(path) === store.pathFor(closing)) {
+          reached();
+          await gate;
+        }
+        return open(path, ...rest);
+      }) as typeof fs.promises.open;
+      h.append({ kind: "user_message", messageId: "u1", text: "last words" } as never);
+      h.close(); // the store's event marks it changed
+      const first = catalog.list(); // the tree's refresh after the session closed
+      await atRead;
+      const fresh = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // written just before the test's listing
+      const second = catalog.list(); // the test's getChildren()
+      await new Promise((r) => setTimeout(r, 20)); // its folder listing found the new thread
+      release();
+      await first;
+      assert.ok(
+        (await second).some((m) => m.threadId === fresh),
+        "the second list waited for the read of what it found",
+      );
+    } finally {
+      table.open = open;
+      catalog.dispose();
+    }
+  }));
