@@ -4,33 +4,22 @@
  * file the worker left, else the worker's first message) before the others, which come with a change event.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { RECENT_ROWS } from "../../../src/core/index/threads-recent";
-import { serializeRecord, type ThreadRecord } from "../../../src/core/model/records";
-import { newThreadId } from "../../../src/core/store/thread-id";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
 import { SessionsTree, type SessionNode } from "../../../src/vscode/sessions-tree";
+import { writeRawThreads } from "../../fixtures/threads/raw-threads";
 import { api, EXTENSION_ID, waitFor } from "./helpers";
 
 const TOTAL = 2000;
 
-/** `n` finished threads in `cwd`, one every 10 minutes back from now, as files an earlier run left. */
+/** `n` threads in `cwd`, one every 10 minutes back from now, as files an earlier run left; the folder settled. */
 function writeHistory(store: ThreadStore, cwd: string, n: number): string[] {
-  mkdirSync(store.threadsDir, { recursive: true });
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = Date.now() - (i + 1) * 600_000;
-    const id = newThreadId(t0);
-    const agent = { id: "fake", name: "Fake agent", command: "/bin/true" };
-    const start = { v: 1, ts: new Date(t0).toISOString(), kind: "thread_start", threadId: id, agent, mode: "acp" };
-    const rec = { ...start, cwd, repoRoot: null, gitHead: null, title: `history ${i}` };
-    writeFileSync(store.pathFor(id), serializeRecord(rec as unknown as ThreadRecord), { mode: 0o600 });
-    ids.push(id);
-  }
+  const ids = writeRawThreads(store, n, cwd, { stepMs: 600_000, title: (i) => `history ${i}` });
   const settled = new Date(Date.now() - 60_000);
   utimesSync(store.threadsDir, settled, settled);
   return ids;

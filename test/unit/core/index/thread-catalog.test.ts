@@ -1,17 +1,15 @@
 // The in-memory thread catalog behind the Sessions tree never answers with metadata it knows is out of date.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FIRST_ROWS } from "../../../../src/core/index/catalog-load";
 import { ThreadCatalog } from "../../../../src/core/index/thread-catalog";
-import { serializeRecord, type ThreadRecord } from "../../../../src/core/model/records";
 import { recentThreadsPath } from "../../../../src/core/store/change-journal";
-import { newThreadId } from "../../../../src/core/store/thread-id";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../store/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { writeRawThreads } from "../../../fixtures/threads/raw-threads";
 
 test("a thread whose file changed reads as unknown until the next list reads it again", () =>
   withTmp(async (dir) => {
@@ -35,25 +33,7 @@ test("a thread whose file changed reads as unknown until the next list reads it 
 /** The catalog's first-load worker, as the build bundles it. */
 const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
 
-/** `n` thread files as another tool writes them (no journal), one a minute back from now; the newest first. */
-function writeRaw(store: ThreadStore, n: number, cwd: string): string[] {
-  mkdirSync(store.threadsDir, { recursive: true });
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = Date.now() - (i + 1) * 60_000;
-    const id = newThreadId(t0);
-    const start = {
-      ...startInput(cwd, { title: `t${i}` }),
-      v: 1,
-      ts: new Date(t0).toISOString(),
-      kind: "thread_start",
-      threadId: id,
-    };
-    writeFileSync(store.pathFor(id), serializeRecord(start as unknown as ThreadRecord), { mode: 0o600 });
-    ids.push(id);
-  }
-  return ids;
-}
+const writeRaw = (store: ThreadStore, n: number, cwd: string) => writeRawThreads(store, n, cwd);
 
 /** Counts the thread files `fn` opens through node:fs/promises (the catalog's own reads, one by one). */
 async function threadReads<T>(fn: () => Promise<T>): Promise<{ value: T; reads: number }> {
