@@ -136,7 +136,7 @@ async function scale(): Promise<void> {
         `${f.name.padEnd(52)} ${f.ms.toFixed(0).padStart(8)} ms  RSS ${f.rssMb.toFixed(0).padStart(4)} MB${f.goal ? `  goal ${f.goal}` : ""}`,
       );
     console.log("Sessions view, in this process:");
-    for (const f of await benchFirstPaint(s.home))
+    for (const f of await benchFirstPaint(s.home, join(__dirname, "../../dist/catalog-worker.js")))
       console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(0).padStart(6)} ms`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -28,6 +28,7 @@ import { PermissionBroker } from "./permission-broker";
 import { ProposedContent } from "./proposed-content";
 import { RecallIndex } from "./recall-index";
 import { SessionsTree } from "./sessions-tree";
+import { AwayFiles } from "./away-files";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
 import { PastThreads } from "./past-threads";
@@ -37,6 +38,7 @@ import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
 import { EditorWorkspaceFiles } from "./workspace-files";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
+import { changedFilesOf } from "../core/ledger/summary";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { sendReviewPrompt } from "./ledger/review-send";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
@@ -213,6 +215,8 @@ export class Hub implements vscode.Disposable {
         refreshPanel: (id) => this.panels.refresh(id),
       }),
     );
+    // "Since you left" lists the files each thread changed since then, from its edit ledger (async; #36)
+    this.tree.awayFiles = new AwayFiles((t, since) => changedFilesOf(this.ledger.ledger, t, since));
     this.#owned.add(this.worktrees.onDidChange(() => this.tree.refresh()));
     this.#owned.add(this.ops.onDidChange(() => this.tree.refresh()));
     // a thread file changed (a session here closed, another window or the CLI wrote): the tree lists again

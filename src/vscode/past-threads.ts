@@ -67,8 +67,10 @@ export class PastThreads {
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
       for (const workspace of scopes)
-        // every match: the tree shows them a page at a time (sessions-groups.ts)
-        for (const m of await this.catalog.list({ workspace, ...queryOf(filter) })) seen.set(m.threadId, m);
+        // every match: the tree shows them a page at a time (sessions-groups.ts); the first paint from the first
+        // load's newest rows, the others when they arrive (the catalog's change event lists again; #36)
+        for (const m of await this.catalog.list({ workspace, ...queryOf(filter) }, { first: true }))
+          seen.set(m.threadId, m);
       return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
     } catch (err) {
       this.#logger?.warn("threads index unavailable; reading thread files", err);

@@ -5,6 +5,7 @@
  * (default: this one), agent, who started them, status and archived (persisted per workspace).
  */
 import * as vscode from "vscode";
+import { awayFileItem, type AwayFileNode, type AwayFiles } from "./away-files";
 import type { LiveSessions } from "./live-sessions";
 import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-item";
 import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
@@ -63,10 +64,16 @@ export type SessionNode =
   /** A thread the thread host runs (#35): started by `run --detach` or another window; `thread` when listed. */
   | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary }
   | { type: "exec"; runId: string }
-  /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
-  | { type: "past"; thread: PastThreadSummary; under?: "away" }
+  /**
+   * A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique; under "away",
+   * the files its turns changed since then.
+   */
+  | { type: "past"; thread: PastThreadSummary; under?: "away"; files?: string[] }
+  | AwayFileNode
   /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
   | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
+
+type AwayNode = Extract<SessionNode, { type: "away" }>;
 
 const TICK_MS = 5_000;
 /** Ticks between two refreshes for the ages alone (60 s: the ages are in minutes at best). */
@@ -84,6 +91,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   readonly #shown = new Map<string, number>();
   /** Since when "Since you left" counts (the window's last loss of focus), while it is to be shown. */
   away: string | undefined;
+  /** The files each "Since you left" thread changed since then (away-files.ts); none when unset. */
+  awayFiles: AwayFiles | undefined;
 
   constructor(
     private readonly live: LiveSessions,
@@ -176,6 +185,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       const { rows, left } = page(node.children, this.#shown.get(node.id));
       return left ? [...rows, { type: "more", groupId: node.id, left }] : rows;
     }
+    if (node?.type === "past")
+      return (node.files ?? []).map((path): SessionNode => ({
+        type: "file",
+        threadId: node.thread.threadId,
+        cwd: node.thread.cwd,
+        path,
+      }));
     if (node) return node.type === "worktree" || node.type === "away" ? node.children : [];
     const worktreeNodes: SessionNode[] = [];
     const inWorktree = (threadId: string, ref: WorktreeRef | undefined, child: SessionNode): boolean => {
@@ -209,7 +225,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     const rest = past.filter((t) => !inWorktree(t.threadId, t.worktree, { type: "past", thread: t }));
     const out: SessionNode[] = [];
     const away = this.away && awayNode(past, this.away);
-    if (away) out.push(away);
+    if (away) out.push(this.awayFiles ? await this.awayFiles.attach(away) : away);
     if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
     if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
     for (const g of pastGroups(rest, (t) => t.updatedAt))
@@ -225,6 +241,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
     switch (node.type) {
+      case "file":
+        return awayFileItem(node);
       case "group": {
         const state = node.collapsed
           ? vscode.TreeItemCollapsibleState.Collapsed
@@ -324,6 +342,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         };
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+        if (node.files?.length) {
+          // under "Since you left": the files it changed since then, below it
+          item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+          item.description = `${item.description as string} · ${node.files.length} file${node.files.length === 1 ? "" : "s"}`;
+        }
         decorateHandoff(item, t.handoff);
         if (this.filter.archived) item.description = `archived · ${item.description as string}`;
         return item;
@@ -340,7 +363,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 }
 
 /** "Since you left": past threads active since `since` that ended, failed or wait for input; none: no row. */
-function awayNode(past: PastThreadSummary[], since: string): SessionNode | undefined {
+function awayNode(past: PastThreadSummary[], since: string): AwayNode | undefined {
   const counts: Record<AwayKind, number> = { ended: 0, failed: 0, waiting: 0, running: 0 };
   const children: SessionNode[] = [];
   for (const t of past) {

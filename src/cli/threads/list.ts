@@ -4,23 +4,21 @@
  * "since you left": what ended, failed or waits for input since then, with the files each changed.
  */
 import { parseSince, summarizeAway, awayLine, type AwayThread } from "../../core/index/away-summary";
-import { groupByDay, withSyncedIndex, type IndexedThread } from "../../core/index/threads-index";
+import { groupByDay, withSyncedIndex, type IndexedThread, type ThreadQuery } from "../../core/index/threads-index";
+import { listRecent, writeRecent } from "../../core/index/threads-recent";
 import { EditLedger } from "../../core/ledger/edit-ledger";
-import { relPath } from "../../core/ledger/summary";
+import { filesChangedSince } from "../../core/ledger/summary";
 import { EXIT, type CliIO } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
 import { queryOf } from "./filters";
 
-export function list(ctx: SubContext): number {
-  const { io, store, flags } = ctx;
-  store.markInterrupted();
+export async function list(ctx: SubContext): Promise<number> {
+  const { io, flags } = ctx;
   const q = queryOf(ctx);
   const since = typeof flags.since === "string" ? parseSince(flags.since) : undefined;
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const archived = flags.archived ? "only" : "exclude";
-  const threads = withSyncedIndex(store, (index) => index.list({ ...q, since, limit, archived }), {
-    full: flags.rescan === true,
-  });
+  const threads = await listThreads(ctx, { ...q, since, limit, archived });
   if (since) return printAway(ctx, threads, since);
   if (ctx.json) {
     writeJson(io, threads);
@@ -32,6 +30,32 @@ export function list(ctx: SubContext): number {
   }
   printThreads(io, threads);
   return EXIT.ok;
+}
+
+/**
+ * The threads `query` names: from the recent-threads file while the disk is as it saw it and it holds the answer
+ * (no SQLite: #36's warm `threads list`), else from the synced index, which then writes the file again.
+ */
+async function listThreads({ store, flags }: SubContext, query: ThreadQuery): Promise<IndexedThread[]> {
+  const rescan = flags.rescan === true;
+  const recent = rescan ? undefined : await listRecent(store, query);
+  if (recent && "threads" in recent) return recent.threads;
+  store.markInterrupted();
+  // a state taken racily is verified once by stat-ing every file (what a racy folder mtime cannot tell)
+  const full = rescan || recent?.refused === "racy";
+  return withSyncedIndex(
+    store,
+    (index) => {
+      const threads = index.list(query);
+      try {
+        if (recent?.refused !== "short") writeRecent(index, store);
+      } catch {
+        // only a cache: this list has its answer, the next one tries again
+      }
+      return threads;
+    },
+    { full },
+  );
 }
 
 /** Threads by day, one line each: id, time, status, agent, turns, title. */
@@ -82,10 +106,7 @@ function printAway(ctx: SubContext, threads: IndexedThread[], since: string): nu
 /** The files a thread's turns changed since `since`, from its edit ledger (none when it has no ledger). */
 function changedSince(ledger: EditLedger, t: IndexedThread, since: string): string[] {
   try {
-    const files = new Set<string>();
-    for (const op of ledger.read(t.id).ops)
-      if (op.startedAt >= since) for (const f of op.files) files.add(relPath(t.cwd, f.path));
-    return [...files];
+    return filesChangedSince(ledger.read(t.id).ops, t.cwd, since);
   } catch {
     return [];
   }

@@ -19,6 +19,7 @@ import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
+import { recentCatalogRows } from "./threads-recent";
 import type { ThreadQuery } from "./threads-index";
 
 const HEAD_BYTES = 256;
@@ -46,7 +47,15 @@ export class ThreadCatalog implements Disposable {
   readonly #changed = new Emitter<void>();
   /** Fires (throttled) when a thread file changed: a `list` now would answer differently. */
   readonly onDidChange = this.#changed.event;
-  #loaded: Promise<void> | undefined;
+  /** The first load's newest rows are in (`first` lists answer from them), and all of them. */
+  #loaded: { first: Promise<void>; all: Promise<void> } | undefined;
+  /**
+   * The first load's other rows have not arrived yet: a thread file the catalog has no row for is not new (its row
+   * is on its way; never read one by one, #36). New threads meanwhile are marked by the watcher and the store.
+   */
+  #partial = true;
+  /** Rows from the recent-threads file, until the index's own arrive. */
+  readonly #early = new Set<string>();
   #applying: Promise<void> | undefined;
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -89,11 +98,20 @@ export class ThreadCatalog implements Disposable {
     return this.#dirty.has(threadId) ? undefined : this.#rows.get(threadId)?.meta;
   }
 
-  /** Matching threads, most recent activity first. Reads only what changed since the last call. */
-  async list(q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
-    await (this.#loaded ??= this.#load());
+  /**
+   * Matching threads, most recent activity first. Reads only what changed since the last call. `first`: answer as
+   * soon as the first load's newest rows are in (the Sessions view's first paint, #36); `onDidChange` fires when
+   * the others arrive.
+   */
+  async list(q: ThreadQuery = {}, opts: { first?: boolean } = {}): Promise<ThreadMetadata[]> {
+    const loaded = (this.#loaded ??= this.#load());
+    await (opts.first ? loaded.first : loaded.all);
     await this.#scanFolder();
-    while (this.#dirty.size) await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
+    // until nothing is marked and no read is under way: a read another list started may hold a thread this list's
+    // folder listing found (its apply took the marks first); answering before it ends left a just-written thread
+    // out of the Sessions view (VS Code 1.96's host suite, stop 33)
+    while (this.#dirty.size || this.#applying)
+      await (this.#applying ??= this.#apply().finally(() => (this.#applying = undefined)));
     const out: ThreadMetadata[] = [];
     for (const { meta } of this.#rows.values()) if (matches(meta, q)) out.push(meta);
     out.sort((a, b) =>
@@ -112,20 +130,55 @@ export class ThreadCatalog implements Disposable {
 
   /**
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
-   * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher.
+   * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
+   * rows come first (`first`): from the recent-threads file while it is current, else the worker's first message;
+   * the others after (`all`, then a change event for the lists answered early).
    */
-  async #load(): Promise<void> {
-    if (this.#opts.watch !== false) await this.#watch();
-    let rows: CatalogRow[] | undefined;
-    if (this.#opts.worker) {
-      try {
-        rows = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home);
-      } catch (err) {
-        this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
+  #load(): { first: Promise<void>; all: Promise<void> } {
+    let firstIn!: () => void;
+    const first = new Promise<void>((resolve) => (firstIn = resolve));
+    let answeredEarly = false;
+    const early = (rows: CatalogRow[], from: "recent" | "index") => {
+      this.#add(rows, from);
+      answeredEarly = true;
+      firstIn();
+    };
+    const all = (async () => {
+      if (this.#opts.watch !== false) await this.#watch();
+      if (this.#opts.worker) {
+        const recent = await recentCatalogRows(this.#store).catch(() => undefined);
+        if (recent) early(recent, "recent");
       }
+      let rest: CatalogRow[] | undefined;
+      if (this.#opts.worker) {
+        try {
+          rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) => early(rows, "index"));
+        } catch (err) {
+          this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
+        }
+      }
+      rest ??= await loadCatalogRows(this.#store);
+      this.#add(rest, "index");
+      this.#partial = false;
+      this.#early.clear();
+      firstIn();
+      if (answeredEarly && !this.#disposed) this.#changed.fire();
+    })();
+    all.catch(() => firstIn()); // `first` waiters then meet the failure through `all`
+    return { first: first.then(() => (this.#partial && this.#rows.size ? undefined : all)), all };
+  }
+
+  /**
+   * Rows of the first load. A thread this catalog read itself since keeps its own row (newer than the index's
+   * sync); a row from the recent-threads file gives way to the index's (synced after the file was checked).
+   */
+  #add(rows: CatalogRow[], from: "recent" | "index"): void {
+    for (const { id, ...row } of rows) {
+      if (this.#rows.has(id) && !this.#early.has(id)) continue;
+      this.#rows.set(id, row);
+      if (from === "recent") this.#early.add(id);
+      else this.#early.delete(id);
     }
-    rows ??= await loadCatalogRows(this.#store);
-    for (const { id, ...row } of rows) this.#rows.set(id, row);
   }
 
   /** Thread files that appeared or went since the last look (one async folder listing). */
@@ -133,7 +186,8 @@ export class ThreadCatalog implements Disposable {
     const names = await readdir(this.#store.threadsDir).catch(() => [] as string[]);
     const ids = new Set<string>();
     for (const n of names) if (n.endsWith(".jsonl") && isThreadId(n.slice(0, -6))) ids.add(n.slice(0, -6));
-    for (const id of ids) if (!this.#rows.has(id) && !this.#failed.has(id)) this.#dirty.add(id);
+    // before the first load's other rows are in, a thread without a row is not new: its row is on its way (#36)
+    if (!this.#partial) for (const id of ids) if (!this.#rows.has(id) && !this.#failed.has(id)) this.#dirty.add(id);
     for (const id of this.#rows.keys()) if (!ids.has(id)) this.#dirty.add(id);
   }
 
@@ -197,6 +251,7 @@ export class ThreadCatalog implements Disposable {
       for (const r of res.records) folder.add(r);
       if (!folder.metadata) throw new Error("no thread_start record");
       this.#rows.set(id, { meta: folder.metadata, size: st.size, mtime: st.mtimeMs, offset: res.endOffset, head });
+      this.#early.delete(id);
     } finally {
       await fh.close();
     }

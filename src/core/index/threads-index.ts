@@ -84,9 +84,7 @@ function createSchema(db: Db): void {
  * has a lowercase drive letter, a CLI's cwd an uppercase one) and with its own separator.
  */
 export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) {
-  const win = isWindows(p);
-  const ws = workspace.replace(win ? /[\\/]+$/ : /\/+$/, "");
-  const key = win ? ws.toLowerCase() : ws;
+  const { win, key } = workspaceKey(workspace, p);
   const col = (c: string) => (win ? `lower(${c})` : c);
   const below = (c: string) => `(${col(c)} = :ws OR substr(${col(c)}, 1, length(:wsSlash)) = :wsSlash)`;
   return {
@@ -95,8 +93,28 @@ export function workspaceClause(workspace: string, p: Platform = HOST_PLATFORM) 
   };
 }
 
+/** The workspace as `workspaceClause` compares it: no trailing separator, lower case on Windows. */
+function workspaceKey(workspace: string, p: Platform) {
+  const win = isWindows(p);
+  const ws = workspace.replace(win ? /[\\/]+$/ : /\/+$/, "");
+  return { win, key: win ? ws.toLowerCase() : ws };
+}
+
+/** `workspaceClause` over a row in memory (threads-recent.ts): the same rule, the same answers. */
+export function rowInWorkspace(
+  t: Pick<IndexedThread, "repoRoot" | "cwd">,
+  worktreeRepo: string | null,
+  workspace: string,
+  p: Platform = HOST_PLATFORM,
+): boolean {
+  const { win, key } = workspaceKey(workspace, p);
+  const col = (c: string | null) => (c === null ? null : win ? c.toLowerCase() : c);
+  const below = (c: string | null) => c !== null && (c === key || c.startsWith(key + p.path.sep));
+  return col(t.repoRoot) === key || below(col(t.cwd)) || below(col(worktreeRepo));
+}
+
 /** What `list` returns (not the fold state nor the file cursor: a tenth of a row's bytes; #36). */
-const LIST_COLUMNS = `id, title, agent_id, agent_name, mode, cwd, repo_root, status, turns, messages, created_at,
+export const LIST_COLUMNS = `id, title, agent_id, agent_name, mode, cwd, repo_root, status, turns, messages, created_at,
   last_activity, path, size, started_from, archived, worktree`;
 
 export class ThreadIndex {
@@ -165,7 +183,7 @@ export class ThreadIndex {
   }
 }
 
-function toThread(r: Record<string, string | number | null>): IndexedThread {
+export function toThread(r: Record<string, string | number | null>): IndexedThread {
   return {
     id: String(r.id),
     title: r.title === null ? null : String(r.title),

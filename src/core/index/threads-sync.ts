@@ -29,11 +29,27 @@ export type SyncStats = TailSyncStats & { path: SyncPath };
 /** A journal past this size is dropped after a sync; the next sync is then a full one. */
 export const JOURNAL_MAX_BYTES = 4 << 20;
 
-interface SyncState {
+export interface SyncState {
   dirMtime: number;
+  /**
+   * When the sync stat'ed the folder (Date.now() just before). A folder changed again within its timestamps'
+   * granularity keeps its mtime: a state taken that close to `dirMtime` proves nothing about later changes
+   * (`racyState`). Absent in states written before it was kept.
+   */
+  checkedAt?: number;
   journalIno: number;
   journalOffset: number;
   locked: string[];
+}
+
+/**
+ * Whether a folder change right after `s` was taken could have left `dirMtime` as it was: the state was taken
+ * within the timestamps' granularity of the folder's last change (whole seconds on some filesystems, a clock
+ * tick on the others), or when it was taken is unknown.
+ */
+export function racyState(s: SyncState): boolean {
+  const granularity = s.dirMtime % 1000 === 0 ? 2000 : 100;
+  return s.checkedAt === undefined || s.checkedAt - s.dirMtime < granularity;
 }
 
 interface Known extends StoredCursor {
@@ -44,7 +60,7 @@ export function createSyncStateSchema(db: Db): void {
   db.exec("CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
 }
 
-function readState(db: Db): SyncState | undefined {
+export function readState(db: Db): SyncState | undefined {
   const row = db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'folder'");
   try {
     return row ? (JSON.parse(row.value) as SyncState) : undefined;
@@ -109,6 +125,7 @@ export function syncIndexDb(db: Db, store: ThreadStore, opts: { full?: boolean }
   const journalPath = changeJournalPath(store.layout.threadIndexDb);
   return db.transaction(() => {
     const prev = readState(db);
+    const checkedAt = Date.now();
     const dirMtime = mtimeOf(store.threadsDir);
     const same = !!prev && !opts.full;
     const journal = readJournal(journalPath, same && prev.journalIno !== 0 ? prev.journalOffset : 0);
@@ -147,6 +164,8 @@ export function syncIndexDb(db: Db, store: ThreadStore, opts: { full?: boolean }
     if (drop) unlinkQuietly(journalPath);
     const next: SyncState = {
       dirMtime,
+      // a quiet folder keeps the time it was first seen so (nothing to write); any other path looked again now
+      checkedAt: path === "journal" ? prev!.checkedAt : checkedAt,
       journalIno: drop ? -1 : journal.ino,
       journalOffset: drop ? 0 : journal.end,
       locked: [...locked].filter((id) => lockHeld(store, id)),

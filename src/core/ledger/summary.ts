@@ -2,6 +2,7 @@
  * A thread's ledger as plain data for views and `--format json`: each operation (turn, restore, undo) with
  * its files, workspace-relative where they are under the thread's folder.
  */
+import type { EditLedger } from "./edit-ledger";
 import { relUnder } from "./rel-path";
 import type { FileState } from "./content";
 import type { FileChange, LedgerView, OpView } from "./ledger-view";
@@ -75,4 +76,27 @@ export function summarize(view: LedgerView, cwd: string): OpSummary[] {
 /** "3 files changed" / "1 file changed" / "no files changed". */
 export function filesChangedLabel(n: number): string {
   return n === 0 ? "no files changed" : `${n} file${n === 1 ? "" : "s"} changed`;
+}
+
+/** The files a thread's turns changed since `since` ("since you left", #36), relative to its folder where inside. */
+export function filesChangedSince(ops: readonly OpView[], cwd: string, since: string): string[] {
+  const files = new Set<string>();
+  for (const op of ops) if (op.startedAt >= since) for (const f of op.files) files.add(relPath(cwd, f.path));
+  return [...files];
+}
+
+/**
+ * `filesChangedSince` of a thread from its edit ledger, without a synchronous file call (the extension host's
+ * "Since you left"); none when it has no ledger or it cannot be read.
+ */
+export async function changedFilesOf(
+  ledger: EditLedger,
+  t: { threadId: string; cwd: string },
+  since: string,
+): Promise<string[]> {
+  try {
+    return filesChangedSince((await ledger.readAsync(t.threadId)).ops, t.cwd, since);
+  } catch {
+    return [];
+  }
 }

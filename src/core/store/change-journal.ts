@@ -13,6 +13,9 @@ import type { Durability } from "./thread-handle";
 /** The journal beside the threads index (`<home>/index/threads.changes`). */
 export const changeJournalPath = (threadIndexDb: string): string => join(dirname(threadIndexDb), "threads.changes");
 
+/** The newest threads for a `threads list` without SQLite, beside the index (`<home>/index/threads.recent.json`). */
+export const recentThreadsPath = (threadIndexDb: string): string => join(dirname(threadIndexDb), "threads.recent.json");
+
 /**
  * Appends `threadId` to the journal at `path`: at once (the CLI, durability "now"), or without waiting on the disk
  * (the extension host, "soon"). A failure is logged, never thrown: the journal only speeds the index up.

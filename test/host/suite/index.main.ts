@@ -14,6 +14,7 @@ const PASSES: Record<string, string[]> = {
     "terminals.test.js",
     "sessions-view.test.js",
     "sessions-history.test.js",
+    "sessions-first-paint.test.js",
     "thread-actions.test.js",
     "panel.test.js",
     "recall.test.js",

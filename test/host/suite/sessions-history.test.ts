@@ -1,14 +1,16 @@
 /**
  * The Sessions view at history scale (#36), in the real extension host: 1,000 past threads page by day and month
  * (never 2,000 rows at once), the filter (origin, archived) is kept and named in the view, and archive on a
- * selection of several rows takes them out of the view and into the archived filter.
+ * selection of several rows takes them out of the view and into the archived filter; "Since you left" lists each
+ * thread's changed files.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { PAGE } from "../../../src/vscode/sessions-groups";
-import { api, waitFor, workspaceRoot } from "./helpers";
+import { api, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 type Group = Extract<SessionNode, { type: "group" }>;
 const DAY = 86_400_000;
@@ -107,5 +109,44 @@ describe("the sessions view at history scale", () => {
       .flatMap((g) => g.children)
       .find((n) => n.type === "past" && n.thread.threadId === ids[0])!;
     assert.match(hub.tree.getTreeItem(row).description as string, /^archived · /);
+  });
+
+  it("'Since you left' lists each thread's changed files below its row, read from its edit ledger", async () => {
+    const { hub } = await api();
+    hub.tree.setFilter(saved); // this workspace's unarchived threads
+    const since = new Date(Date.now() - 1000).toISOString();
+    const id = writePastThread(hub.home, 1);
+    new ThreadStore(hub.home).patchMetadata(id, { status: "idle" }); // waits for your input
+    const file = join(workspaceRoot(), "since-you-left.txt");
+    await hub.ledger.ledger.append(id, [
+      {
+        kind: "change",
+        op: "turn-1",
+        path: file,
+        before: null,
+        after: { id: null, size: 3, stored: false },
+        via: "fs_write",
+      },
+    ]);
+    const savedAway = hub.tree.away;
+    hub.tree.away = since;
+    try {
+      const row = await waitFor("the thread under 'Since you left'", async () => {
+        const away = (await hub.tree.getChildren()).find((n) => n.type === "away");
+        return away?.type === "away"
+          ? away.children.find((c) => c.type === "past" && c.thread.threadId === id)
+          : undefined;
+      });
+      assert.equal(hub.tree.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      assert.match(String(hub.tree.getTreeItem(row).description), /· 1 file$/);
+      const files = await hub.tree.getChildren(row);
+      assert.deepEqual(
+        files.map((f) => (f.type === "file" ? f.path : f.type)),
+        ["since-you-left.txt"],
+      );
+      assert.equal(hub.tree.getTreeItem(files[0]!).resourceUri?.fsPath, file);
+    } finally {
+      hub.tree.away = savedAway;
+    }
   });
 });

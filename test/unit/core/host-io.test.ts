@@ -13,12 +13,13 @@ import { ProtocolLog } from "../../../src/core/acp/protocol-log";
 import { readTraffic, TrafficRecorder } from "../../../src/core/bundle/traffic";
 import { BlobStore } from "../../../src/core/ledger/blob-store";
 import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
+import { changedFilesOf } from "../../../src/core/ledger/summary";
 import { WorkspaceTracker } from "../../../src/core/ledger/tracker";
 import { ThreadSession } from "../../../src/core/session";
 import { ThreadFollower } from "../../../src/core/store/thread-follower";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
-import { THREAD, turn, withLedger } from "./ledger/helpers";
+import { OTHER_THREAD, THREAD, turn, withLedger } from "./ledger/helpers";
 import { startInput, withTmp } from "./store/helpers";
 import { repoRoot } from "../../fixtures/agent-env/index";
 import { startFake } from "../../fixtures/fake-agents/in-process";
@@ -250,6 +251,27 @@ test("the provenance hover reads no file while no ledger changed, and sees an ap
       index.linesOf(file, "one\ntwo\nthree\n").map((l) => l?.turn ?? null),
       [1, 1, 2],
     );
+  }));
+
+test("'Since you left' reads a thread's changed files since then without a sync file call", () =>
+  withLedger(async (ws, ledger) => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    await turn(ledger, ws, 1, () => writeFileSync(join(ws, "a.txt"), "one\n"));
+    await new Promise((r) => setTimeout(r, 5));
+    const since = new Date().toISOString();
+    await turn(ledger, ws, 2, () => writeFileSync(join(ws, "b.txt"), "two\n"));
+    let all: string[] = [];
+    let recent: string[] = [];
+    let none: string[] = [];
+    const calls = await syncCalls(async () => {
+      all = await changedFilesOf(ledger, { threadId: THREAD, cwd: ws }, before);
+      recent = await changedFilesOf(ledger, { threadId: THREAD, cwd: ws }, since);
+      none = await changedFilesOf(ledger, { threadId: OTHER_THREAD, cwd: ws }, before);
+    });
+    assert.deepEqual(calls, []);
+    assert.deepEqual(all.sort(), ["a.txt", "b.txt"]);
+    assert.deepEqual(recent, ["b.txt"], "only the turns since then");
+    assert.deepEqual(none, [], "a thread without a ledger changed nothing");
   }));
 
 test("a permission check and its audit record make no sync file call; every record reaches the log in order", () =>

@@ -1,10 +1,15 @@
 // The in-memory thread catalog behind the Sessions tree never answers with metadata it knows is out of date.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { FIRST_ROWS } from "../../../../src/core/index/catalog-load";
 import { ThreadCatalog } from "../../../../src/core/index/thread-catalog";
+import { recentThreadsPath } from "../../../../src/core/store/change-journal";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../store/helpers";
+import { repoRoot } from "../../../fixtures/agent-env/index";
+import { writeRawThreads } from "../../../fixtures/threads/raw-threads";
 
 test("a thread whose file changed reads as unknown until the next list reads it again", () =>
   withTmp(async (dir) => {
@@ -21,6 +26,101 @@ test("a thread whose file changed reads as unknown until the next list reads it 
       await catalog.list();
       assert.deepEqual(catalog.get(id)?.handedOffTo, ["01a2152e-1d84-72b4-94dc-93f096049bf2"]);
     } finally {
+      catalog.dispose();
+    }
+  }));
+
+/** The catalog's first-load worker, as the build bundles it. */
+const CATALOG_WORKER = join(repoRoot(), "dist", "catalog-worker.js");
+
+const writeRaw = (store: ThreadStore, n: number, cwd: string) => writeRawThreads(store, n, cwd);
+
+/** Counts the thread files `fn` opens through node:fs/promises (the catalog's own reads, one by one). */
+async function threadReads<T>(fn: () => Promise<T>): Promise<{ value: T; reads: number }> {
+  const table = fs.promises; // the object the catalog's node:fs/promises import is
+  const orig = table.open;
+  let reads = 0;
+  table.open = ((path: fs.PathLike, ...rest: []) => {
+    if (String(path).endsWith(".jsonl")) reads++;
+    return orig(path, ...rest);
+  }) as typeof fs.promises.open;
+  try {
+    return { value: await fn(), reads };
+  } finally {
+    table.open = orig;
+  }
+}
+
+for (const from of ["the worker's first message", "the recent-threads file"])
+  test(`the first paint lists the newest threads from ${from}; threads whose rows are still on their way are not read one by one; the others arrive with a change event`, () =>
+    withTmp(async (dir) => {
+      const store = new ThreadStore(join(dir, "home"));
+      const ids = writeRaw(store, FIRST_ROWS + 100, dir);
+      const t = new Date(Date.now() - 60_000);
+      fs.utimesSync(store.threadsDir, t, t); // settled: a state taken now is not racy
+      if (from === "the recent-threads file") {
+        const warm = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+        await warm.list(); // its worker leaves the recent-threads file
+        warm.dispose();
+        assert.ok(fs.existsSync(recentThreadsPath(store.layout.threadIndexDb)));
+      }
+      const catalog = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+      try {
+        const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
+        const { value: first, reads } = await threadReads(async () => {
+          const rows = await catalog.list({}, { first: true });
+          await allIn;
+          return rows;
+        });
+        assert.equal(reads, 0, "no thread file read one by one: the index has them all");
+        assert.equal(first[0]!.threadId, ids[0], "the newest first");
+        assert.ok(first.length >= FIRST_ROWS, `${first.length} rows`);
+        const later = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // after the first load: a new thread
+        const all = await catalog.list();
+        assert.equal(all.length, ids.length + 1);
+        assert.ok(all.some((m) => m.threadId === later));
+      } finally {
+        catalog.dispose();
+      }
+    }));
+
+test("a list that finds a new thread while another list's read is under way answers with it (the Sessions view's flake on VS Code 1.96)", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create(startInput(dir, { title: "closing" }));
+    const closing = h.threadId;
+    const catalog = new ThreadCatalog(store, { watch: false, throttleMs: 10 });
+    const table = fs.promises; // the object the catalog's node:fs/promises import is
+    const open = table.open;
+    try {
+      await catalog.list();
+      // the first list's read of the thread that just closed is held until the new thread is written and listed
+      let reached!: () => void;
+      const atRead = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      table.open = (async (path: fs.PathLike, ...rest: []) => {
+        if (String(path) === store.pathFor(closing)) {
+          reached();
+          await gate;
+        }
+        return open(path, ...rest);
+      }) as typeof fs.promises.open;
+      h.append({ kind: "user_message", messageId: "u1", text: "last words" } as never);
+      h.close(); // the store's event marks it changed
+      const first = catalog.list(); // the tree's refresh after the session closed
+      await atRead;
+      const fresh = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // written just before the test's listing
+      const second = catalog.list(); // the test's getChildren()
+      await new Promise((r) => setTimeout(r, 20)); // its folder listing found the new thread
+      release();
+      await first;
+      assert.ok(
+        (await second).some((m) => m.threadId === fresh),
+        "the second list waited for the read of what it found",
+      );
+    } finally {
+      table.open = open;
       catalog.dispose();
     }
   }));

@@ -11,7 +11,8 @@ export async function withTmp<T>(fn: (dir: string) => Promise<T> | T, prefix = "
   try {
     return await fn(dir);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    // retried: a worker the test started may still be writing its last file (the catalog's first load, #36)
+    await rm(dir, { recursive: true, force: true, maxRetries: 10 });
   }
 }
 

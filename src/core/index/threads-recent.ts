@@ -1,0 +1,208 @@
+/**
+ * The newest threads in a small JSON file beside the threads index (#36), so that the common `threads list`
+ * (the latest 20, filtered or not) and the Sessions view's first paint answer without loading SQLite (WASM:
+ * ~60 MB and most of a warm run). A derived cache of the index, never trusted over the files: it carries the
+ * index's sync state (threads-sync.ts) and is used only while that state is still what the disk shows (the
+ * folder's mtime, the change journal's inode and length, each thread locked for writing unchanged and its writer
+ * alive) and was not taken racily. A torn, corrupt or other-version file is ignored and written again after the
+ * next sync of the index. No synchronous file call on the reading side: the extension host reads it too.
+ */
+import { readFile, stat } from "node:fs/promises";
+import type { ThreadMetadata } from "../model/metadata";
+import { liveWriterAsync } from "../platform/file-lock";
+import { writeFileAtomic } from "../store/atomic-write";
+import { changeJournalPath, recentThreadsPath } from "../store/change-journal";
+import type { ThreadStore } from "../store/thread-store";
+import type { CatalogRow } from "./catalog-load";
+import {
+  LIST_COLUMNS,
+  rowInWorkspace,
+  toThread,
+  type IndexedThread,
+  type ThreadIndex,
+  type ThreadQuery,
+} from "./threads-index";
+import { racyState, readState, type SyncState } from "./threads-sync";
+
+// 2: each row's fold state and file cursor (the Sessions view's first paint)
+const VERSION = 2;
+/** How many of the newest threads (archived ones included) the file holds. */
+export const RECENT_ROWS = 500;
+
+interface RecentRow {
+  thread: IndexedThread;
+  /** The repository its worktree was made from (#25): a workspace's threads include it. */
+  worktreeRepo: string | null;
+  /** The thread as the index last read it: its fold state and where the read stopped (the thread catalog's row). */
+  meta: ThreadMetadata;
+  size: number;
+  mtime: number;
+  offset: number;
+  head: string;
+}
+
+interface RecentFile {
+  v: number;
+  state: SyncState;
+  /** Holds every thread of the index (no older row exists). */
+  complete: boolean;
+  rows: RecentRow[];
+}
+
+/** Why the file cannot answer: unusable (missing, corrupt, other version), stale, taken racily, too few rows. */
+export type RecentRefusal = "unusable" | "stale" | "racy" | "short";
+
+const validRow = (r: RecentRow) =>
+  typeof r?.thread?.id === "string" &&
+  typeof r.thread.lastActivity === "string" &&
+  r.meta?.threadId === r.thread.id &&
+  typeof r.size === "number" &&
+  typeof r.mtime === "number" &&
+  typeof r.offset === "number" &&
+  typeof r.head === "string";
+
+/** The file's content, or undefined when it is missing, torn, corrupt or of another version. */
+async function readRecent(store: ThreadStore): Promise<RecentFile | undefined> {
+  try {
+    const f = JSON.parse(await readFile(recentThreadsPath(store.layout.threadIndexDb), "utf8")) as RecentFile;
+    const s = f?.state;
+    const ok =
+      f.v === VERSION &&
+      typeof f.complete === "boolean" &&
+      Array.isArray(f.rows) &&
+      typeof s?.dirMtime === "number" &&
+      typeof s.journalIno === "number" &&
+      typeof s.journalOffset === "number" &&
+      Array.isArray(s.locked) &&
+      f.rows.every(validRow);
+    return ok ? f : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const statOf = (path: string) =>
+  stat(path).then(
+    (st) => ({ ino: st.ino, size: st.size, mtime: st.mtimeMs }),
+    () => undefined,
+  );
+
+/** Whether the disk is still as `f` saw it: nothing created, removed, locked, journaled or appended since. */
+async function current(f: RecentFile, store: ThreadStore): Promise<RecentRefusal | undefined> {
+  const s = f.state;
+  const [dir, journal] = await Promise.all([
+    statOf(store.threadsDir),
+    statOf(changeJournalPath(store.layout.threadIndexDb)),
+  ]);
+  if ((dir?.mtime ?? -1) !== s.dirMtime) return "stale";
+  if ((journal?.ino ?? 0) !== s.journalIno || (journal?.size ?? 0) !== s.journalOffset) return "stale";
+  if (racyState(s)) return "racy";
+  // a thread being written now: unchanged since it was read, and its writer alive (else the index's path marks
+  // it interrupted, as `markInterrupted` does)
+  for (const id of s.locked) {
+    const row = f.rows.find((r) => r.thread.id === id);
+    const path = store.pathFor(id);
+    const st = await statOf(path);
+    if (!row || !st || st.size !== row.size || st.mtime !== row.mtime || !(await liveWriterAsync(path))) return "stale";
+  }
+  return undefined;
+}
+
+/** The file while the disk is as it saw it, or why not. */
+async function loadRecent(store: ThreadStore): Promise<{ file: RecentFile } | { refused: RecentRefusal }> {
+  const file = await readRecent(store);
+  if (!file) return { refused: "unusable" };
+  const stale = await current(file, store);
+  return stale ? { refused: stale } : { file };
+}
+
+/** Whether a thread answers `q` (its limit aside): the file's twin of the index's SQL (threads-index.ts). */
+function matchesRow(r: RecentRow, q: ThreadQuery): boolean {
+  const t = r.thread;
+  if (q.workspace && !rowInWorkspace(t, r.worktreeRepo, q.workspace)) return false;
+  if (q.agent && t.agentId !== q.agent && t.agentName !== q.agent) return false;
+  if (q.origin !== undefined && t.startedFrom !== q.origin) return false;
+  if (q.status !== undefined && t.status !== q.status) return false;
+  if (q.worktree && t.worktree === null) return false;
+  if (q.before && !(t.lastActivity < q.before)) return false;
+  const archived = q.archived ?? "exclude";
+  return archived === "include" || (archived === "only") === t.archived;
+}
+
+/**
+ * `q`'s answer from the file (most recent first), or why it has none. It answers when the disk is as the file
+ * saw it and its rows settle the query: `limit` matches found, the rows reach back past `since`, or they are the
+ * whole index.
+ */
+export async function listRecent(
+  store: ThreadStore,
+  q: ThreadQuery,
+): Promise<{ threads: IndexedThread[] } | { refused: RecentRefusal }> {
+  const r = await loadRecent(store);
+  if (!("file" in r)) return r;
+  const limit = q.limit ? Math.max(1, Math.floor(q.limit)) : Infinity;
+  const out: IndexedThread[] = [];
+  for (const row of r.file.rows) {
+    // rows are newest first: past `since`, no later row can match
+    if (q.since && row.thread.lastActivity < q.since) return { threads: out };
+    if (!matchesRow(row, q)) continue;
+    out.push(row.thread);
+    if (out.length >= limit) return { threads: out };
+  }
+  return r.file.complete ? { threads: out } : { refused: "short" };
+}
+
+/**
+ * The thread catalog's first rows (the newest threads, fold state and cursor as the index read them) while the
+ * file is current: the Sessions view paints them before SQLite is loaded; undefined otherwise.
+ */
+export async function recentCatalogRows(store: ThreadStore): Promise<CatalogRow[] | undefined> {
+  const r = await loadRecent(store);
+  if (!("file" in r)) return undefined;
+  return r.file.rows.map(({ thread, meta, size, mtime, offset, head }) => ({
+    id: thread.id,
+    meta,
+    size,
+    mtime,
+    offset,
+    head,
+  }));
+}
+
+const newestFirst = (aTime: string, aId: string, bTime: string, bId: string) =>
+  aTime !== bTime ? (aTime < bTime ? 1 : -1) : aId === bId ? 0 : aId < bId ? 1 : -1;
+
+/**
+ * Writes the file from the index as its last sync left it (the state and the newest rows read under one lock,
+ * so they agree even when another process syncs meanwhile). Whole-file write, 0600.
+ */
+export function writeRecent(index: ThreadIndex, store: ThreadStore): void {
+  const file = index.db.read((): RecentFile | undefined => {
+    const state = readState(index.db);
+    if (!state) return undefined;
+    // the newest by the threads_recent index, with every row tied at the boundary; ordered as `list` orders
+    // (an ORDER BY with the id too sorts the whole table: 150 ms at 10,000 threads)
+    const rows = index.db
+      .all<Record<string, string | number | null>>(
+        `SELECT ${LIST_COLUMNS}, mtime, byte_offset, head, state, json_extract(state, '$.worktree.repo') AS worktree_repo
+         FROM threads WHERE last_activity >= coalesce((SELECT last_activity FROM threads ORDER BY last_activity DESC
+         LIMIT 1 OFFSET ${RECENT_ROWS}), '')`,
+      )
+      .sort((a, b) => newestFirst(String(a.last_activity), String(a.id), String(b.last_activity), String(b.id)));
+    return {
+      v: VERSION,
+      state,
+      complete: rows.length <= RECENT_ROWS,
+      rows: rows.slice(0, RECENT_ROWS).map((r) => ({
+        thread: toThread(r),
+        worktreeRepo: r.worktree_repo === null ? null : String(r.worktree_repo),
+        meta: JSON.parse(String(r.state)) as ThreadMetadata,
+        size: Number(r.size),
+        mtime: Number(r.mtime),
+        offset: Number(r.byte_offset),
+        head: String(r.head),
+      })),
+    };
+  });
+  if (file) writeFileAtomic(recentThreadsPath(store.layout.threadIndexDb), JSON.stringify(file));
+}
