@@ -47,6 +47,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSession: (s) => {
+        s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         s.onEvent((e) => {
           ctl.updated();
           if (e.type === "tool_call" && e.toolCall.kind === "edit" && e.toolCall.status === "completed")

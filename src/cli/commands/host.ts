@@ -2,16 +2,15 @@
  * `acp-threads host status|stop|serve`: the thread host (src/core/host), the process that keeps detached runs
  * going (`run --detach`) for every client. `serve` is what a client starts; it is not meant to be typed.
  */
-import { DEFAULT_IDLE_MS, ThreadHost } from "../../core/host/server";
+import { DEFAULT_IDLE_MS, ThreadHost, type HostRunner } from "../../core/host/server";
 import { hostPlace } from "../../core/host/door";
 import type { HostStatus } from "../../core/host/protocol";
-import { stderrLogger } from "../../core/log";
+import { stderrLogger, type Logger } from "../../core/log";
 import { resolveHome } from "../../core/store/paths";
 import { background } from "../../core/util/unexpected";
 import { command, subcommands } from "../command";
 import { FORMAT } from "../flags";
 import { hostFor } from "../host-client";
-import { hostRunner } from "../host-runner";
 import { EXIT, type CliIO } from "../io";
 import { agentLine } from "../terminal-text";
 
@@ -33,6 +32,18 @@ function printStatus(io: CliIO, st: HostStatus): void {
     io.stdout.write(
       `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${agentLine(s.pending.title)}` : ""}\n`,
     );
+}
+
+/**
+ * The run path (the engine, the ACP SDK) is loaded with the first run: a host waiting idle holds the server only
+ * (its idle RSS is a target of #35).
+ */
+function lazyRunner(home: string, logger: Logger): HostRunner {
+  let runner: Promise<HostRunner> | undefined;
+  return async (run, ctl) => {
+    runner ??= import("../host-runner").then((m) => m.hostRunner(home, logger));
+    return (await runner)(run, ctl);
+  };
 }
 
 /** `ACP_THREADS_HOST_IDLE_SECONDS` (tests use seconds; the editor will pass `acpThreads.host.idleMinutes`). */
@@ -99,7 +110,7 @@ export const main = subcommands({
         const host = new ThreadHost({
           home,
           place: hostPlace(home),
-          runner: hostRunner(home, logger),
+          runner: lazyRunner(home, logger),
           idleMs: idleMs(io.env),
           logger,
         });

@@ -11,6 +11,7 @@
 import { unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { errorMessage } from "../errors";
+import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
@@ -46,6 +47,8 @@ export interface HostRunControl {
   opened(threadId: string, path: string, control: ThreadControl): void;
   /** The session emitted an update (its record is in the thread file): the clients get it now. */
   updated(): void;
+  /** Records the session just appended at bytes `start`..`end` of the thread file (its handle's onAppend). */
+  appended(records: ThreadRecord[], start: number, end: number): void;
   turnEnded(stopReason: string | null, filesChanged: string[]): void;
 }
 
@@ -236,9 +239,10 @@ export class ThreadHost {
           this.announce({ kind: "started", threadId, at: new Date().toISOString() });
           resolve(threadId);
         },
-        updated: () => thread?.pump(),
+        updated: () => thread?.updated(),
+        appended: (records, start, end) => thread?.appended(records, start, end),
         turnEnded: (stopReason, filesChanged) => {
-          thread?.pump();
+          thread?.updated();
           if (thread)
             this.announce({ kind: "turn_ended", threadId: thread.threadId, at: now(), stopReason, filesChanged });
         },
