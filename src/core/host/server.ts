@@ -17,7 +17,6 @@ import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import type { PermissionAsker } from "../ports";
 import { background } from "../util/unexpected";
-import { VERSION } from "../version";
 import { preparePlace, type HostPlace } from "./door";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import { clearStaleSocket, listenPrivate } from "./listen";
@@ -90,7 +89,7 @@ export class ThreadHost {
   async listen(): Promise<boolean> {
     const { place, home } = this.opts;
     preparePlace(home, place);
-    const lock = tryAcquireLock(place.hostLock, { label: `acp-threads host ${VERSION}` });
+    const lock = tryAcquireLock(place.hostLock, { label: `acp-threads host ${place.version}` });
     if (!lock.ok) return false;
     this.#release = lock.release;
     try {
@@ -107,7 +106,7 @@ export class ThreadHost {
   status(): HostStatus {
     return {
       pid: process.pid,
-      version: VERSION,
+      version: this.opts.place.version,
       protocol: HOST_PROTOCOL,
       uptimeMs: Date.now() - this.#started,
       clients: this.#clients.size,
@@ -165,7 +164,7 @@ export class ThreadHost {
         client.name = req.client.slice(0, 200);
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
-        return { t: "hello", id, protocol: HOST_PROTOCOL, version: VERSION, pid: process.pid };
+        return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
       case "stop":
