@@ -6,6 +6,7 @@
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
+import { TurnReport } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
@@ -17,7 +18,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
   return async (run, ctl) => {
     const queue: string[] = [];
     let done = false;
-    const files = new Set<string>();
+    const report = new TurnReport();
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -50,12 +51,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         s.onEvent((e) => {
           ctl.updated();
-          if (e.type === "tool_call" && e.toolCall.kind === "edit" && e.toolCall.status === "completed")
-            for (const l of e.toolCall.locations) files.add(l.path);
-          if (e.type === "done") {
-            ctl.turnEnded(e.stopReason, [...files]);
-            files.clear();
-          }
+          const end = report.add(e);
+          if (end) ctl.turnEnded(end.stopReason, end.filesChanged, end.usage);
         });
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
           prompt: (text) => {

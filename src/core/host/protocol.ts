@@ -9,6 +9,7 @@
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
 import type { ThreadRecord } from "../model/records";
+import type { TurnUsageReport } from "./turn-report";
 
 export const HOST_PROTOCOL = 1;
 /**
@@ -74,6 +75,8 @@ export type HostEvent =
   | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion }
   | { kind: "answered"; threadId: string; at: string; requestId: string; optionId: string | null; by: string }
   | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
+  /** After a turn_ended, when the agent reported usage for the turn (tokens, cost, context). */
+  | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
 export type HostRequest =

@@ -19,6 +19,7 @@ import type { PermissionAsker } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
+import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
@@ -48,7 +49,8 @@ export interface HostRunControl {
   updated(): void;
   /** Records the session just appended at bytes `start`..`end` of the thread file (its handle's onAppend). */
   appended(records: ThreadRecord[], start: number, end: number): void;
-  turnEnded(stopReason: string | null, filesChanged: string[]): void;
+  /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
+  turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
 }
 
 /** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
@@ -240,10 +242,12 @@ export class ThreadHost {
         },
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
-        turnEnded: (stopReason, filesChanged) => {
+        turnEnded: (stopReason, filesChanged, usage) => {
           thread?.updated();
-          if (thread)
-            this.announce({ kind: "turn_ended", threadId: thread.threadId, at: now(), stopReason, filesChanged });
+          if (!thread) return;
+          const { threadId } = thread;
+          this.announce({ kind: "turn_ended", threadId, at: now(), stopReason, filesChanged });
+          if (usage) this.announce({ kind: "usage", threadId, at: now(), ...usage });
         },
       };
       const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
