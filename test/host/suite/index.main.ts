@@ -47,6 +47,7 @@ const PASSES: Record<string, string[]> = {
     "permission-ui.test.js",
     "permission-rules-ui.test.js",
     "sandbox.test.js",
+    "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
