@@ -10,8 +10,15 @@ import { TurnReport } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
+import { ProtocolLog } from "../core/acp/protocol-log";
+import { contextFromWire } from "../core/host/wire-context";
+import { homeLayout } from "../core/store/paths";
+import { cliElicitor } from "./elicitation-prompt";
+import { EXIT } from "./io";
+import { writeProtocolLog } from "./protocol-log-file";
 
 const quiet: TurnOutput = { event: () => {}, summary: () => {} };
+const noInput = new PassThrough();
 
 export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
@@ -19,6 +26,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     const queue: string[] = [];
     let done = false;
     const report = new TurnReport();
+    const traffic = new ProtocolLog();
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -33,6 +41,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       logger,
       output: quiet,
       prompts: run.prompts,
+      context: contextFromWire(run.context),
+      ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+      elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      onTraffic: (e) => traffic.add(e.direction, e.text),
       thread: run.thread,
       session: run.session,
       agent: run.agent,
@@ -68,6 +80,13 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         if (next === undefined) done = true;
         return next;
       },
+    });
+    writeProtocolLog(traffic, {
+      file: run.protocolLog,
+      failed: summary.exitCode === EXIT.error,
+      agentId: summary.agent.id,
+      protocolLogsDir: homeLayout(home).protocolLogsDir,
+      stderr: process.stderr,
     });
     return { exitCode: summary.exitCode, ...(summary.error ? { error: summary.error } : {}) };
   };
