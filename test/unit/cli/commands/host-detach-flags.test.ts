@@ -3,24 +3,21 @@
 // --protocol-log FILE is written by the host when the run ends, --elicitation defaults answers the agent's form,
 // --sandbox runs the agent sandboxed; --review and best of N are refused with a clear usage error, never ignored.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { hostPlace } from "../../../../src/core/host/door";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { CONTEXT_FLAGS, contextBlocks, contextWorkspace } from "../../../fixtures/cli/context-world";
 import { hostEnv, stopHost } from "../../../fixtures/host/host-cli";
 import { noBwrap } from "../../../fixtures/sandbox-world";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
-
 function world(dir: string) {
   const home = join(dir, "home");
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "a.ts"), "line one\nline two\nline three\n");
-  writeFileSync(join(dir, "shot.png"), PNG);
+  contextWorkspace(dir);
   const cli = (args: string[]) => runCli(args, { home, cwd: dir, env: hostEnv() });
   const detach = async (args: string[]) => {
     const r = await cli(["run", "--detach", "--format", "json", "--agent", FAKE_AGENT, ...args]);
@@ -43,17 +40,8 @@ test("run --detach --file --image: the client reads them, the first prompt carri
     const w = world(dir);
     try {
       const caps = ["--env", "FAKE_AGENT_PROMPT_CAPS=image,embeddedContext"];
-      const id = await w.detach([...caps, "--file", "src/a.ts:2-3", "--file", "src", "--image", "shot.png", "context"]);
-      assert.equal(
-        (await w.said(id)).trim(),
-        [
-          'text "context "',
-          `resource file://${dir}/src/a.ts#L2:3 "line two"`,
-          'text " "',
-          `link file://${dir}/src/ src/`,
-          "image image/png 12 bytes",
-        ].join("\n"),
-      );
+      const id = await w.detach([...caps, ...CONTEXT_FLAGS, "context"]);
+      assert.equal((await w.said(id)).trim(), contextBlocks(dir));
       const missing = await w.cli(["run", "--detach", "--agent", FAKE_AGENT, "--file", "nope.ts", "context"]);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /--file nope\.ts: no such file or folder/);
