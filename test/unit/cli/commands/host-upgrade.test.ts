@@ -21,7 +21,7 @@ test("a client of a new version starts its own host; the old host finishes its s
       const oldPid = hostPid(home, OLD)!;
       assert.ok(oldPid, "the old version's host runs");
 
-      const r = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE_AGENT, "sleep 3000"]);
+      const r = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE_AGENT, "sleep 30000"]);
       assert.equal(r.code, 0, r.stderr);
       const second = (JSON.parse(r.stdout) as { threadId: string }).threadId;
       const newPid = hostPid(home)!;
@@ -44,7 +44,8 @@ test("a client of a new version starts its own host; the old host finishes its s
       const text = await cli(home, ["host", "status"]);
       assert.match(text.stdout, new RegExp(`version ${OLD} \\(pid ${oldPid}\\) still runs 1 session`));
 
-      // the old host's run goes to its end, then the old host leaves (idle); the new one is not disturbed
+      // the old host's run goes to its end, then the old host leaves (idle); the new one, still running its
+      // session (stopped with --force at the end), is not disturbed
       await waitFor(() => ended(home, first), "the old host's turn ended", 20_000);
       await waitFor(() => !pidAlive(oldPid), "the old host left once idle", 20_000);
       assert.ok(pidAlive(newPid), "the new host still runs");
