@@ -1,7 +1,7 @@
 // Builds every bundle with esbuild. Entry points are found by convention so new files need no edit here:
 //   src/vscode/extension.ts           -> dist/extension.js   (cjs, vscode + node-pty external)
 //   src/cli/main.ts                   -> dist/cli.js         (cjs, with a shebang; only the dispatcher)
-//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp/attach, else dist/cli/commands.js (cjs)
+//   src/cli/commands/<name>.ts        -> dist/cli/<name>.js for recall/status/mcp/threads/attach/host, else dist/cli/commands.js (cjs)
 //   src/**/<name>.worker.ts           -> dist/<name>-worker.js (cjs, a worker_threads entry)
 //   src/core/platform/spawner-main.ts -> dist/spawner.js    (cjs, the process the extension host forks through)
 //   src/webview/<name>/main.ts        -> dist/webview/<name>.js (iife, browser)
@@ -55,8 +55,9 @@ if (existsSync("src/cli/main.ts")) {
     .filter((f) => f.endsWith(".ts"))
     .map((f) => f.replace(/\.ts$/, ""));
   // threads too (#36): `threads list` answers from the index; the shared bundle's start-up was most of its time;
-  // attach too (#35): its first byte is measured against a bare node
-  const own = new Set(["recall", "status", "mcp", "threads", "attach"]);
+  // attach too (#35): its first byte is measured against a bare node; host too (#35): the thread host (`host
+  // serve`) lives on in the background, and its idle RSS is a target: it loads the server and the run path only
+  const own = new Set(["recall", "status", "mcp", "threads", "attach", "host"]);
   rmSync("dist/cli", { recursive: true, force: true }); // no bundle of an earlier layout rides along into the VSIX
   const shared = names.filter((n) => !own.has(n));
   // Each bundle has its own copy of the modules the dispatcher configures (the lock label, the PTY fallback

@@ -3,13 +3,33 @@
  * starting it when asked (`run --detach`), with this CLI script as its program (`acp-threads host serve`).
  */
 import { connectHost, type HostConnection } from "../core/host/client";
+import { hostPlace, type HostPlace } from "../core/host/door";
+import { otherHosts, VERSION_NAME, type OtherHost } from "../core/host/others";
 import { resolveHome } from "../core/store/paths";
+import { VERSION } from "../core/version";
 import type { CliIO } from "./io";
+
+/**
+ * For tests only: `ACP_THREADS_TEST_HOST_VERSION` makes this CLI a client (and `host serve` a host) of another
+ * version, as after an extension update (test/unit/cli/commands/host-upgrade.test.ts). Not a user setting.
+ */
+export function hostPlaceFor(io: CliIO): HostPlace {
+  const v = io.env.ACP_THREADS_TEST_HOST_VERSION;
+  return hostPlace(resolveHome(io.env), v && VERSION_NAME.test(v) ? v : VERSION);
+}
 
 export function hostFor(io: CliIO, command: string, start: boolean): Promise<HostConnection | undefined> {
   return connectHost({
     home: resolveHome(io.env),
-    client: `acp-threads ${command} (pid ${process.pid})`,
+    place: hostPlaceFor(io),
+    client: clientName(command),
     ...(start ? { start: { script: process.argv[1]!, env: io.env } } : {}),
   });
+}
+
+const clientName = (command: string) => `acp-threads ${command} (pid ${process.pid})`;
+
+/** The hosts of other versions still running for this data home (an update left the old one finishing). */
+export function otherHostsFor(io: CliIO, command: string): Promise<OtherHost[]> {
+  return otherHosts(resolveHome(io.env), hostPlaceFor(io).version, clientName(command)).catch(() => []);
 }

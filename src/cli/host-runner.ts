@@ -6,18 +6,27 @@
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
+import { TurnReport } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
+import { ProtocolLog } from "../core/acp/protocol-log";
+import { contextFromWire } from "../core/host/wire-context";
+import { homeLayout } from "../core/store/paths";
+import { cliElicitor } from "./elicitation-prompt";
+import { EXIT } from "./io";
+import { writeProtocolLog } from "./protocol-log-file";
 
 const quiet: TurnOutput = { event: () => {}, summary: () => {} };
+const noInput = new PassThrough();
 
 export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
   return async (run, ctl) => {
     const queue: string[] = [];
     let done = false;
-    const files = new Set<string>();
+    const report = new TurnReport();
+    const traffic = new ProtocolLog();
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -32,6 +41,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       logger,
       output: quiet,
       prompts: run.prompts,
+      context: contextFromWire(run.context),
+      ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+      elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      onTraffic: (e) => traffic.add(e.direction, e.text),
       thread: run.thread,
       session: run.session,
       agent: run.agent,
@@ -47,14 +60,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSession: (s) => {
+        s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         s.onEvent((e) => {
           ctl.updated();
-          if (e.type === "tool_call" && e.toolCall.kind === "edit" && e.toolCall.status === "completed")
-            for (const l of e.toolCall.locations) files.add(l.path);
-          if (e.type === "done") {
-            ctl.turnEnded(e.stopReason, [...files]);
-            files.clear();
-          }
+          const end = report.add(e);
+          if (end) ctl.turnEnded(end.stopReason, end.filesChanged, end.usage);
         });
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
           prompt: (text) => {
@@ -70,6 +80,13 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         if (next === undefined) done = true;
         return next;
       },
+    });
+    writeProtocolLog(traffic, {
+      file: run.protocolLog,
+      failed: summary.exitCode === EXIT.error,
+      agentId: summary.agent.id,
+      protocolLogsDir: homeLayout(home).protocolLogsDir,
+      stderr: process.stderr,
     });
     return { exitCode: summary.exitCode, ...(summary.error ? { error: summary.error } : {}) };
   };

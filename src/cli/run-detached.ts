@@ -7,7 +7,8 @@ import type { DetachedRun } from "../core/host/protocol";
 import type { HostConnection } from "../core/host/client";
 import { resolveHome } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
-import { hostFor } from "./host-client";
+import { describeOther } from "../core/host/others";
+import { hostFor, otherHostsFor } from "./host-client";
 import { EXIT, type CliIO } from "./io";
 
 export async function runDetached(io: CliIO, run: DetachedRun, json: boolean): Promise<number> {
@@ -19,6 +20,8 @@ export async function runDetached(io: CliIO, run: DetachedRun, json: boolean): P
     io.stderr.write(
       `acp-threads run: the turn runs in the thread host; 'acp-threads attach ${r.threadId}' follows it\n`,
     );
+    for (const h of await otherHostsFor(io, "run --detach"))
+      if (h.sessions !== 0) io.stderr.write(`acp-threads run: note: ${describeOther(h)}\n`);
     return EXIT.ok;
   } finally {
     conn.close();

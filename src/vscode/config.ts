@@ -34,7 +34,8 @@ const stringRecord = (v: unknown): Record<string, string> | undefined => {
 
 /**
  * Settings a workspace must not set: the permission policy, the commands and env agents are started with, the
- * Node that runs them, tools offered to agents, the watchdog's retries without asking, and the OS sandbox (#34).
+ * Node that runs them, tools offered to agents, the watchdog's retries without asking, the OS sandbox (#34), and
+ * the command run when a turn ends (#35).
  */
 export const USER_ONLY_SETTINGS = [
   "permissionMode",
@@ -48,6 +49,7 @@ export const USER_ONLY_SETTINGS = [
   "sandbox.denyRead",
   "sandbox.allowedHosts",
   "sandbox.unattended",
+  "hooks.turnEnded",
 ] as const;
 
 const USER_ONLY: ReadonlySet<string> = new Set(USER_ONLY_SETTINGS);
@@ -70,6 +72,12 @@ export class Config {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.workspace.getConfiguration(SECTION, f));
     const inFolder = (key: string) => folders.some((c) => c.inspect(key)?.workspaceFolderValue !== undefined);
     return USER_ONLY_SETTINGS.filter((k) => tried(k) || inFolder(k)).map((k) => `${SECTION}.${k}`);
+  }
+
+  /** `acpThreads.hooks.turnEnded`: the command run with each turn_ended event on its stdin (empty: none). */
+  get turnEndedHook(): string {
+    const v = this.#get<unknown>("hooks.turnEnded", "");
+    return typeof v === "string" ? v : "";
   }
 
   /** Whether deleting a thread deletes its agent's session too (`session/delete`). */

@@ -19,8 +19,11 @@ import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
 import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
 import { setUnexpectedErrorHandler } from "../core/util/unexpected";
+import type { ThreadEventsApi } from "./api";
+import { ThreadEvents } from "./api/thread-events";
+import { watchTurnHook } from "./api/turn-hook";
 
-export interface AcpThreadsApi {
+export interface AcpThreadsApi extends ThreadEventsApi {
   hub: Hub;
   /** Milliseconds `activate` took (reported by the host suite as the activation figure). */
   activationMs: number;
@@ -46,6 +49,17 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
     context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
     context.subscriptions.push(watchAgentStarts(h)); // acpThreads.history.importAgentSessions
+    // other extensions and the user's hook hear the window's thread events (#35)
+    const events = new ThreadEvents(h.live, h.broker);
+    context.subscriptions.push(
+      events,
+      watchTurnHook({
+        onThreadEvent: events.onThreadEvent,
+        command: () => h.config.turnEndedHook,
+        cwdOf: (id) => h.live.get(id)?.cwd,
+        logger: h.log.logger,
+      }),
+    );
     h.composer.connect({
       startExec: async (id, task, cwd, title, worktree, sandbox) => {
         const choice = EXEC_CHOICES.find((c) => c.id === id);
@@ -78,7 +92,12 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     setTimeout(() => offerImportOnce(h), 2000);
     const activationMs = performance.now() - started;
     h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
-    return { hub: h, activationMs, recall: { search: searchRecall, open: openRecallHit, importWithProgress } };
+    return {
+      hub: h,
+      activationMs,
+      recall: { search: searchRecall, open: openRecallHit, importWithProgress },
+      onThreadEvent: events.onThreadEvent,
+    };
   } catch (err) {
     void vscode.window.showErrorMessage(`ACP Threads failed to start: ${errorMessage(err)}`);
     return undefined;

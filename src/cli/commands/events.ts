@@ -1,6 +1,7 @@
 /**
  * `acp-threads events [--follow] [--format json]`: what happens in the thread host's sessions, for other tools:
- * a thread started, needs an answer, was answered, a turn ended (stop reason, files edited), a run ended. Without
+ * a thread started, needs an answer, was answered, a turn ended (stop reason, files edited) and what the agent
+ * reported it used (tokens, cost, context), a run ended. Without
  * --follow: the questions waiting now, then exit; with it, every event as it comes until the host leaves.
  */
 import type { HostEvent } from "../../core/host/protocol";
@@ -19,7 +20,7 @@ const SPEC = {
     format: FORMAT,
   },
   notes:
-    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input, answered, turn_ended, ended",
+    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input, answered, turn_ended, usage, ended",
 } as const;
 
 function line(e: HostEvent): string {
@@ -30,6 +31,8 @@ function line(e: HostEvent): string {
       return `${e.at} answered ${e.threadId} ${agentLine(e.optionId ?? "-")} by ${agentLine(e.by)}`;
     case "turn_ended":
       return `${e.at} turn_ended ${e.threadId} ${e.stopReason ?? "-"}${e.filesChanged.length ? ` ${e.filesChanged.join(" ")}` : ""}`;
+    case "usage":
+      return `${e.at} usage ${e.threadId}${usageText(e)}`;
     case "ended":
       return `${e.at} ended ${e.threadId} exit ${e.exitCode}`;
     default:
@@ -64,6 +67,15 @@ export const main = command(
   },
   "thread host events across all sessions (started, needs input, turn ended...), for other tools",
 );
+
+function usageText(e: Extract<HostEvent, { kind: "usage" }>): string {
+  const parts = [
+    ...(e.tokens ? [`${e.tokens.totalTokens} tokens`] : []),
+    ...(e.cost ?? []).map((c) => `${c.amount} ${agentLine(c.currency)}`),
+    ...(e.context ? [`context ${e.context.used}/${e.context.size}`] : []),
+  ];
+  return parts.length ? ` ${parts.join(", ")}` : "";
+}
 
 const untilAborted = (io: CliIO) =>
   new Promise<void>((r) => io.signal.addEventListener("abort", () => r(), { once: true }));

@@ -2,16 +2,15 @@
  * `acp-threads host status|stop|serve`: the thread host (src/core/host), the process that keeps detached runs
  * going (`run --detach`) for every client. `serve` is what a client starts; it is not meant to be typed.
  */
-import { DEFAULT_IDLE_MS, ThreadHost } from "../../core/host/server";
-import { hostPlace } from "../../core/host/door";
+import { DEFAULT_IDLE_MS, ThreadHost, type HostRunner } from "../../core/host/server";
 import type { HostStatus } from "../../core/host/protocol";
-import { stderrLogger } from "../../core/log";
+import { stderrLogger, type Logger } from "../../core/log";
 import { resolveHome } from "../../core/store/paths";
 import { background } from "../../core/util/unexpected";
 import { command, subcommands } from "../command";
 import { FORMAT } from "../flags";
-import { hostFor } from "../host-client";
-import { hostRunner } from "../host-runner";
+import { describeOther, type OtherHost } from "../../core/host/others";
+import { hostFor, hostPlaceFor, otherHostsFor } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 import { agentLine } from "../terminal-text";
 
@@ -35,6 +34,23 @@ function printStatus(io: CliIO, st: HostStatus): void {
     );
 }
 
+/** The hosts of other versions (text: one line each; json: the `others` field). */
+function printOthers(io: CliIO, format: unknown, others: OtherHost[]): void {
+  if (format !== "json") for (const h of others) io.stdout.write(`${describeOther(h)}\n`);
+}
+
+/**
+ * The run path (the engine, the ACP SDK) is loaded with the first run: a host waiting idle holds the server only
+ * (its idle RSS is a target of #35).
+ */
+function lazyRunner(home: string, logger: Logger): HostRunner {
+  let runner: Promise<HostRunner> | undefined;
+  return async (run, ctl) => {
+    runner ??= import("../host-runner").then((m) => m.hostRunner(home, logger));
+    return (await runner)(run, ctl);
+  };
+}
+
 /**
  * How long the host stays with no session and no client: `--idle-minutes` (what the starting client passes: the
  * editor its `acpThreads.host.idleMinutes`), else `ACP_THREADS_HOST_IDLE_SECONDS` (the tests), else 10 minutes.
@@ -52,23 +68,26 @@ export const main = subcommands({
     status: command(
       { name: "host status", synopsis: "[--format json]", flags: { format: FORMAT }, args: { max: 0 } },
       async ({ io, flags }) => {
+        const others = await otherHostsFor(io, "host status");
         const conn = await hostFor(io, "host status", false);
         if (!conn) {
-          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: false })}\n`);
+          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: false, others })}\n`);
           else io.stdout.write("no thread host runs for this data home\n");
+          printOthers(io, flags.format, others);
           return EXIT.noSession;
         }
         try {
           const r = await conn.request({ t: "status" });
           if (r.t !== "status") return EXIT.error;
-          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: true, ...r.status })}\n`);
+          if (flags.format === "json") io.stdout.write(`${JSON.stringify({ running: true, ...r.status, others })}\n`);
           else printStatus(io, r.status);
+          printOthers(io, flags.format, others);
           return EXIT.ok;
         } finally {
           conn.close();
         }
       },
-      "the thread host: pid, version, uptime, clients, sessions",
+      "the thread host: pid, version, uptime, clients, sessions; and the hosts of other versions still running",
     ),
     stop: command(
       {
@@ -112,10 +131,11 @@ export const main = subcommands({
       async ({ io, flags }) => {
         const home = resolveHome(io.env);
         const logger = stderrLogger("info");
+        const place = hostPlaceFor(io);
         const host = new ThreadHost({
           home,
-          place: hostPlace(home),
-          runner: hostRunner(home, logger),
+          place,
+          runner: lazyRunner(home, logger),
           idleMs: idleMs(io.env, flags["idle-minutes"]),
           logger,
         });
@@ -124,7 +144,7 @@ export const main = subcommands({
           return EXIT.ok;
         }
         io.signal.addEventListener("abort", () => background(host.stop(), "stopping the thread host"), { once: true });
-        logger.info(`thread host ${process.pid} serves ${hostPlace(home).socket}`);
+        logger.info(`thread host ${process.pid} (version ${place.version}) serves ${place.socket}`);
         await host.closed;
         return EXIT.ok;
       },

@@ -3,11 +3,9 @@
  * as a thread. `--thread ID` / `--session NAME` continue a stored thread (see ../thread-run.ts).
  */
 import { requestSteer } from "../../core/session/steer-inbox";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ProtocolLog } from "../../core/acp/protocol-log";
-import { errorMessage } from "../../core/errors";
 import { stderrLogger } from "../../core/log";
-import { redactSecrets } from "../../core/redact";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
@@ -17,6 +15,7 @@ import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
 import { contextFromFlags } from "../prompt-context";
 import { runOnThread } from "../thread-run";
+import { writeProtocolLog } from "../protocol-log-file";
 import { AcpThreadsError } from "../../core/errors";
 import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
 import { commandName } from "../../core/acp/command-name";
@@ -29,6 +28,7 @@ import type { FlagValues } from "../flags";
 import type { CliIO } from "../io";
 import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
 import { hostHolding, runDetached, sendToHost } from "../run-detached";
+import { contextToWire } from "../../core/host/wire-context";
 
 const SPEC = {
   name: "run",
@@ -225,20 +225,13 @@ export const main = command(
     });
     if (summary.error) io.stderr.write(`acp-threads run: ${summary.error}\n`);
     output.summary(summary);
-    const protocolLog = flags["protocol-log"];
-    const logFile =
-      protocolLog ??
-      (summary.exitCode === EXIT.error
-        ? join(layout.protocolLogsDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${summary.agent.id}.log`)
-        : undefined);
-    if (logFile) {
-      try {
-        traffic.writeTo(logFile, redactSecrets);
-        if (!protocolLog) io.stderr.write(`acp-threads run: protocol log written to ${logFile}\n`);
-      } catch (err) {
-        io.stderr.write(`acp-threads run: could not write the protocol log: ${errorMessage(err)}\n`);
-      }
-    }
+    writeProtocolLog(traffic, {
+      file: flags["protocol-log"],
+      failed: summary.exitCode === EXIT.error,
+      agentId: summary.agent.id,
+      protocolLogsDir: layout.protocolLogsDir,
+      stderr: io.stderr,
+    });
     return summary.exitCode;
   },
   "run prompt turns against an ACP agent",
@@ -258,15 +251,15 @@ function sharedOptions(flags: RunFlags) {
 }
 
 /** `run --detach`: the flags that make sense in the host, as data; the rest is refused (usage). */
-function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
-  const given = { steer: flags.steer, review: flags.review, "protocol-log": flags["protocol-log"] };
-  const refused = [
-    ...Object.entries(given).filter(([, v]) => v !== undefined),
-    ...Object.entries({ file: flags.file, image: flags.image }).filter(([, v]) => v?.length),
-    ...(flags.sandbox ? [["sandbox"]] : []),
-  ][0];
-  if (refused) throw new AcpThreadsError("usage", `--${refused[0]} does not go with --detach yet`);
+async function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
+  if (flags.steer !== undefined) throw new AcpThreadsError("usage", "--steer does not go with --detach");
+  if (flags.review !== undefined) throw new AcpThreadsError("usage", "--review does not go with --detach yet");
   if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
+  const runCwd = flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : undefined;
+  // read and checked here, by the asking client, as `run` does: a missing file or a non-image is a usage error
+  const context = contextFromFlags(flags.file ?? [], flags.image ?? [], runCwd ?? io.cwd);
+  const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true);
+  const protocolLog = flags["protocol-log"];
   return runDetached(
     io,
     {
@@ -275,11 +268,15 @@ function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<number> {
       agent: flags.agent[0],
       thread: flags.thread,
       session: flags.session,
-      runCwd: flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : undefined,
+      runCwd,
       worktree: flags.worktree,
       permission: flags.permission,
       ...sharedOptions(flags),
       baseEnv: Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)),
+      ...(context.length ? { context: contextToWire(context) } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...(protocolLog !== undefined ? { protocolLog: resolve(io.cwd, protocolLog) } : {}),
+      elicitation: flags.elicitation,
     },
     flags.format === "json",
   );
@@ -292,6 +289,7 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
       throw new AcpThreadsError("usage", `--${f} does not go with best of N (several candidates)`);
   if (!flags.agent.length) throw new AcpThreadsError("usage", "best of N needs --agent (one or more)");
   if (flags.permission === "ask") throw new AcpThreadsError("usage", "--permission ask does not go with best of N");
+  if (flags.detach) throw new AcpThreadsError("usage", "--detach does not go with best of N yet");
   if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const context = contextFromFlags(flags.file ?? [], flags.image ?? [], cwd);

@@ -24,6 +24,8 @@ import { isPosix } from "../platform/host";
 import { VERSION } from "../version";
 
 export interface HostPlace {
+  /** The version whose host this is: each version has its own folder, socket, lock and host. */
+  version: string;
   /** `<dataHome>/host/<version>`: the locks, the log, and (paths allowing) the socket. */
   dir: string;
   socket: string;
@@ -48,7 +50,14 @@ export function hostPlace(home: string, version = VERSION): HostPlace {
     : Buffer.byteLength(inDir) <= MAX_SOCKET_PATH
       ? inDir
       : join(tmpdir(), `acpt-${process.getuid?.() ?? 0}-${short(home)}`, `${version}.sock`);
-  return { dir, socket, startLock: join(dir, "start"), hostLock: join(dir, "host"), log: join(dir, "host.log") };
+  return {
+    version,
+    dir,
+    socket,
+    startLock: join(dir, "start"),
+    hostLock: join(dir, "host"),
+    log: join(dir, "host.log"),
+  };
 }
 
 /** Refuses `path` unless it is a directory of ours that nobody else can enter (no link, no file, no 0755). */

@@ -2,10 +2,13 @@
  * One thread the host holds: its records fed to the attached clients in order, numbered (a client's cursor is the
  * index of the next record it has not seen), and the permission question waiting for an answer.
  *
- * The session writes the thread file synchronously; the feed reads what was appended (after each session event,
- * and every FEED_POLL_MS for records no event announces) and sends it on. Reads and attaches run one after the
- * other on one chain, so an attach from cursor N gets records N..count from the file, then every later batch:
- * nothing lost or doubled at the seam.
+ * The session writes the thread file synchronously and hands the feed what it appended (`appended`, from the
+ * thread handle's append): those go out at once, with no file read. The feed reads the file for what it was not
+ * handed (the records written before the host held the thread, a range it missed while a read was under way,
+ * and, for a runner that hands nothing, after each session event and every FEED_POLL_MS). Everything is keyed
+ * by byte offset, so a record comes in once, by one path. Reads and attaches run one after the other on one
+ * chain; an attach from cursor N gets records N..count from the file (again while live records came in during
+ * its read), then every later batch: nothing lost or doubled at the seam.
  *
  * Questions: the first answer from any client wins; every client of the thread is told who answered.
  */
@@ -47,6 +50,10 @@ export class HostedThread {
   #offset = 0;
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
+  /** A file read is under way: what is handed meanwhile is left to the reads (keyed by offset, never twice). */
+  #reading = false;
+  /** The runner hands the appended records: no read after each event, no poll. */
+  #live = false;
   #pending: { question: PendingQuestion; settle: (optionId: string | null) => void } | undefined;
   #lastSettled: { requestId: string; by: string } | undefined;
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
@@ -56,7 +63,8 @@ export class HostedThread {
   readonly #timer: NodeJS.Timeout;
 
   constructor(readonly opts: HostedThreadOptions) {
-    this.#timer = setInterval(() => this.pump(), FEED_POLL_MS);
+    this.#timer = setInterval(() => this.#live || this.pump(), FEED_POLL_MS);
+    this.pump(); // what the thread file holds already
   }
 
   get threadId(): string {
@@ -69,6 +77,28 @@ export class HostedThread {
     return this.#pending?.question;
   }
 
+  /** The session emitted an update: without handed records, its record is read from the file. */
+  updated(): void {
+    if (!this.#live) this.pump();
+  }
+
+  /**
+   * Records the session just appended at bytes `start`..`end`: sent at once when they follow what the feed has;
+   * else (a read under way, or a range not read yet) the file read picks them up.
+   */
+  appended(records: ThreadRecord[], start: number, end: number): void {
+    this.#live = true;
+    if (this.#reading || this.#scheduled || start !== this.#offset) return this.pump();
+    this.#take(records, end);
+  }
+
+  #take(records: ThreadRecord[], end: number): void {
+    const from = this.#count;
+    this.#count += records.length;
+    this.#offset = end;
+    for (const msg of this.#batches(from, records)) for (const c of this.clients.keys()) this.#feed(c, msg);
+  }
+
   /** Reads what the session appended and sends it to every attached client (coalesced: one read at a time). */
   pump(): void {
     if (this.#scheduled) return;
@@ -76,12 +106,10 @@ export class HostedThread {
     background(
       this.#queue(async () => {
         this.#scheduled = false;
+        this.#reading = true;
         const read = await readRecordsAsync(this.opts.path, this.#offset).catch(() => undefined);
-        if (!read?.records.length) return;
-        const from = this.#count;
-        this.#count += read.records.length;
-        this.#offset = read.endOffset;
-        for (const msg of this.#batches(from, read.records)) for (const c of this.clients.keys()) this.#feed(c, msg);
+        this.#reading = false;
+        if (read?.records.length) this.#take(read.records, read.endOffset);
       }),
       "feeding a thread's clients",
     );
@@ -128,9 +156,11 @@ export class HostedThread {
   async #catchUp(sock: Socket): Promise<void> {
     const state = this.clients.get(sock);
     if (!state || sock.destroyed) return;
-    if (state.next < this.#count) {
+    // records handed live while the file was read are past what the read saw: read again for them
+    while (state.next < this.#count) {
       const read = await readRecordsAsync(this.opts.path, 0).catch(() => undefined);
       const records = read?.records.slice(state.next, this.#count) ?? [];
+      if (!records.length || sock.destroyed) break;
       for (const msg of this.#batches(state.next, records)) {
         state.next = msg.from + msg.records.length;
         if (this.opts.push(sock, msg) > this.opts.cap && state.next < this.#count) return this.#fallBehind(sock, state);
@@ -166,7 +196,7 @@ export class HostedThread {
       title: p.request.toolCall.title ?? "a tool call",
       options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
-    this.pump(); // the tool call the question is about goes out first
+    this.updated(); // the tool call the question is about goes out first
     return new Promise((resolve) => {
       const settle = (optionId: string | null, by = "the agent (cancelled)") => {
         if (this.#pending?.question !== question) return;

@@ -9,6 +9,9 @@
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
 import type { ThreadRecord } from "../model/records";
+import type { SandboxSettings } from "../sandbox/policy";
+import type { TurnUsageReport } from "./turn-report";
+import type { WireContextItem } from "./wire-context";
 
 export const HOST_PROTOCOL = 1;
 /**
@@ -44,6 +47,15 @@ export interface DetachedRun {
   timeoutMs?: number;
   stallMs: number;
   retry: "offer" | "auto" | "off";
+  /** `--file`/`--image`, resolved, checked and read by the asking client: context for the first prompt. */
+  context?: WireContextItem[];
+  /** `--sandbox`: the settings the asking client's flags gave (the host prepares the sandbox as `run` does). */
+  sandbox?: SandboxSettings;
+  /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */
+  protocolLog?: string;
+  /** `--elicitation`: what the agent's questions get; the host has no terminal, so `ask` declines (as `run` does
+   * when stdin is not one). */
+  elicitation?: "ask" | "decline" | "defaults";
 }
 
 /** A permission request waiting for an answer from any attached client. */
@@ -81,6 +93,8 @@ export type HostEvent =
   | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion }
   | { kind: "answered"; threadId: string; at: string; requestId: string; optionId: string | null; by: string }
   | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
+  /** After a turn_ended, when the agent reported usage for the turn (tokens, cost, context). */
+  | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
 export type HostRequest =

@@ -11,14 +11,15 @@
 import { unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { errorMessage } from "../errors";
+import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import type { PermissionAsker } from "../ports";
 import { background } from "../util/unexpected";
-import { VERSION } from "../version";
 import { preparePlace, type HostPlace } from "./door";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
+import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
@@ -46,7 +47,10 @@ export interface HostRunControl {
   opened(threadId: string, path: string, control: ThreadControl): void;
   /** The session emitted an update (its record is in the thread file): the clients get it now. */
   updated(): void;
-  turnEnded(stopReason: string | null, filesChanged: string[]): void;
+  /** Records the session just appended at bytes `start`..`end` of the thread file (its handle's onAppend). */
+  appended(records: ThreadRecord[], start: number, end: number): void;
+  /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
+  turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
 }
 
 /** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
@@ -87,7 +91,7 @@ export class ThreadHost {
   async listen(): Promise<boolean> {
     const { place, home } = this.opts;
     preparePlace(home, place);
-    const lock = tryAcquireLock(place.hostLock, { label: `acp-threads host ${VERSION}` });
+    const lock = tryAcquireLock(place.hostLock, { label: `acp-threads host ${place.version}` });
     if (!lock.ok) return false;
     this.#release = lock.release;
     try {
@@ -104,7 +108,7 @@ export class ThreadHost {
   status(): HostStatus {
     return {
       pid: process.pid,
-      version: VERSION,
+      version: this.opts.place.version,
       protocol: HOST_PROTOCOL,
       uptimeMs: Date.now() - this.#started,
       clients: this.#clients.size,
@@ -162,7 +166,7 @@ export class ThreadHost {
         client.name = req.client.slice(0, 200);
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
-        return { t: "hello", id, protocol: HOST_PROTOCOL, version: VERSION, pid: process.pid };
+        return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
       case "stop":
@@ -236,11 +240,14 @@ export class ThreadHost {
           this.announce({ kind: "started", threadId, at: new Date().toISOString() });
           resolve(threadId);
         },
-        updated: () => thread?.pump(),
-        turnEnded: (stopReason, filesChanged) => {
-          thread?.pump();
-          if (thread)
-            this.announce({ kind: "turn_ended", threadId: thread.threadId, at: now(), stopReason, filesChanged });
+        updated: () => thread?.updated(),
+        appended: (records, start, end) => thread?.appended(records, start, end),
+        turnEnded: (stopReason, filesChanged, usage) => {
+          thread?.updated();
+          if (!thread) return;
+          const { threadId } = thread;
+          this.announce({ kind: "turn_ended", threadId, at: now(), stopReason, filesChanged });
+          if (usage) this.announce({ kind: "usage", threadId, at: now(), ...usage });
         },
       };
       const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));

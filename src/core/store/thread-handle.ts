@@ -1,4 +1,5 @@
 /** A thread open for writing: its records, metadata patches and durability points (ThreadStore hands them out). */
+import type { AppendListener } from "../thread/live-thread";
 import type { JsonlWriter } from "./jsonl-writer";
 import type { MetadataPatch, RecordInput, ThreadRecord } from "../model/records";
 
@@ -12,6 +13,7 @@ export type Durability = "now" | "soon";
 /** A thread open for writing (the store keeps at most one per thread in this process). */
 export class ThreadHandle {
   readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
+  readonly #appendListeners = new Set<AppendListener>();
   constructor(
     readonly threadId: string,
     readonly writer: JsonlWriter,
@@ -29,14 +31,20 @@ export class ThreadHandle {
     return this.writer.size;
   }
   append(input: RecordInput): ThreadRecord {
-    return this.writer.append(input);
+    const start = this.writer.size;
+    const rec = this.writer.append(input);
+    this.#appended([rec], start);
+    return rec;
   }
   appendMany(inputs: RecordInput[]): ThreadRecord[] {
-    return this.writer.appendMany(inputs);
+    const start = this.writer.size;
+    const recs = this.writer.appendMany(inputs);
+    if (recs.length) this.#appended(recs, start);
+    return recs;
   }
   /** Writes a meta_patch record and makes it durable (at once or soon: `durability`). */
   patch(patch: MetadataPatch): ThreadRecord {
-    const rec = this.writer.append({ kind: "meta_patch", patch });
+    const rec = this.append({ kind: "meta_patch", patch });
     this.checkpoint();
     for (const fn of this.#patchListeners) fn(patch);
     return rec;
@@ -45,6 +53,18 @@ export class ThreadHandle {
   onPatch(fn: (patch: MetadataPatch) => void): () => void {
     this.#patchListeners.add(fn);
     return () => this.#patchListeners.delete(fn);
+  }
+  /**
+   * Follows every record appended through this handle, as it is written (synchronously, in the append): the
+   * records and the byte range they took in the file. The thread host feeds its clients from it. Returns the
+   * unsubscribe.
+   */
+  onAppend(fn: AppendListener): () => void {
+    this.#appendListeners.add(fn);
+    return () => this.#appendListeners.delete(fn);
+  }
+  #appended(records: ThreadRecord[], start: number): void {
+    for (const fn of this.#appendListeners) fn(records, start, this.writer.size);
   }
   /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
   checkpoint(): void {

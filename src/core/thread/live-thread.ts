@@ -9,9 +9,12 @@ import { randomUUID } from "node:crypto";
 import type { ContextRef } from "../model/context";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
 import { applyPatch, type ThreadMetadata } from "../model/metadata";
-import type { MetadataPatch, RecordInput, SessionOpenRecord, ThreadStatus } from "../model/records";
+import type { MetadataPatch, RecordInput, SessionOpenRecord, ThreadRecord, ThreadStatus } from "../model/records";
 import type { AgentInfoRef, TurnUsage } from "../model/usage";
 import { redactSecrets } from "../redact";
+
+/** Records just appended to a thread file, at bytes `start`..`end`. */
+export type AppendListener = (records: ThreadRecord[], start: number, end: number) => void;
 
 /** Where a live thread's records go: one open thread file (the store's ThreadHandle fills it). */
 export interface ThreadSink {
@@ -24,6 +27,8 @@ export interface ThreadSink {
   patch(patch: MetadataPatch): unknown;
   /** Follows patches written through the sink by others (a rename while the session holds the thread). */
   onPatch?(fn: (patch: MetadataPatch) => void): () => void;
+  /** Follows the records appended through the sink as they are written (ThreadHandle.onAppend). */
+  onAppend?(fn: AppendListener): () => void;
   /** A durable barrier: fsync before returning. */
   sync(): void;
   /** A turn's durability point, which may be reached shortly after the call (ThreadHandle.checkpoint); else `sync`. */

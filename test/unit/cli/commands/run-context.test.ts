@@ -1,22 +1,15 @@
 // `acp-threads run --file PATH[:L1-L2] --image PATH`: the first prompt carries the same blocks the editor's
 // prompt box makes (the stdio fake agent's "context" scenario lists the blocks it received).
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { contextBlocks, contextWorkspace } from "../../../fixtures/cli/context-world";
 
 const AGENT = FAKE_AGENT;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
-
 const cli = (args: string[], cwd: string) => runCli(args, { home: join(cwd, "home"), cwd });
-
-function workspace(dir: string): void {
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "a.ts"), "line one\nline two\nline three\n");
-  writeFileSync(join(dir, "shot.png"), PNG);
-}
+const workspace = contextWorkspace;
 
 test("--file and --image: embedded resources and an image for an agent that takes them", () =>
   withTmpDir("acp-cli-ctx-", async (dir) => {
@@ -41,16 +34,7 @@ test("--file and --image: embedded resources and an image for an agent that take
     );
     assert.equal(r.code, 0, r.stderr);
     const [first, second] = r.stdout.trim().split("echo: ");
-    assert.equal(
-      first!.trim(),
-      [
-        'text "context "',
-        `resource file://${dir}/src/a.ts#L2:3 "line two"`,
-        'text " "',
-        `link file://${dir}/src/ src/`,
-        "image image/png 12 bytes",
-      ].join("\n"),
-    );
+    assert.equal(first!.trim(), contextBlocks(dir));
     assert.equal(second!.trim(), "again", "only the first prompt carries the context");
   }));
 

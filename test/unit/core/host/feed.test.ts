@@ -85,3 +85,52 @@ test("hostile: a client that stops reading is not waited for and costs the host 
       await stub.host.stop();
     }
   }));
+
+test("without handed records (a runner that only says an update came) the file read feeds the same", () =>
+  withTmpDir("acp-feed-", async (home) => {
+    const stub = await stubHost(home, { live: false });
+    try {
+      stub.append(["a", "b"]);
+      const c = await stub.client("reader");
+      const seen = collect(c, 0);
+      await c.request({ t: "attach", threadId: stub.threadId, from: 0 });
+      for (let i = 0; i < 30; i++) stub.append([`x${i}`]);
+      stub.end();
+      await waitFor(() => seen.ended(), "the client saw the end");
+      assert.deepEqual(seen.texts, ["a", "b", ...Array.from({ length: 30 }, (_, i) => `x${i}`)]);
+      c.close();
+    } finally {
+      await stub.host.stop();
+    }
+  }));
+
+test("the seam: clients attaching while records are handed live (during their catch-up read) get each record once", () =>
+  withTmpDir("acp-feed-", async (home) => {
+    const stub = await stubHost(home);
+    try {
+      let n = 0;
+      const texts = () => Array.from({ length: 3 }, () => `r${n++}`);
+      const writer = setInterval(() => stub.append(texts()), 1);
+      const seen: ReturnType<typeof collect>[] = [];
+      const conns: HostConnection[] = [];
+      for (let i = 0; i < 12; i++) {
+        await new Promise((r) => setTimeout(r, 7));
+        const c = await stub.client(`c${i}`);
+        const from = i % 3 === 0 ? 0 : Math.max(0, n - 5);
+        seen.push(collect(c, from));
+        conns.push(c);
+        // the attach's file read overlaps the records the interval hands the host meanwhile
+        await c.request({ t: "attach", threadId: stub.threadId, from });
+        for (let k = 0; k < 4; k++) stub.append(texts());
+      }
+      clearInterval(writer);
+      stub.end();
+      await waitFor(() => seen.every((s) => s.ended()), "every client saw the end");
+      const all = Array.from({ length: n }, (_, i) => `r${i}`);
+      for (const s of seen) assert.deepEqual(s.texts, all.slice(all.length - s.texts.length));
+      for (const s of seen) assert.equal(s.texts.at(-1), `r${n - 1}`);
+      for (const c of conns) c.close();
+    } finally {
+      await stub.host.stop();
+    }
+  }));
