@@ -112,7 +112,7 @@ async function turns(dir: string, git: boolean, mode: Mode): Promise<TurnFigures
   const ledger = new EditLedger({
     home: join(dir, `home-${git}-${mode}`),
     watch,
-    ...(mode === "walk-worker" ? { walkWorker: join(repoRoot(), "dist", "walk-worker.js") } : {}),
+    walkWorker: mode === "walk-worker" ? join(repoRoot(), "dist", "walk-worker.js") : false,
   });
   const threadId = "0196a000-0000-7000-8000-000000000001";
   const t0 = process.hrtime.bigint();
