@@ -17,7 +17,8 @@
 import { lstatSync, readdirSync, statfsSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { IgnoreMatcher } from "./gitignore";
-import { sortListing, statInfo, type StatInfo, type WalkDelta } from "./walk";
+import { statRange } from "./stat-pool";
+import { sortListing, type StatInfo, type WalkDelta } from "./walk";
 
 /** A listing read less than this long after its folder's last change is not reused (timestamp granularity). */
 export const RACY_MS = 2000;
@@ -47,6 +48,8 @@ export interface WalkCacheOptions {
   excludes?: string[];
   /** Whether folders' stamps may be trusted at all (default: Linux, decided per file system). */
   trustFolders?: boolean;
+  /** lstat of many files at once (stat-pool.ts: on more cores), or undefined: one by one on this thread. */
+  statAll?: (root: string, rels: readonly string[]) => Float64Array | undefined;
 }
 
 export class WalkCache {
@@ -87,24 +90,27 @@ export class WalkCache {
     const start = Date.now();
     this.#foldersRead = 0;
     this.#checkAncestorIgnores();
-    const files = new Map<string, StatInfo>();
+    const listed: string[] = [];
     const stack = [""];
     let truncated = false;
-    walking: while (stack.length) {
-      const dir = stack.pop()!;
-      const listing = this.#listing(dir, start);
+    while (stack.length && !truncated) {
+      const listing = this.#listing(stack.pop()!, start);
       if (!listing) continue;
       for (let i = listing.subdirs.length - 1; i >= 0; i--) stack.push(listing.subdirs[i]!);
       for (const rel of listing.files) {
-        const s = lstatSync(join(this.#root, rel), { throwIfNoEntry: false });
-        if (!s) continue;
-        files.set(rel, statInfo(s));
-        if (files.size >= maxFiles) {
+        listed.push(rel);
+        if (listed.length >= maxFiles) {
           truncated = true;
-          break walking;
+          break;
         }
       }
     }
+    // every listed file is lstat'ed at every walk: an edit changes no folder's stamps
+    const stats = this.#opts.statAll?.(this.#root, listed) ?? statAllHere(this.#root, listed);
+    const files = new Map<string, StatInfo>();
+    for (let i = 0, k = 0; i < listed.length; i++, k += 3)
+      if (!Number.isNaN(stats[k]))
+        files.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
     const prev = diff ? this.#prev : undefined;
     this.#prev = truncated ? undefined : files;
     if (!prev) return { full: true, changed: files, removed: [], truncated };
@@ -202,6 +208,12 @@ export class WalkCache {
     const p = this.#opts.prefix;
     return p ? (rel ? `${p}/${rel}` : p) : rel;
   }
+}
+
+function statAllHere(root: string, rels: readonly string[]): Float64Array {
+  const out = new Float64Array(rels.length * 3);
+  statRange(root, rels, 0, rels.length, out);
+  return out;
 }
 
 /** Whether the file system holding `path` keeps folders' stamps as `WalkCache` needs (Linux only). */
