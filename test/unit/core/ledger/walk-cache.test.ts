@@ -26,6 +26,15 @@ function backdate(ws: string): void {
   for (const d of ["", "src", "src/a", "src/a/b", "src/a/b/c", DEEP]) utimesSync(join(ws, d), hourAgo, hourAgo);
 }
 
+/** A seeded workspace's cache after two walks (the second one reuses every listing it may). */
+function walkedTwice(ws: string, trustFolders: boolean): WalkCache {
+  seed(ws);
+  const cache = new WalkCache(ws, { top: ws, prefix: "", trustFolders });
+  cache.walk(1000, true);
+  cache.walk(1000, true);
+  return cache;
+}
+
 const summary = (w: WalkDelta) => ({ full: w.full, changed: [...w.changed.keys()].sort(), removed: w.removed.sort() });
 
 test("an unchanged workspace: the second walk reports nothing, and reused the folders' listings", async () => {
@@ -48,10 +57,7 @@ test("an unchanged workspace: the second walk reports nothing, and reused the fo
 
 test("edits, a creation, a deletion and a rename are all seen; an edit deep in unchanged folders too", async () => {
   await withTmp((ws) => {
-    seed(ws);
-    const cache = new WalkCache(ws, { top: ws, prefix: "", trustFolders: true });
-    cache.walk(1000, true);
-    cache.walk(1000, true);
+    const cache = walkedTwice(ws, true);
     // an edit changes no folder's stamps (every listing is reused): the file's own stat shows it
     writeFileSync(join(ws, DEEP, "deep.ts"), "export const deep = 22;\n");
     assert.deepEqual(summary(cache.walk(1000, true)), { full: false, changed: [`${DEEP}/deep.ts`], removed: [] });
@@ -129,10 +135,7 @@ test("a workspace below the repository's top: a parent folder's .gitignore edit 
 
 test("without trusted folders every folder is listed at every walk; only Linux file systems are trusted", async () => {
   await withTmp((ws) => {
-    seed(ws);
-    const cache = new WalkCache(ws, { top: ws, prefix: "", trustFolders: false });
-    cache.walk(1000, true);
-    cache.walk(1000, true);
+    const cache = walkedTwice(ws, false);
     assert.equal(cache.foldersRead, 6);
     assert.equal(trustsFolders(ws, "darwin"), false);
     assert.equal(trustsFolders(ws, "win32"), false);
