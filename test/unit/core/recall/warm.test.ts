@@ -163,6 +163,7 @@ test("the first call answers like the warm process (selective, common, CJK, FTS 
     const after = cli("recall", "--global", "--format", "json", "wombat");
     assert.equal(after.status, 0, after.stderr);
     assert.equal(text(after), warmTexts.get("wombat"));
+    await ensureWarm(); // the one this call started: stopped below, not left to outlive the test's home
   } finally {
     cli("recall", "serve", "--stop");
     w.cleanup();
