@@ -12,7 +12,7 @@
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance as nodePerformance } from "node:perf_hooks";
 import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
@@ -37,12 +37,30 @@ function makeWorkspace(ws: string, git: boolean): void {
     for (let f = 0; f < 50; f++) writeFileSync(join(dir, `i${f}.js`), "module.exports = 1;\n");
   }
   writeFileSync(join(ws, ".gitignore"), "node_modules/\n*.log\n");
-  if (!git) return;
-  const g = (...a: string[]) =>
-    execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", "-c", "gc.auto=0", ...a], { cwd: ws });
-  g("init", "-q");
-  g("add", "-A");
-  g("commit", "-qm", "seed");
+  if (git) {
+    const g = (...a: string[]) =>
+      execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", "-c", "gc.auto=0", ...a], { cwd: ws });
+    g("init", "-q");
+    g("add", "-A");
+    g("commit", "-qm", "seed");
+  }
+  // a workspace's folders were last changed before the session, not in the second before it (the walk cache
+  // re-reads a folder changed within RACY_MS: walk-cache.ts); the folders the agent writes into get fresh times
+  const hourAgo = new Date(Date.now() - 3600_000);
+  for (const d of ["", "src", ...Array.from({ length: DIRS }, (_, i) => `src/m${i % 25}/d${i}`)])
+    utimesSync(join(ws, d), hourAgo, hourAgo);
+  for (let m = 0; m < 25; m++) utimesSync(join(ws, `src/m${m}`), hourAgo, hourAgo);
+}
+
+/** Baseline in the same run: one synchronous lstat of every workspace file (the walk's floor on one thread). */
+function lstatAllMs(ws: string): number {
+  const runs = [0, 1, 2].map(() => {
+    const t0 = process.hrtime.bigint();
+    for (let d = 0; d < DIRS; d++)
+      for (let f = 0; f < PER_DIR; f++) lstatSync(fileOf(ws, d, f), { throwIfNoEntry: false });
+    return ms(t0);
+  });
+  return median(runs);
 }
 
 const fileOf = (ws: string, d: number, f: number | string) => join(ws, `src/m${d % 25}/d${d}/f${f}.ts`);
@@ -94,7 +112,7 @@ async function turns(dir: string, git: boolean, mode: Mode): Promise<TurnFigures
   const ledger = new EditLedger({
     home: join(dir, `home-${git}-${mode}`),
     watch,
-    ...(mode === "walk-worker" ? { walkWorker: join(repoRoot(), "dist", "walk-worker.js") } : {}),
+    walkWorker: mode === "walk-worker" ? join(repoRoot(), "dist", "walk-worker.js") : false,
   });
   const threadId = "0196a000-0000-7000-8000-000000000001";
   const t0 = process.hrtime.bigint();
@@ -193,6 +211,10 @@ async function main(): Promise<void> {
       line(`  memory held, ${label}`, `${f.memMb.toFixed(1).padStart(7)} MB  ${goal(f.memMb, 20, "MB")}`);
       line(`  one-off folder baseline, ${label}`, `${f.setupMs.toFixed(0).padStart(7)} ms`);
     }
+    line(
+      "baseline: one lstat of each of the 10k files, one thread",
+      `${lstatAllMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,
+    );
     line(
       "baseline: git status of the same 10k-file repository",
       `${gitStatusMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,

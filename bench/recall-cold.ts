@@ -13,11 +13,15 @@ export interface ColdCase {
   args: string[];
   cmd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Untimed, around each run (the first-call rows stop the warm process before and wait for the new one after). */
+  before?: () => void;
+  after?: () => void;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function timeOnce(c: ColdCase): number {
+  c.before?.();
   const t0 = performance.now();
   const r = spawnSync(c.cmd ?? process.execPath, c.args, {
     env: c.env ?? process.env,
@@ -26,6 +30,7 @@ function timeOnce(c: ColdCase): number {
   const elapsed = performance.now() - t0;
   if (r.status !== 0 && c.cmd === undefined)
     throw new Error(`${c.name}: exit ${r.status}: ${String(r.stderr).slice(0, 400)}`);
+  c.after?.();
   return elapsed;
 }
 
@@ -45,7 +50,8 @@ export interface ColdNeedles {
 
 /**
  * The cold start figures: bare node, `--version`, `status` on an empty store, and a query per needle class,
- * each as a new `acp-threads` process; `rg -l` over the same JSONL as the outside anchor. `extraEnv` selects a
+ * each as a new `acp-threads` process, plus each query as the first call (no warm process: #36 item 5); `rg -l`
+ * over the same JSONL as the outside anchor. `extraEnv` selects a
  * variant (for example the warm recall process on or off).
  */
 export function coldCases(
@@ -70,6 +76,28 @@ export function coldCases(
         env,
       });
   }
+  // the first call after a login, an upgrade or an idle exit: no warm process yet (stopped before each run, and
+  // the one this call leaves behind waited for, so the other rows keep theirs)
+  const warmEnv = { ...base, ACP_THREADS_RECALL_DAEMON: "" };
+  const serve = (arg: string) =>
+    spawnSync(process.execPath, [cli, "recall", "serve", arg], { env: warmEnv, encoding: "utf8" }).stdout;
+  const waitFor = (up: boolean) => {
+    for (const until = Date.now() + 20_000; Date.now() < until;) {
+      if (/^running/.test(serve("--status")) === up) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  };
+  for (const [cls, needle] of Object.entries(q))
+    cases.push({
+      name: `first call query ${cls}`,
+      args: [cli, "recall", "--global", "--format", "json", needle],
+      env: warmEnv,
+      before: () => {
+        serve("--stop");
+        waitFor(false);
+      },
+      after: () => waitFor(true),
+    });
   const rg = spawnSync("rg", ["--version"]).status === 0;
   if (rg)
     for (const [cls, needle] of Object.entries(q))

@@ -29,7 +29,9 @@ const all = [
   "agent-import",
   "host",
 ];
-const picked = process.argv.slice(2).filter((a) => all.includes(a));
+// run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
+const onRequest = ["recall"];
+const picked = process.argv.slice(2).filter((a) => all.includes(a) || onRequest.includes(a));
 const names = picked.length ? picked : all;
 
 const build = spawnSync("node", ["scripts/build.mjs"], { stdio: "inherit" });

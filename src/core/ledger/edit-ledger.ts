@@ -7,7 +7,7 @@
  * Layout under the data home: `ledger/<threadId>.jsonl` (canonical, append-only), `ledger/blobs/` (content by
  * id, shared), `ledger/manifests/` (derived cache of plain folders' baselines).
  */
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage } from "../errors";
 import { Emitter, toDisposable, type Disposable } from "../lifecycle";
@@ -33,10 +33,11 @@ export interface EditLedgerOptions {
   /** Watch directories (default true); false = stat walks at turn boundaries. */
   watch?: boolean;
   /**
-   * The walk worker's script (dist/walk-worker.js): stat walks (no watches) then run off this thread. Without it
-   * (the CLI, tests) they run here, asynchronously.
+   * The walk worker's script: stat walks (no watches) then run off this thread. Default: dist/walk-worker.js next
+   * to the running bundle (dist/ or dist/cli/: the editor and the CLI); false, or no such file (a test bundle):
+   * they run here, asynchronously.
    */
-  walkWorker?: string;
+  walkWorker?: string | false;
 }
 
 export interface LedgerRecorded {
@@ -82,7 +83,8 @@ export class EditLedger implements Disposable {
     const layout = homeLayout(opts.home);
     this.dir = layout.ledgerDir;
     this.blobs = new BlobStore(layout.ledgerBlobsDir);
-    this.#walker = opts.walkWorker ? new WalkWorker(opts.walkWorker, this.#logger) : undefined;
+    const walkWorker = opts.walkWorker ?? defaultWalkWorker();
+    this.#walker = walkWorker ? new WalkWorker(walkWorker, this.#logger) : undefined;
   }
 
   pathOf(threadId: string): string {
@@ -304,4 +306,9 @@ function realRoot(cwd: string): string {
   } catch {
     return cwd;
   }
+}
+
+/** dist/walk-worker.js next to the running bundle (dist/ or dist/cli/), or undefined (a test bundle). */
+function defaultWalkWorker(): string | undefined {
+  return [join(__dirname, "walk-worker.js"), join(__dirname, "..", "walk-worker.js")].find((p) => existsSync(p));
 }

@@ -21,7 +21,7 @@ import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { statInfo, walkWorkspace, type StatInfo, type WalkResult } from "./walk";
+import { statInfo, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
 import type { WalkWorker } from "./walk-worker-client";
 
 export interface TrackerOptions {
@@ -70,12 +70,18 @@ export class WorkspaceTracker {
   #offReason: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
   #disposed = false;
+  /** This tracker's walk cache in the walk worker, and the walk it last took in whole (walk-cache.ts). */
+  readonly #walkClient: number | undefined;
+  #walkGen: number | undefined;
+  /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
+  #unlisted = new Set<string>();
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
     this.#opts = opts;
     this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.#logger = opts.logger ?? nullLogger;
+    this.#walkClient = opts.walker?.client();
   }
 
   /** Builds the baseline and starts watching. */
@@ -142,6 +148,7 @@ export class WorkspaceTracker {
     this.#disposed = true;
     this.#watcher?.dispose();
     this.#gitBlobs?.dispose();
+    if (this.#walkClient !== undefined) this.#opts.walker?.forget(this.#walkClient);
     if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
       saveManifestCache(this.#opts.cacheDir, this.root, this.#entries, this.#logger);
   }
@@ -165,7 +172,7 @@ export class WorkspaceTracker {
     if (this.#mode === "watch") return;
     this.#mode = "walk";
     // walks compare stats: give the clean tracked files (known from the index, never read) theirs
-    if (repo) for (const [rel, st] of (await this.#walk()).files) this.#adoptStat(rel, st);
+    if (repo) for (const [rel, st] of (await this.#walk()).changed) this.#adoptStat(rel, st);
   }
 
   #adoptStat(rel: string, st: StatInfo): void {
@@ -195,10 +202,10 @@ export class WorkspaceTracker {
 
   async #walkBaseline(): Promise<void> {
     const walk = await this.#walk();
-    if (walk.truncated) return this.#off(walk.files.size);
+    if (walk.truncated) return this.#off(walk.changed.size);
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
     const toRead: string[] = [];
-    for (const [rel, st] of walk.files) {
+    for (const [rel, st] of walk.changed) {
       const c = cached.get(rel);
       const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino;
       if (usable && (!c.state.stored || (c.state.id && this.#opts.blobs.has(c.state.id)))) this.#entries.set(rel, c);
@@ -319,7 +326,10 @@ export class WorkspaceTracker {
   }
 
   async #syncWalk(): Promise<FileDelta[]> {
-    const walk = await this.#walk();
+    // the walk cache's difference holds only if this tracker took in the walk it is the difference from
+    const since = this.#walkGen;
+    this.#walkGen = undefined;
+    const { walk, gen } = await this.#walkFor(since);
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);
@@ -328,28 +338,46 @@ export class WorkspaceTracker {
     };
     const pending: Promise<void>[] = [];
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
-    for (const [rel, e] of this.#entries) if (!walk.files.has(rel)) pending.push(look(rel, e));
-    for (const [rel, st] of walk.files) {
+    const unlisted = walk.full
+      ? [...this.#entries.keys()].filter((rel) => !walk.changed.has(rel))
+      : [...new Set([...this.#unlisted, ...walk.removed])].filter((rel) => !walk.changed.has(rel));
+    for (const rel of unlisted) {
+      const e = this.#entries.get(rel);
+      if (e) pending.push(look(rel, e));
+    }
+    for (const [rel, st] of walk.changed) {
       const prev = this.#entries.get(rel);
       if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino)
         pending.push(look(rel, prev));
     }
     await Promise.all(pending);
+    this.#unlisted = new Set(unlisted.filter((rel) => this.#entries.has(rel)));
+    this.#walkGen = walk.truncated ? undefined : gen;
     return deltas;
   }
 
-  async #walk(): Promise<WalkResult> {
+  /** A whole walk (the baseline's). */
+  async #walk(): Promise<WalkDelta> {
+    return (await this.#walkFor(undefined)).walk;
+  }
+
+  /** A walk, in the walk worker when there is one: there, the difference from the walk `since` names. */
+  async #walkFor(since: number | undefined): Promise<{ walk: WalkDelta; gen?: number }> {
     const maxFiles = this.#limits.maxFiles + 1;
-    const top = this.#gitTop ?? this.root;
-    const req = {
-      root: this.root,
-      top,
-      prefix: this.#prefix,
-      maxFiles,
-      ...(this.#excludes ? { excludes: this.#excludes } : {}),
-    };
-    const inWorker = await this.#opts.walker?.walk(req);
-    return inWorker ?? walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
+    if (this.#opts.walker && this.#walkClient !== undefined) {
+      const answer = await this.#opts.walker.walk({
+        client: this.#walkClient,
+        ...(since !== undefined ? { since } : {}),
+        root: this.root,
+        top: this.#gitTop ?? this.root,
+        prefix: this.#prefix,
+        maxFiles,
+        ...(this.#excludes ? { excludes: this.#excludes } : {}),
+      });
+      if (answer) return answer;
+    }
+    const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
+    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated } };
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {

@@ -1,14 +1,14 @@
 /**
  * A stat walk of a workspace that skips what the ignore matcher ignores (and never follows symlinks). Used for
  * workspaces that are not git repositories and when directory watching is unavailable: then it runs at every
- * turn's start and end. Two forms, one result:
+ * turn's start and end. Two forms:
  * - `walkWorkspace` reads the disk asynchronously (one folder listing at a time, the stats of a folder's files
  *   together), never blocking the caller's thread (#24) — but a promise per file costs ~3.5× the CPU of the
- *   synchronous calls (10k files: ~220 ms vs ~64 ms here);
- * - `walkWorkspaceSync` makes the synchronous calls, for a worker thread (walk.worker.ts, #36 item 6), whose
- *   listing comes back packed (`packWalk` / `unpackWalk`: one string and one transferred Float64Array).
+ *   synchronous calls (10k files: ~220 ms vs ~64 ms here). Only when the walk worker is not available;
+ * - `WalkCache` (walk-cache.ts) makes the synchronous calls in a worker thread (walk.worker.ts, #36 item 6),
+ *   remembers the previous walk, and sends back only what changed, packed (`packDelta` / `unpackDelta`).
  */
-import { lstatSync, readdirSync, type Dirent, type Stats } from "node:fs";
+import { type Dirent, type Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { IgnoreMatcher } from "./gitignore";
@@ -37,7 +37,7 @@ export interface WalkOptions {
 }
 
 /** One folder's listing: its subfolders to walk and its files to stat, as the matcher lets them through. */
-function sortListing(dir: string, names: Dirent[], matcher: IgnoreMatcher, toTop: (r: string) => string) {
+export function sortListing(dir: string, names: Dirent[], matcher: IgnoreMatcher, toTop: (r: string) => string) {
   const subdirs: string[] = [];
   const here: string[] = [];
   for (const d of names) {
@@ -76,58 +76,43 @@ export async function walkWorkspace(root: string, matcher: IgnoreMatcher, opts: 
   return { files, dirs, truncated: false };
 }
 
-/** `walkWorkspace` with synchronous calls: only for a worker thread (never the extension host's thread). */
-export function walkWorkspaceSync(root: string, matcher: IgnoreMatcher, opts: WalkOptions): WalkResult {
-  const toTop = opts.toTop ?? ((r: string) => r);
-  const files = new Map<string, StatInfo>();
-  const dirs: string[] = [];
-  const stack = [opts.dir ?? ""];
-  while (stack.length) {
-    const dir = stack.pop()!;
-    dirs.push(dir);
-    let names;
-    try {
-      names = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const { subdirs, here } = sortListing(dir, names, matcher, toTop);
-    stack.push(...subdirs);
-    for (const rel of here) {
-      const s = lstatSync(join(root, rel), { throwIfNoEntry: false });
-      if (!s) continue;
-      files.set(rel, statInfo(s));
-      if (files.size >= opts.maxFiles) return { files, dirs, truncated: true };
-    }
-  }
-  return { files, dirs, truncated: false };
+/** A walk as the difference from the previous one (walk-cache.ts). With `full`, `changed` is every listed file. */
+export interface WalkDelta {
+  full: boolean;
+  changed: Map<string, StatInfo>;
+  /** Files the previous walk listed and this one does not. */
+  removed: string[];
+  truncated: boolean;
 }
 
-/** A walk's listing as one string and one Float64Array (size, mtime, inode per file): cheap to post and read. */
-export interface PackedWalk {
+/** A walk's delta as strings and one Float64Array (size, mtime, inode per changed file): cheap to post and read. */
+export interface PackedDelta {
+  full: boolean;
   paths: string;
   stats: Float64Array;
-  dirs: string[];
+  removed: string;
   truncated: boolean;
 }
 
 const SEP = "\0"; // never in a path
+const split = (s: string) => (s ? s.split(SEP) : []);
 
-export function packWalk(w: WalkResult): PackedWalk {
-  const stats = new Float64Array(w.files.size * 3);
+export function packDelta(d: WalkDelta): PackedDelta {
+  const stats = new Float64Array(d.changed.size * 3);
   let i = 0;
-  for (const s of w.files.values()) {
+  for (const s of d.changed.values()) {
     stats[i++] = s.size;
     stats[i++] = s.mtimeMs;
     stats[i++] = s.ino;
   }
-  return { paths: [...w.files.keys()].join(SEP), stats, dirs: w.dirs, truncated: w.truncated };
+  const paths = [...d.changed.keys()].join(SEP);
+  return { full: d.full, paths, stats, removed: d.removed.join(SEP), truncated: d.truncated };
 }
 
-export function unpackWalk(p: PackedWalk): WalkResult {
-  const files = new Map<string, StatInfo>();
-  const paths = p.paths ? p.paths.split(SEP) : [];
+export function unpackDelta(p: PackedDelta): WalkDelta {
+  const changed = new Map<string, StatInfo>();
+  const paths = split(p.paths);
   for (let i = 0; i < paths.length; i++)
-    files.set(paths[i]!, { size: p.stats[i * 3]!, mtimeMs: p.stats[i * 3 + 1]!, ino: p.stats[i * 3 + 2]! });
-  return { files, dirs: p.dirs, truncated: p.truncated };
+    changed.set(paths[i]!, { size: p.stats[i * 3]!, mtimeMs: p.stats[i * 3 + 1]!, ino: p.stats[i * 3 + 2]! });
+  return { full: p.full, changed, removed: split(p.removed), truncated: p.truncated };
 }

@@ -1,23 +1,61 @@
 /**
  * The edit ledger's stat walks off the caller's thread (walk-worker-client.ts, #36 item 6): each request names a
- * workspace, the walk runs with synchronous calls here (a fresh ignore matcher each time, so a changed .gitignore
- * counts at once) and the listing goes back packed. Bundled on its own as dist/walk-worker.js.
+ * workspace and the tracker asking (its `client`); the walk runs with synchronous calls here, in the client's
+ * `WalkCache` (folder listings, the ignore matcher and the previous walk kept: walk-cache.ts), and the reply is
+ * the difference from the walk the client last took in (`since`), or the whole listing when the client has not
+ * taken in this worker's previous walk. Bundled on its own as dist/walk-worker.js.
  */
-import { parentPort } from "node:worker_threads";
-import { IgnoreMatcher } from "./gitignore";
-import { packWalk, walkWorkspaceSync } from "./walk";
-import type { WalkReply, WalkRequest } from "./walk-worker-client";
+import { availableParallelism } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import { POOL_MIN_FILES, serveStats, StatPool, type StatRequest } from "./stat-pool";
+import { packDelta } from "./walk";
+import { WalkCache } from "./walk-cache";
+import type { WalkMessage, WalkReply } from "./walk-worker-client";
 
-parentPort!.on("message", (req: WalkRequest) => {
-  let reply: WalkReply;
-  try {
-    const matcher = new IgnoreMatcher(req.top, { extra: req.excludes });
-    const toTop = (rel: string) => (req.prefix ? (rel ? `${req.prefix}/${rel}` : req.prefix) : rel);
-    const walk = packWalk(walkWorkspaceSync(req.root, matcher, { maxFiles: req.maxFiles, toTop }));
-    reply = { id: req.id, ok: true, walk };
-    parentPort!.postMessage(reply, [walk.stats.buffer as ArrayBuffer]);
-  } catch (err) {
-    reply = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
-    parentPort!.postMessage(reply);
-  }
-});
+/** Helper threads for the lstat calls (stat-pool.ts): this script again, one per other core, at most three. */
+const MAX_HELPERS = 3;
+
+/** Trackers whose caches are kept (one per workspace of a ledger); the longest unused go first. */
+const MAX_CLIENTS = 32;
+const clients = new Map<number, { cache: WalkCache; gen: number }>();
+
+function serveWalks(): void {
+  const helpers = Math.min(MAX_HELPERS, availableParallelism() - 1);
+  let pool: StatPool | undefined;
+  const statAll = (root: string, rels: readonly string[]) => {
+    if (rels.length < POOL_MIN_FILES && !pool) return undefined; // one thread is as fast
+    pool ??= new StatPool(__filename, helpers);
+    return pool.statAll(root, rels);
+  };
+  parentPort!.on("message", (m: WalkMessage) => {
+    if ("forget" in m) {
+      clients.delete(m.forget);
+      return;
+    }
+    let reply: WalkReply;
+    try {
+      const opts = {
+        top: m.top,
+        prefix: m.prefix,
+        ...(m.excludes ? { excludes: m.excludes } : {}),
+        ...(helpers > 0 ? { statAll } : {}),
+      };
+      let c = clients.get(m.client);
+      clients.delete(m.client); // re-inserted last: the most recently used
+      if (!c || !c.cache.fits(m.root, opts)) c = { cache: new WalkCache(m.root, opts), gen: 0 };
+      clients.set(m.client, c);
+      for (const k of clients.keys()) if (clients.size > MAX_CLIENTS) clients.delete(k);
+      const walk = packDelta(c.cache.walk(m.maxFiles, m.since !== undefined && m.since === c.gen));
+      reply = { id: m.id, ok: true, gen: ++c.gen, walk };
+      parentPort!.postMessage(reply, [walk.stats.buffer as ArrayBuffer]);
+    } catch (err) {
+      clients.delete(m.client);
+      reply = { id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+      parentPort!.postMessage(reply);
+    }
+  });
+}
+
+if ((workerData as { statHelper?: boolean } | undefined)?.statHelper)
+  parentPort!.on("message", (req: StatRequest) => serveStats(req));
+else serveWalks();

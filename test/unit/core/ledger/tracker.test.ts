@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BlobStore } from "../../../../src/core/ledger/blob-store";
 import { WorkspaceTracker, type FileDelta } from "../../../../src/core/ledger/tracker";
@@ -115,6 +115,48 @@ for (const git_ of [true, false]) {
     });
   });
 }
+
+// #36 item 6: the worker's walks reuse unchanged folders' listings and answer with differences; nothing is missed
+test("stat walks in the walk worker over an hour-old tree: an edit deep inside it, a rename, a file tracked below an ignored folder", async () => {
+  await withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    const deep = join(ws, "src/a/b/c");
+    mkdirSync(deep, { recursive: true });
+    mkdirSync(join(ws, "build"));
+    writeFileSync(join(ws, ".gitignore"), "build/\n");
+    writeFileSync(join(deep, "deep.ts"), "deep 1\n");
+    writeFileSync(join(ws, "src/old.ts"), "old\n");
+    writeFileSync(join(ws, "build/kept.js"), "tracked anyway 1\n");
+    git(ws, "init", "-q");
+    git(ws, "add", "-A");
+    git(ws, "add", "-f", "build/kept.js");
+    git(ws, "commit", "-qm", "init");
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const d of ["", "src", "src/a", "src/a/b", "src/a/b/c", "build"]) utimesSync(join(ws, d), hourAgo, hourAgo);
+    const walker = new WalkWorker(join(repoRoot(), "dist", "walk-worker.js"));
+    const t = await WorkspaceTracker.open(ws, { blobs: new BlobStore(join(dir, "blobs")), watch: false, walker });
+    const rels = async () => (await t.sync()).map((d) => d.rel).sort();
+    try {
+      assert.deepEqual(await rels(), []);
+      assert.deepEqual(await rels(), []);
+      writeFileSync(join(deep, "deep.ts"), "deep 2\n");
+      assert.deepEqual(await rels(), ["src/a/b/c/deep.ts"]);
+      renameSync(join(ws, "src/old.ts"), join(deep, "moved.ts"));
+      assert.deepEqual(await rels(), ["src/a/b/c/moved.ts", "src/old.ts"]);
+      writeFileSync(join(ws, "build/kept.js"), "tracked anyway 2\n");
+      assert.deepEqual(await rels(), ["build/kept.js"]);
+      writeFileSync(join(ws, "build/kept.js"), "tracked anyway, again\n");
+      assert.deepEqual(await rels(), ["build/kept.js"]);
+      writeFileSync(join(deep, "deep.ts"), "deep 3\n");
+      rmSync(join(deep, "moved.ts"));
+      assert.deepEqual(await rels(), ["src/a/b/c/deep.ts", "src/a/b/c/moved.ts"]);
+      assert.equal(walker.failed, undefined);
+    } finally {
+      t.dispose();
+      walker.dispose();
+    }
+  });
+});
 
 test("a walk worker that cannot start: the walks run in-process, and why is logged once", async () => {
   await withTmp(async (dir) => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openRecall } from "../../../../src/core/recall/recall";
@@ -90,6 +90,80 @@ test("a CLI query leaves a warm process behind, the next one is answered by it w
     });
     assert.equal(off.status, 0);
     assert.match(cli("recall", "serve", "--status").stdout, /^not running/, "ACP_THREADS_RECALL_DAEMON=0 starts none");
+  } finally {
+    cli("recall", "serve", "--stop");
+    w.cleanup();
+  }
+});
+
+// #36 item 5: the first call (no warm process yet: after a login, an upgrade, an idle exit) answers in its own
+// process; it must say what the warm process says, for every kind of query, and a dead server's socket left on
+// that path must not change the answer
+test("the first call answers like the warm process (selective, common, CJK, FTS syntax); a dead server's socket is passed over", async () => {
+  const w = makeWorld();
+  const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { env, cwd: w.repoA, encoding: "utf8", timeout: 60_000 });
+  const running = () => /^running/.test(cli("recall", "serve", "--status").stdout);
+  const text = (r: { stdout: string }) => r.stdout.replace(/"elapsed_ms":\s*[\d.]+/g, "");
+  // the first call leaves a warm process behind; one it started while the stopped one still held the socket's
+  // lock leaves at once (the next call starts another): then start one here
+  const ensureWarm = async () => {
+    try {
+      await waitUntil(running, 15_000);
+    } catch {
+      spawn(process.execPath, [CLI, "recall", "serve"], { env, detached: true, stdio: "ignore" }).unref();
+      await waitUntil(running, 60_000);
+    }
+  };
+  try {
+    for (let i = 0; i < 6; i++)
+      writeRollout(w, `first${i}`, w.repoA, [
+        { role: "user", text: `the wombat ${i % 2 ? "migration" : "rollback"} of session ${i}` },
+        {
+          role: "assistant",
+          text: `修复数据库迁移的错误 ${i}; the wombat answer, and "quoted" words - NEAR(x) col:${i}`,
+        },
+      ]);
+    writeRollout(w, "first-rare", w.repoA, [{ role: "user", text: "a lone quetzal appears once" }]);
+    assert.equal(cli("recall", "bootstrap", "--root", w.codexRoot, "--all-history").status, 0);
+    const queries = ["quetzal", "wombat", "数据", 'wombat "quoted" NEAR(x) col:3 -migration* AND|OR'];
+    let socket: string | undefined;
+    const warmTexts = new Map<string, string>();
+    for (const q of queries) {
+      cli("recall", "serve", "--stop");
+      await waitUntil(() => !running(), 10_000);
+      const first = cli("recall", "--global", "--format", "json", q);
+      assert.equal(first.status, 0, first.stderr);
+      await ensureWarm();
+      socket = join(
+        w.home,
+        "index",
+        readdirSync(join(w.home, "index")).find((f) => f.endsWith(".sock"))!,
+      );
+      const warm = cli("recall", "--global", "--format", "json", q);
+      assert.equal(warm.status, 0, warm.stderr);
+      assert.equal(text(first), text(warm), `the first call and the warm process agree on ${q}`);
+      warmTexts.set(q, text(warm));
+      assert.ok((JSON.parse(first.stdout) as SearchResult).sessions.length > 0, `${q} finds something`);
+    }
+    // a server killed without cleaning up leaves its socket file: the next first call answers in-process
+    cli("recall", "serve", "--stop");
+    await waitUntil(() => !running(), 10_000);
+    const dead = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `require("net").createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, "SIGKILL"))`,
+      ],
+      { encoding: "utf8" },
+    );
+    assert.equal(dead.signal, "SIGKILL");
+    assert.ok(existsSync(socket!), "the dead server's socket is still there");
+    const after = cli("recall", "--global", "--format", "json", "wombat");
+    assert.equal(after.status, 0, after.stderr);
+    assert.equal(text(after), warmTexts.get("wombat"));
+    await ensureWarm(); // the one this call started: stopped below, not left to outlive the test's home
   } finally {
     cli("recall", "serve", "--stop");
     w.cleanup();
