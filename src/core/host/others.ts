@@ -5,8 +5,8 @@
  * `run --detach` prints: their version, pid and, when they speak our protocol, how many sessions they still run.
  */
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { liveWriterAsync } from "../platform/file-lock";
+import { homeLayout } from "../platform/data-home";
 import { connectHost } from "./client";
 import { checkPrivateDir, hostPlace } from "./door";
 
@@ -21,7 +21,7 @@ export interface OtherHost {
 }
 
 export async function otherHosts(home: string, version: string, client: string): Promise<OtherHost[]> {
-  const names = await readdir(join(home, "host")).catch(() => [] as string[]);
+  const names = await readdir(homeLayout(home).hostDir).catch(() => [] as string[]);
   const found: OtherHost[] = [];
   for (const name of names.sort()) {
     if (name === version || !VERSION_NAME.test(name)) continue;
