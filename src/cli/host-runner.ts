@@ -6,6 +6,7 @@
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
+import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
@@ -47,6 +48,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSession: (s) => {
+        // the editor continues a thread the host ran in the host again (thread-tag.ts)
+        if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
         s.onEvent((e) => {
           ctl.updated();
           if (e.type === "tool_call" && e.toolCall.kind === "edit" && e.toolCall.status === "completed")

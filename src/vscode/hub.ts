@@ -45,7 +45,7 @@ import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
 import { wireHostedThreads } from "./host/host-wiring";
-import { openInHost } from "./host/host-run";
+import { continueInHost, openInHost } from "./host/host-run";
 
 export type { SpawnParams } from "./hub-spawn";
 
@@ -149,6 +149,18 @@ export class Hub implements vscode.Disposable {
           if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
           return openInHost(this, { agent: agent.spec, cwd, prompt });
         },
+        continueInHost: (id, prompt) =>
+          continueInHost(
+            {
+              hosted: this.hosted,
+              config: this.config,
+              panels: this.panels,
+              threads: this.threads,
+              agents: () => configuredAgents(this.config, this.registry).map((a) => a.spec),
+            },
+            id,
+            prompt,
+          ),
         loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),

@@ -33,7 +33,7 @@ import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
 import type { HostedThreadView } from "../host/hosted-thread-view";
-import { sendHosted } from "../host/hosted-composer";
+import { hostedText, sendHosted } from "../host/hosted-composer";
 
 export type { ComposerPanel } from "./composer-panel";
 
@@ -54,6 +54,11 @@ export interface ComposerDeps extends DraftAgentsDeps {
   hosted?(threadId: string): HostedThreadView | undefined;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
   startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
+  /**
+   * A text prompt for a stored thread no session runs: its next run starts in the thread host when the thread
+   * belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
+   */
+  continueInHost?(threadId: string, prompt: string): Promise<boolean>;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -349,6 +354,13 @@ export class ComposerHost implements vscode.Disposable {
     if (hosted) return await sendHosted(hosted, panel, m.parts, parts);
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
+      const text = hostedText(parts);
+      try {
+        if (text !== undefined && (await this.deps.continueInHost?.(panel.threadId, text))) return;
+      } catch (err) {
+        restore();
+        return notice(errorMessage(err));
+      }
       const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
       return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
     }

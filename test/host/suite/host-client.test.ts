@@ -186,4 +186,44 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
+  it("a prompt typed after the host's run ended continues the thread in the host; the panel follows it", async () => {
+    const { hub } = await api();
+    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 4000"]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const first = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the host's run to end (it closes at its last prompt)", () => first.ended, 20_000);
+      // typed in the panel now: before #35's second pass this resumed the thread in the window (and failed there:
+      // the host's command-line agent is not one the window has configured)
+      const posted: unknown[] = [];
+      await hub.composer.handle(
+        { threadId: id, post: (m) => void posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "sleep 3000" }] },
+      );
+      const next = await waitFor("the panel following the host's next run", () => hub.hosted.get(id)).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+        },
+      );
+      assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+      await waitFor("the panel drawn as hosted", () => hub.panels.panelOf(id)?.hosted);
+      await waitFor("the turn running in the host", () => next.status === "working");
+      // the panel goes (as in a window reload) and comes back mid-turn: it follows the running turn again
+      hub.panels.get(id)?.dispose();
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const again = await waitFor("the reopened panel's view", () => hub.hosted.get(id));
+      await waitFor("the running turn in the reopened panel", () => again.status === "working");
+      await waitFor("the run in the host to end", () => again.ended, 30_000);
+      const stored = hub.threads.read(id);
+      const prompts = stored.records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(prompts, ["sleep 4000", "sleep 3000"]);
+      assert.deepEqual(userTexts(again.events), prompts, "nothing lost or doubled");
+      assert.ok(stored.metadata.tags.includes("runs:host"), "the thread says the host ran it");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
 });
