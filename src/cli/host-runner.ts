@@ -66,6 +66,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           cancel: () => s.cancel(),
           steer: (text) => s.steer(text),
+          unqueue: (text) => {
+            const at = queue.indexOf(text);
+            if (at >= 0) queue.splice(at, 1);
+            return at >= 0;
+          },
         });
       },
       nextPrompt: () => {

@@ -92,7 +92,10 @@ export type HostRequest =
   | { t: "detach"; id: number; threadId: string }
   | { t: "prompt"; id: number; threadId: string; text: string }
   | { t: "cancel"; id: number; threadId: string }
-  | { t: "steer"; id: number; threadId: string; text: string }
+  /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
+  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }
+  /** Takes a queued prompt out of the host's queue (an error once its turn started). */
+  | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
   | { t: "events"; id: number };
 
@@ -104,7 +107,9 @@ export type HostReply =
   | { t: "started"; id: number; threadId: string }
   /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
   | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
-  | { t: "answered"; id: number; optionId: string };
+  | { t: "answered"; id: number; optionId: string }
+  /** `steer`: `promptRequired` when no turn was running (nothing steered). */
+  | { t: "steered"; id: number; outcome: string };
 
 /** Pushed by the host, unasked. */
 export type HostPush =

@@ -195,8 +195,15 @@ export class ThreadHost {
       case "cancel":
         await this.#thread(req.threadId).control.cancel();
         return { t: "ok", id };
-      case "steer":
-        await this.#thread(req.threadId).control.steer(req.text);
+      case "steer": {
+        const { control } = this.#thread(req.threadId);
+        const outcome = await control.steer(req.text);
+        if (req.queued && outcome === "injected") control.unqueue?.(req.text);
+        return { t: "steered", id, outcome };
+      }
+      case "unqueue":
+        if (!this.#thread(req.threadId).control.unqueue?.(req.text))
+          throw new Error("that prompt is not queued any more: its turn has started");
         return { t: "ok", id };
       case "answer":
         return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };

@@ -33,7 +33,14 @@ import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
 import type { HostedThreadView } from "../host/hosted-thread-view";
-import { hostedText, sendHosted } from "../host/hosted-composer";
+import {
+  followHostedQueue,
+  hostedText,
+  sendHosted,
+  steerQueuedHosted,
+  unqueueHosted,
+  type HostedQueue,
+} from "../host/hosted-composer";
 
 export type { ComposerPanel } from "./composer-panel";
 
@@ -176,6 +183,13 @@ export class ComposerHost implements vscode.Disposable {
       flushPending();
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
+    const hosted = live?.isOpen ? undefined : this.deps.hosted?.(panel.threadId);
+    if (hosted) {
+      if (past) this.#postThumbs(panel, panel.threadId, past);
+      panel.post({ type: "composer", state: { draft: null, queue: this.queues.list(panel.threadId) } });
+      subs.push(...followHostedQueue(hosted, this.#hostedQueue(panel)));
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
+    }
     if (!live) {
       if (past) this.#postThumbs(panel, panel.threadId, past);
       panel.post({ type: "composer", state: { draft: null } });
@@ -260,12 +274,16 @@ export class ComposerHost implements vscode.Disposable {
           return m.rewind ? await resendEdited(panel, m.parts, m.rewind, notice) : await this.#send(panel, m, notice);
         case "queueRemove":
         case "queueTake": {
+          const hosted = this.deps.hosted?.(panel.threadId);
+          if (hosted && !(await unqueueHosted(hosted, m.id, this.#hostedQueue(panel)))) return;
           const item = this.queues.take(panel.threadId, m.id);
           this.#postQueue(panel);
           if (item && m.type === "queueTake") panel.post({ type: "editPrompt", parts: item.parts });
           return;
         }
-        case "queueSteer":
+        case "queueSteer": {
+          const hosted = this.deps.hosted?.(panel.threadId);
+          if (hosted) return await steerQueuedHosted(hosted, m.id, this.#hostedQueue(panel));
           return await steerQueued(this.deps.live(panel.threadId), m.id, {
             queues: this.queues,
             sources: () => this.sources(),
@@ -273,6 +291,7 @@ export class ComposerHost implements vscode.Disposable {
             notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
             postQueue: () => this.#postQueue(panel),
           });
+        }
         case "openContext":
           return await openContext(m.ref, panel.threadId, {
             threadsDir: this.deps.threads.threadsDir,
@@ -334,6 +353,15 @@ export class ComposerHost implements vscode.Disposable {
     };
   }
 
+  /** The box's queue of a thread the thread host runs (host/hosted-composer.ts). */
+  #hostedQueue(panel: ComposerPanel): HostedQueue {
+    return {
+      queues: this.queues,
+      postQueue: () => this.#postQueue(panel),
+      notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
+    };
+  }
+
   #postQueue(panel: ComposerPanel): void {
     panel = this.#attached.get(panel.threadId) ?? panel; // the panel may have opened since
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
@@ -351,7 +379,7 @@ export class ComposerHost implements vscode.Disposable {
     if (this.#drafts.has(panel.threadId))
       return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
     const hosted = this.deps.hosted?.(panel.threadId);
-    if (hosted) return await sendHosted(hosted, panel, m.parts, parts);
+    if (hosted) return await sendHosted(hosted, panel, m.parts, parts, this.#hostedQueue(panel));
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
       const text = hostedText(parts);

@@ -148,12 +148,12 @@ describe("the thread host's threads in the window", () => {
       assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
       assert.equal(hub.panels.get(draft), undefined);
       await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
+      const view = await waitFor("its view", () => hub.hosted.get(row.threadId));
       // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
       const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
       await waitFor("the file", () => existsSync(out));
       assert.equal(readFileSync(out, "utf8"), "made in the host");
-      const view = hub.hosted.get(row.threadId);
       await waitFor("the run in the host to end", () => !hub.hosted.get(row.threadId), 30_000);
       assert.ok(
         view?.events.some((e) => e.type === "tool_call"),
@@ -222,6 +222,53 @@ describe("the thread host's threads in the window", () => {
       assert.deepEqual(prompts, ["sleep 4000", "sleep 3000"]);
       assert.deepEqual(userTexts(again.events), prompts, "nothing lost or doubled");
       assert.ok(stored.metadata.tags.includes("runs:host"), "the thread says the host ran it");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("prompts sent while a hosted turn runs are queued in the host and shown queued; Send now steers one, Remove takes one out", async () => {
+    const { hub } = await api();
+    const run = await cli(hub.home, [
+      "run",
+      "--detach",
+      "--format",
+      "json",
+      "--agent",
+      FAKE,
+      "--env",
+      "FAKE_AGENT_STEERING=1",
+      "sleep 8000",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the turn running", () => view.status === "working");
+      const posted: unknown[] = [];
+      const panel = { threadId: id, post: (m: unknown) => void posted.push(m) };
+      const send = (text: string) => hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text }] });
+      const queued = () => hub.composer.queues.list(id).map((q) => q.text);
+      await send("first queued");
+      await send("removed again");
+      await send("sent now");
+      assert.deepEqual(queued(), ["first queued", "removed again", "sent now"], "shown queued in the panel");
+      await hub.composer.handle(panel, { type: "queueRemove", id: hub.composer.queues.list(id)[1]!.id });
+      await hub.composer.handle(panel, { type: "queueSteer", id: hub.composer.queues.list(id)[1]!.id });
+      assert.deepEqual(queued(), ["first queued"], `steered and removed; the panel got ${JSON.stringify(posted)}`);
+      await waitFor("the steered message in the running turn", () =>
+        view.events.some((e) => e.type === "text" && e.text.includes("steered: sent now")),
+      );
+      await waitFor("the queued prompt's turn, off the queue", () => !queued().length && view.busy, 20_000);
+      await waitFor("the run in the host to end", () => view.ended, 30_000);
+      const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(
+        prompts,
+        ["sleep 8000", "sent now", "first queued"],
+        "the removed one never ran, the steered once",
+      );
+      assert.deepEqual(userTexts(view.events), prompts);
     } finally {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
