@@ -84,7 +84,11 @@ export type HostEvent =
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
 export type HostRequest =
-  | { t: "hello"; id: number; protocol: number; client: string }
+  /**
+   * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
+   * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does.
+   */
+  | { t: "hello"; id: number; protocol: number; client: string; watching?: boolean }
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }

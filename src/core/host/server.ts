@@ -63,6 +63,8 @@ export interface HostOptions {
 interface Client {
   name: string;
   threads: Set<HostedThread>;
+  /** It keeps the host from leaving when idle: said hello, not as a watching-only client. */
+  counts: boolean;
 }
 
 export class ThreadHost {
@@ -120,9 +122,8 @@ export class ThreadHost {
   }
 
   #connect(sock: Socket): void {
-    const client: Client = { name: "a client", threads: new Set() };
+    const client: Client = { name: "a client", threads: new Set(), counts: false };
     this.#clients.set(sock, client);
-    this.#armIdle();
     sock.on("error", () => {});
     sock.on("close", () => {
       this.#clients.delete(sock);
@@ -160,6 +161,8 @@ export class ThreadHost {
     switch (req.t) {
       case "hello":
         client.name = req.client.slice(0, 200);
+        client.counts = req.watching !== true;
+        this.#armIdle();
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: VERSION, pid: process.pid };
@@ -265,11 +268,18 @@ export class ThreadHost {
     });
   }
 
-  /** Counts down to leaving while no run and no client is left. */
+  /**
+   * Counts down to leaving while no run and no client that counts is left; a countdown under way goes on (a
+   * watching client coming and going does not restart it).
+   */
   #armIdle(): void {
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
-    if (this.#runs.size || this.#clients.size || !this.#release) return;
+    const held = this.#runs.size || [...this.#clients.values()].some((c) => c.counts);
+    if (held || !this.#release) {
+      clearTimeout(this.#idle);
+      this.#idle = undefined;
+      return;
+    }
+    if (this.#idle) return;
     this.#idle = setTimeout(
       () => background(this.stop(), "leaving the idle thread host"),
       this.opts.idleMs ?? DEFAULT_IDLE_MS,

@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
@@ -260,7 +261,7 @@ describe("the thread host's threads in the window", () => {
       await waitFor("the steered message in the running turn", () =>
         view.events.some((e) => e.type === "text" && e.text.includes("steered: sent now")),
       );
-      await waitFor("the queued prompt's turn, off the queue", () => !queued().length && view.busy, 20_000);
+      await waitFor("the queued prompt's turn started, off the queue", () => !queued().length, 20_000);
       await waitFor("the run in the host to end", () => view.ended, 30_000);
       const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
       assert.deepEqual(
@@ -269,6 +270,25 @@ describe("the thread host's threads in the window", () => {
         "the removed one never ran, the steered once",
       );
       assert.deepEqual(userTexts(view.events), prompts);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("a window whose panel still shows a thread the host ran lets the idle host leave (it only watches)", async () => {
+    const { hub } = await api();
+    // the host `run --detach` starts leaves 2 s after its last run and its last client that counts
+    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 4000"]);
+    assert.equal(run.code, 0, run.stderr);
+    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the host's run to end", () => view.ended, 20_000);
+      assert.ok(hub.panels.panelOf(id)?.hosted, "the panel still shows the thread it followed");
+      // before, the window's connection (held for the panel) counted as a client: the host never left
+      await waitFor("the idle host gone", () => !existsSync(hostPlace(hub.home).socket), 20_000);
+      await waitFor("the window's connection closed by it", () => !hub.hosted.link.connected);
     } finally {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
