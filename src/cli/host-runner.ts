@@ -36,6 +36,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       thread: run.thread,
       session: run.session,
       agent: run.agent,
+      ...(run.agentLabel ? { agentLabel: run.agentLabel } : {}),
       cwd: run.runCwd,
       worktree: run.worktree,
       permission: run.permission,

@@ -23,6 +23,11 @@ export interface DetachedRun {
   cwd: string;
   prompts: string[];
   agent?: string;
+  /**
+   * The agent's id and display name where the client knows it by one (an agent configured in the editor, sent as
+   * a command line): the thread records them instead of the command's.
+   */
+  agentLabel?: { id: string; name: string };
   thread?: string;
   session?: string;
   runCwd?: string;

@@ -97,7 +97,12 @@ export async function startInHost(hosted: HostedThreads, r: HostRunRequest): Pro
     const run: DetachedRun = {
       cwd: r.cwd,
       prompts: [r.prompt],
-      ...(r.agent ? { agent: joinCommandLine([r.agent.command, ...r.agent.args]) } : {}),
+      ...(r.agent
+        ? {
+            agent: joinCommandLine([r.agent.command, ...r.agent.args]),
+            agentLabel: { id: r.agent.id, name: r.agent.displayName },
+          }
+        : {}),
       ...(r.thread ? { thread: r.thread } : {}),
       permission: r.permission,
       askClients: true,

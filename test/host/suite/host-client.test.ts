@@ -150,6 +150,15 @@ describe("the thread host's threads in the window", () => {
       assert.equal(hub.panels.get(draft), undefined);
       await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
       const view = await waitFor("its view", () => hub.hosted.get(row.threadId));
+      // the agent is named as configured here, not after its command ("node")
+      assert.deepEqual(
+        [hub.threads.read(row.threadId).metadata.agent.id, hub.panels.panelOf(row.threadId)?.shown.agent],
+        ["fake", "Fake agent"],
+      );
+      await waitFor("the row naming the agent", async () => {
+        const n = await hostedNode(row.threadId);
+        return n && /^Fake agent · /.test(String((await hub.tree.getTreeItem(n)).description));
+      });
       // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
       const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
