@@ -43,6 +43,22 @@ async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
     .find((n) => n.type === "hosted" && n.threadId === threadId);
 }
 
+/** `run --detach` of the fake agent with `args`, its thread open in a panel following the host: its id and view. */
+async function detachedInPanel(args: string[]) {
+  const { hub } = await api();
+  const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
+  assert.equal(run.code, 0, run.stderr);
+  const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+  try {
+    await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+    await vscode.commands.executeCommand("acpThreads.openThread", id);
+    return { id, view: await waitFor("the panel's view", () => hub.hosted.get(id)) };
+  } catch (err) {
+    await cli(hub.home, ["host", "stop", "--force"]);
+    throw err;
+  }
+}
+
 const userTexts = (events: readonly RuntimeEvent[]) => events.flatMap((e) => (e.type === "user_text" ? [e.text] : []));
 
 describe("the thread host's threads in the window", () => {
@@ -180,13 +196,8 @@ describe("the thread host's threads in the window", () => {
 
   it("Cancel in a hosted thread's panel cancels the host's turn", async () => {
     const { hub } = await api();
-    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 60000"]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const { id, view } = await detachedInPanel(["sleep 60000"]);
     try {
-      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
-      await vscode.commands.executeCommand("acpThreads.openThread", id);
-      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
       await waitFor("the turn running", () => view.status === "working");
       await view.cancel(); // what the panel's Cancel calls
       await waitFor("the run to end", () => view.ended, 20_000);
@@ -198,13 +209,8 @@ describe("the thread host's threads in the window", () => {
   });
   it("a prompt typed after the host's run ended continues the thread in the host; the panel follows it", async () => {
     const { hub } = await api();
-    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 4000"]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const { id, view: first } = await detachedInPanel(["sleep 4000"]);
     try {
-      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
-      await vscode.commands.executeCommand("acpThreads.openThread", id);
-      const first = await waitFor("the panel's view", () => hub.hosted.get(id));
       await waitFor("the host's run to end (it closes at its last prompt)", () => first.ended, 20_000);
       // typed in the panel now: before #35's second pass this resumed the thread in the window (and failed there:
       // the host's command-line agent is not one the window has configured)
@@ -238,23 +244,8 @@ describe("the thread host's threads in the window", () => {
   });
   it("prompts sent while a hosted turn runs are queued in the host and shown queued; Send now steers one, Remove takes one out", async () => {
     const { hub } = await api();
-    const run = await cli(hub.home, [
-      "run",
-      "--detach",
-      "--format",
-      "json",
-      "--agent",
-      FAKE,
-      "--env",
-      "FAKE_AGENT_STEERING=1",
-      "sleep 8000",
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_STEERING=1", "sleep 8000"]);
     try {
-      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
-      await vscode.commands.executeCommand("acpThreads.openThread", id);
-      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
       await waitFor("the turn running", () => view.status === "working");
       const posted: unknown[] = [];
       const panel = { threadId: id, post: (m: unknown) => void posted.push(m) };
@@ -286,13 +277,8 @@ describe("the thread host's threads in the window", () => {
   it("a window whose panel still shows a thread the host ran lets the idle host leave (it only watches)", async () => {
     const { hub } = await api();
     // the host `run --detach` starts leaves 2 s after its last run and its last client that counts
-    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 4000"]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const { id, view } = await detachedInPanel(["sleep 4000"]);
     try {
-      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
-      await vscode.commands.executeCommand("acpThreads.openThread", id);
-      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
       await waitFor("the host's run to end", () => view.ended, 20_000);
       assert.ok(hub.panels.panelOf(id)?.hosted, "the panel still shows the thread it followed");
       // before, the window's connection (held for the panel) counted as a client: the host never left
