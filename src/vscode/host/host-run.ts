@@ -41,6 +41,12 @@ interface HostRunHub {
   panels: ThreadPanels;
 }
 
+/**
+ * Whether the window's settings let the host run its threads: not while `acpThreads.sandbox.mode` puts every
+ * session in the OS sandbox (the host does not sandbox its agents yet; the window does).
+ */
+export const hostMayRun = (config: Config): boolean => config.sandbox === "off";
+
 const policy = (config: Config) => ({
   permission: config.permissionMode,
   stallMs: config.watchdogStallSeconds * 1000,
@@ -62,6 +68,7 @@ export async function continueInHost(
   threadId: string,
   prompt: string,
 ): Promise<boolean> {
+  if (!hostMayRun(hub.config)) return false;
   const read = await hub.threads.readAsync(threadId);
   const m = read?.metadata;
   if (m?.mode !== "acp" || (hub.config.hostRunSessions !== "host" && !ranInHost(m))) return false;

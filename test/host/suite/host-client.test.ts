@@ -288,4 +288,27 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
+  it("with acpThreads.sandbox.mode on, runSessions host never takes a new thread out of the sandbox: it runs in the window", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    await cfg.update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
+    try {
+      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+      await waitFor("the new thread's panel", () => hub.panels.get(draft));
+      await hub.composer.handle(
+        { threadId: draft, post: () => undefined },
+        { type: "send", parts: [{ type: "text", text: "hello" }], agentId: "fake", mode: "session" },
+      );
+      // before, the host ran it, unsandboxed (the host does not sandbox its agents)
+      await waitFor("the window's own session (which the sandbox setting applies to)", () => hub.live.get(draft));
+      assert.deepEqual(hub.hosted.rows(), [], "nothing in the thread host");
+      await hub.live.get(draft)?.close();
+    } finally {
+      await cfg.update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
 });
