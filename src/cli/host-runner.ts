@@ -6,6 +6,7 @@
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
+import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
 import { TurnReport } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
@@ -48,6 +49,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       thread: run.thread,
       session: run.session,
       agent: run.agent,
+      ...(run.agentLabel ? { agentLabel: run.agentLabel } : {}),
       cwd: run.runCwd,
       worktree: run.worktree,
       permission: run.permission,
@@ -61,6 +63,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       retry: run.retry,
       onSession: (s) => {
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
+        // the editor continues a thread the host ran in the host again (thread-tag.ts)
+        if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
         s.onEvent((e) => {
           ctl.updated();
           const end = report.add(e);
@@ -73,6 +77,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           cancel: () => s.cancel(),
           steer: (text) => s.steer(text),
+          unqueue: (text) => {
+            const at = queue.indexOf(text);
+            if (at >= 0) queue.splice(at, 1);
+            return at >= 0;
+          },
         });
       },
       nextPrompt: () => {

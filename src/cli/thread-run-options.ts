@@ -26,6 +26,8 @@ export interface ThreadRunOptions {
   thread?: string;
   session?: string;
   agent?: string;
+  /** A new thread's agent id and display name instead of the command line's (the editor's agent, in the host). */
+  agentLabel?: { id: string; name: string };
   cwd?: string;
   /** "ask" only with `asker` (the thread host's clients answer: `run --detach --permission ask`). */
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";

@@ -52,7 +52,8 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
   if (!threadId) {
     if (!o.agent)
       throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
-    const agent = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    const resolved = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    const agent = o.agentLabel ? { ...resolved, id: o.agentLabel.id, displayName: o.agentLabel.name } : resolved;
     if (o.preparedWorktree) return { agent, cwd: o.preparedWorktree.cwd, worktree: o.preparedWorktree.ref };
     return o.worktree ? { agent, ...(await worktreeFor(cwd, worktreeProgress(io, "run"))) } : { agent, cwd };
   }

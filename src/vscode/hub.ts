@@ -47,7 +47,7 @@ import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
 import { wireHostedThreads } from "./host/host-wiring";
-import { openInHost } from "./host/host-run";
+import { continueInHost, hostMayRun, openInHost } from "./host/host-run";
 
 export type { SpawnParams } from "./hub-spawn";
 
@@ -146,11 +146,23 @@ export class Hub implements vscode.Disposable {
         live: (id) => this.live.get(id),
         hosted: (id) => this.hosted.get(id),
         startInHost: (agentId, cwd, prompt) => {
-          if (this.config.hostRunSessions !== "host") return undefined;
+          if (this.config.hostRunSessions !== "host" || !hostMayRun(this.config)) return undefined;
           const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === agentId);
           if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
           return openInHost(this, { agent: agent.spec, cwd, prompt });
         },
+        continueInHost: (id, prompt) =>
+          continueInHost(
+            {
+              hosted: this.hosted,
+              config: this.config,
+              panels: this.panels,
+              threads: this.threads,
+              agents: () => configuredAgents(this.config, this.registry).map((a) => a.spec),
+            },
+            id,
+            prompt,
+          ),
         loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),

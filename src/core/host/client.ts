@@ -94,6 +94,8 @@ export interface ConnectOptions {
    * editor's `--idle-minutes N`).
    */
   start?: { script: string; env?: NodeJS.ProcessEnv; args?: string[] };
+  /** This client only looks on: it does not keep an idle host alive (protocol.ts `hello`). */
+  watching?: boolean;
   place?: HostPlace;
 }
 
@@ -103,7 +105,12 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
   const sock = await reach(o, place);
   if (!sock) return undefined;
   const conn = new HostConnection(sock);
-  await conn.request({ t: "hello", protocol: HOST_PROTOCOL, client: o.client });
+  await conn.request({
+    t: "hello",
+    protocol: HOST_PROTOCOL,
+    client: o.client,
+    ...(o.watching ? { watching: true } : {}),
+  });
   return conn;
 }
 

@@ -29,6 +29,8 @@ export interface ThreadControl {
   prompt(text: string): void;
   cancel(): Promise<void>;
   steer(text: string): Promise<string>;
+  /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
+  unqueue?(text: string): boolean;
 }
 
 export interface HostedThreadOptions {

@@ -26,6 +26,11 @@ export interface DetachedRun {
   cwd: string;
   prompts: string[];
   agent?: string;
+  /**
+   * The agent's id and display name where the client knows it by one (an agent configured in the editor, sent as
+   * a command line): the thread records them instead of the command's.
+   */
+  agentLabel?: { id: string; name: string };
   thread?: string;
   session?: string;
   runCwd?: string;
@@ -98,7 +103,11 @@ export type HostEvent =
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
 export type HostRequest =
-  | { t: "hello"; id: number; protocol: number; client: string }
+  /**
+   * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
+   * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does.
+   */
+  | { t: "hello"; id: number; protocol: number; client: string; watching?: boolean }
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
@@ -106,7 +115,10 @@ export type HostRequest =
   | { t: "detach"; id: number; threadId: string }
   | { t: "prompt"; id: number; threadId: string; text: string }
   | { t: "cancel"; id: number; threadId: string }
-  | { t: "steer"; id: number; threadId: string; text: string }
+  /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
+  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }
+  /** Takes a queued prompt out of the host's queue (an error once its turn started). */
+  | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
   | { t: "events"; id: number };
 
@@ -118,7 +130,9 @@ export type HostReply =
   | { t: "started"; id: number; threadId: string }
   /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
   | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
-  | { t: "answered"; id: number; optionId: string };
+  | { t: "answered"; id: number; optionId: string }
+  /** `steer`: `promptRequired` when no turn was running (nothing steered). */
+  | { t: "steered"; id: number; outcome: string };
 
 /** Pushed by the host, unasked. */
 export type HostPush =

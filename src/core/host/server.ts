@@ -67,6 +67,8 @@ export interface HostOptions {
 interface Client {
   name: string;
   threads: Set<HostedThread>;
+  /** It keeps the host from leaving when idle: said hello, not as a watching-only client. */
+  counts: boolean;
 }
 
 export class ThreadHost {
@@ -124,9 +126,8 @@ export class ThreadHost {
   }
 
   #connect(sock: Socket): void {
-    const client: Client = { name: "a client", threads: new Set() };
+    const client: Client = { name: "a client", threads: new Set(), counts: false };
     this.#clients.set(sock, client);
-    this.#armIdle();
     sock.on("error", () => {});
     sock.on("close", () => {
       this.#clients.delete(sock);
@@ -164,6 +165,8 @@ export class ThreadHost {
     switch (req.t) {
       case "hello":
         client.name = req.client.slice(0, 200);
+        client.counts = req.watching !== true;
+        this.#armIdle();
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
@@ -199,8 +202,15 @@ export class ThreadHost {
       case "cancel":
         await this.#thread(req.threadId).control.cancel();
         return { t: "ok", id };
-      case "steer":
-        await this.#thread(req.threadId).control.steer(req.text);
+      case "steer": {
+        const { control } = this.#thread(req.threadId);
+        const outcome = await control.steer(req.text);
+        if (req.queued && outcome === "injected") control.unqueue?.(req.text);
+        return { t: "steered", id, outcome };
+      }
+      case "unqueue":
+        if (!this.#thread(req.threadId).control.unqueue?.(req.text))
+          throw new Error("that prompt is not queued any more: its turn has started");
         return { t: "ok", id };
       case "answer":
         return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };
@@ -265,11 +275,18 @@ export class ThreadHost {
     });
   }
 
-  /** Counts down to leaving while no run and no client is left. */
+  /**
+   * Counts down to leaving while no run and no client that counts is left; a countdown under way goes on (a
+   * watching client coming and going does not restart it).
+   */
   #armIdle(): void {
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
-    if (this.#runs.size || this.#clients.size || !this.#release) return;
+    const held = this.#runs.size || [...this.#clients.values()].some((c) => c.counts);
+    if (held || !this.#release) {
+      clearTimeout(this.#idle);
+      this.#idle = undefined;
+      return;
+    }
+    if (this.#idle) return;
     this.#idle = setTimeout(
       () => background(this.stop(), "leaving the idle thread host"),
       this.opts.idleMs ?? DEFAULT_IDLE_MS,

@@ -33,7 +33,14 @@ import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
 import type { HostedThreadView } from "../host/hosted-thread-view";
-import { sendHosted } from "../host/hosted-composer";
+import {
+  followHostedQueue,
+  hostedText,
+  sendHosted,
+  steerQueuedHosted,
+  unqueueHosted,
+  type HostedQueue,
+} from "../host/hosted-composer";
 
 export type { ComposerPanel } from "./composer-panel";
 
@@ -54,6 +61,11 @@ export interface ComposerDeps extends DraftAgentsDeps {
   hosted?(threadId: string): HostedThreadView | undefined;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
   startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
+  /**
+   * A text prompt for a stored thread no session runs: its next run starts in the thread host when the thread
+   * belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
+   */
+  continueInHost?(threadId: string, prompt: string): Promise<boolean>;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -171,6 +183,13 @@ export class ComposerHost implements vscode.Disposable {
       flushPending();
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
+    const hosted = live?.isOpen ? undefined : this.deps.hosted?.(panel.threadId);
+    if (hosted) {
+      if (past) this.#postThumbs(panel, panel.threadId, past);
+      panel.post({ type: "composer", state: { draft: null, queue: this.queues.list(panel.threadId) } });
+      subs.push(...followHostedQueue(hosted, this.#hostedQueue(panel)));
+      return { dispose: () => subs.forEach((d) => d.dispose()) };
+    }
     if (!live) {
       if (past) this.#postThumbs(panel, panel.threadId, past);
       panel.post({ type: "composer", state: { draft: null } });
@@ -255,12 +274,16 @@ export class ComposerHost implements vscode.Disposable {
           return m.rewind ? await resendEdited(panel, m.parts, m.rewind, notice) : await this.#send(panel, m, notice);
         case "queueRemove":
         case "queueTake": {
+          const hosted = this.deps.hosted?.(panel.threadId);
+          if (hosted && !(await unqueueHosted(hosted, m.id, this.#hostedQueue(panel)))) return;
           const item = this.queues.take(panel.threadId, m.id);
           this.#postQueue(panel);
           if (item && m.type === "queueTake") panel.post({ type: "editPrompt", parts: item.parts });
           return;
         }
-        case "queueSteer":
+        case "queueSteer": {
+          const hosted = this.deps.hosted?.(panel.threadId);
+          if (hosted) return await steerQueuedHosted(hosted, m.id, this.#hostedQueue(panel));
           return await steerQueued(this.deps.live(panel.threadId), m.id, {
             queues: this.queues,
             sources: () => this.sources(),
@@ -268,6 +291,7 @@ export class ComposerHost implements vscode.Disposable {
             notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
             postQueue: () => this.#postQueue(panel),
           });
+        }
         case "openContext":
           return await openContext(m.ref, panel.threadId, {
             threadsDir: this.deps.threads.threadsDir,
@@ -329,6 +353,15 @@ export class ComposerHost implements vscode.Disposable {
     };
   }
 
+  /** The box's queue of a thread the thread host runs (host/hosted-composer.ts). */
+  #hostedQueue(panel: ComposerPanel): HostedQueue {
+    return {
+      queues: this.queues,
+      postQueue: () => this.#postQueue(panel),
+      notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
+    };
+  }
+
   #postQueue(panel: ComposerPanel): void {
     panel = this.#attached.get(panel.threadId) ?? panel; // the panel may have opened since
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
@@ -346,9 +379,16 @@ export class ComposerHost implements vscode.Disposable {
     if (this.#drafts.has(panel.threadId))
       return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
     const hosted = this.deps.hosted?.(panel.threadId);
-    if (hosted) return await sendHosted(hosted, panel, m.parts, parts);
+    if (hosted) return await sendHosted(hosted, panel, m.parts, parts, this.#hostedQueue(panel));
     const live = this.deps.live(panel.threadId);
     if (!live?.isOpen) {
+      const text = hostedText(parts);
+      try {
+        if (text !== undefined && (await this.deps.continueInHost?.(panel.threadId, text))) return;
+      } catch (err) {
+        restore();
+        return notice(errorMessage(err));
+      }
       const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
       return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
     }

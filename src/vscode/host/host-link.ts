@@ -74,6 +74,7 @@ export class HostLink implements vscode.Disposable {
     const conn = connectHost({
       home,
       client,
+      watching: true, // the window's runs keep the host, its looking on does not
       ...(start
         ? {
             start: {

@@ -1,16 +1,28 @@
 /**
  * The prompt box of a thread the thread host runs (#35): a prompt goes to the host (`prompt`), which runs it after
  * the running turn, in order with the prompts other clients send (the host's own queue: a prompt held in this
- * window until the turn ended would come too late, as the host's run closes when its last turn ends). The host
- * takes text: a prompt with files, images or other context is refused with a notice, never sent cut.
+ * window until the turn ended would come too late, as the host's run closes when its last turn ends). One sent
+ * while a turn runs is shown queued in the box until its turn starts (its `user_message` record comes back); "Send
+ * now" steers it into the running turn and takes it out of the host's queue in one request, Remove and Edit take it
+ * out of the host's queue first. The host takes text: a prompt with files, images or other context is refused with
+ * a notice, never sent cut.
  */
+import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { PromptPart } from "../../core/model/context";
 import type { WirePart } from "../../webview/thread/protocol";
 import type { ComposerPanel } from "../composer/composer-panel";
+import type { PromptQueues } from "../composer/prompt-queue";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 const NOT_TEXT = "A thread the thread host runs takes text only for now: files, images and other context stay here.";
+
+/** The box's queue of prompts this window sent to the host while a turn ran. */
+export interface HostedQueue {
+  queues: PromptQueues;
+  postQueue(): void;
+  notice(message: string, severity: "error" | "info"): void;
+}
 
 /** The prompt as text, or undefined when it carries more than text. */
 export function hostedText(parts: readonly PromptPart[]): string | undefined {
@@ -24,15 +36,69 @@ export async function sendHosted(
   panel: ComposerPanel,
   wire: WirePart[],
   parts: PromptPart[],
+  q: HostedQueue,
 ): Promise<void> {
-  const notice = (message: string) => panel.post({ type: "composerNotice", message, severity: "error" });
   const text = hostedText(parts);
   if (text === undefined) {
     panel.post({ type: "editPrompt", parts: wire });
-    return notice(NOT_TEXT);
+    return q.notice(NOT_TEXT, "error");
   }
+  // shown queued before it is sent: its turn may start (and take it off) before the host's reply comes
+  const queued = view.busy || q.queues.list(view.threadId).length ? q.queues.add(view.threadId, wire) : undefined;
+  if (queued) q.postQueue();
   await view.prompt(text).catch((err: unknown) => {
+    if (queued && q.queues.take(view.threadId, queued.id)) q.postQueue();
     panel.post({ type: "editPrompt", parts: wire });
-    notice(errorMessage(err));
+    q.notice(errorMessage(err), "error");
   });
+}
+
+/** Takes queued prompts off the box as their turns start in the host; a run that ended leaves none. */
+export function followHostedQueue(view: HostedThreadView, q: HostedQueue): vscode.Disposable[] {
+  return [
+    view.onEvents((evs) => {
+      let taken = false;
+      for (const e of evs) {
+        if (e.type !== "user_text" || e.steered) continue;
+        const item = q.queues.list(view.threadId).find((x) => x.text === e.text);
+        if (item) taken = !!q.queues.take(view.threadId, item.id) || taken;
+      }
+      if (taken) q.postQueue();
+    }),
+    view.onStatus((s) => {
+      if (s !== "closed" || !q.queues.list(view.threadId).length) return;
+      q.queues.clear(view.threadId);
+      q.postQueue();
+    }),
+  ];
+}
+
+/** "Send now" on a queued prompt: steered into the host's running turn, out of its queue; else it stays queued. */
+export async function steerQueuedHosted(view: HostedThreadView, id: string, q: HostedQueue): Promise<void> {
+  const item = q.queues.list(view.threadId).find((x) => x.id === id);
+  if (!item) return; // its turn started, or it was removed
+  if (!view.busy) return q.notice("The turn has ended: the message is sent next, from the queue.", "info");
+  let outcome: string;
+  try {
+    outcome = await view.steer(item.text, true);
+  } catch (err) {
+    return q.notice(errorMessage(err), "info"); // the agent cannot steer (or the run ended): it stays queued
+  }
+  if (outcome !== "injected")
+    return q.notice("The turn had just ended: the message stays queued and is sent next.", "info");
+  q.queues.take(view.threadId, id);
+  q.postQueue();
+}
+
+/** Remove / Edit on a queued prompt: out of the host's queue first (an error once its turn started). */
+export async function unqueueHosted(view: HostedThreadView, id: string, q: HostedQueue): Promise<boolean> {
+  const item = q.queues.list(view.threadId).find((x) => x.id === id);
+  if (!item) return false;
+  try {
+    await view.unqueue(item.text);
+    return true;
+  } catch (err) {
+    q.notice(errorMessage(err), "info");
+    return false;
+  }
 }

@@ -10,7 +10,7 @@
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
-import type { HostPush, PendingQuestion } from "../../core/host/protocol";
+import type { HostPush, HostReply, PendingQuestion } from "../../core/host/protocol";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
@@ -177,22 +177,32 @@ export class HostedThreadView implements vscode.Disposable {
   }
 
   /** The host runs it after the running turn (its own queue). */
-  prompt(text: string): Promise<void> {
-    return this.#request({ t: "prompt", threadId: this.threadId, text });
+  async prompt(text: string): Promise<void> {
+    await this.#request({ t: "prompt", threadId: this.threadId, text });
   }
 
-  steer(text: string): Promise<void> {
-    return this.#request({ t: "steer", threadId: this.threadId, text });
+  /**
+   * Into the running turn; `queued`: the text is a prompt this window queued in the host, taken out of the host's
+   * queue once steered. Resolves `promptRequired` when no turn was running (nothing steered).
+   */
+  async steer(text: string, queued = false): Promise<string> {
+    const r = await this.#request({ t: "steer", threadId: this.threadId, text, ...(queued ? { queued } : {}) });
+    return r.t === "steered" ? r.outcome : "injected";
   }
 
-  cancel(): Promise<void> {
-    return this.#request({ t: "cancel", threadId: this.threadId });
+  /** Takes a prompt this window queued out of the host's queue (rejects once its turn started). */
+  async unqueue(text: string): Promise<void> {
+    await this.#request({ t: "unqueue", threadId: this.threadId, text });
   }
 
-  async #request(body: Parameters<HostConnection["request"]>[0]): Promise<void> {
+  async cancel(): Promise<void> {
+    await this.#request({ t: "cancel", threadId: this.threadId });
+  }
+
+  async #request(body: Parameters<HostConnection["request"]>[0]): Promise<HostReply> {
     const c = await this.deps.link.connection();
     if (!c) throw new Error("The thread host is not running anymore.");
-    await c.request(body);
+    return await c.request(body);
   }
 
   /** Stops following; resolves once the host handled the detach. */

@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
@@ -40,6 +41,22 @@ async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
   return groups
     .flatMap((g) => (g.type === "group" ? g.children : [g]))
     .find((n) => n.type === "hosted" && n.threadId === threadId);
+}
+
+/** `run --detach` of the fake agent with `args`, its thread open in a panel following the host: its id and view. */
+async function detachedInPanel(args: string[]) {
+  const { hub } = await api();
+  const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
+  assert.equal(run.code, 0, run.stderr);
+  const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+  try {
+    await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+    await vscode.commands.executeCommand("acpThreads.openThread", id);
+    return { id, view: await waitFor("the panel's view", () => hub.hosted.get(id)) };
+  } catch (err) {
+    await cli(hub.home, ["host", "stop", "--force"]);
+    throw err;
+  }
 }
 
 const userTexts = (events: readonly RuntimeEvent[]) => events.flatMap((e) => (e.type === "user_text" ? [e.text] : []));
@@ -148,12 +165,21 @@ describe("the thread host's threads in the window", () => {
       assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
       assert.equal(hub.panels.get(draft), undefined);
       await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
+      const view = await waitFor("its view", () => hub.hosted.get(row.threadId));
+      // the agent is named as configured here, not after its command ("node")
+      assert.deepEqual(
+        [hub.threads.read(row.threadId).metadata.agent.id, hub.panels.panelOf(row.threadId)?.shown.agent],
+        ["fake", "Fake agent"],
+      );
+      await waitFor("the row naming the agent", async () => {
+        const n = await hostedNode(row.threadId);
+        return n && /^Fake agent · /.test(String((await hub.tree.getTreeItem(n)).description));
+      });
       // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
       const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
       await waitFor("the file", () => existsSync(out));
       assert.equal(readFileSync(out, "utf8"), "made in the host");
-      const view = hub.hosted.get(row.threadId);
       await waitFor("the run in the host to end", () => !hub.hosted.get(row.threadId), 30_000);
       assert.ok(
         view?.events.some((e) => e.type === "tool_call"),
@@ -170,19 +196,118 @@ describe("the thread host's threads in the window", () => {
 
   it("Cancel in a hosted thread's panel cancels the host's turn", async () => {
     const { hub } = await api();
-    const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 60000"]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const { id, view } = await detachedInPanel(["sleep 60000"]);
     try {
-      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
-      await vscode.commands.executeCommand("acpThreads.openThread", id);
-      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
       await waitFor("the turn running", () => view.status === "working");
       await view.cancel(); // what the panel's Cancel calls
       await waitFor("the run to end", () => view.ended, 20_000);
       const end = hub.threads.read(id).records.find((r) => r.kind === "turn_end");
       assert.equal(end?.kind === "turn_end" ? end.stopReason : undefined, "cancelled");
     } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("a prompt typed after the host's run ended continues the thread in the host; the panel follows it", async () => {
+    const { hub } = await api();
+    const { id, view: first } = await detachedInPanel(["sleep 4000"]);
+    try {
+      await waitFor("the host's run to end (it closes at its last prompt)", () => first.ended, 20_000);
+      // typed in the panel now: before #35's second pass this resumed the thread in the window (and failed there:
+      // the host's command-line agent is not one the window has configured)
+      const posted: unknown[] = [];
+      await hub.composer.handle(
+        { threadId: id, post: (m) => void posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "sleep 3000" }] },
+      );
+      const next = await waitFor("the panel following the host's next run", () => hub.hosted.get(id)).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+        },
+      );
+      assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+      await waitFor("the panel drawn as hosted", () => hub.panels.panelOf(id)?.hosted);
+      await waitFor("the turn running in the host", () => next.status === "working");
+      // the panel goes (as in a window reload) and comes back mid-turn: it follows the running turn again
+      hub.panels.get(id)?.dispose();
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const again = await waitFor("the reopened panel's view", () => hub.hosted.get(id));
+      await waitFor("the running turn in the reopened panel", () => again.status === "working");
+      await waitFor("the run in the host to end", () => again.ended, 30_000);
+      const stored = hub.threads.read(id);
+      const prompts = stored.records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(prompts, ["sleep 4000", "sleep 3000"]);
+      assert.deepEqual(userTexts(again.events), prompts, "nothing lost or doubled");
+      assert.ok(stored.metadata.tags.includes("runs:host"), "the thread says the host ran it");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("prompts sent while a hosted turn runs are queued in the host and shown queued; Send now steers one, Remove takes one out", async () => {
+    const { hub } = await api();
+    const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_STEERING=1", "sleep 8000"]);
+    try {
+      await waitFor("the turn running", () => view.status === "working");
+      const posted: unknown[] = [];
+      const panel = { threadId: id, post: (m: unknown) => void posted.push(m) };
+      const send = (text: string) => hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text }] });
+      const queued = () => hub.composer.queues.list(id).map((q) => q.text);
+      await send("first queued");
+      await send("removed again");
+      await send("sent now");
+      assert.deepEqual(queued(), ["first queued", "removed again", "sent now"], "shown queued in the panel");
+      await hub.composer.handle(panel, { type: "queueRemove", id: hub.composer.queues.list(id)[1]!.id });
+      await hub.composer.handle(panel, { type: "queueSteer", id: hub.composer.queues.list(id)[1]!.id });
+      assert.deepEqual(queued(), ["first queued"], `steered and removed; the panel got ${JSON.stringify(posted)}`);
+      await waitFor("the steered message in the running turn", () =>
+        view.events.some((e) => e.type === "text" && e.text.includes("steered: sent now")),
+      );
+      await waitFor("the queued prompt's turn started, off the queue", () => !queued().length, 20_000);
+      await waitFor("the run in the host to end", () => view.ended, 30_000);
+      const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(
+        prompts,
+        ["sleep 8000", "sent now", "first queued"],
+        "the removed one never ran, the steered once",
+      );
+      assert.deepEqual(userTexts(view.events), prompts);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("a window whose panel still shows a thread the host ran lets the idle host leave (it only watches)", async () => {
+    const { hub } = await api();
+    // the host `run --detach` starts leaves 2 s after its last run and its last client that counts
+    const { id, view } = await detachedInPanel(["sleep 4000"]);
+    try {
+      await waitFor("the host's run to end", () => view.ended, 20_000);
+      assert.ok(hub.panels.panelOf(id)?.hosted, "the panel still shows the thread it followed");
+      // before, the window's connection (held for the panel) counted as a client: the host never left
+      await waitFor("the idle host gone", () => !existsSync(hostPlace(hub.home).socket), 20_000);
+      await waitFor("the window's connection closed by it", () => !hub.hosted.link.connected);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("with acpThreads.sandbox.mode on, runSessions host never takes a new thread out of the sandbox: it runs in the window", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    await cfg.update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
+    try {
+      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+      await waitFor("the new thread's panel", () => hub.panels.get(draft));
+      await hub.composer.handle(
+        { threadId: draft, post: () => undefined },
+        { type: "send", parts: [{ type: "text", text: "hello" }], agentId: "fake", mode: "session" },
+      );
+      // before, the host ran it, unsandboxed (the host does not sandbox its agents)
+      await waitFor("the window's own session (which the sandbox setting applies to)", () => hub.live.get(draft));
+      assert.deepEqual(hub.hosted.rows(), [], "nothing in the thread host");
+      await hub.live.get(draft)?.close();
+    } finally {
+      await cfg.update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
