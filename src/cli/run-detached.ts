@@ -3,6 +3,7 @@
  * (src/core/host), which starts on demand; this process prints the thread id and returns while the turn runs.
  */
 import { AcpThreadsError } from "../core/errors";
+import { assertSteered } from "../core/session/steer-inbox";
 import type { DetachedRun } from "../core/host/protocol";
 import type { HostConnection } from "../core/host/client";
 import { resolveHome } from "../core/store/paths";
@@ -59,7 +60,8 @@ export async function sendToHost(
   const { conn, threadId } = held;
   try {
     if ("steer" in what) {
-      await conn.request({ t: "steer", threadId, text: what.steer });
+      const reply = await conn.request({ t: "steer", threadId, text: what.steer });
+      assertSteered(threadId, reply.t === "steered" ? reply.outcome : undefined);
       io.stderr.write("acp-threads run: steered into the running turn (thread host)\n");
     } else {
       for (const text of what.prompts) await conn.request({ t: "prompt", threadId, text });

@@ -89,12 +89,17 @@ export async function requestSteer(store: ThreadStore, threadId: string, text: s
     }
     rmSync(res, { force: true });
     if (answer.error) throw new AcpThreadsError("protocol", answer.error);
-    if (answer.outcome === "injected") return;
-    throw new AcpThreadsError(
-      "usage",
-      `thread ${threadId} has no turn running: nothing was sent (send it as a prompt: acp-threads run --thread ${threadId} TEXT)`,
-    );
+    return assertSteered(threadId, answer.outcome);
   }
   rmSync(req, { force: true });
   throw new AcpThreadsError("timeout", `the process running thread ${threadId} did not take the message`);
+}
+
+/** A steer's outcome as the CLI reports it: anything but `injected` means nothing was sent (a usage error). */
+export function assertSteered(threadId: string, outcome: string | undefined): void {
+  if (outcome === "injected") return;
+  throw new AcpThreadsError(
+    "usage",
+    `thread ${threadId} has no turn running: nothing was sent (send it as a prompt: acp-threads run --thread ${threadId} TEXT)`,
+  );
 }
