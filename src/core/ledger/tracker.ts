@@ -21,7 +21,7 @@ import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { statInfo, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
+import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
 import type { WalkWorker } from "./walk-worker-client";
 
 export interface TrackerOptions {
@@ -168,7 +168,7 @@ export class WorkspaceTracker {
     if (repo) await this.#gitBaseline();
     else await this.#walkBaseline();
     if (this.#mode === "off") return;
-    if (watch) this.#startWatching();
+    if (watch) await this.#startWatching();
     if (this.#mode === "watch") return;
     this.#mode = "walk";
     // walks compare stats: give the clean tracked files (known from the index, never read) theirs
@@ -233,8 +233,11 @@ export class WorkspaceTracker {
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
   }
 
-  #startWatching(): void {
-    const dirs = new Set<string>([""]);
+  async #startWatching(): Promise<void> {
+    // every folder the ignore rules let through, not only those holding a known file: a file written into an
+    // empty folder (or one holding only files git does not list) is a turn's change too
+    const dirs = new Set(await walkDirs(this.root, this.#matcher, (r) => this.#toTop(r)));
+    // and the folders of tracked files below an ignored folder
     for (const rel of this.#entries.keys()) {
       for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
         const d = rel.slice(0, i);

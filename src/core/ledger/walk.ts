@@ -76,6 +76,36 @@ export async function walkWorkspace(root: string, matcher: IgnoreMatcher, opts: 
   return { files, dirs, truncated: false };
 }
 
+/** Folder listings read at once by `walkDirs`. */
+const DIR_CONCURRENCY = 16;
+
+/**
+ * Every folder below `root` the matcher lets through ("" = the root), listed level by level with a bounded number
+ * of listings under way and no file stat'ed or matched: the folders to watch, those holding no tracked file too
+ * (empty, or holding only untracked files), which git's listings never name.
+ */
+export async function walkDirs(root: string, matcher: IgnoreMatcher, toTop: (r: string) => string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let level = [""]; level.length;) {
+    dirs.push(...level);
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += DIR_CONCURRENCY) {
+      const batch = level.slice(i, i + DIR_CONCURRENCY);
+      const listings = await Promise.all(
+        batch.map((d) => readdir(join(root, d), { withFileTypes: true }).catch(() => [] as Dirent[])),
+      );
+      batch.forEach((dir, j) => {
+        for (const d of listings[j]!) {
+          const rel = dir ? `${dir}/${d.name}` : d.name;
+          if (d.isDirectory() && !matcher.ignores(toTop(rel), true)) next.push(rel);
+        }
+      });
+    }
+    level = next;
+  }
+  return dirs;
+}
+
 /** A walk as the difference from the previous one (walk-cache.ts). With `full`, `changed` is every listed file. */
 export interface WalkDelta {
   full: boolean;
