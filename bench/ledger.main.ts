@@ -7,7 +7,8 @@
  *   baseline in the same run: the same turn's writes without the ledger, and `git status` (one checkpoint
  *   the naive way);
  * - memory the ledger holds for the workspace (goal ≤ 20 MB);
- * - the one-off baseline per folder and process (git index / reading a plain folder once);
+ * - the one-off baseline per folder and process (git index / reading a plain folder once), and in it the listing
+ *   of every folder to watch (walkDirs: folders holding no known file are watched too);
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
  * Prints figures; asserts nothing.
  */
@@ -19,6 +20,8 @@ import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { repoRoot } from "../test/fixtures/agent-env/index";
 import { applyRestore, planRestore } from "../src/core/ledger/restore";
+import { IgnoreMatcher } from "../src/core/ledger/gitignore";
+import { walkDirs } from "../src/core/ledger/walk";
 
 const DIRS = 500;
 const PER_DIR = 20;
@@ -175,6 +178,21 @@ async function restore100(dir: string): Promise<{ ms: number; baselineMs: number
   return { ms: restoreMs, baselineMs, files: op.files.length };
 }
 
+/** The watch baseline's folder listing alone (a fresh matcher each run, as a tracker's baseline has). */
+async function walkDirsMs(ws: string): Promise<{ ms: number; threadMs: number; dirs: number }> {
+  let dirs = 0;
+  const runs: number[] = [];
+  const thread: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const e0 = nodePerformance.eventLoopUtilization();
+    const t0 = process.hrtime.bigint();
+    dirs = (await walkDirs(ws, new IgnoreMatcher(ws), (r) => r)).length;
+    runs.push(ms(t0));
+    thread.push(nodePerformance.eventLoopUtilization(e0).active);
+  }
+  return { ms: median(runs), threadMs: median(thread), dirs };
+}
+
 function gitStatusMs(ws: string): number {
   const runs = [0, 1, 2].map(() => {
     const t0 = process.hrtime.bigint();
@@ -211,6 +229,11 @@ async function main(): Promise<void> {
       line(`  memory held, ${label}`, `${f.memMb.toFixed(1).padStart(7)} MB  ${goal(f.memMb, 20, "MB")}`);
       line(`  one-off folder baseline, ${label}`, `${f.setupMs.toFixed(0).padStart(7)} ms`);
     }
+    const wd = await walkDirsMs(join(dir, "ws-git-watch"));
+    line(
+      "one-off baseline's folders to watch listed (walkDirs), git",
+      `${wd.ms.toFixed(1).padStart(7)} ms wall  ${wd.threadMs.toFixed(1).padStart(6)} ms thread  (${wd.dirs} folders; node_modules' 200 not listed; in each "watches" baseline above)`,
+    );
     line(
       "baseline: one lstat of each of the 10k files, one thread",
       `${lstatAllMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,

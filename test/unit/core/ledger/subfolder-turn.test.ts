@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import type { OpView } from "../../../../src/core/ledger/ledger-view";
@@ -94,6 +94,21 @@ for (const git of [true, false])
             renameSync(join(outside, "two"), join(ws, "empty/two"));
           });
           assert.deepEqual(rels(ws, op), ["empty/two/f.txt", "empty/two/sub/g.txt", "one/f.txt", "one/sub/g.txt"]);
+        } finally {
+          rmSync(outside, { recursive: true, force: true });
+        }
+      }));
+
+    test(`${where}: a file written through a symlink to a folder outside the workspace is not the turn's file`, () =>
+      run(async (ws, ledger) => {
+        const outside = mkdtempSync(join(dirname(ws), "outside-"));
+        symlinkSync(outside, join(ws, "link"), "dir");
+        try {
+          const op = await turn(ledger, ws, 1, () => {
+            writeFileSync(join(ws, "link/out.txt"), "o\n");
+            writeFileSync(join(ws, "kept.txt"), "k\n");
+          });
+          assert.deepEqual(rels(ws, op), ["kept.txt"]);
         } finally {
           rmSync(outside, { recursive: true, force: true });
         }
