@@ -75,6 +75,8 @@ export class WorkspaceTracker {
   #walkGen: number | undefined;
   /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
   #unlisted = new Set<string>();
+  /** The folders a plain folder's baseline walk listed, until the watches are set up. */
+  #baselineDirs: string[] | undefined;
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
@@ -203,6 +205,7 @@ export class WorkspaceTracker {
   async #walkBaseline(): Promise<void> {
     const walk = await this.#walk();
     if (walk.truncated) return this.#off(walk.changed.size);
+    this.#baselineDirs = walk.dirs;
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
     const toRead: string[] = [];
     for (const [rel, st] of walk.changed) {
@@ -235,8 +238,11 @@ export class WorkspaceTracker {
 
   async #startWatching(): Promise<void> {
     // every folder the ignore rules let through, not only those holding a known file: a file written into an
-    // empty folder (or one holding only files git does not list) is a turn's change too
-    const dirs = new Set(await walkDirs(this.root, this.#matcher, (r) => this.#toTop(r)));
+    // empty folder (or one holding only files git does not list) is a turn's change too. A plain folder's
+    // baseline walk listed them already; git's listings name files only
+    const listed = this.#baselineDirs ?? (await walkDirs(this.root, this.#matcher, (r) => this.#toTop(r)));
+    this.#baselineDirs = undefined;
+    const dirs = new Set(["", ...listed]);
     // and the folders of tracked files below an ignored folder
     for (const rel of this.#entries.keys()) {
       for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
@@ -380,7 +386,7 @@ export class WorkspaceTracker {
       if (answer) return answer;
     }
     const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
-    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated } };
+    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {

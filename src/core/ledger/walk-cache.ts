@@ -91,11 +91,14 @@ export class WalkCache {
     this.#foldersRead = 0;
     this.#checkAncestorIgnores();
     const listed: string[] = [];
+    const dirs: string[] = [];
     const stack = [""];
     let truncated = false;
     while (stack.length && !truncated) {
-      const listing = this.#listing(stack.pop()!, start);
+      const dir = stack.pop()!;
+      const listing = this.#listing(dir, start);
       if (!listing) continue;
+      dirs.push(dir);
       for (let i = listing.subdirs.length - 1; i >= 0; i--) stack.push(listing.subdirs[i]!);
       for (const rel of listing.files) {
         listed.push(rel);
@@ -113,7 +116,7 @@ export class WalkCache {
         files.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
     const prev = diff ? this.#prev : undefined;
     this.#prev = truncated ? undefined : files;
-    if (!prev) return { full: true, changed: files, removed: [], truncated };
+    if (!prev) return { full: true, changed: files, removed: [], truncated, dirs };
     const changed = new Map<string, StatInfo>();
     for (const [rel, s] of files) {
       const p = prev.get(rel);

@@ -113,6 +113,8 @@ export interface WalkDelta {
   /** Files the previous walk listed and this one does not. */
   removed: string[];
   truncated: boolean;
+  /** With `full`: every folder the walk listed ("" = the root), the folders to watch (tracker.ts). */
+  dirs?: string[];
 }
 
 /** A walk's delta as strings and one Float64Array (size, mtime, inode per changed file): cheap to post and read. */
@@ -122,6 +124,7 @@ export interface PackedDelta {
   stats: Float64Array;
   removed: string;
   truncated: boolean;
+  dirs?: string;
 }
 
 const SEP = "\0"; // never in a path
@@ -136,7 +139,8 @@ export function packDelta(d: WalkDelta): PackedDelta {
     stats[i++] = s.ino;
   }
   const paths = [...d.changed.keys()].join(SEP);
-  return { full: d.full, paths, stats, removed: d.removed.join(SEP), truncated: d.truncated };
+  const dirs = d.dirs ? { dirs: d.dirs.join(SEP) } : {};
+  return { full: d.full, paths, stats, removed: d.removed.join(SEP), truncated: d.truncated, ...dirs };
 }
 
 export function unpackDelta(p: PackedDelta): WalkDelta {
@@ -144,5 +148,6 @@ export function unpackDelta(p: PackedDelta): WalkDelta {
   const paths = split(p.paths);
   for (let i = 0; i < paths.length; i++)
     changed.set(paths[i]!, { size: p.stats[i * 3]!, mtimeMs: p.stats[i * 3 + 1]!, ino: p.stats[i * 3 + 2]! });
-  return { full: p.full, changed, removed: split(p.removed), truncated: p.truncated };
+  const dirs = p.dirs !== undefined ? { dirs: p.dirs.split(SEP) } : {}; // [""] (the root alone) joins to ""
+  return { full: p.full, changed, removed: split(p.removed), truncated: p.truncated, ...dirs };
 }

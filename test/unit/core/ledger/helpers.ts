@@ -10,7 +10,7 @@ export const OTHER_THREAD = "0196a000-0000-7000-8000-00000000000b";
 
 export async function withLedger<T>(
   fn: (ws: string, ledger: EditLedger) => Promise<T>,
-  opts: { watch?: boolean } = {},
+  opts: { watch?: boolean; walkWorker?: string | false } = {},
 ): Promise<T> {
   return withTmp(async (dir) => {
     const ws = join(dir, "ws");
