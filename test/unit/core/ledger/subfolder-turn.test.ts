@@ -5,23 +5,21 @@
 // walks (a plain folder's baseline, which also lists the folders to watch) in-process and in the walk worker.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import type { OpView } from "../../../../src/core/ledger/ledger-view";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { g } from "../worktree/helpers";
 import { turn, withLedger } from "./helpers";
 
 const rels = (ws: string, op: OpView) => op.files.map((f) => relative(ws, f.path).split("\\").join("/")).sort();
 
 function gitInit(ws: string): void {
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws, stdio: "pipe" });
   writeFileSync(join(ws, "tracked.txt"), "t\n");
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "init");
+  g(ws, "init", "-q");
+  g(ws, "add", "-A");
+  g(ws, "commit", "-qm", "init");
 }
 
 for (const git of [true, false])
