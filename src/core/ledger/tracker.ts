@@ -22,7 +22,7 @@ import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbin
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
-import type { WalkWorker } from "./walk-worker-client";
+import type { WalkAnswer, WalkWorker } from "./walk-worker-client";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -240,7 +240,7 @@ export class WorkspaceTracker {
     // every folder the ignore rules let through, not only those holding a known file: a file written into an
     // empty folder (or one holding only files git does not list) is a turn's change too. A plain folder's
     // baseline walk listed them already; git's listings name files only
-    const listed = this.#baselineDirs ?? (await walkDirs(this.root, this.#matcher, (r) => this.#toTop(r)));
+    const listed = this.#baselineDirs ?? (await this.#listDirs());
     this.#baselineDirs = undefined;
     const dirs = new Set(["", ...listed]);
     // and the folders of tracked files below an ignored folder
@@ -370,23 +370,36 @@ export class WorkspaceTracker {
     return (await this.#walkFor(undefined)).walk;
   }
 
+  /**
+   * Every folder the ignore rules let through, in the walk worker when there is one (the matcher reads each
+   * folder's .gitignore with synchronous calls), else here, asynchronously.
+   */
+  async #listDirs(): Promise<string[]> {
+    const answer = await this.#inWorker({ dirsOnly: true });
+    return answer?.walk.dirs ?? walkDirs(this.root, this.#matcher, (r) => this.#toTop(r));
+  }
+
   /** A walk, in the walk worker when there is one: there, the difference from the walk `since` names. */
   async #walkFor(since: number | undefined): Promise<{ walk: WalkDelta; gen?: number }> {
+    const answer = await this.#inWorker(since !== undefined ? { since } : {});
+    if (answer) return answer;
     const maxFiles = this.#limits.maxFiles + 1;
-    if (this.#opts.walker && this.#walkClient !== undefined) {
-      const answer = await this.#opts.walker.walk({
-        client: this.#walkClient,
-        ...(since !== undefined ? { since } : {}),
-        root: this.root,
-        top: this.#gitTop ?? this.root,
-        prefix: this.#prefix,
-        maxFiles,
-        ...(this.#excludes ? { excludes: this.#excludes } : {}),
-      });
-      if (answer) return answer;
-    }
     const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
     return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+  }
+
+  /** A walk request to the walk worker; undefined when there is none (or it failed). */
+  #inWorker(req: { since?: number; dirsOnly?: boolean }): Promise<WalkAnswer | undefined> {
+    if (!this.#opts.walker || this.#walkClient === undefined) return Promise.resolve(undefined);
+    return this.#opts.walker.walk({
+      client: this.#walkClient,
+      ...req,
+      root: this.root,
+      top: this.#gitTop ?? this.root,
+      prefix: this.#prefix,
+      maxFiles: this.#limits.maxFiles + 1,
+      ...(this.#excludes ? { excludes: this.#excludes } : {}),
+    });
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {
