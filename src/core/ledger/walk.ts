@@ -81,8 +81,9 @@ const DIR_CONCURRENCY = 16;
 
 /**
  * Every folder below `root` the matcher lets through ("" = the root), listed level by level with a bounded number
- * of listings under way and no file stat'ed or matched: the folders to watch, those holding no tracked file too
- * (empty, or holding only untracked files), which git's listings never name.
+ * of listings under way and no file stat'ed or matched: a git repository's folders to watch, those holding no
+ * file too (empty ones, ones holding only empty folders), which git's listings never name. Only when the walk
+ * worker is not available (`WalkCache.dirs` there): the matcher reads each folder's .gitignore synchronously.
  */
 export async function walkDirs(root: string, matcher: IgnoreMatcher, toTop: (r: string) => string): Promise<string[]> {
   const dirs: string[] = [];
