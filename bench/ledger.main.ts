@@ -7,7 +7,8 @@
  *   baseline in the same run: the same turn's writes without the ledger, and `git status` (one checkpoint
  *   the naive way);
  * - memory the ledger holds for the workspace (goal ≤ 20 MB);
- * - the one-off baseline per folder and process (git index / reading a plain folder once);
+ * - the one-off baseline per folder and process (git index / reading a plain folder once), and in it the listing
+ *   of every folder to watch (walkDirs: folders holding no known file are watched too);
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
  * Prints figures; asserts nothing.
  */
@@ -19,6 +20,9 @@ import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { repoRoot } from "../test/fixtures/agent-env/index";
 import { applyRestore, planRestore } from "../src/core/ledger/restore";
+import { IgnoreMatcher } from "../src/core/ledger/gitignore";
+import { walkDirs } from "../src/core/ledger/walk";
+import { WalkWorker } from "../src/core/ledger/walk-worker-client";
 
 const DIRS = 500;
 const PER_DIR = 20;
@@ -175,6 +179,32 @@ async function restore100(dir: string): Promise<{ ms: number; baselineMs: number
   return { ms: restoreMs, baselineMs, files: op.files.length };
 }
 
+/**
+ * A git repository's folders to watch listed alone (a fresh matcher each run, as a tracker's baseline has): here,
+ * asynchronously (the CLI without the walk worker), and in the walk worker (the editor; a fresh client each run).
+ */
+async function walkDirsMs(ws: string, inWorker: boolean): Promise<{ ms: number; threadMs: number; dirs: number }> {
+  const worker = inWorker ? new WalkWorker(join(repoRoot(), "dist", "walk-worker.js")) : undefined;
+  const list = async () =>
+    worker
+      ? ((await worker.walk({ client: worker.client(), root: ws, top: ws, prefix: "", maxFiles: 1e6, dirsOnly: true }))
+          ?.walk.dirs ?? [])
+      : walkDirs(ws, new IgnoreMatcher(ws), (r) => r);
+  await list(); // the worker's start is not the listing's cost
+  let dirs = 0;
+  const runs: number[] = [];
+  const thread: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const e0 = nodePerformance.eventLoopUtilization();
+    const t0 = process.hrtime.bigint();
+    dirs = (await list()).length;
+    runs.push(ms(t0));
+    thread.push(nodePerformance.eventLoopUtilization(e0).active);
+  }
+  worker?.dispose();
+  return { ms: median(runs), threadMs: median(thread), dirs };
+}
+
 function gitStatusMs(ws: string): number {
   const runs = [0, 1, 2].map(() => {
     const t0 = process.hrtime.bigint();
@@ -210,6 +240,13 @@ async function main(): Promise<void> {
       );
       line(`  memory held, ${label}`, `${f.memMb.toFixed(1).padStart(7)} MB  ${goal(f.memMb, 20, "MB")}`);
       line(`  one-off folder baseline, ${label}`, `${f.setupMs.toFixed(0).padStart(7)} ms`);
+    }
+    for (const inWorker of [false, true]) {
+      const wd = await walkDirsMs(join(dir, "ws-git-watch"), inWorker);
+      line(
+        `git repo's folders to watch listed, ${inWorker ? "in the walk worker" : "in-process"}`,
+        `${wd.ms.toFixed(1).padStart(7)} ms wall  ${wd.threadMs.toFixed(1).padStart(6)} ms thread  (${wd.dirs} folders, node_modules' 200 not listed; once, in the watches baseline; a plain folder's baseline walk lists them already)`,
+      );
     }
     line(
       "baseline: one lstat of each of the 10k files, one thread",

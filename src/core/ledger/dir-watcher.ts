@@ -1,8 +1,8 @@
 /**
- * One non-recursive `fs.watch` per tracked directory (inotify on Linux), so ignored trees such as node_modules
- * cost nothing — Node's recursive watch would descend into them. Every event just marks a workspace-relative
- * path dirty; the tracker looks at dirty paths at the next turn boundary. If the OS refuses a watch (inotify
- * limit) the watcher reports `failed` and the tracker falls back to stat walks.
+ * One non-recursive `fs.watch` per directory the ignore rules let through (inotify on Linux), so ignored trees
+ * such as node_modules cost nothing — Node's recursive watch would descend into them. Every event just marks a
+ * workspace-relative path dirty; the tracker looks at dirty paths at the next turn boundary. If the OS refuses a
+ * watch (inotify limit) the watcher reports `failed` and the tracker falls back to stat walks.
  */
 import { watch, type FSWatcher } from "node:fs";
 import { HOST_PLATFORM, type Platform } from "../platform/host";

@@ -21,8 +21,8 @@ import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { statInfo, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
-import type { WalkWorker } from "./walk-worker-client";
+import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
+import type { WalkAnswer, WalkWorker } from "./walk-worker-client";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -75,6 +75,8 @@ export class WorkspaceTracker {
   #walkGen: number | undefined;
   /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
   #unlisted = new Set<string>();
+  /** The folders a plain folder's baseline walk listed, until the watches are set up. */
+  #baselineDirs: string[] | undefined;
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
@@ -168,7 +170,7 @@ export class WorkspaceTracker {
     if (repo) await this.#gitBaseline();
     else await this.#walkBaseline();
     if (this.#mode === "off") return;
-    if (watch) this.#startWatching();
+    if (watch) await this.#startWatching();
     if (this.#mode === "watch") return;
     this.#mode = "walk";
     // walks compare stats: give the clean tracked files (known from the index, never read) theirs
@@ -203,6 +205,7 @@ export class WorkspaceTracker {
   async #walkBaseline(): Promise<void> {
     const walk = await this.#walk();
     if (walk.truncated) return this.#off(walk.changed.size);
+    this.#baselineDirs = walk.dirs;
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
     const toRead: string[] = [];
     for (const [rel, st] of walk.changed) {
@@ -233,8 +236,14 @@ export class WorkspaceTracker {
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
   }
 
-  #startWatching(): void {
-    const dirs = new Set<string>([""]);
+  async #startWatching(): Promise<void> {
+    // every folder the ignore rules let through, not only those holding a known file: a file written into an
+    // empty folder (or one holding only files git does not list) is a turn's change too. A plain folder's
+    // baseline walk listed them already; git's listings name files only
+    const listed = this.#baselineDirs ?? (await this.#listDirs());
+    this.#baselineDirs = undefined;
+    const dirs = new Set(["", ...listed]);
+    // and the folders of tracked files below an ignored folder
     for (const rel of this.#entries.keys()) {
       for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
         const d = rel.slice(0, i);
@@ -361,23 +370,36 @@ export class WorkspaceTracker {
     return (await this.#walkFor(undefined)).walk;
   }
 
+  /**
+   * Every folder the ignore rules let through, in the walk worker when there is one (the matcher reads each
+   * folder's .gitignore with synchronous calls), else here, asynchronously.
+   */
+  async #listDirs(): Promise<string[]> {
+    const answer = await this.#inWorker({ dirsOnly: true });
+    return answer?.walk.dirs ?? walkDirs(this.root, this.#matcher, (r) => this.#toTop(r));
+  }
+
   /** A walk, in the walk worker when there is one: there, the difference from the walk `since` names. */
   async #walkFor(since: number | undefined): Promise<{ walk: WalkDelta; gen?: number }> {
+    const answer = await this.#inWorker(since !== undefined ? { since } : {});
+    if (answer) return answer;
     const maxFiles = this.#limits.maxFiles + 1;
-    if (this.#opts.walker && this.#walkClient !== undefined) {
-      const answer = await this.#opts.walker.walk({
-        client: this.#walkClient,
-        ...(since !== undefined ? { since } : {}),
-        root: this.root,
-        top: this.#gitTop ?? this.root,
-        prefix: this.#prefix,
-        maxFiles,
-        ...(this.#excludes ? { excludes: this.#excludes } : {}),
-      });
-      if (answer) return answer;
-    }
     const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
-    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated } };
+    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+  }
+
+  /** A walk request to the walk worker; undefined when there is none (or it failed). */
+  #inWorker(req: { since?: number; dirsOnly?: boolean }): Promise<WalkAnswer | undefined> {
+    if (!this.#opts.walker || this.#walkClient === undefined) return Promise.resolve(undefined);
+    return this.#opts.walker.walk({
+      client: this.#walkClient,
+      ...req,
+      root: this.root,
+      top: this.#gitTop ?? this.root,
+      prefix: this.#prefix,
+      maxFiles: this.#limits.maxFiles + 1,
+      ...(this.#excludes ? { excludes: this.#excludes } : {}),
+    });
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {

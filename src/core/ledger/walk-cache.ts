@@ -91,12 +91,10 @@ export class WalkCache {
     this.#foldersRead = 0;
     this.#checkAncestorIgnores();
     const listed: string[] = [];
-    const stack = [""];
+    const dirs: string[] = [];
     let truncated = false;
-    while (stack.length && !truncated) {
-      const listing = this.#listing(stack.pop()!, start);
-      if (!listing) continue;
-      for (let i = listing.subdirs.length - 1; i >= 0; i--) stack.push(listing.subdirs[i]!);
+    for (const [dir, listing] of this.#folders(start)) {
+      dirs.push(dir);
       for (const rel of listing.files) {
         listed.push(rel);
         if (listed.length >= maxFiles) {
@@ -104,6 +102,7 @@ export class WalkCache {
           break;
         }
       }
+      if (truncated) break;
     }
     // every listed file is lstat'ed at every walk: an edit changes no folder's stamps
     const stats = this.#opts.statAll?.(this.#root, listed) ?? statAllHere(this.#root, listed);
@@ -113,7 +112,7 @@ export class WalkCache {
         files.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
     const prev = diff ? this.#prev : undefined;
     this.#prev = truncated ? undefined : files;
-    if (!prev) return { full: true, changed: files, removed: [], truncated };
+    if (!prev) return { full: true, changed: files, removed: [], truncated, dirs };
     const changed = new Map<string, StatInfo>();
     for (const [rel, s] of files) {
       const p = prev.get(rel);
@@ -122,6 +121,27 @@ export class WalkCache {
     const removed: string[] = [];
     for (const rel of prev.keys()) if (!files.has(rel)) removed.push(rel);
     return { full: false, changed, removed, truncated };
+  }
+
+  /**
+   * Every folder the matcher lets through ("" = the root), no file stat'ed: the folders a git repository's
+   * tracker watches (git's listings name files only). The listings are kept for the walks that may follow.
+   */
+  dirs(): string[] {
+    this.#checkAncestorIgnores();
+    return [...this.#folders(Date.now())].map(([dir]) => dir);
+  }
+
+  /** The folders and their listings, depth first in listing order. */
+  *#folders(start: number): Generator<[string, Listing]> {
+    const stack = [""];
+    while (stack.length) {
+      const dir = stack.pop()!;
+      const listing = this.#listing(dir, start);
+      if (!listing) continue;
+      yield [dir, listing];
+      for (let i = listing.subdirs.length - 1; i >= 0; i--) stack.push(listing.subdirs[i]!);
+    }
   }
 
   /** A folder's sorted listing: the remembered one while the folder's stamps hold, else read now. */

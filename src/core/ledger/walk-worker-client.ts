@@ -23,6 +23,8 @@ export interface WalkRequest {
   prefix: string;
   excludes?: string[];
   maxFiles: number;
+  /** Only the folders (the reply's `walk.dirs`; no file listed or stat'ed, the client's previous walk kept). */
+  dirsOnly?: boolean;
 }
 
 /** A request, or a client's cache dropped (its tracker was disposed). */

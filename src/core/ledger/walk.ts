@@ -76,6 +76,37 @@ export async function walkWorkspace(root: string, matcher: IgnoreMatcher, opts: 
   return { files, dirs, truncated: false };
 }
 
+/** Folder listings read at once by `walkDirs`. */
+const DIR_CONCURRENCY = 16;
+
+/**
+ * Every folder below `root` the matcher lets through ("" = the root), listed level by level with a bounded number
+ * of listings under way and no file stat'ed or matched: a git repository's folders to watch, those holding no
+ * file too (empty ones, ones holding only empty folders), which git's listings never name. Only when the walk
+ * worker is not available (`WalkCache.dirs` there): the matcher reads each folder's .gitignore synchronously.
+ */
+export async function walkDirs(root: string, matcher: IgnoreMatcher, toTop: (r: string) => string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let level = [""]; level.length;) {
+    dirs.push(...level);
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += DIR_CONCURRENCY) {
+      const batch = level.slice(i, i + DIR_CONCURRENCY);
+      const listings = await Promise.all(
+        batch.map((d) => readdir(join(root, d), { withFileTypes: true }).catch(() => [] as Dirent[])),
+      );
+      batch.forEach((dir, j) => {
+        for (const d of listings[j]!) {
+          const rel = dir ? `${dir}/${d.name}` : d.name;
+          if (d.isDirectory() && !matcher.ignores(toTop(rel), true)) next.push(rel);
+        }
+      });
+    }
+    level = next;
+  }
+  return dirs;
+}
+
 /** A walk as the difference from the previous one (walk-cache.ts). With `full`, `changed` is every listed file. */
 export interface WalkDelta {
   full: boolean;
@@ -83,6 +114,8 @@ export interface WalkDelta {
   /** Files the previous walk listed and this one does not. */
   removed: string[];
   truncated: boolean;
+  /** With `full`: every folder the walk listed ("" = the root), the folders to watch (tracker.ts). */
+  dirs?: string[];
 }
 
 /** A walk's delta as strings and one Float64Array (size, mtime, inode per changed file): cheap to post and read. */
@@ -92,6 +125,7 @@ export interface PackedDelta {
   stats: Float64Array;
   removed: string;
   truncated: boolean;
+  dirs?: string;
 }
 
 const SEP = "\0"; // never in a path
@@ -106,7 +140,8 @@ export function packDelta(d: WalkDelta): PackedDelta {
     stats[i++] = s.ino;
   }
   const paths = [...d.changed.keys()].join(SEP);
-  return { full: d.full, paths, stats, removed: d.removed.join(SEP), truncated: d.truncated };
+  const dirs = d.dirs ? { dirs: d.dirs.join(SEP) } : {};
+  return { full: d.full, paths, stats, removed: d.removed.join(SEP), truncated: d.truncated, ...dirs };
 }
 
 export function unpackDelta(p: PackedDelta): WalkDelta {
@@ -114,5 +149,6 @@ export function unpackDelta(p: PackedDelta): WalkDelta {
   const paths = split(p.paths);
   for (let i = 0; i < paths.length; i++)
     changed.set(paths[i]!, { size: p.stats[i * 3]!, mtimeMs: p.stats[i * 3 + 1]!, ino: p.stats[i * 3 + 2]! });
-  return { full: p.full, changed, removed: split(p.removed), truncated: p.truncated };
+  const dirs = p.dirs !== undefined ? { dirs: p.dirs.split(SEP) } : {}; // [""] (the root alone) joins to ""
+  return { full: p.full, changed, removed: split(p.removed), truncated: p.truncated, ...dirs };
 }

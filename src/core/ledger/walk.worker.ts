@@ -45,8 +45,12 @@ function serveWalks(): void {
       if (!c || !c.cache.fits(m.root, opts)) c = { cache: new WalkCache(m.root, opts), gen: 0 };
       clients.set(m.client, c);
       for (const k of clients.keys()) if (clients.size > MAX_CLIENTS) clients.delete(k);
-      const walk = packDelta(c.cache.walk(m.maxFiles, m.since !== undefined && m.since === c.gen));
-      reply = { id: m.id, ok: true, gen: ++c.gen, walk };
+      const walk = packDelta(
+        m.dirsOnly
+          ? { full: true, changed: new Map(), removed: [], truncated: false, dirs: c.cache.dirs() }
+          : c.cache.walk(m.maxFiles, m.since !== undefined && m.since === c.gen),
+      );
+      reply = { id: m.id, ok: true, gen: m.dirsOnly ? c.gen : ++c.gen, walk };
       parentPort!.postMessage(reply, [walk.stats.buffer as ArrayBuffer]);
     } catch (err) {
       clients.delete(m.client);

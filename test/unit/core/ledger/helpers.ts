@@ -8,11 +8,14 @@ import { withTmp } from "../store/helpers";
 export const THREAD = "0196a000-0000-7000-8000-00000000000a";
 export const OTHER_THREAD = "0196a000-0000-7000-8000-00000000000b";
 
-export async function withLedger<T>(fn: (ws: string, ledger: EditLedger) => Promise<T>): Promise<T> {
+export async function withLedger<T>(
+  fn: (ws: string, ledger: EditLedger) => Promise<T>,
+  opts: { watch?: boolean; walkWorker?: string | false } = {},
+): Promise<T> {
   return withTmp(async (dir) => {
     const ws = join(dir, "ws");
     mkdirSync(ws);
-    const ledger = new EditLedger({ home: join(dir, "home") });
+    const ledger = new EditLedger({ home: join(dir, "home"), ...opts });
     try {
       return await fn(ws, ledger);
     } finally {

@@ -3,7 +3,7 @@
 // and a changed .gitignore at once.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RACY_MS, trustsFolders, WalkCache } from "../../../../src/core/ledger/walk-cache";
 import type { WalkDelta } from "../../../../src/core/ledger/walk";
@@ -150,5 +150,20 @@ test("a walk past maxFiles is truncated and the next one is whole again", async 
     const w = cache.walk(2, true);
     assert.equal(w.truncated, true);
     assert.equal(cache.walk(1000, true).full, true);
+  });
+});
+
+test("dirs(): every folder the rules let through, empty ones too, never an ignored one or a link; the next walk is unchanged", async () => {
+  await withTmp(async (ws) => {
+    seed(ws);
+    writeFileSync(join(ws, ".gitignore"), "*.log\nbuild/\n");
+    mkdirSync(join(ws, "empty/inner"), { recursive: true });
+    mkdirSync(join(ws, "build/sub"), { recursive: true });
+    symlinkSync(join(ws, "src"), join(ws, "link"), "dir");
+    const cache = new WalkCache(ws, { top: ws, prefix: "" });
+    const first = cache.walk(1000, true);
+    assert.deepEqual(cache.dirs().sort(), ["", "empty", "empty/inner", "src", "src/a", "src/a/b", "src/a/b/c", DEEP]);
+    assert.deepEqual(first.dirs?.sort(), cache.dirs().sort());
+    assert.deepEqual(summary(cache.walk(1000, true)), { full: false, changed: [], removed: [] });
   });
 });
