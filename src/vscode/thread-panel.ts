@@ -396,7 +396,6 @@ export class ThreadPanel implements vscode.Disposable {
           if (this.#hosted) return await this.#hosted.prompt(m.feedback); // the host runs it after the turn
           if (live) promptWhenIdle(live, m.feedback);
           return;
-          return;
         case "copyText":
           return void (await this.code.copy(m.text, m.what));
         case "insertCode":
