@@ -207,6 +207,8 @@ export class Hub implements vscode.Disposable {
       }),
     );
     this.broker.surface = this.panels;
+    // a closed session that leaves memory: its open panel draws the stored thread (typing there resumes it)
+    this.#owned.add(this.live.onDidLeave((id) => this.panels.refresh(id)));
     this.tree = this.#owned.add(
       new SessionsTree(
         this.live,

@@ -28,6 +28,9 @@ export class LiveSessions implements vscode.Disposable {
   readonly #execs = new Map<string, LiveExec>();
   readonly #changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.#changed.event;
+  readonly #left = new vscode.EventEmitter<string>();
+  /** A closed session left memory (past the cap): its thread id. An open panel of it shows the stored thread. */
+  readonly onDidLeave = this.#left.event;
   readonly #subs = new Map<LiveSession, vscode.Disposable>();
 
   constructor(private readonly maxClosed = MAX_CLOSED) {}
@@ -55,6 +58,7 @@ export class LiveSessions implements vscode.Disposable {
       if (s.isOpen) continue;
       this.#sessions.delete(s.threadId);
       this.#forget(s);
+      this.#left.fire(s.threadId);
       over--;
     }
   }
@@ -132,5 +136,6 @@ export class LiveSessions implements vscode.Disposable {
   dispose(): void {
     for (const s of this.#sessions.values()) this.#forget(s);
     this.#changed.dispose();
+    this.#left.dispose();
   }
 }

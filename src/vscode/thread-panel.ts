@@ -103,6 +103,8 @@ export class ThreadPanel implements vscode.Disposable {
   #hosted: HostedThreadView | undefined;
   /** The panel shows a stored thread (read-only until resumed): set once drawn so. */
   #past = false;
+  /** Counts inits: only the newest one draws (see #init). */
+  #generation = 0;
 
   constructor(
     readonly threadId: string,
@@ -162,7 +164,12 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   async #init(): Promise<void> {
+    // A newer init (a refresh: the session left memory, a live session took over) makes this one stale: it stops
+    // at its next await, so the panel ends as the newest init draws it, with only that init's subscriptions.
+    const gen = ++this.#generation;
+    const stale = () => gen !== this.#generation;
     for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
+    this.#holding = false;
     // Queued events are in the transcript init sends whole: drop them so nothing shows twice.
     clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -172,7 +179,7 @@ export class ThreadPanel implements vscode.Disposable {
     this.#past = false;
     const live = this.#live();
     const hosted = live?.isOpen ? undefined : this.deps.hosted?.(this.threadId);
-    if (hosted) return this.#initHosted(hosted.view, hosted.release);
+    if (hosted) return this.#initHosted(hosted.view, hosted.release, stale);
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
       this.#holding = true;
@@ -181,6 +188,7 @@ export class ThreadPanel implements vscode.Disposable {
         void vscode.window.showWarningMessage(`Could not read the thread: ${errorMessage(err)}`);
         return [...live.events];
       });
+      if (stale()) return;
       this.#holding = false;
       this.panel.title = live.title;
       this.#cwd = live.cwd;
@@ -247,6 +255,7 @@ export class ThreadPanel implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Could not open the thread: ${errorMessage(err)}`);
       return undefined;
     });
+    if (stale()) return;
     if (!past) return this.post({ type: "status", status: "failed", detail: "thread not found" });
     this.#past = true;
     this.panel.title = displayTitle(past.title);
@@ -278,10 +287,11 @@ export class ThreadPanel implements vscode.Disposable {
    * A thread the thread host runs: its records from the cursor as events (the view attached from record 0 when it
    * was made, so this is the whole thread), then the host's pushes; the header from the stored thread.
    */
-  async #initHosted(h: HostedThreadView, release: vscode.Disposable): Promise<void> {
+  async #initHosted(h: HostedThreadView, release: vscode.Disposable, stale: () => boolean): Promise<void> {
     this.#subs.push(release);
     this.#hosted = h;
     const stored = await this.deps.loadPast(this.threadId).catch(() => undefined);
+    if (stale()) return;
     // subscribe in the tick the events are taken: every later one comes once
     this.#subs.push(h.onEvents((evs) => this.#enqueue(evs)));
     const events = [...h.events];
@@ -381,9 +391,14 @@ export class ThreadPanel implements vscode.Disposable {
         case "ready":
           this.#ready = false;
           this.#backlog = [];
-          await this.#init();
-          this.#ready = true;
-          for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
+          try {
+            await this.#init();
+          } finally {
+            // what init posted reaches the webview even when a later step of it failed (the error is shown):
+            // a panel must never stay blank because, say, a session left memory while the panel drew it
+            this.#ready = true;
+            for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
+          }
           return;
         case "prompt":
           if (this.#hosted) return await this.#hosted.prompt(m.text);

@@ -67,8 +67,17 @@ describe("bounded memory of live sessions (#24)", () => {
     assert.equal(hub.live.get(ids[0]!), undefined, "the oldest closed session is gone from memory");
     assert.ok(hub.live.get(ids.at(-1)!), "the newest closed session is still listed");
     assert.ok(existsSync(hub.threads.pathFor(ids[0]!)), "its thread is on disk");
+    // its panel (each spawn opened one) stops drawing a session that left memory: it shows the stored thread
+    await waitFor("the pruned session's panel to show the stored thread", () => hub.panels.panelOf(ids[0]!)?.showsPast);
     await vscode.commands.executeCommand("acpThreads.openThread", ids[0]);
-    await waitFor("the past thread to render", () => hub.panels.rendered(ids[0]!));
+    await waitFor("the past thread to render", () => hub.panels.rendered(ids[0]!)).catch((err: Error) => {
+      // say what the panel was doing (CI once timed out here on both hosts; never reproduced locally)
+      const tp = hub.panels.panelOf(ids[0]!);
+      const state = tp
+        ? { visible: tp.panel.visible, active: tp.panel.active, past: tp.showsPast, shown: tp.shown }
+        : "no panel";
+      assert.fail(`${err.message}: ${JSON.stringify(state)}`);
+    });
   });
 
   it("a terminal VS Code has not opened holds only the newest output, and says how much it dropped", () => {
