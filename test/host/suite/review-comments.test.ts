@@ -34,10 +34,15 @@ const turnDone = (s: LiveSession) => new Promise<void>((r) => void s.onTurnDone(
 describe("review comments sent to the agent", () => {
   let s: LiveSession;
   const file = () => join(workspaceRoot(), "src", "review-me.txt");
+  // a file no agent changed: made here while no turn runs in this window (README.md was used, but earlier tests of
+  // the suite edit it, and any file written during some session's turn is that turn's change)
+  const untouched = () => join(workspaceRoot(), "src", "review-untouched.txt");
 
   before(async () => {
     await reviewAgent();
     const { hub } = await api();
+    await waitFor("no turn running in this window", () => hub.live.all().every((l) => !l.busy));
+    writeFileSync(untouched(), "nobody's change\n");
     writeFileSync(file(), "old line\n");
     const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
       agentId: "review-embed",
@@ -72,12 +77,12 @@ describe("review comments sent to the agent", () => {
       new vscode.CancellationTokenSource().token,
     );
     assert.ok(Array.isArray(ranges) && ranges.length === 1, "the changed file can be commented on");
-    const other = await vscode.workspace.openTextDocument(join(workspaceRoot(), "README.md"));
+    const other = await vscode.workspace.openTextDocument(untouched());
     const none = await comments.controller.commentingRangeProvider!.provideCommentingRanges(
       other,
       new vscode.CancellationTokenSource().token,
     );
-    assert.deepEqual(none, [], "a file no agent changed cannot");
+    assert.deepEqual(none, [], `a file no agent changed cannot (claimed by ${comments.threadOf(other.uri)})`);
 
     // what the comment widget does: a thread on the line (made by the controller), then its "Comment" action
     const thread = comments.controller.createCommentThread(doc.uri, new vscode.Range(0, 0, 0, 0), []);

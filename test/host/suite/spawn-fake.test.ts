@@ -89,7 +89,10 @@ describe("spawning the stdio fake agent", () => {
     const answer = await turn(s, `read ${path}`);
     assert.match(answer, /^read: UNSAVED-MARKER # Sample workspace/);
     await s.close();
+    // the session's panel took the focus: revert README.md itself, or later tests meet its unsaved marker
+    await vscode.window.showTextDocument(ed.document);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    assert.equal(ed.document.isDirty, false, "README.md is reverted for the tests after this one");
   });
 
   it("asks permission inline for a write, and the allowed write lands in the open editor and on disk", async () => {
