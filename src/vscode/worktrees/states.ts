@@ -5,12 +5,24 @@
  */
 import * as vscode from "vscode";
 import type { WorktreeRef } from "../../core/model/records";
+import { freshReads } from "../../core/util/fresh-read";
 import { background } from "../../core/util/unexpected";
 import { worktreeState, type WorktreeState } from "../../core/worktree/state";
 
 export class WorktreeStates implements vscode.Disposable {
   readonly #states = new Map<string, WorktreeState>();
-  readonly #pending = new Map<string, Promise<WorktreeState>>();
+  /** The newest ref asked about per worktree path (the reads below are keyed by path). */
+  readonly #refs = new Map<string, WorktreeRef>();
+  /** One git read per worktree at a time; an ask during one gets a read that starts after it (fresh-read.ts). */
+  readonly #reads = freshReads((path: string) =>
+    worktreeState(this.#refs.get(path)!)
+      .catch((): WorktreeState => ({ exists: false, head: null, ahead: 0, files: [], added: 0, removed: 0 }))
+      .then((s) => {
+        this.#states.set(path, s);
+        this.#changed.fire();
+        return s;
+      }),
+  );
   readonly #changed = new vscode.EventEmitter<void>();
   /** An answer arrived (the tree redraws). */
   readonly onDidChange = this.#changed.event;
@@ -18,24 +30,17 @@ export class WorktreeStates implements vscode.Disposable {
   /** The cached state; undefined until the first answer (asked for here). */
   get(ref: WorktreeRef): WorktreeState | undefined {
     const known = this.#states.get(ref.path);
-    if (!known) background(this.read(ref), "reading a worktree's state");
+    if (!known && !this.#reads.busy(ref.path)) background(this.read(ref), "reading a worktree's state");
     return known;
   }
 
-  /** Reads the state now (one read per worktree at a time). */
+  /**
+   * Reads the state now. A read already running began before whatever made the caller ask (a turn's writes, an
+   * apply), so it does not answer: the caller gets the read that starts after it.
+   */
   read(ref: WorktreeRef): Promise<WorktreeState> {
-    const running = this.#pending.get(ref.path);
-    if (running) return running;
-    const p = worktreeState(ref)
-      .catch((): WorktreeState => ({ exists: false, head: null, ahead: 0, files: [], added: 0, removed: 0 }))
-      .then((s) => {
-        this.#states.set(ref.path, s);
-        this.#pending.delete(ref.path);
-        this.#changed.fire();
-        return s;
-      });
-    this.#pending.set(ref.path, p);
-    return p;
+    this.#refs.set(ref.path, ref);
+    return this.#reads.read(ref.path);
   }
 
   /** Forget a cached state and read it again (its worktree changed). */
@@ -50,6 +55,7 @@ export class WorktreeStates implements vscode.Disposable {
 
   forget(path: string): void {
     this.#states.delete(path);
+    if (!this.#reads.busy(path)) this.#refs.delete(path);
   }
 
   dispose(): void {
