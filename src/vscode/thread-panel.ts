@@ -19,6 +19,7 @@ import type { CodeActions } from "./code-actions";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
 import type { HostedThreadView } from "./host/hosted-thread-view";
+import { initHosted, routeHosted, type HostedPanelSurface } from "./host/hosted-panel";
 import type { PermissionBroker } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
 import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
@@ -172,7 +173,11 @@ export class ThreadPanel implements vscode.Disposable {
     this.#past = false;
     const live = this.#live();
     const hosted = live?.isOpen ? undefined : this.deps.hosted?.(this.threadId);
-    if (hosted) return this.#initHosted(hosted.view, hosted.release);
+    if (hosted) {
+      this.#hosted = hosted.view;
+      this.#cwd = await initHosted(this.#surface(), hosted.view, hosted.release);
+      return;
+    }
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
       this.#holding = true;
@@ -200,10 +205,8 @@ export class ThreadPanel implements vscode.Disposable {
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
         events,
-        scrollToEnd: this.focusEvent === undefined,
-        focusEvent: this.focusEvent,
+        ...this.#takeFocus(),
       });
-      this.focusEvent = undefined;
       // the transcript, then what arrived while it loaded (queued, not yet posted): in the order they happened
       this.#usage = new UsageMeter();
       this.#foldUsage([...events, ...this.#queue]);
@@ -264,57 +267,36 @@ export class ThreadPanel implements vscode.Disposable {
       },
       status: "readonly",
       events: past.events,
-      scrollToEnd: this.focusEvent === undefined,
-      focusEvent: this.focusEvent,
+      ...this.#takeFocus(),
     });
-    this.focusEvent = undefined;
     this.#foldUsage(past.events);
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
   }
 
-  /**
-   * A thread the thread host runs: its records from the cursor as events (the view attached from record 0 when it
-   * was made, so this is the whole thread), then the host's pushes; the header from the stored thread.
-   */
-  async #initHosted(h: HostedThreadView, release: vscode.Disposable): Promise<void> {
-    this.#subs.push(release);
-    this.#hosted = h;
-    const stored = await this.deps.loadPast(this.threadId).catch(() => undefined);
-    // subscribe in the tick the events are taken: every later one comes once
-    this.#subs.push(h.onEvents((evs) => this.#enqueue(evs)));
-    const events = [...h.events];
-    const title = displayTitle(stored?.title ?? "Thread");
-    this.panel.title = title;
-    this.#cwd = stored?.cwd ?? "";
-    this.post({
-      type: "init",
-      header: {
-        threadId: this.threadId,
-        title,
-        agent: stored?.agent ?? "",
-        cwd: this.#cwd,
-        sessionId: stored?.sessionId,
-        acceptsInput: true,
-        resumable: true,
-      },
-      status: h.status,
-      events,
-      scrollToEnd: this.focusEvent === undefined,
-      focusEvent: this.focusEvent,
-    });
+  /** What the hosted init (host/hosted-panel.ts) draws with. */
+  #surface(): HostedPanelSurface {
+    return {
+      threadId: this.threadId,
+      panel: this.panel,
+      broker: this.deps.broker,
+      loadPast: (id) => this.deps.loadPast(id),
+      subscribe: (d) => this.#subs.push(d),
+      enqueue: (evs) => this.#enqueue(evs),
+      flush: () => this.#flush(),
+      post: (m) => this.post(m),
+      takeFocus: () => this.#takeFocus(),
+      foldUsage: (evs) => this.#foldUsage(evs),
+      follow: (evs) => (this.#followChanges(), this.#attachComposer(evs)),
+    };
+  }
+
+  /** The scroll position an init goes to: a recall hit's event (once), else the end. */
+  #takeFocus(): { scrollToEnd: boolean; focusEvent?: number } {
+    const focusEvent = this.focusEvent;
     this.focusEvent = undefined;
-    this.#foldUsage(events);
-    for (const v of this.deps.broker.pendingFor(this.threadId)) this.post({ type: "permission", prompt: v });
-    this.#subs.push(
-      h.onStatus((status) => {
-        this.#flush();
-        this.post({ type: "status", status });
-      }),
-    );
-    this.#followChanges();
-    this.#attachComposer(events);
+    return { scrollToEnd: focusEvent === undefined, focusEvent };
   }
 
   /** Whether this panel follows a thread the thread host runs. */
@@ -377,6 +359,7 @@ export class ThreadPanel implements vscode.Disposable {
     if (!m) return;
     const live = this.#live();
     try {
+      if (this.#hosted && (await routeHosted(this.#hosted, m, this.deps.broker))) return;
       switch (m.type) {
         case "ready":
           this.#ready = false;
@@ -386,14 +369,11 @@ export class ThreadPanel implements vscode.Disposable {
           for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
           return;
         case "prompt":
-          if (this.#hosted) return await this.#hosted.prompt(m.text);
           return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
         case "cancel":
-          if (this.#hosted) return await this.#hosted.cancel();
           return void (await live?.cancel());
         case "permission":
           if (!this.deps.broker.answer(m.requestId, m.optionId) || !m.feedback) return;
-          if (this.#hosted) return await this.#hosted.prompt(m.feedback); // the host runs it after the turn
           if (live) promptWhenIdle(live, m.feedback);
           return;
         case "copyText":
