@@ -46,6 +46,8 @@ export class HostedEvents implements vscode.Disposable {
   #conn: HostConnection | undefined;
   /** A connection closed since the last catch-up: what happened meanwhile is read back. */
   #gap = false;
+  /** The sessions of the host's last status while connected (none: the link lets go, the host holds nothing). */
+  #held: readonly HostSessionInfo[] = [];
   #syncing: Promise<void> = Promise.resolve();
   readonly #subs: vscode.Disposable[];
 
@@ -82,11 +84,15 @@ export class HostedEvents implements vscode.Disposable {
 
   #changed(): void {
     if (!this.deps.link.connected) return;
-    this.#syncing = this.#syncing
-      .then(() => this.#sync())
-      .catch((err: unknown) => {
-        background(Promise.reject(err), "catching up with the thread host's events");
-      });
+    this.#held = this.deps.link.sessions;
+    this.#inTurn(() => this.#sync());
+  }
+
+  /** Catch-ups run one at a time, in order. */
+  #inTurn(fn: () => Promise<void>): void {
+    const next = this.#syncing.then(fn);
+    this.#syncing = next.catch(() => undefined);
+    background(next, "catching up with the thread host's events");
   }
 
   /** A new connection: subscribed (its reply comes after every push before it), then caught up from the status. */
@@ -95,9 +101,11 @@ export class HostedEvents implements vscode.Disposable {
     if (!c || c === this.#conn || c.closed) return;
     this.#conn = c;
     const since = now();
-    await c.request({ t: "events" }); // the link subscribed already; the host keeps one subscription per client
-    const r = await c.request({ t: "status" });
-    if (r.t !== "status") return;
+    // the link subscribed already (the host keeps one subscription per client); a connection that closes meanwhile
+    // is caught up with by the next one
+    const subscribed = await c.request({ t: "events" }).catch(() => undefined);
+    const r = subscribed && (await c.request({ t: "status" }).catch(() => undefined));
+    if (r?.t !== "status") return;
     const gap = this.#gap;
     this.#gap = false;
     await this.#catchUp(r.status.sessions, gap, since);
@@ -128,15 +136,17 @@ export class HostedEvents implements vscode.Disposable {
 
   /**
    * The connection closed. Threads still followed may have gone on without this window: it looks for the host at
-   * once (connecting only when its socket is there); a host that left ended them all.
+   * once (connecting only when its socket is there); a host that left ended them all, and so did one the link let
+   * go of because it held nothing (looking again would only be let go again).
    */
   #lost(): void {
     this.#conn = undefined;
     if (!this.#threads.size) return;
     this.#gap = true;
+    if (!this.#held.length) return this.#inTurn(() => this.#left());
     background(
       this.deps.link.check().then(() => {
-        if (!this.deps.link.connected) this.#syncing = this.#syncing.then(() => this.#left());
+        if (!this.deps.link.connected) this.#inTurn(() => this.#left());
       }),
       "looking for the thread host again",
     );

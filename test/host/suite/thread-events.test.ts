@@ -9,6 +9,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ThreadEvent } from "../../../src/vscode/api";
 import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings, workspaceRoot } from "./helpers";
+import { pidAlive } from "../../../src/core/platform/file-lock";
 import { cli, FAKE } from "./host-cli";
 
 const marker = () => join(tmpdir(), `acp-hook-${process.pid}-${Date.now()}.json`);
@@ -148,6 +149,33 @@ describe("thread events for other extensions and hooks", () => {
       link.check = check;
       sub.dispose();
       await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("a host killed during a thread's turn: the thread's ended comes once, made up when the host is gone", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    let pid = 0;
+    try {
+      const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 6000"]);
+      assert.equal(run.code, 0, run.stderr);
+      const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+      await waitFor("started", () => seen.some((e) => e.threadId === id && e.kind === "started"));
+      const status = await cli(hub.home, ["host", "status", "--format", "json"]);
+      pid = (JSON.parse(status.stdout) as { pid: number }).pid;
+      process.kill(pid, "SIGKILL");
+      await waitFor("the thread's end", () => seen.some((e) => e.threadId === id && e.kind === "ended"), 20_000);
+      await sleep(500);
+      assert.deepEqual(
+        seen.filter((e) => e.threadId === id).map((e) => e.kind),
+        ["started", "ended"],
+      );
+    } finally {
+      sub.dispose();
+      // a host started while the killed one is not yet reaped takes its lock for live and leaves: the next test's
+      // `run --detach` would wait for it in vain
+      await waitFor("the killed host gone", () => !pid || !pidAlive(pid), 20_000);
     }
   });
 
