@@ -1,5 +1,6 @@
 // The built CLI as a user runs it in a terminal of this window (same data home), and the fake agent it runs: for
 // the suites about the thread host (host-client.test.ts, thread-events.test.ts).
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot, workspaceRoot } from "./helpers";
@@ -23,4 +24,11 @@ export function cli(home: string, args: string[]): Promise<{ code: number; stdou
         }),
     );
   });
+}
+
+/** `acp-threads run --detach` of the fake agent with `args` (flags, then prompts): the thread's id. */
+export async function detach(home: string, args: string[]): Promise<string> {
+  const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
+  assert.equal(run.code, 0, run.stderr);
+  return (JSON.parse(run.stdout) as { threadId: string }).threadId;
 }

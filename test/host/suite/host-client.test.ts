@@ -11,7 +11,7 @@ import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, FAKE } from "./host-cli";
+import { cli, detach } from "./host-cli";
 
 async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
   const { hub } = await api();
@@ -24,9 +24,7 @@ async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
 /** `run --detach` of the fake agent with `args`, its thread open in a panel following the host: its id and view. */
 async function detachedInPanel(args: string[]) {
   const { hub } = await api();
-  const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
-  assert.equal(run.code, 0, run.stderr);
-  const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+  const id = await detach(hub.home, args);
   try {
     await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
     await vscode.commands.executeCommand("acpThreads.openThread", id);
@@ -45,20 +43,7 @@ describe("the thread host's threads in the window", () => {
   it("a detached thread is a live row, its panel follows it from the host; a CLI answer closes the card naming it", async () => {
     const { hub } = await api();
     const out = join(workspaceRoot(), "hosted.txt");
-    const run = await cli(hub.home, [
-      "run",
-      "--detach",
-      "--format",
-      "json",
-      "--agent",
-      FAKE,
-      "--permission",
-      "ask",
-      `write ${out} from the host`,
-      "sleep 4000",
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const id = await detach(hub.home, ["--permission", "ask", `write ${out} from the host`, "sleep 4000"]);
     try {
       // the thread file appeared: the window looks for the host and lists its thread as live, waiting for input
       const row = await waitFor("the row waiting for input", async () => {

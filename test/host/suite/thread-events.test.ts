@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import type { ThreadEvent } from "../../../src/vscode/api";
 import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings, workspaceRoot } from "./helpers";
 import { pidAlive } from "../../../src/core/platform/file-lock";
-import { cli, FAKE } from "./host-cli";
+import { cli, detach } from "./host-cli";
 
 const marker = () => join(tmpdir(), `acp-hook-${process.pid}-${Date.now()}.json`);
 const quoted = (p: string) => `'${p}'`;
@@ -101,19 +101,7 @@ describe("thread events for other extensions and hooks", () => {
     const link = hub.hosted.link;
     const check = link.check;
     try {
-      const run = await cli(hub.home, [
-        "run",
-        "--detach",
-        "--format",
-        "json",
-        "--agent",
-        FAKE,
-        "sleep 5000",
-        "cost 10 20 0.5",
-        "sleep 3000",
-      ]);
-      assert.equal(run.code, 0, run.stderr);
-      const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+      const id = await detach(hub.home, ["sleep 5000", "cost 10 20 0.5", "sleep 3000"]);
       const mine = () => seen.filter((e) => e.threadId === id);
       await waitFor("started, as the window first sees the thread", () => mine().some((e) => e.kind === "started"));
       // the window is away while the first two turns end: its look for the host waits (the host is there all along)
@@ -158,9 +146,7 @@ describe("thread events for other extensions and hooks", () => {
     const sub = (await api()).onThreadEvent((e) => seen.push(e));
     let pid = 0;
     try {
-      const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, "sleep 6000"]);
-      assert.equal(run.code, 0, run.stderr);
-      const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+      const id = await detach(hub.home, ["sleep 6000"]);
       await waitFor("started", () => seen.some((e) => e.threadId === id && e.kind === "started"));
       const status = await cli(hub.home, ["host", "status", "--format", "json"]);
       pid = (JSON.parse(status.stdout) as { pid: number }).pid;
@@ -185,19 +171,7 @@ describe("thread events for other extensions and hooks", () => {
     const sub = (await api()).onThreadEvent((e) => seen.push(e));
     const out = join(workspaceRoot(), "asked-in-host.txt");
     try {
-      const run = await cli(hub.home, [
-        "run",
-        "--detach",
-        "--format",
-        "json",
-        "--permission",
-        "ask",
-        "--agent",
-        FAKE,
-        `write ${out} from the host`,
-      ]);
-      assert.equal(run.code, 0, run.stderr);
-      const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+      const id = await detach(hub.home, ["--permission", "ask", `write ${out} from the host`]);
       await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
       await vscode.commands.executeCommand("acpThreads.openThread", id);
       const card = await waitFor("the question as the panel's card", () => hub.broker.pendingFor(id)[0]);
