@@ -21,6 +21,7 @@ import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, sea
 import { setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
+import { HostedEvents } from "./host/hosted-events";
 import { watchTurnHook } from "./api/turn-hook";
 
 export interface AcpThreadsApi extends ThreadEventsApi {
@@ -49,12 +50,17 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
     context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
     context.subscriptions.push(watchAgentStarts(h)); // acpThreads.history.importAgentSessions
-    // other extensions and the user's hook hear the window's thread events (#35)
-    const events = new ThreadEvents(h.live, h.broker);
+    // other extensions and the user's hook hear the thread events of the window and of the thread host (#35)
+    const hosted = new HostedEvents({
+      link: h.hosted.link,
+      records: async (id) => (await h.threads.readAsync(id))?.records,
+    });
+    const events = new ThreadEvents(h.live, h.broker, h.hosted.client, hosted.onEvent);
     context.subscriptions.push(
+      hosted,
       events,
       watchTurnHook({
-        onThreadEvent: events.onThreadEvent,
+        onThreadEvent: events.onWindowEvent,
         command: () => h.config.turnEndedHook,
         cwdOf: (id) => h.live.get(id)?.cwd,
         logger: h.log.logger,

@@ -1,24 +1,25 @@
 /**
- * One thread's webview panel: renders a live session (events batched every 50 ms) or a past thread (scrolled to
- * the end; a prompt typed in it resumes the thread), relays the webview's messages (prompt box, permissions,
- * pickers, code actions, ops strip) to the host and keeps the ledger's "files changed" rows current.
- * `ThreadPanels` (thread-panels.ts) keeps one per thread.
+ * One thread's webview panel: renders a live session (events batched every 50 ms), a thread the thread host runs
+ * (host/hosted-panel.ts) or a past thread (scrolled to the end; a prompt typed in it resumes the thread), relays
+ * the webview's messages (prompt box, permissions, pickers, ops strip; code and turn actions: panel-actions.ts) to
+ * the host and keeps the ledger's "files changed" rows current. `ThreadPanels` (thread-panels.ts) keeps one each.
  */
-import { isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
-import { parseWebviewMessage } from "../webview/thread/protocol";
-import type { HostMessage, WebviewMessage } from "../webview/thread/protocol";
+import { parseWebviewMessage, type HostMessage, type WebviewMessage } from "../webview/thread/protocol";
 import { UsageMeter } from "../core/usage/meter";
 import { pickersView } from "./pickers-view";
 import { describeReading } from "./usage-status";
 import { loginView } from "./login-view";
 import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
+import { isPanelAction, panelAction } from "./panel-actions";
+import { noteShown, panelShown } from "./panel-shown";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
 import type { HostedThreadView } from "./host/hosted-thread-view";
+import { initHosted, routeHosted, type HostedPanelSurface } from "./host/hosted-panel";
 import type { PermissionBroker } from "./permission-broker";
 import type { PastThreadSummary } from "./sessions-tree";
 import { THREAD_BODY, webviewHtml, webviewOptions } from "./webview-html";
@@ -83,17 +84,7 @@ export class ThreadPanel implements vscode.Disposable {
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
-  readonly shown = {
-    title: "",
-    usage: "",
-    agent: "",
-    status: "",
-    login: "",
-    resumable: false,
-    sandboxed: false,
-    /** Who answered the last permission request another client of the thread host answered first. */
-    answeredBy: "",
-  };
+  readonly shown = panelShown();
   #cwd = "";
   /** A live panel's transcript is loading: queued events wait for the init message. */
   #holding = false;
@@ -140,20 +131,7 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   post(m: HostMessage): void {
-    if (m.type === "init")
-      Object.assign(this.shown, {
-        title: m.header.title,
-        agent: m.header.agent,
-        status: m.status,
-        resumable: !!m.header.resumable,
-        sandboxed: !!m.header.sandboxed,
-      });
-    else if (m.type === "status")
-      Object.assign(this.shown, { status: m.status, sandboxed: this.shown.sandboxed || !!m.sandboxed });
-    else if (m.type === "title") this.shown.title = m.title;
-    else if (m.type === "usage") this.shown.usage = m.text;
-    else if (m.type === "login") this.shown.login = m.text + (m.action ? ` [${m.action}]` : "");
-    else if (m.type === "permissionResolved" && m.by) this.shown.answeredBy = m.by;
+    noteShown(this.shown, m);
     if (!this.#ready) this.#backlog.push(m);
     else void this.panel.webview.postMessage(m);
   }
@@ -179,7 +157,12 @@ export class ThreadPanel implements vscode.Disposable {
     this.#past = false;
     const live = this.#live();
     const hosted = live?.isOpen ? undefined : this.deps.hosted?.(this.threadId);
-    if (hosted) return this.#initHosted(hosted.view, hosted.release, stale);
+    if (hosted) {
+      this.#hosted = hosted.view;
+      const cwd = await initHosted(this.#surface(stale), hosted.view, hosted.release);
+      if (cwd !== undefined) this.#cwd = cwd;
+      return;
+    }
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
       this.#holding = true;
@@ -208,10 +191,8 @@ export class ThreadPanel implements vscode.Disposable {
         status: live.status,
         since: running(live.status) ? turnStarts.get(live) : undefined,
         events,
-        scrollToEnd: this.focusEvent === undefined,
-        focusEvent: this.focusEvent,
+        ...this.#takeFocus(),
       });
-      this.focusEvent = undefined;
       // the transcript, then what arrived while it loaded (queued, not yet posted): in the order they happened
       this.#usage = new UsageMeter();
       this.#foldUsage([...events, ...this.#queue]);
@@ -273,58 +254,37 @@ export class ThreadPanel implements vscode.Disposable {
       },
       status: "readonly",
       events: past.events,
-      scrollToEnd: this.focusEvent === undefined,
-      focusEvent: this.focusEvent,
+      ...this.#takeFocus(),
     });
-    this.focusEvent = undefined;
     this.#foldUsage(past.events);
     if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
     this.#followChanges();
     this.#attachComposer(past.events);
   }
 
-  /**
-   * A thread the thread host runs: its records from the cursor as events (the view attached from record 0 when it
-   * was made, so this is the whole thread), then the host's pushes; the header from the stored thread.
-   */
-  async #initHosted(h: HostedThreadView, release: vscode.Disposable, stale: () => boolean): Promise<void> {
-    this.#subs.push(release);
-    this.#hosted = h;
-    const stored = await this.deps.loadPast(this.threadId).catch(() => undefined);
-    if (stale()) return;
-    // subscribe in the tick the events are taken: every later one comes once
-    this.#subs.push(h.onEvents((evs) => this.#enqueue(evs)));
-    const events = [...h.events];
-    const title = displayTitle(stored?.title ?? "Thread");
-    this.panel.title = title;
-    this.#cwd = stored?.cwd ?? "";
-    this.post({
-      type: "init",
-      header: {
-        threadId: this.threadId,
-        title,
-        agent: stored?.agent ?? "",
-        cwd: this.#cwd,
-        sessionId: stored?.sessionId,
-        acceptsInput: true,
-        resumable: true,
-      },
-      status: h.status,
-      events,
-      scrollToEnd: this.focusEvent === undefined,
-      focusEvent: this.focusEvent,
-    });
+  /** What the hosted init (host/hosted-panel.ts) draws with. */
+  #surface(stale: () => boolean): HostedPanelSurface {
+    return {
+      threadId: this.threadId,
+      stale,
+      panel: this.panel,
+      broker: this.deps.broker,
+      loadPast: (id) => this.deps.loadPast(id),
+      subscribe: (d) => this.#subs.push(d),
+      enqueue: (evs) => this.#enqueue(evs),
+      flush: () => this.#flush(),
+      post: (m) => this.post(m),
+      takeFocus: () => this.#takeFocus(),
+      foldUsage: (evs) => this.#foldUsage(evs),
+      follow: (evs) => (this.#followChanges(), this.#attachComposer(evs)),
+    };
+  }
+
+  /** The scroll position an init goes to: a recall hit's event (once), else the end. */
+  #takeFocus(): { scrollToEnd: boolean; focusEvent?: number } {
+    const focusEvent = this.focusEvent;
     this.focusEvent = undefined;
-    this.#foldUsage(events);
-    for (const v of this.deps.broker.pendingFor(this.threadId)) this.post({ type: "permission", prompt: v });
-    this.#subs.push(
-      h.onStatus((status) => {
-        this.#flush();
-        this.post({ type: "status", status });
-      }),
-    );
-    this.#followChanges();
-    this.#attachComposer(events);
+    return { scrollToEnd: focusEvent === undefined, focusEvent };
   }
 
   /** Whether this panel follows a thread the thread host runs. */
@@ -387,6 +347,8 @@ export class ThreadPanel implements vscode.Disposable {
     if (!m) return;
     const live = this.#live();
     try {
+      if (this.#hosted && (await routeHosted(this.#hosted, m, this.deps.broker))) return;
+      if (isPanelAction(m)) return await panelAction(m, this.threadId, this.code, this.#cwd);
       switch (m.type) {
         case "ready":
           this.#ready = false;
@@ -401,22 +363,13 @@ export class ThreadPanel implements vscode.Disposable {
           }
           return;
         case "prompt":
-          if (this.#hosted) return await this.#hosted.prompt(m.text);
           return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
         case "cancel":
-          if (this.#hosted) return await this.#hosted.cancel();
           return void (await live?.cancel());
         case "permission":
           if (!this.deps.broker.answer(m.requestId, m.optionId) || !m.feedback) return;
-          if (this.#hosted) return await this.#hosted.prompt(m.feedback); // the host runs it after the turn
           if (live) promptWhenIdle(live, m.feedback);
           return;
-        case "copyText":
-          return void (await this.code.copy(m.text, m.what));
-        case "insertCode":
-          return void (await this.code.insert(m.text));
-        case "applyCode":
-          return void (await this.code.apply(m.text, m.path, this.#cwd || this.#workspace()));
         case "rename": {
           const title = displayTitle(m.title);
           if (live) live.title = title;
@@ -426,18 +379,6 @@ export class ThreadPanel implements vscode.Disposable {
         }
         case "review":
           return await this.deps.broker.review(m.requestId);
-        case "openLocation": {
-          const line = Math.max(0, (m.line ?? 1) - 1);
-          const abs = isAbsolute(m.path) ? m.path : join(this.#cwd || this.#workspace(), m.path);
-          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
-          await vscode.window.showTextDocument(doc, {
-            selection: new vscode.Range(line, 0, line, 0),
-            viewColumn: vscode.ViewColumn.One,
-          });
-          return;
-        }
-        case "openLink":
-          return void (await vscode.env.openExternal(vscode.Uri.parse(m.href)));
         case "setMode":
           return await live?.setMode(m.modeId);
         case "login":
@@ -449,31 +390,12 @@ export class ThreadPanel implements vscode.Disposable {
         case "rendered":
           this.rendered = { entries: m.entries, inDom: m.inDom };
           return;
-        case "reviewTurn":
-        case "restoreTurn":
-        case "keepTurn":
-          return void (await vscode.commands.executeCommand(`acpThreads.${m.type}`, this.threadId, m.turn));
-        case "forkFrom":
-          return void (await vscode.commands.executeCommand("acpThreads.forkThread", this.threadId, m.message, m.text));
-        case "rewindFrom":
-          return void (await vscode.commands.executeCommand(
-            "acpThreads.rewindThread",
-            this.threadId,
-            m.message,
-            m.text,
-          ));
-        case "undoRestore":
-          return void (await vscode.commands.executeCommand("acpThreads.restoreTurn", this.threadId, { op: m.op }));
         default:
           return await this.deps.composer?.handle(this, m);
       }
     } catch (err) {
       void vscode.window.showErrorMessage(`ACP Threads: ${errorMessage(err)}`);
     }
-  }
-
-  #workspace(): string {
-    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/";
   }
 
   /** Shows the thread again scrolled to its `event`-th event, highlighted (a recall hit in an open panel). */

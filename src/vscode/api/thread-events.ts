@@ -1,9 +1,11 @@
 /**
  * The editor's thread events for other extensions and hooks (#35 item 4), in the shapes `acp-threads events`
- * prints for the thread host's sessions (HostEvent): a session started, needs an answer, a turn ended (stop
- * reason, files edited), what the agent reported it used (usage), the session ended. Folded from the window's
- * live sessions (LiveSessions) and the permission broker; a turn's report is core/host/turn-report.ts, the same
- * fold the host uses.
+ * prints for the thread host's sessions (HostEvent): a session started, needs an answer, was answered (who: this
+ * window, the policy, a remembered rule, a cancel), a turn ended (stop reason, files edited), what the agent
+ * reported it used (usage), the session ended. Folded from the window's live sessions (LiveSessions) and the
+ * permission broker (questions.ts); a turn's report is core/host/turn-report.ts, the same fold the host uses. The
+ * threads the thread host runs come from the host (host/hosted-events.ts), in the same stream: a thread is the
+ * window's or the host's at a time, never both, so each event comes once.
  */
 import * as vscode from "vscode";
 import type { HostEvent } from "../../core/host/protocol";
@@ -11,23 +13,36 @@ import { TurnReport } from "../../core/host/turn-report";
 import type { LiveSession } from "../live-session";
 import type { LiveSessions } from "../live-sessions";
 import type { PermissionBroker } from "../permission-broker";
+import { Questions } from "./questions";
 
 const now = () => new Date().toISOString();
 
 export class ThreadEvents implements vscode.Disposable {
   readonly #emitter = new vscode.EventEmitter<HostEvent>();
-  /** Every event of the window's sessions, as it happens. */
-  readonly onThreadEvent = this.#emitter.event;
+  /** Every event of the window's sessions, as it happens (the turnEnded hook's: a hosted turn is the host's). */
+  readonly onWindowEvent = this.#emitter.event;
+  readonly #all = new vscode.EventEmitter<HostEvent>();
+  /** The window's sessions' events and the thread host's threads' (the extension's API). */
+  readonly onThreadEvent = this.#all.event;
   readonly #tracked = new Map<LiveSession, vscode.Disposable>();
-  /** The permission requests already announced, per thread. */
-  readonly #asked = new Map<string, Set<string>>();
+  /** The window's sessions' permission requests, announced and answered. */
+  readonly #questions: Questions;
   readonly #subs: vscode.Disposable[];
 
+  /** `window`: this window's name (who answered on its cards); `hosted`: the thread host's threads' events. */
   constructor(
     private readonly live: LiveSessions,
     private readonly broker: PermissionBroker,
+    window: string,
+    hosted?: vscode.Event<HostEvent>,
   ) {
-    this.#subs = [live.onDidChange(() => this.#sync()), broker.onDidChange((id) => this.#questions(id))];
+    this.#questions = new Questions(window);
+    this.#subs = [
+      live.onDidChange(() => this.#sync()),
+      broker.onDidChange((id) => this.#asked(id)),
+      this.#emitter.event((e) => this.#all.fire(e)),
+    ];
+    if (hosted) this.#subs.push(hosted((e) => this.#all.fire(e)));
     this.#sync();
   }
 
@@ -51,6 +66,7 @@ export class ThreadEvents implements vscode.Disposable {
       vscode.Disposable.from(
         s.onEvents((events) => {
           for (const e of events) {
+            if (e.type === "permission") this.#emitter.fire(this.#questions.decided(threadId, e.decision, now()));
             const turn = report.add(e);
             if (!turn) continue;
             const at = now();
@@ -73,28 +89,24 @@ export class ThreadEvents implements vscode.Disposable {
 
   #untrack(s: LiveSession, sub: vscode.Disposable): void {
     this.#tracked.delete(s);
-    this.#asked.delete(s.threadId);
+    this.#questions.forget(s.threadId);
     sub.dispose();
   }
 
-  /** A thread's pending requests changed: the new ones are announced (needs_input). */
-  #questions(threadId: string): void {
-    const pending = this.broker.pendingFor(threadId);
-    const asked = this.#asked.get(threadId) ?? new Set<string>();
-    this.#asked.set(threadId, new Set(pending.map((p) => p.requestId)));
-    for (const p of pending)
-      if (!asked.has(p.requestId))
-        this.#emitter.fire({
-          kind: "needs_input",
-          threadId,
-          at: now(),
-          question: { threadId, requestId: p.requestId, title: p.title, options: p.options },
-        });
+  /**
+   * A thread's pending requests changed: the new ones are announced (needs_input). The window's own sessions only:
+   * the broker also asks for the threads the thread host runs, whose questions the host announces.
+   */
+  #asked(threadId: string): void {
+    const s = this.live.get(threadId);
+    if (!s?.isOpen || !this.#tracked.has(s)) return;
+    for (const e of this.#questions.pending(threadId, this.broker.pendingFor(threadId), now())) this.#emitter.fire(e);
   }
 
   dispose(): void {
     for (const [s, sub] of this.#tracked) this.#untrack(s, sub);
     for (const d of this.#subs) d.dispose();
     this.#emitter.dispose();
+    this.#all.dispose();
   }
 }

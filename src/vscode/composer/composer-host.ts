@@ -32,19 +32,11 @@ import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
-import type { HostedThreadView } from "../host/hosted-thread-view";
-import {
-  followHostedQueue,
-  hostedText,
-  sendHosted,
-  steerQueuedHosted,
-  unqueueHosted,
-  type HostedQueue,
-} from "../host/hosted-composer";
+import { HostedBox, type HostedBoxDeps } from "../host/hosted-composer";
 
 export type { ComposerPanel } from "./composer-panel";
 
-export interface ComposerDeps extends DraftAgentsDeps {
+export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "hosted" | "continueInHost"> {
   config: Config;
   /** Agents installed from the ACP Registry (listed like presets) and their updates. */
   registry: RegistryService;
@@ -57,15 +49,8 @@ export interface ComposerDeps extends DraftAgentsDeps {
   live(threadId: string): LiveSession | undefined;
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
-  /** A thread the thread host runs, followed by a panel here: its prompts go to the host (#35). */
-  hosted?(threadId: string): HostedThreadView | undefined;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
   startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
-  /**
-   * A text prompt for a stored thread no session runs: its next run starts in the thread host when the thread
-   * belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
-   */
-  continueInHost?(threadId: string, prompt: string): Promise<boolean>;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -101,9 +86,18 @@ export class ComposerHost implements vscode.Disposable {
   readonly agents: DraftAgents;
   #links: ComposerLinks | undefined;
   readonly #settings: vscode.Disposable;
+  /** The box of the threads the thread host runs (#35). */
+  readonly #hosted: HostedBox;
 
   constructor(private readonly deps: ComposerDeps) {
     this.agents = new DraftAgents(deps);
+    this.#hosted = new HostedBox({
+      queues: this.queues,
+      hosted: (id) => deps.hosted?.(id),
+      continueInHost: async (id, prompt) => !!(await deps.continueInHost?.(id, prompt)),
+      postQueue: (panel) => this.#postQueue(panel),
+      postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
+    });
     // a setting changed in Settings (permission mode, agents, the demo profile): open new-thread panels follow
     this.#settings = deps.config.onDidChange(() => this.refreshDrafts());
   }
@@ -183,11 +177,9 @@ export class ComposerHost implements vscode.Disposable {
       flushPending();
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
-    const hosted = live?.isOpen ? undefined : this.deps.hosted?.(panel.threadId);
+    const hosted = live?.isOpen ? undefined : this.#hosted.attach(panel, past);
     if (hosted) {
-      if (past) this.#postThumbs(panel, panel.threadId, past);
-      panel.post({ type: "composer", state: { draft: null, queue: this.queues.list(panel.threadId) } });
-      subs.push(...followHostedQueue(hosted, this.#hostedQueue(panel)));
+      subs.push(...hosted);
       return { dispose: () => subs.forEach((d) => d.dispose()) };
     }
     if (!live) {
@@ -274,16 +266,14 @@ export class ComposerHost implements vscode.Disposable {
           return m.rewind ? await resendEdited(panel, m.parts, m.rewind, notice) : await this.#send(panel, m, notice);
         case "queueRemove":
         case "queueTake": {
-          const hosted = this.deps.hosted?.(panel.threadId);
-          if (hosted && !(await unqueueHosted(hosted, m.id, this.#hostedQueue(panel)))) return;
+          if (!(await this.#hosted.unqueue(panel, m.id))) return;
           const item = this.queues.take(panel.threadId, m.id);
           this.#postQueue(panel);
           if (item && m.type === "queueTake") panel.post({ type: "editPrompt", parts: item.parts });
           return;
         }
         case "queueSteer": {
-          const hosted = this.deps.hosted?.(panel.threadId);
-          if (hosted) return await steerQueuedHosted(hosted, m.id, this.#hostedQueue(panel));
+          if (await this.#hosted.steer(panel, m.id)) return;
           return await steerQueued(this.deps.live(panel.threadId), m.id, {
             queues: this.queues,
             sources: () => this.sources(),
@@ -353,15 +343,6 @@ export class ComposerHost implements vscode.Disposable {
     };
   }
 
-  /** The box's queue of a thread the thread host runs (host/hosted-composer.ts). */
-  #hostedQueue(panel: ComposerPanel): HostedQueue {
-    return {
-      queues: this.queues,
-      postQueue: () => this.#postQueue(panel),
-      notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
-    };
-  }
-
   #postQueue(panel: ComposerPanel): void {
     panel = this.#attached.get(panel.threadId) ?? panel; // the panel may have opened since
     panel.post({ type: "composer", state: { queue: this.queues.list(panel.threadId) } });
@@ -378,17 +359,9 @@ export class ComposerHost implements vscode.Disposable {
     }
     if (this.#drafts.has(panel.threadId))
       return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
-    const hosted = this.deps.hosted?.(panel.threadId);
-    if (hosted) return await sendHosted(hosted, panel, m.parts, parts, this.#hostedQueue(panel));
     const live = this.deps.live(panel.threadId);
+    if (await this.#hosted.send(panel, m.parts, parts, !!live?.isOpen, restore, notice)) return;
     if (!live?.isOpen) {
-      const text = hostedText(parts);
-      try {
-        if (text !== undefined && (await this.deps.continueInHost?.(panel.threadId, text))) return;
-      } catch (err) {
-        restore();
-        return notice(errorMessage(err));
-      }
       const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
       return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
     }

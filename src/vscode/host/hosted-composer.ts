@@ -10,6 +10,7 @@
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { PromptPart } from "../../core/model/context";
+import type { RuntimeEvent } from "../../core/model/events";
 import type { WirePart } from "../../webview/thread/protocol";
 import type { ComposerPanel } from "../composer/composer-panel";
 import type { PromptQueues } from "../composer/prompt-queue";
@@ -100,5 +101,81 @@ export async function unqueueHosted(view: HostedThreadView, id: string, q: Hoste
   } catch (err) {
     q.notice(errorMessage(err), "info");
     return false;
+  }
+}
+
+/** What the prompt box's host side (composer-host.ts) lends its hosted branches. */
+export interface HostedBoxDeps {
+  queues: PromptQueues;
+  /** A thread the thread host runs, followed by a panel here: its prompts go to the host (#35). */
+  hosted?(threadId: string): HostedThreadView | undefined;
+  /**
+   * A text prompt for a stored thread no session runs: its next run starts in the thread host when the thread
+   * belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
+   */
+  continueInHost?(threadId: string, prompt: string): Promise<boolean>;
+  postQueue(panel: ComposerPanel): void;
+  /** Thumbnails of the images in `events` (the panel's transcript). */
+  postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;
+}
+
+/** The prompt box's branches for the threads the thread host runs (the window's own sessions go by the hub). */
+export class HostedBox {
+  constructor(private readonly d: HostedBoxDeps) {}
+
+  /** A panel following a thread of the host: its box state and queue; undefined when the panel follows none. */
+  attach(panel: ComposerPanel, past?: readonly RuntimeEvent[]): vscode.Disposable[] | undefined {
+    const hosted = this.d.hosted?.(panel.threadId);
+    if (!hosted) return undefined;
+    if (past) this.d.postThumbs(panel, past);
+    panel.post({ type: "composer", state: { draft: null, queue: this.d.queues.list(panel.threadId) } });
+    return followHostedQueue(hosted, this.#queue(panel));
+  }
+
+  /** Remove / Edit: false when the host kept the prompt (its turn started); true otherwise. */
+  async unqueue(panel: ComposerPanel, id: string): Promise<boolean> {
+    const hosted = this.d.hosted?.(panel.threadId);
+    return !hosted || (await unqueueHosted(hosted, id, this.#queue(panel)));
+  }
+
+  /** "Send now": true when the panel follows a thread of the host (handled here). */
+  async steer(panel: ComposerPanel, id: string): Promise<boolean> {
+    const hosted = this.d.hosted?.(panel.threadId);
+    if (hosted) await steerQueuedHosted(hosted, id, this.#queue(panel));
+    return !!hosted;
+  }
+
+  /**
+   * A prompt typed in the box: to the host when the panel follows a thread it runs, or (`liveOpen` false: no
+   * session here runs the thread) when the thread's next run belongs there. True: handled here.
+   */
+  async send(
+    panel: ComposerPanel,
+    wire: WirePart[],
+    parts: PromptPart[],
+    liveOpen: boolean,
+    restore: () => void,
+    notice: (message: string) => void,
+  ): Promise<boolean> {
+    const hosted = this.d.hosted?.(panel.threadId);
+    if (hosted) return await sendHosted(hosted, panel, wire, parts, this.#queue(panel)).then(() => true);
+    if (liveOpen) return false;
+    const text = hostedText(parts);
+    try {
+      return text !== undefined && !!(await this.d.continueInHost?.(panel.threadId, text));
+    } catch (err) {
+      restore();
+      notice(errorMessage(err));
+      return true;
+    }
+  }
+
+  /** The box's queue of a thread the thread host runs. */
+  #queue(panel: ComposerPanel): HostedQueue {
+    return {
+      queues: this.d.queues,
+      postQueue: () => this.d.postQueue(panel),
+      notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
+    };
   }
 }

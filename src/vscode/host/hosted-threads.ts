@@ -16,6 +16,8 @@ export interface HostedRow {
 
 export class HostedThreads implements vscode.Disposable {
   readonly link: HostLink;
+  /** This window's name to the host's other clients (and in the `answered` events of its own sessions). */
+  readonly client: string;
   readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
   /** The detach of each thread's last view, which a new view's attach waits for. */
   readonly #detaching = new Map<string, Promise<void>>();
@@ -29,6 +31,7 @@ export class HostedThreads implements vscode.Disposable {
     private readonly broker: PermissionBroker,
   ) {
     this.link = new HostLink(opts);
+    this.client = opts.client;
     this.#sub = this.link.onDidChange(() => this.#changed.fire());
   }
 

@@ -4,36 +4,14 @@
 // panel's inline card, answered first by a CLI `acp-threads answer` process: the card closes naming it; a prompt
 // typed in the panel goes to the host and runs there; a reopened panel reattaches with the same transcript.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-
-const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
-
-/** The built CLI as a user runs it in a terminal of this window (same data home). */
-function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(repoRoot(), "dist/cli.js"), ...args],
-      {
-        cwd: workspaceRoot(),
-        env: { ...process.env, ACP_THREADS_HOME: home, ELECTRON_RUN_AS_NODE: "1", ACP_THREADS_HOST_IDLE_SECONDS: "2" },
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
-}
+import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { cli, detach } from "./host-cli";
 
 async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
   const { hub } = await api();
@@ -46,9 +24,7 @@ async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
 /** `run --detach` of the fake agent with `args`, its thread open in a panel following the host: its id and view. */
 async function detachedInPanel(args: string[]) {
   const { hub } = await api();
-  const run = await cli(hub.home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
-  assert.equal(run.code, 0, run.stderr);
-  const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+  const id = await detach(hub.home, args);
   try {
     await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
     await vscode.commands.executeCommand("acpThreads.openThread", id);
@@ -67,20 +43,7 @@ describe("the thread host's threads in the window", () => {
   it("a detached thread is a live row, its panel follows it from the host; a CLI answer closes the card naming it", async () => {
     const { hub } = await api();
     const out = join(workspaceRoot(), "hosted.txt");
-    const run = await cli(hub.home, [
-      "run",
-      "--detach",
-      "--format",
-      "json",
-      "--agent",
-      FAKE,
-      "--permission",
-      "ask",
-      `write ${out} from the host`,
-      "sleep 4000",
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    const id = (JSON.parse(run.stdout) as { threadId: string }).threadId;
+    const id = await detach(hub.home, ["--permission", "ask", `write ${out} from the host`, "sleep 4000"]);
     try {
       // the thread file appeared: the window looks for the host and lists its thread as live, waiting for input
       const row = await waitFor("the row waiting for input", async () => {

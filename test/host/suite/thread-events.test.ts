@@ -1,13 +1,16 @@
 // #35 item 4 in the real extension host: the extension's API fires the window's thread events (the shapes
-// `acp-threads events` prints), and the user's acpThreads.hooks.turnEnded runs with the turn_ended event on its
-// stdin. Hostile: a repository's .vscode/settings.json naming a hook does not run it.
+// `acp-threads events` prints), who answered its permission requests, and the events of a thread the thread host
+// runs (`run --detach`), once each, also across a reconnect to the host; the user's acpThreads.hooks.turnEnded runs
+// with the turn_ended event on its stdin. Hostile: a repository's .vscode/settings.json naming a hook does not run it.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ThreadEvent } from "../../../src/vscode/api";
-import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings } from "./helpers";
+import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings, workspaceRoot } from "./helpers";
+import { pidAlive } from "../../../src/core/platform/file-lock";
+import { cli, detach } from "./host-cli";
 
 const marker = () => join(tmpdir(), `acp-hook-${process.pid}-${Date.now()}.json`);
 const quoted = (p: string) => `'${p}'`;
@@ -41,6 +44,154 @@ describe("thread events for other extensions and hooks", () => {
       assert.deepEqual(usage.cost, [{ currency: "USD", amount: 0.5 }]);
     } finally {
       sub.dispose();
+    }
+  });
+
+  it("answered: who answered the window's own sessions' requests (this window, the policy), the request's id", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    const s = await spawnIdleFake();
+    try {
+      const asked = s.prompt("ask edit");
+      const card = await waitFor("the card", () => hub.broker.pendingFor(s.threadId)[0]);
+      assert.ok(hub.broker.answer(card.requestId, "ok"), "what the card's Allow calls");
+      await asked;
+      await waitFor("the turn's end", () => s.status === "idle");
+      await s.prompt("ask read"); // approve-reads: the policy answers
+      await waitFor("both answers", () => seen.filter((e) => e.kind === "answered").length >= 2);
+      const mine = seen.filter((e) => e.threadId === s.threadId && (e.kind === "needs_input" || e.kind === "answered"));
+      assert.deepEqual(
+        mine.map((e) => ({ ...e, at: "" })),
+        [
+          {
+            kind: "needs_input",
+            threadId: s.threadId,
+            at: "",
+            question: {
+              threadId: s.threadId,
+              requestId: card.requestId,
+              toolCallId: "ask-1",
+              title: "A edit tool",
+              options: card.options,
+            },
+          },
+          {
+            kind: "answered",
+            threadId: s.threadId,
+            at: "",
+            requestId: card.requestId,
+            optionId: "ok",
+            by: hub.hosted.client,
+          },
+          { kind: "answered", threadId: s.threadId, at: "", requestId: "ask-1", optionId: "ok", by: "policy" },
+        ],
+      );
+      assert.match(hub.hosted.client, /^VS Code window.*, pid \d+$/);
+    } finally {
+      sub.dispose();
+      await s.close();
+    }
+  });
+
+  it("a run --detach thread's events, once each, also when the connection to the host drops during its turns", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    const link = hub.hosted.link;
+    const check = link.check;
+    try {
+      const id = await detach(hub.home, ["sleep 5000", "cost 10 20 0.5", "sleep 3000"]);
+      const mine = () => seen.filter((e) => e.threadId === id);
+      await waitFor("started, as the window first sees the thread", () => mine().some((e) => e.kind === "started"));
+      // the window is away while the first two turns end: its look for the host waits (the host is there all along)
+      let away!: () => void;
+      const back = new Promise<void>((r) => (away = r));
+      link.check = async () => (await back, check.call(link));
+      (await link.connection())?.close();
+      await waitFor(
+        "two turns ended in the host",
+        async () => {
+          const records = (await hub.threads.readAsync(id))?.records ?? [];
+          return records.filter((r) => r.kind === "turn_end").length >= 2;
+        },
+        20_000,
+      );
+      assert.deepEqual(
+        mine().filter((e) => e.kind === "turn_ended"),
+        [],
+        "heard nothing while away",
+      );
+      away();
+      await waitFor("the run's end", () => mine().some((e) => e.kind === "ended"), 30_000);
+      await sleep(500); // anything doubled would come now
+      assert.deepEqual(
+        mine().map((e) => e.kind),
+        ["started", "turn_ended", "turn_ended", "usage", "turn_ended", "ended"],
+      );
+      const usage = mine().find((e) => e.kind === "usage");
+      assert.ok(usage?.kind === "usage");
+      assert.deepEqual(usage.cost, [{ currency: "USD", amount: 0.5 }]);
+      assert.deepEqual(usage.tokens, { inputTokens: 10, outputTokens: 20, totalTokens: 30 });
+    } finally {
+      link.check = check;
+      sub.dispose();
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("a host killed during a thread's turn: the thread's ended comes once, made up when the host is gone", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    let pid = 0;
+    try {
+      const id = await detach(hub.home, ["sleep 6000"]);
+      await waitFor("started", () => seen.some((e) => e.threadId === id && e.kind === "started"));
+      const status = await cli(hub.home, ["host", "status", "--format", "json"]);
+      pid = (JSON.parse(status.stdout) as { pid: number }).pid;
+      process.kill(pid, "SIGKILL");
+      await waitFor("the thread's end", () => seen.some((e) => e.threadId === id && e.kind === "ended"), 20_000);
+      await sleep(500);
+      assert.deepEqual(
+        seen.filter((e) => e.threadId === id).map((e) => e.kind),
+        ["started", "ended"],
+      );
+    } finally {
+      sub.dispose();
+      // a host started while the killed one is not yet reaped takes its lock for live and leaves: the next test's
+      // `run --detach` would wait for it in vain
+      await waitFor("the killed host gone", () => !pid || !pidAlive(pid), 20_000);
+    }
+  });
+
+  it("a question of a thread the host runs, its card here: announced once (the host's), answered once, naming this window", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    const out = join(workspaceRoot(), "asked-in-host.txt");
+    try {
+      const id = await detach(hub.home, ["--permission", "ask", `write ${out} from the host`]);
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const card = await waitFor("the question as the panel's card", () => hub.broker.pendingFor(id)[0]);
+      assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
+      await waitFor("the run's end", () => seen.some((e) => e.threadId === id && e.kind === "ended"), 30_000);
+      await sleep(500); // anything doubled would come now
+      const asked = seen.filter((e) => e.threadId === id && (e.kind === "needs_input" || e.kind === "answered"));
+      assert.deepEqual(
+        asked.map((e) => e.kind),
+        ["needs_input", "answered"],
+      );
+      const [q, a] = asked;
+      assert.ok(q?.kind === "needs_input" && a?.kind === "answered");
+      assert.equal(a.requestId, q.question.requestId, "the host's request id, not the card's");
+      assert.deepEqual([a.optionId, a.by], ["yes", hub.hosted.client]);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await cli(hub.home, ["host", "stop", "--force"]);
+      rmSync(out, { force: true });
     }
   });
 

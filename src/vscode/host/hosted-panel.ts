@@ -1,0 +1,92 @@
+/**
+ * A thread panel following a thread the thread host runs (#35): its init (the records from the view's cursor as
+ * events, the header from the stored thread, the host's pushes after) and where its prompt, cancel and a rejected
+ * permission's feedback go (the host, which runs a prompt after the running turn). thread-panel.ts draws the
+ * window's own sessions and stored threads.
+ */
+import type * as vscode from "vscode";
+import type { RuntimeEvent } from "../../core/model/events";
+import { displayTitle } from "../thread-title";
+import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol";
+import type { PastThreadSummary } from "../sessions-tree";
+import type { PermissionBroker } from "../permission-broker";
+import type { HostedThreadView } from "./hosted-thread-view";
+
+/** What the thread panel lends the hosted init. */
+export interface HostedPanelSurface {
+  readonly threadId: string;
+  readonly panel: vscode.WebviewPanel;
+  readonly broker: PermissionBroker;
+  /** A newer init of the panel began: this one stops at its next await. */
+  stale(): boolean;
+  loadPast(threadId: string): Promise<PastThreadSummary | undefined>;
+  /** Kept until the panel's next init or its close. */
+  subscribe(d: vscode.Disposable): void;
+  enqueue(events: RuntimeEvent[]): void;
+  flush(): void;
+  post(m: HostMessage): void;
+  /** The scroll position the init goes to (a recall hit's event, once; else the end). */
+  takeFocus(): { scrollToEnd: boolean; focusEvent?: number };
+  /** The usage figure of the events drawn. */
+  foldUsage(events: readonly RuntimeEvent[]): void;
+  /** Last: the ledger's "files changed" rows and the prompt box (its thumbnails from these events). */
+  follow(events: readonly RuntimeEvent[]): void;
+}
+
+/**
+ * Draws a thread the thread host runs: its records from the cursor as events (the view attached from record 0 when
+ * it was made, so this is the whole thread), then the host's pushes; the header from the stored thread. Resolves
+ * the thread's folder (undefined when a newer init of the panel took over meanwhile).
+ */
+export async function initHosted(
+  s: HostedPanelSurface,
+  h: HostedThreadView,
+  release: vscode.Disposable,
+): Promise<string | undefined> {
+  s.subscribe(release);
+  const stored = await s.loadPast(s.threadId).catch(() => undefined);
+  if (s.stale()) return undefined;
+  // subscribe in the tick the events are taken: every later one comes once
+  s.subscribe(h.onEvents((evs) => s.enqueue(evs)));
+  const events = [...h.events];
+  const title = displayTitle(stored?.title ?? "Thread");
+  s.panel.title = title;
+  const cwd = stored?.cwd ?? "";
+  s.post({
+    type: "init",
+    header: {
+      threadId: s.threadId,
+      title,
+      agent: stored?.agent ?? "",
+      cwd,
+      sessionId: stored?.sessionId,
+      acceptsInput: true,
+      resumable: true,
+    },
+    status: h.status,
+    events,
+    ...s.takeFocus(),
+  });
+  s.foldUsage(events);
+  for (const v of s.broker.pendingFor(s.threadId)) s.post({ type: "permission", prompt: v });
+  s.subscribe(
+    h.onStatus((status) => {
+      s.flush();
+      s.post({ type: "status", status });
+    }),
+  );
+  s.follow(events);
+  return cwd;
+}
+
+/**
+ * The panel's messages that go to the host for a thread it runs: a prompt (run after the running turn), a cancel,
+ * a rejected permission's feedback (the next prompt). False: not one of them (the panel handles it).
+ */
+export async function routeHosted(h: HostedThreadView, m: WebviewMessage, broker: PermissionBroker): Promise<boolean> {
+  if (m.type === "prompt") await h.prompt(m.text);
+  else if (m.type === "cancel") await h.cancel();
+  else if (m.type !== "permission") return false;
+  else if (broker.answer(m.requestId, m.optionId) && m.feedback) await h.prompt(m.feedback);
+  return true;
+}

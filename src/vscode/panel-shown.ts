@@ -1,0 +1,46 @@
+/**
+ * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
+ * figure, agent, status and login, and who answered the last permission request another client of the thread host
+ * answered first. The host suite compares it with the tab's.
+ */
+import type { HostMessage } from "../webview/thread/protocol";
+
+export interface PanelShown {
+  title: string;
+  usage: string;
+  agent: string;
+  status: string;
+  login: string;
+  resumable: boolean;
+  sandboxed: boolean;
+  /** Who answered the last permission request another client of the thread host answered first. */
+  answeredBy: string;
+}
+
+export const panelShown = (): PanelShown => ({
+  title: "",
+  usage: "",
+  agent: "",
+  status: "",
+  login: "",
+  resumable: false,
+  sandboxed: false,
+  answeredBy: "",
+});
+
+/** Notes what `m` (posted to the panel) changes in its header. */
+export function noteShown(shown: PanelShown, m: HostMessage): void {
+  if (m.type === "init")
+    Object.assign(shown, {
+      title: m.header.title,
+      agent: m.header.agent,
+      status: m.status,
+      resumable: !!m.header.resumable,
+      sandboxed: !!m.header.sandboxed,
+    });
+  else if (m.type === "status") Object.assign(shown, { status: m.status, sandboxed: shown.sandboxed || !!m.sandboxed });
+  else if (m.type === "title") shown.title = m.title;
+  else if (m.type === "usage") shown.usage = m.text;
+  else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");
+  else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
+}
