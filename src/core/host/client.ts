@@ -122,12 +122,19 @@ async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | unde
   try {
     const again = await tryConnect(place.socket);
     if (again) return again;
-    spawnHost(o.start, place);
+    // A host that leaves at once found the host lock held: by a host that just died, say (SIGKILLed, its pid not
+    // yet reaped, so its lock still looks live for a moment). Started again, a few times with a growing pause,
+    // until one serves or the time is up: a later one finds the stale lock and takes it.
+    let host = spawnHost(o.start, place);
+    let respawns = 0;
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
       const sock = await tryConnect(place.socket);
       if (sock) return sock;
-      await sleep(25);
+      if (host.exited && respawns < MAX_RESPAWNS) {
+        await sleep(100 * 2 ** respawns++);
+        host = spawnHost(o.start, place);
+      } else await sleep(25);
     }
     throw new AcpThreadsError("timeout", `the thread host did not start in time; see ${place.log}`);
   } finally {
@@ -135,8 +142,12 @@ async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | unde
   }
 }
 
-function spawnHost(start: NonNullable<ConnectOptions["start"]>, place: HostPlace): void {
+/** Starts of a host that left at once, after the first (100 ms … 1.6 s apart). */
+const MAX_RESPAWNS = 5;
+
+function spawnHost(start: NonNullable<ConnectOptions["start"]>, place: HostPlace): { exited: boolean } {
   const log = openSync(place.log, "a", 0o600);
+  const seen = { exited: false };
   try {
     const child = spawn(process.execPath, [start.script, "host", "serve", ...(start.args ?? [])], {
       detached: true,
@@ -144,9 +155,11 @@ function spawnHost(start: NonNullable<ConnectOptions["start"]>, place: HostPlace
       env: { ...(start.env ?? process.env), ELECTRON_RUN_AS_NODE: "1" },
       cwd: place.dir,
     });
-    child.on("error", () => {});
+    child.on("error", () => (seen.exited = true));
+    child.on("exit", () => (seen.exited = true));
     child.unref();
   } finally {
     closeSync(log);
   }
+  return seen;
 }

@@ -1,11 +1,14 @@
 // Thread host faults (#35), real processes: the host killed with SIGKILL mid-turn takes its agents with it (the
 // parent-death guard), the thread file stays whole, the next client sees the turn interrupted and goes on; a
-// client killed mid-turn changes nothing for the turn or the host.
+// client killed mid-turn changes nothing for the turn or the host; a host lock that still looks held delays a start.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pidAlive } from "../../../../src/core/platform/file-lock";
+import { hostPlace, preparePlace } from "../../../../src/core/host/door";
+import { lockPathFor, pidAlive } from "../../../../src/core/platform/file-lock";
 import { readRecords } from "../../../../src/core/store/jsonl-reader";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT, startCli } from "../../../fixtures/cli/spawn-cli";
@@ -60,6 +63,25 @@ test("a client killed mid-turn changes nothing: the turn ends, the host goes on,
       assert.equal(after.code, 0, after.stderr);
       assert.match(after.stdout, /sleeping/);
     } finally {
+      await stopHost(home);
+    }
+  }));
+
+test("a host lock that still looks held (a killed host not yet reaped) delays the start, never fails it", () =>
+  withTmpDir("acp-host-", async (home) => {
+    const place = hostPlace(home);
+    preparePlace(home, place);
+    // the lock of a host that is going away: its pid lives for a moment more, then its lock is stale
+    const dying = spawn(process.execPath, ["-e", "setTimeout(() => {}, 1500)"], { stdio: "ignore" });
+    const holder = { pid: dying.pid, host: hostname(), label: "a dying host", since: new Date().toISOString() };
+    writeFileSync(lockPathFor(place.hostLock), JSON.stringify({ ...holder, token: "dying" }), { mode: 0o600 });
+    try {
+      // the first host started finds the lock live and leaves; before, the client waited 15 s for it and failed
+      const id = await detached(home, ["--agent", FAKE_AGENT, "stream 1"]);
+      await waitFor(() => turnEnds(home, id) === 1, "the turn ran in a host started after the lock went stale");
+      assert.notEqual(hostPid(home), dying.pid);
+    } finally {
+      dying.kill("SIGKILL");
       await stopHost(home);
     }
   }));
