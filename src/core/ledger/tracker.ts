@@ -10,19 +10,19 @@
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
  * limit, `watch: false`) `sync()` stat-walks the workspace.
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
 import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
 import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
-import { DirWatcher } from "./dir-watcher";
 import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
 import type { WalkAnswer, WalkWorker } from "./walk-worker-client";
+import { settle, WatchSet } from "./watch-set";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -59,13 +59,12 @@ export class WorkspaceTracker {
   readonly #limits: LedgerLimits;
   readonly #logger: Logger;
   readonly #entries = new Map<string, Entry>();
-  readonly #dirty = new Set<string>();
   #matcher!: IgnoreMatcher;
   #excludes: string[] | undefined;
   #prefix = "";
   #gitTop: string | undefined;
   #gitBlobs: BlobReader | undefined;
-  #watcher: DirWatcher | undefined;
+  #watcher: WatchSet | undefined;
   #mode: TrackerMode = "walk";
   #offReason: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
@@ -237,29 +236,16 @@ export class WorkspaceTracker {
   }
 
   async #startWatching(): Promise<void> {
-    // every folder the ignore rules let through, not only those holding a known file: a file written into an
-    // empty folder (or one holding only files git does not list) is a turn's change too. A plain folder's
-    // baseline walk listed them already; git's listings name files only
+    // a plain folder's baseline walk listed the folders already; git's listings name files only
     const listed = this.#baselineDirs ?? (await this.#listDirs());
     this.#baselineDirs = undefined;
-    const dirs = new Set(["", ...listed]);
-    // and the folders of tracked files below an ignored folder
-    for (const rel of this.#entries.keys()) {
-      for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
-        const d = rel.slice(0, i);
-        if (dirs.has(d)) break;
-        dirs.add(d);
-      }
-    }
-    this.#watcher = new DirWatcher(this.root, (rel) => this.#dirty.add(rel));
-    this.#mode = "watch";
-    for (const d of dirs) {
-      if (this.#watcher.add(d)) continue;
-      this.#logger.warn(`edit ledger: ${this.#watcher.failed}; falling back to a stat walk per turn`);
-      this.#watcher = undefined;
-      this.#mode = "walk";
+    const started = WatchSet.start(this.root, listed, this.#entries.keys());
+    if (started.why !== undefined) {
+      this.#logger.warn(`edit ledger: ${started.why}; falling back to a stat walk per turn`);
       return;
     }
+    this.#watcher = started.set;
+    this.#mode = "watch";
   }
 
   // ---- sync -----------------------------------------------------------------------------------------------
@@ -273,9 +259,8 @@ export class WorkspaceTracker {
       return this.#syncWalk();
     }
     const deltas: FileDelta[] = [];
-    while (this.#dirty.size) {
-      const batch = [...this.#dirty].sort();
-      this.#dirty.clear();
+    while (this.#watcher!.hasDirty) {
+      const batch = this.#watcher!.takeDirty();
       for (const rel of batch) await this.#examine(rel, deltas);
     }
     return deltas;
@@ -291,15 +276,7 @@ export class WorkspaceTracker {
       if (rel && this.ignores(rel, true)) return;
       if (!this.#watcher!.add(rel)) return; // watching failed: the next sync walks
       // a new or rescanned directory: its unwatched sub-directories and every file in it are looked at
-      const names = await readdir(abs, { withFileTypes: true }).catch(() => []);
-      const present = new Set<string>();
-      for (const d of names) {
-        const p = rel ? `${rel}/${d.name}` : d.name;
-        present.add(p);
-        if (d.isDirectory() ? !this.#watcher!.watching(p) : d.isFile()) this.#dirty.add(p);
-      }
-      for (const p of this.#entries.keys()) if (parentOf(p) === rel && !present.has(p)) this.#dirty.add(p);
-      return;
+      return this.#watcher!.rescan(rel, this.#entries.keys());
     }
     if (!st!.isFile()) return;
     const prev = this.#entries.get(rel);
@@ -416,18 +393,4 @@ export class WorkspaceTracker {
   #toTop(rel: string): string {
     return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
   }
-}
-
-function parentOf(rel: string): string {
-  const i = rel.lastIndexOf("/");
-  return i < 0 ? "" : rel.slice(0, i);
-}
-
-/**
- * Lets watch events already queued by the kernel reach us: a write that happened before now (the agent wrote
- * the file, then answered the turn) is queued on the inotify descriptor, which the next poll phase of the
- * event loop reads; `setImmediate` runs after that phase. Twice, for callers that are inside a poll phase.
- */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
 }
