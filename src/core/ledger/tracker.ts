@@ -8,7 +8,8 @@
  * only modified and untracked files are read. Elsewhere every file is read once, and a manifest cache keeps
  * the ids between runs. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
- * limit, `watch: false`) `sync()` stat-walks the workspace.
+ * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
+ * it stat-walks the folders left without one (watch-set.ts).
  */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -27,8 +28,11 @@ import { settle, WatchSet } from "./watch-set";
 export interface TrackerOptions {
   blobs: BlobStore;
   limits?: Partial<LedgerLimits>;
-  /** Watch directories (default true); false = a stat walk at every sync. */
-  watch?: boolean;
+  /**
+   * Watch directories (default true); false = a stat walk at every sync. A number: at most that many watches (tests
+   * and the bench: the OS's inotify limit, simulated; the folders left without one are walked).
+   */
+  watch?: boolean | number;
   /** Where a non-git workspace's manifest is cached between runs (derived; rebuilt when missing). */
   cacheDir?: string;
   /** Runs stat walks in a worker thread (walk-worker-client.ts); without it they run here, asynchronously. */
@@ -239,12 +243,18 @@ export class WorkspaceTracker {
     // a plain folder's baseline walk listed the folders already; git's listings name files only
     const listed = this.#baselineDirs ?? (await this.#listDirs());
     this.#baselineDirs = undefined;
-    const started = WatchSet.start(this.root, listed, this.#entries.keys());
-    if (started.why !== undefined) {
-      this.#logger.warn(`edit ledger: ${started.why}; falling back to a stat walk per turn`);
+    const limit = typeof this.#opts.watch === "number" ? this.#opts.watch : undefined;
+    const set = WatchSet.start(this.root, listed, this.#entries.keys(), limit);
+    if (set.unwatched.includes("")) {
+      set.dispose();
+      this.#logger.warn(`edit ledger: ${set.refused}; falling back to a stat walk per turn`);
       return;
     }
-    this.#watcher = started.set;
+    if (set.refused)
+      this.#logger.warn(
+        `edit ledger: ${set.refused}; ${set.unwatched.length} folder(s) left without a watch (and those below them) are stat-walked per turn`,
+      );
+    this.#watcher = set;
     this.#mode = "watch";
   }
 
@@ -254,15 +264,13 @@ export class WorkspaceTracker {
     if (this.#disposed || this.#mode === "off") return [];
     if (this.#mode === "walk") return this.#syncWalk();
     await settle();
-    if (this.#watcher?.failed) {
-      this.#mode = "walk";
-      return this.#syncWalk();
-    }
     const deltas: FileDelta[] = [];
     while (this.#watcher!.hasDirty) {
       const batch = this.#watcher!.takeDirty();
       for (const rel of batch) await this.#examine(rel, deltas);
     }
+    // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
+    if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
     return deltas;
   }
 
@@ -274,7 +282,7 @@ export class WorkspaceTracker {
     if (rel && !st) return this.#gone(rel, deltas);
     if (!rel || st!.isDirectory()) {
       if (rel && this.ignores(rel, true)) return;
-      if (!this.#watcher!.add(rel)) return; // watching failed: the next sync walks
+      if (!this.#watcher!.add(rel)) return; // the OS refused: the folder is walked from now on, this sync too
       // a new or rescanned directory: its unwatched sub-directories and every file in it are looked at
       return this.#watcher!.rescan(rel, this.#entries.keys());
     }
@@ -311,11 +319,15 @@ export class WorkspaceTracker {
     if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
   }
 
-  async #syncWalk(): Promise<FileDelta[]> {
+  /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
+  async #syncWalk(tops?: readonly string[]): Promise<FileDelta[]> {
     // the walk cache's difference holds only if this tracker took in the walk it is the difference from
     const since = this.#walkGen;
     this.#walkGen = undefined;
-    const { walk, gen } = await this.#walkFor(since);
+    const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
+    // a top below an ignored folder (its tracked files' folder) is not walked: its files are looked at one by one
+    const roots = tops?.filter((t) => !t || !this.ignores(t, true));
+    const { walk, gen } = await this.#walkFor(since, roots);
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);
@@ -325,7 +337,7 @@ export class WorkspaceTracker {
     const pending: Promise<void>[] = [];
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
     const unlisted = walk.full
-      ? [...this.#entries.keys()].filter((rel) => !walk.changed.has(rel))
+      ? [...this.#entries.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))
       : [...new Set([...this.#unlisted, ...walk.removed])].filter((rel) => !walk.changed.has(rel));
     for (const rel of unlisted) {
       const e = this.#entries.get(rel);
@@ -356,17 +368,31 @@ export class WorkspaceTracker {
     return answer?.walk.dirs ?? walkDirs(this.root, this.#matcher, (r) => this.#toTop(r));
   }
 
-  /** A walk, in the walk worker when there is one: there, the difference from the walk `since` names. */
-  async #walkFor(since: number | undefined): Promise<{ walk: WalkDelta; gen?: number }> {
-    const answer = await this.#inWorker(since !== undefined ? { since } : {});
+  /**
+   * A walk (of the folders below `roots` only, when given), in the walk worker when there is one: there, the
+   * difference from the walk `since` names.
+   */
+  async #walkFor(since: number | undefined, roots?: readonly string[]): Promise<{ walk: WalkDelta; gen?: number }> {
+    if (roots?.length === 0) return { walk: { full: true, changed: new Map(), removed: [], truncated: false } };
+    const answer = await this.#inWorker({ ...(since !== undefined ? { since } : {}), ...(roots ? { roots } : {}) });
     if (answer) return answer;
-    const maxFiles = this.#limits.maxFiles + 1;
-    const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
-    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+    const opts = { maxFiles: this.#limits.maxFiles + 1, toTop: (r: string) => this.#toTop(r) };
+    if (!roots) {
+      const w = await walkWorkspace(this.root, this.#matcher, opts);
+      return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+    }
+    const changed = new Map<string, StatInfo>();
+    let truncated = false;
+    for (const dir of roots) {
+      const w = await walkWorkspace(this.root, this.#matcher, { ...opts, dir });
+      for (const [rel, st] of w.files) changed.set(rel, st);
+      truncated ||= w.truncated;
+    }
+    return { walk: { full: true, changed, removed: [], truncated } };
   }
 
   /** A walk request to the walk worker; undefined when there is none (or it failed). */
-  #inWorker(req: { since?: number; dirsOnly?: boolean }): Promise<WalkAnswer | undefined> {
+  #inWorker(req: { since?: number; dirsOnly?: boolean; roots?: readonly string[] }): Promise<WalkAnswer | undefined> {
     if (!this.#opts.walker || this.#walkClient === undefined) return Promise.resolve(undefined);
     return this.#opts.walker.walk({
       client: this.#walkClient,

@@ -46,6 +46,8 @@ export interface WalkCacheOptions {
   prefix: string;
   /** git's excludes (global file, .git/info/exclude), as texts. */
   excludes?: string[];
+  /** Walk only the folders below these (root-relative; default: the whole workspace, [""]). */
+  roots?: readonly string[];
   /** Whether folders' stamps may be trusted at all (default: Linux, decided per file system). */
   trustFolders?: boolean;
   /** lstat of many files at once (stat-pool.ts: on more cores), or undefined: one by one on this thread. */
@@ -76,7 +78,8 @@ export class WalkCache {
       root === this.#root &&
       opts.top === o.top &&
       opts.prefix === o.prefix &&
-      JSON.stringify(opts.excludes ?? []) === JSON.stringify(o.excludes ?? [])
+      JSON.stringify(opts.excludes ?? []) === JSON.stringify(o.excludes ?? []) &&
+      JSON.stringify(opts.roots ?? [""]) === JSON.stringify(o.roots ?? [""])
     );
   }
 
@@ -134,7 +137,7 @@ export class WalkCache {
 
   /** The folders and their listings, depth first in listing order. */
   *#folders(start: number): Generator<[string, Listing]> {
-    const stack = [""];
+    const stack = [...(this.#opts.roots ?? [""])].reverse();
     while (stack.length) {
       const dir = stack.pop()!;
       const listing = this.#listing(dir, start);

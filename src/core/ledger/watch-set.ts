@@ -2,7 +2,10 @@
  * The tracker's directory watches (tracker.ts, watch mode): which folders to watch, and the paths their events
  * mark dirty until the next sync takes them. Every folder the ignore rules let through is watched, not only
  * those holding a known file: a file written into an empty folder (or one holding only files git does not list)
- * is a turn's change too; and the folders of files tracked below an ignored folder.
+ * is a turn's change too; and the folders of files tracked below an ignored folder. When the OS refuses a watch
+ * (the inotify limit), the watches it granted stay and the folders left without one are stat-walked at every
+ * sync (#36 item 6): `unwatched` names the tops of those subtrees (every folder below an unwatched one is
+ * unwatched too: parents are watched first, and no watch is asked for after a refusal).
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,21 +15,19 @@ export class WatchSet {
   readonly #root: string;
   readonly #watcher: DirWatcher;
   readonly #dirty = new Set<string>();
+  readonly #unwatched: string[] = [];
 
-  private constructor(root: string) {
+  private constructor(root: string, limit?: number) {
     this.#root = root;
-    this.#watcher = new DirWatcher(root, (rel) => this.#dirty.add(rel));
+    this.#watcher = new DirWatcher(root, (rel) => this.#dirty.add(rel), undefined, limit);
   }
 
   /**
    * Watches `listed` (every folder the ignore rules let through; "" = the root is added) and the folders of
-   * `tracked` files. Undefined, with every watch closed, when the OS refused one: `why` says why.
+   * `tracked` files, parents first, until the OS refuses a watch; the rest are `unwatched`. `limit`: at most this
+   * many watches (tests, the bench: the OS's limit, simulated).
    */
-  static start(
-    root: string,
-    listed: readonly string[],
-    tracked: Iterable<string>,
-  ): { set: WatchSet; why?: undefined } | { set?: undefined; why: string } {
+  static start(root: string, listed: readonly string[], tracked: Iterable<string>, limit?: number): WatchSet {
     const dirs = new Set(["", ...listed]);
     for (const rel of tracked) {
       for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
@@ -35,14 +36,29 @@ export class WatchSet {
         dirs.add(d);
       }
     }
-    const set = new WatchSet(root);
-    for (const d of dirs) if (!set.#watcher.add(d)) return { why: set.#watcher.failed! };
-    return { set };
+    const set = new WatchSet(root, limit);
+    let refused = false;
+    // sorted, a folder comes before the folders below it ("a" < "a-b" < "a/b")
+    for (const d of [...dirs].sort()) {
+      refused ||= set.#watcher.tryAdd(d) === "refused";
+      if (refused) set.#leave(d);
+    }
+    return set;
   }
 
-  /** Why watching stopped working (then every sync must walk), or undefined. */
-  get failed(): string | undefined {
-    return this.#watcher.failed;
+  /** Why the OS refused a watch, or undefined when every folder is watched. */
+  get refused(): string | undefined {
+    return this.#watcher.refused;
+  }
+
+  /** The tops of the folders left without a watch ("" = all of them): walked at every sync. */
+  get unwatched(): readonly string[] {
+    return this.#unwatched;
+  }
+
+  /** Whether `rel` is in a folder left without a watch. */
+  inUnwatched(rel: string): boolean {
+    return this.#unwatched.some((top) => !top || rel.startsWith(`${top}/`));
   }
 
   get hasDirty(): boolean {
@@ -60,9 +76,19 @@ export class WatchSet {
     return this.#watcher.watching(rel);
   }
 
-  /** Starts watching a folder; false once watching has failed. */
+  /** Starts watching a folder; false when the OS refused (the folder is then walked at every sync). */
   add(rel: string): boolean {
-    return this.#watcher.add(rel);
+    const added = this.#watcher.tryAdd(rel);
+    if (added === "refused") this.#leave(rel);
+    return added === true;
+  }
+
+  /** A folder without a watch: one more top to walk unless a top above it is walked already. */
+  #leave(rel: string): void {
+    if (this.#unwatched.some((top) => top === rel || !top || rel.startsWith(`${top}/`))) return;
+    for (let i = this.#unwatched.length - 1; i >= 0; i--)
+      if (!rel || this.#unwatched[i]!.startsWith(`${rel}/`)) this.#unwatched.splice(i, 1);
+    this.#unwatched.push(rel);
   }
 
   /** Stops watching `rel` and everything below it. */
