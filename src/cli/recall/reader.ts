@@ -9,7 +9,7 @@ import { recentNothing, type RecentOptions, type RecentResult } from "../../core
 import { searchNothing, type SearchOptions, type SearchResult } from "../../core/recall/search";
 import { emptyStatus, type RecallStatus } from "../../core/recall/status";
 import { askWarm, startWarm, WarmError, warmTarget } from "../../core/recall/warm/client";
-import { indexSchemaCurrent, type WarmRequest } from "../../core/recall/warm/socket";
+import type { WarmRequest } from "../../core/recall/warm/socket";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import type { CliIO } from "../io";
 import { oneShotWasmFlags } from "./v8-flags";
@@ -43,14 +43,9 @@ export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
         return (await askWarm(target.socket, req)) as T;
       } catch (err) {
         if (err instanceof WarmError) throw err; // the request itself is wrong: say so, do not retry here
-        // nobody listens (or a broken server): answer here, and leave a warm process for the next call. Started
-        // now, before this process loads SQLite's WASM (a smaller process to fork, and the server's start-up
-        // overlaps this query), when the index's schema is current; after the answer (on close) when opening
-        // it may rebuild it (an upgrade's new schema, a missing or damaged file): never two rebuilds at once
-        if (opts.oneShot && !warmTried) {
-          if (indexSchemaCurrent(dbPath)) startWarm(target, io.env);
-          else startLater = true;
-        }
+        // nobody listens (or a broken server): answer here, and leave a warm process for the next call (started
+        // on close, after the answer is out)
+        startLater ||= opts.oneShot && !warmTried;
         warmTried = true;
       }
     }

@@ -6,7 +6,7 @@
  * private folder under the temp dir. Windows: no warm process (named pipes are readable by other accounts by
  * default), queries run in the CLI process.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { RecentOptions } from "../recent";
@@ -53,28 +53,6 @@ export function warmSocketPath(dbPath: string, key: string): string | undefined 
   if (st.uid !== uid || (st.mode & 0o077) !== 0) return undefined; // someone else's folder: no warm process
   const home = shortHash(dbPath);
   return join(dir, `recall-${home}-${key}.sock`);
-}
-
-/**
- * Whether the index at `dbPath` has this code's schema, read from SQLite's file header (the magic string and
- * the user_version at offset 60, big-endian) without SQLite: a first call spawns the warm process before it
- * opens the index only then. Opening a missing, damaged or old-schema index rebuilds it, and a warm process
- * opening it meanwhile would race that rebuild (one deletes the file the other is filling); so for those the
- * warm process is started after the answer, when the rebuild is done. The header is current once a rebuild's
- * schema is committed (the index uses a rollback journal: its header is always the committed one).
- */
-export function indexSchemaCurrent(dbPath: string): boolean {
-  const head = Buffer.alloc(64);
-  let fd: number | undefined;
-  try {
-    fd = openSync(dbPath, "r");
-    if (readSync(fd, head, 0, 64, 0) < 64) return false;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  return head.toString("latin1", 0, 16) === "SQLite format 3\0" && head.readUInt32BE(60) === SCHEMA_VERSION;
 }
 
 export type WarmRequest =

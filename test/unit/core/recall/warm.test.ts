@@ -1,14 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import { openRecall } from "../../../../src/core/recall/recall";
 import { SCHEMA_VERSION } from "../../../../src/core/recall/schema";
 import { askWarm, WarmError } from "../../../../src/core/recall/warm/client";
 import { serveWarm } from "../../../../src/core/recall/warm/server";
-import { indexSchemaCurrent } from "../../../../src/core/recall/warm/socket";
 import { homeLayout } from "../../../../src/core/store/paths";
 import type { SearchResult } from "../../../../src/core/recall/search";
 import { pidAlive } from "../../../../src/core/store/file-lock";
@@ -174,33 +173,10 @@ test("the first call answers like the warm process (selective, common, CJK, FTS 
   }
 });
 
-test("indexSchemaCurrent reads the schema from the header: current only for this code's version", () => {
-  const w = makeWorld();
-  try {
-    const r = openRecall(w.home);
-    const dbPath = r.dbPath;
-    r.close();
-    assert.equal(indexSchemaCurrent(dbPath), true);
-    const db = openDatabase(dbPath);
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
-    db.close();
-    assert.equal(indexSchemaCurrent(dbPath), false, "an old schema");
-    assert.equal(indexSchemaCurrent(join(w.dir, "none.db")), false, "no index");
-    writeFileSync(join(w.dir, "short.db"), "SQLite format 3\0");
-    assert.equal(indexSchemaCurrent(join(w.dir, "short.db")), false, "a cut header");
-    const fake = Buffer.alloc(100);
-    fake.writeUInt32BE(SCHEMA_VERSION, 60);
-    writeFileSync(join(w.dir, "fake.db"), fake);
-    assert.equal(indexSchemaCurrent(join(w.dir, "fake.db")), false, "not SQLite");
-  } finally {
-    w.cleanup();
-  }
-});
-
-// #36 item 5: a first call starts the warm process before it loads SQLite's WASM, but only for an index whose
-// schema is current. The first call after an upgrade to a new schema rebuilds the index while it answers; a warm
-// process listening meanwhile would be asked (by a second call) and open the same file mid-rebuild: one process
-// deleting the file the other is filling, two rebuilds
+// #36 item 5: the first call after an upgrade to a new schema rebuilds the index while it answers. A warm process
+// listening meanwhile would be asked (by a second call) and open the same file mid-rebuild: one process deleting
+// the file the other is filling, two rebuilds. So the warm process is started after the answer (reader.ts), and a
+// change that starts it earlier (it was tried: docs/stop-35/recall-ledger.md) must keep that order for this case
 test("the first call after an upgrade (an old-schema index) rebuilds alone, with no warm process listening until it is done; the answers agree", async () => {
   const w = makeWorld();
   const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
@@ -224,6 +200,7 @@ test("the first call after an upgrade (an old-schema index) rebuilds alone, with
     assert.equal(cli("recall", "bootstrap", "--root", w.codexRoot, "--all-history").status, 0);
     const before = cli("recall", "--global", "--format", "json", "quetzal");
     assert.equal(before.status, 0, before.stderr);
+    await waitUntil(running, 60_000); // the one that call left behind, stopped before the upgrade
     cli("recall", "serve", "--stop");
     await waitUntil(() => !running(), 10_000);
     const db = openDatabase(dbPath);
@@ -261,7 +238,7 @@ test("the first call after an upgrade (an old-schema index) rebuilds alone, with
       listenedAt === undefined || listenedAt > exitedAt - 250,
       `a warm process listened ${exitedAt - listenedAt!} ms before the rebuilding call exited`,
     );
-    assert.equal(indexSchemaCurrent(dbPath), true, "the first call rebuilt the index");
+    assert.equal(schemaOf(dbPath), SCHEMA_VERSION, "the first call rebuilt the index");
     const stamp = () => {
       const st = statSync(dbPath);
       return `${st.ino}:${st.size}:${st.mtimeMs}`;
@@ -279,6 +256,15 @@ test("the first call after an upgrade (an old-schema index) rebuilds alone, with
     w.cleanup();
   }
 });
+
+function schemaOf(dbPath: string): number | undefined {
+  const db = openDatabase(dbPath);
+  try {
+    return db.get<{ user_version: number }>("PRAGMA user_version")?.user_version;
+  } finally {
+    db.close();
+  }
+}
 
 async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
