@@ -174,10 +174,20 @@ export class WorkspaceTracker {
     else await this.#walkBaseline();
     if (this.#mode === "off") return;
     if (watch) await this.#startWatching();
-    if (this.#mode === "watch") return;
-    this.#mode = "walk";
-    // walks compare stats: give the clean tracked files (known from the index, never read) theirs
-    if (repo) for (const [rel, st] of (await this.#walk()).changed) this.#adoptStat(rel, st);
+    const tops = this.#mode === "watch" ? this.#watcher!.unwatched : undefined;
+    if (tops && !tops.length) return;
+    if (!tops) this.#mode = "walk";
+    // walks compare stats: give the clean tracked files (known from the index, never read) theirs, in the part
+    // that is walked (else the first sync would read each of them)
+    if (repo)
+      for (const [rel, st] of (await this.#walkFor(undefined, tops && this.#walkRoots(tops))).walk.changed)
+        this.#adoptStat(rel, st);
+  }
+
+  /** The folders to walk below the tops left without a watch: not those below an ignored folder. */
+  #walkRoots(tops: readonly string[]): string[] {
+    // a top below an ignored folder (its tracked files' folder) is not walked: its files are looked at one by one
+    return tops.filter((t) => !t || !this.ignores(t, true));
   }
 
   #adoptStat(rel: string, st: StatInfo): void {
@@ -325,9 +335,7 @@ export class WorkspaceTracker {
     const since = this.#walkGen;
     this.#walkGen = undefined;
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
-    // a top below an ignored folder (its tracked files' folder) is not walked: its files are looked at one by one
-    const roots = tops?.filter((t) => !t || !this.ignores(t, true));
-    const { walk, gen } = await this.#walkFor(since, roots);
+    const { walk, gen } = await this.#walkFor(since, tops && this.#walkRoots(tops));
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);

@@ -104,11 +104,7 @@ test("a CLI query leaves a warm process behind, the next one is answered by it w
 // that path must not change the answer
 test("the first call answers like the warm process (selective, common, CJK, FTS syntax); a dead server's socket is passed over", async () => {
   const w = makeWorld();
-  const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { env, cwd: w.repoA, encoding: "utf8", timeout: 60_000 });
-  const running = () => /^running/.test(cli("recall", "serve", "--status").stdout);
-  const text = (r: { stdout: string }) => r.stdout.replace(/"elapsed_ms":\s*[\d.]+/g, "");
+  const { env, cli, running, text } = cliIn(w);
   // the first call leaves a warm process behind; one it started while the stopped one still held the socket's
   // lock leaves at once (the next call starts another): then start one here
   const ensureWarm = async () => {
@@ -179,11 +175,7 @@ test("the first call answers like the warm process (selective, common, CJK, FTS 
 // change that starts it earlier (it was tried: docs/stop-35/recall-ledger.md) must keep that order for this case
 test("the first call after an upgrade (an old-schema index) rebuilds alone, with no warm process listening until it is done; the answers agree", async () => {
   const w = makeWorld();
-  const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { env, cwd: w.repoA, encoding: "utf8", timeout: 120_000 });
-  const running = () => /^running/.test(cli("recall", "serve", "--status").stdout);
-  const text = (r: { stdout: string }) => r.stdout.replace(/"elapsed_ms":\s*[\d.]+/g, "");
+  const { env, cli, running, text } = cliIn(w);
   const dbPath = homeLayout(w.home).recallDb;
   const indexDir = join(dbPath, "..");
   try {
@@ -256,6 +248,16 @@ test("the first call after an upgrade (an old-schema index) rebuilds alone, with
     w.cleanup();
   }
 });
+
+/** The built CLI in a test world (warm process allowed), whether its warm process runs, an answer's stable text. */
+function cliIn(w: ReturnType<typeof makeWorld>) {
+  const env = { ...process.env, ACP_THREADS_HOME: w.home, ACP_THREADS_RECALL_DAEMON: "" };
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { env, cwd: w.repoA, encoding: "utf8", timeout: 120_000 });
+  const running = () => /^running/.test(cli("recall", "serve", "--status").stdout);
+  const text = (r: { stdout: string }) => r.stdout.replace(/"elapsed_ms":\s*[\d.]+/g, "");
+  return { env, cli, running, text };
+}
 
 function schemaOf(dbPath: string): number | undefined {
   const db = openDatabase(dbPath);
