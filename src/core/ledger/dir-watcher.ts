@@ -2,8 +2,8 @@
  * One non-recursive `fs.watch` per directory the ignore rules let through (inotify on Linux), so ignored trees
  * such as node_modules cost nothing — Node's recursive watch would descend into them. Every event just marks a
  * workspace-relative path dirty; the tracker looks at dirty paths at the next turn boundary. If the OS refuses a
- * watch (inotify limit), `add` reports `failed` (every watch closed); `tryAdd` keeps the watches it has, and the
- * tracker walks the folders left without one (watch-set.ts).
+ * watch (inotify limit), `add` says "refused" and keeps the watches it has; the tracker walks the folders left
+ * without one (watch-set.ts).
  */
 import { watch, type FSWatcher } from "node:fs";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
@@ -15,7 +15,6 @@ export class DirWatcher {
   readonly #onPath: (rel: string) => void;
   readonly #platform: Platform;
   readonly #limit: number;
-  #failed: string | undefined;
   #refused: string | undefined;
 
   /**
@@ -29,11 +28,6 @@ export class DirWatcher {
     this.#limit = limit;
   }
 
-  /** Why watching stopped working (then every sync must walk), or undefined. */
-  get failed(): string | undefined {
-    return this.#failed;
-  }
-
   get size(): number {
     return this.#watchers.size;
   }
@@ -42,23 +36,16 @@ export class DirWatcher {
     return this.#watchers.has(dir);
   }
 
-  /** Why the OS last refused a watch (`tryAdd`), or undefined. */
+  /** Why the OS last refused a watch, or undefined. */
   get refused(): string | undefined {
     return this.#refused;
   }
 
-  /** Starts watching `dir` (workspace-relative, `/`-separated, "" = root). Returns false once watching has failed. */
-  add(dir: string): boolean {
-    const added = this.tryAdd(dir);
-    if (added !== "refused") return added;
-    this.#failed = this.#refused;
-    this.dispose();
-    return false;
-  }
-
-  /** `add`, but a watch the OS refuses (the inotify limit) is "refused" and the other watches stay. */
-  tryAdd(dir: string): boolean | "refused" {
-    if (this.#failed) return false;
+  /**
+   * Starts watching `dir` (workspace-relative, `/`-separated, "" = root): true, or "refused" when the OS refused
+   * (the inotify limit; `refused` says why), the other watches staying.
+   */
+  add(dir: string): true | "refused" {
     if (this.#watchers.has(dir)) return true;
     if (this.#watchers.size >= this.#limit) {
       this.#refused = `cannot watch ${dir || "."}: the limit of ${this.#limit} watches`;

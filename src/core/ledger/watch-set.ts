@@ -40,7 +40,7 @@ export class WatchSet {
     let refused = false;
     // sorted, a folder comes before the folders below it ("a" < "a-b" < "a/b")
     for (const d of [...dirs].sort()) {
-      refused ||= set.#watcher.tryAdd(d) === "refused";
+      refused ||= set.#watcher.add(d) === "refused";
       if (refused) set.#leave(d);
     }
     return set;
@@ -78,7 +78,7 @@ export class WatchSet {
 
   /** Starts watching a folder; false when the OS refused (the folder is then walked at every sync). */
   add(rel: string): boolean {
-    const added = this.#watcher.tryAdd(rel);
+    const added = this.#watcher.add(rel);
     if (added === "refused") this.#leave(rel);
     return added === true;
   }
