@@ -2,7 +2,8 @@
  * One non-recursive `fs.watch` per directory the ignore rules let through (inotify on Linux), so ignored trees
  * such as node_modules cost nothing — Node's recursive watch would descend into them. Every event just marks a
  * workspace-relative path dirty; the tracker looks at dirty paths at the next turn boundary. If the OS refuses a
- * watch (inotify limit) the watcher reports `failed` and the tracker falls back to stat walks.
+ * watch (inotify limit), `add` says "refused" and keeps the watches it has; the tracker walks the folders left
+ * without one (watch-set.ts).
  */
 import { watch, type FSWatcher } from "node:fs";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
@@ -13,18 +14,18 @@ export class DirWatcher {
   readonly #watchers = new Map<string, FSWatcher>();
   readonly #onPath: (rel: string) => void;
   readonly #platform: Platform;
-  #failed: string | undefined;
+  readonly #limit: number;
+  #refused: string | undefined;
 
-  /** `onPath` gets `/`-separated workspace-relative paths on every platform. */
-  constructor(root: string, onPath: (rel: string) => void, platform: Platform = HOST_PLATFORM) {
+  /**
+   * `onPath` gets `/`-separated workspace-relative paths on every platform. `limit`: at most this many watches
+   * (tests and the bench: the OS's limit, simulated).
+   */
+  constructor(root: string, onPath: (rel: string) => void, platform: Platform = HOST_PLATFORM, limit = Infinity) {
     this.#root = root;
     this.#onPath = onPath;
     this.#platform = platform;
-  }
-
-  /** Why watching stopped working (then every sync must walk), or undefined. */
-  get failed(): string | undefined {
-    return this.#failed;
+    this.#limit = limit;
   }
 
   get size(): number {
@@ -35,10 +36,21 @@ export class DirWatcher {
     return this.#watchers.has(dir);
   }
 
-  /** Starts watching `dir` (workspace-relative, `/`-separated, "" = root). Returns false once watching has failed. */
-  add(dir: string): boolean {
-    if (this.#failed) return false;
+  /** Why the OS last refused a watch, or undefined. */
+  get refused(): string | undefined {
+    return this.#refused;
+  }
+
+  /**
+   * Starts watching `dir` (workspace-relative, `/`-separated, "" = root): true, or "refused" when the OS refused
+   * (the inotify limit; `refused` says why), the other watches staying.
+   */
+  add(dir: string): true | "refused" {
     if (this.#watchers.has(dir)) return true;
+    if (this.#watchers.size >= this.#limit) {
+      this.#refused = `cannot watch ${dir || "."}: the limit of ${this.#limit} watches`;
+      return "refused";
+    }
     try {
       const w = watch(this.#platform.path.join(this.#root, dir), { persistent: false }, (_event, name) => {
         // no name: something in the directory changed; the tracker rescans it
@@ -53,9 +65,8 @@ export class DirWatcher {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return true; // gone already; its parent reports it
-      this.#failed = `cannot watch ${dir || "."}: ${(err as Error).message}`;
-      this.dispose();
-      return false;
+      this.#refused = `cannot watch ${dir || "."}: ${(err as Error).message}`;
+      return "refused";
     }
   }
 

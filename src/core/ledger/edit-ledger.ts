@@ -30,8 +30,11 @@ export interface EditLedgerOptions {
   home: string;
   logger?: Logger;
   limits?: Partial<LedgerLimits>;
-  /** Watch directories (default true); false = stat walks at turn boundaries. */
-  watch?: boolean;
+  /**
+   * Watch directories (default true); false = stat walks at turn boundaries. A number: at most that many watches
+   * per workspace (tests and the bench: the OS's inotify limit, simulated).
+   */
+  watch?: boolean | number;
   /**
    * The walk worker's script: stat walks (no watches) then run off this thread. Default: dist/walk-worker.js next
    * to the running bundle (dist/ or dist/cli/: the editor and the CLI); false, or no such file (a test bundle):

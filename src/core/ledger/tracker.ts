@@ -8,27 +8,31 @@
  * only modified and untracked files are read. Elsewhere every file is read once, and a manifest cache keeps
  * the ids between runs. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
- * limit, `watch: false`) `sync()` stat-walks the workspace.
+ * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
+ * it stat-walks the folders left without one (watch-set.ts).
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
 import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
 import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
-import { DirWatcher } from "./dir-watcher";
 import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
 import type { WalkAnswer, WalkWorker } from "./walk-worker-client";
+import { settle, WatchSet } from "./watch-set";
 
 export interface TrackerOptions {
   blobs: BlobStore;
   limits?: Partial<LedgerLimits>;
-  /** Watch directories (default true); false = a stat walk at every sync. */
-  watch?: boolean;
+  /**
+   * Watch directories (default true); false = a stat walk at every sync. A number: at most that many watches (tests
+   * and the bench: the OS's inotify limit, simulated; the folders left without one are walked).
+   */
+  watch?: boolean | number;
   /** Where a non-git workspace's manifest is cached between runs (derived; rebuilt when missing). */
   cacheDir?: string;
   /** Runs stat walks in a worker thread (walk-worker-client.ts); without it they run here, asynchronously. */
@@ -59,13 +63,12 @@ export class WorkspaceTracker {
   readonly #limits: LedgerLimits;
   readonly #logger: Logger;
   readonly #entries = new Map<string, Entry>();
-  readonly #dirty = new Set<string>();
   #matcher!: IgnoreMatcher;
   #excludes: string[] | undefined;
   #prefix = "";
   #gitTop: string | undefined;
   #gitBlobs: BlobReader | undefined;
-  #watcher: DirWatcher | undefined;
+  #watcher: WatchSet | undefined;
   #mode: TrackerMode = "walk";
   #offReason: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
@@ -171,10 +174,20 @@ export class WorkspaceTracker {
     else await this.#walkBaseline();
     if (this.#mode === "off") return;
     if (watch) await this.#startWatching();
-    if (this.#mode === "watch") return;
-    this.#mode = "walk";
-    // walks compare stats: give the clean tracked files (known from the index, never read) theirs
-    if (repo) for (const [rel, st] of (await this.#walk()).changed) this.#adoptStat(rel, st);
+    const tops = this.#mode === "watch" ? this.#watcher!.unwatched : undefined;
+    if (tops && !tops.length) return;
+    if (!tops) this.#mode = "walk";
+    // walks compare stats: give the clean tracked files (known from the index, never read) theirs, in the part
+    // that is walked (else the first sync would read each of them)
+    if (repo)
+      for (const [rel, st] of (await this.#walkFor(undefined, tops && this.#walkRoots(tops))).walk.changed)
+        this.#adoptStat(rel, st);
+  }
+
+  /** The folders to walk below the tops left without a watch: not those below an ignored folder. */
+  #walkRoots(tops: readonly string[]): string[] {
+    // a top below an ignored folder (its tracked files' folder) is not walked: its files are looked at one by one
+    return tops.filter((t) => !t || !this.ignores(t, true));
   }
 
   #adoptStat(rel: string, st: StatInfo): void {
@@ -237,29 +250,22 @@ export class WorkspaceTracker {
   }
 
   async #startWatching(): Promise<void> {
-    // every folder the ignore rules let through, not only those holding a known file: a file written into an
-    // empty folder (or one holding only files git does not list) is a turn's change too. A plain folder's
-    // baseline walk listed them already; git's listings name files only
+    // a plain folder's baseline walk listed the folders already; git's listings name files only
     const listed = this.#baselineDirs ?? (await this.#listDirs());
     this.#baselineDirs = undefined;
-    const dirs = new Set(["", ...listed]);
-    // and the folders of tracked files below an ignored folder
-    for (const rel of this.#entries.keys()) {
-      for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
-        const d = rel.slice(0, i);
-        if (dirs.has(d)) break;
-        dirs.add(d);
-      }
-    }
-    this.#watcher = new DirWatcher(this.root, (rel) => this.#dirty.add(rel));
-    this.#mode = "watch";
-    for (const d of dirs) {
-      if (this.#watcher.add(d)) continue;
-      this.#logger.warn(`edit ledger: ${this.#watcher.failed}; falling back to a stat walk per turn`);
-      this.#watcher = undefined;
-      this.#mode = "walk";
+    const limit = typeof this.#opts.watch === "number" ? this.#opts.watch : undefined;
+    const set = WatchSet.start(this.root, listed, this.#entries.keys(), limit);
+    if (set.unwatched.includes("")) {
+      set.dispose();
+      this.#logger.warn(`edit ledger: ${set.refused}; falling back to a stat walk per turn`);
       return;
     }
+    if (set.refused)
+      this.#logger.warn(
+        `edit ledger: ${set.refused}; ${set.unwatched.length} folder(s) left without a watch (and those below them) are stat-walked per turn`,
+      );
+    this.#watcher = set;
+    this.#mode = "watch";
   }
 
   // ---- sync -----------------------------------------------------------------------------------------------
@@ -268,16 +274,13 @@ export class WorkspaceTracker {
     if (this.#disposed || this.#mode === "off") return [];
     if (this.#mode === "walk") return this.#syncWalk();
     await settle();
-    if (this.#watcher?.failed) {
-      this.#mode = "walk";
-      return this.#syncWalk();
-    }
     const deltas: FileDelta[] = [];
-    while (this.#dirty.size) {
-      const batch = [...this.#dirty].sort();
-      this.#dirty.clear();
+    while (this.#watcher!.hasDirty) {
+      const batch = this.#watcher!.takeDirty();
       for (const rel of batch) await this.#examine(rel, deltas);
     }
+    // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
+    if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
     return deltas;
   }
 
@@ -289,17 +292,9 @@ export class WorkspaceTracker {
     if (rel && !st) return this.#gone(rel, deltas);
     if (!rel || st!.isDirectory()) {
       if (rel && this.ignores(rel, true)) return;
-      if (!this.#watcher!.add(rel)) return; // watching failed: the next sync walks
+      if (!this.#watcher!.add(rel)) return; // the OS refused: the folder is walked from now on, this sync too
       // a new or rescanned directory: its unwatched sub-directories and every file in it are looked at
-      const names = await readdir(abs, { withFileTypes: true }).catch(() => []);
-      const present = new Set<string>();
-      for (const d of names) {
-        const p = rel ? `${rel}/${d.name}` : d.name;
-        present.add(p);
-        if (d.isDirectory() ? !this.#watcher!.watching(p) : d.isFile()) this.#dirty.add(p);
-      }
-      for (const p of this.#entries.keys()) if (parentOf(p) === rel && !present.has(p)) this.#dirty.add(p);
-      return;
+      return this.#watcher!.rescan(rel, this.#entries.keys());
     }
     if (!st!.isFile()) return;
     const prev = this.#entries.get(rel);
@@ -334,11 +329,13 @@ export class WorkspaceTracker {
     if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
   }
 
-  async #syncWalk(): Promise<FileDelta[]> {
+  /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
+  async #syncWalk(tops?: readonly string[]): Promise<FileDelta[]> {
     // the walk cache's difference holds only if this tracker took in the walk it is the difference from
     const since = this.#walkGen;
     this.#walkGen = undefined;
-    const { walk, gen } = await this.#walkFor(since);
+    const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
+    const { walk, gen } = await this.#walkFor(since, tops && this.#walkRoots(tops));
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);
@@ -348,7 +345,7 @@ export class WorkspaceTracker {
     const pending: Promise<void>[] = [];
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
     const unlisted = walk.full
-      ? [...this.#entries.keys()].filter((rel) => !walk.changed.has(rel))
+      ? [...this.#entries.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))
       : [...new Set([...this.#unlisted, ...walk.removed])].filter((rel) => !walk.changed.has(rel));
     for (const rel of unlisted) {
       const e = this.#entries.get(rel);
@@ -379,17 +376,31 @@ export class WorkspaceTracker {
     return answer?.walk.dirs ?? walkDirs(this.root, this.#matcher, (r) => this.#toTop(r));
   }
 
-  /** A walk, in the walk worker when there is one: there, the difference from the walk `since` names. */
-  async #walkFor(since: number | undefined): Promise<{ walk: WalkDelta; gen?: number }> {
-    const answer = await this.#inWorker(since !== undefined ? { since } : {});
+  /**
+   * A walk (of the folders below `roots` only, when given), in the walk worker when there is one: there, the
+   * difference from the walk `since` names.
+   */
+  async #walkFor(since: number | undefined, roots?: readonly string[]): Promise<{ walk: WalkDelta; gen?: number }> {
+    if (roots?.length === 0) return { walk: { full: true, changed: new Map(), removed: [], truncated: false } };
+    const answer = await this.#inWorker({ ...(since !== undefined ? { since } : {}), ...(roots ? { roots } : {}) });
     if (answer) return answer;
-    const maxFiles = this.#limits.maxFiles + 1;
-    const w = await walkWorkspace(this.root, this.#matcher, { maxFiles, toTop: (r) => this.#toTop(r) });
-    return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+    const opts = { maxFiles: this.#limits.maxFiles + 1, toTop: (r: string) => this.#toTop(r) };
+    if (!roots) {
+      const w = await walkWorkspace(this.root, this.#matcher, opts);
+      return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
+    }
+    const changed = new Map<string, StatInfo>();
+    let truncated = false;
+    for (const dir of roots) {
+      const w = await walkWorkspace(this.root, this.#matcher, { ...opts, dir });
+      for (const [rel, st] of w.files) changed.set(rel, st);
+      truncated ||= w.truncated;
+    }
+    return { walk: { full: true, changed, removed: [], truncated } };
   }
 
   /** A walk request to the walk worker; undefined when there is none (or it failed). */
-  #inWorker(req: { since?: number; dirsOnly?: boolean }): Promise<WalkAnswer | undefined> {
+  #inWorker(req: { since?: number; dirsOnly?: boolean; roots?: readonly string[] }): Promise<WalkAnswer | undefined> {
     if (!this.#opts.walker || this.#walkClient === undefined) return Promise.resolve(undefined);
     return this.#opts.walker.walk({
       client: this.#walkClient,
@@ -416,18 +427,4 @@ export class WorkspaceTracker {
   #toTop(rel: string): string {
     return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
   }
-}
-
-function parentOf(rel: string): string {
-  const i = rel.lastIndexOf("/");
-  return i < 0 ? "" : rel.slice(0, i);
-}
-
-/**
- * Lets watch events already queued by the kernel reach us: a write that happened before now (the agent wrote
- * the file, then answered the turn) is queued on the inotify descriptor, which the next poll phase of the
- * event loop reads; `setImmediate` runs after that phase. Twice, for callers that are inside a poll phase.
- */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
 }

@@ -46,6 +46,8 @@ export interface WalkCacheOptions {
   prefix: string;
   /** git's excludes (global file, .git/info/exclude), as texts. */
   excludes?: string[];
+  /** Walk only the folders below these (root-relative; default: the whole workspace, [""]). */
+  roots?: readonly string[];
   /** Whether folders' stamps may be trusted at all (default: Linux, decided per file system). */
   trustFolders?: boolean;
   /** lstat of many files at once (stat-pool.ts: on more cores), or undefined: one by one on this thread. */
@@ -60,7 +62,8 @@ export class WalkCache {
   /** .gitignore path (absolute) → its stamp when the matcher last read the rules. */
   readonly #ignoreStamps = new Map<string, string>();
   readonly #trustedDev = new Map<number, boolean>();
-  #prev: Map<string, StatInfo> | undefined;
+  /** The previous walk: the files it listed, in order, and their stats (size, mtime, inode each; NaN: gone). */
+  #prev: { listed: string[]; stats: Float64Array } | undefined;
   #foldersRead = 0;
 
   constructor(root: string, opts: WalkCacheOptions) {
@@ -76,7 +79,8 @@ export class WalkCache {
       root === this.#root &&
       opts.top === o.top &&
       opts.prefix === o.prefix &&
-      JSON.stringify(opts.excludes ?? []) === JSON.stringify(o.excludes ?? [])
+      JSON.stringify(opts.excludes ?? []) === JSON.stringify(o.excludes ?? []) &&
+      JSON.stringify(opts.roots ?? [""]) === JSON.stringify(o.roots ?? [""])
     );
   }
 
@@ -106,20 +110,19 @@ export class WalkCache {
     }
     // every listed file is lstat'ed at every walk: an edit changes no folder's stamps
     const stats = this.#opts.statAll?.(this.#root, listed) ?? statAllHere(this.#root, listed);
-    const files = new Map<string, StatInfo>();
-    for (let i = 0, k = 0; i < listed.length; i++, k += 3)
-      if (!Number.isNaN(stats[k]))
-        files.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
     const prev = diff ? this.#prev : undefined;
-    this.#prev = truncated ? undefined : files;
+    this.#prev = truncated ? undefined : { listed, stats };
+    if (prev && sameList(prev.listed, listed)) return sameListDelta(listed, stats, prev.stats);
+    const files = statMap(listed, stats);
     if (!prev) return { full: true, changed: files, removed: [], truncated, dirs };
+    const before = statMap(prev.listed, prev.stats);
     const changed = new Map<string, StatInfo>();
     for (const [rel, s] of files) {
-      const p = prev.get(rel);
+      const p = before.get(rel);
       if (!p || p.size !== s.size || p.mtimeMs !== s.mtimeMs || p.ino !== s.ino) changed.set(rel, s);
     }
     const removed: string[] = [];
-    for (const rel of prev.keys()) if (!files.has(rel)) removed.push(rel);
+    for (const rel of before.keys()) if (!files.has(rel)) removed.push(rel);
     return { full: false, changed, removed, truncated };
   }
 
@@ -134,7 +137,7 @@ export class WalkCache {
 
   /** The folders and their listings, depth first in listing order. */
   *#folders(start: number): Generator<[string, Listing]> {
-    const stack = [""];
+    const stack = [...(this.#opts.roots ?? [""])].reverse();
     while (stack.length) {
       const dir = stack.pop()!;
       const listing = this.#listing(dir, start);
@@ -228,6 +231,33 @@ export class WalkCache {
     const p = this.#opts.prefix;
     return p ? (rel ? `${p}/${rel}` : p) : rel;
   }
+}
+
+function statMap(listed: readonly string[], stats: Float64Array): Map<string, StatInfo> {
+  const files = new Map<string, StatInfo>();
+  for (let i = 0, k = 0; i < listed.length; i++, k += 3)
+    if (!Number.isNaN(stats[k])) files.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
+  return files;
+}
+
+/** Whether two walks listed the same files in the same order (reused listings hold the same strings). */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The difference between two walks of the same list, read straight from the stat arrays (no map of 10k). */
+function sameListDelta(listed: readonly string[], stats: Float64Array, before: Float64Array): WalkDelta {
+  const changed = new Map<string, StatInfo>();
+  const removed: string[] = [];
+  for (let i = 0, k = 0; i < listed.length; i++, k += 3) {
+    if (Number.isNaN(stats[k])) {
+      if (!Number.isNaN(before[k])) removed.push(listed[i]!);
+    } else if (stats[k] !== before[k] || stats[k + 1] !== before[k + 1] || stats[k + 2] !== before[k + 2])
+      changed.set(listed[i]!, { size: stats[k]!, mtimeMs: stats[k + 1]!, ino: stats[k + 2]! });
+  }
+  return { full: false, changed, removed, truncated: false };
 }
 
 function statAllHere(root: string, rels: readonly string[]): Float64Array {

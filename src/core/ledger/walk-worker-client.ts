@@ -25,6 +25,8 @@ export interface WalkRequest {
   maxFiles: number;
   /** Only the folders (the reply's `walk.dirs`; no file listed or stat'ed, the client's previous walk kept). */
   dirsOnly?: boolean;
+  /** Walk only the folders below these (root-relative; the folders left without a watch: watch-set.ts). */
+  roots?: readonly string[];
 }
 
 /** A request, or a client's cache dropped (its tracker was disposed). */

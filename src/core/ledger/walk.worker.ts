@@ -38,6 +38,7 @@ function serveWalks(): void {
         top: m.top,
         prefix: m.prefix,
         ...(m.excludes ? { excludes: m.excludes } : {}),
+        ...(m.roots ? { roots: m.roots } : {}),
         ...(helpers > 0 ? { statAll } : {}),
       };
       let c = clients.get(m.client);

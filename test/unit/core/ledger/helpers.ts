@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import type { OpView } from "../../../../src/core/ledger/ledger-view";
+import type { Logger } from "../../../../src/core/log";
 import { withTmp } from "../store/helpers";
 
 export const THREAD = "0196a000-0000-7000-8000-00000000000a";
@@ -10,7 +11,7 @@ export const OTHER_THREAD = "0196a000-0000-7000-8000-00000000000b";
 
 export async function withLedger<T>(
   fn: (ws: string, ledger: EditLedger) => Promise<T>,
-  opts: { watch?: boolean; walkWorker?: string | false } = {},
+  opts: { watch?: boolean | number; walkWorker?: string | false; logger?: Logger } = {},
 ): Promise<T> {
   return withTmp(async (dir) => {
     const ws = join(dir, "ws");
