@@ -4,6 +4,7 @@
  * permission's feedback go (the host, which runs a prompt after the running turn). thread-panel.ts draws the
  * window's own sessions and stored threads.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type * as vscode from "vscode";
 import type { RuntimeEvent } from "../../core/model/events";
 import { displayTitle } from "../thread-title";
@@ -11,6 +12,9 @@ import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol"
 import type { PastThreadSummary } from "../sessions-tree";
 import type { PermissionBroker } from "../permission-broker";
 import type { HostedThreadView } from "./hosted-thread-view";
+
+/** Reads of the stored thread, 100 ms apart, while it has no agent yet (a thread the host just started). */
+const STORED_TRIES = 20;
 
 /** What the thread panel lends the hosted init. */
 export interface HostedPanelSurface {
@@ -44,7 +48,13 @@ export async function initHosted(
   release: vscode.Disposable,
 ): Promise<string | undefined> {
   s.subscribe(release);
-  const stored = await s.loadPast(s.threadId).catch(() => undefined);
+  // the header (title, agent, folder) comes from the stored thread, which a thread the host has just started may
+  // not have readable yet (the window heard of it first): asked again for a moment before drawing without it
+  let stored = await s.loadPast(s.threadId).catch(() => undefined);
+  for (let i = 0; !stored?.agent && i < STORED_TRIES && !s.stale(); i++) {
+    await sleep(100);
+    stored = await s.loadPast(s.threadId).catch(() => undefined);
+  }
   if (s.stale()) return undefined;
   // subscribe in the tick the events are taken: every later one comes once
   s.subscribe(h.onEvents((evs) => s.enqueue(evs)));
