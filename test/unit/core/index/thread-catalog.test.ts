@@ -11,6 +11,7 @@ import { recentThreadsPath } from "../../../../src/core/store/change-journal";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../store/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { gatedWorker } from "../../../fixtures/threads/gated-catalog-worker";
 import { writeRawThreads } from "../../../fixtures/threads/raw-threads";
 
 test("a thread whose file changed reads as unknown until the next list reads it again", () =>
@@ -127,25 +128,6 @@ test("a list that finds a new thread while another list's read is under way answ
     }
   }));
 
-/**
- * A catalog worker held shut until `openGate` (a file it looks for every 20 ms), then the real one: what the first
- * paint answers before the index's rows can arrive.
- */
-function gatedWorker(dir: string): { script: string; openGate: () => void } {
-  const script = join(dir, "gated-catalog-worker.js");
-  const gate = join(dir, "gate-open");
-  fs.writeFileSync(
-    script,
-    `const { existsSync } = require("node:fs");
-     const wait = setInterval(() => {
-       if (!existsSync(${JSON.stringify(gate)})) return;
-       clearInterval(wait);
-       require(${JSON.stringify(CATALOG_WORKER)});
-     }, 20);`,
-  );
-  return { script, openGate: () => fs.writeFileSync(gate, "") };
-}
-
 test("a recent-threads file the disk moved past paints first without the index: what changed since is read before it answers, nothing shown is out of date, the index's rows replace it", () =>
   withTmp(async (dir) => {
     const store = new ThreadStore(join(dir, "home"));
@@ -166,7 +148,7 @@ test("a recent-threads file the disk moved past paints first without the index: 
     const toolPatch = { v: 1, ts: new Date(Date.now() - 5 * 60_000).toISOString(), kind: "meta_patch" };
     fs.appendFileSync(store.pathFor(ids[5]!), serializeRecord({ ...toolPatch, patch: { title: "tool" } } as never));
     const unjournaled = writeRaw(other, 1, dir)[0]!;
-    const gate = gatedWorker(dir);
+    const gate = gatedWorker(dir, CATALOG_WORKER);
     const catalog = new ThreadCatalog(store, { watch: false, worker: gate.script });
     try {
       const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
