@@ -176,8 +176,9 @@ const JOURNAL_TAIL_MAX = 64 << 10;
  * The thread catalog's first rows: the Sessions view paints them before SQLite is loaded. When the disk moved on
  * since the file was written, with the threads that changed since (each row's file stat'ed, the journal's tail
  * read): the catalog reads those before it answers, so no row shows what is no longer true; a thread created
- * since by a writer that keeps no journal (an older version, another tool) is missing until the index's rows
- * arrive. Undefined when the file is unusable or too much changed.
+ * since by a writer that keeps no journal (an older version, another tool) next to journaled changes is missing
+ * until the index's rows arrive. Undefined when the file is unusable, too much changed, or the folder changed
+ * with no journal line since.
  */
 export async function recentCatalogRows(store: ThreadStore): Promise<RecentCatalog | undefined> {
   const file = await readRecent(store);
@@ -195,10 +196,16 @@ export async function recentCatalogRows(store: ThreadStore): Promise<RecentCatal
   return { rows, complete: file.complete, changed };
 }
 
-/** The threads `f`'s rows may show wrong or miss; undefined when there are too many to read on the host. */
+/**
+ * The threads `f`'s rows may show wrong or miss; undefined when there are too many to read on the host, or the
+ * folder changed with no journal line since (a writer that keeps none: what it made is unknown here).
+ */
 async function changedSince(f: RecentFile, store: ThreadStore): Promise<string[] | undefined> {
-  const journaled = await journalSince(changeJournalPath(store.layout.threadIndexDb), f.state);
-  if (!journaled) return undefined;
+  const [journaled, dir] = await Promise.all([
+    journalSince(changeJournalPath(store.layout.threadIndexDb), f.state),
+    statOf(store.threadsDir),
+  ]);
+  if (!journaled || (journaled.length === 0 && (dir?.mtime ?? -1) !== f.state.dirMtime)) return undefined;
   const ids = new Set([...f.state.locked, ...journaled]);
   const stats = await Promise.all(f.rows.map((r) => statOf(store.pathFor(r.thread.id))));
   f.rows.forEach((r, i) => {

@@ -177,3 +177,28 @@ test("a recent-threads file the disk moved past paints first without the index: 
       catalog.dispose();
     }
   }));
+
+test("a recent-threads file whose folder changed with no journal line since (another tool wrote) does not paint: the index's rows do", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    writeRaw(store, 50, dir);
+    const t = new Date(Date.now() - 60_000);
+    fs.utimesSync(store.threadsDir, t, t); // settled: a state taken now is not racy
+    const warm = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+    await warm.list();
+    warm.dispose();
+    const tool = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // no journal line: unknown to the file
+    const gate = gatedWorker(dir, CATALOG_WORKER);
+    const catalog = new ThreadCatalog(store, { watch: false, worker: gate.script });
+    try {
+      let answered = false;
+      const first = catalog.listFirst().then((r) => ((answered = true), r));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.equal(answered, false, "no paint without the index while the worker is held");
+      gate.openGate();
+      assert.ok((await first).threads.some((m) => m.threadId === tool));
+    } finally {
+      gate.openGate();
+      catalog.dispose();
+    }
+  }));
