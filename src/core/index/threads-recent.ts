@@ -4,8 +4,9 @@
  * ~60 MB and most of a warm run). A derived cache of the index, never trusted over the files: it carries the
  * index's sync state (threads-sync.ts) and is used only while that state is still what the disk shows (the
  * folder's mtime, the change journal's inode and length, each thread locked for writing unchanged and its writer
- * alive) and was not taken racily. A torn, corrupt or other-version file is ignored and written again after the
- * next sync of the index. No synchronous file call on the reading side: the extension host reads it too.
+ * alive) and was not taken racily; for the Sessions view's first paint also after, with the threads changed since
+ * read again first (`recentCatalogRows`). A torn, corrupt or other-version file is ignored and written again after
+ * the next sync of the index. No synchronous file call on the reading side: the extension host reads it too.
  */
 import { open, readFile, stat } from "node:fs/promises";
 import type { ThreadMetadata } from "../model/metadata";
