@@ -191,12 +191,14 @@ test("a recent-threads file whose folder changed with no journal line since (ano
     const gate = gatedWorker(dir, CATALOG_WORKER);
     const catalog = new ThreadCatalog(store, { watch: false, worker: gate.script });
     try {
+      const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
       let answered = false;
       const first = catalog.listFirst().then((r) => ((answered = true), r));
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       assert.equal(answered, false, "no paint without the index while the worker is held");
       gate.openGate();
       assert.ok((await first).threads.some((m) => m.threadId === tool));
+      await allIn; // the worker's done (its last file written) before the home goes
     } finally {
       gate.openGate();
       catalog.dispose();
