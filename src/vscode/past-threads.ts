@@ -12,6 +12,7 @@ import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
 import { handedOffFrom } from "../core/handoff/link";
+import { wholeGroups } from "./sessions-groups";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
 import { displayTitle } from "./thread-title";
 import type { PastThread } from "./thread-panels";
@@ -66,12 +67,18 @@ export class PastThreads {
     try {
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
-      for (const workspace of scopes)
+      let partialBefore: string | undefined;
+      for (const workspace of scopes) {
         // every match: the tree shows them a page at a time (sessions-groups.ts); the first paint from the first
         // load's newest rows, the others when they arrive (the catalog's change event lists again; #36)
-        for (const m of await this.catalog.list({ workspace, ...queryOf(filter) }, { first: true }))
-          seen.set(m.threadId, m);
-      return [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
+        const first = await this.catalog.listFirst({ workspace, ...queryOf(filter) });
+        for (const m of first.threads) seen.set(m.threadId, m);
+        // the scopes' lists may meet the first load at different points: the newest bound holds for all
+        const bound = first.partialBefore;
+        if (bound !== undefined && (partialBefore === undefined || bound > partialBefore)) partialBefore = bound;
+      }
+      const threads = [...seen.values()].sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : -1)).map(summary);
+      return wholeGroups(threads, (t) => t.updatedAt, partialBefore);
     } catch (err) {
       this.#logger?.warn("threads index unavailable; reading thread files", err);
       return store

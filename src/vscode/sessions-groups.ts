@@ -33,29 +33,48 @@ const MONTHS = [
   "December",
 ];
 
+/** The group of a thread last active at `iso`: its day among the last `DAY_GROUPS` days, else its month. */
+function groupOf(iso: string, now: Date): { id: string; label: string; recent: boolean } {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (DAY_GROUPS - 1)).getTime();
+  const d = new Date(iso);
+  if (d.getTime() >= start) return { id: `day:${dayLabel(iso, now)}`, label: dayLabel(iso, now), recent: true };
+  const month = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
+  return { id: `month:${month}`, label: `${MONTHS[d.getMonth()]} ${d.getFullYear()}`, recent: false };
+}
+
 /** `items` (most recent first) in day groups for the last `DAY_GROUPS` days, then month groups. */
 export function pastGroups<T>(items: T[], updatedAt: (t: T) => string, now = new Date()): PastGroup<T>[] {
-  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (DAY_GROUPS - 1)).getTime();
   const groups: PastGroup<T>[] = [];
   let last: PastGroup<T> | undefined;
   for (const t of items) {
-    const iso = updatedAt(t);
-    const d = new Date(iso);
-    const recent = d.getTime() >= start;
-    const id = recent
-      ? `day:${dayLabel(iso, now)}`
-      : `month:${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
-    if (last?.id !== id) {
-      last = groups.find((g) => g.id === id);
+    const g = groupOf(updatedAt(t), now);
+    if (last?.id !== g.id) {
+      last = groups.find((x) => x.id === g.id);
       if (!last) {
-        const label = recent ? dayLabel(iso, now) : `${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
-        last = { id, label, expanded: recent, items: [] };
+        last = { id: g.id, label: g.label, expanded: g.recent, items: [] };
         groups.push(last);
       }
     }
     last.items.push(t);
   }
   return groups;
+}
+
+/**
+ * What a first paint shows of `items` (most recent first) while threads last active at or before `partialBefore`
+ * may still be missing (their rows on their way): the items of the groups wholly after it. The group it falls in
+ * would show too few rows and a wrong count: it comes, whole, with the others (#36).
+ */
+export function wholeGroups<T>(
+  items: T[],
+  updatedAt: (t: T) => string,
+  partialBefore: string | undefined,
+  now = new Date(),
+): T[] {
+  if (partialBefore === undefined) return items;
+  const cut = groupOf(partialBefore, now).id;
+  const end = items.findIndex((t) => updatedAt(t) <= partialBefore || groupOf(updatedAt(t), now).id === cut);
+  return end < 0 ? items : items.slice(0, end);
 }
 
 /** The rows of a group on show: the first `shown` (default one page), and how many are left for "Show more". */

@@ -16,9 +16,9 @@ import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeState } from "../core/worktree/state";
 import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
-import { awayKind, awayLine, type AwayKind } from "../core/index/away-summary";
 import { page, pastGroups, PAGE } from "./sessions-groups";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
+import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
 
 export interface PastThreadSummary {
   threadId: string;
@@ -58,22 +58,16 @@ export type SessionNode =
   | { type: "group"; id: string; label: string; children: SessionNode[]; collapsed?: boolean }
   /** "Show more" at the end of a group's page (#36). */
   | { type: "more"; groupId: string; left: number }
-  /** "Since you left": what ended, failed or waits for input since `since`; its threads below it. */
-  | { type: "away"; since: string; counts: Record<AwayKind, number>; children: SessionNode[] }
+  | AwayNode<PastThreadSummary>
   | { type: "live"; threadId: string }
   /** A thread the thread host runs (#35): started by `run --detach` or another window; `thread` when listed. */
   | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary }
   | { type: "exec"; runId: string }
-  /**
-   * A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique; under "away",
-   * the files its turns changed since then.
-   */
-  | { type: "past"; thread: PastThreadSummary; under?: "away"; files?: string[] }
+  /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
+  | PastNode<PastThreadSummary>
   | AwayFileNode
   /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
   | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
-
-type AwayNode = Extract<SessionNode, { type: "away" }>;
 
 const TICK_MS = 5_000;
 /** Ticks between two refreshes for the ages alone (60 s: the ages are in minutes at best). */
@@ -185,13 +179,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       const { rows, left } = page(node.children, this.#shown.get(node.id));
       return left ? [...rows, { type: "more", groupId: node.id, left }] : rows;
     }
-    if (node?.type === "past")
-      return (node.files ?? []).map((path): SessionNode => ({
-        type: "file",
-        threadId: node.thread.threadId,
-        cwd: node.thread.cwd,
-        path,
-      }));
+    if (node?.type === "past") return awayFileRows(node);
     if (node) return node.type === "worktree" || node.type === "away" ? node.children : [];
     const worktreeNodes: SessionNode[] = [];
     const inWorktree = (threadId: string, ref: WorktreeRef | undefined, child: SessionNode): boolean => {
@@ -261,15 +249,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.command = { command: "acpThreads.showMoreSessions", title: "Show more", arguments: [node] };
         return item;
       }
-      case "away": {
-        const item = new vscode.TreeItem("Since you left", vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = "away";
-        item.description = awayLine(node.counts);
-        item.tooltip = `Since ${new Date(node.since).toLocaleString()}: ${awayLine(node.counts)}`;
-        item.iconPath = new vscode.ThemeIcon(node.counts.failed ? "warning" : "bell");
-        item.contextValue = "away";
-        return item;
-      }
+      case "away":
+        return awayItem(node);
       case "worktree":
         return worktreeItem(node, this.worktrees?.get(node.ref));
       case "live": {
@@ -342,11 +323,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         };
         item.contextValue = "past";
         item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
-        if (node.files?.length) {
-          // under "Since you left": the files it changed since then, below it
-          item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
-          item.description = `${item.description as string} · ${node.files.length} file${node.files.length === 1 ? "" : "s"}`;
-        }
+        withAwayFiles(item, node.files); // under "Since you left": the files it changed since then, below it
         decorateHandoff(item, t.handoff);
         if (this.filter.archived) item.description = `archived · ${item.description as string}`;
         return item;
@@ -360,20 +337,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     for (const s of this.#subs.splice(0)) s.dispose();
     this.#changed.dispose();
   }
-}
-
-/** "Since you left": past threads active since `since` that ended, failed or wait for input; none: no row. */
-function awayNode(past: PastThreadSummary[], since: string): AwayNode | undefined {
-  const counts: Record<AwayKind, number> = { ended: 0, failed: 0, waiting: 0, running: 0 };
-  const children: SessionNode[] = [];
-  for (const t of past) {
-    if (t.updatedAt < since || !t.status) continue;
-    const kind = awayKind(t.status);
-    if (kind === "running") continue; // a live thread is in Live
-    counts[kind]++;
-    children.push({ type: "past", thread: t, under: "away" });
-  }
-  return children.length ? { type: "away", since, counts, children } : undefined;
 }
 
 /** A worktree node: the repository and the worktree's folder name, its state against the base. */

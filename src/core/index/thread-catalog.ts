@@ -18,7 +18,7 @@ import { isInside } from "../platform/paths";
 import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
-import { loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
+import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
 import { recentCatalogRows } from "./threads-recent";
 import type { ThreadQuery } from "./threads-index";
 
@@ -54,6 +54,8 @@ export class ThreadCatalog implements Disposable {
    * is on its way; never read one by one, #36). New threads meanwhile are marked by the watcher and the store.
    */
   #partial = true;
+  /** While partial: the first rows are every thread last active after this (undefined: every thread). */
+  #partialBefore: string | undefined;
   /** Rows from the recent-threads file, until the index's own arrive. */
   readonly #early = new Set<string>();
   #applying: Promise<void> | undefined;
@@ -98,14 +100,23 @@ export class ThreadCatalog implements Disposable {
     return this.#dirty.has(threadId) ? undefined : this.#rows.get(threadId)?.meta;
   }
 
+  /** Matching threads, most recent activity first. Reads only what changed since the last call. */
+  async list(q: ThreadQuery = {}): Promise<ThreadMetadata[]> {
+    return (await this.#list(q, false)).threads;
+  }
+
   /**
-   * Matching threads, most recent activity first. Reads only what changed since the last call. `first`: answer as
-   * soon as the first load's newest rows are in (the Sessions view's first paint, #36); `onDidChange` fires when
-   * the others arrive.
+   * `list`'s answer as soon as the first load's newest rows are in (the Sessions view's first paint, #36), and
+   * while the others are on their way, `partialBefore`: threads last active at or before it may be missing (the
+   * rows in are every thread after it). `onDidChange` fires when the others arrive.
    */
-  async list(q: ThreadQuery = {}, opts: { first?: boolean } = {}): Promise<ThreadMetadata[]> {
+  listFirst(q: ThreadQuery = {}): Promise<{ threads: ThreadMetadata[]; partialBefore?: string }> {
+    return this.#list(q, true);
+  }
+
+  async #list(q: ThreadQuery, first: boolean): Promise<{ threads: ThreadMetadata[]; partialBefore?: string }> {
     const loaded = (this.#loaded ??= this.#load());
-    await (opts.first ? loaded.first : loaded.all);
+    await (first ? loaded.first : loaded.all);
     await this.#scanFolder();
     // until nothing is marked and no read is under way: a read another list started may hold a thread this list's
     // folder listing found (its apply took the marks first); answering before it ends left a just-written thread
@@ -117,7 +128,10 @@ export class ThreadCatalog implements Disposable {
     out.sort((a, b) =>
       a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : a.threadId < b.threadId ? 1 : -1,
     );
-    return q.limit ? out.slice(0, Math.max(1, Math.floor(q.limit))) : out;
+    const threads = q.limit ? out.slice(0, Math.max(1, Math.floor(q.limit))) : out;
+    return this.#partial && this.#partialBefore !== undefined
+      ? { threads, partialBefore: this.#partialBefore }
+      : { threads };
   }
 
   dispose(): void {
@@ -131,15 +145,17 @@ export class ThreadCatalog implements Disposable {
   /**
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
    * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
-   * rows come first (`first`): from the recent-threads file while it is current, else the worker's first message;
-   * the others after (`all`, then a change event for the lists answered early).
+   * rows come first (`first`): from the recent-threads file (the threads changed since it was written marked, so
+   * the first list reads them before it answers), then the worker's first message; the others after (`all`,
+   * then a change event for the lists answered early).
    */
   #load(): { first: Promise<void>; all: Promise<void> } {
     let firstIn!: () => void;
     const first = new Promise<void>((resolve) => (firstIn = resolve));
     let answeredEarly = false;
-    const early = (rows: CatalogRow[], from: "recent" | "index") => {
+    const early = (rows: CatalogRow[], from: "recent" | "index", complete: boolean) => {
       this.#add(rows, from);
+      this.#covered(rows, complete);
       answeredEarly = true;
       firstIn();
     };
@@ -147,12 +163,17 @@ export class ThreadCatalog implements Disposable {
       if (this.#opts.watch !== false) await this.#watch();
       if (this.#opts.worker) {
         const recent = await recentCatalogRows(this.#store).catch(() => undefined);
-        if (recent) early(recent, "recent");
+        if (recent && !this.#disposed) {
+          for (const id of recent.changed) this.#dirty.add(id);
+          early(recent.rows, "recent", recent.complete);
+        }
       }
       let rest: CatalogRow[] | undefined;
       if (this.#opts.worker) {
         try {
-          rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) => early(rows, "index"));
+          rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) =>
+            early(rows, "index", rows.length < FIRST_ROWS),
+          );
         } catch (err) {
           this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
         }
@@ -160,12 +181,25 @@ export class ThreadCatalog implements Disposable {
       rest ??= await loadCatalogRows(this.#store);
       this.#add(rest, "index");
       this.#partial = false;
+      this.#partialBefore = undefined;
       this.#early.clear();
       firstIn();
       if (answeredEarly && !this.#disposed) this.#changed.fire();
     })();
     all.catch(() => firstIn()); // `first` waiters then meet the failure through `all`
     return { first: first.then(() => (this.#partial && this.#rows.size ? undefined : all)), all };
+  }
+
+  /**
+   * What the first rows in cover: every thread last active after the oldest of them, unless they are all (the
+   * union of the recent-threads file's and the worker's first message: the older of their bounds).
+   */
+  #covered(rows: CatalogRow[], complete: boolean): void {
+    if (complete) return void (this.#partialBefore = undefined);
+    let oldest: string | undefined;
+    for (const { meta } of rows) if (oldest === undefined || meta.lastActivity < oldest) oldest = meta.lastActivity;
+    if (oldest !== undefined && (this.#partialBefore === undefined || oldest < this.#partialBefore))
+      this.#partialBefore = oldest;
   }
 
   /**

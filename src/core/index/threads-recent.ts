@@ -4,14 +4,16 @@
  * ~60 MB and most of a warm run). A derived cache of the index, never trusted over the files: it carries the
  * index's sync state (threads-sync.ts) and is used only while that state is still what the disk shows (the
  * folder's mtime, the change journal's inode and length, each thread locked for writing unchanged and its writer
- * alive) and was not taken racily. A torn, corrupt or other-version file is ignored and written again after the
- * next sync of the index. No synchronous file call on the reading side: the extension host reads it too.
+ * alive) and was not taken racily; for the Sessions view's first paint also after, with the threads changed since
+ * read again first (`recentCatalogRows`). A torn, corrupt or other-version file is ignored and written again after
+ * the next sync of the index. No synchronous file call on the reading side: the extension host reads it too.
  */
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import type { ThreadMetadata } from "../model/metadata";
 import { liveWriterAsync } from "../platform/file-lock";
 import { writeFileAtomic } from "../store/atomic-write";
 import { changeJournalPath, recentThreadsPath } from "../store/change-journal";
+import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import type { CatalogRow } from "./catalog-load";
 import {
@@ -152,14 +154,39 @@ export async function listRecent(
   return r.file.complete ? { threads: out } : { refused: "short" };
 }
 
+/** The thread catalog's first rows from the file (#36). */
+export interface RecentCatalog {
+  /** The newest threads, fold state and cursor as the index read them. */
+  rows: CatalogRow[];
+  /** The rows are every thread the index held. */
+  complete: boolean;
+  /**
+   * Threads to read again before the rows are shown: none while the file is current; else (the disk moved on
+   * since it was written, or it was taken racily) the ones the change journal names since, the ones locked then,
+   * and the rows whose file changed size or mtime or went.
+   */
+  changed: string[];
+}
+
+/** A file the disk moved past answers a first paint only while at most this many threads are to be read again. */
+const STALE_READS_MAX = 100;
+/** ... and the change journal grew by at most this much since (else: too much changed, the index answers). */
+const JOURNAL_TAIL_MAX = 64 << 10;
+
 /**
- * The thread catalog's first rows (the newest threads, fold state and cursor as the index read them) while the
- * file is current: the Sessions view paints them before SQLite is loaded; undefined otherwise.
+ * The thread catalog's first rows: the Sessions view paints them before SQLite is loaded. When the disk moved on
+ * since the file was written, with the threads that changed since (each row's file stat'ed, the journal's tail
+ * read): the catalog reads those before it answers, so no row shows what is no longer true; a thread created
+ * since by a writer that keeps no journal (an older version, another tool) next to journaled changes is missing
+ * until the index's rows arrive. Undefined when the file is unusable, too much changed, or the folder changed
+ * with no journal line since.
  */
-export async function recentCatalogRows(store: ThreadStore): Promise<CatalogRow[] | undefined> {
-  const r = await loadRecent(store);
-  if (!("file" in r)) return undefined;
-  return r.file.rows.map(({ thread, meta, size, mtime, offset, head }) => ({
+export async function recentCatalogRows(store: ThreadStore): Promise<RecentCatalog | undefined> {
+  const file = await readRecent(store);
+  if (!file) return undefined;
+  const changed = (await current(file, store)) ? await changedSince(file, store) : [];
+  if (!changed) return undefined;
+  const rows = file.rows.map(({ thread, meta, size, mtime, offset, head }) => ({
     id: thread.id,
     meta,
     size,
@@ -167,6 +194,48 @@ export async function recentCatalogRows(store: ThreadStore): Promise<CatalogRow[
     offset,
     head,
   }));
+  return { rows, complete: file.complete, changed };
+}
+
+/**
+ * The threads `f`'s rows may show wrong or miss; undefined when there are too many to read on the host, or the
+ * folder changed with no journal line since (a writer that keeps none: what it made is unknown here).
+ */
+async function changedSince(f: RecentFile, store: ThreadStore): Promise<string[] | undefined> {
+  const [journaled, dir] = await Promise.all([
+    journalSince(changeJournalPath(store.layout.threadIndexDb), f.state),
+    statOf(store.threadsDir),
+  ]);
+  if (!journaled || (journaled.length === 0 && (dir?.mtime ?? -1) !== f.state.dirMtime)) return undefined;
+  const ids = new Set([...f.state.locked, ...journaled]);
+  const stats = await Promise.all(f.rows.map((r) => statOf(store.pathFor(r.thread.id))));
+  f.rows.forEach((r, i) => {
+    const st = stats[i];
+    if (!st || st.size !== r.size || st.mtime !== r.mtime) ids.add(r.thread.id);
+  });
+  return ids.size <= STALE_READS_MAX ? [...ids] : undefined;
+}
+
+/**
+ * The thread ids the change journal gained since `s` (complete lines; all of it when it was made since, as the
+ * sync reads it); none when it was replaced or truncated since (the rows' own check still holds); undefined when
+ * it grew past `JOURNAL_TAIL_MAX`.
+ */
+async function journalSince(path: string, s: SyncState): Promise<string[] | undefined> {
+  const fh = await open(path, "r").catch(() => undefined);
+  if (!fh) return [];
+  try {
+    const st = await fh.stat();
+    const from = s.journalIno === 0 ? 0 : s.journalOffset;
+    if ((s.journalIno !== 0 && st.ino !== s.journalIno) || st.size <= from) return [];
+    if (st.size - from > JOURNAL_TAIL_MAX) return undefined;
+    const buf = Buffer.alloc(st.size - from);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, from);
+    const text = buf.subarray(0, buf.lastIndexOf(0x0a, bytesRead - 1) + 1).toString("utf8");
+    return text.split("\n").filter(isThreadId);
+  } finally {
+    await fh.close();
+  }
 }
 
 const newestFirst = (aTime: string, aId: string, bTime: string, bId: string) =>

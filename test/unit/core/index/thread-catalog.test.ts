@@ -5,10 +5,13 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { FIRST_ROWS } from "../../../../src/core/index/catalog-load";
 import { ThreadCatalog } from "../../../../src/core/index/thread-catalog";
+import { RECENT_ROWS } from "../../../../src/core/index/threads-recent";
+import { serializeRecord } from "../../../../src/core/model/records";
 import { recentThreadsPath } from "../../../../src/core/store/change-journal";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { startInput, withTmp } from "../store/helpers";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { gatedWorker } from "../../../fixtures/threads/gated-catalog-worker";
 import { writeRawThreads } from "../../../fixtures/threads/raw-threads";
 
 test("a thread whose file changed reads as unknown until the next list reads it again", () =>
@@ -68,7 +71,7 @@ for (const from of ["the worker's first message", "the recent-threads file"])
       try {
         const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
         const { value: first, reads } = await threadReads(async () => {
-          const rows = await catalog.list({}, { first: true });
+          const { threads: rows } = await catalog.listFirst();
           await allIn;
           return rows;
         });
@@ -121,6 +124,83 @@ test("a list that finds a new thread while another list's read is under way answ
       );
     } finally {
       table.open = open;
+      catalog.dispose();
+    }
+  }));
+
+test("a recent-threads file the disk moved past paints first without the index: what changed since is read before it answers, nothing shown is out of date, the index's rows replace it", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const ids = writeRaw(store, RECENT_ROWS + 100, dir);
+    const t = new Date(Date.now() - 60_000);
+    fs.utimesSync(store.threadsDir, t, t); // settled: a state taken now is not racy
+    const warm = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+    await warm.list(); // its worker leaves the recent-threads file
+    warm.dispose();
+    // since: another window (journaled) started a thread, renamed one and deleted one; a tool appended to a
+    // thread without a journal line, and another tool wrote a thread
+    const other = new ThreadStore(store.home);
+    const h = other.create(startInput(dir, { title: "started since" }));
+    const started = h.threadId;
+    h.close();
+    other.patchMetadata(ids[3]!, { title: "renamed since" });
+    other.delete(ids[4]!);
+    const toolPatch = { v: 1, ts: new Date(Date.now() - 5 * 60_000).toISOString(), kind: "meta_patch" };
+    fs.appendFileSync(store.pathFor(ids[5]!), serializeRecord({ ...toolPatch, patch: { title: "tool" } } as never));
+    const unjournaled = writeRaw(other, 1, dir)[0]!;
+    const gate = gatedWorker(dir, CATALOG_WORKER);
+    const catalog = new ThreadCatalog(store, { watch: false, worker: gate.script });
+    try {
+      const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
+      const first = await Promise.race([
+        catalog.listFirst(),
+        new Promise<undefined>((resolve) => setTimeout(resolve, 10_000)),
+      ]);
+      assert.ok(first, "the first paint answered while the worker was held");
+      const titles = new Map(first.threads.map((m) => [m.threadId, m.title]));
+      assert.equal(first.threads[0]!.threadId, started, "a thread started since, the newest");
+      assert.equal(titles.get(ids[3]!), "renamed since");
+      assert.equal(titles.get(ids[5]!), "tool", "a change without a journal line: the row's file changed");
+      assert.ok(!titles.has(ids[4]!), "a deleted thread is not shown");
+      assert.ok(!titles.has(unjournaled), "a thread no journal names is not known before the index's rows");
+      assert.equal(first.partialBefore, first.threads.at(-1)!.lastActivity, "the rows cover every thread after");
+      gate.openGate();
+      await allIn;
+      const all = await catalog.list();
+      const byId = new Map(all.map((m) => [m.threadId, m]));
+      for (const m of first.threads) assert.deepEqual(m, byId.get(m.threadId), `${m.threadId} as the index has it`);
+      assert.equal(all.length, ids.length + 1);
+      assert.ok(byId.has(unjournaled), "the tool's thread, with the index's rows");
+      assert.equal((await catalog.listFirst()).partialBefore, undefined, "every row in");
+    } finally {
+      gate.openGate(); // a worker still held would keep the test's process alive
+      catalog.dispose();
+    }
+  }));
+
+test("a recent-threads file whose folder changed with no journal line since (another tool wrote) does not paint: the index's rows do", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    writeRaw(store, 50, dir);
+    const t = new Date(Date.now() - 60_000);
+    fs.utimesSync(store.threadsDir, t, t); // settled: a state taken now is not racy
+    const warm = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+    await warm.list();
+    warm.dispose();
+    const tool = writeRaw(new ThreadStore(store.home), 1, dir)[0]!; // no journal line: unknown to the file
+    const gate = gatedWorker(dir, CATALOG_WORKER);
+    const catalog = new ThreadCatalog(store, { watch: false, worker: gate.script });
+    try {
+      const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
+      let answered = false;
+      const first = catalog.listFirst().then((r) => ((answered = true), r));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.equal(answered, false, "no paint without the index while the worker is held");
+      gate.openGate();
+      assert.ok((await first).threads.some((m) => m.threadId === tool));
+      await allIn; // the worker's done (its last file written) before the home goes
+    } finally {
+      gate.openGate();
       catalog.dispose();
     }
   }));
