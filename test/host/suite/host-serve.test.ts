@@ -4,10 +4,12 @@
 // the panel's card (approve-reads: reviewable as a window session's write) and lands in the open buffer, merged
 // against what it read and saved (a write to the disk would leave the dirty buffer as it was).
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
+import { fsServer, serveOffer } from "../../../src/vscode/host/serve-fs";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 describe("the thread host's agents served by this window", () => {
@@ -79,6 +81,34 @@ describe("the thread host's agents served by this window", () => {
       await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
+    }
+  });
+
+  it("hostile: what the host asks is checked against this window's folders again: outside them, or through a link out, it is refused", async () => {
+    const { hub } = await api();
+    const outside = mkdtempSync(join(tmpdir(), "acp-serve-outside-"));
+    writeFileSync(join(outside, "secret.txt"), "secret");
+    const link = join(workspaceRoot(), "link-out");
+    symlinkSync(outside, link);
+    try {
+      const serve = fsServer(hub.files, serveOffer);
+      for (const path of [join(outside, "secret.txt"), join(link, "secret.txt"), join(workspaceRoot(), "..", "x")]) {
+        const read = await serve({ kind: "read", path });
+        assert.equal("refused" in read && read.code, "path_outside_workspace", `${path}: ${JSON.stringify(read)}`);
+      }
+      const write = await serve({ kind: "write", path: join(link, "planted.txt"), content: "planted" });
+      assert.ok("refused" in write, JSON.stringify(write));
+      assert.throws(() => readFileSync(join(outside, "planted.txt")), "nothing written outside");
+      // inside: served
+      assert.deepEqual(
+        await serve({ kind: "read", path: join(workspaceRoot(), "README.md"), range: { line: 1, limit: 1 } }),
+        {
+          done: true,
+          content: "# Sample workspace",
+        },
+      );
+    } finally {
+      unlinkSync(link);
     }
   });
 });
