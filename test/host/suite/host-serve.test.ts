@@ -39,6 +39,8 @@ describe("the thread host's agents served by this window", () => {
       );
       const row = await waitFor("the thread in the host", () => hub.hosted.rows()[0]);
       assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
+      // shown (its webview loads, and follows the host, once visible: the text editor may have the front)
+      await vscode.commands.executeCommand("acpThreads.openThread", row.threadId);
       const view = await waitFor("its panel following the host", () =>
         hub.panels.panelOf(row.threadId)?.hosted ? hub.hosted.get(row.threadId) : undefined,
       ).catch((err: Error) => {
