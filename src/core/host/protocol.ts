@@ -71,7 +71,15 @@ export interface PendingQuestion {
   toolCallId?: string;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
+  /**
+   * The edit asked about, for the editor's diff review: the file as it is and as the agent proposes it. Only in
+   * the `question` push to the thread's clients (never in status or events), and only while both texts together
+   * are at most PROPOSAL_MAX_CHARS.
+   */
+  proposed?: { path: string; oldText: string | null; newText: string };
 }
+
+export const PROPOSAL_MAX_CHARS = 1024 * 1024;
 
 export interface HostSessionInfo {
   threadId: string;

@@ -1,8 +1,9 @@
 // Issue 35 item 7 in the real extension host: with acpThreads.host.runSessions host, the thread runs in the thread
 // host and this window serves its agent's files. The hosted agent reads a file whose editor has unsaved changes and
-// gets the buffer's text (the host's own disk read would give the saved text); its write to that file is asked on
-// the panel's card (approve-reads: reviewable as a window session's write) and lands in the open buffer, merged
-// against what it read and saved (a write to the disk would leave the dirty buffer as it was).
+// gets the buffer's text (the host's own disk read would give the saved text). Its write to that file is asked on
+// the panel's card, whose Review opens the edit's diff (approve-reads: reviewable as a window session's write),
+// and lands in the open buffer, merged against what it read, and saved (a write to the disk would leave the dirty
+// buffer as it was).
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import { fsServer, serveOffer } from "../../../src/vscode/host/serve-fs";
+import { PROPOSED_SCHEME } from "../../../src/vscode/proposed-content";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 describe("the thread host's agents served by this window", () => {
@@ -70,6 +72,14 @@ describe("the thread host's agents served by this window", () => {
       // approve-reads: the write is asked here, on the panel's card, before anything is written
       const card = await waitFor("the write's card", () => hub.broker.pendingFor(row.threadId)[0], 30_000);
       assert.equal(doc.getText(), "typed but not saved", "nothing written before the answer");
+      // the card offers Review, which opens the edit's diff (as for a window session's write)
+      assert.equal(card.reviewPath, path);
+      await hub.broker.review(card.requestId);
+      await waitFor("the review's diff editor", () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME),
+      );
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
       await waitFor("the write in the open buffer, saved", () =>
         doc.getText() === "written by the hosted agent" && !doc.isDirty ? true : undefined,

@@ -3,7 +3,7 @@
 // answer and writes through it; the disk does what nobody served (no serving client, one that goes mid-request,
 // no answer in time, an answer that it failed); a refusal is the agent's error and never falls back. Hostile: a
 // path outside the session's roots is refused before anyone is asked, a session outside the client's folders is
-// not sent to it, and only the client asked can answer.
+// not sent to it, and only the client asked can answer. A write's question carries the edit (diff review).
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,12 +11,13 @@ import { test } from "node:test";
 import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
-import type { ServeAnswer, ServeOp } from "../../../../src/core/host/protocol";
+import type { HostEvent, PendingQuestion, ServeAnswer, ServeOp } from "../../../../src/core/host/protocol";
 import { ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { waitFor } from "../../../fixtures/spawner/wait";
 
 const TIMEOUT_MS = 400;
 
@@ -201,5 +202,46 @@ test("hostile: only the client asked can answer; another client's answer is igno
     } finally {
       e.conn.close();
       intruder.close();
+    }
+  }));
+
+test("a write's question carries the edit to the thread's clients (their diff review), never to status or events", () =>
+  withHost(async ({ home, ws }) => {
+    const conn = await connectHost({ home, client: "an editor" });
+    assert.ok(conn);
+    try {
+      const events: HostEvent[] = [];
+      let question: PendingQuestion | undefined;
+      conn.onPush((m) => {
+        if (m.t === "event") events.push(m.event);
+        if (m.t === "question") question = m.question;
+      });
+      await conn.request({ t: "events" });
+      const path = join(ws, "asked.txt");
+      const started = await conn.request({
+        t: "run",
+        run: {
+          cwd: ws,
+          prompts: [`write ${path} proposed text`],
+          agent: FAKE_AGENT,
+          permission: "ask",
+          env: {},
+          stallMs: 0,
+          retry: "off",
+        },
+      });
+      const threadId = started.t === "started" ? started.threadId : "";
+      await conn.request({ t: "attach", threadId, from: 0 });
+      await waitFor(() => question !== undefined, "the question");
+      assert.deepEqual(question?.proposed, { path, oldText: null, newText: "proposed text" });
+      const status = await conn.request({ t: "status" });
+      const pending = status.t === "status" ? status.status.sessions[0]?.pending : undefined;
+      assert.ok(pending && !("proposed" in pending), "status: the question without the texts");
+      const asked = events.find((e) => e.kind === "needs_input");
+      assert.ok(asked?.kind === "needs_input" && !("proposed" in asked.question), "events: without the texts");
+      await conn.request({ t: "answer", threadId, option: "allow" });
+      await waitFor(() => existsSync(path), "the write the answer allowed");
+    } finally {
+      conn.close();
     }
   }));
