@@ -17,12 +17,10 @@ import { PathGuard } from "../acp/path-guard";
 import { AcpThreadsError } from "../errors";
 import type { Logger } from "../log";
 import type { WorkspaceFiles } from "../ports";
-import { MAX_MESSAGE_BYTES, type HostPush, type ServeAnswer, type ServeOffer, type ServeOp } from "./protocol";
+import { MAX_SERVED_TEXT_BYTES, type HostPush, type ServeAnswer, type ServeOffer, type ServeOp } from "./protocol";
 
 /** How long the host waits for a client's answer; a write may wait on the user (an editor's merge view). */
 export const SERVE_TIMEOUT_MS = { read: 15_000, write: 120_000 };
-/** Room left in a message for what is not the file's text. */
-const ENVELOPE_BYTES = 4096;
 
 export interface EditorServeOptions {
   push(sock: Socket, msg: HostPush): void;
@@ -57,7 +55,7 @@ export class EditorServe {
   /** A client's `served`; only the client asked can answer. */
   answer(sock: Socket, ask: number, answer: ServeAnswer): void {
     const a = this.#asks.get(ask);
-    if (a?.sock === sock) a.settle(answer);
+    if (a?.sock === sock) a.settle(answer && typeof answer === "object" ? answer : { failed: "not an answer" });
   }
 
   /** The files of a session in `cwd`: each effect asks the client serving that folder, else the disk. */
@@ -93,7 +91,7 @@ export class EditorServe {
   async #ask(cwd: string, op: ServeOp): Promise<Served> {
     const sock = await this.#serverFor(cwd, op.path);
     if (!sock) return undefined;
-    if (op.kind === "write" && Buffer.byteLength(JSON.stringify(op.content)) > MAX_MESSAGE_BYTES - ENVELOPE_BYTES)
+    if (op.kind === "write" && Buffer.byteLength(JSON.stringify(op.content)) > MAX_SERVED_TEXT_BYTES)
       return this.#fellBack(op, "too large for a message");
     const ask = this.#next++;
     const timeoutMs = (this.opts.timeoutMs ?? SERVE_TIMEOUT_MS)[op.kind];
@@ -106,6 +104,7 @@ export class EditorServe {
       };
       this.#asks.set(ask, { sock, settle });
       this.opts.push(sock, { t: "serve", ask, op });
+      if (sock.destroyed) settle(undefined); // it went meanwhile: `gone` has run already
     });
     if (answer && "refused" in answer) {
       const code = answer.code === "path_outside_workspace" ? answer.code : "permission_denied";

@@ -19,6 +19,8 @@ export const HOST_PROTOCOL = 1;
  * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
  */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** The most bytes of file text (JSON-encoded) a `serve` or `served` message carries: the rest is its envelope. */
+export const MAX_SERVED_TEXT_BYTES = MAX_MESSAGE_BYTES - 4096;
 
 /** What `run --detach` asks the host to run: the `run` command's own options, as plain data. */
 export interface DetachedRun {

@@ -8,11 +8,8 @@
 import * as vscode from "vscode";
 import { PathGuard } from "../../core/acp/path-guard";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import { MAX_MESSAGE_BYTES, type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol";
+import { MAX_SERVED_TEXT_BYTES, type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol";
 import type { WorkspaceFiles } from "../../core/ports";
-
-/** Room left in a message for what is not the file's text. */
-const ENVELOPE_BYTES = 4096;
 
 /** The window's folders on disk, while the workspace is trusted (an untrusted window serves nothing). */
 export function serveOffer(): ServeOffer | undefined {
@@ -45,7 +42,7 @@ export function fsServer(
         return { done: true };
       }
       const content = op.range ? await files.readLines(path, op.range) : await files.readText(path);
-      if (content && Buffer.byteLength(JSON.stringify(content)) > MAX_MESSAGE_BYTES - ENVELOPE_BYTES)
+      if (content && Buffer.byteLength(JSON.stringify(content)) > MAX_SERVED_TEXT_BYTES)
         return { failed: "the text is too large for a message" };
       return { done: true, content: content ?? null };
     } catch (err) {
