@@ -121,15 +121,18 @@ export class HostLink implements vscode.Disposable {
     const c = await this.#conn;
     if (!c || c.closed) return;
     const { client } = this.opts;
-    // a hello again only replaces the offer (an empty one: nothing served)
-    await c.request({
-      t: "hello",
-      protocol: HOST_PROTOCOL,
-      client,
-      watching: true,
-      serves: { fs: false, roots: [] },
-      ...this.#offer(),
-    });
+    // a hello again only replaces the offer (an empty one: nothing served); a connection that goes meanwhile
+    // offers anew when it is opened again
+    await c
+      .request({
+        t: "hello",
+        protocol: HOST_PROTOCOL,
+        client,
+        watching: true,
+        serves: { fs: false, roots: [] },
+        ...this.#offer(),
+      })
+      .catch(() => undefined);
   }
 
   /** Answers the host's `serve` ask (an answer it no longer waits for is dropped there). */
