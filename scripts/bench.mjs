@@ -28,6 +28,7 @@ const all = [
   "sandbox",
   "agent-import",
   "host",
+  "host-serve",
 ];
 // run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
 const onRequest = ["recall"];

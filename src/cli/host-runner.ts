@@ -54,6 +54,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       worktree: run.worktree,
       permission: run.permission,
       asker: ctl.asker,
+      files: ctl.files,
       env: run.env,
       ...(run.baseEnv ? { baseEnv: run.baseEnv } : {}),
       authMethodId: run.authMethodId,

@@ -54,6 +54,7 @@ function open(
         asker: o.asker,
         elicitor: o.elicitor,
         permissionStoreDir: o.store.home,
+        ...(o.files ? { files: o.files(t.cwd) } : {}),
         env: o.env,
         logger: o.logger,
         sandbox,

@@ -13,6 +13,7 @@ import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
+import { background } from "../core/util/unexpected";
 import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
@@ -37,6 +38,7 @@ import { ThreadOps } from "./thread-ops";
 import { UsageStatus } from "./usage-status";
 import { UsageView } from "./usage-view";
 import { EditorWorkspaceFiles } from "./workspace-files";
+import { fsServer, serveOffer } from "./host/serve-fs";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { changedFilesOf } from "../core/ledger/summary";
 import { LedgerFeature } from "./ledger/ledger-feature";
@@ -114,10 +116,14 @@ export class Hub implements vscode.Disposable {
           idleMinutes: () => this.config.hostIdleMinutes,
           client: `VS Code window${folder ? ` (${folder})` : ""}, pid ${process.pid}`,
           logger: this.log.logger,
+          serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
         },
         this.broker,
       ),
     );
+    const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");
+    this.#owned.add(vscode.workspace.onDidChangeWorkspaceFolders(reoffer));
+    this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));
     // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
     this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
     this.past = this.#owned.add(

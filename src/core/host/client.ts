@@ -11,7 +11,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
-import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
+import {
+  HOST_PROTOCOL,
+  type HostMessage,
+  type HostPush,
+  type HostReply,
+  type HostRequest,
+  type ServeOffer,
+} from "./protocol";
 import { readLines, send } from "./wire";
 
 export const START_TIMEOUT_MS = 15_000;
@@ -96,6 +103,8 @@ export interface ConnectOptions {
   start?: { script: string; env?: NodeJS.ProcessEnv; args?: string[] };
   /** This client only looks on: it does not keep an idle host alive (protocol.ts `hello`). */
   watching?: boolean;
+  /** What this client serves the host's agents (an editor: its folders' files). */
+  serves?: ServeOffer;
   place?: HostPlace;
 }
 
@@ -110,6 +119,7 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
     protocol: HOST_PROTOCOL,
     client: o.client,
     ...(o.watching ? { watching: true } : {}),
+    ...(o.serves ? { serves: o.serves } : {}),
   });
   return conn;
 }

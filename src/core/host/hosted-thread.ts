@@ -18,7 +18,7 @@ import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
-import type { HostPush, PendingQuestion } from "./protocol";
+import { PROPOSAL_MAX_CHARS, type HostPush, type PendingQuestion } from "./protocol";
 
 export const FEED_POLL_MS = 250;
 type RecordsPush = Extract<HostPush, { t: "records" }>;
@@ -75,8 +75,10 @@ export class HostedThread {
   get control(): ThreadControl {
     return this.opts.control;
   }
+  /** The question waiting, without the edit it is about (for status and events: the texts stay with the thread). */
   get pending(): PendingQuestion | undefined {
-    return this.#pending?.question;
+    const q = this.#pending?.question;
+    return q && withoutProposal(q);
   }
 
   /** The session emitted an update: without handed records, its record is read from the file. */
@@ -197,6 +199,9 @@ export class HostedThread {
       toolCallId: p.request.toolCall.toolCallId,
       title: p.request.toolCall.title ?? "a tool call",
       options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      ...(p.proposed && (p.proposed.oldText?.length ?? 0) + p.proposed.newText.length <= PROPOSAL_MAX_CHARS
+        ? { proposed: p.proposed }
+        : {}),
     };
     this.updated(); // the tool call the question is about goes out first
     return new Promise((resolve) => {
@@ -229,7 +234,12 @@ export class HostedThread {
       );
       this.opts.announce({
         t: "event",
-        event: { kind: "needs_input", threadId: this.threadId, at: new Date().toISOString(), question },
+        event: {
+          kind: "needs_input",
+          threadId: this.threadId,
+          at: new Date().toISOString(),
+          question: withoutProposal(question),
+        },
       });
     });
   }
@@ -272,4 +282,10 @@ export class HostedThread {
       }
     });
   }
+}
+
+function withoutProposal(q: PendingQuestion): PendingQuestion {
+  if (!q.proposed) return q;
+  const { proposed: _proposed, ...rest } = q;
+  return rest;
 }

@@ -19,6 +19,8 @@ export const HOST_PROTOCOL = 1;
  * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
  */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** The most bytes of file text (JSON-encoded) a `serve` or `served` message carries: the rest is its envelope. */
+export const MAX_SERVED_TEXT_BYTES = MAX_MESSAGE_BYTES - 4096;
 
 /** What `run --detach` asks the host to run: the `run` command's own options, as plain data. */
 export interface DetachedRun {
@@ -71,7 +73,15 @@ export interface PendingQuestion {
   toolCallId?: string;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
+  /**
+   * The edit asked about, for the editor's diff review: the file as it is and as the agent proposes it. Only in
+   * the `question` push to the thread's clients (never in status or events), and only while both texts together
+   * are at most PROPOSAL_MAX_CHARS.
+   */
+  proposed?: { path: string; oldText: string | null; newText: string };
 }
+
+export const PROPOSAL_MAX_CHARS = 1024 * 1024;
 
 export interface HostSessionInfo {
   threadId: string;
@@ -102,12 +112,42 @@ export type HostEvent =
   | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
+/**
+ * What an editor client serves the host's agents (#35 item 7): their `fs/read_text_file` and `fs/write_text_file`
+ * for sessions whose folder is inside `roots` (its workspace folders), with its unsaved buffers and its own write
+ * path. Said in `hello` (again, when the folders change); none: the client serves nothing.
+ */
+export interface ServeOffer {
+  fs: boolean;
+  roots: string[];
+}
+
+/**
+ * A file effect the host asks a serving client for, after the session's roots and permission policy allowed it:
+ * the client's `WorkspaceFiles` (core/ports.ts) call, its path absolute and checked.
+ */
+export type ServeOp =
+  /** `range` absent: the whole text (readText); present: those lines (readLines). */
+  | { kind: "read"; path: string; range?: { line?: number | null; limit?: number | null; maxBytes?: number } }
+  | { kind: "write"; path: string; content: string; lastRead?: string };
+
+/**
+ * A serving client's answer. `done`: `content` is the read's text (null: no such file; absent for a write).
+ * `refused`: the client will not (outside its folders, the user declined): the agent gets the error, nothing falls
+ * back to the disk. `failed`: it could not: the host does it on the disk.
+ */
+export type ServeAnswer =
+  | { done: true; content?: string | null }
+  | { refused: string; code: "permission_denied" | "path_outside_workspace" }
+  | { failed: string };
+
 export type HostRequest =
   /**
    * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
-   * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does.
+   * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does. `serves`:
+   * what it serves the host's agents (a later hello replaces it).
    */
-  | { t: "hello"; id: number; protocol: number; client: string; watching?: boolean }
+  | { t: "hello"; id: number; protocol: number; client: string; watching?: boolean; serves?: ServeOffer }
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
@@ -120,7 +160,9 @@ export type HostRequest =
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
-  | { t: "events"; id: number };
+  | { t: "events"; id: number }
+  /** The answer to the host's `serve` push numbered `ask`. */
+  | { t: "served"; id: number; ask: number; answer: ServeAnswer };
 
 export type HostReply =
   | { t: "ok"; id: number }
@@ -141,6 +183,8 @@ export type HostPush =
   | { t: "settled"; threadId: string; requestId: string; optionId: string | null; by: string }
   /** The thread's run in the host is over (its last records were sent before this). */
   | { t: "ended"; threadId: string; exitCode: number; error?: string }
-  | { t: "event"; event: HostEvent };
+  | { t: "event"; event: HostEvent }
+  /** The host asks this (serving) client for a file effect of a session's agent; answered by `served`. */
+  | { t: "serve"; ask: number; op: ServeOp };
 
 export type HostMessage = HostReply | HostPush;

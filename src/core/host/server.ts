@@ -15,9 +15,10 @@ import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
-import type { PermissionAsker } from "../ports";
+import type { PermissionAsker, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
+import { EditorServe } from "./editor-serve";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
@@ -43,6 +44,8 @@ export interface HostRunControl {
   signal: AbortSignal;
   /** Asks the thread's attached clients (first answer wins); only given for `--permission ask`. */
   asker?: PermissionAsker;
+  /** The files of a session in `cwd`: an attached editor's where one serves that folder, else the disk. */
+  files(cwd: string): WorkspaceFiles;
   /** The thread is open: the host holds it from now on. */
   opened(threadId: string, path: string, control: ThreadControl): void;
   /** The session emitted an update (its record is in the thread file): the clients get it now. */
@@ -62,6 +65,8 @@ export interface HostOptions {
   runner: HostRunner;
   idleMs?: number;
   logger: Logger;
+  /** How long an editor serving a session's files is waited for (editor-serve.ts; tests shorten it). */
+  serveTimeoutMs?: { read: number; write: number };
 }
 
 interface Client {
@@ -82,11 +87,17 @@ export class ThreadHost {
   #release: (() => void) | undefined;
   #stopping = false;
   #closed!: () => void;
+  readonly #serve: EditorServe;
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
 
   constructor(private readonly opts: HostOptions) {
     this.#server = createServer((sock) => this.#connect(sock));
+    this.#serve = new EditorServe({
+      push: (sock, msg) => this.#reply(sock, msg),
+      logger: opts.logger,
+      ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
+    });
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -132,6 +143,7 @@ export class ThreadHost {
     sock.on("close", () => {
       this.#clients.delete(sock);
       this.#events.delete(sock);
+      this.#serve.gone(sock);
       for (const t of client.threads) t.clients.delete(sock);
       this.#armIdle();
     });
@@ -169,6 +181,7 @@ export class ThreadHost {
         this.#armIdle();
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
+        this.#serve.offer(sock, req.serves);
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
@@ -217,6 +230,9 @@ export class ThreadHost {
       case "events":
         this.#events.add(sock);
         return { t: "ok", id };
+      case "served":
+        this.#serve.answer(sock, req.ask, req.answer);
+        return { t: "ok", id };
       default:
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }
@@ -237,6 +253,7 @@ export class ThreadHost {
       const ctl: HostRunControl = {
         signal: abort.signal,
         ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
+        files: (cwd) => this.#serve.files(cwd),
         opened: (threadId, path, control) => {
           thread = new HostedThread({
             threadId,

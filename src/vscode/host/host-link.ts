@@ -12,7 +12,14 @@ import { access } from "node:fs/promises";
 import * as vscode from "vscode";
 import { connectHost, type HostConnection } from "../../core/host/client";
 import { hostPlace } from "../../core/host/door";
-import type { HostPush, HostSessionInfo } from "../../core/host/protocol";
+import {
+  HOST_PROTOCOL,
+  type HostPush,
+  type HostSessionInfo,
+  type ServeAnswer,
+  type ServeOffer,
+  type ServeOp,
+} from "../../core/host/protocol";
 import type { Logger } from "../../core/log";
 import { background } from "../../core/util/unexpected";
 
@@ -25,6 +32,8 @@ export interface HostLinkOptions {
   /** Who this window is, for other clients ("VS Code window (folder, pid N)"). */
   client: string;
   logger: Logger;
+  /** What this window serves the host's agents (serve-fs.ts): offered in `hello`, each `serve` push answered. */
+  serve?: { offer(): ServeOffer | undefined; answer(op: ServeOp): Promise<ServeAnswer> };
 }
 
 /** Events come in bursts (a question, its answer): one status request after them. */
@@ -75,6 +84,7 @@ export class HostLink implements vscode.Disposable {
       home,
       client,
       watching: true, // the window's runs keep the host, its looking on does not
+      ...this.#offer(),
       ...(start
         ? {
             start: {
@@ -101,9 +111,43 @@ export class HostLink implements vscode.Disposable {
     return conn;
   }
 
+  #offer(): { serves?: ServeOffer } {
+    const serves = this.opts.serve?.offer();
+    return serves ? { serves } : {};
+  }
+
+  /** The window's folders or trust changed: a connected host is told what this window serves now. */
+  async reoffer(): Promise<void> {
+    const c = await this.#conn;
+    if (!c || c.closed) return;
+    const { client } = this.opts;
+    // a hello again only replaces the offer (an empty one: nothing served); a connection that goes meanwhile
+    // offers anew when it is opened again
+    await c
+      .request({
+        t: "hello",
+        protocol: HOST_PROTOCOL,
+        client,
+        watching: true,
+        serves: { fs: false, roots: [] },
+        ...this.#offer(),
+      })
+      .catch(() => undefined);
+  }
+
+  /** Answers the host's `serve` ask (an answer it no longer waits for is dropped there). */
+  async #serve(c: HostConnection, ask: number, op: ServeOp): Promise<void> {
+    const answer = this.opts.serve
+      ? await this.opts.serve.answer(op)
+      : ({ refused: "this window serves no files", code: "permission_denied" } as const);
+    // the connection may go meanwhile: the host then used the disk
+    if (!c.closed) await c.request({ t: "served", ask, answer }).catch(() => undefined);
+  }
+
   async #opened(c: HostConnection): Promise<HostConnection> {
     c.onPush((m) => {
       if (m.t === "event") this.#statusSoon();
+      if (m.t === "serve") return background(this.#serve(c, m.ask, m.op), "serving the thread host a file");
       this.#pushed.fire(m);
     });
     c.onClose(() => {

@@ -133,6 +133,8 @@ export class HostedThreadView implements vscode.Disposable {
       sessionId: "",
       agentId: "",
       signal: abort.signal,
+      // the edit asked about: the card's Review opens the diff, as for a window session's write
+      ...(question.proposed ? { proposed: question.proposed } : {}),
       request: {
         sessionId: "",
         toolCall: { toolCallId: question.toolCallId ?? `host:${question.requestId}`, title: question.title },

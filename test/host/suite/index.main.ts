@@ -49,6 +49,7 @@ const PASSES: Record<string, string[]> = {
     "permission-rules-ui.test.js",
     "sandbox.test.js",
     "host-client.test.js",
+    "host-serve.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],
