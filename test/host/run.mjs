@@ -56,7 +56,10 @@ async function runPass(name, { trust }) {
   // VS Code's own git extension runs in the extension host with the tests: the worktree suites create and delete
   // repositories under it, and its background `git check-ignore` on a deleted one threw an uncaught EPIPE that
   // mocha charged to whichever test ran then. No test uses that extension.
-  const settings = { "git.enabled": false };
+  // Auto-save off, VS Code's own default (code-server's is after a delay): an unsaved edit a test makes stays
+  // unsaved. With it on, the unsaved-buffer test's marker was saved into README.md for every later test, and a file
+  // saved during some session's turn is that turn's change (the review-comments and host-serve tests met both).
+  const settings = { "git.enabled": false, "files.autoSave": "off" };
   const server = await startCodeServer({
     trust,
     env,

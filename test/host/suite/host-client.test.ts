@@ -129,7 +129,9 @@ describe("the thread host's threads in the window", () => {
       assert.equal(hub.panels.get(draft), undefined);
       await waitFor("its panel following the host", () => hub.panels.panelOf(row.threadId)?.hosted);
       const view = await waitFor("its view", () => hub.hosted.get(row.threadId));
-      // the agent is named as configured here, not after its command ("node")
+      // the agent is named as configured here, not after its command ("node"); `hosted` is true from the start of
+      // the panel's init, which draws the header once the stored thread is readable
+      await waitFor("the panel's header", () => hub.panels.panelOf(row.threadId)?.shown.agent);
       assert.deepEqual(
         [hub.threads.read(row.threadId).metadata.agent.id, hub.panels.panelOf(row.threadId)?.shown.agent],
         ["fake", "Fake agent"],
