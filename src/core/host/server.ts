@@ -298,7 +298,9 @@ export class ThreadHost {
    */
   #armIdle(): void {
     const held = this.#runs.size || [...this.#clients.values()].some((c) => c.counts);
-    if (held || !this.#release) {
+    // stopping: a client that goes or a run that ends while stop() waits must not arm a new idle timer (it kept a
+    // stopped host's process alive for the whole idle time: the unit suite hung on it under load)
+    if (held || !this.#release || this.#stopping) {
       clearTimeout(this.#idle);
       this.#idle = undefined;
       return;
