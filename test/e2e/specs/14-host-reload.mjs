@@ -7,12 +7,27 @@ import { Composer, threadFrame, until } from "../pages/workbench.mjs";
 
 const TASK = "sleep 25000";
 
-/** Opens the ACP Threads side bar (a click on its tab when it is shown already would close it). */
+/**
+ * Opens the ACP Threads side bar. Its tab can be selected while the side bar is hidden (a reload restored it so:
+ * the CI's run), and a click on the tab of a shown side bar closes it: so the tab is clicked only while the
+ * Sessions header is not visible, and again if that click closed a side bar that was still drawing.
+ */
 async function showSessions(page) {
   const tab = page.getByRole("tab", { name: /ACP Threads/ });
   await tab.waitFor({ timeout: 60000 });
-  if ((await tab.getAttribute("aria-selected")) !== "true") await tab.click();
-  await page.locator(".pane-header", { hasText: "Sessions" }).waitFor({ timeout: 15000 });
+  const header = page.locator(".pane-header", { hasText: "Sessions" });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await header.isVisible()) return;
+    await tab.click();
+    if (
+      await header.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  await header.waitFor({ timeout: 15000 });
 }
 
 async function reload(page, quick) {
