@@ -51,6 +51,7 @@ export class EditorTerminals {
     const guard = offer?.terminals === true ? offeredGuard(offer) : undefined;
     if (guard) this.#servers.set(sock, guard);
     else this.#servers.delete(sock);
+    await new Promise((r) => setImmediate(r)); // the hello's answer goes first
     for (const t of [...this.#running.values()]) {
       const inside = !!guard && (await covers(guard, t.cwd, t.view.cwd));
       if (this.#servers.get(sock) !== guard) return; // another hello meanwhile: it decides
@@ -101,7 +102,8 @@ export class EditorTerminals {
     view.onOutput((data) => this.#output(t, data));
     view.onExit((exit) => {
       this.#running.delete(view.terminalId);
-      for (const sock of t.shown.keys()) this.opts.push(sock, { t: "terminal_output", term: view.terminalId, exit });
+      for (const [sock, { dropped }] of t.shown)
+        this.opts.push(sock, { t: "terminal_output", term: view.terminalId, exit, ...(dropped ? { dropped } : {}) });
       t.shown.clear();
     });
     background(

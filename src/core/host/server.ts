@@ -187,8 +187,7 @@ export class ThreadHost {
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
         this.#serve.offer(sock, req.serves);
-        // after the hello answer: the running terminals of its folders follow it
-        setImmediate(() => background(this.#terminals.offer(sock, req.serves), "showing the host's terminals"));
+        background(this.#terminals.offer(sock, req.serves), "showing the host's terminals to a client");
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
