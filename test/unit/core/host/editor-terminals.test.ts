@@ -3,16 +3,21 @@
 // terminal, gets its output and exit and types into it; a client that attaches mid-run gets the running terminal
 // with its recent output; a client that does not read is sent at most a bounded backlog (the rest counted as
 // dropped) and the host never waits for it. Hostile: input from a client that serves nothing, from one serving
-// other folders, and from one that withdrew its offer is refused and never reaches the process.
+// other folders, and from one that withdrew its offer is refused and never reaches the process. A terminal login is
+// offered only while a client shows the session's terminals.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
-import { TERMINAL_RECENT_CHARS, TERMINAL_UNSENT_CAP } from "../../../../src/core/host/editor-terminals";
+import {
+  EditorTerminals,
+  TERMINAL_RECENT_CHARS,
+  TERMINAL_UNSENT_CAP,
+} from "../../../../src/core/host/editor-terminals";
 import { HOST_PROTOCOL, type HostPush, type ServeOffer } from "../../../../src/core/host/protocol";
 import { ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
@@ -236,5 +241,33 @@ test("a terminal shown after it started carries at most TERMINAL_RECENT_CHARS of
     } finally {
       first.conn.close();
       late.conn.close();
+    }
+  }));
+
+test("a terminal login is seen only while a client shows the terminals of the session's folder", () =>
+  withTmpDir("acp-host-login-", async (dir) => {
+    const ws = join(dir, "ws");
+    const other = join(dir, "other");
+    mkdirSync(ws);
+    mkdirSync(other);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(dir, "s.sock"), resolve));
+    const sock = connect(join(dir, "s.sock"));
+    await new Promise<void>((resolve) => sock.once("connect", resolve));
+    try {
+      const terms = new EditorTerminals({ push: () => {} });
+      const login = terms.forSession(ws, "Fake agent");
+      assert.match((await login.loginUnseen!()) ?? "", /Fake agent asks you to log in.*no VS Code window/);
+      await terms.offer(sock, { fs: true, roots: [ws] });
+      assert.ok(await login.loginUnseen!(), "a client serving files only shows no terminal");
+      await terms.offer(sock, { fs: false, terminals: true, roots: [other] });
+      assert.ok(await login.loginUnseen!(), "a client of other folders does not show it");
+      await terms.offer(sock, { fs: false, terminals: true, roots: [ws] });
+      assert.equal(await login.loginUnseen!(), undefined);
+      terms.gone(sock);
+      assert.ok(await login.loginUnseen!(), "the client went");
+    } finally {
+      sock.destroy();
+      server.close();
     }
   }));
