@@ -37,11 +37,12 @@ interface Viewer {
   dropped: number;
 }
 
-/** A client that serves (shows) terminals for `roots`. */
-async function viewer(home: string, roots: string[], serves: Partial<ServeOffer> = {}): Promise<Viewer> {
+/** A client that serves (shows) terminals for `roots`; `busyMs`: it listens for pushes only that long after hello. */
+async function viewer(home: string, roots: string[], serves: Partial<ServeOffer> = {}, busyMs = 0): Promise<Viewer> {
   const offer = { fs: false, terminals: true, roots, ...serves };
   const conn = await connectHost({ home, client: "an editor", watching: true, serves: offer });
   assert.ok(conn);
+  if (busyMs) await new Promise((r) => setTimeout(r, busyMs));
   const v: Viewer = { conn, terminals: [], output: new Map(), exits: new Map(), dropped: 0 };
   conn.onPush((m) => {
     if (m.t === "terminal") {
@@ -172,7 +173,8 @@ test("a client that attaches mid-run (a reloaded window) gets the running termin
     const run = await start(home, ws, "echo before the reload; cat");
     await waitFor(() => /before the reload/.test(first.output.get(first.terminals[0]?.term ?? "") ?? ""), "output");
     first.conn.close(); // the window reloads
-    const reloaded = await viewer(home, [ws]);
+    // a busy window: the terminal pushed right after its hello's answer is not lost before it listens
+    const reloaded = await viewer(home, [ws], {}, 300);
     try {
       await waitFor(() => reloaded.terminals.length === 1, "shown again on hello");
       const [t] = reloaded.terminals;
