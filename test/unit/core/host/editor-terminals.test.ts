@@ -6,7 +6,7 @@
 // other folders, and from one that withdrew its offer is refused and never reaches the process. A terminal login is
 // offered only while a client shows the session's terminals.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -57,13 +57,17 @@ async function viewer(home: string, roots: string[], serves: Partial<ServeOffer>
   return v;
 }
 
-/** Starts the fake agent's `terminal CMD` in `cwd` in the host; `ended` resolves with its records. */
+/**
+ * Starts the fake agent's `terminal CMD` (or, with `prompt`, that prompt) in `cwd` in the host; `ended` resolves
+ * with its records. Rejects when the run ends before its thread opens.
+ */
 async function start(
   home: string,
   cwd: string,
   command: string,
-  agentLabel = { id: "fake", name: "Fake agent" },
+  o: { prompt?: string; env?: Record<string, string> } = {},
 ): Promise<{ ended: Promise<ThreadRecord[]> }> {
+  const agentLabel = { id: "fake", name: "Fake agent" };
   const conn = await connectHost({ home, client: "acp-threads run --detach" });
   assert.ok(conn);
   const records: ThreadRecord[] = [];
@@ -73,11 +77,17 @@ async function start(
       if (m.t === "ended") resolve(records);
     }),
   ).finally(() => conn.close());
-  const prompts = [`terminal ${command}`];
-  const started = await conn.request({
-    t: "run",
-    run: { cwd, prompts, agent: FAKE_AGENT, agentLabel, permission: "approve-all", env: {}, stallMs: 0, retry: "off" },
-  });
+  const prompts = [o.prompt ?? `terminal ${command}`];
+  const env = o.env ?? {};
+  const started = await conn
+    .request({
+      t: "run",
+      run: { cwd, prompts, agent: FAKE_AGENT, agentLabel, permission: "approve-all", env, stallMs: 0, retry: "off" },
+    })
+    .catch((err: unknown) => {
+      conn.close();
+      throw err;
+    });
   assert.equal(started.t, "started");
   await conn.request({ t: "attach", threadId: started.t === "started" ? started.threadId : "", from: 0 });
   return { ended };
@@ -271,5 +281,28 @@ test("a terminal login is seen only while a client shows the terminals of the se
     } finally {
       sock.destroy();
       server.close();
+    }
+  }));
+
+test("a hosted agent's terminal login fails at once with no editor to show it, and runs in the editor's terminal", () =>
+  withHost(async ({ home, ws, other }) => {
+    const mark = join(other, "logged-in");
+    const auth = { env: { FAKE_AGENT_SCENARIO: "auth", FAKE_AGENT_TERMINAL_LOGIN: mark }, prompt: "hello" };
+    const before = Date.now();
+    await assert.rejects(start(home, ws, "", auth), /Fake agent asks you to log in, in a terminal.*no VS Code window/);
+    assert.ok(Date.now() - before < 30_000, "at once, not after a login timeout");
+    assert.equal(existsSync(mark), false, "no login ran");
+    const v = await viewer(home, [ws]);
+    try {
+      const run = await start(home, ws, "", auth);
+      assert.match(said(await run.ended), /echo: hello/);
+      assert.ok(existsSync(mark), "the login ran");
+      const login = v.terminals.find((t) => t.sessionId === "authentication");
+      assert.ok(login, "the login's terminal was shown to the editor");
+      assert.equal(login.label, "Fake agent");
+      await waitFor(() => /logged in/.test(v.output.get(login.term) ?? ""), "the login's output");
+      await waitFor(() => v.exits.get(login.term) === 0, "the login's exit");
+    } finally {
+      v.conn.close();
     }
   }));
