@@ -55,6 +55,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       permission: run.permission,
       asker: ctl.asker,
       files: ctl.files,
+      terminalHost: (cwd, agentName) => ctl.terminalHost(cwd, run.agentLabel?.name ?? agentName),
       env: run.env,
       ...(run.baseEnv ? { baseEnv: run.baseEnv } : {}),
       authMethodId: run.authMethodId,

@@ -5,7 +5,7 @@ import type { Logger } from "../core/log";
 import type { ContextItem } from "../core/model/context";
 import type { ElicitationAsker } from "../core/model/elicitation";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
-import type { PermissionAsker, WorkspaceFiles } from "../core/ports";
+import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/ports";
 import type { SandboxSettings } from "../core/sandbox/policy";
 import type { ThreadSession } from "../core/session";
 import type { ThreadStore } from "../core/store/thread-store";
@@ -35,6 +35,8 @@ export interface ThreadRunOptions {
   asker?: PermissionAsker;
   /** The agent's files for a session in `cwd` (the thread host: an attached editor's); default: the disk. */
   files?: (cwd: string) => WorkspaceFiles;
+  /** Where the agent's terminals are shown for a session in `cwd` (the thread host: attached editors); none: nowhere. */
+  terminalHost?: (cwd: string, agentName: string) => TerminalHost;
   /** Called once the session is open (the thread host holds it from then on). */
   onSession?: (session: ThreadSession) => void;
   /** A prompt sent while the run goes on (the thread host's clients): asked for after each turn; none: done. */

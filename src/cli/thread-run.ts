@@ -55,6 +55,7 @@ function open(
         elicitor: o.elicitor,
         permissionStoreDir: o.store.home,
         ...(o.files ? { files: o.files(t.cwd) } : {}),
+        ...(o.terminalHost ? { terminalHost: o.terminalHost(t.cwd, t.agent.displayName) } : {}),
         env: o.env,
         logger: o.logger,
         sandbox,

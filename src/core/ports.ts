@@ -64,4 +64,10 @@ export interface TerminalView {
 /** Notified when the engine starts a terminal for an agent, so the host can display it. */
 export interface TerminalHost {
   onTerminalCreated(view: TerminalView): void;
+  /**
+   * Why nobody would see a login terminal now (the thread host with no editor showing its terminals): an agent's
+   * terminal login then fails at once with this text instead of waiting in a terminal nobody types into. Absent,
+   * or resolving to undefined: someone sees it.
+   */
+  loginUnseen?(): Promise<string | undefined>;
 }

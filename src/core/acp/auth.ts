@@ -51,6 +51,8 @@ export interface AuthContext {
   logger?: Logger;
   /** When set, terminal logins run in the host's terminal (through the terminal manager). */
   terminals?: TerminalManager;
+  /** Why nobody would see that terminal now (TerminalHost.loginUnseen): the login then fails at once. */
+  loginUnseen?: () => Promise<string | undefined>;
 }
 
 /** Authenticates with the preferred method, else the first agent-type one, else the first terminal one. */
@@ -71,6 +73,8 @@ export async function authenticate(authMethods: readonly AuthMethod[], ctx: Auth
     await ctx.agent.request(methods.agent.authenticate, { methodId: method.id });
     return method.id;
   }
+  const unseen = ctx.terminals && (await ctx.loginUnseen?.());
+  if (unseen) throw new AcpThreadsError("protocol", unseen, { loginUnseen: true });
   const code = await runLogin(login, ctx);
   if (code !== 0) {
     throw new AcpThreadsError(

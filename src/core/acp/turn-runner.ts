@@ -5,7 +5,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { methods } from "@agentclientprotocol/sdk";
-import { errorMessage } from "../errors";
+import { AcpThreadsError, errorMessage } from "../errors";
 import type { RuntimeEvent } from "../model/events";
 import type { AgentSpec } from "../model/agent";
 import { background } from "../util/unexpected";
@@ -63,6 +63,7 @@ export class TurnRunner {
   async login(): Promise<void> {
     this.#authenticated = true;
     const host = this.host;
+    const terminalHost = host.ctx.terminalHost;
     await authenticate(host.init()?.authMethods ?? [], {
       agent: host.agent()!,
       spec: host.spec,
@@ -71,6 +72,11 @@ export class TurnRunner {
       preferredMethodId: host.authMethodId,
       logger: host.ctx.logger,
       terminals: host.terminals,
+      ...(terminalHost?.loginUnseen ? { loginUnseen: () => terminalHost.loginUnseen!() } : {}),
+    }).catch((err: unknown) => {
+      // nobody could see the login: a later turn (someone watching by then) logs in again
+      if (err instanceof AcpThreadsError && err.details?.loginUnseen) this.#authenticated = false;
+      throw err;
     });
   }
 

@@ -23,12 +23,20 @@ import { readLines, send } from "./wire";
 
 export const START_TIMEOUT_MS = 15_000;
 
+/** Pushes held for a connection's first listener (protocol.ts `HostPush`). */
+const EARLY_PUSHES = 1024;
+
 type Body<T> = T extends unknown ? Omit<T, "id"> : never;
 
 export class HostConnection {
   #next = 1;
   readonly #waiting = new Map<number, (r: HostReply) => void>();
   readonly #push = new Set<(m: HostPush) => void>();
+  /**
+   * Pushes that came before the first listener (a serving client's terminals follow its hello's answer at once,
+   * maybe in the same read): the first listener gets them. At most EARLY_PUSHES; undefined once delivered.
+   */
+  #early: HostPush[] | undefined = [];
   #closed = false;
   readonly #closeListeners = new Set<() => void>();
 
@@ -40,6 +48,8 @@ export class HostConnection {
         const w = this.#waiting.get(m.id);
         this.#waiting.delete(m.id);
         w?.(m);
+      } else if (this.#early && !this.#push.size) {
+        if (this.#early.length < EARLY_PUSHES) this.#early.push(m as HostPush);
       } else for (const fn of this.#push) fn(m as HostPush);
     });
     sock.on("close", () => {
@@ -68,6 +78,9 @@ export class HostConnection {
 
   onPush(fn: (m: HostPush) => void): () => void {
     this.#push.add(fn);
+    const early = this.#early ?? [];
+    this.#early = undefined;
+    for (const m of early) fn(m);
     return () => this.#push.delete(fn);
   }
 

@@ -19,6 +19,19 @@ import type { Logger } from "../log";
 import type { WorkspaceFiles } from "../ports";
 import { MAX_SERVED_TEXT_BYTES, type HostPush, type ServeAnswer, type ServeOffer, type ServeOp } from "./protocol";
 
+/** A guard of the folders a client offers (absolute paths only); undefined: it offers none. */
+export function offeredGuard(offer: ServeOffer | undefined): PathGuard | undefined {
+  const roots = Array.isArray(offer?.roots) ? offer.roots.filter((r) => typeof r === "string" && isAbsolute(r)) : [];
+  return roots.length ? new PathGuard(roots) : undefined;
+}
+
+/** All of `paths` are inside the guard's folders (real paths, the platform's case rules). */
+export const covers = (guard: PathGuard, ...paths: string[]): Promise<boolean> =>
+  Promise.all(paths.map((p) => guard.check(p))).then(
+    () => true,
+    () => false,
+  );
+
 /** How long the host waits for a client's answer; a write may wait on the user (an editor's merge view). */
 export const SERVE_TIMEOUT_MS = { read: 15_000, write: 120_000 };
 
@@ -41,8 +54,8 @@ export class EditorServe {
 
   /** A client's `hello`: what it serves from now on (none: nothing). */
   offer(sock: Socket, offer: ServeOffer | undefined): void {
-    const roots = Array.isArray(offer?.roots) ? offer.roots.filter((r) => typeof r === "string" && isAbsolute(r)) : [];
-    if (offer?.fs === true && roots.length) this.#servers.set(sock, new PathGuard(roots));
+    const guard = offer?.fs === true ? offeredGuard(offer) : undefined;
+    if (guard) this.#servers.set(sock, guard);
     else this.#servers.delete(sock);
   }
 
@@ -77,13 +90,7 @@ export class EditorServe {
   }
 
   async #serverFor(cwd: string, path: string): Promise<Socket | undefined> {
-    for (const [sock, guard] of this.#servers) {
-      const inside = await Promise.all([guard.check(cwd), guard.check(path)]).then(
-        () => true,
-        () => false,
-      );
-      if (inside && !sock.destroyed) return sock;
-    }
+    for (const [sock, guard] of this.#servers) if ((await covers(guard, cwd, path)) && !sock.destroyed) return sock;
     return undefined;
   }
 

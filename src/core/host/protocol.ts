@@ -120,6 +120,17 @@ export type HostEvent =
 export interface ServeOffer {
   fs: boolean;
   roots: string[];
+  /**
+   * It shows the terminals of those sessions' agents (they run in the host's ptys) as its own, and the user types
+   * into them (`terminal` / `terminal_output` pushes, `terminal_input` requests).
+   */
+  terminals?: boolean;
+}
+
+/** How a hosted agent's terminal process ended (as the engine reports it). */
+export interface TerminalExitStatus {
+  exitCode: number | null;
+  signal: string | null;
 }
 
 /**
@@ -162,7 +173,12 @@ export type HostRequest =
   | { t: "answer"; id: number; threadId: string; option: string }
   | { t: "events"; id: number }
   /** The answer to the host's `serve` push numbered `ask`. */
-  | { t: "served"; id: number; ask: number; answer: ServeAnswer };
+  | { t: "served"; id: number; ask: number; answer: ServeAnswer }
+  /**
+   * Typed into (`data`) or resized (`size`) a hosted terminal: only from a client the terminal was shown to
+   * (`terminal` push), while it serves terminals.
+   */
+  | { t: "terminal_input"; id: number; term: string; data?: string; size?: { cols: number; rows: number } };
 
 export type HostReply =
   | { t: "ok"; id: number }
@@ -185,6 +201,17 @@ export type HostPush =
   | { t: "ended"; threadId: string; exitCode: number; error?: string }
   | { t: "event"; event: HostEvent }
   /** The host asks this (serving) client for a file effect of a session's agent; answered by `served`. */
-  | { t: "serve"; ask: number; op: ServeOp };
+  | { t: "serve"; ask: number; op: ServeOp }
+  /**
+   * A terminal of a session's agent runs in the host (a serving client shows it): `label` names the agent, as the
+   * window names its own sessions' terminals; `recent` is its latest output (bounded) when it was shown after it
+   * started (a client that attached or reloaded mid-run). Its output follows as `terminal_output`.
+   */
+  | { t: "terminal"; term: string; sessionId: string; label: string; commandLine: string; cwd: string; recent?: string }
+  /**
+   * A hosted terminal's output (`data`), or its end (`exit`). `dropped`: the characters before `data` this client
+   * was not sent (it fell behind; the host never waits for a client).
+   */
+  | { t: "terminal_output"; term: string; data?: string; dropped?: number; exit?: TerminalExitStatus };
 
 export type HostMessage = HostReply | HostPush;

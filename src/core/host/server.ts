@@ -15,10 +15,11 @@ import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
-import type { PermissionAsker, WorkspaceFiles } from "../ports";
+import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
+import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
@@ -46,6 +47,8 @@ export interface HostRunControl {
   asker?: PermissionAsker;
   /** The files of a session in `cwd`: an attached editor's where one serves that folder, else the disk. */
   files(cwd: string): WorkspaceFiles;
+  /** The terminals of a session in `cwd` (agent `label`): run here, shown by the editors serving that folder. */
+  terminalHost(cwd: string, label: string): TerminalHost;
   /** The thread is open: the host holds it from now on. */
   opened(threadId: string, path: string, control: ThreadControl): void;
   /** The session emitted an update (its record is in the thread file): the clients get it now. */
@@ -88,6 +91,7 @@ export class ThreadHost {
   #stopping = false;
   #closed!: () => void;
   readonly #serve: EditorServe;
+  readonly #terminals = new EditorTerminals({ push: (sock, msg) => void this.#reply(sock, msg) });
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
 
@@ -144,6 +148,7 @@ export class ThreadHost {
       this.#clients.delete(sock);
       this.#events.delete(sock);
       this.#serve.gone(sock);
+      this.#terminals.gone(sock);
       for (const t of client.threads) t.clients.delete(sock);
       this.#armIdle();
     });
@@ -182,6 +187,7 @@ export class ThreadHost {
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
         this.#serve.offer(sock, req.serves);
+        background(this.#terminals.offer(sock, req.serves), "showing the host's terminals to a client");
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
@@ -233,6 +239,9 @@ export class ThreadHost {
       case "served":
         this.#serve.answer(sock, req.ask, req.answer);
         return { t: "ok", id };
+      case "terminal_input":
+        this.#terminals.input(sock, req.term, req.data, req.size);
+        return { t: "ok", id };
       default:
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }
@@ -254,6 +263,7 @@ export class ThreadHost {
         signal: abort.signal,
         ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
         files: (cwd) => this.#serve.files(cwd),
+        terminalHost: (cwd, label) => this.#terminals.forSession(cwd, label),
         opened: (threadId, path, control) => {
           thread = new HostedThread({
             threadId,

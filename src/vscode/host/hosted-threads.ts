@@ -8,6 +8,7 @@ import { background } from "../../core/util/unexpected";
 import type { PermissionBroker } from "../permission-broker";
 import { HostLink, type HostLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
+import { HostedTerminals } from "./serve-terminals";
 
 export interface HostedRow {
   threadId: string;
@@ -16,6 +17,8 @@ export interface HostedRow {
 
 export class HostedThreads implements vscode.Disposable {
   readonly link: HostLink;
+  /** The host's agents' terminals this window shows (serve-terminals.ts). */
+  readonly terminals: HostedTerminals;
   /** This window's name to the host's other clients (and in the `answered` events of its own sessions). */
   readonly client: string;
   readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
@@ -24,7 +27,7 @@ export class HostedThreads implements vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<void>();
   /** The host's sessions or a followed thread's status changed (the Sessions view redraws its rows). */
   readonly onDidChange = this.#changed.event;
-  readonly #sub: vscode.Disposable;
+  readonly #subs: vscode.Disposable[];
 
   constructor(
     opts: HostLinkOptions,
@@ -32,7 +35,16 @@ export class HostedThreads implements vscode.Disposable {
   ) {
     this.link = new HostLink(opts);
     this.client = opts.client;
-    this.#sub = this.link.onDidChange(() => this.#changed.fire());
+    this.terminals = new HostedTerminals(async (term, input) => {
+      const c = await this.link.connection();
+      // a connection that went: the host shows the terminal again once reconnected
+      if (c && !c.closed) await c.request({ t: "terminal_input", term, ...input }).catch(() => undefined);
+    });
+    this.#subs = [
+      this.link.onDidChange(() => this.#changed.fire()),
+      this.link.onPush((m) => (m.t === "terminal" || m.t === "terminal_output") && this.terminals.push(m)),
+      this.link.onDidLose(() => this.terminals.lost()),
+    ];
   }
 
   /** The threads the host holds, with their status (a followed one's own, else the host's). */
@@ -104,7 +116,8 @@ export class HostedThreads implements vscode.Disposable {
   dispose(): void {
     for (const { view } of this.#views.values()) background(view.dispose(), "detaching from the thread host");
     this.#views.clear();
-    this.#sub.dispose();
+    for (const s of this.#subs) s.dispose();
+    this.terminals.dispose();
     this.link.dispose();
     this.#changed.dispose();
   }

@@ -11,13 +11,16 @@ import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { MAX_SERVED_TEXT_BYTES, type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol";
 import type { WorkspaceFiles } from "../../core/ports";
 
-/** The window's folders on disk, while the workspace is trusted (an untrusted window serves nothing). */
+/**
+ * The window's folders on disk, while the workspace is trusted (an untrusted window serves nothing): their files,
+ * and the agents' terminals shown as integrated terminals (serve-terminals.ts).
+ */
 export function serveOffer(): ServeOffer | undefined {
   if (!vscode.workspace.isTrusted) return undefined;
   const roots = (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === "file")
     .map((f) => f.uri.fsPath);
-  return roots.length ? { fs: true, roots } : undefined;
+  return roots.length ? { fs: true, terminals: true, roots } : undefined;
 }
 
 /** Answers the host's file requests with `files`, inside the folders `offer` gives at the time. */

@@ -1,0 +1,151 @@
+/**
+ * The thread host's agents' terminals, shown by the attached editors (#35 item 7): a hosted agent's
+ * `terminal/create` runs in the host's own pty (so it outlives the window), and every client that serves terminals
+ * for the session's folder is told of it (`terminal`), gets its output (`terminal_output`) and may type into it
+ * (`terminal_input`). A client that attaches mid-run (a window that reloaded) gets the running terminals with their
+ * recent output. Output to a client that falls behind is dropped and counted, never waited for; input comes only
+ * from a client the terminal was shown to, while it still serves terminals.
+ *
+ * An agent's terminal login runs here too, so it needs someone to see it: with no client showing the session's
+ * terminals the login fails at once (`loginUnseen`) instead of waiting in a pty nobody types into.
+ */
+import type { Socket } from "node:net";
+import type { PathGuard } from "../acp/path-guard";
+import { AcpThreadsError } from "../errors";
+import type { TerminalHost, TerminalView } from "../ports";
+import { background } from "../util/unexpected";
+import { covers, offeredGuard } from "./editor-serve";
+import type { HostPush, ServeOffer } from "./protocol";
+
+/** The latest output a running terminal keeps for a client shown it later, in characters. */
+export const TERMINAL_RECENT_CHARS = 64 * 1024;
+/** Output stops going to a client holding more unsent bytes than this (it is told how much it missed). */
+export const TERMINAL_UNSENT_CAP = 1024 * 1024;
+
+interface Running {
+  readonly view: TerminalView;
+  /** The session's folder: the clients serving it are shown the terminal. */
+  readonly cwd: string;
+  readonly label: string;
+  /** The latest output, about TERMINAL_RECENT_CHARS of it. */
+  readonly recent: string[];
+  held: number;
+  /** The clients shown it, each with the characters it was not sent since its last output. */
+  readonly shown: Map<Socket, { dropped: number }>;
+}
+
+export interface EditorTerminalsOptions {
+  push(sock: Socket, msg: HostPush): void;
+  unsentCap?: number;
+}
+
+export class EditorTerminals {
+  /** The clients serving terminals, each with a guard of its folders. */
+  readonly #servers = new Map<Socket, PathGuard>();
+  readonly #running = new Map<string, Running>();
+
+  constructor(private readonly opts: EditorTerminalsOptions) {}
+
+  /** A client's `hello`: from now on it is shown the terminals of its folders (the running ones at once), or none. */
+  async offer(sock: Socket, offer: ServeOffer | undefined): Promise<void> {
+    const guard = offer?.terminals === true ? offeredGuard(offer) : undefined;
+    if (guard) this.#servers.set(sock, guard);
+    else this.#servers.delete(sock);
+    await new Promise((r) => setImmediate(r)); // the hello's answer goes first
+    for (const t of [...this.#running.values()]) {
+      const inside = !!guard && (await covers(guard, t.cwd, t.view.cwd));
+      if (this.#servers.get(sock) !== guard) return; // another hello meanwhile: it decides
+      if (!inside) t.shown.delete(sock);
+      else if (!t.shown.has(sock)) this.#show(sock, t);
+    }
+  }
+
+  /** The client's connection closed. */
+  gone(sock: Socket): void {
+    this.#servers.delete(sock);
+    for (const t of this.#running.values()) t.shown.delete(sock);
+  }
+
+  /** A client's `terminal_input`: only a client the terminal is shown to may type into it or resize it. */
+  input(sock: Socket, term: string, data: unknown, size: unknown): void {
+    const t = this.#running.get(term);
+    if (!t?.shown.has(sock) || !this.#servers.has(sock))
+      throw new AcpThreadsError("permission_denied", "that terminal is not running, or not shown to this client");
+    if (typeof data === "string") t.view.write(data);
+    const { cols, rows } = (size ?? {}) as { cols?: unknown; rows?: unknown };
+    if (dimension(cols) && dimension(rows)) t.view.resize(cols, rows);
+  }
+
+  /** The terminal host of a session in `cwd` whose agent is `label`. */
+  forSession(cwd: string, label: string): TerminalHost {
+    return {
+      onTerminalCreated: (view) => this.#created(view, cwd, label),
+      loginUnseen: async () =>
+        (await this.#serving(cwd)).length
+          ? undefined
+          : `${label} asks you to log in, in a terminal, and no VS Code window with ${cwd} open is attached to ` +
+            `the thread host to show it: log in from a window or a terminal (start a thread of ${label} there), ` +
+            "then run this thread again",
+    };
+  }
+
+  async #serving(...paths: string[]): Promise<Socket[]> {
+    const out: Socket[] = [];
+    for (const [sock, guard] of [...this.#servers])
+      if ((await covers(guard, ...paths)) && this.#servers.get(sock) === guard) out.push(sock);
+    return out;
+  }
+
+  #created(view: TerminalView, cwd: string, label: string): void {
+    const t: Running = { view, cwd, label, recent: [], held: 0, shown: new Map() };
+    this.#running.set(view.terminalId, t);
+    view.onOutput((data) => this.#output(t, data));
+    view.onExit((exit) => {
+      this.#running.delete(view.terminalId);
+      for (const [sock, { dropped }] of t.shown)
+        this.opts.push(sock, { t: "terminal_output", term: view.terminalId, exit, ...(dropped ? { dropped } : {}) });
+      t.shown.clear();
+    });
+    background(
+      this.#serving(cwd, view.cwd).then((socks) => {
+        if (this.#running.get(view.terminalId) !== t) return; // it ended meanwhile
+        for (const sock of socks) if (!t.shown.has(sock)) this.#show(sock, t);
+      }),
+      "showing a hosted terminal",
+    );
+  }
+
+  #show(sock: Socket, t: Running): void {
+    const { view } = t;
+    const recent = t.recent.join("").slice(-TERMINAL_RECENT_CHARS);
+    this.opts.push(sock, {
+      t: "terminal",
+      term: view.terminalId,
+      sessionId: view.sessionId,
+      label: t.label,
+      commandLine: view.commandLine,
+      cwd: view.cwd,
+      ...(recent ? { recent } : {}),
+    });
+    t.shown.set(sock, { dropped: 0 });
+  }
+
+  #output(t: Running, data: string): void {
+    t.recent.push(data);
+    t.held += data.length;
+    while (t.recent.length > 1 && t.held - t.recent[0].length >= TERMINAL_RECENT_CHARS)
+      t.held -= t.recent.shift()!.length;
+    const cap = this.opts.unsentCap ?? TERMINAL_UNSENT_CAP;
+    for (const [sock, s] of t.shown) {
+      if (sock.writableLength > cap) {
+        s.dropped += data.length;
+        continue;
+      }
+      const dropped = s.dropped ? { dropped: s.dropped } : {};
+      this.opts.push(sock, { t: "terminal_output", term: t.view.terminalId, data, ...dropped });
+      s.dropped = 0;
+    }
+  }
+}
+
+const dimension = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;

@@ -1,0 +1,94 @@
+/**
+ * This window showing the thread host's agents' terminals (#35 item 7, src/core/host/editor-terminals.ts): each
+ * `terminal` push becomes an integrated terminal through the window's own terminal view (terminal-host.ts: named
+ * after the agent and the command, as its own sessions' terminals, the screen kept after exit), the
+ * `terminal_output` pushes are its output and exit, and what the user types (and the panel's size) goes back as
+ * `terminal_input`. The process runs in the host, so it outlives this window: a window that reloads is shown the
+ * running terminals again, with their recent output.
+ */
+import * as vscode from "vscode";
+import type { HostPush, TerminalExitStatus } from "../../core/host/protocol";
+import type { TerminalView } from "../../core/ports";
+import { background } from "../../core/util/unexpected";
+import { PseudoterminalHost } from "../terminal-host";
+
+type TerminalPush = Extract<HostPush, { t: "terminal" | "terminal_output" }>;
+
+/** Sends a `terminal_input` to the host. */
+export type TerminalInput = (
+  term: string,
+  input: { data: string } | { size: { cols: number; rows: number } },
+) => Promise<void>;
+
+interface Shown {
+  readonly output: vscode.EventEmitter<string>;
+  readonly exit: vscode.EventEmitter<TerminalExitStatus>;
+}
+
+const note = (text: string) => `\x1b[2m${text}\x1b[0m\n`;
+
+export class HostedTerminals implements vscode.Disposable {
+  /** The running terminals shown here, by the host's id. */
+  readonly #shown = new Map<string, Shown>();
+  /** The agent of the terminal being created (the terminal view names it when it is created). */
+  #naming = "agent";
+  readonly #view = new PseudoterminalHost(() => this.#naming);
+
+  constructor(private readonly input: TerminalInput) {}
+
+  /** Terminals this window shows for the host (the host test reads it). */
+  get held(): number {
+    return this.#view.held;
+  }
+
+  /** A push of the host: a terminal to show, or a shown terminal's output or exit. */
+  push(m: TerminalPush): void {
+    if (m.t === "terminal") return this.#show(m);
+    const shown = this.#shown.get(m.term);
+    if (!shown) return;
+    if (m.dropped) shown.output.fire(note(`[… ${m.dropped} characters not sent to this window …]`));
+    if (m.data) shown.output.fire(m.data);
+    if (!m.exit) return;
+    this.#shown.delete(m.term);
+    shown.exit.fire(m.exit);
+    shown.output.dispose();
+    shown.exit.dispose();
+  }
+
+  /** The connection to the host closed: the terminals run on there, and are shown again once reconnected. */
+  lost(): void {
+    for (const s of this.#shown.values()) s.output.fire(note("[the thread host's connection closed]"));
+  }
+
+  #show(m: Extract<TerminalPush, { t: "terminal" }>): void {
+    const known = this.#shown.get(m.term);
+    // shown here already (the connection came back): its output goes on in the same terminal
+    if (known) return known.output.fire(note("[connected to the thread host again]"));
+    const shown: Shown = { output: new vscode.EventEmitter(), exit: new vscode.EventEmitter() };
+    this.#shown.set(m.term, shown);
+    const send = (input: Parameters<TerminalInput>[1]) =>
+      background(this.input(m.term, input), "typing into a terminal of the thread host");
+    const view: TerminalView = {
+      terminalId: m.term,
+      sessionId: m.sessionId,
+      commandLine: m.commandLine,
+      cwd: m.cwd,
+      onOutput: (l) => shown.output.event(l),
+      onExit: (l) => shown.exit.event(l),
+      write: (data) => send({ data }),
+      resize: (cols, rows) => send({ size: { cols, rows } }),
+    };
+    this.#naming = m.label;
+    this.#view.onTerminalCreated(view);
+    if (m.recent) shown.output.fire(m.recent);
+  }
+
+  dispose(): void {
+    for (const s of this.#shown.values()) {
+      s.output.dispose();
+      s.exit.dispose();
+    }
+    this.#shown.clear();
+    this.#view.dispose();
+  }
+}
