@@ -1,7 +1,8 @@
 /**
  * This window as a client of the thread host (#35, src/core/host): one connection, opened when a host runs (its
- * socket is there) or when this window starts one, kept while the host holds sessions or a panel here follows one,
- * and let go otherwise, so the window never keeps an idle host alive. While connected it subscribes to the host's
+ * socket is there) or when this window starts one, kept while the host holds sessions, a panel here follows one or
+ * this window serves files (so it has offered them before a new host's first run reads one), and let go otherwise.
+ * It says hello as a watching client: kept or not, it never keeps an idle host alive. While connected it subscribes to the host's
  * events and keeps the list of sessions the host holds (status after each event), for the Sessions view's live
  * rows; pushes go to the thread views (hosted-thread-view.ts).
  *
@@ -181,9 +182,9 @@ export class HostLink implements vscode.Disposable {
     this.#letGoWhenUnused(c);
   }
 
-  /** No session in the host and no view here following one: close, so the host can leave when idle. */
+  /** No session in the host, no view here following one, nothing served: close (nothing to hear or answer). */
   #letGoWhenUnused(c: HostConnection): void {
-    if (this.#sessions.length || this.#holds || c.closed) return;
+    if (this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
     this.#conn = undefined;
     c.close();
   }
