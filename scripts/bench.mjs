@@ -29,6 +29,7 @@ const all = [
   "agent-import",
   "host",
   "host-serve",
+  "host-watch",
 ];
 // run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
 const onRequest = ["recall"];

@@ -317,16 +317,27 @@ test("a window that vanishes while its write is open: the disk takes the write, 
     );
   }));
 
-test("hostile: a serving client silent past the wait on a write is dropped before the disk takes it", () =>
+test("hostile: a serving client silent past the wait on a write is dropped before the disk takes it; another client cannot keep it waiting", () =>
   withHost(async ({ home, ws }) => {
     // it neither answers nor says it still works (an extension host stuck, a half-dead connection)
     const e = await editor(home, [ws], () => undefined);
     let closed = false;
     e.conn.onClose(() => (closed = true));
-    const path = join(ws, "silent.txt");
-    await run(home, ws, `write ${path} from the agent`);
-    assert.equal(readFileSync(path, "utf8"), "from the agent");
-    // before, its connection stayed: a client that recovered would apply the write the disk already took
-    await waitFor(() => closed, "the silent client dropped");
-    assert.ok(e.asked.some((op) => op.kind === "write"));
+    // another client says "still working" for every ask number it could guess
+    const intruder = await connectHost({ home, client: "another client", watching: true });
+    assert.ok(intruder);
+    const forging = setInterval(() => {
+      for (let ask = 1; ask <= 5; ask++) void intruder.request({ t: "serving", ask }).catch(() => undefined);
+    }, TIMEOUT_MS / 8);
+    try {
+      const path = join(ws, "silent.txt");
+      await run(home, ws, `write ${path} from the agent`);
+      assert.equal(readFileSync(path, "utf8"), "from the agent");
+      // before, its connection stayed: a client that recovered would apply the write the disk already took
+      await waitFor(() => closed, "the silent client dropped");
+      assert.ok(e.asked.some((op) => op.kind === "write"));
+    } finally {
+      clearInterval(forging);
+      intruder.close();
+    }
   }));
