@@ -15,6 +15,17 @@ import { PROPOSED_SCHEME } from "../../../src/vscode/proposed-content";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { cli, detach } from "./host-cli";
 
+/** A workspace file saved as "saved on disk", open in an editor whose buffer holds `text`, unsaved. */
+async function unsaved(name: string, text: string): Promise<{ path: string; doc: vscode.TextDocument }> {
+  const path = join(workspaceRoot(), name);
+  writeFileSync(path, "saved on disk");
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const ed = await vscode.window.showTextDocument(doc);
+  await ed.edit((e) => e.replace(new vscode.Range(0, 0, 0, 13), text));
+  assert.ok(doc.isDirty);
+  return { path, doc };
+}
+
 describe("the thread host's agents served by this window", () => {
   afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
 
@@ -26,12 +37,7 @@ describe("the thread host's agents served by this window", () => {
     // the web workbench saves after a delay by default: the buffer must stay unsaved for this test
     const files = vscode.workspace.getConfiguration("files");
     await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
-    const path = join(workspaceRoot(), "served-by-window.txt");
-    writeFileSync(path, "saved on disk");
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-    const ed = await vscode.window.showTextDocument(doc);
-    await ed.edit((e) => e.replace(new vscode.Range(0, 0, 0, 13), "typed but not saved"));
-    assert.ok(doc.isDirty);
+    const { path, doc } = await unsaved("served-by-window.txt", "typed but not saved");
     try {
       const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
       await waitFor("the new thread's panel", () => hub.panels.get(draft));
@@ -107,12 +113,7 @@ describe("the thread host's agents served by this window", () => {
       "no host",
       () => (!existsSync(hostPlace(hub.home).socket) && !hub.hosted.link.connected) || undefined,
     );
-    const path = join(workspaceRoot(), "read-at-start.txt");
-    writeFileSync(path, "saved on disk");
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-    const ed = await vscode.window.showTextDocument(doc);
-    await ed.edit((e) => e.replace(new vscode.Range(0, 0, 0, 13), "unsaved in the window"));
-    assert.ok(doc.isDirty);
+    const { path, doc } = await unsaved("read-at-start.txt", "unsaved in the window");
     try {
       // the agent's first act is the read: before, the window looked for a host every 2 s (and let one that held
       // nothing go), so the read went to the disk
