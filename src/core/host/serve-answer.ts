@@ -21,7 +21,9 @@ export async function answerServe(
   opts: { aliveMs?: number; abandoned?: (op: ServeOp, applied: boolean) => void } = {},
 ): Promise<void> {
   const ac = new AbortController();
-  const stop = () => ac.abort();
+  let answered = false;
+  // a late error to a `serving` sent just before the answer, or the connection closing after it, changes nothing
+  const stop = () => answered || ac.abort();
   const offClose = c.onClose(stop);
   if (c.closed) stop();
   const timer = setInterval(() => {
@@ -30,7 +32,11 @@ export async function answerServe(
   let answer: ServeAnswer = { failed: "not answered" };
   try {
     answer = await work(op, ac.signal);
-    if (!ac.signal.aborted) await c.request({ t: "served", ask, answer }).catch(() => undefined);
+    clearInterval(timer);
+    if (!ac.signal.aborted) {
+      answered = true;
+      await c.request({ t: "served", ask, answer }).catch(() => undefined);
+    }
   } finally {
     clearInterval(timer);
     offClose();

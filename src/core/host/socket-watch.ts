@@ -33,18 +33,21 @@ export function watchSocket(socket: string, top: string, onChange: () => void, r
   const name = basename(socket);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      ac.signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(t);
+        ac.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      ac.signal.addEventListener("abort", done, { once: true });
     });
+  const isDir = (path: string) =>
+    stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
   const deepest = async (): Promise<number> => {
-    for (let i = chain.length - 1; i >= 0; i--)
-      if (
-        await stat(chain[i]!).then(
-          (s) => s.isDirectory(),
-          () => false,
-        )
-      )
-        return i;
+    for (let i = chain.length - 1; i >= 0; i--) if (await isDir(chain[i]!)) return i;
     return -1;
   };
   const loop = async () => {
@@ -58,7 +61,7 @@ export function watchSocket(socket: string, top: string, onChange: () => void, r
       const own = at === chain.length - 1;
       // a folder that appeared meanwhile: a socket made in it before this watch began is told, once the watch
       // below has started (fs.promises.watch starts its watcher on the first step of the loop)
-      if (own && !first) setTimeout(onChange, 0);
+      if (own && !first) setTimeout(() => ac.signal.aborted || onChange(), 0);
       first = false;
       const next = own ? undefined : basename(chain[at + 1]!);
       let down = false;

@@ -254,6 +254,7 @@ async function workingEditor(
   home: string,
   roots: string[],
   work: (op: ServeOp, signal: AbortSignal, conn: HostConnection) => Promise<ServeAnswer>,
+  aliveMs = TIMEOUT_MS / 4,
 ): Promise<Editor & { abandoned: { op: ServeOp; applied: boolean }[] }> {
   const conn = await connectHost({ home, client: "an editor", watching: true, serves: { fs: true, roots } });
   assert.ok(conn);
@@ -263,7 +264,7 @@ async function workingEditor(
     if (m.t !== "serve") return;
     asked.push(m.op);
     void answerServe(conn, m.ask, m.op, (op, signal) => work(op, signal, conn), {
-      aliveMs: TIMEOUT_MS / 4,
+      aliveMs,
       abandoned: (op, applied) => abandoned.push({ op, applied }),
     });
   });
@@ -290,6 +291,28 @@ test("a write the editor works on longer than the wait (a merge view open) is it
       assert.equal(existsSync(path), false, "the host did not write it on the disk");
       assert.deepEqual(e.abandoned, []);
       assert.match(said(records), /wrote/);
+    } finally {
+      e.conn.close();
+    }
+  }));
+
+test("an answer given while the editor still says 'serving' is taken as given: nothing is reported given up", () =>
+  withHost(async ({ home, ws }) => {
+    // a 'serving' every millisecond: some go after the answer, and the host (done with the ask) refuses them
+    const e = await workingEditor(
+      home,
+      [ws],
+      async (op) => {
+        await sleep(50);
+        return { done: true, ...(op.kind === "read" ? { content: null } : {}) };
+      },
+      1,
+    );
+    try {
+      for (let i = 0; i < 3; i++) await run(home, ws, `write ${join(ws, `w${i}.txt`)} from the agent`);
+      await sleep(100);
+      assert.ok(e.asked.length >= 3);
+      assert.deepEqual(e.abandoned, [], "answered, not given up");
     } finally {
       e.conn.close();
     }
