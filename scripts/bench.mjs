@@ -30,6 +30,7 @@ const all = [
   "host",
   "host-serve",
   "host-terms",
+  "host-watch",
 ];
 // run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
 const onRequest = ["recall"];

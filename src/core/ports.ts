@@ -15,9 +15,10 @@ export interface WorkspaceFiles {
   readText(absPath: string): Promise<string | undefined>;
   /**
    * Write the whole file. `lastReadText` is what the agent last read (if it did), so an editor-backed host
-   * can apply a minimal edit that keeps concurrent user edits. Creates parent folders.
+   * can apply a minimal edit that keeps concurrent user edits. Creates parent folders. `signal`: once aborted,
+   * nothing is applied any more (it throws instead): the thread host no longer waits for this write.
    */
-  writeText(absPath: string, content: string, lastReadText: string | undefined): Promise<void>;
+  writeText(absPath: string, content: string, lastReadText: string | undefined, signal?: AbortSignal): Promise<void>;
   /**
    * Lines `line` .. `line + limit - 1` (1-based; all when absent) without loading more of the file than needed,
    * at most `maxBytes` of them (an error names the cap). `undefined` for a missing file. Hosts without it get

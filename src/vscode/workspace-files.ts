@@ -4,7 +4,8 @@
  * merge is applied as one edit per changed region (the rest of the buffer, its undo history, markers and cursors
  * stay). A true conflict opens a merge view (merge-view.ts); the agent's request waits for the user and is
  * answered with the outcome: done, merged differently (an error telling it to read the file again), or declined.
- * Closed files are written to disk.
+ * Closed files are written to disk. A write whose `signal` aborted (the thread host no longer waits for it) is
+ * applied nowhere: checked right before each apply, with no await between the check and the apply's start.
  */
 import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
@@ -53,11 +54,21 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
     return (await readLineRange(absPath, range))?.text;
   }
 
-  async writeText(absPath: string, content: string, lastReadText: string | undefined): Promise<void> {
+  async writeText(
+    absPath: string,
+    content: string,
+    lastReadText: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const stillWanted = () => {
+      if (signal?.aborted)
+        throw new AcpThreadsError("interrupted", `the write to ${absPath} is no longer waited for: not applied`);
+    };
     const doc = openDocument(absPath);
     if (!doc) {
       const uri = vscode.Uri.file(absPath);
       await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, ".."));
+      stillWanted();
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
       return;
     }
@@ -67,6 +78,7 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
     const current = doc.getText(); // no await between here and the edit: the edits are offsets into this text
     const merged = mergeAgentWrite(base, content, current);
     if (merged.kind === "clean") {
+      stillWanted();
       await applyEdits(doc, merged.edits);
       await saveOrThrow(doc, absPath);
       return;
@@ -89,6 +101,7 @@ export class EditorWorkspaceFiles implements WorkspaceFiles {
         "permission_denied",
         `the user declined this write to ${absPath}: it conflicts with their unsaved edits ${where}. The file is unchanged; read it again before writing.`,
       );
+    stillWanted();
     if (settled === undefined) throw declined();
     // the user may have typed while resolving: merge their resolution into the buffer as it is now
     let target = settled;

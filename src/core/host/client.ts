@@ -84,8 +84,9 @@ export class HostConnection {
     return () => this.#push.delete(fn);
   }
 
-  onClose(fn: () => void): void {
+  onClose(fn: () => void): () => void {
     this.#closeListeners.add(fn);
+    return () => this.#closeListeners.delete(fn);
   }
 
   close(): void {

@@ -8,6 +8,12 @@
  * The disk (today's behaviour) does what no client served: none serves the folder, the client went mid-request,
  * did not answer in time, or answered that it failed. A refusal (outside its folders, the user declined) is the
  * agent's error and never falls back: the disk must not do what the editor refused.
+ *
+ * One write, never two: a client still working on an ask says so (`serving`, every SERVE_ALIVE_MS), and each
+ * restarts the wait, so a write waiting on the user's merge view for as long as the user takes is the client's
+ * alone. A client that neither answers nor says so within the wait is dropped before the disk takes its write: its
+ * connection closes, and a client whose connection closed no longer applies what it was asked (host-link.ts,
+ * serve-answer.ts). A read that times out falls back without that: a late read answer changes nothing.
  */
 import type { Socket } from "node:net";
 import { isAbsolute } from "node:path";
@@ -32,7 +38,10 @@ export const covers = (guard: PathGuard, ...paths: string[]): Promise<boolean> =
     () => false,
   );
 
-/** How long the host waits for a client's answer; a write may wait on the user (an editor's merge view). */
+/**
+ * How long the host waits for a client's answer, or for its next `serving` (so a write may wait on the user, an
+ * editor's merge view, as long as the client says it still works on it).
+ */
 export const SERVE_TIMEOUT_MS = { read: 15_000, write: 120_000 };
 
 export interface EditorServeOptions {
@@ -47,7 +56,7 @@ export class EditorServe {
   #next = 1;
   /** The serving clients, each with a guard of its folders. */
   readonly #servers = new Map<Socket, PathGuard>();
-  readonly #asks = new Map<number, { sock: Socket; settle: (a: ServeAnswer | undefined) => void }>();
+  readonly #asks = new Map<number, { sock: Socket; settle: (a: ServeAnswer | undefined) => void; alive: () => void }>();
   readonly #disk = new DiskWorkspaceFiles();
 
   constructor(private readonly opts: EditorServeOptions) {}
@@ -69,6 +78,14 @@ export class EditorServe {
   answer(sock: Socket, ask: number, answer: ServeAnswer): void {
     const a = this.#asks.get(ask);
     if (a?.sock === sock) a.settle(answer && typeof answer === "object" ? answer : { failed: "not an answer" });
+  }
+
+  /** A client's `serving`: the ask's wait starts again; false when the host no longer waits for it. */
+  alive(sock: Socket, ask: number): boolean {
+    const a = this.#asks.get(ask);
+    if (a?.sock !== sock) return false;
+    a.alive();
+    return true;
   }
 
   /** The files of a session in `cwd`: each effect asks the client serving that folder, else the disk. */
@@ -103,13 +120,22 @@ export class EditorServe {
     const ask = this.#next++;
     const timeoutMs = (this.opts.timeoutMs ?? SERVE_TIMEOUT_MS)[op.kind];
     const answer = await new Promise<ServeAnswer | undefined>((resolve) => {
-      const timer = setTimeout(() => settle(undefined), timeoutMs);
+      const timedOut = () => {
+        settle(undefined);
+        // a write the disk takes now must never be applied by the client later: it is dropped (it reattaches)
+        if (op.kind === "write") sock.destroy();
+      };
+      let timer = setTimeout(timedOut, timeoutMs);
       const settle = (a: ServeAnswer | undefined) => {
         clearTimeout(timer);
         this.#asks.delete(ask);
         resolve(a);
       };
-      this.#asks.set(ask, { sock, settle });
+      const alive = () => {
+        clearTimeout(timer);
+        timer = setTimeout(timedOut, timeoutMs);
+      };
+      this.#asks.set(ask, { sock, settle, alive });
       this.opts.push(sock, { t: "serve", ask, op });
       if (sock.destroyed) settle(undefined); // it went meanwhile: `gone` has run already
     });

@@ -19,6 +19,8 @@ export const HOST_PROTOCOL = 1;
  * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
  */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** How often a client working on a `serve` ask says so (`serving`); the host's waits are several times longer. */
+export const SERVE_ALIVE_MS = 5_000;
 /** The most bytes of file text (JSON-encoded) a `serve` or `served` message carries: the rest is its envelope. */
 export const MAX_SERVED_TEXT_BYTES = MAX_MESSAGE_BYTES - 4096;
 
@@ -178,7 +180,12 @@ export type HostRequest =
    * Typed into (`data`) or resized (`size`) a hosted terminal: only from a client the terminal was shown to
    * (`terminal` push), while it serves terminals.
    */
-  | { t: "terminal_input"; id: number; term: string; data?: string; size?: { cols: number; rows: number } };
+  | { t: "terminal_input"; id: number; term: string; data?: string; size?: { cols: number; rows: number } }
+  /**
+   * The asked client still works on `ask` (a write waiting on the user's merge view): sent every SERVE_ALIVE_MS,
+   * it restarts the host's wait. An error reply: the host no longer waits for it (the client must not apply it).
+   */
+  | { t: "serving"; id: number; ask: number };
 
 export type HostReply =
   | { t: "ok"; id: number }

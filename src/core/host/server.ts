@@ -242,6 +242,9 @@ export class ThreadHost {
       case "terminal_input":
         this.#terminals.input(sock, req.term, req.data, req.size);
         return { t: "ok", id };
+      case "serving":
+        if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
+        return { t: "ok", id };
       default:
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }

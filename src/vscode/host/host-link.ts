@@ -1,7 +1,8 @@
 /**
  * This window as a client of the thread host (#35, src/core/host): one connection, opened when a host runs (its
- * socket is there) or when this window starts one, kept while the host holds sessions or a panel here follows one,
- * and let go otherwise, so the window never keeps an idle host alive. While connected it subscribes to the host's
+ * socket is there) or when this window starts one, kept while the host holds sessions, a panel here follows one or
+ * this window serves files (so it has offered them before a new host's first run reads one), and let go otherwise.
+ * It says hello as a watching client: kept or not, it never keeps an idle host alive. While connected it subscribes to the host's
  * events and keeps the list of sessions the host holds (status after each event), for the Sessions view's live
  * rows; pushes go to the thread views (hosted-thread-view.ts).
  *
@@ -11,6 +12,7 @@
 import { access } from "node:fs/promises";
 import * as vscode from "vscode";
 import { connectHost, type HostConnection } from "../../core/host/client";
+import { answerServe } from "../../core/host/serve-answer";
 import { hostPlace } from "../../core/host/door";
 import {
   HOST_PROTOCOL,
@@ -32,8 +34,11 @@ export interface HostLinkOptions {
   /** Who this window is, for other clients ("VS Code window (folder, pid N)"). */
   client: string;
   logger: Logger;
-  /** What this window serves the host's agents (serve-fs.ts): offered in `hello`, each `serve` push answered. */
-  serve?: { offer(): ServeOffer | undefined; answer(op: ServeOp): Promise<ServeAnswer> };
+  /**
+   * What this window serves the host's agents (serve-fs.ts): offered in `hello`, each `serve` push answered (a
+   * write not applied once `signal` aborts: the host no longer waits for it).
+   */
+  serve?: { offer(): ServeOffer | undefined; answer(op: ServeOp, signal: AbortSignal): Promise<ServeAnswer> };
 }
 
 /** Events come in bursts (a question, its answer): one status request after them. */
@@ -135,13 +140,29 @@ export class HostLink implements vscode.Disposable {
       .catch(() => undefined);
   }
 
-  /** Answers the host's `serve` ask (an answer it no longer waits for is dropped there). */
-  async #serve(c: HostConnection, ask: number, op: ServeOp): Promise<void> {
-    const answer = this.opts.serve
-      ? await this.opts.serve.answer(op)
-      : ({ refused: "this window serves no files", code: "permission_denied" } as const);
-    // the connection may go meanwhile: the host then used the disk
-    if (!c.closed) await c.request({ t: "served", ask, answer }).catch(() => undefined);
+  /**
+   * Answers the host's `serve` ask, saying it still works on it meanwhile (serve-answer.ts); a write the host gave
+   * up on (the connection went: the host used the disk) is not applied here, and the user is told.
+   */
+  #serve(c: HostConnection, ask: number, op: ServeOp): Promise<void> {
+    const { serve } = this.opts;
+    return answerServe(
+      c,
+      ask,
+      op,
+      serve
+        ? (o, signal) => serve.answer(o, signal)
+        : () => Promise.resolve({ refused: "this window serves no files", code: "permission_denied" }),
+      { abandoned: (o, applied) => o.kind === "write" && this.#abandoned(o.path, applied) },
+    );
+  }
+
+  #abandoned(path: string, applied: boolean): void {
+    const what = applied
+      ? `The thread host stopped waiting for this window's write to ${path} after it was applied here; the host wrote it to the disk too. Check the file.`
+      : `The thread host stopped waiting for this window's write to ${path} (the connection closed); it wrote the file on the disk itself, and this window did not apply it.`;
+    this.opts.logger.warn(what);
+    void vscode.window.showWarningMessage(`ACP Threads: ${what}`);
   }
 
   async #opened(c: HostConnection): Promise<HostConnection> {
@@ -181,9 +202,9 @@ export class HostLink implements vscode.Disposable {
     this.#letGoWhenUnused(c);
   }
 
-  /** No session in the host and no view here following one: close, so the host can leave when idle. */
+  /** No session in the host, no view here following one, nothing served: close (nothing to hear or answer). */
   #letGoWhenUnused(c: HostConnection): void {
-    if (this.#sessions.length || this.#holds || c.closed) return;
+    if (this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
     this.#conn = undefined;
     c.close();
   }

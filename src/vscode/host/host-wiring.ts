@@ -1,14 +1,19 @@
 /**
- * The window's part in the thread host (#35), wired at start. While not connected it looks every POLL_MS, with
- * two async stats and no connection, for a reason to: a host socket it has not seen (a host started by `run
- * --detach` or another window) or a change in the threads folder (a new thread, perhaps one a known host runs
- * now). Connecting to a host that holds nothing is let go at once (host-link.ts), and the socket it knows is not
- * tried again until something changes, so the window never keeps an idle host from leaving. A panel already open
- * on a thread the host turns out to hold (restored after a window reload, say) is drawn again, following it.
+ * The window's part in the thread host (#35), wired at start. While not connected it looks, with two async stats
+ * and no connection, for a reason to: a host socket it has not seen (a host started by `run --detach` or another
+ * window) or a change in the threads folder (a new thread, perhaps one a known host runs now). It looks when the
+ * watch of the socket's folder (socket-watch.ts) tells of a change, at once, so a window that serves files is
+ * connected and has offered them before a new host's first run asks for one; and every POLL_MS, a slow safety net
+ * (a platform that cannot watch, a thread started in a host that holds nothing, which a window serving nothing
+ * let go). A window that serves nothing lets a host that holds nothing go at once (host-link.ts), and the socket it
+ * knows is not tried again until something changes. A panel already open on a thread the host turns out to hold
+ * (restored after a window reload, say) is drawn again, following it.
  */
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import type * as vscode from "vscode";
 import { hostPlace } from "../../core/host/door";
+import { watchSocket } from "../../core/host/socket-watch";
 import { toDisposable } from "../../core/lifecycle";
 import { background } from "../../core/util/unexpected";
 import type { HostedThreads } from "./hosted-threads";
@@ -24,15 +29,18 @@ export interface HostWiringDeps {
   refreshPanel(threadId: string): void;
 }
 
-export const POLL_MS = 2_000;
+export const POLL_MS = 10_000;
 
 export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   const socket = hostPlace(d.home).socket;
   let seen = "";
   let looking = false;
-  const look = async () => {
-    if (looking || d.hosted.link.connected) return;
+  let again = false;
+  const look = async (): Promise<void> => {
+    if (looking) return void (again = true); // a change told while looking: looked at once after
+    if (d.hosted.link.connected) return;
     looking = true;
+    again = false;
     try {
       const [s, t] = await Promise.all([
         stat(socket).catch(() => undefined),
@@ -45,8 +53,12 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
     } finally {
       looking = false;
     }
+    if (again) await look();
   };
   const timer = setInterval(() => background(look(), "looking for the thread host"), POLL_MS);
+  // the socket in the data home, or in the temporary folder when the data home's path is too long for one
+  const top = socket.startsWith(d.home) ? d.home : dirname(dirname(socket));
+  const watch = watchSocket(socket, top, () => background(look(), "looking for the thread host"));
   const sessions = d.hosted.link.onDidChange(() => {
     for (const s of d.hosted.link.sessions) {
       const p = d.panel(s.threadId);
@@ -56,6 +68,7 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   background(look(), "looking for the thread host");
   return toDisposable(() => {
     clearInterval(timer);
+    watch.close();
     sessions.dispose();
   });
 }

@@ -3,7 +3,8 @@
  * trusted it offers its workspace folders, and answers each read and write the host asks with the `WorkspaceFiles`
  * its own sessions use (workspace-files.ts: an open editor's unsaved text, a write merged into the open buffer and
  * saved, a conflict in the merge view). The host checked the session's roots and policy before asking; the path is
- * checked here again against this window's folders (a path outside them is refused, never served).
+ * checked here again against this window's folders (a path outside them is refused, never served). A write the
+ * host stopped waiting for (`signal`) is not applied (workspace-files.ts checks it before each apply).
  */
 import * as vscode from "vscode";
 import { PathGuard } from "../../core/acp/path-guard";
@@ -27,21 +28,21 @@ export function serveOffer(): ServeOffer | undefined {
 export function fsServer(
   files: Required<WorkspaceFiles>,
   offer: () => ServeOffer | undefined,
-): (op: ServeOp) => Promise<ServeAnswer> {
+): (op: ServeOp, signal?: AbortSignal) => Promise<ServeAnswer> {
   let guard: { key: string; guard: PathGuard } | undefined;
   const guardOf = (roots: string[]) => {
     const key = JSON.stringify(roots);
     if (guard?.key !== key) guard = { key, guard: new PathGuard(roots) };
     return guard.guard;
   };
-  return async (op) => {
+  return async (op, signal) => {
     try {
       const roots = offer()?.roots;
       if (!roots)
         throw new AcpThreadsError("permission_denied", "this window serves no files (untrusted or no folder)");
       const path = await guardOf(roots).check(op.path);
       if (op.kind === "write") {
-        await files.writeText(path, op.content, op.lastRead);
+        await files.writeText(path, op.content, op.lastRead, signal);
         return { done: true };
       }
       const content = op.range ? await files.readLines(path, op.range) : await files.readText(path);

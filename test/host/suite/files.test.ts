@@ -63,13 +63,13 @@ describe("workspace files served to agents", () => {
   });
 
   /** Starts a conflicting write and waits for the merge view's result document. */
-  async function conflictingWrite(name: string) {
+  async function conflictingWrite(name: string, signal?: AbortSignal) {
     const { hub } = await api();
     const ed = await openFresh(name, "a\nb\nc\nd\n");
     const path = ed.document.uri.fsPath;
     const agentRead = await hub.files.readText(path);
     await ed.edit((e) => e.replace(new vscode.Range(1, 0, 1, 1), "user b"));
-    const write = hub.files.writeText(path, "a\nagent b\nc\nD by agent\n", agentRead);
+    const write = hub.files.writeText(path, "a\nagent b\nc\nD by agent\n", agentRead, signal);
     write.catch(() => undefined); // awaited by the test
     const result = await waitFor("the merge view's result", () =>
       vscode.workspace.textDocuments.find((d) => /acp-threads-merge-/.test(d.uri.fsPath) && d.uri.scheme === "file"),
@@ -150,6 +150,32 @@ describe("workspace files served to agents", () => {
     await vscode.window.tabGroups.close(tabs);
     await assert.rejects(write, /declined this write/);
     assert.equal(ed.document.getText(), "a\nuser b\nc\nd\n");
+    await vscode.window.showTextDocument(ed.document);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("a write the thread host stopped waiting for (its signal aborted) is never applied, even once the merge view is completed", async () => {
+    // #35: the host took the write on the disk when the window's connection went; the merge view still open here
+    // must not apply it late
+    const gaveUp = new AbortController();
+    const { ed, write, result } = await conflictingWrite("conflict-abandoned.txt", gaveUp.signal);
+    gaveUp.abort();
+    await settle(result, "a\nagent b\nc\nD by agent\n");
+    await assert.rejects(write, /no longer waited for: not applied/);
+    assert.equal(ed.document.getText(), "a\nuser b\nc\nd\n", "the buffer as the user left it");
+    // a clean write and a closed file's write asked after the host gave up: nothing applied either
+    await assert.rejects(
+      (async () => {
+        const { hub } = await api();
+        return hub.files.writeText(ed.document.uri.fsPath, "a\nuser b\nc\nd\nclean\n", undefined, gaveUp.signal);
+      })(),
+      /not applied/,
+    );
+    assert.equal(ed.document.getText(), "a\nuser b\nc\nd\n");
+    const { hub } = await api();
+    const closed = join(workspaceRoot(), "abandoned-closed.txt");
+    await assert.rejects(hub.files.writeText(closed, "late\n", undefined, gaveUp.signal), /not applied/);
+    assert.throws(() => readFileSync(closed), "no file written");
     await vscode.window.showTextDocument(ed.document);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });

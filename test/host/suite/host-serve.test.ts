@@ -5,7 +5,7 @@
 // and lands in the open buffer, merged against what it read, and saved (a write to the disk would leave the dirty
 // buffer as it was).
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -13,6 +13,18 @@ import { hostPlace } from "../../../src/core/host/door";
 import { fsServer, serveOffer } from "../../../src/vscode/host/serve-fs";
 import { PROPOSED_SCHEME } from "../../../src/vscode/proposed-content";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { cli, detach } from "./host-cli";
+
+/** A workspace file saved as "saved on disk", open in an editor whose buffer holds `text`, unsaved. */
+async function unsaved(name: string, text: string): Promise<{ path: string; doc: vscode.TextDocument }> {
+  const path = join(workspaceRoot(), name);
+  writeFileSync(path, "saved on disk");
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const ed = await vscode.window.showTextDocument(doc);
+  await ed.edit((e) => e.replace(new vscode.Range(0, 0, 0, 13), text));
+  assert.ok(doc.isDirty);
+  return { path, doc };
+}
 
 describe("the thread host's agents served by this window", () => {
   afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
@@ -25,12 +37,7 @@ describe("the thread host's agents served by this window", () => {
     // the web workbench saves after a delay by default: the buffer must stay unsaved for this test
     const files = vscode.workspace.getConfiguration("files");
     await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
-    const path = join(workspaceRoot(), "served-by-window.txt");
-    writeFileSync(path, "saved on disk");
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-    const ed = await vscode.window.showTextDocument(doc);
-    await ed.edit((e) => e.replace(new vscode.Range(0, 0, 0, 13), "typed but not saved"));
-    assert.ok(doc.isDirty);
+    const { path, doc } = await unsaved("served-by-window.txt", "typed but not saved");
     try {
       const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
       await waitFor("the new thread's panel", () => hub.panels.get(draft));
@@ -93,6 +100,41 @@ describe("the thread host's agents served by this window", () => {
       await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
+    }
+  });
+
+  it("a `run --detach` from a terminal starts a host whose agent reads at once: it gets this window's unsaved buffer", async () => {
+    const { hub } = await api();
+    const files = vscode.workspace.getConfiguration("files");
+    await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
+    // no host runs: the window is not connected, and the one `run --detach` starts is not its own
+    await cli(hub.home, ["host", "stop", "--force"]);
+    await waitFor(
+      "no host",
+      () => (!existsSync(hostPlace(hub.home).socket) && !hub.hosted.link.connected) || undefined,
+    );
+    const { path, doc } = await unsaved("read-at-start.txt", "unsaved in the window");
+    try {
+      // the agent's first act is the read: before, the window looked for a host every 2 s (and let one that held
+      // nothing go), so the read went to the disk
+      const id = await detach(hub.home, [`read ${path}`]);
+      await waitFor(
+        "the detached run's read",
+        () => hub.threads.read(id).records.some((r) => r.kind === "agent_message" && r.text.includes("read: ")),
+        30_000,
+      );
+      const said = hub.threads
+        .read(id)
+        .records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []))
+        .join("");
+      assert.match(said, /read: unsaved in the window/);
+      assert.equal(readFileSync(path, "utf8"), "saved on disk");
+    } finally {
+      await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
+      await cli(hub.home, ["host", "stop", "--force"]);
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand("workbench.action.files.revert");
+      unlinkSync(path);
     }
   });
 

@@ -3,7 +3,9 @@
 // answer and writes through it; the disk does what nobody served (no serving client, one that goes mid-request,
 // no answer in time, an answer that it failed); a refusal is the agent's error and never falls back. Hostile: a
 // path outside the session's roots is refused before anyone is asked, a session outside the client's folders is
-// not sent to it, and only the client asked can answer. A write's question carries the edit (diff review).
+// not sent to it, and only the client asked can answer. A write's question carries the edit (diff review). One
+// write, never two: an editor still working on a write (saying so) is waited for past the wait; one that vanished
+// leaves it to the disk and never applies it late; a silent one is dropped before the disk takes it.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
 import type { HostEvent, PendingQuestion, ServeAnswer, ServeOp } from "../../../../src/core/host/protocol";
+import { answerServe } from "../../../../src/core/host/serve-answer";
 import { ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
@@ -243,5 +246,121 @@ test("a write's question carries the edit to the thread's clients (their diff re
       await waitFor(() => existsSync(path), "the write the answer allowed");
     } finally {
       conn.close();
+    }
+  }));
+
+/** A client serving `roots` through serve-answer.ts (as the window does): `work` answers each op, given its signal. */
+async function workingEditor(
+  home: string,
+  roots: string[],
+  work: (op: ServeOp, signal: AbortSignal, conn: HostConnection) => Promise<ServeAnswer>,
+  aliveMs = TIMEOUT_MS / 4,
+): Promise<Editor & { abandoned: { op: ServeOp; applied: boolean }[] }> {
+  const conn = await connectHost({ home, client: "an editor", watching: true, serves: { fs: true, roots } });
+  assert.ok(conn);
+  const asked: ServeOp[] = [];
+  const abandoned: { op: ServeOp; applied: boolean }[] = [];
+  conn.onPush((m) => {
+    if (m.t !== "serve") return;
+    asked.push(m.op);
+    void answerServe(conn, m.ask, m.op, (op, signal) => work(op, signal, conn), {
+      aliveMs,
+      abandoned: (op, applied) => abandoned.push({ op, applied }),
+    });
+  });
+  return { conn, asked, abandoned };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test("a write the editor works on longer than the wait (a merge view open) is its alone: it says so, no disk write", () =>
+  withHost(async ({ home, ws }) => {
+    const applied: string[] = [];
+    const e = await workingEditor(home, [ws], async (op, signal) => {
+      if (op.kind === "read") return { done: true, content: null };
+      await sleep(4 * TIMEOUT_MS); // the user takes their time in the merge view
+      if (signal.aborted) return { failed: "no longer waited for" };
+      applied.push(op.content);
+      return { done: true };
+    });
+    try {
+      const path = join(ws, "slow.txt");
+      const records = await run(home, ws, `write ${path} from the agent`);
+      assert.deepEqual(applied, ["from the agent"], "the editor applied it, once");
+      // before, the host gave up after its wait and wrote it on the disk as well: two writes
+      assert.equal(existsSync(path), false, "the host did not write it on the disk");
+      assert.deepEqual(e.abandoned, []);
+      assert.match(said(records), /wrote/);
+    } finally {
+      e.conn.close();
+    }
+  }));
+
+test("an answer given while the editor still says 'serving' is taken as given: nothing is reported given up", () =>
+  withHost(async ({ home, ws }) => {
+    // a 'serving' every millisecond: some go after the answer, and the host (done with the ask) refuses them
+    const e = await workingEditor(
+      home,
+      [ws],
+      async (op) => {
+        await sleep(50);
+        return { done: true, ...(op.kind === "read" ? { content: null } : {}) };
+      },
+      1,
+    );
+    try {
+      for (let i = 0; i < 3; i++) await run(home, ws, `write ${join(ws, `w${i}.txt`)} from the agent`);
+      await sleep(100);
+      assert.ok(e.asked.length >= 3);
+      assert.deepEqual(e.abandoned, [], "answered, not given up");
+    } finally {
+      e.conn.close();
+    }
+  }));
+
+test("a window that vanishes while its write is open: the disk takes the write, the window never applies it late", () =>
+  withHost(async ({ home, ws }) => {
+    const applied: string[] = [];
+    const e = await workingEditor(home, [ws], async (op, signal, conn) => {
+      if (op.kind === "read") return { done: true, content: null };
+      conn.close(); // the window reloads (its connection goes) while the merge view is open
+      await sleep(2 * TIMEOUT_MS);
+      if (signal.aborted) return { failed: "no longer waited for" }; // what the window's files check before applying
+      applied.push(op.content);
+      return { done: true };
+    });
+    const path = join(ws, "vanished.txt");
+    await run(home, ws, `write ${path} from the agent`);
+    await waitFor(() => e.abandoned.length > 0, "the window told it gave up the write");
+    assert.equal(readFileSync(path, "utf8"), "from the agent", "the disk took it");
+    assert.deepEqual(applied, [], "no late apply");
+    assert.deepEqual(
+      e.abandoned.map((a) => [a.op.kind, a.applied]),
+      [["write", false]],
+    );
+  }));
+
+test("hostile: a serving client silent past the wait on a write is dropped before the disk takes it; another client cannot keep it waiting", () =>
+  withHost(async ({ home, ws }) => {
+    // it neither answers nor says it still works (an extension host stuck, a half-dead connection)
+    const e = await editor(home, [ws], () => undefined);
+    let closed = false;
+    e.conn.onClose(() => (closed = true));
+    // another client says "still working" for every ask number it could guess
+    const intruder = await connectHost({ home, client: "another client", watching: true });
+    assert.ok(intruder);
+    const forging = setInterval(() => {
+      for (let ask = 1; ask <= 5; ask++) void intruder.request({ t: "serving", ask }).catch(() => undefined);
+    }, TIMEOUT_MS / 8);
+    try {
+      const path = join(ws, "silent.txt");
+      await run(home, ws, `write ${path} from the agent`);
+      assert.equal(readFileSync(path, "utf8"), "from the agent");
+      // before, its connection stayed: a client that recovered would apply the write the disk already took
+      await waitFor(() => closed, "the silent client dropped");
+      assert.ok(e.asked.some((op) => op.kind === "write"));
+    } finally {
+      clearInterval(forging);
+      intruder.close();
     }
   }));

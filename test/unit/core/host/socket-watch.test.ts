@@ -1,0 +1,68 @@
+// A window learns of a thread host it did not start at once (#35): the watch of the host's socket folder tells of
+// a host that starts after the watch began, in a data home where no host folder existed yet (the folders appear
+// on the way), and of a host that starts again after the first left. Real hosts, real folders; the watch's own
+// retry is set far beyond the test, so only the folder events can tell it.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { hostPlace } from "../../../../src/core/host/door";
+import { ThreadHost } from "../../../../src/core/host/server";
+import { watchSocket } from "../../../../src/core/host/socket-watch";
+import { nullLogger } from "../../../../src/core/log";
+import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { waitFor } from "../../../fixtures/spawner/wait";
+
+/** The window's old poll: a host must be noticed well before it would look again. */
+const OLD_POLL_MS = 2_000;
+
+async function startHost(home: string): Promise<ThreadHost> {
+  const host = new ThreadHost({
+    home,
+    place: hostPlace(home),
+    runner: () => Promise.resolve({ exitCode: 0 }),
+    logger: nullLogger,
+  });
+  assert.ok(await host.listen());
+  return host;
+}
+
+test("a host started after the watch began, in a data home with no host folder yet, is told at once", () =>
+  withTmpDir("acp-host-watch-", async (dir) => {
+    const home = join(dir, "home");
+    mkdirSync(home);
+    let told = 0;
+    const w = watchSocket(hostPlace(home).socket, home, () => told++, 60_000);
+    let host: ThreadHost | undefined;
+    try {
+      await new Promise((r) => setTimeout(r, 100)); // the watch is on the data home
+      host = await startHost(home);
+      const started = Date.now();
+      await waitFor(() => told > 0, "the new host told", OLD_POLL_MS / 2);
+      process.stdout.write(`# told ${Date.now() - started} ms after the host listened\n`);
+      await host.stop();
+      await waitFor(() => told > 1, "the host's socket gone told", OLD_POLL_MS / 2);
+      const before = told;
+      host = await startHost(home);
+      await waitFor(() => told > before, "the host started again told", OLD_POLL_MS / 2);
+    } finally {
+      w.close();
+      await host?.stop();
+    }
+  }));
+
+test("a data home that does not exist yet: the watch waits above it and tells of the host once it starts", () =>
+  withTmpDir("acp-host-watch-", async (dir) => {
+    const home = join(dir, "not-yet", "home");
+    let told = 0;
+    const w = watchSocket(hostPlace(home).socket, dir, () => told++, 60_000);
+    let host: ThreadHost | undefined;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      host = await startHost(home);
+      await waitFor(() => told > 0, "the new host told", OLD_POLL_MS / 2);
+    } finally {
+      w.close();
+      await host?.stop();
+    }
+  }));
