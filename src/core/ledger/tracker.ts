@@ -132,8 +132,12 @@ export class WorkspaceTracker {
     const sizes = new Map<string, number>();
     const fromGit = [...new Set(states.filter(wanted).map((s) => s.id!))];
     if (fromGit.length && this.#gitTop) {
-      this.#gitBlobs ??= new BlobReader(this.root);
-      for (const [id, buf] of await this.#gitBlobs.read(fromGit)) {
+      const reader = (this.#gitBlobs ??= new BlobReader(this.root));
+      const read = await reader.read(fromGit);
+      // a turn that ends after its folder's last session released this tracker (disposed) still keeps its
+      // befores: the reader's process then lives for this read only
+      if (this.#disposed) reader.dispose();
+      for (const [id, buf] of read) {
         sizes.set(id, buf.length);
         if (!isBinary(buf)) await this.#opts.blobs.put(buf, { id, durable: false });
       }
