@@ -1,10 +1,12 @@
 // `$/cancel_request`, stable since ACP schema 1.17: Stop cancels OUR requests still waiting on the agent for
 // that session (the SDK sends `$/cancel_request` and the request rejects as cancelled), and a cancel from the
-// agent for a request id we never used changes nothing. Against the stdio fake agent.
+// agent for a request id we never used changes nothing. Against the stdio fake agent. The second test stops the
+// agent's process (SIGSTOP) while our request and its cancel are sent, so that it reads both at once: the order a
+// loaded machine gave once (the agent then counted 0 cancelled requests, its handler never saw the abort).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createAgentRuntime } from "../../../../src/core/acp/agent-runtime";
+import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import type { AgentSpec } from "../../../../src/core/model/agent";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
@@ -13,14 +15,17 @@ import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 const AGENT_JS = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
 const spec: AgentSpec = { id: "fake-stdio", displayName: "Fake", command: process.execPath, args: [AGENT_JS] };
 
+/** Our session/set_mode "slow" was written to the agent. */
+const sent = (rt: AcpAgentRuntime) =>
+  rt.protocolLog.entries().some((e) => e.direction === "send" && e.text.includes('"slow"'));
+
 test("Stop sends $/cancel_request for our pending request on the session, which then rejects as cancelled", () =>
   withTmpDir("acp-cancel-req-", async (cwd) => {
     const rt = createAgentRuntime({ agent: spec, cwd });
     try {
       const { sessionId } = await rt.ensureSession();
-      const sent = () => rt.protocolLog.entries().some((e) => e.direction === "send" && e.text.includes('"slow"'));
       const pending = rt.setMode(sessionId, "slow");
-      while (!sent()) await new Promise((r) => setTimeout(r, 10));
+      while (!sent(rt)) await new Promise((r) => setTimeout(r, 10));
       await rt.cancel(sessionId);
       await assert.rejects(pending, (err: { code?: number }) => err.code === -32800);
       const outgoing = rt.protocolLog.entries().filter((e) => e.direction === "send");
@@ -32,6 +37,34 @@ test("Stop sends $/cancel_request for our pending request on the session, which 
       await rt.close();
     }
   }));
+
+test(
+  "Stop before the agent read our request: the request and its $/cancel_request reach it together, still cancelled",
+  { skip: process.platform === "win32" },
+  () =>
+    withTmpDir("acp-cancel-req-", async (cwd) => {
+      const rt = createAgentRuntime({ agent: spec, cwd });
+      try {
+        const { sessionId } = await rt.ensureSession();
+        process.kill(rt.pid!, "SIGSTOP");
+        let rejected: Promise<void>;
+        try {
+          const pending = rt.setMode(sessionId, "slow");
+          rejected = assert.rejects(pending, (err: { code?: number }) => err.code === -32800);
+          while (!sent(rt)) await new Promise((r) => setTimeout(r, 10)); // on the wire (else nothing to cancel there)
+          // session/cancel is written after `$/cancel_request`, which is after the request: all three are in the
+          // pipe when the agent runs again
+          await rt.cancel(sessionId);
+        } finally {
+          process.kill(rt.pid!, "SIGCONT");
+        }
+        await rejected;
+        assert.equal(outputText(await collect(rt.runTurn(sessionId, "cancelled-requests"))), "requests cancelled: 1");
+      } finally {
+        await rt.close();
+      }
+    }),
+);
 
 test("a $/cancel_request from the agent for an id we never used is ignored and the turn goes on", () =>
   withTmpDir("acp-cancel-req-", async (cwd) => {
