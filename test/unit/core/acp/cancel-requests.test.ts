@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { createAgentRuntime, type AcpAgentRuntime } from "../../../../src/core/acp/agent-runtime";
 import type { AgentSpec } from "../../../../src/core/model/agent";
+import type { ElicitationAsker } from "../../../../src/core/model/elicitation";
+import type { PermissionAsker } from "../../../../src/core/ports";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { collect, outputText } from "../../../fixtures/fake-agents/in-process";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
@@ -64,6 +66,48 @@ test(
         await rt.close();
       }
     }),
+);
+
+/** Runs the fake agent's `withdrawn` turn: its request and `$/cancel_request` reach us in one read. */
+async function withdrawn(what: "ask" | "elicit", timedOut: AbortSignal): Promise<void> {
+  await withTmpDir("acp-cancel-req-", async (cwd) => {
+    const asked: string[] = [];
+    // a person who is away: whoever is asked never answers
+    const asker: PermissionAsker = { ask: () => (asked.push("permission"), new Promise(() => undefined)) };
+    const elicitor: ElicitationAsker = { ask: () => (asked.push("elicitation"), new Promise(() => undefined)) };
+    const rt = createAgentRuntime({ agent: spec, cwd, asker, elicitor });
+    timedOut.addEventListener("abort", () => void rt.close(), { once: true }); // the turn ends, the process can exit
+    try {
+      const { sessionId } = await rt.ensureSession();
+      assert.equal(outputText(await collect(rt.runTurn(sessionId, `withdrawn ${what}`))), "answered");
+      const answer = rt.protocolLog.entries().find((e) => e.direction === "send" && e.text.includes('"withdrawn-1"'));
+      const reply = JSON.parse(answer!.text) as {
+        result?: { outcome?: { outcome: string }; action?: string };
+        error?: { code: number };
+      };
+      const cancelled =
+        reply.error?.code === -32800 ||
+        reply.result?.outcome?.outcome === "cancelled" ||
+        reply.result?.action === "cancel";
+      assert.ok(cancelled, answer!.text);
+      assert.deepEqual(asked, [], "nobody was asked about a request the agent had withdrawn");
+    } finally {
+      await rt.close();
+    }
+  });
+}
+
+// before the fix these turns never ended (nothing answered the request): the timeout ends the test
+test(
+  "a permission request the agent withdraws at once (in the same read) is answered cancelled, nobody asked",
+  { timeout: 30_000 },
+  (t) => withdrawn("ask", t.signal),
+);
+
+test(
+  "an elicitation the agent withdraws at once (in the same read) is answered cancelled, nobody asked",
+  { timeout: 30_000 },
+  (t) => withdrawn("elicit", t.signal),
 );
 
 test("a $/cancel_request from the agent for an id we never used is ignored and the turn goes on", () =>
