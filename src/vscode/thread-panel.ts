@@ -15,6 +15,7 @@ import { loginView } from "./login-view";
 import { displayTitle } from "./thread-title";
 import type { CodeActions } from "./code-actions";
 import { isPanelAction, panelAction } from "./panel-actions";
+import { PanelFeed } from "./panel-feed";
 import { noteShown, panelShown } from "./panel-shown";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
@@ -73,29 +74,21 @@ function promptWhenIdle(live: LiveSession, text: string): void {
   });
 }
 
-const BATCH_MS = 50;
-
 export class ThreadPanel implements vscode.Disposable {
   readonly #subs: vscode.Disposable[] = [];
-  #queue: RuntimeEvent[] = [];
-  #timer: NodeJS.Timeout | undefined;
-  #ready = false;
-  #backlog: HostMessage[] = [];
+  /** Redraws (their generations), the messages waiting for one, the batched live events: panel-feed.ts. */
+  readonly #feed: PanelFeed;
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
   rendered: { entries: number; inDom: number } | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
   readonly shown = panelShown();
   #cwd = "";
-  /** A live panel's transcript is loading: queued events wait for the init message. */
-  #holding = false;
   /** The thread's usage, folded like the status bar's (same events, same words). */
   #usage = new UsageMeter();
   /** The thread the thread host runs that this panel follows (prompt, cancel go there). */
   #hosted: HostedThreadView | undefined;
   /** The panel shows a stored thread (read-only until resumed): set once drawn so. */
   #past = false;
-  /** Counts inits: only the newest one draws (see #init). */
-  #generation = 0;
 
   constructor(
     readonly threadId: string,
@@ -104,6 +97,10 @@ export class ThreadPanel implements vscode.Disposable {
     private readonly code: CodeActions,
     private focusEvent?: number,
   ) {
+    this.#feed = new PanelFeed(
+      (m) => void panel.webview.postMessage(m),
+      (m) => noteShown(this.shown, m),
+    );
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.svg");
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, {
@@ -131,9 +128,7 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   post(m: HostMessage): void {
-    noteShown(this.shown, m);
-    if (!this.#ready) this.#backlog.push(m);
-    else void this.panel.webview.postMessage(m);
+    this.#feed.post(m);
   }
 
   /** `past`: a stored thread's events as this panel loaded them (its image chips get their thumbnails). */
@@ -141,17 +136,13 @@ export class ThreadPanel implements vscode.Disposable {
     if (this.deps.composer) this.#subs.push(this.deps.composer.attach(this, past));
   }
 
-  async #init(): Promise<void> {
-    // A newer init (a refresh: the session left memory, a live session took over) makes this one stale: it stops
-    // at its next await, so the panel ends as the newest init draws it, with only that init's subscriptions.
-    const gen = ++this.#generation;
-    const stale = () => gen !== this.#generation;
+  /**
+   * Draws the thread (a redraw of the feed). A newer init (a refresh: the session left memory, a live session took
+   * over) makes this one stale: it stops at its next await, so the panel ends as the newest init draws it, with
+   * only that init's subscriptions.
+   */
+  async #init(stale: () => boolean): Promise<void> {
     for (const s of this.#subs.splice(2)) s.dispose(); // a webview reload (ready again) re-subscribes
-    this.#holding = false;
-    // Queued events are in the transcript init sends whole: drop them so nothing shows twice.
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#queue = [];
     this.#usage = new UsageMeter();
     this.#hosted = undefined;
     this.#past = false;
@@ -165,14 +156,14 @@ export class ThreadPanel implements vscode.Disposable {
     }
     if (live) {
       // subscribe in the tick the transcript is snapshot (every later event comes once), post none before init
-      this.#holding = true;
+      this.#feed.hold();
       this.#subs.push(live.onEvents((evs) => this.#enqueue(evs)));
       const events = await live.transcript().catch((err) => {
         void vscode.window.showWarningMessage(`Could not read the thread: ${errorMessage(err)}`);
         return [...live.events];
       });
       if (stale()) return;
-      this.#holding = false;
+      const queued = this.#feed.release();
       this.panel.title = live.title;
       this.#cwd = live.cwd;
       if (running(live.status) && !turnStarts.has(live)) turnStarts.set(live, Date.now());
@@ -195,7 +186,7 @@ export class ThreadPanel implements vscode.Disposable {
       });
       // the transcript, then what arrived while it loaded (queued, not yet posted): in the order they happened
       this.#usage = new UsageMeter();
-      this.#foldUsage([...events, ...this.#queue]);
+      this.#foldUsage([...events, ...queued]);
       for (const v of this.deps.broker.pendingFor(live.threadId)) this.post({ type: "permission", prompt: v });
       if (live.sessionId)
         for (const t of this.deps.recentTerminalOutput(live.sessionId)) this.post({ type: "terminalOutput", ...t });
@@ -318,8 +309,7 @@ export class ThreadPanel implements vscode.Disposable {
     const live = evs.some((e) => e.type === "mode" || e.type === "config_options") ? this.#live() : undefined;
     if (live) this.#postPickers(live);
     this.#foldUsage(evs, true);
-    this.#queue.push(...evs);
-    this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
+    this.#feed.enqueue(evs);
   }
 
   /** Folds events into the usage figure; posts it when `onlyChanged` is false or it changed. */
@@ -337,10 +327,7 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   #flush(): void {
-    if (this.#holding) return; // the init message goes first
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#queue.length) this.post({ type: "events", events: this.#queue.splice(0) });
+    this.#feed.flush();
   }
 
   async #onMessage(m: WebviewMessage | undefined): Promise<void> {
@@ -351,17 +338,7 @@ export class ThreadPanel implements vscode.Disposable {
       if (isPanelAction(m)) return await panelAction(m, this.threadId, this.code, this.#cwd);
       switch (m.type) {
         case "ready":
-          this.#ready = false;
-          this.#backlog = [];
-          try {
-            await this.#init();
-          } finally {
-            // what init posted reaches the webview even when a later step of it failed (the error is shown):
-            // a panel must never stay blank because, say, a session left memory while the panel drew it
-            this.#ready = true;
-            for (const b of this.#backlog.splice(0)) void this.panel.webview.postMessage(b);
-          }
-          return;
+          return await this.#feed.redraw((stale) => this.#init(stale));
         case "prompt":
           return void live?.prompt(m.text).catch((err) => vscode.window.showErrorMessage(errorMessage(err)));
         case "cancel":
@@ -410,7 +387,7 @@ export class ThreadPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.#timer);
+    this.#feed.dispose();
     for (const s of this.#subs.splice(0)) s.dispose();
   }
 }

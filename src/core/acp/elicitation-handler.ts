@@ -37,7 +37,8 @@ export async function handleCreateElicitation(
   const abort = new AbortController();
   const onAbort = () => abort.abort();
   const session = sessionId ? ctx.session(sessionId) : undefined;
-  if (session?.cancelling) return { action: "cancel" };
+  // withdrawn already (read with the request: the signal aborted before this handler ran, see permission-handler.ts)
+  if (session?.cancelling || signal?.aborted) return { action: "cancel" };
   session?.turnAbort.signal.addEventListener("abort", onAbort, { once: true });
   signal?.addEventListener("abort", onAbort, { once: true });
   const prompt = {

@@ -118,7 +118,10 @@ async function decide(
   const cancelled: Decided = { option: undefined, decidedBy: "cancelled", reason: "cancelled", outside: [] };
   if (session.cancelling) return cancelled;
   const v = await sessionVerdict(ctx, session, kind, toolCall);
-  if (session.cancelling) return { ...cancelled, outside: v.outside };
+  // the agent withdrew the request already: the SDK applies a `$/cancel_request` as it reads it, this handler runs
+  // later (a withdrawal read with the request, or during the verdict's await), and an "abort" listener added to an
+  // aborted signal never fires: nobody is asked
+  if (session.cancelling || signal?.aborted) return { ...cancelled, outside: v.outside };
   const said = { ...(v.rule ? { rule: v.rule } : {}), outside: v.outside };
   // A "no" without any reject option offered can only be expressed as `cancelled` (e.g. Claude's plan exit).
   const no = (decidedBy: Decided["decidedBy"], reason: string): Decided => ({

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { terminalLauncher, type Launched } from "../platform/launcher";
 import { git as runGit, GitError, gitOrNone, zsplit, type GitOptions } from "../platform/git";
+import { signalTree } from "../platform/process-tree";
 import { background } from "../util/unexpected";
 
 /** The plumbing only reads: never refreshes or rewrites the index under the user's git. */
@@ -85,7 +86,7 @@ export async function worktreeChanges(cwd: string): Promise<{ modified: string[]
  * Blob contents by id from the repository's object database, through one long-lived `git cat-file --batch`
  * (a spawn per turn would cost more than the rest of the turn's bookkeeping), started by the launcher (the
  * extension host's spawner, #24). The process holds the event loop only while a read is pending; it is started
- * again if it dies.
+ * again if it dies (or for a read after `dispose`: its owner then disposes it again).
  */
 export class BlobReader {
   readonly #cwd: string;
@@ -117,12 +118,7 @@ export class BlobReader {
     this.#child = undefined;
     if (child) {
       child.stdin.end(); // cat-file ends at EOF
-      if (child.pid !== undefined)
-        try {
-          process.kill(child.pid);
-        } catch {
-          // gone already
-        }
+      if (child.pid !== undefined) signalTree(child.pid, "SIGTERM");
     }
     this.#fail();
   }

@@ -9,7 +9,7 @@
  * the ids between runs. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
  * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
- * it stat-walks the folders left without one (watch-set.ts).
+ * it stat-walks the folders left without one (watch-set.ts). The walks themselves: tracker-walks.ts.
  */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,8 +21,9 @@ import { relUnder } from "./rel-path";
 import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { statInfo, walkDirs, walkWorkspace, type StatInfo, type WalkDelta } from "./walk";
-import type { WalkAnswer, WalkWorker } from "./walk-worker-client";
+import { TrackerWalks } from "./tracker-walks";
+import { statInfo, type StatInfo } from "./walk";
+import type { WalkWorker } from "./walk-worker-client";
 import { settle, WatchSet } from "./watch-set";
 
 export interface TrackerOptions {
@@ -64,7 +65,6 @@ export class WorkspaceTracker {
   readonly #logger: Logger;
   readonly #entries = new Map<string, Entry>();
   #matcher!: IgnoreMatcher;
-  #excludes: string[] | undefined;
   #prefix = "";
   #gitTop: string | undefined;
   #gitBlobs: BlobReader | undefined;
@@ -73,9 +73,7 @@ export class WorkspaceTracker {
   #offReason: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
   #disposed = false;
-  /** This tracker's walk cache in the walk worker, and the walk it last took in whole (walk-cache.ts). */
-  readonly #walkClient: number | undefined;
-  #walkGen: number | undefined;
+  #walks!: TrackerWalks;
   /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
   #unlisted = new Set<string>();
   /** The folders a plain folder's baseline walk listed, until the watches are set up. */
@@ -86,7 +84,6 @@ export class WorkspaceTracker {
     this.#opts = opts;
     this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.#logger = opts.logger ?? nullLogger;
-    this.#walkClient = opts.walker?.client();
   }
 
   /** Builds the baseline and starts watching. */
@@ -135,8 +132,12 @@ export class WorkspaceTracker {
     const sizes = new Map<string, number>();
     const fromGit = [...new Set(states.filter(wanted).map((s) => s.id!))];
     if (fromGit.length && this.#gitTop) {
-      this.#gitBlobs ??= new BlobReader(this.root);
-      for (const [id, buf] of await this.#gitBlobs.read(fromGit)) {
+      const reader = (this.#gitBlobs ??= new BlobReader(this.root));
+      const read = await reader.read(fromGit);
+      // a turn that ends after its folder's last session released this tracker (disposed) still keeps its
+      // befores: the reader's process then lives for this read only
+      if (this.#disposed) reader.dispose();
+      for (const [id, buf] of read) {
         sizes.set(id, buf.length);
         if (!isBinary(buf)) await this.#opts.blobs.put(buf, { id, durable: false });
       }
@@ -153,7 +154,7 @@ export class WorkspaceTracker {
     this.#disposed = true;
     this.#watcher?.dispose();
     this.#gitBlobs?.dispose();
-    if (this.#walkClient !== undefined) this.#opts.walker?.forget(this.#walkClient);
+    this.#walks.forget();
     if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
       saveManifestCache(this.#opts.cacheDir, this.root, this.#entries, this.#logger);
   }
@@ -167,8 +168,11 @@ export class WorkspaceTracker {
       // git names the top `C:/x` on Windows: compared through the platform's path rules, not as strings
       this.#prefix = relUnder(repo.top, this.root) ?? "";
     }
-    this.#matcher = new IgnoreMatcher(repo?.top ?? this.root, { extra: repo?.excludes });
-    this.#excludes = repo?.excludes;
+    const top = repo?.top ?? this.root;
+    this.#matcher = new IgnoreMatcher(top, { extra: repo?.excludes });
+    const scope = { root: this.root, top, prefix: this.#prefix, excludes: repo?.excludes, matcher: this.#matcher };
+    const toTop = (rel: string) => this.#toTop(rel);
+    this.#walks = new TrackerWalks({ ...scope, toTop, maxFiles: this.#limits.maxFiles + 1 }, this.#opts.walker);
     const watch = this.#opts.watch !== false;
     if (repo) await this.#gitBaseline();
     else await this.#walkBaseline();
@@ -179,15 +183,7 @@ export class WorkspaceTracker {
     if (!tops) this.#mode = "walk";
     // walks compare stats: give the clean tracked files (known from the index, never read) theirs, in the part
     // that is walked (else the first sync would read each of them)
-    if (repo)
-      for (const [rel, st] of (await this.#walkFor(undefined, tops && this.#walkRoots(tops))).walk.changed)
-        this.#adoptStat(rel, st);
-  }
-
-  /** The folders to walk below the tops left without a watch: not those below an ignored folder. */
-  #walkRoots(tops: readonly string[]): string[] {
-    // a top below an ignored folder (its tracked files' folder) is not walked: its files are looked at one by one
-    return tops.filter((t) => !t || !this.ignores(t, true));
+    if (repo) for (const [rel, st] of (await this.#walks.whole(tops)).changed) this.#adoptStat(rel, st);
   }
 
   #adoptStat(rel: string, st: StatInfo): void {
@@ -216,7 +212,7 @@ export class WorkspaceTracker {
   }
 
   async #walkBaseline(): Promise<void> {
-    const walk = await this.#walk();
+    const walk = await this.#walks.whole();
     if (walk.truncated) return this.#off(walk.changed.size);
     this.#baselineDirs = walk.dirs;
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
@@ -251,7 +247,7 @@ export class WorkspaceTracker {
 
   async #startWatching(): Promise<void> {
     // a plain folder's baseline walk listed the folders already; git's listings name files only
-    const listed = this.#baselineDirs ?? (await this.#listDirs());
+    const listed = this.#baselineDirs ?? (await this.#walks.listDirs());
     this.#baselineDirs = undefined;
     const limit = typeof this.#opts.watch === "number" ? this.#opts.watch : undefined;
     const set = WatchSet.start(this.root, listed, this.#entries.keys(), limit);
@@ -331,11 +327,8 @@ export class WorkspaceTracker {
 
   /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
   async #syncWalk(tops?: readonly string[]): Promise<FileDelta[]> {
-    // the walk cache's difference holds only if this tracker took in the walk it is the difference from
-    const since = this.#walkGen;
-    this.#walkGen = undefined;
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
-    const { walk, gen } = await this.#walkFor(since, tops && this.#walkRoots(tops));
+    const { walk, took } = await this.#walks.next(tops);
     const deltas: FileDelta[] = [];
     const look = async (rel: string, prev: Entry | undefined) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);
@@ -358,59 +351,8 @@ export class WorkspaceTracker {
     }
     await Promise.all(pending);
     this.#unlisted = new Set(unlisted.filter((rel) => this.#entries.has(rel)));
-    this.#walkGen = walk.truncated ? undefined : gen;
+    took();
     return deltas;
-  }
-
-  /** A whole walk (the baseline's). */
-  async #walk(): Promise<WalkDelta> {
-    return (await this.#walkFor(undefined)).walk;
-  }
-
-  /**
-   * Every folder the ignore rules let through, in the walk worker when there is one (the matcher reads each
-   * folder's .gitignore with synchronous calls), else here, asynchronously.
-   */
-  async #listDirs(): Promise<string[]> {
-    const answer = await this.#inWorker({ dirsOnly: true });
-    return answer?.walk.dirs ?? walkDirs(this.root, this.#matcher, (r) => this.#toTop(r));
-  }
-
-  /**
-   * A walk (of the folders below `roots` only, when given), in the walk worker when there is one: there, the
-   * difference from the walk `since` names.
-   */
-  async #walkFor(since: number | undefined, roots?: readonly string[]): Promise<{ walk: WalkDelta; gen?: number }> {
-    if (roots?.length === 0) return { walk: { full: true, changed: new Map(), removed: [], truncated: false } };
-    const answer = await this.#inWorker({ ...(since !== undefined ? { since } : {}), ...(roots ? { roots } : {}) });
-    if (answer) return answer;
-    const opts = { maxFiles: this.#limits.maxFiles + 1, toTop: (r: string) => this.#toTop(r) };
-    if (!roots) {
-      const w = await walkWorkspace(this.root, this.#matcher, opts);
-      return { walk: { full: true, changed: w.files, removed: [], truncated: w.truncated, dirs: w.dirs } };
-    }
-    const changed = new Map<string, StatInfo>();
-    let truncated = false;
-    for (const dir of roots) {
-      const w = await walkWorkspace(this.root, this.#matcher, { ...opts, dir });
-      for (const [rel, st] of w.files) changed.set(rel, st);
-      truncated ||= w.truncated;
-    }
-    return { walk: { full: true, changed, removed: [], truncated } };
-  }
-
-  /** A walk request to the walk worker; undefined when there is none (or it failed). */
-  #inWorker(req: { since?: number; dirsOnly?: boolean; roots?: readonly string[] }): Promise<WalkAnswer | undefined> {
-    if (!this.#opts.walker || this.#walkClient === undefined) return Promise.resolve(undefined);
-    return this.#opts.walker.walk({
-      client: this.#walkClient,
-      ...req,
-      root: this.root,
-      top: this.#gitTop ?? this.root,
-      prefix: this.#prefix,
-      maxFiles: this.#limits.maxFiles + 1,
-      ...(this.#excludes ? { excludes: this.#excludes } : {}),
-    });
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {

@@ -77,7 +77,7 @@ export const directLauncher: Launcher = {
       exit,
       guarded: false,
       hold(on) {
-        for (const h of [child, child.stdout, child.stdin] as { ref(): void; unref(): void }[])
+        for (const h of [child, child.stdout, child.stderr, child.stdin] as { ref(): void; unref(): void }[])
           if (on) h.ref();
           else h.unref();
       },
