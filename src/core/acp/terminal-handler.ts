@@ -120,6 +120,8 @@ export class TerminalManager {
   ): Promise<acp.WaitForTerminalExitResponse> {
     const term = this.#get(params.terminalId);
     if (!signal) return await term.exited;
+    // the SDK applies a `$/cancel_request` read with its request before it calls us: a listener never fires then
+    if (signal.aborted) throw signal.reason;
     return await Promise.race([
       term.exited,
       new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })),

@@ -69,13 +69,21 @@ test(
 );
 
 /** Runs the fake agent's `withdrawn` turn: its request and `$/cancel_request` reach us in one read. */
-async function withdrawn(what: "ask" | "elicit", timedOut: AbortSignal): Promise<void> {
+async function withdrawn(what: "ask" | "elicit" | "wait", timedOut: AbortSignal): Promise<void> {
   await withTmpDir("acp-cancel-req-", async (cwd) => {
     const asked: string[] = [];
     // a person who is away: whoever is asked never answers
     const asker: PermissionAsker = { ask: () => (asked.push("permission"), new Promise(() => undefined)) };
     const elicitor: ElicitationAsker = { ask: () => (asked.push("elicitation"), new Promise(() => undefined)) };
-    const rt = createAgentRuntime({ agent: spec, cwd, asker, elicitor });
+    // the terminal the wait is for is let run by the policy (a terminal/create is gated)
+    const permissionPolicy = what === "wait" ? ("approve-all" as const) : undefined;
+    const rt = createAgentRuntime({
+      agent: spec,
+      cwd,
+      asker,
+      elicitor,
+      ...(permissionPolicy ? { permissionPolicy } : {}),
+    });
     timedOut.addEventListener("abort", () => void rt.close(), { once: true }); // the turn ends, the process can exit
     try {
       const { sessionId } = await rt.ensureSession();
@@ -108,6 +116,13 @@ test(
   "an elicitation the agent withdraws at once (in the same read) is answered cancelled, nobody asked",
   { timeout: 30_000 },
   (t) => withdrawn("elicit", t.signal),
+);
+
+// before the fix the wait lasted until the command exited (60 s): the timeout ends the test
+test(
+  "a terminal wait the agent withdraws at once (in the same read) is answered cancelled, not held to the command's exit",
+  { timeout: 30_000 },
+  (t) => withdrawn("wait", t.signal),
 );
 
 test("a $/cancel_request from the agent for an id we never used is ignored and the turn goes on", () =>
