@@ -82,7 +82,7 @@ export async function continueInHost(
   if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
   if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();
-  const env = hub.agents().find((a) => sameAgent(a, m.agent))?.env;
+  const env = recordedAgent(hub.agents(), m.agent)?.env;
   await startInHost(hub, {
     thread: threadId,
     cwd: m.cwd,
@@ -95,15 +95,17 @@ export async function continueInHost(
   return true;
 }
 
-/** The configured agent a thread recorded: by id, or by its command line (the host records it resolved). */
-function sameAgent(a: AgentSpec, ref: AgentRef): boolean {
-  if (a.id === ref.id) return true;
+/**
+ * The configured agent a thread recorded: by id first (two entries may run the same command with other env), else
+ * by its command line (the host records it resolved).
+ */
+function recordedAgent(agents: readonly AgentSpec[], ref: AgentRef): AgentSpec | undefined {
   const args = ref.args ?? [];
-  return (
+  const sameCommand = (a: AgentSpec) =>
     a.args.length === args.length &&
     a.args.every((w, i) => w === args[i]) &&
-    (a.command === ref.command || basename(a.command) === basename(ref.command))
-  );
+    (a.command === ref.command || basename(a.command) === basename(ref.command));
+  return agents.find((a) => a.id === ref.id) ?? agents.find(sameCommand);
 }
 
 async function startInHost(hub: HostRunHub, r: HostRunRequest): Promise<string> {

@@ -84,6 +84,15 @@ export async function useFakeAgent(): Promise<void> {
   await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
 }
 
+/** The fake agent configured as `id` too (its env: what it advertises), beside the agents configured already. */
+export async function fakeAgent(id: string, env: Record<string, string>): Promise<void> {
+  const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+  const cfg = vscode.workspace.getConfiguration("acpThreads");
+  const agents = { ...(cfg.get<Record<string, unknown>>("agents") ?? {}) };
+  agents[id] = { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1", ...env }, displayName: id };
+  await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+}
+
 /** Spawns the fake agent as a session with `task` (may be empty) and waits until its thread is stored and it is idle. */
 export async function spawnIdleFake(task = "", agentId = "fake"): Promise<LiveSession> {
   const { hub } = await api();

@@ -50,6 +50,7 @@ const PASSES: Record<string, string[]> = {
     "sandbox.test.js",
     "host-client.test.js",
     "host-serve.test.js",
+    "host-place.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

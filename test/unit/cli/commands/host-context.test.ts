@@ -162,3 +162,33 @@ test("the editor's composed prompt reaches the agent as its blocks, context from
       assert.equal(user?.kind === "user_message" && user.text, "context see @a.ts and @b.ts then @Past");
     }),
   ));
+
+test("a thread continued in the host with a composed prompt gets its context", () =>
+  withTmpDir("acp-host-ctx-", (dir) =>
+    world(dir, async ({ conn, home, ws }) => {
+      const first = await conn.request({ t: "run", run: run(ws, { prompts: ["hello"] }) });
+      const threadId = first.t === "started" ? first.threadId : "";
+      await said(home, threadId);
+      for (let ended = false; !ended; await new Promise((r) => setTimeout(r, 50))) {
+        const st = await conn.request({ t: "status" });
+        ended = st.t === "status" && !st.status.sessions.some((s) => s.threadId === threadId && s.state !== "ended");
+      }
+      const next = await conn.request({
+        t: "run",
+        run: run(ws, {
+          thread: threadId,
+          parts: [
+            { type: "text", text: "context again " },
+            { type: "context", item: fileChip(join(ws, "src", "a.ts"), "a.ts") },
+          ],
+        }),
+      });
+      assert.equal(next.t, "started");
+      const records = () => new ThreadStore(home).read(threadId).records;
+      await waitFor(() => records().filter((r) => r.kind === "turn_end").length >= 2, "the second turn ended");
+      const answer = records()
+        .flatMap((r) => (r.kind === "agent_message" ? [r.text] : []))
+        .join("");
+      assert.match(answer, /resource file:\/\/.*a\.ts "inside line"/, answer);
+    }),
+  ));
