@@ -11,7 +11,7 @@ import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, detach } from "./host-cli";
+import { cli, detach, sendNewInHost } from "./host-cli";
 import { canSandbox, useHostile, world } from "./hostile-world";
 
 async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
@@ -265,18 +265,10 @@ describe("the thread host's threads in the window", () => {
     const link = join(workspaceRoot(), "home-link"); // the escape's symlink, in the session's folder
     symlinkSync(w.home, link);
     try {
-      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-      await waitFor("the new thread's panel", () => hub.panels.get(draft));
-      await hub.composer.handle(
-        { threadId: draft, post: () => undefined },
-        { type: "send", parts: [{ type: "text", text: "escape" }], agentId: "hostile", mode: "session" },
-      );
       // before #35's third pass such a thread stayed in the window; run by the host it must stay sandboxed
-      const row = await waitFor("the thread in the host", () => hub.hosted.rows()[0]);
-      assert.equal(hub.live.get(row.threadId), undefined, "no session of it in this window");
-      const said = () =>
-        hub.threads.read(row.threadId).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
-      const ended = () => hub.threads.read(row.threadId).records.some((r) => r.kind === "turn_end");
+      const id = await sendNewInHost("hostile", [{ type: "text", text: "escape" }]);
+      const said = () => hub.threads.read(id).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
+      const ended = () => hub.threads.read(id).records.some((r) => r.kind === "turn_end");
       await waitFor("the agent's answer", ended, 30_000);
       assert.equal(said().join(""), "escape: out=EROFS secret=ENOENT link=EROFS");
       for (const f of ["outside.txt", "via-link.txt"]) assert.equal(existsSync(join(w.home, f)), false, f);

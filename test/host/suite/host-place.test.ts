@@ -5,36 +5,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { WirePart } from "../../../src/webview/thread/protocol";
 import { api, fakeAgent, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli } from "./host-cli";
+import { cli, sendNewInHost as sendNew } from "./host-cli";
 
 const greet = () => join(workspaceRoot(), "src", "greet.js");
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString("base64");
-
-/** A new-thread panel's Send of `parts` to `agentId`: the id of the thread the host started for it. */
-async function sendNew(agentId: string, parts: WirePart[]): Promise<string> {
-  const { hub } = await api();
-  const before = new Set(hub.threads.ids());
-  const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-  await waitFor("the new thread's panel", () => hub.panels.get(draft));
-  const posted: unknown[] = [];
-  await hub.composer.handle(
-    { threadId: draft, post: (m) => void posted.push(m) },
-    { type: "send", parts, agentId, mode: "session" },
-  );
-  // the host's thread, found in the store (a quick run may have ended before its row is looked at)
-  const id = await waitFor("the thread in the host", () => hub.threads.ids().find((i) => !before.has(i))).catch(
-    (err: Error) => {
-      throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
-    },
-  );
-  assert.notEqual(id, draft, "the host's thread (the new-thread panel closed)");
-  assert.equal(hub.live.get(id), undefined, "no session of it in this window");
-  assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
-  return id;
-}
 
 describe("runSessions host: prompts with context in the thread host (#35)", () => {
   before(async () => {
