@@ -7,7 +7,8 @@
  * window; before, the host ran such a thread unsandboxed (everything succeeded). Linux with bubblewrap only.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost } from "../../../src/core/host/client";
@@ -72,6 +73,63 @@ test(
         );
         for (const f of ["outside.txt", "via-link.txt", "by-shell.txt"])
           assert.equal(existsSync(join(home, f)), false, `${f} was not written`);
+      } finally {
+        conn.close();
+        await stopHost(data);
+      }
+    }),
+);
+
+test(
+  "a worktree session the window starts in the host: the host makes the worktree, sandboxed by the unattended default to it",
+  { skip: noBwrap, timeout: 60_000 },
+  () =>
+    withTmpDir("acp-host-sbx-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      rmSync(join(ws, "home-link"));
+      writeFileSync(join(ws, "a.txt"), "a\n");
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws, encoding: "utf8" });
+      git("init", "-q", "-b", "main");
+      git("add", ".");
+      git("commit", "-q", "-m", "seed");
+      const data = join(dir, "data");
+      const env = { ...process.env, HOME: home, TMPDIR: tmp };
+      // the settings' default: sandbox.mode off, sandbox.unattended on
+      const run = await detachedRun(
+        config(),
+        {
+          agent: HOSTILE_AGENT,
+          cwd: ws,
+          parts: [{ type: "text", text: `shell echo in > in-wt.txt; echo out > ${ws}/main.txt` }],
+          roots: [join(dir, "other")],
+          worktree: true,
+          permission: "approve-all",
+          stallMs: 0,
+        },
+        env,
+        () => {},
+      );
+      const conn = await connectHost({
+        home: data,
+        client: "test",
+        start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
+      });
+      assert.ok(conn);
+      try {
+        const r = await conn.request({ t: "run", run });
+        const threadId = r.t === "started" ? r.threadId : "";
+        const store = new ThreadStore(data);
+        await waitFor(() => store.read(threadId).records.some((x) => x.kind === "turn_end"), "the turn ended", 30_000);
+        const wt = store.read(threadId).metadata.worktree;
+        assert.ok(wt, "the thread works in a worktree of its own");
+        assert.notEqual(realpathSync(wt.path), realpathSync(ws));
+        assert.equal(readFileSync(join(wt.path, "in-wt.txt"), "utf8"), "in\n", "its worktree is writable");
+        assert.equal(
+          existsSync(join(ws, "main.txt")),
+          false,
+          "the main checkout is not: the sandbox is the worktree's",
+        );
       } finally {
         conn.close();
         await stopHost(data);
