@@ -4,7 +4,8 @@
  * the run request carries them, the host prepares the sandbox. Hostile, real processes (the built CLI's host, the
  * hostile agent): with `acpThreads.sandbox.mode: workspace-write` the agent's write outside, its read of a secret
  * and its escape through a symlink all fail, while the window's other workspace folder stays writable as in the
- * window; before, the host ran such a thread unsandboxed (everything succeeded). Linux with bubblewrap only.
+ * window; the allowed hosts are the only way out; a worktree session is sandboxed to its worktree by the unattended
+ * default. Before, the host ran such threads unsandboxed (everything succeeded). Linux with bubblewrap only.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -12,13 +13,17 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost } from "../../../src/core/host/client";
+import type { DetachedRun } from "../../../src/core/host/protocol";
+import type { ThreadRead } from "../../../src/core/store/thread-store";
 import { ThreadStore } from "../../../src/core/store/thread-store";
-import { detachedRun, type HostRunConfig } from "../../../src/vscode/host/host-run-spec";
+import { detachedRun, type HostRunConfig, type HostRunRequest } from "../../../src/vscode/host/host-run-spec";
 import { CLI } from "../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 import { hostEnv, stopHost } from "../../fixtures/host/host-cli";
-import { HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../fixtures/sandbox-world";
+import { egressServers, HOSTILE_AGENT, noBwrap, sandboxWorld } from "../../fixtures/sandbox-world";
 import { waitFor } from "../../fixtures/spawner/wait";
+
+const BOUND = { skip: noBwrap, timeout: 60_000 };
 
 const config = (s: Partial<HostRunConfig> = {}): HostRunConfig => ({
   sandbox: "off",
@@ -28,61 +33,85 @@ const config = (s: Partial<HostRunConfig> = {}): HostRunConfig => ({
   ...s,
 });
 
+/** The hostile agent's request as the window makes it for `prompt` in `cwd`. */
+const request = (cwd: string, prompt: string, more: Partial<HostRunRequest> = {}): HostRunRequest => ({
+  agent: HOSTILE_AGENT,
+  cwd,
+  parts: [{ type: "text", text: prompt }],
+  permission: "approve-all",
+  stallMs: 0,
+  ...more,
+});
+
+/** `run` in a host of its own (data home `<dir>/data`) until its `turns` turns ended: the thread. */
+async function inHost(dir: string, run: DetachedRun, turns = 1): Promise<ThreadRead> {
+  const data = join(dir, "data");
+  const conn = await connectHost({
+    home: data,
+    client: "test",
+    start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
+  });
+  assert.ok(conn);
+  try {
+    const r = await conn.request({ t: "run", run });
+    assert.equal(r.t, "started");
+    const read = () => new ThreadStore(data).read(r.t === "started" ? r.threadId : "");
+    await waitFor(() => read().records.filter((x) => x.kind === "turn_end").length >= turns, "the turns ended", 30_000);
+    return read();
+  } finally {
+    conn.close();
+    await stopHost(data);
+  }
+}
+
+const said = (t: ThreadRead) => t.records.flatMap((x) => (x.kind === "agent_message" ? [x.text] : []));
+
+test("sandbox.mode workspace-write: the thread the window starts in the host runs in the OS sandbox", BOUND, () =>
+  withTmpDir("acp-host-sbx-", async (dir) => {
+    const { home, ws, tmp } = sandboxWorld(dir);
+    const other = join(dir, "other"); // the window's second workspace folder
+    mkdirSync(other);
+    const env = { ...process.env, HOME: home, TMPDIR: tmp };
+    const run = await detachedRun(
+      config({ sandbox: "workspace-write" }),
+      request(ws, "escape", { roots: [other] }),
+      env,
+      () => {},
+    );
+    run.prompts.push(`shell echo in > ${other}/in.txt; echo out > ${home}/by-shell.txt`);
+    const thread = await inHost(dir, run, 2);
+    assert.equal(said(thread)[0], "escape: out=EROFS secret=ENOENT link=EROFS");
+    assert.equal(existsSync(join(other, "in.txt")), true, "the window's other folder is writable, as in the window");
+    for (const f of ["outside.txt", "via-link.txt", "by-shell.txt"])
+      assert.equal(existsSync(join(home, f)), false, `${f} was not written`);
+  }),
+);
+
 test(
-  "sandbox.mode workspace-write: the thread the window starts in the host runs in the OS sandbox",
-  { skip: noBwrap, timeout: 60_000 },
+  "sandbox.allowedHosts: the hosted agent reaches only the listed host, through the host's egress proxy",
+  BOUND,
   () =>
-    withTmpDir("acp-host-sbx-", async (dir) => {
-      const { home, ws, tmp } = sandboxWorld(dir);
-      const other = join(dir, "other"); // the window's second workspace folder
-      mkdirSync(other);
-      const data = join(dir, "data");
-      const env = { ...process.env, HOME: home, TMPDIR: tmp };
-      const run = await detachedRun(
-        config({ sandbox: "workspace-write" }),
-        {
-          agent: HOSTILE_AGENT,
-          cwd: ws,
-          parts: [{ type: "text", text: "escape" }],
-          roots: [other],
-          permission: "approve-all",
-          stallMs: 0,
-        },
-        env,
-        () => {},
-      );
-      run.prompts.push(`shell echo in > ${other}/in.txt; echo out > ${home}/by-shell.txt`);
-      const conn = await connectHost({
-        home: data,
-        client: "test",
-        start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
-      });
-      assert.ok(conn);
-      try {
-        const r = await conn.request({ t: "run", run });
-        assert.equal(r.t, "started");
-        const threadId = r.t === "started" ? r.threadId : "";
-        const records = () => new ThreadStore(data).read(threadId).records;
-        await waitFor(() => records().filter((x) => x.kind === "turn_end").length >= 2, "both turns ended", 30_000);
-        const said = records().flatMap((x) => (x.kind === "agent_message" ? [x.text] : []));
-        assert.equal(said[0], "escape: out=EROFS secret=ENOENT link=EROFS");
-        assert.equal(
-          existsSync(join(other, "in.txt")),
-          true,
-          "the window's other folder is writable, as in the window",
+    withTmpDir("acp-host-sbx-", (dir) =>
+      egressServers(async (secretPort, webPort) => {
+        const { home, ws, tmp } = sandboxWorld(dir);
+        const allowed = `http://127.0.0.1:${webPort}/ok`;
+        const denied = `http://localhost:${webPort}/no`;
+        const run = await detachedRun(
+          config({ sandbox: "workspace-write", sandboxAllowedHosts: [`127.0.0.1:${webPort}`] }),
+          request(ws, `net ${secretPort} ${allowed} ${denied}`),
+          { ...process.env, HOME: home, TMPDIR: tmp },
+          () => {},
         );
-        for (const f of ["outside.txt", "via-link.txt", "by-shell.txt"])
-          assert.equal(existsSync(join(home, f)), false, `${f} was not written`);
-      } finally {
-        conn.close();
-        await stopHost(data);
-      }
-    }),
+        const answer = said(await inHost(dir, run)).join("");
+        assert.match(answer, /^net: direct=(ECONNREFUSED|ENETUNREACH) /, answer);
+        assert.match(answer, new RegExp(` ${allowed}=200 ${denied}=403$`), answer);
+      }),
+    ),
 );
 
 test(
   "a worktree session the window starts in the host: the host makes the worktree, sandboxed by the unattended default to it",
-  { skip: noBwrap, timeout: 60_000 },
+  BOUND,
   () =>
     withTmpDir("acp-host-sbx-", async (dir) => {
       const { home, ws, tmp } = sandboxWorld(dir);
@@ -93,58 +122,26 @@ test(
       git("init", "-q", "-b", "main");
       git("add", ".");
       git("commit", "-q", "-m", "seed");
-      const data = join(dir, "data");
-      const env = { ...process.env, HOME: home, TMPDIR: tmp };
       // the settings' default: sandbox.mode off, sandbox.unattended on
       const run = await detachedRun(
         config(),
-        {
-          agent: HOSTILE_AGENT,
-          cwd: ws,
-          parts: [{ type: "text", text: `shell echo in > in-wt.txt; echo out > ${ws}/main.txt` }],
+        request(ws, `shell echo in > in-wt.txt; echo out > ${ws}/main.txt`, {
           roots: [join(dir, "other")],
           worktree: true,
-          permission: "approve-all",
-          stallMs: 0,
-        },
-        env,
+        }),
+        { ...process.env, HOME: home, TMPDIR: tmp },
         () => {},
       );
-      const conn = await connectHost({
-        home: data,
-        client: "test",
-        start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
-      });
-      assert.ok(conn);
-      try {
-        const r = await conn.request({ t: "run", run });
-        const threadId = r.t === "started" ? r.threadId : "";
-        const store = new ThreadStore(data);
-        await waitFor(() => store.read(threadId).records.some((x) => x.kind === "turn_end"), "the turn ended", 30_000);
-        const wt = store.read(threadId).metadata.worktree;
-        assert.ok(wt, "the thread works in a worktree of its own");
-        assert.notEqual(realpathSync(wt.path), realpathSync(ws));
-        assert.equal(readFileSync(join(wt.path, "in-wt.txt"), "utf8"), "in\n", "its worktree is writable");
-        assert.equal(
-          existsSync(join(ws, "main.txt")),
-          false,
-          "the main checkout is not: the sandbox is the worktree's",
-        );
-      } finally {
-        conn.close();
-        await stopHost(data);
-      }
+      const wt = (await inHost(dir, run)).metadata.worktree;
+      assert.ok(wt, "the thread works in a worktree of its own");
+      assert.notEqual(realpathSync(wt.path), realpathSync(ws));
+      assert.equal(readFileSync(join(wt.path, "in-wt.txt"), "utf8"), "in\n", "its worktree is writable");
+      assert.equal(existsSync(join(ws, "main.txt")), false, "the main checkout is not: the sandbox is the worktree's");
     }),
 );
 
 test("the window's sandbox decision for the host: the setting, the composer's toggle, the worktree default", async () => {
-  const base = {
-    agent: HOSTILE_AGENT,
-    cwd: "/ws",
-    parts: [{ type: "text" as const, text: "hi" }],
-    permission: "approve-all" as const,
-    stallMs: 0,
-  };
+  const base = request("/ws", "hi");
   const settings = { sandboxDenyRead: ["~/secrets"], sandboxAllowedHosts: ["api.example.com"] };
   const on = await detachedRun(config({ sandbox: "workspace-write", ...settings }), base, process.env, () => {});
   assert.deepEqual(on.sandbox, { denyRead: ["~/secrets"], allowedHosts: ["api.example.com"] });
@@ -170,4 +167,6 @@ test("the window's sandbox decision for the host: the setting, the composer's to
     () => {},
   );
   assert.equal(unattendedOff.sandbox, undefined);
+  const continued = await detachedRun(config(), { ...base, inWorktree: true }, process.env, () => {});
+  if (!noBwrap) assert.ok(continued.sandbox, "a continued worktree thread: the same default, as in the window");
 });
