@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { WirePart } from "../../../src/webview/thread/protocol";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
 
@@ -83,6 +84,20 @@ export async function useFakeAgent(): Promise<void> {
   );
   await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
 }
+
+/** The workspace's src/greet.js, and the prompt box's chip of its line 3 (the selection's text captured). */
+export const greetJs = (): string => join(workspaceRoot(), "src", "greet.js");
+export const greetSelection = (): WirePart => ({
+  type: "context",
+  ref: {
+    kind: "selection",
+    label: "greet.js:3",
+    uri: `file://${greetJs()}#L3:3`,
+    path: greetJs(),
+    range: { start: 3, end: 3 },
+  },
+  content: "SELECTED-LINE\n",
+});
 
 /** The fake agent configured as `id` too (its env: what it advertises), beside the agents configured already. */
 export async function fakeAgent(id: string, env: Record<string, string>): Promise<void> {

@@ -3,12 +3,10 @@
 // unsaved buffer of a mentioned file, read through this window, a selection, an image); a prompt with context
 // typed after the host's run ended continues the thread in the host with that context.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import * as vscode from "vscode";
-import { api, fakeAgent, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, fakeAgent, greetJs as greet, greetSelection, useFakeAgent, waitFor } from "./helpers";
 import { cli, sendNewInHost as sendNew } from "./host-cli";
 
-const greet = () => join(workspaceRoot(), "src", "greet.js");
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString("base64");
 
@@ -36,17 +34,7 @@ describe("runSessions host: prompts with context in the thread host (#35)", () =
         { type: "text", text: "context about " },
         { type: "context", ref: { kind: "file", label: "greet.js", uri: `file://${greet()}`, path: greet() } },
         { type: "text", text: " and " },
-        {
-          type: "context",
-          ref: {
-            kind: "selection",
-            label: "greet.js:3",
-            uri: `file://${greet()}#L3:3`,
-            path: greet(),
-            range: { start: 3, end: 3 },
-          },
-          content: "SELECTED-LINE\n",
-        },
+        greetSelection(),
         { type: "image", name: "shot.png", data: PNG },
       ]);
       const records = () => hub.threads.read(id).records;
