@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost } from "../../../src/core/host/client";
@@ -137,6 +137,42 @@ test(
       assert.notEqual(realpathSync(wt.path), realpathSync(ws));
       assert.equal(readFileSync(join(wt.path, "in-wt.txt"), "utf8"), "in\n", "its worktree is writable");
       assert.equal(existsSync(join(ws, "main.txt")), false, "the main checkout is not: the sandbox is the worktree's");
+    }),
+);
+
+test(
+  "a sandboxed thread on a machine that cannot sandbox: the host refuses it, nothing runs unsandboxed",
+  { skip: process.platform === "linux" ? false : "the probe's PATH decides on Linux", timeout: 60_000 },
+  () =>
+    withTmpDir("acp-host-sbx-", async (dir) => {
+      const { home, ws, tmp } = sandboxWorld(dir);
+      const bin = join(dir, "bin"); // node alone on the agent's PATH: no bwrap to find
+      mkdirSync(bin);
+      symlinkSync(process.execPath, join(bin, "node"));
+      const agent = { ...HOSTILE_AGENT, env: { PATH: bin } };
+      const run = await detachedRun(
+        config({ sandbox: "workspace-write" }),
+        request(ws, "escape", { agent }),
+        { ...process.env, HOME: home, TMPDIR: tmp },
+        () => {},
+      );
+      assert.ok(run.sandbox, "asked: the window sends it without probing, as its own session prepares it");
+      const data = join(dir, "data");
+      const conn = await connectHost({
+        home: data,
+        client: "test",
+        start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
+      });
+      assert.ok(conn);
+      try {
+        await assert.rejects(conn.request({ t: "run", run }), /bubblewrap|bwrap|sandbox/i);
+        const st = await conn.request({ t: "status" });
+        assert.equal(st.t === "status" && st.status.sessions.length, 0, "no run");
+      } finally {
+        conn.close();
+        await stopHost(data);
+      }
+      assert.equal(existsSync(join(home, "outside.txt")), false, "the agent never ran");
     }),
 );
 
