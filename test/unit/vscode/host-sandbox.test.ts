@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { connectHost } from "../../../src/core/host/client";
+import { connectHost, type HostConnection } from "../../../src/core/host/client";
 import type { DetachedRun } from "../../../src/core/host/protocol";
 import type { ThreadRead } from "../../../src/core/store/thread-store";
 import { ThreadStore } from "../../../src/core/store/thread-store";
@@ -43,8 +43,8 @@ const request = (cwd: string, prompt: string, more: Partial<HostRunRequest> = {}
   ...more,
 });
 
-/** `run` in a host of its own (data home `<dir>/data`) until its `turns` turns ended: the thread. */
-async function inHost(dir: string, run: DetachedRun, turns = 1): Promise<ThreadRead> {
+/** `fn` with a connection to a host of its own (data home `<dir>/data`), stopped after. */
+async function withHost<T>(dir: string, fn: (conn: HostConnection, data: string) => Promise<T>): Promise<T> {
   const data = join(dir, "data");
   const conn = await connectHost({
     home: data,
@@ -53,16 +53,22 @@ async function inHost(dir: string, run: DetachedRun, turns = 1): Promise<ThreadR
   });
   assert.ok(conn);
   try {
-    const r = await conn.request({ t: "run", run });
-    assert.equal(r.t, "started");
-    const read = () => new ThreadStore(data).read(r.t === "started" ? r.threadId : "");
-    await waitFor(() => read().records.filter((x) => x.kind === "turn_end").length >= turns, "the turns ended", 30_000);
-    return read();
+    return await fn(conn, data);
   } finally {
     conn.close();
     await stopHost(data);
   }
 }
+
+/** `run` in a host of its own until its `turns` turns ended: the thread. */
+const inHost = (dir: string, run: DetachedRun, turns = 1): Promise<ThreadRead> =>
+  withHost(dir, async (conn, data) => {
+    const r = await conn.request({ t: "run", run });
+    assert.equal(r.t, "started");
+    const read = () => new ThreadStore(data).read(r.t === "started" ? r.threadId : "");
+    await waitFor(() => read().records.filter((x) => x.kind === "turn_end").length >= turns, "the turns ended", 30_000);
+    return read();
+  });
 
 const said = (t: ThreadRead) => t.records.flatMap((x) => (x.kind === "agent_message" ? [x.text] : []));
 
@@ -157,21 +163,11 @@ test(
         () => {},
       );
       assert.ok(run.sandbox, "asked: the window sends it without probing, as its own session prepares it");
-      const data = join(dir, "data");
-      const conn = await connectHost({
-        home: data,
-        client: "test",
-        start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
-      });
-      assert.ok(conn);
-      try {
+      await withHost(dir, async (conn) => {
         await assert.rejects(conn.request({ t: "run", run }), /bubblewrap|bwrap|sandbox/i);
         const st = await conn.request({ t: "status" });
         assert.equal(st.t === "status" && st.status.sessions.length, 0, "no run");
-      } finally {
-        conn.close();
-        await stopHost(data);
-      }
+      });
       assert.equal(existsSync(join(home, "outside.txt")), false, "the agent never ran");
     }),
 );
