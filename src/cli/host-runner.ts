@@ -12,7 +12,10 @@ import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { ProtocolLog } from "../core/acp/protocol-log";
-import { contextFromWire } from "../core/host/wire-context";
+import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
+import type { DetachedRun } from "../core/host/protocol";
+import type { ContextItem, PromptPart } from "../core/model/context";
+import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
 import { EXIT } from "./io";
@@ -24,6 +27,7 @@ const noInput = new PassThrough();
 export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
   return async (run, ctl) => {
+    const { context, firstParts } = await runContext(run);
     const queue: string[] = [];
     let done = false;
     const report = new TurnReport();
@@ -41,8 +45,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       store,
       logger,
       output: quiet,
-      prompts: run.prompts,
-      context: contextFromWire(run.context),
+      prompts: firstParts ? [promptPartsText(firstParts), ...run.prompts.slice(1)] : run.prompts,
+      context,
+      ...(firstParts ? { firstParts } : {}),
+      ...(run.roots?.length ? { roots: run.roots } : {}),
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
       onTraffic: (e) => traffic.add(e.direction, e.text),
@@ -101,4 +107,16 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     });
     return { exitCode: summary.exitCode, ...(summary.error ? { error: summary.error } : {}) };
   };
+}
+
+/**
+ * The run's first-prompt context from the wire, refused (the run does not start) when any of it names a file
+ * outside the run's folders: its folder (`--cwd`'s, else the client's) and `roots`.
+ */
+async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; firstParts?: PromptPart[] }> {
+  const context = contextFromWire(run.context);
+  const firstParts = Array.isArray(run.parts) ? partsFromWire(run.parts) : undefined;
+  const items = [...context, ...(firstParts ?? []).flatMap((p) => (p.type === "context" ? [p.item] : []))];
+  if (items.length) await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? [])]);
+  return { context, ...(firstParts ? { firstParts } : {}) };
 }

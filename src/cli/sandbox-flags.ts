@@ -59,14 +59,18 @@ export async function sandboxFromFlags(
   return wanted.on ? { allowedHosts: hosts, denyRead } : undefined;
 }
 
-/** A `run`'s sandbox (none when not asked), prepared before its thread opens: a machine that cannot sandbox fails here. */
+/**
+ * A `run`'s sandbox (none when not asked), prepared before its thread opens: a machine that cannot sandbox fails
+ * here. `more`: the session's further folders (writable, as its cwd).
+ */
 export async function runSandbox(
   run: { io: CliIO; sandbox?: SandboxSettings; env: Record<string, string>; store: { home: string } },
   target: { cwd: string; agent: { id: string } },
+  more: readonly string[] = [],
 ): Promise<SandboxPlan | undefined> {
   if (!run.sandbox) return undefined;
   const plan = await sessionSandbox({
-    roots: [target.cwd],
+    roots: [target.cwd, ...more],
     agentId: target.agent.id,
     env: { ...run.io.env, ...run.env },
     dataHome: run.store.home,

@@ -2,7 +2,7 @@
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { Logger } from "../core/log";
-import type { ContextItem } from "../core/model/context";
+import type { ContextItem, PromptPart } from "../core/model/context";
 import type { ElicitationAsker } from "../core/model/elicitation";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/ports";
@@ -21,6 +21,16 @@ export interface ThreadRunOptions {
   prompts: string[];
   /** Context for the first prompt (`--file`, `--image`), sent as the agent's prompt capabilities allow. */
   context?: ContextItem[];
+  /**
+   * The first prompt as composed, its text and context in order (the editor's prompt box, in the thread host):
+   * sent instead of the first of `prompts` with `context`.
+   */
+  firstParts?: PromptPart[];
+  /**
+   * Further folders of the session (the editor's other workspace folders): the agent reaches them and is told
+   * (`additionalDirectories`), and the sandbox leaves them writable, as in the editor; none for a worktree.
+   */
+  roots?: string[];
   /** `--review FILE`: review comments sent as the first turn (the first prompt, if any, opens it). */
   review?: string;
   thread?: string;

@@ -13,7 +13,7 @@ import { policyModeNote } from "../core/acp/policy-mode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import { EditLedger } from "../core/ledger/edit-ledger";
 import { agentRefOf } from "../core/model/agent";
-import type { ContextItem } from "../core/model/context";
+import type { ContextItem, PromptPart } from "../core/model/context";
 import type { PermissionDecision } from "../core/model/events";
 import { textWithContext } from "../core/prompt/blocks";
 import { runtimesDirOf } from "../core/runtime/managed";
@@ -56,6 +56,9 @@ function open(
         permissionStoreDir: o.store.home,
         ...(o.files ? { files: o.files(t.cwd) } : {}),
         ...(o.terminalHost ? { terminalHost: o.terminalHost(t.cwd, t.agent.displayName) } : {}),
+        ...(extraRoots(o, t).length
+          ? { workspaceRoots: [t.cwd, ...extraRoots(o, t)], additionalDirectories: extraRoots(o, t) }
+          : {}),
         env: o.env,
         logger: o.logger,
         sandbox,
@@ -93,6 +96,10 @@ function open(
     onProgress: worktreeProgress(o.io, "run"),
   });
 }
+
+/** The session's folders beyond its cwd (`roots`); a worktree session reaches its worktree only. */
+export const extraRoots = (o: Pick<ThreadRunOptions, "roots">, t: Target): string[] =>
+  t.worktree ? [] : (o.roots ?? []).filter((r) => r !== t.cwd);
 
 export const CANCEL_GRACE_MS = 3_000;
 /** Files mentioned with `--file` are read from the disk. */
@@ -156,7 +163,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       // a review file is read and checked against the thread's folder before any agent starts
       review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
       // prepared before the thread opens: a machine that cannot sandbox fails here, and nothing runs
-      return (sandbox = await runSandbox(o, t));
+      return (sandbox = await runSandbox(o, t, extraRoots(o, t)));
     };
     const watchdog =
       o.retry !== "off" && o.stallMs > 0
@@ -189,16 +196,20 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       }
     });
     let last: { stopReason: string; error?: string } | undefined;
-    const prompt = async (text: string, context?: ContextItem[], r0?: ReviewRequest) => {
+    // the context's files: the thread host's attached editor's (its unsaved text) where one serves them
+    const sources = o.files?.(t.cwd) ?? DISK;
+    const prompt = async (text: string, context?: ContextItem[], r0?: ReviewRequest, composed?: PromptPart[]) => {
       supervisor?.turnStarted();
       const caps = s.capabilities?.agentCapabilities.promptCapabilities;
       const parts = r0
         ? reviewTurnParts(r0, caps, text, context)
-        : context?.length
-          ? textWithContext(text, context)
-          : undefined;
+        : composed
+          ? composed
+          : context?.length
+            ? textWithContext(text, context)
+            : undefined;
       const r = parts
-        ? await s.promptBuilt(await s.preparePrompt(parts, DISK), { signal: stop.signal })
+        ? await s.promptBuilt(await s.preparePrompt(parts, sources), { signal: stop.signal })
         : await s.prompt(text, { signal: stop.signal });
       supervisor?.turnEnded(r.stopReason, r.usage);
       last = r;
@@ -220,13 +231,17 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       summary.turns = turn;
       denied.length = 0;
       let refused: unknown;
-      const ran = prompt(text, turn === 1 ? o.context : undefined, turn === 1 ? review : undefined).catch(
-        (err: unknown) => {
-          // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
-          if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
-          return (last = { stopReason: "error", error: errorMessage(err) });
-        },
-      );
+      const first = turn === 1;
+      const ran = prompt(
+        text,
+        first ? o.context : undefined,
+        first ? review : undefined,
+        first ? o.firstParts : undefined,
+      ).catch((err: unknown) => {
+        // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
+        if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
+        return (last = { stopReason: "error", error: errorMessage(err) });
+      });
       // after Ctrl-C or the timeout the turn is cancelled; an agent that ignores that gets a grace, then close()
       await Promise.race([ran, afterAbort(stop.signal, CANCEL_GRACE_MS)]);
       if (refused) throw refused;

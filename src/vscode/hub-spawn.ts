@@ -201,6 +201,6 @@ function recallMcpServer(hub: SpawnHost): acp.McpServer {
 }
 
 /** The workspace folders other than `cwd` (multi-root workspaces). */
-function otherFolders(cwd: string): string[] {
+export function otherFolders(cwd: string): string[] {
   return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((r) => r !== cwd);
 }

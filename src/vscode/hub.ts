@@ -49,7 +49,7 @@ import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
 import { wireHostedThreads } from "./host/host-wiring";
-import { continueInHost, hostMayRun, openInHost } from "./host/host-run";
+import { continueInHost, hostTakes, openInHost } from "./host/host-run";
 
 export type { SpawnParams } from "./hub-spawn";
 
@@ -151,23 +151,26 @@ export class Hub implements vscode.Disposable {
         logger: this.log.logger,
         live: (id) => this.live.get(id),
         hosted: (id) => this.hosted.get(id),
-        startInHost: (agentId, cwd, prompt) => {
-          if (this.config.hostRunSessions !== "host" || !hostMayRun(this.config)) return undefined;
+        startInHost: ({ agentId, ...s }) => {
+          if (this.config.hostRunSessions !== "host" || !hostTakes(s.cwd, s.parts)) return undefined;
           const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === agentId);
           if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
-          return openInHost(this, { agent: agent.spec, cwd, prompt });
+          const opened = openInHost(this, { ...s, agent: agent.spec }, this.composer.sources());
+          return s.worktree ? opened.then(() => this.worktrees.refresh()) : opened;
         },
-        continueInHost: (id, prompt) =>
+        continueInHost: (id, parts) =>
           continueInHost(
             {
               hosted: this.hosted,
               config: this.config,
               panels: this.panels,
+              broker: this.broker,
               threads: this.threads,
               agents: () => configuredAgents(this.config, this.registry).map((a) => a.spec),
+              sources: () => this.composer.sources(),
             },
             id,
-            prompt,
+            parts,
           ),
         loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),

@@ -9,6 +9,7 @@ import type { RuntimeEvent } from "../core/model/events";
 import { sandboxBlockedNote } from "../core/sandbox/blocked";
 import { egressLabel } from "../core/sandbox/hosts";
 import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
+import type { SandboxSettings } from "../core/sandbox/policy";
 import { background } from "../core/util/unexpected";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
@@ -41,10 +42,34 @@ let toldUnsandboxed = false;
  * not sandbox.
  */
 export async function editorSandbox(
-  config: Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended">,
+  config: EditorSandboxConfig,
   input: EditorSandboxInput,
   tell: (message: string) => void,
 ): Promise<SandboxPlan | undefined> {
+  const settings = await editorSandboxSettings(config, input, tell);
+  if (!settings) return undefined;
+  return sessionSandbox({
+    roots: input.roots,
+    agentId: input.agentId,
+    env: input.env,
+    dataHome: input.dataHome,
+    settings,
+    ...(input.probe ? { probe: input.probe } : {}),
+  });
+}
+
+type EditorSandboxConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended">;
+
+/**
+ * Whether the session is sandboxed and with which of the user's settings (undefined: unsandboxed): what
+ * `editorSandbox` prepares here, and what a thread the thread host runs gets there (the host prepares the same
+ * sandbox from them, #35).
+ */
+export async function editorSandboxSettings(
+  config: EditorSandboxConfig,
+  input: Pick<EditorSandboxInput, "env" | "asked" | "unattended" | "probe">,
+  tell: (message: string) => void,
+): Promise<SandboxSettings | undefined> {
   const wanted = await sandboxWanted(sandboxAsked(config, input.asked), input.unattended && config.sandboxUnattended, {
     env: input.env,
     ...input.probe,
@@ -56,14 +81,7 @@ export async function editorSandbox(
     }
     return undefined;
   }
-  return sessionSandbox({
-    roots: input.roots,
-    agentId: input.agentId,
-    env: input.env,
-    dataHome: input.dataHome,
-    settings: { denyRead: config.sandboxDenyRead, allowedHosts: config.sandboxAllowedHosts },
-    ...(input.probe ? { probe: input.probe } : {}),
-  });
+  return { denyRead: config.sandboxDenyRead, allowedHosts: config.sandboxAllowedHosts };
 }
 
 /** Starts an exec run in `plan`'s sandbox; the plan's egress proxy closes when the run has exited (or failed to start). */

@@ -11,7 +11,7 @@
 import type { ThreadRecord } from "../model/records";
 import type { SandboxSettings } from "../sandbox/policy";
 import type { TurnUsageReport } from "./turn-report";
-import type { WireContextItem } from "./wire-context";
+import type { WireContextItem, WirePromptPart } from "./wire-context";
 
 export const HOST_PROTOCOL = 1;
 /**
@@ -58,6 +58,16 @@ export interface DetachedRun {
   retry: "offer" | "auto" | "off";
   /** `--file`/`--image`, resolved, checked and read by the asking client: context for the first prompt. */
   context?: WireContextItem[];
+  /**
+   * The first prompt as the editor's prompt box composed it (its text and context in order), instead of the first
+   * of `prompts` with `context`. The host refuses the run when any context names a file outside its folders.
+   */
+  parts?: WirePromptPart[];
+  /**
+   * The editor's other workspace folders: the agent reaches them (`additionalDirectories`), the sandbox leaves
+   * them writable and context may come from them, as for the editor's own sessions (none in a worktree).
+   */
+  roots?: string[];
   /** `--sandbox`: the settings the asking client's flags gave (the host prepares the sandbox as `run` does). */
   sandbox?: SandboxSettings;
   /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */

@@ -30,7 +30,7 @@ import type { ComposerPanel } from "./composer-panel";
 import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
 import { steerQueued } from "./steer-queued";
-import { startDraft, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
+import { startDraft, type DraftHostStart, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
 import { HostedBox, type HostedBoxDeps } from "../host/hosted-composer";
 
@@ -50,7 +50,7 @@ export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "host
   openThread(threadId: string): void;
   closePanel(threadId: string): void;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
-  startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
+  startInHost?(s: DraftHostStart): Promise<void> | undefined;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -94,7 +94,7 @@ export class ComposerHost implements vscode.Disposable {
     this.#hosted = new HostedBox({
       queues: this.queues,
       hosted: (id) => deps.hosted?.(id),
-      continueInHost: async (id, prompt) => !!(await deps.continueInHost?.(id, prompt)),
+      continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
       postQueue: (panel) => this.#postQueue(panel),
       postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
     });
@@ -339,7 +339,7 @@ export class ComposerHost implements vscode.Disposable {
       },
       bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
       run: (live) => this.#run(panel, live, m.parts, parts),
-      startInHost: (agentId, cwd, prompt) => this.deps.startInHost?.(agentId, cwd, prompt),
+      startInHost: (s) => this.deps.startInHost?.(s),
     };
   }
 

@@ -13,7 +13,6 @@ import type { ComposerPanel } from "./composer-panel";
 import type { DraftAgents } from "./draft-agents";
 import { execTask } from "./exec-task";
 import { sendWhenReady } from "./first-prompt";
-import { hostedText } from "../host/hosted-composer";
 
 /** A new thread's session: `worktree`: in a new git worktree of `cwd`'s repository (#25). */
 export interface DraftSpawn {
@@ -42,6 +41,15 @@ export interface DraftLinks {
   bestOf?(task: PanelTask): Promise<boolean>;
 }
 
+/** A new thread the thread host may run: its agent, folder, prompt as composed, worktree and sandbox choices. */
+export interface DraftHostStart {
+  agentId: string;
+  cwd: string;
+  parts: PromptPart[];
+  worktree?: boolean;
+  sandbox?: boolean;
+}
+
 export interface DraftStartHost {
   links: DraftLinks | undefined;
   agents: DraftAgents;
@@ -58,7 +66,7 @@ export interface DraftStartHost {
    * Starts the thread in the thread host with this prompt (`acpThreads.host.runSessions: host`, #35) and opens its
    * panel; undefined when this window runs its sessions.
    */
-  startInHost?(agentId: string, cwd: string, prompt: string): Promise<void> | undefined;
+  startInHost?(s: DraftHostStart): Promise<void> | undefined;
 }
 
 export async function startDraft(
@@ -98,9 +106,14 @@ export async function startDraft(
       done();
       return host.closePanel(threadId);
     }
-    // in the thread host, when the setting says so and it can run this one (text only, no worktree, no sandbox)
-    const text = m.worktree || m.sandbox !== undefined ? undefined : hostedText(parts);
-    const inHost = text === undefined ? undefined : host.startInHost?.(m.agentId, cwd, text);
+    // in the thread host, when the setting says so and it can take this prompt's context (hub.ts)
+    const inHost = host.startInHost?.({
+      agentId: m.agentId,
+      cwd,
+      parts,
+      ...(m.worktree ? { worktree: true } : {}),
+      ...(m.sandbox !== undefined ? { sandbox: m.sandbox } : {}),
+    });
     if (inHost) {
       await inHost;
       done();

@@ -4,58 +4,66 @@
  * with the workspace folder as its folder, the agent as a command line with its env (held in the host's memory,
  * never written), the window's environment as the agent's base, and the editor's permission policy whose "ask"
  * verdicts come back to this window's cards (`askClients`). Resolves with the new thread's id once it is open.
+ * The prompt goes as composed, with its context (host-run-spec.ts); the session gets the window's other folders,
+ * its worktree when asked, and the OS sandbox the window would have given it, prepared by the host.
  *
  * A thread that belongs in the host (the setting says `host`, or the host ran it: thread-tag.ts) is continued
  * there too once the host's run ended (it closes at its last prompt): a prompt typed in its panel starts the next
  * run on the same thread (`run --detach --thread ID`), its agent the recorded one, and the panel follows it.
  */
 import { basename } from "node:path";
-import { joinCommandLine } from "../../core/acp/agent-registry";
-import type { DetachedRun } from "../../core/host/protocol";
 import { ranInHost } from "../../core/host/thread-tag";
-import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
+import type { AgentSpec } from "../../core/model/agent";
+import type { PromptPart } from "../../core/model/context";
 import type { AgentRef } from "../../core/model/records";
+import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
+import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
+import { otherFolders } from "../hub-spawn";
+import type { Notifier } from "../notifier";
 import type { ThreadPanels } from "../thread-panels";
 import { assertTrusted } from "../trust";
 import type { HostedThreads } from "./hosted-threads";
-
-export interface HostRunRequest {
-  /** A new thread's agent; none: the thread continued (`thread`) runs its recorded agent. */
-  agent?: AgentSpec;
-  /** The stored thread to continue. */
-  thread?: string;
-  /** The agent's extra env (a continued thread's: its configured agent's, when this window has it). */
-  env?: Record<string, string>;
-  cwd: string;
-  prompt: string;
-  permission: PermissionPolicy;
-  /** The watchdog's stall time (0: off). */
-  stallMs: number;
-}
+import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
 
 interface HostRunHub {
   hosted: HostedThreads;
   config: Config;
   panels: ThreadPanels;
+  broker: { notifier: Notifier };
 }
 
-/**
- * Whether the window's settings let the host run its threads: not while `acpThreads.sandbox.mode` puts every
- * session in the OS sandbox (the host does not sandbox its agents yet; the window does).
- */
-export const hostMayRun = (config: Config): boolean => config.sandbox === "off";
+/** A new thread the composer starts: its agent, folder and prompt as composed, its worktree and sandbox choices. */
+export interface HostStart {
+  agent: AgentSpec;
+  cwd: string;
+  parts: PromptPart[];
+  worktree?: boolean;
+  sandbox?: boolean;
+}
 
 const policy = (config: Config) => ({
   permission: config.permissionMode,
   stallMs: config.watchdogStallSeconds * 1000,
 });
 
+/**
+ * Whether the host can take this prompt in a session in `cwd` (and the window's other folders): its context
+ * names no file outside them (the host refuses those; the window's own session sends them).
+ */
+export const hostTakes = (cwd: string, parts: readonly PromptPart[]): boolean =>
+  contextInside(parts, [cwd, ...otherFolders(cwd)]);
+
 /** Starts the thread in the host with the window's settings and opens its panel (following the host). */
-export async function openInHost(hub: HostRunHub, r: { agent: AgentSpec; cwd: string; prompt: string }): Promise<void> {
+export async function openInHost(hub: HostRunHub, r: HostStart, sources: ContextSources): Promise<void> {
   assertTrusted(); // as for a session of the window: nothing is started in an untrusted workspace
-  const threadId = await startInHost(hub.hosted, { ...r, ...policy(hub.config) });
+  const threadId = await startInHost(hub, {
+    ...r,
+    parts: await withThreadText(r.parts, sources),
+    ...(r.worktree ? {} : { roots: otherFolders(r.cwd) }),
+    ...policy(hub.config),
+  });
   hub.panels.open(threadId);
 }
 
@@ -64,20 +72,22 @@ export async function openInHost(hub: HostRunHub, r: { agent: AgentSpec; cwd: st
  * starts there and the panel follows it (true); false: the window resumes it as before.
  */
 export async function continueInHost(
-  hub: HostRunHub & { threads: ThreadStore; agents(): readonly AgentSpec[] },
+  hub: HostRunHub & { threads: ThreadStore; agents(): readonly AgentSpec[]; sources(): ContextSources },
   threadId: string,
-  prompt: string,
+  parts: PromptPart[],
 ): Promise<boolean> {
-  if (!hostMayRun(hub.config)) return false;
   const read = await hub.threads.readAsync(threadId);
   const m = read?.metadata;
   if (m?.mode !== "acp" || (hub.config.hostRunSessions !== "host" && !ranInHost(m))) return false;
+  if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
+  if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();
-  const env = hub.agents().find((a) => sameAgent(a, m.agent))?.env;
-  await startInHost(hub.hosted, {
+  const env = recordedAgent(hub.agents(), m.agent)?.env;
+  await startInHost(hub, {
     thread: threadId,
     cwd: m.cwd,
-    prompt,
+    parts: await withThreadText(parts, hub.sources()),
+    ...(m.worktree ? { inWorktree: true } : { roots: otherFolders(m.cwd) }),
     ...(env ? { env } : {}),
     ...policy(hub.config),
   });
@@ -85,39 +95,29 @@ export async function continueInHost(
   return true;
 }
 
-/** The configured agent a thread recorded: by id, or by its command line (the host records it resolved). */
-function sameAgent(a: AgentSpec, ref: AgentRef): boolean {
-  if (a.id === ref.id) return true;
+/**
+ * The configured agent a thread recorded: by id first (two entries may run the same command with other env), else
+ * by its command line (the host records it resolved).
+ */
+function recordedAgent(agents: readonly AgentSpec[], ref: AgentRef): AgentSpec | undefined {
   const args = ref.args ?? [];
-  return (
+  const sameCommand = (a: AgentSpec) =>
     a.args.length === args.length &&
     a.args.every((w, i) => w === args[i]) &&
-    (a.command === ref.command || basename(a.command) === basename(ref.command))
-  );
+    (a.command === ref.command || basename(a.command) === basename(ref.command));
+  return agents.find((a) => a.id === ref.id) ?? agents.find(sameCommand);
 }
 
-export async function startInHost(hosted: HostedThreads, r: HostRunRequest): Promise<string> {
+async function startInHost(hub: HostRunHub, r: HostRunRequest): Promise<string> {
+  const { hosted } = hub;
+  // decided before the host is asked: a sandbox this machine cannot give fails here, as the window's session would
+  const run = await detachedRun(hub.config, r, process.env, (m) =>
+    background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
+  );
   const hold = hosted.link.hold(); // a connection to a host with no session yet is not let go meanwhile
   try {
     const conn = await hosted.link.connection(true);
     if (!conn) throw new Error("The thread host did not start; see the ACP Threads output.");
-    const run: DetachedRun = {
-      cwd: r.cwd,
-      prompts: [r.prompt],
-      ...(r.agent
-        ? {
-            agent: joinCommandLine([r.agent.command, ...r.agent.args]),
-            agentLabel: { id: r.agent.id, name: r.agent.displayName },
-          }
-        : {}),
-      ...(r.thread ? { thread: r.thread } : {}),
-      permission: r.permission,
-      askClients: true,
-      env: { ...(r.agent?.env ?? r.env) },
-      baseEnv: { ...process.env } as Record<string, string>,
-      stallMs: r.stallMs,
-      retry: "off",
-    };
     const reply = await conn.request({ t: "run", run });
     if (reply.t !== "started") throw new Error("The thread host did not start the thread.");
     await hosted.link.check(); // its sessions list the new thread before a panel opens on it

@@ -110,10 +110,10 @@ export interface HostedBoxDeps {
   /** A thread the thread host runs, followed by a panel here: its prompts go to the host (#35). */
   hosted?(threadId: string): HostedThreadView | undefined;
   /**
-   * A text prompt for a stored thread no session runs: its next run starts in the thread host when the thread
-   * belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
+   * A prompt (with its context) for a stored thread no session runs: its next run starts in the thread host when
+   * the thread belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
    */
-  continueInHost?(threadId: string, prompt: string): Promise<boolean>;
+  continueInHost?(threadId: string, parts: PromptPart[]): Promise<boolean>;
   postQueue(panel: ComposerPanel): void;
   /** Thumbnails of the images in `events` (the panel's transcript). */
   postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;
@@ -160,9 +160,8 @@ export class HostedBox {
     const hosted = this.d.hosted?.(panel.threadId);
     if (hosted) return await sendHosted(hosted, panel, wire, parts, this.#queue(panel)).then(() => true);
     if (liveOpen) return false;
-    const text = hostedText(parts);
     try {
-      return text !== undefined && !!(await this.d.continueInHost?.(panel.threadId, text));
+      return !!(await this.d.continueInHost?.(panel.threadId, parts));
     } catch (err) {
       restore();
       notice(errorMessage(err));

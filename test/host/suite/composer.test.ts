@@ -11,7 +11,7 @@ import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompletionItem, HostMessage, WirePart } from "../../../src/webview/thread/protocol";
-import { api, repoRoot, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { api, fakeAgent, greetSelection, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 /** A prompt box with no webview: records what the host posts to it. */
 function fakePanel(threadId: string): ComposerPanel & { posts: HostMessage[] } {
@@ -30,14 +30,6 @@ async function suggest(panel: ReturnType<typeof fakePanel>, query: string): Prom
 
 const agentText = (events: RuntimeEvent[]) =>
   events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
-
-async function fakeAgent(id: string, env: Record<string, string>): Promise<void> {
-  const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
-  const cfg = vscode.workspace.getConfiguration("acpThreads");
-  const agents = { ...(cfg.get<Record<string, unknown>>("agents") ?? {}) };
-  agents[id] = { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1", ...env }, displayName: id };
-  await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
-}
 
 async function session(agentId: string): Promise<LiveSession> {
   const { hub } = await api();
@@ -171,17 +163,7 @@ describe("prompt box: sending context", () => {
       { type: "text", text: "context about " },
       { type: "context", ref: file.ref! },
       { type: "text", text: " and " },
-      {
-        type: "context",
-        ref: {
-          kind: "selection",
-          label: "greet.js:3",
-          uri: `file://${greet()}#L3:3`,
-          path: greet(),
-          range: { start: 3, end: 3 },
-        },
-        content: "SELECTED-LINE\n",
-      },
+      greetSelection(),
     ]);
     assert.match(answer, new RegExp(`resource file://${greet()} "// UNSAVED-EDIT"`));
     assert.match(answer, new RegExp(`resource file://${greet()}#L3:3 "SELECTED-LINE"`));

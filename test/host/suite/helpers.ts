@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { WirePart } from "../../../src/webview/thread/protocol";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
 
@@ -82,6 +83,29 @@ export async function useFakeAgent(): Promise<void> {
     vscode.ConfigurationTarget.Global,
   );
   await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+}
+
+/** The workspace's src/greet.js, and the prompt box's chip of its line 3 (the selection's text captured). */
+export const greetJs = (): string => join(workspaceRoot(), "src", "greet.js");
+export const greetSelection = (): WirePart => ({
+  type: "context",
+  ref: {
+    kind: "selection",
+    label: "greet.js:3",
+    uri: `file://${greetJs()}#L3:3`,
+    path: greetJs(),
+    range: { start: 3, end: 3 },
+  },
+  content: "SELECTED-LINE\n",
+});
+
+/** The fake agent configured as `id` too (its env: what it advertises), beside the agents configured already. */
+export async function fakeAgent(id: string, env: Record<string, string>): Promise<void> {
+  const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+  const cfg = vscode.workspace.getConfiguration("acpThreads");
+  const agents = { ...(cfg.get<Record<string, unknown>>("agents") ?? {}) };
+  agents[id] = { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: "1", ...env }, displayName: id };
+  await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
 }
 
 /** Spawns the fake agent as a session with `task` (may be empty) and waits until its thread is stored and it is idle. */

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot, workspaceRoot } from "./helpers";
+import * as vscode from "vscode";
+import type { WirePart } from "../../../src/webview/thread/protocol";
+import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
 
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -31,4 +33,28 @@ export async function detach(home: string, args: string[]): Promise<string> {
   const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { threadId: string }).threadId;
+}
+
+/** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread
+ * the host started for it. */
+export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise<string> {
+  const { hub } = await api();
+  const before = new Set(hub.threads.ids());
+  const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+  await waitFor("the new thread's panel", () => hub.panels.get(draft));
+  const posted: unknown[] = [];
+  await hub.composer.handle(
+    { threadId: draft, post: (m) => void posted.push(m) },
+    { type: "send", parts, agentId, mode: "session" },
+  );
+  // the host's thread, found in the store (a quick run may have ended before its row is looked at)
+  const id = await waitFor("the thread in the host", () => hub.threads.ids().find((i) => !before.has(i))).catch(
+    (err: Error) => {
+      throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+    },
+  );
+  assert.notEqual(id, draft, "the host's thread (the new-thread panel closed)");
+  assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+  assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
+  return id;
 }

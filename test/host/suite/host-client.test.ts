@@ -4,14 +4,15 @@
 // panel's inline card, answered first by a CLI `acp-threads answer` process: the card closes naming it; a prompt
 // typed in the panel goes to the host and runs there; a reopened panel reattaches with the same transcript.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, detach } from "./host-cli";
+import { cli, detach, sendNewInHost } from "./host-cli";
+import { canSandbox, useHostile, world } from "./hostile-world";
 
 async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
   const { hub } = await api();
@@ -253,27 +254,31 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
-  it("with acpThreads.sandbox.mode on, runSessions host never takes a new thread out of the sandbox: it runs in the window", async () => {
-    await useFakeAgent();
+  it("with acpThreads.sandbox.mode on, runSessions host runs a new thread in the host, in the OS sandbox: the hostile agent's escape is contained", async function () {
+    if (!canSandbox) this.skip();
     const { hub } = await api();
+    const w = world();
+    await useHostile(w);
     const cfg = vscode.workspace.getConfiguration("acpThreads");
     await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
     await cfg.update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
+    const link = join(workspaceRoot(), "home-link"); // the escape's symlink, in the session's folder
+    symlinkSync(w.home, link);
     try {
-      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-      await waitFor("the new thread's panel", () => hub.panels.get(draft));
-      await hub.composer.handle(
-        { threadId: draft, post: () => undefined },
-        { type: "send", parts: [{ type: "text", text: "hello" }], agentId: "fake", mode: "session" },
-      );
-      // before, the host ran it, unsandboxed (the host does not sandbox its agents)
-      await waitFor("the window's own session (which the sandbox setting applies to)", () => hub.live.get(draft));
-      assert.deepEqual(hub.hosted.rows(), [], "nothing in the thread host");
-      await hub.live.get(draft)?.close();
+      // before #35's third pass such a thread stayed in the window; run by the host it must stay sandboxed
+      const id = await sendNewInHost("hostile", [{ type: "text", text: "escape" }]);
+      const said = () => hub.threads.read(id).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
+      const ended = () => hub.threads.read(id).records.some((r) => r.kind === "turn_end");
+      await waitFor("the agent's answer", ended, 30_000);
+      assert.equal(said().join(""), "escape: out=EROFS secret=ENOENT link=EROFS");
+      for (const f of ["outside.txt", "via-link.txt"]) assert.equal(existsSync(join(w.home, f)), false, f);
     } finally {
+      rmSync(link, { force: true });
+      await useFakeAgent(); // the agents and permission mode the other tests expect
       await cfg.update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
       await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
+      rmSync(w.dir, { recursive: true, force: true });
     }
   });
 });

@@ -4,18 +4,8 @@
 // workspace's settings cannot turn the sandbox off; Best of N candidates are sandboxed by default. The agent gets
 // a temp HOME and TMPDIR of its own through its env (the extension host's HOME is the real one).
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
@@ -23,41 +13,10 @@ import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { egressServers } from "../../fixtures/sandbox-world";
-import { api, repoRoot, waitFor, withWorkspaceSettings } from "./helpers";
+import { api, waitFor, withWorkspaceSettings } from "./helpers";
+import { canSandbox, useHostile, world, type World } from "./hostile-world";
 
-const HOSTILE = () => join(repoRoot(), "dist-test/fixtures/fake-agents/hostile-agent.main.js");
-const canSandbox = process.platform === "linux" && spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
-
-interface World {
-  dir: string;
-  home: string;
-  ws: string;
-  tmp: string;
-}
-
-/** A home with a planted key, a workspace with a symlink to that home, a temp folder of the agent's own. */
-function world(): World {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "acp-host-sbx-")));
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  const tmp = join(dir, "tmp");
-  for (const d of [home, ws, tmp, join(home, ".ssh")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
-  symlinkSync(home, join(ws, "home-link"));
-  return { dir, home, ws, tmp };
-}
-
-/** The hostile agent as "hostile", its HOME and TMPDIR the world's (and PATH, when given). */
-async function useHostile(w: World, path?: string): Promise<void> {
-  const env = { ELECTRON_RUN_AS_NODE: "1", HOME: w.home, TMPDIR: w.tmp, ...(path ? { PATH: path } : {}) };
-  await cfg().update(
-    "agents",
-    { hostile: { command: process.execPath, args: [HOSTILE()], env, displayName: "Hostile" } },
-    vscode.ConfigurationTarget.Global,
-  );
-  await cfg().update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
-}
 
 async function spawnHostile(cwd: string): Promise<LiveSession> {
   const { hub } = await api();

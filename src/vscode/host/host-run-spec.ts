@@ -1,0 +1,113 @@
+/**
+ * What the window asks the thread host to run (#35), as plain data and without the editor's API: the agent as a
+ * command line with its env (held in the host's memory, never written), the window's environment as the agent's
+ * base, the prompt as composed (its context as the same items the window's own session sends), the window's
+ * other workspace folders, a new worktree, and the OS sandbox the window would have given the session — decided
+ * from the same settings (editorSandboxSettings), then prepared by the host as `run --sandbox` does.
+ */
+import { resolve } from "node:path";
+import { joinCommandLine } from "../../core/acp/agent-registry";
+import type { DetachedRun } from "../../core/host/protocol";
+import { partsToWire } from "../../core/host/wire-context";
+import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
+import type { PromptPart } from "../../core/model/context";
+import { isInside } from "../../core/platform/paths";
+import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import { editorSandboxSettings } from "../sandbox";
+import type { Config } from "../config";
+
+export interface HostRunRequest {
+  /** A new thread's agent; none: the thread continued (`thread`) runs its recorded agent. */
+  agent?: AgentSpec;
+  /** The stored thread to continue. */
+  thread?: string;
+  /** The agent's extra env (a continued thread's: its configured agent's, when this window has it). */
+  env?: Record<string, string>;
+  cwd: string;
+  /** The prompt as composed: text, with context where its chips are. */
+  parts: PromptPart[];
+  /** The window's other workspace folders (a worktree session has none). */
+  roots?: string[];
+  /** A new thread in a new git worktree of `cwd`'s repository (the host makes it, as `run --worktree`). */
+  worktree?: boolean;
+  /** A continued thread works in a worktree: the unattended sandbox default applies, as in the window. */
+  inWorktree?: boolean;
+  /** The composer's "sandboxed" toggle when the user changed it; undefined: the settings decide. */
+  sandbox?: boolean;
+  permission: PermissionPolicy;
+  /** The watchdog's stall time (0: off). */
+  stallMs: number;
+}
+
+export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended">;
+
+const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+/**
+ * The run the host gets for `r`, from this window's environment `env`. Rejects when a sandbox is asked for and
+ * this machine cannot give one (nothing is sent: the window's session would not start either). `tell` hears the
+ * unattended default's note, as for the window's sessions.
+ */
+export async function detachedRun(
+  config: HostRunConfig,
+  r: HostRunRequest,
+  env: NodeJS.ProcessEnv,
+  tell: (message: string) => void,
+): Promise<DetachedRun> {
+  const agentEnv = { ...(r.agent?.env ?? r.env) };
+  const sandbox = await editorSandboxSettings(
+    config,
+    { env: { ...env, ...agentEnv }, asked: r.sandbox, unattended: !!r.worktree || !!r.inWorktree },
+    tell,
+  );
+  const plain = r.parts.every((p) => p.type === "text");
+  return {
+    cwd: r.cwd,
+    prompts: [promptPartsText(r.parts)],
+    ...(plain ? {} : { parts: partsToWire(r.parts) }),
+    ...(r.agent
+      ? {
+          agent: joinCommandLine([r.agent.command, ...r.agent.args]),
+          agentLabel: { id: r.agent.id, name: r.agent.displayName },
+        }
+      : {}),
+    ...(r.thread ? { thread: r.thread } : {}),
+    ...(r.roots?.length && !r.worktree ? { roots: r.roots } : {}),
+    ...(r.worktree ? { worktree: true } : {}),
+    permission: r.permission,
+    askClients: true,
+    env: agentEnv,
+    baseEnv: stringEnv(env),
+    stallMs: r.stallMs,
+    retry: "off",
+    ...(sandbox ? { sandbox } : {}),
+  };
+}
+
+/**
+ * Whether the host can take this prompt's context: every file it names is inside the session's folders (the
+ * host refuses the rest; the window's own session sends them, so such a prompt stays in the window).
+ */
+export function contextInside(parts: readonly PromptPart[], folders: readonly string[]): boolean {
+  return parts.every(
+    (p) =>
+      p.type === "text" ||
+      p.item.path === undefined ||
+      folders.some((f) => isInside(resolve(f), resolve(p.item.path!))),
+  );
+}
+
+/**
+ * The prompt's past-thread mentions with their text, read here (the host reads files, not this window's
+ * threads' conversations): the agent gets the same blocks as from the window's own session.
+ */
+export async function withThreadText(parts: PromptPart[], sources: ContextSources): Promise<PromptPart[]> {
+  return Promise.all(
+    parts.map(async (p) => {
+      if (p.type === "text" || p.item.kind !== "thread" || p.item.content !== undefined || !p.item.threadId) return p;
+      const content = await sources.threadText?.(p.item.threadId);
+      return content === undefined ? p : { type: "context" as const, item: { ...p.item, content } };
+    }),
+  );
+}
