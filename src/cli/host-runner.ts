@@ -23,6 +23,8 @@ import { writeProtocolLog } from "./protocol-log-file";
 
 const quiet: TurnOutput = { event: () => {}, summary: () => {} };
 const noInput = new PassThrough();
+/** The labels a client may give a thread it starts (DetachedRun.startedFrom); anything else is `automation`. */
+const STARTED_FROM: ReadonlySet<string> = new Set(["editor", "cli", "automation"]);
 
 export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
@@ -55,6 +57,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       thread: run.thread,
       session: run.session,
       agent: run.agent,
+      startedFrom: STARTED_FROM.has(run.startedFrom ?? "") ? run.startedFrom : "automation",
       ...(run.agentLabel ? { agentLabel: run.agentLabel } : {}),
       cwd: run.runCwd,
       worktree: run.worktree,

@@ -45,6 +45,11 @@ export interface DetachedRun {
    * without it only `permission: "ask"` asks, and the other policies deny what they would ask.
    */
   askClients?: boolean;
+  /**
+   * Who started the thread, as the client knows it (the editor: `editor`); none: `automation`, as for any run
+   * with no terminal (`run --detach`). Only these labels are taken; a new thread only.
+   */
+  startedFrom?: "editor" | "cli" | "automation";
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
   /**

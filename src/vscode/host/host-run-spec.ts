@@ -77,6 +77,7 @@ export async function detachedRun(
     ...(r.worktree ? { worktree: true } : {}),
     permission: r.permission,
     askClients: true,
+    startedFrom: "editor",
     env: agentEnv,
     baseEnv: stringEnv(env),
     stallMs: r.stallMs,
