@@ -55,9 +55,13 @@ export class HostLink implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   readonly #pushed = new vscode.EventEmitter<HostPush>();
   readonly onPush = this.#pushed.event;
-  readonly #lost = new vscode.EventEmitter<void>();
-  /** The connection closed (the host left or dropped this client): views reattach from their cursors. */
+  readonly #lost = new vscode.EventEmitter<{ letGo: boolean }>();
+  /**
+   * The connection closed (the host left or dropped this client: views reattach from their cursors; `letGo`: this
+   * window closed it because the host held nothing as of its last status).
+   */
   readonly onDidLose = this.#lost.event;
+  #lettingGo: HostConnection | undefined;
 
   constructor(private readonly opts: HostLinkOptions) {}
 
@@ -172,10 +176,13 @@ export class HostLink implements vscode.Disposable {
       this.#pushed.fire(m);
     });
     c.onClose(() => {
+      // a status read pending for this connection is not a reason to open another (the wiring decides that)
+      clearTimeout(this.#statusTimer);
+      this.#statusTimer = undefined;
       this.#conn = undefined;
       this.#sessions = [];
       this.#changed.fire();
-      this.#lost.fire();
+      this.#lost.fire({ letGo: this.#lettingGo === c });
     });
     if (this.#disposed) c.close();
     await c.request({ t: "events" }).catch(() => undefined);
@@ -188,7 +195,7 @@ export class HostLink implements vscode.Disposable {
     this.#statusTimer = setTimeout(() => {
       this.#statusTimer = undefined;
       background(
-        this.connection().then((c) => c && this.#status(c)),
+        (this.#conn ?? Promise.resolve(undefined)).then((c) => (c && !c.closed ? this.#status(c) : undefined)),
         "reading the thread host's status",
       );
     }, STATUS_DEBOUNCE_MS);
@@ -206,6 +213,7 @@ export class HostLink implements vscode.Disposable {
   #letGoWhenUnused(c: HostConnection): void {
     if (this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
     this.#conn = undefined;
+    this.#lettingGo = c;
     c.close();
   }
 

@@ -47,7 +47,6 @@ export class HostedEvents implements vscode.Disposable {
   /** A connection closed since the last catch-up: what happened meanwhile is read back. */
   #gap = false;
   /** The sessions of the host's last status while connected (none: the link lets go, the host holds nothing). */
-  #held: readonly HostSessionInfo[] = [];
   #syncing: Promise<void> = Promise.resolve();
   readonly #subs: vscode.Disposable[];
 
@@ -55,7 +54,7 @@ export class HostedEvents implements vscode.Disposable {
     this.#subs = [
       deps.link.onPush((m) => m.t === "event" && this.#heard(m.event)),
       deps.link.onDidChange(() => this.#changed()),
-      deps.link.onDidLose(() => this.#lost()),
+      deps.link.onDidLose((e) => this.#lost(e.letGo)),
     ];
   }
 
@@ -84,7 +83,6 @@ export class HostedEvents implements vscode.Disposable {
 
   #changed(): void {
     if (!this.deps.link.connected) return;
-    this.#held = this.deps.link.sessions;
     this.#inTurn(() => this.#sync());
   }
 
@@ -137,13 +135,14 @@ export class HostedEvents implements vscode.Disposable {
   /**
    * The connection closed. Threads still followed may have gone on without this window: it looks for the host at
    * once (connecting only when its socket is there); a host that left ended them all, and so did one the link let
-   * go of because it held nothing (looking again would only be let go again).
+   * go of because it held nothing (looking again would only be let go again). A connection that closed otherwise
+   * is looked for again even when the last status listed nothing: a thread heard started since may not be in it.
    */
-  #lost(): void {
+  #lost(letGo: boolean): void {
     this.#conn = undefined;
     if (!this.#threads.size) return;
     this.#gap = true;
-    if (!this.#held.length) return this.#inTurn(() => this.#left());
+    if (letGo) return this.#inTurn(() => this.#left());
     background(
       this.deps.link.check().then(() => {
         if (!this.deps.link.connected) this.#inTurn(() => this.#left());
