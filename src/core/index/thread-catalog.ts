@@ -10,21 +10,19 @@
  * read once when their handle closes.
  */
 import { watch, type FSWatcher } from "node:fs";
-import { mkdir, open, readdir, stat } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { Emitter, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
-import { MetadataFolder, startedFromOf, type ThreadMetadata } from "../model/metadata";
+import { startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
-import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
+import { readCatalogRow, type CatalogFileRow } from "./catalog-read";
 import { recentCatalogRows } from "./threads-recent";
 import type { ThreadQuery } from "./threads-index";
 
-const HEAD_BYTES = 256;
-
-type Row = Omit<CatalogRow, "id">;
+type Row = CatalogFileRow;
 
 export interface CatalogOptions {
   logger?: Logger;
@@ -260,35 +258,12 @@ export class ThreadCatalog implements Disposable {
 
   /** Reads what changed in one thread's file (its tail when it only grew), asynchronously. */
   async #read(id: string): Promise<void> {
-    const path = this.#store.pathFor(id);
-    const st = await stat(path).catch(() => undefined);
-    if (!st) return void this.#rows.delete(id);
     const prev = this.#rows.get(id);
-    if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) return;
-    const fh = await open(path, "r");
-    try {
-      const headBuf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
-      await fh.read(headBuf, 0, headBuf.length, 0);
-      const head = headBuf.toString("hex");
-      const tail = !!prev && st.size >= prev.size && head.startsWith(prev.head);
-      const from = tail ? prev.offset : 0;
-      const buf = Buffer.alloc(Math.max(0, st.size - from));
-      let got = 0;
-      while (got < buf.length) {
-        const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
-        if (!bytesRead) break;
-        got += bytesRead;
-      }
-      const res = readRecordsFromBuffer(buf.subarray(0, got), from);
-      const folder = new MetadataFolder();
-      if (tail) folder.metadata = structuredClone(prev.meta);
-      for (const r of res.records) folder.add(r);
-      if (!folder.metadata) throw new Error("no thread_start record");
-      this.#rows.set(id, { meta: folder.metadata, size: st.size, mtime: st.mtimeMs, offset: res.endOffset, head });
-      this.#early.delete(id);
-    } finally {
-      await fh.close();
-    }
+    const row = await readCatalogRow(this.#store.pathFor(id), prev);
+    if (!row) return void this.#rows.delete(id);
+    if (row === prev) return;
+    this.#rows.set(id, row);
+    this.#early.delete(id);
   }
 }
 
