@@ -19,6 +19,7 @@ import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
 import { readCatalogRow, type CatalogFileRow } from "./catalog-read";
+import { coldCatalogRows } from "./threads-cold";
 import { recentCatalogRows } from "./threads-recent";
 import type { ThreadQuery } from "./threads-index";
 
@@ -32,6 +33,11 @@ export interface CatalogOptions {
   throttleMs?: number;
   /** The first load's worker script (dist/catalog-worker.js); without it the load runs on the caller's thread. */
   worker?: string;
+  /**
+   * With a worker and no recent-threads file that answers, the first rows from the newest thread files read on
+   * this thread (default true; false: from the worker's first message, the bench's baseline).
+   */
+  firstFromFiles?: boolean;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -144,16 +150,18 @@ export class ThreadCatalog implements Disposable {
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
    * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
    * rows come first (`first`): from the recent-threads file (the threads changed since it was written marked, so
-   * the first list reads them before it answers), then the worker's first message; the others after (`all`,
-   * then a change event for the lists answered early).
+   * the first list reads them before it answers), else from the newest thread files read here (threads-cold.ts:
+   * a first run, a damaged file, a folder changed without a journal line), then the worker's first message; the
+   * others after (`all`, then a change event for the lists answered early).
    */
   #load(): { first: Promise<void>; all: Promise<void> } {
     let firstIn!: () => void;
     const first = new Promise<void>((resolve) => (firstIn = resolve));
     let answeredEarly = false;
-    const early = (rows: CatalogRow[], from: "recent" | "index", complete: boolean) => {
+    /** `before`: the rows are every thread last active after it (undefined: every thread). */
+    const early = (rows: CatalogRow[], from: "recent" | "index" | "read", before: string | undefined) => {
       this.#add(rows, from);
-      this.#covered(rows, complete);
+      this.#covered(before);
       answeredEarly = true;
       firstIn();
     };
@@ -163,14 +171,17 @@ export class ThreadCatalog implements Disposable {
         const recent = await recentCatalogRows(this.#store).catch(() => undefined);
         if (recent && !this.#disposed) {
           for (const id of recent.changed) this.#dirty.add(id);
-          early(recent.rows, "recent", recent.complete);
+          early(recent.rows, "recent", recent.complete ? undefined : oldestOf(recent.rows));
+        } else if (this.#opts.firstFromFiles !== false && !this.#disposed) {
+          const cold = await coldCatalogRows(this.#store).catch(() => undefined);
+          if (cold && !this.#disposed) early(cold.rows, "read", cold.before);
         }
       }
       let rest: CatalogRow[] | undefined;
       if (this.#opts.worker) {
         try {
           rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) =>
-            early(rows, "index", rows.length < FIRST_ROWS),
+            early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
         } catch (err) {
           this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
@@ -189,22 +200,21 @@ export class ThreadCatalog implements Disposable {
   }
 
   /**
-   * What the first rows in cover: every thread last active after the oldest of them, unless they are all (the
-   * union of the recent-threads file's and the worker's first message: the older of their bounds).
+   * What the first rows in cover: every thread last active after `before` (undefined: every thread); the union
+   * of two first parts (the recent-threads file's or the files read here, and the worker's first message) covers
+   * what the older of their bounds does.
    */
-  #covered(rows: CatalogRow[], complete: boolean): void {
-    if (complete) return void (this.#partialBefore = undefined);
-    let oldest: string | undefined;
-    for (const { meta } of rows) if (oldest === undefined || meta.lastActivity < oldest) oldest = meta.lastActivity;
-    if (oldest !== undefined && (this.#partialBefore === undefined || oldest < this.#partialBefore))
-      this.#partialBefore = oldest;
+  #covered(before: string | undefined): void {
+    if (before === undefined) return void (this.#partialBefore = undefined);
+    if (this.#partialBefore === undefined || before < this.#partialBefore) this.#partialBefore = before;
   }
 
   /**
-   * Rows of the first load. A thread this catalog read itself since keeps its own row (newer than the index's
-   * sync); a row from the recent-threads file gives way to the index's (synced after the file was checked).
+   * Rows of the first load. A thread this catalog read itself since (or read for the first rows: "read") keeps its
+   * own row (newer than the index's sync); a row from the recent-threads file gives way to the index's (synced
+   * after the file was checked).
    */
-  #add(rows: CatalogRow[], from: "recent" | "index"): void {
+  #add(rows: CatalogRow[], from: "recent" | "index" | "read"): void {
     for (const { id, ...row } of rows) {
       if (this.#rows.has(id) && !this.#early.has(id)) continue;
       this.#rows.set(id, row);
@@ -265,6 +275,13 @@ export class ThreadCatalog implements Disposable {
     this.#rows.set(id, row);
     this.#early.delete(id);
   }
+}
+
+/** The last activity of the oldest of `rows`. */
+function oldestOf(rows: CatalogRow[]): string | undefined {
+  let oldest: string | undefined;
+  for (const { meta } of rows) if (oldest === undefined || meta.lastActivity < oldest) oldest = meta.lastActivity;
+  return oldest;
 }
 
 /** Whether a thread answers `q` (its limit aside): the in-memory twin of the index's SQL (threads-index.ts). */
