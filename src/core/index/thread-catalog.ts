@@ -184,6 +184,10 @@ export class ThreadCatalog implements Disposable {
             early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
         } catch (err) {
+          // disposed meanwhile (the window closed; a test ended and its home went): nothing to load, and the
+          // index's synchronous load on this thread would only block it (the first rows may have come from the
+          // thread files long before the worker ended)
+          if (this.#disposed) return void firstIn();
           this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
         }
       }

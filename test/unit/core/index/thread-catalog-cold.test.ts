@@ -182,3 +182,16 @@ test("the first paint without the index waits for it when a newest thread's last
     );
     assert.equal(await painted("skewed-"), false, "no paint without the index");
   }));
+
+test("a catalog disposed after its first paint does not load the index on its own thread when its worker fails (a window closed, a test's home removed)", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    history(store, dir, 20);
+    const failing = join(dir, "failing-worker.js");
+    fs.writeFileSync(failing, `setTimeout(() => { throw new Error("the worker failed"); }, 200);`);
+    const catalog = new ThreadCatalog(store, { watch: false, worker: failing });
+    assert.equal((await catalog.listFirst()).threads.length, 20, "painted from the thread files");
+    catalog.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the worker fails meanwhile: a wait, not a speed assertion
+    assert.ok(!fs.existsSync(store.layout.threadIndexDb), "no index opened on this thread for a disposed catalog");
+  }));
