@@ -59,6 +59,17 @@ function assertWhole(first: Map<string, PastNode[]>, all: Map<string, PastNode[]
     );
 }
 
+/** Waits for the `total` rows (the index's are in), and checks each group painted first is as it is now. */
+async function everyRow(tree: SessionsTree, firstGroups: Map<string, PastNode[]>, total: number) {
+  const all = await waitFor("every row", async () => {
+    const rows = await rowsOf(tree);
+    return rows.length === total ? rows : undefined;
+  });
+  assert.equal(all.length, total);
+  assertWhole(firstGroups, await groupsOf(tree));
+  return all;
+}
+
 /** A home with `TOTAL` threads in its folder `ws`; `fn` runs with them, then the home goes. */
 async function withHistory(
   fn: (store: ThreadStore, cwd: string, ids: string[]) => Promise<void>,
@@ -106,12 +117,7 @@ describe("the sessions view's first paint", () => {
           console.log(`[figure] first paint from ${from}: ${first.length} of ${TOTAL} rows in ${ms} ms`);
           assert.equal(first[0]?.thread.threadId, ids[0], "the newest first");
           await allIn;
-          const all = await waitFor("every row", async () => {
-            const rows = await rowsOf(tree);
-            return rows.length === TOTAL ? rows : undefined;
-          });
-          assert.equal(all.length, TOTAL);
-          assertWhole(firstGroups, await groupsOf(tree));
+          const all = await everyRow(tree, firstGroups, TOTAL);
           if (from === "the recent-threads file") {
             // painted before the worker's rows (it starts after): the whole groups of the file's rows
             const newest = all.slice(0, RECENT_ROWS).map((n) => n.thread);
@@ -184,12 +190,7 @@ async function paintHeld(
     check(first);
     gate.openGate();
     await allIn;
-    const all = await waitFor("every row", async () => {
-      const rows = await rowsOf(tree);
-      return rows.length === total ? rows : undefined;
-    });
-    assert.equal(all.length, total);
-    assertWhole(firstGroups, await groupsOf(tree));
+    await everyRow(tree, firstGroups, total);
   } finally {
     gate.openGate(); // a worker still held would stay
     tree.dispose();
