@@ -6,7 +6,16 @@
  * the CLI's peak RSS. Figures only, never asserted.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ThreadCatalog } from "../src/core/index/thread-catalog";
 import type { ThreadQuery } from "../src/core/index/threads-index";
@@ -32,7 +41,8 @@ const FILLER = "lorem ipsum dolor sit amet, consectetur adipiscing elit ".repeat
 
 /**
  * Writes `count` threads of about `bytesEach` bytes each (a start, then question/answer pairs; every fifth an
- * exec run ending failed, every third started by automation) into `home`/threads, spread over the last 90 days.
+ * exec run ending failed, every third started by automation) into `home`/threads, spread over the last 90 days;
+ * each file's mtime is its last record's time (as writes over time leave them: what a first run meets).
  */
 export function writeCorpus(home: string, count: number, bytesEach = 15_000): { bytes: number } {
   const dir = join(home, "threads");
@@ -73,6 +83,7 @@ export function writeCorpus(home: string, count: number, bytesEach = 15_000): { 
     rec({ kind: "meta_patch", patch: { status: i % 5 === 0 ? "failed" : "idle", title: `Task ${i}` } }, 999);
     const text = lines.join("");
     writeFileSync(join(dir, `${id}.jsonl`), text, { mode: 0o600 });
+    utimesSync(join(dir, `${id}.jsonl`), new Date(t0 + 999_000), new Date(t0 + 999_000));
     bytes += text.length;
   }
   return { bytes };
@@ -124,6 +135,16 @@ export function benchScale(cli: string, tmp: string, count = Number(process.env.
   return { count, mb: bytes / 1e6, setupMs, figures: out, home };
 }
 
+/** A thread another tool wrote into `home`'s threads (no change journal line): the newest, its mtime now. */
+function toolThread(home: string): void {
+  writeCorpus(join(home, "tool"), 1);
+  const dir = join(home, "tool", "threads");
+  for (const name of readdirSync(dir)) {
+    writeFileSync(join(home, "threads", name), readFileSync(join(dir, name)), { mode: 0o600 });
+    rmSync(join(dir, name));
+  }
+}
+
 /** A thread started and closed through the store (journaled, as this version's writers do). */
 function journaledThread(store: ThreadStore, title: string): void {
   const h = store.create({
@@ -140,10 +161,11 @@ function journaledThread(store: ThreadStore, title: string): void {
 /**
  * The Sessions view's first paint at the same size, its data side in this process with the catalog's worker (as
  * the editor runs it): the first rows and the rows of the first groups the view opens (one page each, whole
- * groups only), then every row in, and a refresh of the unchanged view. From the worker's first message (no
- * recent-threads file: the baseline, and a filter on it), the recent-threads file the worker leaves (current),
- * and that file after other writers changed the history (stale: what used to wait for the worker). Medians of
- * `ROUNDS` runs each.
+ * groups only), then every row in, and a refresh of the unchanged view. From the worker's first message (the
+ * baseline: no recent-threads file and the catalog told not to read thread files, as before stop 36; and a
+ * filter on it), the newest thread files read without the index (no recent-threads file: a first run; a filter;
+ * a damaged file; a folder another tool changed with no journal line), the recent-threads file the worker leaves
+ * (current), and that file after other writers changed the history (stale). Medians of `ROUNDS` runs each.
  */
 /** Each first-paint case runs this many times (a fresh catalog each): its medians are printed. */
 const ROUNDS = 3;
@@ -152,9 +174,22 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
   const store = new ThreadStore(home);
   const recent = recentThreadsPath(store.layout.threadIndexDb);
   const filter: ThreadQuery = { agent: "gemini", status: "failed" };
-  const cases: { from: string; q: ThreadQuery; before?: () => void }[] = [
-    { from: "the worker's first message", q: {}, before: () => rmSync(recent, { force: true }) },
-    { from: "the worker's first message, a filter", q: filter, before: () => rmSync(recent, { force: true }) },
+  const noFile = () => rmSync(recent, { force: true });
+  const cases: { from: string; q: ThreadQuery; before?: () => void; files?: false }[] = [
+    { from: "the worker's first message (baseline)", q: {}, before: noFile, files: false },
+    { from: "the worker's first message, a filter (baseline)", q: filter, before: noFile, files: false },
+    { from: "the thread files, no recent-threads file (first run)", q: {}, before: noFile },
+    { from: "the thread files, first run, a filter", q: filter, before: noFile },
+    {
+      from: "the thread files, a damaged recent-threads file",
+      q: {},
+      before: () => truncateSync(recent, Math.floor(statSync(recent).size / 2)),
+    },
+    {
+      from: "the thread files, a folder changed with no journal line",
+      q: {},
+      before: () => toolThread(home),
+    },
     { from: "the recent-threads file (current)", q: {} },
     {
       from: "the recent-threads file, stale (5 new, 5 changed since)",
@@ -170,7 +205,7 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
   ];
   const out: { name: string; ms: number }[] = [];
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  for (const { from, q, before } of cases) {
+  for (const { from, q, before, files } of cases) {
     const runs: {
       first: number;
       grouped: number;
@@ -183,7 +218,8 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
     }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       before?.();
-      const catalog = new ThreadCatalog(store, { watch: false, worker });
+      (globalThis as { gc?: () => void }).gc?.(); // as a window's fresh start: not the earlier rounds' garbage
+      const catalog = new ThreadCatalog(store, { watch: false, worker, firstFromFiles: files });
       const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
       const t0 = performance.now();
       const { threads: first, partialBefore } = await catalog.listFirst(q);

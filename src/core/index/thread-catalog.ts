@@ -10,21 +10,20 @@
  * read once when their handle closes.
  */
 import { watch, type FSWatcher } from "node:fs";
-import { mkdir, open, readdir, stat } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { Emitter, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
-import { MetadataFolder, startedFromOf, type ThreadMetadata } from "../model/metadata";
+import { startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
-import { readRecordsFromBuffer } from "../store/jsonl-reader";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
+import { readCatalogRow, type CatalogFileRow } from "./catalog-read";
+import { coldCatalogRows } from "./threads-cold";
 import { recentCatalogRows } from "./threads-recent";
 import type { ThreadQuery } from "./threads-index";
 
-const HEAD_BYTES = 256;
-
-type Row = Omit<CatalogRow, "id">;
+type Row = CatalogFileRow;
 
 export interface CatalogOptions {
   logger?: Logger;
@@ -34,6 +33,11 @@ export interface CatalogOptions {
   throttleMs?: number;
   /** The first load's worker script (dist/catalog-worker.js); without it the load runs on the caller's thread. */
   worker?: string;
+  /**
+   * With a worker and no recent-threads file that answers, the first rows from the newest thread files read on
+   * this thread (default true; false: from the worker's first message, the bench's baseline).
+   */
+  firstFromFiles?: boolean;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -146,16 +150,18 @@ export class ThreadCatalog implements Disposable {
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
    * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
    * rows come first (`first`): from the recent-threads file (the threads changed since it was written marked, so
-   * the first list reads them before it answers), then the worker's first message; the others after (`all`,
-   * then a change event for the lists answered early).
+   * the first list reads them before it answers), else from the newest thread files read here (threads-cold.ts:
+   * a first run, a damaged file, a folder changed without a journal line), then the worker's first message; the
+   * others after (`all`, then a change event for the lists answered early).
    */
   #load(): { first: Promise<void>; all: Promise<void> } {
     let firstIn!: () => void;
     const first = new Promise<void>((resolve) => (firstIn = resolve));
     let answeredEarly = false;
-    const early = (rows: CatalogRow[], from: "recent" | "index", complete: boolean) => {
+    /** `before`: the rows are every thread last active after it (undefined: every thread). */
+    const early = (rows: CatalogRow[], from: "recent" | "index" | "read", before: string | undefined) => {
       this.#add(rows, from);
-      this.#covered(rows, complete);
+      this.#covered(before);
       answeredEarly = true;
       firstIn();
     };
@@ -165,16 +171,23 @@ export class ThreadCatalog implements Disposable {
         const recent = await recentCatalogRows(this.#store).catch(() => undefined);
         if (recent && !this.#disposed) {
           for (const id of recent.changed) this.#dirty.add(id);
-          early(recent.rows, "recent", recent.complete);
+          early(recent.rows, "recent", recent.complete ? undefined : oldestOf(recent.rows));
+        } else if (this.#opts.firstFromFiles !== false && !this.#disposed) {
+          const cold = await coldCatalogRows(this.#store).catch(() => undefined);
+          if (cold && !this.#disposed) early(cold.rows, "read", cold.before);
         }
       }
       let rest: CatalogRow[] | undefined;
       if (this.#opts.worker) {
         try {
           rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) =>
-            early(rows, "index", rows.length < FIRST_ROWS),
+            early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
         } catch (err) {
+          // disposed meanwhile (the window closed; a test ended and its home went): nothing to load, and the
+          // index's synchronous load on this thread would only block it (the first rows may have come from the
+          // thread files long before the worker ended)
+          if (this.#disposed) return void firstIn();
           this.#logger.warn("the thread catalog worker failed; loading the threads index on this thread", err);
         }
       }
@@ -191,22 +204,21 @@ export class ThreadCatalog implements Disposable {
   }
 
   /**
-   * What the first rows in cover: every thread last active after the oldest of them, unless they are all (the
-   * union of the recent-threads file's and the worker's first message: the older of their bounds).
+   * What the first rows in cover: every thread last active after `before` (undefined: every thread); the union
+   * of two first parts (the recent-threads file's or the files read here, and the worker's first message) covers
+   * what the older of their bounds does.
    */
-  #covered(rows: CatalogRow[], complete: boolean): void {
-    if (complete) return void (this.#partialBefore = undefined);
-    let oldest: string | undefined;
-    for (const { meta } of rows) if (oldest === undefined || meta.lastActivity < oldest) oldest = meta.lastActivity;
-    if (oldest !== undefined && (this.#partialBefore === undefined || oldest < this.#partialBefore))
-      this.#partialBefore = oldest;
+  #covered(before: string | undefined): void {
+    if (before === undefined) return void (this.#partialBefore = undefined);
+    if (this.#partialBefore === undefined || before < this.#partialBefore) this.#partialBefore = before;
   }
 
   /**
-   * Rows of the first load. A thread this catalog read itself since keeps its own row (newer than the index's
-   * sync); a row from the recent-threads file gives way to the index's (synced after the file was checked).
+   * Rows of the first load. A thread this catalog read itself since (or read for the first rows: "read") keeps its
+   * own row (newer than the index's sync); a row from the recent-threads file gives way to the index's (synced
+   * after the file was checked).
    */
-  #add(rows: CatalogRow[], from: "recent" | "index"): void {
+  #add(rows: CatalogRow[], from: "recent" | "index" | "read"): void {
     for (const { id, ...row } of rows) {
       if (this.#rows.has(id) && !this.#early.has(id)) continue;
       this.#rows.set(id, row);
@@ -260,36 +272,20 @@ export class ThreadCatalog implements Disposable {
 
   /** Reads what changed in one thread's file (its tail when it only grew), asynchronously. */
   async #read(id: string): Promise<void> {
-    const path = this.#store.pathFor(id);
-    const st = await stat(path).catch(() => undefined);
-    if (!st) return void this.#rows.delete(id);
     const prev = this.#rows.get(id);
-    if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) return;
-    const fh = await open(path, "r");
-    try {
-      const headBuf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
-      await fh.read(headBuf, 0, headBuf.length, 0);
-      const head = headBuf.toString("hex");
-      const tail = !!prev && st.size >= prev.size && head.startsWith(prev.head);
-      const from = tail ? prev.offset : 0;
-      const buf = Buffer.alloc(Math.max(0, st.size - from));
-      let got = 0;
-      while (got < buf.length) {
-        const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
-        if (!bytesRead) break;
-        got += bytesRead;
-      }
-      const res = readRecordsFromBuffer(buf.subarray(0, got), from);
-      const folder = new MetadataFolder();
-      if (tail) folder.metadata = structuredClone(prev.meta);
-      for (const r of res.records) folder.add(r);
-      if (!folder.metadata) throw new Error("no thread_start record");
-      this.#rows.set(id, { meta: folder.metadata, size: st.size, mtime: st.mtimeMs, offset: res.endOffset, head });
-      this.#early.delete(id);
-    } finally {
-      await fh.close();
-    }
+    const row = await readCatalogRow(this.#store.pathFor(id), prev);
+    if (!row) return void this.#rows.delete(id);
+    if (row === prev) return;
+    this.#rows.set(id, row);
+    this.#early.delete(id);
   }
+}
+
+/** The last activity of the oldest of `rows`. */
+function oldestOf(rows: CatalogRow[]): string | undefined {
+  let oldest: string | undefined;
+  for (const { meta } of rows) if (oldest === undefined || meta.lastActivity < oldest) oldest = meta.lastActivity;
+  return oldest;
 }
 
 /** Whether a thread answers `q` (its limit aside): the in-memory twin of the index's SQL (threads-index.ts). */
