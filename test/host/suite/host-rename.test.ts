@@ -1,8 +1,8 @@
 // Issue 35, metadata writes to a thread the thread host holds, in the real extension host: a thread that
 // `acp-threads run --detach` runs mid-turn is renamed from the Sessions view's hosted row (acpThreads.rename, the
 // panel's title edit writes the same way). The host writes it through its run's handle: the tab, the Sessions row
-// and the thread file agree. Before, the window wrote it with its own store and the host's lock refused it
-// ("already being written by process N").
+// and the thread file agree; a rename by another client (the CLI) retitles the panel too. Before, the window wrote
+// it with its own store and the host's lock refused it ("already being written by process N").
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
@@ -44,6 +44,13 @@ describe("renaming a thread the thread host runs (#35)", () => {
           .find((n) => n.type === "hosted" && n.threadId === id);
         return row && hub.tree.getTreeItem(row).label === "Renamed while hosted";
       });
+      // another client renames it (a terminal's `acp-threads threads rename`): the host writes it, this window's
+      // tab and header follow the record (before, a hosted panel read its title once, at init)
+      const byCli = await cli(hub.home, ["threads", "rename", id, "Renamed", "by", "the", "CLI"]);
+      assert.equal(byCli.code, 0, byCli.stderr);
+      assert.equal(hub.threads.read(id).metadata.title, "Renamed by the CLI");
+      await waitFor("the tab follows", () => panel?.panel.title === "Renamed by the CLI");
+      assert.equal(panel?.shown.title, "Renamed by the CLI", "the header");
       assert.ok(
         hub.hosted.rows().some((r) => r.threadId === id),
         "the host still runs the thread",

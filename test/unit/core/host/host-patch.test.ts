@@ -1,4 +1,4 @@
-// #35: renaming a thread the thread host holds, against the real host, its real run path (the CLI's) and the real
+// #35: renaming a thread the thread host holds (a client's `patch`, `acp-threads threads rename`), against the real host, its real run path (the CLI's) and the real
 // stdio fake agent mid-turn. The store cannot write the thread (the host's run holds its lock); the host's `patch`
 // writes the title through the run's own handle: the meta_patch record is in the file, the stored title is the new
 // one, and another attached client gets the record. Hostile: any field but the title, a title that is not a string,
@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { main as threadsMain } from "../../../../src/cli/commands/threads";
 import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
@@ -19,6 +20,7 @@ import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { waitFor } from "../../../fixtures/spawner/wait";
+import { runCommand } from "../../cli/in-process";
 import { startInput } from "../store/helpers";
 
 const titles = (records: ThreadRecord[]) =>
@@ -87,6 +89,13 @@ test("a client renames a thread the host runs mid-turn: written by the host, in 
       assert.equal(meta.titleByUser, true);
       await waitFor(() => titles(seen).includes("Renamed mid-turn"), "the other client gets the record");
 
+      // `acp-threads threads rename` of the held thread: the store refuses it, the host writes it
+      const renamed = await runCommand(threadsMain, ["rename", threadId, "By", "the", "CLI"], { home });
+      assert.equal(renamed.code, 0, renamed.err);
+      assert.equal(store.readMetadata(threadId).title, "By the CLI");
+      await waitFor(() => titles(seen).includes("By the CLI"), "the other client gets the CLI's rename");
+      const written = [...earlier, "Renamed mid-turn", "By the CLI"];
+
       // hostile or invalid: refused, nothing written
       const bad: [unknown, RegExp][] = [
         [{ title: "x", status: "ended" }, /only the title/],
@@ -112,7 +121,7 @@ test("a client renames a thread the host runs mid-turn: written by the host, in 
         window.request({ t: "patch", threadId: "../../etc", patch: { title: "x" } }),
         /does not hold/,
       );
-      assert.deepEqual(fileTitles(path), [...earlier, "Renamed mid-turn"], "nothing refused was written");
+      assert.deepEqual(fileTitles(path), written, "nothing refused was written");
 
       // null clears the user's title (the agent's titles apply again), as the store's rename does
       assert.equal((await window.request({ t: "patch", threadId, patch: { title: null } })).t, "ok");
