@@ -6,19 +6,15 @@
 // refused, and nothing is written for them.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { main as threadsMain } from "../../../../src/cli/commands/threads";
-import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import { hostPlace } from "../../../../src/core/host/door";
 import { PATCH_TITLE_MAX } from "../../../../src/core/host/protocol";
-import { ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
-import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { runCommand } from "../../cli/in-process";
 import { startInput } from "../store/helpers";
@@ -34,15 +30,7 @@ const fileTitles = (path: string) =>
   );
 
 test("a client renames a thread the host runs mid-turn: written by the host, in the file, told to every client; anything else is refused", () =>
-  withTmpDir("acp-host-patch-", async (dir) => {
-    const home = join(dir, "home");
-    const host = new ThreadHost({
-      home,
-      place: hostPlace(home),
-      runner: hostRunner(home, nullLogger),
-      logger: nullLogger,
-    });
-    assert.ok(await host.listen());
+  withCliHost("acp-host-patch-", async ({ dir, home }) => {
     const conns: HostConnection[] = [];
     const client = async (name: string) => {
       const c = await connectHost({ home, client: name });
@@ -135,6 +123,5 @@ test("a client renames a thread the host runs mid-turn: written by the host, in 
       assert.equal(store.readMetadata(threadId).title, "after the run");
     } finally {
       for (const c of conns) c.close();
-      await host.stop();
     }
   }));
