@@ -27,6 +27,24 @@ export function hostFor(io: CliIO, command: string, start: boolean): Promise<Hos
   });
 }
 
+/**
+ * Renames a thread through a running host that holds it (`patch`: written through its run's handle); false when no
+ * host runs or it does not hold the thread. The host's refusal of the title rejects.
+ */
+export async function renameInHost(io: CliIO, threadId: string, title: string): Promise<boolean> {
+  const conn = await hostFor(io, "threads rename", false).catch(() => undefined);
+  if (!conn) return false;
+  try {
+    const r = await conn.request({ t: "status" });
+    if (r.t !== "status" || !r.status.sessions.some((s) => s.threadId === threadId && s.state !== "ended"))
+      return false;
+    await conn.request({ t: "patch", threadId, patch: { title: title.trim() || null } });
+    return true;
+  } finally {
+    conn.close();
+  }
+}
+
 const clientName = (command: string) => `acp-threads ${command} (pid ${process.pid})`;
 
 /** The hosts of other versions still running for this data home (an update left the old one finishing). */

@@ -93,6 +93,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             if (at >= 0) queue.splice(at, 1);
             return at >= 0;
           },
+          // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
+          rename: (title) => store.rename(s.threadId, title),
         });
       },
       nextPrompt: () => {

@@ -48,6 +48,7 @@ import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
+import { writeTitle } from "./host/hosted-rename";
 import { wireHostedThreads } from "./host/host-wiring";
 import { continueInHost, hostTakes, openInHost } from "./host/host-run";
 
@@ -194,7 +195,7 @@ export class Hub implements vscode.Disposable {
         onTerminalOutput: this.terminals.onOutput,
         recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
         rename: async (id, title) => {
-          this.threads.rename(id, title);
+          await writeTitle(this, id, title);
           this.tree.refresh();
         },
         composer: this.composer,

@@ -349,9 +349,14 @@ export class ThreadPanel implements vscode.Disposable {
           return;
         case "rename": {
           const title = displayTitle(m.title);
+          try {
+            await this.deps.rename?.(this.threadId, title); // a live session and its thread share the id
+          } catch (err) {
+            this.#retitle(this.panel.title); // the header showed the edit already: back to the stored title
+            throw err;
+          }
           if (live) live.title = title;
           this.#retitle(title);
-          await this.deps.rename?.(this.threadId, title); // a live session and its thread share the id
           return;
         }
         case "review":

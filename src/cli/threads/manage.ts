@@ -1,11 +1,17 @@
 /** `threads rename ID TITLE...`, `threads delete ID` (to the trash), `threads restore ID` (from the trash). */
+import { renameInHost } from "../host-client";
 import { EXIT } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
 
-export function rename(ctx: SubContext): number {
+export async function rename(ctx: SubContext): Promise<number> {
   const id = ctx.store.resolveId(ctx.args[0]!);
   const title = ctx.args.slice(1).join(" ");
-  ctx.store.rename(id, title);
+  try {
+    ctx.store.rename(id, title);
+  } catch (err) {
+    // the thread host runs it (its run holds the file): the host writes it; anything else, the store's error
+    if (!(await renameInHost(ctx.io, id, title))) throw err;
+  }
   if (ctx.json) writeJson(ctx.io, { id, title: ctx.store.readMetadata(id).title });
   else ctx.io.stdout.write(`renamed ${shortId(id)}: ${title.trim()}\n`);
   return EXIT.ok;

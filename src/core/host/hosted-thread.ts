@@ -31,6 +31,8 @@ export interface ThreadControl {
   steer(text: string): Promise<string>;
   /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
   unqueue?(text: string): boolean;
+  /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */
+  rename?(title: string | null): void;
 }
 
 export interface HostedThreadOptions {

@@ -100,6 +100,18 @@ export interface PendingQuestion {
 
 export const PROPOSAL_MAX_CHARS = 1024 * 1024;
 
+/** The longest title a client may give a thread the host holds (`patch`). */
+export const PATCH_TITLE_MAX = 500;
+
+/**
+ * A metadata change a client asks of a thread the host holds (one writer per thread file: the host writes it
+ * through its own handle, as the normal `meta_patch` record). Only the user's title: `null` or blank clears it (the
+ * agent's titles apply again), as a rename in the store does.
+ */
+export interface HostMetaPatch {
+  title: string | null;
+}
+
 export interface HostSessionInfo {
   threadId: string;
   state: "starting" | "working" | "idle" | "ended";
@@ -188,6 +200,8 @@ export type HostRequest =
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
+  /** Renames a thread the host holds (its run not ended): written by the host, every attached client gets the record. */
+  | { t: "patch"; id: number; threadId: string; patch: HostMetaPatch }
   | { t: "events"; id: number }
   /** The answer to the host's `serve` push numbered `ask`. */
   | { t: "served"; id: number; ask: number; answer: ServeAnswer }

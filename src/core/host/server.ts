@@ -32,6 +32,7 @@ import {
   type HostRequest,
   type HostStatus,
 } from "./protocol";
+import { checkedPatch } from "./meta-patch";
 import { readLines, send } from "./wire";
 
 export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
@@ -233,6 +234,14 @@ export class ThreadHost {
         return { t: "ok", id };
       case "answer":
         return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };
+      case "patch": {
+        const patch = checkedPatch(req.patch);
+        const t = this.#thread(req.threadId);
+        if (t.state === "ended" || !t.control.rename)
+          throw new Error(`the host's run on thread ${t.threadId} has ended`);
+        t.control.rename(patch.title);
+        return { t: "ok", id };
+      }
       case "events":
         this.#events.add(sock);
         return { t: "ok", id };

@@ -15,6 +15,7 @@ import type { LiveSession } from "../live-session";
 import { defaultExportDir } from "../export-folder";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
+import { writeTitle } from "../host/hosted-rename";
 import { threadOf } from "./ops";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -78,20 +79,27 @@ export async function resumeThread(
   return session;
 }
 
-/** Renames a past or a live thread (a live session and its stored thread share the id); `to` skips the box. */
+/**
+ * Renames a past, a live or a hosted thread (a live session and its stored thread share the id; the thread host
+ * writes one it holds); `to` skips the box.
+ */
 export async function renameThread(hub: Hub, node?: SessionNode, to?: string): Promise<void> {
   const live = node?.type === "live" ? hub.live.get(node.threadId) : undefined;
   const past = asPast(node);
-  const threadId = live?.threadId ?? past?.thread.threadId;
+  const hosted = node?.type === "hosted" ? node : undefined;
+  const threadId = live?.threadId ?? past?.thread.threadId ?? hosted?.threadId;
   if (!threadId) return;
   const title = (
     typeof to === "string"
       ? to
-      : await vscode.window.showInputBox({ prompt: "New title", value: live?.title ?? past?.thread.title })
+      : await vscode.window.showInputBox({
+          prompt: "New title",
+          value: live?.title ?? past?.thread.title ?? hosted?.thread?.title,
+        })
   )?.trim();
   if (!title) return;
+  await writeTitle(hub, threadId, title); // the thread host's, when it holds the thread; nothing shown before
   if (live) live.title = title;
-  hub.threads.rename(threadId, title);
   hub.panels.retitle(threadId, title);
   hub.tree.refresh();
 }

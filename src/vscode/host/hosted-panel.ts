@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type * as vscode from "vscode";
 import type { RuntimeEvent } from "../../core/model/events";
+import { background } from "../../core/util/unexpected";
 import { displayTitle } from "../thread-title";
 import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol";
 import type { PastThreadSummary } from "../sessions-tree";
@@ -83,6 +84,21 @@ export async function initHosted(
     h.onStatus((status) => {
       s.flush();
       s.post({ type: "status", status });
+    }),
+  );
+  // a rename by any client (or the agent's title) while the host runs it: a cleared title shows the stored one
+  s.subscribe(
+    h.onTitle((t) => {
+      const retitle = (to: string) => {
+        if (s.stale()) return;
+        s.panel.title = displayTitle(to);
+        s.post({ type: "title", title: displayTitle(to) });
+      };
+      if (t !== null) return retitle(t);
+      background(
+        s.loadPast(s.threadId).then((p) => p?.title && retitle(p.title)),
+        "reading a hosted thread's title",
+      );
     }),
   );
   s.follow(events);

@@ -53,6 +53,9 @@ export class HostedThreadView implements vscode.Disposable {
   readonly onEvents = this.#onEvents.event;
   readonly #onStatus = new vscode.EventEmitter<HostedStatus>();
   readonly onStatus = this.#onStatus.event;
+  readonly #onTitle = new vscode.EventEmitter<string | null>();
+  /** A title patch came (a rename by any client, the agent's title): the last of a batch; null: cleared. */
+  readonly onTitle = this.#onTitle.event;
 
   constructor(
     readonly threadId: string,
@@ -117,12 +120,15 @@ export class HostedThreadView implements vscode.Disposable {
     if (!fresh.length) return;
     this.cursor += fresh.length;
     const before = this.status;
+    let title: { is: string | null } | undefined;
     for (const r of fresh)
       if (r.kind === "user_message") this.#turnOpen = true;
       else if (r.kind === "turn_end") this.#turnOpen = false;
+      else if (r.kind === "meta_patch" && r.patch.title !== undefined) title = { is: r.patch.title };
     const events = recordsToEvents(fresh);
     this.#events.push(...events);
     if (events.length) this.#onEvents.fire(events);
+    if (title) this.#onTitle.fire(title.is);
     if (this.status !== before) this.#onStatus.fire(this.status);
   }
 
@@ -222,6 +228,7 @@ export class HostedThreadView implements vscode.Disposable {
     for (const s of this.#subs.splice(0)) s.dispose();
     this.#onEvents.dispose();
     this.#onStatus.dispose();
+    this.#onTitle.dispose();
     return detached;
   }
 }

@@ -102,6 +102,18 @@ export class HostedThreads implements vscode.Disposable {
     };
   }
 
+  /**
+   * Renames a thread through the host, whose run holds its file (a `patch` request: the run writes it, every client
+   * gets the record); false when no host answers (nothing sent). The host's refusal rejects: it does not hold the
+   * thread (its run ended), or the title is not one it takes.
+   */
+  async rename(threadId: string, title: string): Promise<boolean> {
+    const c = await this.link.connection();
+    if (!c || c.closed) return false;
+    await c.request({ t: "patch", threadId, patch: { title } });
+    return true;
+  }
+
   /** Lets a thread's view go; the next view of the thread attaches after its detach. */
   #let(threadId: string, view: HostedThreadView): void {
     this.#views.delete(threadId);

@@ -52,6 +52,7 @@ const PASSES: Record<string, string[]> = {
     "host-serve.test.js",
     "host-terms.test.js",
     "host-place.test.js",
+    "host-rename.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

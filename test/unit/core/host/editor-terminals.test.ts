@@ -10,7 +10,6 @@ import { existsSync, mkdirSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { hostRunner } from "../../../../src/cli/host-runner";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
 import {
@@ -19,11 +18,10 @@ import {
   TERMINAL_UNSENT_CAP,
 } from "../../../../src/core/host/editor-terminals";
 import { HOST_PROTOCOL, type HostPush, type ServeOffer } from "../../../../src/core/host/protocol";
-import { ThreadHost } from "../../../../src/core/host/server";
-import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 type TerminalPush = Extract<HostPush, { t: "terminal" }>;
@@ -103,24 +101,12 @@ const refused = (conn: HostConnection | undefined, term: string, data: string) =
 
 /** A host in `dir/home`, a workspace `dir/ws` and another folder `dir/other`. */
 function withHost(fn: (o: { home: string; ws: string; other: string }) => Promise<void>): Promise<void> {
-  return withTmpDir("acp-host-terms-", async (dir) => {
-    const home = join(dir, "home");
+  return withCliHost("acp-host-terms-", async ({ dir, home }) => {
     const ws = join(dir, "ws");
     const other = join(dir, "other");
     mkdirSync(ws, { recursive: true });
     mkdirSync(other, { recursive: true });
-    const host = new ThreadHost({
-      home,
-      place: hostPlace(home),
-      runner: hostRunner(home, nullLogger),
-      logger: nullLogger,
-    });
-    assert.ok(await host.listen());
-    try {
-      await fn({ home, ws, other });
-    } finally {
-      await host.stop();
-    }
+    await fn({ home, ws, other });
   });
 }
 
