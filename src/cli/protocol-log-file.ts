@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { ProtocolLog } from "../core/acp/protocol-log";
 import { errorMessage } from "../core/errors";
 import { redactSecrets } from "../core/redact";
+import { writeFileAtomic } from "../core/store/atomic-write";
 
 export interface ProtocolLogTarget {
   /** `--protocol-log FILE`. */
@@ -25,7 +26,8 @@ export function writeProtocolLog(traffic: ProtocolLog, t: ProtocolLogTarget): vo
       : undefined);
   if (!logFile) return;
   try {
-    traffic.writeTo(logFile, redactSecrets);
+    // whole or not at all (mode 0600, parents made): a reader never sees it empty or half written
+    writeFileAtomic(logFile, traffic.text(redactSecrets));
     if (!t.file) t.stderr.write(`acp-threads run: protocol log written to ${logFile}\n`);
   } catch (err) {
     t.stderr.write(`acp-threads run: could not write the protocol log: ${errorMessage(err)}\n`);

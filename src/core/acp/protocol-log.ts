@@ -3,8 +3,6 @@
  * agent's stderr. The extension shows it in an Output channel; the CLI writes it to a file on request or
  * when something goes wrong. Bounded by line count and bytes so a chatty agent cannot grow it forever.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { Emitter, type Disposable } from "../lifecycle";
 
 export type ProtocolDirection = "send" | "recv" | "stderr" | "note";
@@ -122,11 +120,10 @@ export class ProtocolLog implements Disposable {
       .map((e) => e.text);
   }
 
-  /** Writes the formatted log to `file` (mode 0600, parents created); `redact` scrubs each line first. */
-  writeTo(file: string, redact: (line: string) => string = (l) => l): void {
-    mkdirSync(dirname(file), { recursive: true });
+  /** The log as a file's text (a line for dropped entries first); `redact` scrubs each line first. */
+  text(redact: (line: string) => string = (l) => l): string {
     const header = this.#dropped ? [`# ${this.#dropped} older entries were dropped`] : [];
-    writeFileSync(file, [...header, ...this.lines().map(redact)].join("\n") + "\n", { mode: 0o600 });
+    return [...header, ...this.lines().map(redact)].join("\n") + "\n";
   }
 
   dispose(): void {
