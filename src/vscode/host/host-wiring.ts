@@ -38,10 +38,15 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   let again = false;
   const look = async (): Promise<void> => {
     if (looking) return void (again = true); // a change told while looking: looked at once after
-    if (d.hosted.link.connected) return;
     looking = true;
     again = false;
     try {
+      // connected, or on the way to a host (perhaps one that is leaving: a new host's socket told meanwhile is
+      // looked at once that attempt settled with nothing)
+      if (d.hosted.link.connected) {
+        const c = await d.hosted.link.connection();
+        if (c && !c.closed) return;
+      }
       const [s, t] = await Promise.all([
         stat(socket).catch(() => undefined),
         stat(d.threadsDir).catch(() => undefined),
@@ -59,6 +64,8 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   // the socket in the data home, or in the temporary folder when the data home's path is too long for one
   const top = socket.startsWith(d.home) ? d.home : dirname(dirname(socket));
   const watch = watchSocket(socket, top, () => background(look(), "looking for the thread host"));
+  // a host that left while another started (a socket told while this window was still connected to the old one)
+  const lost = d.hosted.link.onDidLose(() => background(look(), "looking for the thread host"));
   const sessions = d.hosted.link.onDidChange(() => {
     for (const s of d.hosted.link.sessions) {
       const p = d.panel(s.threadId);
@@ -69,6 +76,7 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   return toDisposable(() => {
     clearInterval(timer);
     watch.close();
+    lost.dispose();
     sessions.dispose();
   });
 }
