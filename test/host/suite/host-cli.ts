@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot, workspaceRoot } from "./helpers";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, repoRoot, workspaceRoot } from "./helpers";
 
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -31,4 +32,13 @@ export async function detach(home: string, args: string[]): Promise<string> {
   const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { threadId: string }).threadId;
+}
+
+/** The Sessions view's row of a thread the thread host runs (undefined: not listed). */
+export async function hostedNode(threadId: string): Promise<Extract<SessionNode, { type: "hosted" }> | undefined> {
+  const { hub } = await api();
+  const groups = await hub.tree.getChildren();
+  return groups
+    .flatMap((g) => (g.type === "group" ? g.children : [g]))
+    .find((n): n is Extract<SessionNode, { type: "hosted" }> => n.type === "hosted" && n.threadId === threadId);
 }
