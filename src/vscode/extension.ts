@@ -59,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     context.subscriptions.push(
       hosted,
       events,
+      h.ledger.followHosted(hosted.onEvent), // a hosted turn's "files changed" rows and inline review
       watchTurnHook({
         onThreadEvent: events.onWindowEvent,
         command: () => h.config.turnEndedHook,

@@ -1,7 +1,7 @@
 /**
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
  * figure, agent, status and login, and who answered the last permission request another client of the thread host
- * answered first. The host suite compares it with the tab's.
+ * answered first, and the files its "N files changed" rows name. The host suite compares it with the tab's.
  */
 import type { HostMessage } from "../webview/thread/protocol";
 
@@ -15,6 +15,8 @@ export interface PanelShown {
   sandboxed: boolean;
   /** Who answered the last permission request another client of the thread host answered first. */
   answeredBy: string;
+  /** The first few files of each "N files changed" row last posted (the rows' `names`, in order). */
+  changed: string[];
 }
 
 export const panelShown = (): PanelShown => ({
@@ -26,6 +28,7 @@ export const panelShown = (): PanelShown => ({
   resumable: false,
   sandboxed: false,
   answeredBy: "",
+  changed: [],
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -43,4 +46,5 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "usage") shown.usage = m.text;
   else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");
   else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
+  else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
 }

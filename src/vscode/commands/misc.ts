@@ -98,8 +98,10 @@ function doctorDetail(d: DoctorEntry | undefined): string | undefined {
   return `sessions: ${session} · prompt: ${prompt} · auth: ${auth}`;
 }
 
+/** The Sessions view's Cancel: the running turn of a live row, or of a thread the thread host runs. */
 export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
   if (node?.type === "live") await hub.live.get(node.threadId)?.cancel();
+  else if (node?.type === "hosted") await hub.hosted.cancel(node.threadId);
 }
 
 /**

@@ -11,12 +11,15 @@ import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import type { SessionNode } from "../sessions-tree";
 
-/** The thread a command is about: a tree node or a thread id (a live session and its stored thread share it). */
+/**
+ * The thread a command is about: a tree node or a thread id (a live session and its stored thread share it, and
+ * so does a thread the thread host runs).
+ */
 export function threadOf(target: unknown): string | undefined {
   if (typeof target === "string") return target;
   const node = target as SessionNode | undefined;
   if (node?.type === "past") return node.thread.threadId;
-  if (node?.type === "live") return node.threadId;
+  if (node?.type === "live" || node?.type === "hosted") return node.threadId;
   return undefined;
 }
 

@@ -36,7 +36,7 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
   if (typeof node === "string") return void hub.panels.open(node, { focusEvent });
   if (!node) return;
   // A live session and its stored thread share one id: the panel shows the live one while it exists.
-  if (node.type === "live") hub.panels.open(node.threadId);
+  if (node.type === "live" || node.type === "hosted") hub.panels.open(node.threadId);
   else if (node.type === "past") hub.panels.open(node.thread.threadId, { focusEvent });
   else if (node.type === "exec") hub.live.exec(node.runId)?.terminal.show();
 }
@@ -213,13 +213,17 @@ export async function importSnapshot(hub: Hub, src?: vscode.Uri): Promise<string
   return threadId;
 }
 
+/** The agent's session id of a Sessions view row; a hosted row's as its thread file has it now (the host's agent). */
+async function sessionIdOf(hub: Hub, node?: SessionNode): Promise<string | undefined> {
+  if (node?.type === "past") return node.thread.sessionId;
+  if (node?.type === "live") return hub.live.get(node.threadId)?.sessionId;
+  if (node?.type === "hosted")
+    return (await hub.threads.readAsync(node.threadId))?.metadata.agentSessionId ?? undefined;
+  return undefined;
+}
+
 export async function copySessionId(hub: Hub, node?: SessionNode): Promise<void> {
-  const id =
-    node?.type === "past"
-      ? node.thread.sessionId
-      : node?.type === "live"
-        ? hub.live.get(node.threadId)?.sessionId
-        : undefined;
+  const id = await sessionIdOf(hub, node);
   if (!id) throw new Error("No agent session id yet.");
   await vscode.env.clipboard.writeText(id);
   void vscode.window.setStatusBarMessage(`Copied session id ${id}`, 3000);

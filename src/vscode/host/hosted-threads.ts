@@ -114,6 +114,13 @@ export class HostedThreads implements vscode.Disposable {
     return true;
   }
 
+  /** Cancels the running turn of a thread the host runs, followed here or not (the Sessions view's Cancel). */
+  async cancel(threadId: string): Promise<void> {
+    const c = await this.link.connection();
+    if (!c) throw new Error("The thread host is not running anymore.");
+    await c.request({ t: "cancel", threadId });
+  }
+
   /** Lets a thread's view go; the next view of the thread attaches after its detach. */
   #let(threadId: string, view: HostedThreadView): void {
     this.#views.delete(threadId);

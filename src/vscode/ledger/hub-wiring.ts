@@ -13,13 +13,13 @@ export interface HubParts {
   panels: Pick<ThreadPanels, "open">;
 }
 
-/** A thread id (a live session's is its stored thread's) or a sessions-view node → the stored thread's id. */
+/** A thread id (a live or hosted session's is its stored thread's) or a sessions-view node → the stored thread's id. */
 export function resolveThread(hub: HubParts, arg: unknown): string | undefined {
   const stored = (id: string) => (hub.threads.exists(id) ? id : undefined);
   if (typeof arg === "string") return stored(arg);
   const node = arg as SessionNode | undefined;
   if (node?.type === "past") return node.thread.threadId;
-  if (node?.type === "live") return stored(node.threadId);
+  if (node?.type === "live" || node?.type === "hosted") return stored(node.threadId);
   if (node?.type === "exec") return hub.live.exec(node.runId)?.threadId;
   return undefined;
 }

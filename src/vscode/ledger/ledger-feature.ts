@@ -8,9 +8,11 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { isThreadId } from "../../core/store/thread-id";
+import type { HostEvent } from "../../core/host/protocol";
 import type { Logger } from "../../core/log";
 import type { ReviewComment } from "../../core/prompt/review";
 import type { ThreadStore } from "../../core/store/thread-store";
+import { background } from "../../core/util/unexpected";
 import type { HostMessage } from "../../webview/thread/protocol";
 import { InlineReview, type ChangeTarget } from "./inline-review";
 import { LedgerHost } from "./ledger-host";
@@ -89,6 +91,17 @@ export class LedgerFeature implements vscode.Disposable {
    */
   watch(threadId: string): void {
     this.#review.watch(threadId);
+  }
+
+  /**
+   * The turns the thread host runs (#35), as its events tell them (`turn_ended`, a missed one read back after a
+   * reconnect too): the host's own ledger recorded them, and this window shows them as it shows its own turns.
+   */
+  followHosted(onEvent: vscode.Event<HostEvent>): vscode.Disposable {
+    return onEvent((e) => {
+      if (e.kind === "turn_ended")
+        background(this.host.recordedElsewhere(e.threadId, e.at), "showing what a turn of the thread host changed");
+    });
   }
 
   /** The engine's ledger, for thread sessions and exec runs. */

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
 import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
 
@@ -57,4 +58,13 @@ export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise
   assert.equal(hub.live.get(id), undefined, "no session of it in this window");
   assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
   return id;
+}
+
+/** The Sessions view's row of a thread the thread host runs (undefined: not listed). */
+export async function hostedNode(threadId: string): Promise<Extract<SessionNode, { type: "hosted" }> | undefined> {
+  const { hub } = await api();
+  const groups = await hub.tree.getChildren();
+  return groups
+    .flatMap((g) => (g.type === "group" ? g.children : [g]))
+    .find((n): n is Extract<SessionNode, { type: "hosted" }> => n.type === "hosted" && n.threadId === threadId);
 }

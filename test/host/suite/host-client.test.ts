@@ -9,18 +9,9 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
-import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, detach, sendNewInHost } from "./host-cli";
+import { cli, detach, hostedNode, sendNewInHost } from "./host-cli";
 import { canSandbox, useHostile, world } from "./hostile-world";
-
-async function hostedNode(threadId: string): Promise<SessionNode | undefined> {
-  const { hub } = await api();
-  const groups = await hub.tree.getChildren();
-  return groups
-    .flatMap((g) => (g.type === "group" ? g.children : [g]))
-    .find((n) => n.type === "hosted" && n.threadId === threadId);
-}
 
 /** `run --detach` of the fake agent with `args`, its thread open in a panel following the host: its id and view. */
 async function detachedInPanel(args: string[]) {
@@ -52,7 +43,7 @@ describe("the thread host's threads in the window", () => {
         const item = n && (await hub.tree.getTreeItem(n));
         return item && /waiting for input/.test(String(item.description)) ? item : undefined;
       });
-      assert.equal(row.contextValue, "hosted");
+      assert.equal(row.contextValue, "hosted-working", "a running turn (waiting for input) can be cancelled");
       await vscode.commands.executeCommand("acpThreads.openThread", id);
       const card = await waitFor("the question as the panel's card", () => hub.broker.pendingFor(id)[0]);
       assert.deepEqual(

@@ -53,6 +53,7 @@ const PASSES: Record<string, string[]> = {
     "host-terms.test.js",
     "host-place.test.js",
     "host-rename.test.js",
+    "host-menu.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -2,11 +2,8 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, EXTENSION_ID, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
-
-interface PackageJson {
-  contributes: { menus: Record<string, { command: string; when: string }[]> };
-}
+import { api, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
+import { offeredOn } from "./menus";
 
 /** The live session's node in the tree. */
 async function liveNode(threadId: string): Promise<SessionNode> {
@@ -16,13 +13,6 @@ async function liveNode(threadId: string): Promise<SessionNode> {
   const node = all.find((n) => n.type === "live" && n.threadId === threadId);
   assert.ok(node, "the live session is in the tree");
   return node;
-}
-
-/** Whether the Sessions view's context menu offers `command` on a row of this contextValue (package.json). */
-function offeredOn(command: string): (contextValue: string | undefined) => boolean {
-  const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as PackageJson).contributes.menus;
-  const entry = menus["view/item/context"].find((m) => m.command === command)!;
-  return (contextValue) => new RegExp(/viewItem =~ \/(.*)\/$/.exec(entry.when)![1]).test(contextValue ?? "");
 }
 
 describe("the sessions view", () => {
