@@ -1,5 +1,6 @@
 // Issue 35 (host parity items 7 and 8) in the real extension host: the Sessions view's row of a thread the thread host
-// runs has the menu a live row has, less what the host holds (Stop, Rename, Restore, Hand off): an inline Cancel
+// runs has the menu a live row has, less what the host holds (Stop, Restore, Hand off; Rename goes through the host's
+// patch request, hosted-rename.ts): an inline Cancel
 // while a turn runs, which cancels the host's turn; Open, Copy session id and Export Markdown work on it. And a
 // hosted turn that changed a file shows its "files changed" row in the open panel and goes under inline review,
 // without reopening the panel, as a turn of the window's own does.
@@ -34,10 +35,10 @@ describe("the Sessions view's row of a thread the host runs", () => {
       const { node, item } = await hostedItem(id, "the working row", (i) => i.contextValue !== undefined);
       const on = (command: string) => offeredOn(command)(item.contextValue);
       assert.ok(on("acpThreads.cancel"), `Cancel offered on the working row (${item.contextValue})`);
-      for (const c of ["openThread", "exportMarkdown", "copySessionId", "reviewThread", "saveBugBundle"])
+      for (const c of ["openThread", "rename", "exportMarkdown", "copySessionId", "reviewThread", "saveBugBundle"])
         assert.ok(on(`acpThreads.${c}`), `${c} offered`);
-      // the host holds the thread: no per-thread stop, and no write to it from here (rename, restore, hand off)
-      for (const c of ["stopSession", "rename", "restoreTurn", "handoff", "resume", "delete"])
+      // the host holds the thread: no per-thread stop, and no write to it from here but the host's rename
+      for (const c of ["stopSession", "restoreTurn", "handoff", "resume", "delete"])
         assert.ok(!on(`acpThreads.${c}`), `${c} not offered`);
       await waitFor("the agent sleeping", () => hub.threads.read(id).records.some((r) => r.kind === "agent_message"));
       await vscode.commands.executeCommand("acpThreads.cancel", node);
