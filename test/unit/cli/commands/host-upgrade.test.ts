@@ -7,7 +7,7 @@ import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { cli, detached, hostPid, stopHost } from "../../../fixtures/host/host-cli";
+import { cli, detached, endSleep, hostPid, steering, stopHost } from "../../../fixtures/host/host-cli";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 const OLD = "0.0.1-old";
@@ -17,7 +17,9 @@ const ended = (home: string, id: string) => new ThreadStore(home).read(id).recor
 test("a client of a new version starts its own host; the old host finishes its session and leaves", () =>
   withTmpDir("acp-host-up-", async (home) => {
     try {
-      const first = await detached(home, ["--agent", FAKE_AGENT, "sleep 4000"], old);
+      // the old host's turn runs until it is steered below (a fixed-length one could end, under load, before
+      // the status checks that need it running)
+      const first = await detached(home, ["--agent", FAKE_AGENT, "sleep 600000"], { ...old, ...steering });
       const oldPid = hostPid(home, OLD)!;
       assert.ok(oldPid, "the old version's host runs");
 
@@ -46,6 +48,7 @@ test("a client of a new version starts its own host; the old host finishes its s
 
       // the old host's run goes to its end, then the old host leaves (idle); the new one, still running its
       // session (stopped with --force at the end), is not disturbed
+      await endSleep(home, first, old);
       await waitFor(() => ended(home, first), "the old host's turn ended", 20_000);
       await waitFor(() => !pidAlive(oldPid), "the old host left once idle", 20_000);
       assert.ok(pidAlive(newPid), "the new host still runs");

@@ -10,7 +10,7 @@ import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT, startCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { cli, detached, hostEnv, hostPid, stopHost } from "../../../fixtures/host/host-cli";
+import { cli, detached, endSleep, hostEnv, hostPid, steering, stopHost } from "../../../fixtures/host/host-cli";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 const records = (home: string, id: string) => new ThreadStore(home).read(id).records;
@@ -19,7 +19,7 @@ const ended = (home: string, id: string) => records(home, id).some((r) => r.kind
 test("run --detach returns with the thread id while the turn goes on in the host; status shows it", () =>
   withTmpDir("acp-host-", async (home) => {
     try {
-      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 1500"]);
+      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 600000"], steering);
       assert.ok(!ended(home, id), "the command returned before the turn ended");
       const st = await cli(home, ["host", "status", "--format", "json"]);
       assert.equal(st.code, 0, st.stderr);
@@ -29,6 +29,7 @@ test("run --detach returns with the thread id while the turn goes on in the host
         status.sessions.map((s) => s.threadId),
         [id],
       );
+      await endSleep(home, id);
       await waitFor(() => ended(home, id), "the detached turn ended");
       assert.match(JSON.stringify(records(home, id)), /sleeping/);
     } finally {
@@ -156,10 +157,13 @@ test("--permission ask without --detach is a usage error; run --thread on a held
       const bad = await cli(home, ["run", "--agent", FAKE_AGENT, "--permission", "ask", "hi"]);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--permission ask goes with --detach/);
-      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 1500"]);
+      // the first turn runs until it is steered (a fixed-length one could end before the next command, under
+      // load, and that command would then run the thread itself)
+      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 600000"], steering);
       const more = await cli(home, ["run", "--thread", id, "stream 2"]);
       assert.equal(more.code, 0, more.stderr);
       assert.match(more.stderr, /runs in the thread host; queued there/);
+      await endSleep(home, id);
       await waitFor(
         () => records(home, id).filter((r) => r.kind === "turn_end").length === 2,
         "the queued prompt ran in the host",
