@@ -1,7 +1,7 @@
 // Who started a hosted thread (#35, #36's origin filter): a thread the editor starts in the thread host is recorded as
 // started from the editor (before, every hosted run was "automation": the host has no terminal, and the Sessions
 // view's "Started by: editor" filter hid the editor's own threads); a run that says nothing (`run --detach`) stays
-// automation, and a label the host does not know is not recorded. Real processes: the built CLI's host, the fake agent.
+// automation, and a label the host does not know is not recorded. Real processes: a host with the CLI's run path, the fake agent.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,21 +9,15 @@ import { test } from "node:test";
 import { connectHost } from "../../../../src/core/host/client";
 import type { DetachedRun } from "../../../../src/core/host/protocol";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { CLI, FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
-import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { hostEnv, stopHost } from "../../../fixtures/host/host-cli";
+import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
+import { withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 test("a hosted thread records who started it: the editor's label, else automation", () =>
-  withTmpDir("acp-host-from-", async (dir) => {
-    const home = join(dir, "home");
+  withCliHost("acp-host-from-", async ({ dir, home }) => {
     const ws = join(dir, "ws");
     mkdirSync(ws);
-    const conn = await connectHost({
-      home,
-      client: "test",
-      start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: home } },
-    });
+    const conn = await connectHost({ home, client: "test" });
     assert.ok(conn);
     try {
       const startedFrom = async (more: Partial<DetachedRun>) => {
@@ -48,6 +42,5 @@ test("a hosted thread records who started it: the editor's label, else automatio
       assert.equal(await startedFrom({ startedFrom: "exec" as never }), "automation", "an unknown label");
     } finally {
       conn.close();
-      await stopHost(home);
     }
   }));
