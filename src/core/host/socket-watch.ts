@@ -65,8 +65,26 @@ export function watchSocket(socket: string, top: string, onChange: () => void, r
       first = false;
       const next = own ? undefined : basename(chain[at + 1]!);
       let down = false;
+      // this folder's watch ends with the whole watch, or when the folder below is there
+      const inner = new AbortController();
+      const end = () => inner.abort();
+      ac.signal.addEventListener("abort", end, { once: true });
+      // the folder below made before this watch began (a host makes `host/<version>/` in one go: its creation is
+      // not told here): watched instead once the watch has started
+      if (next)
+        setTimeout(() => {
+          background(
+            isDir(chain[at + 1]!).then((there) => {
+              if (there) {
+                down = true;
+                end();
+              }
+            }),
+            "watching for the thread host's socket",
+          );
+        }, 0);
       try {
-        for await (const e of watch(chain[at]!, { signal: ac.signal })) {
+        for await (const e of watch(chain[at]!, { signal: inner.signal })) {
           if (own && e.filename === name) onChange();
           if (next && e.filename === next) {
             down = true; // watch the folder that appeared instead
@@ -76,6 +94,7 @@ export function watchSocket(socket: string, top: string, onChange: () => void, r
       } catch {
         // aborted, the folder went, or the platform refused: look again (in a while)
       }
+      ac.signal.removeEventListener("abort", end);
       if (!down) await sleep(retryMs);
     }
   };
