@@ -27,6 +27,27 @@ async function startHost(home: string): Promise<ThreadHost> {
   return host;
 }
 
+/** A data home in `dir` watched for its host's socket from the moment `fn` runs; the hosts it starts are stopped. */
+function watchedHome(
+  dir: string,
+  fn: (w: { home: string; told: () => number; start: () => Promise<ThreadHost> }) => Promise<void>,
+): Promise<void> {
+  const home = join(dir, "home");
+  mkdirSync(home);
+  let told = 0;
+  const w = watchSocket(hostPlace(home).socket, home, () => told++, 60_000);
+  const hosts: ThreadHost[] = [];
+  const start = async () => {
+    const host = await startHost(home);
+    hosts.push(host);
+    return host;
+  };
+  return fn({ home, told: () => told, start }).finally(async () => {
+    w.close();
+    for (const h of hosts) await h.stop();
+  });
+}
+
 test("a host started after the watch began, in a data home with no host folder yet, is told at once", () =>
   withTmpDir("acp-host-watch-", async (dir) => {
     const home = join(dir, "home");
@@ -71,20 +92,12 @@ test("a data home that does not exist yet: the watch waits above it and tells of
 // version folder made between the watch's look down and the start of its watch of host/, so never told there) is
 // too narrow to force here: this case passes with and without the fix; the host suite's hosted tests showed it.
 test("host folders made in one go before the watch reached them: the socket made later is still told", () =>
-  withTmpDir("acp-host-watch-", async (dir) => {
-    const home = join(dir, "home");
-    mkdirSync(home);
-    let told = 0;
-    const w = watchSocket(hostPlace(home).socket, home, () => told++, 60_000);
-    let host: ThreadHost | undefined;
-    try {
+  withTmpDir("acp-host-watch-", (dir) =>
+    watchedHome(dir, async ({ home, told, start }) => {
       await new Promise((r) => setTimeout(r, 100)); // the watch is on the data home
       mkdirSync(dirname(hostPlace(home).socket), { recursive: true, mode: 0o700 }); // host/ and host/<version>/ at once
-      await new Promise((r) => setTimeout(r, 300)); // the watch has gone down (to host/, before the fix)
-      host = await startHost(home);
-      await waitFor(() => told > 0, "the new host told", OLD_POLL_MS / 2);
-    } finally {
-      w.close();
-      await host?.stop();
-    }
-  }));
+      await new Promise((r) => setTimeout(r, 300)); // the watch has gone down
+      await start();
+      await waitFor(() => told() > 0, "the new host told", OLD_POLL_MS / 2);
+    }),
+  ));
