@@ -79,18 +79,25 @@ test("host stop refuses while sessions run; --force cancels them and the host le
 test("attach from a cursor prints each record once, then follows the running turn to its end", () =>
   withTmpDir("acp-host-", async (home) => {
     try {
-      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 1200"]);
-      const whole = await cli(home, ["attach", id, "--format", "json"]);
+      // the turn runs until it is steered: the attach below starts while it runs, whatever the load
+      const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 600000"], steering);
+      const attach = startCli(["attach", id, "--format", "json"], { home, env: hostEnv() });
+      let out = "";
+      attach.child.stdout!.on("data", (d) => (out += d));
+      await waitFor(() => out.includes("sleeping"), "the attach printed the running turn");
+      await endSleep(home, id);
+      const whole = await attach.done;
       assert.equal(whole.code, 0, whole.stderr);
-      const lines = whole.stdout
+      const lines = out
         .trim()
         .split("\n")
         .map((l) => JSON.parse(l) as { type: string; text?: string });
+      // what came after the attach (the steered answer) is printed too, and each record once
       assert.deepEqual(
         lines.filter((e) => e.type === "text").map((e) => e.text),
-        ["sleeping"],
+        ["sleeping", "steered: wake up"],
       );
-      assert.equal(lines.filter((e) => e.type === "user_text").length, 1);
+      assert.equal(lines.filter((e) => e.type === "user_text" && e.text === "sleep 600000").length, 1);
       // a second turn on the same thread, followed from the cursor where the first attach ended
       const count = records(home, id).length;
       const next = await cli(home, ["run", "--detach", "--thread", id, "stream 3"]);
@@ -114,14 +121,19 @@ test("attach from a cursor prints each record once, then follows the running tur
 test("--permission ask: the turn waits; answer from any shell, first answer wins, the attached client is told", () =>
   withTmpDir("acp-host-", async (home) => {
     try {
-      const id = await detached(home, [
-        "--agent",
-        FAKE_AGENT,
-        "--permission",
-        "ask",
-        `write ${join(home, "out.txt")} hello`,
-        "sleep 2000",
-      ]);
+      const id = await detached(
+        home,
+        [
+          "--agent",
+          FAKE_AGENT,
+          "--permission",
+          "ask",
+          `write ${join(home, "out.txt")} hello`,
+          // keeps the run (and its answered question) held until both answers came, whatever the load
+          "sleep 600000",
+        ],
+        steering,
+      );
       const watcher = startCli(["attach", id], { home, env: hostEnv() });
       let err = "";
       watcher.child.stderr!.on("data", (d) => (err += d));
@@ -146,6 +158,7 @@ test("--permission ask: the turn waits; answer from any shell, first answer wins
       assert.equal(readFileSync(join(home, "out.txt"), "utf8"), "hello");
       const none = await cli(home, ["answer", id, "--option", "allow"]);
       assert.equal(none.code, 1);
+      await endSleep(home, id);
     } finally {
       await stopHost(home);
     }
