@@ -112,15 +112,17 @@ export class ThreadOps implements vscode.Disposable {
   /**
    * Keeps a panel's ops strip current; for a stored thread that another window or process writes, also streams
    * its new records into the panel (read-only) until it is free. Returns what to dispose with the panel.
+   * `viaHost`: the thread host writes it and the panel follows it through the host (its records come from there,
+   * and the host's lock is no other writer to show): the strip only.
    */
-  attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable {
+  attach(threadId: string, post: (m: HostMessage) => void, viaHost = false): vscode.Disposable {
     const send = () => post({ type: "ops", ops: this.view(threadId) });
     const subs: vscode.Disposable[] = [this.onDidChange((id) => id === threadId && send())];
     let follower: ThreadFollower | undefined;
     // While a session of it is open here, this window writes it; otherwise (past, or closed here) another window
     // or process may write it at any time: follow the file and its lock (polled once a second).
     const follow = () => {
-      if (follower || this.hub.live.get(threadId)?.isOpen || !this.hub.threads.exists(threadId)) return;
+      if (viaHost || follower || this.hub.live.get(threadId)?.isOpen || !this.hub.threads.exists(threadId)) return;
       const path = this.hub.threads.pathFor(threadId);
       const f = new ThreadFollower(path, { fromOffset: statSync(path).size, pollMs: FOLLOW_POLL_MS });
       follower = f;

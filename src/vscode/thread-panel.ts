@@ -43,7 +43,7 @@ export interface ThreadPanelDeps {
   followTurnChanges?(post: (m: HostMessage) => void, threadId: () => string | undefined): vscode.Disposable;
   /** The ops strip (#13): watchdog, read-only holder, handoff links; see thread-ops.ts. */
   ops?: {
-    attach(threadId: string, post: (m: HostMessage) => void): vscode.Disposable;
+    attach(threadId: string, post: (m: HostMessage) => void, viaHost?: boolean): vscode.Disposable;
     handle(threadId: string, action: Extract<WebviewMessage, { type: "ops" }>): Promise<void>;
   };
   /** The prompt box's host side (src/vscode/composer): new-thread drafts, its messages, its state. */
@@ -213,7 +213,7 @@ export class ThreadPanel implements vscode.Disposable {
       this.post(loginView(live));
       this.#subs.push(live.onAuthStatus(() => this.post(loginView(live))));
       this.#followChanges();
-      if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
+      this.#attachOps();
       this.#attachComposer(events);
       return;
     }
@@ -248,7 +248,7 @@ export class ThreadPanel implements vscode.Disposable {
       ...this.#takeFocus(),
     });
     this.#foldUsage(past.events);
-    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m)));
+    this.#attachOps();
     this.#followChanges();
     this.#attachComposer(past.events);
   }
@@ -267,8 +267,13 @@ export class ThreadPanel implements vscode.Disposable {
       post: (m) => this.post(m),
       takeFocus: () => this.#takeFocus(),
       foldUsage: (evs) => this.#foldUsage(evs),
-      follow: (evs) => (this.#followChanges(), this.#attachComposer(evs)),
+      follow: (evs) => (this.#followChanges(), this.#attachOps(true), this.#attachComposer(evs)),
     };
+  }
+
+  /** The ops strip (handoff and fork links, the read-only holder, the watchdog's alerts) of this panel's thread. */
+  #attachOps(viaHost = false): void {
+    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m), viaHost));
   }
 
   /** The scroll position an init goes to: a recall hit's event (once), else the end. */

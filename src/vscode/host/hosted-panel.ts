@@ -12,6 +12,7 @@ import { displayTitle } from "../thread-title";
 import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol";
 import type { PastThreadSummary } from "../sessions-tree";
 import type { PermissionBroker } from "../permission-broker";
+import { hostedStatusPost } from "./hosted-status";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 /** Reads of the stored thread, 100 ms apart, while it has no agent yet (a thread the host just started). */
@@ -63,6 +64,7 @@ export async function initHosted(
   const title = displayTitle(stored?.title ?? "Thread");
   s.panel.title = title;
   const cwd = stored?.cwd ?? "";
+  const shown = hostedStatusPost(h);
   s.post({
     type: "init",
     header: {
@@ -74,16 +76,18 @@ export async function initHosted(
       acceptsInput: true,
       resumable: true,
     },
-    status: h.status,
+    status: shown.status,
+    since: shown.since,
     events,
     ...s.takeFocus(),
   });
   s.foldUsage(events);
+  if (shown.detail) s.post(shown);
   for (const v of s.broker.pendingFor(s.threadId)) s.post({ type: "permission", prompt: v });
   s.subscribe(
-    h.onStatus((status) => {
+    h.onStatus(() => {
       s.flush();
-      s.post({ type: "status", status });
+      s.post(hostedStatusPost(h));
     }),
   );
   // a rename by any client (or the agent's title) while the host runs it: a cleared title shows the stored one

@@ -45,7 +45,11 @@ export class HostedThreadView implements vscode.Disposable {
   cursor = 0;
   readonly #events: RuntimeEvent[] = [];
   #turnOpen = false;
+  /** Epoch ms of the running turn's prompt record (the header's timer after a reload too). */
+  #since: number | undefined;
   #ended = false;
+  /** Why the host's run failed (`ended.error`). */
+  #failure: string | undefined;
   #asked: Asked | undefined;
   #attaching: Promise<void> | undefined;
   readonly #subs: vscode.Disposable[] = [];
@@ -79,6 +83,16 @@ export class HostedThreadView implements vscode.Disposable {
     return this.#turnOpen ? "working" : "idle";
   }
 
+  /** When the running turn started (its prompt's record); undefined between turns. */
+  get since(): number | undefined {
+    return this.#turnOpen ? this.#since : undefined;
+  }
+
+  /** Why the host's run ended with an error (undefined: it did not, or has not ended). */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
   get busy(): boolean {
     return this.status === "working" || this.status === "waiting_permission";
   }
@@ -110,7 +124,7 @@ export class HostedThreadView implements vscode.Disposable {
     if (m.t === "records" && m.threadId === this.threadId) this.#records(m.from, m.records);
     else if (m.t === "question" && m.question.threadId === this.threadId) this.#ask(m.question);
     else if (m.t === "settled" && m.threadId === this.threadId) this.#settled(m.requestId, m.optionId, m.by);
-    else if (m.t === "ended" && m.threadId === this.threadId) this.#end();
+    else if (m.t === "ended" && m.threadId === this.threadId) this.#end(m.error);
   }
 
   /** A batch starting at record `from`: what is past the cursor, in order (a gap waits for the reattach). */
@@ -122,8 +136,10 @@ export class HostedThreadView implements vscode.Disposable {
     const before = this.status;
     let title: { is: string | null } | undefined;
     for (const r of fresh)
-      if (r.kind === "user_message") this.#turnOpen = true;
-      else if (r.kind === "turn_end") this.#turnOpen = false;
+      if (r.kind === "user_message") {
+        if (!this.#turnOpen) this.#since = Date.parse(r.ts);
+        this.#turnOpen = true;
+      } else if (r.kind === "turn_end") this.#turnOpen = false;
       else if (r.kind === "meta_patch" && r.patch.title !== undefined) title = { is: r.patch.title };
     const events = recordsToEvents(fresh);
     this.#events.push(...events);
@@ -177,9 +193,10 @@ export class HostedThreadView implements vscode.Disposable {
     this.#onStatus.fire(this.status);
   }
 
-  #end(): void {
+  #end(error?: string): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#failure = error;
     this.#asked?.abort.abort();
     this.#onStatus.fire(this.status);
   }
