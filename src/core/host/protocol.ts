@@ -80,6 +80,12 @@ export interface DetachedRun {
   /** `--elicitation`: what the agent's questions get; the host has no terminal, so `ask` declines (as `run` does
    * when stdin is not one). */
   elicitation?: "ask" | "decline" | "defaults";
+  /**
+   * The user's `acpThreads.hooks.turnEnded` (a user setting of the window that started the run): the host runs it
+   * when a turn of this run ends (core/host/turn-hook.ts), as the window does for its own sessions. Held in the
+   * host's memory only, never written.
+   */
+  turnEndedHook?: string;
 }
 
 /** A permission request waiting for an answer from any attached client. */

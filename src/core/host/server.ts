@@ -21,6 +21,7 @@ import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
 import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
+import { hookTurnEnded } from "./turn-hook";
 import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
@@ -295,8 +296,11 @@ export class ThreadHost {
           thread?.updated();
           if (!thread) return;
           const { threadId } = thread;
-          this.announce({ kind: "turn_ended", threadId, at: now(), stopReason, filesChanged });
-          if (usage) this.announce({ kind: "usage", threadId, at: now(), ...usage });
+          const ended = { kind: "turn_ended", threadId, at: now(), stopReason, filesChanged } as const;
+          const used = usage && ({ kind: "usage", threadId, at: now(), ...usage } as const);
+          this.announce(ended);
+          if (used) this.announce(used);
+          hookTurnEnded(run, ended, used, this.opts.logger);
         },
       };
       const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));

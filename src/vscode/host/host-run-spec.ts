@@ -39,7 +39,8 @@ export interface HostRunRequest {
   stallMs: number;
 }
 
-export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended">;
+export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
+  Partial<Pick<Config, "turnEndedHook">>;
 
 const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -83,6 +84,8 @@ export async function detachedRun(
     stallMs: r.stallMs,
     retry: "off",
     ...(sandbox ? { sandbox } : {}),
+    // the user's hook goes with the run: the host runs it when a turn ends, with or without a window (#35)
+    ...(config.turnEndedHook?.trim() ? { turnEndedHook: config.turnEndedHook } : {}),
   };
 }
 
