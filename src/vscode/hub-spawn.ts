@@ -18,7 +18,7 @@ import type { LedgerFeature } from "./ledger/ledger-feature";
 import { LiveSession, type RunMode, type RuntimeFactory } from "./live-session";
 import type { LiveSessions } from "./live-sessions";
 import type { ExtensionLog } from "./log";
-import { quotePrompt } from "./notifier";
+import { turnFinishedNotice } from "./notifier";
 import type { PermissionBroker } from "./permission-broker";
 import { editorElicitor } from "./elicitation-asker";
 import { editorSandbox } from "./sandbox";
@@ -177,13 +177,8 @@ export async function spawnInWorktree(hub: SpawnHost, p: SpawnParams): Promise<L
 /** A turn that ends while its panel is hidden is told in a notification naming its prompt, with Open. */
 async function turnFinished(hub: SpawnHost, s: LiveSession): Promise<void> {
   if (s.lastPrompt === undefined || hub.panels.isVisible(s.threadId)) return;
-  const failed = s.status === "failed";
-  const what = `${s.agent.displayName} ${failed ? "failed on" : "finished"} ${quotePrompt(s.lastPrompt)}`;
-  const choice = await hub.broker.notifier.show(
-    failed ? "warning" : "info",
-    failed && s.statusDetail ? `${what}: ${s.statusDetail}` : what,
-    "Open",
-  );
+  const n = turnFinishedNotice(s.agent.displayName, s.lastPrompt, s.status === "failed", s.statusDetail);
+  const choice = await hub.broker.notifier.show(n.severity, n.message, ...n.items);
   if (choice === "Open") hub.panels.open(s.threadId, { preserveFocus: false });
 }
 

@@ -33,6 +33,19 @@ export class Notifier {
   }
 }
 
+/**
+ * A finished turn's notification (its panel hidden): the agent, the prompt it answered, and why it failed when it
+ * did. One wording for the window's sessions and the thread host's.
+ */
+export function turnFinishedNotice(agent: string, prompt: string, failed: boolean, detail?: string): Notice {
+  const what = `${agent} ${failed ? "failed on" : "finished"} ${quotePrompt(prompt)}`;
+  return {
+    severity: failed ? "warning" : "info",
+    message: failed && detail ? `${what}: ${detail}` : what,
+    items: ["Open"],
+  };
+}
+
 /** A prompt as a short quote for a notification: its first line, at most 60 characters. */
 export function quotePrompt(text: string | undefined): string {
   const line = (text ?? "").trim().split("\n")[0] ?? "";

@@ -120,6 +120,7 @@ async function startInHost(hub: HostRunHub, r: HostRunRequest): Promise<string> 
     if (!conn) throw new Error("The thread host did not start; see the ACP Threads output.");
     const reply = await conn.request({ t: "run", run });
     if (reply.t !== "started") throw new Error("The thread host did not start the thread.");
+    hosted.startedHere.add(reply.threadId);
     await hosted.link.check(); // its sessions list the new thread before a panel opens on it
     return reply.threadId;
   } finally {

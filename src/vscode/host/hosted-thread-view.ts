@@ -50,6 +50,8 @@ export class HostedThreadView implements vscode.Disposable {
   #ended = false;
   /** Why the host's run failed (`ended.error`). */
   #failure: string | undefined;
+  /** The agent's name, from the thread's first record. */
+  #agentName: string | undefined;
   #asked: Asked | undefined;
   #attaching: Promise<void> | undefined;
   readonly #subs: vscode.Disposable[] = [];
@@ -86,6 +88,11 @@ export class HostedThreadView implements vscode.Disposable {
   /** When the running turn started (its prompt's record); undefined between turns. */
   get since(): number | undefined {
     return this.#turnOpen ? this.#since : undefined;
+  }
+
+  /** The agent's display name (undefined until the thread's first record is seen). */
+  get agentName(): string | undefined {
+    return this.#agentName;
   }
 
   /** Why the host's run ended with an error (undefined: it did not, or has not ended). */
@@ -140,6 +147,7 @@ export class HostedThreadView implements vscode.Disposable {
         if (!this.#turnOpen) this.#since = Date.parse(r.ts);
         this.#turnOpen = true;
       } else if (r.kind === "turn_end") this.#turnOpen = false;
+      else if (r.kind === "thread_start") this.#agentName = r.agent.name;
       else if (r.kind === "meta_patch" && r.patch.title !== undefined) title = { is: r.patch.title };
     const events = recordsToEvents(fresh);
     this.#events.push(...events);

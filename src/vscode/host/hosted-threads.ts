@@ -21,6 +21,8 @@ export class HostedThreads implements vscode.Disposable {
   readonly terminals: HostedTerminals;
   /** This window's name to the host's other clients (and in the `answered` events of its own sessions). */
   readonly client: string;
+  /** The threads this window started or continued in the host (their finished turns are told here). */
+  readonly startedHere = new Set<string>();
   readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
   /** The detach of each thread's last view, which a new view's attach waits for. */
   readonly #detaching = new Map<string, Promise<void>>();
@@ -77,9 +79,11 @@ export class HostedThreads implements vscode.Disposable {
     }
     if (!entry) {
       if (!this.link.session(threadId)) return undefined;
+      // the question's notification names the agent, as for a window session (its thread_start record, once seen)
+      const label = () => this.#views.get(threadId)?.view.agentName ?? "The thread host's agent";
       const view = new HostedThreadView(threadId, {
         link: this.link,
-        asker: this.broker.askerFor(threadId, () => "The thread host's agent"),
+        asker: this.broker.askerFor(threadId, label),
         settled: (prompt, optionId, by) => this.broker.settledElsewhere(prompt, optionId, by),
         after: this.#detaching.get(threadId),
       });
