@@ -22,6 +22,8 @@ import { setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
 import { HostedEvents } from "./host/hosted-events";
+import { notifyHostedTurns } from "./host/hosted-turn-notify";
+import { HostedUsage } from "./host/hosted-usage";
 import { watchTurnHook } from "./api/turn-hook";
 
 export interface AcpThreadsApi extends ThreadEventsApi {
@@ -56,9 +58,20 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       records: async (id) => (await h.threads.readAsync(id))?.records,
     });
     const events = new ThreadEvents(h.live, h.broker, h.hosted.client, hosted.onEvent);
+    const hostedUsage = new HostedUsage(hosted.onEvent, (id) => h.threads.readAsync(id));
     context.subscriptions.push(
       hosted,
       events,
+      hostedUsage,
+      h.usageStatus.follow(hostedUsage), // the status bar's figure for the host's threads too
+      notifyHostedTurns({
+        onEvent: hosted.onEvent,
+        startedHere: (id) => h.hosted.startedHere.has(id),
+        isVisible: (id) => h.panels.isVisible(id),
+        read: (id) => h.threads.readAsync(id),
+        notifier: h.broker.notifier,
+        open: (id) => h.panels.open(id, { preserveFocus: false }),
+      }),
       h.ledger.followHosted(hosted.onEvent), // a hosted turn's "files changed" rows and inline review
       watchTurnHook({
         onThreadEvent: events.onWindowEvent,

@@ -2,7 +2,8 @@
  * The status-bar figure for live sessions: what the focused thread's session has cost so far (as its agent
  * reports it), its tokens and how full its context is, the same words as that panel's header; with no live
  * thread focused, the session whose usage changed last. The tooltip lists every live session. Click: the Usage
- * view. Hidden while no live session reported anything.
+ * view. Hidden while no live session reported anything. The thread host's threads are shown too (a `UsageSource`:
+ * host/hosted-usage.ts).
  */
 import * as vscode from "vscode";
 import { formatContext, formatCosts, formatTokens } from "../core/usage/format";
@@ -24,6 +25,21 @@ export function describeReading(r: MeterReading): string {
   return parts.filter(Boolean).join(" · ");
 }
 
+/** One thread's figure in the status bar. */
+export interface UsageRow {
+  threadId: string;
+  title: string;
+  agent: string;
+  reading: MeterReading;
+}
+
+/** Threads this window does not run whose usage the status bar shows too (the thread host's). */
+export interface UsageSource {
+  rows(): readonly UsageRow[];
+  /** Fires with the thread whose reading changed. */
+  onDidChange: vscode.Event<string>;
+}
+
 /** The thread panel the user works in (ThreadPanels' last active one). */
 export interface FocusedThread {
   current(): string | undefined;
@@ -34,7 +50,9 @@ export class UsageStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem("acpThreads.usage", vscode.StatusBarAlignment.Right, 100);
   readonly #meters = new Map<LiveSession, { meter: UsageMeter; sub: vscode.Disposable }>();
   readonly #subs: vscode.Disposable[] = [];
-  #current: LiveSession | undefined;
+  /** The thread whose usage changed last. */
+  #current: string | undefined;
+  readonly #sources: UsageSource[] = [];
 
   constructor(
     private readonly live: LiveSessions,
@@ -44,6 +62,21 @@ export class UsageStatus implements vscode.Disposable {
     this.item.command = "acpThreads.showUsage";
     this.#subs.push(live.onDidChange(() => this.#track()));
     if (focus) this.#subs.push(focus.onDidChange(() => this.#render()));
+  }
+
+  /** Shows `source`'s threads too, until the disposable is disposed. */
+  follow(source: UsageSource): vscode.Disposable {
+    this.#sources.push(source);
+    const sub = source.onDidChange((threadId) => {
+      this.#current = threadId;
+      this.#render();
+    });
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      const i = this.#sources.indexOf(source);
+      if (i >= 0) this.#sources.splice(i, 1);
+      this.#render();
+    });
   }
 
   /** The reading of a live session (tests, the tooltip). */
@@ -58,7 +91,7 @@ export class UsageStatus implements vscode.Disposable {
         m.sub.dispose();
         this.#meters.delete(s);
         // a stopped session leaves memory (its runtime, its protocol log): the status bar must not keep it
-        if (this.#current === s) this.#current = undefined;
+        if (this.#current === s.threadId && !this.live.get(s.threadId)) this.#current = undefined;
       }
     for (const s of this.live.all()) {
       if (this.#meters.has(s)) continue;
@@ -68,7 +101,7 @@ export class UsageStatus implements vscode.Disposable {
         let changed = false;
         for (const e of evs) changed = meter.add(e) || changed;
         if (changed) {
-          this.#current = s;
+          this.#current = s.threadId;
           this.#render();
         }
       });
@@ -77,24 +110,34 @@ export class UsageStatus implements vscode.Disposable {
     this.#render();
   }
 
+  /** The window's live sessions, then the sources' threads. */
+  #rows(): UsageRow[] {
+    const live = [...this.#meters].map(([s, { meter }]) => ({
+      threadId: s.threadId,
+      title: s.title,
+      agent: s.agent.displayName,
+      reading: meter.reading,
+    }));
+    return [...live, ...this.#sources.flatMap((s) => s.rows())];
+  }
+
   #render(): void {
-    const shown = [...this.#meters]
-      .map(([s, { meter }]) => [s, meter] as const)
-      .filter(([, m]) => describeReading(m.reading));
+    const rows = this.#rows();
+    const shown = rows.filter((r) => describeReading(r.reading));
     // the focused thread's session, even with nothing reported yet (its header shows nothing either: #37)
     const focused = this.focus?.current();
-    const mine = focused ? [...this.#meters].find(([s]) => s.threadId === focused) : undefined;
+    const mine = focused ? rows.find((r) => r.threadId === focused) : undefined;
     const current = mine
-      ? shown.find(([s]) => s === mine[0])
-      : (shown.find(([s]) => s === this.#current) ?? shown.at(-1));
+      ? shown.find((r) => r === mine)
+      : (shown.find((r) => r.threadId === this.#current) ?? shown.at(-1));
     if (!current) return this.item.hide();
-    this.item.text = `$(graph) ${describeReading(current[1].reading)}`;
+    this.item.text = `$(graph) ${describeReading(current.reading)}`;
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown("**Agent usage (as the agents report it)**\n\n");
-    for (const [s, m] of shown) {
-      const r = m.reading;
+    for (const row of shown) {
+      const r = row.reading;
       md.appendMarkdown(
-        `- ${escapeMd(displayTitle(s.title))} (${escapeMd(s.agent.displayName)}): ${[formatCosts(r.costs) || "no cost reported", r.tokensReported ? `${formatTokens(r.tokens)} tokens` : "no tokens reported", formatContext(r.contextUsed, r.contextSize)].filter(Boolean).join(", ")}\n`,
+        `- ${escapeMd(displayTitle(row.title))} (${escapeMd(row.agent)}): ${[formatCosts(r.costs) || "no cost reported", r.tokensReported ? `${formatTokens(r.tokens)} tokens` : "no tokens reported", formatContext(r.contextUsed, r.contextSize)].filter(Boolean).join(", ")}\n`,
       );
     }
     md.appendMarkdown("\nClick for the usage of every thread.");
