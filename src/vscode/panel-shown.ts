@@ -17,6 +17,12 @@ export interface PanelShown {
   answeredBy: string;
   /** The first few files of each "N files changed" row last posted (the rows' `names`, in order). */
   changed: string[];
+  /** The running turn's start the header's timer counts from (undefined: none sent). */
+  since: number | undefined;
+  /** The status's detail (why it failed). */
+  detail: string;
+  /** How many ops strips (#13) were posted. */
+  ops: number;
 }
 
 export const panelShown = (): PanelShown => ({
@@ -29,6 +35,9 @@ export const panelShown = (): PanelShown => ({
   sandboxed: false,
   answeredBy: "",
   changed: [],
+  since: undefined,
+  detail: "",
+  ops: 0,
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -40,8 +49,17 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
       status: m.status,
       resumable: !!m.header.resumable,
       sandboxed: !!m.header.sandboxed,
+      since: m.since,
+      detail: "",
     });
-  else if (m.type === "status") Object.assign(shown, { status: m.status, sandboxed: shown.sandboxed || !!m.sandboxed });
+  else if (m.type === "status")
+    Object.assign(shown, {
+      status: m.status,
+      sandboxed: shown.sandboxed || !!m.sandboxed,
+      since: m.since,
+      detail: m.detail ?? "",
+    });
+  else if (m.type === "ops") shown.ops++;
   else if (m.type === "title") shown.title = m.title;
   else if (m.type === "usage") shown.usage = m.text;
   else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");

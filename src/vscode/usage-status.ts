@@ -130,7 +130,7 @@ export class UsageStatus implements vscode.Disposable {
     const current = mine
       ? shown.find((r) => r === mine)
       : (shown.find((r) => r.threadId === this.#current) ?? shown.at(-1));
-    if (!current) return this.item.hide();
+    if (!current) return this.#hide();
     this.item.text = `$(graph) ${describeReading(current.reading)}`;
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown("**Agent usage (as the agents report it)**\n\n");
@@ -143,6 +143,13 @@ export class UsageStatus implements vscode.Disposable {
     md.appendMarkdown("\nClick for the usage of every thread.");
     this.item.tooltip = md;
     this.item.show();
+  }
+
+  /** Hidden, with no figure left on it (a thread let go is not named anywhere). */
+  #hide(): void {
+    this.item.hide();
+    this.item.text = "";
+    this.item.tooltip = undefined;
   }
 
   dispose(): void {
