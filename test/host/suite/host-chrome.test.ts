@@ -2,10 +2,13 @@
 // The header's timer counts from the running turn's prompt record (a panel opened late, as after a reload, shows
 // the time the turn has run, not 0:00); the ops strip is posted; a run the host ended with an error shows `failed`
 // with its error; the status bar's usage figure names the host's thread; a turn of a thread this window started in
-// the host that ends while its panel is hidden is told in a notification with Open.
+// the host that ends while its panel is hidden is told in a notification with Open; a question of a hosted thread
+// whose panel is hidden is a notification naming the agent.
 import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as vscode from "vscode";
-import { api, useFakeAgent, waitFor } from "./helpers";
+import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { cli, detach, sendNewInHost } from "./host-cli";
 
 async function inPanel(id: string) {
@@ -88,6 +91,33 @@ describe("a hosted thread's panel chrome", () => {
     } finally {
       await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("a hosted question's notification names the agent, not the host", async () => {
+    const { hub } = await api();
+    const out = join(workspaceRoot(), "asked-in-host.txt");
+    const cover = join(workspaceRoot(), "over-the-panel.txt");
+    writeFileSync(cover, "an editor over the panel\n");
+    const id = await detach(hub.home, ["--permission", "ask", "sleep 60000", `write ${out} x`]);
+    try {
+      const view = await inPanel(id);
+      await waitFor("the turn running", () => view.status === "working");
+      // another editor over the panel: hidden, still following the host
+      await vscode.window.showTextDocument(vscode.Uri.file(cover), { preview: false });
+      await waitFor("the panel hidden", () => !hub.panels.isVisible(id));
+      const before = hub.broker.notifier.shown;
+      await view.cancel(); // the next prompt's write is asked
+      const toast = await waitFor("the question's notification", () =>
+        hub.broker.notifier.since(before).find((n) => / asks: /.test(n.message)),
+      );
+      const agent = hub.threads.read(id).metadata.agent.name;
+      assert.ok(toast.message.startsWith(`${agent} asks: `), toast.message);
+      assert.doesNotMatch(toast.message, /thread host/);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+      rmSync(cover, { force: true });
+      rmSync(out, { force: true });
     }
   });
 });
