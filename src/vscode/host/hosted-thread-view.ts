@@ -144,7 +144,7 @@ export class HostedThreadView implements vscode.Disposable {
     let title: { is: string | null } | undefined;
     for (const r of fresh)
       if (r.kind === "user_message") {
-        if (!this.#turnOpen) this.#since = Date.parse(r.ts);
+        if (!r.steered) this.#since = Date.parse(r.ts); // a turn starts with its prompt; a steered one joins it
         this.#turnOpen = true;
       } else if (r.kind === "turn_end") this.#turnOpen = false;
       else if (r.kind === "thread_start") this.#agentName = r.agent.name;
