@@ -20,6 +20,7 @@ import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
 import { EXIT } from "./io";
 import { writeProtocolLog } from "./protocol-log-file";
+import { background } from "../core/util/unexpected";
 
 const quiet: TurnOutput = { event: () => {}, summary: () => {} };
 const noInput = new PassThrough();
@@ -32,6 +33,19 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     const { context, firstParts } = await runContext(run);
     const queue: string[] = [];
     let done = false;
+    /** The run waits for its next prompt (kept open): a prompt, a stop or the agent's exit wakes it. */
+    let waiting: ((text: string | undefined) => void) | undefined;
+    const wake = (text: string | undefined) => {
+      const w = waiting;
+      waiting = undefined;
+      w?.(text);
+      return !!w;
+    };
+    const end = () => {
+      done = true;
+      wake(undefined);
+    };
+    ctl.signal.addEventListener("abort", end, { once: true });
     const report = new TurnReport();
     const traffic = new ProtocolLog();
     const summary = await runOnThread({
@@ -81,10 +95,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           const end = report.add(e);
           if (end) ctl.turnEnded(end.stopReason, end.filesChanged, end.usage);
         });
+        s.onAgentExit(() => !s.turnRunning && end()); // while idle: nothing would notice it before the next prompt
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
           prompt: (text) => {
             if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
-            queue.push(text);
+            if (!wake(text)) queue.push(text);
           },
           cancel: () => s.cancel(),
           steer: (text) => s.steer(text),
@@ -95,11 +110,20 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          stop: () => {
+            end();
+            background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session
+          },
         });
       },
-      nextPrompt: () => {
-        const next = queue.shift();
+      nextPrompt: async () => {
+        let next = done ? undefined : queue.shift();
+        if (next === undefined && run.keepOpen && !done) {
+          ctl.idle?.(true);
+          next = await new Promise<string | undefined>((resolve) => (waiting = resolve));
+        }
         if (next === undefined) done = true;
+        else ctl.idle?.(false);
         return next;
       },
     });
