@@ -7,7 +7,7 @@ import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
-import { TurnReport } from "../core/host/turn-report";
+import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
@@ -90,10 +90,20 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
         if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
+        // the turn's end is told once the session has recorded it whole (its edit-ledger op, its turn_end record),
+        // not at the agent's `done`: a client reads the ledger as soon as it hears of it
+        let ended: TurnEnd | undefined;
         s.onEvent((e) => {
           ctl.updated();
-          const end = report.add(e);
-          if (end) ctl.turnEnded(end.stopReason, end.filesChanged, end.usage);
+          ended = report.add(e) ?? ended;
+        });
+        s.onStatus((st) => {
+          if (st === "working" || !ended) return;
+          const { stopReason, filesChanged, usage } = ended;
+          ended = undefined;
+          // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)
+          if (run.keepOpen && !queue.length && !done) ctl.idle?.(true);
+          ctl.turnEnded(stopReason, filesChanged, usage);
         });
         s.onAgentExit(() => !s.turnRunning && end()); // while idle: nothing would notice it before the next prompt
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
