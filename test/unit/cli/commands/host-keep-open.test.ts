@@ -171,3 +171,32 @@ test("a host holding only idle runs and no client leaves after its idle time, it
     },
     { idleMs: 300 },
   ));
+
+test("host stop without --force stops a host whose runs all wait idle, with them (exit 0); a working run refuses it", () =>
+  withCliHost("acp-host-open-", async ({ dir, home, host }) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    const c = await client(home);
+    try {
+      const id = await c.start(fakeRun(ws, { keepOpen: true, prompts: ["sleep 60000"] }));
+      await until(c, id, "working");
+      const refused = await runCommand(hostMain, ["stop"], { home });
+      assert.equal(refused.code, 1, "a turn runs");
+      assert.match(refused.err, /1 session\(s\) still run/);
+      await c.conn.request({ t: "cancel", threadId: id });
+      await until(c, id, "idle");
+      const stopped = await runCommand(hostMain, ["stop"], { home });
+      assert.equal(stopped.code, 0, stopped.err);
+      await host.closed;
+      // the host waits for its runs to end before it closes its connections: the event came first
+      assert.deepEqual(
+        c.of(id, "ended").map((e) => (e as { exitCode: number }).exitCode),
+        [0],
+        "stopped, not interrupted",
+      );
+      const records = new ThreadStore(home).read(id).records;
+      assert.equal(records.filter((r) => r.kind === "turn_end").length, 1, "its cancelled turn, whole");
+    } finally {
+      close(c.conn);
+    }
+  }));
