@@ -7,7 +7,7 @@ import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
-import { TurnReport } from "../core/host/turn-report";
+import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
@@ -20,6 +20,7 @@ import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
 import { EXIT } from "./io";
 import { writeProtocolLog } from "./protocol-log-file";
+import { background } from "../core/util/unexpected";
 
 const quiet: TurnOutput = { event: () => {}, summary: () => {} };
 const noInput = new PassThrough();
@@ -32,6 +33,19 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     const { context, firstParts } = await runContext(run);
     const queue: string[] = [];
     let done = false;
+    /** The run waits for its next prompt (kept open): a prompt, a stop or the agent's exit wakes it. */
+    let waiting: ((text: string | undefined) => void) | undefined;
+    const wake = (text: string | undefined) => {
+      const w = waiting;
+      waiting = undefined;
+      w?.(text);
+      return !!w;
+    };
+    const end = () => {
+      done = true;
+      wake(undefined);
+    };
+    ctl.signal.addEventListener("abort", end, { once: true });
     const report = new TurnReport();
     const traffic = new ProtocolLog();
     const summary = await runOnThread({
@@ -76,15 +90,26 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
         if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
+        // the turn's end is told once the session has recorded it whole (its edit-ledger op, its turn_end record),
+        // not at the agent's `done`: a client reads the ledger as soon as it hears of it
+        let ended: TurnEnd | undefined;
         s.onEvent((e) => {
           ctl.updated();
-          const end = report.add(e);
-          if (end) ctl.turnEnded(end.stopReason, end.filesChanged, end.usage);
+          ended = report.add(e) ?? ended;
         });
+        s.onStatus((st) => {
+          if (st === "working" || !ended) return;
+          const { stopReason, filesChanged, usage } = ended;
+          ended = undefined;
+          // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)
+          if (run.keepOpen && !queue.length && !done) ctl.idle?.(true);
+          ctl.turnEnded(stopReason, filesChanged, usage);
+        });
+        s.onAgentExit(() => !s.turnRunning && end()); // while idle: nothing would notice it before the next prompt
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
           prompt: (text) => {
             if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
-            queue.push(text);
+            if (!wake(text)) queue.push(text);
           },
           cancel: () => s.cancel(),
           steer: (text) => s.steer(text),
@@ -95,11 +120,20 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          stop: () => {
+            end();
+            background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session
+          },
         });
       },
-      nextPrompt: () => {
-        const next = queue.shift();
+      nextPrompt: async () => {
+        let next = done ? undefined : queue.shift();
+        if (next === undefined && run.keepOpen && !done) {
+          ctl.idle?.(true);
+          next = await new Promise<string | undefined>((resolve) => (waiting = resolve));
+        }
         if (next === undefined) done = true;
+        else ctl.idle?.(false);
         return next;
       },
     });

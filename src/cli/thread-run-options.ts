@@ -49,8 +49,11 @@ export interface ThreadRunOptions {
   terminalHost?: (cwd: string, agentName: string) => TerminalHost;
   /** Called once the session is open (the thread host holds it from then on). */
   onSession?: (session: ThreadSession) => void;
-  /** A prompt sent while the run goes on (the thread host's clients): asked for after each turn; none: done. */
-  nextPrompt?: () => string | undefined;
+  /**
+   * A prompt sent while the run goes on (the thread host's clients): asked for after each turn, waited for when the
+   * host keeps the run open; none: done.
+   */
+  nextPrompt?: () => string | undefined | Promise<string | undefined>;
   /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
   elicitor?: ElicitationAsker;
   env: Record<string, string>;

@@ -122,10 +122,13 @@ async function settled(s: Supervisor, session: ThreadSession, stop: AbortSignal)
   while (!done() && !stop.aborted) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** The prompts given, then each one `next` has (the thread host's clients send them while the run goes on). */
-function* prompts(given: string[], next: (() => string | undefined) | undefined): Generator<string> {
+/**
+ * The prompts given, then each one `next` has (the thread host's clients send them while the run goes on; a run
+ * the host keeps open waits there for the next one).
+ */
+async function* prompts(given: string[], next: ThreadRunOptions["nextPrompt"]): AsyncGenerator<string> {
   yield* given;
-  for (let text = next?.(); text !== undefined; text = next?.()) yield text;
+  for (let text = await next?.(); text !== undefined; text = await next?.()) yield text;
 }
 
 export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
@@ -225,7 +228,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       });
     }
     const given = review && !o.prompts.length ? [""] : o.prompts;
-    for (const text of prompts(given, o.nextPrompt)) {
+    for await (const text of prompts(given, o.nextPrompt)) {
       if (stop.signal.aborted) break;
       turn++;
       summary.turns = turn;

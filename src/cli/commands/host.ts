@@ -5,7 +5,10 @@
 import { DEFAULT_IDLE_MS, ThreadHost, type HostRunner } from "../../core/host/server";
 import type { HostStatus } from "../../core/host/protocol";
 import { stderrLogger, type Logger } from "../../core/log";
+import type { HostConnection } from "../../core/host/client";
+import { AcpThreadsError } from "../../core/errors";
 import { resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import { command, subcommands } from "../command";
 import { FORMAT } from "../flags";
@@ -61,6 +64,28 @@ function idleMs(env: NodeJS.ProcessEnv, minutes: number | undefined): number {
   return Number.isFinite(s) && s > 0 ? s * 1000 : DEFAULT_IDLE_MS;
 }
 
+/**
+ * `host stop THREAD`: ends the host's run on one thread (a run the editor keeps open between prompts, or a turn
+ * still running: cancelled) and waits for its `ended`; the host stays. Exit 1 when the host does not hold it.
+ */
+async function stopThread(io: CliIO, conn: HostConnection, thread: string): Promise<number> {
+  const threadId = new ThreadStore(resolveHome(io.env)).resolveId(thread);
+  try {
+    const ended = new Promise<void>((r) => conn.onPush((m) => m.t === "ended" && m.threadId === threadId && r()));
+    const att = await conn.request({ t: "attach", threadId, from: Number.MAX_SAFE_INTEGER });
+    if (att.t !== "attached" || !att.live)
+      throw new AcpThreadsError("protocol", `the host does not hold thread ${threadId}`);
+    await conn.request({ t: "stop_thread", threadId });
+    await ended;
+    io.stderr.write(`acp-threads host stop: the host's run on thread ${threadId} ended\n`);
+    return EXIT.ok;
+  } catch (err) {
+    if (!(err instanceof AcpThreadsError && err.code === "protocol")) throw err;
+    io.stderr.write(`acp-threads host stop: ${err.message}\n`);
+    return EXIT.error;
+  }
+}
+
 export const main = subcommands({
   name: "host",
   synopsis: "<subcommand> [options]",
@@ -92,17 +117,18 @@ export const main = subcommands({
     stop: command(
       {
         name: "host stop",
-        synopsis: "[--force]",
+        synopsis: "[THREAD] [--force]",
         flags: { force: { type: "boolean", help: "stop the sessions that still run (their turns are cancelled)" } },
-        args: { max: 0 },
+        args: { max: 1 },
       },
-      async ({ io, flags }) => {
+      async ({ io, flags, args }) => {
         const conn = await hostFor(io, "host stop", false);
         if (!conn) {
           io.stderr.write("acp-threads host stop: no thread host runs for this data home\n");
           return EXIT.noSession;
         }
         try {
+          if (args[0] !== undefined) return await stopThread(io, conn, args[0]);
           const closed = new Promise<void>((r) => conn.onClose(r));
           await conn.request({ t: "stop", force: flags.force === true });
           await closed; // the host closes every connection as it leaves
@@ -112,7 +138,7 @@ export const main = subcommands({
           conn.close();
         }
       },
-      "stop the thread host (--force: with the sessions it runs)",
+      "stop the thread host (--force: with the sessions it runs), or (THREAD) the host's run on one thread",
     ),
     serve: command(
       {

@@ -33,6 +33,8 @@ export interface ThreadControl {
   unqueue?(text: string): boolean;
   /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */
   rename?(title: string | null): void;
+  /** Ends the run (`stop_thread`, an idle run no client follows): a running turn is cancelled, the agent closed. */
+  stop?(): void;
 }
 
 export interface HostedThreadOptions {
@@ -45,6 +47,8 @@ export interface HostedThreadOptions {
   cap: number;
   /** Tells the host's event subscribers. */
   announce: (msg: HostPush) => void;
+  /** How long the run may wait idle with no client attached before it is stopped; none: no limit. */
+  idleMs?: number;
 }
 
 export class HostedThread {
@@ -63,7 +67,9 @@ export class HostedThread {
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
   /** Who gave the answer being settled (a client's name). */
   #answerer = "";
-  state: "working" | "idle" | "ended" = "working";
+  #state: "working" | "idle" | "ended" = "working";
+  /** Counts down to stopping a run that waits idle with no client attached. */
+  #unattended: NodeJS.Timeout | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(readonly opts: HostedThreadOptions) {
@@ -77,6 +83,37 @@ export class HostedThread {
   get control(): ThreadControl {
     return this.opts.control;
   }
+  /** `idle`: the run waits for its next prompt (a run kept open between prompts). */
+  get state(): "working" | "idle" | "ended" {
+    return this.#state;
+  }
+  set state(state: "working" | "idle" | "ended") {
+    this.#state = state;
+    this.#watchIdle();
+  }
+
+  /** Waits idle with no client attached: it does not keep the host, and it is stopped after `idleMs`. */
+  get unattended(): boolean {
+    return this.#state === "idle" && this.clients.size === 0;
+  }
+
+  /** A client stops following the thread (a detach, its connection gone). */
+  detach(sock: Socket): void {
+    this.clients.delete(sock);
+    this.#watchIdle();
+  }
+
+  #watchIdle(): void {
+    if (!this.unattended || this.opts.idleMs === undefined) {
+      clearTimeout(this.#unattended);
+      this.#unattended = undefined;
+    } else
+      this.#unattended ??= setTimeout(() => {
+        this.#unattended = undefined;
+        if (this.unattended) this.control.stop?.();
+      }, this.opts.idleMs);
+  }
+
   /** The question waiting, without the edit it is about (for status and events: the texts stay with the thread). */
   get pending(): PendingQuestion | undefined {
     const q = this.#pending?.question;
@@ -183,6 +220,7 @@ export class HostedThread {
   attach(sock: Socket, from: number): Promise<void> {
     return this.#queue(async () => {
       this.clients.set(sock, { next: Math.min(from, this.#count), behind: true });
+      this.#watchIdle();
       await this.#catchUp(sock);
       if (this.#pending && this.clients.has(sock))
         this.opts.push(sock, { t: "question", question: this.#pending.question });
@@ -272,7 +310,7 @@ export class HostedThread {
   /** The run is over: the last records, then `ended`, go to every client; later attaches get the file. */
   end(exitCode: number, error?: string): Promise<void> {
     clearInterval(this.#timer);
-    this.state = "ended";
+    this.state = "ended"; // (its idle countdown cleared)
     this.pump();
     return this.#queue(() => {
       this.#ended = { t: "ended", threadId: this.threadId, exitCode, ...(error ? { error } : {}) };

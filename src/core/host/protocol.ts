@@ -77,6 +77,12 @@ export interface DetachedRun {
   sandbox?: SandboxSettings;
   /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */
   protocolLog?: string;
+  /**
+   * After its queue the run waits idle for the next prompt, its agent kept (the editor's hosted threads, as a
+   * window's session keeps its agent between turns). It ends on `stop_thread`, when its agent exits, or when it
+   * waited with no client attached for the host's idle time. Absent: it ends once its queue is empty (`run --detach`).
+   */
+  keepOpen?: boolean;
   /** `--elicitation`: what the agent's questions get; the host has no terminal, so `ask` declines (as `run` does
    * when stdin is not one). */
   elicitation?: "ask" | "decline" | "defaults";
@@ -208,6 +214,11 @@ export type HostRequest =
   | { t: "answer"; id: number; threadId: string; option: string }
   /** Renames a thread the host holds (its run not ended): written by the host, every attached client gets the record. */
   | { t: "patch"; id: number; threadId: string; patch: HostMetaPatch }
+  /**
+   * Ends the host's run on a thread: a running turn is cancelled, the agent closed, the thread let go (`ended`).
+   * The host itself stays.
+   */
+  | { t: "stop_thread"; id: number; threadId: string }
   | { t: "events"; id: number }
   /** The answer to the host's `serve` push numbered `ask`. */
   | { t: "served"; id: number; ask: number; answer: ServeAnswer }

@@ -59,6 +59,8 @@ export interface HostRunControl {
   appended(records: ThreadRecord[], start: number, end: number): void;
   /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
   turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
+  /** A run kept open (DetachedRun.keepOpen) waits for its next prompt (true), or a prompt came (false). */
+  idle?(waiting: boolean): void;
 }
 
 /** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
@@ -68,6 +70,10 @@ export interface HostOptions {
   home: string;
   place: HostPlace;
   runner: HostRunner;
+  /**
+   * How long the host stays with no session and no client; also how long a run kept open waits idle with no client
+   * attached before it is stopped.
+   */
   idleMs?: number;
   logger: Logger;
   /** How long an editor serving a session's files is waited for (editor-serve.ts; tests shorten it). */
@@ -85,7 +91,8 @@ export class ThreadHost {
   readonly #server: Server;
   readonly #clients = new Map<Socket, Client>();
   readonly #threads = new Map<string, HostedThread>();
-  readonly #runs = new Set<AbortController>();
+  /** Each run's abort, and its thread once open. */
+  readonly #runs = new Map<AbortController, { thread?: HostedThread }>();
   readonly #events = new Set<Socket>();
   readonly #started = Date.now();
   #idle: NodeJS.Timeout | undefined;
@@ -151,7 +158,7 @@ export class ThreadHost {
       this.#events.delete(sock);
       this.#serve.gone(sock);
       this.#terminals.gone(sock);
-      for (const t of client.threads) t.clients.delete(sock);
+      for (const t of client.threads) t.detach(sock);
       this.#armIdle();
     });
     readLines(sock, (msg) => {
@@ -193,16 +200,19 @@ export class ThreadHost {
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
         return { t: "status", id, status: this.status() };
-      case "stop":
-        if (this.#runs.size && !req.force)
+      case "stop": {
+        // the runs waiting idle for a prompt are stopped with the host: no turn of theirs is cut
+        const working = this.#runs.size - [...this.#threads.values()].filter((t) => t.state === "idle").length;
+        if (working > 0 && !req.force)
           return {
             t: "error",
             id,
-            message: `${this.#runs.size} session(s) still run in the host; 'acp-threads host stop --force' stops them`,
+            message: `${working} session(s) still run in the host; 'acp-threads host stop --force' stops them`,
           };
         this.#reply(sock, { t: "ok", id });
         background(this.stop(), "stopping the thread host");
         return undefined;
+      }
       case "run":
         return { t: "started", id, threadId: await this.#run(req.run) };
       case "attach": {
@@ -212,10 +222,12 @@ export class ThreadHost {
         this.#reply(sock, { t: "attached", id, threadId: req.threadId, live: t.state !== "ended" });
         client.threads.add(t);
         await t.attach(sock, Math.max(0, req.from | 0));
+        this.#armIdle(); // an idle run with a client attached keeps the host
         return undefined;
       }
       case "detach":
-        for (const t of client.threads) if (t.threadId === req.threadId) t.clients.delete(sock);
+        for (const t of client.threads) if (t.threadId === req.threadId) t.detach(sock);
+        this.#armIdle();
         return { t: "ok", id };
       case "prompt":
         this.#thread(req.threadId).control.prompt(req.text);
@@ -243,6 +255,12 @@ export class ThreadHost {
         t.control.rename(patch.title);
         return { t: "ok", id };
       }
+      case "stop_thread": {
+        const t = this.#thread(req.threadId);
+        if (t.state === "ended" || !t.control.stop) throw new Error(`the host's run on thread ${t.threadId} has ended`);
+        t.control.stop();
+        return { t: "ok", id };
+      }
       case "events":
         this.#events.add(sock);
         return { t: "ok", id };
@@ -267,7 +285,8 @@ export class ThreadHost {
   /** Starts a run; resolves with its thread id once the thread is open (rejects if it failed before). */
   #run(run: DetachedRun): Promise<string> {
     const abort = new AbortController();
-    this.#runs.add(abort);
+    const held: { thread?: HostedThread } = {};
+    this.#runs.set(abort, held);
     this.#armIdle();
     let thread: HostedThread | undefined;
     const ask: PermissionAsker = { ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)) };
@@ -285,7 +304,9 @@ export class ThreadHost {
             push: (sock, msg) => this.#reply(sock, msg),
             cap: CLIENT_BUFFER_CAP,
             announce: (msg) => msg.t === "event" && this.announce(msg.event),
+            ...(run.keepOpen ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
           });
+          held.thread = thread;
           this.#threads.set(threadId, thread);
           this.announce({ kind: "started", threadId, at: new Date().toISOString() });
           resolve(threadId);
@@ -301,6 +322,11 @@ export class ThreadHost {
           this.announce(ended);
           if (used) this.announce(used);
           hookTurnEnded(run, ended, used, this.opts.logger);
+        },
+        idle: (waiting) => {
+          if (!thread || thread.state === "ended") return;
+          thread.state = waiting ? "idle" : "working";
+          this.#armIdle();
         },
       };
       const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
@@ -319,11 +345,12 @@ export class ThreadHost {
   }
 
   /**
-   * Counts down to leaving while no run and no client that counts is left; a countdown under way goes on (a
-   * watching client coming and going does not restart it).
+   * Counts down to leaving while no run (but those waiting idle with no client attached) and no client that counts
+   * is left; a countdown under way goes on (a watching client coming and going does not restart it).
    */
   #armIdle(): void {
-    const held = this.#runs.size || [...this.#clients.values()].some((c) => c.counts);
+    const running = [...this.#runs.values()].some((r) => !r.thread?.unattended);
+    const held = running || [...this.#clients.values()].some((c) => c.counts);
     // stopping: a client that goes or a run that ends while stop() waits must not arm a new idle timer (it kept a
     // stopped host's process alive for the whole idle time: the unit suite hung on it under load)
     if (held || !this.#release || this.#stopping) {
@@ -338,12 +365,17 @@ export class ThreadHost {
     );
   }
 
-  /** Interrupts the runs (they close their sessions), closes every connection, leaves. */
+  /**
+   * Interrupts the runs (they close their sessions; one waiting idle for a prompt is stopped as `stop_thread` does),
+   * closes every connection, leaves.
+   */
   async stop(): Promise<void> {
     if (!this.#release || this.#stopping) return;
     this.#stopping = true;
     clearTimeout(this.#idle);
-    for (const run of this.#runs) run.abort();
+    for (const [abort, { thread }] of this.#runs)
+      if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
+      else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();

@@ -106,7 +106,8 @@ export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
 
 /**
  * Ends a live session (the tree item's, else the focused panel's, else one picked): the agent is stopped, the
- * thread released (another window or `acp-threads run` can take it over) and listed with the past threads.
+ * thread released (another window or `acp-threads run` can take it over) and listed with the past threads. A
+ * thread the thread host runs is stopped there (its run is kept open between prompts).
  */
 export async function stopSession(hub: Hub, node?: SessionNode | string): Promise<void> {
   const open = hub.live.all().filter((s) => s.isOpen);
@@ -114,9 +115,11 @@ export async function stopSession(hub: Hub, node?: SessionNode | string): Promis
   let threadId =
     typeof node === "string"
       ? node
-      : node?.type === "live"
+      : node?.type === "live" || node?.type === "hosted"
         ? node.threadId
-        : open.find((s) => s.threadId === focused)?.threadId;
+        : (open.find((s) => s.threadId === focused)?.threadId ??
+          (focused && hub.hosted.holds(focused) ? focused : undefined));
+  if (threadId && !hub.live.get(threadId) && hub.hosted.holds(threadId)) return await hub.hosted.stop(threadId);
   if (!threadId) {
     if (!open.length) return void vscode.window.showInformationMessage("No agent session is running in this window.");
     const picked = await vscode.window.showQuickPick(

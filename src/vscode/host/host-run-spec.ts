@@ -79,6 +79,7 @@ export async function detachedRun(
     permission: r.permission,
     askClients: true,
     startedFrom: "editor",
+    keepOpen: true, // the agent stays between prompts, as a window session's does
     env: agentEnv,
     baseEnv: stringEnv(env),
     stallMs: r.stallMs,

@@ -7,9 +7,11 @@
  * The prompt goes as composed, with its context (host-run-spec.ts); the session gets the window's other folders,
  * its worktree when asked, and the OS sandbox the window would have given it, prepared by the host.
  *
- * A thread that belongs in the host (the setting says `host`, or the host ran it: thread-tag.ts) is continued
- * there too once the host's run ended (it closes at its last prompt): a prompt typed in its panel starts the next
- * run on the same thread (`run --detach --thread ID`), its agent the recorded one, and the panel follows it.
+ * The host keeps these runs open between prompts (`keepOpen`: the agent stays, as a window session's does) until
+ * Stop, their agent's exit, or the host's idle time with no panel following them. A thread that belongs in the host
+ * (the setting says `host`, or the host ran it: thread-tag.ts) is continued there too once the host's run ended: a
+ * prompt typed in its panel starts the next run on the same thread (`run --detach --thread ID`), its agent the
+ * recorded one, and the panel follows it.
  */
 import { basename } from "node:path";
 import { ranInHost } from "../../core/host/thread-tag";

@@ -4,8 +4,9 @@
  * window until the turn ended would come too late, as the host's run closes when its last turn ends). One sent
  * while a turn runs is shown queued in the box until its turn starts (its `user_message` record comes back); "Send
  * now" steers it into the running turn and takes it out of the host's queue in one request, Remove and Edit take it
- * out of the host's queue first. The host takes text: a prompt with files, images or other context is refused with
- * a notice, never sent cut.
+ * out of the host's queue first. The host's run takes text: a prompt with files, images or other context is refused
+ * with a notice while a turn runs, never sent cut; between turns it ends the run (kept open between prompts) and
+ * starts the thread's next run with it, as `continueInHost` does for a thread whose run ended.
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
@@ -158,9 +159,12 @@ export class HostedBox {
     notice: (message: string) => void,
   ): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    if (hosted) return await sendHosted(hosted, panel, wire, parts, this.#queue(panel)).then(() => true);
+    const withContext = hostedText(parts) === undefined && !!this.d.continueInHost;
+    if (hosted && !(withContext && !hosted.busy))
+      return await sendHosted(hosted, panel, wire, parts, this.#queue(panel)).then(() => true);
     if (liveOpen) return false;
     try {
+      await hosted?.stop(); // the run it follows is idle: its next run starts with the context
       return !!(await this.d.continueInHost?.(panel.threadId, parts));
     } catch (err) {
       restore();

@@ -32,7 +32,7 @@ export function hostedItem(node: {
   });
   item.iconPath = statusIcon(node.status);
   item.accessibilityInformation = { label: `${String(item.label)}, ${statusLook(node.status).words}, ${where}` };
-  // Cancel is offered while a turn runs (as a live row's); Stop and Rename are not (the host holds the thread)
+  // Cancel is offered while a turn runs (as a live row's); Stop ends the host's run (`stop_thread`)
   item.contextValue = node.status === "working" || node.status === "waiting_permission" ? "hosted-working" : "hosted";
   item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node.threadId] };
   return item;

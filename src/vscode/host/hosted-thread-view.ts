@@ -232,6 +232,16 @@ export class HostedThreadView implements vscode.Disposable {
     await this.#request({ t: "cancel", threadId: this.threadId });
   }
 
+  /** Ends the host's run on the thread (`stop_thread`); resolves once the view has its end. */
+  async stop(): Promise<void> {
+    const ended = new Promise<void>((resolve) => {
+      const sub = this.onStatus((s) => s === "closed" && (sub.dispose(), resolve()));
+      if (this.#ended) resolve();
+    });
+    await this.#request({ t: "stop_thread", threadId: this.threadId });
+    await ended;
+  }
+
   async #request(body: Parameters<HostConnection["request"]>[0]): Promise<HostReply> {
     const c = await this.deps.link.connection();
     if (!c) throw new Error("The thread host is not running anymore.");

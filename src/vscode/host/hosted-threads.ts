@@ -53,7 +53,8 @@ export class HostedThreads implements vscode.Disposable {
   rows(): HostedRow[] {
     return this.link.sessions.map((s) => ({
       threadId: s.threadId,
-      status: this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : "working"),
+      status:
+        this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : s.state === "idle" ? "idle" : "working"),
     }));
   }
 
@@ -123,6 +124,16 @@ export class HostedThreads implements vscode.Disposable {
     const c = await this.link.connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "cancel", threadId });
+  }
+
+  /**
+   * Ends the host's run on a thread (Stop on its row or panel): a running turn is cancelled, its agent closed; the
+   * panel then shows the stored thread.
+   */
+  async stop(threadId: string): Promise<void> {
+    const c = await this.link.connection();
+    if (!c) throw new Error("The thread host is not running anymore.");
+    await c.request({ t: "stop_thread", threadId });
   }
 
   /** Lets a thread's view go; the next view of the thread attaches after its detach. */

@@ -100,7 +100,7 @@ export class LedgerFeature implements vscode.Disposable {
   followHosted(onEvent: vscode.Event<HostEvent>): vscode.Disposable {
     return onEvent((e) => {
       if (e.kind === "turn_ended")
-        background(this.host.recordedElsewhere(e.threadId, e.at), "showing what a turn of the thread host changed");
+        background(this.host.recordedElsewhere(e.threadId), "showing what a turn of the thread host changed");
     });
   }
 

@@ -4,7 +4,6 @@
  * notices, and the writer review and restore use (open documents are edited in place and saved, so an editor
  * never ends up with a stale buffer over a file we changed).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { describeState, type FileState } from "../../core/ledger/content";
 import { EditLedger, type LedgerRecorded } from "../../core/ledger/edit-ledger";
@@ -48,21 +47,15 @@ export class LedgerHost implements vscode.Disposable {
   }
 
   /**
-   * A turn another process ran ended at `at` (the thread host's, #35): told as a turn recorded here is (the thread's
-   * views read its ledger again, its changes go under inline review, the conflict radar looks). The host announces
-   * the end before its ledger has the turn's op record, so this waits for a record made after `at`, then takes the
-   * last turn's after `waitMs` (a turn read back after a reconnect has its record from before `at`; one whose
-   * capture failed has none).
+   * A turn another process ran ended (the thread host's, #35): told as a turn recorded here is (the thread's views
+   * read its ledger again, its changes go under inline review, the conflict radar looks). The host tells a turn's end
+   * once its op record is written, so the last turn op is that turn's; none (a capture that failed): the views
+   * read the ledger again.
    */
-  async recordedElsewhere(threadId: string, at: string, waitMs = 5_000): Promise<void> {
-    const deadline = Date.now() + waitMs;
-    for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
-      const op = (await this.ledger.readAsync(threadId)).ops.findLast((o) => o.type === "turn" && o.summary);
-      const late = Date.now() >= deadline;
-      if (op && (late || op.summary!.ts >= at)) return this.#recorded({ threadId, op });
-      if (late) return this.changed(threadId);
-      await sleep(pause);
-    }
+  async recordedElsewhere(threadId: string): Promise<void> {
+    const op = (await this.ledger.readAsync(threadId)).ops.findLast((o) => o.type === "turn" && o.summary);
+    if (op) this.#recorded({ threadId, op });
+    else this.changed(threadId);
   }
 
   /** A read-only document with one recorded version of `path` (empty for "absent"). */

@@ -137,6 +137,14 @@ describe("the thread host's threads in the window", () => {
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
       await waitFor("the file", () => existsSync(out));
       assert.equal(readFileSync(out, "utf8"), "made in the host");
+      // the run stays open between prompts (its agent kept, as a window session's): idle, then Stop on its row ends it
+      await waitFor("the panel idle after the turn", () => view?.status === "idle", 30_000);
+      const idleRow = await waitFor("the row idle", async () => {
+        const n = await hostedNode(row.threadId);
+        return n?.status === "idle" ? n : undefined;
+      });
+      assert.ok(hub.hosted.get(row.threadId), "still held by the host");
+      await vscode.commands.executeCommand("acpThreads.stopSession", idleRow);
       await waitFor("the run in the host to end", () => !hub.hosted.get(row.threadId), 30_000);
       assert.ok(
         view?.events.some((e) => e.type === "tool_call"),
@@ -164,7 +172,7 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
-  it("a prompt typed after the host's run ended continues the thread in the host; the panel follows it", async () => {
+  it("a prompt typed after the host's run ended continues the thread in the host, kept open; the panel follows it", async () => {
     const { hub } = await api();
     const { id, view: first } = await detachedInPanel(["sleep 4000"]);
     try {
@@ -189,10 +197,20 @@ describe("the thread host's threads in the window", () => {
       await vscode.commands.executeCommand("acpThreads.openThread", id);
       const again = await waitFor("the reopened panel's view", () => hub.hosted.get(id));
       await waitFor("the running turn in the reopened panel", () => again.status === "working");
-      await waitFor("the run in the host to end", () => again.ended, 30_000);
+      // the window's run stays open between prompts: the next prompt goes to the same run, its agent kept
+      await waitFor("the run idle after its turn", () => again.status === "idle", 30_000);
+      await hub.composer.handle(
+        { threadId: id, post: (m) => void posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "third" }] },
+      );
+      await waitFor("the third turn's answer", () =>
+        again.events.some((e) => e.type === "text" && e.text === "echo: third"),
+      );
+      await waitFor("the run idle again", () => again.status === "idle", 30_000);
+      assert.equal(hub.hosted.get(id), again, "the same run: no new one started for it");
       const stored = hub.threads.read(id);
       const prompts = stored.records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
-      assert.deepEqual(prompts, ["sleep 4000", "sleep 3000"]);
+      assert.deepEqual(prompts, ["sleep 4000", "sleep 3000", "third"]);
       assert.deepEqual(userTexts(again.events), prompts, "nothing lost or doubled");
       assert.ok(stored.metadata.tags.includes("runs:host"), "the thread says the host ran it");
     } finally {

@@ -1,6 +1,6 @@
 // Issue 35 (host parity items 7 and 8) in the real extension host: the Sessions view's row of a thread the thread host
-// runs has the menu a live row has, less what the host holds (Stop, Restore, Hand off; Rename goes through the host's
-// patch request, hosted-rename.ts): an inline Cancel
+// runs has the menu a live row has, less what the host holds (Restore, Hand off; Rename goes through the host's
+// patch request, hosted-rename.ts; Stop through its stop_thread): an inline Cancel
 // while a turn runs, which cancels the host's turn; Open, Copy session id and Export Markdown work on it. And a
 // hosted turn that changed a file shows its "files changed" row in the open panel and goes under inline review,
 // without reopening the panel, as a turn of the window's own does.
@@ -35,10 +35,11 @@ describe("the Sessions view's row of a thread the host runs", () => {
       const { node, item } = await hostedItem(id, "the working row", (i) => i.contextValue !== undefined);
       const on = (command: string) => offeredOn(command)(item.contextValue);
       assert.ok(on("acpThreads.cancel"), `Cancel offered on the working row (${item.contextValue})`);
-      for (const c of ["openThread", "rename", "exportMarkdown", "copySessionId", "reviewThread", "saveBugBundle"])
-        assert.ok(on(`acpThreads.${c}`), `${c} offered`);
-      // the host holds the thread: no per-thread stop, and no write to it from here but the host's rename
-      for (const c of ["stopSession", "restoreTurn", "handoff", "resume", "delete"])
+      const offered = ["openThread", "rename", "exportMarkdown", "copySessionId", "reviewThread", "saveBugBundle"];
+      // Stop ends the host's run on the thread (stop_thread)
+      for (const c of [...offered, "stopSession"]) assert.ok(on(`acpThreads.${c}`), `${c} offered`);
+      // the host holds the thread: no write to it from here but the host's rename
+      for (const c of ["restoreTurn", "handoff", "resume", "delete"])
         assert.ok(!on(`acpThreads.${c}`), `${c} not offered`);
       await waitFor("the agent sleeping", () => hub.threads.read(id).records.some((r) => r.kind === "agent_message"));
       await vscode.commands.executeCommand("acpThreads.cancel", node);

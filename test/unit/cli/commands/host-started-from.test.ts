@@ -9,8 +9,7 @@ import { test } from "node:test";
 import { connectHost } from "../../../../src/core/host/client";
 import type { DetachedRun } from "../../../../src/core/host/protocol";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
-import { withCliHost } from "../../../fixtures/host/cli-host";
+import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 test("a hosted thread records who started it: the editor's label, else automation", () =>
@@ -21,17 +20,7 @@ test("a hosted thread records who started it: the editor's label, else automatio
     assert.ok(conn);
     try {
       const startedFrom = async (more: Partial<DetachedRun>) => {
-        const run: DetachedRun = {
-          cwd: ws,
-          prompts: ["hello"],
-          agent: FAKE_AGENT,
-          permission: "approve-all",
-          env: {},
-          stallMs: 0,
-          retry: "off",
-          ...more,
-        };
-        const r = await conn.request({ t: "run", run });
+        const r = await conn.request({ t: "run", run: fakeRun(ws, more) });
         const threadId = r.t === "started" ? r.threadId : "";
         const read = () => new ThreadStore(home).read(threadId);
         await waitFor(() => read().records.some((x) => x.kind === "turn_end"), "the turn ended");
