@@ -4,6 +4,7 @@
  * thread handed to the host once open. Nothing is printed: the thread's records are what clients see.
  */
 import { Writable, PassThrough } from "node:stream";
+import type { Disposable } from "../core/lifecycle";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
@@ -12,6 +13,7 @@ import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { ProtocolLog } from "../core/acp/protocol-log";
+import { followSessionState, sessionControls } from "../core/host/session-state";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import type { DetachedRun } from "../core/host/protocol";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -34,6 +36,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     let done = false;
     const report = new TurnReport();
     const traffic = new ProtocolLog();
+    let following: Disposable | undefined;
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -73,6 +76,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSession: (s) => {
+        const agentName = run.agentLabel?.name ?? s.metadata.agent.name;
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
         if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
@@ -95,7 +99,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          session: sessionControls(s, agentName),
         });
+        // modes, config options, slash commands, login: to the clients now and on each change (session-state.ts)
+        following = followSessionState(s, agentName, (state) => ctl.sessionState(state));
       },
       nextPrompt: () => {
         const next = queue.shift();
@@ -103,6 +110,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         return next;
       },
     });
+    following?.dispose();
     writeProtocolLog(traffic, {
       file: run.protocolLog,
       failed: summary.exitCode === EXIT.error,
