@@ -12,6 +12,7 @@ import { displayTitle } from "../thread-title";
 import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol";
 import type { PastThreadSummary } from "../sessions-tree";
 import type { PermissionBroker } from "../permission-broker";
+import { followHostedControls, routeHostedControls } from "./hosted-controls";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 /** Reads of the stored thread, 100 ms apart, while it has no agent yet (a thread the host just started). */
@@ -80,6 +81,8 @@ export async function initHosted(
   });
   s.foldUsage(events);
   for (const v of s.broker.pendingFor(s.threadId)) s.post({ type: "permission", prompt: v });
+  // the mode, model and config pickers and the login state, from the run's session state the host pushes
+  for (const d of followHostedControls((m) => s.post(m), h)) s.subscribe(d);
   s.subscribe(
     h.onStatus((status) => {
       s.flush();
@@ -107,9 +110,10 @@ export async function initHosted(
 
 /**
  * The panel's messages that go to the host for a thread it runs: a prompt (run after the running turn), a cancel,
- * a rejected permission's feedback (the next prompt). False: not one of them (the panel handles it).
+ * a rejected permission's feedback (the next prompt), a picker's or the login's change (hosted-controls.ts). False: not one of them (the panel handles it).
  */
 export async function routeHosted(h: HostedThreadView, m: WebviewMessage, broker: PermissionBroker): Promise<boolean> {
+  if (await routeHostedControls(h, m)) return true;
   if (m.type === "prompt") await h.prompt(m.text);
   else if (m.type === "cancel") await h.cancel();
   else if (m.type !== "permission") return false;
