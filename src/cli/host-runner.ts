@@ -4,7 +4,6 @@
  * thread handed to the host once open. Nothing is printed: the thread's records are what clients see.
  */
 import { Writable, PassThrough } from "node:stream";
-import type { Disposable } from "../core/lifecycle";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
@@ -13,7 +12,7 @@ import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { ProtocolLog } from "../core/acp/protocol-log";
-import { followSessionState, sessionControls } from "../core/host/session-state";
+import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import type { DetachedRun } from "../core/host/protocol";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -36,7 +35,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     let done = false;
     const report = new TurnReport();
     const traffic = new ProtocolLog();
-    let following: Disposable | undefined;
+    // modes, config options, slash commands, login: to the clients now and on each change (session-state.ts)
+    const state = new SessionStateFollower((st) => ctl.sessionState(st));
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -57,6 +57,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
       onTraffic: (e) => traffic.add(e.direction, e.text),
+      onRuntime: (rt) => state.runtime(rt),
       thread: run.thread,
       session: run.session,
       agent: run.agent,
@@ -101,8 +102,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           rename: (title) => store.rename(s.threadId, title),
           session: sessionControls(s, agentName),
         });
-        // modes, config options, slash commands, login: to the clients now and on each change (session-state.ts)
-        following = followSessionState(s, agentName, (state) => ctl.sessionState(state));
+        state.follow(s, agentName);
       },
       nextPrompt: () => {
         const next = queue.shift();
@@ -110,7 +110,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         return next;
       },
     });
-    following?.dispose();
+    state.dispose();
     writeProtocolLog(traffic, {
       file: run.protocolLog,
       failed: summary.exitCode === EXIT.error,

@@ -1,7 +1,7 @@
 /**
  * A hosted session's state for its clients' controls (#35): the agent's modes, config options (its model among
  * them), slash commands, prompt capabilities and login state, as the last session/new|load answer gave them and
- * every update since changed them. The host's runner follows its session into one (`followSessionState`), the
+ * every update since changed them. The host's runner follows its session into one (`SessionStateFollower`), the
  * host keeps the latest per thread and pushes it to the attached clients (`session_state`), again on attach; a
  * client's change is checked against it (`checkedMode`, `checkedConfig`) before the run applies it
  * (`sessionControls`): a mode or value the agent did not offer never reaches the agent.
@@ -56,84 +56,91 @@ export interface SessionControls {
 export const STATE_ID_MAX = 200;
 
 /**
- * Follows `s` into its state: `onState` now and on every change (mode, config options, slash commands, login
- * state; a restarted agent's new runtime and session answer), never twice the same. Disposed with the run.
+ * Follows a run's session into its state: `onState` on every change (mode, config options, slash commands, login
+ * state; a restarted agent's new runtime and session answer), never twice the same. Agents advertise their slash
+ * commands and login state right after session/new, outside any turn and before the session is handed on: each of
+ * the run's runtimes is tapped from its creation (`runtime`), the session once it is open (`follow`).
  */
-export function followSessionState(
-  s: StatefulSession,
-  agentName: string,
-  onState: (state: HostSessionState) => void,
-): Disposable {
-  let modeId: string | undefined;
-  let options: acp.SessionConfigOption[] | undefined;
-  let commands: acp.AvailableCommand[] = [];
-  let auth: AuthStatus | undefined;
-  let runtime: Partial<AcpAgentRuntime> | undefined;
-  let runtimeSubs: Disposable[] = [];
-  let last = "";
-  const build = (): HostSessionState => {
+export class SessionStateFollower implements Disposable {
+  /** The slash commands each agent session advertised last, by its id (a runtime serves one run's sessions). */
+  readonly #commands = new Map<string, acp.AvailableCommand[]>();
+  readonly #subs: Disposable[] = [];
+  #session: StatefulSession | undefined;
+  #runtime: AgentRuntime | undefined;
+  #modeId: string | undefined;
+  #options: acp.SessionConfigOption[] | undefined;
+  #last = "";
+  #agentName = "";
+
+  constructor(private readonly onState: (state: HostSessionState) => void) {}
+
+  /** A runtime of the run, just created: its slash commands and login state are followed from now. */
+  runtime(rt: Partial<AcpAgentRuntime>): void {
+    const subs = [
+      rt.onEvent?.(({ sessionId, event }) => {
+        if (event.type !== "commands") return;
+        this.#commands.set(sessionId, event.commands);
+        this.#emit();
+      }),
+      rt.onAuthStatus?.(() => this.#emit()),
+    ];
+    for (const d of subs) if (d) this.#subs.push(d);
+  }
+
+  /** The run's session is open: its state goes to the clients now and on every change. */
+  follow(s: StatefulSession, agentName: string): void {
+    this.#session = s;
+    this.#agentName = agentName;
+    this.#subs.push(
+      s.onEvent((e) => {
+        if (e.type === "mode") this.#modeId = e.modeId;
+        else if (e.type === "config_options") this.#options = e.options;
+        else if (e.type === "commands") this.#commands.set(s.agentSessionId, e.commands);
+        else return;
+        this.#emit();
+      }),
+      s.onStatus(() => this.#emit()),
+    );
+    this.#emit();
+  }
+
+  #emit(): void {
+    const s = this.#session;
+    if (!s) return;
+    if (s.runtime !== this.#runtime) {
+      // a restart: the new session answer's modes and options, not the old process's changes
+      this.#runtime = s.runtime;
+      this.#modeId = undefined;
+      this.#options = undefined;
+    }
+    const state = this.#build(s);
+    const text = JSON.stringify(state);
+    if (text === this.#last) return;
+    this.#last = text;
+    this.onState(state);
+  }
+
+  #build(s: StatefulSession): HostSessionState {
     const info = s.sessionInfo;
     const caps = s.capabilities;
+    const auth = (s.runtime as Partial<AcpAgentRuntime>).authStatus?.();
     return {
-      agentName,
-      modes: info?.modes ? { ...info.modes, ...(modeId ? { currentModeId: modeId } : {}) } : null,
-      configOptions: options ?? info?.configOptions ?? [],
+      agentName: this.#agentName,
+      modes: info?.modes ? { ...info.modes, ...(this.#modeId ? { currentModeId: this.#modeId } : {}) } : null,
+      configOptions: this.#options ?? info?.configOptions ?? [],
       ...(info?.policyMode ? { policyMode: info.policyMode } : {}),
-      commands,
+      commands: this.#commands.get(s.agentSessionId) ?? [],
       promptCaps: caps?.agentCapabilities.promptCapabilities ?? null,
-      steerBlocked: steeringUnavailable(s.runtime, agentName) ?? null,
+      steerBlocked: steeringUnavailable(s.runtime, this.#agentName) ?? null,
       ...(auth ? { authStatus: auth } : {}),
       authActions: { login: !!caps?.authMethods.length, logout: !!caps?.agentCapabilities.auth?.logout },
     };
-  };
-  const emit = () => {
-    const state = build();
-    const text = JSON.stringify(state);
-    if (text === last) return;
-    last = text;
-    onState(state);
-  };
-  // agents send `available_commands_update` and their login state outside any turn: only the runtime's own
-  // streams carry those (a restart makes a new runtime, with a new session answer)
-  const follow = () => {
-    if (s.runtime === runtime) return;
-    for (const d of runtimeSubs.splice(0)) d.dispose();
-    runtime = s.runtime as Partial<AcpAgentRuntime>;
-    modeId = undefined;
-    options = undefined;
-    auth = runtime.authStatus?.() ?? auth;
-    runtimeSubs = [
-      runtime.onEvent?.(({ sessionId, event }) => {
-        if (event.type !== "commands" || sessionId !== s.agentSessionId) return;
-        commands = event.commands;
-        emit();
-      }),
-      runtime.onAuthStatus?.((status) => {
-        auth = status;
-        emit();
-      }),
-    ].filter((d): d is Disposable => !!d);
-  };
-  const subs = [
-    s.onEvent((e) => {
-      if (e.type === "mode") modeId = e.modeId;
-      else if (e.type === "config_options") options = e.options;
-      else if (e.type === "commands") commands = e.commands;
-      else return;
-      emit();
-    }),
-    s.onStatus(() => {
-      follow();
-      emit();
-    }),
-  ];
-  follow();
-  emit();
-  return {
-    dispose: () => {
-      for (const d of [...subs, ...runtimeSubs]) d.dispose();
-    },
-  };
+  }
+
+  dispose(): void {
+    for (const d of this.#subs.splice(0)) d.dispose();
+    this.#session = undefined;
+  }
 }
 
 /** The run's side of a client's change: applied to the live session, its update followed like the agent's own. */
