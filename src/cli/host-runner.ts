@@ -12,6 +12,7 @@ import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { ProtocolLog } from "../core/acp/protocol-log";
+import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import type { DetachedRun } from "../core/host/protocol";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -48,6 +49,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     ctl.signal.addEventListener("abort", end, { once: true });
     const report = new TurnReport();
     const traffic = new ProtocolLog();
+    // modes, config options, slash commands, login: to the clients now and on each change (session-state.ts)
+    const state = new SessionStateFollower((st) => ctl.sessionState(st));
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -68,6 +71,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
       onTraffic: (e) => traffic.add(e.direction, e.text),
+      onRuntime: (rt) => state.runtime(rt),
       thread: run.thread,
       session: run.session,
       agent: run.agent,
@@ -87,6 +91,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSession: (s) => {
+        const agentName = run.agentLabel?.name ?? s.metadata.agent.name;
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
         if (!ranInHost(s.metadata)) s.live.patch({ tags: [...s.metadata.tags, HOST_TAG] });
@@ -124,7 +129,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             end();
             background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session
           },
+          session: sessionControls(s, agentName),
         });
+        state.follow(s, agentName);
       },
       nextPrompt: async () => {
         let next = done ? undefined : queue.shift();
@@ -137,6 +144,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         return next;
       },
     });
+    state.dispose();
     writeProtocolLog(traffic, {
       file: run.protocolLog,
       failed: summary.exitCode === EXIT.error,

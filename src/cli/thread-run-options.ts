@@ -1,4 +1,5 @@
 /** The options of `acp-threads run` on a thread (thread-run.ts), shared by its parts and callers (the host, best of N). */
+import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { Logger } from "../core/log";
@@ -47,6 +48,8 @@ export interface ThreadRunOptions {
   files?: (cwd: string) => WorkspaceFiles;
   /** Where the agent's terminals are shown for a session in `cwd` (the thread host: attached editors); none: nowhere. */
   terminalHost?: (cwd: string, agentName: string) => TerminalHost;
+  /** Each agent runtime the run creates, as it is created (the thread host follows its slash commands, login). */
+  onRuntime?: (runtime: AcpAgentRuntime) => void;
   /** Called once the session is open (the thread host holds it from then on). */
   onSession?: (session: ThreadSession) => void;
   /**

@@ -45,8 +45,8 @@ function open(
   watchdog: SuperviseOptions | undefined,
 ): Promise<OpenedThread | undefined> {
   let sandbox: SandboxPlan | undefined;
-  const createRuntime = () =>
-    createAgentRuntime(
+  const createRuntime = () => {
+    const rt = createAgentRuntime(
       {
         agent: t.agent,
         cwd: t.cwd,
@@ -69,6 +69,9 @@ function open(
         ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
       },
     );
+    o.onRuntime?.(rt);
+    return rt;
+  };
   const agent = agentRefOf(t.agent);
   const session = { store: o.store, createRuntime, agent, cwd: t.cwd, logger: o.logger, ledger };
   return openThread({

@@ -4,7 +4,7 @@
  * the action that fits it: "Log out" when logged in and the agent offers `logout`, "Log in…" when logged out
  * and it advertises an auth method.
  */
-import { authStatusText } from "../core/acp/auth-status";
+import { authStatusText, type AuthStatus } from "../core/acp/auth-status";
 import type { HostMessage } from "../webview/thread/protocol";
 import type { LiveSession } from "./live-session";
 
@@ -12,9 +12,13 @@ export function loginText(live: Pick<LiveSession, "authStatus">): string | undef
   return live.authStatus && authStatusText(live.authStatus);
 }
 
-export function loginView(
-  live: Pick<LiveSession, "authStatus" | "authActions">,
-): Extract<HostMessage, { type: "login" }> {
+/** A window session, or a hosted run's state as the host pushed it (host/hosted-controls.ts). */
+export interface LoginSource {
+  authStatus?: AuthStatus | undefined;
+  authActions: { login: boolean; logout: boolean };
+}
+
+export function loginView(live: LoginSource): Extract<HostMessage, { type: "login" }> {
   const status = live.authStatus;
   if (!status) return { type: "login", text: "" };
   const can = live.authActions;

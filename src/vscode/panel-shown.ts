@@ -1,9 +1,9 @@
 /**
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
  * figure, agent, status and login, and who answered the last permission request another client of the thread host
- * answered first, and the files its "N files changed" rows name. The host suite compares it with the tab's.
+ * answered first, the files its "N files changed" rows name and the pickers it draws. The host suite compares it with the tab's.
  */
-import type { HostMessage } from "../webview/thread/protocol";
+import type { HostMessage, PickerView } from "../webview/thread/protocol";
 
 export interface PanelShown {
   title: string;
@@ -23,6 +23,8 @@ export interface PanelShown {
   detail: string;
   /** How many ops strips (#13) were posted. */
   ops: number;
+  /** The mode, model and config pickers last posted (null: none yet). */
+  pickers: PickerView | null;
 }
 
 export const panelShown = (): PanelShown => ({
@@ -38,6 +40,7 @@ export const panelShown = (): PanelShown => ({
   since: undefined,
   detail: "",
   ops: 0,
+  pickers: null,
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -65,4 +68,5 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");
   else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
   else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
+  else if (m.type === "pickers") shown.pickers = m.pickers;
 }

@@ -10,8 +10,9 @@ import type { SessionInfo } from "../core/acp/runtime";
 import type { RuntimeEvent } from "../core/model/events";
 import type { PickerView } from "../webview/thread/protocol";
 
+/** A window session (its session answer and events) or a hosted run (its state as the host pushed it, no events). */
 export interface PickerSource {
-  info?: SessionInfo;
+  info?: Pick<SessionInfo, "modes" | "configOptions" | "policyMode">;
   events: readonly RuntimeEvent[];
 }
 

@@ -19,6 +19,7 @@ import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
 import { PROPOSAL_MAX_CHARS, type HostPush, type PendingQuestion } from "./protocol";
+import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
 export const FEED_POLL_MS = 250;
 type RecordsPush = Extract<HostPush, { t: "records" }>;
@@ -35,6 +36,8 @@ export interface ThreadControl {
   rename?(title: string | null): void;
   /** Ends the run (`stop_thread`, an idle run no client follows): a running turn is cancelled, the agent closed. */
   stop?(): void;
+  /** Mode, config options, login of the live session (session-state.ts); the state follows by `sessionState`. */
+  session?: SessionControls;
 }
 
 export interface HostedThreadOptions {
@@ -65,6 +68,8 @@ export class HostedThread {
   #pending: { question: PendingQuestion; settle: (optionId: string | null) => void } | undefined;
   #lastSettled: { requestId: string; by: string } | undefined;
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
+  /** The run's session state, last as the runner reported it (session-state.ts): re-sent on attach. */
+  #sessionState: HostSessionState | undefined;
   /** Who gave the answer being settled (a client's name). */
   #answerer = "";
   #state: "working" | "idle" | "ended" = "working";
@@ -224,7 +229,48 @@ export class HostedThread {
       await this.#catchUp(sock);
       if (this.#pending && this.clients.has(sock))
         this.opts.push(sock, { t: "question", question: this.#pending.question });
+      if (this.#sessionState && this.clients.has(sock) && this.state !== "ended")
+        this.opts.push(sock, { t: "session_state", threadId: this.threadId, state: this.#sessionState });
     });
+  }
+
+  /** The run's session state changed: every attached client is told (a client attaching later gets it then). */
+  sessionState(state: HostSessionState): void {
+    this.#sessionState = state;
+    for (const c of this.clients.keys()) this.opts.push(c, { t: "session_state", threadId: this.threadId, state });
+  }
+
+  /** The live session's controls, refused once the run is over (or for a runner that has none). */
+  #controls(): SessionControls {
+    const controls = this.control.session;
+    if (this.state === "ended" || !controls || !this.#sessionState)
+      throw new Error(`no run of thread ${this.threadId} is live in the host: its session cannot be changed now`);
+    return controls;
+  }
+
+  /** A client's mode change: refused unless the agent offers that mode; the new state follows as a push. */
+  async setMode(modeId: unknown): Promise<void> {
+    const controls = this.#controls();
+    await controls.setMode(checkedMode(this.#sessionState, modeId));
+  }
+
+  /** A client's config change (the model among them): refused unless the agent offers that option and value. */
+  async setConfig(configId: unknown, value: unknown): Promise<void> {
+    const controls = this.#controls();
+    const checked = checkedConfig(this.#sessionState, configId, value);
+    await controls.setConfig(checked.configId, checked.value);
+  }
+
+  /** Logs the run's agent in or out, when it offers that. */
+  async auth(action: unknown): Promise<void> {
+    const controls = this.#controls();
+    const can = this.#sessionState?.authActions;
+    if (action !== "login" && action !== "logout") throw new Error("the action is not 'login' or 'logout'");
+    if (!can?.[action])
+      throw new Error(
+        `${this.#sessionState?.agentName} does not offer ${action === "login" ? "logging in" : "logging out"} over ACP`,
+      );
+    await controls.auth(action);
   }
 
   /** The host's asker for this thread's run: asks every attached client and waits for the first answer. */

@@ -10,6 +10,7 @@
  */
 import type { ThreadRecord } from "../model/records";
 import type { SandboxSettings } from "../sandbox/policy";
+import type { HostSessionState } from "./session-state";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 
@@ -219,6 +220,14 @@ export type HostRequest =
    * The host itself stays.
    */
   | { t: "stop_thread"; id: number; threadId: string }
+  /**
+   * Changes the live run's session (session-state.ts): its mode (`session/set_mode`), a config option (the model
+   * among them: `session/set_config_option`), its login (`authenticate` / `logout`). A mode or value the agent did
+   * not offer is refused, as is a thread whose run is not live; the change reaches every client as `session_state`.
+   */
+  | { t: "set_mode"; id: number; threadId: string; modeId: string }
+  | { t: "set_config"; id: number; threadId: string; configId: string; value: string | boolean }
+  | { t: "login"; id: number; threadId: string; action: "login" | "logout" }
   | { t: "events"; id: number }
   /** The answer to the host's `serve` push numbered `ask`. */
   | { t: "served"; id: number; ask: number; answer: ServeAnswer }
@@ -250,6 +259,8 @@ export type HostPush =
   | { t: "records"; threadId: string; from: number; records: ThreadRecord[] }
   | { t: "question"; question: PendingQuestion }
   | { t: "settled"; threadId: string; requestId: string; optionId: string | null; by: string }
+  /** The run's session state (modes, config options, slash commands, login): on every change, and on attach. */
+  | { t: "session_state"; threadId: string; state: HostSessionState }
   /** The thread's run in the host is over (its last records were sent before this). */
   | { t: "ended"; threadId: string; exitCode: number; error?: string }
   | { t: "event"; event: HostEvent }

@@ -22,6 +22,7 @@ import { EditorServe } from "./editor-serve";
 import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import { hookTurnEnded } from "./turn-hook";
+import type { HostSessionState } from "./session-state";
 import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
@@ -57,6 +58,8 @@ export interface HostRunControl {
   updated(): void;
   /** Records the session just appended at bytes `start`..`end` of the thread file (its handle's onAppend). */
   appended(records: ThreadRecord[], start: number, end: number): void;
+  /** The session's state (modes, config options, slash commands, login) changed: the clients get it now. */
+  sessionState(state: HostSessionState): void;
   /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
   turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
   /** A run kept open (DetachedRun.keepOpen) waits for its next prompt (true), or a prompt came (false). */
@@ -261,6 +264,15 @@ export class ThreadHost {
         t.control.stop();
         return { t: "ok", id };
       }
+      case "set_mode":
+        await this.#thread(req.threadId).setMode(req.modeId);
+        return { t: "ok", id };
+      case "set_config":
+        await this.#thread(req.threadId).setConfig(req.configId, req.value);
+        return { t: "ok", id };
+      case "login":
+        await this.#thread(req.threadId).auth(req.action);
+        return { t: "ok", id };
       case "events":
         this.#events.add(sock);
         return { t: "ok", id };
@@ -313,6 +325,7 @@ export class ThreadHost {
         },
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
+        sessionState: (state) => thread?.sessionState(state),
         turnEnded: (stopReason, filesChanged, usage) => {
           thread?.updated();
           if (!thread) return;

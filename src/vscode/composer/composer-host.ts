@@ -29,6 +29,7 @@ import { QueueDrain } from "./queue-drain";
 import type { ComposerPanel } from "./composer-panel";
 import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
+import { sessionBoxState } from "./session-box";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftHostStart, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
@@ -191,16 +192,13 @@ export class ComposerHost implements vscode.Disposable {
       panel.post({
         type: "composer",
         state: {
-          draft: null,
-          caps: live.promptCaps ?? null,
-          agentName: live.agent.displayName,
-          commands: live.commands.map((c) => ({
-            name: c.name,
-            description: c.description,
-            ...(c.input && "hint" in c.input ? { hint: c.input.hint } : {}),
-          })),
+          ...sessionBoxState({
+            promptCaps: live.promptCaps,
+            agentName: live.agent.displayName,
+            commands: live.commands,
+            steerBlocked: live.steerBlocked,
+          }),
           queue: this.queues.list(live.threadId),
-          steerBlocked: live.steerBlocked ?? null,
         },
       });
     postState();

@@ -15,6 +15,7 @@ import type { RuntimeEvent } from "../../core/model/events";
 import type { WirePart } from "../../webview/thread/protocol";
 import type { ComposerPanel } from "../composer/composer-panel";
 import type { PromptQueues } from "../composer/prompt-queue";
+import { sessionBoxState } from "../composer/session-box";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 const NOT_TEXT = "A thread the thread host runs takes text only for now: files, images and other context stay here.";
@@ -129,8 +130,14 @@ export class HostedBox {
     const hosted = this.d.hosted?.(panel.threadId);
     if (!hosted) return undefined;
     if (past) this.d.postThumbs(panel, past);
-    panel.post({ type: "composer", state: { draft: null, queue: this.d.queues.list(panel.threadId) } });
-    return followHostedQueue(hosted, this.#queue(panel));
+    // the agent's slash commands, prompt capabilities and steering, as the host pushes the run's session state
+    const postState = () => {
+      const state = hosted.sessionState;
+      const box = state ? sessionBoxState(state) : { draft: null };
+      panel.post({ type: "composer", state: { ...box, queue: this.d.queues.list(panel.threadId) } });
+    };
+    postState();
+    return [...followHostedQueue(hosted, this.#queue(panel)), hosted.onSessionState(postState)];
   }
 
   /** Remove / Edit: false when the host kept the prompt (its turn started); true otherwise. */

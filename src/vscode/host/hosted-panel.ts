@@ -13,6 +13,7 @@ import type { HostMessage, WebviewMessage } from "../../webview/thread/protocol"
 import type { PastThreadSummary } from "../sessions-tree";
 import type { PermissionBroker } from "../permission-broker";
 import { hostedStatusPost } from "./hosted-status";
+import { followHostedControls, routeHostedControls } from "./hosted-controls";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 /** Reads of the stored thread, 100 ms apart, while it has no agent yet (a thread the host just started). */
@@ -84,6 +85,8 @@ export async function initHosted(
   s.foldUsage(events);
   if (shown.detail) s.post(shown);
   for (const v of s.broker.pendingFor(s.threadId)) s.post({ type: "permission", prompt: v });
+  // the mode, model and config pickers and the login state, from the run's session state the host pushes
+  for (const d of followHostedControls((m) => s.post(m), h)) s.subscribe(d);
   s.subscribe(
     h.onStatus(() => {
       s.flush();
@@ -111,9 +114,10 @@ export async function initHosted(
 
 /**
  * The panel's messages that go to the host for a thread it runs: a prompt (run after the running turn), a cancel,
- * a rejected permission's feedback (the next prompt). False: not one of them (the panel handles it).
+ * a rejected permission's feedback (the next prompt), a picker's or the login's change (hosted-controls.ts). False: not one of them (the panel handles it).
  */
 export async function routeHosted(h: HostedThreadView, m: WebviewMessage, broker: PermissionBroker): Promise<boolean> {
+  if (await routeHostedControls(h, m)) return true;
   if (m.type === "prompt") await h.prompt(m.text);
   else if (m.type === "cancel") await h.cancel();
   else if (m.type !== "permission") return false;

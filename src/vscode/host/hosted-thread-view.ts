@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostPush, HostReply, PendingQuestion } from "../../core/host/protocol";
+import type { HostSessionState } from "../../core/host/session-state";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
@@ -62,6 +63,10 @@ export class HostedThreadView implements vscode.Disposable {
   readonly #onTitle = new vscode.EventEmitter<string | null>();
   /** A title patch came (a rename by any client, the agent's title): the last of a batch; null: cleared. */
   readonly onTitle = this.#onTitle.event;
+  #state: HostSessionState | undefined;
+  readonly #onSessionState = new vscode.EventEmitter<HostSessionState>();
+  /** The run's session state changed (modes, config options, slash commands, login): see `sessionState`. */
+  readonly onSessionState = this.#onSessionState.event;
 
   constructor(
     readonly threadId: string,
@@ -100,6 +105,11 @@ export class HostedThreadView implements vscode.Disposable {
     return this.#failure;
   }
 
+  /** The live run's session state as the host last pushed it; undefined before it came and once the run ended. */
+  get sessionState(): HostSessionState | undefined {
+    return this.#ended ? undefined : this.#state;
+  }
+
   get busy(): boolean {
     return this.status === "working" || this.status === "waiting_permission";
   }
@@ -132,6 +142,10 @@ export class HostedThreadView implements vscode.Disposable {
     else if (m.t === "question" && m.question.threadId === this.threadId) this.#ask(m.question);
     else if (m.t === "settled" && m.threadId === this.threadId) this.#settled(m.requestId, m.optionId, m.by);
     else if (m.t === "ended" && m.threadId === this.threadId) this.#end(m.error);
+    else if (m.t === "session_state" && m.threadId === this.threadId) {
+      this.#state = m.state;
+      this.#onSessionState.fire(m.state);
+    }
   }
 
   /** A batch starting at record `from`: what is past the cursor, in order (a gap waits for the reattach). */
@@ -242,6 +256,29 @@ export class HostedThreadView implements vscode.Disposable {
     await ended;
   }
 
+  /** The live run's mode (the host refuses one the agent did not offer). */
+  async setMode(modeId: string): Promise<void> {
+    this.#whileLive("its mode");
+    await this.#request({ t: "set_mode", threadId: this.threadId, modeId });
+  }
+
+  /** One of the live run's config options (its model among them). */
+  async setConfig(configId: string, value: string | boolean): Promise<void> {
+    this.#whileLive("its settings");
+    await this.#request({ t: "set_config", threadId: this.threadId, configId, value });
+  }
+
+  /** Logs the live run's agent in or out. */
+  async auth(action: "login" | "logout"): Promise<void> {
+    this.#whileLive("its login");
+    await this.#request({ t: "login", threadId: this.threadId, action });
+  }
+
+  #whileLive(what: string): void {
+    if (this.#ended)
+      throw new Error(`The thread host's run of this thread has ended: ${what} can be changed while the host runs it.`);
+  }
+
   async #request(body: Parameters<HostConnection["request"]>[0]): Promise<HostReply> {
     const c = await this.deps.link.connection();
     if (!c) throw new Error("The thread host is not running anymore.");
@@ -264,6 +301,7 @@ export class HostedThreadView implements vscode.Disposable {
     this.#onEvents.dispose();
     this.#onStatus.dispose();
     this.#onTitle.dispose();
+    this.#onSessionState.dispose();
     return detached;
   }
 }

@@ -55,6 +55,7 @@ const PASSES: Record<string, string[]> = {
     "host-rename.test.js",
     "host-menu.test.js",
     "host-chrome.test.js",
+    "host-state.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],
