@@ -18,6 +18,7 @@ import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
+import { hostElicitor, HostWatch } from "./host-run-hooks";
 import { EXIT } from "./io";
 import { writeProtocolLog } from "./protocol-log-file";
 
@@ -34,6 +35,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     let done = false;
     const report = new TurnReport();
     const traffic = new ProtocolLog();
+    const watch = new HostWatch(ctl);
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -52,7 +54,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       ...(firstParts ? { firstParts } : {}),
       ...(run.roots?.length ? { roots: run.roots } : {}),
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
-      elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      elicitor: hostElicitor(
+        run.elicitation,
+        ctl,
+        cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      ),
       onTraffic: (e) => traffic.add(e.direction, e.text),
       thread: run.thread,
       session: run.session,
@@ -72,6 +78,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       wait: false,
       stallMs: run.stallMs,
       retry: run.retry,
+      onSupervisor: (supervisor) => watch.attach(supervisor),
       onSession: (s) => {
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
@@ -95,6 +102,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          retry: (step, dismiss) => watch.retry(step, dismiss),
         });
       },
       nextPrompt: () => {

@@ -217,6 +217,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     };
     supervisor = opened.supervisor;
     if (supervisor) {
+      o.onSupervisor?.(supervisor);
       supervisor.onState((st) => {
         if (st.alert && !st.running)
           o.io.stderr.write(
