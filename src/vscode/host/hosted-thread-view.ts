@@ -16,6 +16,8 @@ import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
 import { recordsToEvents } from "../../core/thread/record-events";
 import { background } from "../../core/util/unexpected";
+import type { ElicitationAsker } from "../../core/model/elicitation";
+import { HostedElicitations } from "./hosted-elicitation";
 import type { HostLink } from "./host-link";
 
 export type HostedStatus = "working" | "idle" | "waiting_permission" | "closed";
@@ -24,6 +26,8 @@ export interface HostedThreadDeps {
   link: HostLink;
   /** This window's asker for the thread (the permission broker's). */
   asker: PermissionAsker;
+  /** This window's elicitation steps (the agent's forms and web pages: hosted-elicitation.ts). */
+  elicitor?: ElicitationAsker;
   /** Another client answered (or the turn was cancelled): the card closes and says who. */
   settled(prompt: PermissionPrompt, optionId: string | null, by: string): void;
   /**
@@ -48,6 +52,7 @@ export class HostedThreadView implements vscode.Disposable {
   #ended = false;
   #asked: Asked | undefined;
   #attaching: Promise<void> | undefined;
+  readonly #elicitations: HostedElicitations | undefined;
   readonly #subs: vscode.Disposable[] = [];
   readonly #onEvents = new vscode.EventEmitter<RuntimeEvent[]>();
   readonly onEvents = this.#onEvents.event;
@@ -61,6 +66,14 @@ export class HostedThreadView implements vscode.Disposable {
     readonly threadId: string,
     private readonly deps: HostedThreadDeps,
   ) {
+    this.#elicitations =
+      deps.elicitor &&
+      new HostedElicitations({
+        threadId,
+        elicitor: deps.elicitor,
+        connection: () => deps.link.connection(),
+        changed: () => this.#onStatus.fire(this.status),
+      });
     this.#subs.push(
       deps.link.hold(),
       deps.link.onPush((m) => this.#onPush(m)),
@@ -75,7 +88,7 @@ export class HostedThreadView implements vscode.Disposable {
 
   get status(): HostedStatus {
     if (this.#ended) return "closed";
-    if (this.#asked && !this.#asked.done) return "waiting_permission";
+    if ((this.#asked && !this.#asked.done) || this.#elicitations?.waiting) return "waiting_permission";
     return this.#turnOpen ? "working" : "idle";
   }
 
@@ -109,6 +122,10 @@ export class HostedThreadView implements vscode.Disposable {
   #onPush(m: HostPush): void {
     if (m.t === "records" && m.threadId === this.threadId) this.#records(m.from, m.records);
     else if (m.t === "question" && m.question.threadId === this.threadId) this.#ask(m.question);
+    else if (m.t === "elicitation" && m.elicitation.threadId === this.threadId && this.#elicitations)
+      background(this.#elicitations.ask(m.elicitation), "answering the thread host's elicitation");
+    else if (m.t === "settled" && m.threadId === this.threadId && m.action)
+      this.#elicitations?.settled(m.requestId, m.by);
     else if (m.t === "settled" && m.threadId === this.threadId) this.#settled(m.requestId, m.optionId, m.by);
     else if (m.t === "ended" && m.threadId === this.threadId) this.#end();
   }
@@ -181,6 +198,7 @@ export class HostedThreadView implements vscode.Disposable {
     if (this.#ended) return;
     this.#ended = true;
     this.#asked?.abort.abort();
+    this.#elicitations?.dispose();
     this.#onStatus.fire(this.status);
   }
 
@@ -225,6 +243,7 @@ export class HostedThreadView implements vscode.Disposable {
             () => undefined,
           );
     this.#asked?.abort.abort();
+    this.#elicitations?.dispose();
     for (const s of this.#subs.splice(0)) s.dispose();
     this.#onEvents.dispose();
     this.#onStatus.dispose();
