@@ -56,7 +56,7 @@ export interface HostedThreadOptions {
 
 export class HostedThread {
   /** Each attached client's cursor; `behind`: it holds `cap` bytes unsent, it catches up once drained. */
-  readonly clients = new Map<Socket, { next: number; behind: boolean }>();
+  readonly clients = new Map<Socket, { next: number; behind: boolean; elicits?: boolean }>();
   #count = 0;
   #offset = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -204,9 +204,9 @@ export class HostedThread {
   }
 
   /** Sends records `from`.. to `sock`, then keeps it fed; a question waiting is sent too. */
-  attach(sock: Socket, from: number): Promise<void> {
+  attach(sock: Socket, from: number, elicits = false): Promise<void> {
     return this.#queue(async () => {
-      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true });
+      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true, ...(elicits ? { elicits } : {}) });
       await this.#catchUp(sock);
       if (!this.clients.has(sock)) return;
       for (const ask of this.#asks.pending) this.opts.push(sock, ask);
@@ -268,11 +268,11 @@ export class HostedThread {
   }
 
   /**
-   * Asks the attached clients the agent's elicitation; undefined when none is attached (the run answers it as it
-   * would with nobody here). Resolves with the first answer; `cancel` when withdrawn.
+   * Asks the attached clients the agent's elicitation; undefined when none that answers them is attached (the run
+   * answers it as it would with nobody here). Resolves with the first answer; `cancel` when withdrawn.
    */
   elicit(p: ElicitationPrompt): Promise<ElicitationAnswer> | undefined {
-    if (!this.clients.size || this.state === "ended") return undefined;
+    if (![...this.clients.values()].some((c) => c.elicits) || this.state === "ended") return undefined;
     const elicitation = pendingElicitation(this.threadId, randomUUID(), p);
     this.updated(); // what the agent said before it asked goes out first
     const push = { t: "elicitation", elicitation } as const;

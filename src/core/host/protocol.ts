@@ -213,7 +213,11 @@ export type HostRequest =
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
-  | { t: "attach"; id: number; threadId: string; from: number }
+  /**
+   * `elicits`: the client asks a person the agent's elicitations (an editor, a terminal): the host asks them only
+   * while such a client is attached, and declines them otherwise.
+   */
+  | { t: "attach"; id: number; threadId: string; from: number; elicits?: boolean }
   | { t: "detach"; id: number; threadId: string }
   | { t: "prompt"; id: number; threadId: string; text: string }
   | { t: "cancel"; id: number; threadId: string }

@@ -220,7 +220,7 @@ export class ThreadHost {
         // the reply first: records and a pending question follow it, in order
         this.#reply(sock, { t: "attached", id, threadId: req.threadId, live: t.state !== "ended" });
         client.threads.add(t);
-        await t.attach(sock, Math.max(0, req.from | 0));
+        await t.attach(sock, Math.max(0, req.from | 0), req.elicits === true);
         return undefined;
       }
       case "detach":

@@ -110,7 +110,14 @@ export class HostedThreadView implements vscode.Disposable {
     await this.deps.after;
     const c = await this.deps.link.connection();
     if (!c) return this.#end();
-    const r = await c.request({ t: "attach", threadId: this.threadId, from: this.cursor }).catch(() => undefined);
+    const r = await c
+      .request({
+        t: "attach",
+        threadId: this.threadId,
+        from: this.cursor,
+        ...(this.#elicitations ? { elicits: true } : {}),
+      })
+      .catch(() => undefined);
     if (r?.t === "attached" && !r.live) this.#end();
   }
 

@@ -51,8 +51,8 @@ test("an elicitation goes to the attached clients: the first fitting answer from
       const outsider = await client(home, "an outsider", conns);
       const started = await window.c.request(run(dir, ["sleep 1500"]));
       const threadId = started.t === "started" ? started.threadId : "";
-      await window.c.request({ t: "attach", threadId, from: 0 });
-      await other.c.request({ t: "attach", threadId, from: 0 });
+      await window.c.request({ t: "attach", threadId, from: 0, elicits: true });
+      await other.c.request({ t: "attach", threadId, from: 0, elicits: true });
       await window.c.request({ t: "prompt", threadId, text: "elicit" });
       await waitFor(() => window.asked().length > 0 && other.asked().length > 0, "both clients are asked");
       const e: PendingElicitation = window.asked()[0]!;
@@ -108,7 +108,7 @@ test("an elicitation goes to the attached clients: the first fitting answer from
     }
   }));
 
-test("an elicitation with no client attached is declined, as before; one withdrawn closes every client's prompt", () =>
+test("an elicitation with no client attached that answers them is declined, as before; one withdrawn closes every client's prompt", () =>
   withCliHost("acp-host-elicit-none-", async ({ dir, home }) => {
     const conns: HostConnection[] = [];
     try {
@@ -116,6 +116,9 @@ test("an elicitation with no client attached is declined, as before; one withdra
       const started = await window.c.request(run(dir, ["sleep 1500", "elicit"]));
       const threadId = started.t === "started" ? started.threadId : "";
       await window.c.request({ t: "events" }); // it hears the host's events, but follows no thread
+      // a follower that asks nobody (a script's `attach` with no terminal) does not hold the agent's question up
+      const watcher = await client(home, "a script", conns);
+      await watcher.c.request({ t: "attach", threadId, from: 0 });
       const ended = () =>
         window.pushes.some((m) => m.t === "event" && m.event.kind === "ended" && m.event.threadId === threadId);
       await waitFor(ended, "the run ends");
@@ -129,12 +132,12 @@ test("an elicitation with no client attached is declined, as before; one withdra
         said.some((t) => t.includes("elicitation: decline")),
         said.join(" | "),
       );
-      assert.equal(window.asked().length, 0);
+      assert.equal(window.asked().length + watcher.asked().length, 0);
 
       // withdrawn: the turn is cancelled while the clients are asked; each is told it is settled
       const again = await window.c.request(run(dir, ["sleep 1500"]));
       const second = again.t === "started" ? again.threadId : "";
-      await window.c.request({ t: "attach", threadId: second, from: 0 });
+      await window.c.request({ t: "attach", threadId: second, from: 0, elicits: true });
       await window.c.request({ t: "prompt", threadId: second, text: "elicit" });
       await waitFor(() => window.asked().length > 0, "the client is asked");
       await window.c.request({ t: "cancel", threadId: second });
