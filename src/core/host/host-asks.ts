@@ -42,13 +42,14 @@ export class HostAsks {
 
   /**
    * Asks the thread's clients; resolves with the first answer (null: withdrawn through `signal`). `settled` says
-   * what the `settled` push carries for an answer (and hears who gave it).
+   * what the `settled` push carries for an answer; `then` hears who gave it, once the clients were told.
    */
   open<T>(
     requestId: string,
     push: AskPush,
     signal: AbortSignal,
-    settled: (value: T | null, by: string) => Pick<SettledPush, "optionId" | "action">,
+    settled: (value: T | null) => Pick<SettledPush, "optionId" | "action">,
+    then?: (value: T | null, by: string) => void,
   ): Promise<T | null> {
     return new Promise((resolve) => {
       const ask: OpenAsk = {
@@ -57,8 +58,8 @@ export class HostAsks {
           if (this.#open.get(requestId) !== ask) return;
           this.#open.delete(requestId);
           this.#remember(requestId, { t: push.t, by });
-          const extra = settled(value as T | null, by);
-          this.o.tell({ t: "settled", threadId: this.o.threadId, requestId, by, ...extra });
+          this.o.tell({ t: "settled", threadId: this.o.threadId, requestId, by, ...settled(value as T | null) });
+          then?.(value as T | null, by);
           resolve(value as T | null);
         },
       };

@@ -235,13 +235,12 @@ export class HostedThread {
       question.requestId,
       { t: "question", question },
       p.signal,
-      (optionId, by) => {
+      (optionId) => ({ optionId }),
+      (optionId, by) =>
         this.opts.announce({
           t: "event",
           event: { kind: "answered", threadId: this.threadId, at: now(), requestId: question.requestId, optionId, by },
-        });
-        return { optionId };
-      },
+        }),
     );
     this.opts.announce({
       t: "event",
