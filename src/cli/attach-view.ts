@@ -4,12 +4,15 @@
  * permission questions, asked on a terminal (the first answer from any client wins; the others are told).
  */
 import { createInterface } from "node:readline/promises";
-import type { PendingQuestion } from "../core/host/protocol";
+import type { HostWatchdog, PendingElicitation, PendingQuestion } from "../core/host/protocol";
+import type { ElicitationAnswer } from "../core/model/elicitation";
 import type { ThreadRecord } from "../core/model/records";
 import { recordsToEvents } from "../core/thread/record-events";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
+import { cliElicitor } from "./elicitation-prompt";
 import { agentLine } from "./terminal-text";
+import { watchdogLine } from "./watchdog-line";
 
 export class AttachView {
   /** The index of the next record not shown yet. */
@@ -18,6 +21,9 @@ export class AttachView {
   /** A turn ended since the view started (records with kind turn_end). */
   turnsEnded = 0;
   #asking: AbortController | undefined;
+  /** The elicitations asked here, by request id. */
+  readonly #eliciting = new Map<string, AbortController>();
+  #watchdog: string | undefined;
 
   constructor(
     private readonly io: CliIO,
@@ -65,11 +71,44 @@ export class AttachView {
     }
   }
 
-  /** Someone answered: the prompt here closes, and says who. */
-  settled(optionId: string | null, by: string): void {
-    this.#asking?.abort();
-    this.io.stderr.write(
-      `acp-threads attach: ${optionId ? `answered ${agentLine(optionId)}` : "no answer"} by ${agentLine(by)}\n`,
-    );
+  /** On a terminal it asks the agent's elicitations (`attach` says so: the host asks them only of such clients). */
+  get elicits(): boolean {
+    return (this.io.stdin as { isTTY?: boolean }).isTTY === true;
+  }
+
+  /** Asks the agent's elicitation on the terminal (`run`'s prompts); null: withdrawn, or answered elsewhere. */
+  async elicit(e: PendingElicitation): Promise<ElicitationAnswer | null> {
+    if (this.#eliciting.has(e.requestId)) return null; // sent again on a reattach: asked already
+    const abort = new AbortController();
+    this.#eliciting.set(e.requestId, abort);
+    const { stdin, stderr } = this.io;
+    const base = { agentId: "", message: e.message, signal: abort.signal };
+    const prompt =
+      e.mode === "url"
+        ? { ...base, mode: "url" as const, elicitationId: e.elicitationId, url: e.url, host: e.host }
+        : { ...base, mode: "form" as const, form: e.form };
+    const answer = await cliElicitor("ask", { stdin, stderr, interactive: true }).ask(prompt);
+    return this.#eliciting.delete(e.requestId) && !abort.signal.aborted ? answer : null;
+  }
+
+  /** The thread's watchdog changed: its line, once per change of what it says. */
+  watchdog(w: HostWatchdog): void {
+    const line = watchdogLine(w, w.auto);
+    if (line && line !== this.#watchdog) this.io.stderr.write(`acp-threads attach: ${line}\n`);
+    this.#watchdog = line;
+  }
+
+  /** Someone answered (`elicitation`: the agent's, settled with `action`): the prompt here closes, and says who. */
+  settled(optionId: string | null, by: string, elicitation?: { requestId: string; action: string }): void {
+    const action = elicitation?.action;
+    if (!elicitation) this.#asking?.abort();
+    else this.#eliciting.get(elicitation.requestId)?.abort();
+    if (elicitation) this.#eliciting.delete(elicitation.requestId);
+    const what = action
+      ? `the agent's question: ${action}`
+      : optionId
+        ? `answered ${agentLine(optionId)}`
+        : "no answer";
+    this.io.stderr.write(`acp-threads attach: ${what} by ${agentLine(by)}\n`);
   }
 }

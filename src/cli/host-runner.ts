@@ -19,6 +19,7 @@ import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
+import { hostElicitor, HostWatch } from "./host-run-hooks";
 import { EXIT } from "./io";
 import { writeProtocolLog } from "./protocol-log-file";
 import { background } from "../core/util/unexpected";
@@ -51,6 +52,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
     const traffic = new ProtocolLog();
     // modes, config options, slash commands, login: to the clients now and on each change (session-state.ts)
     const state = new SessionStateFollower((st) => ctl.sessionState(st));
+    const watch = new HostWatch(ctl);
     const summary = await runOnThread({
       io: {
         argv: [],
@@ -69,7 +71,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       ...(firstParts ? { firstParts } : {}),
       ...(run.roots?.length ? { roots: run.roots } : {}),
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
-      elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      elicitor: hostElicitor(
+        run.elicitation,
+        ctl,
+        cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
+      ),
       onTraffic: (e) => traffic.add(e.direction, e.text),
       onRuntime: (rt) => state.runtime(rt),
       thread: run.thread,
@@ -90,6 +96,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       wait: false,
       stallMs: run.stallMs,
       retry: run.retry,
+      onSupervisor: (supervisor) => watch.attach(supervisor),
       onSession: (s) => {
         const agentName = run.agentLabel?.name ?? s.metadata.agent.name;
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
@@ -130,6 +137,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session
           },
           session: sessionControls(s, agentName),
+          retry: (step, dismiss) => watch.retry(step, dismiss),
         });
         state.follow(s, agentName);
       },

@@ -10,7 +10,7 @@ import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/port
 import type { SandboxSettings } from "../core/sandbox/policy";
 import type { ThreadSession } from "../core/session";
 import type { ThreadStore } from "../core/store/thread-store";
-import type { RetryMode } from "../core/watchdog/supervisor";
+import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
 
@@ -52,6 +52,8 @@ export interface ThreadRunOptions {
   onRuntime?: (runtime: AcpAgentRuntime) => void;
   /** Called once the session is open (the thread host holds it from then on). */
   onSession?: (session: ThreadSession) => void;
+  /** Called once the session's watchdog is there (none with `retry: "off"`): the thread host pushes its state. */
+  onSupervisor?: (supervisor: Supervisor) => void;
   /**
    * A prompt sent while the run goes on (the thread host's clients): asked for after each turn, waited for when the
    * host keeps the run open; none: done.

@@ -22,6 +22,7 @@ import type { ThreadSession } from "../core/session";
 import { openThread, type OpenedThread } from "../core/session/open-thread";
 import type { SuperviseOptions } from "../core/watchdog/attach";
 import type { Supervisor } from "../core/watchdog/supervisor";
+import { watchdogLine } from "./watchdog-line";
 import { EXIT } from "./io";
 import { namedSessionTag } from "./named-sessions";
 import type { RunSummary } from "./output/turn-output";
@@ -223,11 +224,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     };
     supervisor = opened.supervisor;
     if (supervisor) {
+      o.onSupervisor?.(supervisor);
       supervisor.onState((st) => {
-        if (st.alert && !st.running)
-          o.io.stderr.write(
-            `acp-threads run: watchdog: ${st.alert.message}${st.next ? `; ${o.retry === "auto" ? "next" : "would"}: ${st.next}` : st.exhausted ? "; no retry left" : ""}\n`,
-          );
+        const line = watchdogLine(st, o.retry === "auto");
+        if (line) o.io.stderr.write(`acp-threads run: ${line}\n`);
       });
     }
     const given = review && !o.prompts.length ? [""] : o.prompts;

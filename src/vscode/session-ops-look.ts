@@ -21,7 +21,11 @@ export interface HandoffSummary {
   to: string[];
 }
 
-export function decorateLive(item: vscode.TreeItem, state: SupervisorState | undefined): void {
+export function decorateLive(
+  item: vscode.TreeItem,
+  state: SupervisorState | undefined,
+  contextValue = "live-alert",
+): void {
   const alert = state?.alert;
   if (!alert) return;
   const words = WORDS[alert.kind] ?? alert.kind;
@@ -31,7 +35,7 @@ export function decorateLive(item: vscode.TreeItem, state: SupervisorState | und
   if (item.tooltip instanceof vscode.MarkdownString)
     item.tooltip.appendMarkdown(`\n\n$(warning) ${alert.message} (${next})`);
   item.accessibilityInformation = { label: `${String(item.label)}, ${words}: ${alert.message}` };
-  item.contextValue = "live-alert";
+  item.contextValue = contextValue;
 }
 
 /** A thread (live or past) that continues another or was handed off says so; its tooltip names the other. */

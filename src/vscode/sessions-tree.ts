@@ -18,6 +18,7 @@ import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
 import { page, pastGroups, PAGE } from "./sessions-groups";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
+import type { HostWatchdog } from "../core/host/protocol";
 import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
 
 export interface PastThreadSummary {
@@ -61,7 +62,7 @@ export type SessionNode =
   | AwayNode<PastThreadSummary>
   | { type: "live"; threadId: string }
   /** A thread the thread host runs (#35): started by `run --detach` or another window; `thread` when listed. */
-  | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary }
+  | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary; watchdog?: HostWatchdog }
   | { type: "exec"; runId: string }
   /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
   | PastNode<PastThreadSummary>

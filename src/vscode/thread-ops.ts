@@ -20,6 +20,7 @@ import type { Config } from "./config";
 import type { LiveSession } from "./live-session";
 import type { LiveSessions } from "./live-sessions";
 import type { HandoffSummary } from "./session-ops-look";
+import { HostedWatch, type HostedWatchSource } from "./host/hosted-watch";
 import { background } from "../core/util/unexpected";
 
 /** How often a panel of a thread this window does not write looks at its file and lock. */
@@ -33,6 +34,8 @@ export interface ThreadOpsDeps {
   panels: { open(threadId: string): unknown; get(threadId: string): vscode.WebviewPanel | undefined };
   tree: { refresh(): void };
   past: { metadata(threadId: string): ThreadMetadata | undefined };
+  /** The threads the thread host runs: their watchdogs (host-watch.ts). */
+  hosted?: HostedWatchSource;
 }
 
 export class ThreadOps implements vscode.Disposable {
@@ -40,8 +43,11 @@ export class ThreadOps implements vscode.Disposable {
   /** Fires with a panel/live thread id whose ops view changed (the tree refreshes too). */
   readonly onDidChange = this.#changed.event;
   readonly #followers = new Map<string, ThreadFollower>();
+  readonly #hosted: HostedWatch | undefined;
 
-  constructor(private readonly hub: ThreadOpsDeps) {}
+  constructor(private readonly hub: ThreadOpsDeps) {
+    this.#hosted = hub.hosted && new HostedWatch(hub.hosted, (id) => this.#changed.fire(id));
+  }
 
   /** Follows the watchdog of a session whose thread just opened (its state shows in the tree and the panel). */
   watch(session: LiveSession): void {
@@ -81,7 +87,8 @@ export class ThreadOps implements vscode.Disposable {
   /** What the panel of `threadId` (a live session's view id or a stored thread id) shows in its ops strip. */
   view(threadId: string): OpsView {
     const live = this.hub.live.get(threadId);
-    const st = live?.supervisor?.state;
+    const hosted = live ? undefined : this.#hosted?.of(threadId);
+    const st = live?.supervisor?.state ?? hosted;
     const stored = this.hub.threads.exists(threadId);
     const follower = this.#followers.get(threadId);
     const holder = follower?.holder;
@@ -93,7 +100,7 @@ export class ThreadOps implements vscode.Disposable {
       running: st?.running ?? null,
       exhausted: st?.exhausted ?? false,
       history: st?.history.map((h) => ({ step: h.step, outcome: h.outcome })) ?? [],
-      auto: live?.supervisor?.mode === "auto",
+      auto: live ? live.supervisor?.mode === "auto" : !!hosted?.auto,
       holder: holder
         ? {
             label: holder.label,
@@ -176,8 +183,10 @@ export class ThreadOps implements vscode.Disposable {
     const live = this.hub.live.get(threadId);
     switch (a.action) {
       case "retry":
+        if (!live && this.#hosted?.of(threadId)) return await this.#hosted.retry(threadId, a.step);
         return await live?.supervisor?.retry(a.step);
       case "dismiss":
+        if (!live && this.#hosted?.of(threadId)) return await this.#hosted.retry(threadId, undefined, true);
         live?.supervisor?.dismiss();
         return;
       case "takeOver":
@@ -238,6 +247,7 @@ export class ThreadOps implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#hosted?.dispose();
     for (const f of this.#followers.values()) f.dispose();
     this.#followers.clear();
     this.#changed.dispose();

@@ -1,8 +1,8 @@
 /**
  * `acp-threads attach THREAD [--from N] [--follow] [--format json]`: the thread's records from record N (default:
  * all), then, while the thread host runs it, its live records to the end of the running turn (`--follow`: to the
- * end of the run), printed as `run` prints them, nothing lost or doubled. Permission questions are asked on a
- * terminal (first answer from any client wins). A connection the host drops (this client fell behind) is
+ * end of the run), printed as `run` prints them, nothing lost or doubled. Permission questions and the agent's
+ * elicitations are asked on a terminal (first answer from any client wins); the watchdog's alerts are printed. A connection the host drops (this client fell behind) is
  * reopened from the cursor.
  */
 import { hostFor } from "../host-client";
@@ -93,13 +93,23 @@ function follow(
           }),
           "asking a permission question",
         );
-      } else if (m.t === "settled" && m.threadId === threadId) view.settled(m.optionId, m.by);
+      } else if (m.t === "elicitation" && m.elicitation.threadId === threadId) {
+        const { requestId } = m.elicitation;
+        background(
+          view.elicit(m.elicitation).then(async (answer) => {
+            if (answer) await conn.request({ t: "elicited", threadId, requestId, answer }).catch(() => undefined);
+          }),
+          "asking the agent's question",
+        );
+      } else if (m.t === "watchdog" && m.threadId === threadId) view.watchdog(m.watchdog);
+      else if (m.t === "settled" && m.threadId === threadId)
+        view.settled(m.optionId, m.by, m.action && { requestId: m.requestId, action: m.action });
       else if (m.t === "ended" && m.threadId === threadId) {
         if (m.error) io.stderr.write(`acp-threads attach: ${m.error}\n`);
         finish(m.exitCode === EXIT.ok ? EXIT.ok : EXIT.error);
       }
     });
-    conn.request({ t: "attach", threadId, from: view.cursor }).then(
+    conn.request({ t: "attach", threadId, from: view.cursor, ...(view.elicits ? { elicits: true } : {}) }).then(
       (r) => r.t === "attached" && !r.live && finish("not-held"),
       () => finish("dropped"),
     );

@@ -10,15 +10,20 @@
  * chain; an attach from cursor N gets records N..count from the file (again while live records came in during
  * its read), then every later batch: nothing lost or doubled at the seam.
  *
- * Questions: the first answer from any client wins; every client of the thread is told who answered.
+ * Questions and elicitations (host-asks.ts): the first answer from a client wins; every client of the thread is told
+ * who answered. An elicitation is answered only by a client attached to the thread, with an answer that fits it.
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
+import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
-import { PROPOSAL_MAX_CHARS, type HostPush, type PendingQuestion } from "./protocol";
+import type { RetryStep } from "../watchdog/retry-ladder";
+import { HostAsks } from "./host-asks";
+import { checkedElicitationAnswer, pendingElicitation } from "./host-elicitation";
+import { PROPOSAL_MAX_CHARS, type HostPush, type HostWatchdog, type PendingQuestion } from "./protocol";
 import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
 export const FEED_POLL_MS = 250;
@@ -38,6 +43,8 @@ export interface ThreadControl {
   stop?(): void;
   /** Mode, config options, login of the live session (session-state.ts); the state follows by `sessionState`. */
   session?: SessionControls;
+  /** Takes the watchdog's rung `step` (none: the next), or forgets its alert (`dismiss`); absent: no watchdog. */
+  retry?(step: RetryStep | undefined, dismiss: boolean): Promise<void>;
 }
 
 export interface HostedThreadOptions {
@@ -48,7 +55,7 @@ export interface HostedThreadOptions {
   push: (sock: Socket, msg: HostPush) => number;
   /** A client holding more than this unsent gets no more records until it drained; then it catches up from the file. */
   cap: number;
-  /** Tells the host's event subscribers. */
+  /** Tells the host's event subscribers (a `watchdog` push: and the thread's attached clients). */
   announce: (msg: HostPush) => void;
   /** How long the run may wait idle with no client attached before it is stopped; none: no limit. */
   idleMs?: number;
@@ -56,7 +63,7 @@ export interface HostedThreadOptions {
 
 export class HostedThread {
   /** Each attached client's cursor; `behind`: it holds `cap` bytes unsent, it catches up once drained. */
-  readonly clients = new Map<Socket, { next: number; behind: boolean }>();
+  readonly clients = new Map<Socket, { next: number; behind: boolean; elicits?: boolean }>();
   #count = 0;
   #offset = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -65,19 +72,30 @@ export class HostedThread {
   #reading = false;
   /** The runner hands the appended records: no read after each event, no poll. */
   #live = false;
-  #pending: { question: PendingQuestion; settle: (optionId: string | null) => void } | undefined;
-  #lastSettled: { requestId: string; by: string } | undefined;
+  readonly #asks: HostAsks;
+  #watchdog: HostWatchdog | undefined;
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
   /** The run's session state, last as the runner reported it (session-state.ts): re-sent on attach. */
   #sessionState: HostSessionState | undefined;
-  /** Who gave the answer being settled (a client's name). */
-  #answerer = "";
   #state: "working" | "idle" | "ended" = "working";
   /** Counts down to stopping a run that waits idle with no client attached. */
   #unattended: NodeJS.Timeout | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(readonly opts: HostedThreadOptions) {
+    this.#asks = new HostAsks({
+      threadId: opts.threadId,
+      send: (msg) =>
+        background(
+          this.#queue(() => {
+            for (const c of this.clients.keys()) this.opts.push(c, msg);
+          }),
+          "asking a thread's clients",
+        ),
+      tell: (msg) => {
+        for (const c of this.clients.keys()) this.opts.push(c, msg);
+      },
+    });
     this.#timer = setInterval(() => this.#live || this.pump(), FEED_POLL_MS);
     this.pump(); // what the thread file holds already
   }
@@ -121,8 +139,14 @@ export class HostedThread {
 
   /** The question waiting, without the edit it is about (for status and events: the texts stay with the thread). */
   get pending(): PendingQuestion | undefined {
-    const q = this.#pending?.question;
-    return q && withoutProposal(q);
+    const q = this.#asks.pending.find((p) => p.t === "question");
+    return q && withoutProposal(q.question);
+  }
+
+  /** Its watchdog, while it has something to show (an alert, a rung taken or under way). */
+  get watchdog(): HostWatchdog | undefined {
+    const w = this.#watchdog;
+    return w && (w.alert || w.running || w.history.length) ? w : undefined;
   }
 
   /** The session emitted an update: without handed records, its record is read from the file. */
@@ -222,14 +246,15 @@ export class HostedThread {
   }
 
   /** Sends records `from`.. to `sock`, then keeps it fed; a question waiting is sent too. */
-  attach(sock: Socket, from: number): Promise<void> {
+  attach(sock: Socket, from: number, elicits = false): Promise<void> {
     return this.#queue(async () => {
-      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true });
+      this.clients.set(sock, { next: Math.min(from, this.#count), behind: true, ...(elicits ? { elicits } : {}) });
       this.#watchIdle();
       await this.#catchUp(sock);
-      if (this.#pending && this.clients.has(sock))
-        this.opts.push(sock, { t: "question", question: this.#pending.question });
-      if (this.#sessionState && this.clients.has(sock) && this.state !== "ended")
+      if (!this.clients.has(sock)) return;
+      for (const ask of this.#asks.pending) this.opts.push(sock, ask);
+      if (this.watchdog) this.opts.push(sock, { t: "watchdog", threadId: this.threadId, watchdog: this.watchdog });
+      if (this.#sessionState && this.state !== "ended")
         this.opts.push(sock, { t: "session_state", threadId: this.threadId, state: this.#sessionState });
     });
   }
@@ -290,56 +315,29 @@ export class HostedThread {
         : {}),
     };
     this.updated(); // the tool call the question is about goes out first
-    return new Promise((resolve) => {
-      const settle = (optionId: string | null, by = "the agent (cancelled)") => {
-        if (this.#pending?.question !== question) return;
-        this.#pending = undefined;
-        this.#lastSettled = { requestId: question.requestId, by };
-        const msg: HostPush = { t: "settled", threadId: this.threadId, requestId: question.requestId, optionId, by };
-        for (const c of this.clients.keys()) this.opts.push(c, msg);
+    const answered = this.#asks.open<string>(
+      question.requestId,
+      { t: "question", question },
+      p.signal,
+      (optionId) => ({ optionId }),
+      (optionId, by) =>
         this.opts.announce({
           t: "event",
-          event: {
-            kind: "answered",
-            threadId: this.threadId,
-            at: new Date().toISOString(),
-            requestId: question.requestId,
-            optionId,
-            by,
-          },
-        });
-        resolve(optionId);
-      };
-      this.#pending = { question, settle: (id) => settle(id, this.#answerer) };
-      p.signal.addEventListener("abort", () => settle(null), { once: true });
-      background(
-        this.#queue(() => {
-          for (const c of this.clients.keys()) this.opts.push(c, { t: "question", question });
+          event: { kind: "answered", threadId: this.threadId, at: now(), requestId: question.requestId, optionId, by },
         }),
-        "asking a thread's clients",
-      );
-      this.opts.announce({
-        t: "event",
-        event: {
-          kind: "needs_input",
-          threadId: this.threadId,
-          at: new Date().toISOString(),
-          question: withoutProposal(question),
-        },
-      });
+    );
+    this.opts.announce({
+      t: "event",
+      event: { kind: "needs_input", threadId: this.threadId, at: now(), question: withoutProposal(question) },
     });
+    return answered;
   }
 
   /** The first answer wins; a later one (or none pending) is an error naming who answered. */
   answer(option: string, by: string): string {
-    const p = this.#pending;
-    if (!p) {
-      const last = this.#lastSettled;
-      throw new Error(
-        last ? `the question was already answered by ${last.by}` : `thread ${this.threadId} has no question pending`,
-      );
-    }
-    const opts = p.question.options;
+    const p = this.#asks.take("question");
+    if (p.push.t !== "question") throw new Error("not a question"); // take() gives the kind asked for
+    const opts = p.push.question.options;
     const chosen =
       option === "allow" || option === "reject"
         ? (opts.find((o) => o.kind === `${option}_once`) ?? opts.find((o) => o.kind.startsWith(option)))
@@ -348,9 +346,38 @@ export class HostedThread {
       throw new Error(
         `no option '${option}'; the options are ${opts.map((o) => `${o.optionId} (${o.kind})`).join(", ")}`,
       );
-    this.#answerer = by;
-    p.settle(chosen.optionId);
+    p.settle(chosen.optionId, by);
     return chosen.optionId;
+  }
+
+  /**
+   * Asks the attached clients the agent's elicitation; undefined when none that answers them is attached (the run
+   * answers it as it would with nobody here). Resolves with the first answer; `cancel` when withdrawn.
+   */
+  elicit(p: ElicitationPrompt): Promise<ElicitationAnswer> | undefined {
+    if (![...this.clients.values()].some((c) => c.elicits) || this.state === "ended") return undefined;
+    const elicitation = pendingElicitation(this.threadId, randomUUID(), p);
+    this.updated(); // what the agent said before it asked goes out first
+    const push = { t: "elicitation", elicitation } as const;
+    return this.#asks
+      .open<ElicitationAnswer>(elicitation.requestId, push, p.signal, (a) => ({
+        optionId: null,
+        action: a?.action ?? "cancel",
+      }))
+      .then((a) => a ?? { action: "cancel" });
+  }
+
+  /** A client's answer to the elicitation `requestId`: the first that fits wins; anything else is an error. */
+  elicited(requestId: string, answer: unknown, by: string): void {
+    const ask = this.#asks.take("elicitation", requestId);
+    if (ask.push.t !== "elicitation") throw new Error("not an elicitation"); // take() gives the kind asked for
+    ask.settle(checkedElicitationAnswer(ask.push.elicitation, answer), by);
+  }
+
+  /** The run's watchdog changed: every attached client and the host's listeners hear it. */
+  watch(watchdog: HostWatchdog): void {
+    this.#watchdog = watchdog;
+    this.opts.announce({ t: "watchdog", threadId: this.threadId, watchdog });
   }
 
   /** The run is over: the last records, then `ended`, go to every client; later attaches get the file. */
@@ -369,6 +396,8 @@ export class HostedThread {
     });
   }
 }
+
+const now = () => new Date().toISOString();
 
 function withoutProposal(q: PendingQuestion): PendingQuestion {
   if (!q.proposed) return q;

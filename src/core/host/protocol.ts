@@ -8,9 +8,12 @@
  * index of its first record, so a client keeps a cursor and an `attach` from that cursor gets the rest with
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
+import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord } from "../model/records";
 import type { SandboxSettings } from "../sandbox/policy";
 import type { HostSessionState } from "./session-state";
+import type { RetryStep } from "../watchdog/retry-ladder";
+import type { SupervisorState } from "../watchdog/supervisor";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 
@@ -84,8 +87,11 @@ export interface DetachedRun {
    * waited with no client attached for the host's idle time. Absent: it ends once its queue is empty (`run --detach`).
    */
   keepOpen?: boolean;
-  /** `--elicitation`: what the agent's questions get; the host has no terminal, so `ask` declines (as `run` does
-   * when stdin is not one). */
+  /**
+   * `--elicitation`: what the agent's questions get. `ask` (the default): the clients attached to the thread are
+   * asked (an `elicitation` push, first answer wins); with none attached it declines (as `run` does when stdin is
+   * not a terminal).
+   */
   elicitation?: "ask" | "decline" | "defaults";
   /**
    * The user's `acpThreads.hooks.turnEnded` (a user setting of the window that started the run): the host runs it
@@ -113,6 +119,20 @@ export interface PendingQuestion {
 
 export const PROPOSAL_MAX_CHARS = 1024 * 1024;
 
+/**
+ * An agent's `elicitation/create` waiting for an answer from a client attached to its thread (the form already
+ * checked by the host: core/acp/elicitation-form.ts), or its request to open a web page. First answer wins.
+ */
+export type PendingElicitation = {
+  threadId: string;
+  requestId: string;
+  message: string;
+  toolCallId?: string;
+} & ({ mode: "form"; form: ElicitationForm } | { mode: "url"; elicitationId: string; url: string; host: string });
+
+/** A hosted run's watchdog (the supervisor's state; `auto`: it climbs the retry ladder by itself). */
+export type HostWatchdog = SupervisorState & { auto: boolean };
+
 /** The longest title a client may give a thread the host holds (`patch`). */
 export const PATCH_TITLE_MAX = 500;
 
@@ -130,6 +150,8 @@ export interface HostSessionInfo {
   state: "starting" | "working" | "idle" | "ended";
   clients: number;
   pending?: PendingQuestion;
+  /** Its watchdog, once it has raised an alert or taken a rung (absent: nothing to show). */
+  watchdog?: HostWatchdog;
 }
 
 export interface HostStatus {
@@ -204,7 +226,11 @@ export type HostRequest =
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
-  | { t: "attach"; id: number; threadId: string; from: number }
+  /**
+   * `elicits`: the client asks a person the agent's elicitations (an editor, a terminal): the host asks them only
+   * while such a client is attached, and declines them otherwise.
+   */
+  | { t: "attach"; id: number; threadId: string; from: number; elicits?: boolean }
   | { t: "detach"; id: number; threadId: string }
   | { t: "prompt"; id: number; threadId: string; text: string }
   | { t: "cancel"; id: number; threadId: string }
@@ -213,6 +239,13 @@ export type HostRequest =
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
+  /**
+   * Answers the elicitation `requestId` (an `elicitation` push): only from a client attached to the thread, while it
+   * is pending, with content that fits its form. The first answer wins; every other client gets `settled`.
+   */
+  | { t: "elicited"; id: number; threadId: string; requestId: string; answer: ElicitationAnswer }
+  /** Takes the watchdog's retry rung `step` (none: the next one), or forgets its alert (`dismiss`). */
+  | { t: "retry"; id: number; threadId: string; step?: RetryStep; dismiss?: boolean }
   /** Renames a thread the host holds (its run not ended): written by the host, every attached client gets the record. */
   | { t: "patch"; id: number; threadId: string; patch: HostMetaPatch }
   /**
@@ -258,7 +291,18 @@ export type HostReply =
 export type HostPush =
   | { t: "records"; threadId: string; from: number; records: ThreadRecord[] }
   | { t: "question"; question: PendingQuestion }
-  | { t: "settled"; threadId: string; requestId: string; optionId: string | null; by: string }
+  /** A question or an elicitation was answered (`action`: an elicitation's), or withdrawn: its prompt closes. */
+  | {
+      t: "settled";
+      threadId: string;
+      requestId: string;
+      optionId: string | null;
+      by: string;
+      action?: ElicitationAnswer["action"];
+    }
+  | { t: "elicitation"; elicitation: PendingElicitation }
+  /** The thread's watchdog changed (to its attached clients and the event listeners). */
+  | { t: "watchdog"; threadId: string; watchdog: HostWatchdog }
   /** The run's session state (modes, config options, slash commands, login): on every change, and on attach. */
   | { t: "session_state"; threadId: string; state: HostSessionState }
   /** The thread's run in the host is over (its last records were sent before this). */

@@ -15,6 +15,7 @@ import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
+import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
@@ -33,6 +34,7 @@ import {
   type HostReply,
   type HostRequest,
   type HostStatus,
+  type HostWatchdog,
 } from "./protocol";
 import { checkedPatch } from "./meta-patch";
 import { readLines, send } from "./wire";
@@ -48,6 +50,13 @@ export interface HostRunControl {
   signal: AbortSignal;
   /** Asks the thread's attached clients (first answer wins); only given for `--permission ask`. */
   asker?: PermissionAsker;
+  /**
+   * Asks the thread's attached clients the agent's elicitation (first answer wins); undefined when none is attached
+   * (or the thread is not open yet).
+   */
+  elicit(prompt: ElicitationPrompt): Promise<ElicitationAnswer> | undefined;
+  /** The run's watchdog changed: the thread's clients and the event listeners hear it. */
+  watchdog(state: HostWatchdog): void;
   /** The files of a session in `cwd`: an attached editor's where one serves that folder, else the disk. */
   files(cwd: string): WorkspaceFiles;
   /** The terminals of a session in `cwd` (agent `label`): run here, shown by the editors serving that folder. */
@@ -148,6 +157,7 @@ export class ThreadHost {
         state: t.state,
         clients: t.clients.size,
         ...(t.pending ? { pending: t.pending } : {}),
+        ...(t.watchdog ? { watchdog: t.watchdog } : {}),
       })),
     };
   }
@@ -224,7 +234,7 @@ export class ThreadHost {
         // the reply first: records and a pending question follow it, in order
         this.#reply(sock, { t: "attached", id, threadId: req.threadId, live: t.state !== "ended" });
         client.threads.add(t);
-        await t.attach(sock, Math.max(0, req.from | 0));
+        await t.attach(sock, Math.max(0, req.from | 0), req.elicits === true);
         this.#armIdle(); // an idle run with a client attached keeps the host
         return undefined;
       }
@@ -250,6 +260,19 @@ export class ThreadHost {
         return { t: "ok", id };
       case "answer":
         return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };
+      case "elicited": {
+        const t = this.#thread(req.threadId);
+        // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)
+        if (!t.clients.has(sock)) throw new Error(`this client is not attached to thread ${t.threadId}`);
+        t.elicited(req.requestId, req.answer, client.name);
+        return { t: "ok", id };
+      }
+      case "retry": {
+        const { control, threadId } = this.#thread(req.threadId);
+        if (!control.retry) throw new Error(`the host's run of thread ${threadId} has no watchdog`);
+        await control.retry(req.step, req.dismiss === true);
+        return { t: "ok", id };
+      }
       case "patch": {
         const patch = checkedPatch(req.patch);
         const t = this.#thread(req.threadId);
@@ -294,6 +317,11 @@ export class ThreadHost {
     for (const s of this.#events) this.#reply(s, { t: "event", event });
   }
 
+  /** A push to the event listeners and `also` (a thread's clients), once to each. */
+  #tell(msg: HostPush, also: Iterable<Socket> = []): void {
+    for (const s of new Set([...this.#events, ...also])) this.#reply(s, msg);
+  }
+
   /** Starts a run; resolves with its thread id once the thread is open (rejects if it failed before). */
   #run(run: DetachedRun): Promise<string> {
     const abort = new AbortController();
@@ -306,6 +334,8 @@ export class ThreadHost {
       const ctl: HostRunControl = {
         signal: abort.signal,
         ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
+        elicit: (prompt) => thread?.elicit(prompt),
+        watchdog: (state) => thread?.watch(state),
         files: (cwd) => this.#serve.files(cwd),
         terminalHost: (cwd, label) => this.#terminals.forSession(cwd, label),
         opened: (threadId, path, control) => {
@@ -315,7 +345,7 @@ export class ThreadHost {
             control,
             push: (sock, msg) => this.#reply(sock, msg),
             cap: CLIENT_BUFFER_CAP,
-            announce: (msg) => msg.t === "event" && this.announce(msg.event),
+            announce: (msg) => (msg.t === "event" ? this.announce(msg.event) : this.#tell(msg, thread?.clients.keys())),
             ...(run.keepOpen ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
           });
           held.thread = thread;

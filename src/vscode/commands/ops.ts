@@ -60,6 +60,10 @@ export async function saveBugBundleCommand(
 
 export async function retryCommand(hub: Hub, target?: unknown, step?: RetryStep): Promise<void> {
   const live = liveOf(hub, target) ?? hub.live.all().find((s) => s.supervisor?.state.alert);
-  if (!live?.supervisor) throw new Error("No live session has a watchdog alert.");
-  await live.supervisor.retry(step);
+  if (live?.supervisor) return await live.supervisor.retry(step);
+  // a thread the thread host runs: its watchdog is the host's
+  const id = threadOf(target);
+  const hosted = id ? hub.hosted.watchdog(id)?.alert && id : hub.hosted.rows().find((r) => r.watchdog?.alert)?.threadId;
+  if (!hosted) throw new Error("No live session has a watchdog alert.");
+  await hub.hosted.retry(hosted, step);
 }

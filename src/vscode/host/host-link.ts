@@ -171,7 +171,7 @@ export class HostLink implements vscode.Disposable {
 
   async #opened(c: HostConnection): Promise<HostConnection> {
     c.onPush((m) => {
-      if (m.t === "event") this.#statusSoon();
+      if (m.t === "event" || m.t === "watchdog") this.#statusSoon();
       if (m.t === "serve") return background(this.#serve(c, m.ask, m.op), "serving the thread host a file");
       this.#pushed.fire(m);
     });

@@ -37,6 +37,8 @@ export interface HostRunRequest {
   permission: PermissionPolicy;
   /** The watchdog's stall time (0: off). */
   stallMs: number;
+  /** The watchdog's retries (`acpThreads.watchdog.retry`): offered to the user, or taken by themselves; none: no watchdog. */
+  retry?: "offer" | "auto";
 }
 
 export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
@@ -83,7 +85,7 @@ export async function detachedRun(
     env: agentEnv,
     baseEnv: stringEnv(env),
     stallMs: r.stallMs,
-    retry: "off",
+    retry: r.retry ?? "off",
     ...(sandbox ? { sandbox } : {}),
     // the user's hook goes with the run: the host runs it when a turn ends, with or without a window (#35)
     ...(config.turnEndedHook?.trim() ? { turnEndedHook: config.turnEndedHook } : {}),

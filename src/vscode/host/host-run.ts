@@ -48,6 +48,7 @@ export interface HostStart {
 const policy = (config: Config) => ({
   permission: config.permissionMode,
   stallMs: config.watchdogStallSeconds * 1000,
+  retry: config.watchdogRetry,
 });
 
 /**

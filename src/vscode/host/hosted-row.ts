@@ -3,7 +3,9 @@
  * listed, "waiting for input" while a permission question waits for an answer, else "in the thread host".
  */
 import * as vscode from "vscode";
+import type { HostWatchdog } from "../../core/host/protocol";
 import { sessionTooltip, shortAgent, statusIcon, statusLook } from "../session-item";
+import { decorateLive } from "../session-ops-look";
 import type { HostedRow } from "./hosted-threads";
 
 /** Where the tree reads the host's threads (hosted-threads.ts). */
@@ -16,6 +18,7 @@ export function hostedItem(node: {
   threadId: string;
   status: string;
   thread?: { title: string; agent: string; cwd: string; sessionId?: string };
+  watchdog?: HostWatchdog;
 }): vscode.TreeItem {
   const t = node.thread;
   const item = new vscode.TreeItem(t?.title || `thread ${node.threadId}`);
@@ -35,5 +38,7 @@ export function hostedItem(node: {
   // Cancel is offered while a turn runs (as a live row's); Stop ends the host's run (`stop_thread`)
   item.contextValue = node.status === "working" || node.status === "waiting_permission" ? "hosted-working" : "hosted";
   item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node.threadId] };
+  // the watchdog's alert as on a window session's row, with Retry and Cancel (not its Stop: the host holds it)
+  decorateLive(item, node.watchdog, "hosted-alert");
   return item;
 }

@@ -17,6 +17,8 @@ import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
 import { recordsToEvents } from "../../core/thread/record-events";
 import { background } from "../../core/util/unexpected";
+import type { ElicitationAsker } from "../../core/model/elicitation";
+import { HostedElicitations } from "./hosted-elicitation";
 import type { HostLink } from "./host-link";
 
 export type HostedStatus = "working" | "idle" | "waiting_permission" | "closed";
@@ -25,6 +27,8 @@ export interface HostedThreadDeps {
   link: HostLink;
   /** This window's asker for the thread (the permission broker's). */
   asker: PermissionAsker;
+  /** This window's elicitation steps (the agent's forms and web pages: hosted-elicitation.ts). */
+  elicitor?: ElicitationAsker;
   /** Another client answered (or the turn was cancelled): the card closes and says who. */
   settled(prompt: PermissionPrompt, optionId: string | null, by: string): void;
   /**
@@ -55,6 +59,7 @@ export class HostedThreadView implements vscode.Disposable {
   #agentName: string | undefined;
   #asked: Asked | undefined;
   #attaching: Promise<void> | undefined;
+  readonly #elicitations: HostedElicitations | undefined;
   readonly #subs: vscode.Disposable[] = [];
   readonly #onEvents = new vscode.EventEmitter<RuntimeEvent[]>();
   readonly onEvents = this.#onEvents.event;
@@ -72,6 +77,14 @@ export class HostedThreadView implements vscode.Disposable {
     readonly threadId: string,
     private readonly deps: HostedThreadDeps,
   ) {
+    this.#elicitations =
+      deps.elicitor &&
+      new HostedElicitations({
+        threadId,
+        elicitor: deps.elicitor,
+        connection: () => deps.link.connection(),
+        changed: () => this.#onStatus.fire(this.status),
+      });
     this.#subs.push(
       deps.link.hold(),
       deps.link.onPush((m) => this.#onPush(m)),
@@ -86,7 +99,7 @@ export class HostedThreadView implements vscode.Disposable {
 
   get status(): HostedStatus {
     if (this.#ended) return "closed";
-    if (this.#asked && !this.#asked.done) return "waiting_permission";
+    if ((this.#asked && !this.#asked.done) || this.#elicitations?.waiting) return "waiting_permission";
     return this.#turnOpen ? "working" : "idle";
   }
 
@@ -128,7 +141,14 @@ export class HostedThreadView implements vscode.Disposable {
     await this.deps.after;
     const c = await this.deps.link.connection();
     if (!c) return this.#end();
-    const r = await c.request({ t: "attach", threadId: this.threadId, from: this.cursor }).catch(() => undefined);
+    const r = await c
+      .request({
+        t: "attach",
+        threadId: this.threadId,
+        from: this.cursor,
+        ...(this.#elicitations ? { elicits: true } : {}),
+      })
+      .catch(() => undefined);
     if (r?.t === "attached" && !r.live) this.#end();
   }
 
@@ -140,6 +160,10 @@ export class HostedThreadView implements vscode.Disposable {
   #onPush(m: HostPush): void {
     if (m.t === "records" && m.threadId === this.threadId) this.#records(m.from, m.records);
     else if (m.t === "question" && m.question.threadId === this.threadId) this.#ask(m.question);
+    else if (m.t === "elicitation" && m.elicitation.threadId === this.threadId && this.#elicitations)
+      background(this.#elicitations.ask(m.elicitation), "answering the thread host's elicitation");
+    else if (m.t === "settled" && m.threadId === this.threadId && m.action)
+      this.#elicitations?.settled(m.requestId, m.by);
     else if (m.t === "settled" && m.threadId === this.threadId) this.#settled(m.requestId, m.optionId, m.by);
     else if (m.t === "ended" && m.threadId === this.threadId) this.#end(m.error);
     else if (m.t === "session_state" && m.threadId === this.threadId) {
@@ -220,6 +244,7 @@ export class HostedThreadView implements vscode.Disposable {
     this.#ended = true;
     this.#failure = error;
     this.#asked?.abort.abort();
+    this.#elicitations?.dispose();
     this.#onStatus.fire(this.status);
   }
 
@@ -297,6 +322,7 @@ export class HostedThreadView implements vscode.Disposable {
             () => undefined,
           );
     this.#asked?.abort.abort();
+    this.#elicitations?.dispose();
     for (const s of this.#subs.splice(0)) s.dispose();
     this.#onEvents.dispose();
     this.#onStatus.dispose();

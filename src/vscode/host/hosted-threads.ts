@@ -4,8 +4,11 @@
  * view following it (hosted-thread-view.ts), shared by the panel and its prompt box and let go with the last user.
  */
 import * as vscode from "vscode";
+import type { HostWatchdog } from "../../core/host/protocol";
 import { background } from "../../core/util/unexpected";
+import type { RetryStep } from "../../core/watchdog/retry-ladder";
 import type { PermissionBroker } from "../permission-broker";
+import { editorElicitor } from "../elicitation-asker";
 import { HostLink, type HostLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
@@ -13,6 +16,8 @@ import { HostedTerminals } from "./serve-terminals";
 export interface HostedRow {
   threadId: string;
   status: HostedStatus;
+  /** Its watchdog, while it has something to show. */
+  watchdog?: HostWatchdog;
 }
 
 export class HostedThreads implements vscode.Disposable {
@@ -55,6 +60,7 @@ export class HostedThreads implements vscode.Disposable {
       threadId: s.threadId,
       status:
         this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : s.state === "idle" ? "idle" : "working"),
+      ...(s.watchdog ? { watchdog: s.watchdog } : {}),
     }));
   }
 
@@ -86,6 +92,7 @@ export class HostedThreads implements vscode.Disposable {
         link: this.link,
         asker: this.broker.askerFor(threadId, label),
         settled: (prompt, optionId, by) => this.broker.settledElsewhere(prompt, optionId, by),
+        elicitor: editorElicitor(() => "The thread host's agent"),
         after: this.#detaching.get(threadId),
       });
       entry = { view, users: 0 };
@@ -117,6 +124,18 @@ export class HostedThreads implements vscode.Disposable {
     if (!c || c.closed) return false;
     await c.request({ t: "patch", threadId, patch: { title } });
     return true;
+  }
+
+  /** The watchdog of a thread the host runs, as of the host's last status (undefined: nothing to show). */
+  watchdog(threadId: string): HostWatchdog | undefined {
+    return this.link.session(threadId)?.watchdog;
+  }
+
+  /** Takes the watchdog's rung `step` (none: the next) of a thread the host runs, or forgets its alert. */
+  async retry(threadId: string, step?: RetryStep, dismiss = false): Promise<void> {
+    const c = await this.link.connection();
+    if (!c) throw new Error("The thread host is not running anymore.");
+    await c.request({ t: "retry", threadId, ...(step ? { step } : {}), ...(dismiss ? { dismiss } : {}) });
   }
 
   /** Cancels the running turn of a thread the host runs, followed here or not (the Sessions view's Cancel). */

@@ -56,6 +56,7 @@ const PASSES: Record<string, string[]> = {
     "host-menu.test.js",
     "host-chrome.test.js",
     "host-state.test.js",
+    "host-watch.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -37,3 +37,37 @@ test("hostile: who answered, the question and its options reach the terminal wit
   assert.ok(!err().includes("\u001b") && !err().includes("\u0007"), JSON.stringify(err()));
   assert.match(err(), /by evil/);
 });
+
+test("the watchdog's line once per change; on a terminal the agent's elicitation is asked, and closed when answered elsewhere", async () => {
+  const { io, err } = capturedIO({}, "/");
+  Object.assign(io.stdin, { isTTY: true });
+  const v = new AttachView(io, textOutput(io.stdout, io.stderr), 0);
+  assert.equal(v.elicits, true);
+  const stalled = {
+    alert: { kind: "stalled" as const, at: 0, message: "no update for 3 s", turnRunning: true },
+    next: "cancel" as const,
+    running: undefined,
+    history: [],
+    exhausted: false,
+    auto: false,
+  };
+  v.watchdog(stalled);
+  v.watchdog(stalled);
+  v.watchdog({ ...stalled, alert: undefined, next: undefined });
+  assert.equal(err().match(/watchdog: no update for 3 s; would: cancel/g)?.length, 1, err());
+
+  const form = {
+    threadId: "t",
+    requestId: "r1",
+    message: "Who is asking?",
+    mode: "form" as const,
+    form: { fields: [{ name: "name", title: "Name", required: true, kind: "string" as const }] },
+  };
+  const asked = v.elicit(form);
+  io.stdin.write("Grace\n");
+  assert.deepEqual(await asked, { action: "accept", content: { name: "Grace" } });
+  const elsewhere = v.elicit({ ...form, requestId: "r2" });
+  v.settled(null, "a window", { requestId: "r2", action: "decline" });
+  assert.equal(await elsewhere, null);
+  assert.match(err(), /the agent's question: decline by a window/);
+});

@@ -1,0 +1,38 @@
+/**
+ * The thread host's hooks into a run (#35), beside host-runner.ts: the agent's elicitations go to the clients
+ * attached to the thread (first answer wins) while any is, else to the run's own answer (`--elicitation`: with no
+ * terminal, `ask` declines); the run's watchdog is pushed to the clients and takes their retries.
+ */
+import type { HostRunControl } from "../core/host/server";
+import type { ElicitationAsker } from "../core/model/elicitation";
+import type { RetryStep } from "../core/watchdog/retry-ladder";
+import type { Supervisor } from "../core/watchdog/supervisor";
+
+/** `mode` ask (the default): the attached clients, else `own`; decline and defaults: `own` as given. */
+export function hostElicitor(mode: string | undefined, ctl: HostRunControl, own: ElicitationAsker): ElicitationAsker {
+  if (mode !== undefined && mode !== "ask") return own;
+  return {
+    ask: (prompt) => ctl.elicit(prompt) ?? own.ask(prompt),
+    ...(own.completed ? { completed: own.completed.bind(own) } : {}),
+  };
+}
+
+/** The run's watchdog, pushed to the thread's clients on every change; `retry` acts on it. */
+export class HostWatch {
+  #supervisor: Supervisor | undefined;
+
+  constructor(private readonly ctl: HostRunControl) {}
+
+  attach(supervisor: Supervisor): void {
+    this.#supervisor = supervisor;
+    supervisor.onState((st) => this.ctl.watchdog({ ...st, auto: supervisor.mode === "auto" }));
+  }
+
+  async retry(step: RetryStep | undefined, dismiss: boolean): Promise<void> {
+    const s = this.#supervisor;
+    if (!s) throw new Error("this run has no watchdog");
+    if (dismiss) return s.dismiss();
+    if (!s.state.alert) throw new Error("the watchdog has raised no alert");
+    await s.retry(step);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * What a hosted thread's run waits on a person for: its permission questions and its elicitations (#35). One
+ * mechanism for both: each is sent to every attached client (and again to a client that attaches later), the
+ * first answer wins, and every client is told who answered (`settled`) and closes its prompt; a later answer is an
+ * error naming who answered first. An ask the agent or the turn withdraws settles with no answer.
+ */
+import type { HostPush } from "./protocol";
+
+export type AskPush = Extract<HostPush, { t: "question" } | { t: "elicitation" }>;
+type SettledPush = Extract<HostPush, { t: "settled" }>;
+
+/** Who settles an ask nobody answered (the agent withdrew it, or the turn was cancelled). */
+export const WITHDRAWN = "the agent (cancelled)";
+/** How many settled asks are remembered, to name who answered when a late answer comes. */
+const REMEMBERED = 64;
+
+export interface OpenAsk {
+  readonly push: AskPush;
+  /** Settles it with a person's answer (`by`: the client's name). */
+  settle(value: unknown, by: string): void;
+}
+
+export interface HostAsksOptions {
+  threadId: string;
+  /** Sends to every attached client, after the records before it. */
+  send(msg: AskPush): void;
+  /** Tells every attached client now. */
+  tell(msg: SettledPush): void;
+}
+
+export class HostAsks {
+  readonly #open = new Map<string, OpenAsk>();
+  /** Settled asks (request id → their kind and who answered), the latest last. */
+  readonly #settled = new Map<string, { t: AskPush["t"]; by: string }>();
+
+  constructor(private readonly o: HostAsksOptions) {}
+
+  /** The asks waiting, oldest first (sent again to a client that attaches). */
+  get pending(): AskPush[] {
+    return [...this.#open.values()].map((a) => a.push);
+  }
+
+  /**
+   * Asks the thread's clients; resolves with the first answer (null: withdrawn through `signal`). `settled` says
+   * what the `settled` push carries for an answer; `then` hears who gave it, once the clients were told.
+   */
+  open<T>(
+    requestId: string,
+    push: AskPush,
+    signal: AbortSignal,
+    settled: (value: T | null) => Pick<SettledPush, "optionId" | "action">,
+    then?: (value: T | null, by: string) => void,
+  ): Promise<T | null> {
+    return new Promise((resolve) => {
+      const ask: OpenAsk = {
+        push,
+        settle: (value, by) => {
+          if (this.#open.get(requestId) !== ask) return;
+          this.#open.delete(requestId);
+          this.#remember(requestId, { t: push.t, by });
+          this.o.tell({ t: "settled", threadId: this.o.threadId, requestId, by, ...settled(value as T | null) });
+          then?.(value as T | null, by);
+          resolve(value as T | null);
+        },
+      };
+      this.#open.set(requestId, ask);
+      if (signal.aborted) return ask.settle(null, WITHDRAWN);
+      signal.addEventListener("abort", () => ask.settle(null, WITHDRAWN), { once: true });
+      this.o.send(push);
+    });
+  }
+
+  /**
+   * The waiting ask of kind `t` (`requestId`, or the oldest of that kind), or an error: it was answered already
+   * (naming who answered first), or none is waiting.
+   */
+  take(t: AskPush["t"], requestId?: string): OpenAsk {
+    const open = [...this.#open.entries()].find(
+      ([id, a]) => a.push.t === t && (requestId === undefined || id === requestId),
+    );
+    if (open) return open[1];
+    const what = t === "question" ? "question" : "elicitation";
+    const done = [...this.#settled.entries()].filter(
+      ([id, s]) => s.t === t && (requestId === undefined || id === requestId),
+    );
+    const by = done.at(-1)?.[1].by;
+    throw new Error(
+      by
+        ? `the ${what} was already answered by ${by}`
+        : `thread ${this.o.threadId} has no ${what} pending${requestId === undefined ? "" : ` as ${requestId}`}`,
+    );
+  }
+
+  #remember(requestId: string, settled: { t: AskPush["t"]; by: string }): void {
+    this.#settled.set(requestId, settled);
+    if (this.#settled.size > REMEMBERED) this.#settled.delete(this.#settled.keys().next().value!);
+  }
+}

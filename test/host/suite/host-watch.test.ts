@@ -1,0 +1,61 @@
+// Issue 35 in the real extension host: a thread the thread host runs has the watchdog and the elicitations a
+// window session has. A detached turn that goes silent shows its stall on its Sessions row (warning, Retry and
+// Cancel: `hosted-alert`) and in its panel's ops strip view; `acpThreads.retry` on the row takes the rung in the
+// host (the turn is cancelled). The agent's elicitation is asked in the window following the thread, with the
+// window's own quick-input steps, and the answer reaches the agent.
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { api, useFakeAgent, waitFor } from "./helpers";
+import { cli, detach, hostedNode } from "./host-cli";
+
+const agentSaid = (records: { kind: string; text?: string }[]) =>
+  records.flatMap((r) => (r.kind === "agent_message" && r.text ? [r.text] : [])).join("");
+
+describe("the thread host's watchdog and elicitations in the window", () => {
+  before(useFakeAgent);
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  it("a silent hosted turn: its row shows the stall with Retry, the ops view too; Retry cancels it in the host", async () => {
+    const { hub } = await api();
+    const id = await detach(hub.home, ["--stall-timeout", "1", "--retry", "offer", "sleep 60000"]);
+    try {
+      await waitFor("the stall reaches the window", () => hub.hosted.rows().find((r) => r.threadId === id)?.watchdog);
+      const node = await waitFor("the hosted row", () => hostedNode(id));
+      const item = await hub.tree.getTreeItem(node);
+      assert.equal(item.contextValue, "hosted-alert");
+      assert.match(String(item.description), /^Stalled · /);
+      const ops = hub.ops.view(id);
+      assert.equal(ops.alert?.kind, "stalled");
+      assert.equal(ops.next, "cancel");
+      assert.equal(ops.auto, false);
+
+      await vscode.commands.executeCommand("acpThreads.retry", node);
+      await waitFor("the turn cancelled, the run over", () => !hub.hosted.rows().some((r) => r.threadId === id));
+      assert.ok(
+        hub.threads.read(id).records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"),
+        "the retry's cancel ended the turn",
+      );
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("the agent's elicitation in a hosted run is asked in the window following it; the answer reaches the agent", async () => {
+    const { hub } = await api();
+    const id = await detach(hub.home, ["sleep 2500", "elicit"]);
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      await waitFor("the question is asked here", () => view.status === "waiting_permission");
+      await waitFor("the form answered, the agent told", async () => {
+        const said = agentSaid(hub.threads.read(id).records as { kind: string; text?: string }[]);
+        if (!said.includes("elicitation:"))
+          await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+        return said.includes('elicitation: accept {"name":"Ada","count":3}');
+      });
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+});
