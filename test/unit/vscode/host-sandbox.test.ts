@@ -49,6 +49,8 @@ async function withHost<T>(dir: string, fn: (conn: HostConnection, data: string)
   const conn = await connectHost({
     home: data,
     client: "test",
+    // the window's folders, as its hello says them: a run's roots must be inside them (run-roots.ts)
+    serves: { fs: false, roots: [join(dir, "ws"), join(dir, "other")] },
     start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
   });
   assert.ok(conn);
