@@ -11,6 +11,8 @@ import { TurnReport } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
+import type { ThreadRunOptions } from "./thread-run-options";
+import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import type { DetachedRun } from "../core/host/protocol";
@@ -51,6 +53,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       context,
       ...(firstParts ? { firstParts } : {}),
       ...(run.roots?.length ? { roots: run.roots } : {}),
+      ...runtimeOptions(run, home),
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       elicitor: cliElicitor(run.elicitation ?? "ask", { stdin: noInput, stderr: process.stderr, interactive: false }),
       onTraffic: (e) => traffic.add(e.direction, e.text),
@@ -65,7 +68,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       asker: ctl.asker,
       files: ctl.files,
       terminalHost: (cwd, agentName) => ctl.terminalHost(cwd, run.agentLabel?.name ?? agentName),
-      env: run.env,
+      env: { ACP_THREADS_HOME: home, ...run.env }, // as the editor's sessions: the agent's tools find this home
       ...(run.baseEnv ? { baseEnv: run.baseEnv } : {}),
       authMethodId: run.authMethodId,
       timeoutMs: run.timeoutMs,
@@ -124,4 +127,16 @@ async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; f
   const items = [...context, ...(firstParts ?? []).flatMap((p) => (p.type === "context" ? [p.item] : []))];
   if (items.length) await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? [])]);
   return { context, ...(firstParts ? { firstParts } : {}) };
+}
+
+/**
+ * The run's session options the editor gives its own sessions: the recall tools as an MCP server (started with
+ * the asking client's command line, on this home) and traffic recording turned off.
+ */
+function runtimeOptions(run: DetachedRun, home: string): Pick<ThreadRunOptions, "mcpServers" | "recordTraffic"> {
+  const recall = recallMcpFromWire(run.recallMcp);
+  return {
+    ...(recall ? { mcpServers: [recallMcpServer(recall, home)] } : {}),
+    ...(run.recordTraffic === false ? { recordTraffic: false } : {}),
+  };
 }

@@ -162,6 +162,7 @@ export class Hub implements vscode.Disposable {
         continueInHost: (id, parts) =>
           continueInHost(
             {
+              context: this.context,
               hosted: this.hosted,
               config: this.config,
               panels: this.panels,

@@ -10,6 +10,7 @@
  */
 import type { ThreadRecord } from "../model/records";
 import type { SandboxSettings } from "../sandbox/policy";
+import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 
@@ -70,9 +71,18 @@ export interface DetachedRun {
   parts?: WirePromptPart[];
   /**
    * The editor's other workspace folders: the agent reaches them (`additionalDirectories`), the sandbox leaves
-   * them writable and context may come from them, as for the editor's own sessions (none in a worktree).
+   * them writable and context may come from them, as for the editor's own sessions (none in a worktree). Each
+   * must be inside the folders the asking client said are its own (`hello`'s `serves.roots`): else the run is
+   * refused.
    */
   roots?: string[];
+  /**
+   * The recall tools offered to the agent as an MCP server (the editor's `acpThreads.recall.offerToAgents`): how
+   * the asking client starts `acp-threads mcp`; the host names its own data home in the server's env.
+   */
+  recallMcp?: RecallMcpCommand;
+  /** false: the thread's protocol traffic is not recorded under the data home (`acpThreads.recordTraffic` off). */
+  recordTraffic?: boolean;
   /** `--sandbox`: the settings the asking client's flags gave (the host prepares the sandbox as `run` does). */
   sandbox?: SandboxSettings;
   /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */

@@ -12,6 +12,7 @@
  * run on the same thread (`run --detach --thread ID`), its agent the recorded one, and the panel follows it.
  */
 import { basename } from "node:path";
+import type * as vscode from "vscode";
 import { ranInHost } from "../../core/host/thread-tag";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
@@ -20,7 +21,7 @@ import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
-import { otherFolders } from "../hub-spawn";
+import { otherFolders, recallMcpCommand } from "../hub-spawn";
 import type { Notifier } from "../notifier";
 import type { ThreadPanels } from "../thread-panels";
 import { assertTrusted } from "../trust";
@@ -28,6 +29,7 @@ import type { HostedThreads } from "./hosted-threads";
 import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
 
 interface HostRunHub {
+  context: { extensionUri: vscode.Uri };
   hosted: HostedThreads;
   config: Config;
   panels: ThreadPanels;
@@ -43,9 +45,10 @@ export interface HostStart {
   sandbox?: boolean;
 }
 
-const policy = (config: Config) => ({
-  permission: config.permissionMode,
-  stallMs: config.watchdogStallSeconds * 1000,
+const policy = (hub: HostRunHub) => ({
+  permission: hub.config.permissionMode,
+  stallMs: hub.config.watchdogStallSeconds * 1000,
+  recallMcp: recallMcpCommand(hub.context.extensionUri),
 });
 
 /**
@@ -62,7 +65,7 @@ export async function openInHost(hub: HostRunHub, r: HostStart, sources: Context
     ...r,
     parts: await withThreadText(r.parts, sources),
     ...(r.worktree ? {} : { roots: otherFolders(r.cwd) }),
-    ...policy(hub.config),
+    ...policy(hub),
   });
   hub.panels.open(threadId);
 }
@@ -89,7 +92,7 @@ export async function continueInHost(
     parts: await withThreadText(parts, hub.sources()),
     ...(m.worktree ? { inWorktree: true } : { roots: otherFolders(m.cwd) }),
     ...(env ? { env } : {}),
-    ...policy(hub.config),
+    ...policy(hub),
   });
   hub.panels.refresh(threadId); // drawn again, following the host's run
   return true;
