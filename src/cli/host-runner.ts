@@ -15,7 +15,8 @@ import type { ThreadRunOptions } from "./thread-run-options";
 import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
-import type { DetachedRun } from "../core/host/protocol";
+import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { isThreadId } from "../core/store/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
@@ -131,12 +132,20 @@ async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; f
 
 /**
  * The run's session options the editor gives its own sessions: the recall tools as an MCP server (started with
- * the asking client's command line, on this home) and traffic recording turned off.
+ * the asking client's command line, on this home), traffic recording turned off, a new thread's title and the
+ * thread a handoff continues.
  */
-function runtimeOptions(run: DetachedRun, home: string): Pick<ThreadRunOptions, "mcpServers" | "recordTraffic"> {
+function runtimeOptions(
+  run: DetachedRun,
+  home: string,
+): Pick<ThreadRunOptions, "mcpServers" | "recordTraffic" | "title" | "origin"> {
   const recall = recallMcpFromWire(run.recallMcp);
+  const title = typeof run.title === "string" ? run.title.trim().slice(0, PATCH_TITLE_MAX) : "";
+  const from = typeof run.handoffFrom === "string" && isThreadId(run.handoffFrom) ? run.handoffFrom : undefined;
   return {
     ...(recall ? { mcpServers: [recallMcpServer(recall, home)] } : {}),
     ...(run.recordTraffic === false ? { recordTraffic: false } : {}),
+    ...(title ? { title } : {}),
+    ...(from ? { origin: { kind: "handoff", source: from } } : {}),
   };
 }

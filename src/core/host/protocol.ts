@@ -51,6 +51,10 @@ export interface DetachedRun {
    * with no terminal (`run --detach`). Only these labels are taken; a new thread only.
    */
   startedFrom?: "editor" | "cli" | "automation";
+  /** A new thread's title (a handoff's "Handoff: <source title>"); none: its first prompt. At most PATCH_TITLE_MAX. */
+  title?: string;
+  /** A new thread that continues this stored thread (a handoff): its origin names it. */
+  handoffFrom?: string;
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
   /**

@@ -37,6 +37,10 @@ export interface HostRunRequest {
   /** The composer's "sandboxed" toggle when the user changed it; undefined: the settings decide. */
   sandbox?: boolean;
   permission: PermissionPolicy;
+  /** A new thread's title (a handoff's); none: its first prompt. */
+  title?: string;
+  /** A new thread that continues this stored thread (a handoff). */
+  handoffFrom?: string;
   /** The watchdog's stall time (0: off). */
   stallMs: number;
   /** How this window starts the recall MCP server (hub-spawn.ts `recallMcpCommand`): offered when the settings say. */
@@ -78,6 +82,8 @@ export async function detachedRun(
         }
       : {}),
     ...(r.thread ? { thread: r.thread } : {}),
+    ...(r.title ? { title: r.title } : {}),
+    ...(r.handoffFrom ? { handoffFrom: r.handoffFrom } : {}),
     ...(r.roots?.length && !r.worktree ? { roots: r.roots } : {}),
     ...(r.worktree ? { worktree: true } : {}),
     // the runtime options of the window's own sessions (hub-spawn.ts), from the same settings
