@@ -12,10 +12,11 @@
  * run on the same thread (`run --detach --thread ID`), its agent the recorded one, and the panel follows it.
  */
 import { basename } from "node:path";
-import type * as vscode from "vscode";
 import { ranInHost } from "../../core/host/thread-tag";
+import type * as vscode from "vscode";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
+import type { ThreadMetadata } from "../../core/model/metadata";
 import type { AgentRef } from "../../core/model/records";
 import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
@@ -28,7 +29,7 @@ import { assertTrusted } from "../trust";
 import type { HostedThreads } from "./hosted-threads";
 import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
 
-interface HostRunHub {
+export interface HostRunHub {
   context: { extensionUri: vscode.Uri };
   hosted: HostedThreads;
   config: Config;
@@ -43,6 +44,10 @@ export interface HostStart {
   parts: PromptPart[];
   worktree?: boolean;
   sandbox?: boolean;
+  /** Its title (a handoff's); none: its first prompt. */
+  title?: string;
+  /** The stored thread it continues (a handoff). */
+  handoffFrom?: string;
 }
 
 const policy = (hub: HostRunHub) => ({
@@ -51,6 +56,10 @@ const policy = (hub: HostRunHub) => ({
   recallMcp: recallMcpCommand(hub.context.extensionUri),
 });
 
+/** Whether a stored thread's next session runs in the thread host: the setting, or the host ran it (ACP only). */
+export const belongsInHost = (hub: Pick<HostRunHub, "config">, m: ThreadMetadata | undefined): boolean =>
+  m?.mode === "acp" && (hub.config.hostRunSessions === "host" || ranInHost(m));
+
 /**
  * Whether the host can take this prompt in a session in `cwd` (and the window's other folders): its context
  * names no file outside them (the host refuses those; the window's own session sends them).
@@ -58,8 +67,8 @@ const policy = (hub: HostRunHub) => ({
 export const hostTakes = (cwd: string, parts: readonly PromptPart[]): boolean =>
   contextInside(parts, [cwd, ...otherFolders(cwd)]);
 
-/** Starts the thread in the host with the window's settings and opens its panel (following the host). */
-export async function openInHost(hub: HostRunHub, r: HostStart, sources: ContextSources): Promise<void> {
+/** Starts the thread in the host with the window's settings and opens its panel (following the host): its id. */
+export async function openInHost(hub: HostRunHub, r: HostStart, sources: ContextSources): Promise<string> {
   assertTrusted(); // as for a session of the window: nothing is started in an untrusted workspace
   const threadId = await startInHost(hub, {
     ...r,
@@ -68,6 +77,7 @@ export async function openInHost(hub: HostRunHub, r: HostStart, sources: Context
     ...policy(hub),
   });
   hub.panels.open(threadId);
+  return threadId;
 }
 
 /**
@@ -81,7 +91,7 @@ export async function continueInHost(
 ): Promise<boolean> {
   const read = await hub.threads.readAsync(threadId);
   const m = read?.metadata;
-  if (m?.mode !== "acp" || (hub.config.hostRunSessions !== "host" && !ranInHost(m))) return false;
+  if (!m || !belongsInHost(hub, m)) return false;
   if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
   if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();

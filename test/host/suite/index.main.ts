@@ -54,6 +54,7 @@ const PASSES: Record<string, string[]> = {
     "host-place.test.js",
     "host-rename.test.js",
     "host-menu.test.js",
+    "host-entry.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],
