@@ -3,8 +3,11 @@
 // edited prompt (the input box's path), Fork from here (the fork's first prompt), Hand off and Send review all end
 // with the thread run by the thread host (its records written by the host's run, tagged as the host's), never a
 // session of this window. Send review to a thread the host is running goes into the host's queue, not a resume
-// (before, it threw "could not be resumed"); the others started window sessions whatever the setting said.
+// (before, it threw "could not be resumed"); the others started window sessions whatever the setting said. A
+// hosted agent is offered the window's recall MCP server, a command line that answers from here.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { ReviewNotes } from "../../../src/core/store/review-notes";
@@ -134,4 +137,75 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       await cfg().update("review.comments", undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it("with recall offered to agents, the hosted agent gets the window's recall MCP server, whose command line answers", async () => {
+    const { hub } = await api();
+    await cfg().update("recall.offerToAgents", true, vscode.ConfigurationTarget.Global);
+    try {
+      await toHost();
+      const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
+        agentId: "fake",
+        task: "recall offered",
+        mode: "session",
+        cwd: workspaceRoot(),
+      });
+      await ranInHost(hub, id, /^recall offered$/);
+      const traffic = join(hub.threads.layout.trafficDir, `${id}.ndjson`);
+      const opened = await waitFor("the session/new in the traffic", () =>
+        readFileSync(traffic, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { m?: { method?: string; params?: { mcpServers?: McpServer[] } } })
+          .find((e) => e.m?.method === "session/new"),
+      );
+      const [server] = opened.m?.params?.mcpServers ?? [];
+      assert.equal(server?.name, "acp-threads-recall");
+      assert.equal(server.command, process.execPath, "the window's runtime (the host runs under it too)");
+      assert.match(server.args[0] ?? "", /[\\/]dist[\\/]cli\.js$/);
+      assert.deepEqual(
+        server.env.map((e) => e.name),
+        ["ACP_THREADS_HOME", "ELECTRON_RUN_AS_NODE"],
+      );
+      assert.match(await toolsOf(server, hub.home), /"name":"recall"/, "the command line serves the recall tools");
+    } finally {
+      await cfg().update("recall.offerToAgents", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
+
+interface McpServer {
+  name: string;
+  command: string;
+  args: string[];
+  env: { name: string; value: string }[];
+}
+
+/** Runs the MCP server's command line (its env as the host gives it) and asks it for its tools: the answer. */
+function toolsOf(server: McpServer, home: string): Promise<string> {
+  const child = spawn(server.command, server.args, {
+    env: { ...process.env, ACP_THREADS_HOME: home, ELECTRON_RUN_AS_NODE: "1" },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+  ];
+  child.stdin.write(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  let out = "";
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no tools/list answer: ${out}`)), 15_000);
+    child.stdout.on("data", (d: Buffer) => {
+      out += String(d);
+      const answer = out.split("\n").find((l) => l.startsWith('{"jsonrpc":"2.0","id":2'));
+      if (!answer) return;
+      clearTimeout(timer);
+      resolve(answer);
+    });
+  }).finally(() => child.kill());
+}
