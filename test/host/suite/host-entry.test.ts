@@ -27,6 +27,15 @@ async function ranInHost(hub: Hub, id: string, prompt: RegExp): Promise<void> {
   assert.ok(!hub.live.get(id)?.isOpen, "no session of this window runs it");
 }
 
+/** `acpThreads.spawn` with arguments: the fake agent with `task` in the workspace; the thread's id. */
+const spawned = (task: string) =>
+  vscode.commands.executeCommand<string>("acpThreads.spawn", {
+    agentId: "fake",
+    task,
+    mode: "session",
+    cwd: workspaceRoot(),
+  });
+
 /** A thread of this window's own session (the setting still `window`), its session closed again. */
 async function windowThread(task: string): Promise<string> {
   const s = await spawnIdleFake(task);
@@ -49,12 +58,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
   it("acpThreads.spawn with arguments starts the thread in the host", async () => {
     const { hub } = await api();
     await toHost();
-    const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-      agentId: "fake",
-      task: "spawned for the host",
-      mode: "session",
-      cwd: workspaceRoot(),
-    });
+    const id = await spawned("spawned for the host");
     await ranInHost(hub, id, /^spawned for the host$/);
     assert.equal(hub.threads.read(id).metadata.agent.id, "fake");
   });
@@ -143,12 +147,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
     await cfg().update("recall.offerToAgents", true, vscode.ConfigurationTarget.Global);
     try {
       await toHost();
-      const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
-        agentId: "fake",
-        task: "recall offered",
-        mode: "session",
-        cwd: workspaceRoot(),
-      });
+      const id = await spawned("recall offered");
       await ranInHost(hub, id, /^recall offered$/);
       const traffic = join(hub.threads.layout.trafficDir, `${id}.ndjson`);
       const opened = await waitFor("the session/new in the traffic", () =>

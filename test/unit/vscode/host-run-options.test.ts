@@ -6,14 +6,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { detachedRun, type HostRunConfig, type HostRunRequest } from "../../../src/vscode/host/host-run-spec";
+import { hostRunConfig } from "../../fixtures/host/run-config";
 
-const config = (s: Partial<HostRunConfig> = {}): HostRunConfig => ({
-  sandbox: "off",
-  sandboxDenyRead: [],
-  sandboxAllowedHosts: [],
-  sandboxUnattended: true,
-  ...s,
-});
+const config = hostRunConfig;
 
 const recallMcp = { command: "/electron", args: ["/ext/dist/cli.js", "mcp"], env: { ELECTRON_RUN_AS_NODE: "1" } };
 const request: HostRunRequest = {
