@@ -55,7 +55,10 @@ export async function resumeThread(
 ): Promise<LiveSession | undefined> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
   if (!past) return undefined;
-  if (await resumeInHost(hub, past.thread.threadId, typeof task === "string" ? task : undefined)) return undefined;
+  const id = past.thread.threadId;
+  // another window's thread is followed until it lets go (below); then Take over resumes it through here again
+  const inHost = hub.hosted.holds(id) || !hub.ops.heldElsewhere(id);
+  if (inHost && (await resumeInHost(hub, id, typeof task === "string" ? task : undefined))) return undefined;
   return resumeHere(hub, past, task);
 }
 
