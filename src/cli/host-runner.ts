@@ -11,10 +11,13 @@ import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
+import type { ThreadRunOptions } from "./thread-run-options";
+import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
-import type { DetachedRun } from "../core/host/protocol";
+import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { isThreadId } from "../core/store/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
@@ -70,6 +73,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       context,
       ...(firstParts ? { firstParts } : {}),
       ...(run.roots?.length ? { roots: run.roots } : {}),
+      ...runtimeOptions(run, home),
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       elicitor: hostElicitor(
         run.elicitation,
@@ -89,7 +93,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       asker: ctl.asker,
       files: ctl.files,
       terminalHost: (cwd, agentName) => ctl.terminalHost(cwd, run.agentLabel?.name ?? agentName),
-      env: run.env,
+      env: { ACP_THREADS_HOME: home, ...run.env }, // as the editor's sessions: the agent's tools find this home
       ...(run.baseEnv ? { baseEnv: run.baseEnv } : {}),
       authMethodId: run.authMethodId,
       timeoutMs: run.timeoutMs,
@@ -174,4 +178,24 @@ async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; f
   const items = [...context, ...(firstParts ?? []).flatMap((p) => (p.type === "context" ? [p.item] : []))];
   if (items.length) await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? [])]);
   return { context, ...(firstParts ? { firstParts } : {}) };
+}
+
+/**
+ * The run's session options the editor gives its own sessions: the recall tools as an MCP server (started with
+ * the asking client's command line, on this home), traffic recording turned off, a new thread's title and the
+ * thread a handoff continues.
+ */
+function runtimeOptions(
+  run: DetachedRun,
+  home: string,
+): Pick<ThreadRunOptions, "mcpServers" | "recordTraffic" | "title" | "origin"> {
+  const recall = recallMcpFromWire(run.recallMcp);
+  const title = typeof run.title === "string" ? run.title.trim().slice(0, PATCH_TITLE_MAX) : "";
+  const from = typeof run.handoffFrom === "string" && isThreadId(run.handoffFrom) ? run.handoffFrom : undefined;
+  return {
+    ...(recall ? { mcpServers: [recallMcpServer(recall, home)] } : {}),
+    ...(run.recordTraffic === false ? { recordTraffic: false } : {}),
+    ...(title ? { title } : {}),
+    ...(from ? { origin: { kind: "handoff", source: from } } : {}),
+  };
 }

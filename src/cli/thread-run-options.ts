@@ -1,4 +1,5 @@
 /** The options of `acp-threads run` on a thread (thread-run.ts), shared by its parts and callers (the host, best of N). */
+import type { McpServer } from "@agentclientprotocol/sdk";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { EditLedger } from "../core/ledger/edit-ledger";
@@ -32,6 +33,10 @@ export interface ThreadRunOptions {
    * (`additionalDirectories`), and the sandbox leaves them writable, as in the editor; none for a worktree.
    */
   roots?: string[];
+  /** MCP servers offered to the agent (the editor's recall tools, in the thread host). */
+  mcpServers?: McpServer[];
+  /** false: the thread's protocol traffic is not recorded under the data home (`acpThreads.recordTraffic` off). */
+  recordTraffic?: boolean;
   /** `--review FILE`: review comments sent as the first turn (the first prompt, if any, opens it). */
   review?: string;
   thread?: string;

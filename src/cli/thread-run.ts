@@ -61,6 +61,7 @@ function open(
           ? { workspaceRoots: [t.cwd, ...extraRoots(o, t)], additionalDirectories: extraRoots(o, t) }
           : {}),
         env: o.env,
+        ...(o.mcpServers?.length ? { mcpServers: o.mcpServers } : {}),
         logger: o.logger,
         sandbox,
       },
@@ -74,7 +75,15 @@ function open(
     return rt;
   };
   const agent = agentRefOf(t.agent);
-  const session = { store: o.store, createRuntime, agent, cwd: t.cwd, logger: o.logger, ledger };
+  const session = {
+    store: o.store,
+    createRuntime,
+    agent,
+    cwd: t.cwd,
+    logger: o.logger,
+    ledger,
+    ...(o.recordTraffic === false ? { recordTraffic: false } : {}),
+  };
   return openThread({
     session: t.threadId
       ? session

@@ -11,7 +11,7 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { offerMissingAgent } from "./agent-actions";
 import { bestOfFromPanel } from "./worktrees/best-of-command";
-import { resumeThread } from "./commands/threads";
+import { resumeInWindow } from "./commands/threads";
 import { recallMentions } from "./composer/recall-mentions";
 import { EXEC_CHOICES, startExec } from "./exec-terminal";
 import { Hub } from "./hub";
@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       },
       recall: (query) => recallMentions(h, query),
       bestOf: (task) => bestOfFromPanel(h, task),
-      resume: (threadId) => resumeThread(h, threadId),
+      resume: (threadId) => resumeInWindow(h, threadId), // the box already offered the prompt to the host
       agentActions: (agentId) => offerMissingAgent(h, agentId),
     });
     context.subscriptions.push(

@@ -4,12 +4,12 @@
  * the workspace's folders or a worktree of its own, with the editor's permission asker, terminals, sandbox and
  * recall tools; a turn that ends while its panel is hidden is told in a notification.
  */
-import type * as acp from "@agentclientprotocol/sdk";
 import * as vscode from "vscode";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { SandboxPlan } from "../core/sandbox/plan";
+import { recallMcpServer, type RecallMcpCommand } from "../core/recall/mcp-offer";
 import { newThreadId } from "../core/store/thread-id";
 import type { ThreadStore } from "../core/store/thread-store";
 import { background } from "../core/util/unexpected";
@@ -129,7 +129,9 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
         // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
         logger: hub.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),
         env: { ACP_THREADS_HOME: hub.home },
-        mcpServers: hub.config.recallOfferToAgents ? [recallMcpServer(hub)] : undefined,
+        mcpServers: hub.config.recallOfferToAgents
+          ? [recallMcpServer(recallMcpCommand(hub.context.extensionUri), hub.home)]
+          : undefined,
       },
     },
     (opts) => hub.runtimeFactory(opts),
@@ -182,16 +184,16 @@ async function turnFinished(hub: SpawnHost, s: LiveSession): Promise<void> {
   if (choice === "Open") hub.panels.open(s.threadId, { preserveFocus: false });
 }
 
-/** `acp-threads mcp` (recall tools) over stdio, offered to agents when acpThreads.recall.offerToAgents is on. */
-function recallMcpServer(hub: SpawnHost): acp.McpServer {
+/**
+ * How this window starts `acp-threads mcp` (recall tools, offered to agents when acpThreads.recall.offerToAgents is
+ * on): the extension's CLI under the editor's own runtime, as plain node. The thread host's agents start it the
+ * same way (the host runs under that runtime too).
+ */
+export function recallMcpCommand(extensionUri: vscode.Uri): RecallMcpCommand {
   return {
-    name: "acp-threads-recall",
     command: process.execPath,
-    args: [vscode.Uri.joinPath(hub.context.extensionUri, "dist", "cli.js").fsPath, "mcp"],
-    env: [
-      { name: "ACP_THREADS_HOME", value: hub.home },
-      { name: "ELECTRON_RUN_AS_NODE", value: "1" },
-    ],
+    args: [vscode.Uri.joinPath(extensionUri, "dist", "cli.js").fsPath, "mcp"],
+    env: { ELECTRON_RUN_AS_NODE: "1" },
   };
 }
 

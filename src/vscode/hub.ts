@@ -50,7 +50,8 @@ import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
 import { writeTitle } from "./host/hosted-rename";
 import { wireHostedThreads } from "./host/host-wiring";
-import { continueInHost, hostTakes, openInHost } from "./host/host-run";
+import { continueInHost } from "./host/host-run";
+import { continuing, goesToHost, promptInHost, startsInHost, startThreadInHost } from "./host/host-entry";
 
 export type { SpawnParams } from "./hub-spawn";
 
@@ -153,26 +154,14 @@ export class Hub implements vscode.Disposable {
         live: (id) => this.live.get(id),
         hosted: (id) => this.hosted.get(id),
         startInHost: ({ agentId, ...s }) => {
-          if (this.config.hostRunSessions !== "host" || !hostTakes(s.cwd, s.parts)) return undefined;
+          if (!startsInHost(this, s.cwd, s.parts)) return undefined;
           const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === agentId);
           if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
-          const opened = openInHost(this, { ...s, agent: agent.spec }, this.composer.sources());
-          return s.worktree ? opened.then(() => this.worktrees.refresh()) : opened;
+          const opened = startThreadInHost(this, { ...s, agent: agent.spec });
+          return opened.then(() => (s.worktree ? this.worktrees.refresh() : undefined));
         },
-        continueInHost: (id, parts) =>
-          continueInHost(
-            {
-              hosted: this.hosted,
-              config: this.config,
-              panels: this.panels,
-              broker: this.broker,
-              threads: this.threads,
-              agents: () => configuredAgents(this.config, this.registry).map((a) => a.spec),
-              sources: () => this.composer.sources(),
-            },
-            id,
-            parts,
-          ),
+        continueInHost: (id, parts) => continueInHost(continuing(this), id, parts),
+        promptInHost: (id, parts) => promptInHost(this, id, parts),
         loginOf: (agentId) => agentLogin(this.live.all(), agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
@@ -213,7 +202,13 @@ export class Hub implements vscode.Disposable {
         showTurn: (id, turn) => showTurn(this, id, turn),
         titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
         sendReview: (id, comments, root, intro) =>
-          sendReviewPrompt({ live: (t) => this.live.get(t), composer: this.composer }, id, comments, root, intro),
+          sendReviewPrompt(
+            { live: (t) => this.live.get(t), inHost: (t) => goesToHost(this, t), composer: this.composer },
+            id,
+            comments,
+            root,
+            intro,
+          ),
       }),
     );
     this.broker.surface = this.panels;

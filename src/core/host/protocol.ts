@@ -14,6 +14,7 @@ import type { SandboxSettings } from "../sandbox/policy";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep } from "../watchdog/retry-ladder";
 import type { SupervisorState } from "../watchdog/supervisor";
+import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 
@@ -54,6 +55,10 @@ export interface DetachedRun {
    * with no terminal (`run --detach`). Only these labels are taken; a new thread only.
    */
   startedFrom?: "editor" | "cli" | "automation";
+  /** A new thread's title (a handoff's "Handoff: <source title>"); none: its first prompt. At most PATCH_TITLE_MAX. */
+  title?: string;
+  /** A new thread that continues this stored thread (a handoff): its origin names it. */
+  handoffFrom?: string;
   /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
   env: Record<string, string>;
   /**
@@ -74,9 +79,18 @@ export interface DetachedRun {
   parts?: WirePromptPart[];
   /**
    * The editor's other workspace folders: the agent reaches them (`additionalDirectories`), the sandbox leaves
-   * them writable and context may come from them, as for the editor's own sessions (none in a worktree).
+   * them writable and context may come from them, as for the editor's own sessions (none in a worktree). Each
+   * must be inside the folders the asking client said are its own (`hello`'s `serves.roots`): else the run is
+   * refused.
    */
   roots?: string[];
+  /**
+   * The recall tools offered to the agent as an MCP server (the editor's `acpThreads.recall.offerToAgents`): how
+   * the asking client starts `acp-threads mcp`; the host names its own data home in the server's env.
+   */
+  recallMcp?: RecallMcpCommand;
+  /** false: the thread's protocol traffic is not recorded under the data home (`acpThreads.recordTraffic` off). */
+  recordTraffic?: boolean;
   /** `--sandbox`: the settings the asking client's flags gave (the host prepares the sandbox as `run` does). */
   sandbox?: SandboxSettings;
   /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */

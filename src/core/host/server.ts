@@ -20,6 +20,7 @@ import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
+import { assertRootsOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import { hookTurnEnded } from "./turn-hook";
@@ -35,6 +36,7 @@ import {
   type HostRequest,
   type HostStatus,
   type HostWatchdog,
+  type ServeOffer,
 } from "./protocol";
 import { checkedPatch } from "./meta-patch";
 import { readLines, send } from "./wire";
@@ -97,6 +99,8 @@ interface Client {
   threads: Set<HostedThread>;
   /** It keeps the host from leaving when idle: said hello, not as a watching-only client. */
   counts: boolean;
+  /** Its folders, as its last `hello` said them (a run's `roots` must be inside them). */
+  offer?: ServeOffer;
 }
 
 export class ThreadHost {
@@ -208,6 +212,7 @@ export class ThreadHost {
         this.#armIdle();
         if (req.protocol !== HOST_PROTOCOL)
           return { t: "error", id, message: `host protocol ${HOST_PROTOCOL}, client ${req.protocol}` };
+        client.offer = req.serves;
         this.#serve.offer(sock, req.serves);
         background(this.#terminals.offer(sock, req.serves), "showing the host's terminals to a client");
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
@@ -227,6 +232,7 @@ export class ThreadHost {
         return undefined;
       }
       case "run":
+        await assertRootsOffered(req.run.roots, client.offer);
         return { t: "started", id, threadId: await this.#run(req.run) };
       case "attach": {
         const t = this.#threads.get(req.threadId);

@@ -1,11 +1,13 @@
 /**
  * "Spawn coding agent": opens a new thread's panel at once, with its prompt box (multi-line, `@` context) and
  * the agent picker in it; Send starts a session, "Run once" a single turn, an agent CLI runs in a terminal.
- * Scripted callers (tests, other extensions) pass `{agentId, task, mode?, cwd?}` and skip the panel's picker.
+ * Scripted callers (tests, other extensions) pass `{agentId, task, mode?, cwd?}` and skip the panel's picker; with
+ * `acpThreads.host.runSessions: host` their thread starts in the thread host (a task is needed: the host runs it).
  */
 import * as vscode from "vscode";
 import { configuredAgents } from "../agents";
 import type { Hub, SpawnParams } from "../hub";
+import { startsInHost, startThreadInHost } from "../host/host-entry";
 import type { RunMode } from "../live-session";
 import { assertTrusted } from "../trust";
 
@@ -33,7 +35,17 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
-    const p = { agent: agent.spec, task: String(args.task ?? ""), mode: args.mode === "run" ? "run" : "session", cwd };
+    const task = String(args.task ?? "");
+    // with acpThreads.host.runSessions `host`, a thread with a prompt starts in the thread host, as from the box
+    const parts = [{ type: "text" as const, text: task }];
+    if (task.trim() && startsInHost(hub, cwd, parts))
+      return await startThreadInHost(hub, {
+        agent: agent.spec,
+        cwd,
+        parts,
+        ...(args.worktree ? { worktree: true } : {}),
+      });
+    const p = { agent: agent.spec, task, mode: args.mode === "run" ? "run" : "session", cwd };
     const session =
       args.worktree === true ? await hub.spawnInWorktree(p as SpawnParams) : hub.spawnSession(p as SpawnParams);
     return session.threadId;

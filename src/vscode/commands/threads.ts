@@ -15,6 +15,7 @@ import type { LiveSession } from "../live-session";
 import { defaultExportDir } from "../export-folder";
 import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots";
 import type { SessionNode } from "../sessions-tree";
+import { resumeInHost } from "../host/host-entry";
 import { writeTitle } from "../host/hosted-rename";
 import { threadOf } from "./ops";
 
@@ -42,8 +43,10 @@ export async function openThread(hub: Hub, node?: SessionNode | string, focusEve
 }
 
 /**
- * Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). Returns the
- * session, or undefined when none started here (no such thread, or another window writes it: followed).
+ * Resumes a stored thread; `task`, when given, is its next prompt (sent once the session is open). A thread that
+ * belongs in the thread host, or that it holds, goes there (host-entry.ts: its panel follows the host, the task is
+ * the host's next prompt). Returns the session, or undefined when none started here (no such thread, the host
+ * took it, or another window writes it: followed).
  */
 export async function resumeThread(
   hub: Hub,
@@ -52,6 +55,20 @@ export async function resumeThread(
 ): Promise<LiveSession | undefined> {
   const past = typeof node === "string" ? await pastNode(hub, node) : asPast(node);
   if (!past) return undefined;
+  const id = past.thread.threadId;
+  // another window's thread is followed until it lets go (below); then Take over resumes it through here again
+  const inHost = hub.hosted.holds(id) || !hub.ops.heldElsewhere(id);
+  if (inHost && (await resumeInHost(hub, id, typeof task === "string" ? task : undefined))) return undefined;
+  return resumeHere(hub, past, task);
+}
+
+/** Resumes a stored thread in this window (the prompt box, once it decided the host does not take its prompt). */
+export async function resumeInWindow(hub: Hub, threadId: string): Promise<LiveSession | undefined> {
+  const past = await pastNode(hub, threadId);
+  return past && resumeHere(hub, past);
+}
+
+async function resumeHere(hub: Hub, past: Past, task?: string): Promise<LiveSession | undefined> {
   const t = past.thread;
   // another window or process writes it: follow it read-only here and take over once it lets go (#13)
   if (hub.ops.heldElsewhere(t.threadId)) {

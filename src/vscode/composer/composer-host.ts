@@ -52,6 +52,11 @@ export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "host
   closePanel(threadId: string): void;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
   startInHost?(s: DraftHostStart): Promise<void> | undefined;
+  /**
+   * A prompt made outside the box for a thread no session here runs: into the thread host's queue when it holds
+   * the thread, or its next run there when it belongs there; undefined: the host does not take it.
+   */
+  promptInHost?(threadId: string, parts: PromptPart[]): Promise<"sent" | "queued" | undefined>;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }
@@ -305,9 +310,12 @@ export class ComposerHost implements vscode.Disposable {
    */
   async submit(threadId: string, wire: WirePart[]): Promise<"sent" | "queued"> {
     const live = this.deps.live(threadId);
+    const parts = resolveParts(wire, (id) => this.deps.threads.exists(id));
+    // a thread the thread host holds, or whose next run belongs there (host-entry.ts)
+    const inHost = live?.isOpen ? undefined : await this.deps.promptInHost?.(threadId, parts);
+    if (inHost) return inHost;
     if (!live?.isOpen)
       throw new Error("This thread is not running anymore; resume it from the Sessions view to continue.");
-    const parts = resolveParts(wire, (id) => this.deps.threads.exists(id));
     const panel = this.#attached.get(threadId) ?? { threadId, post: () => undefined };
     if (live.busy || this.queues.list(threadId).length) {
       this.queues.add(threadId, wire);

@@ -1,7 +1,8 @@
 /**
  * "Hand off to another agent" (#13, #27 item 9): pick an agent that can start, edit the brief in an editor that
  * carries its own Send (brief-editor.ts), then a new thread titled "Handoff: <source title>" starts with the brief
- * as its first prompt, and the two threads link to each other.
+ * as its first prompt, and the two threads link to each other. With `acpThreads.host.runSessions: host` the new
+ * thread starts in the thread host (resolves with its id instead of a window's session).
  */
 import * as vscode from "vscode";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
@@ -9,6 +10,7 @@ import { linkHandoff } from "../../core/handoff/link";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import { threadOf } from "../commands/ops";
+import { startsInHost, startThreadInHost } from "../host/host-entry";
 import { handoffAgents, pickHandoffAgent } from "./agent-pick";
 import { briefEditors } from "./brief-editor";
 
@@ -35,7 +37,7 @@ export async function handoffCommand(
   hub: Hub,
   target?: unknown,
   opts: HandoffOptions = {},
-): Promise<LiveSession | undefined> {
+): Promise<LiveSession | string | undefined> {
   const fromId = threadOf(target);
   if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
   const { metadata, records } = hub.threads.read(fromId);
@@ -68,23 +70,38 @@ export async function handoffCommand(
     brief = o.text;
   }
   if (!brief.trim()) return undefined;
+  const title = handoffTitle(metadata, built.goal);
+  if (startsInHost(hub, metadata.cwd, [{ type: "text", text: brief }])) {
+    const toId = await startThreadInHost(hub, {
+      agent,
+      cwd: metadata.cwd,
+      parts: [{ type: "text", text: brief }],
+      title,
+      handoffFrom: fromId,
+    });
+    linked(hub, fromId, toId);
+    return toId;
+  }
   const session = hub.spawnSession({
     agent,
     task: brief,
-    title: handoffTitle(metadata, built.goal),
+    title,
     mode: "session",
     cwd: metadata.cwd,
     origin: { kind: "handoff", source: fromId },
   });
   const toId = await storedThread(session);
-  if (!toId) return session;
-  // this window's writer of the old thread, if it is still open here (a closed one cannot patch any more)
+  if (toId) linked(hub, fromId, toId);
+  return session;
+}
+
+/** The old thread lists the new one (through this window's writer of it, if it is still open here). */
+function linked(hub: Hub, fromId: string, toId: string): void {
   const origin = hub.live.get(fromId);
-  const holder = origin?.isOpen ? origin.thread?.live : undefined;
+  const holder = origin?.isOpen ? origin.thread?.live : undefined; // a closed one cannot patch any more
   const failed = linkHandoff(hub.threads, fromId, toId, holder ? (p) => holder.patch(p) : undefined);
   if (failed) hub.log.logger.warn(`handoff: ${fromId} could not list ${toId} yet: ${failed}`);
   hub.ops.refresh(fromId);
   hub.ops.refresh(toId);
   hub.tree.refresh();
-  return session;
 }

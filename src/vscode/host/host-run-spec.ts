@@ -2,7 +2,8 @@
  * What the window asks the thread host to run (#35), as plain data and without the editor's API: the agent as a
  * command line with its env (held in the host's memory, never written), the window's environment as the agent's
  * base, the prompt as composed (its context as the same items the window's own session sends), the window's
- * other workspace folders, a new worktree, and the OS sandbox the window would have given the session — decided
+ * other workspace folders, the recall tools and traffic recording as its own sessions have them, a new worktree,
+ * and the OS sandbox the window would have given the session — decided
  * from the same settings (editorSandboxSettings), then prepared by the host as `run --sandbox` does.
  */
 import { resolve } from "node:path";
@@ -13,6 +14,7 @@ import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import { isInside } from "../../core/platform/paths";
 import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import type { RecallMcpCommand } from "../../core/recall/mcp-offer";
 import { editorSandboxSettings } from "../sandbox";
 import type { Config } from "../config";
 
@@ -35,14 +37,20 @@ export interface HostRunRequest {
   /** The composer's "sandboxed" toggle when the user changed it; undefined: the settings decide. */
   sandbox?: boolean;
   permission: PermissionPolicy;
+  /** A new thread's title (a handoff's); none: its first prompt. */
+  title?: string;
+  /** A new thread that continues this stored thread (a handoff). */
+  handoffFrom?: string;
   /** The watchdog's stall time (0: off). */
   stallMs: number;
   /** The watchdog's retries (`acpThreads.watchdog.retry`): offered to the user, or taken by themselves; none: no watchdog. */
   retry?: "offer" | "auto";
+  /** How this window starts the recall MCP server (hub-spawn.ts `recallMcpCommand`): offered when the settings say. */
+  recallMcp?: RecallMcpCommand;
 }
 
 export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
-  Partial<Pick<Config, "turnEndedHook">>;
+  Partial<Pick<Config, "turnEndedHook" | "recallOfferToAgents" | "recordTraffic">>;
 
 const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -76,8 +84,13 @@ export async function detachedRun(
         }
       : {}),
     ...(r.thread ? { thread: r.thread } : {}),
+    ...(r.title ? { title: r.title } : {}),
+    ...(r.handoffFrom ? { handoffFrom: r.handoffFrom } : {}),
     ...(r.roots?.length && !r.worktree ? { roots: r.roots } : {}),
     ...(r.worktree ? { worktree: true } : {}),
+    // the runtime options of the window's own sessions (hub-spawn.ts), from the same settings
+    ...(config.recallOfferToAgents && r.recallMcp ? { recallMcp: r.recallMcp } : {}),
+    ...(config.recordTraffic === false ? { recordTraffic: false } : {}),
     permission: r.permission,
     askClients: true,
     startedFrom: "editor",

@@ -15,21 +15,24 @@
  */
 import { basename } from "node:path";
 import { ranInHost } from "../../core/host/thread-tag";
+import type * as vscode from "vscode";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
+import type { ThreadMetadata } from "../../core/model/metadata";
 import type { AgentRef } from "../../core/model/records";
 import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
-import { otherFolders } from "../hub-spawn";
+import { otherFolders, recallMcpCommand } from "../hub-spawn";
 import type { Notifier } from "../notifier";
 import type { ThreadPanels } from "../thread-panels";
 import { assertTrusted } from "../trust";
 import type { HostedThreads } from "./hosted-threads";
 import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
 
-interface HostRunHub {
+export interface HostRunHub {
+  context: { extensionUri: vscode.Uri };
   hosted: HostedThreads;
   config: Config;
   panels: ThreadPanels;
@@ -43,13 +46,22 @@ export interface HostStart {
   parts: PromptPart[];
   worktree?: boolean;
   sandbox?: boolean;
+  /** Its title (a handoff's); none: its first prompt. */
+  title?: string;
+  /** The stored thread it continues (a handoff). */
+  handoffFrom?: string;
 }
 
-const policy = (config: Config) => ({
-  permission: config.permissionMode,
-  stallMs: config.watchdogStallSeconds * 1000,
-  retry: config.watchdogRetry,
+const policy = (hub: HostRunHub) => ({
+  permission: hub.config.permissionMode,
+  stallMs: hub.config.watchdogStallSeconds * 1000,
+  recallMcp: recallMcpCommand(hub.context.extensionUri),
+  retry: hub.config.watchdogRetry,
 });
+
+/** Whether a stored thread's next session runs in the thread host: the setting, or the host ran it (ACP only). */
+export const belongsInHost = (hub: Pick<HostRunHub, "config">, m: ThreadMetadata | undefined): boolean =>
+  m?.mode === "acp" && (hub.config.hostRunSessions === "host" || ranInHost(m));
 
 /**
  * Whether the host can take this prompt in a session in `cwd` (and the window's other folders): its context
@@ -58,16 +70,17 @@ const policy = (config: Config) => ({
 export const hostTakes = (cwd: string, parts: readonly PromptPart[]): boolean =>
   contextInside(parts, [cwd, ...otherFolders(cwd)]);
 
-/** Starts the thread in the host with the window's settings and opens its panel (following the host). */
-export async function openInHost(hub: HostRunHub, r: HostStart, sources: ContextSources): Promise<void> {
+/** Starts the thread in the host with the window's settings and opens its panel (following the host): its id. */
+export async function openInHost(hub: HostRunHub, r: HostStart, sources: ContextSources): Promise<string> {
   assertTrusted(); // as for a session of the window: nothing is started in an untrusted workspace
   const threadId = await startInHost(hub, {
     ...r,
     parts: await withThreadText(r.parts, sources),
     ...(r.worktree ? {} : { roots: otherFolders(r.cwd) }),
-    ...policy(hub.config),
+    ...policy(hub),
   });
   hub.panels.open(threadId);
+  return threadId;
 }
 
 /**
@@ -81,7 +94,7 @@ export async function continueInHost(
 ): Promise<boolean> {
   const read = await hub.threads.readAsync(threadId);
   const m = read?.metadata;
-  if (m?.mode !== "acp" || (hub.config.hostRunSessions !== "host" && !ranInHost(m))) return false;
+  if (!m || !belongsInHost(hub, m)) return false;
   if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
   if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();
@@ -92,7 +105,7 @@ export async function continueInHost(
     parts: await withThreadText(parts, hub.sources()),
     ...(m.worktree ? { inWorktree: true } : { roots: otherFolders(m.cwd) }),
     ...(env ? { env } : {}),
-    ...policy(hub.config),
+    ...policy(hub),
   });
   hub.panels.refresh(threadId); // drawn again, following the host's run
   return true;

@@ -2,9 +2,11 @@
  * Where "Send review to agent" goes: the thread's live session (a stored thread is resumed first), its prompt
  * built for the agent once it is open — quotes as embedded resources when it advertises
  * `promptCapabilities.embeddedContext`, fenced text otherwise — and sent through the prompt box's path, so
- * while a turn runs it waits in the thread's queue like a typed follow-up.
+ * while a turn runs it waits in the thread's queue like a typed follow-up. A thread the thread host holds gets it in
+ * the host's queue, one whose next run belongs there starts that run with it (host-entry.ts), never a resume here.
  */
 import * as vscode from "vscode";
+import type { PromptPart } from "../../core/model/context";
 import { refOf } from "../../core/prompt/blocks";
 import { reviewPromptParts, type ReviewComment } from "../../core/prompt/review";
 import type { WirePart } from "../../webview/thread/protocol";
@@ -13,6 +15,8 @@ import type { LiveSession } from "../live-session";
 
 export interface ReviewSendDeps {
   live(threadId: string): LiveSession | undefined;
+  /** The thread host holds the thread, or its next run belongs there (host-entry.ts `goesToHost`). */
+  inHost(threadId: string): Promise<boolean>;
   composer: Pick<ComposerHost, "submit">;
 }
 
@@ -34,6 +38,13 @@ export async function sendReviewPrompt(
   intro?: string,
 ): Promise<"sent" | "queued"> {
   let live = deps.live(threadId);
+  // the thread host's run takes it (its queue, or its next run): text, the quotes fenced (its agent's
+  // capabilities are the host's to know)
+  if (!live?.isOpen && (await deps.inHost(threadId)))
+    return deps.composer.submit(
+      threadId,
+      wireOf(reviewPromptParts(comments, { embedded: false, root, ...(intro?.trim() ? { intro } : {}) })),
+    );
   if (!live?.isOpen) {
     await vscode.commands.executeCommand("acpThreads.resume", threadId);
     live = deps.live(threadId);
@@ -47,10 +58,12 @@ export async function sendReviewPrompt(
     root,
     ...(intro?.trim() ? { intro } : {}),
   });
-  const wire: WirePart[] = parts.map((p) =>
+  return deps.composer.submit(threadId, wireOf(parts));
+}
+
+const wireOf = (parts: PromptPart[]): WirePart[] =>
+  parts.map((p) =>
     p.type === "text"
       ? p
       : { type: "context", ref: refOf(p.item), ...(p.item.content !== undefined ? { content: p.item.content } : {}) },
   );
-  return deps.composer.submit(threadId, wire);
-}

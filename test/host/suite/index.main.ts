@@ -57,6 +57,7 @@ const PASSES: Record<string, string[]> = {
     "host-chrome.test.js",
     "host-state.test.js",
     "host-watch.test.js",
+    "host-entry.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

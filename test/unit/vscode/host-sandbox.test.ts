@@ -16,7 +16,8 @@ import { connectHost, type HostConnection } from "../../../src/core/host/client"
 import type { DetachedRun } from "../../../src/core/host/protocol";
 import type { ThreadRead } from "../../../src/core/store/thread-store";
 import { ThreadStore } from "../../../src/core/store/thread-store";
-import { detachedRun, type HostRunConfig, type HostRunRequest } from "../../../src/vscode/host/host-run-spec";
+import { detachedRun, type HostRunRequest } from "../../../src/vscode/host/host-run-spec";
+import { hostRunConfig } from "../../fixtures/host/run-config";
 import { CLI } from "../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 import { hostEnv, stopHost } from "../../fixtures/host/host-cli";
@@ -25,13 +26,7 @@ import { waitFor } from "../../fixtures/spawner/wait";
 
 const BOUND = { skip: noBwrap, timeout: 60_000 };
 
-const config = (s: Partial<HostRunConfig> = {}): HostRunConfig => ({
-  sandbox: "off",
-  sandboxDenyRead: [],
-  sandboxAllowedHosts: [],
-  sandboxUnattended: true,
-  ...s,
-});
+const config = hostRunConfig;
 
 /** The hostile agent's request as the window makes it for `prompt` in `cwd`. */
 const request = (cwd: string, prompt: string, more: Partial<HostRunRequest> = {}): HostRunRequest => ({
@@ -49,6 +44,8 @@ async function withHost<T>(dir: string, fn: (conn: HostConnection, data: string)
   const conn = await connectHost({
     home: data,
     client: "test",
+    // the window's folders, as its hello says them: a run's roots must be inside them (run-roots.ts)
+    serves: { fs: false, roots: [join(dir, "ws"), join(dir, "other")] },
     start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: data } },
   });
   assert.ok(conn);

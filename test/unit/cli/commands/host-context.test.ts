@@ -43,6 +43,8 @@ async function world(
   const conn = await connectHost({
     home,
     client: "test",
+    // the editor's folders, as its hello says them: a run's roots must be inside them (run-roots.ts)
+    serves: { fs: false, roots: [ws, other] },
     start: { script: CLI, env: { ...process.env, ...hostEnv(), ACP_THREADS_HOME: home } },
   });
   assert.ok(conn);

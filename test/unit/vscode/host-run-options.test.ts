@@ -1,0 +1,29 @@
+/**
+ * A thread the window starts in the thread host (#35) is asked for with the runtime options of the window's own
+ * sessions (src/vscode/host/host-run-spec.ts, no vscode module), from the same settings: the recall tools offered
+ * only when acpThreads.recall.offerToAgents is on, traffic not recorded when acpThreads.recordTraffic is off.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { detachedRun, type HostRunConfig, type HostRunRequest } from "../../../src/vscode/host/host-run-spec";
+import { hostRunConfig } from "../../fixtures/host/run-config";
+
+const config = hostRunConfig;
+
+const recallMcp = { command: "/electron", args: ["/ext/dist/cli.js", "mcp"], env: { ELECTRON_RUN_AS_NODE: "1" } };
+const request: HostRunRequest = {
+  agent: { id: "a", displayName: "A", command: "agent", args: [] },
+  cwd: "/ws",
+  parts: [{ type: "text", text: "hi" }],
+  permission: "approve-reads",
+  stallMs: 0,
+  recallMcp,
+};
+
+test("the hosted run gets the window's recall tools and traffic recording from the same settings", async () => {
+  const run = (c: Partial<HostRunConfig>) => detachedRun(config(c), request, {}, () => {});
+  assert.deepEqual((await run({ recallOfferToAgents: true })).recallMcp, recallMcp);
+  assert.equal((await run({ recallOfferToAgents: false })).recallMcp, undefined, "not offered: setting off");
+  assert.equal((await run({ recordTraffic: true })).recordTraffic, undefined, "recorded: the host's default");
+  assert.equal((await run({ recordTraffic: false })).recordTraffic, false);
+});
