@@ -142,7 +142,7 @@ async function scale(): Promise<void> {
       ...(await benchFirstPaint(s.home, worker)),
       ...(await benchScroll(new ThreadStore(s.home), worker)),
     ])
-      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(0).padStart(6)} ms`);
+      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(f.ms < 10 ? 2 : 0).padStart(6)} ms`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

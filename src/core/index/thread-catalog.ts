@@ -38,6 +38,11 @@ export interface CatalogOptions {
    * this thread (default true; false: from the worker's first message, the bench's baseline).
    */
   firstFromFiles?: boolean;
+  /**
+   * Start the worker at once, next to the first rows read on this thread (default true; false: once they are in,
+   * stop 36's order: the bench's baseline only).
+   */
+  raceWorker?: boolean;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -177,13 +182,15 @@ export class ThreadCatalog implements Disposable {
       if (worker) {
         // started first: under load its first message can come before the thread files' walk ends (10,000 stats
         // on a busy thread: stop 36's figures), and the walk then stops
-        const indexed = loadCatalogRowsInWorker(worker, this.#store.home, (rows) =>
-          early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
-        );
-        indexed.catch(() => undefined); // met below, after the first rows from the disk are tried
+        const start = () =>
+          loadCatalogRowsInWorker(worker, this.#store.home, (rows) =>
+            early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
+          );
+        const indexed = this.#opts.raceWorker === false ? undefined : start();
+        indexed?.catch(() => undefined); // met below, after the first rows from the disk are tried
         await this.#firstFromDisk(early, () => answeredEarly);
         try {
-          rest = await indexed;
+          rest = await (indexed ?? start());
         } catch (err) {
           // disposed meanwhile (the window closed; a test ended and its home went): nothing to load, and the
           // index's synchronous load on this thread would only block it (the first rows may have come from the
