@@ -166,8 +166,8 @@ function journaledThread(store: ThreadStore, title: string): void {
  * filter on it), the newest thread files read without the index (no recent-threads file: a first run; a filter;
  * a damaged file; a folder another tool changed with no journal line), the recent-threads file the worker leaves
  * (current), and that file after other writers changed the history (stale). The catalog starts its worker next
- * to the thread files' read (whichever answers first paints, stop 37); two cases start it after them, as stop 36
- * did (`raceWorker: false`), as their baseline. Medians of `ROUNDS` runs each.
+ * to the thread files' read once it is slow (whichever answers first paints, stop 37); one case starts it after
+ * them, as stop 36 did (`raceWorker: false`), as its baseline. Medians of `ROUNDS` runs each.
  */
 /** Each first-paint case runs this many times (a fresh catalog each): its medians are printed. */
 const ROUNDS = 3;
@@ -195,7 +195,6 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
       before: () => toolThread(home),
     },
     { from: "the recent-threads file (current)", q: {} },
-    { from: "the recent-threads file (current), the worker after it (stop 36)", q: {}, race: false },
     {
       from: "the recent-threads file, stale (5 new, 5 changed since)",
       q: {},

@@ -25,6 +25,14 @@ import type { ThreadQuery } from "./threads-index";
 
 type Row = CatalogFileRow;
 
+/**
+ * The thread files' walk for the first rows has this long before the index's worker starts next to it (its first
+ * message then paints if it comes first). Not at once: next to the worker's start (SQLite's WASM, the sync) the
+ * walk took longer on 2 busy cores than alone (stop 37's figures), and the recent-threads file's read is never
+ * raced (it answers in 40-200 ms).
+ */
+const COLD_GRACE_MS = 200;
+
 export interface CatalogOptions {
   logger?: Logger;
   /** Watch the threads folder for other processes' writes (default true). */
@@ -39,8 +47,8 @@ export interface CatalogOptions {
    */
   firstFromFiles?: boolean;
   /**
-   * Start the worker at once, next to the first rows read on this thread (default true; false: once they are in,
-   * stop 36's order: the bench's baseline only).
+   * Start the worker next to the thread files' read when it has not answered within `COLD_GRACE_MS` (default
+   * true; false: once it ended, stop 36's order: the bench's baseline only).
    */
   raceWorker?: boolean;
 }
@@ -154,11 +162,11 @@ export class ThreadCatalog implements Disposable {
   /**
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
    * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
-   * rows come first (`first`) from whichever answers first (stop 37): the worker's first message, or, read here
-   * while the worker starts, the recent-threads file (the threads changed since it was written marked, so the
-   * first list reads them before it answers), else the newest thread files (threads-cold.ts: a first run, a
-   * damaged file, a folder changed without a journal line). The others after (`all`, then a change event for the
-   * lists answered early).
+   * rows come first (`first`): from the recent-threads file (the threads changed since it was written marked, so
+   * the first list reads them before it answers), else from whichever answers first (stop 37) of the newest thread
+   * files read here (threads-cold.ts: a first run, a damaged file, a folder changed without a journal line) and
+   * the worker's first message (started next to them once they are slow). The others after (`all`, then a change
+   * event for the lists answered early).
    */
   #load(): { first: Promise<void>; all: Promise<void> } {
     let firstIn!: () => void;
@@ -180,15 +188,17 @@ export class ThreadCatalog implements Disposable {
       const worker = this.#opts.worker;
       let rest: CatalogRow[] | undefined;
       if (worker) {
-        // started first: under load its first message can come before the thread files' walk ends (10,000 stats
-        // on a busy thread: stop 36's figures), and the walk then stops
         const start = () =>
           loadCatalogRowsInWorker(worker, this.#store.home, (rows) =>
             early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
-        const indexed = this.#opts.raceWorker === false ? undefined : start();
-        indexed?.catch(() => undefined); // met below, after the first rows from the disk are tried
-        await this.#firstFromDisk(early, () => answeredEarly);
+        let indexed: Promise<CatalogRow[]> | undefined;
+        const race = () => {
+          if (indexed || this.#disposed || this.#opts.raceWorker === false) return;
+          indexed = start();
+          indexed.catch(() => undefined); // met below, after the first rows from the disk are tried
+        };
+        await this.#firstFromDisk(early, () => answeredEarly, race);
         try {
           rest = await (indexed ?? start());
         } catch (err) {
@@ -213,12 +223,13 @@ export class ThreadCatalog implements Disposable {
 
   /**
    * The first rows without the index: the recent-threads file, else (unless `firstFromFiles` is off) the newest
-   * thread files, the walk stopped once `answered` (the worker's first message came meanwhile). Never fails: the
-   * worker's rows answer then.
+   * thread files; `race` starts the worker when their walk has not answered within `COLD_GRACE_MS`, and the walk
+   * stops once `answered` (the worker's first message came meanwhile). Never fails: the worker's rows answer then.
    */
   async #firstFromDisk(
     early: (rows: CatalogRow[], from: "recent" | "read", before: string | undefined) => void,
     answered: () => boolean,
+    race: () => void,
   ): Promise<void> {
     const recent = await recentCatalogRows(this.#store).catch(() => undefined);
     if (this.#disposed || answered()) return;
@@ -228,7 +239,10 @@ export class ThreadCatalog implements Disposable {
     }
     if (this.#opts.firstFromFiles === false) return;
     const stop = () => this.#disposed || answered();
-    const cold = await coldCatalogRows(this.#store, stop).catch(() => undefined);
+    const grace = setTimeout(race, COLD_GRACE_MS);
+    const cold = await coldCatalogRows(this.#store, stop)
+      .catch(() => undefined)
+      .finally(() => clearTimeout(grace));
     if (cold && !stop()) early(cold.rows, "read", cold.before);
   }
 
