@@ -86,9 +86,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   /** Rows on show per group beyond the first page ("Show more"). */
   readonly #shown = new Map<string, number>();
   /**
-   * Each group's node, the same object from one listing to the next: VS Code refreshes one element by the object
-   * it was given, so "Show more" refreshes its group alone (a relisting of 10,000 threads per page stalled the
-   * view: 81 ms a step under load, #36).
+   * Each day/month group's node, the same object from one listing to the next: VS Code refreshes one element by
+   * the object it was given, so "Show more" refreshes its group alone (a relisting of 10,000 threads per page
+   * stalled the view: 81 ms a step under load, #36). Not the Live and Worktrees groups (new objects each listing:
+   * kept, a hosted thread's panel never opened in the host suite, stop 37).
    */
   readonly #groups = new Map<string, GroupNode>();
   /** Since when "Since you left" counts (the window's last loss of focus), while it is to be shown. */
@@ -230,9 +231,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     const out: SessionNode[] = [];
     const away = this.away && awayNode(past, this.away);
     if (away) out.push(this.awayFiles ? await this.awayFiles.attach(away) : away);
-    if (liveNodes.length) out.push(this.#group({ type: "group", id: "live", label: "Live", children: liveNodes }));
-    if (worktreeNodes.length)
-      out.push(this.#group({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes }));
+    if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
+    if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
     for (const g of pastGroups(rest, (t) => t.updatedAt))
       out.push(
         this.#group({
