@@ -165,7 +165,9 @@ function journaledThread(store: ThreadStore, title: string): void {
  * baseline: no recent-threads file and the catalog told not to read thread files, as before stop 36; and a
  * filter on it), the newest thread files read without the index (no recent-threads file: a first run; a filter;
  * a damaged file; a folder another tool changed with no journal line), the recent-threads file the worker leaves
- * (current), and that file after other writers changed the history (stale). Medians of `ROUNDS` runs each.
+ * (current), and that file after other writers changed the history (stale). The catalog starts its worker next
+ * to the thread files' read once it is slow (whichever answers first paints, stop 37); one case starts it after
+ * them, as stop 36 did (`raceWorker: false`), as its baseline. Medians of `ROUNDS` runs each.
  */
 /** Each first-paint case runs this many times (a fresh catalog each): its medians are printed. */
 const ROUNDS = 3;
@@ -175,7 +177,8 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
   const recent = recentThreadsPath(store.layout.threadIndexDb);
   const filter: ThreadQuery = { agent: "gemini", status: "failed" };
   const noFile = () => rmSync(recent, { force: true });
-  const cases: { from: string; q: ThreadQuery; before?: () => void; files?: false }[] = [
+  const damaged = () => truncateSync(recent, Math.floor(statSync(recent).size / 2));
+  const cases: { from: string; q: ThreadQuery; before?: () => void; files?: false; race?: false }[] = [
     { from: "the worker's first message (baseline)", q: {}, before: noFile, files: false },
     { from: "the worker's first message, a filter (baseline)", q: filter, before: noFile, files: false },
     { from: "the thread files, no recent-threads file (first run)", q: {}, before: noFile },
@@ -183,8 +186,9 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
     {
       from: "the thread files, a damaged recent-threads file",
       q: {},
-      before: () => truncateSync(recent, Math.floor(statSync(recent).size / 2)),
+      before: damaged,
     },
+    { from: "the thread files, a damaged file, the worker after them (stop 36)", q: {}, before: damaged, race: false },
     {
       from: "the thread files, a folder changed with no journal line",
       q: {},
@@ -205,7 +209,7 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
   ];
   const out: { name: string; ms: number }[] = [];
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  for (const { from, q, before, files } of cases) {
+  for (const { from, q, before, files, race } of cases) {
     const runs: {
       first: number;
       grouped: number;
@@ -219,7 +223,7 @@ export async function benchFirstPaint(home: string, worker: string): Promise<{ n
     for (let round = 0; round < ROUNDS; round++) {
       before?.();
       (globalThis as { gc?: () => void }).gc?.(); // as a window's fresh start: not the earlier rounds' garbage
-      const catalog = new ThreadCatalog(store, { watch: false, worker, firstFromFiles: files });
+      const catalog = new ThreadCatalog(store, { watch: false, worker, firstFromFiles: files, raceWorker: race });
       const allIn = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
       const t0 = performance.now();
       const { threads: first, partialBefore } = await catalog.listFirst(q);

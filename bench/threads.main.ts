@@ -1,6 +1,6 @@
 /**
  * History at scale first (#36, threads-scale.ts): 10,000 threads / 150 MB, the CLI's `threads list` next to bare
- * node and the Sessions view's first paint. Then thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
+ * node, the Sessions view's first paint and a scroll through every row (threads-scroll.ts). Then thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
  * records, open (read + fold) of a 10,000-message thread, index rebuild of 1,000 threads. Each figure comes
  * with a baseline measured in the same run (plain JSON + fs calls over the same bytes) and their ratio.
  * Prints figures; asserts nothing.
@@ -14,6 +14,7 @@ import { saveSnapshot, snapshotFromThread } from "../src/core/snapshot/save";
 import { serializeRecord, stampRecord, type RecordInput } from "../src/core/model/records";
 import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-store";
 import { benchFirstPaint, benchScale } from "./threads-scale";
+import { benchScroll } from "./threads-scroll";
 
 export interface BenchFigure {
   name: string;
@@ -136,8 +137,12 @@ async function scale(): Promise<void> {
         `${f.name.padEnd(52)} ${f.ms.toFixed(0).padStart(8)} ms  RSS ${f.rssMb.toFixed(0).padStart(4)} MB${f.goal ? `  goal ${f.goal}` : ""}`,
       );
     console.log("Sessions view, in this process:");
-    for (const f of await benchFirstPaint(s.home, join(__dirname, "../../dist/catalog-worker.js")))
-      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(0).padStart(6)} ms`);
+    const worker = join(__dirname, "../../dist/catalog-worker.js");
+    for (const f of [
+      ...(await benchFirstPaint(s.home, worker)),
+      ...(await benchScroll(new ThreadStore(s.home), worker)),
+    ])
+      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(f.ms < 10 ? 2 : 0).padStart(6)} ms`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -55,8 +55,10 @@ const FILTER_KEY = "acpThreads.sessionsFilter";
 /** When this window last lost focus (workspaceState): "Since you left" counts from there. */
 const AWAY_KEY = "acpThreads.awaySince";
 
+type GroupNode = { type: "group"; id: string; label: string; children: SessionNode[]; collapsed?: boolean };
+
 export type SessionNode =
-  | { type: "group"; id: string; label: string; children: SessionNode[]; collapsed?: boolean }
+  | GroupNode
   /** "Show more" at the end of a group's page (#36). */
   | { type: "more"; groupId: string; left: number }
   | AwayNode<PastThreadSummary>
@@ -84,6 +86,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   #view: vscode.TreeView<SessionNode> | undefined;
   /** Rows on show per group beyond the first page ("Show more"). */
   readonly #shown = new Map<string, number>();
+  /**
+   * Each day/month group's node, the same object from one listing to the next: VS Code refreshes one element by
+   * the object it was given, so "Show more" refreshes its group alone (a relisting of 10,000 threads per page
+   * stalled the view: 81 ms a step under load, #36). Not the Live and Worktrees groups (new objects each listing:
+   * kept, a hosted thread's panel never opened in the host suite, stop 37).
+   */
+  readonly #groups = new Map<string, GroupNode>();
   /** Since when "Since you left" counts (the window's last loss of focus), while it is to be shown. */
   away: string | undefined;
   /** The files each "Since you left" thread changed since then (away-files.ts); none when unset. */
@@ -172,7 +181,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   /** "Show more" on a group: one more page of its rows. */
   showMore(groupId: string): void {
     this.#shown.set(groupId, (this.#shown.get(groupId) ?? PAGE) + PAGE);
-    this.refresh();
+    this.#changed.fire(this.#groups.get(groupId)); // the group's rows only (none yet listed: every row)
+  }
+
+  /** `fresh` as the node of its group last listed (its object kept: `#groups`). */
+  #group(fresh: GroupNode): GroupNode {
+    const node = this.#groups.get(fresh.id);
+    if (!node) return (this.#groups.set(fresh.id, fresh), fresh);
+    delete node.collapsed;
+    return Object.assign(node, fresh);
   }
 
   async getChildren(node?: SessionNode): Promise<SessionNode[]> {
@@ -218,13 +235,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
     if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
     for (const g of pastGroups(rest, (t) => t.updatedAt))
-      out.push({
-        type: "group",
-        id: g.id,
-        label: g.label,
-        children: g.items.map((thread): SessionNode => ({ type: "past", thread })),
-        ...(g.expanded ? {} : { collapsed: true }),
-      });
+      out.push(
+        this.#group({
+          type: "group",
+          id: g.id,
+          label: g.label,
+          children: g.items.map((thread): SessionNode => ({ type: "past", thread })),
+          ...(g.expanded ? {} : { collapsed: true }),
+        }),
+      );
     return out;
   }
 

@@ -25,6 +25,14 @@ import type { ThreadQuery } from "./threads-index";
 
 type Row = CatalogFileRow;
 
+/**
+ * The thread files' walk for the first rows has this long before the index's worker starts next to it (its first
+ * message then paints if it comes first). Not at once: next to the worker's start (SQLite's WASM, the sync) the
+ * walk took longer on 2 busy cores than alone (stop 37's figures), and the recent-threads file's read is never
+ * raced (it answers in 40-200 ms).
+ */
+const COLD_GRACE_MS = 200;
+
 export interface CatalogOptions {
   logger?: Logger;
   /** Watch the threads folder for other processes' writes (default true). */
@@ -38,6 +46,11 @@ export interface CatalogOptions {
    * this thread (default true; false: from the worker's first message, the bench's baseline).
    */
   firstFromFiles?: boolean;
+  /**
+   * Start the worker next to the thread files' read when it has not answered within `COLD_GRACE_MS` (default
+   * true; false: once it ended, stop 36's order: the bench's baseline only).
+   */
+  raceWorker?: boolean;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -150,16 +163,21 @@ export class ThreadCatalog implements Disposable {
    * Once: the watcher, then the rows of the threads index (synced), in a worker thread when the catalog has one
    * (every file call of the sync is synchronous); a thread written meanwhile is marked by the watcher. The newest
    * rows come first (`first`): from the recent-threads file (the threads changed since it was written marked, so
-   * the first list reads them before it answers), else from the newest thread files read here (threads-cold.ts:
-   * a first run, a damaged file, a folder changed without a journal line), then the worker's first message; the
-   * others after (`all`, then a change event for the lists answered early).
+   * the first list reads them before it answers), else from whichever answers first (stop 37) of the newest thread
+   * files read here (threads-cold.ts: a first run, a damaged file, a folder changed without a journal line) and
+   * the worker's first message (started next to them once they are slow). The others after (`all`, then a change
+   * event for the lists answered early).
    */
   #load(): { first: Promise<void>; all: Promise<void> } {
     let firstIn!: () => void;
     const first = new Promise<void>((resolve) => (firstIn = resolve));
     let answeredEarly = false;
-    /** `before`: the rows are every thread last active after it (undefined: every thread). */
+    /**
+     * `before`: the rows are every thread last active after it (undefined: every thread). A part that comes after
+     * every row is in adds nothing; one that comes after another part widens what is covered (never narrows it).
+     */
     const early = (rows: CatalogRow[], from: "recent" | "index" | "read", before: string | undefined) => {
+      if (!this.#partial) return;
       this.#add(rows, from);
       this.#covered(before);
       answeredEarly = true;
@@ -167,22 +185,22 @@ export class ThreadCatalog implements Disposable {
     };
     const all = (async () => {
       if (this.#opts.watch !== false) await this.#watch();
-      if (this.#opts.worker) {
-        const recent = await recentCatalogRows(this.#store).catch(() => undefined);
-        if (recent && !this.#disposed) {
-          for (const id of recent.changed) this.#dirty.add(id);
-          early(recent.rows, "recent", recent.complete ? undefined : oldestOf(recent.rows));
-        } else if (this.#opts.firstFromFiles !== false && !this.#disposed) {
-          const cold = await coldCatalogRows(this.#store).catch(() => undefined);
-          if (cold && !this.#disposed) early(cold.rows, "read", cold.before);
-        }
-      }
+      const worker = this.#opts.worker;
       let rest: CatalogRow[] | undefined;
-      if (this.#opts.worker) {
-        try {
-          rest = await loadCatalogRowsInWorker(this.#opts.worker, this.#store.home, (rows) =>
+      if (worker) {
+        const start = () =>
+          loadCatalogRowsInWorker(worker, this.#store.home, (rows) =>
             early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
+        let indexed: Promise<CatalogRow[]> | undefined;
+        const race = () => {
+          if (indexed || this.#disposed || this.#opts.raceWorker === false) return;
+          indexed = start();
+          indexed.catch(() => undefined); // met below, after the first rows from the disk are tried
+        };
+        await this.#firstFromDisk(early, () => answeredEarly, race);
+        try {
+          rest = await (indexed ?? start());
         } catch (err) {
           // disposed meanwhile (the window closed; a test ended and its home went): nothing to load, and the
           // index's synchronous load on this thread would only block it (the first rows may have come from the
@@ -201,6 +219,31 @@ export class ThreadCatalog implements Disposable {
     })();
     all.catch(() => firstIn()); // `first` waiters then meet the failure through `all`
     return { first: first.then(() => (this.#partial && this.#rows.size ? undefined : all)), all };
+  }
+
+  /**
+   * The first rows without the index: the recent-threads file, else (unless `firstFromFiles` is off) the newest
+   * thread files; `race` starts the worker when their walk has not answered within `COLD_GRACE_MS`, and the walk
+   * stops once `answered` (the worker's first message came meanwhile). Never fails: the worker's rows answer then.
+   */
+  async #firstFromDisk(
+    early: (rows: CatalogRow[], from: "recent" | "read", before: string | undefined) => void,
+    answered: () => boolean,
+    race: () => void,
+  ): Promise<void> {
+    const recent = await recentCatalogRows(this.#store).catch(() => undefined);
+    if (this.#disposed || answered()) return;
+    if (recent) {
+      for (const id of recent.changed) this.#dirty.add(id);
+      return early(recent.rows, "recent", recent.complete ? undefined : oldestOf(recent.rows));
+    }
+    if (this.#opts.firstFromFiles === false) return;
+    const stop = () => this.#disposed || answered();
+    const grace = setTimeout(race, COLD_GRACE_MS);
+    const cold = await coldCatalogRows(this.#store, stop)
+      .catch(() => undefined)
+      .finally(() => clearTimeout(grace));
+    if (cold && !stop()) early(cold.rows, "read", cold.before);
   }
 
   /**

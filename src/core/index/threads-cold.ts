@@ -51,20 +51,24 @@ interface FileStat {
   mtime: number;
 }
 
-/** Each thread file's size and mtime (a file gone since the listing left out), `STATS_AT_ONCE` at a time. */
-function statAll(store: ThreadStore, ids: string[]): Promise<FileStat[]> {
+/**
+ * Each thread file's size and mtime (a file gone since the listing left out), `STATS_AT_ONCE` at a time; no more
+ * are started once `stop` says so (the answer is then not used).
+ */
+function statAll(store: ThreadStore, ids: string[], stop: () => boolean): Promise<FileStat[]> {
   const out: FileStat[] = [];
   if (!ids.length) return Promise.resolve(out);
   return new Promise((resolve) => {
     let next = 0;
-    let left = ids.length;
+    let running = 0;
     const one = () => {
-      const id = ids[next++];
-      if (id === undefined) return;
+      const id = stop() ? undefined : ids[next++];
+      if (id === undefined) return void (running === 0 && resolve(out));
+      running++;
       statCb(store.pathFor(id), (err, st) => {
+        running--;
         if (!err && st.isFile()) out.push({ id, size: st.size, mtime: st.mtimeMs });
-        if (--left === 0) resolve(out);
-        else one();
+        one();
       });
     };
     for (let i = 0; i < STATS_AT_ONCE; i++) one();
@@ -84,12 +88,17 @@ async function inParallel<T, R>(items: T[], n: number, fn: (item: T) => Promise<
 
 /**
  * The first rows without the index, or undefined when they would settle nothing: the folder's mtimes do not
- * follow its threads' records, or no read thread is surely later than the ones not read.
+ * follow its threads' records, or no read thread is surely later than the ones not read. `stop`: the first rows
+ * came from elsewhere meanwhile (the index's worker answered first); the walk ends at once, undefined.
  */
-export async function coldCatalogRows(store: ThreadStore): Promise<ColdCatalog | undefined> {
+export async function coldCatalogRows(
+  store: ThreadStore,
+  stop: () => boolean = () => false,
+): Promise<ColdCatalog | undefined> {
   const names = await readdir(store.threadsDir).catch(() => [] as string[]);
   const ids = names.filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6))).map((n) => n.slice(0, -6));
-  const files = (await statAll(store, ids)).sort((a, b) => b.mtime - a.mtime);
+  const files = (await statAll(store, ids, stop)).sort((a, b) => b.mtime - a.mtime);
+  if (stop()) return undefined;
   // the newest by mtime, a prefix (the argument above needs every file not taken to be no newer than those taken)
   let take = 0;
   for (let bytes = 0; take < files.length && take < COLD_ROWS; take++) {
@@ -97,9 +106,10 @@ export async function coldCatalogRows(store: ThreadStore): Promise<ColdCatalog |
     if (bytes > COLD_BYTES && take > 0) break;
   }
   const taken = files.slice(0, take);
-  const read = await inParallel(taken, READS_AT_ONCE, (f) =>
-    readCatalogRow(store.pathFor(f.id)).catch(() => undefined),
+  const read = await inParallel(taken, READS_AT_ONCE, async (f) =>
+    stop() ? undefined : readCatalogRow(store.pathFor(f.id)).catch(() => undefined),
   ); // gone since, or no thread in it (the index has no row for it either)
+  if (stop()) return undefined;
   const rows: CatalogRow[] = [];
   taken.forEach((f, i) => {
     const row = read[i];

@@ -78,7 +78,12 @@ describe("the sessions view at history scale", () => {
     assert.equal(rows.length, PAGE + 1, "one page of rows and 'Show more'");
     const more = rows[PAGE]!;
     assert.equal(more.type, "more");
+    const fired: (SessionNode | undefined)[] = [];
+    const sub = hub.tree.onDidChangeTreeData((e) => fired.push(e));
     await vscode.commands.executeCommand("acpThreads.showMoreSessions", more);
+    sub.dispose();
+    // the group's node as the tree last listed it (VS Code refreshes an element by its object): its rows alone
+    assert.ok(fired.includes(biggest), "'Show more' refreshed its group, not every thread (#36: no stall at 10,000)");
     const next = await hub.tree.getChildren(biggest);
     assert.equal(next.filter((r) => r.type === "past").length, Math.min(2 * PAGE, biggest.children.length));
     assert.match(hub.tree.describeFilter(), /by automation/, "the view's description names the filter");

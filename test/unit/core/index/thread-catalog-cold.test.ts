@@ -195,3 +195,79 @@ test("a catalog disposed after its first paint does not load the index on its ow
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // the worker fails meanwhile: a wait, not a speed assertion
     assert.ok(!fs.existsSync(store.layout.threadIndexDb), "no index opened on this thread for a disposed catalog");
   }));
+
+/**
+ * Thread-file stats (`fs.stat` callbacks: the first paint's walk) held until `release`: the walk that the index's
+ * worker overtakes under load. `started` counts the thread-file stats begun.
+ */
+function holdStats(store: ThreadStore) {
+  const table = require("node:fs") as typeof fs; // the module object the catalog's node:fs import reads
+  const stat = table.stat;
+  const held: (() => void)[] = [];
+  let open = false;
+  const counts = { started: 0 };
+  table.stat = ((path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null, st: fs.Stats) => void) => {
+    if (!String(path).startsWith(store.threadsDir)) return stat(path, cb);
+    counts.started++;
+    if (open) return stat(path, cb);
+    held.push(() => stat(path, cb));
+  }) as typeof fs.stat;
+  return {
+    counts,
+    release(): void {
+      open = true;
+      for (const go of held.splice(0)) go();
+    },
+    restore: () => (table.stat = stat),
+  };
+}
+
+test("the index's worker answers before the thread files' walk ends: its first message paints (whole groups), the walk stops, the late rows complete the list", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const { ids } = history(store, dir, 600);
+    const stats = holdStats(store);
+    const catalog = new ThreadCatalog(store, { watch: false, worker: CATALOG_WORKER });
+    const changed = new Promise<void>((resolve) => catalog.onDidChange(() => resolve()));
+    try {
+      // the walk is held: only the worker can answer (a wait for it, not a speed assertion)
+      const first = await firstWhileHeld(catalog, {}, 30_000);
+      assert.ok(first, "the worker's first message painted while the walk was held");
+      const begun = stats.counts.started;
+      stats.release();
+      assert.equal(first.threads[0]!.threadId, ids[0], "the newest first");
+      assert.ok(first.partialBefore, "the worker's first rows: a bound");
+      await changed;
+      const all = await catalog.list();
+      assert.equal(all.length, 600);
+      assertWhole(first, all);
+      assert.ok(
+        stats.counts.started <= begun + 32,
+        `the walk stopped (${stats.counts.started - begun} stats after the paint)`,
+      );
+    } finally {
+      stats.restore();
+      catalog.dispose();
+    }
+  }));
+
+test("a worker that fails at once does not leave the first paint empty: the thread files paint, or the index loads here", () =>
+  withTmp(async (dir) => {
+    const failing = join(dir, "failing-worker.js");
+    fs.writeFileSync(failing, `throw new Error("the worker failed");`);
+    for (const mtimes of [true, false]) {
+      // with their records' mtimes the thread files can paint; written at once (mtimes ≈ now) they settle nothing
+      const store = new ThreadStore(join(dir, `home-${mtimes}`));
+      const ids = writeRawThreads(store, 150, dir, { mtime: mtimes, stepMs: STEP });
+      const catalog = new ThreadCatalog(store, { watch: false, worker: failing });
+      try {
+        const first = await catalog.listFirst();
+        assert.equal(first.threads[0]?.threadId, ids[0], `${mtimes ? "the files'" : "the index's"} rows painted`);
+        const all = await catalog.list();
+        assert.equal(all.length, 150, "every thread in once the worker failed");
+        assertWhole(first, all);
+      } finally {
+        catalog.dispose();
+      }
+    }
+  }));
