@@ -60,6 +60,7 @@ export function coldCases(
   corpusRoot: string,
   q: ColdNeedles,
   variants: { label: string; env: NodeJS.ProcessEnv }[],
+  otherNode?: string,
 ): { cases: ColdCase[]; cleanup: () => void } {
   const emptyHome = mkdtempSync(join(tmpdir(), "recall-empty-"));
   const cases: ColdCase[] = [{ name: "bare node -e 0", args: ["-e", "0"] }];
@@ -87,17 +88,40 @@ export function coldCases(
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }
   };
+  const stop = () => {
+    serve("--stop");
+    waitFor(false);
+  };
+  const query = (needle: string) => [cli, "recall", "--global", "--format", "json", needle];
   for (const [cls, needle] of Object.entries(q))
     cases.push({
       name: `first call query ${cls}`,
-      args: [cli, "recall", "--global", "--format", "json", needle],
+      args: query(needle),
       env: warmEnv,
-      before: () => {
-        serve("--stop");
-        waitFor(false);
-      },
+      before: stop,
       after: () => waitFor(true),
     });
+  // the same first calls on another Node (`--node PATH`: Node 22/24, whose V8 reads one-shot flags differently and
+  // has a compile cache), against its own bare start in the same rotation; the warm process such a call leaves is
+  // replaced by one of this Node afterwards (untimed), so the other rows keep theirs
+  if (otherNode) {
+    const v = spawnSync(otherNode, ["--version"], { encoding: "utf8" }).stdout.trim();
+    cases.push({ name: `${v}: bare node -e 0`, cmd: otherNode, args: ["-e", "0"] });
+    for (const [cls, needle] of Object.entries(q))
+      cases.push({
+        name: `${v}: first call query ${cls}`,
+        cmd: otherNode,
+        args: query(needle),
+        env: warmEnv,
+        before: stop,
+        after: () => {
+          waitFor(true);
+          stop();
+          spawnSync(process.execPath, query(needle), { env: warmEnv });
+          waitFor(true);
+        },
+      });
+  }
   const rg = spawnSync("rg", ["--version"]).status === 0;
   if (rg)
     for (const [cls, needle] of Object.entries(q))
@@ -111,6 +135,12 @@ export function coldReport(t: Map<string, number>, print: (k: string, v: string)
   print("cold: bare node -e 0", `${bare.toFixed(0)} ms`);
   for (const [name, ms] of t) {
     if (name === "bare node -e 0" || name.startsWith("rg ")) continue;
+    const other = /^(v[\d.]+): /.exec(name)?.[1]; // another Node's rows: against its own bare start
+    if (other) {
+      const base = t.get(`${other}: bare node -e 0`)!;
+      print(`cold: ${name}`, `${ms.toFixed(0)} ms${ms === base ? "" : ` = node +${(ms - base).toFixed(0)} ms`}`);
+      continue;
+    }
     const cls = /query (\w+)$/.exec(name)?.[1];
     const rg = cls ? t.get(`rg -l ${cls}`) : undefined;
     print(

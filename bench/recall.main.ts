@@ -123,6 +123,8 @@ export interface BenchOptions {
   cjkShare: number;
   /** Skip the one-core import of the same corpus that the two-core import is compared with. */
   noBaseline?: boolean;
+  /** Another Node binary (`--node PATH`, e.g. Node 24): its first calls next to its bare start. */
+  otherNode?: string;
 }
 
 export async function benchRecall(opts: BenchOptions): Promise<Record<string, unknown>> {
@@ -296,6 +298,7 @@ export async function benchRecall(opts: BenchOptions): Promise<Record<string, un
         { label: "", env: { ACP_THREADS_RECALL_DAEMON: "" } },
         { label: "in-process ", env: { ACP_THREADS_RECALL_DAEMON: "0" } },
       ],
+      opts.otherNode,
     );
     try {
       coldReport(measureCold(cold.cases, opts.coldRuns), print);
@@ -336,6 +339,7 @@ if (require.main === module) {
     coldRuns: Number(arg("--cold-runs") ?? 9),
     cjkShare: Number(arg("--cjk-share") ?? 0.5),
     noBaseline: process.argv.includes("--no-baseline"),
+    otherNode: arg("--node"),
   }).catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;

@@ -4,6 +4,7 @@
  */
 import { onPtyFallback } from "../core/platform/pty";
 import { setLockLabel } from "../core/store/file-lock";
+import { enableCompileCache } from "./compile-cache";
 import { EXIT, type CliIO, type CommandMain } from "./io";
 import { VERSION } from "../core/version";
 
@@ -149,6 +150,8 @@ if (require.main === module) {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // before a command's bundle is loaded (its code is what the cache keeps); `--version` and typos make no folder
+  if (Object.hasOwn(COMMANDS, process.argv[2] ?? "")) enableCompileCache(process.env);
   runCli({
     argv: process.argv.slice(2),
     stdout: process.stdout,

@@ -65,6 +65,8 @@ export function homeLayout(home: string) {
     threadIndexDb: join(indexDir, "threads.sqlite"),
     recallDb: join(indexDir, "recall.sqlite"),
     usageDb: join(indexDir, "usage.sqlite"),
+    /** V8's compiled code of the CLI's bundles, Node 22.1+ (cli/compile-cache.ts). */
+    compileCacheDir: join(indexDir, "compile-cache"),
     execDir: at(e.exec),
     ledgerDir,
     ledgerBlobsDir: join(ledgerDir, "blobs"),

@@ -14,7 +14,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 import { openDatabase, type Db } from "../db/sqlite";
 import { spliceFts } from "./fts-splice";
 import { emptySummary, importSpecs, type SyncSummary } from "./import-run";
@@ -25,6 +25,11 @@ import { giveReadersTheirTurn } from "./reader-turns";
 import { createSchema, SCHEMA_VERSION, tune } from "./schema";
 import { RecallWriter } from "./writer";
 import { background } from "../util/unexpected";
+
+/** node:worker_threads, loaded when an import starts a shard (a CLI query loads this module and never needs it). */
+const threads = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above
+  require("node:worker_threads") as typeof import("node:worker_threads");
 
 /** What the worker is started with. */
 export interface ShardData {
@@ -194,7 +199,8 @@ export class ShardJob {
     readonly bytes: number,
     roundMessages = ROUND_MESSAGES,
   ) {
-    const { port1, port2 } = new MessageChannel();
+    const wt = threads();
+    const { port1, port2 } = new wt.MessageChannel();
     this.#port = port1;
     const data: ShardData = {
       base,
@@ -205,7 +211,7 @@ export class ShardJob {
       shared: this.#shared,
       port: port2,
     };
-    this.#worker = new Worker(script, { workerData: data, transferList: [port2] });
+    this.#worker = new wt.Worker(script, { workerData: data, transferList: [port2] });
     this.#worker.unref();
   }
 
@@ -264,7 +270,8 @@ export class ShardJob {
         break;
       }
     }
-    const reply = receiveMessageOnPort(this.#port)?.message as { sum: SyncSummary; error?: string } | undefined;
+    const reply = threads().receiveMessageOnPort(this.#port)?.message as
+      { sum: SyncSummary; error?: string } | undefined;
     this.#port.close();
     if (reply) this.#spliceReady(dbPath);
     tick(); // its last report

@@ -47,7 +47,7 @@ export function categoryPaths(home: string): Record<DataCategory, string[]> {
     ledger: [l.ledgerDir],
     steer: [l.steerDir],
     recall: db(l.recallDb),
-    indexes: [...db(l.threadIndexDb), ...db(l.usageDb)],
+    indexes: [...db(l.threadIndexDb), ...db(l.usageDb), l.compileCacheDir],
     audit: [l.auditLog, rotatedAuditPath(l.auditLog)],
     agents: [l.agentsDir],
     runtimes: [l.runtimesDir],
