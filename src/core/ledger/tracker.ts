@@ -251,17 +251,12 @@ export class WorkspaceTracker {
   }
 
   async #readAll(rels: string[]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < rels.length) {
-        const rel = rels[next++];
-        const st = await lstat(join(this.root, rel)).catch(() => undefined);
-        if (!st?.isFile()) continue;
-        this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
-        this.#stamped(rel, st);
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    await eachAtOnce(rels, async (rel) => {
+      const st = await lstat(join(this.root, rel)).catch(() => undefined);
+      if (!st?.isFile()) return;
+      this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
+      this.#stamped(rel, st);
+    });
   }
 
   async #startWatching(): Promise<void> {
@@ -298,7 +293,10 @@ export class WorkspaceTracker {
     // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
     if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
     // a racy file no event or walk brought up (its stat unchanged): looked at by content
-    for (const rel of [...this.#racy]) if (!this.#seen.has(rel)) await this.#examine(rel, deltas);
+    await eachAtOnce(
+      [...this.#racy].filter((rel) => !this.#seen.has(rel)),
+      (rel) => this.#examine(rel, deltas),
+    );
     return deltas;
   }
 
@@ -416,3 +414,12 @@ export class WorkspaceTracker {
 
 /** A stat taken at `now` of a file last changed within RACY_MS of it: a change in the same tick would not show. */
 const racy = (st: StatInfo, now: number): boolean => st.mtimeMs > now - RACY_MS;
+
+/** `fn` for each item, READ_CONCURRENCY at a time. */
+async function eachAtOnce(items: readonly string[], fn: (item: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+}
