@@ -297,6 +297,8 @@ export class WorkspaceTracker {
       [...this.#racy].filter((rel) => !this.#seen.has(rel)),
       (rel) => this.#examine(rel, deltas),
     );
+    // what #update did not see is no longer a file (a folder now, say): nothing to compare
+    for (const rel of this.#racy) if (!this.#seen.has(rel)) this.#racy.delete(rel);
     return deltas;
   }
 
