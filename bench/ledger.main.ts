@@ -10,6 +10,8 @@
  * - memory the ledger holds for the workspace (goal ≤ 20 MB);
  * - the one-off baseline per folder and process (git index / reading a plain folder once), and in it the listing
  *   of every folder to watch (walkDirs: folders holding no known file are watched too);
+ * - one stat walk of the 10k files in the walk worker (a turn takes two), wall and CPU, against its floor in the
+ *   same run: one synchronous lstat of every file on one thread (the walk's system calls; a turn pays it twice);
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
  * Prints figures; asserts nothing.
  */
@@ -58,14 +60,15 @@ function makeWorkspace(ws: string, git: boolean): void {
 }
 
 /** Baseline in the same run: one synchronous lstat of every workspace file (the walk's floor on one thread). */
-function lstatAllMs(ws: string): number {
-  const runs = [0, 1, 2].map(() => {
+function lstatAllMs(ws: string): { ms: number; cpuMs: number } {
+  const paths = Array.from({ length: DIRS * PER_DIR }, (_, i) => fileOf(ws, Math.floor(i / PER_DIR), i % PER_DIR));
+  const runs = [0, 1, 2, 3, 4].map(() => {
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    for (let d = 0; d < DIRS; d++)
-      for (let f = 0; f < PER_DIR; f++) lstatSync(fileOf(ws, d, f), { throwIfNoEntry: false });
-    return ms(t0);
+    for (const p of paths) lstatSync(p, { throwIfNoEntry: false });
+    return { ms: ms(t0), cpuMs: cpuMs(process.cpuUsage(c0)) };
   });
-  return median(runs);
+  return { ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) };
 }
 
 const fileOf = (ws: string, d: number, f: number | string) => join(ws, `src/m${d % 25}/d${d}/f${f}.ts`);
@@ -184,29 +187,43 @@ async function restore100(dir: string): Promise<{ ms: number; baselineMs: number
 }
 
 /**
- * A git repository's folders to watch listed alone (a fresh matcher each run, as a tracker's baseline has): here,
- * asynchronously (the CLI without the walk worker), and in the walk worker (the editor; a fresh client each run).
+ * In the git repository: its folders to watch listed alone (a fresh matcher each run, as a tracker's baseline
+ * has), here asynchronously ("dirs": the CLI without the walk worker) or in the walk worker ("dirs-in-worker":
+ * a fresh client each run); or a sync's stat walk in the walk worker ("walk-in-worker": one client, each walk
+ * the difference from the one before, as a tracker's syncs).
  */
-async function walkDirsMs(ws: string, inWorker: boolean): Promise<{ ms: number; threadMs: number; dirs: number }> {
-  const worker = inWorker ? new WalkWorker(join(repoRoot(), "dist", "walk-worker.js")) : undefined;
-  const list = async () =>
-    worker
-      ? ((await worker.walk({ client: worker.client(), root: ws, top: ws, prefix: "", maxFiles: 1e6, dirsOnly: true }))
-          ?.walk.dirs ?? [])
-      : walkDirs(ws, new IgnoreMatcher(ws), (r) => r);
-  await list(); // the worker's start is not the listing's cost
-  let dirs = 0;
+async function walkerMs(
+  ws: string,
+  how: "dirs" | "dirs-in-worker" | "walk-in-worker",
+): Promise<{ ms: number; threadMs: number; cpuMs: number; count: number }> {
+  const worker = how === "dirs" ? undefined : new WalkWorker(join(repoRoot(), "dist", "walk-worker.js"));
+  const client = worker?.client();
+  let gen: number | undefined;
+  const req = { root: ws, top: ws, prefix: "", maxFiles: 1e6 };
+  const run = async (): Promise<number> => {
+    if (!worker) return (await walkDirs(ws, new IgnoreMatcher(ws), (r) => r)).length;
+    if (how === "dirs-in-worker")
+      return (await worker.walk({ ...req, client: worker.client(), dirsOnly: true }))?.walk.dirs?.length ?? 0;
+    const a = await worker.walk({ ...req, client: client!, ...(gen !== undefined ? { since: gen } : {}) });
+    gen = a?.gen;
+    return (a?.walk.changed.size ?? 0) + (a?.walk.removed.length ?? 0);
+  };
+  await run(); // the worker's start (and a walk's first listing of every folder) is not a sync's cost
+  let count = 0;
   const runs: number[] = [];
   const thread: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  const cpu: number[] = [];
+  for (let i = 0; i < (how === "walk-in-worker" ? 7 : 3); i++) {
     const e0 = nodePerformance.eventLoopUtilization();
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    dirs = (await list()).length;
+    count = await run();
     runs.push(ms(t0));
+    cpu.push(cpuMs(process.cpuUsage(c0)));
     thread.push(nodePerformance.eventLoopUtilization(e0).active);
   }
   worker?.dispose();
-  return { ms: median(runs), threadMs: median(thread), dirs };
+  return { ms: median(runs), threadMs: median(thread), cpuMs: median(cpu), count };
 }
 
 function gitStatusMs(ws: string): number {
@@ -249,15 +266,21 @@ async function main(): Promise<void> {
       line(`  one-off folder baseline, ${label}`, `${f.setupMs.toFixed(0).padStart(7)} ms`);
     }
     for (const inWorker of [false, true]) {
-      const wd = await walkDirsMs(join(dir, "ws-git-watch"), inWorker);
+      const wd = await walkerMs(join(dir, "ws-git-watch"), inWorker ? "dirs-in-worker" : "dirs");
       line(
         `git repo's folders to watch listed, ${inWorker ? "in the walk worker" : "in-process"}`,
-        `${wd.ms.toFixed(1).padStart(7)} ms wall  ${wd.threadMs.toFixed(1).padStart(6)} ms thread  (${wd.dirs} folders, node_modules' 200 not listed; once, in the watches baseline; a plain folder's baseline walk lists them already)`,
+        `${wd.ms.toFixed(1).padStart(7)} ms wall  ${wd.threadMs.toFixed(1).padStart(6)} ms thread  (${wd.count} folders, node_modules' 200 not listed; once, in the watches baseline; a plain folder's baseline walk lists them already)`,
       );
     }
+    const sw = await walkerMs(join(dir, "ws-git-watch"), "walk-in-worker");
+    line(
+      "one stat walk of the 10k files in the walk worker (a sync's)",
+      `${sw.ms.toFixed(1).padStart(7)} ms wall  ${sw.threadMs.toFixed(1).padStart(6)} ms thread  ${sw.cpuMs.toFixed(1).padStart(6)} ms cpu  (${sw.count} changed; a turn takes two)`,
+    );
+    const floor = lstatAllMs(join(dir, "ws-git-watch"));
     line(
       "baseline: one lstat of each of the 10k files, one thread",
-      `${lstatAllMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,
+      `${floor.ms.toFixed(1).padStart(7)} ms wall  ${floor.cpuMs.toFixed(1).padStart(6)} ms cpu  (a turn's two walks: ${(2 * floor.cpuMs).toFixed(1)} ms of CPU at least)`,
     );
     line(
       "baseline: git status of the same 10k-file repository",

@@ -5,9 +5,10 @@
  * `Atomics.wait` (it runs synchronous calls only, off the extension host's thread). Each helper writes size,
  * mtime and inode per path into a shared Float64Array (NaN size: gone). A helper that does not answer within
  * `HELPER_TIMEOUT_MS` (or fails) ends the pool; its chunk is stat'ed by the walk worker, and later walks too.
+ * Paths are absolute (the walk cache keeps them with its listings: no `join` per file and walk), and a helper
+ * keeps its chunk's paths between walks: they are sent again only when the chunk's list changed.
  */
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
 /** Below this many files one thread is as fast (a helper's round trip costs ~0.1 ms, a file ~3 µs). */
@@ -16,26 +17,28 @@ const HELPER_TIMEOUT_MS = 10_000;
 const SEP = "\0";
 
 export interface StatRequest {
-  root: string;
-  paths: string;
+  /** The chunk's absolute paths, `SEP`-joined; absent: the ones this helper was sent last. */
+  paths?: string;
   stats: SharedArrayBuffer;
   done: SharedArrayBuffer;
 }
 
-/** size, mtime, inode of `rels[i]` at `out[3 * (i - from)]`, for i in [from, to). */
-export function statRange(root: string, rels: readonly string[], from: number, to: number, out: Float64Array): void {
+/** size, mtime, inode of `paths[i]` (absolute) at `out[3 * (i - from)]`, for i in [from, to). */
+export function statRange(paths: readonly string[], from: number, to: number, out: Float64Array): void {
   for (let i = from, k = 0; i < to; i++, k += 3) {
-    const s = lstatSync(join(root, rels[i]!), { throwIfNoEntry: false });
+    const s = lstatSync(paths[i]!, { throwIfNoEntry: false });
     out[k] = s ? s.size : NaN;
     out[k + 1] = s ? s.mtimeMs : 0;
     out[k + 2] = s ? s.ino : 0;
   }
 }
 
+let kept: string[] = [];
+
 /** A helper thread's side: one request at a time, answered through the shared memory. */
 export function serveStats(req: StatRequest): void {
-  const rels = req.paths.split(SEP);
-  statRange(req.root, rels, 0, rels.length, new Float64Array(req.stats));
+  if (req.paths !== undefined) kept = req.paths.split(SEP);
+  statRange(kept, 0, kept.length, new Float64Array(req.stats));
   const done = new Int32Array(req.done);
   Atomics.store(done, 0, 1);
   Atomics.notify(done, 0);
@@ -43,6 +46,8 @@ export function serveStats(req: StatRequest): void {
 
 export class StatPool {
   #helpers: Worker[];
+  /** The chunk each helper was sent last (the same string objects while the walk's listings are reused). */
+  #sent: (readonly string[])[] = [];
 
   /** `script`: a worker script that calls `serveStats` for each message when `workerData.statHelper` is set. */
   constructor(script: string, helpers: number) {
@@ -59,30 +64,32 @@ export class StatPool {
     return this.#helpers.length;
   }
 
-  /** size, mtime, inode per path (NaN size: gone), in `rels` order. */
-  statAll(root: string, rels: readonly string[]): Float64Array {
-    const out = new Float64Array(rels.length * 3);
-    const helpers = rels.length >= POOL_MIN_FILES ? this.#helpers : [];
-    const chunk = Math.ceil(rels.length / (helpers.length + 1));
+  /** size, mtime, inode per absolute path (NaN size: gone), in `paths` order. */
+  statAll(paths: readonly string[]): Float64Array {
+    const out = new Float64Array(paths.length * 3);
+    const helpers = paths.length >= POOL_MIN_FILES ? this.#helpers : [];
+    const chunk = Math.ceil(paths.length / (helpers.length + 1));
     const asked = helpers.map((w, h) => {
       const from = chunk * (h + 1);
-      const to = Math.min(rels.length, from + chunk);
+      const to = Math.min(paths.length, from + chunk);
+      const mine = paths.slice(from, to);
+      const same = sameStrings(this.#sent[h], mine);
+      this.#sent[h] = mine;
       const req: StatRequest = {
-        root,
-        paths: rels.slice(from, to).join(SEP),
+        ...(same ? {} : { paths: mine.join(SEP) }),
         stats: new SharedArrayBuffer(Math.max(1, to - from) * 24),
         done: new SharedArrayBuffer(4),
       };
       if (to > from) w.postMessage(req);
       return { from, to, req };
     });
-    statRange(root, rels, 0, Math.min(rels.length, chunk), out);
+    statRange(paths, 0, Math.min(paths.length, chunk), out);
     for (const { from, to, req } of asked) {
       if (to <= from) continue;
       const done = new Int32Array(req.done);
       if (Atomics.wait(done, 0, 0, HELPER_TIMEOUT_MS) === "timed-out") {
         this.dispose();
-        statRange(root, rels, from, to, out.subarray(from * 3));
+        statRange(paths, from, to, out.subarray(from * 3));
       } else out.set(new Float64Array(req.stats, 0, (to - from) * 3), from * 3);
     }
     return out;
@@ -91,6 +98,14 @@ export class StatPool {
   dispose(): void {
     const helpers = this.#helpers;
     this.#helpers = [];
+    this.#sent = [];
     for (const w of helpers) void w.terminate().catch(() => undefined);
   }
+}
+
+/** Whether two lists hold the same strings in the same order. */
+export function sameStrings(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

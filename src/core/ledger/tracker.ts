@@ -10,6 +10,11 @@
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
  * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
  * it stat-walks the folders left without one (watch-set.ts). The walks themselves: tracker-walks.ts.
+ *
+ * A stat taken within `RACY_MS` of the file's mtime cannot show a later change made in the same timestamp tick
+ * (same size, mtime and inode: a 1 s or 2 s file system, or two writes within the kernel's coarse clock tick;
+ * git's "racy clean"): such a file is read again at every sync, and its content compared, until a stat of it is
+ * older than that. A clean tracked file whose stat the baseline adopted is not (see #adoptStat).
  */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -23,6 +28,7 @@ import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { TrackerWalks } from "./tracker-walks";
 import { statInfo, type StatInfo } from "./walk";
+import { RACY_MS } from "./walk-cache";
 import type { WalkWorker } from "./walk-worker-client";
 import { settle, WatchSet } from "./watch-set";
 
@@ -78,6 +84,10 @@ export class WorkspaceTracker {
   #unlisted = new Set<string>();
   /** The folders a plain folder's baseline walk listed, until the watches are set up. */
   #baselineDirs: string[] | undefined;
+  /** Files whose last stat was taken within RACY_MS of their mtime: read again at every sync. */
+  readonly #racy = new Set<string>();
+  /** Files looked at in the current sync (a racy one is not read twice). */
+  readonly #seen = new Set<string>();
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
@@ -186,6 +196,11 @@ export class WorkspaceTracker {
     if (repo) for (const [rel, st] of (await this.#walks.whole(tops)).changed) this.#adoptStat(rel, st);
   }
 
+  /**
+   * A clean tracked file takes the walk's stat. Not marked racy even when recent (a checkout): git's status
+   * compared a racy index entry's content, and reading the file would compare its working copy with the index's
+   * blob id, which differ under eol conversion or a clean filter: a change that is not one.
+   */
   #adoptStat(rel: string, st: StatInfo): void {
     const e = this.#entries.get(rel);
     if (e && e.mtimeMs < 0) this.#entries.set(rel, { ...e, ...st, state: { ...e.state, size: st.size } });
@@ -217,9 +232,10 @@ export class WorkspaceTracker {
     this.#baselineDirs = walk.dirs;
     const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
     const toRead: string[] = [];
+    const now = Date.now();
     for (const [rel, st] of walk.changed) {
       const c = cached.get(rel);
-      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino;
+      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino && !racy(st, now);
       if (usable && (!c.state.stored || (c.state.id && this.#opts.blobs.has(c.state.id)))) this.#entries.set(rel, c);
       else toRead.push(rel);
     }
@@ -229,20 +245,18 @@ export class WorkspaceTracker {
   #off(count: number): void {
     this.#mode = "off";
     this.#entries.clear();
+    this.#racy.clear();
     this.#offReason = `${count} files exceed the ledger's limit of ${this.#limits.maxFiles}; only edits made through the editor's file methods are recorded`;
     this.#logger.warn(`edit ledger: ${this.root}: ${this.#offReason}`);
   }
 
   async #readAll(rels: string[]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < rels.length) {
-        const rel = rels[next++];
-        const st = await lstat(join(this.root, rel)).catch(() => undefined);
-        if (st?.isFile()) this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    await eachAtOnce(rels, async (rel) => {
+      const st = await lstat(join(this.root, rel)).catch(() => undefined);
+      if (!st?.isFile()) return;
+      this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
+      this.#stamped(rel, st);
+    });
   }
 
   async #startWatching(): Promise<void> {
@@ -268,6 +282,7 @@ export class WorkspaceTracker {
 
   async #sync(): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
+    this.#seen.clear();
     if (this.#mode === "walk") return this.#syncWalk();
     await settle();
     const deltas: FileDelta[] = [];
@@ -277,6 +292,13 @@ export class WorkspaceTracker {
     }
     // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
     if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
+    // a racy file no event or walk brought up (its stat unchanged): looked at by content
+    await eachAtOnce(
+      [...this.#racy].filter((rel) => !this.#seen.has(rel)),
+      (rel) => this.#examine(rel, deltas),
+    );
+    // what #update did not see is no longer a file (a folder now, say): nothing to compare
+    for (const rel of this.#racy) if (!this.#seen.has(rel)) this.#racy.delete(rel);
     return deltas;
   }
 
@@ -300,6 +322,7 @@ export class WorkspaceTracker {
 
   #gone(rel: string, deltas: FileDelta[]): void {
     const prev = this.#entries.get(rel);
+    this.#racy.delete(rel);
     if (prev) {
       this.#entries.delete(rel);
       deltas.push({ rel, before: prev.state, after: null });
@@ -309,20 +332,30 @@ export class WorkspaceTracker {
       for (const [p, e] of [...this.#entries]) {
         if (!p.startsWith(`${rel}/`)) continue;
         this.#entries.delete(p);
+        this.#racy.delete(p);
         deltas.push({ rel: p, before: e.state, after: null });
       }
     }
   }
 
   async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[]): Promise<void> {
-    if (prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino) return;
+    this.#seen.add(rel);
+    const same = prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino;
+    if (same && !this.#racy.has(rel)) return;
     const state = await this.#readState(rel, st);
     this.#entries.set(rel, {
       ...statInfo(st),
       state,
       ...(prev?.inGit && sameContent(prev.state, state) ? { inGit: true } : {}),
     });
+    this.#stamped(rel, st);
     if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
+  }
+
+  /** Notes whether a file's stat, just taken, can show a change made later in the same tick. */
+  #stamped(rel: string, st: StatInfo): void {
+    if (racy(st, Date.now())) this.#racy.add(rel);
+    else this.#racy.delete(rel);
   }
 
   /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
@@ -330,24 +363,34 @@ export class WorkspaceTracker {
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
     const { walk, took } = await this.#walks.next(tops);
     const deltas: FileDelta[] = [];
-    const look = async (rel: string, prev: Entry | undefined) => {
-      const st = await lstat(join(this.root, rel)).catch(() => undefined);
-      if (!st?.isFile()) return this.#gone(rel, deltas);
-      await this.#update(rel, st, prev, deltas);
-    };
+    const asked = new Set<string>();
     const pending: Promise<void>[] = [];
+    const look = (rel: string, prev: Entry | undefined) => {
+      asked.add(rel);
+      pending.push(
+        (async () => {
+          const st = await lstat(join(this.root, rel)).catch(() => undefined);
+          if (!st?.isFile()) return this.#gone(rel, deltas);
+          await this.#update(rel, st, prev, deltas);
+        })(),
+      );
+    };
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
     const unlisted = walk.full
       ? [...this.#entries.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))
       : [...new Set([...this.#unlisted, ...walk.removed])].filter((rel) => !walk.changed.has(rel));
     for (const rel of unlisted) {
       const e = this.#entries.get(rel);
-      if (e) pending.push(look(rel, e));
+      if (e) look(rel, e);
     }
     for (const [rel, st] of walk.changed) {
       const prev = this.#entries.get(rel);
-      if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino)
-        pending.push(look(rel, prev));
+      if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino) look(rel, prev);
+    }
+    // a racy file in the walked part whose stat did not change: looked at by content
+    for (const rel of this.#racy) {
+      const e = this.#entries.get(rel);
+      if (e && inScope(rel) && !asked.has(rel)) look(rel, e);
     }
     await Promise.all(pending);
     this.#unlisted = new Set(unlisted.filter((rel) => this.#entries.has(rel)));
@@ -369,4 +412,16 @@ export class WorkspaceTracker {
   #toTop(rel: string): string {
     return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
   }
+}
+
+/** A stat taken at `now` of a file last changed within RACY_MS of it: a change in the same tick would not show. */
+const racy = (st: StatInfo, now: number): boolean => st.mtimeMs > now - RACY_MS;
+
+/** `fn` for each item, READ_CONCURRENCY at a time. */
+async function eachAtOnce(items: readonly string[], fn: (item: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
 }

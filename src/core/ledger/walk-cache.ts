@@ -17,7 +17,7 @@
 import { lstatSync, readdirSync, statfsSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { IgnoreMatcher } from "./gitignore";
-import { statRange } from "./stat-pool";
+import { sameStrings, statRange } from "./stat-pool";
 import { sortListing, type StatInfo, type WalkDelta } from "./walk";
 
 /** A listing read less than this long after its folder's last change is not reused (timestamp granularity). */
@@ -35,6 +35,8 @@ interface Listing {
   ctimeMs: number;
   subdirs: string[];
   files: string[];
+  /** The files' absolute paths (joined once per listing, not per walk). */
+  paths: string[];
   /** The folder has a .gitignore (its stat is checked at every walk). */
   ignoreFile: boolean;
 }
@@ -50,8 +52,8 @@ export interface WalkCacheOptions {
   roots?: readonly string[];
   /** Whether folders' stamps may be trusted at all (default: Linux, decided per file system). */
   trustFolders?: boolean;
-  /** lstat of many files at once (stat-pool.ts: on more cores), or undefined: one by one on this thread. */
-  statAll?: (root: string, rels: readonly string[]) => Float64Array | undefined;
+  /** lstat of many files (absolute paths) at once (stat-pool.ts: on more cores), or undefined: on this thread. */
+  statAll?: (paths: readonly string[]) => Float64Array | undefined;
 }
 
 export class WalkCache {
@@ -95,12 +97,14 @@ export class WalkCache {
     this.#foldersRead = 0;
     this.#checkAncestorIgnores();
     const listed: string[] = [];
+    const paths: string[] = [];
     const dirs: string[] = [];
     let truncated = false;
     for (const [dir, listing] of this.#folders(start)) {
       dirs.push(dir);
-      for (const rel of listing.files) {
-        listed.push(rel);
+      for (let i = 0; i < listing.files.length; i++) {
+        listed.push(listing.files[i]!);
+        paths.push(listing.paths[i]!);
         if (listed.length >= maxFiles) {
           truncated = true;
           break;
@@ -109,10 +113,10 @@ export class WalkCache {
       if (truncated) break;
     }
     // every listed file is lstat'ed at every walk: an edit changes no folder's stamps
-    const stats = this.#opts.statAll?.(this.#root, listed) ?? statAllHere(this.#root, listed);
+    const stats = this.#opts.statAll?.(paths) ?? statAllHere(paths);
     const prev = diff ? this.#prev : undefined;
     this.#prev = truncated ? undefined : { listed, stats };
-    if (prev && sameList(prev.listed, listed)) return sameListDelta(listed, stats, prev.stats);
+    if (prev && sameStrings(prev.listed, listed)) return sameListDelta(listed, stats, prev.stats);
     const files = statMap(listed, stats);
     if (!prev) return { full: true, changed: files, removed: [], truncated, dirs };
     const before = statMap(prev.listed, prev.stats);
@@ -182,6 +186,7 @@ export class WalkCache {
       ctimeMs: st.ctimeMs,
       subdirs: sorted.subdirs,
       files: sorted.here,
+      paths: sorted.here.map((rel) => join(this.#root, rel)),
       ignoreFile: names.some((d) => d.name === ".gitignore"),
     };
     if (this.#reusable(abs, st, start)) this.#listings.set(dir, listing);
@@ -240,13 +245,6 @@ function statMap(listed: readonly string[], stats: Float64Array): Map<string, St
   return files;
 }
 
-/** Whether two walks listed the same files in the same order (reused listings hold the same strings). */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** The difference between two walks of the same list, read straight from the stat arrays (no map of 10k). */
 function sameListDelta(listed: readonly string[], stats: Float64Array, before: Float64Array): WalkDelta {
   const changed = new Map<string, StatInfo>();
@@ -260,9 +258,9 @@ function sameListDelta(listed: readonly string[], stats: Float64Array, before: F
   return { full: false, changed, removed, truncated: false };
 }
 
-function statAllHere(root: string, rels: readonly string[]): Float64Array {
-  const out = new Float64Array(rels.length * 3);
-  statRange(root, rels, 0, rels.length, out);
+function statAllHere(paths: readonly string[]): Float64Array {
+  const out = new Float64Array(paths.length * 3);
+  statRange(paths, 0, paths.length, out);
   return out;
 }
 

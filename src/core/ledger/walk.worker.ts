@@ -22,10 +22,10 @@ const clients = new Map<number, { cache: WalkCache; gen: number }>();
 function serveWalks(): void {
   const helpers = Math.min(MAX_HELPERS, availableParallelism() - 1);
   let pool: StatPool | undefined;
-  const statAll = (root: string, rels: readonly string[]) => {
-    if (rels.length < POOL_MIN_FILES && !pool) return undefined; // one thread is as fast
+  const statAll = (paths: readonly string[]) => {
+    if (paths.length < POOL_MIN_FILES && !pool) return undefined; // one thread is as fast
     pool ??= new StatPool(__filename, helpers);
-    return pool.statAll(root, rels);
+    return pool.statAll(paths);
   };
   parentPort!.on("message", (m: WalkMessage) => {
     if ("forget" in m) {

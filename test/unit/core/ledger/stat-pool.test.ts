@@ -8,7 +8,7 @@ import { POOL_MIN_FILES, StatPool } from "../../../../src/core/ledger/stat-pool"
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { withTmp } from "../store/helpers";
 
-test("helper threads stat their chunks like the walk worker does, in order; a gone file is NaN", async () => {
+test("helper threads stat their chunks like the walk worker does, in order, with the chunks they kept or a new list; a gone file is NaN", async () => {
   await withTmp((dir) => {
     const rels: string[] = [];
     for (let d = 0; d < 25; d++) {
@@ -24,8 +24,15 @@ test("helper threads stat their chunks like the walk worker does, in order; a go
     const pool = new StatPool(join(repoRoot(), "dist", "walk-worker.js"), 2);
     try {
       assert.equal(pool.size, 2);
-      for (let round = 0; round < 2; round++) {
-        const out = pool.statAll(dir, rels);
+      const paths = rels.map((rel) => join(dir, rel));
+      // rounds 0 and 1: the same list (round 1's helpers use the chunks they kept); round 2: a list one shorter
+      // at the front (every helper's chunk moves: sent again)
+      for (let round = 0; round < 3; round++) {
+        if (round === 2) {
+          rels.shift();
+          paths.shift();
+        }
+        const out = pool.statAll(paths);
         for (let i = 0; i < rels.length; i++) {
           const s = lstatSync(join(dir, rels[i]!), { throwIfNoEntry: false });
           if (!s) {
