@@ -40,7 +40,7 @@ export async function detach(home: string, args: string[]): Promise<string> {
  * the host started for it. */
 export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise<string> {
   const { hub } = await api();
-  const before = new Set(hub.threads.ids());
+  const before = new Set(hub.hosted.startedHere);
   const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
   await waitFor("the new thread's panel", () => hub.panels.get(draft));
   const posted: unknown[] = [];
@@ -48,12 +48,14 @@ export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise
     { threadId: draft, post: (m) => void posted.push(m) },
     { type: "send", parts, agentId, mode: "session" },
   );
-  // the host's thread, found in the store (a quick run may have ended before its row is looked at)
-  const id = await waitFor("the thread in the host", () => hub.threads.ids().find((i) => !before.has(i))).catch(
-    (err: Error) => {
-      throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
-    },
-  );
+  // the thread the host started for this window (its reply's id: a store listing that caught up late with an
+  // earlier test's thread must not pass for it), then found in the store (a quick run may have ended before its row
+  // is looked at)
+  const id = await waitFor("the thread in the host", () =>
+    [...hub.hosted.startedHere].find((i) => !before.has(i) && hub.threads.ids().includes(i)),
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+  });
   assert.notEqual(id, draft, "the host's thread (the new-thread panel closed)");
   assert.equal(hub.live.get(id), undefined, "no session of it in this window");
   assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
