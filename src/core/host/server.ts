@@ -23,6 +23,7 @@ import { EditorServe } from "./editor-serve";
 import { assertRootsOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
+import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
 import type { HostSessionState } from "./session-state";
 import type { TurnUsageReport } from "./turn-report";
@@ -38,7 +39,6 @@ import {
   type HostWatchdog,
   type ServeOffer,
 } from "./protocol";
-import { checkedPatch } from "./meta-patch";
 import { readLines, send } from "./wire";
 
 export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
@@ -248,60 +248,6 @@ export class ThreadHost {
         for (const t of client.threads) if (t.threadId === req.threadId) t.detach(sock);
         this.#armIdle();
         return { t: "ok", id };
-      case "prompt":
-        this.#thread(req.threadId).control.prompt(req.text);
-        return { t: "ok", id };
-      case "cancel":
-        await this.#thread(req.threadId).control.cancel();
-        return { t: "ok", id };
-      case "steer": {
-        const { control } = this.#thread(req.threadId);
-        const outcome = await control.steer(req.text);
-        if (req.queued && outcome === "injected") control.unqueue?.(req.text);
-        return { t: "steered", id, outcome };
-      }
-      case "unqueue":
-        if (!this.#thread(req.threadId).control.unqueue?.(req.text))
-          throw new Error("that prompt is not queued any more: its turn has started");
-        return { t: "ok", id };
-      case "answer":
-        return { t: "answered", id, optionId: this.#thread(req.threadId).answer(req.option, client.name) };
-      case "elicited": {
-        const t = this.#thread(req.threadId);
-        // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)
-        if (!t.clients.has(sock)) throw new Error(`this client is not attached to thread ${t.threadId}`);
-        t.elicited(req.requestId, req.answer, client.name);
-        return { t: "ok", id };
-      }
-      case "retry": {
-        const { control, threadId } = this.#thread(req.threadId);
-        if (!control.retry) throw new Error(`the host's run of thread ${threadId} has no watchdog`);
-        await control.retry(req.step, req.dismiss === true);
-        return { t: "ok", id };
-      }
-      case "patch": {
-        const patch = checkedPatch(req.patch);
-        const t = this.#thread(req.threadId);
-        if (t.state === "ended" || !t.control.rename)
-          throw new Error(`the host's run on thread ${t.threadId} has ended`);
-        t.control.rename(patch.title);
-        return { t: "ok", id };
-      }
-      case "stop_thread": {
-        const t = this.#thread(req.threadId);
-        if (t.state === "ended" || !t.control.stop) throw new Error(`the host's run on thread ${t.threadId} has ended`);
-        t.control.stop();
-        return { t: "ok", id };
-      }
-      case "set_mode":
-        await this.#thread(req.threadId).setMode(req.modeId);
-        return { t: "ok", id };
-      case "set_config":
-        await this.#thread(req.threadId).setConfig(req.configId, req.value);
-        return { t: "ok", id };
-      case "login":
-        await this.#thread(req.threadId).auth(req.action);
-        return { t: "ok", id };
       case "events":
         this.#events.add(sock);
         return { t: "ok", id };
@@ -315,6 +261,7 @@ export class ThreadHost {
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
       default:
+        if (isThreadRequest(req)) return threadRequest(this.#thread(req.threadId), req, { sock, name: client.name });
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }
   }

@@ -1,0 +1,87 @@
+/**
+ * The host's requests about one thread it holds (prompt, cancel, steer, answers, the run's controls and the
+ * session's state): server.ts finds the thread and the asking client, this file does what the request says.
+ * Connection-level requests (hello, run, attach, events, the editor's serve answers) stay in server.ts.
+ */
+import type { Socket } from "node:net";
+import type { HostedThread } from "./hosted-thread";
+import { checkedPatch } from "./meta-patch";
+import type { HostReply, HostRequest } from "./protocol";
+
+const THREAD_REQUESTS = [
+  "prompt",
+  "cancel",
+  "steer",
+  "unqueue",
+  "answer",
+  "elicited",
+  "retry",
+  "patch",
+  "stop_thread",
+  "set_mode",
+  "set_config",
+  "login",
+] as const;
+
+export type ThreadRequest = Extract<HostRequest, { t: (typeof THREAD_REQUESTS)[number] }>;
+
+export function isThreadRequest(req: HostRequest): req is ThreadRequest {
+  return (THREAD_REQUESTS as readonly string[]).includes(req.t);
+}
+
+/** The asking client: its socket and the name its hello gave. */
+export interface Asker {
+  sock: Socket;
+  name: string;
+}
+
+export async function threadRequest(t: HostedThread, req: ThreadRequest, from: Asker): Promise<HostReply> {
+  const { id } = req;
+  const { control } = t;
+  switch (req.t) {
+    case "prompt":
+      control.prompt(req.text);
+      return { t: "ok", id };
+    case "cancel":
+      await control.cancel();
+      return { t: "ok", id };
+    case "steer": {
+      const outcome = await control.steer(req.text);
+      if (req.queued && outcome === "injected") control.unqueue?.(req.text);
+      return { t: "steered", id, outcome };
+    }
+    case "unqueue":
+      if (!control.unqueue?.(req.text)) throw new Error("that prompt is not queued any more: its turn has started");
+      return { t: "ok", id };
+    case "answer":
+      return { t: "answered", id, optionId: t.answer(req.option, from.name) };
+    case "elicited":
+      // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)
+      if (!t.clients.has(from.sock)) throw new Error(`this client is not attached to thread ${t.threadId}`);
+      t.elicited(req.requestId, req.answer, from.name);
+      return { t: "ok", id };
+    case "retry":
+      if (!control.retry) throw new Error(`the host's run of thread ${t.threadId} has no watchdog`);
+      await control.retry(req.step, req.dismiss === true);
+      return { t: "ok", id };
+    case "patch": {
+      const patch = checkedPatch(req.patch);
+      if (t.state === "ended" || !control.rename) throw new Error(`the host's run on thread ${t.threadId} has ended`);
+      control.rename(patch.title);
+      return { t: "ok", id };
+    }
+    case "stop_thread":
+      if (t.state === "ended" || !control.stop) throw new Error(`the host's run on thread ${t.threadId} has ended`);
+      control.stop();
+      return { t: "ok", id };
+    case "set_mode":
+      await t.setMode(req.modeId);
+      return { t: "ok", id };
+    case "set_config":
+      await t.setConfig(req.configId, req.value);
+      return { t: "ok", id };
+    case "login":
+      await t.auth(req.action);
+      return { t: "ok", id };
+  }
+}
