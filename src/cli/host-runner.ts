@@ -89,6 +89,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       ...(run.agentLabel ? { agentLabel: run.agentLabel } : {}),
       cwd: run.runCwd,
       worktree: run.worktree,
+      // checked by the host before this run started (run-roots.ts assertWorktreeOffered)
+      ...(run.preparedWorktree ? { preparedWorktree: run.preparedWorktree } : {}),
       permission: run.permission,
       asker: ctl.asker,
       files: ctl.files,
@@ -170,13 +172,16 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
 
 /**
  * The run's first-prompt context from the wire, refused (the run does not start) when any of it names a file
- * outside the run's folders: its folder (`--cwd`'s, else the client's) and `roots`.
+ * outside the run's folders: its folder (`--cwd`'s, else the client's) and `roots`, and for a prepared worktree
+ * its repository (a Best of N prompt's `@` chips name the workspace's files, as in the window).
  */
 async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; firstParts?: PromptPart[] }> {
   const context = contextFromWire(run.context);
   const firstParts = Array.isArray(run.parts) ? partsFromWire(run.parts) : undefined;
   const items = [...context, ...(firstParts ?? []).flatMap((p) => (p.type === "context" ? [p.item] : []))];
-  if (items.length) await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? [])]);
+  const repo = run.preparedWorktree?.ref.repo;
+  if (items.length)
+    await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? []), ...(repo ? [repo] : [])]);
   return { context, ...(firstParts ? { firstParts } : {}) };
 }
 

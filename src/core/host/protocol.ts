@@ -9,7 +9,7 @@
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
-import type { ThreadRecord } from "../model/records";
+import type { ThreadRecord, WorktreeRef } from "../model/records";
 import type { SandboxSettings } from "../sandbox/policy";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep } from "../watchdog/retry-ladder";
@@ -44,6 +44,13 @@ export interface DetachedRun {
   session?: string;
   runCwd?: string;
   worktree?: boolean;
+  /**
+   * A new thread that works in this worktree, made by the asking client (Best of N makes one per candidate), its
+   * session in `cwd` inside it. The host refuses the run unless the worktree is one it would have made itself: a
+   * worktree of a repository of the client's folders, in that repository's worktrees folder, named by real paths
+   * (run-roots.ts `assertWorktreeOffered`).
+   */
+  preparedWorktree?: { ref: WorktreeRef; cwd: string };
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
   /**
    * The policy's "ask" verdicts go to the attached clients (the editor's policy: approve-reads asks for writes);

@@ -20,7 +20,7 @@ import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
-import { assertRootsOffered } from "./run-roots";
+import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
@@ -233,6 +233,7 @@ export class ThreadHost {
       }
       case "run":
         await assertRootsOffered(req.run.roots, client.offer);
+        await assertWorktreeOffered(req.run, client.offer);
         return { t: "started", id, threadId: await this.#run(req.run) };
       case "attach": {
         const t = this.#threads.get(req.threadId);
