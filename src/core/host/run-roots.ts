@@ -49,7 +49,7 @@ async function worktreeRefusal(
   if ((await realOrNone(repo)) !== repo || (await realOrNone(path)) !== path)
     return "its paths must be real paths (no link on the way)";
   const guard = offeredGuard(offer);
-  if (!guard || !(await ofClient(repo, guard.roots)))
+  if (!guard || !(await repositoryOfFolders(repo, guard.roots)))
     return `${repo} is not a repository of this client's folders (${offer?.roots?.join(", ") || "none said"})`;
   if (!isManagedPath(repo, path)) return `it is not in the worktrees folder of ${repo}`;
   // the main working tree first, then the others (a subfolder or a linked worktree named as `repo` lists another)
@@ -61,8 +61,11 @@ async function worktreeRefusal(
   return undefined;
 }
 
-/** The repository `repo` (a real path) is in one of the client's folders, or holds one of them. */
-async function ofClient(repo: string, roots: readonly string[]): Promise<boolean> {
+/**
+ * The repository `repo` (a real path) is in one of the client's folders, or holds one of them (a window on a
+ * repository's subfolder); the editor asks it before it sends a run in a worktree of `repo`.
+ */
+export async function repositoryOfFolders(repo: string, roots: readonly string[]): Promise<boolean> {
   for (const root of roots) {
     const real = await realOrNone(root);
     if (!real) continue;

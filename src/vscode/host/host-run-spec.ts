@@ -12,6 +12,7 @@ import type { DetachedRun } from "../../core/host/protocol";
 import { partsToWire } from "../../core/host/wire-context";
 import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
+import type { WorktreeRef } from "../../core/model/records";
 import { isInside } from "../../core/platform/paths";
 import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
 import type { RecallMcpCommand } from "../../core/recall/mcp-offer";
@@ -34,6 +35,13 @@ export interface HostRunRequest {
   worktree?: boolean;
   /** A continued thread works in a worktree: the unattended sandbox default applies, as in the window. */
   inWorktree?: boolean;
+  /** A new thread in this worktree, made by the window (a Best of N candidate: best-of-command.ts), in `cwd` inside it. */
+  preparedWorktree?: { ref: WorktreeRef; cwd: string };
+  /**
+   * Started with nobody at the prompt (a Best of N candidate, #36): its origin is `automation` and the unattended
+   * sandbox default applies, as hub-spawn.ts's `unattended`.
+   */
+  unattended?: boolean;
   /** The composer's "sandboxed" toggle when the user changed it; undefined: the settings decide. */
   sandbox?: boolean;
   permission: PermissionPolicy;
@@ -69,7 +77,11 @@ export async function detachedRun(
   const agentEnv = { ...(r.agent?.env ?? r.env) };
   const sandbox = await editorSandboxSettings(
     config,
-    { env: { ...env, ...agentEnv }, asked: r.sandbox, unattended: !!r.worktree || !!r.inWorktree },
+    {
+      env: { ...env, ...agentEnv },
+      asked: r.sandbox,
+      unattended: !!r.worktree || !!r.inWorktree || !!r.preparedWorktree || !!r.unattended,
+    },
     tell,
   );
   const plain = r.parts.every((p) => p.type === "text");
@@ -86,14 +98,15 @@ export async function detachedRun(
     ...(r.thread ? { thread: r.thread } : {}),
     ...(r.title ? { title: r.title } : {}),
     ...(r.handoffFrom ? { handoffFrom: r.handoffFrom } : {}),
-    ...(r.roots?.length && !r.worktree ? { roots: r.roots } : {}),
+    ...(r.roots?.length && !r.worktree && !r.preparedWorktree ? { roots: r.roots } : {}),
     ...(r.worktree ? { worktree: true } : {}),
+    ...(r.preparedWorktree ? { preparedWorktree: r.preparedWorktree } : {}),
     // the runtime options of the window's own sessions (hub-spawn.ts), from the same settings
     ...(config.recallOfferToAgents && r.recallMcp ? { recallMcp: r.recallMcp } : {}),
     ...(config.recordTraffic === false ? { recordTraffic: false } : {}),
     permission: r.permission,
     askClients: true,
-    startedFrom: "editor",
+    startedFrom: r.unattended ? "automation" : "editor",
     keepOpen: true, // the agent stays between prompts, as a window session's does
     env: agentEnv,
     baseEnv: stringEnv(env),

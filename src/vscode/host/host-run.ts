@@ -19,7 +19,7 @@ import type * as vscode from "vscode";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import type { ThreadMetadata } from "../../core/model/metadata";
-import type { AgentRef } from "../../core/model/records";
+import type { AgentRef, WorktreeRef } from "../../core/model/records";
 import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
@@ -81,6 +81,38 @@ export async function openInHost(hub: HostRunHub, r: HostStart, sources: Context
   });
   hub.panels.open(threadId);
   return threadId;
+}
+
+/** A Best of N candidate (best-of-command.ts): the window made its worktree; the host runs it there. */
+export interface HostCandidate {
+  agent: AgentSpec;
+  worktree: { ref: WorktreeRef; cwd: string };
+  /** The panel's prompt as composed (its context built by the host for this agent), or the prompt's text. */
+  parts: PromptPart[];
+  sandbox?: boolean;
+  title: string;
+}
+
+/**
+ * Starts a Best of N candidate in the host with the window's settings, unattended (#36) and no panel opened (the
+ * compare view follows it): its thread's id. The host checks the worktree is one of this window's repositories'.
+ */
+export async function startCandidateInHost(
+  hub: HostRunHub,
+  c: HostCandidate,
+  sources: ContextSources,
+): Promise<string> {
+  assertTrusted();
+  return startInHost(hub, {
+    agent: c.agent,
+    cwd: c.worktree.cwd,
+    parts: await withThreadText(c.parts, sources),
+    preparedWorktree: c.worktree,
+    unattended: true,
+    title: c.title,
+    ...(c.sandbox !== undefined ? { sandbox: c.sandbox } : {}),
+    ...policy(hub),
+  });
 }
 
 /**
