@@ -61,7 +61,7 @@ export async function applyToWorkspace(
 ): Promise<ApplyOutcome | undefined> {
   const t = await worktreeTarget(hub, arg, "Apply which worktree to the workspace?");
   if (!t) return undefined;
-  if (hub.live.get(t.threadId)?.busy)
+  if (hub.live.get(t.threadId)?.busy || hub.hosted.get(t.threadId)?.busy || hostedRun(hub, t.threadId) === "working")
     throw new Error(`“${t.title}” is working; apply its worktree once the turn ends.`);
   const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });
   const todo = plan.items.filter((i) => i.action !== "unchanged");
@@ -167,19 +167,21 @@ export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { ye
   const t = await worktreeTarget(hub, arg, "Discard which worktree?");
   if (!t) return false;
   const live = hub.live.get(t.threadId);
+  const hosted = hostedRun(hub, t.threadId) !== undefined;
   if (!opts.yes) {
     const state = describeWorktreeState(await hub.worktrees.read(t.ref));
     const answer = await vscode.window.showWarningMessage(
       `Discard the worktree of “${t.title}”?`,
       {
         modal: true,
-        detail: `${t.ref.path} (${state}) and its folder are removed; changes not applied or committed are lost.${live?.isOpen ? " Its session is closed first." : ""} The thread itself stays.`,
+        detail: `${t.ref.path} (${state}) and its folder are removed; changes not applied or committed are lost.${live?.isOpen || hosted ? " Its session is closed first." : ""} The thread itself stays.`,
       },
       "Discard",
     );
     if (answer !== "Discard") return false;
   }
   if (live?.isOpen) await live.close();
+  if (hosted) await stopHostedRun(hub, t.threadId);
   const result = await discardWorktree(t.ref);
   hub.threads.patchMetadata(t.threadId, { worktree: null });
   if (live) live.worktree = undefined;
@@ -187,4 +189,35 @@ export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { ye
   hub.tree.refresh();
   for (const w of result.warnings) hub.log.logger.warn(`discarding ${t.ref.path}: ${w}`);
   return true;
+}
+
+/** The state of the thread host's run on the thread (a hosted worktree session, a Best of N candidate); none: no run. */
+const hostedRun = (hub: Hub, threadId: string) => hub.hosted.link.session(threadId)?.state;
+
+/** How long a discard waits for the host's run to end once stopped (its agent closed, the thread's file let go). */
+const HOSTED_STOP_MS = 15_000;
+
+/** Ends the thread host's run on the thread before its worktree goes: its agent works there, its run holds the file. */
+async function stopHostedRun(hub: Hub, threadId: string): Promise<void> {
+  let sub: vscode.Disposable | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = new Promise<void>((resolve) => {
+    sub = hub.hosted.link.onPush((m) => {
+      if (m.t === "event" && m.event.kind === "ended" && m.event.threadId === threadId) resolve();
+    });
+    timer = setTimeout(resolve, HOSTED_STOP_MS);
+  });
+  try {
+    // refused: the run ended meanwhile (the host's status was older than the run)
+    if (
+      await hub.hosted.stop(threadId).then(
+        () => true,
+        () => false,
+      )
+    )
+      await ended;
+  } finally {
+    sub?.dispose();
+    clearTimeout(timer);
+  }
 }

@@ -2,6 +2,8 @@
  * "ACP Threads: Best of N…" (#25): one prompt to several agents (or N runs of one), each candidate a live
  * session in its own worktree of the same base (the core's runBestOf), an optional check command run in each,
  * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}`.
+ * With `acpThreads.host.runSessions: host` the candidates run in the thread host (hosted-candidate.ts), so a window
+ * reload does not end them; the worktrees are made here either way.
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
@@ -24,6 +26,11 @@ import { assertTrusted } from "../trust";
 import type { CandidateRow } from "../../webview/compare/protocol";
 import { CompareView } from "./compare-view";
 import { askBestOf } from "./best-of-wizard";
+import { followAsks } from "./candidate-asks";
+import { runHostedCandidate } from "./hosted-candidate";
+import { contextInside } from "../host/host-run-spec";
+import { serveOffer } from "../host/serve-fs";
+import { repositoryOfFolders } from "../../core/host/run-roots";
 import type { PanelTask } from "../composer/best-of-send";
 
 export { bestOfAgentItems } from "./best-of-wizard";
@@ -84,40 +91,6 @@ function fill(row: CandidateRow, s: CandidateSummary): void {
 }
 
 /**
- * Shows the permission request a candidate waits on in its card ("waits for you", answerable there) and adds up
- * the time it waited, which is not the agent's duration. `stop` ends the following and returns the milliseconds.
- */
-function followAsks(hub: Hub, view: CompareView, row: CandidateRow): { stop(): number } {
-  let waitedMs = 0;
-  let since: number | undefined;
-  const sync = () => {
-    const pending = row.threadId ? hub.broker.pendingFor(row.threadId)[0] : undefined;
-    if (pending && since === undefined) since = performance.now();
-    if (!pending && since !== undefined) {
-      waitedMs += performance.now() - since;
-      since = undefined;
-    }
-    const asks = pending && { requestId: pending.requestId, title: pending.title, options: pending.options };
-    if (asks?.requestId === row.asks?.requestId) return;
-    row.asks = asks;
-    if (!asks) delete row.asks;
-    if (row.status === "working" || row.status === "asking") row.status = asks ? "asking" : "working";
-    view.update();
-  };
-  const sub = hub.broker.onDidChange((threadId) => threadId === row.threadId && sync());
-  sync();
-  return {
-    stop: () => {
-      sub.dispose();
-      if (since !== undefined) waitedMs += performance.now() - since;
-      since = undefined;
-      if (row.asks) delete row.asks;
-      return Math.round(waitedMs);
-    },
-  };
-}
-
-/**
  * "Best of N…" (#25, #37). Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}` and get the
  * ranked summaries; `{inputBox: true}` asks every step, the task too, in the one-line boxes (a keybinding with
  * no panel). Otherwise a new-thread panel opens with "best of N" checked (`cwd`: the repository it runs in,
@@ -168,7 +141,14 @@ const workspaceFolder = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
 export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResult> {
   assertTrusted();
   const cwd = a.cwd ?? workspaceFolder();
-  await bestOfBase(cwd); // a clear error before anything starts outside git
+  const { repo } = await bestOfBase(cwd); // a clear error before anything starts outside git
+  // the candidates run in the thread host when the setting says so, unless the host would refuse them: the
+  // repository is not one of this window's folders', or the prompt's context names a file outside it (the window's
+  // own sessions take both)
+  const inHost =
+    hub.config.hostRunSessions === "host" &&
+    contextInside(a.parts ?? [], [repo]) &&
+    (await repositoryOfFolders(repo, serveOffer()?.roots ?? []));
   const known = configuredAgents(hub.config, hub.registry);
   for (const id of a.agents)
     if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
@@ -180,6 +160,21 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
 
   const runCandidate = async (spec: CandidateSpec, wt: CreatedWorktree, signal: AbortSignal): Promise<CandidateRun> => {
     const agent = known.find((k) => k.spec.id === spec.agentId)!.spec;
+    const title = `${spec.label}: ${a.prompt}`;
+    if (inHost)
+      return runHostedCandidate(
+        hub,
+        view,
+        spec.label,
+        {
+          agent,
+          worktree: { ref: wt.ref, cwd: wt.cwd },
+          parts: a.parts ?? [{ type: "text", text: a.prompt }],
+          ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
+          title,
+        },
+        signal,
+      );
     const s = hub.spawnSession({
       agent,
       task: a.parts ? "" : a.prompt, // a panel's prompt goes once the session is open, built for this agent
@@ -189,7 +184,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
       unattended: true,
       ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
       showPanel: false,
-      title: `${spec.label}: ${a.prompt}`,
+      title,
     });
     const row = view.row(spec.label)!;
     row.threadId = s.threadId;

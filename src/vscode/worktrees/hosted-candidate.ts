@@ -1,0 +1,86 @@
+/**
+ * A Best of N candidate the thread host runs (`acpThreads.host.runSessions: host`, #35), so a window reload does not
+ * end it: the window made its worktree (core/worktree/best-of.ts owns the algorithm and calls this as its
+ * `runCandidate`), the host runs the agent there with the panel's prompt as its first prompt, and the compare view
+ * follows it. Its card's thread is set once the host opened it; this window attaches to it, so the agent's
+ * permission requests come to this window's broker (the card's "waits for you", the panel, the notification);
+ * the turn's end is the host's `turn_ended` (or its status saying the run waits idle or ended, for a turn that
+ * ended while this window was not connected); a stopped Best of N cancels the turn through the host.
+ */
+import type * as vscode from "vscode";
+import type { CandidateRun } from "../../core/worktree/candidates";
+import type { Hub } from "../hub";
+import { startCandidateInHost, type HostCandidate } from "../host/host-run";
+import type { HostedThreads } from "../host/hosted-threads";
+import type { HostedThreadView } from "../host/hosted-thread-view";
+import { followAsks } from "./candidate-asks";
+import type { CompareView } from "./compare-view";
+
+interface TurnEnd {
+  stopReason?: string | null;
+  /** Why the host's run ended with an error. */
+  failure?: string;
+}
+
+export async function runHostedCandidate(
+  hub: Hub,
+  view: CompareView,
+  label: string,
+  c: HostCandidate,
+  signal: AbortSignal,
+): Promise<CandidateRun> {
+  const threadId = await startCandidateInHost(hub, c, hub.composer.sources());
+  const row = view.row(label)!;
+  row.threadId = threadId;
+  view.update();
+  const followed = hub.hosted.open(threadId); // attached: its questions are asked here
+  const waited = followAsks(hub, view, row);
+  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
+  signal.addEventListener("abort", cancel, { once: true });
+  let end: TurnEnd;
+  let waitedMs: number;
+  try {
+    end = await turnEnded(hub.hosted, threadId, followed?.view);
+  } finally {
+    waitedMs = waited.stop();
+    signal.removeEventListener("abort", cancel);
+    followed?.release.dispose();
+  }
+  return {
+    threadId,
+    ok: end.failure === undefined,
+    ...(end.stopReason !== undefined ? { stopReason: end.stopReason } : {}),
+    waitedMs,
+    ...(end.failure !== undefined ? { error: end.failure } : {}),
+  };
+}
+
+/** Resolves once the host's run on the thread ended its turn (it waits idle for the next prompt) or ended. */
+function turnEnded(hosted: HostedThreads, threadId: string, view: HostedThreadView | undefined): Promise<TurnEnd> {
+  return new Promise<TurnEnd>((resolve) => {
+    const subs: vscode.Disposable[] = [];
+    let settled = false;
+    const done = (end: TurnEnd) => {
+      if (settled) return;
+      settled = true;
+      for (const s of subs) s.dispose();
+      resolve(end);
+    };
+    const look = () => {
+      if (view?.ended) return done(view.failure !== undefined ? { failure: view.failure } : {});
+      if (!hosted.link.connected) return; // the sessions are read again once reconnected
+      const s = hosted.link.session(threadId);
+      if (!s || s.state === "idle") done({});
+    };
+    subs.push(
+      hosted.link.onPush((m) => {
+        if (m.t !== "event" || m.event.threadId !== threadId) return;
+        if (m.event.kind === "turn_ended") done({ stopReason: m.event.stopReason });
+        else if (m.event.kind === "ended") done(m.event.error !== undefined ? { failure: m.event.error } : {});
+      }),
+      hosted.link.onDidChange(look),
+      ...(view ? [view.onStatus(look)] : []),
+    );
+    look();
+  });
+}
