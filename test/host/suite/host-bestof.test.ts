@@ -1,0 +1,76 @@
+// Best of N in the thread host (#35, parity row 37), in the real extension host: with acpThreads.host.runSessions
+// `host` the window makes the candidates' worktrees (real git worktrees beside a repository of the workspace) and
+// the host runs their agents (the host's status lists both runs, their threads tagged as the host's, started as
+// `automation`, no session of this window); the compare view follows them to their turn's end and their check;
+// Apply brings the winner's file home as in the window path, and Discard of the others ends the host's run first
+// (its run holds the thread's file). Before, Best of N ran its candidates in the window whatever the setting said,
+// so a window reload ended every one.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { CandidateSummary } from "../../../src/core/worktree/candidates";
+import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
+import { api, workspaceRoot } from "./helpers";
+import { cli } from "./host-cli";
+import { seededRepo } from "./worktree-helpers";
+
+describe("Best of N in the thread host (#35)", () => {
+  const seed = seededRepo("acp-host-bestof-hosted-", { "a.txt": "a\n" }, { under: workspaceRoot });
+  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+
+  afterEach(async () => {
+    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    const { hub } = await api();
+    await cli(hub.home, ["host", "stop", "--force"]);
+  });
+
+  it("runs the candidates in the host, the compare view follows them, and one is applied as in the window", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 2, prompt: "terminal echo hello > made.txt", check: "test -f made.txt", cwd: repo },
+    );
+    assert.ok(out, "the command returned the comparison");
+    const { view, summaries } = out;
+    assert.equal(summaries.length, 2);
+    assert.equal(new Set(summaries.map((s) => s.worktree?.path)).size, 2, "each candidate had a worktree of its own");
+    const ids = summaries.map((s) => s.threadId!);
+    for (const s of summaries) {
+      assert.equal(s.status, "done", s.error);
+      assert.deepEqual(
+        s.files.map((f) => f.path),
+        ["made.txt"],
+      );
+      assert.equal(s.check?.exitCode, 0);
+      assert.equal(readFileSync(join(s.worktree!.path, "made.txt"), "utf8"), "hello\n");
+      const m = hub.threads.read(s.threadId!).metadata;
+      assert.ok(m.tags.includes("runs:host"), "the host ran it");
+      assert.equal(m.startedFrom, "automation", "a candidate starts unattended (#36)");
+      assert.deepEqual(m.worktree, s.worktree, "its thread records the window's worktree");
+      assert.equal(hub.live.get(s.threadId!), undefined, "no session of this window runs it");
+    }
+    const st = await cli(hub.home, ["host", "status", "--format", "json"]);
+    const held = (JSON.parse(st.stdout) as { sessions: { threadId: string }[] }).sessions.map((s) => s.threadId);
+    assert.deepEqual(
+      ids.filter((id) => held.includes(id)),
+      ids,
+      `the host holds both runs (kept open, as a window session): ${st.stdout}`,
+    );
+    assert.equal(view.state.running, false);
+    assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
+
+    const [win, other] = summaries;
+    await view.act({ type: "apply", threadId: win!.threadId! }, { yes: true });
+    assert.equal(readFileSync(join(repo, "made.txt"), "utf8"), "hello\n", "the winner's file reached the workspace");
+    assert.equal(view.row(win!.label)?.outcome, "applied");
+    await view.act({ type: "discardOthers", threadId: win!.threadId! }, { yes: true });
+    assert.equal(view.row(other!.label)?.outcome, "discarded");
+    assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
+    assert.equal(hub.threads.read(other!.threadId!).metadata.worktree, null, "its thread forgot it");
+    assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
+    view.dispose();
+  });
+});
