@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { PromptPart } from "../../../src/core/model/context";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
-import { api, workspaceRoot } from "./helpers";
+import { api, waitFor, workspaceRoot } from "./helpers";
 import { cli } from "./host-cli";
 import { seededRepo } from "./worktree-helpers";
 
@@ -72,5 +73,51 @@ describe("Best of N in the thread host (#35)", () => {
     assert.equal(hub.threads.read(other!.threadId!).metadata.worktree, null, "its thread forgot it");
     assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
     view.dispose();
+  });
+
+  it("a hosted candidate gets the panel's prompt with its context, and asks in its card", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const file = join(repo, "a.txt");
+    const parts: PromptPart[] = [
+      { type: "text", text: "context compare these " },
+      { type: "context", item: { kind: "file", label: "a.txt", uri: `file://${file}`, path: file } },
+    ];
+    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 1, prompt: "context compare these", parts, cwd: repo },
+    );
+    const s = out!.summaries[0]!;
+    assert.equal(s.status, "done", s.error);
+    assert.ok(hub.threads.read(s.threadId!).metadata.tags.includes("runs:host"), "the host ran it");
+    assert.equal(s.answer, `text "context compare these "\nlink file://${file} a.txt`, "the prompt and its chip");
+    const asked = hub.threads.read(s.threadId!).records.find((r) => r.kind === "user_message");
+    assert.equal((asked as { context?: unknown[] } | undefined)?.context?.length, 1, "the chip is in the thread");
+    out!.view.dispose();
+
+    // the candidate's permission request: in its card ("waits for you"), answered there, through the host
+    await cfg().update("permissionMode", "ask", vscode.ConfigurationTarget.Global);
+    try {
+      let view: CompareView | undefined;
+      const done = vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+        "acpThreads.bestOfN",
+        { agents: ["fake"], runs: 1, prompt: "ask execute", cwd: repo, onView: (v: CompareView) => (view = v) },
+      );
+      const row = await waitFor("the hosted candidate to wait for an answer", () => {
+        const r = view?.state.rows[0];
+        return r?.status === "asking" ? r : undefined;
+      });
+      assert.equal(row.asks?.title, "A execute tool");
+      assert.ok(hub.hosted.link.session(row.threadId!), "the host runs it");
+      await view!.act({ type: "answer", threadId: row.threadId!, requestId: row.asks!.requestId, optionId: "ok" });
+      const asking = await done;
+      const a = asking.summaries[0]!;
+      assert.equal(a.status, "done", a.error);
+      assert.match(a.answer, /outcome: ok/, "the card's answer reached the hosted agent");
+      asking.view.dispose();
+    } finally {
+      await cfg().update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    }
   });
 });
