@@ -27,3 +27,20 @@ test("the hosted run gets the window's recall tools and traffic recording from t
   assert.equal((await run({ recordTraffic: true })).recordTraffic, undefined, "recorded: the host's default");
   assert.equal((await run({ recordTraffic: false })).recordTraffic, false);
 });
+
+test("a Best of N candidate goes with its worktree, unattended: automation origin, no other folders", async () => {
+  const ref = { path: "/.ws.worktrees/ab12cd34", repo: "/ws", base: "0".repeat(40), createdAt: "2026-01-01T00:00:00Z" };
+  const candidate: HostRunRequest = {
+    ...request,
+    cwd: ref.path,
+    roots: ["/other"],
+    preparedWorktree: { ref, cwd: ref.path },
+    unattended: true,
+  };
+  const run = await detachedRun(config({}), candidate, {}, () => {});
+  assert.deepEqual(run.preparedWorktree, { ref, cwd: ref.path });
+  assert.equal(run.startedFrom, "automation", "started with nobody at the prompt (#36)");
+  assert.equal(run.roots, undefined, "a worktree session reaches its worktree only");
+  assert.equal(run.worktree, undefined, "not a new worktree the host makes");
+  assert.equal((await detachedRun(config({}), request, {}, () => {})).startedFrom, "editor", "a panel's thread");
+});
