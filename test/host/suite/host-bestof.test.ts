@@ -6,7 +6,6 @@
 // (its run holds the thread's file). Before, Best of N ran its candidates in the window whatever the setting said,
 // so a window reload ended every one.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PromptPart } from "../../../src/core/model/context";
@@ -14,7 +13,7 @@ import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { api, waitFor, workspaceRoot } from "./helpers";
 import { cli } from "./host-cli";
-import { seededRepo } from "./worktree-helpers";
+import { applyFirstDiscardOther, bestOfTwo, seededRepo } from "./worktree-helpers";
 
 describe("Best of N in the thread host (#35)", () => {
   const seed = seededRepo("acp-host-bestof-hosted-", { "a.txt": "a\n" }, { under: workspaceRoot });
@@ -30,23 +29,9 @@ describe("Best of N in the thread host (#35)", () => {
     const { repo } = seed;
     const { hub } = await api();
     await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
-      "acpThreads.bestOfN",
-      { agents: ["fake"], runs: 2, prompt: "terminal echo hello > made.txt", check: "test -f made.txt", cwd: repo },
-    );
-    assert.ok(out, "the command returned the comparison");
-    const { view, summaries } = out;
-    assert.equal(summaries.length, 2);
-    assert.equal(new Set(summaries.map((s) => s.worktree?.path)).size, 2, "each candidate had a worktree of its own");
+    const { view, summaries } = await bestOfTwo(repo);
     const ids = summaries.map((s) => s.threadId!);
     for (const s of summaries) {
-      assert.equal(s.status, "done", s.error);
-      assert.deepEqual(
-        s.files.map((f) => f.path),
-        ["made.txt"],
-      );
-      assert.equal(s.check?.exitCode, 0);
-      assert.equal(readFileSync(join(s.worktree!.path, "made.txt"), "utf8"), "hello\n");
       const m = hub.threads.read(s.threadId!).metadata;
       assert.ok(m.tags.includes("runs:host"), "the host ran it");
       assert.equal(m.startedFrom, "automation", "a candidate starts unattended (#36)");
@@ -60,18 +45,13 @@ describe("Best of N in the thread host (#35)", () => {
       ids,
       `the host holds both runs (kept open, as a window session): ${st.stdout}`,
     );
-    assert.equal(view.state.running, false);
-    assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
 
-    const [win, other] = summaries;
-    await view.act({ type: "apply", threadId: win!.threadId! }, { yes: true });
-    assert.equal(readFileSync(join(repo, "made.txt"), "utf8"), "hello\n", "the winner's file reached the workspace");
-    assert.equal(view.row(win!.label)?.outcome, "applied");
-    await view.act({ type: "discardOthers", threadId: win!.threadId! }, { yes: true });
-    assert.equal(view.row(other!.label)?.outcome, "discarded");
-    assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
-    assert.equal(hub.threads.read(other!.threadId!).metadata.worktree, null, "its thread forgot it");
-    assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
+    // as in the window path; the discard ends the host's run on the other first (it holds the thread's file)
+    await applyFirstDiscardOther(repo, { view, summaries });
+    await waitFor(
+      "the host's run on the discarded one to end",
+      () => !hub.hosted.link.session(summaries[1]!.threadId!),
+    );
     view.dispose();
   });
 

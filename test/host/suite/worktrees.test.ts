@@ -16,7 +16,7 @@ import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { bestOfAgentItems } from "../../../src/vscode/worktrees/best-of-command";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { git, seededRepo, spawn, turn } from "./worktree-helpers";
+import { applyFirstDiscardOther, bestOfTwo, git, seededRepo, spawn, turn } from "./worktree-helpers";
 
 async function worktreeNode(threadId: string): Promise<Extract<SessionNode, { type: "worktree" }> | undefined> {
   const { hub } = await api();
@@ -161,27 +161,9 @@ describe("best of N in the editor", () => {
   it("runs the candidates at once in their own worktrees, compares them, applies one and discards the others", async () => {
     const { repo } = seed;
     const { hub } = await api();
-    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
-      "acpThreads.bestOfN",
-      { agents: ["fake"], runs: 2, prompt: "terminal echo hello > made.txt", check: "test -f made.txt", cwd: repo },
-    );
-    assert.ok(out, "the command returned the comparison");
-    const { view, summaries } = out;
-    assert.equal(summaries.length, 2);
-    const paths = new Set(summaries.map((s) => s.worktree?.path));
-    assert.equal(paths.size, 2, "each candidate had a worktree of its own");
-    for (const s of summaries) {
-      assert.equal(s.status, "done", s.error);
+    const { view, summaries } = await bestOfTwo(repo);
+    for (const s of summaries)
       assert.ok(s.threadId && hub.live.get(s.threadId), "each candidate is a live session of the editor");
-      assert.deepEqual(
-        s.files.map((f) => f.path),
-        ["made.txt"],
-      );
-      assert.equal(s.check?.exitCode, 0);
-      assert.equal(readFileSync(join(s.worktree!.path, "made.txt"), "utf8"), "hello\n");
-    }
-    assert.equal(view.state.running, false);
-    assert.ok(view.state.rows.every((r) => r.status === "done" && r.files.length === 1 && r.check?.exitCode === 0));
     assert.deepEqual(
       view.state.leader,
       { label: summaries[0]!.label, kind: "fastest", why: "same result, faster" },
@@ -193,17 +175,10 @@ describe("best of N in the editor", () => {
     const group = top.find((n) => n.type === "group" && n.id === "worktrees");
     assert.ok(group && (await hub.tree.getChildren(group)).length >= 2);
 
+    await applyFirstDiscardOther(repo, { view, summaries });
     const [win, other] = summaries;
-    await view.act({ type: "apply", threadId: win!.threadId! }, { yes: true });
-    assert.equal(readFileSync(join(repo, "made.txt"), "utf8"), "hello\n", "the winner's file reached the workspace");
-    assert.equal(view.row(win!.label)?.outcome, "applied");
-    await view.act({ type: "discardOthers", threadId: win!.threadId! }, { yes: true });
-    assert.equal(view.row(other!.label)?.outcome, "discarded");
-    assert.equal(existsSync(other!.worktree!.path), false, "the other worktree is gone");
-    assert.ok(existsSync(win!.worktree!.path), "the applied one stays until discarded");
     // the tree at once: the discarded candidate (its session closed, its metadata `worktree: null`) left the
     // Worktrees group and is listed as a thread of its own; the applied one is still under its worktree
-    assert.equal(hub.threads.read(other!.threadId!).metadata.worktree, null);
     assert.equal(await worktreeNode(other!.threadId!), undefined, "the discarded candidate left the Worktrees group");
     assert.ok(await worktreeNode(win!.threadId!), "the applied candidate keeps its worktree node");
     assert.ok(await treeHas(other!.threadId!), "the discarded candidate's thread is still in the tree");
