@@ -17,7 +17,6 @@ import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-st
 import { benchFirstPaint, benchScale } from "./threads-scale";
 import { benchScroll } from "./threads-scroll";
 import { benchTick } from "./threads-tick";
-import { benchFilesInWorker } from "./threads-files-ab";
 
 export interface BenchFigure {
   name: string;
@@ -145,11 +144,8 @@ async function scale(): Promise<void> {
       ...(await benchFirstPaint(s.home, worker)),
       ...(await benchScroll(new ThreadStore(s.home), worker)),
       ...(await benchTick(new ThreadStore(s.home), worker)),
-      ...(await benchFilesInWorker(s.home, worker)),
     ])
-      console.log(
-        Number.isNaN(f.ms) ? f.name : `${f.name.padEnd(70)} ${f.ms.toFixed(f.ms < 10 ? 2 : 0).padStart(6)} ms`,
-      );
+      console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(f.ms < 10 ? 2 : 0).padStart(6)} ms`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -7,7 +7,6 @@
 import { Worker } from "node:worker_threads";
 import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadStore } from "../store/thread-store";
-import type { ColdCatalog } from "./threads-cold";
 import { openThreadIndexAsync, syncThreadIndex, type ThreadIndex } from "./threads-index";
 
 /** One thread as the index last read it: its metadata and where the read stopped. */
@@ -23,12 +22,9 @@ export interface CatalogRow {
 
 export interface CatalogWorkerData {
   home: string;
-  /** Post the newest thread files' rows (threads-cold.ts) before the index opens (`ThreadCatalog`'s `filesInWorker`). */
-  files?: boolean;
 }
 
 export type CatalogWorkerReply =
-  | { ok: true; part: "files"; cold: ColdCatalog | undefined }
   | { ok: true; part: "first"; rows: CatalogRow[] }
   | { ok: true; part: "rest"; rows: CatalogRow[] }
   | { ok: false; error: string };
@@ -81,17 +77,15 @@ export async function loadCatalogRows(
 
 /**
  * `loadCatalogRows` in a worker thread running `script` (dist/catalog-worker.js): `first` gets the newest rows as
- * soon as the worker posts them; resolves with the rest, rejects when the worker fails. With `files`, the worker
- * reads the newest thread files first and `files` gets them (undefined: they settle nothing), before `first`.
+ * soon as the worker posts them; resolves with the rest, rejects when the worker fails.
  */
 export function loadCatalogRowsInWorker(
   script: string,
   home: string,
   first: (rows: CatalogRow[]) => void,
-  files?: (cold: ColdCatalog | undefined) => void,
 ): Promise<CatalogRow[]> {
   return new Promise<CatalogRow[]>((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { home, files: !!files } satisfies CatalogWorkerData });
+    const worker = new Worker(script, { workerData: { home } satisfies CatalogWorkerData });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -99,23 +93,12 @@ export function loadCatalogRowsInWorker(
       fn();
     };
     worker.on("message", (m: CatalogWorkerReply) => {
-      if (m.ok && m.part === "files") files?.(m.cold);
-      else if (m.ok && m.part === "first") first(m.rows);
+      if (m.ok && m.part === "first") first(m.rows);
       else settle(() => (m.ok ? resolve(m.rows) : reject(new Error(m.error))));
     });
     worker.once("error", (err) => settle(() => reject(err)));
     worker.once("exit", (code) =>
       settle(() => reject(new Error(`the thread catalog worker stopped (exit code ${code})`))),
     );
-  });
-}
-
-/** The newest thread files' rows (threads-cold.ts) read in a worker thread running `script` (dist/files-worker.js). */
-export function coldCatalogRowsInWorker(script: string, home: string): Promise<ColdCatalog | undefined> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { home } });
-    worker.once("message", (m: ColdCatalog | undefined) => resolve(m));
-    worker.once("error", reject);
-    worker.once("exit", () => resolve(undefined));
   });
 }

@@ -5,7 +5,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ThreadStore } from "../store/thread-store";
 import { loadCatalogRows, type CatalogWorkerData, type CatalogWorkerReply } from "./catalog-load";
-import { coldCatalogRows } from "./threads-cold";
 import type { ThreadIndex } from "./threads-index";
 import { writeRecent } from "./threads-recent";
 
@@ -21,16 +20,7 @@ const writeRecentQuietly = (index: ThreadIndex) => {
   }
 };
 
-// no recent-threads file answered: the newest thread files first, read here, not on the host's thread (#36)
-const files = data.files
-  ? coldCatalogRows(store).then(
-      (cold) => post({ ok: true, part: "files", cold }),
-      () => post({ ok: true, part: "files", cold: undefined }),
-    )
-  : Promise.resolve();
-files
-  .then(() => loadCatalogRows(store, (rows) => post({ ok: true, part: "first", rows }), writeRecentQuietly))
-  .then(
-    (rows) => post({ ok: true, part: "rest", rows }),
-    (err: unknown) => post({ ok: false, error: err instanceof Error ? err.message : String(err) }),
-  );
+loadCatalogRows(store, (rows) => post({ ok: true, part: "first", rows }), writeRecentQuietly).then(
+  (rows) => post({ ok: true, part: "rest", rows }),
+  (err: unknown) => post({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+);

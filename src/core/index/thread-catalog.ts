@@ -17,13 +17,7 @@ import { startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
 import { isThreadId } from "../store/thread-id";
 import type { ThreadStore } from "../store/thread-store";
-import {
-  coldCatalogRowsInWorker,
-  FIRST_ROWS,
-  loadCatalogRows,
-  loadCatalogRowsInWorker,
-  type CatalogRow,
-} from "./catalog-load";
+import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
 import { readCatalogRow, type CatalogFileRow } from "./catalog-read";
 import { coldCatalogRows } from "./threads-cold";
 import { recentCatalogRows } from "./threads-recent";
@@ -57,13 +51,6 @@ export interface CatalogOptions {
    * true; false: once it ended, stop 36's order: the bench's baseline only).
    */
   raceWorker?: boolean;
-  /**
-   * Read those newest thread files in the worker, before it opens the index, instead of on this thread (stop 38's
-   * A/B; default false).
-   */
-  filesInWorker?: boolean;
-  /** Or read them in a worker of their own running this script (dist/files-worker.js; stop 38's A/B). */
-  filesWorker?: string;
 }
 
 export class ThreadCatalog implements Disposable {
@@ -201,18 +188,14 @@ export class ThreadCatalog implements Disposable {
       const worker = this.#opts.worker;
       let rest: CatalogRow[] | undefined;
       if (worker) {
-        const start = (files?: boolean) =>
-          loadCatalogRowsInWorker(
-            worker,
-            this.#store.home,
-            (rows) => early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
-            files ? (cold) => cold && early(cold.rows, "read", cold.before) : undefined,
+        const start = () =>
+          loadCatalogRowsInWorker(worker, this.#store.home, (rows) =>
+            early(rows, "index", rows.length < FIRST_ROWS ? undefined : oldestOf(rows)),
           );
         let indexed: Promise<CatalogRow[]> | undefined;
-        /** The worker, started now (`files`: it reads the newest thread files first). */
-        const race = (files = false) => {
-          if (indexed || this.#disposed || (!files && this.#opts.raceWorker === false)) return;
-          indexed = start(files);
+        const race = () => {
+          if (indexed || this.#disposed || this.#opts.raceWorker === false) return;
+          indexed = start();
           indexed.catch(() => undefined); // met below, after the first rows from the disk are tried
         };
         await this.#firstFromDisk(early, () => answeredEarly, race);
@@ -246,7 +229,7 @@ export class ThreadCatalog implements Disposable {
   async #firstFromDisk(
     early: (rows: CatalogRow[], from: "recent" | "read", before: string | undefined) => void,
     answered: () => boolean,
-    race: (files?: boolean) => void,
+    race: () => void,
   ): Promise<void> {
     const recent = await recentCatalogRows(this.#store).catch(() => undefined);
     if (this.#disposed || answered()) return;
@@ -255,11 +238,9 @@ export class ThreadCatalog implements Disposable {
       return early(recent.rows, "recent", recent.complete ? undefined : oldestOf(recent.rows));
     }
     if (this.#opts.firstFromFiles === false) return;
-    if (this.#opts.filesInWorker) return race(true);
     const stop = () => this.#disposed || answered();
     const grace = setTimeout(race, COLD_GRACE_MS);
-    const files = this.#opts.filesWorker;
-    const cold = await (files ? coldCatalogRowsInWorker(files, this.#store.home) : coldCatalogRows(this.#store, stop))
+    const cold = await coldCatalogRows(this.#store, stop)
       .catch(() => undefined)
       .finally(() => clearTimeout(grace));
     if (cold && !stop()) early(cold.rows, "read", cold.before);
