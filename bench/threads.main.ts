@@ -1,6 +1,7 @@
 /**
  * History at scale first (#36, threads-scale.ts): 10,000 threads / 150 MB, the CLI's `threads list` next to bare
- * node, the Sessions view's first paint and a scroll through every row (threads-scroll.ts). Then thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
+ * node, the Sessions view's first paint, a scroll through every row (threads-scroll.ts) and a minute of a working
+ * session's ticks (threads-tick.ts). Then thread store figures: snapshot save and restore of 1,000 messages (goal ≤ 100 ms each), append of 1,000
  * records, open (read + fold) of a 10,000-message thread, index rebuild of 1,000 threads. Each figure comes
  * with a baseline measured in the same run (plain JSON + fs calls over the same bytes) and their ratio.
  * Prints figures; asserts nothing.
@@ -15,6 +16,7 @@ import { serializeRecord, stampRecord, type RecordInput } from "../src/core/mode
 import { ThreadStore, type CreateThreadInput } from "../src/core/store/thread-store";
 import { benchFirstPaint, benchScale } from "./threads-scale";
 import { benchScroll } from "./threads-scroll";
+import { benchTick } from "./threads-tick";
 
 export interface BenchFigure {
   name: string;
@@ -141,6 +143,7 @@ async function scale(): Promise<void> {
     for (const f of [
       ...(await benchFirstPaint(s.home, worker)),
       ...(await benchScroll(new ThreadStore(s.home), worker)),
+      ...(await benchTick(new ThreadStore(s.home), worker)),
     ])
       console.log(`${f.name.padEnd(70)} ${f.ms.toFixed(f.ms < 10 ? 2 : 0).padStart(6)} ms`);
   } finally {

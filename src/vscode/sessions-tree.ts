@@ -17,6 +17,7 @@ import type { WorktreeState } from "../core/worktree/state";
 import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
 import { page, pastGroups, PAGE } from "./sessions-groups";
+import { localDay, tickRefresh, TICK_MS } from "./sessions-ticks";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
 import type { HostWatchdog } from "../core/host/protocol";
 import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
@@ -72,12 +73,8 @@ export type SessionNode =
   /** A thread's git worktree (#25) with its state; its session (live or past) below it. */
   | { type: "worktree"; threadId: string; ref: WorktreeRef; children: SessionNode[] };
 
-const TICK_MS = 5_000;
-/** Ticks between two refreshes for the ages alone (60 s: the ages are in minutes at best). */
-const AGE_TICKS = 12;
-
 export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
-  readonly #changed = new vscode.EventEmitter<SessionNode | undefined>();
+  readonly #changed = new vscode.EventEmitter<SessionNode | SessionNode[] | undefined>();
   readonly onDidChangeTreeData = this.#changed.event;
   filter: SessionsFilter = { cwds: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath) };
   readonly #sub: vscode.Disposable;
@@ -87,12 +84,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   /** Rows on show per group beyond the first page ("Show more"). */
   readonly #shown = new Map<string, number>();
   /**
-   * Each day/month group's node, the same object from one listing to the next: VS Code refreshes one element by
-   * the object it was given, so "Show more" refreshes its group alone (a relisting of 10,000 threads per page
-   * stalled the view: 81 ms a step under load, #36). Not the Live and Worktrees groups (new objects each listing:
-   * kept, a hosted thread's panel never opened in the host suite, stop 37).
+   * Each top-level node (the Live, Worktrees, day and month groups by their ids, "Since you left" as "away"), the
+   * same object from one listing to the next: VS Code refreshes one element by the object it was given, so "Show
+   * more" refreshes its group alone and the tick the groups whose times move (a relisting of 10,000 threads stalled
+   * the view: 81 ms a step under load, #36).
    */
-  readonly #groups = new Map<string, GroupNode>();
+  readonly #kept = new Map<string, SessionNode>();
+  /** The last listing's top-level nodes, and its local day: what the tick refreshes (sessions-ticks.ts). */
+  #top: SessionNode[] = [];
+  #listedOn = "";
   /** Since when "Since you left" counts (the window's last loss of focus), while it is to be shown. */
   away: string | undefined;
   /** The files each "Since you left" thread changed since then (away-files.ts); none when unset. */
@@ -118,14 +118,24 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       this.#subs.push(vscode.window.onDidChangeWindowState((w) => (w.focused ? this.windowBack() : this.windowLeft())));
     // Elapsed times of working sessions tick every 5 s; the ages of the other rows ("5m") once a minute (#37)
     let ticks = 0;
-    this.#ticker = setInterval(() => {
-      const working = live.all().some((s) => s.status === "working" || s.status === "waiting_permission");
-      if (working || ++ticks % AGE_TICKS === 0) this.refresh();
-    }, TICK_MS);
+    this.#ticker = setInterval(() => this.tick(++ticks), TICK_MS);
   }
 
   refresh(): void {
     this.#changed.fire(undefined);
+  }
+
+  /**
+   * The `n`th 5 s tick: the groups whose rows show a time that moved are redrawn from the last listing, not listed
+   * again (sessions-ticks.ts; at 10,000 threads a relisting each 5 s of every turn, #36).
+   */
+  tick(n: number): void {
+    const working =
+      this.live.all().some((s) => s.status === "working" || s.status === "waiting_permission") ||
+      this.live.execs().some((e) => e.status === "running");
+    const nodes = tickRefresh(this.#top, topKey, { n, working, dayChanged: localDay() !== this.#listedOn });
+    if (nodes === "root") this.refresh();
+    else if (nodes.length) this.#changed.fire(nodes);
   }
 
   /** Sets and keeps (per workspace) the filter; the view's description says what it hides. */
@@ -181,14 +191,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   /** "Show more" on a group: one more page of its rows. */
   showMore(groupId: string): void {
     this.#shown.set(groupId, (this.#shown.get(groupId) ?? PAGE) + PAGE);
-    this.#changed.fire(this.#groups.get(groupId)); // the group's rows only (none yet listed: every row)
+    this.#changed.fire(this.#kept.get(groupId)); // the group's rows only (none yet listed: every row)
   }
 
-  /** `fresh` as the node of its group last listed (its object kept: `#groups`). */
-  #group(fresh: GroupNode): GroupNode {
-    const node = this.#groups.get(fresh.id);
-    if (!node) return (this.#groups.set(fresh.id, fresh), fresh);
-    delete node.collapsed;
+  /** `fresh` as the top-level node of its id last listed (its object kept: `#kept`). */
+  #keep<N extends GroupNode | AwayNode<PastThreadSummary>>(fresh: N): N {
+    const node = this.#kept.get(topKey(fresh)) as N | undefined;
+    if (!node) return (this.#kept.set(topKey(fresh), fresh), fresh);
+    if (node.type === "group") delete node.collapsed;
     return Object.assign(node, fresh);
   }
 
@@ -199,6 +209,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     }
     if (node?.type === "past") return awayFileRows(node);
     if (node) return node.type === "worktree" || node.type === "away" ? node.children : [];
+    const day = localDay();
     const worktreeNodes: SessionNode[] = [];
     const inWorktree = (threadId: string, ref: WorktreeRef | undefined, child: SessionNode): boolean => {
       if (!ref) return false;
@@ -231,12 +242,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     const rest = past.filter((t) => !inWorktree(t.threadId, t.worktree, { type: "past", thread: t }));
     const out: SessionNode[] = [];
     const away = this.away && awayNode(past, this.away);
-    if (away) out.push(this.awayFiles ? await this.awayFiles.attach(away) : away);
-    if (liveNodes.length) out.push({ type: "group", id: "live", label: "Live", children: liveNodes });
-    if (worktreeNodes.length) out.push({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes });
+    if (away) out.push(this.#keep(this.awayFiles ? await this.awayFiles.attach(away) : away));
+    if (liveNodes.length) out.push(this.#keep({ type: "group", id: "live", label: "Live", children: liveNodes }));
+    if (worktreeNodes.length)
+      out.push(this.#keep({ type: "group", id: "worktrees", label: "Worktrees", children: worktreeNodes }));
     for (const g of pastGroups(rest, (t) => t.updatedAt))
       out.push(
-        this.#group({
+        this.#keep({
           type: "group",
           id: g.id,
           label: g.label,
@@ -244,6 +256,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
           ...(g.expanded ? {} : { collapsed: true }),
         }),
       );
+    this.#top = out;
+    this.#listedOn = day;
     return out;
   }
 
@@ -358,6 +372,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     this.#changed.dispose();
   }
 }
+
+/** A top-level node's key among the kept (`#kept`): a group's id, "away" for "Since you left". */
+const topKey = (node: SessionNode): string => (node.type === "group" ? node.id : node.type);
 
 /** A worktree node: the repository and the worktree's folder name, its state against the base. */
 function worktreeItem(

@@ -22,11 +22,13 @@ import { api, EXTENSION_ID, waitFor } from "./helpers";
 const TOTAL = 2000;
 
 /**
- * `n` threads in `cwd`, one every 10 minutes back from now, as files an earlier run left (`mtime`: each file's
+ * `n` threads in `cwd`, one every 30 minutes back from now, as files an earlier run left (`mtime`: each file's
  * mtime its record's time, as writes over time leave them; else now, as an import leaves them); the folder settled.
+ * 30 minutes: a first run's newest thread files (`COLD_ROWS`, 100) span 50 h, so a whole day is among them at any
+ * time of day (one every 10 minutes, 16.7 h: after 16:40 the Today group was never whole and the paint was empty).
  */
 function writeHistory(store: ThreadStore, cwd: string, n: number, mtime: boolean): string[] {
-  const ids = writeRawThreads(store, n, cwd, { stepMs: 600_000, title: (i) => `history ${i}`, mtime });
+  const ids = writeRawThreads(store, n, cwd, { stepMs: 1_800_000, title: (i) => `history ${i}`, mtime });
   const settled = new Date(Date.now() - 60_000);
   utimesSync(store.threadsDir, settled, settled);
   return ids;

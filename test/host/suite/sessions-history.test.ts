@@ -78,7 +78,7 @@ describe("the sessions view at history scale", () => {
     assert.equal(rows.length, PAGE + 1, "one page of rows and 'Show more'");
     const more = rows[PAGE]!;
     assert.equal(more.type, "more");
-    const fired: (SessionNode | undefined)[] = [];
+    const fired: (SessionNode | SessionNode[] | undefined)[] = [];
     const sub = hub.tree.onDidChangeTreeData((e) => fired.push(e));
     await vscode.commands.executeCommand("acpThreads.showMoreSessions", more);
     sub.dispose();

@@ -4,6 +4,8 @@ import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
 import { offeredOn } from "./menus";
+import { AGE_TICKS } from "../../../src/vscode/sessions-ticks";
+import { age } from "../../../src/vscode/time-format";
 
 /** The live session's node in the tree. */
 async function liveNode(threadId: string): Promise<SessionNode> {
@@ -129,5 +131,57 @@ describe("the sessions view", () => {
     hub.threads.rename(past, "renamed later");
     assert.equal(hub.threads.readMetadata(past).lastActivity, before);
     await s.close();
+  });
+
+  it("the 5 s tick redraws a working session's row, and each minute past rows' ages, without listing again (#36)", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const tree = hub.tree;
+    const past = writePastThread(hub.home, 1);
+    const s = await spawnIdleFake();
+    await vscode.commands.executeCommand("acpThreads.sessions.focus"); // VS Code draws the view's rows
+    const isLive = (n: SessionNode) => n.type === "live" && n.threadId === s.threadId;
+    const isPast = (n: SessionNode) => n.type === "past" && n.thread.threadId === past;
+    const groups = await waitFor("the live session and the past thread listed", async () => {
+      const top = await tree.getChildren();
+      const live = top.find((g) => g.type === "group" && g.children.some(isLive));
+      const today = top.find((g) => g.type === "group" && g.children.some(isPast));
+      return live && today ? { live, today } : undefined;
+    });
+    // what VS Code asks of the tree from here (its extension host side calls the provider's methods)
+    const drawn: SessionNode[] = [];
+    const asked: (SessionNode | undefined)[] = [];
+    const fired: (SessionNode | SessionNode[] | undefined)[] = [];
+    const { getTreeItem, getChildren } = tree;
+    tree.getTreeItem = (n) => (drawn.push(n), getTreeItem.call(tree, n));
+    tree.getChildren = (n) => (asked.push(n), getChildren.call(tree, n));
+    const sub = tree.onDidChangeTreeData((e) => fired.push(e));
+    const done = s.prompt("sleep 4000");
+    try {
+      await waitFor("the turn to run", () => s.status === "working");
+      await new Promise((r) => setTimeout(r, 300)); // the status change's own refresh drawn
+      const description = () => String(getTreeItem.call(tree, drawn.filter(isLive).at(-1)!).description);
+      fired.length = drawn.length = asked.length = 0;
+      tree.tick(1);
+      assert.deepEqual(fired, [[groups.live]], "a tick while a turn runs: the Live group, not the root");
+      await waitFor("VS Code to redraw the live row", () => drawn.some(isLive));
+      assert.ok(asked.includes(groups.live), "its rows from the last listing");
+      assert.match(description(), /· \d+s$/, "its elapsed time");
+      fired.length = drawn.length = asked.length = 0;
+      tree.tick(AGE_TICKS);
+      const minute = fired[0];
+      assert.ok(Array.isArray(minute), "the minute's tick: groups, not the root (no relisting of every thread)");
+      assert.ok(minute.includes(groups.today) && minute.includes(groups.live), "every top-level group");
+      const row = await waitFor("VS Code to redraw the past thread's row", () => drawn.find(isPast));
+      assert.ok(row.type === "past");
+      assert.match(String(getTreeItem.call(tree, row).description), new RegExp(`· ${age(row.thread.updatedAt)}$`));
+    } finally {
+      sub.dispose();
+      delete (tree as Partial<typeof tree>).getTreeItem;
+      delete (tree as Partial<typeof tree>).getChildren;
+      await s.cancel();
+      await done;
+      await s.close();
+    }
   });
 });
