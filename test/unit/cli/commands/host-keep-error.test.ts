@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { main as hostMain } from "../../../../src/cli/commands/host";
 import { main as retryMain } from "../../../../src/cli/commands/retry";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import type { HostEvent } from "../../../../src/core/host/protocol";
@@ -125,6 +126,8 @@ test("a dead agent with retry: offer keeps the run for a person's Restart: acp-t
       const held = await c.session(id);
       assert.equal(held?.watchdog?.alert?.kind, "died", "status shows the alert");
       assert.equal(held?.watchdog?.next, "restart", "Restart offered");
+      const status = await runCommand(hostMain, ["status"], { home });
+      assert.match(status.out, new RegExp(`${id}  idle  .*watchdog: .*exited.*would: restart`), "host status says so");
       assert.ok(!pidAlive(first), "the agent is dead");
       assert.equal(c.of(id, "ended").length, 0, "the run stays for a person's Restart");
 
