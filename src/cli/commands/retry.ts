@@ -4,14 +4,13 @@
  * rung by default (cancel → continue → restart), or the one named; `--dismiss` forgets the alert instead. Exit 1
  * when the host does not hold the thread, its run has no watchdog, or there is nothing to retry.
  */
-import { AcpThreadsError } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostSessionInfo } from "../../core/host/protocol";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { RETRY_STEPS } from "../../core/watchdog/retry-ladder";
 import { command } from "../command";
-import { hostFor } from "../host-client";
+import { onHost } from "../host-client";
 import { EXIT } from "../io";
 import { agentLine } from "../terminal-text";
 
@@ -36,12 +35,7 @@ export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
     const threadId = new ThreadStore(resolveHome(io.env)).resolveId(args[0]!);
-    const conn = await hostFor(io, "retry", false);
-    if (!conn) {
-      io.stderr.write("acp-threads retry: no thread host runs for this data home\n");
-      return EXIT.noSession;
-    }
-    try {
+    return onHost(io, "retry", async (conn) => {
       const held = await session(conn, threadId);
       if (!held) {
         io.stderr.write(`acp-threads retry: the thread host does not hold thread ${threadId}\n`);
@@ -60,15 +54,7 @@ export const main = command(
       const taken = (await session(conn, threadId))?.watchdog?.history.at(-1);
       if (!flags.dismiss && taken) io.stdout.write(`${taken.step}: ${agentLine(taken.outcome)}\n`);
       return EXIT.ok;
-    } catch (err) {
-      if (err instanceof AcpThreadsError && err.code === "protocol") {
-        io.stderr.write(`acp-threads retry: ${err.message}\n`);
-        return EXIT.error;
-      }
-      throw err;
-    } finally {
-      conn.close();
-    }
+    });
   },
   "take the watchdog's retry step (cancel, continue, restart) of a thread in the thread host",
 );

@@ -7,22 +7,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { main as eventsMain } from "../../../../src/cli/commands/events";
-import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import type { HostEvent, HostPush } from "../../../../src/core/host/protocol";
+import type { HostConnection } from "../../../../src/core/host/client";
 import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
+import { pushClient } from "../../../fixtures/host/push-client";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { capturedIO } from "../../cli/in-process";
 
-async function client(home: string, name: string, conns: HostConnection[]) {
-  const c = await connectHost({ home, client: name });
-  assert.ok(c);
-  conns.push(c);
-  const pushes: HostPush[] = [];
-  c.onPush((m) => pushes.push(m));
-  const events = (threadId: string, kind: HostEvent["kind"]) =>
-    pushes.flatMap((m) => (m.t === "event" && m.event.threadId === threadId && m.event.kind === kind ? [m.event] : []));
-  return { c, pushes, events };
-}
+const client = pushClient;
 
 test("an elicitation asked of the thread's clients is announced needs_input, and answered with its action", () =>
   withCliHost("acp-host-elicit-events-", async ({ dir, home }) => {
