@@ -7,7 +7,8 @@ import { hostPlace, type HostPlace } from "../core/host/door";
 import { otherHosts, VERSION_NAME, type OtherHost } from "../core/host/others";
 import { resolveHome } from "../core/store/paths";
 import { VERSION } from "../core/version";
-import type { CliIO } from "./io";
+import { AcpThreadsError } from "../core/errors";
+import { EXIT, type CliIO } from "./io";
 
 /**
  * For tests only: `ACP_THREADS_TEST_HOST_VERSION` makes this CLI a client (and `host serve` a host) of another
@@ -25,6 +26,33 @@ export function hostFor(io: CliIO, command: string, start: boolean): Promise<Hos
     client: clientName(command),
     ...(start ? { start: { script: process.argv[1]!, env: io.env } } : {}),
   });
+}
+
+/**
+ * A one-shot request command (`answer`, `retry`): `fn` on a connection to the running host (none: exit 4, nothing
+ * started); the host's refusal is printed as `acp-threads COMMAND: …` (exit 1). The connection is closed after.
+ */
+export async function onHost(
+  io: CliIO,
+  command: string,
+  fn: (conn: HostConnection) => Promise<number>,
+): Promise<number> {
+  const conn = await hostFor(io, command, false);
+  if (!conn) {
+    io.stderr.write(`acp-threads ${command}: no thread host runs for this data home\n`);
+    return EXIT.noSession;
+  }
+  try {
+    return await fn(conn);
+  } catch (err) {
+    if (err instanceof AcpThreadsError && err.code === "protocol") {
+      io.stderr.write(`acp-threads ${command}: ${err.message}\n`);
+      return EXIT.error;
+    }
+    throw err;
+  } finally {
+    conn.close();
+  }
 }
 
 /**

@@ -28,6 +28,12 @@ export class HostWatch {
     supervisor.onState((st) => this.ctl.watchdog({ ...st, auto: supervisor.mode === "auto" }));
   }
 
+  /** It has an alert with a rung left to take (a dead agent's restart): the run stays for it. */
+  offers(): boolean {
+    const st = this.#supervisor?.state;
+    return !!st?.alert && (st.next !== undefined || st.running !== undefined);
+  }
+
   async retry(step: RetryStep | undefined, dismiss: boolean): Promise<void> {
     const s = this.#supervisor;
     if (!s) throw new Error("this run has no watchdog");

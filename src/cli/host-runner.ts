@@ -113,9 +113,12 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         let ended: TurnEnd | undefined;
         s.onEvent((e) => {
           ctl.updated();
-          ended = report.add(e) ?? ended;
+          // an error ends the turn with no `done` (the agent answered the prompt with an error, or died)
+          ended = report.add(e) ?? (e.type === "error" ? report.failed() : undefined) ?? ended;
         });
         s.onStatus((st) => {
+          // a turn the watchdog's ladder starts while the run waits idle (a person's Restart) makes it working
+          if (st === "working") ctl.idle?.(false);
           if (st === "working" || !ended) return;
           const { stopReason, filesChanged, usage } = ended;
           ended = undefined;
@@ -123,7 +126,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           if (run.keepOpen && !queue.length && !done) ctl.idle?.(true);
           ctl.turnEnded(stopReason, filesChanged, usage);
         });
-        s.onAgentExit(() => !s.turnRunning && end()); // while idle: nothing would notice it before the next prompt
+        // while idle nothing would notice it before the next prompt; a watchdog with a rung left keeps the run for
+        // it (offer: a person's Restart; auto: its own)
+        s.onAgentExit(() => !s.turnRunning && !watch.offers() && end());
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
           prompt: (text) => {
             if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
@@ -147,6 +152,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         });
         state.follow(s, agentName);
       },
+      ...(run.keepOpen ? { keepOpen: true } : {}),
       nextPrompt: async () => {
         let next = done ? undefined : queue.shift();
         if (next === undefined && run.keepOpen && !done) {

@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
     summary: "answer a permission question a thread in the thread host waits on",
     load: () => import("./commands/answer"),
   },
+  retry: {
+    summary: "take the watchdog's retry step of a thread in the thread host (cancel, continue, restart)",
+    load: () => import("./commands/retry"),
+  },
   events: {
     summary: "thread host events across all sessions, for other tools",
     load: () => import("./commands/events"),

@@ -64,6 +64,12 @@ export interface ThreadRunOptions {
    * host keeps the run open; none: done.
    */
   nextPrompt?: () => string | undefined | Promise<string | undefined>;
+  /**
+   * The run stays after an error answer, a watchdog alert or a denied permission, as a window's session does (the
+   * thread host's runs kept open between prompts); it leaves when its agent is dead and the watchdog has no rung
+   * left for a person. Default: `acp-threads run`'s rules (it leaves on any of those).
+   */
+  keepOpen?: boolean;
   /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
   elicitor?: ElicitationAsker;
   env: Record<string, string>;

@@ -144,6 +144,32 @@ async function* prompts(given: string[], next: ThreadRunOptions["nextPrompt"]): 
   for (let text = await next?.(); text !== undefined; text = await next?.()) yield text;
 }
 
+/**
+ * Whether the run leaves after a turn, and how. `acp-threads run` leaves on an error turn, on a watchdog alert
+ * other than a stall (after auto mode's ladder), and on a denied permission the agent gave up on. A run kept open
+ * (the thread host's, as a window's session) stays for its next prompt after any of those while its agent lives:
+ * the error is in the thread. It leaves when its agent is dead with no rung left for a person to take: no
+ * watchdog, or its ladder spent (`offer` keeps it for a person's Restart; `auto` has restarted it already).
+ */
+function leaves(
+  keepOpen: boolean,
+  s: ThreadSession,
+  supervisor: Supervisor | undefined,
+  last: { stopReason: string; error?: string } | undefined,
+  denied: boolean,
+): { exitCode: number; error?: string } | undefined {
+  const alert = supervisor?.state.alert;
+  const error = last?.error ?? alert?.message;
+  if (keepOpen)
+    return s.agentAlive || supervisor?.state.next !== undefined
+      ? undefined
+      : { exitCode: EXIT.error, error: error ?? "the agent exited" };
+  if (last?.error || (alert && alert.kind !== "stalled")) return { exitCode: EXIT.error, ...(error ? { error } : {}) };
+  if (denied && (last?.stopReason === "cancelled" || last?.stopReason === "refusal"))
+    return { exitCode: EXIT.permissionDenied };
+  return undefined;
+}
+
 export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
   const summary: RunSummary = {
     type: "summary",
@@ -242,6 +268,8 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     const given = review && !o.prompts.length ? [""] : o.prompts;
     for await (const text of prompts(given, o.nextPrompt)) {
       if (stop.signal.aborted) break;
+      // a turn the watchdog's ladder started while the run waited (a person's Restart, then "continue") goes first
+      await s.turnEnded();
       turn++;
       summary.turns = turn;
       denied.length = 0;
@@ -264,14 +292,10 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       summary.stopReason = last?.stopReason ?? null;
       summary.toolCalls = toolIds.size;
       if (why) break;
-      const alert = supervisor?.state.alert;
-      if (last?.error || (alert && alert.kind !== "stalled")) {
-        summary.error = last?.error ?? alert?.message;
-        summary.exitCode = EXIT.error;
-        break;
-      }
-      if (denied.length && (last?.stopReason === "cancelled" || last?.stopReason === "refusal")) {
-        summary.exitCode = EXIT.permissionDenied;
+      const left = leaves(o.keepOpen === true, s, supervisor, last, denied.length > 0);
+      if (left) {
+        summary.exitCode = left.exitCode;
+        if (left.error) summary.error = left.error;
         break;
       }
     }

@@ -3,11 +3,10 @@
  * thread host waits on, from any shell. The first answer from any client wins: exit 1 when nothing is pending
  * or someone answered first (named).
  */
-import { AcpThreadsError } from "../../core/errors";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { command } from "../command";
-import { hostFor } from "../host-client";
+import { onHost } from "../host-client";
 import { EXIT } from "../io";
 
 const SPEC = {
@@ -29,24 +28,11 @@ export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
     const threadId = new ThreadStore(resolveHome(io.env)).resolveId(args[0]!);
-    const conn = await hostFor(io, "answer", false);
-    if (!conn) {
-      io.stderr.write("acp-threads answer: no thread host runs for this data home\n");
-      return EXIT.noSession;
-    }
-    try {
+    return onHost(io, "answer", async (conn) => {
       const r = await conn.request({ t: "answer", threadId, option: flags.option });
       if (r.t === "answered") io.stdout.write(`${r.optionId}\n`);
       return EXIT.ok;
-    } catch (err) {
-      if (err instanceof AcpThreadsError && err.code === "protocol") {
-        io.stderr.write(`acp-threads answer: ${err.message}\n`);
-        return EXIT.error;
-      }
-      throw err;
-    } finally {
-      conn.close();
-    }
+    });
   },
   "answer a permission question a thread in the thread host waits on (first answer wins)",
 );

@@ -4,7 +4,7 @@
  * reported it used (tokens, cost, context), a run ended. Without
  * --follow: the questions waiting now, then exit; with it, every event as it comes until the host leaves.
  */
-import type { HostEvent } from "../../core/host/protocol";
+import type { ElicitationNeed, HostEvent } from "../../core/host/protocol";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { hostFor } from "../host-client";
@@ -20,15 +20,16 @@ const SPEC = {
     format: FORMAT,
   },
   notes:
-    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input, answered, turn_ended, usage, ended",
+    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input (a permission question, or with " +
+    "`elicitation` an agent's form or web page step), answered, turn_ended, usage, ended",
 } as const;
 
 function line(e: HostEvent): string {
   switch (e.kind) {
     case "needs_input":
-      return `${e.at} needs_input ${e.threadId} ${agentLine(e.question.title)}`;
+      return `${e.at} needs_input ${e.threadId} ${agentLine(e.question.title)}${e.elicitation ? ` (${needed(e.elicitation)})` : ""}`;
     case "answered":
-      return `${e.at} answered ${e.threadId} ${agentLine(e.optionId ?? "-")} by ${agentLine(e.by)}`;
+      return `${e.at} answered ${e.threadId} ${agentLine(e.optionId ?? e.action ?? "-")} by ${agentLine(e.by)}`;
     case "turn_ended":
       return `${e.at} turn_ended ${e.threadId} ${e.stopReason ?? "-"}${e.filesChanged.length ? ` ${e.filesChanged.join(" ")}` : ""}`;
     case "usage":
@@ -67,6 +68,10 @@ export const main = command(
   },
   "thread host events across all sessions (started, needs input, turn ended...), for other tools",
 );
+
+/** What an elicitation asks for, in a text line. */
+const needed = (n: ElicitationNeed) =>
+  n.mode === "url" ? `web page on ${agentLine(n.host)}` : `form: ${n.fields.map(agentLine).join(", ")}`;
 
 function usageText(e: Extract<HostEvent, { kind: "usage" }>): string {
   const parts = [

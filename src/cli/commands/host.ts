@@ -16,6 +16,7 @@ import { describeOther, type OtherHost } from "../../core/host/others";
 import { hostFor, hostPlaceFor, otherHostsFor } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 import { agentLine } from "../terminal-text";
+import { watchdogLine } from "../watchdog-line";
 
 const duration = (ms: number) => {
   const s = Math.round(ms / 1000);
@@ -31,10 +32,12 @@ function printStatus(io: CliIO, st: HostStatus): void {
     `host pid ${st.pid}, version ${st.version}, up ${duration(st.uptimeMs)}, ${st.clients} client(s), socket ${st.socket}\n`,
   );
   if (!st.sessions.length) io.stdout.write("no sessions\n");
-  for (const s of st.sessions)
+  for (const s of st.sessions) {
+    const watch = s.watchdog && watchdogLine(s.watchdog, s.watchdog.auto);
     io.stdout.write(
-      `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${agentLine(s.pending.title)}` : ""}\n`,
+      `${s.threadId}  ${s.state}  ${s.clients} attached${s.pending ? `  waiting for an answer: ${agentLine(s.pending.title)}` : ""}${watch ? `  ${agentLine(watch)}` : ""}\n`,
     );
+  }
 }
 
 /** The hosts of other versions (text: one line each; json: the `others` field). */

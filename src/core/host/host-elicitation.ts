@@ -6,13 +6,39 @@
  */
 import { validateAnswer } from "../acp/elicitation-form";
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
-import type { PendingElicitation } from "./protocol";
+import type { HostEvent, PendingElicitation } from "./protocol";
 
 export function pendingElicitation(threadId: string, requestId: string, p: ElicitationPrompt): PendingElicitation {
   const base = { threadId, requestId, message: p.message, ...(p.toolCallId ? { toolCallId: p.toolCallId } : {}) };
   return p.mode === "url"
     ? { ...base, mode: "url", elicitationId: p.elicitationId, url: p.url, host: p.host }
     : { ...base, mode: "form", form: p.form };
+}
+
+/**
+ * The `needs_input` event of an elicitation (additive to a permission question's: its message as the question's
+ * title, no options, and what it asks for in `elicitation`).
+ */
+export function elicitationNeedsInput(e: PendingElicitation, at: string): HostEvent {
+  const { threadId, requestId, message, toolCallId } = e;
+  return {
+    kind: "needs_input",
+    threadId,
+    at,
+    question: { threadId, requestId, ...(toolCallId ? { toolCallId } : {}), title: message, options: [] },
+    elicitation:
+      e.mode === "url" ? { mode: "url", host: e.host } : { mode: "form", fields: e.form.fields.map((f) => f.name) },
+  };
+}
+
+/** An elicitation's `answered` event: who settled it, and how (no option). */
+export function elicitationAnswered(
+  e: PendingElicitation,
+  action: ElicitationAnswer["action"],
+  by: string,
+  at: string,
+): HostEvent {
+  return { kind: "answered", threadId: e.threadId, at, requestId: e.requestId, optionId: null, by, action };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -5,6 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { HostedThread } from "./hosted-thread";
+import { RETRY_STEPS } from "../watchdog/retry-ladder";
 import { checkedPatch } from "./meta-patch";
 import type { HostReply, HostRequest } from "./protocol";
 
@@ -62,6 +63,8 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       return { t: "ok", id };
     case "retry":
       if (!control.retry) throw new Error(`the host's run of thread ${t.threadId} has no watchdog`);
+      if (req.step !== undefined && !(RETRY_STEPS as readonly unknown[]).includes(req.step))
+        throw new Error(`no retry step '${String(req.step)}': the steps are ${RETRY_STEPS.join(", ")}`);
       await control.retry(req.step, req.dismiss === true);
       return { t: "ok", id };
     case "patch": {

@@ -22,7 +22,12 @@ import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
 import type { RetryStep } from "../watchdog/retry-ladder";
 import { HostAsks } from "./host-asks";
-import { checkedElicitationAnswer, pendingElicitation } from "./host-elicitation";
+import {
+  checkedElicitationAnswer,
+  elicitationAnswered,
+  elicitationNeedsInput,
+  pendingElicitation,
+} from "./host-elicitation";
 import { PROPOSAL_MAX_CHARS, type HostPush, type HostWatchdog, type PendingQuestion } from "./protocol";
 import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
@@ -359,12 +364,18 @@ export class HostedThread {
     const elicitation = pendingElicitation(this.threadId, randomUUID(), p);
     this.updated(); // what the agent said before it asked goes out first
     const push = { t: "elicitation", elicitation } as const;
-    return this.#asks
-      .open<ElicitationAnswer>(elicitation.requestId, push, p.signal, (a) => ({
-        optionId: null,
-        action: a?.action ?? "cancel",
-      }))
-      .then((a) => a ?? { action: "cancel" });
+    const action = (a: ElicitationAnswer | null) => a?.action ?? "cancel";
+    const answered = this.#asks
+      .open<ElicitationAnswer>(
+        elicitation.requestId,
+        push,
+        p.signal,
+        (a) => ({ optionId: null, action: action(a) }),
+        (a, by) => this.opts.announce({ t: "event", event: elicitationAnswered(elicitation, action(a), by, now()) }),
+      )
+      .then((a): ElicitationAnswer => a ?? { action: "cancel" });
+    this.opts.announce({ t: "event", event: elicitationNeedsInput(elicitation, now()) });
+    return answered;
   }
 
   /** A client's answer to the elicitation `requestId`: the first that fits wins; anything else is an error. */

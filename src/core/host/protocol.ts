@@ -187,11 +187,32 @@ export interface HostStatus {
   socket: string;
 }
 
+/**
+ * What an elicitation asks for, in its `needs_input` event: a form's field names, or the host of the web page it
+ * asks to open (its URL, which may carry a one-time code, and the form's texts stay with the thread's clients).
+ */
+export type ElicitationNeed = { mode: "form"; fields: string[] } | { mode: "url"; host: string };
+
 /** Events across all sessions (`acp-threads events`). */
 export type HostEvent =
   | { kind: "started"; threadId: string; at: string }
-  | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion }
-  | { kind: "answered"; threadId: string; at: string; requestId: string; optionId: string | null; by: string }
+  /**
+   * A person is asked: a permission question, or, with `elicitation`, an agent's elicitation (a form or a web
+   * page). An elicitation's `question` carries its message as `title` and no options, so readers of `question`
+   * keep working; it is answered in a client following the thread (not by `answer`), and its `answered` has
+   * `action` and no option.
+   */
+  | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion; elicitation?: ElicitationNeed }
+  | {
+      kind: "answered";
+      threadId: string;
+      at: string;
+      requestId: string;
+      optionId: string | null;
+      by: string;
+      /** An elicitation's answer: accept, decline or cancel (withdrawn, or a person cancelled). */
+      action?: ElicitationAnswer["action"];
+    }
   | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
   /** After a turn_ended, when the agent reported usage for the turn (tokens, cost, context). */
   | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)

@@ -56,10 +56,21 @@ export class TurnReport {
       filesChanged: [...this.#files],
       ...(Object.keys(usage).length ? { usage } : {}),
     };
-    this.#files.clear();
-    this.#before = new Map(r.costs.map((c) => [c.currency, c.amount]));
-    this.#context = false;
+    this.#next();
     return end;
+  }
+
+  /** The turn ended in an error (no `done`): the files it edited, stop reason `error`; the next turn starts. */
+  failed(): TurnEnd {
+    const end: TurnEnd = { stopReason: "error", filesChanged: [...this.#files] };
+    this.#next();
+    return end;
+  }
+
+  #next(): void {
+    this.#files.clear();
+    this.#before = new Map(this.#meter.reading.costs.map((c) => [c.currency, c.amount]));
+    this.#context = false;
   }
 }
 

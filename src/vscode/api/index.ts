@@ -19,6 +19,12 @@ export interface ThreadEventsApi {
    *   `answered` (`by`: this window's name, "policy", "remembered rule", or "the agent (cancelled)" when the turn
    *   stopped; a request nobody was asked about carries its tool call's id as `requestId`), `turn_ended` then
    *   `usage` when the agent reported any, `ended`.
+   * - `needs_input` with `elicitation` (the thread host's threads): an agent's elicitation asked of the windows and
+   *   terminals following the thread: `elicitation` is `{mode: "form", fields}` (the form's field names) or
+   *   `{mode: "url", host}` (the web page's host, never its URL); `question` carries the agent's message as `title`
+   *   and no options, so a reader of `question` keeps working. Its `answered` has `optionId: null` and `action`
+   *   (accept, decline, or cancel: a person cancelled, or "the agent (cancelled)" withdrew it).
+   * - `turn_ended` has stop reason `error` for a hosted turn the agent answered with an error or died in.
    * - The thread host's threads, as the host announces them (`answered.by` names the client that answered). A
    *   thread first seen running (it started before this window looked) is announced `started` then, with its
    *   pending question; its earlier turns are not replayed. Across a reconnect to the host, the turns, answers and

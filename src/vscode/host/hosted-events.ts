@@ -69,7 +69,8 @@ export class HostedEvents implements vscode.Disposable {
     this.#threads.set(id, f);
     if (e.kind === "needs_input") {
       if (f.asked?.requestId === e.question.requestId) return;
-      f.asked = e.question;
+      // a permission question's answer is read back from its record after a reconnect; an elicitation has none
+      if (!e.elicitation) f.asked = e.question;
     } else if (e.kind === "answered") {
       if (f.asked?.requestId === e.requestId) f.asked = undefined;
     } else if (e.kind === "turn_ended") {

@@ -2,11 +2,12 @@
 // window session has. A detached turn that goes silent shows its stall on its Sessions row (warning, Retry and
 // Cancel: `hosted-alert`) and in its panel's ops strip view; `acpThreads.retry` on the row takes the rung in the
 // host (the turn is cancelled). The agent's elicitation is asked in the window following the thread, with the
-// window's own quick-input steps, and the answer reaches the agent.
+// window's own quick-input steps, and the answer reaches the agent. A hosted thread kept open between prompts stays
+// after a turn the agent answered with an error, as a window session does.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { api, useFakeAgent, waitFor } from "./helpers";
-import { cli, detach, hostedNode } from "./host-cli";
+import { cli, detach, hostedNode, sendNewInHost } from "./host-cli";
 
 const agentSaid = (records: { kind: string; text?: string }[]) =>
   records.flatMap((r) => (r.kind === "agent_message" && r.text ? [r.text] : [])).join("");
@@ -36,6 +37,36 @@ describe("the thread host's watchdog and elicitations in the window", () => {
         "the retry's cancel ended the turn",
       );
     } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("a hosted thread kept open stays after an error turn: the panel shows the error, then idle; the next prompt is answered", async () => {
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    try {
+      const id = await sendNewInHost("fake", [{ type: "text", text: "fail upstream 500" }]);
+      const view = await waitFor("its view", () => hub.hosted.get(id));
+      await waitFor("the failed turn ended", () =>
+        hub.threads.read(id).records.some((r) => r.kind === "turn_end" && r.stopReason === "error"),
+      );
+      await waitFor("the panel idle after the failed turn", () => view.status === "idle", 30_000);
+      assert.ok(
+        view.events.some((e) => e.type === "error" && /upstream 500/.test(e.message)),
+        "the panel has the error",
+      );
+      await waitFor("the row idle, not closed", async () => (await hostedNode(id))?.status === "idle");
+      assert.equal(view.ended, false, "the host still holds the run");
+
+      await view.prompt("two");
+      await waitFor("the next prompt answered by the same run", () =>
+        agentSaid(hub.threads.read(id).records as { kind: string; text?: string }[]).includes("echo: two"),
+      );
+      await waitFor("idle again", () => view.status === "idle", 30_000);
+      assert.equal(hub.hosted.get(id), view, "the same view and run");
+    } finally {
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });

@@ -30,6 +30,7 @@ const MODULES: Record<string, () => Promise<{ main: CommandMain }>> = {
   runtime: () => import("../../../src/cli/commands/runtime"),
   attach: () => import("../../../src/cli/commands/attach"),
   answer: () => import("../../../src/cli/commands/answer"),
+  retry: () => import("../../../src/cli/commands/retry"),
   events: () => import("../../../src/cli/commands/events"),
   host: () => import("../../../src/cli/commands/host"),
 };
@@ -80,6 +81,7 @@ const COMMANDS = [
   ["runtime", "remove"],
   ["attach"],
   ["answer"],
+  ["retry"],
   ["events"],
   ["host", "status"],
   ["host", "stop"],

@@ -9,43 +9,16 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { main as hostMain } from "../../../../src/cli/commands/host";
-import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import type { DetachedRun, HostEvent, HostSessionInfo } from "../../../../src/core/host/protocol";
+import type { HostConnection } from "../../../../src/core/host/client";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
+import { eventsClient, untilState } from "../../../fixtures/host/events-client";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { runCommand } from "../in-process";
 
-/** A client of the host that hears every event (`events`), and starts runs. */
-async function client(home: string) {
-  const conn = (await connectHost({ home, client: "test" }))!;
-  assert.ok(conn);
-  const events: HostEvent[] = [];
-  conn.onPush((m) => m.t === "event" && events.push(m.event));
-  await conn.request({ t: "events" });
-  const start = async (run: DetachedRun) => {
-    const r = await conn.request({ t: "run", run });
-    assert.equal(r.t, "started");
-    return r.t === "started" ? r.threadId : "";
-  };
-  const session = async (threadId: string): Promise<HostSessionInfo | undefined> => {
-    const r = await conn.request({ t: "status" });
-    return r.t === "status" ? r.status.sessions.find((s) => s.threadId === threadId) : undefined;
-  };
-  const of = (threadId: string, kind: HostEvent["kind"]) =>
-    events.filter((e) => e.threadId === threadId && e.kind === kind);
-  return { conn, events, start, session, of };
-}
-
-/** Polls the host's status until the thread's session is in `state` (the row a window draws). */
-async function until(c: { session(id: string): Promise<HostSessionInfo | undefined> }, id: string, state: string) {
-  for (let i = 0; i < 600; i++) {
-    if ((await c.session(id))?.state === state) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`thread ${id} never ${state}: ${JSON.stringify(await c.session(id))}`);
-}
+const client = eventsClient;
+const until = untilState;
 
 const close = (conn: HostConnection) => conn.close();
 

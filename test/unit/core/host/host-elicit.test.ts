@@ -6,13 +6,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import type { HostPush, PendingElicitation } from "../../../../src/core/host/protocol";
+import type { HostConnection } from "../../../../src/core/host/client";
+import type { PendingElicitation } from "../../../../src/core/host/protocol";
 import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withCliHost } from "../../../fixtures/host/cli-host";
+import { pushClient } from "../../../fixtures/host/push-client";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 const run = (dir: string, prompts: string[]) => ({
@@ -28,19 +29,7 @@ const run = (dir: string, prompts: string[]) => ({
   },
 });
 
-/** A client of the host that keeps what it is pushed. */
-async function client(home: string, name: string, conns: HostConnection[]) {
-  const c = await connectHost({ home, client: name });
-  assert.ok(c);
-  conns.push(c);
-  const pushes: HostPush[] = [];
-  c.onPush((m) => pushes.push(m));
-  const records = () => pushes.flatMap((m) => (m.t === "records" ? m.records : []));
-  const said = (text: string) =>
-    records().some((r: ThreadRecord) => r.kind === "agent_message" && r.text.includes(text));
-  const asked = () => pushes.flatMap((m) => (m.t === "elicitation" ? [m.elicitation] : []));
-  return { c, pushes, said, asked };
-}
+const client = pushClient;
 
 test("an elicitation goes to the attached clients: the first fitting answer from one of them wins, the rest is refused", () =>
   withCliHost("acp-host-elicit-", async ({ dir, home }) => {
