@@ -15,6 +15,7 @@ import type { ThreadRunOptions } from "./thread-run-options";
 import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
+import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/store/thread-id";
@@ -136,6 +137,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          link: async (links) => {
+            await checkLinks(s.threadId, links, async (id) => (await store.readAsync(id))?.metadata);
+            const write = appendedLinks(s.live.metadata, links); // the lists as they are once checked
+            if (write) s.live.patch(write);
+          },
           stop: () => {
             end();
             background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session

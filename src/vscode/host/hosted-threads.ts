@@ -4,7 +4,7 @@
  * view following it (hosted-thread-view.ts), shared by the panel and its prompt box and let go with the last user.
  */
 import * as vscode from "vscode";
-import type { HostWatchdog } from "../../core/host/protocol";
+import type { HostMetaPatch, HostWatchdog } from "../../core/host/protocol";
 import { background } from "../../core/util/unexpected";
 import type { RetryStep } from "../../core/watchdog/retry-ladder";
 import type { PermissionBroker } from "../permission-broker";
@@ -115,14 +115,14 @@ export class HostedThreads implements vscode.Disposable {
   }
 
   /**
-   * Renames a thread through the host, whose run holds its file (a `patch` request: the run writes it, every client
-   * gets the record); false when no host answers (nothing sent). The host's refusal rejects: it does not hold the
-   * thread (its run ended), or the title is not one it takes.
+   * Patches a thread through the host, whose run holds its file (a `patch` request: the run writes it, every client
+   * gets the record): its title, or a fork / handoff it lists; false when no host answers (nothing sent). The host's
+   * refusal rejects: it does not hold the thread (its run ended), or the patch is not one it takes.
    */
-  async rename(threadId: string, title: string): Promise<boolean> {
+  async patch(threadId: string, patch: HostMetaPatch): Promise<boolean> {
     const c = await this.link.connection();
     if (!c || c.closed) return false;
-    await c.request({ t: "patch", threadId, patch: { title } });
+    await c.request({ t: "patch", threadId, patch });
     return true;
   }
 
