@@ -115,7 +115,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           ended = report.add(e) ?? ended;
         });
         s.onStatus((st) => {
-          if (st === "working" || !ended) return;
+          if (st === "working") return ctl.turnStarted(); // a kept-open run said it is no longer idle before
+          if (!ended) return;
           const { stopReason, filesChanged, usage } = ended;
           ended = undefined;
           // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)

@@ -20,7 +20,7 @@ const SPEC = {
     format: FORMAT,
   },
   notes:
-    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input, answered, turn_ended, usage, ended",
+    "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input, answered, turn_started, turn_ended, usage, ended",
 } as const;
 
 function line(e: HostEvent): string {

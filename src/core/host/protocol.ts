@@ -191,6 +191,8 @@ export type HostEvent =
   | { kind: "started"; threadId: string; at: string }
   | { kind: "needs_input"; threadId: string; at: string; question: PendingQuestion }
   | { kind: "answered"; threadId: string; at: string; requestId: string; optionId: string | null; by: string }
+  /** A turn began: the run's first prompt, or a later one from any client (a kept-open run's idle → working). */
+  | { kind: "turn_started"; threadId: string; at: string }
   | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
   /** After a turn_ended, when the agent reported usage for the turn (tokens, cost, context). */
   | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
