@@ -2,7 +2,8 @@
 // lists the fork in the source at once (the host writes it: its run holds the source's file); an idle hosted thread
 // that no panel follows turns working on its Sessions row as soon as a terminal prompts it (the host's turn_started
 // event); a turn of a thread this window started in the host is still told after a reload (the window's memory of
-// the threads it started, read back from the workspace state as a reopened window reads it).
+// the threads it started, read back from the workspace state as a reopened window reads it); Show protocol log takes
+// a hosted row and a focused hosted panel.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { StartedHere } from "../../../src/vscode/host/started-here";
@@ -48,6 +49,29 @@ describe("links, turn starts and notifications of threads the thread host runs (
       assert.equal(sent.code, 0, sent.stderr);
       // before: the row read the host's status on events only, and stayed idle until this turn's end (60 s)
       await waitFor("the row working", () => row()?.status === "working", 15_000);
+    } finally {
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("Show protocol log from a hosted thread's row or its focused panel shows that thread's traffic", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    try {
+      const id = await sendNewInHost("fake", [{ type: "text", text: "hello" }]);
+      await waitFor("its panel focused", () => hub.panels.lastActive() === id);
+      const shows = async (arg?: unknown) => {
+        await vscode.commands.executeCommand("acpThreads.showProtocolLog", ...(arg ? [arg] : []));
+        const d = vscode.window.activeTextEditor?.document;
+        return d?.uri.path.endsWith(`${id}.ndjson`) && d.getText().includes('"method":"session/prompt"');
+      };
+      // before: neither was this thread's (a hosted row and a hosted panel were not looked at)
+      await waitFor("the focused panel's traffic", () => shows(), 15_000);
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await waitFor("the row's traffic", () => shows({ type: "hosted", threadId: id }), 15_000);
     } finally {
       await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
