@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { StartedHere } from "../../../src/vscode/host/started-here";
-import { api, useFakeAgent, waitFor } from "./helpers";
-import { cli, detach, sendNewInHost } from "./host-cli";
+import { api, waitFor } from "./helpers";
+import { cli, detach, inHostMode, sendNewInHost } from "./host-cli";
 
 describe("links, turn starts and notifications of threads the thread host runs (#35)", () => {
   afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
@@ -35,12 +35,8 @@ describe("links, turn starts and notifications of threads the thread host runs (
     }
   });
 
-  it("an idle hosted thread no panel follows turns working on its row when a terminal prompts it", async () => {
-    await useFakeAgent();
-    const { hub } = await api();
-    const cfg = vscode.workspace.getConfiguration("acpThreads");
-    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-    try {
+  it("an idle hosted thread no panel follows turns working on its row when a terminal prompts it", () =>
+    inHostMode(async (hub) => {
       const id = await sendNewInHost("fake", [{ type: "text", text: "hello" }]);
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       const row = () => hub.hosted.rows().find((r) => r.threadId === id);
@@ -49,18 +45,10 @@ describe("links, turn starts and notifications of threads the thread host runs (
       assert.equal(sent.code, 0, sent.stderr);
       // before: the row read the host's status on events only, and stayed idle until this turn's end (60 s)
       await waitFor("the row working", () => row()?.status === "working", 15_000);
-    } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-      await cli(hub.home, ["host", "stop", "--force"]);
-    }
-  });
+    }));
 
-  it("Show protocol log from a hosted thread's row or its focused panel shows that thread's traffic", async () => {
-    await useFakeAgent();
-    const { hub } = await api();
-    const cfg = vscode.workspace.getConfiguration("acpThreads");
-    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-    try {
+  it("Show protocol log from a hosted thread's row or its focused panel shows that thread's traffic", () =>
+    inHostMode(async (hub) => {
       const id = await sendNewInHost("fake", [{ type: "text", text: "hello" }]);
       await waitFor("its panel focused", () => hub.panels.lastActive() === id);
       const shows = async (arg?: unknown) => {
@@ -72,39 +60,30 @@ describe("links, turn starts and notifications of threads the thread host runs (
       await waitFor("the focused panel's traffic", () => shows(), 15_000);
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       await waitFor("the row's traffic", () => shows({ type: "hosted", threadId: id }), 15_000);
-    } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-      await cli(hub.home, ["host", "stop", "--force"]);
-    }
-  });
+    }));
 
-  it("a turn of a thread this window started in the host is told after a reload", async () => {
-    await useFakeAgent();
-    const { hub } = await api();
-    const cfg = vscode.workspace.getConfiguration("acpThreads");
-    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-    const hosted = hub.hosted as unknown as { startedHere: StartedHere };
-    const before = hosted.startedHere;
-    try {
-      const id = await sendNewInHost("fake", [{ type: "text", text: "sleep 60000" }]);
-      await waitFor("the turn running", () =>
-        hub.threads.read(id).records.some((r) => r.kind === "agent_message" && r.text.includes("sleeping")),
-      );
-      // the reopened window's memory: only what the workspace state kept
-      hosted.startedHere = new StartedHere(hub.context.workspaceState);
-      assert.ok(hosted.startedHere.has(id), "kept in the workspace state");
-      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-      await waitFor("the panel hidden", () => !hub.panels.isVisible(id));
-      const shown = hub.broker.notifier.shown;
-      await hub.hosted.cancel(id);
-      const told = await waitFor("the notification", () =>
-        hub.broker.notifier.since(shown).find((n) => /finished “sleep 60000”/.test(n.message)),
-      );
-      assert.deepEqual([told.severity, told.items], ["info", ["Open"]]);
-    } finally {
-      hosted.startedHere = before;
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-      await cli(hub.home, ["host", "stop", "--force"]);
-    }
-  });
+  it("a turn of a thread this window started in the host is told after a reload", () =>
+    inHostMode(async (hub) => {
+      const hosted = hub.hosted as unknown as { startedHere: StartedHere };
+      const before = hosted.startedHere;
+      try {
+        const id = await sendNewInHost("fake", [{ type: "text", text: "sleep 60000" }]);
+        await waitFor("the turn running", () =>
+          hub.threads.read(id).records.some((r) => r.kind === "agent_message" && r.text.includes("sleeping")),
+        );
+        // the reopened window's memory: only what the workspace state kept
+        hosted.startedHere = new StartedHere(hub.context.workspaceState);
+        assert.ok(hosted.startedHere.has(id), "kept in the workspace state");
+        await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+        await waitFor("the panel hidden", () => !hub.panels.isVisible(id));
+        const shown = hub.broker.notifier.shown;
+        await hub.hosted.cancel(id);
+        const told = await waitFor("the notification", () =>
+          hub.broker.notifier.since(shown).find((n) => /finished “sleep 60000”/.test(n.message)),
+        );
+        assert.deepEqual([told.severity, told.items], ["info", ["Open"]]);
+      } finally {
+        hosted.startedHere = before;
+      }
+    }));
 });
