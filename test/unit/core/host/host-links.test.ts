@@ -4,9 +4,11 @@
 // host appends the links (never replacing the lists) through the run's handle. Hostile: an unknown field, a
 // malformed id, a thread that does not name this source (none, another source, the other kind of link, no such
 // thread), 10,000 ids, a `__proto__` key, and a good link beside a bad one: each refused, and nothing is written.
+// `acp-threads fork` of the held source is listed through the host too.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { main as forkMain } from "../../../../src/cli/commands/fork";
 import { writeFork } from "../../../../src/core/handoff/fork";
 import { linkHandoff } from "../../../../src/core/handoff/link";
 import type { HostConnection } from "../../../../src/core/host/client";
@@ -15,6 +17,7 @@ import type { ThreadRecord } from "../../../../src/core/model/records";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withCliHostClients } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
+import { runCommand } from "../../cli/in-process";
 import { startInput } from "../store/helpers";
 
 /** The link lists the thread's file patched, in order (what the host wrote, whatever the metadata folds to). */
@@ -98,5 +101,12 @@ test("a fork and a handoff of a thread the host runs are listed in it by the hos
     // a thread the host does not hold is not the host's to patch (the store writes it)
     await assert.rejects(patch(window, plain.threadId, { forks: [elsewhere.threadId] }), /does not hold/);
     assert.deepEqual(store.readMetadata(plain.threadId).forks, []);
+
+    // `acp-threads fork` of the held source: the CLI asks the host too
+    const byCli = await runCommand(forkMain, [source, "--at", "1", "--format", "json"], { home });
+    assert.equal(byCli.code, 0, byCli.err);
+    const cliFork = JSON.parse(byCli.out) as { threadId: string; linked: boolean };
+    assert.equal(cliFork.linked, true, byCli.err);
+    assert.deepEqual(store.readMetadata(source).forks, [fork.threadId, second.threadId, cliFork.threadId]);
     await window.request({ t: "cancel", threadId: source });
   }));
