@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { StartedHere } from "../../../src/vscode/host/started-here";
-import { api, waitFor } from "./helpers";
+import { api, useFakeAgent, waitFor } from "./helpers";
 import { cli, detach, inHostMode, sendNewInHost } from "./host-cli";
 
 describe("links, turn starts and notifications of threads the thread host runs (#35)", () => {
@@ -31,6 +31,31 @@ describe("links, turn starts and notifications of threads the thread host runs (
       );
     } finally {
       if (fork) await hub.live.get(fork)?.close();
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("Hand off from a hosted row mid-turn: the thread the host holds lists the new thread at once", async () => {
+    await useFakeAgent();
+    const { hub } = await api();
+    const id = await detach(hub.home, ["sleep 60000"]);
+    let to: unknown;
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().some((r) => r.threadId === id));
+      to = await vscode.commands.executeCommand<unknown>(
+        "acpThreads.handoff",
+        { type: "hosted", threadId: id },
+        { agentId: "fake", brief: "the handoff brief" },
+      );
+      const toId = typeof to === "string" ? to : (to as { threadId?: string } | undefined)?.threadId;
+      assert.ok(toId && toId !== id, "the new thread");
+      assert.deepEqual(hub.threads.read(id).metadata.handedOffTo, [toId], "listed once the command returned");
+      assert.ok(
+        hub.hosted.rows().some((r) => r.threadId === id),
+        "the host still runs the source",
+      );
+    } finally {
+      if (to && typeof to === "object") await (to as { close(): Promise<void> }).close();
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
