@@ -2,9 +2,11 @@
  * The CLI as a client of the thread host (src/core/host): connects to the host of this version for the data home,
  * starting it when asked (`run --detach`), with this CLI script as its program (`acp-threads host serve`).
  */
+import { errorMessage } from "../core/errors";
 import { connectHost, type HostConnection } from "../core/host/client";
 import { hostPlace, type HostPlace } from "../core/host/door";
 import { otherHosts, VERSION_NAME, type OtherHost } from "../core/host/others";
+import type { HostMetaPatch } from "../core/host/protocol";
 import { resolveHome } from "../core/store/paths";
 import { VERSION } from "../core/version";
 import { AcpThreadsError } from "../core/errors";
@@ -56,21 +58,44 @@ export async function onHost(
 }
 
 /**
- * Renames a thread through a running host that holds it (`patch`: written through its run's handle); false when no
- * host runs or it does not hold the thread. The host's refusal of the title rejects.
+ * Patches a thread through a running host that holds it (`patch`: written through its run's handle): its title, or a
+ * fork / handoff it lists; false when no host runs or it does not hold the thread. The host's refusal rejects.
  */
-export async function renameInHost(io: CliIO, threadId: string, title: string): Promise<boolean> {
-  const conn = await hostFor(io, "threads rename", false).catch(() => undefined);
+async function patchInHost(io: CliIO, command: string, threadId: string, patch: HostMetaPatch): Promise<boolean> {
+  const conn = await hostFor(io, command, false).catch(() => undefined);
   if (!conn) return false;
   try {
     const r = await conn.request({ t: "status" });
     if (r.t !== "status" || !r.status.sessions.some((s) => s.threadId === threadId && s.state !== "ended"))
       return false;
-    await conn.request({ t: "patch", threadId, patch: { title: title.trim() || null } });
+    await conn.request({ t: "patch", threadId, patch });
     return true;
   } finally {
     conn.close();
   }
+}
+
+/** Renames a thread a running host holds (patchInHost). */
+export const renameInHost = (io: CliIO, threadId: string, title: string): Promise<boolean> =>
+  patchInHost(io, "threads rename", threadId, { title: title.trim() || null });
+
+/**
+ * A fork / handoff the store could not list in its source (`unlinked`: why; another process holds the source): the
+ * host lists it when its run holds the source. Resolves with why the source still does not list it (undefined: it
+ * does).
+ */
+export async function linkInHost(
+  io: CliIO,
+  command: string,
+  sourceId: string,
+  links: Pick<HostMetaPatch, "forks" | "handedOffTo">,
+  unlinked: string | undefined,
+): Promise<string | undefined> {
+  if (unlinked === undefined) return undefined;
+  return patchInHost(io, command, sourceId, links).then(
+    (listed) => (listed ? undefined : unlinked),
+    (err: unknown) => errorMessage(err),
+  );
 }
 
 const clientName = (command: string) => `acp-threads ${command} (pid ${process.pid})`;

@@ -15,6 +15,7 @@ import type { ThreadRunOptions } from "./thread-run-options";
 import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
+import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/store/thread-id";
@@ -117,9 +118,12 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           ended = report.add(e) ?? (e.type === "error" ? report.failed() : undefined) ?? ended;
         });
         s.onStatus((st) => {
-          // a turn the watchdog's ladder starts while the run waits idle (a person's Restart) makes it working
-          if (st === "working") ctl.idle?.(false);
-          if (st === "working" || !ended) return;
+          if (st === "working") {
+            // a turn the watchdog's ladder starts while the run waits idle (a person's Restart) makes it working
+            ctl.idle?.(false);
+            return ctl.turnStarted();
+          }
+          if (!ended) return;
           const { stopReason, filesChanged, usage } = ended;
           ended = undefined;
           // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)
@@ -143,6 +147,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           },
           // through the handle the run holds (one writer per thread file): its record goes to the clients as any other
           rename: (title) => store.rename(s.threadId, title),
+          link: async (links) => {
+            await checkLinks(s.threadId, links, async (id) => (await store.readAsync(id))?.metadata);
+            const write = appendedLinks(s.live.metadata, links); // the lists as they are once checked
+            if (write) s.live.patch(write);
+          },
           stop: () => {
             end();
             background(s.cancel(), "cancelling the turn of a stopped run"); // then the run closes its session

@@ -121,6 +121,7 @@ export class Hub implements vscode.Disposable {
           serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
         },
         this.broker,
+        context.workspaceState,
       ),
     );
     const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");

@@ -21,7 +21,7 @@ const SPEC = {
   },
   notes:
     "json: one event per line: {kind, threadId, at, ...}; kinds: started, needs_input (a permission question, or with " +
-    "`elicitation` an agent's form or web page step), answered, turn_ended, usage, ended",
+    "`elicitation` an agent's form or web page step), answered, turn_started, turn_ended, usage, ended",
 } as const;
 
 function line(e: HostEvent): string {

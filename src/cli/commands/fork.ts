@@ -15,6 +15,7 @@ import { ThreadStore } from "../../core/store/thread-store";
 import { forkCut, numberedMessages, writeFork } from "../../core/handoff/fork";
 import { command } from "../command";
 import { FORMAT } from "../flags";
+import { linkInHost } from "../host-client";
 import { EXIT } from "../io";
 import { agentOf } from "../thread-target";
 
@@ -72,16 +73,17 @@ the fork links, and says so). Nothing is sent to an agent until you run the fork
       ...(sameAgent ? {} : { agent }),
       ...(agentSessionId ? { agentSessionId } : {}),
     });
+    // the thread host's run holds the source: the host lists the fork
+    const unlinked = await linkInHost(io, "fork", sourceId, { forks: [fork.threadId] }, fork.unlinked);
     if (flags.format === "json")
       io.stdout.write(
-        `${JSON.stringify({ threadId: fork.threadId, forkedFrom: { threadId: sourceId, messageIndex: at }, agentSessionId: agentSessionId ?? null, linked: !fork.unlinked })}\n`,
+        `${JSON.stringify({ threadId: fork.threadId, forkedFrom: { threadId: sourceId, messageIndex: at }, agentSessionId: agentSessionId ?? null, linked: !unlinked })}\n`,
       );
     else {
       io.stdout.write(`${fork.threadId}\n`);
       io.stderr.write(`acp-threads fork: ${sourceId} at message ${at} → ${fork.threadId} (${how})\n`);
     }
-    if (fork.unlinked)
-      io.stderr.write(`acp-threads fork: note: ${sourceId} does not list the fork yet: ${fork.unlinked}\n`);
+    if (unlinked) io.stderr.write(`acp-threads fork: note: ${sourceId} does not list the fork yet: ${unlinked}\n`);
     return EXIT.ok;
   },
   "fork a thread at a message into a new linked thread",

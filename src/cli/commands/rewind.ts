@@ -12,6 +12,7 @@ import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/hand
 import { applyRestore } from "../../core/ledger/restore";
 import { liveWriter } from "../../core/store/file-lock";
 import { command } from "../command";
+import { linkInHost } from "../host-client";
 import { EXIT } from "../io";
 import { json, openThreadLedger } from "../ledger/common";
 import { printPlan } from "./restore";
@@ -94,8 +95,8 @@ Undo the files' restore with 'acp-threads restore THREAD --undo'.`,
               allowEmpty: true,
               title: `${metadata.title ?? threadId} (rewound to message ${point.message})`,
             });
-      if (fork?.unlinked)
-        io.stderr.write(`acp-threads rewind: note: ${threadId} does not list the fork yet: ${fork.unlinked}\n`);
+      const unlinked = fork && (await linkInHost(io, "rewind", threadId, { forks: [fork.threadId] }, fork.unlinked));
+      if (unlinked) io.stderr.write(`acp-threads rewind: note: ${threadId} does not list the fork yet: ${unlinked}\n`);
       if (flags.format === "json")
         json(io, {
           point,

@@ -69,8 +69,10 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       return { t: "ok", id };
     case "patch": {
       const patch = checkedPatch(req.patch);
-      if (t.state === "ended" || !control.rename) throw new Error(`the host's run on thread ${t.threadId} has ended`);
-      control.rename(patch.title);
+      if (t.state === "ended" || !control.rename || !control.link)
+        throw new Error(`the host's run on thread ${t.threadId} has ended`);
+      if (patch.forks || patch.handedOffTo) await control.link(patch); // checked first: a refusal writes nothing
+      if (patch.title !== undefined) control.rename(patch.title);
       return { t: "ok", id };
     }
     case "stop_thread":

@@ -28,7 +28,13 @@ import {
   elicitationNeedsInput,
   pendingElicitation,
 } from "./host-elicitation";
-import { PROPOSAL_MAX_CHARS, type HostPush, type HostWatchdog, type PendingQuestion } from "./protocol";
+import {
+  PROPOSAL_MAX_CHARS,
+  type HostMetaPatch,
+  type HostPush,
+  type HostWatchdog,
+  type PendingQuestion,
+} from "./protocol";
 import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
 export const FEED_POLL_MS = 250;
@@ -44,6 +50,11 @@ export interface ThreadControl {
   unqueue?(text: string): boolean;
   /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */
   rename?(title: string | null): void;
+  /**
+   * Lists forks / handoffs of the thread (a checked `patch`, meta-patch.ts): each link checked against the store,
+   * then appended to the thread's own lists through the run's handle; rejects, nothing written, when one is refused.
+   */
+  link?(links: HostMetaPatch): Promise<void>;
   /** Ends the run (`stop_thread`, an idle run no client follows): a running turn is cancelled, the agent closed. */
   stop?(): void;
   /** Mode, config options, login of the live session (session-state.ts); the state follows by `sessionState`. */

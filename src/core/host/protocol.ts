@@ -156,14 +156,20 @@ export type HostWatchdog = SupervisorState & { auto: boolean };
 
 /** The longest title a client may give a thread the host holds (`patch`). */
 export const PATCH_TITLE_MAX = 500;
+/** The most thread ids one `patch` may add to a link list (`forks`, `handedOffTo`). */
+export const PATCH_LINKS_MAX = 16;
 
 /**
  * A metadata change a client asks of a thread the host holds (one writer per thread file: the host writes it
- * through its own handle, as the normal `meta_patch` record). Only the user's title: `null` or blank clears it (the
- * agent's titles apply again), as a rename in the store does.
+ * through its own handle, as the normal `meta_patch` record). `title`: the user's title, `null` or blank clears it
+ * (the agent's titles apply again), as a rename in the store does. `forks` / `handedOffTo`: threads to add to the
+ * thread's own lists (appended, never replacing them: a fork or a handoff made while the host runs its source), each
+ * a stored thread whose origin names this thread (core/host/meta-patch.ts).
  */
 export interface HostMetaPatch {
-  title: string | null;
+  title?: string | null;
+  forks?: string[];
+  handedOffTo?: string[];
 }
 
 export interface HostSessionInfo {
@@ -213,6 +219,8 @@ export type HostEvent =
       /** An elicitation's answer: accept, decline or cancel (withdrawn, or a person cancelled). */
       action?: ElicitationAnswer["action"];
     }
+  /** A turn began: the run's first prompt, or a later one from any client (a kept-open run's idle → working). */
+  | { kind: "turn_started"; threadId: string; at: string }
   | { kind: "turn_ended"; threadId: string; at: string; stopReason: string | null; filesChanged: string[] }
   /** After a turn_ended, when the agent reported usage for the turn (tokens, cost, context). */
   | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
@@ -288,7 +296,10 @@ export type HostRequest =
   | { t: "elicited"; id: number; threadId: string; requestId: string; answer: ElicitationAnswer }
   /** Takes the watchdog's retry rung `step` (none: the next one), or forgets its alert (`dismiss`). */
   | { t: "retry"; id: number; threadId: string; step?: RetryStep; dismiss?: boolean }
-  /** Renames a thread the host holds (its run not ended): written by the host, every attached client gets the record. */
+  /**
+   * Renames a thread the host holds (its run not ended), or lists a fork / handoff of it: written by the host, every
+   * attached client gets the record.
+   */
   | { t: "patch"; id: number; threadId: string; patch: HostMetaPatch }
   /**
    * Ends the host's run on a thread: a running turn is cancelled, the agent closed, the thread let go (`ended`).

@@ -71,6 +71,8 @@ export interface HostRunControl {
   appended(records: ThreadRecord[], start: number, end: number): void;
   /** The session's state (modes, config options, slash commands, login) changed: the clients get it now. */
   sessionState(state: HostSessionState): void;
+  /** A turn began (its session went working): the event listeners hear it (every window's row, `events`). */
+  turnStarted(): void;
   /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
   turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
   /** A run kept open (DetachedRun.keepOpen) waits for its next prompt (true), or a prompt came (false). */
@@ -310,6 +312,9 @@ export class ThreadHost {
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
         sessionState: (state) => thread?.sessionState(state),
+        turnStarted: () => {
+          if (thread) this.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
+        },
         turnEnded: (stopReason, filesChanged, usage) => {
           thread?.updated();
           if (!thread) return;

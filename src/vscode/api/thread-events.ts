@@ -1,10 +1,10 @@
 /**
  * The editor's thread events for other extensions and hooks (#35 item 4), in the shapes `acp-threads events`
  * prints for the thread host's sessions (HostEvent): a session started, needs an answer, was answered (who: this
- * window, the policy, a remembered rule, a cancel), a turn ended (stop reason, files edited), what the agent
- * reported it used (usage), the session ended. Folded from the window's live sessions (LiveSessions) and the
- * permission broker (questions.ts); a turn's report is core/host/turn-report.ts, the same fold the host uses. The
- * threads the thread host runs come from the host (host/hosted-events.ts), in the same stream: a thread is the
+ * window, the policy, a remembered rule, a cancel), a turn started, a turn ended (stop reason, files edited), what
+ * the agent reported it used (usage), the session ended. Folded from the window's live sessions (LiveSessions) and
+ * the permission broker (questions.ts); a turn's report is core/host/turn-report.ts, the same fold the host uses.
+ * The threads the thread host runs come from the host (host/hosted-events.ts), in the same stream: a thread is the
  * window's or the host's at a time, never both, so each event comes once.
  */
 import * as vscode from "vscode";
@@ -56,6 +56,7 @@ export class ThreadEvents implements vscode.Disposable {
     const report = new TurnReport();
     const { threadId } = s;
     let ended = false;
+    let was = s.status;
     const end = () => {
       if (ended) return;
       ended = true;
@@ -80,7 +81,13 @@ export class ThreadEvents implements vscode.Disposable {
             if (turn.usage) this.#emitter.fire({ kind: "usage", threadId, at, ...turn.usage });
           }
         }),
-        s.onStatus(() => (s.isOpen ? undefined : end())),
+        s.onStatus((status) => {
+          // a turn begins working; an answered permission request only goes back to it
+          if (status === "working" && was !== "waiting_permission")
+            this.#emitter.fire({ kind: "turn_started", threadId, at: now() });
+          was = status;
+          if (!s.isOpen) end();
+        }),
         { dispose: end },
       ),
     );

@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { numberedMessages, writeFork } from "../../core/handoff/fork";
+import { listInSource } from "../host/hosted-rename";
 import type { Hub } from "../hub";
 import { resumeThread } from "./threads";
 
@@ -24,12 +25,14 @@ export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: 
   const { records } = hub.threads.read(threadId);
   const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
   const fork = writeFork(hub.threads, threadId, at);
+  // the thread host's run of the source holds its file: the host lists the fork
+  const unlinked = await listInSource(hub, threadId, { forks: [fork.threadId] }, fork.unlinked);
   hub.past.catalog.rescan();
   hub.ops.refresh(threadId); // both ops strips show the link
   hub.ops.refresh(fork.threadId);
   hub.tree.refresh();
   hub.panels.open(fork.threadId);
-  const note = fork.unlinked ? ` (the source does not list it yet: ${fork.unlinked})` : "";
+  const note = unlinked ? ` (the source does not list it yet: ${unlinked})` : "";
   // the fork takes a prompt at once (Resume: its first turn opens an agent session seeded with the history); a
   // fork whose agent cannot start here stays open read-only, saved, with the reason
   try {

@@ -36,11 +36,12 @@ function trafficUri(file: string): vscode.Uri {
 /** The thread whose traffic to show: the tree item's or the argument's, else the focused panel's, else picked. */
 async function pickThread(hub: Hub, node?: SessionNode | string): Promise<string | undefined> {
   if (typeof node === "string") return node;
-  if (node?.type === "live" || node?.type === "worktree") return node.threadId;
+  if (node?.type === "live" || node?.type === "worktree" || node?.type === "hosted") return node.threadId;
   if (node?.type === "past") return node.thread.threadId;
   const live = hub.live.all();
   const focused = hub.panels.lastActive();
-  if (focused && live.some((s) => s.threadId === focused)) return focused;
+  // a thread the thread host runs records its traffic in the same place (its run's recordTraffic)
+  if (focused && (live.some((s) => s.threadId === focused) || hub.hosted.holds(focused))) return focused;
   if (live.length <= 1) return live[0]?.threadId;
   const picked = await vscode.window.showQuickPick(
     live.map((s) => ({ label: s.title, description: `${s.agent.displayName} · ${s.status}`, threadId: s.threadId })),

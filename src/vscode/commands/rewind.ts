@@ -11,6 +11,7 @@ import { AcpThreadsError } from "../../core/errors";
 import type { WirePart } from "../../webview/thread/protocol";
 import { numberedMessages, writeFork } from "../../core/handoff/fork";
 import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/handoff/rewind";
+import { listInSource } from "../host/hosted-rename";
 import type { Hub } from "../hub";
 import { matchMessage } from "./fork";
 import { resumeThread } from "./threads";
@@ -96,6 +97,7 @@ export async function rewindThreadCommand(
     allowEmpty: true,
     title: `${title} (rewound to message ${n})`,
   });
+  const unlinked = await listInSource(hub, threadId, { forks: [fork.threadId] }, fork.unlinked);
   hub.past.catalog.rescan();
   hub.ops.refresh(threadId); // both ops strips show the link
   hub.ops.refresh(fork.threadId);
@@ -103,8 +105,7 @@ export async function rewindThreadCommand(
   if (opts.parts?.length) await sendInFork(hub, fork.threadId, opts.parts);
   else if (prompt?.trim()) await resumeThread(hub, fork.threadId, prompt);
   else hub.panels.open(fork.threadId);
-  if (fork.unlinked)
-    void vscode.window.showWarningMessage(`The rewound thread does not list its fork yet: ${fork.unlinked}`);
+  if (unlinked) void vscode.window.showWarningMessage(`The rewound thread does not list its fork yet: ${unlinked}`);
   return fork.threadId;
 }
 

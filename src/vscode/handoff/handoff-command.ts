@@ -11,6 +11,7 @@ import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import { threadOf } from "../commands/ops";
 import { startsInHost, startThreadInHost } from "../host/host-entry";
+import { listInSource } from "../host/hosted-rename";
 import { handoffAgents, pickHandoffAgent } from "./agent-pick";
 import { briefEditors } from "./brief-editor";
 
@@ -79,7 +80,7 @@ export async function handoffCommand(
       title,
       handoffFrom: fromId,
     });
-    linked(hub, fromId, toId);
+    await linked(hub, fromId, toId);
     return toId;
   }
   const session = hub.spawnSession({
@@ -91,15 +92,19 @@ export async function handoffCommand(
     origin: { kind: "handoff", source: fromId },
   });
   const toId = await storedThread(session);
-  if (toId) linked(hub, fromId, toId);
+  if (toId) await linked(hub, fromId, toId);
   return session;
 }
 
-/** The old thread lists the new one (through this window's writer of it, if it is still open here). */
-function linked(hub: Hub, fromId: string, toId: string): void {
+/**
+ * The old thread lists the new one (through this window's writer of it, if it is still open here, or the thread
+ * host's, when its run holds it).
+ */
+async function linked(hub: Hub, fromId: string, toId: string): Promise<void> {
   const origin = hub.live.get(fromId);
   const holder = origin?.isOpen ? origin.thread?.live : undefined; // a closed one cannot patch any more
-  const failed = linkHandoff(hub.threads, fromId, toId, holder ? (p) => holder.patch(p) : undefined);
+  const tried = linkHandoff(hub.threads, fromId, toId, holder ? (p) => holder.patch(p) : undefined);
+  const failed = await listInSource(hub, fromId, { handedOffTo: [toId] }, tried);
   if (failed) hub.log.logger.warn(`handoff: ${fromId} could not list ${toId} yet: ${failed}`);
   hub.ops.refresh(fromId);
   hub.ops.refresh(toId);

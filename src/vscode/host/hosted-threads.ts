@@ -4,7 +4,7 @@
  * view following it (hosted-thread-view.ts), shared by the panel and its prompt box and let go with the last user.
  */
 import * as vscode from "vscode";
-import type { HostWatchdog } from "../../core/host/protocol";
+import type { HostMetaPatch, HostWatchdog } from "../../core/host/protocol";
 import { background } from "../../core/util/unexpected";
 import type { RetryStep } from "../../core/watchdog/retry-ladder";
 import type { PermissionBroker } from "../permission-broker";
@@ -12,6 +12,7 @@ import { editorElicitor } from "../elicitation-asker";
 import { HostLink, type HostLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
+import { StartedHere } from "./started-here";
 
 export interface HostedRow {
   threadId: string;
@@ -26,8 +27,8 @@ export class HostedThreads implements vscode.Disposable {
   readonly terminals: HostedTerminals;
   /** This window's name to the host's other clients (and in the `answered` events of its own sessions). */
   readonly client: string;
-  /** The threads this window started or continued in the host (their finished turns are told here). */
-  readonly startedHere = new Set<string>();
+  /** The threads this window started or continued in the host (their finished turns are told here, also after a reload). */
+  readonly startedHere: StartedHere;
   readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
   /** The detach of each thread's last view, which a new view's attach waits for. */
   readonly #detaching = new Map<string, Promise<void>>();
@@ -36,10 +37,13 @@ export class HostedThreads implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   readonly #subs: vscode.Disposable[];
 
+  /** `state`: the workspace's (where startedHere is kept). */
   constructor(
     opts: HostLinkOptions,
     private readonly broker: PermissionBroker,
+    state: Pick<vscode.Memento, "get" | "update">,
   ) {
+    this.startedHere = new StartedHere(state);
     this.link = new HostLink(opts);
     this.client = opts.client;
     this.terminals = new HostedTerminals(async (term, input) => {
@@ -115,14 +119,14 @@ export class HostedThreads implements vscode.Disposable {
   }
 
   /**
-   * Renames a thread through the host, whose run holds its file (a `patch` request: the run writes it, every client
-   * gets the record); false when no host answers (nothing sent). The host's refusal rejects: it does not hold the
-   * thread (its run ended), or the title is not one it takes.
+   * Patches a thread through the host, whose run holds its file (a `patch` request: the run writes it, every client
+   * gets the record): its title, or a fork / handoff it lists; false when no host answers (nothing sent). The host's
+   * refusal rejects: it does not hold the thread (its run ended), or the patch is not one it takes.
    */
-  async rename(threadId: string, title: string): Promise<boolean> {
+  async patch(threadId: string, patch: HostMetaPatch): Promise<boolean> {
     const c = await this.link.connection();
     if (!c || c.closed) return false;
-    await c.request({ t: "patch", threadId, patch: { title } });
+    await c.request({ t: "patch", threadId, patch });
     return true;
   }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -34,6 +34,23 @@ export async function detach(home: string, args: string[]): Promise<string> {
   const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { threadId: string }).threadId;
+}
+
+/**
+ * `fn` with `acpThreads.host.runSessions: host` and the fake agent (the window's new threads start in the host);
+ * the setting put back and the host stopped after, whatever `fn` did.
+ */
+export async function inHostMode(fn: (hub: Awaited<ReturnType<typeof api>>["hub"]) => Promise<void>): Promise<void> {
+  await useFakeAgent();
+  const { hub } = await api();
+  const cfg = vscode.workspace.getConfiguration("acpThreads");
+  await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+  try {
+    await fn(hub);
+  } finally {
+    await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cli(hub.home, ["host", "stop", "--force"]);
+  }
 }
 
 /** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread

@@ -1,6 +1,6 @@
 // Issue 35 (host parity items 7 and 8) in the real extension host: the Sessions view's row of a thread the thread host
-// runs has the menu a live row has, less what the host holds (Restore, Hand off; Rename goes through the host's
-// patch request, hosted-rename.ts; Stop through its stop_thread): an inline Cancel
+// runs has the menu a live row has, less what the host holds (Restore; Rename and Hand off's link go through the
+// host's patch request, hosted-rename.ts; Stop through its stop_thread): an inline Cancel
 // while a turn runs, which cancels the host's turn; Open, Copy session id and Export Markdown work on it. And a
 // hosted turn that changed a file shows its "files changed" row in the open panel and goes under inline review,
 // without reopening the panel, as a turn of the window's own does.
@@ -36,11 +36,12 @@ describe("the Sessions view's row of a thread the host runs", () => {
       const on = (command: string) => offeredOn(command)(item.contextValue);
       assert.ok(on("acpThreads.cancel"), `Cancel offered on the working row (${item.contextValue})`);
       const offered = ["openThread", "rename", "exportMarkdown", "copySessionId", "reviewThread", "saveBugBundle"];
+      // Hand off: the host lists the new thread in the one it holds (its patch request, hosted-rename.ts)
+      offered.push("handoff");
       // Stop ends the host's run on the thread (stop_thread)
       for (const c of [...offered, "stopSession"]) assert.ok(on(`acpThreads.${c}`), `${c} offered`);
       // the host holds the thread: no write to it from here but the host's rename
-      for (const c of ["restoreTurn", "handoff", "resume", "delete"])
-        assert.ok(!on(`acpThreads.${c}`), `${c} not offered`);
+      for (const c of ["restoreTurn", "resume", "delete"]) assert.ok(!on(`acpThreads.${c}`), `${c} not offered`);
       await waitFor("the agent sleeping", () => hub.threads.read(id).records.some((r) => r.kind === "agent_message"));
       await vscode.commands.executeCommand("acpThreads.cancel", node);
       await waitFor("the host's turn cancelled", () => stopReasons(id, (t) => hub.threads.read(t)).length > 0, 20_000);

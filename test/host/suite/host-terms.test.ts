@@ -50,6 +50,7 @@ describe("the thread host's agents' terminals shown in this window", () => {
           serve: { offer: serveOffer, answer: fsServer(hub.files, serveOffer) },
         },
         hub.broker,
+        hub.context.workspaceState,
       );
       await reloaded.link.check();
       const again = await waitFor("the terminal shown again", () => shown().find((t) => t !== term), 30_000);

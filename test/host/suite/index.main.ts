@@ -59,6 +59,7 @@ const PASSES: Record<string, string[]> = {
     "host-watch.test.js",
     "host-entry.test.js",
     "host-bestof.test.js",
+    "host-links.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -1,5 +1,5 @@
 // `acp-threads events --follow --format json` (#35 item 4), real processes: a detached run's turns give
-// turn_ended with the stop reason and the files the turn edited, and a usage event with what the agent reported
+// turn_started, then turn_ended with the stop reason and the files the turn edited, and a usage event with what the agent reported
 // for the turn (tokens, the turn's cost from the cumulative usage_update, the context); the run's end gives ended.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -44,11 +44,15 @@ test("events --follow: turn_ended with the files edited, usage with the turn's t
       const kinds = mine.map((e) => e.kind);
       assert.deepEqual(kinds, [
         "started",
+        "turn_started",
         "turn_ended",
+        "turn_started",
         "turn_ended",
         "usage",
+        "turn_started",
         "turn_ended",
         "usage",
+        "turn_started",
         "turn_ended",
         "ended",
       ]);

@@ -64,7 +64,8 @@ test("a client renames a thread the host runs mid-turn: written by the host, in 
     // hostile or invalid: refused, nothing written
     const bad: [unknown, RegExp][] = [
       [{ title: "x", status: "ended" }, /only the title/],
-      [{ forks: ["00000000-0000-4000-8000-000000000000"] }, /only the title/],
+      // a link the host takes only to a thread that names this one as its fork source (host-links.test.ts)
+      [{ forks: ["00000000-0000-4000-8000-000000000000"] }, /is not a fork of/],
       [{ title: "x", titleByUser: false }, /only the title/],
       [{}, /changes nothing/],
       [{ title: 42 }, /not a string/],
