@@ -24,6 +24,7 @@ import type { RetryStep } from "../watchdog/retry-ladder";
 import { HostAsks } from "./host-asks";
 import { checkedElicitationAnswer, pendingElicitation } from "./host-elicitation";
 import { PROPOSAL_MAX_CHARS, type HostPush, type HostWatchdog, type PendingQuestion } from "./protocol";
+import type { WirePromptPart } from "./wire-context";
 import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
 export const FEED_POLL_MS = 250;
@@ -32,7 +33,8 @@ type RecordsPush = Extract<HostPush, { t: "records" }>;
 export const BATCH_BYTES = 256 * 1024;
 
 export interface ThreadControl {
-  prompt(text: string): void;
+  /** Queues (or runs, when idle) a prompt; `parts`: with its context, checked first (rejects: nothing queued). */
+  prompt(text: string, parts?: WirePromptPart[]): void | Promise<void>;
   cancel(): Promise<void>;
   steer(text: string): Promise<string>;
   /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */

@@ -246,7 +246,11 @@ export type HostRequest =
    */
   | { t: "attach"; id: number; threadId: string; from: number; elicits?: boolean }
   | { t: "detach"; id: number; threadId: string }
-  | { t: "prompt"; id: number; threadId: string; text: string }
+  /**
+   * `parts`: the prompt as the editor's prompt box composed it (text and context in order; `text` is its text),
+   * refused like a run's `parts` when any context names a file outside the run's folders or is too large.
+   */
+  | { t: "prompt"; id: number; threadId: string; text: string; parts?: WirePromptPart[] }
   | { t: "cancel"; id: number; threadId: string }
   /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
   | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }

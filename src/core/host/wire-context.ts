@@ -18,6 +18,20 @@ export type WireContextItem = { kind: "image"; label: string; path?: string; bas
 /** A prompt as composed (text and context in order), as it crosses the socket. */
 export type WirePromptPart = { type: "text"; text: string } | { type: "context"; item: WireContextItem };
 
+/**
+ * The most parts (text and context) one prompt may carry over the socket, and the most context items a run's
+ * `context` may: far above what a person composes, a bound on what the host parses and reads for one prompt. An
+ * image's bytes are bounded by imageItem (MAX_IMAGE_BYTES), the whole message by MAX_MESSAGE_BYTES.
+ */
+export const MAX_PROMPT_PARTS = 500;
+
+function bounded<T>(list: readonly T[], what: string): readonly T[] {
+  if (!Array.isArray(list)) throw new AcpThreadsError("usage", `the prompt's ${what} must be a list: refused`);
+  if (list.length > MAX_PROMPT_PARTS)
+    throw new AcpThreadsError("usage", `the prompt has ${list.length} ${what}; at most ${MAX_PROMPT_PARTS}: refused`);
+  return list;
+}
+
 const itemToWire = (i: ContextItem): WireContextItem =>
   i.kind === "image" && i.data
     ? {
@@ -44,15 +58,18 @@ const itemFromWire = (i: WireContextItem): ContextItem | undefined => {
 };
 
 export function contextFromWire(items: readonly WireContextItem[] = []): ContextItem[] {
-  return items.flatMap((i) => {
+  return bounded(items, "context items").flatMap((i) => {
     const item = itemFromWire(i);
     return item ? [item] : [];
   });
 }
 
-/** A composed prompt back from the wire: what does not parse is dropped, text is text. */
+/**
+ * A composed prompt back from the wire: what does not parse is dropped, text is text. Throws (`usage`) for too many
+ * parts, and for an image that is not one or is too large.
+ */
 export function partsFromWire(parts: readonly WirePromptPart[]): PromptPart[] {
-  return parts.flatMap((p): PromptPart[] => {
+  return bounded(parts, "parts").flatMap((p): PromptPart[] => {
     if (p?.type === "text") return typeof p.text === "string" ? [{ type: "text", text: p.text }] : [];
     const item = p?.type === "context" && p.item ? itemFromWire(p.item) : undefined;
     return item ? [{ type: "context", item }] : [];
