@@ -11,6 +11,7 @@ import { PathGuard } from "../acp/path-guard";
 import { AcpThreadsError } from "../errors";
 import type { ContextItem, PromptPart } from "../model/context";
 import { parseContextRef } from "../model/context";
+import { promptPartsText } from "../prompt/blocks";
 import { imageItem } from "../prompt/images";
 
 export type WireContextItem = { kind: "image"; label: string; path?: string; base64: string } | ContextItem;
@@ -48,6 +49,15 @@ export function contextToWire(items: readonly ContextItem[]): WireContextItem[] 
 
 export function partsToWire(parts: readonly PromptPart[]): WirePromptPart[] {
   return parts.map((p) => (p.type === "text" ? p : { type: "context", item: itemToWire(p.item) }));
+}
+
+/**
+ * A composed prompt as the host is sent it (a `prompt` request, a run's first prompt): its text as the thread
+ * records it, and its parts when it carries more than text.
+ */
+export function promptToWire(parts: readonly PromptPart[]): { text: string; parts?: WirePromptPart[] } {
+  const text = promptPartsText(parts);
+  return parts.every((p) => p.type === "text") ? { text } : { text, parts: partsToWire(parts) };
 }
 
 const itemFromWire = (i: WireContextItem): ContextItem | undefined => {

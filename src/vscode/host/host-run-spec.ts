@@ -9,11 +9,11 @@
 import { resolve } from "node:path";
 import { joinCommandLine } from "../../core/acp/agent-registry";
 import type { DetachedRun } from "../../core/host/protocol";
-import { partsToWire } from "../../core/host/wire-context";
+import { promptToWire, type WirePromptPart } from "../../core/host/wire-context";
 import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import { isInside } from "../../core/platform/paths";
-import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import type { ContextSources } from "../../core/prompt/blocks";
 import type { RecallMcpCommand } from "../../core/recall/mcp-offer";
 import { editorSandboxSettings } from "../sandbox";
 import type { Config } from "../config";
@@ -72,11 +72,11 @@ export async function detachedRun(
     { env: { ...env, ...agentEnv }, asked: r.sandbox, unattended: !!r.worktree || !!r.inWorktree },
     tell,
   );
-  const plain = r.parts.every((p) => p.type === "text");
+  const { text, parts } = promptToWire(r.parts);
   return {
     cwd: r.cwd,
-    prompts: [promptPartsText(r.parts)],
-    ...(plain ? {} : { parts: partsToWire(r.parts) }),
+    prompts: [text],
+    ...(parts ? { parts } : {}),
     ...(r.agent
       ? {
           agent: joinCommandLine([r.agent.command, ...r.agent.args]),
@@ -116,6 +116,14 @@ export function contextInside(parts: readonly PromptPart[], folders: readonly st
       p.item.path === undefined ||
       folders.some((f) => isInside(resolve(f), resolve(p.item.path!))),
   );
+}
+
+/** A prompt for the host's open run on a thread, as the `prompt` request carries it (its mentions' text read here). */
+export async function hostedPrompt(
+  parts: PromptPart[],
+  sources: ContextSources,
+): Promise<{ text: string; parts?: WirePromptPart[] }> {
+  return promptToWire(await withThreadText(parts, sources));
 }
 
 /**

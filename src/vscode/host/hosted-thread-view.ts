@@ -12,6 +12,7 @@ import { errorMessage } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostPush, HostReply, PendingQuestion } from "../../core/host/protocol";
 import type { HostSessionState } from "../../core/host/session-state";
+import type { WirePromptPart } from "../../core/host/wire-context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
@@ -249,8 +250,9 @@ export class HostedThreadView implements vscode.Disposable {
   }
 
   /** The host runs it after the running turn (its own queue). */
-  async prompt(text: string): Promise<void> {
-    await this.#request({ t: "prompt", threadId: this.threadId, text });
+  /** A prompt to the host's run (after its running turn); `parts`: with its context (promptToWire). */
+  async prompt(text: string, parts?: WirePromptPart[]): Promise<void> {
+    await this.#request({ t: "prompt", threadId: this.threadId, text, ...(parts ? { parts } : {}) });
   }
 
   /**
