@@ -37,6 +37,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
   return async (run, ctl) => {
     const { context, firstParts } = await runContext(run);
+    // "Run once": its prompt only, then the run ends (a kept-open run waits for more)
+    const keepOpen = run.keepOpen === true && run.once !== true;
     const queue: NextPrompt[] = [];
     /** The prompts being admitted (their context checked), in the order they came. */
     let admitted: Promise<unknown> = Promise.resolve();
@@ -121,7 +123,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           const { stopReason, filesChanged, usage } = ended;
           ended = undefined;
           // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)
-          if (run.keepOpen && !queue.length && !done) ctl.idle?.(true);
+          if (keepOpen && !queue.length && !done) ctl.idle?.(true);
           ctl.turnEnded(stopReason, filesChanged, usage);
         });
         s.onAgentExit(() => !s.turnRunning && end()); // while idle: nothing would notice it before the next prompt
@@ -129,6 +131,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           prompt: (text, wire) => {
             // its context checked before it is queued (a refused prompt never reaches the agent), in the order
             // the prompts came: one after a prompt whose files are being checked waits for it
+            if (run.once)
+              throw new Error(
+                `the host's run of thread ${s.threadId} was started with "Run once" and takes no more prompts: send it once the run has ended`,
+              );
             const admit = admitted.then(async () => {
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
               if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
@@ -158,7 +164,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       },
       nextPrompt: async () => {
         let next = done ? undefined : queue.shift();
-        if (next === undefined && run.keepOpen && !done) {
+        if (next === undefined && keepOpen && !done) {
           ctl.idle?.(true);
           next = await new Promise<NextPrompt | undefined>((resolve) => (waiting = resolve));
         }

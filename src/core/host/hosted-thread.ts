@@ -61,6 +61,8 @@ export interface HostedThreadOptions {
   announce: (msg: HostPush) => void;
   /** How long the run may wait idle with no client attached before it is stopped; none: no limit. */
   idleMs?: number;
+  /** A "Run once" run (DetachedRun.once): said in the host's status, so every client's box takes no input. */
+  once?: boolean;
 }
 
 export class HostedThread {

@@ -102,6 +102,11 @@ export interface DetachedRun {
    */
   keepOpen?: boolean;
   /**
+   * "Run once" (the editor's prompt box): the run takes its prompt only and ends after it, as a window's "Run once"
+   * session does; a `prompt` to it is refused (`keepOpen` does not apply). Its status row says `once`.
+   */
+  once?: boolean;
+  /**
    * `--elicitation`: what the agent's questions get. `ask` (the default): the clients attached to the thread are
    * asked (an `elicitation` push, first answer wins); with none attached it declines (as `run` does when stdin is
    * not a terminal).
@@ -166,6 +171,8 @@ export interface HostSessionInfo {
   pending?: PendingQuestion;
   /** Its watchdog, once it has raised an alert or taken a rung (absent: nothing to show). */
   watchdog?: HostWatchdog;
+  /** A "Run once" run (DetachedRun.once): it takes no more prompts. */
+  once?: boolean;
 }
 
 export interface HostStatus {

@@ -41,6 +41,8 @@ export interface HostRunRequest {
   title?: string;
   /** A new thread that continues this stored thread (a handoff). */
   handoffFrom?: string;
+  /** "Run once": the host's run ends after this prompt and takes no other; else it stays open between prompts. */
+  once?: boolean;
   /** The watchdog's stall time (0: off). */
   stallMs: number;
   /** The watchdog's retries (`acpThreads.watchdog.retry`): offered to the user, or taken by themselves; none: no watchdog. */
@@ -94,7 +96,8 @@ export async function detachedRun(
     permission: r.permission,
     askClients: true,
     startedFrom: "editor",
-    keepOpen: true, // the agent stays between prompts, as a window session's does
+    // the agent stays between prompts, as a window session's does; "Run once": its one turn, then it exits
+    ...(r.once ? { once: true } : { keepOpen: true }),
     env: agentEnv,
     baseEnv: stringEnv(env),
     stallMs: r.stallMs,

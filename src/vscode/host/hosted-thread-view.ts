@@ -132,6 +132,11 @@ export class HostedThreadView implements vscode.Disposable {
     return this.#ended;
   }
 
+  /** A "Run once" run (the host's status says): its box takes no input while it runs. */
+  get once(): boolean {
+    return this.deps.link.session(this.threadId)?.once === true;
+  }
+
   /** Attaches from the cursor (once at a time); a host that no longer holds the thread ends the view. */
   attach(): Promise<void> {
     this.#attaching ??= this.#attach().finally(() => (this.#attaching = undefined));

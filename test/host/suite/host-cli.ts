@@ -38,7 +38,11 @@ export async function detach(home: string, args: string[]): Promise<string> {
 
 /** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread
  * the host started for it. */
-export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise<string> {
+export async function sendNewInHost(
+  agentId: string,
+  parts: WirePart[],
+  mode: "session" | "run" = "session",
+): Promise<string> {
   const { hub } = await api();
   const before = new Set(hub.hosted.startedHere);
   const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
@@ -46,7 +50,7 @@ export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise
   const posted: unknown[] = [];
   await hub.composer.handle(
     { threadId: draft, post: (m) => void posted.push(m) },
-    { type: "send", parts, agentId, mode: "session" },
+    { type: "send", parts, agentId, mode },
   );
   // the thread the host started for this window (its reply's id: a store listing that caught up late with an
   // earlier test's thread must not pass for it), then found in the store (a quick run may have ended before its row

@@ -58,6 +58,7 @@ const PASSES: Record<string, string[]> = {
     "host-state.test.js",
     "host-watch.test.js",
     "host-entry.test.js",
+    "host-once.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

@@ -27,3 +27,12 @@ test("the hosted run gets the window's recall tools and traffic recording from t
   assert.equal((await run({ recordTraffic: true })).recordTraffic, undefined, "recorded: the host's default");
   assert.equal((await run({ recordTraffic: false })).recordTraffic, false);
 });
+
+test("\"Run once\" asks the host for one prompt's run (once, not kept open); a session's run stays open", async () => {
+  const once = await detachedRun(config({}), { ...request, once: true }, {}, () => {});
+  assert.equal(once.once, true);
+  assert.equal(once.keepOpen, undefined, "it ends after its prompt");
+  const session = await detachedRun(config({}), request, {}, () => {});
+  assert.equal(session.keepOpen, true);
+  assert.equal(session.once, undefined);
+});
