@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { api, fakeAgent, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -34,6 +34,27 @@ export async function detach(home: string, args: string[]): Promise<string> {
   const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { threadId: string }).threadId;
+}
+
+/**
+ * A suite's hooks for acpThreads.host.runSessions host: the fake agent `agentId` (with `env`) configured and the
+ * setting on for the suite, the host stopped after each test.
+ */
+export function hostRunSessions(agentId: string, env: Record<string, string> = {}): void {
+  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+  before(async () => {
+    await useFakeAgent();
+    await fakeAgent(agentId, env);
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await useFakeAgent();
+  });
+  afterEach(async () => {
+    const { hub } = await api();
+    await cli(hub.home, ["host", "stop", "--force"]);
+  });
 }
 
 /** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread

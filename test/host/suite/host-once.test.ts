@@ -3,26 +3,11 @@
 // host's status says so (the panel's box takes no input while it runs), a prompt sent meanwhile is refused, and once
 // it has ended the next prompt continues the thread as any other.
 import assert from "node:assert/strict";
-import * as vscode from "vscode";
-import { api, fakeAgent, useFakeAgent, waitFor } from "./helpers";
-import { cli, sendNewInHost } from "./host-cli";
-
-const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+import { api, waitFor } from "./helpers";
+import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 describe("runSessions host: Run once in the thread host (#35)", () => {
-  before(async () => {
-    await useFakeAgent();
-    await fakeAgent("once-host", {});
-    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-  });
-  after(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-    await useFakeAgent();
-  });
-  afterEach(async () => {
-    const { hub } = await api();
-    await cli(hub.home, ["host", "stop", "--force"]);
-  });
+  hostRunSessions("once-host");
 
   it("Run once: the host's run takes its one prompt, refuses another meanwhile, and ends after its turn", async () => {
     const { hub } = await api();

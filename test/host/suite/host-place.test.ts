@@ -8,26 +8,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { api, fakeAgent, greetJs as greet, greetSelection, useFakeAgent, waitFor } from "./helpers";
-import { cli, sendNewInHost as sendNew } from "./host-cli";
+import { api, greetJs as greet, greetSelection, waitFor } from "./helpers";
+import { cli, hostRunSessions, sendNewInHost as sendNew } from "./host-cli";
 
-const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString("base64");
 
 describe("runSessions host: prompts with context in the thread host (#35)", () => {
-  before(async () => {
-    await useFakeAgent();
-    await fakeAgent("ctx-host", { FAKE_AGENT_PROMPT_CAPS: "image,embeddedContext" });
-    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-  });
-  after(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-    await useFakeAgent();
-  });
-  afterEach(async () => {
-    const { hub } = await api();
-    await cli(hub.home, ["host", "stop", "--force"]);
-  });
+  hostRunSessions("ctx-host", { FAKE_AGENT_PROMPT_CAPS: "image,embeddedContext" });
 
   it("a file chip (its unsaved text), a selection and an image reach the hosted agent as the window's blocks", async () => {
     const { hub } = await api();

@@ -9,13 +9,13 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { connectHost, type HostConnection } from "../../../../src/core/host/client";
+import type { HostConnection } from "../../../../src/core/host/client";
 import type { HostEvent } from "../../../../src/core/host/protocol";
 import { MAX_PROMPT_PARTS, type WirePromptPart } from "../../../../src/core/host/wire-context";
 import type { ContextItem } from "../../../../src/core/model/context";
 import { MAX_IMAGE_BYTES } from "../../../../src/core/prompt/images";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
+import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 const SECRET = "TOP SECRET LINE";
@@ -58,11 +58,7 @@ function world(fn: (w: World) => Promise<void>) {
     symlinkSync(dir, join(ws, "up")); // a link in the folder that leads out of it
     const pidFile = join(dir, "agent.pid");
     const log = join(dir, "protocol.ndjson");
-    const conn = await connectHost({ home, client: "test" });
-    assert.ok(conn);
-    const events: HostEvent[] = [];
-    conn.onPush((m) => m.t === "event" && events.push(m.event));
-    await conn.request({ t: "events" });
+    const { conn, events } = await listening(home);
     try {
       const r = await conn.request({
         t: "run",

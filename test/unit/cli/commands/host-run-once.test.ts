@@ -6,21 +6,16 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { connectHost } from "../../../../src/core/host/client";
-import type { HostEvent, HostSessionInfo } from "../../../../src/core/host/protocol";
+import type { HostSessionInfo } from "../../../../src/core/host/protocol";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
+import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 test("a run-once run says so, refuses a second prompt and ends after its turn", () =>
   withCliHost("acp-host-once-", async ({ dir, home }) => {
     const ws = join(dir, "ws");
     mkdirSync(ws);
-    const conn = await connectHost({ home, client: "test" });
-    assert.ok(conn);
-    const events: HostEvent[] = [];
-    conn.onPush((m) => m.t === "event" && events.push(m.event));
-    await conn.request({ t: "events" });
+    const { conn, events } = await listening(home);
     try {
       const r = await conn.request({
         t: "run",
