@@ -15,8 +15,10 @@ import { MAX_PROMPT_PARTS, type WirePromptPart } from "../../../../src/core/host
 import type { ContextItem } from "../../../../src/core/model/context";
 import { MAX_IMAGE_BYTES } from "../../../../src/core/prompt/images";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { main as runMain } from "../../../../src/cli/commands/run";
 import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
+import { runCommand } from "../in-process";
 
 const SECRET = "TOP SECRET LINE";
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -168,4 +170,31 @@ test("a file, a selection and an image reach the agent of the same open run", ()
     const log = await traffic(w);
     assert.equal(log.match(/"method":"session\/(new|load|resume)"/g), null, "no session opened again");
     assert.equal(new Set(log.match(/"sessionId":"[^"]+"/g)).size, 1, "one agent session");
+  }));
+
+test("run --thread ID --file / --image on a thread the host holds sends them with the prompt, checked by the host", () =>
+  world(async (w) => {
+    const a = join(w.ws, "src", "a.ts");
+    writeFileSync(join(w.ws, "shot.png"), PNG);
+    const sent = await runCommand(
+      runMain,
+      ["--thread", w.threadId, "--file", "src/a.ts", "--image", "shot.png", "context via cli"],
+      { home: w.home, cwd: w.ws },
+    );
+    assert.equal(sent.code, 0, sent.err);
+    await waitFor(() => w.answers().length === 2, "the second turn answered");
+    assert.deepEqual(w.answers()[1]!.trim().split("\n"), [
+      'text "context via cli "',
+      `resource ${pathToFileURL(a).href} "inside line"`,
+      `image image/png ${PNG.length} bytes`,
+    ]);
+    // before, --file and --image were dropped silently for a held thread: the agent got the text alone
+    const outside = await runCommand(runMain, ["--thread", w.threadId, "--file", "../secret.txt", "context leak"], {
+      home: w.home,
+      cwd: w.ws,
+    });
+    assert.notEqual(outside.code, 0);
+    assert.match(outside.err, /outside the run's folders/);
+    const log = await traffic(w);
+    assert.doesNotMatch(log, /SECRET|leak/, "the refused prompt never reached the agent");
   }));
