@@ -3,6 +3,7 @@
  * controls wired in: its asker for `--permission ask`, prompts, cancel and steering from any client, and the
  * thread handed to the host once open. Nothing is printed: the thread's records are what clients see.
  */
+import { resolve } from "node:path";
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import type { HostRunner } from "../core/host/server";
@@ -11,12 +12,12 @@ import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
 import type { TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
-import type { ThreadRunOptions } from "./thread-run-options";
+import type { NextPrompt, ThreadRunOptions } from "./thread-run-options";
 import { recallMcpFromWire, recallMcpServer } from "../core/recall/mcp-offer";
 import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { appendedLinks, checkLinks } from "../core/host/meta-patch";
-import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
+import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/store/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -37,14 +38,18 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
   const store = new ThreadStore(home, { logger });
   return async (run, ctl) => {
     const { context, firstParts } = await runContext(run);
-    const queue: string[] = [];
+    // "Run once": its prompt only, then the run ends (a kept-open run waits for more)
+    const keepOpen = run.keepOpen === true && run.once !== true;
+    const queue: NextPrompt[] = [];
+    /** The prompts being admitted (their context checked), in the order they came. */
+    let admitted: Promise<unknown> = Promise.resolve();
     let done = false;
     /** The run waits for its next prompt (kept open): a prompt, a stop or the agent's exit wakes it. */
-    let waiting: ((text: string | undefined) => void) | undefined;
-    const wake = (text: string | undefined) => {
+    let waiting: ((next: NextPrompt | undefined) => void) | undefined;
+    const wake = (next: NextPrompt | undefined) => {
       const w = waiting;
       waiting = undefined;
-      w?.(text);
+      w?.(next);
       return !!w;
     };
     const end = () => {
@@ -127,21 +132,33 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
           const { stopReason, filesChanged, usage } = ended;
           ended = undefined;
           // the row of a run kept open says idle with its turn's end (its next prompt, if queued, makes it working)
-          if (run.keepOpen && !queue.length && !done) ctl.idle?.(true);
+          if (keepOpen && !queue.length && !done) ctl.idle?.(true);
           ctl.turnEnded(stopReason, filesChanged, usage);
         });
         // while idle nothing would notice it before the next prompt; a watchdog with a rung left keeps the run for
         // it (offer: a person's Restart; auto: its own)
         s.onAgentExit(() => !s.turnRunning && !watch.offers() && end());
         ctl.opened(s.threadId, store.pathFor(s.threadId), {
-          prompt: (text) => {
-            if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
-            if (!wake(text)) queue.push(text);
+          prompt: (text, wire) => {
+            // its context checked before it is queued (a refused prompt never reaches the agent), in the order
+            // the prompts came: one after a prompt whose files are being checked waits for it
+            if (run.once)
+              throw new Error(
+                `the host's run of thread ${s.threadId} was started with "Run once" and takes no more prompts: send it once the run has ended`,
+              );
+            const admit = admitted.then(async () => {
+              const parts = wire === undefined ? undefined : await promptParts(run, wire);
+              if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
+              const next = { text, ...(parts ? { parts } : {}) };
+              if (!wake(next)) queue.push(next);
+            });
+            admitted = admit.catch(() => undefined);
+            return admit;
           },
           cancel: () => s.cancel(),
           steer: (text) => s.steer(text),
           unqueue: (text) => {
-            const at = queue.indexOf(text);
+            const at = queue.findIndex((q) => q.text === text);
             if (at >= 0) queue.splice(at, 1);
             return at >= 0;
           },
@@ -161,12 +178,12 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         });
         state.follow(s, agentName);
       },
-      ...(run.keepOpen ? { keepOpen: true } : {}),
+      ...(keepOpen ? { keepOpen: true } : {}),
       nextPrompt: async () => {
         let next = done ? undefined : queue.shift();
-        if (next === undefined && run.keepOpen && !done) {
+        if (next === undefined && keepOpen && !done) {
           ctl.idle?.(true);
-          next = await new Promise<string | undefined>((resolve) => (waiting = resolve));
+          next = await new Promise<NextPrompt | undefined>((resolve) => (waiting = resolve));
         }
         if (next === undefined) done = true;
         else ctl.idle?.(false);
@@ -193,11 +210,29 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
 async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; firstParts?: PromptPart[] }> {
   const context = contextFromWire(run.context);
   const firstParts = Array.isArray(run.parts) ? partsFromWire(run.parts) : undefined;
-  const items = [...context, ...(firstParts ?? []).flatMap((p) => (p.type === "context" ? [p.item] : []))];
-  const repo = run.preparedWorktree?.ref.repo;
-  if (items.length)
-    await assertContextInside(items, [run.runCwd ?? run.cwd, ...(run.roots ?? []), ...(repo ? [repo] : [])]);
+  await assertInsideRun(run, [...context, ...itemsOf(firstParts ?? [])]);
   return { context, ...(firstParts ? { firstParts } : {}) };
+}
+
+/** A later prompt's parts from the wire (a client's `prompt` to the open run), refused as the first prompt's are. */
+async function promptParts(run: DetachedRun, wire: WirePromptPart[]): Promise<PromptPart[]> {
+  const parts = partsFromWire(wire);
+  await assertInsideRun(run, itemsOf(parts));
+  return parts;
+}
+
+const itemsOf = (parts: readonly PromptPart[]): ContextItem[] =>
+  parts.flatMap((p) => (p.type === "context" ? [p.item] : []));
+
+/** Its folder, its roots and, for a prepared worktree, that worktree's repository (checked by the host on `run`). */
+async function assertInsideRun(run: DetachedRun, items: readonly ContextItem[]): Promise<void> {
+  if (!items.length) return;
+  const repo = run.preparedWorktree?.ref.repo;
+  await assertContextInside(items, [
+    resolve(run.cwd, run.runCwd ?? "."),
+    ...(run.roots ?? []),
+    ...(repo ? [repo] : []),
+  ]);
 }
 
 /**

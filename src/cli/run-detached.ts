@@ -6,6 +6,9 @@ import { AcpThreadsError } from "../core/errors";
 import { assertSteered } from "../core/session/steer-inbox";
 import type { DetachedRun } from "../core/host/protocol";
 import type { HostConnection } from "../core/host/client";
+import { promptToWire } from "../core/host/wire-context";
+import type { ContextItem } from "../core/model/context";
+import { textWithContext } from "../core/prompt/blocks";
 import { resolveHome } from "../core/store/paths";
 import { ThreadStore } from "../core/store/thread-store";
 import { describeOther } from "../core/host/others";
@@ -51,11 +54,14 @@ export async function hostHolding(
   return undefined;
 }
 
-/** `run --thread ID PROMPT...` / `--steer TEXT` on a thread the host holds: sent to the host. */
+/**
+ * `run --thread ID PROMPT...` / `--steer TEXT` on a thread the host holds: sent to the host. `context` (`--file`,
+ * `--image`) goes with the first prompt, as in a run of the CLI's own; the host checks it against the run's folders.
+ */
 export async function sendToHost(
   io: CliIO,
   held: { conn: HostConnection; threadId: string },
-  what: { prompts: string[] } | { steer: string },
+  what: { prompts: string[]; context?: ContextItem[] } | { steer: string },
 ): Promise<number> {
   const { conn, threadId } = held;
   try {
@@ -64,7 +70,10 @@ export async function sendToHost(
       assertSteered(threadId, reply.t === "steered" ? reply.outcome : undefined);
       io.stderr.write("acp-threads run: steered into the running turn (thread host)\n");
     } else {
-      for (const text of what.prompts) await conn.request({ t: "prompt", threadId, text });
+      for (const [i, text] of what.prompts.entries()) {
+        const prompt = !i && what.context?.length ? promptToWire(textWithContext(text, what.context)) : { text };
+        await conn.request({ t: "prompt", threadId, ...prompt });
+      }
       io.stderr.write(
         `acp-threads run: thread ${threadId} runs in the thread host; queued there ('acp-threads attach ${threadId}' follows it)\n`,
       );

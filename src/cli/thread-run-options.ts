@@ -15,6 +15,12 @@ import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
 
+/** A prompt a client sent while the run goes on: its text, and as composed when it carries context. */
+export interface NextPrompt {
+  text: string;
+  parts?: PromptPart[];
+}
+
 export interface ThreadRunOptions {
   io: CliIO;
   store: ThreadStore;
@@ -63,7 +69,7 @@ export interface ThreadRunOptions {
    * A prompt sent while the run goes on (the thread host's clients): asked for after each turn, waited for when the
    * host keeps the run open; none: done.
    */
-  nextPrompt?: () => string | undefined | Promise<string | undefined>;
+  nextPrompt?: () => NextPrompt | undefined | Promise<NextPrompt | undefined>;
   /**
    * The run stays after an error answer, a watchdog alert or a denied permission, as a window's session does (the
    * thread host's runs kept open between prompts); it leaves when its agent is dead and the watchdog has no rung

@@ -28,7 +28,7 @@ import { namedSessionTag } from "./named-sessions";
 import type { RunSummary } from "./output/turn-output";
 import { readReview, reviewTurnParts, type ReviewRequest } from "./review-file";
 import { runSandbox, sandboxNotes } from "./sandbox-flags";
-import type { ThreadRunOptions } from "./thread-run-options";
+import type { NextPrompt, ThreadRunOptions } from "./thread-run-options";
 import { followWhileHeld, target, type Target } from "./thread-target";
 import { worktreeProgress } from "./worktree-start";
 
@@ -114,6 +114,9 @@ function open(
 export const extraRoots = (o: Pick<ThreadRunOptions, "roots">, t: Target): string[] =>
   t.worktree ? [] : (o.roots ?? []).filter((r) => r !== t.cwd);
 
+/** One prompt of the run: its text, the run's `--file`/`--image` context (the first), or as composed. */
+type Turn = NextPrompt & { context?: ContextItem[] };
+
 export const CANCEL_GRACE_MS = 3_000;
 /** Files mentioned with `--file` are read from the disk. */
 const DISK = new DiskWorkspaceFiles();
@@ -136,12 +139,13 @@ async function settled(s: Supervisor, session: ThreadSession, stop: AbortSignal)
 }
 
 /**
- * The prompts given, then each one `next` has (the thread host's clients send them while the run goes on; a run
- * the host keeps open waits there for the next one).
+ * The prompts given (the first with the run's context), then each one `next` has, with its own (the thread host's
+ * clients send them while the run goes on; a run the host keeps open waits there for the next one).
  */
-async function* prompts(given: string[], next: ThreadRunOptions["nextPrompt"]): AsyncGenerator<string> {
-  yield* given;
-  for (let text = await next?.(); text !== undefined; text = await next?.()) yield text;
+async function* prompts(o: ThreadRunOptions, given: string[]): AsyncGenerator<Turn> {
+  for (const [i, text] of given.entries())
+    yield i ? { text } : { text, context: o.context, ...(o.firstParts ? { parts: o.firstParts } : {}) };
+  for (let p = await o.nextPrompt?.(); p !== undefined; p = await o.nextPrompt?.()) yield p;
 }
 
 /**
@@ -266,7 +270,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       });
     }
     const given = review && !o.prompts.length ? [""] : o.prompts;
-    for await (const text of prompts(given, o.nextPrompt)) {
+    for await (const { text, context, parts } of prompts(o, given)) {
       if (stop.signal.aborted) break;
       // a turn the watchdog's ladder started while the run waited (a person's Restart, then "continue") goes first
       await s.turnEnded();
@@ -275,12 +279,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       denied.length = 0;
       let refused: unknown;
       const first = turn === 1;
-      const ran = prompt(
-        text,
-        first ? o.context : undefined,
-        first ? review : undefined,
-        first ? o.firstParts : undefined,
-      ).catch((err: unknown) => {
+      const ran = prompt(text, context, first ? review : undefined, parts).catch((err: unknown) => {
         // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
         if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
         return (last = { stopReason: "error", error: errorMessage(err) });

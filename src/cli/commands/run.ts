@@ -182,7 +182,12 @@ export const main = command(
       );
     if (flags.detach) return detach(io, flags, args);
     const held = flags.thread ? await hostHolding(io, flags.thread, "run") : undefined;
-    if (held) return sendToHost(io, held, flags.steer !== undefined ? { steer: flags.steer } : { prompts: args });
+    if (held) {
+      if (flags.steer !== undefined) return sendToHost(io, held, { steer: flags.steer });
+      // read and checked here, as for a run of its own; the host checks them against its run's folders
+      const context = contextFromFlags(flags.file ?? [], flags.image ?? [], resolve(io.cwd, flags.cwd ?? "."));
+      return sendToHost(io, held, { prompts: args, context });
+    }
     if (flags.steer !== undefined) {
       if (!flags.thread || args.length)
         throw new AcpThreadsError("usage", "--steer TEXT takes --thread ID and no PROMPT");

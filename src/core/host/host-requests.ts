@@ -41,7 +41,7 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
   const { control } = t;
   switch (req.t) {
     case "prompt":
-      control.prompt(req.text);
+      await control.prompt(req.text, req.parts);
       return { t: "ok", id };
     case "cancel":
       await control.cancel();

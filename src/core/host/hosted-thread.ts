@@ -35,6 +35,7 @@ import {
   type HostWatchdog,
   type PendingQuestion,
 } from "./protocol";
+import type { WirePromptPart } from "./wire-context";
 import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
 
 export const FEED_POLL_MS = 250;
@@ -43,7 +44,8 @@ type RecordsPush = Extract<HostPush, { t: "records" }>;
 export const BATCH_BYTES = 256 * 1024;
 
 export interface ThreadControl {
-  prompt(text: string): void;
+  /** Queues (or runs, when idle) a prompt; `parts`: with its context, checked first (rejects: nothing queued). */
+  prompt(text: string, parts?: WirePromptPart[]): void | Promise<void>;
   cancel(): Promise<void>;
   steer(text: string): Promise<string>;
   /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
@@ -75,6 +77,8 @@ export interface HostedThreadOptions {
   announce: (msg: HostPush) => void;
   /** How long the run may wait idle with no client attached before it is stopped; none: no limit. */
   idleMs?: number;
+  /** A "Run once" run (DetachedRun.once): said in the host's status, so every client's box takes no input. */
+  once?: boolean;
 }
 
 export class HostedThread {

@@ -109,6 +109,11 @@ export interface DetachedRun {
    */
   keepOpen?: boolean;
   /**
+   * "Run once" (the editor's prompt box): the run takes its prompt only and ends after it, as a window's "Run once"
+   * session does; a `prompt` to it is refused (`keepOpen` does not apply). Its status row says `once`.
+   */
+  once?: boolean;
+  /**
    * `--elicitation`: what the agent's questions get. `ask` (the default): the clients attached to the thread are
    * asked (an `elicitation` push, first answer wins); with none attached it declines (as `run` does when stdin is
    * not a terminal).
@@ -179,6 +184,8 @@ export interface HostSessionInfo {
   pending?: PendingQuestion;
   /** Its watchdog, once it has raised an alert or taken a rung (absent: nothing to show). */
   watchdog?: HostWatchdog;
+  /** A "Run once" run (DetachedRun.once): it takes no more prompts. */
+  once?: boolean;
 }
 
 export interface HostStatus {
@@ -282,7 +289,11 @@ export type HostRequest =
    */
   | { t: "attach"; id: number; threadId: string; from: number; elicits?: boolean }
   | { t: "detach"; id: number; threadId: string }
-  | { t: "prompt"; id: number; threadId: string; text: string }
+  /**
+   * `parts`: the prompt as the editor's prompt box composed it (text and context in order; `text` is its text),
+   * refused like a run's `parts` when any context names a file outside the run's folders or is too large.
+   */
+  | { t: "prompt"; id: number; threadId: string; text: string; parts?: WirePromptPart[] }
   | { t: "cancel"; id: number; threadId: string }
   /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
   | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }

@@ -164,6 +164,7 @@ export class ThreadHost {
         clients: t.clients.size,
         ...(t.pending ? { pending: t.pending } : {}),
         ...(t.watchdog ? { watchdog: t.watchdog } : {}),
+        ...(t.opts.once ? { once: true } : {}),
       })),
     };
   }
@@ -302,7 +303,8 @@ export class ThreadHost {
             push: (sock, msg) => this.#reply(sock, msg),
             cap: CLIENT_BUFFER_CAP,
             announce: (msg) => (msg.t === "event" ? this.announce(msg.event) : this.#tell(msg, thread?.clients.keys())),
-            ...(run.keepOpen ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
+            ...(run.keepOpen && !run.once ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
+            ...(run.once === true ? { once: true } : {}),
           });
           held.thread = thread;
           this.#threads.set(threadId, thread);

@@ -139,6 +139,7 @@ const targets = (hub: Hub): ContextTargetDeps => ({
   composer: hub.composer,
   liveThreads: () => hub.live.all(),
   lastActivePanel: () => hub.panels.lastActive(),
+  hostedOpen: (id) => hub.hosted.get(id)?.once === false,
 });
 
 export function registerCommands(hub: Hub): vscode.Disposable[] {

@@ -101,6 +101,7 @@ export class ComposerHost implements vscode.Disposable {
       queues: this.queues,
       hosted: (id) => deps.hosted?.(id),
       continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
+      sources: () => this.sources(),
       postQueue: (panel) => this.#postQueue(panel),
       postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
     });

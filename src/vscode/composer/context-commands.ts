@@ -1,7 +1,8 @@
 /**
  * "Ask agent about selection" (editor context menu, Ctrl+Alt+A) and "Add file to thread" (explorer, editor
  * tab and editor context menus): the selection or files become chips in a thread's prompt box. The target is
- * the focused thread panel, else a pick of the live threads (or a new one), else a new thread.
+ * the focused thread panel (a thread the thread host runs too: its prompts carry context), else a pick of the live
+ * threads (or a new one), else a new thread.
  */
 import * as vscode from "vscode";
 import type { ContextItem } from "../../core/model/context";
@@ -14,11 +15,13 @@ export interface ContextTargetDeps {
   liveThreads(): LiveSession[];
   /** The thread panel that was active last, if it is still open. */
   lastActivePanel(): string | undefined;
+  /** Whether the thread host runs this thread, kept open for more prompts, and a panel here follows it. */
+  hostedOpen?(threadId: string): boolean;
 }
 
-/** Threads whose prompt box takes input now: session-mode live threads and new-thread drafts. */
+/** Threads whose prompt box takes input now: session-mode live threads, hosted open runs and new-thread drafts. */
 function accepting(deps: ContextTargetDeps, threadId: string): boolean {
-  if (deps.composer.isDraft(threadId)) return true;
+  if (deps.composer.isDraft(threadId) || deps.hostedOpen?.(threadId)) return true;
   const live = deps.liveThreads().find((s) => s.threadId === threadId);
   return !!live && live.isOpen && live.mode === "session";
 }

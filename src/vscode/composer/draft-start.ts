@@ -48,6 +48,8 @@ export interface DraftHostStart {
   parts: PromptPart[];
   worktree?: boolean;
   sandbox?: boolean;
+  /** "Run once": the host's run ends after this prompt and takes no other. */
+  once?: boolean;
 }
 
 export interface DraftStartHost {
@@ -113,6 +115,7 @@ export async function startDraft(
       parts,
       ...(m.worktree ? { worktree: true } : {}),
       ...(m.sandbox !== undefined ? { sandbox: m.sandbox } : {}),
+      ...(m.mode === "run" ? { once: true } : {}),
     });
     if (inHost) {
       await inHost;

@@ -12,7 +12,7 @@ import type { ThreadStore } from "../../core/store/thread-store";
 import { configuredAgents } from "../agents";
 import type { RegistryService } from "../registry/registry-service";
 import { belongsInHost, continueInHost, hostTakes, openInHost, type HostRunHub, type HostStart } from "./host-run";
-import { hostedText } from "./hosted-composer";
+import { hostedPrompt } from "./host-run-spec";
 
 export interface HostEntryHub extends HostRunHub {
   threads: ThreadStore;
@@ -38,7 +38,7 @@ export const startThreadInHost = (hub: HostEntryHub, s: HostStart): Promise<stri
 /**
  * A prompt for a stored thread no session of this window runs, where the host takes it: queued into the host's run
  * when the host holds the thread, else the thread's next run in the host when it belongs there. Undefined: the
- * window resumes it as before. Rejects when the host holds the thread and the prompt is more than text (never cut).
+ * window resumes it as before. Rejects when the host refuses it (context outside the run's folders): nothing sent.
  */
 export async function promptInHost(
   hub: HostEntryHub,
@@ -47,15 +47,13 @@ export async function promptInHost(
 ): Promise<HostEntry | undefined> {
   const held = hub.hosted.link.session(threadId);
   if (held || hub.hosted.get(threadId)) {
-    const text = hostedText(parts);
-    if (text === undefined)
-      throw new Error("A thread the thread host runs takes text only while its run goes on: nothing was sent.");
+    const { text, parts: wire } = await hostedPrompt(parts, hub.composer.sources());
     const view = hub.hosted.get(threadId);
-    if (view) await view.prompt(text);
+    if (view) await view.prompt(text, wire);
     else {
       const c = await hub.hosted.link.connection();
       if (!c || c.closed) throw new Error("The thread host is not running anymore.");
-      await c.request({ t: "prompt", threadId, text });
+      await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
     }
     return view?.busy || held?.state === "working" ? "queued" : "sent";
   }

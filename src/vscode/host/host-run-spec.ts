@@ -9,12 +9,12 @@
 import { resolve } from "node:path";
 import { joinCommandLine } from "../../core/acp/agent-registry";
 import type { DetachedRun } from "../../core/host/protocol";
-import { partsToWire } from "../../core/host/wire-context";
+import { promptToWire, type WirePromptPart } from "../../core/host/wire-context";
 import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import type { WorktreeRef } from "../../core/model/records";
 import { isInside } from "../../core/platform/paths";
-import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import type { ContextSources } from "../../core/prompt/blocks";
 import type { RecallMcpCommand } from "../../core/recall/mcp-offer";
 import { editorSandboxSettings } from "../sandbox";
 import type { Config } from "../config";
@@ -49,6 +49,8 @@ export interface HostRunRequest {
   title?: string;
   /** A new thread that continues this stored thread (a handoff). */
   handoffFrom?: string;
+  /** "Run once": the host's run ends after this prompt and takes no other; else it stays open between prompts. */
+  once?: boolean;
   /** The watchdog's stall time (0: off). */
   stallMs: number;
   /** The watchdog's retries (`acpThreads.watchdog.retry`): offered to the user, or taken by themselves; none: no watchdog. */
@@ -84,11 +86,11 @@ export async function detachedRun(
     },
     tell,
   );
-  const plain = r.parts.every((p) => p.type === "text");
+  const { text, parts } = promptToWire(r.parts);
   return {
     cwd: r.cwd,
-    prompts: [promptPartsText(r.parts)],
-    ...(plain ? {} : { parts: partsToWire(r.parts) }),
+    prompts: [text],
+    ...(parts ? { parts } : {}),
     ...(r.agent
       ? {
           agent: joinCommandLine([r.agent.command, ...r.agent.args]),
@@ -107,7 +109,8 @@ export async function detachedRun(
     permission: r.permission,
     askClients: true,
     startedFrom: r.unattended ? "automation" : "editor",
-    keepOpen: true, // the agent stays between prompts, as a window session's does
+    // the agent stays between prompts, as a window session's does; "Run once": its one turn, then it exits
+    ...(r.once ? { once: true } : { keepOpen: true }),
     env: agentEnv,
     baseEnv: stringEnv(env),
     stallMs: r.stallMs,
@@ -129,6 +132,14 @@ export function contextInside(parts: readonly PromptPart[], folders: readonly st
       p.item.path === undefined ||
       folders.some((f) => isInside(resolve(f), resolve(p.item.path!))),
   );
+}
+
+/** A prompt for the host's open run on a thread, as the `prompt` request carries it (its mentions' text read here). */
+export async function hostedPrompt(
+  parts: PromptPart[],
+  sources: ContextSources,
+): Promise<{ text: string; parts?: WirePromptPart[] }> {
+  return promptToWire(await withThreadText(parts, sources));
 }
 
 /**

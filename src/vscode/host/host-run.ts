@@ -50,6 +50,8 @@ export interface HostStart {
   title?: string;
   /** The stored thread it continues (a handoff). */
   handoffFrom?: string;
+  /** "Run once": the run ends after this prompt and takes no other (DetachedRun.once). */
+  once?: boolean;
 }
 
 const policy = (hub: HostRunHub) => ({

@@ -4,21 +4,24 @@
  * window until the turn ended would come too late, as the host's run closes when its last turn ends). One sent
  * while a turn runs is shown queued in the box until its turn starts (its `user_message` record comes back); "Send
  * now" steers it into the running turn and takes it out of the host's queue in one request, Remove and Edit take it
- * out of the host's queue first. The host's run takes text: a prompt with files, images or other context is refused
- * with a notice while a turn runs, never sent cut; between turns it ends the run (kept open between prompts) and
- * starts the thread's next run with it, as `continueInHost` does for a thread whose run ended.
+ * out of the host's queue first. A prompt goes with its files, images and other context (the host reads the files,
+ * from this window's buffers where it serves them); one the host refuses (a file outside the run's folders) comes
+ * back into the box with the host's error. A prompt with context cannot be steered into the running turn (steering
+ * is text): it waits for its own.
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
-import type { WirePart } from "../../webview/thread/protocol";
+import type { ContextSources } from "../../core/prompt/blocks";
+import type { QueuedPrompt, WirePart } from "../../webview/thread/protocol";
 import type { ComposerPanel } from "../composer/composer-panel";
 import type { PromptQueues } from "../composer/prompt-queue";
 import { sessionBoxState } from "../composer/session-box";
+import { hostedPrompt } from "./host-run-spec";
 import type { HostedThreadView } from "./hosted-thread-view";
 
-const NOT_TEXT = "A thread the thread host runs takes text only for now: files, images and other context stay here.";
+const NOT_STEERED = "A message with files, images or other context is not steered into the turn: it is sent next.";
 
 /** The box's queue of prompts this window sent to the host while a turn ran. */
 export interface HostedQueue {
@@ -27,12 +30,12 @@ export interface HostedQueue {
   notice(message: string, severity: "error" | "info"): void;
 }
 
-/** The prompt as text, or undefined when it carries more than text. */
-export function hostedText(parts: readonly PromptPart[]): string | undefined {
-  return parts.every((p) => p.type === "text")
-    ? parts.map((p) => (p.type === "text" ? p.text : "")).join("")
-    : undefined;
-}
+/**
+ * A queued prompt's text as the thread records it (and the host's queue knows it): its mentions as `@label`, its
+ * images as nothing (promptPartsText of the same prompt; the box's own `text` names the images).
+ */
+const recordedText = (item: QueuedPrompt): string =>
+  item.parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
 
 export async function sendHosted(
   view: HostedThreadView,
@@ -40,16 +43,13 @@ export async function sendHosted(
   wire: WirePart[],
   parts: PromptPart[],
   q: HostedQueue,
+  sources: ContextSources,
 ): Promise<void> {
-  const text = hostedText(parts);
-  if (text === undefined) {
-    panel.post({ type: "editPrompt", parts: wire });
-    return q.notice(NOT_TEXT, "error");
-  }
   // shown queued before it is sent: its turn may start (and take it off) before the host's reply comes
   const queued = view.busy || q.queues.list(view.threadId).length ? q.queues.add(view.threadId, wire) : undefined;
   if (queued) q.postQueue();
-  await view.prompt(text).catch((err: unknown) => {
+  const sent = hostedPrompt(parts, sources).then((p) => view.prompt(p.text, p.parts));
+  await sent.catch((err: unknown) => {
     if (queued && q.queues.take(view.threadId, queued.id)) q.postQueue();
     panel.post({ type: "editPrompt", parts: wire });
     q.notice(errorMessage(err), "error");
@@ -63,7 +63,7 @@ export function followHostedQueue(view: HostedThreadView, q: HostedQueue): vscod
       let taken = false;
       for (const e of evs) {
         if (e.type !== "user_text" || e.steered) continue;
-        const item = q.queues.list(view.threadId).find((x) => x.text === e.text);
+        const item = q.queues.list(view.threadId).find((x) => recordedText(x) === e.text);
         if (item) taken = !!q.queues.take(view.threadId, item.id) || taken;
       }
       if (taken) q.postQueue();
@@ -81,9 +81,10 @@ export async function steerQueuedHosted(view: HostedThreadView, id: string, q: H
   const item = q.queues.list(view.threadId).find((x) => x.id === id);
   if (!item) return; // its turn started, or it was removed
   if (!view.busy) return q.notice("The turn has ended: the message is sent next, from the queue.", "info");
+  if (item.parts.some((p) => p.type !== "text")) return q.notice(NOT_STEERED, "info");
   let outcome: string;
   try {
-    outcome = await view.steer(item.text, true);
+    outcome = await view.steer(recordedText(item), true);
   } catch (err) {
     return q.notice(errorMessage(err), "info"); // the agent cannot steer (or the run ended): it stays queued
   }
@@ -98,7 +99,7 @@ export async function unqueueHosted(view: HostedThreadView, id: string, q: Hoste
   const item = q.queues.list(view.threadId).find((x) => x.id === id);
   if (!item) return false;
   try {
-    await view.unqueue(item.text);
+    await view.unqueue(recordedText(item));
     return true;
   } catch (err) {
     q.notice(errorMessage(err), "info");
@@ -116,6 +117,8 @@ export interface HostedBoxDeps {
    * the thread belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
    */
   continueInHost?(threadId: string, parts: PromptPart[]): Promise<boolean>;
+  /** The prompt box's context sources (a past thread's text for its mention). */
+  sources(): ContextSources;
   postQueue(panel: ComposerPanel): void;
   /** Thumbnails of the images in `events` (the panel's transcript). */
   postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;
@@ -166,12 +169,10 @@ export class HostedBox {
     notice: (message: string) => void,
   ): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    const withContext = hostedText(parts) === undefined && !!this.d.continueInHost;
-    if (hosted && !(withContext && !hosted.busy))
-      return await sendHosted(hosted, panel, wire, parts, this.#queue(panel)).then(() => true);
+    if (hosted)
+      return await sendHosted(hosted, panel, wire, parts, this.#queue(panel), this.d.sources()).then(() => true);
     if (liveOpen) return false;
     try {
-      await hosted?.stop(); // the run it follows is idle: its next run starts with the context
       return !!(await this.d.continueInHost?.(panel.threadId, parts));
     } catch (err) {
       restore();

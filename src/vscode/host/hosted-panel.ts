@@ -74,7 +74,8 @@ export async function initHosted(
       agent: stored?.agent ?? "",
       cwd,
       sessionId: stored?.sessionId,
-      acceptsInput: true,
+      acceptsInput: !h.once, // "Run once": as a window's run-once session
+
       resumable: true,
     },
     status: shown.status,

@@ -12,6 +12,7 @@ import { errorMessage } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostPush, HostReply, PendingQuestion } from "../../core/host/protocol";
 import type { HostSessionState } from "../../core/host/session-state";
+import type { WirePromptPart } from "../../core/host/wire-context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ThreadRecord } from "../../core/model/records";
 import type { PermissionAsker, PermissionPrompt } from "../../core/ports";
@@ -129,6 +130,11 @@ export class HostedThreadView implements vscode.Disposable {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** A "Run once" run (the host's status says): its box takes no input while it runs. */
+  get once(): boolean {
+    return this.deps.link.session(this.threadId)?.once === true;
   }
 
   /** Attaches from the cursor (once at a time); a host that no longer holds the thread ends the view. */
@@ -249,8 +255,9 @@ export class HostedThreadView implements vscode.Disposable {
   }
 
   /** The host runs it after the running turn (its own queue). */
-  async prompt(text: string): Promise<void> {
-    await this.#request({ t: "prompt", threadId: this.threadId, text });
+  /** A prompt to the host's run (after its running turn); `parts`: with its context (promptToWire). */
+  async prompt(text: string, parts?: WirePromptPart[]): Promise<void> {
+    await this.#request({ t: "prompt", threadId: this.threadId, text, ...(parts ? { parts } : {}) });
   }
 
   /**

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
-import { api, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, fakeAgent, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
@@ -53,9 +53,34 @@ export async function inHostMode(fn: (hub: Awaited<ReturnType<typeof api>>["hub"
   }
 }
 
+/**
+ * A suite's hooks for acpThreads.host.runSessions host: the fake agent `agentId` (with `env`) configured and the
+ * setting on for the suite, the host stopped after each test.
+ */
+export function hostRunSessions(agentId: string, env: Record<string, string> = {}): void {
+  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+  before(async () => {
+    await useFakeAgent();
+    await fakeAgent(agentId, env);
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await useFakeAgent();
+  });
+  afterEach(async () => {
+    const { hub } = await api();
+    await cli(hub.home, ["host", "stop", "--force"]);
+  });
+}
+
 /** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread
  * the host started for it. */
-export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise<string> {
+export async function sendNewInHost(
+  agentId: string,
+  parts: WirePart[],
+  mode: "session" | "run" = "session",
+): Promise<string> {
   const { hub } = await api();
   const before = new Set(hub.hosted.startedHere);
   const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
@@ -63,7 +88,7 @@ export async function sendNewInHost(agentId: string, parts: WirePart[]): Promise
   const posted: unknown[] = [];
   await hub.composer.handle(
     { threadId: draft, post: (m) => void posted.push(m) },
-    { type: "send", parts, agentId, mode: "session" },
+    { type: "send", parts, agentId, mode },
   );
   // the thread the host started for this window (its reply's id: a store listing that caught up late with an
   // earlier test's thread must not pass for it), then found in the store (a quick run may have ended before its row

@@ -60,6 +60,7 @@ const PASSES: Record<string, string[]> = {
     "host-entry.test.js",
     "host-bestof.test.js",
     "host-links.test.js",
+    "host-once.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],

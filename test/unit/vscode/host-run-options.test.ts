@@ -44,3 +44,12 @@ test("a Best of N candidate goes with its worktree, unattended: automation origi
   assert.equal(run.worktree, undefined, "not a new worktree the host makes");
   assert.equal((await detachedRun(config({}), request, {}, () => {})).startedFrom, "editor", "a panel's thread");
 });
+
+test("\"Run once\" asks the host for one prompt's run (once, not kept open); a session's run stays open", async () => {
+  const once = await detachedRun(config({}), { ...request, once: true }, {}, () => {});
+  assert.equal(once.once, true);
+  assert.equal(once.keepOpen, undefined, "it ends after its prompt");
+  const session = await detachedRun(config({}), request, {}, () => {});
+  assert.equal(session.keepOpen, true);
+  assert.equal(session.once, undefined);
+});
