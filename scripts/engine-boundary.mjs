@@ -208,7 +208,7 @@ export function ratchetProblems(actual, listed) {
               `run ${UPDATE} to drop it (the list only shrinks)`,
           );
   }
-  return problems;
+  return problems.sort();
 }
 
 /**
