@@ -31,6 +31,7 @@ import {
   FRONT_ENDS,
   impureCode,
   kindOf,
+  listed,
   PURE_HELPERS,
   pureImportProblem,
   ratchetProblems,
@@ -308,7 +309,7 @@ export function checkImports(root, { pendingMoves = PENDING_MOVES, fixture = fal
     problems.push(`PENDING_MOVES in scripts/check-imports.mjs lists '${key}', which is gone: delete the entry`);
   if (!fixture)
     for (const p of PURE_HELPERS)
-      if (!files.some((f) => (p.endsWith("/") ? f.startsWith(p) : f === p)))
+      if (!files.some((f) => listed([p], f)))
         problems.push(`PURE_HELPERS in scripts/engine-boundary.mjs lists '${p}', which does not exist: delete it`);
   const coreReach = {};
   const kinds = {};

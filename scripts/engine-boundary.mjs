@@ -24,8 +24,13 @@ import { fileURLToPath } from "node:url";
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ts = createRequire(path.join(repo, "package.json"))("typescript");
 
-/** The engine API: what a front end is meant to import. */
-export const ENGINE_API = [/^src\/core\/model\//, /^src\/core\/host\/(protocol|client|door)\.ts$/];
+/** The engine API: what a front end is meant to import (a path ending in `/` names a folder). */
+export const ENGINE_API = [
+  "src/core/model/",
+  "src/core/host/protocol.ts",
+  "src/core/host/client.ts",
+  "src/core/host/door.ts",
+];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
   "src/core/text/",
@@ -72,10 +77,12 @@ const UPDATE = "node scripts/check-imports.mjs --update-boundary";
 
 /** The kind of a src/core module: "api", "pure" or "internal". */
 export function kindOf(rel, pure = PURE_HELPERS) {
-  if (ENGINE_API.some((re) => re.test(rel))) return "api";
-  if (pure.some((p) => (p.endsWith("/") ? rel.startsWith(p) : rel === p))) return "pure";
-  return "internal";
+  if (listed(ENGINE_API, rel)) return "api";
+  return listed(pure, rel) ? "pure" : "internal";
 }
+
+/** Whether `rel` is one of `paths` or inside one of its folders (a path ending in `/`). */
+export const listed = (paths, rel) => paths.some((p) => (p.endsWith("/") ? rel.startsWith(p) : rel === p));
 
 /** The front end a file belongs to, or null. */
 export const sideOf = (rel) => FRONT_ENDS.find((f) => rel.startsWith(`${f}/`)) ?? null;
