@@ -17,7 +17,7 @@ import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { assertContextInside, contextFromWire, partsFromWire } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
-import { isThreadId } from "../core/store/thread-id";
+import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";

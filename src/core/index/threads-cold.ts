@@ -19,7 +19,7 @@
  */
 import { stat as statCb } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import type { CatalogRow } from "./catalog-load";
 import { readCatalogRow } from "./catalog-read";

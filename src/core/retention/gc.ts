@@ -16,7 +16,7 @@ import { lstat, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { liveWriter } from "../store/file-lock";
 import { assetsDir, homeLayout, type HomeLayout } from "../store/paths";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import { footprint, formatBytes, rotatedAuditPath, type DataCategory } from "./measure";
 
 export interface GcOptions {
