@@ -37,6 +37,7 @@ export const PURE_HELPERS = [
   "src/core/errors.ts",
   "src/core/log.ts",
   "src/core/redact.ts",
+  "src/core/retention/bytes.ts",
   "src/core/version.ts",
   "src/core/util/guards.ts",
   "src/core/util/fresh-read.ts",
