@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Draws the layers scripts/check-imports.mjs enforces, from its own tables (CORE_STAGES, CORE_LEAVES), as a
+// Draws the layers scripts/check-imports.mjs enforces, from its own tables (CORE_STAGES, CORE_LEAVES, and the
+// engine boundary's ENGINE_API from scripts/engine-boundary.mjs), as a
 // Mermaid flowchart (GitHub renders it). docs/architecture.md embeds the output between two markers; a unit test
 // (test/unit/scripts/architecture.test.ts) fails when the doc is older than the checker.
 //
@@ -10,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CORE_LEAVES, CORE_STAGES } from "./check-imports.mjs";
+import { ENGINE_API } from "./engine-boundary.mjs";
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DOC = path.join(repo, "docs/architecture.md");
@@ -23,7 +25,7 @@ function ranks(stages) {
   return [...byRank.entries()].sort(([a], [b]) => a - b);
 }
 
-export function diagram(stages = CORE_STAGES, leaves = CORE_LEAVES) {
+export function diagram(stages = CORE_STAGES, leaves = CORE_LEAVES, api = ENGINE_API) {
   const out = [
     "```mermaid",
     "flowchart TB",
@@ -40,6 +42,7 @@ export function diagram(stages = CORE_STAGES, leaves = CORE_LEAVES) {
   }
   out.push(
     `    leaves[/"shared leaves, imported by any stage: ${leaves.map((l) => `core/${l}`).join(" · ")} · src/core/*.ts"/]`,
+    `    api[["engine API: ${api.map((p) => p.replace(/^src\//, "").replace(/\/$/, "/**")).join(" · ")} + pure helpers"]]`,
     "  end",
     '  cli["src/cli: acp-threads"]',
     '  vscode["src/vscode: the extension"]',
@@ -49,13 +52,18 @@ export function diagram(stages = CORE_STAGES, leaves = CORE_LEAVES) {
   for (let i = 1; i < ids.length; i++) out.push(`  ${ids[i - 1]} --> ${ids[i]}`);
   const last = ids.at(-1);
   out.push(
-    `  ${last} --> cli`,
-    `  ${last} --> vscode`,
+    `  ${last} --> api`,
+    "  api --> cli",
+    "  api --> vscode",
+    `  ${last} -. "internals still imported: scripts/engine-boundary.json, only shrinks" .-> cli`,
+    `  ${last} -. "internals still imported: scripts/engine-boundary.json, only shrinks" .-> vscode`,
     '  vscode -. "typed protocol.ts messages" .- webview',
     "```",
     "",
     "An arrow points the way data flows: a box imports only the boxes above it (a stage only stages of a lower",
     "rank; stages of one rank never import each other). The last stage is the one joiner of runtime and thread.",
+    "The front ends import the engine API and pure helpers; a dotted arrow is the engine internals they still",
+    "import, each listed per importing file in the ratchet, which fails on a new one and on a gone one.",
   );
   return out.join("\n");
 }

@@ -3,8 +3,10 @@
 // (agent → core/acp → core/thread → core/store → core/index → src/vscode, src/cli), and no file is part of an
 // import cycle. Prints one line per problem with the file names and exits 1 when there is any.
 //
-//   node scripts/check-imports.mjs [--root DIR]      (DIR defaults to the repository; it must hold src/)
+//   node scripts/check-imports.mjs [--root DIR] [--reach]    (DIR defaults to the repository; it must hold src/)
+//   node scripts/check-imports.mjs --update-boundary [--add]  (rewrite scripts/engine-boundary.json, see below)
 //
+// --reach lists, per front end, the engine internals it imports and how many of its files import each.
 // The rules (docs/architecture.md draws them: `node scripts/architecture-diagram.mjs`):
 // - src/core never imports `vscode`, src/vscode, src/cli or src/webview.
 // - Inside src/core a stage imports only stages upstream of it plus the shared leaves (CORE_LEAVES: core/model/**,
@@ -15,12 +17,29 @@
 //   the typed protocol files (src/webview/<panel>/protocol.ts). Nothing outside src/vscode imports src/vscode.
 // - src/webview (browser code) imports its own panel, src/webview/shared, core only as `import type` except
 //   the browser-safe pure modules in BROWSER_SAFE, and no node built-ins or `vscode`.
+// - The engine's boundary (scripts/engine-boundary.mjs, #35 item 7): src/vscode and src/cli import of src/core its
+//   API (core/model, the host's protocol and client) and pure helpers; the engine internals they still import are
+//   listed per file in scripts/engine-boundary.json, which only shrinks. Each listed pure helper is held to purity.
 // Type-only imports count for cycles and layers alike: a type import the wrong way is still a wrong-way
 // dependency, and a type cycle is still a tangle (only the webview's browser-safety rule looks at values).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  foldReach,
+  FRONT_ENDS,
+  impureCode,
+  kindOf,
+  listed,
+  PURE_HELPERS,
+  pureImportProblem,
+  ratchetProblems,
+  readBoundary,
+  sideOf,
+  updatedBoundary,
+  writeBoundary,
+} from "./engine-boundary.mjs";
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ts = createRequire(path.join(repo, "package.json"))("typescript");
@@ -240,22 +259,26 @@ function loopThrough(graph, comp) {
 }
 
 /**
- * The distinct src/core modules each front end imports (#35 item 7: the engine's API is what they reach; the
- * figure shrinks as the front ends become clients of one typed API). Type-only imports count too.
+ * Checks the tree under `root`; returns {files, imports, problems: string[], coreReach: {front end: count},
+ * kinds: {front end: {api, pure, internal}}, reach: the engine internals each front end imports (foldReach)}.
+ * `fixture` (a --root tree) skips the repository's own lists: PENDING_MOVES and the pure helpers' existence.
  */
-export const FRONT_ENDS = ["src/vscode", "src/cli"];
-
-/** Checks the tree under `root`; returns {files, imports, problems: string[], coreReach: {front end: count}}. */
-export function checkImports(root, pendingMoves = PENDING_MOVES) {
+export function checkImports(root, { pendingMoves = PENDING_MOVES, fixture = false } = {}) {
   const pending = new Map(pendingMoves);
   const files = walk(path.join(root, "src")).map((f) => path.relative(root, f).split(path.sep).join("/"));
   const graph = new Map();
   const problems = [];
+  const reached = [];
   let count = 0;
   for (const rel of files) {
     const edges = new Set();
     graph.set(rel, edges);
-    for (const imp of importsOf(rel, readFileSync(path.join(root, rel), "utf8"))) {
+    const text = readFileSync(path.join(root, rel), "utf8");
+    const pure = rel.startsWith("src/core/") && kindOf(rel) === "pure";
+    if (pure)
+      for (const { line, why } of impureCode(rel, text))
+        problems.push(`${rel}:${line}: a pure helper (PURE_HELPERS in scripts/engine-boundary.mjs) that ${why}`);
+    for (const imp of importsOf(rel, text)) {
       count += 1;
       const relative = imp.spec.startsWith(".");
       const to = relative ? resolveSpec(root, rel, imp.spec) : null;
@@ -268,6 +291,11 @@ export function checkImports(root, pendingMoves = PENDING_MOVES) {
       const key = `${rel} → ${to ?? imp.spec}`;
       if (why && pending.has(key)) pending.delete(key);
       else if (why) problems.push(`${rel}:${imp.line}: wrong-way import of '${to ?? imp.spec}': ${why}`);
+      const impure = pure ? pureImportProblem(imp, to) : null;
+      if (impure)
+        problems.push(`${rel}:${imp.line}: a pure helper (PURE_HELPERS in scripts/engine-boundary.mjs) that ${impure}`);
+      if (to?.startsWith("src/core/") && sideOf(rel) && kindOf(to) === "internal")
+        reached.push({ from: rel, to, line: imp.line });
     }
   }
   for (const comp of cycles(graph)) {
@@ -279,25 +307,50 @@ export function checkImports(root, pendingMoves = PENDING_MOVES) {
   }
   for (const key of pending.keys())
     problems.push(`PENDING_MOVES in scripts/check-imports.mjs lists '${key}', which is gone: delete the entry`);
+  if (!fixture)
+    for (const p of PURE_HELPERS)
+      if (!files.some((f) => listed([p], f)))
+        problems.push(`PURE_HELPERS in scripts/engine-boundary.mjs lists '${p}', which does not exist: delete it`);
   const coreReach = {};
+  const kinds = {};
   for (const front of FRONT_ENDS) {
-    const reached = new Set();
+    const modules = new Set();
     for (const [from, edges] of graph)
-      if (from.startsWith(`${front}/`)) for (const to of edges) if (to.startsWith("src/core/")) reached.add(to);
-    coreReach[front] = reached.size;
+      if (from.startsWith(`${front}/`)) for (const to of edges) if (to.startsWith("src/core/")) modules.add(to);
+    coreReach[front] = modules.size;
+    kinds[front] = { api: 0, pure: 0, internal: 0 };
+    for (const m of modules) kinds[front][kindOf(m)] += 1;
   }
-  return { files: files.length, imports: count, problems, coreReach };
+  return { files: files.length, imports: count, problems, coreReach, kinds, reach: foldReach(reached) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf("--root");
-  const root = path.resolve(i > 0 ? process.argv[i + 1] : repo);
+  const argv = process.argv;
+  const i = argv.indexOf("--root");
+  const root = path.resolve(i > 0 ? argv[i + 1] : repo);
   // A fixture tree (--root) is checked without the repository's pending list.
-  const r = checkImports(root, i > 0 ? new Map() : PENDING_MOVES);
-  for (const p of r.problems) console.error(p);
+  const r = checkImports(root, { pendingMoves: i > 0 ? new Map() : PENDING_MOVES, fixture: i > 0 });
+  let listed = readBoundary(root);
+  if (argv.includes("--update-boundary")) {
+    const { next, added, dropped } = updatedBoundary(r.reach, listed, argv.includes("--add"));
+    for (const e of added) console.log(`engine boundary: added ${e}`);
+    for (const e of dropped) console.log(`engine boundary: dropped ${e}`);
+    await writeBoundary(root, next);
+    listed = next;
+  }
+  const problems = [...r.problems, ...ratchetProblems(r.reach, listed)];
+  for (const p of problems) console.error(p);
+  if (argv.includes("--reach"))
+    for (const front of FRONT_ENDS)
+      for (const [to, from] of Object.entries(r.reach[front]).sort())
+        console.log(`${front} → ${to} (${from.size} file${from.size === 1 ? "" : "s"})`);
   const reach = Object.entries(r.coreReach).map(([front, n]) => `${front} ${n}`);
-  console.log(
-    `check-imports: ${r.files} files, ${r.imports} imports, ${r.problems.length} problem(s); core modules imported: ${reach.join(", ")}`,
+  const kinds = Object.entries(r.kinds).map(
+    ([front, k]) => `${front} ${k.internal} internals + ${k.api} API + ${k.pure} pure helpers`,
   );
-  process.exit(r.problems.length ? 1 : 0);
+  console.log(
+    `check-imports: ${r.files} files, ${r.imports} imports, ${problems.length} problem(s); core modules imported: ${reach.join(", ")}`,
+  );
+  console.log(`engine boundary: ${kinds.join(", ")} (--reach lists the internals)`);
+  process.exit(problems.length ? 1 : 0);
 }

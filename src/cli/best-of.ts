@@ -30,7 +30,7 @@ import type { RunSummary, TurnOutput } from "./output/turn-output";
 import { runOnThread } from "./thread-run";
 import { writeJson } from "./threads/common";
 import { compareTable, describeCheck } from "./worktrees/compare";
-import type { SandboxSettings } from "../core/sandbox/policy";
+import type { SandboxSettings } from "../core/model/sandbox";
 
 export interface BestOfCliOptions {
   io: CliIO;

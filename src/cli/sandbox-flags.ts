@@ -8,7 +8,7 @@ import type { ToolCallState } from "../core/model/events";
 import { sandboxBlockedNote, sandboxBlockedWrites } from "../core/sandbox/blocked";
 import { egressLabel, parseAllowedHosts } from "../core/sandbox/hosts";
 import type { SandboxPlan } from "../core/sandbox/plan";
-import type { SandboxSettings } from "../core/sandbox/policy";
+import type { SandboxSettings } from "../core/model/sandbox";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { AcpThreadsError } from "../core/errors";
 import type { CliIO } from "./io";

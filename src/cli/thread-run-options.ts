@@ -8,7 +8,7 @@ import type { ContextItem, PromptPart } from "../core/model/context";
 import type { ElicitationAsker } from "../core/model/elicitation";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/ports";
-import type { SandboxSettings } from "../core/sandbox/policy";
+import type { SandboxSettings } from "../core/model/sandbox";
 import type { ThreadSession } from "../core/session";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";

@@ -8,7 +8,8 @@
 import * as vscode from "vscode";
 import { clearData } from "../core/retention/clear";
 import { applyGc, planGc } from "../core/retention/gc";
-import { formatBytes, measureHome, type CategorySize, type DataCategory } from "../core/retention/measure";
+import { formatBytes } from "../core/retention/bytes";
+import { measureHome, type CategorySize, type DataCategory } from "../core/retention/measure";
 
 const MB = 1024 * 1024;
 const GC_EVERY_MS = 30 * 60_000;

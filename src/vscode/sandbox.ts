@@ -9,7 +9,7 @@ import type { RuntimeEvent } from "../core/model/events";
 import { sandboxBlockedNote } from "../core/sandbox/blocked";
 import { egressLabel } from "../core/sandbox/hosts";
 import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
-import type { SandboxSettings } from "../core/sandbox/policy";
+import type { SandboxSettings } from "../core/model/sandbox";
 import { background } from "../core/util/unexpected";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";

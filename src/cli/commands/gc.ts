@@ -4,7 +4,7 @@
  * log; prints what it frees (see src/core/retention/gc.ts).
  */
 import { applyGc, GC_DEFAULTS, planGc, type GcItem } from "../../core/retention/gc";
-import { formatBytes } from "../../core/retention/measure";
+import { formatBytes } from "../../core/retention/bytes";
 import { readHomeSettings } from "../../core/store/home-settings";
 import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";

@@ -11,7 +11,7 @@ import { AcpThreadsError } from "../../core/errors";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
 import { linkHandoff } from "../../core/handoff/link";
 import { EditLedger } from "../../core/ledger/edit-ledger";
-import { stderrLogger } from "../../core/log";
+import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";

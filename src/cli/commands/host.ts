@@ -4,7 +4,8 @@
  */
 import { DEFAULT_IDLE_MS, ThreadHost, type HostRunner } from "../../core/host/server";
 import type { HostStatus } from "../../core/host/protocol";
-import { stderrLogger, type Logger } from "../../core/log";
+import type { Logger } from "../../core/log";
+import { stderrLogger } from "../stderr-logger";
 import type { HostConnection } from "../../core/host/client";
 import { AcpThreadsError } from "../../core/errors";
 import { resolveHome } from "../../core/store/paths";

@@ -5,7 +5,7 @@
 import { requestSteer } from "../../core/session/steer-inbox";
 import { resolve } from "node:path";
 import { ProtocolLog } from "../../core/acp/protocol-log";
-import { stderrLogger } from "../../core/log";
+import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";

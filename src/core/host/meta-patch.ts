@@ -9,7 +9,7 @@
 import { AcpThreadsError } from "../errors";
 import type { ThreadMetadata } from "../model/metadata";
 import type { MetadataPatch } from "../model/records";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import { PATCH_LINKS_MAX, PATCH_TITLE_MAX, type HostMetaPatch } from "./protocol";
 
 // eslint-disable-next-line no-control-regex

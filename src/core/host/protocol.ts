@@ -10,7 +10,7 @@
  */
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
-import type { SandboxSettings } from "../sandbox/policy";
+import type { SandboxSettings } from "../model/sandbox";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep } from "../watchdog/retry-ladder";
 import type { SupervisorState } from "../watchdog/supervisor";

@@ -7,7 +7,7 @@ import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentImportOrigin } from "../model/records";
 import { parseRecord } from "../model/records";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 
 export interface KnownSession {
   threadId: string;

@@ -15,7 +15,7 @@ import { Emitter, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { FIRST_ROWS, loadCatalogRows, loadCatalogRowsInWorker, type CatalogRow } from "./catalog-load";
 import { readCatalogRow, type CatalogFileRow } from "./catalog-read";

@@ -19,10 +19,11 @@
  */
 import { stat as statCb } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import type { CatalogRow } from "./catalog-load";
 import { readCatalogRow } from "./catalog-read";
+import { inParallel } from "../util/at-once";
 
 /**
  * At most this many threads are read for the first rows (the latest groups' first pages; 200 cost ~40 ms more
@@ -73,17 +74,6 @@ function statAll(store: ThreadStore, ids: string[], stop: () => boolean): Promis
     };
     for (let i = 0; i < STATS_AT_ONCE; i++) one();
   });
-}
-
-/** `fn` over `items`, `n` at a time, results in order. */
-async function inParallel<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  return out;
 }
 
 /**

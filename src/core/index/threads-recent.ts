@@ -13,7 +13,7 @@ import type { ThreadMetadata } from "../model/metadata";
 import { liveWriterAsync } from "../platform/file-lock";
 import { writeFileAtomic } from "../store/atomic-write";
 import { changeJournalPath, recentThreadsPath } from "../store/change-journal";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import type { CatalogRow } from "./catalog-load";
 import {

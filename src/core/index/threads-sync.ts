@@ -19,7 +19,7 @@ import { lockPathFor } from "../platform/file-lock";
 import { MetadataFolder, startedFromOf, type ThreadMetadata } from "../model/metadata";
 import { redactSecrets } from "../redact";
 import { changeJournalPath } from "../store/change-journal";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { ThreadStore } from "../store/thread-store";
 import { syncTails, type StoredCursor, type TailSyncStats } from "./jsonl-tail";
 

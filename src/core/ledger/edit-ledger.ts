@@ -13,7 +13,7 @@ import { errorMessage } from "../errors";
 import { Emitter, toDisposable, type Disposable } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { homeLayout } from "../platform/data-home";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import type { FileWrite } from "../acp/runtime";
 import { BlobStore } from "./blob-store";
 import type { LedgerLimits } from "./content";

@@ -83,6 +83,23 @@ export async function worktreeChanges(cwd: string): Promise<{ modified: string[]
 }
 
 /**
+ * A workspace's files as git knows them, relative to the workspace (`prefix`: its path below the repository's
+ * top, "" at the top): the clean tracked files with their blob ids (their content stays in git's object
+ * database), the modified and untracked files (to be read), and how many files that is in all.
+ */
+export async function gitWorkspace(
+  cwd: string,
+  prefix: string,
+): Promise<{ clean: IndexEntry[]; toRead: string[]; count: number }> {
+  const [index, changes] = await Promise.all([indexEntries(cwd), worktreeChanges(cwd)]);
+  const fromTop = (p: string) => (prefix ? p.slice(prefix.length + 1) : p);
+  const changed = new Set(changes.modified.map(fromTop));
+  const untracked = changes.untracked.map(fromTop);
+  const clean = index.map((e) => ({ path: fromTop(e.path), id: e.id })).filter((e) => !changed.has(e.path));
+  return { clean, toRead: [...changed, ...untracked], count: index.length + untracked.length };
+}
+
+/**
  * Blob contents by id from the repository's object database, through one long-lived `git cat-file --batch`
  * (a spawn per turn would cost more than the rest of the turn's bookkeeping), started by the launcher (the
  * extension host's spawner, #24). The process holds the event loop only while a read is pending; it is started

@@ -14,7 +14,7 @@ import type { EditLedger } from "./edit-ledger";
 import { hunksOf } from "./hunks";
 import type { FileChange, OpView } from "./ledger-view";
 import { splitLines } from "../text/lines";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 
 export interface LineOrigin {
   threadId: string;

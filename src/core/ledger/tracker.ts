@@ -11,10 +11,9 @@
  * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
  * it stat-walks the folders left without one (watch-set.ts). The walks themselves: tracker-walks.ts.
  *
- * A stat taken within `RACY_MS` of the file's mtime cannot show a later change made in the same timestamp tick
- * (same size, mtime and inode: a 1 s or 2 s file system, or two writes within the kernel's coarse clock tick;
- * git's "racy clean"): such a file is read again at every sync, and its content compared, until a stat of it is
- * older than that. A clean tracked file whose stat the baseline adopted is not (see #adoptStat).
+ * A file whose stat was taken within the timestamp tick of its last change is "racy" (racy.ts): read again at
+ * every sync, and its content compared, until a stat of it is older than that. A clean tracked file whose stat
+ * the baseline adopted is not (see #adoptStat).
  */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -23,14 +22,15 @@ import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
 import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
 import { relUnder } from "./rel-path";
-import { BlobReader, indexEntries, repoOf, worktreeChanges } from "./git-plumbing";
+import { BlobReader, gitWorkspace, repoOf } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
+import { isRacy, RacyFiles } from "./racy";
 import { TrackerWalks } from "./tracker-walks";
 import { statInfo, type StatInfo } from "./walk";
-import { RACY_MS } from "./walk-cache";
 import type { WalkWorker } from "./walk-worker-client";
 import { settle, WatchSet } from "./watch-set";
+import { inParallel } from "../util/at-once";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -84,10 +84,8 @@ export class WorkspaceTracker {
   #unlisted = new Set<string>();
   /** The folders a plain folder's baseline walk listed, until the watches are set up. */
   #baselineDirs: string[] | undefined;
-  /** Files whose last stat was taken within RACY_MS of their mtime: read again at every sync. */
-  readonly #racy = new Set<string>();
-  /** Files looked at in the current sync (a racy one is not read twice). */
-  readonly #seen = new Set<string>();
+  /** Files whose last stat cannot show a change in the same tick: read again at every sync. */
+  readonly #racy = new RacyFiles();
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
@@ -207,23 +205,11 @@ export class WorkspaceTracker {
   }
 
   async #gitBaseline(): Promise<void> {
-    const [index, changes] = await Promise.all([indexEntries(this.root), worktreeChanges(this.root)]);
-    const fromTop = (p: string) => (this.#prefix ? p.slice(this.#prefix.length + 1) : p);
-    const changed = new Set(changes.modified.map(fromTop));
-    const untracked = changes.untracked.map(fromTop);
-    if (index.length + untracked.length > this.#limits.maxFiles) return this.#off(index.length + untracked.length);
-    for (const e of index) {
-      const rel = fromTop(e.path);
-      if (!changed.has(rel))
-        this.#entries.set(rel, {
-          size: -1,
-          mtimeMs: -1,
-          ino: -1,
-          inGit: true,
-          state: { id: e.id, size: -1, stored: false },
-        });
-    }
-    await this.#readAll([...changed, ...untracked]);
+    const { clean, toRead, count } = await gitWorkspace(this.root, this.#prefix);
+    if (count > this.#limits.maxFiles) return this.#off(count);
+    for (const { path: rel, id } of clean)
+      this.#entries.set(rel, { size: -1, mtimeMs: -1, ino: -1, inGit: true, state: { id, size: -1, stored: false } });
+    await this.#readAll(toRead);
   }
 
   async #walkBaseline(): Promise<void> {
@@ -235,7 +221,7 @@ export class WorkspaceTracker {
     const now = Date.now();
     for (const [rel, st] of walk.changed) {
       const c = cached.get(rel);
-      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino && !racy(st, now);
+      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino && !isRacy(st, now);
       if (usable && (!c.state.stored || (c.state.id && this.#opts.blobs.has(c.state.id)))) this.#entries.set(rel, c);
       else toRead.push(rel);
     }
@@ -251,11 +237,11 @@ export class WorkspaceTracker {
   }
 
   async #readAll(rels: string[]): Promise<void> {
-    await eachAtOnce(rels, async (rel) => {
+    await inParallel(rels, READ_CONCURRENCY, async (rel) => {
       const st = await lstat(join(this.root, rel)).catch(() => undefined);
       if (!st?.isFile()) return;
       this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
-      this.#stamped(rel, st);
+      this.#racy.stamped(rel, st);
     });
   }
 
@@ -282,7 +268,7 @@ export class WorkspaceTracker {
 
   async #sync(): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
-    this.#seen.clear();
+    this.#racy.startSync();
     if (this.#mode === "walk") return this.#syncWalk();
     await settle();
     const deltas: FileDelta[] = [];
@@ -293,12 +279,9 @@ export class WorkspaceTracker {
     // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
     if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
     // a racy file no event or walk brought up (its stat unchanged): looked at by content
-    await eachAtOnce(
-      [...this.#racy].filter((rel) => !this.#seen.has(rel)),
-      (rel) => this.#examine(rel, deltas),
-    );
+    await inParallel(this.#racy.unseen(), READ_CONCURRENCY, (rel) => this.#examine(rel, deltas));
     // what #update did not see is no longer a file (a folder now, say): nothing to compare
-    for (const rel of this.#racy) if (!this.#seen.has(rel)) this.#racy.delete(rel);
+    this.#racy.dropUnseen();
     return deltas;
   }
 
@@ -339,7 +322,7 @@ export class WorkspaceTracker {
   }
 
   async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[]): Promise<void> {
-    this.#seen.add(rel);
+    this.#racy.saw(rel);
     const same = prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino;
     if (same && !this.#racy.has(rel)) return;
     const state = await this.#readState(rel, st);
@@ -348,14 +331,8 @@ export class WorkspaceTracker {
       state,
       ...(prev?.inGit && sameContent(prev.state, state) ? { inGit: true } : {}),
     });
-    this.#stamped(rel, st);
+    this.#racy.stamped(rel, st);
     if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
-  }
-
-  /** Notes whether a file's stat, just taken, can show a change made later in the same tick. */
-  #stamped(rel: string, st: StatInfo): void {
-    if (racy(st, Date.now())) this.#racy.add(rel);
-    else this.#racy.delete(rel);
   }
 
   /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
@@ -388,7 +365,7 @@ export class WorkspaceTracker {
       if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino) look(rel, prev);
     }
     // a racy file in the walked part whose stat did not change: looked at by content
-    for (const rel of this.#racy) {
+    for (const rel of this.#racy.paths()) {
       const e = this.#entries.get(rel);
       if (e && inScope(rel) && !asked.has(rel)) look(rel, e);
     }
@@ -412,16 +389,4 @@ export class WorkspaceTracker {
   #toTop(rel: string): string {
     return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
   }
-}
-
-/** A stat taken at `now` of a file last changed within RACY_MS of it: a change in the same tick would not show. */
-const racy = (st: StatInfo, now: number): boolean => st.mtimeMs > now - RACY_MS;
-
-/** `fn` for each item, READ_CONCURRENCY at a time. */
-async function eachAtOnce(items: readonly string[], fn: (item: string) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
 }

@@ -7,7 +7,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { liveWriter } from "../store/file-lock";
 import { homeLayout } from "../store/paths";
-import { isThreadId } from "../store/thread-id";
+import { isThreadId } from "../model/thread-id";
 import { applyGc, planGc } from "./gc";
 import { categoryPaths, footprint, type DataCategory } from "./measure";
 

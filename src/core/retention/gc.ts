@@ -16,8 +16,9 @@ import { lstat, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { liveWriter } from "../store/file-lock";
 import { assetsDir, homeLayout, type HomeLayout } from "../store/paths";
-import { isThreadId } from "../store/thread-id";
-import { footprint, formatBytes, rotatedAuditPath, type DataCategory } from "./measure";
+import { isThreadId } from "../model/thread-id";
+import { formatBytes } from "./bytes";
+import { footprint, rotatedAuditPath, type DataCategory } from "./measure";
 
 export interface GcOptions {
   /** Threads deleted (moved to the trash) longer ago than this are purged. Default 30. */

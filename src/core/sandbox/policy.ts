@@ -6,6 +6,7 @@
  */
 import { AcpThreadsError } from "../errors";
 import { DATA_HOME_PRIVATE } from "../platform/data-home";
+import type { SandboxSettings } from "../model/sandbox";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { agentStateFolders } from "./agent-state";
 import { parseAllowedHosts } from "./hosts";
@@ -44,14 +45,6 @@ export interface SandboxMounts {
  */
 export type SandboxEgress =
   { kind: "socket"; hidden: string; dir: string; socket: string } | { kind: "port"; port: number };
-
-/** What the user chose (CLI flags, editor settings, a custom agent's `sandbox.writable`). */
-export interface SandboxSettings {
-  denyRead?: readonly string[];
-  allowedHosts?: readonly string[];
-  /** Extra writable paths (a custom agent entry's `sandbox.writable`). */
-  writable?: readonly string[];
-}
 
 export interface SandboxPolicyInput {
   /** Workspace roots (the first is the session's cwd) and `additionalDirectories`. */

@@ -4,7 +4,8 @@
  * (best of N, worktrees): sandboxed by default where this machine can, never a failure where it cannot.
  */
 import { homedir, tmpdir } from "node:os";
-import { buildSandboxPolicy, type SandboxSettings } from "./policy";
+import type { SandboxSettings } from "../model/sandbox";
+import { buildSandboxPolicy } from "./policy";
 import { prepareSandbox, type SandboxPlan } from "./plan";
 import { sandboxAvailability, type ProbeOptions } from "./tool";
 

@@ -1,6 +1,7 @@
 /**
  * Time-ordered thread ids (UUIDv7 layout): 48-bit millisecond timestamp, then a counter and random bits, so
- * ids sort by creation time as plain strings and file listings come out in order.
+ * ids sort by creation time as plain strings and file listings come out in order. Their shape (`isThreadId`,
+ * `threadIdTime`) is model/thread-id.ts: reading an id needs no generator.
  */
 import { randomBytes } from "node:crypto";
 
@@ -22,16 +23,4 @@ export function newThreadId(now: number = Date.now()): string {
   bytes[8] = 0x80 | (bytes[8]! & 0x3f); // RFC 4122 variant
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Thread ids become file names: only accept our own shape, never a path. */
-export function isThreadId(value: string): boolean {
-  return ID_RE.test(value);
-}
-
-/** Creation time encoded in a thread id. */
-export function threadIdTime(id: string): Date {
-  return new Date(parseInt(id.replace(/-/g, "").slice(0, 12), 16));
 }

@@ -18,7 +18,8 @@ import { ThreadHandle, type Durability } from "./thread-handle";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { assetsDir, homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
-import { isThreadId, newThreadId } from "./thread-id";
+import { isThreadId } from "../model/thread-id";
+import { newThreadId } from "./thread-id";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
 

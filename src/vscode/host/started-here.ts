@@ -5,7 +5,7 @@
  * recent. The state is read once, in memory; each change is written in the background (the editor's storage).
  */
 import type * as vscode from "vscode";
-import { isThreadId } from "../../core/store/thread-id";
+import { isThreadId } from "../../core/model/thread-id";
 import { background } from "../../core/util/unexpected";
 
 export const STARTED_HERE_KEY = "acpThreads.host.startedHere";

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { isThreadId } from "../../core/store/thread-id";
+import { isThreadId } from "../../core/model/thread-id";
 import type { HostEvent } from "../../core/host/protocol";
 import type { Logger } from "../../core/log";
 import type { ReviewComment } from "../../core/prompt/review";

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
-import { buildSandboxPolicy, type SandboxSettings } from "../../../../src/core/sandbox/policy";
+import type { SandboxSettings } from "../../../../src/core/model/sandbox";
+import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { closeSandbox, prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
 import { sandboxAvailability } from "../../../../src/core/sandbox/tool";
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { isThreadId, newThreadId, threadIdTime } from "../../../../src/core/store/thread-id";
+import { isThreadId, threadIdTime } from "../../../../src/core/model/thread-id";
+import { newThreadId } from "../../../../src/core/store/thread-id";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { exitOf, spawnChild, startInput, waitForLine, withTmp } from "./helpers";
 
