@@ -32,6 +32,8 @@ interface Followed {
   turnsAt: string;
   /** Its question announced and not yet answered. */
   asked: PendingQuestion | undefined;
+  /** When it was first heard, in `#heardCount`'s order: a status asked for before that cannot speak for it. */
+  firstHeard: number;
 }
 
 const now = () => new Date().toISOString();
@@ -49,6 +51,8 @@ export class HostedEvents implements vscode.Disposable {
   /** The sessions of the host's last status while connected (none: the link lets go, the host holds nothing). */
   #syncing: Promise<void> = Promise.resolve();
   readonly #subs: vscode.Disposable[];
+  /** How many threads were first heard of so far (each Followed's `firstHeard`). */
+  #heardCount = 0;
 
   constructor(private readonly deps: HostedEventsDeps) {
     this.#subs = [
@@ -65,7 +69,7 @@ export class HostedEvents implements vscode.Disposable {
       if (this.#threads.has(id)) return;
       this.#ended.delete(id);
     } else if (this.#ended.has(id)) return;
-    const f = this.#threads.get(id) ?? { turnsAt: e.at, asked: undefined };
+    const f = this.#threads.get(id) ?? { turnsAt: e.at, asked: undefined, firstHeard: ++this.#heardCount };
     this.#threads.set(id, f);
     if (e.kind === "needs_input") {
       if (f.asked?.requestId === e.question.requestId) return;
@@ -103,17 +107,29 @@ export class HostedEvents implements vscode.Disposable {
     // the link subscribed already (the host keeps one subscription per client); a connection that closes meanwhile
     // is caught up with by the next one
     const subscribed = await c.request({ t: "events" }).catch(() => undefined);
+    // a thread first heard of after the status was asked for (its `started` may come in the same read as the status's
+    // reply, before this continues) is not in that status: the status must not end it
+    const asked = this.#heardCount;
     const r = subscribed && (await c.request({ t: "status" }).catch(() => undefined));
     if (r?.t !== "status") return;
     const gap = this.#gap;
     this.#gap = false;
-    await this.#catchUp(r.status.sessions, gap, since);
+    await this.#catchUp(r.status.sessions, gap, since, asked);
   }
 
-  /** `sessions`: the host's (one ending is still held: its `ended` comes next). */
-  async #catchUp(sessions: readonly HostSessionInfo[], gap: boolean, since: string): Promise<void> {
+  /**
+   * `sessions`: the host's (one ending is still held: its `ended` comes next), as a status asked for when `asked`
+   * threads had been heard of (the ones heard of since are live: the host told them after that status).
+   */
+  async #catchUp(
+    sessions: readonly HostSessionInfo[],
+    gap: boolean,
+    since: string,
+    asked = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
     const held = new Map(sessions.map((s) => [s.threadId, s]));
     for (const [threadId, f] of [...this.#threads]) {
+      if (f.firstHeard > asked) continue;
       const s = held.get(threadId);
       if (s && (!gap || s.state === "ended")) continue;
       const records = (await this.deps.records(threadId).catch(() => undefined)) ?? [];
