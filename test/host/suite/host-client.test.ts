@@ -135,8 +135,12 @@ describe("the thread host's threads in the window", () => {
       // approve-reads: the write is asked, here, on the panel's card (the editor's policy in the host)
       const card = await waitFor("the card", () => hub.broker.pendingFor(row.threadId)[0]);
       assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
-      await waitFor("the file", () => existsSync(out));
-      assert.equal(readFileSync(out, "utf8"), "made in the host");
+      // through this window: the new file is created, then its text applied and saved (an observer can see it empty
+      // in between: the suite failed once reading it then)
+      const written = () => (existsSync(out) ? readFileSync(out, "utf8") : undefined);
+      await waitFor("the file's text", () => written() === "made in the host").catch((err: Error) => {
+        throw new Error(`${err.message}; the file holds ${JSON.stringify(written())}`);
+      });
       // the run stays open between prompts (its agent kept, as a window session's): idle, then Stop on its row ends it
       await waitFor("the panel idle after the turn", () => view?.status === "idle", 30_000);
       const idleRow = await waitFor("the row idle", async () => {
