@@ -7,7 +7,7 @@
 // hosted agent is offered the window's recall MCP server, a command line that answers from here.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { ReviewNotes } from "../../../src/core/store/review-notes";
@@ -150,8 +150,9 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       const id = await spawned("recall offered");
       await ranInHost(hub, id, /^recall offered$/);
       const traffic = join(hub.threads.layout.trafficDir, `${id}.ndjson`);
+      // the traffic file is made with the session: until then there is nothing to read (not a failure)
       const opened = await waitFor("the session/new in the traffic", () =>
-        readFileSync(traffic, "utf8")
+        (existsSync(traffic) ? readFileSync(traffic, "utf8") : "")
           .split("\n")
           .filter(Boolean)
           .map((l) => JSON.parse(l) as { m?: { method?: string; params?: { mcpServers?: McpServer[] } } })
