@@ -74,6 +74,8 @@ function failures(output) {
   } else {
     lines.forEach((l, i) => {
       if (/^(?:\S+\s+)?not ok\b/.test(l)) picked.push(...lines.slice(i, i + 8));
+      else if (/^FAIL - /.test(l) && !picked.includes(l))
+        picked.push(l); // the host suite's own results (test/host/suite/index.main.ts)
       else if (/^\[e2e [\d.]+s\] FAIL /.test(l)) picked.push(...lines.slice(Math.max(0, i - 3), i + 1)); // e2e: the steps before it
     });
   }
