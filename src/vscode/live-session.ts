@@ -152,15 +152,18 @@ export class LiveSession implements vscode.Disposable {
   }
 
   /**
-   * Agents send `available_commands_update` when they like, often right after session/new, outside any turn:
-   * those reach us only on the runtime's own event stream, followed from its creation (so none is missed;
-   * a crash recovery makes a new runtime through here too). The runtime serves this one session.
+   * Agents send `available_commands_update` when they like, often right after session/new, outside any turn.
+   * The runtime's own event stream carries every event, in a turn or not, followed from its creation (so none is
+   * missed; a crash recovery makes a new runtime through here too): the commands are taken from it alone. Taking
+   * them from the thread session during a turn lost an update that came between the prompt's start here and
+   * the thread session's turn (a mention's file being read): neither path had it, and `/` listed nothing.
+   * The runtime serves this one session.
    */
   #createRuntime = (): AgentRuntime => {
     const sandbox = this.#sandbox ? { sandbox: this.#sandbox } : {};
     const rt = this.#factory({ ...this.#init.runtimeOptions, ...sandbox, agent: this.agent, cwd: this.cwd });
     (rt as Partial<AcpAgentRuntime>).onEvent?.(({ event }) => {
-      if (event.type !== "commands" || this.#working) return; // during a turn the thread session reports it
+      if (event.type !== "commands") return;
       this.commands = event.commands;
       this.#push([event]);
     });
@@ -239,7 +242,7 @@ export class LiveSession implements vscode.Disposable {
     this.#thread.onEvent((e) => {
       if (e.type === "session_info" && e.title?.trim() && !this.#thread?.live.metadata.titleByUser)
         this.title = displayTitle(e.title);
-      if (e.type === "commands") this.commands = e.commands;
+      if (e.type === "commands") return; // the runtime's stream reports them (#createRuntime)
       this.#push([e]);
     });
     this.#setStatus("idle");
