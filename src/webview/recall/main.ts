@@ -83,3 +83,6 @@ out.addEventListener("click", (e) => {
 });
 post({ type: "ready" });
 search();
+// the box is wired and its saved query restored: text typed from here on is searched (tests wait for this; typed
+// before it, the saved query would replace it)
+document.body.dataset.ready = "true";

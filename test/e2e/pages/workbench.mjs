@@ -96,9 +96,16 @@ async function shown(frame) {
   return true;
 }
 
-/** The recall view's content frame (the one with the #q search box). */
+/**
+ * The recall view's content frame: the one with the #q search box whose script has run (body[data-ready]). A box
+ * filled before that lost its text to the restored query of the view's last life (the view is made again when it
+ * is shown again): "hi from claude" typed, "hi from codex" searched. A shown one first, as threadFrame does.
+ */
 export function recallFrame(page) {
-  return findFrame(page, async (f) => (await f.locator("#q").count()) > 0, "recall view frame", 15000);
+  const ready = async (f) => (await f.locator("body[data-ready] #q").count()) > 0;
+  return findFrame(page, async (f) => (await ready(f)) && (await shown(f)), "shown recall view frame", 15000).catch(
+    () => findFrame(page, ready, "recall view frame", 15000),
+  );
 }
 
 /**
