@@ -86,9 +86,16 @@ function failures(output) {
     : kept;
 }
 
+/**
+ * Node before 24 can deadlock a worker thread at its end (nodejs/node#54918, fixed in 24.0): a test process whose
+ * workers hung so waited forever after its last test passed (a CI rehearsal: 27 minutes, the thread catalog's
+ * tests). The CLI turns V8's concurrent recompilation off for the same reason (src/cli/worker-exit.ts); the test
+ * processes get it as a flag (node --test passes it on to each file's process).
+ */
+const WORKER_EXIT_FLAGS = Number(process.versions.node.split(".")[0]) < 24 ? ["--no-concurrent-recompilation"] : [];
 const nodeTest = (dir, extra = []) => {
   const list = files(dir, /\.test\.js$/);
-  return list.length ? ["node", ["--test", "--test-reporter=spec", ...extra, ...list]] : null;
+  return list.length ? ["node", [...WORKER_EXIT_FLAGS, "--test", "--test-reporter=spec", ...extra, ...list]] : null;
 };
 
 const stages = [

@@ -5,6 +5,7 @@
 import { onPtyFallback } from "../core/platform/pty";
 import { setLockLabel } from "../core/store/file-lock";
 import { enableCompileCache } from "./compile-cache";
+import { avoidWorkerExitDeadlock } from "./worker-exit";
 import { EXIT, type CliIO, type CommandMain } from "./io";
 import { VERSION } from "../core/version";
 
@@ -156,6 +157,7 @@ if (require.main === module) {
   process.on("SIGTERM", onSignal);
   // before a command's bundle is loaded (its code is what the cache keeps); `--version` and typos make no folder
   if (Object.hasOwn(COMMANDS, process.argv[2] ?? "")) enableCompileCache(process.env);
+  avoidWorkerExitDeadlock(); // before any worker (recall, the ledger's walk, the thread catalog): Node < 24
   runCli({
     argv: process.argv.slice(2),
     stdout: process.stdout,
