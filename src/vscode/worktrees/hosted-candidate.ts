@@ -8,6 +8,7 @@
  * ended while this window was not connected); a stopped Best of N cancels the turn through the host.
  */
 import type * as vscode from "vscode";
+import type { ThreadRecord } from "../../core/model/records";
 import type { CandidateRun } from "../../core/worktree/candidates";
 import type { Hub } from "../hub";
 import { startCandidateInHost, type HostCandidate } from "../host/host-run";
@@ -46,6 +47,7 @@ export async function runHostedCandidate(
     signal.removeEventListener("abort", cancel);
     followed?.release.dispose();
   }
+  if (end.failure === undefined) end = await withTurnError(hub, threadId, end);
   return {
     threadId,
     ok: end.failure === undefined,
@@ -53,6 +55,21 @@ export async function runHostedCandidate(
     waitedMs,
     ...(end.failure !== undefined ? { error: end.failure } : {}),
   };
+}
+
+/**
+ * A turn the agent answered with an error fails the candidate, as a window session's failed turn does (the host's
+ * run stays open after it, so no `ended` says so): its stop reason (read from the thread when the turn ended before
+ * this window followed it) and the error it recorded.
+ */
+async function withTurnError(hub: Hub, threadId: string, end: TurnEnd): Promise<TurnEnd> {
+  if (end.stopReason !== undefined && end.stopReason !== "error") return end;
+  const records = (await hub.threads.readAsync(threadId).catch(() => undefined))?.records ?? [];
+  const last = <K extends ThreadRecord["kind"]>(kind: K) =>
+    records.findLast((r): r is Extract<ThreadRecord, { kind: K }> => r.kind === kind);
+  const stopReason = end.stopReason ?? last("turn_end")?.stopReason;
+  if (stopReason !== "error") return stopReason === undefined ? end : { stopReason };
+  return { stopReason, failure: last("error")?.message ?? "the agent's turn ended with an error" };
 }
 
 /** Resolves once the host's run on the thread ended its turn (it waits idle for the next prompt) or ended. */

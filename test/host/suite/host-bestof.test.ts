@@ -55,6 +55,25 @@ describe("Best of N in the thread host (#35)", () => {
     view.dispose();
   });
 
+  it("a candidate whose turn the agent answers with an error is failed, in the host as in the window", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    for (const where of ["window", "host"] as const) {
+      await cfg().update("host.runSessions", where === "host" ? "host" : undefined, vscode.ConfigurationTarget.Global);
+      const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+        "acpThreads.bestOfN",
+        { agents: ["fake"], runs: 1, prompt: "fail upstream 500", cwd: repo },
+      );
+      out!.view.dispose();
+      const s = out!.summaries[0]!;
+      const ranHere = hub.threads.read(s.threadId!).metadata.tags.includes("runs:host") ? "host" : "window";
+      assert.equal(ranHere, where);
+      // before, the host's run (kept open after an error turn) said its turn ended: the candidate was "done"
+      assert.equal(s.status, "failed", `${where}: ${JSON.stringify(s)}`);
+      assert.match(String(s.error), /upstream 500/, where);
+    }
+  });
+
   it("a hosted candidate gets the panel's prompt with its context, and asks in its card", async () => {
     const { repo } = seed;
     const { hub } = await api();
