@@ -6,6 +6,7 @@
 // (its run holds the thread's file). Before, Best of N ran its candidates in the window whatever the setting said,
 // so a window reload ended every one.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PromptPart } from "../../../src/core/model/context";
@@ -53,6 +54,44 @@ describe("Best of N in the thread host (#35)", () => {
       () => !hub.hosted.link.session(summaries[1]!.threadId!),
     );
     view.dispose();
+  });
+
+  it("Apply on a hosted candidate as soon as its turn ended is not refused as working", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    let view: CompareView | undefined;
+    let applied: Promise<string> | undefined;
+    // the Apply comes as the window hears of the turn's end (the link reads the host's status a moment after)
+    const sub = hub.hosted.link.onPush((m) => {
+      if (applied || m.t !== "event" || m.event.kind !== "turn_ended") return;
+      const { threadId } = m.event;
+      if (!view?.state.rows.some((r) => r.threadId === threadId)) return;
+      // the compare view's Apply (errors reach the caller, as the view's card shows them)
+      applied = view.act({ type: "apply", threadId }, { yes: true }).then(
+        () => "applied",
+        (err: Error) => err.message,
+      );
+    });
+    try {
+      const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+        "acpThreads.bestOfN",
+        {
+          agents: ["fake"],
+          runs: 1,
+          prompt: "terminal echo soon > soon.txt",
+          cwd: repo,
+          onView: (v: CompareView) => (view = v),
+        },
+      );
+      assert.equal(out!.summaries[0]!.status, "done", out!.summaries[0]!.error);
+      // before, the link's status of a moment before (the turn working) refused it
+      assert.equal(await waitFor("the Apply", () => applied), "applied");
+      out!.view.dispose();
+      assert.equal(readFileSync(join(repo, "soon.txt"), "utf8"), "soon\n", "the candidate's file reached the repo");
+    } finally {
+      sub.dispose();
+    }
   });
 
   it("a candidate whose turn the agent answers with an error is failed, in the host as in the window", async () => {
