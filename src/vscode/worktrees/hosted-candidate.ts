@@ -31,13 +31,15 @@ export async function runHostedCandidate(
   signal: AbortSignal,
 ): Promise<CandidateRun> {
   const threadId = await startCandidateInHost(hub, c, hub.composer.sources());
+  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
+  // stopped while the host started it (the compare view closed): its abort came before this listened for it
+  if (signal.aborted) cancel();
+  signal.addEventListener("abort", cancel, { once: true });
   const row = view.row(label)!;
   row.threadId = threadId;
-  view.update();
+  if (!signal.aborted) view.update(); // a closed view takes no update
   const followed = hub.hosted.open(threadId); // attached: its questions are asked here
   const waited = followAsks(hub, view, row);
-  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
-  signal.addEventListener("abort", cancel, { once: true });
   let end: TurnEnd;
   let waitedMs: number;
   try {

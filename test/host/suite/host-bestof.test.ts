@@ -94,6 +94,41 @@ describe("Best of N in the thread host (#35)", () => {
     }
   });
 
+  it("closing the compare view while the host starts a candidate cancels the candidate's turn", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    let view: CompareView | undefined;
+    let started: string | undefined;
+    // closed as the host announces the candidate's run: before the window has its thread's id back from the host
+    const sub = hub.hosted.link.onPush((m) => {
+      if (started || m.t !== "event" || m.event.kind !== "started") return;
+      started = m.event.threadId;
+      view?.dispose();
+    });
+    try {
+      const ran = Promise.resolve(
+        vscode.commands.executeCommand("acpThreads.bestOfN", {
+          agents: ["fake"],
+          runs: 1,
+          prompt: "sleep 30000",
+          cwd: repo,
+          onView: (v: CompareView) => (view = v),
+        }),
+      ).catch(() => undefined); // its progress has no view to go to
+      const id = await waitFor("the candidate's run in the host", () => started);
+      // before, the stop came before the candidate listened for it: its turn ran to its end (30 s)
+      await waitFor(
+        "its turn cancelled",
+        () => hub.threads.read(id).records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"),
+        20_000,
+      );
+      await ran;
+    } finally {
+      sub.dispose();
+    }
+  });
+
   it("a candidate whose turn the agent answers with an error is failed, in the host as in the window", async () => {
     const { repo } = seed;
     const { hub } = await api();
