@@ -21,7 +21,7 @@ import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPar
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
-import { promptPartsText } from "../core/prompt/blocks";
+import { assertTakesImages, promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
 import { hostElicitor, HostWatch } from "./host-run-hooks";
@@ -148,6 +148,8 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
               );
             const admit = admitted.then(async () => {
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
+              // what the agent cannot take is refused here: its turn would throw it, and that ended the whole run
+              if (parts) assertTakesImages(parts, s.capabilities?.agentCapabilities.promptCapabilities, agentName);
               if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
               const next = { text, ...(parts ? { parts } : {}) };
               if (!wake(next)) queue.push(next);

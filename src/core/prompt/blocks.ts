@@ -67,22 +67,33 @@ const resource = (uri: string, text: string, mimeType?: string): acp.ContentBloc
 const base64 = (data: Uint8Array): string =>
   Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
 
-export async function buildPrompt(
+/**
+ * Refuses (`usage`) a prompt with images for an agent that does not advertise promptCapabilities.image: the turn's
+ * check, also made where a prompt is taken before its turn (the thread host's open run, before it is queued).
+ */
+export function assertTakesImages(
   parts: readonly PromptPart[],
   caps: PromptCaps | null | undefined,
-  sources: ContextSources,
-  opts: BuildOptions = {},
-): Promise<BuiltPrompt> {
-  const agent = opts.agentName ?? "This agent";
-  const maxItem = opts.maxEmbedChars ?? MAX_EMBED_CHARS;
-  let budget = opts.maxPromptEmbedChars ?? MAX_PROMPT_EMBED_CHARS;
-  const embedded = caps?.embeddedContext === true;
+  agent = "This agent",
+): void {
   const images = parts.filter((p) => p.type === "context" && p.item.kind === "image");
   if (images.length && caps?.image !== true)
     throw new AcpThreadsError(
       "usage",
       `${agent} does not accept images (it does not advertise promptCapabilities.image); remove the image${images.length > 1 ? "s" : ""} or pick another agent`,
     );
+}
+
+export async function buildPrompt(
+  parts: readonly PromptPart[],
+  caps: PromptCaps | null | undefined,
+  sources: ContextSources,
+  opts: BuildOptions = {},
+): Promise<BuiltPrompt> {
+  assertTakesImages(parts, caps, opts.agentName);
+  const maxItem = opts.maxEmbedChars ?? MAX_EMBED_CHARS;
+  let budget = opts.maxPromptEmbedChars ?? MAX_PROMPT_EMBED_CHARS;
+  const embedded = caps?.embeddedContext === true;
 
   const blocks: acp.ContentBlock[] = [];
   const refs: ContextRef[] = [];

@@ -8,6 +8,7 @@
  * ended while this window was not connected); a stopped Best of N cancels the turn through the host.
  */
 import type * as vscode from "vscode";
+import type { ThreadRecord } from "../../core/model/records";
 import type { CandidateRun } from "../../core/worktree/candidates";
 import type { Hub } from "../hub";
 import { startCandidateInHost, type HostCandidate } from "../host/host-run";
@@ -30,13 +31,15 @@ export async function runHostedCandidate(
   signal: AbortSignal,
 ): Promise<CandidateRun> {
   const threadId = await startCandidateInHost(hub, c, hub.composer.sources());
+  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
+  // stopped while the host started it (the compare view closed): its abort came before this listened for it
+  if (signal.aborted) cancel();
+  signal.addEventListener("abort", cancel, { once: true });
   const row = view.row(label)!;
   row.threadId = threadId;
-  view.update();
+  if (!signal.aborted) view.update(); // a closed view takes no update
   const followed = hub.hosted.open(threadId); // attached: its questions are asked here
   const waited = followAsks(hub, view, row);
-  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
-  signal.addEventListener("abort", cancel, { once: true });
   let end: TurnEnd;
   let waitedMs: number;
   try {
@@ -46,6 +49,7 @@ export async function runHostedCandidate(
     signal.removeEventListener("abort", cancel);
     followed?.release.dispose();
   }
+  if (end.failure === undefined) end = await withTurnError(hub, threadId, end);
   return {
     threadId,
     ok: end.failure === undefined,
@@ -53,6 +57,21 @@ export async function runHostedCandidate(
     waitedMs,
     ...(end.failure !== undefined ? { error: end.failure } : {}),
   };
+}
+
+/**
+ * A turn the agent answered with an error fails the candidate, as a window session's failed turn does (the host's
+ * run stays open after it, so no `ended` says so): its stop reason (read from the thread when the turn ended before
+ * this window followed it) and the error it recorded.
+ */
+async function withTurnError(hub: Hub, threadId: string, end: TurnEnd): Promise<TurnEnd> {
+  if (end.stopReason !== undefined && end.stopReason !== "error") return end;
+  const records = (await hub.threads.readAsync(threadId).catch(() => undefined))?.records ?? [];
+  const last = <K extends ThreadRecord["kind"]>(kind: K) =>
+    records.findLast((r): r is Extract<ThreadRecord, { kind: K }> => r.kind === kind);
+  const stopReason = end.stopReason ?? last("turn_end")?.stopReason;
+  if (stopReason !== "error") return stopReason === undefined ? end : { stopReason };
+  return { stopReason, failure: last("error")?.message ?? "the agent's turn ended with an error" };
 }
 
 /** Resolves once the host's run on the thread ended its turn (it waits idle for the next prompt) or ended. */

@@ -6,6 +6,7 @@
 // (its run holds the thread's file). Before, Best of N ran its candidates in the window whatever the setting said,
 // so a window reload ended every one.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PromptPart } from "../../../src/core/model/context";
@@ -53,6 +54,98 @@ describe("Best of N in the thread host (#35)", () => {
       () => !hub.hosted.link.session(summaries[1]!.threadId!),
     );
     view.dispose();
+  });
+
+  it("Apply on a hosted candidate as soon as its turn ended is not refused as working", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    let view: CompareView | undefined;
+    let applied: Promise<string> | undefined;
+    // the Apply comes as the window hears of the turn's end (the link reads the host's status a moment after)
+    const sub = hub.hosted.link.onPush((m) => {
+      if (applied || m.t !== "event" || m.event.kind !== "turn_ended") return;
+      const { threadId } = m.event;
+      if (!view?.state.rows.some((r) => r.threadId === threadId)) return;
+      // the compare view's Apply (errors reach the caller, as the view's card shows them)
+      applied = view.act({ type: "apply", threadId }, { yes: true }).then(
+        () => "applied",
+        (err: Error) => err.message,
+      );
+    });
+    try {
+      const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+        "acpThreads.bestOfN",
+        {
+          agents: ["fake"],
+          runs: 1,
+          prompt: "terminal echo soon > soon.txt",
+          cwd: repo,
+          onView: (v: CompareView) => (view = v),
+        },
+      );
+      assert.equal(out!.summaries[0]!.status, "done", out!.summaries[0]!.error);
+      // before, the link's status of a moment before (the turn working) refused it
+      assert.equal(await waitFor("the Apply", () => applied), "applied");
+      out!.view.dispose();
+      assert.equal(readFileSync(join(repo, "soon.txt"), "utf8"), "soon\n", "the candidate's file reached the repo");
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it("closing the compare view while the host starts a candidate cancels the candidate's turn", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    let view: CompareView | undefined;
+    let started: string | undefined;
+    // closed as the host announces the candidate's run: before the window has its thread's id back from the host
+    const sub = hub.hosted.link.onPush((m) => {
+      if (started || m.t !== "event" || m.event.kind !== "started") return;
+      started = m.event.threadId;
+      view?.dispose();
+    });
+    try {
+      const ran = Promise.resolve(
+        vscode.commands.executeCommand("acpThreads.bestOfN", {
+          agents: ["fake"],
+          runs: 1,
+          prompt: "sleep 30000",
+          cwd: repo,
+          onView: (v: CompareView) => (view = v),
+        }),
+      ).catch(() => undefined); // its progress has no view to go to
+      const id = await waitFor("the candidate's run in the host", () => started);
+      // before, the stop came before the candidate listened for it: its turn ran to its end (30 s)
+      await waitFor(
+        "its turn cancelled",
+        () => hub.threads.read(id).records.some((r) => r.kind === "turn_end" && r.stopReason === "cancelled"),
+        20_000,
+      );
+      await ran;
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it("a candidate whose turn the agent answers with an error is failed, in the host as in the window", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    for (const where of ["window", "host"] as const) {
+      await cfg().update("host.runSessions", where === "host" ? "host" : undefined, vscode.ConfigurationTarget.Global);
+      const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+        "acpThreads.bestOfN",
+        { agents: ["fake"], runs: 1, prompt: "fail upstream 500", cwd: repo },
+      );
+      out!.view.dispose();
+      const s = out!.summaries[0]!;
+      const ranHere = hub.threads.read(s.threadId!).metadata.tags.includes("runs:host") ? "host" : "window";
+      assert.equal(ranHere, where);
+      // before, the host's run (kept open after an error turn) said its turn ended: the candidate was "done"
+      assert.equal(s.status, "failed", `${where}: ${JSON.stringify(s)}`);
+      assert.match(String(s.error), /upstream 500/, where);
+    }
   });
 
   it("a hosted candidate gets the panel's prompt with its context, and asks in its card", async () => {

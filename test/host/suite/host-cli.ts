@@ -37,31 +37,15 @@ export async function detach(home: string, args: string[]): Promise<string> {
 }
 
 /**
- * `fn` with `acpThreads.host.runSessions: host` and the fake agent (the window's new threads start in the host);
- * the setting put back and the host stopped after, whatever `fn` did.
+ * A suite's hooks for acpThreads.host.runSessions host (the window's new threads start in the host): the fake
+ * agent (and `agentId`, with `env`, when named) configured and the setting on for the suite, the host stopped after
+ * each test, whatever it did.
  */
-export async function inHostMode(fn: (hub: Awaited<ReturnType<typeof api>>["hub"]) => Promise<void>): Promise<void> {
-  await useFakeAgent();
-  const { hub } = await api();
-  const cfg = vscode.workspace.getConfiguration("acpThreads");
-  await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-  try {
-    await fn(hub);
-  } finally {
-    await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
-    await cli(hub.home, ["host", "stop", "--force"]);
-  }
-}
-
-/**
- * A suite's hooks for acpThreads.host.runSessions host: the fake agent `agentId` (with `env`) configured and the
- * setting on for the suite, the host stopped after each test.
- */
-export function hostRunSessions(agentId: string, env: Record<string, string> = {}): void {
+export function hostRunSessions(agentId?: string, env: Record<string, string> = {}): void {
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
   before(async () => {
     await useFakeAgent();
-    await fakeAgent(agentId, env);
+    if (agentId) await fakeAgent(agentId, env);
     await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
   });
   after(async () => {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { StartedHere } from "../../../src/vscode/host/started-here";
 import { api, useFakeAgent, waitFor } from "./helpers";
-import { cli, detach, inHostMode, sendNewInHost } from "./host-cli";
+import { cli, detach, hostRunSessions, sendNewInHost } from "./host-cli";
 
 describe("links, turn starts and notifications of threads the thread host runs (#35)", () => {
   afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
@@ -60,8 +60,11 @@ describe("links, turn starts and notifications of threads the thread host runs (
     }
   });
 
-  it("an idle hosted thread no panel follows turns working on its row when a terminal prompts it", () =>
-    inHostMode(async (hub) => {
+  describe("with runSessions host", () => {
+    hostRunSessions();
+
+    it("an idle hosted thread no panel follows turns working on its row when a terminal prompts it", async () => {
+      const { hub } = await api();
       const id = await sendNewInHost("fake", [{ type: "text", text: "hello" }]);
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       const row = () => hub.hosted.rows().find((r) => r.threadId === id);
@@ -70,10 +73,10 @@ describe("links, turn starts and notifications of threads the thread host runs (
       assert.equal(sent.code, 0, sent.stderr);
       // before: the row read the host's status on events only, and stayed idle until this turn's end (60 s)
       await waitFor("the row working", () => row()?.status === "working", 15_000);
-    }));
+    });
 
-  it("Show protocol log from a hosted thread's row or its focused panel shows that thread's traffic", () =>
-    inHostMode(async (hub) => {
+    it("Show protocol log from a hosted thread's row or its focused panel shows that thread's traffic", async () => {
+      const { hub } = await api();
       const id = await sendNewInHost("fake", [{ type: "text", text: "hello" }]);
       await waitFor("its panel focused", () => hub.panels.lastActive() === id);
       const shows = async (arg?: unknown) => {
@@ -85,10 +88,10 @@ describe("links, turn starts and notifications of threads the thread host runs (
       await waitFor("the focused panel's traffic", () => shows(), 15_000);
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       await waitFor("the row's traffic", () => shows({ type: "hosted", threadId: id }), 15_000);
-    }));
+    });
 
-  it("a turn of a thread this window started in the host is told after a reload", () =>
-    inHostMode(async (hub) => {
+    it("a turn of a thread this window started in the host is told after a reload", async () => {
+      const { hub } = await api();
       const hosted = hub.hosted as unknown as { startedHere: StartedHere };
       const before = hosted.startedHere;
       try {
@@ -110,5 +113,6 @@ describe("links, turn starts and notifications of threads the thread host runs (
       } finally {
         hosted.startedHere = before;
       }
-    }));
+    });
+  });
 });

@@ -48,10 +48,16 @@ describe("the thread host's watchdog and elicitations in the window", () => {
     try {
       const id = await sendNewInHost("fake", [{ type: "text", text: "fail upstream 500" }]);
       const view = await waitFor("its view", () => hub.hosted.get(id));
-      await waitFor("the failed turn ended", () =>
-        hub.threads.read(id).records.some((r) => r.kind === "turn_end" && r.stopReason === "error"),
+      const upTo = await waitFor("the failed turn ended", () => {
+        const records = hub.threads.read(id).records;
+        return records.some((r) => r.kind === "turn_end" && r.stopReason === "error") ? records.length : undefined;
+      });
+      // the panel gets the host's records after the file has them: a view that has seen none yet is idle too
+      await waitFor(
+        "the panel idle after the failed turn",
+        () => view.cursor >= upTo && view.status === "idle",
+        30_000,
       );
-      await waitFor("the panel idle after the failed turn", () => view.status === "idle", 30_000);
       assert.ok(
         view.events.some((e) => e.type === "error" && /upstream 500/.test(e.message)),
         "the panel has the error",

@@ -153,14 +153,23 @@ describe("the sessions view", () => {
     const asked: (SessionNode | undefined)[] = [];
     const fired: (SessionNode | SessionNode[] | undefined)[] = [];
     const { getTreeItem, getChildren } = tree;
-    tree.getTreeItem = (n) => (drawn.push(n), getTreeItem.call(tree, n));
+    /** The live row's looks as drawn ("live-working" while its turn runs). */
+    const liveLooks: string[] = [];
+    tree.getTreeItem = (n) => {
+      const item = getTreeItem.call(tree, n);
+      drawn.push(n);
+      if (isLive(n)) liveLooks.push(String(item.contextValue));
+      return item;
+    };
     tree.getChildren = (n) => (asked.push(n), getChildren.call(tree, n));
     const sub = tree.onDidChangeTreeData((e) => fired.push(e));
-    const done = s.prompt("sleep 4000");
+    // a turn that runs until the end of the test (cancelled in `finally`): every tick below comes while it works
+    const done = s.prompt("sleep 60000");
     try {
       await waitFor("the turn to run", () => s.status === "working");
-      await new Promise((r) => setTimeout(r, 300)); // the status change's own refresh drawn
       const description = () => String(getTreeItem.call(tree, drawn.filter(isLive).at(-1)!).description);
+      // the status change's own refresh drawn (not a fixed wait: VS Code draws when it gets to it)
+      await waitFor("VS Code to draw the working row", () => liveLooks.includes("live-working"));
       fired.length = drawn.length = asked.length = 0;
       tree.tick(1);
       assert.deepEqual(fired, [[groups.live]], "a tick while a turn runs: the Live group, not the root");
