@@ -18,7 +18,7 @@ import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
-import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { HostRefusal, PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { promptPartsText } from "../core/prompt/blocks";
@@ -148,7 +148,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
               );
             const admit = admitted.then(async () => {
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
-              if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
+              if (done)
+                throw new HostRefusal(
+                  "run_ending",
+                  `the run on thread ${s.threadId} is ending; run it again with --thread`,
+                );
               const next = { text, ...(parts ? { parts } : {}) };
               if (!wake(next)) queue.push(next);
             });

@@ -30,6 +30,8 @@ import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
+  HostRefusal,
+  refusalCode,
   type DetachedRun,
   type HostEvent,
   type HostPush,
@@ -185,7 +187,10 @@ export class ThreadHost {
       const req = msg as HostRequest;
       this.#handle(sock, client, req).then(
         (reply) => void (reply && this.#reply(sock, reply)),
-        (err: unknown) => this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err) }),
+        (err: unknown) => {
+          const code = refusalCode(err);
+          this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err), ...(code ? { code } : {}) });
+        },
       );
     });
   }
@@ -202,7 +207,7 @@ export class ThreadHost {
 
   #thread(id: string): HostedThread {
     const t = this.#threads.get(id);
-    if (!t) throw new Error(`the host does not hold thread ${id}`);
+    if (!t) throw new HostRefusal("not_held", `the host does not hold thread ${id}`);
     return t;
   }
 

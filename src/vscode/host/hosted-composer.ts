@@ -11,6 +11,7 @@
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
+import { refusalCode } from "../../core/host/protocol";
 import type { PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ContextSources } from "../../core/prompt/blocks";
@@ -22,6 +23,10 @@ import { hostedPrompt } from "./host-run-spec";
 import type { HostedThreadView } from "./hosted-thread-view";
 
 const NOT_STEERED = "A message with files, images or other context is not steered into the turn: it is sent next.";
+const RUN_ENDING =
+  "The thread host's run of this thread was ending as the message came: send it again once it has ended.";
+/** How long a prompt that came as the host's run was ending waits for that end before it goes back into the box. */
+const RUN_END_WAIT_MS = 30_000;
 
 /** The box's queue of prompts this window sent to the host while a turn ran. */
 export interface HostedQueue {
@@ -37,6 +42,11 @@ export interface HostedQueue {
 const recordedText = (item: QueuedPrompt): string =>
   item.parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
 
+/**
+ * A prompt to the host's run of the thread: "sent", "refused" (back in the box with the host's reason), or
+ * "ended": the run was ending as it came (its last turn done, or stopped), nothing was queued: the thread takes it
+ * as a prompt typed after the run's end once the view has that end (false: it did not come in time).
+ */
 export async function sendHosted(
   view: HostedThreadView,
   panel: ComposerPanel,
@@ -44,16 +54,21 @@ export async function sendHosted(
   parts: PromptPart[],
   q: HostedQueue,
   sources: ContextSources,
-): Promise<void> {
+): Promise<"sent" | "refused" | "ended"> {
   // shown queued before it is sent: its turn may start (and take it off) before the host's reply comes
   const queued = view.busy || q.queues.list(view.threadId).length ? q.queues.add(view.threadId, wire) : undefined;
   if (queued) q.postQueue();
-  const sent = hostedPrompt(parts, sources).then((p) => view.prompt(p.text, p.parts));
-  await sent.catch((err: unknown) => {
+  try {
+    const p = await hostedPrompt(parts, sources);
+    await view.prompt(p.text, p.parts);
+    return "sent";
+  } catch (err) {
     if (queued && q.queues.take(view.threadId, queued.id)) q.postQueue();
+    if (refusalCode(err) && (await view.closed(RUN_END_WAIT_MS))) return "ended";
     panel.post({ type: "editPrompt", parts: wire });
-    q.notice(errorMessage(err), "error");
-  });
+    q.notice(refusalCode(err) ? RUN_ENDING : errorMessage(err), "error");
+    return "refused";
+  }
 }
 
 /** Takes queued prompts off the box as their turns start in the host; a run that ended leaves none. */
@@ -169,8 +184,9 @@ export class HostedBox {
     notice: (message: string) => void,
   ): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    if (hosted)
-      return await sendHosted(hosted, panel, wire, parts, this.#queue(panel), this.d.sources()).then(() => true);
+    // one that came as the host's run was ending continues the thread as one typed after its end (below)
+    if (hosted && (await sendHosted(hosted, panel, wire, parts, this.#queue(panel), this.d.sources())) !== "ended")
+      return true;
     if (liveOpen) return false;
     try {
       return !!(await this.d.continueInHost?.(panel.threadId, parts));

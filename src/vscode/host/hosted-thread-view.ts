@@ -280,12 +280,18 @@ export class HostedThreadView implements vscode.Disposable {
 
   /** Ends the host's run on the thread (`stop_thread`); resolves once the view has its end. */
   async stop(): Promise<void> {
-    const ended = new Promise<void>((resolve) => {
-      const sub = this.onStatus((s) => s === "closed" && (sub.dispose(), resolve()));
-      if (this.#ended) resolve();
-    });
+    const ended = this.closed();
     await this.#request({ t: "stop_thread", threadId: this.threadId });
     await ended;
+  }
+
+  /** Resolves true once the view has the run's end; false after `withinMs` (when given) without it. */
+  closed(withinMs?: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (this.#ended) return resolve(true);
+      const timer = withinMs === undefined ? undefined : setTimeout(() => (sub.dispose(), resolve(false)), withinMs);
+      const sub = this.onStatus((s) => s === "closed" && (sub.dispose(), clearTimeout(timer), resolve(true)));
+    });
   }
 
   /** The live run's mode (the host refuses one the agent did not offer). */

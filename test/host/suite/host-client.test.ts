@@ -221,6 +221,44 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
+  it("a prompt typed as the host's run is ending continues the thread in a new run: the panel never names a CLI flag", async () => {
+    const { hub } = await api();
+    // `stubborn`: the agent outlives its closed stdin for the engine's grace period, so the run ends about a second
+    // after its turn: the host still holds the thread while it ends
+    const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_SCENARIO=stubborn", "sleep 60000"]);
+    try {
+      await waitFor("the turn running", () => view.status === "working");
+      const conn = await hub.hosted.link.connection();
+      assert.ok(conn);
+      await conn.request({ t: "stop_thread", threadId: id }); // another client's Stop: the run is ending
+      const posted: { type: string }[] = [];
+      await hub.composer.handle(
+        { threadId: id, post: (m) => void posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "after the end" }] },
+      );
+      // before, the host's CLI wording ("run it again with --thread") was the panel's notice, the prompt not run
+      const next = await waitFor("the panel following the thread's next run in the host", () => {
+        const v = hub.hosted.get(id);
+        return v !== view ? v : undefined;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+      });
+      await waitFor("the prompt's answer", () =>
+        next.events.some((e) => e.type === "text" && e.text === "echo: after the end"),
+      );
+      assert.doesNotMatch(JSON.stringify(posted), /--thread/);
+      assert.deepEqual(
+        posted.filter((m) => m.type === "editPrompt" || m.type === "composerNotice"),
+        [],
+        "not put back in the box",
+      );
+      const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(prompts, ["sleep 60000", "after the end"]);
+      assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
   it("prompts sent while a hosted turn runs are queued in the host and shown queued; Send now steers one, Remove takes one out", async () => {
     const { hub } = await api();
     const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_STEERING=1", "sleep 8000"]);
