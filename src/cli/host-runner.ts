@@ -109,7 +109,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSupervisor: (supervisor) => watch.attach(supervisor),
-      onSession: (s) => {
+      onSession: (s, sources) => {
         const agentName = run.agentLabel?.name ?? s.metadata.agent.name;
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
@@ -160,7 +160,12 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             return admit;
           },
           cancel: () => s.cancel(),
-          steer: (text) => s.steer(text),
+          // its context checked as a prompt's, before the agent sees any of it
+          steer: async (text, wire) => {
+            if (wire === undefined) return await s.steer(text);
+            const built = await s.preparePrompt(await promptParts(run, wire), sources);
+            return await s.steer(built.blocks, { recordText: built.text, recordContext: built.refs });
+          },
           unqueue: (text) => {
             const at = queue.findIndex((q) => q.text === text);
             if (at >= 0) queue.splice(at, 1);

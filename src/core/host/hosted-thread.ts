@@ -47,7 +47,8 @@ export interface ThreadControl {
   /** Queues (or runs, when idle) a prompt; `parts`: with its context, checked first (rejects: nothing queued). */
   prompt(text: string, parts?: WirePromptPart[]): void | Promise<void>;
   cancel(): Promise<void>;
-  steer(text: string): Promise<string>;
+  /** Into the running turn; `parts`: with its context, checked as a prompt's (rejects: nothing steered). */
+  steer(text: string, parts?: WirePromptPart[]): Promise<string>;
   /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
   unqueue?(text: string): boolean;
   /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */

@@ -296,8 +296,11 @@ export type HostRequest =
    */
   | { t: "prompt"; id: number; threadId: string; text: string; parts?: WirePromptPart[] }
   | { t: "cancel"; id: number; threadId: string }
-  /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
-  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }
+  /**
+   * `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. `parts`: with
+   * its context, checked as a `prompt`'s parts are (refused before the agent sees it).
+   */
+  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean; parts?: WirePromptPart[] }
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }

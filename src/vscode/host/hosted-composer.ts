@@ -6,8 +6,8 @@
  * now" steers it into the running turn and takes it out of the host's queue in one request, Remove and Edit take it
  * out of the host's queue first. A prompt goes with its files, images and other context (the host reads the files,
  * from this window's buffers where it serves them); one the host refuses (a file outside the run's folders) comes
- * back into the box with the host's error. A prompt with context cannot be steered into the running turn (steering
- * is text): it waits for its own.
+ * back into the box with the host's error. "Send now" steers a prompt with its context too, checked by the host as
+ * a prompt's; one the agent cannot steer stays queued for its own turn.
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
@@ -22,7 +22,6 @@ import { sessionBoxState } from "../composer/session-box";
 import { hostedPrompt } from "./host-run-spec";
 import type { HostedThreadView } from "./hosted-thread-view";
 
-const NOT_STEERED = "A message with files, images or other context is not steered into the turn: it is sent next.";
 const RUN_ENDING =
   "The thread host's run of this thread was ending as the message came: send it again once it has ended.";
 /** How long a prompt that came as the host's run was ending waits for that end before it goes back into the box. */
@@ -91,15 +90,25 @@ export function followHostedQueue(view: HostedThreadView, q: HostedQueue): vscod
   ];
 }
 
-/** "Send now" on a queued prompt: steered into the host's running turn, out of its queue; else it stays queued. */
-export async function steerQueuedHosted(view: HostedThreadView, id: string, q: HostedQueue): Promise<void> {
+/**
+ * "Send now" on a queued prompt: steered into the host's running turn with its context (the host checks it as a
+ * prompt's), out of its queue; else it stays queued. `parts`: the prompt box's parts of a queued prompt.
+ */
+export async function steerQueuedHosted(
+  view: HostedThreadView,
+  id: string,
+  q: HostedQueue,
+  parts: (item: QueuedPrompt) => PromptPart[],
+  sources: ContextSources,
+): Promise<void> {
   const item = q.queues.list(view.threadId).find((x) => x.id === id);
   if (!item) return; // its turn started, or it was removed
   if (!view.busy) return q.notice("The turn has ended: the message is sent next, from the queue.", "info");
-  if (item.parts.some((p) => p.type !== "text")) return q.notice(NOT_STEERED, "info");
   let outcome: string;
   try {
-    outcome = await view.steer(recordedText(item), true);
+    const context = item.parts.some((p) => p.type !== "text");
+    const wire = context ? (await hostedPrompt(parts(item), sources)).parts : undefined;
+    outcome = await view.steer(recordedText(item), true, wire);
   } catch (err) {
     return q.notice(errorMessage(err), "info"); // the agent cannot steer (or the run ended): it stays queued
   }
@@ -134,6 +143,8 @@ export interface HostedBoxDeps {
   continueInHost?(threadId: string, parts: PromptPart[]): Promise<boolean>;
   /** The prompt box's context sources (a past thread's text for its mention). */
   sources(): ContextSources;
+  /** A queued prompt's parts as a prompt (its mentions resolved), for "Send now". */
+  parts(wire: readonly WirePart[]): PromptPart[];
   postQueue(panel: ComposerPanel): void;
   /** Thumbnails of the images in `events` (the panel's transcript). */
   postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;
@@ -167,7 +178,7 @@ export class HostedBox {
   /** "Send now": true when the panel follows a thread of the host (handled here). */
   async steer(panel: ComposerPanel, id: string): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    if (hosted) await steerQueuedHosted(hosted, id, this.#queue(panel));
+    if (hosted) await steerQueuedHosted(hosted, id, this.#queue(panel), (q) => this.d.parts(q.parts), this.d.sources());
     return !!hosted;
   }
 

@@ -262,10 +262,17 @@ export class HostedThreadView implements vscode.Disposable {
 
   /**
    * Into the running turn; `queued`: the text is a prompt this window queued in the host, taken out of the host's
-   * queue once steered. Resolves `promptRequired` when no turn was running (nothing steered).
+   * queue once steered; `parts`: with its context (promptToWire), checked by the host as a prompt's. Resolves
+   * `promptRequired` when no turn was running (nothing steered).
    */
-  async steer(text: string, queued = false): Promise<string> {
-    const r = await this.#request({ t: "steer", threadId: this.threadId, text, ...(queued ? { queued } : {}) });
+  async steer(text: string, queued = false, parts?: WirePromptPart[]): Promise<string> {
+    const r = await this.#request({
+      t: "steer",
+      threadId: this.threadId,
+      text,
+      ...(queued ? { queued } : {}),
+      ...(parts ? { parts } : {}),
+    });
     return r.t === "steered" ? r.outcome : "injected";
   }
 
