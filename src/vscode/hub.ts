@@ -166,7 +166,7 @@ export class Hub implements vscode.Disposable {
         },
         continueInHost: (id, parts) => continueInHost(continuing(this), id, parts),
         promptInHost: (id, parts) => promptInHost(this, id, parts),
-        loginOf: (agentId) => agentLogin(this.live.all(), agentId),
+        loginOf: (agentId) => agentLogin(this.live.all(), this.hosted.link.sessions, agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
         spawn: (p) => {

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
+import type { AuthStatus } from "../acp/auth-status";
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
@@ -80,6 +81,8 @@ export interface HostedThreadOptions {
   idleMs?: number;
   /** A "Run once" run (DetachedRun.once): said in the host's status, so every client's box takes no input. */
   once?: boolean;
+  /** The agent's id as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
+  agentId?: string;
 }
 
 export class HostedThread {
@@ -162,6 +165,11 @@ export class HostedThread {
   get pending(): PendingQuestion | undefined {
     const q = this.#asks.pending.find((p) => p.t === "question");
     return q && withoutProposal(q.question);
+  }
+
+  /** The login state its agent last reported, while the run lives. */
+  get authStatus(): AuthStatus | undefined {
+    return this.state === "ended" ? undefined : this.#sessionState?.authStatus;
   }
 
   /** Its watchdog, while it has something to show (an alert, a rung taken or under way). */

@@ -8,6 +8,7 @@
  * index of its first record, so a client keeps a cursor and an `attach` from that cursor gets the rest with
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
+import type { AuthStatus } from "../acp/auth-status";
 import { AcpThreadsError } from "../errors";
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
@@ -187,6 +188,13 @@ export interface HostSessionInfo {
   watchdog?: HostWatchdog;
   /** A "Run once" run (DetachedRun.once): it takes no more prompts. */
   once?: boolean;
+  /** The agent's id as the client that started the run named it (DetachedRun.agentLabel: an editor's agent). */
+  agentId?: string;
+  /**
+   * The login state its agent last reported (`_auth/status_update`, its session state's): for a client that does
+   * not follow the thread (an editor's draft picker says whether the agent is logged in).
+   */
+  authStatus?: AuthStatus;
 }
 
 export interface HostStatus {

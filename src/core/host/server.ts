@@ -167,6 +167,8 @@ export class ThreadHost {
         ...(t.pending ? { pending: t.pending } : {}),
         ...(t.watchdog ? { watchdog: t.watchdog } : {}),
         ...(t.opts.once ? { once: true } : {}),
+        ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
+        ...(t.authStatus ? { authStatus: t.authStatus } : {}),
       })),
     };
   }
@@ -310,6 +312,7 @@ export class ThreadHost {
             announce: (msg) => (msg.t === "event" ? this.announce(msg.event) : this.#tell(msg, thread?.clients.keys())),
             ...(run.keepOpen && !run.once ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
             ...(run.once === true ? { once: true } : {}),
+            ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
           });
           held.thread = thread;
           this.#threads.set(threadId, thread);

@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { join } from "node:path";
 import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
 
@@ -62,5 +63,31 @@ describe("the agent's login state (issue 23 item 5)", () => {
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
     }
+  });
+});
+
+describe("the agent picker's login hint for a run in the thread host (#35, parity row 21)", () => {
+  hostRunSessions("login-host", { FAKE_AGENT_AUTH_STATUS: "Logged in as h@b.c" });
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  it("a hosted run no panel here follows: the picker says its agent's login, from the host's status", async () => {
+    const { hub } = await api();
+    const id = await sendNewInHost("login-host", [{ type: "text", text: "hello" }]);
+    // no view here follows it: its session state (pushed to followers only) is not in this window
+    hub.panels.get(id)?.dispose();
+    await waitFor("no view following the thread", () => !hub.hosted.get(id));
+    await waitFor("the host's row with the agent's login", () => hub.hosted.link.session(id)?.authStatus);
+    assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+    const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+    await waitFor("the new thread's panel", () => hub.panels.get(draft));
+    const posts: HostMessage[] = [];
+    hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
+    const picked = await waitFor("the agent list", () =>
+      posts
+        .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
+        .find((a) => a.id === "login-host"),
+    );
+    // before, the hint read the window's own sessions only: none here
+    assert.match(picked.detail ?? "", /Logged in as h@b\.c/);
   });
 });
