@@ -13,6 +13,21 @@ import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
 
+/** The new-thread agent picker's detail of `agentId` (a new draft panel's agent list). */
+async function pickerDetail(agentId: string): Promise<string> {
+  const { hub } = await api();
+  const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+  await waitFor("the new thread's panel", () => hub.panels.get(draft));
+  const posts: HostMessage[] = [];
+  hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
+  const picked = await waitFor("the agent list", () =>
+    posts
+      .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
+      .find((a) => a.id === agentId),
+  );
+  return picked.detail ?? "";
+}
+
 describe("the agent's login state (issue 23 item 5)", () => {
   before(useFakeAgent);
 
@@ -39,16 +54,7 @@ describe("the agent's login state (issue 23 item 5)", () => {
       assert.match(tip(), /Logged in as a@b\\\.c/);
 
       // the new-thread agent picker: the running agent's detail carries it
-      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-      await waitFor("the new thread's panel", () => hub.panels.get(draft));
-      const posts: HostMessage[] = [];
-      hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
-      const picked = await waitFor("the agent list", () =>
-        posts
-          .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
-          .find((a) => a.id === "fake-login"),
-      );
-      assert.match(picked.detail ?? "", /Logged in as a@b\.c/);
+      assert.match(await pickerDetail("fake-login"), /Logged in as a@b\.c/);
 
       // the header's "Log out" (the panel's message does the same): the agent reports its new state
       await s.auth("logout");
@@ -78,16 +84,7 @@ describe("the agent picker's login hint for a run in the thread host (#35, parit
     await waitFor("no view following the thread", () => !hub.hosted.get(id));
     await waitFor("the host's row with the agent's login", () => hub.hosted.link.session(id)?.authStatus);
     assert.equal(hub.live.get(id), undefined, "no session of it in this window");
-    const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-    await waitFor("the new thread's panel", () => hub.panels.get(draft));
-    const posts: HostMessage[] = [];
-    hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
-    const picked = await waitFor("the agent list", () =>
-      posts
-        .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
-        .find((a) => a.id === "login-host"),
-    );
     // before, the hint read the window's own sessions only: none here
-    assert.match(picked.detail ?? "", /Logged in as h@b\.c/);
+    assert.match(await pickerDetail("login-host"), /Logged in as h@b\.c/);
   });
 });

@@ -4,47 +4,33 @@
 // folder, by `..`) is refused before the agent sees anything: nothing is steered, its text never reaches the agent.
 // Real processes: a host in this process with the CLI's run path, the stdio fake agent that takes steering.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import type { WirePromptPart } from "../../../../src/core/host/wire-context";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
+import { contextFolders, withHostedRun } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
-const SECRET = "TOP SECRET LINE";
 const withChip = (path: string): WirePromptPart[] => [
   { type: "text", text: "see " },
   { type: "context", item: { kind: "file", label: "chip", uri: pathToFileURL(path).href, path } },
 ];
 
 test("a steer with context outside the run's folders is refused before the agent sees it; one inside is steered", () =>
-  withCliHost("acp-host-steer-", async ({ dir, home }) => {
-    const ws = join(dir, "ws");
-    mkdirSync(join(ws, "src"), { recursive: true });
-    writeFileSync(join(ws, "src", "a.ts"), "inside line\n");
-    writeFileSync(join(dir, "secret.txt"), `${SECRET}\n`);
-    symlinkSync(dir, join(ws, "up")); // a link in the folder that leads out of it
-    const log = join(dir, "protocol.ndjson");
-    const { conn, events } = await listening(home);
-    try {
-      const r = await conn.request({
-        t: "run",
-        run: fakeRun(ws, {
-          keepOpen: true,
-          prompts: ["sleep 60000"],
-          env: { FAKE_AGENT_STEERING: "1", FAKE_AGENT_PROMPT_CAPS: "embeddedContext" },
-          protocolLog: log,
-        }),
-      });
-      const id = r.t === "started" ? r.threadId : "";
-      assert.ok(id);
-      const of = (kind: string) => events.filter((e) => e.threadId === id && e.kind === kind);
+  withHostedRun(
+    "acp-host-steer-",
+    (_ws, dir) => ({
+      keepOpen: true,
+      prompts: ["sleep 60000"],
+      env: { FAKE_AGENT_STEERING: "1", FAKE_AGENT_PROMPT_CAPS: "embeddedContext" },
+      protocolLog: join(dir, "protocol.ndjson"),
+    }),
+    async ({ dir, home, ws, conn, threadId: id, of }) => {
       await waitFor(() => of("turn_started").length === 1, "the turn running");
-      const secret = join(dir, "secret.txt");
       for (const [what, path] of [
-        ["by its path", secret],
+        ["by its path", join(dir, "secret.txt")],
         ["through a symlink in the folder", join(ws, "up", "secret.txt")],
         ["by ..", join(ws, "..", "secret.txt")],
       ])
@@ -70,6 +56,7 @@ test("a steer with context outside the run's folders is refused before the agent
       );
       await conn.request({ t: "stop_thread", threadId: id });
       await waitFor(() => of("ended").length === 1, "the run ended");
+      const log = join(dir, "protocol.ndjson");
       await waitFor(() => {
         try {
           return readFileSync(log, "utf8").length > 0;
@@ -80,7 +67,6 @@ test("a steer with context outside the run's folders is refused before the agent
       const traffic = readFileSync(log, "utf8");
       assert.match(traffic, /inside line/, "the steered chip's file went to the agent");
       assert.doesNotMatch(traffic, /SECRET|forged/, "nothing refused reached the agent");
-    } finally {
-      conn.close();
-    }
-  }));
+    },
+    contextFolders,
+  ));

@@ -4,37 +4,27 @@
 // the hint read the window's own sessions only. Real processes: a host with the CLI's run path, the fake agent
 // reporting its login as codex-acp does (`_auth/status_update` right after initialize).
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { agentLogin } from "../../../../src/vscode/login-view";
-import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
+import { withHostedRun } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
 test("a hosted run's row names its agent and its login; the picker's hint reads it", () =>
-  withCliHost("acp-host-login-", async ({ dir, home }) => {
-    const ws = join(dir, "ws");
-    mkdirSync(ws);
-    const { conn, events } = await listening(home);
-    try {
-      const r = await conn.request({
-        t: "run",
-        run: fakeRun(ws, {
-          keepOpen: true,
-          prompts: ["hello"],
-          agentLabel: { id: "fake-codex", name: "Fake Codex" },
-          env: { FAKE_AGENT_AUTH_STATUS: "ada@example.com" },
-        }),
-      });
-      const id = r.t === "started" ? r.threadId : "";
-      await waitFor(() => events.some((e) => e.threadId === id && e.kind === "turn_ended"), "the turn ended");
+  withHostedRun(
+    "acp-host-login-",
+    () => ({
+      keepOpen: true,
+      agentLabel: { id: "fake-codex", name: "Fake Codex" },
+      env: { FAKE_AGENT_AUTH_STATUS: "ada@example.com" },
+    }),
+    async ({ conn, threadId: id, of }) => {
+      await waitFor(() => of("turn_ended").length > 0, "the turn ended");
       const st = await conn.request({ t: "status" });
       const rows = st.t === "status" ? st.status.sessions : [];
       const row = rows.find((s) => s.threadId === id);
       assert.equal(row?.agentId, "fake-codex");
       assert.deepEqual(row?.authStatus, { kind: "chat-gpt", label: "ada@example.com" });
-      const hint = agentLogin([], rows, "fake-codex");
-      assert.match(hint ?? "", /ada@example\.com/);
+      assert.match(agentLogin([], rows, "fake-codex") ?? "", /ada@example\.com/);
       assert.equal(agentLogin([], rows, "another-agent"), undefined, "only the agent that reported it");
       // a window session of the agent says it first (the window's own, as before)
       const windowSession = {
@@ -44,8 +34,6 @@ test("a hosted run's row names its agent and its login; the picker's hint reads 
       } as Parameters<typeof agentLogin>[0][number];
       assert.match(agentLogin([windowSession], rows, "fake-codex") ?? "", /bob@example\.com/);
       await conn.request({ t: "stop_thread", threadId: id });
-      await waitFor(() => events.some((e) => e.threadId === id && e.kind === "ended"), "the run ended");
-    } finally {
-      conn.close();
-    }
-  }));
+      await waitFor(() => of("ended").length > 0, "the run ended");
+    },
+  ));
