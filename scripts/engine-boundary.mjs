@@ -47,6 +47,7 @@ export const PURE_HELPERS = [
   "src/core/acp/policy-mode.ts",
   "src/core/acp/steering.ts",
   "src/core/handoff/brief.ts",
+  "src/core/host/host-elicitation.ts",
   "src/core/host/missed-events.ts",
   "src/core/host/thread-tag.ts",
   "src/core/host/turn-report.ts",

@@ -18,7 +18,7 @@ import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
-import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { HostRefusal, PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { assertTakesImages, promptPartsText } from "../core/prompt/blocks";
@@ -109,7 +109,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       stallMs: run.stallMs,
       retry: run.retry,
       onSupervisor: (supervisor) => watch.attach(supervisor),
-      onSession: (s) => {
+      onSession: (s, sources) => {
         const agentName = run.agentLabel?.name ?? s.metadata.agent.name;
         s.live.handle.onAppend?.((records, start, end) => ctl.appended(records, start, end));
         // the editor continues a thread the host ran in the host again (thread-tag.ts)
@@ -150,7 +150,11 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
               // what the agent cannot take is refused here: its turn would throw it, and that ended the whole run
               if (parts) assertTakesImages(parts, s.capabilities?.agentCapabilities.promptCapabilities, agentName);
-              if (done) throw new Error(`the run on thread ${s.threadId} is ending; run it again with --thread`);
+              if (done)
+                throw new HostRefusal(
+                  "run_ending",
+                  `the run on thread ${s.threadId} is ending; run it again with --thread`,
+                );
               const next = { text, ...(parts ? { parts } : {}) };
               if (!wake(next)) queue.push(next);
             });
@@ -158,7 +162,12 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             return admit;
           },
           cancel: () => s.cancel(),
-          steer: (text) => s.steer(text),
+          // its context checked as a prompt's, before the agent sees any of it
+          steer: async (text, wire) => {
+            if (wire === undefined) return await s.steer(text);
+            const built = await s.preparePrompt(await promptParts(run, wire), sources);
+            return await s.steer(built.blocks, { recordText: built.text, recordContext: built.refs });
+          },
           unqueue: (text) => {
             const at = queue.findIndex((q) => q.text === text);
             if (at >= 0) queue.splice(at, 1);

@@ -5,6 +5,7 @@ import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { Logger } from "../core/log";
 import type { ContextItem, PromptPart } from "../core/model/context";
+import type { ContextSources } from "../core/prompt/blocks";
 import type { ElicitationAsker } from "../core/model/elicitation";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/ports";
@@ -62,7 +63,7 @@ export interface ThreadRunOptions {
   /** Each agent runtime the run creates, as it is created (the thread host follows its slash commands, login). */
   onRuntime?: (runtime: AcpAgentRuntime) => void;
   /** Called once the session is open (the thread host holds it from then on). */
-  onSession?: (session: ThreadSession) => void;
+  onSession?: (session: ThreadSession, sources: ContextSources) => void;
   /** Called once the session's watchdog is there (none with `retry: "off"`): the thread host pushes its state. */
   onSupervisor?: (supervisor: Supervisor) => void;
   /**

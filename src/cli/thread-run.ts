@@ -221,7 +221,9 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     const modeNote = policyModeNote(t.agent.displayName, s.sessionInfo?.policyMode);
     if (modeNote) o.io.stderr.write(`acp-threads: note: ${modeNote}\n`);
     if (o.onTraffic) s.onTraffic(o.onTraffic);
-    o.onSession?.(s);
+    // the context's files: the thread host's attached editor's (its unsaved text) where one serves them
+    const sources = o.files?.(t.cwd) ?? DISK;
+    o.onSession?.(s, sources);
     if (s.recorded) {
       o.onThread?.(s.threadId);
       summary.threadId = s.threadId;
@@ -242,8 +244,6 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       }
     });
     let last: { stopReason: string; error?: string } | undefined;
-    // the context's files: the thread host's attached editor's (its unsaved text) where one serves them
-    const sources = o.files?.(t.cwd) ?? DISK;
     const prompt = async (text: string, context?: ContextItem[], r0?: ReviewRequest, composed?: PromptPart[]) => {
       supervisor?.turnStarted();
       const caps = s.capabilities?.agentCapabilities.promptCapabilities;

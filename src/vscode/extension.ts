@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       link: h.hosted.link,
       records: async (id) => (await h.threads.readAsync(id))?.records,
     });
-    const events = new ThreadEvents(h.live, h.broker, h.hosted.client, hosted.onEvent);
+    const events = new ThreadEvents(h.live, h.broker, h.hosted.client, hosted.onEvent, h.elicitations.event);
     const hostedUsage = new HostedUsage(hosted.onEvent, (id) => h.threads.readAsync(id));
     context.subscriptions.push(
       hosted,

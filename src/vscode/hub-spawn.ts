@@ -5,6 +5,7 @@
  * recall tools; a turn that ends while its panel is hidden is told in a notification.
  */
 import * as vscode from "vscode";
+import type { HostEvent } from "../core/host/protocol";
 import type { AgentSpec } from "../core/model/agent";
 import type { RuntimeEvent } from "../core/model/events";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
@@ -21,6 +22,7 @@ import type { ExtensionLog } from "./log";
 import { turnFinishedNotice } from "./notifier";
 import type { PermissionBroker } from "./permission-broker";
 import { editorElicitor } from "./elicitation-asker";
+import { announcedElicitor } from "./api/elicitation-events";
 import { editorSandbox } from "./sandbox";
 import type { SessionsTree } from "./sessions-tree";
 import type { PseudoterminalHost } from "./terminal-host";
@@ -74,6 +76,10 @@ export interface SpawnHost {
   readonly ops: ThreadOps;
   readonly tree: SessionsTree;
   readonly worktrees: WorktreeStates;
+  /** Where the sessions' elicitations are told, asked and answered (the window's thread events). */
+  readonly elicitations: { fire(e: HostEvent): void };
+  /** This window's name, as the thread host names it (who answered). */
+  readonly hosted: { readonly client: string };
   runtimeFactory: RuntimeFactory;
 }
 
@@ -124,7 +130,12 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
         permissionStoreDir: hub.home,
         files: hub.files,
         asker: hub.broker.askerFor(threadId, () => label),
-        elicitor: editorElicitor(() => label),
+        elicitor: announcedElicitor(
+          threadId,
+          editorElicitor(() => label),
+          hub.hosted.client,
+          (e) => hub.elicitations.fire(e),
+        ),
         terminalHost: hub.terminals,
         // Protocol lines carry the agent and the thread, so one session's traffic can be followed.
         logger: hub.log.protocol(`${p.agent.id} ${threadId.slice(-6)}`),

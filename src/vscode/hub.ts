@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
+import type { HostEvent } from "../core/host/protocol";
 import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
 import { writeHomeSettings } from "../core/store/home-settings";
@@ -63,6 +64,8 @@ export class Hub implements vscode.Disposable {
   readonly proposed = this.#owned.add(new ProposedContent());
   readonly broker = this.#owned.add(new PermissionBroker(this.proposed));
   readonly live = this.#owned.add(new LiveSessions());
+  /** The window's own sessions' elicitations, asked and answered (api/elicitation-events.ts), for its thread events. */
+  readonly elicitations = this.#owned.add(new vscode.EventEmitter<HostEvent>());
   /** Threads the thread host runs (#35): `run --detach`, other windows; this window is a client of the host. */
   readonly hosted: HostedThreads;
   readonly terminals = this.#owned.add(
@@ -163,7 +166,7 @@ export class Hub implements vscode.Disposable {
         },
         continueInHost: (id, parts) => continueInHost(continuing(this), id, parts),
         promptInHost: (id, parts) => promptInHost(this, id, parts),
-        loginOf: (agentId) => agentLogin(this.live.all(), agentId),
+        loginOf: (agentId) => agentLogin(this.live.all(), this.hosted.link.sessions, agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
         spawn: (p) => {

@@ -5,6 +5,7 @@
  * and it advertises an auth method.
  */
 import { authStatusText, type AuthStatus } from "../core/acp/auth-status";
+import type { HostSessionInfo } from "../core/host/protocol";
 import type { HostMessage } from "../webview/thread/protocol";
 import type { LiveSession } from "./live-session";
 
@@ -26,8 +27,18 @@ export function loginView(live: LoginSource): Extract<HostMessage, { type: "logi
   return { type: "login", text: authStatusText(status), ...(action ? { action } : {}) };
 }
 
-/** The login state the newest running session of `agentId` reported (the agent picker's detail). */
-export function agentLogin(sessions: readonly LiveSession[], agentId: string): string | undefined {
+/**
+ * The login state the newest running session of `agentId` reported (the agent picker's detail): a window session
+ * of it, else a run of it in the thread host (its row in the host's last status, which carries what the agent
+ * reported, whether or not a view here follows it).
+ */
+export function agentLogin(
+  sessions: readonly Pick<LiveSession, "agent" | "isOpen" | "authStatus">[],
+  hosted: readonly HostSessionInfo[],
+  agentId: string,
+): string | undefined {
   const s = sessions.filter((x) => x.agent.id === agentId && x.isOpen && x.authStatus).at(-1);
-  return s && loginText(s);
+  if (s) return loginText(s);
+  const run = hosted.filter((x) => x.agentId === agentId && x.state !== "ended" && x.authStatus).at(-1);
+  return run?.authStatus && authStatusText(run.authStatus);
 }

@@ -17,6 +17,7 @@ import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
 import { command } from "../command";
 import { FORMAT, parseEnvPairs } from "../flags";
+import { linkInHost } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
 import { runOnThread } from "../thread-run";
@@ -61,8 +62,8 @@ export const main = command(
       retry: { type: "enum", values: ["offer", "auto", "off"], default: "offer", help: "watchdog retry ladder" },
     },
     notes: `THREAD is a thread id or a unique prefix. PROMPTs after the brief are sent as further turns. The new
-thread's origin names THREAD and THREAD lists the new one (unless another process holds it: then only the new side
-links, and says so). Exit codes as for 'acp-threads run'.`,
+thread's origin names THREAD and THREAD lists the new one (the thread host lists it when its run holds THREAD; when
+another process holds it, only the new side links, and says so). Exit codes as for 'acp-threads run'.`,
   },
   async ({ io, flags, args }) => {
     const layout = homeLayout(resolveHome(io.env));
@@ -82,6 +83,7 @@ links, and says so). Exit codes as for 'acp-threads run'.`,
     if (flags.edit) brief = editInEditor(io, brief);
     if (!brief.trim()) throw new AcpThreadsError("usage", "the brief is empty; nothing sent");
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
+    let linked: Promise<void> = Promise.resolve();
     const summary = await runOnThread({
       io,
       store,
@@ -99,12 +101,16 @@ links, and says so). Exit codes as for 'acp-threads run'.`,
       origin: { kind: "handoff", source: fromId },
       title: handoffTitle(metadata, built.goal), // as the editor names it, never the brief's first line
       onThread: (toId) => {
-        const failed = linkHandoff(store, fromId, toId);
-        if (failed)
-          io.stderr.write(`acp-threads handoff: note: ${fromId} does not list the new thread yet: ${failed}\n`);
         io.stderr.write(`acp-threads handoff: ${metadata.agent.name} → ${flags.agent}: new thread ${toId}\n`);
+        // the thread host's run holds the source: the host lists the handoff (as for `fork`), while the turns run
+        const failed = linkHandoff(store, fromId, toId);
+        linked = linkInHost(io, "handoff", fromId, { handedOffTo: [toId] }, failed).then((unlinked) => {
+          if (unlinked)
+            io.stderr.write(`acp-threads handoff: note: ${fromId} does not list the new thread yet: ${unlinked}\n`);
+        });
       },
     });
+    await linked;
     if (summary.error) io.stderr.write(`acp-threads handoff: ${summary.error}\n`);
     output.summary(summary);
     return summary.exitCode;

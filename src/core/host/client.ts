@@ -13,6 +13,7 @@ import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
 import {
   HOST_PROTOCOL,
+  HostRefusal,
   type HostMessage,
   type HostPush,
   type HostReply,
@@ -65,14 +66,17 @@ export class HostConnection {
     return this.#closed;
   }
 
-  /** Sends a request; resolves with its reply (an `error` reply rejects, its message for the user). */
+  /**
+   * Sends a request; resolves with its reply (an `error` reply rejects, its message for the user; one with a code
+   * as a HostRefusal).
+   */
   async request(body: Body<HostRequest>): Promise<HostReply> {
     if (this.#closed) throw new AcpThreadsError("protocol", "the thread host closed the connection");
     const id = this.#next++;
     const reply = new Promise<HostReply>((r) => this.#waiting.set(id, r));
     send(this.sock, { ...body, id });
     const r = await reply;
-    if (r.t === "error") throw new AcpThreadsError("protocol", r.message);
+    if (r.t === "error") throw r.code ? new HostRefusal(r.code, r.message) : new AcpThreadsError("protocol", r.message);
     return r;
   }
 

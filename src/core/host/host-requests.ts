@@ -47,7 +47,7 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       await control.cancel();
       return { t: "ok", id };
     case "steer": {
-      const outcome = await control.steer(req.text);
+      const outcome = await control.steer(req.text, req.parts);
       if (req.queued && outcome === "injected") control.unqueue?.(req.text);
       return { t: "steered", id, outcome };
     }

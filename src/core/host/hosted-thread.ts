@@ -15,6 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
+import type { AuthStatus } from "../acp/auth-status";
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
@@ -47,7 +48,8 @@ export interface ThreadControl {
   /** Queues (or runs, when idle) a prompt; `parts`: with its context, checked first (rejects: nothing queued). */
   prompt(text: string, parts?: WirePromptPart[]): void | Promise<void>;
   cancel(): Promise<void>;
-  steer(text: string): Promise<string>;
+  /** Into the running turn; `parts`: with its context, checked as a prompt's (rejects: nothing steered). */
+  steer(text: string, parts?: WirePromptPart[]): Promise<string>;
   /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
   unqueue?(text: string): boolean;
   /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */
@@ -79,6 +81,8 @@ export interface HostedThreadOptions {
   idleMs?: number;
   /** A "Run once" run (DetachedRun.once): said in the host's status, so every client's box takes no input. */
   once?: boolean;
+  /** The agent's id as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
+  agentId?: string;
 }
 
 export class HostedThread {
@@ -161,6 +165,11 @@ export class HostedThread {
   get pending(): PendingQuestion | undefined {
     const q = this.#asks.pending.find((p) => p.t === "question");
     return q && withoutProposal(q.question);
+  }
+
+  /** The login state its agent last reported, while the run lives. */
+  get authStatus(): AuthStatus | undefined {
+    return this.state === "ended" ? undefined : this.#sessionState?.authStatus;
   }
 
   /** Its watchdog, while it has something to show (an alert, a rung taken or under way). */

@@ -8,6 +8,8 @@
  * index of its first record, so a client keeps a cursor and an `attach` from that cursor gets the rest with
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
+import type { AuthStatus } from "../acp/auth-status";
+import { AcpThreadsError } from "../errors";
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
 import type { SandboxSettings } from "../model/sandbox";
@@ -186,6 +188,13 @@ export interface HostSessionInfo {
   watchdog?: HostWatchdog;
   /** A "Run once" run (DetachedRun.once): it takes no more prompts. */
   once?: boolean;
+  /** The agent's id as the client that started the run named it (DetachedRun.agentLabel: an editor's agent). */
+  agentId?: string;
+  /**
+   * The login state its agent last reported (`_auth/status_update`, its session state's): for a client that does
+   * not follow the thread (an editor's draft picker says whether the agent is logged in).
+   */
+  authStatus?: AuthStatus;
 }
 
 export interface HostStatus {
@@ -295,8 +304,11 @@ export type HostRequest =
    */
   | { t: "prompt"; id: number; threadId: string; text: string; parts?: WirePromptPart[] }
   | { t: "cancel"; id: number; threadId: string }
-  /** `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. */
-  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean }
+  /**
+   * `queued`: the text is a prompt in the host's queue, taken out of it once steered into the turn. `parts`: with
+   * its context, checked as a `prompt`'s parts are (refused before the agent sees it).
+   */
+  | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean; parts?: WirePromptPart[] }
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
   | { t: "answer"; id: number; threadId: string; option: string }
@@ -339,9 +351,34 @@ export type HostRequest =
    */
   | { t: "serving"; id: number; ask: number };
 
+/**
+ * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
+ * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
+ * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
+ */
+export type HostErrorCode = "run_ending" | "not_held";
+
+/**
+ * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again
+ * as such by the client's `request`, so a client tells it by its code, never by its wording (the message is the
+ * CLI's, for a person at a terminal).
+ */
+export class HostRefusal extends AcpThreadsError {
+  constructor(
+    readonly reason: HostErrorCode,
+    message: string,
+  ) {
+    super("protocol", message);
+  }
+}
+
+/** The refusal's code (undefined: another error). */
+export const refusalCode = (err: unknown): HostErrorCode | undefined =>
+  err instanceof HostRefusal ? err.reason : undefined;
+
 export type HostReply =
   | { t: "ok"; id: number }
-  | { t: "error"; id: number; message: string; code?: string }
+  | { t: "error"; id: number; message: string; code?: HostErrorCode }
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
   | { t: "status"; id: number; status: HostStatus }
   | { t: "started"; id: number; threadId: string }

@@ -30,6 +30,8 @@ import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
+  HostRefusal,
+  refusalCode,
   type DetachedRun,
   type HostEvent,
   type HostPush,
@@ -165,6 +167,8 @@ export class ThreadHost {
         ...(t.pending ? { pending: t.pending } : {}),
         ...(t.watchdog ? { watchdog: t.watchdog } : {}),
         ...(t.opts.once ? { once: true } : {}),
+        ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
+        ...(t.authStatus ? { authStatus: t.authStatus } : {}),
       })),
     };
   }
@@ -185,7 +189,10 @@ export class ThreadHost {
       const req = msg as HostRequest;
       this.#handle(sock, client, req).then(
         (reply) => void (reply && this.#reply(sock, reply)),
-        (err: unknown) => this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err) }),
+        (err: unknown) => {
+          const code = refusalCode(err);
+          this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err), ...(code ? { code } : {}) });
+        },
       );
     });
   }
@@ -202,7 +209,7 @@ export class ThreadHost {
 
   #thread(id: string): HostedThread {
     const t = this.#threads.get(id);
-    if (!t) throw new Error(`the host does not hold thread ${id}`);
+    if (!t) throw new HostRefusal("not_held", `the host does not hold thread ${id}`);
     return t;
   }
 
@@ -305,6 +312,7 @@ export class ThreadHost {
             announce: (msg) => (msg.t === "event" ? this.announce(msg.event) : this.#tell(msg, thread?.clients.keys())),
             ...(run.keepOpen && !run.once ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
             ...(run.once === true ? { once: true } : {}),
+            ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
           });
           held.thread = thread;
           this.#threads.set(threadId, thread);

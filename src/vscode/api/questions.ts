@@ -11,7 +11,7 @@ import type { PermissionDecision } from "../../core/model/events";
 import type { PermissionView } from "../../webview/thread/protocol";
 
 /** The host's words for a request the turn's cancel closed (hosted-thread.ts). */
-const CANCELLED_BY = "the agent (cancelled)";
+export const CANCELLED_BY = "the agent (cancelled)";
 
 /** Who answered a decision of a window session; `window`: this window's name. */
 export function answeredBy(d: PermissionDecision, window: string): string {

@@ -1,9 +1,11 @@
 /**
  * The editor's thread events for other extensions and hooks (#35 item 4), in the shapes `acp-threads events`
  * prints for the thread host's sessions (HostEvent): a session started, needs an answer, was answered (who: this
- * window, the policy, a remembered rule, a cancel), a turn started, a turn ended (stop reason, files edited), what
- * the agent reported it used (usage), the session ended. Folded from the window's live sessions (LiveSessions) and
- * the permission broker (questions.ts); a turn's report is core/host/turn-report.ts, the same fold the host uses.
+ * window, the policy, a remembered rule, a cancel), an elicitation asked and answered, a turn started, a turn ended
+ * (stop reason, files edited; `error` for a turn that failed), what the agent reported it used (usage), the session
+ * ended. Folded from the window's live sessions (LiveSessions), the permission broker (questions.ts) and the
+ * sessions' elicitors (elicitation-events.ts); a turn's report is core/host/turn-report.ts, the same fold the host
+ * uses.
  * The threads the thread host runs come from the host (host/hosted-events.ts), in the same stream: a thread is the
  * window's or the host's at a time, never both, so each event comes once.
  */
@@ -29,12 +31,16 @@ export class ThreadEvents implements vscode.Disposable {
   readonly #questions: Questions;
   readonly #subs: vscode.Disposable[];
 
-  /** `window`: this window's name (who answered on its cards); `hosted`: the thread host's threads' events. */
+  /**
+   * `window`: this window's name (who answered on its cards); `hosted`: the thread host's threads' events;
+   * `elicitations`: the window's sessions' elicitations, asked and answered (elicitation-events.ts).
+   */
   constructor(
     private readonly live: LiveSessions,
     private readonly broker: PermissionBroker,
     window: string,
     hosted?: vscode.Event<HostEvent>,
+    elicitations?: vscode.Event<HostEvent>,
   ) {
     this.#questions = new Questions(window);
     this.#subs = [
@@ -42,6 +48,7 @@ export class ThreadEvents implements vscode.Disposable {
       broker.onDidChange((id) => this.#asked(id)),
       this.#emitter.event((e) => this.#all.fire(e)),
     ];
+    if (elicitations) this.#subs.push(elicitations((e) => this.#emitter.fire(e)));
     if (hosted) this.#subs.push(hosted((e) => this.#all.fire(e)));
     this.#sync();
   }
@@ -57,6 +64,8 @@ export class ThreadEvents implements vscode.Disposable {
     const { threadId } = s;
     let ended = false;
     let was = s.status;
+    /** A turn_started was told and its turn_ended not yet: an error then ends the turn (no `done` comes). */
+    let turn = false;
     const end = () => {
       if (ended) return;
       ended = true;
@@ -68,23 +77,27 @@ export class ThreadEvents implements vscode.Disposable {
         s.onEvents((events) => {
           for (const e of events) {
             if (e.type === "permission") this.#emitter.fire(this.#questions.decided(threadId, e.decision, now()));
-            const turn = report.add(e);
-            if (!turn) continue;
+            // as the host tells its runs' (host-runner.ts): a turn the agent answered with an error, or that died
+            const end = report.add(e) ?? (e.type === "error" && turn ? report.failed() : undefined);
+            if (!end) continue;
+            turn = false;
             const at = now();
             this.#emitter.fire({
               kind: "turn_ended",
               threadId,
               at,
-              stopReason: turn.stopReason,
-              filesChanged: turn.filesChanged,
+              stopReason: end.stopReason,
+              filesChanged: end.filesChanged,
             });
-            if (turn.usage) this.#emitter.fire({ kind: "usage", threadId, at, ...turn.usage });
+            if (end.usage) this.#emitter.fire({ kind: "usage", threadId, at, ...end.usage });
           }
         }),
         s.onStatus((status) => {
           // a turn begins working; an answered permission request only goes back to it
-          if (status === "working" && was !== "waiting_permission")
+          if (status === "working" && was !== "waiting_permission") {
+            turn = true;
             this.#emitter.fire({ kind: "turn_started", threadId, at: now() });
+          }
           was = status;
           if (!s.isOpen) end();
         }),

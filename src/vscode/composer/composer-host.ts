@@ -103,6 +103,7 @@ export class ComposerHost implements vscode.Disposable {
       hosted: (id) => deps.hosted?.(id),
       continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
       sources: () => this.sources(),
+      parts: (wire) => resolveParts(wire, (id) => deps.threads.exists(id)),
       postQueue: (panel) => this.#postQueue(panel),
       postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
     });

@@ -6,11 +6,12 @@
  * now" steers it into the running turn and takes it out of the host's queue in one request, Remove and Edit take it
  * out of the host's queue first. A prompt goes with its files, images and other context (the host reads the files,
  * from this window's buffers where it serves them); one the host refuses (a file outside the run's folders) comes
- * back into the box with the host's error. A prompt with context cannot be steered into the running turn (steering
- * is text): it waits for its own.
+ * back into the box with the host's error. "Send now" steers a prompt with its context too, checked by the host as
+ * a prompt's; one the agent cannot steer stays queued for its own turn.
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
+import { refusalCode } from "../../core/host/protocol";
 import type { PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ContextSources } from "../../core/prompt/blocks";
@@ -21,7 +22,10 @@ import { sessionBoxState } from "../composer/session-box";
 import { hostedPrompt } from "./host-run-spec";
 import type { HostedThreadView } from "./hosted-thread-view";
 
-const NOT_STEERED = "A message with files, images or other context is not steered into the turn: it is sent next.";
+const RUN_ENDING =
+  "The thread host's run of this thread was ending as the message came: send it again once it has ended.";
+/** How long a prompt that came as the host's run was ending waits for that end before it goes back into the box. */
+const RUN_END_WAIT_MS = 30_000;
 
 /** The box's queue of prompts this window sent to the host while a turn ran. */
 export interface HostedQueue {
@@ -37,6 +41,11 @@ export interface HostedQueue {
 const recordedText = (item: QueuedPrompt): string =>
   item.parts.map((p) => (p.type === "text" ? p.text : p.type === "context" ? `@${p.ref.label}` : "")).join("");
 
+/**
+ * A prompt to the host's run of the thread: "sent", "refused" (back in the box with the host's reason), or
+ * "ended": the run was ending as it came (its last turn done, or stopped), nothing was queued: the thread takes it
+ * as a prompt typed after the run's end once the view has that end (false: it did not come in time).
+ */
 export async function sendHosted(
   view: HostedThreadView,
   panel: ComposerPanel,
@@ -44,16 +53,21 @@ export async function sendHosted(
   parts: PromptPart[],
   q: HostedQueue,
   sources: ContextSources,
-): Promise<void> {
+): Promise<"sent" | "refused" | "ended"> {
   // shown queued before it is sent: its turn may start (and take it off) before the host's reply comes
   const queued = view.busy || q.queues.list(view.threadId).length ? q.queues.add(view.threadId, wire) : undefined;
   if (queued) q.postQueue();
-  const sent = hostedPrompt(parts, sources).then((p) => view.prompt(p.text, p.parts));
-  await sent.catch((err: unknown) => {
+  try {
+    const p = await hostedPrompt(parts, sources);
+    await view.prompt(p.text, p.parts);
+    return "sent";
+  } catch (err) {
     if (queued && q.queues.take(view.threadId, queued.id)) q.postQueue();
+    if (refusalCode(err) && (await view.closed(RUN_END_WAIT_MS))) return "ended";
     panel.post({ type: "editPrompt", parts: wire });
-    q.notice(errorMessage(err), "error");
-  });
+    q.notice(refusalCode(err) ? RUN_ENDING : errorMessage(err), "error");
+    return "refused";
+  }
 }
 
 /** Takes queued prompts off the box as their turns start in the host; a run that ended leaves none. */
@@ -76,15 +90,25 @@ export function followHostedQueue(view: HostedThreadView, q: HostedQueue): vscod
   ];
 }
 
-/** "Send now" on a queued prompt: steered into the host's running turn, out of its queue; else it stays queued. */
-export async function steerQueuedHosted(view: HostedThreadView, id: string, q: HostedQueue): Promise<void> {
+/**
+ * "Send now" on a queued prompt: steered into the host's running turn with its context (the host checks it as a
+ * prompt's), out of its queue; else it stays queued. `parts`: the prompt box's parts of a queued prompt.
+ */
+export async function steerQueuedHosted(
+  view: HostedThreadView,
+  id: string,
+  q: HostedQueue,
+  parts: (item: QueuedPrompt) => PromptPart[],
+  sources: ContextSources,
+): Promise<void> {
   const item = q.queues.list(view.threadId).find((x) => x.id === id);
   if (!item) return; // its turn started, or it was removed
   if (!view.busy) return q.notice("The turn has ended: the message is sent next, from the queue.", "info");
-  if (item.parts.some((p) => p.type !== "text")) return q.notice(NOT_STEERED, "info");
   let outcome: string;
   try {
-    outcome = await view.steer(recordedText(item), true);
+    const context = item.parts.some((p) => p.type !== "text");
+    const wire = context ? (await hostedPrompt(parts(item), sources)).parts : undefined;
+    outcome = await view.steer(recordedText(item), true, wire);
   } catch (err) {
     return q.notice(errorMessage(err), "info"); // the agent cannot steer (or the run ended): it stays queued
   }
@@ -119,6 +143,8 @@ export interface HostedBoxDeps {
   continueInHost?(threadId: string, parts: PromptPart[]): Promise<boolean>;
   /** The prompt box's context sources (a past thread's text for its mention). */
   sources(): ContextSources;
+  /** A queued prompt's parts as a prompt (its mentions resolved), for "Send now". */
+  parts(wire: readonly WirePart[]): PromptPart[];
   postQueue(panel: ComposerPanel): void;
   /** Thumbnails of the images in `events` (the panel's transcript). */
   postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;
@@ -152,7 +178,7 @@ export class HostedBox {
   /** "Send now": true when the panel follows a thread of the host (handled here). */
   async steer(panel: ComposerPanel, id: string): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    if (hosted) await steerQueuedHosted(hosted, id, this.#queue(panel));
+    if (hosted) await steerQueuedHosted(hosted, id, this.#queue(panel), (q) => this.d.parts(q.parts), this.d.sources());
     return !!hosted;
   }
 
@@ -169,8 +195,9 @@ export class HostedBox {
     notice: (message: string) => void,
   ): Promise<boolean> {
     const hosted = this.d.hosted?.(panel.threadId);
-    if (hosted)
-      return await sendHosted(hosted, panel, wire, parts, this.#queue(panel), this.d.sources()).then(() => true);
+    // one that came as the host's run was ending continues the thread as one typed after its end (below)
+    if (hosted && (await sendHosted(hosted, panel, wire, parts, this.#queue(panel), this.d.sources())) !== "ended")
+      return true;
     if (liveOpen) return false;
     try {
       return !!(await this.d.continueInHost?.(panel.threadId, parts));

@@ -262,10 +262,17 @@ export class HostedThreadView implements vscode.Disposable {
 
   /**
    * Into the running turn; `queued`: the text is a prompt this window queued in the host, taken out of the host's
-   * queue once steered. Resolves `promptRequired` when no turn was running (nothing steered).
+   * queue once steered; `parts`: with its context (promptToWire), checked by the host as a prompt's. Resolves
+   * `promptRequired` when no turn was running (nothing steered).
    */
-  async steer(text: string, queued = false): Promise<string> {
-    const r = await this.#request({ t: "steer", threadId: this.threadId, text, ...(queued ? { queued } : {}) });
+  async steer(text: string, queued = false, parts?: WirePromptPart[]): Promise<string> {
+    const r = await this.#request({
+      t: "steer",
+      threadId: this.threadId,
+      text,
+      ...(queued ? { queued } : {}),
+      ...(parts ? { parts } : {}),
+    });
     return r.t === "steered" ? r.outcome : "injected";
   }
 
@@ -280,12 +287,18 @@ export class HostedThreadView implements vscode.Disposable {
 
   /** Ends the host's run on the thread (`stop_thread`); resolves once the view has its end. */
   async stop(): Promise<void> {
-    const ended = new Promise<void>((resolve) => {
-      const sub = this.onStatus((s) => s === "closed" && (sub.dispose(), resolve()));
-      if (this.#ended) resolve();
-    });
+    const ended = this.closed();
     await this.#request({ t: "stop_thread", threadId: this.threadId });
     await ended;
+  }
+
+  /** Resolves true once the view has the run's end; false after `withinMs` (when given) without it. */
+  closed(withinMs?: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (this.#ended) return resolve(true);
+      const timer = withinMs === undefined ? undefined : setTimeout(() => (sub.dispose(), resolve(false)), withinMs);
+      const sub = this.onStatus((s) => s === "closed" && (sub.dispose(), clearTimeout(timer), resolve(true)));
+    });
   }
 
   /** The live run's mode (the host refuses one the agent did not offer). */

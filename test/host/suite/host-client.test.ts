@@ -4,8 +4,9 @@
 // panel's inline card, answered first by a CLI `acp-threads answer` process: the card closes naming it; a prompt
 // typed in the panel goes to the host and runs there; a reopened panel reattaches with the same transcript.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
@@ -221,6 +222,44 @@ describe("the thread host's threads in the window", () => {
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
+  it("a prompt typed as the host's run is ending continues the thread in a new run: the panel never names a CLI flag", async () => {
+    const { hub } = await api();
+    // `stubborn`: the agent outlives its closed stdin for the engine's grace period, so the run ends about a second
+    // after its turn: the host still holds the thread while it ends
+    const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_SCENARIO=stubborn", "sleep 60000"]);
+    try {
+      await waitFor("the turn running", () => view.status === "working");
+      const conn = await hub.hosted.link.connection();
+      assert.ok(conn);
+      await conn.request({ t: "stop_thread", threadId: id }); // another client's Stop: the run is ending
+      const posted: { type: string }[] = [];
+      await hub.composer.handle(
+        { threadId: id, post: (m) => void posted.push(m) },
+        { type: "send", parts: [{ type: "text", text: "after the end" }] },
+      );
+      // before, the host's CLI wording ("run it again with --thread") was the panel's notice, the prompt not run
+      const next = await waitFor("the panel following the thread's next run in the host", () => {
+        const v = hub.hosted.get(id);
+        return v !== view ? v : undefined;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}`);
+      });
+      await waitFor("the prompt's answer", () =>
+        next.events.some((e) => e.type === "text" && e.text === "echo: after the end"),
+      );
+      assert.doesNotMatch(JSON.stringify(posted), /--thread/);
+      assert.deepEqual(
+        posted.filter((m) => m.type === "editPrompt" || m.type === "composerNotice"),
+        [],
+        "not put back in the box",
+      );
+      const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(prompts, ["sleep 60000", "after the end"]);
+      assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
   it("prompts sent while a hosted turn runs are queued in the host and shown queued; Send now steers one, Remove takes one out", async () => {
     const { hub } = await api();
     const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_STEERING=1", "sleep 8000"]);
@@ -251,6 +290,46 @@ describe("the thread host's threads in the window", () => {
       assert.deepEqual(userTexts(view.events), prompts);
     } finally {
       await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+  it("Send now steers a queued prompt with a file chip into the host's turn, with its context", async () => {
+    const { hub } = await api();
+    const file = join(workspaceRoot(), "steer-chip.txt");
+    writeFileSync(file, "CHIP-LINE\n");
+    const { id, view } = await detachedInPanel(["--env", "FAKE_AGENT_STEERING=1", "sleep 8000"]);
+    try {
+      await waitFor("the turn running", () => view.status === "working");
+      const posted: unknown[] = [];
+      const panel = { threadId: id, post: (m: unknown) => void posted.push(m) };
+      const chip = { kind: "file" as const, label: "steer-chip.txt", uri: pathToFileURL(file).href, path: file };
+      await hub.composer.handle(panel, {
+        type: "send",
+        parts: [
+          { type: "text", text: "see " },
+          { type: "context", ref: chip },
+        ],
+      });
+      const [queued] = hub.composer.queues.list(id);
+      assert.ok(queued, "shown queued in the panel");
+      // before, a prompt with context was not steered ("it is sent next")
+      await hub.composer.handle(panel, { type: "queueSteer", id: queued.id });
+      assert.deepEqual(hub.composer.queues.list(id), [], `steered; the panel got ${JSON.stringify(posted)}`);
+      await waitFor("the steered message in the running turn", () =>
+        view.events.some((e) => e.type === "text" && e.text.startsWith("steered: see")),
+      );
+      await waitFor("the run in the host to end", () => view.ended, 30_000);
+      const messages = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r] : []));
+      assert.deepEqual(
+        messages.map((m) => [m.text, m.steered === true, m.context?.map((c) => c.label) ?? []]),
+        [
+          ["sleep 8000", false, []],
+          ["see @steer-chip.txt", true, ["steer-chip.txt"]],
+        ],
+        "steered once with its chip, out of the host's queue (not run again as a turn)",
+      );
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+      rmSync(file, { force: true });
     }
   });
   it("a window whose panel still shows a thread the host ran lets the idle host leave (it only watches)", async () => {

@@ -9,8 +9,24 @@ import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { join } from "node:path";
 import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
+
+/** The new-thread agent picker's detail of `agentId` (a new draft panel's agent list). */
+async function pickerDetail(agentId: string): Promise<string> {
+  const { hub } = await api();
+  const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
+  await waitFor("the new thread's panel", () => hub.panels.get(draft));
+  const posts: HostMessage[] = [];
+  hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
+  const picked = await waitFor("the agent list", () =>
+    posts
+      .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
+      .find((a) => a.id === agentId),
+  );
+  return picked.detail ?? "";
+}
 
 describe("the agent's login state (issue 23 item 5)", () => {
   before(useFakeAgent);
@@ -38,16 +54,7 @@ describe("the agent's login state (issue 23 item 5)", () => {
       assert.match(tip(), /Logged in as a@b\\\.c/);
 
       // the new-thread agent picker: the running agent's detail carries it
-      const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-      await waitFor("the new thread's panel", () => hub.panels.get(draft));
-      const posts: HostMessage[] = [];
-      hub.composer.attach({ threadId: draft, post: (m) => void posts.push(m) });
-      const picked = await waitFor("the agent list", () =>
-        posts
-          .flatMap((m) => (m.type === "composer" && m.state.draft ? m.state.draft.agents : []))
-          .find((a) => a.id === "fake-login"),
-      );
-      assert.match(picked.detail ?? "", /Logged in as a@b\.c/);
+      assert.match(await pickerDetail("fake-login"), /Logged in as a@b\.c/);
 
       // the header's "Log out" (the panel's message does the same): the agent reports its new state
       await s.auth("logout");
@@ -62,5 +69,22 @@ describe("the agent's login state (issue 23 item 5)", () => {
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
     }
+  });
+});
+
+describe("the agent picker's login hint for a run in the thread host (#35, parity row 21)", () => {
+  hostRunSessions("login-host", { FAKE_AGENT_AUTH_STATUS: "Logged in as h@b.c" });
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  it("a hosted run no panel here follows: the picker says its agent's login, from the host's status", async () => {
+    const { hub } = await api();
+    const id = await sendNewInHost("login-host", [{ type: "text", text: "hello" }]);
+    // no view here follows it: its session state (pushed to followers only) is not in this window
+    hub.panels.get(id)?.dispose();
+    await waitFor("no view following the thread", () => !hub.hosted.get(id));
+    await waitFor("the host's row with the agent's login", () => hub.hosted.link.session(id)?.authStatus);
+    assert.equal(hub.live.get(id), undefined, "no session of it in this window");
+    // before, the hint read the window's own sessions only: none here
+    assert.match(await pickerDetail("login-host"), /Logged in as h@b\.c/);
   });
 });

@@ -47,6 +47,51 @@ describe("thread events for other extensions and hooks", () => {
     }
   });
 
+  it("the window's sessions announce an elicitation (needs_input, then answered with its action) and an error turn", async () => {
+    const { hub } = await api();
+    const seen: ThreadEvent[] = [];
+    const sub = (await api()).onThreadEvent((e) => seen.push(e));
+    const s = await spawnIdleFake();
+    try {
+      let ended = false;
+      const done = s.onTurnDone(() => (ended = true));
+      void s.prompt("elicit");
+      // every step of the form accepted (its defaults), as in elicitation.test.ts
+      await waitFor("the form answered and the turn ended", async () => {
+        if (!ended) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+        return ended;
+      });
+      done.dispose();
+      await s.prompt("fail the model is down"); // the agent answers the prompt with an error: no `done`
+      const mine = () => seen.filter((e) => e.threadId === s.threadId);
+      await waitFor("the failed turn's end", () => mine().filter((e) => e.kind === "turn_ended").length >= 2);
+      // before, the elicitation and the error turn were silent: only the host's runs told them
+      assert.deepEqual(
+        mine()
+          .filter((e) => e.kind !== "ended")
+          .map((e) => e.kind),
+        ["started", "turn_started", "needs_input", "answered", "turn_ended", "turn_started", "turn_ended"],
+      );
+      const [asked, answered] = mine().filter((e) => e.kind === "needs_input" || e.kind === "answered");
+      assert.ok(asked?.kind === "needs_input" && answered?.kind === "answered");
+      assert.deepEqual(asked.elicitation, { mode: "form", fields: ["name", "count"] });
+      assert.deepEqual(asked.question.options, [], "an elicitation's question has no options, as the host's");
+      assert.ok(asked.question.title, "its message as the question's title");
+      assert.deepEqual(
+        { requestId: answered.requestId, optionId: answered.optionId, by: answered.by, action: answered.action },
+        { requestId: asked.question.requestId, optionId: null, by: hub.hosted.client, action: "accept" },
+      );
+      const ends = mine().filter((e) => e.kind === "turn_ended");
+      assert.deepEqual(
+        ends.map((e) => (e.kind === "turn_ended" ? e.stopReason : "")),
+        ["end_turn", "error"],
+      );
+    } finally {
+      sub.dispose();
+      await s.close();
+    }
+  });
+
   it("answered: who answered the window's own sessions' requests (this window, the policy), the request's id", async () => {
     const { hub } = await api();
     const seen: ThreadEvent[] = [];

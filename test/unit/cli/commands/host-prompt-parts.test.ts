@@ -5,7 +5,7 @@
 // is refused before anything is queued: the agent never sees it (before the check, the host queued every prompt).
 // Real processes: a host in this process with the CLI's run path, the stdio fake agent.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
@@ -16,11 +16,10 @@ import type { ContextItem } from "../../../../src/core/model/context";
 import { MAX_IMAGE_BYTES } from "../../../../src/core/prompt/images";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { main as runMain } from "../../../../src/cli/commands/run";
-import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
+import { contextFolders, withHostedRun } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { runCommand } from "../in-process";
 
-const SECRET = "TOP SECRET LINE";
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
 const fileChip = (path: string, label = "chip"): ContextItem => ({
@@ -52,36 +51,25 @@ interface World {
 
 /** A run kept open in the folder `ws` (its first turn over, idle), followed by a client that hears every event. */
 function world(fn: (w: World) => Promise<void>) {
-  return withCliHost("acp-host-parts-", async ({ dir, home }) => {
-    const ws = join(dir, "ws");
-    mkdirSync(join(ws, "src"), { recursive: true });
-    writeFileSync(join(ws, "src", "a.ts"), "inside line\n");
-    writeFileSync(join(dir, "secret.txt"), `${SECRET}\n`);
-    symlinkSync(dir, join(ws, "up")); // a link in the folder that leads out of it
-    const pidFile = join(dir, "agent.pid");
-    const log = join(dir, "protocol.ndjson");
-    const { conn, events } = await listening(home);
-    try {
-      const r = await conn.request({
-        t: "run",
-        run: fakeRun(ws, {
-          keepOpen: true,
-          prompts: ["one"],
-          env: { FAKE_AGENT_PIDFILE: pidFile, FAKE_AGENT_PROMPT_CAPS: "image,embeddedContext" },
-          protocolLog: log,
-        }),
-      });
-      const threadId = r.t === "started" ? r.threadId : "";
-      assert.ok(threadId);
-      await waitFor(() => events.some((e) => e.threadId === threadId && e.kind === "turn_ended"), "the first turn");
+  const pidFile = (dir: string) => join(dir, "agent.pid");
+  const logOf = (dir: string) => join(dir, "protocol.ndjson");
+  return withHostedRun(
+    "acp-host-parts-",
+    (_ws, dir) => ({
+      keepOpen: true,
+      prompts: ["one"],
+      env: { FAKE_AGENT_PIDFILE: pidFile(dir), FAKE_AGENT_PROMPT_CAPS: "image,embeddedContext" },
+      protocolLog: logOf(dir),
+    }),
+    async ({ conn, home, ws, dir, threadId, events, of }) => {
+      await waitFor(() => of("turn_ended").length > 0, "the first turn");
       const answers = () =>
         new ThreadStore(home).read(threadId).records.flatMap((x) => (x.kind === "agent_message" ? [x.text] : []));
-      const pid = () => Number(readFileSync(pidFile, "utf8"));
-      await fn({ conn, home, ws, dir, threadId, events, pid, log, answers });
-    } finally {
-      conn.close();
-    }
-  });
+      const pid = () => Number(readFileSync(pidFile(dir), "utf8"));
+      await fn({ conn, home, ws, dir, threadId, events, pid, log: logOf(dir), answers });
+    },
+    contextFolders,
+  );
 }
 
 /** Ends the run (its protocol log is written then) and reads the log. */

@@ -4,17 +4,19 @@
 // host appends the links (never replacing the lists) through the run's handle. Hostile: an unknown field, a
 // malformed id, a thread that does not name this source (none, another source, the other kind of link, no such
 // thread), 10,000 ids, a `__proto__` key, and a good link beside a bad one: each refused, and nothing is written.
-// `acp-threads fork` of the held source is listed through the host too.
+// `acp-threads fork` and `acp-threads handoff` of the held source are listed through the host too.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { main as forkMain } from "../../../../src/cli/commands/fork";
+import { main as handoffMain } from "../../../../src/cli/commands/handoff";
 import { writeFork } from "../../../../src/core/handoff/fork";
 import { linkHandoff } from "../../../../src/core/handoff/link";
 import type { HostConnection } from "../../../../src/core/host/client";
 import { nullLogger } from "../../../../src/core/log";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withCliHostClients } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { runCommand } from "../../cli/in-process";
@@ -108,5 +110,17 @@ test("a fork and a handoff of a thread the host runs are listed in it by the hos
     const cliFork = JSON.parse(byCli.out) as { threadId: string; linked: boolean };
     assert.equal(cliFork.linked, true, byCli.err);
     assert.deepEqual(store.readMetadata(source).forks, [fork.threadId, second.threadId, cliFork.threadId]);
+
+    // `acp-threads handoff` of the held source: listed through the host too (before, only the new side linked)
+    const handedOff = await runCommand(
+      handoffMain,
+      [source, "--agent", FAKE_AGENT, "--stall-timeout", "0", "--retry", "off"],
+      { home, cwd: dir },
+    );
+    assert.equal(handedOff.code, 0, handedOff.err);
+    const toId = /new thread (\S+)/.exec(handedOff.err)?.[1] ?? "";
+    assert.ok(toId, handedOff.err);
+    assert.doesNotMatch(handedOff.err, /does not list/);
+    assert.deepEqual(store.readMetadata(source).handedOffTo, [to.threadId, toId]);
     await window.request({ t: "cancel", threadId: source });
   }));
