@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { commandOutput } from "../../src/core/model/command-output";
+import type { RuntimeEvent } from "../../src/core/model/events";
 import { AGENT_TIMEOUT_MS, collectTurn, runtimeFor, setUp, skipUnlessInstalled, toolCalls } from "./harness";
 
 // Where each agent puts the output. codex-acp sometimes also streams `_meta.terminal_output` (then that is
@@ -27,8 +28,22 @@ for (const [id, want] of Object.entries(EXPECT)) {
       const rt = runtimeFor(t, "approve-all");
       try {
         const { sessionId } = await rt.ensureSession();
+        // every event of the session, the turn's and any after its answer: an agent may send the command's last
+        // update just after it answered the prompt (codex-acp 0.16 did under load: the call was still in_progress
+        // when the turn ended); the engine records and shows such an update as the thread's history, so the
+        // panel's final state is the last one sent
+        const all: RuntimeEvent[] = [];
+        const tap = rt.onEvent((e) => e.sessionId === sessionId && all.push(e.event));
         const events = await collectTurn(rt, sessionId, "run `echo hi`");
-        const call = toolCalls(events).find((c) => c.kind === "execute");
+        const execute = () => toolCalls(all).find((c) => c.kind === "execute");
+        for (const until = Date.now() + 15_000; execute()?.status === "in_progress" && Date.now() < until;)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        tap.dispose();
+        assert.ok(
+          toolCalls(events).some((c) => c.kind === "execute"),
+          `an execute tool call in the turn: ${JSON.stringify(toolCalls(events)).slice(0, 800)}`,
+        );
+        const call = execute();
         assert.ok(call, `an execute tool call: ${JSON.stringify(toolCalls(events)).slice(0, 800)}`);
         assert.equal(call.status, "completed");
         const term = call.content.find((c) => c.type === "terminal");
