@@ -62,7 +62,7 @@ export interface HostRunRequest {
 export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
   Partial<Pick<Config, "turnEndedHook" | "recallOfferToAgents" | "recordTraffic">>;
 
-const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+export const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 /**
