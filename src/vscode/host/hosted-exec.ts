@@ -11,6 +11,7 @@
 import * as vscode from "vscode";
 import type { HostExec, HostExecInfo } from "../../core/host/protocol";
 import { AcpThreadsError } from "../../core/errors";
+import { definedEnv } from "../../core/util/guards";
 import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
 import { showExecTerminal } from "../exec-view";
@@ -18,7 +19,6 @@ import type { LiveSessions } from "../live-sessions";
 import type { Notifier } from "../notifier";
 import { editorSandboxSettings } from "../sandbox";
 import type { HostedThreads } from "./hosted-threads";
-import { stringEnv } from "./host-run-spec";
 
 /** How long a started run's terminal is waited for (the host shows it right after its answer). */
 export const EXEC_SHOWN_MS = 15_000;
@@ -65,7 +65,7 @@ export async function startExecInHost(
   start: HostExecStart,
   sandbox: boolean | undefined,
 ): Promise<{ runId: string; terminal: vscode.Terminal; hosted: HostExecInfo }> {
-  const baseEnv = stringEnv(process.env);
+  const baseEnv = definedEnv(process.env);
   const settings = await editorSandboxSettings(hub.config, { env: baseEnv, asked: sandbox, unattended: false }, (m) =>
     background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
