@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { startExec } from "../../../src/vscode/exec-terminal";
 import { wireHostedExecs } from "../../../src/vscode/host/hosted-exec";
-import { HostedThreads } from "../../../src/vscode/host/hosted-threads";
-import { fsServer, serveOffer } from "../../../src/vscode/host/serve-fs";
+import type { HostedThreads } from "../../../src/vscode/host/hosted-threads";
 import { LiveSessions } from "../../../src/vscode/live-sessions";
+import { reloadedWindow } from "./reloaded-window";
 import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 
 const SCRIPT = 'printf "before-the-reload\\n"; read line; echo "got:$line"; read more; echo "then:$more"';
@@ -36,18 +36,7 @@ describe("exec runs in the thread host", () => {
       terminal.sendText("typed-here");
       await waitFor("the typing reached it", async () => (await terminalScreen(terminal)).includes("got:typed-here"));
       // a reloaded window: a new client of the host with this window's folders, and its own Live rows
-      reloaded = new HostedThreads(
-        {
-          home: hub.home,
-          script: "",
-          idleMinutes: () => 10,
-          client: "this window, reloaded",
-          logger: hub.log.logger,
-          serve: { offer: serveOffer, answer: fsServer(hub.files, serveOffer) },
-        },
-        hub.broker,
-        hub.context.workspaceState,
-      );
+      reloaded = reloadedWindow(hub);
       wired = wireHostedExecs(reloaded, live);
       await reloaded.link.check();
       const row = await waitFor("the run's Live row after the reload", () => live.exec(runId));

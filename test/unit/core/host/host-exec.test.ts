@@ -10,45 +10,16 @@ import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import type { HostExec, HostExecInfo, HostPush, ServeOffer } from "../../../../src/core/host/protocol";
+import type { HostExec, HostExecInfo } from "../../../../src/core/host/protocol";
 import { openExecRegistry } from "../../../../src/core/exec/open-registry";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { CLI } from "../../../fixtures/cli/spawn-cli";
 import { withCliHost } from "../../../fixtures/host/cli-host";
+import { follow, viewer, type Viewer } from "../../../fixtures/host/terminal-viewer";
 import { hostPid, stopHost } from "../../../fixtures/host/host-cli";
 import { noBwrap } from "../../../fixtures/sandbox-world";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { waitFor } from "../../../fixtures/spawner/wait";
-
-interface Viewer {
-  conn: HostConnection;
-  shown: Extract<HostPush, { t: "terminal" }>[];
-  output: Map<string, string>;
-  exits: Map<string, number | null>;
-}
-
-/** A client of the host at `home` (an editor window): it shows the terminals of `roots`, unless `serves` says. */
-async function viewer(home: string, roots: string[], serves: Partial<ServeOffer> | null = {}): Promise<Viewer> {
-  const offer = serves === null ? undefined : { fs: false, terminals: true, roots, ...serves };
-  const conn = await connectHost({ home, client: "an editor", ...(offer ? { serves: offer } : {}) });
-  assert.ok(conn);
-  return follow(conn);
-}
-
-/** What the host shows `conn`: its terminals, their output and exits. */
-function follow(conn: HostConnection): Viewer {
-  const v: Viewer = { conn, shown: [], output: new Map(), exits: new Map() };
-  conn.onPush((m) => {
-    if (m.t === "terminal") {
-      v.shown.push(m);
-      v.output.set(m.term, m.recent ?? "");
-    }
-    if (m.t !== "terminal_output") return;
-    if (m.data) v.output.set(m.term, (v.output.get(m.term) ?? "") + m.data);
-    if (m.exit) v.exits.set(m.term, m.exit.exitCode);
-  });
-  return v;
-}
 
 const sh = (cwd: string, script: string, more: Partial<HostExec> = {}): HostExec => ({
   command: "/bin/sh",
@@ -96,7 +67,7 @@ test("an exec run in the host: in the registry, its output and exit shown, typed
       const exec = await startExec(v.conn, sh(ws, "echo ready; read line; echo got:$line", { title: "the echo" }));
       assert.equal(exec.title, "the echo");
       await waitFor(() => v.output.get(exec.runId)?.includes("ready") === true, "its output reaches the client");
-      const [t] = v.shown;
+      const [t] = v.terminals;
       assert.equal(t.term, exec.runId);
       assert.equal(t.exec?.runId, exec.runId);
       assert.equal(t.label, "the echo");
@@ -127,8 +98,8 @@ test("a client that comes mid-run (a reloaded window) gets the run's recent outp
     first.conn.close(); // the window reloads: its connection goes, the run goes on
     const again = await viewer(home, [ws]);
     try {
-      await waitFor(() => again.shown.some((t) => t.term === exec.runId), "the reloaded window is shown the run");
-      const shown = again.shown.find((t) => t.term === exec.runId)!;
+      await waitFor(() => again.terminals.some((t) => t.term === exec.runId), "the reloaded window is shown the run");
+      const shown = again.terminals.find((t) => t.term === exec.runId)!;
       assert.match(shown.recent ?? "", /before/, "with its output so far");
       assert.equal(shown.exec?.runId, exec.runId);
       await again.conn.request({ t: "terminal_input", term: exec.runId, data: "x\r" });
