@@ -6,7 +6,7 @@
 // link leading out, a relative path, a client that offers none) is refused and starts nothing; input from a client
 // the run is not shown to never reaches it.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
@@ -20,6 +20,9 @@ import { hostPid, stopHost } from "../../../fixtures/host/host-cli";
 import { noBwrap } from "../../../fixtures/sandbox-world";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { waitFor } from "../../../fixtures/spawner/wait";
+
+/** An env value: the host holds it in memory only (no file of the data home holds it). */
+const SECRET = "env-value-never-written-7f3a";
 
 const sh = (cwd: string, script: string, more: Partial<HostExec> = {}): HostExec => ({
   command: "/bin/sh",
@@ -64,7 +67,9 @@ test("an exec run in the host: in the registry, its output and exit shown, typed
   withHost(async ({ home, ws }) => {
     const v = await viewer(home, [ws]);
     try {
-      const exec = await startExec(v.conn, sh(ws, "echo ready; read line; echo got:$line", { title: "the echo" }));
+      const env = { ACP_EXEC_TEST_SECRET: SECRET };
+      const script = "echo ready; read line; echo got:$line; echo env-length:${#ACP_EXEC_TEST_SECRET}";
+      const exec = await startExec(v.conn, sh(ws, script, { title: "the echo", env }));
       assert.equal(exec.title, "the echo");
       await waitFor(() => v.output.get(exec.runId)?.includes("ready") === true, "its output reaches the client");
       const [t] = v.terminals;
@@ -85,6 +90,11 @@ test("an exec run in the host: in the registry, its output and exit shown, typed
       await waitFor(() => listed(home).find((r) => r.id === exec.runId)?.status === "exited", "recorded as exited");
       const after = await v.conn.request({ t: "status" });
       assert.equal(after.t === "status" && after.status.execs, undefined, "no longer listed as running");
+      assert.match(v.output.get(exec.runId)!, new RegExp(`env-length:${SECRET.length}`), "the run had its env");
+      for (const f of readdirSync(home, { recursive: true, encoding: "utf8" })) {
+        const path = join(home, f);
+        if (statSync(path).isFile()) assert.ok(!readFileSync(path).includes(SECRET), `${f} holds no env value`);
+      }
     } finally {
       v.conn.close();
     }
