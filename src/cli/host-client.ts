@@ -6,7 +6,7 @@ import { errorMessage } from "../core/errors";
 import { connectHost, type HostConnection } from "../core/host/client";
 import { hostPlace, type HostPlace } from "../core/host/door";
 import { otherHosts, VERSION_NAME, type OtherHost } from "../core/host/others";
-import type { HostMetaPatch } from "../core/host/protocol";
+import type { HostMetaPatch, ServeOffer } from "../core/host/protocol";
 import { resolveHome } from "../core/store/paths";
 import { VERSION } from "../core/version";
 import { AcpThreadsError } from "../core/errors";
@@ -21,11 +21,18 @@ export function hostPlaceFor(io: CliIO): HostPlace {
   return hostPlace(resolveHome(io.env), v && VERSION_NAME.test(v) ? v : VERSION);
 }
 
-export function hostFor(io: CliIO, command: string, start: boolean): Promise<HostConnection | undefined> {
+/** `serves`: the folders this CLI offers (its exec run's: the host takes runs in the client's folders only). */
+export function hostFor(
+  io: CliIO,
+  command: string,
+  start: boolean,
+  serves?: ServeOffer,
+): Promise<HostConnection | undefined> {
   return connectHost({
     home: resolveHome(io.env),
     place: hostPlaceFor(io),
     client: clientName(command),
+    ...(serves ? { serves } : {}),
     ...(start ? { start: { script: process.argv[1]!, env: io.env } } : {}),
   });
 }

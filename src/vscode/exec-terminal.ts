@@ -2,12 +2,17 @@
  * Exec mode in the editor: an agent CLI (`codex exec`, `claude --print`, `gemini -p`, `opencode run`) or any
  * command line runs in the exec registry and shows in a Pseudoterminal the user can type into. The run
  * appears under Live in the sessions view; closing the terminal kills the run's process group.
+ *
+ * With `acpThreads.host.runSessions: host` the run is the thread host's (host/hosted-exec.ts), so it outlives the
+ * window; one in a new worktree still runs here (the host takes folders of the window only).
  */
-import * as vscode from "vscode";
+import type * as vscode from "vscode";
 import { expandCommand } from "../core/exec";
 import type { ExecRun } from "../core/exec";
+import type { HostExecInfo } from "../core/host/protocol";
 import type { Hub } from "./hub";
-import { createPty } from "./terminal-host";
+import { showExecTerminal } from "./exec-view";
+import { startExecInHost } from "./host/hosted-exec";
 import { assertTrusted } from "./trust";
 import { background } from "../core/util/unexpected";
 import { worktreeFor } from "../core/session/open-thread";
@@ -15,6 +20,9 @@ import { editorWorktreeProgress } from "./worktrees/start";
 import { editorSandbox, startSandboxed } from "./sandbox";
 
 export { EXEC_CHOICES } from "./exec-choices";
+
+/** A run this window started, and its terminal: its own (`run`), or the thread host's (`hosted`). */
+export type StartedExec = { runId: string; terminal: vscode.Terminal } & ({ run: ExecRun } | { hosted: HostExecInfo });
 
 /** Starts the run and its terminal; returns both (the host tests type into the terminal). */
 export async function startExec(
@@ -26,11 +34,15 @@ export async function startExec(
   inWorktree?: boolean,
   /** The composer's "sandboxed" toggle (#34); undefined: the settings decide. */
   sandbox?: boolean,
-): Promise<{ run: ExecRun; terminal: vscode.Terminal }> {
+): Promise<StartedExec> {
   assertTrusted();
+  const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);
+  const shown = named.length > 60 ? `${named.slice(0, 59)}…` : named;
+  if (hub.config.hostRunSessions === "host" && !inWorktree)
+    return startExecInHost(hub, { ...execCommand(choice, task), cwd, title: shown }, sandbox);
   const where = inWorktree ? await worktreeFor(cwd, editorWorktreeProgress(hub.log.logger)) : { cwd };
   cwd = where.cwd;
-  const expanded = choice.id === "custom" ? expandCommand([task]) : expandCommand([choice.id, task]);
+  const expanded = expandCommand(execWords(choice, task));
   const pty = expanded.pty ?? true;
   const env = { ...process.env, ACP_THREADS_HOME: hub.home };
   // the run's program and what it starts in the OS sandbox (#34) when the settings say so; the error (nothing
@@ -64,8 +76,6 @@ export async function startExec(
     });
   });
   const commandLine = [expanded.command, ...expanded.args].join(" ");
-  const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);
-  const shown = named.length > 60 ? `${named.slice(0, 59)}…` : named;
   const source = {
     onOutput: (l: (d: string) => void) => run.onOutput((e) => l(e.text)),
     onExit: (l: (s: { exitCode: number | null; signal: string | null }) => void) =>
@@ -73,29 +83,29 @@ export async function startExec(
     write: (d: string) => run.running && run.write(d),
     resize: (c: number, r: number) => run.running && run.resize(c, r),
   };
-  const p = createPty(source, { banner: `$ ${commandLine}   (cwd ${cwd})` });
-  const terminal = vscode.window.createTerminal({
-    name: `exec: ${shown}`.slice(0, 80),
-    pty: p,
-    iconPath: new vscode.ThemeIcon("terminal"),
-  });
+  const terminal = showExecTerminal(
+    hub.live,
+    source,
+    { runId: run.id, title: shown, commandLine, cwd, startedAt: Date.now(), threadId: run.state.threadId },
+    () => run.running && background(run.kill(), "stopping the run of a closed terminal"),
+  );
   terminal.show();
-  hub.live.addExec({
-    runId: run.id,
-    title: shown,
-    commandLine,
-    cwd,
-    startedAt: Date.now(),
-    status: "running",
-    terminal,
-    threadId: run.state.threadId,
-  });
   run.onExit((info) => hub.live.updateExec(run.id, info.status, info.exitCode));
-  const closeSub = vscode.window.onDidCloseTerminal((t) => {
-    if (t !== terminal) return;
-    closeSub.dispose();
-    p.dispose();
-    if (run.running) background(run.kill(), "stopping the run of a closed terminal");
-  });
-  return { run, terminal };
+  return { run, runId: run.id, terminal };
+}
+
+const execWords = (choice: { id: string }, task: string) => (choice.id === "custom" ? [task] : [choice.id, task]);
+
+/** The program as the window starts it (the preset expanded), for the thread host. */
+function execCommand(choice: { id: string }, task: string) {
+  const expanded = expandCommand(execWords(choice, task));
+  return {
+    command: expanded.command,
+    args: expanded.args,
+    pty: expanded.pty ?? true,
+    ...(expanded.closeStdin ? { closeStdin: true } : {}),
+    ...(expanded.presetId ? { presetId: expanded.presetId } : {}),
+    cols: 120,
+    rows: 30,
+  };
 }

@@ -49,6 +49,7 @@ import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
+import { wireHostedExecs } from "./host/hosted-exec";
 import { writeTitle } from "./host/hosted-rename";
 import { wireHostedThreads } from "./host/host-wiring";
 import { continueInHost } from "./host/host-run";
@@ -127,6 +128,7 @@ export class Hub implements vscode.Disposable {
         context.workspaceState,
       ),
     );
+    this.#owned.add(wireHostedExecs(this.hosted, this.live)); // the host's exec runs of this window's folders
     const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");
     this.#owned.add(vscode.workspace.onDidChangeWorkspaceFolders(reoffer));
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));

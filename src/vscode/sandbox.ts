@@ -8,9 +8,10 @@
 import type { RuntimeEvent } from "../core/model/events";
 import { sandboxBlockedNote } from "../core/sandbox/blocked";
 import { egressLabel } from "../core/sandbox/hosts";
-import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
+import type { SandboxPlan } from "../core/sandbox/plan";
+// the exec runs the window starts (exec-terminal.ts); the thread host starts its own with it too (core/host/host-exec.ts)
+export { startSandboxed } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/model/sandbox";
-import { background } from "../core/util/unexpected";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
 import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
 import type { Config } from "./config";
@@ -82,25 +83,6 @@ export async function editorSandboxSettings(
     return undefined;
   }
   return { denyRead: config.sandboxDenyRead, allowedHosts: config.sandboxAllowedHosts };
-}
-
-/** Starts an exec run in `plan`'s sandbox; the plan's egress proxy closes when the run has exited (or failed to start). */
-export async function startSandboxed<R extends { exited: Promise<unknown> }>(
-  plan: SandboxPlan | undefined,
-  start: () => Promise<R>,
-): Promise<R> {
-  let run: R;
-  try {
-    run = await start();
-  } catch (err) {
-    await closeSandbox(plan);
-    throw err;
-  }
-  background(
-    run.exited.then(() => closeSandbox(plan)),
-    "closing the sandbox's egress proxy",
-  );
-  return run;
 }
 
 /** Each host the session's egress proxy refused, once, as a warning notice on the panel. */

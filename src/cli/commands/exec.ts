@@ -2,15 +2,21 @@
  * `acp-threads exec [options] -- <command...>`: runs an agent CLI (or any command) as a tracked run.
  * A preset id as the first word expands (`exec -- codex "fix it"` → `codex exec --sandbox workspace-write "fix it"`).
  * Foreground streams the output and exits with the command's code (3 on timeout, 130 on SIGINT, which kills
- * the process group); `--background` prints the run id and returns while a detached supervisor owns the run.
+ * the process group); `--background` prints the run id and returns while a detached supervisor owns the run;
+ * `--detach` does too, the thread host owning the run (../exec/detach.ts).
  */
 import { resolve } from "node:path";
-import { CLAUDE_PERMISSION_MODES, expandCommand } from "../../core/exec/exec-presets";
+import { CLAUDE_PERMISSION_MODES, expandCommand, type ExpandedCommand } from "../../core/exec/exec-presets";
+import type { HostExec } from "../../core/host/protocol";
+import type { SandboxSettings } from "../../core/model/sandbox";
 import { signalExitCode, type ExecRegistry, type ExecRun, type RunInfo } from "../../core/exec";
 import { EditLedger } from "../../core/ledger/edit-ledger";
 import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
+import { launchDetached } from "../exec/detach";
+import { definedEnv } from "../../core/util/guards";
+import { AcpThreadsError } from "../../core/errors";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
 import { command, type CommandContext } from "../command";
@@ -36,6 +42,10 @@ const SPEC = {
     pty: { type: "boolean", negatable: true, help: "run on a pseudo-terminal (default: the preset's choice)" },
     timeout: { type: "number", min: 0, arg: "S", help: "kill the run after S seconds (exit 3)" },
     background: { type: "boolean", help: "print the run id and return; a detached supervisor owns the run" },
+    detach: {
+      type: "boolean",
+      help: "print the run id and return; the thread host owns the run (VS Code windows with its folder open show it)",
+    },
     format: { type: "enum", values: ["text", "json"], default: "text", help: "json: output and exit as JSON lines" },
     "permission-mode": { type: "enum", values: CLAUDE_PERMISSION_MODES, help: "claude's --permission-mode" },
     ...SANDBOX_FLAGS,
@@ -56,15 +66,18 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
   let registry: ExecRegistry | undefined;
   let sandbox: SandboxPlan | undefined;
   // the process that owns the run records it: this one, or the background supervisor
-  const ledger = flags.background ? undefined : new EditLedger({ home: resolveHome(io.env) });
+  const ledger = flags.background || flags.detach ? undefined : new EditLedger({ home: resolveHome(io.env) });
   try {
     const expanded = expandCommand(args, { claudePermissionMode: flags["permission-mode"] });
     let cwd = resolve(io.cwd, flags.cwd ?? ".");
     let worktree: WorktreeRef | undefined;
+    if (flags.detach && (flags.background || flags.worktree || flags["run-id"] !== undefined))
+      throw new AcpThreadsError("usage", "--detach goes without --background and --worktree");
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(cwd, worktreeProgress(io, "exec")));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
     const settings = await sandboxFromFlags(io, "exec", flags, flags.worktree === true || worktree !== undefined);
+    if (flags.detach) return await detach(io, flags, expanded, cwd, settings);
     sandbox =
       settings &&
       (await sessionSandbox({
@@ -128,6 +141,31 @@ async function runForeground(io: CliIO, run: ExecRun, supervised: boolean, forma
   if (format === "json" && !supervised) io.stdout.write(JSON.stringify({ type: "exit", run: info }) + "\n");
   if (io.signal.aborted) return EXIT.interrupted;
   return exitCodeOf(info, signalExitCode);
+}
+
+/** `--detach`: the run as the host takes it (the sandbox prepared there from the same settings). */
+function detach(
+  io: CliIO,
+  flags: Flags,
+  expanded: ExpandedCommand,
+  cwd: string,
+  sandbox: SandboxSettings | undefined,
+): Promise<number> {
+  const pty = flags.pty ?? expanded.pty ?? false;
+  const exec: HostExec = {
+    command: expanded.command,
+    args: expanded.args,
+    cwd,
+    pty,
+    // nobody may type into it (no window shows it): pipes get EOF, as a background run's
+    ...(!pty || expanded.closeStdin ? { closeStdin: true } : {}),
+    ...(expanded.presetId ? { presetId: expanded.presetId } : {}),
+    ...(expanded.transcript ? { transcript: expanded.transcript } : {}),
+    ...(flags.timeout ? { timeoutMs: flags.timeout * 1000 } : {}),
+    baseEnv: definedEnv(io.env),
+    ...(sandbox ? { sandbox } : {}),
+  };
+  return launchDetached(io, exec, flags.format === "json");
 }
 
 /** The options the background supervisor needs to start the same run (cwd already resolved). */

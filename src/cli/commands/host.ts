@@ -33,6 +33,8 @@ function printStatus(io: CliIO, st: HostStatus): void {
     `host pid ${st.pid}, version ${st.version}, up ${duration(st.uptimeMs)}, ${st.clients} client(s), socket ${st.socket}\n`,
   );
   if (!st.sessions.length) io.stdout.write("no sessions\n");
+  for (const e of st.execs ?? [])
+    io.stdout.write(`exec ${e.runId}  running  ${agentLine(e.commandLine)}  (${e.cwd})\n`);
   for (const s of st.sessions) {
     const watch = s.watchdog && watchdogLine(s.watchdog, s.watchdog.auto);
     io.stdout.write(

@@ -29,6 +29,7 @@ import type { CliIO } from "../io";
 import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
 import { hostHolding, runDetached, sendToHost } from "../run-detached";
 import { contextToWire } from "../../core/host/wire-context";
+import { definedEnv } from "../../core/util/guards";
 
 const SPEC = {
   name: "run",
@@ -277,7 +278,7 @@ async function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
       worktree: flags.worktree,
       permission: flags.permission,
       ...sharedOptions(flags),
-      baseEnv: Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)),
+      baseEnv: definedEnv(io.env),
       ...(context.length ? { context: contextToWire(context) } : {}),
       ...(sandbox ? { sandbox } : {}),
       ...(protocolLog !== undefined ? { protocolLog: resolve(io.cwd, protocolLog) } : {}),

@@ -15,6 +15,7 @@ import { withPty, withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
 import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { background } from "../util/unexpected";
+import { definedEnv } from "../util/guards";
 import { signalName } from "./proc";
 import { DEFAULT_PTY_COLS, DEFAULT_PTY_ROWS } from "./types";
 
@@ -118,7 +119,7 @@ function ptyOptions(options: SpawnOptions) {
     cols: options.cols ?? DEFAULT_PTY_COLS,
     rows: options.rows ?? DEFAULT_PTY_ROWS,
     cwd: options.cwd,
-    env: stringEnv(options.env),
+    env: definedEnv(options.env),
   };
 }
 
@@ -231,10 +232,4 @@ function pipeProcess(
     endInput: () => stdin?.end(),
     resize: () => {},
   };
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
 }

@@ -15,7 +15,7 @@ import { AcpThreadsError } from "../errors";
 import type { TerminalHost, TerminalView } from "../ports";
 import { background } from "../util/unexpected";
 import { covers, offeredGuard } from "./editor-serve";
-import type { HostPush, ServeOffer } from "./protocol";
+import type { HostExecInfo, HostPush, ServeOffer } from "./protocol";
 
 /** The latest output a running terminal keeps for a client shown it later, in characters. */
 export const TERMINAL_RECENT_CHARS = 64 * 1024;
@@ -27,6 +27,8 @@ interface Running {
   /** The session's folder: the clients serving it are shown the terminal. */
   readonly cwd: string;
   readonly label: string;
+  /** An exec run the host owns (host-exec.ts), not an agent's terminal. */
+  readonly exec?: HostExecInfo;
   /** The latest output, about TERMINAL_RECENT_CHARS of it. */
   readonly recent: string[];
   held: number;
@@ -89,6 +91,11 @@ export class EditorTerminals {
     };
   }
 
+  /** An exec run the host owns (host-exec.ts): shown, streamed and typed into as an agent's terminal is. */
+  showExec(view: TerminalView, exec: HostExecInfo): void {
+    this.#created(view, exec.cwd, exec.title, exec);
+  }
+
   async #serving(...paths: string[]): Promise<Socket[]> {
     const out: Socket[] = [];
     for (const [sock, guard] of [...this.#servers])
@@ -96,8 +103,8 @@ export class EditorTerminals {
     return out;
   }
 
-  #created(view: TerminalView, cwd: string, label: string): void {
-    const t: Running = { view, cwd, label, recent: [], held: 0, shown: new Map() };
+  #created(view: TerminalView, cwd: string, label: string, exec?: HostExecInfo): void {
+    const t: Running = { view, cwd, label, ...(exec ? { exec } : {}), recent: [], held: 0, shown: new Map() };
     this.#running.set(view.terminalId, t);
     view.onOutput((data) => this.#output(t, data));
     view.onExit((exit) => {
@@ -126,6 +133,7 @@ export class EditorTerminals {
       commandLine: view.commandLine,
       cwd: view.cwd,
       ...(recent ? { recent } : {}),
+      ...(t.exec ? { exec: t.exec } : {}),
     });
     t.shown.set(sock, { dropped: 0 });
   }

@@ -13,6 +13,7 @@ import { AcpThreadsError } from "../errors";
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
 import type { SandboxSettings } from "../model/sandbox";
+import type { TranscriptKind } from "../exec/types";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep } from "../watchdog/retry-ladder";
 import type { SupervisorState } from "../watchdog/supervisor";
@@ -129,6 +130,51 @@ export interface DetachedRun {
   turnEndedHook?: string;
 }
 
+/**
+ * An exec run a client asks the host to run (#35): an agent CLI or any command line, in the host's pty, so it
+ * outlives the window. As the window starts one (vscode/exec-terminal.ts), as plain data. The host refuses it
+ * unless `cwd` and `roots` are inside the asking client's folders (`hello`'s `serves.roots`, real paths).
+ */
+export interface HostExec {
+  /** The program (resolved on PATH in the host) and its arguments, already expanded from a preset. */
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The folders the sandbox leaves writable besides `cwd` (each inside the client's folders). */
+  roots?: string[];
+  /** A pseudo-terminal (default) or pipes. */
+  pty?: boolean;
+  cols?: number;
+  rows?: number;
+  /** Pipes only: the program's stdin is closed at once. */
+  closeStdin?: boolean;
+  presetId?: string;
+  transcript?: TranscriptKind;
+  timeoutMs?: number;
+  /** How the clients name its terminal and its row (at most EXEC_TITLE_MAX characters); none: the command line. */
+  title?: string;
+  /** Extra environment: held in the host's memory only, never written. */
+  env?: Record<string, string>;
+  /** The asking client's environment, the run's base (as `DetachedRun.baseEnv`): memory only, never written. */
+  baseEnv?: Record<string, string>;
+  /** The OS sandbox, from the settings the client decided with (the host prepares it as `exec --sandbox` does). */
+  sandbox?: SandboxSettings;
+}
+
+export const EXEC_TITLE_MAX = 200;
+
+/** An exec run the host owns, as `status` lists it and its `terminal` push names it. */
+export interface HostExecInfo {
+  runId: string;
+  title: string;
+  commandLine: string;
+  cwd: string;
+  startedAt: string;
+  /** The exec thread recording it. */
+  threadId?: string;
+  sandboxed?: boolean;
+}
+
 /** A permission request waiting for an answer from any attached client. */
 export interface PendingQuestion {
   threadId: string;
@@ -206,6 +252,8 @@ export interface HostStatus {
   /** The most bytes the host holds unsent for one client (bounded: a slow client catches up from the file). */
   maxUnsent: number;
   sessions: HostSessionInfo[];
+  /** The exec runs the host owns that still run. */
+  execs?: HostExecInfo[];
   socket: string;
 }
 
@@ -346,6 +394,14 @@ export type HostRequest =
    */
   | { t: "terminal_input"; id: number; term: string; data?: string; size?: { cols: number; rows: number } }
   /**
+   * Starts an exec run in the host (refused unless its folders are the client's own): its output, exit and input
+   * go as a hosted terminal's (`terminal` with `exec`, `terminal_output`, `terminal_input`, the terminal's id its run
+   * id), to every client that shows terminals of its folder.
+   */
+  | { t: "exec_start"; id: number; exec: HostExec }
+  /** Stops an exec run the host owns (its process group: SIGTERM, SIGKILL after a grace), from any client. */
+  | { t: "exec_stop"; id: number; runId: string }
+  /**
    * The asked client still works on `ask` (a write waiting on the user's merge view): sent every SERVE_ALIVE_MS,
    * it restarts the host's wait. An error reply: the host no longer waits for it (the client must not apply it).
    */
@@ -382,6 +438,7 @@ export type HostReply =
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
   | { t: "status"; id: number; status: HostStatus }
   | { t: "started"; id: number; threadId: string }
+  | { t: "exec_started"; id: number; exec: HostExecInfo }
   /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
   | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
   | { t: "answered"; id: number; optionId: string }
@@ -416,7 +473,17 @@ export type HostPush =
    * window names its own sessions' terminals; `recent` is its latest output (bounded) when it was shown after it
    * started (a client that attached or reloaded mid-run). Its output follows as `terminal_output`.
    */
-  | { t: "terminal"; term: string; sessionId: string; label: string; commandLine: string; cwd: string; recent?: string }
+  | {
+      t: "terminal";
+      term: string;
+      sessionId: string;
+      label: string;
+      commandLine: string;
+      cwd: string;
+      recent?: string;
+      /** The terminal is an exec run the host owns (`term` is its run id; `sessionId` is empty). */
+      exec?: HostExecInfo;
+    }
   /**
    * A hosted terminal's output (`data`), or its end (`exit`). `dropped`: the characters before `data` this client
    * was not sent (it fell behind; the host never waits for a client).

@@ -22,6 +22,7 @@ import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
+import { HostExecs } from "./host-exec";
 import { HostedThread, type ThreadControl } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
@@ -121,6 +122,7 @@ export class ThreadHost {
   #closed!: () => void;
   readonly #serve: EditorServe;
   readonly #terminals = new EditorTerminals({ push: (sock, msg) => void this.#reply(sock, msg) });
+  readonly #execs: HostExecs;
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
 
@@ -131,6 +133,7 @@ export class ThreadHost {
       logger: opts.logger,
       ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
     });
+    this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -170,6 +173,7 @@ export class ThreadHost {
         ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
         ...(t.authStatus ? { authStatus: t.authStatus } : {}),
       })),
+      ...(this.#execs.running.length ? { execs: this.#execs.running } : {}),
     };
   }
 
@@ -231,12 +235,15 @@ export class ThreadHost {
       case "stop": {
         // the runs waiting idle for a prompt are stopped with the host: no turn of theirs is cut
         const working = this.#runs.size - [...this.#threads.values()].filter((t) => t.state === "idle").length;
-        if (working > 0 && !req.force)
+        const execs = this.#execs.running.length;
+        if (working + execs > 0 && !req.force) {
+          const what = [working && `${working} session(s)`, execs && `${execs} exec run(s)`].filter(Boolean);
           return {
             t: "error",
             id,
-            message: `${working} session(s) still run in the host; 'acp-threads host stop --force' stops them`,
+            message: `${what.join(" and ")} still run in the host; 'acp-threads host stop --force' stops them`,
           };
+        }
         this.#reply(sock, { t: "ok", id });
         background(this.stop(), "stopping the thread host");
         return undefined;
@@ -267,6 +274,14 @@ export class ThreadHost {
         return { t: "ok", id };
       case "terminal_input":
         this.#terminals.input(sock, req.term, req.data, req.size);
+        return { t: "ok", id };
+      case "exec_start": {
+        const exec = await this.#execs.start(req.exec, client.offer, () => this.#armIdle());
+        this.#armIdle();
+        return { t: "exec_started", id, exec };
+      }
+      case "exec_stop":
+        await this.#execs.stop(req.runId);
         return { t: "ok", id };
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
@@ -361,7 +376,7 @@ export class ThreadHost {
    * is left; a countdown under way goes on (a watching client coming and going does not restart it).
    */
   #armIdle(): void {
-    const running = [...this.#runs.values()].some((r) => !r.thread?.unattended);
+    const running = [...this.#runs.values()].some((r) => !r.thread?.unattended) || this.#execs.running.length > 0;
     const held = running || [...this.#clients.values()].some((c) => c.counts);
     // stopping: a client that goes or a run that ends while stop() waits must not arm a new idle timer (it kept a
     // stopped host's process alive for the whole idle time: the unit suite hung on it under load)
@@ -389,6 +404,7 @@ export class ThreadHost {
       if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
       else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
+    await this.#execs.shutdown();
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();

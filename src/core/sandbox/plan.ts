@@ -16,6 +16,7 @@ import { parseAllowedHosts } from "./hosts";
 import type { SandboxEgress, SandboxMounts, SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
 import { filterOnlyArgs, seccompDir, seccompFilter, withFilterFd } from "./seccomp";
+import { background } from "../util/unexpected";
 import { requireSandboxTool, type ProbeOptions, type SandboxTool } from "./tool";
 
 export interface SandboxPlan extends SandboxMounts {
@@ -50,6 +51,25 @@ async function startEgress(
 /** Ends what the plan runs for its session (the egress proxy, its socket and folder); the owner calls it once done. */
 export async function closeSandbox(plan: SandboxPlan | undefined): Promise<void> {
   await plan?.proxy?.close();
+}
+
+/** Starts an exec run in `plan`'s sandbox; the plan's egress proxy closes when the run has exited (or failed to start). */
+export async function startSandboxed<R extends { exited: Promise<unknown> }>(
+  plan: SandboxPlan | undefined,
+  start: () => Promise<R>,
+): Promise<R> {
+  let run: R;
+  try {
+    run = await start();
+  } catch (err) {
+    await closeSandbox(plan);
+    throw err;
+  }
+  background(
+    run.exited.then(() => closeSandbox(plan)),
+    "closing the sandbox's egress proxy",
+  );
+  return run;
 }
 
 async function existing(path: string): Promise<{ real: string; dir: boolean } | undefined> {

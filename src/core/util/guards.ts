@@ -12,3 +12,7 @@ export const str = (v: unknown): string | undefined => (typeof v === "string" ? 
 
 /** The value when it is a finite number. */
 export const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/** The variables of `env` that are set, as strings (what goes over the wire or to a child: memory only). */
+export const definedEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

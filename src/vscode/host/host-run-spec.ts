@@ -16,6 +16,7 @@ import type { WorktreeRef } from "../../core/model/records";
 import { isInside } from "../../core/platform/paths";
 import type { ContextSources } from "../../core/prompt/blocks";
 import type { RecallMcpCommand } from "../../core/recall/mcp-offer";
+import { definedEnv } from "../../core/util/guards";
 import { editorSandboxSettings } from "../sandbox";
 import type { Config } from "../config";
 
@@ -61,9 +62,6 @@ export interface HostRunRequest {
 
 export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
   Partial<Pick<Config, "turnEndedHook" | "recallOfferToAgents" | "recordTraffic">>;
-
-const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 /**
  * The run the host gets for `r`, from this window's environment `env`. Rejects when a sandbox is asked for and
@@ -112,7 +110,7 @@ export async function detachedRun(
     // the agent stays between prompts, as a window session's does; "Run once": its one turn, then it exits
     ...(r.once ? { once: true } : { keepOpen: true }),
     env: agentEnv,
-    baseEnv: stringEnv(env),
+    baseEnv: definedEnv(env),
     stallMs: r.stallMs,
     retry: r.retry ?? "off",
     ...(sandbox ? { sandbox } : {}),

@@ -159,6 +159,13 @@ export class HostedThreads implements vscode.Disposable {
     await c.request({ t: "stop_thread", threadId });
   }
 
+  /** Stops an exec run the host owns (its terminal here was closed). */
+  async stopExec(runId: string): Promise<void> {
+    const c = await this.link.connection();
+    if (!c) throw new Error("The thread host is not running anymore.");
+    await c.request({ t: "exec_stop", runId });
+  }
+
   /** Lets a thread's view go; the next view of the thread attaches after its detach. */
   #let(threadId: string, view: HostedThreadView): void {
     this.#views.delete(threadId);

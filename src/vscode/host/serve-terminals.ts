@@ -5,9 +5,12 @@
  * `terminal_output` pushes are its output and exit, and what the user types (and the panel's size) goes back as
  * `terminal_input`. The process runs in the host, so it outlives this window: a window that reloads is shown the
  * running terminals again, with their recent output.
+ *
+ * An exec run the host owns comes the same way (its `terminal` push has `exec`): its stream is this file's, and
+ * hosted-exec.ts makes it the window's exec terminal and Live row (`onDidShowExec`).
  */
 import * as vscode from "vscode";
-import type { HostPush, TerminalExitStatus } from "../../core/host/protocol";
+import type { HostExecInfo, HostPush, TerminalExitStatus } from "../../core/host/protocol";
 import type { TerminalView } from "../../core/ports";
 import { background } from "../../core/util/unexpected";
 import { PseudoterminalHost } from "../terminal-host";
@@ -33,6 +36,9 @@ export class HostedTerminals implements vscode.Disposable {
   /** The agent of the terminal being created (the terminal view names it when it is created). */
   #naming = "agent";
   readonly #view = new PseudoterminalHost(() => this.#naming);
+  readonly #execs = new vscode.EventEmitter<{ view: TerminalView; exec: HostExecInfo }>();
+  /** An exec run of the host to show (its output and exit follow on `view`; the recent output first). */
+  readonly onDidShowExec = this.#execs.event;
 
   constructor(private readonly input: TerminalInput) {}
 
@@ -78,8 +84,11 @@ export class HostedTerminals implements vscode.Disposable {
       write: (data) => send({ data }),
       resize: (cols, rows) => send({ size: { cols, rows } }),
     };
-    this.#naming = m.label;
-    this.#view.onTerminalCreated(view);
+    if (m.exec) this.#execs.fire({ view, exec: m.exec });
+    else {
+      this.#naming = m.label;
+      this.#view.onTerminalCreated(view);
+    }
     if (m.recent) shown.output.fire(m.recent);
   }
 
@@ -90,5 +99,6 @@ export class HostedTerminals implements vscode.Disposable {
     }
     this.#shown.clear();
     this.#view.dispose();
+    this.#execs.dispose();
   }
 }

@@ -5,8 +5,8 @@
 // output, and can type into it too.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { HostedThreads } from "../../../src/vscode/host/hosted-threads";
-import { fsServer, serveOffer } from "../../../src/vscode/host/serve-fs";
+import type { HostedThreads } from "../../../src/vscode/host/hosted-threads";
+import { reloadedWindow } from "./reloaded-window";
 import { api, terminalScreen, useFakeAgent, waitFor } from "./helpers";
 
 const COMMAND = "echo hosted-terminal-says-hi; cat";
@@ -40,18 +40,7 @@ describe("the thread host's agents' terminals shown in this window", () => {
         (await terminalScreen(term)).includes("typed-in-this-window"),
       );
       // a reloaded window: a new client of the host with this window's folders
-      reloaded = new HostedThreads(
-        {
-          home: hub.home,
-          script: "",
-          idleMinutes: () => 10,
-          client: "this window, reloaded",
-          logger: hub.log.logger,
-          serve: { offer: serveOffer, answer: fsServer(hub.files, serveOffer) },
-        },
-        hub.broker,
-        hub.context.workspaceState,
-      );
+      reloaded = reloadedWindow(hub);
       await reloaded.link.check();
       const again = await waitFor("the terminal shown again", () => shown().find((t) => t !== term), 30_000);
       const screen = await waitFor("its recent output", async () => {

@@ -51,6 +51,7 @@ const PASSES: Record<string, string[]> = {
     "host-client.test.js",
     "host-serve.test.js",
     "host-terms.test.js",
+    "host-exec.test.js",
     "host-place.test.js",
     "host-rename.test.js",
     "host-menu.test.js",

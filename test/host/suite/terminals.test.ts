@@ -8,12 +8,14 @@ import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 describe("exec runs in a Pseudoterminal", () => {
   it("appears in window.terminals and in the sessions view, and typing reaches the process", async () => {
     const { hub } = await api();
-    const { run, terminal } = await startExec(
+    const started = await startExec(
       hub,
       { id: "custom", label: "custom" },
       'printf "ready\\n"; read line; echo "got:$line"; sleep 2',
       workspaceRoot(),
     );
+    assert.ok("run" in started, "with acpThreads.host.runSessions at its default (window) the run is this window's");
+    const { run, terminal } = started;
     assert.ok(vscode.window.terminals.includes(terminal), "terminal is listed");
     // #24: the run is forked by the spawner, never by the extension host's thread (Linux: the parent from /proc)
     const parent = parentPid(run.info.pid!);

@@ -17,43 +17,13 @@ import {
   TERMINAL_RECENT_CHARS,
   TERMINAL_UNSENT_CAP,
 } from "../../../../src/core/host/editor-terminals";
-import { HOST_PROTOCOL, type HostPush, type ServeOffer } from "../../../../src/core/host/protocol";
+import { HOST_PROTOCOL } from "../../../../src/core/host/protocol";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { withCliHost } from "../../../fixtures/host/cli-host";
+import { viewer } from "../../../fixtures/host/terminal-viewer";
 import { waitFor } from "../../../fixtures/spawner/wait";
-
-type TerminalPush = Extract<HostPush, { t: "terminal" }>;
-
-interface Viewer {
-  conn: HostConnection;
-  terminals: TerminalPush[];
-  /** Output per terminal, as pushed. */
-  output: Map<string, string>;
-  exits: Map<string, number | null>;
-  dropped: number;
-}
-
-/** A client that serves (shows) terminals for `roots`; `busyMs`: it listens for pushes only that long after hello. */
-async function viewer(home: string, roots: string[], serves: Partial<ServeOffer> = {}, busyMs = 0): Promise<Viewer> {
-  const offer = { fs: false, terminals: true, roots, ...serves };
-  const conn = await connectHost({ home, client: "an editor", watching: true, serves: offer });
-  assert.ok(conn);
-  if (busyMs) await new Promise((r) => setTimeout(r, busyMs));
-  const v: Viewer = { conn, terminals: [], output: new Map(), exits: new Map(), dropped: 0 };
-  conn.onPush((m) => {
-    if (m.t === "terminal") {
-      v.terminals.push(m);
-      v.output.set(m.term, m.recent ?? "");
-    }
-    if (m.t !== "terminal_output") return;
-    if (m.data) v.output.set(m.term, (v.output.get(m.term) ?? "") + m.data);
-    if (m.exit) v.exits.set(m.term, m.exit.exitCode);
-    v.dropped += m.dropped ?? 0;
-  });
-  return v;
-}
 
 /**
  * Starts the fake agent's `terminal CMD` (or, with `prompt`, that prompt) in `cwd` in the host; `ended` resolves

@@ -1,0 +1,175 @@
+/**
+ * Exec runs in the thread host (#35 item 1, "ACP and exec"): an agent CLI (`codex exec`, `claude --print`, ...) or
+ * any command line a client asks for runs in the host's own pty, in the data home's exec registry (so
+ * `acp-threads exec list|logs|kill` see it, recorded as an exec thread with its edit ledger, as the window's and the
+ * CLI's runs are), and outlives the window that asked.
+ *
+ * Checked as an ACP run's start is: its folder and roots must be inside the asking client's folders (real paths:
+ * a link leading out is refused, run-roots.ts), and its OS sandbox is prepared here from the settings the client
+ * decided with, as `exec --sandbox` prepares it. Env values are held in memory only (the registry never writes
+ * them). The run's terminal is a hosted terminal (editor-terminals.ts): every client showing terminals of its
+ * folder gets its output (bounded, a late or reloaded one its recent output), may type into it and resize it; any
+ * client of the user may stop it (as `acp-threads exec kill` may, from the run's state file).
+ *
+ * No orphans: the run's process group is stopped when the host stops, and a guard (parent-guard.ts) stops it when
+ * the host dies without stopping it (SIGKILL, a crash).
+ */
+import { isAbsolute } from "node:path";
+import { guardAgainstParentDeath } from "../acp/parent-guard";
+import { commandName } from "../acp/command-name";
+import { AcpThreadsError } from "../errors";
+import type { ExecRegistry, ExecRun, TranscriptKind } from "../exec";
+import type { EditLedger } from "../ledger/edit-ledger";
+import type { Logger } from "../log";
+import type { EditorTerminals } from "./editor-terminals";
+import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type ServeOffer } from "./protocol";
+import { assertRootsOffered } from "./run-roots";
+
+export interface HostExecsOptions {
+  home: string;
+  logger: Logger;
+  terminals: EditorTerminals;
+}
+
+export class HostExecs {
+  #registry: ExecRegistry | undefined;
+  #ledger: EditLedger | undefined;
+  readonly #running = new Map<string, { run: ExecRun; info: HostExecInfo }>();
+  #stopped = false;
+
+  constructor(private readonly opts: HostExecsOptions) {}
+
+  /** The runs that still run. */
+  get running(): HostExecInfo[] {
+    return [...this.#running.values()].map((r) => r.info);
+  }
+
+  /** Starts `raw` for a client whose folders are `offer`'s; resolves once its process runs. */
+  async start(raw: unknown, offer: ServeOffer | undefined, onEnd: () => void): Promise<HostExecInfo> {
+    const exec = checkedExec(raw);
+    await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+    const { home } = this.opts;
+    const env = { ...(exec.baseEnv ?? process.env), ...exec.env, ACP_THREADS_HOME: home };
+    const registry = await this.#open();
+    if (this.#stopped) throw new AcpThreadsError("usage", "the thread host is stopping");
+    const { sessionSandbox } = await import("../sandbox/session");
+    const { startSandboxed } = await import("../sandbox/plan");
+    const sandbox =
+      exec.sandbox &&
+      (await sessionSandbox({
+        roots: [exec.cwd, ...(exec.roots ?? [])],
+        agentId: exec.presetId ?? commandName(exec.command),
+        env,
+        dataHome: home,
+        settings: exec.sandbox,
+      }));
+    const run = await startSandboxed(sandbox, async () => {
+      await registry.prepare(exec.cwd);
+      return await registry.startAsync({
+        command: exec.command,
+        args: exec.args,
+        cwd: exec.cwd,
+        env,
+        pty: exec.pty ?? true,
+        ...(exec.cols && exec.rows ? { cols: exec.cols, rows: exec.rows } : {}),
+        ...(exec.closeStdin ? { closeStdin: true } : {}),
+        ...(exec.presetId ? { presetId: exec.presetId } : {}),
+        ...(exec.transcript ? { transcript: exec.transcript } : {}),
+        ...(exec.timeoutMs ? { timeoutMs: exec.timeoutMs } : {}),
+        ...(sandbox ? { sandbox } : {}),
+      });
+    });
+    const { state } = run;
+    const info: HostExecInfo = {
+      runId: run.id,
+      title: exec.title ?? state.commandLine,
+      commandLine: state.commandLine,
+      cwd: state.cwd,
+      startedAt: state.startedAt,
+      ...(state.threadId ? { threadId: state.threadId } : {}),
+      ...(state.sandboxed ? { sandboxed: true } : {}),
+    };
+    const unguard = state.pgid ? guardAgainstParentDeath(state.pgid) : () => {};
+    this.#running.set(run.id, { run, info });
+    run.onExit(() => {
+      unguard();
+      this.#running.delete(run.id);
+      onEnd();
+    });
+    this.opts.terminals.showExec(
+      {
+        terminalId: run.id,
+        sessionId: "",
+        commandLine: state.commandLine,
+        cwd: state.cwd,
+        onOutput: (l) => run.onOutput((e) => l(e.text)),
+        onExit: (l) => run.onExit((i) => l({ exitCode: i.exitCode, signal: i.signal })),
+        write: (data) => run.running && run.write(data),
+        resize: (cols, rows) => run.running && run.resize(cols, rows),
+      },
+      info,
+    );
+    return info;
+  }
+
+  /** Stops a run the host owns (its process group); resolves once it has exited. */
+  async stop(runId: unknown): Promise<void> {
+    const r = typeof runId === "string" ? this.#running.get(runId) : undefined;
+    if (!r) throw new AcpThreadsError("not_found", `the host runs no exec run '${String(runId)}'`);
+    await r.run.kill();
+  }
+
+  /** The host leaves: every run it owns is stopped, its ledger written. */
+  async shutdown(): Promise<void> {
+    this.#stopped = true;
+    await this.#registry?.shutdown(true);
+    this.#registry?.dispose();
+    await this.#ledger?.flush();
+    this.#ledger?.dispose();
+  }
+
+  /** The registry and its edit ledger, loaded with the first run: a host waiting idle holds neither (its RSS). */
+  async #open(): Promise<ExecRegistry> {
+    const [{ openExecRegistry }, { EditLedger }, { LedgerExecRecorder }] = await Promise.all([
+      import("../exec/open-registry"),
+      import("../ledger/edit-ledger"),
+      import("../ledger/exec-recorder"),
+    ]);
+    const { home, logger } = this.opts;
+    const ledger = (this.#ledger ??= new EditLedger({ home, logger }));
+    return (this.#registry ??= openExecRegistry(home, {
+      logger,
+      wrapRecorder: (threads) => new LedgerExecRecorder(ledger, threads, logger),
+    }));
+  }
+}
+
+const TRANSCRIPT_KINDS: readonly TranscriptKind[] = ["codex", "claude", "gemini"];
+const isString = (v: unknown): v is string => typeof v === "string";
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString);
+const dimension = (n: unknown): boolean => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;
+
+/** The request's exec, its fields checked (a client's message is data, not trusted to be well formed). */
+function checkedExec(raw: unknown): HostExec {
+  const e = (raw ?? {}) as Partial<Record<keyof HostExec, unknown>>;
+  const bad = (why: string): never => {
+    throw new AcpThreadsError("usage", `exec_start: ${why}`);
+  };
+  if (!isString(e.command) || !e.command) bad("command must be a non-empty string");
+  if (!Array.isArray(e.args) || !e.args.every(isString)) bad("args must be strings");
+  if (!isString(e.cwd) || !isAbsolute(e.cwd)) bad("cwd must be an absolute path");
+  if (e.transcript !== undefined && !TRANSCRIPT_KINDS.includes(e.transcript as TranscriptKind))
+    bad(`transcript must be one of ${TRANSCRIPT_KINDS.join(", ")}`);
+  if (e.presetId !== undefined && !isString(e.presetId)) bad("presetId must be a string");
+  if (e.roots !== undefined && !(Array.isArray(e.roots) && e.roots.every(isString))) bad("roots must be strings");
+  if ((e.cols !== undefined || e.rows !== undefined) && !(dimension(e.cols) && dimension(e.rows)))
+    bad("cols and rows must be integers from 1 to 10000");
+  if (e.env !== undefined && !isStringRecord(e.env)) bad("env must map names to strings");
+  if (e.baseEnv !== undefined && !isStringRecord(e.baseEnv)) bad("baseEnv must map names to strings");
+  if (e.timeoutMs !== undefined && !(Number.isFinite(e.timeoutMs) && (e.timeoutMs as number) > 0))
+    bad("timeoutMs must be a positive number");
+  if (e.title !== undefined && !isString(e.title)) bad("title must be a string");
+  const exec = e as HostExec;
+  return { ...exec, ...(exec.title !== undefined ? { title: exec.title.slice(0, EXEC_TITLE_MAX) } : {}) };
+}
