@@ -5,7 +5,8 @@
  * follows it. Its card's thread is set once the host opened it; this window attaches to it, so the agent's
  * permission requests come to this window's broker (the card's "waits for you", the panel, the notification);
  * the turn's end is the host's `turn_ended` (or its status saying the run waits idle or ended, for a turn that
- * ended while this window was not connected); a stopped Best of N cancels the turn through the host.
+ * ended while this window was not connected); a stopped Best of N cancels the turn through the host. A window going
+ * away (a reload) lets go of it without a cancel: a reloaded window follows it again (best-of-resume.ts).
  */
 import type * as vscode from "vscode";
 import type { CandidateRun } from "../../core/worktree/candidates";
@@ -22,25 +23,46 @@ interface TurnEnd {
   failure?: string;
 }
 
+/** Why a Best of N stops following its candidates when the window goes (a reload): the host's turns run on. */
+export const DETACHED = "the window closed";
+
 export async function runHostedCandidate(
   hub: Hub,
   view: CompareView,
   label: string,
   c: HostCandidate,
   signal: AbortSignal,
+  onThread?: (threadId: string) => void,
 ): Promise<CandidateRun> {
   const threadId = await startCandidateInHost(hub, c, hub.composer.sources());
+  onThread?.(threadId);
+  return await followHostedCandidate(hub, view, label, threadId, signal);
+}
+
+/**
+ * Follows a hosted candidate to its turn's end (its card's thread set, its questions asked here). A stopped Best of
+ * N cancels the turn; one the window let go of (`DETACHED`, a reload) leaves it running and resolves.
+ */
+export async function followHostedCandidate(
+  hub: Hub,
+  view: CompareView,
+  label: string,
+  threadId: string,
+  signal: AbortSignal,
+): Promise<CandidateRun> {
   const row = view.row(label)!;
   row.threadId = threadId;
   view.update();
   const followed = hub.hosted.open(threadId); // attached: its questions are asked here
   const waited = followAsks(hub, view, row);
-  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
+  const cancel = () => {
+    if (signal.reason !== DETACHED) void hub.hosted.cancel(threadId).catch(() => undefined);
+  };
   signal.addEventListener("abort", cancel, { once: true });
   let end: TurnEnd;
   let waitedMs: number;
   try {
-    end = await turnEnded(hub.hosted, threadId, followed?.view);
+    end = await turnEnded(hub.hosted, threadId, followed?.view, signal);
   } finally {
     waitedMs = waited.stop();
     signal.removeEventListener("abort", cancel);
@@ -56,7 +78,12 @@ export async function runHostedCandidate(
 }
 
 /** Resolves once the host's run on the thread ended its turn (it waits idle for the next prompt) or ended. */
-function turnEnded(hosted: HostedThreads, threadId: string, view: HostedThreadView | undefined): Promise<TurnEnd> {
+function turnEnded(
+  hosted: HostedThreads,
+  threadId: string,
+  view: HostedThreadView | undefined,
+  signal: AbortSignal,
+): Promise<TurnEnd> {
   return new Promise<TurnEnd>((resolve) => {
     const subs: vscode.Disposable[] = [];
     let settled = false;
@@ -81,6 +108,13 @@ function turnEnded(hosted: HostedThreads, threadId: string, view: HostedThreadVi
       hosted.link.onDidChange(look),
       ...(view ? [view.onStatus(look)] : []),
     );
+    // let go of (a reload): followed no more, its turn runs on in the host
+    const detached = () => {
+      if (signal.reason === DETACHED) done({ failure: DETACHED });
+    };
+    signal.addEventListener("abort", detached, { once: true });
+    subs.push({ dispose: () => signal.removeEventListener("abort", detached) });
+    detached();
     look();
   });
 }

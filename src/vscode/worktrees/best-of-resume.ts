@@ -1,0 +1,152 @@
+/**
+ * A hosted Best of N picked up again (#35): after "Developer: Reload Window" VS Code restores its compare view (the
+ * webview saved its record's id) and hands it here; a second window on the same folder, or a reloaded window whose
+ * view was not restored, finds the records still open (not applied or discarded, not closed by the user) whose
+ * window is gone, and reopens their view. Either way the view shows each candidate again, follows the ones the
+ * host still runs from where they are, runs the checks that did not run to their end, and ranks them; Apply and
+ * Discard work as before. One window follows a record at a time: the record names its window's process.
+ */
+import * as vscode from "vscode";
+import { errorMessage } from "../../core/errors";
+import { repositoryOfFolders } from "../../core/host/run-roots";
+import type { ThreadRecord } from "../../core/model/records";
+import { resumeBestOf, type ResumedCandidate } from "../../core/worktree/best-of";
+import {
+  isOpen,
+  ownedHere,
+  ownerGone,
+  ownerHere,
+  type BestOfRecord,
+  type RecordedCandidate,
+} from "../../core/worktree/best-of-record";
+import type { CandidateRun } from "../../core/worktree/candidates";
+import { background } from "../../core/util/unexpected";
+import type { Hub } from "../hub";
+import type { BestOfResult } from "./best-of-command";
+import { followBestOf, rowOf } from "./best-of-follow";
+import { CompareView } from "./compare-view";
+import { followHostedCandidate } from "./hosted-candidate";
+
+/** VS Code restores a compare view after a reload: its Best of N is picked up, or the view goes (nothing to show). */
+export async function restoreComparePanel(
+  hub: Hub,
+  panel: vscode.WebviewPanel,
+  state: unknown,
+): Promise<BestOfResult | undefined> {
+  const id = (state as { recordId?: unknown } | undefined)?.recordId;
+  // its checks are commands run in the worktrees: not in an untrusted workspace
+  const record =
+    vscode.workspace.isTrusted && typeof id === "string" ? await hub.bestOf.store.get(id).catch(() => undefined) : undefined;
+  const out = record ? await resumeRecord(hub, record, panel) : undefined;
+  if (!out) panel.dispose();
+  return out;
+}
+
+/** Reopens the open Best of N runs of this window's folders that no live window follows. */
+export async function resumeOpenBestOf(hub: Hub): Promise<void> {
+  if (!vscode.workspace.isTrusted) return; // its checks are commands run in the worktrees
+  let records: BestOfRecord[];
+  try {
+    records = await hub.bestOf.store.list();
+  } catch (err) {
+    void vscode.window.showErrorMessage(`ACP Threads: the Best of N records could not be read: ${errorMessage(err)}`);
+    return;
+  }
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  for (const r of records)
+    if (isOpen(r) && !hub.bestOf.follows(r.id) && ownerGone(r.owner) && (await repositoryOfFolders(r.repo, folders)))
+      background(resumeRecord(hub, r), "reopening a Best of N");
+}
+
+/**
+ * Picks the record's Best of N up in a compare view (`panel`: the one VS Code restored); resolves with its ranked
+ * summaries, or undefined when another window (or this one already) follows it, or it is closed.
+ */
+export async function resumeRecord(
+  hub: Hub,
+  record: BestOfRecord,
+  panel?: vscode.WebviewPanel,
+): Promise<BestOfResult | undefined> {
+  if (!hub.bestOf.reserve(record.id)) return undefined;
+  let claimed = false;
+  try {
+    await hub.bestOf.store.update(record.id, (r) => {
+      if (!isOpen(r) || !(ownerGone(r.owner) || ownedHere(r.owner))) return false;
+      r.owner = ownerHere();
+      record = structuredClone(r);
+      claimed = true;
+    });
+  } finally {
+    if (!claimed) hub.bestOf.forget(record.id);
+  }
+  if (!claimed) return undefined;
+  const rows = record.candidates.map((c) => ({
+    ...rowOf(c),
+    threadId: c.threadId,
+    ...(c.outcome ? { outcome: c.outcome } : {}),
+  }));
+  const view = new CompareView(hub, record.prompt, record.check, rows, { recordId: record.id, ...(panel ? { panel } : {}) });
+  const f = followBestOf(hub, view, record.id);
+  view.update();
+  let summaries;
+  try {
+    summaries = await resumeBestOf({
+      candidates: record.candidates.map(resumed),
+      ...(record.check ? { check: record.check } : {}),
+      signal: f.signal,
+      readThread: (id) => hub.threads.read(id).records,
+      onProgress: f.onProgress,
+      follow: (c, signal) => followAfterReload(hub, view, c.spec.label, c.threadId, signal),
+    });
+  } catch (err) {
+    throw f.failed(err);
+  }
+  return { view, summaries: f.finish(summaries) };
+}
+
+function resumed(c: RecordedCandidate): ResumedCandidate {
+  const { agentId, name, run, label } = c;
+  return {
+    spec: { agentId, name, run, label },
+    threadId: c.threadId,
+    worktree: c.worktree && c.cwd ? { ref: c.worktree, cwd: c.cwd } : null,
+    ...(c.startedAt !== undefined ? { startedAt: c.startedAt } : {}),
+    ...(c.agent
+      ? {
+          agent: {
+            run: {
+              threadId: c.threadId,
+              ok: c.agent.ok,
+              stopReason: c.agent.stopReason,
+              ...(c.agent.error ? { error: c.agent.error } : {}),
+            },
+            durationMs: c.agent.durationMs,
+          },
+        }
+      : {}),
+    ...(c.check ? { check: c.check } : {}),
+  };
+}
+
+/** A candidate the host ran while no window followed it: followed on if the host still runs it, else its thread says. */
+async function followAfterReload(
+  hub: Hub,
+  view: CompareView,
+  label: string,
+  threadId: string,
+  signal: AbortSignal,
+): Promise<CandidateRun> {
+  await hub.hosted.link.check();
+  if (hub.hosted.link.session(threadId)) return await followHostedCandidate(hub, view, label, threadId, signal);
+  return endedWithoutHost(threadId, (await hub.threads.readAsync(threadId))?.records ?? []);
+}
+
+/** How a thread's last turn ended, read from its records (its run is gone: the host stopped or restarted). */
+export function endedWithoutHost(threadId: string, records: readonly ThreadRecord[]): CandidateRun {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (r.kind === "turn_end") return { threadId, ok: true, stopReason: r.stopReason };
+    if (r.kind === "user_message") break;
+  }
+  return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
+}
