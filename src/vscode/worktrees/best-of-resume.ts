@@ -36,7 +36,9 @@ export async function restoreComparePanel(
   const id = (state as { recordId?: unknown } | undefined)?.recordId;
   // its checks are commands run in the worktrees: not in an untrusted workspace
   const record =
-    vscode.workspace.isTrusted && typeof id === "string" ? await hub.bestOf.store.get(id).catch(() => undefined) : undefined;
+    vscode.workspace.isTrusted && typeof id === "string"
+      ? await hub.bestOf.store.get(id).catch(() => undefined)
+      : undefined;
   const out = record ? await resumeRecord(hub, record, panel) : undefined;
   if (!out) panel.dispose();
   return out;
@@ -52,22 +54,24 @@ export async function resumeOpenBestOf(hub: Hub): Promise<void> {
     void vscode.window.showErrorMessage(`ACP Threads: the Best of N records could not be read: ${errorMessage(err)}`);
     return;
   }
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   for (const r of records)
-    if (isOpen(r) && !hub.bestOf.follows(r.id) && ownerGone(r.owner) && (await repositoryOfFolders(r.repo, folders)))
+    if (isOpen(r) && !hub.bestOf.follows(r.id) && ownerGone(r.owner))
       background(resumeRecord(hub, r), "reopening a Best of N");
 }
 
 /**
  * Picks the record's Best of N up in a compare view (`panel`: the one VS Code restored); resolves with its ranked
- * summaries, or undefined when another window (or this one already) follows it, or it is closed.
+ * summaries, or undefined when another window (or this one already) follows it, it is closed, or its repository is
+ * not of this window's folders.
  */
 export async function resumeRecord(
   hub: Hub,
   record: BestOfRecord,
   panel?: vscode.WebviewPanel,
 ): Promise<BestOfResult | undefined> {
-  if (!hub.bestOf.reserve(record.id)) return undefined;
+  // only a repository of this window's folders (its checks run in that repository's worktrees)
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  if (!(await repositoryOfFolders(record.repo, folders)) || !hub.bestOf.reserve(record.id)) return undefined;
   let claimed = false;
   try {
     await hub.bestOf.store.update(record.id, (r) => {
@@ -85,7 +89,10 @@ export async function resumeRecord(
     threadId: c.threadId,
     ...(c.outcome ? { outcome: c.outcome } : {}),
   }));
-  const view = new CompareView(hub, record.prompt, record.check, rows, { recordId: record.id, ...(panel ? { panel } : {}) });
+  const view = new CompareView(hub, record.prompt, record.check, rows, {
+    recordId: record.id,
+    ...(panel ? { panel } : {}),
+  });
   const f = followBestOf(hub, view, record.id);
   view.update();
   let summaries;
@@ -96,7 +103,11 @@ export async function resumeRecord(
       signal: f.signal,
       readThread: (id) => hub.threads.read(id).records,
       onProgress: f.onProgress,
-      follow: (c, signal) => followAfterReload(hub, view, c.spec.label, c.threadId, signal),
+      // followed on where the host still runs it; else (the host stopped or restarted) its thread says how it ended
+      follow: async (c, signal) =>
+        (await stillHosted(hub, c.threadId))
+          ? await followHostedCandidate(hub, view, c.spec.label, c.threadId, signal)
+          : endedWithoutHost(c.threadId, (await hub.threads.readAsync(c.threadId))?.records ?? []),
     });
   } catch (err) {
     throw f.failed(err);
@@ -128,17 +139,9 @@ function resumed(c: RecordedCandidate): ResumedCandidate {
   };
 }
 
-/** A candidate the host ran while no window followed it: followed on if the host still runs it, else its thread says. */
-async function followAfterReload(
-  hub: Hub,
-  view: CompareView,
-  label: string,
-  threadId: string,
-  signal: AbortSignal,
-): Promise<CandidateRun> {
+async function stillHosted(hub: Hub, threadId: string): Promise<boolean> {
   await hub.hosted.link.check();
-  if (hub.hosted.link.session(threadId)) return await followHostedCandidate(hub, view, label, threadId, signal);
-  return endedWithoutHost(threadId, (await hub.threads.readAsync(threadId))?.records ?? []);
+  return !!hub.hosted.link.session(threadId);
 }
 
 /** How a thread's last turn ended, read from its records (its run is gone: the host stopped or restarted). */

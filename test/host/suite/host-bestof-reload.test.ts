@@ -112,6 +112,18 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     out.view.dispose();
     await hub.bestOf.settled();
     assert.ok((await hub.bestOf.store.get(id))!.closedAt, "closed by the user");
+
+    // an open record of a repository outside this window's folders is not picked up: its restored panel goes
+    const elsewhere = mkdtempSync(join(tmpdir(), "acp-bestof-elsewhere-"));
+    const outside = { ...left, id: "outside-folders", repo: elsewhere, cwd: elsewhere, owner: null };
+    await hub.bestOf.store.add(outside);
+    const stray = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
+    let strayGone = false;
+    stray.onDidDispose(() => (strayGone = true));
+    assert.equal(await restoreComparePanel(hub, stray, { recordId: outside.id }), undefined);
+    assert.ok(strayGone, "the restored panel is closed");
+    assert.equal((await hub.bestOf.store.get(outside.id))!.owner, null, "not claimed");
+    await hub.bestOf.store.update(outside.id, (r) => void (r.closedAt = new Date().toISOString()));
     assert.ok(!existsSync(decided.candidates.find((c) => c.outcome === "discarded")!.worktree!.path));
   });
 
