@@ -6,6 +6,7 @@
  * host still runs from where they are, runs the checks that did not run to their end, and ranks them; Apply and
  * Discard work as before. One window follows a record at a time: the record names its window's process.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { repositoryOfFolders } from "../../core/host/run-roots";
@@ -27,6 +28,15 @@ import { followBestOf, rowOf } from "./best-of-follow";
 import { CompareView } from "./compare-view";
 import { followHostedCandidate } from "./hosted-candidate";
 
+/** A record file that cannot be read (damaged, newer): said, and nothing picked up. */
+function unreadable(err: unknown): undefined {
+  void vscode.window.showErrorMessage(`ACP Threads: the Best of N records could not be read: ${errorMessage(err)}`);
+  return undefined;
+}
+
+/** How long a restored view waits for the window that followed its Best of N to be gone. */
+const OWNER_WAIT_MS = 10_000;
+
 /** VS Code restores a compare view after a reload: its Best of N is picked up, or the view goes (nothing to show). */
 export async function restoreComparePanel(
   hub: Hub,
@@ -36,9 +46,10 @@ export async function restoreComparePanel(
   const id = (state as { recordId?: unknown } | undefined)?.recordId;
   // its checks are commands run in the worktrees: not in an untrusted workspace
   const record =
-    vscode.workspace.isTrusted && typeof id === "string"
-      ? await hub.bestOf.store.get(id).catch(() => undefined)
-      : undefined;
+    vscode.workspace.isTrusted && typeof id === "string" ? await hub.bestOf.store.get(id).catch(unreadable) : undefined;
+  // the reloaded window's old extension host may still be on its way out: its process is waited for a while
+  const deadline = Date.now() + OWNER_WAIT_MS;
+  while (record && !ownerGone(record.owner) && !ownedHere(record.owner) && Date.now() < deadline) await sleep(250);
   const out = record ? await resumeRecord(hub, record, panel) : undefined;
   if (!out) panel.dispose();
   return out;
@@ -47,13 +58,8 @@ export async function restoreComparePanel(
 /** Reopens the open Best of N runs of this window's folders that no live window follows. */
 export async function resumeOpenBestOf(hub: Hub): Promise<void> {
   if (!vscode.workspace.isTrusted) return; // its checks are commands run in the worktrees
-  let records: BestOfRecord[];
-  try {
-    records = await hub.bestOf.store.list();
-  } catch (err) {
-    void vscode.window.showErrorMessage(`ACP Threads: the Best of N records could not be read: ${errorMessage(err)}`);
-    return;
-  }
+  const records = await hub.bestOf.store.list().catch(unreadable);
+  if (!records) return;
   for (const r of records)
     if (isOpen(r) && !hub.bestOf.follows(r.id) && ownerGone(r.owner))
       background(resumeRecord(hub, r), "reopening a Best of N");
