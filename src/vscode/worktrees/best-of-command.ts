@@ -3,7 +3,8 @@
  * session in its own worktree of the same base (the core's runBestOf), an optional check command run in each,
  * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}`.
  * With `acpThreads.host.runSessions: host` the candidates run in the thread host (hosted-candidate.ts), so a window
- * reload does not end them; the worktrees are made here either way.
+ * reload does not end them; the worktrees are made here either way. A hosted Best of N is recorded in the data home
+ * (core/worktree/best-of-record.ts), so a reloaded window reopens its compare view and picks it up (best-of-resume.ts).
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
