@@ -174,6 +174,16 @@ async function finishCandidate(
   return summary;
 }
 
+/** How a thread's last turn ended, read from its records: a candidate whose run is gone (its host stopped). */
+export function endedRun(threadId: string, records: readonly ThreadRecord[]): CandidateRun {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (r.kind === "turn_end") return { threadId, ok: true, stopReason: r.stopReason };
+    if (r.kind === "user_message") break;
+  }
+  return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
+}
+
 /** A candidate of a Best of N picked up again (a reloaded window): what its record says. */
 export interface ResumedCandidate {
   spec: CandidateSpec;

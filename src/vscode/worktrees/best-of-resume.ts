@@ -10,8 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { repositoryOfFolders } from "../../core/host/run-roots";
-import type { ThreadRecord } from "../../core/model/records";
-import { resumeBestOf, type ResumedCandidate } from "../../core/worktree/best-of";
+import { endedRun, resumeBestOf, type ResumedCandidate } from "../../core/worktree/best-of";
 import {
   isOpen,
   ownedHere,
@@ -20,7 +19,6 @@ import {
   type BestOfRecord,
   type RecordedCandidate,
 } from "../../core/worktree/best-of-record";
-import type { CandidateRun } from "../../core/worktree/candidates";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
 import type { BestOfResult } from "./best-of-command";
@@ -113,7 +111,7 @@ export async function resumeRecord(
       follow: async (c, signal) =>
         (await stillHosted(hub, c.threadId))
           ? await followHostedCandidate(hub, view, c.spec.label, c.threadId, signal)
-          : endedWithoutHost(c.threadId, (await hub.threads.readAsync(c.threadId))?.records ?? []),
+          : endedRun(c.threadId, (await hub.threads.readAsync(c.threadId))?.records ?? []),
     });
   } catch (err) {
     throw f.failed(err);
@@ -148,14 +146,4 @@ function resumed(c: RecordedCandidate): ResumedCandidate {
 async function stillHosted(hub: Hub, threadId: string): Promise<boolean> {
   await hub.hosted.link.check();
   return !!hub.hosted.link.session(threadId);
-}
-
-/** How a thread's last turn ended, read from its records (its run is gone: the host stopped or restarted). */
-export function endedWithoutHost(threadId: string, records: readonly ThreadRecord[]): CandidateRun {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i]!;
-    if (r.kind === "turn_end") return { threadId, ok: true, stopReason: r.stopReason };
-    if (r.kind === "user_message") break;
-  }
-  return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
 }

@@ -3,8 +3,8 @@
 // window does (their turns are not cancelled, the record stays open), and the compare view VS Code restores is
 // handed the record's id (the webview's saved state) to the registered serializer's code: it shows both candidates
 // again, follows them to their turn's end in the host, runs their checks (never run before the reload), ranks
-// them, and Apply / Discard work and are recorded. With runSessions `window` no record is written: the window's
-// candidates end with it.
+// them, and Apply / Discard work and are recorded. A check the reload killed is not recorded and runs again. With
+// runSessions `window` no record is written: the window's candidates end with it.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -125,6 +125,53 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     assert.equal((await hub.bestOf.store.get(outside.id))!.owner, null, "not claimed");
     await hub.bestOf.store.update(outside.id, (r) => void (r.closedAt = new Date().toISOString()));
     assert.ok(!existsSync(decided.candidates.find((c) => c.outcome === "discarded")!.worktree!.path));
+  });
+
+  it("a check the reload cut short runs again in the restored view", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const go = join(mkdtempSync(join(tmpdir(), "acp-bestof-check-")), "go");
+    let view: CompareView | undefined;
+    const first = vscode.commands.executeCommand<BestOf>("acpThreads.bestOfN", {
+      agents: ["fake"],
+      runs: 2,
+      prompt: "terminal echo hello > made.txt",
+      check: `while [ ! -f ${go} ]; do sleep 0.1; done; test -f made.txt`,
+      cwd: repo,
+      onView: (v: CompareView) => (view = v),
+    });
+    const id = await waitFor("the Best of N's record", () => view?.state.recordId);
+    await waitFor("both checks running", () => view!.state.rows.every((r) => r.status === "checking"));
+    await waitFor("both agents' ends recorded", async () =>
+      (await hub.bestOf.store.get(id))?.candidates.every((c) => c.agent?.ok),
+    );
+    hub.bestOf.detachAll(); // the reload: the checks are killed
+    (await first).view.dispose();
+    await hub.bestOf.settled();
+    const left = (await hub.bestOf.store.get(id))!;
+    assert.ok(
+      left.candidates.every((c) => c.agent?.ok && !c.check),
+      "the checks cut short are not recorded",
+    );
+
+    const panel = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
+    const resumed = restoreComparePanel(hub, panel, { recordId: id });
+    await waitFor("the record picked up", () => hub.bestOf.follows(id));
+    writeFileSync(go, "");
+    const out = (await resumed)!;
+    for (const s of out.summaries) {
+      assert.equal(s.status, "done", s.error);
+      assert.equal(s.check?.exitCode, 0, "its check ran again to its end");
+    }
+    await hub.bestOf.settled();
+    assert.ok(
+      (await hub.bestOf.store.get(id))!.candidates.every((c) => c.check?.exitCode === 0),
+      "recorded",
+    );
+    for (const s of out.summaries)
+      assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);
+    out.view.dispose();
   });
 
   it("with runSessions window, no record: the window's candidates end with it", async () => {

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { resumeBestOf, type ResumedCandidate } from "../../../../src/core/worktree/best-of";
+import type { ThreadRecord } from "../../../../src/core/model/records";
+import { endedRun, resumeBestOf, type ResumedCandidate } from "../../../../src/core/worktree/best-of";
 import {
   BEST_OF_KEEP,
   isOpen,
@@ -196,3 +197,18 @@ test("resumeBestOf: follows the running, reruns a check cut short, keeps a known
       ["out.txt"],
     );
   }));
+
+test("endedRun: a gone run's candidate ended with its last turn, or failed when its last prompt got no end", () => {
+  const at = { v: 1, seq: 0, ts: "" } as const;
+  const asked = { ...at, kind: "user_message", text: "go" };
+  const ended = { ...at, kind: "turn_end", stopReason: "end_turn" };
+  const said = { ...at, kind: "agent_message", messageId: "m", text: "hi" };
+  const run = (...rs: object[]) => endedRun("t", rs as unknown as ThreadRecord[]);
+  assert.deepEqual(run(asked, said, ended, said), { threadId: "t", ok: true, stopReason: "end_turn" });
+  assert.deepEqual(run(asked, ended, asked, said), {
+    threadId: "t",
+    ok: false,
+    error: "its run ended, with the thread host, before its turn did",
+  });
+  assert.equal(run().ok, false);
+});
