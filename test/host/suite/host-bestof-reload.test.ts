@@ -67,7 +67,14 @@ describe("a hosted Best of N after a window reload (#35)", () => {
       left.candidates.every((c) => !c.agent && !c.check),
       "nothing recorded of the let-go turns",
     );
-    for (const c of left.candidates) assert.ok(hub.hosted.link.session(c.threadId!), "the host still runs it");
+    const st = await cli(hub.home, ["host", "status", "--format", "json"]);
+    const held = (JSON.parse(st.stdout) as { sessions: { threadId: string; state: string }[] }).sessions;
+    for (const c of left.candidates)
+      assert.equal(
+        held.find((h) => h.threadId === c.threadId)?.state,
+        "working",
+        `the host still runs it: ${st.stdout}`,
+      );
 
     // the reloaded window: VS Code restores the view's panel and hands its saved state to the serializer
     const panel = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
