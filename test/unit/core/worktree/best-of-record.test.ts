@@ -22,7 +22,7 @@ import {
 } from "../../../../src/core/worktree/best-of-record";
 import { BestOfRecords } from "../../../../src/core/worktree/best-of-records";
 import { expandCandidates } from "../../../../src/core/worktree/candidates";
-import { createWorktree } from "../../../../src/core/worktree/create";
+import { createWorktree, type CreatedWorktree } from "../../../../src/core/worktree/create";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { withRepo } from "./helpers";
 
@@ -156,7 +156,8 @@ test("a corrupt file, or one from a newer version, is a clear error and nothing 
 test("resumeBestOf: follows the running, reruns a check cut short, keeps a known one, fails one never started", () =>
   withRepo({ "a.txt": "a\n" }, async (repo) => {
     const four = expandCandidates(["done", "running", "checked", "nostart"]);
-    const made = await Promise.all(four.map(async () => await createWorktree(repo, {})));
+    const made: CreatedWorktree[] = [];
+    for (const _ of four) made.push(await createWorktree(repo, {})); // one at a time, as git's bookkeeping wants
     const [done, running, checked, nostart] = four.map((spec, i): ResumedCandidate => {
       writeFileSync(join(made[i]!.cwd, "out.txt"), `${spec.label}\n`);
       return {
