@@ -30,8 +30,8 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     await cli(hub.home, ["host", "stop", "--force"]);
   });
 
-  it("the restored compare view follows the candidates on, runs their checks, ranks them, and Apply works", async () => {
-    const { repo } = seed;
+  /** A hosted Best of N of two fake candidates (`go`: a file nobody wrote yet), its view and its record's id. */
+  async function startHosted(task: (go: string) => { prompt: string; check: string }) {
     const { hub } = await api();
     await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
     const go = join(mkdtempSync(join(tmpdir(), "acp-bestof-go-")), "go");
@@ -39,12 +39,18 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     const first = vscode.commands.executeCommand<BestOf>("acpThreads.bestOfN", {
       agents: ["fake"],
       runs: 2,
-      prompt: `terminal while [ ! -f ${go} ]; do sleep 0.1; done; echo hello > made.txt`,
-      check: "test -f made.txt",
-      cwd: repo,
+      ...task(go),
+      cwd: seed.repo,
       onView: (v: CompareView) => (view = v),
     });
     const id = await waitFor("the Best of N's record", () => view?.state.recordId);
+    return { hub, go, first, id, view: () => view! };
+  }
+
+  it("the restored compare view follows the candidates on, runs their checks, ranks them, and Apply works", async () => {
+    const { repo } = seed;
+    const prompt = (go: string) => `terminal while [ ! -f ${go} ]; do sleep 0.1; done; echo hello > made.txt`;
+    const { hub, go, first, id } = await startHosted((go) => ({ prompt: prompt(go), check: "test -f made.txt" }));
     const started = await waitFor("both candidates running in the host, recorded", async () => {
       const r = await hub.bestOf.store.get(id);
       const ids = r?.candidates.map((c) => c.threadId) ?? [];
@@ -54,7 +60,7 @@ describe("a hosted Best of N after a window reload (#35)", () => {
       started.candidates.every((c) => c.worktree && c.cwd && !c.agent),
       "worktrees made, agents not done",
     );
-    assert.equal(started.prompt, `terminal while [ ! -f ${go} ]; do sleep 0.1; done; echo hello > made.txt`);
+    assert.equal(started.prompt, prompt(go));
 
     // the window goes (a reload): it lets go of the run without cancelling the host's turns
     hub.bestOf.detachAll();
@@ -135,21 +141,11 @@ describe("a hosted Best of N after a window reload (#35)", () => {
   });
 
   it("a check the reload cut short runs again in the restored view", async () => {
-    const { repo } = seed;
-    const { hub } = await api();
-    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
-    const go = join(mkdtempSync(join(tmpdir(), "acp-bestof-check-")), "go");
-    let view: CompareView | undefined;
-    const first = vscode.commands.executeCommand<BestOf>("acpThreads.bestOfN", {
-      agents: ["fake"],
-      runs: 2,
+    const { hub, go, first, id, view } = await startHosted((go) => ({
       prompt: "terminal echo hello > made.txt",
       check: `while [ ! -f ${go} ]; do sleep 0.1; done; test -f made.txt`,
-      cwd: repo,
-      onView: (v: CompareView) => (view = v),
-    });
-    const id = await waitFor("the Best of N's record", () => view?.state.recordId);
-    await waitFor("both checks running", () => view!.state.rows.every((r) => r.status === "checking"));
+    }));
+    await waitFor("both checks running", () => view().state.rows.every((r) => r.status === "checking"));
     await waitFor("both agents' ends recorded", async () =>
       (await hub.bestOf.store.get(id))?.candidates.every((c) => c.agent?.ok),
     );
