@@ -11,6 +11,8 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { offerMissingAgent } from "./agent-actions";
 import { bestOfFromPanel } from "./worktrees/best-of-command";
+import { restoreComparePanel, resumeOpenBestOf } from "./worktrees/best-of-resume";
+import { COMPARE_VIEW_TYPE } from "../webview/compare/protocol";
 import { resumeInWindow } from "./commands/threads";
 import { recallMentions } from "./composer/recall-mentions";
 import { EXEC_CHOICES, startExec } from "./exec-terminal";
@@ -18,7 +20,7 @@ import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
 import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
-import { setUnexpectedErrorHandler } from "../core/util/unexpected";
+import { background, setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
 import { HostedEvents } from "./host/hosted-events";
@@ -108,8 +110,18 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     context.environmentVariableCollection.replace("ACP_THREADS_HOME", h.home);
     context.environmentVariableCollection.description =
       "ACP Threads: lets the acp-threads CLI find the extension's threads";
-    // After activation, off the critical path: the one-time offer to import existing history.
-    setTimeout(() => offerImportOnce(h), 2000);
+    // a hosted Best of N's compare view, open before a reload, comes back following its candidates (#35)
+    context.subscriptions.push(
+      vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => void (await restoreComparePanel(h, panel, state)),
+      }),
+    );
+    // After activation, off the critical path: the one-time offer to import existing history, and the hosted Best of
+    // N runs no window follows (a second window on the folder; a view VS Code did not restore)
+    setTimeout(() => {
+      offerImportOnce(h);
+      background(resumeOpenBestOf(h), "reopening the Best of N runs");
+    }, 2000);
     const activationMs = performance.now() - started;
     h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
     return {

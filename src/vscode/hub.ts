@@ -50,6 +50,7 @@ import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
 import { HostedThreads } from "./host/hosted-threads";
 import { wireHostedExecs } from "./host/hosted-exec";
+import { BestOfRuns } from "./worktrees/best-of-runs";
 import { writeTitle } from "./host/hosted-rename";
 import { wireHostedThreads } from "./host/host-wiring";
 import { continueInHost } from "./host/host-run";
@@ -79,6 +80,8 @@ export class Hub implements vscode.Disposable {
   readonly past: PastThreads;
   readonly panels: ThreadPanels;
   readonly tree: SessionsTree;
+  /** The hosted Best of N runs this window follows and their records (#35: a reload picks them up). */
+  readonly bestOf: BestOfRuns;
   /** The state of the worktrees sessions work in (#25), read off the host's thread when a turn ends. */
   readonly worktrees = this.#owned.add(new WorktreeStates());
   readonly recall: RecallIndex;
@@ -113,6 +116,7 @@ export class Hub implements vscode.Disposable {
     this.layout = homeLayout(home);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
+    this.bestOf = this.#owned.add(new BestOfRuns(this.layout.bestOfFile, this.log.logger));
     const folder = vscode.workspace.name;
     this.hosted = this.#owned.add(
       new HostedThreads(
@@ -322,6 +326,9 @@ export class Hub implements vscode.Disposable {
 
   /** Stops what runs (exec process groups, agent sessions, recall workers) and waits for it; `dispose` frees the rest. */
   async shutdown(): Promise<void> {
+    // before anything closes a compare view: its hosted candidates run on, a reloaded window picks them up
+    this.bestOf.detachAll();
+    await this.bestOf.settled();
     await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
     await Promise.all(this.live.all().map((s) => s.close()));
     await this.recall.close();

@@ -35,6 +35,8 @@ export const DATA_HOME_ENTRIES = {
   settings: "settings.json",
   /** The permission audit log (rotated to `audit.1.jsonl`). */
   audit: "audit.jsonl",
+  /** The record of each Best of N (its prompt, candidates, checks, outcome), bounded: a reloaded window resumes it. */
+  bestOf: "best-of.json",
 } as const;
 
 /** Entries that hold threads' contents: an agent (sandboxed) sees none of them, only its own session. */
@@ -49,6 +51,7 @@ export const DATA_HOME_PRIVATE: readonly string[] = [
   DATA_HOME_ENTRIES.steer,
   DATA_HOME_ENTRIES.audit,
   DATA_HOME_ENTRIES.permissions,
+  DATA_HOME_ENTRIES.bestOf,
 ];
 
 /** Every path under the data home `home`. */
@@ -81,6 +84,7 @@ export function homeLayout(home: string) {
     permissionsFile: at(e.permissions),
     settingsFile: at(e.settings),
     auditLog: at(e.audit),
+    bestOfFile: at(e.bestOf),
   };
 }
 export type HomeLayout = ReturnType<typeof homeLayout>;

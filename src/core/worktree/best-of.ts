@@ -77,13 +77,7 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
   const { base } = await bestOfBase(o.cwd);
   const signal = o.signal ?? new AbortController().signal;
   const creating = serial();
-  const emit = (e: BestOfProgress) => {
-    try {
-      o.onProgress?.(e);
-    } catch {
-      // a progress listener never stops a candidate
-    }
-  };
+  const emit = emitter(o.onProgress);
 
   const one = async (spec: CandidateSpec): Promise<CandidateSummary> => {
     const t0 = performance.now();
@@ -100,37 +94,7 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
     }
     // the agent's own time: waiting for the person to answer a permission prompt is not the agent being slow
     const durationMs = Math.max(0, performance.now() - t0 - (run.waitedMs ?? 0));
-    emit({ type: "agent_done", spec, run, durationMs });
-    let ref: WorktreeRef | null = made?.ref ?? null;
-    if (made && !run.threadId) {
-      // no thread holds this worktree: nothing in it is anyone's work
-      await discardWorktree(made.ref).catch(() => undefined);
-      ref = null;
-    }
-    let state: WorktreeState | undefined;
-    let check: CheckResult | undefined;
-    if (ref) {
-      state = await worktreeState(ref).catch(() => undefined);
-      if (o.check && !signal.aborted && state?.exists) {
-        emit({ type: "check_started", spec, command: o.check });
-        check = await runCheck(made!.cwd, o.check, {
-          timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-          signal,
-          env: o.checkEnv,
-        });
-        emit({ type: "check_done", spec, check });
-      }
-    }
-    let records: readonly ThreadRecord[] | undefined;
-    if (run.threadId)
-      try {
-        records = o.readThread?.(run.threadId);
-      } catch {
-        // an unreadable thread leaves the answer empty; its summary still says what changed
-      }
-    const summary = summarize(spec, { run, worktree: ref, state, check, durationMs, records });
-    emit({ type: "finished", summary });
-    return summary;
+    return await finishCandidate(o, signal, emit, { spec, worktree: made ?? null, run, durationMs });
   };
 
   const limit = Math.max(1, Math.min(o.concurrency ?? o.candidates.length, o.candidates.length));
@@ -144,4 +108,136 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
   };
   await Promise.all(Array.from({ length: limit }, worker));
   return results;
+}
+
+type Emit = (e: BestOfProgress) => void;
+
+function emitter(onProgress: ((e: BestOfProgress) => void) | undefined): Emit {
+  return (e) => {
+    try {
+      onProgress?.(e);
+    } catch {
+      // a progress listener never stops a candidate
+    }
+  };
+}
+
+type FinishOptions = Pick<BestOfOptions, "check" | "checkTimeoutMs" | "checkEnv" | "readThread">;
+
+/**
+ * A candidate whose agent is done: a worktree no thread holds is removed; the others' state is read, the check
+ * runs (unless its result is known already), and its summary is made.
+ */
+async function finishCandidate(
+  o: FinishOptions,
+  signal: AbortSignal,
+  emit: Emit,
+  c: {
+    spec: CandidateSpec;
+    worktree: { ref: WorktreeRef; cwd: string } | null;
+    run: CandidateRun;
+    durationMs: number;
+    check?: CheckResult;
+  },
+): Promise<CandidateSummary> {
+  const { spec, run, durationMs } = c;
+  emit({ type: "agent_done", spec, run, durationMs });
+  let ref: WorktreeRef | null = c.worktree?.ref ?? null;
+  if (c.worktree && !run.threadId) {
+    // no thread holds this worktree: nothing in it is anyone's work
+    await discardWorktree(c.worktree.ref).catch(() => undefined);
+    ref = null;
+  }
+  let state: WorktreeState | undefined;
+  let check = c.check;
+  if (ref) {
+    state = await worktreeState(ref).catch(() => undefined);
+    if (!check && o.check && !signal.aborted && state?.exists) {
+      emit({ type: "check_started", spec, command: o.check });
+      check = await runCheck(c.worktree!.cwd, o.check, {
+        timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+        signal,
+        env: o.checkEnv,
+      });
+      emit({ type: "check_done", spec, check });
+    }
+  }
+  let records: readonly ThreadRecord[] | undefined;
+  if (run.threadId)
+    try {
+      records = o.readThread?.(run.threadId);
+    } catch {
+      // an unreadable thread leaves the answer empty; its summary still says what changed
+    }
+  const summary = summarize(spec, { run, worktree: ref, state, check, durationMs, records });
+  emit({ type: "finished", summary });
+  return summary;
+}
+
+/** How a thread's last turn ended, read from its records: a candidate whose run is gone (its host stopped). */
+export function endedRun(threadId: string, records: readonly ThreadRecord[]): CandidateRun {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (r.kind === "turn_end") return { threadId, ok: true, stopReason: r.stopReason };
+    if (r.kind === "user_message") break;
+  }
+  return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
+}
+
+/** A candidate of a Best of N picked up again (a reloaded window): what its record says. */
+export interface ResumedCandidate {
+  spec: CandidateSpec;
+  threadId: string | null;
+  worktree: { ref: WorktreeRef; cwd: string } | null;
+  /** When its worktree was made (ms since the epoch). */
+  startedAt?: number;
+  /** How its agent ended, when that is known. */
+  agent?: { run: CandidateRun; durationMs: number };
+  /** Its check's result, when its check ran to its end. */
+  check?: CheckResult;
+}
+
+export interface ResumeOptions extends FinishOptions {
+  candidates: readonly ResumedCandidate[];
+  /** Follows a candidate whose agent has not ended (as far as the record knows) to its turn's end. */
+  follow: (c: ResumedCandidate & { threadId: string }, signal: AbortSignal) => Promise<CandidateRun>;
+  signal?: AbortSignal;
+  onProgress?: (e: BestOfProgress) => void;
+}
+
+/**
+ * Picks a Best of N up where its record left it (#35: a window reloaded while it ran): the candidates still
+ * running are followed to their end, the checks not yet run to their end (never started, or cut short) run, and
+ * every candidate gets its summary, as `runBestOf` gives them. A candidate that never got its thread failed (its
+ * worktree, held by nothing, is removed).
+ */
+export async function resumeBestOf(o: ResumeOptions): Promise<CandidateSummary[]> {
+  const signal = o.signal ?? new AbortController().signal;
+  const emit = emitter(o.onProgress);
+  return await Promise.all(
+    o.candidates.map(async (c) => {
+      let run: CandidateRun;
+      let durationMs: number;
+      if (c.agent) ({ run, durationMs } = c.agent);
+      else {
+        const threadId = c.threadId;
+        if (threadId) {
+          emit({ type: "started", spec: c.spec });
+          try {
+            run = await o.follow({ ...c, threadId }, signal);
+          } catch (err) {
+            run = { threadId, ok: false, error: errorMessage(err) };
+          }
+        } else run = { threadId: null, ok: false, error: "its agent had not started when the window closed" };
+        durationMs = Math.max(0, Date.now() - (c.startedAt ?? Date.now()) - (run.waitedMs ?? 0));
+      }
+      return await finishCandidate(o, signal, emit, {
+        spec: c.spec,
+        worktree: c.worktree,
+        run,
+        durationMs,
+        ...(c.check ? { check: c.check } : {}),
+      });
+    }),
+  );
 }

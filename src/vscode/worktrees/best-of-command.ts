@@ -3,16 +3,16 @@
  * session in its own worktree of the same base (the core's runBestOf), an optional check command run in each,
  * and the compare view following them. Scripted callers pass `{agents, runs?, prompt, check?, cwd?, sandbox?}`.
  * With `acpThreads.host.runSessions: host` the candidates run in the thread host (hosted-candidate.ts), so a window
- * reload does not end them; the worktrees are made here either way.
+ * reload does not end them; the worktrees are made here either way. A hosted Best of N is recorded in the data home
+ * (core/worktree/best-of-record.ts), so a reloaded window reopens its compare view and picks it up (best-of-resume.ts).
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { background } from "../../core/util/unexpected";
-import { bestOfBase, runBestOf, type BestOfProgress } from "../../core/worktree/best-of";
+import { bestOfBase, runBestOf } from "../../core/worktree/best-of";
+import { newBestOfRecord, ownerHere } from "../../core/worktree/best-of-record";
 import {
   expandCandidates,
-  leaderOf,
-  rankCandidates,
   type CandidateRun,
   type CandidateSpec,
   type CandidateSummary,
@@ -23,10 +23,10 @@ import { configuredAgents } from "../agents";
 import type { LiveSession } from "../live-session";
 import type { Hub } from "../hub";
 import { assertTrusted } from "../trust";
-import type { CandidateRow } from "../../webview/compare/protocol";
 import { CompareView } from "./compare-view";
 import { askBestOf } from "./best-of-wizard";
 import { followAsks } from "./candidate-asks";
+import { followBestOf, rowOf } from "./best-of-follow";
 import { runHostedCandidate } from "./hosted-candidate";
 import { contextInside } from "../host/host-run-spec";
 import { serveOffer } from "../host/serve-fs";
@@ -47,47 +47,6 @@ export interface BestOfArgs {
   sandbox?: boolean;
   /** Scripted callers in this extension host (tests): the compare view as soon as it opens. */
   onView?: (view: CompareView) => void;
-}
-
-function rowOf(spec: CandidateSpec): CandidateRow {
-  return {
-    label: spec.label,
-    agent: spec.agentId,
-    threadId: null,
-    status: "waiting",
-    answer: "",
-    files: [],
-    added: 0,
-    removed: 0,
-    tokens: null,
-    costs: [],
-    durationMs: null,
-  };
-}
-
-function fill(row: CandidateRow, s: CandidateSummary): void {
-  Object.assign(row, {
-    threadId: s.threadId,
-    status: s.status,
-    answer: s.answer,
-    files: s.files.map((f) => ({ path: f.path, added: f.added, removed: f.removed })),
-    added: s.added,
-    removed: s.removed,
-    tokens: s.usage?.totalTokens ?? null,
-    costs: s.costs,
-    durationMs: s.durationMs,
-    ...(s.check
-      ? {
-          check: {
-            command: s.check.command,
-            exitCode: s.check.exitCode,
-            ...(s.check.timedOut ? { timedOut: true } : {}),
-            outputTail: s.check.outputTail.slice(-2000),
-          },
-        }
-      : {}),
-    ...(s.error ? { error: s.error } : {}),
-  });
 }
 
 /**
@@ -133,7 +92,7 @@ export async function bestOfFromPanel(hub: Hub, task: PanelTask): Promise<boolea
   return true;
 }
 
-type BestOfResult = { view: CompareView; summaries: CandidateSummary[] };
+export type BestOfResult = { view: CompareView; summaries: CandidateSummary[] };
 
 const workspaceFolder = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
 
@@ -141,7 +100,7 @@ const workspaceFolder = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
 export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResult> {
   assertTrusted();
   const cwd = a.cwd ?? workspaceFolder();
-  const { repo } = await bestOfBase(cwd); // a clear error before anything starts outside git
+  const { repo, base } = await bestOfBase(cwd); // a clear error before anything starts outside git
   // the candidates run in the thread host when the setting says so, unless the host would refuse them: the
   // repository is not one of this window's folders', or the prompt's context names a file outside it (the window's
   // own sessions take both)
@@ -153,10 +112,11 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
   for (const id of a.agents)
     if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
   const specs = expandCandidates(a.agents, a.runs ?? 1);
-  const view = new CompareView(hub, a.prompt, a.check, specs.map(rowOf));
+  // a hosted Best of N is recorded, so a reloaded window picks it up (its view, its checks; best-of-resume.ts)
+  const recordId = inHost ? await recordBestOf(hub, { ...a, cwd, repo, base, candidates: specs }) : undefined;
+  const view = new CompareView(hub, a.prompt, a.check, specs.map(rowOf), recordId ? { recordId } : {});
   if (typeof a.onView === "function") a.onView(view);
-  const stop = new AbortController();
-  view.panel.onDidDispose(() => stop.abort());
+  const f = followBestOf(hub, view, recordId);
 
   const runCandidate = async (spec: CandidateSpec, wt: CreatedWorktree, signal: AbortSignal): Promise<CandidateRun> => {
     const agent = known.find((k) => k.spec.id === spec.agentId)!.spec;
@@ -174,6 +134,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
           title,
         },
         signal,
+        (threadId) => f.onThread(spec.label, threadId),
       );
     const s = hub.spawnSession({
       agent,
@@ -202,17 +163,6 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
     };
   };
 
-  const onProgress = (e: BestOfProgress) => {
-    const row = view.row(e.type === "finished" ? e.summary.label : e.spec.label);
-    if (!row) return;
-    if (e.type === "started") row.status = row.asks ? "asking" : "working";
-    else if (e.type === "check_started") row.status = "checking";
-    else if (e.type === "agent_done") row.durationMs = Math.round(e.durationMs);
-    else if (e.type === "finished") fill(row, e.summary);
-    view.update();
-    hub.tree.refresh();
-  };
-
   let summaries: CandidateSummary[];
   try {
     summaries = await runBestOf({
@@ -220,18 +170,28 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
       candidates: specs,
       runCandidate,
       ...(a.check ? { check: a.check } : {}),
-      signal: stop.signal,
+      signal: f.signal,
       readThread: (id) => hub.threads.read(id).records,
-      onProgress,
+      onProgress: f.onProgress,
     });
   } catch (err) {
-    view.update({ running: false });
-    throw new Error(`Best of N stopped: ${errorMessage(err)}`, { cause: err });
+    throw f.failed(err);
   }
-  const ranked = rankCandidates(summaries);
-  const leader = leaderOf(ranked);
-  view.update({ running: false, ...(leader ? { leader } : {}) });
-  return { view, summaries: ranked };
+  return { view, summaries: f.finish(summaries) };
+}
+
+/** Writes a hosted Best of N's record; undefined (said to the user) when the record file cannot take it. */
+async function recordBestOf(hub: Hub, o: Parameters<typeof newBestOfRecord>[0]): Promise<string | undefined> {
+  const record = newBestOfRecord({ ...o, owner: ownerHere() });
+  try {
+    await hub.bestOf.store.add(record);
+    return record.id;
+  } catch (err) {
+    void vscode.window.showWarningMessage(
+      `Best of N runs, but a window reload will not bring its compare view back: ${errorMessage(err)}`,
+    );
+    return undefined;
+  }
 }
 
 function turnDone(s: LiveSession): Promise<void> {

@@ -23,21 +23,31 @@ const BODY = `<h1>Best of N</h1>
 export class CompareView implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   state: CompareHostMessage;
+  readonly #decided = new vscode.EventEmitter<CandidateRow>();
+  /** The user applied, kept or discarded a candidate (its row's `outcome`). */
+  readonly onDidDecide = this.#decided.event;
 
+  /** `recordId`: the Best of N's record (a reloaded window's view saves it); `panel`: one VS Code restored. */
   constructor(
     private readonly hub: Hub,
     prompt: string,
     check: string | undefined,
     rows: CandidateRow[],
+    opts: { recordId?: string; panel?: vscode.WebviewPanel } = {},
   ) {
-    this.state = { type: "state", prompt, running: true, rows, ...(check ? { check } : {}) };
+    this.state = {
+      type: "state",
+      prompt,
+      running: true,
+      rows,
+      ...(check ? { check } : {}),
+      ...(opts.recordId ? { recordId: opts.recordId } : {}),
+    };
     const uri = hub.context.extensionUri;
-    this.panel = vscode.window.createWebviewPanel(
-      COMPARE_VIEW_TYPE,
-      "Best of N",
-      vscode.ViewColumn.Active,
-      webviewOptions(uri),
-    );
+    this.panel =
+      opts.panel ??
+      vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, "Best of N", vscode.ViewColumn.Active, webviewOptions(uri));
+    if (opts.panel) this.panel.webview.options = webviewOptions(uri); // a restored panel: its scripts run again
     this.panel.webview.html = webviewHtml(this.panel.webview, uri, {
       script: "compare.js",
       css: "compare.css",
@@ -74,11 +84,11 @@ export class CompareView implements vscode.Disposable {
         return reviewWorktree(this.hub, m.threadId);
       case "apply": {
         const out = await applyToWorkspace(this.hub, m.threadId, opts);
-        if (out?.op) row.outcome = "applied";
+        if (out?.op) this.#decide(row, "applied");
         return this.update();
       }
       case "keep":
-        row.outcome = "kept";
+        this.#decide(row, "kept");
         return this.update();
       case "discardOthers": {
         const others = this.state.rows.filter((r) => r !== row && r.threadId && r.outcome !== "discarded");
@@ -102,14 +112,19 @@ export class CompareView implements vscode.Disposable {
             failed.push(`${r.label}: ${errorMessage(err)}`);
             return false;
           });
-          if (done) r.outcome = "discarded";
+          if (done) this.#decide(r, "discarded");
         }
-        row.outcome ??= "kept";
+        if (!row.outcome) this.#decide(row, "kept");
         this.update();
         if (failed.length) void vscode.window.showErrorMessage(`Could not discard ${failed.join("; ")}`);
         return;
       }
     }
+  }
+
+  #decide(row: CandidateRow, outcome: NonNullable<CandidateRow["outcome"]>): void {
+    row.outcome = outcome;
+    this.#decided.fire(row);
   }
 
   async #onMessage(raw: unknown): Promise<void> {
@@ -119,5 +134,6 @@ export class CompareView implements vscode.Disposable {
 
   dispose(): void {
     this.panel.dispose();
+    this.#decided.dispose();
   }
 }

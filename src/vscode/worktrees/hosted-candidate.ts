@@ -5,7 +5,8 @@
  * follows it. Its card's thread is set once the host opened it; this window attaches to it, so the agent's
  * permission requests come to this window's broker (the card's "waits for you", the panel, the notification);
  * the turn's end is the host's `turn_ended` (or its status saying the run waits idle or ended, for a turn that
- * ended while this window was not connected); a stopped Best of N cancels the turn through the host.
+ * ended while this window was not connected); a stopped Best of N cancels the turn through the host. A window going
+ * away (a reload) lets go of it without a cancel: a reloaded window follows it again (best-of-resume.ts).
  */
 import type * as vscode from "vscode";
 import type { ThreadRecord } from "../../core/model/records";
@@ -23,15 +24,36 @@ interface TurnEnd {
   failure?: string;
 }
 
+/** Why a Best of N stops following its candidates when the window goes (a reload): the host's turns run on. */
+export const DETACHED = "the window closed";
+
 export async function runHostedCandidate(
   hub: Hub,
   view: CompareView,
   label: string,
   c: HostCandidate,
   signal: AbortSignal,
+  onThread?: (threadId: string) => void,
 ): Promise<CandidateRun> {
   const threadId = await startCandidateInHost(hub, c, hub.composer.sources());
-  const cancel = () => void hub.hosted.cancel(threadId).catch(() => undefined);
+  onThread?.(threadId);
+  return await followHostedCandidate(hub, view, label, threadId, signal);
+}
+
+/**
+ * Follows a hosted candidate to its turn's end (its card's thread set, its questions asked here). A stopped Best of
+ * N cancels the turn; one the window let go of (`DETACHED`, a reload) leaves it running and resolves.
+ */
+export async function followHostedCandidate(
+  hub: Hub,
+  view: CompareView,
+  label: string,
+  threadId: string,
+  signal: AbortSignal,
+): Promise<CandidateRun> {
+  const cancel = () => {
+    if (signal.reason !== DETACHED) void hub.hosted.cancel(threadId).catch(() => undefined);
+  };
   // stopped while the host started it (the compare view closed): its abort came before this listened for it
   if (signal.aborted) cancel();
   signal.addEventListener("abort", cancel, { once: true });
@@ -43,7 +65,7 @@ export async function runHostedCandidate(
   let end: TurnEnd;
   let waitedMs: number;
   try {
-    end = await turnEnded(hub.hosted, threadId, followed?.view);
+    end = await turnEnded(hub.hosted, threadId, followed?.view, signal);
   } finally {
     waitedMs = waited.stop();
     signal.removeEventListener("abort", cancel);
@@ -75,7 +97,12 @@ async function withTurnError(hub: Hub, threadId: string, end: TurnEnd): Promise<
 }
 
 /** Resolves once the host's run on the thread ended its turn (it waits idle for the next prompt) or ended. */
-function turnEnded(hosted: HostedThreads, threadId: string, view: HostedThreadView | undefined): Promise<TurnEnd> {
+function turnEnded(
+  hosted: HostedThreads,
+  threadId: string,
+  view: HostedThreadView | undefined,
+  signal: AbortSignal,
+): Promise<TurnEnd> {
   return new Promise<TurnEnd>((resolve) => {
     const subs: vscode.Disposable[] = [];
     let settled = false;
@@ -100,6 +127,13 @@ function turnEnded(hosted: HostedThreads, threadId: string, view: HostedThreadVi
       hosted.link.onDidChange(look),
       ...(view ? [view.onStatus(look)] : []),
     );
+    // let go of (a reload): followed no more, its turn runs on in the host
+    const detached = () => {
+      if (signal.reason === DETACHED) done({ failure: DETACHED });
+    };
+    signal.addEventListener("abort", detached, { once: true });
+    subs.push({ dispose: () => signal.removeEventListener("abort", detached) });
+    detached();
     look();
   });
 }

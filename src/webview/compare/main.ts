@@ -121,6 +121,10 @@ function render(m: CompareHostMessage): void {
 }
 
 window.addEventListener("message", (e: MessageEvent<CompareHostMessage>) => {
-  if (e.data?.type === "state") render(e.data);
+  if (e.data?.type === "state") {
+    // VS Code keeps this across a reload: the restored panel is handed the record to resume (best-of-resume.ts)
+    if (e.data.recordId) vscode.setState({ recordId: e.data.recordId });
+    render(e.data);
+  }
 });
 vscode.post({ type: "ready" });

@@ -49,6 +49,8 @@ export type CompareHostMessage = {
   rows: CandidateRow[];
   /** The first of the core's ranking once all are done: "best" for a reason, or only the "fastest" of equals. */
   leader?: Leader;
+  /** The Best of N's record (a hosted one, #35): saved in the webview's state, so a reload restores the view. */
+  recordId?: string;
 };
 
 export const COMPARE_ACTIONS = ["open", "diff", "apply", "keep", "discardOthers"] as const;

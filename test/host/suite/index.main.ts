@@ -60,6 +60,7 @@ const PASSES: Record<string, string[]> = {
     "host-watch.test.js",
     "host-entry.test.js",
     "host-bestof.test.js",
+    "host-bestof-reload.test.js",
     "host-links.test.js",
     "host-once.test.js",
     "thread-events.test.js",

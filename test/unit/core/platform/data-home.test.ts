@@ -9,11 +9,12 @@ import { DATA_HOME_ENTRIES, DATA_HOME_PRIVATE, homeLayout } from "../../../../sr
 import { categoryPaths } from "../../../../src/core/retention/measure";
 
 const HOME = join(sep, "data-home");
-/** Small files and the running host's own folder (a socket, locks, its log): nothing to measure or collect. */
+/** Small files (the Best of N record is bounded) and the running host's own folder (a socket, locks, its log): nothing to measure or collect. */
 const NOT_MEASURED = new Set<string>([
   DATA_HOME_ENTRIES.settings,
   DATA_HOME_ENTRIES.permissions,
   DATA_HOME_ENTRIES.host,
+  DATA_HOME_ENTRIES.bestOf,
 ]);
 
 test("every entry of the data home is measured by a category, or named as not measured", () => {
