@@ -33,17 +33,25 @@ test("submit runs a line in an interactive shell", async () => {
   });
 });
 
-test("send-keys C-c interrupts a sleep in the shell and the shell keeps going", async () => {
+// Waits on what bash prints, never on the terminal's echo of what was typed ("still-$((1 + 1))-here" prints
+// "still-2-here"; the echoed line does not hold it). A C-c that comes while bash is still starting the sleep (under
+// load, before the sleep owns the terminal) reaches bash, not the sleep, and the terminal drops what was typed
+// ahead: the interrupt and the line are sent again until bash answers. This hung a loaded run for ten minutes
+// when it waited on the echo and sent C-d while the sleep still ran.
+test("send-keys C-c interrupts a sleep in the shell and the shell keeps going", { timeout: 120_000 }, async () => {
   await withRegistry(async (registry, dir) => {
     const run = startShell(registry, dir);
-    run.submit("sleep 100; echo after-sleep-$?");
-    await waitForOutput(run, "sleep 100");
-    // Give bash a moment to fork the sleep before interrupting it.
-    await new Promise((r) => setTimeout(r, 300));
+    run.submit("printf 'sleep-%s\\n' started; sleep 100; echo after-sleep-$?");
+    await waitForOutput(run, /sleep-started\r?\n/);
     const before = Date.now();
-    registry.sendKeys(run.id, ["C-c"]);
-    run.submit("echo still-here");
-    const text = await waitForOutput(run, /still-here\r?\n/);
+    let text = "";
+    for (let tries = 0; !/still-2-here\r?\n/.test(text); tries++) {
+      assert.ok(tries < 20, `bash did not answer after ${tries} interrupts:\n${text}`);
+      await new Promise((r) => setTimeout(r, 300)); // a moment for bash to start the sleep, or to settle
+      registry.sendKeys(run.id, ["C-c"]);
+      run.submit("echo still-$((1 + 1))-here");
+      text = await waitForOutput(run, /still-2-here\r?\n/, 2_000).catch(() => run.read(0, 4 * 1024 * 1024).text);
+    }
     assert.ok(Date.now() - before < 50_000, "the sleep did not run to its end");
     assert.ok(!text.includes("after-sleep-0"), "the sleep was interrupted, not completed");
     assert.equal(run.running, true);
