@@ -95,7 +95,11 @@ function failures(output) {
 const WORKER_EXIT_FLAGS = Number(process.versions.node.split(".")[0]) < 24 ? ["--no-concurrent-recompilation"] : [];
 const nodeTest = (dir, extra = []) => {
   const list = files(dir, /\.test\.js$/);
-  return list.length ? ["node", [...WORKER_EXIT_FLAGS, "--test", "--test-reporter=spec", ...extra, ...list]] : null;
+  // a test that hangs fails after 10 minutes instead of holding the whole run to CI's limit
+  const bound = "--test-timeout=600000";
+  return list.length
+    ? ["node", [...WORKER_EXIT_FLAGS, "--test", "--test-reporter=spec", bound, ...extra, ...list]]
+    : null;
 };
 
 const stages = [
