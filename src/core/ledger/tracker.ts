@@ -382,7 +382,7 @@ export class WorkspaceTracker {
       pending.push(
         (async () => {
           const st = await lstat(join(this.root, rel)).catch(() => undefined);
-          if (since !== undefined && (await this.#changedSince(rel, st, since, folders)))
+          if (since !== undefined && (await this.#changedSince(rel, st, prev, since, folders)))
             return void this.#unsure.add(rel);
           if (!st?.isFile()) return this.#gone(rel, deltas);
           await this.#update(rel, st, prev, deltas, since);
@@ -424,19 +424,22 @@ export class WorkspaceTracker {
   }
 
   /**
-   * Whether `rel` (its stat `st`, undefined: gone) may have changed after `since`: the file, or a folder on its
-   * way from the root, has a later ctime. A file's ctime moves with every change of it and when it is renamed; a
-   * folder's when an entry is created, removed or renamed in it and when it is renamed itself — so a file moved in
-   * with its folder from outside, which keeps its own ctime, is seen by its folder's. `folders` caches the
-   * folders' ctimes for one sync.
+   * Whether `rel` (its stat `st`, undefined: gone; `prev`: the entry known) may have changed after `since`. A
+   * file's ctime moves with every change of it and when it is renamed: the same file (its inode) with an earlier
+   * ctime is as it was at `since`. A file new here, replaced or gone may have come or gone with a folder on its
+   * way from the root (a folder moved in from outside keeps its files' ctimes): then any of those folders with a
+   * later ctime (an entry created, removed or renamed in it, or it renamed) leaves it unsure too. `folders`
+   * caches the folders' ctimes for one sync.
    */
   async #changedSince(
     rel: string,
     st: Stats | undefined,
+    prev: Entry | undefined,
     since: number,
     folders: Map<string, Promise<number | undefined>>,
   ): Promise<boolean> {
     if (st && st.ctimeMs > since) return true;
+    if (st && prev && st.ino === prev.ino) return false;
     for (let dir = dirname(rel); ; dir = dirname(dir)) {
       const d = dir === "." ? "" : dir;
       let ctime = folders.get(d);
