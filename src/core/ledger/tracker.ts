@@ -21,7 +21,7 @@
  * turn, with the version before it. A file that changed before is taken in as before (an edit between turns).
  */
 import { lstat, mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Stats } from "node:fs";
 import { nullLogger, type Logger } from "../log";
 import { keepVersion, type BlobStore } from "./blob-store";
@@ -32,6 +32,7 @@ import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { isRacy, RacyFiles } from "./racy";
 import { TrackerWalks } from "./tracker-walks";
+import { SinceTurn } from "./since-turn";
 import { TurnClock } from "./turn-clock";
 import { statInfo, type StatInfo } from "./walk";
 import type { WalkWorker } from "./walk-worker-client";
@@ -347,13 +348,19 @@ export class WorkspaceTracker {
     }
   }
 
-  async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[], since?: number): Promise<void> {
+  async #update(
+    rel: string,
+    st: Stats,
+    prev: Entry | undefined,
+    deltas: FileDelta[],
+    since?: SinceTurn,
+  ): Promise<void> {
     this.#racy.saw(rel);
     const same = prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino;
     if (same && !this.#racy.has(rel)) return;
     const state = await this.#readState(rel, st);
     // read while the turn may be writing: the content is the one of `st` only if the file did not change since
-    if (since !== undefined && !(await this.#unchangedSince(rel, st, since))) return;
+    if (since && !(await since.unchanged(rel, st))) return void this.#unsure.add(rel);
     this.#entries.set(rel, {
       ...statInfo(st),
       state,
@@ -375,17 +382,16 @@ export class WorkspaceTracker {
     const pending: Promise<void>[] = [];
     const unsure = this.#unsure;
     this.#unsure = new Set();
-    const folders = new Map<string, Promise<number | undefined>>();
+    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
     const look = (rel: string, prev: Entry | undefined) => {
       if (asked.has(rel)) return;
       asked.add(rel);
       pending.push(
         (async () => {
           const st = await lstat(join(this.root, rel)).catch(() => undefined);
-          if (since !== undefined && (await this.#changedSince(rel, st, prev, since, folders)))
-            return void this.#unsure.add(rel);
+          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return void this.#unsure.add(rel);
           if (!st?.isFile()) return this.#gone(rel, deltas);
-          await this.#update(rel, st, prev, deltas, since);
+          await this.#update(rel, st, prev, deltas, sinceTurn);
         })(),
       );
     };
@@ -412,48 +418,6 @@ export class WorkspaceTracker {
     this.#unlisted = new Set(unlisted.filter((rel) => this.#entries.has(rel)));
     took();
     return deltas;
-  }
-
-  /** After reading `rel` at stat `st`: whether it is still `st` and was not changed after `since` (else unsure). */
-  async #unchangedSince(rel: string, st: Stats, since: number): Promise<boolean> {
-    const now = await lstat(join(this.root, rel)).catch(() => undefined);
-    const same =
-      now && now.ctimeMs <= since && now.size === st.size && now.mtimeMs === st.mtimeMs && now.ino === st.ino;
-    if (!same) this.#unsure.add(rel);
-    return !!same;
-  }
-
-  /**
-   * Whether `rel` (its stat `st`, undefined: gone; `prev`: the entry known) may have changed after `since`. A
-   * file's ctime moves with every change of it and when it is renamed: the same file (its inode) with an earlier
-   * ctime is as it was at `since`. A file new here, replaced or gone may have come or gone with a folder on its
-   * way from the root (a folder moved in from outside keeps its files' ctimes): then any of those folders with a
-   * later ctime (an entry created, removed or renamed in it, or it renamed) leaves it unsure too. `folders`
-   * caches the folders' ctimes for one sync.
-   */
-  async #changedSince(
-    rel: string,
-    st: Stats | undefined,
-    prev: Entry | undefined,
-    since: number,
-    folders: Map<string, Promise<number | undefined>>,
-  ): Promise<boolean> {
-    if (st && st.ctimeMs > since) return true;
-    if (st && prev && st.ino === prev.ino) return false;
-    for (let dir = dirname(rel); ; dir = dirname(dir)) {
-      const d = dir === "." ? "" : dir;
-      let ctime = folders.get(d);
-      if (!ctime)
-        folders.set(
-          d,
-          (ctime = lstat(join(this.root, d)).then(
-            (s) => s.ctimeMs,
-            () => undefined,
-          )),
-        );
-      if (((await ctime) ?? -Infinity) > since) return true;
-      if (!d) return false;
-    }
   }
 
   async #readState(rel: string, st: Stats): Promise<FileState> {
