@@ -95,7 +95,7 @@ export class WorkspaceTracker {
   readonly #racy = new RacyFiles();
   /** Files a sync with `since` saw changed after it: left as they were known, looked at by the next sync. */
   #unsure = new Set<string>();
-  /** The file system's clock for `turnStamp` (undefined: not read yet; null: none comparable). */
+  /** The file system's clock for `turnStamp`, once looked for (resolves to undefined: none comparable). */
   #clock: Promise<TurnClock | undefined> | undefined;
 
   private constructor(root: string, opts: TrackerOptions) {
