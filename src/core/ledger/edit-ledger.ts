@@ -41,6 +41,11 @@ export interface EditLedgerOptions {
    * they run here, asynchronously.
    */
   walkWorker?: string | false;
+  /**
+   * Whether a turn's first stat walk may run while the turn already works (default true; tracker.ts `turnStamp`).
+   * false: it runs before the turn starts (the bench's baseline: the design before).
+   */
+  overlapTurnStart?: boolean;
 }
 
 export interface LedgerRecorded {
@@ -134,13 +139,23 @@ export class EditLedger implements Disposable {
 
   /**
    * Starts recording a turn. Edits made before it are taken in first (unless `prepared`: the caller ran
-   * `prepare` just before starting something that may already be writing).
+   * `prepare` just before starting something that may already be writing). With stat walks, that sync runs
+   * while the turn already works when the workspace's clock can be read (tracker.ts `turnStamp`): a file changed
+   * after the turn started is then left to the turn's end, which compares it with the version known before.
    */
   async beginTurn(info: TurnInfo, opts: { prepared?: boolean } = {}): Promise<TurnCapture> {
     const slot = this.#acquire(info.cwd);
     const tracker = await slot.tracker;
-    if (tracker && !opts.prepared) this.#distribute(slot, await tracker.sync().catch((err) => this.#syncFailed(err)));
     const capture = new TurnCapture(this.#host(slot), info, slot.root, tracker);
+    const since =
+      tracker && !opts.prepared && this.#opts.overlapTurnStart !== false ? await tracker.turnStamp() : undefined;
+    if (tracker && !opts.prepared) {
+      // the edits made before this turn go to the turns already running, never to this one
+      const before = tracker.sync(since !== undefined ? { since } : {}).catch((err) => this.#syncFailed(err));
+      const taken = before.then((deltas) => this.#distribute(slot, deltas, capture));
+      if (since === undefined) await taken;
+      else background(taken, "taking in the edits made before a turn");
+    }
     slot.open.add(capture);
     return capture;
   }
@@ -250,9 +265,9 @@ export class EditLedger implements Disposable {
     this.#safely(() => this.#conflicts.fire(n));
   }
 
-  /** Gives each open turn its share of a sync's deltas (see the module comment on attribution). */
-  #distribute(slot: Slot, deltas: FileDelta[]): void {
-    const open = [...slot.open];
+  /** Gives each open turn (but `except`) its share of a sync's deltas (see the module comment on attribution). */
+  #distribute(slot: Slot, deltas: FileDelta[], except?: TurnCapture): void {
+    const open = [...slot.open].filter((c) => c !== except);
     if (!deltas.length || !open.length) return;
     if (open.length === 1) return open[0].addDeltas(deltas, false);
     for (const d of deltas) {

@@ -14,8 +14,13 @@
  * A file whose stat was taken within the timestamp tick of its last change is "racy" (racy.ts): read again at
  * every sync, and its content compared, until a stat of it is older than that. A clean tracked file whose stat
  * the baseline adopted is not (see #adoptStat).
+ *
+ * In walk mode a turn's first sync may run while the turn's agent already writes (`sync({ since })`, the file
+ * system's time at the turn's start: turn-clock.ts). A file that changed after `since` is then left as the tracker
+ * knew it ("unsure"), and the next sync compares it with that version: the turn's end gives the change to the
+ * turn, with the version before it. A file that changed before is taken in as before (an edit between turns).
  */
-import { lstat, readFile } from "node:fs/promises";
+import { lstat, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
 import { nullLogger, type Logger } from "../log";
@@ -27,6 +32,8 @@ import { IgnoreMatcher } from "./gitignore";
 import { loadManifestCache, saveManifestCache } from "./manifest-cache";
 import { isRacy, RacyFiles } from "./racy";
 import { TrackerWalks } from "./tracker-walks";
+import { SinceTurn } from "./since-turn";
+import { TurnClock } from "./turn-clock";
 import { statInfo, type StatInfo } from "./walk";
 import type { WalkWorker } from "./walk-worker-client";
 import { settle, WatchSet } from "./watch-set";
@@ -86,6 +93,10 @@ export class WorkspaceTracker {
   #baselineDirs: string[] | undefined;
   /** Files whose last stat cannot show a change in the same tick: read again at every sync. */
   readonly #racy = new RacyFiles();
+  /** Files a sync with `since` saw changed after it: left as they were known, looked at by the next sync. */
+  #unsure = new Set<string>();
+  /** The file system's clock for `turnStamp`, once looked for (resolves to undefined: none comparable). */
+  #clock: Promise<TurnClock | undefined> | undefined;
 
   private constructor(root: string, opts: TrackerOptions) {
     this.root = root;
@@ -124,11 +135,27 @@ export class WorkspaceTracker {
     return this.#matcher.ignores(this.#toTop(rel), isDir);
   }
 
-  /** Files changed since the last sync (or the baseline). Syncs run one at a time. */
-  sync(): Promise<FileDelta[]> {
-    const run = this.#chain.then(() => this.#sync());
+  /**
+   * Files changed since the last sync (or the baseline). Syncs run one at a time. With `since` (`turnStamp`), a
+   * file changed after it is not taken in (nor reported): the next sync compares it with the version known now.
+   */
+  sync(opts: { since?: number } = {}): Promise<FileDelta[]> {
+    const run = this.#chain.then(() => this.#sync(opts.since));
     this.#chain = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The file system's time now, for a turn's first sync run while the turn already works (`sync({ since })`):
+   * whatever is written after this resolves has a later ctime. Undefined when that sync must run before the turn
+   * instead: with watches (their sync costs little), or where the workspace's clock cannot be read (turn-clock.ts).
+   */
+  async turnStamp(): Promise<number | undefined> {
+    if (this.#mode !== "walk" || !this.#opts.cacheDir) return undefined;
+    this.#clock ??= mkdir(this.#opts.cacheDir, { recursive: true, mode: 0o700 })
+      .then(() => TurnClock.open(this.root, this.#opts.cacheDir!))
+      .catch(() => undefined);
+    return (await this.#clock)?.now();
   }
 
   /**
@@ -266,10 +293,10 @@ export class WorkspaceTracker {
 
   // ---- sync -----------------------------------------------------------------------------------------------
 
-  async #sync(): Promise<FileDelta[]> {
+  async #sync(since?: number): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
     this.#racy.startSync();
-    if (this.#mode === "walk") return this.#syncWalk();
+    if (this.#mode === "walk") return this.#syncWalk(undefined, since);
     await settle();
     const deltas: FileDelta[] = [];
     while (this.#watcher!.hasDirty) {
@@ -321,11 +348,19 @@ export class WorkspaceTracker {
     }
   }
 
-  async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[]): Promise<void> {
+  async #update(
+    rel: string,
+    st: Stats,
+    prev: Entry | undefined,
+    deltas: FileDelta[],
+    since?: SinceTurn,
+  ): Promise<void> {
     this.#racy.saw(rel);
     const same = prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino;
     if (same && !this.#racy.has(rel)) return;
     const state = await this.#readState(rel, st);
+    // read while the turn may be writing: the content is the one of `st` only if the file did not change since
+    if (since && !(await since.unchanged(rel, st))) return void this.#unsure.add(rel);
     this.#entries.set(rel, {
       ...statInfo(st),
       state,
@@ -335,23 +370,33 @@ export class WorkspaceTracker {
     if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
   }
 
-  /** A stat walk of the workspace, or of the folders below `tops` only (those without a watch). */
-  async #syncWalk(tops?: readonly string[]): Promise<FileDelta[]> {
+  /**
+   * A stat walk of the workspace, or of the folders below `tops` only (those without a watch). With `since`, a
+   * file that changed after it is left unsure (see `sync`).
+   */
+  async #syncWalk(tops?: readonly string[], since?: number): Promise<FileDelta[]> {
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
     const { walk, took } = await this.#walks.next(tops);
     const deltas: FileDelta[] = [];
     const asked = new Set<string>();
     const pending: Promise<void>[] = [];
+    const unsure = this.#unsure;
+    this.#unsure = new Set();
+    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
     const look = (rel: string, prev: Entry | undefined) => {
+      if (asked.has(rel)) return;
       asked.add(rel);
       pending.push(
         (async () => {
           const st = await lstat(join(this.root, rel)).catch(() => undefined);
+          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return void this.#unsure.add(rel);
           if (!st?.isFile()) return this.#gone(rel, deltas);
-          await this.#update(rel, st, prev, deltas);
+          await this.#update(rel, st, prev, deltas, sinceTurn);
         })(),
       );
     };
+    // a file an earlier sync left unsure (changed while it ran): compared with the version known before it
+    for (const rel of unsure) if (inScope(rel)) look(rel, this.#entries.get(rel));
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
     const unlisted = walk.full
       ? [...this.#entries.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))

@@ -268,8 +268,11 @@ function statAllHere(paths: readonly string[]): Float64Array {
 export function trustsFolders(path: string, platform: NodeJS.Platform = process.platform): boolean {
   if (platform !== "linux") return false;
   try {
-    return TRUSTED_FS.has(Number(statfsSync(path).type));
+    return trustedFsType(Number(statfsSync(path).type));
   } catch {
     return false;
   }
 }
+
+/** Whether a Linux file system (statfs f_type) is one of `TRUSTED_FS`: local, its stamps from this machine. */
+export const trustedFsType = (type: number): boolean => TRUSTED_FS.has(type);
