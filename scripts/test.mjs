@@ -140,7 +140,7 @@ const stages = [
     prepare: () => ["sh", ["-c", "bash test/host/setup.sh && bash test/host/setup-oldest.sh"]],
     cmd: () =>
       existsSync("test/host/run.mjs")
-        ? onOldest(`node test/host/run.mjs --timeout 600 --grep '${OLDEST_HOST_GREP}'`)
+        ? onOldest(`node test/host/run.mjs --timeout 900 --grep '${OLDEST_HOST_GREP}'`)
         : null,
   },
   {
