@@ -31,8 +31,6 @@ import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
-  HostRefusal,
-  refusalCode,
   type DetachedRun,
   type HostEvent,
   type HostPush,
@@ -40,8 +38,9 @@ import {
   type HostRequest,
   type HostStatus,
   type HostWatchdog,
-  type ServeOffer,
 } from "./protocol";
+import { HostRefusal, refusalCode } from "./protocol-refusal";
+import { type ServeOffer } from "./protocol-serve";
 import { readLines, send } from "./wire";
 
 export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
