@@ -23,7 +23,8 @@ import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
-import { HostedThread, type ThreadControl } from "./hosted-thread";
+import { HostedThread } from "./hosted-thread";
+import type { ThreadControl } from "./thread-control";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
 import type { HostSessionState } from "./session-state";
@@ -335,7 +336,7 @@ export class ThreadHost {
         },
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
-        sessionState: (state) => thread?.sessionState(state),
+        sessionState: (state) => thread?.session.update(state),
         turnStarted: () => {
           if (thread) this.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
         },
