@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
-import type { HostRunner } from "../core/host/server";
+import type { HostRunner } from "../core/host/run-control";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
 import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
