@@ -1,7 +1,8 @@
 // The engine's boundary (#35 item 7), checked by scripts/check-imports.mjs: the front ends (src/vscode, src/cli)
 // are to reach the engine through its API, not its internals. Every src/core module is one of three kinds:
 //   api       the engine API a front end may use: core/model/** (plain types), the thread host's typed protocol
-//             and its client (core/host/protocol.ts, client.ts, door.ts: where the host's socket is).
+//             and its client (core/host/protocol.ts and its parts protocol-*.ts, client.ts, door.ts: where the
+//             host's socket is).
 //   pure      pure helpers (PURE_HELPERS): computation a front end may share with the engine. A pure helper does
 //             no I/O and holds no state: its value imports are only api or pure modules, node:path / node:url
 //             (path math) and `diff` (the line diff); it never touches `process`, timers, randomness, `fetch`, `require`, nor the clock
@@ -28,6 +29,9 @@ const ts = createRequire(path.join(repo, "package.json"))("typescript");
 export const ENGINE_API = [
   "src/core/model/",
   "src/core/host/protocol.ts",
+  "src/core/host/protocol-exec.ts",
+  "src/core/host/protocol-refusal.ts",
+  "src/core/host/protocol-serve.ts",
   "src/core/host/client.ts",
   "src/core/host/door.ts",
 ];

@@ -3,7 +3,7 @@
  * attached to the thread (first answer wins) while any is, else to the run's own answer (`--elicitation`: with no
  * terminal, `ask` declines); the run's watchdog is pushed to the clients and takes their retries.
  */
-import type { HostRunControl } from "../core/host/server";
+import type { HostRunControl } from "../core/host/run-control";
 import type { ElicitationAsker } from "../core/model/elicitation";
 import type { RetryStep } from "../core/watchdog/retry-ladder";
 import type { Supervisor } from "../core/watchdog/supervisor";

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { Writable, PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
-import type { HostRunner } from "../core/host/server";
+import type { HostRunner } from "../core/host/run-control";
 import { HOST_TAG, ranInHost } from "../core/host/thread-tag";
 import { TurnReport, type TurnEnd } from "../core/host/turn-report";
 import { ThreadStore } from "../core/store/thread-store";
@@ -18,7 +18,8 @@ import { ProtocolLog } from "../core/acp/protocol-log";
 import { SessionStateFollower, sessionControls } from "../core/host/session-state";
 import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
-import { HostRefusal, PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
+import { HostRefusal } from "../core/host/protocol-refusal";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { assertTakesImages, promptPartsText } from "../core/prompt/blocks";

@@ -9,7 +9,7 @@
 import type * as vscode from "vscode";
 import { expandCommand } from "../core/exec";
 import type { ExecRun } from "../core/exec";
-import type { HostExecInfo } from "../core/host/protocol";
+import type { HostExecInfo } from "../core/host/protocol-exec";
 import type { Hub } from "./hub";
 import { showExecTerminal } from "./exec-view";
 import { startExecInHost } from "./host/hosted-exec";

@@ -13,12 +13,12 @@ import type { SupervisorState } from "../core/watchdog/supervisor";
 import type { LiveSession } from "./live-session";
 import { loginText } from "./login-view";
 import type { WorktreeRef } from "../core/model/records";
-import type { WorktreeState } from "../core/worktree/state";
-import { describeWorktreeState, type WorktreeStates } from "./worktrees/states";
+import type { WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
 import { page, pastGroups, PAGE } from "./sessions-groups";
 import { localDay, tickRefresh, TICK_MS } from "./sessions-ticks";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
+import { execItem, worktreeItem } from "./sessions-rows";
 import type { HostWatchdog } from "../core/host/protocol";
 import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
 
@@ -286,7 +286,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       case "away":
         return awayItem(node);
       case "worktree":
-        return worktreeItem(node, this.worktrees?.get(node.ref));
+        return worktreeItem(node.threadId, node.ref, this.worktrees?.get(node.ref));
       case "live": {
         const s = this.live.get(node.threadId);
         const item = new vscode.TreeItem(s?.title ?? node.threadId);
@@ -316,26 +316,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       }
       case "hosted":
         return hostedItem(node);
-      case "exec": {
-        const e = this.live.exec(node.runId);
-        const item = new vscode.TreeItem(e?.title ?? node.runId);
-        item.id = `exec:${node.runId}`;
-        const running = elapsed(Date.now() - (e?.startedAt ?? Date.now()));
-        const code = e?.status === "failed" && e.exitCode != null ? ` · exit ${e.exitCode}` : "";
-        item.description = `exec${code} · ${running}`;
-        item.tooltip = sessionTooltip({
-          title: e?.title ?? node.runId,
-          status: e?.status ?? "lost",
-          agent: "exec run",
-          cwd: e?.cwd,
-          when: `started ${running} ago`,
-          extra: `${e?.commandLine ?? ""}${code ? `\n\nexited with code ${e!.exitCode}` : ""}`,
-        });
-        item.iconPath = statusIcon(e?.status ?? "lost");
-        item.contextValue = "exec";
-        item.command = { command: "acpThreads.openThread", title: "Show terminal", arguments: [node] };
-        return item;
-      }
+      case "exec":
+        return execItem(node, this.live.exec(node.runId));
       case "past": {
         const t = node.thread;
         const item = new vscode.TreeItem(t.title || "(untitled)");
@@ -375,27 +357,3 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 
 /** A top-level node's key among the kept (`#kept`): a group's id, "away" for "Since you left". */
 const topKey = (node: SessionNode): string => (node.type === "group" ? node.id : node.type);
-
-/** A worktree node: the repository and the worktree's folder name, its state against the base. */
-function worktreeItem(
-  node: Extract<SessionNode, { type: "worktree" }>,
-  state: WorktreeState | undefined,
-): vscode.TreeItem {
-  const name = node.ref.path.split(/[\\/]/).pop() ?? node.ref.path;
-  const repo = node.ref.repo.split(/[\\/]/).pop() ?? node.ref.repo;
-  const item = new vscode.TreeItem(`${repo} · ${name}`, vscode.TreeItemCollapsibleState.Expanded);
-  item.id = `worktree:${node.threadId}`;
-  item.description = describeWorktreeState(state);
-  const files = state?.files.slice(0, 20).map((f) => `  ${f.change[0]!.toUpperCase()} ${f.path}`) ?? [];
-  item.tooltip = [
-    `Worktree ${node.ref.path}`,
-    `of ${node.ref.repo}, base ${node.ref.base.slice(0, 10)}`,
-    describeWorktreeState(state),
-    ...files,
-    ...(state && state.files.length > 20 ? [`  … ${state.files.length - 20} more`] : []),
-  ].join("\n");
-  item.iconPath = new vscode.ThemeIcon(state && !state.exists ? "warning" : "git-branch");
-  item.contextValue = "worktree";
-  item.accessibilityInformation = { label: `worktree ${repo} ${name}, ${describeWorktreeState(state)}` };
-  return item;
-}

@@ -19,6 +19,7 @@ import { PanelFeed } from "./panel-feed";
 import { noteShown, panelShown } from "./panel-shown";
 import type { ComposerHost } from "./composer/composer-host";
 import type { LiveSession } from "./live-session";
+import { liveInit, liveStatus, promptWhenIdle } from "./live-panel";
 import type { HostedThreadView } from "./host/hosted-thread-view";
 import { initHosted, routeHosted, type HostedPanelSurface } from "./host/hosted-panel";
 import type { PermissionBroker } from "./permission-broker";
@@ -57,21 +58,6 @@ export interface TerminalOutputEvent {
   terminalId: string;
   data: string;
   exit?: { exitCode: number | null; signal: string | null };
-}
-
-/** When each live session's running turn started (for the elapsed time in the panel header). */
-const turnStarts = new WeakMap<LiveSession, number>();
-const running = (s: string) => s === "working" || s === "waiting_permission";
-
-/** Sends `text` as the next prompt once the session is idle (feedback given with a rejected permission). */
-function promptWhenIdle(live: LiveSession, text: string): void {
-  if (live.status === "idle") return void live.prompt(text);
-  const sub = live.onStatus((s) => {
-    if (s === "idle") {
-      sub.dispose();
-      background(live.prompt(text), "sending a prompt");
-    } else if (s === "closed" || s === "failed") sub.dispose();
-  });
 }
 
 export class ThreadPanel implements vscode.Disposable {
@@ -166,24 +152,7 @@ export class ThreadPanel implements vscode.Disposable {
       const queued = this.#feed.release();
       this.panel.title = live.title;
       this.#cwd = live.cwd;
-      if (running(live.status) && !turnStarts.has(live)) turnStarts.set(live, Date.now());
-      this.post({
-        type: "init",
-        header: {
-          threadId: live.threadId,
-          title: live.title,
-          agent: live.agent.displayName,
-          cwd: live.cwd,
-          sessionId: live.sessionId,
-          acceptsInput: live.mode === "session",
-          resumable: true, // once it ends, a prompt typed here resumes the thread
-          ...(live.sandboxed ? { sandboxed: true } : {}),
-        },
-        status: live.status,
-        since: running(live.status) ? turnStarts.get(live) : undefined,
-        events,
-        ...this.#takeFocus(),
-      });
+      this.post({ type: "init", ...liveInit(live), events, ...this.#takeFocus() });
       // the transcript, then what arrived while it loaded (queued, not yet posted): in the order they happened
       this.#usage = new UsageMeter();
       this.#foldUsage([...events, ...queued]);
@@ -194,16 +163,7 @@ export class ThreadPanel implements vscode.Disposable {
       this.#subs.push(
         live.onStatus((s) => {
           this.#flush();
-          if (!running(s)) turnStarts.delete(live);
-          else if (!turnStarts.has(live)) turnStarts.set(live, Date.now());
-          const sandboxed = live.sandboxed ? { sandboxed: true } : {};
-          this.post({
-            type: "status",
-            status: s,
-            detail: live.statusDetail,
-            since: turnStarts.get(live),
-            ...sandboxed,
-          });
+          this.post(liveStatus(live, s));
           if (s === "idle") this.#postPickers(live);
           if (s === "idle") this.post(loginView(live)); // the agent's capabilities (its actions) are known now
         }),

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { CLAUDE_PERMISSION_MODES, expandCommand, type ExpandedCommand } from "../../core/exec/exec-presets";
-import type { HostExec } from "../../core/host/protocol";
+import type { HostExec } from "../../core/host/protocol-exec";
 import type { SandboxSettings } from "../../core/model/sandbox";
 import { signalExitCode, type ExecRegistry, type ExecRun, type RunInfo } from "../../core/exec";
 import { EditLedger } from "../../core/ledger/edit-ledger";

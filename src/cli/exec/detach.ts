@@ -5,7 +5,7 @@
  * `acp-threads exec list|logs|kill` see the run; every VS Code window attached to the host with the folder open
  * shows its terminal, where the user can type into it.
  */
-import type { HostExec } from "../../core/host/protocol";
+import type { HostExec } from "../../core/host/protocol-exec";
 import { hostFor } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 

@@ -11,15 +11,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
-import {
-  HOST_PROTOCOL,
-  HostRefusal,
-  type HostMessage,
-  type HostPush,
-  type HostReply,
-  type HostRequest,
-  type ServeOffer,
-} from "./protocol";
+import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
+import { HostRefusal } from "./protocol-refusal";
+import { type ServeOffer } from "./protocol-serve";
 import { readLines, send } from "./wire";
 
 export const START_TIMEOUT_MS = 15_000;

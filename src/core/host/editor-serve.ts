@@ -23,7 +23,8 @@ import { PathGuard } from "../acp/path-guard";
 import { AcpThreadsError } from "../errors";
 import type { Logger } from "../log";
 import type { WorkspaceFiles } from "../ports";
-import { MAX_SERVED_TEXT_BYTES, type HostPush, type ServeAnswer, type ServeOffer, type ServeOp } from "./protocol";
+import { MAX_SERVED_TEXT_BYTES, type HostPush } from "./protocol";
+import type { ServeAnswer, ServeOffer, ServeOp } from "./protocol-serve";
 
 /** A guard of the folders a client offers (absolute paths only); undefined: it offers none. */
 export function offeredGuard(offer: ServeOffer | undefined): PathGuard | undefined {

@@ -15,7 +15,9 @@ import { AcpThreadsError } from "../errors";
 import type { TerminalHost, TerminalView } from "../ports";
 import { background } from "../util/unexpected";
 import { covers, offeredGuard } from "./editor-serve";
-import type { HostExecInfo, HostPush, ServeOffer } from "./protocol";
+import type { HostPush } from "./protocol";
+import type { HostExecInfo } from "./protocol-exec";
+import type { ServeOffer } from "./protocol-serve";
 
 /** The latest output a running terminal keeps for a client shown it later, in characters. */
 export const TERMINAL_RECENT_CHARS = 64 * 1024;

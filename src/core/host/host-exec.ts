@@ -22,7 +22,8 @@ import type { ExecRegistry, ExecRun, TranscriptKind } from "../exec";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
 import type { EditorTerminals } from "./editor-terminals";
-import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type ServeOffer } from "./protocol";
+import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo } from "./protocol-exec";
+import { type ServeOffer } from "./protocol-serve";
 import { assertRootsOffered } from "./run-roots";
 
 export interface HostExecsOptions {

@@ -80,13 +80,13 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       control.stop();
       return { t: "ok", id };
     case "set_mode":
-      await t.setMode(req.modeId);
+      await t.session.setMode(req.modeId);
       return { t: "ok", id };
     case "set_config":
-      await t.setConfig(req.configId, req.value);
+      await t.session.setConfig(req.configId, req.value);
       return { t: "ok", id };
     case "login":
-      await t.auth(req.action);
+      await t.session.auth(req.action);
       return { t: "ok", id };
   }
 }

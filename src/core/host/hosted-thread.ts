@@ -21,7 +21,6 @@ import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
-import type { RetryStep } from "../watchdog/retry-ladder";
 import { HostAsks } from "./host-asks";
 import {
   checkedElicitationAnswer,
@@ -29,43 +28,14 @@ import {
   elicitationNeedsInput,
   pendingElicitation,
 } from "./host-elicitation";
-import {
-  PROPOSAL_MAX_CHARS,
-  type HostMetaPatch,
-  type HostPush,
-  type HostWatchdog,
-  type PendingQuestion,
-} from "./protocol";
-import type { WirePromptPart } from "./wire-context";
-import { checkedConfig, checkedMode, type HostSessionState, type SessionControls } from "./session-state";
+import { PROPOSAL_MAX_CHARS, type HostPush, type HostWatchdog, type PendingQuestion } from "./protocol";
+import { HostedSession } from "./hosted-session";
+import type { ThreadControl } from "./thread-control";
 
 export const FEED_POLL_MS = 250;
 type RecordsPush = Extract<HostPush, { t: "records" }>;
 /** Records go out in messages of about this size, well under the wire's cap. */
 export const BATCH_BYTES = 256 * 1024;
-
-export interface ThreadControl {
-  /** Queues (or runs, when idle) a prompt; `parts`: with its context, checked first (rejects: nothing queued). */
-  prompt(text: string, parts?: WirePromptPart[]): void | Promise<void>;
-  cancel(): Promise<void>;
-  /** Into the running turn; `parts`: with its context, checked as a prompt's (rejects: nothing steered). */
-  steer(text: string, parts?: WirePromptPart[]): Promise<string>;
-  /** Takes a prompt out of the run's queue; false when it is not there (its turn started). */
-  unqueue?(text: string): boolean;
-  /** The user's title (null: cleared), written through the run's own handle of the thread (a `meta_patch` record). */
-  rename?(title: string | null): void;
-  /**
-   * Lists forks / handoffs of the thread (a checked `patch`, meta-patch.ts): each link checked against the store,
-   * then appended to the thread's own lists through the run's handle; rejects, nothing written, when one is refused.
-   */
-  link?(links: HostMetaPatch): Promise<void>;
-  /** Ends the run (`stop_thread`, an idle run no client follows): a running turn is cancelled, the agent closed. */
-  stop?(): void;
-  /** Mode, config options, login of the live session (session-state.ts); the state follows by `sessionState`. */
-  session?: SessionControls;
-  /** Takes the watchdog's rung `step` (none: the next), or forgets its alert (`dismiss`); absent: no watchdog. */
-  retry?(step: RetryStep | undefined, dismiss: boolean): Promise<void>;
-}
 
 export interface HostedThreadOptions {
   threadId: string;
@@ -99,8 +69,8 @@ export class HostedThread {
   readonly #asks: HostAsks;
   #watchdog: HostWatchdog | undefined;
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
-  /** The run's session state, last as the runner reported it (session-state.ts): re-sent on attach. */
-  #sessionState: HostSessionState | undefined;
+  /** The run's session state and its controls (hosted-session.ts): re-sent on attach. */
+  readonly session: HostedSession;
   #state: "working" | "idle" | "ended" = "working";
   /** Counts down to stopping a run that waits idle with no client attached. */
   #unattended: NodeJS.Timeout | undefined;
@@ -116,6 +86,14 @@ export class HostedThread {
           }),
           "asking a thread's clients",
         ),
+      tell: (msg) => {
+        for (const c of this.clients.keys()) this.opts.push(c, msg);
+      },
+    });
+    this.session = new HostedSession({
+      threadId: opts.threadId,
+      live: () => this.state !== "ended",
+      controls: () => this.control.session,
       tell: (msg) => {
         for (const c of this.clients.keys()) this.opts.push(c, msg);
       },
@@ -169,7 +147,7 @@ export class HostedThread {
 
   /** The login state its agent last reported, while the run lives. */
   get authStatus(): AuthStatus | undefined {
-    return this.state === "ended" ? undefined : this.#sessionState?.authStatus;
+    return this.session.current?.authStatus;
   }
 
   /** Its watchdog, while it has something to show (an alert, a rung taken or under way). */
@@ -283,48 +261,9 @@ export class HostedThread {
       if (!this.clients.has(sock)) return;
       for (const ask of this.#asks.pending) this.opts.push(sock, ask);
       if (this.watchdog) this.opts.push(sock, { t: "watchdog", threadId: this.threadId, watchdog: this.watchdog });
-      if (this.#sessionState && this.state !== "ended")
-        this.opts.push(sock, { t: "session_state", threadId: this.threadId, state: this.#sessionState });
+      const state = this.session.current;
+      if (state) this.opts.push(sock, { t: "session_state", threadId: this.threadId, state });
     });
-  }
-
-  /** The run's session state changed: every attached client is told (a client attaching later gets it then). */
-  sessionState(state: HostSessionState): void {
-    this.#sessionState = state;
-    for (const c of this.clients.keys()) this.opts.push(c, { t: "session_state", threadId: this.threadId, state });
-  }
-
-  /** The live session's controls, refused once the run is over (or for a runner that has none). */
-  #controls(): SessionControls {
-    const controls = this.control.session;
-    if (this.state === "ended" || !controls || !this.#sessionState)
-      throw new Error(`no run of thread ${this.threadId} is live in the host: its session cannot be changed now`);
-    return controls;
-  }
-
-  /** A client's mode change: refused unless the agent offers that mode; the new state follows as a push. */
-  async setMode(modeId: unknown): Promise<void> {
-    const controls = this.#controls();
-    await controls.setMode(checkedMode(this.#sessionState, modeId));
-  }
-
-  /** A client's config change (the model among them): refused unless the agent offers that option and value. */
-  async setConfig(configId: unknown, value: unknown): Promise<void> {
-    const controls = this.#controls();
-    const checked = checkedConfig(this.#sessionState, configId, value);
-    await controls.setConfig(checked.configId, checked.value);
-  }
-
-  /** Logs the run's agent in or out, when it offers that. */
-  async auth(action: unknown): Promise<void> {
-    const controls = this.#controls();
-    const can = this.#sessionState?.authActions;
-    if (action !== "login" && action !== "logout") throw new Error("the action is not 'login' or 'logout'");
-    if (!can?.[action])
-      throw new Error(
-        `${this.#sessionState?.agentName} does not offer ${action === "login" ? "logging in" : "logging out"} over ACP`,
-      );
-    await controls.auth(action);
   }
 
   /** The host's asker for this thread's run: asks every attached client and waits for the first answer. */

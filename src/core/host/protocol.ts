@@ -9,17 +9,18 @@
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
 import type { AuthStatus } from "../acp/auth-status";
-import { AcpThreadsError } from "../errors";
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
 import type { SandboxSettings } from "../model/sandbox";
-import type { TranscriptKind } from "../exec/types";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep } from "../watchdog/retry-ladder";
 import type { SupervisorState } from "../watchdog/supervisor";
 import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
+import type { HostExec, HostExecInfo } from "./protocol-exec";
+import type { HostErrorCode } from "./protocol-refusal";
+import type { ServeAnswer, ServeOffer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
 export const HOST_PROTOCOL = 1;
 /**
@@ -27,8 +28,6 @@ export const HOST_PROTOCOL = 1;
  * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
  */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** How often a client working on a `serve` ask says so (`serving`); the host's waits are several times longer. */
-export const SERVE_ALIVE_MS = 5_000;
 /** The most bytes of file text (JSON-encoded) a `serve` or `served` message carries: the rest is its envelope. */
 export const MAX_SERVED_TEXT_BYTES = MAX_MESSAGE_BYTES - 4096;
 
@@ -128,51 +127,6 @@ export interface DetachedRun {
    * host's memory only, never written.
    */
   turnEndedHook?: string;
-}
-
-/**
- * An exec run a client asks the host to run (#35): an agent CLI or any command line, in the host's pty, so it
- * outlives the window. As the window starts one (vscode/exec-terminal.ts), as plain data. The host refuses it
- * unless `cwd` and `roots` are inside the asking client's folders (`hello`'s `serves.roots`, real paths).
- */
-export interface HostExec {
-  /** The program (resolved on PATH in the host) and its arguments, already expanded from a preset. */
-  command: string;
-  args: string[];
-  cwd: string;
-  /** The folders the sandbox leaves writable besides `cwd` (each inside the client's folders). */
-  roots?: string[];
-  /** A pseudo-terminal (default) or pipes. */
-  pty?: boolean;
-  cols?: number;
-  rows?: number;
-  /** Pipes only: the program's stdin is closed at once. */
-  closeStdin?: boolean;
-  presetId?: string;
-  transcript?: TranscriptKind;
-  timeoutMs?: number;
-  /** How the clients name its terminal and its row (at most EXEC_TITLE_MAX characters); none: the command line. */
-  title?: string;
-  /** Extra environment: held in the host's memory only, never written. */
-  env?: Record<string, string>;
-  /** The asking client's environment, the run's base (as `DetachedRun.baseEnv`): memory only, never written. */
-  baseEnv?: Record<string, string>;
-  /** The OS sandbox, from the settings the client decided with (the host prepares it as `exec --sandbox` does). */
-  sandbox?: SandboxSettings;
-}
-
-export const EXEC_TITLE_MAX = 200;
-
-/** An exec run the host owns, as `status` lists it and its `terminal` push names it. */
-export interface HostExecInfo {
-  runId: string;
-  title: string;
-  commandLine: string;
-  cwd: string;
-  startedAt: string;
-  /** The exec thread recording it. */
-  threadId?: string;
-  sandboxed?: boolean;
 }
 
 /** A permission request waiting for an answer from any attached client. */
@@ -290,46 +244,6 @@ export type HostEvent =
   | ({ kind: "usage"; threadId: string; at: string } & TurnUsageReport)
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
-/**
- * What an editor client serves the host's agents (#35 item 7): their `fs/read_text_file` and `fs/write_text_file`
- * for sessions whose folder is inside `roots` (its workspace folders), with its unsaved buffers and its own write
- * path. Said in `hello` (again, when the folders change); none: the client serves nothing.
- */
-export interface ServeOffer {
-  fs: boolean;
-  roots: string[];
-  /**
-   * It shows the terminals of those sessions' agents (they run in the host's ptys) as its own, and the user types
-   * into them (`terminal` / `terminal_output` pushes, `terminal_input` requests).
-   */
-  terminals?: boolean;
-}
-
-/** How a hosted agent's terminal process ended (as the engine reports it). */
-export interface TerminalExitStatus {
-  exitCode: number | null;
-  signal: string | null;
-}
-
-/**
- * A file effect the host asks a serving client for, after the session's roots and permission policy allowed it:
- * the client's `WorkspaceFiles` (core/ports.ts) call, its path absolute and checked.
- */
-export type ServeOp =
-  /** `range` absent: the whole text (readText); present: those lines (readLines). */
-  | { kind: "read"; path: string; range?: { line?: number | null; limit?: number | null; maxBytes?: number } }
-  | { kind: "write"; path: string; content: string; lastRead?: string };
-
-/**
- * A serving client's answer. `done`: `content` is the read's text (null: no such file; absent for a write).
- * `refused`: the client will not (outside its folders, the user declined): the agent gets the error, nothing falls
- * back to the disk. `failed`: it could not: the host does it on the disk.
- */
-export type ServeAnswer =
-  | { done: true; content?: string | null }
-  | { refused: string; code: "permission_denied" | "path_outside_workspace" }
-  | { failed: string };
-
 export type HostRequest =
   /**
    * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
@@ -406,31 +320,6 @@ export type HostRequest =
    * it restarts the host's wait. An error reply: the host no longer waits for it (the client must not apply it).
    */
   | { t: "serving"; id: number; ask: number };
-
-/**
- * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
- * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
- * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
- */
-export type HostErrorCode = "run_ending" | "not_held";
-
-/**
- * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again
- * as such by the client's `request`, so a client tells it by its code, never by its wording (the message is the
- * CLI's, for a person at a terminal).
- */
-export class HostRefusal extends AcpThreadsError {
-  constructor(
-    readonly reason: HostErrorCode,
-    message: string,
-  ) {
-    super("protocol", message);
-  }
-}
-
-/** The refusal's code (undefined: another error). */
-export const refusalCode = (err: unknown): HostErrorCode | undefined =>
-  err instanceof HostRefusal ? err.reason : undefined;
 
 export type HostReply =
   | { t: "ok"; id: number }

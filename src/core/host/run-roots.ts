@@ -16,7 +16,8 @@ import { isInside } from "../platform/paths";
 import { git, repoTop, zsplit } from "../platform/git";
 import { isManagedPath } from "../worktree/layout";
 import { covers, offeredGuard } from "./editor-serve";
-import type { DetachedRun, ServeOffer } from "./protocol";
+import type { DetachedRun } from "./protocol";
+import type { ServeOffer } from "./protocol-serve";
 
 export async function assertRootsOffered(roots: unknown, offer: ServeOffer | undefined): Promise<void> {
   if (roots === undefined) return;

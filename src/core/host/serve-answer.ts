@@ -7,7 +7,7 @@
  * done before the client learnt the host gave up). Its answer goes only while the host waits.
  */
 import type { HostConnection } from "./client";
-import { SERVE_ALIVE_MS, type ServeAnswer, type ServeOp } from "./protocol";
+import { SERVE_ALIVE_MS, type ServeAnswer, type ServeOp } from "./protocol-serve";
 
 export interface ServeWork {
   (op: ServeOp, signal: AbortSignal): Promise<ServeAnswer>;

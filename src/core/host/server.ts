@@ -11,37 +11,32 @@
 import { unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { errorMessage } from "../errors";
-import type { ThreadRecord } from "../model/records";
 import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
-import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
-import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import { background } from "../util/unexpected";
 import { preparePlace, type HostPlace } from "./door";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
-import { HostedThread, type ThreadControl } from "./hosted-thread";
+import { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
-import type { HostSessionState } from "./session-state";
-import type { TurnUsageReport } from "./turn-report";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import {
   HOST_PROTOCOL,
-  HostRefusal,
-  refusalCode,
   type DetachedRun,
   type HostEvent,
   type HostPush,
   type HostReply,
   type HostRequest,
   type HostStatus,
-  type HostWatchdog,
-  type ServeOffer,
 } from "./protocol";
+import { HostRefusal, refusalCode } from "./protocol-refusal";
+import { type ServeOffer } from "./protocol-serve";
+import type { HostRunControl, HostRunner } from "./run-control";
+import type { PermissionAsker } from "../ports";
 import { readLines, send } from "./wire";
 
 export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
@@ -49,41 +44,6 @@ export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
-
-export interface HostRunControl {
-  /** Aborted by `host stop --force`: the run stops its turn and closes its session. */
-  signal: AbortSignal;
-  /** Asks the thread's attached clients (first answer wins); only given for `--permission ask`. */
-  asker?: PermissionAsker;
-  /**
-   * Asks the thread's attached clients the agent's elicitation (first answer wins); undefined when none is attached
-   * (or the thread is not open yet).
-   */
-  elicit(prompt: ElicitationPrompt): Promise<ElicitationAnswer> | undefined;
-  /** The run's watchdog changed: the thread's clients and the event listeners hear it. */
-  watchdog(state: HostWatchdog): void;
-  /** The files of a session in `cwd`: an attached editor's where one serves that folder, else the disk. */
-  files(cwd: string): WorkspaceFiles;
-  /** The terminals of a session in `cwd` (agent `label`): run here, shown by the editors serving that folder. */
-  terminalHost(cwd: string, label: string): TerminalHost;
-  /** The thread is open: the host holds it from now on. */
-  opened(threadId: string, path: string, control: ThreadControl): void;
-  /** The session emitted an update (its record is in the thread file): the clients get it now. */
-  updated(): void;
-  /** Records the session just appended at bytes `start`..`end` of the thread file (its handle's onAppend). */
-  appended(records: ThreadRecord[], start: number, end: number): void;
-  /** The session's state (modes, config options, slash commands, login) changed: the clients get it now. */
-  sessionState(state: HostSessionState): void;
-  /** A turn began (its session went working): the event listeners hear it (every window's row, `events`). */
-  turnStarted(): void;
-  /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
-  turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
-  /** A run kept open (DetachedRun.keepOpen) waits for its next prompt (true), or a prompt came (false). */
-  idle?(waiting: boolean): void;
-}
-
-/** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
-export type HostRunner = (run: DetachedRun, ctl: HostRunControl) => Promise<{ exitCode: number; error?: string }>;
 
 export interface HostOptions {
   home: string;
@@ -336,7 +296,7 @@ export class ThreadHost {
         },
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
-        sessionState: (state) => thread?.sessionState(state),
+        sessionState: (state) => thread?.session.update(state),
         turnStarted: () => {
           if (thread) this.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
         },

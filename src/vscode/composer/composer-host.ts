@@ -5,25 +5,21 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import type { Logger } from "../../core/log";
 import type { ContextItem, PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ContextSources } from "../../core/prompt/blocks";
 import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
-import type { ThreadStore } from "../../core/store/thread-store";
 import { isThreadId } from "../../core/model/thread-id";
 import { newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, WirePart } from "../../webview/thread/protocol";
-import type { Config } from "../config";
 import type { LiveSession } from "../live-session";
-import type { RegistryService } from "../registry/registry-service";
-import { DraftAgents, type DraftAgentsDeps } from "./draft-agents";
+import { DraftAgents } from "./draft-agents";
 import { droppedOn, wireItem } from "./dropped";
 import { EditorContext } from "./editor-context";
 import { resumeAndSend } from "./first-prompt";
 import { WorkspaceFileIndex } from "./file-index";
-import { suggestMentions, type RecallChoice, type ThreadChoice } from "./mentions";
+import { suggestMentions } from "./mentions";
 import { openContext } from "./open-context";
 import { PromptQueues } from "./prompt-queue";
 import { QueueDrain } from "./queue-drain";
@@ -32,44 +28,12 @@ import { resendEdited } from "./resend";
 import { resolveParts } from "./resolve";
 import { sessionBoxState } from "./session-box";
 import { steerQueued } from "./steer-queued";
-import { startDraft, type DraftHostStart, type DraftLinks, type DraftSpawn, type DraftStartHost } from "./draft-start";
+import { startDraft, type DraftStartHost } from "./draft-start";
 import { background } from "../../core/util/unexpected";
-import { HostedBox, type HostedBoxDeps } from "../host/hosted-composer";
+import { HostedBox } from "../host/hosted-composer";
+import type { ComposerDeps, ComposerLinks } from "./composer-deps";
 
 export type { ComposerPanel } from "./composer-panel";
-
-export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "hosted" | "continueInHost"> {
-  config: Config;
-  /** Agents installed from the ACP Registry (listed like presets) and their updates. */
-  registry: RegistryService;
-  memento: vscode.Memento;
-  threads: ThreadStore;
-  /** Past threads for `@` (most recent first). */
-  pastThreads(): Promise<ThreadChoice[]>;
-  files: ContextSources["readText"];
-  logger: Logger;
-  live(threadId: string): LiveSession | undefined;
-  openThread(threadId: string): void;
-  closePanel(threadId: string): void;
-  /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
-  startInHost?(s: DraftHostStart): Promise<void> | undefined;
-  /**
-   * A prompt made outside the box for a thread no session here runs: into the thread host's queue when it holds
-   * the thread, or its next run there when it belongs there; undefined: the host does not take it.
-   */
-  promptInHost?(threadId: string, parts: PromptPart[]): Promise<"sent" | "queued" | undefined>;
-  /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
-  spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
-}
-
-/** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
-export interface ComposerLinks extends DraftLinks {
-  recall?(query: string): Promise<RecallChoice[]>;
-  /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
-  resume?(threadId: string): Promise<LiveSession | undefined>;
-  /** What a "Not installed" agent of the picker offers (agent-actions.ts). */
-  agentActions?(agentId: string): Promise<unknown>;
-}
 
 export class ComposerHost implements vscode.Disposable {
   readonly files = new WorkspaceFileIndex();

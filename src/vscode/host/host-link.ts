@@ -14,14 +14,8 @@ import * as vscode from "vscode";
 import { connectHost, type HostConnection } from "../../core/host/client";
 import { answerServe } from "../../core/host/serve-answer";
 import { hostPlace } from "../../core/host/door";
-import {
-  HOST_PROTOCOL,
-  type HostPush,
-  type HostSessionInfo,
-  type ServeAnswer,
-  type ServeOffer,
-  type ServeOp,
-} from "../../core/host/protocol";
+import { HOST_PROTOCOL, type HostPush, type HostSessionInfo } from "../../core/host/protocol";
+import { type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol-serve";
 import type { Logger } from "../../core/log";
 import { background } from "../../core/util/unexpected";
 

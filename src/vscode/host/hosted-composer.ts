@@ -11,7 +11,7 @@
  */
 import type * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import { refusalCode } from "../../core/host/protocol";
+import { refusalCode } from "../../core/host/protocol-refusal";
 import type { PromptPart } from "../../core/model/context";
 import type { RuntimeEvent } from "../../core/model/events";
 import type { ContextSources } from "../../core/prompt/blocks";

@@ -9,7 +9,7 @@
  * host; the window going away (a reload) does not.
  */
 import * as vscode from "vscode";
-import type { HostExec, HostExecInfo } from "../../core/host/protocol";
+import type { HostExec, HostExecInfo } from "../../core/host/protocol-exec";
 import { AcpThreadsError } from "../../core/errors";
 import { definedEnv } from "../../core/util/guards";
 import { background } from "../../core/util/unexpected";

@@ -9,7 +9,8 @@
 import * as vscode from "vscode";
 import { PathGuard } from "../../core/acp/path-guard";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import { MAX_SERVED_TEXT_BYTES, type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol";
+import { MAX_SERVED_TEXT_BYTES } from "../../core/host/protocol";
+import type { ServeAnswer, ServeOffer, ServeOp } from "../../core/host/protocol-serve";
 import type { WorkspaceFiles } from "../../core/ports";
 
 /**

@@ -10,7 +10,9 @@
  * hosted-exec.ts makes it the window's exec terminal and Live row (`onDidShowExec`).
  */
 import * as vscode from "vscode";
-import type { HostExecInfo, HostPush, TerminalExitStatus } from "../../core/host/protocol";
+import type { HostPush } from "../../core/host/protocol";
+import type { HostExecInfo } from "../../core/host/protocol-exec";
+import type { TerminalExitStatus } from "../../core/host/protocol-serve";
 import type { TerminalView } from "../../core/ports";
 import { background } from "../../core/util/unexpected";
 import { PseudoterminalHost } from "../terminal-host";

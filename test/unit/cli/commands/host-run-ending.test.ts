@@ -4,7 +4,7 @@
 // `stubborn` (it outlives its stdin for the engine's grace period: the run is ending, the host still holds it).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { refusalCode } from "../../../../src/core/host/protocol";
+import { refusalCode } from "../../../../src/core/host/protocol-refusal";
 import { withHostedRun } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 

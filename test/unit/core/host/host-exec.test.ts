@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "nod
 import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import type { HostExec, HostExecInfo } from "../../../../src/core/host/protocol";
+import type { HostExec, HostExecInfo } from "../../../../src/core/host/protocol-exec";
 import { openExecRegistry } from "../../../../src/core/exec/open-registry";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { CLI } from "../../../fixtures/cli/spawn-cli";

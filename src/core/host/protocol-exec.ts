@@ -1,0 +1,48 @@
+/** The thread host's exec runs (#35), as its protocol (protocol.ts) carries them: `exec_start`'s run and the run's info. */
+import type { TranscriptKind } from "../exec/types";
+import type { SandboxSettings } from "../model/sandbox";
+
+/**
+ * An exec run a client asks the host to run (#35): an agent CLI or any command line, in the host's pty, so it
+ * outlives the window. As the window starts one (vscode/exec-terminal.ts), as plain data. The host refuses it
+ * unless `cwd` and `roots` are inside the asking client's folders (`hello`'s `serves.roots`, real paths).
+ */
+export interface HostExec {
+  /** The program (resolved on PATH in the host) and its arguments, already expanded from a preset. */
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The folders the sandbox leaves writable besides `cwd` (each inside the client's folders). */
+  roots?: string[];
+  /** A pseudo-terminal (default) or pipes. */
+  pty?: boolean;
+  cols?: number;
+  rows?: number;
+  /** Pipes only: the program's stdin is closed at once. */
+  closeStdin?: boolean;
+  presetId?: string;
+  transcript?: TranscriptKind;
+  timeoutMs?: number;
+  /** How the clients name its terminal and its row (at most EXEC_TITLE_MAX characters); none: the command line. */
+  title?: string;
+  /** Extra environment: held in the host's memory only, never written. */
+  env?: Record<string, string>;
+  /** The asking client's environment, the run's base (as `DetachedRun.baseEnv`): memory only, never written. */
+  baseEnv?: Record<string, string>;
+  /** The OS sandbox, from the settings the client decided with (the host prepares it as `exec --sandbox` does). */
+  sandbox?: SandboxSettings;
+}
+
+export const EXEC_TITLE_MAX = 200;
+
+/** An exec run the host owns, as `status` lists it and its `terminal` push names it. */
+export interface HostExecInfo {
+  runId: string;
+  title: string;
+  commandLine: string;
+  cwd: string;
+  startedAt: string;
+  /** The exec thread recording it. */
+  threadId?: string;
+  sandboxed?: boolean;
+}

@@ -1,0 +1,27 @@
+/** The thread host's typed refusals (protocol.ts `error` replies with a `code`). */
+import { AcpThreadsError } from "../errors";
+
+/**
+ * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
+ * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
+ * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
+ */
+export type HostErrorCode = "run_ending" | "not_held";
+
+/**
+ * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again
+ * as such by the client's `request`, so a client tells it by its code, never by its wording (the message is the
+ * CLI's, for a person at a terminal).
+ */
+export class HostRefusal extends AcpThreadsError {
+  constructor(
+    readonly reason: HostErrorCode,
+    message: string,
+  ) {
+    super("protocol", message);
+  }
+}
+
+/** The refusal's code (undefined: another error). */
+export const refusalCode = (err: unknown): HostErrorCode | undefined =>
+  err instanceof HostRefusal ? err.reason : undefined;
