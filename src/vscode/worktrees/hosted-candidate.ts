@@ -112,11 +112,24 @@ function turnEnded(
       for (const s of subs) s.dispose();
       resolve(end);
     };
+    // The link reads the host's status a moment after each event: just after the start it may not list the run
+    // yet, or list it from before its turn. Taken as the turn's end, a loaded rehearsal's candidate was summed up
+    // before its agent wrote anything (files: []). Only a status asked for now settles it.
+    let asking = false;
     const look = () => {
       if (view?.ended) return done(view.failure !== undefined ? { failure: view.failure } : {});
-      if (!hosted.link.connected) return; // the sessions are read again once reconnected
+      if (!hosted.link.connected || asking) return; // the sessions are read again once reconnected
       const s = hosted.link.session(threadId);
-      if (!s || s.state === "idle") done({});
+      if (s && s.state !== "idle") return;
+      asking = true;
+      hosted.link.check().then(
+        () => {
+          asking = false;
+          const now = hosted.link.connected ? hosted.link.session(threadId) : { state: "unknown" };
+          if (!now || now.state === "idle") done({});
+        },
+        () => (asking = false),
+      );
     };
     subs.push(
       hosted.link.onPush((m) => {
