@@ -14,7 +14,9 @@ test("events --follow: turn_ended with the files edited, usage with the turn's t
   withTmpDir("acp-host-ev-", async (home) => {
     let follow: ReturnType<typeof startCli> | undefined;
     try {
-      await detached(home, ["--agent", FAKE_AGENT, "sleep 200"]); // the host is up
+      // the host is up, and stays up while events connects: a run that ended would let it leave after its idle
+      // time (2 s), which a loaded machine's CLI start-up can outlast (events then found no host and printed nothing)
+      await detached(home, ["--agent", FAKE_AGENT, "sleep 600000"]);
       let out = "";
       follow = startCli(["events", "--follow", "--format", "json"], {
         home,
@@ -22,8 +24,12 @@ test("events --follow: turn_ended with the files edited, usage with the turn's t
         onStdout: (s) => (out = s),
       });
       // events is connected once the host counts two clients: it and the status asking
-      while ((JSON.parse((await cli(home, ["host", "status", "--format", "json"])).stdout) as HostStatus).clients < 2)
+      for (;;) {
+        const st = JSON.parse((await cli(home, ["host", "status", "--format", "json"])).stdout) as Partial<HostStatus>;
+        assert.ok(st.clients !== undefined, `the host runs: ${JSON.stringify(st)}`);
+        if (st.clients >= 2) break;
         await new Promise((r) => setTimeout(r, 50));
+      }
       const id = await detached(home, [
         "--agent",
         FAKE_AGENT,
