@@ -19,8 +19,7 @@ async function rowKeeper(conn: HostConnection) {
     if (m.t === "session") {
       const others = rows.filter((r) => r.threadId !== m.session.threadId);
       rows = m.session.state === "ended" ? others : [...others, m.session];
-    } else if (m.t === "event")
-      heard.push({ event: m.event, row: rows.find((r) => r.threadId === m.event.threadId) });
+    } else if (m.t === "event") heard.push({ event: m.event, row: rows.find((r) => r.threadId === m.event.threadId) });
   });
   await conn.request({ t: "events" });
   const r = await conn.request({ t: "status" });
