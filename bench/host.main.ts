@@ -5,6 +5,8 @@
  *    `--seconds` (default 5) with three clients attached; per record, the time from its append to its arrival at
  *    each client (p50, p99, max). Baseline: the same records written straight to three sockets by a bare server
  *    (what the feed adds: the file read and the batching). The clients run in this process, as the host does.
+ *    Run twice, with and without a window listening to the host's events (its `session` rows, pushed before each
+ *    event of a thread whose row changed, counted: records change no row, so none should come).
  * 2. Host RSS idle: `acp-threads host serve` alone, 2 s after it listens; baseline: a bare node process.
  * 3. `acp-threads attach` to its first byte of output (a stored thread, the host up), median of `--n` (default
  *    10); baseline: node printing one byte.
@@ -54,10 +56,14 @@ function report(name: string, lat: number[]): void {
   );
 }
 
-async function delivery(home: string): Promise<void> {
+async function feed(home: string, window: boolean): Promise<void> {
   const stub = await stubHost(home);
   const lat: number[] = [];
   const clients = await Promise.all([1, 2, 3].map((i) => stub.client(`bench ${i}`)));
+  const listener = window ? await stub.client("a window listening to events") : undefined;
+  let rows = 0;
+  listener?.onPush((m) => void (m.t === "session" && rows++));
+  await listener?.request({ t: "events" });
   for (const c of clients) {
     c.onPush((m) => {
       if (m.t !== "records") return;
@@ -68,10 +74,21 @@ async function delivery(home: string): Promise<void> {
   }
   await drive((k) => stub.append(Array.from({ length: k }, () => String(performance.now()))));
   await sleep(300);
-  report("thread host feed (3 clients)", lat);
+  report(`thread host feed (3 clients${window ? ", a window listening" : ""})`, lat);
+  if (listener) console.log(`  session rows pushed to the window meanwhile: ${rows}`);
   for (const c of clients) c.close();
+  listener?.close();
   stub.end();
   await stub.host.stop();
+}
+
+async function delivery(home: string): Promise<void> {
+  // alternated, each twice: the machine's load and the first run's warm-up fall on both
+  for (const [i, window] of [false, true, false, true].entries()) {
+    const dir = join(home, `feed-${i}`);
+    mkdirSync(dir);
+    await feed(dir, window);
+  }
 
   // baseline: a bare server writing the same lines to three sockets
   const path = join(home, "bare.sock");

@@ -355,6 +355,11 @@ export type HostPush =
   /** The thread's run in the host is over (its last records were sent before this). */
   | { t: "ended"; threadId: string; exitCode: number; error?: string }
   | { t: "event"; event: HostEvent }
+  /**
+   * A session's status row changed (to the event listeners; state `ended`: no longer held), sent before what the
+   * host announces of it: a listener's rows are never older than the events it heard (session-rows.ts).
+   */
+  | { t: "session"; session: HostSessionInfo }
   /** The host asks this (serving) client for a file effect of a session's agent; answered by `served`. */
   | { t: "serve"; ask: number; op: ServeOp }
   /**

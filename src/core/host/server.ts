@@ -24,6 +24,7 @@ import { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
 import { clearStaleSocket, listenPrivate } from "./listen";
+import { SessionRows, sessionRow } from "./session-rows";
 import {
   HOST_PROTOCOL,
   type DetachedRun,
@@ -83,6 +84,10 @@ export class ThreadHost {
   readonly #serve: EditorServe;
   readonly #terminals = new EditorTerminals({ push: (sock, msg) => void this.#reply(sock, msg) });
   readonly #execs: HostExecs;
+  /** The rows told to the event listeners, each before what is announced of its thread. */
+  readonly #rows = new SessionRows((msg) => {
+    for (const s of this.#events) this.#reply(s, msg);
+  });
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
 
@@ -123,16 +128,7 @@ export class ThreadHost {
       clients: this.#clients.size,
       maxUnsent: Math.max(0, ...[...this.#clients.keys()].map((s) => s.writableLength)),
       socket: this.opts.place.socket,
-      sessions: [...this.#threads.values()].map((t) => ({
-        threadId: t.threadId,
-        state: t.state,
-        clients: t.clients.size,
-        ...(t.pending ? { pending: t.pending } : {}),
-        ...(t.watchdog ? { watchdog: t.watchdog } : {}),
-        ...(t.opts.once ? { once: true } : {}),
-        ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
-        ...(t.authStatus ? { authStatus: t.authStatus } : {}),
-      })),
+      sessions: [...this.#threads.values()].map(sessionRow),
       ...(this.#execs.running.length ? { execs: this.#execs.running } : {}),
     };
   }
@@ -146,7 +142,7 @@ export class ThreadHost {
       this.#events.delete(sock);
       this.#serve.gone(sock);
       this.#terminals.gone(sock);
-      for (const t of client.threads) t.detach(sock);
+      for (const t of client.threads) this.#detach(t, sock);
       this.#armIdle();
     });
     readLines(sock, (msg) => {
@@ -169,6 +165,12 @@ export class ThreadHost {
     const held = send(sock, msg);
     if (held > HARD_BUFFER_CAP) sock.destroy();
     return held;
+  }
+
+  /** A client stops following the thread: its row counts one client less. */
+  #detach(t: HostedThread, sock: Socket): void {
+    t.detach(sock);
+    this.#rows.changed(t);
   }
 
   #thread(id: string): HostedThread {
@@ -219,11 +221,12 @@ export class ThreadHost {
         this.#reply(sock, { t: "attached", id, threadId: req.threadId, live: t.state !== "ended" });
         client.threads.add(t);
         await t.attach(sock, Math.max(0, req.from | 0), req.elicits === true);
+        this.#rows.changed(t);
         this.#armIdle(); // an idle run with a client attached keeps the host
         return undefined;
       }
       case "detach":
-        for (const t of client.threads) if (t.threadId === req.threadId) t.detach(sock);
+        for (const t of client.threads) if (t.threadId === req.threadId) this.#detach(t, sock);
         this.#armIdle();
         return { t: "ok", id };
       case "events":
@@ -252,12 +255,17 @@ export class ThreadHost {
     }
   }
 
+  /** An event to the listeners, its thread's row first when it changed (a `turn_ended` after the row says idle). */
   announce(event: HostEvent): void {
+    const t = this.#threads.get(event.threadId);
+    if (t) this.#rows.changed(t);
     for (const s of this.#events) this.#reply(s, { t: "event", event });
   }
 
-  /** A push to the event listeners and `also` (a thread's clients), once to each. */
+  /** A push to the event listeners and `also` (a thread's clients), once to each; a watchdog's row goes first. */
   #tell(msg: HostPush, also: Iterable<Socket> = []): void {
+    const t = msg.t === "watchdog" ? this.#threads.get(msg.threadId) : undefined;
+    if (t) this.#rows.changed(t);
     for (const s of new Set([...this.#events, ...also])) this.#reply(s, msg);
   }
 
@@ -296,7 +304,10 @@ export class ThreadHost {
         },
         updated: () => thread?.updated(),
         appended: (records, start, end) => thread?.appended(records, start, end),
-        sessionState: (state) => thread?.session.update(state),
+        sessionState: (state) => {
+          thread?.session.update(state);
+          if (thread) this.#rows.changed(thread); // its login is in its row
+        },
         turnStarted: () => {
           if (thread) this.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
         },
@@ -313,6 +324,7 @@ export class ThreadHost {
         idle: (waiting) => {
           if (!thread || thread.state === "ended") return;
           thread.state = waiting ? "idle" : "working";
+          this.#rows.changed(thread); // before the turn_ended (or turn_started) the runner tells next
           this.#armIdle();
         },
       };
@@ -324,6 +336,7 @@ export class ThreadHost {
           await thread.end(exitCode, error);
           this.announce({ kind: "ended", threadId: thread.threadId, at: now(), exitCode, ...(error ? { error } : {}) });
           this.#threads.delete(thread.threadId);
+          this.#rows.forget(thread.threadId);
           this.#armIdle();
         }),
         "a detached run",

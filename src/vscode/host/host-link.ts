@@ -3,8 +3,11 @@
  * socket is there) or when this window starts one, kept while the host holds sessions, a panel here follows one or
  * this window serves files (so it has offered them before a new host's first run reads one), and let go otherwise.
  * It says hello as a watching client: kept or not, it never keeps an idle host alive. While connected it subscribes to the host's
- * events and keeps the list of sessions the host holds (status after each event), for the Sessions view's live
- * rows; pushes go to the thread views (hosted-thread-view.ts).
+ * events and keeps the list of sessions the host holds: read whole from the host's status once connected, then
+ * each row as the host pushes it (`session`), on the same ordered socket as the events, before what the host
+ * announces of it. So the list is never older than an event this window heard: a reader deciding on an event
+ * (Apply, a Best of N candidate's turn end) reads it as is, with no request. Pushes go to the thread views
+ * (hosted-thread-view.ts).
  *
  * The host this window starts is the extension's own CLI (`dist/cli.js host serve --idle-minutes N`), run by the
  * extension host's Node (Electron as Node on the desktop), with the window's data home as ACP_THREADS_HOME.
@@ -35,18 +38,22 @@ export interface HostLinkOptions {
   serve?: { offer(): ServeOffer | undefined; answer(op: ServeOp, signal: AbortSignal): Promise<ServeAnswer> };
 }
 
-/** Events come in bursts (a question, its answer): one status request after them. */
-const STATUS_DEBOUNCE_MS = 100;
-
 export class HostLink implements vscode.Disposable {
   #conn: Promise<HostConnection | undefined> | undefined;
   #sessions: readonly HostSessionInfo[] = [];
   #holds = 0;
-  #statusTimer: NodeJS.Timeout | undefined;
+  /** The open connection's status was read: `sessions` are the host's as of its last message. */
+  #synced = false;
   #disposed = false;
   readonly #changed = new vscode.EventEmitter<void>();
   /** The sessions the host holds changed (or the connection went). */
   readonly onDidChange = this.#changed.event;
+  readonly #read = new vscode.EventEmitter<void>();
+  /**
+   * The sessions were read whole from the host's status (a connection opened, a `check`): a session's end or turn's
+   * end missed while not connected shows there. (A pushed row is followed by the event that says what happened.)
+   */
+  readonly onDidSync = this.#read.event;
   readonly #pushed = new vscode.EventEmitter<HostPush>();
   readonly onPush = this.#pushed.event;
   readonly #lost = new vscode.EventEmitter<{ letGo: boolean }>();
@@ -59,7 +66,7 @@ export class HostLink implements vscode.Disposable {
 
   constructor(private readonly opts: HostLinkOptions) {}
 
-  /** The sessions the host holds, as of its last status. */
+  /** The sessions the host holds, as of its last message (none until a connection read the host's status). */
   get sessions(): readonly HostSessionInfo[] {
     return this.#sessions;
   }
@@ -67,6 +74,11 @@ export class HostLink implements vscode.Disposable {
   /** A connection is open (or being opened). */
   get connected(): boolean {
     return !!this.#conn;
+  }
+
+  /** Connected, and its sessions read from the host: `sessions` say what the host holds (not merely nothing yet). */
+  get synced(): boolean {
+    return this.#synced && !!this.#conn;
   }
 
   session(threadId: string): HostSessionInfo | undefined {
@@ -165,15 +177,15 @@ export class HostLink implements vscode.Disposable {
 
   async #opened(c: HostConnection): Promise<HostConnection> {
     c.onPush((m) => {
-      if (m.t === "event" || m.t === "watchdog") this.#statusSoon();
+      if (m.t === "session") return this.#row(m.session);
       if (m.t === "serve") return background(this.#serve(c, m.ask, m.op), "serving the thread host a file");
       this.#pushed.fire(m);
+      // its row said ended before it: once the window heard the end, a host holding nothing is let go
+      if (m.t === "event" && m.event.kind === "ended") this.#letGoWhenUnused(c);
     });
     c.onClose(() => {
-      // a status read pending for this connection is not a reason to open another (the wiring decides that)
-      clearTimeout(this.#statusTimer);
-      this.#statusTimer = undefined;
       this.#conn = undefined;
+      this.#synced = false;
       this.#sessions = [];
       this.#changed.fire();
       this.#lost.fire({ letGo: this.#lettingGo === c });
@@ -184,28 +196,31 @@ export class HostLink implements vscode.Disposable {
     return c;
   }
 
-  #statusSoon(): void {
-    clearTimeout(this.#statusTimer);
-    this.#statusTimer = setTimeout(() => {
-      this.#statusTimer = undefined;
-      background(
-        (this.#conn ?? Promise.resolve(undefined)).then((c) => (c && !c.closed ? this.#status(c) : undefined)),
-        "reading the thread host's status",
-      );
-    }, STATUS_DEBOUNCE_MS);
+  /** A session's row the host pushed (ended: no longer held), in order with its events. */
+  #row(row: HostSessionInfo): void {
+    const held = this.#sessions.some((s) => s.threadId === row.threadId);
+    if (row.state === "ended") this.#sessions = this.#sessions.filter((s) => s.threadId !== row.threadId);
+    else
+      this.#sessions = held
+        ? this.#sessions.map((s) => (s.threadId === row.threadId ? row : s))
+        : [...this.#sessions, row];
+    this.#changed.fire();
   }
 
+  /** The host's sessions read whole (its reply comes after every push before it: nothing newer is overwritten). */
   async #status(c: HostConnection): Promise<void> {
     const r = await c.request({ t: "status" }).catch(() => undefined);
-    if (r?.t !== "status") return;
+    if (r?.t !== "status" || c.closed) return;
     this.#sessions = r.status.sessions.filter((s) => s.state !== "ended");
+    this.#synced = true;
     this.#changed.fire();
+    this.#read.fire();
     this.#letGoWhenUnused(c);
   }
 
   /** No session in the host, no view here following one, nothing served: close (nothing to hear or answer). */
   #letGoWhenUnused(c: HostConnection): void {
-    if (this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
+    if (!this.#synced || this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
     this.#conn = undefined;
     this.#lettingGo = c;
     c.close();
@@ -241,12 +256,12 @@ export class HostLink implements vscode.Disposable {
 
   dispose(): void {
     this.#disposed = true;
-    clearTimeout(this.#statusTimer);
     background(
       (this.#conn ?? Promise.resolve(undefined)).then((c) => c?.close()),
       "closing the thread host connection",
     );
     this.#changed.dispose();
+    this.#read.dispose();
     this.#pushed.dispose();
     this.#lost.dispose();
   }

@@ -171,7 +171,7 @@ async function startInHost(hub: HostRunHub, r: HostRunRequest): Promise<string> 
     const reply = await conn.request({ t: "run", run });
     if (reply.t !== "started") throw new Error("The thread host did not start the thread.");
     hosted.startedHere.add(reply.threadId);
-    await hosted.link.check(); // its sessions list the new thread before a panel opens on it
+    // its sessions list the new thread already (before a panel opens on it): the host pushed its row before replying
     return reply.threadId;
   } finally {
     hold.dispose();

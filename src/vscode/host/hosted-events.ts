@@ -57,7 +57,7 @@ export class HostedEvents implements vscode.Disposable {
   constructor(private readonly deps: HostedEventsDeps) {
     this.#subs = [
       deps.link.onPush((m) => m.t === "event" && this.#heard(m.event)),
-      deps.link.onDidChange(() => this.#changed()),
+      deps.link.onDidSync(() => this.#changed()),
       deps.link.onDidLose((e) => this.#lost(e.letGo)),
     ];
   }

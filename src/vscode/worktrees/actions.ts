@@ -61,8 +61,9 @@ export async function applyToWorkspace(
 ): Promise<ApplyOutcome | undefined> {
   const t = await worktreeTarget(hub, arg, "Apply which worktree to the workspace?");
   if (!t) return undefined;
-  // the link reads the host's status a moment after each event: a turn that just ended may still say working there
-  if (hostedRun(hub, t.threadId) === "working") await hub.hosted.link.check();
+  // the link's sessions are never older than the events this window heard (host-link.ts): a turn whose end was
+  // heard says idle there; a connection being opened is waited for (its sessions not read yet)
+  if (hub.hosted.link.connected) await hub.hosted.link.connection();
   if (hub.live.get(t.threadId)?.busy || hub.hosted.get(t.threadId)?.busy || hostedRun(hub, t.threadId) === "working")
     throw new Error(`“${t.title}” is working; apply its worktree once the turn ends.`);
   const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });

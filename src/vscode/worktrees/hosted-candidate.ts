@@ -112,24 +112,19 @@ function turnEnded(
       for (const s of subs) s.dispose();
       resolve(end);
     };
-    // The link reads the host's status a moment after each event: just after the start it may not list the run
-    // yet, or list it from before its turn. Taken as the turn's end, a loaded rehearsal's candidate was summed up
-    // before its agent wrote anything (files: []). Only a status asked for now settles it.
-    let asking = false;
+    // A turn that ended (or a run that ended) while this window was not connected shows in the sessions read on
+    // connecting. The link's sessions are never older than the events heard (the host pushes each row before its
+    // events); a row pushed live is followed by its turn_ended or ended, which says more (the stop reason, the
+    // error): only the sessions read whole settle it.
+    const viewEnded = (): boolean => {
+      if (!view?.ended) return false;
+      done(view.failure !== undefined ? { failure: view.failure } : {});
+      return true;
+    };
     const look = () => {
-      if (view?.ended) return done(view.failure !== undefined ? { failure: view.failure } : {});
-      if (!hosted.link.connected || asking) return; // the sessions are read again once reconnected
+      if (viewEnded() || !hosted.link.synced) return; // looked at again once the sessions are read
       const s = hosted.link.session(threadId);
-      if (s && s.state !== "idle") return;
-      asking = true;
-      hosted.link.check().then(
-        () => {
-          asking = false;
-          const now = hosted.link.connected ? hosted.link.session(threadId) : { state: "unknown" };
-          if (!now || now.state === "idle") done({});
-        },
-        () => (asking = false),
-      );
+      if (!s || s.state === "idle") done({});
     };
     subs.push(
       hosted.link.onPush((m) => {
@@ -137,8 +132,8 @@ function turnEnded(
         if (m.event.kind === "turn_ended") done({ stopReason: m.event.stopReason });
         else if (m.event.kind === "ended") done(m.event.error !== undefined ? { failure: m.event.error } : {});
       }),
-      hosted.link.onDidChange(look),
-      ...(view ? [view.onStatus(look)] : []),
+      hosted.link.onDidSync(look),
+      ...(view ? [view.onStatus(viewEnded)] : []),
     );
     // let go of (a reload): followed no more, its turn runs on in the host
     const detached = () => {

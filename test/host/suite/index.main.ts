@@ -63,6 +63,7 @@ const PASSES: Record<string, string[]> = {
     "host-bestof-reload.test.js",
     "host-links.test.js",
     "host-once.test.js",
+    "host-link-fresh.test.js",
     "thread-events.test.js",
   ],
   untrusted: ["untrusted.test.js"],
