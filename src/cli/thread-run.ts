@@ -11,6 +11,7 @@ import { DiskWorkspaceFiles } from "../core/acp/disk-workspace-files";
 import { PermissionStore } from "../core/acp/permission-store";
 import { policyModeNote } from "../core/acp/policy-mode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
+import { timerMs } from "../core/util/guards";
 import { EditLedger } from "../core/ledger/edit-ledger";
 import { agentRefOf } from "../core/model/agent";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -192,7 +193,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     why ??= reason;
     stop.abort();
   };
-  const timer = o.timeoutMs ? setTimeout(() => halt("timeout"), o.timeoutMs) : undefined;
+  const timer = o.timeoutMs ? setTimeout(() => halt("timeout"), timerMs(o.timeoutMs)) : undefined;
   const onSignal = () => halt("interrupted");
   o.io.signal.addEventListener("abort", onSignal, { once: true });
   let opened: OpenedThread | undefined;
