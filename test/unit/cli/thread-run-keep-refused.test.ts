@@ -5,43 +5,19 @@
 // waits idle). Before, runOnThread rethrew any usage error of any turn: the whole run ended, its agent with it.
 // Real processes: runOnThread (the CLI's run path) with the stdio fake agent.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
 import type { NextPrompt } from "../../../src/cli/thread-run-options";
 import { runOnThread } from "../../../src/cli/thread-run";
-import { nullLogger } from "../../../src/core/log";
-import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { Supervisor } from "../../../src/core/watchdog/supervisor";
-import { FAKE_AGENT } from "../../fixtures/cli/spawn-cli";
+import { quietRun } from "../../fixtures/cli/quiet-run";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
 
 test("a kept-open run's later prompt that cannot be built fails alone; the run goes on, no turn counted", () =>
   withTmpDir("acp-keep-refused-", async (dir) => {
-    const home = join(dir, "home");
-    const store = new ThreadStore(home);
     let supervisor: Supervisor | undefined;
     const running: boolean[] = [];
     const next: (NextPrompt | undefined)[] = [{ text: "", parts: [] }, { text: "two" }, undefined];
-    const summary = await runOnThread({
-      io: {
-        argv: [],
-        stdout: new Writable({ write: (_c, _e, cb) => cb() }),
-        stderr: new Writable({ write: (_c, _e, cb) => cb() }),
-        stdin: new PassThrough(),
-        env: process.env,
-        cwd: dir,
-        signal: new AbortController().signal,
-      },
-      store,
-      logger: nullLogger,
-      output: { event: () => {}, summary: () => {} },
-      prompts: ["one"],
-      agent: FAKE_AGENT,
-      cwd: dir,
-      permission: "approve-all",
-      env: { ACP_THREADS_HOME: home },
-      wait: false,
+    const o = quietRun(dir, {
       stallMs: 60_000,
       retry: "offer",
       keepOpen: true,
@@ -51,9 +27,10 @@ test("a kept-open run's later prompt that cannot be built fails alone; the run g
         return next.shift();
       },
     });
+    const summary = await runOnThread(o);
     assert.equal(summary.exitCode, 0, summary.error);
     assert.ok(summary.threadId);
-    const answers = store.read(summary.threadId).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
+    const answers = o.store.read(summary.threadId).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
     assert.deepEqual(answers, ["echo: one", "echo: two"], "the run went on with the same agent");
     assert.deepEqual(running, [false, false, false], "no turn counted as running between prompts");
   }));

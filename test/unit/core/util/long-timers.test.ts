@@ -5,14 +5,10 @@
 // past the range waits its most; the watchdog re-arms for the rest). Real processes: an exec registry's `/bin/sh`,
 // runOnThread with the stdio fake agent, the watchdog on the real clock.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
 import { runOnThread } from "../../../../src/cli/thread-run";
-import { nullLogger } from "../../../../src/core/log";
-import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { TurnWatchdog } from "../../../../src/core/watchdog/turn-watchdog";
-import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
+import { quietRun } from "../../../fixtures/cli/quiet-run";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { waitForOutput, withRegistry } from "../exec/helpers";
 
@@ -64,34 +60,9 @@ test("a watchdog whose stall time is past a timer's range does not spin", async 
 
 test("a run with a timeout past a timer's range runs its turn", () =>
   withTmpDir("acp-long-timeout-", async (dir) => {
-    const home = join(dir, "home");
-    const store = new ThreadStore(home);
     let summary: Awaited<ReturnType<typeof runOnThread>> | undefined;
-    const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
     const warned = await overflows(async () => {
-      summary = await runOnThread({
-        io: {
-          argv: [],
-          stdout: sink(),
-          stderr: sink(),
-          stdin: new PassThrough(),
-          env: process.env,
-          cwd: dir,
-          signal: new AbortController().signal,
-        },
-        store,
-        logger: nullLogger,
-        output: { event: () => {}, summary: () => {} },
-        prompts: ["one"],
-        agent: FAKE_AGENT,
-        cwd: dir,
-        permission: "approve-all",
-        env: { ACP_THREADS_HOME: home },
-        wait: false,
-        stallMs: 0,
-        retry: "off",
-        timeoutMs: LONG_MS,
-      });
+      summary = await runOnThread(quietRun(dir, { timeoutMs: LONG_MS }));
     });
     assert.equal(summary?.exitCode, 0, summary?.error);
     assert.equal(summary?.stopReason, "end_turn");
