@@ -22,7 +22,7 @@ import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { HostRefusal } from "../core/host/protocol-refusal";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
-import { assertTakesImages, promptPartsText } from "../core/prompt/blocks";
+import { assertNotEmpty, assertTakesImages, promptPartsText } from "../core/prompt/blocks";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
 import { hostElicitor, HostWatch } from "./host-run-hooks";
@@ -150,7 +150,10 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             const admit = admitted.then(async () => {
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
               // what the agent cannot take is refused here: its turn would throw it, and that ended the whole run
-              if (parts) assertTakesImages(parts, s.capabilities?.agentCapabilities.promptCapabilities, agentName);
+              if (parts) {
+                assertNotEmpty(parts);
+                assertTakesImages(parts, s.capabilities?.agentCapabilities.promptCapabilities, agentName);
+              }
               if (done)
                 throw new HostRefusal(
                   "run_ending",

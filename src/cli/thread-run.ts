@@ -11,6 +11,7 @@ import { DiskWorkspaceFiles } from "../core/acp/disk-workspace-files";
 import { PermissionStore } from "../core/acp/permission-store";
 import { policyModeNote } from "../core/acp/policy-mode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
+import { timerMs } from "../core/util/guards";
 import { EditLedger } from "../core/ledger/edit-ledger";
 import { agentRefOf } from "../core/model/agent";
 import type { ContextItem, PromptPart } from "../core/model/context";
@@ -192,7 +193,7 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     why ??= reason;
     stop.abort();
   };
-  const timer = o.timeoutMs ? setTimeout(() => halt("timeout"), o.timeoutMs) : undefined;
+  const timer = o.timeoutMs ? setTimeout(() => halt("timeout"), timerMs(o.timeoutMs)) : undefined;
   const onSignal = () => halt("interrupted");
   o.io.signal.addEventListener("abort", onSignal, { once: true });
   let opened: OpenedThread | undefined;
@@ -245,7 +246,6 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     });
     let last: { stopReason: string; error?: string } | undefined;
     const prompt = async (text: string, context?: ContextItem[], r0?: ReviewRequest, composed?: PromptPart[]) => {
-      supervisor?.turnStarted();
       const caps = s.capabilities?.agentCapabilities.promptCapabilities;
       const parts = r0
         ? reviewTurnParts(r0, caps, text, context)
@@ -254,8 +254,12 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
           : context?.length
             ? textWithContext(text, context)
             : undefined;
-      const r = parts
-        ? await s.promptBuilt(await s.preparePrompt(parts, sources), { signal: stop.signal })
+      // built before the watchdog counts a turn: a prompt refused here never reaches the agent, and a turn counted
+      // for it would never end (its stall alarm would ring while a kept-open run waits idle)
+      const built = parts && (await s.preparePrompt(parts, sources));
+      supervisor?.turnStarted();
+      const r = built
+        ? await s.promptBuilt(built, { signal: stop.signal })
         : await s.prompt(text, { signal: stop.signal });
       supervisor?.turnEnded(r.stopReason, r.usage);
       last = r;
@@ -280,13 +284,15 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
       let refused: unknown;
       const first = turn === 1;
       const ran = prompt(text, context, first ? review : undefined, parts).catch((err: unknown) => {
-        // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2)
+        // a prompt the agent cannot take (an image for an agent without images) is the caller's to fix (exit 2);
+        // a run kept open takes it as that prompt's failure and waits for the next (its first one ends it)
         if (err instanceof AcpThreadsError && err.code === "usage") refused = err;
         return (last = { stopReason: "error", error: errorMessage(err) });
       });
       // after Ctrl-C or the timeout the turn is cancelled; an agent that ignores that gets a grace, then close()
       await Promise.race([ran, afterAbort(stop.signal, CANCEL_GRACE_MS)]);
-      if (refused) throw refused;
+      if (refused && (first || !o.keepOpen)) throw refused;
+      if (refused) o.io.stderr.write(`acp-threads run: a prompt was not sent: ${errorMessage(refused)}\n`);
       if (supervisor) await settled(supervisor, s, stop.signal);
       summary.stopReason = last?.stopReason ?? null;
       summary.toolCalls = toolIds.size;

@@ -23,6 +23,7 @@ import {
   type RunState,
 } from "./types";
 import { background } from "../util/unexpected";
+import { timerMs } from "../util/guards";
 
 export interface ExecRunDeps {
   execDir: string;
@@ -74,7 +75,7 @@ export class ExecRun implements Disposable {
       this.#timeoutTimer = setTimeout(() => {
         this.#timedOut = true;
         background(this.kill(), "stopping a timed-out run");
-      }, state.timeoutMs);
+      }, timerMs(state.timeoutMs));
     }
   }
 

@@ -331,13 +331,23 @@ export class ThreadHost {
       const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
       background(
         ran.then(async ({ exitCode, error }) => {
-          this.#runs.delete(abort);
-          if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
-          await thread.end(exitCode, error);
-          this.announce({ kind: "ended", threadId: thread.threadId, at: now(), exitCode, ...(error ? { error } : {}) });
-          this.#threads.delete(thread.threadId);
-          this.#rows.forget(thread.threadId);
-          this.#armIdle();
+          try {
+            if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
+            await thread.end(exitCode, error);
+            this.announce({
+              kind: "ended",
+              threadId: thread.threadId,
+              at: now(),
+              exitCode,
+              ...(error ? { error } : {}),
+            });
+            this.#threads.delete(thread.threadId);
+            this.#rows.forget(thread.threadId);
+          } finally {
+            // the run counts until its end is told: stop() waits for the runs before it closes the connections
+            this.#runs.delete(abort);
+            this.#armIdle();
+          }
         }),
         "a detached run",
       );

@@ -84,12 +84,21 @@ export function assertTakesImages(
     );
 }
 
+/**
+ * Refuses (`usage`) a prompt that would send the agent nothing: no text and no context. The turn's check, also made
+ * where a prompt is taken before its turn (the thread host's open run: a client's `parts` may all be empty).
+ */
+export function assertNotEmpty(parts: readonly PromptPart[]): void {
+  if (!parts.some((p) => p.type === "context" || p.text)) throw new AcpThreadsError("usage", "the prompt is empty");
+}
+
 export async function buildPrompt(
   parts: readonly PromptPart[],
   caps: PromptCaps | null | undefined,
   sources: ContextSources,
   opts: BuildOptions = {},
 ): Promise<BuiltPrompt> {
+  assertNotEmpty(parts);
   assertTakesImages(parts, caps, opts.agentName);
   const maxItem = opts.maxEmbedChars ?? MAX_EMBED_CHARS;
   let budget = opts.maxPromptEmbedChars ?? MAX_PROMPT_EMBED_CHARS;
@@ -185,7 +194,6 @@ export async function buildPrompt(
     refs.push({ ...refOf(item), sent });
     if (item.kind !== "image") text += `@${item.label}`; // images show as thumbnails, not in the text
   }
-  if (!blocks.length) throw new AcpThreadsError("usage", "the prompt is empty");
   return { blocks, text, refs, notes };
 }
 

@@ -16,3 +16,9 @@ export const num = (v: unknown): number | undefined => (typeof v === "number" &&
 /** The variables of `env` that are set, as strings (what goes over the wire or to a child: memory only). */
 export const definedEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+/** The longest delay a Node timer keeps: one past it fires after 1 ms (a TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `ms` as a timer's delay: one past a timer's range (about 24.8 days) waits that long at most, not 1 ms. */
+export const timerMs = (ms: number): number => Math.min(ms, MAX_TIMER_MS);

@@ -8,6 +8,7 @@
  */
 import { Emitter, type Disposable } from "../lifecycle";
 import type { RuntimeEvent } from "../model/events";
+import { timerMs } from "../util/guards";
 import { classifyThrottle, type ThrottleKind } from "./classify";
 
 export type AlertKind = "stalled" | ThrottleKind | "died";
@@ -175,7 +176,8 @@ export class TurnWatchdog implements Disposable {
     this.#disarm();
     if (!this.#inTurn || this.stallMs <= 0) return;
     const due = this.#lastActivity + this.stallMs - this.clock.now();
-    this.#timer = this.clock.setTimeout(() => this.#check(), Math.max(0, due));
+    // past a timer's range it fires early and re-arms for the rest (#check), as after activity
+    this.#timer = this.clock.setTimeout(() => this.#check(), timerMs(Math.max(0, due)));
   }
 
   #disarm(): void {
