@@ -20,6 +20,10 @@ import { applyFirstDiscardOther, seededRepo } from "./worktree-helpers";
 
 type BestOf = { view: CompareView; summaries: CandidateSummary[] };
 
+/** A summary as an assertion's message: its status, error and whole check result (a failure says which it was). */
+const said = (s: CandidateSummary) =>
+  JSON.stringify({ label: s.label, status: s.status, error: s.error, check: s.check ?? null });
+
 describe("a hosted Best of N after a window reload (#35)", () => {
   const seed = seededRepo("acp-host-bestof-reload-", { "a.txt": "a\n" }, { under: workspaceRoot });
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -96,8 +100,8 @@ describe("a hosted Best of N after a window reload (#35)", () => {
       "both candidates, with their threads",
     );
     for (const s of out.summaries) {
-      assert.equal(s.status, "done", s.error);
-      assert.equal(s.check?.exitCode, 0, "its check ran after the reload");
+      assert.equal(s.status, "done", said(s));
+      assert.equal(s.check?.exitCode, 0, `its check ran after the reload: ${said(s)}`);
       assert.deepEqual(
         s.files.map((f) => f.path),
         ["made.txt"],
@@ -155,7 +159,7 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     const left = (await hub.bestOf.store.get(id))!;
     assert.ok(
       left.candidates.every((c) => c.agent?.ok && !c.check),
-      "the checks cut short are not recorded",
+      `the checks cut short are not recorded: ${JSON.stringify(left.candidates.map((c) => [c.agent, c.check]))}`,
     );
 
     const panel = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
@@ -164,13 +168,14 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     writeFileSync(go, "");
     const out = (await resumed)!;
     for (const s of out.summaries) {
-      assert.equal(s.status, "done", s.error);
-      assert.equal(s.check?.exitCode, 0, "its check ran again to its end");
+      assert.equal(s.status, "done", said(s));
+      assert.equal(s.check?.exitCode, 0, `its check ran again to its end: ${said(s)}`);
     }
     await hub.bestOf.settled();
+    const recorded = (await hub.bestOf.store.get(id))!.candidates;
     assert.ok(
-      (await hub.bestOf.store.get(id))!.candidates.every((c) => c.check?.exitCode === 0),
-      "recorded",
+      recorded.every((c) => c.check?.exitCode === 0),
+      `recorded: ${JSON.stringify(recorded.map((c) => c.check ?? null))}`,
     );
     for (const s of out.summaries)
       assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);
