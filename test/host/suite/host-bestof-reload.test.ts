@@ -6,7 +6,7 @@
 // them, and Apply / Discard work and are recorded. A check the reload killed is not recorded and runs again. With
 // runSessions `window` no record is written: the window's candidates end with it.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -20,9 +20,19 @@ import { applyFirstDiscardOther, seededRepo } from "./worktree-helpers";
 
 type BestOf = { view: CompareView; summaries: CandidateSummary[] };
 
-/** A summary as an assertion's message: its status, error and whole check result (a failure says which it was). */
+/**
+ * A summary as an assertion's message: its status, error, whole check result, the agent's answer (the fake agent
+ * says its terminal's exit) and the files its worktree holds now (a failure says which case it was).
+ */
 const said = (s: CandidateSummary) =>
-  JSON.stringify({ label: s.label, status: s.status, error: s.error, check: s.check ?? null });
+  JSON.stringify({
+    label: s.label,
+    status: s.status,
+    error: s.error,
+    check: s.check ?? null,
+    answer: s.answer,
+    files: s.worktree && existsSync(s.worktree.path) ? readdirSync(s.worktree.path) : null,
+  });
 
 describe("a hosted Best of N after a window reload (#35)", () => {
   const seed = seededRepo("acp-host-bestof-reload-", { "a.txt": "a\n" }, { under: workspaceRoot });
