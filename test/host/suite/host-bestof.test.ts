@@ -107,7 +107,7 @@ describe("Best of N in the thread host (#35)", () => {
       view?.dispose();
     });
     try {
-      // its progress has no view to go to; before, the closed view's update threw, so the command rejected
+      // its progress has no view to go to; before, the closed view's update threw: the command failed, no result
       const ran = vscode.commands.executeCommand<{ summaries: CandidateSummary[] }>("acpThreads.bestOfN", {
         agents: ["fake"],
         runs: 1,

@@ -206,7 +206,7 @@ describe("best of N in the editor", () => {
       };
     };
     // before, each candidate's session started after the close; its card's update threw "Webview is disposed", so
-    // its worktree was removed under the running session, and the command rejected with that error
+    // its worktree was removed under the running session, and the command failed with that error (no result)
     const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
       "acpThreads.bestOfN",
       { agents: ["fake"], runs: 2, prompt: "hello", check: "true", cwd: repo, onView },
