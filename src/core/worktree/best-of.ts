@@ -162,16 +162,19 @@ async function finishCandidate(
     } catch (err) {
       unread = `its worktree could not be read (${errorMessage(err)})`;
     }
-    if (!check && o.check && !signal.aborted && state?.exists) {
-      emit({ type: "check_started", spec, command: o.check });
-      check = await runCheck(c.worktree!.cwd, o.check, {
-        timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-        signal,
-        env: o.checkEnv,
-      });
-      emit({ type: "check_done", spec, check });
-    } else if (!check && o.check && !signal.aborted)
-      unread = `${unread ?? `its worktree ${ref.path} is gone`}, so its check did not run`;
+  }
+  if (!check && o.check && !signal.aborted && state?.exists) {
+    emit({ type: "check_started", spec, command: o.check });
+    check = await runCheck(c.worktree!.cwd, o.check, {
+      timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+      signal,
+      env: o.checkEnv,
+    });
+    emit({ type: "check_done", spec, check });
+  } else if (!check && o.check && !signal.aborted && (run.ok || unread)) {
+    // a configured check that did not run is said (a failed agent's own error says why it has no worktree)
+    const where = ref ? `its worktree ${ref.path} is gone` : "it has no worktree";
+    unread = `${unread ?? where}, so its check did not run`;
   }
   let records: readonly ThreadRecord[] | undefined;
   if (run.threadId)

@@ -1,7 +1,7 @@
 // src/core/worktree/best-of.ts where a candidate does not get to its end the usual way, with real git and real
 // check commands: a Best of N stopped while a candidate's worktree was being made starts no session there (its
-// worktree goes), and a candidate whose worktree cannot be read, or is gone, so its configured check did not run,
-// fails saying so (never "done" with no check) — in a first run and in one picked up after a reload.
+// worktree goes), and a candidate whose worktree cannot be read, is gone or is not known, so its configured check
+// did not run, fails saying so (never "done" with no check) — in a first run and in one picked up after a reload.
 import assert from "node:assert/strict";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -92,12 +92,12 @@ test("resumeBestOf: a check left to run again whose worktree is unreadable or go
     breakWorktree(wts[0]!);
     rmSync(wts[1]!.ref.path, { recursive: true, force: true });
     const agent = { run: { threadId: "t", ok: true, stopReason: "end_turn" }, durationMs: 5 };
-    const [unreadable, gone, fine] = await resumeBestOf({
+    const [unreadable, gone, fine, none] = await resumeBestOf({
       check: "true",
-      candidates: wts.map((w, i) => ({
+      candidates: [...wts, null].map((w, i) => ({
         spec: spec(i + 1),
         threadId: `t${i + 1}`,
-        worktree: { ref: w.ref, cwd: w.cwd },
+        worktree: w && { ref: w.ref, cwd: w.cwd },
         agent: { ...agent, run: { ...agent.run, threadId: `t${i + 1}` } },
       })),
       follow: () => Promise.reject(new Error("not followed: its agent's end is recorded")),
@@ -108,4 +108,6 @@ test("resumeBestOf: a check left to run again whose worktree is unreadable or go
     assert.equal(gone!.error, `its worktree ${wts[1]!.ref.path} is gone, so its check did not run`);
     assert.equal(fine!.status, "done", fine!.error);
     assert.equal(fine!.check?.exitCode, 0, "its check ran again");
+    assert.equal(none!.status, "failed", "a record with a thread but no worktree");
+    assert.equal(none!.error, "it has no worktree, so its check did not run");
   }));
