@@ -168,8 +168,8 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     await hub.bestOf.settled();
     const left = (await hub.bestOf.store.get(id))!;
     assert.ok(
-      left.candidates.every((c) => c.agent?.ok && !c.check),
-      `the checks cut short are not recorded: ${JSON.stringify(left.candidates.map((c) => [c.agent, c.check]))}`,
+      left.candidates.every((c) => c.agent?.ok && !c.check && c.worktree && c.cwd),
+      `the checks cut short are not recorded, the worktrees are: ${JSON.stringify(left.candidates)}`,
     );
 
     const panel = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
