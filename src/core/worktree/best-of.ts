@@ -83,11 +83,16 @@ export async function runBestOf(o: BestOfOptions): Promise<CandidateSummary[]> {
     const t0 = performance.now();
     let made: CreatedWorktree | undefined;
     let run: CandidateRun;
-    try {
+    const stopped = () => {
       if (signal.aborted) throw new AcpThreadsError("interrupted", "stopped before it started");
+    };
+    try {
+      stopped();
       made = await creating(() => createWorktree(o.cwd, { base }));
       emit({ type: "worktree", spec, worktree: made });
       emit({ type: "started", spec });
+      // stopped while its worktree was made (the compare view closed): no session starts, its worktree goes
+      stopped();
       run = await o.runCandidate(spec, made, signal);
     } catch (err) {
       run = { threadId: null, ok: false, error: errorMessage(err) };
@@ -150,17 +155,26 @@ async function finishCandidate(
   }
   let state: WorktreeState | undefined;
   let check = c.check;
+  let unread: string | undefined;
   if (ref) {
-    state = await worktreeState(ref).catch(() => undefined);
-    if (!check && o.check && !signal.aborted && state?.exists) {
-      emit({ type: "check_started", spec, command: o.check });
-      check = await runCheck(c.worktree!.cwd, o.check, {
-        timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-        signal,
-        env: o.checkEnv,
-      });
-      emit({ type: "check_done", spec, check });
+    try {
+      state = await worktreeState(ref);
+    } catch (err) {
+      unread = `its worktree could not be read (${errorMessage(err)})`;
     }
+  }
+  if (!check && o.check && !signal.aborted && state?.exists) {
+    emit({ type: "check_started", spec, command: o.check });
+    check = await runCheck(c.worktree!.cwd, o.check, {
+      timeoutMs: o.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+      signal,
+      env: o.checkEnv,
+    });
+    emit({ type: "check_done", spec, check });
+  } else if (!check && o.check && !signal.aborted && (run.ok || unread)) {
+    // a configured check that did not run is said (a failed agent's own error says why it has no worktree)
+    const where = ref ? `its worktree ${ref.path} is gone` : "it has no worktree";
+    unread = `${unread ?? where}, so its check did not run`;
   }
   let records: readonly ThreadRecord[] | undefined;
   if (run.threadId)
@@ -169,9 +183,24 @@ async function finishCandidate(
     } catch {
       // an unreadable thread leaves the answer empty; its summary still says what changed
     }
-  const summary = summarize(spec, { run, worktree: ref, state, check, durationMs, records });
+  const summary = summarize(spec, {
+    run: unread ? failedBy(run, unread) : run,
+    worktree: ref,
+    state,
+    check,
+    durationMs,
+    records,
+  });
   emit({ type: "finished", summary });
   return summary;
+}
+
+/**
+ * A candidate whose worktree could not be read, or whose configured check did not run: it fails, saying why (what
+ * it changed and whether its check passes are not known; summed up as "done" it would rank as a finished one).
+ */
+function failedBy(run: CandidateRun, why: string): CandidateRun {
+  return { ...run, ok: false, error: run.error ? `${run.error}; ${why}` : why };
 }
 
 /** How a thread's last turn ended, read from its records: a candidate whose run is gone (its host stopped). */

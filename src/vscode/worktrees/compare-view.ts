@@ -26,6 +26,8 @@ export class CompareView implements vscode.Disposable {
   readonly #decided = new vscode.EventEmitter<CandidateRow>();
   /** The user applied, kept or discarded a candidate (its row's `outcome`). */
   readonly onDidDecide = this.#decided.event;
+  /** Closed (by the user, or disposed): its webview takes no more messages. */
+  #closed = false;
 
   /** `recordId`: the Best of N's record (a reloaded window's view saves it); `panel`: one VS Code restored. */
   constructor(
@@ -56,15 +58,17 @@ export class CompareView implements vscode.Disposable {
     });
     this.panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
     this.panel.webview.onDidReceiveMessage((raw) => background(this.#onMessage(raw), "a best-of-N view action"));
+    this.panel.onDidDispose(() => (this.#closed = true));
   }
 
   row(label: string): CandidateRow | undefined {
     return this.state.rows.find((r) => r.label === label);
   }
 
+  /** Its state patched and shown; a closed view keeps the state and shows nothing (its webview is gone). */
   update(patch: Partial<CompareHostMessage> = {}): void {
     this.state = { ...this.state, ...patch };
-    void this.panel.webview.postMessage(this.state);
+    if (!this.#closed) void this.panel.webview.postMessage(this.state);
   }
 
   /** What a view button does (the host tests call it as the webview would; `yes` skips the confirmations). */

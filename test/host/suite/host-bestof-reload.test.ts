@@ -6,7 +6,7 @@
 // them, and Apply / Discard work and are recorded. A check the reload killed is not recorded and runs again. With
 // runSessions `window` no record is written: the window's candidates end with it.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -19,6 +19,20 @@ import { cli } from "./host-cli";
 import { applyFirstDiscardOther, seededRepo } from "./worktree-helpers";
 
 type BestOf = { view: CompareView; summaries: CandidateSummary[] };
+
+/**
+ * A summary as an assertion's message: its status, error, whole check result, the agent's answer (the fake agent
+ * says its terminal's exit) and the files its worktree holds now (a failure says which case it was).
+ */
+const said = (s: CandidateSummary) =>
+  JSON.stringify({
+    label: s.label,
+    status: s.status,
+    error: s.error,
+    check: s.check ?? null,
+    answer: s.answer,
+    files: s.worktree && existsSync(s.worktree.path) ? readdirSync(s.worktree.path) : null,
+  });
 
 describe("a hosted Best of N after a window reload (#35)", () => {
   const seed = seededRepo("acp-host-bestof-reload-", { "a.txt": "a\n" }, { under: workspaceRoot });
@@ -96,8 +110,8 @@ describe("a hosted Best of N after a window reload (#35)", () => {
       "both candidates, with their threads",
     );
     for (const s of out.summaries) {
-      assert.equal(s.status, "done", s.error);
-      assert.equal(s.check?.exitCode, 0, "its check ran after the reload");
+      assert.equal(s.status, "done", said(s));
+      assert.equal(s.check?.exitCode, 0, `its check ran after the reload: ${said(s)}`);
       assert.deepEqual(
         s.files.map((f) => f.path),
         ["made.txt"],
@@ -154,8 +168,8 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     await hub.bestOf.settled();
     const left = (await hub.bestOf.store.get(id))!;
     assert.ok(
-      left.candidates.every((c) => c.agent?.ok && !c.check),
-      "the checks cut short are not recorded",
+      left.candidates.every((c) => c.agent?.ok && !c.check && c.worktree && c.cwd),
+      `the checks cut short are not recorded, the worktrees are: ${JSON.stringify(left.candidates)}`,
     );
 
     const panel = vscode.window.createWebviewPanel("acpThreads.bestOf", "restored", vscode.ViewColumn.One);
@@ -164,13 +178,14 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     writeFileSync(go, "");
     const out = (await resumed)!;
     for (const s of out.summaries) {
-      assert.equal(s.status, "done", s.error);
-      assert.equal(s.check?.exitCode, 0, "its check ran again to its end");
+      assert.equal(s.status, "done", said(s));
+      assert.equal(s.check?.exitCode, 0, `its check ran again to its end: ${said(s)}`);
     }
     await hub.bestOf.settled();
+    const recorded = (await hub.bestOf.store.get(id))!.candidates;
     assert.ok(
-      (await hub.bestOf.store.get(id))!.candidates.every((c) => c.check?.exitCode === 0),
-      "recorded",
+      recorded.every((c) => c.check?.exitCode === 0),
+      `recorded: ${JSON.stringify(recorded.map((c) => c.check ?? null))}`,
     );
     for (const s of out.summaries)
       assert.equal(await vscode.commands.executeCommand("acpThreads.discardWorktree", s.threadId, { yes: true }), true);

@@ -185,6 +185,46 @@ describe("best of N in the editor", () => {
     view.dispose();
     for (const s of summaries) await hub.live.get(s.threadId!)?.close();
   });
+
+  it("a compare view closed while the worktrees are made starts no session, and the command still resolves", async () => {
+    const { repo } = seed;
+    const { hub } = await api();
+    const sessions = new Set(hub.live.all());
+    const listed = git(repo, "worktree", "list");
+    const worktrees: string[] = [];
+    // closed as the first candidate starts, the second one's worktree still being made (the core reports each
+    // step to the view, which is where a person's click lands too)
+    const onView = (v: CompareView) => {
+      const update = v.update.bind(v);
+      let closed = false;
+      v.update = (patch) => {
+        update(patch);
+        if (!closed && v.state.rows.some((r) => r.status === "working")) {
+          closed = true;
+          v.dispose();
+        }
+      };
+    };
+    // before, each candidate's session started after the close; its card's update threw "Webview is disposed", so
+    // its worktree was removed under the running session, and the command failed with that error (no result)
+    const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
+      "acpThreads.bestOfN",
+      { agents: ["fake"], runs: 2, prompt: "hello", check: "true", cwd: repo, onView },
+    );
+    for (const s of out.summaries) {
+      assert.equal(s.status, "failed");
+      assert.match(s.error ?? "", /stopped before it started/);
+      assert.equal(s.threadId, null, "no thread");
+      if (s.worktree) worktrees.push(s.worktree.path);
+    }
+    assert.deepEqual(worktrees, [], "no worktree kept");
+    assert.deepEqual(
+      hub.live.all().filter((s) => !sessions.has(s)),
+      [],
+      "no session started",
+    );
+    assert.equal(git(repo, "worktree", "list"), listed, "git lists no candidate's worktree");
+  });
 });
 
 describe("best of N while a candidate waits for the person (#37 item 5)", () => {
