@@ -4,7 +4,8 @@
  * for the session's folder is told of it (`terminal`), gets its output (`terminal_output`) and may type into it
  * (`terminal_input`). A client that attaches mid-run (a window that reloaded) gets the running terminals with their
  * recent output. Output to a client that falls behind is dropped and counted, never waited for; input comes only
- * from a client the terminal was shown to, while it still serves terminals.
+ * from a client the terminal was shown to, while it still serves terminals. An exec run in a worktree is shown to the
+ * clients whose folders hold its repository (the worktree is beside it, outside their folders).
  *
  * An agent's terminal login runs here too, so it needs someone to see it: with no client showing the session's
  * terminals the login fails at once (`loginUnseen`) instead of waiting in a pty nobody types into.
@@ -18,6 +19,7 @@ import { covers, offeredGuard } from "./editor-serve";
 import type { HostPush } from "./protocol";
 import type { HostExecInfo } from "./protocol-exec";
 import type { ServeOffer } from "./protocol-serve";
+import { repositoryOfFolders } from "./run-roots";
 
 /** The latest output a running terminal keeps for a client shown it later, in characters. */
 export const TERMINAL_RECENT_CHARS = 64 * 1024;
@@ -57,7 +59,7 @@ export class EditorTerminals {
     else this.#servers.delete(sock);
     await new Promise((r) => setImmediate(r)); // the hello's answer goes first
     for (const t of [...this.#running.values()]) {
-      const inside = !!guard && (await covers(guard, t.cwd, t.view.cwd));
+      const inside = !!guard && (await sees(guard, t));
       if (this.#servers.get(sock) !== guard) return; // another hello meanwhile: it decides
       if (!inside) t.shown.delete(sock);
       else if (!t.shown.has(sock)) this.#show(sock, t);
@@ -98,10 +100,11 @@ export class EditorTerminals {
     this.#created(view, exec.cwd, exec.title, exec);
   }
 
-  async #serving(...paths: string[]): Promise<Socket[]> {
+  /** The clients serving terminals of `cwd` (or, with `t`, shown `t`). */
+  async #serving(cwd: string, t?: Running): Promise<Socket[]> {
     const out: Socket[] = [];
     for (const [sock, guard] of [...this.#servers])
-      if ((await covers(guard, ...paths)) && this.#servers.get(sock) === guard) out.push(sock);
+      if ((await (t ? sees(guard, t) : covers(guard, cwd))) && this.#servers.get(sock) === guard) out.push(sock);
     return out;
   }
 
@@ -116,7 +119,7 @@ export class EditorTerminals {
       t.shown.clear();
     });
     background(
-      this.#serving(cwd, view.cwd).then((socks) => {
+      this.#serving(cwd, t).then((socks) => {
         if (this.#running.get(view.terminalId) !== t) return; // it ended meanwhile
         for (const sock of socks) if (!t.shown.has(sock)) this.#show(sock, t);
       }),
@@ -156,6 +159,16 @@ export class EditorTerminals {
       s.dropped = 0;
     }
   }
+}
+
+/**
+ * Whether a client with `guard` is shown `t`: its folders hold the terminal's folder, or (an exec run in a worktree
+ * the host took, host-exec.ts) the worktree's repository, as the window that made it beside the repository.
+ */
+async function sees(guard: PathGuard, t: Running): Promise<boolean> {
+  if (await covers(guard, t.cwd, t.view.cwd)) return true;
+  const repo = t.exec?.worktree?.repo;
+  return !!repo && (await repositoryOfFolders(repo, guard.roots));
 }
 
 const dimension = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;

@@ -5,7 +5,8 @@
  * CLI's runs are), and outlives the window that asked.
  *
  * Checked as an ACP run's start is: its folder and roots must be inside the asking client's folders (real paths:
- * a link leading out is refused, run-roots.ts), and its OS sandbox is prepared here from the settings the client
+ * a link leading out is refused, run-roots.ts), or a run in a worktree the client made must be in one the host would
+ * have made itself for a repository of those folders (`assertWorktreeOffered`, as a Best of N candidate's), and its OS sandbox is prepared here from the settings the client
  * decided with, as `exec --sandbox` prepares it. Env values are held in memory only (the registry never writes
  * them). The run's terminal is a hosted terminal (editor-terminals.ts): every client showing terminals of its
  * folder gets its output (bounded, a late or reloaded one its recent output), may type into it and resize it; any
@@ -21,10 +22,11 @@ import { AcpThreadsError } from "../errors";
 import type { ExecRegistry, ExecRun, TranscriptKind } from "../exec";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
+import type { WorktreeRef } from "../model/records";
 import type { EditorTerminals } from "./editor-terminals";
 import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo } from "./protocol-exec";
 import { type ServeOffer } from "./protocol-serve";
-import { assertRootsOffered } from "./run-roots";
+import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 
 export interface HostExecsOptions {
   home: string;
@@ -48,7 +50,9 @@ export class HostExecs {
   /** Starts `raw` for a client whose folders are `offer`'s; resolves once its process runs. */
   async start(raw: unknown, offer: ServeOffer | undefined, onEnd: () => void): Promise<HostExecInfo> {
     const exec = checkedExec(raw);
-    await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+    const worktree = exec.preparedWorktree?.ref;
+    if (exec.preparedWorktree) await assertWorktreeOffered({ preparedWorktree: exec.preparedWorktree }, offer);
+    else await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
     const { home } = this.opts;
     const env = { ...(exec.baseEnv ?? process.env), ...exec.env, ACP_THREADS_HOME: home };
     const registry = await this.#open();
@@ -78,6 +82,7 @@ export class HostExecs {
         ...(exec.transcript ? { transcript: exec.transcript } : {}),
         ...(exec.timeoutMs ? { timeoutMs: exec.timeoutMs } : {}),
         ...(sandbox ? { sandbox } : {}),
+        ...(worktree ? { worktree } : {}),
       });
     });
     const { state } = run;
@@ -89,6 +94,7 @@ export class HostExecs {
       startedAt: state.startedAt,
       ...(state.threadId ? { threadId: state.threadId } : {}),
       ...(state.sandboxed ? { sandboxed: true } : {}),
+      ...(worktree ? { worktree } : {}),
     };
     const unguard = state.pgid ? guardAgainstParentDeath(state.pgid) : () => {};
     this.#running.set(run.id, { run, info });
@@ -171,6 +177,13 @@ function checkedExec(raw: unknown): HostExec {
   if (e.timeoutMs !== undefined && !(Number.isFinite(e.timeoutMs) && (e.timeoutMs as number) > 0))
     bad("timeoutMs must be a positive number");
   if (e.title !== undefined && !isString(e.title)) bad("title must be a string");
+  if (e.preparedWorktree !== undefined) {
+    const { ref, cwd } = (e.preparedWorktree ?? {}) as Partial<NonNullable<HostExec["preparedWorktree"]>>;
+    const r = (ref ?? {}) as Partial<Record<keyof WorktreeRef, unknown>>;
+    if (![r.path, r.repo, r.base, r.createdAt].every(isString)) bad("preparedWorktree.ref's fields must be strings");
+    if (cwd !== e.cwd) bad("cwd must be the prepared worktree's cwd");
+    if ((e.roots as string[] | undefined)?.length) bad("roots go without a prepared worktree (the worktree is the run's whole world)");
+  }
   const exec = e as HostExec;
   return { ...exec, ...(exec.title !== undefined ? { title: exec.title.slice(0, EXEC_TITLE_MAX) } : {}) };
 }

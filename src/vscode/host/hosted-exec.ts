@@ -53,7 +53,7 @@ export interface HostExecHub {
 /** The run as `startExec` gives it: the program expanded, its folder, pty size and title. */
 export type HostExecStart = Pick<
   HostExec,
-  "command" | "args" | "cwd" | "pty" | "cols" | "rows" | "closeStdin" | "presetId" | "title"
+  "command" | "args" | "cwd" | "pty" | "cols" | "rows" | "closeStdin" | "presetId" | "title" | "preparedWorktree"
 >;
 
 /**
@@ -66,7 +66,8 @@ export async function startExecInHost(
   sandbox: boolean | undefined,
 ): Promise<{ runId: string; terminal: vscode.Terminal; hosted: HostExecInfo }> {
   const baseEnv = definedEnv(process.env);
-  const settings = await editorSandboxSettings(hub.config, { env: baseEnv, asked: sandbox, unattended: false }, (m) =>
+  const unattended = !!start.preparedWorktree; // a worktree run: the unattended default applies, as in the window
+  const settings = await editorSandboxSettings(hub.config, { env: baseEnv, asked: sandbox, unattended }, (m) =>
     background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
   const c = await hub.hosted.link.connection(true);
