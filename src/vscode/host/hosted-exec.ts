@@ -28,9 +28,10 @@ export function wireHostedExecs(hosted: HostedThreads, live: LiveSessions): vsco
   let leaving = false;
   const sub = hosted.terminals.onDidShowExec(({ view, exec }) => {
     let ended = false;
-    view.onExit(({ exitCode, signal }) => {
+    view.onExit(({ exitCode, signal, status }) => {
       ended = true;
-      live.updateExec(exec.runId, signal ? "killed" : "exited", exitCode);
+      // the registry's status (a timeout says so); a host before it: the signal decides
+      live.updateExec(exec.runId, status ?? (signal ? "killed" : "exited"), exitCode);
     });
     const stop = () =>
       !ended && !leaving && background(hosted.stopExec(exec.runId), "stopping the host's run of a closed terminal");
