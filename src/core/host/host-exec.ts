@@ -24,8 +24,9 @@ import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
 import type { WorktreeRef } from "../model/records";
 import type { EditorTerminals } from "./editor-terminals";
-import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo } from "./protocol-exec";
+import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type HostExecInput } from "./protocol-exec";
 import { type ServeOffer } from "./protocol-serve";
+import { HostRefusal } from "./protocol-refusal";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 
 export interface HostExecsOptions {
@@ -37,7 +38,7 @@ export interface HostExecsOptions {
 export class HostExecs {
   #registry: ExecRegistry | undefined;
   #ledger: EditLedger | undefined;
-  readonly #running = new Map<string, { run: ExecRun; info: HostExecInfo }>();
+  readonly #running = new Map<string, { run: ExecRun; info: HostExecInfo; exec: HostExec }>();
   #stopped = false;
 
   constructor(private readonly opts: HostExecsOptions) {}
@@ -51,8 +52,7 @@ export class HostExecs {
   async start(raw: unknown, offer: ServeOffer | undefined, onEnd: () => void): Promise<HostExecInfo> {
     const exec = checkedExec(raw);
     const worktree = exec.preparedWorktree?.ref;
-    if (exec.preparedWorktree) await assertWorktreeOffered({ preparedWorktree: exec.preparedWorktree }, offer);
-    else await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+    await assertOffered(exec, offer);
     const { home } = this.opts;
     const env = { ...(exec.baseEnv ?? process.env), ...exec.env, ACP_THREADS_HOME: home };
     const registry = await this.#open();
@@ -97,7 +97,7 @@ export class HostExecs {
       ...(worktree ? { worktree } : {}),
     };
     const unguard = state.pgid ? guardAgainstParentDeath(state.pgid) : () => {};
-    this.#running.set(run.id, { run, info });
+    this.#running.set(run.id, { run, info, exec });
     run.onExit(() => {
       unguard();
       this.#running.delete(run.id);
@@ -110,7 +110,7 @@ export class HostExecs {
         commandLine: state.commandLine,
         cwd: state.cwd,
         onOutput: (l) => run.onOutput((e) => l(e.text)),
-        onExit: (l) => run.onExit((i) => l({ exitCode: i.exitCode, signal: i.signal })),
+        onExit: (l) => run.onExit((i) => l({ exitCode: i.exitCode, signal: i.signal, status: i.status })),
         write: (data) => run.running && run.write(data),
         resize: (cols, rows) => run.running && run.resize(cols, rows),
       },
@@ -121,9 +121,26 @@ export class HostExecs {
 
   /** Stops a run the host owns (its process group); resolves once it has exited. */
   async stop(runId: unknown): Promise<void> {
+    await this.#get(runId).run.kill();
+  }
+
+  /** Types into a run the host owns, for a client whose folders hold it (as they had to for its start). */
+  async input(runId: unknown, raw: unknown, offer: ServeOffer | undefined): Promise<void> {
+    const { data, line, keys } = (raw ?? {}) as Partial<Record<keyof HostExecInput, unknown>>;
+    if (![data, line].every((v) => v === undefined || isString(v)) || !(keys === undefined || isStrings(keys)))
+      throw new AcpThreadsError("usage", "exec_input: data and line must be strings, keys a list of strings");
+    const r = this.#get(runId);
+    await assertOffered(r.exec, offer);
+    if (!r.run.running) throw new HostRefusal("exec_not_hosted", `exec run ${r.run.id} has ended`);
+    if (isString(data)) r.run.write(data);
+    if (isString(line)) r.run.submit(line);
+    if (isStrings(keys)) r.run.sendKeys(keys);
+  }
+
+  #get(runId: unknown): { run: ExecRun; exec: HostExec } {
     const r = typeof runId === "string" ? this.#running.get(runId) : undefined;
-    if (!r) throw new AcpThreadsError("not_found", `the host runs no exec run '${String(runId)}'`);
-    await r.run.kill();
+    if (!r) throw new HostRefusal("exec_not_hosted", `the host runs no exec run '${String(runId)}'`);
+    return r;
   }
 
   /** The host leaves: every run it owns is stopped, its ledger written. */
@@ -151,8 +168,15 @@ export class HostExecs {
   }
 }
 
+/** The run's folders are the client's: its cwd and roots inside them, or its worktree one of their repositories'. */
+async function assertOffered(exec: HostExec, offer: ServeOffer | undefined): Promise<void> {
+  if (exec.preparedWorktree) await assertWorktreeOffered({ preparedWorktree: exec.preparedWorktree }, offer);
+  else await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+}
+
 const TRANSCRIPT_KINDS: readonly TranscriptKind[] = ["codex", "claude", "gemini"];
 const isString = (v: unknown): v is string => typeof v === "string";
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString);
 const dimension = (n: unknown): boolean => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;
@@ -182,7 +206,8 @@ function checkedExec(raw: unknown): HostExec {
     const r = (ref ?? {}) as Partial<Record<keyof WorktreeRef, unknown>>;
     if (![r.path, r.repo, r.base, r.createdAt].every(isString)) bad("preparedWorktree.ref's fields must be strings");
     if (cwd !== e.cwd) bad("cwd must be the prepared worktree's cwd");
-    if ((e.roots as string[] | undefined)?.length) bad("roots go without a prepared worktree (the worktree is the run's whole world)");
+    if ((e.roots as string[] | undefined)?.length)
+      bad("roots go without a prepared worktree (the worktree is the run's whole world)");
   }
   const exec = e as HostExec;
   return { ...exec, ...(exec.title !== undefined ? { title: exec.title.slice(0, EXEC_TITLE_MAX) } : {}) };

@@ -56,3 +56,13 @@ export interface HostExecInfo {
   /** The worktree it works in (`HostExec.preparedWorktree`'s). */
   worktree?: WorktreeRef;
 }
+
+/**
+ * Input for an exec run the host owns, from a client whose folders hold it (`acp-threads send`): `data` as typed,
+ * `line` typed then Enter, `keys` named keys (`C-c`, `Enter`, `Up`...; exec/send-keys.ts), in that order.
+ */
+export interface HostExecInput {
+  data?: string;
+  line?: string;
+  keys?: string[];
+}
