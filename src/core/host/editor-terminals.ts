@@ -18,7 +18,7 @@ import { background } from "../util/unexpected";
 import { covers, offeredGuard } from "./editor-serve";
 import type { HostPush } from "./protocol";
 import type { HostExecInfo } from "./protocol-exec";
-import type { ServeOffer } from "./protocol-serve";
+import type { ServeOffer, TerminalExitStatus } from "./protocol-serve";
 import { repositoryOfFolders } from "./run-roots";
 
 /** The latest output a running terminal keeps for a client shown it later, in characters. */
@@ -36,6 +36,8 @@ interface Running {
   /** The latest output, about TERMINAL_RECENT_CHARS of it. */
   readonly recent: string[];
   held: number;
+  /** How it ended (once it has). */
+  exit?: TerminalExitStatus;
   /** The clients shown it, each with the characters it was not sent since its last output. */
   readonly shown: Map<Socket, { dropped: number }>;
 }
@@ -114,17 +116,28 @@ export class EditorTerminals {
     view.onOutput((data) => this.#output(t, data));
     view.onExit((exit) => {
       this.#running.delete(view.terminalId);
-      for (const [sock, { dropped }] of t.shown)
-        this.opts.push(sock, { t: "terminal_output", term: view.terminalId, exit, ...(dropped ? { dropped } : {}) });
-      t.shown.clear();
+      t.exit = exit;
+      this.#ended(t);
     });
     background(
       this.#serving(cwd, t).then((socks) => {
-        if (this.#running.get(view.terminalId) !== t) return; // it ended meanwhile
         for (const sock of socks) if (!t.shown.has(sock)) this.#show(sock, t);
+        // it ended while its clients were looked up (a short run): they are shown it with its output, then its end
+        if (t.exit) this.#ended(t);
       }),
       "showing a hosted terminal",
     );
+  }
+
+  #ended(t: Running): void {
+    for (const [sock, { dropped }] of t.shown)
+      this.opts.push(sock, {
+        t: "terminal_output",
+        term: t.view.terminalId,
+        exit: t.exit!,
+        ...(dropped ? { dropped } : {}),
+      });
+    t.shown.clear();
   }
 
   #show(sock: Socket, t: Running): void {
