@@ -54,6 +54,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: Co
   },
   logs: { summary: "print an exec run's output", load: () => import("./commands/logs") },
   kill: { summary: "kill an exec run (process group)", load: () => import("./commands/kill") },
+  send: {
+    summary: "type into a running exec run (a line, raw text or key names)",
+    load: () => import("./commands/send"),
+  },
   threads: { summary: "list|show|export|import|rename|delete threads", load: () => import("./commands/threads") },
   recall: { summary: "search past agent sessions", load: () => import("./commands/recall") },
   status: {

@@ -56,7 +56,8 @@ export interface TerminalView {
   cwd: string;
   /** Every output chunk as it arrives (already decoded to text). */
   onOutput(listener: (data: string) => void): Disposable;
-  onExit(listener: (status: { exitCode: number | null; signal: string | null }) => void): Disposable;
+  /** `status`: an exec run's status in its registry (`timeout`, `killed`...), where the terminal is one. */
+  onExit(listener: (status: { exitCode: number | null; signal: string | null; status?: string }) => void): Disposable;
   /** Input typed by the user into the host's terminal. */
   write(data: string): void;
   resize(cols: number, rows: number): void;

@@ -4,7 +4,8 @@
  * appears under Live in the sessions view; closing the terminal kills the run's process group.
  *
  * With `acpThreads.host.runSessions: host` the run is the thread host's (host/hosted-exec.ts), so it outlives the
- * window; one in a new worktree still runs here (the host takes folders of the window only).
+ * window; one in a new worktree too (the window makes the worktree, the host checks it is one of a repository of the
+ * window's folders).
  */
 import type * as vscode from "vscode";
 import { expandCommand } from "../core/exec";
@@ -18,6 +19,9 @@ import { background } from "../core/util/unexpected";
 import { worktreeFor } from "../core/session/open-thread";
 import { editorWorktreeProgress } from "./worktrees/start";
 import { editorSandbox, startSandboxed } from "./sandbox";
+import { repositoryOfFolders } from "../core/host/run-roots";
+import type { WorktreeRef } from "../core/model/records";
+import { serveOffer } from "./host/serve-fs";
 
 export { EXEC_CHOICES } from "./exec-choices";
 
@@ -38,10 +42,14 @@ export async function startExec(
   assertTrusted();
   const named = title ?? (choice.id === "custom" ? task : `${choice.label}: ${task}`);
   const shown = named.length > 60 ? `${named.slice(0, 59)}…` : named;
-  if (hub.config.hostRunSessions === "host" && !inWorktree)
-    return startExecInHost(hub, { ...execCommand(choice, task), cwd, title: shown }, sandbox);
   const where = inWorktree ? await worktreeFor(cwd, editorWorktreeProgress(hub.log.logger)) : { cwd };
   cwd = where.cwd;
+  // in the thread host: in the window's folders, or in the worktree made here for a repository of them (the host
+  // checks it is one it would have made itself)
+  if (hub.config.hostRunSessions === "host" && (await hostTakes(where.worktree))) {
+    const preparedWorktree = where.worktree && { ref: where.worktree, cwd };
+    return startExecInHost(hub, { ...execCommand(choice, task), cwd, title: shown, preparedWorktree }, sandbox);
+  }
   const expanded = expandCommand(execWords(choice, task));
   const pty = expanded.pty ?? true;
   const env = { ...process.env, ACP_THREADS_HOME: hub.home };
@@ -93,6 +101,10 @@ export async function startExec(
   run.onExit((info) => hub.live.updateExec(run.id, info.status, info.exitCode));
   return { run, runId: run.id, terminal };
 }
+
+/** Whether the host takes a run in `worktree`: one of a repository of this window's folders (or none). */
+const hostTakes = async (worktree: WorktreeRef | undefined) =>
+  !worktree || (await repositoryOfFolders(worktree.repo, serveOffer()?.roots ?? []));
 
 const execWords = (choice: { id: string }, task: string) => (choice.id === "custom" ? [task] : [choice.id, task]);
 

@@ -4,7 +4,8 @@
  * for the session's folder is told of it (`terminal`), gets its output (`terminal_output`) and may type into it
  * (`terminal_input`). A client that attaches mid-run (a window that reloaded) gets the running terminals with their
  * recent output. Output to a client that falls behind is dropped and counted, never waited for; input comes only
- * from a client the terminal was shown to, while it still serves terminals.
+ * from a client the terminal was shown to, while it still serves terminals. An exec run in a worktree is shown to the
+ * clients whose folders hold its repository (the worktree is beside it, outside their folders).
  *
  * An agent's terminal login runs here too, so it needs someone to see it: with no client showing the session's
  * terminals the login fails at once (`loginUnseen`) instead of waiting in a pty nobody types into.
@@ -17,7 +18,8 @@ import { background } from "../util/unexpected";
 import { covers, offeredGuard } from "./editor-serve";
 import type { HostPush } from "./protocol";
 import type { HostExecInfo } from "./protocol-exec";
-import type { ServeOffer } from "./protocol-serve";
+import type { ServeOffer, TerminalExitStatus } from "./protocol-serve";
+import { repositoryOfFolders } from "./run-roots";
 
 /** The latest output a running terminal keeps for a client shown it later, in characters. */
 export const TERMINAL_RECENT_CHARS = 64 * 1024;
@@ -34,6 +36,8 @@ interface Running {
   /** The latest output, about TERMINAL_RECENT_CHARS of it. */
   readonly recent: string[];
   held: number;
+  /** How it ended (once it has). */
+  exit?: TerminalExitStatus;
   /** The clients shown it, each with the characters it was not sent since its last output. */
   readonly shown: Map<Socket, { dropped: number }>;
 }
@@ -57,7 +61,7 @@ export class EditorTerminals {
     else this.#servers.delete(sock);
     await new Promise((r) => setImmediate(r)); // the hello's answer goes first
     for (const t of [...this.#running.values()]) {
-      const inside = !!guard && (await covers(guard, t.cwd, t.view.cwd));
+      const inside = !!guard && (await sees(guard, t));
       if (this.#servers.get(sock) !== guard) return; // another hello meanwhile: it decides
       if (!inside) t.shown.delete(sock);
       else if (!t.shown.has(sock)) this.#show(sock, t);
@@ -98,10 +102,11 @@ export class EditorTerminals {
     this.#created(view, exec.cwd, exec.title, exec);
   }
 
-  async #serving(...paths: string[]): Promise<Socket[]> {
+  /** The clients serving terminals of `cwd` (or, with `t`, shown `t`). */
+  async #serving(cwd: string, t?: Running): Promise<Socket[]> {
     const out: Socket[] = [];
     for (const [sock, guard] of [...this.#servers])
-      if ((await covers(guard, ...paths)) && this.#servers.get(sock) === guard) out.push(sock);
+      if ((await (t ? sees(guard, t) : covers(guard, cwd))) && this.#servers.get(sock) === guard) out.push(sock);
     return out;
   }
 
@@ -111,17 +116,28 @@ export class EditorTerminals {
     view.onOutput((data) => this.#output(t, data));
     view.onExit((exit) => {
       this.#running.delete(view.terminalId);
-      for (const [sock, { dropped }] of t.shown)
-        this.opts.push(sock, { t: "terminal_output", term: view.terminalId, exit, ...(dropped ? { dropped } : {}) });
-      t.shown.clear();
+      t.exit = exit;
+      this.#ended(t);
     });
     background(
-      this.#serving(cwd, view.cwd).then((socks) => {
-        if (this.#running.get(view.terminalId) !== t) return; // it ended meanwhile
+      this.#serving(cwd, t).then((socks) => {
         for (const sock of socks) if (!t.shown.has(sock)) this.#show(sock, t);
+        // it ended while its clients were looked up (a short run): they are shown it with its output, then its end
+        if (t.exit) this.#ended(t);
       }),
       "showing a hosted terminal",
     );
+  }
+
+  #ended(t: Running): void {
+    for (const [sock, { dropped }] of t.shown)
+      this.opts.push(sock, {
+        t: "terminal_output",
+        term: t.view.terminalId,
+        exit: t.exit!,
+        ...(dropped ? { dropped } : {}),
+      });
+    t.shown.clear();
   }
 
   #show(sock: Socket, t: Running): void {
@@ -156,6 +172,16 @@ export class EditorTerminals {
       s.dropped = 0;
     }
   }
+}
+
+/**
+ * Whether a client with `guard` is shown `t`: its folders hold the terminal's folder, or (an exec run in a worktree
+ * the host took, host-exec.ts) the worktree's repository, as the window that made it beside the repository.
+ */
+async function sees(guard: PathGuard, t: Running): Promise<boolean> {
+  if (await covers(guard, t.cwd, t.view.cwd)) return true;
+  const repo = t.exec?.worktree?.repo;
+  return !!repo && (await repositoryOfFolders(repo, guard.roots));
 }
 
 const dimension = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;

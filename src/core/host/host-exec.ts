@@ -5,7 +5,8 @@
  * CLI's runs are), and outlives the window that asked.
  *
  * Checked as an ACP run's start is: its folder and roots must be inside the asking client's folders (real paths:
- * a link leading out is refused, run-roots.ts), and its OS sandbox is prepared here from the settings the client
+ * a link leading out is refused, run-roots.ts), or a run in a worktree the client made must be in one the host would
+ * have made itself for a repository of those folders (`assertWorktreeOffered`, as a Best of N candidate's), and its OS sandbox is prepared here from the settings the client
  * decided with, as `exec --sandbox` prepares it. Env values are held in memory only (the registry never writes
  * them). The run's terminal is a hosted terminal (editor-terminals.ts): every client showing terminals of its
  * folder gets its output (bounded, a late or reloaded one its recent output), may type into it and resize it; any
@@ -21,10 +22,12 @@ import { AcpThreadsError } from "../errors";
 import type { ExecRegistry, ExecRun, TranscriptKind } from "../exec";
 import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
+import type { WorktreeRef } from "../model/records";
 import type { EditorTerminals } from "./editor-terminals";
-import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo } from "./protocol-exec";
+import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type HostExecInput } from "./protocol-exec";
 import { type ServeOffer } from "./protocol-serve";
-import { assertRootsOffered } from "./run-roots";
+import { HostRefusal } from "./protocol-refusal";
+import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 
 export interface HostExecsOptions {
   home: string;
@@ -35,7 +38,7 @@ export interface HostExecsOptions {
 export class HostExecs {
   #registry: ExecRegistry | undefined;
   #ledger: EditLedger | undefined;
-  readonly #running = new Map<string, { run: ExecRun; info: HostExecInfo }>();
+  readonly #running = new Map<string, { run: ExecRun; info: HostExecInfo; exec: HostExec }>();
   #stopped = false;
 
   constructor(private readonly opts: HostExecsOptions) {}
@@ -48,7 +51,8 @@ export class HostExecs {
   /** Starts `raw` for a client whose folders are `offer`'s; resolves once its process runs. */
   async start(raw: unknown, offer: ServeOffer | undefined, onEnd: () => void): Promise<HostExecInfo> {
     const exec = checkedExec(raw);
-    await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+    const worktree = exec.preparedWorktree?.ref;
+    await assertOffered(exec, offer);
     const { home } = this.opts;
     const env = { ...(exec.baseEnv ?? process.env), ...exec.env, ACP_THREADS_HOME: home };
     const registry = await this.#open();
@@ -78,6 +82,7 @@ export class HostExecs {
         ...(exec.transcript ? { transcript: exec.transcript } : {}),
         ...(exec.timeoutMs ? { timeoutMs: exec.timeoutMs } : {}),
         ...(sandbox ? { sandbox } : {}),
+        ...(worktree ? { worktree } : {}),
       });
     });
     const { state } = run;
@@ -89,9 +94,10 @@ export class HostExecs {
       startedAt: state.startedAt,
       ...(state.threadId ? { threadId: state.threadId } : {}),
       ...(state.sandboxed ? { sandboxed: true } : {}),
+      ...(worktree ? { worktree } : {}),
     };
     const unguard = state.pgid ? guardAgainstParentDeath(state.pgid) : () => {};
-    this.#running.set(run.id, { run, info });
+    this.#running.set(run.id, { run, info, exec });
     run.onExit(() => {
       unguard();
       this.#running.delete(run.id);
@@ -104,7 +110,7 @@ export class HostExecs {
         commandLine: state.commandLine,
         cwd: state.cwd,
         onOutput: (l) => run.onOutput((e) => l(e.text)),
-        onExit: (l) => run.onExit((i) => l({ exitCode: i.exitCode, signal: i.signal })),
+        onExit: (l) => run.onExit((i) => l({ exitCode: i.exitCode, signal: i.signal, status: i.status })),
         write: (data) => run.running && run.write(data),
         resize: (cols, rows) => run.running && run.resize(cols, rows),
       },
@@ -115,9 +121,26 @@ export class HostExecs {
 
   /** Stops a run the host owns (its process group); resolves once it has exited. */
   async stop(runId: unknown): Promise<void> {
+    await this.#get(runId).run.kill();
+  }
+
+  /** Types into a run the host owns, for a client whose folders hold it (as they had to for its start). */
+  async input(runId: unknown, raw: unknown, offer: ServeOffer | undefined): Promise<void> {
+    const { data, line, keys } = (raw ?? {}) as Partial<Record<keyof HostExecInput, unknown>>;
+    if (![data, line].every((v) => v === undefined || isString(v)) || !(keys === undefined || isStrings(keys)))
+      throw new AcpThreadsError("usage", "exec_input: data and line must be strings, keys a list of strings");
+    const r = this.#get(runId);
+    await assertOffered(r.exec, offer);
+    if (!r.run.running) throw new HostRefusal("exec_not_hosted", `exec run ${r.run.id} has ended`);
+    if (isString(data)) r.run.write(data);
+    if (isString(line)) r.run.submit(line);
+    if (isStrings(keys)) r.run.sendKeys(keys);
+  }
+
+  #get(runId: unknown): { run: ExecRun; exec: HostExec } {
     const r = typeof runId === "string" ? this.#running.get(runId) : undefined;
-    if (!r) throw new AcpThreadsError("not_found", `the host runs no exec run '${String(runId)}'`);
-    await r.run.kill();
+    if (!r) throw new HostRefusal("exec_not_hosted", `the host runs no exec run '${String(runId)}'`);
+    return r;
   }
 
   /** The host leaves: every run it owns is stopped, its ledger written. */
@@ -145,8 +168,15 @@ export class HostExecs {
   }
 }
 
+/** The run's folders are the client's: its cwd and roots inside them, or its worktree one of their repositories'. */
+async function assertOffered(exec: HostExec, offer: ServeOffer | undefined): Promise<void> {
+  if (exec.preparedWorktree) await assertWorktreeOffered({ preparedWorktree: exec.preparedWorktree }, offer);
+  else await assertRootsOffered([exec.cwd, ...(exec.roots ?? [])], offer);
+}
+
 const TRANSCRIPT_KINDS: readonly TranscriptKind[] = ["codex", "claude", "gemini"];
 const isString = (v: unknown): v is string => typeof v === "string";
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString);
 const dimension = (n: unknown): boolean => Number.isInteger(n) && (n as number) > 0 && (n as number) <= 10_000;
@@ -171,6 +201,14 @@ function checkedExec(raw: unknown): HostExec {
   if (e.timeoutMs !== undefined && !(Number.isFinite(e.timeoutMs) && (e.timeoutMs as number) > 0))
     bad("timeoutMs must be a positive number");
   if (e.title !== undefined && !isString(e.title)) bad("title must be a string");
+  if (e.preparedWorktree !== undefined) {
+    const { ref, cwd } = (e.preparedWorktree ?? {}) as Partial<NonNullable<HostExec["preparedWorktree"]>>;
+    const r = (ref ?? {}) as Partial<Record<keyof WorktreeRef, unknown>>;
+    if (![r.path, r.repo, r.base, r.createdAt].every(isString)) bad("preparedWorktree.ref's fields must be strings");
+    if (cwd !== e.cwd) bad("cwd must be the prepared worktree's cwd");
+    if ((e.roots as string[] | undefined)?.length)
+      bad("roots go without a prepared worktree (the worktree is the run's whole world)");
+  }
   const exec = e as HostExec;
   return { ...exec, ...(exec.title !== undefined ? { title: exec.title.slice(0, EXEC_TITLE_MAX) } : {}) };
 }

@@ -1,11 +1,13 @@
 /** The thread host's exec runs (#35), as its protocol (protocol.ts) carries them: `exec_start`'s run and the run's info. */
 import type { TranscriptKind } from "../exec/types";
+import type { WorktreeRef } from "../model/records";
 import type { SandboxSettings } from "../model/sandbox";
 
 /**
  * An exec run a client asks the host to run (#35): an agent CLI or any command line, in the host's pty, so it
  * outlives the window. As the window starts one (vscode/exec-terminal.ts), as plain data. The host refuses it
- * unless `cwd` and `roots` are inside the asking client's folders (`hello`'s `serves.roots`, real paths).
+ * unless `cwd` and `roots` are inside the asking client's folders (`hello`'s `serves.roots`, real paths), or it is in
+ * a worktree of one of their repositories (`preparedWorktree`).
  */
 export interface HostExec {
   /** The program (resolved on PATH in the host) and its arguments, already expanded from a preset. */
@@ -31,6 +33,12 @@ export interface HostExec {
   baseEnv?: Record<string, string>;
   /** The OS sandbox, from the settings the client decided with (the host prepares it as `exec --sandbox` does). */
   sandbox?: SandboxSettings;
+  /**
+   * The run works in this worktree, made by the asking client (a run "in a new worktree"); `cwd` is its `cwd`. The
+   * host refuses it unless the worktree is one it would have made itself for a repository of the client's folders
+   * (run-roots.ts `assertWorktreeOffered`, as for `DetachedRun.preparedWorktree`); no `roots` with it.
+   */
+  preparedWorktree?: { ref: WorktreeRef; cwd: string };
 }
 
 export const EXEC_TITLE_MAX = 200;
@@ -45,4 +53,16 @@ export interface HostExecInfo {
   /** The exec thread recording it. */
   threadId?: string;
   sandboxed?: boolean;
+  /** The worktree it works in (`HostExec.preparedWorktree`'s). */
+  worktree?: WorktreeRef;
+}
+
+/**
+ * Input for an exec run the host owns, from a client whose folders hold it (`acp-threads send`): `data` as typed,
+ * `line` typed then Enter, `keys` named keys (`C-c`, `Enter`, `Up`...; exec/send-keys.ts), in that order.
+ */
+export interface HostExecInput {
+  data?: string;
+  line?: string;
+  keys?: string[];
 }

@@ -5,8 +5,9 @@ import { AcpThreadsError } from "../errors";
  * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
  * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
  * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
+ * `exec_not_hosted`: the host runs no such exec run (it ended, or another process owns it: `send` asks the registry).
  */
-export type HostErrorCode = "run_ending" | "not_held";
+export type HostErrorCode = "run_ending" | "not_held" | "exec_not_hosted";
 
 /**
  * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again

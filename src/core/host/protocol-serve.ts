@@ -24,6 +24,8 @@ export interface ServeOffer {
 export interface TerminalExitStatus {
   exitCode: number | null;
   signal: string | null;
+  /** An exec run the host owns: its status in the exec registry (`timeout`, `killed`, ...), as `ps` says it. */
+  status?: string;
 }
 
 /**

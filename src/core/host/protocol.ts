@@ -18,7 +18,7 @@ import type { SupervisorState } from "../watchdog/supervisor";
 import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
-import type { HostExec, HostExecInfo } from "./protocol-exec";
+import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
 import type { HostErrorCode } from "./protocol-refusal";
 import type { ServeAnswer, ServeOffer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
@@ -315,6 +315,8 @@ export type HostRequest =
   | { t: "exec_start"; id: number; exec: HostExec }
   /** Stops an exec run the host owns (its process group: SIGTERM, SIGKILL after a grace), from any client. */
   | { t: "exec_stop"; id: number; runId: string }
+  /** Types into an exec run the host owns (refused unless its folders are the client's own, or once it ended). */
+  | { t: "exec_input"; id: number; runId: string; input: HostExecInput }
   /**
    * The asked client still works on `ask` (a write waiting on the user's merge view): sent every SERVE_ALIVE_MS,
    * it restarts the host's wait. An error reply: the host no longer waits for it (the client must not apply it).

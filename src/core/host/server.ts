@@ -246,6 +246,9 @@ export class ThreadHost {
       case "exec_stop":
         await this.#execs.stop(req.runId);
         return { t: "ok", id };
+      case "exec_input":
+        await this.#execs.input(req.runId, req.input, client.offer);
+        return { t: "ok", id };
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };

@@ -28,9 +28,10 @@ export function wireHostedExecs(hosted: HostedThreads, live: LiveSessions): vsco
   let leaving = false;
   const sub = hosted.terminals.onDidShowExec(({ view, exec }) => {
     let ended = false;
-    view.onExit(({ exitCode, signal }) => {
+    view.onExit(({ exitCode, signal, status }) => {
       ended = true;
-      live.updateExec(exec.runId, signal ? "killed" : "exited", exitCode);
+      // the registry's status (a timeout says so); a host before it: the signal decides
+      live.updateExec(exec.runId, status ?? (signal ? "killed" : "exited"), exitCode);
     });
     const stop = () =>
       !ended && !leaving && background(hosted.stopExec(exec.runId), "stopping the host's run of a closed terminal");
@@ -53,7 +54,7 @@ export interface HostExecHub {
 /** The run as `startExec` gives it: the program expanded, its folder, pty size and title. */
 export type HostExecStart = Pick<
   HostExec,
-  "command" | "args" | "cwd" | "pty" | "cols" | "rows" | "closeStdin" | "presetId" | "title"
+  "command" | "args" | "cwd" | "pty" | "cols" | "rows" | "closeStdin" | "presetId" | "title" | "preparedWorktree"
 >;
 
 /**
@@ -66,7 +67,8 @@ export async function startExecInHost(
   sandbox: boolean | undefined,
 ): Promise<{ runId: string; terminal: vscode.Terminal; hosted: HostExecInfo }> {
   const baseEnv = definedEnv(process.env);
-  const settings = await editorSandboxSettings(hub.config, { env: baseEnv, asked: sandbox, unattended: false }, (m) =>
+  const unattended = !!start.preparedWorktree; // a worktree run: the unattended default applies, as in the window
+  const settings = await editorSandboxSettings(hub.config, { env: baseEnv, asked: sandbox, unattended }, (m) =>
     background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
   const c = await hub.hosted.link.connection(true);

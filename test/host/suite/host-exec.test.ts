@@ -3,7 +3,8 @@
 // host's output and what the user types reaches it; its row is under Live. A reloaded window (a second client of
 // the host with this window's folders, its own Live list: what a window is after a reload) gets the running run's
 // Live row and terminal again, with the output so far and then the live output. Closing the terminal stops the run
-// in the host.
+// in the host. A run with a timeout says `timeout` on its row. A run in a new worktree (made by the window beside a
+// repository of its folders) runs in the host too, its terminal and row in the window.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { startExec } from "../../../src/vscode/exec-terminal";
@@ -12,6 +13,7 @@ import type { HostedThreads } from "../../../src/vscode/host/hosted-threads";
 import { LiveSessions } from "../../../src/vscode/live-sessions";
 import { reloadedWindow } from "./reloaded-window";
 import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+import { seededRepo } from "./worktree-helpers";
 
 const SCRIPT = 'printf "before-the-reload\\n"; read line; echo "got:$line"; read more; echo "then:$more"';
 
@@ -79,6 +81,52 @@ describe("exec runs in the thread host", () => {
       await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
+      if (c) await waitFor("the host gone (the next test starts its own)", () => c.closed);
+    }
+  });
+
+  it("a hosted run's timeout shows as timeout on its Live row", async () => {
+    const { hub } = await api();
+    const c = await hub.hosted.link.connection(true);
+    assert.ok(c);
+    // a run with a timeout, as `acp-threads exec --detach --timeout` sends it; this window shows it
+    const cwd = workspaceRoot();
+    const r = await c.request({
+      t: "exec_start",
+      exec: { command: "/bin/sh", args: ["-c", "sleep 600"], cwd, timeoutMs: 300 },
+    });
+    assert.ok(r.t === "exec_started");
+    const row = await waitFor("its Live row", () => hub.live.exec(r.exec.runId));
+    await waitFor("the row says timeout", () => row.status === "timeout");
+    assert.equal(hub.exec.info(r.exec.runId)?.status, "timeout", "as the registry says");
+    row.terminal?.dispose();
+  });
+});
+
+describe("exec runs in a new worktree in the thread host", () => {
+  const seed = seededRepo("acp-host-exec-wt-", { "a.txt": "a\n" }, { under: workspaceRoot });
+
+  it("runs in the host, in the worktree the window made, its terminal and Live row in this window", async () => {
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    try {
+      const script = "pwd -P; read line; echo got:$line";
+      const started = await startExec(hub, { id: "custom", label: "custom" }, script, seed.repo, undefined, true);
+      assert.ok("hosted" in started, "the run is the host's");
+      const { runId, terminal, hosted } = started;
+      const wt = hosted.worktree;
+      assert.ok(wt && wt.repo === seed.repo && wt.path !== seed.repo, "in a new worktree of the repository");
+      assert.equal(hub.exec.get(runId), undefined, "this window's registry does not own it");
+      assert.equal(hub.exec.info(runId)?.worktree?.path, wt.path, "the registry records its worktree");
+      assert.equal(hub.live.exec(runId)?.terminal, terminal, "its Live row");
+      await waitFor("it runs in the worktree", async () => (await terminalScreen(terminal)).includes(wt.path));
+      terminal.sendText("in-the-worktree");
+      await waitFor("exited", () => hub.live.exec(runId)?.status === "exited");
+      assert.match(await terminalScreen(terminal), /got:in-the-worktree/);
+      terminal.dispose();
+    } finally {
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

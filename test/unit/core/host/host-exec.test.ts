@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import type { HostExec, HostExecInfo } from "../../../../src/core/host/protocol-exec";
+import type { TerminalExitStatus } from "../../../../src/core/host/protocol-serve";
 import { openExecRegistry } from "../../../../src/core/exec/open-registry";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { CLI } from "../../../fixtures/cli/spawn-cli";
@@ -141,6 +142,23 @@ test("exec_stop ends the run's whole process group, from any client of the user"
     } finally {
       v.conn.close();
       cli.conn.close();
+    }
+  }));
+
+test("a run's end reaches the clients with its registry status: a timeout says `timeout`, not a signal's kill", () =>
+  withHost(async ({ home, ws }) => {
+    const v = await viewer(home, [ws]);
+    const ends = new Map<string, TerminalExitStatus>();
+    v.conn.onPush((m) => m.t === "terminal_output" && m.exit && ends.set(m.term, m.exit));
+    try {
+      const timed = await startExec(v.conn, sh(ws, "echo up; sleep 600", { timeoutMs: 200 }));
+      const plain = await startExec(v.conn, sh(ws, "exit 3"));
+      await waitFor(() => ends.has(timed.runId) && ends.has(plain.runId), "both end");
+      assert.equal(ends.get(timed.runId)?.status, "timeout");
+      assert.equal(listed(home).find((r) => r.id === timed.runId)?.status, "timeout", "as the registry says");
+      assert.deepEqual(ends.get(plain.runId), { exitCode: 3, signal: null, status: "exited" });
+    } finally {
+      v.conn.close();
     }
   }));
 

@@ -32,3 +32,11 @@ export function withRepo<T>(files: Record<string, string>, fn: (repo: string, di
     return fn(repo, dir);
   });
 }
+
+/** A git repository at `path` (made) with one empty commit on `main`: its path. */
+export function repoAt(path: string): string {
+  mkdirSync(path, { recursive: true });
+  g(path, "init", "-q", "-b", "main");
+  g(path, "commit", "-qm", "seed", "--allow-empty");
+  return path;
+}
