@@ -143,10 +143,12 @@ export class WorkspaceTracker {
   /**
    * The file system's time now, for a turn's first sync run while the turn already works (`sync({ since })`):
    * whatever is written after this resolves has a later ctime. Undefined when that sync must run before the turn
-   * instead: with watches (their sync costs little), or where the workspace's clock cannot be read (turn-clock.ts).
+   * instead: with every folder watched (no walk: the sync costs little), or where the workspace's clock cannot be
+   * read (turn-clock.ts). With some folders watched and the rest walked, the same rule covers the watch events.
    */
   async turnStamp(): Promise<number | undefined> {
-    if (this.#mode !== "walk" || !this.#opts.cacheDir) return undefined;
+    const walked = this.#mode === "walk" || (this.#mode === "watch" && this.#watcher!.unwatched.length > 0);
+    if (!walked || !this.#opts.cacheDir) return undefined;
     this.#clock ??= mkdir(this.#opts.cacheDir, { recursive: true, mode: 0o700 })
       .then(() => TurnClock.open(this.root, this.#opts.cacheDir!))
       .catch(() => undefined);
@@ -194,27 +196,38 @@ export class WorkspaceTracker {
   async #sync(since?: number): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
     this.#files.racy.startSync();
-    if (this.#mode === "walk") return this.#syncWalk(undefined, since);
+    // the files an earlier sync left unsure (changed while it ran): compared with the version known before it
+    const unsure = this.#unsure;
+    this.#unsure = new Set();
+    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
+    if (this.#mode === "walk") return this.#syncWalk(undefined, unsure, sinceTurn);
+    const watcher = this.#watcher!;
     await settle();
     const deltas: FileDelta[] = [];
-    while (this.#watcher!.hasDirty) {
-      const batch = this.#watcher!.takeDirty();
-      for (const rel of batch) await this.#examine(rel, deltas);
+    // the unsure files in the watched part (the walked part's: in its walk)
+    for (const rel of unsure) if (!watcher.inUnwatched(rel)) await this.#examine(rel, deltas, sinceTurn);
+    while (watcher.hasDirty) {
+      const batch = watcher.takeDirty();
+      for (const rel of batch) await this.#examine(rel, deltas, sinceTurn);
     }
     // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
-    if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
+    if (watcher.unwatched.length) deltas.push(...(await this.#syncWalk(watcher.unwatched, unsure, sinceTurn)));
     // a racy file no event or walk brought up (its stat unchanged): looked at by content
-    await inParallel(this.#files.racy.unseen(), READ_CONCURRENCY, (rel) => this.#examine(rel, deltas));
+    await inParallel(this.#files.racy.unseen(), READ_CONCURRENCY, (rel) => this.#examine(rel, deltas, sinceTurn));
     // what #update did not see is no longer a file (a folder now, say): nothing to compare
     this.#files.racy.dropUnseen();
     return deltas;
   }
 
-  async #examine(rel: string, deltas: FileDelta[]): Promise<void> {
+  /** A path a watch event (or an unsure or racy file) brought up; with `since`, see `sync`. */
+  async #examine(rel: string, deltas: FileDelta[], since?: SinceTurn): Promise<void> {
     if (rel.split("/").includes(".git")) return;
     if (rel.endsWith(".gitignore")) this.#matcher.reset();
     const abs = join(this.root, rel);
     const st = rel ? await lstat(abs).catch(() => undefined) : undefined;
+    // gone after the turn's start (its folder's entries changed since): left for the next sync, as a file is below
+    if (rel && !st && since && (await since.changed(rel, undefined, this.#files.get(rel)?.ino)))
+      return this.#leaveUnsure(rel);
     if (rel && !st) return this.#gone(rel, deltas);
     if (!rel || st!.isDirectory()) {
       if (rel && this.ignores(rel, true)) return;
@@ -225,7 +238,17 @@ export class WorkspaceTracker {
     if (!st!.isFile()) return;
     const prev = this.#files.get(rel);
     if (!prev && this.ignores(rel)) return;
-    await this.#update(rel, st!, prev, deltas);
+    if (since && (await since.changed(rel, st, prev?.ino))) return this.#leaveUnsure(rel);
+    await this.#update(rel, st!, prev, deltas, since);
+  }
+
+  /**
+   * `rel` may have changed after the turn's start: left as it was known, for the next sync. Seen by this sync
+   * (a racy file stays racy: a watch sync forgets the racy files it did not see).
+   */
+  #leaveUnsure(rel: string): void {
+    this.#unsure.add(rel);
+    this.#files.racy.saw(rel);
   }
 
   /** `rel` is no longer there: its entry goes, and every file below it when it was a watched folder. */
@@ -237,29 +260,30 @@ export class WorkspaceTracker {
 
   /** A look at a file (known-files.ts); with `since`, left unsure when it changed after the turn's start. */
   async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[], since?: SinceTurn) {
-    if (!(await this.#files.update(rel, st, prev, deltas, since))) this.#unsure.add(rel);
+    if (!(await this.#files.update(rel, st, prev, deltas, since))) this.#leaveUnsure(rel);
   }
 
   /**
    * A stat walk of the workspace, or of the folders below `tops` only (those without a watch). With `since`, a
    * file that changed after it is left unsure (see `sync`).
    */
-  async #syncWalk(tops?: readonly string[], since?: number): Promise<FileDelta[]> {
+  async #syncWalk(
+    tops: readonly string[] | undefined,
+    unsure: ReadonlySet<string>,
+    sinceTurn: SinceTurn | undefined,
+  ): Promise<FileDelta[]> {
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
     const { walk, took } = await this.#walks.next(tops);
     const deltas: FileDelta[] = [];
     const asked = new Set<string>();
     const pending: Promise<void>[] = [];
-    const unsure = this.#unsure;
-    this.#unsure = new Set();
-    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
     const look = (rel: string, prev: Entry | undefined) => {
       if (asked.has(rel)) return;
       asked.add(rel);
       pending.push(
         (async () => {
           const st = await lstat(join(this.root, rel)).catch(() => undefined);
-          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return void this.#unsure.add(rel);
+          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return this.#leaveUnsure(rel);
           if (!st?.isFile()) return this.#gone(rel, deltas);
           await this.#update(rel, st, prev, deltas, sinceTurn);
         })(),
