@@ -15,7 +15,7 @@ import { WalkWorker } from "../../../../src/core/ledger/walk-worker-client";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { withTmp } from "../store/helpers";
 import { g } from "../worktree/helpers";
-import { THREAD, withLedger } from "./helpers";
+import { turn, withLedger } from "./helpers";
 
 const rels = (ds: readonly FileDelta[]) => ds.map((d) => d.rel).sort();
 const opRels = (ws: string, op: OpView) => op.files.map((f) => relative(ws, f.path).split("\\").join("/")).sort();
@@ -105,17 +105,14 @@ for (const git of [true, false])
       withLedger(
         async (ws, ledger) => {
           seed(ws, git);
-          const info = (turn: number) => ({ threadId: THREAD, turn, cwd: ws, agent: { id: "fake", name: "Fake" } });
-          assert.deepEqual(opRels(ws, await (await ledger.beginTurn(info(1))).end("end_turn")), []);
+          assert.deepEqual(opRels(ws, await turn(ledger, ws, 1, () => undefined)), []);
           userWrites(ws);
-          const capture = await ledger.beginTurn(info(2));
-          agentWrites(ws); // at once: the turn's first sync may still be under way
-          const op = await capture.end("end_turn");
+          // the agent writes at once: the turn's first sync may still be under way
+          const op = await turn(ledger, ws, 2, () => agentWrites(ws));
           assert.deepEqual(opRels(ws, op), AGENT);
-          const w = op.files.find((f) => f.path === join(ws, "z/k.txt"));
-          assert.ok(w?.before?.stored);
+          assert.ok(op.files.find((f) => f.path === join(ws, "z/k.txt"))?.before?.stored);
           assert.equal(readFileSync(join(ws, "user.txt"), "utf8"), "user.txt: the user's edit\n");
-          assert.deepEqual(opRels(ws, await (await ledger.beginTurn(info(3))).end("end_turn")), []);
+          assert.deepEqual(opRels(ws, await turn(ledger, ws, 3, () => undefined)), [], "a quiet turn after");
         },
         { watch: 2, walkWorker: worker ? script : false },
       ));
