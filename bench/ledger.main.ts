@@ -127,6 +127,9 @@ const ROUND_TRIP_MS = 150;
 
 const HALF_THE_FOLDERS = 264;
 
+/** `--only <mode prefix>`: only the turn rows of those modes (a quick A/B on a loaded machine), nothing else. */
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+
 /**
  * The turns of each of `modes` (one workspace and ledger each), interleaved turn by turn so that a loaded
  * machine weighs on each mode alike (the same-run A/B of the stat-walk designs). `memMb`: the group's ledgers
@@ -310,6 +313,7 @@ async function main(): Promise<void> {
       [true, halfAB],
       [false, halfAB],
     ] as const) {
+      if (ONLY && !modes.some((m) => m.startsWith(ONLY))) continue;
       const figures = await turns(dir, git, modes);
       figures.forEach((f, i) => {
         const label = `${git ? "git repo" : "plain folder"}, ${LABEL[modes[i]!]}`;
@@ -326,6 +330,7 @@ async function main(): Promise<void> {
         `${mem.toFixed(1).padStart(7)} MB  ${goal(mem, 20 * modes.length, "MB")}`,
       );
     }
+    if (ONLY) return;
     for (const inWorker of [false, true]) {
       const wd = await walkerMs(join(dir, "ws-git-watch"), inWorker ? "dirs-in-worker" : "dirs");
       line(
