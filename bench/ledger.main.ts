@@ -105,18 +105,30 @@ interface TurnFigures {
 }
 
 /**
- * "half-watched": the OS granted watches for half the 527 folders and refused the rest, which are walked.
+ * "half-watched": the OS granted watches for half the 527 folders and refused the rest, which are walked; its
+ * "-before" and "-later" rows as the stat walks' (the turn's first sync runs while the turn works since stop 40).
  * "walk-worker-before": the design before stop 39, the baseline in the same run: the turn's first walk runs
  * before the turn starts. "walk-worker-later": the turn's first walk runs while the turn works, and the agent's
  * first write comes a model round trip (`ROUND_TRIP_MS`) after the prompt, as with a real agent; "walk-worker":
  * the same with the agent writing at once, so the turn's end waits for that walk too (the worst case).
  */
-type Mode = "watch" | "walk" | "walk-worker" | "walk-worker-before" | "walk-worker-later" | "half-watched";
+type Mode =
+  | "watch"
+  | "walk"
+  | "walk-worker"
+  | "walk-worker-before"
+  | "walk-worker-later"
+  | "half-watched"
+  | "half-watched-before"
+  | "half-watched-later";
 
 /** The simulated model's first round trip before the agent writes ("walk-worker-later"). */
 const ROUND_TRIP_MS = 150;
 
 const HALF_THE_FOLDERS = 264;
+
+/** `--only <mode prefix>`: only the turn rows of those modes (a quick A/B on a loaded machine), nothing else. */
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
 /**
  * The turns of each of `modes` (one workspace and ledger each), interleaved turn by turn so that a loaded
@@ -152,12 +164,13 @@ async function turns(dir: string, git: boolean, modes: readonly Mode[]): Promise
   await new Promise((r) => setTimeout(r, 200));
   const mem0 = heapMb();
   for (const r of runs) {
-    const watch = r.mode === "watch" ? true : r.mode === "half-watched" ? HALF_THE_FOLDERS : false;
+    const half = r.mode.startsWith("half-watched");
+    const watch = r.mode === "watch" ? true : half ? HALF_THE_FOLDERS : false;
     r.ledger = new EditLedger({
       home: join(dir, `home-${git}-${r.mode}`),
       watch,
       walkWorker: r.mode === "walk" || r.mode === "watch" ? false : join(repoRoot(), "dist", "walk-worker.js"),
-      overlapTurnStart: r.mode !== "walk-worker-before",
+      overlapTurnStart: !r.mode.endsWith("-before"),
     });
     const t0 = process.hrtime.bigint();
     r.lease = await r.ledger.prepare(r.ws); // keeps the folder tracked, as a live session does
@@ -174,7 +187,7 @@ async function turns(dir: string, git: boolean, modes: readonly Mode[]): Promise
       const capture = await r.ledger.beginTurn({ threadId, turn, cwd: r.ws, agent: { id: "bench", name: "bench" } });
       const begin = ms(a);
       const e1 = elu(e0);
-      if (r.mode === "walk-worker-later") await new Promise((res) => setTimeout(res, ROUND_TRIP_MS));
+      if (r.mode.endsWith("-later")) await new Promise((res) => setTimeout(res, ROUND_TRIP_MS));
       const c1 = process.cpuUsage(c0); // with the turn's first walk running while it works: its CPU too
       agentWrites(r.ws, turn);
       const c2 = process.cpuUsage();
@@ -282,10 +295,14 @@ async function main(): Promise<void> {
       "walk-worker-before": "stat walks in the worker, first walk before the turn (the design before)",
       "walk-worker": "stat walks in the worker, the agent writing at once",
       "walk-worker-later": `stat walks in the worker, the agent's first write ${ROUND_TRIP_MS} ms in`,
-      "half-watched": "half the folders watched, half walked (worker)",
+      "half-watched": "half the folders watched, half walked (worker), the agent writing at once",
+      "half-watched-before":
+        "half the folders watched, half walked (worker), first sync before the turn (the design before)",
+      "half-watched-later": `half the folders watched, half walked (worker), the agent's first write ${ROUND_TRIP_MS} ms in`,
     };
     // the stat walks in the worker: the design before and the turn's first walk while the turn works, interleaved
     const walkAB = ["walk-worker-before", "walk-worker", "walk-worker-later"] as const;
+    const halfAB = ["half-watched-before", "half-watched", "half-watched-later"] as const;
     for (const [git, modes] of [
       [true, ["watch"]],
       [false, ["watch"]],
@@ -293,9 +310,10 @@ async function main(): Promise<void> {
       [true, walkAB],
       [false, ["walk"]],
       [false, walkAB],
-      [true, ["half-watched"]],
-      [false, ["half-watched"]],
+      [true, halfAB],
+      [false, halfAB],
     ] as const) {
+      if (ONLY && !modes.some((m) => m.startsWith(ONLY))) continue;
       const figures = await turns(dir, git, modes);
       figures.forEach((f, i) => {
         const label = `${git ? "git repo" : "plain folder"}, ${LABEL[modes[i]!]}`;
@@ -312,6 +330,7 @@ async function main(): Promise<void> {
         `${mem.toFixed(1).padStart(7)} MB  ${goal(mem, 20 * modes.length, "MB")}`,
       );
     }
+    if (ONLY) return;
     for (const inWorker of [false, true]) {
       const wd = await walkerMs(join(dir, "ws-git-watch"), inWorker ? "dirs-in-worker" : "dirs");
       line(

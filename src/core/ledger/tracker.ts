@@ -3,41 +3,42 @@
  * content, so that when an agent that writes to disk itself (codex-acp, claude-agent-acp, every exec CLI)
  * changes a file, the version before the change is already known and kept.
  *
- * Baseline (once per workspace and process): in a git repository the index gives the id of every clean tracked
- * file without reading it (its content stays in git's object database until a turn changes the file);
- * only modified and untracked files are read. Elsewhere every file is read once, and a manifest cache keeps
- * the ids between runs. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
+ * Baseline (once per workspace and process, tracker-baseline.ts): in a git repository the index gives the id of
+ * every clean tracked file without reading it; elsewhere every file is read once, and a manifest cache keeps the
+ * ids between runs. The known files, their reads and deltas: known-files.ts. After the baseline, directory watches mark changed paths dirty and `sync()` looks only
  * at those: the cost of a turn boundary follows what changed, not the workspace size. Without watches (inotify
  * limit, `watch: false`) `sync()` stat-walks the workspace; when the OS granted some watches and refused the rest,
  * it stat-walks the folders left without one (watch-set.ts). The walks themselves: tracker-walks.ts.
  *
  * A file whose stat was taken within the timestamp tick of its last change is "racy" (racy.ts): read again at
  * every sync, and its content compared, until a stat of it is older than that. A clean tracked file whose stat
- * the baseline adopted is not (see #adoptStat).
+ * the baseline adopted is not (known-files.ts `adoptStat`).
  *
  * In walk mode a turn's first sync may run while the turn's agent already writes (`sync({ since })`, the file
  * system's time at the turn's start: turn-clock.ts). A file that changed after `since` is then left as the tracker
  * knew it ("unsure"), and the next sync compares it with that version: the turn's end gives the change to the
  * turn, with the version before it. A file that changed before is taken in as before (an edit between turns).
  */
-import { lstat, mkdir, readFile } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
 import { nullLogger, type Logger } from "../log";
-import { keepVersion, type BlobStore } from "./blob-store";
-import { DEFAULT_LIMITS, isBinary, sameContent, type FileState, type LedgerLimits } from "./content";
-import { relUnder } from "./rel-path";
-import { BlobReader, gitWorkspace, repoOf } from "./git-plumbing";
-import { IgnoreMatcher } from "./gitignore";
-import { loadManifestCache, saveManifestCache } from "./manifest-cache";
-import { isRacy, RacyFiles } from "./racy";
-import { TrackerWalks } from "./tracker-walks";
+import type { BlobStore } from "./blob-store";
+import { DEFAULT_LIMITS, isBinary, type FileState, type LedgerLimits } from "./content";
+import { BlobReader } from "./git-plumbing";
+import type { IgnoreMatcher } from "./gitignore";
+import { KnownFiles, READ_CONCURRENCY, type Entry, type FileDelta } from "./known-files";
+import { saveManifestCache } from "./manifest-cache";
+import { buildBaseline, toTop, type TrackerMode } from "./tracker-baseline";
+import type { TrackerWalks } from "./tracker-walks";
 import { SinceTurn } from "./since-turn";
 import { TurnClock } from "./turn-clock";
-import { statInfo, type StatInfo } from "./walk";
 import type { WalkWorker } from "./walk-worker-client";
-import { settle, WatchSet } from "./watch-set";
+import { settle, type WatchSet } from "./watch-set";
 import { inParallel } from "../util/at-once";
+
+export type { FileDelta } from "./known-files";
+export type { TrackerMode } from "./tracker-baseline";
 
 export interface TrackerOptions {
   blobs: BlobStore;
@@ -54,29 +55,13 @@ export interface TrackerOptions {
   logger?: Logger;
 }
 
-/** A file that changed between two syncs; `null` = absent. Paths are relative to the tracker's root. */
-export interface FileDelta {
-  rel: string;
-  before: FileState | null;
-  after: FileState | null;
-}
-
-interface Entry extends StatInfo {
-  state: FileState;
-  /** The content is only in git's object database (a clean tracked file of the baseline). */
-  inGit?: boolean;
-}
-
-export type TrackerMode = "watch" | "walk" | "off";
-
-const READ_CONCURRENCY = 16;
-
 export class WorkspaceTracker {
   readonly root: string;
   readonly #opts: TrackerOptions;
   readonly #limits: LedgerLimits;
   readonly #logger: Logger;
-  readonly #entries = new Map<string, Entry>();
+  /** The known files and their racy set (known-files.ts). */
+  readonly #files: KnownFiles;
   #matcher!: IgnoreMatcher;
   #prefix = "";
   #gitTop: string | undefined;
@@ -89,10 +74,6 @@ export class WorkspaceTracker {
   #walks!: TrackerWalks;
   /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
   #unlisted = new Set<string>();
-  /** The folders a plain folder's baseline walk listed, until the watches are set up. */
-  #baselineDirs: string[] | undefined;
-  /** Files whose last stat cannot show a change in the same tick: read again at every sync. */
-  readonly #racy = new RacyFiles();
   /** Files a sync with `since` saw changed after it: left as they were known, looked at by the next sync. */
   #unsure = new Set<string>();
   /** The file system's clock for `turnStamp`, once looked for (resolves to undefined: none comparable). */
@@ -103,12 +84,26 @@ export class WorkspaceTracker {
     this.#opts = opts;
     this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.#logger = opts.logger ?? nullLogger;
+    this.#files = new KnownFiles(root, opts.blobs, this.#limits.maxFileBytes);
   }
 
-  /** Builds the baseline and starts watching. */
+  /** Builds the baseline and starts watching (tracker-baseline.ts). */
   static async open(root: string, opts: TrackerOptions): Promise<WorkspaceTracker> {
     const t = new WorkspaceTracker(root, opts);
-    await t.#baseline();
+    const { cacheDir, walker } = opts;
+    const watch = opts.watch ?? true;
+    const b = await buildBaseline(
+      root,
+      { blobs: opts.blobs, limits: t.#limits, watch, cacheDir, walker, logger: t.#logger },
+      t.#files,
+    );
+    t.#mode = b.mode;
+    t.#offReason = b.offReason;
+    t.#gitTop = b.gitTop;
+    t.#prefix = b.prefix;
+    t.#matcher = b.matcher;
+    t.#walks = b.walks;
+    t.#watcher = b.watcher;
     return t;
   }
 
@@ -120,7 +115,7 @@ export class WorkspaceTracker {
     return this.#offReason;
   }
   get fileCount(): number {
-    return this.#entries.size;
+    return this.#files.size;
   }
   get isGit(): boolean {
     return this.#gitTop !== undefined;
@@ -128,11 +123,11 @@ export class WorkspaceTracker {
 
   /** The last known version of a root-relative file: a state, null (known absent), undefined (not tracked). */
   stateOf(rel: string): FileState | null | undefined {
-    return this.#entries.get(rel)?.state ?? (this.#mode === "off" || this.ignores(rel) ? undefined : null);
+    return this.#files.get(rel)?.state ?? (this.#mode === "off" || this.ignores(rel) ? undefined : null);
   }
 
   ignores(rel: string, isDir = false): boolean {
-    return this.#matcher.ignores(this.#toTop(rel), isDir);
+    return this.#matcher.ignores(toTop(this.#prefix, rel), isDir);
   }
 
   /**
@@ -148,10 +143,12 @@ export class WorkspaceTracker {
   /**
    * The file system's time now, for a turn's first sync run while the turn already works (`sync({ since })`):
    * whatever is written after this resolves has a later ctime. Undefined when that sync must run before the turn
-   * instead: with watches (their sync costs little), or where the workspace's clock cannot be read (turn-clock.ts).
+   * instead: with every folder watched (no walk: the sync costs little), or where the workspace's clock cannot be
+   * read (turn-clock.ts). With some folders watched and the rest walked, the same rule covers the watch events.
    */
   async turnStamp(): Promise<number | undefined> {
-    if (this.#mode !== "walk" || !this.#opts.cacheDir) return undefined;
+    const walked = this.#mode === "walk" || (this.#mode === "watch" && this.#watcher!.unwatched.length > 0);
+    if (!walked || !this.#opts.cacheDir) return undefined;
     this.#clock ??= mkdir(this.#opts.cacheDir, { recursive: true, mode: 0o700 })
       .then(() => TurnClock.open(this.root, this.#opts.cacheDir!))
       .catch(() => undefined);
@@ -191,247 +188,129 @@ export class WorkspaceTracker {
     this.#gitBlobs?.dispose();
     this.#walks.forget();
     if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
-      saveManifestCache(this.#opts.cacheDir, this.root, this.#entries, this.#logger);
-  }
-
-  // ---- baseline -------------------------------------------------------------------------------------------
-
-  async #baseline(): Promise<void> {
-    const repo = await repoOf(this.root);
-    if (repo) {
-      this.#gitTop = repo.top;
-      // git names the top `C:/x` on Windows: compared through the platform's path rules, not as strings
-      this.#prefix = relUnder(repo.top, this.root) ?? "";
-    }
-    const top = repo?.top ?? this.root;
-    this.#matcher = new IgnoreMatcher(top, { extra: repo?.excludes });
-    const scope = { root: this.root, top, prefix: this.#prefix, excludes: repo?.excludes, matcher: this.#matcher };
-    const toTop = (rel: string) => this.#toTop(rel);
-    this.#walks = new TrackerWalks({ ...scope, toTop, maxFiles: this.#limits.maxFiles + 1 }, this.#opts.walker);
-    const watch = this.#opts.watch !== false;
-    if (repo) await this.#gitBaseline();
-    else await this.#walkBaseline();
-    if (this.#mode === "off") return;
-    if (watch) await this.#startWatching();
-    const tops = this.#mode === "watch" ? this.#watcher!.unwatched : undefined;
-    if (tops && !tops.length) return;
-    if (!tops) this.#mode = "walk";
-    // walks compare stats: give the clean tracked files (known from the index, never read) theirs, in the part
-    // that is walked (else the first sync would read each of them)
-    if (repo) for (const [rel, st] of (await this.#walks.whole(tops)).changed) this.#adoptStat(rel, st);
-  }
-
-  /**
-   * A clean tracked file takes the walk's stat. Not marked racy even when recent (a checkout): git's status
-   * compared a racy index entry's content, and reading the file would compare its working copy with the index's
-   * blob id, which differ under eol conversion or a clean filter: a change that is not one.
-   */
-  #adoptStat(rel: string, st: StatInfo): void {
-    const e = this.#entries.get(rel);
-    if (e && e.mtimeMs < 0) this.#entries.set(rel, { ...e, ...st, state: { ...e.state, size: st.size } });
-  }
-
-  async #gitBaseline(): Promise<void> {
-    const { clean, toRead, count } = await gitWorkspace(this.root, this.#prefix);
-    if (count > this.#limits.maxFiles) return this.#off(count);
-    for (const { path: rel, id } of clean)
-      this.#entries.set(rel, { size: -1, mtimeMs: -1, ino: -1, inGit: true, state: { id, size: -1, stored: false } });
-    await this.#readAll(toRead);
-  }
-
-  async #walkBaseline(): Promise<void> {
-    const walk = await this.#walks.whole();
-    if (walk.truncated) return this.#off(walk.changed.size);
-    this.#baselineDirs = walk.dirs;
-    const cached = this.#opts.cacheDir ? loadManifestCache(this.#opts.cacheDir, this.root) : new Map<string, Entry>();
-    const toRead: string[] = [];
-    const now = Date.now();
-    for (const [rel, st] of walk.changed) {
-      const c = cached.get(rel);
-      const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino && !isRacy(st, now);
-      if (usable && (!c.state.stored || (c.state.id && this.#opts.blobs.has(c.state.id)))) this.#entries.set(rel, c);
-      else toRead.push(rel);
-    }
-    await this.#readAll(toRead);
-  }
-
-  #off(count: number): void {
-    this.#mode = "off";
-    this.#entries.clear();
-    this.#racy.clear();
-    this.#offReason = `${count} files exceed the ledger's limit of ${this.#limits.maxFiles}; only edits made through the editor's file methods are recorded`;
-    this.#logger.warn(`edit ledger: ${this.root}: ${this.#offReason}`);
-  }
-
-  async #readAll(rels: string[]): Promise<void> {
-    await inParallel(rels, READ_CONCURRENCY, async (rel) => {
-      const st = await lstat(join(this.root, rel)).catch(() => undefined);
-      if (!st?.isFile()) return;
-      this.#entries.set(rel, { ...statInfo(st), state: await this.#readState(rel, st) });
-      this.#racy.stamped(rel, st);
-    });
-  }
-
-  async #startWatching(): Promise<void> {
-    // a plain folder's baseline walk listed the folders already; git's listings name files only
-    const listed = this.#baselineDirs ?? (await this.#walks.listDirs());
-    this.#baselineDirs = undefined;
-    const limit = typeof this.#opts.watch === "number" ? this.#opts.watch : undefined;
-    const set = WatchSet.start(this.root, listed, this.#entries.keys(), limit);
-    if (set.unwatched.includes("")) {
-      set.dispose();
-      this.#logger.warn(`edit ledger: ${set.refused}; falling back to a stat walk per turn`);
-      return;
-    }
-    if (set.refused)
-      this.#logger.warn(
-        `edit ledger: ${set.refused}; ${set.unwatched.length} folder(s) left without a watch (and those below them) are stat-walked per turn`,
-      );
-    this.#watcher = set;
-    this.#mode = "watch";
+      saveManifestCache(this.#opts.cacheDir, this.root, this.#files.entries, this.#logger);
   }
 
   // ---- sync -----------------------------------------------------------------------------------------------
 
   async #sync(since?: number): Promise<FileDelta[]> {
     if (this.#disposed || this.#mode === "off") return [];
-    this.#racy.startSync();
-    if (this.#mode === "walk") return this.#syncWalk(undefined, since);
+    this.#files.racy.startSync();
+    // the files an earlier sync left unsure (changed while it ran): compared with the version known before it
+    const unsure = this.#unsure;
+    this.#unsure = new Set();
+    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
+    if (this.#mode === "walk") return this.#syncWalk(undefined, unsure, sinceTurn);
+    const watcher = this.#watcher!;
     await settle();
     const deltas: FileDelta[] = [];
-    while (this.#watcher!.hasDirty) {
-      const batch = this.#watcher!.takeDirty();
-      for (const rel of batch) await this.#examine(rel, deltas);
+    // the unsure files in the watched part (the walked part's: in its walk)
+    for (const rel of unsure) if (!watcher.inUnwatched(rel)) await this.#examine(rel, deltas, sinceTurn);
+    while (watcher.hasDirty) {
+      const batch = watcher.takeDirty();
+      for (const rel of batch) await this.#examine(rel, deltas, sinceTurn);
     }
     // after the dirty paths: a folder whose watch the OS refused just now is walked in this sync already
-    if (this.#watcher!.unwatched.length) deltas.push(...(await this.#syncWalk(this.#watcher!.unwatched)));
+    if (watcher.unwatched.length) deltas.push(...(await this.#syncWalk(watcher.unwatched, unsure, sinceTurn)));
     // a racy file no event or walk brought up (its stat unchanged): looked at by content
-    await inParallel(this.#racy.unseen(), READ_CONCURRENCY, (rel) => this.#examine(rel, deltas));
+    await inParallel(this.#files.racy.unseen(), READ_CONCURRENCY, (rel) => this.#examine(rel, deltas, sinceTurn));
     // what #update did not see is no longer a file (a folder now, say): nothing to compare
-    this.#racy.dropUnseen();
+    this.#files.racy.dropUnseen();
     return deltas;
   }
 
-  async #examine(rel: string, deltas: FileDelta[]): Promise<void> {
+  /** A path a watch event (or an unsure or racy file) brought up; with `since`, see `sync`. */
+  async #examine(rel: string, deltas: FileDelta[], since?: SinceTurn): Promise<void> {
     if (rel.split("/").includes(".git")) return;
     if (rel.endsWith(".gitignore")) this.#matcher.reset();
     const abs = join(this.root, rel);
     const st = rel ? await lstat(abs).catch(() => undefined) : undefined;
+    // gone after the turn's start (its folder's entries changed since): left for the next sync, as a file is below
+    if (rel && !st && since && (await since.changed(rel, undefined, this.#files.get(rel)?.ino)))
+      return this.#leaveUnsure(rel);
     if (rel && !st) return this.#gone(rel, deltas);
     if (!rel || st!.isDirectory()) {
       if (rel && this.ignores(rel, true)) return;
       if (!this.#watcher!.add(rel)) return; // the OS refused: the folder is walked from now on, this sync too
       // a new or rescanned directory: its unwatched sub-directories and every file in it are looked at
-      return this.#watcher!.rescan(rel, this.#entries.keys());
+      return this.#watcher!.rescan(rel, this.#files.keys());
     }
     if (!st!.isFile()) return;
-    const prev = this.#entries.get(rel);
+    const prev = this.#files.get(rel);
     if (!prev && this.ignores(rel)) return;
-    await this.#update(rel, st!, prev, deltas);
+    if (since && (await since.changed(rel, st, prev?.ino))) return this.#leaveUnsure(rel);
+    await this.#update(rel, st!, prev, deltas, since);
   }
 
+  /**
+   * `rel` may have changed after the turn's start: left as it was known, for the next sync. Seen by this sync
+   * (a racy file stays racy: a watch sync forgets the racy files it did not see).
+   */
+  #leaveUnsure(rel: string): void {
+    this.#unsure.add(rel);
+    this.#files.racy.saw(rel);
+  }
+
+  /** `rel` is no longer there: its entry goes, and every file below it when it was a watched folder. */
   #gone(rel: string, deltas: FileDelta[]): void {
-    const prev = this.#entries.get(rel);
-    this.#racy.delete(rel);
-    if (prev) {
-      this.#entries.delete(rel);
-      deltas.push({ rel, before: prev.state, after: null });
-    }
-    if (this.#watcher?.watching(rel)) {
-      this.#watcher.remove(rel);
-      for (const [p, e] of [...this.#entries]) {
-        if (!p.startsWith(`${rel}/`)) continue;
-        this.#entries.delete(p);
-        this.#racy.delete(p);
-        deltas.push({ rel: p, before: e.state, after: null });
-      }
-    }
+    const folder = !!this.#watcher?.watching(rel);
+    if (folder) this.#watcher!.remove(rel);
+    this.#files.gone(rel, deltas, folder);
   }
 
-  async #update(
-    rel: string,
-    st: Stats,
-    prev: Entry | undefined,
-    deltas: FileDelta[],
-    since?: SinceTurn,
-  ): Promise<void> {
-    this.#racy.saw(rel);
-    const same = prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino;
-    if (same && !this.#racy.has(rel)) return;
-    const state = await this.#readState(rel, st);
-    // read while the turn may be writing: the content is the one of `st` only if the file did not change since
-    if (since && !(await since.unchanged(rel, st))) return void this.#unsure.add(rel);
-    this.#entries.set(rel, {
-      ...statInfo(st),
-      state,
-      ...(prev?.inGit && sameContent(prev.state, state) ? { inGit: true } : {}),
-    });
-    this.#racy.stamped(rel, st);
-    if (!prev || !sameContent(prev.state, state)) deltas.push({ rel, before: prev?.state ?? null, after: state });
+  /** A look at a file (known-files.ts); with `since`, left unsure when it changed after the turn's start. */
+  async #update(rel: string, st: Stats, prev: Entry | undefined, deltas: FileDelta[], since?: SinceTurn) {
+    if (!(await this.#files.update(rel, st, prev, deltas, since))) this.#leaveUnsure(rel);
   }
 
   /**
    * A stat walk of the workspace, or of the folders below `tops` only (those without a watch). With `since`, a
    * file that changed after it is left unsure (see `sync`).
    */
-  async #syncWalk(tops?: readonly string[], since?: number): Promise<FileDelta[]> {
+  async #syncWalk(
+    tops: readonly string[] | undefined,
+    unsure: ReadonlySet<string>,
+    sinceTurn: SinceTurn | undefined,
+  ): Promise<FileDelta[]> {
     const inScope = tops ? (rel: string) => this.#watcher!.inUnwatched(rel) : () => true;
     const { walk, took } = await this.#walks.next(tops);
     const deltas: FileDelta[] = [];
     const asked = new Set<string>();
     const pending: Promise<void>[] = [];
-    const unsure = this.#unsure;
-    this.#unsure = new Set();
-    const sinceTurn = since !== undefined ? new SinceTurn(this.root, since) : undefined;
     const look = (rel: string, prev: Entry | undefined) => {
       if (asked.has(rel)) return;
       asked.add(rel);
       pending.push(
         (async () => {
           const st = await lstat(join(this.root, rel)).catch(() => undefined);
-          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return void this.#unsure.add(rel);
+          if (sinceTurn && (await sinceTurn.changed(rel, st, prev?.ino))) return this.#leaveUnsure(rel);
           if (!st?.isFile()) return this.#gone(rel, deltas);
           await this.#update(rel, st, prev, deltas, sinceTurn);
         })(),
       );
     };
     // a file an earlier sync left unsure (changed while it ran): compared with the version known before it
-    for (const rel of unsure) if (inScope(rel)) look(rel, this.#entries.get(rel));
+    for (const rel of unsure) if (inScope(rel)) look(rel, this.#files.get(rel));
     // a tracked file the walk did not list (deleted, or tracked below an ignored folder) gets a look of its own
     const unlisted = walk.full
-      ? [...this.#entries.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))
+      ? [...this.#files.keys()].filter((rel) => inScope(rel) && !walk.changed.has(rel))
       : [...new Set([...this.#unlisted, ...walk.removed])].filter((rel) => !walk.changed.has(rel));
     for (const rel of unlisted) {
-      const e = this.#entries.get(rel);
+      const e = this.#files.get(rel);
       if (e) look(rel, e);
     }
     for (const [rel, st] of walk.changed) {
-      const prev = this.#entries.get(rel);
+      const prev = this.#files.get(rel);
       if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs || prev.ino !== st.ino) look(rel, prev);
     }
     // a racy file in the walked part whose stat did not change: looked at by content
-    for (const rel of this.#racy.paths()) {
-      const e = this.#entries.get(rel);
+    for (const rel of this.#files.racy.paths()) {
+      const e = this.#files.get(rel);
       if (e && inScope(rel) && !asked.has(rel)) look(rel, e);
     }
     await Promise.all(pending);
-    this.#unlisted = new Set(unlisted.filter((rel) => this.#entries.has(rel)));
+    this.#unlisted = new Set(unlisted.filter((rel) => this.#files.has(rel)));
     took();
     return deltas;
-  }
-
-  async #readState(rel: string, st: Stats): Promise<FileState> {
-    if (st.size > this.#limits.maxFileBytes) return { id: null, size: st.size, stored: false, tooLarge: true };
-    let buf: Buffer;
-    try {
-      buf = await readFile(join(this.root, rel));
-    } catch {
-      return { id: null, size: st.size, stored: false, tooLarge: true };
-    }
-    return keepVersion(this.#opts.blobs, buf, { durable: false });
-  }
-
-  #toTop(rel: string): string {
-    return this.#prefix ? (rel ? `${this.#prefix}/${rel}` : this.#prefix) : rel;
   }
 }
