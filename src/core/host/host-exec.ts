@@ -24,6 +24,7 @@ import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
 import type { WorktreeRef } from "../model/records";
 import type { EditorTerminals } from "./editor-terminals";
+import type { HostReply, HostRequest } from "./protocol";
 import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type HostExecInput } from "./protocol-exec";
 import { type ServeOffer } from "./protocol-serve";
 import { HostRefusal } from "./protocol-refusal";
@@ -34,6 +35,9 @@ export interface HostExecsOptions {
   logger: Logger;
   terminals: EditorTerminals;
 }
+
+/** The host requests HostExecs answers. */
+type ExecRequest = Extract<HostRequest, { t: "exec_start" | "exec_stop" | "exec_input" }>;
 
 export class HostExecs {
   #registry: ExecRegistry | undefined;
@@ -46,6 +50,22 @@ export class HostExecs {
   /** The runs that still run. */
   get running(): HostExecInfo[] {
     return [...this.#running.values()].map((r) => r.info);
+  }
+
+  /**
+   * A client's exec request (`exec_start`, `exec_stop`, `exec_input`), its folders `offer`ed in its hello;
+   * `changed`: the host's count of what keeps it running moved (a run started or ended).
+   */
+  async request(req: ExecRequest, offer: ServeOffer | undefined, changed: () => void): Promise<HostReply> {
+    const { id } = req;
+    if (req.t === "exec_stop") await this.stop(req.runId);
+    else if (req.t === "exec_input") await this.input(req.runId, req.input, offer);
+    else {
+      const exec = await this.start(req.exec, offer, changed);
+      changed();
+      return { t: "exec_started", id, exec };
+    }
+    return { t: "ok", id };
   }
 
   /** Starts `raw` for a client whose folders are `offer`'s; resolves once its process runs. */

@@ -3,8 +3,10 @@
  * between the host and its entry point's run path (the CLI's, cli/host-runner.ts).
  */
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
+import type { Logger } from "../log";
 import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
+import type { HostPlace } from "./door";
 import type { DetachedRun, HostWatchdog } from "./protocol";
 import type { HostSessionState } from "./session-state";
 import type { ThreadControl } from "./thread-control";
@@ -44,3 +46,18 @@ export interface HostRunControl {
 
 /** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
 export type HostRunner = (run: DetachedRun, ctl: HostRunControl) => Promise<{ exitCode: number; error?: string }>;
+
+/** What a thread host (server.ts) is made with. */
+export interface HostOptions {
+  home: string;
+  place: HostPlace;
+  runner: HostRunner;
+  /**
+   * How long the host stays with no session and no client; also how long a run kept open waits idle with no client
+   * attached before it is stopped.
+   */
+  idleMs?: number;
+  logger: Logger;
+  /** How long an editor serving a session's files is waited for (editor-serve.ts; tests shorten it). */
+  serveTimeoutMs?: { read: number; write: number };
+}

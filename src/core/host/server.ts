@@ -11,11 +11,10 @@
 import { unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { errorMessage } from "../errors";
-import type { Logger } from "../log";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
-import { preparePlace, type HostPlace } from "./door";
+import { preparePlace } from "./door";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
@@ -36,7 +35,7 @@ import {
 } from "./protocol";
 import { HostRefusal, refusalCode } from "./protocol-refusal";
 import { type ServeOffer } from "./protocol-serve";
-import type { HostRunControl, HostRunner } from "./run-control";
+import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
 import { readLines, send } from "./wire";
 
@@ -45,20 +44,6 @@ export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
-
-export interface HostOptions {
-  home: string;
-  place: HostPlace;
-  runner: HostRunner;
-  /**
-   * How long the host stays with no session and no client; also how long a run kept open waits idle with no client
-   * attached before it is stopped.
-   */
-  idleMs?: number;
-  logger: Logger;
-  /** How long an editor serving a session's files is waited for (editor-serve.ts; tests shorten it). */
-  serveTimeoutMs?: { read: number; write: number };
-}
 
 interface Client {
   name: string;
@@ -238,17 +223,10 @@ export class ThreadHost {
       case "terminal_input":
         this.#terminals.input(sock, req.term, req.data, req.size);
         return { t: "ok", id };
-      case "exec_start": {
-        const exec = await this.#execs.start(req.exec, client.offer, () => this.#armIdle());
-        this.#armIdle();
-        return { t: "exec_started", id, exec };
-      }
+      case "exec_start":
       case "exec_stop":
-        await this.#execs.stop(req.runId);
-        return { t: "ok", id };
       case "exec_input":
-        await this.#execs.input(req.runId, req.input, client.offer);
-        return { t: "ok", id };
+        return await this.#execs.request(req, client.offer, () => this.#armIdle());
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
