@@ -10,24 +10,15 @@ import assert from "node:assert/strict";
 import { symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { openExecRegistry } from "../../../../src/core/exec/open-registry";
 import type { HostExec } from "../../../../src/core/host/protocol-exec";
 import type { WorktreeRef } from "../../../../src/core/model/records";
 import { createWorktree } from "../../../../src/core/worktree/create";
 import { worktreesDirOf } from "../../../../src/core/worktree/layout";
+import { listedExecRuns } from "../../../fixtures/host/exec-listed";
 import { withCliHost } from "../../../fixtures/host/cli-host";
 import { viewer } from "../../../fixtures/host/terminal-viewer";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { g, repoAt } from "../worktree/helpers";
-
-const listed = (home: string) => {
-  const registry = openExecRegistry(home, { recordThreads: false, sweepIntervalMs: 0 });
-  try {
-    return registry.list();
-  } finally {
-    registry.dispose();
-  }
-};
 
 /** `pwd` run in the worktree `ref` (its folder `cwd`), as the window sends it. */
 const inWorktree = (ref: WorktreeRef, cwd = ref.path, more: Partial<HostExec> = {}): HostExec => ({
@@ -76,7 +67,7 @@ test("an exec run in a worktree the window made runs in the host, there only whe
         /refused: .*none said/,
         "a client that named no folders",
       );
-      assert.deepEqual(listed(home), [], "no run was started");
+      assert.deepEqual(listedExecRuns(home), [], "no run was started");
 
       const r = await v.conn.request({ t: "exec_start", exec: inWorktree(ref) });
       assert.equal(r.t, "exec_started");
@@ -87,7 +78,7 @@ test("an exec run in a worktree the window made runs in the host, there only whe
       assert.equal(v.terminals[0]?.exec?.runId, exec.runId, "shown to the window of its repository");
       await elsewhere.conn.request({ t: "status" }); // its pushes so far came before this answer
       assert.deepEqual(elsewhere.terminals, [], "not shown to a window of another repository");
-      const run = listed(home).find((l) => l.id === exec.runId);
+      const run = listedExecRuns(home).find((l) => l.id === exec.runId);
       assert.deepEqual(run?.worktree, ref, "the registry records its worktree");
       assert.equal(run?.ownerPid, process.pid, "owned by the host");
     } finally {

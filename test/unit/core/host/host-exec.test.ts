@@ -12,9 +12,9 @@ import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import type { HostExec, HostExecInfo } from "../../../../src/core/host/protocol-exec";
 import type { TerminalExitStatus } from "../../../../src/core/host/protocol-serve";
-import { openExecRegistry } from "../../../../src/core/exec/open-registry";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { CLI } from "../../../fixtures/cli/spawn-cli";
+import { listedExecRuns } from "../../../fixtures/host/exec-listed";
 import { withCliHost } from "../../../fixtures/host/cli-host";
 import { follow, viewer, type Viewer } from "../../../fixtures/host/terminal-viewer";
 import { hostPid, stopHost } from "../../../fixtures/host/host-cli";
@@ -44,16 +44,6 @@ const failure = (p: Promise<unknown>) =>
     (err: Error) => err.message,
   );
 
-/** The runs of the data home's exec registry, as `acp-threads exec list` reads them (another process's view). */
-const listed = (home: string) => {
-  const registry = openExecRegistry(home, { recordThreads: false, sweepIntervalMs: 0 });
-  try {
-    return registry.list();
-  } finally {
-    registry.dispose();
-  }
-};
-
 function withHost(fn: (o: { dir: string; home: string; ws: string; other: string }) => Promise<void>): Promise<void> {
   return withCliHost("acp-host-exec-", async ({ dir, home }) => {
     const ws = join(dir, "ws");
@@ -78,7 +68,7 @@ test("an exec run in the host: in the registry, its output and exit shown, typed
       assert.equal(t.exec?.runId, exec.runId);
       assert.equal(t.label, "the echo");
       assert.equal(t.cwd, ws);
-      const run = listed(home).find((r) => r.id === exec.runId);
+      const run = listedExecRuns(home).find((r) => r.id === exec.runId);
       assert.equal(run?.status, "running", "the registry lists it running");
       assert.equal(run?.ownerPid, process.pid, "owned by the host");
       assert.ok(exec.threadId && run?.threadId === exec.threadId, "recorded as an exec thread");
@@ -88,7 +78,10 @@ test("an exec run in the host: in the registry, its output and exit shown, typed
       await waitFor(() => v.exits.has(exec.runId), "it exits after its line");
       assert.match(v.output.get(exec.runId)!, /got:hi/);
       assert.equal(v.exits.get(exec.runId), 0);
-      await waitFor(() => listed(home).find((r) => r.id === exec.runId)?.status === "exited", "recorded as exited");
+      await waitFor(
+        () => listedExecRuns(home).find((r) => r.id === exec.runId)?.status === "exited",
+        "recorded as exited",
+      );
       const after = await v.conn.request({ t: "status" });
       assert.equal(after.t === "status" && after.status.execs, undefined, "no longer listed as running");
       assert.match(v.output.get(exec.runId)!, new RegExp(`env-length:${SECRET.length}`), "the run had its env");
@@ -137,7 +130,7 @@ test("exec_stop ends the run's whole process group, from any client of the user"
       await cli.conn.request({ t: "exec_stop", runId: exec.runId });
       await waitFor(() => v.exits.has(exec.runId), "the run ended");
       await waitFor(() => !pidAlive(child), "its child ended with it", 10_000);
-      assert.equal(listed(home).find((r) => r.id === exec.runId)?.status, "killed");
+      assert.equal(listedExecRuns(home).find((r) => r.id === exec.runId)?.status, "killed");
       assert.match(await failure(cli.conn.request({ t: "exec_stop", runId: exec.runId })), /no exec run/);
     } finally {
       v.conn.close();
@@ -155,7 +148,7 @@ test("a run's end reaches the clients with its registry status: a timeout says `
       const plain = await startExec(v.conn, sh(ws, "exit 3"));
       await waitFor(() => ends.has(timed.runId) && ends.has(plain.runId), "both end");
       assert.equal(ends.get(timed.runId)?.status, "timeout");
-      assert.equal(listed(home).find((r) => r.id === timed.runId)?.status, "timeout", "as the registry says");
+      assert.equal(listedExecRuns(home).find((r) => r.id === timed.runId)?.status, "timeout", "as the registry says");
       assert.deepEqual(ends.get(plain.runId), { exitCode: 3, signal: null, status: "exited" });
     } finally {
       v.conn.close();
@@ -172,7 +165,7 @@ test("the host's stop ends its exec runs; a stop without --force is refused whil
       assert.match(await failure(v.conn.request({ t: "stop", force: false })), /1 exec run\(s\) still run/);
       await host.stop();
       await waitFor(() => !pidAlive(child), "the run's child is gone with the host", 10_000);
-      assert.equal(listed(home).find((r) => r.id === exec.runId)?.status, "killed");
+      assert.equal(listedExecRuns(home).find((r) => r.id === exec.runId)?.status, "killed");
     } finally {
       v.conn.close();
     }
@@ -197,7 +190,7 @@ test("HOSTILE: the host killed with SIGKILL leaves no exec run behind (its proce
       const exec = await startExec(conn, sh(ws, `trap '' HUP; ${WITH_CHILD}`));
       await waitFor(() => childPid(v, exec.runId) > 0, "the child's pid");
       const child = childPid(v, exec.runId);
-      const run = listed(home).find((r) => r.id === exec.runId)!;
+      const run = listedExecRuns(home).find((r) => r.id === exec.runId)!;
       const pid = hostPid(home)!;
       assert.equal(run.ownerPid, pid);
       process.kill(pid, "SIGKILL");
@@ -226,7 +219,7 @@ test("HOSTILE: a start outside the client's folders is refused and starts nothin
       for (const r of refusals.slice(0, 4)) assert.match(r, /not all inside this client's folders/);
       assert.match(refusals[4], /cwd must be an absolute path/);
       assert.match(refusals[5], /none said/);
-      assert.deepEqual(listed(home), [], "no run was started");
+      assert.deepEqual(listedExecRuns(home), [], "no run was started");
     } finally {
       v.conn.close();
       none.conn.close();
