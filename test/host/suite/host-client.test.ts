@@ -60,7 +60,11 @@ describe("the thread host's threads in the window", () => {
       await waitFor("the card to close", () => hub.broker.pendingFor(id).length === 0);
       const by = await waitFor("who answered", () => hub.panels.panelOf(id)?.shown.answeredBy);
       assert.match(by, /^acp-threads answer \(pid \d+\)$/);
-      await waitFor("the file the answer allowed", () => existsSync(out));
+      // created, then its text applied and saved through the window: read in between it is empty (failed so once)
+      await waitFor(
+        "the file the answer allowed, with its text",
+        () => existsSync(out) && readFileSync(out, "utf8") !== "",
+      );
       assert.equal(readFileSync(out, "utf8"), "from the host");
       // a prompt typed in the panel goes to the host, which runs it after the running turn
       const first = hub.hosted.get(id)!;
