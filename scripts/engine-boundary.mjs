@@ -45,6 +45,7 @@ export const PURE_HELPERS = [
   "src/core/version.ts",
   "src/core/util/guards.ts",
   "src/core/util/fresh-read.ts",
+  "src/core/util/recent.ts",
   "src/core/acp/auth-status.ts",
   "src/core/acp/elicitation-form.ts",
   "src/core/acp/fork.ts",

@@ -20,6 +20,7 @@ import { setPtySpawner } from "../core/platform/pty";
 import { setCommandRunner } from "../core/platform/run-to-end";
 import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
+import { recentResults } from "../core/util/recent";
 
 /** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
 export function createRuntime(
@@ -71,6 +72,19 @@ export function agentPresets(): AgentSpec[] {
   return AGENT_PRESETS.map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, args: [...p.args] }));
 }
 
+/**
+ * Doctor's answers (without probes) kept for a short while: every open new-thread panel asks for them when it opens
+ * and on each settings change, and each answer starts every agent's `--version` (one process per agent, a whole
+ * Node program for most). A burst of asks shares one run; `forgetDoctor` drops them when an agent was installed,
+ * updated or removed.
+ */
+const DOCTOR_KEPT_MS = 20_000;
+const recentDoctor = recentResults<DoctorEntry[]>({ ttlMs: DOCTOR_KEPT_MS, now: Date.now });
+
+export function forgetDoctor(): void {
+  recentDoctor.clear();
+}
+
 /** Doctor for presets plus the given non-preset specs (custom agents, the demo profile); probes only when asked. */
 export async function doctor(
   specs: AgentSpec[],
@@ -80,7 +94,9 @@ export async function doctor(
   const custom = Object.fromEntries(
     specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]),
   );
-  const entries = await coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...opts });
+  const run = () => coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...opts });
+  // a probe (the Doctor command) is asked for by a person, now: never an earlier answer
+  const entries = await (opts.probe ? run() : recentDoctor.get(JSON.stringify({ cwd, custom, node: opts.node }), run));
   return specs.map(
     (s) =>
       entries.find((e) => e.id === s.id) ?? {

@@ -19,7 +19,7 @@ import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
-import { createRuntime, hostLauncher } from "./engine";
+import { createRuntime, forgetDoctor, hostLauncher } from "./engine";
 import type { LiveSession, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { agentLogin } from "./login-view";
@@ -253,6 +253,7 @@ export class Hub implements vscode.Disposable {
     // an agent installed or removed: open new-thread pickers and the tree list it at once
     this.#owned.add(
       this.registry.onDidChange(() => {
+        forgetDoctor(); // the versions doctor showed are of the agents as they were
         this.composer.refreshDrafts();
         this.tree.refresh();
       }),
