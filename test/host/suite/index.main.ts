@@ -1,7 +1,8 @@
 // Loaded BY THE EXTENSION HOST as extensionTestsPath. VS Code calls run(): a resolved promise means exit
 // code 0, a rejection exit code 1. ACP_HOST_PASS picks the files: "main" (trusted workspace) or
 // "untrusted" (Workspace Trust on, folder not trusted). Results also go to ACP_HOST_RESULTS for run.mjs.
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { join } from "node:path";
 import Mocha from "mocha";
 
@@ -84,8 +85,10 @@ export function run(): Promise<void> {
       record(`FAIL - suite file ${f} is missing (not built?)`);
     }
   }
+  const profile = startProfile(process.env.ACP_HOST_CPU_PROFILE);
   return new Promise((resolve, reject) => {
-    const runner = mocha.run((failures) => {
+    const runner = mocha.run(async (failures) => {
+      await profile?.();
       const s = runner.stats;
       const failed = failures + missing;
       const summary = `${s?.passes ?? 0} passed, ${failed} failed${s?.pending ? `, ${s.pending} skipped` : ""}`;
@@ -98,4 +101,33 @@ export function run(): Promise<void> {
     runner.on("fail", (t, err) => record(`FAIL - ${t.fullTitle()}: ${(err as Error)?.message}`));
     runner.on("pending", (t) => record(`skip - ${t.fullTitle()}`));
   });
+}
+
+/**
+ * ACP_HOST_CPU_PROFILE=FILE: a sampling CPU profile of the extension host's thread for the whole pass (the extension,
+ * VS Code's own code and the tests), written as a .cpuprofile when the pass ends. A tool for finding what keeps the
+ * host busy; nothing reads it in a normal run.
+ */
+function startProfile(file: string | undefined): (() => Promise<void>) | undefined {
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  const started = post("Profiler.enable")
+    .then(() => post("Profiler.setSamplingInterval", { interval: 1000 }))
+    .then(() => post("Profiler.start"));
+  return async () => {
+    try {
+      await started;
+      const res = (await post("Profiler.stop")) as { profile: unknown };
+      writeFileSync(file + `.${process.env.ACP_HOST_PASS ?? "main"}.cpuprofile`, JSON.stringify(res.profile));
+    } catch (e) {
+      console.log(`cpu profile not written: ${String(e)}`);
+    } finally {
+      session.disconnect();
+    }
+  };
 }
