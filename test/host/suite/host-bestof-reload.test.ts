@@ -93,7 +93,7 @@ describe("a hosted Best of N after a window reload (#35)", () => {
       assert.equal(
         held.find((h) => h.threadId === c.threadId)?.state,
         "working",
-        `the host still runs it: ${st.stdout}`,
+        `the host still runs it: ${st.stdout}; its thread's last records: ${lastRecords(hub, c.threadId!)}`,
       );
 
     // the reloaded window: VS Code restores the view's panel and hands its saved state to the serializer
@@ -212,3 +212,12 @@ describe("a hosted Best of N after a window reload (#35)", () => {
     out.view.dispose();
   });
 });
+
+/** The last records of a thread, short: what a turn that ended early said (its tool call's end, its error). */
+function lastRecords(hub: Awaited<ReturnType<typeof api>>["hub"], threadId: string): string {
+  try {
+    return JSON.stringify(hub.threads.read(threadId).records.slice(-6)).slice(0, 3000);
+  } catch (err) {
+    return `(not read: ${String(err)})`;
+  }
+}
