@@ -20,7 +20,7 @@ import { setPtySpawner } from "../core/platform/pty";
 import { setCommandRunner } from "../core/platform/run-to-end";
 import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
-import { recentResults } from "../core/util/recent";
+import { recentResults, type Recent } from "../core/util/recent";
 
 /** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
 export function createRuntime(
@@ -73,30 +73,35 @@ export function agentPresets(): AgentSpec[] {
 }
 
 /**
- * Doctor's answers (without probes) kept for a short while: every open new-thread panel asks for them when it opens
- * and on each settings change, and each answer starts every agent's `--version` (one process per agent, a whole
- * Node program for most). A burst of asks shares one run; `forgetDoctor` drops them when an agent was installed,
- * updated or removed.
+ * Doctor's answers (without probes) kept for a short while (hub.ts owns them): every open new-thread panel asks
+ * for them when it opens and on each settings change, and each answer starts every agent's `--version` (one
+ * process per agent, a whole Node program for most). A burst of asks shares one run.
  */
-const DOCTOR_KEPT_MS = 20_000;
-const recentDoctor = recentResults<DoctorEntry[]>({ ttlMs: DOCTOR_KEPT_MS, now: Date.now });
+export const DOCTOR_KEPT_MS = 20_000;
+export type DoctorAnswers = Recent<DoctorEntry[]>;
 
-export function forgetDoctor(): void {
-  recentDoctor.clear();
+export function newDoctorAnswers(): DoctorAnswers {
+  return recentResults<DoctorEntry[]>({ ttlMs: DOCTOR_KEPT_MS, now: Date.now });
 }
 
-/** Doctor for presets plus the given non-preset specs (custom agents, the demo profile); probes only when asked. */
+/**
+ * Doctor for presets plus the given non-preset specs (custom agents, the demo profile); probes only when asked.
+ * `kept`: answers of the last few seconds may do (a new-thread panel's list), never for a probe (the Doctor command:
+ * a person asked now).
+ */
 export async function doctor(
   specs: AgentSpec[],
   cwd: string,
-  opts: { probe?: boolean; node?: NodeRuntimeOptions } = {},
+  opts: { probe?: boolean; node?: NodeRuntimeOptions; kept?: DoctorAnswers } = {},
 ): Promise<DoctorEntry[]> {
   const custom = Object.fromEntries(
     specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]),
   );
-  const run = () => coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...opts });
-  // a probe (the Doctor command) is asked for by a person, now: never an earlier answer
-  const entries = await (opts.probe ? run() : recentDoctor.get(JSON.stringify({ cwd, custom, node: opts.node }), run));
+  const { kept, ...asked } = opts;
+  const run = () => coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...asked });
+  const entries = await (kept && !asked.probe
+    ? kept.get(JSON.stringify({ cwd, custom, node: asked.node }), run)
+    : run());
   return specs.map(
     (s) =>
       entries.find((e) => e.id === s.id) ?? {

@@ -19,7 +19,7 @@ import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
-import { createRuntime, forgetDoctor, hostLauncher } from "./engine";
+import { createRuntime, hostLauncher, newDoctorAnswers } from "./engine";
 import type { LiveSession, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { agentLogin } from "./login-view";
@@ -95,6 +95,8 @@ export class Hub implements vscode.Disposable {
   readonly composer: ComposerHost;
   /** The ACP Registry: installed agents (listed like presets), installs, updates (#22). */
   readonly registry: RegistryService;
+  /** Doctor's answers of the last seconds, for the new-thread panels' agent lists (engine.ts). */
+  readonly doctorAnswers = newDoctorAnswers();
   readonly layout;
   /** Forks agents, terminals, exec runs and git calls (session facts, the edit ledger) off the host's thread: the spawner (#24). */
   readonly launcher: Launcher & { dispose(): void };
@@ -150,6 +152,7 @@ export class Hub implements vscode.Disposable {
       new ComposerHost({
         config: this.config,
         registry: this.registry,
+        doctorAnswers: this.doctorAnswers,
         memento: context.globalState,
         threads: this.threads,
         pastThreads: async () =>
@@ -253,7 +256,7 @@ export class Hub implements vscode.Disposable {
     // an agent installed or removed: open new-thread pickers and the tree list it at once
     this.#owned.add(
       this.registry.onDidChange(() => {
-        forgetDoctor(); // the versions doctor showed are of the agents as they were
+        this.doctorAnswers.clear(); // the versions doctor showed are of the agents as they were
         this.composer.refreshDrafts();
         this.tree.refresh();
       }),

@@ -9,6 +9,7 @@ import { EXEC_PRESETS } from "../../core/exec";
 import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
 import type { Config } from "../config";
+import type { DoctorAnswers } from "../engine";
 import { EXEC_CHOICES } from "../exec-choices";
 import type { RegistryService } from "../registry/registry-service";
 
@@ -64,8 +65,9 @@ export async function agentOptionsWithVersions(
   config: Config,
   cwd: string,
   registry?: RegistryService,
+  kept?: DoctorAnswers,
 ): Promise<AgentOption[]> {
-  const acp = (await agentsWithDoctor(config, cwd, registry)).map((a) =>
+  const acp = (await agentsWithDoctor(config, cwd, registry, kept ? { kept } : undefined)).map((a) =>
     acpOption(a, a.doctor?.available !== false, a.doctor),
   );
   return [...acp, ...execOptions(cwd)];

@@ -9,6 +9,7 @@ import type { PermissionPolicy } from "../../core/model/agent";
 import type { Logger } from "../../core/log";
 import type { ComposerState } from "../../webview/thread/protocol";
 import type { Config } from "../config";
+import type { DoctorAnswers } from "../engine";
 import type { RegistryService } from "../registry/registry-service";
 import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
 
@@ -34,6 +35,8 @@ export interface DraftAgentsDeps {
   registry: RegistryService;
   memento: vscode.Memento;
   logger: Logger;
+  /** Doctor's answers of the last seconds: every open panel asks on each settings change. */
+  doctorAnswers?: DoctorAnswers;
   /** The login state a running session of the agent last reported (login-view.ts), shown in its detail. */
   loginOf?(agentId: string): string | undefined;
 }
@@ -75,7 +78,7 @@ export class DraftAgents {
     folders: string[],
     cwd: string,
   ): void {
-    const { config, registry } = this.deps;
+    const { config, registry, doctorAnswers } = this.deps;
     // the pick and the setting are read when each list goes out, never when the panel opened
     const out = (agents: DraftState["agents"], checked = false) =>
       send({
@@ -90,7 +93,7 @@ export class DraftAgents {
     out(quickAgentOptions(config, cwd, registry));
     // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
     const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
-    void Promise.all([agentOptionsWithVersions(config, cwd, registry), listing])
+    void Promise.all([agentOptionsWithVersions(config, cwd, registry, doctorAnswers), listing])
       .then(([agents]) => withUpdates(agents, registry))
       .then((agents) => stillDraft() && out(agents, true))
       .catch((err) => this.deps.logger.warn("doctor failed", err));

@@ -3,6 +3,9 @@
 // shell command: "Custom command line" is never preselected, runs only its own command field, and a run that
 // exits non-zero shows as failed in the Sessions view.
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { newThreadId } from "../../../src/core/store/thread-id";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
@@ -36,6 +39,7 @@ describe("first contact (#27)", () => {
 
   it("the agent picked before doctor's versions arrive stays picked (the pick never reverts)", async () => {
     const { hub } = await api();
+    hub.doctorAnswers.clear(); // doctor runs after the pick below, not an answer kept from an earlier panel
     const earlier = await openDraft();
     await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" }); // the last pick: "fake"
     const panel = await openDraft();
@@ -128,5 +132,41 @@ describe("first contact (#27)", () => {
     await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
     await offered;
     assert.equal(await vscode.env.clipboard.readText(), "npm i -g pi-acp");
+  });
+
+  it("open new-thread panels share doctor's answers: settings changes start no agent's --version again", async () => {
+    // each open panel ran a whole doctor (every agent's --version) when it opened and on every settings change: the
+    // host suite saw about four such processes a second, all run long, and the extension host went unresponsive
+    const dir = mkdtempSync(join(tmpdir(), "acp-doctor-count-"));
+    const runsFile = join(dir, "runs");
+    const script = join(dir, "counted-agent.js");
+    writeFileSync(script, `require("fs").appendFileSync(${JSON.stringify(runsFile)}, "ran\\n"); console.log("9.9.9");`);
+    const runs = () => (existsSync(runsFile) ? readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length : 0);
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const agents = cfg.get<Record<string, unknown>>("agents") ?? {};
+    const panels = [await openDraft(), await openDraft(), await openDraft()];
+    const checked = (p: (typeof panels)[number]) => p.drafts().filter((d) => d.checked);
+    const hasCounted = (p: (typeof panels)[number]) =>
+      checked(p).some((d) => d.agents.some((a) => a.id === "counted" && JSON.stringify(a).includes("9.9.9")));
+    try {
+      // a settings change with three panels open (and those earlier tests left): one doctor for all of them
+      await cfg.update(
+        "agents",
+        { ...agents, counted: { command: process.execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: "1" } } },
+        vscode.ConfigurationTarget.Global,
+      );
+      await waitFor("doctor's list with the counted agent's version in each panel", () => panels.every(hasCounted));
+      assert.equal(runs(), 1, "the agent's --version ran once for every open panel");
+      const before = panels.map((p) => checked(p).length);
+      for (let i = 0; i < 4; i++) await cfg.update("watchdog.stallSeconds", 100 + i, vscode.ConfigurationTarget.Global);
+      await waitFor("each panel's list again after each change", () =>
+        panels.every((p, i) => checked(p).length >= before[i]! + 4),
+      );
+      // kept 20 s: a machine slow enough to take longer than that between two asks runs it once more
+      assert.ok(runs() <= 2, `four settings changes with three panels open ran the agent's --version ${runs()} times`);
+    } finally {
+      await cfg.update("watchdog.stallSeconds", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+    }
   });
 });
