@@ -38,6 +38,12 @@ interface Followed {
 
 const now = () => new Date().toISOString();
 
+/**
+ * How many ended threads are remembered to drop their echoes (what the host sent of a thread right after its end):
+ * the most recent ones. A window open for weeks hears thousands of ends; the echo of one comes at once.
+ */
+export const ENDED_REMEMBERED = 1000;
+
 export class HostedEvents implements vscode.Disposable {
   readonly #emitter = new vscode.EventEmitter<HostEvent>();
   readonly onEvent = this.#emitter.event;
@@ -82,6 +88,7 @@ export class HostedEvents implements vscode.Disposable {
     } else if (e.kind === "ended") {
       this.#threads.delete(id);
       this.#ended.add(id);
+      if (this.#ended.size > ENDED_REMEMBERED) this.#ended.delete(this.#ended.values().next().value!);
     }
     this.#emitter.fire(e);
   }

@@ -7,7 +7,10 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { HostPush } from "../../../src/core/host/protocol";
 import type { ThreadEvent } from "../../../src/vscode/api";
+import type { HostLink } from "../../../src/vscode/host/host-link";
+import { ENDED_REMEMBERED, HostedEvents } from "../../../src/vscode/host/hosted-events";
 import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings, workspaceRoot } from "./helpers";
 import { pidAlive } from "../../../src/core/platform/file-lock";
 import { cli, detach } from "./host-cli";
@@ -271,5 +274,34 @@ describe("thread events for other extensions and hooks", () => {
       assert.equal(existsSync(out), false, "the workspace's hook ran");
     });
     rmSync(out, { force: true });
+  });
+
+  it("the host's ended threads are remembered for their echoes, the last 1,000 of them, not every one", async () => {
+    // a window open for weeks hears thousands of ends: the set that drops their echoes stays bounded
+    const pushes = new vscode.EventEmitter<HostPush>();
+    const quiet = new vscode.EventEmitter<never>();
+    const link = { onPush: pushes.event, onDidSync: quiet.event, onDidLose: quiet.event, connected: false };
+    const events = new HostedEvents({ link: link as unknown as HostLink, records: async () => [] });
+    const heard: string[] = [];
+    events.onEvent((e) => heard.push(`${e.kind} ${e.threadId}`));
+    const at = new Date().toISOString();
+    const push = (kind: "started" | "ended" | "turn_ended", threadId: string) =>
+      pushes.fire({ t: "event", event: { kind, threadId, at } as never });
+    try {
+      for (let i = 0; i <= ENDED_REMEMBERED; i++) {
+        push("started", `t${i}`);
+        push("ended", `t${i}`);
+      }
+      heard.length = 0;
+      push("turn_ended", `t${ENDED_REMEMBERED}`); // an echo of a thread that just ended: dropped
+      push("turn_ended", "t1"); // the oldest remembered
+      assert.deepEqual(heard, [], "the echoes of remembered ends are dropped");
+      push("turn_ended", "t0"); // forgotten: 1,000 ends came after it
+      assert.deepEqual(heard, ["turn_ended t0"], "the oldest end was forgotten");
+    } finally {
+      events.dispose();
+      pushes.dispose();
+      quiet.dispose();
+    }
   });
 });
