@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -116,7 +117,13 @@ const stages = [
     ],
     gate: true,
   },
-  { name: "unit", cmd: () => nodeTest("dist-test/unit") },
+  // Two unit files at once even on 2 cores (node's default there is one): their time is mostly waiting on the
+  // processes they start. Stop 42: 790 s → 512 s on a quiet 2-core machine; at load 13–16 the one failure was a
+  // test's assumption, fixed (docs/stop-42/lead.md).
+  {
+    name: "unit",
+    cmd: () => nodeTest("dist-test/unit", [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`]),
+  },
   {
     name: "interop",
     prepare: () => (existsSync("test/agents/install.sh") ? ["bash", ["test/agents/install.sh"]] : null),
