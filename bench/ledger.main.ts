@@ -14,18 +14,20 @@
  * - the one-off baseline per folder and process (git index / reading a plain folder once), and in it the listing
  *   of every folder to watch (walkDirs: folders holding no known file are watched too);
  * - one stat walk of the 10k files in the walk worker (a turn takes two), wall and CPU, against its floor in the
- *   same run: one synchronous lstat of every file on one thread (the walk's system calls; a turn pays it twice);
+ *   same run: one synchronous lstat of every file on one thread (the walk's system calls; a turn pays it twice),
+ *   and GNU find over the same folders with a stat per file and without (C: ledger-floor.ts; `--only floor`);
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance as nodePerformance } from "node:perf_hooks";
 import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { repoRoot } from "../test/fixtures/agent-env/index";
 import { applyRestore, planRestore } from "../src/core/ledger/restore";
+import { benchDirs, findAllMs, lstatAllMs } from "./ledger-floor";
 import { IgnoreMatcher } from "../src/core/ledger/gitignore";
 import { walkDirs } from "../src/core/ledger/walk";
 import { WalkWorker } from "../src/core/ledger/walk-worker-client";
@@ -60,18 +62,6 @@ function makeWorkspace(ws: string, git: boolean): void {
   for (const d of ["", "src", ...Array.from({ length: DIRS }, (_, i) => `src/m${i % 25}/d${i}`)])
     utimesSync(join(ws, d), hourAgo, hourAgo);
   for (let m = 0; m < 25; m++) utimesSync(join(ws, `src/m${m}`), hourAgo, hourAgo);
-}
-
-/** Baseline in the same run: one synchronous lstat of every workspace file (the walk's floor on one thread). */
-function lstatAllMs(ws: string): { ms: number; cpuMs: number } {
-  const paths = Array.from({ length: DIRS * PER_DIR }, (_, i) => fileOf(ws, Math.floor(i / PER_DIR), i % PER_DIR));
-  const runs = [0, 1, 2, 3, 4].map(() => {
-    const c0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    for (const p of paths) lstatSync(p, { throwIfNoEntry: false });
-    return { ms: ms(t0), cpuMs: cpuMs(process.cpuUsage(c0)) };
-  });
-  return { ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) };
 }
 
 const fileOf = (ws: string, d: number, f: number | string) => join(ws, `src/m${d % 25}/d${d}/f${f}.ts`);
@@ -127,7 +117,10 @@ const ROUND_TRIP_MS = 150;
 
 const HALF_THE_FOLDERS = 264;
 
-/** `--only <mode prefix>`: only the turn rows of those modes (a quick A/B on a loaded machine), nothing else. */
+/**
+ * `--only <mode prefix>`: only the turn rows of those modes (a quick A/B on a loaded machine), nothing else;
+ * `--only floor`: only the one-walk rows and their floors (ledger-floor.ts), on a fresh git workspace.
+ */
 const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
 /**
@@ -313,7 +306,7 @@ async function main(): Promise<void> {
       [true, halfAB],
       [false, halfAB],
     ] as const) {
-      if (ONLY && !modes.some((m) => m.startsWith(ONLY))) continue;
+      if (ONLY && (ONLY === "floor" || !modes.some((m) => m.startsWith(ONLY)))) continue;
       const figures = await turns(dir, git, modes);
       figures.forEach((f, i) => {
         const label = `${git ? "git repo" : "plain folder"}, ${LABEL[modes[i]!]}`;
@@ -330,7 +323,8 @@ async function main(): Promise<void> {
         `${mem.toFixed(1).padStart(7)} MB  ${goal(mem, 20 * modes.length, "MB")}`,
       );
     }
-    if (ONLY) return;
+    if (ONLY && ONLY !== "floor") return;
+    if (!existsSync(join(dir, "ws-git-watch"))) makeWorkspace(join(dir, "ws-git-watch"), true);
     for (const inWorker of [false, true]) {
       const wd = await walkerMs(join(dir, "ws-git-watch"), inWorker ? "dirs-in-worker" : "dirs");
       line(
@@ -343,11 +337,23 @@ async function main(): Promise<void> {
       "one stat walk of the 10k files in the walk worker (a sync's)",
       `${sw.ms.toFixed(1).padStart(7)} ms wall  ${sw.threadMs.toFixed(1).padStart(6)} ms thread  ${sw.cpuMs.toFixed(1).padStart(6)} ms cpu  (${sw.count} changed; a turn takes two)`,
     );
-    const floor = lstatAllMs(join(dir, "ws-git-watch"));
+    const paths = Array.from({ length: DIRS * PER_DIR }, (_, i) =>
+      fileOf(join(dir, "ws-git-watch"), Math.floor(i / PER_DIR), i % PER_DIR),
+    );
+    const floor = lstatAllMs(paths);
     line(
       "baseline: one lstat of each of the 10k files, one thread",
       `${floor.ms.toFixed(1).padStart(7)} ms wall  ${floor.cpuMs.toFixed(1).padStart(6)} ms cpu  (a turn's two walks: ${(2 * floor.cpuMs).toFixed(1)} ms of CPU at least)`,
     );
+    for (const stat of [true, false]) {
+      const f = findAllMs(benchDirs(join(dir, "ws-git-watch"), DIRS), stat);
+      line(
+        `baseline: GNU find of the same ${DIRS} folders, ${stat ? "a stat per file (-printf %s %T@ %i)" : "no stat (-printf %p)"}`,
+        f
+          ? `${f.ms.toFixed(1).padStart(7)} ms wall  ${f.cpuMs.toFixed(1).padStart(6)} ms cpu  (${f.files} files; C: readdir${stat ? " + fstatat per file" : " alone"}; with its fork and exec)`
+          : "find not available",
+      );
+    }
     line(
       "baseline: git status of the same 10k-file repository",
       `${gitStatusMs(join(dir, "ws-git-watch")).toFixed(1).padStart(7)} ms`,
