@@ -15,7 +15,7 @@ import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
 import { launchDetached } from "../exec/detach";
-import { definedEnv } from "../../core/util/guards";
+import { definedEnv, secondsToTimerMs } from "../../core/util/guards";
 import { AcpThreadsError } from "../../core/errors";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
@@ -161,7 +161,8 @@ function detach(
     ...(!pty || expanded.closeStdin ? { closeStdin: true } : {}),
     ...(expanded.presetId ? { presetId: expanded.presetId } : {}),
     ...(expanded.transcript ? { transcript: expanded.transcript } : {}),
-    ...(flags.timeout ? { timeoutMs: flags.timeout * 1000 } : {}),
+    // whole milliseconds: the host refuses a fraction, and a timeout past the longest timer it keeps (~24.8 days)
+    ...(flags.timeout ? { timeoutMs: secondsToTimerMs(flags.timeout) } : {}),
     baseEnv: definedEnv(io.env),
     ...(sandbox ? { sandbox } : {}),
   };
