@@ -73,6 +73,9 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     let worktree: WorktreeRef | undefined;
     if (flags.detach && (flags.background || flags.worktree || flags["run-id"] !== undefined))
       throw new AcpThreadsError("usage", "--detach goes without --background and --worktree");
+    // the background supervisor's own flag: the host's run would not be recorded with that worktree
+    if (flags.detach && flags["worktree-ref"] !== undefined)
+      throw new AcpThreadsError("usage", "--detach goes without --worktree-ref (the background supervisor's flag)");
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(cwd, worktreeProgress(io, "exec")));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
