@@ -20,6 +20,7 @@ import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { HostRefusal } from "../core/host/protocol-refusal";
+import { AcpThreadsError } from "../core/errors";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { assertNotEmpty, assertTakesImages, promptPartsText } from "../core/prompt/blocks";
@@ -225,15 +226,32 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
 async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; firstParts?: PromptPart[] }> {
   const context = contextFromWire(run.context);
   const firstParts = Array.isArray(run.parts) ? partsFromWire(run.parts) : undefined;
-  await assertInsideRun(run, [...context, ...itemsOf(firstParts ?? [])]);
+  const items = [...context, ...itemsOf(firstParts ?? [])];
+  assertChipsCarryText(items);
+  await assertInsideRun(run, items);
   return { context, ...(firstParts ? { firstParts } : {}) };
 }
 
 /** A later prompt's parts from the wire (a client's `prompt` to the open run), refused as the first prompt's are. */
 async function promptParts(run: DetachedRun, wire: WirePromptPart[]): Promise<PromptPart[]> {
   const parts = partsFromWire(wire);
+  assertChipsCarryText(itemsOf(parts));
   await assertInsideRun(run, itemsOf(parts));
   return parts;
+}
+
+/**
+ * Refuses (`usage`) a past-thread chip that came without its text: the host reads no thread's conversation for a
+ * prompt (a window sends each chip's text, host-run-spec.ts), so the turn would fail before the agent saw the
+ * prompt, and no client would hear of it. The client that sent it hears it instead.
+ */
+function assertChipsCarryText(items: readonly ContextItem[]): void {
+  const bare = items.find((i) => i.kind === "thread" && typeof i.content !== "string");
+  if (bare)
+    throw new AcpThreadsError(
+      "usage",
+      `the thread "${bare.label}" came without its text: the thread host reads no thread for a prompt; send its text with the chip (or remove it)`,
+    );
 }
 
 const itemsOf = (parts: readonly PromptPart[]): ContextItem[] =>
