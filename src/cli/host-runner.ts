@@ -149,6 +149,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
                 `the host's run of thread ${s.threadId} was started with "Run once" and takes no more prompts: send it once the run has ended`,
               );
             const admit = admitted.then(async () => {
+              // without parts the text is the prompt: not text, it failed the turn before the agent saw it
+              if (typeof text !== "string")
+                throw new AcpThreadsError("usage", "the prompt's text must be a string: refused");
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
               // what the agent cannot take is refused here: its turn would throw it, and that ended the whole run
               if (parts) {
