@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { WireContextItem, WirePromptPart } from "../../../../src/core/host/wire-context";
 import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
-import { keptOpenRun } from "../../../fixtures/host/kept-open";
+import { withKeptOpenRun } from "../../../fixtures/host/kept-open";
 
 const CHIP: WireContextItem = {
   kind: "thread",
@@ -24,18 +24,12 @@ const PARTS: WirePromptPart[] = [
 const REFUSED = /the thread "old talk" came without its text/;
 
 test("HOSTILE: a thread chip without its text is refused by an open run; the run goes on with the same agent", () =>
-  withCliHost("acp-host-chip-", async ({ dir, home }) => {
-    const { conn, events } = await listening(home);
-    try {
-      const run = await keptOpenRun(conn, events, dir, home);
-      await assert.rejects(
-        conn.request({ t: "prompt", threadId: run.threadId, text: "as in @old talk", parts: PARTS }),
-        REFUSED,
-      );
-      await run.goesOn();
-    } finally {
-      conn.close();
-    }
+  withKeptOpenRun("acp-host-chip-", async ({ conn, run }) => {
+    await assert.rejects(
+      conn.request({ t: "prompt", threadId: run.threadId, text: "as in @old talk", parts: PARTS }),
+      REFUSED,
+    );
+    await run.goesOn();
   }));
 
 test("HOSTILE: a run whose first prompt or context has a thread chip without its text is refused, nothing starts", () =>
