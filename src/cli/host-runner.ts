@@ -20,6 +20,7 @@ import { appendedLinks, checkLinks } from "../core/host/meta-patch";
 import { assertContextInside, contextFromWire, partsFromWire, type WirePromptPart } from "../core/host/wire-context";
 import { PATCH_TITLE_MAX, type DetachedRun } from "../core/host/protocol";
 import { HostRefusal } from "../core/host/protocol-refusal";
+import { AcpThreadsError } from "../core/errors";
 import { isThreadId } from "../core/model/thread-id";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import { assertNotEmpty, assertTakesImages, promptPartsText } from "../core/prompt/blocks";
@@ -148,6 +149,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
                 `the host's run of thread ${s.threadId} was started with "Run once" and takes no more prompts: send it once the run has ended`,
               );
             const admit = admitted.then(async () => {
+              // without parts the text is the prompt: not text, it failed the turn before the agent saw it
+              if (typeof text !== "string")
+                throw new AcpThreadsError("usage", "the prompt's text must be a string: refused");
               const parts = wire === undefined ? undefined : await promptParts(run, wire);
               // what the agent cannot take is refused here: its turn would throw it, and that ended the whole run
               if (parts) {
@@ -225,15 +229,32 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
 async function runContext(run: DetachedRun): Promise<{ context: ContextItem[]; firstParts?: PromptPart[] }> {
   const context = contextFromWire(run.context);
   const firstParts = Array.isArray(run.parts) ? partsFromWire(run.parts) : undefined;
-  await assertInsideRun(run, [...context, ...itemsOf(firstParts ?? [])]);
+  const items = [...context, ...itemsOf(firstParts ?? [])];
+  assertChipsCarryText(items);
+  await assertInsideRun(run, items);
   return { context, ...(firstParts ? { firstParts } : {}) };
 }
 
 /** A later prompt's parts from the wire (a client's `prompt` to the open run), refused as the first prompt's are. */
 async function promptParts(run: DetachedRun, wire: WirePromptPart[]): Promise<PromptPart[]> {
   const parts = partsFromWire(wire);
+  assertChipsCarryText(itemsOf(parts));
   await assertInsideRun(run, itemsOf(parts));
   return parts;
+}
+
+/**
+ * Refuses (`usage`) a past-thread chip that came without its text: the host reads no thread's conversation for a
+ * prompt (a window sends each chip's text, host-run-spec.ts), so the turn would fail before the agent saw the
+ * prompt, and no client would hear of it. The client that sent it hears it instead.
+ */
+function assertChipsCarryText(items: readonly ContextItem[]): void {
+  const bare = items.find((i) => i.kind === "thread" && typeof i.content !== "string");
+  if (bare)
+    throw new AcpThreadsError(
+      "usage",
+      `the thread "${bare.label}" came without its text: the thread host reads no thread for a prompt; send its text with the chip (or remove it)`,
+    );
 }
 
 const itemsOf = (parts: readonly PromptPart[]): ContextItem[] =>

@@ -15,7 +15,7 @@ import { resolveHome } from "../../core/store/paths";
 import { EXIT, type CliIO } from "../io";
 import { launchBackground } from "../exec/background";
 import { launchDetached } from "../exec/detach";
-import { definedEnv } from "../../core/util/guards";
+import { definedEnv, secondsToTimerMs } from "../../core/util/guards";
 import { AcpThreadsError } from "../../core/errors";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
@@ -73,6 +73,9 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     let worktree: WorktreeRef | undefined;
     if (flags.detach && (flags.background || flags.worktree || flags["run-id"] !== undefined))
       throw new AcpThreadsError("usage", "--detach goes without --background and --worktree");
+    // the background supervisor's own flag: the host's run would not be recorded with that worktree
+    if (flags.detach && flags["worktree-ref"] !== undefined)
+      throw new AcpThreadsError("usage", "--detach goes without --worktree-ref (the background supervisor's flag)");
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(cwd, worktreeProgress(io, "exec")));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
@@ -161,7 +164,8 @@ function detach(
     ...(!pty || expanded.closeStdin ? { closeStdin: true } : {}),
     ...(expanded.presetId ? { presetId: expanded.presetId } : {}),
     ...(expanded.transcript ? { transcript: expanded.transcript } : {}),
-    ...(flags.timeout ? { timeoutMs: flags.timeout * 1000 } : {}),
+    // whole milliseconds: the host refuses a fraction, and a timeout past the longest timer it keeps (~24.8 days)
+    ...(flags.timeout ? { timeoutMs: secondsToTimerMs(flags.timeout) } : {}),
     baseEnv: definedEnv(io.env),
     ...(sandbox ? { sandbox } : {}),
   };

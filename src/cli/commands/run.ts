@@ -29,7 +29,7 @@ import type { CliIO } from "../io";
 import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
 import { hostHolding, runDetached, sendToHost } from "../run-detached";
 import { contextToWire } from "../../core/host/wire-context";
-import { definedEnv } from "../../core/util/guards";
+import { definedEnv, secondsToTimerMs } from "../../core/util/guards";
 
 const SPEC = {
   name: "run",
@@ -250,7 +250,7 @@ function sharedOptions(flags: RunFlags) {
   return {
     env: parseEnvPairs(flags.env),
     authMethodId: flags.auth,
-    timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+    timeoutMs: flags.timeout !== undefined ? secondsToTimerMs(flags.timeout) : undefined,
     stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
     retry: flags.retry,
   };

@@ -13,7 +13,10 @@ export async function launchDetached(io: CliIO, exec: HostExec, json: boolean): 
   const conn = (await hostFor(io, "exec --detach", true, { fs: false, roots: [exec.cwd] }))!;
   try {
     const r = await conn.request({ t: "exec_start", exec });
-    if (r.t !== "exec_started") return EXIT.error;
+    if (r.t !== "exec_started") {
+      io.stderr.write(`acp-threads exec: the thread host answered '${String(r.t)}' to exec_start, not exec_started\n`);
+      return EXIT.error;
+    }
     const { runId } = r.exec;
     io.stdout.write(json ? `${JSON.stringify({ id: runId, threadId: r.exec.threadId })}\n` : `${runId}\n`);
     io.stderr.write(

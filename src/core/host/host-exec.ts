@@ -29,6 +29,7 @@ import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type HostExecInput } 
 import { type ServeOffer } from "./protocol-serve";
 import { HostRefusal } from "./protocol-refusal";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
+import { timeoutProblem } from "./timer-fields";
 
 export interface HostExecsOptions {
   home: string;
@@ -218,8 +219,8 @@ function checkedExec(raw: unknown): HostExec {
     bad("cols and rows must be integers from 1 to 10000");
   if (e.env !== undefined && !isStringRecord(e.env)) bad("env must map names to strings");
   if (e.baseEnv !== undefined && !isStringRecord(e.baseEnv)) bad("baseEnv must map names to strings");
-  if (e.timeoutMs !== undefined && !(Number.isFinite(e.timeoutMs) && (e.timeoutMs as number) > 0))
-    bad("timeoutMs must be a positive number");
+  const timeout = timeoutProblem(e.timeoutMs);
+  if (timeout) bad(timeout);
   if (e.title !== undefined && !isString(e.title)) bad("title must be a string");
   if (e.preparedWorktree !== undefined) {
     const { ref, cwd } = (e.preparedWorktree ?? {}) as Partial<NonNullable<HostExec["preparedWorktree"]>>;

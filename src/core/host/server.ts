@@ -34,6 +34,7 @@ import {
   type HostStatus,
 } from "./protocol";
 import { HostRefusal, refusalCode } from "./protocol-refusal";
+import { assertRunTimers } from "./timer-fields";
 import { type ServeOffer } from "./protocol-serve";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
@@ -196,6 +197,7 @@ export class ThreadHost {
         return undefined;
       }
       case "run":
+        assertRunTimers(req.run);
         await assertRootsOffered(req.run.roots, client.offer);
         await assertWorktreeOffered(req.run, client.offer);
         return { t: "started", id, threadId: await this.#run(req.run) };

@@ -22,3 +22,10 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** `ms` as a timer's delay: one past a timer's range (about 24.8 days) waits that long at most, not 1 ms. */
 export const timerMs = (ms: number): number => Math.min(ms, MAX_TIMER_MS);
+
+/** A timer's delay a client may ask for: a whole number of milliseconds from 1 to MAX_TIMER_MS. */
+export const isTimerMs = (v: unknown): v is number =>
+  Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS;
+
+/** A timeout of `seconds` (a flag's value) as a timer's delay: whole milliseconds, at least 1. */
+export const secondsToTimerMs = (seconds: number): number => Math.max(1, Math.round(seconds * 1000));

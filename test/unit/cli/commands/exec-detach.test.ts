@@ -1,13 +1,15 @@
 // `acp-threads exec --detach` (#35 item 1): the run goes to the thread host (started on demand), which owns it in
 // the data home's exec registry: this CLI prints its id and returns, `ps`, `logs` and `kill` in other processes
 // see and stop it (its whole process group), and the host records its end. `--detach` goes without `--background`
-// and `--worktree` (the host takes runs in the client's own folders only).
+// and `--worktree` (the host takes runs in the client's own folders only), nor with `--worktree-ref` (the background
+// supervisor's flag: the ref was ignored). A `--timeout` the host cannot time (past ~24.8 days) is the host's
+// refusal, printed, and starts nothing.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
-import { cli, hostPid, stopHost } from "../../../fixtures/host/host-cli";
+import { cli, hostEnv, hostPid, stopHost } from "../../../fixtures/host/host-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { runCli } from "../../../fixtures/cli/spawn-cli";
@@ -70,4 +72,35 @@ test("exec --detach goes without --background and --worktree", () =>
       assert.match(r.stderr, /--detach goes without --background and --worktree/);
     }
     assert.equal(hostPid(home), undefined, "no host was started");
+  }));
+
+test("exec --detach goes without --worktree-ref: refused as a usage error, not ignored", () =>
+  withTmpDir("acp-exec-detach-", async (home) => {
+    const ref = { path: join(home, "wt"), repo: home, base: "HEAD", createdAt: new Date().toISOString() };
+    const r = await cli(home, ["exec", "--detach", `--worktree-ref=${JSON.stringify(ref)}`, "--", "true"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--detach goes without --worktree-ref/);
+    assert.equal(hostPid(home), undefined, "no host was started");
+  }));
+
+test("exec --detach --timeout past the longest timer: the host's refusal is printed, nothing runs", () =>
+  withTmpDir("acp-exec-detach-", async (dir) => {
+    const home = join(dir, "home");
+    try {
+      const days30 = String(30 * 24 * 3600);
+      const r = await runCli(["exec", "--detach", "--timeout", days30, "--", "sleep", "600"], {
+        home,
+        cwd: dir,
+        env: hostEnv(),
+      });
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.equal(r.stdout, "", "no run id");
+      assert.match(
+        r.stderr,
+        /^acp-threads exec: exec_start: timeoutMs must be a whole number of milliseconds from 1 to 2147483647 \(about 24\.8 days/m,
+      );
+      assert.deepEqual(await ps(home), [], "no run was started");
+    } finally {
+      await stopHost(home);
+    }
   }));

@@ -2,12 +2,12 @@
 // can send `parts: []`, only empty text, or parts the host drops as unparsable. The host refuses the `prompt`
 // request ("the prompt is empty"), as the turn would, and the run goes on with the same agent. Before, the host
 // queued it, the turn's buildPrompt threw a usage error and `runOnThread` rethrew it: the whole run ended, its agent
-// process with it. Real processes: a host in this process with the CLI's run path, the stdio fake agent.
+// process with it. A prompt without parts whose text is not text is refused too. Real processes: a host in
+// this process with the CLI's run path, the stdio fake agent.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { WirePromptPart } from "../../../../src/core/host/wire-context";
-import { listening, withCliHost } from "../../../fixtures/host/cli-host";
-import { keptOpenRun } from "../../../fixtures/host/kept-open";
+import { withKeptOpenRun } from "../../../fixtures/host/kept-open";
 
 const EMPTY: { why: string; parts: WirePromptPart[] }[] = [
   { why: "no parts", parts: [] },
@@ -16,18 +16,20 @@ const EMPTY: { why: string; parts: WirePromptPart[] }[] = [
 ];
 
 test("a prompt whose parts are empty is refused by an open run; the run goes on with the same agent", () =>
-  withCliHost("acp-host-empty-", async ({ dir, home }) => {
-    const { conn, events } = await listening(home);
-    try {
-      const run = await keptOpenRun(conn, events, dir, home);
-      for (const { why, parts } of EMPTY)
-        await assert.rejects(
-          conn.request({ t: "prompt", threadId: run.threadId, text: "", parts }),
-          /the prompt is empty/,
-          why,
-        );
-      await run.goesOn();
-    } finally {
-      conn.close();
-    }
+  withKeptOpenRun("acp-host-empty-", async ({ conn, run }) => {
+    for (const { why, parts } of EMPTY)
+      await assert.rejects(
+        conn.request({ t: "prompt", threadId: run.threadId, text: "", parts }),
+        /the prompt is empty/,
+        why,
+      );
+    // without parts its text is the prompt, and must be text: a number or null failed the turn before the agent
+    // saw it, told to no client (an empty text goes to the agent, as `run ""` sends it)
+    for (const text of [5, null, ["two"]])
+      await assert.rejects(
+        conn.request({ t: "prompt", threadId: run.threadId, text: text as unknown as string }),
+        /the prompt's text must be a string/,
+        JSON.stringify(text),
+      );
+    await run.goesOn();
   }));
