@@ -13,6 +13,7 @@ import { HostLink, type HostLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
 import { StartedHere } from "./started-here";
+import { wireTerminalsGone } from "./terminals-gone";
 
 export interface HostedRow {
   threadId: string;
@@ -55,6 +56,7 @@ export class HostedThreads implements vscode.Disposable {
       this.link.onDidChange(() => this.#changed.fire()),
       this.link.onPush((m) => (m.t === "terminal" || m.t === "terminal_output") && this.terminals.push(m)),
       this.link.onDidLose(() => this.terminals.lost()),
+      wireTerminalsGone(this.link, this.terminals),
     ];
   }
 

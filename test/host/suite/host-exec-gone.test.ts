@@ -1,0 +1,73 @@
+// Issue 35 in the real extension host: a hosted exec run whose host dies while the window shows it. The host is
+// SIGKILLed (its parent guard stops the run: no orphan), so its end never reaches the window. The window, on
+// losing the connection, looks for the host, finds none answering, and ends the run: its Live row says
+// `interrupted`, its terminal says why, and closing the terminal does not try to stop a run that is gone. Before
+// (stop 40's review), the row stayed "running" and closing it logged a failed stop.
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { startExec } from "../../../src/vscode/exec-terminal";
+import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+
+/** Whether a process group has a process left. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+describe("a hosted exec run whose thread host dies", () => {
+  it("ends in the window as interrupted, its process gone, and closing it stops nothing", async () => {
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const hosted = hub.hosted;
+    const stopExec = hosted.stopExec.bind(hosted);
+    const stops: string[] = [];
+    hosted.stopExec = (runId) => (stops.push(runId), stopExec(runId));
+    try {
+      const cmd = "echo host-dies-under-me; sleep 600";
+      const started = await startExec(hub, { id: "custom", label: "custom" }, cmd, workspaceRoot());
+      assert.ok("hosted" in started, "the run is the host's");
+      const { runId, terminal } = started;
+      await waitFor("it runs", async () => (await terminalScreen(terminal)).includes("host-dies-under-me"));
+      const c = await hosted.link.connection();
+      assert.ok(c);
+      const r = await c.request({ t: "status" });
+      assert.ok(r.t === "status");
+      assert.deepEqual(
+        r.status.execs?.map((e) => e.runId),
+        [runId],
+      );
+      assert.ok(r.status.terminals?.includes(runId), "the status lists its terminal");
+      const pgid = hub.exec.info(runId)?.pgid;
+      assert.ok(pgid && groupAlive(pgid), "its process group runs");
+
+      process.kill(r.status.pid, "SIGKILL");
+      const row = await waitFor("its Live row ended", () => {
+        const e = hub.live.exec(runId);
+        return e?.status !== "running" ? e : undefined;
+      });
+      assert.equal(row.status, "interrupted");
+      assert.ok(row.endedAt, "it has an end");
+      await waitFor("its terminal says why", async () =>
+        (await terminalScreen(terminal)).includes("interrupted — the thread host ended"),
+      );
+      await waitFor("no orphan: the run's processes are gone with the host", () => !groupAlive(pgid));
+
+      const closed = new Promise<void>((resolve) => {
+        const sub = vscode.window.onDidCloseTerminal((t) => t === terminal && (sub.dispose(), resolve()));
+      });
+      terminal.dispose();
+      await closed;
+      assert.deepEqual(stops, [], "closing it did not try to stop the gone run");
+    } finally {
+      hosted.stopExec = stopExec;
+      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      const c = await hosted.link.connection();
+      await c?.request({ t: "stop", force: true }).catch(() => undefined);
+    }
+  });
+});
