@@ -15,17 +15,22 @@ import type { HostedTerminals } from "./serve-terminals";
 const HOST_ENDED = "interrupted — the thread host ended";
 const ENDED_MEANWHILE = "ended while this window was not connected to the thread host";
 
-export function wireTerminalsGone(link: HostLink, terminals: HostedTerminals): vscode.Disposable {
+/** `looked`: settles once the looks asked for so far are done (the host test waits for it). */
+export function wireTerminalsGone(
+  link: HostLink,
+  terminals: HostedTerminals,
+): vscode.Disposable & { looked(): Promise<void> } {
   let turn: Promise<void> = Promise.resolve();
   // one look at a time, in order: a connection that closes while looking is looked at again after
   const sub = link.onDidLose(({ letGo }) => {
     // let go: the host held nothing and this window serves nothing, so it was shown no terminal
     if (letGo || !terminals.showing) return;
     const before = link.hostPid;
-    turn = turn.then(() => look(link, terminals, before));
-    background(turn, "looking for the thread host's terminals");
+    const next = turn.then(() => look(link, terminals, before));
+    turn = next.catch(() => undefined);
+    background(next, "looking for the thread host's terminals");
   });
-  return { dispose: () => sub.dispose() };
+  return { dispose: () => sub.dispose(), looked: () => turn };
 }
 
 async function look(link: HostLink, terminals: HostedTerminals, before: number | undefined): Promise<void> {
