@@ -24,6 +24,7 @@ const LOOK: Record<string, StatusLook> = {
   killed: { icon: "circle-slash", words: "Killed" },
   timeout: { icon: "watch", color: "charts.orange", words: "Timed out" },
   lost: { icon: "question", words: "Lost (the process is gone)" },
+  interrupted: { icon: "debug-disconnect", color: "charts.orange", words: "Interrupted (the thread host ended)" },
   past_acp: { icon: "comment-discussion", words: "Past session" },
   past_exec: { icon: "terminal", words: "Past exec run" },
 };

@@ -62,6 +62,8 @@ export function createPty(
     source.onOutput((d) => emit(toTerminalText(d))),
     source.onExit(({ exitCode, signal }) => {
       exited = true;
+      // neither: its source could not see how it ended (a hosted terminal whose host went) and said so
+      if (exitCode === null && !signal) return;
       emit(`\r\n\x1b[2m[process exited${signal ? ` by ${signal}` : ` with code ${exitCode}`}]\x1b[0m\r\n`);
     }),
   ];

@@ -54,6 +54,11 @@ export class EditorTerminals {
 
   constructor(private readonly opts: EditorTerminalsOptions) {}
 
+  /** The ids of the terminals that still run (the host's status lists them). */
+  get running(): string[] {
+    return [...this.#running.keys()];
+  }
+
   /** A client's `hello`: from now on it is shown the terminals of its folders (the running ones at once), or none. */
   async offer(sock: Socket, offer: ServeOffer | undefined): Promise<void> {
     const guard = offer?.terminals === true ? offeredGuard(offer) : undefined;

@@ -208,6 +208,11 @@ export interface HostStatus {
   sessions: HostSessionInfo[];
   /** The exec runs the host owns that still run. */
   execs?: HostExecInfo[];
+  /**
+   * The ids of the hosted terminals that still run (agents' and exec runs'): a window that was not connected ends
+   * the ones it shows that are not listed (host/terminals-gone.ts).
+   */
+  terminals?: string[];
   socket: string;
 }
 

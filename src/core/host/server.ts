@@ -116,6 +116,7 @@ export class ThreadHost {
       socket: this.opts.place.socket,
       sessions: [...this.#threads.values()].map(sessionRow),
       ...(this.#execs.running.length ? { execs: this.#execs.running } : {}),
+      ...(this.#terminals.running.length ? { terminals: this.#terminals.running } : {}),
     };
   }
 

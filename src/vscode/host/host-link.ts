@@ -44,6 +44,7 @@ export class HostLink implements vscode.Disposable {
   #holds = 0;
   /** The open connection's status was read: `sessions` are the host's as of its last message. */
   #synced = false;
+  #pid: number | undefined;
   #disposed = false;
   readonly #changed = new vscode.EventEmitter<void>();
   /** The sessions the host holds changed (or the connection went). */
@@ -74,6 +75,11 @@ export class HostLink implements vscode.Disposable {
   /** A connection is open (or being opened). */
   get connected(): boolean {
     return !!this.#conn;
+  }
+
+  /** The process id of the host whose status was read last (kept once the connection closed). */
+  get hostPid(): number | undefined {
+    return this.#pid;
   }
 
   /** Connected, and its sessions read from the host: `sessions` say what the host holds (not merely nothing yet). */
@@ -212,6 +218,7 @@ export class HostLink implements vscode.Disposable {
     const r = await c.request({ t: "status" }).catch(() => undefined);
     if (r?.t !== "status" || c.closed) return;
     this.#sessions = r.status.sessions.filter((s) => s.state !== "ended");
+    this.#pid = r.status.pid;
     this.#synced = true;
     this.#changed.fire();
     this.#read.fire();

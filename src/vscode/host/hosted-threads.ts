@@ -13,6 +13,7 @@ import { HostLink, type HostLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
 import { StartedHere } from "./started-here";
+import { wireTerminalsGone } from "./terminals-gone";
 
 export interface HostedRow {
   threadId: string;
@@ -36,6 +37,7 @@ export class HostedThreads implements vscode.Disposable {
   /** The host's sessions or a followed thread's status changed (the Sessions view redraws its rows). */
   readonly onDidChange = this.#changed.event;
   readonly #subs: vscode.Disposable[];
+  readonly #gone: ReturnType<typeof wireTerminalsGone>;
 
   /** `state`: the workspace's (where startedHere is kept). */
   constructor(
@@ -51,11 +53,21 @@ export class HostedThreads implements vscode.Disposable {
       // a connection that went: the host shows the terminal again once reconnected
       if (c && !c.closed) await c.request({ t: "terminal_input", term, ...input }).catch(() => undefined);
     });
+    this.#gone = wireTerminalsGone(this.link, this.terminals);
     this.#subs = [
       this.link.onDidChange(() => this.#changed.fire()),
       this.link.onPush((m) => (m.t === "terminal" || m.t === "terminal_output") && this.terminals.push(m)),
       this.link.onDidLose(() => this.terminals.lost()),
+      this.#gone,
     ];
+  }
+
+  /**
+   * Settles once the terminals shown here were checked against the host after the connections lost so far
+   * (terminals-gone.ts; the host test waits for it).
+   */
+  terminalsChecked(): Promise<void> {
+    return this.#gone.looked();
   }
 
   /** The threads the host holds, with their status (a followed one's own, else the host's). */

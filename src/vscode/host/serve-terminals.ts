@@ -28,6 +28,8 @@ export type TerminalInput = (
 interface Shown {
   readonly output: vscode.EventEmitter<string>;
   readonly exit: vscode.EventEmitter<TerminalExitStatus>;
+  /** The `terminal` pushes heard when it was shown (`mark`). */
+  readonly seen: number;
 }
 
 const note = (text: string) => `\x1b[2m${text}\x1b[0m\n`;
@@ -35,6 +37,8 @@ const note = (text: string) => `\x1b[2m${text}\x1b[0m\n`;
 export class HostedTerminals implements vscode.Disposable {
   /** The running terminals shown here, by the host's id. */
   readonly #shown = new Map<string, Shown>();
+  /** The terminals shown so far (each `Shown.seen`). */
+  #seq = 0;
   /** The agent of the terminal being created (the terminal view names it when it is created). */
   #naming = "agent";
   readonly #view = new PseudoterminalHost(() => this.#naming);
@@ -56,11 +60,7 @@ export class HostedTerminals implements vscode.Disposable {
     if (!shown) return;
     if (m.dropped) shown.output.fire(note(`[… ${m.dropped} characters not sent to this window …]`));
     if (m.data) shown.output.fire(m.data);
-    if (!m.exit) return;
-    this.#shown.delete(m.term);
-    shown.exit.fire(m.exit);
-    shown.output.dispose();
-    shown.exit.dispose();
+    if (m.exit) this.#end(m.term, shown, m.exit);
   }
 
   /** The connection to the host closed: the terminals run on there, and are shown again once reconnected. */
@@ -68,11 +68,42 @@ export class HostedTerminals implements vscode.Disposable {
     for (const s of this.#shown.values()) s.output.fire(note("[the thread host's connection closed]"));
   }
 
+  /** Terminals are shown here (running, as far as this window heard). */
+  get showing(): boolean {
+    return this.#shown.size > 0;
+  }
+
+  /** How many terminals were shown so far: read before asking the host's status, given to `reconcile`. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /**
+   * The host's status (asked for at `asked`, a `mark`) lists the terminals in `running`: each shown here before it
+   * that is not listed ended while this window was not connected (its end was never sent here). It ends here with
+   * `why` in its terminal and `status` as its exit (an exec run's row says it; closing it stops nothing). One shown
+   * after the status was asked for is the host's news, newer than the status: it stays.
+   */
+  reconcile(running: ReadonlySet<string>, asked: number, why: string, status: "interrupted" | "lost"): void {
+    for (const [term, shown] of [...this.#shown]) {
+      if (shown.seen > asked || running.has(term)) continue;
+      shown.output.fire(note(`[${why}]`));
+      this.#end(term, shown, { exitCode: null, signal: null, status });
+    }
+  }
+
+  #end(term: string, shown: Shown, exit: TerminalExitStatus): void {
+    this.#shown.delete(term);
+    shown.exit.fire(exit);
+    shown.output.dispose();
+    shown.exit.dispose();
+  }
+
   #show(m: Extract<TerminalPush, { t: "terminal" }>): void {
     const known = this.#shown.get(m.term);
     // shown here already (the connection came back): its output goes on in the same terminal
     if (known) return known.output.fire(note("[connected to the thread host again]"));
-    const shown: Shown = { output: new vscode.EventEmitter(), exit: new vscode.EventEmitter() };
+    const shown: Shown = { output: new vscode.EventEmitter(), exit: new vscode.EventEmitter(), seen: ++this.#seq };
     this.#shown.set(m.term, shown);
     const send = (input: Parameters<TerminalInput>[1]) =>
       background(this.input(m.term, input), "typing into a terminal of the thread host");

@@ -53,6 +53,7 @@ const PASSES: Record<string, string[]> = {
     "host-serve.test.js",
     "host-terms.test.js",
     "host-exec.test.js",
+    "host-exec-gone.test.js",
     "host-place.test.js",
     "host-rename.test.js",
     "host-menu.test.js",
