@@ -4,7 +4,7 @@
  * view's largest cost on the extension host's thread (stop 41's profile: 9.2 s over a host-suite pass).
  */
 import type * as vscode from "vscode";
-import type { HostWatchdog } from "../core/host/protocol";
+import type { HostedRowNode } from "./host/hosted-row";
 import type { LiveExec } from "./live-sessions";
 import type { LiveSession } from "./live-session";
 import { loginText } from "./login-view";
@@ -59,12 +59,7 @@ export function pastTooltip(t: PastFacts): vscode.MarkdownString {
   );
 }
 
-export function hostedTooltip(node: {
-  threadId: string;
-  status: string;
-  thread?: { title: string; agent: string; cwd: string; sessionId?: string };
-  watchdog?: HostWatchdog;
-}): vscode.MarkdownString {
+export function hostedTooltip(node: HostedRowNode): vscode.MarkdownString {
   const t = node.thread;
   const md = sessionTooltip({
     title: t?.title ?? node.threadId,

@@ -14,12 +14,15 @@ export interface HostedRowSource {
   onDidChange: vscode.Event<void>;
 }
 
-export function hostedItem(node: {
+/** What a hosted row shows (the tree's "hosted" node). */
+export interface HostedRowNode {
   threadId: string;
   status: string;
   thread?: { title: string; agent: string; cwd: string; sessionId?: string };
   watchdog?: HostWatchdog;
-}): vscode.TreeItem {
+}
+
+export function hostedItem(node: HostedRowNode): vscode.TreeItem {
   const t = node.thread;
   const item = new vscode.TreeItem(t?.title || `thread ${node.threadId}`);
   item.id = `hosted:${node.threadId}`;
