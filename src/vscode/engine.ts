@@ -95,12 +95,17 @@ export class PathAnswers {
   /** Told of each lookup that runs (not of an answer shared or kept): the host suite counts them. */
   onLookup?: (command: string) => void;
 
-  /** The absolute path `command` runs, or null: from `env`'s PATH (PATHEXT on Windows), relative to `cwd`. */
-  find(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-    const path = Object.entries(env).filter(([name]) => /^path(ext)?$/i.test(name));
-    return this.#kept.get(JSON.stringify([command, cwd, path]), () => {
+  /**
+   * The absolute path `command` runs, or null: on the PATH (PATHEXT on Windows) of this process's environment with
+   * `agentEnv` (an agent's own `env`) over it, or relative to `cwd`. The environment is copied only when a lookup
+   * runs: copying `process.env` for every agent of every panel on each ask cost more than the kept answer saved.
+   */
+  find(command: string, cwd: string, agentEnv?: Record<string, string>): Promise<string | null> {
+    const own = Object.entries(agentEnv ?? {}).filter(([name]) => /^path(ext)?$/i.test(name));
+    const key = JSON.stringify([command, cwd, process.env.PATH, process.env.PATHEXT, own]);
+    return this.#kept.get(key, () => {
       this.onLookup?.(command);
-      return resolveCommandAsync(command, cwd, env);
+      return resolveCommandAsync(command, cwd, { ...process.env, ...agentEnv });
     });
   }
 

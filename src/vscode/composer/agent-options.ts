@@ -63,7 +63,7 @@ export async function quickAgentOptions(
   paths = new PathAnswers(),
 ): Promise<AgentOption[]> {
   const acp = configuredAgents(config, registry).map(async (a) =>
-    acpOption(a, (await paths.find(a.spec.command, cwd, { ...process.env, ...a.spec.env })) !== null),
+    acpOption(a, (await paths.find(a.spec.command, cwd, a.spec.env)) !== null),
   );
   return [...(await Promise.all(acp)), ...(await execOptions(cwd, paths))];
 }
