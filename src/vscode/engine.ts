@@ -1,14 +1,14 @@
 /**
  * The one place the extension reaches into the engine (src/core/acp) for agents: the runtime factory
  * (commands resolved to absolute paths first, protocol traffic mirrored to the output channel), the
- * preset list and doctor.
+ * preset list, doctor and which agent commands are on PATH.
  */
 import { join } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import { guardAgainstParentDeath } from "../core/acp/parent-guard";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
 import { doctor as coreDoctor } from "../core/acp/agent-doctor";
-import { AGENT_PRESETS, findPreset, resolveCommand } from "../core/acp/agent-registry";
+import { AGENT_PRESETS, findPreset, resolveCommand, resolveCommandAsync } from "../core/acp/agent-registry";
 import { ProtocolLog, type ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import { AcpThreadsError } from "../core/errors";
@@ -82,6 +82,37 @@ export type DoctorAnswers = Recent<DoctorEntry[]>;
 
 export function newDoctorAnswers(): DoctorAnswers {
   return recentResults<DoctorEntry[]>({ ttlMs: DOCTOR_KEPT_MS, now: Date.now });
+}
+
+/**
+ * Which agent and exec commands are on PATH, as the new-thread panels and the handoff picker show it (hub.ts owns
+ * the answers): looked up off the extension host's thread and kept for a short while like doctor's answers. Every
+ * open new-thread panel asks for every configured agent when it opens and on each settings change: N open panels
+ * and a change cost one lookup per command, not N synchronous PATH scans on the host's thread.
+ */
+export class PathAnswers {
+  readonly #kept = recentResults<string | null>({ ttlMs: DOCTOR_KEPT_MS, maxKeys: 64, now: Date.now });
+  /** Told of each lookup that runs (not of an answer shared or kept): the host suite counts them. */
+  onLookup?: (command: string) => void;
+
+  /**
+   * The absolute path `command` runs, or null: on the PATH (PATHEXT on Windows) of this process's environment with
+   * `agentEnv` (an agent's own `env`) over it, or relative to `cwd`. The environment is copied only when a lookup
+   * runs: copying `process.env` for every agent of every panel on each ask cost more than the kept answer saved.
+   */
+  find(command: string, cwd: string, agentEnv?: Record<string, string>): Promise<string | null> {
+    const own = Object.entries(agentEnv ?? {}).filter(([name]) => /^path(ext)?$/i.test(name));
+    const key = JSON.stringify([command, cwd, process.env.PATH, process.env.PATHEXT, own]);
+    return this.#kept.get(key, () => {
+      this.onLookup?.(command);
+      return resolveCommandAsync(command, cwd, { ...process.env, ...agentEnv });
+    });
+  }
+
+  /** Forget every answer (an agent was installed, updated or removed). */
+  clear(): void {
+    this.#kept.clear();
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { configuredAgents } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
-import { createRuntime, hostLauncher, newDoctorAnswers } from "./engine";
+import { createRuntime, hostLauncher, newDoctorAnswers, PathAnswers } from "./engine";
 import type { LiveSession, RuntimeFactory } from "./live-session";
 import { LiveSessions } from "./live-sessions";
 import { agentLogin } from "./login-view";
@@ -97,6 +97,8 @@ export class Hub implements vscode.Disposable {
   readonly registry: RegistryService;
   /** Doctor's answers of the last seconds, for the new-thread panels' agent lists (engine.ts). */
   readonly doctorAnswers = newDoctorAnswers();
+  /** Which agent commands are on PATH, of the last seconds: the same panels' quick lists (engine.ts). */
+  readonly pathAnswers = new PathAnswers();
   readonly layout;
   /** Forks agents, terminals, exec runs and git calls (session facts, the edit ledger) off the host's thread: the spawner (#24). */
   readonly launcher: Launcher & { dispose(): void };
@@ -153,6 +155,7 @@ export class Hub implements vscode.Disposable {
         config: this.config,
         registry: this.registry,
         doctorAnswers: this.doctorAnswers,
+        pathAnswers: this.pathAnswers,
         memento: context.globalState,
         threads: this.threads,
         pastThreads: async () =>
@@ -257,6 +260,7 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(
       this.registry.onDidChange(() => {
         this.doctorAnswers.clear(); // the versions doctor showed are of the agents as they were
+        this.pathAnswers.clear();
         this.composer.refreshDrafts();
         this.tree.refresh();
       }),

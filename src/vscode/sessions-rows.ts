@@ -3,11 +3,11 @@ import * as vscode from "vscode";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeState } from "../core/worktree/state";
 import type { LiveExec } from "./live-sessions";
-import { sessionTooltip, statusIcon } from "./session-item";
+import { statusIcon } from "./session-item";
 import { elapsed } from "./time-format";
 import { describeWorktreeState } from "./worktrees/states";
 
-/** An exec run's row: its title, how long it has run, its exit code once it failed. */
+/** An exec run's row: its title, how long it has run, its exit code once it failed (its tooltip: on hover). */
 export function execItem(node: { type: "exec"; runId: string }, e: LiveExec | undefined): vscode.TreeItem {
   const { runId } = node;
   const item = new vscode.TreeItem(e?.title ?? runId);
@@ -15,14 +15,6 @@ export function execItem(node: { type: "exec"; runId: string }, e: LiveExec | un
   const running = elapsed(Date.now() - (e?.startedAt ?? Date.now()));
   const code = e?.status === "failed" && e.exitCode != null ? ` · exit ${e.exitCode}` : "";
   item.description = `exec${code} · ${running}`;
-  item.tooltip = sessionTooltip({
-    title: e?.title ?? runId,
-    status: e?.status ?? "lost",
-    agent: "exec run",
-    cwd: e?.cwd,
-    when: `started ${running} ago`,
-    extra: `${e?.commandLine ?? ""}${code ? `\n\nexited with code ${e!.exitCode}` : ""}`,
-  });
   item.iconPath = statusIcon(e?.status ?? "lost");
   item.contextValue = "exec";
   item.command = { command: "acpThreads.openThread", title: "Show terminal", arguments: [node] };

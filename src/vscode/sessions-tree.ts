@@ -7,11 +7,10 @@
 import * as vscode from "vscode";
 import { awayFileItem, type AwayFileNode, type AwayFiles } from "./away-files";
 import type { LiveSessions } from "./live-sessions";
-import { sessionTooltip, shortAgent, statusIcon, statusLook } from "./session-item";
+import { shortAgent, statusIcon, statusLook } from "./session-item";
 import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
 import type { SupervisorState } from "../core/watchdog/supervisor";
 import type { LiveSession } from "./live-session";
-import { loginText } from "./login-view";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeStates } from "./worktrees/states";
 import { age, elapsed } from "./time-format";
@@ -19,6 +18,7 @@ import { page, pastGroups, PAGE } from "./sessions-groups";
 import { localDay, tickRefresh, TICK_MS } from "./sessions-ticks";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
 import { execItem, worktreeItem } from "./sessions-rows";
+import { execTooltip, hostedTooltip, liveTooltip, pastTooltip } from "./sessions-tooltips";
 import type { HostWatchdog } from "../core/host/protocol";
 import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
 
@@ -295,16 +295,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         const agent = s?.agent.displayName ?? "";
         const running = elapsed(Date.now() - (s?.startedAt ?? Date.now()));
         item.description = `${shortAgent(agent)} · ${running}`;
-        item.tooltip = sessionTooltip({
-          title: s?.title ?? "",
-          status,
-          agent,
-          cwd: s?.cwd,
-          when: `started ${running} ago`,
-          sessionId: s?.sessionId,
-          extra: s?.statusDetail,
-          login: s && loginText(s),
-        });
         item.iconPath = statusIcon(status);
         item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
         // Cancel is offered only while a turn runs (an idle session has nothing to cancel)
@@ -324,14 +314,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         item.id = `${node.under ? `${node.under}:` : ""}past:${t.threadId}`;
         item.description = `${shortAgent(t.agent)} · ${age(t.updatedAt)}`;
         const status = t.mode === "exec" ? "past_exec" : "past_acp";
-        item.tooltip = sessionTooltip({
-          title: t.title,
-          status,
-          agent: t.agent,
-          cwd: t.cwd,
-          when: `last active ${new Date(t.updatedAt).toLocaleString()}`,
-          sessionId: t.sessionId,
-        });
         item.iconPath = statusIcon(status);
         const ago = age(t.updatedAt);
         item.accessibilityInformation = {
@@ -344,6 +326,27 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         if (this.filter.archived) item.description = `archived · ${item.description as string}`;
         return item;
       }
+    }
+  }
+
+  /** A row's tooltip, built when it is hovered (VS Code asks for a row whose tooltip is unset). */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionNode): vscode.TreeItem {
+    item.tooltip ??= this.#tooltipOf(node);
+    return item;
+  }
+
+  #tooltipOf(node: SessionNode): vscode.MarkdownString | undefined {
+    switch (node.type) {
+      case "live":
+        return liveTooltip(this.live.get(node.threadId), this.ops);
+      case "past":
+        return pastTooltip(node.thread);
+      case "hosted":
+        return hostedTooltip(node);
+      case "exec":
+        return execTooltip(node.runId, this.live.exec(node.runId));
+      default:
+        return undefined; // the other rows set theirs in getTreeItem (short plain text)
     }
   }
 

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { AcpThreadsError } from "../errors";
 import { commandName } from "./command-name";
 import type { AgentSpec } from "../model/agent";
-import { findExecutable } from "../platform/executables";
+import { findExecutable, findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 
 export interface AgentPreset {
@@ -91,6 +91,15 @@ export function findPreset(id: string): AgentPreset | undefined {
 /** Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
   return findExecutable(command, { cwd, env });
+}
+
+/** `resolveCommand` off the thread (the file checks run on the thread pool): for the editor's extension host. */
+export function resolveCommandAsync(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | null> {
+  return findExecutableAsync(command, { cwd, env });
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
  * What the new-thread agent picker lists: the demo profile, presets and custom agents (`acpThreads.agents`),
- * then agent CLIs run in a terminal. `quickAgentOptions` answers at once (is the command on PATH?);
- * `agentOptionsWithVersions` adds doctor's versions when they are in.
+ * then agent CLIs run in a terminal. `quickAgentOptions` answers first (is the command on PATH? asked of the shared
+ * `PathAnswers`, off the host's thread); `agentOptionsWithVersions` adds doctor's versions when they are in.
  */
-import { findPreset, resolveCommand } from "../../core/acp/agent-registry";
+import { findPreset } from "../../core/acp/agent-registry";
 import type { DoctorEntry } from "../../core/acp/runtime";
 import { EXEC_PRESETS } from "../../core/exec";
 import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
 import type { Config } from "../config";
-import type { DoctorAnswers } from "../engine";
+import { PathAnswers, type DoctorAnswers } from "../engine";
 import { EXEC_CHOICES } from "../exec-choices";
 import type { RegistryService } from "../registry/registry-service";
 
@@ -39,10 +39,10 @@ function acpOption(a: AgentChoice, available: boolean, doctor?: DoctorEntry): Ag
   };
 }
 
-function execOptions(cwd: string): AgentOption[] {
-  return EXEC_CHOICES.map((c) => {
+function execOptions(cwd: string, paths: PathAnswers): Promise<AgentOption[]> {
+  const options = EXEC_CHOICES.map(async (c) => {
     const preset = EXEC_PRESETS.find((p) => p.id === c.id);
-    const available = !preset || resolveCommand(preset.command, cwd) !== null;
+    const available = !preset || (await paths.find(preset.command, cwd)) !== null;
     return {
       id: `${EXEC_PREFIX}${c.id}`,
       label: c.label,
@@ -52,13 +52,20 @@ function execOptions(cwd: string): AgentOption[] {
       ...(!available && preset ? { hint: `'${preset.command}' not found` } : {}),
     };
   });
+  return Promise.all(options);
 }
 
-export function quickAgentOptions(config: Config, cwd: string, registry?: RegistryService): AgentOption[] {
-  const acp = configuredAgents(config, registry).map((a) =>
-    acpOption(a, resolveCommand(a.spec.command, cwd, { ...process.env, ...a.spec.env }) !== null),
+/** `paths`: the window's shared answers (hub.pathAnswers); without them each command is looked up now. */
+export async function quickAgentOptions(
+  config: Config,
+  cwd: string,
+  registry?: RegistryService,
+  paths = new PathAnswers(),
+): Promise<AgentOption[]> {
+  const acp = configuredAgents(config, registry).map(async (a) =>
+    acpOption(a, (await paths.find(a.spec.command, cwd, a.spec.env)) !== null),
   );
-  return [...acp, ...execOptions(cwd)];
+  return [...(await Promise.all(acp)), ...(await execOptions(cwd, paths))];
 }
 
 export async function agentOptionsWithVersions(
@@ -66,11 +73,12 @@ export async function agentOptionsWithVersions(
   cwd: string,
   registry?: RegistryService,
   kept?: DoctorAnswers,
+  paths = new PathAnswers(),
 ): Promise<AgentOption[]> {
   const acp = (await agentsWithDoctor(config, cwd, registry, kept ? { kept } : undefined)).map((a) =>
     acpOption(a, a.doctor?.available !== false, a.doctor),
   );
-  return [...acp, ...execOptions(cwd)];
+  return [...acp, ...(await execOptions(cwd, paths))];
 }
 
 /** The options with the newer versions of the last registry listing (read meanwhile). */

@@ -9,7 +9,7 @@ import type { PermissionPolicy } from "../../core/model/agent";
 import type { Logger } from "../../core/log";
 import type { ComposerState } from "../../webview/thread/protocol";
 import type { Config } from "../config";
-import type { DoctorAnswers } from "../engine";
+import type { DoctorAnswers, PathAnswers } from "../engine";
 import type { RegistryService } from "../registry/registry-service";
 import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
 
@@ -37,6 +37,8 @@ export interface DraftAgentsDeps {
   logger: Logger;
   /** Doctor's answers of the last seconds: every open panel asks on each settings change. */
   doctorAnswers?: DoctorAnswers;
+  /** Which commands are on PATH, shared by every open panel (hub.pathAnswers): one lookup per change, not N. */
+  pathAnswers?: PathAnswers;
   /** The login state a running session of the agent last reported (login-view.ts), shown in its detail. */
   loginOf?(agentId: string): string | undefined;
 }
@@ -68,8 +70,9 @@ export class DraftAgents {
   }
 
   /**
-   * Sends the list to a panel: the quick one now, doctor's (with versions and updates) when it is in, unless
-   * `stillDraft` says the panel started meanwhile. `folders`/`cwd`: the workspace as it is now.
+   * Sends the list to a panel: the quick one (which commands are on PATH) first, doctor's (with versions and
+   * updates) after it when it is in, neither once `stillDraft` says the panel started meanwhile.
+   * `folders`/`cwd`: the workspace as it is now.
    */
   post(
     threadId: string,
@@ -78,7 +81,7 @@ export class DraftAgents {
     folders: string[],
     cwd: string,
   ): void {
-    const { config, registry, doctorAnswers } = this.deps;
+    const { config, registry, doctorAnswers, pathAnswers } = this.deps;
     // the pick and the setting are read when each list goes out, never when the panel opened
     const out = (agents: DraftState["agents"], checked = false) =>
       send({
@@ -90,10 +93,14 @@ export class DraftAgents {
         policy: POLICY_WORDS[config.permissionMode],
         sandbox: { on: config.sandbox === "workspace-write", unattended: config.sandboxUnattended },
       });
-    out(quickAgentOptions(config, cwd, registry));
+    // the PATH lookups run on the thread pool, shared by every open panel; the checked list never goes out before it
+    const quick = quickAgentOptions(config, cwd, registry, pathAnswers).then(
+      (agents) => void (stillDraft() && out(agents)),
+      (err) => this.deps.logger.warn("the agents' PATH lookup failed", err),
+    );
     // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
     const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
-    void Promise.all([agentOptionsWithVersions(config, cwd, registry, doctorAnswers), listing])
+    void Promise.all([agentOptionsWithVersions(config, cwd, registry, doctorAnswers, pathAnswers), listing, quick])
       .then(([agents]) => withUpdates(agents, registry))
       .then((agents) => stillDraft() && out(agents, true))
       .catch((err) => this.deps.logger.warn("doctor failed", err));

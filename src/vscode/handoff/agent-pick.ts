@@ -8,6 +8,7 @@ import type { AgentSpec } from "../../core/model/agent";
 import { configuredAgents } from "../agents";
 import { quickAgentOptions } from "../composer/agent-options";
 import type { Config } from "../config";
+import type { PathAnswers } from "../engine";
 import type { RegistryService } from "../registry/registry-service";
 
 export interface HandoffAgentItem extends vscode.QuickPickItem {
@@ -27,8 +28,13 @@ export interface HandoffAgent {
   detail?: string;
 }
 
-export function handoffAgents(config: Config, cwd: string, registry?: RegistryService): HandoffAgent[] {
-  const options = new Map(quickAgentOptions(config, cwd, registry).map((o) => [o.id, o]));
+export async function handoffAgents(
+  config: Config,
+  cwd: string,
+  registry?: RegistryService,
+  paths?: PathAnswers,
+): Promise<HandoffAgent[]> {
+  const options = new Map((await quickAgentOptions(config, cwd, registry, paths)).map((o) => [o.id, o]));
   return configuredAgents(config, registry).map((a) => {
     const o = options.get(a.spec.id);
     return {

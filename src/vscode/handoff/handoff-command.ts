@@ -42,7 +42,7 @@ export async function handoffCommand(
   const fromId = threadOf(target);
   if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
   const { metadata, records } = hub.threads.read(fromId);
-  const agents = handoffAgents(hub.config, metadata.cwd, hub.registry);
+  const agents = await handoffAgents(hub.config, metadata.cwd, hub.registry, hub.pathAnswers);
   let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;
   if (!agent) {
     if (opts.agentId) throw new Error(`No agent "${opts.agentId}" is configured.`);

@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { HostWatchdog } from "../../core/host/protocol";
-import { sessionTooltip, shortAgent, statusIcon, statusLook } from "../session-item";
+import { shortAgent, statusIcon, statusLook } from "../session-item";
 import { decorateLive } from "../session-ops-look";
 import type { HostedRow } from "./hosted-threads";
 
@@ -14,31 +14,27 @@ export interface HostedRowSource {
   onDidChange: vscode.Event<void>;
 }
 
-export function hostedItem(node: {
+/** What a hosted row shows (the tree's "hosted" node). */
+export interface HostedRowNode {
   threadId: string;
   status: string;
   thread?: { title: string; agent: string; cwd: string; sessionId?: string };
   watchdog?: HostWatchdog;
-}): vscode.TreeItem {
+}
+
+export function hostedItem(node: HostedRowNode): vscode.TreeItem {
   const t = node.thread;
   const item = new vscode.TreeItem(t?.title || `thread ${node.threadId}`);
   item.id = `hosted:${node.threadId}`;
   const where = node.status === "waiting_permission" ? "waiting for input" : "in the thread host";
   item.description = t ? `${shortAgent(t.agent)} · ${where}` : where;
-  item.tooltip = sessionTooltip({
-    title: t?.title ?? node.threadId,
-    status: node.status,
-    agent: t?.agent ?? "",
-    cwd: t?.cwd,
-    when: "runs in the thread host",
-    sessionId: t?.sessionId,
-  });
   item.iconPath = statusIcon(node.status);
   item.accessibilityInformation = { label: `${String(item.label)}, ${statusLook(node.status).words}, ${where}` };
   // Cancel is offered while a turn runs (as a live row's); Stop ends the host's run (`stop_thread`)
   item.contextValue = node.status === "working" || node.status === "waiting_permission" ? "hosted-working" : "hosted";
   item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node.threadId] };
-  // the watchdog's alert as on a window session's row, with Retry and Cancel (not its Stop: the host holds it)
+  // the watchdog's alert as on a window session's row, with Retry and Cancel (not its Stop: the host holds it); the
+  // tooltip is built on hover (sessions-tooltips.ts)
   decorateLive(item, node.watchdog, "hosted-alert");
   return item;
 }

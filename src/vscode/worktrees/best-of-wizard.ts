@@ -49,15 +49,13 @@ export async function askBestOf(
   o: { picked?: string; askTask: boolean; askSandbox: boolean },
 ): Promise<WizardAnswers | undefined> {
   // every step keeps its input when the focus moves (a webview taking the focus back closed it: stop 28's CI)
-  const picked = await vscode.window.showQuickPick(
-    bestOfAgentItems(handoffAgents(hub.config, cwd, hub.registry), o.picked),
-    {
-      canPickMany: true,
-      title: "Best of N: which agents?",
-      placeHolder: "Pick one or more agents (one agent picked runs several times)",
-      ignoreFocusOut: true,
-    },
-  );
+  const agents = await handoffAgents(hub.config, cwd, hub.registry, hub.pathAnswers);
+  const picked = await vscode.window.showQuickPick(bestOfAgentItems(agents, o.picked), {
+    canPickMany: true,
+    title: "Best of N: which agents?",
+    placeHolder: "Pick one or more agents (one agent picked runs several times)",
+    ignoreFocusOut: true,
+  });
   if (!picked?.length) return undefined;
   const blocked = picked.filter((p) => !p.available);
   if (blocked.length) {

@@ -42,7 +42,9 @@ describe("Best of N's task from a panel's prompt box (#37)", () => {
       await waitFor("its panel", () => hub.panels.get(draft));
       const panel = fakePanel(draft);
       hub.composer.attach(panel);
-      const state = panel.posts.find((m) => m.type === "composer" && m.state.draft);
+      const state = await waitFor("its agent list", () =>
+        panel.posts.find((m) => m.type === "composer" && m.state.draft),
+      );
       assert.equal(state?.type === "composer" && state.state.draft?.bestOf, true, "its 'best of N' box is checked");
 
       // a forged chip outside the workspace: refused, the prompt back in the box, no wizard

@@ -293,8 +293,10 @@ describe("new thread panel and context menus", () => {
     await waitFor("its panel", () => hub.panels.get(draft));
     const panel = fakePanel(draft);
     hub.composer.attach(panel);
-    const state = panel.posts.find((m) => m.type === "composer" && m.state.draft);
-    const agents = state?.type === "composer" ? state.state.draft!.agents : [];
+    const state = await waitFor("its agent list", () =>
+      panel.posts.find((m) => m.type === "composer" && m.state.draft),
+    );
+    const agents = state.type === "composer" ? state.state.draft!.agents : [];
     assert.ok(
       agents.some((a) => a.id === "ctx-links" && a.available),
       "configured agents are offered",

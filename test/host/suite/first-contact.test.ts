@@ -29,6 +29,7 @@ async function openDraft() {
   const panel = draftPanel();
   assert.ok(hub.composer.isDraft(panel.threadId), "an unknown thread id is a new thread's panel");
   hub.composer.attach(panel);
+  await waitFor("the panel's first agent list (which commands are on PATH)", () => panel.drafts().length > 0);
   return panel;
 }
 
@@ -165,6 +166,41 @@ describe("first contact (#27)", () => {
       // kept 20 s: a machine slow enough to take longer than that between two asks runs it once more
       assert.ok(runs() <= 2, `four settings changes with three panels open ran the agent's --version ${runs()} times`);
     } finally {
+      await cfg.update("watchdog.stallSeconds", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("open new-thread panels share the PATH lookups: settings changes look an agent's command up once", async () => {
+    // each open panel scanned PATH on the host's thread for every agent when it opened and on every settings change
+    // (quickAgentOptions: 14.7 s of the extension host's thread over a host-suite pass)
+    const { hub } = await api();
+    const command = `acp-path-counted-${process.pid}-${Date.now()}`; // on no PATH: each lookup tries every folder
+    let lookups = 0;
+    hub.pathAnswers.onLookup = (c) => void (c === command && lookups++);
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const agents = cfg.get<Record<string, unknown>>("agents") ?? {};
+    const panels = [await openDraft(), await openDraft(), await openDraft()];
+    const quick = (p: (typeof panels)[number]) =>
+      p.drafts().filter((d) => !d.checked && d.agents.some((a) => a.id === "path-counted"));
+    try {
+      await cfg.update("agents", { ...agents, "path-counted": { command } }, vscode.ConfigurationTarget.Global);
+      await waitFor("the quick list with the agent in each panel", () => panels.every((p) => quick(p).length > 0));
+      const shown = panels.map((p) => quick(p)[0]!.agents.find((a) => a.id === "path-counted")!);
+      assert.deepEqual(
+        new Set(shown.map((a) => [a.available, a.hint].join())),
+        new Set([`false,'${command}' not found`]),
+      );
+      assert.equal(lookups, 1, "the agent's command was looked up on PATH once for every open panel");
+      const before = panels.map((p) => quick(p).length);
+      for (let i = 0; i < 4; i++) await cfg.update("watchdog.stallSeconds", 100 + i, vscode.ConfigurationTarget.Global);
+      await waitFor("each panel's quick list again after each change", () =>
+        panels.every((p, i) => quick(p).length >= before[i]! + 4),
+      );
+      // kept 20 s (as doctor's answers): a machine slow enough to take longer than that between two asks looks again
+      assert.ok(lookups <= 2, `four settings changes with three panels open looked the command up ${lookups} times`);
+    } finally {
+      hub.pathAnswers.onLookup = undefined;
       await cfg.update("watchdog.stallSeconds", undefined, vscode.ConfigurationTarget.Global);
       await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
     }

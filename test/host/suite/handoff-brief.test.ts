@@ -109,7 +109,7 @@ describe("handoff: Send in the brief editor, a real title, only agents that can 
 
   it("the agent list offers only agents that can start; the others are collapsed with install hints", async () => {
     const { hub } = await api();
-    const agents = handoffAgents(hub.config, workspaceRoot(), hub.registry);
+    const agents = await handoffAgents(hub.config, workspaceRoot(), hub.registry, hub.pathAnswers);
     const ready = (expanded: boolean) => {
       const items = handoffAgentItems(agents, "fake", expanded);
       const sep = items.findIndex((i) => i.kind === vscode.QuickPickItemKind.Separator);

@@ -5,9 +5,20 @@ import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
+
+/** A Sessions row as a person hovering it sees it: VS Code asks `resolveTreeItem` for the tooltip getTreeItem leaves unset. */
+export async function hoveredRow(node: SessionNode): Promise<vscode.TreeItem> {
+  const { hub } = await api();
+  return hub.tree.resolveTreeItem(hub.tree.getTreeItem(node), node);
+}
+
+/** A tooltip's text (a MarkdownString's source). */
+export const tipText = (t: string | vscode.MarkdownString | undefined) =>
+  typeof t === "string" ? t : (t?.value ?? "");
 
 export async function api(): Promise<AcpThreadsApi> {
   const ext = vscode.extensions.getExtension<AcpThreadsApi>(EXTENSION_ID);

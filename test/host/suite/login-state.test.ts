@@ -8,10 +8,8 @@ import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { join } from "node:path";
-import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
+import { api, hoveredRow, repoRoot, spawnIdleFake, tipText, useFakeAgent, waitFor } from "./helpers";
 import { hostRunSessions, sendNewInHost } from "./host-cli";
-
-const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
 
 /** The new-thread agent picker's detail of `agentId` (a new draft panel's agent list). */
 async function pickerDetail(agentId: string): Promise<string> {
@@ -50,8 +48,8 @@ describe("the agent's login state (issue 23 item 5)", () => {
         "the header's login state",
         () => hub.panels.shown(s.threadId)?.login === "Logged in as a@b.c [logout]",
       );
-      const tip = () => tipText(hub.tree.getTreeItem({ type: "live", threadId: s.threadId }).tooltip);
-      assert.match(tip(), /Logged in as a@b\\\.c/);
+      const tip = async () => tipText((await hoveredRow({ type: "live", threadId: s.threadId })).tooltip);
+      assert.match(await tip(), /Logged in as a@b\\\.c/);
 
       // the new-thread agent picker: the running agent's detail carries it
       assert.match(await pickerDetail("fake-login"), /Logged in as a@b\.c/);
@@ -59,7 +57,7 @@ describe("the agent's login state (issue 23 item 5)", () => {
       // the header's "Log out" (the panel's message does the same): the agent reports its new state
       await s.auth("logout");
       await waitFor("the new state in the header", () => hub.panels.shown(s.threadId)?.login === "Not logged in");
-      assert.match(tip(), /Not logged in/);
+      assert.match(await tip(), /Not logged in/);
 
       // the account is not written to the thread file
       await s.close();

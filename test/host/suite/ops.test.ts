@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, hoveredRow, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 const agentText = (s: LiveSession, from = 0) =>
@@ -28,7 +28,7 @@ async function treeItem(s: LiveSession | string): Promise<vscode.TreeItem> {
       : n.type === "live" && n.threadId === s.threadId,
   );
   assert.ok(node, "the thread is in the tree");
-  return hub.tree.getTreeItem(node);
+  return hoveredRow(node);
 }
 
 describe("watchdog, handoff and read-only threads in the editor (#13)", () => {

@@ -6,7 +6,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LiveSession } from "../../../src/vscode/live-session";
-import { api, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { escapeMd } from "../../../src/vscode/session-item";
+import type { SessionNode } from "../../../src/vscode/sessions-tree";
+import { api, hoveredRow, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 async function spawnFake(): Promise<LiveSession> {
   const { hub } = await api();
@@ -117,7 +119,7 @@ describe("the thread panel's host actions", () => {
   it("the sessions tree shows status as an icon, agent and age in the description, all in the tooltip", async () => {
     const { hub } = await api();
     const s = await spawnFake();
-    const liveItem = hub.tree.getTreeItem({ type: "live", threadId: s.threadId });
+    const liveItem = await hoveredRow({ type: "live", threadId: s.threadId });
     assert.equal((liveItem.iconPath as vscode.ThemeIcon).id, "circle-filled");
     assert.match(String(liveItem.description), /^Fake agent · \d+s$/);
     assert.match(
@@ -136,11 +138,49 @@ describe("the thread panel's host actions", () => {
         ? today.children.find((c) => c.type === "past" && c.thread.threadId === id)
         : undefined;
     });
-    const pastItem = hub.tree.getTreeItem(node);
+    const pastItem = await hoveredRow(node);
     assert.equal(pastItem.description, "Fake agent · now");
     assert.match(
       (pastItem.tooltip as vscode.MarkdownString).value.replace(/\\/g, ""),
       /Past session · Fake agent · last active/,
     );
+  });
+
+  it("a row's tooltip is built when it is hovered (resolveTreeItem), not for every row on every refresh", async () => {
+    // every refresh built a Markdown tooltip per row: 9.2 s of the extension host's thread over a host-suite pass
+    const { hub } = await api();
+    const updatedAt = new Date().toISOString();
+    const thread = {
+      ...{ threadId: "tip-past", title: "Tip test", agent: "Fake agent", agentId: "fake", cwd: "/ws/tip" },
+      ...{ sessionId: "sess-1", updatedAt, mode: "acp" as const, handoff: { from: "t-from", to: ["t-to"] } },
+    };
+    const hosted = { threadId: "tip-hosted", status: "working", thread: { ...thread, title: "Hosted tip" } };
+    const nodes: SessionNode[] = [
+      { type: "past", thread },
+      { type: "hosted", ...hosted },
+      { type: "exec", runId: "tip-run" },
+      { type: "live", threadId: "tip-live" },
+    ];
+    for (const node of nodes) assert.equal(hub.tree.getTreeItem(node).tooltip, undefined, `${node.type}: none yet`);
+    const tip = async (node: SessionNode) => ((await hoveredRow(node)).tooltip as vscode.MarkdownString).value;
+    // the text a person hovering saw before: title, status, agent, when, folder, session, handoffs
+    const when = escapeMd(`last active ${new Date(updatedAt).toLocaleString()}`);
+    assert.equal(
+      await tip(nodes[0]!),
+      `**Tip test**\n\n$(comment-discussion) Past session · Fake agent · ${when}\n\n$(folder) \`/ws/tip\`\n\n` +
+        "session `sess-1`\n\n$(arrow-left) continues thread `t-from`\n\n$(arrow-right) handed off to thread `t-to`",
+    );
+    assert.equal(
+      await tip(nodes[1]!),
+      "**Hosted tip**\n\n$(sync) Working · Fake agent · runs in the thread host\n\n$(folder) `/ws/tip`\n\nsession `sess-1`",
+    );
+    assert.match(
+      await tip(nodes[2]!),
+      /^\*\*tip\\-run\*\*\n\n\$\(question\) Lost \\\(the process is gone\\\) · exec run · started/,
+    );
+    // a tooltip the row already has is kept
+    const item = hub.tree.getTreeItem(nodes[0]!);
+    item.tooltip = "kept";
+    assert.equal(hub.tree.resolveTreeItem(item, nodes[0]!).tooltip, "kept");
   });
 });

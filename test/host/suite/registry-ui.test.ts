@@ -68,6 +68,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     const panel = draftPanel();
     assert.ok(hub.composer.isDraft(panel.threadId));
     hub.composer.attach(panel);
+    await waitFor("its agent list", () => panel.agents().length > 0);
     assert.ok(!panel.agents().some((a) => a.id === "reg-fake"), "not offered before the install");
     const outcome = await vscode.commands.executeCommand<InstallOutcome>("acpThreads.addAgent", "reg-fake");
     const a = installed(outcome);
@@ -105,6 +106,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     const panel = draftPanel();
     assert.ok(hub.composer.isDraft(panel.threadId));
     hub.composer.attach(panel);
+    await waitFor("its agent list", () => panel.agents().length > 0);
     assert.equal(panel.agents().find((o) => o.id === "reg-fake")?.update, "1.1.0", "the picker marks it");
     const items = registryItems(listing, hub.registry.installed());
     const it = items.find((i) => i.agent?.id === "reg-fake");

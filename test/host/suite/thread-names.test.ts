@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { ComposerState, HostMessage } from "../../../src/webview/thread/protocol";
-import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, hoveredRow, tipText, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 function fakePanel(threadId: string): ComposerPanel & { posts: HostMessage[]; drafts(): ComposerState["draft"][] } {
   const posts: HostMessage[] = [];
@@ -23,7 +23,6 @@ function fakePanel(threadId: string): ComposerPanel & { posts: HostMessage[]; dr
 }
 
 const md = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, "\\$&");
-const tipText = (t: string | vscode.MarkdownString | undefined) => (typeof t === "string" ? t : (t?.value ?? ""));
 
 async function hoverText(file: string, line: number): Promise<string> {
   const doc = await vscode.workspace.openTextDocument(file);
@@ -80,7 +79,7 @@ describe("one name and one figure per thread (#27 item 10)", () => {
 
     const everywhere = async (title: string) => {
       const shown = hub.panels.shown(s.threadId)!;
-      const item = hub.tree.getTreeItem({ type: "live", threadId: s.threadId });
+      const item = await hoveredRow({ type: "live", threadId: s.threadId });
       return {
         session: s.title,
         tab: shown.tab,
@@ -139,6 +138,7 @@ describe("the new-thread panel (#27 item 11)", () => {
     );
     const box = fakePanel(draft);
     hub.composer.attach(box);
+    await waitFor("its agent list", () => box.drafts().length > 0);
     assert.equal(box.drafts()[0]?.policy, "reads pass; edits and commands ask you");
     // Settings change while the panel is open: the permission setting and the agent list follow
     await cfg().update("permissionMode", "ask", vscode.ConfigurationTarget.Global);

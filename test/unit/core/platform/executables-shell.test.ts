@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { splitCommandLine } from "../../../../src/core/acp/agent-registry";
-import { findExecutable } from "../../../../src/core/platform/executables";
+import { findExecutable, findExecutableAsync } from "../../../../src/core/platform/executables";
 import { platformOf } from "../../../../src/core/platform/host";
 import { launchProgram, npmShimTarget, ptyArgs, quoteCmdArg, shellLine } from "../../../../src/core/platform/shell";
 import { receivedArgs } from "../../../fixtures/platform/cmd-received";
@@ -51,6 +51,25 @@ test("POSIX needs an executable regular file (real files)", () =>
     mkdirSync(join(bin, "dir"), { mode: 0o755 });
     assert.equal(findExecutable("dir", { cwd: dir, env }), null, "a directory is no program");
   }));
+
+test("the async lookup (the extension host's) answers as the sync one: same candidates, same order", async () => {
+  const isRunnable = onDisk(`${NPM}\\codex-acp`, `${NPM}\\codex-acp.cmd`, "C:\\Program Files\\nodejs\\node.exe");
+  for (const command of ["codex-acp", "node", "node.exe", "missing", `${NPM}\\codex-acp`, "..\\npm\\codex-acp"]) {
+    const opts = { cwd: `${NPM}\\..\\x`, platform: win, isRunnable };
+    assert.equal(await findExecutableAsync(command, opts), findExecutable(command, opts), command);
+  }
+  await withTmp(async (dir) => {
+    const [first, second] = [join(dir, "a"), join(dir, "b")];
+    for (const bin of [first, second]) mkdirSync(bin);
+    writeFileSync(join(first, "tool"), "#!/bin/sh\n"); // not executable: the next directory's is the program
+    writeFileSync(join(second, "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    mkdirSync(join(first, "dir"), { mode: 0o755 });
+    const env = { PATH: [first, second].join(":") };
+    for (const command of ["tool", "dir", "missing", "./b/tool", "./a/tool"])
+      assert.equal(await findExecutableAsync(command, { cwd: dir, env }), findExecutable(command, { cwd: dir, env }));
+    assert.equal(await findExecutableAsync("tool", { cwd: dir, env }), join(second, "tool"));
+  });
+});
 
 test("arguments quoted for cmd.exe arrive unchanged, also through a batch file's second parse", () => {
   const tricky = [
