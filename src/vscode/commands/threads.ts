@@ -201,7 +201,7 @@ export async function exportMarkdownCommand(
 ): Promise<string | undefined> {
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
-  const thread = hub.threads.read(threadId);
+  const thread = await hub.threads.readExisting(threadId);
   const folder = await defaultExportDir(); // never the repository's root (#37)
   const uri =
     dest instanceof vscode.Uri

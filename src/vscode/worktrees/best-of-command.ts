@@ -171,7 +171,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
       runCandidate,
       ...(a.check ? { check: a.check } : {}),
       signal: f.signal,
-      readThread: (id) => hub.threads.read(id).records,
+      readThread: async (id) => (await hub.threads.readExisting(id)).records,
       onProgress: f.onProgress,
     });
   } catch (err) {
