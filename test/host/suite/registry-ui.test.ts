@@ -43,6 +43,16 @@ function draftPanel(): ComposerPanel & { posts: HostMessage[]; agents(): AgentOp
   };
 }
 
+/** A new-thread panel attached, with its first agent list. */
+async function openPanel() {
+  const { hub } = await api();
+  const panel = draftPanel();
+  assert.ok(hub.composer.isDraft(panel.threadId));
+  hub.composer.attach(panel);
+  await waitFor("its agent list", () => panel.agents().length > 0);
+  return panel;
+}
+
 const installed = (o: InstallOutcome | undefined) => {
   assert.ok(o && "installed" in o, `installed: ${JSON.stringify(o)}`);
   return o.installed;
@@ -67,10 +77,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
 
   it("installs from the registry and lists the agent like a preset: picker, a thread that answers, its name in the Sessions view", async () => {
     const { hub } = await api();
-    const panel = draftPanel();
-    assert.ok(hub.composer.isDraft(panel.threadId));
-    hub.composer.attach(panel);
-    await waitFor("its agent list", () => panel.agents().length > 0);
+    const panel = await openPanel();
     assert.ok(!panel.agents().some((a) => a.id === "reg-fake"), "not offered before the install");
     const outcome = await vscode.commands.executeCommand<InstallOutcome>("acpThreads.addAgent", "reg-fake");
     const a = installed(outcome);
@@ -105,10 +112,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     const listing = await hub.registry.listing();
     assert.equal(listing.source, "network");
     assert.equal((await hub.registry.updates()).get("reg-fake")?.version, "1.1.0");
-    const panel = draftPanel();
-    assert.ok(hub.composer.isDraft(panel.threadId));
-    hub.composer.attach(panel);
-    await waitFor("its agent list", () => panel.agents().length > 0);
+    const panel = await openPanel();
     assert.equal(panel.agents().find((o) => o.id === "reg-fake")?.update, "1.1.0", "the picker marks it");
     const items = registryItems(listing, await hub.registry.installed());
     const it = items.find((i) => i.agent?.id === "reg-fake");
@@ -171,10 +175,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
   it("an agent the CLI installs shows in an open new-thread panel without a read per list", async () => {
     // the installed list is kept until installed.json changes: a watch of the folder sees another process's install
     const { hub } = await api();
-    const panel = draftPanel();
-    assert.ok(hub.composer.isDraft(panel.threadId));
-    hub.composer.attach(panel);
-    await waitFor("its agent list", () => panel.agents().length > 0);
+    const panel = await openPanel();
     assert.ok(!panel.agents().some((o) => o.id === "reg-fake"), "removed by the test before");
     const added = await cli(hub.home, ["agents", "add", "reg-fake"]);
     assert.equal(added.code, 0, added.stderr);
