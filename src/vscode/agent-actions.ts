@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { findPreset } from "../core/acp/agent-registry";
-import { configuredAgents } from "./agents";
+import { configuredAgent } from "./agents";
 import type { Hub } from "./hub";
 
 export type AgentAction = "newThread" | "importSessions" | "add" | "install" | "copy" | "docs";
@@ -50,7 +50,7 @@ export async function agentFacts(
   const listing =
     hub.registry.last ?? (await Promise.race([hub.registry.listing().catch(() => undefined), sleep(REGISTRY_WAIT_MS)]));
   const entry = listing?.index.agents.find((a) => a.id === id);
-  const installed = hub.registry.installed().some((a) => a.id === id);
+  const installed = (await hub.registry.installed()).some((a) => a.id === id);
   const docs = entry?.website ?? entry?.repository ?? npmPage(preset?.install);
   return {
     id,
@@ -126,6 +126,6 @@ export async function offerAgentActions(hub: Hub, f: AgentFacts, pick?: AgentAct
 
 /** A "Not installed" agent of the new-thread picker: its actions. */
 export async function offerMissingAgent(hub: Hub, agentId: string): Promise<AgentAction | undefined> {
-  const choice = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === agentId);
+  const choice = await configuredAgent(hub.config, hub.registry, agentId);
   return await offerAgentActions(hub, await agentFacts(hub, agentId, choice?.spec.displayName ?? agentId, false));
 }

@@ -72,7 +72,7 @@ export async function runAgentImport(hub: Hub, spec: AgentSpec, run: ImportRun =
 }
 
 async function pickAgent(hub: Hub, id: unknown): Promise<AgentSpec | undefined> {
-  const agents = configuredAgents(hub.config, hub.registry);
+  const agents = await configuredAgents(hub.config, hub.registry);
   if (typeof id === "string") {
     const found = agents.find((a) => a.spec.id === id);
     if (!found) throw new Error(`no agent "${id}" is configured`);

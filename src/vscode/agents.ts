@@ -22,7 +22,8 @@ export interface AgentChoice {
   doctor?: DoctorEntry;
 }
 
-export function configuredAgents(config: Config, registry?: RegistryService): AgentChoice[] {
+/** The installed agents are the registry service's kept list (read off the extension host's thread). */
+export async function configuredAgents(config: Config, registry?: RegistryService): Promise<AgentChoice[]> {
   const out: AgentChoice[] = [];
   const demo = config.demoProfile;
   if (demo)
@@ -35,12 +36,12 @@ export function configuredAgents(config: Config, registry?: RegistryService): Ag
   // A custom entry overrides an installed agent or a preset of its id (like Zed's agent_servers); an agent
   // installed from the registry takes the place of the preset of its id, unless its adapter is superseded: then
   // the preset stays and the old install is not listed (one id, one entry).
-  const installed = (registry?.installed() ?? []).filter((a) => !customIds.has(a.id));
+  const installed = ((await registry?.installed()) ?? []).filter((a) => !customIds.has(a.id));
   const { current, superseded } = currentFirst(installed, registry?.last?.index);
   const installedIds = new Set(current.map((a) => a.id));
   const presets = agentPresets().filter((p) => !customIds.has(p.id) && !installedIds.has(p.id));
   const presetIds = new Set(presets.map((p) => p.id));
-  const updates = registry?.updates();
+  const updates = await registry?.updates();
   for (const spec of presets) out.push({ source: "preset", spec });
   const choice = (a: InstalledAgent): AgentChoice => ({
     source: "installed",
@@ -54,13 +55,22 @@ export function configuredAgents(config: Config, registry?: RegistryService): Ag
   return out;
 }
 
+/** The configured agent of id `id`, if any. */
+export async function configuredAgent(
+  config: Config,
+  registry: RegistryService | undefined,
+  id: string,
+): Promise<AgentChoice | undefined> {
+  return (await configuredAgents(config, registry)).find((a) => a.spec.id === id);
+}
+
 export async function agentsWithDoctor(
   config: Config,
   cwd: string,
   registry?: RegistryService,
   opts?: Parameters<typeof doctor>[2],
 ): Promise<AgentChoice[]> {
-  const agents = configuredAgents(config, registry);
+  const agents = await configuredAgents(config, registry);
   const entries = await doctor(
     agents.map((a) => a.spec),
     cwd,

@@ -15,7 +15,7 @@ import { homeLayout } from "../core/store/paths";
 import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
 import { background } from "../core/util/unexpected";
-import { configuredAgents } from "./agents";
+import { configuredAgent, type AgentChoice } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
@@ -171,21 +171,19 @@ export class Hub implements vscode.Disposable {
         hosted: (id) => this.hosted.get(id),
         startInHost: ({ agentId, ...s }) => {
           if (!startsInHost(this, s.cwd, s.parts)) return undefined;
-          const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === agentId);
-          if (!agent) throw new Error(`No agent "${agentId}" is configured.`);
-          const opened = startThreadInHost(this, { ...s, agent: agent.spec });
-          return opened.then(() => (s.worktree ? this.worktrees.refresh() : undefined));
+          return this.#agent(agentId).then(async (agent) => {
+            await startThreadInHost(this, { ...s, agent });
+            if (s.worktree) await this.worktrees.refresh();
+          });
         },
         continueInHost: (id, parts) => continueInHost(continuing(this), id, parts),
         promptInHost: (id, parts) => promptInHost(this, id, parts),
         loginOf: (agentId) => agentLogin(this.live.all(), this.hosted.link.sessions, agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
-        spawn: (p) => {
-          const agent = configuredAgents(this.config, this.registry).find((a) => a.spec.id === p.agentId);
-          if (!agent) throw new Error(`No agent "${p.agentId}" is configured.`);
+        spawn: async (p) => {
           const { worktree, ...rest } = p;
-          const params = { ...rest, agent: agent.spec, task: "", showPanel: false };
+          const params = { ...rest, agent: await this.#agent(p.agentId), task: "", showPanel: false };
           return worktree ? this.spawnInWorktree(params) : this.spawnSession(params);
         },
       }),
@@ -303,6 +301,13 @@ export class Hub implements vscode.Disposable {
       }),
     );
     return this.#exec;
+  }
+
+  /** The configured agent `id` (the installed ones as the registry service keeps them). */
+  async #agent(id: string): Promise<AgentChoice["spec"]> {
+    const agent = await configuredAgent(this.config, this.registry, id);
+    if (!agent) throw new Error(`No agent "${id}" is configured.`);
+    return agent.spec;
   }
 
   #shareSettings(): void {

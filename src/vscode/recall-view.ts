@@ -126,8 +126,9 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
 /** Our thread → its panel scrolled to the message; anything else → the transcript file at the line. */
 export async function openRecallHit(hub: Hub, source: string, path: string, line: number | null): Promise<void> {
   const threadId = basename(path).replace(/\.jsonl$/, "");
-  if (source === "acp_threads" && hub.threads.exists(threadId)) {
-    const { records } = hub.threads.read(threadId);
+  const thread = source === "acp_threads" ? await hub.threads.readAsync(threadId) : undefined;
+  if (thread) {
+    const { records } = thread;
     const focus = line ? recordsToEvents(records.slice(0, Math.max(0, line - 1))).length : undefined;
     hub.panels.open(threadId, { focusEvent: focus });
     return;

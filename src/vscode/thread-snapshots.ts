@@ -44,7 +44,7 @@ export async function exportThreadSnapshot(
   threadId: string,
   dest?: vscode.Uri,
 ): Promise<string | undefined> {
-  const thread = store.read(threadId);
+  const thread = await store.readExisting(threadId);
   const snap = await withProgress("Saving snapshot", thread.records.length, (onProgress) =>
     snapshotFromThread(thread, { onProgress }),
   );

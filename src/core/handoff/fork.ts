@@ -9,7 +9,7 @@
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { ThreadMetadata } from "../model/metadata";
 import type { AgentRef, RecordInput, ThreadRecord } from "../model/records";
-import type { ThreadStore } from "../store/thread-store";
+import type { ThreadRead, ThreadStore } from "../store/thread-store";
 import { conversation, type ConversationEntry } from "../thread/conversation";
 
 /** The messages of a thread, numbered from 1 (`n`), with the index of the record each starts at. */
@@ -47,11 +47,13 @@ export interface ForkInput {
   title?: string;
   /** A rewind to the first prompt forks an empty conversation (`at` 0). */
   allowEmpty?: boolean;
+  /** The source as the caller already read it (the extension host reads it off its thread). */
+  source?: Pick<ThreadRead, "metadata" | "records">;
 }
 
 /** Writes the fork; returns its id and, when the source could not list it (another process holds it), why. */
 export function writeFork(store: ThreadStore, sourceId: string, at: number, input: ForkInput = {}) {
-  const { metadata, records } = store.read(sourceId);
+  const { metadata, records } = input.source ?? store.read(sourceId);
   const cut = forkCut(sourceId, records, at, input.allowEmpty);
   const handle = store.create({
     agent: input.agent ?? metadata.agent,

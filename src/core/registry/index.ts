@@ -5,7 +5,7 @@ export { fetchRegistry, REGISTRY_TIMEOUT_MS } from "./fetch";
 export { validateAgent, validateIndex } from "./validate";
 export { compareSemver, isSemver } from "./semver";
 export { hostRegistryPlatform, registryPlatformOf } from "./platform";
-export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled } from "./installed";
+export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled, listInstalledAsync } from "./installed";
 export { installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
 export { updateAgent, updateFor } from "./update";
 export { agentsLayout } from "./layout";

@@ -3,6 +3,7 @@
  * is a read-modify-write under the file's lock (store/file-lock) and lands atomically (tmp → fsync → rename).
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
 import { writeFileAtomic } from "../store/atomic-write";
@@ -20,9 +21,28 @@ function read(file: string): InstalledAgent[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
+    return none(err);
   }
+  return agentsIn(file, text);
+}
+
+async function readAsync(file: string): Promise<InstalledAgent[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    return none(err);
+  }
+  return agentsIn(file, text);
+}
+
+/** No list when the file does not exist (nothing installed yet); any other failure is the caller's. */
+function none(err: unknown): InstalledAgent[] {
+  if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+  throw err;
+}
+
+function agentsIn(file: string, text: string): InstalledAgent[] {
   try {
     const parsed = JSON.parse(text) as InstalledFile;
     return Array.isArray(parsed.agents) ? parsed.agents : [];
@@ -33,6 +53,11 @@ function read(file: string): InstalledAgent[] {
 
 export function listInstalled(dataHome: string): InstalledAgent[] {
   return read(agentsLayout(dataHome).installedFile);
+}
+
+/** `listInstalled` off the caller's thread (the extension host's lists: vscode/registry/registry-service.ts). */
+export function listInstalledAsync(dataHome: string): Promise<InstalledAgent[]> {
+  return readAsync(agentsLayout(dataHome).installedFile);
 }
 
 export function findInstalled(dataHome: string, id: string): InstalledAgent | undefined {

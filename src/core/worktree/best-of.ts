@@ -41,7 +41,7 @@ export interface BestOfOptions {
   /** Stops everything: running sessions get the signal, checks are killed, waiting candidates do not start. */
   signal?: AbortSignal;
   /** The records of a candidate's thread (its cost; its answer and usage when `runCandidate` did not give them). */
-  readThread?: (threadId: string) => readonly ThreadRecord[] | undefined;
+  readThread?: (threadId: string) => readonly ThreadRecord[] | undefined | Promise<readonly ThreadRecord[] | undefined>;
   onProgress?: (e: BestOfProgress) => void;
 }
 
@@ -179,7 +179,7 @@ async function finishCandidate(
   let records: readonly ThreadRecord[] | undefined;
   if (run.threadId)
     try {
-      records = o.readThread?.(run.threadId);
+      records = await o.readThread?.(run.threadId);
     } catch {
       // an unreadable thread leaves the answer empty; its summary still says what changed
     }

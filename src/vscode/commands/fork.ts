@@ -22,9 +22,10 @@ export function matchMessage(messages: { n: number; text: string }[], n: number,
 export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: unknown, text?: unknown) {
   if (typeof threadId !== "string" || typeof message !== "number")
     throw new AcpThreadsError("usage", "Fork from here needs a thread and a message");
-  const { records } = hub.threads.read(threadId);
+  const source = await hub.threads.readExisting(threadId);
+  const { records } = source;
   const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
-  const fork = writeFork(hub.threads, threadId, at);
+  const fork = writeFork(hub.threads, threadId, at, { source });
   // the thread host's run of the source holds its file: the host lists the fork
   const unlinked = await listInSource(hub, threadId, { forks: [fork.threadId] }, fork.unlinked);
   hub.past.catalog.rescan();

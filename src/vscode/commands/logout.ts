@@ -12,7 +12,7 @@ import type { Hub } from "../hub";
 import { nodeRuntimeOptions } from "../node-runtime";
 
 export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatus?: AuthStatus } | undefined> {
-  const agents = configuredAgents(hub.config, hub.registry);
+  const agents = await configuredAgents(hub.config, hub.registry);
   let choice = typeof id === "string" ? agents.find((a) => a.spec.id === id) : undefined;
   if (typeof id === "string" && !choice) throw new Error(`no agent "${id}" is configured`);
   if (!choice) {

@@ -62,7 +62,7 @@ export async function addPermissionRule(hub: Hub, args?: AddRuleArgs): Promise<R
 }
 
 async function pickAgent(hub: Hub): Promise<string | undefined> {
-  const agents = configuredAgents(hub.config, hub.registry).map((a) => ({
+  const agents = (await configuredAgents(hub.config, hub.registry)).map((a) => ({
     label: a.spec.displayName,
     description: a.spec.id,
     id: a.spec.id,

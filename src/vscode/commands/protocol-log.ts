@@ -4,7 +4,7 @@
  * Output channel no longer carries the traffic unless its level is Trace (#24); with no recorded traffic (no
  * session, `acpThreads.recordTraffic` off) the command shows the channel and says how to turn Trace on.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { rotatedPath } from "../../core/bundle/traffic";
@@ -22,11 +22,9 @@ function trafficUri(file: string): vscode.Uri {
   provider ??= vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(TRAFFIC_SCHEME, {
       onDidChange: changed.event,
-      provideTextDocumentContent: (uri) =>
-        [rotatedPath(uri.path), uri.path]
-          .filter((p) => existsSync(p))
-          .map((p) => readFileSync(p, "utf8"))
-          .join(""),
+      // read off the extension host's thread: a long session's traffic is megabytes
+      provideTextDocumentContent: async (uri) =>
+        (await Promise.all([rotatedPath(uri.path), uri.path].map(textOrNone))).join(""),
     }),
     changed,
   );
@@ -54,7 +52,7 @@ export async function showProtocolLog(hub: Hub, node?: SessionNode | string): Pr
   const threadId = await pickThread(hub, node);
   if (threadId) await hub.live.get(threadId)?.thread?.flushTraffic();
   const file = threadId && join(hub.layout.trafficDir, `${threadId}.ndjson`);
-  if (!file || !(existsSync(file) || existsSync(rotatedPath(file)))) {
+  if (!file || !((await exists(file)) || (await exists(rotatedPath(file))))) {
     hub.log.show();
     background(
       vscode.window.showInformationMessage(
@@ -71,3 +69,13 @@ export async function showProtocolLog(hub: Hub, node?: SessionNode | string): Pr
   const doc = await vscode.workspace.openTextDocument(uri);
   return vscode.window.showTextDocument(doc, { preview: true });
 }
+
+/** The file's text; none when it does not exist (no rotated part yet). */
+const textOrNone = (path: string) =>
+  readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? "" : Promise.reject(err)));
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );

@@ -75,9 +75,8 @@ export async function addAgentCommand(hub: Hub, id?: unknown): Promise<InstallOu
   let agent: RegistryAgent | undefined;
   if (typeof id === "string") agent = await findAgent(hub, id);
   else {
-    const item = await pickFromRegistry(hub, "ACP Threads: Add agent", (l) =>
-      registryItems(l, hub.registry.installed()),
-    );
+    const installed = await hub.registry.installed();
+    const item = await pickFromRegistry(hub, "ACP Threads: Add agent", (l) => registryItems(l, installed));
     if (!item?.agent) return undefined;
     if (item.installed && item.installed.version === item.agent.version) {
       const again = await vscode.window.showInformationMessage(
@@ -112,16 +111,17 @@ export async function updateAgentCommand(hub: Hub, id?: unknown): Promise<Instal
   let agent: RegistryAgent | undefined;
   if (typeof id === "string") {
     await hub.registry.listing();
-    agent = hub.registry.updates().get(id);
+    agent = (await hub.registry.updates()).get(id);
     if (!agent) throw new Error(`"${id}" is not installed or is up to date`);
   } else {
-    if (!hub.registry.installed().length) {
+    const installed = await hub.registry.installed();
+    if (!installed.length) {
       return void vscode.window.showInformationMessage("ACP Threads: no agent is installed from the registry yet.");
     }
     const item = await pickFromRegistry(hub, "ACP Threads: Update agent", (l) =>
-      registryItems(l, hub.registry.installed()).filter((i) => !i.agent || i.installed),
+      registryItems(l, installed).filter((i) => !i.agent || i.installed),
     );
-    agent = item?.agent && hub.registry.updates().get(item.agent.id);
+    agent = item?.agent && (await hub.registry.updates()).get(item.agent.id);
     if (item && !agent) void vscode.window.showInformationMessage(`${item.label} is up to date.`);
     if (!agent) return undefined;
   }
@@ -133,7 +133,7 @@ export async function updateAgentCommand(hub: Hub, id?: unknown): Promise<Instal
 export async function removeAgentCommand(hub: Hub, id?: unknown): Promise<boolean> {
   let target = typeof id === "string" ? id : undefined;
   if (!target) {
-    const installed = hub.registry.installed();
+    const installed = await hub.registry.installed();
     if (!installed.length) {
       void vscode.window.showInformationMessage("ACP Threads: no agent is installed from the registry.");
       return false;
@@ -151,7 +151,7 @@ export async function removeAgentCommand(hub: Hub, id?: unknown): Promise<boolea
     if (ok !== "Remove") return false;
     target = item.id;
   }
-  const gone = hub.registry.remove(target);
+  const gone = await hub.registry.remove(target);
   if (!gone) throw new Error(`"${target}" is not installed from the registry`);
   return gone;
 }

@@ -5,7 +5,7 @@
  * `acpThreads.host.runSessions: host` their thread starts in the thread host (a task is needed: the host runs it).
  */
 import * as vscode from "vscode";
-import { configuredAgents } from "../agents";
+import { configuredAgent } from "../agents";
 import type { Hub, SpawnParams } from "../hub";
 import { startsInHost, startThreadInHost } from "../host/host-entry";
 import type { RunMode } from "../live-session";
@@ -31,7 +31,7 @@ export interface SpawnArgs {
 export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string | undefined> {
   assertTrusted();
   if (args && typeof args === "object" && typeof args.agentId === "string") {
-    const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === args.agentId);
+    const agent = await configuredAgent(hub.config, hub.registry, args.agentId);
     if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;

@@ -8,7 +8,7 @@ import { exportMarkdown, markdownFileName } from "../../core/snapshot/markdown-f
 import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
-import { configuredAgents } from "../agents";
+import { configuredAgent } from "../agents";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
@@ -78,7 +78,7 @@ async function resumeHere(hub: Hub, past: Past, task?: string): Promise<LiveSess
     );
     return undefined;
   }
-  const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
+  const agent = await configuredAgent(hub.config, hub.registry, t.agentId);
   if (!agent) throw new Error(`The agent "${t.agent}" of this thread is not configured any more.`);
   const loaded = await hub.past.load(t.threadId);
   const session = hub.spawnSession({
@@ -157,7 +157,7 @@ export async function deleteThread(hub: Hub, node?: SessionNode, opts?: { agentS
 /** `session/delete` through a one-shot start of the thread's agent; the error message, if it failed. */
 async function deleteAgentSessionOf(hub: Hub, past: Past): Promise<string | undefined> {
   const t = past.thread;
-  const agent = configuredAgents(hub.config, hub.registry).find((a) => a.spec.id === t.agentId);
+  const agent = await configuredAgent(hub.config, hub.registry, t.agentId);
   if (!agent) return `the agent "${t.agent}" is not configured any more`;
   const env = { ...process.env, ...agent.spec.env };
   const command = resolveCommand(agent.spec.command, t.cwd, env);
@@ -201,7 +201,7 @@ export async function exportMarkdownCommand(
 ): Promise<string | undefined> {
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
-  const thread = hub.threads.read(threadId);
+  const thread = await hub.threads.readExisting(threadId);
   const folder = await defaultExportDir(); // never the repository's root (#37)
   const uri =
     dest instanceof vscode.Uri

@@ -62,7 +62,7 @@ export async function quickAgentOptions(
   registry?: RegistryService,
   paths = new PathAnswers(),
 ): Promise<AgentOption[]> {
-  const acp = configuredAgents(config, registry).map(async (a) =>
+  const acp = (await configuredAgents(config, registry)).map(async (a) =>
     acpOption(a, (await paths.find(a.spec.command, cwd, a.spec.env)) !== null),
   );
   return [...(await Promise.all(acp)), ...(await execOptions(cwd, paths))];
@@ -82,7 +82,7 @@ export async function agentOptionsWithVersions(
 }
 
 /** The options with the newer versions of the last registry listing (read meanwhile). */
-export function withUpdates(agents: AgentOption[], registry: RegistryService): AgentOption[] {
-  const updates = registry.updates();
+export async function withUpdates(agents: AgentOption[], registry: RegistryService): Promise<AgentOption[]> {
+  const updates = await registry.updates();
   return agents.map((a) => (updates.has(a.id) ? { ...a, update: updates.get(a.id)!.version } : a));
 }

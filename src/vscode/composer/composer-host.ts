@@ -124,9 +124,8 @@ export class ComposerHost implements vscode.Disposable {
     return {
       readText: this.deps.files,
       threadText: async (id) => {
-        if (!this.deps.threads.exists(id)) return undefined;
-        const { metadata, records } = this.deps.threads.read(id);
-        return threadContextText(metadata, records);
+        const read = await this.deps.threads.readAsync(id);
+        return read && threadContextText(read.metadata, read.records);
       },
     };
   }

@@ -35,7 +35,7 @@ export async function handoffAgents(
   paths?: PathAnswers,
 ): Promise<HandoffAgent[]> {
   const options = new Map((await quickAgentOptions(config, cwd, registry, paths)).map((o) => [o.id, o]));
-  return configuredAgents(config, registry).map((a) => {
+  return (await configuredAgents(config, registry)).map((a) => {
     const o = options.get(a.spec.id);
     return {
       spec: a.spec,

@@ -41,7 +41,7 @@ export async function handoffCommand(
 ): Promise<LiveSession | string | undefined> {
   const fromId = threadOf(target);
   if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
-  const { metadata, records } = hub.threads.read(fromId);
+  const { metadata, records } = await hub.threads.readExisting(fromId);
   const agents = await handoffAgents(hub.config, metadata.cwd, hub.registry, hub.pathAnswers);
   let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;
   if (!agent) {

@@ -82,7 +82,7 @@ export function continuing(hub: HostEntryHub): Parameters<typeof continueInHost>
     panels: hub.panels,
     broker: hub.broker,
     threads: hub.threads,
-    agents: (): AgentSpec[] => configuredAgents(hub.config, hub.registry).map((a) => a.spec),
+    agents: async (): Promise<AgentSpec[]> => (await configuredAgents(hub.config, hub.registry)).map((a) => a.spec),
     sources: () => hub.composer.sources(),
   };
 }

@@ -122,7 +122,7 @@ export async function startCandidateInHost(
  * starts there and the panel follows it (true); false: the window resumes it as before.
  */
 export async function continueInHost(
-  hub: HostRunHub & { threads: ThreadStore; agents(): readonly AgentSpec[]; sources(): ContextSources },
+  hub: HostRunHub & { threads: ThreadStore; agents(): Promise<readonly AgentSpec[]>; sources(): ContextSources },
   threadId: string,
   parts: PromptPart[],
 ): Promise<boolean> {
@@ -132,7 +132,7 @@ export async function continueInHost(
   if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
   if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();
-  const env = recordedAgent(hub.agents(), m.agent)?.env;
+  const env = recordedAgent(await hub.agents(), m.agent)?.env;
   await startInHost(hub, {
     thread: threadId,
     cwd: m.cwd,

@@ -4,7 +4,7 @@
  * restore to before a turn, open a turn). Command arguments come from anywhere (sessions view nodes, CodeLens,
  * hovers, the thread panel), so each handler accepts a thread id or a node and resolves it.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { isThreadId } from "../../core/model/thread-id";
@@ -189,10 +189,11 @@ export class LedgerFeature implements vscode.Disposable {
       if (!id) throw new Error("That thread is not stored (it never started, or it was deleted).");
       return id;
     }
-    const recent = recentLedgers(this.host.ledger.dir).flatMap((threadId) => {
-      const info = this.#infoOf(threadId);
+    const infos = (await recentLedgers(this.host.ledger.dir)).map(async (threadId) => {
+      const info = await this.#infoOfAsync(threadId);
       return info ? [{ label: info.title, description: vscode.workspace.asRelativePath(info.cwd), threadId }] : [];
     });
+    const recent = (await Promise.all(infos)).flat();
     if (!recent.length) return void vscode.window.showInformationMessage("No thread has recorded file changes yet.");
     return (await vscode.window.showQuickPick(recent, { title, placeHolder: "Which thread?" }))?.threadId;
   }
@@ -203,13 +204,23 @@ export class LedgerFeature implements vscode.Disposable {
     return info;
   }
 
+  /** Sync for the hover's and the CodeLens' titles (kept after the first read); the picker reads off the thread. */
   #infoOf(threadId: string): ThreadInfo | undefined {
-    let info = this.#info.get(threadId);
-    if (!info && this.#deps.threads.exists(threadId)) {
-      const m = this.#deps.threads.read(threadId).metadata;
-      info = { cwd: m.cwd, title: m.title ?? "(untitled)" };
-      this.#info.set(threadId, info);
-    }
+    const info = this.#info.get(threadId);
+    if (info || !this.#deps.threads.exists(threadId)) return info;
+    return this.#keep(threadId, this.#deps.threads.read(threadId).metadata);
+  }
+
+  async #infoOfAsync(threadId: string): Promise<ThreadInfo | undefined> {
+    const info = this.#info.get(threadId);
+    if (info) return info;
+    const read = await this.#deps.threads.readAsync(threadId);
+    return read && this.#keep(threadId, read.metadata);
+  }
+
+  #keep(threadId: string, m: { cwd: string; title?: string | null }): ThreadInfo {
+    const info = { cwd: m.cwd, title: m.title ?? "(untitled)" };
+    this.#info.set(threadId, info);
     return info;
   }
 
@@ -222,15 +233,13 @@ export class LedgerFeature implements vscode.Disposable {
 }
 
 /** Thread ids with a ledger, most recently changed first. */
-function recentLedgers(dir: string, max = 30): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6)));
-  } catch {
-    return [];
-  }
-  return names
-    .map((n) => ({ id: n.slice(0, -6), at: statSync(join(dir, n)).mtimeMs }))
+async function recentLedgers(dir: string, max = 30): Promise<string[]> {
+  const names = await readdir(dir).then(
+    (all) => all.filter((n) => n.endsWith(".jsonl") && isThreadId(n.slice(0, -6))),
+    () => [],
+  );
+  const dated = names.map(async (n) => ({ id: n.slice(0, -6), at: (await stat(join(dir, n))).mtimeMs }));
+  return (await Promise.all(dated))
     .sort((a, b) => b.at - a.at)
     .slice(0, max)
     .map((x) => x.id);

@@ -108,7 +108,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
     hub.config.hostRunSessions === "host" &&
     contextInside(a.parts ?? [], [repo]) &&
     (await repositoryOfFolders(repo, serveOffer()?.roots ?? []));
-  const known = configuredAgents(hub.config, hub.registry);
+  const known = await configuredAgents(hub.config, hub.registry);
   for (const id of a.agents)
     if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
   const specs = expandCandidates(a.agents, a.runs ?? 1);
@@ -171,7 +171,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
       runCandidate,
       ...(a.check ? { check: a.check } : {}),
       signal: f.signal,
-      readThread: (id) => hub.threads.read(id).records,
+      readThread: async (id) => (await hub.threads.readExisting(id)).records,
       onProgress: f.onProgress,
     });
   } catch (err) {

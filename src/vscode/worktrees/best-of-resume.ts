@@ -105,7 +105,7 @@ export async function resumeRecord(
       candidates: record.candidates.map(resumed),
       ...(record.check ? { check: record.check } : {}),
       signal: f.signal,
-      readThread: (id) => hub.threads.read(id).records,
+      readThread: async (id) => (await hub.threads.readExisting(id)).records,
       onProgress: f.onProgress,
       // followed on where the host still runs it; else (the host stopped or restarted) its thread says how it ended
       follow: async (c, signal) =>

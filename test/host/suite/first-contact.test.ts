@@ -205,4 +205,30 @@ describe("first contact (#27)", () => {
       await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it("open new-thread panels share the installed agents' list: settings changes read no agents folder", async () => {
+    // each list (quick and checked, per open panel, per settings change) read installed.json synchronously, twice
+    const { hub } = await api();
+    await hub.registry.installed(); // read once (kept until the folder changes)
+    let reads = 0;
+    hub.registry.onRead = () => void reads++;
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const panels = [await openDraft(), await openDraft(), await openDraft()];
+    const lists = (p: (typeof panels)[number]) => p.drafts().filter((d) => d.checked).length; // the last of a post
+    try {
+      const before = panels.map(lists);
+      for (let i = 0; i < 4; i++) await cfg.update("watchdog.stallSeconds", 100 + i, vscode.ConfigurationTarget.Global);
+      await waitFor("each panel's lists again after each change", () =>
+        panels.every((p, i) => lists(p) >= before[i]! + 4),
+      );
+      assert.equal(
+        reads,
+        0,
+        `three open panels and four settings changes read the installed agents' file ${reads} times`,
+      );
+    } finally {
+      hub.registry.onRead = undefined;
+      await cfg.update("watchdog.stallSeconds", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

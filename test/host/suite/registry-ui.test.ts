@@ -2,7 +2,8 @@
 // (test/fixtures/registry): Add agent installs a binary agent with progress, the agent shows like a preset in
 // the new-thread picker and starts a thread; a newer registry version shows "update available" and
 // Update agent installs it; a sha256 mismatch and a missing platform build fail with a clear error; offline the
-// QuickPick says it shows the cached copy; Remove agent takes it off every list.
+// QuickPick says it shows the cached copy; Remove agent takes it off every list; an install and a removal by the
+// CLI (another process) show in an open picker.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { readHomeSettings } from "../../../src/core/store/home-settings";
@@ -15,6 +16,7 @@ import type { AgentOption, HostMessage } from "../../../src/webview/thread/proto
 import { binaryEntry, fakeAgentArchives } from "../../fixtures/registry/archives";
 import { start, type RegistryServer } from "../../fixtures/registry/server";
 import { api, waitFor, workspaceRoot } from "./helpers";
+import { cli } from "./host-cli";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 
@@ -41,6 +43,16 @@ function draftPanel(): ComposerPanel & { posts: HostMessage[]; agents(): AgentOp
   };
 }
 
+/** A new-thread panel attached, with its first agent list. */
+async function openPanel() {
+  const { hub } = await api();
+  const panel = draftPanel();
+  assert.ok(hub.composer.isDraft(panel.threadId));
+  hub.composer.attach(panel);
+  await waitFor("its agent list", () => panel.agents().length > 0);
+  return panel;
+}
+
 const installed = (o: InstallOutcome | undefined) => {
   assert.ok(o && "installed" in o, `installed: ${JSON.stringify(o)}`);
   return o.installed;
@@ -65,10 +77,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
 
   it("installs from the registry and lists the agent like a preset: picker, a thread that answers, its name in the Sessions view", async () => {
     const { hub } = await api();
-    const panel = draftPanel();
-    assert.ok(hub.composer.isDraft(panel.threadId));
-    hub.composer.attach(panel);
-    await waitFor("its agent list", () => panel.agents().length > 0);
+    const panel = await openPanel();
     assert.ok(!panel.agents().some((a) => a.id === "reg-fake"), "not offered before the install");
     const outcome = await vscode.commands.executeCommand<InstallOutcome>("acpThreads.addAgent", "reg-fake");
     const a = installed(outcome);
@@ -78,7 +87,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     assert.equal(option.label, "Fake reg-fake");
     assert.ok(option.available);
     assert.match(option.detail ?? "", /1\.0\.0 · from the registry/);
-    const choice = configuredAgents(hub.config, hub.registry).find((c) => c.spec.id === "reg-fake");
+    const choice = (await configuredAgents(hub.config, hub.registry)).find((c) => c.spec.id === "reg-fake");
     assert.equal(choice?.source, "installed");
     // a new thread with it: the answer comes from the installed launcher
     await hub.composer.handle(panel, {
@@ -102,20 +111,17 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     reg.setAgents([entry(reg, "reg-fake", "1.1.0")]);
     const listing = await hub.registry.listing();
     assert.equal(listing.source, "network");
-    assert.equal(hub.registry.updates().get("reg-fake")?.version, "1.1.0");
-    const panel = draftPanel();
-    assert.ok(hub.composer.isDraft(panel.threadId));
-    hub.composer.attach(panel);
-    await waitFor("its agent list", () => panel.agents().length > 0);
+    assert.equal((await hub.registry.updates()).get("reg-fake")?.version, "1.1.0");
+    const panel = await openPanel();
     assert.equal(panel.agents().find((o) => o.id === "reg-fake")?.update, "1.1.0", "the picker marks it");
-    const items = registryItems(listing, hub.registry.installed());
+    const items = registryItems(listing, await hub.registry.installed());
     const it = items.find((i) => i.agent?.id === "reg-fake");
     assert.match(it?.detail ?? "", /update available: 1\.0\.0 → 1\.1\.0/);
     // the installed fake agent advertises no auth methods (asked at install)
     assert.match(it?.description ?? "", /1\.1\.0 · binary · MIT · auth: none/);
     const a = installed(await vscode.commands.executeCommand<InstallOutcome>("acpThreads.updateAgent", "reg-fake"));
     assert.equal(a.version, "1.1.0");
-    assert.equal(hub.registry.updates().size, 0);
+    assert.equal((await hub.registry.updates()).size, 0);
     await waitFor("the picker without the mark", () => !panel.agents().find((o) => o.id === "reg-fake")?.update);
   });
 
@@ -133,7 +139,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     const none = await vscode.commands.executeCommand<InstallOutcome>("acpThreads.addAgent", "reg-noplatform");
     assert.ok(none && "error" in none);
     assert.match(none.error, /platform|linux/i);
-    const ids = hub.registry.installed().map((a) => a.id);
+    const ids = (await hub.registry.installed()).map((a) => a.id);
     assert.deepEqual(ids, ["reg-fake"], "nothing else was installed");
   });
 
@@ -143,7 +149,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     try {
       const listing = await hub.registry.listing();
       assert.equal(listing.source, "cache");
-      const items = registryItems(listing, hub.registry.installed());
+      const items = registryItems(listing, await hub.registry.installed());
       assert.equal(items[0]?.kind, vscode.QuickPickItemKind.Separator);
       assert.match(items[0]!.label, /unreachable: showing the cached copy/);
       // the placeholder names the copy once (the core's reason ends with "(using the copy of …)", #37)
@@ -162,7 +168,23 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
   it("Remove agent takes it off the lists", async () => {
     const { hub } = await api();
     assert.equal(await vscode.commands.executeCommand<boolean>("acpThreads.removeAgent", "reg-fake"), true);
-    assert.ok(!configuredAgents(hub.config, hub.registry).some((c) => c.spec.id === "reg-fake"));
-    assert.deepEqual(hub.registry.installed(), []);
+    assert.ok(!(await configuredAgents(hub.config, hub.registry)).some((c) => c.spec.id === "reg-fake"));
+    assert.deepEqual(await hub.registry.installed(), []);
+  });
+
+  it("an agent the CLI installs shows in an open new-thread panel without a read per list", async () => {
+    // the installed list is kept until installed.json changes: a watch of the folder sees another process's install
+    const { hub } = await api();
+    const panel = await openPanel();
+    assert.ok(!panel.agents().some((o) => o.id === "reg-fake"), "removed by the test before");
+    const added = await cli(hub.home, ["agents", "add", "reg-fake"]);
+    assert.equal(added.code, 0, added.stderr);
+    const option = await waitFor("the open picker to list it", () => panel.agents().find((o) => o.id === "reg-fake"));
+    assert.match(option.detail ?? "", /1\.1\.0 · from the registry/);
+    assert.ok((await configuredAgents(hub.config, hub.registry)).some((c) => c.spec.id === "reg-fake"));
+    const removed = await cli(hub.home, ["agents", "remove", "reg-fake"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    await waitFor("the open picker without it", () => !panel.agents().some((o) => o.id === "reg-fake"));
+    assert.deepEqual(await hub.registry.installed(), []);
   });
 });

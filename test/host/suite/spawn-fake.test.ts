@@ -126,9 +126,8 @@ describe("spawning the stdio fake agent", () => {
 
   it("with no panel open, the permission waits and the status-bar command reveals the thread with its prompt", async () => {
     const { hub } = await api();
-    const agent = (await import("../../../src/vscode/agents"))
-      .configuredAgents(hub.config)
-      .find((a) => a.spec.id === "fake")!.spec;
+    const agent = (await (await import("../../../src/vscode/agents")).configuredAgent(hub.config, undefined, "fake"))!
+      .spec;
     const s = hub.spawnSession({ agent, task: "", mode: "session", cwd: workspaceRoot(), showPanel: false });
     await waitFor("the session", () => s.status === "idle");
     const answer = turn(s, "ask edit");

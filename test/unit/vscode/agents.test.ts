@@ -23,8 +23,8 @@ const installed = (id: string, command: string): InstalledAgent => ({
 /** The few members configuredAgents reads, as plain data. */
 function registryOf(agents: InstalledAgent[], listed: RegistryAgent[] = []): RegistryService {
   const service = {
-    installed: () => agents,
-    updates: () => new Map<string, RegistryAgent>(),
+    installed: () => Promise.resolve(agents),
+    updates: () => Promise.resolve(new Map<string, RegistryAgent>()),
     last: { index: { version: "1.0.0", agents: listed } },
   };
   return service as unknown as RegistryService;
@@ -35,13 +35,13 @@ const config = (custom: { id: string; command: string }[] = []) =>
     customAgents: custom.map((c) => ({ ...c, displayName: c.id, args: [] })),
   }) as unknown as Config;
 
-test("a superseded install comes after the presets, the current installs and the custom agents, marked", () => {
+test("a superseded install comes after the presets, the current installs and the custom agents, marked", async () => {
   const old = installed(
     "claude-code-acp",
     "/data/agents/claude-code-acp/0.16.0/node_modules/@zed-industries/claude-code-acp/dist/index.js",
   );
   const qwen = installed("qwen-code", "/data/agents/qwen-code/0.16.0/node_modules/@qwen-code/qwen-code/cli.js");
-  const list = configuredAgents(config([{ id: "mine", command: "my-agent" }]), registryOf([old, qwen]));
+  const list = await configuredAgents(config([{ id: "mine", command: "my-agent" }]), registryOf([old, qwen]));
   const ids = list.map((a) => a.spec.id);
   assert.deepEqual(ids.slice(-3), ["qwen-code", "mine", "claude-code-acp"]);
   assert.equal(ids[0], "codex"); // the presets first, as before
@@ -49,7 +49,7 @@ test("a superseded install comes after the presets, the current installs and the
   assert.equal(list.find((a) => a.spec.id === "qwen-code")?.deprecated, undefined);
 });
 
-test("a superseded install never takes a preset's place; a current one still does", () => {
+test("a superseded install never takes a preset's place; a current one still does", async () => {
   const listed: RegistryAgent = {
     id: "claude",
     name: "Claude Code",
@@ -58,7 +58,7 @@ test("a superseded install never takes a preset's place; a current one still doe
     distribution: { npx: { package: "@zed-industries/claude-code-acp@0.16.0" } },
   };
   const old = installed("claude", "/data/agents/claude/0.16.0/claude-code-acp");
-  const withOld = configuredAgents(config(), registryOf([old], [listed]));
+  const withOld = await configuredAgents(config(), registryOf([old], [listed]));
   const claude = withOld.filter((a) => a.spec.id === "claude");
   assert.deepEqual(
     claude.map((a) => a.source),
@@ -68,7 +68,7 @@ test("a superseded install never takes a preset's place; a current one still doe
     "claude",
     "/data/agents/claude/0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js",
   );
-  const withCurrent = configuredAgents(config(), registryOf([current]));
+  const withCurrent = await configuredAgents(config(), registryOf([current]));
   assert.deepEqual(
     withCurrent.filter((a) => a.spec.id === "claude").map((a) => a.source),
     ["installed"],
