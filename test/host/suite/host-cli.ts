@@ -49,7 +49,7 @@ export function hostRunSessions(agentId?: string, env: Record<string, string> = 
     await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     await useFakeAgent();
   });
   afterEach(async () => {

@@ -49,7 +49,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
 
   before(() => useFakeAgent());
   afterEach(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
