@@ -5,25 +5,8 @@
 // prompt runs there; `window` keeps them in the window. (The harness pins `window` for the other suites.)
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, hostedNode, sendNewInHost } from "./host-cli";
-
-type Hub = Awaited<ReturnType<typeof api>>["hub"];
-
-/** `acpThreads.spawn` with arguments: the fake agent with `task` in the workspace; the thread's id. */
-const spawned = (task: string, mode: "session" | "run" = "session") =>
-  vscode.commands.executeCommand<string>("acpThreads.spawn", { agentId: "fake", task, mode, cwd: workspaceRoot() });
-
-/** The host ran `prompt` on thread `id` to its turn's end, tagged as the host's, and no window session holds it. */
-async function ranInHost(hub: Hub, id: string, prompt: RegExp): Promise<void> {
-  await waitFor(`the host's turn on ${prompt}`, () => {
-    const records = hub.threads.read(id).records;
-    const at = records.findIndex((r) => r.kind === "user_message" && prompt.test(r.text));
-    return at >= 0 && records.slice(at).some((r) => r.kind === "turn_end");
-  });
-  assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
-  assert.ok(!hub.live.get(id)?.isOpen, "no session of this window runs it");
-}
+import { api, useFakeAgent, waitFor } from "./helpers";
+import { cli, hostedNode, ranInHost, sendNewInHost, spawned } from "./host-cli";
 
 describe("runSessions auto, the default: new threads run in the thread host (#35)", () => {
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -49,16 +32,14 @@ describe("runSessions auto, the default: new threads run in the thread host (#35
   });
 
   it("a new-thread panel's Send runs in the host: a hosted row", async () => {
-    const { hub } = await api();
     const id = await sendNewInHost("fake", [{ type: "text", text: "from the box by default" }]);
-    await ranInHost(hub, id, /^from the box by default$/);
+    await ranInHost(id, /^from the box by default$/);
     await waitFor("the thread's hosted row", () => hostedNode(id));
   });
 
   it("acpThreads.spawn with a task runs in the host: a hosted row", async () => {
-    const { hub } = await api();
     const id = await spawned("spawned by default");
-    await ranInHost(hub, id, /^spawned by default$/);
+    await ranInHost(id, /^spawned by default$/);
     await waitFor("the thread's hosted row", () => hostedNode(id));
   });
 
@@ -80,7 +61,7 @@ describe("runSessions auto, the default: new threads run in the thread host (#35
       { threadId: id, post: (m) => void posted.push(m) },
       { type: "send", parts: [{ type: "text", text: "the first prompt, typed later" }] },
     );
-    await ranInHost(hub, id, /^the first prompt, typed later$/).catch((err: Error) => {
+    await ranInHost(id, /^the first prompt, typed later$/).catch((err: Error) => {
       const records = hub.threads.read(id).records.map((r) => r.kind);
       throw new Error(`${err.message}; the panel got ${JSON.stringify(posted).slice(0, 600)}; records ${records}`);
     });
