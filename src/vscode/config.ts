@@ -6,6 +6,7 @@
  * manifest declared otherwise, so the reads enforce it; `ignoredWorkspaceSettings` names what a workspace tried.
  */
 import * as vscode from "vscode";
+import { runSessionsWhere } from "../core/host/door";
 import type { AgentSpec, PermissionPolicy } from "../core/model/agent";
 import { PERMISSION_POLICIES } from "../core/model/agent";
 
@@ -96,9 +97,12 @@ export class Config {
     return Number.isFinite(v) && v > 0 ? v : 60;
   }
 
-  /** `acpThreads.host.runSessions`: where new agent threads of this window run (#35). */
+  /**
+   * `acpThreads.host.runSessions`: where new agent threads of this window run (#35), resolved: `auto` (the default)
+   * is the host where its door is the user's alone (door.ts `runSessionsWhere`), else this window.
+   */
   get hostRunSessions(): "window" | "host" {
-    return this.#get<string>("host.runSessions", "window") === "host" ? "host" : "window";
+    return runSessionsWhere(this.#get<string>("host.runSessions", "auto"));
   }
 
   /** `acpThreads.host.idleMinutes`: how long the thread host stays with no session and no client. */

@@ -60,6 +60,9 @@ function userSettings({ trust, extra }) {
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     // xterm's DOM renderer: the e2e reads terminal text from the page.
     "terminal.integrated.gpuAcceleration": "off",
+    // most suites and specs test the window's own sessions: the thread host's default (`auto`) is asked for where a
+    // test means it (it removes this key or sets `auto`/`host`)
+    "acpThreads.host.runSessions": "window",
     ...extra,
   };
 }

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { homeLayout } from "../platform/data-home";
-import { isPosix } from "../platform/host";
+import { HOST_PLATFORM, isPosix, type Platform } from "../platform/host";
 import { VERSION } from "../version";
 
 export interface HostPlace {
@@ -35,6 +35,18 @@ export interface HostPlace {
   hostLock: string;
   /** The host's stderr. */
   log: string;
+}
+
+/**
+ * Whether the host's door is the user's alone on this platform: POSIX's 0600 socket in a 0700 folder is; Windows'
+ * named pipe (Node's default DACL: others may open it for reading) is not, until it gets a user-only ACL.
+ */
+export const doorIsUsersAlone = (p: Platform = HOST_PLATFORM): boolean => isPosix(p);
+
+/** Where `acpThreads.host.runSessions` starts new threads: `auto` (or anything else) is the host where its door is private. */
+export function runSessionsWhere(setting: unknown, p: Platform = HOST_PLATFORM): "host" | "window" {
+  if (setting === "host" || setting === "window") return setting;
+  return doorIsUsersAlone(p) ? "host" : "window";
 }
 
 /** Longest socket path we use (macOS: 104 bytes with the terminator). */

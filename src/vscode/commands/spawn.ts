@@ -1,8 +1,11 @@
 /**
  * "Spawn coding agent": opens a new thread's panel at once, with its prompt box (multi-line, `@` context) and
  * the agent picker in it; Send starts a session, "Run once" a single turn, an agent CLI runs in a terminal.
- * Scripted callers (tests, other extensions) pass `{agentId, task, mode?, cwd?}` and skip the panel's picker; with
- * `acpThreads.host.runSessions: host` their thread starts in the thread host (a task is needed: the host runs it).
+ * Scripted callers (tests, other extensions) pass `{agentId, task, mode?, cwd?}` and skip the panel's picker; where
+ * `acpThreads.host.runSessions` resolves to `host` (the default on POSIX) their thread starts in the thread host: with
+ * its task as the first prompt, or with none (an empty task) its agent's session open and idle, its panel ready for
+ * the first prompt, which runs there. "Run once" with an empty task stays in the window (the host's once-run takes
+ * the prompt it starts with only).
  */
 import * as vscode from "vscode";
 import { configuredAgent } from "../agents";
@@ -36,16 +39,18 @@ export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string |
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
     const task = String(args.task ?? "");
-    // with acpThreads.host.runSessions `host`, a thread with a prompt starts in the thread host, as from the box
-    const parts = [{ type: "text" as const, text: task }];
-    if (task.trim() && startsInHost(hub, cwd, parts))
+    // where acpThreads.host.runSessions resolves to `host`, the thread starts in the thread host, as from the box
+    const once = args.mode === "run";
+    const parts = task.trim() ? [{ type: "text" as const, text: task }] : [];
+    if ((parts.length || !once) && startsInHost(hub, cwd, parts))
       return await startThreadInHost(hub, {
         agent: agent.spec,
         cwd,
         parts,
         ...(args.worktree ? { worktree: true } : {}),
+        ...(once ? { once: true } : {}),
       });
-    const p = { agent: agent.spec, task, mode: args.mode === "run" ? "run" : "session", cwd };
+    const p = { agent: agent.spec, task, mode: once ? "run" : "session", cwd };
     const session =
       args.worktree === true ? await hub.spawnInWorktree(p as SpawnParams) : hub.spawnSession(p as SpawnParams);
     return session.threadId;

@@ -28,7 +28,10 @@ export interface HostRunRequest {
   /** The agent's extra env (a continued thread's: its configured agent's, when this window has it). */
   env?: Record<string, string>;
   cwd: string;
-  /** The prompt as composed: text, with context where its chips are. */
+  /**
+   * The prompt as composed: text, with context where its chips are. Empty: a new thread with no first prompt (an
+   * `acpThreads.spawn` with no task): the host opens its agent's session and waits idle for the first prompt.
+   */
   parts: PromptPart[];
   /** The window's other workspace folders (a worktree session has none). */
   roots?: string[];
@@ -87,7 +90,8 @@ export async function detachedRun(
   const { text, parts } = promptToWire(r.parts);
   return {
     cwd: r.cwd,
-    prompts: [text],
+    // no prompt: the run opens the session and waits for its first one, as a kept-open run does between prompts
+    prompts: r.parts.length ? [text] : [],
     ...(parts ? { parts } : {}),
     ...(r.agent
       ? {

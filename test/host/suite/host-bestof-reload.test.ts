@@ -39,7 +39,7 @@ describe("a hosted Best of N after a window reload (#35)", () => {
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 
   afterEach(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
   });

@@ -21,7 +21,7 @@ describe("Best of N in the thread host (#35)", () => {
   const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 
   afterEach(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
   });
@@ -132,7 +132,7 @@ describe("Best of N in the thread host (#35)", () => {
     const { repo } = seed;
     const { hub } = await api();
     for (const where of ["window", "host"] as const) {
-      await cfg().update("host.runSessions", where === "host" ? "host" : undefined, vscode.ConfigurationTarget.Global);
+      await cfg().update("host.runSessions", where === "host" ? "host" : "window", vscode.ConfigurationTarget.Global);
       const out = await vscode.commands.executeCommand<{ view: CompareView; summaries: CandidateSummary[] }>(
         "acpThreads.bestOfN",
         { agents: ["fake"], runs: 1, prompt: "fail upstream 500", cwd: repo },

@@ -89,7 +89,7 @@ describe("a hosted thread's panel chrome", () => {
       await waitFor("its turn ended", () => hub.threads.read(other).records.some((r) => r.kind === "turn_end"));
       assert.ok(!hub.broker.notifier.since(before).some((n) => n.message.includes("“hello”")));
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });

@@ -29,6 +29,22 @@ export function cli(home: string, args: string[]): Promise<{ code: number; stdou
   });
 }
 
+/** The host ran `prompt` on thread `id` to its turn's end, tagged as the host's, and no window session holds it. */
+export async function ranInHost(id: string, prompt: RegExp): Promise<void> {
+  const { hub } = await api();
+  await waitFor(`the host's turn on ${prompt}`, () => {
+    const records = hub.threads.read(id).records;
+    const at = records.findIndex((r) => r.kind === "user_message" && prompt.test(r.text));
+    return at >= 0 && records.slice(at).some((r) => r.kind === "turn_end");
+  });
+  assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
+  assert.ok(!hub.live.get(id)?.isOpen, "no session of this window runs it");
+}
+
+/** `acpThreads.spawn` with arguments: the fake agent with `task` in the workspace; the thread's id. */
+export const spawned = (task: string, mode: "session" | "run" = "session") =>
+  vscode.commands.executeCommand<string>("acpThreads.spawn", { agentId: "fake", task, mode, cwd: workspaceRoot() });
+
 /** `acp-threads run --detach` of the fake agent with `args` (flags, then prompts): the thread's id. */
 export async function detach(home: string, args: string[]): Promise<string> {
   const run = await cli(home, ["run", "--detach", "--format", "json", "--agent", FAKE, ...args]);
@@ -49,7 +65,7 @@ export function hostRunSessions(agentId?: string, env: Record<string, string> = 
     await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     await useFakeAgent();
   });
   afterEach(async () => {

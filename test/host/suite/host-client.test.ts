@@ -163,7 +163,7 @@ describe("the thread host's threads in the window", () => {
       const asked = records.find((r) => r.kind === "permission");
       assert.ok(asked && JSON.stringify(asked).includes('"user"'), "decided by the person, in this window");
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });
@@ -372,7 +372,7 @@ describe("the thread host's threads in the window", () => {
       rmSync(link, { force: true });
       await useFakeAgent(); // the agents and permission mode the other tests expect
       await cfg.update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
       rmSync(w.dir, { recursive: true, force: true });
     }

@@ -12,29 +12,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ReviewNotes } from "../../../src/core/store/review-notes";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, detach } from "./host-cli";
-
-type Hub = Awaited<ReturnType<typeof api>>["hub"];
-
-/** The host ran `prompt` on thread `id` to its turn's end, and no session of this window holds the thread. */
-async function ranInHost(hub: Hub, id: string, prompt: RegExp): Promise<void> {
-  await waitFor(`the host's turn on ${prompt}`, () => {
-    const records = hub.threads.read(id).records;
-    const at = records.findIndex((r) => r.kind === "user_message" && prompt.test(r.text));
-    return at >= 0 && records.slice(at).some((r) => r.kind === "turn_end");
-  });
-  assert.ok(hub.threads.read(id).metadata.tags.includes("runs:host"), "the host ran it");
-  assert.ok(!hub.live.get(id)?.isOpen, "no session of this window runs it");
-}
-
-/** `acpThreads.spawn` with arguments: the fake agent with `task` in the workspace; the thread's id. */
-const spawned = (task: string) =>
-  vscode.commands.executeCommand<string>("acpThreads.spawn", {
-    agentId: "fake",
-    task,
-    mode: "session",
-    cwd: workspaceRoot(),
-  });
+import { cli, detach, ranInHost, spawned } from "./host-cli";
 
 /** A thread of this window's own session (the setting still `window`), its session closed again. */
 async function windowThread(task: string): Promise<string> {
@@ -49,7 +27,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
 
   before(() => useFakeAgent());
   afterEach(async () => {
-    await cfg().update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
@@ -59,16 +37,15 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
     const { hub } = await api();
     await toHost();
     const id = await spawned("spawned for the host");
-    await ranInHost(hub, id, /^spawned for the host$/);
+    await ranInHost(id, /^spawned for the host$/);
     assert.equal(hub.threads.read(id).metadata.agent.id, "fake");
   });
 
   it("Resume with a prompt, and Rewind's edited prompt, continue in the host", async () => {
-    const { hub } = await api();
     const id = await windowThread("first in the window");
     await toHost();
     await vscode.commands.executeCommand("acpThreads.resume", id, "resumed in the host");
-    await ranInHost(hub, id, /^resumed in the host$/);
+    await ranInHost(id, /^resumed in the host$/);
 
     const fork = await vscode.commands.executeCommand<string | undefined>(
       "acpThreads.rewindThread",
@@ -78,7 +55,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       { mode: "conversation", prompt: "rewound into the host" },
     );
     assert.ok(fork && fork !== id, "the rewound fork");
-    await ranInHost(hub, fork, /^rewound into the host$/);
+    await ranInHost(fork, /^rewound into the host$/);
   });
 
   it("Fork from here: the fork is not resumed in the window; its panel's first prompt runs in the host", async () => {
@@ -93,7 +70,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       { threadId: fork, post: () => undefined },
       { type: "send", parts: [{ type: "text", text: "the fork goes on" }] },
     );
-    await ranInHost(hub, fork, /^the fork goes on$/);
+    await ranInHost(fork, /^the fork goes on$/);
   });
 
   it("Hand off starts the new thread in the host, linked to the old one", async () => {
@@ -106,7 +83,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
     });
     assert.equal(typeof to, "string", "the host's thread id (no session of this window)");
     const id = to as string;
-    await ranInHost(hub, id, /^the handoff brief$/);
+    await ranInHost(id, /^the handoff brief$/);
     const m = hub.threads.read(id).metadata;
     assert.deepEqual([m.origin?.kind, m.origin?.source], ["handoff", from]);
     assert.match(m.title ?? "", /^Handoff: /);
@@ -136,7 +113,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       assert.equal(how, "queued", "behind the host's running turn");
       assert.ok(!hub.live.get(id)?.isOpen, "not resumed in this window");
       await hub.hosted.cancel(id); // the sleeping turn ends; the host runs the queued review next
-      await ranInHost(hub, id, /^hosted review\n[\s\S]*review for the host/);
+      await ranInHost(id, /^hosted review\n[\s\S]*review for the host/);
     } finally {
       await cfg().update("review.comments", undefined, vscode.ConfigurationTarget.Global);
     }
@@ -148,7 +125,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
     try {
       await toHost();
       const id = await spawned("recall offered");
-      await ranInHost(hub, id, /^recall offered$/);
+      await ranInHost(id, /^recall offered$/);
       const traffic = join(hub.threads.layout.trafficDir, `${id}.ndjson`);
       // the traffic file is made with the session: until then there is nothing to read (not a failure)
       const opened = await waitFor("the session/new in the traffic", () =>

@@ -69,7 +69,7 @@ describe("a hosted exec run whose thread host dies", () => {
       assert.deepEqual(stops, [], "closing it did not try to stop the gone run");
     } finally {
       hosted.stopExec = stopExec;
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       const c = await hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
     }
@@ -96,7 +96,7 @@ describe("a hosted exec run whose thread host dies", () => {
       terminal.dispose();
       await waitFor("stopped in the host", () => hub.exec.info(runId)?.status === "killed");
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
     }

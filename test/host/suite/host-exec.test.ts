@@ -63,7 +63,7 @@ describe("exec runs in the thread host", () => {
       reloaded?.dispose();
       for (const t of vscode.window.terminals.filter((x) => x.name.includes("before-the-reload"))) t.dispose();
       live.dispose();
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -78,7 +78,7 @@ describe("exec runs in the thread host", () => {
       started.terminal.dispose();
       await waitFor("stopped in the host", () => hub.exec.info(started.runId)?.status === "killed");
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
       if (c) await waitFor("the host gone (the next test starts its own)", () => c.closed);
@@ -126,7 +126,7 @@ describe("exec runs in a new worktree in the thread host", () => {
       assert.match(await terminalScreen(terminal), /got:in-the-worktree/);
       terminal.dispose();
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     }
   });
 });

@@ -96,7 +96,7 @@ describe("the thread host's agents served by this window", () => {
       const call = hub.threads.read(row.threadId).records.find((r) => r.kind === "tool_call");
       assert.ok(call && JSON.stringify(call).includes('"diff"'), "the write's diff is in the thread");
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await files.update("autoSave", undefined, vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);

@@ -68,7 +68,7 @@ describe("the thread host's agents' terminals shown in this window", () => {
     } finally {
       reloaded?.dispose();
       for (const t of vscode.window.terminals.filter((x) => x.name.includes(COMMAND))) t.dispose();
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);

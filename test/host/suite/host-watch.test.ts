@@ -72,7 +72,7 @@ describe("the thread host's watchdog and elicitations in the window", () => {
       await waitFor("idle again", () => view.status === "idle", 30_000);
       assert.equal(hub.hosted.get(id), view, "the same view and run");
     } finally {
-      await cfg.update("host.runSessions", undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });

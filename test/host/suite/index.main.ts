@@ -61,6 +61,7 @@ const PASSES: Record<string, string[]> = {
     "host-state.test.js",
     "host-watch.test.js",
     "host-entry.test.js",
+    "host-default.test.js",
     "host-bestof.test.js",
     "host-bestof-reload.test.js",
     "host-links.test.js",

@@ -14,7 +14,10 @@ describe("exec runs in a Pseudoterminal", () => {
       'printf "ready\\n"; read line; echo "got:$line"; sleep 2',
       workspaceRoot(),
     );
-    assert.ok("run" in started, "with acpThreads.host.runSessions at its default (window) the run is this window's");
+    assert.ok(
+      "run" in started,
+      "with acpThreads.host.runSessions window (the harness pins it) the run is this window's",
+    );
     const { run, terminal } = started;
     assert.ok(vscode.window.terminals.includes(terminal), "terminal is listed");
     // #24: the run is forked by the spawner, never by the extension host's thread (Linux: the parent from /proc)
