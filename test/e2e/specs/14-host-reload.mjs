@@ -1,15 +1,18 @@
 // Issue 35 item 5's e2e, a new user's path: with acpThreads.host.runSessions absent from the user's settings (its
 // default, `auto`: the thread host on POSIX; the harness pins `window` for the other specs, removed here), a new
 // thread runs in the thread host; the window is reloaded (Developer: Reload Window) mid-turn, and after the reload
-// the Sessions view lists the thread as live and its restored panel shows the running turn, which its Stop ends.
+// the Sessions view lists the thread as live and its restored panel shows the running turn, which finishes there.
 // Screenshots before and after.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Composer, threadFrame, until } from "../pages/workbench.mjs";
 
-// long enough that only Stop ends it: a reload on a loaded machine takes longer than any fixed turn would (a 25 s
-// turn had ended before the reloaded panel was looked at)
-const TASK = "sleep 600000";
+// The turn ends when the spec makes this file, after the reloaded panel shows it running: a reload on a loaded
+// machine takes longer than any fixed turn would (a 25 s turn had ended before the reloaded panel was looked at).
+const RELEASE = path.join(os.tmpdir(), `acpt-e2e-14-${process.pid}`);
+const TASK = `until ${RELEASE}`;
+const escaped = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Opens the ACP Threads side bar. Its tab can be selected while the side bar is hidden (a reload restored it so:
@@ -46,7 +49,7 @@ async function reload(page, quick) {
 /** The thread's row in the Sessions view, once it says the thread runs in the thread host. */
 async function hostedRow(page) {
   await showSessions(page);
-  const row = page.getByRole("treeitem", { name: new RegExp(TASK) }).first();
+  const row = page.getByRole("treeitem", { name: new RegExp(escaped(TASK)) }).first();
   await row.waitFor({ timeout: 30000 });
   await until("the row to say it runs in the thread host", async () =>
     /in the thread host/.test((await row.textContent()) ?? ""),
@@ -68,7 +71,7 @@ export default async function ({ page, quick, step, shot, userDataDir }) {
     await draft.type(TASK);
     await draft.send();
     frame = await threadFrame(page, TASK);
-    await frame.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
+    await frame.locator(".msg.agent", { hasText: "waiting" }).waitFor({ timeout: 30000 });
     await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
     await hostedRow(page);
     await shot("14-host-before-reload");
@@ -80,14 +83,15 @@ export default async function ({ page, quick, step, shot, userDataDir }) {
       await reload(page, quick);
       await hostedRow(page);
       frame = await threadFrame(page, TASK);
-      await frame.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
+      await frame.locator(".msg.agent", { hasText: "waiting" }).waitFor({ timeout: 30000 });
       await frame.locator(`#status[data-status="working"]`).waitFor({ timeout: 30000 });
       await shot("14-host-after-reload");
     },
   );
 
-  await step("Stop in the reopened panel ends the host's turn", async () => {
-    await frame.locator("#cancel").click();
+  await step("the turn finishes in the reopened panel", async () => {
+    writeFileSync(RELEASE, "");
+    await frame.locator(".msg.agent", { hasText: "is there" }).waitFor({ timeout: 60000 });
     await until(
       "the turn's end in the panel",
       async () => {
@@ -98,5 +102,6 @@ export default async function ({ page, quick, step, shot, userDataDir }) {
     );
     await shot("14-host-turn-finished");
   });
+  rmSync(RELEASE, { force: true });
   writeFileSync(settingsFile, JSON.stringify(settings, null, 1));
 }
