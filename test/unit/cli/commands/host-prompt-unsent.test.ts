@@ -14,10 +14,9 @@ import { connectHost, type HostConnection } from "../../../../src/core/host/clie
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { assetsDir } from "../../../../src/core/store/paths";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { withKeptOpenRun } from "../../../fixtures/host/kept-open";
+import { imagePrompt, withKeptOpenRun } from "../../../fixtures/host/kept-open";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 const UNSENT = /^the prompt was not sent to the agent: .+/;
 
 /** The records `conn` is pushed of thread `threadId` once attached (from its start). */
@@ -39,15 +38,7 @@ test("HOSTILE: an image the host cannot keep is a failed turn every client sees;
       try {
         const sent = await following(conn, run.threadId);
         const followed = await following(follower, run.threadId);
-        await conn.request({
-          t: "prompt",
-          threadId: run.threadId,
-          text: "look at shot.png",
-          parts: [
-            { type: "text", text: "look at " },
-            { type: "context", item: { kind: "image", label: "shot.png", base64: PNG.toString("base64") } },
-          ],
-        });
+        await conn.request(imagePrompt(run.threadId, "look at "));
         const failed = (records: ThreadRecord[]) => records.find((r) => r.kind === "error" && UNSENT.test(r.message));
         const clients: [string, ThreadRecord[]][] = [
           ["the sender", sent],
@@ -60,7 +51,7 @@ test("HOSTILE: an image the host cannot keep is a failed turn every client sees;
           const around = told.slice(i - 1, i + 2).map((r) => r.kind);
           assert.deepEqual(around, ["user_message", "error", "turn_end"], `${who}: a failed turn of its own`);
           const user = told[i - 1];
-          assert.equal(user.kind === "user_message" && user.text, "look at shot.png");
+          assert.equal(user.kind === "user_message" && user.text, "look at ");
         }
         await run.goesOn();
         // the thread's JSONL stays whole: every line a record, the last one ended
