@@ -32,6 +32,7 @@
  */
 import { parseArgs } from "node:util";
 import { AcpThreadsError } from "../core/errors";
+import { MAX_TIMER_MS } from "../core/util/guards";
 
 interface FlagCommon {
   /** One line for the help. */
@@ -60,8 +61,20 @@ export interface NumberFlag extends FlagCommon {
   min?: number;
   /** The value must be greater than this. */
   above?: number;
+  /** Largest allowed value (inclusive), and what it is, for the message (`timerFlag`). */
+  max?: number;
+  maxIs?: string;
   integer?: boolean;
 }
+
+/**
+ * The bound of a flag whose value becomes a timer's delay, counted in units of `unitMs` (1000: seconds): no Node
+ * timer waits longer than MAX_TIMER_MS (about 24.8 days), so a longer value is refused rather than cut short.
+ */
+export const timerFlag = (unitMs: number): Pick<NumberFlag, "max" | "maxIs"> => ({
+  max: MAX_TIMER_MS / unitMs,
+  maxIs: "about 24.8 days, the longest a timer waits",
+});
 export interface EnumFlag extends FlagCommon {
   type: "enum";
   values: readonly string[];
@@ -210,6 +223,8 @@ function checkValue(flag: string, def: Exclude<FlagDef, BooleanFlag>, raw: strin
         (def.min === undefined || n >= def.min) &&
         (def.above === undefined || n > def.above);
       if (!ok) throw usage(`${flag} needs ${what}, got '${raw}'`);
+      if (def.max !== undefined && n > def.max)
+        throw usage(`${flag} must be at most ${def.max}${def.maxIs ? ` (${def.maxIs})` : ""}, got '${raw}'`);
       return n;
     }
   }

@@ -256,7 +256,14 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
             : undefined;
       // built before the watchdog counts a turn: a prompt refused here never reaches the agent, and a turn counted
       // for it would never end (its stall alarm would ring while a kept-open run waits idle)
-      const built = parts && (await s.preparePrompt(parts, sources));
+      const built =
+        parts &&
+        (await s.preparePrompt(parts, sources).catch((err: unknown) => {
+          // the caller's to fix (usage) is told to the caller; the host's own failure goes in the thread for all
+          if (!(err instanceof AcpThreadsError && err.code === "usage"))
+            s.live.unsentTurn(text, `the prompt was not sent to the agent: ${errorMessage(err)}`);
+          throw err;
+        }));
       supervisor?.turnStarted();
       const r = built
         ? await s.promptBuilt(built, { signal: stop.signal })

@@ -136,7 +136,8 @@ export class Hub implements vscode.Disposable {
         context.workspaceState,
       ),
     );
-    this.#owned.add(wireHostedExecs(this.hosted, this.live)); // the host's exec runs of this window's folders
+    // the host's exec runs of this window's folders
+    this.#owned.add(wireHostedExecs(this.hosted, this.live, (runId) => this.exec.info(runId)));
     const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");
     this.#owned.add(vscode.workspace.onDidChangeWorkspaceFolders(reoffer));
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));

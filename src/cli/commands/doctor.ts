@@ -9,7 +9,7 @@ import { probeLines } from "../../core/acp/agent-probe";
 import { runtimesDirOf } from "../../core/runtime/managed";
 import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
-import { FORMAT } from "../flags";
+import { FORMAT, timerFlag } from "../flags";
 import { EXIT } from "../io";
 import { describeAvailability, sandboxAvailability } from "../../core/sandbox/tool";
 
@@ -27,6 +27,7 @@ export const main = command(
       "probe-timeout": {
         type: "number",
         above: 0,
+        ...timerFlag(1000),
         arg: "S",
         help: "give each agent S seconds to answer initialize (default 30)",
       },

@@ -20,6 +20,7 @@ import { AcpThreadsError } from "../../core/errors";
 import { exitCodeOf, openRegistry } from "../exec/context";
 import { forwardInput, streamOutput } from "../exec/foreground";
 import { command, type CommandContext } from "../command";
+import { timerFlag } from "../flags";
 import type { WorktreeRef } from "../../core/model/records";
 import { worktreeFor } from "../../core/session/open-thread";
 import { parseWorktreeRef, worktreeProgress } from "../worktree-start";
@@ -40,7 +41,7 @@ const SPEC = {
       help: "run in a git worktree of its own beside the repository (see 'acp-threads worktrees')",
     },
     pty: { type: "boolean", negatable: true, help: "run on a pseudo-terminal (default: the preset's choice)" },
-    timeout: { type: "number", min: 0, arg: "S", help: "kill the run after S seconds (exit 3)" },
+    timeout: { type: "number", min: 0, ...timerFlag(1000), arg: "S", help: "kill the run after S seconds (exit 3)" },
     background: { type: "boolean", help: "print the run id and return; a detached supervisor owns the run" },
     detach: {
       type: "boolean",

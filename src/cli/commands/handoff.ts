@@ -16,7 +16,7 @@ import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
 import { command } from "../command";
-import { FORMAT, parseEnvPairs } from "../flags";
+import { FORMAT, parseEnvPairs, timerFlag } from "../flags";
 import { linkInHost } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
@@ -56,7 +56,7 @@ export const main = command(
         help: "how permission requests are answered",
       },
       format: FORMAT,
-      timeout: { type: "number", above: 0, arg: "S", help: "give up after S seconds (exit 3)" },
+      timeout: { type: "number", above: 0, ...timerFlag(1000), arg: "S", help: "give up after S seconds (exit 3)" },
       env: { type: "list", arg: "K=V", help: "extra environment for the agent" },
       "stall-timeout": { type: "number", min: 0, arg: "S", help: "watchdog stall time (default 180; 0: off)" },
       retry: { type: "enum", values: ["offer", "auto", "off"], default: "offer", help: "watchdog retry ladder" },

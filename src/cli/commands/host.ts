@@ -13,7 +13,7 @@ import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import { command, subcommands } from "../command";
-import { FORMAT } from "../flags";
+import { FORMAT, timerFlag } from "../flags";
 import { describeOther, type OtherHost } from "../../core/host/others";
 import { hostFor, hostPlaceFor, otherHostsFor } from "../host-client";
 import { EXIT, type CliIO } from "../io";
@@ -155,6 +155,7 @@ export const main = subcommands({
           "idle-minutes": {
             type: "number",
             above: 0,
+            ...timerFlag(60_000),
             arg: "N",
             help: "leave N minutes after the last session and client (default 10)",
           },

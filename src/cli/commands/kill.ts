@@ -1,5 +1,6 @@
 /** `acp-threads kill ID [--grace MS]`: SIGTERM the run's process group, SIGKILL after the grace period. */
 import { command } from "../command";
+import { timerFlag } from "../flags";
 import { EXIT } from "../io";
 import { openRegistry, statusLabel } from "../exec/context";
 
@@ -7,7 +8,9 @@ const SPEC = {
   name: "kill",
   synopsis: "ID [--grace MS]",
   args: { min: 1, max: 1, name: "ID" },
-  flags: { grace: { type: "number", min: 0, arg: "MS", help: "milliseconds between SIGTERM and SIGKILL" } },
+  flags: {
+    grace: { type: "number", min: 0, ...timerFlag(1), arg: "MS", help: "milliseconds between SIGTERM and SIGKILL" },
+  },
 } as const;
 
 export const main = command(SPEC, async ({ io, flags, args }) => {

@@ -10,7 +10,7 @@ import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
 import { command } from "../command";
-import { parseEnvPairs } from "../flags";
+import { parseEnvPairs, timerFlag } from "../flags";
 import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
 import { contextFromFlags } from "../prompt-context";
@@ -67,6 +67,7 @@ const SPEC = {
     "check-timeout": {
       type: "number",
       above: 0,
+      ...timerFlag(1000),
       arg: "S",
       help: `best of N: the check is killed (its process group) after S seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`,
     },
@@ -115,7 +116,7 @@ const SPEC = {
       default: "text",
       help: "json: one event per line, then a summary line",
     },
-    timeout: { type: "number", above: 0, arg: "S", help: "give up after S seconds (exit 3)" },
+    timeout: { type: "number", above: 0, ...timerFlag(1000), arg: "S", help: "give up after S seconds (exit 3)" },
     env: { type: "list", arg: "K=V", help: "extra environment for the agent" },
     file: {
       type: "list",

@@ -10,6 +10,7 @@ import { serveWarm } from "../../core/recall/warm/server";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { AcpThreadsError } from "../../core/errors";
 import { command } from "../command";
+import { timerFlag } from "../flags";
 import { EXIT } from "../io";
 
 export const serve = command(
@@ -20,6 +21,7 @@ export const serve = command(
       "idle-seconds": {
         type: "number",
         min: 1,
+        ...timerFlag(1000),
         arg: "N",
         help: `exit after N seconds without a request (${DEFAULT_IDLE_SECONDS})`,
       },

@@ -45,12 +45,16 @@ interface Running {
 export interface EditorTerminalsOptions {
   push(sock: Socket, msg: HostPush): void;
   unsentCap?: number;
+  /** Awaited before a client's offer walks the running terminals (tests hold it to order a race). */
+  offerGate?: () => Promise<void>;
 }
 
 export class EditorTerminals {
   /** The clients serving terminals, each with a guard of its folders. */
   readonly #servers = new Map<Socket, PathGuard>();
   readonly #running = new Map<string, Running>();
+  /** Each client's offer still walking the running terminals (its `status` waits for it). */
+  readonly #offering = new Map<Socket, Promise<void>>();
 
   constructor(private readonly opts: EditorTerminalsOptions) {}
 
@@ -59,15 +63,37 @@ export class EditorTerminals {
     return [...this.#running.keys()];
   }
 
-  /** A client's `hello`: from now on it is shown the terminals of its folders (the running ones at once), or none. */
-  async offer(sock: Socket, offer: ServeOffer | undefined): Promise<void> {
+  /**
+   * A client's `hello`: from now on it is shown the terminals of its folders (the running ones at once, in the
+   * background: the hello's answer goes first), or none. Its `status` waits for this (`offered`).
+   */
+  offer(sock: Socket, offer: ServeOffer | undefined): Promise<void> {
     const guard = offer?.terminals === true ? offeredGuard(offer) : undefined;
     if (guard) this.#servers.set(sock, guard);
     else this.#servers.delete(sock);
+    const walk = this.#walk(sock, guard).finally(() => {
+      if (this.#offering.get(sock) === walk) this.#offering.delete(sock);
+    });
+    this.#offering.set(sock, walk);
+    return walk;
+  }
+
+  /**
+   * Settles once the client's pending offer is done: every terminal running then was shown to it (when inside its
+   * folders), so its end goes there. The host answers the client's `status` only after this, so a status never
+   * lists a terminal the client was not shown and will not hear the end of.
+   */
+  offered(sock: Socket): Promise<void> {
+    return (this.#offering.get(sock) ?? Promise.resolve()).catch(() => undefined);
+  }
+
+  async #walk(sock: Socket, guard: PathGuard | undefined): Promise<void> {
     await new Promise((r) => setImmediate(r)); // the hello's answer goes first
+    await this.opts.offerGate?.();
     for (const t of [...this.#running.values()]) {
       const inside = !!guard && (await sees(guard, t));
       if (this.#servers.get(sock) !== guard) return; // another hello meanwhile: it decides
+      if (t.exit) continue; // it ended while its folders were looked up: its end went to its clients then
       if (!inside) t.shown.delete(sock);
       else if (!t.shown.has(sock)) this.#show(sock, t);
     }
@@ -76,6 +102,7 @@ export class EditorTerminals {
   /** The client's connection closed. */
   gone(sock: Socket): void {
     this.#servers.delete(sock);
+    this.#offering.delete(sock);
     for (const t of this.#running.values()) t.shown.delete(sock);
   }
 

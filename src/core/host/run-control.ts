@@ -60,4 +60,6 @@ export interface HostOptions {
   logger: Logger;
   /** How long an editor serving a session's files is waited for (editor-serve.ts; tests shorten it). */
   serveTimeoutMs?: { read: number; write: number };
+  /** Awaited before a client's hello shows it the running terminals (editor-terminals.ts; tests hold it). */
+  offerGate?: () => Promise<void>;
 }

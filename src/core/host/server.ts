@@ -68,7 +68,7 @@ export class ThreadHost {
   #stopping = false;
   #closed!: () => void;
   readonly #serve: EditorServe;
-  readonly #terminals = new EditorTerminals({ push: (sock, msg) => void this.#reply(sock, msg) });
+  readonly #terminals: EditorTerminals;
   readonly #execs: HostExecs;
   /** The rows told to the event listeners, each before what is announced of its thread. */
   readonly #rows = new SessionRows((msg) => {
@@ -79,6 +79,10 @@ export class ThreadHost {
 
   constructor(private readonly opts: HostOptions) {
     this.#server = createServer((sock) => this.#connect(sock));
+    this.#terminals = new EditorTerminals({
+      push: (sock, msg) => void this.#reply(sock, msg),
+      ...(opts.offerGate ? { offerGate: opts.offerGate } : {}),
+    });
     this.#serve = new EditorServe({
       push: (sock, msg) => this.#reply(sock, msg),
       logger: opts.logger,
@@ -180,6 +184,8 @@ export class ThreadHost {
         background(this.#terminals.offer(sock, req.serves), "showing the host's terminals to a client");
         return { t: "hello", id, protocol: HOST_PROTOCOL, version: this.opts.place.version, pid: process.pid };
       case "status":
+        // after its pending offer: every terminal it lists was shown to this client, which hears its end
+        await this.#terminals.offered(sock);
         return { t: "status", id, status: this.status() };
       case "stop": {
         // the runs waiting idle for a prompt are stopped with the host: no turn of theirs is cut

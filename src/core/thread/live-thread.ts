@@ -126,6 +126,18 @@ export class LiveThread {
     this.patch({ counters: { ...c, userMessages: c.userMessages + 1, steered: (c.steered ?? 0) + 1 } });
   }
 
+  /**
+   * A prompt that failed before its agent saw it, for a reason of the host's own (its image not kept: a full disk,
+   * an unwritable assets folder): a turn of its own with the prompt's text, the reason as an `error` record and its
+   * end (`error`), so every client following the thread shows it. Nothing when the file is closed or a turn runs.
+   */
+  unsentTurn(text: string, reason: string): void {
+    if (this.handle.closed || this.#inTurn) return;
+    this.beginTurn(text);
+    this.#append({ kind: "error", message: reason });
+    this.endTurn("error");
+  }
+
   record(event: RuntimeEvent): void {
     switch (event.type) {
       case "text":

@@ -23,13 +23,24 @@ import type { HostedThreads } from "./hosted-threads";
 /** How long a started run's terminal is waited for (the host shows it right after its answer). */
 export const EXEC_SHOWN_MS = 15_000;
 
-/** Each exec run the host shows this window becomes its exec terminal and Live row. */
-export function wireHostedExecs(hosted: HostedThreads, live: LiveSessions): vscode.Disposable {
+/**
+ * Each exec run the host shows this window becomes its exec terminal and Live row. `recorded`: the exec registry's
+ * account of a run (its state file, written by the host): a run the same host ended while this window was not
+ * connected (`lost`, terminals-gone.ts) shows the end it recorded there (exited, killed, its exit code).
+ */
+export function wireHostedExecs(
+  hosted: HostedThreads,
+  live: LiveSessions,
+  recorded: (runId: string) => { status: string; exitCode: number | null } | undefined,
+): vscode.Disposable {
   let leaving = false;
   const sub = hosted.terminals.onDidShowExec(({ view, exec }) => {
     let ended = false;
     view.onExit(({ exitCode, signal, status }) => {
       ended = true;
+      const known = status === "lost" ? recorded(exec.runId) : undefined;
+      if (known && known.status !== "running" && known.status !== "lost")
+        return live.updateExec(exec.runId, known.status, known.exitCode ?? null);
       // the registry's status (a timeout says so); a host before it: the signal decides
       live.updateExec(exec.runId, status ?? (signal ? "killed" : "exited"), exitCode);
     });

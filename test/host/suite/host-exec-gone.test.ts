@@ -8,9 +8,25 @@
 // after the status was asked for stays.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { connectHost, type HostConnection } from "../../../src/core/host/client";
+import type { ServeOffer } from "../../../src/core/host/protocol-serve";
 import { startExec } from "../../../src/vscode/exec-terminal";
+import type { HostLink } from "../../../src/vscode/host/host-link";
 import { HostedTerminals } from "../../../src/vscode/host/serve-terminals";
 import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+
+/** What another window of this workspace serves: its terminals. */
+const offer = (): ServeOffer => ({ fs: false, terminals: true, roots: [workspaceRoot()] });
+
+/**
+ * Stops the thread host and waits until it has left (it lets go of its clients, then of its lock): the next test's
+ * run starts a new host, which the stopping one would refuse.
+ */
+async function stopHost(link: HostLink): Promise<void> {
+  const c = await link.connection();
+  await c?.request({ t: "stop", force: true }).catch(() => undefined);
+  if (c) await waitFor("the thread host left", () => c.closed);
+}
 
 /** Whether a process group has a process left. */
 function groupAlive(pgid: number): boolean {
@@ -70,8 +86,7 @@ describe("a hosted exec run whose thread host dies", () => {
     } finally {
       hosted.stopExec = stopExec;
       await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
-      const c = await hosted.link.connection();
-      await c?.request({ t: "stop", force: true }).catch(() => undefined);
+      await stopHost(hosted.link);
     }
   });
 
@@ -97,8 +112,53 @@ describe("a hosted exec run whose thread host dies", () => {
       await waitFor("stopped in the host", () => hub.exec.info(runId)?.status === "killed");
     } finally {
       await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
-      const c = await hub.hosted.link.connection();
-      await c?.request({ t: "stop", force: true }).catch(() => undefined);
+      await stopHost(hub.hosted.link);
+    }
+  });
+
+  it("a run the same host ended while the window was away shows its recorded end, not `lost`", async () => {
+    const { hub } = await api();
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const link = hub.hosted.link;
+    const check = link.check.bind(link);
+    let release = () => {};
+    const away = new Promise<void>((resolve) => (release = resolve));
+    let other: HostConnection | undefined;
+    try {
+      const cmd = "echo ended-while-away; read code; exit $code";
+      const started = await startExec(hub, { id: "custom", label: "custom" }, cmd, workspaceRoot());
+      assert.ok("hosted" in started, "the run is the host's");
+      const { runId, terminal } = started;
+      await waitFor("it runs", async () => (await terminalScreen(terminal)).includes("ended-while-away"));
+      // another client shown the run (another window): it ends the run while this window is not connected
+      other = await connectHost({ home: hub.home, client: "another window", watching: true, serves: offer() });
+      assert.ok(other);
+      const shown = new Promise<void>((resolve) =>
+        other!.onPush((m) => m.t === "terminal" && m.term === runId && resolve()),
+      );
+      await shown;
+      link.check = () => away.then(check); // the window looks for the host only once the run has ended
+      const c = await link.connection();
+      assert.ok(c);
+      c.sock.destroy(); // as the host drops a slow client
+      await waitFor("the connection closed", () => c.closed);
+      await other.request({ t: "terminal_input", term: runId, data: "7\n" });
+      await waitFor("the host recorded its end", () => hub.exec.info(runId)?.status === "exited");
+      release();
+      await hub.hosted.terminalsChecked();
+      const row = hub.live.exec(runId);
+      assert.equal(row?.status, "failed", "the registry's end (exit 7), not lost");
+      assert.equal(row?.exitCode, 7);
+      await waitFor("its terminal says why", async () =>
+        (await terminalScreen(terminal)).includes("ended while this window was not connected to the thread host"),
+      );
+    } finally {
+      release();
+      link.check = check;
+      other?.close();
+      await cfg.update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
+      await stopHost(link);
     }
   });
 

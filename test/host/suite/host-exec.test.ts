@@ -39,7 +39,7 @@ describe("exec runs in the thread host", () => {
       await waitFor("the typing reached it", async () => (await terminalScreen(terminal)).includes("got:typed-here"));
       // a reloaded window: a new client of the host with this window's folders, and its own Live rows
       reloaded = reloadedWindow(hub);
-      wired = wireHostedExecs(reloaded, live);
+      wired = wireHostedExecs(reloaded, live, (id) => hub.exec.info(id));
       await reloaded.link.check();
       const row = await waitFor("the run's Live row after the reload", () => live.exec(runId));
       assert.equal(row.status, "running");

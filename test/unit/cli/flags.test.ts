@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { parseCommand, parseEnvPairs, type CommandSpec } from "../../../src/cli/flags";
+import { parseCommand, parseEnvPairs, timerFlag, type CommandSpec } from "../../../src/cli/flags";
 import type { CommandMain } from "../../../src/cli/io";
 import { runCommand } from "./in-process";
 
@@ -33,6 +33,7 @@ const MODULES: Record<string, () => Promise<{ main: CommandMain }>> = {
   retry: () => import("../../../src/cli/commands/retry"),
   events: () => import("../../../src/cli/commands/events"),
   host: () => import("../../../src/cli/commands/host"),
+  handoff: () => import("../../../src/cli/commands/handoff"),
 };
 
 async function cli(home: string, ...argv: string[]) {
@@ -200,6 +201,32 @@ test("values are checked against their type and the command's arguments are coun
     }
   }));
 
+test("a timer flag past the longest timer (about 24.8 days) is a usage error, everywhere", () =>
+  withHome(async (home) => {
+    const days30 = String(30 * 24 * 3600);
+    const checks: string[][] = [
+      ["exec", "--timeout", days30, "--", "true"],
+      ["exec", "--detach", "--timeout", days30, "--", "true"],
+      ["run", "--agent", "x", "--timeout", days30, "hi"],
+      ["run", "--agent", "x", "--detach", "--timeout", days30, "hi"],
+      ["run", "--agent", "x", "--runs", "2", "--check", "true", "--check-timeout", days30, "hi"],
+      ["handoff", "t-1", "--agent", "x", "--timeout", days30],
+      ["doctor", "--probe-timeout", days30],
+      ["host", "serve", "--idle-minutes", String(30 * 24 * 60)],
+      ["kill", "r-1", "--grace", String(30 * 24 * 3600 * 1000)],
+      ["recall", "serve", "--idle-seconds", days30],
+    ];
+    for (const argv of checks) {
+      const r = await cli(home, ...argv);
+      assert.equal(r.code, 2, `${argv.join(" ")}: ${r.err}`);
+      assert.match(
+        r.err,
+        /--[a-z-]+ must be at most [\d.]+ \(about 24\.8 days, the longest a timer waits\), got '\d+'/,
+        argv.join(" "),
+      );
+    }
+  }));
+
 test("top level: no command is a usage error, help and version exit 0, an unknown command exits 2", () =>
   withHome(async (home) => {
     const top = (...argv: string[]) => {
@@ -260,6 +287,10 @@ test("parseCommand: values by type, repeats, negation, short flags, `--` and `re
     },
   );
   assert.deepEqual(parseCommand(spec, ["-v", "-h", "--bogus"]), { help: true });
+  // a timer flag takes the longest timer, and not a millisecond more
+  const timed = { ...spec, flags: { s: { type: "number", above: 0, ...timerFlag(1000), help: "" } } } as const;
+  assert.deepEqual(parseCommand(timed, ["--s", "2147483.647"]), { help: false, flags: { s: 2147483.647 }, args: [] });
+  assert.throws(() => parseCommand(timed, ["--s", "2147483.648"]), /--s must be at most 2147483\.647 \(about 24\.8/);
   assert.throws(() => parseCommand(spec, ["--no-verbose"]), /unknown option '--no-verbose'/);
   assert.throws(() => parseCommand(spec, ["-o"]), /option '-o' needs a value/);
   assert.throws(() => parseCommand(spec, ["--agent", "-v"]), /^AcpThreadsError: option '--agent' needs a value$/);

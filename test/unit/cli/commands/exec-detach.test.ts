@@ -2,8 +2,9 @@
 // the data home's exec registry: this CLI prints its id and returns, `ps`, `logs` and `kill` in other processes
 // see and stop it (its whole process group), and the host records its end. `--detach` goes without `--background`
 // and `--worktree` (the host takes runs in the client's own folders only), nor with `--worktree-ref` (the background
-// supervisor's flag: the ref was ignored). A `--timeout` the host cannot time (past ~24.8 days) is the host's
-// refusal, printed, and starts nothing.
+// supervisor's flag: the ref was ignored). A `--timeout` no timer can wait (past ~24.8 days) is refused by the CLI
+// itself (a usage error, exit 2: every timer flag is bounded), before any host is started; the host's own refusal
+// of such a timeout is the door's test (host-door-timers.test.ts, a client sending it directly).
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -83,9 +84,10 @@ test("exec --detach goes without --worktree-ref: refused as a usage error, not i
     assert.equal(hostPid(home), undefined, "no host was started");
   }));
 
-test("exec --detach --timeout past the longest timer: the host's refusal is printed, nothing runs", () =>
+test("exec --detach --timeout past the longest timer: a usage error, no host started, nothing runs", () =>
   withTmpDir("acp-exec-detach-", async (dir) => {
     const home = join(dir, "home");
+    mkdirSync(home); // `ps` runs there
     try {
       const days30 = String(30 * 24 * 3600);
       const r = await runCli(["exec", "--detach", "--timeout", days30, "--", "sleep", "600"], {
@@ -93,12 +95,10 @@ test("exec --detach --timeout past the longest timer: the host's refusal is prin
         cwd: dir,
         env: hostEnv(),
       });
-      assert.notEqual(r.code, 0, r.stdout);
+      assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, "", "no run id");
-      assert.match(
-        r.stderr,
-        /^acp-threads exec: exec_start: timeoutMs must be a whole number of milliseconds from 1 to 2147483647 \(about 24\.8 days/m,
-      );
+      assert.match(r.stderr, /--timeout must be at most 2147483\.647 \(about 24\.8 days, the longest a timer waits\)/);
+      assert.equal(hostPid(home), undefined, "no host was started");
       assert.deepEqual(await ps(home), [], "no run was started");
     } finally {
       await stopHost(home);

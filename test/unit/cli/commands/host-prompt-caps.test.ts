@@ -6,23 +6,10 @@
 // Real processes: a host in this process with the CLI's run path, the stdio fake agent.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { withKeptOpenRun } from "../../../fixtures/host/kept-open";
-
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+import { imagePrompt, withKeptOpenRun } from "../../../fixtures/host/kept-open";
 
 test("an image for an open run whose agent takes no images is refused; the run goes on with the same agent", () =>
   withKeptOpenRun("acp-host-caps-", async ({ conn, run }) => {
-    await assert.rejects(
-      conn.request({
-        t: "prompt",
-        threadId: run.threadId,
-        text: "context see ",
-        parts: [
-          { type: "text", text: "context see " },
-          { type: "context", item: { kind: "image", label: "shot.png", base64: PNG.toString("base64") } },
-        ],
-      }),
-      /does not accept images/,
-    );
+    await assert.rejects(conn.request(imagePrompt(run.threadId, "context see ")), /does not accept images/);
     await run.goesOn();
   }));
