@@ -39,20 +39,12 @@ export const DATA_HOME_ENTRIES = {
   bestOf: "best-of.json",
 } as const;
 
-/** Entries that hold threads' contents: an agent (sandboxed) sees none of them, only its own session. */
-export const DATA_HOME_PRIVATE: readonly string[] = [
-  DATA_HOME_ENTRIES.threads,
-  DATA_HOME_ENTRIES.trash,
-  DATA_HOME_ENTRIES.ledger,
-  DATA_HOME_ENTRIES.traffic,
-  DATA_HOME_ENTRIES.protocolLogs,
-  DATA_HOME_ENTRIES.index,
-  DATA_HOME_ENTRIES.exec,
-  DATA_HOME_ENTRIES.steer,
-  DATA_HOME_ENTRIES.audit,
-  DATA_HOME_ENTRIES.permissions,
-  DATA_HOME_ENTRIES.bestOf,
-];
+/**
+ * What a sandboxed agent may read of the data home, which the sandbox hides whole (threads, their indexes, the
+ * permissions, the Best of N record, the host's door, and any entry added later): the installed agents and the
+ * managed runtimes they run on, read-only.
+ */
+export const DATA_HOME_SANDBOX_READABLE: readonly string[] = [DATA_HOME_ENTRIES.agents, DATA_HOME_ENTRIES.runtimes];
 
 /** Every path under the data home `home`. */
 export function homeLayout(home: string) {

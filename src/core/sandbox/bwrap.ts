@@ -1,28 +1,27 @@
 /**
  * The bubblewrap command line for a plan (Linux): the whole file system read-only, a fresh /dev and /proc, the
- * writable paths bound read-write, each denied path hidden (an empty read-only tmpfs over a folder, /dev/null
- * over a file). Mounts go shallow to deep, so a denied folder inside a writable root stays hidden and a root
- * inside a denied folder stays usable. The network is the host's, unless hosts are allowed: then the sandbox gets
- * a network of its own (`--unshare-net`: loopback only), every session's egress folder is hidden but this
- * session's, bound read-only (connecting to its socket is the way out: egress-bridge.ts). `--unshare-pid` puts the agent and everything it starts in a pid namespace that dies with it;
- * `--die-with-parent` ends it when we die. No `--new-session`: agents are already spawned in a session of their
- * own (detached), and an exec run's pty must stay its controlling terminal.
+ * writable paths bound read-write, each denied path hidden (an empty tmpfs over a folder, /dev/null over a file),
+ * and the read-only paths inside denied folders bound again. Mounts go shallow to deep, so a denied folder inside
+ * a writable root stays hidden and a root inside a denied folder stays usable; each tmpfs is made read-only last,
+ * once bwrap has made the mount points below it. The network is the host's, unless hosts are allowed: then the
+ * sandbox gets a network of its own (`--unshare-net`: loopback only), every session's egress folder is hidden but
+ * this session's, bound read-only (connecting to its socket is the way out: egress-bridge.ts). `--unshare-pid`
+ * puts the agent and everything it starts in a pid namespace that dies with it; `--die-with-parent` ends it when
+ * we die. No `--new-session`: agents are already spawned in a session of their own (detached), and an exec run's
+ * pty must stay its controlling terminal.
  */
-import type { SandboxMounts } from "./policy";
-
-type Mount = { path: string; args: string[]; order: number };
-
-const depth = (path: string) => path.split("/").filter(Boolean).length;
+import { shallowToDeep, type PathRule, type SandboxMounts } from "./policy";
 
 export function bwrapArgs(plan: SandboxMounts, cwd: string): string[] {
-  const mounts: Mount[] = [
+  const mounts = shallowToDeep<PathRule & { args: string[] }>([
     ...plan.writable.map((path) => ({ path, args: ["--bind", path, path], order: 0 })),
     ...plan.denyRead.map(({ path, dir }) => ({
       path,
-      args: dir ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path],
+      args: dir ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path],
       order: 1,
     })),
-  ].sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order || a.path.localeCompare(b.path));
+    ...plan.readOnly.map((path) => ({ path, args: ["--ro-bind", path, path], order: 2 })),
+  ]);
   return [
     "--ro-bind",
     "/",
@@ -35,6 +34,7 @@ export function bwrapArgs(plan: SandboxMounts, cwd: string): string[] {
     ...(plan.egress?.kind === "socket"
       ? ["--tmpfs", plan.egress.hidden, "--ro-bind", plan.egress.dir, plan.egress.dir, "--unshare-net"]
       : []),
+    ...plan.denyRead.filter((d) => d.dir).flatMap((d) => ["--remount-ro", d.path]),
     "--unshare-pid",
     "--die-with-parent",
     "--chdir",

@@ -98,6 +98,11 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
     denyRead.set(path, found.dir);
     denyRead.set(found.real, found.dir);
   }
+  const readOnly = new Set<string>();
+  for (const path of policy.readOnly) {
+    const found = await existing(path);
+    if (found?.dir) readOnly.add(found.real);
+  }
   const filter = tool.kind === "bwrap" ? await seccompFilter(seccompDir(policy.tmpDir)) : undefined;
   const network = policy.network === "allow-list" ? await startEgress(policy, tool) : undefined;
   return {
@@ -106,6 +111,7 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
     policy,
     writable: [...writable],
     denyRead: [...denyRead].map(([path, dir]) => ({ path, dir })),
+    readOnly: [...readOnly],
     ...network,
   };
 }

@@ -5,7 +5,7 @@
  * platform's sandbox. Reads stay open everywhere except the secrets in `denyRead`; writes only where listed.
  */
 import { AcpThreadsError } from "../errors";
-import { DATA_HOME_PRIVATE } from "../platform/data-home";
+import { DATA_HOME_SANDBOX_READABLE } from "../platform/data-home";
 import type { SandboxSettings } from "../model/sandbox";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { agentStateFolders } from "./agent-state";
@@ -19,8 +19,10 @@ export interface SandboxPolicy {
   roots: string[];
   /** Other writable folders and files: the system temp folder, the agent's state, the user's extras. */
   writable: string[];
-  /** Folders and files the agent must not read (secrets, other threads' data). */
+  /** Folders and files the agent must not read (secrets, the data home). */
   denyRead: string[];
+  /** Folders inside a denied one that the agent reads (the data home's installed agents and runtimes). */
+  readOnly: string[];
   /** `all` (default: agents must reach their model) or limited to `allowedHosts`. */
   network: "all" | "allow-list";
   /** Validated entries (hosts.ts): what the egress proxy lets through. */
@@ -35,6 +37,8 @@ export interface SandboxMounts {
   writable: string[];
   /** Denied paths that exist (and their real paths), with whether each is a folder. */
   denyRead: { path: string; dir: boolean }[];
+  /** Real paths of the `readOnly` folders that exist: shown again, read-only, inside what is denied. */
+  readOnly: string[];
   /** With allowed hosts: where the egress proxy listens (plan.ts starts it); none: the network is the host's. */
   egress?: SandboxEgress;
 }
@@ -61,13 +65,34 @@ export interface SandboxPolicyInput {
   platform?: Platform;
 }
 
-/** Secrets below the home folder that no agent needs to read. */
-export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker/config.json", ".kube"];
+/**
+ * Secrets below the home folder that no agent needs to read. Folders where we can: a file is hidden by a mount over
+ * it, which Linux drops in the sandbox once the file is replaced outside it (a tmp-then-rename rewrite), and which
+ * fails the sandbox's start when the rename lands while it mounts. `.netrc` has no folder of its own.
+ */
+export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker", ".kube"];
 /**
  * Sockets that hand out the user's powers without reading a file: the ssh agent signs with the user's keys, the
  * docker daemon is root. A read-only mount does not stop `connect()`, so they are hidden like secrets.
  */
 export const POWER_SOCKETS = ["/run/docker.sock", "/var/run/docker.sock"];
+
+/** A path's rule and its rank among the rules of the same depth: writable 0, denied 1, read-only again 2. */
+export interface PathRule {
+  path: string;
+  order: number;
+}
+
+const depth = (path: string) => path.split(/[\\/]/).filter(Boolean).length;
+
+/**
+ * Rules shallow to deep (then writable, denied, read-only), the order both sandboxes take them in: a later, deeper
+ * rule wins (bwrap mounts over the earlier one, Seatbelt takes the last match), so a secret inside a root stays
+ * hidden and a root or a shown folder inside a hidden one stays usable.
+ */
+export function shallowToDeep<R extends PathRule>(rules: R[]): R[] {
+  return rules.sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order || a.path.localeCompare(b.path));
+}
 
 /** `~/x` and `~` → below `home`; anything else must be absolute. */
 export function expandHome(path: string, home: string, p: Platform = HOST_PLATFORM): string {
@@ -96,15 +121,18 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     ...HOME_SECRETS.map((s) => p.path.join(input.home, s)),
     ...(input.env.SSH_AUTH_SOCK ? [input.env.SSH_AUTH_SOCK] : []),
     ...POWER_SOCKETS,
-    ...(input.dataHome ? DATA_HOME_PRIVATE.map((s) => p.path.join(input.dataHome!, s)) : []),
+    // the data home as one folder (see HOME_SECRETS for why not its files), its agents and runtimes shown again
+    ...(input.dataHome ? [input.dataHome] : []),
     ...(settings.denyRead ?? []).map(at),
   ];
+  const readOnly = input.dataHome ? DATA_HOME_SANDBOX_READABLE.map((s) => p.path.join(input.dataHome!, s)) : [];
   const allowedHosts = unique((settings.allowedHosts ?? []).map((h) => h.trim()).filter(Boolean));
   parseAllowedHosts(allowedHosts); // a bad entry is an error here, before anything is probed or started
   return {
     roots: unique(input.roots.map((r) => p.path.normalize(r))),
     writable: unique(writable.map((w) => p.path.normalize(w))),
     denyRead: unique(denyRead),
+    readOnly: unique(readOnly.map((r) => p.path.normalize(r))),
     network: allowedHosts.length ? "allow-list" : "all",
     allowedHosts,
     tmpDir: p.path.normalize(input.tmpDir),

@@ -1,11 +1,11 @@
 // The one layout of the data home: every entry it names is measured by "Clear data…" / `acp-threads gc` (a
-// category's path or below one), hidden from sandboxed agents when it holds threads' contents, and no other
+// category's path or below one), hidden from sandboxed agents but for the installed agents and runtimes, and no other
 // module spells a data-home folder itself.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { test } from "node:test";
-import { DATA_HOME_ENTRIES, DATA_HOME_PRIVATE, homeLayout } from "../../../../src/core/platform/data-home";
+import { DATA_HOME_ENTRIES, DATA_HOME_SANDBOX_READABLE, homeLayout } from "../../../../src/core/platform/data-home";
 import { categoryPaths } from "../../../../src/core/retention/measure";
 
 const HOME = join(sep, "data-home");
@@ -25,8 +25,8 @@ test("every entry of the data home is measured by a category, or named as not me
     assert.ok(measured.includes(entry) || NOT_MEASURED.has(entry), `${entry} is measured by no category`);
 });
 
-test("the steering inbox holds message texts: sandboxed agents do not see it", () => {
-  assert.ok(DATA_HOME_PRIVATE.includes(DATA_HOME_ENTRIES.steer));
+test("a sandboxed agent reads the installed agents and runtimes of the data home, nothing that holds threads", () => {
+  assert.deepEqual([...DATA_HOME_SANDBOX_READABLE].sort(), [DATA_HOME_ENTRIES.agents, DATA_HOME_ENTRIES.runtimes]);
   assert.equal(homeLayout(HOME).steerDir, join(HOME, "steer"));
 });
 

@@ -24,10 +24,11 @@ test("the policy: roots and temp writable, the agent's state folders, secrets an
   assert.ok(policy.writable.includes("/home/u/.codex"));
   assert.ok(policy.writable.includes("/opt/cache"));
   assert.ok(!policy.writable.includes("/home/u"), "never the whole home");
-  for (const secret of [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", "secret.txt"]) {
+  for (const secret of [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker", "secret.txt"]) {
     assert.ok(policy.denyRead.includes(`/home/u/${secret}`), secret);
   }
-  assert.ok(policy.denyRead.includes("/home/u/.acp-threads/threads"));
+  assert.ok(policy.denyRead.includes("/home/u/.acp-threads"), "the data home, as one folder");
+  assert.deepEqual(policy.readOnly, ["/home/u/.acp-threads/agents", "/home/u/.acp-threads/runtimes"]);
   assert.ok(policy.denyRead.includes("/run/docker.sock"));
   const ssh = buildSandboxPolicy({
     ...base,
@@ -69,39 +70,54 @@ test("agents' state folders follow their environment variables", () => {
 test("bwrap: all read-only, writable binds and hidden paths shallow to deep, a pid namespace, the cwd", () => {
   const args = bwrapArgs(
     {
-      writable: ["/ws/deep/er", "/ws"],
+      writable: ["/ws/.secrets/deep/er", "/ws"],
       denyRead: [
         { path: "/ws/.secrets", dir: true },
         { path: "/home/u/.netrc", dir: false },
       ],
+      readOnly: ["/ws/.secrets/shown"],
     },
     "/ws",
   );
   assert.deepEqual(args.slice(0, 7), ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
   const line = args.join(" ");
-  assert.ok(line.indexOf("--bind /ws /ws") < line.indexOf("--tmpfs /ws/.secrets --remount-ro /ws/.secrets"));
-  assert.ok(line.indexOf("--tmpfs /ws/.secrets") < line.indexOf("--bind /ws/deep/er /ws/deep/er"));
+  const at = (s: string) => {
+    assert.ok(line.includes(s), s);
+    return line.indexOf(s);
+  };
+  assert.ok(at("--bind /ws /ws") < at("--tmpfs /ws/.secrets"));
+  assert.ok(at("--tmpfs /ws/.secrets") < at("--ro-bind /ws/.secrets/shown /ws/.secrets/shown"));
+  assert.ok(at("--tmpfs /ws/.secrets") < at("--bind /ws/.secrets/deep/er /ws/.secrets/deep/er"));
+  // read-only only once bwrap made the mount points inside it
+  assert.ok(at("--bind /ws/.secrets/deep/er /ws/.secrets/deep/er") < at("--remount-ro /ws/.secrets"));
   assert.ok(line.includes("--ro-bind /dev/null /home/u/.netrc"));
   assert.ok(line.includes("--unshare-pid --die-with-parent --chdir /ws"));
   assert.ok(!line.includes("--unshare-net"), "agents must reach their model");
   assert.ok(!line.includes("--new-session"), "a pty run keeps its controlling terminal");
 });
 
-test("Seatbelt: writes denied but below the writable paths, denied paths last, strings escaped", () => {
+test("Seatbelt: writes denied but to devices, then one rule per path shallow to deep (the last match wins), strings escaped", () => {
   const profile = seatbeltProfile({
-    writable: ["/ws", '/we"ird\\dir'],
+    writable: ["/ws", '/we"ird\\dir', "/Users/u/.ssh/root"],
     denyRead: [
       { path: "/Users/u/.ssh", dir: true },
       { path: "/Users/u/.netrc", dir: false },
+      { path: "/ws/.env", dir: false },
     ],
+    readOnly: ["/Users/u/.ssh/shown"],
   });
   assert.match(profile, /^\(version 1\)\n\(allow default\)\n\(deny file-write\*\)\n\(allow file-write\*\n/);
-  assert.ok(profile.includes('(subpath "/ws")'));
-  assert.ok(profile.includes('(subpath "/we\\"ird\\\\dir")'));
-  const deny = profile.indexOf("(deny file-read* file-write*");
-  assert.ok(deny > profile.indexOf("(allow file-write*"), "the denial comes last, so it wins");
-  assert.ok(profile.indexOf('(subpath "/Users/u/.ssh")') > deny);
-  assert.ok(profile.indexOf('(literal "/Users/u/.netrc")') > deny);
+  const rules = profile.split("\n").filter((l) => /^\((allow|deny) file-read\*/.test(l));
+  assert.deepEqual(rules, [
+    '(allow file-read* file-write* (subpath "/ws"))',
+    '(allow file-read* file-write* (subpath "/we\\"ird\\\\dir"))',
+    '(deny file-read* file-write* (literal "/ws/.env"))',
+    '(deny file-read* file-write* (literal "/Users/u/.netrc"))',
+    '(deny file-read* file-write* (subpath "/Users/u/.ssh"))',
+    '(allow file-read* file-write* (subpath "/Users/u/.ssh/root"))',
+    '(allow file-read* (subpath "/Users/u/.ssh/shown"))',
+  ]);
+  assert.ok(profile.indexOf(rules[0]!) > profile.indexOf("(allow file-write*\n"), "after the devices' writes");
 });
 
 test("bwrap with allowed hosts: no network but loopback, every egress folder hidden but the session's, read-only", () => {
@@ -111,7 +127,7 @@ test("bwrap with allowed hosts: no network but loopback, every egress folder hid
     dir: "/tmp/acp-threads-egress-0/p-x",
     socket: "/tmp/acp-threads-egress-0/p-x/s",
   };
-  const line = bwrapArgs({ writable: ["/tmp", "/ws"], denyRead: [], egress }, "/ws").join(" ");
+  const line = bwrapArgs({ writable: ["/tmp", "/ws"], denyRead: [], readOnly: [], egress }, "/ws").join(" ");
   assert.ok(line.includes("--unshare-net"));
   assert.ok(
     line.indexOf("--bind /tmp /tmp") <
@@ -122,10 +138,18 @@ test("bwrap with allowed hosts: no network but loopback, every egress folder hid
 });
 
 test("Seatbelt with allowed hosts: outgoing connections only to the proxy's loopback port", () => {
-  const profile = seatbeltProfile({ writable: ["/ws"], denyRead: [], egress: { kind: "port", port: 4321 } });
+  const profile = seatbeltProfile({
+    writable: ["/ws"],
+    denyRead: [],
+    readOnly: [],
+    egress: { kind: "port", port: 4321 },
+  });
   const deny = profile.indexOf("(deny network-outbound (remote ip))");
   assert.ok(deny > 0 && deny < profile.indexOf('(allow network-outbound (remote ip "localhost:4321"))'));
-  assert.ok(!seatbeltProfile({ writable: ["/ws"], denyRead: [] }).includes("network"), "no list: the network is open");
+  assert.ok(
+    !seatbeltProfile({ writable: ["/ws"], denyRead: [], readOnly: [] }).includes("network"),
+    "no list: the network is open",
+  );
 });
 
 test("refused writes are read from what tools print (bwrap reports none), outside the writable paths only", () => {
