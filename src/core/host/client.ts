@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
+import { readDoorKey } from "./door-key";
 import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
 import { HostRefusal } from "./protocol-refusal";
 import { type ServeOffer } from "./protocol-serve";
@@ -126,10 +127,12 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
   const sock = await reach(o, place);
   if (!sock) return undefined;
   const conn = new HostConnection(sock);
+  const key = await readDoorKey(place.key);
   await conn.request({
     t: "hello",
     protocol: HOST_PROTOCOL,
     client: o.client,
+    ...(key ? { key } : {}),
     ...(o.watching ? { watching: true } : {}),
     ...(o.serves ? { serves: o.serves } : {}),
   });

@@ -35,6 +35,8 @@ export interface HostPlace {
   hostLock: string;
   /** The host's stderr. */
   log: string;
+  /** The host's key (door-key.ts): what a client must say in its first hello. */
+  key: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export function hostPlace(home: string, version = VERSION): HostPlace {
     startLock: join(dir, "start"),
     hostLock: join(dir, "host"),
     log: join(dir, "host.log"),
+    key: join(dir, "key"),
   };
 }
 

@@ -255,7 +255,16 @@ export type HostRequest =
    * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does. `serves`:
    * what it serves the host's agents (a later hello replaces it).
    */
-  | { t: "hello"; id: number; protocol: number; client: string; watching?: boolean; serves?: ServeOffer }
+  | {
+      t: "hello";
+      id: number;
+      protocol: number;
+      client: string;
+      /** The host's key (door-key.ts), required in a connection's first hello; later hellos only change the offer. */
+      key?: string;
+      watching?: boolean;
+      serves?: ServeOffer;
+    }
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }

@@ -15,6 +15,7 @@ import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
 import { preparePlace } from "./door";
+import { keyMatches, writeDoorKey } from "./door-key";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
@@ -53,6 +54,8 @@ interface Client {
   counts: boolean;
   /** Its folders, as its last `hello` said them (a run's `roots` must be inside them). */
   offer?: ServeOffer;
+  /** Its first hello gave the host's key (door-key.ts): until then it is answered nothing else. */
+  keyed: boolean;
 }
 
 export class ThreadHost {
@@ -67,6 +70,8 @@ export class ThreadHost {
   #release: (() => void) | undefined;
   #stopping = false;
   #closed!: () => void;
+  /** The key clients must give (door-key.ts), written as the host takes its socket. */
+  #key: string | undefined;
   readonly #serve: EditorServe;
   readonly #terminals: EditorTerminals;
   readonly #execs: HostExecs;
@@ -100,6 +105,7 @@ export class ThreadHost {
     this.#release = lock.release;
     try {
       if (!(await clearStaleSocket(place.socket))) throw new Error("another host answers on the socket");
+      this.#key = writeDoorKey(place.key);
       await listenPrivate(this.#server, place.socket);
     } catch (err) {
       this.#release();
@@ -125,7 +131,7 @@ export class ThreadHost {
   }
 
   #connect(sock: Socket): void {
-    const client: Client = { name: "a client", threads: new Set(), counts: false };
+    const client: Client = { name: "a client", threads: new Set(), counts: false, keyed: false };
     this.#clients.set(sock, client);
     sock.on("error", () => {});
     sock.on("close", () => {
@@ -172,6 +178,16 @@ export class ThreadHost {
 
   async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
     const { id } = req;
+    if (!client.keyed) {
+      // a client that cannot read the data home (a sandboxed agent) gets no answer but this, and is let go
+      client.keyed = req.t === "hello" && this.#key !== undefined && keyMatches(this.#key, req.key);
+      if (!client.keyed) {
+        const message = "the host answers only a client that gives its key in its first hello";
+        this.#reply(sock, { t: "error", id, code: "no_key", message });
+        sock.end();
+        return undefined;
+      }
+    }
     switch (req.t) {
       case "hello":
         client.name = req.client.slice(0, 200);

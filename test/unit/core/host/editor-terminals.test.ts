@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
+import { readDoorKey } from "../../../../src/core/host/door-key";
 import {
   EditorTerminals,
   TERMINAL_RECENT_CHARS,
@@ -158,7 +159,8 @@ test("a client that does not read holds a bounded backlog, is told what it misse
     // a raw connection that says hello and then reads nothing for a while
     const slow = connect(hostPlace(home).socket);
     await new Promise<void>((resolve) => slow.once("connect", resolve));
-    const hello = { t: "hello", id: 1, protocol: HOST_PROTOCOL, client: "a slow editor", watching: true };
+    const key = await readDoorKey(hostPlace(home).key);
+    const hello = { t: "hello", id: 1, protocol: HOST_PROTOCOL, client: "a slow editor", key, watching: true };
     slow.write(`${JSON.stringify({ ...hello, serves: { fs: false, terminals: true, roots: [ws] } })}\n`);
     slow.pause();
     const status = await connectHost({ home, client: "acp-threads host status", watching: true });
