@@ -40,7 +40,7 @@ export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
     if (!local && recallIsEmpty(home)) return nothing();
     if (!local && target) {
       try {
-        return (await askWarm(target.socket, req)) as T;
+        return (await askWarm(target, req)) as T;
       } catch (err) {
         if (err instanceof WarmError) throw err; // the request itself is wrong: say so, do not retry here
         // nobody listens (or a broken server): answer here, and leave a warm process for the next call (started

@@ -36,7 +36,7 @@ export const serve = command(
     const target = warmTarget(dbPath, { ...io.env, ACP_THREADS_RECALL_DAEMON: "" });
     if (!target) throw new AcpThreadsError("usage", "no warm recall process on this platform or build");
     if (flags.stop || flags.status) {
-      const up = await askWarm(target.socket, flags.stop ? { op: "stop" } : { op: "status" }, 5000).then(
+      const up = await askWarm(target, flags.stop ? { op: "stop" } : { op: "status" }, 5000).then(
         () => true,
         () => false,
       );
@@ -61,6 +61,7 @@ export const serve = command(
       home,
       dbPath,
       socket: target.socket,
+      keyFile: target.keyFile,
       idleMs: idle * 1000,
       stale,
       log,

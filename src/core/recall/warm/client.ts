@@ -4,14 +4,16 @@
  * detached server for the next call, so the first call is never slower for it. ACP_THREADS_RECALL_DAEMON=0
  * turns the warm process off; ACP_THREADS_RECALL_IDLE_SECONDS sets how long it stays (600).
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
-import { codeKey, warmEntry, warmSocketPath, type WarmReply, type WarmRequest } from "./socket";
+import { codeKey, warmEntry, warmKeyFile, warmSocketPath, type WarmReply, type WarmRequest } from "./socket";
 
 export const DEFAULT_IDLE_SECONDS = 600;
 
 export interface WarmTarget {
   socket: string;
+  /** The warm process's key, which every request carries (socket.ts `warmKeyFile`). */
+  keyFile: string;
   /** The dispatcher to spawn, the bundle that serves and its code key. */
   cli: string;
   bundle: string;
@@ -25,11 +27,16 @@ export function warmTarget(dbPath: string, env: NodeJS.ProcessEnv): WarmTarget |
   if (!entry) return undefined;
   const key = codeKey(entry.bundle);
   const socket = warmSocketPath(dbPath, key);
-  return socket ? { socket, cli: entry.cli, bundle: entry.bundle, key } : undefined;
+  return socket ? { socket, keyFile: warmKeyFile(dbPath, key), cli: entry.cli, bundle: entry.bundle, key } : undefined;
 }
 
 /** One request; rejects when nothing listens (ENOENT, ECONNREFUSED), the server fails, or after `timeoutMs`. */
-export function askWarm(socket: string, req: WarmRequest, timeoutMs = 30_000): Promise<unknown> {
+export function askWarm(
+  target: Pick<WarmTarget, "socket" | "keyFile">,
+  req: WarmRequest,
+  timeoutMs = 30_000,
+): Promise<unknown> {
+  const { socket } = target;
   return new Promise((resolve, reject) => {
     // a socket someone else made (a shared or writable home): never take answers from another account
     const st = lstatSync(socket, { throwIfNoEntry: false });
@@ -40,7 +47,7 @@ export function askWarm(socket: string, req: WarmRequest, timeoutMs = 30_000): P
     let buf = "";
     const timer = setTimeout(() => conn.destroy(new Error("the warm recall process did not answer")), timeoutMs);
     conn.setEncoding("utf8");
-    conn.on("connect", () => conn.write(`${JSON.stringify(req)}\n`));
+    conn.on("connect", () => conn.write(`${JSON.stringify({ ...req, key: readKey(target.keyFile) })}\n`));
     conn.on("data", (d: string) => (buf += d));
     conn.on("error", (err) => {
       clearTimeout(timer);
@@ -51,12 +58,22 @@ export function askWarm(socket: string, req: WarmRequest, timeoutMs = 30_000): P
       try {
         const reply = JSON.parse(buf) as WarmReply;
         if (reply.ok) resolve(reply.result);
+        else if (reply.code === "no_key") reject(new Error(`the warm recall process refused: ${reply.error}`));
         else reject(new WarmError(reply.error));
       } catch {
         reject(new Error("the warm recall process sent a broken answer"));
       }
     });
   });
+}
+
+/** The warm process's key (sync: a few bytes, read where each query pays node's start anyway); none: undefined. */
+function readKey(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** An error the server reported for the request itself (a bad query): the caller shows it, it does not retry. */

@@ -11,12 +11,15 @@ import { createServer, type Socket } from "node:net";
 import { tryAcquireLock } from "../../store/file-lock";
 import { openRecall, type Recall } from "../recall";
 import { renderRecent, renderSearch } from "../render";
+import { keyMatches, writeDoorKey } from "../../host/door-key";
 import type { WarmReply, WarmRequest } from "./socket";
 
 export interface ServeOptions {
   home: string;
   dbPath: string;
   socket: string;
+  /** Where the key every request must carry is written (socket.ts `warmKeyFile`). */
+  keyFile: string;
   idleMs: number;
   /** How often to look for the socket and the index folder (default 2 s). */
   checkMs?: number;
@@ -96,8 +99,11 @@ export async function serveWarm(o: ServeOptions): Promise<"idle" | "stopped" | "
         let reply: WarmReply;
         let req: WarmRequest | undefined;
         try {
-          req = JSON.parse(buf.slice(0, nl)) as WarmRequest;
-          reply = { ok: true, result: answer(req) };
+          const parsed = JSON.parse(buf.slice(0, nl)) as WarmRequest & { key?: unknown };
+          if (keyMatches(doorKey, parsed.key)) {
+            req = parsed;
+            reply = { ok: true, result: answer(req) };
+          } else reply = { ok: false, error: "a request without the warm process's key", code: "no_key" };
         } catch (err) {
           reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
         }
@@ -115,6 +121,7 @@ export async function serveWarm(o: ServeOptions): Promise<"idle" | "stopped" | "
     if (o.signal?.aborted) queueMicrotask(() => finish("stopped"));
     o.signal?.addEventListener("abort", () => finish("stopped"), { once: true });
     rmSync(o.socket, { force: true }); // a socket file left by a killed server (we hold its lock now)
+    const doorKey = writeDoorKey(o.keyFile);
     server.on("error", (err) => {
       o.log?.(`warm recall process: ${err.message}`);
       finish("gone");

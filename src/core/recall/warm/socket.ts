@@ -55,6 +55,12 @@ export function warmSocketPath(dbPath: string, key: string): string | undefined 
   return join(dir, `recall-${home}-${key}.sock`);
 }
 
+/**
+ * The warm process's key (host/door-key.ts), beside the index whatever folder the socket is in: a request must carry
+ * it, so a process that reaches the socket but cannot read the data home (a sandboxed agent) reads no threads.
+ */
+export const warmKeyFile = (dbPath: string, key: string): string => join(dirname(dbPath), `recall-${key}.key`);
+
 export type WarmRequest =
   /** With `render`, the answer is the printed text; without, the result object. */
   | { op: "search"; query: string; opts: SearchOptions; render?: TextFormat }
@@ -62,4 +68,5 @@ export type WarmRequest =
   | { op: "status" }
   | { op: "stop" };
 
-export type WarmReply = { ok: true; result: unknown } | { ok: false; error: string };
+/** `no_key`: the request did not carry the process's key (a client to fall back from, not a wrong query). */
+export type WarmReply = { ok: true; result: unknown } | { ok: false; error: string; code?: "no_key" };

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import { openRecall } from "../../../../src/core/recall/recall";
@@ -12,6 +13,18 @@ import { homeLayout } from "../../../../src/core/store/paths";
 import type { SearchResult } from "../../../../src/core/recall/search";
 import { pidAlive } from "../../../../src/core/store/file-lock";
 import { makeWorld, writeRollout } from "./helpers";
+
+/** One raw request line to the socket, as any process of the user could send it: the answer's text. */
+function rawAsk(socket: string, req: object): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = connect(socket);
+    let buf = "";
+    conn.on("connect", () => conn.write(`${JSON.stringify(req)}\n`));
+    conn.on("data", (d) => (buf += String(d)));
+    conn.on("error", reject);
+    conn.on("end", () => resolve(buf));
+  });
+}
 
 const CLI = join(__dirname, "..", "..", "..", "..", "dist", "cli.js");
 
@@ -24,36 +37,43 @@ test("the warm recall process answers reads, admits one server per socket, and l
     const dbPath = r.dbPath;
     r.close();
     const socket = join(w.dir, "warm.sock");
-    const base = { home: w.home, dbPath, socket, checkMs: 50 };
+    const keyFile = join(w.dir, "warm.key");
+    const base = { home: w.home, dbPath, socket, keyFile, checkMs: 50 };
+    const at = { socket, keyFile };
     // the reads: a server that outlives the importer's synchronous work below (under load that work can outlast a
     // short idle time, and the server would then rightly leave between two requests)
     const reads = serveWarm({ ...base, idleMs: 60_000 });
     await waitUntil(() => existsSync(socket));
     assert.equal(await serveWarm({ ...base, idleMs: 300 }), "busy", "a second server for the same socket leaves");
-    const found = (await askWarm(socket, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
+    const found = (await askWarm(at, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
     assert.equal(found.sessions.length, 1);
     // an import by another process after the server opened the index: the next answer has it
     writeRollout(w, "warm2", w.repoA, [{ role: "user", text: "quokka again, second session" }]);
     const importer = openRecall(w.home);
     importer.importCodex({ root: w.codexRoot, allHistory: true });
     importer.close();
-    const again = (await askWarm(socket, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
+    const again = (await askWarm(at, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
     assert.equal(again.sessions.length, 2, "never a stale answer");
-    const md = (await askWarm(socket, {
+    const md = (await askWarm(at, {
       op: "search",
       query: "quokka",
       opts: { global: true },
       render: "markdown",
     })) as string;
     assert.match(md, /## Recall: "quokka"/);
-    await assert.rejects(askWarm(socket, { op: "bogus" } as never), WarmError, "a bad request is the server's answer");
-    await askWarm(socket, { op: "stop" });
+    await assert.rejects(askWarm(at, { op: "bogus" } as never), WarmError, "a bad request is the server's answer");
+    // hostile: a process that reaches the socket but cannot read the key (a sandboxed agent) reads nothing
+    const raw = await rawAsk(socket, { op: "search", query: "quokka", opts: { global: true } });
+    assert.deepEqual(JSON.parse(raw), { ok: false, error: "a request without the warm process's key", code: "no_key" });
+    const wrong = askWarm({ socket, keyFile: join(w.dir, "none.key") }, { op: "status" });
+    await assert.rejects(wrong, (err: Error) => !(err instanceof WarmError) && /refused/.test(err.message));
+    await askWarm(at, { op: "stop" });
     assert.equal(await reads, "stopped");
 
     // idle: a server that answered once and then hears nothing leaves, and takes its socket with it
     const idle = serveWarm({ ...base, idleMs: 300 });
     await waitUntil(() => existsSync(socket));
-    const once = (await askWarm(socket, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
+    const once = (await askWarm(at, { op: "search", query: "quokka", opts: { global: true } })) as SearchResult;
     assert.equal(once.sessions.length, 2);
     assert.equal(await idle, "idle");
     assert.equal(existsSync(socket), false, "the socket goes with it");
