@@ -1,7 +1,7 @@
 /**
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
  * figure, agent, status and login, and who answered the last permission request another client of the thread host
- * answered first, the files its "N files changed" rows name and the pickers it draws. The host suite compares it with the tab's.
+ * answered first, the files its "N files changed" rows name, the pickers it draws and the slash commands its box offers. The host suite compares it with the tab's.
  */
 import type { HostMessage, PickerView } from "../webview/thread/protocol";
 
@@ -25,6 +25,8 @@ export interface PanelShown {
   ops: number;
   /** The mode, model and config pickers last posted (null: none yet). */
   pickers: PickerView | null;
+  /** The slash commands the prompt box last offered (its `/` completion). */
+  commands: string[];
 }
 
 export const panelShown = (): PanelShown => ({
@@ -41,6 +43,7 @@ export const panelShown = (): PanelShown => ({
   detail: "",
   ops: 0,
   pickers: null,
+  commands: [],
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -69,4 +72,5 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
   else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
   else if (m.type === "pickers") shown.pickers = m.pickers;
+  else if (m.type === "composer" && m.state.commands) shown.commands = m.state.commands.map((c) => c.name);
 }
