@@ -2,7 +2,8 @@
 // thread host on POSIX), in the real extension host: what host-default.test.ts, host-place, host-serve and the
 // other host-* suites do not run on a thread the host runs. The inline permission card's Reject and Allow always
 // (Allow once: host-serve.test.ts), the write landing in the open editor; the ledger's per-turn Revert of a hosted
-// turn; a slash command the agent advertises, offered in the panel's box and sent to the hosted agent. Each as
+// turn; a slash command the agent advertises, offered in the panel's box and sent to the hosted agent; the
+// agent's terminal, asked on the card (approve-reads, the default; host-terms.test.ts runs it under approve-all). Each as
 // the window path does it (ledger.test.ts, permission-ui.test.ts, composer.test.ts).
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,34 +11,16 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { PermissionStore } from "../../../src/core/acp/permission-store";
 import type { ThreadRecord } from "../../../src/core/model/records";
-import { api, fakeAgent, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { cli, sendNewInHost } from "./host-cli";
+import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+import { defaultRunSessions, sendIn, sendNewInHost, turnsEnded } from "./host-cli";
 
 const AGENT = "daily-host";
 
 describe("runSessions auto, the default: a new user's day on a hosted thread (#35)", () => {
-  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
-  const setting = (v: string | undefined) => cfg().update("host.runSessions", v, vscode.ConfigurationTarget.Global);
+  defaultRunSessions({ [AGENT]: { FAKE_AGENT_COMMANDS: "1" } });
 
-  before(async () => {
-    await useFakeAgent();
-    await fakeAgent(AGENT, { FAKE_AGENT_COMMANDS: "1" });
-    await setting(undefined); // the harness's `window` removed: the default a new user has
-  });
-  after(async () => {
-    await setting("window");
-    await useFakeAgent();
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    const { hub } = await api();
-    await cli(hub.home, ["host", "stop", "--force"]);
-    await new PermissionStore(hub.home).revoke(AGENT);
-  });
-
-  /** The thread's records, and how many of its turns have ended. */
   const records = async (id: string): Promise<readonly ThreadRecord[]> => (await api()).hub.threads.read(id).records;
-  const turnsEnded = async (id: string) => (await records(id)).filter((r) => r.kind === "turn_end").length;
+  const send = (id: string, text: string) => sendIn(id, [{ type: "text", text }]);
 
   /** A workspace file holding `text` on disk, open in an editor (saved). */
   async function opened(name: string, text: string): Promise<{ path: string; doc: vscode.TextDocument }> {
@@ -48,22 +31,13 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
     return { path, doc };
   }
 
-  /** The prompt box's Send of `text` in the panel of hosted thread `id`. */
-  async function send(id: string, text: string): Promise<void> {
+  /** The card on thread `id` (offering `offered`: a write's by default), answered with `optionId` as its button does. */
+  async function answerCard(id: string, optionId: string, offered = ["yes", "always", "no"]): Promise<void> {
     const { hub } = await api();
-    await hub.composer.handle(
-      { threadId: id, post: () => undefined },
-      { type: "send", parts: [{ type: "text", text }] },
-    );
-  }
-
-  /** The write's card on thread `id`, answered with `optionId` as the card's button does. */
-  async function answerCard(id: string, optionId: string): Promise<void> {
-    const { hub } = await api();
-    const card = await waitFor("the write's card in this window", () => hub.broker.pendingFor(id)[0]);
+    const card = await waitFor("the card in this window", () => hub.broker.pendingFor(id)[0]);
     assert.deepEqual(
-      card.options.map((o) => o.optionId).filter((o) => ["yes", "always", "no"].includes(o)),
-      ["yes", "always", "no"],
+      card.options.map((o) => o.optionId).filter((o) => offered.includes(o)),
+      offered,
       "Allow once, Always and Reject offered",
     );
     assert.ok(hub.broker.answer(card.requestId, optionId), `the card's ${optionId}`);
@@ -146,5 +120,25 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
     const said = (await records(id)).flatMap((r) => (r.kind === "agent_message" ? [r.text] : [])).join("");
     assert.match(said, /echo: \/review the tests/, `the agent got the command: ${said}`);
     assert.equal(hub.live.get(id), undefined, "no session of this window");
+  });
+
+  it("the agent's terminal, asked on the card and allowed, is an integrated terminal with its output", async () => {
+    const { hub } = await api();
+    const command = "echo daily-terminal-says-hi";
+    const id = await sendNewInHost(AGENT, [{ type: "text", text: `terminal ${command}` }]);
+    await answerCard(id, "allow", ["allow", "allow-always", "reject"]);
+    const shown = () => vscode.window.terminals.filter((t) => t.name.includes(command));
+    try {
+      const term = await waitFor("the hosted terminal", () => shown()[0]);
+      assert.equal(term.name, `${AGENT}: ${command}`, "named as the window's own sessions' terminals");
+      await waitFor("its output on the screen", async () =>
+        (await terminalScreen(term)).includes("daily-terminal-says-hi"),
+      );
+      await waitFor("the turn's end", async () => (await turnsEnded(id)) === 1);
+      const answer = (await records(id)).flatMap((r) => (r.kind === "agent_message" ? [r.text] : [])).join("");
+      assert.match(answer, /exit 0: daily-terminal-says-hi/);
+    } finally {
+      for (const t of shown()) t.dispose();
+    }
   });
 });
