@@ -76,7 +76,7 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
     assert.equal(hub.live.get(id), undefined, "no session of this window");
   });
 
-  it("the ledger's per-turn Revert of a hosted turn puts the file and its editor back", async () => {
+  it("the ledger's per-turn Review and Revert of a hosted turn: its diff, then the file and its editor put back", async () => {
     const { hub } = await api();
     const { path, doc } = await opened("daily-host-revert.txt", "before the agent\n");
     const id = await sendNewInHost(AGENT, [{ type: "text", text: `write ${path} the agent's text` }]);
@@ -95,6 +95,16 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
     await waitFor("the panel's changed-files row", () =>
       hub.panels.panelOf(id)?.shown.changed.includes("daily-host-revert.txt"),
     );
+    // the row's Review: the turn's diff, from the ledger's copy of the file before it
+    await vscode.commands.executeCommand("acpThreads.reviewTurn", id, 1);
+    const diff = await waitFor("a diff editor on the turn", () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === "acp-threads-ledger"),
+    );
+    const input = diff.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "before the agent\n");
+    assert.equal(input.modified.fsPath, path);
     // the row's Revert (the panel posts restoreTurn with the turn; `yes`: the confirmation answered)
     const op = await vscode.commands.executeCommand<string>("acpThreads.restoreTurn", id, 1, { yes: true });
     assert.match(op ?? "", /^restore-/, "restored");
