@@ -51,6 +51,18 @@ describe("runSessions auto, the default: a new user's turns on a hosted thread (
       assert.match(answer, new RegExp(`resource file://${greet()}#L3:3 "SELECTED-LINE"`), "the selection");
       assert.match(answer, /image image\/png 12 bytes/, "the pasted image");
       assert.deepEqual(await prompts(id), ["hello", "context about @greet.js and @greet.js:3"]);
+      // the image kept beside the thread (no base64 in the JSONL), its thumbnail sent to the open panel's chip
+      const user = view.events.filter((e) => e.type === "user_text").at(-1);
+      const asset = user?.type === "user_text" ? user.context?.find((c) => c.asset)?.asset : undefined;
+      assert.match(asset ?? "", /^[0-9a-f]{24}\.png$/, "the image's asset");
+      const line = JSON.stringify(
+        hub.threads
+          .read(id)
+          .records.filter((r) => r.kind === "user_message")
+          .at(-1),
+      );
+      assert.ok(!line.includes(PNG), "no base64 in the JSONL line");
+      await waitFor("the image's thumbnail in the open panel", () => hub.panels.shown(id)?.thumbs.includes(asset!));
       assert.equal(hub.hosted.get(id), view, "the same run's view, not ended");
       assert.equal(await sessionsOpened(id), 1, "one session: none opened again");
       assert.equal(hub.live.get(id), undefined, "no session of this window");
