@@ -11,7 +11,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { PermissionStore } from "../../../src/core/acp/permission-store";
 import type { ThreadRecord } from "../../../src/core/model/records";
-import { api, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+import { api, ledgerDiff, terminalScreen, waitFor, workspaceRoot } from "./helpers";
 import { defaultRunSessions, sendIn, sendNewInHost, turnsEnded } from "./host-cli";
 
 const AGENT = "daily-host";
@@ -97,12 +97,7 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
     );
     // the row's Review: the turn's diff, from the ledger's copy of the file before it
     await vscode.commands.executeCommand("acpThreads.reviewTurn", id, 1);
-    const diff = await waitFor("a diff editor on the turn", () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === "acp-threads-ledger"),
-    );
-    const input = diff.input as vscode.TabInputTextDiff;
+    const input = await ledgerDiff();
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "before the agent\n");
     assert.equal(input.modified.fsPath, path);
     // the row's Revert (the panel posts restoreTurn with the turn; `yes`: the confirmation answered)
@@ -133,7 +128,6 @@ describe("runSessions auto, the default: a new user's day on a hosted thread (#3
   });
 
   it("the agent's terminal, asked on the card and allowed, is an integrated terminal with its output", async () => {
-    const { hub } = await api();
     const command = "echo daily-terminal-says-hi";
     const id = await sendNewInHost(AGENT, [{ type: "text", text: `terminal ${command}` }]);
     await answerCard(id, "allow", ["allow", "allow-always", "reject"]);
