@@ -1,7 +1,8 @@
 /**
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
  * figure, agent, status and login, and who answered the last permission request another client of the thread host
- * answered first, the files its "N files changed" rows name and the pickers it draws. The host suite compares it with the tab's.
+ * answered first, the files its "N files changed" rows name, the pickers it draws, the slash commands its box offers and the
+ * images whose thumbnails it was sent. The host suite compares it with the tab's.
  */
 import type { HostMessage, PickerView } from "../webview/thread/protocol";
 
@@ -25,6 +26,10 @@ export interface PanelShown {
   ops: number;
   /** The mode, model and config pickers last posted (null: none yet). */
   pickers: PickerView | null;
+  /** The slash commands the prompt box last offered (its `/` completion). */
+  commands: string[];
+  /** The images whose thumbnails were posted to the prompt box and the transcript's chips (their asset names). */
+  thumbs: string[];
 }
 
 export const panelShown = (): PanelShown => ({
@@ -41,6 +46,8 @@ export const panelShown = (): PanelShown => ({
   detail: "",
   ops: 0,
   pickers: null,
+  commands: [],
+  thumbs: [],
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -69,4 +76,6 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
   else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
   else if (m.type === "pickers") shown.pickers = m.pickers;
+  else if (m.type === "composer" && m.state.commands) shown.commands = m.state.commands.map((c) => c.name);
+  else if (m.type === "thumbs") shown.thumbs.push(...Object.keys(m.thumbs));
 }

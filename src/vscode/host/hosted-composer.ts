@@ -166,7 +166,13 @@ export class HostedBox {
       panel.post({ type: "composer", state: { ...box, queue: this.d.queues.list(panel.threadId) } });
     };
     postState();
-    return [...followHostedQueue(hosted, this.#queue(panel)), hosted.onSessionState(postState)];
+    return [
+      ...followHostedQueue(hosted, this.#queue(panel)),
+      hosted.onSessionState(postState),
+      // the thumbnails of images in prompts that come later (the box's next prompt, another client's), as a window
+      // session's panel gets them from its events
+      hosted.onEvents((evs) => this.d.postThumbs(panel, evs)),
+    ];
   }
 
   /** Remove / Edit: false when the host kept the prompt (its turn started); true otherwise. */

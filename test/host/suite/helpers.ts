@@ -82,6 +82,16 @@ export function writePastThread(home: string, n: number, text = (i: number) => `
   return h.threadId;
 }
 
+/** The diff editor a turn's Review opened (the ledger's copy of a file before the turn, beside the file). */
+export async function ledgerDiff(): Promise<vscode.TabInputTextDiff> {
+  const diff = await waitFor("a diff editor on the turn", () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === "acp-threads-ledger"),
+  );
+  return diff.input as vscode.TabInputTextDiff;
+}
+
 /** Configures the stdio fake agent as "fake" and the default permission mode (approve-reads). */
 export async function useFakeAgent(): Promise<void> {
   const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { PermissionStore } from "../../../src/core/acp/permission-store";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
 import { api, fakeAgent, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
@@ -72,6 +73,44 @@ export function hostRunSessions(agentId?: string, env: Record<string, string> = 
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
   });
+}
+
+/**
+ * A suite's hooks for the default (acpThreads.host.runSessions removed from the user's settings: `auto`, the thread
+ * host on POSIX): the fake agent, and `agents` (id → env) beside it, configured; the harness's `window` pin removed
+ * for the suite and put back after it; after each test the editors closed, the host stopped and the agents'
+ * remembered permission rules forgotten.
+ */
+export function defaultRunSessions(agents: Record<string, Record<string, string>> = {}): void {
+  const setting = (v: string | undefined) =>
+    vscode.workspace.getConfiguration("acpThreads").update("host.runSessions", v, vscode.ConfigurationTarget.Global);
+  before(async () => {
+    await useFakeAgent();
+    for (const [id, env] of Object.entries(agents)) await fakeAgent(id, env);
+    await setting(undefined);
+  });
+  after(async () => {
+    await setting("window");
+    await useFakeAgent();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const { hub } = await api();
+    await cli(hub.home, ["host", "stop", "--force"]);
+    for (const id of Object.keys(agents)) await new PermissionStore(hub.home).revoke(id);
+  });
+}
+
+/** How many turns of thread `id` have ended (its stored records). */
+export async function turnsEnded(id: string): Promise<number> {
+  const { hub } = await api();
+  return hub.threads.read(id).records.filter((r) => r.kind === "turn_end").length;
+}
+
+/** The prompt box's Send of `parts` in the panel of thread `id`. */
+export async function sendIn(id: string, parts: WirePart[]): Promise<void> {
+  const { hub } = await api();
+  await hub.composer.handle({ threadId: id, post: () => undefined }, { type: "send", parts });
 }
 
 /** A new-thread panel's Send of `parts` to `agentId` (`acpThreads.host.runSessions: host`): the id of the thread

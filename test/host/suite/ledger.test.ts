@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { ChangeTarget } from "../../../src/vscode/ledger/inline-review";
-import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, ledgerDiff, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 const BEFORE = lines("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa");
@@ -106,12 +106,7 @@ describe("checkpoints, review and provenance", () => {
     );
     assert.equal(readFileSync(file, "utf8"), "new text from the agent");
     await vscode.commands.executeCommand("acpThreads.reviewTurn", threadId, 1);
-    const diff = await waitFor("a diff editor on the turn", () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === "acp-threads-ledger"),
-    );
-    const input = diff.input as vscode.TabInputTextDiff;
+    const input = await ledgerDiff();
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "old text\n");
     assert.equal(input.modified.fsPath, file);
     await s.close();
