@@ -64,6 +64,20 @@ export async function configuredAgent(
   return (await configuredAgents(config, registry)).find((a) => a.spec.id === id);
 }
 
+/** A scripted caller named an agent id that is not configured. */
+export const notConfigured = (id: string): Error => new Error(`No agent "${id}" is configured.`);
+
+/** The configured agent of id `id`; rejects with `notConfigured` when there is none. */
+export async function requiredAgent(
+  config: Config,
+  registry: RegistryService | undefined,
+  id: string,
+): Promise<AgentChoice> {
+  const agent = await configuredAgent(config, registry, id);
+  if (!agent) throw notConfigured(id);
+  return agent;
+}
+
 export async function agentsWithDoctor(
   config: Config,
   cwd: string,

@@ -15,7 +15,7 @@ import { homeLayout } from "../core/store/paths";
 import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
 import { background } from "../core/util/unexpected";
-import { configuredAgent, type AgentChoice } from "./agents";
+import { requiredAgent, type AgentChoice } from "./agents";
 import { RegistryService } from "./registry/registry-service";
 import { ComposerHost } from "./composer/composer-host";
 import { Config } from "./config";
@@ -306,9 +306,7 @@ export class Hub implements vscode.Disposable {
 
   /** The configured agent `id` (the installed ones as the registry service keeps them). */
   async #agent(id: string): Promise<AgentChoice["spec"]> {
-    const agent = await configuredAgent(this.config, this.registry, id);
-    if (!agent) throw new Error(`No agent "${id}" is configured.`);
-    return agent.spec;
+    return (await requiredAgent(this.config, this.registry, id)).spec;
   }
 
   #shareSettings(): void {

@@ -38,7 +38,7 @@ export const main = command(
   async ({ io, flags, args }) => {
     const store = new ThreadStore(resolveHome(io.env));
     const threadId = store.resolveId(args[0]!);
-    const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
+    const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr, "attach");
     const view = new AttachView(io, output, flags.from ?? 0);
     for (let tries = 0; tries < REATTACH_TRIES; tries++) {
       const conn = await hostFor(io, "attach", false);

@@ -82,7 +82,7 @@ another process holds it, only the new side links, and says so). Exit codes as f
     }
     if (flags.edit) brief = editInEditor(io, brief);
     if (!brief.trim()) throw new AcpThreadsError("usage", "the brief is empty; nothing sent");
-    const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
+    const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr, "handoff");
     let linked: Promise<void> = Promise.resolve();
     const summary = await runOnThread({
       io,

@@ -2,7 +2,7 @@
  * Renderers for `acp-threads run`: text (the agent's answer plus short tool-call lines) or json (one
  * normalized RuntimeEvent per line with its turn number, then a summary line).
  */
-import type { WorktreeRef } from "../../core/model/records";
+import { PROMPT_UNSENT, type WorktreeRef } from "../../core/model/records";
 import type { PermissionDecision, RuntimeEvent } from "../../core/model/events";
 import { agentLine } from "../terminal-text";
 
@@ -36,7 +36,8 @@ export function jsonOutput(out: NodeJS.WritableStream): TurnOutput {
   };
 }
 
-export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStream): TurnOutput {
+/** `command`: the command whose lines these are (`acp-threads attach: …`). */
+export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStream, command = "run"): TurnOutput {
   const shown = new Map<string, string>();
   let atLineStart = true;
   const line = (text: string) => {
@@ -80,7 +81,10 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
         case "error":
           if (!atLineStart) out.write("\n");
           atLineStart = true;
-          err.write(`acp-threads run: agent error: ${agentLine(event.message)}\n`);
+          // a prompt the host could not prepare failed before the agent saw it: not the agent's error
+          err.write(
+            `acp-threads ${command}: ${event.code === PROMPT_UNSENT ? "the thread host could not prepare the prompt" : "agent error"}: ${agentLine(event.message)}\n`,
+          );
           return;
         case "done":
           if (!atLineStart) out.write("\n");
@@ -92,7 +96,7 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
     },
     summary(summary) {
       if (summary.stopReason && summary.stopReason !== "end_turn")
-        err.write(`acp-threads run: stopped (${summary.stopReason})\n`);
+        err.write(`acp-threads ${command}: stopped (${summary.stopReason})\n`);
     },
   };
 }

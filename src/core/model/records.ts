@@ -218,8 +218,11 @@ export interface SessionOpenRecord extends Base {
 export interface ErrorRecord extends Base {
   kind: "error";
   message: string;
+  /** The agent's error code, `model_failure`, or PROMPT_UNSENT (the host's own failure, not the agent's). */
   code?: string | number;
 }
+/** An `error` record's code: the host could not prepare the prompt (its image not kept), so the agent never saw it. */
+export const PROMPT_UNSENT = "prompt_unsent";
 export interface MetaPatchRecord extends Base {
   kind: "meta_patch";
   patch: MetadataPatch;

@@ -4,7 +4,6 @@
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
-import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
@@ -20,6 +19,7 @@ import { assetsDir, homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
 import { isThreadId } from "../model/thread-id";
 import { newThreadId } from "./thread-id";
+import { pathExists } from "../util/path-exists";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
 
@@ -92,7 +92,7 @@ export class ThreadStore {
   async createAsync(input: CreateThreadInput, now: Date = new Date()): Promise<ThreadHandle> {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
-    if (await exists(path)) throw alreadyExists(threadId);
+    if (await pathExists(path)) throw alreadyExists(threadId);
     return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }), false);
   }
 
@@ -376,8 +376,3 @@ export class ThreadStore {
 
 const alreadyExists = (threadId: string) => new AcpThreadsError("usage", `thread ${threadId} already exists`);
 const notFound = (threadId: string) => new AcpThreadsError("not_found", `no thread ${threadId}`);
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );

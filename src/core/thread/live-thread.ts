@@ -9,7 +9,14 @@ import { randomUUID } from "node:crypto";
 import type { ContextRef } from "../model/context";
 import type { RuntimeEvent, StreamKind, ToolCallState } from "../model/events";
 import { applyPatch, type ThreadMetadata } from "../model/metadata";
-import type { MetadataPatch, RecordInput, SessionOpenRecord, ThreadRecord, ThreadStatus } from "../model/records";
+import {
+  PROMPT_UNSENT,
+  type MetadataPatch,
+  type RecordInput,
+  type SessionOpenRecord,
+  type ThreadRecord,
+  type ThreadStatus,
+} from "../model/records";
 import type { AgentInfoRef, TurnUsage } from "../model/usage";
 import { redactSecrets } from "../redact";
 
@@ -134,7 +141,7 @@ export class LiveThread {
   unsentTurn(text: string, reason: string): void {
     if (this.handle.closed || this.#inTurn) return;
     this.beginTurn(text);
-    this.#append({ kind: "error", message: reason });
+    this.#append({ kind: "error", message: reason, code: PROMPT_UNSENT });
     this.endTurn("error");
   }
 

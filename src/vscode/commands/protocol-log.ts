@@ -4,10 +4,11 @@
  * Output channel no longer carries the traffic unless its level is Trace (#24); with no recorded traffic (no
  * session, `acpThreads.recordTraffic` off) the command shows the channel and says how to turn Trace on.
  */
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { rotatedPath } from "../../core/bundle/traffic";
+import { pathExists } from "../../core/util/path-exists";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
 import type { SessionNode } from "../sessions-tree";
@@ -52,7 +53,7 @@ export async function showProtocolLog(hub: Hub, node?: SessionNode | string): Pr
   const threadId = await pickThread(hub, node);
   if (threadId) await hub.live.get(threadId)?.thread?.flushTraffic();
   const file = threadId && join(hub.layout.trafficDir, `${threadId}.ndjson`);
-  if (!file || !((await exists(file)) || (await exists(rotatedPath(file))))) {
+  if (!file || !((await pathExists(file)) || (await pathExists(rotatedPath(file))))) {
     hub.log.show();
     background(
       vscode.window.showInformationMessage(
@@ -73,9 +74,3 @@ export async function showProtocolLog(hub: Hub, node?: SessionNode | string): Pr
 /** The file's text; none when it does not exist (no rotated part yet). */
 const textOrNone = (path: string) =>
   readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? "" : Promise.reject(err)));
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );

@@ -8,7 +8,7 @@
  * the prompt it starts with only).
  */
 import * as vscode from "vscode";
-import { configuredAgent } from "../agents";
+import { requiredAgent } from "../agents";
 import type { Hub, SpawnParams } from "../hub";
 import { startsInHost, startThreadInHost } from "../host/host-entry";
 import type { RunMode } from "../live-session";
@@ -34,8 +34,7 @@ export interface SpawnArgs {
 export async function spawnCommand(hub: Hub, args?: SpawnArgs): Promise<string | undefined> {
   assertTrusted();
   if (args && typeof args === "object" && typeof args.agentId === "string") {
-    const agent = await configuredAgent(hub.config, hub.registry, args.agentId);
-    if (!agent) throw new Error(`No agent "${args.agentId}" is configured.`);
+    const agent = await requiredAgent(hub.config, hub.registry, args.agentId);
     const cwd = args.cwd ?? (await pickFolder());
     if (!cwd) return undefined;
     const task = String(args.task ?? "");

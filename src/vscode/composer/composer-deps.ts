@@ -1,7 +1,6 @@
 /** What the prompt box's host (composer-host.ts) is given: by the window's wiring, and later by the modules above it. */
 import type * as vscode from "vscode";
 import type { Logger } from "../../core/log";
-import type { PromptPart } from "../../core/model/context";
 import type { ContextSources } from "../../core/prompt/blocks";
 import type { ThreadStore } from "../../core/store/thread-store";
 import type { Config } from "../config";
@@ -12,7 +11,8 @@ import type { DraftAgentsDeps } from "./draft-agents";
 import type { DraftHostStart, DraftLinks, DraftSpawn } from "./draft-start";
 import type { RecallChoice, ThreadChoice } from "./mentions";
 
-export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "hosted" | "continueInHost"> {
+export interface ComposerDeps
+  extends DraftAgentsDeps, Pick<HostedBoxDeps, "hosted" | "continueInHost" | "promptInHost"> {
   config: Config;
   /** Agents installed from the ACP Registry (listed like presets) and their updates. */
   registry: RegistryService;
@@ -27,11 +27,6 @@ export interface ComposerDeps extends DraftAgentsDeps, Pick<HostedBoxDeps, "host
   closePanel(threadId: string): void;
   /** A new thread in the thread host (`acpThreads.host.runSessions: host`), its panel opened; else undefined. */
   startInHost?(s: DraftHostStart): Promise<void> | undefined;
-  /**
-   * A prompt made outside the box for a thread no session here runs: into the thread host's queue when it holds
-   * the thread, or its next run there when it belongs there; undefined: the host does not take it.
-   */
-  promptInHost?(threadId: string, parts: PromptPart[]): Promise<"sent" | "queued" | undefined>;
   /** Starts a session for a new thread's panel (same id); its first prompt is sent by the composer. */
   spawn(p: DraftSpawn): LiveSession | Promise<LiveSession>;
 }

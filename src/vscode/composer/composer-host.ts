@@ -66,6 +66,7 @@ export class ComposerHost implements vscode.Disposable {
       queues: this.queues,
       hosted: (id) => deps.hosted?.(id),
       continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
+      promptInHost: async (id, parts) => await deps.promptInHost?.(id, parts),
       sources: () => this.sources(),
       parts: (wire) => resolveParts(wire, (id) => deps.threads.exists(id)),
       postQueue: (panel) => this.#postQueue(panel),

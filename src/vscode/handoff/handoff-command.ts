@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
 import { linkHandoff } from "../../core/handoff/link";
+import { notConfigured } from "../agents";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import { threadOf } from "../commands/ops";
@@ -45,7 +46,7 @@ export async function handoffCommand(
   const agents = await handoffAgents(hub.config, metadata.cwd, hub.registry, hub.pathAnswers);
   let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;
   if (!agent) {
-    if (opts.agentId) throw new Error(`No agent "${opts.agentId}" is configured.`);
+    if (opts.agentId) throw notConfigured(opts.agentId);
     agent = await pickHandoffAgent(agents, { agentId: metadata.agent.id, title: metadata.title ?? "thread" });
     if (!agent) return undefined;
   }

@@ -12,7 +12,6 @@
  * The host this window starts is the extension's own CLI (`dist/cli.js host serve --idle-minutes N`), run by the
  * extension host's Node (Electron as Node on the desktop), with the window's data home as ACP_THREADS_HOME.
  */
-import { access } from "node:fs/promises";
 import * as vscode from "vscode";
 import { connectHost, type HostConnection } from "../../core/host/client";
 import { answerServe } from "../../core/host/serve-answer";
@@ -20,6 +19,7 @@ import { hostPlace } from "../../core/host/door";
 import { HOST_PROTOCOL, type HostPush, type HostSessionInfo } from "../../core/host/protocol";
 import { type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol-serve";
 import type { Logger } from "../../core/log";
+import { pathExists } from "../../core/util/path-exists";
 import { background } from "../../core/util/unexpected";
 
 export interface HostLinkOptions {
@@ -239,11 +239,7 @@ export class HostLink implements vscode.Disposable {
    */
   async check(): Promise<void> {
     if (this.#conn) return void (await this.#conn.then((c) => c && this.#status(c)));
-    const there = await access(hostPlace(this.opts.home).socket).then(
-      () => true,
-      () => false,
-    );
-    if (there) await this.connection();
+    if (await pathExists(hostPlace(this.opts.home).socket)) await this.connection();
   }
 
   /** Keeps the connection while the returned disposable lives (a panel following a thread of the host). */

@@ -141,6 +141,11 @@ export interface HostedBoxDeps {
    * the thread belongs there (host/host-run.ts `continueInHost`); false: the window resumes it.
    */
   continueInHost?(threadId: string, parts: PromptPart[]): Promise<boolean>;
+  /**
+   * A prompt for a thread no panel here follows: into the host's run when the host holds the thread (a scripted
+   * caller's prompt before the panel follows it), else as `continueInHost` (host-entry.ts `promptInHost`).
+   */
+  promptInHost?(threadId: string, parts: PromptPart[]): Promise<"sent" | "queued" | undefined>;
   /** The prompt box's context sources (a past thread's text for its mention). */
   sources(): ContextSources;
   /** A queued prompt's parts as a prompt (its mentions resolved), for "Send now". */
@@ -190,7 +195,8 @@ export class HostedBox {
 
   /**
    * A prompt typed in the box: to the host when the panel follows a thread it runs, or (`liveOpen` false: no
-   * session here runs the thread) when the thread's next run belongs there. True: handled here.
+   * session here runs the thread) when the host holds it (the panel not following yet) or its next run belongs
+   * there. True: handled here.
    */
   async send(
     panel: ComposerPanel,
@@ -206,7 +212,9 @@ export class HostedBox {
       return true;
     if (liveOpen) return false;
     try {
-      return !!(await this.d.continueInHost?.(panel.threadId, parts));
+      // the run followed here ended: the thread's next run; none followed: the host's run takes it if it holds one
+      if (hosted) return !!(await this.d.continueInHost?.(panel.threadId, parts));
+      return !!(await this.d.promptInHost?.(panel.threadId, parts));
     } catch (err) {
       restore();
       notice(errorMessage(err));

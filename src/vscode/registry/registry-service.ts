@@ -12,6 +12,7 @@
  * watched) nothing is kept: each list reads the file (off the thread).
  */
 import { mkdirSync, watch, type FSWatcher } from "node:fs";
+import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import {
   agentsLayout,
@@ -40,6 +41,10 @@ export class RegistryService implements vscode.Disposable {
   #seen: string | undefined;
   #told: string | undefined;
   #stale = false;
+  /** Which `installed.json` the last read found (#stamp): a watch event for that same file has nothing new. */
+  #readStamp: string | undefined;
+  /** The stamp of the list the lists were last told of. */
+  #toldStamp: string | undefined;
   #checking: Promise<void> | undefined;
   #watcher: FSWatcher | undefined;
   /** Told of each read of the installed agents' file (not of a kept answer): the host suite counts them. */
@@ -90,6 +95,11 @@ export class RegistryService implements vscode.Disposable {
     return out;
   }
 
+  /** Resolves once no change of `installed.json` is being looked at (the host suite counts the reads after it). */
+  async settled(): Promise<void> {
+    while (this.#checking) await this.#checking;
+  }
+
   async install(
     agent: RegistryAgent,
     onProgress: (p: InstallProgress) => void,
@@ -114,7 +124,10 @@ export class RegistryService implements vscode.Disposable {
 
   #read(): Promise<InstalledAgent[]> {
     this.onRead?.();
-    const reading = listInstalledAsync(this.home).then((agents) => {
+    // stamped before the read: a change landing meanwhile has another stamp, so its watch event reads it again
+    const reading = this.#stamp().then(async (stamp) => {
+      const agents = await listInstalledAsync(this.home);
+      this.#readStamp = stamp;
       this.#seen = JSON.stringify(agents);
       this.#told ??= this.#seen;
       return agents;
@@ -124,17 +137,35 @@ export class RegistryService implements vscode.Disposable {
     return reading;
   }
 
-  /** This window installed or removed an agent: the lists are told once the new list is read. */
+  /**
+   * This window installed or removed an agent: the lists are told once the new list is read (always: a reinstall of
+   * the same version clears doctor's answers too), once, whether this call or the watch's event reads it.
+   */
   async #changedHere(): Promise<void> {
-    this.#kept = undefined;
-    await this.installed().catch(() => undefined);
+    // the same look as a watch event's, in the same one loop: the new file is read once, whichever comes first
+    this.#changedOnDisk();
+    await this.settled();
+    if (this.#toldStamp !== undefined && this.#toldStamp === this.#readStamp) return; // the look told of it
+    this.#tell();
+  }
+
+  #tell(): void {
     this.#told = this.#seen;
+    this.#toldStamp = this.#readStamp;
     this.#changed.fire();
   }
 
-  /** `installed.json` changed (a rename lands it; this window's own change too): read it, tell the lists if new. */
+  /** The kept list (once its read is done) is of `installed.json` as it stands. */
+  async #fresh(): Promise<boolean> {
+    await this.#kept?.catch(() => undefined);
+    return !!this.#kept && (await this.#stamp()) === this.#readStamp;
+  }
+
+  /**
+   * `installed.json` changed (a rename lands it; this window's own change too): read it, tell the lists if new. The
+   * kept list answers until the check knows it is stale: this window's own write, read already, is not read again.
+   */
   #changedOnDisk(): void {
-    this.#kept = undefined;
     this.#stale = true;
     if (!this.#checking) this.#checking = this.#check().finally(() => (this.#checking = undefined));
   }
@@ -142,11 +173,23 @@ export class RegistryService implements vscode.Disposable {
   async #check(): Promise<void> {
     while (this.#stale) {
       this.#stale = false;
+      if (await this.#fresh()) continue; // read already: this window's own write, its read under way or done
+      this.#kept = undefined;
       await this.installed().catch(() => undefined);
-      if (this.#seen === this.#told) continue;
-      this.#told = this.#seen;
-      this.#changed.fire();
+      if (this.#seen !== this.#told) this.#tell();
     }
+  }
+
+  /**
+   * The file as it stands: its inode, size and change times (each write lands as a new file by a rename), or none.
+   * Two writes of one size landing in one tick of the file clock, the second on the first one's freed inode, would
+   * look alike: not worth a read per event.
+   */
+  #stamp(): Promise<string> {
+    return stat(agentsLayout(this.home).installedFile, { bigint: true }).then(
+      (s) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+      () => "none",
+    );
   }
 
   #watch(): void {

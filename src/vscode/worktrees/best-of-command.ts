@@ -19,7 +19,7 @@ import {
 } from "../../core/worktree/candidates";
 import type { CreatedWorktree } from "../../core/worktree/create";
 import type { PromptPart } from "../../core/model/context";
-import { configuredAgents } from "../agents";
+import { configuredAgents, notConfigured } from "../agents";
 import type { LiveSession } from "../live-session";
 import type { Hub } from "../hub";
 import { assertTrusted } from "../trust";
@@ -109,8 +109,7 @@ export async function bestOfCommand(hub: Hub, a: BestOfArgs): Promise<BestOfResu
     contextInside(a.parts ?? [], [repo]) &&
     (await repositoryOfFolders(repo, serveOffer()?.roots ?? []));
   const known = await configuredAgents(hub.config, hub.registry);
-  for (const id of a.agents)
-    if (!known.some((k) => k.spec.id === id)) throw new Error(`No agent "${id}" is configured.`);
+  for (const id of a.agents) if (!known.some((k) => k.spec.id === id)) throw notConfigured(id);
   const specs = expandCandidates(a.agents, a.runs ?? 1);
   // a hosted Best of N is recorded, so a reloaded window picks it up (its view, its checks; best-of-resume.ts)
   const recordId = inHost ? await recordBestOf(hub, { ...a, cwd, repo, base, candidates: specs }) : undefined;

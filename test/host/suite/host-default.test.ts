@@ -67,6 +67,27 @@ describe("runSessions auto, the default: new threads run in the thread host (#35
     });
   });
 
+  it("a prompt for a thread the host holds idle, sent before a panel follows it, runs in that same run", async () => {
+    const { hub } = await api();
+    const id = await spawned("");
+    await waitFor("the host's session waiting idle", () => hub.hosted.link.session(id)?.state === "idle");
+    // no panel follows it (a scripted caller's prompt: the box's fallback), the host still holds it
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await waitFor("no panel following it", () => !hub.panels.get(id) && !hub.hosted.get(id));
+    assert.equal(hub.hosted.link.session(id)?.state, "idle", "the host still holds it, idle");
+    const posted: unknown[] = [];
+    await hub.composer.handle(
+      { threadId: id, post: (m) => void posted.push(m) },
+      { type: "send", parts: [{ type: "text", text: "sent to the held run" }] },
+    );
+    await ranInHost(id, /^sent to the held run$/).catch((err: Error) => {
+      throw new Error(`${err.message}; the box got ${JSON.stringify(posted).slice(0, 600)}`);
+    });
+    // the held run took it: one agent session opened, not a second run's
+    const opened = hub.threads.read(id).records.filter((r) => r.kind === "session_open");
+    assert.equal(opened.length, 1, `the agent sessions opened: ${opened.length}`);
+  });
+
   it("window keeps acpThreads.spawn's threads in the window, with a task or without", async () => {
     const { hub } = await api();
     await setting("window");

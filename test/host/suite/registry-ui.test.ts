@@ -5,7 +5,10 @@
 // QuickPick says it shows the cached copy; Remove agent takes it off every list; an install and a removal by the
 // CLI (another process) show in an open picker.
 import assert from "node:assert/strict";
+import { watch } from "node:fs";
+import { basename } from "node:path";
 import * as vscode from "vscode";
+import { agentsLayout } from "../../../src/core/registry/layout";
 import { readHomeSettings } from "../../../src/core/store/home-settings";
 import { newThreadId } from "../../../src/core/store/thread-id";
 import { configuredAgents } from "../../../src/vscode/agents";
@@ -170,6 +173,31 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
     assert.equal(await vscode.commands.executeCommand<boolean>("acpThreads.removeAgent", "reg-fake"), true);
     assert.ok(!(await configuredAgents(hub.config, hub.registry)).some((c) => c.spec.id === "reg-fake"));
     assert.deepEqual(await hub.registry.installed(), []);
+  });
+
+  it("this window's own install reads the installed agents' file once and tells the lists once", async () => {
+    // the folder's watch also sees this window's own write of installed.json: it must not read and tell again
+    const { hub } = await api();
+    await hub.registry.installed(); // kept until the folder changes
+    const { root, installedFile } = agentsLayout(hub.home);
+    let landed = 0; // the same inotify watch as the service's: its events reach both in the same loop turn
+    const seen = watch(root, { persistent: false }, (_e, f) => f === basename(installedFile) && landed++);
+    let reads = 0;
+    let told = 0;
+    hub.registry.onRead = () => void reads++;
+    const listening = hub.registry.onDidChange(() => void told++);
+    try {
+      installed(await vscode.commands.executeCommand<InstallOutcome>("acpThreads.addAgent", "reg-fake"));
+      await waitFor("the watch to see installed.json land", () => landed > 0);
+      await hub.registry.settled(); // the service's look at that event is done (its callback ran in the same turn)
+      await waitFor("the lists told of the install", () => told > 0);
+      assert.deepEqual({ reads, told }, { reads: 1, told: 1 });
+    } finally {
+      seen.close();
+      listening.dispose();
+      hub.registry.onRead = undefined;
+      assert.equal(await vscode.commands.executeCommand<boolean>("acpThreads.removeAgent", "reg-fake"), true);
+    }
   });
 
   it("an agent the CLI installs shows in an open new-thread panel without a read per list", async () => {

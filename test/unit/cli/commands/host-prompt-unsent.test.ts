@@ -10,12 +10,14 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { main as attach } from "../../../../src/cli/commands/attach";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { assetsDir } from "../../../../src/core/store/paths";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { imagePrompt, withKeptOpenRun } from "../../../fixtures/host/kept-open";
 import { waitFor } from "../../../fixtures/spawner/wait";
+import { runCommand } from "../in-process";
 
 const UNSENT = /^the prompt was not sent to the agent: .+/;
 
@@ -63,6 +65,15 @@ test("HOSTILE: an image the host cannot keep is a failed turn every client sees;
           ends.map((r) => r.kind === "turn_end" && r.stopReason),
           ["end_turn", "error", "end_turn"],
         );
+        // `acp-threads attach` from the failed turn says the host failed, not the agent
+        const from = store.read(run.threadId).records.findIndex((r) => r.kind === "error");
+        const shown = await runCommand(attach, [run.threadId, "--from", String(from - 1)], { home });
+        assert.equal(shown.code, 0, shown.err);
+        assert.match(
+          shown.err,
+          /^acp-threads attach: the thread host could not prepare the prompt: the prompt was not sent to the agent: .+$/m,
+        );
+        assert.doesNotMatch(shown.err, /agent error/);
       } finally {
         follower.close();
       }

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { textOutput } from "../../../../src/cli/output/turn-output";
+import { PROMPT_UNSENT } from "../../../../src/core/model/records";
 
 // eslint-disable-next-line no-control-regex -- a terminal control is what the test looks for
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
@@ -43,4 +44,18 @@ test("hostile: a tool call's or permission's title, a notice and an agent error 
     /^\[permission\] rm -rf ~␍␛\[2K␛\]0;t␇npm test⏎\[permission\] npm test: allowed \(policy\): denied \(policy\)$/mu,
   );
   assert.equal(text.match(/^\[permission\]/gmu)?.length, 1, text);
+});
+
+test("an error is the agent's unless the host failed the prompt before the agent saw it (code prompt_unsent)", () => {
+  const err = new PassThrough();
+  let text = "";
+  err.on("data", (d) => (text += d));
+  const o = textOutput(new PassThrough(), err, "attach");
+  o.event({ type: "error", message: "rate limited", code: -32603 }, 1);
+  o.event({ type: "error", message: "the prompt was not sent to the agent: ENOSPC", code: PROMPT_UNSENT }, 2);
+  assert.equal(
+    text,
+    "acp-threads attach: agent error: rate limited\n" +
+      "acp-threads attach: the thread host could not prepare the prompt: the prompt was not sent to the agent: ENOSPC\n",
+  );
 });
