@@ -5,6 +5,9 @@
 // window's own quick-input steps, and the answer reaches the agent. A hosted thread kept open between prompts stays
 // after a turn the agent answered with an error, as a window session does.
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { api, useFakeAgent, waitFor } from "./helpers";
 import { cli, detach, hostedNode, sendNewInHost } from "./host-cli";
@@ -79,11 +82,15 @@ describe("the thread host's watchdog and elicitations in the window", () => {
 
   it("the agent's elicitation in a hosted run is asked in the window following it; the answer reaches the agent", async () => {
     const { hub } = await api();
-    const id = await detach(hub.home, ["sleep 2500", "elicit"]);
+    // the first turn lasts until the panel follows the thread (a fixed sleep lost to a loaded window: the question
+    // came with no window following, and the run ended before the panel opened)
+    const release = join(mkdtempSync(join(tmpdir(), "acp-elicit-")), "go");
+    const id = await detach(hub.home, [`until ${release}`, "elicit"]);
     try {
       await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
       await vscode.commands.executeCommand("acpThreads.openThread", id);
       const view = await waitFor("the panel's view", () => hub.hosted.get(id));
+      writeFileSync(release, "");
       await waitFor("the question is asked here", () => view.status === "waiting_permission");
       await waitFor("the form answered, the agent told", async () => {
         const said = agentSaid(hub.threads.read(id).records as { kind: string; text?: string }[]);
