@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
-import { readDoorKey } from "./door-key";
+import { readDoorKey } from "../store/door-key";
 import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
 import { HostRefusal } from "./protocol-refusal";
 import { type ServeOffer } from "./protocol-serve";

@@ -35,7 +35,7 @@ export interface HostPlace {
   hostLock: string;
   /** The host's stderr. */
   log: string;
-  /** The host's key (door-key.ts): what a client must say in its first hello. */
+  /** The host's key (store/door-key.ts): what a client must say in its first hello. */
   key: string;
 }
 

@@ -6,7 +6,7 @@ import { AcpThreadsError } from "../errors";
  * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
  * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
  * `exec_not_hosted`: the host runs no such exec run (it ended, or another process owns it: `send` asks the registry).
- * `no_key`: the connection's first request was not a hello with the host's key (door-key.ts); it is closed.
+ * `no_key`: the connection's first request was not a hello with the host's key (store/door-key.ts); it is closed.
  */
 export type HostErrorCode = "run_ending" | "not_held" | "exec_not_hosted" | "no_key";
 

@@ -260,7 +260,7 @@ export type HostRequest =
       id: number;
       protocol: number;
       client: string;
-      /** The host's key (door-key.ts), required in a connection's first hello; later hellos only change the offer. */
+      /** The host's key (store/door-key.ts), required in a connection's first hello; later hellos only change the offer. */
       key?: string;
       watching?: boolean;
       serves?: ServeOffer;

@@ -15,7 +15,7 @@ import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
 import { preparePlace } from "./door";
-import { keyMatches, writeDoorKey } from "./door-key";
+import { keyMatches, writeDoorKey } from "../store/door-key";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
@@ -54,7 +54,7 @@ interface Client {
   counts: boolean;
   /** Its folders, as its last `hello` said them (a run's `roots` must be inside them). */
   offer?: ServeOffer;
-  /** Its first hello gave the host's key (door-key.ts): until then it is answered nothing else. */
+  /** Its first hello gave the host's key (store/door-key.ts): until then it is answered nothing else. */
   keyed: boolean;
 }
 
@@ -70,7 +70,7 @@ export class ThreadHost {
   #release: (() => void) | undefined;
   #stopping = false;
   #closed!: () => void;
-  /** The key clients must give (door-key.ts), written as the host takes its socket. */
+  /** The key clients must give (store/door-key.ts), written as the host takes its socket. */
   #key: string | undefined;
   readonly #serve: EditorServe;
   readonly #terminals: EditorTerminals;

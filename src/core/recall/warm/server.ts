@@ -11,7 +11,7 @@ import { createServer, type Socket } from "node:net";
 import { tryAcquireLock } from "../../store/file-lock";
 import { openRecall, type Recall } from "../recall";
 import { renderRecent, renderSearch } from "../render";
-import { keyMatches, writeDoorKey } from "../../host/door-key";
+import { keyMatches, writeDoorKey } from "../../store/door-key";
 import type { WarmReply, WarmRequest } from "./socket";
 
 export interface ServeOptions {

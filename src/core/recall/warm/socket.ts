@@ -56,7 +56,7 @@ export function warmSocketPath(dbPath: string, key: string): string | undefined 
 }
 
 /**
- * The warm process's key (host/door-key.ts), beside the index whatever folder the socket is in: a request must carry
+ * The warm process's key (store/door-key.ts), beside the index whatever folder the socket is in: a request must carry
  * it, so a process that reaches the socket but cannot read the data home (a sandboxed agent) reads no threads.
  */
 export const warmKeyFile = (dbPath: string, key: string): string => join(dirname(dbPath), `recall-${key}.key`);

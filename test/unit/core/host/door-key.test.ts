@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
-import { readDoorKey } from "../../../../src/core/host/door-key";
+import { readDoorKey } from "../../../../src/core/store/door-key";
 import { HOST_PROTOCOL, type HostMessage } from "../../../../src/core/host/protocol";
 import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
 

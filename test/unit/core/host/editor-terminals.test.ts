@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
-import { readDoorKey } from "../../../../src/core/host/door-key";
+import { readDoorKey } from "../../../../src/core/store/door-key";
 import {
   EditorTerminals,
   TERMINAL_RECENT_CHARS,

@@ -8,7 +8,7 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../store/atomic-write";
+import { writeFileAtomic } from "./atomic-write";
 
 /** A new key for a host that is about to listen, written before its socket exists. */
 export function writeDoorKey(path: string): string {
