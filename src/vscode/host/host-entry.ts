@@ -5,6 +5,7 @@
  * new thread when the setting says so. A thread the host holds right now is never resumed here: its panel follows
  * the host, and a prompt for it goes into the host's queue.
  */
+import { refusalCode } from "../../core/host/protocol-refusal";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import type { ContextSources } from "../../core/prompt/blocks";
@@ -53,7 +54,13 @@ export async function promptInHost(
     else {
       const c = await hub.hosted.link.connection();
       if (!c || c.closed) throw new Error("The thread host is not running anymore.");
-      await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
+      try {
+        await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
+      } catch (err) {
+        // the row this window had was behind: the host's run ended meanwhile, so the thread's next run takes it
+        if (refusalCode(err) !== "not_held") throw err;
+        return (await continueInHost(continuing(hub), threadId, parts)) ? "sent" : undefined;
+      }
     }
     return view?.busy || held?.state === "working" ? "queued" : "sent";
   }
