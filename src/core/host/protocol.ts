@@ -253,18 +253,10 @@ export type HostRequest =
   /**
    * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
    * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does. `serves`:
-   * what it serves the host's agents (a later hello replaces it).
+   * what it serves the host's agents (a later hello replaces it). `key`: the host's key (store/door-key.ts),
+   * required in a connection's first hello; later hellos only change the offer.
    */
-  | {
-      t: "hello";
-      id: number;
-      protocol: number;
-      client: string;
-      /** The host's key (store/door-key.ts), required in a connection's first hello; later hellos only change the offer. */
-      key?: string;
-      watching?: boolean;
-      serves?: ServeOffer;
-    }
+  | { t: "hello"; id: number; protocol: number; client: string; key?: string; watching?: boolean; serves?: ServeOffer }
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }

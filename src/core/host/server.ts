@@ -15,7 +15,8 @@ import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
 import { preparePlace } from "./door";
-import { keyMatches, writeDoorKey } from "../store/door-key";
+import { writeDoorKey } from "../store/door-key";
+import { admits, type Client } from "./host-client";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
@@ -36,7 +37,6 @@ import {
 } from "./protocol";
 import { HostRefusal, refusalCode } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
-import { type ServeOffer } from "./protocol-serve";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
 import { readLines, send } from "./wire";
@@ -46,17 +46,7 @@ export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
-
-interface Client {
-  name: string;
-  threads: Set<HostedThread>;
-  /** It keeps the host from leaving when idle: said hello, not as a watching-only client. */
-  counts: boolean;
-  /** Its folders, as its last `hello` said them (a run's `roots` must be inside them). */
-  offer?: ServeOffer;
-  /** Its first hello gave the host's key (store/door-key.ts): until then it is answered nothing else. */
-  keyed: boolean;
-}
+const now = () => new Date().toISOString();
 
 export class ThreadHost {
   readonly #server: Server;
@@ -180,7 +170,7 @@ export class ThreadHost {
     const { id } = req;
     if (!client.keyed) {
       // a client that cannot read the data home (a sandboxed agent) gets no answer but this, and is let go
-      client.keyed = req.t === "hello" && this.#key !== undefined && keyMatches(this.#key, req.key);
+      client.keyed = admits(this.#key, req);
       if (!client.keyed) {
         const message = "the host answers only a client that gives its key in its first hello";
         this.#reply(sock, { t: "error", id, code: "no_key", message });
@@ -408,5 +398,3 @@ export class ThreadHost {
     this.#closed();
   }
 }
-
-const now = () => new Date().toISOString();
