@@ -4,8 +4,9 @@
  * detached server for the next call, so the first call is never slower for it. ACP_THREADS_RECALL_DAEMON=0
  * turns the warm process off; ACP_THREADS_RECALL_IDLE_SECONDS sets how long it stays (600).
  */
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { connect } from "node:net";
+import { readDoorKey } from "../../store/door-key";
 import { codeKey, warmEntry, warmKeyFile, warmSocketPath, type WarmReply, type WarmRequest } from "./socket";
 
 export const DEFAULT_IDLE_SECONDS = 600;
@@ -47,7 +48,12 @@ export function askWarm(
     let buf = "";
     const timer = setTimeout(() => conn.destroy(new Error("the warm recall process did not answer")), timeoutMs);
     conn.setEncoding("utf8");
-    conn.on("connect", () => conn.write(`${JSON.stringify({ ...req, key: readKey(target.keyFile) })}\n`));
+    conn.on("connect", () => {
+      readDoorKey(target.keyFile).then(
+        (key) => conn.write(`${JSON.stringify({ ...req, key })}\n`),
+        (err: Error) => conn.destroy(err),
+      );
+    });
     conn.on("data", (d: string) => (buf += d));
     conn.on("error", (err) => {
       clearTimeout(timer);
@@ -65,15 +71,6 @@ export function askWarm(
       }
     });
   });
-}
-
-/** The warm process's key (sync: a few bytes, read where each query pays node's start anyway); none: undefined. */
-function readKey(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return undefined;
-  }
 }
 
 /** An error the server reported for the request itself (a bad query): the caller shows it, it does not retry. */
