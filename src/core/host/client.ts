@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
-import { readDoorKey } from "../store/door-key";
+import { doorNonce, doorProof, keyMatches, readDoorKey } from "../store/door-key";
 import { HOST_PROTOCOL, type HostMessage, type HostPush, type HostReply, type HostRequest } from "./protocol";
 import { HostRefusal } from "./protocol-refusal";
 import { type ServeOffer } from "./protocol-serve";
@@ -128,15 +128,33 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
   if (!sock) return undefined;
   const conn = new HostConnection(sock);
   const key = await readDoorKey(place.key);
+  const proof = key === undefined ? undefined : await proveDoor(conn, key, place);
   await conn.request({
     t: "hello",
     protocol: HOST_PROTOCOL,
     client: o.client,
-    ...(key ? { key } : {}),
+    ...(proof ? { proof } : {}),
     ...(o.watching ? { watching: true } : {}),
     ...(o.serves ? { serves: o.serves } : {}),
   });
   return conn;
+}
+
+/**
+ * The door's handshake (store/door-key.ts): the host proves it holds the key before this client says anything
+ * else; what answers at the door without proving it is not the thread host, and is told nothing.
+ */
+async function proveDoor(conn: HostConnection, key: string, place: HostPlace): Promise<string> {
+  const nonce = doorNonce();
+  const r = await conn.request({ t: "door", nonce }).catch(() => undefined);
+  if (r?.t !== "door" || typeof r.nonce !== "string" || !keyMatches(doorProof(key, "host", nonce, r.nonce), r.proof)) {
+    conn.close();
+    throw new AcpThreadsError(
+      "unsafe_path",
+      `what answers at the thread host's door (${place.socket}) did not prove it holds the host's key (${place.key}): it is not this user's thread host, so nothing was sent to it`,
+    );
+  }
+  return doorProof(key, "client", nonce, r.nonce);
 }
 
 async function reach(o: ConnectOptions, place: HostPlace): Promise<Socket | undefined> {

@@ -19,10 +19,11 @@ import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
+import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
 import type { HostErrorCode } from "./protocol-refusal";
-import type { ServeAnswer, ServeOffer, ServeOp, TerminalExitStatus } from "./protocol-serve";
+import type { ServeAnswer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
-export const HOST_PROTOCOL = 1;
+export const HOST_PROTOCOL = 2;
 /**
  * One message on the wire, its newline included; a longer line closes the connection. Records go in batches of
  * about 256 KB (hosted-thread.ts): only a single record over this size could not be sent.
@@ -250,13 +251,8 @@ export type HostEvent =
   | { kind: "ended"; threadId: string; at: string; exitCode: number; error?: string };
 
 export type HostRequest =
-  /**
-   * `watching`: a client that only looks on (an editor window listing what the host holds) does not keep an idle
-   * host alive, nor restart its idle time by coming and going; one that runs, attaches or asks does. `serves`:
-   * what it serves the host's agents (a later hello replaces it). `key`: the host's key (store/door-key.ts),
-   * required in a connection's first hello; later hellos only change the offer.
-   */
-  | { t: "hello"; id: number; protocol: number; client: string; key?: string; watching?: boolean; serves?: ServeOffer }
+  | HelloRequest
+  | DoorRequest
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
@@ -333,6 +329,7 @@ export type HostReply =
   | { t: "ok"; id: number }
   | { t: "error"; id: number; message: string; code?: HostErrorCode }
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
+  | DoorReply
   | { t: "status"; id: number; status: HostStatus }
   | { t: "started"; id: number; threadId: string }
   | { t: "exec_started"; id: number; exec: HostExecInfo }

@@ -16,7 +16,7 @@ import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
 import { preparePlace } from "./door";
 import { writeDoorKey } from "../store/door-key";
-import { admits, type Client } from "./host-client";
+import { admit, type Client } from "./host-client";
 import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
@@ -135,7 +135,10 @@ export class ThreadHost {
     readLines(sock, (msg) => {
       const req = msg as HostRequest;
       this.#handle(sock, client, req).then(
-        (reply) => void (reply && this.#reply(sock, reply)),
+        (reply) => {
+          if (reply) this.#reply(sock, reply);
+          if (reply?.t === "error" && reply.code === "no_key") sock.end();
+        },
         (err: unknown) => {
           const code = refusalCode(err);
           this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err), ...(code ? { code } : {}) });
@@ -149,6 +152,7 @@ export class ThreadHost {
    * lets even the small messages pile up past HARD_BUFFER_CAP is let go (it reattaches from its cursor).
    */
   #reply(sock: Socket, msg: HostReply | HostPush): number {
+    if (sock.writableEnded) return 0; // let go (no_key): nothing more
     const held = send(sock, msg);
     if (held > HARD_BUFFER_CAP) sock.destroy();
     return held;
@@ -168,16 +172,9 @@ export class ThreadHost {
 
   async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
     const { id } = req;
-    if (!client.keyed) {
-      // a client that cannot read the data home (a sandboxed agent) gets no answer but this, and is let go
-      client.keyed = admits(this.#key, req);
-      if (!client.keyed) {
-        const message = "the host answers only a client that gives its key in its first hello";
-        this.#reply(sock, { t: "error", id, code: "no_key", message });
-        sock.end();
-        return undefined;
-      }
-    }
+    // until a hello proves the key: the door's answer, or (a sandboxed agent, say) one refusal and it is let go
+    const door = client.keyed ? undefined : admit(this.#key, client, req);
+    if (door) return door; // after it, a no_key refusal ends the connection (#connect)
     switch (req.t) {
       case "hello":
         client.name = req.client.slice(0, 200);

@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
 import { hostPlace } from "../../../../src/core/host/door";
-import { readDoorKey } from "../../../../src/core/store/door-key";
 import {
   EditorTerminals,
   TERMINAL_RECENT_CHARS,
@@ -23,6 +22,7 @@ import type { ThreadRecord } from "../../../../src/core/model/records";
 import { FAKE_AGENT } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { withCliHost } from "../../../fixtures/host/cli-host";
+import { rawDoorProof } from "../../../fixtures/host/raw-door";
 import { viewer } from "../../../fixtures/host/terminal-viewer";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
@@ -159,8 +159,8 @@ test("a client that does not read holds a bounded backlog, is told what it misse
     // a raw connection that says hello and then reads nothing for a while
     const slow = connect(hostPlace(home).socket);
     await new Promise<void>((resolve) => slow.once("connect", resolve));
-    const key = await readDoorKey(hostPlace(home).key);
-    const hello = { t: "hello", id: 1, protocol: HOST_PROTOCOL, client: "a slow editor", key, watching: true };
+    const proof = await rawDoorProof(slow, home);
+    const hello = { t: "hello", id: 1, protocol: HOST_PROTOCOL, client: "a slow editor", proof, watching: true };
     slow.write(`${JSON.stringify({ ...hello, serves: { fs: false, terminals: true, roots: [ws] } })}\n`);
     slow.pause();
     const status = await connectHost({ home, client: "acp-threads host status", watching: true });
