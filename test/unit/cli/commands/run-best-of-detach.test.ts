@@ -105,10 +105,7 @@ test("best of N --detach with the host unreachable, or the host killed by a cand
     const home = join(dir, "home");
     const opts = { home, cwd: repo, env: hostEnv() };
     const bestOf = (agents: string[]) =>
-      runCli(
-        ["run", ...agents.flatMap((a) => ["--agent", a]), "--worktrees", "--no-sandbox", "--detach", "go"],
-        opts,
-      );
+      runCli(["run", ...agents.flatMap((a) => ["--agent", a]), "--worktrees", "--no-sandbox", "--detach", "go"], opts);
     try {
       // a host folder another user could have planted: the CLI does not talk through it, and makes nothing
       const hosts = dirname(hostPlace(home).dir);
