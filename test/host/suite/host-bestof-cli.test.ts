@@ -4,7 +4,6 @@
 // view follows both candidates to their end in the host, runs their checks, ranks them) and the checks' results
 // go into the record.
 import assert from "node:assert/strict";
-import * as vscode from "vscode";
 import { resumeRecord } from "../../../src/vscode/worktrees/best-of-resume";
 import { api, waitFor, workspaceRoot } from "./helpers";
 import { cli, FAKE } from "./host-cli";
@@ -12,17 +11,13 @@ import { seededRepo } from "./worktree-helpers";
 
 describe("a Best of N started from a terminal with --detach (#35)", () => {
   const seed = seededRepo("acp-host-bestof-cli-", { "a.txt": "a\n" }, { under: workspaceRoot });
-  const cfg = () => vscode.workspace.getConfiguration("acpThreads");
-
   afterEach(async () => {
-    await cfg().update("host.runSessions", "window", vscode.ConfigurationTarget.Global);
     const { hub } = await api();
     await cli(hub.home, ["host", "stop", "--force"]);
   });
 
   it("the window picks its record up: the compare view follows both candidates, runs their checks, ranks them", async () => {
-    const { hub } = await api();
-    await cfg().update("host.runSessions", "host", vscode.ConfigurationTarget.Global);
+    const { hub } = await api(); // the setting left at its default (`window`): the CLI chose the host
     const r = await cli(hub.home, [
       ...["run", "--agent", FAKE, "--runs", "2", "--worktrees", "--permission", "approve-all", "--no-sandbox"],
       ...["--check", "grep -q hi hello.txt", "--cwd", seed.repo, "--detach", "--format", "json"],
