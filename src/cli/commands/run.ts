@@ -36,7 +36,7 @@ const SPEC = {
   name: "run",
   synopsis: [
     `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
-    `--agent A --agent B [--runs N] --worktrees [--check CMD] [options] PROMPT...`,
+    `--agent A --agent B [--runs N] --worktrees [--check CMD] [--detach] [options] PROMPT...`,
     `--thread ID [options] PROMPT...`,
     `--thread ID --review FILE [options] [PROMPT...]`,
     `--session NAME [--agent A] [options] PROMPT...`,
@@ -163,7 +163,7 @@ decline); then a comparison table (JSON array with --format json, best first) an
 best of N with --detach: the worktrees are made here, every candidate runs in the thread host, and the command
 prints each candidate's thread and label ({bestOf, threads: [{threadId, label}]} with --format json) and returns
 (0: at least one started); 'acp-threads worktrees compare BESTOF' waits for them, runs --check in each worktree and
-prints the comparison (a window open on the repository does the same in its compare view).
+prints the comparison (a window on the repository, opened or reloaded after, shows it in its compare view).
 exit codes: 0 done, 1 agent/protocol error (or a watchdog alert it could not clear), 2 usage, 3 timeout,
 5 permission denied (a policy denial ended the turn cancelled/refused), 6 the thread is held by another process
 (--no-wait), 130 interrupted`,
