@@ -21,6 +21,7 @@ import {
   rankCandidates,
   type CandidateRun,
   type CandidateSpec,
+  type CandidateSummary,
 } from "../core/worktree/candidates";
 import type { RetryMode } from "../core/watchdog/supervisor";
 import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
@@ -105,18 +106,10 @@ function candidateRun(s: RunSummary, policy: string): CandidateRun {
   };
 }
 
-export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
-  const { io } = o;
-  const say = (text: string) => io.stderr.write(`acp-threads run: ${text}\n`);
-  const { repo, base } = await bestOfBase(o.cwd); // outside git: a usage error before any agent starts
-  const n = o.candidates.length;
-  say(
-    `${n} candidate${n === 1 ? "" : "s"} (${o.candidates.map((c) => c.label).join(", ")}) from ${repo} at ${base.slice(0, 10)}, each in a worktree of its own`,
-  );
-  const ledger = new EditLedger({ home: o.store.home, logger: o.logger });
-  const elicitation = o.elicitation === "ask" ? "decline" : o.elicitation;
+/** A best of N's progress as `acp-threads run: LABEL: …` lines (here, and in `worktrees compare`). */
+export function progressNotes(say: (text: string) => void): (e: BestOfProgress) => void {
   let warned = false;
-  const onProgress = (e: BestOfProgress) => {
+  return (e) => {
     const tag = e.type === "finished" ? e.summary.label : e.spec.label;
     const line = (text: string) => say(`${tag}: ${text}`);
     switch (e.type) {
@@ -142,6 +135,30 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
         return;
     }
   };
+}
+
+/** The ranked candidates as `run` prints them: the table, or (`json`) a JSON array, best first. */
+export function printRanked(io: CliIO, results: readonly CandidateSummary[], json: boolean): void {
+  const ranked = rankCandidates(results);
+  const leader = leaderOf(ranked);
+  if (json)
+    writeJson(
+      io,
+      ranked.map((c, i) => ({ rank: i + 1, ...candidateJson(c), leader: i === 0 ? (leader?.kind ?? null) : null })),
+    );
+  else io.stdout.write(compareTable(ranked));
+}
+
+export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
+  const { io } = o;
+  const say = (text: string) => io.stderr.write(`acp-threads run: ${text}\n`);
+  const { repo, base } = await bestOfBase(o.cwd); // outside git: a usage error before any agent starts
+  const n = o.candidates.length;
+  say(
+    `${n} candidate${n === 1 ? "" : "s"} (${o.candidates.map((c) => c.label).join(", ")}) from ${repo} at ${base.slice(0, 10)}, each in a worktree of its own`,
+  );
+  const ledger = new EditLedger({ home: o.store.home, logger: o.logger });
+  const elicitation = o.elicitation === "ask" ? "decline" : o.elicitation;
   let results;
   try {
     results = await runBestOf({
@@ -153,7 +170,7 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
       concurrency: o.concurrency,
       signal: io.signal,
       readThread: (id) => o.store.read(id).records,
-      onProgress,
+      onProgress: progressNotes(say),
       runCandidate: async (spec, made) => {
         const stderr = prefixed(io.stderr, `acp-threads run: ${spec.label}: `);
         try {
@@ -189,14 +206,7 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
     await ledger.flush().catch((err) => o.logger.warn(`edit ledger: ${errorMessage(err)}`));
     ledger.dispose();
   }
-  const ranked = rankCandidates(results);
-  const leader = leaderOf(ranked);
-  if (o.json)
-    writeJson(
-      io,
-      ranked.map((c, i) => ({ rank: i + 1, ...candidateJson(c), leader: i === 0 ? (leader?.kind ?? null) : null })),
-    );
-  else io.stdout.write(compareTable(ranked));
+  printRanked(io, results, o.json);
   if (io.signal.aborted) return EXIT.interrupted;
   return results.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
 }

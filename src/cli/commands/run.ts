@@ -24,6 +24,7 @@ import { installedSpecFor } from "../../core/registry/installed";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/best-of";
 import { expandCandidates } from "../../core/worktree/candidates";
 import { runBestOfCli } from "../best-of";
+import { runBestOfDetached } from "../best-of-detached";
 import type { FlagValues } from "../flags";
 import type { CliIO } from "../io";
 import { SANDBOX_FLAGS, sandboxFromFlags } from "../sandbox-flags";
@@ -35,7 +36,7 @@ const SPEC = {
   name: "run",
   synopsis: [
     `--agent <codex|claude|gemini|opencode|pi|"command line"> [options] PROMPT...`,
-    `--agent A --agent B [--runs N] --worktrees [--check CMD] [options] PROMPT...`,
+    `--agent A --agent B [--runs N] --worktrees [--check CMD] [--detach] [options] PROMPT...`,
     `--thread ID [options] PROMPT...`,
     `--thread ID --review FILE [options] [PROMPT...]`,
     `--session NAME [--agent A] [options] PROMPT...`,
@@ -102,7 +103,7 @@ const SPEC = {
     },
     detach: {
       type: "boolean",
-      help: "run in the thread host and return at once, printing the thread id ({threadId} with --format json); 'acp-threads attach' follows it",
+      help: "run in the thread host and return at once, printing the thread id ({threadId} with --format json; best of N: each candidate's); 'acp-threads attach' follows it",
     },
     elicitation: {
       type: "enum",
@@ -159,6 +160,10 @@ const SPEC = {
 worktree of the same commit under the --permission policy (never an interactive question: --elicitation ask is
 decline); then a comparison table (JSON array with --format json, best first) and the 'worktrees apply' /
 'worktrees discard' commands; exit 0 when at least one candidate finished, 1 when none did.
+best of N with --detach: the worktrees are made here, every candidate runs in the thread host, and the command
+prints each candidate's thread and label ({bestOf, threads: [{threadId, label}]} with --format json) and returns
+(0: at least one started); 'acp-threads worktrees compare BESTOF' waits for them, runs --check in each worktree and
+prints the comparison (a window on the repository, opened or reloaded after, shows it in its compare view).
 exit codes: 0 done, 1 agent/protocol error (or a watchdog alert it could not clear), 2 usage, 3 timeout,
 5 permission denied (a policy denial ended the turn cancelled/refused), 6 the thread is held by another process
 (--no-wait), 130 interrupted`,
@@ -295,14 +300,12 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
     if (flags[f] !== undefined)
       throw new AcpThreadsError("usage", `--${f} does not go with best of N (several candidates)`);
   if (!flags.agent.length) throw new AcpThreadsError("usage", "best of N needs --agent (one or more)");
+  // never asks: several candidates would ask at once (--detach too: nobody may be there to answer)
   if (flags.permission === "ask") throw new AcpThreadsError("usage", "--permission ask does not go with best of N");
-  if (flags.detach) throw new AcpThreadsError("usage", "--detach does not go with best of N yet");
   if (!args.length) throw new AcpThreadsError("usage", "missing argument: PROMPT");
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const context = contextFromFlags(flags.file ?? [], flags.image ?? [], cwd);
   const layout = homeLayout(resolveHome(io.env));
-  const logger = stderrLogger(flags.verbose ? "debug" : "warn");
-  const store = new ThreadStore(layout.home, { logger });
   const installed = (id: string) => installedSpecFor(layout.home, id);
   // an unknown agent is the command's error (exit 2); one that is not installed is its candidate's failure
   // a command line is labelled by its program's name (its id also carries a hash of the line: commandLineAgentId)
@@ -315,11 +318,37 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
       throw err;
     }
   };
+  const candidates = expandCandidates(flags.agent, flags.runs ?? 1, nameOf);
+  if (flags.detach) {
+    if (flags.concurrency !== undefined)
+      throw new AcpThreadsError("usage", "--concurrency does not go with --detach (the host starts every candidate)");
+    if (flags["check-timeout"] !== undefined)
+      throw new AcpThreadsError("usage", "with --detach, give --check-timeout to 'acp-threads worktrees compare'");
+    return runBestOfDetached({
+      io,
+      candidates,
+      cwd,
+      context,
+      ...(flags.check !== undefined ? { check: flags.check } : {}),
+      run: {
+        prompts: args,
+        permission: flags.permission,
+        ...sharedOptions(flags),
+        baseEnv: definedEnv(io.env),
+        startedFrom: "automation",
+        // never an interactive question, as without --detach (an attached terminal is not asked either)
+        elicitation: flags.elicitation === "ask" ? "decline" : flags.elicitation,
+        ...(await sandboxOf(io, flags)),
+      },
+      json: flags.format === "json",
+    });
+  }
+  const logger = stderrLogger(flags.verbose ? "debug" : "warn");
   return runBestOfCli({
     io,
-    store,
+    store: new ThreadStore(layout.home, { logger }),
     logger,
-    candidates: expandCandidates(flags.agent, flags.runs ?? 1, nameOf),
+    candidates,
     prompts: args,
     context,
     cwd,
@@ -330,6 +359,12 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
     elicitation: flags.elicitation,
     ...sharedOptions(flags),
     json: flags.format === "json",
-    sandbox: await sandboxFromFlags(io, "run", flags, true),
+    ...(await sandboxOf(io, flags)),
   });
+}
+
+/** Every candidate's sandbox (each in a worktree of its own), when the flags ask for one. */
+async function sandboxOf(io: CliIO, flags: RunFlags) {
+  const sandbox = await sandboxFromFlags(io, "run", flags, true);
+  return sandbox ? { sandbox } : {};
 }

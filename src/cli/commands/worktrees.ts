@@ -1,12 +1,14 @@
 /**
- * `acp-threads worktrees list|apply|discard`: the git worktrees threads work in (`run --worktree`,
+ * `acp-threads worktrees list|apply|discard|compare`: the git worktrees threads work in (`run --worktree`,
  * `exec --worktree`), beside the repository in `.<repo>.worktrees/`.
  */
 import { EditLedger } from "../../core/ledger/edit-ledger";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { command, subcommands } from "../command";
-import { FORMAT } from "../flags";
+import { FORMAT, timerFlag } from "../flags";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/best-of";
+import { compareRecord } from "../worktrees/compare-record";
 import { applyCommand } from "../worktrees/apply";
 import { discardCommand } from "../worktrees/discard";
 import { listWorktrees } from "../worktrees/list";
@@ -77,6 +79,34 @@ export const main = subcommands({
         }
       },
       "write the worktree's changes into the workspace (recorded in the thread's ledger, undoable)",
+    ),
+    compare: command(
+      {
+        name: "worktrees compare",
+        synopsis: "[BESTOF] [--check-timeout S] [--format json]",
+        flags: {
+          "check-timeout": {
+            type: "number",
+            above: 0,
+            ...timerFlag(1000),
+            arg: "S",
+            help: `the check is killed (its process group) after S seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`,
+          },
+          format: FORMAT,
+        },
+        args: { max: 1, name: "BESTOF" },
+        notes:
+          "BESTOF is the id 'run --detach' printed for a best of N (or a unique start of it; none: the newest).\n" +
+          "The candidates the thread host still runs are waited for, the check runs in each worktree where it has\n" +
+          "not run yet, the results are recorded (a window's compare view shows them), and the comparison is printed\n" +
+          "as 'run' prints it; exit 0 when at least one candidate finished, 1 when none did.",
+      },
+      async ({ io, flags, args }) =>
+        compareRecord(io, args[0], {
+          json: flags.format === "json",
+          ...(flags["check-timeout"] !== undefined ? { checkTimeoutMs: flags["check-timeout"] * 1000 } : {}),
+        }),
+      "a best of N run with --detach: wait for its candidates, run their check, print the comparison",
     ),
     discard: command(
       {

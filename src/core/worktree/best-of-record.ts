@@ -12,6 +12,7 @@ import type { ContextRef, PromptPart } from "../model/context";
 import type { WorktreeRef } from "../model/records";
 import { pidAlive, processBoot } from "../platform/file-lock";
 import { refOf } from "../prompt/blocks";
+import type { BestOfProgress, ResumedCandidate } from "./best-of";
 import type { CandidateRun, CandidateSpec } from "./candidates";
 import type { CheckResult } from "./check";
 
@@ -111,6 +112,65 @@ export const recordedCheck = (c: CheckResult): CheckResult => ({
   ...c,
   outputTail: c.outputTail.slice(-RECORD_CHECK_TAIL),
 });
+
+/**
+ * What a Best of N's progress says that its record keeps (none: nothing): a candidate's worktree, its agent's end,
+ * its check's result (a check cut short is not kept: it runs again). The window's compare view and the CLI's
+ * `worktrees compare` write the same facts.
+ */
+export function progressEdit(e: BestOfProgress): ((c: RecordedCandidate) => void) | undefined {
+  switch (e.type) {
+    case "worktree":
+      return (c) => {
+        c.worktree = e.worktree.ref;
+        c.cwd = e.worktree.cwd;
+        c.startedAt = Date.now();
+      };
+    case "agent_done":
+      return (c) => {
+        c.threadId = e.run.threadId ?? c.threadId;
+        c.agent = recordedAgent(e.run, e.durationMs);
+      };
+    case "check_done":
+      return e.check.aborted ? undefined : (c) => void (c.check = recordedCheck(e.check));
+    default:
+      return undefined;
+  }
+}
+
+/** A record's change to its candidate `label` (`BestOfRecords.update`'s edit; false: no such candidate). */
+export const candidateEdit =
+  (label: string, edit: (c: RecordedCandidate, r: BestOfRecord) => void) =>
+  (r: BestOfRecord): boolean | void => {
+    const c = r.candidates.find((x) => x.label === label);
+    if (!c) return false;
+    edit(c, r);
+  };
+
+/** A recorded candidate as `resumeBestOf` picks it up: its agent's end and its check's result when known. */
+export function resumedCandidate(c: RecordedCandidate): ResumedCandidate {
+  const { agentId, name, run, label } = c;
+  return {
+    spec: { agentId, name, run, label },
+    threadId: c.threadId,
+    worktree: c.worktree && c.cwd ? { ref: c.worktree, cwd: c.cwd } : null,
+    ...(c.startedAt !== undefined ? { startedAt: c.startedAt } : {}),
+    ...(c.agent
+      ? {
+          agent: {
+            run: {
+              threadId: c.threadId,
+              ok: c.agent.ok,
+              stopReason: c.agent.stopReason,
+              ...(c.agent.error ? { error: c.agent.error } : {}),
+            },
+            durationMs: c.agent.durationMs,
+          },
+        }
+      : {}),
+    ...(c.check ? { check: c.check } : {}),
+  };
+}
 
 /** Not yet decided: a candidate still runs, or one has a worktree the user has not applied, kept or discarded. */
 export function isOpen(r: BestOfRecord): boolean {

@@ -203,11 +203,20 @@ function failedBy(run: CandidateRun, why: string): CandidateRun {
   return { ...run, ok: false, error: run.error ? `${run.error}; ${why}` : why };
 }
 
-/** How a thread's last turn ended, read from its records: a candidate whose run is gone (its host stopped). */
-export function endedRun(threadId: string, records: readonly ThreadRecord[]): CandidateRun {
+/** A followed candidate's end; `endedAt` (ms since the epoch): when its turn ended, if that was before now. */
+export type FollowedRun = CandidateRun & { endedAt?: number };
+
+/**
+ * How a thread's last turn ended, read from its records: a candidate whose run is gone (its host stopped, or it
+ * ended while nobody followed it), with when it ended (its duration is not the time until someone looked).
+ */
+export function endedRun(threadId: string, records: readonly ThreadRecord[]): FollowedRun {
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i]!;
-    if (r.kind === "turn_end") return { threadId, ok: true, stopReason: r.stopReason };
+    if (r.kind === "turn_end") {
+      const at = Date.parse(r.ts);
+      return { threadId, ok: true, stopReason: r.stopReason, ...(Number.isFinite(at) ? { endedAt: at } : {}) };
+    }
     if (r.kind === "user_message") break;
   }
   return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
@@ -229,7 +238,7 @@ export interface ResumedCandidate {
 export interface ResumeOptions extends FinishOptions {
   candidates: readonly ResumedCandidate[];
   /** Follows a candidate whose agent has not ended (as far as the record knows) to its turn's end. */
-  follow: (c: ResumedCandidate & { threadId: string }, signal: AbortSignal) => Promise<CandidateRun>;
+  follow: (c: ResumedCandidate & { threadId: string }, signal: AbortSignal) => Promise<FollowedRun>;
   signal?: AbortSignal;
   onProgress?: (e: BestOfProgress) => void;
 }
@@ -245,7 +254,7 @@ export async function resumeBestOf(o: ResumeOptions): Promise<CandidateSummary[]
   const emit = emitter(o.onProgress);
   return await Promise.all(
     o.candidates.map(async (c) => {
-      let run: CandidateRun;
+      let run: FollowedRun;
       let durationMs: number;
       if (c.agent) ({ run, durationMs } = c.agent);
       else {
@@ -258,7 +267,10 @@ export async function resumeBestOf(o: ResumeOptions): Promise<CandidateSummary[]
             run = { threadId, ok: false, error: errorMessage(err) };
           }
         } else run = { threadId: null, ok: false, error: "its agent had not started when the window closed" };
-        durationMs = Math.max(0, Date.now() - (c.startedAt ?? Date.now()) - (run.waitedMs ?? 0));
+        const end = run.endedAt ?? Date.now();
+        durationMs = Math.max(0, end - (c.startedAt ?? end) - (run.waitedMs ?? 0));
+        const { endedAt: _e, ...ran } = run;
+        run = ran;
       }
       return await finishCandidate(o, signal, emit, {
         spec: c.spec,

@@ -9,8 +9,8 @@
 import { errorMessage } from "../../core/errors";
 import type { BestOfProgress } from "../../core/worktree/best-of";
 import {
-  recordedAgent,
-  recordedCheck,
+  candidateEdit,
+  progressEdit,
   type BestOfRecord,
   type RecordedCandidate,
 } from "../../core/worktree/best-of-record";
@@ -77,12 +77,7 @@ export function followBestOf(hub: Hub, view: CompareView, recordId?: string): Fo
   const stop = new AbortController();
   let detached = false;
   const write = (label: string, edit: (c: RecordedCandidate, r: BestOfRecord) => void) => {
-    if (recordId)
-      hub.bestOf.write(recordId, (r) => {
-        const c = r.candidates.find((x) => x.label === label);
-        if (!c) return false;
-        edit(c, r);
-      });
+    if (recordId) hub.bestOf.write(recordId, candidateEdit(label, edit));
   };
   const letGo = () => {
     detached = true;
@@ -99,18 +94,9 @@ export function followBestOf(hub: Hub, view: CompareView, recordId?: string): Fo
 
   const onProgress = (e: BestOfProgress) => {
     const label = e.type === "finished" ? e.summary.label : e.spec.label;
-    if (e.type === "worktree")
-      write(label, (c) => {
-        c.worktree = e.worktree.ref;
-        c.cwd = e.worktree.cwd;
-        c.startedAt = Date.now();
-      });
-    else if (e.type === "agent_done" && e.run.error !== DETACHED)
-      write(label, (c) => {
-        c.threadId = e.run.threadId ?? c.threadId;
-        c.agent = recordedAgent(e.run, e.durationMs);
-      });
-    else if (e.type === "check_done" && !e.check.aborted) write(label, (c) => void (c.check = recordedCheck(e.check)));
+    // a run let go of (the window reloads) has not ended: its record stays open for the next window
+    const edit = e.type === "agent_done" && e.run.error === DETACHED ? undefined : progressEdit(e);
+    if (edit) write(label, edit);
     if (detached) return;
     const row = view.row(label);
     if (!row) return;

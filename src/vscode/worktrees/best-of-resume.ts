@@ -10,14 +10,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { repositoryOfFolders } from "../../core/host/run-roots";
-import { endedRun, resumeBestOf, type ResumedCandidate } from "../../core/worktree/best-of";
+import { endedRun, resumeBestOf } from "../../core/worktree/best-of";
 import {
   isOpen,
   ownedHere,
   ownerGone,
   ownerHere,
+  resumedCandidate,
   type BestOfRecord,
-  type RecordedCandidate,
 } from "../../core/worktree/best-of-record";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
@@ -102,7 +102,7 @@ export async function resumeRecord(
   let summaries;
   try {
     summaries = await resumeBestOf({
-      candidates: record.candidates.map(resumed),
+      candidates: record.candidates.map(resumedCandidate),
       ...(record.check ? { check: record.check } : {}),
       signal: f.signal,
       readThread: async (id) => (await hub.threads.readExisting(id)).records,
@@ -117,30 +117,6 @@ export async function resumeRecord(
     throw f.failed(err);
   }
   return { view, summaries: f.finish(summaries) };
-}
-
-function resumed(c: RecordedCandidate): ResumedCandidate {
-  const { agentId, name, run, label } = c;
-  return {
-    spec: { agentId, name, run, label },
-    threadId: c.threadId,
-    worktree: c.worktree && c.cwd ? { ref: c.worktree, cwd: c.cwd } : null,
-    ...(c.startedAt !== undefined ? { startedAt: c.startedAt } : {}),
-    ...(c.agent
-      ? {
-          agent: {
-            run: {
-              threadId: c.threadId,
-              ok: c.agent.ok,
-              stopReason: c.agent.stopReason,
-              ...(c.agent.error ? { error: c.agent.error } : {}),
-            },
-            durationMs: c.agent.durationMs,
-          },
-        }
-      : {}),
-    ...(c.check ? { check: c.check } : {}),
-  };
 }
 
 async function stillHosted(hub: Hub, threadId: string): Promise<boolean> {

@@ -66,6 +66,7 @@ const PASSES: Record<string, string[]> = {
     "host-daily-turns.test.js",
     "host-bestof.test.js",
     "host-bestof-reload.test.js",
+    "host-bestof-cli.test.js",
     "host-links.test.js",
     "host-once.test.js",
     "host-link-fresh.test.js",

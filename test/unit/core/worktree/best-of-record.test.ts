@@ -213,3 +213,21 @@ test("endedRun: a gone run's candidate ended with its last turn, or failed when 
   });
   assert.equal(run().ok, false);
 });
+
+test("resumeBestOf: a candidate that ended while nobody followed it keeps its own time, not the time until one looked", () =>
+  withRepo({ "a.txt": "a\n" }, async (repo) => {
+    const [spec] = expandCandidates(["quick"]);
+    const made = await createWorktree(repo, {});
+    const startedAt = Date.now() - 60 * 60_000; // picked up an hour later (`worktrees compare`, a window opened)
+    const records = [
+      { v: 1, seq: 0, ts: new Date(startedAt).toISOString(), kind: "user_message", text: "go" },
+      { v: 1, seq: 1, ts: new Date(startedAt + 2_500).toISOString(), kind: "turn_end", stopReason: "end_turn" },
+    ] as unknown as ThreadRecord[];
+    assert.equal(endedRun("t", records).endedAt, startedAt + 2_500, "when its turn ended");
+    const [out] = await resumeBestOf({
+      candidates: [{ spec: spec!, threadId: "t", worktree: { ref: made.ref, cwd: made.cwd }, startedAt }],
+      follow: async (c) => endedRun(c.threadId, records),
+    });
+    assert.equal(out!.durationMs, 2_500);
+    assert.equal(out!.status, "done");
+  }));

@@ -1,0 +1,164 @@
+/**
+ * `acp-threads worktrees compare [BESTOF]` (#35): a recorded Best of N (`run --detach` best of N, or a window's
+ * hosted one) picked up in the terminal, as a window's compare view picks it up after a reload (core's
+ * resumeBestOf, the one algorithm): the candidates the thread host still runs are waited for, the checks not yet
+ * run to their end run in their worktrees, each fact goes into the record (a window then shows it), and the
+ * comparison is printed as `run` prints it. One process follows a record at a time: one a live window (or another
+ * `worktrees compare`) follows is refused.
+ */
+import { AcpThreadsError } from "../../core/errors";
+import type { HostConnection } from "../../core/host/client";
+import type { HostEvent } from "../../core/host/protocol";
+import { homeLayout, resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
+import { endedRun, resumeBestOf } from "../../core/worktree/best-of";
+import {
+  candidateEdit,
+  ownedHere,
+  ownerGone,
+  ownerHere,
+  progressEdit,
+  resumedCandidate,
+  type BestOfRecord,
+} from "../../core/worktree/best-of-record";
+import { BestOfRecords } from "../../core/worktree/best-of-records";
+import { printRanked, progressNotes } from "../best-of";
+import { hostFor } from "../host-client";
+import { EXIT, type CliIO } from "../io";
+
+export async function compareRecord(
+  io: CliIO,
+  id: string | undefined,
+  o: { json: boolean; checkTimeoutMs?: number },
+): Promise<number> {
+  const home = resolveHome(io.env);
+  const records = new BestOfRecords(homeLayout(home).bestOfFile);
+  const record = await claim(records, pick(await records.list(), id));
+  const say = (text: string) => io.stderr.write(`acp-threads worktrees compare: ${text}\n`);
+  const store = new ThreadStore(home);
+  const host = await HostRuns.open(io);
+  let writes = Promise.resolve();
+  const notes = progressNotes(say);
+  try {
+    const summaries = await resumeBestOf({
+      candidates: record.candidates.map(resumedCandidate),
+      ...(record.check ? { check: record.check } : {}),
+      ...(o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {}),
+      signal: io.signal,
+      readThread: (threadId) => store.read(threadId).records,
+      onProgress: (e) => {
+        notes(e);
+        // stopped (Ctrl-C): what it cut short is not an end; the record stays as it was for the next one
+        const edit = io.signal.aborted ? undefined : progressEdit(e);
+        const label = e.type === "finished" ? e.summary.label : e.spec.label;
+        if (edit) writes = writes.then(() => records.update(record.id, candidateEdit(label, edit)).then(() => {}));
+      },
+      follow: async (c, signal) => {
+        const waiting = () => say(`${c.spec.label}: waiting for its run in the thread host (thread ${c.threadId})`);
+        const ended = await host?.waitEnd(c.threadId, signal, waiting);
+        const run = endedRun(c.threadId, store.read(c.threadId).records);
+        if (!ended || ended.exitCode === EXIT.ok) return run;
+        const error = ended.error ?? `its run ended with exit ${ended.exitCode}`;
+        return { threadId: c.threadId, ok: false, error, endedAt: Date.parse(ended.at) };
+      },
+    });
+    await writes;
+    if (io.signal.aborted) return EXIT.interrupted;
+    printRanked(io, summaries, o.json);
+    return summaries.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
+  } finally {
+    host?.close();
+    store.closeAll();
+  }
+}
+
+/** The record `id` names (its id, or a unique start of one); none: the newest one. */
+function pick(all: readonly BestOfRecord[], id: string | undefined): BestOfRecord {
+  const found = id === undefined ? all.slice(-1) : all.filter((r) => r.id.startsWith(id));
+  if (found.length === 1) return found[0]!;
+  if (!found.length)
+    throw new AcpThreadsError("not_found", id === undefined ? "no Best of N is recorded" : `no Best of N ${id}`);
+  throw new AcpThreadsError("usage", `${id} names several Best of N runs: give more of its id`);
+}
+
+/** This process follows the record from now on; refused while a live window or another process follows it. */
+async function claim(records: BestOfRecords, record: BestOfRecord): Promise<BestOfRecord> {
+  let claimed: BestOfRecord | undefined;
+  await records.update(record.id, (r) => {
+    if (!ownerGone(r.owner) && !ownedHere(r.owner)) return false;
+    r.owner = ownerHere();
+    claimed = structuredClone(r);
+  });
+  if (!claimed)
+    throw new AcpThreadsError(
+      "locked",
+      `Best of N ${record.id} is followed by another process (pid ${record.owner?.pid ?? "?"}): its compare view shows it`,
+    );
+  return claimed;
+}
+
+type Ended = Extract<HostEvent, { kind: "ended" }>;
+
+/**
+ * The thread host's runs, heard as their rows change: a run is over once its row says it waits for a prompt
+ * (`idle`: a kept-open run, the window's) or it is no longer held (`ended`), or the host goes.
+ */
+class HostRuns {
+  readonly #ended = new Map<string, Ended>();
+  readonly #over = new Set<string>();
+  readonly #waiters = new Set<() => void>();
+
+  private constructor(private readonly conn: HostConnection) {
+    conn.onPush((m) => {
+      if (m.t === "event" && m.event.kind === "ended") this.#ended.set(m.event.threadId, m.event);
+      else if (m.t === "session" && (m.session.state === "idle" || m.session.state === "ended"))
+        this.#over.add(m.session.threadId);
+      else return;
+      for (const w of this.#waiters) w();
+    });
+    conn.onClose(() => {
+      for (const w of this.#waiters) w();
+    });
+  }
+
+  /** Listening to the running host (undefined: none runs, so none of its runs is still going). */
+  static async open(io: CliIO): Promise<HostRuns | undefined> {
+    const conn = await hostFor(io, "worktrees compare", false).catch(() => undefined);
+    if (!conn) return undefined;
+    const runs = new HostRuns(conn);
+    try {
+      await conn.request({ t: "events" });
+    } catch {
+      conn.close();
+      return undefined;
+    }
+    return runs;
+  }
+
+  /** Resolves once the thread's run is over (its `ended` event when the host told it); rejects when stopped. */
+  async waitEnd(threadId: string, signal: AbortSignal, waiting: () => void): Promise<Ended | undefined> {
+    // asked after listening: a run that ends meanwhile is heard, one that ended before is not listed
+    const st = this.conn.closed ? undefined : await this.conn.request({ t: "status" }).catch(() => undefined);
+    const row = st?.t === "status" ? st.status.sessions.find((s) => s.threadId === threadId) : undefined;
+    if (row && row.state !== "idle" && row.state !== "ended") {
+      waiting();
+      await new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (signal.aborted) reject(new AcpThreadsError("interrupted", "interrupted"));
+          else if (this.conn.closed || this.#over.has(threadId) || this.#ended.has(threadId)) resolve();
+          else return;
+          this.#waiters.delete(check);
+          signal.removeEventListener("abort", check);
+        };
+        this.#waiters.add(check);
+        signal.addEventListener("abort", check);
+        check();
+      });
+    }
+    return this.#ended.get(threadId);
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+}
