@@ -33,8 +33,7 @@ export interface WalkRequest {
 export type WalkMessage = WalkRequest | { forget: number };
 
 export type WalkReply =
-  | { id: number; ok: true; gen: number; walk: PackedDelta; threads: number }
-  | { id: number; ok: false; error: string };
+  { id: number; ok: true; gen: number; walk: PackedDelta; threads: number } | { id: number; ok: false; error: string };
 
 export interface WalkAnswer {
   gen: number;

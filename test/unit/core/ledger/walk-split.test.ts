@@ -84,7 +84,11 @@ test("a walk stat'ed by 2 or 4 threads answers as the walk worker alone, round a
         for (const x of r.removed) unlinkSync(join(ws, x));
         for (const x of r.added) writeFileSync(join(ws, x), `added in round ${i + 1}\n`);
         const [alone, two, four] = await walkAll();
-        assert.deepEqual(alone!.changed.map(([p]) => p), [...touched, ...r.added].sort(), `round ${i + 1}`);
+        assert.deepEqual(
+          alone!.changed.map(([p]) => p),
+          [...touched, ...r.added].sort(),
+          `round ${i + 1}`,
+        );
         assert.deepEqual(alone!.removed, [...r.removed].sort(), `round ${i + 1}`);
         assert.deepEqual(two, alone, `round ${i + 1}: 2 threads`);
         assert.deepEqual(four, alone, `round ${i + 1}: 4 threads`);
