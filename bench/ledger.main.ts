@@ -102,7 +102,9 @@ interface TurnFigures {
  * "walk-worker-before": the design before stop 39, the baseline in the same run: the turn's first walk runs
  * before the turn starts. "walk-worker-later": the turn's first walk runs while the turn works, and the agent's
  * first write comes a model round trip (`ROUND_TRIP_MS`) after the prompt, as with a real agent; "walk-worker":
- * the same with the agent writing at once, so the turn's end waits for that walk too (the worst case).
+ * the same with the agent writing at once, so the turn's end waits for that walk too (the worst case);
+ * "walk-worker-1-later": as "-later", the walks' files stat'ed by the walk worker alone (one thread: a one-core
+ * machine), against the machine's cores (stat-pool.ts) in the same run.
  */
 type Mode =
   | "watch"
@@ -110,6 +112,7 @@ type Mode =
   | "walk-worker"
   | "walk-worker-before"
   | "walk-worker-later"
+  | "walk-worker-1-later"
   | "half-watched"
   | "half-watched-before"
   | "half-watched-later";
@@ -165,6 +168,7 @@ async function turns(dir: string, git: boolean, modes: readonly Mode[]): Promise
       home: join(dir, `home-${git}-${r.mode}`),
       watch,
       walkWorker: r.mode === "walk" || r.mode === "watch" ? false : join(repoRoot(), "dist", "walk-worker.js"),
+      ...(r.mode === "walk-worker-1-later" ? { walkStatThreads: 1 } : {}),
       overlapTurnStart: !r.mode.endsWith("-before"),
     });
     const t0 = process.hrtime.bigint();
@@ -283,13 +287,14 @@ async function main(): Promise<void> {
       "walk-worker-before": "stat walks in the worker, first walk before the turn (the design before)",
       "walk-worker": "stat walks in the worker, the agent writing at once",
       "walk-worker-later": `stat walks in the worker, the agent's first write ${ROUND_TRIP_MS} ms in`,
+      "walk-worker-1-later": `the same, the files stat'ed by one thread (a one-core machine)`,
       "half-watched": "half the folders watched, half walked (worker), the agent writing at once",
       "half-watched-before":
         "half the folders watched, half walked (worker), first sync before the turn (the design before)",
       "half-watched-later": `half the folders watched, half walked (worker), the agent's first write ${ROUND_TRIP_MS} ms in`,
     };
     // the stat walks in the worker: the design before and the turn's first walk while the turn works, interleaved
-    const walkAB = ["walk-worker-before", "walk-worker", "walk-worker-later"] as const;
+    const walkAB = ["walk-worker-before", "walk-worker", "walk-worker-later", "walk-worker-1-later"] as const;
     const halfAB = ["half-watched-before", "half-watched", "half-watched-later"] as const;
     for (const [git, modes] of [
       [true, ["watch"]],
