@@ -1,36 +1,22 @@
 /**
  * The floor of a stat walk of the ledger bench's 10k files (#36 item 6), measured in the same run as the walk:
- * - one synchronous lstat of every file on one thread (the walk's system calls, from Node);
  * - GNU find listing the same folders and printing each file's size, mtime and inode (`-printf`: readdir, then
  *   one fstatat per file, from C), and listing them without a stat (`-printf %p`: readdir alone), its CPU read
  *   from the kernel's count of the waited-for children (Linux: /proc/self/stat), over `FIND_RUNS` runs.
  * Used by ledger.main.ts; asserts nothing.
  */
 import { spawnSync } from "node:child_process";
-import { lstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const RUNS = 5;
 const FIND_RUNS = 10;
 
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export interface Floor {
   ms: number;
   cpuMs: number;
-}
-
-/** One synchronous lstat of each path (absolute), on this thread: median wall and CPU of `RUNS`. */
-export function lstatAllMs(paths: readonly string[]): Floor {
-  const runs = Array.from({ length: RUNS }, () => {
-    const c0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    for (const p of paths) lstatSync(p, { throwIfNoEntry: false });
-    const c = process.cpuUsage(c0);
-    return { ms: ms(t0), cpuMs: (c.user + c.system) / 1000 };
-  });
-  return { ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) };
 }
 
 /** The CPU time of this process's waited-for children, in ms (Linux; undefined elsewhere). */

@@ -13,9 +13,10 @@
  * - memory the ledger holds for the workspace (goal ≤ 20 MB);
  * - the one-off baseline per folder and process (git index / reading a plain folder once), and in it the listing
  *   of every folder to watch (walkDirs: folders holding no known file are watched too);
- * - one stat walk of the 10k files in the walk worker (a turn takes two), wall and CPU, against its floor in the
- *   same run: one synchronous lstat of every file on one thread (the walk's system calls; a turn pays it twice),
- *   and GNU find over the same folders with a stat per file and without (C: ledger-floor.ts; `--only floor`);
+ * - one stat walk of the 10k files in the walk worker (a turn takes two), its files stat'ed by 1, 2, … threads,
+ *   wall and CPU, against its floors in the same run: one lstat of every file on as many threads, callback
+ *   lstat through libuv's pool (ledger-par.ts), and GNU find over the same folders with a stat per file and
+ *   without (C: ledger-floor.ts); `--only floor`;
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
  * Prints figures; asserts nothing.
  */
@@ -27,7 +28,8 @@ import { atomicWriteFile } from "../src/core/acp/disk-workspace-files";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { repoRoot } from "../test/fixtures/agent-env/index";
 import { applyRestore, planRestore } from "../src/core/ledger/restore";
-import { benchDirs, findAllMs, lstatAllMs } from "./ledger-floor";
+import { benchDirs, findAllMs } from "./ledger-floor";
+import { parRows } from "./ledger-par";
 import { IgnoreMatcher } from "../src/core/ledger/gitignore";
 import { walkDirs } from "../src/core/ledger/walk";
 import { WalkWorker } from "../src/core/ledger/walk-worker-client";
@@ -100,7 +102,9 @@ interface TurnFigures {
  * "walk-worker-before": the design before stop 39, the baseline in the same run: the turn's first walk runs
  * before the turn starts. "walk-worker-later": the turn's first walk runs while the turn works, and the agent's
  * first write comes a model round trip (`ROUND_TRIP_MS`) after the prompt, as with a real agent; "walk-worker":
- * the same with the agent writing at once, so the turn's end waits for that walk too (the worst case).
+ * the same with the agent writing at once, so the turn's end waits for that walk too (the worst case);
+ * "walk-worker-1-later": as "-later", the walks' files stat'ed by the walk worker alone (one thread: a one-core
+ * machine), against the machine's cores (stat-pool.ts) in the same run.
  */
 type Mode =
   | "watch"
@@ -108,6 +112,7 @@ type Mode =
   | "walk-worker"
   | "walk-worker-before"
   | "walk-worker-later"
+  | "walk-worker-1-later"
   | "half-watched"
   | "half-watched-before"
   | "half-watched-later";
@@ -163,6 +168,7 @@ async function turns(dir: string, git: boolean, modes: readonly Mode[]): Promise
       home: join(dir, `home-${git}-${r.mode}`),
       watch,
       walkWorker: r.mode === "walk" || r.mode === "watch" ? false : join(repoRoot(), "dist", "walk-worker.js"),
+      ...(r.mode === "walk-worker-1-later" ? { walkStatThreads: 1 } : {}),
       overlapTurnStart: !r.mode.endsWith("-before"),
     });
     const t0 = process.hrtime.bigint();
@@ -231,31 +237,24 @@ async function restore100(dir: string): Promise<{ ms: number; baselineMs: number
 /**
  * In the git repository: its folders to watch listed alone (a fresh matcher each run, as a tracker's baseline
  * has), here asynchronously ("dirs": the CLI without the walk worker) or in the walk worker ("dirs-in-worker":
- * a fresh client each run); or a sync's stat walk in the walk worker ("walk-in-worker": one client, each walk
- * the difference from the one before, as a tracker's syncs).
+ * a fresh client each run). A sync's stat walk: ledger-par.ts.
  */
 async function walkerMs(
   ws: string,
-  how: "dirs" | "dirs-in-worker" | "walk-in-worker",
+  how: "dirs" | "dirs-in-worker",
 ): Promise<{ ms: number; threadMs: number; cpuMs: number; count: number }> {
   const worker = how === "dirs" ? undefined : new WalkWorker(join(repoRoot(), "dist", "walk-worker.js"));
-  const client = worker?.client();
-  let gen: number | undefined;
-  const req = { root: ws, top: ws, prefix: "", maxFiles: 1e6 };
+  const req = { root: ws, top: ws, prefix: "", maxFiles: 1e6, dirsOnly: true };
   const run = async (): Promise<number> => {
     if (!worker) return (await walkDirs(ws, new IgnoreMatcher(ws), (r) => r)).length;
-    if (how === "dirs-in-worker")
-      return (await worker.walk({ ...req, client: worker.client(), dirsOnly: true }))?.walk.dirs?.length ?? 0;
-    const a = await worker.walk({ ...req, client: client!, ...(gen !== undefined ? { since: gen } : {}) });
-    gen = a?.gen;
-    return (a?.walk.changed.size ?? 0) + (a?.walk.removed.length ?? 0);
+    return (await worker.walk({ ...req, client: worker.client() }))?.walk.dirs?.length ?? 0;
   };
   await run(); // the worker's start (and a walk's first listing of every folder) is not a sync's cost
   let count = 0;
   const runs: number[] = [];
   const thread: number[] = [];
   const cpu: number[] = [];
-  for (let i = 0; i < (how === "walk-in-worker" ? 7 : 3); i++) {
+  for (let i = 0; i < 3; i++) {
     const e0 = nodePerformance.eventLoopUtilization();
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
@@ -288,13 +287,14 @@ async function main(): Promise<void> {
       "walk-worker-before": "stat walks in the worker, first walk before the turn (the design before)",
       "walk-worker": "stat walks in the worker, the agent writing at once",
       "walk-worker-later": `stat walks in the worker, the agent's first write ${ROUND_TRIP_MS} ms in`,
+      "walk-worker-1-later": `the same, the files stat'ed by one thread (a one-core machine)`,
       "half-watched": "half the folders watched, half walked (worker), the agent writing at once",
       "half-watched-before":
         "half the folders watched, half walked (worker), first sync before the turn (the design before)",
       "half-watched-later": `half the folders watched, half walked (worker), the agent's first write ${ROUND_TRIP_MS} ms in`,
     };
     // the stat walks in the worker: the design before and the turn's first walk while the turn works, interleaved
-    const walkAB = ["walk-worker-before", "walk-worker", "walk-worker-later"] as const;
+    const walkAB = ["walk-worker-before", "walk-worker", "walk-worker-later", "walk-worker-1-later"] as const;
     const halfAB = ["half-watched-before", "half-watched", "half-watched-later"] as const;
     for (const [git, modes] of [
       [true, ["watch"]],
@@ -332,19 +332,10 @@ async function main(): Promise<void> {
         `${wd.ms.toFixed(1).padStart(7)} ms wall  ${wd.threadMs.toFixed(1).padStart(6)} ms thread  (${wd.count} folders, node_modules' 200 not listed; once, in the watches baseline; a plain folder's baseline walk lists them already)`,
       );
     }
-    const sw = await walkerMs(join(dir, "ws-git-watch"), "walk-in-worker");
-    line(
-      "one stat walk of the 10k files in the walk worker (a sync's)",
-      `${sw.ms.toFixed(1).padStart(7)} ms wall  ${sw.threadMs.toFixed(1).padStart(6)} ms thread  ${sw.cpuMs.toFixed(1).padStart(6)} ms cpu  (${sw.count} changed; a turn takes two)`,
-    );
     const paths = Array.from({ length: DIRS * PER_DIR }, (_, i) =>
       fileOf(join(dir, "ws-git-watch"), Math.floor(i / PER_DIR), i % PER_DIR),
     );
-    const floor = lstatAllMs(paths);
-    line(
-      "baseline: one lstat of each of the 10k files, one thread",
-      `${floor.ms.toFixed(1).padStart(7)} ms wall  ${floor.cpuMs.toFixed(1).padStart(6)} ms cpu  (a turn's two walks: ${(2 * floor.cpuMs).toFixed(1)} ms of CPU at least)`,
-    );
+    for (const [name, value] of await parRows(join(dir, "ws-git-watch"), paths)) line(name, value);
     for (const stat of [true, false]) {
       const f = findAllMs(benchDirs(join(dir, "ws-git-watch"), DIRS), stat);
       line(

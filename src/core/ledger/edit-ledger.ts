@@ -41,6 +41,8 @@ export interface EditLedgerOptions {
    * they run here, asynchronously.
    */
   walkWorker?: string | false;
+  /** The threads that may stat a walk's files in the walk worker (default: the machine's cores; stat-pool.ts). */
+  walkStatThreads?: number;
   /**
    * Whether a turn's first stat walk may run while the turn already works (default true; tracker.ts `turnStamp`).
    * false: it runs before the turn starts (the bench's baseline: the design before).
@@ -92,7 +94,8 @@ export class EditLedger implements Disposable {
     this.dir = layout.ledgerDir;
     this.blobs = new BlobStore(layout.ledgerBlobsDir);
     const walkWorker = opts.walkWorker ?? defaultWalkWorker();
-    this.#walker = walkWorker ? new WalkWorker(walkWorker, this.#logger) : undefined;
+    const walkOpts = opts.walkStatThreads !== undefined ? { statThreads: opts.walkStatThreads } : {};
+    this.#walker = walkWorker ? new WalkWorker(walkWorker, this.#logger, walkOpts) : undefined;
   }
 
   pathOf(threadId: string): string {

@@ -14,6 +14,8 @@ import { Worker } from "node:worker_threads";
 /** Below this many files one thread is as fast (a helper's round trip costs ~0.1 ms, a file ~3 µs). */
 export const POOL_MIN_FILES = 2000;
 const HELPER_TIMEOUT_MS = 10_000;
+/** Helper threads at most (this script again, one per other core): the walk worker and three. */
+const MAX_HELPERS = 3;
 const SEP = "\0";
 
 export interface StatRequest {
@@ -34,6 +36,9 @@ export function statRange(paths: readonly string[], from: number, to: number, ou
 }
 
 let kept: string[] = [];
+
+/** The helpers for `threads` threads in all (the walk worker is one): none on a one-core machine. */
+export const statHelpers = (threads: number): number => Math.max(0, Math.min(MAX_HELPERS, Math.floor(threads) - 1));
 
 /** A helper thread's side: one request at a time, answered through the shared memory. */
 export function serveStats(req: StatRequest): void {

@@ -33,11 +33,22 @@ export interface WalkRequest {
 export type WalkMessage = WalkRequest | { forget: number };
 
 export type WalkReply =
-  { id: number; ok: true; gen: number; walk: PackedDelta } | { id: number; ok: false; error: string };
+  { id: number; ok: true; gen: number; walk: PackedDelta; threads: number } | { id: number; ok: false; error: string };
 
 export interface WalkAnswer {
   gen: number;
   walk: WalkDelta;
+  /** How many threads stat'ed the walk's files (1: the walk worker alone; stat-pool.ts). */
+  threads: number;
+}
+
+/** What the walk worker is started with (its `workerData`). */
+export interface WalkWorkerOptions {
+  /**
+   * The threads that may stat a walk's files, the walk worker included (default: the machine's cores,
+   * `os.availableParallelism()`); the worker caps it (walk.worker.ts). 1: the walk worker alone.
+   */
+  statThreads?: number;
 }
 
 let nextClient = 1;
@@ -45,14 +56,16 @@ let nextClient = 1;
 export class WalkWorker {
   readonly #script: string;
   readonly #logger: Logger | undefined;
+  readonly #opts: WalkWorkerOptions;
   #worker: Worker | undefined;
   #failed: string | undefined;
   #next = 1;
   readonly #pending = new Map<number, { resolve(w: WalkAnswer): void; reject(e: Error): void }>();
 
-  constructor(script: string, logger?: Logger) {
+  constructor(script: string, logger?: Logger, opts: WalkWorkerOptions = {}) {
     this.#script = script;
     this.#logger = logger;
+    this.#opts = opts;
   }
 
   /** Why walks run in-process instead, once the worker failed. */
@@ -94,7 +107,7 @@ export class WalkWorker {
     if (this.#failed) return undefined;
     if (this.#worker) return this.#worker;
     try {
-      const w = new Worker(this.#script);
+      const w = new Worker(this.#script, { workerData: this.#opts });
       w.unref();
       w.on("message", (m: WalkReply) => this.#settle(m));
       w.on("error", (err) => this.#fail(`the walk worker failed: ${errorMessage(err)}`));
@@ -112,7 +125,7 @@ export class WalkWorker {
     if (!p) return;
     this.#pending.delete(m.id);
     if (!this.#pending.size) this.#worker?.unref();
-    if (m.ok) p.resolve({ gen: m.gen, walk: unpackDelta(m.walk) });
+    if (m.ok) p.resolve({ gen: m.gen, walk: unpackDelta(m.walk), threads: m.threads });
     else p.reject(new Error(m.error));
   }
 

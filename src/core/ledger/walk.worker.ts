@@ -7,24 +7,24 @@
  */
 import { availableParallelism } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { POOL_MIN_FILES, serveStats, StatPool, type StatRequest } from "./stat-pool";
+import { POOL_MIN_FILES, serveStats, StatPool, statHelpers, type StatRequest } from "./stat-pool";
 import { packDelta } from "./walk";
 import { WalkCache } from "./walk-cache";
-import type { WalkMessage, WalkReply } from "./walk-worker-client";
-
-/** Helper threads for the lstat calls (stat-pool.ts): this script again, one per other core, at most three. */
-const MAX_HELPERS = 3;
+import type { WalkMessage, WalkReply, WalkWorkerOptions } from "./walk-worker-client";
 
 /** Trackers whose caches are kept (one per workspace of a ledger); the longest unused go first. */
 const MAX_CLIENTS = 32;
 const clients = new Map<number, { cache: WalkCache; gen: number }>();
 
-function serveWalks(): void {
-  const helpers = Math.min(MAX_HELPERS, availableParallelism() - 1);
+function serveWalks(opts: WalkWorkerOptions): void {
+  const helpers = statHelpers(opts.statThreads ?? availableParallelism());
   let pool: StatPool | undefined;
+  let threads = 1; // that stat'ed the last walk's files
   const statAll = (paths: readonly string[]) => {
+    threads = 1;
     if (paths.length < POOL_MIN_FILES && !pool) return undefined; // one thread is as fast
     pool ??= new StatPool(__filename, helpers);
+    if (paths.length >= POOL_MIN_FILES) threads = pool.size + 1;
     return pool.statAll(paths);
   };
   parentPort!.on("message", (m: WalkMessage) => {
@@ -41,6 +41,7 @@ function serveWalks(): void {
         ...(m.roots ? { roots: m.roots } : {}),
         ...(helpers > 0 ? { statAll } : {}),
       };
+      threads = 1;
       let c = clients.get(m.client);
       clients.delete(m.client); // re-inserted last: the most recently used
       if (!c || !c.cache.fits(m.root, opts)) c = { cache: new WalkCache(m.root, opts), gen: 0 };
@@ -51,7 +52,7 @@ function serveWalks(): void {
           ? { full: true, changed: new Map(), removed: [], truncated: false, dirs: c.cache.dirs() }
           : c.cache.walk(m.maxFiles, m.since !== undefined && m.since === c.gen),
       );
-      reply = { id: m.id, ok: true, gen: m.dirsOnly ? c.gen : ++c.gen, walk };
+      reply = { id: m.id, ok: true, gen: m.dirsOnly ? c.gen : ++c.gen, walk, threads };
       parentPort!.postMessage(reply, [walk.stats.buffer as ArrayBuffer]);
     } catch (err) {
       clients.delete(m.client);
@@ -61,6 +62,6 @@ function serveWalks(): void {
   });
 }
 
-if ((workerData as { statHelper?: boolean } | undefined)?.statHelper)
-  parentPort!.on("message", (req: StatRequest) => serveStats(req));
-else serveWalks();
+const data = (workerData ?? {}) as WalkWorkerOptions & { statHelper?: boolean };
+if (data.statHelper) parentPort!.on("message", (req: StatRequest) => serveStats(req));
+else serveWalks(data);
