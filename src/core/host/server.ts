@@ -35,7 +35,7 @@ import {
   type HostRequest,
   type HostStatus,
 } from "./protocol";
-import { HostRefusal, refusalCode } from "./protocol-refusal";
+import { heldThread, refusalCode, refuseHeld } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
@@ -160,12 +160,6 @@ export class ThreadHost {
     this.#rows.changed(t);
   }
 
-  #thread(id: string): HostedThread {
-    const t = this.#threads.get(id);
-    if (!t) throw new HostRefusal("not_held", `the host does not hold thread ${id}`);
-    return t;
-  }
-
   async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
     const { id } = req;
     if (!client.keyed) {
@@ -210,6 +204,7 @@ export class ThreadHost {
         return undefined;
       }
       case "run":
+        refuseHeld(this.#threads, req.run.thread);
         assertRunTimers(req.run);
         await assertRootsOffered(req.run.roots, client.offer);
         await assertWorktreeOffered(req.run, client.offer);
@@ -246,7 +241,8 @@ export class ThreadHost {
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
       default:
-        if (isThreadRequest(req)) return threadRequest(this.#thread(req.threadId), req, { sock, name: client.name });
+        if (isThreadRequest(req))
+          return threadRequest(heldThread(this.#threads, req.threadId), req, { sock, name: client.name });
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }
   }

@@ -5,10 +5,13 @@
 // behind for as long as the test needs, so each case is met every time, not by the load: the prompt reaches the
 // agent once (not lost, not doubled) and the panel shows it.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import { api, waitFor } from "./helpers";
-import { defaultRunSessions, ranInHost, spawned } from "./host-cli";
+import { defaultRunSessions, detach, ranInHost, spawned } from "./host-cli";
 
 const userTexts = (events: readonly RuntimeEvent[]) => events.flatMap((e) => (e.type === "user_text" ? [e.text] : []));
 
@@ -86,5 +89,37 @@ describe("the window's row of the host's sessions behind the host: a prompt stil
     assert.deepEqual(userTexts(events), ["after the run ended"], "the panel shows the prompt once");
     assert.deepEqual(await prompts(id), ["after the run ended"], "recorded once");
     assert.equal(await sessionsOpened(id), 2, "a new run took it");
+  });
+
+  it("the row does not list a run another terminal started: the prompt goes into that run", async () => {
+    const { hub } = await api();
+    const { link } = hub.hosted;
+    const dir = mkdtempSync(join(tmpdir(), "acp-stale-row-"));
+    const go = join(dir, "go");
+    const keep = link.hold(); // the window stays connected to the host it starts
+    try {
+      await link.connection(true);
+      await waitFor("the window's row read from the host", () => link.synced);
+      const rows = link.holdRowsForTests();
+      let id: string;
+      try {
+        id = await detach(hub.home, [`until ${go}`]); // a terminal's `run --detach`: its first turn waits for `go`
+        assert.equal(link.session(id), undefined, "the window's row does not list the run yet");
+        const posted = await send(id, "into the other run");
+        notRefused(posted);
+      } finally {
+        rows.dispose();
+      }
+      await waitFor("the window's row listing the run", () => link.session(id));
+      const view = await follow(id); // before the run's end: the terminal's run closes after its last prompt
+      writeFileSync(go, ""); // the first turn ends; the host's queue runs the box's prompt next
+      const events = await shows(view, "into the other run");
+      assert.deepEqual(userTexts(events), [`until ${go}`, "into the other run"], "the panel shows it once");
+      assert.deepEqual(await prompts(id), [`until ${go}`, "into the other run"], "recorded once");
+      assert.equal(await sessionsOpened(id), 1, "the terminal's run took it: no second run");
+    } finally {
+      keep.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
