@@ -12,7 +12,7 @@ import { EXIT } from "../io";
 
 const SPEC = {
   name: "answer",
-  synopsis: "THREAD --option allow|reject|OPTION_ID",
+  synopsis: "THREAD --option allow|reject|OPTION_ID [--question ID]",
   args: { min: 1, max: 1, name: "THREAD" },
   flags: {
     option: {

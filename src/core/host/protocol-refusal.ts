@@ -36,9 +36,16 @@ export function heldThread<T>(threads: ReadonlyMap<string, T>, id: string): T {
   return t;
 }
 
-/** A run for a thread the host holds already is refused (`held`): one writer per thread, its prompts go to that run. */
-export function refuseHeld(threads: ReadonlyMap<string, unknown>, id: string | undefined): void {
-  if (id !== undefined && threads.has(id))
+/**
+ * A run for a thread the host holds already, in a run that takes prompts, is refused (`held`): one writer per thread,
+ * its prompts go to that run. One that is ending is let through: the next run follows it, as before.
+ */
+export function refuseHeld(
+  threads: ReadonlyMap<string, { state: string; control: { ending?(): boolean } }>,
+  id: string | undefined,
+): void {
+  const t = id === undefined ? undefined : threads.get(id);
+  if (t && t.state !== "ended" && t.control.ending?.() !== true)
     throw new HostRefusal(
       "held",
       `the host runs thread ${id} already: 'acp-threads run --thread ${id} PROMPT' queues a prompt there`,
