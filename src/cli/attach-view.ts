@@ -50,7 +50,7 @@ export class AttachView {
     stderr.write(`acp-threads attach: the agent asks permission: ${agentLine(q.title)}\n`);
     if ((stdin as { isTTY?: boolean }).isTTY !== true) {
       stderr.write(
-        `  answer from any shell: acp-threads answer ${q.threadId} --option allow|reject|OPTION_ID (${q.options.map((o) => agentLine(o.optionId)).join(", ")})\n`,
+        `  answer from any shell: acp-threads answer ${q.threadId} --option allow|reject|OPTION_ID --question ${q.requestId} (${q.options.map((o) => agentLine(o.optionId)).join(", ")})\n`,
       );
       return null;
     }

@@ -170,6 +170,7 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
             return admit;
           },
           cancel: () => s.cancel(),
+          ending: () => done,
           // its context checked as a prompt's, before the agent sees any of it
           steer: async (text, wire) => {
             if (wire === undefined) return await s.steer(text);

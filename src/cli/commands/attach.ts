@@ -89,7 +89,8 @@ function follow(
       } else if (m.t === "question" && m.question.threadId === threadId) {
         background(
           view.ask(m.question).then(async (option) => {
-            if (option) await conn.request({ t: "answer", threadId, option }).catch(() => undefined);
+            const { requestId } = m.question;
+            if (option) await conn.request({ t: "answer", threadId, option, requestId }).catch(() => undefined);
           }),
           "asking a permission question",
         );

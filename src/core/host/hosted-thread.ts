@@ -301,9 +301,12 @@ export class HostedThread {
     return answered;
   }
 
-  /** The first answer wins; a later one (or none pending) is an error naming who answered. */
-  answer(option: string, by: string): string {
-    const p = this.#asks.take("question");
+  /**
+   * The first answer wins; a later one (or none pending) is an error naming who answered. `requestId`: the question
+   * the client showed: once it is settled, its answer is refused, never given to the question asked next.
+   */
+  answer(option: string, by: string, requestId?: string): string {
+    const p = this.#asks.take("question", requestId);
     if (p.push.t !== "question") throw new Error("not a question"); // take() gives the kind asked for
     const opts = p.push.question.options;
     const chosen =

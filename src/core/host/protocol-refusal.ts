@@ -5,10 +5,11 @@ import { AcpThreadsError } from "../errors";
  * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
  * reply's `code`): `run_ending`: a prompt came as the thread's run was ending (its last turn done, or stopped);
  * `not_held`: the host does not hold the thread (its run ended). Either way the thread takes a prompt in a new run.
+ * `held`: a `run` for a thread the host holds (its run started by another client): the thread takes a `prompt` in it.
  * `exec_not_hosted`: the host runs no such exec run (it ended, or another process owns it: `send` asks the registry).
  * `no_key`: the connection's first request was not a hello with the host's key (store/door-key.ts); it is closed.
  */
-export type HostErrorCode = "run_ending" | "not_held" | "exec_not_hosted" | "no_key";
+export type HostErrorCode = "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key";
 
 /**
  * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again
@@ -27,3 +28,26 @@ export class HostRefusal extends AcpThreadsError {
 /** The refusal's code (undefined: another error). */
 export const refusalCode = (err: unknown): HostErrorCode | undefined =>
   err instanceof HostRefusal ? err.reason : undefined;
+
+/** The thread the host holds as `id`, or the `not_held` refusal. */
+export function heldThread<T>(threads: ReadonlyMap<string, T>, id: string): T {
+  const t = threads.get(id);
+  if (!t) throw new HostRefusal("not_held", `the host does not hold thread ${id}`);
+  return t;
+}
+
+/**
+ * A run for a thread the host holds already, in a run that takes prompts, is refused (`held`): one writer per thread,
+ * its prompts go to that run. One that is ending is let through: the next run follows it, as before.
+ */
+export function refuseHeld(
+  threads: ReadonlyMap<string, { state: string; control: { ending?(): boolean } }>,
+  id: string | undefined,
+): void {
+  const t = id === undefined ? undefined : threads.get(id);
+  if (t && t.state !== "ended" && t.control.ending?.() !== true)
+    throw new HostRefusal(
+      "held",
+      `the host runs thread ${id} already: 'acp-threads run --thread ${id} PROMPT' queues a prompt there`,
+    );
+}

@@ -275,7 +275,8 @@ export type HostRequest =
   | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean; parts?: WirePromptPart[] }
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
-  | { t: "answer"; id: number; threadId: string; option: string }
+  /** `requestId`: the question the client showed (a later one is not answered by it); none: the oldest pending. */
+  | { t: "answer"; id: number; threadId: string; option: string; requestId?: string }
   /**
    * Answers the elicitation `requestId` (an `elicitation` push): only from a client attached to the thread, while it
    * is pending, with content that fits its form. The first answer wins; every other client gets `settled`.

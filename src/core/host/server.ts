@@ -35,7 +35,7 @@ import {
   type HostRequest,
   type HostStatus,
 } from "./protocol";
-import { HostRefusal, refusalCode } from "./protocol-refusal";
+import { heldThread, refusalCode, refuseHeld } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
@@ -164,12 +164,6 @@ export class ThreadHost {
     this.#rows.changed(t);
   }
 
-  #thread(id: string): HostedThread {
-    const t = this.#threads.get(id);
-    if (!t) throw new HostRefusal("not_held", `the host does not hold thread ${id}`);
-    return t;
-  }
-
   async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
     const { id } = req;
     // until a hello proves the key: the door's answer, or (a sandboxed agent, say) one refusal and it is let go
@@ -207,6 +201,7 @@ export class ThreadHost {
         return undefined;
       }
       case "run":
+        refuseHeld(this.#threads, req.run.thread);
         assertRunTimers(req.run);
         await assertRootsOffered(req.run.roots, client.offer);
         await assertWorktreeOffered(req.run, client.offer);
@@ -243,7 +238,8 @@ export class ThreadHost {
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
       default:
-        if (isThreadRequest(req)) return threadRequest(this.#thread(req.threadId), req, { sock, name: client.name });
+        if (isThreadRequest(req))
+          return threadRequest(heldThread(this.#threads, req.threadId), req, { sock, name: client.name });
         return { t: "error", id: (req as { id?: number }).id ?? 0, message: "unknown request" };
     }
   }

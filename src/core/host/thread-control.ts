@@ -19,6 +19,8 @@ export interface ThreadControl {
    * then appended to the thread's own lists through the run's handle; rejects, nothing written, when one is refused.
    */
   link?(links: HostMetaPatch): Promise<void>;
+  /** True once the run takes no more prompts (its last turn done, or stopped): a prompt is refused `run_ending`. */
+  ending?(): boolean;
   /** Ends the run (`stop_thread`, an idle run no client follows): a running turn is cancelled, the agent closed. */
   stop?(): void;
   /** Mode, config options, login of the live session (session-state.ts); the state follows by `sessionState`. */

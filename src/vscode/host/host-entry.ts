@@ -40,31 +40,47 @@ export const startThreadInHost = (hub: HostEntryHub, s: HostStart): Promise<stri
  * A prompt for a stored thread no session of this window runs, where the host takes it: queued into the host's run
  * when the host holds the thread, else the thread's next run in the host when it belongs there. Undefined: the
  * window resumes it as before. Rejects when the host refuses it (context outside the run's folders): nothing sent.
+ * The window's row of the host's sessions may be behind the host either way, and the host's refusal says so: a run
+ * listed that has ended (`not_held`: the next run takes the prompt), or one not listed yet that another window or
+ * terminal started (`held`: that run takes it).
  */
 export async function promptInHost(
   hub: HostEntryHub,
   threadId: string,
   parts: PromptPart[],
 ): Promise<HostEntry | undefined> {
-  const held = hub.hosted.link.session(threadId);
-  if (held || hub.hosted.get(threadId)) {
+  const view = hub.hosted.get(threadId);
+  if (view) {
     const { text, parts: wire } = await hostedPrompt(parts, hub.composer.sources());
-    const view = hub.hosted.get(threadId);
-    if (view) await view.prompt(text, wire);
-    else {
-      const c = await hub.hosted.link.connection();
-      if (!c || c.closed) throw new Error("The thread host is not running anymore.");
-      try {
-        await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
-      } catch (err) {
-        // the row this window had was behind: the host's run ended meanwhile, so the thread's next run takes it
-        if (refusalCode(err) !== "not_held") throw err;
-        return (await continueInHost(continuing(hub), threadId, parts)) ? "sent" : undefined;
-      }
-    }
-    return view?.busy || held?.state === "working" ? "queued" : "sent";
+    await view.prompt(text, wire);
+    return view.busy ? "queued" : "sent";
   }
-  return (await continueInHost(continuing(hub), threadId, parts)) ? "sent" : undefined;
+  const held = hub.hosted.link.session(threadId);
+  if (held) {
+    const sent = await intoHeldRun(hub, threadId, parts).then(
+      () => true,
+      (err: unknown) => {
+        if (refusalCode(err) !== "not_held") throw err;
+        return false;
+      },
+    );
+    if (sent) return held.state === "working" ? "queued" : "sent";
+  }
+  try {
+    return (await continueInHost(continuing(hub), threadId, parts)) ? "sent" : undefined;
+  } catch (err) {
+    if (refusalCode(err) !== "held") throw err;
+    await intoHeldRun(hub, threadId, parts);
+    return "queued";
+  }
+}
+
+/** The prompt into the host's run of the thread (rejects with the host's refusal: `not_held`, its folders). */
+async function intoHeldRun(hub: HostEntryHub, threadId: string, parts: PromptPart[]): Promise<void> {
+  const { text, parts: wire } = await hostedPrompt(parts, hub.composer.sources());
+  const c = await hub.hosted.link.connection();
+  if (!c || c.closed) throw new Error("The thread host is not running anymore.");
+  await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
 }
 
 /**

@@ -64,6 +64,8 @@ export class HostLink implements vscode.Disposable {
    */
   readonly onDidLose = this.#lost.event;
   #lettingGo: HostConnection | undefined;
+  /** holdRowsForTests: the rows the host pushed meanwhile, in order, and whether a status read was put off. */
+  #rowsHeld: { rows: HostSessionInfo[]; status: boolean } | undefined;
 
   constructor(private readonly opts: HostLinkOptions) {}
 
@@ -204,6 +206,7 @@ export class HostLink implements vscode.Disposable {
 
   /** A session's row the host pushed (ended: no longer held), in order with its events. */
   #row(row: HostSessionInfo): void {
+    if (this.#rowsHeld) return void this.#rowsHeld.rows.push(row);
     const held = this.#sessions.some((s) => s.threadId === row.threadId);
     if (row.state === "ended") this.#sessions = this.#sessions.filter((s) => s.threadId !== row.threadId);
     else
@@ -217,6 +220,7 @@ export class HostLink implements vscode.Disposable {
   async #status(c: HostConnection): Promise<void> {
     const r = await c.request({ t: "status" }).catch(() => undefined);
     if (r?.t !== "status" || c.closed) return;
+    if (this.#rowsHeld) return void (this.#rowsHeld.status = true);
     this.#sessions = r.status.sessions.filter((s) => s.state !== "ended");
     this.#pid = r.status.pid;
     this.#synced = true;
@@ -254,6 +258,23 @@ export class HostLink implements vscode.Disposable {
         (this.#conn ?? Promise.resolve(undefined)).then((c) => c && this.#letGoWhenUnused(c)),
         "letting go of the thread host",
       );
+    });
+  }
+
+  /**
+   * Test-only (the host suite's stale-row tests, host-stale-row.test.ts): until the returned disposable is
+   * disposed, the list of the host's sessions stays as it is (pushed rows wait, a status read is put off), as in a
+   * window that has not yet read what the host sent; then the rows apply in order and a put-off status is read again.
+   * Events still pass. Nothing in the extension calls it.
+   */
+  holdRowsForTests(): vscode.Disposable {
+    const held = { rows: [] as HostSessionInfo[], status: false };
+    this.#rowsHeld = held;
+    return new vscode.Disposable(() => {
+      if (this.#rowsHeld !== held) return;
+      this.#rowsHeld = undefined;
+      for (const row of held.rows) this.#row(row);
+      if (held.status) background(this.check(), "reading the thread host's status again");
     });
   }
 

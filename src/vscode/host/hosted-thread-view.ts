@@ -229,7 +229,7 @@ export class HostedThreadView implements vscode.Disposable {
         this.#onStatus.fire(this.status);
         const c = await this.deps.link.connection();
         await c
-          ?.request({ t: "answer", threadId: this.threadId, option })
+          ?.request({ t: "answer", threadId: this.threadId, option, requestId: question.requestId })
           .catch((err: unknown) => void vscode.window.showWarningMessage(`ACP Threads: ${errorMessage(err)}`));
       }),
       "answering the thread host's question",

@@ -62,6 +62,7 @@ const PASSES: Record<string, string[]> = {
     "host-watch.test.js",
     "host-entry.test.js",
     "host-default.test.js",
+    "host-stale-row.test.js",
     "host-daily.test.js",
     "host-daily-turns.test.js",
     "host-bestof.test.js",
