@@ -6,7 +6,8 @@ import { AcpThreadsError } from "../core/errors";
 import { assertSteered } from "../core/session/steer-inbox";
 import type { DetachedRun } from "../core/host/protocol";
 import type { HostConnection } from "../core/host/client";
-import { promptToWire } from "../core/host/wire-context";
+import { refusalCode } from "../core/host/protocol-refusal";
+import { contextFromWire, promptToWire } from "../core/host/wire-context";
 import type { ContextItem } from "../core/model/context";
 import { textWithContext } from "../core/prompt/blocks";
 import { resolveHome } from "../core/store/paths";
@@ -18,17 +19,52 @@ import { EXIT, type CliIO } from "./io";
 export async function runDetached(io: CliIO, run: DetachedRun, json: boolean): Promise<number> {
   const conn = (await hostFor(io, "run --detach", true))!;
   try {
-    const r = await conn.request({ t: "run", run });
-    if (r.t !== "started") return EXIT.error;
+    const r = await startOrQueue(io, conn, run);
+    if (!r) return EXIT.error;
     io.stdout.write(json ? `${JSON.stringify({ threadId: r.threadId })}\n` : `${r.threadId}\n`);
     io.stderr.write(
-      `acp-threads run: the turn runs in the thread host; 'acp-threads attach ${r.threadId}' follows it\n`,
+      r.queued
+        ? `acp-threads run: the thread host runs thread ${r.threadId} already; queued there ('acp-threads attach ${r.threadId}' follows it)\n`
+        : `acp-threads run: the turn runs in the thread host; 'acp-threads attach ${r.threadId}' follows it\n`,
     );
     for (const h of await otherHostsFor(io, "run --detach"))
       if (h.sessions !== 0) io.stderr.write(`acp-threads run: note: ${describeOther(h)}\n`);
     return EXIT.ok;
   } finally {
     conn.close();
+  }
+}
+
+/**
+ * Starts `run` in the host. A thread the host runs already (a window or another terminal started it: the host
+ * refuses a second run as `held`) takes the prompts in that run instead, as the window's prompt box does.
+ */
+async function startOrQueue(
+  io: CliIO,
+  conn: HostConnection,
+  run: DetachedRun,
+): Promise<{ threadId: string; queued: boolean } | undefined> {
+  try {
+    const r = await conn.request({ t: "run", run });
+    return r.t === "started" ? { threadId: r.threadId, queued: false } : undefined;
+  } catch (err) {
+    if (refusalCode(err) !== "held" || run.thread === undefined) throw err;
+    const threadId = new ThreadStore(resolveHome(io.env)).resolveId(run.thread);
+    await queuePrompts(conn, threadId, run.prompts, contextFromWire(run.context));
+    return { threadId, queued: true };
+  }
+}
+
+/** The prompts into the host's run of `threadId`, `context` with the first (the host checks it against its folders). */
+async function queuePrompts(
+  conn: HostConnection,
+  threadId: string,
+  prompts: readonly string[],
+  context: readonly ContextItem[] = [],
+): Promise<void> {
+  for (const [i, text] of prompts.entries()) {
+    const prompt = !i && context.length ? promptToWire(textWithContext(text, [...context])) : { text };
+    await conn.request({ t: "prompt", threadId, ...prompt });
   }
 }
 
@@ -70,10 +106,7 @@ export async function sendToHost(
       assertSteered(threadId, reply.t === "steered" ? reply.outcome : undefined);
       io.stderr.write("acp-threads run: steered into the running turn (thread host)\n");
     } else {
-      for (const [i, text] of what.prompts.entries()) {
-        const prompt = !i && what.context?.length ? promptToWire(textWithContext(text, what.context)) : { text };
-        await conn.request({ t: "prompt", threadId, ...prompt });
-      }
+      await queuePrompts(conn, threadId, what.prompts, what.context);
       io.stderr.write(
         `acp-threads run: thread ${threadId} runs in the thread host; queued there ('acp-threads attach ${threadId}' follows it)\n`,
       );

@@ -164,7 +164,7 @@ test("--permission ask: the turn waits; answer from any shell, first answer wins
     }
   }));
 
-test("--permission ask without --detach is a usage error; run --thread on a held thread goes to the host", () =>
+test("--permission ask without --detach is a usage error; run [--detach] --thread on a held thread goes to the host", () =>
   withTmpDir("acp-host-", async (home) => {
     try {
       const bad = await cli(home, ["run", "--agent", FAKE_AGENT, "--permission", "ask", "hi"]);
@@ -176,11 +176,18 @@ test("--permission ask without --detach is a usage error; run --thread on a held
       const more = await cli(home, ["run", "--thread", id, "stream 2"]);
       assert.equal(more.code, 0, more.stderr);
       assert.match(more.stderr, /runs in the thread host; queued there/);
+      // --detach too: the host refuses a second run of the thread (held), so the prompt is queued in its run
+      const detachedMore = await cli(home, ["run", "--detach", "--thread", id, "--format", "json", "stream 1"]);
+      assert.equal(detachedMore.code, 0, detachedMore.stderr);
+      assert.deepEqual(JSON.parse(detachedMore.stdout), { threadId: id });
+      assert.match(detachedMore.stderr, /runs thread \S+ already; queued there/);
       await endSleep(home, id);
       await waitFor(
-        () => records(home, id).filter((r) => r.kind === "turn_end").length === 2,
-        "the queued prompt ran in the host",
+        () => records(home, id).filter((r) => r.kind === "turn_end").length === 3,
+        "both queued prompts ran in the host",
       );
+      const sessions = records(home, id).filter((r) => r.kind === "session_open").length;
+      assert.equal(sessions, 1, "one run: no second session of the thread");
     } finally {
       await stopHost(home);
     }
