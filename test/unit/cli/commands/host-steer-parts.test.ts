@@ -29,6 +29,9 @@ test("a steer with context outside the run's folders is refused before the agent
     }),
     async ({ dir, home, ws, conn, threadId: id, of }) => {
       await waitFor(() => of("turn_started").length === 1, "the turn running");
+      // the agent takes a steer once its turn has the prompt: it says "sleeping" then (turn_started comes before
+      // the prompt reaches it, and a steer in between is answered promptRequired, as a real agent's would be)
+      await waitFor(() => /sleeping/.test(JSON.stringify(new ThreadStore(home).read(id).records)), "the agent's turn");
       for (const [what, path] of [
         ["by its path", join(dir, "secret.txt")],
         ["through a symlink in the folder", join(ws, "up", "secret.txt")],
