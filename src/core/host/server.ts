@@ -264,7 +264,10 @@ export class ThreadHost {
     this.#runs.set(abort, held);
     this.#armIdle();
     let thread: HostedThread | undefined;
-    const ask: PermissionAsker = { ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)) };
+    const ask: PermissionAsker = {
+      ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)),
+      answeredBy: (p) => thread?.asker().answeredBy?.(p),
+    };
     return new Promise<string>((resolve, reject) => {
       const ctl: HostRunControl = {
         signal: abort.signal,

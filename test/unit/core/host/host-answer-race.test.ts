@@ -134,6 +134,8 @@ test("a window and `acp-threads answer` answer the same question: one wins, the 
         );
         const rec = new ThreadStore(home).read(id).records.filter((x) => x.kind === "permission")[i]!;
         assert.ok(rec.kind === "permission" && rec.decidedBy === "user" && rec.optionId === option, what);
+        // the record names who answered (the panel's history and attach's replay after a reload)
+        assert.match(rec.kind === "permission" ? (rec.answeredBy ?? "") : "", winner, what);
         await waitFor(
           () => new ThreadStore(home).read(id).records.filter((x) => x.kind === "turn_end").length > i,
           "the turn ended",
