@@ -46,6 +46,8 @@ export interface PermissionPrompt {
 /** Asks a person. Resolves to the chosen option id, or `null` if the prompt was dismissed/cancelled. */
 export interface PermissionAsker {
   ask(prompt: PermissionPrompt): Promise<string | null>;
+  /** Who answered `prompt`, once answered, where the asker knows (the thread host: the client that answered first). */
+  answeredBy?(prompt: PermissionPrompt): string | undefined;
 }
 
 /** A process started for `terminal/create`, as the host may want to show it (integrated terminal). */

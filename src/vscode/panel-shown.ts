@@ -16,6 +16,8 @@ export interface PanelShown {
   sandboxed: boolean;
   /** Who answered the last permission request another client of the thread host answered first. */
   answeredBy: string;
+  /** The option the last permission request resolved on the panel's card shows as taken ("": none, cancelled). */
+  answeredOption: string;
   /** The first few files of each "N files changed" row last posted (the rows' `names`, in order). */
   changed: string[];
   /** The running turn's start the header's timer counts from (undefined: none sent). */
@@ -41,6 +43,7 @@ export const panelShown = (): PanelShown => ({
   resumable: false,
   sandboxed: false,
   answeredBy: "",
+  answeredOption: "",
   changed: [],
   since: undefined,
   detail: "",
@@ -73,8 +76,10 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "title") shown.title = m.title;
   else if (m.type === "usage") shown.usage = m.text;
   else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");
-  else if (m.type === "permissionResolved" && m.by) shown.answeredBy = m.by;
-  else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
+  else if (m.type === "permissionResolved") {
+    shown.answeredOption = m.optionId ?? "";
+    if (m.by) shown.answeredBy = m.by;
+  } else if (m.type === "turnChanges") shown.changed = m.turns.flatMap((t) => t.names);
   else if (m.type === "pickers") shown.pickers = m.pickers;
   else if (m.type === "composer" && m.state.commands) shown.commands = m.state.commands.map((c) => c.name);
   else if (m.type === "thumbs") shown.thumbs.push(...Object.keys(m.thumbs));

@@ -34,6 +34,8 @@ export interface PermissionSurface {
 
 export class PermissionBroker implements vscode.Disposable {
   readonly #pending = new Map<string, Pending>();
+  /** The card each answered prompt was shown as: a host's later word on who answered first still reaches it. */
+  readonly #answered = new WeakMap<PermissionPrompt, { threadId: string; requestId: string }>();
   readonly #status = vscode.window.createStatusBarItem("acpThreads.permission", vscode.StatusBarAlignment.Left, 100);
   readonly #changed = new vscode.EventEmitter<string>();
   /** Fires the thread id whose set of pending requests changed. */
@@ -96,10 +98,14 @@ export class PermissionBroker implements vscode.Disposable {
 
   /**
    * The request was answered elsewhere (another client of the thread host; `optionId` null: the turn was
-   * cancelled): it closes here and the card says who answered.
+   * cancelled): it closes here and the card says who answered. A card already answered here (its answer lost the
+   * race: the host refused it) is shown again with the answer that won and who gave it.
    */
   settledElsewhere(prompt: PermissionPrompt, optionId: string | null, by: string): void {
-    for (const [requestId, p] of this.#pending) if (p.prompt === prompt) this.answer(requestId, optionId, by);
+    for (const [requestId, p] of this.#pending)
+      if (p.prompt === prompt) return void this.answer(requestId, optionId, by);
+    const card = this.#answered.get(prompt);
+    if (card) this.surface?.resolved(card.threadId, card.requestId, optionId, by);
   }
 
   /** Called by the panel, the notification or a cancel. Unknown ids are ignored (already answered). */
@@ -108,6 +114,7 @@ export class PermissionBroker implements vscode.Disposable {
     if (!p) return false;
     if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
     this.#pending.delete(requestId);
+    this.#answered.set(p.prompt, { threadId: p.threadId, requestId });
     // the Review diff goes with the request, however it was answered (card, keys, notification, cancel)
     background(this.proposed.close(p.reviewed), "closing a permission's proposal diff");
     p.resolve(optionId);

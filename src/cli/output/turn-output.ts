@@ -67,10 +67,11 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
             : d.decidedBy === "cancelled"
               ? "cancelled"
               : "denied";
-          // the reason says why, headless too: "refused: outside the workspace (nobody can be asked)"
-          line(
-            `[permission] ${agentLine(d.title || d.kind)}: ${answer} (${d.decidedBy}${d.reason ? `: ${agentLine(d.reason)}` : ""})`,
-          );
+          // the reason says why, headless too: "refused: outside the workspace (nobody can be asked)"; a client of the
+          // thread host that answered is named: "(user: acp-threads answer (pid 12); asked: …)"
+          const who = d.answeredBy ? `${d.decidedBy}: ${agentLine(d.answeredBy)}` : d.decidedBy;
+          const why = d.reason ? `${d.answeredBy ? "; " : ": "}${agentLine(d.reason)}` : "";
+          line(`[permission] ${agentLine(d.title || d.kind)}: ${answer} (${who}${why})`);
           return;
         }
         case "notice":

@@ -29,6 +29,8 @@ import type { EngineContext, SessionState } from "./session-state";
 type Decided = {
   option: acp.PermissionOption | undefined;
   decidedBy: PermissionDecision["decidedBy"];
+  /** Who answered, where the asker names them (a client of the thread host). */
+  answeredBy?: string;
   /** "workspace" / "everywhere" when the user chose to remember the answer. */
   remember?: "workspace" | "everywhere";
   /** The pattern to remember instead of the exact request (the person widened it in the prompt). */
@@ -67,6 +69,7 @@ export async function handleRequestPermission(
     optionId: decided.option?.optionId ?? null,
     optionKind: decided.option?.kind ?? null,
     decidedBy: decided.decidedBy,
+    ...(decided.answeredBy ? { answeredBy: decided.answeredBy } : {}),
     options: params.options,
     ...(decided.rule ? { rule: decided.rule } : {}),
     reason: decided.reason,
@@ -173,7 +176,8 @@ async function decide(
       new Promise<null>((resolve) => abort.signal.addEventListener("abort", () => resolve(null), { once: true })),
     ]);
     if (abort.signal.aborted) return { ...cancelled, outside: v.outside };
-    const user = { decidedBy: "user" as const, reason: asked, ...said };
+    const by = answer === null ? undefined : ctx.asker.answeredBy?.(prompt);
+    const user = { decidedBy: "user" as const, reason: asked, ...said, ...(by ? { answeredBy: by } : {}) };
     if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) return { option: always, remember: "everywhere", ...user };
     if (answer === ALWAYS_WIDER_OPTION_ID && always && wider)
       return { option: always, remember: "workspace", pattern: wider, ...user };

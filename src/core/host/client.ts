@@ -71,7 +71,8 @@ export class HostConnection {
     const reply = new Promise<HostReply>((r) => this.#waiting.set(id, r));
     send(this.sock, { ...body, id });
     const r = await reply;
-    if (r.t === "error") throw r.code ? new HostRefusal(r.code, r.message) : new AcpThreadsError("protocol", r.message);
+    if (r.t === "error")
+      throw r.code ? new HostRefusal(r.code, r.message, r.answered) : new AcpThreadsError("protocol", r.message);
     return r;
   }
 

@@ -5,6 +5,7 @@
  * error naming who answered first. An ask the agent or the turn withdraws settles with no answer.
  */
 import type { HostPush } from "./protocol";
+import { HostRefusal } from "./protocol-refusal";
 
 export type AskPush = Extract<HostPush, { t: "question" } | { t: "elicitation" }>;
 type SettledPush = Extract<HostPush, { t: "settled" }>;
@@ -13,6 +14,12 @@ type SettledPush = Extract<HostPush, { t: "settled" }>;
 export const WITHDRAWN = "the agent (cancelled)";
 /** How many settled asks are remembered, to name who answered when a late answer comes. */
 const REMEMBERED = 64;
+
+interface Settled {
+  t: AskPush["t"];
+  by: string;
+  optionId: string | null;
+}
 
 export interface OpenAsk {
   readonly push: AskPush;
@@ -30,8 +37,8 @@ export interface HostAsksOptions {
 
 export class HostAsks {
   readonly #open = new Map<string, OpenAsk>();
-  /** Settled asks (request id → their kind and who answered), the latest last. */
-  readonly #settled = new Map<string, { t: AskPush["t"]; by: string }>();
+  /** Settled asks (request id → their kind, who answered and the option taken), the latest last. */
+  readonly #settled = new Map<string, Settled>();
 
   constructor(private readonly o: HostAsksOptions) {}
 
@@ -57,8 +64,9 @@ export class HostAsks {
         settle: (value, by) => {
           if (this.#open.get(requestId) !== ask) return;
           this.#open.delete(requestId);
-          this.#remember(requestId, { t: push.t, by });
-          this.o.tell({ t: "settled", threadId: this.o.threadId, requestId, by, ...settled(value as T | null) });
+          const told = settled(value as T | null);
+          this.#remember(requestId, { t: push.t, by, optionId: told.optionId });
+          this.o.tell({ t: "settled", threadId: this.o.threadId, requestId, by, ...told });
           then?.(value as T | null, by);
           resolve(value as T | null);
         },
@@ -72,7 +80,7 @@ export class HostAsks {
 
   /**
    * The waiting ask of kind `t` (`requestId`, or the oldest of that kind), or an error: it was answered already
-   * (naming who answered first), or none is waiting.
+   * (the `answered` refusal, naming who answered first and carrying the option taken), or none is waiting.
    */
   take(t: AskPush["t"], requestId?: string): OpenAsk {
     const open = [...this.#open.entries()].find(
@@ -83,15 +91,18 @@ export class HostAsks {
     const done = [...this.#settled.entries()].filter(
       ([id, s]) => s.t === t && (requestId === undefined || id === requestId),
     );
-    const by = done.at(-1)?.[1].by;
+    const first = done.at(-1)?.[1];
+    if (first)
+      throw new HostRefusal("answered", `the ${what} was already answered by ${first.by}`, {
+        optionId: first.optionId,
+        by: first.by,
+      });
     throw new Error(
-      by
-        ? `the ${what} was already answered by ${by}`
-        : `thread ${this.o.threadId} has no ${what} pending${requestId === undefined ? "" : ` as ${requestId}`}`,
+      `thread ${this.o.threadId} has no ${what} pending${requestId === undefined ? "" : ` as ${requestId}`}`,
     );
   }
 
-  #remember(requestId: string, settled: { t: AskPush["t"]; by: string }): void {
+  #remember(requestId: string, settled: Settled): void {
     this.#settled.set(requestId, settled);
     if (this.#settled.size > REMEMBERED) this.#settled.delete(this.#settled.keys().next().value!);
   }

@@ -67,6 +67,8 @@ export class HostedThread {
   /** The runner hands the appended records: no read after each event, no poll. */
   #live = false;
   readonly #asks: HostAsks;
+  /** Who answered each question the run asked (the record names them). */
+  readonly #answeredBy = new WeakMap<PermissionPrompt, string>();
   #watchdog: HostWatchdog | undefined;
   #ended: Extract<HostPush, { t: "ended" }> | undefined;
   /** The run's session state and its controls (hosted-session.ts): re-sent on attach. */
@@ -268,7 +270,7 @@ export class HostedThread {
 
   /** The host's asker for this thread's run: asks every attached client and waits for the first answer. */
   asker(): PermissionAsker {
-    return { ask: (p) => this.#ask(p) };
+    return { ask: (p) => this.#ask(p), answeredBy: (p) => this.#answeredBy.get(p) };
   }
 
   #ask(p: PermissionPrompt): Promise<string | null> {
@@ -288,11 +290,13 @@ export class HostedThread {
       { t: "question", question },
       p.signal,
       (optionId) => ({ optionId }),
-      (optionId, by) =>
+      (optionId, by) => {
+        if (optionId !== null) this.#answeredBy.set(p, by);
         this.opts.announce({
           t: "event",
           event: { kind: "answered", threadId: this.threadId, at: now(), requestId: question.requestId, optionId, by },
-        }),
+        });
+      },
     );
     this.opts.announce({
       t: "event",

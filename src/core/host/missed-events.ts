@@ -44,13 +44,13 @@ export function missedTurns(
 
 /**
  * A question announced, no longer pending, whose answer was not heard: its `answered`, from the permission record
- * of its tool call (who answered is not in the record: the host's words for a cancel, else "a client of the thread
- * host"); undefined when the run has no such record.
+ * of its tool call (who answered: the record's `answeredBy`, the host's words for a cancel, else — an older
+ * record — "a client of the thread host"); undefined when the run has no such record.
  */
 export function missedAnswer(records: readonly ThreadRecord[], question: PendingQuestion): HostEvent | undefined {
   const r = lastRun(records).findLast((x) => x.kind === "permission" && x.toolCallId === question.toolCallId);
   if (r?.kind !== "permission") return undefined;
-  const by = r.decidedBy === "cancelled" ? "the agent (cancelled)" : "a client of the thread host";
+  const by = r.decidedBy === "cancelled" ? "the agent (cancelled)" : (r.answeredBy ?? "a client of the thread host");
   const { threadId, requestId } = question;
   return { kind: "answered", threadId, at: r.ts, requestId, optionId: r.optionId, by };
 }

@@ -8,8 +8,16 @@ import { AcpThreadsError } from "../errors";
  * `held`: a `run` for a thread the host holds (its run started by another client): the thread takes a `prompt` in it.
  * `exec_not_hosted`: the host runs no such exec run (it ended, or another process owns it: `send` asks the registry).
  * `no_key`: the connection's first request was not a hello with the host's key (store/door-key.ts); it is closed.
+ * `answered`: an answer to a question or elicitation another client answered first; the refusal carries who and
+ * what (`answered`), so the loser's prompt shows the winner's answer, whatever it has heard of the `settled` push.
  */
-export type HostErrorCode = "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key";
+export type HostErrorCode = "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered";
+
+/** Who answered a question first and with which option (null: withdrawn, or an elicitation's). */
+export interface FirstAnswer {
+  optionId: string | null;
+  by: string;
+}
 
 /**
  * A refusal a client acts on: thrown by the host's handler, carried by the `error` reply's `code`, and thrown again
@@ -20,6 +28,8 @@ export class HostRefusal extends AcpThreadsError {
   constructor(
     readonly reason: HostErrorCode,
     message: string,
+    /** `answered`: the answer that won. */
+    readonly answered?: FirstAnswer,
   ) {
     super("protocol", message);
   }
@@ -28,6 +38,10 @@ export class HostRefusal extends AcpThreadsError {
 /** The refusal's code (undefined: another error). */
 export const refusalCode = (err: unknown): HostErrorCode | undefined =>
   err instanceof HostRefusal ? err.reason : undefined;
+
+/** What an `error` reply carries of a refusal besides its message: its code, and the answer that won. */
+export const refusalReply = (err: unknown): { code?: HostErrorCode; answered?: FirstAnswer } =>
+  err instanceof HostRefusal ? { code: err.reason, ...(err.answered ? { answered: err.answered } : {}) } : {};
 
 /** The thread the host holds as `id`, or the `not_held` refusal. */
 export function heldThread<T>(threads: ReadonlyMap<string, T>, id: string): T {

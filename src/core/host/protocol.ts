@@ -20,7 +20,7 @@ import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
 import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
-import type { HostErrorCode } from "./protocol-refusal";
+import type { FirstAnswer, HostErrorCode } from "./protocol-refusal";
 import type { ServeAnswer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
 export const HOST_PROTOCOL = 2;
@@ -328,7 +328,8 @@ export type HostRequest =
 
 export type HostReply =
   | { t: "ok"; id: number }
-  | { t: "error"; id: number; message: string; code?: HostErrorCode }
+  /** `answered` (code `answered`): the answer that won, for the client whose answer lost. */
+  | { t: "error"; id: number; message: string; code?: HostErrorCode; answered?: FirstAnswer }
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
   | DoorReply
   | { t: "status"; id: number; status: HostStatus }

@@ -35,7 +35,7 @@ import {
   type HostRequest,
   type HostStatus,
 } from "./protocol";
-import { heldThread, refusalCode, refuseHeld } from "./protocol-refusal";
+import { heldThread, refusalReply, refuseHeld } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
@@ -140,8 +140,7 @@ export class ThreadHost {
           if (reply?.t === "error" && reply.code === "no_key") sock.end();
         },
         (err: unknown) => {
-          const code = refusalCode(err);
-          this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err), ...(code ? { code } : {}) });
+          this.#reply(sock, { t: "error", id: req.id, message: errorMessage(err), ...refusalReply(err) });
         },
       );
     });
@@ -265,7 +264,10 @@ export class ThreadHost {
     this.#runs.set(abort, held);
     this.#armIdle();
     let thread: HostedThread | undefined;
-    const ask: PermissionAsker = { ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)) };
+    const ask: PermissionAsker = {
+      ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)),
+      answeredBy: (p) => thread?.asker().answeredBy?.(p),
+    };
     return new Promise<string>((resolve, reject) => {
       const ctl: HostRunControl = {
         signal: abort.signal,

@@ -52,6 +52,8 @@ export interface PermissionDecision {
   optionKind: acp.PermissionOptionKind | null;
   /** Who decided: the policy, a remembered allow_always rule, the user (host), or a cancel. */
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
+  /** Who answered, for a question of the thread host (the client that answered first: "acp-threads answer (pid 12)"). */
+  answeredBy?: string;
   options: acp.PermissionOption[];
   /** The readable rule that decided (`allow execute "npm test"`), when a rule did. */
   rule?: string;

@@ -164,6 +164,8 @@ export interface PermissionRecord extends Base {
   optionId: string | null;
   optionKind: string | null;
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
+  /** Who answered, for a question of the thread host (the client that answered first); absent in older records. */
+  answeredBy?: string;
   /** The readable rule that decided, when one did (`allow execute "npm test"`). */
   rule?: string;
   /** Why, as the card says it ("allowed by rule: npm test", "asked: outside the workspace"). */
@@ -292,6 +294,7 @@ const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
     optionId: "string|null",
     optionKind: "string|null",
     decidedBy: "string",
+    answeredBy: "string?",
     rule: "string?",
     reason: "string?",
     outside: "array?",

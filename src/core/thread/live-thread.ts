@@ -196,6 +196,7 @@ export class LiveThread {
           optionId: d.optionId,
           optionKind: d.optionKind,
           decidedBy: d.decidedBy,
+          ...(d.answeredBy ? { answeredBy: d.answeredBy } : {}),
           ...(d.rule ? { rule: d.rule } : {}),
           ...(d.reason ? { reason: d.reason } : {}),
           ...(d.outside?.length ? { outside: d.outside } : {}),

@@ -78,6 +78,7 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
             optionId: r.optionId,
             optionKind: r.optionKind as null,
             decidedBy: r.decidedBy,
+            ...(r.answeredBy ? { answeredBy: r.answeredBy } : {}),
             options: r.optionId
               ? [{ optionId: r.optionId, name: r.optionId, kind: (r.optionKind ?? "allow_once") as "allow_once" }]
               : [],

@@ -66,6 +66,8 @@ export class HostLink implements vscode.Disposable {
   #lettingGo: HostConnection | undefined;
   /** holdRowsForTests: the rows the host pushed meanwhile, in order, and whether a status read was put off. */
   #rowsHeld: { rows: HostSessionInfo[]; status: boolean } | undefined;
+  /** holdPushesForTests: which pushes wait, and those that came meanwhile, in order. */
+  #pushesHeld: { which(m: HostPush): boolean; pushes: HostPush[] } | undefined;
 
   constructor(private readonly opts: HostLinkOptions) {}
 
@@ -187,6 +189,7 @@ export class HostLink implements vscode.Disposable {
     c.onPush((m) => {
       if (m.t === "session") return this.#row(m.session);
       if (m.t === "serve") return background(this.#serve(c, m.ask, m.op), "serving the thread host a file");
+      if (this.#pushesHeld?.which(m)) return void this.#pushesHeld.pushes.push(m);
       this.#pushed.fire(m);
       // its row said ended before it: once the window heard the end, a host holding nothing is let go
       if (m.t === "event" && m.event.kind === "ended") this.#letGoWhenUnused(c);
@@ -275,6 +278,21 @@ export class HostLink implements vscode.Disposable {
       this.#rowsHeld = undefined;
       for (const row of held.rows) this.#row(row);
       if (held.status) background(this.check(), "reading the thread host's status again");
+    });
+  }
+
+  /**
+   * Test-only (host-answered.test.ts): until the returned disposable is disposed, the pushes `which` picks wait (a
+   * `settled` push: this window has not heard that another client answered), then they go to the views in order.
+   * Replies and the other pushes pass. Nothing in the extension calls it.
+   */
+  holdPushesForTests(which: (m: HostPush) => boolean): vscode.Disposable {
+    const held = { which, pushes: [] as HostPush[] };
+    this.#pushesHeld = held;
+    return new vscode.Disposable(() => {
+      if (this.#pushesHeld !== held) return;
+      this.#pushesHeld = undefined;
+      for (const m of held.pushes) this.#pushed.fire(m);
     });
   }
 

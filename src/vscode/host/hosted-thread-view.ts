@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostPush, HostReply, PendingQuestion } from "../../core/host/protocol";
+import { HostRefusal } from "../../core/host/protocol-refusal";
 import type { HostSessionState } from "../../core/host/session-state";
 import type { WirePromptPart } from "../../core/host/wire-context";
 import type { RuntimeEvent } from "../../core/model/events";
@@ -30,7 +31,10 @@ export interface HostedThreadDeps {
   asker: PermissionAsker;
   /** This window's elicitation steps (the agent's forms and web pages: hosted-elicitation.ts). */
   elicitor?: ElicitationAsker;
-  /** Another client answered (or the turn was cancelled): the card closes and says who. */
+  /**
+   * Another client answered (or the turn was cancelled): the card closes and says who; also when this window's own
+   * answer lost the race (the host refused it naming the answer that won): the card shows that answer instead.
+   */
   settled(prompt: PermissionPrompt, optionId: string | null, by: string): void;
   /**
    * The detach of this thread's earlier view in this window: the attach goes after it (one connection: a detach
@@ -230,7 +234,12 @@ export class HostedThreadView implements vscode.Disposable {
         const c = await this.deps.link.connection();
         await c
           ?.request({ t: "answer", threadId: this.threadId, option, requestId: question.requestId })
-          .catch((err: unknown) => void vscode.window.showWarningMessage(`ACP Threads: ${errorMessage(err)}`));
+          .catch((err: unknown) => {
+            // another client answered first: the card shows its answer and who gave it, not this one's choice
+            const first = err instanceof HostRefusal ? err.answered : undefined;
+            if (first) this.deps.settled(prompt, first.optionId, first.by);
+            void vscode.window.showWarningMessage(`ACP Threads: ${errorMessage(err)}`);
+          });
       }),
       "answering the thread host's question",
     );

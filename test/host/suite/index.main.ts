@@ -63,6 +63,7 @@ const PASSES: Record<string, string[]> = {
     "host-entry.test.js",
     "host-default.test.js",
     "host-stale-row.test.js",
+    "host-answered.test.js",
     "host-daily.test.js",
     "host-daily-turns.test.js",
     "host-bestof.test.js",

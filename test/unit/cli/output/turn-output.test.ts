@@ -46,6 +46,21 @@ test("hostile: a tool call's or permission's title, a notice and an agent error 
   assert.equal(text.match(/^\[permission\]/gmu)?.length, 1, text);
 });
 
+test("hostile: a permission a client of the thread host answered names it, with no terminal control", () => {
+  const out = new PassThrough();
+  let text = "";
+  out.on("data", (d) => (text += d));
+  const by = "acp-threads answer (pid 12)\x1b]0;owned\x07";
+  const decision = { toolCallId: "t1", title: "npm test", kind: "execute" as const, optionKind: "allow_once" as const };
+  const options = [{ optionId: "yes", name: "Allow", kind: "allow_once" as const }];
+  textOutput(out, new PassThrough()).event(
+    { type: "permission", decision: { ...decision, optionId: "yes", decidedBy: "user", answeredBy: by, options } },
+    1,
+  );
+  assert.doesNotMatch(text, CONTROLS, JSON.stringify(text));
+  assert.equal(text, "[permission] npm test: allowed (user: acp-threads answer (pid 12)␛]0;owned␇)\n");
+});
+
 test("an error is the agent's unless the host failed the prompt before the agent saw it (code prompt_unsent)", () => {
   const err = new PassThrough();
   let text = "";

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { HostConnection } from "../../../../src/core/host/client";
 import type { HostPush } from "../../../../src/core/host/protocol";
+import { HostRefusal } from "../../../../src/core/host/protocol-refusal";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
 import { cli } from "../../../fixtures/host/host-cli";
@@ -22,11 +23,15 @@ import { waitFor } from "../../../fixtures/spawner/wait";
 const WINDOW = "VS Code window (ws, pid 1)";
 const CLI = /acp-threads answer \(pid \d+\)/;
 
-/** A request's outcome: its optionId, or the error's message. */
+/** A request's outcome: its optionId, or the error's message (and the answer that won, a typed refusal's). */
 const outcome = (p: Promise<unknown>) =>
   p.then(
-    (r) => ({ won: true, said: (r as { optionId?: string }).optionId ?? "" }),
-    (err: unknown) => ({ won: false, said: err instanceof Error ? err.message : String(err) }),
+    (r) => ({ won: true, said: (r as { optionId?: string }).optionId ?? "", first: undefined }),
+    (err: unknown) => ({
+      won: false,
+      said: err instanceof Error ? err.message : String(err),
+      first: err instanceof HostRefusal && err.reason === "answered" ? err.answered : undefined,
+    }),
   );
 
 test("a window and `acp-threads answer` answer the same question: one wins, the other is told who did", () =>
@@ -107,6 +112,8 @@ test("a window and `acp-threads answer` answer the same question: one wins, the 
         assert.equal(c.won ? c.said : w.said, option, `the winner is told its option (${what})`);
         assert.match(c.won ? w.said : c.said, /the question was already answered by /, what);
         assert.match(c.won ? w.said : c.said, winner, `the loser is told who answered (${what})`);
+        // the window's refusal is typed and carries the answer that won: its card shows that answer (not its own)
+        if (c.won) assert.deepEqual([w.first?.optionId, CLI.test(w.first?.by ?? "")], ["yes", true], what);
         // every attached client closes its prompt: told once, by the winner, with the winning option
         for (const client of [window, terminal]) {
           await waitFor(() => settled(client.pushes, q.requestId).length > 0, `${round.how}: settled pushed`);
@@ -127,6 +134,8 @@ test("a window and `acp-threads answer` answer the same question: one wins, the 
         );
         const rec = new ThreadStore(home).read(id).records.filter((x) => x.kind === "permission")[i]!;
         assert.ok(rec.kind === "permission" && rec.decidedBy === "user" && rec.optionId === option, what);
+        // the record names who answered (the panel's history and attach's replay after a reload)
+        assert.match(rec.kind === "permission" ? (rec.answeredBy ?? "") : "", winner, what);
         await waitFor(
           () => new ThreadStore(home).read(id).records.filter((x) => x.kind === "turn_end").length > i,
           "the turn ended",

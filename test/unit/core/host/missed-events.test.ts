@@ -85,6 +85,9 @@ test("a question answered while not connected: its permission record, the reques
     optionId: "allow",
     by: "a client of the thread host",
   });
+  // a record that names who answered (hosted runs since stop 45) says so; an older one says "a client"
+  const named = { ...decided(20, "user", "allow"), answeredBy: "acp-threads answer (pid 12)" };
+  assert.equal((missedAnswer([...run, named], q) as { by: string }).by, "acp-threads answer (pid 12)");
   assert.equal(missedAnswer([...run, decided(20, "cancelled", null)], q)?.kind, "answered");
   assert.equal(
     (missedAnswer([...run, decided(20, "cancelled", null)], q) as { by: string }).by,
