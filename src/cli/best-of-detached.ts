@@ -165,15 +165,18 @@ async function start(
       const error = errorMessage(err);
       started.push({ label: spec.label, threadId: null, error });
       await discardWorktree(wt.ref).catch(() => undefined);
-      await edit(spec.label, (c) => {
-        c.worktree = null;
-        c.cwd = null;
-        c.agent = recordedAgent({ threadId: null, ok: false, error }, 0);
-      });
+      await edit(spec.label, failedUnstarted(error));
     }
   }
   return started;
 }
+
+/** A candidate that never started, in the record: no worktree (it was removed), its agent failed with `error`. */
+const failedUnstarted = (error: string) => (c: RecordedCandidate) => {
+  c.worktree = null;
+  c.cwd = null;
+  c.agent = recordedAgent({ threadId: null, ok: false, error }, 0);
+};
 
 /**
  * Stopped before every candidate started: the ones not started lose their worktree (nothing holds it) and fail in
@@ -190,12 +193,7 @@ async function letGo(
   await removeAll(made.slice(started.length));
   await records
     .update(id, (r) => {
-      for (const c of r.candidates)
-        if (!done.has(c.label)) {
-          c.worktree = null;
-          c.cwd = null;
-          c.agent = recordedAgent({ threadId: null, ok: false, error: why }, 0);
-        }
+      for (const c of r.candidates) if (!done.has(c.label)) failedUnstarted(why)(c);
       if (!started.some((s) => s.threadId)) r.closedAt = new Date().toISOString();
     })
     .catch(() => undefined);
