@@ -48,11 +48,17 @@ interface Asked {
   prompt: PermissionPrompt;
   abort: AbortController;
   done: boolean;
+  /** The host's `settled` push, heard while this window's own answer was on its way (who answered first). */
+  heard?: { optionId: string | null; by: string };
+  /** This window's answer was refused without naming who answered first (the run had ended): a push may yet. */
+  unnamed?: boolean;
 }
 
 export class HostedThreadView implements vscode.Disposable {
   /** The index of the next record not seen. */
   cursor = 0;
+  /** The latest question's card: its answer going to the host (answeredForTests). */
+  #answering: Promise<void> | undefined;
   readonly #events: RuntimeEvent[] = [];
   #turnOpen = false;
   /** Epoch ms of the running turn's prompt record (the header's timer after a reload too). */
@@ -226,22 +232,35 @@ export class HostedThreadView implements vscode.Disposable {
     const asked: Asked = { question, prompt, abort, done: false };
     this.#asked = asked;
     this.#onStatus.fire(this.status);
-    background(
-      this.deps.asker.ask(prompt).then(async (option) => {
-        if (asked.done || !option) return; // answered elsewhere: nothing to send
-        asked.done = true;
-        this.#onStatus.fire(this.status);
-        const c = await this.deps.link.connection();
-        await c
-          ?.request({ t: "answer", threadId: this.threadId, option, requestId: question.requestId })
-          .catch((err: unknown) => {
-            // another client answered first: the card shows its answer and who gave it, not this one's choice
-            const first = err instanceof HostRefusal ? err.answered : undefined;
-            if (first) this.deps.settled(prompt, first.optionId, first.by);
-            void vscode.window.showWarningMessage(`ACP Threads: ${errorMessage(err)}`);
-          });
-      }),
-      "answering the thread host's question",
+    const answering = this.deps.asker.ask(prompt).then(async (option) => {
+      if (asked.done || !option) return; // answered elsewhere: nothing to send
+      asked.done = true;
+      this.#onStatus.fire(this.status);
+      const c = await this.deps.link.connection();
+      await c
+        ?.request({ t: "answer", threadId: this.threadId, option, requestId: question.requestId })
+        .catch((err: unknown) => {
+          // another client answered first: the card shows its answer and who gave it, not this one's choice. The
+          // refusal names it; when the run ended meanwhile it cannot (`not_held`), but the host's `settled` push,
+          // which came first on the socket, did
+          const first = (err instanceof HostRefusal ? err.answered : undefined) ?? asked.heard;
+          if (first) this.deps.settled(prompt, first.optionId, first.by);
+          else asked.unnamed = true;
+          const said = first && !(err instanceof HostRefusal && err.answered);
+          void vscode.window.showWarningMessage(
+            `ACP Threads: ${said ? `the question was already answered by ${first.by}` : errorMessage(err)}`,
+          );
+        });
+    });
+    this.#answering = answering;
+    background(answering, "answering the thread host's question");
+  }
+
+  /** Tests: settles once the card's answer has gone to the host and its reply came back (or nothing was sent). */
+  answeredForTests(): Promise<void> {
+    return (this.#answering ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
     );
   }
 
@@ -250,7 +269,8 @@ export class HostedThreadView implements vscode.Disposable {
     if (asked?.question.requestId !== requestId) return;
     const first = !asked.done;
     asked.done = true;
-    if (first) this.deps.settled(asked.prompt, optionId, by);
+    if (first || asked.unnamed) this.deps.settled(asked.prompt, optionId, by);
+    else asked.heard = { optionId, by }; // this window's answer is on its way: its reply says whether it won
     this.#onStatus.fire(this.status);
   }
 
