@@ -59,7 +59,7 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       return {
         t: "answered",
         id,
-        optionId: t.answer(req.option, from.name, req.requestId === undefined ? undefined : String(req.requestId)),
+        ...t.answer(req.option, from.name, req.requestId === undefined ? undefined : String(req.requestId)),
       };
     case "elicited":
       // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)
