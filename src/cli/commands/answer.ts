@@ -2,17 +2,22 @@
  * `acp-threads answer THREAD --option allow|reject|OPTION_ID`: answers the permission question a thread in the
  * thread host waits on, from any shell. The first answer from any client wins: exit 1 when nothing is pending
  * or someone answered first (named). `--question ID` names the question answered (attach prints it): an answer
- * that comes after it was settled is refused, never given to the question the agent asked next.
+ * that comes after it was settled is refused, never given to the question the agent asked next. Without it, the
+ * only question pending is answered; when the agent waits on more than one, none is (the person may have read
+ * another than the host would take): the refusal lists them by id and title. Says which question it answered.
  */
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
+import { HostRefusal } from "../../core/host/protocol-refusal";
 import { command } from "../command";
+import { FORMAT } from "../flags";
 import { onHost } from "../host-client";
 import { EXIT } from "../io";
+import { agentLine } from "../terminal-text";
 
 const SPEC = {
   name: "answer",
-  synopsis: "THREAD --option allow|reject|OPTION_ID [--question ID]",
+  synopsis: "THREAD --option allow|reject|OPTION_ID [--question ID] [--format json]",
   args: { min: 1, max: 1, name: "THREAD" },
   flags: {
     option: {
@@ -24,10 +29,13 @@ const SPEC = {
     question: {
       type: "string",
       arg: "ID",
-      help: "the question answered (its id, as `attach` and `events` show it): refused once it was answered, never given to the next question; without it, the oldest question pending",
+      help: "the question answered (its id, as `attach` and `events` show it): refused once it was answered, never given to the next question; without it, the only question pending (refused, naming each, when there are more)",
     },
+    format: FORMAT,
   },
-  notes: "exit codes: 0 answered, 1 nothing pending / answered already / no such option, 4 no thread host runs",
+  notes: `prints the option taken, then the question answered ("question ID: TITLE"); json: {requestId, title, optionId}
+exit codes: 0 answered, 1 nothing pending / more than one pending and no --question / answered already / no such
+option, 4 no thread host runs`,
 } as const;
 
 export const main = command(
@@ -36,10 +44,26 @@ export const main = command(
     const threadId = new ThreadStore(resolveHome(io.env)).resolveId(args[0]!);
     return onHost(io, "answer", async (conn) => {
       const question = flags.question ? { requestId: flags.question } : {};
-      const r = await conn.request({ t: "answer", threadId, option: flags.option, ...question });
-      if (r.t === "answered") io.stdout.write(`${r.optionId}\n`);
+      const r = await conn
+        .request({ t: "answer", threadId, option: flags.option, ...question })
+        .catch((err: unknown) => Promise.reject(listed(threadId, err)));
+      if (r.t !== "answered") return EXIT.ok;
+      const { requestId, title, optionId } = r;
+      io.stdout.write(
+        flags.format === "json"
+          ? `${JSON.stringify({ requestId, title, optionId })}\n`
+          : `${agentLine(optionId)}\nquestion ${agentLine(requestId)}: ${agentLine(title)}\n`,
+      );
       return EXIT.ok;
     });
   },
   "answer a permission question a thread in the thread host waits on (first answer wins)",
 );
+
+/** The `ambiguous` refusal with each question waiting on its own line (id and title, made safe to print). */
+function listed(threadId: string, err: unknown): unknown {
+  if (!(err instanceof HostRefusal) || err.reason !== "ambiguous" || !err.pending) return err;
+  const lines = err.pending.map((p) => `\n  ${agentLine(p.requestId)}  ${agentLine(p.title)}`).join("");
+  const message = `thread ${threadId} has ${err.pending.length} questions pending, so none was answered; name the one you answer with --question ID:${lines}`;
+  return new HostRefusal(err.reason, message, undefined, err.pending);
+}

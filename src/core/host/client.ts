@@ -72,7 +72,9 @@ export class HostConnection {
     send(this.sock, { ...body, id });
     const r = await reply;
     if (r.t === "error")
-      throw r.code ? new HostRefusal(r.code, r.message, r.answered) : new AcpThreadsError("protocol", r.message);
+      throw r.code
+        ? new HostRefusal(r.code, r.message, r.answered, r.pending)
+        : new AcpThreadsError("protocol", r.message);
     return r;
   }
 

@@ -79,14 +79,17 @@ export class HostAsks {
   }
 
   /**
-   * The waiting ask of kind `t` (`requestId`, or the oldest of that kind), or an error: it was answered already
-   * (the `answered` refusal, naming who answered first and carrying the option taken), or none is waiting.
+   * The waiting ask of kind `t` (`requestId`, or the only one of that kind), or an error: more than one of that kind
+   * waits and none was named (the `ambiguous` refusal, listing them: the one the person saw is unknown), it was
+   * answered already (the `answered` refusal, naming who answered first and carrying the option taken), or none is
+   * waiting.
    */
   take(t: AskPush["t"], requestId?: string): OpenAsk {
-    const open = [...this.#open.entries()].find(
+    const open = [...this.#open.entries()].filter(
       ([id, a]) => a.push.t === t && (requestId === undefined || id === requestId),
     );
-    if (open) return open[1];
+    if (open.length > 1) throw this.#ambiguous(t, open);
+    if (open[0]) return open[0][1];
     const what = t === "question" ? "question" : "elicitation";
     const done = [...this.#settled.entries()].filter(
       ([id, s]) => s.t === t && (requestId === undefined || id === requestId),
@@ -102,8 +105,23 @@ export class HostAsks {
     );
   }
 
+  #ambiguous(t: AskPush["t"], open: [string, OpenAsk][]): HostRefusal {
+    const pending = open.map(([requestId, a]) => ({ requestId, title: askTitle(a.push) }));
+    const what = t === "question" ? "questions" : "elicitations";
+    return new HostRefusal(
+      "ambiguous",
+      `thread ${this.o.threadId} has ${open.length} ${what} pending (${pending.map((p) => p.requestId).join(", ")}), so none was answered: name the one you answer`,
+      undefined,
+      pending,
+    );
+  }
+
   #remember(requestId: string, settled: Settled): void {
     this.#settled.set(requestId, settled);
     if (this.#settled.size > REMEMBERED) this.#settled.delete(this.#settled.keys().next().value!);
   }
 }
+
+/** What an ask is about, in one line of the agent's text: a question's title, an elicitation's message. */
+export const askTitle = (push: AskPush): string =>
+  push.t === "question" ? push.question.title : push.elicitation.message;

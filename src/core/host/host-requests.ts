@@ -55,11 +55,11 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
       if (!control.unqueue?.(req.text)) throw new Error("that prompt is not queued any more: its turn has started");
       return { t: "ok", id };
     case "answer":
-      // a requestId that is not a string names no question: refused as none pending (never the oldest one)
+      // a requestId that is not a string names no question: refused as none pending (never the only one, nor any other)
       return {
         t: "answered",
         id,
-        optionId: t.answer(req.option, from.name, req.requestId === undefined ? undefined : String(req.requestId)),
+        ...t.answer(req.option, from.name, req.requestId === undefined ? undefined : String(req.requestId)),
       };
     case "elicited":
       // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)

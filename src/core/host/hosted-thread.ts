@@ -307,9 +307,10 @@ export class HostedThread {
 
   /**
    * The first answer wins; a later one (or none pending) is an error naming who answered. `requestId`: the question
-   * the client showed: once it is settled, its answer is refused, never given to the question asked next.
+   * the client showed: once it is settled, its answer is refused, never given to the question asked next. Without
+   * it, the only question pending (refused `ambiguous` when more are). Says which question it answered.
    */
-  answer(option: string, by: string, requestId?: string): string {
+  answer(option: string, by: string, requestId?: string): { optionId: string; requestId: string; title: string } {
     const p = this.#asks.take("question", requestId);
     if (p.push.t !== "question") throw new Error("not a question"); // take() gives the kind asked for
     const opts = p.push.question.options;
@@ -322,7 +323,8 @@ export class HostedThread {
         `no option '${option}'; the options are ${opts.map((o) => `${o.optionId} (${o.kind})`).join(", ")}`,
       );
     p.settle(chosen.optionId, by);
-    return chosen.optionId;
+    const { question } = p.push;
+    return { optionId: chosen.optionId, requestId: question.requestId, title: question.title };
   }
 
   /**

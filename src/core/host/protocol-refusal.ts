@@ -10,13 +10,22 @@ import { AcpThreadsError } from "../errors";
  * `no_key`: the connection's first request was not a hello with the host's key (store/door-key.ts); it is closed.
  * `answered`: an answer to a question or elicitation another client answered first; the refusal carries who and
  * what (`answered`), so the loser's prompt shows the winner's answer, whatever it has heard of the `settled` push.
+ * `ambiguous`: an answer that names no question while more than one of its kind is pending: which one the person
+ * saw is unknown, so none is answered; the refusal lists them (`pending`) for the client to ask again naming one.
  */
-export type HostErrorCode = "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered";
+export type HostErrorCode =
+  "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered" | "ambiguous";
 
 /** Who answered a question first and with which option (null: withdrawn, or an elicitation's). */
 export interface FirstAnswer {
   optionId: string | null;
   by: string;
+}
+
+/** A question (or elicitation) waiting, as an `ambiguous` refusal lists it: its id and title (the agent's text). */
+export interface PendingAsk {
+  requestId: string;
+  title: string;
 }
 
 /**
@@ -30,6 +39,8 @@ export class HostRefusal extends AcpThreadsError {
     message: string,
     /** `answered`: the answer that won. */
     readonly answered?: FirstAnswer,
+    /** `ambiguous`: the asks waiting, oldest first. */
+    readonly pending?: PendingAsk[],
   ) {
     super("protocol", message);
   }
@@ -39,9 +50,15 @@ export class HostRefusal extends AcpThreadsError {
 export const refusalCode = (err: unknown): HostErrorCode | undefined =>
   err instanceof HostRefusal ? err.reason : undefined;
 
-/** What an `error` reply carries of a refusal besides its message: its code, and the answer that won. */
-export const refusalReply = (err: unknown): { code?: HostErrorCode; answered?: FirstAnswer } =>
-  err instanceof HostRefusal ? { code: err.reason, ...(err.answered ? { answered: err.answered } : {}) } : {};
+/** What an `error` reply carries of a refusal besides its message: its code, the answer that won, the asks waiting. */
+export const refusalReply = (err: unknown): { code?: HostErrorCode; answered?: FirstAnswer; pending?: PendingAsk[] } =>
+  err instanceof HostRefusal
+    ? {
+        code: err.reason,
+        ...(err.answered ? { answered: err.answered } : {}),
+        ...(err.pending ? { pending: err.pending } : {}),
+      }
+    : {};
 
 /** The thread the host holds as `id`, or the `not_held` refusal. */
 export function heldThread<T>(threads: ReadonlyMap<string, T>, id: string): T {

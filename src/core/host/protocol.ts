@@ -20,7 +20,7 @@ import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
 import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
-import type { FirstAnswer, HostErrorCode } from "./protocol-refusal";
+import type { FirstAnswer, HostErrorCode, PendingAsk } from "./protocol-refusal";
 import type { ServeAnswer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
 export const HOST_PROTOCOL = 2;
@@ -275,7 +275,8 @@ export type HostRequest =
   | { t: "steer"; id: number; threadId: string; text: string; queued?: boolean; parts?: WirePromptPart[] }
   /** Takes a queued prompt out of the host's queue (an error once its turn started). */
   | { t: "unqueue"; id: number; threadId: string; text: string }
-  /** `requestId`: the question the client showed (a later one is not answered by it); none: the oldest pending. */
+  /** `requestId`: the question the client showed (a later one is not answered by it); none: the only one
+   * pending (refused `ambiguous` when more are: none is answered). */
   | { t: "answer"; id: number; threadId: string; option: string; requestId?: string }
   /**
    * Answers the elicitation `requestId` (an `elicitation` push): only from a client attached to the thread, while it
@@ -328,8 +329,11 @@ export type HostRequest =
 
 export type HostReply =
   | { t: "ok"; id: number }
-  /** `answered` (code `answered`): the answer that won, for the client whose answer lost. */
-  | { t: "error"; id: number; message: string; code?: HostErrorCode; answered?: FirstAnswer }
+  /**
+   * `answered` (code `answered`): the answer that won, for the client whose answer lost. `pending` (code
+   * `ambiguous`): the questions waiting, for a client whose answer named none.
+   */
+  | { t: "error"; id: number; message: string; code?: HostErrorCode; answered?: FirstAnswer; pending?: PendingAsk[] }
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
   | DoorReply
   | { t: "status"; id: number; status: HostStatus }
@@ -337,7 +341,8 @@ export type HostReply =
   | { t: "exec_started"; id: number; exec: HostExecInfo }
   /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
   | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
-  | { t: "answered"; id: number; optionId: string }
+  /** `answer`: the option taken, and the question it answered (its id and title: the agent's text). */
+  | { t: "answered"; id: number; optionId: string; requestId: string; title: string }
   /** `steer`: `promptRequired` when no turn was running (nothing steered). */
   | { t: "steered"; id: number; outcome: string };
 

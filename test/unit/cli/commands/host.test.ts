@@ -148,7 +148,11 @@ test("--permission ask: the turn waits; answer from any shell, first answer wins
       ]);
       const won = answers.filter((a) => a.code === 0);
       assert.equal(won.length, 1, JSON.stringify(answers));
-      assert.equal(won[0]!.stdout.trim(), "yes"); // the fake agent's allow_once option
+      // the fake agent's allow_once option, then the question it answered
+      const [option, which] = won[0]!.stdout.split("\n");
+      assert.equal(option, "yes");
+      assert.match(which ?? "", /^question [0-9a-f-]{36}: /);
+      assert.ok(which?.endsWith(`: Write ${join(home, "out.txt")}`), which);
       const lost = answers.find((a) => a.code !== 0)!;
       assert.equal(lost.code, 1);
       assert.match(lost.stderr, /the question was already answered by acp-threads answer \(pid \d+\)/);

@@ -60,7 +60,8 @@ test("a window and `acp-threads answer` answer the same question: one wins, the 
       const byWindow = () => window.c.request({ t: "answer", threadId: id, option: "reject", requestId: asked });
       const said = (c: Awaited<ReturnType<typeof byCli>>) => ({
         won: c.code === 0,
-        said: c.code === 0 ? c.stdout.trim() : c.stderr,
+        said: c.code === 0 ? (c.stdout.split("\n")[0] ?? "") : c.stderr,
+        which: c.code === 0 ? c.stdout.split("\n")[1] : undefined, // the question it answered
       });
       const rounds = [
         {
@@ -110,6 +111,7 @@ test("a window and `acp-threads answer` answer the same question: one wins, the 
         const winner = c.won ? CLI : new RegExp(WINDOW.replace(/[()]/g, "\\$&"));
         const option = c.won ? "yes" : "no";
         assert.equal(c.won ? c.said : w.said, option, `the winner is told its option (${what})`);
+        if (c.won) assert.equal(c.which, `question ${q.requestId}: Write ${file(i + 1)}`, what);
         assert.match(c.won ? w.said : c.said, /the question was already answered by /, what);
         assert.match(c.won ? w.said : c.said, winner, `the loser is told who answered (${what})`);
         // the window's refusal is typed and carries the answer that won: its card shows that answer (not its own)
