@@ -6,6 +6,7 @@
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import { helpOf, parseCommand, synopsisOf, type CommandSpec, type FlagTable, type FlagValues } from "./flags";
 import { EXIT, type CliIO, type CommandMain } from "./io";
+import { agentText } from "./terminal-text";
 
 export interface CommandContext<T extends FlagTable> {
   io: CliIO;
@@ -40,7 +41,8 @@ export function exitCodeFor(err: unknown): number {
 
 /** Prints the error the user can act on (with the usage line for a usage error) and returns its exit code. */
 export function reportError(io: CliIO, spec: Pick<CommandSpec, "name" | "synopsis">, err: unknown): number {
-  io.stderr.write(`acp-threads ${spec.name}: ${errorMessage(err)}\n`);
+  // an error may carry an agent's words (its option ids, its error's message): printed inert, as its other text is
+  io.stderr.write(`acp-threads ${spec.name}: ${agentText(errorMessage(err), "")}\n`);
   const code = exitCodeFor(err);
   if (code === EXIT.usage) {
     io.stderr.write(`${synopsisOf(spec as CommandSpec)}\nRun 'acp-threads ${spec.name} --help' for the options.\n`);
