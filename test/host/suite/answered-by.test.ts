@@ -1,0 +1,79 @@
+// #35's leftovers (stop 46) in the real extension host: who answered a permission, in the thread's record and on
+// the panel's card after a reopen. A window session's write answered on its card: the thread's permission record
+// names this window (as its `answered` event does), and the panel opened again from the records draws the card
+// "answered by" it. A thread whose records hold a permission another client of the thread host answered: its panel
+// names that client, as text (the name comes from another process).
+import assert from "node:assert/strict";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { PermissionRecord } from "../../../src/core/model/records";
+import { ThreadStore } from "../../../src/core/store/thread-store";
+import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+
+/** Opens the thread's panel anew (from its records: no session runs) and waits for its "answered by" lines. */
+async function reopened(threadId: string): Promise<string[]> {
+  const { hub } = await api();
+  hub.panels.get(threadId)?.dispose();
+  await vscode.commands.executeCommand("acpThreads.openThread", threadId);
+  await waitFor("the reopened thread to render", () => (hub.panels.rendered(threadId)?.entries ?? 0) > 0);
+  return await waitFor("a card naming who answered", () => {
+    const by = hub.panels.rendered(threadId)?.answeredBy;
+    return by?.length ? by : undefined;
+  }).catch((err: Error) => {
+    throw new Error(`${err.message}; the panel drew ${JSON.stringify(hub.panels.rendered(threadId))}`);
+  });
+}
+
+describe("who answered a permission, in the thread's record and on its reopened panel", () => {
+  before(useFakeAgent);
+  afterEach(() => vscode.commands.executeCommand("workbench.action.closeAllEditors"));
+
+  it("a window session's write answered on its card: the record and the reopened panel name this window", async () => {
+    const { hub } = await api();
+    const out = join(workspaceRoot(), `answered-by-${process.pid}.txt`);
+    const s = await spawnIdleFake();
+    try {
+      const turn = s.prompt(`write ${out} from the window`);
+      const card = await waitFor("the card", () => hub.broker.pendingFor(s.threadId)[0]);
+      assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
+      await turn;
+      await waitFor("the turn's end", () => s.status === "idle");
+      assert.ok(existsSync(out), "the write the card allowed");
+    } finally {
+      await s.close();
+      rmSync(out, { force: true });
+    }
+    const asked = hub.threads.read(s.threadId).records.filter((r): r is PermissionRecord => r.kind === "permission");
+    assert.deepEqual(
+      asked.map((r) => ({ optionId: r.optionId, decidedBy: r.decidedBy, answeredBy: r.answeredBy })),
+      [{ optionId: "yes", decidedBy: "user", answeredBy: hub.hosted.client }],
+      "the thread's record names this window, as its answered event does",
+    );
+    assert.deepEqual(await reopened(s.threadId), [`answered by ${hub.hosted.client}`]);
+  });
+
+  it("a thread's records name another client that answered: its reopened panel shows the name, as text", async () => {
+    const { hub } = await api();
+    const by = `acp-threads answer (pid 12) <img src=x onerror="alert(1)">`;
+    const h = new ThreadStore(hub.home).create({
+      agent: { id: "fake", name: "Fake agent", command: "/bin/true" },
+      mode: "acp",
+      cwd: workspaceRoot(),
+      repoRoot: null,
+      gitHead: null,
+      title: "a past thread answered in a terminal",
+    });
+    const ts = new Date().toISOString();
+    const toolCall = { toolCallId: "w1", title: "Write a.txt", kind: "edit", status: "completed" };
+    const answered = { toolCallId: "w1", title: "Write a.txt", toolKind: "edit", optionId: "yes" };
+    h.appendMany([
+      { v: 1, ts, kind: "user_message", messageId: "u1", text: "write a.txt" },
+      { v: 1, ts, kind: "tool_call", toolCall: { ...toolCall, content: [], locations: [] } },
+      { v: 1, ts, kind: "permission", ...answered, optionKind: "allow_once", decidedBy: "user", answeredBy: by },
+      { v: 1, ts, kind: "turn_end", stopReason: "end_turn" },
+    ] as never);
+    h.close();
+    assert.deepEqual(await reopened(h.threadId), [`answered by ${by}`], "the name as text, not as HTML");
+  });
+});
