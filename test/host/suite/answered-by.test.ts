@@ -1,15 +1,17 @@
 // #35's leftovers (stop 46) in the real extension host: who answered a permission, in the thread's record and on
 // the panel's card after a reopen. A window session's write answered on its card: the thread's permission record
 // names this window (as its `answered` event does), and the panel opened again from the records draws the card
-// "answered by" it. A thread whose records hold a permission another client of the thread host answered: its panel
-// names that client, as text (the name comes from another process).
+// "answered by" it. A thread the thread host runs, answered by a terminal's `acp-threads answer`: its panel closed
+// and opened again while the run goes on (the host sends the thread so far) names the terminal. A thread whose
+// records hold a permission another client answered: its panel names that client, as text (another process's name).
 import assert from "node:assert/strict";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PermissionRecord } from "../../../src/core/model/records";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { cli, detach } from "./host-cli";
 
 /** Opens the thread's panel anew (from its records: no session runs) and waits for its "answered by" lines. */
 async function reopened(threadId: string): Promise<string[]> {
@@ -51,6 +53,34 @@ describe("who answered a permission, in the thread's record and on its reopened 
       "the thread's record names this window, as its answered event does",
     );
     assert.deepEqual(await reopened(s.threadId), [`answered by ${hub.hosted.client}`]);
+  });
+
+  it("a thread of the thread host answered by a terminal: its panel opened again during the run names the terminal", async () => {
+    const { hub } = await api();
+    const out = join(workspaceRoot(), `answered-by-host-${process.pid}.txt`);
+    const done = join(workspaceRoot(), `answered-by-host-${process.pid}.done`);
+    const id = await detach(hub.home, ["--permission", "ask", `write ${out} from the host`, `until ${done}`]);
+    try {
+      await waitFor("the thread in the host", () => hub.hosted.rows().find((r) => r.threadId === id));
+      await vscode.commands.executeCommand("acpThreads.openThread", id);
+      await waitFor("the question as the panel's card", () => hub.broker.pendingFor(id)[0]);
+      const answer = await cli(hub.home, ["answer", id, "--option", "allow"]);
+      assert.equal(answer.code, 0, answer.stderr);
+      await waitFor("the card to close", () => hub.broker.pendingFor(id).length === 0);
+      await waitFor("the permission record", () => hub.threads.read(id).records.some((r) => r.kind === "permission"));
+      const [by, ...more] = await reopened(id);
+      assert.match(by ?? "", /^answered by acp-threads answer \(pid \d+\)$/);
+      assert.deepEqual(more, [], "one card names who answered");
+      assert.ok(
+        hub.hosted.rows().some((r) => r.threadId === id),
+        "the run still goes on in the host",
+      );
+    } finally {
+      writeFileSync(done, "");
+      await cli(hub.home, ["host", "stop", "--force"]);
+      rmSync(out, { force: true });
+      rmSync(done, { force: true });
+    }
   });
 
   it("a thread's records name another client that answered: its reopened panel shows the name, as text", async () => {
