@@ -9,8 +9,7 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PermissionRecord } from "../../../src/core/model/records";
-import { ThreadStore } from "../../../src/core/store/thread-store";
-import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, newPastThread, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { cli, detach } from "./host-cli";
 
 /** Opens the thread's panel anew (from its records: no session runs) and waits for its "answered by" lines. */
@@ -86,14 +85,7 @@ describe("who answered a permission, in the thread's record and on its reopened 
   it("a thread's records name another client that answered: its reopened panel shows the name, as text", async () => {
     const { hub } = await api();
     const by = `acp-threads answer (pid 12) <img src=x onerror="alert(1)">`;
-    const h = new ThreadStore(hub.home).create({
-      agent: { id: "fake", name: "Fake agent", command: "/bin/true" },
-      mode: "acp",
-      cwd: workspaceRoot(),
-      repoRoot: null,
-      gitHead: null,
-      title: "a past thread answered in a terminal",
-    });
+    const h = newPastThread(hub.home, "a past thread answered in a terminal");
     const ts = new Date().toISOString();
     const toolCall = { toolCallId: "w1", title: "Write a.txt", kind: "edit", status: "completed" };
     const answered = { toolCallId: "w1", title: "Write a.txt", toolKind: "edit", optionId: "yes" };
