@@ -58,13 +58,19 @@ import { continuing, goesToHost, promptInHost, startsInHost, startThreadInHost }
 
 export type { SpawnParams } from "./hub-spawn";
 
+/** This window as other clients and the records name it: "VS Code window (folder), pid N". */
+function windowName(): string {
+  const folder = vscode.workspace.name;
+  return `VS Code window${folder ? ` (${folder})` : ""}, pid ${process.pid}`;
+}
+
 export class Hub implements vscode.Disposable {
   /** Everything the Hub owns; disposed in reverse order of creation. */
   readonly #owned = new DisposableStore();
   readonly log = this.#owned.add(new ExtensionLog());
   readonly config = new Config();
   readonly proposed = this.#owned.add(new ProposedContent());
-  readonly broker = this.#owned.add(new PermissionBroker(this.proposed));
+  readonly broker = this.#owned.add(new PermissionBroker(this.proposed, windowName()));
   readonly live = this.#owned.add(new LiveSessions());
   /** The window's own sessions' elicitations, asked and answered (api/elicitation-events.ts), for its thread events. */
   readonly elicitations = this.#owned.add(new vscode.EventEmitter<HostEvent>());
@@ -121,14 +127,13 @@ export class Hub implements vscode.Disposable {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
     this.bestOf = this.#owned.add(new BestOfRuns(this.layout.bestOfFile, this.log.logger));
-    const folder = vscode.workspace.name;
     this.hosted = this.#owned.add(
       new HostedThreads(
         {
           home,
           script: join(context.extensionPath, "dist", "cli.js"),
           idleMinutes: () => this.config.hostIdleMinutes,
-          client: `VS Code window${folder ? ` (${folder})` : ""}, pid ${process.pid}`,
+          client: this.broker.window,
           logger: this.log.logger,
           serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
         },

@@ -36,14 +36,21 @@ export class PermissionBroker implements vscode.Disposable {
   readonly #pending = new Map<string, Pending>();
   /** The card each answered prompt was shown as: a host's later word on who answered first still reaches it. */
   readonly #answered = new WeakMap<PermissionPrompt, { threadId: string; requestId: string }>();
+  /** Who gave each prompt's answer (an option, not a cancel): this window, or the client of the thread host that did. */
+  readonly #answeredBy = new WeakMap<PermissionPrompt, string>();
   readonly #status = vscode.window.createStatusBarItem("acpThreads.permission", vscode.StatusBarAlignment.Left, 100);
   readonly #changed = new vscode.EventEmitter<string>();
   /** Fires the thread id whose set of pending requests changed. */
   readonly onDidChange = this.#changed.event;
   surface: PermissionSurface | undefined;
 
+  /**
+   * `window`: this window's name (as the thread host names it to its other clients, and api/questions.ts in the
+   * `answered` events): who answered a request its card, keys, notification or diff answered.
+   */
   constructor(
     readonly proposed: ProposedContent,
+    readonly window: string,
     readonly notifier: Notifier = new Notifier(),
   ) {
     this.#status.name = "ACP Threads permission requests";
@@ -51,7 +58,7 @@ export class PermissionBroker implements vscode.Disposable {
   }
 
   askerFor(threadId: string, label: () => string): PermissionAsker {
-    return { ask: (prompt) => this.#ask(threadId, label(), prompt) };
+    return { ask: (prompt) => this.#ask(threadId, label(), prompt), answeredBy: (p) => this.#answeredBy.get(p) };
   }
 
   pendingFor(threadId: string): PermissionView[] {
@@ -105,7 +112,9 @@ export class PermissionBroker implements vscode.Disposable {
     for (const [requestId, p] of this.#pending)
       if (p.prompt === prompt) return void this.answer(requestId, optionId, by);
     const card = this.#answered.get(prompt);
-    if (card) this.surface?.resolved(card.threadId, card.requestId, optionId, by);
+    if (!card) return;
+    if (optionId !== null) this.#answeredBy.set(prompt, by);
+    this.surface?.resolved(card.threadId, card.requestId, optionId, by);
   }
 
   /** Called by the panel, the notification or a cancel. Unknown ids are ignored (already answered). */
@@ -115,6 +124,7 @@ export class PermissionBroker implements vscode.Disposable {
     if (optionId !== null && !p.view.options.some((o) => o.optionId === optionId)) return false;
     this.#pending.delete(requestId);
     this.#answered.set(p.prompt, { threadId: p.threadId, requestId });
+    if (optionId !== null) this.#answeredBy.set(p.prompt, by ?? this.window);
     // the Review diff goes with the request, however it was answered (card, keys, notification, cancel)
     background(this.proposed.close(p.reviewed), "closing a permission's proposal diff");
     p.resolve(optionId);

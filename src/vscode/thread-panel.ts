@@ -7,7 +7,12 @@
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../core/model/events";
 import { errorMessage } from "../core/errors";
-import { parseWebviewMessage, type HostMessage, type WebviewMessage } from "../webview/thread/protocol";
+import {
+  parseWebviewMessage,
+  type HostMessage,
+  type RenderedView,
+  type WebviewMessage,
+} from "../webview/thread/protocol";
 import { UsageMeter } from "../core/usage/meter";
 import { pickersView } from "./pickers-view";
 import { describeReading } from "./usage-status";
@@ -65,7 +70,7 @@ export class ThreadPanel implements vscode.Disposable {
   /** Redraws (their generations), the messages waiting for one, the batched live events: panel-feed.ts. */
   readonly #feed: PanelFeed;
   /** What the webview last reported drawing (the host suite checks that a thread really rendered). */
-  rendered: { entries: number; inDom: number } | undefined;
+  rendered: RenderedView | undefined;
   /** The title and usage figure the header was last sent (the host suite compares them with the tab's). */
   readonly shown = panelShown();
   #cwd = "";
@@ -335,7 +340,7 @@ export class ThreadPanel implements vscode.Disposable {
         case "ops":
           return await this.deps.ops?.handle(this.threadId, m);
         case "rendered":
-          this.rendered = { entries: m.entries, inDom: m.inDom };
+          this.rendered = { entries: m.entries, inDom: m.inDom, answeredBy: m.answeredBy };
           return;
         default:
           return await this.deps.composer?.handle(this, m);

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import { THREAD_VIEW_TYPE } from "../webview/thread/protocol";
-import type { PermissionView } from "../webview/thread/protocol";
+import type { PermissionView, RenderedView } from "../webview/thread/protocol";
 import { CodeActions } from "./code-actions";
 import type { PermissionSurface } from "./permission-broker";
 import { ThreadPanel, type ThreadPanelDeps } from "./thread-panel";
@@ -73,7 +73,7 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     return this.#panels.get(threadId)?.panel;
   }
 
-  rendered(threadId: string): { entries: number; inDom: number } | undefined {
+  rendered(threadId: string): RenderedView | undefined {
     return this.#panels.get(threadId)?.rendered;
   }
 

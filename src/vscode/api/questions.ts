@@ -13,11 +13,14 @@ import type { PermissionView } from "../../webview/thread/protocol";
 /** The host's words for a request the turn's cancel closed (hosted-thread.ts). */
 export const CANCELLED_BY = "the agent (cancelled)";
 
-/** Who answered a decision of a window session; `window`: this window's name. */
+/**
+ * Who answered a decision of a window session; `window`: this window's name. A person's answer names whom the
+ * decision names (the permission broker's asker: this window, as the thread's record says), else this window.
+ */
 export function answeredBy(d: PermissionDecision, window: string): string {
   switch (d.decidedBy) {
     case "user":
-      return window;
+      return d.answeredBy ?? window;
     case "policy":
       return "policy";
     case "remembered":

@@ -23,7 +23,8 @@ const ops = new OpsBanner($<HTMLDivElement>("ops"), $<HTMLSpanElement>("thread-a
 const view = new TranscriptView(list, more, (v) => {
   chrome.setFirstPrompt(v.model.entries.find((e) => e.kind === "user")?.text);
   placeTurnChanges(list, v.model.entries);
-  post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom });
+  const answeredBy = Array.from(list.querySelectorAll(".answered-by"), (e) => e.textContent ?? "");
+  post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom, answeredBy });
 });
 wireTranscriptActions(list, view, post, (n, text, context) => composer.editMessage(n, text, context));
 wireTurnChanges(list, post);

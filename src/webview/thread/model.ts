@@ -130,8 +130,10 @@ export class ThreadModel {
         this.#add({ kind: "done", stopReason: ev.stopReason });
         break;
       case "permission": {
-        if (ev.decision.decidedBy === "user") break; // shown by the answered prompt
         const at = this.#tools.get(ev.decision.toolCallId);
+        // a person's answer to a request this panel showed is shown by the answered prompt; one read from the
+        // thread's records (a reopened panel, a past thread) is drawn like a decision, naming who answered
+        if (ev.decision.decidedBy === "user" && at !== undefined && (this.entries[at] as ToolEntry).prompt) break;
         if (at === undefined) this.#add({ kind: "decision", decision: ev.decision });
         else {
           (this.entries[at] as ToolEntry).decision = ev.decision;

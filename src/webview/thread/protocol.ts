@@ -135,6 +135,16 @@ export type HostMessage =
 
 export type LoginAction = "login" | "logout";
 
+/**
+ * After each redraw (tests, diagnostics): how many entries the thread has, how many are in the DOM, and the "answered
+ * by …" lines its permission cards in the DOM show, in order.
+ */
+export interface RenderedView {
+  entries: number;
+  inDom: number;
+  answeredBy: string[];
+}
+
 export type WebviewMessage =
   | { type: "ready" }
   | { type: "prompt"; text: string }
@@ -164,8 +174,7 @@ export type WebviewMessage =
   | { type: "keepTurn"; turn: number | { op: string } }
   /** "Undo restore" on a restored turn's row: restore to before that restore (op id). */
   | { type: "undoRestore"; op: string }
-  /** After each redraw: how many entries the thread has and how many are in the DOM (tests, diagnostics). */
-  | { type: "rendered"; entries: number; inDom: number }
+  | ({ type: "rendered" } & RenderedView)
   | OpsAction
   | ComposerMessage;
 
@@ -228,8 +237,12 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         ? { type: m.type, message: m.message as number, text: m.text }
         : undefined;
     case "rendered":
-      return Number.isInteger(m.entries) && Number.isInteger(m.inDom)
-        ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number }
+      return Number.isInteger(m.entries) &&
+        Number.isInteger(m.inDom) &&
+        Array.isArray(m.answeredBy) &&
+        m.answeredBy.length <= 1000 &&
+        m.answeredBy.every((a) => str(a, 1000))
+        ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number, answeredBy: m.answeredBy }
         : undefined;
     case "ops":
       return parseOpsAction(m);

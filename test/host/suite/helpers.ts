@@ -59,17 +59,21 @@ export async function terminalScreen(t: vscode.Terminal): Promise<string> {
 
 export const repoRoot = () => process.env.ACP_REPO_ROOT ?? process.cwd();
 
-/** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
-export function writePastThread(home: string, n: number, text = (i: number) => `**answer** ${i}`): string {
-  const store = new ThreadStore(home);
-  const h = store.create({
+/** A new thread of the fake agent in the workspace, titled `title`, straight in the extension's store (the caller appends its records and closes it). */
+export function newPastThread(home: string, title: string): ReturnType<ThreadStore["create"]> {
+  return new ThreadStore(home).create({
     agent: { id: "fake", name: "Fake agent", command: "/bin/true" },
     mode: "acp",
     cwd: workspaceRoot(),
     repoRoot: null,
     gitHead: null,
-    title: `past thread with ${n} exchanges`,
+    title,
   });
+}
+
+/** Writes a finished thread with `n` exchanges straight into the extension's store, as an earlier run would. */
+export function writePastThread(home: string, n: number, text = (i: number) => `**answer** ${i}`): string {
+  const h = newPastThread(home, `past thread with ${n} exchanges`);
   const ts = new Date().toISOString();
   for (let i = 0; i < n; i++) {
     h.appendMany([

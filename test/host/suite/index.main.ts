@@ -47,6 +47,7 @@ const PASSES: Record<string, string[]> = {
     "worktree-review.test.js",
     "workspace-settings.test.js",
     "permission-ui.test.js",
+    "answered-by.test.js",
     "permission-rules-ui.test.js",
     "sandbox.test.js",
     "host-client.test.js",

@@ -48,7 +48,10 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
   return `<div class="permission${v.outside?.length ? " outside" : ""}" data-request="${esc(v.requestId)}" role="group" aria-label="${esc(label)}"><div class="who">${icon("shield")} The agent asks for permission</div>${asks}${outside}<div class="perm-buttons">${buttons}${review}</div>${feedback}</div>`;
 }
 
-/** A request answered without asking (policy, a remembered rule, or a cancel). */
+/**
+ * A request answered without asking (policy, a remembered rule, or a cancel), or a person's answer read from the
+ * thread's records, with who answered when the record names it (a name from another process: text only).
+ */
 export function renderDecision(d: PermissionDecision): string {
   const chosen = d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
   const who = {
@@ -62,5 +65,6 @@ export function renderDecision(d: PermissionDecision): string {
     d.rule && !d.reason?.includes(d.rule)
       ? ` <span class="perm-rule muted">rule: <code>${esc(d.rule)}</code></span>`
       : "";
-  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(why)})</span>${rule}</div>`;
+  const by = d.answeredBy ? ` <span class="muted answered-by">answered by ${esc(d.answeredBy)}</span>` : "";
+  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(why)})</span>${rule}${by}</div>`;
 }

@@ -91,3 +91,12 @@ test("a thread forgotten (its session gone) announces a request again if it come
   assert.equal(q.pending("T", [view("r1", "tc1")], "t2").length, 1);
   assert.equal(q.decided("T", decision("tc1", "user", "allow"), "t3").kind, "answered");
 });
+
+test("a person's answer names whom the decision names (the broker's asker: this window or the client that did)", () => {
+  const q = new Questions(WINDOW);
+  const other = { ...decision("tc1", "user", "allow"), answeredBy: "acp-threads answer (pid 7)" };
+  const said = q.decided("T", other, "t1");
+  assert.equal(said.kind === "answered" && said.by, "acp-threads answer (pid 7)");
+  const policy = q.decided("T", { ...decision("tc2", "policy", "allow"), answeredBy: "ignored" }, "t2");
+  assert.equal(policy.kind === "answered" && policy.by, "policy", "a policy decision keeps its decidedBy");
+});

@@ -151,3 +151,29 @@ test("a compaction is one notice that follows its progress, with the summary it 
   assert.match(renderEntry(m.entries[0]), /<b>Context compacted<\/b> We fixed the cache\./);
   assert.match(renderEntry(m.entries[1]), /notice warning.*Context compaction failed/s);
 });
+
+test("a person's answer from the records is drawn on its tool's card naming who answered; one the panel asked, once", () => {
+  const call = { toolCallId: "w1", title: "Write a.txt", kind: "edit" as const, status: "completed" as const };
+  const decision = {
+    toolCallId: "w1",
+    title: "Write a.txt",
+    kind: "edit" as const,
+    optionId: "yes",
+    optionKind: "allow_once" as const,
+    decidedBy: "user" as const,
+    answeredBy: "acp-threads answer (pid 12)",
+    options: [{ optionId: "yes", name: "yes", kind: "allow_once" as const }],
+  };
+  const read = new ThreadModel(); // a reopened panel: the records' events only
+  read.apply({ type: "tool_call", toolCall: { ...call, content: [], locations: [] } });
+  read.apply({ type: "permission", decision });
+  assert.equal(read.entries.length, 1);
+  assert.match(renderEntry(read.entries[0]), /class="muted answered-by">answered by acp-threads answer \(pid 12\)</);
+  const live = new ThreadModel(); // the panel showed the request: its answered card says it, the decision adds nothing
+  live.apply({ type: "tool_call", toolCall: { ...call, status: "pending", content: [], locations: [] } });
+  live.addPrompt({ requestId: "r1", toolCallId: "w1", title: "Write a.txt", kind: "edit", options: decision.options });
+  live.resolvePrompt("r1", "yes");
+  live.apply({ type: "permission", decision });
+  assert.equal(live.entries.length, 1);
+  assert.equal(renderEntry(live.entries[0]).match(/class="permission answered/g)?.length, 1);
+});

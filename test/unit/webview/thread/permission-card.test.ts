@@ -77,3 +77,17 @@ test("hostile: the name of the thread host's client that answered first is shown
   const none = renderPermission({ view, answered: null, by: "<b>x</b>" }, "Write", emptyContext());
   assert.equal(text(none), "Permission: No answer answered by &lt;b&gt;x&lt;/b&gt;");
 });
+
+test("hostile: a person's answer read from the records names who answered, as text; without a name, as before", () => {
+  const by = `<img src=x onerror="alert(1)">**bold**`;
+  const html = renderDecision(decision({ decidedBy: "user", reason: "asked: writes a file", answeredBy: by }));
+  assert.doesNotMatch(html, /<img|<strong/i, html);
+  assert.equal(
+    text(html),
+    "Permission: Allow (asked: writes a file) answered by &lt;img src=x onerror=&quot;alert(1)&quot;&gt;**bold**",
+  );
+  assert.equal(
+    text(renderDecision(decision({ decidedBy: "user", reason: "asked: x" }))),
+    "Permission: Allow (asked: x)",
+  );
+});
