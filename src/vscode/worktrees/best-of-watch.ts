@@ -59,6 +59,11 @@ export class BestOfWatch implements vscode.Disposable {
     this.#look(true);
   }
 
+  /** Started (activation's look made), and no look under way. */
+  get idle(): boolean {
+    return !!this.#watch && !this.#looking;
+  }
+
   /** Whether the record is left to another live process that follows it (picked up once that process is gone). */
   leftToOwner(id: string): boolean {
     return this.#followed.some((r) => r.id === id);

@@ -34,6 +34,8 @@ describe("a Best of N started from a terminal with --detach (#35)", () => {
 
   it("a window already open picks it up without a reload: told, follows both candidates, runs their checks, ranks them", async () => {
     const { hub, bestOfWatch } = await api(); // the setting left at its default (`window`): the CLI chose the host
+    // activation's look made (a window open before the terminal's command): only a look after it can find the record
+    await waitFor("the window's Best of N watch started", () => bestOfWatch.idle);
     const seen = hub.broker.notifier.shown;
     const { bestOf, threads } = await detachBestOf(hub.home, seed.repo, "terminal echo hi > hello.txt");
     const picked = await waitFor("this window picked it up", () => bestOfWatch.pickedUp.get(bestOf));
@@ -67,6 +69,7 @@ describe("a Best of N started from a terminal with --detach (#35)", () => {
 
   it("a Best of N that `worktrees compare` follows is left to it while it runs, and picked up once it is gone", async () => {
     const { hub, bestOfWatch } = await api();
+    await waitFor("the window's Best of N watch started", () => bestOfWatch.idle);
     const go = join(mkdtempSync(join(tmpdir(), "acp-bestof-go-")), "go");
     const prompt = `terminal while [ ! -f ${go} ]; do sleep 0.1; done; echo hi > hello.txt`;
     // the window looks only once `worktrees compare` has claimed the record (else it may be first: a race either wins)
