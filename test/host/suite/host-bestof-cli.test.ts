@@ -5,12 +5,11 @@
 // checks and ranks them, and the checks' results go into the record. A record `acp-threads worktrees compare`
 // follows is left to it while it runs.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
-import { cli, FAKE } from "./host-cli";
+import { api, waitFor, workspaceRoot } from "./helpers";
+import { cli, FAKE, startCli } from "./host-cli";
 import { seededRepo } from "./worktree-helpers";
 
 /** `run --detach` best of 2 of the fake agent with a check; the record's id and the candidates' threads. */
@@ -74,21 +73,12 @@ describe("a Best of N started from a terminal with --detach (#35)", () => {
     const prompt = `terminal while [ ! -f ${go} ]; do sleep 0.1; done; echo hi > hello.txt`;
     // the window looks only once `worktrees compare` has claimed the record (else it may be first: a race either wins)
     const release = bestOfWatch.holdForTests();
-    let compare: Promise<{ code: number; stdout: string; stderr: string }>;
-    let pid: number | undefined;
+    let compare: ReturnType<typeof startCli> | undefined;
     let bestOf: string;
     try {
       ({ bestOf } = await detachBestOf(hub.home, seed.repo, prompt));
-      compare = new Promise((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [join(repoRoot(), "dist/cli.js"), "worktrees", "compare", bestOf, "--format", "json"],
-          { cwd: workspaceRoot(), env: { ...process.env, ACP_THREADS_HOME: hub.home, ELECTRON_RUN_AS_NODE: "1" } },
-          (err, stdout, stderr) =>
-            resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr: String(stderr) }),
-        );
-        pid = child.pid;
-      });
+      compare = startCli(hub.home, ["worktrees", "compare", bestOf, "--format", "json"]);
+      const pid = compare.pid;
       await waitFor("`worktrees compare` follows it", async () => {
         const r = await hub.bestOf.store.get(bestOf);
         return pid !== undefined && r?.owner?.pid === pid;
@@ -103,8 +93,8 @@ describe("a Best of N started from a terminal with --detach (#35)", () => {
       const r = await hub.bestOf.store.get(bestOf);
       return r?.candidates.every((c) => c.check) ? r : undefined;
     });
-    assert.equal(checked.owner?.pid, pid, "still `worktrees compare`'s: the window did not take it over");
-    const c = await compare!;
+    assert.equal(checked.owner?.pid, compare!.pid, "still `worktrees compare`'s: the window did not take it over");
+    const c = await compare!.done;
     assert.equal(c.code, 0, c.stderr);
     const rows = JSON.parse(c.stdout) as { status: string; check?: { exitCode: number } }[];
     assert.deepEqual(
