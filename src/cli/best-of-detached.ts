@@ -72,6 +72,7 @@ export async function runBestOfDetached(o: DetachedBestOfOptions): Promise<numbe
       ...(o.check ? { check: o.check } : {}),
       candidates: o.candidates,
       owner: ownerHere(), // this process until it returns: then a window (or `worktrees compare`) picks it up
+      startedFrom: "terminal",
     });
     await records.add(record);
     const edit = (label: string, fn: (c: RecordedCandidate) => void) =>

@@ -11,7 +11,8 @@ import { resolveHome } from "../core/store/paths";
 import { registerCommands } from "./commands";
 import { offerMissingAgent } from "./agent-actions";
 import { bestOfFromPanel } from "./worktrees/best-of-command";
-import { restoreComparePanel, resumeOpenBestOf } from "./worktrees/best-of-resume";
+import { restoreComparePanel } from "./worktrees/best-of-resume";
+import { BestOfWatch } from "./worktrees/best-of-watch";
 import { COMPARE_VIEW_TYPE } from "../webview/compare/protocol";
 import { resumeInWindow } from "./commands/threads";
 import { recallMentions } from "./composer/recall-mentions";
@@ -20,7 +21,7 @@ import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
 import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
-import { background, setUnexpectedErrorHandler } from "../core/util/unexpected";
+import { setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
 import { HostedEvents } from "./host/hosted-events";
@@ -34,6 +35,8 @@ export interface AcpThreadsApi extends ThreadEventsApi {
   activationMs: number;
   /** The recall view's search and open actions (same module instance as the view). */
   recall: { search: typeof searchRecall; open: typeof openRecallHit; importWithProgress: typeof importWithProgress };
+  /** The Best of N runs another process records while the window is open, picked up (#35). */
+  bestOfWatch: BestOfWatch;
 }
 
 let hub: Hub | undefined;
@@ -117,10 +120,13 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       }),
     );
     // After activation, off the critical path: the one-time offer to import existing history, and the hosted Best of
-    // N runs no window follows (a second window on the folder; a view VS Code did not restore)
+    // N runs no window follows (a second window on the folder; a view VS Code did not restore), then those another
+    // process records while the window is open (a terminal's `run --detach`)
+    const bestOfWatch = new BestOfWatch(h);
+    context.subscriptions.push(bestOfWatch);
     setTimeout(() => {
       offerImportOnce(h);
-      background(resumeOpenBestOf(h), "reopening the Best of N runs");
+      bestOfWatch.start();
     }, 2000);
     const activationMs = performance.now() - started;
     h.log.logger.info(`activated in ${activationMs.toFixed(1)} ms (home ${h.home})`);
@@ -128,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
       hub: h,
       activationMs,
       recall: { search: searchRecall, open: openRecallHit, importWithProgress },
+      bestOfWatch,
       onThreadEvent: events.onThreadEvent,
     };
   } catch (err) {

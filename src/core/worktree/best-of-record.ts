@@ -56,6 +56,8 @@ export interface BestOfRecord {
   check?: string;
   candidates: RecordedCandidate[];
   owner?: RecordOwner | null;
+  /** Started by `acp-threads run --detach` (none: by a window). */
+  startedFrom?: "terminal";
   /** The user closed its compare view (a reload does not): it is not reopened. */
   closedAt?: string;
 }
@@ -69,6 +71,7 @@ export function newBestOfRecord(o: {
   check?: string;
   candidates: readonly CandidateSpec[];
   owner?: RecordOwner;
+  startedFrom?: "terminal";
 }): BestOfRecord {
   return {
     id: randomBytes(6).toString("hex"),
@@ -81,6 +84,7 @@ export function newBestOfRecord(o: {
     ...(o.check ? { check: o.check } : {}),
     candidates: o.candidates.map((c) => ({ ...c, threadId: null, worktree: null, cwd: null })),
     ...(o.owner ? { owner: o.owner } : {}),
+    ...(o.startedFrom ? { startedFrom: o.startedFrom } : {}),
   };
 }
 

@@ -84,7 +84,7 @@ export function followBestOf(hub: Hub, view: CompareView, recordId?: string): Fo
     stop.abort(DETACHED);
   };
   const held = recordId ? hub.bestOf.follow(recordId, letGo) : undefined;
-  view.panel.onDidDispose(() => {
+  view.onDidClose(() => {
     held?.dispose();
     if (detached) return;
     stop.abort();

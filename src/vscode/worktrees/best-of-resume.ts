@@ -4,8 +4,11 @@
  * view was not restored, finds the records still open (not applied or discarded, not closed by the user) whose
  * window is gone, and reopens their view. Either way the view shows each candidate again, follows the ones the
  * host still runs from where they are, runs the checks that did not run to their end, and ranks them; Apply and
- * Discard work as before. One window follows a record at a time: the record names its window's process.
+ * Discard work as before. One window follows a record at a time: the record names its window's process. A window
+ * already open picks up the same way a record another process made or let go of (best-of-watch.ts: a Best of N
+ * started from a terminal with `--detach`), its view hidden until the user opens it from a notification.
  */
+import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
@@ -48,30 +51,56 @@ export async function restoreComparePanel(
   // the reloaded window's old extension host may still be on its way out: its process is waited for a while
   const deadline = Date.now() + OWNER_WAIT_MS;
   while (record && !ownerGone(record.owner) && !ownedHere(record.owner) && Date.now() < deadline) await sleep(250);
-  const out = record ? await resumeRecord(hub, record, panel) : undefined;
+  const out = record ? await resumeRecord(hub, record, { panel }) : undefined;
   if (!out) panel.dispose();
   return out;
 }
 
-/** Reopens the open Best of N runs of this window's folders that no live window follows. */
-export async function resumeOpenBestOf(hub: Hub): Promise<void> {
-  if (!vscode.workspace.isTrusted) return; // its checks are commands run in the worktrees
+/**
+ * Picks up the open Best of N runs of this window's folders that no live process follows: at activation (`live`
+ * false) each in its compare view; while the window is open (a record another process made or let go of, found by
+ * best-of-watch.ts) with a notification whose Open shows the view, so the user's focus stays where it is. Resolves
+ * with the records being picked up (each its result) and the open records that another live process of this machine
+ * follows (a terminal's command, another window): picked up once it is gone.
+ */
+export async function resumeOpenBestOf(hub: Hub, live = false): Promise<OpenBestOf> {
+  const out: OpenBestOf = { picking: new Map(), followed: [] };
+  if (!vscode.workspace.isTrusted) return out; // its checks are commands run in the worktrees
   const records = await hub.bestOf.store.list().catch(unreadable);
-  if (!records) return;
-  for (const r of records)
-    if (isOpen(r) && !hub.bestOf.follows(r.id) && ownerGone(r.owner))
-      background(resumeRecord(hub, r), "reopening a Best of N");
+  for (const r of records ?? []) {
+    if (!isOpen(r) || hub.bestOf.follows(r.id)) continue;
+    if (ownerGone(r.owner)) {
+      const result = resumeRecord(hub, r, { live });
+      background(result, "reopening a Best of N");
+      out.picking.set(r.id, result);
+    } else if (r.owner?.host === hostname() && !ownedHere(r.owner)) out.followed.push(r);
+  }
+  return out;
+}
+
+export interface OpenBestOf {
+  /** Record id → its Best of N picked up here (undefined: not here, another window or process was first). */
+  picking: Map<string, Promise<BestOfResult | undefined>>;
+  followed: BestOfRecord[];
+}
+
+/** Whether the process that followed one of these records is gone (it is then picked up: `resumeOpenBestOf`). */
+export const followerGone = (records: readonly BestOfRecord[]): boolean => records.some((r) => ownerGone(r.owner));
+
+/** How a Best of N is picked up: in a panel VS Code restored, or (`live`) its view hidden until the user asks. */
+export interface ResumeHow {
+  panel?: vscode.WebviewPanel;
+  live?: boolean;
 }
 
 /**
- * Picks the record's Best of N up in a compare view (`panel`: the one VS Code restored); resolves with its ranked
- * summaries, or undefined when another window (or this one already) follows it, it is closed, or its repository is
- * not of this window's folders.
+ * Picks the record's Best of N up in a compare view; resolves with its ranked summaries, or undefined when another
+ * window (or this one already) follows it, it is closed, or its repository is not of this window's folders.
  */
 export async function resumeRecord(
   hub: Hub,
   record: BestOfRecord,
-  panel?: vscode.WebviewPanel,
+  how: ResumeHow = {},
 ): Promise<BestOfResult | undefined> {
   // only a repository of this window's folders (its checks run in that repository's worktrees)
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
@@ -95,8 +124,10 @@ export async function resumeRecord(
   }));
   const view = new CompareView(hub, record.prompt, record.check, rows, {
     recordId: record.id,
-    ...(panel ? { panel } : {}),
+    ...(how.panel ? { panel: how.panel } : {}),
+    ...(how.live ? { hidden: true } : {}),
   });
+  if (how.live) background(announce(hub, record, view), "telling of a Best of N picked up");
   const f = followBestOf(hub, view, record.id);
   view.update();
   let summaries;
@@ -117,6 +148,15 @@ export async function resumeRecord(
     throw f.failed(err);
   }
   return { view, summaries: f.finish(summaries) };
+}
+
+/** A Best of N picked up while the user works: told, its view opened on Open. */
+async function announce(hub: Hub, record: BestOfRecord, view: CompareView): Promise<void> {
+  const n = record.candidates.length;
+  const from = record.startedFrom === "terminal" ? "started from a terminal" : "that no window followed";
+  const pick = await hub.broker.notifier.show("info", `Best of N ${from}: ${n} candidate${n === 1 ? "" : "s"}`, "Open");
+  if (pick === "Open" && !view.show())
+    void vscode.window.showInformationMessage("ACP Threads: that Best of N's compare view was closed.");
 }
 
 async function stillHosted(hub: Hub, threadId: string): Promise<boolean> {

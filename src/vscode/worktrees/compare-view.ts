@@ -21,21 +21,27 @@ const BODY = `<h1>Best of N</h1>
 <div id="candidates"></div>`;
 
 export class CompareView implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
+  #panel: vscode.WebviewPanel | undefined;
   state: CompareHostMessage;
   readonly #decided = new vscode.EventEmitter<CandidateRow>();
   /** The user applied, kept or discarded a candidate (its row's `outcome`). */
   readonly onDidDecide = this.#decided.event;
+  readonly #closes = new vscode.EventEmitter<void>();
+  /** Its panel closed (by the user, or disposed). */
+  readonly onDidClose = this.#closes.event;
   /** Closed (by the user, or disposed): its webview takes no more messages. */
   #closed = false;
 
-  /** `recordId`: the Best of N's record (a reloaded window's view saves it); `panel`: one VS Code restored. */
+  /**
+   * `recordId`: the Best of N's record (a reloaded window's view saves it); `panel`: one VS Code restored; `hidden`:
+   * no panel until `show` (a Best of N picked up while the user works elsewhere: its state is kept meanwhile).
+   */
   constructor(
     private readonly hub: Hub,
     prompt: string,
     check: string | undefined,
     rows: CandidateRow[],
-    opts: { recordId?: string; panel?: vscode.WebviewPanel } = {},
+    opts: { recordId?: string; panel?: vscode.WebviewPanel; hidden?: boolean } = {},
   ) {
     this.state = {
       type: "state",
@@ -45,20 +51,41 @@ export class CompareView implements vscode.Disposable {
       ...(check ? { check } : {}),
       ...(opts.recordId ? { recordId: opts.recordId } : {}),
     };
-    const uri = hub.context.extensionUri;
-    this.panel =
-      opts.panel ??
+    if (opts.panel || !opts.hidden) this.#open(opts.panel);
+  }
+
+  /** Its panel (none while hidden). */
+  get panel(): vscode.WebviewPanel | undefined {
+    return this.#panel;
+  }
+
+  /** Shows its panel (opened when hidden so far); a closed view stays closed (false). */
+  show(): boolean {
+    if (this.#closed) return false;
+    if (this.#panel) this.#panel.reveal();
+    else this.#open();
+    return true;
+  }
+
+  #open(restored?: vscode.WebviewPanel): void {
+    const uri = this.hub.context.extensionUri;
+    const panel =
+      restored ??
       vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, "Best of N", vscode.ViewColumn.Active, webviewOptions(uri));
-    if (opts.panel) this.panel.webview.options = webviewOptions(uri); // a restored panel: its scripts run again
-    this.panel.webview.html = webviewHtml(this.panel.webview, uri, {
+    this.#panel = panel;
+    if (restored) panel.webview.options = webviewOptions(uri); // a restored panel: its scripts run again
+    panel.webview.html = webviewHtml(panel.webview, uri, {
       script: "compare.js",
       css: "compare.css",
       title: "Best of N",
       body: BODY,
     });
-    this.panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
-    this.panel.webview.onDidReceiveMessage((raw) => background(this.#onMessage(raw), "a best-of-N view action"));
-    this.panel.onDidDispose(() => (this.#closed = true));
+    panel.iconPath = vscode.Uri.joinPath(uri, "media", "icon.svg");
+    panel.webview.onDidReceiveMessage((raw) => background(this.#onMessage(raw), "a best-of-N view action"));
+    panel.onDidDispose(() => {
+      this.#closed = true;
+      this.#closes.fire();
+    });
   }
 
   row(label: string): CandidateRow | undefined {
@@ -68,7 +95,7 @@ export class CompareView implements vscode.Disposable {
   /** Its state patched and shown; a closed view keeps the state and shows nothing (its webview is gone). */
   update(patch: Partial<CompareHostMessage> = {}): void {
     this.state = { ...this.state, ...patch };
-    if (!this.#closed) void this.panel.webview.postMessage(this.state);
+    if (this.#panel && !this.#closed) void this.#panel.webview.postMessage(this.state);
   }
 
   /** What a view button does (the host tests call it as the webview would; `yes` skips the confirmations). */
@@ -136,8 +163,14 @@ export class CompareView implements vscode.Disposable {
     if (m) await this.act(m);
   }
 
+  /** Closes its panel (a hidden view is closed as if the user closed it). */
   dispose(): void {
-    this.panel.dispose();
+    if (this.#panel) this.#panel.dispose();
+    else if (!this.#closed) {
+      this.#closed = true;
+      this.#closes.fire();
+    }
     this.#decided.dispose();
+    this.#closes.dispose();
   }
 }

@@ -12,8 +12,14 @@ import { api, fakeAgent, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "
 export const FAKE = `${process.execPath} ${join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js")}`;
 
 export function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
+  return startCli(home, args).done;
+}
+
+/** The CLI started (its process id), and its end. */
+export function startCli(home: string, args: string[]) {
+  let pid: number | undefined;
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    pid = execFile(
       process.execPath,
       [join(repoRoot(), "dist/cli.js"), ...args],
       {
@@ -26,8 +32,9 @@ export function cli(home: string, args: string[]): Promise<{ code: number; stdou
           stdout: String(stdout),
           stderr: String(stderr),
         }),
-    );
+    ).pid;
   });
+  return { pid, done };
 }
 
 /** The host ran `prompt` on thread `id` to its turn's end, tagged as the host's, and no window session holds it. */

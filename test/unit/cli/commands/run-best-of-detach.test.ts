@@ -62,6 +62,7 @@ test("run --detach best of 2 returns while both run; attach follows each; worktr
       assert.equal(worktrees(repo).length, 2, "the candidate that did not start left no worktree");
       const rec = records(home).find((r) => r.id === out.bestOf)!;
       assert.equal(rec.check, "grep -q hi hello.txt");
+      assert.equal(rec.startedFrom, "terminal", "a window that picks it up says where it came from");
       assert.deepEqual(
         rec.candidates.map((c) => c.threadId),
         [one.threadId, two.threadId, null],
