@@ -36,14 +36,7 @@ describe("a question of the thread host answered first by a terminal, then on th
         assert.equal(hub.broker.pendingFor(id).length, 1, "the window has not heard the terminal's answer");
         // the person clicks Allow: the host refuses it, and the refusal says who answered first, with what
         assert.ok(hub.broker.answer(card.requestId, "yes"), "what the card's Allow calls");
-        await waitFor(
-          "the card showing the terminal's answer",
-          () => panel.shown.answeredOption === "no" && /^acp-threads answer \(pid \d+\)$/.test(panel.shown.answeredBy),
-        ).catch((err: Error) => {
-          throw new Error(
-            `${err.message}; the card shows ${JSON.stringify(panel.shown.answeredOption)} answered by ${JSON.stringify(panel.shown.answeredBy)}`,
-          );
-        });
+        await showsTerminalsAnswer(panel);
       } finally {
         held.dispose();
       }
@@ -93,14 +86,7 @@ describe("a question of the thread host answered first by a terminal, then on th
       } finally {
         held.dispose(); // the pushes, in the host's order: `settled` names the terminal, then `ended`
       }
-      await waitFor(
-        "the card showing the terminal's answer",
-        () => panel.shown.answeredOption === "no" && /^acp-threads answer \(pid \d+\)$/.test(panel.shown.answeredBy),
-      ).catch((err: Error) => {
-        throw new Error(
-          `${err.message}; the card shows ${JSON.stringify(panel.shown.answeredOption)} answered by ${JSON.stringify(panel.shown.answeredBy)}`,
-        );
-      });
+      await showsTerminalsAnswer(panel);
       assert.equal(existsSync(out), false, "the rejected write was not made");
     } finally {
       await cli(hub.home, ["host", "stop", "--force"]);
@@ -108,3 +94,15 @@ describe("a question of the thread host answered first by a terminal, then on th
     }
   });
 });
+
+/** The card ends showing the terminal's answer (reject: "no") and its name, whatever the person clicked. */
+async function showsTerminalsAnswer(panel: { shown: { answeredOption: string; answeredBy: string } }): Promise<void> {
+  await waitFor(
+    "the card showing the terminal's answer",
+    () => panel.shown.answeredOption === "no" && /^acp-threads answer \(pid \d+\)$/.test(panel.shown.answeredBy),
+  ).catch((err: Error) => {
+    throw new Error(
+      `${err.message}; the card shows ${JSON.stringify(panel.shown.answeredOption)} answered by ${JSON.stringify(panel.shown.answeredBy)}`,
+    );
+  });
+}
