@@ -6,16 +6,15 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { handoffAgentItems, handoffAgents } from "../../../src/vscode/handoff/agent-pick";
 import type { LiveSession } from "../../../src/vscode/live-session";
-import { api, repoRoot, sleep, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { join } from "node:path";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
-const briefDoc = () =>
-  waitFor("the brief in an editor", () =>
-    vscode.workspace.textDocuments.find(
-      (d) => d.isUntitled && !d.isClosed && d.getText().includes("You are taking over"),
-    ),
+const openBrief = () =>
+  vscode.workspace.textDocuments.find(
+    (d) => d.isUntitled && !d.isClosed && d.getText().includes("You are taking over"),
   );
+const briefDoc = () => waitFor("the brief in an editor", openBrief);
 const lensesOf = async (doc: vscode.TextDocument) =>
   ((await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", doc.uri)) ?? []).filter(
     (l) => l.command?.command?.startsWith("acpThreads."),
@@ -130,9 +129,12 @@ describe("handoff: Send in the brief editor, a real title, only agents that can 
     await hub.live.get(fromId)!.close();
     const firstReady = agents.find((a) => a.available)!;
     const started = vscode.commands.executeCommand<LiveSession | undefined>("acpThreads.handoff", fromId);
-    await sleep(500);
-    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-    const doc = await briefDoc();
+    // the picker's first item accepted once the picker shows (it reads the agents first: under load, past any fixed
+    // wait, a race CI's 1.96 stage met: an accept before the picker showed did nothing, and no brief came)
+    const doc = await waitFor("the picker's first agent accepted and the brief in an editor", async () => {
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return openBrief();
+    });
     const [send] = await waitFor("the lenses", async () => {
       const l = await lensesOf(doc);
       return l.length ? l : undefined;
