@@ -23,8 +23,7 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
     const allowed = chosen?.kind.startsWith("allow");
     const what = chosen ? chosen.name : p.by ? "No answer" : "Dismissed (the turn was cancelled)";
     const where = v.outside?.length ? ` <span class="muted">(outside the workspace)</span>` : "";
-    const by = p.by ? ` <span class="muted answered-by">answered by ${esc(p.by)}</span>` : "";
-    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}${by}</div>`;
+    return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}${answeredBy(p.by)}</div>`;
   }
   const fb = ctx.feedback.get(v.requestId);
   const buttons = v.options
@@ -65,6 +64,9 @@ export function renderDecision(d: PermissionDecision): string {
     d.rule && !d.reason?.includes(d.rule)
       ? ` <span class="perm-rule muted">rule: <code>${esc(d.rule)}</code></span>`
       : "";
-  const by = d.answeredBy ? ` <span class="muted answered-by">answered by ${esc(d.answeredBy)}</span>` : "";
-  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(why)})</span>${rule}${by}</div>`;
+  return `<div class="permission answered decision">${icon("shield")} <span class="muted">Permission:</span> ${esc(chosen)} <span class="muted">(${esc(why)})</span>${rule}${answeredBy(d.answeredBy)}</div>`;
 }
+
+/** "answered by X" on an answered card, live or read from the records (X: another process's words, text only). */
+const answeredBy = (by: string | undefined): string =>
+  by ? ` <span class="muted answered-by">answered by ${esc(by)}</span>` : "";
