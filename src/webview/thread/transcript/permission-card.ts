@@ -52,7 +52,8 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
  * thread's records, with who answered when the record names it (a name from another process: text only).
  */
 export function renderDecision(d: PermissionDecision): string {
-  const chosen = d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
+  // the name the record keeps (older records: the id); live, the name the agent offered
+  const chosen = d.optionName ?? d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
   const who = {
     policy: "by your permission setting",
     remembered: "by a remembered rule",
