@@ -114,7 +114,10 @@ describe("who answered a permission, in the thread's record and on its reopened 
       const s = await spawnIdleFake("", "hostile");
       threadId = s.threadId;
       try {
-        const turn = s.prompt(`script ${JSON.stringify([{ ask, options }])}`);
+        // the names from a file outside the workspace: the thread keeps the prompt, the ledger the workspace's files
+        const optionsFile = join(w.dir, "options.json");
+        writeFileSync(optionsFile, JSON.stringify(options));
+        const turn = s.prompt(`script ${JSON.stringify([{ ask, optionsFile }])}`);
         const card = await waitFor("the card", () => hub.broker.pendingFor(s.threadId)[0]);
         assert.ok(hub.broker.answer(card.requestId, "proceed_once"), "what the card's button calls");
         await turn;
