@@ -11,6 +11,7 @@ import { recordsToEvents } from "../core/thread/record-events";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
 import { cliElicitor } from "./elicitation-prompt";
+import { optionLabel } from "../core/text/option-label";
 import { agentLine } from "./terminal-text";
 import { watchdogLine } from "./watchdog-line";
 
@@ -21,6 +22,8 @@ export class AttachView {
   /** A turn ended since the view started (records with kind turn_end). */
   turnsEnded = 0;
   #asking: AbortController | undefined;
+  /** The options of the questions asked here, by request id: a settled one is named by its label. */
+  readonly #options = new Map<string, PendingQuestion["options"]>();
   /** The elicitations asked here, by request id. */
   readonly #eliciting = new Map<string, AbortController>();
   #watchdog: string | undefined;
@@ -47,6 +50,7 @@ export class AttachView {
   /** Asks on a terminal; without one, says how to answer from any shell. Resolves with the choice (or null). */
   async ask(q: PendingQuestion): Promise<string | null> {
     const { stderr, stdin } = this.io;
+    this.#options.set(q.requestId, q.options);
     stderr.write(`acp-threads attach: the agent asks permission: ${agentLine(q.title)}\n`);
     if ((stdin as { isTTY?: boolean }).isTTY !== true) {
       stderr.write(
@@ -98,16 +102,27 @@ export class AttachView {
     this.#watchdog = line;
   }
 
-  /** Someone answered (`elicitation`: the agent's, settled with `action`): the prompt here closes, and says who. */
-  settled(optionId: string | null, by: string, elicitation?: { requestId: string; action: string }): void {
+  /**
+   * Someone answered (`elicitation`: the agent's, settled with `action`): the prompt here closes, and says who and,
+   * for a question asked here (`requestId`), the option's name (as the thread's record keeps it).
+   */
+  settled(
+    optionId: string | null,
+    by: string,
+    elicitation?: { requestId: string; action: string },
+    requestId?: string,
+  ): void {
     const action = elicitation?.action;
     if (!elicitation) this.#asking?.abort();
     else this.#eliciting.get(elicitation.requestId)?.abort();
     if (elicitation) this.#eliciting.delete(elicitation.requestId);
+    const name = this.#options.get(requestId ?? "")?.find((o) => o.optionId === optionId)?.name;
+    if (requestId) this.#options.delete(requestId);
+    const label = name ? ` "${agentLine(optionLabel(name))}"` : "";
     const what = action
       ? `the agent's question: ${action}`
       : optionId
-        ? `answered ${agentLine(optionId)}`
+        ? `answered ${agentLine(optionId)}${label}`
         : "no answer";
     this.io.stderr.write(`acp-threads attach: ${what} by ${agentLine(by)}\n`);
   }

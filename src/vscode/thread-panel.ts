@@ -340,7 +340,7 @@ export class ThreadPanel implements vscode.Disposable {
         case "ops":
           return await this.deps.ops?.handle(this.threadId, m);
         case "rendered":
-          this.rendered = { entries: m.entries, inDom: m.inDom, answeredBy: m.answeredBy };
+          this.rendered = { entries: m.entries, inDom: m.inDom, answeredBy: m.answeredBy, answered: m.answered };
           return;
         default:
           return await this.deps.composer?.handle(this, m);

@@ -33,7 +33,8 @@ const SPEC = {
     },
     format: FORMAT,
   },
-  notes: `prints the option taken, then the question answered ("question ID: TITLE"); json: {requestId, title, optionId}
+  notes: `prints the option taken (its id and "label"), then the question answered ("question ID: TITLE"); json:
+{requestId, title, optionId, optionName}
 exit codes: 0 answered, 1 nothing pending / more than one pending and no --question / answered already / no such
 option, 4 no thread host runs`,
 } as const;
@@ -48,11 +49,13 @@ export const main = command(
         .request({ t: "answer", threadId, option: flags.option, ...question })
         .catch((err: unknown) => Promise.reject(listed(threadId, err)));
       if (r.t !== "answered") return EXIT.ok;
-      const { requestId, title, optionId } = r;
+      const { requestId, title, optionId, name } = r;
+      // the option's label next to its id, when the host names it (an older host does not)
+      const label = name ? ` "${agentLine(name)}"` : "";
       io.stdout.write(
         flags.format === "json"
-          ? `${JSON.stringify({ requestId, title, optionId })}\n`
-          : `${agentLine(optionId)}\nquestion ${agentLine(requestId)}: ${agentLine(title)}\n`,
+          ? `${JSON.stringify({ requestId, title, optionId, ...(name ? { optionName: name } : {}) })}\n`
+          : `${agentLine(optionId)}${label}\nquestion ${agentLine(requestId)}: ${agentLine(title)}\n`,
       );
       return EXIT.ok;
     });

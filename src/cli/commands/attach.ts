@@ -104,7 +104,7 @@ function follow(
         );
       } else if (m.t === "watchdog" && m.threadId === threadId) view.watchdog(m.watchdog);
       else if (m.t === "settled" && m.threadId === threadId)
-        view.settled(m.optionId, m.by, m.action && { requestId: m.requestId, action: m.action });
+        view.settled(m.optionId, m.by, m.action && { requestId: m.requestId, action: m.action }, m.requestId);
       else if (m.t === "ended" && m.threadId === threadId) {
         if (m.error) io.stderr.write(`acp-threads attach: ${m.error}\n`);
         finish(m.exitCode === EXIT.ok ? EXIT.ok : EXIT.error);

@@ -71,7 +71,9 @@ export function textOutput(out: NodeJS.WritableStream, err: NodeJS.WritableStrea
           // thread host that answered is named: "(user: acp-threads answer (pid 12); asked: …)"
           const who = d.answeredBy ? `${d.decidedBy}: ${agentLine(d.answeredBy)}` : d.decidedBy;
           const why = d.reason ? `${d.answeredBy ? "; " : ": "}${agentLine(d.reason)}` : "";
-          line(`[permission] ${agentLine(d.title || d.kind)}: ${answer} (${who}${why})`);
+          // the option chosen, by the name the person saw, next to its id: ` — "Always allow" [proceed_always]`
+          const option = d.optionName && d.optionId ? ` — "${agentLine(d.optionName)}" [${agentLine(d.optionId)}]` : "";
+          line(`[permission] ${agentLine(d.title || d.kind)}: ${answer} (${who}${why})${option}`);
           return;
         }
         case "notice":

@@ -24,10 +24,13 @@ import {
   pickOption,
 } from "./permission-policy";
 import { EVERYWHERE } from "./permission-store";
+import { optionLabel } from "../text/option-label";
 import type { EngineContext, SessionState } from "./session-state";
 
 type Decided = {
   option: acp.PermissionOption | undefined;
+  /** The name the person picked when it is not the option's own (the engine's "Always allow (everywhere)"). */
+  label?: string;
   decidedBy: PermissionDecision["decidedBy"];
   /** Who answered, where the asker names them (a client of the thread host). */
   answeredBy?: string;
@@ -68,6 +71,8 @@ export async function handleRequestPermission(
     kind,
     optionId: decided.option?.optionId ?? null,
     optionKind: decided.option?.kind ?? null,
+    // the name may embed the command it allows, with its env values: kept with the names only, no key-like strings
+    ...(decided.option ? { optionName: optionLabel(decided.label ?? decided.option.name) } : {}),
     decidedBy: decided.decidedBy,
     ...(decided.answeredBy ? { answeredBy: decided.answeredBy } : {}),
     options: params.options,
@@ -178,9 +183,11 @@ async function decide(
     if (abort.signal.aborted) return { ...cancelled, outside: v.outside };
     const by = answer === null ? undefined : ctx.asker.answeredBy?.(prompt);
     const user = { decidedBy: "user" as const, reason: asked, ...said, ...(by ? { answeredBy: by } : {}) };
-    if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always) return { option: always, remember: "everywhere", ...user };
+    const label = offered.find((o) => o.optionId === answer)?.name;
+    if (answer === ALWAYS_EVERYWHERE_OPTION_ID && always)
+      return { option: always, label, remember: "everywhere", ...user };
     if (answer === ALWAYS_WIDER_OPTION_ID && always && wider)
-      return { option: always, remember: "workspace", pattern: wider, ...user };
+      return { option: always, label, remember: "workspace", pattern: wider, ...user };
     const option = answer === null ? undefined : params.options.find((o) => o.optionId === answer);
     if (!option) return no("user", asked);
     return option.kind === "allow_always" ? { option, remember: "workspace", ...user } : { option, ...user };
@@ -207,7 +214,8 @@ async function remember(
     ctx.emit(session.sessionId, { type: "notice", severity: "warning", title, description });
   if (!key.ok) {
     notice("Allowed once, not remembered", `"Always allow" cannot be remembered here: ${key.reason}.`);
-    return { ...decided, option: pickOption(params.options, "allow") ?? decided.option, remember: undefined };
+    const once = pickOption(params.options, "allow") ?? decided.option;
+    return { ...decided, option: once, label: undefined, remember: undefined };
   }
   try {
     await ctx.store.remember({

@@ -7,6 +7,7 @@ import type { Socket } from "node:net";
 import type { HostedThread } from "./hosted-thread";
 import { RETRY_STEPS } from "../watchdog/retry-ladder";
 import { checkedPatch } from "./meta-patch";
+import { optionLabel } from "../text/option-label";
 import type { HostReply, HostRequest } from "./protocol";
 
 const THREAD_REQUESTS = [
@@ -54,13 +55,21 @@ export async function threadRequest(t: HostedThread, req: ThreadRequest, from: A
     case "unqueue":
       if (!control.unqueue?.(req.text)) throw new Error("that prompt is not queued any more: its turn has started");
       return { t: "ok", id };
-    case "answer":
+    case "answer": {
       // a requestId that is not a string names no question: refused as none pending (never the only one, nor any other)
+      const requestId = req.requestId === undefined ? undefined : String(req.requestId);
+      const { chosen, question } = t.answer(req.option, from.name, requestId);
+      // the option's name as the thread's record keeps it (env values and key-like strings left out)
+      const name = optionLabel(chosen.name);
       return {
         t: "answered",
         id,
-        ...t.answer(req.option, from.name, req.requestId === undefined ? undefined : String(req.requestId)),
+        optionId: chosen.optionId,
+        name,
+        requestId: question.requestId,
+        title: question.title,
       };
+    }
     case "elicited":
       // only a client following the thread was shown the elicitation (unlike `answer`, which any shell may give)
       if (!t.clients.has(from.sock)) throw new Error(`this client is not attached to thread ${t.threadId}`);

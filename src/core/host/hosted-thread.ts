@@ -310,7 +310,11 @@ export class HostedThread {
    * the client showed: once it is settled, its answer is refused, never given to the question asked next. Without
    * it, the only question pending (refused `ambiguous` when more are). Says which question it answered.
    */
-  answer(option: string, by: string, requestId?: string): { optionId: string; requestId: string; title: string } {
+  answer(
+    option: string,
+    by: string,
+    requestId?: string,
+  ): { chosen: PendingQuestion["options"][number]; question: PendingQuestion } {
     const p = this.#asks.take("question", requestId);
     if (p.push.t !== "question") throw new Error("not a question"); // take() gives the kind asked for
     const opts = p.push.question.options;
@@ -323,8 +327,7 @@ export class HostedThread {
         `no option '${option}'; the options are ${opts.map((o) => `${o.optionId} (${o.kind})`).join(", ")}`,
       );
     p.settle(chosen.optionId, by);
-    const { question } = p.push;
-    return { optionId: chosen.optionId, requestId: question.requestId, title: question.title };
+    return { chosen, question: p.push.question };
   }
 
   /**

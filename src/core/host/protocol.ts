@@ -341,8 +341,8 @@ export type HostReply =
   | { t: "exec_started"; id: number; exec: HostExecInfo }
   /** `attach`: the thread is held here; `pending` is a question waiting for an answer. */
   | { t: "attached"; id: number; threadId: string; live: boolean; pending?: PendingQuestion }
-  /** `answer`: the option taken, and the question it answered (its id and title: the agent's text). */
-  | { t: "answered"; id: number; optionId: string; requestId: string; title: string }
+  /** `answer`: the option taken (`name`: its label as the record keeps it), and the question (id, the agent's title). */
+  | { t: "answered"; id: number; optionId: string; name?: string; requestId: string; title: string }
   /** `steer`: `promptRequired` when no turn was running (nothing steered). */
   | { t: "steered"; id: number; outcome: string };
 

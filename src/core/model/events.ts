@@ -50,6 +50,11 @@ export interface PermissionDecision {
   /** The option chosen, or null when the request was cancelled (turn cancel). */
   optionId: string | null;
   optionKind: acp.PermissionOptionKind | null;
+  /**
+   * The chosen option's name as the person saw it (the engine's "Always allow (everywhere)" too), env values and
+   * key-like strings left out (core/text/option-label.ts); absent for a cancel and in older records.
+   */
+  optionName?: string;
   /** Who decided: the policy, a remembered allow_always rule, the user (host), or a cancel. */
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
   /** Who answered, for a question of the thread host (the client that answered first: "acp-threads answer (pid 12)"). */

@@ -155,7 +155,7 @@ export interface PlanRecord extends Base {
   kind: "plan";
   entries: acp.PlanEntry[];
 }
-/** A permission request summary and its outcome (the offered options are not kept). */
+/** A permission request summary and its outcome (the chosen option's name is kept, the other offered options are not). */
 export interface PermissionRecord extends Base {
   kind: "permission";
   toolCallId: string;
@@ -163,6 +163,8 @@ export interface PermissionRecord extends Base {
   toolKind: string;
   optionId: string | null;
   optionKind: string | null;
+  /** The chosen option's name, env values and key-like strings left out (option-label.ts); absent in older records. */
+  optionName?: string;
   decidedBy: "policy" | "remembered" | "user" | "cancelled";
   /** Who answered, for a question of the thread host (the client that answered first); absent in older records. */
   answeredBy?: string;
@@ -293,6 +295,7 @@ const REQUIRED: Record<RecordKind, Record<string, FieldType>> = {
     toolKind: "string",
     optionId: "string|null",
     optionKind: "string|null",
+    optionName: "string?",
     decidedBy: "string",
     answeredBy: "string?",
     rule: "string?",

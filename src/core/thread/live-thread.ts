@@ -19,6 +19,7 @@ import {
 } from "../model/records";
 import type { AgentInfoRef, TurnUsage } from "../model/usage";
 import { redactSecrets } from "../redact";
+import { optionLabel } from "../text/option-label";
 
 /** Records just appended to a thread file, at bytes `start`..`end`. */
 export type AppendListener = (records: ThreadRecord[], start: number, end: number) => void;
@@ -195,6 +196,7 @@ export class LiveThread {
           toolKind: d.kind,
           optionId: d.optionId,
           optionKind: d.optionKind,
+          ...(d.optionName ? { optionName: optionLabel(d.optionName) } : {}),
           decidedBy: d.decidedBy,
           ...(d.answeredBy ? { answeredBy: d.answeredBy } : {}),
           ...(d.rule ? { rule: d.rule } : {}),

@@ -77,10 +77,17 @@ export function recordsToEvents(records: readonly ThreadRecord[]): RuntimeEvent[
             kind: r.toolKind as "other",
             optionId: r.optionId,
             optionKind: r.optionKind as null,
+            ...(r.optionName ? { optionName: r.optionName } : {}),
             decidedBy: r.decidedBy,
             ...(r.answeredBy ? { answeredBy: r.answeredBy } : {}),
             options: r.optionId
-              ? [{ optionId: r.optionId, name: r.optionId, kind: (r.optionKind ?? "allow_once") as "allow_once" }]
+              ? [
+                  {
+                    optionId: r.optionId,
+                    name: r.optionName ?? r.optionId,
+                    kind: (r.optionKind ?? "allow_once") as "allow_once",
+                  },
+                ]
               : [],
             ...(r.rule ? { rule: r.rule } : {}),
             ...(r.reason ? { reason: r.reason } : {}),

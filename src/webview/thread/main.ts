@@ -23,8 +23,9 @@ const ops = new OpsBanner($<HTMLDivElement>("ops"), $<HTMLSpanElement>("thread-a
 const view = new TranscriptView(list, more, (v) => {
   chrome.setFirstPrompt(v.model.entries.find((e) => e.kind === "user")?.text);
   placeTurnChanges(list, v.model.entries);
-  const answeredBy = Array.from(list.querySelectorAll(".answered-by"), (e) => e.textContent ?? "");
-  post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom, answeredBy });
+  const texts = (selector: string) => Array.from(list.querySelectorAll(selector), (e) => e.textContent ?? "");
+  const [answeredBy, answered] = [texts(".answered-by"), texts(".permission.answered")];
+  post({ type: "rendered", entries: v.model.entries.length, inDom: v.inDom, answeredBy, answered });
 });
 wireTranscriptActions(list, view, post, (n, text, context) => composer.editMessage(n, text, context));
 wireTurnChanges(list, post);

@@ -137,12 +137,13 @@ export type LoginAction = "login" | "logout";
 
 /**
  * After each redraw (tests, diagnostics): how many entries the thread has, how many are in the DOM, and the "answered
- * by …" lines its permission cards in the DOM show, in order.
+ * by …" lines its permission cards in the DOM show, in order, and the whole text of each answered permission line.
  */
 export interface RenderedView {
   entries: number;
   inDom: number;
   answeredBy: string[];
+  answered: string[];
 }
 
 export type WebviewMessage =
@@ -237,12 +238,14 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         ? { type: m.type, message: m.message as number, text: m.text }
         : undefined;
     case "rendered":
-      return Number.isInteger(m.entries) &&
-        Number.isInteger(m.inDom) &&
-        Array.isArray(m.answeredBy) &&
-        m.answeredBy.length <= 1000 &&
-        m.answeredBy.every((a) => str(a, 1000))
-        ? { type: "rendered", entries: m.entries as number, inDom: m.inDom as number, answeredBy: m.answeredBy }
+      return Number.isInteger(m.entries) && Number.isInteger(m.inDom) && texts(m.answeredBy) && texts(m.answered)
+        ? {
+            type: "rendered",
+            entries: m.entries as number,
+            inDom: m.inDom as number,
+            answeredBy: m.answeredBy,
+            answered: m.answered,
+          }
         : undefined;
     case "ops":
       return parseOpsAction(m);
@@ -250,3 +253,6 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return m ? parseComposerMessage(m) : undefined;
   }
 }
+
+/** The `rendered` report's lists of texts: at most 1000, each at most 1000 characters. */
+const texts = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 1000 && v.every((a) => str(a, 1000));

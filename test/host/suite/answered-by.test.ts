@@ -4,23 +4,32 @@
 // "answered by" it. A thread the thread host runs, answered by a terminal's `acp-threads answer`: its panel closed
 // and opened again while the run goes on (the host sends the thread so far) names the terminal. A thread whose
 // records hold a permission another client answered: its panel names that client, as text (another process's name).
+// Stop 47: the cards name the option by its name (the fake agent's "Allow", id "yes"); hostile, a window session's
+// option named with a key and an env value: the record and the reopened card keep the name without either.
 import assert from "node:assert/strict";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PermissionRecord } from "../../../src/core/model/records";
+import type { RenderedView } from "../../../src/webview/thread/protocol";
 import { api, newPastThread, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { cli, detach } from "./host-cli";
+import { useHostile, world } from "./hostile-world";
 
 /** Opens the thread's panel anew (from its records: no session runs) and waits for its "answered by" lines. */
 async function reopened(threadId: string): Promise<string[]> {
+  return (await reopenedView(threadId)).answeredBy;
+}
+
+/** Opens the thread's panel anew and waits for a card naming who answered: what the panel drew. */
+async function reopenedView(threadId: string): Promise<RenderedView> {
   const { hub } = await api();
   hub.panels.get(threadId)?.dispose();
   await vscode.commands.executeCommand("acpThreads.openThread", threadId);
   await waitFor("the reopened thread to render", () => (hub.panels.rendered(threadId)?.entries ?? 0) > 0);
   return await waitFor("a card naming who answered", () => {
-    const by = hub.panels.rendered(threadId)?.answeredBy;
-    return by?.length ? by : undefined;
+    const view = hub.panels.rendered(threadId);
+    return view?.answeredBy.length ? view : undefined;
   }).catch((err: Error) => {
     throw new Error(`${err.message}; the panel drew ${JSON.stringify(hub.panels.rendered(threadId))}`);
   });
@@ -51,7 +60,9 @@ describe("who answered a permission, in the thread's record and on its reopened 
       [{ optionId: "yes", decidedBy: "user", answeredBy: hub.hosted.client }],
       "the thread's record names this window, as its answered event does",
     );
-    assert.deepEqual(await reopened(s.threadId), [`answered by ${hub.hosted.client}`]);
+    const view = await reopenedView(s.threadId);
+    assert.deepEqual(view.answeredBy, [`answered by ${hub.hosted.client}`]);
+    assert.match(view.answered[0] ?? "", /^\s*Permission: Allow \(/, "the option by its name (its id is yes)");
   });
 
   it("a thread of the thread host answered by a terminal: its panel opened again during the run names the terminal", async () => {
@@ -67,8 +78,10 @@ describe("who answered a permission, in the thread's record and on its reopened 
       assert.equal(answer.code, 0, answer.stderr);
       await waitFor("the card to close", () => hub.broker.pendingFor(id).length === 0);
       await waitFor("the permission record", () => hub.threads.read(id).records.some((r) => r.kind === "permission"));
-      const [by, ...more] = await reopened(id);
+      const view = await reopenedView(id);
+      const [by, ...more] = view.answeredBy;
       assert.match(by ?? "", /^answered by acp-threads answer \(pid \d+\)$/);
+      assert.match(view.answered[0] ?? "", /^\s*Permission: Allow \(/, "the option by its name (its id is yes)");
       assert.deepEqual(more, [], "one card names who answered");
       assert.ok(
         hub.hosted.rows().some((r) => r.threadId === id),
@@ -80,6 +93,52 @@ describe("who answered a permission, in the thread's record and on its reopened 
       rmSync(out, { force: true });
       rmSync(done, { force: true });
     }
+  });
+
+  it("hostile: an option named with a key and an env value: the record and the cards keep its name without them", async () => {
+    const { hub } = await api();
+    const w = world();
+    await useHostile(w);
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global); // the command is asked
+    const secrets = ["sk-proj-Zq8vR2mN4xT6yW1bC3dF5gH7", "hunter22"];
+    const name = `Yes, run \`OPENAI_API_KEY=${secrets[0]} DB_URL=pg://u:${secrets[1]}@db npm test\` this time`;
+    const label = "Yes, run `OPENAI_API_KEY=… DB_URL=… npm test` this time";
+    const options = [
+      { optionId: "proceed_once", name, kind: "allow_once" },
+      { optionId: "cancel", name: "No", kind: "reject_once" },
+    ];
+    const ask = { title: "npm test", kind: "execute", rawInput: { command: "npm test" } };
+    let threadId: string;
+    try {
+      const s = await spawnIdleFake("", "hostile");
+      threadId = s.threadId;
+      try {
+        // the names from a file outside the workspace: the thread keeps the prompt, the ledger the workspace's files
+        const optionsFile = join(w.dir, "options.json");
+        writeFileSync(optionsFile, JSON.stringify(options));
+        const turn = s.prompt(`script ${JSON.stringify([{ ask, optionsFile }])}`);
+        const card = await waitFor("the card", () => hub.broker.pendingFor(s.threadId)[0]);
+        assert.ok(hub.broker.answer(card.requestId, "proceed_once"), "what the card's button calls");
+        await turn;
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await useFakeAgent(); // the agents and permission mode the other tests expect
+      rmSync(w.dir, { recursive: true, force: true });
+    }
+    const asked = hub.threads.read(threadId).records.filter((r): r is PermissionRecord => r.kind === "permission");
+    assert.deepEqual(
+      asked.map((r) => [r.optionId, r.optionName, r.answeredBy]),
+      [["proceed_once", label, hub.hosted.client]],
+    );
+    const file = readFileSync(hub.threads.pathFor(threadId), "utf8");
+    for (const s of secrets) assert.ok(!file.includes(s), `the thread's file holds ${s}`);
+    const view = await reopenedView(threadId);
+    assert.equal(view.answered.length, 1, JSON.stringify(view));
+    assert.ok(view.answered[0]?.includes(`Permission: ${label} (`), JSON.stringify(view));
+    for (const s of secrets) assert.ok(!JSON.stringify(view).includes(s), `the card shows ${s}`);
   });
 
   it("a thread's records name another client that answered: its reopened panel shows the name, as text", async () => {

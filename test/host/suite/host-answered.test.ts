@@ -6,6 +6,7 @@
 // not the choice the person clicked. The run's queue holds an `until FILE` turn after the question's, so the host
 // still holds the run when the card is clicked (else, under load, the run could end first and the window close the
 // card on the `ended` push, a race CI met). The second test is that other order: the run ended before the click.
+// The card names the winning option by its name, not its id (stop 47).
 import assert from "node:assert/strict";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,6 +44,11 @@ describe("a question of the thread host answered first by a terminal, then on th
       // the host's `settled` push, heard now, leaves the card as it is
       assert.equal(panel.shown.answeredOption, "no");
       assert.match(panel.shown.answeredBy, /^acp-threads answer \(pid \d+\)$/);
+      // what the card draws: the winning option by its name (the fake agent's "Reject", id "no"), and who gave it
+      const drawn = await waitFor("the card's answered line", () =>
+        hub.panels.rendered(id)?.answered.find((t) => t.includes("answered by acp-threads answer")),
+      );
+      assert.match(drawn, /^\s*Permission: Reject answered by acp-threads answer \(pid \d+\)$/);
       // the terminal's answer is the one the agent got: the record says rejected, the file was not written
       const decided = await waitFor("the permission record", () =>
         hub.threads.read(id).records.find((r) => r.kind === "permission"),

@@ -6,6 +6,7 @@
  * rule that decided when a rule did).
  */
 import type { PermissionDecision } from "../../../core/model/events";
+import { optionLabel } from "../../../core/text/option-label";
 import { escapeHtml as esc } from "../../shared/escape-html";
 import type { PromptState } from "../model";
 import { icon, type RenderContext } from "./context";
@@ -21,7 +22,8 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
   if (p.answered !== undefined) {
     const chosen = v.options.find((o) => o.optionId === p.answered);
     const allowed = chosen?.kind.startsWith("allow");
-    const what = chosen ? chosen.name : p.by ? "No answer" : "Dismissed (the turn was cancelled)";
+    // answered: the name as the thread's record keeps it (env values and keys left out), as a reopened card shows it
+    const what = chosen ? optionLabel(chosen.name) : p.by ? "No answer" : "Dismissed (the turn was cancelled)";
     const where = v.outside?.length ? ` <span class="muted">(outside the workspace)</span>` : "";
     return `<div class="permission answered" data-request="${esc(v.requestId)}">${icon(allowed ? "pass" : "circle-slash")} <span class="muted">Permission:</span> ${esc(what)}${where}${answeredBy(p.by)}</div>`;
   }
@@ -52,7 +54,8 @@ export function renderPermission(p: PromptState, toolTitle: string, ctx: RenderC
  * thread's records, with who answered when the record names it (a name from another process: text only).
  */
 export function renderDecision(d: PermissionDecision): string {
-  const chosen = d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
+  // the name the record keeps (older records: the id); live, the name the agent offered
+  const chosen = d.optionName ?? d.options.find((o) => o.optionId === d.optionId)?.name ?? d.optionId ?? "cancelled";
   const who = {
     policy: "by your permission setting",
     remembered: "by a remembered rule",

@@ -61,12 +61,17 @@ test("answer without --question refuses two pending questions and approves neith
       // naming one answers it, and says which
       const second = await cli(home, ["answer", id, "--option", "allow", "--question", qb!.requestId]);
       assert.equal(second.code, 0, second.stderr);
-      assert.equal(second.stdout, `yes\nquestion ${qb!.requestId}: Write ${b}\n`);
+      assert.equal(second.stdout, `yes "Allow"\nquestion ${qb!.requestId}: Write ${b}\n`);
       await waitFor(() => existsSync(b), "b written");
       // one left: the plain answer takes it, and says which (json)
       const first = await cli(home, ["answer", id, "--option", "allow", "--format", "json"]);
       assert.equal(first.code, 0, first.stderr);
-      assert.deepEqual(JSON.parse(first.stdout), { requestId: qa!.requestId, title: `Write ${a}`, optionId: "yes" });
+      assert.deepEqual(JSON.parse(first.stdout), {
+        requestId: qa!.requestId,
+        title: `Write ${a}`,
+        optionId: "yes",
+        optionName: "Allow",
+      });
       await waitFor(() => window.said(`wrote ${a}, wrote ${b}`), "the agent wrote both");
       assert.deepEqual(
         settled().map((s) => [s.requestId, s.optionId]),

@@ -148,9 +148,9 @@ test("--permission ask: the turn waits; answer from any shell, first answer wins
       ]);
       const won = answers.filter((a) => a.code === 0);
       assert.equal(won.length, 1, JSON.stringify(answers));
-      // the fake agent's allow_once option, then the question it answered
+      // the fake agent's allow_once option (its id and label), then the question it answered
       const [option, which] = won[0]!.stdout.split("\n");
-      assert.equal(option, "yes");
+      assert.equal(option, 'yes "Allow"');
       assert.match(which ?? "", /^question [0-9a-f-]{36}: /);
       assert.ok(which?.endsWith(`: Write ${join(home, "out.txt")}`), which);
       const lost = answers.find((a) => a.code !== 0)!;
@@ -158,7 +158,7 @@ test("--permission ask: the turn waits; answer from any shell, first answer wins
       assert.match(lost.stderr, /the question was already answered by acp-threads answer \(pid \d+\)/);
       const done = await watcher.done;
       assert.equal(done.code, 0, done.stderr);
-      assert.match(done.stderr, /answered yes by acp-threads answer \(pid \d+\)/);
+      assert.match(done.stderr, /answered yes "Allow" by acp-threads answer \(pid \d+\)/);
       assert.equal(readFileSync(join(home, "out.txt"), "utf8"), "hello");
       const none = await cli(home, ["answer", id, "--option", "allow"]);
       assert.equal(none.code, 1);

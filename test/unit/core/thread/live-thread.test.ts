@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ToolCallState } from "../../../../src/core/model/events";
@@ -237,3 +238,42 @@ test("a permission keeps the rule and reason that decided it and its outside pat
       ],
     );
   }));
+
+test("hostile: a permission keeps the chosen option's name, env values and keys left out; read back as the card's name", () =>
+  withTmp((dir) => {
+    const { store, lt } = live(dir);
+    lt.beginTurn("go");
+    const name = "Yes, and don't ask again for `OPENAI_API_KEY=sk-proj-Zq8vR2mN4xT6yW1bC3dF5gH7 DB=hunter22 npm test`";
+    const option = { optionId: "proceed_always", name, kind: "allow_always" as const };
+    const decision = { toolCallId: "t", title: "npm test", kind: "execute" as const, options: [option] };
+    const answered = { ...decision, optionId: "proceed_always", optionKind: "allow_always" as const };
+    lt.record({ type: "permission", decision: { ...answered, optionName: name, decidedBy: "user" } });
+    lt.record({
+      type: "permission",
+      decision: { ...decision, optionId: null, optionKind: null, decidedBy: "cancelled" },
+    });
+    lt.endTurn("end_turn");
+    lt.close();
+    const label = "Yes, and don't ask again for `OPENAI_API_KEY=… DB=… npm test`";
+    const file = readFileSync(store.pathFor(lt.threadId), "utf8");
+    assert.ok(!file.includes("sk-proj") && !file.includes("hunter22"), file);
+    const records = store.read(lt.threadId).records.filter((r) => r.kind === "permission");
+    assert.deepEqual(
+      records.map((r) => (r.kind === "permission" ? r.optionName : "")),
+      [label, undefined],
+    );
+    const [d] = recordsToEvents(records).flatMap((e) => (e.type === "permission" ? [e.decision] : []));
+    assert.deepEqual(
+      [d?.optionName, d?.options],
+      [label, [{ optionId: "proceed_always", name: label, kind: "allow_always" }]],
+    );
+  }));
+
+test("an older permission record (no optionName) reads back named by its id", () => {
+  const r = { v: 1, ts: "2026-11-29T00:00:00.000Z", kind: "permission", toolCallId: "t", title: "npm test" } as const;
+  const older = { ...r, toolKind: "execute", optionId: "yes", optionKind: "allow_once", decidedBy: "user" } as const;
+  const [e] = recordsToEvents([older]);
+  assert.ok(e?.type === "permission");
+  assert.equal(e.decision.optionName, undefined);
+  assert.deepEqual(e.decision.options, [{ optionId: "yes", name: "yes", kind: "allow_once" }]);
+});

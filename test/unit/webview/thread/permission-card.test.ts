@@ -37,6 +37,16 @@ test("a decided permission shows the engine's reason and the rule; without them,
   assert.equal(text(renderDecision(decision({ decidedBy: "remembered" }))), "Permission: Allow (by a remembered rule)");
 });
 
+test("a decision names the option by the name the record keeps; an older record by its id", () => {
+  const kept = { optionName: "Yes, and don't ask again for `npm <b>test</b>`", options: [] };
+  assert.equal(
+    text(renderDecision(decision({ ...kept, decidedBy: "user", reason: "asked: a command" }))),
+    "Permission: Yes, and don&#39;t ask again for `npm &lt;b&gt;test&lt;/b&gt;` (asked: a command)",
+  );
+  const older = { optionId: "yes", options: [{ optionId: "yes", name: "yes", kind: "allow_once" as const }] };
+  assert.equal(text(renderDecision(decision({ ...older, decidedBy: "user" }))), "Permission: yes (by you)");
+});
+
 test("a pending request outside the workspace is marked, naming its paths; the answered line keeps the mark", () => {
   const view = {
     requestId: "r1",
