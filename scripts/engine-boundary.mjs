@@ -51,6 +51,7 @@ export const PURE_HELPERS = [
   "src/core/log.ts",
   "src/core/redact.ts",
   "src/core/retention/bytes.ts",
+  "src/core/retention/gc-defaults.ts",
   "src/core/version.ts",
   "src/core/util/guards.ts",
   "src/core/util/fresh-read.ts",

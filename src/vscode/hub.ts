@@ -290,7 +290,7 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(noticeIgnoredWorkspaceSettings(this.config, this.broker.notifier, (m) => this.log.logger.warn(m)));
     this.#owned.add(
       scheduleTrafficCap(
-        home,
+        this.engine,
         () => this.config.trafficMaxTotalMB,
         (m, e) => this.log.logger.warn(m, e),
       ),

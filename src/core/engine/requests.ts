@@ -13,6 +13,8 @@
  */
 import type { AgentRef } from "../model/records";
 import type { SnapshotListing } from "../model/snapshot";
+import type { CategorySize, DataCategory } from "../retention/measure";
+import type { GcItem } from "../retention/gc";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -52,7 +54,17 @@ export type EngineRequest =
    * Lists `to` among `from`'s successors (a handoff). `write: false`: only says the patch, for a caller that writes
    * `from` through its own live writer.
    */
-  | { op: "handoff.link"; from: string; to: string; write?: boolean };
+  | { op: "handoff.link"; from: string; to: string; write?: boolean }
+  /** The data home's size per category (threads, trash, traffic, ledger, …). */
+  | { op: "retention.measure" }
+  /**
+   * Garbage collection (`acp-threads gc`): plans what outlives its thread, the trash past `trashDays`, traffic over
+   * `trafficMaxBytes` (0: no cap), in `only` these categories, and removes it (`dryRun`: only plans). The plan is
+   * made here, never taken from the caller: a request names no path to remove.
+   */
+  | { op: "retention.gc"; trashDays?: number; trafficMaxBytes?: number; only?: DataCategory[]; dryRun?: boolean }
+  /** Clears whole categories of the data home (a thread a live writer holds is kept, with its files). */
+  | { op: "retention.clear"; categories: DataCategory[] };
 
 export type EngineOp = EngineRequest["op"];
 
@@ -72,6 +84,11 @@ export interface EngineReplies {
   "fork.write": { threadId: string; atEnd: boolean; unlinked?: string };
   /** `error`: why `from` does not list `to` (another process holds it); `patch`: the patch (`write: false`). */
   "handoff.link": { error?: string; patch?: { handedOffTo: string[] } };
+  "retention.measure": CategorySize[];
+  /** `items`: the plan; `planned`: its bytes; `bytes`: what was freed (0 for a dry run); `failed`: not removed. */
+  "retention.gc": { items: GcItem[]; planned: number; bytes: number; failed: { path: string; error: string }[] };
+  /** `keptLive`: threads kept because a live writer holds them. */
+  "retention.clear": { bytes: number; keptLive: string[]; failed: { path: string; error: string }[] };
 }
 
 export type EngineReply<O extends EngineOp> = EngineReplies[O];

@@ -6,14 +6,16 @@
 import { isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { EngineCallOptions, EngineOp, EngineRequest } from "./requests";
+import { DATA_CATEGORIES } from "../retention/measure";
 import { handoffOps } from "./serve-handoff";
+import { retentionOps } from "./serve-retention";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps };
+const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
-type Kind = "string" | "path" | "number" | "boolean" | "paths" | "dirs" | "agent";
+type Kind = "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -33,6 +35,9 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     allowEmpty: "boolean?",
   },
   "handoff.link": { from: "string", to: "string", write: "boolean?" },
+  "retention.measure": {},
+  "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
+  "retention.clear": { categories: "categories" },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42,6 +47,7 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
   string: [(v) => typeof v === "string", "a string"],
   path: [isPath, "an absolute path"],
   number: [(v) => typeof v === "number" && Number.isFinite(v), "a number"],
+  count: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, "a number, 0 or more"],
   boolean: [(v) => typeof v === "boolean", "true or false"],
   paths: [(v) => Array.isArray(v) && v.every(isPath), "a list of absolute paths"],
   dirs: [
@@ -49,6 +55,10 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
       Array.isArray(v) &&
       v.every((d) => isObject(d) && isPath(d.dir) && [undefined, true, false].includes(d.savedOnly as boolean)),
     "a list of {dir: absolute path, savedOnly?: boolean}",
+  ],
+  categories: [
+    (v) => Array.isArray(v) && v.every((c) => (DATA_CATEGORIES as readonly unknown[]).includes(c)),
+    `a list of data categories (${DATA_CATEGORIES.join(", ")})`,
   ],
   agent: [
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",

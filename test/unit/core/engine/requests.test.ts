@@ -37,6 +37,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "markdown.export": () => engine.call({ op: "markdown.export", threadId: id, outFile: join(out, "t.md") }),
       "fork.write": () => engine.call({ op: "fork.write", sourceId: id, at: 2 }),
       "handoff.link": () => engine.call({ op: "handoff.link", from: id, to: threadWith(store, dir, 1) }),
+      "retention.measure": () => engine.call({ op: "retention.measure" }),
+      "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
+      "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -57,6 +60,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(store.readMetadata(id).forks, [fork.threadId]);
     assert.deepEqual(replies["handoff.link"], {});
     assert.equal(store.readMetadata(id).handedOffTo?.length, 1);
+    const sizes = replies["retention.measure"] as { category: string; files: number }[];
+    assert.ok(sizes.find((c) => c.category === "threads")!.files >= 4, "the threads are measured");
+    assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
+    assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -83,6 +90,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "fork.write", sourceId: id, at: 1, agent: { id: "x" } }, /'agent' must be an agent/],
       [{ op: "snapshot.restore", path: join(dir, "s.json"), allowedRoots: ["rel"] }, /'allowedRoots' must be a list/],
       [{ op: "handoff.link", from: id, to: 42 }, /handoff\.link: 'to' must be a string/],
+      [{ op: "retention.clear", categories: ["threads", "../.."] }, /'categories' must be a list of data categories/],
+      [{ op: "retention.clear" }, /'categories' must be a list/],
+      [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
+      [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
