@@ -84,6 +84,7 @@ export const PURE_HELPERS = [
   "src/core/thread/conversation.ts",
   "src/core/thread/record-events.ts",
   "src/core/usage/format.ts",
+  "src/core/usage/groups.ts",
   "src/core/usage/ledger.ts",
   "src/core/usage/meter.ts",
   "src/core/usage/since.ts",

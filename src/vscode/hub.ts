@@ -280,7 +280,7 @@ export class Hub implements vscode.Disposable {
         onDidChange: this.panels.onDidChangeActive,
       }),
     );
-    this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.threads));
+    this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.engine));
     this.#owned.add(
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
     );

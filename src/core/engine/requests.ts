@@ -15,6 +15,8 @@ import type { AgentRef } from "../model/records";
 import type { SnapshotListing } from "../model/snapshot";
 import type { CategorySize, DataCategory } from "../retention/measure";
 import type { GcItem } from "../retention/gc";
+import type { UsageGroup } from "../usage/groups";
+import type { UsageReport } from "../usage/usage-query";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -64,7 +66,12 @@ export type EngineRequest =
    */
   | { op: "retention.gc"; trashDays?: number; trafficMaxBytes?: number; only?: DataCategory[]; dryRun?: boolean }
   /** Clears whole categories of the data home (a thread a live writer holds is kept, with its files). */
-  | { op: "retention.clear"; categories: DataCategory[] };
+  | { op: "retention.clear"; categories: DataCategory[] }
+  /**
+   * The tokens and costs the agents reported, summed per `by` (day, agent, model, thread: a thread's row is
+   * labelled with its title, archived threads' too), from `since` (ms since the epoch), for one thread or agent.
+   */
+  | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string };
 
 export type EngineOp = EngineRequest["op"];
 
@@ -89,6 +96,7 @@ export interface EngineReplies {
   "retention.gc": { items: GcItem[]; planned: number; bytes: number; failed: { path: string; error: string }[] };
   /** `keptLive`: threads kept because a live writer holds them. */
   "retention.clear": { bytes: number; keptLive: string[]; failed: { path: string; error: string }[] };
+  "usage.report": UsageReport;
 }
 
 export type EngineReply<O extends EngineOp> = EngineReplies[O];

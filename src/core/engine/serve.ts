@@ -9,13 +9,16 @@ import type { EngineCallOptions, EngineOp, EngineRequest } from "./requests";
 import { DATA_CATEGORIES } from "../retention/measure";
 import { handoffOps } from "./serve-handoff";
 import { retentionOps } from "./serve-retention";
+import { usageOps } from "./serve-usage";
+import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps };
+const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
-type Kind = "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories";
+type Kind =
+  "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories" | "usageGroup";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -38,6 +41,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "retention.measure": {},
   "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
   "retention.clear": { categories: "categories" },
+  "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -60,6 +64,7 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     (v) => Array.isArray(v) && v.every((c) => (DATA_CATEGORIES as readonly unknown[]).includes(c)),
     `a list of data categories (${DATA_CATEGORIES.join(", ")})`,
   ],
+  usageGroup: [(v) => (USAGE_GROUPS as readonly unknown[]).includes(v), `one of ${USAGE_GROUPS.join(", ")}`],
   agent: [
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
     "an agent {id, name, command}",

@@ -40,6 +40,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "retention.measure": () => engine.call({ op: "retention.measure" }),
       "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
       "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
+      "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -64,6 +65,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.ok(sizes.find((c) => c.category === "threads")!.files >= 4, "the threads are measured");
     assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
     assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
+    assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -92,6 +94,7 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "handoff.link", from: id, to: 42 }, /handoff\.link: 'to' must be a string/],
       [{ op: "retention.clear", categories: ["threads", "../.."] }, /'categories' must be a list of data categories/],
       [{ op: "retention.clear" }, /'categories' must be a list/],
+      [{ op: "usage.report", by: "week" }, /usage\.report: 'by' must be one of day, agent, model, thread/],
       [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
       [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
     ];
