@@ -66,6 +66,7 @@ export const CORE_STAGES = {
   worktree: 7,
   registry: 4,
   retention: 7,
+  engine: 8,
   "session.ts": 9,
   host: 10,
 };

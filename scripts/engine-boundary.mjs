@@ -2,7 +2,13 @@
 // are to reach the engine through its API, not its internals. Every src/core module is one of three kinds:
 //   api       the engine API a front end may use: core/model/** (plain types), the thread host's typed protocol
 //             and its client (core/host/protocol.ts and its parts protocol-*.ts, client.ts, door.ts: where the
-//             host's socket is).
+//             host's socket is), and the engine's requests (core/engine/requests.ts: the typed union, its replies,
+//             the `Engine` interface; core/engine/local.ts: `localEngine`, the engine in process). The rule of the
+//             engine requests: every request and reply is plain JSON data (model types, strings, numbers, arrays
+//             and objects of them), never an engine object (no ThreadStore, Db, class instance or function), so
+//             it crosses the host's socket unchanged (core/host/protocol-engine.ts); a unit test round-trips each
+//             op's reply through JSON. A request that hands an engine object across, or an API module that
+//             re-exports an internal, is a way around the boundary, not through it.
 //   pure      pure helpers (PURE_HELPERS): computation a front end may share with the engine. A pure helper does
 //             no I/O and holds no state: its value imports are only api or pure modules, node:path / node:url
 //             (path math) and `diff` (the line diff); it never touches `process`, timers, randomness, `fetch`, `require`, nor the clock
@@ -32,8 +38,11 @@ export const ENGINE_API = [
   "src/core/host/protocol-exec.ts",
   "src/core/host/protocol-refusal.ts",
   "src/core/host/protocol-serve.ts",
+  "src/core/host/protocol-engine.ts",
   "src/core/host/client.ts",
   "src/core/host/door.ts",
+  "src/core/engine/requests.ts",
+  "src/core/engine/local.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -42,6 +51,7 @@ export const PURE_HELPERS = [
   "src/core/log.ts",
   "src/core/redact.ts",
   "src/core/retention/bytes.ts",
+  "src/core/retention/gc-defaults.ts",
   "src/core/version.ts",
   "src/core/util/guards.ts",
   "src/core/util/fresh-read.ts",
@@ -52,6 +62,9 @@ export const PURE_HELPERS = [
   "src/core/acp/policy-mode.ts",
   "src/core/acp/steering.ts",
   "src/core/handoff/brief.ts",
+  "src/core/handoff/fork-cut.ts",
+  "src/core/handoff/lineage.ts",
+  "src/core/handoff/rewind-point.ts",
   "src/core/host/host-elicitation.ts",
   "src/core/host/missed-events.ts",
   "src/core/host/thread-tag.ts",
@@ -71,6 +84,7 @@ export const PURE_HELPERS = [
   "src/core/thread/conversation.ts",
   "src/core/thread/record-events.ts",
   "src/core/usage/format.ts",
+  "src/core/usage/groups.ts",
   "src/core/usage/ledger.ts",
   "src/core/usage/meter.ts",
   "src/core/usage/since.ts",

@@ -6,29 +6,32 @@
  * cap are removed at start and every half hour, asynchronously.
  */
 import * as vscode from "vscode";
-import { clearData } from "../core/retention/clear";
-import { applyGc, planGc } from "../core/retention/gc";
+import type { Engine, EngineReplies } from "../core/engine/requests";
 import { formatBytes } from "../core/retention/bytes";
-import { measureHome, type CategorySize, type DataCategory } from "../core/retention/measure";
+
+type CategorySize = EngineReplies["retention.measure"][number];
 
 const MB = 1024 * 1024;
 const GC_EVERY_MS = 30 * 60_000;
 
 export interface ClearChoice extends vscode.QuickPickItem {
-  category: DataCategory | "gc";
+  category: CategorySize["category"] | "gc";
   bytes: number;
 }
 
 /** The preview: one choice per category that holds something, sizes included; the gc pass first. */
-export async function clearDataChoices(home: string, trafficMaxMB: number): Promise<ClearChoice[]> {
-  const [sizes, plan] = await Promise.all([measureHome(home), planGc(home, { trafficMaxBytes: trafficMaxMB * MB })]);
+export async function clearDataChoices(engine: Engine, trafficMaxMB: number): Promise<ClearChoice[]> {
+  const [sizes, plan] = await Promise.all([
+    engine.call({ op: "retention.measure" }),
+    engine.call({ op: "retention.gc", trafficMaxBytes: trafficMaxMB * MB, dryRun: true }),
+  ]);
   const gc: ClearChoice[] = plan.items.length
     ? [
         {
           category: "gc",
-          bytes: plan.bytes,
+          bytes: plan.planned,
           label: "$(sparkle) Only what outlives its thread",
-          description: formatBytes(plan.bytes),
+          description: formatBytes(plan.planned),
           detail: `${plan.items.length} items: traffic and ledger files of deleted threads, the trash older than 30 days, traffic over the cap`,
         },
       ]
@@ -45,10 +48,10 @@ function choiceOf(s: CategorySize): ClearChoice {
   };
 }
 
-export async function clearDataCommand(home: string, trafficMaxMB: number, refresh: () => void): Promise<void> {
+export async function clearDataCommand(engine: Engine, trafficMaxMB: number, refresh: () => void): Promise<void> {
   const choices = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: "Measuring ACP Threads data…" },
-    () => clearDataChoices(home, trafficMaxMB),
+    () => clearDataChoices(engine, trafficMaxMB),
   );
   if (!choices.length) return void vscode.window.showInformationMessage("ACP Threads keeps no data yet.");
   const picked = await vscode.window.showQuickPick(choices, {
@@ -70,12 +73,12 @@ export async function clearDataCommand(home: string, trafficMaxMB: number, refre
   const failed: string[] = [];
   let keptLive: string[] = [];
   if (picked.some((c) => c.category === "gc")) {
-    const done = await applyGc(await planGc(home, { trafficMaxBytes: trafficMaxMB * MB }));
+    const done = await engine.call({ op: "retention.gc", trafficMaxBytes: trafficMaxMB * MB });
     freed += done.bytes;
     failed.push(...done.failed.map((f) => f.path));
   }
   if (categories.length) {
-    const done = await clearData(home, categories);
+    const done = await engine.call({ op: "retention.clear", categories });
     freed += done.bytes;
     failed.push(...done.failed.map((f) => f.path));
     keptLive = done.keptLive;
@@ -101,13 +104,14 @@ export function clearedMessage(freed: number, shown: number, keptLive: number, f
 
 /** The traffic cap and the audit log's rotation, now and every half hour (async; errors only logged). */
 export function scheduleTrafficCap(
-  home: string,
+  engine: Engine,
   maxMB: () => number,
   warn: (msg: string, err: unknown) => void,
 ): vscode.Disposable {
   const run = (): void => {
-    planGc(home, { only: ["traffic", "audit"], trashDays: Infinity, trafficMaxBytes: maxMB() * MB })
-      .then(applyGc)
+    // only traffic and the audit log: the trash is never purged by this pass
+    engine
+      .call({ op: "retention.gc", only: ["traffic", "audit"], trafficMaxBytes: maxMB() * MB })
       .catch((err: unknown) => warn("the traffic cap could not be applied", err));
   };
   const first = setTimeout(run, 10_000);

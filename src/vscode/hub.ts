@@ -14,6 +14,8 @@ import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
+import { localEngine } from "../core/engine/local";
+import type { Engine } from "../core/engine/requests";
 import { background } from "../core/util/unexpected";
 import { requiredAgent, type AgentChoice } from "./agents";
 import { RegistryService } from "./registry/registry-service";
@@ -82,6 +84,8 @@ export class Hub implements vscode.Disposable {
   readonly files = new EditorWorkspaceFiles();
   /** The canonical thread files (core). */
   readonly threads: ThreadStore;
+  /** The engine's requests (core/engine/requests.ts), served in this window through its thread store. */
+  readonly engine: Engine;
   /** Past threads as the sessions view and panels show them. */
   readonly past: PastThreads;
   readonly panels: ThreadPanels;
@@ -148,6 +152,7 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));
     // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
     this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
+    this.engine = localEngine({ store: this.threads });
     this.past = this.#owned.add(
       new PastThreads(this.threads, this.log.logger, {
         catalogWorker: join(context.extensionPath, "dist", "catalog-worker.js"),
@@ -275,7 +280,7 @@ export class Hub implements vscode.Disposable {
         onDidChange: this.panels.onDidChangeActive,
       }),
     );
-    this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.threads));
+    this.usageView = this.#owned.add(new UsageView(context.extensionUri, this.engine));
     this.#owned.add(
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
     );
@@ -285,7 +290,7 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(noticeIgnoredWorkspaceSettings(this.config, this.broker.notifier, (m) => this.log.logger.warn(m)));
     this.#owned.add(
       scheduleTrafficCap(
-        home,
+        this.engine,
         () => this.config.trafficMaxTotalMB,
         (m, e) => this.log.logger.warn(m, e),
       ),

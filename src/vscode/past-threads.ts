@@ -11,7 +11,7 @@ import { isInside } from "../core/platform/paths";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
-import { handedOffFrom } from "../core/handoff/link";
+import { handedOffFrom } from "../core/handoff/lineage";
 import { wholeGroups } from "./sessions-groups";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
 import { displayTitle } from "./thread-title";

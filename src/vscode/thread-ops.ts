@@ -5,8 +5,7 @@
  * (`OpsView`) and the sessions tree, and carries out the strip's actions.
  */
 import * as vscode from "vscode";
-import { forkedFrom } from "../core/handoff/fork";
-import { handedOffFrom } from "../core/handoff/link";
+import { forkedFrom, handedOffFrom } from "../core/handoff/lineage";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { liveWriter } from "../core/store/file-lock";
 import { ThreadFollower } from "../core/store/thread-follower";

@@ -1,5 +1,5 @@
 /**
- * Export/Import snapshot in the editor, through the core snapshot module (src/core/snapshot): the same
+ * Export/Import snapshot in the editor, through the engine's snapshot requests (core/engine/requests.ts): the same
  * `saved_session_*.json` files the CLI writes (`threads export`) and lists (`threads import`), written
  * atomically (0600) with secrets redacted. The save dialog (and the import's Browse) starts in the user's
  * Downloads (or home) folder, never the repository (#37); the import list shows the CLI's
@@ -9,30 +9,36 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } from "../core/snapshot/load";
-import {
-  PROGRESS_THRESHOLD,
-  saveSnapshot,
-  snapshotFileName,
-  snapshotFromThread,
-  SNAPSHOT_DIR,
-  type Progress,
-} from "../core/snapshot/save";
+import type { Engine, EngineProgress } from "../core/engine/requests";
+import { SNAPSHOT_DIR, type SnapshotListing } from "../core/model/snapshot";
 import type { ThreadStore } from "../core/store/thread-store";
 import { defaultExportDir } from "./export-folder";
 
 const FILTERS = { "ACP Threads session snapshot": ["json"], "ACP Threads thread file": ["jsonl"] };
 
-/** Runs `work` with a notification progress bar fed by the core's message progress. */
-function withProgress<T>(title: string, total: number, work: (onProgress?: Progress) => T): Thenable<T> | T {
-  if (total <= PROGRESS_THRESHOLD) return work();
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (p) => {
-    let last = 0;
-    return work((done, all) => {
-      p.report({ message: `${done}/${all} messages`, increment: ((done - last) / all) * 100 });
-      last = done;
-    });
+/**
+ * Runs `work` with a notification progress bar once the engine reports progress (it does for more than 500
+ * messages); its warnings are collected in `warnings`.
+ */
+async function withProgress<T>(
+  title: string,
+  work: (onProgress: (p: EngineProgress) => void) => Promise<T>,
+  warnings: string[] = [],
+): Promise<T> {
+  let bar: { report(v: { message: string; increment: number }): void } | undefined;
+  let last = 0;
+  let shown: Thenable<unknown> | undefined;
+  const done = work((p) => {
+    if (p.t === "warning") return void warnings.push(p.message);
+    if (!shown)
+      shown = vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, (b) => {
+        bar = b;
+        return done.catch(() => undefined);
+      });
+    bar?.report({ message: `${p.done}/${p.total} messages`, increment: ((p.done - last) / p.total) * 100 });
+    last = p.done;
   });
+  return done;
 }
 
 /**
@@ -40,23 +46,24 @@ function withProgress<T>(title: string, total: number, work: (onProgress?: Progr
  * folder (export-folder.ts). Returns the path written, or undefined if cancelled.
  */
 export async function exportThreadSnapshot(
-  store: ThreadStore,
+  engine: Engine,
   threadId: string,
   dest?: vscode.Uri,
 ): Promise<string | undefined> {
-  const thread = await store.readExisting(threadId);
-  const snap = await withProgress("Saving snapshot", thread.records.length, (onProgress) =>
-    snapshotFromThread(thread, { onProgress }),
-  );
   const target =
     dest ??
     (await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.file(join(await defaultExportDir(), snapshotFileName(snap))),
+      defaultUri: vscode.Uri.file(
+        join(await defaultExportDir(engine), (await engine.call({ op: "export.names", threadId })).snapshot),
+      ),
       filters: { "ACP Threads session snapshot": ["json"] },
       title: "Export session snapshot",
     }));
   if (!target) return undefined;
-  return saveSnapshot(snap, { outFile: target.fsPath });
+  const saved = await withProgress("Saving snapshot", (onProgress) =>
+    engine.call({ op: "snapshot.export", threadId, outFile: target.fsPath }, { onProgress }),
+  );
+  return saved.path;
 }
 
 /** The `.acp-threads` folders of the open workspace, where the CLI saves and lists snapshots. */
@@ -68,10 +75,8 @@ const describe = (l: SnapshotListing) =>
   `${new Date(l.savedAt).toLocaleString()} · ${l.messageCount} message${l.messageCount === 1 ? "" : "s"} · ${l.agent}${l.model ? ` (${l.model})` : ""}`;
 
 /** Newest snapshots first (as `acp-threads threads import` lists them), then "Browse…". */
-async function pickSnapshot(): Promise<string | undefined> {
-  const listed = snapshotDirs()
-    .flatMap((d) => listSnapshots(d))
-    .sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
+async function pickSnapshot(engine: Engine): Promise<string | undefined> {
+  const listed = await engine.call({ op: "snapshot.list", dirs: snapshotDirs().map((dir) => ({ dir })) });
   type Item = vscode.QuickPickItem & { path?: string };
   const items: Item[] = listed.map((l) =>
     l.error
@@ -91,7 +96,7 @@ async function pickSnapshot(): Promise<string | undefined> {
       canSelectMany: false,
       filters: FILTERS,
       title: "Import",
-      defaultUri: vscode.Uri.file(await defaultExportDir()), // where the editor's exports go
+      defaultUri: vscode.Uri.file(await defaultExportDir(engine)), // where the editor's exports go
     })) ?? [];
   return uri?.fsPath;
 }
@@ -113,17 +118,23 @@ async function rootFor(rootDir: string, source: string): Promise<string | undefi
  * Restores a snapshot (or adds a `.jsonl` thread file) as a thread; without `src` the user picks one from the
  * workspace's `.acp-threads` listing or browses. Returns the new thread's id, or undefined if cancelled.
  */
-export async function importThreadSnapshot(store: ThreadStore, src?: vscode.Uri): Promise<string | undefined> {
-  const path = src?.fsPath ?? (await pickSnapshot());
+export async function importThreadSnapshot(
+  engine: Engine,
+  store: ThreadStore,
+  src?: vscode.Uri,
+): Promise<string | undefined> {
+  const path = src?.fsPath ?? (await pickSnapshot(engine));
   if (!path) return undefined;
   if (path.endsWith(".jsonl")) return store.importJsonl(path);
-  const snap = readSnapshot(path);
-  const rootDir = await rootFor(snap.state.root_dir, path);
+  const snap = await engine.call({ op: "snapshot.inspect", path });
+  const rootDir = await rootFor(snap.rootDir, path);
   if (rootDir === null) return undefined;
   const warnings: string[] = [];
-  const id = await withProgress("Restoring snapshot", snap.state.messages.length, (onProgress) =>
-    restoreSnapshot(store, snap, path, { rootDir, onProgress, onWarning: (w) => warnings.push(w) }),
+  const restored = await withProgress(
+    "Restoring snapshot",
+    (onProgress) => engine.call({ op: "snapshot.restore", path, ...(rootDir ? { rootDir } : {}) }, { onProgress }),
+    warnings,
   );
   if (warnings.length) void vscode.window.showWarningMessage(`Snapshot restored: ${warnings.join("; ")}`);
-  return id;
+  return restored.threadId;
 }

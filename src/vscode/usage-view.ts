@@ -4,10 +4,8 @@
  */
 import * as vscode from "vscode";
 import { parseSince } from "../core/usage/since";
-import { openUsageIndexAsync } from "../core/usage/usage-index";
-import { queryUsage, type UsageReport } from "../core/usage/usage-query";
 import { errorMessage } from "../core/errors";
-import { listThreadsIndexed } from "../core/index/threads-index";
+import type { Engine, EngineReplies } from "../core/engine/requests";
 import {
   parseUsageMessage,
   USAGE_VIEW_TYPE,
@@ -15,9 +13,10 @@ import {
   type UsageHostMessage,
   type UsageRange,
 } from "../webview/usage/protocol";
-import type { ThreadStore } from "../core/store/thread-store";
 import { webviewHtml, webviewOptions } from "./webview-html";
 import { background } from "../core/util/unexpected";
+
+type UsageReport = EngineReplies["usage.report"];
 
 const BODY = `<h1>Agent usage</h1>
 <div class="controls">
@@ -36,7 +35,7 @@ export class UsageView implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly threads: ThreadStore,
+    private readonly engine: Engine,
   ) {}
 
   show(): vscode.WebviewPanel {
@@ -66,22 +65,7 @@ export class UsageView implements vscode.Disposable {
   }
 
   async report(by: UsageGroupName, range: UsageRange): Promise<UsageReport> {
-    const store = this.threads;
-    const { index } = await openUsageIndexAsync(store);
-    let report: UsageReport;
-    try {
-      report = queryUsage(index, { by, ...(range !== "all" ? { since: parseSince(range) } : {}) });
-    } finally {
-      index.close();
-    }
-    if (by === "thread") {
-      // archived threads keep their titles here (#36)
-      const titles = new Map(
-        (await listThreadsIndexed(store, { archived: "include" })).map((m) => [m.threadId, m.title]),
-      );
-      for (const r of report.rows) r.label = titles.get(r.key) ?? r.key;
-    }
-    return report;
+    return this.engine.call({ op: "usage.report", by, ...(range !== "all" ? { since: parseSince(range) } : {}) });
   }
 
   async #onMessage(raw: unknown): Promise<void> {

@@ -12,7 +12,8 @@ import { agentRefOf, type AgentSpec } from "../../core/model/agent";
 import { installedSpecFor } from "../../core/registry/installed";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { forkCut, numberedMessages, writeFork } from "../../core/handoff/fork";
+import { localEngine } from "../../core/engine/local";
+import { forkCut, numberedMessages } from "../../core/handoff/fork-cut";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { linkInHost } from "../host-client";
@@ -69,7 +70,10 @@ the fork links, and says so). Nothing is sent to an agent until you run the fork
       }
     }
     const agent = agentRefOf(spec);
-    const fork = writeFork(store, sourceId, at, {
+    const fork = await localEngine({ store }).call({
+      op: "fork.write",
+      sourceId,
+      at,
       ...(sameAgent ? {} : { agent }),
       ...(agentSessionId ? { agentSessionId } : {}),
     });

@@ -3,8 +3,10 @@
  * thread (traffic, ledger files and blobs, steering requests), the trash past its age, traffic over its cap, and rotates the audit
  * log; prints what it frees (see src/core/retention/gc.ts).
  */
-import { applyGc, GC_DEFAULTS, planGc, type GcItem } from "../../core/retention/gc";
+import { localEngine } from "../../core/engine/local";
+import type { EngineReplies } from "../../core/engine/requests";
 import { formatBytes } from "../../core/retention/bytes";
+import { GC_DEFAULTS } from "../../core/retention/gc-defaults";
 import { readHomeSettings } from "../../core/store/home-settings";
 import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
@@ -41,12 +43,15 @@ steering requests to threads no process runs any more, and audit.jsonl is rotate
     const home = resolveHome(io.env);
     const shared = readHomeSettings(home).trafficMaxTotalMB;
     const trafficMb = flags["traffic-max-mb"] ?? shared;
-    const plan = await planGc(home, {
+    const dry = flags["dry-run"] === true;
+    const gc = await localEngine({ home }).call({
+      op: "retention.gc",
       ...(flags["trash-days"] !== undefined ? { trashDays: flags["trash-days"] } : {}),
       ...(trafficMb !== undefined ? { trafficMaxBytes: Math.round(trafficMb * MB) } : {}),
+      dryRun: dry,
     });
-    const dry = flags["dry-run"] === true;
-    const done = dry ? { bytes: 0, failed: [] } : await applyGc(plan);
+    const plan = { items: gc.items, bytes: gc.planned };
+    const done = { bytes: gc.bytes, failed: gc.failed };
     if (flags.format === "json") {
       io.stdout.write(
         JSON.stringify(
@@ -71,6 +76,6 @@ steering requests to threads no process runs any more, and audit.jsonl is rotate
   },
 );
 
-function line(i: GcItem): string {
+function line(i: EngineReplies["retention.gc"]["items"][number]): string {
   return `${i.action === "rotate" ? "rotate" : "remove"}  ${formatBytes(i.bytes).padStart(9)}  ${i.category.padEnd(7)}  ${i.path}  (${i.reason})\n`;
 }

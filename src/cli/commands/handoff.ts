@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
-import { linkHandoff } from "../../core/handoff/link";
+import { localEngine } from "../../core/engine/local";
 import { EditLedger } from "../../core/ledger/edit-ledger";
 import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
@@ -103,11 +103,13 @@ another process holds it, only the new side links, and says so). Exit codes as f
       onThread: (toId) => {
         io.stderr.write(`acp-threads handoff: ${metadata.agent.name} → ${flags.agent}: new thread ${toId}\n`);
         // the thread host's run holds the source: the host lists the handoff (as for `fork`), while the turns run
-        const failed = linkHandoff(store, fromId, toId);
-        linked = linkInHost(io, "handoff", fromId, { handedOffTo: [toId] }, failed).then((unlinked) => {
-          if (unlinked)
-            io.stderr.write(`acp-threads handoff: note: ${fromId} does not list the new thread yet: ${unlinked}\n`);
-        });
+        linked = localEngine({ store })
+          .call({ op: "handoff.link", from: fromId, to: toId })
+          .then(({ error }) => linkInHost(io, "handoff", fromId, { handedOffTo: [toId] }, error))
+          .then((unlinked) => {
+            if (unlinked)
+              io.stderr.write(`acp-threads handoff: note: ${fromId} does not list the new thread yet: ${unlinked}\n`);
+          });
       },
     });
     await linked;

@@ -7,8 +7,9 @@
  * (the default) does the two, the restore first (a refused restore creates no fork).
  */
 import { AcpThreadsError } from "../../core/errors";
-import { writeFork } from "../../core/handoff/fork";
-import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/handoff/rewind";
+import { localEngine } from "../../core/engine/local";
+import { planRewindRestore } from "../../core/handoff/rewind";
+import { rewindPoint, type RewindMode } from "../../core/handoff/rewind-point";
 import { applyRestore } from "../../core/ledger/restore";
 import { liveWriter } from "../../core/store/file-lock";
 import { command } from "../command";
@@ -91,7 +92,10 @@ Undo the files' restore with 'acp-threads restore THREAD --undo'.`,
       const fork =
         forkAt === null
           ? null
-          : writeFork(store, threadId, forkAt, {
+          : await localEngine({ store }).call({
+              op: "fork.write",
+              sourceId: threadId,
+              at: forkAt,
               allowEmpty: true,
               title: `${metadata.title ?? threadId} (rewound to message ${point.message})`,
             });

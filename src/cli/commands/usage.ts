@@ -2,13 +2,13 @@
  * `acp-threads usage [--since 7d] [--by day|agent|model|thread] [--agent A] [--thread ID] [--format text|json]`:
  * tokens and costs the agents reported, summed from the usage ledger (derived from the thread files).
  */
-import { openSyncedIndex } from "../../core/index/threads-index";
+import { localEngine } from "../../core/engine/local";
+import type { EngineReplies } from "../../core/engine/requests";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { formatContext, formatCosts, formatTokens } from "../../core/usage/format";
 import { parseSince } from "../../core/usage/since";
-import { openUsageIndex } from "../../core/usage/usage-index";
-import { queryUsage, USAGE_GROUPS, type UsageReport, type UsageRow } from "../../core/usage/usage-query";
+import { USAGE_GROUPS } from "../../core/usage/groups";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
@@ -31,33 +31,26 @@ export const main = command(
     notes: `Costs are what the agents reported (claude-agent-acp and opencode report one; codex-acp and gemini do not),
 in their own currency; tokens are the turn usage agents report. Nothing is estimated.`,
   },
-  ({ io, flags }) => {
+  async ({ io, flags }) => {
     const { by, format } = flags;
     const since = flags.since !== undefined ? parseSince(flags.since) : undefined;
     const store = new ThreadStore(resolveHome(io.env));
     const threadId = flags.thread !== undefined ? store.resolveId(flags.thread) : undefined;
-    const { index } = openUsageIndex(store);
-    let report: UsageReport;
-    try {
-      report = queryUsage(index, { by, since, threadId, agent: flags.agent });
-    } finally {
-      index.close();
-    }
-    if (by === "thread") labelThreads(store, report.rows);
+    const report = await localEngine({ store }).call({
+      op: "usage.report",
+      by,
+      ...(since !== undefined ? { since } : {}),
+      ...(threadId !== undefined ? { threadId } : {}),
+      ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
+    });
     if (format === "json") io.stdout.write(JSON.stringify(report, null, 2) + "\n");
     else io.stdout.write(renderText(report));
     return EXIT.ok;
   },
 );
 
-function labelThreads(store: ThreadStore, rows: UsageRow[]): void {
-  const { index } = openSyncedIndex(store);
-  try {
-    for (const r of rows) r.label = index.get(r.key)?.title ?? r.key;
-  } finally {
-    index.close();
-  }
-}
+type UsageReport = EngineReplies["usage.report"];
+type UsageRow = UsageReport["rows"][number];
 
 const COLUMNS = ["turns", "input", "output", "cache r/w", "total", "cost", "context (max)"];
 

@@ -3,18 +3,22 @@
  * images copied into `<FILE without .md>.assets/` beside it (core/snapshot/markdown-file.ts).
  */
 import { resolve } from "node:path";
+import { localEngine } from "../../core/engine/local";
 import { AcpThreadsError } from "../../core/errors";
-import { exportMarkdown } from "../../core/snapshot/markdown-file";
 import { EXIT } from "../io";
 import { shortId, type SubContext } from "./common";
 
-export function exportMarkdownCmd(ctx: SubContext): number {
+export async function exportMarkdownCmd(ctx: SubContext): Promise<number> {
   const { io, store, flags } = ctx;
   if (flags.jsonl || flags.dir !== undefined)
     throw new AcpThreadsError("usage", "--format md writes one Markdown file: use --out FILE (not --jsonl or --dir)");
   const id = store.resolveId(ctx.args[0]!);
   const out = typeof flags.out === "string" ? resolve(io.cwd, flags.out) : undefined;
-  const res = exportMarkdown(store.read(id), store.threadsDir, out);
+  const res = await localEngine({ store }).call({
+    op: "markdown.export",
+    threadId: id,
+    ...(out ? { outFile: out } : {}),
+  });
   for (const w of res.warnings) io.stderr.write(`warning: ${w}\n`);
   if (!res.path) io.stdout.write(res.markdown);
   else {

@@ -1,7 +1,7 @@
 /** `threads show ID`: the thread's metadata and conversation (or the raw records with --format json). */
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
-import { forkedFrom } from "../../core/handoff/fork";
+import { forkedFrom } from "../../core/handoff/lineage";
 import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {

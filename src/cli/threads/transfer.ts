@@ -7,20 +7,32 @@
  * FILE is a thread exported with --jsonl and is added as it is.
  */
 import { basename, join, resolve } from "node:path";
+import { localEngine } from "../../core/engine/local";
+import type { Engine, EngineProgress } from "../../core/engine/requests";
 import { AcpThreadsError } from "../../core/errors";
-import { defaultExportDirSync, userHome } from "../../core/snapshot/export-dir";
-import { listSnapshots, readSnapshot, restoreSnapshot, type SnapshotListing } from "../../core/snapshot/load";
-import { saveSnapshot, snapshotFromThread, SNAPSHOT_DIR, type Progress } from "../../core/snapshot/save";
+import { SNAPSHOT_DIR, type SnapshotListing } from "../../core/model/snapshot";
 import { str } from "../../core/util/guards";
 import { formatBytes, table } from "../exec/context";
 import { EXIT, type CliIO } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
 
-function progress(io: CliIO, what: string): Progress {
-  return (done, total) => io.stderr.write(`${what} ${done}/${total} messages\r${done === total ? "\n" : ""}`);
+/** A request's progress on stderr (message counts), its warnings in order with it. */
+function progress(io: CliIO, what: string): (p: EngineProgress) => void {
+  return (p) =>
+    io.stderr.write(
+      p.t === "warning"
+        ? `warning: ${p.message}\n`
+        : `${what} ${p.done}/${p.total} messages\r${p.done === p.total ? "\n" : ""}`,
+    );
 }
 
-export function exportThread(ctx: SubContext): number {
+/** The export folder (the user's Downloads, else home: never the repository, #37) for the home `io.env` names. */
+async function exportFolder(engine: Engine, io: CliIO): Promise<string> {
+  const home = io.env.HOME || io.env.USERPROFILE || undefined;
+  return (await engine.call({ op: "export.folder", ...(home ? { home } : {}) })).dir;
+}
+
+export async function exportThread(ctx: SubContext): Promise<number> {
   const { io, store, flags } = ctx;
   const id = store.resolveId(ctx.args[0]!);
   const out = str(flags.out) && resolve(io.cwd, str(flags.out)!);
@@ -31,11 +43,14 @@ export function exportThread(ctx: SubContext): number {
     else io.stdout.write(`exported ${shortId(id)} (${formatBytes(bytes)}) to ${out}\n`);
     return EXIT.ok;
   }
-  const snap = snapshotFromThread(store.read(id), { onProgress: ctx.json ? undefined : progress(io, "saving") });
-  const dir = str(flags.dir) ? resolve(io.cwd, str(flags.dir)!) : defaultExportDirSync(userHome(io.env));
-  const path = saveSnapshot(snap, { outFile: out || undefined, dir });
-  if (ctx.json) writeJson(io, { id, path, messages: snap.state.messages.length });
-  else io.stdout.write(`saved ${shortId(id)} (${snap.state.messages.length} messages) to ${path}\n`);
+  const engine = localEngine({ store });
+  const dir = str(flags.dir) ? resolve(io.cwd, str(flags.dir)!) : await exportFolder(engine, io);
+  const { path, messages } = await engine.call(
+    { op: "snapshot.export", threadId: id, ...(out ? { outFile: out } : {}), dir },
+    ctx.json ? {} : { onProgress: progress(io, "saving") },
+  );
+  if (ctx.json) writeJson(io, { id, path, messages });
+  else io.stdout.write(`saved ${shortId(id)} (${messages} messages) to ${path}\n`);
   return EXIT.ok;
 }
 
@@ -47,24 +62,24 @@ function describe(l: SnapshotListing): string {
  * The snapshots `threads import` offers: those in --dir, else the export folder's (files a save named) and the
  * workspace's `.acp-threads/` (where earlier versions saved), newest first; `where` names the folders.
  */
-function snapshotsFor(ctx: SubContext): { all: SnapshotListing[]; where: string } {
+async function snapshotsFor(ctx: SubContext, engine: Engine): Promise<{ all: SnapshotListing[]; where: string }> {
   const { io, flags } = ctx;
   if (str(flags.dir)) {
     const dir = resolve(io.cwd, str(flags.dir)!);
-    return { all: listSnapshots(dir), where: dir };
+    return { all: await engine.call({ op: "snapshot.list", dirs: [{ dir }] }), where: dir };
   }
-  const exports = defaultExportDirSync(userHome(io.env));
+  const exports = await exportFolder(engine, io);
   const earlier = join(io.cwd, SNAPSHOT_DIR);
-  const all = [...listSnapshots(exports, { savedOnly: true }), ...listSnapshots(earlier)];
-  all.sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
+  const all = await engine.call({ op: "snapshot.list", dirs: [{ dir: exports, savedOnly: true }, { dir: earlier }] });
   return { all, where: `${exports} or ${earlier}` };
 }
 
-export function importSnapshot(ctx: SubContext): number {
+export async function importSnapshot(ctx: SubContext): Promise<number> {
   const { io, store } = ctx;
+  const engine = localEngine({ store });
   let path = ctx.args[0] && resolve(io.cwd, ctx.args[0]);
   if (!path && !ctx.flags.latest) {
-    const { all, where } = snapshotsFor(ctx);
+    const { all, where } = await snapshotsFor(ctx, engine);
     if (ctx.json) writeJson(io, all);
     else if (!all.length) io.stdout.write(`no snapshots in ${where}\n`);
     else {
@@ -81,7 +96,7 @@ export function importSnapshot(ctx: SubContext): number {
     return EXIT.ok;
   }
   if (!path) {
-    const { all, where } = snapshotsFor(ctx);
+    const { all, where } = await snapshotsFor(ctx, engine);
     const newest = all.find((l) => !l.error);
     if (!newest) throw new AcpThreadsError("not_found", `no readable snapshots in ${where}`);
     path = newest.path;
@@ -92,25 +107,19 @@ export function importSnapshot(ctx: SubContext): number {
     else io.stdout.write(`imported thread ${id}\n`);
     return EXIT.ok;
   }
-  const snap = readSnapshot(path);
-  const listing: SnapshotListing = {
-    path,
-    savedAt: snap.saved_at,
-    size: 0,
-    messageCount: snap.state.messages.length,
-    agent: snap.state.agent,
-    model: snap.state.model,
-    title: snap.state.title ?? null,
-  };
-  listing.size = Buffer.byteLength(JSON.stringify(snap));
+  const { rootDir: _, ...listing } = await engine.call({ op: "snapshot.inspect", path });
   if (!ctx.json) io.stderr.write(`restoring ${path}\n  ${describe(listing)}\n`);
   const root = str(ctx.flags.root) && resolve(io.cwd, str(ctx.flags.root)!);
-  const id = restoreSnapshot(store, snap, path, {
-    rootDir: root || undefined,
-    onWarning: (w) => io.stderr.write(`warning: ${w}\n`),
-    onProgress: ctx.json ? undefined : progress(io, "restoring"),
-  });
-  if (ctx.json) writeJson(io, { id, path: store.pathFor(id), source: path, messages: listing.messageCount });
-  else io.stdout.write(`restored as thread ${id}\n`);
+  const restored = await engine.call(
+    { op: "snapshot.restore", path, ...(root ? { rootDir: root } : {}) },
+    {
+      onProgress: ctx.json
+        ? (p) => p.t === "warning" && io.stderr.write(`warning: ${p.message}\n`)
+        : progress(io, "restoring"),
+    },
+  );
+  if (ctx.json)
+    writeJson(io, { id: restored.threadId, path: restored.path, source: path, messages: listing.messageCount });
+  else io.stdout.write(`restored as thread ${restored.threadId}\n`);
   return EXIT.ok;
 }

@@ -6,37 +6,10 @@
  * copied (the fork has its own agent session: one `session/fork` made, or none, and the next turn's ladder opens
  * a new session seeded with this history).
  */
-import { AcpThreadsError, errorMessage } from "../errors";
-import type { ThreadMetadata } from "../model/metadata";
+import { errorMessage } from "../errors";
 import type { AgentRef, RecordInput, ThreadRecord } from "../model/records";
 import type { ThreadRead, ThreadStore } from "../store/thread-store";
-import { conversation, type ConversationEntry } from "../thread/conversation";
-
-/** The messages of a thread, numbered from 1 (`n`), with the index of the record each starts at. */
-export function numberedMessages(records: readonly ThreadRecord[]): (ConversationEntry & { n: number })[] {
-  return conversation(records)
-    .filter((e) => e.role === "user" || e.role === "assistant")
-    .map((e, i) => ({ ...e, n: i + 1 }));
-}
-
-/**
- * The records a fork at message `at` copies; throws a usage error for an index out of range. `at` 0 (an empty
- * conversation) only for a rewind to the first prompt (`allowEmpty`).
- */
-export function forkCut(threadId: string, records: readonly ThreadRecord[], at: number, allowEmpty = false) {
-  const messages = numberedMessages(records);
-  if (!messages.length) throw new AcpThreadsError("usage", `thread ${threadId} has no messages to fork from`);
-  if (!Number.isInteger(at) || at < (allowEmpty ? 0 : 1) || at > messages.length)
-    throw new AcpThreadsError(
-      "usage",
-      `message ${at} is out of range: thread ${threadId} has ${messages.length} message${messages.length > 1 ? "s" : ""} (1–${messages.length}, as 'acp-threads threads show' numbers them)`,
-    );
-  const end = at === 0 ? messages[0]!.index : (messages[at]?.index ?? records.length);
-  const kept = records.slice(0, end).filter((r) => !SKIPPED.has(r.kind));
-  return { records: kept, atEnd: at === messages.length, messages: messages.length };
-}
-
-const SKIPPED = new Set<ThreadRecord["kind"]>(["thread_start", "meta_patch", "session_open"]);
+import { forkCut } from "./fork-cut";
 
 export interface ForkInput {
   /** The agent the fork runs (default: the source's). */
@@ -93,10 +66,4 @@ export function writeFork(store: ThreadStore, sourceId: string, at: number, inpu
     unlinked = errorMessage(err);
   }
   return { threadId: handle.threadId, atEnd: cut.atEnd, ...(unlinked ? { unlinked } : {}) };
-}
-
-/** Where a thread was forked from, or null. */
-export function forkedFrom(m: Pick<ThreadMetadata, "origin">): { threadId: string; messageIndex?: number } | null {
-  const o = m.origin;
-  return o?.kind === "fork" && o.source ? { threadId: o.source, messageIndex: o.messageIndex } : null;
 }

@@ -3,12 +3,7 @@
  * the old one lists its successors in `handedOffTo` (a metadata patch, written by whoever may write it).
  */
 import { errorMessage } from "../errors";
-import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadStore } from "../store/thread-store";
-
-/** Where a thread came from, when it was handed off to. */
-export const handedOffFrom = (m: Pick<ThreadMetadata, "origin">): string | null =>
-  m.origin?.kind === "handoff" ? (m.origin.source ?? null) : null;
 
 /**
  * Adds `toThreadId` to `fromThreadId`'s successors through `write` (the live writer's patch, when this process

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AcpThreadsError } from "../errors";
+import type { Engine, EngineCallOptions, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
+import { AcpThreadsError, ERROR_CODES } from "../errors";
 import { waitForLock } from "../platform/file-lock";
 import { hostPlace, preparePlace, type HostPlace } from "./door";
 import { doorNonce, doorProof, keyMatches, readDoorKey } from "../store/door-key";
@@ -28,6 +29,8 @@ export class HostConnection {
   #next = 1;
   readonly #waiting = new Map<number, (r: HostReply) => void>();
   readonly #push = new Set<(m: HostPush) => void>();
+  /** The progress listeners of the engine requests waiting, by request id. */
+  readonly #progress = new Map<number, (p: EngineProgress) => void>();
   /**
    * Pushes that came before the first listener (a serving client's terminals follow its hello's answer at once,
    * maybe in the same read): the first listener gets them. At most EARLY_PUSHES; undefined once delivered.
@@ -40,7 +43,8 @@ export class HostConnection {
     sock.on("error", () => {});
     readLines(sock, (raw) => {
       const m = raw as HostMessage;
-      if ("id" in m && typeof m.id === "number") {
+      if (m.t === "engine_progress") this.#progress.get(m.call)?.(m.progress);
+      else if ("id" in m && typeof m.id === "number") {
         const w = this.#waiting.get(m.id);
         this.#waiting.delete(m.id);
         w?.(m);
@@ -71,11 +75,34 @@ export class HostConnection {
     const reply = new Promise<HostReply>((r) => this.#waiting.set(id, r));
     send(this.sock, { ...body, id });
     const r = await reply;
-    if (r.t === "error")
-      throw r.code
-        ? new HostRefusal(r.code, r.message, r.answered, r.pending)
-        : new AcpThreadsError("protocol", r.message);
-    return r;
+    if (r.t !== "error") return r;
+    if (r.code) throw new HostRefusal(r.code, r.message, r.answered, r.pending);
+    const code = r.engine && ERROR_CODES.includes(r.engine.code) ? r.engine.code : "protocol";
+    throw new AcpThreadsError(code, r.message, r.engine?.details);
+  }
+
+  /**
+   * An engine request (core/engine/requests.ts) served by the host: the reply a local call gives, an engine error
+   * thrown as the same `AcpThreadsError` (its code kept), progress to `onProgress` as it comes.
+   */
+  async engine<R extends EngineRequest>(req: R, opts: EngineCallOptions = {}): Promise<EngineReplies[R["op"]]> {
+    if (opts.signal?.aborted)
+      throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
+    const id = this.#next; // the id `request` gives it (taken before its first await)
+    if (opts.onProgress) this.#progress.set(id, opts.onProgress);
+    try {
+      const r = await this.request({ t: "engine", req, ...(opts.onProgress ? { progress: true } : {}) });
+      if (r.t !== "engine")
+        throw new AcpThreadsError("protocol", `the thread host answered '${r.t}' to an engine request`);
+      return r.reply as EngineReplies[R["op"]];
+    } finally {
+      this.#progress.delete(id);
+    }
+  }
+
+  /** This connection as an `Engine`: the same calls as `localEngine`'s, served by the host. */
+  get asEngine(): Engine {
+    return { call: (req, opts) => this.engine(req, opts) };
   }
 
   onPush(fn: (m: HostPush) => void): () => void {

@@ -1,5 +1,6 @@
 /** The thread host's typed refusals (protocol.ts `error` replies with a `code`). */
 import { AcpThreadsError } from "../errors";
+import type { EngineErrorInfo } from "./protocol-engine";
 
 /**
  * Why the host refused a request, where a client acts on the reason rather than only showing it (an `error`
@@ -15,6 +16,21 @@ import { AcpThreadsError } from "../errors";
  */
 export type HostErrorCode =
   "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered" | "ambiguous";
+
+/**
+ * A refusal or an error (protocol.ts `HostReply`). `answered` (code `answered`): the answer that won, for the client
+ * whose answer lost. `pending` (code `ambiguous`): the questions waiting, for a client whose answer named none.
+ * `engine`: an engine request's error (protocol-engine.ts), its code kept.
+ */
+export interface HostErrorReply {
+  t: "error";
+  id: number;
+  message: string;
+  code?: HostErrorCode;
+  answered?: FirstAnswer;
+  pending?: PendingAsk[];
+  engine?: EngineErrorInfo;
+}
 
 /** Who answered a question first and with which option (null: withdrawn, or an elicitation's). */
 export interface FirstAnswer {

@@ -20,7 +20,8 @@ import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
 import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
 import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
-import type { FirstAnswer, HostErrorCode, PendingAsk } from "./protocol-refusal";
+import type { HostErrorReply } from "./protocol-refusal";
+import type { EngineHostPush, EngineHostReply, EngineHostRequest } from "./protocol-engine";
 import type { ServeAnswer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
 export const HOST_PROTOCOL = 2;
@@ -253,6 +254,7 @@ export type HostEvent =
 export type HostRequest =
   | HelloRequest
   | DoorRequest
+  | EngineHostRequest
   | { t: "status"; id: number }
   | { t: "stop"; id: number; force: boolean }
   | { t: "run"; id: number; run: DetachedRun }
@@ -329,13 +331,10 @@ export type HostRequest =
 
 export type HostReply =
   | { t: "ok"; id: number }
-  /**
-   * `answered` (code `answered`): the answer that won, for the client whose answer lost. `pending` (code
-   * `ambiguous`): the questions waiting, for a client whose answer named none.
-   */
-  | { t: "error"; id: number; message: string; code?: HostErrorCode; answered?: FirstAnswer; pending?: PendingAsk[] }
+  | HostErrorReply
   | { t: "hello"; id: number; protocol: number; version: string; pid: number }
   | DoorReply
+  | EngineHostReply
   | { t: "status"; id: number; status: HostStatus }
   | { t: "started"; id: number; threadId: string }
   | { t: "exec_started"; id: number; exec: HostExecInfo }
@@ -348,6 +347,7 @@ export type HostReply =
 
 /** Pushed by the host, unasked. */
 export type HostPush =
+  | EngineHostPush
   | { t: "records"; threadId: string; from: number; records: ThreadRecord[] }
   | { t: "question"; question: PendingQuestion }
   /** A question or an elicitation was answered (`action`: an elicitation's), or withdrawn: its prompt closes. */

@@ -21,6 +21,7 @@ import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
+import { HostEngine } from "./host-engine";
 import { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
@@ -65,6 +66,7 @@ export class ThreadHost {
   readonly #serve: EditorServe;
   readonly #terminals: EditorTerminals;
   readonly #execs: HostExecs;
+  readonly #engine: HostEngine;
   /** The rows told to the event listeners, each before what is announced of its thread. */
   readonly #rows = new SessionRows((msg) => {
     for (const s of this.#events) this.#reply(s, msg);
@@ -84,6 +86,7 @@ export class ThreadHost {
       ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
     });
     this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
+    this.#engine = new HostEngine({ home: opts.home, logger: opts.logger });
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -233,6 +236,8 @@ export class ThreadHost {
       case "exec_stop":
       case "exec_input":
         return await this.#execs.request(req, client.offer, () => this.#armIdle());
+      case "engine":
+        return this.#engine.request(req, (msg) => this.#reply(sock, msg));
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };

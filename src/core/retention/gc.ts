@@ -18,6 +18,7 @@ import { liveWriter } from "../store/file-lock";
 import { assetsDir, homeLayout, type HomeLayout } from "../store/paths";
 import { isThreadId } from "../model/thread-id";
 import { formatBytes } from "./bytes";
+import { GC_DEFAULTS } from "./gc-defaults";
 import { footprint, rotatedAuditPath, type DataCategory } from "./measure";
 
 export interface GcOptions {
@@ -37,15 +38,6 @@ export interface GcOptions {
   /** Only these categories (the editor's periodic pass: traffic and audit, no trash purge, no blob scan). */
   only?: readonly DataCategory[];
 }
-
-export const GC_DEFAULTS = {
-  trashDays: 30,
-  trafficMaxBytes: 512 * 1024 * 1024,
-  trafficMaxAgeDays: 0,
-  auditMaxBytes: 8 * 1024 * 1024,
-  blobGraceMs: 2 * 24 * 3600 * 1000,
-  steerGraceMs: 10 * 60 * 1000,
-} as const;
 
 export interface GcItem {
   category: DataCategory;

@@ -6,24 +6,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { AcpThreadsError } from "../errors";
+import type { SnapshotListing } from "../model/snapshot";
 import { isInside } from "../platform/paths";
 import { commitExists } from "../store/git-info";
 import type { ThreadStore } from "../store/thread-store";
 import { validateSnapshot, type SessionSnapshot } from "./format";
 import { messagesToRecords } from "./messages";
 import { reportProgress, SAVED_PREFIX, type Progress } from "./save";
-
-export interface SnapshotListing {
-  path: string;
-  savedAt: string;
-  size: number;
-  messageCount: number;
-  agent: string;
-  model: string | null;
-  title: string | null;
-  /** Set instead of the fields above when the file cannot be read as a snapshot. */
-  error?: string;
-}
 
 export function readSnapshot(path: string): SessionSnapshot {
   if (!existsSync(path)) throw new AcpThreadsError("not_found", `snapshot file not found: ${path}`);

@@ -5,12 +5,12 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../store/atomic-write";
+import { SNAPSHOT_DIR } from "../model/snapshot";
 import { redactSecrets } from "../redact";
 import type { ThreadRead } from "../store/thread-store";
 import { SNAPSHOT_VERSION, SPEC_AGENT_TYPE, type SessionSnapshot } from "./format";
 import { recordsToMessages } from "./messages";
 
-export const SNAPSHOT_DIR = ".acp-threads";
 /** How every saved snapshot's file name starts. */
 export const SAVED_PREFIX = "saved_session_";
 export type Progress = (done: number, total: number) => void;
@@ -49,7 +49,7 @@ export function snapshotFromThread(thread: ThreadRead, opts: SnapshotOptions = {
   return {
     version: SNAPSHOT_VERSION,
     saved_at: (opts.now ?? new Date()).toISOString(),
-    file_prefix: opts.filePrefix ?? m.origin?.snapshot?.file_prefix ?? defaultPrefix(m.repoRoot ?? m.cwd),
+    file_prefix: opts.filePrefix ?? filePrefixOf(m),
     state: {
       // Extras a newer writer put in a restored file come first, so that the fields below always win.
       ...carried,
@@ -87,7 +87,16 @@ export function defaultPrefix(rootDir: string): string {
   return part(basename(rootDir));
 }
 
-export function snapshotFileName(snap: SessionSnapshot): string {
+/** The file-name prefix a thread's snapshot takes: the one it was restored with, else its folder's name. */
+export const filePrefixOf = (m: ThreadRead["metadata"]): string =>
+  m.origin?.snapshot?.file_prefix ?? defaultPrefix(m.repoRoot ?? m.cwd);
+
+/** The name a save gives the snapshot (the fields it is named by: its time, prefix, agent and model). */
+export function snapshotFileName(
+  snap: Pick<SessionSnapshot, "saved_at" | "file_prefix"> & {
+    state: Pick<SessionSnapshot["state"], "agent" | "model">;
+  },
+): string {
   const ts = snap.saved_at.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return `${SAVED_PREFIX}${part(snap.file_prefix)}_${part(snap.state.agent)}_${part(snap.state.model ?? "default")}_${ts}.json`;
 }

@@ -3,10 +3,10 @@
  * thread. Costs stay per currency (agents report USD, credits, ...): they are never converted or added across.
  */
 import { ZERO_TOKENS, type TokenCounts } from "./ledger";
+import { USAGE_GROUPS, type UsageGroup } from "./groups";
 import type { UsageIndex } from "./usage-index";
 
-export const USAGE_GROUPS = ["day", "agent", "model", "thread"] as const;
-export type UsageGroup = (typeof USAGE_GROUPS)[number];
+export { USAGE_GROUPS, type UsageGroup };
 
 export interface UsageQuery {
   by: UsageGroup;

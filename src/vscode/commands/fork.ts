@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
-import { numberedMessages, writeFork } from "../../core/handoff/fork";
+import { numberedMessages } from "../../core/handoff/fork-cut";
 import { listInSource } from "../host/hosted-rename";
 import type { Hub } from "../hub";
 import { resumeThread } from "./threads";
@@ -22,10 +22,9 @@ export function matchMessage(messages: { n: number; text: string }[], n: number,
 export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: unknown, text?: unknown) {
   if (typeof threadId !== "string" || typeof message !== "number")
     throw new AcpThreadsError("usage", "Fork from here needs a thread and a message");
-  const source = await hub.threads.readExisting(threadId);
-  const { records } = source;
+  const { records } = await hub.threads.readExisting(threadId);
   const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
-  const fork = writeFork(hub.threads, threadId, at, { source });
+  const fork = await hub.engine.call({ op: "fork.write", sourceId: threadId, at });
   // the thread host's run of the source holds its file: the host lists the fork
   const unlinked = await listInSource(hub, threadId, { forks: [fork.threadId] }, fork.unlinked);
   hub.past.catalog.rescan();

@@ -66,7 +66,7 @@ const COMMANDS: Record<CommandId, Handler> = {
   "acpThreads.archive": (hub, node?: SessionNode, nodes?: SessionNode[]) => setArchived(hub, true, node, nodes),
   "acpThreads.unarchive": (hub, node?: SessionNode, nodes?: SessionNode[]) => setArchived(hub, false, node, nodes),
   "acpThreads.showMoreSessions": showMoreSessions,
-  "acpThreads.clearData": (hub) => clearDataCommand(hub.home, hub.config.trafficMaxTotalMB, () => hub.tree.refresh()),
+  "acpThreads.clearData": (hub) => clearDataCommand(hub.engine, hub.config.trafficMaxTotalMB, () => hub.tree.refresh()),
   "acpThreads.copySessionId": copySessionId,
   "acpThreads.searchRecall": () => vscode.commands.executeCommand(`${RECALL_VIEW_ID}.focus`),
   "acpThreads.refreshSessions": (hub) => {

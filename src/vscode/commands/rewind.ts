@@ -9,8 +9,9 @@
 import * as vscode from "vscode";
 import { AcpThreadsError } from "../../core/errors";
 import type { WirePart } from "../../webview/thread/protocol";
-import { numberedMessages, writeFork } from "../../core/handoff/fork";
-import { planRewindRestore, rewindPoint, type RewindMode } from "../../core/handoff/rewind";
+import { numberedMessages } from "../../core/handoff/fork-cut";
+import { planRewindRestore } from "../../core/handoff/rewind";
+import { rewindPoint, type RewindMode } from "../../core/handoff/rewind-point";
 import { listInSource } from "../host/hosted-rename";
 import type { Hub } from "../hub";
 import { matchMessage } from "./fork";
@@ -93,7 +94,10 @@ export async function rewindThreadCommand(
     if (mode === "code") return undefined;
   }
   const title = hub.threads.readMetadata(threadId).title ?? threadId;
-  const fork = writeFork(hub.threads, threadId, point.forkAt, {
+  const fork = await hub.engine.call({
+    op: "fork.write",
+    sourceId: threadId,
+    at: point.forkAt,
     allowEmpty: true,
     title: `${title} (rewound to message ${n})`,
   });

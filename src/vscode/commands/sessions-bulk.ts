@@ -86,7 +86,7 @@ export async function exportSelected(
   const out: string[] = [];
   for (const p of picked) {
     const path = await exportThreadSnapshot(
-      hub.threads,
+      hub.engine,
       p.thread.threadId,
       vscode.Uri.file(join(dir.fsPath, `${p.thread.threadId}.json`)),
     );

@@ -4,7 +4,6 @@
  */
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { exportMarkdown, markdownFileName } from "../../core/snapshot/markdown-file";
 import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
@@ -182,7 +181,7 @@ export async function exportSnapshot(hub: Hub, node?: SessionNode, dest?: vscode
   const past = asPast(node);
   if (!past) return undefined;
   const path = await exportThreadSnapshot(
-    hub.threads,
+    hub.engine,
     past.thread.threadId,
     dest instanceof vscode.Uri ? dest : undefined,
   );
@@ -201,18 +200,18 @@ export async function exportMarkdownCommand(
 ): Promise<string | undefined> {
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to export (in the Sessions view, or from its panel).");
-  const thread = await hub.threads.readExisting(threadId);
-  const folder = await defaultExportDir(); // never the repository's root (#37)
+  const { markdown: name } = await hub.engine.call({ op: "export.names", threadId });
+  const folder = await defaultExportDir(hub.engine); // never the repository's root (#37)
   const uri =
     dest instanceof vscode.Uri
       ? dest
       : await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(join(folder, markdownFileName(thread))),
+          defaultUri: vscode.Uri.file(join(folder, name)),
           filters: { Markdown: ["md"] },
           title: "Export thread as Markdown",
         });
   if (!uri) return undefined;
-  const res = exportMarkdown(thread, hub.threads.threadsDir, uri.fsPath);
+  const res = await hub.engine.call({ op: "markdown.export", threadId, outFile: uri.fsPath });
   if (res.warnings.length) void vscode.window.showWarningMessage(`Exported with warnings: ${res.warnings.join("; ")}`);
   if (!(dest instanceof vscode.Uri))
     void vscode.window.showInformationMessage(`Thread exported to ${uri.fsPath}`, "Open").then((a) => {
@@ -223,7 +222,7 @@ export async function exportMarkdownCommand(
 
 /** `src` (optional) skips the pick. Returns the restored thread's id. */
 export async function importSnapshot(hub: Hub, src?: vscode.Uri): Promise<string | undefined> {
-  const threadId = await importThreadSnapshot(hub.threads, src instanceof vscode.Uri ? src : undefined);
+  const threadId = await importThreadSnapshot(hub.engine, hub.threads, src instanceof vscode.Uri ? src : undefined);
   if (!threadId) return undefined;
   hub.tree.refresh();
   hub.panels.open(threadId);

@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
-import { linkHandoff } from "../../core/handoff/link";
+import { errorMessage } from "../../core/errors";
 import { notConfigured } from "../agents";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
@@ -104,7 +104,13 @@ export async function handoffCommand(
 async function linked(hub: Hub, fromId: string, toId: string): Promise<void> {
   const origin = hub.live.get(fromId);
   const holder = origin?.isOpen ? origin.thread?.live : undefined; // a closed one cannot patch any more
-  const tried = linkHandoff(hub.threads, fromId, toId, holder ? (p) => holder.patch(p) : undefined);
+  const tried = await hub.engine
+    .call({ op: "handoff.link", from: fromId, to: toId, write: !holder })
+    .then((r) => {
+      if (r.patch) holder?.patch(r.patch); // the engine says the patch, this window's writer writes it
+      return r.error;
+    })
+    .catch((err: unknown) => errorMessage(err));
   const failed = await listInSource(hub, fromId, { handedOffTo: [toId] }, tried);
   if (failed) hub.log.logger.warn(`handoff: ${fromId} could not list ${toId} yet: ${failed}`);
   hub.ops.refresh(fromId);

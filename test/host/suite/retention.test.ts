@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { clearData } from "../../../src/core/retention/clear";
 import { clearDataChoices, clearedMessage } from "../../../src/vscode/clear-data";
 import { api, waitFor, writePastThread } from "./helpers";
 
@@ -17,13 +16,13 @@ describe("retention", () => {
     const traffic = join(hub.layout.trafficDir, `${threadId}.ndjson`);
     mkdirSync(hub.layout.trafficDir, { recursive: true });
     writeFileSync(traffic, "x".repeat(4096) + "\n");
-    const choices = await clearDataChoices(hub.home, hub.config.trafficMaxTotalMB);
+    const choices = await clearDataChoices(hub.engine, hub.config.trafficMaxTotalMB);
     const byCategory = new Map(choices.map((c) => [c.category, c]));
     assert.ok(byCategory.get("threads")!.bytes > 0, "threads are measured");
     assert.ok(byCategory.get("traffic")!.bytes >= 4097, "traffic is measured");
     assert.match(byCategory.get("traffic")!.description!, /KB · \d+ files?/);
-    await clearData(hub.home, ["traffic"]);
-    const after = new Map((await clearDataChoices(hub.home, 512)).map((c) => [c.category, c]));
+    await hub.engine.call({ op: "retention.clear", categories: ["traffic"] });
+    const after = new Map((await clearDataChoices(hub.engine, 512)).map((c) => [c.category, c]));
     assert.equal(after.has("traffic"), false, "no traffic left to clear");
     hub.tree.refresh();
     await waitFor("the past thread to stay listed", async () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { numberedMessages } from "../../../src/core/handoff/fork";
+import { numberedMessages } from "../../../src/core/handoff/fork-cut";
 import { restoreWhat } from "../../../src/vscode/ledger/review-commands";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { HostMessage, WirePart } from "../../../src/webview/thread/protocol";

@@ -63,11 +63,13 @@ describe("thread actions", () => {
   });
 
   it("exports start in the user's Downloads folder, else their home folder, never the repository (#37)", async () => {
+    const { hub } = await api();
     const home = mkdtempSync(join(tmpdir(), "acp-home-"));
-    assert.equal(await defaultExportDir(home), home, "no Downloads folder: the home folder");
+    const folder = async (home: string) => (await hub.engine.call({ op: "export.folder", home })).dir;
+    assert.equal(await folder(home), home, "no Downloads folder: the home folder");
     mkdirSync(join(home, "Downloads"));
-    assert.equal(await defaultExportDir(home), join(home, "Downloads"));
-    const dir = await defaultExportDir();
+    assert.equal(await folder(home), join(home, "Downloads"));
+    const dir = await defaultExportDir(hub.engine);
     assert.ok(!dir.startsWith(workspaceRoot()), `${dir} is outside the workspace`);
     assert.ok(dir === homedir() || dir === join(homedir(), "Downloads"), dir);
   });

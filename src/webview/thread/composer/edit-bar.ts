@@ -3,7 +3,7 @@
  * box with its chips, a bar above it ("Editing message 3", what to rewind, Cancel). Sending does the rewind
  * (commands/rewind.ts) with the edited parts; Cancel (or Esc) puts back what the box held before.
  */
-import type { RewindMode } from "../../../core/handoff/rewind";
+import type { RewindMode } from "../../../core/handoff/rewind-point";
 import type { RewindEdit, WirePart } from "./protocol";
 
 const MODES: { mode: RewindMode; label: string; title: string }[] = [

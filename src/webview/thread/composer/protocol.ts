@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { parseContextRef, type ContextRef } from "../../../core/model/context";
 import { fields, str, type Fields } from "../../shared/guards";
-import type { RewindMode } from "../../../core/handoff/rewind";
+import type { RewindMode } from "../../../core/handoff/rewind-point";
 
 /** A piece of a composed prompt on the wire. Images travel as base64 (with an optional JPEG/PNG preview). */
 export type WirePart =

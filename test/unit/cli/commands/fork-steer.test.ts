@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { numberedMessages } from "../../../../src/core/handoff/fork";
+import { numberedMessages } from "../../../../src/core/handoff/fork-cut";
 import { FAKE_AGENT, runCli, startCli, type CliResult } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 

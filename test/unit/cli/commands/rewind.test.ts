@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { numberedMessages } from "../../../../src/core/handoff/fork";
+import { numberedMessages } from "../../../../src/core/handoff/fork-cut";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";

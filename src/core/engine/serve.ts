@@ -1,0 +1,99 @@
+/**
+ * The engine's one dispatcher (#35 item 7): checks an engine request (core/engine/requests.ts), whoever sent it (a
+ * front end in process, a client over the host's socket), and hands it to its area's handler (serve-*.ts). A request
+ * of the wrong shape is refused with a usage error naming the field; nothing is done.
+ */
+import { isAbsolute } from "node:path";
+import { AcpThreadsError } from "../errors";
+import type { EngineCallOptions, EngineOp, EngineRequest } from "./requests";
+import { DATA_CATEGORIES } from "../retention/measure";
+import { handoffOps } from "./serve-handoff";
+import { retentionOps } from "./serve-retention";
+import { usageOps } from "./serve-usage";
+import { USAGE_GROUPS } from "../usage/groups";
+import { markdownOps, snapshotOps } from "./serve-snapshot";
+import type { EngineContext, Handlers, Report } from "./serve-types";
+
+const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
+
+/** A field's kind (`?`: it may be absent); `path`: an absolute path. */
+type Kind =
+  "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories" | "usageGroup";
+type Shape = Record<string, Kind | `${Kind}?`>;
+
+const SHAPES: { [O in EngineOp]: Shape } = {
+  "export.folder": { home: "path?" },
+  "export.names": { threadId: "string" },
+  "snapshot.list": { dirs: "dirs" },
+  "snapshot.inspect": { path: "path" },
+  "snapshot.export": { threadId: "string", outFile: "path?", dir: "path?" },
+  "snapshot.restore": { path: "path", rootDir: "string?", allowedRoots: "paths?" },
+  "markdown.export": { threadId: "string", outFile: "path?" },
+  "fork.write": {
+    sourceId: "string",
+    at: "number",
+    agent: "agent?",
+    agentSessionId: "string?",
+    title: "string?",
+    allowEmpty: "boolean?",
+  },
+  "handoff.link": { from: "string", to: "string", write: "boolean?" },
+  "retention.measure": {},
+  "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
+  "retention.clear": { categories: "categories" },
+  "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPath = (v: unknown) => typeof v === "string" && isAbsolute(v);
+
+const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
+  string: [(v) => typeof v === "string", "a string"],
+  path: [isPath, "an absolute path"],
+  number: [(v) => typeof v === "number" && Number.isFinite(v), "a number"],
+  count: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, "a number, 0 or more"],
+  boolean: [(v) => typeof v === "boolean", "true or false"],
+  paths: [(v) => Array.isArray(v) && v.every(isPath), "a list of absolute paths"],
+  dirs: [
+    (v) =>
+      Array.isArray(v) &&
+      v.every((d) => isObject(d) && isPath(d.dir) && [undefined, true, false].includes(d.savedOnly as boolean)),
+    "a list of {dir: absolute path, savedOnly?: boolean}",
+  ],
+  categories: [
+    (v) => Array.isArray(v) && v.every((c) => (DATA_CATEGORIES as readonly unknown[]).includes(c)),
+    `a list of data categories (${DATA_CATEGORIES.join(", ")})`,
+  ],
+  usageGroup: [(v) => (USAGE_GROUPS as readonly unknown[]).includes(v), `one of ${USAGE_GROUPS.join(", ")}`],
+  agent: [
+    (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
+    "an agent {id, name, command}",
+  ],
+};
+
+/** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */
+export function checkRequest(req: unknown): EngineRequest {
+  if (!isObject(req) || typeof req.op !== "string" || !Object.hasOwn(SHAPES, req.op))
+    throw new AcpThreadsError(
+      "usage",
+      `not an engine request: 'op' must be one of ${Object.keys(SHAPES).join(", ")} (got ${isObject(req) ? JSON.stringify(req.op) : typeof req})`,
+    );
+  const shape: Shape = SHAPES[req.op as EngineOp];
+  for (const [field, spec] of Object.entries(shape)) {
+    const optional = spec.endsWith("?");
+    const [fits, what] = FITS[spec.replace("?", "") as Kind];
+    const value = req[field];
+    if ((value === undefined && !optional) || (value !== undefined && !fits(value)))
+      throw new AcpThreadsError("usage", `engine request ${req.op}: '${field}' must be ${what}`);
+  }
+  return req as EngineRequest;
+}
+
+/** Serves one engine request (checked first); its progress goes to `onProgress`. */
+export async function serveEngine(ctx: EngineContext, req: unknown, opts: EngineCallOptions = {}): Promise<unknown> {
+  if (opts.signal?.aborted)
+    throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
+  const checked = checkRequest(req);
+  const handler = HANDLERS[checked.op] as (ctx: EngineContext, req: EngineRequest, report: Report) => unknown;
+  return await handler(ctx, checked, opts.onProgress ?? (() => {}));
+}

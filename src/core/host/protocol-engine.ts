@@ -1,0 +1,22 @@
+/**
+ * The engine's requests on the host's socket (#35 item 7): a client that has only the socket (another window, a
+ * remote client later) makes the same requests as a front end calling the engine in process (core/engine/requests.ts),
+ * answered by the same dispatcher (core/engine/serve.ts). An engine error comes back as an `error` reply whose
+ * `engine` field keeps its code and details, so the client throws the same `AcpThreadsError`.
+ */
+import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
+import type { ErrorCode } from "../errors";
+
+/** `progress`: the client wants the request's progress, pushed as `engine_progress` before the reply. */
+export type EngineHostRequest = { t: "engine"; id: number; req: EngineRequest; progress?: boolean };
+
+export type EngineHostReply = { t: "engine"; id: number; reply: EngineReplies[EngineOp] };
+
+/** Progress of the engine request numbered `call` (not `id`: a push is not a reply). */
+export type EngineHostPush = { t: "engine_progress"; call: number; progress: EngineProgress };
+
+/** What an `error` reply to an engine request carries of the engine's error besides its message. */
+export interface EngineErrorInfo {
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+}

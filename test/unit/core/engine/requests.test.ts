@@ -1,0 +1,117 @@
+// #35 item 7, the engine requests: every op answered in process by `localEngine`, its reply plain JSON data (it
+// round-trips through JSON.stringify / JSON.parse unchanged: no engine object, class instance, function or
+// undefined hole), so it can cross the host's socket. The table is keyed by every op: a new op without its case
+// does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
+// usage error naming the field, and nothing is written.
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { localEngine } from "../../../../src/core/engine/local";
+import type { Engine, EngineOp, EngineProgress } from "../../../../src/core/engine/requests";
+import { AcpThreadsError } from "../../../../src/core/errors";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { withTmp } from "../store/helpers";
+import { threadWith } from "./helpers";
+
+const plain = (label: string, x: unknown) =>
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
+
+test("every engine request's reply is plain JSON data, in process", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine: Engine = localEngine({ home: store.home });
+    const id = threadWith(store, dir, 3);
+    const out = join(dir, "out");
+    mkdirSync(out);
+    const saved = join(out, "s.json");
+    const progress: EngineProgress[] = [];
+    const cases: Record<EngineOp, () => Promise<unknown>> = {
+      "export.folder": () => engine.call({ op: "export.folder", home: dir }),
+      "export.names": () => engine.call({ op: "export.names", threadId: id }),
+      "snapshot.export": () => engine.call({ op: "snapshot.export", threadId: id, outFile: saved }),
+      "snapshot.list": () => engine.call({ op: "snapshot.list", dirs: [{ dir: out }, { dir: join(dir, "none") }] }),
+      "snapshot.inspect": () => engine.call({ op: "snapshot.inspect", path: saved }),
+      "snapshot.restore": () =>
+        engine.call({ op: "snapshot.restore", path: saved }, { onProgress: (p) => progress.push(p) }),
+      "markdown.export": () => engine.call({ op: "markdown.export", threadId: id, outFile: join(out, "t.md") }),
+      "fork.write": () => engine.call({ op: "fork.write", sourceId: id, at: 2 }),
+      "handoff.link": () => engine.call({ op: "handoff.link", from: id, to: threadWith(store, dir, 1) }),
+      "retention.measure": () => engine.call({ op: "retention.measure" }),
+      "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
+      "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
+      "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
+    };
+    const replies: Partial<Record<EngineOp, unknown>> = {};
+    for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
+      replies[op] = await run();
+      plain(op, replies[op]);
+    }
+    assert.deepEqual(replies["export.folder"], { dir });
+    assert.match((replies["export.names"] as { snapshot: string }).snapshot, /^saved_session_.*\.json$/);
+    assert.deepEqual(replies["snapshot.export"], { path: saved, messages: 6 });
+    assert.equal((replies["snapshot.list"] as unknown[]).length, 1);
+    assert.equal((replies["snapshot.inspect"] as { rootDir: string }).rootDir, dir);
+    const restored = replies["snapshot.restore"] as { threadId: string; messages: number };
+    assert.equal(restored.messages, 6);
+    assert.equal(store.read(restored.threadId).metadata.title, "Demo");
+    assert.deepEqual(progress, [], "no progress for a small thread");
+    const fork = replies["fork.write"] as { threadId: string; atEnd: boolean };
+    assert.equal(fork.atEnd, false);
+    assert.deepEqual(store.readMetadata(id).forks, [fork.threadId]);
+    assert.deepEqual(replies["handoff.link"], {});
+    assert.equal(store.readMetadata(id).handedOffTo?.length, 1);
+    const sizes = replies["retention.measure"] as { category: string; files: number }[];
+    assert.ok(sizes.find((c) => c.category === "threads")!.files >= 4, "the threads are measured");
+    assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
+    assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
+    assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
+    // write: false only says the patch (the window writes it through its own writer)
+    const next = threadWith(store, dir, 1);
+    const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
+    plain("handoff.link write: false", said);
+    assert.deepEqual(said.patch?.handedOffTo.at(-1), next);
+    assert.equal(store.readMetadata(id).handedOffTo?.length, 1, "nothing written");
+  }));
+
+test("bad engine requests are refused with a usage error naming what is wrong; nothing is written", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine = localEngine({ home: store.home });
+    const id = threadWith(store, dir, 2);
+    const before = readdirSync(store.threadsDir).sort();
+    const bad: [unknown, RegExp][] = [
+      [null, /not an engine request: 'op' must be one of/],
+      [{ op: "rm" }, /'op' must be one of export\.folder/],
+      [{ op: "toString" }, /'op' must be one of/],
+      [{ op: "snapshot.inspect" }, /snapshot\.inspect: 'path' must be an absolute path/],
+      [{ op: "snapshot.inspect", path: "relative.json" }, /'path' must be an absolute path/],
+      [{ op: "snapshot.export", threadId: id, outFile: "x.json" }, /'outFile' must be an absolute path/],
+      [{ op: "snapshot.list", dirs: [{ dir: dir, savedOnly: "yes" }] }, /'dirs' must be a list of/],
+      [{ op: "fork.write", sourceId: id, at: "2" }, /fork\.write: 'at' must be a number/],
+      [{ op: "fork.write", sourceId: id, at: 1, agent: { id: "x" } }, /'agent' must be an agent/],
+      [{ op: "snapshot.restore", path: join(dir, "s.json"), allowedRoots: ["rel"] }, /'allowedRoots' must be a list/],
+      [{ op: "handoff.link", from: id, to: 42 }, /handoff\.link: 'to' must be a string/],
+      [{ op: "retention.clear", categories: ["threads", "../.."] }, /'categories' must be a list of data categories/],
+      [{ op: "retention.clear" }, /'categories' must be a list/],
+      [{ op: "usage.report", by: "week" }, /usage\.report: 'by' must be one of day, agent, model, thread/],
+      [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
+      [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
+    ];
+    for (const [req, why] of bad) {
+      await assert.rejects(
+        engine.call(req as never),
+        (err: unknown) => err instanceof AcpThreadsError && err.code === "usage" && why.test(err.message),
+        JSON.stringify(req),
+      );
+    }
+    // a thread id that is a path is refused by the store, as for every caller
+    await assert.rejects(engine.call({ op: "fork.write", sourceId: "../../x", at: 1 }), /is not a thread id/);
+    await assert.rejects(engine.call({ op: "markdown.export", threadId: "0".repeat(36) }), /is not a thread id/);
+    assert.deepEqual(readdirSync(store.threadsDir).sort(), before, "no thread written");
+    const aborted = AbortSignal.abort();
+    await assert.rejects(engine.call({ op: "fork.write", sourceId: id, at: 1 }, { signal: aborted }), {
+      code: "interrupted",
+    });
+    assert.deepEqual(readdirSync(store.threadsDir).sort(), before, "an aborted request does nothing");
+  }));
