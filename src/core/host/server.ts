@@ -21,6 +21,7 @@ import { EditorServe } from "./editor-serve";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
+import { HostBestOfs } from "./host-best-of";
 import { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
 import { hookTurnEnded } from "./turn-hook";
@@ -65,6 +66,7 @@ export class ThreadHost {
   readonly #serve: EditorServe;
   readonly #terminals: EditorTerminals;
   readonly #execs: HostExecs;
+  readonly #bestOfs: HostBestOfs;
   /** The rows told to the event listeners, each before what is announced of its thread. */
   readonly #rows = new SessionRows((msg) => {
     for (const s of this.#events) this.#reply(s, msg);
@@ -84,6 +86,11 @@ export class ThreadHost {
       ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
     });
     this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
+    this.#bestOfs = new HostBestOfs(
+      opts,
+      (id) => this.#threads.has(id),
+      () => this.#armIdle(),
+    );
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -233,6 +240,8 @@ export class ThreadHost {
       case "exec_stop":
       case "exec_input":
         return await this.#execs.request(req, client.offer, () => this.#armIdle());
+      case "best_of":
+        return await this.#bestOfs.request(req, client.offer);
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
@@ -248,6 +257,7 @@ export class ThreadHost {
     const t = this.#threads.get(event.threadId);
     if (t) this.#rows.changed(t);
     for (const s of this.#events) this.#reply(s, { t: "event", event });
+    this.#bestOfs.heard(event);
   }
 
   /** A push to the event listeners and `also` (a thread's clients), once to each; a watchdog's row goes first. */
@@ -325,13 +335,8 @@ export class ThreadHost {
           try {
             if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
             await thread.end(exitCode, error);
-            this.announce({
-              kind: "ended",
-              threadId: thread.threadId,
-              at: now(),
-              exitCode,
-              ...(error ? { error } : {}),
-            });
+            const { threadId } = thread;
+            this.announce({ kind: "ended", threadId, at: now(), exitCode, ...(error ? { error } : {}) });
             this.#threads.delete(thread.threadId);
             this.#rows.forget(thread.threadId);
           } finally {
@@ -350,10 +355,10 @@ export class ThreadHost {
    * is left; a countdown under way goes on (a watching client coming and going does not restart it).
    */
   #armIdle(): void {
-    const running = [...this.#runs.values()].some((r) => !r.thread?.unattended) || this.#execs.running.length > 0;
+    const work = this.#execs.running.length + this.#bestOfs.running; // exec runs, Best of N being finished
+    const running = work > 0 || [...this.#runs.values()].some((r) => !r.thread?.unattended);
     const held = running || [...this.#clients.values()].some((c) => c.counts);
-    // stopping: a client that goes or a run that ends while stop() waits must not arm a new idle timer (it kept a
-    // stopped host's process alive for the whole idle time: the unit suite hung on it under load)
+    // stopping: no new idle timer while stop() waits (one kept a stopped host alive its idle time: the suite hung)
     if (held || !this.#release || this.#stopping) {
       clearTimeout(this.#idle);
       this.#idle = undefined;
@@ -378,7 +383,7 @@ export class ThreadHost {
       if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
       else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
-    await this.#execs.shutdown();
+    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown()]);
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();
