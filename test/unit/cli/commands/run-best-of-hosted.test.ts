@@ -44,102 +44,101 @@ async function detachBestOf(
   return { id: out.bestOf, threads: out.threads.map((t) => t.threadId as string), stderr: res.stderr };
 }
 
-test("a detached Best of N with --check ends ranked with nobody watching: the host ran each check", () =>
+/** A test in a fresh repository with its own data home (`home`) and check log (`log`); its host stopped after. */
+const inRepo = (fn: (t: { repo: string; dir: string; home: string; log: string }) => Promise<void>) => () =>
   withRepo({ "a.txt": "a\n" }, async (repo, dir) => {
     const home = join(dir, "home");
-    const log = join(dir, "checks.log");
     try {
-      const { id, threads, stderr } = await detachBestOf(
-        { home, cwd: repo, env: hostEnv() },
-        `echo $PPID >> ${log} && grep -q hi hello.txt`,
-        ["terminal echo hi > hello.txt"],
-      );
-      assert.match(stderr, /the thread host, which then runs the check and ranks them/);
-      const host = hostPid(home);
-      assert.ok(host, "the host runs");
-      // nothing attached from here on: the host alone finishes it
-      await waitFor(() => !!record(home, id).finishedAt, "the host ranked the Best of N", 120_000);
-      const rec = record(home, id);
-      assert.equal(rec.owner, null, "the host let the record go");
-      assert.deepEqual(
-        rec.candidates.map((c) => c.threadId),
-        threads,
-      );
-      for (const c of rec.candidates) {
-        assert.equal(c.agent?.ok, true, JSON.stringify(c));
-        assert.deepEqual([c.check?.command, c.check?.exitCode], [rec.check, 0], "its check ran to its end");
-      }
-      assert.deepEqual(lines(log), [String(host), String(host)], "one check per candidate, each run by the host");
-      // the host counted the Best of N as work: it idles out only after it (its idle time is 2 s here)
-      await waitFor(() => !pidAlive(host), "the idle host leaves once the Best of N is done");
+      await fn({ repo, dir, home, log: join(dir, "checks.log") });
     } finally {
       await stopHost(home);
     }
-  }));
+  });
 
-test("worktrees compare right after --detach follows the host's Best of N and prints its table (it runs no check)", () =>
-  withRepo({ "a.txt": "a\n" }, async (repo, dir) => {
-    const home = join(dir, "home");
-    const log = join(dir, "checks.log");
+test(
+  "a detached Best of N with --check ends ranked with nobody watching: the host ran each check",
+  inRepo(async ({ repo, home, log }) => {
+    const { id, threads, stderr } = await detachBestOf(
+      { home, cwd: repo, env: hostEnv() },
+      `echo $PPID >> ${log} && grep -q hi hello.txt`,
+      ["terminal echo hi > hello.txt"],
+    );
+    const host = hostPid(home);
+    assert.ok(host, "the host runs");
+    // nothing attached from here on: the host alone finishes it
+    await waitFor(() => !!record(home, id).finishedAt, "the host ranked the Best of N", 120_000);
+    const rec = record(home, id);
+    assert.equal(rec.owner, null, "the host let the record go");
+    assert.deepEqual(
+      rec.candidates.map((c) => c.threadId),
+      threads,
+    );
+    for (const c of rec.candidates) {
+      assert.equal(c.agent?.ok, true, JSON.stringify(c));
+      assert.deepEqual([c.check?.command, c.check?.exitCode], [rec.check, 0], "its check ran to its end");
+    }
+    assert.deepEqual(lines(log), [String(host), String(host)], "one check per candidate, each run by the host");
+    assert.match(stderr, /the thread host, which then runs the check and ranks them/);
+    // the host counted the Best of N as work: it idles out only after it (its idle time is 2 s here)
+    await waitFor(() => !pidAlive(host), "the idle host leaves once the Best of N is done");
+  }),
+);
+
+test(
+  "worktrees compare right after --detach follows the host's Best of N and prints its table (it runs no check)",
+  inRepo(async ({ repo, home, log }) => {
     const opts = { home, cwd: repo, env: hostEnv(steering) };
-    try {
-      const { id, threads } = await detachBestOf(opts, `echo $PPID >> ${log} && grep -q hi hello.txt`, [
-        "sleep 60000",
-        "terminal echo hi > hello.txt",
-      ]);
-      const compare = startCli(["worktrees", "compare", id, "--format", "json"], opts);
-      for (const t of threads) await endSleep(home, t, hostEnv());
-      const r = await compare.done;
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, new RegExp(`the thread host finishes Best of N ${id}: following it`));
-      assert.match(r.stderr, /node#1: agent done \(end_turn\)/, "the progress notes, read from the record");
-      assert.match(r.stderr, /node#2: check pass in /);
-      const ranked = JSON.parse(r.stdout) as Json[];
-      assert.deepEqual(ranked.map((c) => c.label).sort(), ["node#1", "node#2"]);
-      for (const c of ranked) {
-        assert.equal(c.status, "done");
-        assert.deepEqual([c.check.command, c.check.exitCode], [record(home, id).check, 0]);
-      }
-      const host = String(hostPid(home));
-      assert.deepEqual(lines(log), [host, host], "exactly one check per candidate, both the host's");
-      assert.ok(record(home, id).finishedAt);
-    } finally {
-      await stopHost(home);
+    const { id, threads } = await detachBestOf(opts, `echo $PPID >> ${log} && grep -q hi hello.txt`, [
+      "sleep 60000",
+      "terminal echo hi > hello.txt",
+    ]);
+    const compare = startCli(["worktrees", "compare", id, "--format", "json"], opts);
+    for (const t of threads) await endSleep(home, t, hostEnv());
+    const r = await compare.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`the thread host finishes Best of N ${id}: following it`));
+    assert.match(r.stderr, /node#1: agent done \(end_turn\)/, "the progress notes, read from the record");
+    assert.match(r.stderr, /node#2: check pass in /);
+    const ranked = JSON.parse(r.stdout) as Json[];
+    assert.deepEqual(ranked.map((c) => c.label).sort(), ["node#1", "node#2"]);
+    for (const c of ranked) {
+      assert.equal(c.status, "done");
+      assert.deepEqual([c.check.command, c.check.exitCode], [record(home, id).check, 0]);
     }
-  }));
+    const host = String(hostPid(home));
+    assert.deepEqual(lines(log), [host, host], "exactly one check per candidate, both the host's");
+    assert.ok(record(home, id).finishedAt);
+  }),
+);
 
-test("the host SIGKILLed mid-check: its checks stop, and worktrees compare picks the Best of N up and finishes it", () =>
-  withRepo({ "a.txt": "a\n" }, async (repo, dir) => {
-    const home = join(dir, "home");
-    const log = join(dir, "checks.log");
+test(
+  "the host SIGKILLed mid-check: its checks stop, and worktrees compare picks the Best of N up and finishes it",
+  inRepo(async ({ repo, dir, home, log }) => {
     const go = join(dir, "go");
     const opts = { home, cwd: repo, env: hostEnv() };
     // the host's checks hang until killed; once `go` exists (after the kill) a check passes
     const check = `echo $$ >> ${log}; if [ -f ${go} ]; then grep -q hi hello.txt; else sleep 600; fi`;
-    try {
-      const { id } = await detachBestOf(opts, check, ["terminal echo hi > hello.txt"]);
-      await waitFor(() => lines(log).length === 2, "both checks run in the host", 120_000);
-      const host = hostPid(home)!;
-      assert.equal(record(home, id).owner?.pid, host);
-      assert.equal(record(home, id).owner?.role, "host");
-      process.kill(host, "SIGKILL");
-      await waitFor(() => !pidAlive(host), "the host is gone");
-      const hung = lines(log).map(Number);
-      await waitFor(() => hung.every((pid) => !pidAlive(pid)), "the dead host's checks were stopped by their guard");
-      writeFileSync(go, "");
-      const r = await runCli(["worktrees", "compare", id, "--format", "json"], opts);
-      assert.equal(r.code, 0, r.stderr);
-      const ranked = JSON.parse(r.stdout) as Json[];
-      for (const c of ranked) {
-        assert.equal(c.status, "done");
-        assert.equal(c.check.exitCode, 0, "its check ran again, to its end");
-      }
-      assert.equal(lines(log).length, 4, "each check ran once more, in compare");
-      const rec = record(home, id);
-      assert.ok(rec.candidates.every((c) => c.check?.exitCode === 0));
-      assert.notEqual(rec.owner?.pid, host, "compare took it over");
-      assert.equal(rec.owner?.role, undefined);
-    } finally {
-      await stopHost(home);
+    const { id } = await detachBestOf(opts, check, ["terminal echo hi > hello.txt"]);
+    await waitFor(() => lines(log).length === 2, "both checks run in the host", 120_000);
+    const host = hostPid(home)!;
+    assert.equal(record(home, id).owner?.pid, host);
+    assert.equal(record(home, id).owner?.role, "host");
+    process.kill(host, "SIGKILL");
+    await waitFor(() => !pidAlive(host), "the host is gone");
+    const hung = lines(log).map(Number);
+    await waitFor(() => hung.every((pid) => !pidAlive(pid)), "the dead host's checks were stopped by their guard");
+    writeFileSync(go, "");
+    const r = await runCli(["worktrees", "compare", id, "--format", "json"], opts);
+    assert.equal(r.code, 0, r.stderr);
+    const ranked = JSON.parse(r.stdout) as Json[];
+    for (const c of ranked) {
+      assert.equal(c.status, "done");
+      assert.equal(c.check.exitCode, 0, "its check ran again, to its end");
     }
-  }));
+    assert.equal(lines(log).length, 4, "each check ran once more, in compare");
+    const rec = record(home, id);
+    assert.ok(rec.candidates.every((c) => c.check?.exitCode === 0));
+    assert.notEqual(rec.owner?.pid, host, "compare took it over");
+    assert.equal(rec.owner?.role, undefined);
+  }),
+);
