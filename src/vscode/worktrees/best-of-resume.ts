@@ -177,6 +177,11 @@ function viewOf(hub: Hub, record: BestOfRecord, how: ResumeHow): CompareView {
  * record then) or the user closes the view (undefined: the record is closed, as closing a view closes it).
  */
 async function showHosted(hub: Hub, view: CompareView, record: BestOfRecord): Promise<BestOfRecord | undefined> {
+  for (const c of record.candidates) {
+    const row = view.row(c.label);
+    if (row && c.threadId && !c.agent) row.status = "working"; // its agent runs in the host
+  }
+  view.update();
   const closed = new AbortController();
   const sub = view.onDidClose(() => closed.abort());
   try {

@@ -52,6 +52,10 @@ describe("a Best of N started from a terminal with --detach (#35)", () => {
     const { hub, bestOfWatch } = await api(); // the setting left at its default (`window`): the CLI chose the host
     // activation's look made (a window open before the terminal's command): only a look after it can find the record
     await waitFor("the window's Best of N watch started", () => bestOfWatch.idle);
+    // armed: the watch told its probe (and read the records once more), and the probe is gone
+    await bestOfWatch.armed;
+    const probe = `${hub.layout.bestOfFile}.${process.pid}.armed`;
+    await waitFor("the watch's probe is removed", () => !existsSync(probe));
     const seen = hub.broker.notifier.shown;
     const dir = mkdtempSync(join(tmpdir(), "acp-bestof-host-"));
     const [go, log] = [join(dir, "go"), join(dir, "checks.log")];
