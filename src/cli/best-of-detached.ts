@@ -116,7 +116,7 @@ export async function runBestOfDetached(o: DetachedBestOfOptions): Promise<numbe
 /** The Best of N handed to the host (it ranks it); false, said: it did not take it (a client finishes it). */
 async function handOver(o: DetachedBestOfOptions, conn: HostConnection, bestOf: string, from: RecordOwner) {
   try {
-    const check = o.check !== undefined ? { check: o.check } : {};
+    const check = o.check ? { check: o.check } : {}; // as the record keeps it
     const timeout = o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {};
     await conn.request({ t: "best_of", bestOf, from, ...check, ...timeout });
     return true;

@@ -5,12 +5,14 @@
 // check: one line per candidate in the check's log) and prints the table; a host SIGKILLed mid-check leaves an
 // owner that is gone, its checks stopped by their guard, and `worktrees compare` picks the record up and finishes it.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { connectHost } from "../../../../src/core/host/client";
 import { pidAlive } from "../../../../src/core/platform/file-lock";
 import { homeLayout } from "../../../../src/core/store/paths";
-import type { BestOfRecord } from "../../../../src/core/worktree/best-of-record";
+import { newBestOfRecord, ownerHere, type BestOfRecord } from "../../../../src/core/worktree/best-of-record";
+import { BestOfRecords } from "../../../../src/core/worktree/best-of-records";
 import { FAKE_AGENT, runCli, startCli } from "../../../fixtures/cli/spawn-cli";
 import { endSleep, hostEnv, hostPid, steering, stopHost } from "../../../fixtures/host/host-cli";
 import { waitFor } from "../../../fixtures/spawner/wait";
@@ -140,5 +142,44 @@ test(
     assert.ok(rec.candidates.every((c) => c.check?.exitCode === 0));
     assert.notEqual(rec.owner?.pid, host, "compare took it over");
     assert.equal(rec.owner?.role, undefined);
+  }),
+);
+
+test(
+  "hostile: the host takes no Best of N whose check is not the one the client gives, nor one outside its folders",
+  inRepo(async ({ repo, dir, home, log }) => {
+    // a host that stays (its run sleeps until stopped)
+    const opts = { home, cwd: repo, env: hostEnv(steering) };
+    const r = await runCli(["run", "--agent", FAKE_AGENT, "--no-sandbox", "--detach", "sleep 60000"], opts);
+    assert.equal(r.code, 0, r.stderr);
+    const real = realpathSync(repo);
+    const rec = newBestOfRecord({
+      cwd: real,
+      repo: real,
+      base: "HEAD",
+      prompt: "p",
+      check: `echo ran >> ${log}`,
+      candidates: [],
+      owner: ownerHere(), // this test process: a live owner that has not handed it over
+    });
+    await new BestOfRecords(homeLayout(home).bestOfFile).add(rec);
+    const elsewhere = join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    const ask = async (roots: string[], check?: string, from = ownerHere()) => {
+      const conn = await connectHost({ home, client: "hostile", serves: { fs: false, roots } });
+      assert.ok(conn);
+      try {
+        return await conn.request({ t: "best_of", bestOf: rec.id, from, ...(check !== undefined ? { check } : {}) });
+      } finally {
+        conn.close();
+      }
+    };
+    await assert.rejects(ask([real], `touch ${join(dir, "pwned")}`), /check is not the one asked for/);
+    await assert.rejects(ask([real]), /check is not the one asked for/, "no check given is not the record's either");
+    await assert.rejects(ask([elsewhere], rec.check), /repository .* is not one of this client's folders: refused/);
+    const stranger = { ...ownerHere(), pid: 1 }; // alive, and not the record's owner
+    await assert.rejects(ask([real], rec.check, stranger), /followed by another process: not handed over/);
+    assert.deepEqual(record(home, rec.id).owner, rec.owner, "nobody took it");
+    assert.equal(existsSync(join(dir, "pwned")), false, "the command the client gave never ran");
   }),
 );
