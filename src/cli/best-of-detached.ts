@@ -5,9 +5,10 @@
  * the window's hosted Best of N path), records the Best of N in the data home as the window does
  * (core/worktree/best-of-record.ts: the editor's compare view picks it up, and `acp-threads worktrees compare`), prints
  * the candidates' threads and returns while they run.
- * The check and the comparison run in a client, as for the window's hosted Best of N (core's resumeBestOf): a window
- * on the repository picks the record up, or `worktrees compare` waits for the candidates, runs the checks and
- * prints the table.
+ * Once every candidate is handed over, the Best of N itself is (`best_of`, core/host/host-best-of.ts): the host owns
+ * the record, follows the candidates, runs the check the user typed (`--check`, `--check-timeout`) in each worktree
+ * and ranks them, with nobody watching; `worktrees compare` and a window on the repository follow the record. A
+ * host that refuses it (or is gone) leaves it to them: they pick it up and finish it, as before.
  * Failures: the host unreachable is an error before anything is made; a candidate the host refuses (its agent is not
  * installed) fails alone, its worktree removed; the host gone, or Ctrl-C, while they are handed over: the worktrees
  * of the candidates not yet started are removed and the record says so.
@@ -25,6 +26,7 @@ import {
   progressEdit,
   recordedAgent,
   type RecordedCandidate,
+  type RecordOwner,
 } from "../core/worktree/best-of-record";
 import { BestOfRecords } from "../core/worktree/best-of-records";
 import type { CandidateSpec } from "../core/worktree/candidates";
@@ -44,6 +46,7 @@ export interface DetachedBestOfOptions {
   cwd: string;
   context: ContextItem[];
   check?: string;
+  checkTimeoutMs?: number;
   run: CandidateRunBase;
   json: boolean;
 }
@@ -63,6 +66,7 @@ export async function runBestOfDetached(o: DetachedBestOfOptions): Promise<numbe
   try {
     const records = new BestOfRecords(homeLayout(resolveHome(io.env)).bestOfFile);
     const prompt = o.run.prompts.join("\n\n");
+    const owner = ownerHere(); // this process until the host takes it (or, if it does not, until it returns)
     const record = newBestOfRecord({
       cwd: o.cwd,
       repo,
@@ -71,7 +75,7 @@ export async function runBestOfDetached(o: DetachedBestOfOptions): Promise<numbe
       parts: o.context.map((item) => ({ type: "context", item })),
       ...(o.check ? { check: o.check } : {}),
       candidates: o.candidates,
-      owner: ownerHere(), // this process until it returns: then a window (or `worktrees compare`) picks it up
+      owner,
       startedFrom: "terminal",
     });
     await records.add(record);
@@ -96,12 +100,29 @@ export async function runBestOfDetached(o: DetachedBestOfOptions): Promise<numbe
     printStarted(io, record.id, started, o.json);
     for (const s of started) if (s.error) say(`${s.label}: failed: ${s.error}`);
     if (!started.some((s) => s.threadId)) return EXIT.error;
+    const handed = await handOver(o, conn, record.id, owner);
+    const compare = `'acp-threads worktrees compare ${record.id}'`;
     say(
-      `the candidates run in the thread host; 'acp-threads attach THREAD' follows one, 'acp-threads worktrees compare ${record.id}' waits for them${o.check ? ", runs the check" : ""} and compares them`,
+      handed
+        ? `the candidates run in the thread host, which then ${o.check ? "runs the check and " : ""}ranks them; 'acp-threads attach THREAD' follows one, ${compare} waits for the ranking`
+        : `the candidates run in the thread host; 'acp-threads attach THREAD' follows one, ${compare} waits for them${o.check ? ", runs the check" : ""} and compares them`,
     );
     return EXIT.ok;
   } finally {
     conn.close();
+  }
+}
+
+/** The Best of N handed to the host (it ranks it); false, said: it did not take it (a client finishes it). */
+async function handOver(o: DetachedBestOfOptions, conn: HostConnection, bestOf: string, from: RecordOwner) {
+  try {
+    const check = o.check ? { check: o.check } : {}; // as the record keeps it
+    const timeout = o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {};
+    await conn.request({ t: "best_of", bestOf, from, ...check, ...timeout });
+    return true;
+  } catch (err) {
+    o.io.stderr.write(`acp-threads run: the thread host did not take the Best of N over: ${errorMessage(err)}\n`);
+    return false;
   }
 }
 

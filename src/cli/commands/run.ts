@@ -322,14 +322,13 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
   if (flags.detach) {
     if (flags.concurrency !== undefined)
       throw new AcpThreadsError("usage", "--concurrency does not go with --detach (the host starts every candidate)");
-    if (flags["check-timeout"] !== undefined)
-      throw new AcpThreadsError("usage", "with --detach, give --check-timeout to 'acp-threads worktrees compare'");
     return runBestOfDetached({
       io,
       candidates,
       cwd,
       context,
       ...(flags.check !== undefined ? { check: flags.check } : {}),
+      ...(flags["check-timeout"] !== undefined ? { checkTimeoutMs: flags["check-timeout"] * 1000 } : {}),
       run: {
         prompts: args,
         permission: flags.permission,

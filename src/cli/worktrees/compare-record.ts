@@ -4,20 +4,20 @@
  * resumeBestOf, the one algorithm): the candidates the thread host still runs are waited for, the checks not yet
  * run to their end run in their worktrees, each fact goes into the record (a window then shows it), and the
  * comparison is printed as `run` prints it. One process follows a record at a time: one a live window (or another
- * `worktrees compare`) follows is refused.
+ * `worktrees compare`) follows is refused. One the thread host finishes (a detached Best of N: its owner is the
+ * live host) is followed instead, its progress read from the record as the host writes it, and once the host lets
+ * it go ranked its table is printed from the record (nothing runs here); a host that died leaves it to be picked up.
  */
 import { AcpThreadsError } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostEvent } from "../../core/host/protocol";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { endedRun, resumeBestOf } from "../../core/worktree/best-of";
+import { finishRecord, followRecord, followedEnd, resumeBestOf } from "../../core/worktree/best-of";
 import {
-  candidateEdit,
   ownedHere,
   ownerGone,
   ownerHere,
-  progressEdit,
   resumedCandidate,
   type BestOfRecord,
 } from "../../core/worktree/best-of-record";
@@ -33,42 +33,58 @@ export async function compareRecord(
 ): Promise<number> {
   const home = resolveHome(io.env);
   const records = new BestOfRecords(homeLayout(home).bestOfFile);
-  const record = await claim(records, pick(await records.list(), id));
   const say = (text: string) => io.stderr.write(`acp-threads worktrees compare: ${text}\n`);
-  const store = new ThreadStore(home);
-  const host = await HostRuns.open(io);
-  let writes = Promise.resolve();
   const notes = progressNotes(say);
+  let record = pick(await records.list(), id);
+  if (record.owner?.role === "host" && !ownerGone(record.owner)) {
+    say(`the thread host finishes Best of N ${record.id}: following it`);
+    record = await followRecord(records, record, { signal: io.signal, onProgress: notes });
+    if (io.signal.aborted) return EXIT.interrupted;
+    if (!record.finishedAt) say("the thread host let it go unfinished: finishing it here");
+  }
+  const store = new ThreadStore(home);
   try {
-    const summaries = await resumeBestOf({
-      candidates: record.candidates.map(resumedCandidate),
-      ...(record.check ? { check: record.check } : {}),
-      ...(o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {}),
-      signal: io.signal,
-      readThread: (threadId) => store.read(threadId).records,
-      onProgress: (e) => {
-        notes(e);
-        // stopped (Ctrl-C): what it cut short is not an end; the record stays as it was for the next one
-        const edit = io.signal.aborted ? undefined : progressEdit(e);
-        const label = e.type === "finished" ? e.summary.label : e.spec.label;
-        if (edit) writes = writes.then(() => records.update(record.id, candidateEdit(label, edit)).then(() => {}));
-      },
-      follow: async (c, signal) => {
-        const waiting = () => say(`${c.spec.label}: waiting for its run in the thread host (thread ${c.threadId})`);
-        const ended = await host?.waitEnd(c.threadId, signal, waiting);
-        const run = endedRun(c.threadId, store.read(c.threadId).records);
-        if (!ended || ended.exitCode === EXIT.ok) return run;
-        const error = ended.error ?? `its run ended with exit ${ended.exitCode}`;
-        return { threadId: c.threadId, ok: false, error, endedAt: Date.parse(ended.at) };
-      },
-    });
-    await writes;
+    // ranked by the host: from the record (every end and check is known: nothing runs, nothing is written)
+    const summaries = record.finishedAt
+      ? await resumeBestOf({
+          candidates: record.candidates.map(resumedCandidate),
+          readThread: (threadId) => store.read(threadId).records,
+          follow: (c) => Promise.resolve(followedEnd(c.threadId, store.read(c.threadId).records)),
+        })
+      : await finishHere(io, records, await claim(records, record), store, { ...o, notes, say });
     if (io.signal.aborted) return EXIT.interrupted;
     printRanked(io, summaries, o.json);
     return summaries.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
   } finally {
-    host?.close();
     store.closeAll();
+  }
+}
+
+/** The record finished here (claimed): its candidates the host still runs waited for, the checks run. */
+async function finishHere(
+  io: CliIO,
+  records: BestOfRecords,
+  record: BestOfRecord,
+  store: ThreadStore,
+  o: { checkTimeoutMs?: number; notes: ReturnType<typeof progressNotes>; say: (text: string) => void },
+) {
+  const host = await HostRuns.open(io);
+  try {
+    return await finishRecord({
+      records,
+      record,
+      ...(o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {}),
+      signal: io.signal,
+      readThread: (threadId) => store.read(threadId).records,
+      onProgress: o.notes,
+      follow: async (c, signal) => {
+        const waiting = () => o.say(`${c.spec.label}: waiting for its run in the thread host (thread ${c.threadId})`);
+        const ended = await host?.waitEnd(c.threadId, signal, waiting);
+        return followedEnd(c.threadId, store.read(c.threadId).records, ended);
+      },
+    });
+  } finally {
+    host?.close();
   }
 }
 

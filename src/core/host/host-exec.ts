@@ -24,8 +24,14 @@ import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
 import type { WorktreeRef } from "../model/records";
 import type { EditorTerminals } from "./editor-terminals";
-import type { HostReply, HostRequest } from "./protocol";
-import { EXEC_TITLE_MAX, type HostExec, type HostExecInfo, type HostExecInput } from "./protocol-exec";
+import type { HostReply } from "./protocol";
+import {
+  EXEC_TITLE_MAX,
+  type ExecRequest,
+  type HostExec,
+  type HostExecInfo,
+  type HostExecInput,
+} from "./protocol-exec";
 import { type ServeOffer } from "./protocol-serve";
 import { HostRefusal } from "./protocol-refusal";
 import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
@@ -36,9 +42,6 @@ export interface HostExecsOptions {
   logger: Logger;
   terminals: EditorTerminals;
 }
-
-/** The host requests HostExecs answers. */
-type ExecRequest = Extract<HostRequest, { t: "exec_start" | "exec_stop" | "exec_input" }>;
 
 export class HostExecs {
   #registry: ExecRegistry | undefined;

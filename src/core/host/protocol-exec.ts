@@ -66,3 +66,16 @@ export interface HostExecInput {
   line?: string;
   keys?: string[];
 }
+
+/** The exec requests of the host's protocol (protocol.ts `HostRequest`). */
+export type ExecRequest =
+  /**
+   * Starts an exec run in the host (refused unless its folders are the client's own): its output, exit and input
+   * go as a hosted terminal's (`terminal` with `exec`, `terminal_output`, `terminal_input`, the terminal's id its run
+   * id), to every client that shows terminals of its folder.
+   */
+  | { t: "exec_start"; id: number; exec: HostExec }
+  /** Stops an exec run the host owns (its process group: SIGTERM, SIGKILL after a grace), from any client. */
+  | { t: "exec_stop"; id: number; runId: string }
+  /** Types into an exec run the host owns (refused unless its folders are the client's own, or once it ended). */
+  | { t: "exec_input"; id: number; runId: string; input: HostExecInput };

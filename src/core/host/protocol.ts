@@ -18,7 +18,8 @@ import type { SupervisorState } from "../watchdog/supervisor";
 import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
 import type { WireContextItem, WirePromptPart } from "./wire-context";
-import type { HostExec, HostExecInfo, HostExecInput } from "./protocol-exec";
+import type { ExecRequest, HostExecInfo } from "./protocol-exec";
+import type { BestOfRequest } from "./protocol-best-of";
 import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
 import type { HostErrorReply } from "./protocol-refusal";
 import type { EngineHostPush, EngineHostReply, EngineHostRequest } from "./protocol-engine";
@@ -313,16 +314,8 @@ export type HostRequest =
    * (`terminal` push), while it serves terminals.
    */
   | { t: "terminal_input"; id: number; term: string; data?: string; size?: { cols: number; rows: number } }
-  /**
-   * Starts an exec run in the host (refused unless its folders are the client's own): its output, exit and input
-   * go as a hosted terminal's (`terminal` with `exec`, `terminal_output`, `terminal_input`, the terminal's id its run
-   * id), to every client that shows terminals of its folder.
-   */
-  | { t: "exec_start"; id: number; exec: HostExec }
-  /** Stops an exec run the host owns (its process group: SIGTERM, SIGKILL after a grace), from any client. */
-  | { t: "exec_stop"; id: number; runId: string }
-  /** Types into an exec run the host owns (refused unless its folders are the client's own, or once it ended). */
-  | { t: "exec_input"; id: number; runId: string; input: HostExecInput }
+  | ExecRequest
+  | BestOfRequest
   /**
    * The asked client still works on `ask` (a write waiting on the user's merge view): sent every SERVE_ALIVE_MS,
    * it restarts the host's wait. An error reply: the host no longer waits for it (the client must not apply it).

@@ -22,9 +22,10 @@ import { assertRootsOffered, assertWorktreeOffered } from "./run-roots";
 import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
 import { HostEngine } from "./host-engine";
+import { HostBestOfs } from "./host-best-of";
 import { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
-import { hookTurnEnded } from "./turn-hook";
+import { announceTurnEnd } from "./turn-hook";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import { SessionRows, sessionRow } from "./session-rows";
 import {
@@ -38,6 +39,7 @@ import {
 } from "./protocol";
 import { heldThread, refusalReply, refuseHeld } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
+import { stopRefusal } from "./stop-refusal";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { PermissionAsker } from "../ports";
 import { readLines, send } from "./wire";
@@ -67,6 +69,7 @@ export class ThreadHost {
   readonly #terminals: EditorTerminals;
   readonly #execs: HostExecs;
   readonly #engine: HostEngine;
+  readonly #bestOfs: HostBestOfs;
   /** The rows told to the event listeners, each before what is announced of its thread. */
   readonly #rows = new SessionRows((msg) => {
     for (const s of this.#events) this.#reply(s, msg);
@@ -87,6 +90,11 @@ export class ThreadHost {
     });
     this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
     this.#engine = new HostEngine({ home: opts.home, logger: opts.logger });
+    this.#bestOfs = new HostBestOfs(
+      opts,
+      (id) => this.#threads.has(id),
+      () => this.#armIdle(),
+    );
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -187,17 +195,14 @@ export class ThreadHost {
         await this.#terminals.offered(sock);
         return { t: "status", id, status: this.status() };
       case "stop": {
-        // the runs waiting idle for a prompt are stopped with the host: no turn of theirs is cut
-        const working = this.#runs.size - [...this.#threads.values()].filter((t) => t.state === "idle").length;
-        const execs = this.#execs.running.length;
-        if (working + execs > 0 && !req.force) {
-          const what = [working && `${working} session(s)`, execs && `${execs} exec run(s)`].filter(Boolean);
-          return {
-            t: "error",
-            id,
-            message: `${what.join(" and ")} still run in the host; 'acp-threads host stop --force' stops them`,
-          };
-        }
+        const idle = [...this.#threads.values()].filter((t) => t.state === "idle").length;
+        const work = {
+          sessions: this.#runs.size - idle,
+          execs: this.#execs.running.length,
+          bestOfs: this.#bestOfs.running,
+        };
+        const refused = req.force ? undefined : stopRefusal(work);
+        if (refused) return { t: "error", id, message: refused };
         this.#reply(sock, { t: "ok", id });
         background(this.stop(), "stopping the thread host");
         return undefined;
@@ -238,6 +243,8 @@ export class ThreadHost {
         return await this.#execs.request(req, client.offer, () => this.#armIdle());
       case "engine":
         return this.#engine.request(req, (msg) => this.#reply(sock, msg));
+      case "best_of":
+        return await this.#bestOfs.request(req, client.offer);
       case "serving":
         if (!this.#serve.alive(sock, req.ask)) throw new Error(`the host no longer waits for ask ${req.ask}`);
         return { t: "ok", id };
@@ -253,6 +260,7 @@ export class ThreadHost {
     const t = this.#threads.get(event.threadId);
     if (t) this.#rows.changed(t);
     for (const s of this.#events) this.#reply(s, { t: "event", event });
+    this.#bestOfs.heard(event);
   }
 
   /** A push to the event listeners and `also` (a thread's clients), once to each; a watchdog's row goes first. */
@@ -309,13 +317,8 @@ export class ThreadHost {
         },
         turnEnded: (stopReason, filesChanged, usage) => {
           thread?.updated();
-          if (!thread) return;
-          const { threadId } = thread;
-          const ended = { kind: "turn_ended", threadId, at: now(), stopReason, filesChanged } as const;
-          const used = usage && ({ kind: "usage", threadId, at: now(), ...usage } as const);
-          this.announce(ended);
-          if (used) this.announce(used);
-          hookTurnEnded(run, ended, used, this.opts.logger);
+          const end = thread && { threadId: thread.threadId, stopReason, filesChanged };
+          if (end) announceTurnEnd((e) => this.announce(e), run, end, usage, this.opts.logger);
         },
         idle: (waiting) => {
           if (!thread || thread.state === "ended") return;
@@ -330,13 +333,8 @@ export class ThreadHost {
           try {
             if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
             await thread.end(exitCode, error);
-            this.announce({
-              kind: "ended",
-              threadId: thread.threadId,
-              at: now(),
-              exitCode,
-              ...(error ? { error } : {}),
-            });
+            const { threadId } = thread;
+            this.announce({ kind: "ended", threadId, at: now(), exitCode, ...(error ? { error } : {}) });
             this.#threads.delete(thread.threadId);
             this.#rows.forget(thread.threadId);
           } finally {
@@ -355,10 +353,10 @@ export class ThreadHost {
    * is left; a countdown under way goes on (a watching client coming and going does not restart it).
    */
   #armIdle(): void {
-    const running = [...this.#runs.values()].some((r) => !r.thread?.unattended) || this.#execs.running.length > 0;
+    const work = this.#execs.running.length + this.#bestOfs.running; // exec runs, Best of N being finished
+    const running = work > 0 || [...this.#runs.values()].some((r) => !r.thread?.unattended);
     const held = running || [...this.#clients.values()].some((c) => c.counts);
-    // stopping: a client that goes or a run that ends while stop() waits must not arm a new idle timer (it kept a
-    // stopped host's process alive for the whole idle time: the unit suite hung on it under load)
+    // stopping: no new idle timer while stop() waits (one kept a stopped host alive its idle time: the suite hung)
     if (held || !this.#release || this.#stopping) {
       clearTimeout(this.#idle);
       this.#idle = undefined;
@@ -383,7 +381,7 @@ export class ThreadHost {
       if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
       else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
-    await this.#execs.shutdown();
+    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown()]);
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();

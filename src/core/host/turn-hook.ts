@@ -10,6 +10,7 @@ import { isPosix } from "../platform/host";
 import { runCommand } from "../platform/run-to-end";
 import { background } from "../util/unexpected";
 import type { DetachedRun, HostEvent } from "./protocol";
+import type { TurnUsageReport } from "./turn-report";
 
 export const HOOK_TIMEOUT_MS = 30_000;
 const HOOK_OUTPUT_BYTES = 64 * 1024;
@@ -44,4 +45,20 @@ export async function runTurnHook(command: string, input: string, cwd: string, l
       ? `was stopped (${r.signal}; the limit is ${HOOK_TIMEOUT_MS / 1000} s)`
       : `exited ${r.code}`;
   logger.info(`hooks.turnEnded ${how}${out ? `:\n${out}` : ""}`);
+}
+
+/** A turn's end told: `turn_ended`, then its `usage` when it reported some, then the run's hook (when it has one). */
+export function announceTurnEnd(
+  announce: (e: HostEvent) => void,
+  run: Pick<DetachedRun, "turnEndedHook" | "cwd">,
+  end: Omit<TurnEnded, "kind" | "at">,
+  usage: TurnUsageReport | undefined,
+  logger: Logger,
+): void {
+  const at = new Date().toISOString();
+  const ended: TurnEnded = { kind: "turn_ended", at, ...end };
+  const used = usage && ({ kind: "usage", threadId: end.threadId, at, ...usage } as const);
+  announce(ended);
+  if (used) announce(used);
+  hookTurnEnded(run, ended, used, logger);
 }

@@ -12,7 +12,7 @@ import type { ContextRef, PromptPart } from "../model/context";
 import type { WorktreeRef } from "../model/records";
 import { pidAlive, processBoot } from "../platform/file-lock";
 import { refOf } from "../prompt/blocks";
-import type { BestOfProgress, ResumedCandidate } from "./best-of";
+import type { BestOfProgress, ResumedCandidate } from "./best-of-progress";
 import type { CandidateRun, CandidateSpec } from "./candidates";
 import type { CheckResult } from "./check";
 
@@ -28,6 +28,8 @@ export interface RecordOwner {
   host: string;
   /** The process's start (ms): a later process that got the same pid is not the owner. */
   boot: number;
+  /** The thread host (#35: a detached Best of N): clients follow its record while it lives, never claim it. */
+  role?: "host";
 }
 
 export interface RecordedCandidate extends CandidateSpec {
@@ -60,6 +62,11 @@ export interface BestOfRecord {
   startedFrom?: "terminal";
   /** The user closed its compare view (a reload does not): it is not reopened. */
   closedAt?: string;
+  /**
+   * When the thread host finished it (every candidate's end and check recorded) and let it go: a client ranks it
+   * from the record, running nothing.
+   */
+  finishedAt?: string;
 }
 
 export function newBestOfRecord(o: {
@@ -88,12 +95,23 @@ export function newBestOfRecord(o: {
   };
 }
 
-/** This process as a record's owner. */
-export const ownerHere = (): RecordOwner => ({ pid: process.pid, host: hostname(), boot: processBoot });
+/** This process as a record's owner (`role`: the thread host's). */
+export const ownerHere = (role?: "host"): RecordOwner => ({
+  pid: process.pid,
+  host: hostname(),
+  boot: processBoot,
+  ...(role ? { role } : {}),
+});
+
+/** Whether a live thread host owns the record (clients follow it, never claim it). */
+export const hostOwned = (r: BestOfRecord): boolean => r.owner?.role === "host" && !ownerGone(r.owner);
+
+/** Whether `a` and `b` name the same process. */
+export const sameOwner = (a: RecordOwner | null | undefined, b: RecordOwner): boolean =>
+  !!a && a.pid === b.pid && a.host === b.host && Math.abs(a.boot - b.boot) <= 1_000;
 
 /** Whether `owner` is this process. */
-export const ownedHere = (owner: RecordOwner | null | undefined): boolean =>
-  !!owner && owner.pid === process.pid && owner.host === hostname() && Math.abs(owner.boot - processBoot) <= 1_000;
+export const ownedHere = (owner: RecordOwner | null | undefined): boolean => sameOwner(owner, ownerHere());
 
 /** Whether the process that owned a record is gone (another machine's cannot be asked: it is taken as alive). */
 export function ownerGone(owner: RecordOwner | null | undefined): boolean {

@@ -6,24 +6,34 @@
  * start, an auth error, a check that times out) never costs the others: every candidate gets a summary. A
  * candidate that never opened a thread holds nothing, so its worktree is removed; the others keep theirs until
  * the user applies or discards them.
+ *
+ * A recorded Best of N (#35, best-of-record.ts) is finished by the process that owns its record (`finishRecord`:
+ * the thread host for a detached one, `worktrees compare` or a window for one whose owner is gone), each fact
+ * written into the record as it comes, so a client following the record sees it (`followRecord`, the same
+ * progress read back from the record's changes).
  */
 import { realpath } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { ThreadRecord, WorktreeRef } from "../model/records";
+import {
+  candidateEdit,
+  hostOwned,
+  progressEdit,
+  resumedCandidate,
+  type BestOfRecord,
+  type RecordedCandidate,
+} from "./best-of-record";
+import type { BestOfRecords } from "./best-of-records";
 import { summarize, type CandidateRun, type CandidateSpec, type CandidateSummary } from "./candidates";
 import { runCheck, type CheckResult } from "./check";
+import type { BestOfProgress, ResumedCandidate } from "./best-of-progress";
 import { createWorktree, type CreatedWorktree } from "./create";
 import { discardWorktree } from "./discard";
 import { repoTop, revParseOrNone } from "../platform/git";
 import { worktreeState, type WorktreeState } from "./state";
 
-export type BestOfProgress =
-  | { type: "worktree"; spec: CandidateSpec; worktree: CreatedWorktree }
-  | { type: "started"; spec: CandidateSpec }
-  | { type: "agent_done"; spec: CandidateSpec; run: CandidateRun; durationMs: number }
-  | { type: "check_started"; spec: CandidateSpec; command: string }
-  | { type: "check_done"; spec: CandidateSpec; check: CheckResult }
-  | { type: "finished"; summary: CandidateSummary };
+export type { BestOfProgress, ResumedCandidate } from "./best-of-progress";
 
 export interface BestOfOptions {
   /** The folder the prompt was given in (inside a git repository). */
@@ -222,17 +232,18 @@ export function endedRun(threadId: string, records: readonly ThreadRecord[]): Fo
   return { threadId, ok: false, error: "its run ended, with the thread host, before its turn did" };
 }
 
-/** A candidate of a Best of N picked up again (a reloaded window): what its record says. */
-export interface ResumedCandidate {
-  spec: CandidateSpec;
-  threadId: string | null;
-  worktree: { ref: WorktreeRef; cwd: string } | null;
-  /** When its worktree was made (ms since the epoch). */
-  startedAt?: number;
-  /** How its agent ended, when that is known. */
-  agent?: { run: CandidateRun; durationMs: number };
-  /** Its check's result, when its check ran to its end. */
-  check?: CheckResult;
+/**
+ * How a followed candidate's run ended: its thread's last turn (`endedRun`), unless its run in the thread host
+ * ended with an error (`ended`: the host's `ended` event, when one was heard).
+ */
+export function followedEnd(
+  threadId: string,
+  records: readonly ThreadRecord[],
+  ended?: { exitCode: number; error?: string; at: string },
+): FollowedRun {
+  if (!ended || ended.exitCode === 0) return endedRun(threadId, records);
+  const error = ended.error ?? `its run ended with exit ${ended.exitCode}`;
+  return { threadId, ok: false, error, endedAt: Date.parse(ended.at) };
 }
 
 export interface ResumeOptions extends FinishOptions {
@@ -281,4 +292,79 @@ export async function resumeBestOf(o: ResumeOptions): Promise<CandidateSummary[]
       });
     }),
   );
+}
+
+/** A recorded Best of N finished by the process that owns its record: the same resume, each fact recorded. */
+export interface FinishRecordOptions extends Pick<ResumeOptions, "readThread" | "follow" | "checkTimeoutMs"> {
+  records: BestOfRecords;
+  /** The record as its owner claimed it. */
+  record: BestOfRecord;
+  /** Stops it: what it cut short is not an end, and the record stays as it was for the next owner. */
+  signal: AbortSignal;
+  onProgress?: (e: BestOfProgress) => void;
+}
+
+/** Finishes the record's Best of N; resolves with every candidate's summary once every fact is written. */
+export async function finishRecord(o: FinishRecordOptions): Promise<CandidateSummary[]> {
+  const { records, record, signal } = o;
+  let writes = Promise.resolve();
+  const summaries = await resumeBestOf({
+    candidates: record.candidates.map(resumedCandidate),
+    ...(record.check ? { check: record.check } : {}),
+    ...(o.checkTimeoutMs !== undefined ? { checkTimeoutMs: o.checkTimeoutMs } : {}),
+    signal,
+    ...(o.readThread ? { readThread: o.readThread } : {}),
+    follow: o.follow,
+    onProgress: (e) => {
+      o.onProgress?.(e);
+      const edit = signal.aborted ? undefined : progressEdit(e);
+      const label = e.type === "finished" ? e.summary.label : e.spec.label;
+      if (edit) writes = writes.then(() => records.update(record.id, candidateEdit(label, edit)).then(() => {}));
+    },
+  });
+  await writes;
+  return summaries;
+}
+
+/**
+ * The progress a record's change (`before` → `after`) shows, as its owner reported it: a candidate's agent end
+ * (then its check's start, when it gets one: the owner starts it at once) and its check's result.
+ */
+export function recordProgress(before: BestOfRecord | undefined, after: BestOfRecord): BestOfProgress[] {
+  const out: BestOfProgress[] = [];
+  for (const c of after.candidates) {
+    const was: RecordedCandidate | undefined = before?.candidates.find((x) => x.label === c.label);
+    const { spec, agent } = resumedCandidate(c);
+    if (agent && !was?.agent) {
+      out.push({ type: "agent_done", spec, run: agent.run, durationMs: agent.durationMs });
+      if (after.check && c.worktree && c.threadId) out.push({ type: "check_started", spec, command: after.check });
+    }
+    if (c.check && !was?.check) out.push({ type: "check_done", spec, check: c.check });
+  }
+  return out;
+}
+
+/** How often a followed record is read again while the thread host finishes it. */
+export const FOLLOW_POLL_MS = 250;
+
+/**
+ * Follows a record while a live thread host owns it (`hostOwned`): its progress as it is recorded (`recordProgress`,
+ * the facts already recorded first), until the host lets it go (`finishedAt`: ranked) or is gone (a client picks it
+ * up), or `signal` stops it. Resolves with the record as last read.
+ */
+export async function followRecord(
+  records: BestOfRecords,
+  record: BestOfRecord,
+  o: { signal: AbortSignal; onProgress: (e: BestOfProgress) => void },
+): Promise<BestOfRecord> {
+  let before: BestOfRecord | undefined;
+  for (let r = record; ;) {
+    for (const e of recordProgress(before, r)) o.onProgress(e);
+    before = r;
+    if (!hostOwned(r) || o.signal.aborted) return r;
+    await sleep(FOLLOW_POLL_MS, undefined, { signal: o.signal }).catch(() => undefined);
+    const next = await records.get(r.id);
+    if (!next) throw new AcpThreadsError("not_found", `Best of N ${r.id} is no longer recorded`);
+    r = next;
+  }
 }

@@ -2,10 +2,13 @@
  * A check command (`npm test`, a build) run in a worktree after its agent finished (#25 best of N): a shell line
  * (`/bin/sh -c`, cmd.exe on Windows, through the platform seam) in its own process group, stopped as a group
  * (SIGTERM, then SIGKILL after a grace; Windows: taskkill of the tree) on timeout or abort. Whatever the command
- * left running in its group when it exited is killed too, so a check never outlives its result. The output
+ * left running in its group when it exited is killed too, so a check never outlives its result, nor the process
+ * that runs it (POSIX: a parent-death guard stops its group when that process dies unstopped, a SIGKILLed thread
+ * host, say: acp/parent-guard.ts). The output
  * (stdout and stderr interleaved as they came) is kept as a bounded tail, secrets redacted.
  */
 import { spawn } from "node:child_process";
+import { guardAgainstParentDeath } from "../acp/parent-guard";
 import { childEnv } from "../platform/env";
 import { HOST_PLATFORM, isWindows } from "../platform/host";
 import { groupSpawnOptions, signalTree } from "../platform/process-tree";
@@ -80,6 +83,7 @@ export function runCheck(cwd: string, command: string, opts: CheckOptions): Prom
       stdio: ["ignore", "pipe", "pipe"],
     });
     const pid = child.pid ?? -1;
+    const unguard = guardAgainstParentDeath(pid);
     const stopGroup = () => {
       if (pid <= 0 || killTimer) return;
       signalTree(pid, "SIGTERM");
@@ -103,6 +107,7 @@ export function runCheck(cwd: string, command: string, opts: CheckOptions): Prom
     const finish = (exitCode: number | null, signal: string | null, note?: string) => {
       if (done) return;
       done = true;
+      unguard();
       clearTimeout(timer);
       clearTimeout(killTimer);
       opts.signal?.removeEventListener("abort", onAbort);

@@ -6,15 +6,19 @@
  * host still runs from where they are, runs the checks that did not run to their end, and ranks them; Apply and
  * Discard work as before. One window follows a record at a time: the record names its window's process. A window
  * already open picks up the same way a record another process made or let go of (best-of-watch.ts: a Best of N
- * started from a terminal with `--detach`), its view hidden until the user opens it from a notification.
+ * started from a terminal with `--detach`), its view hidden until the user opens it from a notification. A record
+ * the live thread host owns (a detached Best of N it finishes, #35) is shown, never claimed: its view follows the
+ * record as the host writes it (no check runs here), and once the host lets it go ranked the window takes it over
+ * from the record (running nothing) for Apply and Discard; a host that died leaves it to be picked up as before.
  */
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import { repositoryOfFolders } from "../../core/host/run-roots";
-import { endedRun, resumeBestOf } from "../../core/worktree/best-of";
+import { endedRun, followRecord, resumeBestOf, type BestOfProgress } from "../../core/worktree/best-of";
 import {
+  hostOwned,
   isOpen,
   ownedHere,
   ownerGone,
@@ -50,7 +54,9 @@ export async function restoreComparePanel(
     vscode.workspace.isTrusted && typeof id === "string" ? await hub.bestOf.store.get(id).catch(unreadable) : undefined;
   // the reloaded window's old extension host may still be on its way out: its process is waited for a while
   const deadline = Date.now() + OWNER_WAIT_MS;
-  while (record && !ownerGone(record.owner) && !ownedHere(record.owner) && Date.now() < deadline) await sleep(250);
+  // (one the thread host owns is shown at once: the host's process stays)
+  const waits = (r: BestOfRecord) => !ownerGone(r.owner) && !ownedHere(r.owner) && !hostOwned(r);
+  while (record && waits(record) && Date.now() < deadline) await sleep(250);
   const out = record ? await resumeRecord(hub, record, { panel }) : undefined;
   if (!out) panel.dispose();
   return out;
@@ -69,7 +75,7 @@ export async function resumeOpenBestOf(hub: Hub, live = false): Promise<OpenBest
   const records = await hub.bestOf.store.list().catch(unreadable);
   for (const r of records ?? []) {
     if (!isOpen(r) || hub.bestOf.follows(r.id)) continue;
-    if (ownerGone(r.owner)) {
+    if (ownerGone(r.owner) || hostOwned(r)) {
       const result = resumeRecord(hub, r, { live });
       background(result, "reopening a Best of N");
       out.picking.set(r.id, result);
@@ -105,6 +111,16 @@ export async function resumeRecord(
   // only a repository of this window's folders (its checks run in that repository's worktrees)
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   if (!(await repositoryOfFolders(record.repo, folders)) || !hub.bestOf.reserve(record.id)) return undefined;
+  let view: CompareView | undefined;
+  if (hostOwned(record)) {
+    view = viewOf(hub, record, how);
+    const shown = await showHosted(hub, view, record);
+    if (!shown) {
+      hub.bestOf.forget(record.id);
+      return undefined;
+    }
+    record = shown;
+  }
   let claimed = false;
   try {
     await hub.bestOf.store.update(record.id, (r) => {
@@ -116,18 +132,8 @@ export async function resumeRecord(
   } finally {
     if (!claimed) hub.bestOf.forget(record.id);
   }
-  if (!claimed) return undefined;
-  const rows = record.candidates.map((c) => ({
-    ...rowOf(c),
-    threadId: c.threadId,
-    ...(c.outcome ? { outcome: c.outcome } : {}),
-  }));
-  const view = new CompareView(hub, record.prompt, record.check, rows, {
-    recordId: record.id,
-    ...(how.panel ? { panel: how.panel } : {}),
-    ...(how.live ? { hidden: true } : {}),
-  });
-  if (how.live) background(announce(hub, record, view), "telling of a Best of N picked up");
+  if (!claimed) return void view?.dispose();
+  view ??= viewOf(hub, record, how);
   const f = followBestOf(hub, view, record.id);
   view.update();
   let summaries;
@@ -148,6 +154,63 @@ export async function resumeRecord(
     throw f.failed(err);
   }
   return { view, summaries: f.finish(summaries) };
+}
+
+/** The record's compare view (hidden, and the user told, when picked up while the user works). */
+function viewOf(hub: Hub, record: BestOfRecord, how: ResumeHow): CompareView {
+  const rows = record.candidates.map((c) => ({
+    ...rowOf(c),
+    threadId: c.threadId,
+    ...(c.outcome ? { outcome: c.outcome } : {}),
+  }));
+  const view = new CompareView(hub, record.prompt, record.check, rows, {
+    recordId: record.id,
+    ...(how.panel ? { panel: how.panel } : {}),
+    ...(how.live ? { hidden: true } : {}),
+  });
+  if (how.live) background(announce(hub, record, view), "telling of a Best of N picked up");
+  return view;
+}
+
+/**
+ * A record the thread host finishes, shown as the host records it until the host lets it go (resolves with the
+ * record then) or the user closes the view (undefined: the record is closed, as closing a view closes it).
+ */
+async function showHosted(hub: Hub, view: CompareView, record: BestOfRecord): Promise<BestOfRecord | undefined> {
+  for (const c of record.candidates) {
+    const row = view.row(c.label);
+    if (row && c.threadId && !c.agent) row.status = "working"; // its agent runs in the host
+  }
+  view.update();
+  const closed = new AbortController();
+  const sub = view.onDidClose(() => closed.abort());
+  try {
+    const last = await followRecord(hub.bestOf.store, record, {
+      signal: closed.signal,
+      onProgress: (e) => hostedProgress(view, e),
+    });
+    if (!closed.signal.aborted) return last;
+    hub.bestOf.write(record.id, (r) => void (r.closedAt = new Date().toISOString()));
+    return undefined;
+  } finally {
+    sub.dispose();
+  }
+}
+
+/** The host's progress (read from the record) on the view's cards; the ranking comes once the host lets it go. */
+function hostedProgress(view: CompareView, e: BestOfProgress): void {
+  const row = e.type === "finished" ? undefined : view.row(e.spec.label);
+  if (!row) return;
+  if (e.type === "agent_done") {
+    Object.assign(row, { status: e.run.ok ? "done" : "failed", durationMs: Math.round(e.durationMs) });
+    if (e.run.error) row.error = e.run.error;
+  } else if (e.type === "check_started") row.status = "checking";
+  else if (e.type === "check_done") {
+    const { command, exitCode, timedOut, outputTail } = e.check;
+    row.check = { command, exitCode, ...(timedOut ? { timedOut } : {}), outputTail };
+    if (row.status === "checking") row.status = "done";
+  }
+  view.update();
 }
 
 /** A Best of N picked up while the user works: told, its view opened on Open. */

@@ -14,8 +14,12 @@
  *   every OWNER_POLL_MS (a signal 0, no file read) and the records are read again once it is gone.
  *
  * The first look is activation's own (the compare views opened, as before); the watch starts before it, so a change
- * made meanwhile is looked at once after.
+ * made meanwhile is looked at once after. VS Code arms a watcher some milliseconds after it is made, and a change
+ * before that is not told: so the window writes a probe file of its own beside the records (`best-of.json.PID.armed`,
+ * again every ARM_PROBE_MS until the watch tells it), and once the watch tells the probe it is armed: the probe is
+ * removed and the records are read once more.
  */
+import { unlink, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import * as vscode from "vscode";
 import type { Hub } from "../hub";
@@ -24,6 +28,9 @@ import { followerGone, resumeOpenBestOf, type OpenBestOf } from "./best-of-resum
 
 /** How often the process that follows an open record is looked at (a `kill(pid, 0)`). */
 export const OWNER_POLL_MS = 500;
+/** How often the probe is written again until the watch tells it (at most ARM_PROBES times). */
+export const ARM_PROBE_MS = 100;
+const ARM_PROBES = 100;
 
 export class BestOfWatch implements vscode.Disposable {
   #watch: vscode.FileSystemWatcher | undefined;
@@ -35,21 +42,62 @@ export class BestOfWatch implements vscode.Disposable {
   #again = false;
   #held = false;
   #disposed = false;
+  /** The probe written until the watch is armed (none: armed, or given up). */
+  #probe: { file: string; timer: NodeJS.Timeout; last: Promise<unknown> } | undefined;
+  /** Resolves once the watch told the probe (tests wait for it). */
+  readonly armed: Promise<void>;
+  #armed!: () => void;
   /** Record id → the Best of N this window picked up while open, resolved with its ranked result (tests read it). */
   readonly pickedUp = new Map<string, Promise<BestOfResult | undefined>>();
 
-  constructor(private readonly hub: Hub) {}
+  constructor(private readonly hub: Hub) {
+    this.armed = new Promise((resolve) => (this.#armed = resolve));
+  }
 
   /** Starts the watch, then activation's look (the open records no process follows, each in its compare view). */
   start(): void {
     if (this.#disposed || this.#watch) return;
     const file = this.hub.layout.bestOfFile;
+    const probe = `${file}.${process.pid}.armed`;
     const w = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(dirname(file)), basename(file)),
+      new vscode.RelativePattern(vscode.Uri.file(dirname(file)), `{${basename(file)},${basename(probe)}}`),
     );
-    for (const on of [w.onDidCreate, w.onDidChange]) on(() => this.look());
+    for (const on of [w.onDidCreate, w.onDidChange])
+      on((uri) => (basename(uri.fsPath) === basename(probe) ? this.#told() : this.look()));
     this.#watch = w;
     this.#look(false);
+    let left = ARM_PROBES;
+    this.#probe = {
+      file: probe,
+      timer: setInterval(() => this.#write(left-- > 0), ARM_PROBE_MS),
+      last: Promise.resolve(),
+    };
+    this.#write(true);
+  }
+
+  /** The watch told the probe: it is armed, and a change made before that is read now. */
+  #told(): void {
+    if (!this.#probe) return;
+    this.#unprobe();
+    this.#armed();
+    this.look();
+  }
+
+  /** The probe written (once more); `more` false: never told, given up (the watch tells later changes, if any). */
+  #write(more: boolean): void {
+    const p = this.#probe;
+    if (!p) return;
+    if (!more) return this.#unprobe();
+    p.last = p.last.then(() => writeFile(p.file, "", { mode: 0o600 })).catch(() => undefined);
+  }
+
+  /** No more probe: it is removed after the last write. */
+  #unprobe(): void {
+    const p = this.#probe;
+    if (!p) return;
+    clearInterval(p.timer);
+    void p.last.then(() => unlink(p.file)).catch(() => undefined);
+    this.#probe = undefined;
   }
 
   /** Reads the records again (at once, or after the look under way). */
@@ -131,6 +179,7 @@ export class BestOfWatch implements vscode.Disposable {
 
   dispose(): void {
     this.#disposed = true;
+    this.#unprobe();
     this.#watch?.dispose();
     this.#poll();
   }
