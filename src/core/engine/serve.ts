@@ -13,12 +13,32 @@ import { usageOps } from "./serve-usage";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
+import { permissionOps } from "./serve-permissions";
+import { PERMISSION_POLICIES } from "../model/agent";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
+const HANDLERS: Handlers<EngineOp> = {
+  ...snapshotOps,
+  ...markdownOps,
+  ...handoffOps,
+  ...retentionOps,
+  ...usageOps,
+  ...permissionOps,
+};
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
 type Kind =
-  "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories" | "usageGroup";
+  | "string"
+  | "path"
+  | "number"
+  | "count"
+  | "boolean"
+  | "paths"
+  | "dirs"
+  | "agent"
+  | "categories"
+  | "usageGroup"
+  | "strings"
+  | "policy";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -42,6 +62,11 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
   "retention.clear": { categories: "categories" },
   "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
+  "permissions.list": {},
+  "permissions.add": { effect: "string", kind: "string", pattern: "string", agentId: "string", scope: "string" },
+  "permissions.revoke": { ids: "strings" },
+  "permissions.clear": {},
+  "permissions.check": { kind: "string", target: "string", agentId: "string", policy: "policy", cwd: "path" },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -69,6 +94,8 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
     "an agent {id, name, command}",
   ],
+  strings: [(v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "a list of strings"],
+  policy: [(v) => (PERMISSION_POLICIES as readonly unknown[]).includes(v), `one of ${PERMISSION_POLICIES.join(", ")}`],
 };
 
 /** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */

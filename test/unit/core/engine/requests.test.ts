@@ -41,6 +41,28 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
       "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
       "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
+      "permissions.add": () =>
+        engine.call({
+          op: "permissions.add",
+          effect: "allow",
+          kind: "execute",
+          pattern: " npm test",
+          agentId: "*",
+          scope: dir,
+        }),
+      "permissions.list": () => engine.call({ op: "permissions.list" }),
+      "permissions.check": () =>
+        engine.call({
+          op: "permissions.check",
+          kind: "execute",
+          target: "npm test",
+          agentId: "codex",
+          policy: "ask",
+          cwd: dir,
+        }),
+      "permissions.revoke": () =>
+        engine.call({ op: "permissions.revoke", ids: [(replies["permissions.add"] as { id: string }).id] }),
+      "permissions.clear": () => engine.call({ op: "permissions.clear" }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -66,6 +88,21 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
     assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
     assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
+    const rule = replies["permissions.add"] as { id: string; key: string; scope: string };
+    assert.deepEqual(
+      [rule.key, rule.scope],
+      ["npm test", dir],
+      "the rule as the user wrote it (trimmed), in its folder",
+    );
+    assert.deepEqual(replies["permissions.list"], { rules: [rule], file: join(store.home, "permissions.json") });
+    assert.deepEqual(replies["permissions.check"], {
+      decision: "allow",
+      rule: 'allow execute "npm test"',
+      reason: "allowed by rule: npm test",
+      outside: [],
+    });
+    assert.deepEqual(replies["permissions.revoke"], [rule]);
+    assert.deepEqual(replies["permissions.clear"], []);
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
