@@ -14,6 +14,7 @@ import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 import { permissionOps } from "./serve-permissions";
+import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
 
 const HANDLERS: Handlers<EngineOp> = {
@@ -23,6 +24,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...retentionOps,
   ...usageOps,
   ...permissionOps,
+  ...recallOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -38,7 +40,8 @@ type Kind =
   | "categories"
   | "usageGroup"
   | "strings"
-  | "policy";
+  | "policy"
+  | "format";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -67,7 +70,31 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "permissions.revoke": { ids: "strings" },
   "permissions.clear": {},
   "permissions.check": { kind: "string", target: "string", agentId: "string", policy: "policy", cwd: "path" },
+  ...recallShapes(),
 };
+
+/** The recall requests' shapes: a scope, a search's options, a text format. */
+function recallShapes(): { [O in `recall.${string}` & EngineOp]: Shape } {
+  const scope = { cwd: "path?", global: "boolean?" } as const;
+  const search = {
+    ...scope,
+    query: "string",
+    allTerms: "boolean?",
+    ...Object.fromEntries(
+      ["limit", "windowsPerSession", "before", "after", "budgetChars", "messageChars", "toolMessageChars"].map((k) => [
+        k,
+        "count?",
+      ]),
+    ),
+  } as Shape;
+  return {
+    "recall.search": search,
+    "recall.searchText": { ...search, format: "format" },
+    "recall.recent": { ...scope, limit: "count?" },
+    "recall.recentText": { ...scope, limit: "count?", format: "format" },
+    "recall.status": {},
+  };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isPath = (v: unknown) => typeof v === "string" && isAbsolute(v);
@@ -95,6 +122,7 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     "an agent {id, name, command}",
   ],
   strings: [(v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "a list of strings"],
+  format: [(v) => v === "markdown" || v === "json", "markdown or json"],
   policy: [(v) => (PERMISSION_POLICIES as readonly unknown[]).includes(v), `one of ${PERMISSION_POLICIES.join(", ")}`],
 };
 
