@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
-import { readerFor } from "../recall/reader";
+import { recallEngine } from "../recall/common";
 import { callTool, TOOLS } from "../recall/mcp-tools";
 import { VERSION } from "../../core/version";
 
@@ -25,7 +25,7 @@ export const main = command(
 
 async function serve(io: CliIO): Promise<number> {
   // the warm recall process when one runs, else an index of its own, kept open for the agent's next call
-  const recall = readerFor(io, { oneShot: false });
+  const recall = recallEngine(io, false);
   const send = (msg: unknown) => io.stdout.write(`${JSON.stringify(msg)}\n`);
   const reply = (id: Request["id"], result: unknown) => send({ jsonrpc: "2.0", id, result });
   const fail = (id: Request["id"], code: number, message: string) =>

@@ -3,21 +3,19 @@
  * home (one `permissions.json` shared with every VS Code window), readable and editable, and the decision the
  * gate would make now for a request (`check`: the same code path as the engine, permission-decision.ts).
  */
-import { isAbsolute, resolve } from "node:path";
-import { decidePermission } from "../../core/acp/permission-decision";
-import { DEFAULT_PERMISSION_POLICY } from "../../core/acp/permission-policy";
-import { formatRule, isPathKind, ruleText, type RuleEffect } from "../../core/acp/permission-rules";
-import { EVERYWHERE, PermissionStore, type RememberedRule } from "../../core/acp/permission-store";
-import { PathGuard } from "../../core/acp/path-guard";
+import { resolve } from "node:path";
+import { formatRule, isPathKind, ruleText } from "../../core/acp/rule-text";
+import { localEngine } from "../../core/engine/local";
 import { AcpThreadsError } from "../../core/errors";
-import { PERMISSION_POLICIES } from "../../core/model/agent";
+import { DEFAULT_PERMISSION_POLICY, PERMISSION_POLICIES } from "../../core/model/agent";
+import { EVERYWHERE, type RememberedRule, type RuleEffect } from "../../core/model/permission-rule";
 import { resolveHome } from "../../core/store/paths";
 import { command, subcommands } from "../command";
 import { table } from "../exec/context";
 import { FORMAT } from "../flags";
 import { EXIT, type CliIO } from "../io";
 
-const storeOf = (io: CliIO) => new PermissionStore(resolveHome(io.env));
+const engineOf = (io: CliIO) => localEngine({ home: resolveHome(io.env) });
 const readable = (r: RememberedRule) => formatRule({ effect: r.effect, kind: r.kind, pattern: r.key });
 
 function print(io: CliIO, json: boolean, rules: RememberedRule[], empty: string): void {
@@ -65,9 +63,13 @@ const add = command(
       isPathKind(kind) && !/^(?:[/~*]|[A-Za-z]:[\\/])/.test(given) && !/[*?]/.test(given)
         ? resolve(io.cwd, given)
         : given;
-    const checked = ruleText(effect, kind, pattern);
     const scope = !flags.scope || flags.scope === EVERYWHERE ? EVERYWHERE : resolve(io.cwd, flags.scope);
-    const rule = await storeOf(io).remember({ effect, agentId: flags.agent ?? "*", kind, key: checked.pattern, scope });
+    const rule = await engineOf(io).call({
+      op: "permissions.add",
+      ...ruleText(effect, kind, pattern),
+      agentId: flags.agent ?? "*",
+      scope,
+    });
     print(io, flags.format === "json", [rule], "");
     return EXIT.ok;
   },
@@ -94,28 +96,18 @@ const check = command(
   async ({ io, flags, args }) => {
     const [kind, target] = args;
     const cwd = flags.cwd ? resolve(io.cwd, flags.cwd) : io.cwd;
-    const v = await decidePermission({
-      store: storeOf(io),
-      agentId: flags.agent ?? "*",
-      workspace: cwd,
-      policy: flags.permission as (typeof PERMISSION_POLICIES)[number],
-      guard: new PathGuard([cwd]),
-      cwd,
+    const out = await engineOf(io).call({
+      op: "permissions.check",
       kind,
-      toolCall: {
-        toolCallId: "check",
-        title: target,
-        kind: kind as "other",
-        ...(kind === "execute"
-          ? { rawInput: { command: target } }
-          : { locations: [{ path: isAbsolute(target) || target.startsWith("~") ? target : resolve(cwd, target) }] }),
-      },
+      target,
+      agentId: flags.agent ?? "*",
+      policy: flags.permission as (typeof PERMISSION_POLICIES)[number],
+      cwd,
     });
-    const out = { decision: v.verdict, rule: v.rule ?? null, reason: v.reason, outside: v.outside };
     if (flags.format === "json") io.stdout.write(JSON.stringify(out, null, 2) + "\n");
     else {
-      const why = v.verdict === "ask" ? `asked: ${v.reason} (refused where nobody can be asked)` : v.reason;
-      io.stdout.write(`${v.verdict}: ${why}${v.rule ? `\n  rule: ${v.rule}` : ""}\n`);
+      const why = out.decision === "ask" ? `asked: ${out.reason} (refused where nobody can be asked)` : out.reason;
+      io.stdout.write(`${out.decision}: ${why}${out.rule ? `\n  rule: ${out.rule}` : ""}\n`);
     }
     return EXIT.ok;
   },
@@ -125,9 +117,9 @@ const check = command(
 const list = command(
   { name: "permissions list", synopsis: "[--format text|json]", flags: { format: FORMAT }, args: { max: 0 } },
   async ({ io, flags }) => {
-    const store = storeOf(io);
-    print(io, flags.format === "json", await store.rules(), "no remembered permissions");
-    if (flags.format !== "json" && store.rulesFile) io.stderr.write(`(rules file: ${store.rulesFile})\n`);
+    const { rules, file } = await engineOf(io).call({ op: "permissions.list" });
+    print(io, flags.format === "json", rules, "no remembered permissions");
+    if (flags.format !== "json" && file) io.stderr.write(`(rules file: ${file})\n`);
     return EXIT.ok;
   },
   "the permission rules (remembered 'Always allow' answers and rules added by hand)",
@@ -141,16 +133,13 @@ const revoke = command(
     args: { min: 1, name: "ID" },
   },
   async ({ io, flags, args }) => {
-    const store = storeOf(io);
-    const known = new Set((await store.rules()).map((r) => r.id));
-    const unknown = args.filter((id) => !known.has(id));
-    if (unknown.length) {
-      throw new AcpThreadsError(
-        "usage",
-        `no remembered permission ${unknown.join(", ")} (see 'acp-threads permissions list')`,
-      );
-    }
-    const removed = await store.revokeIds(args);
+    // all or none: an id the rules file does not list (now, under its lock) removes nothing
+    const removed = await engineOf(io)
+      .call({ op: "permissions.revoke", ids: args })
+      .catch((err: unknown) => {
+        if (!(err instanceof AcpThreadsError) || err.code !== "not_found") throw err;
+        throw new AcpThreadsError("usage", `${err.message} (see 'acp-threads permissions list')`);
+      });
     print(io, flags.format === "json", removed, "nothing revoked");
     return EXIT.ok;
   },
@@ -160,9 +149,7 @@ const revoke = command(
 const clear = command(
   { name: "permissions clear", synopsis: "[--format text|json]", flags: { format: FORMAT }, args: { max: 0 } },
   async ({ io, flags }) => {
-    const store = storeOf(io);
-    const ids = (await store.rules()).map((r) => r.id);
-    const removed = await store.revokeIds(ids);
+    const removed = await engineOf(io).call({ op: "permissions.clear" });
     print(io, flags.format === "json", removed, "no remembered permissions");
     return EXIT.ok;
   },

@@ -2,11 +2,11 @@
  * `acp-threads recall`: search past agent sessions like rg. Subcommands: bootstrap (Codex rollouts), sync-claude
  * (Claude Code transcripts), sync (our own threads), install-skill. Anything else is a query.
  */
+import { resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
 import { command, subcommands } from "../command";
 import { EXIT } from "../io";
-import { repoOf } from "../recall/common";
-import { readerFor } from "../recall/reader";
+import { recallEngine } from "../recall/common";
 import { serve } from "../recall/serve";
 import { main as status } from "./status";
 import { installSkill } from "../recall/install-skill";
@@ -59,36 +59,37 @@ status (same as 'acp-threads status'), serve (the warm recall process queries st
 
 const query = command(QUERY, async ({ io, flags, args }) => {
   const { global, format } = flags;
-  const repo = global ? undefined : repoOf(io, flags.cwd);
+  const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const limit = flags.limit ?? flags["top-k"];
   if (!flags.recent && args.length === 0)
     throw new AcpThreadsError("usage", "give a needle to search for (or --recent)");
-  const recall = readerFor(io, { oneShot: true });
+  // one read in this process, then it exits: the warm recall process answers when one runs (else one is left)
+  const engine = recallEngine(io, true);
   try {
     if (flags.recent) {
-      io.stdout.write(await recall.recentText({ repo, global, limit: limit ?? 10 }, format));
+      const recent = await engine.call({ op: "recall.recentText", cwd, global, limit: limit ?? 10, format });
+      io.stdout.write(recent.text);
       return EXIT.ok;
     }
-    const text = await recall.searchText(
-      args.join(" "),
-      {
-        repo,
-        global,
-        allTerms: flags["all-terms"],
-        limit,
-        windowsPerSession: flags["windows-per-session"],
-        before: flags.before,
-        after: flags.after,
-        budgetChars: flags["budget-chars"],
-        messageChars: flags["message-chars"],
-        toolMessageChars: flags["tool-message-chars"],
-      },
+    const { text } = await engine.call({
+      op: "recall.searchText",
+      query: args.join(" "),
+      cwd,
+      global,
+      allTerms: flags["all-terms"],
+      limit,
+      windowsPerSession: flags["windows-per-session"],
+      before: flags.before,
+      after: flags.after,
+      budgetChars: flags["budget-chars"],
+      messageChars: flags["message-chars"],
+      toolMessageChars: flags["tool-message-chars"],
       format,
-    );
+    });
     io.stdout.write(text);
     return EXIT.ok;
   } finally {
-    recall.close();
+    engine.close();
   }
 });
 

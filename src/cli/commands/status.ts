@@ -2,8 +2,7 @@
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
-import { writeJson } from "../recall/common";
-import { readerFor } from "../recall/reader";
+import { recallEngine, writeJson } from "../recall/common";
 
 export const main = command(
   {
@@ -12,9 +11,9 @@ export const main = command(
     flags: { format: FORMAT },
   },
   async ({ io, flags }) => {
-    const recall = readerFor(io, { oneShot: true });
+    const engine = recallEngine(io, true);
     try {
-      const s = await recall.status();
+      const s = await engine.call({ op: "recall.status" });
       if (flags.format === "json") {
         writeJson(io, s);
         return EXIT.ok;
@@ -29,7 +28,7 @@ export const main = command(
       }
       return EXIT.ok;
     } finally {
-      recall.close();
+      engine.close();
     }
   },
 );

@@ -1,8 +1,7 @@
 /** The MCP tools `recall` and `recall_recent`: schemas and handlers over the recall engine. */
 import { resolve } from "node:path";
-import type { RecallReader } from "./reader";
+import type { Engine } from "../../core/engine/requests";
 import { renderRecentMarkdown, renderSearchMarkdown } from "../../core/recall/render";
-import { repoRoot } from "../../core/recall/scope";
 
 export const TOOLS = [
   {
@@ -46,18 +45,20 @@ type Args = Record<string, unknown>;
 const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 export async function callTool(
-  recall: RecallReader,
+  engine: Engine,
   name: string,
   args: Args,
   serverCwd: string,
 ): Promise<{ text: string; structured: unknown }> {
   const global = args.global === true;
-  const repo = global ? undefined : repoRoot(resolve(serverCwd, typeof args.cwd === "string" ? args.cwd : "."));
+  const cwd = resolve(serverCwd, typeof args.cwd === "string" ? args.cwd : ".");
   const json = args.format === "json";
   if (name === "recall") {
     if (typeof args.query !== "string" || !args.query.trim()) throw new Error("'query' must be a non-empty string");
-    const r = await recall.search(args.query, {
-      repo,
+    const r = await engine.call({
+      op: "recall.search",
+      query: args.query,
+      cwd,
       global,
       allTerms: args.all_terms === true,
       limit: n(args.limit),
@@ -66,7 +67,7 @@ export async function callTool(
     return { text: json ? JSON.stringify(r) : renderSearchMarkdown(r), structured: r };
   }
   if (name === "recall_recent") {
-    const r = await recall.recent({ repo, global, limit: n(args.limit) });
+    const r = await engine.call({ op: "recall.recent", cwd, global, limit: n(args.limit) });
     return { text: json ? JSON.stringify(r) : renderRecentMarkdown(r), structured: r };
   }
   throw new Error(`unknown tool '${name}'`);

@@ -10,6 +10,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionPolicy } from "../model/agent";
 
+export { DEFAULT_PERMISSION_POLICY } from "../model/agent";
+
 export { PermissionStore, type RememberedRule, type AuditRecord } from "./permission-store";
 
 /** The extra option the engine offers next to an agent's "Always allow": remember the rule in every workspace. */
@@ -17,7 +19,6 @@ export const ALWAYS_EVERYWHERE_OPTION_ID = "acp-threads:allow-always-everywhere"
 /** The extra option for a command: remember it widened (`npm run *` for `npm run build`) in this workspace. */
 export const ALWAYS_WIDER_OPTION_ID = "acp-threads:allow-always-wider";
 
-export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = "approve-reads";
 const READ_KINDS: ReadonlySet<string> = new Set(["read", "search", "think"]);
 
 export type PolicyVerdict = "allow" | "deny" | "ask";

@@ -11,18 +11,13 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
-import { AcpThreadsError } from "../errors";
+import { EVERYWHERE } from "../model/permission-rule";
 import { splitCommandLine } from "./agent-registry";
+import type { RuleEffect } from "../model/permission-rule";
+import { EDIT_KINDS, EFFECTS, isPathKind, type RuleText } from "./rule-text";
 
-export type RuleEffect = "allow" | "ask" | "deny";
-const EFFECTS: readonly RuleEffect[] = ["deny", "ask", "allow"];
-
-/** What a rule says, without where it is stored. */
-export interface RuleText {
-  effect: RuleEffect;
-  kind: string;
-  pattern: string;
-}
+export { EVERYWHERE, type RuleEffect } from "../model/permission-rule";
+export { formatRule, isPathKind, parseRule, ruleText, type RuleText } from "./rule-text";
 
 /** A rule as the decision sees it: who it is for and where it holds. */
 export interface ScopedRule extends RuleText {
@@ -32,44 +27,12 @@ export interface ScopedRule extends RuleText {
   scope: string;
 }
 
-/** Kinds whose target is a path (the rest but `execute` match their target exactly). */
-const EDIT_KINDS: ReadonlySet<string> = new Set(["edit", "delete", "move"]);
-const PATH_KINDS: ReadonlySet<string> = new Set([...EDIT_KINDS, "read"]);
 /** Shell syntax that chains, substitutes, redirects, expands or backgrounds: the line is more than one command. */
 const SHELL_SYNTAX = /[;&|`<>\n\r(){}$]/;
-
-/** The readable form: `allow execute "npm test"`. */
-export function formatRule(rule: RuleText): string {
-  return `${rule.effect} ${rule.kind} ${JSON.stringify(rule.pattern)}`;
-}
-
-/** Parses the readable form; throws a usage error naming what is wrong. */
-export function parseRule(text: string): RuleText {
-  const m = /^\s*(allow|ask|deny)\s+([a-z_]+)\s+("(?:[^"\\]|\\.)*")\s*$/.exec(text);
-  if (!m) {
-    throw new AcpThreadsError("usage", `not a permission rule: ${text} (write it as: allow execute "npm test")`);
-  }
-  return ruleText(m[1] as RuleEffect, m[2], JSON.parse(m[3]) as string);
-}
-
-/** A checked rule: a known effect, a kind, and a pattern that is not empty nor a bare wildcard. */
-export function ruleText(effect: string, kind: string, pattern: string): RuleText {
-  if (!EFFECTS.includes(effect as RuleEffect)) throw new AcpThreadsError("usage", `unknown rule effect: ${effect}`);
-  if (!/^[a-z_]+$/.test(kind)) throw new AcpThreadsError("usage", `unknown permission kind: ${kind}`);
-  const p = pattern.trim();
-  if (!p || p === "*" || (effect === "allow" && /^(?:\*\*|~|\/|~\/\*\*|\/\*\*)$/.test(p))) {
-    throw new AcpThreadsError("usage", `the pattern "${pattern}" would cover everything: name a command or path`);
-  }
-  return { effect: effect as RuleEffect, kind, pattern: p };
-}
 
 /** The kind family a rule of `ruleKind` covers: an `edit` rule covers delete and move too. */
 export function kindCovers(ruleKind: string, kind: string): boolean {
   return ruleKind === kind || (ruleKind === "edit" && EDIT_KINDS.has(kind));
-}
-
-export function isPathKind(kind: string): boolean {
-  return PATH_KINDS.has(kind);
 }
 
 /**
@@ -195,9 +158,6 @@ export function matchRules(rules: readonly ScopedRule[], target: RuleTarget, wor
   }
   return undefined;
 }
-
-/** Rules hold in every workspace. */
-export const EVERYWHERE = "*";
 
 /** True when a rule of `scope` holds in `workspace` (the folder itself or below it). */
 export function inScope(scope: string, workspace: string): boolean {

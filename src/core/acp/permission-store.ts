@@ -19,9 +19,11 @@ import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { waitForLockAsync } from "../platform/file-lock";
 import { atomicWriteFile } from "./disk-workspace-files";
-import { EVERYWHERE, inScope, parseRule, ruleText, type RuleEffect, type ScopedRule } from "./permission-rules";
+import { EVERYWHERE, type RememberedRule, type RuleEffect } from "../model/permission-rule";
+import { inScope, parseRule, ruleText, type ScopedRule } from "./permission-rules";
 
 export { EVERYWHERE, inScope } from "./permission-rules";
+export type { RememberedRule } from "../model/permission-rule";
 
 export const PERMISSIONS_FILE = "permissions.json";
 export const AUDIT_FILE = "audit.jsonl";
@@ -31,24 +33,6 @@ export const WORKSPACE_RULES_FILE = join(".acp-threads", "permissions.json");
 const RULES_VERSION = 3;
 /** How long a change waits for another process holding the rules file's lock. */
 const LOCK_WAIT_MS = 5_000;
-
-export interface RememberedRule {
-  /** Short stable id (`acp-threads permissions revoke ID`). */
-  id: string;
-  /** allow (a remembered "Always allow"), ask or deny. */
-  effect: RuleEffect;
-  /** An agent id, or "*" for every agent. */
-  agentId: string;
-  kind: string;
-  /**
-   * `execute`: the exact command line (`npm test`), or a prefix ending in ` *` (`npm run *`); file tools: an
-   * absolute path or a glob. Never a bare wildcard.
-   */
-  key: string;
-  /** The workspace folder the rule holds in (and below), or "*" for everywhere. */
-  scope: string;
-  createdAt: string;
-}
 
 export type RuleInput = Pick<RememberedRule, "agentId" | "kind" | "key" | "scope"> & { effect?: RuleEffect };
 
@@ -155,6 +139,22 @@ export class PermissionStore {
   /** Forgets the rules with these ids; returns the ones removed. */
   async revokeIds(ids: readonly string[]): Promise<RememberedRule[]> {
     return await this.#remove((r) => ids.includes(r.id));
+  }
+
+  /**
+   * Forgets the rules with these ids, all or none: when one of them is not in the file (now, under its lock), a
+   * `not_found` error names those and nothing is removed.
+   */
+  async revokeListed(ids: readonly string[]): Promise<RememberedRule[]> {
+    let removed: RememberedRule[] = [];
+    await this.#change((rules) => {
+      const unknown = [...new Set(ids)].filter((id) => !rules.some((r) => r.id === id));
+      if (unknown.length)
+        throw new AcpThreadsError("not_found", `no remembered permission ${unknown.join(", ")}`, { unknown });
+      removed = rules.filter((r) => ids.includes(r.id));
+      return removed.length ? rules.filter((r) => !ids.includes(r.id)) : rules;
+    });
+    return removed;
   }
 
   /** Forgets every rule of one agent; returns how many were removed. */

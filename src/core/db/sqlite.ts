@@ -15,7 +15,7 @@ import { sleepSync } from "../util/sleep";
 /**
  * Loaded on the first open, not with this module: requiring node-sqlite3-wasm compiles 1.3 MB of WASM, which a
  * CLI command that ends up not opening a database (`status` on an empty store, `--help`) should not pay, and a
- * one-shot query sets its V8 WASM flags first (src/cli/recall/v8-flags.ts).
+ * one-shot query sets its V8 WASM flags first (src/core/recall/v8-flags.ts).
  */
 let wasm: typeof import("node-sqlite3-wasm") | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy, see above

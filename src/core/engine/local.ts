@@ -4,6 +4,7 @@
  * `engine` requests (core/host/host-engine.ts), so a request gives the same reply either way.
  */
 import type { Logger } from "../log";
+import { readerFor, type RecallReader } from "../recall/reader";
 import type { Durability } from "../store/thread-handle";
 import { ThreadStore } from "../store/thread-store";
 import type { Engine, EngineReplies, EngineRequest } from "./requests";
@@ -13,10 +14,23 @@ import { serveEngine } from "./serve";
  * The data home (and how its writes reach the disk), or the thread store this process already writes through (the
  * window's: a thread its session holds is then patched through that session's handle, as before).
  */
-export type LocalEngineOptions = { home: string; logger?: Logger; durability?: Durability } | { store: ThreadStore };
+export type LocalEngineOptions = (
+  { home: string; logger?: Logger; durability?: Durability } | { store: ThreadStore }
+) & {
+  /**
+   * The recall requests' reader, kept until `close`: `env` (the warm recall process's settings), `oneShot` (this
+   * process answers one read and exits: the CLI's query; else it keeps its index open: the MCP server).
+   */
+  recall?: { env: NodeJS.ProcessEnv; oneShot: boolean };
+};
+
+/** The engine in this process; `close` ends what it keeps open (the recall reader). */
+export interface LocalEngine extends Engine {
+  close(): void;
+}
 
 /** The engine over the data home, served in this process. */
-export function localEngine(o: LocalEngineOptions): Engine {
+export function localEngine(o: LocalEngineOptions): LocalEngine {
   const store =
     "store" in o
       ? o.store
@@ -24,8 +38,15 @@ export function localEngine(o: LocalEngineOptions): Engine {
           ...(o.logger ? { logger: o.logger } : {}),
           ...(o.durability ? { durability: o.durability } : {}),
         });
+  let reader: RecallReader | undefined;
+  const { recall } = o;
+  const ctx = { store, ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}) };
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>
-      (await serveEngine({ store }, req, opts)) as EngineReplies[R["op"]],
+      (await serveEngine(ctx, req, opts)) as EngineReplies[R["op"]],
+    close: () => {
+      reader?.close();
+      reader = undefined;
+    },
   };
 }

@@ -1,10 +1,12 @@
 /** The shapes the engine's dispatcher (serve.ts) and its areas (serve-*.ts) share. */
+import type { RecallReader } from "../recall/reader";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
 
-/** What the engine serves requests with: the data home's thread store. */
+/** What the engine serves requests with: the data home's thread store (and the recall reader it keeps, if any). */
 export interface EngineContext {
   store: ThreadStore;
+  recall?: () => RecallReader;
 }
 
 export type Report = (p: EngineProgress) => void;

@@ -13,12 +13,35 @@ import { usageOps } from "./serve-usage";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
+import { permissionOps } from "./serve-permissions";
+import { recallOps } from "./serve-recall";
+import { PERMISSION_POLICIES } from "../model/agent";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
+const HANDLERS: Handlers<EngineOp> = {
+  ...snapshotOps,
+  ...markdownOps,
+  ...handoffOps,
+  ...retentionOps,
+  ...usageOps,
+  ...permissionOps,
+  ...recallOps,
+};
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
 type Kind =
-  "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories" | "usageGroup";
+  | "string"
+  | "path"
+  | "number"
+  | "count"
+  | "boolean"
+  | "paths"
+  | "dirs"
+  | "agent"
+  | "categories"
+  | "usageGroup"
+  | "strings"
+  | "policy"
+  | "format";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -42,7 +65,36 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
   "retention.clear": { categories: "categories" },
   "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
+  "permissions.list": {},
+  "permissions.add": { effect: "string", kind: "string", pattern: "string", agentId: "string", scope: "string" },
+  "permissions.revoke": { ids: "strings" },
+  "permissions.clear": {},
+  "permissions.check": { kind: "string", target: "string", agentId: "string", policy: "policy", cwd: "path" },
+  ...recallShapes(),
 };
+
+/** The recall requests' shapes: a scope, a search's options, a text format. */
+function recallShapes(): { [O in `recall.${string}` & EngineOp]: Shape } {
+  const scope = { cwd: "path?", global: "boolean?" } as const;
+  const search = {
+    ...scope,
+    query: "string",
+    allTerms: "boolean?",
+    ...Object.fromEntries(
+      ["limit", "windowsPerSession", "before", "after", "budgetChars", "messageChars", "toolMessageChars"].map((k) => [
+        k,
+        "count?",
+      ]),
+    ),
+  } as Shape;
+  return {
+    "recall.search": search,
+    "recall.searchText": { ...search, format: "format" },
+    "recall.recent": { ...scope, limit: "count?" },
+    "recall.recentText": { ...scope, limit: "count?", format: "format" },
+    "recall.status": {},
+  };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isPath = (v: unknown) => typeof v === "string" && isAbsolute(v);
@@ -69,6 +121,9 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
     "an agent {id, name, command}",
   ],
+  strings: [(v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "a list of strings"],
+  format: [(v) => v === "markdown" || v === "json", "markdown or json"],
+  policy: [(v) => (PERMISSION_POLICIES as readonly unknown[]).includes(v), `one of ${PERMISSION_POLICIES.join(", ")}`],
 };
 
 /** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */

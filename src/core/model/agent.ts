@@ -15,6 +15,8 @@ export interface AgentSpec {
 export const PERMISSION_POLICIES = ["approve-all", "approve-reads", "deny-all", "ask"] as const;
 /** approve-reads (default): read/search kinds pass, the rest ask (or are denied when nobody can be asked). */
 export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
+/** The policy a session runs with when none is set. */
+export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = "approve-reads";
 
 /** What a thread records of the agent it runs (its `thread_start`). */
 export const agentRefOf = (spec: AgentSpec): AgentRef => ({

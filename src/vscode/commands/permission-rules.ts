@@ -6,8 +6,8 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import { formatRule, parseRule } from "../../core/acp/permission-rules";
-import { EVERYWHERE, PermissionStore, type RememberedRule } from "../../core/acp/permission-store";
+import { formatRule, parseRule } from "../../core/acp/rule-text";
+import { EVERYWHERE, type RememberedRule } from "../../core/model/permission-rule";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
 
@@ -48,13 +48,8 @@ export async function addPermissionRule(hub: Hub, args?: AddRuleArgs): Promise<R
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const scope = args ? (args.scope ?? EVERYWHERE) : await pickScope(folder);
   if (scope === undefined) return undefined;
-  const saved = await new PermissionStore(hub.home).remember({
-    effect: rule.effect,
-    agentId: agent,
-    kind: rule.kind,
-    key: rule.pattern,
-    scope,
-  });
+  // the engine parses the parts again with the same check (rule-text.ts): the rule saved is the rule shown
+  const saved = await hub.engine.call({ op: "permissions.add", ...rule, agentId: agent, scope });
   void vscode.window.showInformationMessage(
     `Added ${readable(saved)} for ${agent === ANY_AGENT ? "every agent" : agent}, ${scopeText(scope)}.`,
   );
@@ -87,10 +82,9 @@ async function pickScope(folder: string | undefined): Promise<string | undefined
 }
 
 export async function revokePermissions(hub: Hub): Promise<void> {
-  const store = new PermissionStore(hub.home);
   let rules: RememberedRule[];
   try {
-    rules = await store.rules();
+    rules = (await hub.engine.call({ op: "permissions.list" })).rules;
   } catch (err) {
     // a corrupt or newer rules file is never written over: say which file, keep it
     void vscode.window.showErrorMessage(`Cannot read the permission rules: ${errorMessage(err)}`);
@@ -111,6 +105,13 @@ export async function revokePermissions(hub: Hub): Promise<void> {
     matchOnDescription: true,
   });
   if (!picked?.length) return;
-  const removed = await store.revokeIds([...new Set(picked.flatMap((p) => p.ids))]);
+  // all or none: a rule another window or the CLI removed meanwhile is named, and nothing is removed
+  let removed: RememberedRule[];
+  try {
+    removed = await hub.engine.call({ op: "permissions.revoke", ids: [...new Set(picked.flatMap((p) => p.ids))] });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Cannot revoke the permission rules: ${errorMessage(err)}`);
+    return;
+  }
   void vscode.window.showInformationMessage(`Revoked ${removed.length} permission rule(s).`);
 }

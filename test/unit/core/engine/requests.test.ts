@@ -41,6 +41,34 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
       "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
       "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
+      "permissions.add": () =>
+        engine.call({
+          op: "permissions.add",
+          effect: "allow",
+          kind: "execute",
+          pattern: " npm test",
+          agentId: "*",
+          scope: dir,
+        }),
+      "permissions.list": () => engine.call({ op: "permissions.list" }),
+      "permissions.check": () =>
+        engine.call({
+          op: "permissions.check",
+          kind: "execute",
+          target: "npm test",
+          agentId: "codex",
+          policy: "ask",
+          cwd: dir,
+        }),
+      "permissions.revoke": () =>
+        engine.call({ op: "permissions.revoke", ids: [(replies["permissions.add"] as { id: string }).id] }),
+      "permissions.clear": () => engine.call({ op: "permissions.clear" }),
+      "recall.search": () => engine.call({ op: "recall.search", query: '"question 1" | answer', cwd: dir }),
+      "recall.searchText": () =>
+        engine.call({ op: "recall.searchText", query: "question", global: true, limit: 1, format: "json" }),
+      "recall.recent": () => engine.call({ op: "recall.recent", cwd: dir }),
+      "recall.recentText": () => engine.call({ op: "recall.recentText", global: true, format: "markdown" }),
+      "recall.status": () => engine.call({ op: "recall.status" }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -66,6 +94,28 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
     assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
     assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
+    const rule = replies["permissions.add"] as { id: string; key: string; scope: string };
+    assert.deepEqual(
+      [rule.key, rule.scope],
+      ["npm test", dir],
+      "the rule as the user wrote it (trimmed), in its folder",
+    );
+    assert.deepEqual(replies["permissions.list"], { rules: [rule], file: join(store.home, "permissions.json") });
+    assert.deepEqual(replies["permissions.check"], {
+      decision: "allow",
+      rule: 'allow execute "npm test"',
+      reason: "allowed by rule: npm test",
+      outside: [],
+    });
+    assert.deepEqual(replies["permissions.revoke"], [rule]);
+    assert.deepEqual(replies["permissions.clear"], []);
+    const found = replies["recall.search"] as { status: string; sessions: unknown[] };
+    assert.equal(found.status, "ok", "the thread is found by its words (FTS syntax passed as typed)");
+    const asText = JSON.parse((replies["recall.searchText"] as { text: string }).text) as { sessions: unknown[] };
+    assert.equal(asText.sessions.length, 1, "--limit 1");
+    assert.ok((replies["recall.recent"] as { sessions: unknown[] }).sessions.length >= 1, "the threads are recent");
+    assert.match((replies["recall.recentText"] as { text: string }).text, /question 0/);
+    assert.ok((replies["recall.status"] as { totals: { sessions: number } }).totals.sessions >= 1);
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -97,6 +147,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "usage.report", by: "week" }, /usage\.report: 'by' must be one of day, agent, model, thread/],
       [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
       [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
+      [{ op: "recall.search", query: "x", cwd: "." }, /recall\.search: 'cwd' must be an absolute path/],
+      [{ op: "recall.search", query: "x" }, /recall\.search: 'cwd' \(whose repository is searched\) or 'global'/],
+      [{ op: "recall.searchText", query: "x", global: true, format: "md" }, /'format' must be markdown or json/],
+      [{ op: "recall.recent", global: true, limit: -3 }, /'limit' must be a number, 0 or more/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { setFlagsFromString } from "node:v8";
-import { oneShotWasmFlags } from "../../../../src/cli/recall/v8-flags";
+import { oneShotWasmFlags } from "../../../../src/core/recall/v8-flags";
 
 // (func (export "f") (param i32) (result i32) (local i32): count up to the parameter in a loop, return the count)
 const LOOP = new Uint8Array([

@@ -1,18 +1,17 @@
 /**
- * How the CLI reads the recall index: nothing at all when there is no index and nothing to build one from; the
+ * How the engine's recall requests (core/engine/serve-recall.ts) read the recall index for the CLI: nothing at all when there is no index and nothing to build one from; the
  * warm recall process when one is running for this index; else this process, which for a one-shot read (a CLI
  * query, `status`) compiles SQLite's WASM for one query only and leaves a warm process behind for the next call.
  */
-import { openRecall, recallIsEmpty, type Recall } from "../../core/recall/recall";
-import { renderRecent, renderSearch, type TextFormat } from "../../core/recall/render";
-import { recentNothing, type RecentOptions, type RecentResult } from "../../core/recall/recent";
-import { searchNothing, type SearchOptions, type SearchResult } from "../../core/recall/search";
-import { emptyStatus, type RecallStatus } from "../../core/recall/status";
-import { askWarm, startWarm, WarmError, warmTarget } from "../../core/recall/warm/client";
-import type { WarmRequest } from "../../core/recall/warm/socket";
-import { homeLayout, resolveHome } from "../../core/store/paths";
-import type { CliIO } from "../io";
+import { homeLayout } from "../store/paths";
+import { openRecall, recallIsEmpty, type Recall } from "./recall";
+import { renderRecent, renderSearch, type TextFormat } from "./render";
+import { recentNothing, type RecentOptions, type RecentResult } from "./recent";
+import { searchNothing, type SearchOptions, type SearchResult } from "./search";
+import { emptyStatus, type RecallStatus } from "./status";
 import { oneShotWasmFlags } from "./v8-flags";
+import { askWarm, startWarm, WarmError, warmTarget } from "./warm/client";
+import type { WarmRequest } from "./warm/socket";
 
 export interface RecallReader {
   search(query: string, opts: SearchOptions): Promise<SearchResult>;
@@ -28,10 +27,9 @@ export interface RecallReader {
  * `oneShot`: this process answers one read and exits (start a warm process for the next one, compile WASM
  * cheaply); otherwise (the MCP server) it keeps its own index open once it has one.
  */
-export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
-  const home = resolveHome(io.env);
+export function readerFor(home: string, env: NodeJS.ProcessEnv, opts: { oneShot: boolean }): RecallReader {
   const dbPath = homeLayout(home).recallDb;
-  const target = warmTarget(dbPath, io.env);
+  const target = warmTarget(dbPath, env);
   let local: Recall | undefined;
   let warmTried = false;
   let startLater = false;
@@ -50,7 +48,7 @@ export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
       }
     }
     if (!local) {
-      if (opts.oneShot) oneShotWasmFlags(io.env);
+      if (opts.oneShot) oneShotWasmFlags(env);
       local = openRecall(home);
     }
     return inProcess(local);
@@ -89,7 +87,7 @@ export function readerFor(io: CliIO, opts: { oneShot: boolean }): RecallReader {
       ),
     close: () => {
       local?.close();
-      if (startLater && target) startWarm(target, io.env);
+      if (startLater && target) startWarm(target, env);
       startLater = false;
     },
   };
