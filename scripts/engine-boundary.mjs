@@ -88,6 +88,9 @@ export const PURE_HELPERS = [
   "src/core/usage/ledger.ts",
   "src/core/usage/meter.ts",
   "src/core/usage/since.ts",
+  "src/core/platform/data-home.ts",
+  "src/core/runtime/runtimes-dir.ts",
+  "src/core/acp/probe-lines.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -81,8 +81,8 @@ export async function requiredAgent(
 export async function agentsWithDoctor(
   config: Config,
   cwd: string,
-  registry?: RegistryService,
-  opts?: Parameters<typeof doctor>[2],
+  registry: RegistryService | undefined,
+  opts: Parameters<typeof doctor>[2],
 ): Promise<AgentChoice[]> {
   const agents = await configuredAgents(config, registry);
   const entries = await doctor(

@@ -11,7 +11,7 @@ import { probeAgent } from "../../core/acp/agent-probe";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
 import { installedAgentSpec, installedSpecFor } from "../../core/registry/installed";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
 import {
   fetchRegistry,
   findInstalled,

@@ -2,7 +2,7 @@
 import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
 import { agentOf } from "../thread-target";
 import type { SubContext } from "./common";
 

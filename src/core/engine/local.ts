@@ -13,7 +13,12 @@ import { serveEngine } from "./serve";
  * The data home (and how its writes reach the disk), or the thread store this process already writes through (the
  * window's: a thread its session holds is then patched through that session's handle, as before).
  */
-export type LocalEngineOptions = { home: string; logger?: Logger; durability?: Durability } | { store: ThreadStore };
+export type LocalEngineOptions = (
+  { home: string; logger?: Logger; durability?: Durability } | { store: ThreadStore }
+) & {
+  /** The environment the engine's programs run with (npm, an agent's `--version`): default this process's. */
+  env?: NodeJS.ProcessEnv;
+};
 
 /** The engine over the data home, served in this process. */
 export function localEngine(o: LocalEngineOptions): Engine {
@@ -26,6 +31,6 @@ export function localEngine(o: LocalEngineOptions): Engine {
         });
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>
-      (await serveEngine({ store }, req, opts)) as EngineReplies[R["op"]],
+      (await serveEngine({ store, env: o.env ?? process.env }, req, opts)) as EngineReplies[R["op"]],
   };
 }

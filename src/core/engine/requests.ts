@@ -17,6 +17,7 @@ import type { CategorySize, DataCategory } from "../retention/measure";
 import type { GcItem } from "../retention/gc";
 import type { UsageGroup } from "../usage/groups";
 import type { UsageReport } from "../usage/usage-query";
+import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -71,12 +72,13 @@ export type EngineRequest =
    * The tokens and costs the agents reported, summed per `by` (day, agent, model, thread: a thread's row is
    * labelled with its title, archived threads' too), from `since` (ms since the epoch), for one thread or agent.
    */
-  | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string };
+  | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string }
+  | AgentsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies {
+export interface EngineReplies extends AgentsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -101,11 +103,18 @@ export interface EngineReplies {
 
 export type EngineReply<O extends EngineOp> = EngineReplies[O];
 
-/** What a long request reports while it works: how far it got, or a warning (in order with the progress). */
-export type EngineProgress = { t: "progress"; done: number; total: number } | { t: "warning"; message: string };
+/**
+ * What a long request reports while it works: how far it got, or a warning (in order with the progress), or the
+ * step it is at (an install: "Installing …").
+ */
+export type EngineProgress =
+  { t: "progress"; done: number; total: number } | { t: "warning"; message: string } | { t: "step"; message: string };
 
 export interface EngineCallOptions {
-  /** Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic). */
+  /**
+   * Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic),
+   * except a request that says it stops (`runtime.install`). Over the socket, only before it is sent.
+   */
   signal?: AbortSignal;
   onProgress?: (p: EngineProgress) => void;
 }

@@ -2,9 +2,10 @@
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
 
-/** What the engine serves requests with: the data home's thread store. */
+/** What the engine serves requests with: the data home's thread store, and the environment its programs run with. */
 export interface EngineContext {
   store: ThreadStore;
+  env: NodeJS.ProcessEnv;
 }
 
 export type Report = (p: EngineProgress) => void;
@@ -15,5 +16,6 @@ export type Handlers<O extends EngineOp> = {
     ctx: EngineContext,
     req: Extract<EngineRequest, { op: K }>,
     report: Report,
+    signal?: AbortSignal,
   ) => EngineReplies[K] | Promise<EngineReplies[K]>;
 };

@@ -12,13 +12,31 @@ import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
+import { agentsOps, isDoctorAgents } from "./serve-agents";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
+const HANDLERS: Handlers<EngineOp> = {
+  ...snapshotOps,
+  ...markdownOps,
+  ...handoffOps,
+  ...retentionOps,
+  ...usageOps,
+  ...agentsOps,
+};
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
 type Kind =
-  "string" | "path" | "number" | "count" | "boolean" | "paths" | "dirs" | "agent" | "categories" | "usageGroup";
+  | "string"
+  | "path"
+  | "number"
+  | "count"
+  | "boolean"
+  | "paths"
+  | "dirs"
+  | "agent"
+  | "categories"
+  | "usageGroup"
+  | "doctorAgents";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -42,6 +60,18 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
   "retention.clear": { categories: "categories" },
   "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
+  "runtime.list": {},
+  "runtime.install": { spec: "string?" },
+  "runtime.remove": { version: "string" },
+  "agents.doctor": {
+    cwd: "path",
+    custom: "doctorAgents?",
+    probe: "boolean?",
+    probeTimeoutMs: "count?",
+    timeoutMs: "count?",
+    nodePath: "string?",
+    managedNodes: "boolean?",
+  },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -69,6 +99,7 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
     "an agent {id, name, command}",
   ],
+  doctorAgents: [isDoctorAgents, "agents by id, each {command: string, args?: strings, env?: strings by name}"],
 };
 
 /** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */
@@ -94,6 +125,11 @@ export async function serveEngine(ctx: EngineContext, req: unknown, opts: Engine
   if (opts.signal?.aborted)
     throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
   const checked = checkRequest(req);
-  const handler = HANDLERS[checked.op] as (ctx: EngineContext, req: EngineRequest, report: Report) => unknown;
-  return await handler(ctx, checked, opts.onProgress ?? (() => {}));
+  const handler = HANDLERS[checked.op] as (
+    ctx: EngineContext,
+    req: EngineRequest,
+    report: Report,
+    signal?: AbortSignal,
+  ) => unknown;
+  return await handler(ctx, checked, opts.onProgress ?? (() => {}), opts.signal);
 }

@@ -5,6 +5,7 @@
  */
 import { findPreset } from "../../core/acp/agent-registry";
 import type { DoctorEntry } from "../../core/acp/runtime";
+import type { Engine } from "../../core/engine/requests";
 import { EXEC_PRESETS } from "../../core/exec";
 import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
@@ -69,13 +70,14 @@ export async function quickAgentOptions(
 }
 
 export async function agentOptionsWithVersions(
+  engine: Engine,
   config: Config,
   cwd: string,
   registry?: RegistryService,
   kept?: DoctorAnswers,
   paths = new PathAnswers(),
 ): Promise<AgentOption[]> {
-  const acp = (await agentsWithDoctor(config, cwd, registry, kept ? { kept } : undefined)).map((a) =>
+  const acp = (await agentsWithDoctor(config, cwd, registry, { engine, ...(kept ? { kept } : {}) })).map((a) =>
     acpOption(a, a.doctor?.available !== false, a.doctor),
   );
   return [...acp, ...(await execOptions(cwd, paths))];

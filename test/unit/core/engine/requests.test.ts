@@ -13,6 +13,7 @@ import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withTmp } from "../store/helpers";
 import { threadWith } from "./helpers";
+import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -26,6 +27,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
     mkdirSync(out);
     const saved = join(out, "s.json");
     const progress: EngineProgress[] = [];
+    // the agents area: npm is a stand-in (fixtures/fake-agents/fake-npm.ts), found on the engine's own env
+    const agents = localEngine({ home: store.home, env: fakeNpm(dir, { versions: ["99.1.0"] }).env });
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -41,6 +44,11 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
       "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
       "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
+      "runtime.install": () => agents.call({ op: "runtime.install", spec: "99" }),
+      "runtime.list": () => agents.call({ op: "runtime.list" }),
+      "runtime.remove": () => agents.call({ op: "runtime.remove", version: "99.1.0" }),
+      "agents.doctor": () =>
+        agents.call({ op: "agents.doctor", cwd: dir, probe: false, custom: {}, managedNodes: true }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -66,6 +74,14 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
     assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
     assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
+    const runtimes = join(store.home, "runtimes");
+    assert.equal((replies["runtime.install"] as { version: string }).version, "99.1.0");
+    assert.deepEqual(replies["runtime.list"], { dir: runtimes, nodes: [replies["runtime.install"]] });
+    assert.deepEqual(replies["runtime.remove"], { dir: runtimes, removed: true });
+    assert.ok(
+      (replies["agents.doctor"] as { id: string }[]).some((e) => e.id === "codex"),
+      "the presets checked",
+    );
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -97,6 +113,11 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "usage.report", by: "week" }, /usage\.report: 'by' must be one of day, agent, model, thread/],
       [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
       [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
+      [{ op: "runtime.remove" }, /runtime\.remove: 'version' must be a string/],
+      [{ op: "runtime.install", spec: 22 }, /runtime\.install: 'spec' must be a string/],
+      [{ op: "agents.doctor", cwd: "." }, /agents\.doctor: 'cwd' must be an absolute path/],
+      [{ op: "agents.doctor", cwd: dir, custom: { x: { command: ["sh"] } } }, /'custom' must be agents by id/],
+      [{ op: "agents.doctor", cwd: dir, custom: { x: { command: "x", env: { K: 1 } } } }, /'custom' must be/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
