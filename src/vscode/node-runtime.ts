@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
 import type { Engine } from "../core/engine/requests";
+import type { AgentNodeChoice } from "../core/engine/requests-agents";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 import { runtimesDirOf } from "../core/runtime/runtimes-dir";
 import type { Config } from "./config";
@@ -16,6 +17,11 @@ export const INSTALL_NODE = "Install Node runtime";
 
 export function nodeRuntimeOptions(config: Config, home: string): NodeRuntimeOptions {
   return { nodePath: config.nodePath, runtimesDir: runtimesDirOf(home) };
+}
+
+/** The same for an engine request: the setting, and the data home's managed runtimes. */
+export function nodeChoice(config: Config): AgentNodeChoice {
+  return { ...(config.nodePath !== undefined ? { nodePath: config.nodePath } : {}), managedNodes: true };
 }
 
 /** The Node major an agent-start error asks for, when the error is "no Node fits" (see runtime/node-launch.ts). */

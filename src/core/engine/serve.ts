@@ -12,7 +12,7 @@ import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
-import { agentsOps, isDoctorAgents } from "./serve-agents";
+import { agentsOps, isAgentSpec, isDoctorAgents } from "./serve-agents";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 
 const HANDLERS: Handlers<EngineOp> = {
@@ -36,7 +36,8 @@ type Kind =
   | "agent"
   | "categories"
   | "usageGroup"
-  | "doctorAgents";
+  | "doctorAgents"
+  | "spec";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -72,6 +73,14 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     nodePath: "string?",
     managedNodes: "boolean?",
   },
+  "agents.logout": { spec: "spec", cwd: "path", nodePath: "string?", managedNodes: "boolean?" },
+  "agents.deleteSession": {
+    spec: "spec",
+    sessionId: "string",
+    cwd: "path",
+    nodePath: "string?",
+    managedNodes: "boolean?",
+  },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -99,6 +108,7 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
     (v) => isObject(v) && typeof v.id === "string" && typeof v.name === "string" && typeof v.command === "string",
     "an agent {id, name, command}",
   ],
+  spec: [isAgentSpec, "an agent spec {id, displayName, command, args: strings, env?: strings by name}"],
   doctorAgents: [isDoctorAgents, "agents by id, each {command: string, args?: strings, env?: strings by name}"],
 };
 
