@@ -92,6 +92,8 @@ export const PURE_HELPERS = [
   "src/core/platform/data-home.ts",
   "src/core/runtime/runtimes-dir.ts",
   "src/core/acp/probe-lines.ts",
+  "src/core/acp/agent-presets.ts",
+  "src/core/acp/command-line.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

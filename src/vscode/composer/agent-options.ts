@@ -3,7 +3,7 @@
  * then agent CLIs run in a terminal. `quickAgentOptions` answers first (is the command on PATH? asked of the shared
  * `PathAnswers`, off the host's thread); `agentOptionsWithVersions` adds doctor's versions when they are in.
  */
-import { findPreset } from "../../core/acp/agent-registry";
+import { findPreset } from "../../core/acp/agent-presets";
 import type { DoctorEntry } from "../../core/acp/runtime";
 import type { Engine } from "../../core/engine/requests";
 import { EXEC_PRESETS } from "../../core/exec";
