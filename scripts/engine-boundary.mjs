@@ -94,6 +94,9 @@ export const PURE_HELPERS = [
   "src/core/acp/probe-lines.ts",
   "src/core/acp/agent-presets.ts",
   "src/core/acp/command-line.ts",
+  "src/core/registry/types.ts",
+  "src/core/registry/deprecated.ts",
+  "src/core/registry/installed-spec.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);
