@@ -43,6 +43,7 @@ export const ENGINE_API = [
   "src/core/host/door.ts",
   "src/core/engine/requests.ts",
   "src/core/engine/local.ts",
+  "src/core/engine/requests-agents.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -89,6 +90,14 @@ export const PURE_HELPERS = [
   "src/core/usage/meter.ts",
   "src/core/usage/since.ts",
   "src/core/acp/rule-text.ts",
+  "src/core/platform/data-home.ts",
+  "src/core/runtime/runtimes-dir.ts",
+  "src/core/acp/probe-lines.ts",
+  "src/core/acp/agent-presets.ts",
+  "src/core/acp/command-line.ts",
+  "src/core/registry/types.ts",
+  "src/core/registry/deprecated.ts",
+  "src/core/registry/installed-spec.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -17,7 +17,7 @@ import { agentRefOf } from "../core/model/agent";
 import type { ContextItem, PromptPart } from "../core/model/context";
 import type { PermissionDecision } from "../core/model/events";
 import { textWithContext } from "../core/prompt/blocks";
-import { runtimesDirOf } from "../core/runtime/managed";
+import { runtimesDirOf } from "../core/runtime/runtimes-dir";
 import { closeSandbox, type SandboxPlan } from "../core/sandbox/plan";
 import type { ThreadSession } from "../core/session";
 import { openThread, type OpenedThread } from "../core/session/open-thread";

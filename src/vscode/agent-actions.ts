@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import * as vscode from "vscode";
-import { findPreset } from "../core/acp/agent-registry";
+import { findPreset } from "../core/acp/agent-presets";
 import { configuredAgent } from "./agents";
 import type { Hub } from "./hub";
 

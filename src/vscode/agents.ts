@@ -7,7 +7,9 @@
  */
 import type { DoctorEntry } from "../core/acp/runtime";
 import type { AgentSpec } from "../core/model/agent";
-import { currentFirst, installedAgentSpec, type Deprecation, type InstalledAgent } from "../core/registry";
+import { currentFirst, type Deprecation } from "../core/registry/deprecated";
+import { installedAgentSpec } from "../core/registry/installed-spec";
+import type { InstalledAgent } from "../core/registry/types";
 import type { Config } from "./config";
 import { agentPresets, doctor } from "./engine";
 import type { RegistryService } from "./registry/registry-service";
@@ -81,8 +83,8 @@ export async function requiredAgent(
 export async function agentsWithDoctor(
   config: Config,
   cwd: string,
-  registry?: RegistryService,
-  opts?: Parameters<typeof doctor>[2],
+  registry: RegistryService | undefined,
+  opts: Parameters<typeof doctor>[2],
 ): Promise<AgentChoice[]> {
   const agents = await configuredAgents(config, registry);
   const entries = await doctor(

@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import { guardAgainstParentDeath } from "../core/acp/parent-guard";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import { doctor as coreDoctor } from "../core/acp/agent-doctor";
 import { AGENT_PRESETS, findPreset, resolveCommand, resolveCommandAsync } from "../core/acp/agent-registry";
 import { ProtocolLog, type ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
+import type { Engine } from "../core/engine/requests";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
 import type { AgentSpec } from "../core/model/agent";
@@ -118,18 +118,27 @@ export class PathAnswers {
 /**
  * Doctor for presets plus the given non-preset specs (custom agents, the demo profile); probes only when asked.
  * `kept`: answers of the last few seconds may do (a new-thread panel's list), never for a probe (the Doctor command:
- * a person asked now).
+ * a person asked now). Asked of the engine (`agents.doctor`); `node`: the setting and the managed runtimes when given.
  */
 export async function doctor(
   specs: AgentSpec[],
   cwd: string,
-  opts: { probe?: boolean; node?: NodeRuntimeOptions; kept?: DoctorAnswers } = {},
+  opts: { engine: Engine; probe?: boolean; node?: NodeRuntimeOptions; kept?: DoctorAnswers },
 ): Promise<DoctorEntry[]> {
   const custom = Object.fromEntries(
     specs.filter((s) => !findPreset(s.id)).map((s) => [s.id, { command: s.command, args: s.args, env: s.env }]),
   );
-  const { kept, ...asked } = opts;
-  const run = () => coreDoctor({ cwd, custom, env: process.env, timeoutMs: 3000, ...asked });
+  const { kept, engine, ...asked } = opts;
+  const run = () =>
+    engine.call({
+      op: "agents.doctor",
+      cwd,
+      custom,
+      timeoutMs: 3000,
+      ...(asked.probe !== undefined ? { probe: asked.probe } : {}),
+      ...(asked.node?.nodePath !== undefined ? { nodePath: asked.node.nodePath } : {}),
+      ...(asked.node?.runtimesDir ? { managedNodes: true } : {}),
+    });
   const entries = await (kept && !asked.probe
     ? kept.get(JSON.stringify({ cwd, custom, node: asked.node }), run)
     : run());

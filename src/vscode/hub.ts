@@ -118,7 +118,7 @@ export class Hub implements vscode.Disposable {
     try {
       return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher);
     } catch (err) {
-      offerNodeInstall(err, node.runtimesDir!);
+      offerNodeInstall(err, this.engine);
       throw err;
     }
   };
@@ -165,6 +165,7 @@ export class Hub implements vscode.Disposable {
       new ComposerHost({
         config: this.config,
         registry: this.registry,
+        engine: this.engine,
         doctorAnswers: this.doctorAnswers,
         pathAnswers: this.pathAnswers,
         memento: context.globalState,

@@ -1,12 +1,15 @@
 /**
  * Node runtimes in the editor: the engine gets `acpThreads.nodePath` and the managed runtimes folder; when an
  * agent cannot start for lack of a Node its package accepts, the error offers "Install Node runtime", which
- * installs a managed Node (npm's node-<os>-<arch> package) into the data home with a progress notification.
+ * installs a managed Node (npm's node-<os>-<arch> package) into the data home with a progress notification, through
+ * the engine's `runtime.install` request.
  */
 import * as vscode from "vscode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
-import { installManagedNode, runtimesDirOf } from "../core/runtime/managed";
+import type { Engine } from "../core/engine/requests";
+import type { AgentNodeChoice } from "../core/engine/requests-agents";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
+import { runtimesDirOf } from "../core/runtime/runtimes-dir";
 import type { Config } from "./config";
 import { background } from "../core/util/unexpected";
 
@@ -14,6 +17,11 @@ export const INSTALL_NODE = "Install Node runtime";
 
 export function nodeRuntimeOptions(config: Config, home: string): NodeRuntimeOptions {
   return { nodePath: config.nodePath, runtimesDir: runtimesDirOf(home) };
+}
+
+/** The same for an engine request: the setting, and the data home's managed runtimes. */
+export function nodeChoice(config: Config): AgentNodeChoice {
+  return { ...(config.nodePath !== undefined ? { nodePath: config.nodePath } : {}), managedNodes: true };
 }
 
 /** The Node major an agent-start error asks for, when the error is "no Node fits" (see runtime/node-launch.ts). */
@@ -24,18 +32,17 @@ export function missingNodeMajor(err: unknown): number | undefined {
 }
 
 /** Installs Node `major` into the managed runtimes folder, with progress; resolves false when it failed. */
-export async function installNodeRuntime(runtimesDir: string, major?: number): Promise<boolean> {
+export async function installNodeRuntime(engine: Engine, major?: number): Promise<boolean> {
   try {
     const node = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: "ACP Threads: Node runtime", cancellable: true },
       (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        return installManagedNode(runtimesDir, {
-          spec: major === undefined ? undefined : String(major),
-          signal: abort.signal,
-          onProgress: (message) => progress.report({ message }),
-        });
+        return engine.call(
+          { op: "runtime.install", ...(major === undefined ? {} : { spec: String(major) }) },
+          { signal: abort.signal, onProgress: (p) => p.t === "step" && progress.report({ message: p.message }) },
+        );
       },
     );
     void vscode.window.showInformationMessage(`Node ${node.version} is installed for agents. Start the agent again.`);
@@ -47,10 +54,10 @@ export async function installNodeRuntime(runtimesDir: string, major?: number): P
 }
 
 /** Shows a "no Node fits" start error with the install action (other errors are left to the caller). */
-export function offerNodeInstall(err: unknown, runtimesDir: string): void {
+export function offerNodeInstall(err: unknown, engine: Engine): void {
   const major = missingNodeMajor(err);
   if (major === undefined) return;
   void vscode.window.showErrorMessage(errorMessage(err), INSTALL_NODE).then((pick) => {
-    if (pick === INSTALL_NODE) background(installNodeRuntime(runtimesDir, major), "installing a Node runtime");
+    if (pick === INSTALL_NODE) background(installNodeRuntime(engine, major), "installing a Node runtime");
   });
 }

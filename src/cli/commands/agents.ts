@@ -5,13 +5,13 @@
  * home's setting, else the official registry); when the network fails the cached or bundled copy is used and a
  * notice says so on stderr.
  */
-import { logoutAgent } from "../../core/acp/agent-logout";
 import { resolveAgent } from "../../core/acp/agent-registry";
 import { probeAgent } from "../../core/acp/agent-probe";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
 import { installedAgentSpec, installedSpecFor } from "../../core/registry/installed";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { localEngine } from "../../core/engine/local";
+import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
 import {
   fetchRegistry,
   findInstalled,
@@ -293,7 +293,12 @@ const logout = sub(
   async (ctx, _flags, [id]) => {
     const { io, home } = ctx;
     const spec = resolveAgent(id!, { cwd: io.cwd, env: io.env, installed: (a) => installedSpecFor(home, a) });
-    const res = await logoutAgent(spec, { cwd: io.cwd, env: io.env, node: { runtimesDir: runtimesDirOf(home) } });
+    const res = await localEngine({ home, env: io.env }).call({
+      op: "agents.logout",
+      spec,
+      cwd: io.cwd,
+      managedNodes: true,
+    });
     const state = res.authStatus ? ` (${authStatusText(res.authStatus)})` : "";
     io.stdout.write(`logged out of ${spec.displayName}${state}\n`);
     return EXIT.ok;

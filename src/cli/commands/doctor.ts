@@ -4,9 +4,8 @@
  * fails is reported on its agent and never fails the command), and whether `--sandbox` works here (the text
  * output's last row; the JSON stays the agents' array).
  */
-import { doctor } from "../../core/acp/agent-doctor";
-import { probeLines } from "../../core/acp/agent-probe";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { probeLines } from "../../core/acp/probe-lines";
+import { localEngine } from "../../core/engine/local";
 import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { FORMAT, timerFlag } from "../flags";
@@ -34,12 +33,12 @@ export const main = command(
     },
   },
   async ({ io, flags }) => {
-    const entries = await doctor({
+    const entries = await localEngine({ home: resolveHome(io.env), env: io.env }).call({
+      op: "agents.doctor",
       cwd: io.cwd,
-      env: io.env,
       probe: flags.probe !== false,
       ...(flags["probe-timeout"] !== undefined ? { probeTimeoutMs: flags["probe-timeout"] * 1000 } : {}),
-      node: { runtimesDir: runtimesDirOf(resolveHome(io.env)) },
+      managedNodes: true,
     });
     if (flags.format === "json") {
       io.stdout.write(JSON.stringify(entries) + "\n");

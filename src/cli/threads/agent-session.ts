@@ -1,8 +1,7 @@
 /** `threads delete --agent-session`: asks the thread's agent to delete its own session (loaded on demand). */
-import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { localEngine } from "../../core/engine/local";
 import { agentOf } from "../thread-target";
 import type { SubContext } from "./common";
 
@@ -17,8 +16,13 @@ export async function deleteAgentSessionOf(ctx: SubContext, id: string) {
       error: `${m.agent.name} is not installed here ('${spec.command}' not found)`,
     };
   try {
-    const node = { runtimesDir: runtimesDirOf(ctx.store.home) };
-    await deleteAgentSession(spec, m.agentSessionId, { cwd: m.cwd, env: ctx.io.env, node });
+    await localEngine({ store: ctx.store, env: ctx.io.env }).call({
+      op: "agents.deleteSession",
+      spec,
+      sessionId: m.agentSessionId,
+      cwd: m.cwd,
+      managedNodes: true,
+    });
     return { sessionId: m.agentSessionId, deleted: true };
   } catch (err) {
     return { sessionId: m.agentSessionId, deleted: false, error: errorMessage(err) };

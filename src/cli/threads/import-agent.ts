@@ -12,7 +12,7 @@ import { AcpThreadsError } from "../../core/errors";
 import { importAgentSessions, summaryLine, type SessionOutcome } from "../../core/import/agent-import";
 import { agentRefOf } from "../../core/model/agent";
 import { installedSpecFor } from "../../core/registry/installed";
-import { runtimesDirOf } from "../../core/runtime/managed";
+import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
 import { str } from "../../core/util/guards";
 import { table } from "../exec/context";
 import { EXIT } from "../io";

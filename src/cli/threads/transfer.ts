@@ -20,7 +20,7 @@ import { shortId, writeJson, type SubContext } from "./common";
 function progress(io: CliIO, what: string): (p: EngineProgress) => void {
   return (p) =>
     io.stderr.write(
-      p.t === "warning"
+      p.t !== "progress" // a snapshot reports counts and warnings, no steps
         ? `warning: ${p.message}\n`
         : `${what} ${p.done}/${p.total} messages\r${p.done === p.total ? "\n" : ""}`,
     );

@@ -10,7 +10,7 @@ import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { createAgentRuntime } from "./agent-runtime";
 import type { AgentCapabilitiesView, AgentProbe } from "./runtime";
 import { killGroup } from "./spawn";
-import { authStatusText } from "./auth-status";
+export { probeLines } from "./probe-lines";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Generous: gemini and opencode take 3–5 s to answer on an idle machine, 15 s and more on a busy one. */
@@ -102,23 +102,4 @@ export async function probeAgent(spec: AgentSpec, opts: ProbeOptions): Promise<A
     if (rt.pid !== undefined && rt.pid > 0) killGroup(rt.pid, "SIGTERM");
     await rt.close().catch(() => {});
   }
-}
-
-/** A probe as a few `label  value` lines (the CLI's doctor and the editor's Doctor print the same). */
-export function probeLines(probe: AgentProbe): string[] {
-  if (!probe.ok) return [`probe    failed: ${probe.error ?? "unknown error"}`];
-  const list = (xs: string[] | undefined) => (xs?.length ? xs.join(", ") : "none");
-  const info = probe.agentInfo;
-  const who = info ? `${info.title ?? info.name} ${info.version}` : "(no agentInfo)";
-  const auth = (probe.authMethods ?? []).map(
-    (m) => `${m.id} (${m.kind}${m.vars?.length ? `: ${m.vars.join(" ")}` : ""})`,
-  );
-  return [
-    `agent    ${who}, ACP v${probe.protocolVersion}, initialize in ${probe.elapsedMs} ms`,
-    `session  ${list([...(probe.loadSession ? ["load"] : []), ...(probe.sessionCapabilities ?? [])])}`,
-    `prompt   ${list(probe.promptCapabilities)}`,
-    `mcp      ${list(probe.mcpCapabilities)}`,
-    `auth     ${list(auth)}`,
-    ...(probe.authStatus ? [`login    ${authStatusText(probe.authStatus)}`] : []),
-  ];
 }

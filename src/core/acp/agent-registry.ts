@@ -12,62 +12,10 @@ import { commandName } from "./command-name";
 import type { AgentSpec } from "../model/agent";
 import { findExecutable, findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
-
-export interface AgentPreset {
-  id: string;
-  displayName: string;
-  command: string;
-  args: string[];
-  /** npm package that provides the command (for "what to install"). */
-  install: string;
-  /**
-   * Args that print a version, or null to read the npm package's version instead: exact for the npm adapters
-   * (codex-acp 2.x and claude-agent-acp 0.101 know `--version`, their older releases and pi-acp 0.0.34 do not).
-   */
-  versionArgs: string[] | null;
-  /** The ACP Registry's ids for this agent (their entries must install the same package, or be marked superseded). */
-  registryIds?: string[];
-}
-
-export const AGENT_PRESETS: readonly AgentPreset[] = [
-  {
-    id: "codex",
-    displayName: "Codex",
-    command: "codex-acp",
-    args: [],
-    install: "npm i -g @agentclientprotocol/codex-acp",
-    versionArgs: null,
-    registryIds: ["codex-acp"],
-  },
-  {
-    id: "claude",
-    displayName: "Claude Code",
-    command: "claude-agent-acp",
-    args: [],
-    install: "npm i -g @agentclientprotocol/claude-agent-acp",
-    versionArgs: null,
-    registryIds: ["claude-acp", "claude-code-acp"],
-  },
-  {
-    id: "gemini",
-    displayName: "Gemini CLI",
-    command: "gemini",
-    args: ["--acp"],
-    install: "npm i -g @google/gemini-cli",
-    versionArgs: ["--version"],
-    registryIds: ["gemini"],
-  },
-  {
-    id: "opencode",
-    displayName: "OpenCode",
-    command: "opencode",
-    args: ["acp"],
-    install: "npm i -g opencode-ai",
-    versionArgs: ["--version"],
-    registryIds: ["opencode"],
-  },
-  { id: "pi", displayName: "Pi", command: "pi-acp", args: [], install: "npm i -g pi-acp", versionArgs: null },
-];
+import { AGENT_PRESETS, findPreset } from "./agent-presets";
+import { looksLikeCommandLine } from "./command-line";
+export { AGENT_PRESETS, findPreset, type AgentPreset } from "./agent-presets";
+export { joinCommandLine, looksLikeCommandLine } from "./command-line";
 
 /** A custom agent as in Zed's `agent_servers`: `{ "My agent": { command, args, env } }`. */
 export interface CustomAgentConfig {
@@ -84,10 +32,6 @@ export interface ResolveOptions {
   installed?: (id: string) => AgentSpec | undefined;
 }
 
-export function findPreset(id: string): AgentPreset | undefined {
-  return AGENT_PRESETS.find((p) => p.id === id);
-}
-
 /** Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
   return findExecutable(command, { cwd, env });
@@ -100,15 +44,6 @@ export function resolveCommandAsync(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | null> {
   return findExecutableAsync(command, { cwd, env });
-}
-
-/**
- * The command line `splitCommandLine` reads back as exactly `words` on POSIX (a word with anything but plain
- * characters goes in single quotes; a single quote in it as '"'"'). The editor sends its agents to the thread host
- * this way (an agent configured in the editor is not one the host knows by name).
- */
-export function joinCommandLine(words: readonly string[]): string {
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'"'"'`)}'`)).join(" ");
 }
 
 /**
@@ -154,11 +89,6 @@ export function splitCommandLine(line: string, platform: Platform = HOST_PLATFOR
  */
 export function commandLineAgentId(name: string, words: readonly string[]): string {
   return `${name}:${createHash("sha256").update(words.join("\0")).digest("hex").slice(0, 6)}`;
-}
-
-/** True when `--agent` names a command line rather than a preset/custom id (a space or a path). */
-export function looksLikeCommandLine(value: string): boolean {
-  return /\s/.test(value.trim()) || value.includes("/") || value.includes("\\");
 }
 
 /** Builds the spec for a preset id, a custom agent name, or a command line; the command becomes absolute. */

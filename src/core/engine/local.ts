@@ -17,6 +17,8 @@ import { serveEngine } from "./serve";
 export type LocalEngineOptions = (
   { home: string; logger?: Logger; durability?: Durability } | { store: ThreadStore }
 ) & {
+  /** The environment the engine's programs run with (npm, an agent's `--version`): default this process's. */
+  env?: NodeJS.ProcessEnv;
   /**
    * The recall requests' reader, kept until `close`: `env` (the warm recall process's settings), `oneShot` (this
    * process answers one read and exits: the CLI's query; else it keeps its index open: the MCP server).
@@ -40,7 +42,11 @@ export function localEngine(o: LocalEngineOptions): LocalEngine {
         });
   let reader: RecallReader | undefined;
   const { recall } = o;
-  const ctx = { store, ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}) };
+  const ctx = {
+    store,
+    env: o.env ?? process.env,
+    ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}),
+  };
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>
       (await serveEngine(ctx, req, opts)) as EngineReplies[R["op"]],

@@ -19,6 +19,7 @@ import type { UsageGroup } from "../usage/groups";
 import type { UsageReport } from "../usage/usage-query";
 import type { PermissionsReplies, PermissionsRequest } from "./requests-permissions";
 import type { RecallReplies, RecallRequest } from "./requests-recall";
+import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -75,12 +76,13 @@ export type EngineRequest =
    */
   | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string }
   | PermissionsRequest
-  | RecallRequest;
+  | RecallRequest
+  | AgentsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies extends PermissionsReplies, RecallReplies {
+export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -105,11 +107,18 @@ export interface EngineReplies extends PermissionsReplies, RecallReplies {
 
 export type EngineReply<O extends EngineOp> = EngineReplies[O];
 
-/** What a long request reports while it works: how far it got, or a warning (in order with the progress). */
-export type EngineProgress = { t: "progress"; done: number; total: number } | { t: "warning"; message: string };
+/**
+ * What a long request reports while it works: how far it got, or a warning (in order with the progress), or the
+ * step it is at (an install: "Installing …").
+ */
+export type EngineProgress =
+  { t: "progress"; done: number; total: number } | { t: "warning"; message: string } | { t: "step"; message: string };
 
 export interface EngineCallOptions {
-  /** Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic). */
+  /**
+   * Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic),
+   * except a request that says it stops (`runtime.install`). Over the socket, only before it is sent.
+   */
   signal?: AbortSignal;
   onProgress?: (p: EngineProgress) => void;
 }

@@ -3,9 +3,13 @@ import type { RecallReader } from "../recall/reader";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
 
-/** What the engine serves requests with: the data home's thread store (and the recall reader it keeps, if any). */
+/**
+ * What the engine serves requests with: the data home's thread store, the environment its programs run with, and the
+ * recall reader it keeps (if any).
+ */
 export interface EngineContext {
   store: ThreadStore;
+  env: NodeJS.ProcessEnv;
   recall?: () => RecallReader;
 }
 
@@ -17,5 +21,6 @@ export type Handlers<O extends EngineOp> = {
     ctx: EngineContext,
     req: Extract<EngineRequest, { op: K }>,
     report: Report,
+    signal?: AbortSignal,
   ) => EngineReplies[K] | Promise<EngineReplies[K]>;
 };

@@ -12,6 +12,7 @@ import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
+import { agentsOps, isAgentSpec, isDoctorAgents } from "./serve-agents";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
@@ -25,6 +26,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...usageOps,
   ...permissionOps,
   ...recallOps,
+  ...agentsOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -41,7 +43,9 @@ type Kind =
   | "usageGroup"
   | "strings"
   | "policy"
-  | "format";
+  | "format"
+  | "doctorAgents"
+  | "spec";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -71,6 +75,26 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "permissions.clear": {},
   "permissions.check": { kind: "string", target: "string", agentId: "string", policy: "policy", cwd: "path" },
   ...recallShapes(),
+  "runtime.list": {},
+  "runtime.install": { spec: "string?" },
+  "runtime.remove": { version: "string" },
+  "agents.doctor": {
+    cwd: "path",
+    custom: "doctorAgents?",
+    probe: "boolean?",
+    probeTimeoutMs: "count?",
+    timeoutMs: "count?",
+    nodePath: "string?",
+    managedNodes: "boolean?",
+  },
+  "agents.logout": { spec: "spec", cwd: "path", nodePath: "string?", managedNodes: "boolean?" },
+  "agents.deleteSession": {
+    spec: "spec",
+    sessionId: "string",
+    cwd: "path",
+    nodePath: "string?",
+    managedNodes: "boolean?",
+  },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */
@@ -124,6 +148,8 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
   strings: [(v) => Array.isArray(v) && v.every((s) => typeof s === "string"), "a list of strings"],
   format: [(v) => v === "markdown" || v === "json", "markdown or json"],
   policy: [(v) => (PERMISSION_POLICIES as readonly unknown[]).includes(v), `one of ${PERMISSION_POLICIES.join(", ")}`],
+  spec: [isAgentSpec, "an agent spec {id, displayName, command, args: strings, env?: strings by name}"],
+  doctorAgents: [isDoctorAgents, "agents by id, each {command: string, args?: strings, env?: strings by name}"],
 };
 
 /** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */
@@ -149,6 +175,11 @@ export async function serveEngine(ctx: EngineContext, req: unknown, opts: Engine
   if (opts.signal?.aborted)
     throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
   const checked = checkRequest(req);
-  const handler = HANDLERS[checked.op] as (ctx: EngineContext, req: EngineRequest, report: Report) => unknown;
-  return await handler(ctx, checked, opts.onProgress ?? (() => {}));
+  const handler = HANDLERS[checked.op] as (
+    ctx: EngineContext,
+    req: EngineRequest,
+    report: Report,
+    signal?: AbortSignal,
+  ) => unknown;
+  return await handler(ctx, checked, opts.onProgress ?? (() => {}), opts.signal);
 }

@@ -10,6 +10,8 @@ import { writeFileAtomic } from "../store/atomic-write";
 import { acquireLock } from "../store/file-lock";
 import { agentsLayout } from "./layout";
 import type { InstalledAgent } from "./types";
+import { installedAgentSpec } from "./installed-spec";
+export { installedAgentSpec };
 
 interface InstalledFile {
   version: 1;
@@ -77,17 +79,6 @@ export function updateInstalled<T>(dataHome: string, change: (agents: InstalledA
   } finally {
     release();
   }
-}
-
-/** How to start an installed agent, like a preset: the command is already absolute. */
-export function installedAgentSpec(installed: InstalledAgent): AgentSpec {
-  return {
-    id: installed.id,
-    displayName: installed.name,
-    command: installed.command,
-    args: [...installed.args],
-    ...(installed.env ? { env: { ...installed.env } } : {}),
-  };
 }
 
 /** The spec of the agent installed as `id` in `dataHome`, or undefined (what `resolveAgent` asks). */

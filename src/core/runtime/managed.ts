@@ -9,11 +9,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { renameReplacing } from "../platform/fs";
-import { homeLayout } from "../platform/data-home";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { launchProgram } from "../platform/shell";
 import { nodeVersionOf } from "./node-version";
+export { runtimesDirOf } from "./runtimes-dir";
 import { compareVersions, parseVersion, satisfies } from "./semver";
 
 export interface ManagedNode {
@@ -167,9 +167,4 @@ export function removeManagedNode(runtimesDir: string, version: string, p: Platf
   if (!found) return false;
   rmSync(found.dir, { recursive: true, force: true });
   return true;
-}
-
-/** `<data home>/runtimes`. */
-export function runtimesDirOf(home: string): string {
-  return homeLayout(home).runtimesDir;
 }

@@ -4,12 +4,11 @@
  * state the agent reports afterwards. Scripted callers pass the agent id and skip the QuickPick.
  */
 import * as vscode from "vscode";
-import { logoutAgent } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
-import { nodeRuntimeOptions } from "../node-runtime";
+import { nodeChoice } from "../node-runtime";
 
 export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatus?: AuthStatus } | undefined> {
   const agents = await configuredAgents(hub.config, hub.registry);
@@ -31,7 +30,7 @@ export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatu
   const spec = { ...choice.spec, command };
   const res = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `ACP Threads: logging out of ${spec.displayName}…` },
-    () => logoutAgent(spec, { cwd, node: nodeRuntimeOptions(hub.config, hub.home) }),
+    () => hub.engine.call({ op: "agents.logout", spec, cwd, ...nodeChoice(hub.config) }),
   );
   const state = res.authStatus ? ` ${authStatusText(res.authStatus)}.` : "";
   void vscode.window.showInformationMessage(`ACP Threads: logged out of ${spec.displayName}.${state}`);

@@ -1,6 +1,6 @@
 /** Doctor, protocol log, permissions, cancel. */
 import * as vscode from "vscode";
-import { probeLines } from "../../core/acp/agent-probe";
+import { probeLines } from "../../core/acp/probe-lines";
 import type { DoctorEntry } from "../../core/acp/runtime";
 import { agentFacts, offerAgentActions, type AgentAction } from "../agent-actions";
 import { agentsWithDoctor, type AgentChoice } from "../agents";
@@ -31,6 +31,7 @@ export async function doctorCommand(
     { location: vscode.ProgressLocation.Notification, title: "ACP Threads: asking each agent what it supports…" },
     () =>
       agentsWithDoctor(hub.config, cwd, hub.registry, {
+        engine: hub.engine,
         probe: true,
         node: nodeRuntimeOptions(hub.config, hub.home),
       }),

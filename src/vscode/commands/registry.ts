@@ -4,7 +4,8 @@
  * (tests, other extensions) pass the agent id and skip the QuickPick; the commands resolve with what happened.
  */
 import * as vscode from "vscode";
-import { deprecationOf, type RegistryAgent, type RegistryListing } from "../../core/registry";
+import { deprecationOf } from "../../core/registry/deprecated";
+import type { RegistryAgent, RegistryListing } from "../../core/registry/types";
 import type { Hub } from "../hub";
 import { installWithProgress, type InstallOutcome } from "../registry/install-progress";
 import { offlineNote, registryItems, registryPlaceholder, type AgentItem } from "../registry/registry-items";

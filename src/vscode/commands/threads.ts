@@ -4,11 +4,10 @@
  */
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { deleteAgentSession } from "../../core/acp/agent-logout";
 import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
 import { configuredAgent } from "../agents";
-import { nodeRuntimeOptions } from "../node-runtime";
+import { nodeChoice } from "../node-runtime";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import { defaultExportDir } from "../export-folder";
@@ -165,9 +164,12 @@ async function deleteAgentSessionOf(hub: Hub, past: Past): Promise<string | unde
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `ACP Threads: deleting the agent's session…` },
       () =>
-        deleteAgentSession({ ...agent.spec, command }, t.sessionId!, {
+        hub.engine.call({
+          op: "agents.deleteSession",
+          spec: { ...agent.spec, command },
+          sessionId: t.sessionId!,
           cwd: t.cwd,
-          node: nodeRuntimeOptions(hub.config, hub.home),
+          ...nodeChoice(hub.config),
         }),
     );
     return undefined;

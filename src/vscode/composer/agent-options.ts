@@ -3,8 +3,9 @@
  * then agent CLIs run in a terminal. `quickAgentOptions` answers first (is the command on PATH? asked of the shared
  * `PathAnswers`, off the host's thread); `agentOptionsWithVersions` adds doctor's versions when they are in.
  */
-import { findPreset } from "../../core/acp/agent-registry";
+import { findPreset } from "../../core/acp/agent-presets";
 import type { DoctorEntry } from "../../core/acp/runtime";
+import type { Engine } from "../../core/engine/requests";
 import { EXEC_PRESETS } from "../../core/exec";
 import type { AgentOption } from "../../webview/thread/protocol";
 import { agentsWithDoctor, configuredAgents, type AgentChoice } from "../agents";
@@ -69,13 +70,14 @@ export async function quickAgentOptions(
 }
 
 export async function agentOptionsWithVersions(
+  engine: Engine,
   config: Config,
   cwd: string,
   registry?: RegistryService,
   kept?: DoctorAnswers,
   paths = new PathAnswers(),
 ): Promise<AgentOption[]> {
-  const acp = (await agentsWithDoctor(config, cwd, registry, kept ? { kept } : undefined)).map((a) =>
+  const acp = (await agentsWithDoctor(config, cwd, registry, { engine, ...(kept ? { kept } : {}) })).map((a) =>
     acpOption(a, a.doctor?.available !== false, a.doctor),
   );
   return [...acp, ...(await execOptions(cwd, paths))];

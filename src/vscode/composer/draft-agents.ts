@@ -9,6 +9,7 @@ import type { PermissionPolicy } from "../../core/model/agent";
 import type { Logger } from "../../core/log";
 import type { ComposerState } from "../../webview/thread/protocol";
 import type { Config } from "../config";
+import type { Engine } from "../../core/engine/requests";
 import type { DoctorAnswers, PathAnswers } from "../engine";
 import type { RegistryService } from "../registry/registry-service";
 import { agentOptionsWithVersions, EXEC_PREFIX, quickAgentOptions, withUpdates } from "./agent-options";
@@ -35,6 +36,8 @@ export interface DraftAgentsDeps {
   registry: RegistryService;
   memento: vscode.Memento;
   logger: Logger;
+  /** The engine doctor is asked of (hub.engine). */
+  engine: Engine;
   /** Doctor's answers of the last seconds: every open panel asks on each settings change. */
   doctorAnswers?: DoctorAnswers;
   /** Which commands are on PATH, shared by every open panel (hub.pathAnswers): one lookup per change, not N. */
@@ -81,7 +84,7 @@ export class DraftAgents {
     folders: string[],
     cwd: string,
   ): void {
-    const { config, registry, doctorAnswers, pathAnswers } = this.deps;
+    const { config, registry, doctorAnswers, pathAnswers, engine } = this.deps;
     // the pick and the setting are read when each list goes out, never when the panel opened
     const out = (agents: DraftState["agents"], checked = false) =>
       send({
@@ -100,7 +103,11 @@ export class DraftAgents {
     );
     // doctor's versions, and the registry's newer versions when it was not read yet (cache or snapshot offline)
     const listing = registry.last ? undefined : registry.listing().catch(() => undefined);
-    void Promise.all([agentOptionsWithVersions(config, cwd, registry, doctorAnswers, pathAnswers), listing, quick])
+    void Promise.all([
+      agentOptionsWithVersions(engine, config, cwd, registry, doctorAnswers, pathAnswers),
+      listing,
+      quick,
+    ])
       .then(([agents]) => withUpdates(agents, registry))
       .then((agents) => stillDraft() && out(agents, true))
       .catch((err) => this.deps.logger.warn("doctor failed", err));

@@ -7,7 +7,7 @@
  * from the same settings (editorSandboxSettings), then prepared by the host as `run --sandbox` does.
  */
 import { resolve } from "node:path";
-import { joinCommandLine } from "../../core/acp/agent-registry";
+import { joinCommandLine } from "../../core/acp/command-line";
 import type { DetachedRun } from "../../core/host/protocol";
 import { promptToWire, type WirePromptPart } from "../../core/host/wire-context";
 import type { AgentSpec, PermissionPolicy } from "../../core/model/agent";

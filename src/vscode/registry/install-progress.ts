@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import type { InstalledAgent, InstallProgress, RegistryAgent } from "../../core/registry";
+import type { InstalledAgent, InstallProgress, RegistryAgent } from "../../core/registry/types";
 import type { RegistryService } from "./registry-service";
 
 const PHASE: Record<InstallProgress["phase"], string> = {

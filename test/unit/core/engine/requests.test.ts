@@ -4,7 +4,7 @@
 // does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
 // usage error naming the field, and nothing is written.
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -13,6 +13,8 @@ import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withTmp } from "../store/helpers";
 import { threadWith } from "./helpers";
+import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
+import { repoRoot } from "../../../fixtures/agent-env/index";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -26,6 +28,11 @@ test("every engine request's reply is plain JSON data, in process", () =>
     mkdirSync(out);
     const saved = join(out, "s.json");
     const progress: EngineProgress[] = [];
+    // the agents area: npm is a stand-in (fixtures/fake-agents/fake-npm.ts), found on the engine's own env
+    const agents = localEngine({ home: store.home, env: fakeNpm(dir, { versions: ["99.1.0"] }).env });
+    const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
+    const env = { FAKE_AGENT_LOGOUT: "1", FAKE_AGENT_DELETE: "1", FAKE_AGENT_PIDFILE: join(dir, "agent.pid") };
+    const spec = { id: "fake", displayName: "Fake", command: process.execPath, args: [fake], env };
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -69,6 +76,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "recall.recent": () => engine.call({ op: "recall.recent", cwd: dir }),
       "recall.recentText": () => engine.call({ op: "recall.recentText", global: true, format: "markdown" }),
       "recall.status": () => engine.call({ op: "recall.status" }),
+      "runtime.install": () => agents.call({ op: "runtime.install", spec: "99" }),
+      "runtime.list": () => agents.call({ op: "runtime.list" }),
+      "runtime.remove": () => agents.call({ op: "runtime.remove", version: "99.1.0" }),
+      "agents.logout": () => agents.call({ op: "agents.logout", spec, cwd: dir }),
+      "agents.deleteSession": () => agents.call({ op: "agents.deleteSession", spec, sessionId: "s-1", cwd: dir }),
+      "agents.doctor": () =>
+        agents.call({ op: "agents.doctor", cwd: dir, probe: false, custom: {}, managedNodes: true }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -116,6 +130,18 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.ok((replies["recall.recent"] as { sessions: unknown[] }).sessions.length >= 1, "the threads are recent");
     assert.match((replies["recall.recentText"] as { text: string }).text, /question 0/);
     assert.ok((replies["recall.status"] as { totals: { sessions: number } }).totals.sessions >= 1);
+    const runtimes = join(store.home, "runtimes");
+    assert.equal((replies["runtime.install"] as { version: string }).version, "99.1.0");
+    assert.deepEqual(replies["runtime.list"], { dir: runtimes, nodes: [replies["runtime.install"]] });
+    assert.deepEqual(replies["runtime.remove"], { dir: runtimes, removed: true });
+    assert.ok(
+      (replies["agents.doctor"] as { id: string }[]).some((e) => e.id === "codex"),
+      "the presets checked",
+    );
+    assert.deepEqual(replies["agents.logout"], { authStatus: { kind: "none", label: "Not logged in" } });
+    assert.equal(readFileSync(join(dir, "agent.pid.logout"), "utf8"), "logged out");
+    assert.deepEqual(replies["agents.deleteSession"], {});
+    assert.equal(readFileSync(join(dir, "agent.pid.delete"), "utf8"), "s-1");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -151,6 +177,16 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "recall.search", query: "x" }, /recall\.search: 'cwd' \(whose repository is searched\) or 'global'/],
       [{ op: "recall.searchText", query: "x", global: true, format: "md" }, /'format' must be markdown or json/],
       [{ op: "recall.recent", global: true, limit: -3 }, /'limit' must be a number, 0 or more/],
+      [{ op: "runtime.remove" }, /runtime\.remove: 'version' must be a string/],
+      [{ op: "runtime.install", spec: 22 }, /runtime\.install: 'spec' must be a string/],
+      [{ op: "agents.doctor", cwd: "." }, /agents\.doctor: 'cwd' must be an absolute path/],
+      [{ op: "agents.doctor", cwd: dir, custom: { x: { command: ["sh"] } } }, /'custom' must be agents by id/],
+      [{ op: "agents.doctor", cwd: dir, custom: { x: { command: "x", env: { K: 1 } } } }, /'custom' must be/],
+      [{ op: "agents.logout", spec: { id: "x", displayName: "x", command: "x" }, cwd: dir }, /'spec' must be an agent/],
+      [
+        { op: "agents.deleteSession", spec: { id: "x", displayName: "x", command: "x", args: [] }, cwd: dir },
+        /'sessionId'/,
+      ],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

@@ -69,6 +69,11 @@ test("an engine request over the host's socket gives the reply, the progress and
         // bad input, refused alike
         { op: "snapshot.inspect", path: "relative.json" },
         { op: "nope" } as never,
+        // the agents area: the runtimes of the host's data home, doctor over a configured agent; a URL is no version
+        { op: "runtime.list" },
+        { op: "runtime.remove", version: "99.1.0" },
+        { op: "runtime.install", spec: "https://example.invalid/node.tgz" },
+        { op: "agents.doctor", cwd: dir, probe: false, custom: { mine: { command: "no-such-agent-command" } } },
       ];
       for (const req of same) assert.deepStrictEqual(await outcome(remote, req), await outcome(local, req), req.op);
       const missing = (await outcome(remote, same[4]!)) as { error: unknown[] };
