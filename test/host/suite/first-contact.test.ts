@@ -40,23 +40,47 @@ describe("first contact (#27)", () => {
 
   it("the agent picked before doctor's versions arrive stays picked (the pick never reverts)", async () => {
     const { hub } = await api();
-    hub.doctorAnswers.clear(); // doctor runs after the pick below, not an answer kept from an earlier panel
-    const earlier = await openDraft();
-    await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" }); // the last pick: "fake"
-    const panel = await openDraft();
-    assert.equal(panel.drafts()[0]?.agentId, "fake", "the panel opens on the last agent used");
-    // the user picks another agent while doctor still runs
-    await hub.composer.handle(panel, { type: "pickAgent", agentId: "exec:codex" });
-    const later = await waitFor("doctor's list with versions", () =>
-      panel.drafts().length >= 2 ? panel.drafts() : undefined,
+    // doctor is held until after the pick: an agent whose --version answers once a gate file exists (doctor gives
+    // each 5 s). Unheld, doctor's list could come before the pick (it did whenever the agents answered fast: the
+    // test alone on a quiet machine), and the list "after the pick" was one sent before it.
+    const dir = mkdtempSync(join(tmpdir(), "acp-doctor-gate-"));
+    const gate = join(dir, "gate");
+    const script = join(dir, "gated-agent.js");
+    writeFileSync(
+      script,
+      `const fs = require("fs"); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) ` +
+        `{ clearInterval(t); console.log("1.2.3"); } }, 20);`,
     );
-    assert.equal(later.at(-1)!.agentId, "exec:codex", "the list sent after the pick keeps the user's pick");
-    assert.deepEqual([later[0]!.checked, later.at(-1)!.checked], [false, true], "doctor's list says it is checked");
-    // a later panel in this window starts from that pick too, and a refresh keeps each panel's own pick
-    await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" });
-    hub.composer.refreshDrafts();
-    assert.equal(panel.drafts().at(-1)!.agentId, "exec:codex");
-    assert.equal(earlier.drafts().at(-1)!.agentId, "fake");
+    const cfg = vscode.workspace.getConfiguration("acpThreads");
+    const agents = cfg.get<Record<string, unknown>>("agents") ?? {};
+    const gated = { command: process.execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: "1" } };
+    await cfg.update("agents", { ...agents, gated }, vscode.ConfigurationTarget.Global);
+    try {
+      hub.doctorAnswers.clear(); // doctor runs after the pick below, not an answer kept from an earlier panel
+      const earlier = await openDraft();
+      await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" }); // the last pick: "fake"
+      const panel = await openDraft();
+      assert.equal(panel.drafts()[0]?.agentId, "fake", "the panel opens on the last agent used");
+      assert.ok(!panel.drafts().some((d) => d.checked), "doctor still runs (held by the gated agent)");
+      // the user picks another agent while doctor still runs
+      const sent = panel.drafts().length;
+      await hub.composer.handle(panel, { type: "pickAgent", agentId: "exec:codex" });
+      writeFileSync(gate, "");
+      const later = await waitFor("doctor's list with versions, sent after the pick", () => {
+        const after = panel.drafts().slice(sent);
+        return after.some((d) => d.checked) ? after : undefined;
+      });
+      assert.equal(later.at(-1)!.agentId, "exec:codex", "the list sent after the pick keeps the user's pick");
+      assert.equal(later.at(-1)!.checked, true, "doctor's list says it is checked");
+      // a later panel in this window starts from that pick too, and a refresh keeps each panel's own pick
+      await hub.composer.handle(earlier, { type: "pickAgent", agentId: "fake" });
+      hub.composer.refreshDrafts();
+      assert.equal(panel.drafts().at(-1)!.agentId, "exec:codex");
+      assert.equal(earlier.drafts().at(-1)!.agentId, "fake");
+    } finally {
+      writeFileSync(gate, "");
+      await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it("never preselects Custom command line, and never runs the task text as a command", async () => {
