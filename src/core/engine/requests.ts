@@ -17,6 +17,7 @@ import type { CategorySize, DataCategory } from "../retention/measure";
 import type { GcItem } from "../retention/gc";
 import type { UsageGroup } from "../usage/groups";
 import type { UsageReport } from "../usage/usage-query";
+import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -71,12 +72,14 @@ export type EngineRequest =
    * The tokens and costs the agents reported, summed per `by` (day, agent, model, thread: a thread's row is
    * labelled with its title, archived threads' too), from `since` (ms since the epoch), for one thread or agent.
    */
-  | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string };
+  | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string }
+  /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
+  | WorktreeRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies {
+export interface EngineReplies extends WorktreeReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

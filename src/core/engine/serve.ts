@@ -10,11 +10,19 @@ import { DATA_CATEGORIES } from "../retention/measure";
 import { handoffOps } from "./serve-handoff";
 import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
+import { worktreeOps } from "./serve-worktree";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 
-const HANDLERS: Handlers<EngineOp> = { ...snapshotOps, ...markdownOps, ...handoffOps, ...retentionOps, ...usageOps };
+const HANDLERS: Handlers<EngineOp> = {
+  ...snapshotOps,
+  ...markdownOps,
+  ...handoffOps,
+  ...retentionOps,
+  ...usageOps,
+  ...worktreeOps,
+};
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
 type Kind =
@@ -42,6 +50,11 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "retention.gc": { trashDays: "count?", trafficMaxBytes: "count?", only: "categories?", dryRun: "boolean?" },
   "retention.clear": { categories: "categories" },
   "usage.report": { by: "usageGroup", since: "number?", threadId: "string?", agent: "string?" },
+  "worktree.list": {},
+  "worktree.state": { threadId: "string" },
+  "worktree.discard": { threadId: "string" },
+  "worktree.branch-name": { threadId: "string", name: "string" },
+  "worktree.commit": { threadId: "string", branch: "string", message: "string" },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@
 // does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
 // usage error naming the field, and nothing is written.
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -12,7 +12,7 @@ import type { Engine, EngineOp, EngineProgress } from "../../../../src/core/engi
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withTmp } from "../store/helpers";
-import { threadWith } from "./helpers";
+import { threadWith, worktreeThread } from "./helpers";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -26,6 +26,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
     mkdirSync(out);
     const saved = join(out, "s.json");
     const progress: EngineProgress[] = [];
+    const wt = await worktreeThread(store, dir);
+    writeFileSync(join(wt.ref.path, "new.txt"), "one\ntwo\n");
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -41,6 +43,12 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "retention.gc": () => engine.call({ op: "retention.gc", dryRun: true }),
       "retention.clear": () => engine.call({ op: "retention.clear", categories: ["traffic"] }),
       "usage.report": () => engine.call({ op: "usage.report", by: "thread", since: 0 }),
+      "worktree.list": () => engine.call({ op: "worktree.list" }),
+      "worktree.state": () => engine.call({ op: "worktree.state", threadId: wt.threadId }),
+      "worktree.branch-name": () => engine.call({ op: "worktree.branch-name", threadId: wt.threadId, name: " a/b " }),
+      "worktree.commit": () =>
+        engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
+      "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -66,6 +74,22 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["retention.gc"], { items: [], planned: 0, bytes: 0, failed: [] });
     assert.deepEqual(replies["retention.clear"], { bytes: 0, keptLive: [], failed: [] });
     assert.deepEqual((replies["usage.report"] as { rows: unknown[] }).rows, [], "no usage reported");
+    const listed = replies["worktree.list"] as { threadId: string; state: { files: unknown[] } }[];
+    assert.deepEqual(
+      listed.map((e) => [e.threadId, e.state.files.length]),
+      [[wt.threadId, 1]],
+    );
+    const state = replies["worktree.state"] as { exists: boolean; files: unknown[]; added: number };
+    assert.deepEqual(
+      [state.exists, state.files, state.added],
+      [true, [{ path: "new.txt", change: "added", added: 2, removed: 0 }], 2],
+    );
+    assert.deepEqual(replies["worktree.branch-name"], { branch: "a/b" });
+    const commit = replies["worktree.commit"] as { branch: string; files: number };
+    assert.deepEqual([commit.branch, commit.files], ["agent/x", 1]);
+    assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
+    assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
+    assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -97,6 +121,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "usage.report", by: "week" }, /usage\.report: 'by' must be one of day, agent, model, thread/],
       [{ op: "retention.gc", trashDays: -1 }, /'trashDays' must be a number, 0 or more/],
       [{ op: "retention.gc", trafficMaxBytes: Infinity }, /'trafficMaxBytes' must be a number, 0 or more/],
+      [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
+      [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

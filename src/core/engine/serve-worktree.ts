@@ -1,0 +1,56 @@
+/**
+ * The engine requests of a thread's worktree (core/engine/requests-worktree.ts). The worktree is always the one the
+ * thread's record keeps; discarding checks it is one of ours (core/worktree/discard.ts) before anything is removed.
+ */
+import { AcpThreadsError } from "../errors";
+import type { WorktreeRef } from "../model/records";
+import { GONE_WORKTREE, type WorktreeState } from "../model/worktree";
+import type { ThreadStore } from "../store/thread-store";
+import { checkBranchName, commitToBranch } from "../worktree/commit-branch";
+import { discardWorktree } from "../worktree/discard";
+import { worktreeState } from "../worktree/state";
+import type { Handlers } from "./serve-types";
+
+/** The worktree the thread's record keeps; a not_found error for a thread without one. */
+function worktreeOf(store: ThreadStore, threadId: string): WorktreeRef {
+  const { worktree } = store.readMetadata(threadId);
+  if (!worktree)
+    throw new AcpThreadsError(
+      "not_found",
+      `thread ${threadId} has no worktree (only threads started with 'run --worktree' or 'exec --worktree' have one)`,
+    );
+  return worktree;
+}
+
+/** The state, or a gone folder's when git could not read it. */
+const stateOf = (ref: WorktreeRef): Promise<WorktreeState> =>
+  worktreeState(ref).catch(() => ({ ...GONE_WORKTREE, files: [] }));
+
+export const worktreeOps: Handlers<
+  "worktree.list" | "worktree.state" | "worktree.discard" | "worktree.branch-name" | "worktree.commit"
+> = {
+  "worktree.list": ({ store }) =>
+    Promise.all(
+      store
+        .list()
+        .filter((m) => m.worktree)
+        .map(async (m) => ({
+          threadId: m.threadId,
+          agent: m.agent.id,
+          title: m.title,
+          worktree: m.worktree!,
+          state: await stateOf(m.worktree!),
+        })),
+    ),
+  "worktree.state": ({ store }, req) => stateOf(worktreeOf(store, req.threadId)),
+  "worktree.discard": async ({ store }, req) => {
+    const ref = worktreeOf(store, req.threadId);
+    const result = await discardWorktree(ref);
+    store.patchMetadata(req.threadId, { worktree: null });
+    return { ...result, path: ref.path };
+  },
+  "worktree.branch-name": async ({ store }, req) => ({
+    branch: await checkBranchName(worktreeOf(store, req.threadId).repo, req.name),
+  }),
+  "worktree.commit": ({ store }, req) => commitToBranch(worktreeOf(store, req.threadId), req.branch, req.message),
+};
