@@ -4,7 +4,10 @@
  * the caller names (a client over the host's socket could otherwise have any folder removed, or git run anywhere).
  * Discarding removes only a folder in the place ACP Threads manages beside the repository (core/worktree/layout.ts).
  */
+import type { ErrorCode } from "../errors";
 import type { CommitResult, DiscardResult, WorktreeEntry, WorktreeState } from "../model/worktree";
+import type { ApplyPlan } from "../worktree/apply";
+import type { FileMerge } from "../worktree/merge-file";
 
 export type WorktreeRequest =
   /** The threads of the data home that have a worktree, each with its state against the base. */
@@ -19,7 +22,23 @@ export type WorktreeRequest =
   /** `name` as git takes it as a new branch in the thread's repository, or a usage error saying why not. */
   | { op: "worktree.branch-name"; threadId: string; name: string }
   /** Commits the worktree's changes inside it and makes a new branch `branch` there (never an existing one). */
-  | { op: "worktree.commit"; threadId: string; branch: string; message: string };
+  | { op: "worktree.commit"; threadId: string; branch: string; message: string }
+  /**
+   * Writes the worktree's changes into the main checkout through the thread's edit ledger (undoable), planned here:
+   * a file changed in the workspace too is a conflict, never overwritten; without `force` or `merge` nothing is
+   * applied. `merge`: conflicts merged three-way (markers where both changed the same lines). `dryRun`: only the
+   * plan, with what a merge would make of each conflict.
+   */
+  | { op: "worktree.apply"; threadId: string; dryRun?: boolean; force?: boolean; merge?: boolean };
+
+/** What an apply does to one file (`worktrees apply --format json` prints it). */
+export type ApplyOutcome =
+  | { outcome: "unchanged" | "apply" | "conflict" | "merge" }
+  | { outcome: "markers"; hunks: number }
+  | { outcome: "kept" | "refused"; reason: string };
+
+/** One file of the plan (in its order): its outcome, and its merge's kind (null: not merged). */
+export type ApplyFile = ApplyOutcome & { merge: FileMerge["kind"] | null };
 
 export interface WorktreeReplies {
   "worktree.list": WorktreeEntry[];
@@ -28,4 +47,14 @@ export interface WorktreeReplies {
   "worktree.discard": DiscardResult & { path: string };
   "worktree.branch-name": { branch: string };
   "worktree.commit": CommitResult;
+  /**
+   * `result`: what was applied (absent for a dry run or a refusal), `op` the ledger operation (null: nothing to
+   * write); `refused`: why nothing was applied (conflicts or links), with the error's code and details.
+   */
+  "worktree.apply": {
+    plan: ApplyPlan;
+    files: ApplyFile[];
+    result?: { op: string | null; applied: string[]; skipped: string[] };
+    refused?: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+  };
 }

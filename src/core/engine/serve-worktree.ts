@@ -2,25 +2,13 @@
  * The engine requests of a thread's worktree (core/engine/requests-worktree.ts). The worktree is always the one the
  * thread's record keeps; discarding checks it is one of ours (core/worktree/discard.ts) before anything is removed.
  */
-import { AcpThreadsError } from "../errors";
 import type { WorktreeRef } from "../model/records";
 import { GONE_WORKTREE, type WorktreeState } from "../model/worktree";
-import type { ThreadStore } from "../store/thread-store";
 import { checkBranchName, commitToBranch } from "../worktree/commit-branch";
 import { discardWorktree } from "../worktree/discard";
 import { worktreeState } from "../worktree/state";
 import type { Handlers } from "./serve-types";
-
-/** The worktree the thread's record keeps; a not_found error for a thread without one. */
-function worktreeOf(store: ThreadStore, threadId: string): WorktreeRef {
-  const { worktree } = store.readMetadata(threadId);
-  if (!worktree)
-    throw new AcpThreadsError(
-      "not_found",
-      `thread ${threadId} has no worktree (only threads started with 'run --worktree' or 'exec --worktree' have one)`,
-    );
-  return worktree;
-}
+import { worktreeOf } from "./serve-worktree-of";
 
 /** The state, or a gone folder's when git could not read it. */
 const stateOf = (ref: WorktreeRef): Promise<WorktreeState> =>

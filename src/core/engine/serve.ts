@@ -11,6 +11,7 @@ import { handoffOps } from "./serve-handoff";
 import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
 import { worktreeOps } from "./serve-worktree";
+import { worktreeApplyOps } from "./serve-worktree-apply";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import type { EngineContext, Handlers, Report } from "./serve-types";
@@ -22,6 +23,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...retentionOps,
   ...usageOps,
   ...worktreeOps,
+  ...worktreeApplyOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -55,6 +57,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.discard": { threadId: "string" },
   "worktree.branch-name": { threadId: "string", name: "string" },
   "worktree.commit": { threadId: "string", branch: "string", message: "string" },
+  "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

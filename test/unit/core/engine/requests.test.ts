@@ -48,6 +48,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "worktree.branch-name": () => engine.call({ op: "worktree.branch-name", threadId: wt.threadId, name: " a/b " }),
       "worktree.commit": () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
+      "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
@@ -87,6 +88,17 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["worktree.branch-name"], { branch: "a/b" });
     const commit = replies["worktree.commit"] as { branch: string; files: number };
     assert.deepEqual([commit.branch, commit.files], ["agent/x", 1]);
+    const apply = replies["worktree.apply"] as {
+      plan: { items: { rel: string }[] };
+      files: unknown[];
+      result?: unknown;
+    };
+    assert.deepEqual(
+      [apply.plan.items.map((i) => i.rel), apply.files, apply.result],
+      [["new.txt"], [{ outcome: "apply", merge: null }], undefined],
+      "a dry run: the plan, nothing applied",
+    );
+    assert.equal(existsSync(join(dir, "repo", "new.txt")), false);
     assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
     assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
     assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");

@@ -3,6 +3,7 @@
 // worktrees gets it refused and nothing removed, in process and over the socket; a request naming a folder instead
 // of a thread is refused before anything is done.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -92,4 +93,38 @@ test("hostile: over the host's socket, discarding a folder that is not one of ou
     } finally {
       conn.close();
     }
+  }));
+
+test("worktree.apply plans in the engine: a conflict refuses with the plan and writes nothing; --force applies the rest", () =>
+  withCliHost("acp-wt-engine-", async ({ dir, home }) => {
+    const store = new ThreadStore(home);
+    const engine = localEngine({ home });
+    const wt = await worktreeThread(store, dir);
+    const repo = join(dir, "repo");
+    writeFileSync(join(repo, "both.txt"), "base\n");
+    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "add", "both.txt"], { cwd: repo });
+    // the worktree's base has no both.txt: the workspace and the worktree each made their own
+    writeFileSync(join(wt.ref.path, "both.txt"), "theirs\n");
+    writeFileSync(join(wt.ref.path, "only.txt"), "new\n");
+    const refusedReply = await engine.call({ op: "worktree.apply", threadId: wt.threadId });
+    assert.deepEqual(
+      refusedReply.plan.items.map((i, n) => [i.rel, refusedReply.files[n]!.outcome]),
+      [
+        ["both.txt", "conflict"],
+        ["only.txt", "apply"],
+      ],
+    );
+    assert.equal(refusedReply.result, undefined);
+    assert.equal(refusedReply.refused?.code, "usage");
+    assert.match(
+      refusedReply.refused!.message,
+      /changed in the workspace since the worktree's base .*Nothing was applied/,
+    );
+    assert.deepEqual(refusedReply.refused?.details, { conflicts: ["both.txt"] });
+    assert.equal(existsSync(join(repo, "only.txt")), false, "nothing written");
+    const forced = await engine.call({ op: "worktree.apply", threadId: wt.threadId, force: true });
+    assert.deepEqual([forced.result?.applied, forced.result?.skipped], [["only.txt"], ["both.txt"]]);
+    assert.match(forced.result!.op!, /^apply-/);
+    assert.equal(readFileSync(join(repo, "only.txt"), "utf8"), "new\n");
+    assert.equal(readFileSync(join(repo, "both.txt"), "utf8"), "base\n", "the conflict is left as it was");
   }));
