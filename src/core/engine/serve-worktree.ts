@@ -7,6 +7,8 @@ import { GONE_WORKTREE, type WorktreeState } from "../model/worktree";
 import { checkBranchName, commitToBranch } from "../worktree/commit-branch";
 import { discardWorktree } from "../worktree/discard";
 import { worktreeState } from "../worktree/state";
+import { AcpThreadsError } from "../errors";
+import { liveWriter } from "../store/file-lock";
 import type { Handlers } from "./serve-types";
 import { worktreeOf } from "./serve-worktree-of";
 
@@ -33,6 +35,14 @@ export const worktreeOps: Handlers<
   "worktree.state": ({ store }, req) => stateOf(worktreeOf(store, req.threadId)),
   "worktree.discard": async ({ store }, req) => {
     const ref = worktreeOf(store, req.threadId);
+    // a session writing the thread elsewhere (another process, or the host's run) works in that folder: never
+    // removed under it; one this store holds is the caller's own (the window closes it first)
+    const owner = store.handleOf(req.threadId)?.closed === false ? undefined : liveWriter(store.pathFor(req.threadId));
+    if (owner)
+      throw new AcpThreadsError(
+        "usage",
+        `thread ${req.threadId} is open in process ${owner.pid} (an editor or a run); discard its worktree once its session is closed`,
+      );
     const result = await discardWorktree(ref);
     store.patchMetadata(req.threadId, { worktree: null });
     return { ...result, path: ref.path };

@@ -1,7 +1,7 @@
 // #35 item 7, a thread's worktree on the engine requests: a request names a thread, and the worktree acted on is the
 // one its record keeps. Hostile: a record (or a client over the host's socket) naming a folder that is not one of our
 // worktrees gets it refused and nothing removed, in process and over the socket; a request naming a folder instead
-// of a thread is refused before anything is done.
+// of a thread is refused before anything is done, and so is the worktree of a thread another writer holds.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -60,8 +60,18 @@ test("hostile: discarding a worktree that is not one of ours is refused and noth
       { op: "worktree.commit", threadId: plain, branch: "b", message: "m" },
     ] as const)
       await assert.rejects(local.call(req), refused("not_found", /has no worktree \(only threads started with/));
-    // a real one is discarded, and the thread forgets it
+    // a real one whose thread another writer holds (a run, the host's session) is kept; once let go, discarded
     const wt = await worktreeThread(store, dir);
+    const held = new ThreadStore(home).open(wt.threadId);
+    await assert.rejects(
+      local.call({ op: "worktree.discard", threadId: wt.threadId }),
+      refused(
+        "usage",
+        /is open in process \d+ \(an editor or a run\); discard its worktree once its session is closed/,
+      ),
+    );
+    assert.ok(existsSync(wt.ref.path), "kept while its session is open");
+    held.close();
     assert.deepEqual(await local.call({ op: "worktree.discard", threadId: wt.threadId }), {
       wasMissing: false,
       warnings: [],
