@@ -44,6 +44,7 @@ export const ENGINE_API = [
   "src/core/engine/requests.ts",
   "src/core/engine/local.ts",
   "src/core/engine/requests-agents.ts",
+  "src/core/engine/requests-worktree.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [

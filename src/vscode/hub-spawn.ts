@@ -149,7 +149,7 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
   );
   hub.live.add(session);
   session.onTurnDone(() => {
-    if (session.worktree) hub.worktrees.invalidate(session.worktree);
+    if (session.worktree) hub.worktrees.invalidate(session.threadId, session.worktree);
     background(turnFinished(hub, session), "notifying a finished turn");
   });
   hub.panels.refresh(session.threadId); // a panel that showed this thread before now shows the live session

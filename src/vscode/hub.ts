@@ -93,7 +93,9 @@ export class Hub implements vscode.Disposable {
   /** The hosted Best of N runs this window follows and their records (#35: a reload picks them up). */
   readonly bestOf: BestOfRuns;
   /** The state of the worktrees sessions work in (#25), read off the host's thread when a turn ends. */
-  readonly worktrees = this.#owned.add(new WorktreeStates());
+  readonly worktrees = this.#owned.add(
+    new WorktreeStates((threadId) => this.engine.call({ op: "worktree.state", threadId })),
+  );
   readonly recall: RecallIndex;
   /** Checkpoints, review and provenance (#11): the edit ledger and its editor features. */
   readonly ledger: LedgerFeature;

@@ -1,7 +1,7 @@
 /** The Sessions tree's rows of an exec run and of a thread's worktree (sessions-tree.ts lists them). */
 import * as vscode from "vscode";
 import type { WorktreeRef } from "../core/model/records";
-import type { WorktreeState } from "../core/worktree/state";
+import type { WorktreeState } from "../core/model/worktree";
 import type { LiveExec } from "./live-sessions";
 import { statusIcon } from "./session-item";
 import { elapsed } from "./time-format";

@@ -286,7 +286,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       case "away":
         return awayItem(node);
       case "worktree":
-        return worktreeItem(node.threadId, node.ref, this.worktrees?.get(node.ref));
+        return worktreeItem(node.threadId, node.ref, this.worktrees?.get(node.threadId, node.ref));
       case "live": {
         const s = this.live.get(node.threadId);
         const item = new vscode.TreeItem(s?.title ?? node.threadId);

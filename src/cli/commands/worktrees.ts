@@ -2,7 +2,7 @@
  * `acp-threads worktrees list|apply|discard|compare`: the git worktrees threads work in (`run --worktree`,
  * `exec --worktree`), beside the repository in `.<repo>.worktrees/`.
  */
-import { EditLedger } from "../../core/ledger/edit-ledger";
+import { localEngine } from "../../core/engine/local";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { command, subcommands } from "../command";
@@ -62,19 +62,16 @@ export const main = subcommands({
           "--dry-run shows per file: apply / clean merge / conflict (n hunks) / kept yours.",
       },
       async ({ io, flags, args }) => {
-        const home = resolveHome(io.env);
-        const store = new ThreadStore(home);
-        const ledger = new EditLedger({ home });
+        const store = new ThreadStore(resolveHome(io.env));
         try {
           const t = worktreeThread(store, args[0]!, "apply");
-          return await applyCommand(io, t, ledger, {
+          return await applyCommand(io, localEngine({ store }), t, {
             dryRun: flags["dry-run"] === true,
             force: flags.force === true,
             merge: flags.merge === true,
             json: flags.format === "json",
           });
         } finally {
-          ledger.dispose();
           store.closeAll();
         }
       },

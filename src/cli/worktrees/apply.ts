@@ -4,31 +4,21 @@
  * merge-plan.ts for --merge). The plan compares against the thread's earlier applies of the worktree, so a file
  * applied or merged before is not a conflict again.
  */
-import type { EditLedger } from "../../core/ledger/edit-ledger";
-import { applyWorktree, planApply, type ApplyItem, type ApplyPlan } from "../../core/worktree/apply";
-import type { FileMerge } from "../../core/worktree/merge-file";
-import { planMerges } from "../../core/worktree/merge-plan";
+import type { Engine, EngineReplies } from "../../core/engine/requests";
+import type { ApplyOutcome } from "../../core/engine/requests-worktree";
+import { AcpThreadsError } from "../../core/errors";
 import { EXIT, type CliIO } from "../io";
 import { writeJson } from "../threads/common";
 import type { WorktreeThread } from "./thread";
+
+type ApplyPlan = EngineReplies["worktree.apply"]["plan"];
+type ApplyItem = ApplyPlan["items"][number];
 
 const VERB = { create: "create", write: "write", delete: "delete", unchanged: "keep (already so)" } as const;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** What happens to one file: its JSON form (`outcome`) and its line in the text plan. */
-function outcomeOf(i: ApplyItem, merge: FileMerge | undefined) {
-  if (i.refused) return { outcome: "refused", reason: i.refused } as const;
-  if (!i.conflict) return { outcome: i.action === "unchanged" ? "unchanged" : "apply" } as const;
-  if (!merge) return { outcome: "conflict" } as const;
-  if (merge.kind === "kept") return { outcome: "kept", reason: merge.reason } as const;
-  return merge.kind === "clean"
-    ? ({ outcome: "merge" } as const)
-    : ({ outcome: "markers", hunks: merge.hunks } as const);
-}
-
-function lineOf(i: ApplyItem, merge: FileMerge | undefined): string {
-  const o = outcomeOf(i, merge);
+function lineOf(i: ApplyItem, o: ApplyOutcome): string {
   const since = i.lastApplied ? "the last apply" : "the base";
   switch (o.outcome) {
     case "unchanged":
@@ -48,11 +38,11 @@ function lineOf(i: ApplyItem, merge: FileMerge | undefined): string {
   }
 }
 
-function printPlan(io: CliIO, plan: ApplyPlan, threadId: string, merges?: Map<string, FileMerge>): void {
+function printPlan(io: CliIO, plan: ApplyPlan, threadId: string, outcomes: readonly ApplyOutcome[]): void {
   io.stdout.write(
     `apply the worktree of thread ${threadId} (${plan.ref.path}, base ${plan.ref.base.slice(0, 10)}) to ${plan.ref.repo}: ${plan.items.length} file(s)\n`,
   );
-  for (const i of plan.items) io.stdout.write(`  ${lineOf(i, merges?.get(i.rel))}\n`);
+  plan.items.forEach((i, n) => io.stdout.write(`  ${lineOf(i, outcomes[n]!)}\n`));
 }
 
 const mergeHint = (threadId: string, n: number) =>
@@ -60,32 +50,44 @@ const mergeHint = (threadId: string, n: number) =>
 
 export async function applyCommand(
   io: CliIO,
+  engine: Engine,
   t: WorktreeThread,
-  ledger: EditLedger,
   flags: { dryRun: boolean; force: boolean; merge: boolean; json: boolean },
 ): Promise<number> {
-  const plan = await planApply(t.worktree, { ledger, threadId: t.threadId });
+  const reply = await engine.call({
+    op: "worktree.apply",
+    threadId: t.threadId,
+    ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(flags.force ? { force: true } : {}),
+    ...(flags.merge ? { merge: true } : {}),
+  });
+  const { plan } = reply;
   const conflicts = plan.items.filter((i) => i.conflict);
-  // a dry run shows what --merge would make of each conflict; nothing is written either way
-  const merges = flags.merge || flags.dryRun ? await planMerges(plan, ledger.blobs) : undefined;
-  const files = () => plan.items.map((i) => ({ rel: i.rel, ...outcomeOf(i, merges?.get(i.rel)) }));
+  // each file's outcome (its JSON form), and whether it was merged: by plan item and by its path
+  const outcomes = reply.files.map(({ merge: _, ...o }) => o as ApplyOutcome);
+  const at = new Map(plan.items.map((i, n) => [i.rel, n]));
+  const mergeOf = (i: ApplyItem) => reply.files[at.get(i.rel)!]!.merge;
+  const detail = (i: ApplyItem) => outcomes[at.get(i.rel)!]! as ApplyOutcome & { hunks?: number; reason?: string };
   if (flags.dryRun) {
     if (flags.json)
       writeJson(io, {
         threadId: t.threadId,
         ...plan,
-        items: plan.items.map((i) => ({ ...i, ...outcomeOf(i, merges?.get(i.rel)) })),
+        items: plan.items.map((i, n) => ({ ...i, ...outcomes[n] })),
       });
     else {
-      printPlan(io, plan, t.threadId, merges);
+      printPlan(io, plan, t.threadId, outcomes);
       if (conflicts.length && !flags.merge) io.stdout.write(mergeHint(t.threadId, conflicts.length));
     }
     return EXIT.ok;
   }
-  if (!flags.json) printPlan(io, plan, t.threadId, merges);
-  const result = await applyWorktree(ledger, t.threadId, plan, { force: flags.force, ...(merges ? { merges } : {}) });
-  const markers = result.applied.filter((i) => merges?.get(i.rel)?.kind === "conflict");
-  const kept = result.skipped.filter((i) => merges?.get(i.rel)?.kind === "kept");
+  if (!flags.json) printPlan(io, plan, t.threadId, outcomes);
+  if (reply.refused) throw new AcpThreadsError(reply.refused.code, reply.refused.message, reply.refused.details);
+  const done = reply.result!;
+  const items = (rels: string[]) => rels.map((r) => plan.items[at.get(r)!]!);
+  const result = { op: done.op, applied: items(done.applied), skipped: items(done.skipped) };
+  const markers = result.applied.filter((i) => mergeOf(i) === "conflict");
+  const kept = result.skipped.filter((i) => mergeOf(i) === "kept");
   const linked = result.skipped.filter((i) => !kept.includes(i) && (i.refused || !i.conflict));
   const left = result.skipped.filter((i) => !kept.includes(i) && !linked.includes(i));
   const code = flags.merge && (markers.length || result.skipped.length) ? EXIT.error : EXIT.ok;
@@ -93,15 +95,16 @@ export async function applyCommand(
     const applied = new Set(result.applied);
     writeJson(io, {
       threadId: t.threadId,
-      op: result.op?.op ?? null,
-      applied: result.applied.map((i) => i.rel),
-      skipped: result.skipped.map((i) => i.rel),
+      op: result.op,
+      applied: done.applied,
+      skipped: done.skipped,
       // per file; a merge the workspace changed under is "conflict" (left as it was)
-      files: files().map((f, n) =>
-        (f.outcome === "merge" || f.outcome === "markers") && !applied.has(plan.items[n]!)
+      files: plan.items.map((i, n) => {
+        const f = { rel: i.rel, ...outcomes[n]! };
+        return (f.outcome === "merge" || f.outcome === "markers") && !applied.has(i)
           ? { rel: f.rel, outcome: "conflict" }
-          : f,
-      ),
+          : f;
+      }),
     });
     return code;
   }
@@ -109,10 +112,9 @@ export async function applyCommand(
   else {
     const merged = result.applied.filter((i) => i.conflict).length;
     io.stdout.write(
-      `applied ${plural(result.applied.length, "file")}${merged ? ` (${merged} merged, ${markers.length} of them with conflict markers)` : ""}; recorded as ${result.op.op} (undo: acp-threads restore ${t.threadId.slice(0, 13)} --op ${result.op.op})\n`,
+      `applied ${plural(result.applied.length, "file")}${merged ? ` (${merged} merged, ${markers.length} of them with conflict markers)` : ""}; recorded as ${result.op} (undo: acp-threads restore ${t.threadId.slice(0, 13)} --op ${result.op})\n`,
     );
   }
-  const detail = (i: ApplyItem) => outcomeOf(i, merges?.get(i.rel));
   if (markers.length) {
     io.stdout.write(
       `${plural(markers.length, "file")} written with conflict markers (<<<<<<< workspace … >>>>>>> worktree): resolve the markers, then save (the apply is recorded; a later apply merges against it):\n`,

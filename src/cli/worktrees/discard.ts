@@ -5,8 +5,7 @@
 import { createInterface } from "node:readline/promises";
 import { AcpThreadsError } from "../../core/errors";
 import type { ThreadStore } from "../../core/store/thread-store";
-import { discardWorktree } from "../../core/worktree/discard";
-import { worktreeState } from "../../core/worktree/state";
+import { localEngine } from "../../core/engine/local";
 import { EXIT, type CliIO } from "../io";
 import { describeState } from "./list";
 import type { WorktreeThread } from "./thread";
@@ -26,7 +25,8 @@ export async function discardCommand(
   t: WorktreeThread,
   force: boolean,
 ): Promise<number> {
-  const state = await worktreeState(t.worktree);
+  const engine = localEngine({ store });
+  const state = await engine.call({ op: "worktree.state", threadId: t.threadId });
   if (!force) {
     const what = `the worktree ${t.worktree.path} of thread ${t.threadId} (${describeState(state)})`;
     if ((io.stdin as { isTTY?: boolean }).isTTY !== true)
@@ -39,8 +39,7 @@ export async function discardCommand(
       return EXIT.ok;
     }
   }
-  const result = await discardWorktree(t.worktree);
-  store.patchMetadata(t.threadId, { worktree: null });
+  const result = await engine.call({ op: "worktree.discard", threadId: t.threadId });
   for (const w of result.warnings) io.stderr.write(`acp-threads worktrees: note: ${w}\n`);
   io.stdout.write(
     result.wasMissing

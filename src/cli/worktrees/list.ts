@@ -1,38 +1,10 @@
 /** `worktrees list`: the threads of this data home that have a worktree, with its state against the base. */
-import type { ThreadMetadata } from "../../core/model/metadata";
+import { localEngine } from "../../core/engine/local";
+import type { WorktreeState } from "../../core/model/worktree";
 import type { ThreadStore } from "../../core/store/thread-store";
-import { worktreeState, type WorktreeState } from "../../core/worktree/state";
 import { table } from "../exec/context";
 import { EXIT, type CliIO } from "../io";
 import { shortId, writeJson } from "../threads/common";
-
-export interface WorktreeEntry {
-  threadId: string;
-  agent: string;
-  title: string | null;
-  worktree: NonNullable<ThreadMetadata["worktree"]>;
-  state: WorktreeState;
-}
-
-export async function worktreeEntries(store: ThreadStore): Promise<WorktreeEntry[]> {
-  const withWorktree = store.list().filter((m) => m.worktree);
-  return Promise.all(
-    withWorktree.map(async (m) => ({
-      threadId: m.threadId,
-      agent: m.agent.id,
-      title: m.title,
-      worktree: m.worktree!,
-      state: await worktreeState(m.worktree!).catch(() => ({
-        exists: false,
-        head: null,
-        ahead: 0,
-        files: [],
-        added: 0,
-        removed: 0,
-      })),
-    })),
-  );
-}
 
 /** `3 files +10 -2, 1 commit ahead`, or `gone` for a folder deleted by hand. */
 export function describeState(s: WorktreeState): string {
@@ -44,7 +16,7 @@ export function describeState(s: WorktreeState): string {
 }
 
 export async function listWorktrees(io: CliIO, store: ThreadStore, json: boolean): Promise<number> {
-  const entries = await worktreeEntries(store);
+  const entries = await localEngine({ store }).call({ op: "worktree.list" });
   if (json) {
     writeJson(io, entries);
     return EXIT.ok;

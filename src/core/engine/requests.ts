@@ -20,6 +20,7 @@ import type { UsageReport } from "../usage/usage-query";
 import type { PermissionsReplies, PermissionsRequest } from "./requests-permissions";
 import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
+import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -77,12 +78,14 @@ export type EngineRequest =
   | { op: "usage.report"; by: UsageGroup; since?: number; threadId?: string; agent?: string }
   | PermissionsRequest
   | RecallRequest
-  | AgentsRequest;
+  | AgentsRequest
+  /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
+  | WorktreeRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies {
+export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -10,6 +10,8 @@ import { DATA_CATEGORIES } from "../retention/measure";
 import { handoffOps } from "./serve-handoff";
 import { retentionOps } from "./serve-retention";
 import { usageOps } from "./serve-usage";
+import { worktreeOps } from "./serve-worktree";
+import { worktreeApplyOps } from "./serve-worktree-apply";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import { agentsOps, isAgentSpec, isDoctorAgents } from "./serve-agents";
@@ -27,6 +29,8 @@ const HANDLERS: Handlers<EngineOp> = {
   ...permissionOps,
   ...recallOps,
   ...agentsOps,
+  ...worktreeOps,
+  ...worktreeApplyOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -95,6 +99,12 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     nodePath: "string?",
     managedNodes: "boolean?",
   },
+  "worktree.list": {},
+  "worktree.state": { threadId: "string" },
+  "worktree.discard": { threadId: "string" },
+  "worktree.branch-name": { threadId: "string", name: "string" },
+  "worktree.commit": { threadId: "string", branch: "string", message: "string" },
+  "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -6,14 +6,10 @@
  */
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
+import type { CommitResult } from "../model/worktree";
 import { configOrNone, git, GitError, revParseOrNone, zsplit } from "../platform/git";
 
-export interface CommitResult {
-  branch: string;
-  commit: string;
-  /** Files the new commit holds changes of (0 when the branch only names commits already made). */
-  files: number;
-}
+export type { CommitResult } from "../model/worktree";
 
 const FALLBACK_IDENTITY = ["-c", "user.name=ACP Threads", "-c", "user.email=acp-threads@localhost"];
 

@@ -8,14 +8,11 @@ import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { WorktreeRef } from "../model/records";
+import type { DiscardResult } from "../model/worktree";
 import { git } from "../platform/git";
 import { isManagedPath } from "./layout";
 
-export interface DiscardResult {
-  /** The folder was already gone (deleted by hand). */
-  wasMissing: boolean;
-  warnings: string[];
-}
+export type { DiscardResult } from "../model/worktree";
 
 export async function discardWorktree(ref: WorktreeRef): Promise<DiscardResult> {
   if (!isManagedPath(ref.repo, ref.path))

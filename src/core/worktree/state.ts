@@ -6,37 +6,16 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { WorktreeRef } from "../model/records";
+import { GONE_WORKTREE, type WorktreeChangeKind, type WorktreeFile, type WorktreeState } from "../model/worktree";
 import { isSymlink } from "../util/real-inside";
 import { git, zsplit } from "../platform/git";
 
-export type WorktreeChangeKind = "added" | "modified" | "deleted";
-
-export interface WorktreeFile {
-  /** Repository-relative, `/`-separated. */
-  path: string;
-  change: WorktreeChangeKind;
-  /** Lines (null for binary files). */
-  added: number | null;
-  removed: number | null;
-}
-
-export interface WorktreeState {
-  /** False when the worktree folder is gone (deleted by hand): nothing else could be read. */
-  exists: boolean;
-  /** The worktree's HEAD commit. */
-  head: string | null;
-  /** Commits on top of the base. */
-  ahead: number;
-  files: WorktreeFile[];
-  added: number;
-  removed: number;
-}
+export type { WorktreeChangeKind, WorktreeFile, WorktreeState } from "../model/worktree";
 
 const KIND: Record<string, WorktreeChangeKind> = { A: "added", D: "deleted" };
 
 export async function worktreeState(ref: WorktreeRef): Promise<WorktreeState> {
-  if (!existsSync(join(ref.path, ".git")))
-    return { exists: false, head: null, ahead: 0, files: [], added: 0, removed: 0 };
+  if (!existsSync(join(ref.path, ".git"))) return { ...GONE_WORKTREE, files: [] };
   const cwd = ref.path;
   const [head, ahead, names, numstat, untracked] = await Promise.all([
     git(cwd, ["rev-parse", "HEAD"]),

@@ -9,8 +9,6 @@
 import * as vscode from "vscode";
 import { relative } from "node:path";
 import { applyWorktree, planApply, type ApplyPlan } from "../../core/worktree/apply";
-import { commitToBranch, checkBranchName } from "../../core/worktree/commit-branch";
-import { discardWorktree } from "../../core/worktree/discard";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";
 import { mergeWorktreeConflicts } from "./merge-conflicts";
@@ -116,7 +114,7 @@ export async function applyToWorkspace(
   hub.ledger.host.changed(t.threadId);
   // every applied hunk is pending review in the workspace, like a turn's: Keep / Undo per hunk
   if (result.op) hub.ledger.watch(t.threadId);
-  hub.worktrees.invalidate(t.ref);
+  hub.worktrees.invalidate(t.threadId, t.ref);
   const op = result.op?.op;
   const outcome = { op, applied: result.applied.map((i) => i.rel), skipped: result.skipped.map((i) => i.rel) };
   const merge = result.skipped.length ? mergeLabel(result.skipped.length) : undefined;
@@ -151,15 +149,15 @@ export async function commitWorktreeToBranch(
       prompt: `New branch for the worktree's changes (in ${t.ref.repo}; your checked-out branch is not touched)`,
       placeHolder: "agent/my-change",
       validateInput: (v) =>
-        checkBranchName(t.ref.repo, v).then(
+        hub.engine.call({ op: "worktree.branch-name", threadId: t.threadId, name: v }).then(
           () => undefined,
           (err: Error) => err.message,
         ),
     }));
   if (!branch) return undefined;
   const message = opts.message ?? t.title;
-  const r = await commitToBranch(t.ref, branch, message);
-  hub.worktrees.invalidate(t.ref);
+  const r = await hub.engine.call({ op: "worktree.commit", threadId: t.threadId, branch, message });
+  hub.worktrees.invalidate(t.threadId, t.ref);
   void vscode.window.showInformationMessage(
     `Committed the worktree's changes to the branch ${r.branch} (${r.commit.slice(0, 10)}).`,
   );
@@ -172,7 +170,7 @@ export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { ye
   const live = hub.live.get(t.threadId);
   const hosted = hostedRun(hub, t.threadId) !== undefined;
   if (!opts.yes) {
-    const state = describeWorktreeState(await hub.worktrees.read(t.ref));
+    const state = describeWorktreeState(await hub.worktrees.read(t.threadId, t.ref));
     const answer = await vscode.window.showWarningMessage(
       `Discard the worktree of “${t.title}”?`,
       {
@@ -185,8 +183,7 @@ export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { ye
   }
   if (live?.isOpen) await live.close();
   if (hosted) await stopHostedRun(hub, t.threadId);
-  const result = await discardWorktree(t.ref);
-  hub.threads.patchMetadata(t.threadId, { worktree: null });
+  const result = await hub.engine.call({ op: "worktree.discard", threadId: t.threadId });
   if (live) live.worktree = undefined;
   hub.worktrees.forget(t.ref.path);
   hub.tree.refresh();

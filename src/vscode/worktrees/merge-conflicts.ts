@@ -152,7 +152,7 @@ export async function mergeWorktreeConflicts(
       // each merged file is reviewed hunk by hunk, like the apply's
       hub.ledger.watch(t.threadId);
     }
-    hub.worktrees.invalidate(t.ref);
+    hub.worktrees.invalidate(t.threadId, t.ref);
   }
   if (out.merged.length || out.left.length)
     void vscode.window.showInformationMessage(

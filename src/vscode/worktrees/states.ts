@@ -7,16 +7,19 @@ import * as vscode from "vscode";
 import type { WorktreeRef } from "../../core/model/records";
 import { freshReads } from "../../core/util/fresh-read";
 import { background } from "../../core/util/unexpected";
-import { worktreeState, type WorktreeState } from "../../core/worktree/state";
+import { GONE_WORKTREE, type WorktreeState } from "../../core/model/worktree";
+
+/** Reads the state of the worktree a thread's record keeps (the engine's `worktree.state`). */
+export type ReadWorktreeState = (threadId: string) => Promise<WorktreeState>;
 
 export class WorktreeStates implements vscode.Disposable {
   readonly #states = new Map<string, WorktreeState>();
-  /** The newest ref asked about per worktree path (the reads below are keyed by path). */
-  readonly #refs = new Map<string, WorktreeRef>();
+  /** The thread of each worktree path asked about (the reads below are keyed by path). */
+  readonly #threads = new Map<string, string>();
   /** One git read per worktree at a time; an ask during one gets a read that starts after it (fresh-read.ts). */
   readonly #reads = freshReads((path: string) =>
-    worktreeState(this.#refs.get(path)!)
-      .catch((): WorktreeState => ({ exists: false, head: null, ahead: 0, files: [], added: 0, removed: 0 }))
+    this.readState(this.#threads.get(path)!)
+      .catch((): WorktreeState => ({ ...GONE_WORKTREE, files: [] }))
       .then((s) => {
         this.#states.set(path, s);
         this.#changed.fire();
@@ -27,10 +30,12 @@ export class WorktreeStates implements vscode.Disposable {
   /** An answer arrived (the tree redraws). */
   readonly onDidChange = this.#changed.event;
 
+  constructor(private readonly readState: ReadWorktreeState) {}
+
   /** The cached state; undefined until the first answer (asked for here). */
-  get(ref: WorktreeRef): WorktreeState | undefined {
+  get(threadId: string, ref: WorktreeRef): WorktreeState | undefined {
     const known = this.#states.get(ref.path);
-    if (!known && !this.#reads.busy(ref.path)) background(this.read(ref), "reading a worktree's state");
+    if (!known && !this.#reads.busy(ref.path)) background(this.read(threadId, ref), "reading a worktree's state");
     return known;
   }
 
@@ -38,14 +43,14 @@ export class WorktreeStates implements vscode.Disposable {
    * Reads the state now. A read already running began before whatever made the caller ask (a turn's writes, an
    * apply), so it does not answer: the caller gets the read that starts after it.
    */
-  read(ref: WorktreeRef): Promise<WorktreeState> {
-    this.#refs.set(ref.path, ref);
+  read(threadId: string, ref: WorktreeRef): Promise<WorktreeState> {
+    this.#threads.set(ref.path, threadId);
     return this.#reads.read(ref.path);
   }
 
   /** Forget a cached state and read it again (its worktree changed). */
-  invalidate(ref: WorktreeRef): void {
-    background(this.read(ref), "reading a worktree's state");
+  invalidate(threadId: string, ref: WorktreeRef): void {
+    background(this.read(threadId, ref), "reading a worktree's state");
   }
 
   /** A new worktree appeared somewhere: the tree lists again. */
@@ -55,7 +60,7 @@ export class WorktreeStates implements vscode.Disposable {
 
   forget(path: string): void {
     this.#states.delete(path);
-    if (!this.#reads.busy(path)) this.#refs.delete(path);
+    if (!this.#reads.busy(path)) this.#threads.delete(path);
   }
 
   dispose(): void {

@@ -1,6 +1,10 @@
 /** Shared by the engine request tests: a stored thread with a conversation. */
+import { join } from "node:path";
+import type { WorktreeRef } from "../../../../src/core/model/records";
 import type { ThreadStore } from "../../../../src/core/store/thread-store";
+import { createWorktree } from "../../../../src/core/worktree/create";
 import { startInput } from "../store/helpers";
+import { repoAt } from "../worktree/helpers";
 
 /** A thread of `pairs` questions and answers in `dir`; its id. */
 export function threadWith(store: ThreadStore, dir: string, pairs: number, title = "Demo"): string {
@@ -11,4 +15,12 @@ export function threadWith(store: ThreadStore, dir: string, pairs: number, title
   }
   h.close();
   return h.threadId;
+}
+
+/** A thread working in a new worktree of a new repository `<dir>/repo`: its id and the worktree. */
+export async function worktreeThread(store: ThreadStore, dir: string): Promise<{ threadId: string; ref: WorktreeRef }> {
+  const { ref } = await createWorktree(repoAt(join(dir, "repo")));
+  const threadId = threadWith(store, dir, 1, "In a worktree");
+  store.patchMetadata(threadId, { worktree: ref });
+  return { threadId, ref };
 }

@@ -4,7 +4,7 @@
 // does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
 // usage error naming the field, and nothing is written.
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -12,7 +12,7 @@ import type { Engine, EngineOp, EngineProgress } from "../../../../src/core/engi
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withTmp } from "../store/helpers";
-import { threadWith } from "./helpers";
+import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
@@ -33,6 +33,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
     const env = { FAKE_AGENT_LOGOUT: "1", FAKE_AGENT_DELETE: "1", FAKE_AGENT_PIDFILE: join(dir, "agent.pid") };
     const spec = { id: "fake", displayName: "Fake", command: process.execPath, args: [fake], env };
+    const wt = await worktreeThread(store, dir);
+    writeFileSync(join(wt.ref.path, "new.txt"), "one\ntwo\n");
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -83,6 +85,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "agents.deleteSession": () => agents.call({ op: "agents.deleteSession", spec, sessionId: "s-1", cwd: dir }),
       "agents.doctor": () =>
         agents.call({ op: "agents.doctor", cwd: dir, probe: false, custom: {}, managedNodes: true }),
+      "worktree.list": () => engine.call({ op: "worktree.list" }),
+      "worktree.state": () => engine.call({ op: "worktree.state", threadId: wt.threadId }),
+      "worktree.branch-name": () => engine.call({ op: "worktree.branch-name", threadId: wt.threadId, name: " a/b " }),
+      "worktree.commit": () =>
+        engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
+      "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
+      "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -142,6 +151,33 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.equal(readFileSync(join(dir, "agent.pid.logout"), "utf8"), "logged out");
     assert.deepEqual(replies["agents.deleteSession"], {});
     assert.equal(readFileSync(join(dir, "agent.pid.delete"), "utf8"), "s-1");
+    const listed = replies["worktree.list"] as { threadId: string; state: { files: unknown[] } }[];
+    assert.deepEqual(
+      listed.map((e) => [e.threadId, e.state.files.length]),
+      [[wt.threadId, 1]],
+    );
+    const state = replies["worktree.state"] as { exists: boolean; files: unknown[]; added: number };
+    assert.deepEqual(
+      [state.exists, state.files, state.added],
+      [true, [{ path: "new.txt", change: "added", added: 2, removed: 0 }], 2],
+    );
+    assert.deepEqual(replies["worktree.branch-name"], { branch: "a/b" });
+    const commit = replies["worktree.commit"] as { branch: string; files: number };
+    assert.deepEqual([commit.branch, commit.files], ["agent/x", 1]);
+    const apply = replies["worktree.apply"] as {
+      plan: { items: { rel: string }[] };
+      files: unknown[];
+      result?: unknown;
+    };
+    assert.deepEqual(
+      [apply.plan.items.map((i) => i.rel), apply.files, apply.result],
+      [["new.txt"], [{ outcome: "apply", merge: null }], undefined],
+      "a dry run: the plan, nothing applied",
+    );
+    assert.equal(existsSync(join(dir, "repo", "new.txt")), false);
+    assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
+    assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
+    assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -187,6 +223,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
         { op: "agents.deleteSession", spec: { id: "x", displayName: "x", command: "x", args: [] }, cwd: dir },
         /'sessionId'/,
       ],
+      [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
+      [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
