@@ -50,6 +50,12 @@ export function workspaceRoot(): string {
 /** Reads the active terminal's screen through select-all + copy + clipboard (works in the web workbench). */
 export async function terminalScreen(t: vscode.Terminal): Promise<string> {
   t.show();
+  // the commands below read the active terminal's screen: wait a while for that to be `t` (with many terminals open,
+  // VS Code 1.96 could still show another one, and its screen, holding the same lines, passed for this one's). Not
+  // an assertion: a terminal whose process has ended may never be reported active (host-exec-gone's reads check the
+  // screen they get by its banner).
+  for (const deadline = Date.now() + 5_000; vscode.window.activeTerminal !== t && Date.now() < deadline;)
+    await sleep(50);
   await sleep(150);
   await vscode.commands.executeCommand("workbench.action.terminal.selectAll");
   await vscode.commands.executeCommand("workbench.action.terminal.copySelection");
