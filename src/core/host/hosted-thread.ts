@@ -67,6 +67,8 @@ export class HostedThread {
   /** The runner hands the appended records: no read after each event, no poll. */
   #live = false;
   readonly #asks: HostAsks;
+  /** The asks whose send to the clients attached then has run (an attach sends a client those still waiting). */
+  readonly #sent = new WeakSet<HostPush>();
   /** Who answered each question the run asked (the record names them). */
   readonly #answeredBy = new WeakMap<PermissionPrompt, string>();
   #watchdog: HostWatchdog | undefined;
@@ -84,6 +86,7 @@ export class HostedThread {
       send: (msg) =>
         background(
           this.#queue(() => {
+            this.#sent.add(msg);
             for (const c of this.clients.keys()) this.opts.push(c, msg);
           }),
           "asking a thread's clients",
@@ -261,7 +264,8 @@ export class HostedThread {
       this.#watchIdle();
       await this.#catchUp(sock);
       if (!this.clients.has(sock)) return;
-      for (const ask of this.#asks.pending) this.opts.push(sock, ask);
+      // an ask opened while this attach caught up is sent by its own queued send, which follows: not twice
+      for (const ask of this.#asks.pending) if (this.#sent.has(ask)) this.opts.push(sock, ask);
       if (this.watchdog) this.opts.push(sock, { t: "watchdog", threadId: this.threadId, watchdog: this.watchdog });
       const state = this.session.current;
       if (state) this.opts.push(sock, { t: "session_state", threadId: this.threadId, state });
