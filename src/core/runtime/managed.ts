@@ -73,20 +73,23 @@ function runNpm(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): P
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
       windowsVerbatimArguments: launch.verbatim,
-      signal,
+    });
+    // cancelled: npm is stopped, and the call settles once it has exited, not before (the caller then removes its
+    // folder; an npm still running could write into it again)
+    const stop = () => child.kill("SIGTERM");
+    signal?.addEventListener("abort", stop, { once: true });
+    if (signal?.aborted) stop();
+    child.once("exit", () => {
+      signal?.removeEventListener("abort", stop);
+      if (signal?.aborted) reject(new AcpThreadsError("interrupted", "Node runtime install cancelled"));
     });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
     child.stderr.on("data", (d: Buffer) => (err = (err + d.toString("utf8")).slice(-4000)));
-    child.once("error", (e) =>
-      reject(
-        signal?.aborted
-          ? new AcpThreadsError("interrupted", "Node runtime install cancelled")
-          : new AcpThreadsError("agent_not_found", `npm ${args[0]} failed: ${e.message}`),
-      ),
-    );
+    child.once("error", (e) => reject(new AcpThreadsError("agent_not_found", `npm ${args[0]} failed: ${e.message}`)));
     child.once("close", (code) => {
+      if (signal?.aborted) return;
       if (code === 0) return resolve(out);
       const tail = err.trim().split(/\r?\n/).slice(-6).join("\n");
       reject(new AcpThreadsError("agent_not_found", `npm ${args.join(" ")} failed (exit ${code}):\n${tail}`));
