@@ -50,8 +50,11 @@ export class HostedThreads implements vscode.Disposable {
     this.client = opts.client;
     this.terminals = new HostedTerminals(async (term, input) => {
       const c = await this.link.connection();
-      // a connection that went: the host shows the terminal again once reconnected
-      if (c && !c.closed) await c.request({ t: "terminal_input", term, ...input }).catch(() => undefined);
+      // a connection that went: the host shows the terminal again once reconnected (the terminal says it closed)
+      if (!c || c.closed) return;
+      await c.request({ t: "terminal_input", term, ...input }).catch((err: unknown) => {
+        if (!c.closed) throw err; // the host refused it: the terminal says so
+      });
     });
     this.#gone = wireTerminalsGone(this.link, this.terminals);
     this.#subs = [

@@ -19,7 +19,10 @@ import { PseudoterminalHost } from "../terminal-host";
 
 type TerminalPush = Extract<HostPush, { t: "terminal" | "terminal_output" }>;
 
-/** Sends a `terminal_input` to the host. */
+/**
+ * Sends a `terminal_input` to the host. It rejects when the host refuses the input (the terminal is not running
+ * there, or not shown to this window); it resolves when the connection went meanwhile (`lost` says so).
+ */
 export type TerminalInput = (
   term: string,
   input: { data: string } | { size: { cols: number; rows: number } },
@@ -30,6 +33,8 @@ interface Shown {
   readonly exit: vscode.EventEmitter<TerminalExitStatus>;
   /** The `terminal` pushes heard when it was shown (`mark`). */
   readonly seen: number;
+  /** The host refused what was typed, and nothing typed since went through (said once until then). */
+  refused?: boolean;
 }
 
 const note = (text: string) => `\x1b[2m${text}\x1b[0m\n`;
@@ -106,7 +111,7 @@ export class HostedTerminals implements vscode.Disposable {
     const shown: Shown = { output: new vscode.EventEmitter(), exit: new vscode.EventEmitter(), seen: ++this.#seq };
     this.#shown.set(m.term, shown);
     const send = (input: Parameters<TerminalInput>[1]) =>
-      background(this.input(m.term, input), "typing into a terminal of the thread host");
+      background(this.#send(m.term, shown, input), "typing into a terminal of the thread host");
     const view: TerminalView = {
       terminalId: m.term,
       sessionId: m.sessionId,
@@ -123,6 +128,23 @@ export class HostedTerminals implements vscode.Disposable {
       this.#view.onTerminalCreated(view);
     }
     if (m.recent) shown.output.fire(m.recent);
+  }
+
+  /**
+   * Types into (or resizes) a shown terminal. Typing the host refuses is said in the terminal, once until typing
+   * goes through again; a refused resize loses nothing the user typed and is not said.
+   */
+  async #send(term: string, shown: Shown, input: Parameters<TerminalInput>[1]): Promise<void> {
+    const typed = "data" in input;
+    try {
+      await this.input(term, input);
+      if (typed) shown.refused = false;
+    } catch (err) {
+      if (!typed || shown.refused || this.#shown.get(term) !== shown) return;
+      shown.refused = true;
+      const why = err instanceof Error ? err.message : String(err);
+      shown.output.fire(note(`[what you typed was not sent: the thread host refused it (${why})]`));
+    }
   }
 
   dispose(): void {

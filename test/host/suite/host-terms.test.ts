@@ -2,10 +2,12 @@
 // `terminal/create` runs in the thread host's pty and this window shows it as an integrated terminal, named as its
 // own sessions' terminals are, with its output; what the user types reaches the process. A second client of the
 // host with this window's folders (what a reloaded window is) is shown the running terminal again, with its recent
-// output, and can type into it too.
+// output, and can type into it too. What the host refuses to pass on (a terminal it does not run, or does not show
+// to this window) is said in the terminal, not dropped without a word.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { HostedThreads } from "../../../src/vscode/host/hosted-threads";
+import { HostedTerminals } from "../../../src/vscode/host/serve-terminals";
 import { reloadedWindow } from "./reloaded-window";
 import { api, terminalScreen, useFakeAgent, waitFor } from "./helpers";
 
@@ -39,6 +41,26 @@ describe("the thread host's agents' terminals shown in this window", () => {
       await waitFor("cat's echo of the typing", async () =>
         (await terminalScreen(term)).includes("typed-in-this-window"),
       );
+      // a terminal shown here that the host does not run (as one whose end never reached this window): what is
+      // typed into it is refused by the host, and the terminal says so
+      const name = "Refusing agent: not-in-the-host";
+      hub.hosted.terminals.push({
+        t: "terminal",
+        term: "no-such-terminal",
+        sessionId: "s",
+        label: "Refusing agent",
+        commandLine: "not-in-the-host",
+        cwd: "/",
+      });
+      const bogus = await waitFor("the terminal", () => vscode.window.terminals.find((t) => t.name === name));
+      await waitFor("its banner", async () => (await terminalScreen(bogus)).includes("$ not-in-the-host"));
+      bogus.sendText("typing", false);
+      const refused = await waitFor("the refusal on its screen", async () => {
+        const s = await terminalScreen(bogus);
+        return s.includes("what you typed was not sent: the thread host refused it") ? s : undefined;
+      });
+      assert.match(refused, /that terminal is not running, or not shown to this client/);
+      bogus.dispose();
       // a reloaded window: a new client of the host with this window's folders
       reloaded = reloadedWindow(hub);
       await reloaded.link.check();
@@ -72,6 +94,38 @@ describe("the thread host's agents' terminals shown in this window", () => {
       await cfg.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
       const c = await hub.hosted.link.connection();
       await c?.request({ t: "stop", force: true }).catch(() => undefined);
+    }
+  });
+
+  it("a refusal is said once until typing goes through again, not once per key", async () => {
+    const answers: (() => Promise<void>)[] = [];
+    let calls = 0;
+    const terms = new HostedTerminals((_term, input) => {
+      if (!("data" in input)) return Promise.resolve(); // a resize: not typing
+      calls++;
+      return (answers.shift() ?? (() => Promise.resolve()))();
+    });
+    const refuse = () => Promise.reject(new Error("refused-by-the-host"));
+    answers.push(
+      refuse,
+      refuse,
+      () => Promise.resolve(),
+      refuse,
+      () => Promise.resolve(),
+    );
+    const name = "Once agent: once-cmd";
+    try {
+      terms.push({ t: "terminal", term: "t1", sessionId: "s", label: "Once agent", commandLine: "once-cmd", cwd: "/" });
+      const term = await waitFor("the terminal", () => vscode.window.terminals.find((t) => t.name === name));
+      await waitFor("its banner", async () => (await terminalScreen(term)).includes("$ once-cmd"));
+      for (const [i, text] of ["a", "b", "c", "d", "e"].entries()) {
+        term.sendText(text, false);
+        await waitFor(`typing ${i + 1} sent`, () => calls === i + 1);
+      }
+      const notes = (await terminalScreen(term)).split("refused-by-the-host").length - 1;
+      assert.equal(notes, 2, "said at the first refusal and again after typing went through, not per key");
+    } finally {
+      terms.dispose();
     }
   });
 });
