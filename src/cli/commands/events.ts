@@ -24,12 +24,18 @@ const SPEC = {
     "`elicitation` an agent's form or web page step), answered, turn_started, turn_ended, usage, ended",
 } as const;
 
+/** What was answered: the option's name as the person saw it (and its id), an elicitation's action, or `-`. */
+function answer(e: Extract<HostEvent, { kind: "answered" }>): string {
+  if (e.optionId === null) return e.action ?? "-";
+  return e.optionName && e.optionName !== e.optionId ? `${e.optionName} (${e.optionId})` : e.optionId;
+}
+
 function line(e: HostEvent): string {
   switch (e.kind) {
     case "needs_input":
       return `${e.at} needs_input ${e.threadId} ${agentLine(e.question.title)}${e.elicitation ? ` (${needed(e.elicitation)})` : ""}`;
     case "answered":
-      return `${e.at} answered ${e.threadId} ${agentLine(e.optionId ?? e.action ?? "-")} by ${agentLine(e.by)}`;
+      return `${e.at} answered ${e.threadId} ${agentLine(answer(e))} by ${agentLine(e.by)}`;
     case "turn_ended":
       return `${e.at} turn_ended ${e.threadId} ${e.stopReason ?? "-"}${e.filesChanged.length ? ` ${e.filesChanged.join(" ")}` : ""}`;
     case "usage":

@@ -21,6 +21,7 @@ import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, PermissionPrompt } from "../ports";
 import { readRecordsAsync } from "../store/jsonl-reader";
 import { background, onUnexpectedError } from "../util/unexpected";
+import { announced, questionAnswered } from "./question-events";
 import { HostAsks } from "./host-asks";
 import {
   checkedElicitationAnswer,
@@ -144,10 +145,10 @@ export class HostedThread {
       }, this.opts.idleMs);
   }
 
-  /** The question waiting, without the edit it is about (for status and events: the texts stay with the thread). */
+  /** The question waiting, as status and events tell it (question-events.ts: without the edit, names as labels). */
   get pending(): PendingQuestion | undefined {
     const q = this.#asks.pending.find((p) => p.t === "question");
-    return q && withoutProposal(q.question);
+    return q && announced(q.question);
   }
 
   /** The login state its agent last reported, while the run lives. */
@@ -296,15 +297,12 @@ export class HostedThread {
       (optionId) => ({ optionId }),
       (optionId, by) => {
         if (optionId !== null) this.#answeredBy.set(p, by);
-        this.opts.announce({
-          t: "event",
-          event: { kind: "answered", threadId: this.threadId, at: now(), requestId: question.requestId, optionId, by },
-        });
+        this.opts.announce({ t: "event", event: questionAnswered(question, optionId, by, now()) });
       },
     );
     this.opts.announce({
       t: "event",
-      event: { kind: "needs_input", threadId: this.threadId, at: now(), question: withoutProposal(question) },
+      event: { kind: "needs_input", threadId: this.threadId, at: now(), question: announced(question) },
     });
     return answered;
   }
@@ -388,9 +386,3 @@ export class HostedThread {
 }
 
 const now = () => new Date().toISOString();
-
-function withoutProposal(q: PendingQuestion): PendingQuestion {
-  if (!q.proposed) return q;
-  const { proposed: _proposed, ...rest } = q;
-  return rest;
-}

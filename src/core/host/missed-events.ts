@@ -52,7 +52,8 @@ export function missedAnswer(records: readonly ThreadRecord[], question: Pending
   if (r?.kind !== "permission") return undefined;
   const by = r.decidedBy === "cancelled" ? "the agent (cancelled)" : (r.answeredBy ?? "a client of the thread host");
   const { threadId, requestId } = question;
-  return { kind: "answered", threadId, at: r.ts, requestId, optionId: r.optionId, by };
+  const optionName = r.optionName ? { optionName: r.optionName } : {};
+  return { kind: "answered", threadId, at: r.ts, requestId, optionId: r.optionId, ...optionName, by };
 }
 
 /** The end of a run the host no longer holds: exit 1 with the message when its last record is an error. */

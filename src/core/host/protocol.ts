@@ -241,6 +241,11 @@ export type HostEvent =
       at: string;
       requestId: string;
       optionId: string | null;
+      /**
+       * The chosen option's name as the person saw it ("Yes, and don't ask again for `npm test`"), env values and
+       * key-like strings left out (core/text/option-label.ts); absent for a cancel, an elicitation, an older record.
+       */
+      optionName?: string;
       by: string;
       /** An elicitation's answer: accept, decline or cancel (withdrawn, or a person cancelled). */
       action?: ElicitationAnswer["action"];

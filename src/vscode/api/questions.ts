@@ -8,6 +8,7 @@
  */
 import type { HostEvent } from "../../core/host/protocol";
 import type { PermissionDecision } from "../../core/model/events";
+import { optionLabel } from "../../core/text/option-label";
 import type { PermissionView } from "../../webview/thread/protocol";
 
 /** The host's words for a request the turn's cancel closed (hosted-thread.ts). */
@@ -48,7 +49,10 @@ export class Questions {
     this.#asked.set(threadId, asked);
     return fresh.map((p) => {
       if (p.toolCallId) asked.set(p.toolCallId, p.requestId);
-      const { requestId, toolCallId, title, options } = p;
+      const { requestId, toolCallId } = p;
+      // as the host's events tell it (core/host/question-events.ts): names as labels, without env values or keys
+      const title = optionLabel(p.title);
+      const options = p.options.map((o) => ({ ...o, name: optionLabel(o.name) }));
       return {
         kind: "needs_input",
         threadId,
@@ -63,7 +67,16 @@ export class Questions {
     const asked = this.#asked.get(threadId);
     const requestId = asked?.get(d.toolCallId) ?? d.toolCallId;
     asked?.delete(d.toolCallId);
-    return { kind: "answered", threadId, at, requestId, optionId: d.optionId, by: answeredBy(d, this.window) };
+    const optionName = d.optionName ? { optionName: d.optionName } : {};
+    return {
+      kind: "answered",
+      threadId,
+      at,
+      requestId,
+      optionId: d.optionId,
+      ...optionName,
+      by: answeredBy(d, this.window),
+    };
   }
 
   forget(threadId: string): void {

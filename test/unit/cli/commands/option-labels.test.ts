@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import type { HostEvent, HostStatus } from "../../../../src/core/host/protocol";
 import type { PermissionRecord } from "../../../../src/core/model/records";
 import { homeLayout } from "../../../../src/core/store/paths";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
@@ -99,12 +100,27 @@ test("hostile: run keeps the policy's option by its name, env values and keys le
 test("hostile: a question of the thread host answered by `answer` keeps the option's name without its secrets", () =>
   withTmpDir("acp-option-label-", async (dir) => {
     const { home, args } = world(dir, "Yes", NAME);
+    const followers: ReturnType<typeof startCli>[] = [];
     try {
       const id = await detached(home, ["--permission", "ask", ...args]);
       const watcher = startCli(["attach", id], { home, env: hostEnv() });
       let err = "";
       watcher.child.stderr!.on("data", (d) => (err += d));
       await waitFor(() => /acp-threads answer/.test(err), "the attached client shows the question");
+      // `events` (other tools read it): connected once the host counts it, the watcher and the status asking
+      let events = "";
+      const follow = startCli(["events", "--follow", "--format", "json"], {
+        home,
+        env: hostEnv(),
+        onStdout: (o) => (events = o),
+      });
+      followers.push(follow);
+      for (;;) {
+        const st = JSON.parse((await cli(home, ["host", "status", "--format", "json"])).stdout) as Partial<HostStatus>;
+        assert.ok(st.clients !== undefined, `the host runs: ${JSON.stringify(st)}`);
+        if (st.clients >= 3) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const answered = await cli(home, ["answer", id, "--option", "proceed_always"]);
       assert.equal(answered.code, 0, answered.stderr);
       assert.equal(answered.stdout.split("\n")[0], `proceed_always "${LABEL}"`);
@@ -118,12 +134,24 @@ test("hostile: a question of the thread host answered by `answer` keeps the opti
       await waitFor(() => new ThreadStore(home).read(id).records.some((x) => x.kind === "turn_end"), "the turn's end");
       const text = await runCli(["attach", id], { home });
       assert.ok(text.stdout.includes(` — "${LABEL}" [proceed_always]\n`), text.stdout);
+      // the `answered` event names the option by its label too
+      const said = () =>
+        events
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as HostEvent)
+          .find((e) => e.kind === "answered" && e.threadId === id);
+      await waitFor(() => !!said(), "the answered event");
+      const event = said();
+      assert.deepEqual(event?.kind === "answered" && [event.optionId, event.optionName], ["proceed_always", LABEL]);
+      holdsNoSecret(events, "what events printed");
       // the recall index is built from the thread; nothing in the data home holds a value
       const recall = await runCli(["recall", "--global", "npm"], { home });
       assert.equal(recall.code, 0, recall.stderr);
       holdsNoSecret(everything(home), "the data home");
       holdsNoSecret(answered.stdout + text.stdout + attached.stderr, "what answer and attach printed");
     } finally {
+      for (const f of followers.splice(0)) f.child.kill();
       await stopHost(home);
     }
   }));

@@ -88,6 +88,10 @@ test("a question answered while not connected: its permission record, the reques
   // a record that names who answered (hosted runs since stop 45) says so; an older one says "a client"
   const named = { ...decided(20, "user", "allow"), answeredBy: "acp-threads answer (pid 12)" };
   assert.equal((missedAnswer([...run, named], q) as { by: string }).by, "acp-threads answer (pid 12)");
+  // the option's name as the record keeps it (env values already left out when it was written)
+  const withName = { ...decided(20, "user", "allow"), optionName: "Allow once" };
+  assert.equal((missedAnswer([...run, withName], q) as { optionName?: string }).optionName, "Allow once");
+  assert.equal("optionName" in (missedAnswer([...run, decided(20, "user", "allow")], q) ?? {}), false);
   assert.equal(missedAnswer([...run, decided(20, "cancelled", null)], q)?.kind, "answered");
   assert.equal(
     (missedAnswer([...run, decided(20, "cancelled", null)], q) as { by: string }).by,

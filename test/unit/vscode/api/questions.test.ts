@@ -58,6 +58,11 @@ test("a request is announced once, with the tool call it is about; its answer by
     optionId: "allow",
     by: WINDOW,
   });
+  // the option's name as the decision keeps it (redacted where it was made)
+  const named = { ...decision("tc3", "user", "always"), optionName: "Always allow `npm test`" };
+  q.pending("T", [view("r2", "tc2"), view("r3", "tc3")], "t4");
+  const said = q.decided("T", named, "t4");
+  assert.equal(said.kind === "answered" && said.optionName, "Always allow `npm test`");
   // a cancelled turn closes the other: the host's words, its request id
   assert.deepEqual(q.decided("T", decision("tc2", "cancelled", null), "t5"), {
     kind: "answered",
@@ -99,4 +104,22 @@ test("a person's answer names whom the decision names (the broker's asker: this 
   assert.equal(said.kind === "answered" && said.by, "acp-threads answer (pid 7)");
   const policy = q.decided("T", { ...decision("tc2", "policy", "allow"), answeredBy: "ignored" }, "t2");
   assert.equal(policy.kind === "answered" && policy.by, "policy", "a policy decision keeps its decidedBy");
+});
+
+test("hostile: a request's title and option names reach other extensions without env values or keys", () => {
+  const q = new Questions(WINDOW);
+  const key = "sk-proj-Zq8vR2mN4xT6yW1bC3dF5gH7";
+  const asked = {
+    ...view("r9", "tc9"),
+    title: `OPENAI_API_KEY=${key} npm test`,
+    options: [{ optionId: "always", name: `Always allow \`TOKEN=${key} npm test\``, kind: "allow_always" as const }],
+  };
+  const [e] = q.pending("T", [asked], "t1");
+  assert.ok(e?.kind === "needs_input");
+  assert.equal(e.question.title, "OPENAI_API_KEY=… npm test");
+  assert.deepEqual(
+    e.question.options.map((o) => o.name),
+    ["Always allow `TOKEN=… npm test`"],
+  );
+  assert.doesNotMatch(JSON.stringify(e), /Zq8vR2mN4x/);
 });

@@ -1,0 +1,32 @@
+/**
+ * A permission question of the host as its events tell it (protocol.ts `HostEvent`, read by other tools,
+ * `acp-threads events`, hooks and logs): the question without the edit it is about (the texts stay with the
+ * thread's clients), its title and options' names as labels (env values and key-like strings left out,
+ * option-label.ts), and, once answered, who answered with which option, named as the person saw it.
+ */
+import { optionLabel } from "../text/option-label";
+import type { HostEvent, PendingQuestion } from "./protocol";
+
+/** The question for status and events: no proposed edit, its title and option names as labels. */
+export function announced(q: PendingQuestion): PendingQuestion {
+  const { proposed: _proposed, ...rest } = q;
+  return {
+    ...rest,
+    title: optionLabel(q.title),
+    options: q.options.map((o) => ({ ...o, name: optionLabel(o.name) })),
+  };
+}
+
+export function questionAnswered(q: PendingQuestion, optionId: string | null, by: string, at: string): HostEvent {
+  const name = optionId === null ? undefined : q.options.find((o) => o.optionId === optionId)?.name;
+  const { threadId, requestId } = q;
+  return {
+    kind: "answered",
+    threadId,
+    at,
+    requestId,
+    optionId,
+    ...(name ? { optionName: optionLabel(name) } : {}),
+    by,
+  };
+}
