@@ -43,7 +43,11 @@ test("a withdrawn question, or an option the question did not offer, has no name
 });
 
 test("a question as events tell it: no proposed edit, its title and options' names without env values or keys", () => {
-  const asked = { ...question, title: `OPENAI_API_KEY=${KEY} npm test`, proposed: { path: "/w/a.ts", oldText: null, newText: "x" } };
+  const asked = {
+    ...question,
+    title: `OPENAI_API_KEY=${KEY} npm test`,
+    proposed: { path: "/w/a.ts", oldText: null, newText: "x" },
+  };
   const e = announced(asked);
   assert.equal("proposed" in e, false);
   assert.equal(e.title, "OPENAI_API_KEY=… npm test");
