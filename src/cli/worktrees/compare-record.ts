@@ -38,6 +38,8 @@ export async function compareRecord(
   let record = pick(await records.list(), id);
   if (record.owner?.role === "host" && !ownerGone(record.owner)) {
     say(`the thread host finishes Best of N ${record.id}: following it`);
+    if (o.checkTimeoutMs !== undefined)
+      say("--check-timeout does not change the host's checks (they keep run's); it applies if the host lets it go");
     record = await followRecord(records, record, { signal: io.signal, onProgress: notes });
     if (io.signal.aborted) return EXIT.interrupted;
     if (!record.finishedAt) say("the thread host let it go unfinished: finishing it here");

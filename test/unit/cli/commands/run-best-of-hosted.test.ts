@@ -94,11 +94,13 @@ test(
       "sleep 60000",
       "terminal echo hi > hello.txt",
     ]);
-    const compare = startCli(["worktrees", "compare", id, "--format", "json"], opts);
+    const compare = startCli(["worktrees", "compare", id, "--check-timeout", "5", "--format", "json"], opts);
     for (const t of threads) await endSleep(home, t, hostEnv());
     const r = await compare.done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`the thread host finishes Best of N ${id}: following it`));
+    // the host's checks keep the timeout run gave them: the flag says it does not change them
+    assert.match(r.stderr, /--check-timeout does not change the host's checks \(they keep run's\)/);
     assert.match(r.stderr, /node#1: agent done \(end_turn\)/, "the progress notes, read from the record");
     assert.match(r.stderr, /node#2: check pass in /);
     const ranked = JSON.parse(r.stdout) as Json[];
