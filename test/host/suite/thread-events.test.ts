@@ -130,9 +130,18 @@ describe("thread events for other extensions and hooks", () => {
             at: "",
             requestId: card.requestId,
             optionId: "ok",
+            optionName: "Allow", // the option as the card showed it
             by: hub.hosted.client,
           },
-          { kind: "answered", threadId: s.threadId, at: "", requestId: "ask-1", optionId: "ok", by: "policy" },
+          {
+            kind: "answered",
+            threadId: s.threadId,
+            at: "",
+            requestId: "ask-1",
+            optionId: "ok",
+            optionName: "Allow",
+            by: "policy",
+          },
         ],
       );
       assert.match(hub.hosted.client, /^VS Code window.*, pid \d+$/);
