@@ -3,8 +3,8 @@
  * (`acp-threads changes`, with its patch), the handoff brief built from it, and a restore of the files to before a
  * turn or operation (`acp-threads restore`, `rewind`'s files). A restore names a thread and a turn (or operation) and
  * optionally files the ledger recorded; the engine plans what to write from its own records (the blob store), never
- * from contents or paths a caller sends, and refuses a file outside the thread's folders (its cwd, its repository,
- * its worktree and the checkout a worktree was applied into).
+ * from contents or paths a caller sends, and refuses to write a file outside the thread's folders (its cwd, its
+ * repository, its worktree and the checkout a worktree was applied into; a preview shows it).
  */
 import type { ErrorCode } from "../errors";
 import type { HandoffBrief } from "../handoff/brief";

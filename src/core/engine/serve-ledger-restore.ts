@@ -89,9 +89,9 @@ export const restoreOps: Handlers<"ledger.restore"> = {
       const made = await planOf(ledger, req);
       if (!made) return { plan: null };
       const plan = req.files ? onlyFiles(made, req.files) : made;
-      checkInside(plan, rootsOf(metadata, ledger));
       const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)) };
-      if (req.dryRun) return planned;
+      if (req.dryRun) return planned; // a preview writes nothing (it names what a restore would refuse to write)
+      checkInside(plan, rootsOf(metadata, ledger));
       const held = heldBy(store, req.threadId);
       if (held !== undefined) return { ...planned, heldBy: held };
       try {

@@ -21,7 +21,7 @@ const refused = (code: string, why: RegExp) => (err: unknown) =>
 
 /**
  * A thread working in `<dir>/ws` whose ledger has turn 1 (a.txt modified), turn 2 (b.txt added) and turn 3, which
- * the ledger recorded as writing `<dir>/victim.txt`, outside the thread's folder (a record pointing elsewhere).
+ * the ledger recorded as writing `<dir>/outside/victim.txt`, outside the thread's folder (a record pointing elsewhere).
  */
 async function world(dir: string, home: string) {
   const ws = join(dir, "ws");
@@ -30,14 +30,16 @@ async function world(dir: string, home: string) {
   const h = store.create(startInput(ws));
   h.close();
   const threadId = h.threadId;
-  const victim = join(dir, "victim.txt");
+  const outside = join(dir, "outside");
+  mkdirSync(outside);
+  const victim = join(outside, "victim.txt");
   writeFileSync(join(ws, "a.txt"), "a0\n");
   writeFileSync(victim, "v0\n");
   const ledger = new EditLedger({ home });
   try {
     await turn(ledger, ws, 1, () => writeFileSync(join(ws, "a.txt"), "a1\n"), threadId);
     await turn(ledger, ws, 2, () => writeFileSync(join(ws, "b.txt"), "b\n"), threadId);
-    await turn(ledger, dir, 3, () => writeFileSync(victim, "precious\n"), threadId);
+    await turn(ledger, outside, 3, () => writeFileSync(victim, "precious\n"), threadId);
   } finally {
     ledger.dispose();
   }
@@ -65,12 +67,19 @@ async function hostileRestores(engine: Engine, w: Awaited<ReturnType<typeof worl
     [{}, "usage", /give exactly one of/],
   ];
   for (const [more, code, why] of attempts)
-    for (const dryRun of [false, true])
+    // a preview writes nothing: it shows what a restore would refuse to write outside
+    for (const dryRun of code === "path_outside_workspace" ? [false] : [false, true])
       await assert.rejects(
         engine.call({ op: "ledger.restore", threadId, dryRun, ...more } as never),
         refused(code, why),
         JSON.stringify(more),
       );
+  const preview = await engine.call({ op: "ledger.restore", threadId, turn: 3, dryRun: true });
+  assert.deepEqual(
+    preview.plan?.items.map((i) => [i.action, i.path]),
+    [["revert", victim]],
+  );
+  assert.deepEqual(preview.rels, [victim], "outside the thread's folder: the absolute path");
   assert.equal(readFileSync(victim, "utf8"), "precious\n", "the file outside is not written");
   assert.equal(readFileSync(a, "utf8"), "a1\n", "nor the thread's own");
   assert.ok(existsSync(join(ws, "b.txt")));
