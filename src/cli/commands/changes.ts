@@ -3,19 +3,19 @@
  * workspace, from its edit ledger (worktree applies, restores and undos included, as operations of their own; a turn
  * or apply a restore took back says so).
  */
+import { localEngine } from "../../core/engine/local";
+import type { ChangesOp } from "../../core/engine/requests-ledger";
 import { describeState } from "../../core/ledger/content";
-import { restoredTurns } from "../../core/ledger/restored";
-import { summarize, filesChangedLabel, type OpSummary } from "../../core/ledger/summary";
+import { filesChangedLabel } from "../../core/ledger/files-label";
 import { AcpThreadsError } from "../../core/errors";
 import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
-import { json, openThreadLedger } from "../ledger/common";
-import { patchOf } from "../ledger/patch";
+import { json, threadOf } from "../ledger/common";
 
 const MARK = { added: "A", modified: "M", deleted: "D" } as const;
 
 /** A turn (or worktree apply) a later restore took back (and no undo brought back) names that restore. */
-type Listed = OpSummary & { restoredBy?: string };
+type Listed = ChangesOp;
 
 function title(o: Listed): string {
   if (o.type === "turn")
@@ -51,27 +51,23 @@ export const main = command(
       "diff of each file's version before and after (binary and very large files are named, not diffed).",
   },
   async ({ io, flags, args }) => {
-    const { ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
-    try {
-      const view = ledger.read(threadId);
-      for (const w of view.warnings) io.stderr.write(`warning: ${w.message}\n`);
-      const restored = restoredTurns(view);
-      let ops: Listed[] = summarize(view, metadata.cwd).map((o) =>
-        restored.has(o.op) ? { ...o, restoredBy: restored.get(o.op) } : o,
-      );
-      if (flags.turn !== undefined) {
-        ops = ops.filter((o) => o.type === "turn" && o.turn === flags.turn);
-        if (!ops.length)
-          throw new AcpThreadsError("not_found", `thread ${threadId} has no recorded changes in turn ${flags.turn}`);
-      }
-      if (flags.format === "json") json(io, { threadId, cwd: metadata.cwd, ops });
-      else if (flags.format === "patch") io.stdout.write(patchOf(ledger, ops));
-      else if (!ops.length) io.stdout.write(`thread ${threadId}: no recorded changes\n`);
-      else printText(io, ops);
-      return EXIT.ok;
-    } finally {
-      ledger.dispose();
-    }
+    const { store, threadId } = threadOf(io, args[0]!);
+    const patch = flags.format === "patch";
+    const { cwd, warnings, ...reply } = await localEngine({ store }).call({
+      op: "ledger.changes",
+      threadId,
+      ...(flags.turn !== undefined ? { turn: flags.turn } : {}),
+      ...(patch ? { patch } : {}),
+    });
+    for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
+    const ops: Listed[] = reply.ops;
+    if (flags.turn !== undefined && !ops.length)
+      throw new AcpThreadsError("not_found", `thread ${threadId} has no recorded changes in turn ${flags.turn}`);
+    if (flags.format === "json") json(io, { threadId, cwd, ops });
+    else if (patch) io.stdout.write(reply.patch ?? "");
+    else if (!ops.length) io.stdout.write(`thread ${threadId}: no recorded changes\n`);
+    else printText(io, ops);
+    return EXIT.ok;
   },
   "what a thread's turns changed in the workspace (--format patch for a diff)",
 );

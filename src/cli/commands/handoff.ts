@@ -8,9 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { AcpThreadsError } from "../../core/errors";
-import { buildHandoffBrief, handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
+import { handoffTitle, renderHandoffBrief } from "../../core/handoff/brief";
 import { localEngine } from "../../core/engine/local";
-import { EditLedger } from "../../core/ledger/edit-ledger";
 import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
@@ -71,8 +70,8 @@ another process holds it, only the new side links, and says so). Exit codes as f
     const store = new ThreadStore(layout.home, { logger });
     const [threadArg, ...more] = args;
     const fromId = store.resolveId(threadArg!);
-    const { metadata, records } = store.read(fromId);
-    const built = buildHandoffBrief(metadata, records, new EditLedger({ home: layout.home }).read(fromId));
+    const metadata = store.readMetadata(fromId);
+    const built = await localEngine({ store }).call({ op: "handoff.brief", threadId: fromId });
     let brief = flags["brief-file"]
       ? readFileSync(resolve(io.cwd, flags["brief-file"]), "utf8")
       : renderHandoffBrief(built);

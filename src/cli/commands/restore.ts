@@ -5,27 +5,30 @@
  * restore (restores are recorded like turns).
  */
 import { AcpThreadsError } from "../../core/errors";
+import { localEngine } from "../../core/engine/local";
+import type { EngineReplies } from "../../core/engine/requests";
 import { describeState } from "../../core/ledger/content";
-import { applyRestore, planRestore, type RestorePlan } from "../../core/ledger/restore";
-import { relPath } from "../../core/ledger/summary";
 import { liveWriter } from "../../core/store/file-lock";
 import { command } from "../command";
 import { EXIT, type CliIO } from "../io";
-import { json, openThreadLedger } from "../ledger/common";
+import { json, threadOf } from "../ledger/common";
 
 const VERB = { revert: "revert", delete: "delete", recreate: "recreate", unchanged: "keep (already so)" } as const;
 
-export function printPlan(io: CliIO, plan: RestorePlan, cwd: string): void {
+type RestorePlan = NonNullable<EngineReplies["ledger.restore"]["plan"]>;
+
+/** The plan, one line per file (`rels`: its files' paths as the thread's folder names them). */
+export function printPlan(io: CliIO, plan: RestorePlan, rels: readonly string[]): void {
   const what = plan.target.turn !== undefined ? `turn ${plan.target.turn}` : plan.target.op;
   io.stdout.write(`restore thread ${plan.threadId} to before ${what}: ${plan.items.length} file(s)\n`);
-  for (const i of plan.items) {
+  for (const [n, i] of plan.items.entries()) {
     const flags = [
       i.conflict && !i.unavailable ? "CHANGED SINCE the thread last wrote it" : "",
       i.unavailable ? `cannot restore: ${i.unavailable}` : "",
     ].filter(Boolean);
     const size = i.target ? ` (${describeState(i.target)})` : "";
     io.stdout.write(
-      `  ${VERB[i.action].padEnd(8)} ${relPath(cwd, i.path)}${size}${flags.length ? `  ← ${flags.join("; ")}` : ""}\n`,
+      `  ${VERB[i.action].padEnd(8)} ${rels[n]}${size}${flags.length ? `  ← ${flags.join("; ")}` : ""}\n`,
     );
   }
 }
@@ -58,40 +61,37 @@ export const main = command(
   async ({ io, flags, args }) => {
     if ([flags.turn !== undefined, !!flags.undo, flags.op !== undefined].filter(Boolean).length !== 1)
       throw new AcpThreadsError("usage", "give exactly one of --turn N, --undo and --op OP");
-    const { store, ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
-    try {
-      const owner = liveWriter(store.pathFor(threadId));
-      if (owner && !flags["dry-run"])
-        throw new AcpThreadsError(
-          "usage",
-          `thread ${threadId} is open in process ${owner.pid} (an editor or a run); restore it there, or close its session first`,
-        );
-      let target: { turn?: number; op?: string } = flags.op !== undefined ? { op: flags.op } : { turn: flags.turn };
-      if (flags.undo) {
-        const last = ledger
-          .read(threadId)
-          .ops.filter((o) => o.type === "restore")
-          .at(-1);
-        if (!last) throw new AcpThreadsError("not_found", `thread ${threadId} has no restore to undo`);
-        target = { op: last.op };
-      }
-      const plan = await planRestore(ledger, threadId, target);
-      if (flags.format === "json" && flags["dry-run"]) json(io, plan);
-      else if (flags.format === "text") printPlan(io, plan, metadata.cwd);
-      if (flags["dry-run"]) return EXIT.ok;
-      const op = await applyRestore(ledger, plan, { cwd: metadata.cwd, force: flags.force });
-      if (flags.format === "json")
-        json(io, { plan, op: op.op, files: op.files.length, notes: op.summary?.notes ?? [] });
-      else {
-        io.stdout.write(
-          `restored ${op.files.length} file(s); recorded as ${op.op} (undo: acp-threads restore ${threadId.slice(0, 13)} --undo)\n`,
-        );
-        for (const n of op.summary?.notes ?? []) io.stdout.write(`note: ${n}\n`);
-      }
-      return EXIT.ok;
-    } finally {
-      ledger.dispose();
+    const { store, threadId } = threadOf(io, args[0]!);
+    const held = (pid: number) =>
+      new AcpThreadsError(
+        "usage",
+        `thread ${threadId} is open in process ${pid} (an editor or a run); restore it there, or close its session first`,
+      );
+    const owner = liveWriter(store.pathFor(threadId));
+    if (owner && !flags["dry-run"]) throw held(owner.pid);
+    const target = flags.undo ? { undo: true } : flags.op !== undefined ? { target: flags.op } : { turn: flags.turn! };
+    const reply = await localEngine({ store }).call({
+      op: "ledger.restore",
+      threadId,
+      ...target,
+      ...(flags["dry-run"] ? { dryRun: true } : {}),
+      ...(flags.force ? { force: true } : {}),
+    });
+    if (reply.heldBy !== undefined) throw held(reply.heldBy);
+    const plan = reply.plan!; // a rewind's plan only is ever absent
+    if (flags.format === "json" && flags["dry-run"]) json(io, plan);
+    else if (flags.format === "text") printPlan(io, plan, reply.rels ?? []);
+    if (flags["dry-run"]) return EXIT.ok;
+    if (reply.refused) throw new AcpThreadsError(reply.refused.code, reply.refused.message, reply.refused.details);
+    const op = reply.result!;
+    if (flags.format === "json") json(io, { plan, op: op.op, files: op.files, notes: op.notes });
+    else {
+      io.stdout.write(
+        `restored ${op.files} file(s); recorded as ${op.op} (undo: acp-threads restore ${threadId.slice(0, 13)} --undo)\n`,
+      );
+      for (const n of op.notes) io.stdout.write(`note: ${n}\n`);
     }
+    return EXIT.ok;
   },
   "put the files a thread changed back to before a turn (recorded, undoable)",
 );

@@ -8,14 +8,11 @@
  */
 import { AcpThreadsError } from "../../core/errors";
 import { localEngine } from "../../core/engine/local";
-import { planRewindRestore } from "../../core/handoff/rewind";
 import { rewindPoint, type RewindMode } from "../../core/handoff/rewind-point";
-import { applyRestore } from "../../core/ledger/restore";
-import { liveWriter } from "../../core/store/file-lock";
 import { command } from "../command";
 import { linkInHost } from "../host-client";
 import { EXIT } from "../io";
-import { json, openThreadLedger } from "../ledger/common";
+import { json, threadOf } from "../ledger/common";
 import { printPlan } from "./restore";
 
 export const main = command(
@@ -59,69 +56,76 @@ Undo the files' restore with 'acp-threads restore THREAD --undo'.`,
     if (flags.to === undefined) throw new AcpThreadsError("usage", "missing --to N (the prompt to go back to)");
     if (mode === "code" && flags.prompt !== undefined)
       throw new AcpThreadsError("usage", "--prompt starts the forked conversation: it does not go with --code");
-    const { store, ledger, threadId, metadata } = openThreadLedger(io, args[0]!);
-    try {
-      const point = rewindPoint(threadId, store.read(threadId), flags.to);
-      const plan = mode === "conversation" ? null : await planRewindRestore(ledger, threadId, point.turn);
-      if (plan && !flags["dry-run"]) {
-        const owner = liveWriter(store.pathFor(threadId));
-        if (owner)
-          throw new AcpThreadsError(
-            "usage",
-            `thread ${threadId} is open in process ${owner.pid} (an editor or a run); rewind it there, or close its session first`,
-          );
-      }
-      const text = flags.format === "text";
-      if (text && plan) printPlan(io, plan, metadata.cwd);
-      else if (text && mode !== "conversation")
-        io.stdout.write(`no file changed from prompt ${point.message} (turn ${point.turn}) on: nothing to restore\n`);
-      const forkAt = mode === "code" ? null : point.forkAt;
-      if (flags["dry-run"]) {
-        if (flags.format === "json") json(io, { point, mode, plan, forkAt });
-        else if (forkAt !== null)
-          io.stdout.write(`fork ${threadId} before message ${point.message} (the conversation up to ${forkAt})\n`);
-        return EXIT.ok;
-      }
-      const restored = plan ? await applyRestore(ledger, plan, { cwd: metadata.cwd, force: flags.force }) : null;
-      if (restored && text) {
-        io.stdout.write(
-          `restored ${restored.files.length} file(s); recorded as ${restored.op} (undo: acp-threads restore ${threadId.slice(0, 13)} --undo)\n`,
-        );
-        for (const n of restored.summary?.notes ?? []) io.stdout.write(`note: ${n}\n`);
-      }
-      const fork =
-        forkAt === null
-          ? null
-          : await localEngine({ store }).call({
-              op: "fork.write",
-              sourceId: threadId,
-              at: forkAt,
-              allowEmpty: true,
-              title: `${metadata.title ?? threadId} (rewound to message ${point.message})`,
-            });
-      const unlinked = fork && (await linkInHost(io, "rewind", threadId, { forks: [fork.threadId] }, fork.unlinked));
-      if (unlinked) io.stderr.write(`acp-threads rewind: note: ${threadId} does not list the fork yet: ${unlinked}\n`);
-      if (flags.format === "json")
-        json(io, {
-          point,
-          mode,
-          restore: restored ? { op: restored.op, files: restored.files.length } : null,
-          threadId: fork?.threadId ?? null,
-          forkedFrom: fork ? { threadId, messageIndex: forkAt } : null,
-        });
-      else if (fork) io.stdout.write(`forked before message ${point.message} → ${fork.threadId}\n`);
-      if (!fork || flags.prompt === undefined) {
-        if (fork && text) io.stdout.write(`continue: acp-threads run --thread ${fork.threadId.slice(0, 13)} PROMPT\n`);
-        return EXIT.ok;
-      }
-      const { main: run } = await import("./run");
-      return await run({
-        ...io,
-        argv: ["--thread", fork.threadId, "--format", flags.format, "--permission", flags.permission, flags.prompt],
-      });
-    } finally {
-      ledger.dispose();
+    const { store, threadId, metadata } = threadOf(io, args[0]!);
+    const point = rewindPoint(threadId, store.read(threadId), flags.to);
+    const engine = localEngine({ store });
+    // planned and applied in the engine (a thread another process writes is not touched: `heldBy`)
+    const restore =
+      mode === "conversation"
+        ? null
+        : await engine.call({
+            op: "ledger.restore",
+            threadId,
+            fromTurn: point.turn,
+            ...(flags["dry-run"] ? { dryRun: true } : {}),
+            ...(flags.force ? { force: true } : {}),
+          });
+    const plan = restore?.plan ?? null;
+    if (restore?.heldBy !== undefined)
+      throw new AcpThreadsError(
+        "usage",
+        `thread ${threadId} is open in process ${restore.heldBy} (an editor or a run); rewind it there, or close its session first`,
+      );
+    const text = flags.format === "text";
+    if (text && plan) printPlan(io, plan, restore?.rels ?? []);
+    else if (text && mode !== "conversation")
+      io.stdout.write(`no file changed from prompt ${point.message} (turn ${point.turn}) on: nothing to restore\n`);
+    const forkAt = mode === "code" ? null : point.forkAt;
+    if (flags["dry-run"]) {
+      if (flags.format === "json") json(io, { point, mode, plan, forkAt });
+      else if (forkAt !== null)
+        io.stdout.write(`fork ${threadId} before message ${point.message} (the conversation up to ${forkAt})\n`);
+      return EXIT.ok;
     }
+    if (restore?.refused)
+      throw new AcpThreadsError(restore.refused.code, restore.refused.message, restore.refused.details);
+    const restored = restore?.result ?? null;
+    if (restored && text) {
+      io.stdout.write(
+        `restored ${restored.files} file(s); recorded as ${restored.op} (undo: acp-threads restore ${threadId.slice(0, 13)} --undo)\n`,
+      );
+      for (const n of restored.notes) io.stdout.write(`note: ${n}\n`);
+    }
+    const fork =
+      forkAt === null
+        ? null
+        : await engine.call({
+            op: "fork.write",
+            sourceId: threadId,
+            at: forkAt,
+            allowEmpty: true,
+            title: `${metadata.title ?? threadId} (rewound to message ${point.message})`,
+          });
+    const unlinked = fork && (await linkInHost(io, "rewind", threadId, { forks: [fork.threadId] }, fork.unlinked));
+    if (unlinked) io.stderr.write(`acp-threads rewind: note: ${threadId} does not list the fork yet: ${unlinked}\n`);
+    if (flags.format === "json")
+      json(io, {
+        point,
+        mode,
+        restore: restored ? { op: restored.op, files: restored.files } : null,
+        threadId: fork?.threadId ?? null,
+        forkedFrom: fork ? { threadId, messageIndex: forkAt } : null,
+      });
+    else if (fork) io.stdout.write(`forked before message ${point.message} → ${fork.threadId}\n`);
+    if (!fork || flags.prompt === undefined) {
+      if (fork && text) io.stdout.write(`continue: acp-threads run --thread ${fork.threadId.slice(0, 13)} PROMPT\n`);
+      return EXIT.ok;
+    }
+    const { main: run } = await import("./run");
+    return await run({
+      ...io,
+      argv: ["--thread", fork.threadId, "--format", flags.format, "--permission", flags.permission, flags.prompt],
+    });
   },
   "go back to a prompt: restore the files to before it, fork the conversation there, or both",
 );

@@ -1,23 +1,20 @@
-/** Shared by `changes` and `restore`: the thread named on the command line, its folder and its ledger. */
-import { EditLedger } from "../../core/ledger/edit-ledger";
+/** Shared by `changes`, `restore` and `rewind`: the thread named on the command line and its store. */
 import type { ThreadMetadata } from "../../core/model/metadata";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import type { CliIO } from "../io";
 
-export interface LedgerContext {
+export interface ThreadContext {
   store: ThreadStore;
-  ledger: EditLedger;
   threadId: string;
   metadata: ThreadMetadata;
 }
 
-/** Opens the data home's ledger for the thread `idOrPrefix` (a unique prefix is enough, like git). */
-export function openThreadLedger(io: CliIO, idOrPrefix: string): LedgerContext {
-  const home = resolveHome(io.env);
-  const store = new ThreadStore(home);
+/** The data home's thread `idOrPrefix` (a unique prefix is enough, like git). */
+export function threadOf(io: CliIO, idOrPrefix: string): ThreadContext {
+  const store = new ThreadStore(resolveHome(io.env));
   const threadId = store.resolveId(idOrPrefix);
-  return { store, ledger: new EditLedger({ home }), threadId, metadata: store.read(threadId).metadata };
+  return { store, threadId, metadata: store.read(threadId).metadata };
 }
 
 export const json = (io: CliIO, value: unknown) => void io.stdout.write(JSON.stringify(value, null, 2) + "\n");

@@ -19,6 +19,7 @@ import type { EngineContext, Handlers, Report } from "./serve-types";
 import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
+import { ledgerOps } from "./serve-ledger";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -31,6 +32,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...agentsOps,
   ...worktreeOps,
   ...worktreeApplyOps,
+  ...ledgerOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -105,6 +107,18 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.branch-name": { threadId: "string", name: "string" },
   "worktree.commit": { threadId: "string", branch: "string", message: "string" },
   "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
+  "ledger.changes": { threadId: "string", turn: "count?", patch: "boolean?" },
+  "handoff.brief": { threadId: "string" },
+  "ledger.restore": {
+    threadId: "string",
+    turn: "count?",
+    target: "string?",
+    undo: "boolean?",
+    fromTurn: "count?",
+    files: "paths?",
+    dryRun: "boolean?",
+    force: "boolean?",
+  },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

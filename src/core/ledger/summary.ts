@@ -73,10 +73,7 @@ export function summarize(view: LedgerView, cwd: string): OpSummary[] {
   return view.ops.map((o) => summarizeOp(o, cwd));
 }
 
-/** "3 files changed" / "1 file changed" / "no files changed". */
-export function filesChangedLabel(n: number): string {
-  return n === 0 ? "no files changed" : `${n} file${n === 1 ? "" : "s"} changed`;
-}
+export { filesChangedLabel } from "./files-label";
 
 /** The files a thread's turns changed since `since` ("since you left", #36), relative to its folder where inside. */
 export function filesChangedSince(ops: readonly OpView[], cwd: string, since: string): string[] {

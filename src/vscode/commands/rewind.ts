@@ -10,7 +10,6 @@ import * as vscode from "vscode";
 import { AcpThreadsError } from "../../core/errors";
 import type { WirePart } from "../../webview/thread/protocol";
 import { numberedMessages } from "../../core/handoff/fork-cut";
-import { planRewindRestore } from "../../core/handoff/rewind";
 import { rewindPoint, type RewindMode } from "../../core/handoff/rewind-point";
 import { listInSource } from "../host/hosted-rename";
 import type { Hub } from "../hub";
@@ -77,7 +76,8 @@ export async function rewindThreadCommand(
         })));
   if (mode !== "code" && prompt === undefined) return undefined;
   if (mode !== "conversation") {
-    const plan = await planRewindRestore(hub.ledger.ledger, threadId, point.turn);
+    // the engine's preview: the first operation from that prompt's turn on, if it changed a file (null: none)
+    const { plan } = await hub.engine.call({ op: "ledger.restore", threadId, fromTurn: point.turn, dryRun: true });
     if (!plan && mode === "code") {
       void vscode.window.showInformationMessage(`Nothing to restore: no file changed from message ${n} on.`);
       return undefined;

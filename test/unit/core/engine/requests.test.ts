@@ -92,6 +92,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
       "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
+      "ledger.changes": () => engine.call({ op: "ledger.changes", threadId: id, patch: true }),
+      "handoff.brief": () => engine.call({ op: "handoff.brief", threadId: id }),
+      "ledger.restore": () => engine.call({ op: "ledger.restore", threadId: id, fromTurn: 1 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -178,6 +181,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
     assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
     assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
+    assert.deepEqual(replies["ledger.changes"], { threadId: id, cwd: dir, warnings: [], ops: [], patch: "" });
+    assert.equal((replies["handoff.brief"] as { fromThreadId: string }).fromThreadId, id);
+    assert.deepEqual(replies["ledger.restore"], { plan: null }, "nothing changed: nothing to restore");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -225,6 +231,9 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       ],
       [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
       [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
+      [{ op: "ledger.changes", threadId: id, turn: -1 }, /ledger\.changes: 'turn' must be a number, 0 or more/],
+      [{ op: "ledger.restore", threadId: id, turn: 1, files: ["../x"] }, /'files' must be a list of absolute paths/],
+      [{ op: "ledger.restore", threadId: id, fromTurn: "1" }, /ledger\.restore: 'fromTurn' must be a number, 0 or/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

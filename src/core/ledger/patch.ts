@@ -1,12 +1,12 @@
 /** `changes --format patch`: a unified diff per operation, each file's version before and after it. */
-import { describeState, type FileState } from "../../core/ledger/content";
-import type { EditLedger } from "../../core/ledger/edit-ledger";
-import { unifiedDiff } from "../../core/ledger/hunks";
-import type { OpSummary } from "../../core/ledger/summary";
+import type { BlobStore } from "./blob-store";
+import { describeState, type FileState } from "./content";
+import { unifiedDiff } from "./hunks";
+import type { OpSummary } from "./summary";
 
-export function patchOf(ledger: EditLedger, ops: readonly OpSummary[]): string {
-  const text = (s: FileState | null) => (s ? (ledger.blobs.getText(s.id!) ?? "") : null);
-  const missing = (s: FileState | null) => !!s && (!s.stored || !ledger.blobs.has(s.id!));
+export function patchOf(blobs: BlobStore, ops: readonly OpSummary[]): string {
+  const text = (s: FileState | null) => (s ? (blobs.getText(s.id!) ?? "") : null);
+  const missing = (s: FileState | null) => !!s && (!s.stored || !blobs.has(s.id!));
   let out = "";
   for (const o of ops) {
     const who = o.type === "turn" ? `turn ${o.turn}${o.agent ? ` (${o.agent.name})` : ""}` : `${o.type} ${o.op}`;

@@ -1,0 +1,109 @@
+/**
+ * The engine request `ledger.restore` (requests-ledger.ts): `acp-threads restore` and `rewind`'s files. The plan is
+ * made here from the thread's ledger (what each file goes back to is a version the ledger kept in its blob store);
+ * a caller only names the thread, the turn or operation and, optionally, files of the plan. Refused, with nothing
+ * written: a named file that is not a plain absolute path the plan has (`..`, never recorded), a file of the plan
+ * outside the thread's folders (a ledger record pointing elsewhere), and a thread another process writes.
+ */
+import { normalize } from "node:path";
+import { AcpThreadsError } from "../errors";
+import { planRewindRestore } from "../handoff/rewind";
+import type { EditLedger } from "../ledger/edit-ledger";
+import { applyRestore, planRestore, type RestorePlan } from "../ledger/restore";
+import { relPath } from "../ledger/summary";
+import type { ThreadMetadata } from "../model/metadata";
+import { isInside } from "../platform/paths";
+import { liveWriter } from "../store/file-lock";
+import type { ThreadStore } from "../store/thread-store";
+import type { EngineRequest } from "./requests";
+import { withLedger } from "./serve-ledger-open";
+import type { Handlers } from "./serve-types";
+
+type RestoreRequest = Extract<EngineRequest, { op: "ledger.restore" }>;
+
+/** The plan the request names: to before a turn, an operation, the last restore (undone), or a rewind's turn. */
+async function planOf(ledger: EditLedger, req: RestoreRequest): Promise<RestorePlan | null> {
+  const given = [req.turn !== undefined, req.target !== undefined, req.undo === true, req.fromTurn !== undefined];
+  if (given.filter(Boolean).length !== 1)
+    throw new AcpThreadsError(
+      "usage",
+      "engine request ledger.restore: give exactly one of 'turn', 'target', 'undo' and 'fromTurn'",
+    );
+  if (req.fromTurn !== undefined) return planRewindRestore(ledger, req.threadId, req.fromTurn);
+  if (!req.undo)
+    return planRestore(ledger, req.threadId, req.target !== undefined ? { op: req.target } : { turn: req.turn! });
+  const last = ledger
+    .read(req.threadId)
+    .ops.filter((o) => o.type === "restore")
+    .at(-1);
+  if (!last) throw new AcpThreadsError("not_found", `thread ${req.threadId} has no restore to undo`);
+  return planRestore(ledger, req.threadId, { op: last.op });
+}
+
+/** Only the files the request names; each must be a plain absolute path (no `..`) the plan has. */
+function onlyFiles(plan: RestorePlan, files: readonly string[]): RestorePlan {
+  for (const f of files) {
+    if (normalize(f) !== f)
+      throw new AcpThreadsError("usage", `engine request ledger.restore: '${f}' is not a plain absolute path`);
+    if (!plan.items.some((i) => i.path === f))
+      throw new AcpThreadsError(
+        "usage",
+        `the thread's ledger has no change to ${f} to restore (from ${plan.target.turn !== undefined ? `turn ${plan.target.turn}` : plan.target.op} on)`,
+      );
+  }
+  return { ...plan, items: plan.items.filter((i) => files.includes(i.path)) };
+}
+
+/** The thread's folders: its cwd, its repository, its worktree, and the checkouts its worktree was applied into. */
+function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): string[] {
+  const applied = ledger
+    .read(metadata.threadId)
+    .ops.flatMap((o) => (o.type === "apply" && o.summary?.cwd ? [o.summary.cwd] : []));
+  const wt = metadata.worktree;
+  return [metadata.cwd, metadata.repoRoot, wt?.path, wt?.repo, ...applied].filter((r): r is string => !!r);
+}
+
+/** Refuses (path_outside_workspace) a plan that would write a file outside the thread's folders. */
+function checkInside(plan: RestorePlan, roots: readonly string[]): void {
+  const outside = plan.items
+    .filter((i) => i.action !== "unchanged" && !i.unavailable)
+    .filter((i) => normalize(i.path) !== i.path || !roots.some((r) => isInside(r, i.path)));
+  if (outside.length)
+    throw new AcpThreadsError(
+      "path_outside_workspace",
+      `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.map((i) => i.path).join(", ")}; nothing was restored`,
+      { outside: outside.map((i) => i.path) },
+    );
+}
+
+/** The process that writes the thread, when it is not this store's own handle (the window's session). */
+function heldBy(store: ThreadStore, threadId: string): number | undefined {
+  if (store.handleOf(threadId)?.closed === false) return undefined;
+  return liveWriter(store.pathFor(threadId))?.pid;
+}
+
+export const restoreOps: Handlers<"ledger.restore"> = {
+  "ledger.restore": async ({ store }, req) => {
+    const metadata = store.readMetadata(req.threadId);
+    return withLedger(store.home, async (ledger) => {
+      const made = await planOf(ledger, req);
+      if (!made) return { plan: null };
+      const plan = req.files ? onlyFiles(made, req.files) : made;
+      const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)) };
+      if (req.dryRun) return planned; // a preview writes nothing (it names what a restore would refuse to write)
+      checkInside(plan, rootsOf(metadata, ledger));
+      const held = heldBy(store, req.threadId);
+      if (held !== undefined) return { ...planned, heldBy: held };
+      try {
+        const op = await applyRestore(ledger, plan, { cwd: metadata.cwd, force: req.force === true });
+        return { ...planned, result: { op: op.op, files: op.files.length, notes: op.summary?.notes ?? [] } };
+      } catch (err) {
+        if (!(err instanceof AcpThreadsError)) throw err;
+        return {
+          ...planned,
+          refused: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+        };
+      }
+    });
+  },
+};
