@@ -8,7 +8,7 @@ import { ProtocolLog } from "../../core/acp/protocol-log";
 import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
+import { DEFAULT_STALL_MS } from "../../core/model/watchdog";
 import { command } from "../command";
 import { parseEnvPairs, timerFlag } from "../flags";
 import { EXIT } from "../io";
