@@ -6,14 +6,13 @@
  * machine runs unsandboxed and says so once. The sandbox itself is core/sandbox.
  */
 import type { RuntimeEvent } from "../core/model/events";
-import { sandboxBlockedNote } from "../core/sandbox/blocked";
-import { egressLabel } from "../core/sandbox/hosts";
+import { describeSandbox, egressLabel, sandboxBlockedNote } from "../core/sandbox/labels";
 import type { SandboxPlan } from "../core/sandbox/plan";
 // the exec runs the window starts (exec-terminal.ts); the thread host starts its own with it too (core/host/host-exec.ts)
 export { startSandboxed } from "../core/sandbox/plan";
-import type { SandboxSettings } from "../core/model/sandbox";
+import type { SandboxReport, SandboxSettings } from "../core/model/sandbox";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
-import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
+import type { ProbeOptions } from "../core/sandbox/tool";
 import type { Config } from "./config";
 
 export interface EditorSandboxInput {
@@ -102,7 +101,7 @@ export function sandboxBlockedNotices(plan: SandboxPlan, push: (notice: RuntimeE
 
 /** Doctor's sandbox row (#34): whether and how this machine sandboxes, or why not and what to install. */
 export function sandboxDoctorRow(
-  found: SandboxAvailability,
+  found: SandboxReport,
   setting: "off" | "workspace-write",
   allowedHosts: readonly string[] = [],
 ): { label: string; description: string; detail: string } {
@@ -113,7 +112,7 @@ export function sandboxDoctorRow(
       ? `available · acpThreads.sandbox.mode: ${setting} · ${egressLabel(allowedHosts)}`
       : "not available here",
     detail: found.available
-      ? `${describeAvailability(found, allowedHosts)} (${mode} when the settings say so)`
+      ? `${describeSandbox(found, allowedHosts)} (${mode} when the settings say so)`
       : found.problem,
   };
 }

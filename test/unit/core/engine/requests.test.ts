@@ -92,6 +92,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
       "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
+      // the sandbox's reports (sandbox-requests.test.ts has the rest): no tool on the engine's PATH here
+      "sandbox.availability": () =>
+        localEngine({ home: store.home, env: { PATH: join(dir, "nothing") } }).call({ op: "sandbox.availability" }),
+      "sandbox.hosts": () => engine.call({ op: "sandbox.hosts", hosts: ["API.example.com", "*.example.com:8443"] }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -178,6 +182,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
     assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
     assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
+    assert.equal((replies["sandbox.availability"] as { available: boolean }).available, false, "no tool on PATH");
+    assert.deepEqual(replies["sandbox.hosts"], {
+      rules: [
+        { host: "api.example.com", suffix: false },
+        { host: "example.com", suffix: true, port: 8443 },
+      ],
+    });
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -225,6 +236,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       ],
       [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
       [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
+      [{ op: "sandbox.hosts" }, /sandbox\.hosts: 'hosts' must be a list of strings/],
+      [{ op: "sandbox.hosts", hosts: ["*"] }, /sandbox allowed host '\*' is not valid/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
