@@ -12,7 +12,6 @@ import type { SandboxPlan } from "../core/sandbox/plan";
 export { startSandboxed } from "../core/sandbox/plan";
 import type { SandboxReport, SandboxSettings } from "../core/model/sandbox";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
-import type { ProbeOptions } from "../core/sandbox/tool";
 import type { Config } from "./config";
 
 export interface EditorSandboxInput {
@@ -26,7 +25,6 @@ export interface EditorSandboxInput {
   asked?: boolean;
   /** A worktree or Best of N session (the unattended default applies). */
   unattended: boolean;
-  probe?: ProbeOptions;
 }
 
 /** Whether this session is sandboxed when the user did not choose: the setting, then the unattended default. */
@@ -54,7 +52,6 @@ export async function editorSandbox(
     env: input.env,
     dataHome: input.dataHome,
     settings,
-    ...(input.probe ? { probe: input.probe } : {}),
   });
 }
 
@@ -67,12 +64,11 @@ type EditorSandboxConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandbox
  */
 export async function editorSandboxSettings(
   config: EditorSandboxConfig,
-  input: Pick<EditorSandboxInput, "env" | "asked" | "unattended" | "probe">,
+  input: Pick<EditorSandboxInput, "env" | "asked" | "unattended">,
   tell: (message: string) => void,
 ): Promise<SandboxSettings | undefined> {
   const wanted = await sandboxWanted(sandboxAsked(config, input.asked), input.unattended && config.sandboxUnattended, {
     env: input.env,
-    ...input.probe,
   });
   if (!wanted.on) {
     if (wanted.why && !toldUnsandboxed) {
