@@ -8,13 +8,14 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
-import type { Engine, EngineRequest } from "../../../../src/core/engine/requests";
+import type { EngineRequest } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { connectHost } from "../../../../src/core/host/client";
 import { describeSandbox } from "../../../../src/core/sandbox/labels";
 import { describeAvailability, sandboxAvailability } from "../../../../src/core/sandbox/tool";
 import { withTmp } from "../store/helpers";
 import { withCliHost } from "../../../fixtures/host/cli-host";
+import { outcome } from "./helpers";
 
 /** A folder with a `bwrap` (and a `sandbox-exec`) that only leaves a mark that it ran, and exits 0. */
 function markingTool(dir: string): { bin: string; mark: string } {
@@ -106,16 +107,6 @@ test("hostile: sandbox.hosts refuses every entry that would widen the allow-list
       },
     );
   }));
-
-/** What an engine call answers or throws: a reply, or the error's class, code and message. */
-async function outcome(engine: Engine, req: EngineRequest): Promise<unknown> {
-  try {
-    return { reply: await engine.call(req) };
-  } catch (err) {
-    const e = err as AcpThreadsError;
-    return { error: [e instanceof AcpThreadsError, e.code, e.message] };
-  }
-}
 
 test("the sandbox's requests over the host's socket answer as in process", () =>
   withCliHost("acp-host-sandbox-", async ({ home }) => {
