@@ -101,6 +101,7 @@ export const PURE_HELPERS = [
   "src/core/registry/deprecated.ts",
   "src/core/registry/installed-spec.ts",
   "src/core/ledger/files-label.ts",
+  "src/core/sandbox/labels.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -23,7 +23,7 @@ import {
   type CandidateSpec,
   type CandidateSummary,
 } from "../core/worktree/candidates";
-import type { RetryMode } from "../core/watchdog/supervisor";
+import type { RetryMode } from "../core/model/watchdog";
 import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
 import { formatDuration } from "./exec/context";
 import { EXIT, type CliIO } from "./io";

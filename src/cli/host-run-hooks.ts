@@ -5,7 +5,7 @@
  */
 import type { HostRunControl } from "../core/host/run-control";
 import type { ElicitationAsker } from "../core/model/elicitation";
-import type { RetryStep } from "../core/watchdog/retry-ladder";
+import type { RetryStep } from "../core/model/watchdog";
 import type { Supervisor } from "../core/watchdog/supervisor";
 
 /** `mode` ask (the default): the attached clients, else `own`; decline and defaults: `own` as given. */

@@ -5,8 +5,9 @@
  * The sandbox itself is core/sandbox.
  */
 import type { ToolCallState } from "../core/model/events";
-import { sandboxBlockedNote, sandboxBlockedWrites } from "../core/sandbox/blocked";
-import { egressLabel, parseAllowedHosts } from "../core/sandbox/hosts";
+import { sandboxBlockedWrites } from "../core/sandbox/blocked";
+import { egressLabel, sandboxBlockedNote } from "../core/sandbox/labels";
+import { localEngine } from "../core/engine/local";
 import type { SandboxPlan } from "../core/sandbox/plan";
 import type { SandboxSettings } from "../core/model/sandbox";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
@@ -33,18 +34,23 @@ interface SandboxFlagValues {
   "sandbox-deny-read"?: string[];
 }
 
-/** The sandbox settings when the run is sandboxed, undefined when it is not (a note says why, if not asked). */
+/**
+ * The sandbox settings when the run is sandboxed, undefined when it is not (a note says why, if not asked); the
+ * allowed hosts are checked by the engine over the data home `home` (`sandbox.hosts`).
+ */
 export async function sandboxFromFlags(
   io: CliIO,
   name: string,
   flags: SandboxFlagValues,
   unattended: boolean,
+  home: string,
 ): Promise<SandboxSettings | undefined> {
   const hosts = (flags["sandbox-hosts"] ?? [])
     .flatMap((h) => h.split(","))
     .map((h) => h.trim())
     .filter(Boolean);
-  parseAllowedHosts(hosts); // a bad entry is the usage error, before anything is probed
+  // a bad entry is the usage error, before anything is probed
+  await localEngine({ home, env: io.env }).call({ op: "sandbox.hosts", hosts });
   const denyRead = flags["sandbox-deny-read"] ?? [];
   if (flags.sandbox === false && (hosts.length || denyRead.length))
     throw new AcpThreadsError("usage", "--sandbox-hosts and --sandbox-deny-read go with the sandbox, not --no-sandbox");

@@ -12,7 +12,8 @@ import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/port
 import type { SandboxSettings } from "../core/model/sandbox";
 import type { ThreadSession } from "../core/session";
 import type { ThreadStore } from "../core/store/thread-store";
-import type { RetryMode, Supervisor } from "../core/watchdog/supervisor";
+import type { RetryMode } from "../core/model/watchdog";
+import type { Supervisor } from "../core/watchdog/supervisor";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
 

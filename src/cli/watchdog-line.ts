@@ -1,5 +1,5 @@
 /** The watchdog's line on stderr (`run`, and `attach` for a thread the host runs): what is wrong and what is next. */
-import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { SupervisorState } from "../core/model/watchdog";
 
 /** Undefined: nothing to say (no alert, or a rung is being taken). */
 export function watchdogLine(st: SupervisorState, auto: boolean): string | undefined {

@@ -11,7 +11,7 @@ import { agentRefOf, type AgentSpec } from "../core/model/agent";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import { openThread, type OpenedThread, type OpenProgressListener } from "../core/session/open-thread";
 import type { ThreadStore } from "../core/store/thread-store";
-import type { SupervisorOptions } from "../core/watchdog/supervisor";
+import type { WatchdogSettings } from "../core/model/watchdog";
 
 /** What opening the thread takes of a live session's init. */
 export interface LiveOpenInit {
@@ -32,7 +32,7 @@ export interface LiveOpenInit {
   /** The worktree was made for this session: removed again when the session never opens. */
   worktreeMade?: boolean;
   /** The watchdog's settings, read when the thread opens (none: unwatched). */
-  watchdog?: () => SupervisorOptions;
+  watchdog?: () => WatchdogSettings;
   /** What opening did with the worktree (a worktree removed because the session never opened). */
   onProgress?: OpenProgressListener;
 }

@@ -6,14 +6,12 @@
  * machine runs unsandboxed and says so once. The sandbox itself is core/sandbox.
  */
 import type { RuntimeEvent } from "../core/model/events";
-import { sandboxBlockedNote } from "../core/sandbox/blocked";
-import { egressLabel } from "../core/sandbox/hosts";
+import { describeSandbox, egressLabel, sandboxBlockedNote } from "../core/sandbox/labels";
 import type { SandboxPlan } from "../core/sandbox/plan";
 // the exec runs the window starts (exec-terminal.ts); the thread host starts its own with it too (core/host/host-exec.ts)
 export { startSandboxed } from "../core/sandbox/plan";
-import type { SandboxSettings } from "../core/model/sandbox";
+import type { SandboxReport, SandboxSettings } from "../core/model/sandbox";
 import { sandboxWanted, sessionSandbox } from "../core/sandbox/session";
-import { describeAvailability, type ProbeOptions, type SandboxAvailability } from "../core/sandbox/tool";
 import type { Config } from "./config";
 
 export interface EditorSandboxInput {
@@ -27,7 +25,6 @@ export interface EditorSandboxInput {
   asked?: boolean;
   /** A worktree or Best of N session (the unattended default applies). */
   unattended: boolean;
-  probe?: ProbeOptions;
 }
 
 /** Whether this session is sandboxed when the user did not choose: the setting, then the unattended default. */
@@ -55,7 +52,6 @@ export async function editorSandbox(
     env: input.env,
     dataHome: input.dataHome,
     settings,
-    ...(input.probe ? { probe: input.probe } : {}),
   });
 }
 
@@ -68,12 +64,11 @@ type EditorSandboxConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandbox
  */
 export async function editorSandboxSettings(
   config: EditorSandboxConfig,
-  input: Pick<EditorSandboxInput, "env" | "asked" | "unattended" | "probe">,
+  input: Pick<EditorSandboxInput, "env" | "asked" | "unattended">,
   tell: (message: string) => void,
 ): Promise<SandboxSettings | undefined> {
   const wanted = await sandboxWanted(sandboxAsked(config, input.asked), input.unattended && config.sandboxUnattended, {
     env: input.env,
-    ...input.probe,
   });
   if (!wanted.on) {
     if (wanted.why && !toldUnsandboxed) {
@@ -102,7 +97,7 @@ export function sandboxBlockedNotices(plan: SandboxPlan, push: (notice: RuntimeE
 
 /** Doctor's sandbox row (#34): whether and how this machine sandboxes, or why not and what to install. */
 export function sandboxDoctorRow(
-  found: SandboxAvailability,
+  found: SandboxReport,
   setting: "off" | "workspace-write",
   allowedHosts: readonly string[] = [],
 ): { label: string; description: string; detail: string } {
@@ -113,7 +108,7 @@ export function sandboxDoctorRow(
       ? `available · acpThreads.sandbox.mode: ${setting} · ${egressLabel(allowedHosts)}`
       : "not available here",
     detail: found.available
-      ? `${describeAvailability(found, allowedHosts)} (${mode} when the settings say so)`
+      ? `${describeSandbox(found, allowedHosts)} (${mode} when the settings say so)`
       : found.problem,
   };
 }

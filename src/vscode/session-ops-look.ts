@@ -5,7 +5,7 @@
  * from the tree's own look (session-item.ts): the tree calls `decorateLive` / `decorateHandoff` on its items.
  */
 import * as vscode from "vscode";
-import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { SupervisorState } from "../core/model/watchdog";
 
 const WORDS: Record<string, string> = {
   stalled: "Stalled",

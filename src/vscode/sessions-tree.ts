@@ -9,7 +9,7 @@ import { awayFileItem, type AwayFileNode, type AwayFiles } from "./away-files";
 import type { LiveSessions } from "./live-sessions";
 import { shortAgent, statusIcon, statusLook } from "./session-item";
 import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
-import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { SupervisorState } from "../core/model/watchdog";
 import type { LiveSession } from "./live-session";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeStates } from "./worktrees/states";

@@ -12,7 +12,7 @@ import { ThreadFollower } from "../core/store/thread-follower";
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { recordsToEvents } from "../core/thread/record-events";
-import type { SupervisorState } from "../core/watchdog/supervisor";
+import type { SupervisorState } from "../core/model/watchdog";
 import type { HostMessage, OpsAction, OpsLink, OpsView } from "../webview/thread/protocol";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { Config } from "./config";

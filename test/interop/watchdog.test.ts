@@ -9,7 +9,8 @@ import { ThreadSession } from "../../src/core/session";
 import { ThreadStore } from "../../src/core/store/thread-store";
 import { conversation } from "../../src/core/thread/conversation";
 import { superviseSession } from "../../src/core/watchdog/attach";
-import type { Supervisor, SupervisorState } from "../../src/core/watchdog/supervisor";
+import type { Supervisor } from "../../src/core/watchdog/supervisor";
+import type { SupervisorState } from "../../src/core/model/watchdog";
 import { AGENT_TIMEOUT_MS, PROMPT, runtimeFor, setUp, skipUnlessInstalled, type Interop } from "./harness";
 
 interface Run {

@@ -10,7 +10,7 @@ import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { FORMAT, timerFlag } from "../flags";
 import { EXIT } from "../io";
-import { describeAvailability, sandboxAvailability } from "../../core/sandbox/tool";
+import { describeSandbox } from "../../core/sandbox/labels";
 
 export const main = command(
   {
@@ -33,7 +33,8 @@ export const main = command(
     },
   },
   async ({ io, flags }) => {
-    const entries = await localEngine({ home: resolveHome(io.env), env: io.env }).call({
+    const engine = localEngine({ home: resolveHome(io.env), env: io.env });
+    const entries = await engine.call({
       op: "agents.doctor",
       cwd: io.cwd,
       probe: flags.probe !== false,
@@ -56,10 +57,10 @@ export const main = command(
       if (e.node) io.stdout.write(`${pad}  node     ${e.node.version} (${e.node.source}: ${e.node.path})\n`);
       for (const line of e.probe ? probeLines(e.probe) : []) io.stdout.write(`${pad}  ${line}\n`);
     }
-    const sandbox = await sandboxAvailability({ env: io.env });
+    const sandbox = await engine.call({ op: "sandbox.availability" });
     const state = sandbox.available ? "ok     " : "missing";
     io.stdout.write(
-      `${"sandbox".padEnd(width)}  ${state}  ${describeAvailability(sandbox)}${sandbox.available ? " (--sandbox-hosts limits it)" : ""}\n`,
+      `${"sandbox".padEnd(width)}  ${state}  ${describeSandbox(sandbox)}${sandbox.available ? " (--sandbox-hosts limits it)" : ""}\n`,
     );
     return EXIT.ok;
   },

@@ -80,7 +80,8 @@ export const main = command(SPEC, async ({ io, flags, args }) => {
     if (flags["worktree-ref"]) worktree = parseWorktreeRef(flags["worktree-ref"]);
     else if (flags.worktree) ({ cwd, worktree } = await worktreeFor(cwd, worktreeProgress(io, "exec")));
     // asked before anything starts: a machine that cannot sandbox fails here, and nothing runs
-    const settings = await sandboxFromFlags(io, "exec", flags, flags.worktree === true || worktree !== undefined);
+    const unattended = flags.worktree === true || worktree !== undefined;
+    const settings = await sandboxFromFlags(io, "exec", flags, unattended, resolveHome(io.env));
     if (flags.detach) return await detach(io, flags, expanded, cwd, settings);
     sandbox =
       settings &&

@@ -13,7 +13,7 @@ import { localEngine } from "../../core/engine/local";
 import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
+import { DEFAULT_STALL_MS } from "../../core/model/watchdog";
 import { command } from "../command";
 import { FORMAT, parseEnvPairs, timerFlag } from "../flags";
 import { linkInHost } from "../host-client";

@@ -8,7 +8,7 @@ import type { HostConnection } from "../../core/host/client";
 import type { HostSessionInfo } from "../../core/host/protocol";
 import { resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { RETRY_STEPS } from "../../core/watchdog/retry-ladder";
+import { RETRY_STEPS } from "../../core/model/watchdog";
 import { command } from "../command";
 import { onHost } from "../host-client";
 import { EXIT } from "../io";

@@ -8,7 +8,7 @@ import { ProtocolLog } from "../../core/acp/protocol-log";
 import { stderrLogger } from "../stderr-logger";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { DEFAULT_STALL_MS } from "../../core/watchdog/turn-watchdog";
+import { DEFAULT_STALL_MS } from "../../core/model/watchdog";
 import { command } from "../command";
 import { parseEnvPairs, timerFlag } from "../flags";
 import { EXIT } from "../io";
@@ -210,7 +210,7 @@ export const main = command(
     const logger = stderrLogger(flags.verbose ? "debug" : "warn");
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
     const traffic = new ProtocolLog();
-    const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true);
+    const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true, resolveHome(io.env));
     const summary = await runOnThread({
       io,
       store: new ThreadStore(layout.home, { logger }),
@@ -270,7 +270,7 @@ async function detach(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
   const runCwd = flags.cwd !== undefined ? resolve(io.cwd, flags.cwd) : undefined;
   // read and checked here, by the asking client, as `run` does: a missing file or a non-image is a usage error
   const context = contextFromFlags(flags.file ?? [], flags.image ?? [], runCwd ?? io.cwd);
-  const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true);
+  const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true, resolveHome(io.env));
   const protocolLog = flags["protocol-log"];
   return runDetached(
     io,
@@ -364,6 +364,6 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
 
 /** Every candidate's sandbox (each in a worktree of its own), when the flags ask for one. */
 async function sandboxOf(io: CliIO, flags: RunFlags) {
-  const sandbox = await sandboxFromFlags(io, "run", flags, true);
+  const sandbox = await sandboxFromFlags(io, "run", flags, true, resolveHome(io.env));
   return sandbox ? { sandbox } : {};
 }

@@ -22,6 +22,7 @@ import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { LedgerReplies, LedgerRequest } from "./requests-ledger";
+import type { SandboxReplies, SandboxRequest } from "./requests-sandbox";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -82,13 +83,15 @@ export type EngineRequest =
   | AgentsRequest
   /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
   | WorktreeRequest
-  | LedgerRequest;
+  | LedgerRequest
+  /** The sandbox's reports: this machine's sandbox, the egress allow-list checked (requests-sandbox.ts). */
+  | SandboxRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
 export interface EngineReplies
-  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, LedgerReplies {
+  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, LedgerReplies, SandboxReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

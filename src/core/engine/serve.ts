@@ -20,6 +20,7 @@ import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
 import { ledgerOps } from "./serve-ledger";
+import { sandboxOps } from "./serve-sandbox";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -33,6 +34,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...worktreeOps,
   ...worktreeApplyOps,
   ...ledgerOps,
+  ...sandboxOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -119,6 +121,8 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     dryRun: "boolean?",
     force: "boolean?",
   },
+  "sandbox.availability": {},
+  "sandbox.hosts": { hosts: "strings" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -5,7 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { HostedThread } from "./hosted-thread";
-import { RETRY_STEPS } from "../watchdog/retry-ladder";
+import { RETRY_STEPS } from "../model/watchdog";
 import { checkedPatch } from "./meta-patch";
 import { optionLabel } from "../text/option-label";
 import type { HostReply, HostRequest } from "./protocol";

@@ -1,5 +1,5 @@
 /** How the host drives a hosted thread's run (server.ts makes one per run; hosted-thread.ts and host-requests.ts use it). */
-import type { RetryStep } from "../watchdog/retry-ladder";
+import type { RetryStep } from "../model/watchdog";
 import type { HostMetaPatch } from "./protocol";
 import type { SessionControls } from "./session-state";
 import type { WirePromptPart } from "./wire-context";

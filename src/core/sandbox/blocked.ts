@@ -3,17 +3,13 @@
  * violations: a refused write is only an EROFS the program prints (`sh: cannot create /x: Read-only file system`,
  * node's `EROFS: read-only file system, open '/x'`). A path named so, outside the writable paths, is a write the
  * sandbox refused; a refused read of a hidden secret looks like a missing file and cannot be told apart. A host
- * the egress proxy refused is reported by the proxy itself (`EgressProxy.onBlocked`), noted in the same words.
+ * the egress proxy refused is reported by the proxy itself (`EgressProxy.onBlocked`), noted in the same words
+ * (labels.ts's `sandboxBlockedNote`).
  */
 import { isInside } from "../platform/paths";
 
 const SHELL = /(\/[^\s'"`:]+)['"`]?:\s*Read-only file system/gi;
 const NODE = /EROFS: read-only file system, \w+ '(\/[^']+)'/gi;
-
-/** What the user reads about one refusal: `write /x` (a refused write) or `connect host:443` (a refused host). */
-export function sandboxBlockedNote(what: string): string {
-  return `blocked by the sandbox: ${what}`;
-}
 
 /** The paths `text` says could not be written because the file system is read-only, outside `writable`. */
 export function sandboxBlockedWrites(text: string, writable: readonly string[]): string[] {

@@ -8,14 +8,9 @@
  */
 import { isIP } from "node:net";
 import { AcpThreadsError } from "../errors";
+import type { HostRule } from "../model/sandbox";
 
-export interface HostRule {
-  /** Lower case, no brackets, no trailing dot; for a suffix pattern the part after `*.`. */
-  host: string;
-  suffix: boolean;
-  /** Undefined: any port. */
-  port?: number;
-}
+export type { HostRule };
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
@@ -82,10 +77,4 @@ export function hostAllowed(rules: readonly HostRule[], host: string, port: numb
     (r) =>
       (r.port === undefined || r.port === port) && (r.suffix ? !ip && name.endsWith(`.${r.host}`) : r.host === name),
   );
-}
-
-/** The sandbox's network in a few words (stderr lines, doctor): `egress: all` or `egress: N hosts via proxy`. */
-export function egressLabel(allowedHosts: readonly string[]): string {
-  const n = allowedHosts.length;
-  return n ? `egress: ${n} host${n === 1 ? "" : "s"} via proxy (${allowedHosts.join(", ")})` : "egress: all";
 }

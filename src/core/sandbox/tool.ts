@@ -8,10 +8,11 @@ import { execFile } from "node:child_process";
 import { AcpThreadsError } from "../errors";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
-import { egressLabel } from "./hosts";
+import type { SandboxReport, SandboxTool } from "../model/sandbox";
+import { describeSandbox } from "./labels";
 import { describeSeccomp } from "./seccomp";
 
-export type SandboxTool = { kind: "bwrap"; path: string } | { kind: "seatbelt"; path: string };
+export type { SandboxTool };
 
 export type SandboxAvailability = { available: true; tool: SandboxTool } | { available: false; problem: string };
 
@@ -85,17 +86,20 @@ export async function requireSandboxTool(opts: ProbeOptions = {}): Promise<Sandb
   throw new AcpThreadsError("sandbox_unavailable", `cannot sandbox the agent: ${found.problem}`);
 }
 
+/** What the engine reports of `found` (`sandbox.availability`): with bubblewrap, what seccomp blocks on `nodeArch`. */
+export function sandboxReport(found: SandboxAvailability, nodeArch: string = process.arch): SandboxReport {
+  if (!found.available || found.tool.kind !== "bwrap") return found;
+  return { ...found, seccomp: describeSeccomp(nodeArch) };
+}
+
 /**
  * One line for doctor: how the sandbox works here (its network, given the allowed hosts; on Linux, what the
- * seccomp filter blocks or why there is none), or why it does not.
+ * seccomp filter blocks or why there is none), or why it does not (labels.ts's `describeSandbox` of the report).
  */
 export function describeAvailability(
   found: SandboxAvailability,
   allowedHosts: readonly string[] = [],
   nodeArch: string = process.arch,
 ): string {
-  if (!found.available) return found.problem;
-  const tool = found.tool.kind === "bwrap" ? "bubblewrap" : "Seatbelt";
-  const seccomp = found.tool.kind === "bwrap" ? `${describeSeccomp(nodeArch)}; ` : "";
-  return `${tool} (${found.tool.path}): writes only in the session's roots, secrets unreadable; ${seccomp}${egressLabel(allowedHosts)}`;
+  return describeSandbox(sandboxReport(found, nodeArch), allowedHosts);
 }

@@ -4,7 +4,7 @@
  * {…rate_limit_error…}"), error notices and stderr lines. Also reads how long to wait when they say so.
  */
 
-export type ThrottleKind = "rate_limited" | "overloaded";
+import type { ThrottleKind } from "../model/watchdog";
 
 export interface Throttle {
   kind: ThrottleKind;

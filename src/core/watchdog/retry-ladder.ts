@@ -7,10 +7,7 @@
  *              new session seeded from the thread), then prompt "continue" if the trouble came mid-turn.
  * A healthy turn end puts the ladder back at the bottom. The host supplies the actions (`LadderTarget`).
  */
-import type { WatchdogAlert } from "./turn-watchdog";
-
-export const RETRY_STEPS = ["cancel", "continue", "restart"] as const;
-export type RetryStep = (typeof RETRY_STEPS)[number];
+import { RETRY_STEPS, type RetryStep, type WatchdogAlert } from "../model/watchdog";
 
 export const CONTINUE_PROMPT = "continue";
 /** Waits before re-prompting after a throttle without a Retry-After, by attempt. */

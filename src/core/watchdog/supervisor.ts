@@ -7,29 +7,12 @@
  */
 import { errorMessage } from "../errors";
 import { Emitter, type Disposable } from "../lifecycle";
-import { CONTINUE_PROMPT, RetryLadder, type LadderOptions, type LadderTarget, type RetryStep } from "./retry-ladder";
-import { TurnWatchdog, type WatchdogAlert, type WatchdogClock } from "./turn-watchdog";
+import { CONTINUE_PROMPT, RetryLadder, type LadderOptions, type LadderTarget } from "./retry-ladder";
+import { TurnWatchdog, type WatchdogClock } from "./turn-watchdog";
 import { background } from "../util/unexpected";
+import type { RetryMode, RetryStep, SupervisorState, WatchdogAlert, WatchdogSettings } from "../model/watchdog";
 
-export type RetryMode = "offer" | "auto";
-
-export interface SupervisorState {
-  alert: WatchdogAlert | undefined;
-  /** The rung `retry()` would take now (undefined: nothing to do, or the ladder is exhausted). */
-  next: RetryStep | undefined;
-  /** A rung being taken right now. */
-  running: RetryStep | undefined;
-  /** Every rung taken since the last healthy turn, oldest first. */
-  history: { step: RetryStep; at: number; outcome: string }[];
-  /** The ladder has no rung left and the trouble is still there. */
-  exhausted: boolean;
-}
-
-export interface SupervisorOptions extends LadderOptions {
-  stallMs?: number;
-  /** Auto mode: how long a throttled or dying turn may take to end by itself before the ladder acts. */
-  settleMs?: number;
-  mode?: RetryMode;
+export interface SupervisorOptions extends LadderOptions, WatchdogSettings {
   clock?: WatchdogClock;
 }
 
@@ -186,4 +169,4 @@ export class Supervisor implements Disposable {
   }
 }
 
-export type { LadderTarget, RetryStep, WatchdogAlert };
+export type { LadderTarget };

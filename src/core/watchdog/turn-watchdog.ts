@@ -9,25 +9,8 @@
 import { Emitter, type Disposable } from "../lifecycle";
 import type { RuntimeEvent } from "../model/events";
 import { timerMs } from "../util/guards";
-import { classifyThrottle, type ThrottleKind } from "./classify";
-
-export type AlertKind = "stalled" | ThrottleKind | "died";
-
-export interface WatchdogAlert {
-  kind: AlertKind;
-  /** Milliseconds since the epoch. */
-  at: number;
-  /** One line for people: what happened. */
-  message: string;
-  /** The matched error text, or the agent's last stderr lines. */
-  detail?: string;
-  /** How long the provider asked to wait (rate limits). */
-  retryAfterMs?: number;
-  /** The tool call that was still running when the turn went silent. */
-  toolCall?: { toolCallId: string; title: string };
-  /** Whether the turn was still running when the alert fired. */
-  turnRunning: boolean;
-}
+import { classifyThrottle } from "./classify";
+import { DEFAULT_STALL_MS, type WatchdogAlert } from "../model/watchdog";
 
 export interface WatchdogClock {
   now(): number;
@@ -40,8 +23,6 @@ const realClock: WatchdogClock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
-
-export const DEFAULT_STALL_MS = 180_000;
 
 const RUNNING = new Set(["pending", "in_progress"]);
 

@@ -7,7 +7,6 @@ import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { SessionNode } from "../sessions-tree";
-import { sandboxAvailability } from "../../core/sandbox/tool";
 import { sandboxDoctorRow } from "../sandbox";
 
 /** " · registry 1.2.0 · update available: 1.3.0" for an agent installed from the ACP Registry. */
@@ -47,7 +46,11 @@ export async function doctorCommand(
     for (const line of d?.probe ? probeLines(d.probe) : []) log.info(`  ${"".padEnd(10)} ${line}`);
   }
   for (const bad of hub.config.invalidAgents) log.warn(`  acpThreads.agents.${bad}: needs a "command" string`);
-  const sandbox = sandboxDoctorRow(await sandboxAvailability(), hub.config.sandbox, hub.config.sandboxAllowedHosts);
+  const sandbox = sandboxDoctorRow(
+    await hub.engine.call({ op: "sandbox.availability" }),
+    hub.config.sandbox,
+    hub.config.sandboxAllowedHosts,
+  );
   log.info(`  ${"sandbox".padEnd(10)} ${sandbox.description}: ${sandbox.detail}`);
   type Row = vscode.QuickPickItem & { agent?: AgentChoice };
   const rows: Row[] = [

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { buildBugBundle, bundleFileName, writeBugBundle } from "../../core/bundle/bundle";
 import { VERSION } from "../../core/version";
-import type { RetryStep } from "../../core/watchdog/retry-ladder";
+import type { RetryStep } from "../../core/model/watchdog";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
 import type { SessionNode } from "../sessions-tree";

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { HostMetaPatch, HostWatchdog } from "../../core/host/protocol";
 import { background } from "../../core/util/unexpected";
-import type { RetryStep } from "../../core/watchdog/retry-ladder";
+import type { RetryStep } from "../../core/model/watchdog";
 import type { PermissionBroker } from "../permission-broker";
 import { editorElicitor } from "../elicitation-asker";
 import { HostLink, type HostLinkOptions } from "./host-link";

@@ -5,7 +5,7 @@
  */
 import type * as vscode from "vscode";
 import type { HostWatchdog } from "../../core/host/protocol";
-import type { RetryStep } from "../../core/watchdog/retry-ladder";
+import type { RetryStep } from "../../core/model/watchdog";
 
 /** Where the watchdogs come from (hosted-threads.ts). */
 export interface HostedWatchSource {

@@ -4,7 +4,6 @@
  * one-line task box is left only for scripted callers that name the agents but no task.
  */
 import * as vscode from "vscode";
-import { sandboxAvailability } from "../../core/sandbox/tool";
 import { handoffAgents, type HandoffAgent } from "../handoff/agent-pick";
 import type { Hub } from "../hub";
 
@@ -102,7 +101,7 @@ export async function askBestOf(
 
 /** "Sandbox the candidates?", the settings' answer first (the unattended default, or `acpThreads.sandbox.mode`). */
 async function askSandbox(hub: Hub): Promise<boolean | undefined> {
-  const here = await sandboxAvailability();
+  const here = await hub.engine.call({ op: "sandbox.availability" });
   const byDefault = here.available && (hub.config.sandbox === "workspace-write" || hub.config.sandboxUnattended);
   const yes = {
     label: "Sandboxed",

@@ -93,9 +93,12 @@ test(
 );
 
 test("Doctor's sandbox row: how, or why not", () => {
-  const ok = sandboxDoctorRow({ available: true, tool: { kind: "bwrap", path: "/usr/bin/bwrap" } }, "off");
+  // the engine's report (sandbox.availability): with bubblewrap, what its seccomp filter blocks here
+  const seccomp = "seccomp (x86_64): unix sockets and TIOCSTI blocked";
+  const ok = sandboxDoctorRow({ available: true, tool: { kind: "bwrap", path: "/usr/bin/bwrap" }, seccomp }, "off");
   assert.equal(ok.label, "$(pass) Sandbox");
   assert.match(ok.detail, /^bubblewrap \(\/usr\/bin\/bwrap\): writes only/);
+  assert.ok(ok.detail.includes(`; ${seccomp}; egress: all`), ok.detail);
   assert.match(ok.description, /acpThreads\.sandbox\.mode: off/);
   const missing = sandboxDoctorRow(
     { available: false, problem: "bubblewrap (bwrap) is not installed: install" },

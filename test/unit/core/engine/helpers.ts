@@ -1,5 +1,7 @@
-/** Shared by the engine request tests: a stored thread with a conversation. */
+/** Shared by the engine request tests: a stored thread with a conversation, what a call answers or throws. */
 import { join } from "node:path";
+import type { Engine, EngineRequest } from "../../../../src/core/engine/requests";
+import { AcpThreadsError } from "../../../../src/core/errors";
 import type { WorktreeRef } from "../../../../src/core/model/records";
 import type { ThreadStore } from "../../../../src/core/store/thread-store";
 import { createWorktree } from "../../../../src/core/worktree/create";
@@ -23,4 +25,14 @@ export async function worktreeThread(store: ThreadStore, dir: string): Promise<{
   const threadId = threadWith(store, dir, 1, "In a worktree");
   store.patchMetadata(threadId, { worktree: ref });
   return { threadId, ref };
+}
+
+/** What an engine call answers or throws: a reply, or the error's class, code and message. */
+export async function outcome(engine: Engine, req: EngineRequest): Promise<unknown> {
+  try {
+    return { reply: await engine.call(req) };
+  } catch (err) {
+    const e = err as AcpThreadsError;
+    return { error: [e instanceof AcpThreadsError, e.code, e.message] };
+  }
 }

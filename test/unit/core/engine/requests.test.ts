@@ -95,6 +95,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "ledger.changes": () => engine.call({ op: "ledger.changes", threadId: id, patch: true }),
       "handoff.brief": () => engine.call({ op: "handoff.brief", threadId: id }),
       "ledger.restore": () => engine.call({ op: "ledger.restore", threadId: id, fromTurn: 1 }),
+      // the sandbox's reports (sandbox-requests.test.ts has the rest): no tool on the engine's PATH here
+      "sandbox.availability": () =>
+        localEngine({ home: store.home, env: { PATH: join(dir, "nothing") } }).call({ op: "sandbox.availability" }),
+      "sandbox.hosts": () => engine.call({ op: "sandbox.hosts", hosts: ["API.example.com", "*.example.com:8443"] }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -184,6 +188,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["ledger.changes"], { threadId: id, cwd: dir, warnings: [], ops: [], patch: "" });
     assert.equal((replies["handoff.brief"] as { fromThreadId: string }).fromThreadId, id);
     assert.deepEqual(replies["ledger.restore"], { plan: null }, "nothing changed: nothing to restore");
+    assert.equal((replies["sandbox.availability"] as { available: boolean }).available, false, "no tool on PATH");
+    assert.deepEqual(replies["sandbox.hosts"], {
+      rules: [
+        { host: "api.example.com", suffix: false },
+        { host: "example.com", suffix: true, port: 8443 },
+      ],
+    });
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -234,6 +245,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "ledger.changes", threadId: id, turn: -1 }, /ledger\.changes: 'turn' must be a number, 0 or more/],
       [{ op: "ledger.restore", threadId: id, turn: 1, files: ["../x"] }, /'files' must be a list of absolute paths/],
       [{ op: "ledger.restore", threadId: id, fromTurn: "1" }, /ledger\.restore: 'fromTurn' must be a number, 0 or/],
+      [{ op: "sandbox.hosts" }, /sandbox\.hosts: 'hosts' must be a list of strings/],
+      [{ op: "sandbox.hosts", hosts: ["*"] }, /sandbox allowed host '\*' is not valid/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

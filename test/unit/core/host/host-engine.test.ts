@@ -14,7 +14,7 @@ import { connectHost } from "../../../../src/core/host/client";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { conversation } from "../../../../src/core/thread/conversation";
 import { withCliHost } from "../../../fixtures/host/cli-host";
-import { threadWith } from "../engine/helpers";
+import { outcome, threadWith } from "../engine/helpers";
 
 /** A snapshot of `n` exchanges saved in `root` whose start commit is in no repository (a restore warns). */
 function bigSnapshot(path: string, root: string, n: number): void {
@@ -33,16 +33,6 @@ function bigSnapshot(path: string, root: string, n: number): void {
       state: { ...state, ...more },
     }),
   );
-}
-
-/** What an engine call answers or throws: a reply, or the error's class, code and message. */
-async function outcome(engine: Engine, req: EngineRequest): Promise<unknown> {
-  try {
-    return { reply: await engine.call(req) };
-  } catch (err) {
-    const e = err as AcpThreadsError;
-    return { error: [e instanceof AcpThreadsError, e.code, e.message] };
-  }
 }
 
 test("an engine request over the host's socket gives the reply, the progress and the error it gives in process", () =>

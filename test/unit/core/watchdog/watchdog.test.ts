@@ -3,8 +3,9 @@ import { test } from "node:test";
 import type { RuntimeEvent, ToolCallState } from "../../../../src/core/model/events";
 import { classifyThrottle } from "../../../../src/core/watchdog/classify";
 import { RetryLadder, type LadderTarget } from "../../../../src/core/watchdog/retry-ladder";
-import { Supervisor, type SupervisorState } from "../../../../src/core/watchdog/supervisor";
-import { TurnWatchdog, type WatchdogAlert, type WatchdogClock } from "../../../../src/core/watchdog/turn-watchdog";
+import { Supervisor } from "../../../../src/core/watchdog/supervisor";
+import { TurnWatchdog, type WatchdogClock } from "../../../../src/core/watchdog/turn-watchdog";
+import type { SupervisorState, WatchdogAlert } from "../../../../src/core/model/watchdog";
 
 /** A clock the test moves by hand: timers fire when `advance` passes their due time. */
 class FakeClock implements WatchdogClock {
