@@ -21,6 +21,7 @@ import type { PermissionsReplies, PermissionsRequest } from "./requests-permissi
 import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
+import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -80,12 +81,15 @@ export type EngineRequest =
   | RecallRequest
   | AgentsRequest
   /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
-  | WorktreeRequest;
+  | WorktreeRequest
+  /** Reading threads: the listing, one thread's records and metadata, a rename (requests-threads.ts). */
+  | ThreadsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies {
+export interface EngineReplies
+  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, ThreadsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -19,6 +19,7 @@ import type { EngineContext, Handlers, Report } from "./serve-types";
 import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
+import { threadsOps } from "./serve-threads";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -31,6 +32,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...agentsOps,
   ...worktreeOps,
   ...worktreeApplyOps,
+  ...threadsOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -105,6 +107,21 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.branch-name": { threadId: "string", name: "string" },
   "worktree.commit": { threadId: "string", branch: "string", message: "string" },
   "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
+  "threads.list": {
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+    since: "string?",
+    before: "string?",
+    archived: "string?", // one of exclude, only, include: serve-threads.ts checks it
+    limit: "count?",
+    rescan: "boolean?",
+  },
+  "threads.read": { threadId: "string", from: "count?" },
+  "threads.meta": { threadId: "string" },
+  "threads.rename": { threadId: "string", title: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -92,6 +92,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
       "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
+      "threads.list": () => engine.call({ op: "threads.list", workspace: dir, limit: 50 }),
+      "threads.read": () => engine.call({ op: "threads.read", threadId: id.slice(0, 13), from: 1 }),
+      "threads.meta": () => engine.call({ op: "threads.meta", threadId: id }),
+      "threads.rename": () => engine.call({ op: "threads.rename", threadId: id, title: "  Renamed " }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -178,6 +182,16 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
     assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
     assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
+    const listedThreads = replies["threads.list"] as { id: string; title: string | null }[];
+    assert.ok(
+      listedThreads.some((t) => t.id === id && t.title === "Demo"),
+      "the thread is listed, as it was then",
+    );
+    const read = replies["threads.read"] as { threadId: string; records: { kind: string }[]; next: number };
+    assert.equal(read.threadId, id, "a prefix is resolved to the whole id");
+    assert.equal(read.records.length, read.next - 1, "records from the cursor on");
+    assert.equal((replies["threads.meta"] as { threadId: string }).threadId, id);
+    assert.deepEqual(replies["threads.rename"], { threadId: id, title: "Renamed" });
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -225,6 +239,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       ],
       [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
       [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
+      [{ op: "threads.read", threadId: id, from: -1 }, /threads\.read: 'from' must be a number, 0 or more/],
+      [{ op: "threads.rename", threadId: id }, /threads\.rename: 'title' must be a string/],
+      [{ op: "threads.list", archived: "all" }, /threads\.list: 'archived' must be one of exclude, only, include/],
+      [{ op: "threads.list", workspace: "." }, /threads\.list: 'workspace' must be an absolute path/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
