@@ -22,7 +22,20 @@ export type ThreadsRequest =
   /** One thread's metadata (as `threads.read` folds it). */
   | { op: "threads.meta"; threadId: string }
   /** Sets the user's title (blank: clears it, the agent's titles apply again). Refused while another writer holds it. */
-  | { op: "threads.rename"; threadId: string; title: string };
+  | { op: "threads.rename"; threadId: string; title: string }
+  /**
+   * Archives (`archived: false`: brings back) the threads named by `ids`, else those the filters pick (`olderThan`:
+   * last activity before this ISO time); one of them is needed. A thread another process is writing is left as it is
+   * and named in `failed`. `dryRun`: only says which threads it would change. The engine picks them: a request
+   * names threads, never files.
+   */
+  | ({
+      op: "threads.archive";
+      archived: boolean;
+      ids?: string[];
+      olderThan?: string;
+      dryRun?: boolean;
+    } & Pick<ThreadQuery, "workspace" | "agent" | "origin" | "status" | "worktree">);
 
 export interface ThreadsReplies {
   "threads.list": IndexedThread[];
@@ -37,4 +50,6 @@ export interface ThreadsReplies {
   "threads.meta": ThreadMetadata;
   /** `title`: the title now stored (null: none). */
   "threads.rename": { threadId: string; title: string | null };
+  /** `todo`: the threads to change (those already so are left out); `done`: changed; `failed`: left as they are. */
+  "threads.archive": { todo: IndexedThread[]; done: string[]; failed: { id: string; error: string }[] };
 }

@@ -20,6 +20,7 @@ import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
 import { threadsOps } from "./serve-threads";
+import { threadsArchiveOps } from "./serve-threads-archive";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -33,6 +34,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...worktreeOps,
   ...worktreeApplyOps,
   ...threadsOps,
+  ...threadsArchiveOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -122,6 +124,17 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "threads.read": { threadId: "string", from: "count?" },
   "threads.meta": { threadId: "string" },
   "threads.rename": { threadId: "string", title: "string" },
+  "threads.archive": {
+    archived: "boolean",
+    ids: "strings?",
+    olderThan: "string?",
+    dryRun: "boolean?",
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+  },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -14,7 +14,7 @@ import { threadWith } from "./helpers";
 const usage = (err: unknown) =>
   err instanceof AcpThreadsError && err.code === "usage" && /is not a thread id/.test(err.message);
 
-test("threads.read/meta/rename refuse a path or a ../ walk as a thread id: usage error, nothing read or written", () =>
+test("threads.read/meta/rename/archive refuse a path or a ../ walk as a thread id: usage error, nothing read or written", () =>
   withTmp(async (dir) => {
     const store = new ThreadStore(join(dir, "home"));
     const engine = localEngine({ home: store.home });
