@@ -24,12 +24,14 @@ export function threadIdOf(store: ThreadStore, given: string, lookup = true): st
   return isThreadId(given) && !lookup ? given : store.resolveId(given);
 }
 
+/** The words the id's lookup (resolveId) uses for a thread that is not there, whichever way it was found missing. */
+const missing = (given: string) => new AcpThreadsError("not_found", `no thread '${given}'`);
+
 /** The thread `given` names, read without a synchronous file call when it is a whole id. */
 async function readNamed(store: ThreadStore, given: string): Promise<ThreadRead & { threadId: string }> {
   const threadId = threadIdOf(store, given, false);
   const read = await store.readAsync(threadId);
-  // the words the id's lookup (resolveId) uses, whichever way it was found missing
-  if (!read) throw new AcpThreadsError("not_found", `no thread '${given}'`);
+  if (!read) throw missing(given);
   return { ...read, threadId };
 }
 
@@ -51,9 +53,16 @@ export const threadsOps: Handlers<"threads.list" | "threads.read" | "threads.met
   },
   "threads.meta": async ({ store }, req) => (await readNamed(store, req.threadId)).metadata,
   "threads.rename": ({ store }, req) => {
-    const threadId = threadIdOf(store, req.threadId);
-    store.rename(threadId, req.title);
-    return { threadId, title: store.readMetadata(threadId).title };
+    // a whole id is not looked up first: the window renames without listing the threads folder
+    const threadId = threadIdOf(store, req.threadId, false);
+    try {
+      store.rename(threadId, req.title);
+    } catch (err) {
+      if (err instanceof AcpThreadsError && err.code === "not_found") throw missing(req.threadId);
+      throw err;
+    }
+    // the title the rename stored (the store trims it; blank clears it), without reading the file back
+    return { threadId, title: req.title.trim() || null };
   },
 };
 
