@@ -46,6 +46,7 @@ export const ENGINE_API = [
   "src/core/engine/requests-agents.ts",
   "src/core/engine/requests-worktree.ts",
   "src/core/engine/requests-ledger.ts",
+  "src/core/engine/requests-threads.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -102,6 +103,7 @@ export const PURE_HELPERS = [
   "src/core/registry/installed-spec.ts",
   "src/core/ledger/files-label.ts",
   "src/core/sandbox/labels.ts",
+  "src/core/index/thread-days.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

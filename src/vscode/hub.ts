@@ -158,6 +158,7 @@ export class Hub implements vscode.Disposable {
     this.past = this.#owned.add(
       new PastThreads(this.threads, this.log.logger, {
         catalogWorker: join(context.extensionPath, "dist", "catalog-worker.js"),
+        engine: this.engine,
       }),
     );
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));

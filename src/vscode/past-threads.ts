@@ -4,6 +4,9 @@
  * of an unchanged tree touches no file), the thread files when the index is unavailable, and one thread's history
  * as panel events. Read-only; actions on a thread (rename, delete) go to the core ThreadStore directly.
  */
+import { localEngine } from "../core/engine/local";
+import type { Engine } from "../core/engine/requests";
+import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
 import { matches, ThreadCatalog } from "../core/index/thread-catalog";
 import type { ThreadQuery } from "../core/index/threads-index";
@@ -44,14 +47,19 @@ function queryOf(f: SessionsFilter): ThreadQuery {
 
 export class PastThreads {
   readonly #store: ThreadStore;
+  readonly #engine: Engine;
   readonly #logger: Logger | undefined;
   readonly catalog: ThreadCatalog;
   /** Fires (throttled) when a thread file changed: the tree lists again. */
   readonly onDidChange: ThreadCatalog["onDidChange"];
 
-  /** `catalogWorker`: dist/catalog-worker.js, so the catalog's first load runs off the host's thread. */
-  constructor(store: ThreadStore, logger?: Logger, opts: { catalogWorker?: string } = {}) {
+  /**
+   * `catalogWorker`: dist/catalog-worker.js, so the catalog's first load runs off the host's thread; `engine`: the
+   * window's (over the same store), which reads a thread (default: one over `store`).
+   */
+  constructor(store: ThreadStore, logger?: Logger, opts: { catalogWorker?: string; engine?: Engine } = {}) {
     this.#store = store;
+    this.#engine = opts.engine ?? localEngine({ store });
     this.#logger = logger;
     this.catalog = new ThreadCatalog(store, { logger, worker: opts.catalogWorker });
     this.onDidChange = this.catalog.onDidChange;
@@ -88,9 +96,16 @@ export class PastThreads {
     }
   }
 
-  /** One thread's history as panel events (read without a synchronous file call); undefined when it is gone. */
+  /**
+   * One thread's history as panel events, read through the engine (`threads.read` of a whole id makes no synchronous
+   * file call); undefined when it is gone.
+   */
   async load(threadId: string): Promise<PastThread | undefined> {
-    const read = await this.#store.readAsync(threadId);
+    const read = await this.#engine
+      .call({ op: "threads.read", threadId })
+      .catch((err: unknown) =>
+        err instanceof AcpThreadsError && err.code === "not_found" ? undefined : Promise.reject(err),
+      );
     return read && { ...summary(read.metadata), events: recordsToEvents(read.records) };
   }
 

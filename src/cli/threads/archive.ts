@@ -4,57 +4,44 @@
  * view and `threads list` (`--archived` lists them) and stays in recall.
  */
 import { parseSince } from "../../core/index/away-summary";
-import { withSyncedIndex, type IndexedThread } from "../../core/index/threads-index";
-import { AcpThreadsError, errorMessage } from "../../core/errors";
+import { localEngine } from "../../core/engine/local";
+import type { EngineRequest } from "../../core/engine/requests";
 import { EXIT } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
 import { queryOf } from "./filters";
 import { printThreads } from "./list";
 
-export function archive(ctx: SubContext): number {
-  const { flags, store } = ctx;
+export async function archive(ctx: SubContext): Promise<number> {
+  const { flags } = ctx;
   const olderThan = typeof flags["older-than"] === "string" ? parseSince(flags["older-than"]) : undefined;
-  const q = queryOf(ctx);
-  const filtered = olderThan || q.agent || q.origin || q.status || q.worktree;
-  if (!ctx.args.length && !filtered)
-    throw new AcpThreadsError(
-      "usage",
-      "name the threads to archive (IDs) or filter them (--older-than, --agent, --origin, --status, --worktree)",
-    );
-  const picked: IndexedThread[] = ctx.args.length
-    ? withSyncedIndex(store, (index) => ctx.args.map((a) => index.get(store.resolveId(a))!).filter(Boolean))
-    : withSyncedIndex(store, (index) => index.list({ ...q, before: olderThan }));
-  return setArchived(ctx, picked, true);
+  const { workspace, agent, origin, status, worktree } = queryOf(ctx);
+  return setArchived(ctx, { archived: true, workspace, agent, origin, status, worktree, olderThan });
 }
 
-export function unarchive(ctx: SubContext): number {
-  const ids = ctx.args.map((a) => ctx.store.resolveId(a));
-  const picked = withSyncedIndex(ctx.store, (index) => ids.map((id) => index.get(id)!).filter(Boolean));
-  return setArchived(ctx, picked, false);
+export async function unarchive(ctx: SubContext): Promise<number> {
+  return setArchived(ctx, { archived: false });
 }
 
-/** Archives (or brings back) `threads`; a thread another process is writing is left as it is and named. */
-function setArchived(ctx: SubContext, threads: IndexedThread[], archived: boolean): number {
-  const { io, store } = ctx;
-  const todo = threads.filter((t) => t.archived !== archived);
+type Picks = Omit<Extract<EngineRequest, { op: "threads.archive" }>, "op" | "ids" | "dryRun">;
+
+/**
+ * Archives (or brings back) the threads named (IDs), else those `picks` filter (the engine picks them); a thread
+ * another process is writing is left as it is and named.
+ */
+async function setArchived(ctx: SubContext, picks: Picks): Promise<number> {
+  const { io } = ctx;
+  const { archived } = picks;
+  const dryRun = ctx.flags["dry-run"] === true;
+  const engine = localEngine({ store: ctx.store });
+  const { todo, done, failed } = await engine.call({ op: "threads.archive", ...picks, ids: ctx.args, dryRun });
   const verb = archived ? "archive" : "unarchive";
-  if (ctx.flags["dry-run"]) {
+  if (dryRun) {
     if (ctx.json) writeJson(io, { dryRun: true, [verb]: todo });
     else {
       io.stdout.write(`would ${verb} ${todo.length} thread${todo.length === 1 ? "" : "s"}\n`);
       printThreads(io, todo);
     }
     return EXIT.ok;
-  }
-  const done: string[] = [];
-  const failed: { id: string; error: string }[] = [];
-  for (const t of todo) {
-    try {
-      store.patchMetadata(t.id, { archived });
-      done.push(t.id);
-    } catch (err) {
-      failed.push({ id: t.id, error: errorMessage(err) });
-    }
   }
   if (ctx.json) writeJson(io, { [`${verb}d`]: done, failed });
   else {

@@ -3,7 +3,7 @@
  * folder you are in; --all: every one), agent, who started it, status, worktree threads, archived.
  */
 import { resolve } from "node:path";
-import type { ThreadQuery } from "../../core/index/threads-index";
+import type { ThreadQuery } from "../../core/model/thread-list";
 import { THREAD_STATUSES } from "../../core/model/records";
 import { gitInfo } from "../../core/store/git-info";
 import type { SubContext } from "./common";

@@ -4,8 +4,9 @@
  * "since you left": what ended, failed or waits for input since then, with the files each changed.
  */
 import { parseSince, summarizeAway, awayLine, type AwayThread } from "../../core/index/away-summary";
-import { groupByDay, withSyncedIndex, type IndexedThread, type ThreadQuery } from "../../core/index/threads-index";
-import { listRecent, writeRecent } from "../../core/index/threads-recent";
+import { localEngine } from "../../core/engine/local";
+import { groupByDay } from "../../core/index/thread-days";
+import type { IndexedThread } from "../../core/model/thread-list";
 import { EditLedger } from "../../core/ledger/edit-ledger";
 import { filesChangedSince } from "../../core/ledger/summary";
 import { EXIT, type CliIO } from "../io";
@@ -18,7 +19,15 @@ export async function list(ctx: SubContext): Promise<number> {
   const since = typeof flags.since === "string" ? parseSince(flags.since) : undefined;
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const archived = flags.archived ? "only" : "exclude";
-  const threads = await listThreads(ctx, { ...q, since, limit, archived });
+  const rescan = flags.rescan === true;
+  const threads = await localEngine({ store: ctx.store }).call({
+    op: "threads.list",
+    ...q,
+    since,
+    limit,
+    archived,
+    rescan,
+  });
   if (since) return printAway(ctx, threads, since);
   if (ctx.json) {
     writeJson(io, threads);
@@ -30,32 +39,6 @@ export async function list(ctx: SubContext): Promise<number> {
   }
   printThreads(io, threads);
   return EXIT.ok;
-}
-
-/**
- * The threads `query` names: from the recent-threads file while the disk is as it saw it and it holds the answer
- * (no SQLite: #36's warm `threads list`), else from the synced index, which then writes the file again.
- */
-async function listThreads({ store, flags }: SubContext, query: ThreadQuery): Promise<IndexedThread[]> {
-  const rescan = flags.rescan === true;
-  const recent = rescan ? undefined : await listRecent(store, query);
-  if (recent && "threads" in recent) return recent.threads;
-  store.markInterrupted();
-  // a state taken racily is verified once by stat-ing every file (what a racy folder mtime cannot tell)
-  const full = rescan || recent?.refused === "racy";
-  return withSyncedIndex(
-    store,
-    (index) => {
-      const threads = index.list(query);
-      try {
-        if (recent?.refused !== "short") writeRecent(index, store);
-      } catch {
-        // only a cache: this list has its answer, the next one tries again
-      }
-      return threads;
-    },
-    { full },
-  );
 }
 
 /** Threads by day, one line each: id, time, status, agent, turns, title. */

@@ -1,18 +1,24 @@
 /** `threads rename ID TITLE...`, `threads delete ID` (to the trash), `threads restore ID` (from the trash). */
+import { localEngine } from "../../core/engine/local";
+import { AcpThreadsError } from "../../core/errors";
 import { renameInHost } from "../host-client";
 import { EXIT } from "../io";
 import { shortId, writeJson, type SubContext } from "./common";
 
 export async function rename(ctx: SubContext): Promise<number> {
-  const id = ctx.store.resolveId(ctx.args[0]!);
-  const title = ctx.args.slice(1).join(" ");
+  const engine = localEngine({ store: ctx.store });
+  const [given, title] = [ctx.args[0]!, ctx.args.slice(1).join(" ")];
+  let id: string;
   try {
-    ctx.store.rename(id, title);
+    id = (await engine.call({ op: "threads.rename", threadId: given, title })).threadId;
   } catch (err) {
+    // not a thread (a bad, ambiguous or unknown id): the engine's error, as the store's was
+    if (err instanceof AcpThreadsError && (err.code === "usage" || err.code === "not_found")) throw err;
     // the thread host runs it (its run holds the file): the host writes it; anything else, the store's error
+    id = (await engine.call({ op: "threads.meta", threadId: given })).threadId;
     if (!(await renameInHost(ctx.io, id, title))) throw err;
   }
-  if (ctx.json) writeJson(ctx.io, { id, title: ctx.store.readMetadata(id).title });
+  if (ctx.json) writeJson(ctx.io, { id, title: (await engine.call({ op: "threads.meta", threadId: id })).title });
   else ctx.io.stdout.write(`renamed ${shortId(id)}: ${title.trim()}\n`);
   return EXIT.ok;
 }

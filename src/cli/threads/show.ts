@@ -2,6 +2,7 @@
 import { EXIT } from "../io";
 import { conversation } from "../../core/thread/conversation";
 import { forkedFrom } from "../../core/handoff/lineage";
+import { localEngine } from "../../core/engine/local";
 import { clock, writeJson, type SubContext } from "./common";
 
 const LABEL = {
@@ -13,9 +14,9 @@ const LABEL = {
   error: "error",
 } as const;
 
-export function show(ctx: SubContext): number {
+export async function show(ctx: SubContext): Promise<number> {
   const { io, store } = ctx;
-  const read = store.read(store.resolveId(ctx.args[0]!));
+  const read = await localEngine({ store }).call({ op: "threads.read", threadId: ctx.args[0]! });
   if (ctx.json) {
     writeJson(io, { metadata: read.metadata, records: read.records, warnings: read.warnings });
     return EXIT.ok;

@@ -23,6 +23,7 @@ import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { LedgerReplies, LedgerRequest } from "./requests-ledger";
 import type { SandboxReplies, SandboxRequest } from "./requests-sandbox";
+import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -85,13 +86,22 @@ export type EngineRequest =
   | WorktreeRequest
   | LedgerRequest
   /** The sandbox's reports: this machine's sandbox, the egress allow-list checked (requests-sandbox.ts). */
-  | SandboxRequest;
+  | SandboxRequest
+  /** Reading threads: the listing, one thread's records and metadata, a rename (requests-threads.ts). */
+  | ThreadsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
 export interface EngineReplies
-  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, LedgerReplies, SandboxReplies {
+  extends
+    PermissionsReplies,
+    RecallReplies,
+    AgentsReplies,
+    WorktreeReplies,
+    LedgerReplies,
+    SandboxReplies,
+    ThreadsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

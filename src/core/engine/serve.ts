@@ -21,6 +21,8 @@ import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
 import { ledgerOps } from "./serve-ledger";
 import { sandboxOps } from "./serve-sandbox";
+import { threadsOps } from "./serve-threads";
+import { threadsArchiveOps } from "./serve-threads-archive";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -35,6 +37,8 @@ const HANDLERS: Handlers<EngineOp> = {
   ...worktreeApplyOps,
   ...ledgerOps,
   ...sandboxOps,
+  ...threadsOps,
+  ...threadsArchiveOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -123,6 +127,32 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   },
   "sandbox.availability": {},
   "sandbox.hosts": { hosts: "strings" },
+  "threads.list": {
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+    since: "string?",
+    before: "string?",
+    archived: "string?", // one of exclude, only, include: serve-threads.ts checks it
+    limit: "count?",
+    rescan: "boolean?",
+  },
+  "threads.read": { threadId: "string", from: "count?" },
+  "threads.meta": { threadId: "string" },
+  "threads.rename": { threadId: "string", title: "string" },
+  "threads.archive": {
+    archived: "boolean",
+    ids: "strings?",
+    olderThan: "string?",
+    dryRun: "boolean?",
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+  },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

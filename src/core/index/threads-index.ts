@@ -9,53 +9,16 @@ import { openDerivedDatabase, openDerivedDatabaseAsync, type Db } from "../db/sq
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import type { ThreadMetadata } from "../model/metadata";
 import type { ThreadStore } from "../store/thread-store";
+import type { IndexedThread, ThreadQuery } from "../model/thread-list";
 import { createSyncStateSchema, syncIndexDb, type SyncStats } from "./threads-sync";
 
 export type { SyncStats } from "./threads-sync";
+// the listing's plain types and its grouping by day, where the front ends import them (the engine's API)
+export type { IndexedThread, ThreadQuery } from "../model/thread-list";
+export { groupByDay } from "./thread-days";
 
 // 2: who started a thread, archived, its worktree (#36), and what the last sync saw of the folder
 const SCHEMA_VERSION = 2;
-
-export interface IndexedThread {
-  id: string;
-  title: string | null;
-  agentId: string;
-  agentName: string;
-  mode: string;
-  cwd: string;
-  repoRoot: string | null;
-  status: string;
-  turns: number;
-  messages: number;
-  createdAt: string;
-  lastActivity: string;
-  path: string;
-  size: number;
-  /** Who started it (recorded, or guessed for older threads: `startedFromOf`). */
-  startedFrom: string;
-  archived: boolean;
-  /** The thread's own worktree (#25), while it has one. */
-  worktree: string | null;
-}
-
-export interface ThreadQuery {
-  /** Threads of this workspace folder: same repoRoot or cwd, or a cwd below it, or a worktree of a repository in it. */
-  workspace?: string;
-  /** An agent id or name. */
-  agent?: string;
-  /** Who started it (editor, cli, automation, exec, agent-import). */
-  origin?: string;
-  status?: string;
-  /** Only threads working in a worktree of their own (#25). */
-  worktree?: boolean;
-  /** Last activity at or after this ISO time. */
-  since?: string;
-  /** Last activity before this ISO time. */
-  before?: string;
-  /** Archived threads: left out (default), only them, or with the others. */
-  archived?: "exclude" | "only" | "include";
-  limit?: number;
-}
 
 // IF NOT EXISTS: two processes creating a fresh index at once both run this (serialized); the second must not fail
 function createSchema(db: Db): void {
@@ -225,19 +188,6 @@ export async function openThreadIndexAsync(
 
 const CORRUPT = /malformed|corrupt|not a database/i;
 const isCorrupt = (err: unknown) => err instanceof Error && CORRUPT.test(err.message);
-
-/** Groups threads (already sorted most recent first) by local calendar day of their last activity. */
-export function groupByDay(threads: IndexedThread[]): { day: string; threads: IndexedThread[] }[] {
-  const groups: { day: string; threads: IndexedThread[] }[] = [];
-  for (const t of threads) {
-    const d = new Date(t.lastActivity);
-    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-    const last = groups[groups.length - 1];
-    if (last?.day === day) last.threads.push(t);
-    else groups.push({ day, threads: [t] });
-  }
-  return groups;
-}
 
 /** Brings the index up to date with the store's files (threads-sync.ts; `full`: stat every file). */
 export function syncThreadIndex(index: ThreadIndex, store: ThreadStore, opts: { full?: boolean } = {}): SyncStats {

@@ -6,16 +6,19 @@
  */
 import { errorMessage } from "../../core/errors";
 import type { HostMetaPatch } from "../../core/host/protocol";
-import type { ThreadStore } from "../../core/store/thread-store";
+import type { Engine } from "../../core/engine/requests";
 import type { HostedThreads } from "./hosted-threads";
 
 export interface MetaWriters {
   hosted: HostedThreads;
-  threads: ThreadStore;
+  /** The window's engine: its `threads.rename` writes a thread no one else holds (through its store, as before). */
+  engine: Engine;
 }
 
 export function writeTitle(d: MetaWriters, threadId: string, title: string): Promise<void> {
-  return writeMeta(d, threadId, { title }, () => d.threads.rename(threadId, title));
+  return writeMeta(d, threadId, { title }, async () => {
+    await d.engine.call({ op: "threads.rename", threadId, title });
+  });
 }
 
 /**
@@ -41,7 +44,12 @@ export async function listInSource(
 }
 
 /** `patch` through the host when it holds the thread, else `store`'s write (then the host's, should it hold it). */
-async function writeMeta(d: MetaWriters, threadId: string, patch: HostMetaPatch, store: () => void): Promise<void> {
+async function writeMeta(
+  d: MetaWriters,
+  threadId: string,
+  patch: HostMetaPatch,
+  store: () => void | Promise<void>,
+): Promise<void> {
   const viaHost = () => d.hosted.patch(threadId, patch);
   if (d.hosted.holds(threadId)) {
     let refused: unknown;
@@ -51,13 +59,13 @@ async function writeMeta(d: MetaWriters, threadId: string, patch: HostMetaPatch,
       refused = err; // its run may have ended since the host's last status: then the store writes it
     }
     try {
-      return store();
+      return await store();
     } catch (err) {
       throw refused ?? err;
     }
   }
   try {
-    store();
+    await store();
   } catch (err) {
     // the host may hold it before its status told this window: asked only when connected, never started for this
     if (!d.hosted.link.connected || !(await viaHost().catch(() => false))) throw err;

@@ -99,6 +99,11 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "sandbox.availability": () =>
         localEngine({ home: store.home, env: { PATH: join(dir, "nothing") } }).call({ op: "sandbox.availability" }),
       "sandbox.hosts": () => engine.call({ op: "sandbox.hosts", hosts: ["API.example.com", "*.example.com:8443"] }),
+      "threads.list": () => engine.call({ op: "threads.list", workspace: dir, limit: 50 }),
+      "threads.read": () => engine.call({ op: "threads.read", threadId: id.slice(0, 13), from: 1 }),
+      "threads.meta": () => engine.call({ op: "threads.meta", threadId: id }),
+      "threads.rename": () => engine.call({ op: "threads.rename", threadId: id, title: "  Renamed " }),
+      "threads.archive": () => engine.call({ op: "threads.archive", archived: true, ids: [id.slice(0, 13)] }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -195,6 +200,19 @@ test("every engine request's reply is plain JSON data, in process", () =>
         { host: "example.com", suffix: true, port: 8443 },
       ],
     });
+    const listedThreads = replies["threads.list"] as { id: string; title: string | null }[];
+    assert.ok(
+      listedThreads.some((t) => t.id === id && t.title === "Demo"),
+      "the thread is listed, as it was then",
+    );
+    const read = replies["threads.read"] as { threadId: string; records: { kind: string }[]; next: number };
+    assert.equal(read.threadId, id, "a prefix is resolved to the whole id");
+    assert.equal(read.records.length, read.next - 1, "records from the cursor on");
+    assert.equal((replies["threads.meta"] as { threadId: string }).threadId, id);
+    assert.deepEqual(replies["threads.rename"], { threadId: id, title: "Renamed" });
+    const archived = replies["threads.archive"] as { todo: { id: string }[]; done: string[]; failed: unknown[] };
+    assert.deepEqual([archived.todo.map((t) => t.id), archived.done, archived.failed], [[id], [id], []]);
+    assert.equal(store.readMetadata(id).archived, true, "archived in its own file");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -247,6 +265,12 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "ledger.restore", threadId: id, fromTurn: "1" }, /ledger\.restore: 'fromTurn' must be a number, 0 or/],
       [{ op: "sandbox.hosts" }, /sandbox\.hosts: 'hosts' must be a list of strings/],
       [{ op: "sandbox.hosts", hosts: ["*"] }, /sandbox allowed host '\*' is not valid/],
+      [{ op: "threads.read", threadId: id, from: -1 }, /threads\.read: 'from' must be a number, 0 or more/],
+      [{ op: "threads.rename", threadId: id }, /threads\.rename: 'title' must be a string/],
+      [{ op: "threads.list", archived: "all" }, /threads\.list: 'archived' must be one of exclude, only, include/],
+      [{ op: "threads.list", workspace: "." }, /threads\.list: 'workspace' must be an absolute path/],
+      [{ op: "threads.archive", archived: true }, /name the threads to archive \(IDs\) or filter them/],
+      [{ op: "threads.archive", archived: "yes", ids: [id] }, /threads\.archive: 'archived' must be true or false/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

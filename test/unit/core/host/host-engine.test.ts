@@ -64,6 +64,12 @@ test("an engine request over the host's socket gives the reply, the progress and
         { op: "runtime.remove", version: "99.1.0" },
         { op: "runtime.install", spec: "https://example.invalid/node.tgz" },
         { op: "agents.doctor", cwd: dir, probe: false, custom: { mine: { command: "no-such-agent-command" } } },
+        // reading threads: the listing, a thread's records from a cursor, its metadata; a path for an id is refused
+        { op: "threads.list", workspace: dir, archived: "include", rescan: true },
+        { op: "threads.read", threadId: id.slice(0, 13), from: 2 },
+        { op: "threads.meta", threadId: id },
+        { op: "threads.read", threadId: `../${id}` },
+        { op: "threads.meta", threadId: "0194a2b3-0000-7000-8000-000000000000" },
       ];
       for (const req of same) assert.deepStrictEqual(await outcome(remote, req), await outcome(local, req), req.op);
       const missing = (await outcome(remote, same[4]!)) as { error: unknown[] };
