@@ -45,6 +45,7 @@ export const ENGINE_API = [
   "src/core/engine/local.ts",
   "src/core/engine/requests-agents.ts",
   "src/core/engine/requests-worktree.ts",
+  "src/core/engine/requests-registry.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -99,6 +100,9 @@ export const PURE_HELPERS = [
   "src/core/registry/types.ts",
   "src/core/registry/deprecated.ts",
   "src/core/registry/installed-spec.ts",
+  "src/core/registry/semver.ts",
+  "src/core/registry/update-for.ts",
+  "src/core/registry/auth-label.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

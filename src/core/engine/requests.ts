@@ -21,6 +21,8 @@ import type { PermissionsReplies, PermissionsRequest } from "./requests-permissi
 import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
+import type { RegistryReplies, RegistryRequest } from "./requests-registry";
+import type { InstallProgress } from "../registry/types";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -80,12 +82,15 @@ export type EngineRequest =
   | RecallRequest
   | AgentsRequest
   /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
-  | WorktreeRequest;
+  | WorktreeRequest
+  /** The agent registry and the agents installed from it (requests-registry.ts). */
+  | RegistryRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies {
+export interface EngineReplies
+  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, RegistryReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -115,7 +120,11 @@ export type EngineReply<O extends EngineOp> = EngineReplies[O];
  * step it is at (an install: "Installing …").
  */
 export type EngineProgress =
-  { t: "progress"; done: number; total: number } | { t: "warning"; message: string } | { t: "step"; message: string };
+  | { t: "progress"; done: number; total: number }
+  | { t: "warning"; message: string }
+  | { t: "step"; message: string }
+  /** An agent install's phase (`registry.install`, `registry.update`): download with its share, verify, … */
+  | ({ t: "install" } & InstallProgress);
 
 export interface EngineCallOptions {
   /**

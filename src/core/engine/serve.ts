@@ -19,6 +19,7 @@ import type { EngineContext, Handlers, Report } from "./serve-types";
 import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
+import { registryOps, registryShapes } from "./serve-registry";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -31,6 +32,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...agentsOps,
   ...worktreeOps,
   ...worktreeApplyOps,
+  ...registryOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -105,6 +107,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.branch-name": { threadId: "string", name: "string" },
   "worktree.commit": { threadId: "string", branch: "string", message: "string" },
   "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
+  ...registryShapes,
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -15,6 +15,7 @@ import { withTmp } from "../store/helpers";
 import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { registryFixture } from "./registry-fixture";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -35,6 +36,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const spec = { id: "fake", displayName: "Fake", command: process.execPath, args: [fake], env };
     const wt = await worktreeThread(store, dir);
     writeFileSync(join(wt.ref.path, "new.txt"), "one\ntwo\n");
+    const registry = await registryFixture(store.home);
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -92,11 +94,20 @@ test("every engine request's reply is plain JSON data, in process", () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
       "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
+      "registry.list": () => registry.engine.call({ op: "registry.list" }),
+      "registry.install": () => registry.engine.call({ op: "registry.install", agentId: "fake" }),
+      "agents.installed": () => registry.engine.call({ op: "agents.installed" }),
+      "registry.update": () => (registry.toV2(), registry.engine.call({ op: "registry.update" })),
+      "registry.remove": () => registry.engine.call({ op: "registry.remove", agentId: "fake" }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
-    for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
-      replies[op] = await run();
-      plain(op, replies[op]);
+    try {
+      for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
+        replies[op] = await run();
+        plain(op, replies[op]);
+      }
+    } finally {
+      await registry.close();
     }
     assert.deepEqual(replies["export.folder"], { dir });
     assert.match((replies["export.names"] as { snapshot: string }).snapshot, /^saved_session_.*\.json$/);
@@ -178,6 +189,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["worktree.discard"], { wasMissing: false, warnings: [], path: wt.ref.path });
     assert.equal(existsSync(wt.ref.path), false, "the worktree is removed");
     assert.equal(store.readMetadata(wt.threadId).worktree, null, "and the thread forgets it");
+    const listing = replies["registry.list"] as { source: string; index: { agents: { id: string }[] } };
+    assert.deepEqual([listing.source, listing.index.agents.map((a) => a.id)], ["network", ["fake"]]);
+    const installed = replies["registry.install"] as { agent: { id: string; version: string }; already: boolean };
+    assert.deepEqual([installed.agent.id, installed.agent.version, installed.already], ["fake", "1.0.0", false]);
+    assert.deepEqual(replies["agents.installed"], [installed.agent]);
+    assert.deepEqual(replies["registry.update"], { updates: [{ id: "fake", version: "1.0.0", to: "2.0.0" }] });
+    assert.deepEqual(replies["registry.remove"], { removed: true });
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
