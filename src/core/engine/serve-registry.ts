@@ -34,7 +34,11 @@ function agentIdOf(op: RegistryOp, id: string): string {
 
 /** The registry the engine reads: the front end's (in process), else ACP_THREADS_REGISTRY_URL, else the home's. */
 const registryUrlOf = (ctx: EngineContext): string =>
-  ctx.registryUrl?.() ?? resolveRegistryUrl({ env: ctx.env, setting: readHomeSettings(ctx.store.home).registryUrl });
+  resolveRegistryUrl({
+    flag: ctx.registryUrl?.(),
+    env: ctx.env,
+    setting: readHomeSettings(ctx.store.home).registryUrl,
+  });
 
 /** The registry as the engine reads it; a warning when it is not the network's copy. */
 async function listing(ctx: EngineContext, report: Report, signal?: AbortSignal): Promise<RegistryListing> {
