@@ -103,6 +103,9 @@ export const PURE_HELPERS = [
   "src/core/registry/semver.ts",
   "src/core/registry/update-for.ts",
   "src/core/registry/auth-label.ts",
+  "src/core/registry/url.ts",
+  "src/core/registry/layout.ts",
+  "src/core/registry/platform.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);
