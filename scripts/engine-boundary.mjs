@@ -46,6 +46,7 @@ export const ENGINE_API = [
   "src/core/engine/requests-agents.ts",
   "src/core/engine/requests-worktree.ts",
   "src/core/engine/requests-registry.ts",
+  "src/core/engine/requests-agent-import.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -106,6 +107,7 @@ export const PURE_HELPERS = [
   "src/core/registry/url.ts",
   "src/core/registry/layout.ts",
   "src/core/registry/platform.ts",
+  "src/core/import/import-summary.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

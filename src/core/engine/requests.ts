@@ -22,6 +22,7 @@ import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { RegistryReplies, RegistryRequest } from "./requests-registry";
+import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
 import type { InstallProgress } from "../registry/types";
 
 export type EngineRequest =
@@ -84,13 +85,15 @@ export type EngineRequest =
   /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
   | WorktreeRequest
   /** The agent registry and the agents installed from it (requests-registry.ts). */
-  | RegistryRequest;
+  | RegistryRequest
+  /** An agent's own past sessions imported as threads (requests-agent-import.ts). */
+  | AgentImportRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
 export interface EngineReplies
-  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, RegistryReplies {
+  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, RegistryReplies, AgentImportReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

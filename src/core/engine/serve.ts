@@ -20,6 +20,7 @@ import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
 import { PERMISSION_POLICIES } from "../model/agent";
 import { registryOps, registryShapes } from "./serve-registry";
+import { agentImportOps, agentImportShapes } from "./serve-agent-import";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -33,6 +34,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...worktreeOps,
   ...worktreeApplyOps,
   ...registryOps,
+  ...agentImportOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -108,6 +110,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.commit": { threadId: "string", branch: "string", message: "string" },
   "worktree.apply": { threadId: "string", dryRun: "boolean?", force: "boolean?", merge: "boolean?" },
   ...registryShapes,
+  ...agentImportShapes,
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

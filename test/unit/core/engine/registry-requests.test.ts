@@ -166,3 +166,23 @@ test("registry requests offline: the cached registry with a warning; an install 
       await close();
     }
   }));
+
+test("agents.import refuses a relative folder or a partial agent spec, and writes no thread", () =>
+  withTmpDir("acp-engine-reg-", async (dir) => {
+    const home = join(dir, "home");
+    const { engine, close } = await registryFixture(home);
+    try {
+      const spec = { id: "x", displayName: "X", command: process.execPath, args: [] };
+      const bad: [unknown, RegExp][] = [
+        [{ op: "agents.import", spec, listFrom: "." }, /agents\.import: 'listFrom' must be an absolute path/],
+        [{ op: "agents.import", spec, listFrom: dir, cwd: "rel" }, /agents\.import: 'cwd' must be an absolute path/],
+        [{ op: "agents.import", spec: { id: "x", command: "sh" }, listFrom: dir }, /'spec' must be an agent spec/],
+        [{ op: "agents.import", spec, listFrom: dir, dryRun: "no" }, /'dryRun' must be true or false/],
+      ];
+      for (const [req, why] of bad)
+        await assert.rejects(engine.call(req as never), { code: "usage", message: why }, JSON.stringify(req));
+      assert.equal(existsSync(join(home, "threads")), false, "no thread written");
+    } finally {
+      await close();
+    }
+  }));

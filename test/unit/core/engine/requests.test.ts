@@ -4,7 +4,7 @@
 // does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
 // usage error naming the field, and nothing is written.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -16,6 +16,7 @@ import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { registryFixture } from "./registry-fixture";
+import { historySession } from "../../../fixtures/fake-agents/history-script";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -37,6 +38,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const wt = await worktreeThread(store, dir);
     writeFileSync(join(wt.ref.path, "new.txt"), "one\ntwo\n");
     const registry = await registryFixture(store.home);
+    const history = join(dir, "history.json");
+    writeFileSync(history, JSON.stringify({ sessions: [historySession("s1", realpathSync(dir), 1, "2026-11-01")] }));
+    const lister = { ...spec, env: { FAKE_AGENT_HISTORY: history } };
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -99,6 +103,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "agents.installed": () => registry.engine.call({ op: "agents.installed" }),
       "registry.update": () => (registry.toV2(), registry.engine.call({ op: "registry.update" })),
       "registry.remove": () => registry.engine.call({ op: "registry.remove", agentId: "fake" }),
+      "agents.import": () =>
+        agents.call({ op: "agents.import", spec: lister, cwd: realpathSync(dir), listFrom: dir, dryRun: true }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -196,6 +202,11 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["agents.installed"], [installed.agent]);
     assert.deepEqual(replies["registry.update"], { updates: [{ id: "fake", version: "1.0.0", to: "2.0.0" }] });
     assert.deepEqual(replies["registry.remove"], { removed: true });
+    const imported = replies["agents.import"] as { dryRun: boolean; imported: number; sessions: { action: string }[] };
+    assert.deepEqual(
+      [imported.dryRun, imported.imported, imported.sessions.map((x) => x.action)],
+      [true, 1, ["imported"]],
+    );
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
