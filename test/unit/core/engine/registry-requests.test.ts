@@ -13,6 +13,9 @@ import { agentsLayout } from "../../../../src/core/registry/layout";
 import { fakeAgentArchives } from "../../../fixtures/registry/archives";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { registryFixture } from "./registry-fixture";
+import { connectHost } from "../../../../src/core/host/client";
+import { writeHomeSettings } from "../../../../src/core/store/home-settings";
+import { withCliHost } from "../../../fixtures/host/cli-host";
 
 const posix = { skip: process.platform === "win32" ? "the fake agent's launcher is a shell script" : false };
 
@@ -186,3 +189,41 @@ test("agents.import refuses a relative folder or a partial agent spec, and write
       await close();
     }
   }));
+
+test(
+  "over the host's socket: the host reads its own registry (the home's setting), refuses a URL the same",
+  posix,
+  () =>
+    withCliHost("acp-host-reg-", async ({ home }) => {
+      const { reg, close } = await registryFixture(home);
+      const conn = await connectHost({ home, client: "registry test" });
+      assert.ok(conn);
+      try {
+        writeHomeSettings(home, { registryUrl: reg.url });
+        const remote = conn.asEngine;
+        await assert.rejects(remote.call({ op: "registry.install", agentId: reg.fileUrl("fake-agent-1.0.0.tar.gz") }), {
+          code: "usage",
+          message: /'agentId' must be a registry agent id/,
+        });
+        assert.deepEqual(reg.requests, [], "nothing read");
+        const listing = await remote.call({ op: "registry.list" });
+        assert.deepEqual(
+          [listing.source, listing.url, listing.index.agents.map((a) => a.id)],
+          ["network", reg.url, ["fake"]],
+        );
+        const progress: EngineProgress[] = [];
+        const done = await remote.call(
+          { op: "registry.install", agentId: "fake" },
+          { onProgress: (p) => progress.push(p) },
+        );
+        assert.deepEqual([done.agent.id, done.agent.version, done.already], ["fake", "1.0.0", false]);
+        assert.deepEqual(progress[0], { t: "step", message: "Installing Fake fake 1.0.0…" });
+        assert.equal(progress.at(-1)?.t, "install");
+        assert.deepEqual(await remote.call({ op: "agents.installed" }), [done.agent]);
+        assert.deepEqual(await remote.call({ op: "registry.remove", agentId: "fake" }), { removed: true });
+      } finally {
+        conn.close();
+        await close();
+      }
+    }),
+);
