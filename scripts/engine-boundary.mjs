@@ -47,6 +47,8 @@ export const ENGINE_API = [
   "src/core/engine/requests-worktree.ts",
   "src/core/engine/requests-ledger.ts",
   "src/core/engine/requests-threads.ts",
+  "src/core/engine/requests-registry.ts",
+  "src/core/engine/requests-agent-import.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -104,6 +106,13 @@ export const PURE_HELPERS = [
   "src/core/ledger/files-label.ts",
   "src/core/sandbox/labels.ts",
   "src/core/index/thread-days.ts",
+  "src/core/registry/semver.ts",
+  "src/core/registry/update-for.ts",
+  "src/core/registry/auth-label.ts",
+  "src/core/registry/url.ts",
+  "src/core/registry/layout.ts",
+  "src/core/registry/platform.ts",
+  "src/core/import/import-summary.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -163,7 +163,9 @@ export class Hub implements vscode.Disposable {
     );
     this.recall = this.#owned.add(new RecallIndex(context.extensionPath, home));
     this.ops = this.#owned.add(new ThreadOps(this));
-    this.registry = this.#owned.add(new RegistryService(home, this.config));
+    this.registry = this.#owned.add(
+      new RegistryService(home, this.config, (registryUrl) => localEngine({ store: this.threads, registryUrl })),
+    );
     this.composer = this.#owned.add(
       new ComposerHost({
         config: this.config,

@@ -9,26 +9,14 @@ import { resolveAgent } from "../../core/acp/agent-registry";
 import { probeAgent } from "../../core/acp/agent-probe";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
-import { installedAgentSpec, installedSpecFor } from "../../core/registry/installed";
-import { localEngine } from "../../core/engine/local";
+import { installedSpecFor } from "../../core/registry/installed";
+import { installedAgentSpec } from "../../core/registry/installed-spec";
+import { localEngine, type LocalEngine } from "../../core/engine/local";
+import type { EngineProgress } from "../../core/engine/requests";
 import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
-import {
-  fetchRegistry,
-  findInstalled,
-  authLabel,
-  deprecationOf,
-  installAgent,
-  listInstalled,
-  resolveRegistryUrl,
-  uninstallAgent,
-  updateAgent,
-  updateFor,
-  type InstalledAgent,
-  type InstallProgress,
-  type RegistryAgent,
-  type RegistryListing,
-} from "../../core/registry";
-import { readHomeSettings } from "../../core/store/home-settings";
+import { authLabel } from "../../core/registry/auth-label";
+import { deprecationOf } from "../../core/registry/deprecated";
+import type { InstalledAgent, RegistryAgent } from "../../core/registry/types";
 import { resolveHome } from "../../core/store/paths";
 import { command, subcommands, type Command } from "../command";
 import { FORMAT, type FlagTable, type FlagValues } from "../flags";
@@ -45,46 +33,36 @@ const REGISTRY = {
 interface Ctx {
   io: CliIO;
   home: string;
-  url: string;
+  /** The engine, reading the registry of --registry (else ACP_THREADS_REGISTRY_URL, else the home's setting). */
+  engine: LocalEngine;
 }
 
 function context(io: CliIO, flag: string | undefined): Ctx {
   const home = resolveHome(io.env);
-  return { io, home, url: resolveRegistryUrl({ flag, env: io.env, setting: readHomeSettings(home).registryUrl }) };
+  return { io, home, engine: localEngine({ home, env: io.env, ...(flag ? { registryUrl: () => flag } : {}) }) };
 }
 
-/** The registry, with a notice on stderr when it is not the network's copy. */
-async function registry(ctx: Ctx): Promise<RegistryListing> {
-  const listing = await fetchRegistry({ url: ctx.url, dataHome: ctx.home, signal: ctx.io.signal });
-  if (listing.source !== "network") ctx.io.stderr.write(`acp-threads agents: notice: ${listing.error}\n`);
-  return listing;
-}
-
-/** Progress on stderr, one line per phase (the download's byte count is not repeated). */
-function progressTo(io: CliIO): (p: InstallProgress) => void {
+/**
+ * What the registry requests report, on stderr: a notice when the registry is not the network's copy, the install's
+ * start, then one line per phase (the download's byte count is not repeated).
+ */
+function progressTo(io: CliIO): { signal: AbortSignal | undefined; onProgress: (p: EngineProgress) => void } {
   let last = "";
-  return (p) => {
+  const onProgress = (p: EngineProgress) => {
+    if (p.t === "warning") io.stderr.write(`acp-threads agents: notice: ${p.message}\n`);
+    if (p.t === "step") io.stderr.write(`${p.message}\n`);
+    if (p.t !== "install") return;
     if (p.phase === last && (p.phase === "download" || p.phase === "npm" || p.phase === "uv")) return;
     last = p.phase;
     io.stderr.write(`  ${p.message}\n`);
   };
+  return { signal: io.signal, onProgress };
 }
 
 /** "renamed: use @agentclientprotocol/codex-acp" for an entry whose adapter is superseded. */
 function superseded(a: RegistryAgent): string {
   const d = deprecationOf(a);
   return d ? `${d.reason}: use ${d.successor}` : "";
-}
-
-function entryOf(listing: RegistryListing, id: string): RegistryAgent {
-  const agent = listing.index.agents.find((a) => a.id === id);
-  if (agent) return agent;
-  const rejected = listing.rejected.find((r) => r.id === id);
-  if (rejected) throw new AcpThreadsError("corrupt", `the registry's entry '${id}' is invalid: ${rejected.reason}`);
-  throw new AcpThreadsError(
-    "not_found",
-    `no agent '${id}' in the registry (${listing.url}); 'acp-threads agents list --available' shows them`,
-  );
 }
 
 /** `agents list --probe`: how long each agent gets to answer `initialize` (its login state then gets 1 s more). */
@@ -163,13 +141,13 @@ const list = sub(
   "installed agents (with updates), or the registry's with --available",
   async (ctx, flags) => {
     const { io } = ctx;
-    const installed = listInstalled(ctx.home);
-    if (!flags.available && installed.length === 0) {
+    if (!flags.available && (await ctx.engine.call({ op: "agents.installed" })).length === 0) {
       if (flags.format === "json") io.stdout.write(`${JSON.stringify({ installed: [] }, null, 2)}\n`);
       else io.stdout.write("No agents installed. 'acp-threads agents list --available' shows the registry.\n");
       return EXIT.ok;
     }
-    const listing = await registry(ctx);
+    const listing = await ctx.engine.call({ op: "registry.list" }, progressTo(io));
+    const { installed } = listing;
     if (flags.available) {
       const have = new Map(installed.map((a) => [a.id, a]));
       if (flags.format === "json") {
@@ -201,7 +179,7 @@ const list = sub(
     const rows = installed.map((a) => ({
       ...a,
       auth: a.auth ?? null,
-      updateAvailable: updateFor(a, listing.index)?.version ?? null,
+      updateAvailable: listing.updates[a.id] ?? null,
       ...(logins ? { authStatus: logins.get(a.id) ?? null } : {}),
     }));
     if (flags.format === "json") {
@@ -230,20 +208,14 @@ const add = sub(
   { synopsis: "ID [--registry URL]", flags: {}, args: { min: 1, max: 1, name: "ID" } },
   "install an agent from the registry",
   async (ctx, _flags, [id]) => {
-    const agent = entryOf(await registry(ctx), id!);
-    const have = findInstalled(ctx.home, agent.id);
-    if (have?.version === agent.version) {
-      ctx.io.stdout.write(`${agent.id} ${agent.version} is already installed (${have.command})\n`);
+    const { agent: done, already } = await ctx.engine.call(
+      { op: "registry.install", agentId: id! },
+      progressTo(ctx.io),
+    );
+    if (already) {
+      ctx.io.stdout.write(`${done.id} ${done.version} is already installed (${done.command})\n`);
       return EXIT.ok;
     }
-    ctx.io.stderr.write(`Installing ${agent.name} ${agent.version}…\n`);
-    const done = await installAgent(agent, {
-      dataHome: ctx.home,
-      registryUrl: ctx.url,
-      signal: ctx.io.signal,
-      env: ctx.io.env,
-      onProgress: progressTo(ctx.io),
-    });
     ctx.io.stdout.write(`installed ${done.id} ${done.version} (${done.kind}): acp-threads run --agent ${done.id}\n`);
     return EXIT.ok;
   },
@@ -254,23 +226,17 @@ const update = sub(
   { synopsis: "[ID] [--registry URL]", flags: {}, args: { max: 1, name: "ID" } },
   "install newer versions of the installed agents (or of ID)",
   async (ctx, _flags, [id]) => {
-    const targets = id ? [findInstalled(ctx.home, id)] : listInstalled(ctx.home);
-    if (id && !targets[0]) throw new AcpThreadsError("not_found", `agent '${id}' is not installed`);
-    if (targets.length === 0) {
+    const { updates, failed } = await ctx.engine.call(
+      { op: "registry.update", ...(id ? { agentId: id } : {}) },
+      progressTo(ctx.io),
+    );
+    if (updates.length === 0 && !failed) {
       ctx.io.stdout.write("No agents installed.\n");
       return EXIT.ok;
     }
-    const { index } = await registry(ctx);
-    for (const installed of targets) {
-      const next = updateFor(installed!, index);
-      if (!next) {
-        ctx.io.stdout.write(`${installed!.id} ${installed!.version} is up to date\n`);
-        continue;
-      }
-      const opts = { dataHome: ctx.home, registryUrl: ctx.url, signal: ctx.io.signal, env: ctx.io.env };
-      await updateAgent(installed!, index, { ...opts, onProgress: progressTo(ctx.io) });
-      ctx.io.stdout.write(`updated ${installed!.id} ${installed!.version} → ${next.version}\n`);
-    }
+    for (const u of updates)
+      ctx.io.stdout.write(u.to ? `updated ${u.id} ${u.version} → ${u.to}\n` : `${u.id} ${u.version} is up to date\n`);
+    if (failed) throw failed.code ? new AcpThreadsError(failed.code, failed.message) : new Error(failed.message);
     return EXIT.ok;
   },
 );
@@ -280,7 +246,8 @@ const remove = sub(
   { synopsis: "ID", flags: {}, args: { min: 1, max: 1, name: "ID" } },
   "uninstall an agent",
   async (ctx, _flags, [id]) => {
-    if (!uninstallAgent(id!, ctx.home)) throw new AcpThreadsError("not_found", `agent '${id}' is not installed`);
+    if (!(await ctx.engine.call({ op: "registry.remove", agentId: id! })).removed)
+      throw new AcpThreadsError("not_found", `agent '${id}' is not installed`);
     ctx.io.stdout.write(`removed ${id}\n`);
     return EXIT.ok;
   },
@@ -293,7 +260,7 @@ const logout = sub(
   async (ctx, _flags, [id]) => {
     const { io, home } = ctx;
     const spec = resolveAgent(id!, { cwd: io.cwd, env: io.env, installed: (a) => installedSpecFor(home, a) });
-    const res = await localEngine({ home, env: io.env }).call({
+    const res = await ctx.engine.call({
       op: "agents.logout",
       spec,
       cwd: io.cwd,

@@ -6,13 +6,11 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { createAgentRuntime } from "../../core/acp/agent-runtime";
 import { resolveAgent } from "../../core/acp/agent-registry";
+import { localEngine } from "../../core/engine/local";
 import { AcpThreadsError } from "../../core/errors";
-import { importAgentSessions, summaryLine, type SessionOutcome } from "../../core/import/agent-import";
-import { agentRefOf } from "../../core/model/agent";
+import { summaryLine, type SessionOutcome } from "../../core/import/import-summary";
 import { installedSpecFor } from "../../core/registry/installed";
-import { runtimesDirOf } from "../../core/runtime/runtimes-dir";
 import { str } from "../../core/util/guards";
 import { table } from "../exec/context";
 import { EXIT } from "../io";
@@ -46,23 +44,24 @@ export async function importFromAgent(ctx: SubContext): Promise<number> {
   const cwd = flags.all ? undefined : str(flags.cwd) ? canonical(resolve(io.cwd, str(flags.cwd)!)) : here;
   const installed = (id: string) => installedSpecFor(store.home, id);
   const spec = resolveAgent(str(flags["from-agent"])!, { cwd: cwd ?? here, env: io.env, installed });
-  const node = { runtimesDir: runtimesDirOf(store.home) };
-  const summary = await importAgentSessions({
-    threadsDir: store.threadsDir,
-    agent: agentRefOf(spec),
-    startAgent: (at) =>
-      createAgentRuntime(
-        { agent: spec, cwd: at, permissionPolicy: "deny-all" },
-        { baseEnv: io.env, node, noPty: true },
-      ),
-    cwd,
-    listFrom: here,
-    dryRun: !!flags["dry-run"],
-    signal: io.signal,
-    onProgress: (p) => {
-      if (p.current) io.stderr.write(`[${p.done + 1}/${p.total}] ${label(p.current)}\n`);
+  let at = { done: 0, total: 0 };
+  const summary = await localEngine({ store, env: io.env }).call(
+    {
+      op: "agents.import",
+      spec,
+      ...(cwd ? { cwd } : {}),
+      listFrom: here,
+      dryRun: !!flags["dry-run"],
+      managedNodes: true,
     },
-  });
+    {
+      signal: io.signal,
+      onProgress: (p) => {
+        if (p.t === "progress") at = p;
+        if (p.t === "step") io.stderr.write(`[${at.done + 1}/${at.total}] ${p.message}\n`);
+      },
+    },
+  );
   if (ctx.json) writeJson(io, summary);
   else {
     if (summary.sessions.length)

@@ -24,6 +24,8 @@ export type LocalEngineOptions = (
    * process answers one read and exits: the CLI's query; else it keeps its index open: the MCP server).
    */
   recall?: { env: NodeJS.ProcessEnv; oneShot: boolean };
+  /** The registry the registry requests read (the CLI's --registry, the editor's setting): default the engine's. */
+  registryUrl?: () => string;
 };
 
 /** The engine in this process; `close` ends what it keeps open (the recall reader). */
@@ -46,6 +48,7 @@ export function localEngine(o: LocalEngineOptions): LocalEngine {
     store,
     env: o.env ?? process.env,
     ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}),
+    ...(o.registryUrl ? { registryUrl: o.registryUrl } : {}),
   };
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>

@@ -24,6 +24,9 @@ import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { LedgerReplies, LedgerRequest } from "./requests-ledger";
 import type { SandboxReplies, SandboxRequest } from "./requests-sandbox";
 import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
+import type { RegistryReplies, RegistryRequest } from "./requests-registry";
+import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
+import type { InstallProgress } from "../registry/types";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -88,7 +91,11 @@ export type EngineRequest =
   /** The sandbox's reports: this machine's sandbox, the egress allow-list checked (requests-sandbox.ts). */
   | SandboxRequest
   /** Reading threads: the listing, one thread's records and metadata, a rename (requests-threads.ts). */
-  | ThreadsRequest;
+  | ThreadsRequest
+  /** The agent registry and the agents installed from it (requests-registry.ts). */
+  | RegistryRequest
+  /** An agent's own past sessions imported as threads (requests-agent-import.ts). */
+  | AgentImportRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -101,7 +108,9 @@ export interface EngineReplies
     WorktreeReplies,
     LedgerReplies,
     SandboxReplies,
-    ThreadsReplies {
+    ThreadsReplies,
+    RegistryReplies,
+    AgentImportReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -131,7 +140,11 @@ export type EngineReply<O extends EngineOp> = EngineReplies[O];
  * step it is at (an install: "Installing …").
  */
 export type EngineProgress =
-  { t: "progress"; done: number; total: number } | { t: "warning"; message: string } | { t: "step"; message: string };
+  | { t: "progress"; done: number; total: number }
+  | { t: "warning"; message: string }
+  | { t: "step"; message: string }
+  /** An agent install's phase (`registry.install`, `registry.update`): download with its share, verify, … */
+  | ({ t: "install" } & InstallProgress);
 
 export interface EngineCallOptions {
   /**

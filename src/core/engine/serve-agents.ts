@@ -16,7 +16,7 @@ type AgentsOp =
   "runtime.list" | "runtime.install" | "runtime.remove" | "agents.doctor" | "agents.logout" | "agents.deleteSession";
 
 /** The Node choice of a request, the runtimes folder the data home's. */
-const nodeOf = (store: ThreadStore, req: AgentNodeChoice): NodeRuntimeOptions => ({
+export const nodeOf = (store: ThreadStore, req: AgentNodeChoice): NodeRuntimeOptions => ({
   ...(req.managedNodes ? { runtimesDir: runtimesDirOf(store.home) } : {}),
   ...(req.nodePath !== undefined ? { nodePath: req.nodePath } : {}),
 });

@@ -11,6 +11,8 @@ export interface EngineContext {
   store: ThreadStore;
   env: NodeJS.ProcessEnv;
   recall?: () => RecallReader;
+  /** The registry the front end in this process reads (its flag or setting); absent: the engine's env and home. */
+  registryUrl?: () => string;
 }
 
 export type Report = (p: EngineProgress) => void;

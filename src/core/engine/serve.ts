@@ -23,6 +23,8 @@ import { ledgerOps } from "./serve-ledger";
 import { sandboxOps } from "./serve-sandbox";
 import { threadsOps } from "./serve-threads";
 import { threadsArchiveOps } from "./serve-threads-archive";
+import { registryOps, registryShapes } from "./serve-registry";
+import { agentImportOps, agentImportShapes } from "./serve-agent-import";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -39,6 +41,8 @@ const HANDLERS: Handlers<EngineOp> = {
   ...sandboxOps,
   ...threadsOps,
   ...threadsArchiveOps,
+  ...registryOps,
+  ...agentImportOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -153,6 +157,8 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     status: "string?",
     worktree: "boolean?",
   },
+  ...registryShapes,
+  ...agentImportShapes,
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -26,36 +26,11 @@ import { foldMetadata } from "../model/metadata";
 import { newThreadId } from "../store/thread-id";
 import { knownSessions, type KnownSession } from "./known-sessions";
 import { placeThread, stageThread } from "./replay-thread";
+import type { ImportSummary, SessionOutcome } from "./import-summary";
+
+export { summaryLine, type ImportAction, type ImportSummary, type SessionOutcome } from "./import-summary";
 
 export const AGENT_IMPORT_ORIGIN = "agent-import";
-
-export type ImportAction = "imported" | "updated" | "unchanged" | "failed";
-
-export interface SessionOutcome {
-  sessionId: string;
-  cwd: string;
-  title: string | null;
-  updatedAt: string | null;
-  action: ImportAction;
-  threadId?: string;
-  /** Why a session is unchanged or failed. */
-  reason?: string;
-}
-
-export interface ImportSummary {
-  agent: string;
-  /** Sessions the agent listed for the folder (or every folder). */
-  listed: number;
-  imported: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  /** Nothing was written: the actions are what an import would do. */
-  dryRun: boolean;
-  /** Stopped by the signal before every session was done (the rest are not in `sessions`). */
-  cancelled: boolean;
-  sessions: SessionOutcome[];
-}
 
 export interface ImportProgress {
   /** Sessions decided so far, of `total`. */
@@ -78,13 +53,6 @@ export interface AgentImportOptions {
   dryRun?: boolean;
   signal?: AbortSignal;
   onProgress?(p: ImportProgress): void;
-}
-
-/** "imported 2, updated 0, unchanged 5, failed 0 of 7 sessions" (and what else is true: a dry run, interrupted). */
-export function summaryLine(sum: ImportSummary): string {
-  const counts = `imported ${sum.imported}, updated ${sum.updated}, unchanged ${sum.unchanged}, failed ${sum.failed}`;
-  const of = `of ${sum.listed} session${sum.listed === 1 ? "" : "s"}`;
-  return `${sum.dryRun ? "dry run (nothing written): " : ""}${counts} ${of}${sum.cancelled ? " (interrupted)" : ""}`;
 }
 
 /** The agent process, stopped with its process group (npm launchers leave children behind otherwise). */

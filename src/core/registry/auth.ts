@@ -7,31 +7,17 @@
 import { authKind, probeAgent } from "../acp/agent-probe";
 import { errorMessage } from "../errors";
 import type { AgentSpec } from "../model/agent";
+import { authKindsOf } from "./auth-label";
 import type { AuthKind } from "./types";
+
+export { authKindsOf, authLabel } from "./auth-label";
 
 /** Short: an install must not wait long for an agent that does not answer (the agent stays installed). */
 export const AUTH_PROBE_TIMEOUT_MS = 20_000;
 
-const WORDS: Record<AuthKind, string> = { agent: "agent", terminal: "terminal", env_var: "env var" };
-const ORDER: AuthKind[] = ["agent", "terminal", "env_var"];
-
-/** The distinct kinds of `initialize`'s `authMethods`, in a fixed order. */
-export function authKindsOf(methods: readonly { kind: AuthKind }[]): AuthKind[] {
-  return ORDER.filter((k) => methods.some((m) => m.kind === k));
-}
-
 /** `authKindsOf` for raw ACP auth methods (`type` / legacy `_meta["terminal-auth"]`). */
 export const authKindsOfMethods = (methods: readonly Parameters<typeof authKind>[0][]): AuthKind[] =>
   authKindsOf(methods.map(authKind));
-
-/**
- * "auth: agent / terminal"; "auth: none" when the agent needs no sign-in; for a registry entry not installed
- * (nothing to ask yet) "auth: known once installed"; for an install recorded before probing "auth: unknown".
- */
-export function authLabel(kinds: readonly AuthKind[] | undefined, installed: boolean): string {
-  if (!kinds) return installed ? "auth: unknown" : "auth: known once installed";
-  return kinds.length ? `auth: ${kinds.map((k) => WORDS[k]).join(" / ")}` : "auth: none";
-}
 
 /** Asks the freshly installed agent (one `initialize`, then its process group is killed). */
 export async function probeAuthKinds(

@@ -4,9 +4,9 @@ export { DEFAULT_REGISTRY_URL, REGISTRY_URL_ENV, resolveRegistryUrl } from "./ur
 export { fetchRegistry, REGISTRY_TIMEOUT_MS } from "./fetch";
 export { validateAgent, validateIndex } from "./validate";
 export { compareSemver, isSemver } from "./semver";
-export { hostRegistryPlatform, registryPlatformOf } from "./platform";
+export { installKindOf, registryPlatformOf } from "./platform";
 export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled, listInstalledAsync } from "./installed";
-export { installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
+export { hostRegistryPlatform, installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
 export { updateAgent, updateFor } from "./update";
 export { agentsLayout } from "./layout";
 export { AUTH_PROBE_TIMEOUT_MS, authKindsOf, authKindsOfMethods, authLabel, probeAuthKinds } from "./auth";

@@ -13,7 +13,7 @@ import { uvInstall } from "./install-uv";
 import { probeAuthKinds } from "./auth";
 import { findInstalled, installedAgentSpec, updateInstalled } from "./installed";
 import { agentsLayout } from "./layout";
-import { hostRegistryPlatform } from "./platform";
+import { installKindOf, registryPlatformOf } from "./platform";
 import { validateAgent } from "./validate";
 import type { InstallKind, InstalledAgent, InstallProgress, RegistryAgent, RegistryPlatform } from "./types";
 
@@ -29,12 +29,15 @@ export interface InstallOptions {
   probeAuth?: boolean;
 }
 
+/** This machine's name in the registry's `binary` table. */
+export function hostRegistryPlatform(): RegistryPlatform | undefined {
+  return registryPlatformOf(process.platform, process.arch);
+}
+
 /** The distribution this machine installs: its binary build, else npx, else uvx. */
 export function installKindFor(agent: RegistryAgent, platform: RegistryPlatform | undefined): InstallKind {
-  const d = agent.distribution;
-  if (d.binary && platform && d.binary[platform]) return "binary";
-  if (d.npx) return "npx";
-  if (d.uvx) return "uvx";
+  const kind = installKindOf(agent, platform);
+  if (kind) return kind;
   binaryTargetFor(agent, platform); // throws the "no build for this platform" error
   throw new AcpThreadsError("not_found", `${agent.id} has nothing to install`);
 }

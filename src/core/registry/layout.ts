@@ -1,4 +1,4 @@
-/** Where installed agents live in the data home. */
+/** Where installed agents live in the data home (a pure helper: path math). */
 import { join } from "node:path";
 import { homeLayout } from "../platform/data-home";
 

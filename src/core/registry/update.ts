@@ -1,12 +1,9 @@
 /** Updates: an installed agent whose registry entry carries a newer version; updating = installing it (the install drops the old version). */
 import { installAgent, type InstallOptions } from "./install";
-import { compareSemver } from "./semver";
-import type { InstalledAgent, RegistryAgent, RegistryIndex } from "./types";
+import type { InstalledAgent, RegistryIndex } from "./types";
+import { updateFor } from "./update-for";
 
-export function updateFor(installed: InstalledAgent, index: RegistryIndex): RegistryAgent | null {
-  const entry = index.agents.find((a) => a.id === installed.id);
-  return entry && compareSemver(entry.version, installed.version) > 0 ? entry : null;
-}
+export { updateFor };
 
 /** Installs the newer version when there is one; resolves with the new record, or null when already current. */
 export async function updateAgent(

@@ -5,16 +5,11 @@
  * (cached copy or bundled snapshot).
  */
 import * as vscode from "vscode";
-import {
-  authLabel,
-  deprecationOf,
-  hostRegistryPlatform,
-  installKindFor,
-  type InstalledAgent,
-  type RegistryAgent,
-  type RegistryListing,
-  updateFor,
-} from "../../core/registry";
+import { authLabel } from "../../core/registry/auth-label";
+import { deprecationOf } from "../../core/registry/deprecated";
+import { installKindOf, registryPlatformOf } from "../../core/registry/platform";
+import type { InstalledAgent, RegistryAgent, RegistryListing } from "../../core/registry/types";
+import { updateFor } from "../../core/registry/update-for";
 
 export interface AgentItem extends vscode.QuickPickItem {
   agent?: RegistryAgent;
@@ -57,11 +52,7 @@ function iconOf(icon: string | undefined): AgentItem["iconPath"] {
 }
 
 function kindOf(agent: RegistryAgent): string {
-  try {
-    return installKindFor(agent, hostRegistryPlatform());
-  } catch {
-    return "no build for this platform";
-  }
+  return installKindOf(agent, registryPlatformOf(process.platform, process.arch)) ?? "no build for this platform";
 }
 
 export function agentItem(agent: RegistryAgent, installed?: InstalledAgent, update?: RegistryAgent): AgentItem {

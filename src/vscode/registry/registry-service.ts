@@ -14,20 +14,15 @@
 import { mkdirSync, watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
-import {
-  agentsLayout,
-  fetchRegistry,
-  installAgent,
-  listInstalledAsync,
-  resolveRegistryUrl,
-  uninstallAgent,
-  updateFor,
-  type InstalledAgent,
-  type InstallProgress,
-  type RegistryAgent,
-  type RegistryListing,
-} from "../../core/registry";
+import type { Engine } from "../../core/engine/requests";
+import { agentsLayout } from "../../core/registry/layout";
+import type { InstalledAgent, InstallProgress, RegistryAgent, RegistryListing } from "../../core/registry/types";
+import { updateFor } from "../../core/registry/update-for";
+import { resolveRegistryUrl } from "../../core/registry/url";
 import type { Config } from "../config";
+
+/** An install phase's share, when it says one. */
+const fraction = (p: InstallProgress) => (p.fraction !== undefined ? { fraction: p.fraction } : {});
 
 export class RegistryService implements vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<void>();
@@ -49,11 +44,16 @@ export class RegistryService implements vscode.Disposable {
   #watcher: FSWatcher | undefined;
   /** Told of each read of the installed agents' file (not of a kept answer): the host suite counts them. */
   onRead?: () => void;
+  /** The engine's registry requests, reading this window's registry (`url`). */
+  readonly #engine: Engine;
 
+  /** `engineFor`: the engine (the window's, in process) reading the registry `registryUrl` names. */
   constructor(
     private readonly home: string,
     private readonly config: Config,
+    engineFor: (registryUrl: () => string) => Engine,
   ) {
+    this.#engine = engineFor(() => this.url);
     this.#watch();
   }
 
@@ -68,9 +68,18 @@ export class RegistryService implements vscode.Disposable {
 
   /** Reads the registry (network, else cache, else the bundled snapshot); concurrent callers share one read. */
   listing(signal?: AbortSignal): Promise<RegistryListing> {
-    const url = this.url;
-    this.#reading ??= fetchRegistry({ url, dataHome: this.home, signal })
-      .then((l) => (this.#last = l))
+    this.#reading ??= this.#engine
+      .call({ op: "registry.list" }, signal ? { signal } : {})
+      .then(({ index, source, url: read, error, rejected }) => {
+        const listing: RegistryListing = {
+          index,
+          source,
+          url: read,
+          rejected,
+          ...(error !== undefined ? { error } : {}),
+        };
+        return (this.#last = listing);
+      })
       .finally(() => (this.#reading = undefined));
     return this.#reading;
   }
@@ -100,18 +109,28 @@ export class RegistryService implements vscode.Disposable {
     while (this.#checking) await this.#checking;
   }
 
+  /**
+   * Installs the registry's entry of `agent` (by its id: the engine reads the registry itself and installs the entry
+   * it read, again when that version is installed already).
+   */
   async install(
     agent: RegistryAgent,
     onProgress: (p: InstallProgress) => void,
     signal: AbortSignal,
   ): Promise<InstalledAgent> {
-    const done = await installAgent(agent, { dataHome: this.home, registryUrl: this.url, onProgress, signal });
+    const { agent: done } = await this.#engine.call(
+      { op: "registry.install", agentId: agent.id, reinstall: true },
+      {
+        signal,
+        onProgress: (p) => p.t === "install" && onProgress({ phase: p.phase, message: p.message, ...fraction(p) }),
+      },
+    );
     await this.#changedHere();
     return done;
   }
 
   async remove(id: string): Promise<boolean> {
-    const gone = uninstallAgent(id, this.home);
+    const { removed: gone } = await this.#engine.call({ op: "registry.remove", agentId: id });
     if (gone) await this.#changedHere();
     return gone;
   }
@@ -126,7 +145,7 @@ export class RegistryService implements vscode.Disposable {
     this.onRead?.();
     // stamped before the read: a change landing meanwhile has another stamp, so its watch event reads it again
     const reading = this.#stamp().then(async (stamp) => {
-      const agents = await listInstalledAsync(this.home);
+      const agents = await this.#engine.call({ op: "agents.installed" });
       this.#readStamp = stamp;
       this.#seen = JSON.stringify(agents);
       this.#told ??= this.#seen;

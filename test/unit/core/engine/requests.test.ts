@@ -4,7 +4,7 @@
 // does not compile. Bad input (an unknown op, a missing or mistyped field, a relative path) is refused with a
 // usage error naming the field, and nothing is written.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -15,6 +15,8 @@ import { withTmp } from "../store/helpers";
 import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
+import { registryFixture } from "./registry-fixture";
+import { historySession } from "../../../fixtures/fake-agents/history-script";
 
 const plain = (label: string, x: unknown) =>
   assert.deepStrictEqual(JSON.parse(JSON.stringify(x)), x, `${label}: the reply is plain JSON data`);
@@ -35,6 +37,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const spec = { id: "fake", displayName: "Fake", command: process.execPath, args: [fake], env };
     const wt = await worktreeThread(store, dir);
     writeFileSync(join(wt.ref.path, "new.txt"), "one\ntwo\n");
+    const registry = await registryFixture(store.home);
+    const history = join(dir, "history.json");
+    writeFileSync(history, JSON.stringify({ sessions: [historySession("s1", realpathSync(dir), 1, "2026-11-01")] }));
+    const lister = { ...spec, env: { FAKE_AGENT_HISTORY: history } };
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -104,11 +110,22 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "threads.meta": () => engine.call({ op: "threads.meta", threadId: id }),
       "threads.rename": () => engine.call({ op: "threads.rename", threadId: id, title: "  Renamed " }),
       "threads.archive": () => engine.call({ op: "threads.archive", archived: true, ids: [id.slice(0, 13)] }),
+      "registry.list": () => registry.engine.call({ op: "registry.list" }),
+      "registry.install": () => registry.engine.call({ op: "registry.install", agentId: "fake" }),
+      "agents.installed": () => registry.engine.call({ op: "agents.installed" }),
+      "registry.update": () => (registry.toV2(), registry.engine.call({ op: "registry.update" })),
+      "registry.remove": () => registry.engine.call({ op: "registry.remove", agentId: "fake" }),
+      "agents.import": () =>
+        agents.call({ op: "agents.import", spec: lister, cwd: realpathSync(dir), listFrom: dir, dryRun: true }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
-    for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
-      replies[op] = await run();
-      plain(op, replies[op]);
+    try {
+      for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
+        replies[op] = await run();
+        plain(op, replies[op]);
+      }
+    } finally {
+      await registry.close();
     }
     assert.deepEqual(replies["export.folder"], { dir });
     assert.match((replies["export.names"] as { snapshot: string }).snapshot, /^saved_session_.*\.json$/);
@@ -213,6 +230,18 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const archived = replies["threads.archive"] as { todo: { id: string }[]; done: string[]; failed: unknown[] };
     assert.deepEqual([archived.todo.map((t) => t.id), archived.done, archived.failed], [[id], [id], []]);
     assert.equal(store.readMetadata(id).archived, true, "archived in its own file");
+    const listing = replies["registry.list"] as { source: string; index: { agents: { id: string }[] } };
+    assert.deepEqual([listing.source, listing.index.agents.map((a) => a.id)], ["network", ["fake"]]);
+    const installed = replies["registry.install"] as { agent: { id: string; version: string }; already: boolean };
+    assert.deepEqual([installed.agent.id, installed.agent.version, installed.already], ["fake", "1.0.0", false]);
+    assert.deepEqual(replies["agents.installed"], [installed.agent]);
+    assert.deepEqual(replies["registry.update"], { updates: [{ id: "fake", version: "1.0.0", to: "2.0.0" }] });
+    assert.deepEqual(replies["registry.remove"], { removed: true });
+    const imported = replies["agents.import"] as { dryRun: boolean; imported: number; sessions: { action: string }[] };
+    assert.deepEqual(
+      [imported.dryRun, imported.imported, imported.sessions.map((x) => x.action)],
+      [true, 1, ["imported"]],
+    );
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
