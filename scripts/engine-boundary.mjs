@@ -45,6 +45,8 @@ export const ENGINE_API = [
   "src/core/engine/local.ts",
   "src/core/engine/requests-agents.ts",
   "src/core/engine/requests-worktree.ts",
+  "src/core/engine/worker.ts",
+  "src/core/engine/import-job.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -83,6 +85,7 @@ export const PURE_HELPERS = [
   "src/core/prompt/refs.ts",
   "src/core/recall/mcp-offer.ts",
   "src/core/recall/render.ts",
+  "src/core/recall/describe.ts",
   "src/core/thread/conversation.ts",
   "src/core/thread/record-events.ts",
   "src/core/usage/format.ts",

@@ -21,6 +21,7 @@ import type { PermissionsReplies, PermissionsRequest } from "./requests-permissi
 import type { RecallReplies, RecallRequest } from "./requests-recall";
 import type { AgentsReplies, AgentsRequest } from "./requests-agents";
 import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
+import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } from "./requests-recall-index";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -80,12 +81,15 @@ export type EngineRequest =
   | RecallRequest
   | AgentsRequest
   /** A thread's worktree: its state, discard, commit to a branch (requests-worktree.ts). */
-  | WorktreeRequest;
+  | WorktreeRequest
+  /** Recall's index: importing history, compacting after it (requests-recall-index.ts). */
+  | RecallIndexRequest;
 
 export type EngineOp = EngineRequest["op"];
 
 /** What each op answers. */
-export interface EngineReplies extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies {
+export interface EngineReplies
+  extends PermissionsReplies, RecallReplies, AgentsReplies, WorktreeReplies, RecallIndexReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -115,12 +119,18 @@ export type EngineReply<O extends EngineOp> = EngineReplies[O];
  * step it is at (an install: "Installing …").
  */
 export type EngineProgress =
-  { t: "progress"; done: number; total: number } | { t: "warning"; message: string } | { t: "step"; message: string };
+  | { t: "progress"; done: number; total: number }
+  | { t: "warning"; message: string }
+  | { t: "step"; message: string }
+  /** How far a recall import got (requests-recall-index.ts). */
+  | RecallImportProgress;
 
 export interface EngineCallOptions {
   /**
    * Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic),
-   * except a request that says it stops (`runtime.install`). Over the socket, only before it is sent.
+   * except a request that says it stops: `runtime.install`, the recall requests (between their steps, with an
+   * `interrupted` error; an import answers with what it committed). Over the host's socket and in the engine worker
+   * (core/engine/worker.ts) the abort is sent on as a cancel of that request.
    */
   signal?: AbortSignal;
   onProgress?: (p: EngineProgress) => void;

@@ -1,4 +1,5 @@
 /** The shapes the engine's dispatcher (serve.ts) and its areas (serve-*.ts) share. */
+import type { Recall } from "../recall/recall";
 import type { RecallReader } from "../recall/reader";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
@@ -11,6 +12,13 @@ export interface EngineContext {
   store: ThreadStore;
   env: NodeJS.ProcessEnv;
   recall?: () => RecallReader;
+  /**
+   * The recall index this process keeps open and reads itself (the engine worker: engine.worker.ts), instead of a
+   * reader that may ask the warm recall process.
+   */
+  index?: () => Recall;
+  /** Fetches the cancels that came while this thread was busy (the engine worker; cancel.ts). */
+  poll?: () => void;
 }
 
 export type Report = (p: EngineProgress) => void;

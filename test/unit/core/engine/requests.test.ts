@@ -92,6 +92,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
         engine.call({ op: "worktree.commit", threadId: wt.threadId, branch: "agent/x", message: "the change" }),
       "worktree.apply": () => engine.call({ op: "worktree.apply", threadId: wt.threadId, dryRun: true }),
       "worktree.discard": () => engine.call({ op: "worktree.discard", threadId: wt.threadId }),
+      "recall.import": () => engine.call({ op: "recall.import", own: true, codex: { root: join(dir, "none") } }),
+      "recall.compact": () => engine.call({ op: "recall.compact", added: 1 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     for (const [op, run] of Object.entries(cases) as [EngineOp, () => Promise<unknown>][]) {
@@ -225,6 +227,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       ],
       [{ op: "worktree.discard", path: dir }, /worktree\.discard: 'threadId' must be a string/],
       [{ op: "worktree.commit", threadId: id, branch: "b" }, /worktree\.commit: 'message' must be a string/],
+      [{ op: "recall.import", codex: { root: "rel" } }, /recall\.import: 'codex' must be a transcript root/],
+      [{ op: "recall.import", claude: { root: dir, limitFiles: -1 } }, /'claude' must be a transcript root/],
+      [{ op: "recall.compact" }, /recall\.compact: 'added' must be a number, 0 or more/],
+      [{ op: "recall.search", query: "x", global: true, sync: "yes" }, /'sync' must be true or false/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
