@@ -81,6 +81,9 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
   constructor(private readonly hub: Hub) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    // the engine worker starts and opens the index while the view loads: its first search does not wait for both
+    // (a failure here is left to that search to show)
+    background(this.hub.recall.engine().call({ op: "recall.status" }), "opening the recall index", () => undefined);
     const { extensionUri } = this.hub.context;
     view.webview.options = webviewOptions(extensionUri);
     view.webview.html = webviewHtml(view.webview, extensionUri, {
