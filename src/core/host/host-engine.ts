@@ -11,6 +11,13 @@ import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
 import type { HostReply } from "./protocol";
 
+/**
+ * A recall import or compaction runs for minutes on the thread that serves it: here that would hold every hosted
+ * session, so the host leaves them to the caller's engine (in process, or the engine worker: core/engine/worker.ts).
+ */
+const NOT_HERE =
+  "recall imports and compactions are not run by the thread host (they would hold its sessions): run them with the engine in process or in the engine worker";
+
 export class HostEngine {
   #engine: Engine | undefined;
   /** The engine requests in flight, per connection (its `owner`), by the number the client gave them. */
@@ -23,8 +30,11 @@ export class HostEngine {
       this.#running.get(owner)?.get(req.call)?.abort();
       return { t: "ok", id: req.id };
     }
-    this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger });
     const { id } = req;
+    const op = (req.req as { op?: unknown } | undefined)?.op;
+    if (op === "recall.import" || op === "recall.compact")
+      return { t: "error", id, message: NOT_HERE, engine: { code: "usage" } };
+    this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger });
     const mine = this.#running.get(owner) ?? new Map<number, AbortController>();
     this.#running.set(owner, mine);
     const abort = new AbortController();
