@@ -19,7 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openRecall, type Recall } from "../src/core/recall/recall";
-import { RecallWorkers } from "../src/core/recall/worker/client";
+import { RecallImports } from "../src/core/engine/import-job";
+import { workerEngine } from "../src/core/engine/worker";
 import { coldCases, coldReport, measureCold } from "./recall-cold";
 import { makeVocab, rng, writeCorpus, type Corpus, type Vocab } from "./recall-corpus";
 
@@ -88,13 +89,14 @@ const engineFigure = (r: Record<string, number> | string) =>
   typeof r === "string" ? `failed: ${r.slice(0, 120)}` : `${r.open.toFixed(0)} ms, RSS +${mb(r.rss)}`;
 
 /**
- * Imports the corpus the way the extension does (RecallWorkers) while watching this thread's event loop; the
+ * Imports the corpus the way the extension does (the engine worker, RecallImports) while watching this thread's event loop; the
  * compaction the worker runs after a bulk import is timed on its own (searches answer meanwhile).
  */
 async function importInWorker(home: string, root: string, oneCore = false) {
   // a worker thread copies the environment when it starts: the switch reaches only this import's workers
   if (oneCore) process.env.ACP_THREADS_RECALL_SHARDS = "1";
-  const workers = new RecallWorkers(join(process.cwd(), "dist", "recall-worker.js"), home);
+  const engine = workerEngine({ script: join(process.cwd(), "dist", "engine-worker.js"), home });
+  const workers = new RecallImports(engine);
   const h = monitorEventLoopDelay({ resolution: 10 });
   let reports = 0;
   const t0 = performance.now();
@@ -110,7 +112,8 @@ async function importInWorker(home: string, root: string, oneCore = false) {
     const delay = { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
     return { messages: sum.messages, ms: elapsed, reports, delay, compacted, compactMs, sharded: sum.sharded };
   } finally {
-    await workers.dispose();
+    workers.close();
+    await engine.close();
   }
 }
 

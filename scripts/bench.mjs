@@ -31,6 +31,7 @@ const all = [
   "host-serve",
   "host-terms",
   "host-watch",
+  "recall-panel",
 ];
 // run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
 const onRequest = ["recall"];

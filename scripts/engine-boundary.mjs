@@ -49,6 +49,8 @@ export const ENGINE_API = [
   "src/core/engine/requests-threads.ts",
   "src/core/engine/requests-registry.ts",
   "src/core/engine/requests-agent-import.ts",
+  "src/core/engine/worker.ts",
+  "src/core/engine/import-job.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -87,6 +89,7 @@ export const PURE_HELPERS = [
   "src/core/prompt/refs.ts",
   "src/core/recall/mcp-offer.ts",
   "src/core/recall/render.ts",
+  "src/core/recall/describe.ts",
   "src/core/thread/conversation.ts",
   "src/core/thread/record-events.ts",
   "src/core/usage/format.ts",

@@ -156,7 +156,7 @@ export function checkVsix(path, target, expected, { repository } = {}) {
     "dist/extension.js",
     "dist/cli.js",
     "dist/cli/recall.js",
-    "dist/recall-worker.js",
+    "dist/engine-worker.js",
     "dist/catalog-worker.js",
     "dist/spawner.js",
     "dist/webview/thread.js",

@@ -1,15 +1,17 @@
 /**
- * The recall of this window, owned by the Hub: the recall worker threads (core/recall/worker; the extension host
- * never opens the index itself) started on first use and stopped when the Hub shuts down or is disposed.
- * `onDidImport` fires after an import so an open Recall view re-runs its search with the new sessions.
+ * The recall of this window, owned by the Hub: the engine requests run off the extension host's thread in the
+ * engine worker (core/engine/worker.ts; the extension host never opens the index itself), started on first use and
+ * closed when the Hub shuts down or is disposed. Imports go through `RecallImports` (one at a time, compacted
+ * after). `onDidImport` fires after an import so an open Recall view re-runs its search with the new sessions.
  */
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { RecallWorkers } from "../core/recall/worker/client";
+import { RecallImports } from "../core/engine/import-job";
+import { workerEngine, type WorkerEngine } from "../core/engine/worker";
 import { background } from "../core/util/unexpected";
 
 export class RecallIndex implements vscode.Disposable {
-  #workers: RecallWorkers | undefined;
+  #engine: { engine: WorkerEngine; imports: RecallImports } | undefined;
   readonly #imported = new vscode.EventEmitter<void>();
   readonly onDidImport = this.#imported.event;
 
@@ -18,9 +20,20 @@ export class RecallIndex implements vscode.Disposable {
     private readonly home: string,
   ) {}
 
-  /** The workers (search and import), started on first use. */
-  workers(): RecallWorkers {
-    return (this.#workers ??= new RecallWorkers(join(this.extensionPath, "dist", "recall-worker.js"), this.home));
+  #started() {
+    if (this.#engine) return this.#engine;
+    const engine = workerEngine({ script: join(this.extensionPath, "dist", "engine-worker.js"), home: this.home });
+    return (this.#engine = { engine, imports: new RecallImports(engine) });
+  }
+
+  /** The engine, off this thread: started on first use. */
+  engine(): WorkerEngine {
+    return this.#started().engine;
+  }
+
+  /** Imports history (one import at a time, searches answer meanwhile). */
+  get imports(): RecallImports {
+    return this.#started().imports;
   }
 
   /** Tells open views that new sessions were imported. */
@@ -28,11 +41,12 @@ export class RecallIndex implements vscode.Disposable {
     this.#imported.fire();
   }
 
-  /** Cancels a running import and stops the workers (they start again on the next use). */
+  /** Cancels a running import and closes the engine worker (it starts again on the next use). */
   async close(): Promise<void> {
-    const w = this.#workers;
-    this.#workers = undefined;
-    await w?.dispose();
+    const e = this.#engine;
+    this.#engine = undefined;
+    e?.imports.close();
+    await e?.engine.close();
   }
 
   dispose(): void {

@@ -1,26 +1,20 @@
 /**
  * The "Recall" webview view: searches past sessions (our threads plus imported Codex / Claude Code
- * transcripts) with the engine's recall index, in a worker thread (recall/import-history.ts). Our own threads are
+ * transcripts) with the engine's recall requests, in the engine worker (recall-index.ts). Our own threads are
  * synced before a search (incremental, unchanged files are skipped). Clicking a hit opens our thread at that
  * message, or the transcript at its line.
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { errorMessage } from "../core/errors";
-import { repoRoot } from "../core/recall/scope";
+import { AcpThreadsError, errorMessage } from "../core/errors";
 import { parseRecallMessage } from "../webview/recall/protocol";
 import type { RecallHostMessage, RecallWebviewMessage } from "../webview/recall/protocol";
 import type { Hub } from "./hub";
 import { recordsToEvents } from "../core/thread/record-events";
 import { webviewHtml, webviewOptions } from "./webview-html";
-import {
-  defaultPlan,
-  describeSummaries,
-  historyRoots,
-  importWithProgress,
-  recallWorkers,
-} from "./recall/import-history";
+import { defaultPlan, historyRoots, importWithProgress } from "./recall/import-history";
+import { describeSummaries } from "../core/recall/describe";
 import { background } from "../core/util/unexpected";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
@@ -61,23 +55,35 @@ export function offerImportOnce(hub: Hub): void {
     });
 }
 
-/** What the view's search box does (also used by the host suite). Empty query = recent sessions. */
+/**
+ * What the view's search box does (also used by the host suite and `@` mentions). Empty query = recent sessions.
+ * Our own threads are synced into the index first; `signal` cancels it (a newer query supersedes it).
+ */
 export async function searchRecall(
   hub: Hub,
   query: string,
   opts: { all: boolean; allTerms: boolean },
+  signal?: AbortSignal,
 ): Promise<RecallHostMessage> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const scope = opts.all || !cwd ? { global: true } : { repo: repoRoot(cwd) };
-  const w = recallWorkers(hub);
-  if (!query) return { type: "recent", result: await w.recent({ ...scope, limit: 20 }) };
-  return { type: "results", result: await w.search(query, { ...scope, allTerms: opts.allTerms, limit: 10 }) };
+  const scope = opts.all || !cwd ? { global: true } : { cwd };
+  const engine = hub.recall.engine();
+  if (!query)
+    return {
+      type: "recent",
+      result: await engine.call({ op: "recall.recent", ...scope, sync: true, limit: 20 }, { signal }),
+    };
+  const search = { op: "recall.search", query, ...scope, sync: true, allTerms: opts.allTerms, limit: 10 } as const;
+  return { type: "results", result: await engine.call(search, { signal }) };
 }
 
 export class RecallViewProvider implements vscode.WebviewViewProvider {
   constructor(private readonly hub: Hub) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    // the engine worker starts and opens the index while the view loads: its first search does not wait for both
+    // (a failure here is left to that search to show)
+    background(this.hub.recall.engine().call({ op: "recall.status" }), "opening the recall index", () => undefined);
     const { extensionUri } = this.hub.context;
     view.webview.options = webviewOptions(extensionUri);
     view.webview.html = webviewHtml(view.webview, extensionUri, {
@@ -88,36 +94,48 @@ export class RecallViewProvider implements vscode.WebviewViewProvider {
     });
     const post = (m: RecallHostMessage) => void view.webview.postMessage(m);
     let last: RecallWebviewMessage | undefined;
+    /** The search being answered: a newer one cancels it (its answer is never shown). */
+    let searching: AbortController | undefined;
+    const handle = (m: RecallWebviewMessage | undefined) => {
+      if (m?.type !== "search") return this.#handle(m, post);
+      searching?.abort();
+      const mine = (searching = new AbortController());
+      return this.#handle(m, (reply) => mine.signal.aborted || post(reply), mine.signal);
+    };
     const subs = [
       view.webview.onDidReceiveMessage((raw) => {
         const m = parseRecallMessage(raw);
         if (m?.type === "search") last = m;
-        background(this.#handle(m, post), "answering the recall view");
+        background(handle(m), "answering the recall view");
       }),
-      this.hub.recall.onDidImport(() => background(this.#handle(last, post), "refreshing recall")),
+      this.hub.recall.onDidImport(() => background(handle(last), "refreshing recall")),
       // the recent list (empty query) follows new threads: it never says "no past sessions" while this window
       // has just recorded one; redrawn when the view shows again or a session settles (idle, closed)
       view.onDidChangeVisibility(() => {
-        if (view.visible && last?.type === "search" && last.query === "")
-          background(this.#handle(last, post), "refreshing recall");
+        if (view.visible && last?.type === "search" && last.query === "") background(handle(last), "refreshing recall");
       }),
       this.hub.live.onDidChange(() => {
         const settled = this.hub.live.all().every((x) => x.status !== "working" && x.status !== "starting");
         if (view.visible && settled && last?.type === "search" && last.query === "")
-          background(this.#handle(last, post), "refreshing recall");
+          background(handle(last), "refreshing recall");
       }),
     ];
     view.onDidDispose(() => subs.forEach((d) => d.dispose()));
   }
 
-  async #handle(m: RecallWebviewMessage | undefined, post: (m: RecallHostMessage) => void): Promise<void> {
+  async #handle(
+    m: RecallWebviewMessage | undefined,
+    post: (m: RecallHostMessage) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (!m) return;
     try {
       if (m.type === "search")
-        post(await searchRecall(this.hub, m.query, { all: m.scope === "all", allTerms: m.allTerms }));
+        post(await searchRecall(this.hub, m.query, { all: m.scope === "all", allTerms: m.allTerms }, signal));
       else if (m.type === "open") await openRecallHit(this.hub, m.source, m.path, m.line);
       else if (m.type === "import") await importHistory(this.hub);
     } catch (err) {
+      if (signal?.aborted && err instanceof AcpThreadsError && err.code === "interrupted") return; // superseded
       post({ type: "error", message: errorMessage(err) });
     }
   }

@@ -5,10 +5,12 @@
  */
 import type { Logger } from "../log";
 import { readerFor, type RecallReader } from "../recall/reader";
+import { openRecall, type Recall } from "../recall/recall";
 import type { Durability } from "../store/thread-handle";
 import { ThreadStore } from "../store/thread-store";
 import type { Engine, EngineReplies, EngineRequest } from "./requests";
 import { serveEngine } from "./serve";
+import type { EngineContext } from "./serve-types";
 
 /**
  * The data home (and how its writes reach the disk), or the thread store this process already writes through (the
@@ -26,9 +28,14 @@ export type LocalEngineOptions = (
   recall?: { env: NodeJS.ProcessEnv; oneShot: boolean };
   /** The registry the registry requests read (the CLI's --registry, the editor's setting): default the engine's. */
   registryUrl?: () => string;
+  /**
+   * The engine worker's (core/engine/worker.ts): the recall requests open the index in this process and keep it
+   * until `close` (no warm process); `poll` fetches the cancels that came while the worker was busy.
+   */
+  recallIndex?: { poll?: () => void };
 };
 
-/** The engine in this process; `close` ends what it keeps open (the recall reader). */
+/** The engine in this process; `close` ends what it keeps open (the recall reader, the recall index). */
 export interface LocalEngine extends Engine {
   close(): void;
 }
@@ -43,12 +50,14 @@ export function localEngine(o: LocalEngineOptions): LocalEngine {
           ...(o.durability ? { durability: o.durability } : {}),
         });
   let reader: RecallReader | undefined;
-  const { recall } = o;
-  const ctx = {
+  let index: Recall | undefined;
+  const { recall, recallIndex } = o;
+  const ctx: EngineContext = {
     store,
     env: o.env ?? process.env,
     ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}),
     ...(o.registryUrl ? { registryUrl: o.registryUrl } : {}),
+    ...(recallIndex ? { index: () => (index ??= openRecall(store.home)), poll: recallIndex.poll } : {}),
   };
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>
@@ -56,6 +65,8 @@ export function localEngine(o: LocalEngineOptions): LocalEngine {
     close: () => {
       reader?.close();
       reader = undefined;
+      index?.close();
+      index = undefined;
     },
   };
 }

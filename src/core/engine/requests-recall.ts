@@ -15,6 +15,8 @@ import type { RecallStatus } from "../recall/status";
 interface RecallScope {
   cwd?: string;
   global?: boolean;
+  /** First bring our own threads into the index (incremental: unchanged files are skipped). */
+  sync?: boolean;
 }
 
 /** A search's options (core/recall/search.ts `SearchOptions`): counts, each 0 or more; absent: the default. */

@@ -27,6 +27,7 @@ import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
 import type { RegistryReplies, RegistryRequest } from "./requests-registry";
 import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
 import type { InstallProgress } from "../registry/types";
+import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } from "./requests-recall-index";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -95,7 +96,9 @@ export type EngineRequest =
   /** The agent registry and the agents installed from it (requests-registry.ts). */
   | RegistryRequest
   /** An agent's own past sessions imported as threads (requests-agent-import.ts). */
-  | AgentImportRequest;
+  | AgentImportRequest
+  /** Recall's index: importing history, compacting after it (requests-recall-index.ts). */
+  | RecallIndexRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -110,7 +113,8 @@ export interface EngineReplies
     SandboxReplies,
     ThreadsReplies,
     RegistryReplies,
-    AgentImportReplies {
+    AgentImportReplies,
+    RecallIndexReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -144,12 +148,16 @@ export type EngineProgress =
   | { t: "warning"; message: string }
   | { t: "step"; message: string }
   /** An agent install's phase (`registry.install`, `registry.update`): download with its share, verify, … */
-  | ({ t: "install" } & InstallProgress);
+  | ({ t: "install" } & InstallProgress)
+  /** How far a recall import got (requests-recall-index.ts). */
+  | RecallImportProgress;
 
 export interface EngineCallOptions {
   /**
    * Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic),
-   * except a request that says it stops (`runtime.install`). Over the socket, only before it is sent.
+   * except a request that says it stops: `runtime.install`, the recall requests (between their steps, with an
+   * `interrupted` error; an import answers with what it committed). Over the host's socket and in the engine worker
+   * (core/engine/worker.ts) the abort is sent on as a cancel of that request.
    */
   signal?: AbortSignal;
   onProgress?: (p: EngineProgress) => void;

@@ -5,10 +5,12 @@
  * each request has its own, closed when it is answered.
  */
 import { AcpThreadsError } from "../errors";
-import { readerFor, type RecallReader } from "../recall/reader";
+import { indexReader, readerFor, type RecallReader } from "../recall/reader";
 import { repoRoot } from "../recall/scope";
 import type { SearchOptions } from "../recall/search";
+import { checkpoint } from "./cancel";
 import type { RecallRequest } from "./requests-recall";
+import { syncOwn } from "./serve-recall-index";
 import type { EngineContext, Handlers } from "./serve-types";
 
 /** The repository a request looks in (undefined: every one). */
@@ -34,8 +36,22 @@ function searchOptions(req: Extract<RecallRequest, { op: "recall.search" | "reca
   };
 }
 
-/** Reads with the engine's reader, or one of this request's own. */
-async function reading<T>(ctx: EngineContext, read: (r: RecallReader) => Promise<T>): Promise<T> {
+/**
+ * Reads with the engine's reader (its own index in the engine worker), or one of this request's own; with `sync`,
+ * after bringing our own threads into the index. Stops at a cancel before each step.
+ */
+async function reading<T>(
+  ctx: EngineContext,
+  req: { sync?: boolean },
+  signal: AbortSignal | undefined,
+  read: (r: RecallReader) => Promise<T>,
+): Promise<T> {
+  await checkpoint(ctx, signal);
+  if (req.sync) {
+    syncOwn(ctx, signal);
+    await checkpoint(ctx, signal);
+  }
+  if (ctx.index) return await read(indexReader(ctx.index()));
   if (ctx.recall) return await read(ctx.recall());
   const own = readerFor(ctx.store.home, process.env, { oneShot: false });
   try {
@@ -46,14 +62,15 @@ async function reading<T>(ctx: EngineContext, read: (r: RecallReader) => Promise
 }
 
 export const recallOps: Handlers<RecallRequest["op"]> = {
-  "recall.search": (ctx, req) => reading(ctx, (r) => r.search(req.query, searchOptions(req))),
-  "recall.searchText": (ctx, req) =>
-    reading(ctx, async (r) => ({ text: await r.searchText(req.query, searchOptions(req), req.format) })),
-  "recall.recent": (ctx, req) =>
-    reading(ctx, (r) => r.recent({ repo: repoOf(req), global: req.global, limit: req.limit })),
-  "recall.recentText": (ctx, req) =>
-    reading(ctx, async (r) => ({
+  "recall.search": (ctx, req, _report, signal) =>
+    reading(ctx, req, signal, (r) => r.search(req.query, searchOptions(req))),
+  "recall.searchText": (ctx, req, _report, signal) =>
+    reading(ctx, req, signal, async (r) => ({ text: await r.searchText(req.query, searchOptions(req), req.format) })),
+  "recall.recent": (ctx, req, _report, signal) =>
+    reading(ctx, req, signal, (r) => r.recent({ repo: repoOf(req), global: req.global, limit: req.limit })),
+  "recall.recentText": (ctx, req, _report, signal) =>
+    reading(ctx, req, signal, async (r) => ({
       text: await r.recentText({ repo: repoOf(req), global: req.global, limit: req.limit }, req.format),
     })),
-  "recall.status": (ctx) => reading(ctx, (r) => r.status()),
+  "recall.status": (ctx, req, _report, signal) => reading(ctx, {}, signal, (r) => r.status()),
 };

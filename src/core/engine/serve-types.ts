@@ -1,4 +1,5 @@
 /** The shapes the engine's dispatcher (serve.ts) and its areas (serve-*.ts) share. */
+import type { Recall } from "../recall/recall";
 import type { RecallReader } from "../recall/reader";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
@@ -13,6 +14,13 @@ export interface EngineContext {
   recall?: () => RecallReader;
   /** The registry the front end in this process reads (its flag or setting); absent: the engine's env and home. */
   registryUrl?: () => string;
+  /**
+   * The recall index this process keeps open and reads itself (the engine worker: engine.worker.ts), instead of a
+   * reader that may ask the warm recall process.
+   */
+  index?: () => Recall;
+  /** Fetches the cancels that came while this thread was busy (the engine worker; cancel.ts). */
+  poll?: () => void;
 }
 
 export type Report = (p: EngineProgress) => void;

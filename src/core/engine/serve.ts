@@ -16,8 +16,11 @@ import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
 import { agentsOps, isAgentSpec, isDoctorAgents } from "./serve-agents";
 import type { EngineContext, Handlers, Report } from "./serve-types";
+import type { RecallRequest } from "./requests-recall";
 import { permissionOps } from "./serve-permissions";
 import { recallOps } from "./serve-recall";
+import { recallIndexOps } from "./serve-recall-index";
+import { cancelledError } from "./cancel";
 import { PERMISSION_POLICIES } from "../model/agent";
 import { ledgerOps } from "./serve-ledger";
 import { sandboxOps } from "./serve-sandbox";
@@ -43,6 +46,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...threadsArchiveOps,
   ...registryOps,
   ...agentImportOps,
+  ...recallIndexOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -61,7 +65,8 @@ type Kind =
   | "policy"
   | "format"
   | "doctorAgents"
-  | "spec";
+  | "spec"
+  | "root";
 type Shape = Record<string, Kind | `${Kind}?`>;
 
 const SHAPES: { [O in EngineOp]: Shape } = {
@@ -159,11 +164,13 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   },
   ...registryShapes,
   ...agentImportShapes,
+  "recall.import": { own: "boolean?", codex: "root?", claude: "root?" },
+  "recall.compact": { added: "count" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */
-function recallShapes(): { [O in `recall.${string}` & EngineOp]: Shape } {
-  const scope = { cwd: "path?", global: "boolean?" } as const;
+function recallShapes(): { [O in RecallRequest["op"]]: Shape } {
+  const scope = { cwd: "path?", global: "boolean?", sync: "boolean?" } as const;
   const search = {
     ...scope,
     query: "string",
@@ -214,6 +221,14 @@ const FITS: Record<Kind, [(v: unknown) => boolean, string]> = {
   policy: [(v) => (PERMISSION_POLICIES as readonly unknown[]).includes(v), `one of ${PERMISSION_POLICIES.join(", ")}`],
   spec: [isAgentSpec, "an agent spec {id, displayName, command, args: strings, env?: strings by name}"],
   doctorAgents: [isDoctorAgents, "agents by id, each {command: string, args?: strings, env?: strings by name}"],
+  root: [
+    (v) =>
+      isObject(v) &&
+      isPath(v.root) &&
+      ["sinceDays", "limitFiles"].every((k) => v[k] === undefined || FITS.count[0](v[k])) &&
+      [undefined, true, false].includes(v.allHistory as boolean),
+    "a transcript root {root: absolute path, sinceDays?, limitFiles?: counts, allHistory?: boolean}",
+  ],
 };
 
 /** The request, checked against its op's shape; a usage error naming what is wrong otherwise. */
@@ -236,8 +251,7 @@ export function checkRequest(req: unknown): EngineRequest {
 
 /** Serves one engine request (checked first); its progress goes to `onProgress`. */
 export async function serveEngine(ctx: EngineContext, req: unknown, opts: EngineCallOptions = {}): Promise<unknown> {
-  if (opts.signal?.aborted)
-    throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
+  if (opts.signal?.aborted) throw cancelledError(false);
   const checked = checkRequest(req);
   const handler = HANDLERS[checked.op] as (
     ctx: EngineContext,

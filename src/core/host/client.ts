@@ -90,12 +90,15 @@ export class HostConnection {
       throw new AcpThreadsError("interrupted", "the engine request was cancelled before it started");
     const id = this.#next; // the id `request` gives it (taken before its first await)
     if (opts.onProgress) this.#progress.set(id, opts.onProgress);
+    const cancel = () => void this.request({ t: "engine_cancel", call: id }).catch(() => undefined);
+    opts.signal?.addEventListener("abort", cancel, { once: true });
     try {
       const r = await this.request({ t: "engine", req, ...(opts.onProgress ? { progress: true } : {}) });
       if (r.t !== "engine")
         throw new AcpThreadsError("protocol", `the thread host answered '${r.t}' to an engine request`);
       return r.reply as EngineReplies[R["op"]];
     } finally {
+      opts.signal?.removeEventListener("abort", cancel);
       this.#progress.delete(id);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The host's side of the engine requests (protocol-engine.ts): served by the engine's own dispatcher over the
  * host's data home (core/engine/local.ts), as in process. Progress goes to the asking client only, when it asked;
- * an engine error goes back with its code, so the client throws the same error a local call would.
+ * an engine error goes back with its code, so the client throws the same error a local call would. A client may
+ * cancel a request of its own (`engine_cancel`), never another client's: requests are kept per connection.
  */
 import { localEngine } from "../engine/local";
 import type { Engine } from "../engine/requests";
@@ -10,16 +11,37 @@ import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
 import type { HostReply } from "./protocol";
 
+/**
+ * A recall import or compaction runs for minutes on the thread that serves it: here that would hold every hosted
+ * session, so the host leaves them to the caller's engine (in process, or the engine worker: core/engine/worker.ts).
+ */
+const NOT_HERE =
+  "recall imports and compactions are not run by the thread host (they would hold its sessions): run them with the engine in process or in the engine worker";
+
 export class HostEngine {
   #engine: Engine | undefined;
+  /** The engine requests in flight, per connection (its `owner`), by the number the client gave them. */
+  readonly #running = new WeakMap<object, Map<number, AbortController>>();
 
   constructor(private readonly o: { home: string; logger: Logger }) {}
 
-  async request(req: EngineHostRequest, push: (msg: EngineHostPush) => void): Promise<HostReply> {
-    this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger });
+  async request(req: EngineHostRequest, owner: object, push: (msg: EngineHostPush) => void): Promise<HostReply> {
+    if (req.t === "engine_cancel") {
+      this.#running.get(owner)?.get(req.call)?.abort();
+      return { t: "ok", id: req.id };
+    }
     const { id } = req;
+    const op = (req.req as { op?: unknown } | undefined)?.op;
+    if (op === "recall.import" || op === "recall.compact")
+      return { t: "error", id, message: NOT_HERE, engine: { code: "usage" } };
+    this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger });
+    const mine = this.#running.get(owner) ?? new Map<number, AbortController>();
+    this.#running.set(owner, mine);
+    const abort = new AbortController();
+    mine.set(id, abort);
     try {
       const reply = await this.#engine.call(req.req, {
+        signal: abort.signal,
         ...(req.progress === true
           ? { onProgress: (progress) => push({ t: "engine_progress", call: id, progress }) }
           : {}),
@@ -27,7 +49,15 @@ export class HostEngine {
       return { t: "engine", id, reply };
     } catch (err) {
       return { t: "error", id, message: errorMessage(err), ...engineError(err) };
+    } finally {
+      if (mine.get(id) === abort) mine.delete(id);
     }
+  }
+
+  /** A connection closed: its requests in flight are cancelled (nobody waits for their replies). */
+  closed(owner: object): void {
+    for (const abort of this.#running.get(owner)?.values() ?? []) abort.abort();
+    this.#running.delete(owner);
   }
 }
 

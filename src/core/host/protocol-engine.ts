@@ -7,8 +7,15 @@
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
 import type { ErrorCode } from "../errors";
 
-/** `progress`: the client wants the request's progress, pushed as `engine_progress` before the reply. */
-export type EngineHostRequest = { t: "engine"; id: number; req: EngineRequest; progress?: boolean };
+/**
+ * `engine`: `progress`: the client wants the request's progress, pushed as `engine_progress` before the reply.
+ * `engine_cancel`: cancels the client's own engine request numbered `call` (its reply is then an `interrupted`
+ * error, or what it answers when it was past its last step); answered `ok` whatever it found. Another client's
+ * request of that number is not touched: requests are numbered per connection.
+ */
+export type EngineHostRequest =
+  | { t: "engine"; id: number; req: EngineRequest; progress?: boolean }
+  | { t: "engine_cancel"; id: number; call: number };
 
 export type EngineHostReply = { t: "engine"; id: number; reply: EngineReplies[EngineOp] };
 

@@ -140,6 +140,7 @@ export class ThreadHost {
       this.#events.delete(sock);
       this.#serve.gone(sock);
       this.#terminals.gone(sock);
+      this.#engine.closed(sock);
       for (const t of client.threads) this.#detach(t, sock);
       this.#armIdle();
     });
@@ -242,7 +243,8 @@ export class ThreadHost {
       case "exec_input":
         return await this.#execs.request(req, client.offer, () => this.#armIdle());
       case "engine":
-        return this.#engine.request(req, (msg) => this.#reply(sock, msg));
+      case "engine_cancel":
+        return this.#engine.request(req, sock, (msg) => this.#reply(sock, msg));
       case "best_of":
         return await this.#bestOfs.request(req, client.offer);
       case "serving":

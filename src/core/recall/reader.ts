@@ -92,3 +92,15 @@ export function readerFor(home: string, env: NodeJS.ProcessEnv, opts: { oneShot:
     },
   };
 }
+
+/** A reader over an index this process keeps open (the engine worker's): no warm process, nothing to close. */
+export function indexReader(r: Recall): RecallReader {
+  return {
+    search: async (query, o) => r.search(query, o),
+    recent: async (o) => r.recent(o),
+    searchText: async (query, o, format) => renderSearch(r.search(query, o), format),
+    recentText: async (o, format) => renderRecent(r.recent(o), format),
+    status: async () => r.status(),
+    close: () => {},
+  };
+}

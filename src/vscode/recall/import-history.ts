@@ -1,22 +1,16 @@
 /**
- * The extension's recall runs in worker threads (core/recall/worker): the extension host never touches the
- * index, so neither an import nor a search waiting for an import batch can block it. Importing Codex and Claude
- * Code history shows real progress (bytes read per source, files, messages) and cancels at any point.
+ * The extension's recall runs in the engine worker (core/engine/worker.ts, vscode/recall-index.ts): the extension
+ * host never touches the index, so neither an import nor a search waiting for an import batch can block it.
+ * Importing Codex and Claude Code history shows real progress (bytes read per source, files, messages) and cancels
+ * at any point.
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { ImportProgress } from "../../core/recall/progress";
-import type { SyncSummary } from "../../core/recall/recall";
-import type { ImportJob, RecallWorkers } from "../../core/recall/worker/client";
-import type { ImportPlan } from "../../core/recall/worker/protocol";
+import { describeProgress } from "../../core/recall/describe";
 import type { Hub } from "../hub";
-
-/** The recall workers of this extension host (the Hub owns them: started on first use, stopped at shutdown). */
-export function recallWorkers(hub: Hub): RecallWorkers {
-  return hub.recall.workers();
-}
+import type { ImportJob, ImportPlan, ImportProgress, SyncSummary } from "../../core/engine/import-job";
 
 /** Where Codex and Claude Code keep transcripts, honouring their own home overrides. */
 export const historyRoots = () => ({
@@ -34,27 +28,6 @@ export function defaultPlan(): ImportPlan {
   };
 }
 
-const SOURCE_NAMES: Record<string, string> = {
-  acp_threads: "ACP Threads",
-  codex_rollout: "Codex",
-  claude_code_jsonl: "Claude Code",
-};
-
-export function describeProgress(p: ImportProgress): string {
-  const pct = p.bytes > 0 ? Math.floor((100 * p.bytesDone) / p.bytes) : 100;
-  return `${SOURCE_NAMES[p.source] ?? p.source}: ${pct}% · ${p.filesDone.toLocaleString("en")} of ${p.files.toLocaleString("en")} files · ${p.messages.toLocaleString("en")} messages`;
-}
-
-export function describeSummaries(sums: SyncSummary[]): string {
-  return sums
-    .map(
-      (s) =>
-        `${SOURCE_NAMES[s.source] ?? s.source}: ${s.files} files, ${s.messages} messages` +
-        (s.unreadable ? `, ${s.unreadable} not read (${(s.notes ?? []).join("; ")})` : ""),
-    )
-    .join("; ");
-}
-
 /**
  * Runs `plan` in an import worker under a cancellable progress notification. The bar moves with the bytes
  * read, each source taking an equal share of it. Resolves with the summaries (the last one says when cancelled).
@@ -66,7 +39,7 @@ export function importWithProgress(
 ): { job: ImportJob; shown: Thenable<SyncSummary[]> } {
   const sources = [plan.own, plan.codex, plan.claude].filter(Boolean).length || 1;
   let report: ((p: ImportProgress) => void) | undefined;
-  const job = recallWorkers(hub).import(plan, (p) => {
+  const job = hub.recall.imports.import(plan, (p) => {
     onProgress?.(p);
     report?.(p);
   });

@@ -117,6 +117,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "registry.remove": () => registry.engine.call({ op: "registry.remove", agentId: "fake" }),
       "agents.import": () =>
         agents.call({ op: "agents.import", spec: lister, cwd: realpathSync(dir), listFrom: dir, dryRun: true }),
+      "recall.import": () => engine.call({ op: "recall.import", own: true, codex: { root: join(dir, "none") } }),
+      "recall.compact": () => engine.call({ op: "recall.compact", added: 1 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -300,6 +302,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.list", workspace: "." }, /threads\.list: 'workspace' must be an absolute path/],
       [{ op: "threads.archive", archived: true }, /name the threads to archive \(IDs\) or filter them/],
       [{ op: "threads.archive", archived: "yes", ids: [id] }, /threads\.archive: 'archived' must be true or false/],
+      [{ op: "recall.import", codex: { root: "rel" } }, /recall\.import: 'codex' must be a transcript root/],
+      [{ op: "recall.import", claude: { root: dir, limitFiles: -1 } }, /'claude' must be a transcript root/],
+      [{ op: "recall.compact" }, /recall\.compact: 'added' must be a number, 0 or more/],
+      [{ op: "recall.search", query: "x", global: true, sync: "yes" }, /'sync' must be true or false/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

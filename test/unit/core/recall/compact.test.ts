@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { writeCorpus } from "../../../../bench/recall-corpus";
 import { openRecall } from "../../../../src/core/recall/recall";
-import { RecallWorkers } from "../../../../src/core/recall/worker/client";
+import { RecallImports } from "../../../../src/core/engine/import-job";
+import { workerEngine } from "../../../../src/core/engine/worker";
 import { acquireLock } from "../../../../src/core/store/file-lock";
 
-const SCRIPT = join(__dirname, "..", "..", "..", "..", "dist", "recall-worker.js");
+const SCRIPT = join(__dirname, "..", "..", "..", "..", "dist", "engine-worker.js");
 
 function withCorpus(
   messages: number,
@@ -76,29 +77,29 @@ test("compaction after a bulk import merges the index into one segment, answers 
 
 test("the extension's import worker compacts after a bulk import; searches answer meanwhile", () =>
   withCorpus(6000, async (dir, corpus) => {
-    const workers = new RecallWorkers(SCRIPT, join(dir, "home"));
+    const engine = workerEngine({ script: SCRIPT, home: join(dir, "home") });
+    const workers = new RecallImports(engine);
+    const search = (query: string) => engine.call({ op: "recall.search", query, global: true, sync: true });
     try {
       const job = workers.import({ codex: { root: corpus.root, allHistory: true } });
       const [sum] = await job.done;
       assert.equal(sum.messages, corpus.messages);
       assert.equal(workers.importing, undefined, "the import is over; the compaction is upkeep");
-      const during = await workers.search(corpus.vocab.latin[0], { global: true });
+      const during = await search(corpus.vocab.latin[0]);
       assert.equal(during.status, "ok");
       const compacted = await job.compacted;
       assert.ok(
         compacted && compacted.segments_before > 2 && compacted.segments_after === 1,
         JSON.stringify(compacted),
       );
-      assert.equal(
-        (await workers.search(corpus.vocab.latin[0], { global: true })).matched_sessions,
-        during.matched_sessions,
-      );
+      assert.equal((await search(corpus.vocab.latin[0])).matched_sessions, during.matched_sessions);
 
       const cancelled = workers.import({ codex: { root: corpus.root, allHistory: true } });
       cancelled.cancel();
       await cancelled.done;
       assert.equal(await cancelled.compacted, undefined, "nothing new, nothing to compact");
     } finally {
-      await workers.dispose();
+      workers.close();
+      await engine.close();
     }
   }));

@@ -12,7 +12,8 @@ import { writeCorpus } from "../../../../bench/recall-corpus";
 import { openDatabase } from "../../../../src/core/db/sqlite";
 import type { ImportProgress } from "../../../../src/core/recall/progress";
 import { openRecall, type Recall, type SyncSummary } from "../../../../src/core/recall/recall";
-import { RecallWorkers } from "../../../../src/core/recall/worker/client";
+import { RecallImports } from "../../../../src/core/engine/import-job";
+import { workerEngine } from "../../../../src/core/engine/worker";
 import { ShardJob } from "../../../../src/core/recall/shard-import";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { findFile, FIXTURES, makeWorld } from "./helpers";
@@ -248,7 +249,9 @@ test("a second core that fails says why and leaves its files to the next sync", 
 
 test("the shipped bundles find the second core: the extension's import worker and `acp-threads recall bootstrap`", () =>
   withCorpus(20_000, async (dir, corpus) => {
-    const workers = new RecallWorkers(join(repoRoot(), "dist", "recall-worker.js"), join(dir, "ext"));
+    const engine = workerEngine({ script: join(repoRoot(), "dist", "engine-worker.js"), home: join(dir, "ext") });
+    const workers = new RecallImports(engine);
+    const search = (query: string) => engine.call({ op: "recall.search", query, global: true, sync: true });
     try {
       const job = workers.import({ codex: { root: corpus.root, allHistory: true } });
       // searches answer all along: while both cores read, while the shard joins, while the index compacts
@@ -256,7 +259,7 @@ test("the shipped bundles find the second core: the extension's import worker an
       void job.done.finally(() => (importing = false));
       let searches = 0;
       while (importing) {
-        const r = await workers.search(corpus.vocab.latin[searches % 50], { global: true });
+        const r = await search(corpus.vocab.latin[searches % 50]);
         assert.ok(r.status === "ok" || r.status === "no_match", r.status);
         searches++;
       }
@@ -264,14 +267,12 @@ test("the shipped bundles find the second core: the extension's import worker an
       assert.equal(sum.messages, corpus.messages);
       assert.ok(sum.sharded && sum.sharded.messages > 0, JSON.stringify(sum));
       assert.ok(searches > 1, `${searches} searches during the import`);
-      const after = await workers.search(corpus.vocab.latin[0], { global: true });
+      const after = await search(corpus.vocab.latin[0]);
       await job.compacted;
-      assert.equal(
-        (await workers.search(corpus.vocab.latin[0], { global: true })).matched_sessions,
-        after.matched_sessions,
-      );
+      assert.equal((await search(corpus.vocab.latin[0])).matched_sessions, after.matched_sessions);
     } finally {
-      await workers.dispose();
+      workers.close();
+      await engine.close();
     }
     const cli = spawnSync(
       process.execPath,

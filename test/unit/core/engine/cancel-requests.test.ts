@@ -1,0 +1,92 @@
+// #35 item 7, cancellable engine requests: a recall request stops at its next step once its caller aborts it, with
+// an `interrupted` error, in process (`localEngine`) and over the thread host's socket (`engine_cancel`); a request
+// not aborted answers as before. Hostile: a client cannot cancel another client's request (requests are kept per
+// connection: the same number on another connection is another request). A recall import is refused by the host (it
+// would hold its sessions for minutes).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { localEngine } from "../../../../src/core/engine/local";
+import type { EngineRequest } from "../../../../src/core/engine/requests";
+import { AcpThreadsError } from "../../../../src/core/errors";
+import { connectHost } from "../../../../src/core/host/client";
+import { HostEngine } from "../../../../src/core/host/host-engine";
+import type { EngineHostPush } from "../../../../src/core/host/protocol-engine";
+import { nullLogger } from "../../../../src/core/log";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { withCliHost } from "../../../fixtures/host/cli-host";
+import { withTmp } from "../store/helpers";
+import { threadWith } from "./helpers";
+
+const SEARCH: EngineRequest = { op: "recall.search", query: "question", global: true, sync: true };
+const interrupted = (err: unknown) => err instanceof AcpThreadsError && err.code === "interrupted";
+
+test("a recall request aborted once started stops with `interrupted`, in process; one not aborted answers", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(`${dir}/home`);
+    threadWith(store, dir, 3);
+    const engine = localEngine({ home: store.home });
+    const abort = new AbortController();
+    const cancelled = engine.call(SEARCH, { signal: abort.signal });
+    abort.abort();
+    await assert.rejects(cancelled, interrupted);
+    const found = await engine.call(SEARCH, { signal: new AbortController().signal });
+    assert.equal(found.status, "ok", "the same request not aborted answers (our threads synced first)");
+    const status = new AbortController();
+    const st = engine.call({ op: "recall.status" }, { signal: status.signal });
+    status.abort();
+    await assert.rejects(st, interrupted, "every recall request stops at its first step");
+  }));
+
+test("the host cancels a request for the connection that sent it, never for another one", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(`${dir}/home`);
+    threadWith(store, dir, 2);
+    const host = new HostEngine({ home: store.home, logger: nullLogger });
+    const pushes: EngineHostPush[] = [];
+    const push = (m: EngineHostPush) => pushes.push(m);
+    const [alice, mallory] = [{}, {}];
+    // mallory cancels alice's request number 1 (she knows the number: every connection counts from 1)
+    const hers = host.request({ t: "engine", id: 1, req: SEARCH }, alice, push);
+    const refused = await host.request({ t: "engine_cancel", id: 1, call: 1 }, mallory, push);
+    assert.deepEqual(refused, { t: "ok", id: 1 }, "answered as any cancel (it says nothing of other clients)");
+    const reply = await hers;
+    assert.equal(reply?.t, "engine", `alice's request answered: ${JSON.stringify(reply).slice(0, 200)}`);
+    // alice cancels her own
+    const again = host.request({ t: "engine", id: 2, req: SEARCH }, alice, push);
+    await host.request({ t: "engine_cancel", id: 3, call: 2 }, alice, push);
+    const stopped = await again;
+    assert.equal(stopped?.t, "error");
+    assert.equal((stopped as { engine?: { code: string } }).engine?.code, "interrupted");
+    // a closed connection's requests are cancelled
+    const orphan = host.request({ t: "engine", id: 4, req: SEARCH }, alice, push);
+    host.closed(alice);
+    assert.equal((await orphan)?.t, "error");
+  }));
+
+test("over the host's socket: an aborted call is cancelled there; another client's cancel of its number is not", () =>
+  withCliHost("acp-engine-cancel-", async ({ dir, home }) => {
+    threadWith(new ThreadStore(home), dir, 2);
+    const alice = await connectHost({ home, client: "alice" });
+    const mallory = await connectHost({ home, client: "mallory" });
+    assert.ok(alice && mallory);
+    try {
+      const abort = new AbortController();
+      const first = alice.engine(SEARCH, { signal: abort.signal });
+      abort.abort(); // the host opens the index (SQLite's WASM) and syncs first: the cancel is there before
+      await assert.rejects(first, interrupted);
+      // mallory's request numbers and alice's are counted apart: her cancel of alice's next number touches nothing
+      const hers = alice.engine(SEARCH);
+      await mallory.request({ t: "engine_cancel", call: 2 });
+      await mallory.request({ t: "engine_cancel", call: 3 });
+      assert.equal((await hers).status, "ok", "alice's request answered");
+      // an import would hold the host's sessions for minutes: refused there, with a clear error
+      await assert.rejects(
+        alice.engine({ op: "recall.import", own: true }),
+        (e: unknown) =>
+          e instanceof AcpThreadsError && e.code === "usage" && /not run by the thread host/.test(e.message),
+      );
+    } finally {
+      alice.sock.destroy();
+      mallory.sock.destroy();
+    }
+  }));
