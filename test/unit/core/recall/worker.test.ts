@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeCorpus } from "../../../../bench/recall-corpus";
@@ -85,6 +85,37 @@ test("engine worker: the same answers as in process; a cancel there stops the re
     assert.equal((await engine.call(search)).status, "ok", "and after its idle stop, another one");
   } finally {
     local.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("engine worker: one that dies fails every call in flight with why, and the next call gets a new worker", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "engine-worker-dies-"));
+  // a worker that answers with its thread id, never answers `hang`, and dies at `die` (as one that crashed)
+  const script = join(dir, "dying-worker.js");
+  writeFileSync(
+    script,
+    `const { parentPort, threadId } = require("node:worker_threads");
+parentPort.on("message", (m) => {
+  if (m.t === "close") process.exit(0);
+  if (m.req.query === "hang") return;
+  if (m.req.query === "die") process.exit(3);
+  parentPort.postMessage({ t: "reply", id: m.id, reply: { threadId } });
+});`,
+  );
+  const engine = workerEngine({ script, home: dir });
+  const ask = (query: string) =>
+    engine.call({ op: "recall.search", query, global: true } as never) as Promise<{ threadId: number }>;
+  try {
+    const first = await ask("hello");
+    const hanging = ask("hang");
+    const dying = ask("die");
+    for (const call of [hanging, dying])
+      await assert.rejects(call, /the engine worker stopped \(exit code 3\)/, "failed, not left waiting");
+    const next = await ask("hello");
+    assert.notEqual(next.threadId, first.threadId, "a new worker answers");
+  } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
