@@ -91,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
         if (!choice) throw new Error(`no agent CLI "${id}"`);
         await startExec(h, choice, task, cwd, title, worktree, sandbox);
       },
-      recall: (query) => recallMentions(h, query),
+      recall: (query, signal) => recallMentions(h, query, signal),
       bestOf: (task) => bestOfFromPanel(h, task),
       resume: (threadId) => resumeInWindow(h, threadId), // the box already offered the prompt to the host
       agentActions: (agentId) => offerMissingAgent(h, agentId),

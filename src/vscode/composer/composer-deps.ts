@@ -33,7 +33,8 @@ export interface ComposerDeps
 
 /** What the host side needs from modules that sit above the hub (exec terminals, recall); set at activation. */
 export interface ComposerLinks extends DraftLinks {
-  recall?(query: string): Promise<RecallChoice[]>;
+  /** `signal`: aborted when the panel asks for newer suggestions (the older search is cancelled in the worker). */
+  recall?(query: string, signal?: AbortSignal): Promise<RecallChoice[]>;
   /** Resumes a stored thread in its panel (#37); undefined when it cannot start here (another window writes it). */
   resume?(threadId: string): Promise<LiveSession | undefined>;
   /** What a "Not installed" agent of the picker offers (agent-actions.ts). */

@@ -56,6 +56,8 @@ export class ComposerHost implements vscode.Disposable {
   /** Each new thread's agent list and pick (issue #27: the user's pick wins, always). */
   readonly agents: DraftAgents;
   #links: ComposerLinks | undefined;
+  /** Each panel's recall search for its latest `@` query: a newer one cancels it. */
+  readonly #recalling = new Map<string, AbortController>();
   readonly #settings: vscode.Disposable;
   /** The box of the threads the thread host runs (#35). */
   readonly #hosted: HostedBox;
@@ -78,6 +80,11 @@ export class ComposerHost implements vscode.Disposable {
 
   connect(links: ComposerLinks): void {
     this.#links = links;
+  }
+
+  /** What `connect` gave (a host test puts its own recall in and this back). */
+  get links(): ComposerLinks | undefined {
+    return this.#links;
   }
 
   /**
@@ -216,22 +223,39 @@ export class ComposerHost implements vscode.Disposable {
     if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
   }
 
+  /**
+   * The signal of a panel's recall search for its newest `@` query: the panel's search before it is cancelled (in the
+   * engine worker: typing does not queue a search per key). Forgotten once cancelled.
+   */
+  #newerRecall(panel: ComposerPanel): AbortSignal {
+    this.#recalling.get(panel.threadId)?.abort();
+    const ac = new AbortController();
+    this.#recalling.set(panel.threadId, ac);
+    ac.signal.addEventListener("abort", () => {
+      if (this.#recalling.get(panel.threadId) === ac) this.#recalling.delete(panel.threadId);
+    });
+    return ac.signal;
+  }
+
   async handle(panel: ComposerPanel, m: ComposerMessage): Promise<void> {
     const notice = (message: string) => panel.post({ type: "composerNotice", message, severity: "error" });
     try {
       switch (m.type) {
-        case "complete":
+        case "complete": {
+          const signal = this.#newerRecall(panel);
+          const recall = this.#links?.recall;
           return await suggestMentions(
             m.query,
             {
               files: this.files,
               editor: this.editor,
               threads: () => this.deps.pastThreads(),
-              recall: this.#links?.recall ? (q) => this.#links!.recall!(q) : undefined,
+              recall: recall ? (q) => recall(q, signal) : undefined,
               self: panel.threadId,
             },
             (items, done) => panel.post({ type: "completions", seq: m.seq, items, done }),
           );
+        }
         case "send":
           return m.rewind ? await resendEdited(panel, m.parts, m.rewind, notice) : await this.#send(panel, m, notice);
         case "queueRemove":

@@ -30,7 +30,7 @@ export interface MentionSources {
   files: WorkspaceFileIndex;
   editor: EditorContext;
   threads(): Promise<ThreadChoice[]>;
-  recall?(query: string): Promise<RecallChoice[]>;
+  recall?(query: string, signal?: AbortSignal): Promise<RecallChoice[]>;
   /** The thread the prompt box belongs to (not offered as its own mention). */
   self?: string;
 }

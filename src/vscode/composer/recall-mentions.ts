@@ -11,8 +11,9 @@ import type { RecallChoice } from "./mentions";
 
 const LIMIT = 5;
 
-export async function recallMentions(hub: Hub, query: string): Promise<RecallChoice[]> {
-  const found = await searchRecall(hub, query, { all: false, allTerms: false });
+/** `signal`: a newer `@` query of the same panel cancels this search (core/engine/worker.ts). */
+export async function recallMentions(hub: Hub, query: string, signal?: AbortSignal): Promise<RecallChoice[]> {
+  const found = await searchRecall(hub, query, { all: false, allTerms: false }, signal);
   if (found.type !== "results" || found.result.status !== "ok") return [];
   return found.result.sessions
     .filter((s) => s.source !== "acp_threads")

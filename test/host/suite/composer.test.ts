@@ -137,6 +137,46 @@ describe("prompt box: @ suggestions", () => {
       provider.dispose();
     }
   });
+
+  it("a newer @ query of a panel cancels its recall search before it; another panel's goes on", async () => {
+    const { hub } = await api();
+    const saved = hub.composer.links;
+    assert.ok(saved, "the extension connected its links");
+    const asked: { query: string; signal: AbortSignal | undefined }[] = [];
+    // recall as slow as a big index: each search answers only once cancelled, but the last one at once
+    hub.composer.connect({
+      ...saved,
+      recall: (query, signal) => {
+        asked.push({ query, signal });
+        if (query.endsWith("last")) return Promise.resolve([]);
+        return new Promise((resolve) => signal?.addEventListener("abort", () => resolve([])));
+      },
+    });
+    const panel = fakePanel("recall-cancel");
+    const other = fakePanel("recall-other");
+    try {
+      const first = hub.composer.handle(panel, { type: "complete", seq: 1, trigger: "@", query: "slow search" });
+      const elsewhere = hub.composer.handle(other, { type: "complete", seq: 1, trigger: "@", query: "other panel" });
+      await waitFor("both searches asked", () => asked.length === 2);
+      await hub.composer.handle(panel, { type: "complete", seq: 2, trigger: "@", query: "the last" });
+      await first; // it answers once cancelled
+      const [slow, otherPanel, last] = asked;
+      assert.deepEqual(
+        [slow?.query, slow?.signal?.aborted, otherPanel?.signal?.aborted, last?.signal?.aborted],
+        ["slow search", true, false, false],
+      );
+      assert.ok(
+        panel.posts.some((m) => m.type === "completions" && m.seq === 2 && m.done),
+        "the newer query answered",
+      );
+      // the other panel's search is cancelled only by its own next query
+      await hub.composer.handle(other, { type: "complete", seq: 2, trigger: "@", query: "x" });
+      await elsewhere;
+      assert.equal(otherPanel?.signal?.aborted, true);
+    } finally {
+      hub.composer.connect(saved);
+    }
+  });
 });
 
 describe("prompt box: sending context", () => {
