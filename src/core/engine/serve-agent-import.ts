@@ -29,15 +29,3 @@ export const agentImportOps: Handlers<"agents.import"> = {
       },
     }),
 };
-
-/** The agent import's shape (serve.ts). */
-export const agentImportShapes = {
-  "agents.import": {
-    spec: "spec",
-    cwd: "path?",
-    listFrom: "path",
-    dryRun: "boolean?",
-    nodePath: "string?",
-    managedNodes: "boolean?",
-  },
-} as const;

@@ -123,12 +123,3 @@ export const registryOps: Handlers<RegistryOp> = {
   "registry.remove": ({ store }, req) => ({ removed: uninstallAgent(req.agentId, store.home) }),
   "agents.installed": ({ store }) => listInstalledAsync(store.home),
 };
-
-/** The registry requests' shapes (serve.ts). */
-export const registryShapes = {
-  "registry.list": {},
-  "registry.install": { agentId: "string", reinstall: "boolean?" },
-  "registry.update": { agentId: "string?" },
-  "registry.remove": { agentId: "string" },
-  "agents.installed": {},
-} as const;

@@ -14,7 +14,7 @@ import { worktreeOps } from "./serve-worktree";
 import { worktreeApplyOps } from "./serve-worktree-apply";
 import { USAGE_GROUPS } from "../usage/groups";
 import { markdownOps, snapshotOps } from "./serve-snapshot";
-import { agentsOps, isAgentSpec, isDoctorAgents } from "./serve-agents";
+import { isAgentSpec, isDoctorAgents } from "./agent-spec-shape";
 import type { EngineContext, Handlers, Report } from "./serve-types";
 import type { RecallRequest } from "./requests-recall";
 import { permissionOps } from "./serve-permissions";
@@ -26,8 +26,8 @@ import { ledgerOps } from "./serve-ledger";
 import { sandboxOps } from "./serve-sandbox";
 import { threadsOps } from "./serve-threads";
 import { threadsArchiveOps } from "./serve-threads-archive";
-import { registryOps, registryShapes } from "./serve-registry";
-import { agentImportOps, agentImportShapes } from "./serve-agent-import";
+import { agentImportShapes, registryShapes } from "./lazy-shapes";
+import { lazyOps } from "./serve-lazy";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -37,15 +37,21 @@ const HANDLERS: Handlers<EngineOp> = {
   ...usageOps,
   ...permissionOps,
   ...recallOps,
-  ...agentsOps,
+  ...lazyOps(
+    ["runtime.list", "runtime.install", "runtime.remove", "agents.doctor", "agents.logout", "agents.deleteSession"],
+    async () => (await import("./serve-agents")).agentsOps,
+  ),
   ...worktreeOps,
   ...worktreeApplyOps,
   ...ledgerOps,
   ...sandboxOps,
   ...threadsOps,
   ...threadsArchiveOps,
-  ...registryOps,
-  ...agentImportOps,
+  ...lazyOps(
+    ["registry.list", "registry.install", "registry.update", "registry.remove", "agents.installed"],
+    async () => (await import("./serve-registry")).registryOps,
+  ),
+  ...lazyOps(["agents.import"], async () => (await import("./serve-agent-import")).agentImportOps),
   ...recallIndexOps,
 };
 
