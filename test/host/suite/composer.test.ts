@@ -160,7 +160,10 @@ describe("prompt box: @ suggestions", () => {
       await waitFor("both searches asked", () => asked.length === 2);
       await hub.composer.handle(panel, { type: "complete", seq: 2, trigger: "@", query: "the last" });
       await first; // it answers once cancelled
-      const [slow, otherPanel, last] = asked;
+      // the two panels' searches start in either order (each panel's earlier phases await files and symbols first)
+      const [slow, otherPanel, last] = ["slow search", "other panel", "the last"].map((q) =>
+        asked.find((a) => a.query === q),
+      );
       assert.deepEqual(
         [slow?.query, slow?.signal?.aborted, otherPanel?.signal?.aborted, last?.signal?.aborted],
         ["slow search", true, false, false],
