@@ -4,17 +4,13 @@
  * thread's clients), its title and options' names as labels (env values and key-like strings left out,
  * option-label.ts), and, once answered, who answered with which option, named as the person saw it.
  */
-import { optionLabel } from "../text/option-label";
+import { labelledQuestion, optionLabel } from "../text/option-label";
 import type { HostEvent, PendingQuestion } from "./protocol";
 
 /** The question for status and events: no proposed edit, its title and option names as labels. */
 export function announced(q: PendingQuestion): PendingQuestion {
   const { proposed: _proposed, ...rest } = q;
-  return {
-    ...rest,
-    title: optionLabel(q.title),
-    options: q.options.map((o) => ({ ...o, name: optionLabel(o.name) })),
-  };
+  return labelledQuestion(rest);
 }
 
 export function questionAnswered(q: PendingQuestion, optionId: string | null, by: string, at: string): HostEvent {

@@ -17,3 +17,8 @@ const ENV_ASSIGNMENT = /(^|[\s`'"(;&|])([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)
 export function optionLabel(name: string): string {
   return redactSecrets(name.replace(ENV_ASSIGNMENT, (_m, lead: string, env: string) => `${lead}${env}=…`));
 }
+
+/** A question as other tools read it (events, the editor's API): its title and options' names as labels. */
+export function labelledQuestion<Q extends { title: string; options: readonly { name: string }[] }>(q: Q): Q {
+  return { ...q, title: optionLabel(q.title), options: q.options.map((o) => ({ ...o, name: optionLabel(o.name) })) };
+}

@@ -8,7 +8,7 @@
  */
 import type { HostEvent } from "../../core/host/protocol";
 import type { PermissionDecision } from "../../core/model/events";
-import { optionLabel } from "../../core/text/option-label";
+import { labelledQuestion } from "../../core/text/option-label";
 import type { PermissionView } from "../../webview/thread/protocol";
 
 /** The host's words for a request the turn's cancel closed (hosted-thread.ts). */
@@ -49,10 +49,8 @@ export class Questions {
     this.#asked.set(threadId, asked);
     return fresh.map((p) => {
       if (p.toolCallId) asked.set(p.toolCallId, p.requestId);
-      const { requestId, toolCallId } = p;
       // as the host's events tell it (core/host/question-events.ts): names as labels, without env values or keys
-      const title = optionLabel(p.title);
-      const options = p.options.map((o) => ({ ...o, name: optionLabel(o.name) }));
+      const { requestId, toolCallId, title, options } = labelledQuestion(p);
       return {
         kind: "needs_input",
         threadId,
