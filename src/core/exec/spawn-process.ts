@@ -12,6 +12,7 @@ import { groupSpawnOptions } from "../platform/process-tree";
 import type { Readable, Writable } from "node:stream";
 import { terminalLauncher, type LaunchExit, type Launched } from "../platform/launcher";
 import { withPty, withPtyHandle } from "../platform/pty";
+import { spawnPtyKeepingTail } from "../platform/pty-tail";
 import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
 import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { background } from "../util/unexpected";
@@ -124,7 +125,7 @@ function ptyOptions(options: SpawnOptions) {
 }
 
 function spawnPty(launch: Launch, options: SpawnOptions): SpawnedProcess | undefined {
-  const term = withPty((nodePty) => nodePty.spawn(launch.file, ptyArgs(launch), ptyOptions(options)));
+  const term = withPty((nodePty) => spawnPtyKeepingTail(nodePty, launch.file, ptyArgs(launch), ptyOptions(options)));
   return term && ptyProcess(term, term.pid);
 }
 

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { toDisposable, type Disposable } from "../lifecycle";
 import { HOST_PLATFORM, type Platform } from "./host";
 import type { PtyHandle, PtySpawnOptions } from "./spawner-pty";
+import { spawnPtyKeepingTail } from "./pty-tail";
 import { slot } from "../util/slot";
 
 export type PtyModule = typeof import("node-pty");
@@ -148,7 +149,7 @@ export function withPtyHandle<T>(
     const path = spawner && Array.isArray(args) && modulePath();
     const remote = path ? spawner!(file, args as string[], opts, pty, path) : undefined;
     if (remote) return use(remote);
-    const term = pty.spawn(file, args, opts);
+    const term = spawnPtyKeepingTail(pty, file, args, opts);
     return use(Object.assign(term, { started: Promise.resolve<number | undefined>(term.pid) }));
   });
 }

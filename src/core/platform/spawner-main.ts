@@ -17,6 +17,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
+import { spawnPtyKeepingTail } from "./pty-tail";
 import { runToEnd } from "./run-to-end";
 import type { SpawnerReply, SpawnerRequest } from "./spawner-protocol";
 
@@ -104,7 +105,7 @@ async function startPty(msg: Extract<SpawnerRequest, { t: "pty" }>): Promise<voi
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodePty = require(msg.module) as typeof import("node-pty");
     const { cols, rows, name, cwd, env } = msg;
-    term = nodePty.spawn(msg.file, msg.args, { cols, rows, name, cwd, env });
+    term = spawnPtyKeepingTail(nodePty, msg.file, msg.args, { cols, rows, name, cwd, env });
   } catch (e) {
     sock?.destroy();
     send({ t: "error", id: msg.id, message: (e as Error).message, code: (e as NodeJS.ErrnoException).code });

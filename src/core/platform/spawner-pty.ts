@@ -10,6 +10,7 @@
  */
 import type { Socket } from "node:net";
 import { constants } from "node:os";
+import { spawnPtyKeepingTail } from "./pty-tail";
 type PtyModule = typeof import("node-pty");
 
 type IPty = import("node-pty").IPty;
@@ -123,7 +124,7 @@ export class RemotePty implements PtyHandle {
     let term: IPty;
     try {
       if (!nodePty) throw why;
-      term = nodePty.spawn(this.spec.file, this.spec.args, this.spec.opts);
+      term = spawnPtyKeepingTail(nodePty, this.spec.file, this.spec.args, this.spec.opts);
     } catch (e) {
       this.#resolveStarted(undefined);
       this.#data.fire(`${(e as Error).message}\r\n`);
