@@ -151,8 +151,10 @@ describe("first contact (#27)", () => {
     // the picker's "Not installed" row: the prompt box asks the host, which offers the same actions
     await vscode.env.clipboard.writeText("");
     const panel = await openDraft();
+    // the registry's listing first: without it, the pick waits for it up to 3 s (agent-actions.ts), past the wait below
+    await hub.registry.listing().catch(() => undefined);
     const offered = hub.composer.handle(panel, { type: "agentActions", agentId: "pi" });
-    await sleep(1000);
+    await sleep(1000); // the QuickPick shows (no API tells when): the registry's answer is already here
     await vscode.commands.executeCommand("workbench.action.quickOpenSelectNext"); // the second: Copy install command
     await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
     await offered;
