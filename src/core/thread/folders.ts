@@ -6,6 +6,7 @@
  * them back through `recordedFolders`: the field is data from disk, so each folder must be a plain absolute path
  * (no `.` or `..`, not relative) and not a file system root, or it is ignored and named, never widening anything.
  */
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, normalize } from "node:path";
 import type { ThreadMetadata } from "../model/metadata";
 import type { MetadataPatch } from "../model/records";
@@ -45,9 +46,19 @@ export function recordedFolders(metadata: Pick<ThreadMetadata, "folders">): Reco
 export const ignoredText = (ignored: RecordedFolders["ignored"]): string =>
   ignored.map((i) => `'${i.folder}' (${i.why})`).join(", ");
 
+/** `path`'s real path (no link on the way), or `path` when it cannot be resolved. */
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
  * What a session that opened with the path guard's `roots` adds to the thread's `folders` (an empty patch when
- * nothing: no roots known, or all of them already there or only the thread's cwd).
+ * nothing: no roots known, or all of them already there or only the thread's cwd). A root reached through a link
+ * is recorded with its real path too: the guard checks, and the ledger records, a file by its real path.
  */
 export function foldersPatch(
   metadata: Pick<ThreadMetadata, "cwd" | "folders">,
@@ -56,7 +67,7 @@ export function foldersPatch(
   if (!roots?.length) return {};
   const before = metadata.folders !== undefined ? recordedFolders(metadata).folders : [metadata.cwd];
   const after = [...before];
-  for (const root of roots.map((r) => normalize(r)))
+  for (const root of roots.flatMap((r) => [normalize(r), realOr(normalize(r))]))
     if (!folderRefusal(root) && !after.includes(root)) after.push(root);
   return after.length === before.length ? {} : { folders: after };
 }

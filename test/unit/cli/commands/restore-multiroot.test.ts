@@ -4,7 +4,7 @@
 // restore was refused as writing outside the thread's folders. Real processes: the CLI's run path in a thread host,
 // the stdio fake agent writing through fs/write_text_file.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { main as restore } from "../../../../src/cli/commands/restore";
@@ -40,10 +40,12 @@ test("a turn that wrote into the window's second folder is restored by `acp-thre
     }
     assert.equal(readFileSync(file, "utf8"), "x1", "the agent wrote into the second folder");
     const metadata = new ThreadStore(home).readMetadata(threadId);
-    assert.deepEqual(metadata.folders, [ws, other], "the session's folders, recorded at its start");
+    // (each with its real path too, where a link leads to it: none here but on a system whose temp folder is a link)
+    const folders = [...new Set([ws, realpathSync(ws), other, realpathSync(other)])];
+    assert.deepEqual(metadata.folders, folders, "the session's folders, recorded at its start");
     const shown = await runCommand(threads, ["show", threadId], { home, cwd: ws });
     assert.equal(shown.code, 0, shown.err);
-    assert.ok(shown.out.includes(`\nfolders ${ws}, ${other}\n`), shown.out);
+    assert.ok(shown.out.includes(`\nfolders ${folders.join(", ")}\n`), shown.out);
     const restored = await runCommand(restore, [threadId, "--turn", "1"], { home, cwd: ws });
     assert.equal(restored.code, 0, restored.err);
     assert.equal(readFileSync(file, "utf8"), "x0\n", "the file in the second folder is back");

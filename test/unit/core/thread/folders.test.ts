@@ -1,8 +1,11 @@
 // The folders a thread records for its sessions (thread/folders.ts, #35): what a session that opens adds, and how the
 // recorded field (data from disk) is read back: only plain absolute folders, never a file system root.
 import assert from "node:assert/strict";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { foldersPatch, recordedFolders } from "../../../../src/core/thread/folders";
+import { withTmp } from "../store/helpers";
 
 test("a session adds its folders once they reach beyond the thread's cwd; a later one adds its own", () => {
   assert.deepEqual(foldersPatch({ cwd: "/w/a" }, undefined), {}, "a runtime that says no roots: nothing");
@@ -38,3 +41,12 @@ test("hostile: recorded folders are taken only when plain and absolute, and not 
   const garbage = recordedFolders({ folders: "/" as unknown as string[] });
   assert.deepEqual(garbage, { folders: [], ignored: [{ folder: "/", why: "not a list" }] });
 });
+
+test("a root reached through a link is recorded with its real path too (the ledger records files by it)", () =>
+  withTmp((dir) => {
+    const [ws, real, link] = ["ws", "real", "link"].map((f) => join(dir, f));
+    mkdirSync(ws);
+    mkdirSync(real);
+    symlinkSync(real, link);
+    assert.deepEqual(foldersPatch({ cwd: ws }, [ws, link]), { folders: [ws, link, real] });
+  }));
