@@ -59,7 +59,7 @@ function onlyFiles(plan: RestorePlan, files: readonly string[]): RestorePlan {
 /**
  * The thread's folders: its cwd, its repository, its worktree, the checkouts its worktree was applied into, and
  * the folders its sessions were allowed to write (`folders`, recorded when a session opens: a multi-root window's
- * other folders, the CLI's `--root`s); `ignored`: recorded ones that are not taken (thread/folders.ts).
+ * other folders, a hosted run's `roots`); `ignored`: recorded ones that are not taken (thread/folders.ts).
  */
 function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): RecordedFolders {
   const applied = ledger

@@ -42,8 +42,8 @@ export interface ThreadMetadata extends Pick<
   /** Archived (#36): a `meta_patch` in the thread's own file, so the index can be rebuilt from it. */
   archived: boolean;
   /**
-   * The folders its sessions were allowed to write, when one reached beyond its cwd (a multi-root window, the
-   * CLI's `--root`): absent on older threads and on a thread whose sessions only had its cwd. Data from disk:
+   * The folders its sessions were allowed to write, when one reached beyond its cwd (a multi-root window, a
+   * hosted run's `roots`): absent on older threads and on a thread whose sessions only had its cwd. Data from disk:
    * read it through thread/folders.ts (`recordedFolders`), which checks each.
    */
   folders?: string[];

@@ -1,6 +1,6 @@
 /**
  * The folders a thread's sessions were allowed to write (#35): when a session opens, the thread records the roots
- * its runtime's path guard allows (the window's workspace folders, the CLI's cwd and `--root`s, a worktree), as
+ * its runtime's path guard allows (the window's workspace folders, a hosted run's `roots`, a worktree), as
  * the metadata field `folders`, once they reach beyond the thread's cwd; a later session adds its own (a thread
  * resumed in another window wrote there too). What guards writes by "the thread's folders" (ledger.restore) reads
  * them back through `recordedFolders`: the field is data from disk, so each folder must be a plain absolute path
