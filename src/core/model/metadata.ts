@@ -105,7 +105,7 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("titleByUser")) next.titleByUser = patch.titleByUser ?? false;
   if (has("archived")) next.archived = patch.archived ?? false;
   if (patch.folders === null) delete next.folders;
-  else if (has("folders")) next.folders = patch.folders;
+  else if (has("folders")) next.folders = [...patch.folders!];
   return next;
 }
 
