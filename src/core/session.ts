@@ -23,9 +23,9 @@ import type { ThreadHandle } from "./store/thread-store";
 import { SessionLedger } from "./ledger/session-ledger";
 import { BestEffortSink } from "./thread/best-effort-sink";
 import { buildSeedText } from "./thread/context-seed";
-import { LiveThread, modelOf } from "./thread/live-thread";
+import { LiveThread } from "./thread/live-thread";
 import { promptText, withSeed, type PromptContent } from "./thread/prompt-text";
-import { agentInfoOf, recordNewThread, sinkFor } from "./session/new-thread";
+import { agentInfoOf, openedPatch, recordNewThread, sinkFor } from "./session/new-thread";
 import { gitInfoAsync } from "./store/git-info";
 import { RuntimeTaps } from "./session/runtime-taps";
 import { steerSession, type SteerOptions } from "./session/steer";
@@ -377,8 +377,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       this.#seed = buildSeedText(records);
       this.#origin = this.#seed ? "seeded" : "new";
     } else this.#origin = info.origin;
-    const model = modelOf(info.configOptions);
-    this.live.patch({ agentSessionId: info.sessionId, ...(model ? { model } : {}) }); // a no-op when nothing changed
+    this.live.patch(openedPatch(this.live.metadata, info, runtime)); // a no-op when nothing changed
     this.live.sessionOpened(info.sessionId, this.#origin, agentInfoOf(runtime));
     this.#taps.follow(runtime, info.sessionId);
     this.#setStatus("idle");

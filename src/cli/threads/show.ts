@@ -28,6 +28,8 @@ export async function show(ctx: SubContext): Promise<number> {
   if (m.transcriptPath) io.stdout.write(`transcript ${m.transcriptPath}\n`);
   if (m.worktree)
     io.stdout.write(`worktree ${m.worktree.path}  of ${m.worktree.repo}  base ${m.worktree.base.slice(0, 10)}\n`);
+  // the folders its sessions could write, when they reached beyond its cwd (a multi-root window, a hosted run's roots)
+  if (m.folders?.length) io.stdout.write(`folders ${m.folders.join(", ")}\n`);
   for (const w of read.warnings) io.stderr.write(`warning: ${w.message}\n`);
   const from = forkedFrom(m);
   if (from) io.stdout.write(`forked from ${from.threadId} at message ${from.messageIndex ?? "?"}\n`);

@@ -150,6 +150,10 @@ class Runtime implements AcpAgentRuntime {
     return this.#statusValue;
   }
 
+  get roots(): readonly string[] {
+    return this.#ctx.guard.roots;
+  }
+
   /** The login state the agent last reported (`_auth/status_update`), if it reports one. */
   authStatus(): AuthStatus | undefined {
     return this.#authStatus;

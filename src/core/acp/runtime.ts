@@ -135,4 +135,6 @@ export interface AgentRuntime {
   onFileWrite?(listener: (write: FileWrite) => void): Disposable;
   /** A request by method name (`_session/steering`, `session/fork`) for the feature modules that wrap one. */
   extRequest?<T>(method: string, params: Record<string, unknown>): Promise<T>;
+  /** The folders its path guard lets the agent read and write (absolute): the thread records them (#35). */
+  readonly roots?: readonly string[];
 }

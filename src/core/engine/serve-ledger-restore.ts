@@ -3,7 +3,8 @@
  * made here from the thread's ledger (what each file goes back to is a version the ledger kept in its blob store);
  * a caller only names the thread, the turn or operation and, optionally, files of the plan. Refused, with nothing
  * written: a named file that is not a plain absolute path the plan has (`..`, never recorded), a file of the plan
- * outside the thread's folders (a ledger record pointing elsewhere), and a thread another process writes.
+ * outside the thread's folders (a ledger record pointing elsewhere; the folders its sessions were allowed to write
+ * count, as recorded), and a thread another process writes.
  */
 import { normalize } from "node:path";
 import { AcpThreadsError } from "../errors";
@@ -13,6 +14,7 @@ import { applyRestore, planRestore, type RestorePlan } from "../ledger/restore";
 import { relPath } from "../ledger/summary";
 import type { ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
+import { ignoredText, recordedFolders, type RecordedFolders } from "../thread/folders";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineRequest } from "./requests";
@@ -54,25 +56,32 @@ function onlyFiles(plan: RestorePlan, files: readonly string[]): RestorePlan {
   return { ...plan, items: plan.items.filter((i) => files.includes(i.path)) };
 }
 
-/** The thread's folders: its cwd, its repository, its worktree, and the checkouts its worktree was applied into. */
-function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): string[] {
+/**
+ * The thread's folders: its cwd, its repository, its worktree, the checkouts its worktree was applied into, and
+ * the folders its sessions were allowed to write (`folders`, recorded when a session opens: a multi-root window's
+ * other folders, a hosted run's `roots`); `ignored`: recorded ones that are not taken (thread/folders.ts).
+ */
+function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): RecordedFolders {
   const applied = ledger
     .read(metadata.threadId)
     .ops.flatMap((o) => (o.type === "apply" && o.summary?.cwd ? [o.summary.cwd] : []));
   const wt = metadata.worktree;
-  return [metadata.cwd, metadata.repoRoot, wt?.path, wt?.repo, ...applied].filter((r): r is string => !!r);
+  const recorded = recordedFolders(metadata);
+  const roots = [metadata.cwd, metadata.repoRoot, wt?.path, wt?.repo, ...applied, ...recorded.folders];
+  return { folders: [...new Set(roots.filter((r): r is string => !!r))], ignored: recorded.ignored };
 }
 
 /** Refuses (path_outside_workspace) a plan that would write a file outside the thread's folders. */
-function checkInside(plan: RestorePlan, roots: readonly string[]): void {
+function checkInside(plan: RestorePlan, { folders: roots, ignored }: RecordedFolders): void {
   const outside = plan.items
     .filter((i) => i.action !== "unchanged" && !i.unavailable)
     .filter((i) => normalize(i.path) !== i.path || !roots.some((r) => isInside(r, i.path)));
   if (outside.length)
     throw new AcpThreadsError(
       "path_outside_workspace",
-      `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.map((i) => i.path).join(", ")}; nothing was restored`,
-      { outside: outside.map((i) => i.path) },
+      `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.map((i) => i.path).join(", ")}; nothing was restored` +
+        (ignored.length ? ` (recorded folders not taken: ${ignoredText(ignored)})` : ""),
+      { outside: outside.map((i) => i.path), ...(ignored.length ? { ignored } : {}) },
     );
 }
 

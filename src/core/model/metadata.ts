@@ -41,6 +41,12 @@ export interface ThreadMetadata extends Pick<
   startedFrom: ThreadStartedFrom | null;
   /** Archived (#36): a `meta_patch` in the thread's own file, so the index can be rebuilt from it. */
   archived: boolean;
+  /**
+   * The folders its sessions were allowed to write, when one reached beyond its cwd (a multi-root window, a
+   * hosted run's `roots`): absent on older threads and on a thread whose sessions only had its cwd. Data from disk:
+   * read it through thread/folders.ts (`recordedFolders`), which checks each.
+   */
+  folders?: string[];
 }
 
 /** A thread's counters; `steered` only once a message was steered into a turn. */
@@ -98,6 +104,8 @@ export function applyPatch(meta: ThreadMetadata, patch: MetadataPatch): ThreadMe
   if (has("worktree")) next.worktree = patch.worktree ?? null;
   if (has("titleByUser")) next.titleByUser = patch.titleByUser ?? false;
   if (has("archived")) next.archived = patch.archived ?? false;
+  if (patch.folders === null) delete next.folders;
+  else if (has("folders")) next.folders = [...patch.folders!];
   return next;
 }
 

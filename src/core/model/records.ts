@@ -62,6 +62,8 @@ export interface MetadataPatch {
   titleByUser?: boolean | null;
   /** Archived (#36): out of the Sessions view and `threads list` unless asked for; still in recall. */
   archived?: boolean | null;
+  /** The folders the thread's sessions were allowed to write (their path guard's roots; thread/folders.ts). */
+  folders?: string[] | null;
 }
 
 /** A thread's own git worktree: where it is, the repository it was made from, and the commit it started at. */
@@ -336,6 +338,7 @@ const PATCH_FIELDS: Record<keyof MetadataPatch, (v: unknown) => boolean> = {
   forks: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"),
   titleByUser: (v) => typeof v === "boolean",
   archived: (v) => typeof v === "boolean",
+  folders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
   worktree: (v) =>
     typeof v === "object" &&
     v !== null &&

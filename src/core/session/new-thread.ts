@@ -3,14 +3,15 @@
  * the folder's git facts), and every thread, new or reopened, writes through `sinkFor`.
  */
 import type { AgentRuntime, SessionInfo } from "../acp/runtime";
-import { initialMetadata } from "../model/metadata";
-import { THREAD_FORMAT_VERSION } from "../model/records";
+import { initialMetadata, type ThreadMetadata } from "../model/metadata";
+import { THREAD_FORMAT_VERSION, type MetadataPatch } from "../model/records";
 import type { AgentInfoRef } from "../model/usage";
 import type { GitInfo } from "../store/git-info";
 import type { ThreadHandle } from "../store/thread-store";
 import { BestEffortSink } from "../thread/best-effort-sink";
 import { LiveThread, modelOf } from "../thread/live-thread";
 import type { ThreadSink } from "../thread/live-thread";
+import { foldersPatch } from "../thread/folders";
 import type { ThreadSessionOptions } from "./types";
 
 /** Where a thread's records go: its handle, or (with `onRecordError`) a sink that reports a store error once. */
@@ -22,6 +23,24 @@ export function sinkFor(opts: ThreadSessionOptions, threadId: string, handle: Th
 export function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
   const info = runtime.getCapabilities()?.agentInfo;
   return info?.name ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
+}
+
+/**
+ * What a session that just opened on `runtime` changes in the thread's metadata: its agent session (`withSession`;
+ * a new thread's start record has it), its model, and the folders its path guard allows (thread/folders.ts).
+ */
+export function openedPatch(
+  metadata: ThreadMetadata,
+  info: SessionInfo,
+  runtime: AgentRuntime,
+  withSession = true,
+): MetadataPatch {
+  const model = modelOf(info.configOptions);
+  return {
+    ...(withSession ? { agentSessionId: info.sessionId } : {}),
+    ...(model ? { model } : {}),
+    ...foldersPatch(metadata, runtime.roots),
+  };
 }
 
 /**
@@ -58,8 +77,7 @@ export async function recordNewThread(
   try {
     const meta = initialMetadata({ v: THREAD_FORMAT_VERSION, ts: now.toISOString(), kind: "thread_start", ...start });
     const live = new LiveThread(sinkFor(opts, threadId, handle), meta, opts.live);
-    const model = modelOf(info.configOptions);
-    if (model) live.patch({ model });
+    live.patch(openedPatch(meta, info, runtime, false)); // the folders: when they reach beyond its cwd
     live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
     return { live, handle };
   } catch (err) {

@@ -1,0 +1,73 @@
+/**
+ * The folders a thread's sessions were allowed to write (#35): when a session opens, the thread records the roots
+ * its runtime's path guard allows (the window's workspace folders, a hosted run's `roots`, a worktree), as
+ * the metadata field `folders`, once they reach beyond the thread's cwd; a later session adds its own (a thread
+ * resumed in another window wrote there too). What guards writes by "the thread's folders" (ledger.restore) reads
+ * them back through `recordedFolders`: the field is data from disk, so each folder must be a plain absolute path
+ * (no `.` or `..`, not relative) and not a file system root, or it is ignored and named, never widening anything.
+ */
+import { realpathSync } from "node:fs";
+import { dirname, isAbsolute, normalize } from "node:path";
+import type { ThreadMetadata } from "../model/metadata";
+import type { MetadataPatch } from "../model/records";
+
+/** Why a recorded folder is not taken; undefined: it is. */
+export function folderRefusal(folder: unknown): string | undefined {
+  if (typeof folder !== "string" || !folder) return "not a path";
+  if (folder.includes("\0")) return "not a path (a NUL character)";
+  if (!isAbsolute(folder)) return "not an absolute path";
+  if (normalize(folder) !== folder) return "not a plain path (a `.` or `..` segment, a doubled separator)";
+  if (dirname(folder) === folder) return "a file system root";
+  return undefined;
+}
+
+export interface RecordedFolders {
+  /** The recorded folders that are taken. */
+  folders: string[];
+  /** The ones that are not, with why (a clear error names them). */
+  ignored: { folder: string; why: string }[];
+}
+
+/** The thread's recorded folders, each checked (none recorded: none, as on threads older than the field). */
+export function recordedFolders(metadata: Pick<ThreadMetadata, "folders">): RecordedFolders {
+  const raw: unknown = metadata.folders;
+  if (raw === undefined || raw === null) return { folders: [], ignored: [] };
+  if (!Array.isArray(raw)) return { folders: [], ignored: [{ folder: String(raw).slice(0, 80), why: "not a list" }] };
+  const out: RecordedFolders = { folders: [], ignored: [] };
+  for (const f of raw as unknown[]) {
+    const why = folderRefusal(f);
+    if (why) out.ignored.push({ folder: String(f).slice(0, 200), why });
+    else if (!out.folders.includes(f as string)) out.folders.push(f as string);
+  }
+  return out;
+}
+
+/** "'/' (a file system root), 'rel' (not an absolute path)": the ignored folders, for an error message. */
+export const ignoredText = (ignored: RecordedFolders["ignored"]): string =>
+  ignored.map((i) => `'${i.folder}' (${i.why})`).join(", ");
+
+/** `path`'s real path (no link on the way), or `path` when it cannot be resolved. */
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * What a session that opened with the path guard's `roots` adds to the thread's `folders` (an empty patch when
+ * nothing: no roots known, or all of them already there or only the thread's cwd). A root reached through a link
+ * is recorded with its real path too: the guard checks, and the ledger records, a file by its real path.
+ */
+export function foldersPatch(
+  metadata: Pick<ThreadMetadata, "cwd" | "folders">,
+  roots: readonly string[] | undefined,
+): MetadataPatch {
+  if (!roots?.length) return {};
+  const before = metadata.folders !== undefined ? recordedFolders(metadata).folders : [metadata.cwd];
+  const after = [...before];
+  for (const root of roots.flatMap((r) => [normalize(r), realOr(normalize(r))]))
+    if (!folderRefusal(root) && !after.includes(root)) after.push(root);
+  return after.length === before.length ? {} : { folders: after };
+}
