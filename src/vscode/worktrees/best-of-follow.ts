@@ -14,7 +14,7 @@ import {
   type BestOfRecord,
   type RecordedCandidate,
 } from "../../core/worktree/best-of-record";
-import { leaderOf, rankCandidates, type CandidateSpec, type CandidateSummary } from "../../core/worktree/candidates";
+import { leaderOf, rankCandidates, type CandidateSpec, type CandidateSummary } from "../../core/worktree/ranking";
 import type { CandidateRow } from "../../webview/compare/protocol";
 import type { Hub } from "../hub";
 import type { CompareView } from "./compare-view";
