@@ -29,6 +29,7 @@ import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-im
 import type { InstallProgress } from "../registry/types";
 import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } from "./requests-recall-index";
 import type { WorktreeThreadReplies, WorktreeThreadRequest } from "./requests-worktree-thread";
+import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -101,7 +102,9 @@ export type EngineRequest =
   /** Recall's index: importing history, compacting after it (requests-recall-index.ts). */
   | RecallIndexRequest
   /** The thread a `worktrees` command names, with its worktree (requests-worktree-thread.ts). */
-  | WorktreeThreadRequest;
+  | WorktreeThreadRequest
+  /** The Best of N records, read (requests-bestof.ts). */
+  | BestOfRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -118,7 +121,8 @@ export interface EngineReplies
     RegistryReplies,
     AgentImportReplies,
     RecallIndexReplies,
-    WorktreeThreadReplies {
+    WorktreeThreadReplies,
+    BestOfReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -55,6 +55,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...lazyOps(["agents.import"], async () => (await import("./serve-agent-import")).agentImportOps),
   ...recallIndexOps,
   ...worktreeThreadOps,
+  ...lazyOps(["bestof.list", "bestof.read"], async () => (await import("./serve-bestof")).bestOfOps),
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -175,6 +176,8 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "recall.import": { own: "boolean?", codex: "root?", claude: "root?" },
   "recall.compact": { added: "count" },
   "worktree.thread": { thread: "string" },
+  "bestof.list": {},
+  "bestof.read": { id: "string?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -1,6 +1,6 @@
 // `worktrees apply|discard THREAD` name the thread through the engine (worktree.thread): a prefix works, a thread
 // another process writes is refused before anything is done (its worktree kept), and a path or `../` in place of
-// the id is bad usage (exit 2), nothing read or removed.
+// the id is bad usage (exit 2), nothing read or removed; so is one in place of `worktrees compare`'s record id.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,6 +56,12 @@ test("worktrees apply|discard: a thread another process writes is refused, a pat
       assert.match(r.stderr, /is not a thread id/);
     }
     assert.ok(existsSync(wt), "still there");
+    // worktrees compare names a Best of N record the same way (bestof.read)
+    const none = await cli("worktrees", "compare");
+    assert.deepEqual([none.code, none.stderr], [1, "acp-threads worktrees compare: no Best of N is recorded\n"]);
+    const path = await cli("worktrees", "compare", "../x");
+    assert.equal(path.code, 2, path.stderr);
+    assert.match(path.stderr, /'\.\.\/x' is not a Best of N id/);
 
     const gone = await cli("worktrees", "discard", id.slice(0, -4), "--force");
     assert.equal(gone.code, 0, gone.stderr);
