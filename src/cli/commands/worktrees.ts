@@ -7,7 +7,7 @@ import { resolveHome } from "../../core/store/paths";
 import { command, subcommands } from "../command";
 import { FORMAT, timerFlag } from "../flags";
 import type { CliIO } from "../io";
-import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/best-of";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/ranking";
 import { compareRecord } from "../worktrees/compare-record";
 import { applyCommand } from "../worktrees/apply";
 import { discardCommand } from "../worktrees/discard";

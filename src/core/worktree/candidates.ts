@@ -15,28 +15,6 @@ import type { WorktreeState } from "./state";
 
 export const ANSWER_MAX_CHARS = 4_000;
 
-/**
- * `--agent A --agent B --runs N` → A#1..A#N, B#1..B#N; an agent named twice gets its runs numbered on. `nameOf`
- * gives the label's name (the CLI passes the agent's id, so a command line is labelled by its program's name).
- */
-export function expandCandidates(
-  agents: readonly string[],
-  runs = 1,
-  nameOf: (agentId: string) => string = (a) => a,
-): CandidateSpec[] {
-  const counts = new Map<string, number>();
-  const out: CandidateSpec[] = [];
-  for (const agentId of agents) {
-    const name = nameOf(agentId);
-    for (let i = 0; i < runs; i++) {
-      const run = (counts.get(name) ?? 0) + 1;
-      counts.set(name, run);
-      out.push({ agentId, name, run, label: `${name}#${run}` });
-    }
-  }
-  return out;
-}
-
 /** The end of `text` (at most `max` characters), `…` marking the cut. */
 export function boundAnswer(text: string, max = ANSWER_MAX_CHARS): string {
   const t = text.trim();
@@ -125,6 +103,7 @@ export function summarize(
 // the ranking and its words (pure: the front ends share them)
 export {
   candidateJson,
+  expandCandidates,
   leaderOf,
   rankCandidates,
   type CandidateRun,

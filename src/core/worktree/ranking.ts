@@ -1,8 +1,9 @@
 /**
  * Best of N's candidates as plain data, and their ranking (#25), pure: a candidate (its spec, how its run ended,
- * its summary), a check's result and whether it passed, candidates best first, what the first is ("best" or
- * "fastest"), and a candidate as the CLI's JSON prints it. The CLI's comparison and the compare view say it the
- * same way from these (core/worktree/candidates.ts makes the summaries).
+ * its summary), the candidates `--agent A --agent B --runs N` names, a check's default time, its result and
+ * whether it passed, candidates best first, what the first is ("best" or "fastest"), and a candidate as the CLI's
+ * JSON prints it. The CLI's comparison and the compare view say it the same way from these
+ * (core/worktree/candidates.ts makes the summaries).
  */
 import type { WorktreeRef } from "../model/records";
 import type { TurnUsage } from "../model/usage";
@@ -80,6 +81,31 @@ export interface CandidateSummary {
   error?: string;
   notes: string[];
 }
+
+/**
+ * `--agent A --agent B --runs N` → A#1..A#N, B#1..B#N; an agent named twice gets its runs numbered on. `nameOf`
+ * gives the label's name (the CLI passes the agent's id, so a command line is labelled by its program's name).
+ */
+export function expandCandidates(
+  agents: readonly string[],
+  runs = 1,
+  nameOf: (agentId: string) => string = (a) => a,
+): CandidateSpec[] {
+  const counts = new Map<string, number>();
+  const out: CandidateSpec[] = [];
+  for (const agentId of agents) {
+    const name = nameOf(agentId);
+    for (let i = 0; i < runs; i++) {
+      const run = (counts.get(name) ?? 0) + 1;
+      counts.set(name, run);
+      out.push({ agentId, name, run, label: `${name}#${run}` });
+    }
+  }
+  return out;
+}
+
+/** How long a check may run unless the user says (`--check-timeout`): ten minutes. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 10 * 60_000;
 
 /** Whether a check passed: it exited 0 by itself. */
 export const checkPassed = (c: CheckResult | undefined): boolean => c?.exitCode === 0;
