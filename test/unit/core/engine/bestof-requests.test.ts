@@ -10,13 +10,12 @@ import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import type { Engine } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
-import { connectHost } from "../../../../src/core/host/client";
 import { homeLayout } from "../../../../src/core/store/paths";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { newBestOfRecord, type BestOfRecord } from "../../../../src/core/worktree/best-of-record";
 import { BestOfRecords } from "../../../../src/core/worktree/best-of-records";
 import { withCliHost } from "../../../fixtures/host/cli-host";
-import { threadWith, worktreeThread } from "./helpers";
+import { threadWith, withSocketEngine, worktreeThread } from "./helpers";
 
 const refused = (code: string, why: RegExp) => (err: unknown) =>
   err instanceof AcpThreadsError && err.code === code && why.test(err.message);
@@ -85,11 +84,5 @@ test("bestof.list and bestof.read: the records, one named by a start of its id, 
 
 test("bestof.read over the thread host's socket: the same replies and refusals", () =>
   withCliHost("acp-bestof-engine-", async ({ dir, home }) => {
-    const conn = await connectHost({ home, client: "bestof engine test" });
-    assert.ok(conn);
-    try {
-      await readsRecords(conn.asEngine, new ThreadStore(home), dir);
-    } finally {
-      conn.close();
-    }
+    await withSocketEngine(home, (engine) => readsRecords(engine, new ThreadStore(home), dir));
   }));

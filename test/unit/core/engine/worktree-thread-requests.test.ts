@@ -7,10 +7,9 @@ import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import type { Engine } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
-import { connectHost } from "../../../../src/core/host/client";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withCliHost } from "../../../fixtures/host/cli-host";
-import { threadWith, worktreeThread } from "./helpers";
+import { threadWith, withSocketEngine, worktreeThread } from "./helpers";
 
 const refused = (code: string, why: RegExp) => (err: unknown) =>
   err instanceof AcpThreadsError && err.code === code && why.test(err.message);
@@ -55,11 +54,5 @@ test("worktree.thread: a thread's id or prefix, its worktree, its other writer; 
 
 test("worktree.thread over the thread host's socket: the same replies and refusals", () =>
   withCliHost("acp-wt-thread-", async ({ dir, home }) => {
-    const conn = await connectHost({ home, client: "worktree thread test" });
-    assert.ok(conn);
-    try {
-      await namesTheThread(conn.asEngine, new ThreadStore(home), dir);
-    } finally {
-      conn.close();
-    }
+    await withSocketEngine(home, (engine) => namesTheThread(engine, new ThreadStore(home), dir));
   }));
