@@ -7,7 +7,7 @@
  * turns run on and the record stays open.
  */
 import { errorMessage } from "../../core/errors";
-import type { BestOfProgress } from "../../core/worktree/best-of";
+import type { BestOfProgress } from "../../core/worktree/best-of-progress";
 import {
   candidateEdit,
   progressEdit,
