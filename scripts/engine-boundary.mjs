@@ -116,6 +116,8 @@ export const PURE_HELPERS = [
   "src/core/registry/layout.ts",
   "src/core/registry/platform.ts",
   "src/core/import/import-summary.ts",
+  "src/core/worktree/ranking.ts",
+  "src/core/worktree/best-of-progress.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -29,7 +29,7 @@ import {
   type RecordOwner,
 } from "../core/worktree/best-of-record";
 import { BestOfRecords } from "../core/worktree/best-of-records";
-import type { CandidateSpec } from "../core/worktree/candidates";
+import type { CandidateSpec } from "../core/worktree/ranking";
 import { createWorktree, type CreatedWorktree } from "../core/worktree/create";
 import { discardWorktree } from "../core/worktree/discard";
 import { contextToWire } from "../core/host/wire-context";

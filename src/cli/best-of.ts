@@ -22,7 +22,7 @@ import {
   type CandidateRun,
   type CandidateSpec,
   type CandidateSummary,
-} from "../core/worktree/candidates";
+} from "../core/worktree/ranking";
 import type { RetryMode } from "../core/model/watchdog";
 import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
 import { formatDuration } from "./exec/context";

@@ -2,12 +2,12 @@
  * `acp-threads worktrees list|apply|discard|compare`: the git worktrees threads work in (`run --worktree`,
  * `exec --worktree`), beside the repository in `.<repo>.worktrees/`.
  */
-import { localEngine } from "../../core/engine/local";
+import { localEngine, type LocalEngine } from "../../core/engine/local";
 import { resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
 import { command, subcommands } from "../command";
 import { FORMAT, timerFlag } from "../flags";
-import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/best-of";
+import type { CliIO } from "../io";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/ranking";
 import { compareRecord } from "../worktrees/compare-record";
 import { applyCommand } from "../worktrees/apply";
 import { discardCommand } from "../worktrees/discard";
@@ -16,6 +16,16 @@ import { worktreeThread } from "../worktrees/thread";
 
 const THREAD = { min: 1, max: 1, name: "THREAD" };
 
+/** `act` with the engine over this data home, closed after it. */
+async function withEngine(io: CliIO, act: (engine: LocalEngine) => Promise<number>): Promise<number> {
+  const engine = localEngine({ home: resolveHome(io.env) });
+  try {
+    return await act(engine);
+  } finally {
+    engine.close();
+  }
+}
+
 export const main = subcommands({
   name: "worktrees",
   synopsis: "<subcommand> [options] [--format text|json]",
@@ -23,14 +33,7 @@ export const main = subcommands({
   subs: {
     list: command(
       { name: "worktrees list", synopsis: "[--format json]", flags: { format: FORMAT }, args: { max: 0 } },
-      async ({ io, flags }) => {
-        const store = new ThreadStore(resolveHome(io.env));
-        try {
-          return await listWorktrees(io, store, flags.format === "json");
-        } finally {
-          store.closeAll();
-        }
-      },
+      async ({ io, flags }) => withEngine(io, (engine) => listWorktrees(io, engine, flags.format === "json")),
       "threads with a worktree: base commit, changed files (+/- lines), commits ahead, folder",
     ),
     apply: command(
@@ -61,20 +64,15 @@ export const main = subcommands({
           "Binary files and files deleted on one side are never merged: yours are kept (listed, exit 1).\n" +
           "--dry-run shows per file: apply / clean merge / conflict (n hunks) / kept yours.",
       },
-      async ({ io, flags, args }) => {
-        const store = new ThreadStore(resolveHome(io.env));
-        try {
-          const t = worktreeThread(store, args[0]!, "apply");
-          return await applyCommand(io, localEngine({ store }), t, {
+      async ({ io, flags, args }) =>
+        withEngine(io, async (engine) =>
+          applyCommand(io, engine, await worktreeThread(engine, args[0]!, "apply"), {
             dryRun: flags["dry-run"] === true,
             force: flags.force === true,
             merge: flags.merge === true,
             json: flags.format === "json",
-          });
-        } finally {
-          store.closeAll();
-        }
-      },
+          }),
+        ),
       "write the worktree's changes into the workspace (recorded in the thread's ledger, undoable)",
     ),
     compare: command(
@@ -112,14 +110,10 @@ export const main = subcommands({
         flags: { force: { type: "boolean", help: "do not ask" } },
         args: THREAD,
       },
-      async ({ io, flags, args }) => {
-        const store = new ThreadStore(resolveHome(io.env));
-        try {
-          return await discardCommand(io, store, worktreeThread(store, args[0]!, "discard"), flags.force === true);
-        } finally {
-          store.closeAll();
-        }
-      },
+      async ({ io, flags, args }) =>
+        withEngine(io, async (engine) =>
+          discardCommand(io, engine, await worktreeThread(engine, args[0]!, "discard"), flags.force === true),
+        ),
       "remove the thread's worktree and its folder (asks first unless --force)",
     ),
   },

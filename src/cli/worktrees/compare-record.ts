@@ -8,19 +8,14 @@
  * live host) is followed instead, its progress read from the record as the host writes it, and once the host lets
  * it go ranked its table is printed from the record (nothing runs here); a host that died leaves it to be picked up.
  */
+import { localEngine } from "../../core/engine/local";
 import { AcpThreadsError } from "../../core/errors";
 import type { HostConnection } from "../../core/host/client";
 import type { HostEvent } from "../../core/host/protocol";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
-import { finishRecord, followRecord, followedEnd, resumeBestOf } from "../../core/worktree/best-of";
-import {
-  ownedHere,
-  ownerGone,
-  ownerHere,
-  resumedCandidate,
-  type BestOfRecord,
-} from "../../core/worktree/best-of-record";
+import { finishRecord, followRecord, followedEnd } from "../../core/worktree/best-of";
+import { ownedHere, ownerGone, ownerHere, type BestOfRecord } from "../../core/worktree/best-of-record";
 import { BestOfRecords } from "../../core/worktree/best-of-records";
 import { printRanked, progressNotes } from "../best-of";
 import { hostFor } from "../host-client";
@@ -32,10 +27,11 @@ export async function compareRecord(
   o: { json: boolean; checkTimeoutMs?: number },
 ): Promise<number> {
   const home = resolveHome(io.env);
+  const engine = localEngine({ home });
   const records = new BestOfRecords(homeLayout(home).bestOfFile);
   const say = (text: string) => io.stderr.write(`acp-threads worktrees compare: ${text}\n`);
   const notes = progressNotes(say);
-  let record = pick(await records.list(), id);
+  let { record, summaries } = await engine.call({ op: "bestof.read", ...(id !== undefined ? { id } : {}) });
   if (record.owner?.role === "host" && !ownerGone(record.owner)) {
     say(`the thread host finishes Best of N ${record.id}: following it`);
     if (o.checkTimeoutMs !== undefined)
@@ -43,20 +39,18 @@ export async function compareRecord(
     record = await followRecord(records, record, { signal: io.signal, onProgress: notes });
     if (io.signal.aborted) return EXIT.interrupted;
     if (!record.finishedAt) say("the thread host let it go unfinished: finishing it here");
+    // ranked by the host: summarised by the engine from the record (nothing runs, nothing is written)
+    else ({ summaries } = await engine.call({ op: "bestof.read", id: record.id }));
   }
   const store = new ThreadStore(home);
   try {
-    // ranked by the host: from the record (every end and check is known: nothing runs, nothing is written)
-    const summaries = record.finishedAt
-      ? await resumeBestOf({
-          candidates: record.candidates.map(resumedCandidate),
-          readThread: (threadId) => store.read(threadId).records,
-          follow: (c) => Promise.resolve(followedEnd(c.threadId, store.read(c.threadId).records)),
-        })
-      : await finishHere(io, records, await claim(records, record), store, { ...o, notes, say });
+    const ended =
+      record.finishedAt && summaries
+        ? summaries
+        : await finishHere(io, records, await claim(records, record), store, { ...o, notes, say });
     if (io.signal.aborted) return EXIT.interrupted;
-    printRanked(io, summaries, o.json);
-    return summaries.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
+    printRanked(io, ended, o.json);
+    return ended.some((c) => c.status === "done") ? EXIT.ok : EXIT.error;
   } finally {
     store.closeAll();
   }
@@ -88,15 +82,6 @@ async function finishHere(
   } finally {
     host?.close();
   }
-}
-
-/** The record `id` names (its id, or a unique start of one); none: the newest one. */
-function pick(all: readonly BestOfRecord[], id: string | undefined): BestOfRecord {
-  const found = id === undefined ? all.slice(-1) : all.filter((r) => r.id.startsWith(id));
-  if (found.length === 1) return found[0]!;
-  if (!found.length)
-    throw new AcpThreadsError("not_found", id === undefined ? "no Best of N is recorded" : `no Best of N ${id}`);
-  throw new AcpThreadsError("usage", `${id} names several Best of N runs: give more of its id`);
 }
 
 /** This process follows the record from now on; refused while a live window or another process follows it. */

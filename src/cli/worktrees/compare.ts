@@ -5,8 +5,7 @@
  * candidate's thread, worktree, answer (its last line) and error; then the commands that bring one home and
  * discard the rest.
  */
-import { checkPassed, type CheckResult } from "../../core/worktree/check";
-import { leaderOf, type CandidateSummary } from "../../core/worktree/candidates";
+import { checkPassed, leaderOf, type CandidateSummary, type CheckResult } from "../../core/worktree/ranking";
 import { formatCosts, formatTokens } from "../../core/usage/format";
 import { formatDuration, table } from "../exec/context";
 import { shortId } from "../threads/common";

@@ -4,8 +4,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { AcpThreadsError } from "../../core/errors";
-import type { ThreadStore } from "../../core/store/thread-store";
-import { localEngine } from "../../core/engine/local";
+import type { Engine } from "../../core/engine/requests";
 import { EXIT, type CliIO } from "../io";
 import { describeState } from "./list";
 import type { WorktreeThread } from "./thread";
@@ -19,13 +18,7 @@ async function confirmed(io: CliIO, question: string): Promise<boolean> {
   }
 }
 
-export async function discardCommand(
-  io: CliIO,
-  store: ThreadStore,
-  t: WorktreeThread,
-  force: boolean,
-): Promise<number> {
-  const engine = localEngine({ store });
+export async function discardCommand(io: CliIO, engine: Engine, t: WorktreeThread, force: boolean): Promise<number> {
   const state = await engine.call({ op: "worktree.state", threadId: t.threadId });
   if (!force) {
     const what = `the worktree ${t.worktree.path} of thread ${t.threadId} (${describeState(state)})`;

@@ -1,7 +1,6 @@
 /** `worktrees list`: the threads of this data home that have a worktree, with its state against the base. */
-import { localEngine } from "../../core/engine/local";
+import type { Engine } from "../../core/engine/requests";
 import type { WorktreeState } from "../../core/model/worktree";
-import type { ThreadStore } from "../../core/store/thread-store";
 import { table } from "../exec/context";
 import { EXIT, type CliIO } from "../io";
 import { shortId, writeJson } from "../threads/common";
@@ -15,8 +14,8 @@ export function describeState(s: WorktreeState): string {
   return s.ahead ? `${files}, ${s.ahead} commit${s.ahead === 1 ? "" : "s"} ahead` : files;
 }
 
-export async function listWorktrees(io: CliIO, store: ThreadStore, json: boolean): Promise<number> {
-  const entries = await localEngine({ store }).call({ op: "worktree.list" });
+export async function listWorktrees(io: CliIO, engine: Engine, json: boolean): Promise<number> {
+  const entries = await engine.call({ op: "worktree.list" });
   if (json) {
     writeJson(io, entries);
     return EXIT.ok;

@@ -28,6 +28,8 @@ import type { RegistryReplies, RegistryRequest } from "./requests-registry";
 import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
 import type { InstallProgress } from "../registry/types";
 import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } from "./requests-recall-index";
+import type { WorktreeThreadReplies, WorktreeThreadRequest } from "./requests-worktree-thread";
+import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -98,7 +100,11 @@ export type EngineRequest =
   /** An agent's own past sessions imported as threads (requests-agent-import.ts). */
   | AgentImportRequest
   /** Recall's index: importing history, compacting after it (requests-recall-index.ts). */
-  | RecallIndexRequest;
+  | RecallIndexRequest
+  /** The thread a `worktrees` command names, with its worktree (requests-worktree-thread.ts). */
+  | WorktreeThreadRequest
+  /** The Best of N records, read (requests-bestof.ts). */
+  | BestOfRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -114,7 +120,9 @@ export interface EngineReplies
     ThreadsReplies,
     RegistryReplies,
     AgentImportReplies,
-    RecallIndexReplies {
+    RecallIndexReplies,
+    WorktreeThreadReplies,
+    BestOfReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -28,6 +28,7 @@ import { threadsOps } from "./serve-threads";
 import { threadsArchiveOps } from "./serve-threads-archive";
 import { agentImportShapes, registryShapes } from "./lazy-shapes";
 import { lazyOps } from "./serve-lazy";
+import { worktreeThreadOps } from "./serve-worktree-thread";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -53,6 +54,8 @@ const HANDLERS: Handlers<EngineOp> = {
   ),
   ...lazyOps(["agents.import"], async () => (await import("./serve-agent-import")).agentImportOps),
   ...recallIndexOps,
+  ...worktreeThreadOps,
+  ...lazyOps(["bestof.list", "bestof.read"], async () => (await import("./serve-bestof")).bestOfOps),
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -172,6 +175,9 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   ...agentImportShapes,
   "recall.import": { own: "boolean?", codex: "root?", claude: "root?" },
   "recall.compact": { added: "count" },
+  "worktree.thread": { thread: "string" },
+  "bestof.list": {},
+  "bestof.read": { id: "string?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

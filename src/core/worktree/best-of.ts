@@ -26,6 +26,7 @@ import {
 } from "./best-of-record";
 import type { BestOfRecords } from "./best-of-records";
 import { summarize, type CandidateRun, type CandidateSpec, type CandidateSummary } from "./candidates";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "./ranking";
 import { runCheck, type CheckResult } from "./check";
 import type { BestOfProgress, ResumedCandidate } from "./best-of-progress";
 import { createWorktree, type CreatedWorktree } from "./create";
@@ -55,7 +56,7 @@ export interface BestOfOptions {
   onProgress?: (e: BestOfProgress) => void;
 }
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 10 * 60_000;
+export { DEFAULT_CHECK_TIMEOUT_MS } from "./ranking";
 
 /** The repository and base commit every candidate starts from (checked before any agent starts). */
 export async function bestOfBase(cwd: string): Promise<{ repo: string; base: string }> {

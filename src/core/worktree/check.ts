@@ -14,21 +14,9 @@ import { HOST_PLATFORM, isWindows } from "../platform/host";
 import { groupSpawnOptions, signalTree } from "../platform/process-tree";
 import { shellLine } from "../platform/shell";
 import { redactSecrets } from "../redact";
+import type { CheckResult } from "./ranking";
 
-export interface CheckResult {
-  command: string;
-  /** The command's exit code; null when it was ended by a signal or could not start. */
-  exitCode: number | null;
-  /** The signal that ended it (a timeout or an abort sends SIGTERM, then SIGKILL). */
-  signal?: string;
-  /** Ended because it ran past its time. */
-  timedOut?: boolean;
-  /** Ended because the caller aborted it. */
-  aborted?: boolean;
-  durationMs: number;
-  /** The last bytes of its output (`tailBytes`, default 16 KB), redacted. */
-  outputTail: string;
-}
+export { checkPassed, type CheckResult } from "./ranking";
 
 export interface CheckOptions {
   timeoutMs: number;
@@ -42,9 +30,6 @@ export interface CheckOptions {
 }
 
 export const CHECK_TAIL_BYTES = 16 * 1024;
-
-/** Whether a check passed: it exited 0 by itself. */
-export const checkPassed = (c: CheckResult | undefined): boolean => c?.exitCode === 0;
 
 /** Keeps the last `max` bytes of what is pushed. */
 class Tail {

@@ -16,7 +16,7 @@ import {
   type CandidateRun,
   type CandidateSpec,
   type CandidateSummary,
-} from "../../core/worktree/candidates";
+} from "../../core/worktree/ranking";
 import type { CreatedWorktree } from "../../core/worktree/create";
 import type { PromptPart } from "../../core/model/context";
 import { configuredAgents, notConfigured } from "../agents";

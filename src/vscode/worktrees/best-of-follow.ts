@@ -7,14 +7,14 @@
  * turns run on and the record stays open.
  */
 import { errorMessage } from "../../core/errors";
-import type { BestOfProgress } from "../../core/worktree/best-of";
+import type { BestOfProgress } from "../../core/worktree/best-of-progress";
 import {
   candidateEdit,
   progressEdit,
   type BestOfRecord,
   type RecordedCandidate,
 } from "../../core/worktree/best-of-record";
-import { leaderOf, rankCandidates, type CandidateSpec, type CandidateSummary } from "../../core/worktree/candidates";
+import { leaderOf, rankCandidates, type CandidateSpec, type CandidateSummary } from "../../core/worktree/ranking";
 import type { CandidateRow } from "../../webview/compare/protocol";
 import type { Hub } from "../hub";
 import type { CompareView } from "./compare-view";

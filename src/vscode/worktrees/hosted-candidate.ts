@@ -10,7 +10,7 @@
  */
 import type * as vscode from "vscode";
 import type { ThreadRecord } from "../../core/model/records";
-import type { CandidateRun } from "../../core/worktree/candidates";
+import type { CandidateRun } from "../../core/worktree/ranking";
 import type { Hub } from "../hub";
 import { startCandidateInHost, type HostCandidate } from "../host/host-run";
 import type { HostedThreads } from "../host/hosted-threads";

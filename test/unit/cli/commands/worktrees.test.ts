@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { FAKE_AGENT, runCli } from "../../../fixtures/cli/spawn-cli";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { g, withRepo } from "../../core/worktree/helpers";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
 
 const SEED = { "a.txt": "a\n", ".gitignore": ".env\n", ".worktreeinclude": ".env\n" };
 const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, any>;
@@ -164,4 +165,54 @@ test("hostile: worktrees apply refuses a worktree link to a secret (dry run show
     assert.equal(readFileSync(join(repo, "ok.txt"), "utf8"), "ok\n");
     assert.equal(existsSync(join(repo, "leak.txt")), false);
     assert.match(forced.stdout, /not applied \(symbolic link\): leak\.txt is a symbolic link/);
+  }));
+
+// `worktrees apply|discard THREAD` name the thread through the engine (worktree.thread): a prefix works, a thread
+// another process writes is refused before anything is done (its worktree kept), and a path or `../` in place of
+// the id is bad usage (exit 2), nothing read or removed; so is one in place of `worktrees compare`'s record id.
+test("worktrees apply|discard: a thread another process writes is refused, a path is bad usage, a prefix works", () =>
+  withRepo({ "a.txt": "a\n" }, async (repo, dir) => {
+    const home = join(dir, "home");
+    const cli = (...args: string[]) => runCli(args, { home, cwd: repo });
+    const run = await runInWorktree(cli, "terminal echo hi > hello.txt");
+    assert.equal(run.code, 0, run.stderr);
+    const summary = summaryOf(run.stdout);
+    const id = summary.threadId as string;
+    const wt = summary.worktree.path as string;
+
+    const held = new ThreadStore(home).open(id);
+    try {
+      for (const verb of ["apply", "discard"]) {
+        const r = await cli("worktrees", verb, id.slice(0, -4), "--force");
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(
+          r.stderr,
+          new RegExp(
+            `thread ${id} is open in process ${process.pid} \\(an editor or a run\\); ${verb} its worktree once its session is closed`,
+          ),
+        );
+      }
+    } finally {
+      held.close();
+    }
+    assert.equal(readFileSync(join(wt, "hello.txt"), "utf8"), "hi\n", "the worktree is kept");
+    assert.equal(existsSync(join(repo, "hello.txt")), false, "nothing applied");
+
+    for (const hostile of ["../x", wt]) {
+      const r = await cli("worktrees", "discard", hostile, "--force");
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /is not a thread id/);
+    }
+    assert.ok(existsSync(wt), "still there");
+    // worktrees compare names a Best of N record the same way (bestof.read)
+    const none = await cli("worktrees", "compare");
+    assert.deepEqual([none.code, none.stderr], [1, "acp-threads worktrees compare: no Best of N is recorded\n"]);
+    const path = await cli("worktrees", "compare", "../x");
+    assert.equal(path.code, 2, path.stderr);
+    assert.match(path.stderr, /'\.\.\/x' is not a Best of N id/);
+
+    const gone = await cli("worktrees", "discard", id.slice(0, -4), "--force");
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.equal(gone.stdout, `discarded the worktree ${wt} of thread ${id}\n`);
+    assert.equal(existsSync(wt), false);
   }));

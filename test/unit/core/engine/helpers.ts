@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { Engine, EngineRequest } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
+import { connectHost } from "../../../../src/core/host/client";
 import type { WorktreeRef } from "../../../../src/core/model/records";
 import type { ThreadStore } from "../../../../src/core/store/thread-store";
 import { createWorktree } from "../../../../src/core/worktree/create";
@@ -34,5 +35,16 @@ export async function outcome(engine: Engine, req: EngineRequest): Promise<unkno
   } catch (err) {
     const e = err as AcpThreadsError;
     return { error: [e instanceof AcpThreadsError, e.code, e.message] };
+  }
+}
+
+/** Runs `fn` with the engine over the socket of the thread host serving `home` (closed after). */
+export async function withSocketEngine(home: string, fn: (engine: Engine) => Promise<void>): Promise<void> {
+  const conn = await connectHost({ home, client: "engine request test" });
+  if (!conn) throw new Error(`no thread host answers for ${home}`);
+  try {
+    await fn(conn.asEngine);
+  } finally {
+    conn.close();
   }
 }

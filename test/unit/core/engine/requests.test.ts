@@ -16,6 +16,9 @@ import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 import { registryFixture } from "./registry-fixture";
+import { homeLayout } from "../../../../src/core/store/paths";
+import { newBestOfRecord } from "../../../../src/core/worktree/best-of-record";
+import { BestOfRecords } from "../../../../src/core/worktree/best-of-records";
 import { historySession } from "../../../fixtures/fake-agents/history-script";
 
 const plain = (label: string, x: unknown) =>
@@ -119,6 +122,19 @@ test("every engine request's reply is plain JSON data, in process", () =>
         agents.call({ op: "agents.import", spec: lister, cwd: realpathSync(dir), listFrom: dir, dryRun: true }),
       "recall.import": () => engine.call({ op: "recall.import", own: true, codex: { root: join(dir, "none") } }),
       "recall.compact": () => engine.call({ op: "recall.compact", added: 1 }),
+      // the worktree commands' thread (requests-worktree-thread.ts): a second worktree (the first is discarded above)
+      "worktree.thread": async () => {
+        mkdirSync(join(dir, "wt2"));
+        const other = await worktreeThread(store, join(dir, "wt2"));
+        return { other, reply: await engine.call({ op: "worktree.thread", thread: other.threadId.slice(0, -4) }) };
+      },
+      // the Best of N records (requests-bestof.ts): one recorded, read back
+      "bestof.list": async () => {
+        const record = newBestOfRecord({ cwd: dir, repo: dir, base: "0".repeat(40), prompt: "p", candidates: [] });
+        await new BestOfRecords(homeLayout(store.home).bestOfFile).add(record);
+        return engine.call({ op: "bestof.list" });
+      },
+      "bestof.read": () => engine.call({ op: "bestof.read" }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -244,6 +260,14 @@ test("every engine request's reply is plain JSON data, in process", () =>
       [imported.dryRun, imported.imported, imported.sessions.map((x) => x.action)],
       [true, 1, ["imported"]],
     );
+    const named = replies["worktree.thread"] as { other: { threadId: string; ref: unknown }; reply: unknown };
+    assert.deepEqual(
+      named.reply,
+      { threadId: named.other.threadId, worktree: named.other.ref, heldBy: null },
+      "a prefix names the thread, with its worktree",
+    );
+    const [record] = replies["bestof.list"] as { id: string }[];
+    assert.deepEqual(replies["bestof.read"], { record }, "the newest record, not finished: no summaries");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -306,6 +330,10 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "recall.import", claude: { root: dir, limitFiles: -1 } }, /'claude' must be a transcript root/],
       [{ op: "recall.compact" }, /recall\.compact: 'added' must be a number, 0 or more/],
       [{ op: "recall.search", query: "x", global: true, sync: "yes" }, /'sync' must be true or false/],
+      [{ op: "worktree.thread", threadId: id }, /worktree\.thread: 'thread' must be a string/],
+      [{ op: "worktree.thread", thread: "../x" }, /'\.\.\/x' is not a thread id/],
+      [{ op: "bestof.read", id: 1 }, /bestof\.read: 'id' must be a string/],
+      [{ op: "bestof.read", id: "../x" }, /'\.\.\/x' is not a Best of N id/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
