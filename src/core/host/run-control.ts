@@ -62,4 +62,6 @@ export interface HostOptions {
   serveTimeoutMs?: { read: number; write: number };
   /** Awaited before a client's hello shows it the running terminals (editor-terminals.ts; tests hold it). */
   offerGate?: () => Promise<void>;
+  /** The engine worker script its long engine requests run in (host-worker.ts; default: beside its bundle). */
+  engineWorker?: string;
 }

@@ -87,7 +87,11 @@ export class ThreadHost {
       ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
     });
     this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
-    this.#engine = new HostEngine({ home: opts.home, logger: opts.logger });
+    this.#engine = new HostEngine({
+      home: opts.home,
+      logger: opts.logger,
+      ...(opts.engineWorker ? { worker: opts.engineWorker } : {}),
+    });
     this.#bestOfs = new HostBestOfs(
       opts,
       (id) => this.#threads.has(id),
@@ -315,7 +319,7 @@ export class ThreadHost {
       if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
       else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
-    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown()]);
+    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown(), this.#engine.close()]);
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();
