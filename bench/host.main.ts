@@ -8,9 +8,9 @@
  *    Run twice, with and without a window listening to the host's events (its `session` rows, pushed before each
  *    event of a thread whose row changed, counted: records change no row, so none should come), and twice with a
  *    recall import running meanwhile (a client's `recall.import` of a synthetic Codex corpus, served in the host's
- *    engine worker: core/host/host-worker.ts), its rows beside those without in the same run.
+ *    engine process: core/host/host-worker.ts), its rows beside those without in the same run.
  * 2. Host RSS idle: `acp-threads host serve` alone, 2 s after it listens; baseline: a bare node process. Then the
- *    same host after a recall import (its engine worker started, used, and gone once idle).
+ *    same host during and after a recall import (its engine process started, used, and gone once idle).
  * 3. `acp-threads attach` to its first byte of output (a stored thread, the host up), median of `--n` (default
  *    10); baseline: node printing one byte.
  */
@@ -36,7 +36,7 @@ const SECONDS = arg("seconds", 5);
 const N = arg("n", 10);
 const RATE = 2000;
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
-const ENGINE_WORKER = join(__dirname, "..", "..", "dist", "engine-worker.js");
+const ENGINE_PROCESS = join(__dirname, "..", "..", "dist", "engine-process-worker.js");
 /** The synthetic Codex corpus an import reads meanwhile: more than the feed's seconds' worth (it is cancelled). */
 const CORPUS_MESSAGES = arg("corpus", 40_000);
 const pct = (xs: number[], p: number) =>
@@ -65,7 +65,7 @@ function report(name: string, lat: number[]): void {
 }
 
 async function feed(home: string, window: boolean, corpus?: string): Promise<void> {
-  const stub = await stubHost(home, { engineWorker: ENGINE_WORKER });
+  const stub = await stubHost(home, { engineProcess: ENGINE_PROCESS });
   const lat: number[] = [];
   const clients = await Promise.all([1, 2, 3].map((i) => stub.client(`bench ${i}`)));
   const listener = window ? await stub.client("a window listening to events") : undefined;
@@ -162,27 +162,44 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await sleep(20);
 }
 
-function threads(pid: number): number {
-  const m = /Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) : NaN;
+/** The host's child processes (its engine process while it runs). */
+function children(pid: number): number[] {
+  try {
+    const ids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return ids ? ids.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
 }
 
-/** The host's RSS while its engine worker imports, and once the worker has ended (its thread gone) and 2 s more. */
+/**
+ * The host's RSS (and its engine process's) while it imports, and the host's once the engine process has ended (2 s
+ * more).
+ */
 async function importedIdle(home: string, pid: number): Promise<void> {
-  const before = threads(pid);
   const corpus = writeCorpus(join(home, "..", "idle-corpus"), 5000).root;
   const conn = await connectHost({ home, client: "bench importer" });
   if (!conn) throw new Error("no host to import with");
   let peak = 0;
-  const watch = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  let peakChild = 0;
+  const watch = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+    for (const c of children(pid)) {
+      try {
+        peakChild = Math.max(peakChild, rssMb(c));
+      } catch {
+        // it ended meanwhile
+      }
+    }
+  }, 50);
   const sums = await conn.engine({ op: "recall.import", own: true, codex: { root: corpus, allHistory: true } });
   clearInterval(watch);
   conn.close();
-  await until(() => threads(pid) <= before);
+  await until(() => children(pid).length === 0);
   await sleep(2000);
   const messages = sums.reduce((n, s) => n + s.messages, 0);
   console.log(
-    `host RSS during an import (${messages} messages, its worker): peak ${f(peak)} MB   idle after it (worker gone): ${f(rssMb(pid))} MB`,
+    `host RSS during an import (${messages} messages): peak ${f(peak)} MB (its engine process: ${f(peakChild)} MB)   idle after it (the process gone): ${f(rssMb(pid))} MB`,
   );
 }
 

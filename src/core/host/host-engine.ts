@@ -10,7 +10,7 @@ import type { Engine } from "../engine/requests";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
-import { HostWorker, WORKER_OPS, engineWorkerScript } from "./host-worker";
+import { HostWorker, WORKER_OPS, engineProcessScript } from "./host-worker";
 import type { HostReply } from "./protocol";
 
 export class HostEngine {
@@ -20,9 +20,10 @@ export class HostEngine {
 
   readonly #worker: HostWorker;
 
-  /** `worker`: the engine worker script (default: the one beside the host's bundle, host-worker.ts). */
-  constructor(private readonly o: { home: string; logger: Logger; worker?: string }) {
-    this.#worker = new HostWorker({ home: o.home, script: o.worker ?? engineWorkerScript() });
+  /** `engine`: the engine process's scripts (default: beside the host's bundle, host-worker.ts). */
+  constructor(private readonly o: { home: string; logger: Logger; engine?: { process?: string; worker?: string } }) {
+    const { process: script = engineProcessScript(), worker } = o.engine ?? {};
+    this.#worker = new HostWorker({ home: o.home, script, ...(worker ? { worker } : {}) });
   }
 
   async request(req: EngineHostRequest, owner: object, push: (msg: EngineHostPush) => void): Promise<HostReply> {

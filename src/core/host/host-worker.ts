@@ -1,39 +1,45 @@
 /**
  * The thread host's engine worker (#35 item 7): the long engine requests (a recall import, the compaction after it:
- * minutes of synchronous work on the thread that serves them) run in a `worker_threads` worker of the host's own
- * (core/engine/worker.ts), so the host's thread keeps serving every live session's updates meanwhile. The worker is
- * started on first use and ends a second after its last job (the host's idle memory stays the host's own); a
- * cancel reaches it; a worker that dies fails the request it was serving only, and the next one starts another.
+ * minutes of synchronous work on the thread that serves them) run in an engine process of the host's own
+ * (host-process.ts, engine-process.worker.ts: a child process running the engine worker, core/engine/worker.ts), so
+ * the host's thread keeps serving every live session's updates meanwhile. It is started on first use and ends a
+ * second after its last job: a process, so its memory goes back to the system with it (a worker thread's would stay
+ * in the host's RSS). A cancel reaches it; one that dies fails the request it was serving only, and the next one
+ * starts another.
  *
- * The worker script (dist/engine-worker.js) is found beside the host's bundle: dist/cli/host.js, in the repository
- * and in the packaged extension (extension/dist/cli/host.js), has it one folder up.
+ * The script (dist/engine-process-worker.js, and dist/engine-worker.js it runs) is found beside the host's bundle:
+ * dist/cli/host.js, in the repository and in the packaged extension (extension/dist/cli/host.js), has it one up.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineOp } from "../engine/requests";
-import { workerEngine, type WorkerEngine } from "../engine/worker";
+import { processEngine, type ProcessEngine } from "./host-process";
 
 /** The ops the host serves in its worker; every other one it serves on its own thread (they are short). */
 export const WORKER_OPS: ReadonlySet<EngineOp> = new Set<EngineOp>(["recall.import", "recall.compact"]);
+/** How long the engine process is kept after its last job (a compaction follows its import at once). */
+const IDLE_MS = 1000;
 
-/** The engine worker script next to the host's bundle, or undefined (a build without it). */
-export function engineWorkerScript(dir = __dirname): string | undefined {
-  return [join(dir, "engine-worker.js"), join(dir, "..", "engine-worker.js")].find((p) => existsSync(p));
+/** The engine process script next to the host's bundle, or undefined (a build without it). */
+export function engineProcessScript(dir = __dirname): string | undefined {
+  const name = "engine-process-worker.js";
+  return [join(dir, name), join(dir, "..", name)].find((p) => existsSync(p));
 }
 
-/** The host's worker engine, made on first use (`script` undefined: none can be, the request is refused). */
+/** The host's engine process, made on first use (`script` undefined: none can be, the request is refused). */
 export class HostWorker {
-  #engine: WorkerEngine | undefined;
+  #engine: ProcessEngine | undefined;
 
-  constructor(private readonly o: { home: string; script: string | undefined }) {}
+  constructor(private readonly o: { home: string; script: string | undefined; worker?: string }) {}
 
-  /** The worker engine, or a reason it cannot be had. */
-  engine(): WorkerEngine | string {
-    if (!this.o.script) return "the thread host cannot find its engine worker (engine-worker.js beside its bundle)";
-    return (this.#engine ??= workerEngine({ script: this.o.script, home: this.o.home }));
+  /** The engine, or a reason it cannot be had. */
+  engine(): ProcessEngine | string {
+    const { script, worker, home } = this.o;
+    if (!script) return "the thread host cannot find its engine process (engine-process-worker.js beside its bundle)";
+    return (this.#engine ??= processEngine({ script, home, idleMs: IDLE_MS, ...(worker ? { worker } : {}) }));
   }
 
-  /** Cancels what the worker runs and ends it (the host leaves). */
+  /** Cancels what the process runs and ends it (the host leaves). */
   async close(): Promise<void> {
     const e = this.#engine;
     this.#engine = undefined;

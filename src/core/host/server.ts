@@ -90,7 +90,7 @@ export class ThreadHost {
     this.#engine = new HostEngine({
       home: opts.home,
       logger: opts.logger,
-      ...(opts.engineWorker ? { worker: opts.engineWorker } : {}),
+      ...(opts.engineScripts ? { engine: opts.engineScripts } : {}),
     });
     this.#bestOfs = new HostBestOfs(
       opts,

@@ -11,10 +11,10 @@ import { test } from "node:test";
 import { writeCorpus } from "../../../../bench/recall-corpus";
 import type { EngineProgress } from "../../../../src/core/engine/requests";
 import { connectHost, type HostConnection } from "../../../../src/core/host/client";
-import { engineWorkerScript } from "../../../../src/core/host/host-worker";
+import { engineProcessScript } from "../../../../src/core/host/host-worker";
 import type { ThreadRecord } from "../../../../src/core/model/records";
 import { repoRoot } from "../../../fixtures/agent-env";
-import { fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
+import { ENGINE_PROCESS, fakeRun, listening, withCliHost } from "../../../fixtures/host/cli-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 import { withTmp } from "../store/helpers";
 
@@ -92,7 +92,7 @@ test("a live session's updates reach its client while an import holds the host's
         watcher.close();
       }
     },
-    { engineWorker: HELD },
+    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
   ));
 
 test("a worker that crashes fails that import only: the host, its live session and the next import go on", () =>
@@ -119,16 +119,16 @@ test("a worker that crashes fails that import only: the host, its live session a
         conn.close();
       }
     },
-    { engineWorker: HELD },
+    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
   ));
 
 test("the host finds its engine worker beside its bundle: the repository's dist/ and the packaged extension's", () =>
   withTmp((dir) => {
-    assert.equal(engineWorkerScript(join(repoRoot(), "dist", "cli")), join(repoRoot(), "dist", "engine-worker.js"));
+    assert.equal(engineProcessScript(join(repoRoot(), "dist", "cli")), ENGINE_PROCESS);
     const ext = join(dir, "extension", "dist");
     mkdirSync(join(ext, "cli"), { recursive: true });
-    assert.equal(engineWorkerScript(join(ext, "cli")), undefined, "none there yet");
-    writeFileSync(join(ext, "engine-worker.js"), "");
-    assert.equal(engineWorkerScript(join(ext, "cli")), join(ext, "engine-worker.js"));
-    assert.equal(engineWorkerScript(ext), join(ext, "engine-worker.js"), "and from a bundle in dist/ itself");
+    assert.equal(engineProcessScript(join(ext, "cli")), undefined, "none there yet");
+    writeFileSync(join(ext, "engine-process-worker.js"), "");
+    assert.equal(engineProcessScript(join(ext, "cli")), join(ext, "engine-process-worker.js"));
+    assert.equal(engineProcessScript(ext), join(ext, "engine-process-worker.js"), "and from a bundle in dist/ itself");
   }));
