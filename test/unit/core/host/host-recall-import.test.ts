@@ -95,7 +95,7 @@ test("a live session's updates reach its client while an import holds the host's
     { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
   ));
 
-test("a worker that crashes fails that import only: the host, its live session and the next import go on", () =>
+test("a worker (or its engine process) that crashes fails that import only: the host, its session, the next import go on", () =>
   withCliHost(
     "acp-host-import-crash-",
     async ({ dir, home }) => {
@@ -115,6 +115,11 @@ test("a worker that crashes fails that import only: the host, its live session a
         assert.ok(Array.isArray(await conn.engine({ op: "threads.list", workspace: dir })), "the host answers");
         assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new worker imports");
         assert.ok(await working(), "and the session still runs");
+        // the engine process itself killed: that import fails, the next one forks another process
+        writeFileSync(join(dir, "kill"), "");
+        await assert.rejects(conn.engine({ op: "recall.import", own: true }), /engine process stopped \(SIGKILL\)/);
+        assert.ok(await working(), "the session still runs");
+        assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new process imports");
       } finally {
         conn.close();
       }
