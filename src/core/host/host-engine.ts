@@ -3,7 +3,7 @@
  * host's data home (core/engine/local.ts), as in process. Progress goes to the asking client only, when it asked;
  * an engine error goes back with its code, so the client throws the same error a local call would. A client may
  * cancel a request of its own (`engine_cancel`), never another client's: requests are kept per connection. The long
- * ones (a recall import, a compaction: host-worker.ts) run in the host's engine worker, off the sessions' thread.
+ * ones (a recall import, a compaction: host-worker.ts) run in the host's engine process, off the sessions' thread.
  */
 import { localEngine } from "../engine/local";
 import type { Engine } from "../engine/requests";
@@ -62,7 +62,7 @@ export class HostEngine {
     this.#running.delete(owner);
   }
 
-  /** The host leaves: its engine worker's requests are cancelled and the worker ends. */
+  /** The host leaves: its engine process's requests are cancelled and the process ends. */
   close(): Promise<void> {
     return this.#worker.close();
   }
