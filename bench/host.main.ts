@@ -6,8 +6,11 @@
  *    each client (p50, p99, max). Baseline: the same records written straight to three sockets by a bare server
  *    (what the feed adds: the file read and the batching). The clients run in this process, as the host does.
  *    Run twice, with and without a window listening to the host's events (its `session` rows, pushed before each
- *    event of a thread whose row changed, counted: records change no row, so none should come).
- * 2. Host RSS idle: `acp-threads host serve` alone, 2 s after it listens; baseline: a bare node process.
+ *    event of a thread whose row changed, counted: records change no row, so none should come), and twice with a
+ *    recall import running meanwhile (a client's `recall.import` of a synthetic Codex corpus, served in the host's
+ *    engine process: core/host/host-worker.ts), its rows beside those without in the same run.
+ * 2. Host RSS idle: `acp-threads host serve` alone, 2 s after it listens; baseline: a bare node process. Then the
+ *    same host during and after a recall import (its engine process started, used, and gone once idle).
  * 3. `acp-threads attach` to its first byte of output (a stored thread, the host up), median of `--n` (default
  *    10); baseline: node printing one byte.
  */
@@ -17,7 +20,9 @@ import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { connectHost } from "../src/core/host/client";
 import { hostPlace } from "../src/core/host/door";
+import { writeCorpus } from "./recall-corpus";
 import { readLines } from "../src/core/host/wire";
 import type { HostPush } from "../src/core/host/protocol";
 import { ThreadStore } from "../src/core/store/thread-store";
@@ -31,6 +36,9 @@ const SECONDS = arg("seconds", 5);
 const N = arg("n", 10);
 const RATE = 2000;
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
+const ENGINE_PROCESS = join(__dirname, "..", "..", "dist", "engine-process-worker.js");
+/** The synthetic Codex corpus an import reads meanwhile: more than the feed's seconds' worth (it is cancelled). */
+const CORPUS_MESSAGES = arg("corpus", 40_000);
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 const f = (n: number) => n.toFixed(2);
@@ -56,8 +64,8 @@ function report(name: string, lat: number[]): void {
   );
 }
 
-async function feed(home: string, window: boolean): Promise<void> {
-  const stub = await stubHost(home);
+async function feed(home: string, window: boolean, corpus?: string): Promise<void> {
+  const stub = await stubHost(home, { engineProcess: ENGINE_PROCESS });
   const lat: number[] = [];
   const clients = await Promise.all([1, 2, 3].map((i) => stub.client(`bench ${i}`)));
   const listener = window ? await stub.client("a window listening to events") : undefined;
@@ -72,9 +80,23 @@ async function feed(home: string, window: boolean): Promise<void> {
     });
     await c.request({ t: "attach", threadId: stub.threadId, from: 0 });
   }
+  const importer = corpus ? await stub.client("an importing client") : undefined;
+  const stopImport = new AbortController();
+  let imported: string | undefined;
+  const importing = importer
+    ?.engine({ op: "recall.import", codex: { root: corpus!, allHistory: true } }, { signal: stopImport.signal })
+    .then(
+      (s) => (imported = s[s.length - 1]?.cancelled ? "cancelled at the end" : "finished before the end"),
+      (e: unknown) => (imported = `failed: ${String(e)}`),
+    );
   await drive((k) => stub.append(Array.from({ length: k }, () => String(performance.now()))));
   await sleep(300);
-  report(`thread host feed (3 clients${window ? ", a window listening" : ""})`, lat);
+  stopImport.abort();
+  await importing;
+  const also = `${window ? ", a window listening" : ""}${corpus ? ", an import running" : ""}`;
+  report(`thread host feed (3 clients${also})`, lat);
+  if (importer) console.log(`  the import meanwhile: ${imported}`);
+  importer?.close();
   if (listener) console.log(`  session rows pushed to the window meanwhile: ${rows}`);
   for (const c of clients) c.close();
   listener?.close();
@@ -83,11 +105,20 @@ async function feed(home: string, window: boolean): Promise<void> {
 }
 
 async function delivery(home: string): Promise<void> {
-  // alternated, each twice: the machine's load and the first run's warm-up fall on both
-  for (const [i, window] of [false, true, false, true].entries()) {
+  // alternated, each twice: the machine's load and the first run's warm-up fall on all
+  const corpus = writeCorpus(join(home, "corpus"), CORPUS_MESSAGES).root;
+  const runs: [boolean, boolean][] = [
+    [false, false],
+    [true, false],
+    [false, true],
+    [false, false],
+    [true, false],
+    [false, true],
+  ];
+  for (const [i, [window, importing]] of runs.entries()) {
     const dir = join(home, `feed-${i}`);
     mkdirSync(dir);
-    await feed(dir, window);
+    await feed(dir, window, importing ? corpus : undefined);
   }
 
   // baseline: a bare server writing the same lines to three sockets
@@ -131,6 +162,47 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await sleep(20);
 }
 
+/** The host's child processes (its engine process while it runs). */
+function children(pid: number): number[] {
+  try {
+    const ids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return ids ? ids.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The host's RSS (and its engine process's) while it imports, and the host's once the engine process has ended (2 s
+ * more).
+ */
+async function importedIdle(home: string, pid: number): Promise<void> {
+  const corpus = writeCorpus(join(home, "..", "idle-corpus"), 5000).root;
+  const conn = await connectHost({ home, client: "bench importer" });
+  if (!conn) throw new Error("no host to import with");
+  let peak = 0;
+  let peakChild = 0;
+  const watch = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+    for (const c of children(pid)) {
+      try {
+        peakChild = Math.max(peakChild, rssMb(c));
+      } catch {
+        // it ended meanwhile
+      }
+    }
+  }, 50);
+  const sums = await conn.engine({ op: "recall.import", own: true, codex: { root: corpus, allHistory: true } });
+  clearInterval(watch);
+  conn.close();
+  await until(() => children(pid).length === 0);
+  await sleep(2000);
+  const messages = sums.reduce((n, s) => n + s.messages, 0);
+  console.log(
+    `host RSS during an import (${messages} messages): peak ${f(peak)} MB (its engine process: ${f(peakChild)} MB)   idle after it (the process gone): ${f(rssMb(pid))} MB`,
+  );
+}
+
 async function idleAndAttach(home: string): Promise<void> {
   const env = { ...process.env, ACP_THREADS_HOME: home };
   const host = spawn(process.execPath, [CLI, "host", "serve"], { env, stdio: "ignore" });
@@ -152,6 +224,7 @@ async function idleAndAttach(home: string): Promise<void> {
   await sleep(1000);
   console.log(`host RSS idle: ${f(rssMb(host.pid!))} MB   baseline (bare node): ${f(rssMb(bare.pid!))} MB`);
   bare.kill();
+  await importedIdle(home, host.pid!);
 
   const store = new ThreadStore(home);
   const h = store.create({

@@ -157,6 +157,8 @@ export function checkVsix(path, target, expected, { repository } = {}) {
     "dist/cli.js",
     "dist/cli/recall.js",
     "dist/engine-worker.js",
+    "dist/cli/host.js",
+    "dist/engine-process-worker.js",
     "dist/catalog-worker.js",
     "dist/spawner.js",
     "dist/webview/thread.js",

@@ -2,28 +2,29 @@
  * The host's side of the engine requests (protocol-engine.ts): served by the engine's own dispatcher over the
  * host's data home (core/engine/local.ts), as in process. Progress goes to the asking client only, when it asked;
  * an engine error goes back with its code, so the client throws the same error a local call would. A client may
- * cancel a request of its own (`engine_cancel`), never another client's: requests are kept per connection.
+ * cancel a request of its own (`engine_cancel`), never another client's: requests are kept per connection. The long
+ * ones (a recall import, a compaction: host-worker.ts) run in the host's engine process, off the sessions' thread.
  */
 import { localEngine } from "../engine/local";
 import type { Engine } from "../engine/requests";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
+import { HostWorker, WORKER_OPS, engineProcessScript } from "./host-worker";
 import type { HostReply } from "./protocol";
-
-/**
- * A recall import or compaction runs for minutes on the thread that serves it: here that would hold every hosted
- * session, so the host leaves them to the caller's engine (in process, or the engine worker: core/engine/worker.ts).
- */
-const NOT_HERE =
-  "recall imports and compactions are not run by the thread host (they would hold its sessions): run them with the engine in process or in the engine worker";
 
 export class HostEngine {
   #engine: Engine | undefined;
   /** The engine requests in flight, per connection (its `owner`), by the number the client gave them. */
   readonly #running = new WeakMap<object, Map<number, AbortController>>();
 
-  constructor(private readonly o: { home: string; logger: Logger }) {}
+  readonly #worker: HostWorker;
+
+  /** `engine`: the engine process's scripts (default: beside the host's bundle, host-worker.ts). */
+  constructor(private readonly o: { home: string; logger: Logger; engine?: { process?: string; worker?: string } }) {
+    const { process: script = engineProcessScript(), worker } = o.engine ?? {};
+    this.#worker = new HostWorker({ home: o.home, script, ...(worker ? { worker } : {}) });
+  }
 
   async request(req: EngineHostRequest, owner: object, push: (msg: EngineHostPush) => void): Promise<HostReply> {
     if (req.t === "engine_cancel") {
@@ -32,15 +33,16 @@ export class HostEngine {
     }
     const { id } = req;
     const op = (req.req as { op?: unknown } | undefined)?.op;
-    if (op === "recall.import" || op === "recall.compact")
-      return { t: "error", id, message: NOT_HERE, engine: { code: "usage" } };
-    this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger });
+    const engine = WORKER_OPS.has(op as never)
+      ? this.#worker.engine()
+      : (this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger }));
+    if (typeof engine === "string") return { t: "error", id, message: engine };
     const mine = this.#running.get(owner) ?? new Map<number, AbortController>();
     this.#running.set(owner, mine);
     const abort = new AbortController();
     mine.set(id, abort);
     try {
-      const reply = await this.#engine.call(req.req, {
+      const reply = await engine.call(req.req, {
         signal: abort.signal,
         ...(req.progress === true
           ? { onProgress: (progress) => push({ t: "engine_progress", call: id, progress }) }
@@ -58,6 +60,11 @@ export class HostEngine {
   closed(owner: object): void {
     for (const abort of this.#running.get(owner)?.values() ?? []) abort.abort();
     this.#running.delete(owner);
+  }
+
+  /** The host leaves: its engine process's requests are cancelled and the process ends. */
+  close(): Promise<void> {
+    return this.#worker.close();
   }
 }
 

@@ -62,4 +62,9 @@ export interface HostOptions {
   serveTimeoutMs?: { read: number; write: number };
   /** Awaited before a client's hello shows it the running terminals (editor-terminals.ts; tests hold it). */
   offerGate?: () => Promise<void>;
+  /**
+   * The scripts its long engine requests run in (host-worker.ts; default: beside its bundle): the engine process
+   * and the engine worker it runs (default: beside the process's).
+   */
+  engineScripts?: { process?: string; worker?: string };
 }

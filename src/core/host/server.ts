@@ -23,14 +23,13 @@ import { EditorTerminals } from "./editor-terminals";
 import { HostExecs } from "./host-exec";
 import { HostEngine } from "./host-engine";
 import { HostBestOfs } from "./host-best-of";
-import { HostedThread } from "./hosted-thread";
+import type { HostedThread } from "./hosted-thread";
 import { isThreadRequest, threadRequest } from "./host-requests";
-import { announceTurnEnd } from "./turn-hook";
 import { clearStaleSocket, listenPrivate } from "./listen";
 import { SessionRows, sessionRow } from "./session-rows";
+import { CLIENT_BUFFER_CAP, DEFAULT_IDLE_MS, startRun, type RunHost } from "./host-run";
 import {
   HOST_PROTOCOL,
-  type DetachedRun,
   type HostEvent,
   type HostPush,
   type HostReply,
@@ -40,16 +39,13 @@ import {
 import { heldThread, refusalReply, refuseHeld } from "./protocol-refusal";
 import { assertRunTimers } from "./timer-fields";
 import { stopRefusal } from "./stop-refusal";
-import type { HostOptions, HostRunControl } from "./run-control";
-import type { PermissionAsker } from "../ports";
+import type { HostOptions } from "./run-control";
 import { readLines, send } from "./wire";
 
-export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
+export { CLIENT_BUFFER_CAP, DEFAULT_IDLE_MS };
 export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
-export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
-const now = () => new Date().toISOString();
 
 export class ThreadHost {
   readonly #server: Server;
@@ -74,6 +70,8 @@ export class ThreadHost {
   readonly #rows = new SessionRows((msg) => {
     for (const s of this.#events) this.#reply(s, msg);
   });
+  /** What of the host its runs reach (host-run.ts). */
+  readonly #runHost: RunHost;
   /** Resolves once the host has shut down (idle, `stop`). */
   readonly closed = new Promise<void>((r) => (this.#closed = r));
 
@@ -89,12 +87,28 @@ export class ThreadHost {
       ...(opts.serveTimeoutMs ? { timeoutMs: opts.serveTimeoutMs } : {}),
     });
     this.#execs = new HostExecs({ home: opts.home, logger: opts.logger, terminals: this.#terminals });
-    this.#engine = new HostEngine({ home: opts.home, logger: opts.logger });
+    this.#engine = new HostEngine({
+      home: opts.home,
+      logger: opts.logger,
+      ...(opts.engineScripts ? { engine: opts.engineScripts } : {}),
+    });
     this.#bestOfs = new HostBestOfs(
       opts,
       (id) => this.#threads.has(id),
       () => this.#armIdle(),
     );
+    this.#runHost = {
+      opts,
+      runs: this.#runs,
+      threads: this.#threads,
+      serve: this.#serve,
+      terminals: this.#terminals,
+      rows: this.#rows,
+      reply: (sock, msg) => this.#reply(sock, msg),
+      announce: (event) => this.announce(event),
+      tell: (msg, also) => this.#tell(msg, also),
+      armIdle: () => this.#armIdle(),
+    };
   }
 
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
@@ -213,7 +227,7 @@ export class ThreadHost {
         assertRunTimers(req.run);
         await assertRootsOffered(req.run.roots, client.offer);
         await assertWorktreeOffered(req.run, client.offer);
-        return { t: "started", id, threadId: await this.#run(req.run) };
+        return { t: "started", id, threadId: await startRun(this.#runHost, req.run) };
       case "attach": {
         const t = this.#threads.get(req.threadId);
         if (!t) return { t: "attached", id, threadId: req.threadId, live: false };
@@ -272,84 +286,6 @@ export class ThreadHost {
     for (const s of new Set([...this.#events, ...also])) this.#reply(s, msg);
   }
 
-  /** Starts a run; resolves with its thread id once the thread is open (rejects if it failed before). */
-  #run(run: DetachedRun): Promise<string> {
-    const abort = new AbortController();
-    const held: { thread?: HostedThread } = {};
-    this.#runs.set(abort, held);
-    this.#armIdle();
-    let thread: HostedThread | undefined;
-    const ask: PermissionAsker = {
-      ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)),
-      answeredBy: (p) => thread?.asker().answeredBy?.(p),
-    };
-    return new Promise<string>((resolve, reject) => {
-      const ctl: HostRunControl = {
-        signal: abort.signal,
-        ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
-        elicit: (prompt) => thread?.elicit(prompt),
-        watchdog: (state) => thread?.watch(state),
-        files: (cwd) => this.#serve.files(cwd),
-        terminalHost: (cwd, label) => this.#terminals.forSession(cwd, label),
-        opened: (threadId, path, control) => {
-          thread = new HostedThread({
-            threadId,
-            path,
-            control,
-            push: (sock, msg) => this.#reply(sock, msg),
-            cap: CLIENT_BUFFER_CAP,
-            announce: (msg) => (msg.t === "event" ? this.announce(msg.event) : this.#tell(msg, thread?.clients.keys())),
-            ...(run.keepOpen && !run.once ? { idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
-            ...(run.once === true ? { once: true } : {}),
-            ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
-          });
-          held.thread = thread;
-          this.#threads.set(threadId, thread);
-          this.announce({ kind: "started", threadId, at: new Date().toISOString() });
-          resolve(threadId);
-        },
-        updated: () => thread?.updated(),
-        appended: (records, start, end) => thread?.appended(records, start, end),
-        sessionState: (state) => {
-          thread?.session.update(state);
-          if (thread) this.#rows.changed(thread); // its login is in its row
-        },
-        turnStarted: () => {
-          if (thread) this.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
-        },
-        turnEnded: (stopReason, filesChanged, usage) => {
-          thread?.updated();
-          const end = thread && { threadId: thread.threadId, stopReason, filesChanged };
-          if (end) announceTurnEnd((e) => this.announce(e), run, end, usage, this.opts.logger);
-        },
-        idle: (waiting) => {
-          if (!thread || thread.state === "ended") return;
-          thread.state = waiting ? "idle" : "working";
-          this.#rows.changed(thread); // before the turn_ended (or turn_started) the runner tells next
-          this.#armIdle();
-        },
-      };
-      const ran = this.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
-      background(
-        ran.then(async ({ exitCode, error }) => {
-          try {
-            if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
-            await thread.end(exitCode, error);
-            const { threadId } = thread;
-            this.announce({ kind: "ended", threadId, at: now(), exitCode, ...(error ? { error } : {}) });
-            this.#threads.delete(thread.threadId);
-            this.#rows.forget(thread.threadId);
-          } finally {
-            // the run counts until its end is told: stop() waits for the runs before it closes the connections
-            this.#runs.delete(abort);
-            this.#armIdle();
-          }
-        }),
-        "a detached run",
-      );
-    });
-  }
-
   /**
    * Counts down to leaving while no run (but those waiting idle with no client attached) and no client that counts
    * is left; a countdown under way goes on (a watching client coming and going does not restart it).
@@ -383,7 +319,7 @@ export class ThreadHost {
       if (thread?.state === "idle" && thread.control.stop) thread.control.stop();
       else abort.abort();
     const deadline = Date.now() + STOP_GRACE_MS;
-    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown()]);
+    await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown(), this.#engine.close()]);
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();

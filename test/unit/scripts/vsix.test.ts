@@ -97,6 +97,8 @@ test("the checker passes a right package and names every wrong one", () =>
       "extension/dist/cli.js": { data: "x".repeat(200) },
       "extension/dist/cli/recall.js": { data: "x".repeat(200) },
       "extension/dist/engine-worker.js": { data: "x".repeat(200) },
+      "extension/dist/cli/host.js": { data: "x".repeat(200) },
+      "extension/dist/engine-process-worker.js": { data: "x".repeat(200) },
       "extension/dist/catalog-worker.js": { data: "x".repeat(200) },
       "extension/dist/spawner.js": { data: "x".repeat(200) },
       "extension/dist/webview/thread.js": { data: "x".repeat(200) },

@@ -1,0 +1,114 @@
+/**
+ * One detached run in the thread host (server.ts): the control its runner gets (run-control.ts) wired to the host's
+ * parts: the thread it opens becomes a HostedThread the host holds and feeds its clients from; its turns, state and
+ * end are announced to the event listeners; it counts in the host's runs until its end is told.
+ */
+import { errorMessage } from "../errors";
+import type { PermissionAsker } from "../ports";
+import { background } from "../util/unexpected";
+import type { EditorServe } from "./editor-serve";
+import type { EditorTerminals } from "./editor-terminals";
+import { HostedThread } from "./hosted-thread";
+import type { DetachedRun, HostEvent, HostPush, HostReply } from "./protocol";
+import type { HostOptions, HostRunControl } from "./run-control";
+import type { SessionRows } from "./session-rows";
+import { announceTurnEnd } from "./turn-hook";
+import type { Socket } from "node:net";
+
+export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
+export const DEFAULT_IDLE_MS = 10 * 60_000;
+const now = () => new Date().toISOString();
+
+/** What of the host a run reaches. */
+export interface RunHost {
+  readonly opts: HostOptions;
+  /** Each run's abort, and its thread once open. */
+  readonly runs: Map<AbortController, { thread?: HostedThread }>;
+  readonly threads: Map<string, HostedThread>;
+  readonly serve: EditorServe;
+  readonly terminals: EditorTerminals;
+  readonly rows: SessionRows;
+  reply(sock: Socket, msg: HostReply | HostPush): number;
+  announce(event: HostEvent): void;
+  /** A push to the event listeners and `also` (a thread's clients), once to each. */
+  tell(msg: HostPush, also?: Iterable<Socket>): void;
+  armIdle(): void;
+}
+
+/** Starts a run; resolves with its thread id once the thread is open (rejects if it failed before). */
+export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
+  const abort = new AbortController();
+  const held: { thread?: HostedThread } = {};
+  h.runs.set(abort, held);
+  h.armIdle();
+  let thread: HostedThread | undefined;
+  const ask: PermissionAsker = {
+    ask: (p) => (thread ? thread.asker().ask(p) : Promise.resolve(null)),
+    answeredBy: (p) => thread?.asker().answeredBy?.(p),
+  };
+  return new Promise<string>((resolve, reject) => {
+    const ctl: HostRunControl = {
+      signal: abort.signal,
+      ...(run.permission === "ask" || run.askClients ? { asker: ask } : {}),
+      elicit: (prompt) => thread?.elicit(prompt),
+      watchdog: (state) => thread?.watch(state),
+      files: (cwd) => h.serve.files(cwd),
+      terminalHost: (cwd, label) => h.terminals.forSession(cwd, label),
+      opened: (threadId, path, control) => {
+        thread = new HostedThread({
+          threadId,
+          path,
+          control,
+          push: (sock, msg) => h.reply(sock, msg),
+          cap: CLIENT_BUFFER_CAP,
+          announce: (msg) => (msg.t === "event" ? h.announce(msg.event) : h.tell(msg, thread?.clients.keys())),
+          ...(run.keepOpen && !run.once ? { idleMs: h.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
+          ...(run.once === true ? { once: true } : {}),
+          ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
+        });
+        held.thread = thread;
+        h.threads.set(threadId, thread);
+        h.announce({ kind: "started", threadId, at: new Date().toISOString() });
+        resolve(threadId);
+      },
+      updated: () => thread?.updated(),
+      appended: (records, start, end) => thread?.appended(records, start, end),
+      sessionState: (state) => {
+        thread?.session.update(state);
+        if (thread) h.rows.changed(thread); // its login is in its row
+      },
+      turnStarted: () => {
+        if (thread) h.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
+      },
+      turnEnded: (stopReason, filesChanged, usage) => {
+        thread?.updated();
+        const end = thread && { threadId: thread.threadId, stopReason, filesChanged };
+        if (end) announceTurnEnd((e) => h.announce(e), run, end, usage, h.opts.logger);
+      },
+      idle: (waiting) => {
+        if (!thread || thread.state === "ended") return;
+        thread.state = waiting ? "idle" : "working";
+        h.rows.changed(thread); // before the turn_ended (or turn_started) the runner tells next
+        h.armIdle();
+      },
+    };
+    const ran = h.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
+    background(
+      ran.then(async ({ exitCode, error }) => {
+        try {
+          if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
+          await thread.end(exitCode, error);
+          const { threadId } = thread;
+          h.announce({ kind: "ended", threadId, at: now(), exitCode, ...(error ? { error } : {}) });
+          h.threads.delete(thread.threadId);
+          h.rows.forget(thread.threadId);
+        } finally {
+          // the run counts until its end is told: stop() waits for the runs before it closes the connections
+          h.runs.delete(abort);
+          h.armIdle();
+        }
+      }),
+      "a detached run",
+    );
+  });
+}
