@@ -24,6 +24,7 @@ import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { LedgerReplies, LedgerRequest } from "./requests-ledger";
 import type { SandboxReplies, SandboxRequest } from "./requests-sandbox";
 import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
+import type { SessionsReplies, SessionsRequest } from "./requests-sessions";
 import type { RegistryReplies, RegistryRequest } from "./requests-registry";
 import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
 import type { InstallProgress } from "../registry/types";
@@ -98,7 +99,9 @@ export type EngineRequest =
   /** An agent's own past sessions imported as threads (requests-agent-import.ts). */
   | AgentImportRequest
   /** Recall's index: importing history, compacting after it (requests-recall-index.ts). */
-  | RecallIndexRequest;
+  | RecallIndexRequest
+  /** The front ends' thread listings: named sessions, "since you left", the listing from files (requests-sessions.ts). */
+  | SessionsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -114,7 +117,8 @@ export interface EngineReplies
     ThreadsReplies,
     RegistryReplies,
     AgentImportReplies,
-    RecallIndexReplies {
+    RecallIndexReplies,
+    SessionsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -28,6 +28,7 @@ import { threadsOps } from "./serve-threads";
 import { threadsArchiveOps } from "./serve-threads-archive";
 import { agentImportShapes, registryShapes } from "./lazy-shapes";
 import { lazyOps } from "./serve-lazy";
+import { sessionsOps } from "./serve-sessions";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -53,6 +54,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ),
   ...lazyOps(["agents.import"], async () => (await import("./serve-agent-import")).agentImportOps),
   ...recallIndexOps,
+  ...sessionsOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -172,6 +174,20 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   ...agentImportShapes,
   "recall.import": { own: "boolean?", codex: "root?", claude: "root?" },
   "recall.compact": { added: "count" },
+  "threads.named": { name: "string", workspace: "path", agent: "string?" },
+  "threads.away": {
+    since: "string",
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+    before: "string?",
+    archived: "string?", // checked as threads.list checks it
+    limit: "count?",
+    rescan: "boolean?",
+  },
+  "threads.scan": { roots: "paths", agent: "string?", origin: "string?", status: "string?", archived: "string?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -119,6 +119,13 @@ test("every engine request's reply is plain JSON data, in process", () =>
         agents.call({ op: "agents.import", spec: lister, cwd: realpathSync(dir), listFrom: dir, dryRun: true }),
       "recall.import": () => engine.call({ op: "recall.import", own: true, codex: { root: join(dir, "none") } }),
       "recall.compact": () => engine.call({ op: "recall.compact", added: 1 }),
+      "threads.named": () => {
+        store.patchMetadata(threadWith(store, dir, 1, "Named"), { tags: ["session:fixes"] });
+        return engine.call({ op: "threads.named", name: "fixes", workspace: dir });
+      },
+      "threads.away": () =>
+        engine.call({ op: "threads.away", since: "2000-01-01T00:00:00.000Z", workspace: dir, archived: "include" }),
+      "threads.scan": () => engine.call({ op: "threads.scan", roots: [dir], archived: "only" }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -244,6 +251,15 @@ test("every engine request's reply is plain JSON data, in process", () =>
       [imported.dryRun, imported.imported, imported.sessions.map((x) => x.action)],
       [true, 1, ["imported"]],
     );
+    assert.equal((replies["threads.named"] as { title: string }).title, "Named", "the session's thread");
+    const away = replies["threads.away"] as { threads: { id: string }[]; files: Record<string, string[]> };
+    assert.ok(away.threads.some((t) => t.id === id) && away.threads.every((t) => Array.isArray(away.files[t.id])));
+    const scanned = replies["threads.scan"] as { threadId: string }[];
+    assert.deepEqual(
+      scanned.map((m) => m.threadId),
+      [id],
+      "read from the files: only the archived thread",
+    );
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -306,6 +322,12 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "recall.import", claude: { root: dir, limitFiles: -1 } }, /'claude' must be a transcript root/],
       [{ op: "recall.compact" }, /recall\.compact: 'added' must be a number, 0 or more/],
       [{ op: "recall.search", query: "x", global: true, sync: "yes" }, /'sync' must be true or false/],
+      [{ op: "threads.named", name: "fixes", workspace: "." }, /threads\.named: 'workspace' must be an absolute path/],
+      [{ op: "threads.named", workspace: dir }, /threads\.named: 'name' must be a string/],
+      [{ op: "threads.away", workspace: dir }, /threads\.away: 'since' must be a string/],
+      [{ op: "threads.away", since: "x", archived: "all" }, /threads\.away: 'archived' must be one of exclude/],
+      [{ op: "threads.scan", roots: ["rel"] }, /threads\.scan: 'roots' must be a list of absolute paths/],
+      [{ op: "threads.scan", roots: [], archived: "yes" }, /threads\.scan: 'archived' must be one of exclude/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
