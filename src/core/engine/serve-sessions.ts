@@ -1,6 +1,6 @@
 /**
  * The front ends' thread listings (requests-sessions.ts): a named session's thread, "since you left" with each
- * thread's changed files, and the listing from the thread files when the index is unavailable.
+ * thread's changed files, the listing from the thread files when the index is unavailable, and who writes a thread.
  */
 import { AcpThreadsError } from "../errors";
 import { namedSessionTag } from "../model/named-session";
@@ -10,10 +10,11 @@ import { EditLedger } from "../ledger/edit-ledger";
 import { filesChangedSince } from "../ledger/summary";
 import type { ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
-import { threadsOps } from "./serve-threads";
+import { liveWriterAsync } from "../store/file-lock";
+import { threadIdOf, threadsOps } from "./serve-threads";
 import type { Handlers } from "./serve-types";
 
-export const sessionsOps: Handlers<"threads.named" | "threads.away" | "threads.scan"> = {
+export const sessionsOps: Handlers<"threads.named" | "threads.away" | "threads.scan" | "threads.writer"> = {
   "threads.named": async ({ store }, req) => {
     const tag = namedSessionTag(req.name);
     const threads = await listThreadsIndexed(store, {
@@ -46,6 +47,11 @@ export const sessionsOps: Handlers<"threads.named" | "threads.away" | "threads.s
     const { op: _op, roots, ...query } = req;
     checkArchived(req);
     return store.list().filter((m) => within(m, roots) && matches(m, query));
+  },
+  "threads.writer": async ({ store }, req) => {
+    // a whole id is not looked up first (no synchronous file call); a missing thread has no writer
+    const h = await liveWriterAsync(store.pathFor(threadIdOf(store, req.threadId, false)));
+    return h ? { pid: h.pid, host: h.host, label: h.label, since: h.since } : null; // not its token
   },
 };
 

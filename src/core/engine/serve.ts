@@ -188,6 +188,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     rescan: "boolean?",
   },
   "threads.scan": { roots: "paths", agent: "string?", origin: "string?", status: "string?", archived: "string?" },
+  "threads.writer": { threadId: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */
