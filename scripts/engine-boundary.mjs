@@ -51,6 +51,7 @@ export const ENGINE_API = [
   "src/core/engine/requests-agent-import.ts",
   "src/core/engine/worker.ts",
   "src/core/engine/import-job.ts",
+  "src/core/engine/requests-sessions.ts",
 ];
 /** Pure helpers (see the rules above), by path; a path ending in `/` names a folder. */
 export const PURE_HELPERS = [
@@ -118,6 +119,7 @@ export const PURE_HELPERS = [
   "src/core/import/import-summary.ts",
   "src/core/worktree/ranking.ts",
   "src/core/worktree/best-of-progress.ts",
+  "src/core/thread/title.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

@@ -1,23 +1,23 @@
 /**
  * Named sessions (`acp-threads run --session NAME`, as in acpx): a thread tagged `session:NAME`, scoped to the
- * workspace (repository root, else folder) and, when given, the agent. The newest such thread wins.
+ * workspace (repository root, else folder) and, when given, the agent. The newest such thread wins (the engine's
+ * `threads.named` request).
  */
-import { listThreadsIndexed } from "../core/index/threads-index";
+import type { Engine } from "../core/engine/requests";
 import type { ThreadMetadata } from "../core/model/metadata";
-import type { ThreadStore } from "../core/store/thread-store";
 
-export const namedSessionTag = (name: string): string => `session:${name}`;
+export { namedSessionTag } from "../core/model/named-session";
 
 export async function findNamedSession(
-  store: ThreadStore,
+  engine: Engine,
   name: string,
   scope: { workspace: string; agentId?: string },
 ): Promise<ThreadMetadata | undefined> {
-  const tag = namedSessionTag(name);
-  const threads = await listThreadsIndexed(store, {
+  const found = await engine.call({
+    op: "threads.named",
+    name,
     workspace: scope.workspace,
-    archived: "include", // a named session stays its name's even archived
     ...(scope.agentId ? { agent: scope.agentId } : {}),
   });
-  return threads.find((m) => m.mode === "acp" && (m.tags ?? []).includes(tag));
+  return found ?? undefined;
 }

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { resolveAgent } from "../core/acp/agent-registry";
+import { localEngine } from "../core/engine/local";
 import { AcpThreadsError } from "../core/errors";
 import type { AgentSpec } from "../core/model/agent";
 import type { ThreadMetadata } from "../core/model/metadata";
@@ -47,7 +48,7 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
   else if (o.session) {
     const workspace = gitInfo(cwd).repoRoot ?? cwd;
     const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env, installed }).id : undefined;
-    threadId = (await findNamedSession(store, o.session, { workspace, agentId }))?.threadId;
+    threadId = (await findNamedSession(localEngine({ store }), o.session, { workspace, agentId }))?.threadId;
   }
   if (!threadId) {
     if (!o.agent)

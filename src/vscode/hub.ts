@@ -231,7 +231,11 @@ export class Hub implements vscode.Disposable {
         threads: this.threads,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
-        titleOf: (id) => threadTitleOf(id, { live: (t) => this.live.get(t), threads: this.threads }),
+        titleOf: (id) =>
+          threadTitleOf(id, {
+            live: (t) => this.live.get(t),
+            stored: (t) => (this.threads.exists(t) ? this.threads.readMetadata(t) : undefined),
+          }),
         sendReview: (id, comments, root, intro) =>
           sendReviewPrompt(
             { live: (t) => this.live.get(t), inHost: (t) => goesToHost(this, t), composer: this.composer },

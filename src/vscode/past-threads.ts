@@ -2,15 +2,14 @@
  * Past threads as the sessions view and the thread panel show them: summaries from the in-memory thread catalog
  * (loaded once from the threads index, then kept current from the store's events and a folder watcher: a refresh
  * of an unchanged tree touches no file), the thread files when the index is unavailable, and one thread's history
- * as panel events. Read-only; actions on a thread (rename, delete) go to the core ThreadStore directly.
+ * as panel events, read through the engine's requests. Read-only.
  */
 import { localEngine } from "../core/engine/local";
 import type { Engine } from "../core/engine/requests";
 import { AcpThreadsError } from "../core/errors";
 import type { Logger } from "../core/log";
-import { matches, ThreadCatalog } from "../core/index/thread-catalog";
-import type { ThreadQuery } from "../core/index/threads-index";
-import { isInside } from "../core/platform/paths";
+import { ThreadCatalog } from "../core/index/thread-catalog";
+import type { ThreadQuery } from "../core/model/thread-list";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { ThreadMetadata } from "../core/model/metadata";
 import { recordsToEvents } from "../core/thread/record-events";
@@ -19,10 +18,6 @@ import { wholeGroups } from "./sessions-groups";
 import type { PastThreadSummary, SessionsFilter } from "./sessions-tree";
 import { displayTitle } from "./thread-title";
 import type { PastThread } from "./thread-panels";
-
-// Platform-aware: drive letters and case on Windows (VS Code's fsPath has a lowercase drive, the CLI's cwd not).
-const within = (m: ThreadMetadata, roots: string[]) =>
-  roots.length === 0 || roots.some((r) => isInside(r, m.cwd) || (!!m.worktree && isInside(r, m.worktree.repo)));
 
 function summary(m: ThreadMetadata): PastThreadSummary {
   return {
@@ -46,7 +41,6 @@ function queryOf(f: SessionsFilter): ThreadQuery {
 }
 
 export class PastThreads {
-  readonly #store: ThreadStore;
   readonly #engine: Engine;
   readonly #logger: Logger | undefined;
   readonly catalog: ThreadCatalog;
@@ -58,7 +52,6 @@ export class PastThreads {
    * window's (over the same store), which reads a thread (default: one over `store`).
    */
   constructor(store: ThreadStore, logger?: Logger, opts: { catalogWorker?: string; engine?: Engine } = {}) {
-    this.#store = store;
     this.#engine = opts.engine ?? localEngine({ store });
     this.#logger = logger;
     this.catalog = new ThreadCatalog(store, { logger, worker: opts.catalogWorker });
@@ -71,7 +64,6 @@ export class PastThreads {
   }
 
   async list(filter: SessionsFilter): Promise<PastThreadSummary[]> {
-    const store = this.#store;
     try {
       const scopes = filter.cwds.length ? filter.cwds : [undefined];
       const seen = new Map<string, ThreadMetadata>();
@@ -89,10 +81,8 @@ export class PastThreads {
       return wholeGroups(threads, (t) => t.updatedAt, partialBefore);
     } catch (err) {
       this.#logger?.warn("threads index unavailable; reading thread files", err);
-      return store
-        .list()
-        .filter((m) => within(m, filter.cwds) && matches(m, queryOf(filter)))
-        .map(summary);
+      // the engine reads every thread file (store.list) and keeps those of the view's folders and filter
+      return (await this.#engine.call({ op: "threads.scan", roots: filter.cwds, ...queryOf(filter) })).map(summary);
     }
   }
 

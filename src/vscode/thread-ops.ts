@@ -7,13 +7,13 @@
 import * as vscode from "vscode";
 import { forkedFrom, handedOffFrom } from "../core/handoff/lineage";
 import type { ThreadMetadata } from "../core/model/metadata";
-import { liveWriter } from "../core/store/file-lock";
 import { ThreadFollower } from "../core/store/thread-follower";
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { recordsToEvents } from "../core/thread/record-events";
 import type { SupervisorState } from "../core/model/watchdog";
 import type { HostMessage, OpsAction, OpsLink, OpsView } from "../webview/thread/protocol";
+import type { Engine } from "../core/engine/requests";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { Config } from "./config";
 import type { LiveSession } from "./live-session";
@@ -29,6 +29,8 @@ const FOLLOW_POLL_MS = 1000;
 export interface ThreadOpsDeps {
   live: LiveSessions;
   threads: ThreadStore;
+  /** The window's engine: who writes a thread (`threads.writer`). */
+  engine: Engine;
   config: Config;
   panels: { open(threadId: string): unknown; get(threadId: string): vscode.WebviewPanel | undefined };
   tree: { refresh(): void };
@@ -167,9 +169,9 @@ export class ThreadOps implements vscode.Disposable {
     this.hub.panels.open(threadId);
   }
 
-  /** Whether another process holds the stored thread (so Resume must wait). */
-  heldElsewhere(threadId: string): boolean {
-    const h = this.#followers.get(threadId)?.holder ?? liveWriter(this.hub.threads.pathFor(threadId));
+  /** Whether another process holds the stored thread (so Resume must wait): the engine says who writes it. */
+  async heldElsewhere(threadId: string): Promise<boolean> {
+    const h = this.#followers.get(threadId)?.holder ?? (await this.hub.engine.call({ op: "threads.writer", threadId }));
     return !!h && !(h.pid === process.pid && h.host === hostname());
   }
 

@@ -4,8 +4,7 @@
  * the thread once it gave one, else the user's rename, else the first prompt's first line, @-mentions kept),
  * else the stored thread's; always one line, secrets redacted, at most 80 characters.
  */
-import type { ThreadStore } from "../core/store/thread-store";
-import { titleFrom } from "../core/thread/live-thread";
+import { titleFrom } from "../core/thread/title";
 
 export const UNTITLED = "(untitled)";
 
@@ -14,16 +13,22 @@ export function displayTitle(raw: string | null | undefined, fallback = UNTITLED
   return titleFrom(raw ?? "") ?? fallback;
 }
 
-/** The title of thread `threadId`, live or stored; undefined for a thread that does not exist. */
+/**
+ * The title of thread `threadId`, live or stored; undefined for a thread that does not exist. `stored`: the stored
+ * thread's metadata (undefined when there is no such thread; it may throw for a file it cannot read).
+ */
 export function threadTitleOf(
   threadId: string,
-  deps: { live(threadId: string): { title: string } | undefined; threads: ThreadStore },
+  deps: {
+    live(threadId: string): { title: string } | undefined;
+    stored(threadId: string): { title: string | null } | undefined;
+  },
 ): string | undefined {
   const live = deps.live(threadId);
   if (live) return displayTitle(live.title);
-  if (!deps.threads.exists(threadId)) return undefined;
   try {
-    return displayTitle(deps.threads.readMetadata(threadId).title);
+    const stored = deps.stored(threadId);
+    return stored && displayTitle(stored.title);
   } catch {
     return undefined;
   }

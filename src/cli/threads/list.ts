@@ -5,10 +5,9 @@
  */
 import { parseSince, summarizeAway, awayLine, type AwayThread } from "../../core/index/away-summary";
 import { localEngine } from "../../core/engine/local";
+import type { EngineReplies } from "../../core/engine/requests";
 import { groupByDay } from "../../core/index/thread-days";
 import type { IndexedThread } from "../../core/model/thread-list";
-import { EditLedger } from "../../core/ledger/edit-ledger";
-import { filesChangedSince } from "../../core/ledger/summary";
 import { EXIT, type CliIO } from "../io";
 import { clock, shortId, writeJson, type SubContext } from "./common";
 import { queryOf } from "./filters";
@@ -20,15 +19,10 @@ export async function list(ctx: SubContext): Promise<number> {
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const archived = flags.archived ? "only" : "exclude";
   const rescan = flags.rescan === true;
-  const threads = await localEngine({ store: ctx.store }).call({
-    op: "threads.list",
-    ...q,
-    since,
-    limit,
-    archived,
-    rescan,
-  });
-  if (since) return printAway(ctx, threads, since);
+  const engine = localEngine({ store: ctx.store });
+  if (since)
+    return printAway(ctx, since, await engine.call({ op: "threads.away", ...q, since, limit, archived, rescan }));
+  const threads = await engine.call({ op: "threads.list", ...q, limit, archived, rescan });
   if (ctx.json) {
     writeJson(io, threads);
     return EXIT.ok;
@@ -57,40 +51,26 @@ function threadLine(t: IndexedThread): string {
 const HEADINGS = { waiting: "wait for your input", failed: "failed", ended: "ended", running: "still running" };
 
 /** "Since you left": the summary line, then each kind's threads with the files they changed since then. */
-function printAway(ctx: SubContext, threads: IndexedThread[], since: string): number {
-  const ledger = new EditLedger({ home: ctx.store.home });
-  try {
-    const summary = summarizeAway(threads, since, (t) => changedSince(ledger, t, since));
-    if (ctx.json) {
-      writeJson(ctx.io, {
-        since,
-        counts: summary.counts,
-        threads: summary.threads.map((a) => ({ ...a.thread, kind: a.kind, files: a.files })),
-      });
-      return EXIT.ok;
-    }
-    const out = ctx.io.stdout;
-    out.write(`since ${new Date(since).toLocaleString()}: ${awayLine(summary.counts)}\n`);
-    for (const kind of ["waiting", "failed", "ended", "running"] as const) {
-      const of: AwayThread[] = summary.threads.filter((a) => a.kind === kind);
-      if (!of.length) continue;
-      out.write(`\n${HEADINGS[kind]}\n`);
-      for (const a of of) {
-        out.write(`  ${threadLine(a.thread)}\n`);
-        for (const f of a.files) out.write(`      ${f}\n`);
-      }
-    }
+function printAway(ctx: SubContext, since: string, away: EngineReplies["threads.away"]): number {
+  const summary = summarizeAway(away.threads, since, (t) => away.files[t.id] ?? []);
+  if (ctx.json) {
+    writeJson(ctx.io, {
+      since,
+      counts: summary.counts,
+      threads: summary.threads.map((a) => ({ ...a.thread, kind: a.kind, files: a.files })),
+    });
     return EXIT.ok;
-  } finally {
-    ledger.dispose();
   }
-}
-
-/** The files a thread's turns changed since `since`, from its edit ledger (none when it has no ledger). */
-function changedSince(ledger: EditLedger, t: IndexedThread, since: string): string[] {
-  try {
-    return filesChangedSince(ledger.read(t.id).ops, t.cwd, since);
-  } catch {
-    return [];
+  const out = ctx.io.stdout;
+  out.write(`since ${new Date(since).toLocaleString()}: ${awayLine(summary.counts)}\n`);
+  for (const kind of ["waiting", "failed", "ended", "running"] as const) {
+    const of: AwayThread[] = summary.threads.filter((a) => a.kind === kind);
+    if (!of.length) continue;
+    out.write(`\n${HEADINGS[kind]}\n`);
+    for (const a of of) {
+      out.write(`  ${threadLine(a.thread)}\n`);
+      for (const f of a.files) out.write(`      ${f}\n`);
+    }
   }
+  return EXIT.ok;
 }

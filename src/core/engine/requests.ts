@@ -24,6 +24,7 @@ import type { WorktreeReplies, WorktreeRequest } from "./requests-worktree";
 import type { LedgerReplies, LedgerRequest } from "./requests-ledger";
 import type { SandboxReplies, SandboxRequest } from "./requests-sandbox";
 import type { ThreadsReplies, ThreadsRequest } from "./requests-threads";
+import type { SessionsReplies, SessionsRequest } from "./requests-sessions";
 import type { RegistryReplies, RegistryRequest } from "./requests-registry";
 import type { AgentImportReplies, AgentImportRequest } from "./requests-agent-import";
 import type { InstallProgress } from "../registry/types";
@@ -104,7 +105,9 @@ export type EngineRequest =
   /** The thread a `worktrees` command names, with its worktree (requests-worktree-thread.ts). */
   | WorktreeThreadRequest
   /** The Best of N records, read (requests-bestof.ts). */
-  | BestOfRequest;
+  | BestOfRequest
+  /** The front ends' thread listings: named sessions, "since you left", the listing from files (requests-sessions.ts). */
+  | SessionsRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -122,7 +125,8 @@ export interface EngineReplies
     AgentImportReplies,
     RecallIndexReplies,
     WorktreeThreadReplies,
-    BestOfReplies {
+    BestOfReplies,
+    SessionsReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

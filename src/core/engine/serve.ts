@@ -29,6 +29,7 @@ import { threadsArchiveOps } from "./serve-threads-archive";
 import { agentImportShapes, registryShapes } from "./lazy-shapes";
 import { lazyOps } from "./serve-lazy";
 import { worktreeThreadOps } from "./serve-worktree-thread";
+import { sessionsOps } from "./serve-sessions";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -56,6 +57,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...recallIndexOps,
   ...worktreeThreadOps,
   ...lazyOps(["bestof.list", "bestof.read"], async () => (await import("./serve-bestof")).bestOfOps),
+  ...sessionsOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -178,6 +180,21 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "worktree.thread": { thread: "string" },
   "bestof.list": {},
   "bestof.read": { id: "string?" },
+  "threads.named": { name: "string", workspace: "path", agent: "string?" },
+  "threads.away": {
+    since: "string",
+    workspace: "path?",
+    agent: "string?",
+    origin: "string?",
+    status: "string?",
+    worktree: "boolean?",
+    before: "string?",
+    archived: "string?", // checked as threads.list checks it
+    limit: "count?",
+    rescan: "boolean?",
+  },
+  "threads.scan": { roots: "paths", agent: "string?", origin: "string?", status: "string?", archived: "string?" },
+  "threads.writer": { threadId: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

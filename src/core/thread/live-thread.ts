@@ -18,7 +18,7 @@ import {
   type ThreadStatus,
 } from "../model/records";
 import type { AgentInfoRef, TurnUsage } from "../model/usage";
-import { redactSecrets } from "../redact";
+import { titleFrom } from "./title";
 import { optionLabel } from "../text/option-label";
 
 /** Records just appended to a thread file, at bytes `start`..`end`. */
@@ -51,11 +51,8 @@ export interface LiveThreadOptions {
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
-export function titleFrom(text: string, max = 80): string | null {
-  const line = redactSecrets(text).replace(/\s+/g, " ").trim();
-  if (!line) return null;
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
-}
+/** A thread's title from text (a pure helper, thread/title.ts, which the window shares). */
+export { titleFrom } from "./title";
 
 /** The current value of the agent's "model" config option, if it advertises one. */
 export function modelOf(options: readonly acp.SessionConfigOption[] | null | undefined): string | undefined {

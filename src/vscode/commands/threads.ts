@@ -55,7 +55,7 @@ export async function resumeThread(
   if (!past) return undefined;
   const id = past.thread.threadId;
   // another window's thread is followed until it lets go (below); then Take over resumes it through here again
-  const inHost = hub.hosted.holds(id) || !hub.ops.heldElsewhere(id);
+  const inHost = hub.hosted.holds(id) || !(await hub.ops.heldElsewhere(id));
   if (inHost && (await resumeInHost(hub, id, typeof task === "string" ? task : undefined))) return undefined;
   return resumeHere(hub, past, task);
 }
@@ -69,7 +69,7 @@ export async function resumeInWindow(hub: Hub, threadId: string): Promise<LiveSe
 async function resumeHere(hub: Hub, past: Past, task?: string): Promise<LiveSession | undefined> {
   const t = past.thread;
   // another window or process writes it: follow it read-only here and take over once it lets go (#13)
-  if (hub.ops.heldElsewhere(t.threadId)) {
+  if (await hub.ops.heldElsewhere(t.threadId)) {
     hub.ops.resumeWhenFree(t.threadId);
     void vscode.window.showInformationMessage(
       `"${t.title}" is being written by another window or process; it is open read-only here and this window takes it over when that one lets go.`,

@@ -11,7 +11,7 @@ import { localEngine } from "../../../../src/core/engine/local";
 import type { Engine, EngineOp, EngineProgress } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { withTmp } from "../store/helpers";
+import { startInput, withTmp } from "../store/helpers";
 import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
 import { repoRoot } from "../../../fixtures/agent-env/index";
@@ -135,6 +135,21 @@ test("every engine request's reply is plain JSON data, in process", () =>
         return engine.call({ op: "bestof.list" });
       },
       "bestof.read": () => engine.call({ op: "bestof.read" }),
+      "threads.named": () => {
+        store.patchMetadata(threadWith(store, dir, 1, "Named"), { tags: ["session:fixes"] });
+        return engine.call({ op: "threads.named", name: "fixes", workspace: dir });
+      },
+      "threads.away": () =>
+        engine.call({ op: "threads.away", since: "2000-01-01T00:00:00.000Z", workspace: dir, archived: "include" }),
+      "threads.scan": () => engine.call({ op: "threads.scan", roots: [dir], archived: "only" }),
+      "threads.writer": async () => {
+        const held = store.create(startInput(dir)); // its writer holds it until closed
+        try {
+          return await engine.call({ op: "threads.writer", threadId: held.threadId });
+        } finally {
+          held.close();
+        }
+      },
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -268,6 +283,19 @@ test("every engine request's reply is plain JSON data, in process", () =>
     );
     const [record] = replies["bestof.list"] as { id: string }[];
     assert.deepEqual(replies["bestof.read"], { record }, "the newest record, not finished: no summaries");
+    assert.equal((replies["threads.named"] as { title: string }).title, "Named", "the session's thread");
+    const away = replies["threads.away"] as { threads: { id: string }[]; files: Record<string, string[]> };
+    assert.ok(away.threads.some((t) => t.id === id) && away.threads.every((t) => Array.isArray(away.files[t.id])));
+    const scanned = replies["threads.scan"] as { threadId: string }[];
+    assert.deepEqual(
+      scanned.map((m) => m.threadId),
+      [id],
+      "read from the files: only the archived thread",
+    );
+    const writer = replies["threads.writer"] as { pid: number };
+    assert.deepEqual(Object.keys(writer).sort(), ["host", "label", "pid", "since"], "who writes it, not its token");
+    assert.equal(writer.pid, process.pid);
+    assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -334,6 +362,14 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "worktree.thread", thread: "../x" }, /'\.\.\/x' is not a thread id/],
       [{ op: "bestof.read", id: 1 }, /bestof\.read: 'id' must be a string/],
       [{ op: "bestof.read", id: "../x" }, /'\.\.\/x' is not a Best of N id/],
+      [{ op: "threads.named", name: "fixes", workspace: "." }, /threads\.named: 'workspace' must be an absolute path/],
+      [{ op: "threads.named", workspace: dir }, /threads\.named: 'name' must be a string/],
+      [{ op: "threads.away", workspace: dir }, /threads\.away: 'since' must be a string/],
+      [{ op: "threads.away", since: "x", archived: "all" }, /threads\.away: 'archived' must be one of exclude/],
+      [{ op: "threads.scan", roots: ["rel"] }, /threads\.scan: 'roots' must be a list of absolute paths/],
+      [{ op: "threads.scan", roots: [], archived: "yes" }, /threads\.scan: 'archived' must be one of exclude/],
+      [{ op: "threads.writer" }, /threads\.writer: 'threadId' must be a string/],
+      [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

@@ -44,6 +44,7 @@ test("an engine request over the host's socket gives the reply, the progress and
     try {
       const remote = conn.asEngine;
       const id = threadWith(store, dir, 3);
+      store.patchMetadata(threadWith(store, dir, 1, "Named"), { tags: ["session:fixes"] });
       const snap = join(dir, "big.json");
       bigSnapshot(snap, dir, 300); // 600 messages: over the progress threshold
 
@@ -70,6 +71,12 @@ test("an engine request over the host's socket gives the reply, the progress and
         { op: "threads.meta", threadId: id },
         { op: "threads.read", threadId: `../${id}` },
         { op: "threads.meta", threadId: "0194a2b3-0000-7000-8000-000000000000" },
+        // the front ends' listings: a named session, "since you left" with its files, the listing from the files
+        { op: "threads.named", name: "fixes", workspace: dir },
+        { op: "threads.named", name: "none", workspace: dir },
+        { op: "threads.away", since: "2000-01-01T00:00:00.000Z", workspace: dir },
+        { op: "threads.scan", roots: [dir], agent: "Fake" },
+        { op: "threads.scan", roots: ["relative"] },
       ];
       for (const req of same) assert.deepStrictEqual(await outcome(remote, req), await outcome(local, req), req.op);
       const missing = (await outcome(remote, same[4]!)) as { error: unknown[] };
