@@ -3,14 +3,15 @@
  * host's data home (core/engine/local.ts), as in process. Progress goes to the asking client only, when it asked;
  * an engine error goes back with its code, so the client throws the same error a local call would. A client may
  * cancel a request of its own (`engine_cancel`), never another client's: requests are kept per connection. The long
- * ones (a recall import, a compaction: host-worker.ts) run in the host's engine process, off the sessions' thread.
+ * ones (a recall import, a compaction, a recall read that syncs the index first: host-worker.ts) run in the host's
+ * engine process, off the sessions' thread.
  */
 import { localEngine } from "../engine/local";
 import type { Engine } from "../engine/requests";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
-import { HostWorker, WORKER_OPS, engineProcessScript } from "./host-worker";
+import { HostWorker, engineProcessScript, servedByWorker } from "./host-worker";
 import type { HostReply } from "./protocol";
 
 export class HostEngine {
@@ -32,8 +33,7 @@ export class HostEngine {
       return { t: "ok", id: req.id };
     }
     const { id } = req;
-    const op = (req.req as { op?: unknown } | undefined)?.op;
-    const engine = WORKER_OPS.has(op as never)
+    const engine = servedByWorker(req.req)
       ? this.#worker.engine()
       : (this.#engine ??= localEngine({ home: this.o.home, logger: this.o.logger }));
     if (typeof engine === "string") return { t: "error", id, message: engine };

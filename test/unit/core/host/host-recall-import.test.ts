@@ -1,7 +1,8 @@
 // #35 item 7: the thread host serves the long engine requests (a recall import, a compaction) in an engine worker of
 // its own (host-worker.ts), over its real socket: an import is served and finishes (it was refused before), a cancel
 // stops it mid-way and the next import resumes it, a live session's updates keep flowing while an import holds the
-// worker busy (order, not time: they arrive before the import's reply), and a worker that crashes fails that
+// worker busy (order, not time: they arrive before the import's reply), a recall read that syncs the index first
+// runs there too, and a worker that crashes fails that
 // request only: the host, its session and the next import go on. The host finds the worker beside its bundle, in
 // the repository's dist/ and in the packaged extension's layout.
 import assert from "node:assert/strict";
@@ -90,6 +91,29 @@ test("a live session's updates reach its client while an import holds the host's
       } finally {
         conn.close();
         watcher.close();
+      }
+    },
+    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
+  ));
+
+test("a recall read that syncs the index first runs in the host's worker, not on the sessions' thread", () =>
+  withCliHost(
+    "acp-host-sync-read-",
+    async ({ dir, home }) => {
+      writeFileSync(join(dir, "hold"), "");
+      const conn = await client(home);
+      try {
+        // the gate holds only what reaches the worker: a read served on the host's own thread would answer at once
+        const read = conn.engine({ op: "recall.search", query: "anything", global: true, sync: true });
+        await Promise.race([
+          waitFor(() => existsSync(join(dir, "held")), "the syncing read held in the host's worker"),
+          read.then(() => assert.fail("the syncing read was answered on the host's own thread, not in its worker")),
+        ]);
+        assert.equal((await conn.engine({ op: "recall.status" })).totals.messages, 0, "the host answers meanwhile");
+        writeFileSync(join(dir, "go"), "");
+        assert.ok(Array.isArray((await read).sessions), "the read then answers");
+      } finally {
+        conn.close();
       }
     },
     { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
