@@ -3,16 +3,18 @@
  * first, then the search), off the extension host's thread in the engine worker (core/engine/worker.ts). Figures:
  * the window's first query (worker start, index open, SQLite's WASM compile, sync, search) and the warm query round
  * trip (p50/p95), next to a baseline measured in the same run: the same engine requests in this thread
- * (`localEngine` keeping the index open: no worker hop). Corpus: a synthetic Codex history of `--messages N`
- * (default 20k) messages, imported once.
+ * (`localEngine` keeping the index open: no worker hop). Then where a fresh worker's first query goes, in phases
+ * (engine-worker-phases.ts; p50 of `--phase-rounds N`, default 7), and the bundle's size. Corpus: a synthetic Codex
+ * history of `--messages N` (default 20k) messages, imported once.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { localEngine } from "../src/core/engine/local";
 import type { Engine } from "../src/core/engine/requests";
 import { workerEngine } from "../src/core/engine/worker";
 import { writeCorpus } from "./recall-corpus";
+import { PHASES, workerPhases, type Phases } from "./engine-worker-phases";
 
 const SCRIPT = join(process.cwd(), "dist", "engine-worker.js");
 const arg = (name: string, dflt: number) => {
@@ -61,6 +63,24 @@ async function main(): Promise<void> {
           `warm round trip p50 ${pct(rt, 0.5).toFixed(2)} ms, p95 ${pct(rt, 0.95).toFixed(2)} ms`,
       );
     }
+    const rounds: Phases[] = [];
+    for (let round = 0; round < arg("--phase-rounds", 7); round++) {
+      const q = words[round % words.length]!;
+      rounds.push(
+        await workerPhases(SCRIPT, home, { op: "recall.search", query: q, global: true, sync: true, limit: 10 }),
+      );
+    }
+    const kb = Math.round(statSync(SCRIPT).size / 1024);
+    console.log(
+      `first query in phases (p50 of ${rounds.length}; ${kb} KB bundle): ` +
+        PHASES.map(
+          (p) =>
+            `${p} ${pct(
+              rounds.map((r) => r[p]),
+              0.5,
+            ).toFixed(1)} ms`,
+        ).join(" · "),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
