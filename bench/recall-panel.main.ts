@@ -4,7 +4,7 @@
  * the window's first query (worker start, index open, SQLite's WASM compile, sync, search) and the warm query round
  * trip (p50/p95), next to a baseline measured in the same run: the same engine requests in this thread
  * (`localEngine` keeping the index open: no worker hop). Then where a fresh worker's first query goes, in phases
- * (engine-worker-phases.ts; p50 of `--phase-rounds N`, default 7), and the bundle's size. Corpus: a synthetic Codex
+ * (engine-worker-phases.ts), in the same rounds (`--rounds N`, default 7), and the bundle's size. Corpus: a synthetic Codex
  * history of `--messages N` (default 20k) messages, imported once.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -39,8 +39,10 @@ async function main(): Promise<void> {
       ["engine worker", () => workerEngine({ script: SCRIPT, home })],
       ["in this thread (baseline)", () => localEngine({ home, recallIndex: {} })],
     ];
+    // the first query, then the same in phases (a fresh worker each time), in the same rounds: same conditions
     const first: Record<string, number[]> = {};
-    for (let round = 0; round < 5; round++)
+    const phases: Phases[] = [];
+    for (let round = 0; round < arg("--rounds", 7); round++) {
       for (const [name, make] of paths) {
         const e = make();
         const t0 = performance.now();
@@ -48,6 +50,11 @@ async function main(): Promise<void> {
         (first[name] ??= []).push(performance.now() - t0);
         await e.close();
       }
+      const q = words[round % words.length]!;
+      phases.push(
+        await workerPhases(SCRIPT, home, { op: "recall.search", query: q, global: true, sync: true, limit: 10 }),
+      );
+    }
     for (const [name, make] of paths) {
       const e = make();
       for (let i = 0; i < 50; i++) await query(e, i); // warm-up
@@ -63,24 +70,11 @@ async function main(): Promise<void> {
           `warm round trip p50 ${pct(rt, 0.5).toFixed(2)} ms, p95 ${pct(rt, 0.95).toFixed(2)} ms`,
       );
     }
-    const rounds: Phases[] = [];
-    for (let round = 0; round < arg("--phase-rounds", 7); round++) {
-      const q = words[round % words.length]!;
-      rounds.push(
-        await workerPhases(SCRIPT, home, { op: "recall.search", query: q, global: true, sync: true, limit: 10 }),
-      );
-    }
     const kb = Math.round(statSync(SCRIPT).size / 1024);
-    console.log(
-      `first query in phases (p50 of ${rounds.length}; ${kb} KB bundle): ` +
-        PHASES.map(
-          (p) =>
-            `${p} ${pct(
-              rounds.map((r) => r[p]),
-              0.5,
-            ).toFixed(1)} ms`,
-        ).join(" · "),
-    );
+    const p50 = (f: (r: Phases) => number) => pct(phases.map(f), 0.5).toFixed(1);
+    const parts = PHASES.map((p) => `${p} ${p50((r) => r[p])} ms`).join(" · ");
+    const sum = p50((r) => PHASES.reduce((a, p) => a + r[p], 0));
+    console.log(`engine worker's first query in phases (p50; ${kb} KB bundle): ${parts} · sum ${sum} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
