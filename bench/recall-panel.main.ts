@@ -3,16 +3,18 @@
  * first, then the search), off the extension host's thread in the engine worker (core/engine/worker.ts). Figures:
  * the window's first query (worker start, index open, SQLite's WASM compile, sync, search) and the warm query round
  * trip (p50/p95), next to a baseline measured in the same run: the same engine requests in this thread
- * (`localEngine` keeping the index open: no worker hop). Corpus: a synthetic Codex history of `--messages N`
- * (default 20k) messages, imported once.
+ * (`localEngine` keeping the index open: no worker hop). Then where a fresh worker's first query goes, in phases
+ * (engine-worker-phases.ts), in the same rounds (`--rounds N`, default 7), and the bundle's size. Corpus: a synthetic Codex
+ * history of `--messages N` (default 20k) messages, imported once.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { localEngine } from "../src/core/engine/local";
 import type { Engine } from "../src/core/engine/requests";
 import { workerEngine } from "../src/core/engine/worker";
 import { writeCorpus } from "./recall-corpus";
+import { PHASES, workerPhases, type Phases } from "./engine-worker-phases";
 
 const SCRIPT = join(process.cwd(), "dist", "engine-worker.js");
 const arg = (name: string, dflt: number) => {
@@ -37,8 +39,10 @@ async function main(): Promise<void> {
       ["engine worker", () => workerEngine({ script: SCRIPT, home })],
       ["in this thread (baseline)", () => localEngine({ home, recallIndex: {} })],
     ];
+    // the first query, then the same in phases (a fresh worker each time), in the same rounds: same conditions
     const first: Record<string, number[]> = {};
-    for (let round = 0; round < 5; round++)
+    const phases: Phases[] = [];
+    for (let round = 0; round < arg("--rounds", 7); round++) {
       for (const [name, make] of paths) {
         const e = make();
         const t0 = performance.now();
@@ -46,6 +50,11 @@ async function main(): Promise<void> {
         (first[name] ??= []).push(performance.now() - t0);
         await e.close();
       }
+      const q = words[round % words.length]!;
+      phases.push(
+        await workerPhases(SCRIPT, home, { op: "recall.search", query: q, global: true, sync: true, limit: 10 }),
+      );
+    }
     for (const [name, make] of paths) {
       const e = make();
       for (let i = 0; i < 50; i++) await query(e, i); // warm-up
@@ -61,6 +70,11 @@ async function main(): Promise<void> {
           `warm round trip p50 ${pct(rt, 0.5).toFixed(2)} ms, p95 ${pct(rt, 0.95).toFixed(2)} ms`,
       );
     }
+    const kb = Math.round(statSync(SCRIPT).size / 1024);
+    const p50 = (f: (r: Phases) => number) => pct(phases.map(f), 0.5).toFixed(1);
+    const parts = PHASES.map((p) => `${p} ${p50((r) => r[p])} ms`).join(" · ");
+    const sum = p50((r) => PHASES.reduce((a, p) => a + r[p], 0));
+    console.log(`engine worker's first query in phases (p50; ${kb} KB bundle): ${parts} · sum ${sum} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
