@@ -150,6 +150,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
           held.close();
         }
       },
+      "threads.resolve": () => engine.call({ op: "threads.resolve", threadId: id.slice(0, 13) }),
+      "threads.workspace": () => engine.call({ op: "threads.workspace", cwd: dir }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -370,6 +372,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.scan", roots: [], archived: "yes" }, /threads\.scan: 'archived' must be one of exclude/],
       [{ op: "threads.writer" }, /threads\.writer: 'threadId' must be a string/],
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
+      [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
+      [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

@@ -1,0 +1,62 @@
+// #35 item 7, the CLI's thread targets: threads.resolve (a THREAD argument's whole id, as the store's lookup gives
+// it, with the same errors) and threads.workspace (a folder's workspace: its repository's top, else the folder).
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { localEngine } from "../../../../src/core/engine/local";
+import { AcpThreadsError } from "../../../../src/core/errors";
+import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { withTmp } from "../store/helpers";
+import { repoAt } from "../worktree/helpers";
+import { threadWith } from "./helpers";
+
+/** The error a call ends in, as code and message (the store's own lookup is the reference). */
+async function failure(run: () => unknown): Promise<[string, string]> {
+  try {
+    await run();
+  } catch (err) {
+    assert.ok(err instanceof AcpThreadsError, String(err));
+    return [err.code, err.message];
+  }
+  assert.fail("it did not fail");
+}
+
+test("threads.resolve gives the whole id a prefix names, with the store's errors; a path names no thread", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine = localEngine({ home: store.home });
+    const a = threadWith(store, dir, 1);
+    const b = threadWith(store, dir, 1);
+    const resolve = (threadId: string, trash?: boolean) =>
+      engine.call({ op: "threads.resolve", threadId, ...(trash ? { trash } : {}) });
+    assert.deepEqual(await resolve(a), { threadId: a });
+    assert.deepEqual(await resolve(b.slice(0, 30)), { threadId: b });
+    // ambiguous (usage), too short or missing (not_found): the very errors of the store's lookup
+    for (const given of [a.slice(0, 4), a.slice(0, 3), "0194a2b3-0000-7000-8000-000000000000"])
+      assert.deepEqual(await failure(() => resolve(given)), await failure(() => store.resolveId(given)), given);
+    // a path, a ../ walk, a file name: no thread of that name (what the lookup said), nothing looked up
+    const before = readdirSync(store.threadsDir).sort();
+    for (const given of [`../${a}`, join(dir, "home", "threads", a), `${a}.jsonl`, "..", "zzzz"])
+      assert.deepEqual(await failure(() => resolve(given)), ["not_found", `no thread '${given}'`], given);
+    assert.deepEqual(readdirSync(store.threadsDir).sort(), before);
+    // the trash: a deleted thread is found there only
+    store.delete(b);
+    assert.deepEqual(await resolve(b.slice(0, 13), true), { threadId: b });
+    assert.deepEqual(await failure(() => resolve(b)), ["not_found", `no thread '${b}'`]);
+    assert.deepEqual(await failure(() => resolve("../x", true)), ["not_found", "no thread '../x' in the trash"]);
+  }));
+
+test("threads.workspace is a folder's repository top (from a subfolder too), else the folder itself", () =>
+  withTmp(async (dir) => {
+    const engine = localEngine({ home: join(dir, "home") });
+    const repo = repoAt(join(dir, "repo"));
+    const sub = join(repo, "src", "deep");
+    mkdirSync(sub, { recursive: true });
+    const plain = join(dir, "plain");
+    mkdirSync(plain);
+    const top = realpathSync(repo);
+    assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: sub }), { workspace: top });
+    assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: repo }), { workspace: top });
+    assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: plain }), { workspace: plain });
+  }));
