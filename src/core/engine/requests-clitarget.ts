@@ -1,7 +1,7 @@
 /**
  * The engine's requests for the CLI's thread targets (#35 item 7): the whole id a command's THREAD argument names
- * (a whole id or a unique prefix), and the workspace a folder's threads are listed under. Plain data in and out;
- * the engine looks in its own data home.
+ * (a whole id or a unique prefix), the workspace a folder's threads are listed under, and `threads delete` /
+ * `threads restore`. Plain data in and out; the engine looks in its own data home and moves only the thread named.
  */
 
 export type CliTargetRequest =
@@ -12,9 +12,20 @@ export type CliTargetRequest =
    */
   | { op: "threads.resolve"; threadId: string; trash?: boolean }
   /** The workspace of folder `cwd` (absolute): the top of its git repository, else the folder itself. */
-  | { op: "threads.workspace"; cwd: string };
+  | { op: "threads.workspace"; cwd: string }
+  /**
+   * Moves the thread `threadId` names (as `threads.resolve` finds it) to the trash, with its images; refused
+   * (`locked`) while another process writes it.
+   */
+  | { op: "threads.delete"; threadId: string }
+  /** Brings the thread `threadId` names in the trash back; refused when a thread of that id exists. */
+  | { op: "threads.restore"; threadId: string };
 
 export interface CliTargetReplies {
   "threads.resolve": { threadId: string };
   "threads.workspace": { workspace: string };
+  /** `trash`: the thread file's path in the trash. */
+  "threads.delete": { threadId: string; trash: string };
+  /** `path`: the thread file's path again. */
+  "threads.restore": { threadId: string; path: string };
 }

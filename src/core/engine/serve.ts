@@ -199,6 +199,8 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "threads.writer": { threadId: "string" },
   "threads.resolve": { threadId: "string", trash: "boolean?" },
   "threads.workspace": { cwd: "path" },
+  "threads.delete": { threadId: "string" },
+  "threads.restore": { threadId: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -1,13 +1,14 @@
 // #35 item 7, the CLI's thread targets: threads.resolve (a THREAD argument's whole id, as the store's lookup gives
-// it, with the same errors) and threads.workspace (a folder's workspace: its repository's top, else the folder).
+// it, with the same errors), threads.workspace (a folder's workspace: its repository's top, else the folder), and
+// threads.delete/restore (only the thread named moves, in the data home).
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { withTmp } from "../store/helpers";
+import { startInput, withTmp } from "../store/helpers";
 import { repoAt } from "../worktree/helpers";
 import { threadWith } from "./helpers";
 
@@ -59,4 +60,39 @@ test("threads.workspace is a folder's repository top (from a subfolder too), els
     assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: sub }), { workspace: top });
     assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: repo }), { workspace: top });
     assert.deepEqual(await engine.call({ op: "threads.workspace", cwd: plain }), { workspace: plain });
+  }));
+
+test("threads.delete/restore move only the thread named in the data home; a path or a held thread is refused", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine = localEngine({ home: store.home });
+    const id = threadWith(store, dir, 1);
+    // a thread-shaped file outside the data home, that a walk out of the threads folder would reach
+    const outside = join(dir, "outside");
+    mkdirSync(outside);
+    copyFileSync(store.pathFor(id), join(outside, `${id}.jsonl`));
+    for (const threadId of [`../outside/${id}`, join(outside, id), `${id}.jsonl`, "..", "*"]) {
+      for (const op of ["threads.delete", "threads.restore"] as const)
+        assert.deepEqual((await failure(() => engine.call({ op, threadId })))[0], "not_found", `${op} ${threadId}`);
+    }
+    assert.deepEqual(readdirSync(outside), [`${id}.jsonl`], "the file outside is where it was");
+    assert.deepEqual(readdirSync(store.threadsDir), [`${id}.jsonl`], "the thread too");
+    // a thread another writer holds stays, with the store's refusal
+    const held = store.create(startInput(dir));
+    try {
+      const [code] = await failure(() => engine.call({ op: "threads.delete", threadId: held.threadId }));
+      assert.equal(code, "locked");
+      assert.ok(existsSync(store.pathFor(held.threadId)), "not moved");
+    } finally {
+      held.close();
+    }
+    // to the trash by prefix, and back
+    const trashed = await engine.call({ op: "threads.delete", threadId: id.slice(0, 13) });
+    assert.deepEqual(trashed, { threadId: id, trash: store.trashPathFor(id) });
+    assert.equal(existsSync(store.pathFor(id)), false);
+    assert.deepEqual(await engine.call({ op: "threads.restore", threadId: id }), {
+      threadId: id,
+      path: store.pathFor(id),
+    });
+    assert.ok(existsSync(store.pathFor(id)), "back in the threads folder");
   }));
