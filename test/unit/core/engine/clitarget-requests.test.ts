@@ -23,10 +23,15 @@ async function failure(run: () => unknown): Promise<[string, string]> {
   assert.fail("it did not fail");
 }
 
+/** A data home in `dir` and the engine over it. */
+function homeIn(dir: string) {
+  const store = new ThreadStore(join(dir, "home"));
+  return { store, engine: localEngine({ home: store.home }) };
+}
+
 test("threads.resolve gives the whole id a prefix names, with the store's errors; a path names no thread", () =>
   withTmp(async (dir) => {
-    const store = new ThreadStore(join(dir, "home"));
-    const engine = localEngine({ home: store.home });
+    const { store, engine } = homeIn(dir);
     const a = threadWith(store, dir, 1);
     const b = threadWith(store, dir, 1);
     const resolve = (threadId: string, trash?: boolean) =>
@@ -64,11 +69,9 @@ test("threads.workspace is a folder's repository top (from a subfolder too), els
 
 test("threads.delete/restore move only the thread named in the data home; a path or a held thread is refused", () =>
   withTmp(async (dir) => {
-    const store = new ThreadStore(join(dir, "home"));
-    const engine = localEngine({ home: store.home });
+    const { store, engine } = homeIn(dir);
     const id = threadWith(store, dir, 1);
-    // a thread-shaped file outside the data home, that a walk out of the threads folder would reach
-    const outside = join(dir, "outside");
+    const outside = join(dir, "outside"); // a thread-shaped file there, that a walk out of threads/ would reach
     mkdirSync(outside);
     copyFileSync(store.pathFor(id), join(outside, `${id}.jsonl`));
     for (const threadId of [`../outside/${id}`, join(outside, id), `${id}.jsonl`, "..", "*"]) {
