@@ -8,8 +8,9 @@
 import { hostFor } from "../host-client";
 import type { HostConnection } from "../../core/host/client";
 import type { HostPush } from "../../core/host/protocol";
-import { localEngine } from "../../core/engine/local";
+import { readRecordsAsync } from "../../core/store/jsonl-reader";
 import { resolveHome } from "../../core/store/paths";
+import { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import { AttachView } from "../attach-view";
 import { command } from "../command";
@@ -35,8 +36,8 @@ const REATTACH_TRIES = 5;
 export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
-    const engine = localEngine({ home: resolveHome(io.env) });
-    const { threadId } = await engine.call({ op: "threads.resolve", threadId: args[0]! });
+    const store = new ThreadStore(resolveHome(io.env));
+    const threadId = store.resolveId(args[0]!);
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr, "attach");
     const view = new AttachView(io, output, flags.from ?? 0);
     for (let tries = 0; tries < REATTACH_TRIES; tries++) {
@@ -44,7 +45,7 @@ export const main = command(
       const outcome = conn ? await follow(io, conn, threadId, view, flags.follow === true) : "not-held";
       if (outcome === "not-held") {
         // not (or no longer) in the host: what the file holds is the whole story
-        const { records } = await engine.call({ op: "threads.read", threadId });
+        const { records } = await readRecordsAsync(store.pathFor(threadId));
         view.show(0, records);
         const lastPrompt = records.findLastIndex((r) => r.kind === "user_message");
         if (lastPrompt !== -1 && !records.slice(lastPrompt).some((r) => r.kind === "turn_end"))
