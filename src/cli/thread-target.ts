@@ -14,7 +14,6 @@ import type { WorktreeRef } from "../core/model/records";
 import { installedSpecFor } from "../core/registry/installed";
 import { worktreeFor } from "../core/session/open-thread";
 import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
-import { gitInfo } from "../core/store/git-info";
 import { ThreadFollower } from "../core/store/thread-follower";
 import { recordsToEvents } from "../core/thread/record-events";
 import { findNamedSession } from "./named-sessions";
@@ -43,12 +42,13 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
   const { io, store } = o;
   const installed = (id: string) => installedSpecFor(store.home, id); // agents added from the ACP Registry
   const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
+  const engine = localEngine({ store });
   let threadId: string | undefined;
-  if (o.thread) threadId = store.resolveId(o.thread);
+  if (o.thread) threadId = (await engine.call({ op: "threads.resolve", threadId: o.thread })).threadId;
   else if (o.session) {
-    const workspace = gitInfo(cwd).repoRoot ?? cwd;
+    const { workspace } = await engine.call({ op: "threads.workspace", cwd: resolve(cwd) });
     const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env, installed }).id : undefined;
-    threadId = (await findNamedSession(localEngine({ store }), o.session, { workspace, agentId }))?.threadId;
+    threadId = (await findNamedSession(engine, o.session, { workspace, agentId }))?.threadId;
   }
   if (!threadId) {
     if (!o.agent)
@@ -58,7 +58,7 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
     if (o.preparedWorktree) return { agent, cwd: o.preparedWorktree.cwd, worktree: o.preparedWorktree.ref };
     return o.worktree ? { agent, ...(await worktreeFor(cwd, worktreeProgress(io, "run"))) } : { agent, cwd };
   }
-  const metadata = store.read(threadId).metadata;
+  const metadata = await engine.call({ op: "threads.meta", threadId });
   if (metadata.worktree && !existsSync(metadata.worktree.path))
     throw new AcpThreadsError(
       "not_found",

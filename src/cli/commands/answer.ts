@@ -6,9 +6,9 @@
  * only question pending is answered; when the agent waits on more than one, none is (the person may have read
  * another than the host would take): the refusal lists them by id and title. Says which question it answered.
  */
-import { resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
 import { HostRefusal } from "../../core/host/protocol-refusal";
+import { localEngine } from "../../core/engine/local";
+import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { onHost } from "../host-client";
@@ -42,7 +42,8 @@ option, 4 no thread host runs`,
 export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
-    const threadId = new ThreadStore(resolveHome(io.env)).resolveId(args[0]!);
+    const engine = localEngine({ home: resolveHome(io.env) });
+    const { threadId } = await engine.call({ op: "threads.resolve", threadId: args[0]! });
     return onHost(io, "answer", async (conn) => {
       const question = flags.question ? { requestId: flags.question } : {};
       const r = await conn

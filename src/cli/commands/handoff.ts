@@ -69,9 +69,10 @@ another process holds it, only the new side links, and says so). Exit codes as f
     const logger = stderrLogger("warn");
     const store = new ThreadStore(layout.home, { logger });
     const [threadArg, ...more] = args;
-    const fromId = store.resolveId(threadArg!);
-    const metadata = store.readMetadata(fromId);
-    const built = await localEngine({ store }).call({ op: "handoff.brief", threadId: fromId });
+    const engine = localEngine({ store });
+    const { threadId: fromId } = await engine.call({ op: "threads.resolve", threadId: threadArg! });
+    const metadata = await engine.call({ op: "threads.meta", threadId: fromId });
+    const built = await engine.call({ op: "handoff.brief", threadId: fromId });
     let brief = flags["brief-file"]
       ? readFileSync(resolve(io.cwd, flags["brief-file"]), "utf8")
       : renderHandoffBrief(built);
@@ -102,7 +103,7 @@ another process holds it, only the new side links, and says so). Exit codes as f
       onThread: (toId) => {
         io.stderr.write(`acp-threads handoff: ${metadata.agent.name} → ${flags.agent}: new thread ${toId}\n`);
         // the thread host's run holds the source: the host lists the handoff (as for `fork`), while the turns run
-        linked = localEngine({ store })
+        linked = engine
           .call({ op: "handoff.link", from: fromId, to: toId })
           .then(({ error }) => linkInHost(io, "handoff", fromId, { handedOffTo: [toId] }, error))
           .then((unlinked) => {

@@ -6,9 +6,9 @@
  */
 import type { HostConnection } from "../../core/host/client";
 import type { HostSessionInfo } from "../../core/host/protocol";
-import { resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
 import { RETRY_STEPS } from "../../core/model/watchdog";
+import { localEngine } from "../../core/engine/local";
+import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
 import { onHost } from "../host-client";
 import { EXIT } from "../io";
@@ -34,7 +34,8 @@ const SPEC = {
 export const main = command(
   SPEC,
   async ({ io, flags, args }) => {
-    const threadId = new ThreadStore(resolveHome(io.env)).resolveId(args[0]!);
+    const engine = localEngine({ home: resolveHome(io.env) });
+    const { threadId } = await engine.call({ op: "threads.resolve", threadId: args[0]! });
     return onHost(io, "retry", async (conn) => {
       const held = await session(conn, threadId);
       if (!held) {

@@ -5,7 +5,6 @@
 import { localEngine } from "../../core/engine/local";
 import type { EngineReplies } from "../../core/engine/requests";
 import { resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
 import { formatContext, formatCosts, formatTokens } from "../../core/usage/format";
 import { parseSince } from "../../core/usage/since";
 import { USAGE_GROUPS } from "../../core/usage/groups";
@@ -34,9 +33,12 @@ in their own currency; tokens are the turn usage agents report. Nothing is estim
   async ({ io, flags }) => {
     const { by, format } = flags;
     const since = flags.since !== undefined ? parseSince(flags.since) : undefined;
-    const store = new ThreadStore(resolveHome(io.env));
-    const threadId = flags.thread !== undefined ? store.resolveId(flags.thread) : undefined;
-    const report = await localEngine({ store }).call({
+    const engine = localEngine({ home: resolveHome(io.env) });
+    const threadId =
+      flags.thread !== undefined
+        ? (await engine.call({ op: "threads.resolve", threadId: flags.thread })).threadId
+        : undefined;
+    const report = await engine.call({
       op: "usage.report",
       by,
       ...(since !== undefined ? { since } : {}),

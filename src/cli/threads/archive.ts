@@ -14,7 +14,7 @@ import { printThreads } from "./list";
 export async function archive(ctx: SubContext): Promise<number> {
   const { flags } = ctx;
   const olderThan = typeof flags["older-than"] === "string" ? parseSince(flags["older-than"]) : undefined;
-  const { workspace, agent, origin, status, worktree } = queryOf(ctx);
+  const { workspace, agent, origin, status, worktree } = await queryOf(ctx);
   return setArchived(ctx, { archived: true, workspace, agent, origin, status, worktree, olderThan });
 }
 

@@ -3,9 +3,9 @@
  * folder you are in; --all: every one), agent, who started it, status, worktree threads, archived.
  */
 import { resolve } from "node:path";
+import { localEngine } from "../../core/engine/local";
 import type { ThreadQuery } from "../../core/model/thread-list";
 import { THREAD_STATUSES } from "../../core/model/records";
-import { gitInfo } from "../../core/store/git-info";
 import type { SubContext } from "./common";
 
 export const ORIGINS = ["editor", "cli", "automation", "exec", "agent-import"] as const;
@@ -25,20 +25,22 @@ export const FILTER_FLAGS = {
 } as const;
 
 /** The workspace the flags name, or undefined for every workspace (--all). */
-export function workspaceOf(ctx: SubContext): string | undefined {
+export async function workspaceOf(ctx: SubContext): Promise<string | undefined> {
   const { io, flags } = ctx;
   const dir = typeof flags.cwd === "string" ? flags.cwd : typeof flags.workspace === "string" ? flags.workspace : "";
   if (flags.all) return undefined;
   // default: the repository (or folder) we are in, so a subfolder still lists its workspace's threads
-  return dir ? resolve(io.cwd, dir) : (gitInfo(io.cwd).repoRoot ?? io.cwd);
+  if (dir) return resolve(io.cwd, dir);
+  const engine = localEngine({ store: ctx.store });
+  return (await engine.call({ op: "threads.workspace", cwd: resolve(io.cwd) })).workspace;
 }
 
 /** The query the filter flags make (without a limit or a time). */
-export function queryOf(ctx: SubContext): ThreadQuery {
+export async function queryOf(ctx: SubContext): Promise<ThreadQuery> {
   const { flags } = ctx;
   const str = (k: string) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined);
   return {
-    workspace: workspaceOf(ctx),
+    workspace: await workspaceOf(ctx),
     agent: str("agent"),
     origin: str("origin"),
     status: str("status"),

@@ -14,7 +14,7 @@ import { queryOf } from "./filters";
 
 export async function list(ctx: SubContext): Promise<number> {
   const { io, flags } = ctx;
-  const q = queryOf(ctx);
+  const q = await queryOf(ctx);
   const since = typeof flags.since === "string" ? parseSince(flags.since) : undefined;
   const limit = typeof flags.limit === "number" ? flags.limit : undefined;
   const archived = flags.archived ? "only" : "exclude";

@@ -24,13 +24,14 @@ export async function rename(ctx: SubContext): Promise<number> {
 }
 
 export async function remove(ctx: SubContext): Promise<number> {
-  const id = ctx.store.resolveId(ctx.args[0]!);
+  const engine = localEngine({ store: ctx.store });
+  const { threadId: id } = await engine.call({ op: "threads.resolve", threadId: ctx.args[0]! });
   // the agent's session first (its id is in the thread); the local delete happens whatever the agent says
   // loaded only here: the agent's runtime (the ACP SDK) costs every other `threads` command its start-up
   const agentSession = ctx.flags["agent-session"]
     ? await (await import("./agent-session")).deleteAgentSessionOf(ctx, id)
     : undefined;
-  const trashed = ctx.store.delete(id);
+  const { trash: trashed } = await engine.call({ op: "threads.delete", threadId: id });
   if (ctx.json) writeJson(ctx.io, { id, trash: trashed, ...(agentSession ? { agentSession } : {}) });
   else {
     ctx.io.stdout.write(`moved ${shortId(id)} to the trash (undo: acp-threads threads restore ${id})\n`);
@@ -43,9 +44,9 @@ export async function remove(ctx: SubContext): Promise<number> {
   return EXIT.ok;
 }
 
-export function restore(ctx: SubContext): number {
-  const id = ctx.store.resolveId(ctx.args[0]!, { trash: true });
-  const path = ctx.store.restore(id);
+export async function restore(ctx: SubContext): Promise<number> {
+  const engine = localEngine({ store: ctx.store });
+  const { threadId: id, path } = await engine.call({ op: "threads.restore", threadId: ctx.args[0]! });
   if (ctx.json) writeJson(ctx.io, { id, path });
   else ctx.io.stdout.write(`restored ${shortId(id)}\n`);
   return EXIT.ok;

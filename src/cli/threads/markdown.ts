@@ -12,9 +12,10 @@ export async function exportMarkdownCmd(ctx: SubContext): Promise<number> {
   const { io, store, flags } = ctx;
   if (flags.jsonl || flags.dir !== undefined)
     throw new AcpThreadsError("usage", "--format md writes one Markdown file: use --out FILE (not --jsonl or --dir)");
-  const id = store.resolveId(ctx.args[0]!);
+  const engine = localEngine({ store });
+  const { threadId: id } = await engine.call({ op: "threads.resolve", threadId: ctx.args[0]! });
   const out = typeof flags.out === "string" ? resolve(io.cwd, flags.out) : undefined;
-  const res = await localEngine({ store }).call({
+  const res = await engine.call({
     op: "markdown.export",
     threadId: id,
     ...(out ? { outFile: out } : {}),

@@ -34,7 +34,8 @@ async function exportFolder(engine: Engine, io: CliIO): Promise<string> {
 
 export async function exportThread(ctx: SubContext): Promise<number> {
   const { io, store, flags } = ctx;
-  const id = store.resolveId(ctx.args[0]!);
+  const engine = localEngine({ store });
+  const { threadId: id } = await engine.call({ op: "threads.resolve", threadId: ctx.args[0]! });
   const out = str(flags.out) && resolve(io.cwd, str(flags.out)!);
   if (flags.jsonl) {
     if (!out) throw new AcpThreadsError("usage", "--jsonl needs --out FILE");
@@ -43,7 +44,6 @@ export async function exportThread(ctx: SubContext): Promise<number> {
     else io.stdout.write(`exported ${shortId(id)} (${formatBytes(bytes)}) to ${out}\n`);
     return EXIT.ok;
   }
-  const engine = localEngine({ store });
   const dir = str(flags.dir) ? resolve(io.cwd, str(flags.dir)!) : await exportFolder(engine, io);
   const { path, messages } = await engine.call(
     { op: "snapshot.export", threadId: id, ...(out ? { outFile: out } : {}), dir },

@@ -31,6 +31,7 @@ import type { InstallProgress } from "../registry/types";
 import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } from "./requests-recall-index";
 import type { WorktreeThreadReplies, WorktreeThreadRequest } from "./requests-worktree-thread";
 import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
+import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -107,7 +108,9 @@ export type EngineRequest =
   /** The Best of N records, read (requests-bestof.ts). */
   | BestOfRequest
   /** The front ends' thread listings: named sessions, "since you left", the listing from files (requests-sessions.ts). */
-  | SessionsRequest;
+  | SessionsRequest
+  /** The CLI's thread targets: a THREAD argument's whole id, a folder's workspace (requests-clitarget.ts). */
+  | CliTargetRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -126,7 +129,8 @@ export interface EngineReplies
     RecallIndexReplies,
     WorktreeThreadReplies,
     BestOfReplies,
-    SessionsReplies {
+    SessionsReplies,
+    CliTargetReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

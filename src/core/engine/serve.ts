@@ -30,6 +30,7 @@ import { agentImportShapes, registryShapes } from "./lazy-shapes";
 import { lazyOps } from "./serve-lazy";
 import { worktreeThreadOps } from "./serve-worktree-thread";
 import { sessionsOps } from "./serve-sessions";
+import { cliTargetOps } from "./serve-clitarget";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -58,6 +59,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...worktreeThreadOps,
   ...lazyOps(["bestof.list", "bestof.read"], async () => (await import("./serve-bestof")).bestOfOps),
   ...sessionsOps,
+  ...cliTargetOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -195,6 +197,10 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   },
   "threads.scan": { roots: "paths", agent: "string?", origin: "string?", status: "string?", archived: "string?" },
   "threads.writer": { threadId: "string" },
+  "threads.resolve": { threadId: "string", trash: "boolean?" },
+  "threads.workspace": { cwd: "path" },
+  "threads.delete": { threadId: "string" },
+  "threads.restore": { threadId: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -44,6 +44,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const history = join(dir, "history.json");
     writeFileSync(history, JSON.stringify({ sessions: [historySession("s1", realpathSync(dir), 1, "2026-11-01")] }));
     const lister = { ...spec, env: { FAKE_AGENT_HISTORY: history } };
+    let gone = ""; // the thread threads.delete moves to the trash and threads.restore brings back
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -150,6 +151,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
           held.close();
         }
       },
+      "threads.resolve": () => engine.call({ op: "threads.resolve", threadId: id.slice(0, 13) }),
+      "threads.workspace": () => engine.call({ op: "threads.workspace", cwd: dir }),
+      "threads.delete": () => engine.call({ op: "threads.delete", threadId: (gone = threadWith(store, dir, 1)) }),
+      "threads.restore": () => engine.call({ op: "threads.restore", threadId: gone.slice(0, 13) }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -370,6 +375,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.scan", roots: [], archived: "yes" }, /threads\.scan: 'archived' must be one of exclude/],
       [{ op: "threads.writer" }, /threads\.writer: 'threadId' must be a string/],
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
+      [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
+      [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(

@@ -77,6 +77,10 @@ test("an engine request over the host's socket gives the reply, the progress and
         { op: "threads.away", since: "2000-01-01T00:00:00.000Z", workspace: dir },
         { op: "threads.scan", roots: [dir], agent: "Fake" },
         { op: "threads.scan", roots: ["relative"] },
+        // the CLI's thread targets: a prefix's whole id, a missing one, a folder's workspace
+        { op: "threads.resolve", threadId: id.slice(0, 13) },
+        { op: "threads.resolve", threadId: "../x" },
+        { op: "threads.workspace", cwd: dir },
       ];
       for (const req of same) assert.deepStrictEqual(await outcome(remote, req), await outcome(local, req), req.op);
       const missing = (await outcome(remote, same[4]!)) as { error: unknown[] };

@@ -1,0 +1,32 @@
+/**
+ * The CLI's thread targets (requests-clitarget.ts): a THREAD argument's whole id, a folder's workspace, a thread
+ * to the trash and back. The engine resolves the id in its own data home: a request names a thread, never a file.
+ */
+import { AcpThreadsError } from "../errors";
+import { gitInfo } from "../store/git-info";
+import type { ThreadStore } from "../store/thread-store";
+import type { Handlers } from "./serve-types";
+
+/** What a thread id or a prefix of one may hold: hex digits and dashes, nothing a path is made of. */
+const ID_CHARS = /^[0-9a-f-]{1,36}$/i;
+
+/** The whole id `given` names (in the trash with `trash`), with the words and codes of the store's lookup. */
+function resolveThread(store: ThreadStore, given: string, trash = false): string {
+  // no thread file is named otherwise, so none is looked for
+  if (!ID_CHARS.test(given))
+    throw new AcpThreadsError("not_found", `no thread '${given}'${trash ? " in the trash" : ""}`);
+  return store.resolveId(given, { trash });
+}
+
+export const cliTargetOps: Handlers<"threads.resolve" | "threads.workspace" | "threads.delete" | "threads.restore"> = {
+  "threads.resolve": ({ store }, req) => ({ threadId: resolveThread(store, req.threadId, req.trash === true) }),
+  "threads.workspace": (_ctx, req) => ({ workspace: gitInfo(req.cwd).repoRoot ?? req.cwd }),
+  "threads.delete": ({ store }, req) => {
+    const threadId = resolveThread(store, req.threadId);
+    return { threadId, trash: store.delete(threadId) };
+  },
+  "threads.restore": ({ store }, req) => {
+    const threadId = resolveThread(store, req.threadId, true);
+    return { threadId, path: store.restore(threadId) };
+  },
+};
