@@ -13,7 +13,7 @@ import { HostEngine } from "../../../../src/core/host/host-engine";
 import type { EngineHostPush } from "../../../../src/core/host/protocol-engine";
 import { nullLogger } from "../../../../src/core/log";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
-import { withCliHost } from "../../../fixtures/host/cli-host";
+import { ENGINE_PROCESS, withCliHost } from "../../../fixtures/host/cli-host";
 import { withTmp } from "../store/helpers";
 import { threadWith } from "./helpers";
 
@@ -41,7 +41,8 @@ test("the host cancels a request for the connection that sent it, never for anot
   withTmp(async (dir) => {
     const store = new ThreadStore(`${dir}/home`);
     threadWith(store, dir, 2);
-    const host = new HostEngine({ home: store.home, logger: nullLogger });
+    // SEARCH syncs the index first: the host serves it in its engine process (host-worker.ts)
+    const host = new HostEngine({ home: store.home, logger: nullLogger, engine: { process: ENGINE_PROCESS } });
     const pushes: EngineHostPush[] = [];
     const push = (m: EngineHostPush) => pushes.push(m);
     const [alice, mallory] = [{}, {}];
@@ -61,6 +62,7 @@ test("the host cancels a request for the connection that sent it, never for anot
     const orphan = host.request({ t: "engine", id: 4, req: SEARCH }, alice, push);
     host.closed(alice);
     assert.equal((await orphan)?.t, "error");
+    await host.close();
   }));
 
 test("over the host's socket: an aborted call is cancelled there; another client's cancel of its number is not", () =>
