@@ -27,6 +27,29 @@ async function client(home: string): Promise<HostConnection> {
   return c;
 }
 
+/**
+ * A host whose engine worker is the gated one (held-engine.main.ts), with the gate file `gate` written beside its
+ * data home first, and a client of it.
+ */
+const withGatedHost = (
+  prefix: string,
+  gate: string,
+  fn: (o: { dir: string; home: string; conn: HostConnection }) => Promise<void>,
+) =>
+  withCliHost(
+    prefix,
+    async ({ dir, home }) => {
+      writeFileSync(join(dir, gate), "");
+      const conn = await client(home);
+      try {
+        await fn({ dir, home, conn });
+      } finally {
+        conn.close();
+      }
+    },
+    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
+  );
+
 test("the host serves a recall import in its worker: progress, a cancel mid-way, a resume to the end, a compaction", () =>
   withCliHost("acp-host-import-", async ({ dir, home }) => {
     const corpus = writeCorpus(join(dir, "sessions"), 6000);
@@ -63,93 +86,66 @@ test("the host serves a recall import in its worker: progress, a cancel mid-way,
   }));
 
 test("a live session's updates reach its client while an import holds the host's worker busy, before its reply", () =>
-  withCliHost(
-    "acp-host-import-held-",
-    async ({ dir, home }) => {
-      writeFileSync(join(dir, "hold"), "");
-      const ws = join(dir, "ws");
-      mkdirSync(ws);
-      const conn = await client(home);
-      const { conn: watcher, events } = await listening(home);
-      try {
-        const order: string[] = [];
-        const imported = conn.engine({ op: "recall.import", own: true }).then((r) => (order.push("import reply"), r));
-        await waitFor(() => existsSync(join(dir, "held")), "the import holding the worker");
-        const r = await watcher.request({ t: "run", run: fakeRun(ws) });
-        assert.equal(r.t, "started");
-        const threadId = r.t === "started" ? r.threadId : "";
-        const records: ThreadRecord[] = [];
-        watcher.onPush((m) => void (m.t === "records" && m.threadId === threadId && records.push(...m.records)));
-        await watcher.request({ t: "attach", threadId, from: 0 });
-        const ended = () => events.some((e) => e.threadId === threadId && e.kind === "ended");
-        await waitFor(ended, "the session's end, while the import is held");
-        await waitFor(() => records.some((x) => x.kind === "agent_message"), "the agent's reply records");
-        order.push("session updates");
-        writeFileSync(join(dir, "go"), "");
-        assert.ok(Array.isArray(await imported), "the held import then finishes");
-        assert.deepEqual(order, ["session updates", "import reply"]);
-      } finally {
-        conn.close();
-        watcher.close();
-      }
-    },
-    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
-  ));
+  withGatedHost("acp-host-import-held-", "hold", async ({ dir, home, conn }) => {
+    const ws = join(dir, "ws");
+    mkdirSync(ws);
+    const { conn: watcher, events } = await listening(home);
+    try {
+      const order: string[] = [];
+      const imported = conn.engine({ op: "recall.import", own: true }).then((r) => (order.push("import reply"), r));
+      await waitFor(() => existsSync(join(dir, "held")), "the import holding the worker");
+      const r = await watcher.request({ t: "run", run: fakeRun(ws) });
+      assert.equal(r.t, "started");
+      const threadId = r.t === "started" ? r.threadId : "";
+      const records: ThreadRecord[] = [];
+      watcher.onPush((m) => void (m.t === "records" && m.threadId === threadId && records.push(...m.records)));
+      await watcher.request({ t: "attach", threadId, from: 0 });
+      const ended = () => events.some((e) => e.threadId === threadId && e.kind === "ended");
+      await waitFor(ended, "the session's end, while the import is held");
+      await waitFor(() => records.some((x) => x.kind === "agent_message"), "the agent's reply records");
+      order.push("session updates");
+      writeFileSync(join(dir, "go"), "");
+      assert.ok(Array.isArray(await imported), "the held import then finishes");
+      assert.deepEqual(order, ["session updates", "import reply"]);
+    } finally {
+      watcher.close();
+    }
+  }));
 
 test("a recall read that syncs the index first runs in the host's worker, not on the sessions' thread", () =>
-  withCliHost(
-    "acp-host-sync-read-",
-    async ({ dir, home }) => {
-      writeFileSync(join(dir, "hold"), "");
-      const conn = await client(home);
-      try {
-        // the gate holds only what reaches the worker: a read served on the host's own thread would answer at once
-        const read = conn.engine({ op: "recall.search", query: "anything", global: true, sync: true });
-        await Promise.race([
-          waitFor(() => existsSync(join(dir, "held")), "the syncing read held in the host's worker"),
-          read.then(() => assert.fail("the syncing read was answered on the host's own thread, not in its worker")),
-        ]);
-        assert.equal((await conn.engine({ op: "recall.status" })).totals.messages, 0, "the host answers meanwhile");
-        writeFileSync(join(dir, "go"), "");
-        assert.ok(Array.isArray((await read).sessions), "the read then answers");
-      } finally {
-        conn.close();
-      }
-    },
-    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
-  ));
+  withGatedHost("acp-host-sync-read-", "hold", async ({ dir, conn }) => {
+    // the gate holds only what reaches the worker: a read served on the host's own thread would answer at once
+    const read = conn.engine({ op: "recall.search", query: "anything", global: true, sync: true });
+    await Promise.race([
+      waitFor(() => existsSync(join(dir, "held")), "the syncing read held in the host's worker"),
+      read.then(() => assert.fail("the syncing read was answered on the host's own thread, not in its worker")),
+    ]);
+    assert.equal((await conn.engine({ op: "recall.status" })).totals.messages, 0, "the host answers meanwhile");
+    writeFileSync(join(dir, "go"), "");
+    assert.ok(Array.isArray((await read).sessions), "the read then answers");
+  }));
 
 test("a worker (or its engine process) that crashes fails that import only: the host, its session, the next import go on", () =>
-  withCliHost(
-    "acp-host-import-crash-",
-    async ({ dir, home }) => {
-      writeFileSync(join(dir, "crash"), "");
-      const conn = await client(home);
-      try {
-        const r = await conn.request({ t: "run", run: fakeRun(dir, { prompts: ["sleep 60000"] }) });
-        assert.equal(r.t, "started");
-        const threadId = r.t === "started" ? r.threadId : "";
-        const working = async () => {
-          const s = await conn.request({ t: "status" });
-          return s.t === "status" && s.status.sessions.some((x) => x.threadId === threadId && x.state === "working");
-        };
-        await assert.rejects(conn.engine({ op: "recall.import", own: true }), /engine worker stopped \(exit code 7\)/);
-        assert.ok(existsSync(join(dir, "crashed")));
-        assert.ok(await working(), "the session still runs in the host");
-        assert.ok(Array.isArray(await conn.engine({ op: "threads.list", workspace: dir })), "the host answers");
-        assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new worker imports");
-        assert.ok(await working(), "and the session still runs");
-        // the engine process itself killed: that import fails, the next one forks another process
-        writeFileSync(join(dir, "kill"), "");
-        await assert.rejects(conn.engine({ op: "recall.import", own: true }), /engine process stopped \(SIGKILL\)/);
-        assert.ok(await working(), "the session still runs");
-        assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new process imports");
-      } finally {
-        conn.close();
-      }
-    },
-    { engineScripts: { process: ENGINE_PROCESS, worker: HELD } },
-  ));
+  withGatedHost("acp-host-import-crash-", "crash", async ({ dir, conn }) => {
+    const r = await conn.request({ t: "run", run: fakeRun(dir, { prompts: ["sleep 60000"] }) });
+    assert.equal(r.t, "started");
+    const threadId = r.t === "started" ? r.threadId : "";
+    const working = async () => {
+      const s = await conn.request({ t: "status" });
+      return s.t === "status" && s.status.sessions.some((x) => x.threadId === threadId && x.state === "working");
+    };
+    await assert.rejects(conn.engine({ op: "recall.import", own: true }), /engine worker stopped \(exit code 7\)/);
+    assert.ok(existsSync(join(dir, "crashed")));
+    assert.ok(await working(), "the session still runs in the host");
+    assert.ok(Array.isArray(await conn.engine({ op: "threads.list", workspace: dir })), "the host answers");
+    assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new worker imports");
+    assert.ok(await working(), "and the session still runs");
+    // the engine process itself killed: that import fails, the next one forks another process
+    writeFileSync(join(dir, "kill"), "");
+    await assert.rejects(conn.engine({ op: "recall.import", own: true }), /engine process stopped \(SIGKILL\)/);
+    assert.ok(await working(), "the session still runs");
+    assert.ok(Array.isArray(await conn.engine({ op: "recall.import", own: true })), "a new process imports");
+  }));
 
 test("the host finds its engine worker beside its bundle: the repository's dist/ and the packaged extension's", () =>
   withTmp((dir) => {
