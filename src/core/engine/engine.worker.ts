@@ -6,9 +6,8 @@
  * (scripts/build.mjs: `*.worker.ts`).
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import { AcpThreadsError, errorMessage } from "../errors";
 import { localEngine } from "./local";
-import type { EngineWorkerCall, EngineWorkerData, EngineWorkerReply } from "./worker-protocol";
+import { errorReply, type EngineWorkerCall, type EngineWorkerData, type EngineWorkerReply } from "./worker-protocol";
 
 const data = workerData as EngineWorkerData;
 const running = new Map<number, AbortController>();
@@ -43,19 +42,9 @@ async function serve(call: Extract<EngineWorkerCall, { t: "call" }>): Promise<vo
     });
     post({ t: "reply", id, reply });
   } catch (err) {
-    const info = err instanceof AcpThreadsError ? { code: err.code, details: plainDetails(err.details) } : {};
-    post({ t: "error", id, message: errorMessage(err), ...info });
+    post(errorReply(id, err));
   } finally {
     running.delete(id);
-  }
-}
-
-/** An error's details as plain data (they cross to the other thread), or none. */
-function plainDetails(details: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  try {
-    return details && (JSON.parse(JSON.stringify(details)) as Record<string, unknown>);
-  } catch {
-    return undefined;
   }
 }
 

@@ -13,11 +13,15 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { AcpThreadsError } from "../errors";
 import { background } from "../util/unexpected";
-import type { Engine, EngineCallOptions, EngineOp, EngineProgress, EngineReplies, EngineRequest } from "./requests";
-import type { EngineWorkerCall, EngineWorkerData, EngineWorkerReply } from "./worker-protocol";
+import type { Engine, EngineCallOptions, EngineProgress, EngineReplies, EngineRequest } from "./requests";
+import {
+  JOB_OPS,
+  replyError,
+  type EngineWorkerCall,
+  type EngineWorkerData,
+  type EngineWorkerReply,
+} from "./worker-protocol";
 
-/** The ops run in the job worker, beside the requests' one. */
-const JOB_OPS: ReadonlySet<EngineOp> = new Set<EngineOp>(["recall.import", "recall.compact"]);
 /** How long an idle job worker is kept (a compaction follows its import at once). */
 const JOB_IDLE_MS = 1000;
 
@@ -61,7 +65,7 @@ class Lane {
       if (m.t === "progress") return p.onProgress?.(m.progress);
       this.#pending.delete(m.id);
       if (m.t === "reply") p.resolve(m.reply);
-      else p.reject(m.code ? new AcpThreadsError(m.code, m.message, m.details) : new Error(m.message));
+      else p.reject(replyError(m));
     });
     const fail = (err: Error) => {
       this.#dead ??= err;

@@ -8,10 +8,10 @@
  * argv: the data home, then the engine worker script (default: dist/engine-worker.js beside this one).
  */
 import { join } from "node:path";
-import { AcpThreadsError, errorMessage } from "../errors";
 import { workerEngine } from "../engine/worker";
 import { background } from "../util/unexpected";
-import { plainDetails, type EngineProcessCall, type EngineProcessReply } from "./host-process";
+import { errorReply } from "../engine/worker-protocol";
+import type { EngineProcessCall, EngineProcessReply } from "./host-process";
 
 const [home, script = join(__dirname, "engine-worker.js")] = process.argv.slice(2);
 const engine = workerEngine({ script, home: home! });
@@ -29,10 +29,7 @@ process.on("message", (m: EngineProcessCall) => {
     })
     .then(
       (reply) => post({ t: "reply", id: m.id, reply }),
-      (err: unknown) => {
-        const info = err instanceof AcpThreadsError ? { code: err.code, details: plainDetails(err.details) } : {};
-        post({ t: "error", id: m.id, message: errorMessage(err), ...info });
-      },
+      (err: unknown) => post(errorReply(m.id, err)),
     )
     .finally(() => running.delete(m.id));
 });

@@ -5,26 +5,16 @@
  * next call forks another. Only plain data crosses (the IPC channel's JSON).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { AcpThreadsError, type ErrorCode } from "../errors";
+import { AcpThreadsError } from "../errors";
+import { replyError, type EngineWorkerReply } from "../engine/worker-protocol";
 import { background } from "../util/unexpected";
 import type { Engine, EngineCallOptions, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
 
 export type EngineProcessCall =
   { t: "call"; id: number; req: EngineRequest; progress: boolean } | { t: "cancel"; id: number };
 
-export type EngineProcessReply =
-  | { t: "reply"; id: number; reply: unknown }
-  | { t: "error"; id: number; message: string; code?: ErrorCode; details?: Record<string, unknown> }
-  | { t: "progress"; id: number; progress: EngineProgress };
-
-/** An error's details as JSON (they cross the channel), or none. */
-export function plainDetails(details: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  try {
-    return details && (JSON.parse(JSON.stringify(details)) as Record<string, unknown>);
-  } catch {
-    return undefined;
-  }
-}
+/** The engine worker's replies, relayed as they are. */
+export type EngineProcessReply = EngineWorkerReply;
 
 export interface ProcessEngine extends Engine {
   /** Cancels the calls in flight and ends the process (it closes its index first). */
@@ -57,7 +47,7 @@ export function processEngine(o: { script: string; worker?: string; home: string
       if (m.t === "progress") return p.onProgress?.(m.progress);
       pending.delete(m.id);
       if (m.t === "reply") p.resolve(m.reply);
-      else p.reject(m.code ? new AcpThreadsError(m.code, m.message, m.details) : new Error(m.message));
+      else p.reject(replyError(m));
     });
     const gone = (why: string) => {
       if (child === c) child = undefined;

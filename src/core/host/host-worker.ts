@@ -13,17 +13,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineOp } from "../engine/requests";
+import { JOB_OPS } from "../engine/worker-protocol";
 import { processEngine, type ProcessEngine } from "./host-process";
 
-/** The ops the host serves in its worker; every other one it serves on its own thread (they are short). */
-export const WORKER_OPS: ReadonlySet<EngineOp> = new Set<EngineOp>(["recall.import", "recall.compact"]);
 /**
- * Whether the host serves `req` in its engine process: the long ops, and a recall read that first brings the
+ * Whether the host serves `req` in its engine process (every other request it serves on its own thread: they are
+ * short): the long jobs (JOB_OPS), and a recall read that first brings the
  * threads into the index (`sync`: every own thread the first time, seconds over a large data home).
  */
 export function servedByWorker(req: unknown): boolean {
   const { op, sync } = (req ?? {}) as { op?: unknown; sync?: unknown };
-  return WORKER_OPS.has(op as EngineOp) || (sync === true && typeof op === "string" && op.startsWith("recall."));
+  return JOB_OPS.has(op as EngineOp) || (sync === true && typeof op === "string" && op.startsWith("recall."));
 }
 /** How long the engine process is kept after its last job (a compaction follows its import at once). */
 const IDLE_MS = 1000;
