@@ -370,6 +370,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#setStatus("starting");
     const previous = this.sessionId;
     const info = await untilAborted(runtime.ensureSession(previous ? { resumeSessionId: previous } : {}), signal);
+    const opened = await openedPatch(this.live.metadata, info, runtime);
     this.sessionId = info.sessionId;
     this.#info = info;
     if (info.origin === "new") {
@@ -377,7 +378,7 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
       this.#seed = buildSeedText(records);
       this.#origin = this.#seed ? "seeded" : "new";
     } else this.#origin = info.origin;
-    this.live.patch(openedPatch(this.live.metadata, info, runtime)); // a no-op when nothing changed
+    this.live.patch(opened); // a no-op when nothing changed
     this.live.sessionOpened(info.sessionId, this.#origin, agentInfoOf(runtime));
     this.#taps.follow(runtime, info.sessionId);
     this.#setStatus("idle");

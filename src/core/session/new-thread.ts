@@ -29,17 +29,17 @@ export function agentInfoOf(runtime: AgentRuntime): AgentInfoRef | undefined {
  * What a session that just opened on `runtime` changes in the thread's metadata: its agent session (`withSession`;
  * a new thread's start record has it), its model, and the folders its path guard allows (thread/folders.ts).
  */
-export function openedPatch(
+export async function openedPatch(
   metadata: ThreadMetadata,
   info: SessionInfo,
   runtime: AgentRuntime,
   withSession = true,
-): MetadataPatch {
+): Promise<MetadataPatch> {
   const model = modelOf(info.configOptions);
   return {
     ...(withSession ? { agentSessionId: info.sessionId } : {}),
     ...(model ? { model } : {}),
-    ...foldersPatch(metadata, runtime.roots),
+    ...(await foldersPatch(metadata, runtime.roots)),
   };
 }
 
@@ -76,8 +76,9 @@ export async function recordNewThread(
   }
   try {
     const meta = initialMetadata({ v: THREAD_FORMAT_VERSION, ts: now.toISOString(), kind: "thread_start", ...start });
+    const opened = await openedPatch(meta, info, runtime, false); // the folders: when they reach beyond its cwd
     const live = new LiveThread(sinkFor(opts, threadId, handle), meta, opts.live);
-    live.patch(openedPatch(meta, info, runtime, false)); // the folders: when they reach beyond its cwd
+    live.patch(opened);
     live.sessionOpened(info.sessionId, "new", agentInfoOf(runtime));
     return { live, handle };
   } catch (err) {

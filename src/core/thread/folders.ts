@@ -6,7 +6,7 @@
  * them back through `recordedFolders`: the field is data from disk, so each folder must be a plain absolute path
  * (no `.` or `..`, not relative) and not a file system root, or it is ignored and named, never widening anything.
  */
-import { realpathSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, normalize } from "node:path";
 import type { ThreadMetadata } from "../model/metadata";
 import type { MetadataPatch } from "../model/records";
@@ -46,28 +46,23 @@ export function recordedFolders(metadata: Pick<ThreadMetadata, "folders">): Reco
 export const ignoredText = (ignored: RecordedFolders["ignored"]): string =>
   ignored.map((i) => `'${i.folder}' (${i.why})`).join(", ");
 
-/** `path`'s real path (no link on the way), or `path` when it cannot be resolved. */
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
+/** `path`'s real path (no link on the way), or `path` when it cannot be resolved; no thread waits on the disk. */
+const realOr = (path: string): Promise<string> => realpath(path).catch(() => path);
 
 /**
  * What a session that opened with the path guard's `roots` adds to the thread's `folders` (an empty patch when
  * nothing: no roots known, or all of them already there or only the thread's cwd). A root reached through a link
  * is recorded with its real path too: the guard checks, and the ledger records, a file by its real path.
  */
-export function foldersPatch(
+export async function foldersPatch(
   metadata: Pick<ThreadMetadata, "cwd" | "folders">,
   roots: readonly string[] | undefined,
-): MetadataPatch {
+): Promise<MetadataPatch> {
   if (!roots?.length) return {};
+  const named = roots.map((r) => normalize(r));
+  const withReal = (await Promise.all(named.map(async (r) => [r, await realOr(r)]))).flat();
   const before = metadata.folders !== undefined ? recordedFolders(metadata).folders : [metadata.cwd];
   const after = [...before];
-  for (const root of roots.flatMap((r) => [normalize(r), realOr(normalize(r))]))
-    if (!folderRefusal(root) && !after.includes(root)) after.push(root);
+  for (const root of withReal) if (!folderRefusal(root) && !after.includes(root)) after.push(root);
   return after.length === before.length ? {} : { folders: after };
 }

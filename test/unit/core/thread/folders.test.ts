@@ -7,18 +7,22 @@ import { test } from "node:test";
 import { foldersPatch, recordedFolders } from "../../../../src/core/thread/folders";
 import { withTmp } from "../store/helpers";
 
-test("a session adds its folders once they reach beyond the thread's cwd; a later one adds its own", () => {
-  assert.deepEqual(foldersPatch({ cwd: "/w/a" }, undefined), {}, "a runtime that says no roots: nothing");
-  assert.deepEqual(foldersPatch({ cwd: "/w/a" }, ["/w/a"]), {}, "only its cwd: nothing recorded");
-  assert.deepEqual(foldersPatch({ cwd: "/w/a" }, ["/w/a", "/w/b"]), { folders: ["/w/a", "/w/b"] });
-  assert.deepEqual(foldersPatch({ cwd: "/w/a", folders: ["/w/a", "/w/b"] }, ["/w/b", "/w/a"]), {}, "known already");
+test("a session adds its folders once they reach beyond the thread's cwd; a later one adds its own", async () => {
+  assert.deepEqual(await foldersPatch({ cwd: "/w/a" }, undefined), {}, "a runtime that says no roots: nothing");
+  assert.deepEqual(await foldersPatch({ cwd: "/w/a" }, ["/w/a"]), {}, "only its cwd: nothing recorded");
+  assert.deepEqual(await foldersPatch({ cwd: "/w/a" }, ["/w/a", "/w/b"]), { folders: ["/w/a", "/w/b"] });
   assert.deepEqual(
-    foldersPatch({ cwd: "/w/a", folders: ["/w/a", "/w/b"] }, ["/w/a", "/w/c/../d"]),
+    await foldersPatch({ cwd: "/w/a", folders: ["/w/a", "/w/b"] }, ["/w/b", "/w/a"]),
+    {},
+    "known already",
+  );
+  assert.deepEqual(
+    await foldersPatch({ cwd: "/w/a", folders: ["/w/a", "/w/b"] }, ["/w/a", "/w/c/../d"]),
     { folders: ["/w/a", "/w/b", "/w/d"] },
     "a resumed session in another window adds its folders, normalized",
   );
   assert.deepEqual(
-    foldersPatch({ cwd: "/w/a" }, ["/w/a", "/", "rel"]),
+    await foldersPatch({ cwd: "/w/a" }, ["/w/a", "/", "rel"]),
     {},
     "a root or a relative folder is never recorded",
   );
@@ -43,10 +47,10 @@ test("hostile: recorded folders are taken only when plain and absolute, and not 
 });
 
 test("a root reached through a link is recorded with its real path too (the ledger records files by it)", () =>
-  withTmp((dir) => {
+  withTmp(async (dir) => {
     const [ws, real, link] = ["ws", "real", "link"].map((f) => join(dir, f));
     mkdirSync(ws);
     mkdirSync(real);
     symlinkSync(real, link);
-    assert.deepEqual(foldersPatch({ cwd: ws }, [ws, link]), { folders: [ws, link, real] });
+    assert.deepEqual(await foldersPatch({ cwd: ws }, [ws, link]), { folders: [ws, link, real] });
   }));
