@@ -9,10 +9,8 @@ import type { ThreadStore } from "../store/thread-store";
 import { followedEnd, resumeBestOf } from "../worktree/best-of";
 import { resumedCandidate, type BestOfRecord } from "../worktree/best-of-record";
 import { BestOfRecords } from "../worktree/best-of-records";
+import { isIdOrPrefix } from "../model/thread-id";
 import type { Handlers } from "./serve-types";
-
-/** What a record id or a start of one may hold: hex digits (and dashes, as a thread id), nothing a path is made of. */
-const RECORD_ID = /^[0-9a-f-]{1,36}$/i;
 
 const recordsOf = (store: ThreadStore) => new BestOfRecords(homeLayout(store.home).bestOfFile);
 
@@ -28,7 +26,7 @@ function pick(all: readonly BestOfRecord[], id: string | undefined): BestOfRecor
 export const bestOfOps: Handlers<"bestof.list" | "bestof.read"> = {
   "bestof.list": ({ store }) => recordsOf(store).list(),
   "bestof.read": async ({ store }, req) => {
-    if (req.id !== undefined && !RECORD_ID.test(req.id))
+    if (req.id !== undefined && !isIdOrPrefix(req.id))
       throw new AcpThreadsError("usage", `'${req.id}' is not a Best of N id`);
     const record = pick(await recordsOf(store).list(), req.id);
     if (!record.finishedAt) return { record };

@@ -5,15 +5,13 @@
 import { AcpThreadsError } from "../errors";
 import { gitInfo } from "../store/git-info";
 import type { ThreadStore } from "../store/thread-store";
+import { isIdOrPrefix } from "../model/thread-id";
 import type { Handlers } from "./serve-types";
-
-/** What a thread id or a prefix of one may hold: hex digits and dashes, nothing a path is made of. */
-const ID_CHARS = /^[0-9a-f-]{1,36}$/i;
 
 /** The whole id `given` names (in the trash with `trash`), with the words and codes of the store's lookup. */
 function resolveThread(store: ThreadStore, given: string, trash = false): string {
   // no thread file is named otherwise, so none is looked for
-  if (!ID_CHARS.test(given))
+  if (!isIdOrPrefix(given))
     throw new AcpThreadsError("not_found", `no thread '${given}'${trash ? " in the trash" : ""}`);
   return store.resolveId(given, { trash });
 }

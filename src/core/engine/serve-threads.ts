@@ -7,12 +7,9 @@ import { AcpThreadsError } from "../errors";
 import { withSyncedIndex } from "../index/threads-index";
 import { listRecent, writeRecent } from "../index/threads-recent";
 import type { IndexedThread, ThreadQuery } from "../model/thread-list";
-import { isThreadId } from "../model/thread-id";
+import { isIdOrPrefix, isThreadId } from "../model/thread-id";
 import type { ThreadRead, ThreadStore } from "../store/thread-store";
 import type { Handlers } from "./serve-types";
-
-/** What a thread id or a prefix of one may hold: hex digits and dashes, nothing a path is made of. */
-const ID_CHARS = /^[0-9a-f-]{1,36}$/i;
 
 /**
  * The whole id `given` names (a whole id, or a unique prefix of at least 4 characters); a usage error for anything
@@ -20,7 +17,7 @@ const ID_CHARS = /^[0-9a-f-]{1,36}$/i;
  * synchronous file call.
  */
 export function threadIdOf(store: ThreadStore, given: string, lookup = true): string {
-  if (!ID_CHARS.test(given)) throw new AcpThreadsError("usage", `'${given}' is not a thread id`);
+  if (!isIdOrPrefix(given)) throw new AcpThreadsError("usage", `'${given}' is not a thread id`);
   return isThreadId(given) && !lookup ? given : store.resolveId(given);
 }
 
