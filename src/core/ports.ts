@@ -75,3 +75,18 @@ export interface TerminalHost {
    */
   loginUnseen?(): Promise<string | undefined>;
 }
+
+/**
+ * The editor a restore of the edit ledger writes through, in the process that shows the files (the window: its
+ * `localEngine`'s `editor`; over the thread host's socket there is none, and the disk is read and written). A
+ * restore plans against what the user sees and writes over unsaved buffers, so an editor never keeps a stale one.
+ */
+export interface EditorFiles {
+  /** The file as the user sees it: an open editor's unsaved text, else the disk's; null when it does not exist. */
+  currentText(absPath: string): Promise<string | null>;
+  /** The file is open with unsaved edits (a restore counts them as edits made since the thread's last change). */
+  isDirty(absPath: string): boolean;
+  /** Writes the whole file (through its open editor, saved, when there is one). */
+  write(absPath: string, content: Uint8Array): Promise<void>;
+  remove(absPath: string): Promise<void>;
+}

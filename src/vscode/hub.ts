@@ -45,6 +45,7 @@ import { fsServer, serveOffer } from "./host/serve-fs";
 import { LedgerExecRecorder } from "../core/ledger/exec-recorder";
 import { changedFilesOf } from "../core/ledger/summary";
 import { LedgerFeature } from "./ledger/ledger-feature";
+import { editorFiles } from "./ledger/ledger-host";
 import { sendReviewPrompt } from "./ledger/review-send";
 import { resolveThread, showTurn } from "./ledger/hub-wiring";
 import { threadTitleOf } from "./thread-title";
@@ -154,7 +155,8 @@ export class Hub implements vscode.Disposable {
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));
     // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
     this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
-    this.engine = localEngine({ store: this.threads });
+    // the ledger requests go through this window's live ledger (one writer) and its editor (a restore's writes)
+    this.engine = localEngine({ store: this.threads, ledger: () => this.ledger.ledger, editor: editorFiles });
     this.past = this.#owned.add(
       new PastThreads(this.threads, this.log.logger, {
         catalogWorker: join(context.extensionPath, "dist", "catalog-worker.js"),
@@ -229,6 +231,7 @@ export class Hub implements vscode.Disposable {
         logger: this.log.logger,
         walkWorker: join(context.extensionPath, "dist", "walk-worker.js"),
         threads: this.threads,
+        engine: this.engine,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
         titleOf: (id) =>

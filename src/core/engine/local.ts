@@ -3,7 +3,9 @@
  * `threads export` stays as fast as a file read; the window calls it too). The same dispatcher serves the host's
  * `engine` requests (core/host/host-engine.ts), so a request gives the same reply either way.
  */
+import type { EditLedger } from "../ledger/edit-ledger";
 import type { Logger } from "../log";
+import type { EditorFiles } from "../ports";
 import { readerFor, type RecallReader } from "../recall/reader";
 import { openRecall, type Recall } from "../recall/recall";
 import type { Durability } from "../store/thread-handle";
@@ -33,6 +35,17 @@ export type LocalEngineOptions = (
    * until `close` (no warm process); `poll` fetches the cancels that came while the worker was busy.
    */
   recallIndex?: { poll?: () => void };
+  /**
+   * The edit ledger this process already writes (the window's live one, read when a request comes): the ledger
+   * requests read and restore through it instead of opening their own, so a ledger has one writer in a process.
+   */
+  ledger?: () => EditLedger;
+  /**
+   * The editor the files are shown in (the window's): `ledger.restore` plans against unsaved buffers (an unsaved
+   * one counts as changed since), writes through the editor, and the window's own restore of a thread its
+   * session or the thread host runs is not refused as held (`heldBy`), as before.
+   */
+  editor?: EditorFiles;
 };
 
 /** The engine in this process; `close` ends what it keeps open (the recall reader, the recall index). */
@@ -58,6 +71,8 @@ export function localEngine(o: LocalEngineOptions): LocalEngine {
     ...(recall ? { recall: () => (reader ??= readerFor(store.home, recall.env, recall)) } : {}),
     ...(o.registryUrl ? { registryUrl: o.registryUrl } : {}),
     ...(recallIndex ? { index: () => (index ??= openRecall(store.home)), poll: recallIndex.poll } : {}),
+    ...(o.ledger ? { ledger: o.ledger } : {}),
+    ...(o.editor ? { editor: o.editor } : {}),
   };
   return {
     call: async <R extends EngineRequest>(req: R, opts = {}) =>

@@ -49,7 +49,8 @@ export interface LedgerReplies {
    * `plan`: null for a rewind with nothing to restore; `rels`: its files' paths relative to the thread's folder (the
    * absolute path outside it), in its order. `heldBy`: the process that writes the thread (nothing
    * written). `result`: the restore recorded (`op`, the files written, its notes). `refused`: why nothing was
-   * written (files changed since: `details.conflicts`).
+   * written (files changed since: `details.conflicts`). `outside`: a preview's (`dryRun`) files outside the
+   * thread's folders, as the restore would refuse them (`path_outside_workspace`, `details.outside`).
    */
   "ledger.restore": {
     plan: RestorePlan | null;
@@ -57,5 +58,6 @@ export interface LedgerReplies {
     heldBy?: number;
     result?: { op: string; files: number; notes: string[] };
     refused?: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+    outside?: { code: ErrorCode; message: string; details?: Record<string, unknown> };
   };
 }

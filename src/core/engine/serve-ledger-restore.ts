@@ -4,7 +4,9 @@
  * a caller only names the thread, the turn or operation and, optionally, files of the plan. Refused, with nothing
  * written: a named file that is not a plain absolute path the plan has (`..`, never recorded), a file of the plan
  * outside the thread's folders (a ledger record pointing elsewhere; the folders its sessions were allowed to write
- * count, as recorded), and a thread another process writes.
+ * count, as recorded), and a thread another process writes. In the window (an engine given its `editor`, ports.ts,
+ * and its live ledger) the same plan and check serve its Restore: planned against unsaved buffers (an unsaved one is
+ * a file changed since), written through the editor; a thread its session or the thread host runs is its own.
  */
 import { normalize } from "node:path";
 import { AcpThreadsError } from "../errors";
@@ -14,32 +16,49 @@ import { applyRestore, planRestore, type RestorePlan } from "../ledger/restore";
 import { relPath } from "../ledger/summary";
 import type { ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
+import type { EditorFiles } from "../ports";
 import { ignoredText, recordedFolders, type RecordedFolders } from "../thread/folders";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineRequest } from "./requests";
 import { withLedger } from "./serve-ledger-open";
 import type { Handlers } from "./serve-types";
+import type { LedgerReplies } from "./requests-ledger";
 
 type RestoreRequest = Extract<EngineRequest, { op: "ledger.restore" }>;
 
+/**
+ * The plan the request names, against what the user sees when an editor shows the files (an unsaved buffer counts
+ * as an edit made since the thread's last change: a conflict).
+ */
+async function planOf(ledger: EditLedger, req: RestoreRequest, editor?: EditorFiles): Promise<RestorePlan | null> {
+  const plan = await targetPlan(ledger, req, editor && ((p: string) => editor.currentText(p)));
+  if (plan && editor)
+    for (const i of plan.items) if (i.action !== "unchanged" && editor.isDirty(i.path)) i.conflict = true;
+  return plan;
+}
+
 /** The plan the request names: to before a turn, an operation, the last restore (undone), or a rewind's turn. */
-async function planOf(ledger: EditLedger, req: RestoreRequest): Promise<RestorePlan | null> {
+async function targetPlan(
+  ledger: EditLedger,
+  req: RestoreRequest,
+  read?: (path: string) => Promise<string | null>,
+): Promise<RestorePlan | null> {
   const given = [req.turn !== undefined, req.target !== undefined, req.undo === true, req.fromTurn !== undefined];
   if (given.filter(Boolean).length !== 1)
     throw new AcpThreadsError(
       "usage",
       "engine request ledger.restore: give exactly one of 'turn', 'target', 'undo' and 'fromTurn'",
     );
-  if (req.fromTurn !== undefined) return planRewindRestore(ledger, req.threadId, req.fromTurn);
+  if (req.fromTurn !== undefined) return planRewindRestore(ledger, req.threadId, req.fromTurn, read);
   if (!req.undo)
-    return planRestore(ledger, req.threadId, req.target !== undefined ? { op: req.target } : { turn: req.turn! });
+    return planRestore(ledger, req.threadId, req.target !== undefined ? { op: req.target } : { turn: req.turn! }, read);
   const last = ledger
     .read(req.threadId)
     .ops.filter((o) => o.type === "restore")
     .at(-1);
   if (!last) throw new AcpThreadsError("not_found", `thread ${req.threadId} has no restore to undo`);
-  return planRestore(ledger, req.threadId, { op: last.op });
+  return planRestore(ledger, req.threadId, { op: last.op }, read);
 }
 
 /** Only the files the request names; each must be a plain absolute path (no `..`) the plan has. */
@@ -71,19 +90,27 @@ function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): RecordedFolders 
   return { folders: [...new Set(roots.filter((r): r is string => !!r))], ignored: recorded.ignored };
 }
 
-/** Refuses (path_outside_workspace) a plan that would write a file outside the thread's folders. */
-function checkInside(plan: RestorePlan, { folders: roots, ignored }: RecordedFolders): void {
+/** Why a restore of the plan is refused (path_outside_workspace): it would write outside the thread's folders. */
+function outsideOf(plan: RestorePlan, { folders: roots, ignored }: RecordedFolders): AcpThreadsError | undefined {
   const outside = plan.items
     .filter((i) => i.action !== "unchanged" && !i.unavailable)
     .filter((i) => normalize(i.path) !== i.path || !roots.some((r) => isInside(r, i.path)));
   if (outside.length)
-    throw new AcpThreadsError(
+    return new AcpThreadsError(
       "path_outside_workspace",
       `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.map((i) => i.path).join(", ")}; nothing was restored` +
         (ignored.length ? ` (recorded folders not taken: ${ignoredText(ignored)})` : ""),
       { outside: outside.map((i) => i.path), ...(ignored.length ? { ignored } : {}) },
     );
+  return undefined;
 }
+
+/** An error as a reply carries it (plain data). */
+const refusal = (err: AcpThreadsError): NonNullable<LedgerReplies["ledger.restore"]["refused"]> => ({
+  code: err.code,
+  message: err.message,
+  ...(err.details ? { details: err.details } : {}),
+});
 
 /** The process that writes the thread, when it is not this store's own handle (the window's session). */
 function heldBy(store: ThreadStore, threadId: string): number | undefined {
@@ -92,26 +119,30 @@ function heldBy(store: ThreadStore, threadId: string): number | undefined {
 }
 
 export const restoreOps: Handlers<"ledger.restore"> = {
-  "ledger.restore": async ({ store }, req) => {
+  "ledger.restore": async (ctx, req) => {
+    const { store, editor } = ctx;
     const metadata = store.readMetadata(req.threadId);
-    return withLedger(store.home, async (ledger) => {
-      const made = await planOf(ledger, req);
+    return withLedger(ctx, async (ledger) => {
+      const made = await planOf(ledger, req, editor);
       if (!made) return { plan: null };
       const plan = req.files ? onlyFiles(made, req.files) : made;
       const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)) };
-      if (req.dryRun) return planned; // a preview writes nothing (it names what a restore would refuse to write)
-      checkInside(plan, rootsOf(metadata, ledger));
-      const held = heldBy(store, req.threadId);
+      const outside = outsideOf(plan, rootsOf(metadata, ledger));
+      // a preview writes nothing: it names what a restore would refuse to write
+      if (req.dryRun) return outside ? { ...planned, outside: refusal(outside) } : planned;
+      if (outside) throw outside;
+      const held = editor ? undefined : heldBy(store, req.threadId);
       if (held !== undefined) return { ...planned, heldBy: held };
       try {
-        const op = await applyRestore(ledger, plan, { cwd: metadata.cwd, force: req.force === true });
+        const op = await applyRestore(ledger, plan, {
+          cwd: metadata.cwd,
+          force: req.force === true,
+          ...(editor ? { writer: editor } : {}),
+        });
         return { ...planned, result: { op: op.op, files: op.files.length, notes: op.summary?.notes ?? [] } };
       } catch (err) {
         if (!(err instanceof AcpThreadsError)) throw err;
-        return {
-          ...planned,
-          refused: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
-        };
+        return { ...planned, refused: refusal(err) };
       }
     });
   },

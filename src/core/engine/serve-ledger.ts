@@ -13,9 +13,9 @@ import { restoreOps } from "./serve-ledger-restore";
 import type { Handlers } from "./serve-types";
 
 export const ledgerOps: Handlers<"ledger.changes" | "handoff.brief" | "ledger.restore"> = {
-  "ledger.changes": ({ store }, req) => {
-    const { cwd } = store.readMetadata(req.threadId);
-    return withLedger(store.home, (ledger) => {
+  "ledger.changes": (ctx, req) => {
+    const { cwd } = ctx.store.readMetadata(req.threadId);
+    return withLedger(ctx, (ledger) => {
       const view = ledger.read(req.threadId);
       const restored = restoredTurns(view);
       const ops: ChangesOp[] = summarize(view, cwd)
@@ -31,9 +31,9 @@ export const ledgerOps: Handlers<"ledger.changes" | "handoff.brief" | "ledger.re
       };
     });
   },
-  "handoff.brief": ({ store }, req) => {
-    const { metadata, records } = store.read(req.threadId);
-    return withLedger(store.home, (ledger) => buildHandoffBrief(metadata, records, ledger.read(req.threadId)));
+  "handoff.brief": (ctx, req) => {
+    const { metadata, records } = ctx.store.read(req.threadId);
+    return withLedger(ctx, (ledger) => buildHandoffBrief(metadata, records, ledger.read(req.threadId)));
   },
   ...restoreOps,
 };

@@ -1,4 +1,6 @@
 /** The shapes the engine's dispatcher (serve.ts) and its areas (serve-*.ts) share. */
+import type { EditLedger } from "../ledger/edit-ledger";
+import type { EditorFiles } from "../ports";
 import type { Recall } from "../recall/recall";
 import type { RecallReader } from "../recall/reader";
 import type { ThreadStore } from "../store/thread-store";
@@ -21,6 +23,10 @@ export interface EngineContext {
   index?: () => Recall;
   /** Fetches the cancels that came while this thread was busy (the engine worker; cancel.ts). */
   poll?: () => void;
+  /** The edit ledger this process writes (the window's live one): the ledger requests go through it. */
+  ledger?: () => EditLedger;
+  /** The editor a restore plans against and writes through (the window's; ports.ts). */
+  editor?: EditorFiles;
 }
 
 export type Report = (p: EngineProgress) => void;

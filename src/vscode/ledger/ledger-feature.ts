@@ -7,6 +7,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { Engine } from "../../core/engine/requests";
 import { isThreadId } from "../../core/model/thread-id";
 import type { HostEvent } from "../../core/host/protocol";
 import type { Logger } from "../../core/log";
@@ -35,6 +36,8 @@ export interface LedgerFeatureDeps {
   /** dist/walk-worker.js: stat walks (no directory watches) off the host's thread. */
   walkWorker?: string;
   threads: ThreadStore;
+  /** The window's engine, over this feature's live ledger and the editor: the Restore goes through it. */
+  engine: Engine;
   /** A thread id or a sessions-view node → the stored thread's id. */
   resolveThread(arg: unknown): string | undefined;
   /** Shows the thread's panel at the start of `turn`. */
@@ -82,7 +85,7 @@ export class LedgerFeature implements vscode.Disposable {
       // a turn recorded in this window puts its thread under inline review
       if (op?.type === "turn") watch(threadId);
     });
-    this.#review = { host: this.host, info: (id) => this.#require(id), watch };
+    this.#review = { host: this.host, engine: deps.engine, info: (id) => this.#require(id), watch };
   }
 
   /**

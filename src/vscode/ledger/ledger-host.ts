@@ -5,6 +5,7 @@
  * never ends up with a stale buffer over a file we changed).
  */
 import * as vscode from "vscode";
+import type { LocalEngineOptions } from "../../core/engine/local";
 import { describeState, type FileState } from "../../core/ledger/content";
 import { EditLedger, type LedgerRecorded } from "../../core/ledger/edit-ledger";
 import { ProvenanceIndex } from "../../core/ledger/provenance";
@@ -156,6 +157,17 @@ export const editorWriter: FileWriter = {
       if (!(err instanceof vscode.FileSystemError && err.code === "FileNotFound")) throw err;
     }
   },
+};
+
+/**
+ * The editor the window's engine restores through (its `editor` port): what the user sees, unsaved edits, and
+ * writes over open buffers.
+ */
+export const editorFiles: NonNullable<LocalEngineOptions["editor"]> = {
+  currentText,
+  isDirty: (path) => openDocument(path)?.isDirty === true,
+  write: (path, content) => editorWriter.write(path, content),
+  remove: (path) => editorWriter.remove(path),
 };
 
 /**

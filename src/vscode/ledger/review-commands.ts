@@ -4,16 +4,20 @@
  * right after).
  */
 import * as vscode from "vscode";
+import type { Engine, EngineReplies } from "../../core/engine/requests";
 import { AcpThreadsError } from "../../core/errors";
 import { blobId } from "../../core/ledger/blob-store";
 import type { FileState } from "../../core/ledger/content";
 import type { OpRecord } from "../../core/ledger/records";
 import { netChanges, type OpView } from "../../core/ledger/ledger-view";
-import { applyRestore, planRestore, type RestoreItem, type RestorePlan } from "../../core/ledger/restore";
 import { isReviewable } from "../../core/ledger/restored";
 import { keepAllOf } from "../../core/ledger/review";
 import { filesChangedLabel, relPath } from "../../core/ledger/summary";
-import { currentText, editorWriter, openDocument, type LedgerHost } from "./ledger-host";
+import { currentText, type LedgerHost } from "./ledger-host";
+
+/** A restore's plan as the engine's `ledger.restore` returns it (core/ledger/restore.ts). */
+type RestorePlan = NonNullable<EngineReplies["ledger.restore"]["plan"]>;
+type RestoreItem = RestorePlan["items"][number];
 
 export interface ThreadInfo {
   cwd: string;
@@ -22,6 +26,11 @@ export interface ThreadInfo {
 
 export interface ReviewDeps {
   host: LedgerHost;
+  /**
+   * The window's engine: a restore is planned, checked (the thread's folders) and applied there (`ledger.restore`),
+   * through this window's live ledger and its editor (hub.ts).
+   */
+  engine: Engine;
   info(threadId: string): ThreadInfo;
   /** Puts the thread under inline review (CodeLens Keep / Undo in its files). */
   watch(threadId: string): void;
@@ -160,11 +169,18 @@ export async function restoreTurn(
 ): Promise<string | undefined> {
   const turn = target === undefined ? (await pickTurn(deps, threadId, "Restore workspace"))?.turn : target;
   if (turn === undefined) return undefined;
-  const { host } = deps;
+  const { host, engine } = deps;
   const { cwd } = deps.info(threadId);
-  const plan = await planRestore(host.ledger, threadId, typeof turn === "number" ? { turn } : turn, currentText);
-  // unsaved edits in an open editor count as edits made after the turn
-  for (const i of plan.items) if (openDocument(i.path)?.isDirty && i.action !== "unchanged") i.conflict = true;
+  const req = {
+    op: "ledger.restore",
+    threadId,
+    ...(typeof turn === "number" ? { turn } : { target: turn.op }),
+  } as const;
+  // the engine's preview, against unsaved buffers (an unsaved one counts as edited after the turn); a file outside
+  // the thread's folders refuses the restore before anything is shown or written
+  const { plan, outside } = await engine.call({ ...req, dryRun: true });
+  if (outside) throw new AcpThreadsError(outside.code, outside.message, outside.details);
+  if (!plan) return undefined;
   const toOp = typeof turn === "number" ? undefined : host.ledger.read(threadId).ops.find((o) => o.op === turn.op);
   const what = restoreWhat(typeof turn === "number" ? { type: "turn", turn } : toOp);
   const todo = plan.items.filter((i) => i.action !== "unchanged");
@@ -188,16 +204,19 @@ export async function restoreTurn(
     if (answer !== "Overwrite my edits") return undefined;
     force = true;
   }
-  const op = await applyRestore(host.ledger, plan, { cwd, force, writer: editorWriter });
+  // planned and checked again as it is applied, written through the editor
+  const done = await engine.call({ ...req, force });
+  if (done.refused) throw new AcpThreadsError(done.refused.code, done.refused.message, done.refused.details);
+  if (!done.result) throw new Error(`the restore of thread ${threadId} was not applied (held by ${done.heldBy})`);
   host.changed(threadId);
-  const notes = op.summary?.notes ?? [];
+  const { op, files, notes } = done.result;
   void vscode.window
     .showInformationMessage(
-      `Restored ${op.files.length} file(s) to ${what}.${notes.length ? ` ${notes.join("; ")}` : ""}`,
+      `Restored ${files} file(s) to ${what}.${notes.length ? ` ${notes.join("; ")}` : ""}`,
       "Undo restore",
     )
-    .then((pick) => pick && restoreTurn(deps, threadId, { op: op.op }, { yes: true }));
-  return op.op;
+    .then((pick) => pick && restoreTurn(deps, threadId, { op }, { yes: true }));
+  return op;
 }
 
 /**

@@ -74,6 +74,7 @@ const PASSES: Record<string, string[]> = {
     "host-once.test.js",
     "host-link-fresh.test.js",
     "thread-events.test.js",
+    "restore-folders.test.js",
   ],
   untrusted: ["untrusted.test.js"],
 };
