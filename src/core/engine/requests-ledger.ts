@@ -24,7 +24,9 @@ export type LedgerRequest =
    * the first operation of turn `fromTurn` or later (a rewind: no plan when nothing changed from there). Exactly one
    * of the four. `files`: only these (absolute paths the plan has). The plan is made here; `dryRun`: only the plan.
    * A file changed since the ledger's record of it refuses the restore unless `force`; a thread another process
-   * writes (an editor or a run) is not restored here (`heldBy`).
+   * writes (an editor or a run) is not restored here (`heldBy`). `expect`: the `planKey` of the preview this restore
+   * applies (the window's, after the person looked at it): a plan that differs now (the files or the ledger changed
+   * since, or the key is not its preview's) is refused, nothing written (`refused.details.stale`).
    */
   | {
       op: "ledger.restore";
@@ -36,6 +38,7 @@ export type LedgerRequest =
       files?: readonly string[];
       dryRun?: boolean;
       force?: boolean;
+      expect?: string;
     };
 
 /** An operation as `changes` lists it; `restoredBy`: the restore that took a turn or apply back. */
@@ -49,12 +52,14 @@ export interface LedgerReplies {
    * `plan`: null for a rewind with nothing to restore; `rels`: its files' paths relative to the thread's folder (the
    * absolute path outside it), in its order. `heldBy`: the process that writes the thread (nothing
    * written). `result`: the restore recorded (`op`, the files written, its notes). `refused`: why nothing was
-   * written (files changed since: `details.conflicts`). `outside`: a preview's (`dryRun`) files outside the
+   * written (files changed since: `details.conflicts`; a plan other than the one `expect` names: `details.stale`).
+   * `planKey`: the plan's digest (opaque; the same plan, the same key), for `expect`. `outside`: a preview's (`dryRun`) files outside the
    * thread's folders, as the restore would refuse them (`path_outside_workspace`, `details.outside`).
    */
   "ledger.restore": {
     plan: RestorePlan | null;
     rels?: string[];
+    planKey?: string;
     heldBy?: number;
     result?: { op: string; files: number; notes: string[] };
     refused?: { code: ErrorCode; message: string; details?: Record<string, unknown> };

@@ -8,6 +8,7 @@
  * and its live ledger) the same plan and check serve its Restore: planned against unsaved buffers (an unsaved one is
  * a file changed since), written through the editor; a thread its session or the thread host runs is its own.
  */
+import { createHash } from "node:crypto";
 import { normalize } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { planRewindRestore } from "../handoff/rewind";
@@ -105,6 +106,21 @@ function outsideOf(plan: RestorePlan, { folders: roots, ignored }: RecordedFolde
   return undefined;
 }
 
+/**
+ * The plan's digest: the same thread, target and items (each file's action, the versions it goes from and to, what is
+ * there now, its conflict) give the same key; anything else, another. A preview's key names the plan a person saw.
+ */
+const planKey = (plan: RestorePlan): string =>
+  createHash("sha256").update(JSON.stringify(plan)).digest("hex").slice(0, 32);
+
+/** A restore `expect`ing another plan than the one made now: nothing is written. */
+const stale = (): AcpThreadsError =>
+  new AcpThreadsError(
+    "usage",
+    "the files or the thread's ledger changed since the restore's preview (or the preview is not this restore's): nothing was restored; look at the restore again",
+    { stale: true },
+  );
+
 /** An error as a reply carries it (plain data). */
 const refusal = (err: AcpThreadsError): NonNullable<LedgerReplies["ledger.restore"]["refused"]> => ({
   code: err.code,
@@ -126,13 +142,14 @@ export const restoreOps: Handlers<"ledger.restore"> = {
       const made = await planOf(ledger, req, editor);
       if (!made) return { plan: null };
       const plan = req.files ? onlyFiles(made, req.files) : made;
-      const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)) };
+      const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)), planKey: planKey(plan) };
       const outside = outsideOf(plan, rootsOf(metadata, ledger));
       // a preview writes nothing: it names what a restore would refuse to write
       if (req.dryRun) return outside ? { ...planned, outside: refusal(outside) } : planned;
       if (outside) throw outside;
       const held = editor ? undefined : heldBy(store, req.threadId);
       if (held !== undefined) return { ...planned, heldBy: held };
+      if (req.expect !== undefined && req.expect !== planned.planKey) return { ...planned, refused: refusal(stale()) };
       try {
         const op = await applyRestore(ledger, plan, {
           cwd: metadata.cwd,

@@ -146,6 +146,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
     files: "paths?",
     dryRun: "boolean?",
     force: "boolean?",
+    expect: "string?",
   },
   "sandbox.availability": {},
   "sandbox.hosts": { hosts: "strings" },

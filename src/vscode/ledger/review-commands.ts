@@ -178,7 +178,7 @@ export async function restoreTurn(
   } as const;
   // the engine's preview, against unsaved buffers (an unsaved one counts as edited after the turn); a file outside
   // the thread's folders refuses the restore before anything is shown or written
-  const { plan, outside } = await engine.call({ ...req, dryRun: true });
+  const { plan, outside, planKey } = await engine.call({ ...req, dryRun: true });
   if (outside) throw new AcpThreadsError(outside.code, outside.message, outside.details);
   if (!plan) return undefined;
   const toOp = typeof turn === "number" ? undefined : host.ledger.read(threadId).ops.find((o) => o.op === turn.op);
@@ -204,8 +204,12 @@ export async function restoreTurn(
     if (answer !== "Overwrite my edits") return undefined;
     force = true;
   }
-  // planned and checked again as it is applied, written through the editor
-  const done = await engine.call({ ...req, force });
+  // planned and checked again as it is applied (the plan previewed, or nothing), written through the editor
+  const done = await engine.call({ ...req, force, ...(planKey ? { expect: planKey } : {}) });
+  if (done.refused?.details?.stale && !opts.yes) {
+    void vscode.window.showInformationMessage("The files changed while the restore's preview was open: look again.");
+    return restoreTurn(deps, threadId, turn, opts);
+  }
   if (done.refused) throw new AcpThreadsError(done.refused.code, done.refused.message, done.refused.details);
   if (!done.result) throw new Error(`the restore of thread ${threadId} was not applied (held by ${done.heldBy})`);
   host.changed(threadId);

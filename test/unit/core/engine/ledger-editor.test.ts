@@ -2,7 +2,8 @@
 // `EditorFiles` port, ports.ts) plans `ledger.restore` against unsaved buffers (an unsaved one is a file changed
 // since), writes through the editor, records the restore in that same ledger, and checks the thread's folders as
 // the CLI's restore does: a recorded second folder is restored, a file outside every folder is refused before
-// anything is written (the preview names it: `outside`). The editor here is a plain object over the disk.
+// anything is written (the preview names it: `outside`); a restore that `expect`s its preview's plan is refused as
+// stale once the plan differs. The editor here is a plain object over the disk.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -126,6 +127,37 @@ test("hostile: through the editor, a file outside every folder of the thread is 
         ["turn", "turn", "turn"],
         "no restore recorded",
       );
+    } finally {
+      w.live.dispose();
+    }
+  }));
+
+test("a restore that expects its preview's plan: made while the plan is the same; stale (nothing written) once it is not", () =>
+  withTmp(async (dir) => {
+    const w = await world(dir);
+    try {
+      const { threadId, a, editor, engine } = w;
+      const restore = { op: "ledger.restore", threadId, turn: 1, files: [a] } as const;
+      const { planKey } = await engine.call({ ...restore, dryRun: true });
+      assert.match(planKey ?? "", /^[0-9a-f]{32}$/);
+      assert.equal((await engine.call({ ...restore, dryRun: true })).planKey, planKey, "the same plan, the same key");
+      const isStale = (r: { refused?: { details?: Record<string, unknown>; message: string } }) =>
+        r.refused?.details?.stale === true && /changed since the restore's preview/.test(r.refused.message);
+      // a key that is no preview's, a buffer edited since, a turn recorded since: each is stale, nothing written
+      assert.ok(isStale(await engine.call({ ...restore, expect: "not a key" })));
+      editor.unsaved.set(a, "a1, edited while the preview was open\n");
+      assert.ok(isStale(await engine.call({ ...restore, expect: planKey!, force: true })));
+      editor.unsaved.delete(a);
+      await turn(w.live, join(dir, "ws"), 4, () => writeFileSync(a, "a4\n"), threadId);
+      assert.ok(isStale(await engine.call({ ...restore, expect: planKey! })));
+      assert.deepEqual(editor.done, [], "nothing written");
+      assert.equal(readFileSync(a, "utf8"), "a4\n");
+      // the new preview's key: made
+      const again = await engine.call({ ...restore, dryRun: true });
+      assert.notEqual(again.planKey, planKey);
+      const made = await engine.call({ ...restore, expect: again.planKey! });
+      assert.equal(made.result?.files, 1);
+      assert.equal(readFileSync(a, "utf8"), "a0\n");
     } finally {
       w.live.dispose();
     }

@@ -377,6 +377,7 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
       [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
       [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
+      [{ op: "ledger.restore", threadId: id, turn: 1, expect: 1 }, /ledger\.restore: 'expect' must be a string/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
