@@ -8,8 +8,7 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { ThreadStore } from "../../../src/core/store/thread-store";
-import { api, workspaceRoot } from "./helpers";
+import { api, newPastThread, workspaceRoot } from "./helpers";
 
 const gitBlob = (text: string) => {
   const buf = Buffer.from(text);
@@ -55,14 +54,7 @@ describe("the window's Restore checks the thread's folders (#35)", () => {
 
   it("a ledger line pointing outside the window's folder: the Restore refuses, names the file, writes nothing", async () => {
     const { hub } = await api();
-    const h = new ThreadStore(hub.home).create({
-      agent: { id: "fake", name: "Fake agent", command: "/bin/true" },
-      mode: "acp",
-      cwd: workspaceRoot(),
-      repoRoot: null,
-      gitHead: null,
-      title: "restore outside",
-    });
+    const h = newPastThread(hub.home, "restore outside");
     h.close();
     const victim = join(outside, "victim.txt");
     writeFileSync(victim, "the user's file\n");

@@ -67,98 +67,94 @@ async function world(dir: string) {
   let asked = 0;
   const editor = fakeEditor();
   const engine = localEngine({ store, ledger: () => (asked++, live), editor });
-  return { store, threadId: h.threadId, a, s, victim, live, editor, engine, asked: () => asked };
+  return { store, dir, threadId: h.threadId, a, s, victim, live, editor, engine, asked: () => asked };
 }
 
-test("the window's restore: planned against unsaved text, written through the editor, in its live ledger; a recorded second folder is restored", () =>
+/** Runs `fn` over a new world, its live ledger disposed after. */
+const withWorld = (fn: (w: Awaited<ReturnType<typeof world>>) => Promise<void>) =>
   withTmp(async (dir) => {
     const w = await world(dir);
     try {
-      const { threadId, a, s, editor, engine } = w;
-      w.editor.unsaved.set(a, "a1 and an unsaved edit\n");
-      const preview = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s], dryRun: true });
-      assert.deepEqual(
-        preview.plan?.items.map((i) => [i.path, i.action, i.conflict]),
-        [
-          [s, "revert", false],
-          [a, "revert", true],
-        ],
-        "the unsaved buffer is a change since",
-      );
-      assert.equal(preview.outside, undefined);
-      const refused = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s] });
-      assert.deepEqual(refused.refused?.details, { conflicts: [a] });
-      assert.deepEqual(editor.done, [], "nothing written");
-      // the thread held by another writer (the thread host running it): the window's own restore is still made
-      const held = new ThreadStore(w.store.home).open(threadId);
-      const made = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s], force: true });
-      held.close();
-      assert.equal(made.heldBy, undefined);
-      assert.equal(made.result?.files, 2);
-      assert.deepEqual(editor.done.sort(), [`write ${a}`, `write ${s}`].sort(), "through the editor");
-      assert.equal(readFileSync(a, "utf8"), "a0\n");
-      assert.equal(readFileSync(s, "utf8"), "s0\n", "the recorded second folder's file is back");
-      assert.equal(w.live.read(threadId).ops.at(-1)?.op, made.result?.op, "recorded in the live ledger");
-      assert.ok(w.asked() >= 3, "every request went through the live ledger");
+      await fn(w);
     } finally {
       w.live.dispose();
     }
+  });
+
+test("the window's restore: planned against unsaved text, written through the editor, in its live ledger; a recorded second folder is restored", () =>
+  withWorld(async (w) => {
+    const { threadId, a, s, editor, engine } = w;
+    w.editor.unsaved.set(a, "a1 and an unsaved edit\n");
+    const preview = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s], dryRun: true });
+    assert.deepEqual(
+      preview.plan?.items.map((i) => [i.path, i.action, i.conflict]),
+      [
+        [s, "revert", false],
+        [a, "revert", true],
+      ],
+      "the unsaved buffer is a change since",
+    );
+    assert.equal(preview.outside, undefined);
+    const refused = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s] });
+    assert.deepEqual(refused.refused?.details, { conflicts: [a] });
+    assert.deepEqual(editor.done, [], "nothing written");
+    // the thread held by another writer (the thread host running it): the window's own restore is still made
+    const held = new ThreadStore(w.store.home).open(threadId);
+    const made = await engine.call({ op: "ledger.restore", threadId, turn: 1, files: [a, s], force: true });
+    held.close();
+    assert.equal(made.heldBy, undefined);
+    assert.equal(made.result?.files, 2);
+    assert.deepEqual(editor.done.sort(), [`write ${a}`, `write ${s}`].sort(), "through the editor");
+    assert.equal(readFileSync(a, "utf8"), "a0\n");
+    assert.equal(readFileSync(s, "utf8"), "s0\n", "the recorded second folder's file is back");
+    assert.equal(w.live.read(threadId).ops.at(-1)?.op, made.result?.op, "recorded in the live ledger");
+    assert.ok(w.asked() >= 3, "every request went through the live ledger");
   }));
 
 test("hostile: through the editor, a file outside every folder of the thread is named by the preview and refused; nothing written", () =>
-  withTmp(async (dir) => {
-    const w = await world(dir);
-    try {
-      const { threadId, victim, editor, engine } = w;
-      for (const req of [{ turn: 3 }, { turn: 1 }, { target: "turn-3" }, { fromTurn: 2 }]) {
-        const preview = await engine.call({ op: "ledger.restore", threadId, ...req, dryRun: true });
-        assert.equal(preview.outside?.code, "path_outside_workspace", JSON.stringify(req));
-        assert.deepEqual(preview.outside?.details?.outside, [victim]);
-        assert.match(preview.outside?.message ?? "", /victim\.txt; nothing was restored$/);
-        await assert.rejects(
-          engine.call({ op: "ledger.restore", threadId, ...req, force: true }),
-          (err: unknown) => err instanceof AcpThreadsError && err.code === "path_outside_workspace",
-        );
-      }
-      assert.deepEqual(editor.done, [], "nothing written through the editor");
-      assert.equal(readFileSync(victim, "utf8"), "v1\n");
-      assert.deepEqual(
-        w.live.read(threadId).ops.map((o) => o.type),
-        ["turn", "turn", "turn"],
-        "no restore recorded",
+  withWorld(async (w) => {
+    const { threadId, victim, editor, engine } = w;
+    for (const req of [{ turn: 3 }, { turn: 1 }, { target: "turn-3" }, { fromTurn: 2 }]) {
+      const preview = await engine.call({ op: "ledger.restore", threadId, ...req, dryRun: true });
+      assert.equal(preview.outside?.code, "path_outside_workspace", JSON.stringify(req));
+      assert.deepEqual(preview.outside?.details?.outside, [victim]);
+      assert.match(preview.outside?.message ?? "", /victim\.txt; nothing was restored$/);
+      await assert.rejects(
+        engine.call({ op: "ledger.restore", threadId, ...req, force: true }),
+        (err: unknown) => err instanceof AcpThreadsError && err.code === "path_outside_workspace",
       );
-    } finally {
-      w.live.dispose();
     }
+    assert.deepEqual(editor.done, [], "nothing written through the editor");
+    assert.equal(readFileSync(victim, "utf8"), "v1\n");
+    assert.deepEqual(
+      w.live.read(threadId).ops.map((o) => o.type),
+      ["turn", "turn", "turn"],
+      "no restore recorded",
+    );
   }));
 
 test("a restore that expects its preview's plan: made while the plan is the same; stale (nothing written) once it is not", () =>
-  withTmp(async (dir) => {
-    const w = await world(dir);
-    try {
-      const { threadId, a, editor, engine } = w;
-      const restore = { op: "ledger.restore", threadId, turn: 1, files: [a] } as const;
-      const { planKey } = await engine.call({ ...restore, dryRun: true });
-      assert.match(planKey ?? "", /^[0-9a-f]{32}$/);
-      assert.equal((await engine.call({ ...restore, dryRun: true })).planKey, planKey, "the same plan, the same key");
-      const isStale = (r: { refused?: { details?: Record<string, unknown>; message: string } }) =>
-        r.refused?.details?.stale === true && /changed since the restore's preview/.test(r.refused.message);
-      // a key that is no preview's, a buffer edited since, a turn recorded since: each is stale, nothing written
-      assert.ok(isStale(await engine.call({ ...restore, expect: "not a key" })));
-      editor.unsaved.set(a, "a1, edited while the preview was open\n");
-      assert.ok(isStale(await engine.call({ ...restore, expect: planKey!, force: true })));
-      editor.unsaved.delete(a);
-      await turn(w.live, join(dir, "ws"), 4, () => writeFileSync(a, "a4\n"), threadId);
-      assert.ok(isStale(await engine.call({ ...restore, expect: planKey! })));
-      assert.deepEqual(editor.done, [], "nothing written");
-      assert.equal(readFileSync(a, "utf8"), "a4\n");
-      // the new preview's key: made
-      const again = await engine.call({ ...restore, dryRun: true });
-      assert.notEqual(again.planKey, planKey);
-      const made = await engine.call({ ...restore, expect: again.planKey! });
-      assert.equal(made.result?.files, 1);
-      assert.equal(readFileSync(a, "utf8"), "a0\n");
-    } finally {
-      w.live.dispose();
-    }
+  withWorld(async (w) => {
+    const { threadId, a, editor, engine } = w;
+    const restore = { op: "ledger.restore", threadId, turn: 1, files: [a] } as const;
+    const { planKey } = await engine.call({ ...restore, dryRun: true });
+    assert.match(planKey ?? "", /^[0-9a-f]{32}$/);
+    assert.equal((await engine.call({ ...restore, dryRun: true })).planKey, planKey, "the same plan, the same key");
+    const isStale = (r: { refused?: { details?: Record<string, unknown>; message: string } }) =>
+      r.refused?.details?.stale === true && /changed since the restore's preview/.test(r.refused.message);
+    // a key that is no preview's, a buffer edited since, a turn recorded since: each is stale, nothing written
+    assert.ok(isStale(await engine.call({ ...restore, expect: "not a key" })));
+    editor.unsaved.set(a, "a1, edited while the preview was open\n");
+    assert.ok(isStale(await engine.call({ ...restore, expect: planKey!, force: true })));
+    editor.unsaved.delete(a);
+    await turn(w.live, join(w.dir, "ws"), 4, () => writeFileSync(a, "a4\n"), threadId);
+    assert.ok(isStale(await engine.call({ ...restore, expect: planKey! })));
+    assert.deepEqual(editor.done, [], "nothing written");
+    assert.equal(readFileSync(a, "utf8"), "a4\n");
+    // the new preview's key: made
+    const again = await engine.call({ ...restore, dryRun: true });
+    assert.notEqual(again.planKey, planKey);
+    const made = await engine.call({ ...restore, expect: again.planKey! });
+    assert.equal(made.result?.files, 1);
+    assert.equal(readFileSync(a, "utf8"), "a0\n");
   }));
