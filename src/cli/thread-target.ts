@@ -5,13 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { resolveAgent } from "../core/acp/agent-registry";
 import { localEngine } from "../core/engine/local";
+import type { Engine } from "../core/engine/requests";
 import { AcpThreadsError } from "../core/errors";
 import type { AgentSpec } from "../core/model/agent";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { WorktreeRef } from "../core/model/records";
-import { installedSpecFor } from "../core/registry/installed";
 import { worktreeFor } from "../core/session/open-thread";
 import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
 import { ThreadFollower } from "../core/store/thread-follower";
@@ -29,10 +28,13 @@ export interface Target {
   worktree?: WorktreeRef;
 }
 
-/** The agent a stored thread ran, as registered now (a preset or a command line), or as recorded. */
-export function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string): AgentSpec {
+/**
+ * The agent a stored thread ran, as registered now (a preset, an installed agent, a command line), or as recorded;
+ * `engine`'s environment is the one its PATH is looked up on.
+ */
+export async function agentOf(engine: Engine, m: ThreadMetadata): Promise<AgentSpec> {
   try {
-    return resolveAgent(m.agent.id, { cwd: m.cwd, env, installed: (id) => installedSpecFor(home, id) });
+    return (await engine.call({ op: "agents.resolve", agent: m.agent.id, cwd: resolve(m.cwd) })).spec;
   } catch {
     return { id: m.agent.id, displayName: m.agent.name, command: m.agent.command, args: m.agent.args ?? [] };
   }
@@ -40,20 +42,22 @@ export function agentOf(m: ThreadMetadata, env: NodeJS.ProcessEnv, home: string)
 
 export async function target(o: ThreadRunOptions): Promise<Target> {
   const { io, store } = o;
-  const installed = (id: string) => installedSpecFor(store.home, id); // agents added from the ACP Registry
   const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
-  const engine = localEngine({ store });
+  // the agents: presets, agents added from the ACP Registry, command lines, on this command's PATH
+  const engine = localEngine({ store, env: io.env });
+  const agentIn = async (agent: string, where: string) =>
+    (await engine.call({ op: "agents.resolve", agent, cwd: resolve(where) })).spec;
   let threadId: string | undefined;
   if (o.thread) threadId = (await engine.call({ op: "threads.resolve", threadId: o.thread })).threadId;
   else if (o.session) {
     const { workspace } = await engine.call({ op: "threads.workspace", cwd: resolve(cwd) });
-    const agentId = o.agent ? resolveAgent(o.agent, { cwd, env: io.env, installed }).id : undefined;
+    const agentId = o.agent ? (await agentIn(o.agent, cwd)).id : undefined;
     threadId = (await findNamedSession(engine, o.session, { workspace, agentId }))?.threadId;
   }
   if (!threadId) {
     if (!o.agent)
       throw new AcpThreadsError("usage", `there is no session '${o.session}' here yet: give --agent to start it`);
-    const resolved = resolveAgent(o.agent, { cwd, env: io.env, installed });
+    const resolved = await agentIn(o.agent, cwd);
     const agent = o.agentLabel ? { ...resolved, id: o.agentLabel.id, displayName: o.agentLabel.name } : resolved;
     if (o.preparedWorktree) return { agent, cwd: o.preparedWorktree.cwd, worktree: o.preparedWorktree.ref };
     return o.worktree ? { agent, ...(await worktreeFor(cwd, worktreeProgress(io, "run"))) } : { agent, cwd };
@@ -70,7 +74,7 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
       `--worktree starts a new thread in a worktree of its own; thread ${threadId} has none and goes on where it works (${metadata.cwd})`,
     );
   if (o.agent) {
-    const asked = resolveAgent(o.agent, { cwd: metadata.cwd, env: io.env, installed });
+    const asked = await agentIn(o.agent, metadata.cwd);
     // a thread recorded before command-line agents had ids of their own (#33) holds the bare name
     const legacy = !metadata.agent.id.includes(":") && asked.displayName === metadata.agent.id;
     if (asked.id !== metadata.agent.id && !legacy)
@@ -79,7 +83,7 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
         `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,
       );
   }
-  return { threadId, metadata, agent: agentOf(metadata, io.env, store.home), cwd: metadata.cwd };
+  return { threadId, metadata, agent: await agentOf(engine, metadata), cwd: metadata.cwd };
 }
 
 /** Prints what the holder of the thread writes until it lets go; false when interrupted first. */

@@ -5,11 +5,10 @@
  * home's setting, else the official registry); when the network fails the cached or bundled copy is used and a
  * notice says so on stderr.
  */
-import { resolveAgent } from "../../core/acp/agent-registry";
+import { resolve } from "node:path";
 import { probeAgent } from "../../core/acp/agent-probe";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { AcpThreadsError } from "../../core/errors";
-import { installedSpecFor } from "../../core/registry/installed";
 import { installedAgentSpec } from "../../core/registry/installed-spec";
 import { localEngine, type LocalEngine } from "../../core/engine/local";
 import type { EngineProgress } from "../../core/engine/requests";
@@ -258,8 +257,8 @@ const logout = sub(
   { synopsis: "ID", flags: {}, args: { min: 1, max: 1, name: "ID" } },
   "log an agent out (ACP `logout`, when the agent offers it)",
   async (ctx, _flags, [id]) => {
-    const { io, home } = ctx;
-    const spec = resolveAgent(id!, { cwd: io.cwd, env: io.env, installed: (a) => installedSpecFor(home, a) });
+    const { io } = ctx;
+    const { spec } = await ctx.engine.call({ op: "agents.resolve", agent: id!, cwd: resolve(io.cwd) });
     const res = await ctx.engine.call({
       op: "agents.logout",
       spec,

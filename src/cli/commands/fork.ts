@@ -4,12 +4,11 @@
  * uses the agent's `session/fork` when it offers it; otherwise the fork's first turn opens a new session seeded
  * with that history. Continue it with `acp-threads run --thread NEW`.
  */
+import { resolve } from "node:path";
 import { createAgentRuntime } from "../../core/acp/agent-runtime";
-import { resolveAgent, resolveCommand } from "../../core/acp/agent-registry";
 import { forkAgentSession } from "../../core/acp/fork";
 import { AcpThreadsError, errorMessage } from "../../core/errors";
 import { agentRefOf, type AgentSpec } from "../../core/model/agent";
-import { installedSpecFor } from "../../core/registry/installed";
 import { homeLayout, resolveHome } from "../../core/store/paths";
 import { ThreadStore } from "../../core/store/thread-store";
 import { localEngine } from "../../core/engine/local";
@@ -44,12 +43,14 @@ the fork links, and says so). Nothing is sent to an agent until you run the fork
     const { metadata, records } = store.read(sourceId);
     const at = flags.at ?? numberedMessages(records).length;
     const cut = forkCut(sourceId, records, at);
-    const installed = (id: string) => installedSpecFor(store.home, id);
+    // the agents on this command's PATH: presets, agents added from the ACP Registry, command lines
+    const engine = localEngine({ store, env: io.env });
+    const cwd = resolve(metadata.cwd);
     let spec: AgentSpec;
-    if (flags.agent) spec = resolveAgent(flags.agent, { cwd: metadata.cwd, env: io.env, installed });
+    if (flags.agent) spec = (await engine.call({ op: "agents.resolve", agent: flags.agent, cwd })).spec;
     else {
-      spec = agentOf(metadata, io.env, store.home);
-      if (!resolveCommand(spec.command, metadata.cwd, io.env))
+      spec = await agentOf(engine, metadata);
+      if (!(await engine.call({ op: "agents.which", spec, cwd })).program)
         throw new AcpThreadsError(
           "agent_not_found",
           `${metadata.agent.name} (the agent of thread ${sourceId}) is not installed here ('${spec.command}' not found): install it, or fork to another agent with --agent; nothing was created`,
@@ -70,7 +71,7 @@ the fork links, and says so). Nothing is sent to an agent until you run the fork
       }
     }
     const agent = agentRefOf(spec);
-    const fork = await localEngine({ store }).call({
+    const fork = await engine.call({
       op: "fork.write",
       sourceId,
       at,

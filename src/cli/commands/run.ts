@@ -18,9 +18,8 @@ import { runOnThread } from "../thread-run";
 import { writeProtocolLog } from "../protocol-log-file";
 import { AcpThreadsError } from "../../core/errors";
 import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
-import { commandName } from "../../core/acp/command-name";
-import { looksLikeCommandLine, resolveAgent, splitCommandLine } from "../../core/acp/agent-registry";
-import { installedSpecFor } from "../../core/registry/installed";
+import { looksLikeCommandLine } from "../../core/acp/command-line";
+import { localEngine } from "../../core/engine/local";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "../../core/worktree/ranking";
 import { expandCandidates } from "../../core/worktree/ranking";
 import { runBestOfCli } from "../best-of";
@@ -306,19 +305,16 @@ async function bestOf(io: CliIO, flags: RunFlags, args: string[]): Promise<numbe
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const context = contextFromFlags(flags.file ?? [], flags.image ?? [], cwd);
   const layout = homeLayout(resolveHome(io.env));
-  const installed = (id: string) => installedSpecFor(layout.home, id);
   // an unknown agent is the command's error (exit 2); one that is not installed is its candidate's failure
   // a command line is labelled by its program's name (its id also carries a hash of the line: commandLineAgentId)
-  const nameOf = (a: string) => {
-    const label = looksLikeCommandLine(a) ? commandName(splitCommandLine(a)[0] ?? a) : undefined;
-    try {
-      return label ?? resolveAgent(a, { cwd, env: io.env, installed }).id;
-    } catch (err) {
-      if (err instanceof AcpThreadsError && err.code === "agent_not_found") return label ?? a;
-      throw err;
+  const engine = localEngine({ home: layout.home, env: io.env });
+  const names = new Map<string, string>();
+  for (const agent of flags.agent)
+    if (!names.has(agent)) {
+      const { spec } = await engine.call({ op: "agents.resolve", agent, cwd, allowMissing: true });
+      names.set(agent, looksLikeCommandLine(agent) ? spec.displayName : spec.id);
     }
-  };
-  const candidates = expandCandidates(flags.agent, flags.runs ?? 1, nameOf);
+  const candidates = expandCandidates(flags.agent, flags.runs ?? 1, (a) => names.get(a) ?? a);
   if (flags.detach) {
     if (flags.concurrency !== undefined)
       throw new AcpThreadsError("usage", "--concurrency does not go with --detach (the host starts every candidate)");

@@ -1,5 +1,5 @@
 /** `threads delete --agent-session`: asks the thread's agent to delete its own session (loaded on demand). */
-import { resolveCommand } from "../../core/acp/agent-registry";
+import { resolve } from "node:path";
 import { errorMessage } from "../../core/errors";
 import { localEngine } from "../../core/engine/local";
 import { agentOf } from "../thread-target";
@@ -8,15 +8,16 @@ import type { SubContext } from "./common";
 export async function deleteAgentSessionOf(ctx: SubContext, id: string) {
   const m = ctx.store.readMetadata(id);
   if (!m.agentSessionId) return { sessionId: null, deleted: false, error: `thread ${id} has no agent session` };
-  const spec = agentOf(m, ctx.io.env, ctx.store.home);
-  if (!resolveCommand(spec.command, m.cwd, ctx.io.env))
+  const engine = localEngine({ store: ctx.store, env: ctx.io.env });
+  const spec = await agentOf(engine, m);
+  if (!(await engine.call({ op: "agents.which", spec, cwd: resolve(m.cwd) })).program)
     return {
       sessionId: m.agentSessionId,
       deleted: false,
       error: `${m.agent.name} is not installed here ('${spec.command}' not found)`,
     };
   try {
-    await localEngine({ store: ctx.store, env: ctx.io.env }).call({
+    await engine.call({
       op: "agents.deleteSession",
       spec,
       sessionId: m.agentSessionId,

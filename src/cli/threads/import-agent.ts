@@ -6,11 +6,9 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { resolveAgent } from "../../core/acp/agent-registry";
 import { localEngine } from "../../core/engine/local";
 import { AcpThreadsError } from "../../core/errors";
 import { summaryLine, type SessionOutcome } from "../../core/import/import-summary";
-import { installedSpecFor } from "../../core/registry/installed";
 import { str } from "../../core/util/guards";
 import { table } from "../exec/context";
 import { EXIT } from "../io";
@@ -42,10 +40,11 @@ export async function importFromAgent(ctx: SubContext): Promise<number> {
   if (flags.all && flags.cwd) throw new AcpThreadsError("usage", "give --cwd DIR or --all, not both");
   const here = canonical(io.cwd);
   const cwd = flags.all ? undefined : str(flags.cwd) ? canonical(resolve(io.cwd, str(flags.cwd)!)) : here;
-  const installed = (id: string) => installedSpecFor(store.home, id);
-  const spec = resolveAgent(str(flags["from-agent"])!, { cwd: cwd ?? here, env: io.env, installed });
+  const engine = localEngine({ store, env: io.env });
+  const agent = str(flags["from-agent"])!;
+  const { spec } = await engine.call({ op: "agents.resolve", agent, cwd: cwd ?? here });
   let at = { done: 0, total: 0 };
-  const summary = await localEngine({ store, env: io.env }).call(
+  const summary = await engine.call(
     {
       op: "agents.import",
       spec,

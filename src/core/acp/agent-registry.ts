@@ -91,49 +91,60 @@ export function commandLineAgentId(name: string, words: readonly string[]): stri
   return `${name}:${createHash("sha256").update(words.join("\0")).digest("hex").slice(0, 6)}`;
 }
 
-/** Builds the spec for a preset id, a custom agent name, or a command line; the command becomes absolute. */
-export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): AgentSpec {
-  const env = opts.env ?? process.env;
+/**
+ * What `idOrCommandLine` names before its command is looked up: the spec (its command as configured), and for a
+ * preset how to install it. An installed registry agent comes `ready` (its command is already absolute, inside its
+ * install folder). An unknown name is a usage error; so is an empty command line.
+ */
+export interface AgentChoice {
+  spec: AgentSpec;
+  install?: string;
+  ready?: boolean;
+}
+
+export function chooseAgent(idOrCommandLine: string, opts: Omit<ResolveOptions, "cwd" | "env">): AgentChoice {
   const custom = opts.custom?.[idOrCommandLine];
   const preset = findPreset(idOrCommandLine);
   const installed = custom || looksLikeCommandLine(idOrCommandLine) ? undefined : opts.installed?.(idOrCommandLine);
-  let spec: AgentSpec;
-  let install: string | undefined;
   if (custom) {
-    spec = {
-      id: idOrCommandLine,
-      displayName: idOrCommandLine,
-      command: custom.command,
-      args: custom.args ?? [],
-      env: custom.env,
-    };
-  } else if (installed) {
-    return installed; // already absolute, inside its install folder
-  } else if (preset && !looksLikeCommandLine(idOrCommandLine)) {
-    spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
-    install = preset.install;
-  } else if (looksLikeCommandLine(idOrCommandLine)) {
+    const { command, args = [], env } = custom;
+    return { spec: { id: idOrCommandLine, displayName: idOrCommandLine, command, args, env } };
+  }
+  if (installed) return { spec: installed, ready: true };
+  if (preset && !looksLikeCommandLine(idOrCommandLine)) {
+    const spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
+    return { spec, install: preset.install };
+  }
+  if (looksLikeCommandLine(idOrCommandLine)) {
     const [command, ...args] = splitCommandLine(idOrCommandLine);
     if (!command) throw new AcpThreadsError("usage", "empty agent command line");
     const name = commandName(command);
-    spec = { id: commandLineAgentId(name, [command, ...args]), displayName: name, command, args };
-  } else {
-    const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
-    throw new AcpThreadsError(
-      "usage",
-      `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`,
-    );
+    return { spec: { id: commandLineAgentId(name, [command, ...args]), displayName: name, command, args } };
   }
-  const resolved = resolveCommand(spec.command, opts.cwd, env);
-  if (!resolved) {
-    const hint = install ? ` Install it with: ${install}` : "";
-    throw new AcpThreadsError(
-      "agent_not_found",
-      `${spec.displayName}: command '${spec.command}' not found on PATH.${hint}`,
-      {
-        command: spec.command,
-      },
-    );
-  }
-  return { ...spec, command: resolved };
+  const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
+  throw new AcpThreadsError(
+    "usage",
+    `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`,
+  );
+}
+
+/** The error for a chosen agent whose command is not found (with the preset's install hint). */
+export function agentNotFound({ spec, install }: AgentChoice): AcpThreadsError {
+  const hint = install ? ` Install it with: ${install}` : "";
+  return new AcpThreadsError(
+    "agent_not_found",
+    `${spec.displayName}: command '${spec.command}' not found on PATH.${hint}`,
+    {
+      command: spec.command,
+    },
+  );
+}
+
+/** Builds the spec for a preset id, a custom agent name, or a command line; the command becomes absolute. */
+export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): AgentSpec {
+  const choice = chooseAgent(idOrCommandLine, opts);
+  if (choice.ready) return choice.spec;
+  const resolved = resolveCommand(choice.spec.command, opts.cwd, opts.env ?? process.env);
+  if (!resolved) throw agentNotFound(choice);
+  return { ...choice.spec, command: resolved };
 }

@@ -32,6 +32,7 @@ import type { RecallIndexReplies, RecallIndexRequest, RecallImportProgress } fro
 import type { WorktreeThreadReplies, WorktreeThreadRequest } from "./requests-worktree-thread";
 import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
+import type { AgentResolveReplies, AgentResolveRequest } from "./requests-agent-resolve";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -110,7 +111,9 @@ export type EngineRequest =
   /** The front ends' thread listings: named sessions, "since you left", the listing from files (requests-sessions.ts). */
   | SessionsRequest
   /** The CLI's thread targets: a THREAD argument's whole id, a folder's workspace (requests-clitarget.ts). */
-  | CliTargetRequest;
+  | CliTargetRequest
+  /** Resolving an agent: what an `--agent` value names, where an agent's program is (requests-agent-resolve.ts). */
+  | AgentResolveRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -130,7 +133,8 @@ export interface EngineReplies
     WorktreeThreadReplies,
     BestOfReplies,
     SessionsReplies,
-    CliTargetReplies {
+    CliTargetReplies,
+    AgentResolveReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -86,3 +86,9 @@ export function installedSpecFor(dataHome: string, id: string): AgentSpec | unde
   const found = findInstalled(dataHome, id);
   return found ? installedAgentSpec(found) : undefined;
 }
+
+/** `installedSpecFor` off the caller's thread (the engine's `agents.resolve`). */
+export async function installedSpecForAsync(dataHome: string, id: string): Promise<AgentSpec | undefined> {
+  const found = (await listInstalledAsync(dataHome)).find((a) => a.id === id);
+  return found ? installedAgentSpec(found) : undefined;
+}

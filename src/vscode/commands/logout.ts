@@ -4,7 +4,6 @@
  * state the agent reports afterwards. Scripted callers pass the agent id and skip the QuickPick.
  */
 import * as vscode from "vscode";
-import { resolveCommand } from "../../core/acp/agent-registry";
 import { authStatusText, type AuthStatus } from "../../core/acp/auth-status";
 import { configuredAgents } from "../agents";
 import type { Hub } from "../hub";
@@ -23,9 +22,8 @@ export async function logoutCommand(hub: Hub, id?: unknown): Promise<{ authStatu
     choice = picked.choice;
   }
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-  // the agent's command as a session would start it (a path, or a name on PATH)
-  const env = { ...process.env, ...choice.spec.env };
-  const command = resolveCommand(choice.spec.command, cwd, env);
+  // the agent's command as a session would start it (a path, or a name on PATH with the agent's env over ours)
+  const { program: command } = await hub.engine.call({ op: "agents.which", spec: choice.spec, cwd });
   if (!command) throw new Error(`${choice.spec.displayName}: "${choice.spec.command}" was not found`);
   const spec = { ...choice.spec, command };
   const res = await vscode.window.withProgress(

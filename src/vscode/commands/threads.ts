@@ -2,9 +2,8 @@
  * Context-menu actions on sessions-view nodes: Open, Resume, Rename, Export/Import snapshot, Export as Markdown,
  * Delete, Copy id.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import * as vscode from "vscode";
-import { resolveCommand } from "../../core/acp/agent-registry";
 import { errorMessage } from "../../core/errors";
 import { configuredAgent } from "../agents";
 import { nodeChoice } from "../node-runtime";
@@ -157,10 +156,10 @@ async function deleteAgentSessionOf(hub: Hub, past: Past): Promise<string | unde
   const t = past.thread;
   const agent = await configuredAgent(hub.config, hub.registry, t.agentId);
   if (!agent) return `the agent "${t.agent}" is not configured any more`;
-  const env = { ...process.env, ...agent.spec.env };
-  const command = resolveCommand(agent.spec.command, t.cwd, env);
-  if (!command) return `${agent.spec.displayName}: "${agent.spec.command}" was not found`;
   try {
+    // its command as a session would start it (a path, or a name on PATH with the agent's env over ours)
+    const { program: command } = await hub.engine.call({ op: "agents.which", spec: agent.spec, cwd: resolve(t.cwd) });
+    if (!command) return `${agent.spec.displayName}: "${agent.spec.command}" was not found`;
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `ACP Threads: deleting the agent's session…` },
       () =>

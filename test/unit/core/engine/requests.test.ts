@@ -155,6 +155,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "threads.workspace": () => engine.call({ op: "threads.workspace", cwd: dir }),
       "threads.delete": () => engine.call({ op: "threads.delete", threadId: (gone = threadWith(store, dir, 1)) }),
       "threads.restore": () => engine.call({ op: "threads.restore", threadId: gone.slice(0, 13) }),
+      // resolving an agent (requests-agent-resolve.ts): a command line, and where a spec's program is
+      "agents.resolve": () => engine.call({ op: "agents.resolve", agent: `${process.execPath} --acp`, cwd: dir }),
+      "agents.which": () => engine.call({ op: "agents.which", spec: { ...spec, command: "node-none" }, cwd: dir }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -300,6 +303,9 @@ test("every engine request's reply is plain JSON data, in process", () =>
     const writer = replies["threads.writer"] as { pid: number };
     assert.deepEqual(Object.keys(writer).sort(), ["host", "label", "pid", "since"], "who writes it, not its token");
     assert.equal(writer.pid, process.pid);
+    const resolved = replies["agents.resolve"] as { spec: { command: string; args: string[] }; found: boolean };
+    assert.deepEqual([resolved.spec.command, resolved.spec.args, resolved.found], [process.execPath, ["--acp"], true]);
+    assert.deepEqual(replies["agents.which"], { program: null });
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
@@ -377,6 +383,9 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
       [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
       [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
+      [{ op: "agents.resolve", agent: "codex", cwd: "." }, /agents\.resolve: 'cwd' must be an absolute path/],
+      [{ op: "agents.resolve", cwd: dir }, /agents\.resolve: 'agent' must be a string/],
+      [{ op: "agents.which", spec: { id: "x" }, cwd: dir }, /agents\.which: 'spec' must be an agent spec/],
       [{ op: "ledger.restore", threadId: id, turn: 1, expect: 1 }, /ledger\.restore: 'expect' must be a string/],
     ];
     for (const [req, why] of bad) {

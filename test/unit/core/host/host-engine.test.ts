@@ -81,6 +81,10 @@ test("an engine request over the host's socket gives the reply, the progress and
         { op: "threads.resolve", threadId: id.slice(0, 13) },
         { op: "threads.resolve", threadId: "../x" },
         { op: "threads.workspace", cwd: dir },
+        // resolving an agent on the host's PATH: a command line, an unknown name, a spec's program
+        { op: "agents.resolve", agent: `${process.execPath} --acp`, cwd: dir },
+        { op: "agents.resolve", agent: "nope", cwd: dir },
+        { op: "agents.which", spec: { id: "n", displayName: "N", command: "node", args: [] }, cwd: dir },
       ];
       for (const req of same) assert.deepStrictEqual(await outcome(remote, req), await outcome(local, req), req.op);
       const missing = (await outcome(remote, same[4]!)) as { error: unknown[] };
