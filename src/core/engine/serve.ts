@@ -31,6 +31,7 @@ import { lazyOps } from "./serve-lazy";
 import { worktreeThreadOps } from "./serve-worktree-thread";
 import { sessionsOps } from "./serve-sessions";
 import { cliTargetOps } from "./serve-clitarget";
+import { followOps } from "./serve-follow";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -60,6 +61,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...lazyOps(["bestof.list", "bestof.read"], async () => (await import("./serve-bestof")).bestOfOps),
   ...sessionsOps,
   ...cliTargetOps,
+  ...followOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -202,6 +204,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "threads.workspace": { cwd: "path" },
   "threads.delete": { threadId: "string" },
   "threads.restore": { threadId: "string" },
+  "threads.follow": { threadId: "string", fromOffset: "count?", pollMs: "count?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

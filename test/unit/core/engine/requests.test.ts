@@ -155,6 +155,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "threads.workspace": () => engine.call({ op: "threads.workspace", cwd: dir }),
       "threads.delete": () => engine.call({ op: "threads.delete", threadId: (gone = threadWith(store, dir, 1)) }),
       "threads.restore": () => engine.call({ op: "threads.restore", threadId: gone.slice(0, 13) }),
+      // nobody writes it: the reply comes at once, its progress (none) and reply plain data
+      "threads.follow": () => engine.call({ op: "threads.follow", threadId: id, fromOffset: 0 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -301,6 +303,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(Object.keys(writer).sort(), ["host", "label", "pid", "since"], "who writes it, not its token");
     assert.equal(writer.pid, process.pid);
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
+    assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -376,6 +379,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.writer" }, /threads\.writer: 'threadId' must be a string/],
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
       [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
+      [{ op: "threads.follow", threadId: id, fromOffset: -1 }, /threads\.follow: 'fromOffset' must be a number, 0 or/],
+      [{ op: "threads.follow", threadId: id, pollMs: "1" }, /threads\.follow: 'pollMs' must be a number, 0 or more/],
       [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
       [{ op: "ledger.restore", threadId: id, turn: 1, expect: 1 }, /ledger\.restore: 'expect' must be a string/],
     ];
