@@ -102,7 +102,9 @@ function open(
                   o.io.stderr.write(`acp-threads run: thread not recorded: ${errorMessage(err)}\n`),
               }),
         },
-    ...(t.threadId ? { resume: t.threadId, whenFree: (id: string) => followWhileHeld(o, id, stop) } : {}),
+    // --no-wait: the open refuses a thread another process writes (locked)
+    ...(t.threadId ? { resume: t.threadId } : {}),
+    ...(t.threadId && o.wait ? { whenFree: (id: string) => followWhileHeld(o, id, stop) } : {}),
     ...(t.worktree ? { worktree: { ref: t.worktree, made: true } } : {}),
     ...(o.session ? { tags: [namedSessionTag(o.session)] } : {}),
     prepare: async () => void (sandbox = await prepare()),

@@ -4,16 +4,17 @@
  * following a thread another process writes until it lets go.
  */
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { localEngine } from "../core/engine/local";
 import type { Engine } from "../core/engine/requests";
+import type { ThreadWriter } from "../core/engine/requests-sessions";
 import { AcpThreadsError } from "../core/errors";
 import type { AgentSpec } from "../core/model/agent";
 import type { ThreadMetadata } from "../core/model/metadata";
 import type { WorktreeRef } from "../core/model/records";
 import { worktreeFor } from "../core/session/open-thread";
-import { describeHolder, liveWriter, lockedError } from "../core/store/file-lock";
-import { ThreadFollower } from "../core/store/thread-follower";
+import { holderLabel } from "../core/text/holder-label";
 import { recordsToEvents } from "../core/thread/record-events";
 import { findNamedSession } from "./named-sessions";
 import type { ThreadRunOptions } from "./thread-run-options";
@@ -86,27 +87,31 @@ export async function target(o: ThreadRunOptions): Promise<Target> {
   return { threadId, metadata, agent: await agentOf(engine, metadata), cwd: metadata.cwd };
 }
 
-/** Prints what the holder of the thread writes until it lets go; false when interrupted first. */
+/**
+ * Prints what the holder of the thread writes until it lets go (the engine's `threads.follow`); false when
+ * interrupted first. Only with `--wait`: without it the thread's open refuses a held thread itself (`locked`).
+ */
 export async function followWhileHeld(o: ThreadRunOptions, threadId: string, stop: AbortSignal): Promise<boolean> {
-  const path = o.store.pathFor(threadId);
-  const holder = liveWriter(path);
-  if (!holder) return true;
-  if (!o.wait) throw lockedError(path, holder);
-  const tell = (h: NonNullable<typeof holder>) =>
+  if (stop.aborted) return false;
+  let told = false; // a holder was named: the takeover is said too
+  const tell = (h: ThreadWriter) => {
+    told = true;
     o.io.stderr.write(
-      `acp-threads run: thread ${threadId} is being written by ${describeHolder(h)} (pid ${h.pid}); following it read-only until it is free (Ctrl-C to stop)\n`,
+      `acp-threads run: thread ${threadId} is being written by ${holderLabel(h, hostname())} (pid ${h.pid}); following it read-only until it is free (Ctrl-C to stop)\n`,
     );
-  tell(holder);
-  const follower = new ThreadFollower(path, { fromOffset: o.store.read(threadId).size });
-  try {
-    follower.onRecords((records) => {
-      for (const e of recordsToEvents(records)) if (e.type !== "user_text") o.output.event(e, 0);
-    });
-    follower.onHolder((h) => h && tell(h));
-    const free = await follower.whenFree(stop);
-    if (free) o.io.stderr.write(`acp-threads run: the other writer let go of thread ${threadId}; taking it over\n`);
-    return free;
-  } finally {
-    follower.dispose();
-  }
+  };
+  const { free } = await localEngine({ store: o.store }).call(
+    { op: "threads.follow", threadId },
+    {
+      signal: stop,
+      onProgress: (p) => {
+        if (p.t === "holder") tell(p.holder);
+        else if (p.t === "records")
+          for (const e of recordsToEvents(p.records)) if (e.type !== "user_text") o.output.event(e, 0);
+      },
+    },
+  );
+  if (free && told)
+    o.io.stderr.write(`acp-threads run: the other writer let go of thread ${threadId}; taking it over\n`);
+  return free;
 }

@@ -7,13 +7,14 @@
 import * as vscode from "vscode";
 import { forkedFrom, handedOffFrom } from "../core/handoff/lineage";
 import type { ThreadMetadata } from "../core/model/metadata";
-import { ThreadFollower } from "../core/store/thread-follower";
-import { statSync } from "node:fs";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { AcpThreadsError } from "../core/errors";
 import { recordsToEvents } from "../core/thread/record-events";
 import type { SupervisorState } from "../core/model/watchdog";
 import type { HostMessage, OpsAction, OpsLink, OpsView } from "../webview/thread/protocol";
-import type { Engine } from "../core/engine/requests";
+import type { Engine, EngineProgress } from "../core/engine/requests";
+import type { ThreadWriter } from "../core/engine/requests-sessions";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { Config } from "./config";
 import type { LiveSession } from "./live-session";
@@ -29,7 +30,7 @@ const FOLLOW_POLL_MS = 1000;
 export interface ThreadOpsDeps {
   live: LiveSessions;
   threads: ThreadStore;
-  /** The window's engine: who writes a thread (`threads.writer`). */
+  /** The window's engine: who writes a thread (`threads.writer`), following it (`threads.follow`). */
   engine: Engine;
   config: Config;
   panels: { open(threadId: string): unknown; get(threadId: string): vscode.WebviewPanel | undefined };
@@ -39,11 +40,23 @@ export interface ThreadOpsDeps {
   hosted?: HostedWatchSource;
 }
 
+/** A follow's end when the panel closed meanwhile or the thread was deleted (nothing more to follow); else its error. */
+const endedBy = (signal: AbortSignal) => (err: unknown) => {
+  if (signal.aborted || (err instanceof AcpThreadsError && err.code === "not_found")) return undefined;
+  throw err;
+};
+
+/** A stored thread a panel here follows: its writer as the engine last pushed it (none: nobody writes it now). */
+interface Following {
+  holder: ThreadWriter | undefined;
+  readonly stop: AbortController;
+}
+
 export class ThreadOps implements vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<string>();
   /** Fires with a panel/live thread id whose ops view changed (the tree refreshes too). */
   readonly onDidChange = this.#changed.event;
-  readonly #followers = new Map<string, ThreadFollower>();
+  readonly #followers = new Map<string, Following>();
   readonly #hosted: HostedWatch | undefined;
 
   constructor(private readonly hub: ThreadOpsDeps) {
@@ -126,23 +139,15 @@ export class ThreadOps implements vscode.Disposable {
   attach(threadId: string, post: (m: HostMessage) => void, viaHost = false): vscode.Disposable {
     const send = () => post({ type: "ops", ops: this.view(threadId) });
     const subs: vscode.Disposable[] = [this.onDidChange((id) => id === threadId && send())];
-    let follower: ThreadFollower | undefined;
+    let follower: Following | undefined;
     // While a session of it is open here, this window writes it; otherwise (past, or closed here) another window
-    // or process may write it at any time: follow the file and its lock (polled once a second).
+    // or process may write it at any time: follow the file and its lock (polled once a second, by the engine).
     const follow = () => {
       if (viaHost || follower || this.hub.live.get(threadId)?.isOpen || !this.hub.threads.exists(threadId)) return;
-      const path = this.hub.threads.pathFor(threadId);
-      const f = new ThreadFollower(path, { fromOffset: statSync(path).size, pollMs: FOLLOW_POLL_MS });
+      const f: Following = { holder: undefined, stop: new AbortController() };
       follower = f;
       this.#followers.set(threadId, f);
-      f.onRecords((records) => post({ type: "events", events: recordsToEvents(records) }));
-      f.onHolder(() => {
-        if (!f.holder) this.#released.add(threadId);
-        send();
-        this.hub.tree.refresh();
-        if (!f.holder && this.#pendingTakeOver.delete(threadId))
-          background(this.takeOver(threadId), "taking over the thread");
-      });
+      background(this.#follow(threadId, f, post, send), "following a thread");
     };
     const live = this.hub.live.get(threadId);
     if (live?.isOpen) subs.push(live.onStatus(() => (follow(), send())));
@@ -151,11 +156,53 @@ export class ThreadOps implements vscode.Disposable {
       dispose: () => {
         if (follower && this.#followers.get(threadId) === follower) this.#followers.delete(threadId);
         this.#released.delete(threadId);
-        follower?.dispose();
+        follower?.stop.abort();
       },
     });
     send();
     return vscode.Disposable.from(...subs);
+  }
+
+  /**
+   * Follows a stored thread through the window's engine (`threads.follow`: in this process, asynchronous reads
+   * only) until the panel closes: its new records go to the panel, its writer to the ops strip. The engine replies
+   * once nobody holds the thread; another writer may take it at any time, so it is followed again a poll later,
+   * from where the last follow ended.
+   */
+  async #follow(threadId: string, f: Following, post: (m: HostMessage) => void, send: () => void): Promise<void> {
+    const { signal } = f.stop;
+    const changed = () => {
+      send();
+      this.hub.tree.refresh();
+    };
+    const onProgress = (p: EngineProgress) => {
+      if (p.t === "records") post({ type: "events", events: recordsToEvents(p.records) });
+      if (p.t !== "holder") return;
+      f.holder = p.holder;
+      changed();
+    };
+    let fromOffset: number | undefined; // the first follow starts at the file's end
+    for (;;) {
+      const at = fromOffset !== undefined ? { fromOffset } : {};
+      const r = await this.hub.engine
+        .call({ op: "threads.follow", threadId, pollMs: FOLLOW_POLL_MS, ...at }, { signal, onProgress })
+        .catch(endedBy(signal));
+      if (!r?.free) return;
+      fromOffset = r.offset;
+      if (f.holder) {
+        f.holder = undefined;
+        this.#released.add(threadId);
+        changed();
+        if (this.#pendingTakeOver.delete(threadId)) background(this.takeOver(threadId), "taking over the thread");
+      }
+      if (
+        await sleep(FOLLOW_POLL_MS, undefined, { signal }).then(
+          () => false,
+          () => true,
+        )
+      )
+        return;
+    }
   }
 
   /** Threads whose other writer let go while a panel here followed them (the panel offers Take over). */
@@ -249,7 +296,7 @@ export class ThreadOps implements vscode.Disposable {
 
   dispose(): void {
     this.#hosted?.dispose();
-    for (const f of this.#followers.values()) f.dispose();
+    for (const f of this.#followers.values()) f.stop.abort();
     this.#followers.clear();
     this.#changed.dispose();
   }

@@ -29,7 +29,7 @@ async function withProgress<T>(
   let last = 0;
   let shown: Thenable<unknown> | undefined;
   const done = work((p) => {
-    if (p.t !== "progress") return void warnings.push(p.message);
+    if (p.t !== "progress") return void ("message" in p && warnings.push(p.message));
     if (!shown)
       shown = vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, (b) => {
         bar = b;

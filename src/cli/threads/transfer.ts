@@ -18,12 +18,11 @@ import { shortId, writeJson, type SubContext } from "./common";
 
 /** A request's progress on stderr (message counts), its warnings in order with it. */
 function progress(io: CliIO, what: string): (p: EngineProgress) => void {
-  return (p) =>
-    io.stderr.write(
-      p.t !== "progress" // a snapshot reports counts and warnings, no steps
-        ? `warning: ${p.message}\n`
-        : `${what} ${p.done}/${p.total} messages\r${p.done === p.total ? "\n" : ""}`,
-    );
+  return (p) => {
+    // a snapshot reports counts and warnings, no steps
+    if (p.t === "progress") io.stderr.write(`${what} ${p.done}/${p.total} messages\r${p.done === p.total ? "\n" : ""}`);
+    else if ("message" in p) io.stderr.write(`warning: ${p.message}\n`);
+  };
 }
 
 /** The export folder (the user's Downloads, else home: never the repository, #37) for the home `io.env` names. */

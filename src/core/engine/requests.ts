@@ -33,6 +33,7 @@ import type { WorktreeThreadReplies, WorktreeThreadRequest } from "./requests-wo
 import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
 import type { AgentResolveReplies, AgentResolveRequest } from "./requests-agent-resolve";
+import type { FollowProgress, FollowReplies, FollowRequest } from "./requests-follow";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -113,7 +114,9 @@ export type EngineRequest =
   /** The CLI's thread targets: a THREAD argument's whole id, a folder's workspace (requests-clitarget.ts). */
   | CliTargetRequest
   /** Resolving an agent: what an `--agent` value names, where an agent's program is (requests-agent-resolve.ts). */
-  | AgentResolveRequest;
+  | AgentResolveRequest
+  /** Following a thread another process writes, until it is free (requests-follow.ts). */
+  | FollowRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -134,7 +137,8 @@ export interface EngineReplies
     BestOfReplies,
     SessionsReplies,
     CliTargetReplies,
-    AgentResolveReplies {
+    AgentResolveReplies,
+    FollowReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];
@@ -170,13 +174,15 @@ export type EngineProgress =
   /** An agent install's phase (`registry.install`, `registry.update`): download with its share, verify, … */
   | ({ t: "install" } & InstallProgress)
   /** How far a recall import got (requests-recall-index.ts). */
-  | RecallImportProgress;
+  | RecallImportProgress
+  /** A followed thread's new records and writer (`threads.follow`, requests-follow.ts). */
+  | FollowProgress;
 
 export interface EngineCallOptions {
   /**
    * Aborted before the request starts: it is not made. Once started it runs to its end (its writes are atomic),
    * except a request that says it stops: `runtime.install`, the recall requests (between their steps, with an
-   * `interrupted` error; an import answers with what it committed). Over the host's socket and in the engine worker
+   * `interrupted` error; an import answers with what it committed), `threads.follow` (it replies `free: false`). Over the host's socket and in the engine worker
    * (core/engine/worker.ts) the abort is sent on as a cancel of that request.
    */
   signal?: AbortSignal;

@@ -10,9 +10,13 @@ import { EditLedger } from "../ledger/edit-ledger";
 import { filesChangedSince } from "../ledger/summary";
 import type { ThreadMetadata } from "../model/metadata";
 import { isInside } from "../platform/paths";
-import { liveWriterAsync } from "../store/file-lock";
+import { liveWriterAsync, type LockHolder } from "../store/file-lock";
 import { threadIdOf, threadsOps } from "./serve-threads";
+import type { ThreadWriter } from "./requests-sessions";
 import type { Handlers } from "./serve-types";
+
+/** A lock's holder as the requests give it: its process, machine, label and since when, never its token. */
+export const writerOf = (h: LockHolder): ThreadWriter => ({ pid: h.pid, host: h.host, label: h.label, since: h.since });
 
 export const sessionsOps: Handlers<"threads.named" | "threads.away" | "threads.scan" | "threads.writer"> = {
   "threads.named": async ({ store }, req) => {
@@ -51,7 +55,7 @@ export const sessionsOps: Handlers<"threads.named" | "threads.away" | "threads.s
   "threads.writer": async ({ store }, req) => {
     // a whole id is not looked up first (no synchronous file call); a missing thread has no writer
     const h = await liveWriterAsync(store.pathFor(threadIdOf(store, req.threadId, false)));
-    return h ? { pid: h.pid, host: h.host, label: h.label, since: h.since } : null; // not its token
+    return h ? writerOf(h) : null;
   },
 };
 

@@ -32,6 +32,7 @@ import { worktreeThreadOps } from "./serve-worktree-thread";
 import { sessionsOps } from "./serve-sessions";
 import { cliTargetOps } from "./serve-clitarget";
 import { agentResolveOps } from "./serve-agent-resolve";
+import { followOps } from "./serve-follow";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -62,6 +63,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...sessionsOps,
   ...cliTargetOps,
   ...agentResolveOps,
+  ...followOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -206,6 +208,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "threads.restore": { threadId: "string" },
   "agents.resolve": { agent: "string", cwd: "path", allowMissing: "boolean?" },
   "agents.which": { spec: "spec", cwd: "path" },
+  "threads.follow": { threadId: "string", fromOffset: "count?", pollMs: "count?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

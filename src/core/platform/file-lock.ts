@@ -20,6 +20,7 @@
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AcpThreadsError } from "../errors";
+import { holderLabel } from "../text/holder-label";
 import { runAsync, runSync, step, type Steps } from "../util/steps";
 import {
   execLockAsync,
@@ -228,8 +229,7 @@ export function clearStaleLock(file: string): boolean {
 }
 
 export function describeHolder(h: LockHolder): string {
-  const parts = [h.label || "unnamed", h.host !== hostname() ? `on ${h.host}` : "", h.since ? `since ${h.since}` : ""];
-  return parts.filter(Boolean).join(", ");
+  return holderLabel(h, hostname());
 }
 
 export function lockedError(file: string, holder: LockHolder): AcpThreadsError {

@@ -8,7 +8,18 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
-import { api, hoveredRow, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { ThreadStore } from "../../../src/core/store/thread-store";
+import type { HostMessage } from "../../../src/webview/thread/protocol";
+import {
+  api,
+  hoveredRow,
+  newPastThread,
+  repoRoot,
+  spawnIdleFake,
+  useFakeAgent,
+  waitFor,
+  workspaceRoot,
+} from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 const agentText = (s: LiveSession, from = 0) =>
@@ -186,6 +197,39 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
       await taken.close();
     } finally {
       if (cli.exitCode === null) cli.kill("SIGTERM");
+    }
+  });
+
+  it("a panel of a stored thread streams each writer's records (threads.follow), offers Take over when it lets go", async () => {
+    const { hub } = await api();
+    const h = newPastThread(hub.home, "followed in a panel"); // its writer holds it until closed
+    const posts: HostMessage[] = [];
+    const attached = hub.ops.attach(h.threadId, (m) => void posts.push(m));
+    const answers = () =>
+      posts.flatMap((m) => (m.type === "events" ? m.events : [])).flatMap((e) => (e.type === "text" ? [e.text] : []));
+    const answer = (text: string) => h.append({ kind: "agent_message", messageId: text, text });
+    try {
+      await waitFor("the writer in the ops strip", () => hub.ops.view(h.threadId).holder);
+      for (const text of ["one", "two", "three"]) answer(text);
+      await waitFor("the writer's records in the panel", () => answers().length === 3);
+      h.close();
+      await waitFor("Take over offered", () => hub.ops.view(h.threadId).canTakeOver);
+      assert.equal(hub.ops.view(h.threadId).holder, null);
+      // another writer takes it later: followed again, from where the last follow ended
+      const next = new ThreadStore(hub.home).open(h.threadId);
+      try {
+        await waitFor("the next writer in the ops strip", () => hub.ops.view(h.threadId).holder);
+        assert.equal(hub.ops.view(h.threadId).canTakeOver, false, "held again: no Take over");
+        next.append({ kind: "agent_message", messageId: "four", text: "four" });
+        await waitFor("the next writer's record in the panel", () => answers().length === 4);
+      } finally {
+        next.close();
+      }
+      await waitFor("Take over offered again", () => hub.ops.view(h.threadId).canTakeOver);
+      assert.deepEqual(answers(), ["one", "two", "three", "four"], "each record once, in order");
+    } finally {
+      attached.dispose();
+      h.close();
     }
   });
 

@@ -16,11 +16,12 @@ import { ProvenanceIndex } from "../../../src/core/ledger/provenance";
 import { changedFilesOf } from "../../../src/core/ledger/summary";
 import { WorkspaceTracker } from "../../../src/core/ledger/tracker";
 import { ThreadSession } from "../../../src/core/session";
-import { ThreadFollower } from "../../../src/core/store/thread-follower";
+import { localEngine } from "../../../src/core/engine/local";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import { PastThreads } from "../../../src/vscode/past-threads";
 import { OTHER_THREAD, THREAD, turn, withLedger } from "./ledger/helpers";
 import { startInput, withTmp } from "./store/helpers";
+import { followPushes } from "./engine/helpers";
 import { repoRoot } from "../../fixtures/agent-env/index";
 import { startFake } from "../../fixtures/fake-agents/in-process";
 
@@ -184,28 +185,31 @@ test("resuming a thread reads and reopens its file without a sync file call; a t
     await assert.rejects(store.openAsync(missing), /no thread/);
   }));
 
-test("a panel following a thread another writer holds polls it without a sync file call", () =>
+test("a panel following a thread another writer holds (threads.follow in process) makes no sync file call", () =>
   withTmp(async (dir) => {
     const store = new ThreadStore(join(dir, "home"));
     const h = store.create(startInput(dir, { title: "followed" }));
-    const f = new ThreadFollower(h.path, { fromOffset: (await stat(h.path)).size, pollMs: 3_600_000 });
-    try {
-      const got: string[] = [];
-      const holders: (string | undefined)[] = [];
-      f.onRecords((records) => got.push(...records.map((r) => r.kind)));
-      f.onHolder((holder) => holders.push(holder?.label));
-      assert.ok(f.holder, "the writer holds it");
-      for (let i = 0; i < 3; i++) h.append({ kind: "user_message", messageId: `u${i}`, text: `hi ${i}` });
-      const calls = await syncCalls(() => f.poll());
-      assert.deepEqual(got, ["user_message", "user_message", "user_message"]);
-      h.close();
-      calls.push(...(await syncCalls(() => f.poll())));
-      assert.deepEqual(calls, []);
-      assert.equal(f.holder, undefined, "the writer let go");
-      assert.deepEqual(holders, [undefined]);
-    } finally {
-      f.dispose();
-    }
+    // the window's engine: its own store (the window's), the thread named by its whole id
+    const engine = localEngine({ store: new ThreadStore(store.home) });
+    const pushes = followPushes();
+    let following: Promise<{ free: boolean }> | undefined;
+    // the writer's appends and close are its own sync calls: only the follow runs inside the counted spans
+    const calls = await syncCalls(async () => {
+      following = engine.call({ op: "threads.follow", threadId: h.threadId, pollMs: 100 }, { onProgress: pushes.on });
+      await pushes.until(() => pushes.holders().length === 1);
+    });
+    for (let i = 0; i < 3; i++) h.append({ kind: "user_message", messageId: `u${i}`, text: `hi ${i}` });
+    calls.push(...(await syncCalls(() => pushes.until(() => pushes.records().length === 3))));
+    assert.deepEqual(
+      pushes.records().map((r) => r.kind),
+      ["user_message", "user_message", "user_message"],
+    );
+    h.close();
+    let reply: { free: boolean } | undefined;
+    calls.push(...(await syncCalls(async () => void (reply = await following))));
+    assert.deepEqual(calls, []);
+    assert.equal(reply?.free, true, "the writer let go");
+    assert.equal(pushes.holders().length, 1, "its writer, once");
   }));
 
 test("the traffic recorder takes a busy agent's lines without a sync write, and they all reach the file", () =>

@@ -1,6 +1,6 @@
 /** Shared by the engine request tests: a stored thread with a conversation, what a call answers or throws. */
 import { join } from "node:path";
-import type { Engine, EngineRequest } from "../../../../src/core/engine/requests";
+import type { Engine, EngineProgress, EngineRequest } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { connectHost } from "../../../../src/core/host/client";
 import type { WorktreeRef } from "../../../../src/core/model/records";
@@ -47,4 +47,24 @@ export async function withSocketEngine(home: string, fn: (engine: Engine) => Pro
   } finally {
     conn.close();
   }
+}
+
+/**
+ * What a `threads.follow` pushes, kept in order: `on` is the call's onProgress; `until(cond)` resolves at the first
+ * push after which `cond` holds (at once if it holds already): the tests wait on pushes, never on time.
+ */
+export function followPushes() {
+  const list: EngineProgress[] = [];
+  let wake = () => {};
+  const records = () => list.flatMap((p) => (p.t === "records" ? p.records : []));
+  const holders = () => list.flatMap((p) => (p.t === "holder" ? [p.holder] : []));
+  return {
+    list,
+    records,
+    holders,
+    on: (p: EngineProgress) => (list.push(p), wake()),
+    until: async (cond: () => boolean) => {
+      while (!cond()) await new Promise<void>((r) => (wake = r));
+    },
+  };
 }

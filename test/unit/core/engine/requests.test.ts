@@ -158,6 +158,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       // resolving an agent (requests-agent-resolve.ts): a command line, and where a spec's program is
       "agents.resolve": () => engine.call({ op: "agents.resolve", agent: `${process.execPath} --acp`, cwd: dir }),
       "agents.which": () => engine.call({ op: "agents.which", spec: { ...spec, command: "node-none" }, cwd: dir }),
+      // nobody writes it: the reply comes at once, its progress (none) and reply plain data
+      "threads.follow": () => engine.call({ op: "threads.follow", threadId: id, fromOffset: 0 }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -307,6 +309,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual([resolved.spec.command, resolved.spec.args, resolved.found], [process.execPath, ["--acp"], true]);
     assert.deepEqual(replies["agents.which"], { program: null });
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
+    assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -382,6 +385,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "threads.writer" }, /threads\.writer: 'threadId' must be a string/],
       [{ op: "threads.writer", threadId: `../${id}` }, /is not a thread id/],
       [{ op: "threads.resolve" }, /threads\.resolve: 'threadId' must be a string/],
+      [{ op: "threads.follow", threadId: id, fromOffset: -1 }, /threads\.follow: 'fromOffset' must be a number, 0 or/],
+      [{ op: "threads.follow", threadId: id, pollMs: "1" }, /threads\.follow: 'pollMs' must be a number, 0 or more/],
       [{ op: "threads.workspace", cwd: "." }, /threads\.workspace: 'cwd' must be an absolute path/],
       [{ op: "agents.resolve", agent: "codex", cwd: "." }, /agents\.resolve: 'cwd' must be an absolute path/],
       [{ op: "agents.resolve", cwd: dir }, /agents\.resolve: 'agent' must be a string/],
