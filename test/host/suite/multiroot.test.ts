@@ -3,7 +3,8 @@
 // the second (allowed without asking, as the path guard takes both folders), the thread records both folders, the
 // window's Restore of that turn and the CLI's `restore --turn 1` put the second folder's file back, and a write
 // outside both folders is refused. From the palette, a new thread works in the first folder (whatever editor is
-// active) unless its panel's folder picker names the other.
+// active) unless its panel's folder picker names the other. A new thread the thread host runs (the default on POSIX)
+// reaches the second folder too.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
-import { cli } from "./host-cli";
+import { cli, hostRunSessions, ranInHost, sendNewInHost } from "./host-cli";
 import { turn } from "./worktree-helpers";
 
 /** The window's two folders: [first, second]. */
@@ -171,5 +172,23 @@ describe("a multi-root window: the folder a new thread from the palette works in
     assert.equal(hub.broker.pendingFor(s.threadId).length, 0, "nothing asked");
     assert.deepEqual(hub.threads.read(s.threadId).metadata.folders, [second, first]);
     await s.close();
+  });
+});
+
+describe("a multi-root window: a new thread in the thread host reaches the second folder (#35)", () => {
+  hostRunSessions();
+  before(() => permissionMode("approve-all"));
+  after(() => permissionMode("approve-reads"));
+
+  it("its write in the second folder is allowed without asking and written; the thread records both folders", async () => {
+    const { hub } = await api();
+    const [first, second] = twoFolders();
+    const target = join(second, "src", "from-the-host.txt");
+    const id = await sendNewInHost("fake", [{ type: "text", text: `write ${target} written by the host's session` }]);
+    await ranInHost(id, /^write /);
+    assert.equal(readFileSync(target, "utf8"), "written by the host's session");
+    const meta = hub.threads.read(id).metadata;
+    assert.equal(meta.cwd, first);
+    assert.deepEqual(meta.folders, [first, second]);
   });
 });
