@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Runs the extension's mocha suite INSIDE code-server's real extension host (the `host` stage of npm test).
 //
-//   node test/host/run.mjs                       both passes: trusted workspace, then Workspace Trust on
-//   node test/host/run.mjs --pass main|untrusted one pass
+//   node test/host/run.mjs                       three passes: trusted workspace, Workspace Trust on, multi-root
+//   node test/host/run.mjs --pass main|untrusted|multiroot   one pass
 //   options: --ext DIR --tests FILE --folder DIR --grep RE --timeout SECONDS --verbose
+//   (--folder: the one folder of the main and untrusted passes; the multiroot pass always makes its two)
 //
 // How: code-server's web client reads a `payload` query parameter carrying extensionDevelopmentPath and
 // extensionTestsPath as vscode-remote:// URIs, but only with `--vscode-option enable-smoke-test-driver`.
@@ -44,8 +45,37 @@ function makeWorkspace() {
   return dir;
 }
 
-async function runPass(name, { trust }) {
+/**
+ * A multi-root window (#35): two folders as makeWorkspace makes them, named by a `.code-workspace` file in a folder of
+ * its own (not inside either, so neither folder holds a file the other names).
+ */
+function makeMultiRoot() {
+  const folders = [makeWorkspace(), makeWorkspace()];
+  const dir = mkdtempSync(path.join(os.tmpdir(), "acp-host-multiroot-"));
+  const file = path.join(dir, "two-folders.code-workspace");
+  writeFileSync(file, JSON.stringify({ folders: folders.map((p) => ({ path: p })), settings: {} }, null, 1));
+  return { file, made: [...folders, dir] };
+}
+
+/** What a pass opens: `?folder=` of one folder, or (`roots: 2`) `?workspace=` of a two-folder workspace file. */
+function openWorkspace(roots) {
+  if (roots === 2) {
+    const { file, made } = makeMultiRoot();
+    return { query: `workspace=${encodeURIComponent(file)}`, label: `multi-root workspace ${file}`, made };
+  }
   const folder = opt.folder ? path.resolve(opt.folder) : makeWorkspace();
+  return {
+    query: `folder=${encodeURIComponent(folder)}`,
+    label: `workspace ${folder}`,
+    made: opt.folder ? [] : [folder],
+  };
+}
+
+/** The passes, in the order a plain run runs them: each one code-server start (~10–20 s) and its suite files. */
+const PASSES = { main: { trust: false }, untrusted: { trust: true }, multiroot: { trust: false, roots: 2 } };
+
+async function runPass(name, { trust, roots = 1 }) {
+  const ws = openWorkspace(roots);
   const home = mkdtempSync(path.join(os.tmpdir(), "acp-host-home-"));
   const resultsFile = path.join(os.tmpdir(), `acp-host-results-${process.pid}-${name}.log`);
   rmSync(resultsFile, { force: true });
@@ -69,7 +99,7 @@ async function runPass(name, { trust }) {
     settings,
     extraArgs: ["--vscode-option", "enable-smoke-test-driver"],
   });
-  log(`[${name}] code-server ${server.url}, workspace ${folder}, trust ${trust ? "on" : "off"}`);
+  log(`[${name}] code-server ${server.url}, ${ws.label}, trust ${trust ? "on" : "off"}`);
   const context = await launchChromium();
   let code;
   try {
@@ -87,9 +117,7 @@ async function runPass(name, { trust }) {
       ["skipWelcome", "true"],
       ["skipReleaseNotes", "true"],
     ];
-    await page.goto(
-      `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
-    );
+    await page.goto(`${server.url}/?${ws.query}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
     code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), Number(opt.timeout) * 1000))]);
     if (code !== 0) {
       const shot = path.join(ROOT, "test-results", `host-${name}-failure.png`);
@@ -101,7 +129,7 @@ async function runPass(name, { trust }) {
     await context.close().catch(() => {});
     await server.stop({ keep: code !== 0 });
     if (code !== 0) log(`kept ${server.workDir} (code-server.log, user-data/logs/*/exthost1/remoteexthost.log)`);
-    if (!opt.folder) rmSync(folder, { recursive: true, force: true });
+    for (const d of ws.made) rmSync(d, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
   const text = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : "";
@@ -121,11 +149,12 @@ if (!existsSync(path.join(ROOT, "test/agents/node_modules/.bin/codex-acp"))) {
   if (sync("bash", [path.join(ROOT, "test/agents/install.sh")], { stdio: "inherit" }).status !== 0)
     throw new Error("bash test/agents/install.sh failed");
 }
-const passes = opt.pass ? [opt.pass] : ["main", "untrusted"];
+if (opt.pass && !PASSES[opt.pass]) throw new Error(`--pass ${opt.pass}: one of ${Object.keys(PASSES).join(", ")}`);
+const passes = opt.pass ? [opt.pass] : Object.keys(PASSES);
 let passed = 0;
 let failed = 0;
 for (const p of passes) {
-  const r = await runPass(p, { trust: p === "untrusted" });
+  const r = await runPass(p, PASSES[p]);
   passed += r.passed;
   failed += r.failed;
 }

@@ -1,6 +1,7 @@
 // Loaded BY THE EXTENSION HOST as extensionTestsPath. VS Code calls run(): a resolved promise means exit
-// code 0, a rejection exit code 1. ACP_HOST_PASS picks the files: "main" (trusted workspace) or
-// "untrusted" (Workspace Trust on, folder not trusted). Results also go to ACP_HOST_RESULTS for run.mjs.
+// code 0, a rejection exit code 1. ACP_HOST_PASS picks the files: "main" (trusted workspace), "untrusted"
+// (Workspace Trust on, folder not trusted) or "multiroot" (a `.code-workspace` of two folders). Results also go to
+// ACP_HOST_RESULTS for run.mjs.
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
@@ -77,6 +78,7 @@ const PASSES: Record<string, string[]> = {
     "restore-folders.test.js",
   ],
   untrusted: ["untrusted.test.js"],
+  multiroot: ["multiroot.test.js"],
 };
 
 export function run(): Promise<void> {

@@ -4,7 +4,7 @@
  * what a draft's send carries besides the prompt.
  */
 import { AgentPicker } from "./agent-picker";
-import { draftToggle } from "./draft-controls";
+import { draftToggle, shownFolder } from "./draft-controls";
 import { CUSTOM_EXEC_ID, type AgentOption, type ComposerMessage, type ComposerState } from "./protocol";
 
 type Draft = NonNullable<ComposerState["draft"]>;
@@ -51,6 +51,7 @@ export class DraftBar {
     this.#folderEl = document.createElement("select");
     this.#folderEl.title = "Workspace folder the agent works in";
     this.#folderEl.setAttribute("aria-label", "Workspace folder");
+    this.#folderEl.addEventListener("change", () => (this.#folderEl.dataset.picked = "1"));
     this.el.appendChild(this.#folderEl);
     this.#commandEl = document.createElement("input");
     this.#commandEl.className = "cmp-command";
@@ -107,9 +108,14 @@ export class DraftBar {
     this.#sandbox = draft.sandbox;
     this.#syncSandbox();
     this.#folderEl.hidden = draft.folders.length < 2;
+    // the person's pick stays when the state comes again (it came back as the first folder: #35)
+    const shown = shownFolder(
+      draft.folders,
+      draft.folder,
+      this.#folderEl.dataset.picked ? this.#folderEl.value : undefined,
+    );
     this.#folderEl.textContent = "";
-    for (const f of draft.folders)
-      this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === draft.folder));
+    for (const f of draft.folders) this.#folderEl.add(new Option(f.split(/[\\/]/).pop() || f, f, false, f === shown));
   }
 
   get selected(): AgentOption | undefined {

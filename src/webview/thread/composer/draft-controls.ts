@@ -20,6 +20,19 @@ export function draftToggle(
   return box;
 }
 
+/**
+ * The folder a multi-root draft's picker shows when the host sends the draft's state (again: the quick agent list,
+ * then doctor's, then on every agents or settings change): the one the person `picked` while it is still offered, else
+ * the host's (the first folder).
+ */
+export function shownFolder(
+  folders: readonly string[],
+  hostFolder: string | undefined,
+  picked: string | undefined,
+): string | undefined {
+  return picked !== undefined && folders.includes(picked) ? picked : hostFolder;
+}
+
 export interface SendState {
   /** Editing an earlier prompt (Edit and resend). */
   editing: boolean;
