@@ -30,26 +30,53 @@ function files(dir, re) {
   return out.sort();
 }
 
-/** Runs a command, echoing its output, and returns {code, output}. */
-function run(cmd, args, opts = {}) {
+/**
+ * Runs a command, echoing its output, and returns {code, output}. `quiet`: nothing is echoed; the output (with the
+ * command line and the closing line) is returned as `told`, for a run in the background told later.
+ */
+function run(cmd, args, { quiet = false } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    console.log(`\n$ ${cmd} ${args.join(" ")}`);
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], ...opts });
+    const say = (s) => (quiet ? (told += s) : process.stdout.write(s));
+    let told = "";
+    say(`\n$ ${cmd} ${args.join(" ")}\n`);
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;
-      process.stdout.write(d);
+      say(d);
     });
     child.stderr.on("data", (d) => {
       output += d;
-      process.stderr.write(d);
+      if (quiet) told += d;
+      else process.stderr.write(d);
     });
     child.on("close", (code, signal) => {
-      console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code ?? signal})`);
-      resolve({ code: code ?? 1, output });
+      say(`(${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code ?? signal})\n`);
+      resolve({ code: code ?? 1, output, told });
     });
   });
+}
+
+/**
+ * The later stages' set-ups, fetched ahead: from the start of the first test stage (unit, whose time is mostly
+ * waiting on the processes its tests start), each distinct prepare runs in the background, one after another in
+ * stage order (the real agents, code-server + Chromium, VS Code 1.96: about 5 minutes of downloads and native
+ * builds on a fresh 2-core machine; the scripts share apt's lock, so never two at once). A stage then waits for its
+ * own, and its output is told at the stage's turn, as if it had run there. Cached set-ups finish in a second.
+ */
+function fetchAhead(list) {
+  const ahead = new Map();
+  let chain = Promise.resolve();
+  for (const stage of list) {
+    const prep = stage.prepare?.();
+    if (!prep) continue;
+    const key = JSON.stringify(prep);
+    if (ahead.has(key)) continue;
+    chain = chain.then(() => run(prep[0], prep[1], { quiet: true }));
+    ahead.set(key, { result: chain, told: false });
+  }
+  return ahead;
 }
 
 /** Reads "N passed, N failed" or node's spec summary ("ℹ pass N" / "ℹ fail N") from a stage's output. */
@@ -180,15 +207,23 @@ let passed = 0;
 let failed = 0;
 const summary = [];
 const told = [];
+let ahead; // the set-ups fetched ahead, from the first test stage on
 for (const stage of stages) {
   if (!want(stage.name) && !stage.gate) continue;
   if (stage.gate && only.length && !only.includes(stage.name) && stage.name !== "build") continue;
   const main = stage.cmd();
   if (!main) continue;
+  // this stage's own set-up goes first in the chain: a set-up is never run beside another one
+  if (!stage.gate) ahead ??= fetchAhead(stages.filter((s) => !s.gate && want(s.name) && s.cmd()));
   if (stage.prepare) {
     const prep = stage.prepare();
     if (prep) {
-      const r = await run(prep[0], prep[1]);
+      const fetched = ahead?.get(JSON.stringify(prep));
+      const r = fetched ? await fetched.result : await run(prep[0], prep[1]);
+      if (fetched) {
+        process.stdout.write(fetched.told ? `\n(${stage.name}: its set-up was fetched ahead, above)\n` : r.told);
+        fetched.told = true;
+      }
       if (r.code !== 0) {
         failed += 1;
         summary.push(`${stage.name}: set-up failed (exit ${r.code})`);
