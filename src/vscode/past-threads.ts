@@ -96,7 +96,7 @@ export class PastThreads {
       .catch((err: unknown) =>
         err instanceof AcpThreadsError && err.code === "not_found" ? undefined : Promise.reject(err),
       );
-    return read && { ...summary(read.metadata), events: recordsToEvents(read.records) };
+    return read && { ...summary(read.metadata), events: recordsToEvents(read.records), offset: read.offset };
   }
 
   async agents(): Promise<string[]> {

@@ -134,9 +134,11 @@ export class ThreadOps implements vscode.Disposable {
    * Keeps a panel's ops strip current; for a stored thread that another window or process writes, also streams
    * its new records into the panel (read-only) until it is free. Returns what to dispose with the panel.
    * `viaHost`: the thread host writes it and the panel follows it through the host (its records come from there,
-   * and the host's lock is no other writer to show): the strip only.
+   * and the host's lock is no other writer to show): the strip only. `readTo`: where the records the panel drew end
+   * in the thread's file; the first follow goes on from there, so a record written between the panel's read and
+   * the follow's start is not lost.
    */
-  attach(threadId: string, post: (m: HostMessage) => void, viaHost = false): vscode.Disposable {
+  attach(threadId: string, post: (m: HostMessage) => void, viaHost = false, readTo?: number): vscode.Disposable {
     const send = () => post({ type: "ops", ops: this.view(threadId) });
     const subs: vscode.Disposable[] = [this.onDidChange((id) => id === threadId && send())];
     let follower: Following | undefined;
@@ -147,7 +149,10 @@ export class ThreadOps implements vscode.Disposable {
       const f: Following = { holder: undefined, stop: new AbortController() };
       follower = f;
       this.#followers.set(threadId, f);
-      background(this.#follow(threadId, f, post, send), "following a thread");
+      // only the first follow goes on from the panel's read: a later one follows a session this window closed
+      const from = readTo;
+      readTo = undefined;
+      background(this.#follow(threadId, f, post, send, from), "following a thread");
     };
     const live = this.hub.live.get(threadId);
     if (live?.isOpen) subs.push(live.onStatus(() => (follow(), send())));
@@ -167,9 +172,15 @@ export class ThreadOps implements vscode.Disposable {
    * Follows a stored thread through the window's engine (`threads.follow`: in this process, asynchronous reads
    * only) until the panel closes: its new records go to the panel, its writer to the ops strip. The engine replies
    * once nobody holds the thread; another writer may take it at any time, so it is followed again a poll later,
-   * from where the last follow ended.
+   * from where the last follow ended. `from`: where the first follow starts (default: the file's end).
    */
-  async #follow(threadId: string, f: Following, post: (m: HostMessage) => void, send: () => void): Promise<void> {
+  async #follow(
+    threadId: string,
+    f: Following,
+    post: (m: HostMessage) => void,
+    send: () => void,
+    from?: number,
+  ): Promise<void> {
     const { signal } = f.stop;
     const changed = () => {
       send();
@@ -181,7 +192,7 @@ export class ThreadOps implements vscode.Disposable {
       f.holder = p.holder;
       changed();
     };
-    let fromOffset: number | undefined; // the first follow starts at the file's end
+    let fromOffset = from; // undefined: the first follow starts at the file's end
     for (;;) {
       const at = fromOffset !== undefined ? { fromOffset } : {};
       const r = await this.hub.engine

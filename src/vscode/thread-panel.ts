@@ -34,6 +34,8 @@ import { background } from "../core/util/unexpected";
 
 export interface PastThread extends PastThreadSummary {
   events: RuntimeEvent[];
+  /** Where its records end in its file: following the thread goes on from there (nothing lost or doubled). */
+  offset?: number;
 }
 
 export interface ThreadPanelDeps {
@@ -49,7 +51,7 @@ export interface ThreadPanelDeps {
   followTurnChanges?(post: (m: HostMessage) => void, threadId: () => string | undefined): vscode.Disposable;
   /** The ops strip (#13): watchdog, read-only holder, handoff links; see thread-ops.ts. */
   ops?: {
-    attach(threadId: string, post: (m: HostMessage) => void, viaHost?: boolean): vscode.Disposable;
+    attach(threadId: string, post: (m: HostMessage) => void, viaHost?: boolean, readTo?: number): vscode.Disposable;
     handle(threadId: string, action: Extract<WebviewMessage, { type: "ops" }>): Promise<void>;
   };
   /** The prompt box's host side (src/vscode/composer): new-thread drafts, its messages, its state. */
@@ -213,7 +215,7 @@ export class ThreadPanel implements vscode.Disposable {
       ...this.#takeFocus(),
     });
     this.#foldUsage(past.events);
-    this.#attachOps();
+    this.#attachOps(false, past.offset);
     this.#followChanges();
     this.#attachComposer(past.events);
   }
@@ -236,9 +238,12 @@ export class ThreadPanel implements vscode.Disposable {
     };
   }
 
-  /** The ops strip (handoff and fork links, the read-only holder, the watchdog's alerts) of this panel's thread. */
-  #attachOps(viaHost = false): void {
-    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m), viaHost));
+  /**
+   * The ops strip (handoff and fork links, the read-only holder, the watchdog's alerts) of this panel's thread.
+   * `readTo`: where the records this panel drew end in the thread's file (a stored thread's).
+   */
+  #attachOps(viaHost = false, readTo?: number): void {
+    if (this.deps.ops) this.#subs.push(this.deps.ops.attach(this.threadId, (m) => this.post(m), viaHost, readTo));
   }
 
   /** The scroll position an init goes to: a recall hit's event (once), else the end. */

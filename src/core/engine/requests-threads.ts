@@ -39,12 +39,17 @@ export type ThreadsRequest =
 
 export interface ThreadsReplies {
   "threads.list": IndexedThread[];
-  /** `threadId`: the whole id; `next`: the cursor after the last record (the thread's record count). */
+  /**
+   * `threadId`: the whole id; `next`: the cursor after the last record (the thread's record count); `offset`: where
+   * those records end in the thread's file (a torn tail left out), `threads.follow`'s `fromOffset` to go on from
+   * exactly there, with nothing lost or doubled.
+   */
   "threads.read": {
     threadId: string;
     metadata: ThreadMetadata;
     records: ThreadRecord[];
     next: number;
+    offset: number;
     warnings: { offset: number; message: string }[];
   };
   "threads.meta": ThreadMetadata;

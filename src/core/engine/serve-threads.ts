@@ -46,7 +46,8 @@ export const threadsOps: Handlers<"threads.list" | "threads.read" | "threads.met
   "threads.read": async ({ store }, req) => {
     const { threadId, ...read } = await readNamed(store, req.threadId);
     const records = read.records.slice(req.from ?? 0);
-    return { threadId, metadata: read.metadata, records, next: read.records.length, warnings: read.warnings };
+    const next = read.records.length;
+    return { threadId, metadata: read.metadata, records, next, offset: read.endOffset, warnings: read.warnings };
   },
   "threads.meta": async ({ store }, req) => (await readNamed(store, req.threadId)).metadata,
   "threads.rename": ({ store }, req) => {

@@ -29,6 +29,8 @@ export interface ThreadRead {
   records: ThreadRecord[];
   warnings: ReadWarning[];
   size: number;
+  /** Where the records read end in the file (a torn tail left out): an incremental read goes on from there. */
+  endOffset: number;
 }
 
 export { ThreadHandle, type Durability } from "./thread-handle";
@@ -176,7 +178,7 @@ export class ThreadStore {
     for (const w of res.warnings) this.#logger.warn(`${path} @${w.offset}: ${w.message}`);
     const metadata = foldMetadata(res.records);
     if (!metadata) throw new AcpThreadsError("corrupt", `${path} has no thread_start record; it is not a thread file`);
-    return { path, metadata, records: res.records, warnings: res.warnings, size: res.size };
+    return { path, metadata, records: res.records, warnings: res.warnings, size: res.size, endOffset: res.endOffset };
   }
 
   readMetadata(threadId: string): ThreadMetadata {

@@ -3,7 +3,7 @@
 // once nobody holds it (after its last records); an abort ends it with no timer left; a thread is named by id only.
 // In process and over the thread host's socket. Every wait is on a push or a reply, never on time.
 import assert from "node:assert/strict";
-import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -92,6 +92,56 @@ test("threads.follow pushes each new writer (never its token) and replies once t
     );
     assert.doesNotMatch(JSON.stringify(pushes.list), /secret/, "no token pushed");
     assert.deepEqual(pushes.records(), [], "nothing appended after the start");
+  }));
+
+test("threads.read's offset is where threads.follow goes on: what came after the read, once each", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine = localEngine({ home: store.home });
+    const h = store.create(startInput(dir, { title: "read, then followed" })); // holds the lock: another writer
+    write(h, 0, 3);
+    const read = await engine.call({ op: "threads.read", threadId: h.threadId });
+    assert.equal(read.offset, statSync(h.path).size, "a clean file: the offset is its end");
+    write(h, 3, 2); // between the read and the follow: what a follow from the file's end would lose
+    const pushes = followPushes();
+    const following = engine.call(
+      { op: "threads.follow", threadId: h.threadId, fromOffset: read.offset, pollMs: 100 },
+      { onProgress: pushes.on },
+    );
+    await pushes.until(() => pushes.records().length >= 2);
+    write(h, 5, 1);
+    await pushes.until(() => pushes.records().length >= 3);
+    h.close();
+    await following;
+    const all = store.read(h.threadId).records;
+    assert.deepEqual([...read.records, ...pushes.records()], all, "the read and the follow: every record once");
+  }));
+
+test("threads.read's offset leaves a torn tail out: the follow from it gets that record once it is whole", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const engine = localEngine({ home: store.home });
+    const id = threadWith(store, dir, 1);
+    const path = store.pathFor(id);
+    const whole = statSync(path).size;
+    // a copy of its last record as another message
+    const last = JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").pop()!) as Record<string, unknown>;
+    const line = JSON.stringify({ ...last, kind: "user_message", messageId: "late", text: "torn, then whole" });
+    appendFileSync(path, line.slice(0, 20)); // a writer killed mid-line, or still writing it
+    const read = await engine.call({ op: "threads.read", threadId: id });
+    assert.equal(read.offset, whole, "the offset stops before the torn tail");
+    assert.equal(read.next, 3, "the thread's start and its two messages");
+    appendFileSync(path, `${line.slice(20)}\n`);
+    const pushes = followPushes();
+    const reply = await engine.call(
+      { op: "threads.follow", threadId: id, fromOffset: read.offset },
+      { onProgress: pushes.on },
+    );
+    assert.deepEqual(
+      pushes.records().map((r) => (r.kind === "user_message" ? r.messageId : r.kind)),
+      ["late"],
+    );
+    assert.deepEqual(reply, { free: true, offset: statSync(path).size });
   }));
 
 test("an aborted threads.follow replies free: false at once and leaves no timer behind", () =>
