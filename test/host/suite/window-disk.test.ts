@@ -44,5 +44,8 @@ describe("the window's thread and the disk", () => {
     console.log(`[window-disk] ${calls.length} synchronous file calls from the bundle:\n${describeDiskCalls(calls)}`);
     const own = calls.filter((c) => c.own);
     assert.deepEqual(describeDiskCalls(own), "", "the window's own code called fs.*Sync on the host's thread");
+    // a session's start looks its agent's command up on PATH off the thread (resolveCommandAsync), not with stats
+    const pathWalk = calls.filter((c) => /^src[\\/]core[\\/]platform[\\/]executables\.ts:/.test(c.at));
+    assert.equal(describeDiskCalls(pathWalk), "", "a session's start walked PATH synchronously");
   });
 });
