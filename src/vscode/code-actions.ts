@@ -4,7 +4,6 @@
  * as it is vs. the block as its new content, with Accept / Reject in the editor title. Accept writes it through
  * a WorkspaceEdit (undoable) and saves.
  */
-import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import * as vscode from "vscode";
 import type { ProposedContent } from "./proposed-content";
@@ -68,7 +67,12 @@ export class CodeActions implements vscode.Disposable {
       return undefined;
     }
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
-    const exists = !!open || existsSync(target.fsPath);
+    const exists =
+      !!open ||
+      (await vscode.workspace.fs.stat(target).then(
+        () => true,
+        () => false,
+      ));
     const oldText = open
       ? open.getText()
       : exists

@@ -22,15 +22,32 @@ import { SpawnerLauncher } from "../core/platform/spawner-client";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 import { recentResults, type Recent } from "../core/util/recent";
 
-/** `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). */
+/**
+ * The absolute path the agent's command runs, or null (not found), looked up off the extension host's thread: with
+ * the environment `createRuntime` resolves it with (this process's, the agent's `env`, the runtime options' `env`).
+ */
+export function resolveAgentCommand(
+  agent: Pick<AgentSpec, "command" | "env">,
+  cwd: string,
+  env?: Record<string, string>,
+): Promise<string | null> {
+  return resolveCommandAsync(agent.command, cwd, { ...process.env, ...agent.env, ...env });
+}
+
+/**
+ * `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). `resolved`: the
+ * command as `resolveAgentCommand` found it (null: not found); without it the command is looked up here, with
+ * synchronous file calls (the callers not on the window's everyday paths).
+ */
 export function createRuntime(
   opts: RuntimeOptions,
   protocolSink?: (entry: ProtocolLogEntry) => void,
   node?: NodeRuntimeOptions,
   launcher?: Launcher,
+  resolved?: string | null,
 ): AcpAgentRuntime {
   const env = { ...process.env, ...opts.agent.env, ...opts.env };
-  const command = resolveCommand(opts.agent.command, opts.cwd, env);
+  const command = resolved !== undefined ? resolved : resolveCommand(opts.agent.command, opts.cwd, env);
   if (!command) {
     const install = findPreset(opts.agent.id)?.install;
     throw new AcpThreadsError(

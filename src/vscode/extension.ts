@@ -21,7 +21,7 @@ import { Hub } from "./hub";
 import { watchPtyFallback } from "./pty-notice";
 import { importWithProgress } from "./recall/import-history";
 import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, searchRecall } from "./recall-view";
-import { setUnexpectedErrorHandler } from "../core/util/unexpected";
+import { background, setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
 import { HostedEvents } from "./host/hosted-events";
@@ -125,7 +125,7 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const bestOfWatch = new BestOfWatch(h);
     context.subscriptions.push(bestOfWatch);
     setTimeout(() => {
-      offerImportOnce(h);
+      background(offerImportOnce(h), "offering to import history");
       bestOfWatch.start();
     }, 2000);
     const activationMs = performance.now() - started;

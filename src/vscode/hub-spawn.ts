@@ -145,7 +145,7 @@ export function spawnSession(hub: SpawnHost, p: SpawnParams): LiveSession {
           : undefined,
       },
     },
-    (opts) => hub.runtimeFactory(opts),
+    (opts, command) => hub.runtimeFactory(opts, command),
   );
   hub.live.add(session);
   session.onTurnDone(() => {

@@ -3,6 +3,7 @@
  * permission broker, terminal host, store, recall index, exec registry) through one DisposableStore, and wires
  * them together; starting an agent thread is hub-spawn.ts's.
  */
+// eslint-disable-next-line no-restricted-syntax -- once per window start (below), not on an everyday path
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -116,10 +117,10 @@ export class Hub implements vscode.Disposable {
   /** Forks agents, terminals, exec runs and git calls (session facts, the edit ledger) off the host's thread: the spawner (#24). */
   readonly launcher: Launcher & { dispose(): void };
   #exec: ExecRegistry | undefined;
-  runtimeFactory: RuntimeFactory = (opts) => {
+  runtimeFactory: RuntimeFactory = (opts, command) => {
     const node = nodeRuntimeOptions(this.config, this.home);
     try {
-      return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher);
+      return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command);
     } catch (err) {
       offerNodeInstall(err, this.engine);
       throw err;
@@ -131,6 +132,7 @@ export class Hub implements vscode.Disposable {
     readonly home: string,
   ) {
     this.layout = homeLayout(home);
+    // Activation only, once per window start: the data home exists before the parts made below open files in it.
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
     this.bestOf = this.#owned.add(new BestOfRuns(this.layout.bestOfFile, this.log.logger));

@@ -32,9 +32,14 @@ import { openLiveThread, type LiveOpenInit } from "./live-open";
 import { LiveTail } from "./live-tail";
 import { displayTitle } from "./thread-title";
 import { sandboxBlockedNotices } from "./sandbox";
+import { resolveAgentCommand } from "./engine";
 
 export type RunMode = "run" | "session";
-export type RuntimeFactory = (opts: RuntimeOptions) => AgentRuntime;
+/**
+ * `command`: the agent's command as looked up off the host's thread when the session opened (null: not found);
+ * undefined: the factory looks it up.
+ */
+export type RuntimeFactory = (opts: RuntimeOptions, command?: string | null) => AgentRuntime;
 
 export interface LiveSessionInit extends LiveOpenInit {
   agent: AgentSpec;
@@ -74,6 +79,8 @@ export class LiveSession implements vscode.Disposable {
   readonly #tail: LiveTail;
   readonly #init: LiveSessionInit;
   readonly #factory: RuntimeFactory;
+  /** The agent's command as looked up when the session opened (a crash recovery's new runtime runs it too). */
+  #command: string | null | undefined;
   #thread: ThreadSession | undefined;
   /** The opened thread with what serves it (steering inbox, watchdog). */
   #opened: OpenedThread | undefined;
@@ -161,7 +168,10 @@ export class LiveSession implements vscode.Disposable {
    */
   #createRuntime = (): AgentRuntime => {
     const sandbox = this.#sandbox ? { sandbox: this.#sandbox } : {};
-    const rt = this.#factory({ ...this.#init.runtimeOptions, ...sandbox, agent: this.agent, cwd: this.cwd });
+    const rt = this.#factory(
+      { ...this.#init.runtimeOptions, ...sandbox, agent: this.agent, cwd: this.cwd },
+      this.#command,
+    );
     (rt as Partial<AcpAgentRuntime>).onEvent?.(({ event }) => {
       if (event.type !== "commands") return;
       this.commands = event.commands;
@@ -219,6 +229,8 @@ export class LiveSession implements vscode.Disposable {
           prepare: async () => {
             this.#sandbox = await this.#init.sandbox?.();
             if (this.#sandbox) sandboxBlockedNotices(this.#sandbox, (notice) => this.#push([notice]));
+            // the PATH walk off the host's thread; not found still fails where the runtime is made, as before
+            this.#command = await resolveAgentCommand(this.agent, this.cwd, this.#init.runtimeOptions.env);
           },
           prompt: (text) => this.prompt(text),
         },

@@ -6,7 +6,7 @@
  * editing anything. Resolves with the text the user settled on, or undefined when they cancelled or closed it
  * unresolved.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
@@ -71,9 +71,9 @@ export async function resolveConflict(
 ): Promise<string | undefined> {
   const labels = { ...DEFAULT_LABELS, ...c.labels };
   const name = basename(c.path);
-  const dir = mkdtempSync(join(tmpdir(), "acp-threads-merge-"));
+  const dir = await mkdtemp(join(tmpdir(), "acp-threads-merge-"));
   const resultPath = join(dir, name);
-  writeFileSync(resultPath, c.marked, { mode: 0o600 });
+  await writeFile(resultPath, c.marked, { mode: 0o600 });
   const result = vscode.Uri.file(resultPath);
   const key = `${++counter}`;
   const inputs = [
@@ -112,7 +112,7 @@ export async function resolveConflict(
       if (doc?.isDirty) await doc.save().then(undefined, () => false);
       await Promise.resolve(vscode.window.tabGroups.close(resultTabs())).catch(() => false);
       for (const uri of inputs) contents.delete(uri.toString());
-      rmSync(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
       resolve(text);
     };
     const timer = setTimeout(

@@ -4,7 +4,6 @@
  * synced before a search (incremental, unchanged files are skipped). Clicking a hit opens our thread at that
  * message, or the transcript at its line.
  */
-import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { AcpThreadsError, errorMessage } from "../core/errors";
@@ -16,6 +15,7 @@ import { webviewHtml, webviewOptions } from "./webview-html";
 import { defaultPlan, historyRoots, importWithProgress } from "./recall/import-history";
 import { describeSummaries } from "../core/recall/describe";
 import { background } from "../core/util/unexpected";
+import { pathExists } from "./path-exists";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
 const OFFERED_KEY = "acpThreads.importOffered";
@@ -27,7 +27,7 @@ const BODY = `<div class="bar" role="search"><input id="q" type="search" placeho
 
 /** Imports our threads and the Codex and Claude Code history in a worker, with progress; cancellable anytime. */
 export async function importHistory(hub: Hub): Promise<void> {
-  const sums = await importWithProgress(hub, defaultPlan()).shown;
+  const sums = await importWithProgress(hub, await defaultPlan()).shown;
   hub.recall.imported();
   const cancelled = sums.some((s) => s.cancelled);
   void vscode.window.showInformationMessage(
@@ -38,11 +38,13 @@ export async function importHistory(hub: Hub): Promise<void> {
 }
 
 /** First activation: offer to import existing history once, when there is some. */
-export function offerImportOnce(hub: Hub): void {
+export async function offerImportOnce(hub: Hub): Promise<void> {
   const state = hub.context.globalState;
   if (state.get(OFFERED_KEY)) return;
   const roots = historyRoots();
-  if (!existsSync(roots.codex) && !existsSync(roots.claude)) return;
+  const found = await Promise.all([pathExists(roots.codex), pathExists(roots.claude)]);
+  // asked again after the look: offered once even when the look took long
+  if (!found.includes(true) || state.get(OFFERED_KEY)) return;
   void state.update(OFFERED_KEY, true);
   void vscode.window
     .showInformationMessage(

@@ -6,11 +6,11 @@
  * `<session folder>/.acp-threads/`. A `.jsonl` file (`threads export --jsonl`) is added as a thread through the
  * store (validated, torn tail cut, atomic).
  */
-import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { Engine, EngineProgress } from "../core/engine/requests";
 import { SNAPSHOT_DIR, type SnapshotListing } from "../core/model/snapshot";
+import { pathExists } from "./path-exists";
 import type { ThreadStore } from "../core/store/thread-store";
 import { defaultExportDir } from "./export-folder";
 
@@ -103,7 +103,7 @@ async function pickSnapshot(engine: Engine): Promise<string | undefined> {
 
 /** When the snapshot's session folder does not exist here, offers the workspace folder instead. */
 async function rootFor(rootDir: string, source: string): Promise<string | undefined | null> {
-  if (existsSync(rootDir)) return undefined;
+  if (await pathExists(rootDir)) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? dirname(dirname(source));
   const use = `Restore into ${basename(folder)}`;
   const answer = await vscode.window.showWarningMessage(

@@ -2,11 +2,11 @@
  * Opening a chip (in the transcript or the prompt box): a file at its line range, a folder in the explorer, a
  * past thread in its panel, the Problems view, an image kept beside the thread.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ContextRef } from "../../core/model/context";
 import { assetsDir } from "../../core/prompt/images";
+import { pathExists } from "../path-exists";
 import { THREAD_URI_PREFIX } from "../../core/prompt/refs";
 import { allowedPath } from "./resolve";
 
@@ -21,7 +21,7 @@ export async function openContext(ref: ContextRef, storeThreadId: string | undef
     const name = ref.asset ?? ref.thumb;
     const file =
       name && storeThreadId && !/[\\/]/.test(name) ? join(assetsDir(deps.threadsDir, storeThreadId), name) : undefined;
-    if (file && existsSync(file))
+    if (file && (await pathExists(file)))
       return void (await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file)));
     if (ref.path && allowedPath(ref.path))
       return void (await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(ref.path)));

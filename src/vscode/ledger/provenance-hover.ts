@@ -4,7 +4,8 @@
  * caches what it read until a ledger is appended to: by this window (`reset`, from the ledger host's event) or by
  * another process (a watcher on the ledger folder), so hovering reads no file while nothing was recorded.
  */
-import { mkdirSync, watch, type FSWatcher } from "node:fs";
+import { watch, type FSWatcher } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { LineOrigin, ProvenanceIndex } from "../../core/ledger/provenance";
 import { elapsed } from "../time-format";
@@ -13,6 +14,7 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
   readonly #cache = new Map<string, { version: number; lines: (LineOrigin | null)[] }>();
   readonly #sub: vscode.Disposable;
   #watcher: FSWatcher | undefined;
+  #disposed = false;
 
   constructor(
     private readonly index: ProvenanceIndex,
@@ -22,7 +24,7 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
       vscode.languages.registerHoverProvider({ scheme: "file" }, this),
       vscode.workspace.onDidCloseTextDocument((d) => this.#cache.delete(d.uri.toString())),
     );
-    this.#watch();
+    this.#watch().then(undefined, () => undefined); // it catches its own failures: no watch
   }
 
   /** Forget what was worked out (a ledger changed: `threadId`'s, or any). */
@@ -31,14 +33,17 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
     this.#cache.clear();
   }
 
-  #watch(): void {
+  /** The folder made off the host's thread; once the watch runs, what was worked out before it is forgotten. */
+  async #watch(): Promise<void> {
     try {
-      mkdirSync(this.index.dir, { recursive: true, mode: 0o700 }); // once, so another process's first ledger is seen
+      await mkdir(this.index.dir, { recursive: true, mode: 0o700 }); // once, so another process's first ledger is seen
+      if (this.#disposed) return;
       this.#watcher = watch(this.index.dir, { persistent: false }, (_e, name) => {
         const file = typeof name === "string" ? name : "";
         if (file.endsWith(".jsonl")) this.reset(file.slice(0, -".jsonl".length));
       });
       this.#watcher.on("error", () => this.#watcher?.close());
+      this.reset(); // a ledger another process recorded while the folder was made
     } catch {
       // no ledger folder yet: this window's own recordings still reset the cache (a reload sees other processes')
     }
@@ -70,6 +75,7 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#watcher?.close();
     this.#sub.dispose();
   }

@@ -4,11 +4,11 @@
  * Importing Codex and Claude Code history shows real progress (bytes read per source, files, messages) and cancels
  * at any point.
  */
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeProgress } from "../../core/recall/describe";
+import { pathExists } from "../path-exists";
 import type { Hub } from "../hub";
 import type { ImportJob, ImportPlan, ImportProgress, SyncSummary } from "../../core/engine/import-job";
 
@@ -19,12 +19,13 @@ export const historyRoots = () => ({
 });
 
 /** Our threads, plus the Codex and Claude Code roots that exist. */
-export function defaultPlan(): ImportPlan {
+export async function defaultPlan(): Promise<ImportPlan> {
   const roots = historyRoots();
+  const [codex, claude] = await Promise.all([pathExists(roots.codex), pathExists(roots.claude)]);
   return {
     own: true,
-    codex: existsSync(roots.codex) ? { root: roots.codex } : undefined,
-    claude: existsSync(roots.claude) ? { root: roots.claude } : undefined,
+    codex: codex ? { root: roots.codex } : undefined,
+    claude: claude ? { root: roots.claude } : undefined,
   };
 }
 

@@ -11,8 +11,8 @@
  * open panels without waiting for the next settings change. Without a watch (the folder could not be made or
  * watched) nothing is kept: each list reads the file (off the thread).
  */
-import { mkdirSync, watch, type FSWatcher } from "node:fs";
-import { stat } from "node:fs/promises";
+import { watch, type FSWatcher } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { Engine } from "../../core/engine/requests";
 import { agentsLayout } from "../../core/registry/layout";
@@ -42,6 +42,7 @@ export class RegistryService implements vscode.Disposable {
   #toldStamp: string | undefined;
   #checking: Promise<void> | undefined;
   #watcher: FSWatcher | undefined;
+  #disposed = false;
   /** Told of each read of the installed agents' file (not of a kept answer): the host suite counts them. */
   onRead?: () => void;
   /** The engine's registry requests, reading this window's registry (`url`). */
@@ -54,7 +55,7 @@ export class RegistryService implements vscode.Disposable {
     engineFor: (registryUrl: () => string) => Engine,
   ) {
     this.#engine = engineFor(() => this.url);
-    this.#watch();
+    this.#watch().then(undefined, () => undefined); // it catches its own failures: no watch, nothing kept
   }
 
   get url(): string {
@@ -136,6 +137,7 @@ export class RegistryService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#watcher?.close();
     this.#watcher = undefined;
     this.#changed.dispose();
@@ -211,11 +213,16 @@ export class RegistryService implements vscode.Disposable {
     );
   }
 
-  #watch(): void {
+  /**
+   * Until the watch starts (after the folder is made, off the host's thread) nothing is kept: each list reads the
+   * file, so a change made meanwhile is never missed.
+   */
+  async #watch(): Promise<void> {
     const { root, installedFile } = agentsLayout(this.home);
     const name = installedFile.slice(root.length + 1);
     try {
-      mkdirSync(root, { recursive: true, mode: 0o700 }); // once, so another process's first install is seen
+      await mkdir(root, { recursive: true, mode: 0o700 }); // once, so another process's first install is seen
+      if (this.#disposed) return;
       this.#watcher = watch(root, { persistent: false }, (_e, file) => {
         if (file === null || file === name) this.#changedOnDisk();
       });

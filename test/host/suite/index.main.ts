@@ -21,6 +21,7 @@ const PASSES: Record<string, string[]> = {
     "panel.test.js",
     "recall.test.js",
     "recall-import.test.js",
+    "window-disk.test.js",
     "ledger.test.js",
     "ops.test.js",
     "usage.test.js",
