@@ -4,7 +4,7 @@
 // window's Restore of that turn and the CLI's `restore --turn 1` put the second folder's file back, and a write
 // outside both folders is refused. From the palette, a new thread works in the active editor's folder (else the first)
 // unless its panel's folder picker names the other, and its header names that folder. A new thread the thread host runs (the default on POSIX)
-// reaches the second folder too.
+// reaches the second folder too, and the window's Restore of its turn puts the second folder's file back.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -220,15 +220,27 @@ describe("a multi-root window: a new thread in the thread host reaches the secon
   before(() => permissionMode("approve-all"));
   after(() => permissionMode("approve-reads"));
 
-  it("its write in the second folder is allowed without asking and written; the thread records both folders", async () => {
+  it("its write in the second folder is allowed without asking and written; the thread records both folders; the window's Restore puts the file back", async () => {
     const { hub } = await api();
     const [first, second] = twoFolders();
     const target = join(second, "src", "from-the-host.txt");
+    writeFileSync(target, "before the host's turn\n");
     const id = await sendNewInHost("fake", [{ type: "text", text: `write ${target} written by the host's session` }]);
     await ranInHost(id, /^write /);
     assert.equal(readFileSync(target, "utf8"), "written by the host's session");
     const meta = hub.threads.read(id).metadata;
     assert.equal(meta.cwd, first);
     assert.deepEqual(meta.folders, [first, second]);
+    // the panel's Revert of the hosted turn (the window's command; `yes`: the confirmation answered)
+    const turn1 = await waitFor("the ledger's turn 1, as the window reads it", () =>
+      hub.ledger.ledger.read(id).ops.find((o) => o.op === "turn-1" && o.summary),
+    );
+    assert.deepEqual(
+      turn1.files.map((f) => f.path),
+      [target],
+    );
+    const op = await vscode.commands.executeCommand<string>("acpThreads.restoreTurn", id, 1, { yes: true });
+    assert.match(op ?? "", /^restore-/, "restored, recorded as an operation");
+    assert.equal(readFileSync(target, "utf8"), "before the host's turn\n");
   });
 });
