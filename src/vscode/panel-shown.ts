@@ -1,6 +1,6 @@
 /**
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
- * figure, agent, status and login, and who answered the last permission request another client of the thread host
+ * figure, agent, folder, status and login, and who answered the last permission request another client of the thread host
  * answered first, the files its "N files changed" rows name, the pickers it draws, the slash commands its box offers and the
  * images whose thumbnails it was sent. The host suite compares it with the tab's.
  */
@@ -10,6 +10,8 @@ export interface PanelShown {
   title: string;
   usage: string;
   agent: string;
+  /** The folder the header names (a new thread's: the one picked in its panel, #35). */
+  cwd: string;
   status: string;
   login: string;
   resumable: boolean;
@@ -38,6 +40,7 @@ export const panelShown = (): PanelShown => ({
   title: "",
   usage: "",
   agent: "",
+  cwd: "",
   status: "",
   login: "",
   resumable: false,
@@ -59,6 +62,7 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
     Object.assign(shown, {
       title: m.header.title,
       agent: m.header.agent,
+      cwd: m.header.cwd,
       status: m.status,
       resumable: !!m.header.resumable,
       sandboxed: !!m.header.sandboxed,
@@ -74,6 +78,7 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
     });
   else if (m.type === "ops") shown.ops++;
   else if (m.type === "title") shown.title = m.title;
+  else if (m.type === "draftFolder") shown.cwd = m.cwd;
   else if (m.type === "usage") shown.usage = m.text;
   else if (m.type === "login") shown.login = m.text + (m.action ? ` [${m.action}]` : "");
   else if (m.type === "permissionResolved") {

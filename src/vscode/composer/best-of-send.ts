@@ -2,7 +2,6 @@
  * A new-thread panel's Send with "best of N" checked (#37): the box's prompt, with its `@` context resolved like
  * any prompt's, becomes the task of a Best of N (the wizard asks the agents, runs and check command next).
  */
-import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { PromptPart } from "../../core/model/context";
 import { promptPartsText } from "../../core/prompt/blocks";
@@ -20,12 +19,6 @@ export interface PanelTask {
   agentId?: string;
   /** The panel's "sandboxed" box when the person changed it; absent: the settings decide. */
   sandbox?: boolean;
-}
-
-/** The folder a new thread's panel works in: the one it chose when it is a workspace folder, else the first. */
-export function draftFolder(chosen: string | undefined): string {
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  return chosen && folders.includes(chosen) ? chosen : (folders[0] ?? process.cwd());
 }
 
 /** Hands the panel's prompt to Best of N; true when it started (the panel closes), else the prompt is given back. */

@@ -29,6 +29,7 @@ import { resolveParts } from "./resolve";
 import { sessionBoxState } from "./session-box";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftStartHost } from "./draft-start";
+import { draftFolder, editorFolder, isWorkspaceFolder } from "./draft-folder";
 import { background } from "../../core/util/unexpected";
 import { HostedBox } from "../host/hosted-composer";
 import type { ComposerDeps, ComposerLinks } from "./composer-deps";
@@ -43,6 +44,8 @@ export class ComposerHost implements vscode.Disposable {
   readonly #drafts = new Set<string>();
   /** New-thread panels opened by "Best of N…" ("best of N" checked), with the repository a scripted caller named. */
   readonly #bestOf = new Map<string, { cwd?: string }>();
+  /** Each new thread's folder (#35): the active editor's when its panel opened, or the one picked in the panel. */
+  readonly #folder = new Map<string, string>();
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
   readonly #drain = new QueueDrain({
@@ -94,6 +97,8 @@ export class ComposerHost implements vscode.Disposable {
   openDraft(items: ContextItem[] = [], opts: { bestOf?: { cwd?: string } } = {}): string {
     const threadId = newThreadId(); // the stored thread will have the same id
     this.#drafts.add(threadId);
+    const folder = editorFolder(); // before the panel opens: its webview is the active editor then
+    if (folder) this.#folder.set(threadId, folder);
     if (opts.bestOf) this.#bestOf.set(threadId, opts.bestOf);
     if (items.length) this.#pending.set(threadId, items);
     this.deps.openThread(threadId);
@@ -120,9 +125,9 @@ export class ComposerHost implements vscode.Disposable {
     return true;
   }
 
-  /** The init header of a new thread's panel. */
+  /** The init header of a new thread's panel: its folder, as its picker shows it. */
   draftHeader(threadId: string) {
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const cwd = draftFolder(this.#folder.get(threadId));
     // no agent yet: the header names the folder only (the picker below names the agent)
     return { threadId, title: "New thread", agent: "", cwd, acceptsInput: true };
   }
@@ -213,7 +218,7 @@ export class ComposerHost implements vscode.Disposable {
         }),
       () => this.#drafts.has(panel.threadId),
       folders,
-      folders[0] ?? process.cwd(),
+      draftFolder(this.#folder.get(panel.threadId)),
     );
   }
 
@@ -285,6 +290,8 @@ export class ComposerHost implements vscode.Disposable {
           return void (await droppedOn(panel, m.uris));
         case "pickAgent":
           return await this.agents.pick(panel.threadId, m.agentId);
+        case "pickFolder":
+          return this.#pickFolder(panel, m.folder);
         case "addAgent":
           return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
         case "agentActions":
@@ -333,11 +340,19 @@ export class ComposerHost implements vscode.Disposable {
         if (draft) return void this.#drafts.add(id);
         this.#drafts.delete(id);
         this.#bestOf.delete(id);
+        this.#folder.delete(id);
       },
       bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
       run: (live) => this.#run(panel, live, m.parts, parts),
       startInHost: (s) => this.deps.startInHost?.(s),
     };
+  }
+
+  /** A new thread's folder picked in its panel (a workspace folder only): its header names it. */
+  #pickFolder(panel: ComposerPanel, folder: string): void {
+    if (!this.#drafts.has(panel.threadId) || !isWorkspaceFolder(folder)) return;
+    this.#folder.set(panel.threadId, folder);
+    panel.post({ type: "draftFolder", cwd: folder });
   }
 
   #postQueue(panel: ComposerPanel): void {
@@ -354,8 +369,10 @@ export class ComposerHost implements vscode.Disposable {
       restore();
       return notice(errorMessage(err));
     }
-    if (this.#drafts.has(panel.threadId))
-      return await startDraft(this.#draftHost(panel, m, parts), panel, m, parts, restore, notice);
+    if (this.#drafts.has(panel.threadId)) {
+      const folder = m.folder ?? this.#folder.get(panel.threadId); // a scripted Send may name none
+      return await startDraft(this.#draftHost(panel, m, parts), panel, { ...m, folder }, parts, restore, notice);
+    }
     const live = this.deps.live(panel.threadId);
     if (await this.#hosted.send(panel, m.parts, parts, !!live?.isOpen, restore, notice)) return;
     if (!live?.isOpen) {

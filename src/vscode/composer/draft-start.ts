@@ -8,9 +8,10 @@ import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
 import type { ComposerMessage } from "../../webview/thread/protocol";
 import type { LiveSession } from "../live-session";
 import { EXEC_PREFIX } from "./agent-options";
-import { draftFolder, startBestOf, type PanelTask } from "./best-of-send";
+import { startBestOf, type PanelTask } from "./best-of-send";
 import type { ComposerPanel } from "./composer-panel";
 import type { DraftAgents } from "./draft-agents";
+import { draftFolder } from "./draft-folder";
 import { execTask } from "./exec-task";
 import { sendWhenReady } from "./first-prompt";
 

@@ -111,6 +111,10 @@ function onMessage(m: HostMessage): void {
     case "ops":
       ops.render(m.ops);
       break;
+    case "draftFolder":
+      view.ctx.cwd = m.cwd;
+      chrome.setFolder(m.cwd);
+      break;
     default:
       composer.message(m);
   }

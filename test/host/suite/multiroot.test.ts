@@ -2,9 +2,9 @@
 // user of it meets, each through the extension's commands: a session started in the first folder writes a file in
 // the second (allowed without asking, as the path guard takes both folders), the thread records both folders, the
 // window's Restore of that turn and the CLI's `restore --turn 1` put the second folder's file back, and a write
-// outside both folders is refused. From the palette, a new thread works in the first folder (whatever editor is
-// active) unless its panel's folder picker names the other. A new thread the thread host runs (the default on POSIX)
-// reaches the second folder too.
+// outside both folders is refused. From the palette, a new thread works in the active editor's folder (else the first)
+// unless its panel's folder picker names the other, and its header names that folder. A new thread the thread host runs (the default on POSIX)
+// reaches the second folder too, and the window's Restore of its turn puts the second folder's file back.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -144,12 +144,52 @@ describe("a multi-root window: the folder a new thread from the palette works in
     return { panel, state };
   }
 
-  it("offers both folders with the first chosen, though an editor of the second is active", async () => {
+  /** What the header of thread `id`'s panel names: the folder its init (or a pick since) sent. */
+  const headerFolder = async (id: string, folder: string) => {
+    const { hub } = await api();
+    await waitFor(`the header to name ${folder}`, () => hub.panels.shown(id)?.cwd === folder).catch((err: Error) => {
+      throw new Error(`${err.message}; it names ${hub.panels.shown(id)?.cwd}`);
+    });
+  };
+
+  it("offers both folders with the active editor's chosen (an editor of the second is active), named in the header", async () => {
     const [first, second] = twoFolders();
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(join(second, "README.md")));
-    const { state } = await paletteDraft();
+    const { panel, state } = await paletteDraft();
     assert.deepEqual(state.folders, [first, second]);
-    assert.equal(state.folder, first, "the first folder, not the active editor's");
+    assert.equal(state.folder, second, "the active editor's folder, not the first");
+    await headerFolder(panel.threadId, second);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("with no editor of a workspace folder active, the first folder", async () => {
+    const [first] = twoFolders();
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const { panel, state } = await paletteDraft();
+    assert.equal(state.folder, first);
+    await headerFolder(panel.threadId, first);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("the header follows the folder picked in the panel; a pick of a folder outside the workspace is ignored", async () => {
+    const { hub } = await api();
+    const [first, second] = twoFolders();
+    const { panel } = await paletteDraft(); // no editor active: the first folder
+    const tab = hub.panels.panelOf(panel.threadId)!; // the panel's webview, as its folder picker posts to the host
+    await headerFolder(panel.threadId, first);
+    await hub.composer.handle(tab, { type: "pickFolder", folder: tmpdir() });
+    assert.equal(hub.panels.shown(panel.threadId)?.cwd, first, "not a workspace folder: the header is unchanged");
+    await hub.composer.handle(tab, { type: "pickFolder", folder: second });
+    await headerFolder(panel.threadId, second);
+    // what the panel's webview gets when drawn again (a reload), and the draft's state when the agents change
+    assert.equal(hub.composer.draftHeader(panel.threadId).cwd, second);
+    const posts: HostMessage[] = [];
+    hub.composer.attach({ threadId: panel.threadId, post: (m) => void posts.push(m) });
+    const state = await waitFor("the draft state again", () => {
+      const m = posts.find((p) => p.type === "composer" && p.state.draft);
+      return m?.type === "composer" ? m.state.draft : undefined;
+    });
+    assert.equal(state.folder, second, "the picker's folder as the host keeps it");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
@@ -180,15 +220,27 @@ describe("a multi-root window: a new thread in the thread host reaches the secon
   before(() => permissionMode("approve-all"));
   after(() => permissionMode("approve-reads"));
 
-  it("its write in the second folder is allowed without asking and written; the thread records both folders", async () => {
+  it("its write in the second folder is allowed without asking and written; the thread records both folders; the window's Restore puts the file back", async () => {
     const { hub } = await api();
     const [first, second] = twoFolders();
     const target = join(second, "src", "from-the-host.txt");
+    writeFileSync(target, "before the host's turn\n");
     const id = await sendNewInHost("fake", [{ type: "text", text: `write ${target} written by the host's session` }]);
     await ranInHost(id, /^write /);
     assert.equal(readFileSync(target, "utf8"), "written by the host's session");
     const meta = hub.threads.read(id).metadata;
     assert.equal(meta.cwd, first);
     assert.deepEqual(meta.folders, [first, second]);
+    // the panel's Revert of the hosted turn (the window's command; `yes`: the confirmation answered)
+    const turn1 = await waitFor("the ledger's turn 1, as the window reads it", () =>
+      hub.ledger.ledger.read(id).ops.find((o) => o.op === "turn-1" && o.summary),
+    );
+    assert.deepEqual(
+      turn1.files.map((f) => f.path),
+      [target],
+    );
+    const op = await vscode.commands.executeCommand<string>("acpThreads.restoreTurn", id, 1, { yes: true });
+    assert.match(op ?? "", /^restore-/, "restored, recorded as an operation");
+    assert.equal(readFileSync(target, "utf8"), "before the host's turn\n");
   });
 });

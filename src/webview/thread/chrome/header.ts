@@ -20,6 +20,8 @@ export class Header {
   #canRename = false;
   /** "Agent · folder", before " · sandboxed". */
   #where = "";
+  /** The agent, folder and session the header names. */
+  #place: Pick<ThreadHeader, "agent" | "cwd" | "sessionId"> = { agent: "", cwd: "" };
 
   #loginAction: LoginAction | undefined;
 
@@ -33,12 +35,21 @@ export class Header {
   init(h: ThreadHeader, firstPrompt: string | undefined): void {
     this.#firstPrompt = firstPrompt;
     this.#canRename = true;
-    const folder = h.cwd.split(/[\\/]/).filter(Boolean).pop() ?? h.cwd;
-    // a new thread has no agent yet: the folder alone (the picker below names the agent)
-    this.#where = h.agent ? `${h.agent} · ${folder}` : folder;
-    $("agent").title = `${h.agent ? `${h.agent} in ` : ""}${h.cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
+    this.#place = h;
+    this.setFolder(h.cwd);
     this.setSandboxed(!!h.sandboxed);
     this.setTitle(h.title);
+  }
+
+  /** The folder the header names: the thread's, or a new thread's picked one (#35). */
+  setFolder(cwd: string): void {
+    const h = { ...this.#place, cwd };
+    this.#place = h;
+    const folder = cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
+    // a new thread has no agent yet: the folder alone (the picker below names the agent)
+    this.#where = h.agent ? `${h.agent} · ${folder}` : folder;
+    $("agent").title = `${h.agent ? `${h.agent} in ` : ""}${cwd}${h.sessionId ? `\nsession ${h.sessionId}` : ""}`;
+    this.setSandboxed($("agent").dataset.sandboxed === "true");
   }
 
   /** "sandboxed" after the agent and folder while the agent runs in the OS sandbox (#34). */

@@ -70,6 +70,7 @@ export class Composer {
         this.post({ type: "pickAgent", agentId });
         this.#noticeEl.hidden = true; // "Pick an agent first." is answered (#37)
       },
+      folder: (folder) => this.post({ type: "pickFolder", folder }),
       addAgent: () => this.post({ type: "addAgent" }),
       agentActions: (agentId) => this.post({ type: "agentActions", agentId }),
       submit: () => this.#submit("session"),

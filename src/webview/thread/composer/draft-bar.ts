@@ -13,6 +13,8 @@ type SendFields = Omit<Extract<ComposerMessage, { type: "send" }>, "type" | "par
 export interface DraftBarEvents {
   /** An agent was picked in the picker. */
   picked(agentId: string): void;
+  /** A folder was picked in the folder picker (multi-root): the header follows it. */
+  folder(folder: string): void;
   addAgent(): void;
   agentActions(agentId: string): void;
   /** Enter in the command line field. */
@@ -51,7 +53,10 @@ export class DraftBar {
     this.#folderEl = document.createElement("select");
     this.#folderEl.title = "Workspace folder the agent works in";
     this.#folderEl.setAttribute("aria-label", "Workspace folder");
-    this.#folderEl.addEventListener("change", () => (this.#folderEl.dataset.picked = "1"));
+    this.#folderEl.addEventListener("change", () => {
+      this.#folderEl.dataset.picked = "1";
+      on.folder(this.#folderEl.value);
+    });
     this.el.appendChild(this.#folderEl);
     this.#commandEl = document.createElement("input");
     this.#commandEl.className = "cmp-command";

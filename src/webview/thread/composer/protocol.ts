@@ -103,7 +103,9 @@ export type ComposerHostMessage =
   | { type: "editPrompt"; parts: WirePart[]; rewind?: RewindEdit }
   | { type: "composerNotice"; message: string; severity: "error" | "info" }
   /** Thumbnails (data URLs) of image assets shown in the transcript, by asset name. */
-  | { type: "thumbs"; thumbs: Record<string, string> };
+  | { type: "thumbs"; thumbs: Record<string, string> }
+  /** A new thread's folder changed (picked in its panel, #35): the header names it. */
+  | { type: "draftFolder"; cwd: string };
 
 export type ComposerMessage =
   /** Send (or queue while a turn runs). A draft thread also names the agent, the folder and the run mode. */
@@ -132,6 +134,8 @@ export type ComposerMessage =
   | { type: "openContext"; ref: ContextRef }
   | { type: "dropUris"; uris: string[] }
   | { type: "pickAgent"; agentId: string }
+  /** A new thread's folder picker (multi-root): the folder the person picked. */
+  | { type: "pickFolder"; folder: string }
   /** The picker's "Add agent…": the registry's QuickPick. */
   | { type: "addAgent" }
   /** A "Not installed" row of the agent picker: what can be done with that agent (#37). */
@@ -235,6 +239,8 @@ export function parseComposerMessage(m: Fields): ComposerMessage | undefined {
         : undefined;
     case "pickAgent":
       return str(m.agentId, 200) ? { type: "pickAgent", agentId: m.agentId } : undefined;
+    case "pickFolder":
+      return str(m.folder, 4096) ? { type: "pickFolder", folder: m.folder } : undefined;
     case "addAgent":
       return { type: "addAgent" };
     case "agentActions":

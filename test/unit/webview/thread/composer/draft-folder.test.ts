@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { shownFolder } from "../../../../../src/webview/thread/composer/draft-controls";
+import { parseWebviewMessage } from "../../../../../src/webview/thread/protocol";
 
 const FOLDERS = ["/ws/first", "/ws/second"];
 
@@ -14,4 +15,17 @@ test("the host's folder until the person picks one; their pick stays when the st
 
 test("a pick no longer offered (its folder left the workspace) gives way to the host's folder", () => {
   assert.equal(shownFolder(["/ws/first"], "/ws/first", "/ws/second"), "/ws/first");
+});
+
+test("the picker's pickFolder message passes the panel's message check with a folder only (the host checks it is a workspace folder)", () => {
+  assert.deepEqual(parseWebviewMessage({ type: "pickFolder", folder: "/ws/second", extra: 1 }), {
+    type: "pickFolder",
+    folder: "/ws/second",
+  });
+  for (const folder of [undefined, 7, ["/ws"], "x".repeat(4097)])
+    assert.equal(
+      parseWebviewMessage({ type: "pickFolder", folder }),
+      undefined,
+      `folder ${String(folder).slice(0, 9)}`,
+    );
 });
