@@ -40,12 +40,15 @@ export interface ResolvedAgent {
   found: boolean;
 }
 
-/** Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). */
+/**
+ * Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). Its last
+ * caller is the window's vscode/engine.ts; delete it when that call moves to `resolveCommandAsync`.
+ */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
   return findExecutable(command, { cwd, env });
 }
 
-/** `resolveCommand` off the thread (the file checks run on the thread pool): for the editor's extension host. */
+/** `resolveCommand` off the thread (the file checks run on the thread pool): `resolveAgent`, doctor, the window. */
 export function resolveCommandAsync(
   command: string,
   cwd: string,
