@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { resolveAgent } from "../../src/core/acp/agent-registry";
 import { createAgentRuntime } from "../../src/core/acp/agent-runtime";
-import { fetchRegistry, installAgent, installedSpecFor } from "../../src/core/registry";
+import { fetchRegistry, installAgent, installedSpecForAsync } from "../../src/core/registry";
 import { findTool } from "../../src/core/registry/run-tool";
 import { start } from "../fixtures/registry/server";
 import { collectTurn, setUp } from "./harness";
@@ -51,7 +51,8 @@ test(
       assert.deepEqual(installed.auth, ["agent"]);
       assert.ok(installed.command.startsWith(join(t.dataHome, "agents", "codex-acp", "2.6.0", "node_modules")));
 
-      const spec = resolveAgent("codex-acp", { cwd: t.workspace, installed: (id) => installedSpecFor(t.dataHome, id) });
+      const installedSpec = (id: string) => installedSpecForAsync(t.dataHome, id);
+      const { spec } = await resolveAgent("codex-acp", { cwd: t.workspace, installed: installedSpec });
       assert.equal(spec.command, installed.command);
       const rt = createAgentRuntime(
         { agent: spec, cwd: t.workspace, permissionPolicy: "approve-all", env: t.agent.vars },

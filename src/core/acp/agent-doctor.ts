@@ -12,7 +12,7 @@ import { nodeLaunch } from "../runtime/node-launch";
 import { packageVersionOf } from "../runtime/node-package";
 import type { NodeRuntimeOptions } from "../runtime/node-select";
 import { probeAgent } from "./agent-probe";
-import { AGENT_PRESETS, resolveCommand, type CustomAgentConfig } from "./agent-registry";
+import { AGENT_PRESETS, resolveCommandAsync, type CustomAgentConfig } from "./agent-registry";
 import type { DoctorEntry } from "./runtime";
 
 export { packageVersionOf };
@@ -102,7 +102,7 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
   ];
   return await Promise.all(
     entries.map(async (e): Promise<DoctorEntry> => {
-      const resolvedPath = resolveCommand(e.command, opts.cwd, env);
+      const resolvedPath = await resolveCommandAsync(e.command, opts.cwd, env);
       if (!resolvedPath) {
         return {
           id: e.id,

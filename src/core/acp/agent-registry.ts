@@ -1,10 +1,10 @@
 /**
  * Agent presets, custom agents (Zed `agent_servers` shape) and command resolution.
  *
- * `resolveAgent` accepts a preset id, a custom agent name, or a command line ("node ./agent.js --flag",
- * "/abs/agent"); the command is resolved to an absolute path: an agent installed from the registry by its id, a
- * path as given, a name on PATH only (never a `node_modules/.bin` above the workspace: see platform/executables),
- * so spawning never depends on a shell.
+ * `resolveAgent` accepts a preset id, a custom agent name, an agent installed from the registry by its id, or a
+ * command line ("node ./agent.js --flag", "/abs/agent"); the command is resolved to an absolute path: an installed
+ * agent's as its install recorded, a path as given, a name on PATH only (never a `node_modules/.bin` above the
+ * workspace: see platform/executables), so spawning never depends on a shell.
  */
 import { createHash } from "node:crypto";
 import { AcpThreadsError } from "../errors";
@@ -28,16 +28,27 @@ export interface ResolveOptions {
   custom?: Record<string, CustomAgentConfig>;
   cwd: string;
   env?: NodeJS.ProcessEnv;
-  /** Agents installed from the ACP Registry (`installedSpecFor` in core/registry, bound to the data home). */
-  installed?: (id: string) => AgentSpec | undefined;
+  /** Agents installed from the ACP Registry (`installedSpecForAsync` in core/registry, bound to the data home). */
+  installed?: (id: string) => Promise<AgentSpec | undefined>;
+  /** A command not found gives its spec (the command as configured) with `found: false`, not `agent_not_found`. */
+  allowMissing?: boolean;
 }
 
-/** Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). */
+/** What `resolveAgent` gives: `found` when the command is the program's absolute path. */
+export interface ResolvedAgent {
+  spec: AgentSpec;
+  found: boolean;
+}
+
+/**
+ * Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). Its last
+ * caller is the window's vscode/engine.ts; delete it when that call moves to `resolveCommandAsync`.
+ */
 export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
   return findExecutable(command, { cwd, env });
 }
 
-/** `resolveCommand` off the thread (the file checks run on the thread pool): for the editor's extension host. */
+/** `resolveCommand` off the thread (the file checks run on the thread pool): `resolveAgent`, doctor, the window. */
 export function resolveCommandAsync(
   command: string,
   cwd: string,
@@ -93,24 +104,28 @@ export function commandLineAgentId(name: string, words: readonly string[]): stri
 
 /**
  * What `idOrCommandLine` names before its command is looked up: the spec (its command as configured), and for a
- * preset how to install it. An installed registry agent comes `ready` (its command is already absolute, inside its
- * install folder). An unknown name is a usage error; so is an empty command line.
+ * preset how to install it. An installed registry agent (`installed`, looked up by the caller) comes `ready` (its
+ * command is already absolute, inside its install folder). An unknown name is a usage error; so is an empty command
+ * line.
  */
-export interface AgentChoice {
+interface AgentChoice {
   spec: AgentSpec;
   install?: string;
   ready?: boolean;
 }
 
-export function chooseAgent(idOrCommandLine: string, opts: Omit<ResolveOptions, "cwd" | "env">): AgentChoice {
-  const custom = opts.custom?.[idOrCommandLine];
-  const preset = findPreset(idOrCommandLine);
-  const installed = custom || looksLikeCommandLine(idOrCommandLine) ? undefined : opts.installed?.(idOrCommandLine);
+function chooseAgent(
+  idOrCommandLine: string,
+  customs: Record<string, CustomAgentConfig> | undefined,
+  installed: AgentSpec | undefined,
+): AgentChoice {
+  const custom = customs?.[idOrCommandLine];
   if (custom) {
     const { command, args = [], env } = custom;
     return { spec: { id: idOrCommandLine, displayName: idOrCommandLine, command, args, env } };
   }
   if (installed) return { spec: installed, ready: true };
+  const preset = findPreset(idOrCommandLine);
   if (preset && !looksLikeCommandLine(idOrCommandLine)) {
     const spec = { id: preset.id, displayName: preset.displayName, command: preset.command, args: [...preset.args] };
     return { spec, install: preset.install };
@@ -121,7 +136,7 @@ export function chooseAgent(idOrCommandLine: string, opts: Omit<ResolveOptions, 
     const name = commandName(command);
     return { spec: { id: commandLineAgentId(name, [command, ...args]), displayName: name, command, args } };
   }
-  const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(opts.custom ?? {})].join(", ");
+  const known = [...AGENT_PRESETS.map((p) => p.id), ...Object.keys(customs ?? {})].join(", ");
   throw new AcpThreadsError(
     "usage",
     `unknown agent '${idOrCommandLine}' (known: ${known}); pass a command line to run any ACP agent`,
@@ -129,7 +144,7 @@ export function chooseAgent(idOrCommandLine: string, opts: Omit<ResolveOptions, 
 }
 
 /** The error for a chosen agent whose command is not found (with the preset's install hint). */
-export function agentNotFound({ spec, install }: AgentChoice): AcpThreadsError {
+function agentNotFound({ spec, install }: AgentChoice): AcpThreadsError {
   const hint = install ? ` Install it with: ${install}` : "";
   return new AcpThreadsError(
     "agent_not_found",
@@ -140,11 +155,20 @@ export function agentNotFound({ spec, install }: AgentChoice): AcpThreadsError {
   );
 }
 
-/** Builds the spec for a preset id, a custom agent name, or a command line; the command becomes absolute. */
-export function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): AgentSpec {
-  const choice = chooseAgent(idOrCommandLine, opts);
-  if (choice.ready) return choice.spec;
-  const resolved = resolveCommand(choice.spec.command, opts.cwd, opts.env ?? process.env);
-  if (!resolved) throw agentNotFound(choice);
-  return { ...choice.spec, command: resolved };
+/**
+ * The spec for a custom agent name, an installed registry agent's id, a preset id, or a command line (in that order:
+ * a custom agent wins over an installed one, an installed one over a preset; a command line is never looked up among
+ * the installed agents), its command made absolute. A command not found is `agent_not_found` (with a preset's install
+ * hint), or with `allowMissing` the spec as configured and `found: false`. Only files are looked at; the lookups run
+ * off the caller's thread (but `commandName`'s read of a generic entry script's package.json).
+ */
+export async function resolveAgent(idOrCommandLine: string, opts: ResolveOptions): Promise<ResolvedAgent> {
+  const lookUp = !opts.custom?.[idOrCommandLine] && !looksLikeCommandLine(idOrCommandLine);
+  const installed = lookUp ? await opts.installed?.(idOrCommandLine) : undefined;
+  const choice = chooseAgent(idOrCommandLine, opts.custom, installed);
+  if (choice.ready) return { spec: choice.spec, found: true };
+  const program = await resolveCommandAsync(choice.spec.command, opts.cwd, opts.env ?? process.env);
+  if (program) return { spec: { ...choice.spec, command: program }, found: true };
+  if (opts.allowMissing) return { spec: choice.spec, found: false };
+  throw agentNotFound(choice);
 }

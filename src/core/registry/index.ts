@@ -5,7 +5,13 @@ export { fetchRegistry, REGISTRY_TIMEOUT_MS } from "./fetch";
 export { validateAgent, validateIndex } from "./validate";
 export { compareSemver, isSemver } from "./semver";
 export { installKindOf, registryPlatformOf } from "./platform";
-export { findInstalled, installedAgentSpec, installedSpecFor, listInstalled, listInstalledAsync } from "./installed";
+export {
+  findInstalled,
+  installedAgentSpec,
+  installedSpecForAsync,
+  listInstalled,
+  listInstalledAsync,
+} from "./installed";
 export { hostRegistryPlatform, installAgent, installKindFor, uninstallAgent, type InstallOptions } from "./install";
 export { updateAgent, updateFor } from "./update";
 export { agentsLayout } from "./layout";

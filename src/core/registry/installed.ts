@@ -81,13 +81,7 @@ export function updateInstalled<T>(dataHome: string, change: (agents: InstalledA
   }
 }
 
-/** The spec of the agent installed as `id` in `dataHome`, or undefined (what `resolveAgent` asks). */
-export function installedSpecFor(dataHome: string, id: string): AgentSpec | undefined {
-  const found = findInstalled(dataHome, id);
-  return found ? installedAgentSpec(found) : undefined;
-}
-
-/** `installedSpecFor` off the caller's thread (the engine's `agents.resolve`). */
+/** The spec of the agent installed as `id` in `dataHome`, or undefined (what `resolveAgent` asks), off the thread. */
 export async function installedSpecForAsync(dataHome: string, id: string): Promise<AgentSpec | undefined> {
   const found = (await listInstalledAsync(dataHome)).find((a) => a.id === id);
   return found ? installedAgentSpec(found) : undefined;

@@ -119,8 +119,8 @@ export interface InstallProgress {
  * Added by the implementation (all re-exported by src/core/registry/index.ts):
  *   updateAgent(installed, index, opts = installAgent's): Promise<InstalledAgent | null>  // null: already current
  *   findInstalled(dataHome, id): InstalledAgent | undefined
- *   installedSpecFor(dataHome, id): AgentSpec | undefined   // pass `installed: (id) => installedSpecFor(home, id)`
- *                                                            // to resolveAgent (core/acp cannot import this stage)
+ *   installedSpecForAsync(dataHome, id): Promise<AgentSpec | undefined>  // pass `installed: (id) =>
+ *                           // installedSpecForAsync(home, id)` to resolveAgent (core/acp cannot import this stage)
  *   installKindFor(agent, platform): InstallKind             // which distribution installAgent will use
  *   hostRegistryPlatform(): RegistryPlatform | undefined; agentsLayout(dataHome) (cacheFile, installedFile, dirs)
  *   DEFAULT_REGISTRY_URL, REGISTRY_URL_ENV ("ACP_THREADS_REGISTRY_URL"); HomeSettings.registryUrl (store/home-settings)

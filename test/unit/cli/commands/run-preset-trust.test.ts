@@ -45,7 +45,7 @@ test("--agent claude never runs a claude-agent-acp planted in a parent's node_mo
 test("resolution and doctor take a preset from PATH, never from a parent's node_modules/.bin", { skip }, () =>
   withTmpDir("acp-planted-", async (dir) => {
     const { ws, marker, emptyPath } = await plantedParent(dir);
-    assert.throws(
+    await assert.rejects(
       () => resolveAgent("claude", { cwd: ws, env: { PATH: emptyPath } }),
       (err: Error & { code?: string }) => err.code === "agent_not_found",
     );
@@ -56,6 +56,7 @@ test("resolution and doctor take a preset from PATH, never from a parent's node_
     await mkdir(real);
     await writeFile(join(real, "claude-agent-acp"), "#!/bin/sh\nexit 0\n");
     await chmod(join(real, "claude-agent-acp"), 0o755);
-    assert.equal(resolveAgent("claude", { cwd: ws, env: { PATH: real } }).command, join(real, "claude-agent-acp"));
+    const { spec } = await resolveAgent("claude", { cwd: ws, env: { PATH: real } });
+    assert.equal(spec.command, join(real, "claude-agent-acp"));
   }),
 );

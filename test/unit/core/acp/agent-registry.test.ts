@@ -38,34 +38,59 @@ test("a preset resolves from PATH, never from a node_modules/.bin above the cwd"
     const onPath = await fakeBin(join(dir, "path-bin"), "codex-acp", "exit 0");
     const nested = join(dir, "a", "b");
     await mkdir(nested, { recursive: true });
-    const spec = resolveAgent("codex", { cwd: nested, env: { PATH: join(dir, "path-bin") } });
+    const { spec } = await resolveAgent("codex", { cwd: nested, env: { PATH: join(dir, "path-bin") } });
     assert.deepEqual(spec, { id: "codex", displayName: "Codex", command: onPath, args: [] });
     const gemini = await fakeBin(join(dir, "path-bin"), "gemini", "exit 0");
-    assert.deepEqual(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).args, ["--acp"]);
-    assert.equal(resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } }).command, gemini);
+    const gem = async () => (await resolveAgent("gemini", { cwd: nested, env: { PATH: join(dir, "path-bin") } })).spec;
+    assert.deepEqual((await gem()).args, ["--acp"]);
+    assert.equal((await gem()).command, gemini);
   }));
 
 test("custom agents and command lines become specs with absolute commands; missing ones say what to install", () =>
   withTmp(async (dir) => {
     const bin = await fakeBin(join(dir, "bin"), "my-agent", "exit 0");
     const env = { PATH: join(dir, "bin") };
-    const custom = resolveAgent("Mine", {
+    const { spec: custom } = await resolveAgent("Mine", {
       cwd: dir,
       env,
       custom: { Mine: { command: "my-agent", args: ["--acp"], env: { K: "v" } } },
     });
     assert.deepEqual(custom, { id: "Mine", displayName: "Mine", command: bin, args: ["--acp"], env: { K: "v" } });
-    assert.deepEqual(resolveAgent("my-agent --flag 'a b'", { cwd: dir, env }), {
+    assert.deepEqual((await resolveAgent("my-agent --flag 'a b'", { cwd: dir, env })).spec, {
       id: commandLineAgentId("my-agent", ["my-agent", "--flag", "a b"]),
       displayName: "my-agent",
       command: bin,
       args: ["--flag", "a b"],
     });
-    assert.throws(() => resolveAgent("opencode", { cwd: dir, env }), /not found.*npm i -g opencode-ai/);
-    assert.throws(
+    await assert.rejects(() => resolveAgent("opencode", { cwd: dir, env }), /not found.*npm i -g opencode-ai/);
+    await assert.rejects(
       () => resolveAgent("nonsense", { cwd: dir, env }),
       (err: Error & { code?: string }) => err.code === "usage",
     );
+  }));
+
+test("resolveAgent: allowMissing gives the spec as configured, not found; installed agents are asked by name only", () =>
+  withTmp(async (dir) => {
+    const env = { PATH: join(dir, "none") };
+    assert.deepEqual(await resolveAgent("opencode", { cwd: dir, env, allowMissing: true }), {
+      spec: { id: "opencode", displayName: "OpenCode", command: "opencode", args: ["acp"] },
+      found: false,
+    });
+    const asked: string[] = [];
+    const installed = async (id: string) => {
+      asked.push(id);
+      return { id, displayName: "Installed", command: join(dir, "installed-agent"), args: [] };
+    };
+    const custom = { Mine: { command: "my-agent" } };
+    const opts = { cwd: dir, env, custom, installed, allowMissing: true };
+    assert.deepEqual(await resolveAgent("opencode", opts), {
+      spec: { id: "opencode", displayName: "Installed", command: join(dir, "installed-agent"), args: [] },
+      found: true,
+    });
+    assert.equal((await resolveAgent("Mine", opts)).spec.command, "my-agent", "a custom agent wins");
+    assert.equal((await resolveAgent("./opencode --x", opts)).spec.command, "./opencode", "a command line");
+    await assert.rejects(() => resolveAgent("node 'open", opts), /unterminated quote/);
+    assert.deepEqual(asked, ["opencode"], "never asked for a custom agent's name or a command line");
   }));
 
 test("doctor reports present presets with their version and missing ones with the problem", () =>
@@ -127,23 +152,23 @@ test("an npm adapter's generic entry script goes by its package's name, any othe
     const pkg = join(dir, "node_modules", "@agentclientprotocol", "codex-acp");
     const entry = await fakeBin(join(pkg, "dist"), "index.js", "exit 0");
     await writeFile(join(pkg, "package.json"), JSON.stringify({ name: "@agentclientprotocol/codex-acp" }));
-    const spec = resolveAgent(`${entry} --flag`, { cwd: dir, env: { PATH: "" } });
+    const { spec } = await resolveAgent(`${entry} --flag`, { cwd: dir, env: { PATH: "" } });
     assert.deepEqual([spec.id.split(":")[0], spec.displayName, spec.args], ["codex-acp", "codex-acp", ["--flag"]]);
     const loose = await fakeBin(join(dir, "loose"), "index.js", "exit 0"); // no package.json above it
-    assert.equal(resolveAgent(loose, { cwd: dir, env: { PATH: "" } }).displayName, "index.js");
+    assert.equal((await resolveAgent(loose, { cwd: dir, env: { PATH: "" } })).spec.displayName, "index.js");
     const named = await fakeBin(join(pkg, "bin"), "codex-acp.js", "exit 0");
-    assert.equal(resolveAgent(named, { cwd: dir, env: { PATH: "" } }).displayName, "codex-acp.js");
+    assert.equal((await resolveAgent(named, { cwd: dir, env: { PATH: "" } })).spec.displayName, "codex-acp.js");
   }));
 
 test("agents given as a command line get an id from their whole command, not the program's name (#33)", () =>
   withTmp(async (dir) => {
     const opts = { cwd: dir, env: { PATH: dirname(process.execPath) } };
-    const a = resolveAgent("node ./agent-a.js", opts);
-    const b = resolveAgent("node ./agent-b.js --acp", opts);
+    const { spec: a } = await resolveAgent("node ./agent-a.js", opts);
+    const { spec: b } = await resolveAgent("node ./agent-b.js --acp", opts);
     assert.equal(a.displayName, "node");
     assert.match(a.id, /^node:[0-9a-f]{6}$/);
     assert.notEqual(a.id, b.id, "two node agents do not share one rule set");
-    assert.equal(resolveAgent("node  './agent-a.js'", opts).id, a.id, "the same command keeps its id");
+    assert.equal((await resolveAgent("node  './agent-a.js'", opts)).spec.id, a.id, "the same command keeps its id");
   }));
 
 test("joinCommandLine: splitCommandLine reads back exactly the words (the editor's agent sent to the thread host)", () => {

@@ -1,8 +1,9 @@
 // #35 item 7, resolving an agent on the engine requests (requests-agent-resolve.ts): `agents.resolve` gives the spec
-// `resolveAgent` gives (the reference: an agent installed from the registry, a preset, a command line), with its
-// errors (an unknown name, a program not on PATH) word for word, PATH being the engine's environment's; with
-// `allowMissing` a missing program is `found: false`. `agents.which` finds a spec's program on the engine's PATH with
-// the spec's env over it. Hostile: resolving is not starting: a program named in a request is never run.
+// `resolveAgent` gives with the engine's data home and environment (an agent installed from the registry, a preset, a
+// command line; each also stated literally), with its errors (an unknown name, a program not on PATH) word for word,
+// PATH being the engine's environment's; with `allowMissing` a missing program is `found: false`. `agents.which`
+// finds a spec's program on the engine's PATH with the spec's env over it. Hostile: resolving is not starting: a
+// program named in a request is never run.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { resolveAgent } from "../../../../src/core/acp/agent-registry";
 import { localEngine } from "../../../../src/core/engine/local";
-import { installedSpecFor, updateInstalled } from "../../../../src/core/registry/installed";
+import { installedSpecForAsync, updateInstalled } from "../../../../src/core/registry/installed";
 import type { InstalledAgent } from "../../../../src/core/registry/types";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { outcome, withSocketEngine } from "./helpers";
@@ -57,12 +58,21 @@ test("agents.resolve gives resolveAgent's spec: an installed agent, a preset, a 
     const { home, bin, work, marker, env, engine } = world(dir);
     script(join(bin, "pi-acp"), marker); // the preset pi's program, on the engine's PATH
     script(join(work, "agent.sh"), marker);
-    const reference = (agent: string) =>
-      resolveAgent(agent, { cwd: work, env, installed: (id) => installedSpecFor(home, id) });
+    const reference = async (agent: string) =>
+      (await resolveAgent(agent, { cwd: work, env, installed: (id) => installedSpecForAsync(home, id) })).spec;
     for (const agent of ["mine", "pi", "./agent.sh --flag 'a b'", `${join(bin, "pi-acp")} x`, "pi-acp --x"]) {
       const reply = await engine.call({ op: "agents.resolve", agent, cwd: work });
-      assert.deepStrictEqual(reply, { spec: reference(agent), found: true }, agent);
+      assert.deepStrictEqual(reply, { spec: await reference(agent), found: true }, agent);
     }
+    // the programs, stated: the preset's and a name's on the engine's PATH, a path as given
+    const program = async (agent: string) => {
+      const { spec } = await engine.call({ op: "agents.resolve", agent, cwd: work });
+      return [spec.id.replace(/:[0-9a-f]{6}$/, ":#"), spec.displayName, spec.command, spec.args];
+    };
+    const piAcp = join(bin, "pi-acp");
+    assert.deepEqual(await program("pi"), ["pi", "Pi", piAcp, []]);
+    assert.deepEqual(await program(`${piAcp} x`), ["pi-acp:#", "pi-acp", piAcp, ["x"]]);
+    assert.deepEqual(await program("pi-acp --x"), ["pi-acp:#", "pi-acp", piAcp, ["--x"]]);
     const mine = await engine.call({ op: "agents.resolve", agent: "mine", cwd: work });
     assert.deepEqual(mine.spec, {
       id: "mine",
@@ -85,17 +95,22 @@ test("agents.resolve: an unknown name and a program not on PATH are resolveAgent
     const reference = (agent: string) =>
       outcome(
         {
-          call: async () => ({
-            spec: resolveAgent(agent, { cwd: work, env, installed: (id) => installedSpecFor(home, id) }),
-            found: true,
-          }),
+          call: () => resolveAgent(agent, { cwd: work, env, installed: (id) => installedSpecForAsync(home, id) }),
         } as Engine,
         { op: "agents.resolve", agent, cwd: work },
       );
-    for (const agent of ["nope", "codex", "./missing.sh --x", "no-such-program --x", "node 'open"]) {
+    const errors = {
+      nope: "usage",
+      codex: "agent_not_found",
+      "./missing.sh --x": "agent_not_found",
+      "no-such-program --x": "agent_not_found",
+      "node 'open": "usage",
+    };
+    for (const [agent, code] of Object.entries(errors)) {
       const got = await outcome(engine, { op: "agents.resolve", agent, cwd: work });
       assert.deepStrictEqual(got, await reference(agent), agent);
       assert.ok("error" in (got as object), `${agent}: an error`);
+      assert.equal((got as { error: unknown[] }).error[1], code, agent);
     }
     const unknown = (await outcome(engine, { op: "agents.resolve", agent: "nope", cwd: work })) as { error: unknown[] };
     assert.deepEqual(unknown.error.slice(1), [

@@ -6,7 +6,7 @@ import { resolveAgent } from "../../../../src/core/acp/agent-registry";
 import {
   compareSemver,
   installAgent,
-  installedSpecFor,
+  installedSpecForAsync,
   listInstalled,
   registryPlatformOf,
   type RegistryAgent,
@@ -79,12 +79,12 @@ test("resolveAgent: a custom agent wins over an installed one, an installed one 
         registryUrl: reg.url,
         platform: "linux-x86_64",
       });
-      const lookup = (id: string) => installedSpecFor(home, id);
-      const asInstalled = resolveAgent("gemini", { cwd: home, env: { PATH: "" }, installed: lookup });
+      const lookup = (id: string) => installedSpecForAsync(home, id);
+      const { spec: asInstalled } = await resolveAgent("gemini", { cwd: home, env: { PATH: "" }, installed: lookup });
       assert.deepEqual(asInstalled, { id: "gemini", displayName: "Fake gemini", command: installed.command, args: [] });
       const custom = { gemini: { command: installed.command, args: ["--mine"] } };
-      assert.deepEqual(resolveAgent("gemini", { cwd: home, custom, installed: lookup }).args, ["--mine"]);
-      assert.throws(() => resolveAgent("gemini", { cwd: home, env: { PATH: "" } }), /not found/); // the preset
+      assert.deepEqual((await resolveAgent("gemini", { cwd: home, custom, installed: lookup })).spec.args, ["--mine"]);
+      await assert.rejects(() => resolveAgent("gemini", { cwd: home, env: { PATH: "" } }), /not found/); // the preset
     } finally {
       await reg.close();
     }

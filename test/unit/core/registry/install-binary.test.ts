@@ -8,7 +8,7 @@ import {
   agentsLayout,
   fetchRegistry,
   installAgent,
-  installedSpecFor,
+  installedSpecForAsync,
   listInstalled,
   uninstallAgent,
   updateAgent,
@@ -24,7 +24,7 @@ import { start } from "../../../fixtures/registry/server";
 const skip = process.platform === "win32" ? "the fake agent's launcher is a shell script" : false;
 
 async function oneTurn(dataHome: string, cwd: string, id: string): Promise<string> {
-  const spec = resolveAgent(id, { cwd, installed: (x) => installedSpecFor(dataHome, x) });
+  const { spec } = await resolveAgent(id, { cwd, installed: (x) => installedSpecForAsync(dataHome, x) });
   const rt = createAgentRuntime({ agent: spec, cwd });
   try {
     const { sessionId } = await rt.ensureSession();
@@ -77,8 +77,8 @@ test("a binary agent: install (tar.gz, sha256), start it by id, update to the zi
       assert.equal(existsSync(agentsLayout(home).agentDir("fake")), false);
       assert.deepEqual(listInstalled(home), []);
       assert.equal(uninstallAgent("fake", home), false);
-      assert.throws(
-        () => resolveAgent("fake", { cwd: home, installed: (x) => installedSpecFor(home, x) }),
+      await assert.rejects(
+        () => resolveAgent("fake", { cwd: home, installed: (x) => installedSpecForAsync(home, x) }),
         /unknown agent/,
       );
     } finally {
