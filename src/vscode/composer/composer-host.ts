@@ -29,7 +29,7 @@ import { resolveParts } from "./resolve";
 import { sessionBoxState } from "./session-box";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftStartHost } from "./draft-start";
-import { draftFolder, editorFolder, isWorkspaceFolder } from "./draft-folder";
+import { NewDrafts } from "./new-drafts";
 import { background } from "../../core/util/unexpected";
 import { HostedBox } from "../host/hosted-composer";
 import type { ComposerDeps, ComposerLinks } from "./composer-deps";
@@ -41,11 +41,8 @@ export class ComposerHost implements vscode.Disposable {
   readonly editor = new EditorContext();
   readonly queues = new PromptQueues();
   /** New threads whose panel is open but whose agent is not picked yet. */
-  readonly #drafts = new Set<string>();
-  /** New-thread panels opened by "Best of N…" ("best of N" checked), with the repository a scripted caller named. */
-  readonly #bestOf = new Map<string, { cwd?: string }>();
-  /** Each new thread's folder (#35): the active editor's when its panel opened, or the one picked in the panel. */
-  readonly #folder = new Map<string, string>();
+  /** New threads whose panel is open but whose agent has not started yet. */
+  readonly #drafts = new NewDrafts();
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
   readonly #drain = new QueueDrain({
@@ -96,10 +93,7 @@ export class ComposerHost implements vscode.Disposable {
    */
   openDraft(items: ContextItem[] = [], opts: { bestOf?: { cwd?: string } } = {}): string {
     const threadId = newThreadId(); // the stored thread will have the same id
-    this.#drafts.add(threadId);
-    const folder = editorFolder(); // before the panel opens: its webview is the active editor then
-    if (folder) this.#folder.set(threadId, folder);
-    if (opts.bestOf) this.#bestOf.set(threadId, opts.bestOf);
+    this.#drafts.open(threadId, opts.bestOf);
     if (items.length) this.#pending.set(threadId, items);
     this.deps.openThread(threadId);
     return threadId;
@@ -127,7 +121,7 @@ export class ComposerHost implements vscode.Disposable {
 
   /** The init header of a new thread's panel: its folder, as its picker shows it. */
   draftHeader(threadId: string) {
-    const cwd = draftFolder(this.#folder.get(threadId));
+    const cwd = this.#drafts.folder(threadId);
     // no agent yet: the header names the folder only (the picker below names the agent)
     return { threadId, title: "New thread", agent: "", cwd, acceptsInput: true };
   }
@@ -211,14 +205,14 @@ export class ComposerHost implements vscode.Disposable {
         panel.post({
           type: "composer",
           state: {
-            draft: { ...draft, ...(this.#bestOf.has(panel.threadId) ? { bestOf: true } : {}) },
+            draft: { ...draft, ...(this.#drafts.isBestOf(panel.threadId) ? { bestOf: true } : {}) },
             caps: null,
             queue: [],
           },
         }),
       () => this.#drafts.has(panel.threadId),
       folders,
-      draftFolder(this.#folder.get(panel.threadId)),
+      this.#drafts.folder(panel.threadId),
     );
   }
 
@@ -290,8 +284,9 @@ export class ComposerHost implements vscode.Disposable {
           return void (await droppedOn(panel, m.uris));
         case "pickAgent":
           return await this.agents.pick(panel.threadId, m.agentId);
-        case "pickFolder":
-          return this.#pickFolder(panel, m.folder);
+        case "pickFolder": // a workspace folder only: the header then names it
+          if (this.#drafts.pick(panel.threadId, m.folder)) panel.post({ type: "draftFolder", cwd: m.folder });
+          return;
         case "addAgent":
           return void (await vscode.commands.executeCommand("acpThreads.addAgent"));
         case "agentActions":
@@ -337,22 +332,13 @@ export class ComposerHost implements vscode.Disposable {
       spawn: (p) => this.deps.spawn(p),
       closePanel: (id) => this.deps.closePanel(id),
       setDraft: (id, draft) => {
-        if (draft) return void this.#drafts.add(id);
-        this.#drafts.delete(id);
-        this.#bestOf.delete(id);
-        this.#folder.delete(id);
+        if (draft) this.#drafts.add(id);
+        else this.#drafts.end(id);
       },
-      bestOfCwd: (id) => this.#bestOf.get(id)?.cwd,
+      bestOfCwd: (id) => this.#drafts.bestOfCwd(id),
       run: (live) => this.#run(panel, live, m.parts, parts),
       startInHost: (s) => this.deps.startInHost?.(s),
     };
-  }
-
-  /** A new thread's folder picked in its panel (a workspace folder only): its header names it. */
-  #pickFolder(panel: ComposerPanel, folder: string): void {
-    if (!this.#drafts.has(panel.threadId) || !isWorkspaceFolder(folder)) return;
-    this.#folder.set(panel.threadId, folder);
-    panel.post({ type: "draftFolder", cwd: folder });
   }
 
   #postQueue(panel: ComposerPanel): void {
@@ -370,7 +356,7 @@ export class ComposerHost implements vscode.Disposable {
       return notice(errorMessage(err));
     }
     if (this.#drafts.has(panel.threadId)) {
-      const folder = m.folder ?? this.#folder.get(panel.threadId); // a scripted Send may name none
+      const folder = m.folder ?? this.#drafts.folder(panel.threadId); // a scripted Send may name none
       return await startDraft(this.#draftHost(panel, m, parts), panel, { ...m, folder }, parts, restore, notice);
     }
     const live = this.deps.live(panel.threadId);
