@@ -15,7 +15,7 @@ import { webviewHtml, webviewOptions } from "./webview-html";
 import { defaultPlan, historyRoots, importWithProgress } from "./recall/import-history";
 import { describeSummaries } from "../core/recall/describe";
 import { background } from "../core/util/unexpected";
-import { pathExists } from "./path-exists";
+import { pathExists } from "../core/util/path-exists";
 
 export const RECALL_VIEW_ID = "acpThreads.recall";
 const OFFERED_KEY = "acpThreads.importOffered";

@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { Engine, EngineProgress } from "../core/engine/requests";
 import { SNAPSHOT_DIR, type SnapshotListing } from "../core/model/snapshot";
-import { pathExists } from "./path-exists";
+import { pathExists } from "../core/util/path-exists";
 import type { ThreadStore } from "../core/store/thread-store";
 import { defaultExportDir } from "./export-folder";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ContextRef } from "../../core/model/context";
 import { assetsDir } from "../../core/prompt/images";
-import { pathExists } from "../path-exists";
+import { pathExists } from "../../core/util/path-exists";
 import { THREAD_URI_PREFIX } from "../../core/prompt/refs";
 import { allowedPath } from "./resolve";
 

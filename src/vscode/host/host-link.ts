@@ -19,7 +19,7 @@ import { hostPlace } from "../../core/host/door";
 import { HOST_PROTOCOL, type HostPush, type HostSessionInfo } from "../../core/host/protocol";
 import { type ServeAnswer, type ServeOffer, type ServeOp } from "../../core/host/protocol-serve";
 import type { Logger } from "../../core/log";
-import { pathExists } from "../path-exists";
+import { pathExists } from "../../core/util/path-exists";
 import { background } from "../../core/util/unexpected";
 
 export interface HostLinkOptions {

@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeProgress } from "../../core/recall/describe";
-import { pathExists } from "../path-exists";
+import { pathExists } from "../../core/util/path-exists";
 import type { Hub } from "../hub";
 import type { ImportJob, ImportPlan, ImportProgress, SyncSummary } from "../../core/engine/import-job";
 
