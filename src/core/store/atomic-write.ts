@@ -3,14 +3,18 @@
  * new one, never a half-written mix (used by snapshots, index exports and the permissions file).
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdir, open, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { renameReplacing } from "../platform/fs";
+import { renameReplacing, renameReplacingAsync } from "../platform/fs";
+
+const tmpFor = (path: string) =>
+  join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const tmp = tmpFor(path);
   const fd = openSync(tmp, "wx", opts.mode ?? 0o600);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
@@ -30,6 +34,45 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
     throw err;
   }
   fsyncDir(dir);
+}
+
+/**
+ * `writeFileAtomic` with every file call on libuv's thread pool, for the extension host's thread (which must not
+ * wait on the disk). Same steps, same guarantees: the file is whole or untouched once the promise settles.
+ */
+export async function writeFileAtomicAsync(
+  path: string,
+  data: string | Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = tmpFor(path);
+  const fh = await open(tmp, "wx", opts.mode ?? 0o600);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } catch (err) {
+    await fh.close();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await fh.close();
+  try {
+    await renameReplacingAsync(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDirAsync(dir);
+}
+
+/** `fsyncDir` on the thread pool. */
+export async function fsyncDirAsync(dir: string): Promise<void> {
+  const fh = await open(dir, "r").catch(() => undefined);
+  if (!fh) return;
+  await fh.sync().catch(() => undefined); // best effort, as fsyncDir
+  await fh.close();
 }
 
 /** Makes a rename durable; some filesystems refuse to open a directory for fsync, which we tolerate. */

@@ -82,6 +82,11 @@ export class ThreadStore {
     return isThreadId(threadId) && existsSync(this.pathFor(threadId));
   }
 
+  /** `exists` with the stat on libuv's thread pool (the extension host's thread never waits on the disk). */
+  async existsAsync(threadId: string): Promise<boolean> {
+    return isThreadId(threadId) && (await pathExists(this.pathFor(threadId)));
+  }
+
   /** Creates a thread, writes its `thread_start` record durably (at once or soon: `durability`), returns it open. */
   create(input: CreateThreadInput, now: Date = new Date()): ThreadHandle {
     const threadId = input.threadId ?? newThreadId(now.getTime());

@@ -34,6 +34,16 @@ test("a thread is created, appended to, patched and read back with folded metada
     assert.ok(!JSON.stringify(read.records[0]).includes("env"), "thread_start has no env");
   }));
 
+test("existsAsync answers as exists, off the caller's thread, and never for a path posing as an id", () =>
+  withTmp(async (dir) => {
+    const store = new ThreadStore(join(dir, "home"));
+    const h = store.create(startInput(dir));
+    h.close();
+    assert.equal(await store.existsAsync(h.threadId), true);
+    assert.equal(await store.existsAsync(newThreadId()), false);
+    assert.equal(await store.existsAsync("../../etc/passwd"), false);
+  }));
+
 test("rename, delete to the trash and restore keep the whole history", () =>
   withTmp((dir) => {
     const store = new ThreadStore(join(dir, "home"));
