@@ -96,7 +96,7 @@ async function readPlainFolder(
   opts: BaselineOptions,
   files: KnownFiles,
 ): Promise<void> {
-  const cached = opts.cacheDir ? loadManifestCache(opts.cacheDir, root) : new Map<string, Entry>();
+  const cached = opts.cacheDir ? await loadManifestCache(opts.cacheDir, root) : new Map<string, Entry>();
   const toRead: string[] = [];
   const now = Date.now();
   for (const [rel, st] of listed) {
