@@ -75,6 +75,7 @@ export class LedgerFeature implements vscode.Disposable {
         if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");
         return deps.sendReview(id, comments, root, intro);
       },
+      warn: (m, err) => deps.logger.warn(m, err),
     });
     const watch = (id: string) => {
       this.inline.watch(id);

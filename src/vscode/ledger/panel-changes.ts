@@ -9,7 +9,6 @@ import { isReviewable, restoredTurns } from "../../core/ledger/restored";
 import { reviewOp } from "../../core/ledger/review";
 import { relPath } from "../../core/ledger/summary";
 import type { HostMessage, TurnChangesView } from "../../webview/thread/protocol";
-import { background } from "../../core/util/unexpected";
 import type { LedgerHost } from "./ledger-host";
 
 const NAMES = 3;
@@ -73,10 +72,17 @@ export function followTurnChanges(
     const turns = await turnChangesOf(host, threadId, cwd);
     if (mine === asked && !disposed) post({ type: "turnChanges", turns });
   };
-  const sendNow = () => background(send(), "listing a thread's changed files");
+  const sendNow = (): void => {
+    send().catch((err: unknown) => host.logger.warn("listing a thread's changed files failed", err));
+  };
   sendNow();
   const sub = host.onDidChange(({ threadId }) => {
     if (threadId === thread()) sendNow();
   });
-  return { dispose: () => ((disposed = true), sub.dispose()) };
+  return {
+    dispose: () => {
+      disposed = true;
+      sub.dispose();
+    },
+  };
 }

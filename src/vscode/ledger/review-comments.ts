@@ -12,7 +12,6 @@ import type { ReviewComment } from "../../core/prompt/review";
 import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
 import type { LedgerView } from "../../core/ledger/ledger-view";
 import { isReviewable } from "../../core/ledger/restored";
-import { background } from "../../core/util/unexpected";
 import { currentText } from "./ledger-host";
 
 export const REVIEW_CONTROLLER_ID = "acpThreads.review";
@@ -28,6 +27,8 @@ export interface ReviewCommentsDeps {
   cwdOf(threadId: string): Promise<string | undefined>;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
   send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
+  /** Work not awaited failed (the output channel). */
+  warn(message: string, err: unknown): void;
 }
 
 /** One comment as the editor shows it. */
@@ -317,12 +318,11 @@ export class ReviewComments implements vscode.Disposable {
           () => false, // an unreadable file says so when it is shown
         )
       : Promise.resolve(false);
-    background(
-      pending.then((p) =>
+    pending
+      .then((p) =>
         mine === this.#contextAsked ? vscode.commands.executeCommand("setContext", PENDING_KEY, p) : undefined,
-      ),
-      "updating the review comments' context key",
-    );
+      )
+      .then(undefined, (err: unknown) => this.deps.warn("updating the review comments' context key failed", err));
   }
 
   dispose(): void {

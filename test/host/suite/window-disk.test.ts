@@ -15,8 +15,9 @@ import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThrea
 const CONVERTED = [
   // a session's start looks its agent's command up on PATH off the thread (resolveCommandAsync), not with stats
   "platform/executables.ts",
-  // a turn's folder tracker: its real path (per turn) and, at close, the manifest cache's save (and its load)
-  "ledger/edit-ledger.ts",
+  // a plain folder's tracker: the manifest cache's load (its baseline) and save (its close). (Not yet
+  // edit-ledger.ts: its realpath is async now, but the spawner's first use, a one-time mkdtemp + chmod in
+  // platform/spawner-client.ts, runs under the tracker's first git probe, which edit-ledger.ts starts.)
   "ledger/manifest-cache.ts",
   // the panel's changed-files rows read the thread's ledger with fs/promises
   "ledger/ledger-file.ts",
