@@ -369,6 +369,8 @@ export class Hub implements vscode.Disposable {
     await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
     await Promise.all(this.live.all().map((s) => s.close()));
     await this.recall.close();
+    // the closed sessions' folder trackers save their manifests off the thread: written before the host exits
+    await this.ledger.ledger.flush();
   }
 
   dispose(): void {

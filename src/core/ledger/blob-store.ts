@@ -37,6 +37,17 @@ export class BlobStore {
     return isBlobId(id) && existsSync(this.pathOf(id));
   }
 
+  /** `has` with the stat on libuv's thread pool (a baseline's cached rows, on the extension host). */
+  async hasAsync(id: string): Promise<boolean> {
+    return (
+      isBlobId(id) &&
+      stat(this.pathOf(id)).then(
+        () => true,
+        () => false,
+      )
+    );
+  }
+
   /** The content, or undefined when the blob is missing or does not match its id. */
   get(id: string): Buffer | undefined {
     if (!isBlobId(id)) return undefined;

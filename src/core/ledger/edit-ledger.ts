@@ -7,7 +7,8 @@
  * Layout under the data home: `ledger/<threadId>.jsonl` (canonical, append-only), `ledger/blobs/` (content by
  * id, shared), `ledger/manifests/` (derived cache of plain folders' baselines).
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "../errors";
 import { Emitter, toDisposable, type Disposable } from "../lifecycle";
@@ -128,13 +129,15 @@ export class EditLedger implements Disposable {
     this.#live.set(threadId, { agent, touched: this.#live.get(threadId)?.touched ?? new Set() });
     return toDisposable(() => {
       this.#live.delete(threadId);
-      this.#release(slot);
+      const released = slot.then((s) => this.#release(s));
+      background(released, "releasing a folder tracker");
+      this.track(released); // `flush` right after waits for the tracker's close
     });
   }
 
   /** Builds the folder's baseline and takes in edits made so far (exec: call before starting the process). */
   async prepare(cwd: string): Promise<Disposable> {
-    const slot = this.#acquire(cwd);
+    const slot = await this.#acquire(cwd);
     const tracker = await slot.tracker;
     if (tracker) this.#distribute(slot, await tracker.sync().catch((err) => this.#syncFailed(err)));
     return toDisposable(() => this.#release(slot));
@@ -147,7 +150,7 @@ export class EditLedger implements Disposable {
    * after the turn started is then left to the turn's end, which compares it with the version known before.
    */
   async beginTurn(info: TurnInfo, opts: { prepared?: boolean } = {}): Promise<TurnCapture> {
-    const slot = this.#acquire(info.cwd);
+    const slot = await this.#acquire(info.cwd);
     const tracker = await slot.tracker;
     const capture = new TurnCapture(this.#host(slot), info, slot.root, tracker);
     const since =
@@ -163,7 +166,10 @@ export class EditLedger implements Disposable {
     return capture;
   }
 
-  /** Resolves once every turn that has ended has been written (the CLI awaits this before exiting). */
+  /**
+   * Resolves once every turn that has ended has been written, and every folder tracker released (or disposed)
+   * has saved its manifest (the CLI awaits this before exiting; the window at its shutdown).
+   */
   async flush(): Promise<void> {
     while (this.#ending.size) await Promise.allSettled([...this.#ending]);
   }
@@ -171,11 +177,7 @@ export class EditLedger implements Disposable {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    for (const slot of this.#slots.values())
-      background(
-        slot.tracker.then((t) => t?.dispose()),
-        "closing a folder tracker",
-      );
+    for (const slot of this.#slots.values()) this.#close(slot);
     this.#slots.clear();
     this.#walker?.dispose();
     this.#recorded.dispose();
@@ -281,8 +283,11 @@ export class EditLedger implements Disposable {
     }
   }
 
-  #acquire(cwd: string): Slot {
-    const root = realRoot(cwd);
+  /** The folder's slot (one per real path), its tracker opened on first use. */
+  async #acquire(cwd: string): Promise<Slot> {
+    const root = await realpath(cwd).catch(() => cwd);
+    // a session that starts while the ledger is disposed tracks nothing (no tracker left behind undisposed)
+    if (this.#disposed) return { root, tracker: Promise.resolve(undefined), refs: 1, open: new Set() };
     let slot = this.#slots.get(root);
     if (!slot) {
       const tracker = WorkspaceTracker.open(root, {
@@ -306,10 +311,14 @@ export class EditLedger implements Disposable {
   #release(slot: Slot): void {
     if (--slot.refs > 0 || this.#slots.get(slot.root) !== slot) return;
     this.#slots.delete(slot.root);
-    background(
-      slot.tracker.then((t) => t?.dispose()),
-      "closing a folder tracker",
-    );
+    this.#close(slot);
+  }
+
+  /** Disposes the slot's tracker; its manifest's save is work `flush` waits for. */
+  #close(slot: Slot): void {
+    const closing = slot.tracker.then((t) => t?.dispose());
+    background(closing, "closing a folder tracker");
+    this.track(closing);
   }
 
   #safely(fn: () => void): void {
@@ -321,15 +330,15 @@ export class EditLedger implements Disposable {
   }
 }
 
-function realRoot(cwd: string): string {
-  try {
-    return realpathSync(cwd);
-  } catch {
-    return cwd;
-  }
-}
+let walkWorkerScript: { path: string | undefined } | undefined;
 
-/** dist/walk-worker.js next to the running bundle (dist/ or dist/cli/), or undefined (a test bundle). */
+/**
+ * dist/walk-worker.js next to the running bundle (dist/ or dist/cli/), or undefined (a test bundle). Looked for
+ * once per process (the window passes its script: it never looks).
+ */
 function defaultWalkWorker(): string | undefined {
-  return [join(__dirname, "walk-worker.js"), join(__dirname, "..", "walk-worker.js")].find((p) => existsSync(p));
+  walkWorkerScript ??= {
+    path: [join(__dirname, "walk-worker.js"), join(__dirname, "..", "walk-worker.js")].find((p) => existsSync(p)),
+  };
+  return walkWorkerScript.path;
 }

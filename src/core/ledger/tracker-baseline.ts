@@ -12,7 +12,8 @@ import type { BlobStore } from "./blob-store";
 import type { LedgerLimits } from "./content";
 import { gitWorkspace, repoOf } from "./git-plumbing";
 import { IgnoreMatcher } from "./gitignore";
-import type { Entry, KnownFiles } from "./known-files";
+import { READ_CONCURRENCY, type Entry, type KnownFiles } from "./known-files";
+import { inParallel } from "../util/at-once";
 import { loadManifestCache } from "./manifest-cache";
 import { isRacy } from "./racy";
 import { relUnder } from "./rel-path";
@@ -96,15 +97,21 @@ async function readPlainFolder(
   opts: BaselineOptions,
   files: KnownFiles,
 ): Promise<void> {
-  const cached = opts.cacheDir ? loadManifestCache(opts.cacheDir, root) : new Map<string, Entry>();
+  const cached = opts.cacheDir ? await loadManifestCache(opts.cacheDir, root) : new Map<string, Entry>();
   const toRead: string[] = [];
   const now = Date.now();
+  const kept: [string, Entry][] = [];
   for (const [rel, st] of listed) {
     const c = cached.get(rel);
     const usable = c && c.size === st.size && c.mtimeMs === st.mtimeMs && c.ino === st.ino && !isRacy(st, now);
-    if (usable && (!c.state.stored || (c.state.id && opts.blobs.has(c.state.id)))) files.set(rel, c);
+    if (usable) kept.push([rel, c]);
     else toRead.push(rel);
   }
+  // a row whose content the blob store should hold is taken only while it does (looked for off the thread)
+  const held = await inParallel(kept, READ_CONCURRENCY, ([, c]) =>
+    c.state.stored ? (c.state.id ? opts.blobs.hasAsync(c.state.id) : Promise.resolve(false)) : Promise.resolve(true),
+  );
+  kept.forEach(([rel, c], i) => (held[i] ? files.set(rel, c) : toRead.push(rel)));
   await files.readAll(toRead);
 }
 

@@ -71,6 +71,8 @@ export class WorkspaceTracker {
   #offReason: string | undefined;
   #chain: Promise<unknown> = Promise.resolve();
   #disposed = false;
+  /** The manifest's save handed off by `dispose` (resolved at once when there is none). */
+  #closed: Promise<void> | undefined;
   #walks!: TrackerWalks;
   /** Tracked files the last walk did not list (tracked below an ignored folder): looked at on every walk. */
   #unlisted = new Set<string>();
@@ -181,14 +183,21 @@ export class WorkspaceTracker {
     });
   }
 
-  dispose(): void {
-    if (this.#disposed) return;
+  /**
+   * Stops watching. A plain folder's manifest is handed to the cache's writer (manifest-cache.ts, off the thread):
+   * resolves once it is written (or failed: a warning); never rejects.
+   */
+  dispose(): Promise<void> {
+    if (this.#closed) return this.#closed;
     this.#disposed = true;
     this.#watcher?.dispose();
     this.#gitBlobs?.dispose();
     this.#walks.forget();
-    if (!this.#gitTop && this.#opts.cacheDir && this.#mode !== "off")
-      saveManifestCache(this.#opts.cacheDir, this.root, this.#files.entries, this.#logger);
+    const save = !this.#gitTop && this.#opts.cacheDir && this.#mode !== "off";
+    this.#closed = save
+      ? saveManifestCache(this.#opts.cacheDir!, this.root, this.#files.entries, this.#logger)
+      : Promise.resolve();
+    return this.#closed;
   }
 
   // ---- sync -----------------------------------------------------------------------------------------------

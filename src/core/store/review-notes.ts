@@ -6,6 +6,7 @@
  * A file that does not read back is set aside (`review.json.unreadable-<time>`), never overwritten.
  */
 import { existsSync, readFileSync, renameSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isObj } from "../util/guards";
 import { writeFileAtomic } from "./atomic-write";
@@ -49,11 +50,17 @@ export class ReviewNotes {
   /** The thread's comments (none when it has no file); throws on a file that does not read back. */
   list(threadId: string): ReviewNote[] {
     const file = this.fileOf(threadId);
-    if (!existsSync(file)) return [];
-    const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    if (!isObj(data) || data.version !== VERSION || !Array.isArray(data.notes) || !data.notes.every(isNote))
-      throw new Error(`${file} is not a review comments file of this version`);
-    return data.notes;
+    return existsSync(file) ? parseNotes(file, readFileSync(file, "utf8")) : [];
+  }
+
+  /** `list` without a synchronous file call (the editor shows and counts a thread's comments with it). */
+  async listAsync(threadId: string): Promise<ReviewNote[]> {
+    const file = this.fileOf(threadId);
+    const text = await readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return undefined;
+      throw err;
+    });
+    return text === undefined ? [] : parseNotes(file, text);
   }
 
   /** Replaces the thread's comments (a file that did not read back is kept aside first). */
@@ -66,4 +73,11 @@ export class ReviewNotes {
     }
     writeFileAtomic(file, `${JSON.stringify({ version: VERSION, notes }, null, 1)}\n`);
   }
+}
+
+function parseNotes(file: string, text: string): ReviewNote[] {
+  const data = JSON.parse(text) as unknown;
+  if (!isObj(data) || data.version !== VERSION || !Array.isArray(data.notes) || !data.notes.every(isNote))
+    throw new Error(`${file} is not a review comments file of this version`);
+  return data.notes;
 }

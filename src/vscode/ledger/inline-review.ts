@@ -56,8 +56,8 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   constructor(
     host: LedgerHost,
-    private readonly cwdOf: (threadId: string) => string | undefined,
-    private readonly titleOf: (threadId: string) => string | undefined = () => undefined,
+    private readonly cwdOf: (threadId: string) => Promise<string | undefined>,
+    private readonly titleOf: (threadId: string) => Promise<string | undefined> = async () => undefined,
   ) {
     this.#host = host;
     this.#subs.push(
@@ -119,8 +119,12 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     return out.sort((a, b) => a.start - b.start);
   }
 
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    return this.placed(doc).flatMap((p) => {
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const placed = this.placed(doc);
+    // an apply's lens names its thread: each title read once, off the host's thread
+    const applied = [...new Set(placed.filter((p) => p.type === "apply").map((p) => p.threadId))];
+    const titles = new Map(await Promise.all(applied.map(async (id) => [id, await this.titleOf(id)] as const)));
+    return placed.flatMap((p) => {
       const line = Math.min(p.start, Math.max(0, doc.lineCount - 1));
       const range = new vscode.Range(line, 0, line, 0);
       const target: ChangeTarget = { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: p.hunk.index };
@@ -131,7 +135,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
           range,
           p.type === "apply"
             ? {
-                title: `applied from worktree ${this.titleOf(p.threadId) ?? "of a thread"}`,
+                title: `applied from worktree ${titles.get(p.threadId) ?? "of a thread"}`,
                 command: "acpThreads.openThread",
                 arguments: [p.threadId],
               }
@@ -152,7 +156,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   async undo(t: ChangeTarget): Promise<void> {
     await undoChange(this.#host.ledger, t.threadId, t, {
-      cwd: this.cwdOf(t.threadId) ?? "",
+      cwd: (await this.cwdOf(t.threadId)) ?? "",
       writer: editorWriter,
       read: currentText,
     });

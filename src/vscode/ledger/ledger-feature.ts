@@ -59,26 +59,27 @@ export class LedgerFeature implements vscode.Disposable {
 
   constructor(deps: LedgerFeatureDeps) {
     this.#deps = deps;
-    this.host = new LedgerHost(deps.home, deps.logger, (id) => this.#infoOf(id)?.title, deps.walkWorker);
+    this.host = new LedgerHost(deps.home, deps.logger, async (id) => (await this.#infoOf(id))?.title, deps.walkWorker);
     this.inline = new InlineReview(
       this.host,
-      (id) => this.#infoOf(id)?.cwd,
-      (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title,
+      async (id) => (await this.#infoOf(id))?.cwd,
+      (id) => this.#titleOf(id),
     );
-    this.hover = new ProvenanceHover(this.host.provenance, (id) => deps.titleOf?.(id) ?? this.#infoOf(id)?.title);
+    this.hover = new ProvenanceHover(this.host.provenance, (id) => this.#titleOf(id));
     this.comments = new ReviewComments({
       threadsDir: deps.threads.threadsDir,
       watched: () => this.inline.watched,
       view: (id) => this.inline.view(id),
-      cwdOf: (id) => this.#infoOf(id)?.cwd,
+      cwdOf: async (id) => (await this.#infoOf(id))?.cwd,
       send: (id, comments, root, intro) => {
         if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");
         return deps.sendReview(id, comments, root, intro);
       },
+      warn: (m, err) => deps.logger.warn(m, err),
     });
     const watch = (id: string) => {
       this.inline.watch(id);
-      this.comments.show(id);
+      background(this.comments.show(id), "showing a thread's review comments");
     };
     this.host.onDidChange(({ threadId, op }) => {
       this.hover.reset();
@@ -135,8 +136,8 @@ export class LedgerFeature implements vscode.Disposable {
   }
 
   /** The panel's "N files changed" rows of a stored thread, as they are sent to it. */
-  turnChanges(threadId: string) {
-    return turnChangesOf(this.host, threadId, this.#require(threadId).cwd);
+  async turnChanges(threadId: string) {
+    return turnChangesOf(this.host, threadId, (await this.#require(threadId)).cwd);
   }
 
   /** Keep or Undo every change still to review in the active file. */
@@ -178,11 +179,7 @@ export class LedgerFeature implements vscode.Disposable {
 
   /** For the thread panels: "N files changed" rows of the panel's stored thread. */
   followTurnChanges(post: (m: HostMessage) => void, storeThreadId: () => string | undefined): vscode.Disposable {
-    return followTurnChanges(this.host, post, () => {
-      const id = storeThreadId();
-      const info = id ? this.#infoOf(id) : undefined;
-      return id && info ? { threadId: id, cwd: info.cwd } : undefined;
-    });
+    return followTurnChanges(this.host, post, storeThreadId, async (id) => (await this.#infoOf(id))?.cwd);
   }
 
   /** The thread a command means; from the palette, a pick among the threads with recorded changes. */
@@ -193,7 +190,7 @@ export class LedgerFeature implements vscode.Disposable {
       return id;
     }
     const infos = (await recentLedgers(this.host.ledger.dir)).map(async (threadId) => {
-      const info = await this.#infoOfAsync(threadId);
+      const info = await this.#infoOf(threadId);
       return info ? [{ label: info.title, description: vscode.workspace.asRelativePath(info.cwd), threadId }] : [];
     });
     const recent = (await Promise.all(infos)).flat();
@@ -201,20 +198,19 @@ export class LedgerFeature implements vscode.Disposable {
     return (await vscode.window.showQuickPick(recent, { title, placeHolder: "Which thread?" }))?.threadId;
   }
 
-  #require(threadId: string): ThreadInfo {
-    const info = this.#infoOf(threadId);
+  async #require(threadId: string): Promise<ThreadInfo> {
+    const info = await this.#infoOf(threadId);
     if (!info) throw new Error(`No thread ${threadId}.`);
     return info;
   }
 
-  /** Sync for the hover's and the CodeLens' titles (kept after the first read); the picker reads off the thread. */
-  #infoOf(threadId: string): ThreadInfo | undefined {
-    const info = this.#info.get(threadId);
-    if (info || !this.#deps.threads.exists(threadId)) return info;
-    return this.#keep(threadId, this.#deps.threads.read(threadId).metadata);
+  /** The hover's and the CodeLens' title: the window's (as the tab names it), else the stored thread's. */
+  async #titleOf(threadId: string): Promise<string | undefined> {
+    return this.#deps.titleOf?.(threadId) ?? (await this.#infoOf(threadId))?.title;
   }
 
-  async #infoOfAsync(threadId: string): Promise<ThreadInfo | undefined> {
+  /** A thread's folder and title, read off the host's thread once (then kept); undefined when it is not stored. */
+  async #infoOf(threadId: string): Promise<ThreadInfo | undefined> {
     const info = this.#info.get(threadId);
     if (info) return info;
     const read = await this.#deps.threads.readAsync(threadId);

@@ -27,7 +27,7 @@ export class LedgerHost implements vscode.Disposable {
   constructor(
     home: string,
     readonly logger: Logger,
-    private readonly threadTitle: (threadId: string) => string | undefined,
+    private readonly threadTitle: (threadId: string) => Promise<string | undefined>,
     walkWorker?: string,
   ) {
     this.ledger = new EditLedger({ home, logger, ...(walkWorker ? { walkWorker } : {}) });
@@ -95,7 +95,7 @@ export class LedgerHost implements vscode.Disposable {
   }
 
   async #warn(message: string, threadId: string, path?: string): Promise<void> {
-    const title = this.threadTitle(threadId);
+    const title = await this.threadTitle(threadId);
     const actions = path ? ["Compare", "Open thread"] : ["Open thread"];
     const pick = await vscode.window.showWarningMessage(`${message}${title ? ` (thread “${title}”)` : ""}`, ...actions);
     if (pick === "Open thread") await vscode.commands.executeCommand("acpThreads.openThread", threadId);

@@ -13,8 +13,8 @@ import type { LedgerHost } from "./ledger-host";
 
 const NAMES = 3;
 
-export function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): TurnChangesView[] {
-  const view = host.ledger.read(threadId);
+export async function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): Promise<TurnChangesView[]> {
+  const view = await host.ledger.readAsync(threadId);
   const restored = restoredTurns(view);
   let lastTurn = 1;
   return view.ops
@@ -52,18 +52,37 @@ export function turnChangesOf(host: LedgerHost, threadId: string, cwd: string): 
     });
 }
 
-/** Posts the rows for the panel's thread now and after every change to its ledger. */
+/**
+ * Posts the rows for the panel's thread now and after every change to its ledger. Read off the host's thread; when
+ * answers cross (two changes in a row), only the newest is posted, and none once disposed.
+ */
 export function followTurnChanges(
   host: LedgerHost,
   post: (m: HostMessage) => void,
-  thread: () => { threadId: string; cwd: string } | undefined,
+  thread: () => string | undefined,
+  cwdOf: (threadId: string) => Promise<string | undefined>,
 ): vscode.Disposable {
-  const send = () => {
-    const t = thread();
-    if (t) post({ type: "turnChanges", turns: turnChangesOf(host, t.threadId, t.cwd) });
+  let asked = 0;
+  let disposed = false;
+  const send = async () => {
+    const mine = ++asked;
+    const threadId = thread();
+    const cwd = threadId && (await cwdOf(threadId));
+    if (!threadId || cwd === undefined) return;
+    const turns = await turnChangesOf(host, threadId, cwd);
+    if (mine === asked && !disposed) post({ type: "turnChanges", turns });
   };
-  send();
-  return host.onDidChange(({ threadId }) => {
-    if (threadId === thread()?.threadId) send();
+  const sendNow = (): void => {
+    send().catch((err: unknown) => host.logger.warn("listing a thread's changed files failed", err));
+  };
+  sendNow();
+  const sub = host.onDidChange(({ threadId }) => {
+    if (threadId === thread()) sendNow();
   });
+  return {
+    dispose: () => {
+      disposed = true;
+      sub.dispose();
+    },
+  };
 }

@@ -18,7 +18,7 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
 
   constructor(
     private readonly index: ProvenanceIndex,
-    private readonly titleOf: (threadId: string) => string | undefined,
+    private readonly titleOf: (threadId: string) => Promise<string | undefined>,
   ) {
     this.#sub = vscode.Disposable.from(
       vscode.languages.registerHoverProvider({ scheme: "file" }, this),
@@ -59,10 +59,10 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
     return hit.lines[line] ?? null;
   }
 
-  provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
+  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
     const o = this.originAt(doc, pos.line);
     if (!o) return undefined;
-    const title = this.titleOf(o.threadId);
+    const title = await this.titleOf(o.threadId);
     const args = encodeURIComponent(JSON.stringify([o.threadId, o.turn]));
     const md = new vscode.MarkdownString(
       `$(hubot) Written by **${escape(o.agent?.name ?? "an agent")}** in turn ${o.turn} of ` +

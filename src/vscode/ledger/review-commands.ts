@@ -31,7 +31,7 @@ export interface ReviewDeps {
    * through this window's live ledger and its editor (hub.ts).
    */
   engine: Engine;
-  info(threadId: string): ThreadInfo;
+  info(threadId: string): Promise<ThreadInfo>;
   /** Puts the thread under inline review (CodeLens Keep / Undo in its files). */
   watch(threadId: string): void;
 }
@@ -85,7 +85,7 @@ export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: numb
   const op = turn === undefined ? await pickTurn(deps, threadId, "Review changes") : turnOf(deps, threadId, turn);
   if (!op) return;
   deps.watch(threadId);
-  const { cwd } = deps.info(threadId);
+  const { cwd } = await deps.info(threadId);
   const { host } = deps;
   const resources = await Promise.all(
     op.files.map(async (f) => {
@@ -142,7 +142,7 @@ export async function reviewThread(deps: ReviewDeps, threadId: string): Promise<
       f.after ? uri : deps.host.versionUri(f.path, null, "deleted"),
     ];
   });
-  const { cwd, title } = deps.info(threadId);
+  const { cwd, title } = await deps.info(threadId);
   await showDiffs(`“${title}”: ${filesChangedLabel(files.length)}`, resources, relPath(cwd, files[0].path));
 }
 
@@ -170,7 +170,7 @@ export async function restoreTurn(
   const turn = target === undefined ? (await pickTurn(deps, threadId, "Restore workspace"))?.turn : target;
   if (turn === undefined) return undefined;
   const { host, engine } = deps;
-  const { cwd } = deps.info(threadId);
+  const { cwd } = await deps.info(threadId);
   const req = {
     op: "ledger.restore",
     threadId,

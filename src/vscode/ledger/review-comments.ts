@@ -24,9 +24,11 @@ export interface ReviewCommentsDeps {
   watched(): Iterable<string>;
   /** A watched thread's ledger as the inline review holds it (read once, dropped when the thread records more). */
   view(threadId: string): LedgerView;
-  cwdOf(threadId: string): string | undefined;
+  cwdOf(threadId: string): Promise<string | undefined>;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
   send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
+  /** Work not awaited failed (the output channel). */
+  warn(message: string, err: unknown): void;
 }
 
 /** One comment as the editor shows it. */
@@ -59,6 +61,7 @@ export class ReviewComments implements vscode.Disposable {
   readonly #threads = new Map<string, vscode.CommentThread>();
   readonly #groupOf = new WeakMap<vscode.CommentThread, { group: string; threadId: string }>();
   readonly #shown = new Set<string>();
+  #contextAsked = 0;
   readonly #subs: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ReviewCommentsDeps) {
@@ -100,13 +103,13 @@ export class ReviewComments implements vscode.Disposable {
     return best?.threadId;
   }
 
-  /** Shows a thread's stored comments (once per window). */
-  show(threadId: string): void {
+  /** Shows a thread's stored comments (once per window), read off the host's thread. */
+  async show(threadId: string): Promise<void> {
     if (this.#shown.has(threadId)) return;
     this.#shown.add(threadId);
     let notes: ReviewNote[];
     try {
-      notes = this.notes.list(threadId);
+      notes = await this.notes.listAsync(threadId);
     } catch (err) {
       void vscode.window.showWarningMessage(`ACP Threads: the review comments could not be read: ${errorMessage(err)}`);
       return;
@@ -114,6 +117,7 @@ export class ReviewComments implements vscode.Disposable {
     const groups = new Map<string, ReviewNote[]>();
     for (const n of notes) groups.set(n.group, [...(groups.get(n.group) ?? []), n]);
     for (const [group, list] of groups) {
+      if (this.#threads.has(group)) continue; // commented on while the file was read: shown already
       const first = list[0]!;
       const thread = this.controller.createCommentThread(
         vscode.Uri.file(first.path),
@@ -198,9 +202,9 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   /** The comments of `threadId` not sent yet, grouped as the editor shows them, in file and line order. */
-  pending(threadId: string): ReviewNote[][] {
+  async pending(threadId: string): Promise<ReviewNote[][]> {
     const groups = new Map<string, ReviewNote[]>();
-    for (const n of this.notes.list(threadId).filter((n) => !n.sentAt))
+    for (const n of (await this.notes.listAsync(threadId)).filter((n) => !n.sentAt))
       groups.set(n.group, [...(groups.get(n.group) ?? []), n]);
     return [...groups.values()].sort((a, b) => a[0]!.path.localeCompare(b[0]!.path) || a[0]!.start - b[0]!.start);
   }
@@ -212,10 +216,10 @@ export class ReviewComments implements vscode.Disposable {
   async send(arg?: unknown, intro?: string): Promise<"sent" | "queued" | undefined> {
     const threadId = this.#target(arg);
     if (!threadId) throw new Error("Open a file an agent changed (or its review) to send its review comments.");
-    this.show(threadId);
-    const groups = this.pending(threadId);
+    await this.show(threadId);
+    const groups = await this.pending(threadId);
     if (!groups.length) return void vscode.window.showInformationMessage("No review comments to send.");
-    const root = this.deps.cwdOf(threadId) ?? "";
+    const root = (await this.deps.cwdOf(threadId)) ?? "";
     const comments: ReviewComment[] = [];
     for (const g of groups) {
       const n = g[0]!;
@@ -304,15 +308,21 @@ export class ReviewComments implements vscode.Disposable {
     this.notes.save(threadId, change(all));
   }
 
+  /** Sets the context key for the shown file's thread; when answers cross, the newest is set. */
   #context(): void {
+    const mine = ++this.#contextAsked;
     const threadId = this.#shownThread();
-    let pending: boolean;
-    try {
-      pending = !!threadId && this.pending(threadId).length > 0;
-    } catch {
-      pending = false; // an unreadable file says so when it is shown
-    }
-    void vscode.commands.executeCommand("setContext", PENDING_KEY, pending);
+    const pending = threadId
+      ? this.pending(threadId).then(
+          (groups) => groups.length > 0,
+          () => false, // an unreadable file says so when it is shown
+        )
+      : Promise.resolve(false);
+    pending
+      .then((p) =>
+        mine === this.#contextAsked ? vscode.commands.executeCommand("setContext", PENDING_KEY, p) : undefined,
+      )
+      .then(undefined, (err: unknown) => this.deps.warn("updating the review comments' context key failed", err));
   }
 
   dispose(): void {

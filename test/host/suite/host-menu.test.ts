@@ -107,9 +107,9 @@ describe("the Sessions view's row of a thread the host runs", () => {
       // the panel was not drawn again: its rows came from the host's turn end
       await waitFor("the turn's changed-files row in the panel", () =>
         panel.shown.changed.includes("hosted-changed.txt"),
-      ).catch((err: Error) => {
+      ).catch(async (err: Error) => {
         throw new Error(
-          `${err.message}; heard ${heard.join(" ")} (${id}); same panel ${hub.panels.panelOf(id) === panel}; shown ${JSON.stringify(panel.shown.changed)}; ledger ${JSON.stringify(hub.ledger.turnChanges(id))}; records ${hub.threads
+          `${err.message}; heard ${heard.join(" ")} (${id}); same panel ${hub.panels.panelOf(id) === panel}; shown ${JSON.stringify(panel.shown.changed)}; ledger ${JSON.stringify(await hub.ledger.turnChanges(id))}; records ${hub.threads
             .read(id)
             .records.map((r) => r.kind)
             .join(",")}`,

@@ -59,13 +59,13 @@ describe("restore leaves a true state (#27 item 8)", () => {
     const threadId = await storedThread("restore state");
     await recordTurn(threadId, 1, () => writeFileSync(file, AFTER));
     hub.ledger.inline.watch(threadId);
-    const [row] = hub.ledger.turnChanges(threadId);
+    const [row] = await hub.ledger.turnChanges(threadId);
     assert.equal(row.pending, 2, "two hunks to review");
     assert.equal(row.restoredBy, undefined);
     const op = await vscode.commands.executeCommand<string>("acpThreads.restoreTurn", threadId, 1, { yes: true });
     assert.match(op!, /^restore-/);
     assert.equal(readFileSync(file, "utf8"), BEFORE);
-    const [restored] = hub.ledger.turnChanges(threadId);
+    const [restored] = await hub.ledger.turnChanges(threadId);
     assert.equal(restored.restoredBy, op, "the row names the restore");
     assert.equal(restored.pending, 0, "no '2 to review' left after the restore");
     const doc = await vscode.workspace.openTextDocument(file);
@@ -73,7 +73,7 @@ describe("restore leaves a true state (#27 item 8)", () => {
     assert.deepEqual(await lensesOf(doc), [], "no Keep / Undo for a restored turn");
     await vscode.commands.executeCommand("acpThreads.restoreTurn", threadId, { op }, { yes: true });
     assert.equal(readFileSync(file, "utf8"), AFTER);
-    const [back] = hub.ledger.turnChanges(threadId);
+    const [back] = await hub.ledger.turnChanges(threadId);
     assert.deepEqual([back.restoredBy, back.pending], [undefined, 2], "undoing the restore puts the turn back");
   });
 
@@ -92,10 +92,10 @@ describe("restore leaves a true state (#27 item 8)", () => {
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
     await waitFor("the Keep / Undo lenses", async () => (await lensesOf(doc)).length === 6);
-    assert.equal(hub.ledger.turnChanges(threadId)[0].pending, 3);
+    assert.equal((await hub.ledger.turnChanges(threadId))[0].pending, 3);
     const kept = await vscode.commands.executeCommand<number>("acpThreads.keepTurn", threadId, 1);
     assert.equal(kept, 3);
-    assert.equal(hub.ledger.turnChanges(threadId)[0].pending, 0);
+    assert.equal((await hub.ledger.turnChanges(threadId))[0].pending, 0);
     await waitFor("the lenses to go", async () => (await lensesOf(doc)).length === 0);
     const view = hub.ledger.ledger.read(threadId);
     assert.deepEqual([...view.kept.get(`turn-1\0${file}`)!].sort(), [0, 1], "one keep record per hunk");

@@ -15,7 +15,21 @@ import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThrea
 const CONVERTED = [
   // a session's start looks its agent's command up on PATH off the thread (resolveCommandAsync), not with stats
   "platform/executables.ts",
+  // a plain folder's tracker: the manifest cache's load (its baseline) and save (its close). (Not yet
+  // edit-ledger.ts: its realpath is async now, but the spawner's first use, a one-time mkdtemp + chmod in
+  // platform/spawner-client.ts, runs under the tracker's first git probe, which edit-ledger.ts starts.)
+  "ledger/manifest-cache.ts",
+  // the panel's changed-files rows read the thread's ledger with fs/promises
+  "ledger/ledger-file.ts",
+  // a turn recorded in this window shows the thread's review comments (and counts the unsent) off the thread
+  "store/review-notes.ts",
 ];
+
+/**
+ * Window modules (under src/vscode/) none of whose engine calls in the flows below is synchronous: the ledger
+ * feature's thread folders and titles (the panel's rows, the hover's and the CodeLens' titles) and the panel's rows.
+ */
+const CONVERTED_CALLERS = ["ledger/ledger-feature.ts", "ledger/panel-changes.ts"];
 
 describe("the window's thread and the disk", () => {
   it("makes no synchronous file call of its own in the everyday flows", async function () {
@@ -61,6 +75,14 @@ describe("the window's thread and the disk", () => {
       describeDiskCalls(converted),
       "",
       "an engine module converted to asynchronous file calls made a sync one",
+    );
+    const callers = calls.filter((c) =>
+      CONVERTED_CALLERS.some((m) => c.chain.some((f) => f.replace(/\\/g, "/").startsWith(`src/vscode/${m}:`))),
+    );
+    assert.equal(
+      describeDiskCalls(callers),
+      "",
+      "a window module converted to asynchronous engine calls made a sync one",
     );
   });
 });

@@ -115,9 +115,9 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   assert.deepEqual(source.arguments, [s.threadId]);
 
   // the thread panel's rows: the apply has its own, under the agent's turn
-  const row = () => hub.ledger.turnChanges(s.threadId).find((r) => r.op === op);
+  const row = async () => (await hub.ledger.turnChanges(s.threadId)).find((r) => r.op === op);
   assert.deepEqual(
-    { ...row(), names: undefined },
+    { ...(await row()), names: undefined },
     { turn: 1, op, apply: true, files: 1, added: 2, removed: 2, pending: 2, names: undefined },
   );
 
@@ -131,7 +131,7 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   assert.equal(doc.getText(), expected, "the undone hunk is the workspace's pre-apply text again");
   assert.equal(readFileSync(file, "utf8"), expected, "the undo is saved");
   assert.deepEqual(await lensesOf(doc), [], "nothing left to review");
-  assert.equal(row()?.pending, 0, "the apply's row has nothing left to review");
+  assert.equal((await row())?.pending, 0, "the apply's row has nothing left to review");
 
   // the ledger: the apply's hunks are undone and kept; the undo is an operation of its own naming the apply's hunk
   const view = hub.ledger.ledger.read(s.threadId);
@@ -147,7 +147,7 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   // Restore of the apply: back to before it (the undo after it with it)
   await hub.ledger.restoreTurn(s.threadId, { op }, { yes: true });
   assert.equal(readFileSync(file, "utf8"), BASE, "Restore took the apply back");
-  assert.match(row()?.restoredBy ?? "", /^restore-/, "the apply's row says it was restored");
+  assert.match((await row())?.restoredBy ?? "", /^restore-/, "the apply's row says it was restored");
   await waitFor("the editor to show the restored text", () => doc.getText() === BASE);
   assert.deepEqual(await lensesOf(doc), []);
 

@@ -74,7 +74,7 @@ test("plain folder: every file read; the next baseline takes a matching manifest
     const made = { id: "f".repeat(40), size: 1, stored: false };
     const two = { ...files.get("a/two.txt")!, state: made };
     const one = { ...files.get("one.txt")!, mtimeMs: files.get("one.txt")!.mtimeMs - 1000, state: made };
-    saveManifestCache(
+    await saveManifestCache(
       opts.cacheDir!,
       ws,
       new Map([

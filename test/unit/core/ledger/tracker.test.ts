@@ -239,7 +239,7 @@ test("the manifest cache of a plain folder spares re-reading unchanged files on 
     mkdirSync(ws);
     seed(ws);
     const opts = { blobs: new BlobStore(join(dir, "blobs")), cacheDir: join(dir, "cache") };
-    (await WorkspaceTracker.open(ws, opts)).dispose();
+    await (await WorkspaceTracker.open(ws, opts)).dispose();
     writeFileSync(join(ws, "src/a.ts"), "changed while no session ran\n");
     const t = await WorkspaceTracker.open(ws, opts);
     try {

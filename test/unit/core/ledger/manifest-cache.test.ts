@@ -1,0 +1,124 @@
+// The manifest cache's save (manifest-cache.ts), off the thread and coalesced per file: the last snapshot wins, a
+// load while a save is pending takes that snapshot, a tracker's close (and the ledger's flush) waits for the last
+// write, a failed write is a warning and the next save still writes; no tmp file is ever left. On the real disk.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FileState } from "../../../../src/core/ledger/content";
+import { loadManifestCache, saveManifestCache, type ManifestEntries } from "../../../../src/core/ledger/manifest-cache";
+import type { Logger } from "../../../../src/core/log";
+import { nullLogger } from "../../../../src/core/log";
+import { homeLayout } from "../../../../src/core/platform/data-home";
+import { withTmp } from "../store/helpers";
+import { withLedger } from "./helpers";
+
+const state = (n: number): FileState => ({ id: n.toString(16).padStart(40, "0"), size: n, stored: true });
+
+/** A manifest of `count` files, each file's size (and state) `tag`. */
+function manifest(tag: number, count = 3): ManifestEntries {
+  const m: ManifestEntries = new Map();
+  for (let i = 0; i < count; i++) m.set(`f${i}.txt`, { size: tag, mtimeMs: 1000 + i, ino: 10 + i, state: state(tag) });
+  return m;
+}
+
+function warnings(): { logger: Logger; seen: string[] } {
+  const seen: string[] = [];
+  return { logger: { ...nullLogger, warn: (m: string) => void seen.push(m) }, seen };
+}
+
+/** The cache folder's entries: one `<hash>.json` per root, never a `.tmp-` file once the saves settled. */
+const entriesOf = (dir: string) => readdirSync(dir).sort();
+
+test("saves while one is written: the last snapshot wins, the one queued between is replaced", () =>
+  withTmp(async (dir) => {
+    const cache = join(dir, "cache");
+    const first = saveManifestCache(cache, "/ws", manifest(1), nullLogger);
+    const second = saveManifestCache(cache, "/ws", manifest(2), nullLogger);
+    const third = saveManifestCache(cache, "/ws", manifest(3), nullLogger);
+    assert.equal(second, third, "the second snapshot waits behind the first write and the third replaces it");
+    // a load while the saves are pending takes the newest snapshot, not the file
+    assert.equal((await loadManifestCache(cache, "/ws")).get("f0.txt")?.size, 3);
+    await Promise.all([first, second, third]);
+    const loaded = await loadManifestCache(cache, "/ws");
+    assert.deepEqual([...loaded.keys()], ["f0.txt", "f1.txt", "f2.txt"]);
+    assert.deepEqual(loaded.get("f1.txt"), { size: 3, mtimeMs: 1001, ino: 11, state: state(3) });
+    assert.equal(entriesOf(cache).length, 1, `one file, no tmp: ${entriesOf(cache)}`);
+    assert.match(entriesOf(cache)[0]!, /^[0-9a-f]{16}\.json$/);
+    // a later save (nothing in flight) writes again
+    await saveManifestCache(cache, "/ws", manifest(4, 1), nullLogger);
+    assert.deepEqual([...(await loadManifestCache(cache, "/ws")).keys()], ["f0.txt"]);
+  }));
+
+test("two roots are two files, saved side by side; a root never loads another's rows", () =>
+  withTmp(async (dir) => {
+    const cache = join(dir, "cache");
+    await Promise.all([
+      saveManifestCache(cache, "/a", manifest(1), nullLogger),
+      saveManifestCache(cache, "/b", manifest(2, 1), nullLogger),
+    ]);
+    assert.equal((await loadManifestCache(cache, "/a")).size, 3);
+    assert.equal((await loadManifestCache(cache, "/b")).size, 1);
+    assert.equal((await loadManifestCache(cache, "/c")).size, 0);
+    assert.equal(entriesOf(cache).length, 2);
+  }));
+
+test("a failed write is a warning, leaves no tmp file, and the next save still writes", () =>
+  withTmp(async (dir) => {
+    const cache = join(dir, "cache");
+    const { logger, seen } = warnings();
+    // the cache file's path taken by a non-empty folder: the tmp file is written, its rename fails
+    await saveManifestCache(cache, "/ws", manifest(1), nullLogger);
+    const [file] = entriesOf(cache);
+    rmSync(join(cache, file!));
+    mkdirSync(join(cache, file!));
+    writeFileSync(join(cache, file!, "keep"), "a folder where the cache file goes\n");
+    await saveManifestCache(cache, "/ws", manifest(2), logger);
+    assert.equal(seen.length, 1);
+    assert.match(seen[0]!, /could not save the manifest cache for \/ws/);
+    assert.deepEqual(entriesOf(cache), [file], "the failed write's tmp file is gone");
+    // the obstacle gone, the next save writes (the writer is not stuck on the failure)
+    rmSync(join(cache, file!), { recursive: true });
+    await saveManifestCache(cache, "/ws", manifest(3), logger);
+    assert.equal((await loadManifestCache(cache, "/ws")).get("f0.txt")?.size, 3);
+    assert.equal(seen.length, 1);
+    assert.deepEqual(entriesOf(cache), [file]);
+  }));
+
+test("a bad cache file loads as none (the workspace is read again), never as an error", () =>
+  withTmp(async (dir) => {
+    const cache = join(dir, "cache");
+    await saveManifestCache(cache, "/ws", manifest(1), nullLogger);
+    const [file] = entriesOf(cache);
+    for (const bad of ["{not json", JSON.stringify({ v: 99, root: "/ws", rows: [] }), JSON.stringify({ v: 1 })]) {
+      writeFileSync(join(cache, file!), bad);
+      assert.equal((await loadManifestCache(cache, "/ws")).size, 0);
+    }
+    // a row that does not parse is skipped, the others are kept
+    writeFileSync(
+      join(cache, file!),
+      JSON.stringify({ v: 1, root: "/ws", rows: [["ok", 1, 2, 3, state(1)], ["bad"]] }),
+    );
+    assert.deepEqual([...(await loadManifestCache(cache, "/ws")).keys()], ["ok"]);
+  }));
+
+test("a plain folder's last session ends: the ledger's flush waits for the manifest, written whole, no tmp", () =>
+  withLedger(
+    async (ws, ledger) => {
+      const hourAgo = new Date(Date.now() - 3600_000);
+      for (const n of ["a.txt", "b.txt"]) {
+        writeFileSync(join(ws, n), `${n}\n`);
+        utimesSync(join(ws, n), hourAgo, hourAgo);
+      }
+      const home = join(ws, "..", "home");
+      const cache = homeLayout(home).ledgerManifestsDir;
+      const session = ledger.openSession("0196a000-0000-7000-8000-00000000000a", ws);
+      (await ledger.prepare(ws)).dispose(); // the baseline is built; the session still holds the folder
+      session.dispose(); // the folder's last user: its tracker closes and hands its manifest to the writer
+      await ledger.flush();
+      assert.equal(entriesOf(cache).length, 1, `one manifest, no tmp: ${entriesOf(cache)}`);
+      const saved = await loadManifestCache(cache, realpathSync(ws));
+      assert.deepEqual([...saved.keys()].sort(), ["a.txt", "b.txt"]);
+    },
+    { watch: false, walkWorker: false },
+  ));
