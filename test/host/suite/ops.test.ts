@@ -19,6 +19,7 @@ import {
   useFakeAgent,
   waitFor,
   workspaceRoot,
+  writePastThread,
 } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -232,6 +233,29 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     } finally {
       attached.dispose();
       h.close();
+    }
+  });
+
+  it("a stored thread's ops strip is worked out off the host's thread; deleted meanwhile, it ends as not stored (#35)", async () => {
+    const { hub } = await api();
+    const id = writePastThread(hub.home, 1);
+    const posts: HostMessage[] = [];
+    const attached = hub.ops.attach(id, (m) => void posts.push(m));
+    const strips = () => posts.flatMap((m) => (m.type === "ops" ? [m.ops] : []));
+    try {
+      await waitFor("the strip of the stored thread", () => strips().some((o) => o.stored));
+      // views asked before the delete may come back after those asked after it: the newest asked is the one left
+      for (let i = 0; i < 5; i++) hub.ops.refresh(id);
+      hub.threads.delete(id);
+      for (let i = 0; i < 5; i++) hub.ops.refresh(id);
+      const last = await waitFor("the strip without the deleted thread", () => {
+        const o = strips().at(-1);
+        return o && !o.stored ? o : undefined;
+      });
+      assert.deepEqual(last.links, [], "no links of a thread that is gone");
+      assert.equal((await hub.ops.view(id)).stored, false);
+    } finally {
+      attached.dispose();
     }
   });
 
