@@ -2,14 +2,8 @@
 // cross must never leave the older state on screen.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { deferred } from "../../fixtures/deferred";
 import { newestShown } from "../../../src/vscode/newest-shown";
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
 
 test("an older answer that arrives after a newer one was shown is dropped", async () => {
   const shown: string[] = [];

@@ -2,14 +2,8 @@
 // later send that needs no look must not overtake an earlier one still looking.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { deferred } from "../../../fixtures/deferred";
 import { InOrder } from "../../../../src/vscode/composer/in-order";
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
 
 test("work for one key finishes in the order asked, even when the later work is quicker", async () => {
   const order = new InOrder();
