@@ -22,6 +22,7 @@ import type { LiveSessions } from "./live-sessions";
 import type { HandoffSummary } from "./session-ops-look";
 import { HostedWatch, type HostedWatchSource } from "./host/hosted-watch";
 import { background } from "../core/util/unexpected";
+import { newestShown } from "./newest-shown";
 
 /** How often a panel of a thread this window does not write looks at its file and lock. */
 const FOLLOW_POLL_MS = 1000;
@@ -75,35 +76,47 @@ export class ThreadOps implements vscode.Disposable {
 
   /**
    * The handoff links of a live session's thread, for the tree: its writer's metadata while open (kept current by
-   * patches); once closed, the stored metadata (read once, again after `refresh`).
+   * patches); once closed, the stored metadata, from the thread catalog, else read once off the host's thread (the
+   * tree and the panel are told when it arrives; read again after `refresh`).
    */
   handoffOf(session: LiveSession): HandoffSummary | undefined {
     const id = session.threadId;
-    let m: Pick<ThreadMetadata, "origin" | "handedOffTo"> | undefined = session.isOpen
-      ? session.thread?.metadata
-      : undefined;
-    if (!m && id) {
-      m = this.#closedMeta.get(id);
-      if (!m) {
-        try {
-          m = this.hub.threads.read(id).metadata;
-          this.#closedMeta.set(id, m);
-        } catch {
-          return undefined; // deleted since
-        }
-      }
-    }
+    const open = session.isOpen ? session.thread?.metadata : undefined;
+    const m = open ?? (id ? this.#closedMetaOf(id) : undefined);
     return m ? { from: handedOffFrom(m) ?? undefined, to: m.handedOffTo ?? [] } : undefined;
   }
 
   readonly #closedMeta = new Map<string, Pick<ThreadMetadata, "origin" | "handedOffTo">>();
+  /** Closed sessions' threads being read for `handoffOf`: one read each at a time, forgotten by `refresh`. */
+  readonly #reading = new Map<string, object>();
 
-  /** What the panel of `threadId` (a live session's view id or a stored thread id) shows in its ops strip. */
-  view(threadId: string): OpsView {
+  #closedMetaOf(id: string): Pick<ThreadMetadata, "origin" | "handedOffTo"> | undefined {
+    const known = this.hub.past.metadata(id) ?? this.#closedMeta.get(id);
+    if (known || this.#reading.has(id)) return known;
+    const token = {};
+    this.#reading.set(id, token);
+    // a read that began before a `refresh` may miss what changed: its answer is not kept
+    const current = () => this.#reading.get(id) === token && this.#reading.delete(id);
+    const read = this.hub.threads.readAsync(id).then((r) => {
+      if (!current() || !r) return; // else deleted since
+      this.#closedMeta.set(id, r.metadata);
+      this.#changed.fire(id);
+    });
+    // unreadable: no links, as when it is gone
+    background(read, "reading a closed session's thread", () => current());
+    return undefined;
+  }
+
+  /**
+   * What the panel of `threadId` (a live session's view id or a stored thread id) shows in its ops strip. The file
+   * is looked at off the host's thread first; the state kept in memory is taken after, as it is then.
+   */
+  async view(threadId: string): Promise<OpsView> {
+    const stored = await this.hub.threads.existsAsync(threadId);
+    const links = stored ? await this.#links(threadId) : [];
     const live = this.hub.live.get(threadId);
     const hosted = live ? undefined : this.#hosted?.of(threadId);
     const st = live?.supervisor?.state ?? hosted;
-    const stored = this.hub.threads.exists(threadId);
     const follower = this.#followers.get(threadId);
     const holder = follower?.holder;
     return {
@@ -124,7 +137,7 @@ export class ThreadOps implements vscode.Disposable {
           }
         : null,
       canTakeOver: !!follower && !holder && this.#released.has(threadId),
-      links: stored ? this.#links(threadId) : [],
+      links,
       stored,
       live: !!live?.isOpen,
     };
@@ -139,13 +152,19 @@ export class ThreadOps implements vscode.Disposable {
    * the follow's start is not lost.
    */
   attach(threadId: string, post: (m: HostMessage) => void, viaHost = false, readTo?: number): vscode.Disposable {
-    const send = () => post({ type: "ops", ops: this.view(threadId) });
+    let disposed = false;
+    // each change asks for a view; one that comes back after a newer one was shown is dropped
+    const show = newestShown<OpsView>((ops) => {
+      if (!disposed) post({ type: "ops", ops });
+    });
+    const send = () => background(show(this.view(threadId)), "showing a thread's ops strip");
     const subs: vscode.Disposable[] = [this.onDidChange((id) => id === threadId && send())];
     let follower: Following | undefined;
     // While a session of it is open here, this window writes it; otherwise (past, or closed here) another window
     // or process may write it at any time: follow the file and its lock (polled once a second, by the engine).
-    const follow = () => {
-      if (viaHost || follower || this.hub.live.get(threadId)?.isOpen || !this.hub.threads.exists(threadId)) return;
+    const mayFollow = () => !disposed && !viaHost && !follower && !this.hub.live.get(threadId)?.isOpen;
+    const follow = async () => {
+      if (!mayFollow() || !(await this.hub.threads.existsAsync(threadId)) || !mayFollow()) return; // again: after the look
       const f: Following = { holder: undefined, stop: new AbortController() };
       follower = f;
       this.#followers.set(threadId, f);
@@ -154,11 +173,13 @@ export class ThreadOps implements vscode.Disposable {
       readTo = undefined;
       background(this.#follow(threadId, f, post, send, from), "following a thread");
     };
+    const startFollowing = () => background(follow(), "following a thread");
     const live = this.hub.live.get(threadId);
-    if (live?.isOpen) subs.push(live.onStatus(() => (follow(), send())));
-    follow();
+    if (live?.isOpen) subs.push(live.onStatus(() => (startFollowing(), send())));
+    startFollowing();
     subs.push({
       dispose: () => {
+        disposed = true;
         if (follower && this.#followers.get(threadId) === follower) this.#followers.delete(threadId);
         this.#released.delete(threadId);
         follower?.stop.abort();
@@ -266,43 +287,41 @@ export class ThreadOps implements vscode.Disposable {
   /** Tells the ops strips and the tree that a thread's metadata (links) changed. */
   refresh(threadId: string): void {
     this.#closedMeta.delete(threadId);
+    this.#reading.delete(threadId);
     this.#changed.fire(threadId);
   }
 
-  #links(storeId: string): OpsLink[] {
-    const meta = this.#meta(storeId);
+  async #links(storeId: string): Promise<OpsLink[]> {
+    const meta = await this.#meta(storeId);
     if (!meta) return [];
-    const link = (relation: OpsLink["relation"], id: string, at?: number): OpsLink[] => {
-      const m = this.#meta(id);
+    const link = async (relation: OpsLink["relation"], id: string, at?: number): Promise<OpsLink[]> => {
+      const m = await this.#meta(id);
       const title = m?.title ?? "(untitled)";
       return m ? [{ relation, threadId: id, title, agent: m.agent.name, ...(at !== undefined ? { at } : {}) }] : []; // else deleted since
     };
     const from = handedOffFrom(meta);
     const source = forkedFrom(meta);
-    return [
-      ...(from ? link("from", from) : []),
-      ...(meta.handedOffTo ?? []).flatMap((id) => link("to", id)),
-      ...(source ? link("forkedFrom", source.threadId, source.messageIndex) : []),
-      ...(meta.forks ?? []).flatMap((id) => link("fork", id)),
-    ];
+    const links = await Promise.all([
+      ...(from ? [link("from", from)] : []),
+      ...(meta.handedOffTo ?? []).map((id) => link("to", id)),
+      ...(source ? [link("forkedFrom", source.threadId, source.messageIndex)] : []),
+      ...(meta.forks ?? []).map((id) => link("fork", id)),
+    ]);
+    return links.flat();
   }
 
   /**
    * A thread's metadata without reading its file on every status change: the writer's own while a session of it
-   * is open here, else the thread catalog's (kept current by the store's events and its folder watcher); the file
-   * only for a thread the catalog has not listed yet.
+   * is open here, else the thread catalog's (kept current by the store's events and its folder watcher); the file,
+   * off the host's thread, only for a thread the catalog has not listed yet.
    */
-  #meta(id: string): ThreadMetadata | undefined {
+  async #meta(id: string): Promise<ThreadMetadata | undefined> {
     const live = this.hub.live.get(id);
     const own = live?.isOpen ? live.thread?.metadata : undefined;
     if (own) return own;
     const known = this.hub.past.metadata(id);
     if (known) return known;
-    try {
-      return this.hub.threads.read(id).metadata;
-    } catch {
-      return undefined;
-    }
+    return (await this.hub.threads.readAsync(id).catch(() => undefined))?.metadata;
   }
 
   dispose(): void {

@@ -184,7 +184,9 @@ export class ThreadPanel implements vscode.Disposable {
       this.#attachComposer(events);
       return;
     }
-    if (this.deps.composer?.isDraft(this.threadId)) {
+    const draft = await this.deps.composer?.isDraft(this.threadId);
+    if (stale()) return;
+    if (draft && this.deps.composer) {
       const header = this.deps.composer.draftHeader(this.threadId);
       this.panel.title = header.title;
       this.post({ type: "init", header, status: "draft", events: [], scrollToEnd: true });

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { ContextItem } from "../model/context";
@@ -97,21 +98,26 @@ const INLINE_IMAGE_BYTES = 1024 * 1024;
 
 /**
  * Data URLs, by asset name, of the thumbnails of the images the user messages in `events` carry, read from the
- * thread's assets folder `dir` (an image without a thumbnail is shown whole when it is small enough).
+ * thread's assets folder `dir` (an image without a thumbnail is shown whole when it is small enough). Read off the
+ * caller's thread (the extension host's panels); a file that is gone or cannot be read has no thumbnail.
  */
-export function thumbnailsOf(dir: string, events: readonly RuntimeEvent[]): Record<string, string> {
+export async function thumbnailsOf(dir: string, events: readonly RuntimeEvent[]): Promise<Record<string, string>> {
   const thumbs: Record<string, string> = {};
   for (const e of events) {
     if (e.type !== "user_text") continue;
     for (const ref of e.context ?? []) {
       const name = ref.kind === "image" ? (ref.thumb ?? ref.asset) : undefined;
       if (!name || /[\\/]/.test(name)) continue;
-      const file = join(dir, name);
-      if (!existsSync(file) || statSync(file).size > (ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES)) continue;
-      const bytes = readFileSync(file);
-      const mime = sniffImageType(bytes);
+      const bytes = await readUpTo(join(dir, name), ref.thumb ? MAX_THUMB_BYTES : INLINE_IMAGE_BYTES);
+      const mime = bytes && sniffImageType(bytes);
       if (mime) thumbs[name] = `data:${mime};base64,${bytes.toString("base64")}`;
     }
   }
   return thumbs;
+}
+
+/** The file's bytes when it is at most `max` bytes long; undefined when it is bigger, gone or unreadable. */
+async function readUpTo(file: string, max: number): Promise<Buffer | undefined> {
+  const size = (await stat(file).catch(() => undefined))?.size;
+  return size === undefined || size > max ? undefined : await readFile(file).catch(() => undefined);
 }

@@ -93,7 +93,7 @@ export async function rewindThreadCommand(
     }
     if (mode === "code") return undefined;
   }
-  const title = hub.threads.readMetadata(threadId).title ?? threadId;
+  const title = (await hub.threads.readExisting(threadId)).metadata.title ?? threadId;
   const fork = await hub.engine.call({
     op: "fork.write",
     sourceId: threadId,

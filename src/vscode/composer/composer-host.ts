@@ -32,6 +32,7 @@ import { startDraft, type DraftStartHost } from "./draft-start";
 import { NewDrafts } from "./new-drafts";
 import { background } from "../../core/util/unexpected";
 import { HostedBox } from "../host/hosted-composer";
+import { InOrder } from "./in-order";
 import type { ComposerDeps, ComposerLinks } from "./composer-deps";
 
 export type { ComposerPanel } from "./composer-panel";
@@ -43,11 +44,13 @@ export class ComposerHost implements vscode.Disposable {
   /** New threads whose panel is open but whose agent is not picked yet. */
   /** New threads whose panel is open but whose agent has not started yet. */
   readonly #drafts = new NewDrafts();
+  /** Each thread's sends, resolved in the order they came. */
+  readonly #sends = new InOrder();
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
   readonly #drain = new QueueDrain({
     queues: this.queues,
-    resolve: (wire) => resolveParts(wire, (id) => this.deps.threads.exists(id)),
+    resolve: (wire) => this.#resolve(wire),
     postQueue: (panel) => this.#postQueue(panel),
     run: (panel, live, wire, parts) => this.#run(panel, live, wire, parts),
   });
@@ -70,7 +73,7 @@ export class ComposerHost implements vscode.Disposable {
       continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
       promptInHost: async (id, parts) => await deps.promptInHost?.(id, parts),
       sources: () => this.sources(),
-      parts: (wire) => resolveParts(wire, (id) => deps.threads.exists(id)),
+      parts: (wire) => this.#resolve(wire),
       postQueue: (panel) => this.#postQueue(panel),
       postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
     });
@@ -110,13 +113,28 @@ export class ComposerHost implements vscode.Disposable {
 
   /**
    * A new thread's panel. A panel restored after a window reload whose id names no live session and no
-   * stored thread was a new thread too (its agent never started): it becomes one again.
+   * stored thread was a new thread too (its agent never started): it becomes one again. The stored thread is looked
+   * for off the host's thread.
    */
-  isDraft(threadId: string): boolean {
+  async isDraft(threadId: string): Promise<boolean> {
     if (this.#drafts.has(threadId)) return true;
-    if (!isThreadId(threadId) || this.deps.live(threadId) || this.deps.threads.exists(threadId)) return false;
+    if (!isThreadId(threadId) || this.deps.live(threadId)) return false;
+    const stored = await this.deps.threads.existsAsync(threadId);
+    // as things are now: the panel may have become a new thread, or a session of it started, meanwhile
+    if (this.#drafts.has(threadId)) return true;
+    if (stored || this.deps.live(threadId)) return false;
     this.#drafts.add(threadId);
     return true;
+  }
+
+  /** A prompt's parts; a thread it mentions is looked for in the store off the host's thread. */
+  #resolve(wire: readonly WirePart[]): Promise<PromptPart[]> {
+    return resolveParts(wire, (id) => this.deps.threads.existsAsync(id));
+  }
+
+  /** `#resolve` of a prompt sent to `threadId`, after the prompts sent to it before (they go in the order sent). */
+  #resolveInOrder(threadId: string, wire: readonly WirePart[]): Promise<PromptPart[]> {
+    return this.#sends.run(threadId, () => this.#resolve(wire));
   }
 
   /** The init header of a new thread's panel: its folder, as its picker shows it. */
@@ -216,10 +234,12 @@ export class ComposerHost implements vscode.Disposable {
     );
   }
 
-  /** Thumbnails of the images in these events (kept beside the stored thread). */
+  /** Thumbnails of the images in these events (kept beside the stored thread), read off the host's thread. */
   #postThumbs(panel: ComposerPanel, storeId: string, events: readonly RuntimeEvent[]): void {
-    const thumbs = thumbnailsOf(assetsDir(this.deps.threads.threadsDir, storeId), events);
-    if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
+    const read = thumbnailsOf(assetsDir(this.deps.threads.threadsDir, storeId), events).then((thumbs) => {
+      if (Object.keys(thumbs).length) panel.post({ type: "thumbs", thumbs });
+    });
+    background(read, "reading image thumbnails");
   }
 
   /**
@@ -270,7 +290,7 @@ export class ComposerHost implements vscode.Disposable {
           return await steerQueued(this.deps.live(panel.threadId), m.id, {
             queues: this.queues,
             sources: () => this.sources(),
-            threadExists: (id) => this.deps.threads.exists(id),
+            threadExists: (id) => this.deps.threads.existsAsync(id),
             notice: (message, severity) => panel.post({ type: "composerNotice", message, severity }),
             postQueue: () => this.#postQueue(panel),
           });
@@ -303,7 +323,7 @@ export class ComposerHost implements vscode.Disposable {
    */
   async submit(threadId: string, wire: WirePart[]): Promise<"sent" | "queued"> {
     const live = this.deps.live(threadId);
-    const parts = resolveParts(wire, (id) => this.deps.threads.exists(id));
+    const parts = await this.#resolveInOrder(threadId, wire);
     // a thread the thread host holds, or whose next run belongs there (host-entry.ts)
     const inHost = live?.isOpen ? undefined : await this.deps.promptInHost?.(threadId, parts);
     if (inHost) return inHost;
@@ -350,7 +370,7 @@ export class ComposerHost implements vscode.Disposable {
     const restore = () => panel.post({ type: "editPrompt", parts: m.parts });
     let parts: PromptPart[];
     try {
-      parts = resolveParts(m.parts, (id) => this.deps.threads.exists(id));
+      parts = await this.#resolveInOrder(panel.threadId, m.parts);
     } catch (err) {
       restore();
       return notice(errorMessage(err));
@@ -362,7 +382,7 @@ export class ComposerHost implements vscode.Disposable {
     const live = this.deps.live(panel.threadId);
     if (await this.#hosted.send(panel, m.parts, parts, !!live?.isOpen, restore, notice)) return;
     if (!live?.isOpen) {
-      const resume = this.deps.threads.exists(panel.threadId) ? this.#links?.resume : undefined;
+      const resume = (await this.deps.threads.existsAsync(panel.threadId)) ? this.#links?.resume : undefined;
       return await resumeAndSend(panel.threadId, resume, (l) => this.#run(panel, l, m.parts, parts), restore, notice);
     }
     if (live.busy || this.queues.list(live.threadId).length) {

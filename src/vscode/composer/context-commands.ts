@@ -20,8 +20,8 @@ export interface ContextTargetDeps {
 }
 
 /** Threads whose prompt box takes input now: session-mode live threads, hosted open runs and new-thread drafts. */
-function accepting(deps: ContextTargetDeps, threadId: string): boolean {
-  if (deps.composer.isDraft(threadId) || deps.hostedOpen?.(threadId)) return true;
+async function accepting(deps: ContextTargetDeps, threadId: string): Promise<boolean> {
+  if ((await deps.composer.isDraft(threadId)) || deps.hostedOpen?.(threadId)) return true;
   const live = deps.liveThreads().find((s) => s.threadId === threadId);
   return !!live && live.isOpen && live.mode === "session";
 }
@@ -29,8 +29,9 @@ function accepting(deps: ContextTargetDeps, threadId: string): boolean {
 export async function addToThread(deps: ContextTargetDeps, items: ContextItem[]): Promise<string | undefined> {
   if (!items.length) return undefined;
   const focused = deps.lastActivePanel();
-  if (focused && accepting(deps, focused)) return deps.composer.insert(focused, items);
-  const live = deps.liveThreads().filter((s) => accepting(deps, s.threadId));
+  if (focused && (await accepting(deps, focused))) return deps.composer.insert(focused, items);
+  const live: LiveSession[] = [];
+  for (const s of deps.liveThreads()) if (await accepting(deps, s.threadId)) live.push(s);
   if (!live.length) return deps.composer.openDraft(items);
   const NEW = "$(add) New thread";
   const picked = await vscode.window.showQuickPick(

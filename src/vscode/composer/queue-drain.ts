@@ -13,8 +13,8 @@ import type { PromptQueues } from "./prompt-queue";
 
 export interface QueueDrainDeps {
   readonly queues: PromptQueues;
-  /** The wire parts of a queued prompt as prompt parts (throws on a part that no longer resolves). */
-  resolve(wire: WirePart[]): PromptPart[];
+  /** The wire parts of a queued prompt as prompt parts (rejects on a part that no longer resolves). */
+  resolve(wire: WirePart[]): Promise<PromptPart[]>;
   postQueue(panel: ComposerPanel): void;
   /** Sends one prompt; resolves once the turn started. */
   run(panel: ComposerPanel, live: LiveSession, wire: WirePart[], parts: PromptPart[]): Promise<void>;
@@ -30,23 +30,38 @@ export class QueueDrain {
     if (this.#draining.has(live.threadId)) return;
     this.#draining.add(live.threadId);
     const sub = live.onTurnDone(() => {
-      setTimeout(() => {
-        if (live.busy) return;
-        const next = this.deps.queues.shift(live.threadId);
-        this.deps.postQueue(panel);
-        if (!next || !live.isOpen) {
-          this.#draining.delete(live.threadId);
-          sub.dispose();
-          if (!live.isOpen) this.deps.queues.clear(live.threadId);
-          return;
-        }
-        try {
-          background(this.deps.run(panel, live, next.parts, this.deps.resolve(next.parts)), "sending a queued prompt");
-        } catch (err) {
-          panel.post({ type: "composerNotice", message: errorMessage(err), severity: "error" });
-          panel.post({ type: "editPrompt", parts: next.parts });
-        }
-      }, 0);
+      setTimeout(() => background(this.#sendNext(panel, live, stop), "sending a queued prompt"), 0);
     });
+    const stop = () => {
+      this.#draining.delete(live.threadId);
+      sub.dispose();
+      if (!live.isOpen) this.deps.queues.clear(live.threadId);
+    };
+  }
+
+  /**
+   * Sends the next queued prompt. Its mentions are looked up first (off the host's thread) while it is still first
+   * in the queue, so a prompt typed meanwhile queues behind it; `stop` once the queue is empty or the session closed.
+   */
+  async #sendNext(panel: ComposerPanel, live: LiveSession, stop: () => void): Promise<void> {
+    if (live.busy) return;
+    const head = this.deps.queues.list(live.threadId)[0];
+    const resolved =
+      head &&
+      (await this.deps.resolve(head.parts).then(
+        (parts) => ({ parts }),
+        (err: unknown) => ({ err }),
+      ));
+    if (live.busy) return; // a prompt went meanwhile: its turn's end sends this one
+    if (head && this.deps.queues.list(live.threadId)[0] !== head) return await this.#sendNext(panel, live, stop); // taken back or removed meanwhile
+    const next = this.deps.queues.shift(live.threadId);
+    this.deps.postQueue(panel);
+    if (!next || !resolved || !live.isOpen) return stop();
+    if ("err" in resolved) {
+      panel.post({ type: "composerNotice", message: errorMessage(resolved.err), severity: "error" });
+      panel.post({ type: "editPrompt", parts: next.parts });
+      return;
+    }
+    await this.deps.run(panel, live, next.parts, resolved.parts);
   }
 }

@@ -18,30 +18,38 @@ export function allowedPath(path: string): boolean {
   return vscode.workspace.textDocuments.some((d) => d.uri.scheme === "file" && d.uri.fsPath === path);
 }
 
-export function resolveParts(parts: readonly WirePart[], threadExists: (id: string) => boolean): PromptPart[] {
-  return parts.map((p): PromptPart => {
-    if (p.type === "text") return p;
-    if (p.type === "image") {
-      const data = Buffer.from(p.data, "base64");
-      const thumb = p.thumb ? Buffer.from(p.thumb, "base64") : undefined;
-      return { type: "context", item: imageItem(data, p.name, thumb ? { thumbData: thumb } : {}) };
-    }
-    const ref = p.ref;
-    if (ref.kind === "image")
-      throw new AcpThreadsError("usage", `the image ${ref.label} can only be attached again by pasting it`);
-    if (ref.path !== undefined && !allowedPath(ref.path))
-      throw new AcpThreadsError("path_outside_workspace", `${ref.path} is outside the workspace; it was not attached`);
-    if (
-      (ref.kind === "file" || ref.kind === "folder" || ref.kind === "selection" || ref.kind === "symbol") &&
-      !ref.path
-    )
-      throw new AcpThreadsError("usage", `the mention ${ref.label} has no path`);
-    if (ref.kind === "thread" && p.content === undefined) {
-      const id = ref.threadId ?? (ref.uri.startsWith(THREAD_URI_PREFIX) ? ref.uri.slice(THREAD_URI_PREFIX.length) : "");
-      if (!id || !threadExists(id))
-        throw new AcpThreadsError("not_found", `the thread "${ref.label}" no longer exists`);
-      return { type: "context", item: { ...ref, threadId: id } };
-    }
-    return { type: "context", item: { ...ref, ...(p.content !== undefined ? { content: p.content } : {}) } };
-  });
+/**
+ * The parts in order; the first that does not resolve throws. `threadExists` looks a mentioned thread up (off the
+ * host's thread); it is asked only for a thread mention without the text it was offered with.
+ */
+export async function resolveParts(
+  parts: readonly WirePart[],
+  threadExists: (id: string) => Promise<boolean>,
+): Promise<PromptPart[]> {
+  const out: PromptPart[] = [];
+  for (const p of parts) out.push(await resolvePart(p, threadExists));
+  return out;
+}
+
+async function resolvePart(p: WirePart, threadExists: (id: string) => Promise<boolean>): Promise<PromptPart> {
+  if (p.type === "text") return p;
+  if (p.type === "image") {
+    const data = Buffer.from(p.data, "base64");
+    const thumb = p.thumb ? Buffer.from(p.thumb, "base64") : undefined;
+    return { type: "context", item: imageItem(data, p.name, thumb ? { thumbData: thumb } : {}) };
+  }
+  const ref = p.ref;
+  if (ref.kind === "image")
+    throw new AcpThreadsError("usage", `the image ${ref.label} can only be attached again by pasting it`);
+  if (ref.path !== undefined && !allowedPath(ref.path))
+    throw new AcpThreadsError("path_outside_workspace", `${ref.path} is outside the workspace; it was not attached`);
+  if ((ref.kind === "file" || ref.kind === "folder" || ref.kind === "selection" || ref.kind === "symbol") && !ref.path)
+    throw new AcpThreadsError("usage", `the mention ${ref.label} has no path`);
+  if (ref.kind === "thread" && p.content === undefined) {
+    const id = ref.threadId ?? (ref.uri.startsWith(THREAD_URI_PREFIX) ? ref.uri.slice(THREAD_URI_PREFIX.length) : "");
+    if (!id || !(await threadExists(id)))
+      throw new AcpThreadsError("not_found", `the thread "${ref.label}" no longer exists`);
+    return { type: "context", item: { ...ref, threadId: id } };
+  }
+  return { type: "context", item: { ...ref, ...(p.content !== undefined ? { content: p.content } : {}) } };
 }

@@ -11,7 +11,8 @@ import { resolveParts } from "./resolve";
 export interface SteerQueuedDeps {
   queues: PromptQueues;
   sources: () => ContextSources;
-  threadExists: (id: string) => boolean;
+  /** Whether a mentioned thread is stored (looked up off the host's thread). */
+  threadExists: (id: string) => Promise<boolean>;
   notice: (message: string, severity: "error" | "info") => void;
   postQueue: () => void;
 }
@@ -23,10 +24,7 @@ export async function steerQueued(live: LiveSession | undefined, id: string, dep
   const blocked = live.steerBlocked;
   if (blocked) return deps.notice(`${blocked}.`, "info");
   if (!live.busy) return deps.notice("The turn has ended: the message is sent next, from the queue.", "info");
-  const outcome = await live.steer(
-    resolveParts(item.parts, (t) => deps.threadExists(t)),
-    deps.sources(),
-  );
+  const outcome = await live.steer(await resolveParts(item.parts, (t) => deps.threadExists(t)), deps.sources());
   if (outcome === "promptRequired")
     return deps.notice("The turn had just ended: the message stays queued and is sent next.", "info");
   deps.queues.take(live.threadId, id);

@@ -98,7 +98,7 @@ export async function steerQueuedHosted(
   view: HostedThreadView,
   id: string,
   q: HostedQueue,
-  parts: (item: QueuedPrompt) => PromptPart[],
+  parts: (item: QueuedPrompt) => Promise<PromptPart[]>,
   sources: ContextSources,
 ): Promise<void> {
   const item = q.queues.list(view.threadId).find((x) => x.id === id);
@@ -107,7 +107,7 @@ export async function steerQueuedHosted(
   let outcome: string;
   try {
     const context = item.parts.some((p) => p.type !== "text");
-    const wire = context ? (await hostedPrompt(parts(item), sources)).parts : undefined;
+    const wire = context ? (await hostedPrompt(await parts(item), sources)).parts : undefined;
     outcome = await view.steer(recordedText(item), true, wire);
   } catch (err) {
     return q.notice(errorMessage(err), "info"); // the agent cannot steer (or the run ended): it stays queued
@@ -149,7 +149,7 @@ export interface HostedBoxDeps {
   /** The prompt box's context sources (a past thread's text for its mention). */
   sources(): ContextSources;
   /** A queued prompt's parts as a prompt (its mentions resolved), for "Send now". */
-  parts(wire: readonly WirePart[]): PromptPart[];
+  parts(wire: readonly WirePart[]): Promise<PromptPart[]>;
   postQueue(panel: ComposerPanel): void;
   /** Thumbnails of the images in `events` (the panel's transcript). */
   postThumbs(panel: ComposerPanel, events: readonly RuntimeEvent[]): void;

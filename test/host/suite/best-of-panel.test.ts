@@ -38,7 +38,10 @@ describe("Best of N's task from a panel's prompt box (#37)", () => {
     writeFileSync(notes, "what the candidates should know\n");
     try {
       const draft = await vscode.commands.executeCommand<string>("acpThreads.bestOfN", { cwd: seed.repo });
-      assert.ok(typeof draft === "string" && hub.composer.isDraft(draft), "a new-thread panel, nothing started");
+      assert.ok(
+        typeof draft === "string" && (await hub.composer.isDraft(draft)),
+        "a new-thread panel, nothing started",
+      );
       await waitFor("its panel", () => hub.panels.get(draft));
       const panel = fakePanel(draft);
       hub.composer.attach(panel);
@@ -59,7 +62,7 @@ describe("Best of N's task from a panel's prompt box (#37)", () => {
         type: "editPrompt",
         parts: outside,
       });
-      assert.ok(hub.composer.isDraft(draft), "the panel stays");
+      assert.ok(await hub.composer.isDraft(draft), "the panel stays");
 
       const before = new Set(hub.live.all().map((s) => s.threadId));
       const parts: WirePart[] = [

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ContextItem } from "../../../src/core/model/context";
+import { THREAD_URI_PREFIX, threadRef } from "../../../src/core/prompt/refs";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { LiveSession } from "../../../src/vscode/live-session";
@@ -266,7 +267,9 @@ describe("prompt box: sending context", () => {
     assert.match(img?.asset ?? "", /^[0-9a-f]{24}\.png$/);
     const line = JSON.stringify(hub.threads.read(s.threadId).records.find((r) => r.kind === "user_message"));
     assert.ok(!line.includes(png), "no base64 in the JSONL line");
-    const thumbs = panel.posts.find((m) => m.type === "thumbs");
+    const thumbs = await waitFor("the thumbnail (read off the host's thread)", () =>
+      panel.posts.find((m) => m.type === "thumbs"),
+    );
     assert.deepEqual(thumbs, { type: "thumbs", thumbs: { [img!.asset!]: `data:image/png;base64,${png}` } });
     attached.dispose();
     await s.close();
@@ -292,6 +295,45 @@ describe("prompt box: sending context", () => {
     await waitFor("both follow-ups to be answered", () => turns.length === 3 && s.status === "idle", 30_000);
     assert.deepEqual(turns, ["sleep 1500", "first follow-up", "second follow-up"]);
     assert.match(agentText(s.events), /echo: second follow-up/);
+    await s.close();
+  });
+
+  it("a thread mention sends the stored thread; one of a thread gone comes back with the reason; order holds (#35)", async () => {
+    const { hub } = await api();
+    const past = writePastThread(hub.home, 1, () => "the okapi answer");
+    const gone = writePastThread(hub.home, 1);
+    hub.threads.delete(gone);
+    const mention = (id: string, label: string): WirePart => ({ type: "context", ref: threadRef(id, label) });
+    const s = await session("ctx-embed");
+    const panel = fakePanel(s.threadId);
+    const answer = await send(s, panel, [{ type: "text", text: "context " }, mention(past, "the okapi thread")]);
+    assert.match(answer, new RegExp(`resource ${THREAD_URI_PREFIX}${past} "Past thread`), "its conversation, embedded");
+    // a mention of a thread deleted since: the prompt comes back into the box with the reason, nothing is sent
+    const before = s.events.length;
+    const parts: WirePart[] = [{ type: "text", text: "context " }, mention(gone, "the gone thread")];
+    await hub.composer.handle(panel, { type: "send", parts });
+    const notice = panel.posts.filter((m) => m.type === "composerNotice").pop();
+    assert.match(
+      notice?.type === "composerNotice" ? notice.message : "",
+      /the thread "the gone thread" no longer exists/,
+    );
+    assert.deepEqual(panel.posts.filter((m) => m.type === "editPrompt").pop(), { type: "editPrompt", parts });
+    assert.equal(s.events.length, before, "nothing was sent or recorded");
+    // two follow-ups sent at once while a turn runs: the one whose mention is looked up on the disk is not overtaken
+    const turns: string[] = [];
+    s.onEvents((evs) => evs.forEach((e) => e.type === "user_text" && turns.push(e.text)));
+    await hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "sleep 1500" }] });
+    await waitFor("the turn to run", () => s.status === "working");
+    await Promise.all([
+      hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "again " }, mention(past, "okapi")] }),
+      hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "plain follow-up" }] }),
+    ]);
+    assert.deepEqual(
+      hub.composer.queues.list(s.threadId).map((q) => q.text),
+      ["again @okapi", "plain follow-up"],
+    );
+    await waitFor("both follow-ups to be answered", () => turns.length === 3 && s.status === "idle", 30_000);
+    assert.deepEqual(turns, ["sleep 1500", "again @okapi", "plain follow-up"]);
     await s.close();
   });
 
@@ -332,7 +374,7 @@ describe("new thread panel and context menus", () => {
   it("Spawn coding agent opens a new-thread panel at once; sending picks the agent and starts a session", async () => {
     const { hub } = await api();
     const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-    assert.ok(draft && hub.composer.isDraft(draft), "a new-thread panel, no agent yet");
+    assert.ok(draft && (await hub.composer.isDraft(draft)), "a new-thread panel, no agent yet");
     await waitFor("its panel", () => hub.panels.get(draft));
     const panel = fakePanel(draft);
     hub.composer.attach(panel);
@@ -361,7 +403,7 @@ describe("new thread panel and context menus", () => {
     });
     const s = await waitFor("the live session", () => hub.live.get(draft));
     await waitFor("the first answer", () => agentText(s.events).includes("echo: hello from the new thread"));
-    assert.ok(!hub.composer.isDraft(draft));
+    assert.ok(!(await hub.composer.isDraft(draft)));
     assert.equal(s.title, "hello from the new thread");
     await s.close();
   });
@@ -406,7 +448,7 @@ describe("new thread panel and context menus", () => {
       const ed = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(greet()));
       ed.selection = new vscode.Selection(0, 0, 1, 5);
       const draft = await vscode.commands.executeCommand<string>("acpThreads.askAboutSelection");
-      assert.ok(draft && hub.composer.isDraft(draft), "no live thread: a new thread opens");
+      assert.ok(draft && (await hub.composer.isDraft(draft)), "no live thread: a new thread opens");
       await waitFor("the new thread's panel", () => hub.panels.get(draft));
       const s = await session("ctx-links");
       await waitFor("its panel to be the active one", () => hub.panels.lastActive() === s.threadId);

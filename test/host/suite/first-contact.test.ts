@@ -27,7 +27,7 @@ function draftPanel(): ComposerPanel & { posts: HostMessage[]; drafts(): NonNull
 async function openDraft() {
   const { hub } = await api();
   const panel = draftPanel();
-  assert.ok(hub.composer.isDraft(panel.threadId), "an unknown thread id is a new thread's panel");
+  assert.ok(await hub.composer.isDraft(panel.threadId), "an unknown thread id is a new thread's panel");
   hub.composer.attach(panel);
   await waitFor("the panel's first agent list (which commands are on PATH)", () => panel.drafts().length > 0);
   return panel;
@@ -98,7 +98,7 @@ describe("first contact (#27)", () => {
     const notice = panel.posts.find((m) => m.type === "composerNotice");
     assert.ok(notice?.type === "composerNotice" && /command line/.test(notice.message), JSON.stringify(notice));
     assert.equal(hub.live.execs().length, before, "nothing ran");
-    assert.ok(hub.composer.isDraft(panel.threadId), "the panel stays a new thread");
+    assert.ok(await hub.composer.isDraft(panel.threadId), "the panel stays a new thread");
   });
 
   it("a custom command line runs its own field; exit 127 shows as failed in the Sessions view", async () => {

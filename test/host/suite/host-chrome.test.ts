@@ -33,7 +33,7 @@ describe("a hosted thread's panel chrome", () => {
       const panel = hub.panels.panelOf(id)!;
       const since = await waitFor("the header's timer", () => panel.shown.since);
       assert.equal(since, Date.parse(prompted.ts), "from the record, not from when the panel opened");
-      assert.ok(panel.shown.ops > 0, "the ops strip");
+      await waitFor("the ops strip (its thread looked up off the host's thread first)", () => panel.shown.ops > 0);
       // the first turn cancelled, the next prompt's agent dies: the host's run ends with an error
       await view.cancel();
       await waitFor("the failed run", () => panel.shown.status === "failed", 30_000);

@@ -28,7 +28,7 @@ describe("the thread host's watchdog and elicitations in the window", () => {
       const item = await hub.tree.getTreeItem(node);
       assert.equal(item.contextValue, "hosted-alert");
       assert.match(String(item.description), /^Stalled · /);
-      const ops = hub.ops.view(id);
+      const ops = await hub.ops.view(id);
       assert.equal(ops.alert?.kind, "stalled");
       assert.equal(ops.next, "cancel");
       assert.equal(ops.auto, false);

@@ -132,7 +132,7 @@ describe("a multi-root window: the folder a new thread from the palette works in
   async function paletteDraft() {
     const { hub } = await api();
     const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-    assert.ok(threadId && hub.composer.isDraft(threadId), "a new-thread panel");
+    assert.ok(threadId && (await hub.composer.isDraft(threadId)), "a new-thread panel");
     await waitFor("its panel", () => hub.panels.get(threadId));
     const posts: HostMessage[] = [];
     const panel = { threadId, post: (m: HostMessage) => void posts.push(m) };

@@ -19,6 +19,7 @@ import {
   useFakeAgent,
   waitFor,
   workspaceRoot,
+  writePastThread,
 } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -56,8 +57,8 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const s = await spawnIdleFake();
     const ended = new Promise<void>((r) => s.onTurnDone(() => r()));
     void s.prompt("tool");
-    const view = await waitFor("a stall alert", () => {
-      const v = hub.ops.view(s.threadId);
+    const view = await waitFor("a stall alert", async () => {
+      const v = await hub.ops.view(s.threadId);
       return v.alert ? v : undefined;
     });
     assert.equal(view.alert?.kind, "stalled");
@@ -69,7 +70,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     assert.match(String(item.description), /^Stalled/);
     await vscode.commands.executeCommand("acpThreads.retry", s.threadId);
     await ended;
-    const after = hub.ops.view(s.threadId);
+    const after = await hub.ops.view(s.threadId);
     assert.deepEqual(
       after.history.map((h) => h.step),
       ["cancel"],
@@ -85,7 +86,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const before = s.events.length;
     void s.prompt("tool");
     await waitFor("the re-prompt's answer", () => /echo: continue/.test(agentText(s, before)) && s.status === "idle");
-    assert.equal(hub.ops.view(s.threadId).auto, true);
+    assert.equal((await hub.ops.view(s.threadId)).auto, true);
     await s.close();
   });
 
@@ -95,8 +96,8 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     void s.prompt("die");
     // the alert can come a moment before the dead turn has ended in the session (then the ladder would still
     // offer cancel): wait for both, then the next rung must be restart
-    const view = await waitFor("a death alert", () => {
-      const v = hub.ops.view(s.threadId);
+    const view = await waitFor("a death alert", async () => {
+      const v = await hub.ops.view(s.threadId);
       return v.alert?.kind === "died" && !v.running && !s.busy ? v : undefined;
     });
     assert.match(view.alert!.detail ?? view.alert!.message, /bye from stderr|exit/);
@@ -107,7 +108,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     await waitFor("the resumed agent to answer continue", () => /echo: continue/.test(agentText(s, before)));
     await waitFor("the session idle again", () => s.status === "idle");
     assert.equal(hub.live.get(s.threadId), s, "the same session, on the same thread");
-    assert.equal(hub.ops.view(s.threadId).alert, null, "a healthy turn clears the alert");
+    assert.equal((await hub.ops.view(s.threadId)).alert, null, "a healthy turn clears the alert");
     await s.close();
   });
 
@@ -136,11 +137,13 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     const toId = to.threadId;
     // the closed origin's links are read from the thread catalog, which takes the link's write in from the store's
     // events a moment later: waited for (read once, it failed a loaded CI rehearsal with [])
-    const links = () => hub.ops.view(fromId).links.map((l) => [l.relation, l.threadId]);
-    await waitFor("the origin's link in the thread catalog", () => links().length > 0).catch(() => undefined);
-    assert.deepEqual(links(), [["to", to.threadId]], "the origin panel links to the live successor");
+    const links = async () => (await hub.ops.view(fromId)).links.map((l) => [l.relation, l.threadId]);
+    await waitFor("the origin's link in the thread catalog", async () => (await links()).length > 0).catch(
+      () => undefined,
+    );
+    assert.deepEqual(await links(), [["to", to.threadId]], "the origin panel links to the live successor");
     assert.deepEqual(
-      hub.ops.view(to.threadId).links.map((l) => [l.relation, l.threadId]),
+      (await hub.ops.view(to.threadId)).links.map((l) => [l.relation, l.threadId]),
       [["from", fromId]],
     );
     assert.deepEqual(hub.threads.read(fromId).metadata.handedOffTo, [toId]);
@@ -171,7 +174,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     try {
       await waitFor("the CLI to hold the thread", () => hub.ops.heldElsewhere(storeId), 20_000);
       await vscode.commands.executeCommand("acpThreads.openThread", storeId);
-      const view = await waitFor("the holder in the panel", () => hub.ops.view(storeId).holder);
+      const view = await waitFor("the holder in the panel", async () => (await hub.ops.view(storeId)).holder);
       assert.equal(view.label, "acp-threads run");
       assert.equal(view.pid, cli.pid);
       assert.equal(view.host, null, "same machine");
@@ -209,27 +212,50 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
       posts.flatMap((m) => (m.type === "events" ? m.events : [])).flatMap((e) => (e.type === "text" ? [e.text] : []));
     const answer = (text: string) => h.append({ kind: "agent_message", messageId: text, text });
     try {
-      await waitFor("the writer in the ops strip", () => hub.ops.view(h.threadId).holder);
+      await waitFor("the writer in the ops strip", async () => (await hub.ops.view(h.threadId)).holder);
       for (const text of ["one", "two", "three"]) answer(text);
       await waitFor("the writer's records in the panel", () => answers().length === 3);
       h.close();
-      await waitFor("Take over offered", () => hub.ops.view(h.threadId).canTakeOver);
-      assert.equal(hub.ops.view(h.threadId).holder, null);
+      await waitFor("Take over offered", async () => (await hub.ops.view(h.threadId)).canTakeOver);
+      assert.equal((await hub.ops.view(h.threadId)).holder, null);
       // another writer takes it later: followed again, from where the last follow ended
       const next = new ThreadStore(hub.home).open(h.threadId);
       try {
-        await waitFor("the next writer in the ops strip", () => hub.ops.view(h.threadId).holder);
-        assert.equal(hub.ops.view(h.threadId).canTakeOver, false, "held again: no Take over");
+        await waitFor("the next writer in the ops strip", async () => (await hub.ops.view(h.threadId)).holder);
+        assert.equal((await hub.ops.view(h.threadId)).canTakeOver, false, "held again: no Take over");
         next.append({ kind: "agent_message", messageId: "four", text: "four" });
         await waitFor("the next writer's record in the panel", () => answers().length === 4);
       } finally {
         next.close();
       }
-      await waitFor("Take over offered again", () => hub.ops.view(h.threadId).canTakeOver);
+      await waitFor("Take over offered again", async () => (await hub.ops.view(h.threadId)).canTakeOver);
       assert.deepEqual(answers(), ["one", "two", "three", "four"], "each record once, in order");
     } finally {
       attached.dispose();
       h.close();
+    }
+  });
+
+  it("a stored thread's ops strip is worked out off the host's thread; deleted meanwhile, it ends as not stored (#35)", async () => {
+    const { hub } = await api();
+    const id = writePastThread(hub.home, 1);
+    const posts: HostMessage[] = [];
+    const attached = hub.ops.attach(id, (m) => void posts.push(m));
+    const strips = () => posts.flatMap((m) => (m.type === "ops" ? [m.ops] : []));
+    try {
+      await waitFor("the strip of the stored thread", () => strips().some((o) => o.stored));
+      // views asked before the delete may come back after those asked after it: the newest asked is the one left
+      for (let i = 0; i < 5; i++) hub.ops.refresh(id);
+      hub.threads.delete(id);
+      for (let i = 0; i < 5; i++) hub.ops.refresh(id);
+      const last = await waitFor("the strip without the deleted thread", () => {
+        const o = strips().at(-1);
+        return o && !o.stored ? o : undefined;
+      });
+      assert.deepEqual(last.links, [], "no links of a thread that is gone");
+      assert.equal((await hub.ops.view(id)).stored, false);
+    } finally {
+      attached.dispose();
     }
   });
 

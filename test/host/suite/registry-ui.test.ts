@@ -50,7 +50,7 @@ function draftPanel(): ComposerPanel & { posts: HostMessage[]; agents(): AgentOp
 async function openPanel() {
   const { hub } = await api();
   const panel = draftPanel();
-  assert.ok(hub.composer.isDraft(panel.threadId));
+  assert.ok(await hub.composer.isDraft(panel.threadId));
   hub.composer.attach(panel);
   await waitFor("its agent list", () => panel.agents().length > 0);
   return panel;

@@ -62,10 +62,12 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     assert.deepEqual(texts(conv).slice(0, 3), [source[0], source[1], "say it another way"]);
     assert.deepEqual(hub.threads.readMetadata(conv).origin, { kind: "fork", source: s.threadId, messageIndex: 2 });
     // both panels' ops strips link the two threads (the fork names the message it was made after)
-    const links = (id: string) => hub.ops.view(id).links.map((l) => [l.relation, l.threadId, l.at]);
-    await waitFor("the source's strip lists the fork", () => links(s.threadId).some((l) => l[1] === conv));
-    assert.deepEqual(links(s.threadId), [["fork", conv, undefined]]);
-    assert.deepEqual(links(conv), [["forkedFrom", s.threadId, 2]]);
+    const links = async (id: string) => (await hub.ops.view(id)).links.map((l) => [l.relation, l.threadId, l.at]);
+    await waitFor("the source's strip lists the fork", async () =>
+      (await links(s.threadId)).some((l) => l[1] === conv),
+    );
+    assert.deepEqual(await links(s.threadId), [["fork", conv, undefined]]);
+    assert.deepEqual(await links(conv), [["forkedFrom", s.threadId, 2]]);
     assert.equal(readFileSync(a, "utf8"), "two");
 
     // code and conversation: a.txt back to "one", and a second fork

@@ -105,7 +105,7 @@ describe("the OS sandbox in the editor (#34)", function () {
     await useHostile(w);
     await cfg().update("sandbox.mode", "workspace-write", vscode.ConfigurationTarget.Global);
     const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-    assert.ok(draft && hub.composer.isDraft(draft), "a new-thread panel");
+    assert.ok(draft && (await hub.composer.isDraft(draft)), "a new-thread panel");
     await waitFor("its panel", () => hub.panels.get(draft));
     const posted: unknown[] = [];
     const panel: ComposerPanel = { threadId: draft, post: (m) => posted.push(m) };

@@ -172,7 +172,7 @@ describe("thread actions", () => {
     void s.prompt("tool"); // a tool call that waits for a cancel
     await waitFor("the turn to run", () => s.status === "working");
     hub.panels.open(s.threadId);
-    assert.equal(hub.ops.view(s.threadId).live, true, "the panel offers Stop session");
+    assert.equal((await hub.ops.view(s.threadId)).live, true, "the panel offers Stop session");
     await vscode.commands.executeCommand("acpThreads.stopSession", { type: "live", threadId: s.threadId });
     assert.equal(hub.live.get(s.threadId), undefined, "no longer live");
     assert.equal(s.isOpen, false);
@@ -182,7 +182,7 @@ describe("thread actions", () => {
     assert.equal(metadata.status, "idle");
     assert.equal(records.filter((r) => r.kind === "turn_end").at(-1)?.stopReason, "cancelled");
     assert.ok(hub.panels.get(s.threadId), "its panel stays open, showing the stored thread");
-    assert.equal(hub.ops.view(s.threadId).live, false, "no Stop button any more");
+    assert.equal((await hub.ops.view(s.threadId)).live, false, "no Stop button any more");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { describeDiskCalls, traceDiskCalls } from "./disk-tracer";
+import { threadRef } from "../../../src/core/prompt/refs";
+import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
+import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
 
 /**
@@ -24,18 +27,35 @@ const CONVERTED = [
   // a turn recorded in this window shows the thread's review comments (and counts the unsent) off the thread
   "store/review-notes.ts",
 ];
-
 /**
- * Window modules (under src/vscode/) none of whose engine calls in the flows below is synchronous: the ledger
- * feature's thread folders and titles (the panel's rows, the hover's and the CodeLens' titles) and the panel's rows.
+ * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
+ * synchronous call may have one of them as its innermost window frame (where the window called the engine). Narrower
+ * than an engine module: store/thread-store.ts and store/jsonl-reader.ts are still on the stack of other callers'
+ * sync calls (the ledger's titles read a thread; a new thread's first record is written at once).
  */
-const CONVERTED_CALLERS = ["ledger/ledger-feature.ts", "ledger/panel-changes.ts"];
+const CONVERTED_CALLERS = [
+  // a panel's ops strip, its follow and its links: existsAsync / readAsync (and the catalog)
+  "thread-ops.ts",
+  // the prompt box: a restored new-thread panel, thread mentions, a resume: existsAsync
+  "composer/",
+  "thread-panel.ts",
+  // the ledger feature's thread folders and titles (the hover's and the CodeLens' titles) and the panel's rows
+  "ledger/ledger-feature.ts",
+  "ledger/panel-changes.ts",
+];
 
 describe("the window's thread and the disk", () => {
   it("makes no synchronous file call of its own in the everyday flows", async function () {
     this.timeout(120_000);
     await useFakeAgent();
     const { hub, recall } = await api();
+    // the live sessions' rows of the Sessions view and their tooltips (the handoff links of a session's thread)
+    const liveRows = async () => {
+      hub.tree.refresh();
+      const nodes = (await hub.tree.getChildren()).flatMap((g) => (g.type === "group" ? g.children : [g]));
+      for (const n of nodes.filter((x) => x.type === "live"))
+        await hub.tree.resolveTreeItem(hub.tree.getTreeItem(n), n);
+    };
     const threadId = writePastThread(hub.home, 3, (i) => (i === 1 ? "the zanzibar quokka" : `answer ${i}`));
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
@@ -56,10 +76,24 @@ describe("the window's thread and the disk", () => {
       const found = await recall.search(hub, "zanzibar quokka", { all: false, allTerms: true });
       assert.equal(found.type, "results");
       await recall.search(hub, "", { all: true, allTerms: false });
-      // a live session's turn with the scripted agent
+      // a live session's turn with the scripted agent, its rows in the Sessions view
       const s = await spawnIdleFake();
       await s.prompt("hello");
+      await liveRows();
+      // a prompt from the box that mentions the stored thread
+      const posts: HostMessage[] = [];
+      const box: ComposerPanel = { threadId: s.threadId, post: (m) => void posts.push(m) };
+      const turn = new Promise<void>((r) => s.onTurnDone(() => r()));
+      const mention = { type: "context" as const, ref: threadRef(threadId, "the quokka thread") };
+      await hub.composer.handle(box, { type: "send", parts: [{ type: "text", text: "about " }, mention] });
+      await turn;
+      assert.deepEqual(
+        posts.filter((m) => m.type === "composerNotice"),
+        [],
+        "the mention was sent",
+      );
       await s.close();
+      await liveRows();
     } finally {
       calls = trace.stop();
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
@@ -76,11 +110,18 @@ describe("the window's thread and the disk", () => {
       "",
       "an engine module converted to asynchronous file calls made a sync one",
     );
-    const callers = calls.filter((c) =>
-      CONVERTED_CALLERS.some((m) => c.chain.some((f) => f.replace(/\\/g, "/").startsWith(`src/vscode/${m}:`))),
-    );
+    // window modules whose calls into the engine went off the thread: none may call a sync one again
+    const caller = (c: { chain: string[] }) =>
+      c.chain
+        .map((f) => f.replace(/\\/g, "/"))
+        .find((f) => f.startsWith("src/vscode/"))
+        ?.replace(/^src\/vscode\/|:\d+$/g, "");
+    const calledBy = (c: { chain: string[] }) => {
+      const file = caller(c);
+      return !!file && CONVERTED_CALLERS.some((m) => (m.endsWith("/") ? file.startsWith(m) : file === m));
+    };
     assert.equal(
-      describeDiskCalls(callers),
+      describeDiskCalls(calls.filter(calledBy)),
       "",
       "a window module converted to asynchronous engine calls made a sync one",
     );

@@ -320,7 +320,7 @@ describe("the new thread's “in a new worktree” toggle", () => {
   it("sending a draft with the toggle on starts its session in a new worktree of the workspace's repository", async () => {
     const { hub } = await api();
     const draft = await vscode.commands.executeCommand<string>("acpThreads.spawn");
-    assert.ok(draft && hub.composer.isDraft(draft), "a new-thread panel");
+    assert.ok(draft && (await hub.composer.isDraft(draft)), "a new-thread panel");
     await waitFor("its panel", () => hub.panels.get(draft));
     const panel: ComposerPanel = { threadId: draft, post: () => undefined };
     hub.composer.attach(panel);

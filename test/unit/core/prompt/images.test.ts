@@ -76,14 +76,14 @@ test("a thread's images go to the trash with it and come back on restore", () =>
   }
 });
 
-test("thumbnails of a transcript's images come from the assets folder as data URLs; odd names are skipped", () => {
+test("thumbnails of a transcript's images come from the assets folder as data URLs; odd names are skipped", async () => {
   const dir = mkdtempSync(join(tmpdir(), "acp-img-"));
   try {
     const assets = join(dir, "t1.assets");
     const kept = keepImage({ ...imageItem(PNG, "a.png"), thumbData: JPEG }, assets);
     const whole = keepImage(imageItem(PNG, "b.png"), assets);
     const image = (r: object) => ({ kind: "image" as const, label: "img", ...r });
-    const thumbs = thumbnailsOf(assets, [
+    const thumbs = await thumbnailsOf(assets, [
       { type: "user_text", text: "look", context: [image({ asset: kept.asset, thumb: kept.thumb })] },
       { type: "user_text", text: "and", context: [image({ asset: whole.asset }), image({ asset: "../x.png" })] },
       { type: "agent_text", text: "ok" },
