@@ -368,6 +368,8 @@ export class Hub implements vscode.Disposable {
     await this.bestOf.settled();
     await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
     await Promise.all(this.live.all().map((s) => s.close()));
+    // every thread this window wrote durable and unlocked before the extension host exits
+    await this.threads.closeAllAsync();
     await this.recall.close();
   }
 

@@ -161,7 +161,8 @@ test("createAsync (a session's new thread on the host): the lock and the open of
       assert.equal(store.handleOf(h.threadId), h);
       h.append(message(1));
       await assert.rejects(store.createAsync(startInput(dir, { threadId: h.threadId })), /already exists/);
-      h.close();
+      h.close(); // "soon": the fsync, the fd's close and the lock's release go on off the thread (close-soon.test.ts)
+      await store.whenClosed(h.threadId);
       assert.equal(liveWriter(h.path), undefined, "close releases the lock");
       const read = store.read(h.threadId);
       assert.deepEqual(
