@@ -36,7 +36,8 @@ export function resolveAgentCommand(
 
 /**
  * `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). `command`: the
- * agent's command as `resolveAgentCommand` found it, off the host's thread (null: not found).
+ * agent's command as `resolveAgentCommand` found it, off the host's thread (null: not found). `onStartFailed`: told
+ * when the agent could not start (engine-api.ts).
  */
 export function createRuntime(
   opts: RuntimeOptions,
@@ -44,6 +45,7 @@ export function createRuntime(
   node: NodeRuntimeOptions | undefined,
   launcher: Launcher | undefined,
   command: string | null,
+  onStartFailed?: (err: unknown) => void,
 ): AcpAgentRuntime {
   if (!command) {
     const install = findPreset(opts.agent.id)?.install;
@@ -54,7 +56,10 @@ export function createRuntime(
   }
   const protocolLog = new ProtocolLog();
   if (protocolSink) protocolLog.onLine(protocolSink);
-  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node, launcher });
+  return createAgentRuntime(
+    { ...opts, agent: { ...opts.agent, command } },
+    { protocolLog, node, launcher, onStartFailed },
+  );
 }
 
 /**

@@ -119,12 +119,10 @@ export class Hub implements vscode.Disposable {
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts, command) => {
     const node = nodeRuntimeOptions(this.config, this.home);
-    try {
-      return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command);
-    } catch (err) {
-      offerNodeInstall(err, this.engine);
-      throw err;
-    }
+    // "no Node fits" comes from the runtime's start, where its launch is worked out off the thread
+    return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command, (err) =>
+      offerNodeInstall(err, this.engine),
+    );
   };
 
   constructor(

@@ -15,6 +15,16 @@ import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThrea
 const CONVERTED = [
   // a session's start looks its agent's command up on PATH off the thread (resolveCommandAsync), not with stats
   "platform/executables.ts",
+  // a session's start: whether the command is a Node script, its package's engines (stop 53)
+  "runtime/node-launch.ts",
+  "runtime/node-package.ts",
+  // the spawner's socket directory and sockets (stop 53)
+  "platform/spawner-client.ts",
+  // the steering inbox, polled for as long as a session lives (stop 53)
+  "session/steer-inbox.ts",
+  // a thread's close: the lock's look and removal off the thread (stop 53; its fsync too, but jsonl-writer.ts still
+  // writes each record batch with writeSync, so that module cannot be listed yet)
+  "platform/file-lock-io.ts",
 ];
 
 describe("the window's thread and the disk", () => {
