@@ -5,50 +5,14 @@
  * file durable and unlocked. Real files; fs calls are noted by wrapping node:fs's own functions (they still run).
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Logger } from "../../../../src/core/log";
 import { liveWriter, lockPathFor } from "../../../../src/core/store/file-lock";
-import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { ThreadStore, type ThreadHandle } from "../../../../src/core/store/thread-store";
+import { syncFsyncs, watchingFs } from "./fs-calls";
 import { startInput, withTmp } from "./helpers";
-
-type Fn = (...args: never[]) => unknown;
-const fsAny = fs as unknown as Record<string, Fn>;
-type Cb = (err: NodeJS.ErrnoException | null) => void;
-
-/** Runs `fn` with fs.fsync, fs.fsyncSync, fs.close and the lock file's removal noted in order; `failFsync`: EIO. */
-async function watchingFs<T>(fn: (calls: string[]) => Promise<T>, opts: { failFsync?: boolean } = {}): Promise<T> {
-  const calls: string[] = [];
-  const saved = { fsync: fsAny.fsync!, fsyncSync: fsAny.fsyncSync!, close: fsAny.close!, rm: fs.promises.rm };
-  fsAny.fsync = ((fd: number, cb: Cb) => {
-    calls.push(`fsync ${fd}`);
-    if (opts.failFsync) return setImmediate(() => cb(Object.assign(new Error("EIO: i/o error"), { code: "EIO" })));
-    (saved.fsync as (fd: number, cb: Cb) => void)(fd, (err) => {
-      calls.push(`fsynced ${fd}`);
-      cb(err);
-    });
-  }) as Fn;
-  fsAny.fsyncSync = ((fd: number) => {
-    calls.push(`fsyncSync ${fd}`);
-    return (saved.fsyncSync as (fd: number) => void)(fd);
-  }) as Fn;
-  fsAny.close = ((fd: number, cb: Cb) => {
-    calls.push(`close ${fd}`);
-    return (saved.close as (fd: number, cb: Cb) => void)(fd, cb);
-  }) as Fn;
-  fs.promises.rm = (async (path: string, o?: fs.RmOptions) => {
-    if (String(path).endsWith(lockPathFor(".jsonl"))) calls.push("unlock");
-    return saved.rm(path, o);
-  }) as typeof fs.promises.rm;
-  try {
-    return await fn(calls);
-  } finally {
-    Object.assign(fsAny, { fsync: saved.fsync, fsyncSync: saved.fsyncSync, close: saved.close });
-    fs.promises.rm = saved.rm;
-  }
-}
 
 /** The calls on the thread file's fd (the first fsync's) and the lock's removal: other files come and go meanwhile. */
 const ofThread = (calls: string[]) => {
@@ -79,28 +43,30 @@ async function openedSoon(dir: string, logger?: Logger) {
   return { store, h };
 }
 
-test('close (durability "soon"): no fsync on the caller\'s thread; fsync on the pool, then the fd closes, then the lock goes', () =>
+/** A "soon" thread with one record written, closed with the fs calls noted from the close on. */
+const afterClose = (fn: (o: { store: ThreadStore; h: ThreadHandle; calls: string[] }) => Promise<void>) =>
   withTmp((dir) =>
     watchingFs(async (calls) => {
       const { store, h } = await openedSoon(dir);
       h.append(message(1));
       calls.length = 0;
       h.close();
-      assert.equal(h.closed, true, "writes are refused at once");
-      assert.throws(() => h.append(message(2)), /is closed/);
-      assert.deepEqual(
-        calls.filter((c) => c.startsWith("fsyncSync")),
-        [],
-        "nothing on the caller's thread",
-      );
-      await store.whenClosed(h.threadId);
-      const order = ofThread(calls).map((c) => c.split(" ")[0]);
-      assert.deepEqual(order, ["fsync", "fsynced", "close", "unlock"], calls.join(", "));
-      assert.equal(liveWriter(h.path), undefined, "the lock is gone");
-      assert.equal(existsSync(lockPathFor(h.path)), false);
-      assert.deepEqual(ids(h.path), ["thread_start", "m1"]);
+      await fn({ store, h, calls });
     }),
-  ));
+  );
+
+test('close (durability "soon"): no fsync on the caller\'s thread; fsync on the pool, then the fd closes, then the lock goes', () =>
+  afterClose(async ({ store, h, calls }) => {
+    assert.equal(h.closed, true, "writes are refused at once");
+    assert.throws(() => h.append(message(2)), /is closed/);
+    assert.deepEqual(syncFsyncs(calls), [], "nothing on the caller's thread");
+    await store.whenClosed(h.threadId);
+    const order = ofThread(calls).map((c) => c.split(" ")[0]);
+    assert.deepEqual(order, ["fsync", "fsynced", "close", "unlock"], calls.join(", "));
+    assert.equal(liveWriter(h.path), undefined, "the lock is gone");
+    assert.equal(existsSync(lockPathFor(h.path)), false);
+    assert.deepEqual(ids(h.path), ["thread_start", "m1"]);
+  }));
 
 test("close with an fsync in flight: that fsync ends, one more covers the later writes, then the fd closes", () =>
   withTmp((dir) =>
@@ -142,32 +108,23 @@ test("close then an immediate openAsync of the same thread (resume after close):
   ));
 
 test("close then a synchronous open, delete or closeAll: the close is finished on the spot, the new lock survives the old close's end", () =>
-  withTmp((dir) =>
-    watchingFs(async (calls) => {
-      const { store, h } = await openedSoon(dir);
-      h.append(message(1));
-      calls.length = 0;
-      h.close();
-      store.closeAll();
-      assert.ok(
-        calls.some((c) => c.startsWith("fsyncSync")),
-        "closeAll made it durable before returning",
-      );
-      assert.equal(liveWriter(h.path), undefined, "closeAll left it unlocked");
-      const sync = store.open(h.threadId); // a synchronous reopen at once (a rename, an archive)
-      await new Promise((r) => setTimeout(r, 20));
-      assert.equal(liveWriter(h.path)?.pid, process.pid, "the old close's end did not remove the new lock");
-      sync.append(message(2));
-      sync.close(); // "soon" as well, opened synchronously: closes at once
-      assert.equal(liveWriter(h.path), undefined);
-      const again = await store.openAsync(h.threadId);
-      again.close();
-      store.delete(h.threadId); // closing still: finished first, then moved to the trash
-      assert.equal(existsSync(h.path), false);
-      assert.deepEqual(ids(store.trashPathFor(h.threadId)), ["thread_start", "m1", "m2"]);
-      await store.whenClosed(h.threadId);
-    }),
-  ));
+  afterClose(async ({ store, h, calls }) => {
+    store.closeAll();
+    assert.ok(syncFsyncs(calls).length > 0, "closeAll made it durable before returning");
+    assert.equal(liveWriter(h.path), undefined, "closeAll left it unlocked");
+    const sync = store.open(h.threadId); // a synchronous reopen at once (a rename, an archive)
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(liveWriter(h.path)?.pid, process.pid, "the old close's end did not remove the new lock");
+    sync.append(message(2));
+    sync.close(); // "soon" as well, opened synchronously: closes at once
+    assert.equal(liveWriter(h.path), undefined);
+    const again = await store.openAsync(h.threadId);
+    again.close();
+    store.delete(h.threadId); // closing still: finished first, then moved to the trash
+    assert.equal(existsSync(h.path), false);
+    assert.deepEqual(ids(store.trashPathFor(h.threadId)), ["thread_start", "m1", "m2"]);
+    await store.whenClosed(h.threadId);
+  }));
 
 test("closeAllAsync (the window's deactivation): every open and closing thread durable, closed and unlocked", () =>
   withTmp((dir) =>
@@ -181,11 +138,7 @@ test("closeAllAsync (the window's deactivation): every open and closing thread d
       await store.closeAllAsync();
       assert.equal(other.closed, true);
       assert.deepEqual([liveWriter(h.path), liveWriter(other.path)], [undefined, undefined]);
-      assert.deepEqual(
-        calls.filter((c) => c.startsWith("fsyncSync")),
-        [],
-        "nothing on the caller's thread",
-      );
+      assert.deepEqual(syncFsyncs(calls), [], "nothing on the caller's thread");
       assert.deepEqual(ids(other.path), ["thread_start", "m2"]);
     }),
   ));
