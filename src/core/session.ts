@@ -338,6 +338,8 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#events.dispose();
     this.#statusEmitter.dispose();
     await recorded;
+    // a thread closed off the caller's thread (durability "soon"): closed means durable and unlocked here too
+    await this.opts.store.whenClosed(this.threadId);
   }
 
   /**

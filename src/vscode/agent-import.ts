@@ -20,7 +20,7 @@ import {
 } from "../core/import/agent-import";
 import { agentRefOf, type AgentSpec } from "../core/model/agent";
 import { configuredAgents } from "./agents";
-import { createRuntime } from "./engine";
+import { createRuntime, resolveAgentCommand } from "./engine";
 import type { Hub } from "./hub";
 import type { LiveSession } from "./live-session";
 import { nodeRuntimeOptions } from "./node-runtime";
@@ -53,8 +53,17 @@ export async function runAgentImport(hub: Hub, spec: AgentSpec, run: ImportRun =
   const summary = await importAgentSessions({
     threadsDir: hub.threads.threadsDir,
     agent: agentRefOf(spec),
-    startAgent: (at) =>
-      createRuntime({ agent: spec, cwd: at, permissionPolicy: "deny-all", logger }, undefined, node, hub.launcher),
+    // the agent's command looked up on PATH off the host's thread, for each folder its sessions are in
+    startAgent: async (at) => {
+      const command = await resolveAgentCommand(spec, at);
+      return createRuntime(
+        { agent: spec, cwd: at, permissionPolicy: "deny-all", logger },
+        undefined,
+        node,
+        hub.launcher,
+        command,
+      );
+    },
     cwd,
     listFrom: cwd,
     signal: run.signal,

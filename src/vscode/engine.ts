@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createAgentRuntime } from "../core/acp/agent-runtime";
 import { guardAgainstParentDeath } from "../core/acp/parent-guard";
 import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import { AGENT_PRESETS, findPreset, resolveCommand, resolveCommandAsync } from "../core/acp/agent-registry";
+import { AGENT_PRESETS, findPreset, resolveCommandAsync } from "../core/acp/agent-registry";
 import { ProtocolLog, type ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { DoctorEntry, RuntimeOptions } from "../core/acp/runtime";
 import type { Engine } from "../core/engine/requests";
@@ -35,19 +35,18 @@ export function resolveAgentCommand(
 }
 
 /**
- * `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). `resolved`: the
- * command as `resolveAgentCommand` found it (null: not found); without it the command is looked up here, with
- * synchronous file calls (the callers not on the window's everyday paths).
+ * `node`: where Node-script agents find a Node their `engines` accept (setting, managed runtimes). `command`: the
+ * agent's command as `resolveAgentCommand` found it, off the host's thread (null: not found). `onStartFailed`: told
+ * when the agent could not start (engine-api.ts).
  */
 export function createRuntime(
   opts: RuntimeOptions,
-  protocolSink?: (entry: ProtocolLogEntry) => void,
-  node?: NodeRuntimeOptions,
-  launcher?: Launcher,
-  resolved?: string | null,
+  protocolSink: ((entry: ProtocolLogEntry) => void) | undefined,
+  node: NodeRuntimeOptions | undefined,
+  launcher: Launcher | undefined,
+  command: string | null,
+  onStartFailed?: (err: unknown) => void,
 ): AcpAgentRuntime {
-  const env = { ...process.env, ...opts.agent.env, ...opts.env };
-  const command = resolved !== undefined ? resolved : resolveCommand(opts.agent.command, opts.cwd, env);
   if (!command) {
     const install = findPreset(opts.agent.id)?.install;
     throw new AcpThreadsError(
@@ -57,7 +56,10 @@ export function createRuntime(
   }
   const protocolLog = new ProtocolLog();
   if (protocolSink) protocolLog.onLine(protocolSink);
-  return createAgentRuntime({ ...opts, agent: { ...opts.agent, command } }, { protocolLog, node, launcher });
+  return createAgentRuntime(
+    { ...opts, agent: { ...opts.agent, command } },
+    { protocolLog, node, launcher, onStartFailed },
+  );
 }
 
 /**

@@ -119,12 +119,10 @@ export class Hub implements vscode.Disposable {
   #exec: ExecRegistry | undefined;
   runtimeFactory: RuntimeFactory = (opts, command) => {
     const node = nodeRuntimeOptions(this.config, this.home);
-    try {
-      return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command);
-    } catch (err) {
-      offerNodeInstall(err, this.engine);
-      throw err;
-    }
+    // "no Node fits" comes from the runtime's start, where its launch is worked out off the thread
+    return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command, (err) =>
+      offerNodeInstall(err, this.engine),
+    );
   };
 
   constructor(
@@ -368,6 +366,8 @@ export class Hub implements vscode.Disposable {
     await this.bestOf.settled();
     await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
     await Promise.all(this.live.all().map((s) => s.close()));
+    // every thread this window wrote durable and unlocked before the extension host exits
+    await this.threads.closeAllAsync();
     await this.recall.close();
     // the closed sessions' folder trackers save their manifests off the thread: written before the host exits
     await this.ledger.ledger.flush();

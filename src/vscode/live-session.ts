@@ -35,11 +35,8 @@ import { sandboxBlockedNotices } from "./sandbox";
 import { resolveAgentCommand } from "./engine";
 
 export type RunMode = "run" | "session";
-/**
- * `command`: the agent's command as looked up off the host's thread when the session opened (null: not found);
- * undefined: the factory looks it up.
- */
-export type RuntimeFactory = (opts: RuntimeOptions, command?: string | null) => AgentRuntime;
+/** `command`: the agent's command as looked up off the host's thread when the session opened (null: not found). */
+export type RuntimeFactory = (opts: RuntimeOptions, command: string | null) => AgentRuntime;
 
 export interface LiveSessionInit extends LiveOpenInit {
   agent: AgentSpec;
@@ -168,6 +165,8 @@ export class LiveSession implements vscode.Disposable {
    */
   #createRuntime = (): AgentRuntime => {
     const sandbox = this.#sandbox ? { sandbox: this.#sandbox } : {};
+    // `prepare` (below) looked the command up before anything asks for a runtime
+    if (this.#command === undefined) throw new Error(`${this.agent.displayName}: its command was not looked up yet`);
     const rt = this.#factory(
       { ...this.#init.runtimeOptions, ...sandbox, agent: this.agent, cwd: this.cwd },
       this.#command,

@@ -31,7 +31,7 @@ export interface AgentConnectOptions {
 /** Connects and initializes; resolves with the agent's `initialize` answer. */
 export async function connectAgent(o: AgentConnectOptions): Promise<acp.InitializeResponse> {
   const { agent, transport } = o;
-  const conn = transport.connect(o.app, o.hooks);
+  const conn = await transport.connect(o.app, o.hooks);
   const death = transport.exited.then((exit) => {
     o.exited();
     throw new AcpThreadsError(

@@ -43,7 +43,7 @@ export function parseVersion(output: string): string | null {
  * command that is an interpreter (`node agent.js`) names the script's package; Node's own package (a Node
  * installed from npm has one) is never the agent's version.
  */
-function agentPackageVersion(resolvedPath: string, args: readonly string[], cwd: string): string | null {
+async function agentPackageVersion(resolvedPath: string, args: readonly string[], cwd: string): Promise<string | null> {
   const script = args[0] !== undefined && SCRIPT_FILE.test(args[0]) ? resolve(cwd, args[0]) : undefined;
   if (script) return packageVersionOf(script);
   return RUNTIME_BINARY.test(basename(resolvedPath)) ? null : packageVersionOf(resolvedPath);
@@ -119,7 +119,11 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       let problem: string | null = null;
       let node: DoctorEntry["node"];
       try {
-        const launch = nodeLaunch(spec, { ...opts.node, cwd: opts.cwd, env: mergeEnv(HOST_PLATFORM, env, e.env) });
+        const launch = await nodeLaunch(spec, {
+          ...opts.node,
+          cwd: opts.cwd,
+          env: mergeEnv(HOST_PLATFORM, env, e.env),
+        });
         if (launch.node) node = { version: launch.node.version, source: launch.node.source, path: launch.node.path };
       } catch (err) {
         problem = errorMessage(err);
@@ -135,7 +139,7 @@ export async function doctor(opts: DoctorOptions): Promise<DoctorEntry[]> {
       }
       const probe = await probing;
       // `--version` could not tell: the agent's own word in `initialize`, else the package its command comes from
-      version ??= probe?.agentInfo?.version ?? agentPackageVersion(resolvedPath, e.args, opts.cwd);
+      version ??= probe?.agentInfo?.version ?? (await agentPackageVersion(resolvedPath, e.args, opts.cwd));
       return {
         id: e.id,
         displayName: e.displayName,

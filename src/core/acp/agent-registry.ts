@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { AcpThreadsError } from "../errors";
 import { commandName } from "./command-name";
 import type { AgentSpec } from "../model/agent";
-import { findExecutable, findExecutableAsync } from "../platform/executables";
+import { findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { AGENT_PRESETS, findPreset } from "./agent-presets";
 import { looksLikeCommandLine } from "./command-line";
@@ -41,14 +41,9 @@ export interface ResolvedAgent {
 }
 
 /**
- * Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). Its last
- * caller is the window's vscode/engine.ts; delete it when that call moves to `resolveCommandAsync`.
+ * Absolute path of `command`, or null: paths as given (relative to cwd), names on PATH (PATHEXT on Windows). The file
+ * checks run on the thread pool: `resolveAgent`, doctor, the window.
  */
-export function resolveCommand(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  return findExecutable(command, { cwd, env });
-}
-
-/** `resolveCommand` off the thread (the file checks run on the thread pool): `resolveAgent`, doctor, the window. */
 export function resolveCommandAsync(
   command: string,
   cwd: string,

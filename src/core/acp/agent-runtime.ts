@@ -169,7 +169,10 @@ class Runtime implements AcpAgentRuntime {
   }
 
   start(): Promise<AgentCapabilitiesView> {
-    this.#starting ??= this.#start();
+    this.#starting ??= this.#start().catch((err: unknown) => {
+      this.engine.onStartFailed?.(err);
+      throw err;
+    });
     return this.#starting;
   }
 

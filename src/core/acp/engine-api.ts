@@ -29,6 +29,8 @@ export interface EngineOptions {
   node?: NodeRuntimeOptions;
   /** Who forks the agent (default: this process); the extension host passes its spawner (platform/spawner-client.ts). */
   launcher?: Launcher;
+  /** Told when the agent could not start (no Node fits its `engines`: the window offers to install one). */
+  onStartFailed?: (err: unknown) => void;
   /**
    * Gate client-side effects the agent did not ask about (effect-gate.ts). Default true; false only for
    * `acp-threads replay`, whose recording already holds what the client decided for every effect.

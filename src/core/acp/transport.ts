@@ -6,6 +6,7 @@ import type { AgentApp, ClientApp, ClientConnection } from "@agentclientprotocol
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { PassThrough, Readable, Writable } from "node:stream";
 import type { AgentSpec } from "../model/agent";
+import { AcpThreadsError } from "../errors";
 import { mergeEnv } from "../platform/env";
 import type { Launcher } from "../platform/launcher";
 import type { SandboxPlan } from "../sandbox/plan";
@@ -31,7 +32,8 @@ export interface AgentTransport {
   readonly pid: number | undefined;
   /** Resolves when the agent is gone (process exit); never for in-process agents. */
   readonly exited: Promise<AgentExit>;
-  connect(app: ClientApp, hooks: TransportHooks): ClientConnection;
+  /** Starts the agent and connects `app` to it; a process transport first works out its launch off the thread. */
+  connect(app: ClientApp, hooks: TransportHooks): ClientConnection | Promise<ClientConnection>;
   stderrTail(): string[];
   stop(): Promise<void>;
 }
@@ -40,7 +42,8 @@ const never = new Promise<AgentExit>(() => {});
 
 /**
  * Spawns `spec`; a Node-script agent gets a Node its package's `engines` accept (see runtime/node-launch.ts),
- * chosen here, so this throws `agent_not_found` (what to install) when there is none.
+ * chosen when it connects (the runtime's asynchronous start), so `connect` rejects with `agent_not_found` (what to
+ * install) when there is none. A `stop()` before the launch was worked out spawns nothing.
  */
 export function processTransport(
   spec: AgentSpec,
@@ -55,8 +58,8 @@ export function processTransport(
 ): AgentTransport {
   const { node, ...spawnOpts } = opts;
   const env = mergeEnv(HOST_PLATFORM, opts.baseEnv ?? process.env, spec.env, opts.env);
-  const launch = nodeLaunch(spec, { ...node, cwd: opts.cwd, env });
   let proc: AgentProcess | undefined;
+  let stopped = false;
   let resolveExited!: (e: AgentExit) => void;
   const exited = new Promise<AgentExit>((r) => (resolveExited = r));
   return {
@@ -64,7 +67,9 @@ export function processTransport(
       return proc?.pid;
     },
     exited,
-    connect(app, hooks) {
+    async connect(app, hooks) {
+      const launch = await nodeLaunch(spec, { ...node, cwd: opts.cwd, env });
+      if (stopped) throw new AcpThreadsError("protocol", `${spec.displayName} was stopped before it started`);
       if (launch.note) hooks.log.note(launch.note);
       proc = spawnAgent(launch.spec, { ...spawnOpts, log: hooks.log });
       background(proc.exited.then(resolveExited), "watching the agent exit");
@@ -72,6 +77,7 @@ export function processTransport(
     },
     stderrTail: () => proc?.stderrTail() ?? [],
     async stop() {
+      stopped = true;
       await proc?.stop();
     },
   };

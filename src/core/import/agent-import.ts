@@ -45,7 +45,7 @@ export interface AgentImportOptions {
   threadsDir: string;
   agent: AgentRef;
   /** Starts (lazily) the agent with `cwd` as its folder; the import stops it. */
-  startAgent(cwd: string): AcpAgentRuntime;
+  startAgent(cwd: string): AcpAgentRuntime | Promise<AcpAgentRuntime>;
   /** Only the sessions of this folder; undefined: every folder the agent lists (`--all`). */
   cwd?: string;
   /** Where the listing process runs when `cwd` is undefined. */
@@ -154,7 +154,7 @@ export async function importAgentSessions(o: AgentImportOptions): Promise<Import
     ? undefined
     : await tryAcquireLockAsync(lockPath, { label: `importing ${o.agent.name} sessions` });
   if (lock && !lock.ok) throw lockedError(lockPath, lock.holder);
-  const listing = o.startAgent(o.cwd ?? o.listFrom);
+  const listing = await o.startAgent(o.cwd ?? o.listFrom);
   const agents = new Map<string, AcpAgentRuntime>();
   try {
     let sessions: AcpSessionInfo[];
@@ -204,7 +204,7 @@ async function agentFor(
     agents.delete(k);
     await stopAgent(rt);
   }
-  const rt = o.startAgent(key);
+  const rt = await o.startAgent(key);
   agents.set(key, rt);
   return rt;
 }

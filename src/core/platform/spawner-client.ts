@@ -8,12 +8,14 @@
  * reach the host with no process in between. Pid, start error and exit come back over the IPC channel.
  *
  * The spawner starts lazily on the first launch, in its own session, with `process.execPath` and
- * `ELECTRON_RUN_AS_NODE=1`. When it cannot start or dies, the launcher logs once and falls back to the direct
- * path for good: launches not yet started are started directly, agents it already started keep their sockets,
- * get a parent-death guard from `guard` and are watched by pid. POSIX only: on Windows use `directLauncher`.
+ * `ELECTRON_RUN_AS_NODE=1`; its socket directory and sockets are made, chmodded and removed on the thread pool, never
+ * on the caller's thread (a directory that cannot be made is a spawner that cannot start). When it cannot start or
+ * dies, the launcher logs once and falls back to the direct path for good: launches not yet started are started
+ * directly, agents it already started keep their sockets, get a parent-death guard from `guard` and are watched by
+ * pid. POSIX only: on Windows use `directLauncher`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,7 +77,8 @@ export class SpawnerLauncher implements Launcher {
   #proc: ChildProcess | undefined;
   #dead = false;
   #disposed = false;
-  #dir: string | undefined;
+  /** The private socket directory, being made on the thread pool (rejects when it cannot be). */
+  #dir: Promise<string> | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
 
@@ -117,23 +120,26 @@ export class SpawnerLauncher implements Launcher {
     };
     this.#pending.set(id, { entry });
     this.#ref();
-    const dir = this.#dir!;
-    const io = join(dir, `${id}-io.sock`);
-    const err = join(dir, `${id}-err.sock`);
-    Promise.all([
-      this.#accept(entry.servers, io, (sock) => {
-        entry.io = sock;
-        sock.pipe(entry.stdout);
-        if (entry.pid !== undefined) entry.stdin.pipe(sock);
-        // the exit (over IPC) can be handled before this connection is: CI once kept both sockets of a quick child
-        if (entry.exited) closeWhenRead(sock);
-      }),
-      this.#accept(entry.servers, err, (sock) => {
-        entry.err = sock;
-        sock.pipe(entry.stderr);
-        if (entry.exited) closeWhenRead(sock);
-      }),
-    ]).then(
+    let io = "";
+    let err = "";
+    this.#dir!.then((dir) => {
+      io = join(dir, `${id}-io.sock`);
+      err = join(dir, `${id}-err.sock`);
+      return Promise.all([
+        this.#accept(entry.servers, io, (sock) => {
+          entry.io = sock;
+          sock.pipe(entry.stdout);
+          if (entry.pid !== undefined) entry.stdin.pipe(sock);
+          // the exit (over IPC) can be handled before this connection is: CI once kept both sockets of a quick child
+          if (entry.exited) closeWhenRead(sock);
+        }),
+        this.#accept(entry.servers, err, (sock) => {
+          entry.err = sock;
+          sock.pipe(entry.stderr);
+          if (entry.exited) closeWhenRead(sock);
+        }),
+      ]);
+    }).then(
       () => this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
       (e: Error) => {
         this.#opts.logger?.warn(`spawner sockets failed (${e.message}); starting the process from the host`);
@@ -170,8 +176,11 @@ export class SpawnerLauncher implements Launcher {
     const servers: Server[] = [];
     this.#pending.set(id, { pty, servers, nodePty });
     this.#ref();
-    const sock = join(this.#dir!, `${id}-pty.sock`);
-    this.#accept(servers, sock, (s) => pty.attach(s)).then(
+    let sock = "";
+    this.#dir!.then((dir) => {
+      sock = join(dir, `${id}-pty.sock`);
+      return this.#accept(servers, sock, (s) => pty.attach(s));
+    }).then(
       () => this.#send({ t: "pty", id, file, args, ...opts, module: modulePath, sock }),
       (e: Error) => {
         this.#opts.logger?.warn(`spawner socket failed (${e.message}); starting the terminal from the host`);
@@ -217,15 +226,39 @@ export class SpawnerLauncher implements Launcher {
     if (!this.#disposed || this.#pending.size > 0) return;
     this.#dead = true;
     if (this.#proc?.connected) this.#proc.disconnect();
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#removeDir();
+  }
+
+  /** The socket directory goes, on the thread pool (nothing listens in it any more). */
+  #removeDir(): void {
+    if (!this.#dir) return;
+    background(
+      this.#dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined),
+      "removing the spawner's socket directory",
+    );
+  }
+
+  /** A private (0700) socket directory; on failure the spawner is given up (launches waiting for it go direct). */
+  async #makeDir(): Promise<string> {
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "acp-threads-spawner-"));
+      await chmod(dir, 0o700);
+      return dir;
+    } catch (e) {
+      if (!this.#dead) {
+        this.#opts.logger?.warn(`spawner could not start: ${(e as Error).message}; starting processes from the host`);
+        this.#dead = true;
+      }
+      throw e;
+    }
   }
 
   #ensure(): ChildProcess | undefined {
     if (this.#dead || !isPosix()) return undefined;
     if (this.#proc) return this.#proc;
     try {
-      this.#dir = mkdtempSync(join(tmpdir(), "acp-threads-spawner-"));
-      chmodSync(this.#dir, 0o700);
+      this.#dir = this.#makeDir();
+      this.#dir.catch(() => undefined); // told in #makeDir; each launch waiting for it falls back itself
       const proc = spawn(process.execPath, [this.#opts.script], {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
         stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -255,14 +288,8 @@ export class SpawnerLauncher implements Launcher {
         sock.on("error", () => {}); // EPIPE after the child died: its exit is reported instead
         onSocket(sock);
       });
-      server.listen(path, () => {
-        try {
-          chmodSync(path, 0o600);
-          resolve();
-        } catch (e) {
-          reject(e as Error); // the directory went with a dead spawner
-        }
-      });
+      // a chmod that fails: the directory went with a dead spawner
+      server.listen(path, () => void chmod(path, 0o600).then(resolve, reject));
     });
   }
 
@@ -316,7 +343,7 @@ export class SpawnerLauncher implements Launcher {
     this.#proc = undefined;
     if (!this.#dead) this.#opts.logger?.warn(`spawner ${why}; starting processes from the host from now on`);
     this.#dead = true;
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#removeDir();
     for (const [id, p] of [...this.#pending]) {
       if ("run" in p) {
         this.#pending.delete(id);

@@ -3,9 +3,11 @@
  * default `node` is not (`engines.node`) is started as `<chosen node> <script> <args>` instead of through its
  * `.bin` shim (whose `#!/usr/bin/env node` would pick the default one and crash); when nothing fits, the agent
  * does not start and the error says what to install. Everything else (native binaries, scripts the default
- * node runs) starts unchanged.
+ * node runs) starts unchanged. The script's and its package's files are read asynchronously (a session's start on the
+ * extension host); choosing a Node for a script that needs one (node-select.ts) is still synchronous.
  */
-import { accessSync, constants } from "node:fs";
+import { constants } from "node:fs";
+import { access } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { AgentSpec } from "../model/agent";
@@ -33,11 +35,11 @@ export interface NodeLaunch {
 export type NodeLaunchContext = ChooseNodeOptions;
 
 /** An executable file with a `#!` line (POSIX): the kernel runs it through its shebang. */
-function directlyRunnable(script: string): boolean {
+async function directlyRunnable(script: string): Promise<boolean> {
   if (isWindows()) return false;
   try {
-    accessSync(script, constants.X_OK);
-    return firstLineOf(script).startsWith("#!");
+    await access(script, constants.X_OK);
+    return (await firstLineOf(script)).startsWith("#!");
   } catch {
     return false;
   }
@@ -51,14 +53,14 @@ function pathWith(env: NodeJS.ProcessEnv, dir: string): Record<string, string> {
 }
 
 /** The spec to spawn for `spec` (its command absolute already); throws `agent_not_found` when no Node fits. */
-export function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): NodeLaunch {
+export async function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): Promise<NodeLaunch> {
   // a relative command is refused by spawn (see acp/spawn.ts): nothing to choose for it
   if (!isAbsolute(spec.command)) return { spec };
-  const { script, pkg } = commandNodeInfo(spec.command);
+  const { script, pkg } = await commandNodeInfo(spec.command);
   if (!script) return { spec };
   const range = pkg?.enginesNode?.trim() || "*";
   // no requirement and a shebang to run it: as it always was (no `node --version` asked)
-  if (range === "*" && directlyRunnable(script)) return { spec };
+  if (range === "*" && (await directlyRunnable(script))) return { spec };
   const label = pkg?.name ? `${pkg.name}${pkg.version ? ` ${pkg.version}` : ""}` : spec.displayName;
   let node;
   try {
@@ -75,7 +77,7 @@ export function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): NodeLaunch 
     });
   }
   // the default node fits and the shim's shebang finds it: start it as it always was
-  if (node.source === "path" && directlyRunnable(script)) return { spec };
+  if (node.source === "path" && (await directlyRunnable(script))) return { spec };
   const env: Record<string, string> = { ...spec.env };
   if (node.electron) env.ELECTRON_RUN_AS_NODE = "1";
   else if (node.source !== "path") Object.assign(env, pathWith({ ...ctx.env, ...spec.env }, dirname(node.path)));

@@ -2,9 +2,9 @@
  * What a resolved agent command is, as far as Node goes: the npm package it comes from (node_modules/.bin links
  * into it; an npm `.cmd` shim on Windows names the script), that package's `engines.node`, and whether the
  * command is a Node script (a `.js`/`.mjs`/`.cjs` file or a `#!/usr/bin/env node` shebang) that any Node can run
- * as `<node> <script> <args>`.
+ * as `<node> <script> <args>`. Every file call is asynchronous: a session's start asks on the extension host's thread.
  */
-import { closeSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
+import { open, readFile, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import { npmShimTarget } from "../platform/shell";
@@ -27,10 +27,10 @@ export interface CommandNodeInfo {
 
 const MAX_LEVELS = 4;
 
-function readPackage(dir: string): NodePackageInfo | null {
+async function readPackage(dir: string): Promise<NodePackageInfo | null> {
   let pkg: { name?: unknown; version?: unknown; engines?: { node?: unknown } };
   try {
-    pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as typeof pkg;
+    pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as typeof pkg;
   } catch {
     return null;
   }
@@ -39,15 +39,15 @@ function readPackage(dir: string): NodePackageInfo | null {
 }
 
 /** The first package.json at or above the file's folder (a few levels: bin scripts sit in bin/, dist/...). */
-export function packageOf(file: string): NodePackageInfo | null {
+export async function packageOf(file: string): Promise<NodePackageInfo | null> {
   let dir: string;
   try {
-    dir = dirname(realpathSync(file));
+    dir = dirname(await realpath(file));
   } catch {
     return null;
   }
   for (let i = 0; i < MAX_LEVELS; i++, dir = dirname(dir)) {
-    const pkg = readPackage(dir);
+    const pkg = await readPackage(dir);
     if (pkg) return pkg;
     if (dirname(dir) === dir) break;
   }
@@ -55,31 +55,27 @@ export function packageOf(file: string): NodePackageInfo | null {
 }
 
 /** The version of the npm package a command comes from, for adapters whose `--version` says nothing. */
-export function packageVersionOf(commandPath: string): string | null {
-  return packageOf(scriptBehind(commandPath) ?? commandPath)?.version ?? null;
+export async function packageVersionOf(commandPath: string): Promise<string | null> {
+  return (await packageOf((await scriptBehind(commandPath)) ?? commandPath))?.version ?? null;
 }
 
-/** The file's first line (at most 256 bytes of it); throws when it cannot be read. */
-export function firstLineOf(path: string): string {
-  const fd = openSync(path, "r");
+/** The file's first line (at most 256 bytes of it); rejects when it cannot be read. */
+export async function firstLineOf(path: string): Promise<string> {
+  const fh = await open(path, "r");
   try {
     const buf = Buffer.alloc(256);
-    return (
-      buf
-        .subarray(0, readSync(fd, buf, 0, 256, 0))
-        .toString("utf8")
-        .split(/\r?\n/, 1)[0] ?? ""
-    );
+    const { bytesRead } = await fh.read(buf, 0, 256, 0);
+    return buf.subarray(0, bytesRead).toString("utf8").split(/\r?\n/, 1)[0] ?? "";
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
 }
 
 /** The script an npm `.cmd` shim runs (Windows), else the command itself. */
-function scriptBehind(command: string, p: Platform = HOST_PLATFORM): string | null {
+async function scriptBehind(command: string, p: Platform = HOST_PLATFORM): Promise<string | null> {
   if (!/\.(cmd|bat)$/i.test(command)) return null;
   try {
-    return npmShimTarget(command, readFileSync(command, "utf8"), p) ?? null;
+    return npmShimTarget(command, await readFile(command, "utf8"), p) ?? null;
   } catch {
     return null;
   }
@@ -95,10 +91,10 @@ export function isNodeShebang(firstLine: string): boolean {
 }
 
 /** Classifies a resolved (absolute) command. */
-export function commandNodeInfo(command: string, p: Platform = HOST_PLATFORM): CommandNodeInfo {
-  let file = scriptBehind(command, p) ?? command;
+export async function commandNodeInfo(command: string, p: Platform = HOST_PLATFORM): Promise<CommandNodeInfo> {
+  let file = (await scriptBehind(command, p)) ?? command;
   try {
-    file = realpathSync(file);
+    file = await realpath(file);
   } catch {
     return { script: null, pkg: null };
   }
@@ -106,10 +102,10 @@ export function commandNodeInfo(command: string, p: Platform = HOST_PLATFORM): C
   if (/\.[cm]?js$/i.test(file)) script = file;
   else {
     try {
-      if (isNodeShebang(firstLineOf(file))) script = file;
+      if (isNodeShebang(await firstLineOf(file))) script = file;
     } catch {
       // unreadable: not ours to run
     }
   }
-  return { script, pkg: packageOf(file) };
+  return { script, pkg: await packageOf(file) };
 }

@@ -2,15 +2,17 @@
  * Steering a thread another process runs (`acp-threads run --thread ID --steer TEXT`): a request file in the data
  * home, `steer/<threadId>/<id>.req.json` (written whole: tmp → fsync → rename, mode 0600), that the process
  * holding the thread (`serveSteerInbox`, polled while it runs) takes, steers into its running turn
- * (ThreadSession.steer) and answers with `<id>.res.json`. The request holds the message text only.
+ * (ThreadSession.steer) and answers with `<id>.res.json`. The request holds the message text only. The serving side
+ * runs in the extension host for as long as a session lives: its polls and answers use no synchronous file call.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError, errorMessage } from "../errors";
 import type { Disposable } from "../lifecycle";
 import { homeLayout } from "../platform/data-home";
-import { writeFileAtomic } from "../store/atomic-write";
+import { writeFileAtomic, writeFileAtomicAsync } from "../store/atomic-write";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
 import type { PromptContent } from "../thread/prompt-text";
@@ -38,7 +40,7 @@ export function serveSteerInbox(
     try {
       let names: string[] = [];
       try {
-        names = readdirSync(dir).filter((n) => n.endsWith(".req.json"));
+        names = (await readdir(dir)).filter((n) => n.endsWith(".req.json"));
       } catch {
         return; // no inbox yet
       }
@@ -46,15 +48,16 @@ export function serveSteerInbox(
         const path = join(dir, name);
         let answer: SteerAnswer;
         try {
-          const req = JSON.parse(readFileSync(path, "utf8")) as { text?: unknown };
-          rmSync(path, { force: true });
+          const req = JSON.parse(await readFile(path, "utf8")) as { text?: unknown };
+          await rm(path, { force: true });
           if (typeof req.text !== "string" || !req.text.trim()) throw new Error("empty steering request");
           answer = { outcome: await steer(req.text) };
         } catch (err) {
-          rmSync(path, { force: true });
+          await rm(path, { force: true });
           answer = { error: errorMessage(err) };
         }
-        writeFileAtomic(join(dir, name.replace(/\.req\.json$/, ".res.json")), JSON.stringify(answer), { mode: 0o600 });
+        const res = join(dir, name.replace(/\.req\.json$/, ".res.json"));
+        await writeFileAtomicAsync(res, JSON.stringify(answer), { mode: 0o600 });
       }
     } finally {
       busy = false;

@@ -9,6 +9,11 @@
  * waits for the disk. At most one such fsync is in flight; asking again while it runs schedules one more, which
  * covers everything written until it starts. `close()` fsyncs itself; an fsync still in flight keeps the fd open
  * until it ends, so no fsync ever runs on a closed (or reused) fd number.
+ *
+ * `closeSoon()` (a writer opened with `openAsync`, closed by the extension host) closes without waiting on the
+ * caller's thread: writes are refused at once; then the fsync in flight ends, one more fsync runs on the thread pool
+ * if anything was written after it started, the fd closes, and the lock is released asynchronously, in that order.
+ * `finishClose()` does what is left of that synchronously (a synchronous reopen of the same file, a synchronous exit).
  */
 import {
   chmodSync,
@@ -24,6 +29,7 @@ import {
   writeSync,
 } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
+import { errorMessage } from "../errors";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { nullLogger, type Logger } from "../log";
@@ -33,7 +39,11 @@ import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } fro
 
 const openAsync = promisify(open);
 const fstatAsync = promisify(fstat);
-const closeAsync = promisify(close);
+/** `fsync` and `close` on the thread pool, looked up when called (not bound once), like `syncSoon`'s. */
+const onPool = (call: typeof fsync | typeof close, fd: number) =>
+  new Promise<void>((resolve, reject) => call(fd, (err) => (err ? reject(err) : resolve())));
+const fsyncAsync = (fd: number) => onPool(fsync, fd);
+const closeAsync = (fd: number) => onPool(close, fd);
 
 export interface JsonlWriterOptions {
   logger?: Logger;
@@ -55,11 +65,22 @@ export class JsonlWriter {
   /** `close()` came while an fsync was in flight: its callback closes the fd. */
   #closeAfterFsync = false;
   #durableWaiters: (() => void)[] = [];
+  /** The lock's release off the thread (a writer opened with `openAsync`); none: `closeSoon` closes at once. */
+  readonly #releaseAsync: (() => Promise<void>) | undefined;
+  /** A `closeSoon` under way. */
+  #closing: PendingClose | undefined;
 
-  private constructor(path: string, fd: number, release: () => void, size: number, logger: Logger) {
+  private constructor(
+    path: string,
+    fd: number,
+    release: { sync: () => void; async?: () => Promise<void> },
+    size: number,
+    logger: Logger,
+  ) {
     this.path = path;
     this.#fd = fd;
-    this.#release = release;
+    this.#release = release.sync;
+    this.#releaseAsync = release.async;
     this.#size = size;
     this.#logger = logger;
   }
@@ -72,7 +93,7 @@ export class JsonlWriter {
       chmodSync(path, 0o600);
       const logger = opts.logger ?? nullLogger;
       const size = repairTornTail(fd, fstatSync(fd).size, path, logger);
-      return new JsonlWriter(path, fd, release, size, logger);
+      return new JsonlWriter(path, fd, { sync: release }, size, logger);
     } catch (err) {
       release();
       throw err;
@@ -93,7 +114,7 @@ export class JsonlWriter {
       await chmod(path, 0o600);
       const logger = opts.logger ?? nullLogger;
       const size = await repairTornTailAsync(fd, (await fstatAsync(fd)).size, path, logger);
-      return new JsonlWriter(path, fd, lock.releaseSync, size, logger);
+      return new JsonlWriter(path, fd, { sync: lock.releaseSync, async: lock.release }, size, logger);
     } catch (err) {
       if (fd !== undefined) await closeAsync(fd).catch(() => undefined);
       await lock.release();
@@ -155,12 +176,14 @@ export class JsonlWriter {
     fsync(fd, (err) => this.#fsynced(fd, err));
   }
 
+  #fsyncFailed(err: unknown): void {
+    const code = (err as NodeJS.ErrnoException).code ?? errorMessage(err);
+    this.#logger.warn(`thread ${this.path}: fsync failed (${code}); its last records may not survive a system crash`);
+  }
+
   #fsynced(fd: number, err: NodeJS.ErrnoException | null): void {
     this.#inFlight = false;
-    if (err)
-      this.#logger.warn(
-        `thread ${this.path}: fsync failed (${err.code ?? err.message}); its last records may not survive a system crash`,
-      );
+    if (err) this.#fsyncFailed(err);
     if (this.#closeAfterFsync) {
       this.#closeAfterFsync = false;
       close(fd, () => undefined);
@@ -193,8 +216,99 @@ export class JsonlWriter {
     }
   }
 
+  /**
+   * `close()` without waiting on the caller's thread (see the top of this file). Resolves once the file is durable
+   * (or its fsync failed, which is warned of), closed and unlocked; never rejects. Undefined when the writer was
+   * opened synchronously: it closed at once, as `close()` does.
+   */
+  closeSoon(): Promise<void> | undefined {
+    if (this.#closing) return this.#closing.done;
+    if (this.#fd === undefined) return undefined;
+    if (!this.#releaseAsync) {
+      this.close();
+      return undefined;
+    }
+    const synced = !this.#dirty && !this.#inFlight; // nothing written since the last fsync ended
+    const c: PendingClose = {
+      fd: this.#fd,
+      dirty: this.#dirty,
+      synced,
+      releasing: false,
+      unlocked: false,
+      done: undefined!,
+    };
+    this.#fd = undefined; // writes are refused from now on
+    this.#dirty = false;
+    this.#closing = c;
+    c.done = this.#finishSoon(c, this.#releaseAsync);
+    return c.done;
+  }
+
+  async #finishSoon(c: PendingClose, releaseAsync: () => Promise<void>): Promise<void> {
+    try {
+      // the fsync in flight covers every write made before it started; `dirty`: writes came after
+      if (this.#inFlight) await new Promise<void>((resolve) => this.#durableWaiters.push(resolve));
+      if (c.dirty && !c.synced) await fsyncAsync(c.fd).catch((err: unknown) => this.#fsyncFailed(err));
+    } finally {
+      c.synced = true; // from here on the fd may be closed: `finishClose` never touches it again
+      await closeAsync(c.fd).catch(() => undefined);
+      if (!c.releasing) {
+        c.releasing = true;
+        await releaseAsync().catch((err: unknown) =>
+          this.#logger.warn(`thread ${this.path}: releasing its lock failed`, err),
+        );
+        c.unlocked = true;
+      }
+      c.finished = true;
+    }
+  }
+
+  /** A `closeSoon` under way, until it resolved. */
+  get closing(): Promise<void> | undefined {
+    return this.#closing && !this.#closing.finished ? this.#closing.done : undefined;
+  }
+
+  /**
+   * What a `closeSoon` under way has left, done on the caller's thread: durable and unlocked on return (true; the fd
+   * closes on the thread pool). False when its asynchronous release has already started: the lock file may still be
+   * there for a moment (`closing` resolves once it is gone).
+   */
+  finishClose(): boolean {
+    const c = this.#closing;
+    if (!c || c.unlocked) return true;
+    if (!c.synced) {
+      c.synced = true;
+      try {
+        // the fd is still open: the thread pool closes it only once `synced` was set there
+        fsyncSync(c.fd);
+      } catch (err) {
+        this.#fsyncFailed(err);
+      }
+    }
+    if (c.releasing) return false;
+    c.releasing = true;
+    this.#release();
+    c.unlocked = true;
+    return true;
+  }
+
   #requireFd(): number {
     if (this.#fd === undefined) throw new Error(`thread writer for ${this.path} is closed`);
     return this.#fd;
   }
+}
+
+interface PendingClose {
+  fd: number;
+  /** Written to since the last fsync started. */
+  dirty: boolean;
+  /** Durable (or its fsync failed): the fd is no longer fsynced here, and may be closed. */
+  synced: boolean;
+  /** The lock's release has started (synchronously or not). */
+  releasing: boolean;
+  /** The lock file is gone (or its release failed, which was warned of). */
+  unlocked: boolean;
+  /** Durable, closed and unlocked: nothing left to do. */
+  finished?: boolean;
+  done: Promise<void>;
 }

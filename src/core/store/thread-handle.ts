@@ -17,7 +17,8 @@ export class ThreadHandle {
   constructor(
     readonly threadId: string,
     readonly writer: JsonlWriter,
-    private readonly onClose: () => void,
+    /** `pending`: the close goes on off the caller's thread (durability "soon"), resolving once it is complete. */
+    private readonly onClose: (pending?: Promise<void>) => void,
     readonly durability: Durability = "now",
   ) {}
   get path(): string {
@@ -74,8 +75,16 @@ export class ThreadHandle {
   sync(): void {
     this.writer.sync();
   }
+  /**
+   * Closes the thread: "now" fsyncs, closes and unlocks before returning; "soon" refuses writes at once and does
+   * the rest off the caller's thread (JsonlWriter.closeSoon; the store waits for it before opening the thread again).
+   */
   close(): void {
     if (this.writer.closed) return;
+    if (this.durability === "soon") {
+      this.onClose(this.writer.closeSoon());
+      return;
+    }
     this.writer.close();
     this.onClose();
   }

@@ -20,6 +20,7 @@ import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from
 import { isThreadId } from "../model/thread-id";
 import { newThreadId } from "./thread-id";
 import { pathExists } from "../util/path-exists";
+import { background } from "../util/unexpected";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
 
@@ -40,6 +41,8 @@ export class ThreadStore {
   readonly #logger: Logger;
   readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
+  /** Handles closed off the caller's thread (durability "soon") whose close is not complete yet. */
+  readonly #closing = new Map<string, JsonlWriter>();
   readonly #changed = new Emitter<string>();
   /**
    * Appends to the change journal (change-journal.ts): a thread opened for writing or changed. `wait`: as the call
@@ -114,6 +117,7 @@ export class ThreadStore {
   /** Opens an existing thread for appending (resume); repairs a torn tail first. */
   open(threadId: string): ThreadHandle {
     this.#notOpenHere(threadId);
+    this.#finishClosing(threadId);
     const path = this.#requirePath(threadId);
     return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }), true);
   }
@@ -122,10 +126,21 @@ export class ThreadStore {
   async openAsync(threadId: string): Promise<ThreadHandle> {
     this.#notOpenHere(threadId);
     const path = this.pathFor(threadId);
+    // this process closed it a moment ago (resume after close, Restore): its fd and lock go first
+    await this.whenClosed(threadId);
+    this.#notOpenHere(threadId);
     const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
       throw (err as NodeJS.ErrnoException).code === "ENOENT" ? notFound(threadId) : err;
     });
     return this.#wrap(threadId, writer, false);
+  }
+
+  /**
+   * Resolves once a close of `threadId` under way in this process (durability "soon") is complete: the file durable,
+   * closed and unlocked. At once when there is none.
+   */
+  async whenClosed(threadId: string): Promise<void> {
+    await this.#closing.get(threadId)?.closing;
   }
 
   /** The handle this process holds for `threadId`, if any. */
@@ -229,6 +244,7 @@ export class ThreadStore {
   /** Moves a thread to the trash folder (restorable). Refused while a writer is live. */
   delete(threadId: string): string {
     const path = this.#requirePath(threadId);
+    this.#finishClosing(threadId);
     // holding the lock while moving it: no writer can open it in between
     const lock = tryAcquireLock(path);
     if (!lock.ok) {
@@ -302,7 +318,7 @@ export class ThreadStore {
     // one listing finds the locked threads (#36: not an existsSync per thread on every `threads list`)
     for (const id of this.#lockedIds()) {
       const path = this.pathFor(id);
-      if (this.#open.has(id) || !existsSync(path) || liveWriter(path)) continue;
+      if (this.#open.has(id) || this.#closing.has(id) || !existsSync(path) || liveWriter(path)) continue;
       const deadPid = readLock(path)?.pid;
       try {
         if (this.read(id).metadata.status !== "live") {
@@ -335,20 +351,57 @@ export class ThreadStore {
       .filter(isThreadId);
   }
 
-  /** Closes every handle this process holds (extension deactivate / CLI exit). */
+  /**
+   * Closes every handle this process holds (CLI exit): every thread durable and unlocked on return, those closing
+   * off the thread (durability "soon") too.
+   */
   closeAll(): void {
     for (const h of [...this.#open.values()]) h.close();
+    for (const writer of this.#closing.values()) writer.finishClose();
+  }
+
+  /** `closeAll` without waiting on the caller's thread (the extension host's deactivation awaits it). */
+  async closeAllAsync(): Promise<void> {
+    for (const h of [...this.#open.values()]) h.close();
+    await Promise.all([...this.#closing.keys()].map((id) => this.whenClosed(id)));
+  }
+
+  /**
+   * A synchronous open or delete of a thread this process is still closing off the thread: the close is finished
+   * here first (durable, unlocked). Only when its asynchronous release is already under way (a moment) does the
+   * caller have to wait: it is told so.
+   */
+  #finishClosing(threadId: string): void {
+    const writer = this.#closing.get(threadId);
+    if (!writer || writer.finishClose()) return;
+    throw new AcpThreadsError(
+      "locked",
+      `thread ${threadId} is still being closed by this process; try again in a moment`,
+      { pid: process.pid },
+    );
   }
 
   /** `wait`: opened by a synchronous call (the CLI); an async open (the extension host) never waits on the journal. */
   #wrap(threadId: string, writer: JsonlWriter, wait: boolean): ThreadHandle {
+    const closed = () => {
+      this.#journal(threadId, wait && this.#durability === "now");
+      this.#changed.fire(threadId);
+    };
     const handle = new ThreadHandle(
       threadId,
       writer,
-      () => {
+      (pending) => {
         if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
-        this.#journal(threadId, wait && this.#durability === "now");
-        this.#changed.fire(threadId);
+        if (!pending) return closed();
+        // the file is complete and unlocked only once the close off the thread is: told then
+        this.#closing.set(threadId, writer);
+        background(
+          pending.then(() => {
+            if (this.#closing.get(threadId) === writer) this.#closing.delete(threadId);
+            closed();
+          }),
+          "telling of a closed thread",
+        );
       },
       this.#durability,
     );

@@ -8,9 +8,10 @@ import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThrea
 
 /**
  * #35: the extension host's thread never waits on disk. Everyday flows run while every `fs.*Sync` is traced: none
- * may be called by the window's own code (src/vscode/**). The engine modules the window calls in process are listed
- * in the log (the audit's evidence), not failed on here.
+ * may be called by the window's own code (src/vscode/**). Every call is listed in the log (the audit's evidence); those
+ * through a converted module (below) fail the test.
  */
+
 /**
  * Engine modules (under src/core/) the window calls on its thread whose file calls in the flows below are
  * asynchronous: no synchronous call may have one of them on its stack. Add a module once its calls are converted.
@@ -18,14 +19,24 @@ import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThrea
 const CONVERTED = [
   // a session's start looks its agent's command up on PATH off the thread (resolveCommandAsync), not with stats
   "platform/executables.ts",
-  // a plain folder's tracker: the manifest cache's load (its baseline) and save (its close). (Not yet
-  // edit-ledger.ts: its realpath is async now, but the spawner's first use, a one-time mkdtemp + chmod in
-  // platform/spawner-client.ts, runs under the tracker's first git probe, which edit-ledger.ts starts.)
+  // a plain folder's tracker: the manifest cache's load (its baseline) and save (its close)
   "ledger/manifest-cache.ts",
+  // the ledger's session slots: the folder's real path (and the spawner's first use under its first git probe)
+  "ledger/edit-ledger.ts",
   // the panel's changed-files rows read the thread's ledger with fs/promises
   "ledger/ledger-file.ts",
   // a turn recorded in this window shows the thread's review comments (and counts the unsent) off the thread
   "store/review-notes.ts",
+  // a session's start: whether the command is a Node script, its package's engines
+  "runtime/node-launch.ts",
+  "runtime/node-package.ts",
+  // the spawner's socket directory and sockets
+  "platform/spawner-client.ts",
+  // the steering inbox, polled for as long as a session lives
+  "session/steer-inbox.ts",
+  // a thread's close: the lock's look and removal off the thread (its fsync too; but jsonl-writer.ts still
+  // writes each record batch with writeSync, so that module cannot be listed yet)
+  "platform/file-lock-io.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no

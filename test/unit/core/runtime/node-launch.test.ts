@@ -18,12 +18,12 @@ const spec = (command: string): AgentSpec => ({ id: "fake", displayName: "Fake",
 test("a .bin link leads to its package: engines, version, and that it is a node script", () =>
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir, { engines: ">=22", version: "0.101.0" });
-    const info = commandNodeInfo(pkg.bin);
+    const info = await commandNodeInfo(pkg.bin);
     assert.equal(info.script, pkg.script);
     assert.equal(info.pkg?.enginesNode, ">=22");
     assert.equal(info.pkg?.name, "fake-node-agent");
-    assert.equal(packageVersionOf(pkg.bin), "0.101.0");
-    assert.equal(commandNodeInfo(process.execPath).script, null, "a native binary is no script");
+    assert.equal(await packageVersionOf(pkg.bin), "0.101.0");
+    assert.equal((await commandNodeInfo(process.execPath)).script, null, "a native binary is no script");
     assert.ok(isNodeShebang("#!/usr/bin/env node"));
     assert.ok(isNodeShebang("#!/usr/bin/env -S node --no-warnings"));
     assert.ok(isNodeShebang("#!/usr/local/bin/node"));
@@ -34,7 +34,7 @@ test("engines the default node satisfies: the spec is not changed", () =>
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir, { engines: `>=${process.versions.node.split(".")[0]}` });
     const s = spec(pkg.bin);
-    const launch = nodeLaunch(s, { cwd: dir, env: { PATH: pkg.pathBin } });
+    const launch = await nodeLaunch(s, { cwd: dir, env: { PATH: pkg.pathBin } });
     assert.equal(launch.spec, s);
     assert.equal(launch.node, undefined);
   }));
@@ -43,8 +43,8 @@ test("engines nothing satisfies: the exact error, saying what to install", () =>
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir, { engines: ">=99", version: "2.0.0" });
     const runtimesDir = join(dir, "runtimes");
-    assert.throws(
-      () => nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir }),
+    await assert.rejects(
+      nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir }),
       (err: unknown) => {
         assert.ok(err instanceof AcpThreadsError);
         assert.equal(err.code, "agent_not_found");
@@ -57,27 +57,31 @@ test("engines nothing satisfies: the exact error, saying what to install", () =>
         return true;
       },
     );
-    // the same through the engine: creating the runtime says it, nothing is spawned
-    assert.throws(
-      () => createAgentRuntime({ agent: spec(pkg.bin), cwd: dir }, { baseEnv: { PATH: pkg.pathBin } }),
-      /needs Node >=99/,
-    );
+    // the same through the engine: starting the runtime says it (worked out off the thread), nothing is spawned
+    const rt = createAgentRuntime({ agent: spec(pkg.bin), cwd: dir }, { baseEnv: { PATH: pkg.pathBin } });
+    await assert.rejects(rt.start(), /needs Node >=99/);
+    assert.equal(rt.pid, undefined, "nothing was spawned");
+    await rt.close();
   }));
 
 test("ACP_THREADS_NODE is honoured (an override: used even outside the range), then the setting", () =>
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir, { engines: ">=99" });
     const env = { PATH: pkg.pathBin, ACP_THREADS_NODE: process.execPath };
-    const launch = nodeLaunch(spec(pkg.bin), { cwd: dir, env, nodePath: "/nowhere/node" });
+    const launch = await nodeLaunch(spec(pkg.bin), { cwd: dir, env, nodePath: "/nowhere/node" });
     assert.equal(launch.spec.command, process.execPath);
     assert.deepEqual(launch.spec.args, [pkg.script, "--flag"]);
     assert.equal(launch.node?.source, "ACP_THREADS_NODE");
     assert.equal(launch.node?.satisfies, false);
     assert.match(launch.note ?? "", /outside >=99: used as configured/);
-    const viaSetting = nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, nodePath: process.execPath });
+    const viaSetting = await nodeLaunch(spec(pkg.bin), {
+      cwd: dir,
+      env: { PATH: pkg.pathBin },
+      nodePath: process.execPath,
+    });
     assert.equal(viaSetting.node?.source, "acpThreads.nodePath");
-    assert.throws(
-      () => nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin, ACP_THREADS_NODE: "/nowhere/node" } }),
+    await assert.rejects(
+      nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin, ACP_THREADS_NODE: "/nowhere/node" } }),
       /ACP_THREADS_NODE is set to '\/nowhere\/node', which does not run as Node/,
     );
   }));
@@ -88,7 +92,7 @@ test("the host's own runtime: Electron runs as node with ELECTRON_RUN_AS_NODE=1"
     const empty = join(dir, "empty");
     mkdirSync(empty);
     const host = { execPath: "/opt/editor/code", node: "99.1.0", electron: "40.0.0" };
-    const launch = nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: empty }, host });
+    const launch = await nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: empty }, host });
     assert.equal(launch.spec.command, "/opt/editor/code");
     assert.equal(launch.spec.env?.ELECTRON_RUN_AS_NODE, "1");
     assert.equal(launch.node?.source, "host");
@@ -107,7 +111,7 @@ test("a managed Node in the runtimes folder, newest first; PATH gets its folder"
       listManagedNodes(runtimesDir).map((n) => n.version),
       ["99.2.0", "99.0.0", "98.0.0"],
     );
-    const launch = nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir });
+    const launch = await nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir });
     assert.equal(launch.node?.source, "managed");
     assert.equal(launch.node?.version, "99.2.0");
     assert.ok(launch.spec.env?.PATH?.startsWith(join(runtimesDir, "99.2.0")));
@@ -142,9 +146,9 @@ test("no engines: a runnable script starts as it is; a bare .js (no exec bit) ru
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir);
     const s = spec(pkg.bin);
-    assert.equal(nodeLaunch(s, { cwd: dir, env: { PATH: pkg.pathBin } }).spec, s);
+    assert.equal((await nodeLaunch(s, { cwd: dir, env: { PATH: pkg.pathBin } })).spec, s);
     chmodSync(pkg.script, 0o644);
-    const bare = nodeLaunch(spec(pkg.script), { cwd: dir, env: { PATH: pkg.pathBin } });
+    const bare = await nodeLaunch(spec(pkg.script), { cwd: dir, env: { PATH: pkg.pathBin } });
     assert.equal(bare.spec.command, join(pkg.pathBin, "node"));
     assert.deepEqual(bare.spec.args, [pkg.script, "--flag"]);
     assert.equal(bare.node?.source, "path");

@@ -4,7 +4,6 @@
  * fs calls are counted by wrapping node:fs's own functions (they still run), on real files.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -12,36 +11,8 @@ import { liveWriter } from "../../../../src/core/store/file-lock";
 import { JsonlWriter } from "../../../../src/core/store/jsonl-writer";
 import { ThreadStore, type Durability } from "../../../../src/core/store/thread-store";
 import { LiveThread } from "../../../../src/core/thread/live-thread";
+import { watchingFs } from "./fs-calls";
 import { startInput, withTmp } from "./helpers";
-
-type Fn = (...args: never[]) => unknown;
-const fsAny = fs as unknown as Record<string, Fn>;
-
-/** Runs `fn` with fs.fsync, fs.fsyncSync and fs.close noted in `calls` (in order, with their fd). */
-async function watchingFs<T>(fn: (calls: string[]) => Promise<T> | T): Promise<T> {
-  const calls: string[] = [];
-  const saved = { fsync: fsAny.fsync!, fsyncSync: fsAny.fsyncSync!, close: fsAny.close! };
-  fsAny.fsync = ((fd: number, cb: (err: Error | null) => void) => {
-    calls.push(`fsync ${fd}`);
-    (saved.fsync as (fd: number, cb: (err: Error | null) => void) => void)(fd, (err) => {
-      calls.push(`fsynced ${fd}`);
-      cb(err);
-    });
-  }) as Fn;
-  fsAny.fsyncSync = ((fd: number) => {
-    calls.push(`fsyncSync ${fd}`);
-    return (saved.fsyncSync as (fd: number) => void)(fd);
-  }) as Fn;
-  fsAny.close = ((fd: number, cb: (err: Error | null) => void) => {
-    calls.push(`close ${fd}`);
-    return (saved.close as (fd: number, cb: (err: Error | null) => void) => void)(fd, cb);
-  }) as Fn;
-  try {
-    return await fn(calls);
-  } finally {
-    Object.assign(fsAny, saved);
-  }
-}
 
 const message = (i: number) => ({ kind: "agent_message" as const, messageId: `m${i}`, text: `text ${i}` });
 
@@ -161,7 +132,8 @@ test("createAsync (a session's new thread on the host): the lock and the open of
       assert.equal(store.handleOf(h.threadId), h);
       h.append(message(1));
       await assert.rejects(store.createAsync(startInput(dir, { threadId: h.threadId })), /already exists/);
-      h.close();
+      h.close(); // "soon": the fsync, the fd's close and the lock's release go on off the thread (close-soon.test.ts)
+      await store.whenClosed(h.threadId);
       assert.equal(liveWriter(h.path), undefined, "close releases the lock");
       const read = store.read(h.threadId);
       assert.deepEqual(
