@@ -5,12 +5,13 @@
  * Blobs are whole-file writes: tmp → fsync → rename, mode 0600. A read checks the content against its id, so
  * a torn or tampered blob reads as missing, never as wrong content.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { isBinary, type FileState } from "./content";
+import { replaceFileAsync } from "../store/atomic-write";
 
 const HASH_RE = /^[0-9a-f]{40}$/;
 
@@ -102,23 +103,7 @@ export class BlobStore {
   }
 
   async #writeDurably(path: string, content: Uint8Array): Promise<void> {
-    const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-    const fh = await open(tmp, "wx", 0o600);
-    try {
-      await fh.writeFile(content);
-      await fh.sync();
-    } catch (err) {
-      await fh.close();
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    await fh.close();
-    try {
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    await replaceFileAsync(path, content, 0o600);
   }
 
   /** fsyncs blobs written with `durable: false` (cheap when the kernel flushed them already). */

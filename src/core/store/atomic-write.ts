@@ -47,8 +47,17 @@ export async function writeFileAtomicAsync(
 ): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  await replaceFileAsync(path, data, opts.mode ?? 0o600);
+  await fsyncDirAsync(dir);
+}
+
+/**
+ * The middle of `writeFileAtomicAsync`: a temporary file beside `path`, written and fsynced, renamed over `path`;
+ * removed again on a failure. The folder exists, and its fsync is the caller's (a blob store fsyncs its folders once).
+ */
+export async function replaceFileAsync(path: string, data: string | Uint8Array, mode: number): Promise<void> {
   const tmp = tmpFor(path);
-  const fh = await open(tmp, "wx", opts.mode ?? 0o600);
+  const fh = await open(tmp, "wx", mode);
   try {
     await fh.writeFile(data);
     await fh.sync();
@@ -64,7 +73,6 @@ export async function writeFileAtomicAsync(
     await rm(tmp, { force: true });
     throw err;
   }
-  await fsyncDirAsync(dir);
 }
 
 /** `fsyncDir` on the thread pool. */
