@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, open, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { isBinary, type FileState } from "./content";
@@ -58,11 +58,22 @@ export class BlobStore {
     } catch {
       return undefined;
     }
-    return blobId(buf) === id ? buf : undefined;
+    return checked(id, buf);
+  }
+
+  /** `get` with the read on libuv's thread pool (the window's hovers and rows). */
+  async getAsync(id: string): Promise<Buffer | undefined> {
+    if (!isBlobId(id)) return undefined;
+    const buf = await readFile(this.pathOf(id)).catch(() => undefined);
+    return buf && checked(id, buf);
   }
 
   getText(id: string): string | undefined {
     return this.get(id)?.toString("utf8");
+  }
+
+  async getTextAsync(id: string): Promise<string | undefined> {
+    return (await this.getAsync(id))?.toString("utf8");
   }
 
   /**
@@ -121,6 +132,9 @@ export class BlobStore {
     );
   }
 }
+
+/** A blob read back: its content when it matches its id (a torn or tampered one reads as missing). */
+const checked = (id: string, buf: Buffer): Buffer | undefined => (blobId(buf) === id ? buf : undefined);
 
 /** Keeps one version of a file: stored unless binary (binary versions are noted by id and size only). */
 export async function keepVersion(blobs: BlobStore, buf: Buffer, opts: { durable?: boolean } = {}): Promise<FileState> {

@@ -13,6 +13,7 @@ import type { EditLedger } from "./edit-ledger";
 import { hunksOf, revertHunk, type LineHunk } from "./hunks";
 import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
 import { mergeAgentWrite } from "../text/agent-write";
+import { inParallel } from "../util/at-once";
 import { diskWriter, type FileWriter } from "./restore";
 
 export type HunkStatus = "pending" | "kept" | "undone";
@@ -36,10 +37,21 @@ export interface ReviewFile {
   status: HunkStatus;
 }
 
-function textOf(ledger: EditLedger, s: FileState | null): string | null | undefined {
+/** A version's text: null when there was no file, undefined when it was not kept (binary, too large, gone). */
+type Text = string | null | undefined;
+
+function textOf(ledger: EditLedger, s: FileState | null): Text {
   if (!s) return null;
   return s.stored ? ledger.blobs.getText(s.id!) : undefined;
 }
+
+async function textOfAsync(ledger: EditLedger, s: FileState | null): Promise<Text> {
+  if (!s) return null;
+  return s.stored ? ledger.blobs.getTextAsync(s.id!) : undefined;
+}
+
+/** Files of an operation reviewed at once (their versions read off the thread). */
+const READS = 8;
 
 /** Undo operations that took back (part of) `op`'s change to `path`: hunk indexes, null = the whole file. */
 function undoneOf(view: LedgerView, op: string, path: string): Set<number | null> {
@@ -52,8 +64,21 @@ function undoneOf(view: LedgerView, op: string, path: string): Set<number | null
 }
 
 export function reviewFile(ledger: EditLedger, view: LedgerView, op: OpView, change: FileChange): ReviewFile {
-  const before = textOf(ledger, change.before);
-  const after = textOf(ledger, change.after);
+  return reviewed(view, op, change, textOf(ledger, change.before), textOf(ledger, change.after));
+}
+
+/** `reviewFile` with the versions read off the thread (the window's rows). */
+export async function reviewFileAsync(
+  ledger: EditLedger,
+  view: LedgerView,
+  op: OpView,
+  change: FileChange,
+): Promise<ReviewFile> {
+  const [before, after] = await Promise.all([textOfAsync(ledger, change.before), textOfAsync(ledger, change.after)]);
+  return reviewed(view, op, change, before, after);
+}
+
+function reviewed(view: LedgerView, op: OpView, change: FileChange, before: Text, after: Text): ReviewFile {
   const diffable = before !== undefined && after !== undefined;
   const kept = view.kept.get(keptKey(op.op, change.path)) ?? new Set<number | null>();
   const undone = undoneOf(view, op.op, change.path);
@@ -86,6 +111,11 @@ export function reviewFile(ledger: EditLedger, view: LedgerView, op: OpView, cha
 /** Every file of an operation, as review sees it. */
 export function reviewOp(ledger: EditLedger, view: LedgerView, op: OpView): ReviewFile[] {
   return op.files.map((f) => reviewFile(ledger, view, op, f));
+}
+
+/** `reviewOp` with the versions read off the thread (the thread panel's "files changed" rows). */
+export function reviewOpAsync(ledger: EditLedger, view: LedgerView, op: OpView): Promise<ReviewFile[]> {
+  return inParallel(op.files, READS, (f) => reviewFileAsync(ledger, view, op, f));
 }
 
 function findChange(view: LedgerView, op: string, path: string): { op: OpView; change: FileChange } {

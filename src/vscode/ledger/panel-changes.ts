@@ -6,7 +6,7 @@
 import type * as vscode from "vscode";
 import { lineCounts } from "../../core/ledger/hunks";
 import { isReviewable, restoredTurns } from "../../core/ledger/restored";
-import { reviewOp } from "../../core/ledger/review";
+import { reviewOpAsync, type ReviewFile } from "../../core/ledger/review";
 import { relPath } from "../../core/ledger/summary";
 import type { HostMessage, TurnChangesView } from "../../webview/thread/protocol";
 import type { LedgerHost } from "./ledger-host";
@@ -17,39 +17,38 @@ export async function turnChangesOf(host: LedgerHost, threadId: string, cwd: str
   const view = await host.ledger.readAsync(threadId);
   const restored = restoredTurns(view);
   let lastTurn = 1;
-  return view.ops
+  const rows = view.ops
     .map((o) => {
       if (o.type === "turn" && o.turn !== undefined) lastTurn = o.turn;
       return { o, under: o.type === "turn" ? o.turn : lastTurn };
     })
-    .filter(({ o, under }) => isReviewable(o) && under !== undefined && o.files.length)
-    .map(({ o, under }) => {
-      const files = reviewOp(host.ledger, view, o);
-      const counts = lineCounts(files.flatMap((f) => f.hunks));
-      const restoredBy = restored.get(o.op);
-      return {
-        turn: under!,
-        op: o.op,
-        ...(o.type === "apply" ? { apply: true } : {}),
-        files: o.files.length,
-        ...counts,
-        // a restored turn's changes are gone from the workspace: nothing of it is left to review
-        pending: restoredBy
-          ? 0
-          : files.reduce(
-              (n, f) =>
-                n +
-                (f.hunks.length
-                  ? f.hunks.filter((h) => h.status === "pending").length
-                  : f.status === "pending"
-                    ? 1
-                    : 0),
-              0,
-            ),
-        names: o.files.slice(0, NAMES).map((f) => relPath(cwd, f.path)),
-        ...(restoredBy ? { restoredBy } : {}),
-      };
-    });
+    .filter(({ o, under }) => isReviewable(o) && under !== undefined && o.files.length);
+  // one operation at a time (its files a few at once): a long thread's versions are not all read at once
+  const reviewed: ReviewFile[][] = [];
+  for (const { o } of rows) reviewed.push(await reviewOpAsync(host.ledger, view, o));
+  return rows.map(({ o, under }, i) => {
+    const files = reviewed[i]!;
+    const counts = lineCounts(files.flatMap((f) => f.hunks));
+    const restoredBy = restored.get(o.op);
+    return {
+      turn: under!,
+      op: o.op,
+      ...(o.type === "apply" ? { apply: true } : {}),
+      files: o.files.length,
+      ...counts,
+      // a restored turn's changes are gone from the workspace: nothing of it is left to review
+      pending: restoredBy
+        ? 0
+        : files.reduce(
+            (n, f) =>
+              n +
+              (f.hunks.length ? f.hunks.filter((h) => h.status === "pending").length : f.status === "pending" ? 1 : 0),
+            0,
+          ),
+      names: o.files.slice(0, NAMES).map((f) => relPath(cwd, f.path)),
+      ...(restoredBy ? { restoredBy } : {}),
+    };
+  });
 }
 
 /**

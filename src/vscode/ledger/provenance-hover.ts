@@ -2,7 +2,8 @@
  * Hover on a line an agent wrote: which agent, which turn of which thread, how long ago, and "Open turn". Read
  * from the ledgers (so it survives reloads); a line edited by hand since no longer says so. The provenance index
  * caches what it read until a ledger is appended to: by this window (`reset`, from the ledger host's event) or by
- * another process (a watcher on the ledger folder), so hovering reads no file while nothing was recorded.
+ * another process (a watcher on the ledger folder), so hovering reads no file while nothing was recorded; what it
+ * reads, it reads off the host's thread (the provider answers with a promise).
  */
 import { watch, type FSWatcher } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -11,7 +12,8 @@ import type { LineOrigin, ProvenanceIndex } from "../../core/ledger/provenance";
 import { elapsed } from "../time-format";
 
 export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable {
-  readonly #cache = new Map<string, { version: number; lines: (LineOrigin | null)[] }>();
+  /** Per document: its version and its lines' origins (being) worked out; dropped by `reset`. */
+  readonly #cache = new Map<string, { version: number; lines: Promise<(LineOrigin | null)[]> }>();
   readonly #sub: vscode.Disposable;
   #watcher: FSWatcher | undefined;
   #disposed = false;
@@ -49,20 +51,30 @@ export class ProvenanceHover implements vscode.HoverProvider, vscode.Disposable 
     }
   }
 
-  originAt(doc: vscode.TextDocument, line: number): LineOrigin | null {
+  /** Who wrote `line` of `doc`: worked out off the host's thread once per document version (and ledger change). */
+  async originAt(doc: vscode.TextDocument, line: number): Promise<LineOrigin | null> {
     const key = doc.uri.toString();
     let hit = this.#cache.get(key);
     if (!hit || hit.version !== doc.version) {
-      hit = { version: doc.version, lines: this.index.linesOf(doc.uri.fsPath, doc.getText()) };
-      this.#cache.set(key, hit);
+      const lines = this.index.linesOf(doc.uri.fsPath, doc.getText());
+      const mine = (hit = { version: doc.version, lines });
+      this.#cache.set(key, mine);
+      lines.catch(() => {
+        if (this.#cache.get(key) === mine) this.#cache.delete(key); // a failed read is asked again
+      });
     }
-    return hit.lines[line] ?? null;
+    return (await hit.lines)[line] ?? null;
   }
 
-  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
-    const o = this.originAt(doc, pos.line);
-    if (!o) return undefined;
+  async provideHover(
+    doc: vscode.TextDocument,
+    pos: vscode.Position,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
+    const o = await this.originAt(doc, pos.line);
+    if (!o || token?.isCancellationRequested) return undefined;
     const title = await this.titleOf(o.threadId);
+    if (token?.isCancellationRequested) return undefined;
     const args = encodeURIComponent(JSON.stringify([o.threadId, o.turn]));
     const md = new vscode.MarkdownString(
       `$(hubot) Written by **${escape(o.agent?.name ?? "an agent")}** in turn ${o.turn} of ` +

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeDiskCalls, traceDiskCalls } from "./disk-tracer";
 import { threadRef } from "../../../src/core/prompt/refs";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
-import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, writePastThread } from "./helpers";
+import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 
 /**
  * #35: the extension host's thread never waits on disk. Everyday flows run while every `fs.*Sync` is traced: none
@@ -37,6 +39,10 @@ const CONVERTED = [
   // a thread's close: the lock's look and removal off the thread (its fsync too; but jsonl-writer.ts still
   // writes each record batch with writeSync, so that module cannot be listed yet)
   "platform/file-lock-io.ts",
+  // the provenance hover's index: the ledger folder, each thread's ledger and the versions' blobs, off the thread
+  "ledger/provenance.ts",
+  // the versions' blobs, read by the hover's index and the panel's changed-files rows (getAsync)
+  "ledger/blob-store.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -68,6 +74,11 @@ describe("the window's thread and the disk", () => {
         await hub.tree.resolveTreeItem(hub.tree.getTreeItem(n), n);
     };
     const threadId = writePastThread(hub.home, 3, (i) => (i === 1 ? "the zanzibar quokka" : `answer ${i}`));
+    // a file the scripted agent rewrites (its write asks no permission)
+    const written = join(workspaceRoot(), "src", "window-disk-provenance.txt");
+    writeFileSync(written, "before\n");
+    const settings = vscode.workspace.getConfiguration("acpThreads");
+    await settings.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     try {
@@ -103,10 +114,30 @@ describe("the window's thread and the disk", () => {
         [],
         "the mention was sent",
       );
+      // a turn that writes a file, then a provenance hover on its line (the index reads the ledgers, after the change)
+      await s.prompt(`write ${written} written by the agent`);
+      await waitFor("the write turn in the ledger", async () =>
+        (await hub.ledger.ledger.readAsync(s.threadId)).ops.find((o) => o.files.some((f) => f.path === written)),
+      );
+      const doc = await vscode.workspace.openTextDocument(written);
+      const hover = await waitFor("the provenance hover", async () => {
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          "vscode.executeHoverProvider",
+          doc.uri,
+          new vscode.Position(0, 1),
+        );
+        const text = (hovers ?? [])
+          .flatMap((h) => h.contents)
+          .map((c) => (typeof c === "string" ? c : "value" in c ? c.value : ""))
+          .join("\n");
+        return /Written by/.test(text) ? text : undefined;
+      });
+      assert.match(hover, /Written by \*\*.+\*\* in turn 3 of/);
       await s.close();
       await liveRows();
     } finally {
       calls = trace.stop();
+      await settings.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
     console.log(`[window-disk] ${calls.length} synchronous file calls from the bundle:\n${describeDiskCalls(calls)}`);

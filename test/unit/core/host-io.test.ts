@@ -32,19 +32,20 @@ type FsTable = Record<string, unknown>;
 
 /**
  * Runs `fn` with every sync function of `module` (node:fs unless told) counted (those whose arguments `counts`
- * takes); returns the names called (with repeats).
+ * takes; `named`: which functions, the *Sync ones unless told); returns the names called (with repeats).
  */
 async function syncCalls(
   fn: () => Promise<void> | void,
   module: object = fs,
   counts: (args: unknown[]) => boolean = () => true,
+  named: (name: string) => boolean = (name) => name.endsWith("Sync"),
 ): Promise<string[]> {
   const table = module as unknown as FsTable;
   const seen: string[] = [];
   const saved = new Map<string, unknown>();
   for (const name of Object.keys(table)) {
     const orig = table[name];
-    if (!name.endsWith("Sync") || typeof orig !== "function") continue;
+    if (!named(name) || typeof orig !== "function") continue;
     saved.set(name, orig);
     table[name] = function (this: unknown, ...args: unknown[]) {
       if (counts(args)) seen.push(name);
@@ -239,12 +240,19 @@ test("the provenance hover reads no file while no ledger changed, and sees an ap
     const file = join(ws, "a.txt");
     await turn(ledger, ws, 1, () => writeFileSync(file, "one\ntwo\n"));
     const index = new ProvenanceIndex(ledger);
-    assert.equal(index.linesOf(file, "one\ntwo\n")[0]?.turn, 1); // worked out once
-    let lines: ReturnType<ProvenanceIndex["linesOf"]> = [];
-    const calls = await syncCalls(() => {
-      for (let i = 0; i < 50; i++) lines = index.linesOf(file, `typed ${i}\none\ntwo\n`);
+    const first = await syncCalls(async () => assert.equal((await index.linesOf(file, "one\ntwo\n"))[0]?.turn, 1));
+    assert.deepEqual(first, [], "worked out once, off the thread");
+    let lines: Awaited<ReturnType<ProvenanceIndex["linesOf"]>> = [];
+    const typing = async () => {
+      for (let i = 0; i < 50; i++) lines = await index.linesOf(file, `typed ${i}\none\ntwo\n`);
+    };
+    // neither a sync call nor an asynchronous one (fs/promises): nothing is read again
+    const promised: string[] = [];
+    const calls = await syncCalls(async () => {
+      promised.push(...(await syncCalls(typing, fs.promises, undefined, () => true)));
     });
     assert.deepEqual(calls, []);
+    assert.deepEqual(promised, []);
     assert.deepEqual(
       lines.map((l) => l?.turn ?? null),
       [null, 1, 1],
@@ -252,7 +260,7 @@ test("the provenance hover reads no file while no ledger changed, and sees an ap
     await turn(ledger, ws, 2, () => writeFileSync(file, "one\ntwo\nthree\n"));
     index.invalidate(THREAD);
     assert.deepEqual(
-      index.linesOf(file, "one\ntwo\nthree\n").map((l) => l?.turn ?? null),
+      (await index.linesOf(file, "one\ntwo\nthree\n")).map((l) => l?.turn ?? null),
       [1, 1, 2],
     );
   }));

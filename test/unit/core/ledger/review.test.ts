@@ -105,14 +105,15 @@ test("provenance: lines carry the thread and turn that wrote them, across thread
     await turn(ledger, ws, 4, () => writeFileSync(f, lines("a", "B1", "c", "D2")), OTHER_THREAD);
     writeFileSync(f, lines("a by hand", "B1", "c", "D2"));
     const now = readFileSync(f, "utf8");
-    const who = (index: ProvenanceIndex) =>
-      index.linesOf(f, now).map((o) => (o ? `${o.threadId.slice(-1)}:${o.turn}:${o.agent?.name}` : null));
-    assert.deepEqual(who(new ProvenanceIndex(ledger)), [null, "a:1:Fake", null, "b:4:Fake"]);
+    const who = async (index: ProvenanceIndex) =>
+      (await index.linesOf(f, now)).map((o) => (o ? `${o.threadId.slice(-1)}:${o.turn}:${o.agent?.name}` : null));
+    assert.deepEqual(await who(new ProvenanceIndex(ledger)), [null, "a:1:Fake", null, "b:4:Fake"]);
     // a fresh index (a reload) reads the same from the ledgers
-    assert.deepEqual(who(new ProvenanceIndex(ledger)), [null, "a:1:Fake", null, "b:4:Fake"]);
+    assert.deepEqual(await who(new ProvenanceIndex(ledger)), [null, "a:1:Fake", null, "b:4:Fake"]);
     // editing the agent's line by hand takes it out
+    const edited = await new ProvenanceIndex(ledger).linesOf(f, lines("a by hand", "B1 edited", "c", "D2"));
     assert.deepEqual(
-      new ProvenanceIndex(ledger).linesOf(f, lines("a by hand", "B1 edited", "c", "D2")).map((o) => o?.turn ?? null),
+      edited.map((o) => o?.turn ?? null),
       [null, null, null, 4],
     );
   }));
