@@ -77,7 +77,7 @@ export class ThreadOps implements vscode.Disposable {
   /**
    * The handoff links of a live session's thread, for the tree: its writer's metadata while open (kept current by
    * patches); once closed, the stored metadata, from the thread catalog, else read once off the host's thread (the
-   * tree and the panel are told when it arrives; read again after `refresh`).
+   * tree and the panel are told when it arrives with links to show; read again after `refresh`).
    */
   handoffOf(session: LiveSession): HandoffSummary | undefined {
     const id = session.threadId;
@@ -100,7 +100,8 @@ export class ThreadOps implements vscode.Disposable {
     const read = this.hub.threads.readAsync(id).then((r) => {
       if (!current() || !r) return; // else deleted since
       this.#closedMeta.set(id, r.metadata);
-      this.#changed.fire(id);
+      // a row is drawn again only when it gains links: a refresh that changes nothing would close its open tooltip
+      if (handedOffFrom(r.metadata) || r.metadata.handedOffTo?.length) this.#changed.fire(id);
     });
     // unreadable: no links, as when it is gone
     background(read, "reading a closed session's thread", () => current());
