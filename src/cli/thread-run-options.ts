@@ -16,12 +16,9 @@ import type { RetryMode } from "../core/model/watchdog";
 import type { Supervisor } from "../core/watchdog/supervisor";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
+import type { NextPrompt } from "../core/model/run";
 
-/** A prompt a client sent while the run goes on: its text, and as composed when it carries context. */
-export interface NextPrompt {
-  text: string;
-  parts?: PromptPart[];
-}
+export type { NextPrompt } from "../core/model/run";
 
 export interface ThreadRunOptions {
   io: CliIO;
