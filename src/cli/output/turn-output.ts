@@ -2,26 +2,17 @@
  * Renderers for `acp-threads run`: text (the agent's answer plus short tool-call lines) or json (one
  * normalized RuntimeEvent per line with its turn number, then a summary line).
  */
-import { PROMPT_UNSENT, type WorktreeRef } from "../../core/model/records";
-import type { PermissionDecision, RuntimeEvent } from "../../core/model/events";
+import { PROMPT_UNSENT } from "../../core/model/records";
+import type { RuntimeEvent } from "../../core/model/events";
+import type { RunOutcome } from "../../core/model/run";
 import { agentLine } from "../terminal-text";
 
-export interface RunSummary {
+/** A run's end as `run` prints it: the engine's outcome (core/model/run.ts) with its exit code for how it ended. */
+export interface RunSummary extends Omit<RunOutcome, "end" | "threadId"> {
   type: "summary";
-  stopReason: string | null;
-  sessionId: string | null;
-  turns: number;
-  toolCalls: number;
-  permissions: PermissionDecision[];
-  agent: { id: string; name: string | null; version: string | null };
   exitCode: number;
   /** The thread this run was recorded as (null when recording failed). */
   threadId?: string | null;
-  /** How a stored thread's agent session was reopened: load, resume, seeded (a new session given its history). */
-  origin?: string;
-  /** `run --worktree`: the worktree the thread works in. */
-  worktree?: WorktreeRef;
-  error?: string;
 }
 
 export interface TurnOutput {
