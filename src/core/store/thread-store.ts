@@ -144,6 +144,11 @@ export class ThreadStore {
     return this.#closing.whenClosed(threadId);
   }
 
+  /** Resolves once every close under way in this process is complete (`whenClosed` of each). */
+  whenAllClosed(): Promise<void> {
+    return this.#closing.whenAllClosed();
+  }
+
   /** The handle this process holds for `threadId`, if any. */
   handleOf(threadId: string): ThreadHandle | undefined {
     return this.#open.get(threadId);
@@ -330,7 +335,7 @@ export class ThreadStore {
   /** `closeAll` without waiting on the caller's thread (the extension host's deactivation awaits it). */
   async closeAllAsync(): Promise<void> {
     for (const h of [...this.#open.values()]) h.close();
-    await this.#closing.whenAllClosed();
+    await this.whenAllClosed();
   }
 
   /** `wait`: opened by a synchronous call (the CLI); an async open (the extension host) never waits on the journal. */
