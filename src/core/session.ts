@@ -9,7 +9,6 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { untilAborted } from "./abort";
 import type { AgentCapabilitiesView, AgentRuntime, RuntimeStatus, SessionInfo } from "./acp/runtime";
 import { join } from "node:path";
-import { errorMessage } from "./errors";
 import { Emitter, type Disposable } from "./lifecycle";
 import { nullLogger } from "./log";
 import type { PromptPart } from "./model/context";
@@ -29,6 +28,7 @@ import { agentInfoOf, openedPatch, recordNewThread, sinkFor } from "./session/ne
 import { gitInfoAsync } from "./store/git-info";
 import { RuntimeTaps } from "./session/runtime-taps";
 import { steerSession, type SteerOptions } from "./session/steer";
+import { takeTurn } from "./session/turn-events";
 import { cancelledTurn, releaseBaseline } from "./session/turn-helpers";
 import type { SteerOutcome } from "./acp/steering";
 import type {
@@ -248,27 +248,21 @@ export class ThreadSession<R extends AgentRuntime = AgentRuntime> {
     this.#cancelBeforePrompt = false;
     await this.#ledger?.begin(promptCount(this.live.metadata.counters));
     const seeded = this.#seed;
-    let result: TurnResult = { stopReason: "error", error: "the turn ended without a result" };
-    try {
-      // a cancel that came while the turn was starting: the prompt is never sent (the runtime had no turn to stop)
-      const cancelled = this.#cancelBeforePrompt || opts.signal?.aborted;
-      const turn = cancelled
-        ? cancelledTurn()
-        : this.runtime.runTurn(this.sessionId, withSeed(seeded, prompt), { signal: opts.signal });
-      for await (const event of turn) {
-        if (event.type === "done") {
-          result = { stopReason: event.stopReason, ...(event.usage ? { usage: event.usage } : {}) };
-          this.#seed = "";
-        } else if (event.type === "error") result = { stopReason: "error", error: event.message };
-        if (event.type !== "done" && !this.live.handle.closed) this.live.record(event);
-        this.#ledger?.observe(event);
-        this.#emit(event);
-      }
-    } catch (err) {
-      result = { stopReason: "error", error: errorMessage(err) };
-      if (!this.live.handle.closed) this.live.record({ type: "error", message: result.error! });
-      this.#emit({ type: "error", message: result.error! });
-    }
+    const result = await takeTurn(
+      () =>
+        // a cancel that came while the turn was starting: the prompt is never sent (the runtime had no turn to stop)
+        this.#cancelBeforePrompt || opts.signal?.aborted
+          ? cancelledTurn()
+          : this.runtime.runTurn(this.sessionId, withSeed(seeded, prompt), { signal: opts.signal }),
+      {
+        record: (event) => {
+          if (!this.live.handle.closed) this.live.record(event);
+        },
+        observe: (event) => this.#ledger?.observe(event),
+        emit: (event) => this.#emit(event),
+        done: () => (this.#seed = ""),
+      },
+    );
     await this.#ledger?.end(result.stopReason);
     if (this.#status === "closed") return result;
     this.live.endTurn(result.stopReason, "idle", result.usage);

@@ -296,6 +296,9 @@ export function checkRequest(req: unknown): EngineRequest {
 export async function serveEngine(ctx: EngineContext, req: unknown, opts: EngineCallOptions = {}): Promise<unknown> {
   if (opts.signal?.aborted) throw cancelledError(false);
   const checked = checkRequest(req);
+  // a thread this process closed a moment ago (the window's session, durability "soon") is durable and unlocked
+  // first: a synchronous open or delete of it would be refused while its lock is still going
+  await ctx.store.whenAllClosed();
   const handler = HANDLERS[checked.op] as (
     ctx: EngineContext,
     req: EngineRequest,

@@ -8,17 +8,14 @@
  * reach the host with no process in between. Pid, start error and exit come back over the IPC channel.
  *
  * The spawner starts lazily on the first launch, in its own session, with `process.execPath` and
- * `ELECTRON_RUN_AS_NODE=1`; its socket directory and sockets are made, chmodded and removed on the thread pool, never
- * on the caller's thread (a directory that cannot be made is a spawner that cannot start). When it cannot start or
- * dies, the launcher logs once and falls back to the direct path for good: launches not yet started are started
- * directly, agents it already started keep their sockets, get a parent-death guard from `guard` and are watched by
- * pid. POSIX only: on Windows use `directLauncher`.
+ * `ELECTRON_RUN_AS_NODE=1`; its socket directory and sockets (spawner-sockets.ts) are made, chmodded and removed on
+ * the thread pool, never on the caller's thread (a directory that cannot be made is a spawner that cannot start).
+ * When it cannot start or dies, the launcher logs once and falls back to the direct path for good: launches not yet
+ * started are started directly, agents it already started keep their sockets, get a parent-death guard from `guard`
+ * and are watched by pid. POSIX only: on Windows use `directLauncher`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { Server, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import type { Logger } from "../log";
 import { isPosix } from "./host";
@@ -28,6 +25,7 @@ import { background } from "../util/unexpected";
 import type { SpawnerReply, SpawnerRequest } from "./spawner-protocol";
 import type { PtyModule } from "./pty";
 import { RemotePty, type PtyHandle, type PtySpawnOptions } from "./spawner-pty";
+import { SpawnerSockets } from "./spawner-sockets";
 
 /** How often a process the dead spawner had started is checked for exit. */
 export const ORPHAN_POLL_MS = 500;
@@ -77,8 +75,8 @@ export class SpawnerLauncher implements Launcher {
   #proc: ChildProcess | undefined;
   #dead = false;
   #disposed = false;
-  /** The private socket directory, being made on the thread pool (rejects when it cannot be). */
-  #dir: Promise<string> | undefined;
+  /** The private socket directory (spawner-sockets.ts), made as the spawner starts. */
+  #sockets: SpawnerSockets | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
 
@@ -120,27 +118,22 @@ export class SpawnerLauncher implements Launcher {
     };
     this.#pending.set(id, { entry });
     this.#ref();
-    let io = "";
-    let err = "";
-    this.#dir!.then((dir) => {
-      io = join(dir, `${id}-io.sock`);
-      err = join(dir, `${id}-err.sock`);
-      return Promise.all([
-        this.#accept(entry.servers, io, (sock) => {
-          entry.io = sock;
-          sock.pipe(entry.stdout);
-          if (entry.pid !== undefined) entry.stdin.pipe(sock);
-          // the exit (over IPC) can be handled before this connection is: CI once kept both sockets of a quick child
-          if (entry.exited) closeWhenRead(sock);
-        }),
-        this.#accept(entry.servers, err, (sock) => {
-          entry.err = sock;
-          sock.pipe(entry.stderr);
-          if (entry.exited) closeWhenRead(sock);
-        }),
-      ]);
-    }).then(
-      () => this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
+    Promise.all([
+      this.#sockets!.listen(entry.servers, `${id}-io.sock`, (sock) => {
+        entry.io = sock;
+        sock.pipe(entry.stdout);
+        if (entry.pid !== undefined) entry.stdin.pipe(sock);
+        // the exit (over IPC) can be handled before this connection is: CI once kept both sockets of a quick child
+        if (entry.exited) closeWhenRead(sock);
+      }),
+      this.#sockets!.listen(entry.servers, `${id}-err.sock`, (sock) => {
+        entry.err = sock;
+        sock.pipe(entry.stderr);
+        if (entry.exited) closeWhenRead(sock);
+      }),
+    ]).then(
+      ([io, err]) =>
+        this.#send({ t: "spawn", id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, io, err }),
       (e: Error) => {
         this.#opts.logger?.warn(`spawner sockets failed (${e.message}); starting the process from the host`);
         this.#relaunch(id, entry);
@@ -176,12 +169,8 @@ export class SpawnerLauncher implements Launcher {
     const servers: Server[] = [];
     this.#pending.set(id, { pty, servers, nodePty });
     this.#ref();
-    let sock = "";
-    this.#dir!.then((dir) => {
-      sock = join(dir, `${id}-pty.sock`);
-      return this.#accept(servers, sock, (s) => pty.attach(s));
-    }).then(
-      () => this.#send({ t: "pty", id, file, args, ...opts, module: modulePath, sock }),
+    this.#sockets!.listen(servers, `${id}-pty.sock`, (s) => pty.attach(s)).then(
+      (sock) => this.#send({ t: "pty", id, file, args, ...opts, module: modulePath, sock }),
       (e: Error) => {
         this.#opts.logger?.warn(`spawner socket failed (${e.message}); starting the terminal from the host`);
         this.#ptyDirect(id, e);
@@ -226,39 +215,19 @@ export class SpawnerLauncher implements Launcher {
     if (!this.#disposed || this.#pending.size > 0) return;
     this.#dead = true;
     if (this.#proc?.connected) this.#proc.disconnect();
-    this.#removeDir();
-  }
-
-  /** The socket directory goes, on the thread pool (nothing listens in it any more). */
-  #removeDir(): void {
-    if (!this.#dir) return;
-    background(
-      this.#dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined),
-      "removing the spawner's socket directory",
-    );
-  }
-
-  /** A private (0700) socket directory; on failure the spawner is given up (launches waiting for it go direct). */
-  async #makeDir(): Promise<string> {
-    try {
-      const dir = await mkdtemp(join(tmpdir(), "acp-threads-spawner-"));
-      await chmod(dir, 0o700);
-      return dir;
-    } catch (e) {
-      if (!this.#dead) {
-        this.#opts.logger?.warn(`spawner could not start: ${(e as Error).message}; starting processes from the host`);
-        this.#dead = true;
-      }
-      throw e;
-    }
+    this.#sockets?.remove();
   }
 
   #ensure(): ChildProcess | undefined {
     if (this.#dead || !isPosix()) return undefined;
     if (this.#proc) return this.#proc;
     try {
-      this.#dir = this.#makeDir();
-      this.#dir.catch(() => undefined); // told in #makeDir; each launch waiting for it falls back itself
+      // a directory that cannot be made is a spawner given up: launches waiting for it go direct
+      this.#sockets = new SpawnerSockets((e) => {
+        if (this.#dead) return;
+        this.#opts.logger?.warn(`spawner could not start: ${e.message}; starting processes from the host`);
+        this.#dead = true;
+      });
       const proc = spawn(process.execPath, [this.#opts.script], {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
         stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -276,21 +245,6 @@ export class SpawnerLauncher implements Launcher {
       this.#dead = true;
       return undefined;
     }
-  }
-
-  #accept(servers: Server[], path: string, onSocket: (s: Socket) => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const server = createServer({ allowHalfOpen: true, pauseOnConnect: false });
-      servers.push(server);
-      server.once("error", reject);
-      server.once("connection", (sock) => {
-        server.close(); // unlinks the socket file
-        sock.on("error", () => {}); // EPIPE after the child died: its exit is reported instead
-        onSocket(sock);
-      });
-      // a chmod that fails: the directory went with a dead spawner
-      server.listen(path, () => void chmod(path, 0o600).then(resolve, reject));
-    });
   }
 
   #onMessage(m: SpawnerReply): void {
@@ -343,7 +297,7 @@ export class SpawnerLauncher implements Launcher {
     this.#proc = undefined;
     if (!this.#dead) this.#opts.logger?.warn(`spawner ${why}; starting processes from the host from now on`);
     this.#dead = true;
-    this.#removeDir();
+    this.#sockets?.remove();
     for (const [id, p] of [...this.#pending]) {
       if ("run" in p) {
         this.#pending.delete(id);

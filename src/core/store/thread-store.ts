@@ -10,9 +10,11 @@ import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
 import { changeJournalPath, journalChange } from "./change-journal";
-import { clearStaleLock, describeHolder, liveWriter, lockPathFor, readLock, tryAcquireLock } from "./file-lock";
+import { describeHolder, tryAcquireLock } from "./file-lock";
+import { markInterrupted } from "./interrupted-threads";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
+import { PendingCloses } from "./pending-closes";
 import { ThreadHandle, type Durability } from "./thread-handle";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { assetsDir, homeLayout, type HomeLayout } from "./paths";
@@ -20,7 +22,6 @@ import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from
 import { isThreadId } from "../model/thread-id";
 import { newThreadId } from "./thread-id";
 import { pathExists } from "../util/path-exists";
-import { background } from "../util/unexpected";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
 
@@ -42,7 +43,7 @@ export class ThreadStore {
   readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
   /** Handles closed off the caller's thread (durability "soon") whose close is not complete yet. */
-  readonly #closing = new Map<string, JsonlWriter>();
+  readonly #closing = new PendingCloses();
   readonly #changed = new Emitter<string>();
   /**
    * Appends to the change journal (change-journal.ts): a thread opened for writing or changed. `wait`: as the call
@@ -117,7 +118,7 @@ export class ThreadStore {
   /** Opens an existing thread for appending (resume); repairs a torn tail first. */
   open(threadId: string): ThreadHandle {
     this.#notOpenHere(threadId);
-    this.#finishClosing(threadId);
+    this.#closing.finish(threadId);
     const path = this.#requirePath(threadId);
     return this.#wrap(threadId, JsonlWriter.open(path, { logger: this.#logger, create: false }), true);
   }
@@ -139,8 +140,13 @@ export class ThreadStore {
    * Resolves once a close of `threadId` under way in this process (durability "soon") is complete: the file durable,
    * closed and unlocked. At once when there is none.
    */
-  async whenClosed(threadId: string): Promise<void> {
-    await this.#closing.get(threadId)?.closing;
+  whenClosed(threadId: string): Promise<void> {
+    return this.#closing.whenClosed(threadId);
+  }
+
+  /** Resolves once every close under way in this process is complete (`whenClosed` of each). */
+  whenAllClosed(): Promise<void> {
+    return this.#closing.whenAllClosed();
   }
 
   /** The handle this process holds for `threadId`, if any. */
@@ -244,7 +250,7 @@ export class ThreadStore {
   /** Moves a thread to the trash folder (restorable). Refused while a writer is live. */
   delete(threadId: string): string {
     const path = this.#requirePath(threadId);
-    this.#finishClosing(threadId);
+    this.#closing.finish(threadId);
     // holding the lock while moving it: no writer can open it in between
     const lock = tryAcquireLock(path);
     if (!lock.ok) {
@@ -314,41 +320,7 @@ export class ThreadStore {
    * patch. Returns the ids marked.
    */
   markInterrupted(): string[] {
-    const marked: string[] = [];
-    // one listing finds the locked threads (#36: not an existsSync per thread on every `threads list`)
-    for (const id of this.#lockedIds()) {
-      const path = this.pathFor(id);
-      if (this.#open.has(id) || this.#closing.has(id) || !existsSync(path) || liveWriter(path)) continue;
-      const deadPid = readLock(path)?.pid;
-      try {
-        if (this.read(id).metadata.status !== "live") {
-          clearStaleLock(path);
-          continue;
-        }
-        this.#withHandle(id, (h) =>
-          h.patch({ status: "interrupted", reason: `writer process ${deadPid ?? "?"} exited mid-session` }),
-        );
-        marked.push(id);
-      } catch (err) {
-        this.#logger.warn(`could not check thread ${id} for interruption: ${(err as Error).message}`);
-      }
-    }
-    return marked;
-  }
-
-  /** Threads with a lock file in the threads folder (held by a writer, or left by one that died). */
-  #lockedIds(): string[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.layout.threadsDir);
-    } catch {
-      return [];
-    }
-    const suffix = lockPathFor(".jsonl");
-    return names
-      .filter((n) => n.endsWith(suffix))
-      .map((n) => n.slice(0, -suffix.length))
-      .filter(isThreadId);
+    return markInterrupted(this, (id) => this.#open.has(id) || this.#closing.has(id), this.#logger);
   }
 
   /**
@@ -357,28 +329,13 @@ export class ThreadStore {
    */
   closeAll(): void {
     for (const h of [...this.#open.values()]) h.close();
-    for (const writer of this.#closing.values()) writer.finishClose();
+    this.#closing.finishAll();
   }
 
   /** `closeAll` without waiting on the caller's thread (the extension host's deactivation awaits it). */
   async closeAllAsync(): Promise<void> {
     for (const h of [...this.#open.values()]) h.close();
-    await Promise.all([...this.#closing.keys()].map((id) => this.whenClosed(id)));
-  }
-
-  /**
-   * A synchronous open or delete of a thread this process is still closing off the thread: the close is finished
-   * here first (durable, unlocked). Only when its asynchronous release is already under way (a moment) does the
-   * caller have to wait: it is told so.
-   */
-  #finishClosing(threadId: string): void {
-    const writer = this.#closing.get(threadId);
-    if (!writer || writer.finishClose()) return;
-    throw new AcpThreadsError(
-      "locked",
-      `thread ${threadId} is still being closed by this process; try again in a moment`,
-      { pid: process.pid },
-    );
+    await this.whenAllClosed();
   }
 
   /** `wait`: opened by a synchronous call (the CLI); an async open (the extension host) never waits on the journal. */
@@ -394,14 +351,7 @@ export class ThreadStore {
         if (this.#open.get(threadId) === handle) this.#open.delete(threadId);
         if (!pending) return closed();
         // the file is complete and unlocked only once the close off the thread is: told then
-        this.#closing.set(threadId, writer);
-        background(
-          pending.then(() => {
-            if (this.#closing.get(threadId) === writer) this.#closing.delete(threadId);
-            closed();
-          }),
-          "telling of a closed thread",
-        );
+        this.#closing.track(threadId, writer, pending, closed);
       },
       this.#durability,
     );

@@ -38,6 +38,7 @@ export async function setArchived(
   const failed: string[] = [];
   for (const p of picked) {
     try {
+      await hub.threads.whenClosed(p.thread.threadId); // a session of it closed a moment ago: that close first
       hub.threads.patchMetadata(p.thread.threadId, { archived });
     } catch (err) {
       failed.push(`"${p.thread.title}": ${errorMessage(err)}`);

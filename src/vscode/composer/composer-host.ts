@@ -10,7 +10,6 @@ import type { RuntimeEvent } from "../../core/model/events";
 import type { ContextSources } from "../../core/prompt/blocks";
 import { assetsDir, thumbnailsOf } from "../../core/prompt/images";
 import { threadContextText } from "../../core/prompt/thread-text";
-import { isThreadId } from "../../core/model/thread-id";
 import { newThreadId } from "../../core/store/thread-id";
 import type { ComposerMessage, WirePart } from "../../webview/thread/protocol";
 import type { LiveSession } from "../live-session";
@@ -25,14 +24,13 @@ import { PromptQueues } from "./prompt-queue";
 import { QueueDrain } from "./queue-drain";
 import type { ComposerPanel } from "./composer-panel";
 import { resendEdited } from "./resend";
-import { resolveParts } from "./resolve";
 import { sessionBoxState } from "./session-box";
 import { steerQueued } from "./steer-queued";
 import { startDraft, type DraftStartHost } from "./draft-start";
 import { NewDrafts } from "./new-drafts";
+import { SendParts } from "./send-parts";
 import { background } from "../../core/util/unexpected";
 import { HostedBox } from "../host/hosted-composer";
-import { InOrder } from "./in-order";
 import type { ComposerDeps, ComposerLinks } from "./composer-deps";
 
 export type { ComposerPanel } from "./composer-panel";
@@ -41,16 +39,15 @@ export class ComposerHost implements vscode.Disposable {
   readonly files = new WorkspaceFileIndex();
   readonly editor = new EditorContext();
   readonly queues = new PromptQueues();
-  /** New threads whose panel is open but whose agent is not picked yet. */
   /** New threads whose panel is open but whose agent has not started yet. */
   readonly #drafts = new NewDrafts();
-  /** Each thread's sends, resolved in the order they came. */
-  readonly #sends = new InOrder();
+  /** A send's parts, a mentioned thread looked for off the host's thread; each thread's in the order they came. */
+  readonly #parts: SendParts;
   /** Context for a prompt box whose panel is still opening. */
   readonly #pending = new Map<string, ContextItem[]>();
   readonly #drain = new QueueDrain({
     queues: this.queues,
-    resolve: (wire) => this.#resolve(wire),
+    resolve: (wire) => this.#parts.resolve(wire),
     postQueue: (panel) => this.#postQueue(panel),
     run: (panel, live, wire, parts) => this.#run(panel, live, wire, parts),
   });
@@ -67,13 +64,14 @@ export class ComposerHost implements vscode.Disposable {
 
   constructor(private readonly deps: ComposerDeps) {
     this.agents = new DraftAgents(deps);
+    this.#parts = new SendParts((id) => deps.threads.existsAsync(id));
     this.#hosted = new HostedBox({
       queues: this.queues,
       hosted: (id) => deps.hosted?.(id),
       continueInHost: async (id, parts) => !!(await deps.continueInHost?.(id, parts)),
       promptInHost: async (id, parts) => await deps.promptInHost?.(id, parts),
       sources: () => this.sources(),
-      parts: (wire) => this.#resolve(wire),
+      parts: (wire) => this.#parts.resolve(wire),
       postQueue: (panel) => this.#postQueue(panel),
       postThumbs: (panel, events) => this.#postThumbs(panel, panel.threadId, events),
     });
@@ -111,37 +109,18 @@ export class ComposerHost implements vscode.Disposable {
     return threadId;
   }
 
-  /**
-   * A new thread's panel. A panel restored after a window reload whose id names no live session and no
-   * stored thread was a new thread too (its agent never started): it becomes one again. The stored thread is looked
-   * for off the host's thread.
-   */
-  async isDraft(threadId: string): Promise<boolean> {
-    if (this.#drafts.has(threadId)) return true;
-    if (!isThreadId(threadId) || this.deps.live(threadId)) return false;
-    const stored = await this.deps.threads.existsAsync(threadId);
-    // as things are now: the panel may have become a new thread, or a session of it started, meanwhile
-    if (this.#drafts.has(threadId)) return true;
-    if (stored || this.deps.live(threadId)) return false;
-    this.#drafts.add(threadId);
-    return true;
-  }
-
-  /** A prompt's parts; a thread it mentions is looked for in the store off the host's thread. */
-  #resolve(wire: readonly WirePart[]): Promise<PromptPart[]> {
-    return resolveParts(wire, (id) => this.deps.threads.existsAsync(id));
-  }
-
-  /** `#resolve` of a prompt sent to `threadId`, after the prompts sent to it before (they go in the order sent). */
-  #resolveInOrder(threadId: string, wire: readonly WirePart[]): Promise<PromptPart[]> {
-    return this.#sends.run(threadId, () => this.#resolve(wire));
+  /** A new thread's panel (new-drafts.ts: a panel restored after a reload that names no thread becomes one again). */
+  isDraft(threadId: string): Promise<boolean> {
+    return this.#drafts.check(
+      threadId,
+      (id) => !!this.deps.live(id),
+      (id) => this.deps.threads.existsAsync(id),
+    );
   }
 
   /** The init header of a new thread's panel: its folder, as its picker shows it. */
   draftHeader(threadId: string) {
-    const cwd = this.#drafts.folder(threadId);
-    // no agent yet: the header names the folder only (the picker below names the agent)
-    return { threadId, title: "New thread", agent: "", cwd, acceptsInput: true };
+    return this.#drafts.header(threadId);
   }
 
   /** Where context text comes from: open editors first (unsaved text), past threads from the store. */
@@ -155,8 +134,10 @@ export class ComposerHost implements vscode.Disposable {
     };
   }
 
-  /** A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. */
-  /** `past`: the events the panel shows (a stored thread's, a live one's transcript), for its images' thumbnails. */
+  /**
+   * A panel (re)initialised: its composer state, thumbnails, and live updates. Disposed on the next init. `past`:
+   * the events the panel shows (a stored thread's, a live one's transcript), for its images' thumbnails.
+   */
   attach(panel: ComposerPanel, past?: readonly RuntimeEvent[]): vscode.Disposable {
     void this.files.ensure().catch((err) => this.deps.logger.warn("listing workspace files failed", err));
     this.#attached.set(panel.threadId, panel);
@@ -323,7 +304,7 @@ export class ComposerHost implements vscode.Disposable {
    */
   async submit(threadId: string, wire: WirePart[]): Promise<"sent" | "queued"> {
     const live = this.deps.live(threadId);
-    const parts = await this.#resolveInOrder(threadId, wire);
+    const parts = await this.#parts.inOrder(threadId, wire);
     // a thread the thread host holds, or whose next run belongs there (host-entry.ts)
     const inHost = live?.isOpen ? undefined : await this.deps.promptInHost?.(threadId, parts);
     if (inHost) return inHost;
@@ -370,7 +351,7 @@ export class ComposerHost implements vscode.Disposable {
     const restore = () => panel.post({ type: "editPrompt", parts: m.parts });
     let parts: PromptPart[];
     try {
-      parts = await this.#resolveInOrder(panel.threadId, m.parts);
+      parts = await this.#parts.inOrder(panel.threadId, m.parts);
     } catch (err) {
       restore();
       return notice(errorMessage(err));

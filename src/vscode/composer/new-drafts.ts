@@ -3,6 +3,7 @@
  * before Send: "best of N" checked (with the repository a scripted caller named), and its folder (#35: the active
  * editor's when the panel opened, or the one picked in the panel).
  */
+import { isThreadId } from "../../core/model/thread-id";
 import { draftFolder, editorFolder, isWorkspaceFolder } from "./draft-folder";
 
 export class NewDrafts {
@@ -25,6 +26,28 @@ export class NewDrafts {
 
   has(threadId: string): boolean {
     return this.#ids.has(threadId);
+  }
+
+  /**
+   * Whether `threadId`'s panel is a new thread's. A panel restored after a window reload whose id names no live
+   * session (`live`) and no stored thread (`stored`, looked for off the host's thread) was a new thread too (its agent
+   * never started): it becomes one again.
+   */
+  async check(threadId: string, live: (id: string) => boolean, stored: (id: string) => Promise<boolean>) {
+    if (this.#ids.has(threadId)) return true;
+    if (!isThreadId(threadId) || live(threadId)) return false;
+    const exists = await stored(threadId);
+    // as things are now: the panel may have become a new thread, or a session of it started, meanwhile
+    if (this.#ids.has(threadId)) return true;
+    if (exists || live(threadId)) return false;
+    this.#ids.add(threadId);
+    return true;
+  }
+
+  /** The init header of a new thread's panel: its folder, as its picker shows it. */
+  header(threadId: string) {
+    // no agent yet: the header names the folder only (the picker below names the agent)
+    return { threadId, title: "New thread", agent: "", cwd: this.folder(threadId), acceptsInput: true };
   }
 
   /** Its agent started: it is a thread now. */
