@@ -49,6 +49,10 @@ const CONVERTED = [
   // a permission decision's path guard: the roots' real paths and case probe, off the thread
   "platform/paths.ts",
   "acp/path-guard.ts",
+  "acp/permission-decision.ts",
+  // a restore's plan and writes: the thread's ledger and the versions it puts back (hasAsync, getAsync)
+  "ledger/restore.ts",
+  "engine/serve-ledger-restore.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -87,7 +91,8 @@ async function lensesOf(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
 /**
  * Inline review of the write turn's file: shown (its decorations, the review comments' context), its lenses, typed
  * into (a line added, then taken out: each edit places the hunks again), the turn's diff ("Review changes": the
- * recorded version's document), Keep, then Undo of the kept hunk (the file is as before the turn again).
+ * recorded version's document), Keep, then Undo of the kept hunk (the file is as before the turn again), then Restore
+ * to before that undo.
  */
 async function reviewInline(threadId: string, doc: vscode.TextDocument): Promise<void> {
   const { hub } = await api();
@@ -109,9 +114,12 @@ async function reviewInline(threadId: string, doc: vscode.TextDocument): Promise
   await waitFor("no lens left once kept", async () => ((await lensesOf(doc)).length === 0 ? true : undefined));
   await vscode.commands.executeCommand("acpThreads.undoChange", undo);
   assert.equal(doc.getText(), "before\n", "the undo took the write back");
-  await waitFor("the undo in the ledger", async () =>
+  const undone = await waitFor("the undo in the ledger", async () =>
     (await hub.ledger.ledger.readAsync(threadId)).ops.find((o) => o.type === "undo"),
   );
+  // Restore to before the undo (its preview and its writes, through the window's engine): the agent's text is back
+  await hub.ledger.restoreTurn(threadId, { op: undone.op }, { yes: true });
+  assert.equal(doc.getText(), "written by the agent", "the restore put the write back");
 }
 
 describe("the window's thread and the disk", () => {
