@@ -88,7 +88,7 @@ describe("review comments sent to the agent", () => {
     const thread = comments.controller.createCommentThread(doc.uri, new vscode.Range(0, 0, 0, 0), []);
     await vscode.commands.executeCommand("acpThreads.addReviewComment", { thread, text: "make it 42" });
     assert.equal(thread.comments.length, 1);
-    const stored = (await new ReviewNotes(hub.threads.threadsDir).listAsync(s.threadId));
+    const stored = await new ReviewNotes(hub.threads.threadsDir).listAsync(s.threadId);
     assert.deepEqual(
       stored.map((n) => [n.path, n.start, n.end, n.body, n.quote, n.sentAt]),
       [[file(), 1, 1, "make it 42", "const answer = 41;", undefined]],
