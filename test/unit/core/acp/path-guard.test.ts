@@ -1,36 +1,18 @@
 // The path guard's verdicts, and its probe of each root's case sensitivity: once per root for the guard's life
 // (not per decision), with fs/promises only (#35: a permission decision never waits on disk on the host's thread).
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import fsp from "node:fs/promises";
 import { mkdir, realpath, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PathGuard } from "../../../../src/core/acp/path-guard";
 import { outsidePaths } from "../../../../src/core/acp/permission-decision";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { countFsCalls } from "../fs-calls";
 
 /** Runs `fn` with fs/promises' `stat` and every `fs.*Sync` counted: the paths stat-ed, the sync calls' names. */
 async function counted(fn: () => Promise<void>): Promise<{ stats: string[]; sync: string[] }> {
-  const stats: string[] = [];
-  const sync: string[] = [];
-  const table = fsp as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const savedStat = table.stat!;
-  table.stat = (...a) => (stats.push(String(a[0])), savedStat(...a));
-  const fsTable = fs as unknown as Record<string, unknown>;
-  const savedSync = new Map<string, (...a: unknown[]) => unknown>();
-  for (const [name, f] of Object.entries(fsTable))
-    if (name.endsWith("Sync") && typeof f === "function") {
-      savedSync.set(name, f as (...a: unknown[]) => unknown);
-      fsTable[name] = (...a: unknown[]) => (sync.push(name), (f as (...a: unknown[]) => unknown)(...a));
-    }
-  try {
-    await fn();
-  } finally {
-    table.stat = savedStat;
-    for (const [name, f] of savedSync) fsTable[name] = f;
-  }
-  return { stats, sync };
+  const { paths, sync } = await countFsCalls(fn, ["stat"]);
+  return { stats: paths, sync };
 }
 
 test("the guard probes each root's case once for all its decisions, off the thread; its verdicts are as before", () =>

@@ -3,12 +3,14 @@
 // (and its drop) overtook answers only the placement that asked and is never served again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import fs, { writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import fsp from "node:fs/promises";
 import { join } from "node:path";
 import { keepChange } from "../../../../src/core/ledger/review";
 import { ReviewCache, type PlacedHunk } from "../../../../src/core/ledger/review-cache";
-import { OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
+import type { EditLedger } from "../../../../src/core/ledger/edit-ledger";
+import { countFsCalls } from "../fs-calls";
+import { holdNextLedgerRead, OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 const TEN = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
@@ -16,25 +18,18 @@ const text = (edit: Record<number, string> = {}) => lines(...TEN.map((l, i) => e
 
 /** Runs `fn` counting fs/promises' readFile (the paths) and every `fs.*Sync` call (the names). */
 async function reads<T>(fn: () => Promise<T>): Promise<{ value: T; files: string[]; sync: string[] }> {
-  const files: string[] = [];
-  const sync: string[] = [];
-  const table = fsp as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const readFile = table.readFile!;
-  table.readFile = (...a) => (files.push(String(a[0])), readFile(...a));
-  const fsTable = fs as unknown as Record<string, unknown>;
-  const saved = new Map<string, unknown>();
-  for (const [name, f] of Object.entries(fsTable))
-    if (name.endsWith("Sync") && typeof f === "function") {
-      saved.set(name, f);
-      fsTable[name] = (...a: unknown[]) => (sync.push(name), (f as (...a: unknown[]) => unknown)(...a));
-    }
-  try {
-    return { value: await fn(), files, sync };
-  } finally {
-    table.readFile = readFile;
-    for (const [name, f] of saved) fsTable[name] = f;
-  }
+  const { value, paths, sync } = await countFsCalls(fn, ["readFile"]);
+  return { value, files: paths, sync };
 }
+
+/** A ledger whose thread's turn 1 changed line 2 of a.txt (`text({ 1: "TWO" })`), and a cache over it. */
+const afterTurnOne = (fn: (ws: string, f: string, ledger: EditLedger, cache: ReviewCache) => Promise<void>) =>
+  withLedger(async (ws, ledger) => {
+    const f = join(ws, "a.txt");
+    writeFileSync(f, text());
+    await turn(ledger, ws, 1, () => writeFileSync(f, text({ 1: "TWO" })));
+    await fn(ws, f, ledger, new ReviewCache(ledger));
+  });
 
 const where = (placed: PlacedHunk[]) => placed.map((p) => [p.start, p.end, p.file.turn, p.hunk.index]);
 
@@ -76,11 +71,7 @@ test("placing a reviewed file's hunks reads its ledger and versions once; typing
   }));
 
 test("a placement kept from before a new turn is never served once the thread is dropped", () =>
-  withLedger(async (ws, ledger) => {
-    const f = join(ws, "a.txt");
-    writeFileSync(f, text());
-    await turn(ledger, ws, 1, () => writeFileSync(f, text({ 1: "TWO" })));
-    const cache = new ReviewCache(ledger);
+  afterTurnOne(async (ws, f, ledger, cache) => {
     assert.deepEqual(where(await cache.placed([THREAD], f, text({ 1: "TWO" }))), [[1, 2, 1, 0]]);
     await turn(ledger, ws, 2, () => writeFileSync(f, text({ 1: "TWO", 8: "NINE" })));
     // not dropped yet: what was read is what is shown (the host drops on the ledger's change event)
@@ -97,35 +88,19 @@ test("a placement kept from before a new turn is never served once the thread is
   }));
 
 test("a ledger read overtaken by a new turn and its drop answers its own placement and is never kept", () =>
-  withLedger(async (ws, ledger) => {
-    const f = join(ws, "a.txt");
-    writeFileSync(f, text());
-    await turn(ledger, ws, 1, () => writeFileSync(f, text({ 1: "TWO" })));
-    const cache = new ReviewCache(ledger);
+  afterTurnOne(async (ws, f, ledger, cache) => {
     // the cache's ledger read has the file's bytes, but answers only once released
-    const table = fsp as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const readFile = table.readFile!;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let held: (() => void) | undefined;
-    const reached = new Promise<void>((r) => (held = r));
-    table.readFile = (...a) => {
-      const read = readFile(...a);
-      if (!held || !String(a[0]).endsWith(".jsonl")) return read;
-      held();
-      held = undefined;
-      return read.then(async (v) => (await gate, v));
-    };
+    const hold = holdNextLedgerRead();
     const now = text({ 1: "TWO", 8: "NINE" });
     try {
       const old = cache.placed([THREAD], f, now);
-      await reached;
+      await hold.reached;
       await turn(ledger, ws, 2, () => writeFileSync(f, now));
       cache.drop(THREAD);
-      release();
+      hold.release();
       assert.deepEqual(where(await old), [[1, 2, 1, 0]], "the placement that asked before gets what was read then");
     } finally {
-      table.readFile = readFile;
+      hold.restore();
     }
     assert.deepEqual(
       where(await cache.placed([THREAD], f, now)),
@@ -138,11 +113,7 @@ test("a ledger read overtaken by a new turn and its drop answers its own placeme
   }));
 
 test("a failed read is not kept: the next placement reads again", () =>
-  withLedger(async (ws, ledger) => {
-    const f = join(ws, "a.txt");
-    writeFileSync(f, text());
-    await turn(ledger, ws, 1, () => writeFileSync(f, text({ 1: "TWO" })));
-    const cache = new ReviewCache(ledger);
+  afterTurnOne(async (_ws, f, _ledger, cache) => {
     const table = fsp as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     const readFile = table.readFile!;
     table.readFile = async (...a) => {
