@@ -53,7 +53,7 @@ export class PathGuard {
     this.#realRoots ??= Promise.all(
       this.#roots.map(async (r) => {
         const root = await realpathOfNearest(r);
-        return { root, caseInsensitive: probeCaseInsensitive(root) ?? caseInsensitiveDefault() };
+        return { root, caseInsensitive: (await probeCaseInsensitive(root)) ?? caseInsensitiveDefault() };
       }),
     );
     const roots = await this.#realRoots;

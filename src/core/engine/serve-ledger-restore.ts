@@ -54,10 +54,7 @@ async function targetPlan(
   if (req.fromTurn !== undefined) return planRewindRestore(ledger, req.threadId, req.fromTurn, read);
   if (!req.undo)
     return planRestore(ledger, req.threadId, req.target !== undefined ? { op: req.target } : { turn: req.turn! }, read);
-  const last = ledger
-    .read(req.threadId)
-    .ops.filter((o) => o.type === "restore")
-    .at(-1);
+  const last = (await ledger.readAsync(req.threadId)).ops.filter((o) => o.type === "restore").at(-1);
   if (!last) throw new AcpThreadsError("not_found", `thread ${req.threadId} has no restore to undo`);
   return planRestore(ledger, req.threadId, { op: last.op }, read);
 }
@@ -81,10 +78,10 @@ function onlyFiles(plan: RestorePlan, files: readonly string[]): RestorePlan {
  * the folders its sessions were allowed to write (`folders`, recorded when a session opens: a multi-root window's
  * other folders, a hosted run's `roots`); `ignored`: recorded ones that are not taken (thread/folders.ts).
  */
-function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): RecordedFolders {
-  const applied = ledger
-    .read(metadata.threadId)
-    .ops.flatMap((o) => (o.type === "apply" && o.summary?.cwd ? [o.summary.cwd] : []));
+async function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): Promise<RecordedFolders> {
+  const applied = (await ledger.readAsync(metadata.threadId)).ops.flatMap((o) =>
+    o.type === "apply" && o.summary?.cwd ? [o.summary.cwd] : [],
+  );
   const wt = metadata.worktree;
   const recorded = recordedFolders(metadata);
   const roots = [metadata.cwd, metadata.repoRoot, wt?.path, wt?.repo, ...applied, ...recorded.folders];
@@ -137,13 +134,14 @@ function heldBy(store: ThreadStore, threadId: string): number | undefined {
 export const restoreOps: Handlers<"ledger.restore"> = {
   "ledger.restore": async (ctx, req) => {
     const { store, editor } = ctx;
-    const metadata = store.readMetadata(req.threadId);
+    // the thread and its ledger read off the host's thread (the window's Restore, #35)
+    const { metadata } = await store.readExisting(req.threadId);
     return withLedger(ctx, async (ledger) => {
       const made = await planOf(ledger, req, editor);
       if (!made) return { plan: null };
       const plan = req.files ? onlyFiles(made, req.files) : made;
       const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)), planKey: planKey(plan) };
-      const outside = outsideOf(plan, rootsOf(metadata, ledger));
+      const outside = outsideOf(plan, await rootsOf(metadata, ledger));
       // a preview writes nothing: it names what a restore would refuse to write
       if (req.dryRun) return outside ? { ...planned, outside: refusal(outside) } : planned;
       if (outside) throw outside;

@@ -24,7 +24,9 @@ export async function planRewindRestore(
   turn: number,
   read?: (path: string) => Promise<string | null>,
 ): Promise<RestorePlan | null> {
-  const first = ledger.read(threadId).ops.find((o) => o.type === "turn" && o.turn !== undefined && o.turn >= turn);
+  const first = (await ledger.readAsync(threadId)).ops.find(
+    (o) => o.type === "turn" && o.turn !== undefined && o.turn >= turn,
+  );
   if (!first) return null;
   const plan = await planRestore(ledger, threadId, { op: first.op }, read);
   return plan.items.some((i) => i.action !== "unchanged") ? plan : null;

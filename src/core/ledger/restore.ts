@@ -91,7 +91,7 @@ export async function planRestore(
   /** The file as the user sees it (an editor's unsaved text); default: the disk. */
   read?: (path: string) => Promise<string | null>,
 ): Promise<RestorePlan> {
-  const view = ledger.read(threadId);
+  const view = await ledger.readAsync(threadId);
   const from = resolveTarget(view.ops, target);
   const op = view.ops[from];
   const later = view.ops.slice(from);
@@ -103,6 +103,7 @@ export async function planRestore(
     netChanges(later).map(async (f): Promise<RestoreItem> => {
       const current = read ? stateOfText(await read(f.path)) : await diskState(f.path);
       const unchanged = sameContent(current, f.before);
+      const kept = !!f.before?.stored && !unchanged && (await ledger.blobs.hasAsync(f.before.id!));
       const unavailable =
         !f.before || unchanged
           ? undefined
@@ -110,7 +111,7 @@ export async function planRestore(
             ? "binary files are not kept"
             : f.before.tooLarge
               ? `too large to keep (${f.before.size} bytes)`
-              : !f.before.stored || !ledger.blobs.has(f.before.id!)
+              : !kept
                 ? "its earlier version was not captured"
                 : undefined;
       return {
@@ -153,7 +154,7 @@ export async function applyRestore(
   const changes: LedgerInput[] = [];
   const startedAt = new Date().toISOString();
   await inBatches(todo, 16, async (item) => {
-    const content = item.target && ledger.blobs.get(item.target.id!);
+    const content = item.target && (await ledger.blobs.getAsync(item.target.id!));
     if (item.target && !content) {
       notes.push(`${item.path}: not restored, its earlier version went missing from the blob store`);
       return;
@@ -178,7 +179,7 @@ export async function applyRestore(
       ...(notes.length ? { notes } : {}),
     },
   ]);
-  return ledger.read(plan.threadId).ops.find((o) => o.op === op)!;
+  return (await ledger.readAsync(plan.threadId)).ops.find((o) => o.op === op)!;
 }
 
 /** Stores the version on disk that is about to be overwritten (text within limits; others are noted). */

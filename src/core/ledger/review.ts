@@ -40,11 +40,6 @@ export interface ReviewFile {
 /** A version's text: null when there was no file, undefined when it was not kept (binary, too large, gone). */
 type Text = string | null | undefined;
 
-function textOf(ledger: EditLedger, s: FileState | null): Text {
-  if (!s) return null;
-  return s.stored ? ledger.blobs.getText(s.id!) : undefined;
-}
-
 async function textOfAsync(ledger: EditLedger, s: FileState | null): Promise<Text> {
   if (!s) return null;
   return s.stored ? ledger.blobs.getTextAsync(s.id!) : undefined;
@@ -63,11 +58,7 @@ function undoneOf(view: LedgerView, op: string, path: string): Set<number | null
   return out;
 }
 
-export function reviewFile(ledger: EditLedger, view: LedgerView, op: OpView, change: FileChange): ReviewFile {
-  return reviewed(view, op, change, textOf(ledger, change.before), textOf(ledger, change.after));
-}
-
-/** `reviewFile` with the versions read off the thread (the window's rows). */
+/** A file's change as review sees it, its two versions read off the host's thread. */
 export async function reviewFileAsync(
   ledger: EditLedger,
   view: LedgerView,
@@ -108,12 +99,7 @@ function reviewed(view: LedgerView, op: OpView, change: FileChange, before: Text
   };
 }
 
-/** Every file of an operation, as review sees it. */
-export function reviewOp(ledger: EditLedger, view: LedgerView, op: OpView): ReviewFile[] {
-  return op.files.map((f) => reviewFile(ledger, view, op, f));
-}
-
-/** `reviewOp` with the versions read off the thread (the thread panel's "files changed" rows). */
+/** Every file of an operation, as review sees it, read off the thread (the thread panel's "files changed" rows). */
 export function reviewOpAsync(ledger: EditLedger, view: LedgerView, op: OpView): Promise<ReviewFile[]> {
   return inParallel(op.files, READS, (f) => reviewFileAsync(ledger, view, op, f));
 }
@@ -131,7 +117,7 @@ export async function keepChange(
   threadId: string,
   target: { op: string; path: string; hunk: number | null },
 ): Promise<void> {
-  findChange(ledger.read(threadId), target.op, target.path);
+  findChange(await ledger.readAsync(threadId), target.op, target.path);
   await ledger.append(threadId, [{ kind: "review", action: "keep", ...target }]);
 }
 
@@ -140,10 +126,10 @@ export async function keepChange(
  * as the individual keeps would record them. Returns how many were kept (0: nothing was left to review).
  */
 export async function keepAllOf(ledger: EditLedger, threadId: string, opId: string): Promise<number> {
-  const view = ledger.read(threadId);
+  const view = await ledger.readAsync(threadId);
   const op = view.ops.find((o) => o.op === opId);
   if (!op) throw new AcpThreadsError("not_found", `the ledger has no operation ${opId}`);
-  const keeps = reviewOp(ledger, view, op).flatMap((f) =>
+  const keeps = (await reviewOpAsync(ledger, view, op)).flatMap((f) =>
     f.hunks.length
       ? f.hunks.filter((h) => h.status === "pending").map((h) => ({ path: f.path, hunk: h.index as number | null }))
       : f.status === "pending"
@@ -169,9 +155,9 @@ export async function undoChange(
   target: { op: string; path: string; hunk: number | null },
   opts: { cwd: string; writer?: FileWriter; force?: boolean; read?: (path: string) => Promise<string | null> },
 ): Promise<OpView> {
-  const view = ledger.read(threadId);
+  const view = await ledger.readAsync(threadId);
   const { op, change } = findChange(view, target.op, target.path);
-  const file = reviewFile(ledger, view, op, change);
+  const file = await reviewFileAsync(ledger, view, op, change);
   const current = await (opts.read ?? readText)(target.path);
   const result = undoResult(file, target.hunk, current, opts.force ?? false);
   const writer = opts.writer ?? diskWriter;
@@ -194,7 +180,7 @@ export async function undoChange(
       ...(opts.force ? { forced: true } : {}),
     },
   ]);
-  return ledger.read(threadId).ops.find((o) => o.op === id)!;
+  return (await ledger.readAsync(threadId)).ops.find((o) => o.op === id)!;
 }
 
 /** What the file becomes when the change (or one hunk of it) is taken back; throws on a conflict. */

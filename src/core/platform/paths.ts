@@ -3,7 +3,7 @@
  * (`\\srv\share\ws`), the `\\?\` long-path prefix, and case-insensitive file systems (Windows always; macOS by
  * default, probed per folder because a volume may be case-sensitive).
  */
-import { statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { HOST_PLATFORM, isWindows, type Platform } from "./host";
 
 export interface ContainmentOptions {
@@ -42,17 +42,17 @@ export function isInside(root: string, path: string, opts: ContainmentOptions = 
 
 /**
  * Whether the file system holding `dir` (an existing folder) ignores case: the same folder under a
- * case-swapped name is the same inode. `undefined` when its name has no letters to swap.
+ * case-swapped name is the same inode. `undefined` when its name has no letters to swap. The two stats run off the
+ * host's thread (a permission decision's path guard probes each root once, #35).
  */
-export function probeCaseInsensitive(dir: string): boolean | undefined {
+export async function probeCaseInsensitive(dir: string): Promise<boolean | undefined> {
   const name = dir.replace(/[\\/]+$/, "");
   const cut = Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1;
   const base = name.slice(cut);
   const swapped = [...base].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join("");
   if (swapped === base) return undefined;
   try {
-    const a = statSync(name);
-    const b = statSync(name.slice(0, cut) + swapped);
+    const [a, b] = await Promise.all([stat(name), stat(name.slice(0, cut) + swapped)]);
     return a.ino === b.ino && a.dev === b.dev;
   } catch {
     return false;

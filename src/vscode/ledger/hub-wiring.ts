@@ -7,15 +7,18 @@ import type { ThreadPanels } from "../thread-panels";
 
 /** The Hub members this needs (not the Hub itself, which owns the ledger feature). */
 export interface HubParts {
-  threads: Pick<ThreadStore, "exists">;
+  threads: Pick<ThreadStore, "existsAsync">;
   live: Pick<LiveSessions, "get" | "exec">;
   past: Pick<PastThreads, "load">;
   panels: Pick<ThreadPanels, "open">;
 }
 
-/** A thread id (a live or hosted session's is its stored thread's) or a sessions-view node → the stored thread's id. */
-export function resolveThread(hub: HubParts, arg: unknown): string | undefined {
-  const stored = (id: string) => (hub.threads.exists(id) ? id : undefined);
+/**
+ * A thread id (a live or hosted session's is its stored thread's) or a sessions-view node → the stored thread's id;
+ * whether it is stored is looked up off the host's thread.
+ */
+export async function resolveThread(hub: HubParts, arg: unknown): Promise<string | undefined> {
+  const stored = async (id: string) => ((await hub.threads.existsAsync(id)) ? id : undefined);
   if (typeof arg === "string") return stored(arg);
   const node = arg as SessionNode | undefined;
   if (node?.type === "past") return node.thread.threadId;

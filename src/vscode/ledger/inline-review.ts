@@ -7,23 +7,12 @@
  */
 import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
-import { mapRange } from "../../core/ledger/hunks";
 import type { LedgerView } from "../../core/ledger/ledger-view";
-import { isReviewable, restoredTurns } from "../../core/ledger/restored";
-import { keepChange, reviewFile, undoChange, type ReviewFile, type ReviewHunk } from "../../core/ledger/review";
+import { keepChange, undoChange } from "../../core/ledger/review";
+import { ReviewCache, type PlacedHunk } from "../../core/ledger/review-cache";
 import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
 
-export interface PlacedHunk {
-  threadId: string;
-  file: ReviewFile;
-  hunk: ReviewHunk;
-  /** A turn's hunk, or one a worktree apply brought into the workspace. */
-  type: "turn" | "apply";
-  agent: string;
-  /** Lines of the document now (end-exclusive; equal for a removal). */
-  start: number;
-  end: number;
-}
+export type { PlacedHunk };
 
 export interface ChangeTarget {
   threadId: string;
@@ -37,7 +26,10 @@ const CONTEXT_KEY = "acpThreads.pendingReview";
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
   readonly #host: LedgerHost;
   readonly #threads = new Set<string>();
-  readonly #views = new Map<string, LedgerView>();
+  /** The watched threads' views and reviewed files, read off the host's thread (dropped when a thread records more). */
+  readonly #cache: ReviewCache;
+  /** Decorations asked for; one that an edit, a switch of editor or a newer ask overtook applies nothing. */
+  #decorations = 0;
   readonly #lenses = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.#lenses.event;
   readonly #added = vscode.window.createTextEditorDecorationType({
@@ -60,10 +52,11 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     private readonly titleOf: (threadId: string) => Promise<string | undefined> = async () => undefined,
   ) {
     this.#host = host;
+    this.#cache = new ReviewCache(host.ledger);
     this.#subs.push(
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       host.onDidChange(({ threadId }) => {
-        this.#views.delete(threadId);
+        this.#cache.drop(threadId);
         this.refresh();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.#decorate()),
@@ -93,34 +86,15 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     this.#decorate();
   }
 
-  /** The hunks still to review in `doc`, placed on its current lines. */
-  placed(doc: vscode.TextDocument): PlacedHunk[] {
-    if (doc.uri.scheme !== "file") return [];
-    const path = doc.uri.fsPath;
-    const text = doc.getText();
-    const out: PlacedHunk[] = [];
-    for (const threadId of this.#threads) {
-      const view = this.view(threadId);
-      const restored = restoredTurns(view);
-      for (const op of view.ops) {
-        // a restored turn's (or apply's) changes are no longer in the workspace: nothing of it to keep or undo
-        const change = isReviewable(op) && !restored.has(op.op) ? op.files.find((f) => f.path === path) : undefined;
-        if (!change) continue;
-        const type = op.type === "apply" ? "apply" : "turn";
-        const file = reviewFile(this.#host.ledger, view, op, change);
-        if (!file.diffable || file.after === null) continue;
-        for (const hunk of file.hunks) {
-          if (hunk.status !== "pending") continue;
-          const at = mapRange(file.after, text, hunk.afterStart, hunk.afterEnd);
-          if (at) out.push({ threadId, file, hunk, type, agent: op.summary?.agent?.name ?? "agent", ...at });
-        }
-      }
-    }
-    return out.sort((a, b) => a.start - b.start);
+  /** The hunks still to review in `doc`, placed on its current lines (nothing read once its threads were read). */
+  placed(doc: vscode.TextDocument): Promise<PlacedHunk[]> {
+    if (doc.uri.scheme !== "file") return Promise.resolve([]);
+    return this.#cache.placed(this.#threads, doc.uri.fsPath, doc.getText());
   }
 
-  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    const placed = this.placed(doc);
+  async provideCodeLenses(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    const placed = await this.placed(doc);
+    if (token?.isCancellationRequested) return [];
     // an apply's lens names its thread: each title read once, off the host's thread
     const applied = [...new Set(placed.filter((p) => p.type === "apply").map((p) => p.threadId))];
     const titles = new Map(await Promise.all(applied.map(async (id) => [id, await this.titleOf(id)] as const)));
@@ -168,7 +142,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     const doc = vscode.window.activeTextEditor?.document;
     if (!doc) return;
     const files = new Map<string, ChangeTarget>();
-    for (const p of this.placed(doc))
+    for (const p of await this.placed(doc))
       files.set(`${p.threadId} ${p.file.op}`, { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: null });
     const targets = [...files.values()].reverse();
     for (const t of targets) {
@@ -181,17 +155,29 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     }
   }
 
-  /** The thread's ledger, read once and kept until the thread records more (the review comments use it too). */
-  view(threadId: string): LedgerView {
-    let v = this.#views.get(threadId);
-    if (!v) this.#views.set(threadId, (v = this.#host.ledger.read(threadId)));
-    return v;
+  /** The thread's ledger, read once off the thread and kept until it records more (the review comments use it too). */
+  view(threadId: string): Promise<LedgerView> {
+    return this.#cache.view(threadId);
   }
 
   #decorate(): void {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return;
-    const placed = this.placed(editor.document);
+    const mine = ++this.#decorations;
+    const version = editor.document.version;
+    this.placed(editor.document).then(
+      (placed) => {
+        // an edit, another editor or a newer ask since: theirs is the placement to show (an editor that only lost
+        // the focus, to a panel say, still shows its own)
+        const active = vscode.window.activeTextEditor;
+        if (mine !== this.#decorations || (active && active !== editor) || editor.document.version !== version) return;
+        this.#show(editor, placed);
+      },
+      (err: unknown) => this.#host.logger.warn("placing the changes to review failed", err),
+    );
+  }
+
+  #show(editor: vscode.TextEditor, placed: PlacedHunk[]): void {
     const line = (n: number) => new vscode.Range(n, 0, n, 0);
     editor.setDecorations(
       this.#added,

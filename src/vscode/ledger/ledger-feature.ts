@@ -39,7 +39,7 @@ export interface LedgerFeatureDeps {
   /** The window's engine, over this feature's live ledger and the editor: the Restore goes through it. */
   engine: Engine;
   /** A thread id or a sessions-view node → the stored thread's id. */
-  resolveThread(arg: unknown): string | undefined;
+  resolveThread(arg: unknown): Promise<string | undefined>;
   /** Shows the thread's panel at the start of `turn`. */
   showTurn(threadId: string, turn: number): Promise<void>;
   /** The thread's display title now (thread-title.ts): the hover names it as the tab does. */
@@ -160,15 +160,16 @@ export class LedgerFeature implements vscode.Disposable {
     return this.comments.add(r);
   }
 
-  commentAction(action: "edit" | "save" | "cancel" | "delete", comment: unknown): void {
-    this.comments[action](asNoteComment(comment));
+  /** Edit and Cancel only change the editor; Save and Delete resolve once written. */
+  async commentAction(action: "edit" | "save" | "cancel" | "delete", comment: unknown): Promise<void> {
+    await this.comments[action](asNoteComment(comment));
   }
 
   /** "Send review to agent" (a comment thread, a thread id or a sessions-view node, or the active file's thread). */
   /** `opts.intro`: the prompt's opening line instead of the default one. */
-  sendReview(arg?: unknown, opts?: { intro?: unknown }): Promise<"sent" | "queued" | undefined> {
+  async sendReview(arg?: unknown, opts?: { intro?: unknown }): Promise<"sent" | "queued" | undefined> {
     const id =
-      typeof arg === "string" || (arg && !("uri" in (arg as object))) ? this.#deps.resolveThread(arg) : undefined;
+      typeof arg === "string" || (arg && !("uri" in (arg as object))) ? await this.#deps.resolveThread(arg) : undefined;
     return this.comments.send(id ?? arg, typeof opts?.intro === "string" ? opts.intro : undefined);
   }
 
@@ -184,7 +185,7 @@ export class LedgerFeature implements vscode.Disposable {
 
   /** The thread a command means; from the palette, a pick among the threads with recorded changes. */
   async #thread(arg: unknown, title: string): Promise<string | undefined> {
-    const id = this.#deps.resolveThread(arg);
+    const id = await this.#deps.resolveThread(arg);
     if (id || arg !== undefined) {
       if (!id) throw new Error("That thread is not stored (it never started, or it was deleted).");
       return id;

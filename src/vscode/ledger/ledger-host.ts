@@ -67,13 +67,14 @@ export class LedgerHost implements vscode.Disposable {
     return vscode.Uri.from({ scheme: LEDGER_SCHEME, path, query: q.toString() });
   }
 
-  #content(uri: vscode.Uri): string {
+  /** A recorded version's text, read off the host's thread. */
+  async #content(uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
     const note = q.get("note");
     if (note) return `(${note})\n`;
     const id = q.get("id");
     if (!id) return "";
-    return this.ledger.blobs.getText(id) ?? "(this version is no longer in the ledger's blob store)\n";
+    return (await this.ledger.blobs.getTextAsync(id)) ?? "(this version is no longer in the ledger's blob store)\n";
   }
 
   /** Conflict radar for agents that write to disk themselves: they changed a file the user has unsaved edits in. */

@@ -43,7 +43,7 @@ async function isNow(path: string, state: FileState | null): Promise<boolean> {
 }
 
 async function pickTurn(deps: ReviewDeps, threadId: string, what: string): Promise<OpView | undefined> {
-  const turns = deps.host.ledger.read(threadId).ops.filter((o) => o.type === "turn" && o.files.length);
+  const turns = (await deps.host.ledger.readAsync(threadId)).ops.filter((o) => o.type === "turn" && o.files.length);
   if (!turns.length) {
     void vscode.window.showInformationMessage("This thread has no recorded file changes.");
     return undefined;
@@ -60,9 +60,9 @@ async function pickTurn(deps: ReviewDeps, threadId: string, what: string): Promi
   return pick?.op;
 }
 
-/** A turn by number, or a turn / apply operation by id (the panel's rows). */
-function turnOf(deps: ReviewDeps, threadId: string, turn: number | { op: string }): OpView {
-  const ops = deps.host.ledger.read(threadId).ops;
+/** A turn by number, or a turn / apply operation by id (the panel's rows), read off the host's thread. */
+async function turnOf(deps: ReviewDeps, threadId: string, turn: number | { op: string }): Promise<OpView> {
+  const ops = (await deps.host.ledger.readAsync(threadId)).ops;
   const op =
     typeof turn === "number"
       ? ops.find((o) => o.type === "turn" && o.turn === turn)
@@ -82,7 +82,7 @@ const opName = (op: OpView) => (op.type === "apply" ? "the apply" : `turn ${op.t
 
 /** One turn's (or apply's) changes: before ↔ after it (the live file while it still is what the op left). */
 export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: number | { op: string }): Promise<void> {
-  const op = turn === undefined ? await pickTurn(deps, threadId, "Review changes") : turnOf(deps, threadId, turn);
+  const op = turn === undefined ? await pickTurn(deps, threadId, "Review changes") : await turnOf(deps, threadId, turn);
   if (!op) return;
   deps.watch(threadId);
   const { cwd } = await deps.info(threadId);
@@ -103,7 +103,8 @@ export async function reviewTurn(deps: ReviewDeps, threadId: string, turn?: numb
 
 /** "Keep all" of a turn: every change still to review is kept (review records, like each Keep); returns how many. */
 export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number | { op: string }): Promise<number> {
-  const op = turn === undefined ? await pickTurn(deps, threadId, "Keep all changes") : turnOf(deps, threadId, turn);
+  const op =
+    turn === undefined ? await pickTurn(deps, threadId, "Keep all changes") : await turnOf(deps, threadId, turn);
   if (!op) return 0;
   const n = await keepAllOf(deps.host.ledger, threadId, op.op);
   deps.host.changed(threadId);
@@ -130,7 +131,7 @@ async function showDiffs(title: string, resources: vscode.Uri[][], firstName: st
 
 /** Everything the thread changed: each file before the thread's first change ↔ as it is now. */
 export async function reviewThread(deps: ReviewDeps, threadId: string): Promise<void> {
-  const view = deps.host.ledger.read(threadId);
+  const view = await deps.host.ledger.readAsync(threadId);
   const files = netChanges(view.ops);
   if (!files.length) return void vscode.window.showInformationMessage("This thread has no recorded file changes.");
   deps.watch(threadId);
@@ -181,7 +182,8 @@ export async function restoreTurn(
   const { plan, outside, planKey } = await engine.call({ ...req, dryRun: true });
   if (outside) throw new AcpThreadsError(outside.code, outside.message, outside.details);
   if (!plan) return undefined;
-  const toOp = typeof turn === "number" ? undefined : host.ledger.read(threadId).ops.find((o) => o.op === turn.op);
+  const toOp =
+    typeof turn === "number" ? undefined : (await host.ledger.readAsync(threadId)).ops.find((o) => o.op === turn.op);
   const what = restoreWhat(typeof turn === "number" ? { type: "turn", turn } : toOp);
   const todo = plan.items.filter((i) => i.action !== "unchanged");
   if (!todo.length)

@@ -22,8 +22,8 @@ export interface ReviewCommentsDeps {
   threadsDir: string;
   /** Threads under review now (the inline review's). */
   watched(): Iterable<string>;
-  /** A watched thread's ledger as the inline review holds it (read once, dropped when the thread records more). */
-  view(threadId: string): LedgerView;
+  /** A watched thread's ledger as the inline review holds it (read once off the thread, dropped when it records more). */
+  view(threadId: string): Promise<LedgerView>;
   cwdOf(threadId: string): Promise<string | undefined>;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
   send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
@@ -71,8 +71,8 @@ export class ReviewComments implements vscode.Disposable {
     // fails to open for a later agent write that conflicts with unsaved edits (the host suite's merge tests), and
     // that write then stays unanswered. Stored comments still show, and Send still sends them.
     const provider: vscode.CommentingRangeProvider = {
-      provideCommentingRanges: (doc) =>
-        this.threadOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : [],
+      provideCommentingRanges: async (doc) =>
+        (await this.threadOf(doc.uri)) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : [],
     };
     const apply = () =>
       (this.controller.commentingRangeProvider = vscode.workspace
@@ -92,11 +92,13 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   /** The agent thread a file's comments belong to: of the threads under review, the last to change it. */
-  threadOf(uri: vscode.Uri): string | undefined {
+  async threadOf(uri: vscode.Uri): Promise<string | undefined> {
     if (uri.scheme !== "file") return undefined;
+    const watched = [...this.deps.watched()];
+    const views = await Promise.all(watched.map((id) => this.deps.view(id)));
     let best: { threadId: string; at: string } | undefined;
-    for (const threadId of this.deps.watched()) {
-      for (const op of this.deps.view(threadId).ops)
+    for (const [i, threadId] of watched.entries()) {
+      for (const op of views[i]!.ops)
         if (isReviewable(op) && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
           best = { threadId, at: op.startedAt };
     }
@@ -133,7 +135,7 @@ export class ReviewComments implements vscode.Disposable {
   async add(reply: vscode.CommentReply): Promise<void> {
     const thread = reply.thread;
     const known = this.#groupOf.get(thread);
-    const threadId = known?.threadId ?? this.threadOf(thread.uri);
+    const threadId = known?.threadId ?? (await this.threadOf(thread.uri));
     if (!threadId) throw new Error("Comments go on files an agent thread changed (open its review first).");
     if (!reply.text.trim()) return;
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
@@ -155,7 +157,7 @@ export class ReviewComments implements vscode.Disposable {
       quote,
       createdAt: new Date().toISOString(),
     };
-    this.#write(threadId, (all) => [...all, note]);
+    await this.#write(threadId, (all) => [...all, note]);
     thread.comments = [...thread.comments, new NoteComment(note, threadId)];
     this.#track(thread, note.group, threadId);
     this.#context();
@@ -177,19 +179,22 @@ export class ReviewComments implements vscode.Disposable {
     );
   }
 
-  save(c: NoteComment): void {
+  /** Shown at once; resolves once written (after the thread's changes asked before). */
+  save(c: NoteComment): Promise<void> {
     const body = bodyText(c.body);
-    this.#write(c.threadId, (all) => all.map((n) => (n.id === c.note.id ? { ...n, body } : n)));
+    const written = this.#write(c.threadId, (all) => all.map((n) => (n.id === c.note.id ? { ...n, body } : n)));
     c.note.body = c.savedBody = body;
     this.#replace(
       c,
       (x) => x === c,
       (x) => Object.assign(x, { mode: vscode.CommentMode.Preview }),
     );
+    return written;
   }
 
-  delete(c: NoteComment): void {
-    this.#write(c.threadId, (all) => all.filter((n) => n.id !== c.note.id));
+  /** Gone from the editor at once; resolves once written. */
+  delete(c: NoteComment): Promise<void> {
+    const written = this.#write(c.threadId, (all) => all.filter((n) => n.id !== c.note.id));
     const thread = this.#threads.get(c.note.group);
     if (thread) {
       thread.comments = thread.comments.filter((x) => x !== c);
@@ -199,6 +204,7 @@ export class ReviewComments implements vscode.Disposable {
       }
     }
     this.#context();
+    return written;
   }
 
   /** The comments of `threadId` not sent yet, grouped as the editor shows them, in file and line order. */
@@ -214,7 +220,7 @@ export class ReviewComments implements vscode.Disposable {
    * active editor's file). Returns how the prompt went, or undefined when there was nothing to send.
    */
   async send(arg?: unknown, intro?: string): Promise<"sent" | "queued" | undefined> {
-    const threadId = this.#target(arg);
+    const threadId = await this.#target(arg);
     if (!threadId) throw new Error("Open a file an agent changed (or its review) to send its review comments.");
     await this.show(threadId);
     const groups = await this.pending(threadId);
@@ -237,7 +243,7 @@ export class ReviewComments implements vscode.Disposable {
     const how = await this.deps.send(threadId, comments, root, intro);
     const ids = new Set(groups.flat().map((n) => n.id));
     const sentAt = new Date().toISOString();
-    this.#write(threadId, (all) => all.map((n) => (ids.has(n.id) ? { ...n, sentAt } : n)));
+    await this.#write(threadId, (all) => all.map((n) => (ids.has(n.id) ? { ...n, sentAt } : n)));
     for (const g of groups) this.#markSent(g[0]!.group, sentAt);
     this.#context();
     const n = ids.size;
@@ -247,7 +253,7 @@ export class ReviewComments implements vscode.Disposable {
     return how;
   }
 
-  #target(arg: unknown): string | undefined {
+  async #target(arg: unknown): Promise<string | undefined> {
     if (typeof arg === "string") return arg;
     const known = arg ? this.#groupOf.get(arg as vscode.CommentThread) : undefined;
     if (known) return known.threadId;
@@ -256,10 +262,10 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   /** The thread of the active editor's file, else of the first visible one that has a thread (focus may be in a comment). */
-  #shownThread(): string | undefined {
+  async #shownThread(): Promise<string | undefined> {
     const editors = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors];
     for (const e of editors) {
-      const id = e && this.threadOf(e.document.uri);
+      const id = e && (await this.threadOf(e.document.uri));
       if (id) return id;
     }
     return undefined;
@@ -295,29 +301,26 @@ export class ReviewComments implements vscode.Disposable {
     if (thread) thread.comments = thread.comments.map((x) => (x instanceof NoteComment && match(x) ? f(x) : x));
   }
 
-  /** A file that does not read back starts over (save sets it aside first, so nothing is lost). */
-  #write(threadId: string, change: (all: ReviewNote[]) => ReviewNote[]): void {
-    let all: ReviewNote[] = [];
-    try {
-      all = this.notes.list(threadId);
-    } catch (err) {
+  /** A file that does not read back starts over (set aside first, so nothing is lost); off the host's thread. */
+  async #write(threadId: string, change: (all: ReviewNote[]) => ReviewNote[]): Promise<void> {
+    await this.notes.update(threadId, change, (err) => {
       void vscode.window.showWarningMessage(
         `ACP Threads: the review comments file could not be read (${errorMessage(err)}); it was set aside.`,
       );
-    }
-    this.notes.save(threadId, change(all));
+    });
   }
 
   /** Sets the context key for the shown file's thread; when answers cross, the newest is set. */
   #context(): void {
     const mine = ++this.#contextAsked;
-    const threadId = this.#shownThread();
-    const pending = threadId
-      ? this.pending(threadId).then(
-          (groups) => groups.length > 0,
-          () => false, // an unreadable file says so when it is shown
-        )
-      : Promise.resolve(false);
+    const pending = this.#shownThread().then((threadId) =>
+      threadId
+        ? this.pending(threadId).then(
+            (groups) => groups.length > 0,
+            () => false, // an unreadable file says so when it is shown
+          )
+        : false,
+    );
     pending
       .then((p) =>
         mine === this.#contextAsked ? vscode.commands.executeCommand("setContext", PENDING_KEY, p) : undefined,

@@ -97,7 +97,7 @@ describe("every entry point honours acpThreads.host.runSessions (#35)", () => {
       const id = await detach(hub.home, ["sleep 60000"]);
       await waitFor("the host's turn running", () => hub.hosted.link.session(id)?.state === "working");
       const path = join(workspaceRoot(), "src", "greet.js");
-      new ReviewNotes(hub.threads.threadsDir).save(id, [
+      await new ReviewNotes(hub.threads.threadsDir).save(id, [
         {
           id: "n1",
           group: "g1",

@@ -82,13 +82,13 @@ describe("review comments sent to the agent", () => {
       other,
       new vscode.CancellationTokenSource().token,
     );
-    assert.deepEqual(none, [], `a file no agent changed cannot (claimed by ${comments.threadOf(other.uri)})`);
+    assert.deepEqual(none, [], `a file no agent changed cannot (claimed by ${await comments.threadOf(other.uri)})`);
 
     // what the comment widget does: a thread on the line (made by the controller), then its "Comment" action
     const thread = comments.controller.createCommentThread(doc.uri, new vscode.Range(0, 0, 0, 0), []);
     await vscode.commands.executeCommand("acpThreads.addReviewComment", { thread, text: "make it 42" });
     assert.equal(thread.comments.length, 1);
-    const stored = new ReviewNotes(hub.threads.threadsDir).list(s.threadId);
+    const stored = await new ReviewNotes(hub.threads.threadsDir).listAsync(s.threadId);
     assert.deepEqual(
       stored.map((n) => [n.path, n.start, n.end, n.body, n.quote, n.sentAt]),
       [[file(), 1, 1, "make it 42", "const answer = 41;", undefined]],
@@ -111,7 +111,7 @@ describe("review comments sent to the agent", () => {
 
     assert.equal(thread.state, vscode.CommentThreadState.Resolved);
     assert.equal(thread.comments[0]?.contextValue, "sent");
-    assert.ok(new ReviewNotes(hub.threads.threadsDir).list(s.threadId)[0]?.sentAt, "marked sent on disk");
+    assert.ok((await new ReviewNotes(hub.threads.threadsDir).listAsync(s.threadId))[0]?.sentAt, "marked sent on disk");
     const again = await vscode.commands.executeCommand("acpThreads.sendReview", thread);
     assert.equal(again, undefined, "nothing is sent twice");
   });

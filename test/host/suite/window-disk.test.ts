@@ -43,6 +43,16 @@ const CONVERTED = [
   "ledger/provenance.ts",
   // the versions' blobs, read by the hover's index and the panel's changed-files rows (getAsync)
   "ledger/blob-store.ts",
+  // inline review: the watched threads' views and reviewed files, kept (typing reads nothing), Keep and Undo
+  "ledger/review-cache.ts",
+  "ledger/review.ts",
+  // a permission decision's path guard: the roots' real paths and case probe, off the thread
+  "platform/paths.ts",
+  "acp/path-guard.ts",
+  "acp/permission-decision.ts",
+  // a restore's plan and writes: the thread's ledger and the versions it puts back (hasAsync, getAsync)
+  "ledger/restore.ts",
+  "engine/serve-ledger-restore.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -59,7 +69,58 @@ const CONVERTED_CALLERS = [
   // the ledger feature's thread folders and titles (the hover's and the CodeLens' titles) and the panel's rows
   "ledger/ledger-feature.ts",
   "ledger/panel-changes.ts",
+  // inline review's CodeLens, decorations, Keep and Undo; the review comments' thread of a file and their writes
+  "ledger/inline-review.ts",
+  "ledger/review-comments.ts",
+  // "Review changes" of a turn (its ledger) and the recorded versions' documents of its diff
+  "ledger/review-commands.ts",
+  "ledger/ledger-host.ts",
+  // which stored thread a command means (existsAsync)
+  "ledger/hub-wiring.ts",
 ];
+
+/** The Keep / Undo lenses of `doc` (the inline review's CodeLens provider, as the editor asks it). */
+async function lensesOf(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+  const all =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", doc.uri)) ?? [];
+  return all.filter(
+    (l) => l.command?.command === "acpThreads.keepChange" || l.command?.command === "acpThreads.undoChange",
+  );
+}
+
+/**
+ * Inline review of the write turn's file: shown (its decorations, the review comments' context), its lenses, typed
+ * into (a line added, then taken out: each edit places the hunks again), the turn's diff ("Review changes": the
+ * recorded version's document), Keep, then Undo of the kept hunk (the file is as before the turn again), then Restore
+ * to before that undo.
+ */
+async function reviewInline(threadId: string, doc: vscode.TextDocument): Promise<void> {
+  const { hub } = await api();
+  const editor = await vscode.window.showTextDocument(doc);
+  const [keep, undo] = await waitFor("the write's Keep and Undo lenses", async () => {
+    const lenses = await lensesOf(doc);
+    return lenses.length === 2 ? lenses.map((l) => l.command!.arguments![0] as unknown) : undefined;
+  });
+  const top = new vscode.Position(0, 0);
+  for (const [i, ch] of [..."typed\n"].entries()) await editor.edit((e) => e.insert(top.translate(0, i), ch));
+  const moved = (await lensesOf(doc)).map((l) => l.range.start.line);
+  assert.deepEqual(moved, [1, 1], "the hunk is placed below the typed line");
+  await editor.edit((e) => e.delete(new vscode.Range(top, new vscode.Position(1, 0))));
+  await hub.ledger.reviewTurn(threadId, 3);
+  await waitFor("the turn's earlier version in its diff", () =>
+    vscode.workspace.textDocuments.find((d) => d.uri.scheme === "acp-threads-ledger" && d.getText() === "before\n"),
+  );
+  await vscode.commands.executeCommand("acpThreads.keepChange", keep);
+  await waitFor("no lens left once kept", async () => ((await lensesOf(doc)).length === 0 ? true : undefined));
+  await vscode.commands.executeCommand("acpThreads.undoChange", undo);
+  assert.equal(doc.getText(), "before\n", "the undo took the write back");
+  const undone = await waitFor("the undo in the ledger", async () =>
+    (await hub.ledger.ledger.readAsync(threadId)).ops.find((o) => o.type === "undo"),
+  );
+  // Restore to before the undo (its preview and its writes, through the window's engine): the agent's text is back
+  await hub.ledger.restoreTurn(threadId, { op: undone.op }, { yes: true });
+  assert.equal(doc.getText(), "written by the agent", "the restore put the write back");
+}
 
 describe("the window's thread and the disk", () => {
   it("makes no synchronous file call of its own in the everyday flows", async function () {
@@ -133,6 +194,7 @@ describe("the window's thread and the disk", () => {
         return /Written by/.test(text) ? text : undefined;
       });
       assert.match(hover, /Written by \*\*.+\*\* in turn 3 of/);
+      await reviewInline(s.threadId, doc);
       await s.close();
       await liveRows();
     } finally {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { reviewOp } from "../../../src/core/ledger/review";
+import { reviewOpAsync } from "../../../src/core/ledger/review";
 import type { ChangeTarget } from "../../../src/vscode/ledger/inline-review";
 import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { git, seededRepo, spawn } from "./worktree-helpers";
@@ -138,7 +138,7 @@ async function applyAndReview(repo: string, name: string): Promise<void> {
   const applyOp = view.ops.find((o) => o.op === op)!;
   assert.equal(applyOp.type, "apply");
   assert.deepEqual(
-    reviewOp(hub.ledger.ledger, view, applyOp).map((f) => [f.path, f.hunks.map((h) => h.status)]),
+    (await reviewOpAsync(hub.ledger.ledger, view, applyOp)).map((f) => [f.path, f.hunks.map((h) => h.status)]),
     [[file, ["undone", "kept"]]],
   );
   const undoOp = view.ops.find((o) => o.type === "undo");

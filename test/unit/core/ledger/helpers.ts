@@ -1,5 +1,6 @@
 /** Ledger test helpers: a folder and a ledger, and a "turn" that is just a function writing files. */
 import { mkdirSync } from "node:fs";
+import fsp from "node:fs/promises";
 import { join } from "node:path";
 import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import type { OpView } from "../../../../src/core/ledger/ledger-view";
@@ -36,4 +37,25 @@ export async function turn(
   const capture = await ledger.beginTurn({ threadId, turn, cwd: ws, agent: { id: "fake", name: "Fake" } });
   await write();
   return capture.end("end_turn");
+}
+
+/**
+ * Holds the next ledger read (`fs/promises` `readFile` of a `.jsonl`): it has the file's bytes, but answers only once
+ * released. `reached` resolves when it started; `restore()` puts `readFile` back.
+ */
+export function holdNextLedgerRead(): { reached: Promise<void>; release(): void; restore(): void } {
+  const table = fsp as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const readFile = table.readFile!;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let held: (() => void) | undefined;
+  const reached = new Promise<void>((r) => (held = r));
+  table.readFile = (...a) => {
+    const read = readFile(...a);
+    if (!held || !String(a[0]).endsWith(".jsonl")) return read;
+    held();
+    held = undefined;
+    return read.then(async (v) => (await gate, v));
+  };
+  return { reached, release, restore: () => void (table.readFile = readFile) };
 }

@@ -8,7 +8,7 @@ import fsp from "node:fs/promises";
 import { join } from "node:path";
 import { ProvenanceIndex } from "../../../../src/core/ledger/provenance";
 import type { Logger } from "../../../../src/core/log";
-import { OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
+import { holdNextLedgerRead, OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 
@@ -80,28 +80,16 @@ test("a ledger read overtaken by an append and its invalidate answers its own ho
     await turn(ledger, ws, 1, () => writeFileSync(f, lines("A1", "b")));
     const index = new ProvenanceIndex(ledger);
     // the index's ledger read has the file's bytes, but answers only once released
-    const table = fsp as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const readFile = table.readFile!;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let held: (() => void) | undefined;
-    const reached = new Promise<void>((r) => (held = r));
-    table.readFile = (...a) => {
-      const read = readFile(...a);
-      if (!held || !String(a[0]).endsWith(".jsonl")) return read;
-      held();
-      held = undefined;
-      return read.then(async (v) => (await gate, v));
-    };
+    const hold = holdNextLedgerRead();
     try {
       const old = index.linesOf(f, lines("A1", "B2"));
-      await reached;
+      await hold.reached;
       await turn(ledger, ws, 2, () => writeFileSync(f, lines("A1", "B2")));
       index.invalidate(THREAD);
-      release();
+      hold.release();
       assert.deepEqual(turns(await old), ["a:1", null], "the hover that asked before gets what was read then");
     } finally {
-      table.readFile = readFile;
+      hold.restore();
     }
     assert.deepEqual(turns(await index.linesOf(f, lines("A1", "B2"))), ["a:1", "a:2"], "the next hover reads again");
   }));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { findTurn } from "../../../../src/core/ledger/ledger-view";
 import { applyRestore, planRestore } from "../../../../src/core/ledger/restore";
 import { restoredTurns } from "../../../../src/core/ledger/restored";
-import { keepAllOf, keepChange, reviewOp } from "../../../../src/core/ledger/review";
+import { keepAllOf, keepChange, reviewOpAsync } from "../../../../src/core/ledger/review";
 import { THREAD, turn, withLedger } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
@@ -70,7 +70,7 @@ test("Keep all keeps every pending hunk of the turn, as review records; a second
     await keepChange(ledger, THREAD, { op: "turn-1", path: f, hunk: 0 });
     assert.equal(await keepAllOf(ledger, THREAD, "turn-1"), 2, "hunk 2 of a.txt and new.txt's one hunk");
     const view = ledger.read(THREAD);
-    const files = reviewOp(ledger, view, findTurn(view, 1)!);
+    const files = await reviewOpAsync(ledger, view, findTurn(view, 1)!);
     assert.deepEqual(
       files.map((x) => [x.path, x.status, x.hunks.map((h) => h.status)]),
       [

@@ -9,7 +9,7 @@ import { unifiedDiff } from "../../../../src/core/ledger/hunks";
 import { findTurn } from "../../../../src/core/ledger/ledger-view";
 import { ProvenanceIndex } from "../../../../src/core/ledger/provenance";
 import { applyRestore, planRestore } from "../../../../src/core/ledger/restore";
-import { keepChange, reviewOp, undoChange } from "../../../../src/core/ledger/review";
+import { keepChange, reviewOpAsync, undoChange } from "../../../../src/core/ledger/review";
 import { OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
@@ -21,7 +21,7 @@ test("a change's hunks; keep one, undo another: the file keeps everything else, 
     const f = join(ws, "a.txt");
     writeFileSync(f, BEFORE);
     await turn(ledger, ws, 1, () => writeFileSync(f, AFTER));
-    let [file] = reviewOp(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
+    let [file] = await reviewOpAsync(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
     assert.deepEqual(
       file.hunks.map((h) => [h.beforeStart, h.beforeEnd, h.afterStart, h.afterEnd, h.status]),
       [
@@ -38,7 +38,7 @@ test("a change's hunks; keep one, undo another: the file keeps everything else, 
       readFileSync(f, "utf8"),
       BEFORE.replace("five", "FIVE by hand").replace("nine\nten\n", "NINE\nten\neleven\n"),
     );
-    [file] = reviewOp(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
+    [file] = await reviewOpAsync(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
     assert.deepEqual(
       file.hunks.map((h) => h.status),
       ["undone", "kept", "pending"],
@@ -74,7 +74,7 @@ test("undo of a whole file: a created file is deleted, a deleted one comes back"
     await undoChange(ledger, THREAD, { op: "turn-1", path: join(ws, "gone.txt"), hunk: null }, { cwd: ws });
     assert.equal(existsSync(join(ws, "new.txt")), false);
     assert.equal(readFileSync(join(ws, "gone.txt"), "utf8"), "keep me\n");
-    const files = reviewOp(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
+    const files = await reviewOpAsync(ledger, ledger.read(THREAD), findTurn(ledger.read(THREAD), 1)!);
     assert.deepEqual(
       files.map((x) => x.status),
       ["undone", "undone"],

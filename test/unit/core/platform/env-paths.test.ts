@@ -51,11 +51,11 @@ test("containment on POSIX: case-sensitive on Linux, case-insensitive by default
 });
 
 test("the case sensitivity of a real folder is probed, not assumed", () =>
-  withTmp((dir) => {
+  withTmp(async (dir) => {
     const folder = join(dir, "Workspace");
     mkdirSync(folder);
-    assert.equal(probeCaseInsensitive(folder), false, "this Linux file system keeps case");
+    assert.equal(await probeCaseInsensitive(folder), false, "this Linux file system keeps case");
     const digits = join(dir, "2024");
     mkdirSync(digits);
-    assert.equal(probeCaseInsensitive(digits), undefined, "no letters to swap");
+    assert.equal(await probeCaseInsensitive(digits), undefined, "no letters to swap");
   }));

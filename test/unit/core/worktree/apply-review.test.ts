@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import { applyRestore, diskWriter, planRestore, type FileWriter } from "../../../../src/core/ledger/restore";
 import { isReviewable, restoredTurns } from "../../../../src/core/ledger/restored";
-import { keepChange, reviewOp, undoChange } from "../../../../src/core/ledger/review";
+import { keepChange, reviewOpAsync, undoChange } from "../../../../src/core/ledger/review";
 import { applyWorktree, planApply } from "../../../../src/core/worktree/apply";
 import { createWorktree } from "../../../../src/core/worktree/create";
 import { recordMergedFile } from "../../../../src/core/worktree/merge-apply";
@@ -30,12 +30,12 @@ test("an apply's hunks: pending, keep one, undo the other; restore takes the app
       assert.ok(op && isReviewable(op), "an apply is reviewed like a turn");
       const a = join(repo, "a.txt");
       const review = () =>
-        reviewOp(
+        reviewOpAsync(
           ledger,
           ledger.read(THREAD),
           ledger.read(THREAD).ops.find((o) => o.op === op.op)!,
         );
-      let [file] = review();
+      let [file] = await review();
       assert.equal(file!.turn, undefined);
       assert.deepEqual(
         file!.hunks.map((h) => [h.afterStart, h.afterEnd, h.status]),
@@ -47,7 +47,7 @@ test("an apply's hunks: pending, keep one, undo the other; restore takes the app
       await keepChange(ledger, THREAD, { op: op.op, path: a, hunk: 1 });
       const undo = await undoChange(ledger, THREAD, { op: op.op, path: a, hunk: 0 }, { cwd: repo });
       assert.equal(readFileSync(a, "utf8"), BASE.replace("nine", "NINE (agent)"), "hunk 1 is the pre-apply text");
-      [file] = review();
+      [file] = await review();
       assert.deepEqual(
         file!.hunks.map((h) => h.status),
         ["undone", "kept"],
@@ -82,7 +82,7 @@ test("a merged conflict is its own apply op, reviewed hunk by hunk: undo of a hu
       const merged = AGENT.replace("five", "FIVE (mine)");
       const op = await recordMergedFile(ledger, THREAD, made.ref, "m.txt", Buffer.from(merged));
       assert.ok(op && isReviewable(op));
-      const [file] = reviewOp(ledger, ledger.read(THREAD), op);
+      const [file] = await reviewOpAsync(ledger, ledger.read(THREAD), op);
       assert.deepEqual(
         file!.hunks.map((h) => [h.afterStart, h.status]),
         [
