@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -121,13 +121,18 @@ function failures(output) {
  * processes get it as a flag (node --test passes it on to each file's process).
  */
 const WORKER_EXIT_FLAGS = Number(process.versions.node.split(".")[0]) < 24 ? ["--no-concurrent-recompilation"] : [];
+/** node's spec reporter, then (scripts/test-slowest.mjs) the stage's slowest files and tests, after its summary. */
+const REPORTERS = [
+  "--test-reporter=spec",
+  "--test-reporter-destination=stdout",
+  `--test-reporter=${pathToFileURL(join(root, "scripts/test-slowest.mjs"))}`,
+  "--test-reporter-destination=stdout",
+];
 const nodeTest = (dir, extra = []) => {
   const list = files(dir, /\.test\.js$/);
   // a test that hangs fails after 10 minutes instead of holding the whole run to CI's limit
   const bound = "--test-timeout=600000";
-  return list.length
-    ? ["node", [...WORKER_EXIT_FLAGS, "--test", "--test-reporter=spec", bound, ...extra, ...list]]
-    : null;
+  return list.length ? ["node", [...WORKER_EXIT_FLAGS, "--test", ...REPORTERS, bound, ...extra, ...list]] : null;
 };
 
 const stages = [
