@@ -119,8 +119,15 @@ async function runPass(name, { trust, roots = 1 }) {
       ["skipWelcome", "true"],
       ["skipReleaseNotes", "true"],
     ];
-    await page.goto(`${server.url}/?${ws.query}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), Number(opt.timeout) * 1000))]);
+    const guard = Number(opt.timeout) * 1000;
+    // the page counts as opened once its response comes (`commit`): waiting for its `load` under Playwright's 30 s
+    // default failed a whole pass on a loaded 2-core machine (stop 54, load average 23) while the workbench loaded;
+    // the pass's guard below bounds the rest
+    await page.goto(`${server.url}/?${ws.query}&payload=${encodeURIComponent(JSON.stringify(payload))}`, {
+      waitUntil: "commit",
+      timeout: guard,
+    });
+    code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), guard))]);
     if (code !== 0) {
       const shot = path.join(ROOT, "test-results", `host-${name}-failure.png`);
       mkdirSync(path.dirname(shot), { recursive: true });
