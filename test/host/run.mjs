@@ -3,7 +3,8 @@
 //
 //   node test/host/run.mjs                       three passes: trusted workspace, Workspace Trust on, multi-root
 //   node test/host/run.mjs --pass main|untrusted|multiroot   one pass
-//   options: --ext DIR --tests FILE --folder DIR --grep RE --timeout SECONDS --verbose
+//   options: --ext DIR --tests FILE --folder DIR --grep RE --timeout SECONDS --slowest N --verbose
+//   (--slowest: how many of the slowest tests and top-level suites are told at the end, default 20, 0 for none)
 //   (--folder: the one folder of the main and untrusted passes; the multiroot pass always makes its two)
 //
 // How: code-server's web client reads a `payload` query parameter carrying extensionDevelopmentPath and
@@ -27,6 +28,7 @@ const { values: opt } = parseArgs({
     // ran 589 s quiet in stop 39's last rehearsal, and 154 of its tests took 14 min alone on this 2-core machine in
     // stop 40 (the suite grew; the 1,200 s bound was hit at 170 tests in a loaded rehearsal)
     timeout: { type: "string", default: "1800" },
+    slowest: { type: "string", default: "20" },
     verbose: { type: "boolean", default: !!process.env.ACP_HOST_VERBOSE },
   },
 });
@@ -117,8 +119,15 @@ async function runPass(name, { trust, roots = 1 }) {
       ["skipWelcome", "true"],
       ["skipReleaseNotes", "true"],
     ];
-    await page.goto(`${server.url}/?${ws.query}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), Number(opt.timeout) * 1000))]);
+    const guard = Number(opt.timeout) * 1000;
+    // the page counts as opened once its response comes (`commit`): waiting for its `load` under Playwright's 30 s
+    // default failed a whole pass on a loaded 2-core machine (stop 54, load average 23) while the workbench loaded;
+    // the pass's guard below bounds the rest
+    await page.goto(`${server.url}/?${ws.query}&payload=${encodeURIComponent(JSON.stringify(payload))}`, {
+      waitUntil: "commit",
+      timeout: guard,
+    });
+    code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), guard))]);
     if (code !== 0) {
       const shot = path.join(ROOT, "test-results", `host-${name}-failure.png`);
       mkdirSync(path.dirname(shot), { recursive: true });
@@ -140,7 +149,31 @@ async function runPass(name, { trust, roots = 1 }) {
   else log(`[${name}] extension host exited with ${code}`);
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   console.log(`--- ${name} results ---\n${text.trim() || "(no results written)"}`);
-  return counts;
+  return { ...counts, text };
+}
+
+/**
+ * Where the passes' time went: the slowest tests (mocha's duration, hooks not included) and the slowest top-level
+ * suites (hooks included), from the lines index.main.ts records: "ok   - TITLE (N ms)", "suite - TITLE (N ms)".
+ */
+function tellSlowest(texts, rows) {
+  if (!(rows > 0)) return;
+  const pick = (re) =>
+    texts
+      .flatMap(([pass, text]) => [...text.matchAll(re)].map((m) => ({ pass, title: m[1], ms: +m[2] })))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, rows);
+  const row = (r) => `${(r.ms / 1000).toFixed(1).padStart(7)} s  [${r.pass}] ${r.title}`;
+  console.log(
+    `slowest suites (hooks included)\n${pick(/^suite - (.*) \((\d+) ms\)$/gm)
+      .map(row)
+      .join("\n")}`,
+  );
+  console.log(
+    `slowest tests\n${pick(/^ok {3}- (.*) \((\d+) ms\)$/gm)
+      .map(row)
+      .join("\n")}`,
+  );
 }
 
 // The real agents (codex-acp for the demo profile) live in test/agents; install them when missing.
@@ -153,11 +186,14 @@ if (opt.pass && !PASSES[opt.pass]) throw new Error(`--pass ${opt.pass}: one of $
 const passes = opt.pass ? [opt.pass] : Object.keys(PASSES);
 let passed = 0;
 let failed = 0;
+const texts = [];
 for (const p of passes) {
   const r = await runPass(p, PASSES[p]);
   passed += r.passed;
   failed += r.failed;
+  texts.push([p, r.text]);
 }
+tellSlowest(texts, Number(opt.slowest));
 log(`done in ${elapsed()}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -112,6 +112,15 @@ export function run(): Promise<void> {
     runner.on("pass", (t) => record(`ok   - ${t.fullTitle()} (${t.duration} ms)`));
     runner.on("fail", (t, err) => record(`FAIL - ${t.fullTitle()}: ${(err as Error)?.message}`));
     runner.on("pending", (t) => record(`skip - ${t.fullTitle()}`));
+    // each top-level suite's whole time, its hooks included (run.mjs tells the slowest)
+    const began = new Map<Mocha.Suite, number>();
+    runner.on("suite", (suite) => {
+      if (suite.parent?.root) began.set(suite, Date.now());
+    });
+    runner.on("suite end", (suite) => {
+      const start = began.get(suite);
+      if (start !== undefined) record(`suite - ${suite.title} (${Date.now() - start} ms)`);
+    });
   });
 }
 
