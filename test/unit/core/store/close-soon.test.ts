@@ -14,10 +14,20 @@ import { ThreadStore, type ThreadHandle } from "../../../../src/core/store/threa
 import { syncFsyncs, watchingFs } from "./fs-calls";
 import { startInput, withTmp } from "./helpers";
 
-/** The calls on the thread file's fd (the first fsync's) and the lock's removal: other files come and go meanwhile. */
+/**
+ * The calls on the thread file's fd (the first fsync's) up to its close, and the lock's removal: other files come
+ * and go meanwhile, and once the thread's fd is closed its number is free for the next file opened (the lock's
+ * release, the catalog), whose calls are not the thread's.
+ */
 const ofThread = (calls: string[]) => {
   const fd = calls.find((c) => c.startsWith("fsync"))?.split(" ")[1];
-  return calls.filter((c) => c === "unlock" || c.split(" ")[1] === fd);
+  let closed = false;
+  return calls.filter((c) => {
+    if (c === "unlock") return true;
+    if (closed || c.split(" ")[1] !== fd) return false;
+    closed = c.startsWith("close ");
+    return true;
+  });
 };
 
 const message = (i: number) => ({ kind: "agent_message" as const, messageId: `m${i}`, text: `text ${i}` });
