@@ -22,14 +22,23 @@ export interface PlacedHunk {
   end: number;
 }
 
+/**
+ * How many documents' reviewed files are kept: those most recently placed. Typing in any of them reads nothing; a
+ * document placed after this many others reads its versions again. It bounds what a long day of reviews holds
+ * (each kept file is two versions of it per turn that changed it).
+ */
+export const KEPT_PATHS = 8;
+
 interface Kept {
   view: Promise<LedgerView>;
-  /** Reviewed files of this view, by `op path`. */
-  files: Map<string, Promise<ReviewFile>>;
+  /** Reviewed files of this view, by path, then by operation. */
+  files: Map<string, Map<OpView["op"], Promise<ReviewFile>>>;
 }
 
 export class ReviewCache {
   readonly #threads = new Map<string, Kept>();
+  /** The paths whose reviewed files are kept, least recently placed first. */
+  readonly #paths = new Set<string>();
 
   constructor(private readonly ledger: EditLedger) {}
 
@@ -45,6 +54,7 @@ export class ReviewCache {
 
   /** The pending hunks of `threads`' reviewable changes to `path`, placed on `text` (the document now), in line order. */
   async placed(threads: Iterable<string>, path: string, text: string): Promise<PlacedHunk[]> {
+    this.#touch(path);
     const perThread = await Promise.all([...threads].map((id) => this.#placedOf(id, path, text)));
     return perThread.flat().sort((a, b) => a.start - b.start);
   }
@@ -76,15 +86,32 @@ export class ReviewCache {
 
   /** The file as `kept.view` reviews it, built once per view (its versions read once). */
   #file(kept: Kept, view: LedgerView, op: OpView, change: FileChange): Promise<ReviewFile> {
-    const key = `${op.op} ${change.path}`;
-    let file = kept.files.get(key);
+    const read = () => reviewFileAsync(this.ledger, view, op, change);
+    // a path let go while this placement waited for its view is read for this placement only
+    if (!this.#paths.has(change.path)) return read();
+    let ofPath = kept.files.get(change.path);
+    if (!ofPath) kept.files.set(change.path, (ofPath = new Map()));
+    const files = ofPath;
+    let file = files.get(op.op);
     if (!file) {
-      file = reviewFileAsync(this.ledger, view, op, change);
-      kept.files.set(key, file);
+      const reading = read();
+      files.set(op.op, reading);
       // a failed read is not kept: the next placement tries again
-      file.catch(() => kept.files.get(key) === file && kept.files.delete(key));
+      reading.catch(() => files.get(op.op) === reading && files.delete(op.op));
+      file = reading;
     }
     return file;
+  }
+
+  /** `path` is the most recently placed; the reviewed files of the least recent beyond `KEPT_PATHS` are let go. */
+  #touch(path: string): void {
+    this.#paths.delete(path);
+    this.#paths.add(path);
+    for (const old of this.#paths) {
+      if (this.#paths.size <= KEPT_PATHS) break;
+      this.#paths.delete(old);
+      for (const kept of this.#threads.values()) kept.files.delete(old);
+    }
   }
 
   #kept(threadId: string): Kept {

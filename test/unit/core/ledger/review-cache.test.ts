@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import fsp from "node:fs/promises";
 import { join } from "node:path";
 import { keepChange } from "../../../../src/core/ledger/review";
-import { ReviewCache, type PlacedHunk } from "../../../../src/core/ledger/review-cache";
+import { KEPT_PATHS, ReviewCache, type PlacedHunk } from "../../../../src/core/ledger/review-cache";
 import type { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import { countFsCalls } from "../fs-calls";
 import { holdNextLedgerRead, OTHER_THREAD, THREAD, turn, withLedger } from "./helpers";
@@ -126,4 +126,25 @@ test("a failed read is not kept: the next placement reads again", () =>
       table.readFile = readFile;
     }
     assert.deepEqual(where(await cache.placed([THREAD], f, text({ 1: "TWO" }))), [[1, 2, 1, 0]]);
+  }));
+
+test("bounded: the reviewed files of only the last KEPT_PATHS documents placed are kept; an older one reads again", () =>
+  withLedger(async (ws, ledger) => {
+    const paths = Array.from({ length: KEPT_PATHS + 1 }, (_, i) => join(ws, `f${i}.txt`));
+    for (const p of paths) writeFileSync(p, text());
+    await turn(ledger, ws, 1, () => paths.forEach((p) => writeFileSync(p, text({ 1: "TWO" }))));
+    const cache = new ReviewCache(ledger);
+    const now = text({ 1: "TWO" });
+    const versions = (files: string[]) => files.filter((p) => !p.endsWith(".jsonl")).length;
+    for (const p of paths) assert.deepEqual(where(await cache.placed([THREAD], p, now)), [[1, 2, 1, 0]]);
+    // the last KEPT_PATHS are kept: placing them again reads nothing
+    const kept = await reads(async () => {
+      for (const p of paths.slice(1)) await cache.placed([THREAD], p, now);
+    });
+    assert.deepEqual(kept.files, [], "the most recent documents read nothing");
+    // the first was let go when the last came: its two versions are read again (the ledger's view is still kept)
+    const again = await reads(() => cache.placed([THREAD], paths[0]!, now));
+    assert.deepEqual(where(again.value), [[1, 2, 1, 0]]);
+    assert.equal(versions(again.files), 2, again.files.join(", "));
+    assert.equal(again.files.length, 2, "the view was not read again");
   }));
