@@ -1,26 +1,34 @@
 /** The options of `acp-threads run` on a thread (thread-run.ts), shared by its parts and callers (the host, best of N). */
 import type { McpServer } from "@agentclientprotocol/sdk";
-import type { AcpAgentRuntime } from "../core/acp/agent-runtime";
-import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { Logger } from "../core/log";
 import type { ContextItem, PromptPart } from "../core/model/context";
-import type { ContextSources } from "../core/prompt/blocks";
-import type { ElicitationAsker } from "../core/model/elicitation";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
-import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../core/ports";
 import type { SandboxSettings } from "../core/model/sandbox";
-import type { ThreadSession } from "../core/session";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { RetryMode } from "../core/model/watchdog";
-import type { Supervisor } from "../core/watchdog/supervisor";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
-import type { NextPrompt } from "../core/model/run";
+import type { RunPorts } from "../core/session/run-loop";
 
 export type { NextPrompt } from "../core/model/run";
 
-export interface ThreadRunOptions {
+/** The run loop's ports the CLI's callers fill (the thread host: its clients' asker, files, terminals, prompts). */
+type CliPorts = Pick<
+  RunPorts,
+  | "asker"
+  | "elicitor"
+  | "files"
+  | "terminalHost"
+  | "onRuntime"
+  | "onSession"
+  | "onSupervisor"
+  | "onThread"
+  | "onTraffic"
+  | "nextPrompt"
+>;
+
+export interface ThreadRunOptions extends CliPorts {
   io: CliIO;
   store: ThreadStore;
   logger: Logger;
@@ -52,31 +60,12 @@ export interface ThreadRunOptions {
   cwd?: string;
   /** "ask" only with `asker` (the thread host's clients answer: `run --detach --permission ask`). */
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
-  /** Asks a person for the policy's "ask" verdicts; none: those are denied, as on a terminal-less run. */
-  asker?: PermissionAsker;
-  /** The agent's files for a session in `cwd` (the thread host: an attached editor's); default: the disk. */
-  files?: (cwd: string) => WorkspaceFiles;
-  /** Where the agent's terminals are shown for a session in `cwd` (the thread host: attached editors); none: nowhere. */
-  terminalHost?: (cwd: string, agentName: string) => TerminalHost;
-  /** Each agent runtime the run creates, as it is created (the thread host follows its slash commands, login). */
-  onRuntime?: (runtime: AcpAgentRuntime) => void;
-  /** Called once the session is open (the thread host holds it from then on). */
-  onSession?: (session: ThreadSession, sources: ContextSources) => void;
-  /** Called once the session's watchdog is there (none with `retry: "off"`): the thread host pushes its state. */
-  onSupervisor?: (supervisor: Supervisor) => void;
-  /**
-   * A prompt sent while the run goes on (the thread host's clients): asked for after each turn, waited for when the
-   * host keeps the run open; none: done.
-   */
-  nextPrompt?: () => NextPrompt | undefined | Promise<NextPrompt | undefined>;
   /**
    * The run stays after an error answer, a watchdog alert or a denied permission, as a window's session does (the
    * thread host's runs kept open between prompts); it leaves when its agent is dead and the watchdog has no rung
    * left for a person. Default: `acp-threads run`'s rules (it leaves on any of those).
    */
   keepOpen?: boolean;
-  /** Answers the agent's elicitation requests (`run --elicitation`); none: elicitation is not offered. */
-  elicitor?: ElicitationAsker;
   env: Record<string, string>;
   /** The agent's environment before `env` (the thread host: the shell that asked for the run); default: ours. */
   baseEnv?: NodeJS.ProcessEnv;
@@ -92,10 +81,6 @@ export interface ThreadRunOptions {
   startedFrom?: ThreadStartRecord["startedFrom"];
   /** A new thread's title (a handoff's "Handoff: <source title>"); default: its first prompt. */
   title?: string;
-  /** Called once the thread is open (a handoff links the old thread to it). */
-  onThread?: (threadId: string) => void;
-  /** Receives every protocol line of the thread's agent process(es) (for --protocol-log). */
-  onTraffic?: (e: ProtocolLogEntry) => void;
   /** Records what the turns change (default: the data home's ledger, as the editor does). */
   ledger?: EditLedger;
   /** A new thread works in a git worktree of its own (`run --worktree`); a folder outside git gets a plain session. */
