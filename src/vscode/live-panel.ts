@@ -24,6 +24,7 @@ export function liveInit(
       sessionId: live.sessionId,
       acceptsInput: live.mode === "session",
       resumable: true, // once it ends, a prompt typed here resumes the thread
+      cancels: true,
       ...(live.sandboxed ? { sandboxed: true } : {}),
     },
     status: live.status,

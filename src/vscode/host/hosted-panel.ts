@@ -75,8 +75,8 @@ export async function initHosted(
       cwd,
       sessionId: stored?.sessionId,
       acceptsInput: !h.once, // "Run once": as a window's run-once session
-
       resumable: true,
+      cancels: true,
     },
     status: shown.status,
     since: shown.since,

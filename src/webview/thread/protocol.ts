@@ -40,6 +40,11 @@ export interface ThreadHeader {
    * typed in the box resumes it (#37, as in Zed) instead of the box being hidden.
    */
   resumable?: boolean;
+  /**
+   * A session runs for this panel (the window's own or the thread host's): while a turn runs, Cancel shows even
+   * where the box does not (a "Run once" thread takes no follow-ups but can be stopped).
+   */
+  cancels?: boolean;
   /** The agent runs in the OS sandbox (#34): the header says "sandboxed". */
   sandboxed?: boolean;
 }

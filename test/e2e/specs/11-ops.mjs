@@ -40,7 +40,7 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
 
   const page2 = await page.context().newPage();
   try {
-    let second;
+    let first, second;
     await step("a second window opens a thread the first one writes read-only, naming it", async () => {
       // the second window first (its workbench takes a while to load), then the first one starts a long turn
       await page2.goto(`${serverUrl}/?folder=${encodeURIComponent(ws)}`);
@@ -50,17 +50,17 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
       await page.bringToFront();
       // earlier specs leave a row of editor columns; the new thread opens beside them, past the window's edge
       await quick.run("View: Join All Editor Groups");
-      // the first window's turn must outlast the second window's steps on a loaded machine (20 s did not, once:
-      // the second window arrived after the turn had ended and saw no writer)
-      await spawnFromPalette(quick, "Fake agent", "sleep 45000", "Run");
-      const first = await threadFrame(page, "sleep 45000");
+      // the first window's turn never ends on its own (a fixed turn once ended before a loaded machine's second
+      // window arrived, and a longer one only waited): the next step cancels it from the first window's panel
+      await spawnFromPalette(quick, "Fake agent", "sleep 300000", "Run");
+      first = await threadFrame(page, "sleep 300000");
       await first.locator(".msg.agent", { hasText: "sleeping" }).waitFor({ timeout: 30000 });
       await page2.bringToFront();
       await new QuickInput(page2).run("ACP Threads: Refresh sessions");
-      const item = page2.getByRole("treeitem", { name: /sleep 45000/ }).first();
+      const item = page2.getByRole("treeitem", { name: /sleep 300000/ }).first();
       await item.waitFor({ timeout: 30000 });
       await item.click();
-      second = await threadFrame(page2, "sleep 45000");
+      second = await threadFrame(page2, "sleep 300000");
       const notice = second.locator(".ops-holder", { hasText: "VS Code window" });
       await notice.waitFor({ timeout: 20000 }).catch(async (e) => {
         await shot2("FAIL-ops-second-window");
@@ -72,12 +72,21 @@ export default async function ({ page, quick, step, shot, serverUrl, ws, root, l
     });
 
     await step("the second window takes the thread over once the first lets go, and continues it", async () => {
+      // a "Run once" turn has no prompt box, only its Cancel
+      await page.bringToFront();
+      const cancel = first.locator("footer.composer.cancel-only #cancel");
+      await cancel.waitFor({ timeout: 10000 });
+      if (await first.locator("#input").isVisible()) throw new Error("a Run once panel shows a prompt box");
+      await shot("ops-03b-run-once-cancel");
+      await cancel.click();
+      await first.locator(`#status:not([data-status="working"])`).waitFor({ timeout: 30000 });
+      await page2.bringToFront();
       const take = second.locator(".ops-holder button", { hasText: "Take over" });
-      await take.waitFor({ timeout: 90000 });
+      await take.waitFor({ timeout: 60000 });
       await shot2("ops-04-second-window-free");
       await take.click();
       await second.locator(`#status[data-status="idle"]`).waitFor({ timeout: 30000 });
-      await second.locator("#title", { hasText: "sleep 45000" }).waitFor({ timeout: 10000 });
+      await second.locator("#title", { hasText: "sleep 300000" }).waitFor({ timeout: 10000 });
       await second.locator("#input").fill("after the takeover");
       await second.locator("#input").press("Enter");
       await second.locator(".msg.agent", { hasText: "echo: after the takeover" }).waitFor({ timeout: 30000 });

@@ -28,6 +28,8 @@ import { renderQueue, wireQueue } from "./queue-view";
 import { slashItems } from "./slash";
 
 const BUSY: LiveStatus[] = ["starting", "working", "waiting_permission"];
+/** Statuses in which a turn runs that Cancel stops. */
+const CANCELLABLE: LiveStatus[] = ["working", "waiting_permission"];
 const HINT = "@ context · / commands · ↑ history";
 const PLACEHOLDER = "Ask a follow-up: @ adds context, / runs a command, Shift+Enter for a new line";
 const RESUME_PLACEHOLDER = "Continue this thread: sending resumes it with its agent (@ adds context)";
@@ -144,7 +146,10 @@ export class Composer {
     const draft = !!this.#state.draft;
     const stopped = STOPPED.includes(status);
     const open = draft || (stopped ? !!this.#header?.resumable : !!this.#header?.acceptsInput);
-    this.#root.hidden = !open;
+    // a turn of a session that takes no follow-ups ("Run once") can still be stopped: the footer shows Cancel alone
+    const cancelOnly = !open && !!this.#header?.cancels && CANCELLABLE.includes(status);
+    this.#root.hidden = !open && !cancelOnly;
+    this.#root.classList.toggle("cancel-only", cancelOnly);
     this.#syncButtons();
   }
 
@@ -236,7 +241,7 @@ export class Composer {
     this.#send.title = words.title;
     this.#send.disabled = draft && !bestOf && !this.#draft.selected;
     this.#runOnce.hidden = !draft || exec || bestOf;
-    this.#cancel.hidden = !(this.#status === "working" || this.#status === "waiting_permission") || draft;
+    this.#cancel.hidden = !CANCELLABLE.includes(this.#status) || draft;
   }
 
   #submit(mode: "session" | "run"): void {
