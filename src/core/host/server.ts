@@ -43,6 +43,7 @@ import type { HostOptions } from "./run-control";
 import { readLines, send } from "./wire";
 
 export { CLIENT_BUFFER_CAP, DEFAULT_IDLE_MS };
+export type { HostRunner } from "./run-control";
 export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
