@@ -8,7 +8,8 @@
  *    Run twice, with and without a window listening to the host's events (its `session` rows, pushed before each
  *    event of a thread whose row changed, counted: records change no row, so none should come), and twice with a
  *    recall import running meanwhile (a client's `recall.import` of a synthetic Codex corpus, served in the host's
- *    engine process: core/host/host-worker.ts), its rows beside those without in the same run.
+ *    engine process: core/host/host-worker.ts), its rows beside those without in the same run; and twice with the
+ *    three clients over in-process connections (server.ts `connect`), their p99 as a ratio of the socket's.
  * 2. Host RSS idle: `acp-threads host serve` alone, 2 s after it listens; baseline: a bare node process. Then the
  *    same host during and after a recall import (its engine process started, used, and gone once idle).
  * 3. `acp-threads attach` to its first byte of output (a stored thread, the host up), median of `--n` (default
@@ -20,7 +21,7 @@ import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { connectHost } from "../src/core/host/client";
+import { connectHost, connectInProcess } from "../src/core/host/client";
 import { hostPlace } from "../src/core/host/door";
 import { writeCorpus } from "./recall-corpus";
 import { readLines } from "../src/core/host/wire";
@@ -58,16 +59,20 @@ async function drive(emit: (k: number) => void): Promise<void> {
   }
 }
 
-function report(name: string, lat: number[]): void {
+function report(name: string, lat: number[]): number {
   console.log(
     `${name.padEnd(34)} ${String(lat.length).padStart(6)} deliveries  p50 ${f(pct(lat, 0.5))} ms  p99 ${f(pct(lat, 0.99))} ms  max ${f(pct(lat, 1))} ms`,
   );
+  return pct(lat, 0.99);
 }
 
-async function feed(home: string, window: boolean, corpus?: string): Promise<void> {
+/** `inProcess`: the three clients over in-process connections (server.ts `connect`), not the socket. */
+async function feed(home: string, window: boolean, corpus?: string, inProcess = false): Promise<number> {
   const stub = await stubHost(home, { engineProcess: ENGINE_PROCESS });
   const lat: number[] = [];
-  const clients = await Promise.all([1, 2, 3].map((i) => stub.client(`bench ${i}`)));
+  const client = (name: string) =>
+    inProcess ? connectInProcess(stub.host.connect(), { client: name }) : stub.client(name);
+  const clients = await Promise.all([1, 2, 3].map((i) => client(`bench ${i}`)));
   const listener = window ? await stub.client("a window listening to events") : undefined;
   let rows = 0;
   listener?.onPush((m) => void (m.t === "session" && rows++));
@@ -94,7 +99,7 @@ async function feed(home: string, window: boolean, corpus?: string): Promise<voi
   stopImport.abort();
   await importing;
   const also = `${window ? ", a window listening" : ""}${corpus ? ", an import running" : ""}`;
-  report(`thread host feed (3 clients${also})`, lat);
+  const p99 = report(`thread host feed (3 ${inProcess ? "in-process " : ""}clients${also})`, lat);
   if (importer) console.log(`  the import meanwhile: ${imported}`);
   importer?.close();
   if (listener) console.log(`  session rows pushed to the window meanwhile: ${rows}`);
@@ -102,24 +107,34 @@ async function feed(home: string, window: boolean, corpus?: string): Promise<voi
   listener?.close();
   stub.end();
   await stub.host.stop();
+  return p99;
 }
 
 async function delivery(home: string): Promise<void> {
   // alternated, each twice: the machine's load and the first run's warm-up fall on all
   const corpus = writeCorpus(join(home, "corpus"), CORPUS_MESSAGES).root;
-  const runs: [boolean, boolean][] = [
-    [false, false],
-    [true, false],
-    [false, true],
-    [false, false],
-    [true, false],
-    [false, true],
+  // [a window listening, an import running, the clients in process]
+  const runs: [boolean, boolean, boolean][] = [
+    [false, false, false],
+    [false, false, true],
+    [true, false, false],
+    [false, true, false],
+    [false, false, false],
+    [false, false, true],
+    [true, false, false],
+    [false, true, false],
   ];
-  for (const [i, [window, importing]] of runs.entries()) {
+  const p99 = { socket: [] as number[], inProcess: [] as number[] };
+  for (const [i, [window, importing, inProcess]] of runs.entries()) {
     const dir = join(home, `feed-${i}`);
     mkdirSync(dir);
-    await feed(dir, window, importing ? corpus : undefined);
+    const p = await feed(dir, window, importing ? corpus : undefined, inProcess);
+    if (!window && !importing) p99[inProcess ? "inProcess" : "socket"].push(p);
   }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(
+    `  in-process vs socket clients, p99 (mean of 2 runs each): ${f(mean(p99.inProcess))} ms / ${f(mean(p99.socket))} ms = ${f(mean(p99.inProcess) / mean(p99.socket))}`,
+  );
 
   // baseline: a bare server writing the same lines to three sockets
   const path = join(home, "bare.sock");

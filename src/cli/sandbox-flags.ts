@@ -70,7 +70,12 @@ export async function sandboxFromFlags(
  * here. `more`: the session's further folders (writable, as its cwd).
  */
 export async function runSandbox(
-  run: { io: CliIO; sandbox?: SandboxSettings; env: Record<string, string>; store: { home: string } },
+  run: {
+    io: Pick<CliIO, "env" | "stderr">;
+    sandbox?: SandboxSettings;
+    env: Record<string, string>;
+    store: { home: string };
+  },
   target: { cwd: string; agent: { id: string } },
   more: readonly string[] = [],
 ): Promise<SandboxPlan | undefined> {
@@ -96,7 +101,11 @@ export function sandboxLine(plan: SandboxPlan, cwd: string): string {
  * Notes, once each, the writes the sandbox refused (from a finished tool call's output) and the hosts its egress
  * proxy refused (as they happen); see sandbox/blocked.ts.
  */
-export function sandboxNotes(io: CliIO, name: string, plan: SandboxPlan): (call: ToolCallState) => void {
+export function sandboxNotes(
+  io: Pick<CliIO, "stderr">,
+  name: string,
+  plan: SandboxPlan,
+): (call: ToolCallState) => void {
   const noted = new Set<string>();
   const note = (what: string) => {
     if (noted.has(what)) return;

@@ -9,9 +9,9 @@
  * sandbox flags, stderr notes, output and exit codes.
  */
 import type { RunEnd, RunNote, RunOutcome } from "../core/model/run";
-import { runLoop } from "../core/session/run-loop";
+import { runLoop, type RunPorts, type RunTarget } from "../core/session/run-loop";
 import { watchdogLine } from "./watchdog-line";
-import { EXIT } from "./io";
+import { EXIT, type CliIO } from "./io";
 import { namedSessionTag } from "./named-sessions";
 import type { RunSummary } from "./output/turn-output";
 import { readReview, reviewTurnParts, type ReviewRequest } from "./review-file";
@@ -20,7 +20,8 @@ import type { ThreadRunOptions } from "./thread-run-options";
 import { followWhileHeld, target } from "./thread-target";
 import { worktreeProgress } from "./worktree-start";
 
-const EXIT_OF: Record<RunEnd, number> = {
+/** A run's end as its exit code (`run`'s, and the thread host's `ended`). */
+export const EXIT_OF: Record<RunEnd, number> = {
   ok: EXIT.ok,
   error: EXIT.error,
   permission_denied: EXIT.permissionDenied,
@@ -46,13 +47,13 @@ function summaryOf(r: RunOutcome): RunSummary {
   };
 }
 
-/** The run's notes as `run`'s stderr lines. */
-function noteLine(o: ThreadRunOptions, n: RunNote): string | undefined {
+/** The run's notes as `run`'s stderr lines (`auto`: the watchdog retries by itself). */
+function noteLine(auto: boolean, n: RunNote): string | undefined {
   switch (n.type) {
     case "policy_mode":
       return `acp-threads: note: ${n.text}`;
     case "watchdog": {
-      const line = watchdogLine(n.state, o.retry === "auto");
+      const line = watchdogLine(n.state, auto);
       return line && `acp-threads run: ${line}`;
     }
     case "prompt_not_sent":
@@ -62,10 +63,44 @@ function noteLine(o: ThreadRunOptions, n: RunNote): string | undefined {
   }
 }
 
-export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
-  let review: ReviewRequest | undefined;
+/** What the CLI's ports of a run (`run`'s, and the thread host's: its stderr is its log) read. */
+export type CliRunSide = Pick<ThreadRunOptions, "sandbox" | "env" | "store" | "retry"> & {
+  io: Pick<CliIO, "env" | "stderr">;
+};
+
+/**
+ * The CLI's ports of a run: its sandbox prepared (after `before`: a review file read) and the writes and hosts it
+ * refused noted, the worktree's progress and the run's notes, on stderr.
+ */
+export function cliRunPorts(
+  o: CliRunSide,
+  before?: (t: RunTarget) => void,
+): Required<Pick<RunPorts, "prepare" | "onProgress" | "note" | "event" | "onSession">> {
   let blocked: ReturnType<typeof sandboxNotes> | undefined;
   let sandbox: Awaited<ReturnType<typeof runSandbox>>;
+  return {
+    prepare: async (t, roots) => {
+      before?.(t);
+      return (sandbox = await runSandbox(o, t, roots));
+    },
+    onProgress: worktreeProgress(o.io, "run"),
+    note: (n) => {
+      const line = noteLine(o.retry === "auto", n);
+      if (line) o.io.stderr.write(`${line}\n`);
+    },
+    event: (e) => {
+      if (blocked && e.type === "tool_call") blocked(e.toolCall);
+    },
+    onSession: () => {
+      if (sandbox) blocked = sandboxNotes(o.io, "run", sandbox);
+    },
+  };
+}
+
+export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
+  let review: ReviewRequest | undefined;
+  // a review file is read and checked against the thread's folder before any agent starts
+  const cli = cliRunPorts(o, (t) => (review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined));
   const outcome = await runLoop({
     store: o.store,
     logger: o.logger,
@@ -96,25 +131,18 @@ export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
     files: o.files,
     terminalHost: o.terminalHost,
     ...(o.wait ? { whenFree: (id: string, stop: AbortSignal) => followWhileHeld(o, id, stop) } : {}),
-    prepare: async (t, roots) => {
-      // a review file is read and checked against the thread's folder before any agent starts
-      review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined;
-      return (sandbox = await runSandbox(o, t, roots));
-    },
+    prepare: cli.prepare,
     firstTurn: () => review && ((caps, text, context) => reviewTurnParts(review!, caps, text, context)),
-    onProgress: worktreeProgress(o.io, "run"),
-    note: (n) => {
-      const line = noteLine(o, n);
-      if (line) o.io.stderr.write(`${line}\n`);
-    },
+    onProgress: cli.onProgress,
+    note: cli.note,
     event: (e, turn) => {
       o.output.event(e, turn);
-      if (blocked && e.type === "tool_call") blocked(e.toolCall);
+      cli.event(e, turn);
     },
     onRuntime: o.onRuntime,
     onSession: (s, sources) => {
       o.onSession?.(s, sources);
-      if (sandbox) blocked = sandboxNotes(o.io, "run", sandbox);
+      cli.onSession(s, sources);
     },
     onSupervisor: o.onSupervisor,
     onThread: o.onThread,

@@ -19,6 +19,7 @@ import { recordsToEvents } from "../core/thread/record-events";
 import { findNamedSession } from "./named-sessions";
 import type { ThreadRunOptions } from "./thread-run-options";
 import { worktreeProgress } from "./worktree-start";
+import type { CliIO } from "./io";
 
 export interface Target {
   threadId?: string;
@@ -41,7 +42,13 @@ export async function agentOf(engine: Engine, m: ThreadMetadata): Promise<AgentS
   }
 }
 
-export async function target(o: ThreadRunOptions): Promise<Target> {
+/** What `target` reads of a run's options. */
+export type TargetOptions = Pick<
+  ThreadRunOptions,
+  "store" | "cwd" | "thread" | "session" | "agent" | "agentLabel" | "worktree" | "preparedWorktree"
+> & { io: Pick<CliIO, "cwd" | "env" | "stderr"> };
+
+export async function target(o: TargetOptions): Promise<Target> {
   const { io, store } = o;
   const cwd = o.cwd !== undefined ? resolve(io.cwd, o.cwd) : io.cwd;
   // the agents: presets, agents added from the ACP Registry, command lines, on this command's PATH

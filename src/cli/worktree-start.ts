@@ -6,7 +6,7 @@ import type { WorktreeRef } from "../core/model/records";
 import type { OpenProgressListener } from "../core/session/open-thread";
 import type { CliIO } from "./io";
 
-export function worktreeProgress(io: CliIO, command: string): OpenProgressListener {
+export function worktreeProgress(io: Pick<CliIO, "stderr">, command: string): OpenProgressListener {
   const say = (text: string) => io.stderr.write(`acp-threads ${command}: ${text}\n`);
   return (p) => {
     if (p.type === "worktree_created") {

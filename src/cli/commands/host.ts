@@ -2,8 +2,7 @@
  * `acp-threads host status|stop|serve`: the thread host (src/core/host), the process that keeps detached runs
  * going (`run --detach`) for every client. `serve` is what a client starts; it is not meant to be typed.
  */
-import type { HostRunner } from "../../core/host/run-control";
-import { DEFAULT_IDLE_MS, ThreadHost } from "../../core/host/server";
+import { DEFAULT_IDLE_MS, ThreadHost, type HostRunner } from "../../core/host/server";
 import type { HostStatus } from "../../core/host/protocol";
 import type { Logger } from "../../core/log";
 import { stderrLogger } from "../stderr-logger";

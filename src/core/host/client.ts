@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Engine, EngineCallOptions, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
 import { AcpThreadsError, ERROR_CODES } from "../errors";
@@ -39,7 +40,7 @@ export class HostConnection {
   #closed = false;
   readonly #closeListeners = new Set<() => void>();
 
-  constructor(readonly sock: Socket) {
+  constructor(readonly sock: Duplex) {
     sock.on("error", () => {});
     readLines(sock, (raw) => {
       const m = raw as HostMessage;
@@ -162,6 +163,21 @@ export async function connectHost(o: ConnectOptions): Promise<HostConnection | u
   const conn = new HostConnection(sock);
   const key = await readDoorKey(place.key);
   const proof = key === undefined ? undefined : await proveDoor(conn, key, place);
+  return await hello(conn, o, proof);
+}
+
+/** What a client in the host's own process says in its hello. */
+export type InProcessOptions = Pick<ConnectOptions, "client" | "watching" | "serves">;
+
+/**
+ * A client of a host in this process over `end`, the client's end its `connect()` gave (server.ts): no door (that
+ * end is let in without the key), the same hello and the same connection as over the socket.
+ */
+export function connectInProcess(end: Duplex, o: InProcessOptions): Promise<HostConnection> {
+  return hello(new HostConnection(end), o);
+}
+
+async function hello(conn: HostConnection, o: InProcessOptions, proof?: string): Promise<HostConnection> {
   await conn.request({
     t: "hello",
     protocol: HOST_PROTOCOL,

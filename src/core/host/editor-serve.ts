@@ -15,7 +15,7 @@
  * connection closes, and a client whose connection closed no longer applies what it was asked (host-link.ts,
  * serve-answer.ts). A read that times out falls back without that: a late read answer changes nothing.
  */
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { isAbsolute } from "node:path";
 import { DiskWorkspaceFiles } from "../acp/disk-workspace-files";
 import type { LineRange } from "../acp/line-reader";
@@ -46,7 +46,7 @@ export const covers = (guard: PathGuard, ...paths: string[]): Promise<boolean> =
 export const SERVE_TIMEOUT_MS = { read: 15_000, write: 120_000 };
 
 export interface EditorServeOptions {
-  push(sock: Socket, msg: HostPush): void;
+  push(sock: Duplex, msg: HostPush): void;
   logger: Logger;
   timeoutMs?: { read: number; write: number };
 }
@@ -56,33 +56,33 @@ type Served = { content?: string | null } | undefined;
 export class EditorServe {
   #next = 1;
   /** The serving clients, each with a guard of its folders. */
-  readonly #servers = new Map<Socket, PathGuard>();
-  readonly #asks = new Map<number, { sock: Socket; settle: (a: ServeAnswer | undefined) => void; alive: () => void }>();
+  readonly #servers = new Map<Duplex, PathGuard>();
+  readonly #asks = new Map<number, { sock: Duplex; settle: (a: ServeAnswer | undefined) => void; alive: () => void }>();
   readonly #disk = new DiskWorkspaceFiles();
 
   constructor(private readonly opts: EditorServeOptions) {}
 
   /** A client's `hello`: what it serves from now on (none: nothing). */
-  offer(sock: Socket, offer: ServeOffer | undefined): void {
+  offer(sock: Duplex, offer: ServeOffer | undefined): void {
     const guard = offer?.fs === true ? offeredGuard(offer) : undefined;
     if (guard) this.#servers.set(sock, guard);
     else this.#servers.delete(sock);
   }
 
   /** The client's connection closed: what it was asked falls back to the disk. */
-  gone(sock: Socket): void {
+  gone(sock: Duplex): void {
     this.#servers.delete(sock);
     for (const a of [...this.#asks.values()]) if (a.sock === sock) a.settle(undefined);
   }
 
   /** A client's `served`; only the client asked can answer. */
-  answer(sock: Socket, ask: number, answer: ServeAnswer): void {
+  answer(sock: Duplex, ask: number, answer: ServeAnswer): void {
     const a = this.#asks.get(ask);
     if (a?.sock === sock) a.settle(answer && typeof answer === "object" ? answer : { failed: "not an answer" });
   }
 
   /** A client's `serving`: the ask's wait starts again; false when the host no longer waits for it. */
-  alive(sock: Socket, ask: number): boolean {
+  alive(sock: Duplex, ask: number): boolean {
     const a = this.#asks.get(ask);
     if (a?.sock !== sock) return false;
     a.alive();
@@ -107,7 +107,7 @@ export class EditorServe {
     };
   }
 
-  async #serverFor(cwd: string, path: string): Promise<Socket | undefined> {
+  async #serverFor(cwd: string, path: string): Promise<Duplex | undefined> {
     for (const [sock, guard] of this.#servers) if ((await covers(guard, cwd, path)) && !sock.destroyed) return sock;
     return undefined;
   }

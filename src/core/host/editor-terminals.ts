@@ -10,7 +10,7 @@
  * An agent's terminal login runs here too, so it needs someone to see it: with no client showing the session's
  * terminals the login fails at once (`loginUnseen`) instead of waiting in a pty nobody types into.
  */
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { PathGuard } from "../acp/path-guard";
 import { AcpThreadsError } from "../errors";
 import type { TerminalHost, TerminalView } from "../ports";
@@ -39,11 +39,11 @@ interface Running {
   /** How it ended (once it has). */
   exit?: TerminalExitStatus;
   /** The clients shown it, each with the characters it was not sent since its last output. */
-  readonly shown: Map<Socket, { dropped: number }>;
+  readonly shown: Map<Duplex, { dropped: number }>;
 }
 
 export interface EditorTerminalsOptions {
-  push(sock: Socket, msg: HostPush): void;
+  push(sock: Duplex, msg: HostPush): void;
   unsentCap?: number;
   /** Awaited before a client's offer walks the running terminals (tests hold it to order a race). */
   offerGate?: () => Promise<void>;
@@ -51,10 +51,10 @@ export interface EditorTerminalsOptions {
 
 export class EditorTerminals {
   /** The clients serving terminals, each with a guard of its folders. */
-  readonly #servers = new Map<Socket, PathGuard>();
+  readonly #servers = new Map<Duplex, PathGuard>();
   readonly #running = new Map<string, Running>();
   /** Each client's offer still walking the running terminals (its `status` waits for it). */
-  readonly #offering = new Map<Socket, Promise<void>>();
+  readonly #offering = new Map<Duplex, Promise<void>>();
 
   constructor(private readonly opts: EditorTerminalsOptions) {}
 
@@ -67,7 +67,7 @@ export class EditorTerminals {
    * A client's `hello`: from now on it is shown the terminals of its folders (the running ones at once, in the
    * background: the hello's answer goes first), or none. Its `status` waits for this (`offered`).
    */
-  offer(sock: Socket, offer: ServeOffer | undefined): Promise<void> {
+  offer(sock: Duplex, offer: ServeOffer | undefined): Promise<void> {
     const guard = offer?.terminals === true ? offeredGuard(offer) : undefined;
     if (guard) this.#servers.set(sock, guard);
     else this.#servers.delete(sock);
@@ -83,11 +83,11 @@ export class EditorTerminals {
    * folders), so its end goes there. The host answers the client's `status` only after this, so a status never
    * lists a terminal the client was not shown and will not hear the end of.
    */
-  offered(sock: Socket): Promise<void> {
+  offered(sock: Duplex): Promise<void> {
     return (this.#offering.get(sock) ?? Promise.resolve()).catch(() => undefined);
   }
 
-  async #walk(sock: Socket, guard: PathGuard | undefined): Promise<void> {
+  async #walk(sock: Duplex, guard: PathGuard | undefined): Promise<void> {
     await new Promise((r) => setImmediate(r)); // the hello's answer goes first
     await this.opts.offerGate?.();
     for (const t of [...this.#running.values()]) {
@@ -100,14 +100,14 @@ export class EditorTerminals {
   }
 
   /** The client's connection closed. */
-  gone(sock: Socket): void {
+  gone(sock: Duplex): void {
     this.#servers.delete(sock);
     this.#offering.delete(sock);
     for (const t of this.#running.values()) t.shown.delete(sock);
   }
 
   /** A client's `terminal_input`: only a client the terminal is shown to may type into it or resize it. */
-  input(sock: Socket, term: string, data: unknown, size: unknown): void {
+  input(sock: Duplex, term: string, data: unknown, size: unknown): void {
     const t = this.#running.get(term);
     if (!t?.shown.has(sock) || !this.#servers.has(sock))
       throw new AcpThreadsError("permission_denied", "that terminal is not running, or not shown to this client");
@@ -135,8 +135,8 @@ export class EditorTerminals {
   }
 
   /** The clients serving terminals of `cwd` (or, with `t`, shown `t`). */
-  async #serving(cwd: string, t?: Running): Promise<Socket[]> {
-    const out: Socket[] = [];
+  async #serving(cwd: string, t?: Running): Promise<Duplex[]> {
+    const out: Duplex[] = [];
     for (const [sock, guard] of [...this.#servers])
       if ((await (t ? sees(guard, t) : covers(guard, cwd))) && this.#servers.get(sock) === guard) out.push(sock);
     return out;
@@ -172,7 +172,7 @@ export class EditorTerminals {
     t.shown.clear();
   }
 
-  #show(sock: Socket, t: Running): void {
+  #show(sock: Duplex, t: Running): void {
     const { view } = t;
     const recent = t.recent.join("").slice(-TERMINAL_RECENT_CHARS);
     this.opts.push(sock, {

@@ -3,7 +3,7 @@
  * session's state): server.ts finds the thread and the asking client, this file does what the request says.
  * Connection-level requests (hello, run, attach, events, the editor's serve answers) stay in server.ts.
  */
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { HostedThread } from "./hosted-thread";
 import { RETRY_STEPS } from "../model/watchdog";
 import { checkedPatch } from "./meta-patch";
@@ -33,7 +33,7 @@ export function isThreadRequest(req: HostRequest): req is ThreadRequest {
 
 /** The asking client: its socket and the name its hello gave. */
 export interface Asker {
-  sock: Socket;
+  sock: Duplex;
   name: string;
 }
 

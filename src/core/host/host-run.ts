@@ -13,7 +13,7 @@ import type { DetachedRun, HostEvent, HostPush, HostReply } from "./protocol";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { SessionRows } from "./session-rows";
 import { announceTurnEnd } from "./turn-hook";
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 
 export const CLIENT_BUFFER_CAP = 4 * 1024 * 1024;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -28,10 +28,10 @@ export interface RunHost {
   readonly serve: EditorServe;
   readonly terminals: EditorTerminals;
   readonly rows: SessionRows;
-  reply(sock: Socket, msg: HostReply | HostPush): number;
+  reply(sock: Duplex, msg: HostReply | HostPush): number;
   announce(event: HostEvent): void;
   /** A push to the event listeners and `also` (a thread's clients), once to each. */
-  tell(msg: HostPush, also?: Iterable<Socket>): void;
+  tell(msg: HostPush, also?: Iterable<Duplex>): void;
   armIdle(): void;
 }
 

@@ -14,7 +14,7 @@
  * who answered. An elicitation is answered only by a client attached to the thread, with an answer that fits it.
  */
 import { randomUUID } from "node:crypto";
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { AuthStatus } from "../acp/auth-status";
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { ThreadRecord } from "../model/records";
@@ -43,7 +43,7 @@ export interface HostedThreadOptions {
   path: string;
   control: ThreadControl;
   /** Sends to one client; returns the bytes its socket holds unsent. */
-  push: (sock: Socket, msg: HostPush) => number;
+  push: (sock: Duplex, msg: HostPush) => number;
   /** A client holding more than this unsent gets no more records until it drained; then it catches up from the file. */
   cap: number;
   /** Tells the host's event subscribers (a `watchdog` push: and the thread's attached clients). */
@@ -58,7 +58,7 @@ export interface HostedThreadOptions {
 
 export class HostedThread {
   /** Each attached client's cursor; `behind`: it holds `cap` bytes unsent, it catches up once drained. */
-  readonly clients = new Map<Socket, { next: number; behind: boolean; elicits?: boolean }>();
+  readonly clients = new Map<Duplex, { next: number; behind: boolean; elicits?: boolean }>();
   #count = 0;
   #offset = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -129,7 +129,7 @@ export class HostedThread {
   }
 
   /** A client stops following the thread (a detach, its connection gone). */
-  detach(sock: Socket): void {
+  detach(sock: Duplex): void {
     this.clients.delete(sock);
     this.#watchIdle();
   }
@@ -220,14 +220,14 @@ export class HostedThread {
   }
 
   /** A batch to one client: held back while it is behind; once over the cap it waits for its drain. */
-  #feed(sock: Socket, msg: RecordsPush): void {
+  #feed(sock: Duplex, msg: RecordsPush): void {
     const state = this.clients.get(sock);
     if (!state || state.behind) return;
     state.next = msg.from + msg.records.length;
     if (this.opts.push(sock, msg) > this.opts.cap) this.#fallBehind(sock, state);
   }
 
-  #fallBehind(sock: Socket, state: { behind: boolean }): void {
+  #fallBehind(sock: Duplex, state: { behind: boolean }): void {
     state.behind = true;
     sock.once("drain", () => {
       background(
@@ -238,7 +238,7 @@ export class HostedThread {
   }
 
   /** Sends a client the records from its cursor to what the others have, from the file, as its socket takes them. */
-  async #catchUp(sock: Socket): Promise<void> {
+  async #catchUp(sock: Duplex): Promise<void> {
     const state = this.clients.get(sock);
     if (!state || sock.destroyed) return;
     // records handed live while the file was read are past what the read saw: read again for them
@@ -259,7 +259,7 @@ export class HostedThread {
   }
 
   /** Sends records `from`.. to `sock`, then keeps it fed; a question waiting is sent too. */
-  attach(sock: Socket, from: number, elicits = false): Promise<void> {
+  attach(sock: Duplex, from: number, elicits = false): Promise<void> {
     return this.#queue(async () => {
       this.clients.set(sock, { next: Math.min(from, this.#count), behind: true, ...(elicits ? { elicits } : {}) });
       this.#watchIdle();

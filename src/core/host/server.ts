@@ -1,20 +1,23 @@
 /**
  * The thread host (#35): one process per user, data home and version that owns live agent sessions; the CLI (and
- * next the editor) are its clients over the socket door.ts places. It runs what clients ask (`run`, through the
- * runner its entry point gives: the CLI's own run path), feeds every attached client its threads' records
- * (hosted-thread.ts), lets any client prompt, steer, cancel or answer, and leaves `idleMs` after the last session
- * and the last client are gone, or on `stop`.
+ * next the editor) are its clients over the socket door.ts places, and a client in its own process over an
+ * in-process connection (`connect`; a host made `inProcess` has no socket at all). It runs what clients ask (`run`,
+ * through the runner its entry point gives: hosted-runner.ts with the CLI's ports), feeds every attached client its
+ * threads' records (hosted-thread.ts), lets any client prompt, steer, cancel or answer, and leaves `idleMs` after
+ * the last session and the last client are gone (a host that listens), or on `stop`.
  *
  * A client that falls behind (more than CLIENT_BUFFER_CAP bytes unsent) is disconnected, never waited for: it
  * reattaches from its cursor. Nothing a client sends can make the host buffer more than MAX_MESSAGE_BYTES of it.
  */
 import { unlinkSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server } from "node:net";
+import type { Duplex } from "node:stream";
 import { errorMessage } from "../errors";
 import { tryAcquireLock } from "../platform/file-lock";
 import { isPosix } from "../platform/host";
 import { background } from "../util/unexpected";
-import { preparePlace } from "./door";
+import { hostPlace, preparePlace, type HostPlace } from "./door";
+import { inProcessPair } from "./in-process";
 import { writeDoorKey } from "../store/door-key";
 import { admit, type Client } from "./host-client";
 import { EditorServe } from "./editor-serve";
@@ -43,20 +46,23 @@ import type { HostOptions } from "./run-control";
 import { readLines, send } from "./wire";
 
 export { CLIENT_BUFFER_CAP, DEFAULT_IDLE_MS };
+export type { HostRunner } from "./run-control";
 export const HARD_BUFFER_CAP = 4 * CLIENT_BUFFER_CAP;
 /** How long `stop --force` waits for the runs it interrupted to close their sessions. */
 export const STOP_GRACE_MS = 10_000;
 
 export class ThreadHost {
   readonly #server: Server;
-  readonly #clients = new Map<Socket, Client>();
+  readonly #clients = new Map<Duplex, Client>();
   readonly #threads = new Map<string, HostedThread>();
   /** Each run's abort, and its thread once open. */
   readonly #runs = new Map<AbortController, { thread?: HostedThread }>();
-  readonly #events = new Set<Socket>();
+  readonly #events = new Set<Duplex>();
   readonly #started = Date.now();
   #idle: NodeJS.Timeout | undefined;
   #release: (() => void) | undefined;
+  /** It serves: it listens on its socket (listen) or was made in process (inProcess), and has not stopped. */
+  #live = false;
   #stopping = false;
   #closed!: () => void;
   /** The key clients must give (store/door-key.ts), written as the host takes its socket. */
@@ -111,6 +117,29 @@ export class ThreadHost {
     };
   }
 
+  /**
+   * A host that serves only the clients of this process (`connect`): no socket, lock or key, and no leaving when
+   * idle (it serves until its owner calls stop(); a host that listens leaves when idle). `place` gives its version.
+   */
+  static inProcess(opts: Omit<HostOptions, "place"> & { place?: HostPlace }): ThreadHost {
+    const host = new ThreadHost({ ...opts, place: opts.place ?? hostPlace(opts.home) });
+    host.#live = true;
+    return host;
+  }
+
+  /**
+   * A client in this process: the client's end of a connection served as a socket's is (the same requests, pushes
+   * and per-client buffer caps), let in without the door's key. The key proves a process at the socket is this
+   * user's; the end returned here is reached by no other process (it has no name or path), only by code in this
+   * one, which holds the host itself and could read its key anyway.
+   */
+  connect(): Duplex {
+    if (!this.#live || this.#stopping) throw new Error("the thread host does not serve (stopped, or not started)");
+    const [own, client] = inProcessPair();
+    this.#connect(own, true);
+    return client;
+  }
+
   /** Takes the host's lock and its socket; false when another host of this version already serves. */
   async listen(): Promise<boolean> {
     const { place, home } = this.opts;
@@ -126,6 +155,7 @@ export class ThreadHost {
       this.#release();
       throw err;
     }
+    this.#live = true;
     this.#armIdle();
     return true;
   }
@@ -138,15 +168,16 @@ export class ThreadHost {
       uptimeMs: Date.now() - this.#started,
       clients: this.#clients.size,
       maxUnsent: Math.max(0, ...[...this.#clients.keys()].map((s) => s.writableLength)),
-      socket: this.opts.place.socket,
+      socket: this.#release ? this.opts.place.socket : "(in process)",
       sessions: [...this.#threads.values()].map(sessionRow),
       ...(this.#execs.running.length ? { execs: this.#execs.running } : {}),
       ...(this.#terminals.running.length ? { terminals: this.#terminals.running } : {}),
     };
   }
 
-  #connect(sock: Socket): void {
-    const client: Client = { name: "a client", threads: new Set(), counts: false, keyed: false };
+  /** A connection: one at the socket, or (`keyed`) one made in this process (connect). */
+  #connect(sock: Duplex, keyed = false): void {
+    const client: Client = { name: "a client", threads: new Set(), counts: false, keyed };
     this.#clients.set(sock, client);
     sock.on("error", () => {});
     sock.on("close", () => {
@@ -176,7 +207,7 @@ export class ThreadHost {
    * Records stop going to a client over CLIENT_BUFFER_CAP (it catches up from the file once drained); one that
    * lets even the small messages pile up past HARD_BUFFER_CAP is let go (it reattaches from its cursor).
    */
-  #reply(sock: Socket, msg: HostReply | HostPush): number {
+  #reply(sock: Duplex, msg: HostReply | HostPush): number {
     if (sock.writableEnded) return 0; // let go (no_key): nothing more
     const held = send(sock, msg);
     if (held > HARD_BUFFER_CAP) sock.destroy();
@@ -184,12 +215,12 @@ export class ThreadHost {
   }
 
   /** A client stops following the thread: its row counts one client less. */
-  #detach(t: HostedThread, sock: Socket): void {
+  #detach(t: HostedThread, sock: Duplex): void {
     t.detach(sock);
     this.#rows.changed(t);
   }
 
-  async #handle(sock: Socket, client: Client, req: HostRequest): Promise<HostReply | undefined> {
+  async #handle(sock: Duplex, client: Client, req: HostRequest): Promise<HostReply | undefined> {
     const { id } = req;
     // until a hello proves the key: the door's answer, or (a sandboxed agent, say) one refusal and it is let go
     const door = client.keyed ? undefined : admit(this.#key, client, req);
@@ -280,7 +311,7 @@ export class ThreadHost {
   }
 
   /** A push to the event listeners and `also` (a thread's clients), once to each; a watchdog's row goes first. */
-  #tell(msg: HostPush, also: Iterable<Socket> = []): void {
+  #tell(msg: HostPush, also: Iterable<Duplex> = []): void {
     const t = msg.t === "watchdog" ? this.#threads.get(msg.threadId) : undefined;
     if (t) this.#rows.changed(t);
     for (const s of new Set([...this.#events, ...also])) this.#reply(s, msg);
@@ -294,7 +325,8 @@ export class ThreadHost {
     const work = this.#execs.running.length + this.#bestOfs.running; // exec runs, Best of N being finished
     const running = work > 0 || [...this.#runs.values()].some((r) => !r.thread?.unattended);
     const held = running || [...this.#clients.values()].some((c) => c.counts);
-    // stopping: no new idle timer while stop() waits (one kept a stopped host alive its idle time: the suite hung)
+    // stopping: no new idle timer while stop() waits (one kept a stopped host alive its idle time: the suite hung);
+    // not listening (in process): its owner stops it
     if (held || !this.#release || this.#stopping) {
       clearTimeout(this.#idle);
       this.#idle = undefined;
@@ -312,7 +344,7 @@ export class ThreadHost {
    * closes every connection, leaves.
    */
   async stop(): Promise<void> {
-    if (!this.#release || this.#stopping) return;
+    if (!this.#live || this.#stopping) return;
     this.#stopping = true;
     clearTimeout(this.#idle);
     for (const [abort, { thread }] of this.#runs)
@@ -321,15 +353,17 @@ export class ThreadHost {
     const deadline = Date.now() + STOP_GRACE_MS;
     await Promise.all([this.#execs.shutdown(), this.#bestOfs.shutdown(), this.#engine.close()]);
     while (this.#runs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    this.#server.close();
+    const listening = this.#release;
+    if (listening) this.#server.close();
     for (const sock of this.#clients.keys()) sock.destroy();
     try {
-      if (isPosix()) unlinkSync(this.opts.place.socket);
+      if (listening && isPosix()) unlinkSync(this.opts.place.socket);
     } catch {
       // closing the server removed it already
     }
-    this.#release();
+    listening?.();
     this.#release = undefined;
+    this.#live = false;
     this.opts.logger.info(`thread host ${process.pid} leaves`);
     this.#closed();
   }

@@ -3,10 +3,10 @@
  * complete line and closes the socket on a line longer than the cap (a broken or hostile peer cannot make the
  * reader buffer without bound); `send` writes one message and reports how many bytes wait unsent.
  */
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { MAX_MESSAGE_BYTES } from "./protocol";
 
-export function readLines(sock: Socket, onMessage: (msg: unknown) => void, cap = MAX_MESSAGE_BYTES): void {
+export function readLines(sock: Duplex, onMessage: (msg: unknown) => void, cap = MAX_MESSAGE_BYTES): void {
   let parts: Buffer[] = [];
   let held = 0;
   sock.on("data", (chunk: Buffer) => {
@@ -36,7 +36,7 @@ export function readLines(sock: Socket, onMessage: (msg: unknown) => void, cap =
 }
 
 /** Writes `msg` as one line; returns the bytes the socket holds unsent afterwards. */
-export function send(sock: Socket, msg: unknown): number {
+export function send(sock: Duplex, msg: unknown): number {
   if (sock.destroyed || !sock.writable) return 0;
   sock.write(`${JSON.stringify(msg)}\n`);
   return sock.writableLength;

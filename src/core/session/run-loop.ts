@@ -24,7 +24,7 @@ import type { OpenedThread } from "./open-thread";
 import { extraRoots, openRun } from "./run-open";
 import type { FirstTurn, RunLoopOptions } from "./run-options";
 
-export type { RunPorts } from "./run-options";
+export type { RunPorts, RunTarget } from "./run-options";
 import { afterAbort, CANCEL_GRACE_MS, leaves, prompts, settled } from "./run-turns";
 
 /** Files mentioned in a prompt's context are read from the disk unless a port serves them. */

@@ -1,12 +1,12 @@
 /**
- * The thread host's hooks into a run (#35), beside host-runner.ts: the agent's elicitations go to the clients
+ * The thread host's hooks into a run (#35), beside hosted-runner.ts: the agent's elicitations go to the clients
  * attached to the thread (first answer wins) while any is, else to the run's own answer (`--elicitation`: with no
  * terminal, `ask` declines); the run's watchdog is pushed to the clients and takes their retries.
  */
-import type { HostRunControl } from "../core/host/run-control";
-import type { ElicitationAsker } from "../core/model/elicitation";
-import type { RetryStep } from "../core/model/watchdog";
-import type { Supervisor } from "../core/watchdog/supervisor";
+import type { ElicitationAsker } from "../model/elicitation";
+import type { RetryStep } from "../model/watchdog";
+import type { Supervisor } from "../watchdog/supervisor";
+import type { HostRunControl } from "./run-control";
 
 /** `mode` ask (the default): the attached clients, else `own`; decline and defaults: `own` as given. */
 export function hostElicitor(mode: string | undefined, ctl: HostRunControl, own: ElicitationAsker): ElicitationAsker {
