@@ -34,6 +34,7 @@ import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
 import type { AgentResolveReplies, AgentResolveRequest } from "./requests-agent-resolve";
 import type { FollowProgress, FollowReplies, FollowRequest } from "./requests-follow";
+import type { ReviewReplies, ReviewRequest } from "./requests-review";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -116,7 +117,9 @@ export type EngineRequest =
   /** Resolving an agent: what an `--agent` value names, where an agent's program is (requests-agent-resolve.ts). */
   | AgentResolveRequest
   /** Following a thread another process writes, until it is free (requests-follow.ts). */
-  | FollowRequest;
+  | FollowRequest
+  /** Inline review: a reviewed file's pending hunks placed on its text now, its comments' thread (requests-review.ts). */
+  | ReviewRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -138,7 +141,8 @@ export interface EngineReplies
     SessionsReplies,
     CliTargetReplies,
     AgentResolveReplies,
-    FollowReplies {
+    FollowReplies,
+    ReviewReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

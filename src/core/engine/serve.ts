@@ -33,6 +33,7 @@ import { sessionsOps } from "./serve-sessions";
 import { cliTargetOps } from "./serve-clitarget";
 import { agentResolveOps } from "./serve-agent-resolve";
 import { followOps } from "./serve-follow";
+import { reviewOps } from "./serve-review";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -64,6 +65,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...cliTargetOps,
   ...agentResolveOps,
   ...followOps,
+  ...reviewOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -209,6 +211,9 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "agents.resolve": { agent: "string", cwd: "path", allowMissing: "boolean?" },
   "agents.which": { spec: "spec", cwd: "path" },
   "threads.follow": { threadId: "string", fromOffset: "count?", pollMs: "count?" },
+  "review.placed": { threads: "strings", path: "path", text: "string" },
+  "review.author": { threads: "strings", path: "path" },
+  "review.forget": { threadId: "string" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */
