@@ -11,6 +11,7 @@ import type { Disposable } from "../lifecycle";
 import { REDACTED, redactSecrets } from "../redact";
 import { AsyncAppender } from "../store/async-appender";
 import { background } from "../util/unexpected";
+import { rotatedPath } from "./traffic-path";
 
 export type TrafficDirection = ProtocolLogEntry["direction"];
 
@@ -184,8 +185,6 @@ export class TrafficRecorder implements Disposable {
     return ours ?? true;
   }
 }
-
-export const rotatedPath = (path: string): string => path.replace(/\.ndjson$/, ".1.ndjson");
 
 /** Every entry recorded for a thread, oldest first (the rotated part, then the current file). */
 export function readTraffic(path: string): { entries: TrafficEntry[]; rotated: boolean } {
