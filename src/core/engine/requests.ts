@@ -35,6 +35,7 @@ import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
 import type { AgentResolveReplies, AgentResolveRequest } from "./requests-agent-resolve";
 import type { FollowProgress, FollowReplies, FollowRequest } from "./requests-follow";
 import type { ReviewReplies, ReviewRequest } from "./requests-review";
+import type { BundleReplies, BundleRequest } from "./requests-bundle";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -119,7 +120,9 @@ export type EngineRequest =
   /** Following a thread another process writes, until it is free (requests-follow.ts). */
   | FollowRequest
   /** Inline review: a reviewed file's pending hunks placed on its text now, its comments' thread (requests-review.ts). */
-  | ReviewRequest;
+  | ReviewRequest
+  /** Bug bundles: a thread's traffic and records, redacted, saved to attach to an issue (requests-bundle.ts). */
+  | BundleRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -142,7 +145,8 @@ export interface EngineReplies
     CliTargetReplies,
     AgentResolveReplies,
     FollowReplies,
-    ReviewReplies {
+    ReviewReplies,
+    BundleReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

@@ -34,6 +34,7 @@ import { cliTargetOps } from "./serve-clitarget";
 import { agentResolveOps } from "./serve-agent-resolve";
 import { followOps } from "./serve-follow";
 import { reviewOps } from "./serve-review";
+import { bundleOps } from "./serve-bundle";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -66,6 +67,7 @@ const HANDLERS: Handlers<EngineOp> = {
   ...agentResolveOps,
   ...followOps,
   ...reviewOps,
+  ...bundleOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -214,6 +216,8 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "review.placed": { threads: "strings", path: "path", text: "string" },
   "review.author": { threads: "strings", path: "path" },
   "review.forget": { threadId: "string" },
+  "bundle.name": { threadId: "string" },
+  "bundle.save": { threadId: "string", outFile: "path?", dir: "path?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -164,6 +164,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "review.placed": () => engine.call({ op: "review.placed", threads: [id], path: join(dir, "a.txt"), text: "a\n" }),
       "review.author": () => engine.call({ op: "review.author", threads: [id], path: join(dir, "a.txt") }),
       "review.forget": () => engine.call({ op: "review.forget", threadId: id }),
+      "bundle.name": () => engine.call({ op: "bundle.name", threadId: id }),
+      "bundle.save": () => engine.call({ op: "bundle.save", threadId: id, dir: out }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
