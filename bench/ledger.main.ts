@@ -17,7 +17,9 @@
  *   wall and CPU, against its floors in the same run: one lstat of every file on as many threads, callback
  *   lstat through libuv's pool (ledger-par.ts), and GNU find over the same folders with a stat per file and
  *   without (C: ledger-floor.ts); `--only floor`;
- * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand.
+ * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand;
+ * - inline review's placement per keystroke through the engine's request against the cache called directly
+ *   (review-placement.ts; `--only review`).
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
@@ -33,6 +35,7 @@ import { parRows } from "./ledger-par";
 import { IgnoreMatcher } from "../src/core/ledger/gitignore";
 import { walkDirs } from "../src/core/ledger/walk";
 import { WalkWorker } from "../src/core/ledger/walk-worker-client";
+import { reviewPlacementRows } from "./review-placement";
 
 const DIRS = 500;
 const PER_DIR = 20;
@@ -323,6 +326,7 @@ async function main(): Promise<void> {
         `${mem.toFixed(1).padStart(7)} MB  ${goal(mem, 20 * modes.length, "MB")}`,
       );
     }
+    if (!ONLY || ONLY === "review") for (const [name, value] of await reviewPlacementRows(dir)) line(name, value);
     if (ONLY && ONLY !== "floor") return;
     if (!existsSync(join(dir, "ws-git-watch"))) makeWorkspace(join(dir, "ws-git-watch"), true);
     for (const inWorker of [false, true]) {

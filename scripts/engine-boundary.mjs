@@ -120,6 +120,7 @@ export const PURE_HELPERS = [
   "src/core/worktree/ranking.ts",
   "src/core/worktree/best-of-progress.ts",
   "src/core/thread/title.ts",
+  "src/core/bundle/traffic-path.ts",
 ];
 /** Packages a pure helper may import values from: path math (node:path, node:url) and the line diff (diff). */
 const PURE_PACKAGES = new Set(["node:path", "node:url", "diff"]);

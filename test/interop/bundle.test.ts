@@ -25,7 +25,7 @@ test(
     const dir = mkdtempSync(join(tmpdir(), "acp-bundle-"));
     try {
       const file = join(dir, "bug.json");
-      writeBugBundle(bundle, file);
+      await writeBugBundle(bundle, file);
       const r = spawnSync(process.execPath, [join(repoRoot(), "dist", "cli.js"), "replay", file], { encoding: "utf8" });
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /ok: no divergence/);

@@ -3,9 +3,8 @@
  * versions; redacted, paths replaced, 0600) to attach to an issue. `acp-threads replay FILE` plays it back.
  */
 import { resolve } from "node:path";
-import { buildBugBundle, bundleFileName, writeBugBundle } from "../../core/bundle/bundle";
+import { localEngine } from "../../core/engine/local";
 import { resolveHome } from "../../core/store/paths";
-import { ThreadStore } from "../../core/store/thread-store";
 import { command } from "../command";
 import { EXIT } from "../io";
 import { VERSION } from "../../core/version";
@@ -24,13 +23,15 @@ export const main = command(
 agent, its records and the versions of everything involved; key-like strings are redacted, env values left out,
 the workspace and home paths replaced by \${WORKSPACE} and \${HOME}. Check it before you share it.`,
   },
-  ({ io, flags, args }) => {
-    const store = new ThreadStore(resolveHome(io.env));
-    const bundle = buildBugBundle(store, store.resolveId(args[0]!), { acpThreadsVersion: CLI_VERSION });
-    const out = resolve(io.cwd, flags.out ?? bundleFileName(bundle));
-    writeBugBundle(bundle, out);
-    io.stdout.write(`${out}\n`);
-    for (const note of bundle.notes) io.stderr.write(`acp-threads bundle: note: ${note}\n`);
+  async ({ io, flags, args }) => {
+    const engine = localEngine({ home: resolveHome(io.env) });
+    const { path, notes } = await engine.call({
+      op: "bundle.save",
+      threadId: args[0]!,
+      ...(flags.out ? { outFile: resolve(io.cwd, flags.out) } : { dir: resolve(io.cwd) }),
+    });
+    io.stdout.write(`${path}\n`);
+    for (const note of notes) io.stderr.write(`acp-threads bundle: note: ${note}\n`);
     return EXIT.ok;
   },
 );

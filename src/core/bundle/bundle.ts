@@ -4,14 +4,14 @@
  * redacted again (every string), the workspace and home paths become `${WORKSPACE}` and `${HOME}` (replay puts a
  * fresh folder there), env values are never in it. Written atomically, mode 0600.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { ThreadRecord } from "../model/records";
 import type { AgentInfoRef } from "../model/usage";
 import { redactSecrets } from "../redact";
-import { writeFileAtomic } from "../store/atomic-write";
+import { writeFileAtomicAsync } from "../store/atomic-write";
 import type { ThreadStore } from "../store/thread-store";
 import { readTraffic, type TrafficEntry } from "./traffic";
 
@@ -54,20 +54,19 @@ export function replacePaths(pairs: [from: string, to: string][]): (s: string) =
   return (s) => sorted.reduce((acc, [from, to]) => acc.split(from).join(to), s);
 }
 
-export function buildBugBundle(
+/** A thread's bug bundle, read off the caller's thread (fs/promises). */
+export async function buildBugBundle(
   store: ThreadStore,
   threadId: string,
   opts: { acpThreadsVersion: string; home?: string },
-): BugBundle {
-  const { metadata, records } = store.read(threadId);
-  const trafficPath = join(store.layout.trafficDir, `${threadId}.ndjson`);
+): Promise<BugBundle> {
+  const { metadata, records } = await store.readExisting(threadId);
+  const read = await readTraffic(join(store.layout.trafficDir, `${threadId}.ndjson`));
   const notes: string[] = [];
-  let traffic: TrafficEntry[] = [];
-  if (existsSync(trafficPath)) {
-    const read = readTraffic(trafficPath);
-    traffic = read.entries;
-    if (read.rotated) notes.push("the oldest traffic of this long thread was rotated out; the bundle starts later");
-  } else notes.push("no protocol traffic was recorded for this thread (recorded before traffic files existed?)");
+  const traffic: TrafficEntry[] = read.entries;
+  if (read.rotated) notes.push("the oldest traffic of this long thread was rotated out; the bundle starts later");
+  else if (!traffic.length)
+    notes.push("no protocol traffic was recorded for this thread (recorded before traffic files existed?)");
   const cut = traffic.filter((e) => e.x && (e.d === "send" || e.d === "recv")).length;
   if (cut) notes.push(`${cut} message(s) over the protocol log's size cap are kept as cut text only`);
   const anonymize = replacePaths([
@@ -97,8 +96,8 @@ export function buildBugBundle(
   };
 }
 
-export function writeBugBundle(bundle: BugBundle, path: string): void {
-  writeFileAtomic(path, JSON.stringify(bundle) + "\n", { mode: 0o600 });
+export function writeBugBundle(bundle: BugBundle, path: string): Promise<void> {
+  return writeFileAtomicAsync(path, JSON.stringify(bundle) + "\n", { mode: 0o600 });
 }
 
 /** Reads and checks a bundle; a wrong file gets a clear error. */
@@ -123,7 +122,7 @@ export function readBugBundle(path: string): BugBundle {
 }
 
 /** `acp-threads-bug-<agent>-<thread id prefix>-<UTC time>.json` */
-export function bundleFileName(bundle: BugBundle): string {
+export function bundleFileName(bundle: Pick<BugBundle, "createdAt" | "agent"> & { threadId: string }): string {
   const at = bundle.createdAt.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `acp-threads-bug-${bundle.agent.id.replace(/[^\w.-]/g, "_")}-${bundle.thread.threadId.slice(0, 18)}-${at}.json`;
+  return `acp-threads-bug-${bundle.agent.id.replace(/[^\w.-]/g, "_")}-${bundle.threadId.slice(0, 18)}-${at}.json`;
 }

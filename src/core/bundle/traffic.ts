@@ -5,12 +5,13 @@
  * the process-level ones (initialize, authenticate, session/new) and the agent's stderr. Secrets never reach
  * the disk: env values and MCP headers are dropped, key-like strings redacted. Size-capped with one rotation.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { ProtocolLog, ProtocolLogEntry } from "../acp/protocol-log";
 import type { Disposable } from "../lifecycle";
 import { REDACTED, redactSecrets } from "../redact";
 import { AsyncAppender } from "../store/async-appender";
 import { background } from "../util/unexpected";
+import { rotatedPath } from "./traffic-path";
 
 export type TrafficDirection = ProtocolLogEntry["direction"];
 
@@ -185,15 +186,20 @@ export class TrafficRecorder implements Disposable {
   }
 }
 
-export const rotatedPath = (path: string): string => path.replace(/\.ndjson$/, ".1.ndjson");
+/** A file's text, null when there is none. */
+const textOrNone = (path: string): Promise<string | null> =>
+  readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  });
 
 /** Every entry recorded for a thread, oldest first (the rotated part, then the current file). */
-export function readTraffic(path: string): { entries: TrafficEntry[]; rotated: boolean } {
+export async function readTraffic(path: string): Promise<{ entries: TrafficEntry[]; rotated: boolean }> {
   const entries: TrafficEntry[] = [];
-  const rotated = existsSync(rotatedPath(path));
-  for (const p of [rotatedPath(path), path]) {
-    if (!existsSync(p)) continue;
-    for (const line of readFileSync(p, "utf8").split("\n")) {
+  const [older, newer] = await Promise.all([rotatedPath(path), path].map(textOrNone));
+  for (const text of [older, newer]) {
+    if (text === null) continue;
+    for (const line of text.split("\n")) {
       if (!line.trim()) continue;
       try {
         entries.push(JSON.parse(line) as TrafficEntry);
@@ -202,5 +208,5 @@ export function readTraffic(path: string): { entries: TrafficEntry[]; rotated: b
       }
     }
   }
-  return { entries, rotated };
+  return { entries, rotated: older !== null };
 }

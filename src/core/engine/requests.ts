@@ -34,6 +34,8 @@ import type { BestOfReplies, BestOfRequest } from "./requests-bestof";
 import type { CliTargetReplies, CliTargetRequest } from "./requests-clitarget";
 import type { AgentResolveReplies, AgentResolveRequest } from "./requests-agent-resolve";
 import type { FollowProgress, FollowReplies, FollowRequest } from "./requests-follow";
+import type { ReviewReplies, ReviewRequest } from "./requests-review";
+import type { BundleReplies, BundleRequest } from "./requests-bundle";
 
 export type EngineRequest =
   /** The folder exports go to when none is named (#37): `home`'s Downloads, else `home` (none: the OS's home). */
@@ -116,7 +118,11 @@ export type EngineRequest =
   /** Resolving an agent: what an `--agent` value names, where an agent's program is (requests-agent-resolve.ts). */
   | AgentResolveRequest
   /** Following a thread another process writes, until it is free (requests-follow.ts). */
-  | FollowRequest;
+  | FollowRequest
+  /** Inline review: a reviewed file's pending hunks placed on its text now, its comments' thread (requests-review.ts). */
+  | ReviewRequest
+  /** Bug bundles: a thread's traffic and records, redacted, saved to attach to an issue (requests-bundle.ts). */
+  | BundleRequest;
 
 export type EngineOp = EngineRequest["op"];
 
@@ -138,7 +144,9 @@ export interface EngineReplies
     SessionsReplies,
     CliTargetReplies,
     AgentResolveReplies,
-    FollowReplies {
+    FollowReplies,
+    ReviewReplies,
+    BundleReplies {
   "export.folder": { dir: string };
   "export.names": { snapshot: string; markdown: string };
   "snapshot.list": SnapshotListing[];

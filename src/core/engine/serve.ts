@@ -33,6 +33,8 @@ import { sessionsOps } from "./serve-sessions";
 import { cliTargetOps } from "./serve-clitarget";
 import { agentResolveOps } from "./serve-agent-resolve";
 import { followOps } from "./serve-follow";
+import { reviewOps } from "./serve-review";
+import { bundleOps } from "./serve-bundle";
 
 const HANDLERS: Handlers<EngineOp> = {
   ...snapshotOps,
@@ -64,6 +66,8 @@ const HANDLERS: Handlers<EngineOp> = {
   ...cliTargetOps,
   ...agentResolveOps,
   ...followOps,
+  ...reviewOps,
+  ...bundleOps,
 };
 
 /** A field's kind (`?`: it may be absent); `path`: an absolute path. */
@@ -209,6 +213,11 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "agents.resolve": { agent: "string", cwd: "path", allowMissing: "boolean?" },
   "agents.which": { spec: "spec", cwd: "path" },
   "threads.follow": { threadId: "string", fromOffset: "count?", pollMs: "count?" },
+  "review.placed": { threads: "strings", path: "path", text: "string" },
+  "review.author": { threads: "strings", path: "path" },
+  "review.forget": { threadId: "string" },
+  "bundle.name": { threadId: "string" },
+  "bundle.save": { threadId: "string", outFile: "path?", dir: "path?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

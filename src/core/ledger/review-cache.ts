@@ -59,6 +59,18 @@ export class ReviewCache {
     return perThread.flat().sort((a, b) => a.start - b.start);
   }
 
+  /** Of `threads`, the last to change `path` in an operation still reviewable (review comments go to it). */
+  async author(threads: Iterable<string>, path: string): Promise<string | undefined> {
+    const watched = [...threads];
+    const views = await Promise.all(watched.map((id) => this.view(id)));
+    let best: { threadId: string; at: string } | undefined;
+    for (const [i, threadId] of watched.entries())
+      for (const op of views[i]!.ops)
+        if (isReviewable(op) && op.files.some((f) => f.path === path) && (!best || op.startedAt > best.at))
+          best = { threadId, at: op.startedAt };
+    return best?.threadId;
+  }
+
   async #placedOf(threadId: string, path: string, text: string): Promise<PlacedHunk[]> {
     const kept = this.#kept(threadId);
     const view = await kept.view;

@@ -4,8 +4,6 @@
  */
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { buildBugBundle, bundleFileName, writeBugBundle } from "../../core/bundle/bundle";
-import { VERSION } from "../../core/version";
 import type { RetryStep } from "../../core/model/watchdog";
 import type { Hub } from "../hub";
 import type { LiveSession } from "../live-session";
@@ -35,21 +33,21 @@ export async function saveBugBundleCommand(
 ): Promise<string | undefined> {
   const threadId = threadOf(target);
   if (!threadId) throw new Error("Choose a thread to save a bug bundle of (in the Sessions view, or from its panel).");
-  const bundle = buildBugBundle(hub.threads, threadId, { acpThreadsVersion: VERSION });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? hub.home;
   const uri = opts.path
     ? vscode.Uri.file(opts.path)
     : await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.file(join(folder, bundleFileName(bundle))),
+        defaultUri: vscode.Uri.file(join(folder, (await hub.engine.call({ op: "bundle.name", threadId })).name)),
         filters: { "Bug bundle": ["json"] },
         title: "Save bug bundle",
       });
   if (!uri) return undefined;
-  writeBugBundle(bundle, uri.fsPath);
+  // built and written by the engine, off the window's thread
+  const saved = await hub.engine.call({ op: "bundle.save", threadId, outFile: uri.fsPath });
   if (!opts.path)
     void vscode.window
       .showInformationMessage(
-        `Bug bundle saved: ${bundle.traffic.length} protocol messages, redacted (keys, env values; paths as \${WORKSPACE}). Check it before you share it; 'acp-threads replay' plays it back.`,
+        `Bug bundle saved: ${saved.messages} protocol messages, redacted (keys, env values; paths as \${WORKSPACE}). Check it before you share it; 'acp-threads replay' plays it back.`,
         "Open",
       )
       .then((a) => {

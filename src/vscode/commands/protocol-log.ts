@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { rotatedPath } from "../../core/bundle/traffic";
+import { rotatedPath } from "../../core/bundle/traffic-path";
 import { pathExists } from "../../core/util/path-exists";
 import { background } from "../../core/util/unexpected";
 import type { Hub } from "../hub";

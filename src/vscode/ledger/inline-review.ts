@@ -6,13 +6,13 @@
  * (the diff editor still shows it). The editor title gets Keep / Undo for all of the active file's hunks.
  */
 import * as vscode from "vscode";
+import type { Engine, EngineReplies } from "../../core/engine/requests";
 import { errorMessage } from "../../core/errors";
-import type { LedgerView } from "../../core/ledger/ledger-view";
 import { keepChange, undoChange } from "../../core/ledger/review";
-import { ReviewCache, type PlacedHunk } from "../../core/ledger/review-cache";
 import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
 
-export type { PlacedHunk };
+/** A pending hunk placed on a document's lines now (the engine's `review.placed`). */
+export type PlacedHunk = EngineReplies["review.placed"][number];
 
 export interface ChangeTarget {
   threadId: string;
@@ -26,8 +26,11 @@ const CONTEXT_KEY = "acpThreads.pendingReview";
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
   readonly #host: LedgerHost;
   readonly #threads = new Set<string>();
-  /** The watched threads' views and reviewed files, read off the host's thread (dropped when a thread records more). */
-  readonly #cache: ReviewCache;
+  /**
+   * The window's engine: it places the hunks from what it read of the watched threads and keeps (their views and
+   * reviewed files, read off the host's thread, let go when a thread records more: `review.forget`).
+   */
+  readonly #engine: Engine;
   /** Decorations asked for; one that an edit, a switch of editor or a newer ask overtook applies nothing. */
   #decorations = 0;
   readonly #lenses = new vscode.EventEmitter<void>();
@@ -48,15 +51,19 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   constructor(
     host: LedgerHost,
+    engine: Engine,
     private readonly cwdOf: (threadId: string) => Promise<string | undefined>,
     private readonly titleOf: (threadId: string) => Promise<string | undefined> = async () => undefined,
   ) {
     this.#host = host;
-    this.#cache = new ReviewCache(host.ledger);
+    this.#engine = engine;
     this.#subs.push(
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       host.onDidChange(({ threadId }) => {
-        this.#cache.drop(threadId);
+        // forgotten before the views place again: the engine serves requests in the order they are asked
+        this.#engine
+          .call({ op: "review.forget", threadId })
+          .then(undefined, (err: unknown) => host.logger.warn("letting a reviewed thread's reads go failed", err));
         this.refresh();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.#decorate()),
@@ -89,7 +96,12 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   /** The hunks still to review in `doc`, placed on its current lines (nothing read once its threads were read). */
   placed(doc: vscode.TextDocument): Promise<PlacedHunk[]> {
     if (doc.uri.scheme !== "file") return Promise.resolve([]);
-    return this.#cache.placed(this.#threads, doc.uri.fsPath, doc.getText());
+    return this.#engine.call({
+      op: "review.placed",
+      threads: [...this.#threads],
+      path: doc.uri.fsPath,
+      text: doc.getText(),
+    });
   }
 
   async provideCodeLenses(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
@@ -101,7 +113,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     return placed.flatMap((p) => {
       const line = Math.min(p.start, Math.max(0, doc.lineCount - 1));
       const range = new vscode.Range(line, 0, line, 0);
-      const target: ChangeTarget = { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: p.hunk.index };
+      const target: ChangeTarget = { threadId: p.threadId, op: p.op, path: p.path, hunk: p.hunk };
       return [
         new vscode.CodeLens(range, { title: "$(check) Keep", command: "acpThreads.keepChange", arguments: [target] }),
         new vscode.CodeLens(range, { title: "$(discard) Undo", command: "acpThreads.undoChange", arguments: [target] }),
@@ -114,9 +126,9 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
                 arguments: [p.threadId],
               }
             : {
-                title: `turn ${p.file.turn} · ${p.agent}`,
+                title: `turn ${p.turn} · ${p.agent}`,
                 command: "acpThreads.openTurn",
-                arguments: [p.threadId, p.file.turn],
+                arguments: [p.threadId, p.turn],
               },
         ),
       ];
@@ -143,7 +155,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     if (!doc) return;
     const files = new Map<string, ChangeTarget>();
     for (const p of await this.placed(doc))
-      files.set(`${p.threadId} ${p.file.op}`, { threadId: p.threadId, op: p.file.op, path: p.file.path, hunk: null });
+      files.set(`${p.threadId} ${p.op}`, { threadId: p.threadId, op: p.op, path: p.path, hunk: null });
     const targets = [...files.values()].reverse();
     for (const t of targets) {
       try {
@@ -155,9 +167,9 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     }
   }
 
-  /** The thread's ledger, read once off the thread and kept until it records more (the review comments use it too). */
-  view(threadId: string): Promise<LedgerView> {
-    return this.#cache.view(threadId);
+  /** Of the threads under review, the last to change `path` (its review comments go to it), from what the engine keeps. */
+  async author(path: string): Promise<string | undefined> {
+    return (await this.#engine.call({ op: "review.author", threads: [...this.#threads], path })).threadId;
   }
 
   #decorate(): void {
@@ -186,7 +198,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     editor.setDecorations(
       this.#removed,
       placed
-        .filter((p) => p.hunk.beforeEnd > p.hunk.beforeStart && p.end === p.start)
+        .filter((p) => p.removes && p.end === p.start)
         .map((p) => line(Math.min(p.start, editor.document.lineCount - 1))),
     );
     void vscode.commands.executeCommand("setContext", CONTEXT_KEY, placed.length > 0);

@@ -62,14 +62,14 @@ export class LedgerFeature implements vscode.Disposable {
     this.host = new LedgerHost(deps.home, deps.logger, async (id) => (await this.#infoOf(id))?.title, deps.walkWorker);
     this.inline = new InlineReview(
       this.host,
+      deps.engine,
       async (id) => (await this.#infoOf(id))?.cwd,
       (id) => this.#titleOf(id),
     );
     this.hover = new ProvenanceHover(this.host.provenance, (id) => this.#titleOf(id));
     this.comments = new ReviewComments({
       threadsDir: deps.threads.threadsDir,
-      watched: () => this.inline.watched,
-      view: (id) => this.inline.view(id),
+      author: (path) => this.inline.author(path),
       cwdOf: async (id) => (await this.#infoOf(id))?.cwd,
       send: (id, comments, root, intro) => {
         if (!deps.sendReview) throw new Error("Sending a review is not available in this window.");

@@ -10,8 +10,6 @@ import * as vscode from "vscode";
 import { errorMessage } from "../../core/errors";
 import type { ReviewComment } from "../../core/prompt/review";
 import { ReviewNotes, type ReviewNote } from "../../core/store/review-notes";
-import type { LedgerView } from "../../core/ledger/ledger-view";
-import { isReviewable } from "../../core/ledger/restored";
 import { currentText } from "./ledger-host";
 
 export const REVIEW_CONTROLLER_ID = "acpThreads.review";
@@ -20,10 +18,8 @@ const PENDING_KEY = "acpThreads.reviewCommentsPending";
 
 export interface ReviewCommentsDeps {
   threadsDir: string;
-  /** Threads under review now (the inline review's). */
-  watched(): Iterable<string>;
-  /** A watched thread's ledger as the inline review holds it (read once off the thread, dropped when it records more). */
-  view(threadId: string): Promise<LedgerView>;
+  /** Of the threads under review, the last to change the file at `path` (the engine's `review.author`). */
+  author(path: string): Promise<string | undefined>;
   cwdOf(threadId: string): Promise<string | undefined>;
   /** Sends the comments as the thread's next prompt (queued behind a running turn). */
   send(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
@@ -94,15 +90,7 @@ export class ReviewComments implements vscode.Disposable {
   /** The agent thread a file's comments belong to: of the threads under review, the last to change it. */
   async threadOf(uri: vscode.Uri): Promise<string | undefined> {
     if (uri.scheme !== "file") return undefined;
-    const watched = [...this.deps.watched()];
-    const views = await Promise.all(watched.map((id) => this.deps.view(id)));
-    let best: { threadId: string; at: string } | undefined;
-    for (const [i, threadId] of watched.entries()) {
-      for (const op of views[i]!.ops)
-        if (isReviewable(op) && op.files.some((f) => f.path === uri.fsPath) && (!best || op.startedAt > best.at))
-          best = { threadId, at: op.startedAt };
-    }
-    return best?.threadId;
+    return this.deps.author(uri.fsPath);
   }
 
   /** Shows a thread's stored comments (once per window), read off the host's thread. */

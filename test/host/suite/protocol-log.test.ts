@@ -1,6 +1,10 @@
 // "Show protocol log" (#24): the session's protocol traffic opens as a read-only document read from its traffic
 // file (redacted, written off the host's thread); the Output channel carries the traffic only at Trace level.
+// "Save bug bundle" (#13) saves that traffic with the thread's records, through the window's engine (bundle.save).
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
 
@@ -30,6 +34,30 @@ describe("Show protocol log", () => {
       return vscode.window.activeTextEditor?.document.getText().includes("chunk 2");
     });
     await s.close();
+  });
+
+  it("Save bug bundle writes the thread's traffic and records, 0600, the workspace path replaced", async () => {
+    const s = await spawnIdleFake("stream 2");
+    await waitFor("the first turn to end", () => s.status === "idle" && s.lastPrompt);
+    await s.thread?.flushTraffic();
+    const dir = mkdtempSync(join(tmpdir(), "acp-threads-bundle-"));
+    try {
+      const path = join(dir, "bug.json");
+      const saved = await vscode.commands.executeCommand<string>("acpThreads.saveBugBundle", s.threadId, { path });
+      assert.equal(saved, path);
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      const text = readFileSync(path, "utf8");
+      const bundle = JSON.parse(text) as { thread: { threadId: string }; traffic: { m?: { method?: string } }[] };
+      assert.equal(bundle.thread.threadId, s.threadId);
+      assert.ok(
+        bundle.traffic.some((e) => e.m?.method === "session/prompt"),
+        "the turn's traffic",
+      );
+      assert.ok(!text.includes(s.cwd) && text.includes("${WORKSPACE}"), "the workspace path replaced");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await s.close();
+    }
   });
 
   it("without recorded traffic it shows the channel instead of a document", async () => {

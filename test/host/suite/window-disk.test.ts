@@ -46,6 +46,8 @@ const CONVERTED = [
   // inline review: the watched threads' views and reviewed files, kept (typing reads nothing), Keep and Undo
   "ledger/review-cache.ts",
   "ledger/review.ts",
+  // ... asked of the window's engine (review.placed, review.author, review.forget)
+  "engine/serve-review.ts",
   // a permission decision's path guard: the roots' real paths and case probe, off the thread
   "platform/paths.ts",
   "acp/path-guard.ts",

@@ -229,7 +229,7 @@ test("the traffic recorder takes a busy agent's lines without a sync write, and 
     });
     assert.deepEqual(calls, []);
     await rec.close();
-    const { entries } = readTraffic(path);
+    const { entries } = await readTraffic(path);
     assert.equal(entries.length, 2001);
     assert.equal(entries[1999]!.m?.method, "session/update");
     assert.doesNotMatch(entries[2000]!.x ?? "", /abcdef0123456789/);

@@ -58,7 +58,7 @@ test("restart cuts off a turn that ignores cancel and reopens the session with s
     // the traffic of both agent processes, one file, 0600, with the prompts and the load
     const path = join(store.layout.trafficDir, `${session.threadId}.ndjson`);
     assert.equal(statSync(path).mode & 0o777, 0o600);
-    const methods = readTraffic(path).entries.flatMap((e) =>
+    const methods = (await readTraffic(path)).entries.flatMap((e) =>
       e.d === "send" && typeof e.m?.method === "string" ? [e.m.method] : [],
     );
     for (const m of ["initialize", "session/new", "session/prompt", "session/cancel", "session/load"])
@@ -116,7 +116,9 @@ test("traffic files keep secrets and env values out", () =>
     });
     await session.prompt("use the key sk-abcdefghijklmnopqrstuvwxyz0123 please");
     await session.close();
-    const text = JSON.stringify(readTraffic(join(store.layout.trafficDir, `${session.threadId}.ndjson`)).entries);
+    const text = JSON.stringify(
+      (await readTraffic(join(store.layout.trafficDir, `${session.threadId}.ndjson`))).entries,
+    );
     assert.ok(!text.includes("sk-abcdefghijklmnopqrstuvwxyz0123"));
     assert.ok(!text.includes("plain-value-123"));
     assert.ok(text.includes("[REDACTED]"));

@@ -38,9 +38,9 @@ async function recorded(dir: string): Promise<{ store: ThreadStore; threadId: st
 test("a bug bundle is redacted, anonymised and 0600, and replays against a fresh client without divergence", () =>
   withTmp(async (dir) => {
     const { store, threadId } = await recorded(dir);
-    const bundle = buildBugBundle(store, threadId, { acpThreadsVersion: "0.0.0-test" });
+    const bundle = await buildBugBundle(store, threadId, { acpThreadsVersion: "0.0.0-test" });
     const file = join(dir, "bug.json");
-    writeBugBundle(bundle, file);
+    await writeBugBundle(bundle, file);
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const text = readFileSync(file, "utf8");
     assert.ok(!text.includes(dir), "no workspace path in the bundle");
@@ -60,7 +60,7 @@ function stepsFromAgent(b: BugBundle): number {
 test("replay reports where the client now answers differently, and stops where it sends something unexpected", () =>
   withTmp(async (dir) => {
     const { store, threadId } = await recorded(dir);
-    const bundle = buildBugBundle(store, threadId, { acpThreadsVersion: "0.0.0-test" });
+    const bundle = await buildBugBundle(store, threadId, { acpThreadsVersion: "0.0.0-test" });
     // as if the client had once answered the read with other text, and advertised no terminals
     const tampered = structuredClone(bundle);
     for (const e of tampered.traffic) {

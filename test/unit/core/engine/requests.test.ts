@@ -160,6 +160,12 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "agents.which": () => engine.call({ op: "agents.which", spec: { ...spec, command: "node-none" }, cwd: dir }),
       // nobody writes it: the reply comes at once, its progress (none) and reply plain data
       "threads.follow": () => engine.call({ op: "threads.follow", threadId: id, fromOffset: 0 }),
+      // no edit ledger in this home: nothing to place, nobody changed the file (review-requests.test.ts has them)
+      "review.placed": () => engine.call({ op: "review.placed", threads: [id], path: join(dir, "a.txt"), text: "a\n" }),
+      "review.author": () => engine.call({ op: "review.author", threads: [id], path: join(dir, "a.txt") }),
+      "review.forget": () => engine.call({ op: "review.forget", threadId: id }),
+      "bundle.name": () => engine.call({ op: "bundle.name", threadId: id }),
+      "bundle.save": () => engine.call({ op: "bundle.save", threadId: id, dir: out }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -310,6 +316,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["agents.which"], { program: null });
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
+    assert.deepEqual([replies["review.placed"], replies["review.author"]], [[], {}]);
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -392,6 +399,8 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "agents.resolve", cwd: dir }, /agents\.resolve: 'agent' must be a string/],
       [{ op: "agents.which", spec: { id: "x" }, cwd: dir }, /agents\.which: 'spec' must be an agent spec/],
       [{ op: "ledger.restore", threadId: id, turn: 1, expect: 1 }, /ledger\.restore: 'expect' must be a string/],
+      [{ op: "review.placed", threads: [id], path: "a.txt", text: "" }, /review\.placed: 'path' must be an absolute/],
+      [{ op: "review.author", threads: id, path: dir }, /review\.author: 'threads' must be a list of strings/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
