@@ -252,9 +252,14 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
    * reading the same file's offset would both append its tail. SQLite's own lock only covers one batch.
    */
   const importLock = `${dbPath}.import`;
-  const exclusive = <T>(onBusy: (pid: number) => T, fn: () => T, waitMs = 0): T => {
+  /** `wait`: how long to wait for the lock; a cancel (`ctl`) ends the wait with `onCancel`'s answer. */
+  const exclusive = <T>(
+    onBusy: (pid: number) => T,
+    fn: () => T,
+    wait?: { ms: number; ctl?: ImportControl; onCancel: () => T },
+  ): T => {
     let release: () => void;
-    for (const until = Date.now() + waitMs; ;) {
+    for (const until = Date.now() + (wait?.ms ?? 0); ;) {
       // the holder comes with the refusal: asking liveWriter afterwards raced with its release
       const attempt = tryAcquireLock(importLock);
       if (attempt.ok) {
@@ -262,6 +267,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
         break;
       }
       if (Date.now() >= until) return onBusy(attempt.holder.pid);
+      if (wait?.ctl?.cancelled?.()) return wait.onCancel();
       sleepSync(50);
     }
     try {
@@ -299,19 +305,28 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
   const ownSpecs = (): ImportSpec[] =>
     discoverTranscripts(layout.threadsDir, { allHistory: true }).map((f) => ({ path: f.path, source: "acp_threads" }));
 
-  /** An import the user asked for: waits a moment for the lock, then refuses. */
-  const importing = (fn: () => SyncSummary) => exclusive(refuse, fn, IMPORT_WAIT_MS);
+  /** An import the user asked for: waits a moment for the lock (or until it is cancelled), then refuses. */
+  const importing = (source: SourceName, fn: () => SyncSummary, ctl?: ImportControl) =>
+    exclusive(refuse, fn, {
+      ms: IMPORT_WAIT_MS,
+      ctl,
+      onCancel: (): SyncSummary => ({ ...emptySummary(source), cancelled: true }),
+    });
   const importRoot = (kind: "codex" | "claude", spec: RootSpec, ctl?: ImportControl) => {
     // a compaction (upkeep after an earlier bulk import) stops for it: the import needs the file more, and a bulk
     // one is compacted after it
     const announced = announceImport(dbPath);
     try {
-      return importing(() => {
-        remember((s) => (s[kind] = spec));
-        return kind === "codex"
-          ? run("codex_rollout", codexSpecs(spec), ctl)
-          : run("claude_code_jsonl", claudeSpecs(spec), ctl);
-      });
+      const source = kind === "codex" ? "codex_rollout" : "claude_code_jsonl";
+      const specs = () => (kind === "codex" ? codexSpecs(spec) : claudeSpecs(spec));
+      return importing(
+        source,
+        () => {
+          remember((s) => (s[kind] = spec));
+          return run(source, specs(), ctl);
+        },
+        ctl,
+      );
     } finally {
       announced();
     }
@@ -333,7 +348,7 @@ function recallOn(home: string, dbPath: string, opened: DerivedOpen, opts: Recal
     archiveFile(path, o = {}) {
       statSync(path); // a clear ENOENT for a wrong path, before anything is written
       const source = o.source ?? detectSource(path);
-      return importing(() => {
+      return importing(source, () => {
         remember((s) => {
           s.files = s.files.filter((f) => f.path !== path);
           s.files.push({ path, source, cwd: o.cwd, sessionId: o.sessionId });

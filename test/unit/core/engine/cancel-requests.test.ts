@@ -4,6 +4,8 @@
 // connection: the same number on another connection is another request). A recall import is served by the host in
 // its engine worker (host-worker.ts; test/unit/core/host/host-recall-import.test.ts).
 import assert from "node:assert/strict";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import type { EngineRequest } from "../../../../src/core/engine/requests";
@@ -13,11 +15,16 @@ import { HostEngine } from "../../../../src/core/host/host-engine";
 import type { EngineHostPush } from "../../../../src/core/host/protocol-engine";
 import { nullLogger } from "../../../../src/core/log";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { repoRoot } from "../../../fixtures/agent-env";
 import { ENGINE_PROCESS, withCliHost } from "../../../fixtures/host/cli-host";
+import { waitFor } from "../../../fixtures/spawner/wait";
 import { withTmp } from "../store/helpers";
 import { threadWith } from "./helpers";
 
 const SEARCH: EngineRequest = { op: "recall.search", query: "question", global: true, sync: true };
+/** Answered at once in the engine process (nothing to compact), and not held by the gated worker. */
+const COMPACT: EngineRequest = { op: "recall.compact", added: 0 };
+const HELD = join(repoRoot(), "dist-test", "fixtures", "host", "held-engine.main.js");
 const interrupted = (err: unknown) => err instanceof AcpThreadsError && err.code === "interrupted";
 
 test("a recall request aborted once started stops with `interrupted`, in process; one not aborted answers", () =>
@@ -41,26 +48,57 @@ test("the host cancels a request for the connection that sent it, never for anot
   withTmp(async (dir) => {
     const store = new ThreadStore(`${dir}/home`);
     threadWith(store, dir, 2);
-    // SEARCH syncs the index first: the host serves it in its engine process (host-worker.ts)
-    const host = new HostEngine({ home: store.home, logger: nullLogger, engine: { process: ENGINE_PROCESS } });
+    // SEARCH syncs the index first: the host serves it in its engine process (host-worker.ts), whose worker here is
+    // the gated one (held-engine.main.ts): with `hold` beside the data home, a syncing read holds the worker's
+    // thread (writing `held`) until `go` appears, so a request cannot end before the test lets it: no race between
+    // a cancel and a search that a synced index answers in milliseconds
+    const host = new HostEngine({
+      home: store.home,
+      logger: nullLogger,
+      engine: { process: ENGINE_PROCESS, worker: HELD },
+    });
+    const at = (name: string) => join(dir, name);
     const pushes: EngineHostPush[] = [];
     const push = (m: EngineHostPush) => pushes.push(m);
-    const [alice, mallory] = [{}, {}];
+    const [alice, mallory, probe] = [{}, {}, {}];
+    let probes = 0;
+    /** A request held in the worker: sent, and seen held there; its reply (in an object: not awaited here). */
+    const held = async (owner: object, id: number) => {
+      rmSync(at("go"), { force: true });
+      rmSync(at("held"), { force: true });
+      const reply = host.request({ t: "engine", id, req: SEARCH }, owner, push);
+      await waitFor(() => existsSync(at("held")), `request ${id} held in the engine worker`);
+      return { reply };
+    };
+    /**
+     * Lets the held request go once the engine process has read every message sent before now (a cancel the host
+     * relayed is then on the worker's cancel port: its channel keeps their order, and this compaction, not gated,
+     * is answered after them); the worker fetches its cancels before it serves a call.
+     */
+    const release = async () => {
+      const relayed = await host.request({ t: "engine", id: ++probes, req: COMPACT }, probe, push);
+      assert.equal(relayed.t, "engine", JSON.stringify(relayed));
+      writeFileSync(at("go"), "");
+    };
+    writeFileSync(at("hold"), "");
     // mallory cancels alice's request number 1 (she knows the number: every connection counts from 1)
-    const hers = host.request({ t: "engine", id: 1, req: SEARCH }, alice, push);
+    const { reply: hers } = await held(alice, 1);
     const refused = await host.request({ t: "engine_cancel", id: 1, call: 1 }, mallory, push);
     assert.deepEqual(refused, { t: "ok", id: 1 }, "answered as any cancel (it says nothing of other clients)");
+    await release();
     const reply = await hers;
     assert.equal(reply?.t, "engine", `alice's request answered: ${JSON.stringify(reply).slice(0, 200)}`);
     // alice cancels her own
-    const again = host.request({ t: "engine", id: 2, req: SEARCH }, alice, push);
+    const { reply: again } = await held(alice, 2);
     await host.request({ t: "engine_cancel", id: 3, call: 2 }, alice, push);
+    await release();
     const stopped = await again;
-    assert.equal(stopped?.t, "error");
+    assert.equal(stopped?.t, "error", JSON.stringify(stopped).slice(0, 200));
     assert.equal((stopped as { engine?: { code: string } }).engine?.code, "interrupted");
     // a closed connection's requests are cancelled
-    const orphan = host.request({ t: "engine", id: 4, req: SEARCH }, alice, push);
+    const { reply: orphan } = await held(alice, 4);
     host.closed(alice);
+    await release();
     assert.equal((await orphan)?.t, "error");
     await host.close();
   }));
