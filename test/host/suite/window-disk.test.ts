@@ -53,6 +53,9 @@ const CONVERTED = [
   // a restore's plan and writes: the thread's ledger and the versions it puts back (hasAsync, getAsync)
   "ledger/restore.ts",
   "engine/serve-ledger-restore.ts",
+  // the Sessions view's Delete: the thread's look, its lock and its move to the trash (threads.delete, deleteAsync)
+  "store/thread-trash.ts",
+  "engine/serve-clitarget.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -77,6 +80,9 @@ const CONVERTED_CALLERS = [
   "ledger/ledger-host.ts",
   // which stored thread a command means (existsAsync)
   "ledger/hub-wiring.ts",
+  // the Sessions view's Delete (the engine's threads.delete). Not commands/sessions-bulk.ts: Archive's lock, open and
+  // close are off the thread, but its meta_patch record is written with jsonl-writer.ts's writeSync, as every record
+  "commands/threads.ts",
 ];
 
 /** The Keep / Undo lenses of `doc` (the inline review's CodeLens provider, as the editor asks it). */
@@ -135,6 +141,13 @@ describe("the window's thread and the disk", () => {
         await hub.tree.resolveTreeItem(hub.tree.getTreeItem(n), n);
     };
     const threadId = writePastThread(hub.home, 3, (i) => (i === 1 ? "the zanzibar quokka" : `answer ${i}`));
+    // past threads the Sessions view archives, brings back and deletes (their rows, as the view hands them over)
+    const rowOf = async (id: string) => {
+      const { events: _events, ...thread } = (await hub.past.load(id))!;
+      return { type: "past" as const, thread };
+    };
+    const [archived, deleted] = [writePastThread(hub.home, 1), writePastThread(hub.home, 1)];
+    const [archivedRow, deletedRow] = [await rowOf(archived), await rowOf(deleted)];
     // a file the scripted agent rewrites (its write asks no permission)
     const written = join(workspaceRoot(), "src", "window-disk-provenance.txt");
     writeFileSync(written, "before\n");
@@ -152,6 +165,13 @@ describe("the window's thread and the disk", () => {
           .find((n) => n.type === "past" && n.thread.threadId === threadId);
       });
       await hub.tree.resolveTreeItem(hub.tree.getTreeItem(past), past);
+      // its Archive, Unarchive and Delete (without the dialog) of a row
+      await vscode.commands.executeCommand("acpThreads.archive", archivedRow);
+      assert.equal((await hub.threads.readExisting(archived)).metadata.archived, true, "archived");
+      await vscode.commands.executeCommand("acpThreads.unarchive", archivedRow);
+      assert.equal((await hub.threads.readExisting(archived)).metadata.archived, false, "brought back");
+      await vscode.commands.executeCommand("acpThreads.delete", deletedRow, { agentSession: false });
+      assert.equal(await hub.threads.existsAsync(deleted), false, "moved to the trash");
       // a stored thread's panel
       hub.panels.open(threadId);
       await waitFor("the thread panel", () => hub.panels.rendered(threadId));
