@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeDiskCalls, traceDiskCalls } from "./disk-tracer";
 import { threadRef } from "../../../src/core/prompt/refs";
+import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
@@ -56,6 +58,9 @@ const CONVERTED = [
   // the Sessions view's Delete: the thread's look, its lock and its move to the trash (threads.delete, deleteAsync)
   "store/thread-trash.ts",
   "engine/serve-clitarget.ts",
+  // choosing a Node for an agent's engines: the default node and the setting's looked up and asked their version
+  "runtime/node-select.ts",
+  "runtime/node-version.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -153,6 +158,17 @@ describe("the window's thread and the disk", () => {
     writeFileSync(written, "before\n");
     const settings = vscode.workspace.getConfiguration("acpThreads");
     await settings.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    // an agent whose package.json engines no Node here satisfies, run with the Node of acpThreads.nodePath: a Node is
+    // chosen for it at its start (the default node on PATH and its version, then the setting's and its version)
+    const enginesDir = mkdtempSync(join(tmpdir(), "acp-window-disk-"));
+    const engines = fakeNodePackage(enginesDir, { name: "engines-agent", engines: ">=99" });
+    const agents = settings.get<Record<string, unknown>>("agents") ?? {};
+    await settings.update(
+      "agents",
+      { ...agents, engines: { command: engines.bin } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await settings.update("nodePath", process.execPath, vscode.ConfigurationTarget.Global);
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     try {
@@ -217,9 +233,16 @@ describe("the window's thread and the disk", () => {
       await reviewInline(s.threadId, doc);
       await s.close();
       await liveRows();
+      // a session of the agent that needs a Node chosen for it
+      const e = await spawnIdleFake("hello", "engines");
+      assert.equal(e.status, "idle", e.statusDetail);
+      await e.close();
     } finally {
       calls = trace.stop();
       await settings.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+      await settings.update("agents", agents, vscode.ConfigurationTarget.Global);
+      await settings.update("nodePath", undefined, vscode.ConfigurationTarget.Global);
+      rmSync(enginesDir, { recursive: true, force: true });
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
     console.log(`[window-disk] ${calls.length} synchronous file calls from the bundle:\n${describeDiskCalls(calls)}`);
