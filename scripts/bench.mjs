@@ -15,6 +15,7 @@ const all = [
   "agents",
   "registry",
   "ledger",
+  "manifest",
   "thread-render",
   "text",
   "buffers",

@@ -23,7 +23,7 @@ test("runtime install fetches Node from npm; a Node-24 agent then starts with it
     assert.equal(execFileSync(node.path, ["--version"], { encoding: "utf8" }).trim(), `v${PINNED}`);
     const runtimesDir = runtimesDirOf(home);
     assert.deepEqual(
-      listManagedNodes(runtimesDir).map((n) => n.version),
+      (await listManagedNodes(runtimesDir)).map((n) => n.version),
       [PINNED],
     );
     // installing again finds it

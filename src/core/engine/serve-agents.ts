@@ -22,9 +22,9 @@ export const nodeOf = (store: ThreadStore, req: AgentNodeChoice): NodeRuntimeOpt
 });
 
 export const agentsOps: Handlers<AgentsOp> = {
-  "runtime.list": ({ store }) => {
+  "runtime.list": async ({ store }) => {
     const dir = runtimesDirOf(store.home);
-    return { dir, nodes: listManagedNodes(dir) };
+    return { dir, nodes: await listManagedNodes(dir) };
   },
   "runtime.install": ({ store, env }, req, report, signal) =>
     installManagedNode(runtimesDirOf(store.home), {
@@ -33,9 +33,9 @@ export const agentsOps: Handlers<AgentsOp> = {
       onProgress: (message) => report({ t: "step", message }),
       ...(signal ? { signal } : {}),
     }),
-  "runtime.remove": ({ store }, req) => {
+  "runtime.remove": async ({ store }, req) => {
     const dir = runtimesDirOf(store.home);
-    return { dir, removed: removeManagedNode(dir, req.version) };
+    return { dir, removed: await removeManagedNode(dir, req.version) };
   },
   "agents.doctor": ({ store, env }, req) =>
     doctor({

@@ -5,7 +5,7 @@
 import { AcpThreadsError } from "../errors";
 import { gitInfo } from "../store/git-info";
 import type { ThreadStore } from "../store/thread-store";
-import { isIdOrPrefix } from "../model/thread-id";
+import { isIdOrPrefix, isThreadId } from "../model/thread-id";
 import type { Handlers } from "./serve-types";
 
 /** The whole id `given` names (in the trash with `trash`), with the words and codes of the store's lookup. */
@@ -19,9 +19,16 @@ function resolveThread(store: ThreadStore, given: string, trash = false): string
 export const cliTargetOps: Handlers<"threads.resolve" | "threads.workspace" | "threads.delete" | "threads.restore"> = {
   "threads.resolve": ({ store }, req) => ({ threadId: resolveThread(store, req.threadId, req.trash === true) }),
   "threads.workspace": (_ctx, req) => ({ workspace: gitInfo(req.cwd).repoRoot ?? req.cwd }),
-  "threads.delete": ({ store }, req) => {
-    const threadId = resolveThread(store, req.threadId);
-    return { threadId, trash: store.delete(threadId) };
+  "threads.delete": async ({ store }, req) => {
+    // a whole id is not looked up first: the window's Delete lists no folder and waits on no file call
+    const threadId = isThreadId(req.threadId) ? req.threadId : resolveThread(store, req.threadId);
+    const trash = await store.deleteAsync(threadId).catch((err: unknown) => {
+      // in the words of the lookup's not found
+      if (err instanceof AcpThreadsError && err.code === "not_found")
+        throw new AcpThreadsError("not_found", `no thread '${req.threadId}'`);
+      throw err;
+    });
+    return { threadId, trash };
   },
   "threads.restore": ({ store }, req) => {
     const threadId = resolveThread(store, req.threadId, true);

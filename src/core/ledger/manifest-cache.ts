@@ -3,6 +3,10 @@
  * `<cacheDir>/<sha1(root)>.json`, so a new session re-reads only files whose stat changed. Derived data: a
  * missing, stale or unreadable cache just means reading the workspace again.
  *
+ * The file is JSONL: a header line `{"v":2,"root":…}`, then one row per line. It is encoded and parsed `CHUNK` rows at
+ * a time with a turn of the event loop between chunks, so a 50k-file folder's cache never holds the extension host's
+ * thread for one long stretch (it did for hundreds of ms as one JSON document: `npm run bench -- manifest`).
+ *
  * No synchronous file call (the extension host's thread never waits on the disk). Saves are coalesced per cache
  * file in this process: at most one write in flight; a newer snapshot replaces the one queued behind it (the last
  * wins); a failed write is a warning and the next save still writes. A load while a save of the same file is
@@ -16,15 +20,20 @@ import { writeFileAtomicAsync } from "../store/atomic-write";
 import { parseState, type FileState } from "./content";
 import type { StatInfo } from "./walk";
 
-const VERSION = 1;
-type Row = [rel: string, size: number, mtimeMs: number, ino: number, state: FileState];
-export type ManifestEntries = Map<string, StatInfo & { state: FileState }>;
+const VERSION = 2;
+/** Rows encoded or parsed between two turns of the event loop. */
+const CHUNK = 2_000;
+type Entry = StatInfo & { state: FileState };
+export type ManifestEntries = Map<string, Entry>;
 
+/** The entries as they were when saved: the tracker replaces an entry, never changes one, so the pairs suffice. */
 interface Snapshot {
   root: string;
-  rows: Row[];
+  pairs: [string, Entry][];
   logger: Logger;
 }
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Per cache file: the newest snapshot saved, the one waiting for the write in flight, and when all are written. */
 interface Pending {
@@ -42,14 +51,34 @@ const fileFor = (dir: string, root: string) =>
 export async function loadManifestCache(dir: string, root: string): Promise<ManifestEntries> {
   const file = fileFor(dir, root);
   const saving = pending.get(file)?.latest;
-  if (saving?.root === root) return fromRows(saving.rows);
+  if (saving?.root === root) return new Map(saving.pairs);
   try {
-    const data = JSON.parse(await readFile(file, "utf8")) as { v: number; root: string; rows: unknown };
-    if (data.v !== VERSION || data.root !== root || !Array.isArray(data.rows)) return new Map();
-    return fromRows(data.rows);
+    return await parseRows(await readFile(file, "utf8"), root);
   } catch {
     return new Map(); // no cache yet, or an unreadable one: the workspace is read again
   }
+}
+
+/** The rows of a cache file for `root` (none when it is another version or root), parsed a chunk at a time. */
+async function parseRows(text: string, root: string): Promise<ManifestEntries> {
+  const out: ManifestEntries = new Map();
+  let at = text.indexOf("\n");
+  const head = JSON.parse(at < 0 ? text : text.slice(0, at)) as { v?: unknown; root?: unknown };
+  if (head.v !== VERSION || head.root !== root) return out;
+  for (let n = 1; at >= 0 && at < text.length - 1; n++) {
+    const end = text.indexOf("\n", at + 1);
+    const line = text.slice(at + 1, end < 0 ? text.length : end);
+    at = end;
+    if (n % CHUNK === 0) await turn();
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      continue; // a bad row is skipped
+    }
+    addRow(out, row);
+  }
+  return out;
 }
 
 /**
@@ -63,11 +92,7 @@ export function saveManifestCache(
   logger: Logger,
 ): Promise<void> {
   const file = fileFor(dir, root);
-  const snap: Snapshot = {
-    root,
-    rows: [...entries].map(([rel, e]) => [rel, e.size, e.mtimeMs, e.ino, e.state]),
-    logger,
-  };
+  const snap: Snapshot = { root, pairs: [...entries], logger };
   const p = pending.get(file);
   if (p) {
     p.latest = p.queued = snap;
@@ -88,21 +113,25 @@ export function saveManifestCache(
   return started.done;
 }
 
-async function write(file: string, { root, rows, logger }: Snapshot): Promise<void> {
+async function write(file: string, { root, pairs, logger }: Snapshot): Promise<void> {
   try {
-    await writeFileAtomicAsync(file, JSON.stringify({ v: VERSION, root, rows }));
+    const parts = [`${JSON.stringify({ v: VERSION, root })}\n`];
+    for (let i = 0; i < pairs.length; i += CHUNK) {
+      if (i > 0) await turn();
+      let chunk = "";
+      for (const [rel, e] of pairs.slice(i, i + CHUNK))
+        chunk += `${JSON.stringify([rel, e.size, e.mtimeMs, e.ino, e.state])}\n`;
+      parts.push(chunk);
+    }
+    await writeFileAtomicAsync(file, parts.join(""));
   } catch (err) {
     logger.warn(`edit ledger: could not save the manifest cache for ${root}: ${(err as Error).message}`);
   }
 }
 
-function fromRows(rows: readonly unknown[]): ManifestEntries {
-  const out: ManifestEntries = new Map();
-  for (const r of rows) {
-    if (!Array.isArray(r)) continue;
-    const state = parseState(r[4]);
-    if (!state || typeof r[0] !== "string" || typeof r[1] !== "number" || typeof r[2] !== "number") continue;
-    out.set(r[0], { size: r[1], mtimeMs: r[2], ino: Number(r[3]), state });
-  }
-  return out;
+function addRow(out: ManifestEntries, r: unknown): void {
+  if (!Array.isArray(r)) return;
+  const state = parseState(r[4]);
+  if (!state || typeof r[0] !== "string" || typeof r[1] !== "number" || typeof r[2] !== "number") return;
+  out.set(r[0], { size: r[1], mtimeMs: r[2], ino: Number(r[3]), state });
 }

@@ -5,13 +5,15 @@
  * version asked for) and only then renamed into place, so a half-done install is never picked.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { renameReplacing } from "../platform/fs";
 import { findExecutable } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { launchProgram } from "../platform/shell";
+import { pathExists } from "../util/path-exists";
 import { nodeVersionOf } from "./node-version";
 export { runtimesDirOf } from "./runtimes-dir";
 import { compareVersions, parseVersion, satisfies } from "./semver";
@@ -44,18 +46,24 @@ function binaryIn(dir: string, pkg: string, p: Platform): string {
   return join(dir, "node_modules", pkg, "bin", isWindows(p) ? "node.exe" : "node");
 }
 
-/** Installed managed Nodes, newest first (folders that hold no runnable binary are skipped). */
-export function listManagedNodes(runtimesDir: string, p: Platform = HOST_PLATFORM): ManagedNode[] {
+/** Installed managed Nodes, newest first (folders that hold no runnable binary are skipped), off the caller's thread. */
+export async function listManagedNodes(runtimesDir: string, p: Platform = HOST_PLATFORM): Promise<ManagedNode[]> {
   const pkg = nodePackageName(p);
-  if (!pkg || !existsSync(runtimesDir)) return [];
-  const out: ManagedNode[] = [];
-  for (const name of readdirSync(runtimesDir)) {
-    if (!parseVersion(name)) continue;
-    const dir = join(runtimesDir, name);
-    const path = binaryIn(dir, pkg, p);
-    if (existsSync(path)) out.push({ version: name, path, dir });
-  }
-  return out.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
+  if (!pkg) return [];
+  const names = await readdir(runtimesDir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return [];
+    throw err;
+  });
+  const found = await Promise.all(
+    names
+      .filter((name) => parseVersion(name))
+      .map(async (version) => {
+        const dir = join(runtimesDir, version);
+        const path = binaryIn(dir, pkg, p);
+        return (await pathExists(path)) ? [{ version, path, dir }] : [];
+      }),
+  );
+  return found.flat().sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
 }
 
 /** Runs npm with `args`; resolves with stdout, rejects with a clear error (stderr's tail) on failure. */
@@ -122,8 +130,8 @@ export async function installManagedNode(runtimesDir: string, opts: InstallNodeO
   say(`Looking up Node ${opts.spec ?? "(newest)"} on npm…`);
   const version = await resolveNodeVersion(opts.spec, opts);
   const pkg = nodePackageName(p)!;
-  const existing = listManagedNodes(runtimesDir, p).find((m) => m.version === version);
-  if (existing && nodeVersionOf(existing.path) === version) return existing;
+  const existing = (await listManagedNodes(runtimesDir, p)).find((m) => m.version === version);
+  if (existing && (await nodeVersionOf(existing.path)) === version) return existing;
   mkdirSync(runtimesDir, { recursive: true });
   const dir = join(runtimesDir, version);
   const tmp = join(runtimesDir, `.${version}.${process.pid}.tmp`);
@@ -148,7 +156,7 @@ export async function installManagedNode(runtimesDir: string, opts: InstallNodeO
       opts.signal,
     );
     say(`Checking Node ${version}…`);
-    const got = nodeVersionOf(binaryIn(tmp, pkg, p));
+    const got = await nodeVersionOf(binaryIn(tmp, pkg, p));
     if (got !== version) {
       throw new AcpThreadsError(
         "corrupt",
@@ -165,8 +173,12 @@ export async function installManagedNode(runtimesDir: string, opts: InstallNodeO
 }
 
 /** Deletes the managed Node `version`; false when there is none. */
-export function removeManagedNode(runtimesDir: string, version: string, p: Platform = HOST_PLATFORM): boolean {
-  const found = listManagedNodes(runtimesDir, p).find((m) => m.version === version.replace(/^v/, ""));
+export async function removeManagedNode(
+  runtimesDir: string,
+  version: string,
+  p: Platform = HOST_PLATFORM,
+): Promise<boolean> {
+  const found = (await listManagedNodes(runtimesDir, p)).find((m) => m.version === version.replace(/^v/, ""));
   if (!found) return false;
   rmSync(found.dir, { recursive: true, force: true });
   return true;

@@ -4,7 +4,7 @@
  * `.bin` shim (whose `#!/usr/bin/env node` would pick the default one and crash); when nothing fits, the agent
  * does not start and the error says what to install. Everything else (native binaries, scripts the default
  * node runs) starts unchanged. The script's and its package's files are read asynchronously (a session's start on the
- * extension host); choosing a Node for a script that needs one (node-select.ts) is still synchronous.
+ * extension host), and so is choosing a Node for a script that needs one (node-select.ts).
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
@@ -64,7 +64,7 @@ export async function nodeLaunch(spec: AgentSpec, ctx: NodeLaunchContext): Promi
   const label = pkg?.name ? `${pkg.name}${pkg.version ? ` ${pkg.version}` : ""}` : spec.displayName;
   let node;
   try {
-    node = chooseNode(range, ctx);
+    node = await chooseNode(range, ctx);
   } catch (err) {
     if (!(err instanceof BadExplicitNode)) throw err;
     throw new AcpThreadsError("agent_not_found", `${spec.displayName}: ${err.message}`, {

@@ -9,7 +9,7 @@
  * else `NodeMissing`, which says exactly what to install.
  */
 import { envGet } from "../platform/env";
-import { findExecutable } from "../platform/executables";
+import { findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM } from "../platform/host";
 import { listManagedNodes } from "./managed";
 import { nodeVersionOf } from "./node-version";
@@ -70,9 +70,12 @@ export function hostRuntime(): HostRuntime {
 const fits = (version: string, range: string) => satisfies(version, range) !== false;
 
 /** The default `node` on the PATH of `env` and its version (null when none or it does not run). */
-export function defaultNode(env: NodeJS.ProcessEnv, cwd: string): { path: string; version: string | null } | null {
-  const path = findExecutable("node", { cwd, env });
-  return path ? { path, version: nodeVersionOf(path) } : null;
+export async function defaultNode(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ path: string; version: string | null } | null> {
+  const path = await findExecutableAsync("node", { cwd, env });
+  return path ? { path, version: await nodeVersionOf(path) } : null;
 }
 
 /** Thrown (as a plain Error) when an explicit Node is set but does not run. */
@@ -85,8 +88,9 @@ export class BadExplicitNode extends Error {
   }
 }
 
-export function chooseNode(range: string, opts: ChooseNodeOptions): NodeRuntime | NodeMissing {
-  const found = defaultNode(opts.env, opts.cwd);
+/** The Node for `range` (see the top of this file), looked up off the caller's thread. */
+export async function chooseNode(range: string, opts: ChooseNodeOptions): Promise<NodeRuntime | NodeMissing> {
+  const found = await defaultNode(opts.env, opts.cwd);
   if (found?.version && fits(found.version, range)) {
     return { path: found.path, version: found.version, source: "path", electron: false, satisfies: true };
   }
@@ -98,8 +102,8 @@ export function chooseNode(range: string, opts: ChooseNodeOptions): NodeRuntime 
       : null;
   if (explicit) {
     const [source, given] = explicit;
-    const path = findExecutable(given, { cwd: opts.cwd, env: opts.env });
-    const version = path ? nodeVersionOf(path) : null;
+    const path = await findExecutableAsync(given, { cwd: opts.cwd, env: opts.env });
+    const version = path ? await nodeVersionOf(path) : null;
     if (!path || !version) throw new BadExplicitNode(source, given);
     return { path, version, source, electron: false, satisfies: fits(version, range) };
   }
@@ -108,7 +112,7 @@ export function chooseNode(range: string, opts: ChooseNodeOptions): NodeRuntime 
     return { path: host.execPath, version: host.node, source: "host", electron: !!host.electron, satisfies: true };
   }
   if (opts.runtimesDir) {
-    const managed = listManagedNodes(opts.runtimesDir).find((m) => fits(m.version, range));
+    const managed = (await listManagedNodes(opts.runtimesDir)).find((m) => fits(m.version, range));
     if (managed)
       return { path: managed.path, version: managed.version, source: "managed", electron: false, satisfies: true };
   }

@@ -3,25 +3,34 @@
  * `append` writes raw history and never infers metadata; `patchMetadata` is the only metadata write
  * (a `meta_patch` record). Deleting moves the file to the trash folder, where `restore` finds it again.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { Emitter } from "../lifecycle";
 import { nullLogger, type Logger } from "../log";
 import { writeFileAtomic } from "./atomic-write";
 import { changeJournalPath, journalChange } from "./change-journal";
-import { describeHolder, tryAcquireLock } from "./file-lock";
 import { markInterrupted } from "./interrupted-threads";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
 import { PendingCloses } from "./pending-closes";
 import { ThreadHandle, type Durability } from "./thread-handle";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
-import { assetsDir, homeLayout, type HomeLayout } from "./paths";
+import { homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
 import { isThreadId } from "../model/thread-id";
 import { newThreadId } from "./thread-id";
 import { pathExists } from "../util/path-exists";
+import { runAsync, runSync } from "../util/steps";
+import {
+  deleteSteps,
+  execTrashAsync,
+  execTrashSync,
+  restoreSteps,
+  threadMove,
+  threadNotFound,
+  type ThreadMove,
+} from "./thread-trash";
 
 export type CreateThreadInput = Omit<ThreadStartRecord, "v" | "ts" | "kind" | "threadId"> & { threadId?: string };
 
@@ -131,7 +140,7 @@ export class ThreadStore {
     await this.whenClosed(threadId);
     this.#notOpenHere(threadId);
     const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
-      throw (err as NodeJS.ErrnoException).code === "ENOENT" ? notFound(threadId) : err;
+      throw (err as NodeJS.ErrnoException).code === "ENOENT" ? threadNotFound(threadId) : err;
     });
     return this.#wrap(threadId, writer, false);
   }
@@ -167,6 +176,22 @@ export class ThreadStore {
     return this.#withHandle(threadId, (h) => h.patch(patch));
   }
 
+  /**
+   * `patchMetadata` with the lock, the open and the close off the caller's thread (the window's Archive); resolves
+   * once the thread is closed again. The record itself is still written with the writer's `writeSync`.
+   */
+  async patchMetadataAsync(threadId: string, patch: MetadataPatch): Promise<ThreadRecord> {
+    const held = this.#open.get(threadId);
+    if (held && !held.closed) return held.patch(patch);
+    const h = await this.openAsync(threadId);
+    try {
+      return h.patch(patch);
+    } finally {
+      h.close();
+      await this.whenClosed(threadId);
+    }
+  }
+
   /** The user's title (kept over the agent's titles); null or blank clears it, and agent titles apply again. */
   rename(threadId: string, title: string | null): void {
     const clean = title?.trim() || null;
@@ -179,7 +204,7 @@ export class ThreadStore {
 
   /** `readAsync` of a thread that must exist. */
   async readExisting(threadId: string): Promise<ThreadRead> {
-    return (await this.readAsync(threadId)) ?? Promise.reject(notFound(threadId));
+    return (await this.readAsync(threadId)) ?? Promise.reject(threadNotFound(threadId));
   }
 
   /**
@@ -249,48 +274,32 @@ export class ThreadStore {
 
   /** Moves a thread to the trash folder (restorable). Refused while a writer is live. */
   delete(threadId: string): string {
-    const path = this.#requirePath(threadId);
-    this.#closing.finish(threadId);
-    // holding the lock while moving it: no writer can open it in between
-    const lock = tryAcquireLock(path);
-    if (!lock.ok) {
-      const h = lock.holder;
-      throw new AcpThreadsError(
-        "locked",
-        `cannot delete a thread while process ${h.pid} is writing it (${describeHolder(h)})`,
-        { holder: h },
-      );
-    }
-    try {
-      const dest = this.trashPathFor(threadId);
-      mkdirSync(this.layout.trashDir, { recursive: true, mode: 0o700 });
-      renameSync(path, dest);
-      this.#moveAssets(threadId, this.layout.threadsDir, this.layout.trashDir);
-      this.#journal(threadId, true);
-      this.#changed.fire(threadId);
-      return dest;
-    } finally {
-      lock.release();
-    }
+    const dest = runSync(deleteSteps(this.#move(threadId, "trash")), execTrashSync(this.#closing));
+    this.#moved(threadId, true);
+    return dest;
   }
 
-  /** A thread's attached images travel with it to the trash and back. */
-  #moveAssets(threadId: string, from: string, to: string): void {
-    const src = assetsDir(from, threadId);
-    if (existsSync(src) && !existsSync(assetsDir(to, threadId))) renameSync(src, assetsDir(to, threadId));
+  /** `delete` without a synchronous file call (the window's Delete): a close of it under way here ends first. */
+  async deleteAsync(threadId: string): Promise<string> {
+    const dest = await runAsync(deleteSteps(this.#move(threadId, "trash")), execTrashAsync(this.#closing));
+    this.#moved(threadId, this.#durability === "now");
+    return dest;
   }
 
   restore(threadId: string): string {
-    const src = this.trashPathFor(threadId);
-    if (!existsSync(src)) throw new AcpThreadsError("not_found", `thread ${threadId} is not in the trash`);
-    const dest = this.pathFor(threadId);
-    if (existsSync(dest)) throw new AcpThreadsError("usage", `thread ${threadId} already exists; not overwriting it`);
-    mkdirSync(this.layout.threadsDir, { recursive: true, mode: 0o700 });
-    renameSync(src, dest);
-    this.#moveAssets(threadId, this.layout.trashDir, this.layout.threadsDir);
-    this.#journal(threadId, true);
-    this.#changed.fire(threadId);
+    const dest = runSync(restoreSteps(this.#move(threadId, "threads")), execTrashSync(this.#closing));
+    this.#moved(threadId, true);
     return dest;
+  }
+
+  /** Where `threadId` (checked: a thread id) moves to the trash or back from it. */
+  #move(threadId: string, to: "trash" | "threads"): ThreadMove {
+    return threadMove(this.pathFor(threadId) && threadId, this.layout, to === "trash");
+  }
+
+  #moved(threadId: string, wait: boolean): void {
+    this.#journal(threadId, wait);
+    this.#changed.fire(threadId);
   }
 
   /** Copies the thread's complete lines to `outPath` (atomic, 0600). */
@@ -373,7 +382,7 @@ export class ThreadStore {
 
   #requirePath(threadId: string): string {
     const path = this.pathFor(threadId);
-    if (!existsSync(path)) throw notFound(threadId);
+    if (!existsSync(path)) throw threadNotFound(threadId);
     return path;
   }
 
@@ -385,4 +394,3 @@ export class ThreadStore {
 }
 
 const alreadyExists = (threadId: string) => new AcpThreadsError("usage", `thread ${threadId} already exists`);
-const notFound = (threadId: string) => new AcpThreadsError("not_found", `no thread ${threadId}`);

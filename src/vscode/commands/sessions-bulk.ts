@@ -38,8 +38,9 @@ export async function setArchived(
   const failed: string[] = [];
   for (const p of picked) {
     try {
-      await hub.threads.whenClosed(p.thread.threadId); // a session of it closed a moment ago: that close first
-      hub.threads.patchMetadata(p.thread.threadId, { archived });
+      // the lock, the open and the close off the window's thread; a close of it under way (a session of it closed a
+      // moment ago) ends first
+      await hub.threads.patchMetadataAsync(p.thread.threadId, { archived });
     } catch (err) {
       failed.push(`"${p.thread.title}": ${errorMessage(err)}`);
     }

@@ -143,9 +143,8 @@ export async function deleteThread(hub: Hub, node?: SessionNode, opts?: { agentS
   if (ok !== "Delete" && ok !== WITH_SESSION) return;
   const agentSession = !!past.thread.sessionId && (ok === WITH_SESSION || (opts === undefined && setting === "always"));
   const failed = agentSession ? await deleteAgentSessionOf(hub, past) : undefined;
-  // a session of it closed a moment ago: its close ends first (a delete then would be refused)
-  await hub.threads.whenClosed(past.thread.threadId);
-  hub.threads.delete(past.thread.threadId);
+  // off the window's thread; a session of it closed a moment ago: its close ends first (else the delete is refused)
+  await hub.engine.call({ op: "threads.delete", threadId: past.thread.threadId });
   hub.tree.refresh();
   if (failed)
     void vscode.window.showWarningMessage(

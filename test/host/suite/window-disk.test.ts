@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeDiskCalls, traceDiskCalls } from "./disk-tracer";
 import { threadRef } from "../../../src/core/prompt/refs";
+import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
@@ -55,6 +57,12 @@ const CONVERTED = [
   // a restore's plan and writes: the thread's ledger and the versions it puts back (hasAsync, getAsync)
   "ledger/restore.ts",
   "engine/serve-ledger-restore.ts",
+  // the Sessions view's Delete: the thread's look, its lock and its move to the trash (threads.delete, deleteAsync)
+  "store/thread-trash.ts",
+  "engine/serve-clitarget.ts",
+  // choosing a Node for an agent's engines: the default node and the setting's looked up and asked their version
+  "runtime/node-select.ts",
+  "runtime/node-version.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
@@ -79,6 +87,9 @@ const CONVERTED_CALLERS = [
   "ledger/ledger-host.ts",
   // which stored thread a command means (existsAsync)
   "ledger/hub-wiring.ts",
+  // the Sessions view's Delete (the engine's threads.delete). Not commands/sessions-bulk.ts: Archive's lock, open and
+  // close are off the thread, but its meta_patch record is written with jsonl-writer.ts's writeSync, as every record
+  "commands/threads.ts",
 ];
 
 /** The Keep / Undo lenses of `doc` (the inline review's CodeLens provider, as the editor asks it). */
@@ -137,11 +148,29 @@ describe("the window's thread and the disk", () => {
         await hub.tree.resolveTreeItem(hub.tree.getTreeItem(n), n);
     };
     const threadId = writePastThread(hub.home, 3, (i) => (i === 1 ? "the zanzibar quokka" : `answer ${i}`));
+    // past threads the Sessions view archives, brings back and deletes (their rows, as the view hands them over)
+    const rowOf = async (id: string) => {
+      const { events: _events, ...thread } = (await hub.past.load(id))!;
+      return { type: "past" as const, thread };
+    };
+    const [archived, deleted] = [writePastThread(hub.home, 1), writePastThread(hub.home, 1)];
+    const [archivedRow, deletedRow] = [await rowOf(archived), await rowOf(deleted)];
     // a file the scripted agent rewrites (its write asks no permission)
     const written = join(workspaceRoot(), "src", "window-disk-provenance.txt");
     writeFileSync(written, "before\n");
     const settings = vscode.workspace.getConfiguration("acpThreads");
     await settings.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
+    // an agent whose package.json engines no Node here satisfies, run with the Node of acpThreads.nodePath: a Node is
+    // chosen for it at its start (the default node on PATH and its version, then the setting's and its version)
+    const enginesDir = mkdtempSync(join(tmpdir(), "acp-window-disk-"));
+    const engines = fakeNodePackage(enginesDir, { name: "engines-agent", engines: ">=99" });
+    const agents = settings.get<Record<string, unknown>>("agents") ?? {};
+    await settings.update(
+      "agents",
+      { ...agents, engines: { command: engines.bin } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await settings.update("nodePath", process.execPath, vscode.ConfigurationTarget.Global);
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     try {
@@ -154,6 +183,13 @@ describe("the window's thread and the disk", () => {
           .find((n) => n.type === "past" && n.thread.threadId === threadId);
       });
       await hub.tree.resolveTreeItem(hub.tree.getTreeItem(past), past);
+      // its Archive, Unarchive and Delete (without the dialog) of a row
+      await vscode.commands.executeCommand("acpThreads.archive", archivedRow);
+      assert.equal((await hub.threads.readExisting(archived)).metadata.archived, true, "archived");
+      await vscode.commands.executeCommand("acpThreads.unarchive", archivedRow);
+      assert.equal((await hub.threads.readExisting(archived)).metadata.archived, false, "brought back");
+      await vscode.commands.executeCommand("acpThreads.delete", deletedRow, { agentSession: false });
+      assert.equal(await hub.threads.existsAsync(deleted), false, "moved to the trash");
       // a stored thread's panel
       hub.panels.open(threadId);
       await waitFor("the thread panel", () => hub.panels.rendered(threadId));
@@ -199,9 +235,16 @@ describe("the window's thread and the disk", () => {
       await reviewInline(s.threadId, doc);
       await s.close();
       await liveRows();
+      // a session of the agent that needs a Node chosen for it
+      const e = await spawnIdleFake("hello", "engines");
+      assert.equal(e.status, "idle", e.statusDetail);
+      await e.close();
     } finally {
       calls = trace.stop();
       await settings.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
+      await settings.update("agents", agents, vscode.ConfigurationTarget.Global);
+      await settings.update("nodePath", undefined, vscode.ConfigurationTarget.Global);
+      rmSync(enginesDir, { recursive: true, force: true });
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
     console.log(`[window-disk] ${calls.length} synchronous file calls from the bundle:\n${describeDiskCalls(calls)}`);

@@ -3,6 +3,7 @@
 // write, a failed write is a warning and the next save still writes; no tmp file is ever left. On the real disk.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fsp from "node:fs/promises";
 import { mkdirSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileState } from "../../../../src/core/ledger/content";
@@ -90,15 +91,14 @@ test("a bad cache file loads as none (the workspace is read again), never as an 
     const cache = join(dir, "cache");
     await saveManifestCache(cache, "/ws", manifest(1), nullLogger);
     const [file] = entriesOf(cache);
-    for (const bad of ["{not json", JSON.stringify({ v: 99, root: "/ws", rows: [] }), JSON.stringify({ v: 1 })]) {
+    const v1 = JSON.stringify({ v: 1, root: "/ws", rows: [["ok", 1, 2, 3, state(1)]] }); // an older version's
+    for (const bad of ["{not json", JSON.stringify({ v: 99, root: "/ws" }), JSON.stringify({ v: 2 }), v1]) {
       writeFileSync(join(cache, file!), bad);
       assert.equal((await loadManifestCache(cache, "/ws")).size, 0);
     }
     // a row that does not parse is skipped, the others are kept
-    writeFileSync(
-      join(cache, file!),
-      JSON.stringify({ v: 1, root: "/ws", rows: [["ok", 1, 2, 3, state(1)], ["bad"]] }),
-    );
+    const rows = [["ok", 1, 2, 3, state(1)], ["bad"]].map((r) => JSON.stringify(r));
+    writeFileSync(join(cache, file!), [JSON.stringify({ v: 2, root: "/ws" }), ...rows, "{torn", ""].join("\n"));
     assert.deepEqual([...(await loadManifestCache(cache, "/ws")).keys()], ["ok"]);
   }));
 
@@ -122,3 +122,34 @@ test("a plain folder's last session ends: the ledger's flush waits for the manif
     },
     { watch: false, walkWorker: false },
   ));
+
+test("a big folder's manifest is encoded and parsed a chunk at a time: the event loop turns between chunks", () =>
+  withTmp(async (dir) => {
+    const cache = join(dir, "cache");
+    const big = manifest(7, 10_000);
+    // a turn counter, and its value when the write starts (the encode is over) and when the read ends (the parse starts)
+    let turns = 0;
+    let live = true;
+    const spin = () => {
+      if (!live) return;
+      turns++;
+      setImmediate(spin);
+    };
+    const table = fsp as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const saved = { mkdir: table.mkdir!, readFile: table.readFile! };
+    const at: { write?: number; read?: number } = {};
+    table.mkdir = (...a) => ((at.write ??= turns), saved.mkdir(...a));
+    table.readFile = (...a) => saved.readFile(...a).then((v) => ((at.read = turns), v));
+    spin();
+    try {
+      const start = turns;
+      await saveManifestCache(cache, "/ws", big, nullLogger);
+      assert.ok(at.write! - start >= 4, `the rows were encoded across turns (${at.write! - start} before the write)`);
+      const loaded = await loadManifestCache(cache, "/ws");
+      assert.ok(turns - at.read! >= 4, `the rows were parsed across turns (${turns - at.read!} after the read)`);
+      assert.deepEqual(loaded, big, "every row back as saved");
+    } finally {
+      live = false;
+      Object.assign(table, saved);
+    }
+  }));

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import childProcess from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -9,6 +10,7 @@ import { listManagedNodes } from "../../../../src/core/runtime/managed";
 import { nodeLaunch } from "../../../../src/core/runtime/node-launch";
 import { commandNodeInfo, isNodeShebang, packageVersionOf } from "../../../../src/core/runtime/node-package";
 import { fakeNodePackage } from "../../../fixtures/fake-agents/node-package";
+import { countFsCalls } from "../fs-calls";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
 const withTmp = <T>(fn: (dir: string) => Promise<T>) => withTmpDir("acp-node-", fn);
@@ -86,6 +88,40 @@ test("ACP_THREADS_NODE is honoured (an override: used even outside the range), t
     );
   }));
 
+test("choosing a Node for engines the default node misses waits on no file call and runs no node on the thread", () =>
+  withTmp(async (dir) => {
+    const pkg = fakeNodePackage(dir, { engines: ">=99" });
+    const runtimesDir = join(dir, "runtimes");
+    const binDir = join(runtimesDir, "99.0.0", "node_modules", `node-${process.platform}-${process.arch}`, "bin");
+    mkdirSync(binDir, { recursive: true });
+    symlinkSync(process.execPath, join(binDir, "node"));
+    // an explicit Node of its own path: its version is asked (not cached from another test)
+    const explicit = join(dir, "explicit-node");
+    symlinkSync(process.execPath, explicit);
+    const ran: unknown[] = [];
+    const table = childProcess as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const saved = { execFileSync: table.execFileSync!, spawnSync: table.spawnSync!, execSync: table.execSync! };
+    for (const [name, f] of Object.entries(saved)) table[name] = (...a: unknown[]) => (ran.push(a[0]), f(...a));
+    try {
+      // the default node is looked up on PATH and asked its version; the managed runtimes folder is listed
+      const managed = await countFsCalls(
+        () => nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir }),
+        [],
+      );
+      assert.equal(managed.value.node?.source, "managed");
+      assert.deepEqual(managed.sync, [], "no synchronous file call choosing the managed Node");
+      const viaEnv = await countFsCalls(
+        () => nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin, ACP_THREADS_NODE: explicit } }),
+        [],
+      );
+      assert.equal(viaEnv.value.node?.version, NODE);
+      assert.deepEqual(viaEnv.sync, [], "no synchronous file call choosing the explicit Node");
+    } finally {
+      Object.assign(table, saved);
+    }
+    assert.deepEqual(ran, [], "no `node --version` run synchronously");
+  }));
+
 test("the host's own runtime: Electron runs as node with ELECTRON_RUN_AS_NODE=1", () =>
   withTmp(async (dir) => {
     const pkg = fakeNodePackage(dir, { engines: ">=99" });
@@ -108,7 +144,7 @@ test("a managed Node in the runtimes folder, newest first; PATH gets its folder"
       symlinkSync(process.execPath, join(binDir, "node"));
     }
     assert.deepEqual(
-      listManagedNodes(runtimesDir).map((n) => n.version),
+      (await listManagedNodes(runtimesDir)).map((n) => n.version),
       ["99.2.0", "99.0.0", "98.0.0"],
     );
     const launch = await nodeLaunch(spec(pkg.bin), { cwd: dir, env: { PATH: pkg.pathBin }, runtimesDir });
