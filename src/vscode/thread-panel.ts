@@ -89,6 +89,8 @@ export class ThreadPanel implements vscode.Disposable {
     private readonly deps: ThreadPanelDeps,
     private readonly code: CodeActions,
     private focusEvent?: number,
+    /** A restored panel's new thread was in this folder before the reload (its webview's state). */
+    private readonly draftFolder?: string,
   ) {
     this.#feed = new PanelFeed(
       (m) => void panel.webview.postMessage(m),
@@ -184,7 +186,7 @@ export class ThreadPanel implements vscode.Disposable {
       this.#attachComposer(events);
       return;
     }
-    const draft = await this.deps.composer?.isDraft(this.threadId);
+    const draft = await this.deps.composer?.isDraft(this.threadId, this.draftFolder);
     if (stale()) return;
     if (draft && this.deps.composer) {
       const header = this.deps.composer.draftHeader(this.threadId);

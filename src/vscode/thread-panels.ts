@@ -84,9 +84,10 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const threadId = (state as { threadId?: unknown } | undefined)?.threadId;
+    const { threadId, draftFolder } = (state ?? {}) as { threadId?: unknown; draftFolder?: unknown };
     if (typeof threadId !== "string") return panel.dispose();
-    this.#attach(threadId, panel);
+    // a new thread's panel comes back in the folder it was in (a workspace folder still, or it is not used)
+    this.#attach(threadId, panel, undefined, typeof draftFolder === "string" ? draftFolder : undefined);
   }
 
   /** The thread panel that was active last and is still open ("the focused thread" of context menus). */
@@ -94,8 +95,8 @@ export class ThreadPanels implements PermissionSurface, vscode.WebviewPanelSeria
     return this.#lastActive && this.#panels.has(this.#lastActive) ? this.#lastActive : undefined;
   }
 
-  #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number): void {
-    const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent);
+  #attach(threadId: string, panel: vscode.WebviewPanel, focusEvent?: number, draftFolder?: string): void {
+    const tp = new ThreadPanel(threadId, panel, this.deps, this.code, focusEvent, draftFolder);
     this.#panels.set(threadId, tp);
     if (panel.active) this.#setActive(threadId);
     panel.onDidChangeViewState((e) => {

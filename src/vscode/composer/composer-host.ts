@@ -110,11 +110,12 @@ export class ComposerHost implements vscode.Disposable {
   }
 
   /** A new thread's panel (new-drafts.ts: a panel restored after a reload that names no thread becomes one again). */
-  isDraft(threadId: string): Promise<boolean> {
+  isDraft(threadId: string, folder?: string): Promise<boolean> {
     return this.#drafts.check(
       threadId,
       (id) => !!this.deps.live(id),
       (id) => this.deps.threads.existsAsync(id),
+      folder,
     );
   }
 

@@ -31,9 +31,15 @@ export class NewDrafts {
   /**
    * Whether `threadId`'s panel is a new thread's. A panel restored after a window reload whose id names no live
    * session (`live`) and no stored thread (`stored`, looked for off the host's thread) was a new thread too (its agent
-   * never started): it becomes one again.
+   * never started): it becomes one again, in `folder` (the one it was in, from the panel's state) when that is
+   * still a workspace folder.
    */
-  async check(threadId: string, live: (id: string) => boolean, stored: (id: string) => Promise<boolean>) {
+  async check(
+    threadId: string,
+    live: (id: string) => boolean,
+    stored: (id: string) => Promise<boolean>,
+    folder?: string,
+  ) {
     if (this.#ids.has(threadId)) return true;
     if (!isThreadId(threadId) || live(threadId)) return false;
     const exists = await stored(threadId);
@@ -41,6 +47,8 @@ export class NewDrafts {
     if (this.#ids.has(threadId)) return true;
     if (exists || live(threadId)) return false;
     this.#ids.add(threadId);
+    // the folder it was in before the reload (its panel's state), if that is still a workspace folder
+    if (folder && isWorkspaceFolder(folder)) this.#folder.set(threadId, folder);
     return true;
   }
 

@@ -60,7 +60,8 @@ function onMessage(m: HostMessage): void {
       view.ctx.cwd = m.header.cwd;
       // the header shows the host's title (the tab's): never a raw title from the events (issue #27)
       chrome.init(m.header, model.entries.find((e) => e.kind === "user")?.text);
-      vscode.setState({ threadId: m.header.threadId });
+      // a new thread's folder (picked in its panel, or where it opened) comes back with the panel after a reload
+      vscode.setState({ threadId: m.header.threadId, ...(m.status === "draft" ? { draftFolder: m.header.cwd } : {}) });
       setStatus(m.status, undefined, m.since);
       view.reset(model, focusEntry);
       if (m.scrollToEnd) requestAnimationFrame(() => window.scrollTo(0, document.body.scrollHeight));
@@ -114,6 +115,7 @@ function onMessage(m: HostMessage): void {
     case "draftFolder":
       view.ctx.cwd = m.cwd;
       chrome.setFolder(m.cwd);
+      vscode.setState({ ...vscode.getState<object>(), draftFolder: m.cwd });
       break;
     default:
       composer.message(m);

@@ -6,6 +6,7 @@
 // unless its panel's folder picker names the other, and its header names that folder. A new thread the thread host runs (the default on POSIX)
 // reaches the second folder too, and the window's Restore of its turn puts the second folder's file back.
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -191,6 +192,27 @@ describe("a multi-root window: the folder a new thread from the palette works in
     });
     assert.equal(state.folder, second, "the picker's folder as the host keeps it");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("a new thread's panel restored after a reload comes back in the folder it was in; one outside the workspace is not used", async () => {
+    const { hub } = await api();
+    const [first, second] = twoFolders();
+    // What VS Code does on reload: a fresh panel of our view type with the state its webview saved, handed to the
+    // registered serializer. A new thread's webview keeps its folder in that state (main.ts), as picked or opened.
+    const restore = async (draftFolder: string) => {
+      const threadId = randomUUID(); // never started: no thread is stored under it
+      const panel = vscode.window.createWebviewPanel("acpThreads.thread", "restored", vscode.ViewColumn.One);
+      await hub.panels.deserializeWebviewPanel(panel, { threadId, draftFolder });
+      return { threadId, panel };
+    };
+    const kept = await restore(second);
+    await headerFolder(kept.threadId, second);
+    assert.ok(await hub.composer.isDraft(kept.threadId), "a new thread's panel again");
+    assert.equal(hub.composer.draftHeader(kept.threadId).cwd, second, "what a Send that names no folder runs in");
+    const outside = await restore(tmpdir());
+    await headerFolder(outside.threadId, first);
+    kept.panel.dispose();
+    outside.panel.dispose();
   });
 
   it("a Send with the second folder picked works in the second, and reaches the first too", async () => {
