@@ -4,28 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { HostConnection } from "../../../../src/core/host/client";
-import type { HostPush } from "../../../../src/core/host/protocol";
-import { BATCH_BYTES } from "../../../../src/core/host/hosted-thread";
-import { CLIENT_BUFFER_CAP } from "../../../../src/core/host/server";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
+import { collect, slowBesideFast } from "../../../fixtures/host/feed-checks";
 import { stubHost } from "../../../fixtures/host/stub-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
-
-/** Collects the texts of the records a connection gets, checking each batch starts where the last one ended. */
-function collect(conn: HostConnection, from: number): { texts: string[]; ended: () => boolean } {
-  const texts: string[] = [];
-  let next = from;
-  let ended = false;
-  conn.onPush((m: HostPush) => {
-    if (m.t === "records") {
-      assert.equal(m.from, next, "no gap, no double");
-      next += m.records.length;
-      for (const r of m.records) if (r.kind === "agent_message") texts.push(r.text);
-    }
-    if (m.t === "ended") ended = true;
-  });
-  return { texts, ended: () => ended };
-}
 
 test("clients attached at different cursors each get every record once, in order", () =>
   withTmpDir("acp-feed-", async (home) => {
@@ -41,7 +23,7 @@ test("clients attached at different cursors each get every record once, in order
       await late.request({ t: "attach", threadId: stub.threadId, from: 2 });
       for (let i = 0; i < 50; i++) stub.append([`x${i}`]);
       stub.end();
-      await waitFor(() => seenEarly.ended() && seenLate.ended(), "both clients saw the end");
+      await waitFor(() => seenEarly.at.ended && seenLate.at.ended, "both clients saw the end");
       const all = ["a", "b", "c", "d", ...Array.from({ length: 50 }, (_, i) => `x${i}`)];
       assert.deepEqual(seenEarly.texts, all);
       assert.deepEqual(seenLate.texts, all.slice(2));
@@ -56,29 +38,11 @@ test("hostile: a client that stops reading is not waited for and costs the host 
   withTmpDir("acp-feed-", async (home) => {
     const stub = await stubHost(home);
     try {
-      const slow = await stub.client("slow");
-      const seenSlow = collect(slow, 0);
-      await slow.request({ t: "attach", threadId: stub.threadId, from: 0 });
-      slow.sock.pause(); // reads nothing more for now
-      const fast = await stub.client("fast");
-      const seenFast = collect(fast, 0);
-      await fast.request({ t: "attach", threadId: stub.threadId, from: 0 });
-      const big = "x".repeat(64 * 1024);
-      const batches = Math.ceil((3 * CLIENT_BUFFER_CAP) / big.length / 8);
-      let most = 0;
-      for (let i = 0; i < batches; i++) {
-        stub.append(Array.from({ length: 8 }, () => big));
-        await new Promise((r) => setTimeout(r, 5));
-        most = Math.max(most, stub.host.status().maxUnsent);
-      }
-      await waitFor(() => seenFast.texts.length === batches * 8, "the fast client got everything");
-      most = Math.max(most, stub.host.status().maxUnsent);
-      assert.ok(most <= CLIENT_BUFFER_CAP + 2 * BATCH_BYTES, `the host held ${most} bytes for the slow client`);
-      assert.equal(seenSlow.texts.length < batches * 8, true, "the slow client has not read it all");
+      const { slow, fast, seenSlow, appended } = await slowBesideFast(stub, (name) => stub.client(name));
       stub.end();
       slow.sock.resume();
-      await waitFor(() => seenSlow.ended(), "the slow client caught up and saw the end");
-      assert.equal(seenSlow.texts.length, batches * 8);
+      await waitFor(() => seenSlow.at.ended, "the slow client caught up and saw the end");
+      assert.equal(seenSlow.texts.length, appended);
       fast.close();
       slow.close();
     } finally {
@@ -96,7 +60,7 @@ test("without handed records (a runner that only says an update came) the file r
       await c.request({ t: "attach", threadId: stub.threadId, from: 0 });
       for (let i = 0; i < 30; i++) stub.append([`x${i}`]);
       stub.end();
-      await waitFor(() => seen.ended(), "the client saw the end");
+      await waitFor(() => seen.at.ended, "the client saw the end");
       assert.deepEqual(seen.texts, ["a", "b", ...Array.from({ length: 30 }, (_, i) => `x${i}`)]);
       c.close();
     } finally {
@@ -125,7 +89,7 @@ test("the seam: clients attaching while records are handed live (during their ca
       }
       clearInterval(writer);
       stub.end();
-      await waitFor(() => seen.every((s) => s.ended()), "every client saw the end");
+      await waitFor(() => seen.every((s) => s.at.ended), "every client saw the end");
       const all = Array.from({ length: n }, (_, i) => `r${i}`);
       for (const s of seen) assert.deepEqual(s.texts, all.slice(all.length - s.texts.length));
       for (const s of seen) assert.equal(s.texts.at(-1), `r${n - 1}`);

@@ -13,7 +13,6 @@ import { connectInProcess, type HostConnection } from "../../../../src/core/host
 import { hostPlace } from "../../../../src/core/host/door";
 import type { HostPush } from "../../../../src/core/host/protocol";
 import { HostRefusal } from "../../../../src/core/host/protocol-refusal";
-import { BATCH_BYTES } from "../../../../src/core/host/hosted-thread";
 import { CLIENT_BUFFER_CAP, HARD_BUFFER_CAP, ThreadHost } from "../../../../src/core/host/server";
 import { nullLogger } from "../../../../src/core/log";
 import type { HostWatchdog } from "../../../../src/core/host/protocol";
@@ -21,6 +20,7 @@ import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 import { ENGINE_PROCESS, fakeRun, withCliHost } from "../../../fixtures/host/cli-host";
 import { pushClient } from "../../../fixtures/host/push-client";
+import { collect, slowBesideFast } from "../../../fixtures/host/feed-checks";
 import { stubHost } from "../../../fixtures/host/stub-host";
 import { waitFor } from "../../../fixtures/spawner/wait";
 
@@ -31,21 +31,6 @@ async function inProcessClient(host: ThreadHost, name: string, conns: HostConnec
   const pushes: HostPush[] = [];
   c.onPush((m) => pushes.push(m));
   return { c, pushes };
-}
-
-/** Collects the texts of the records a connection gets, checking each batch starts where the last one ended. */
-function collect(conn: HostConnection, from: number) {
-  const texts: string[] = [];
-  const at = { next: from, ended: false };
-  conn.onPush((m) => {
-    if (m.t === "records") {
-      assert.equal(m.from, at.next, "no gap, no double");
-      at.next += m.records.length;
-      for (const r of m.records) if (r.kind === "agent_message") texts.push(r.text);
-    }
-    if (m.t === "ended") at.ended = true;
-  });
-  return { texts, at };
 }
 
 test("a host made in process runs a real agent for its in-process client; no socket, lock or idle leave", () =>
@@ -179,29 +164,13 @@ test("hostile: an in-process client that stops reading is held to the cap, catch
   withTmpDir("acp-inproc-", async (home) => {
     const stub = await stubHost(home);
     try {
-      const slow = await connectInProcess(stub.host.connect(), { client: "slow (in process)" });
-      const seenSlow = collect(slow, 0);
-      await slow.request({ t: "attach", threadId: stub.threadId, from: 0 });
-      slow.sock.pause(); // reads nothing more for now
-      const fast = await connectInProcess(stub.host.connect(), { client: "fast (in process)" });
-      const seenFast = collect(fast, 0);
-      await fast.request({ t: "attach", threadId: stub.threadId, from: 0 });
-      const big = "x".repeat(64 * 1024);
-      const batches = Math.ceil((3 * CLIENT_BUFFER_CAP) / big.length / 8);
-      let most = 0;
-      for (let i = 0; i < batches; i++) {
-        stub.append(Array.from({ length: 8 }, () => big));
-        await new Promise((r) => setTimeout(r, 5));
-        most = Math.max(most, stub.host.status().maxUnsent);
-      }
-      await waitFor(() => seenFast.texts.length === batches * 8, "the fast client got everything");
-      most = Math.max(most, stub.host.status().maxUnsent);
-      assert.ok(most <= CLIENT_BUFFER_CAP + 2 * BATCH_BYTES, `the host held ${most} bytes for the slow client`);
+      const { slow, fast, seenSlow, seenFast, appended, most } = await slowBesideFast(stub, (name) =>
+        connectInProcess(stub.host.connect(), { client: `${name} (in process)` }),
+      );
       assert.ok(most > CLIENT_BUFFER_CAP / 2, `the slow client's bytes wait in the host (${most})`);
-      assert.ok(seenSlow.texts.length < batches * 8, "the slow client has not read it all");
       // its reader resumes: it catches up from the file, nobody waited for it
       slow.sock.resume();
-      await waitFor(() => seenSlow.texts.length === batches * 8, "the slow client caught up");
+      await waitFor(() => seenSlow.texts.length === appended, "the slow client caught up");
       // it stops again, and the run's pushes that are not records (a watchdog's, large) pile up past the hard cap
       slow.sock.pause();
       const ctl = stub.ctl();
@@ -221,7 +190,7 @@ test("hostile: an in-process client that stops reading is held to the cap, catch
       const push = JSON.stringify({ t: "watchdog", threadId: stub.threadId, watchdog: { ...watchdog, history } });
       assert.ok(held <= HARD_BUFFER_CAP && held + push.length + 1 > HARD_BUFFER_CAP, `held ${held} before the cut`);
       stub.append(["after 1", "after 2"]);
-      await waitFor(() => seenFast.texts.length === batches * 8 + 2, "the fast client never noticed");
+      await waitFor(() => seenFast.texts.length === appended + 2, "the fast client never noticed");
       // its end ends once it reads what it had; it reattaches from its cursor and gets the rest, once each
       slow.sock.resume();
       await waitFor(() => slow.closed, "the slow client's connection closed");
