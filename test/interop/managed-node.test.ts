@@ -60,6 +60,6 @@ test("runtime install fetches Node from npm; a Node-24 agent then starts with it
     assert.equal(run.stdout, "echo: hello\n");
     const removed = await runCli(["runtime", "remove", PINNED], { home, env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.deepEqual(listManagedNodes(runtimesDir), []);
+    assert.deepEqual(await listManagedNodes(runtimesDir), []);
   }),
 );
