@@ -65,8 +65,10 @@ test(
   async () => {
     const t = await setUp("claude-agent-acp");
     try {
-      // 15 s: claude-agent-acp needs a few seconds to start its command even on a busy machine.
-      const cli = startCli(t, runArgs(t, "approve-all", ENDLESS, ["--timeout", "15"]));
+      // `--timeout` bounds the whole run, claude-agent-acp's own start included: its command started 6.9 s in at
+      // load 9 and 17–18 s in at load 10–12 (stop 55), so 15 s failed on a loaded machine. 40 s leaves twice the
+      // worst seen; the command never ends by itself, so the timeout is still what ends the run.
+      const cli = startCli(t, runArgs(t, "approve-all", ENDLESS, ["--timeout", "40"]));
       const r = await cli.result;
       assert.equal(r.code, 3, `stderr: ${r.stderr.slice(-1500)}`);
       assert.ok(jsonLines(r.stdout).some(isRunningCommand), "the command had started before the timeout");
