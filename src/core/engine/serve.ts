@@ -222,6 +222,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "review.undo": { threadId: "string", target: "string", path: "path", hunk: "count?", force: "boolean?" },
   "review.keepAll": { threadId: "string", target: "string" },
   "review.turnChanges": { threadId: "string", cwd: "path" },
+  "bundle.replay": { file: "path", stepTimeoutMs: "count?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

@@ -182,6 +182,8 @@ test("every engine request's reply is plain JSON data, in process", () =>
       },
       "review.keepAll": () => engine.call({ op: "review.keepAll", threadId: kept, target: keptOp }),
       "review.turnChanges": () => engine.call({ op: "review.turnChanges", threadId: kept, cwd: dir }),
+      "bundle.replay": () =>
+        engine.call({ op: "bundle.replay", file: join(repoRoot(), "test", "fixtures", "bundles", "gemini.json") }),
       "review.undo": () => engine.call({ op: "review.undo", threadId: kept, target: keptOp, path: join(dir, "k.txt") }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
@@ -339,6 +341,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
       { turn: 1, op: keptOp, files: 1, added: 1, removed: 0, pending: 0, names: ["k.txt"] },
     ]);
     assert.ok(!existsSync(join(dir, "k.txt")), "the undo took the created file back");
+    assert.equal((replies["bundle.replay"] as { ok: boolean }).ok, true, "the recorded bundle replays");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -427,6 +430,7 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "review.undo", threadId: id, target: 1, path: dir }, /review\.undo: 'target' must be a string/],
       [{ op: "review.keepAll", target: "turn-1" }, /review\.keepAll: 'threadId' must be a string/],
       [{ op: "review.turnChanges", threadId: id }, /review\.turnChanges: 'cwd' must be an absolute path/],
+      [{ op: "bundle.replay", file: "b.json" }, /bundle\.replay: 'file' must be an absolute path/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
