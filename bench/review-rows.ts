@@ -11,6 +11,7 @@ import { localEngine } from "../src/core/engine/local";
 import { turnChangesOf } from "../src/core/engine/serve-review-turns";
 import { EditLedger } from "../src/core/ledger/edit-ledger";
 import { ThreadStore } from "../src/core/store/thread-store";
+import { startInput } from "../test/unit/core/store/helpers";
 
 const TURNS = 10;
 const FILES = 3;
@@ -28,13 +29,7 @@ export async function reviewRowsRows(dir: string): Promise<[string, string][]> {
   const ws = join(dir, "rows-ws");
   mkdirSync(ws, { recursive: true });
   const store = new ThreadStore(home);
-  const h = store.create({
-    agent: { id: "bench", name: "bench", command: "bench" },
-    mode: "acp",
-    cwd: ws,
-    repoRoot: null,
-    gitHead: null,
-  });
+  const h = store.create(startInput(ws));
   h.close();
   const threadId = h.threadId;
   const ledger = new EditLedger({ home, walkWorker: false });

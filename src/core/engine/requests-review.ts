@@ -36,8 +36,9 @@ export type ReviewRequest =
 export interface TurnChanges {
   /** The turn the row sits under (an apply: the last turn before it). */
   turn: number;
-  /** The ledger operation (`turn-N`, `apply-…`). */
+  /** The ledger operation (`turn-N`, `apply-…`): rows are keyed and acted on by it. */
   op: string;
+  /** A worktree apply into the workspace, not a turn of the agent. */
   apply?: true;
   files: number;
   added: number;
@@ -46,7 +47,7 @@ export interface TurnChanges {
   pending: number;
   /** The first few files, relative to the thread's folder. */
   names: string[];
-  /** The restore that took this operation back. */
+  /** The restore that took this operation back (its op id), while it is not undone: nothing of it to review. */
   restoredBy?: string;
 }
 
