@@ -19,7 +19,8 @@
  *   without (C: ledger-floor.ts); `--only floor`;
  * - restore of 100 files, plan + apply (goal ≤ 500 ms); baseline: the same 100 atomic writes by hand;
  * - inline review's placement per keystroke through the engine's request against the cache called directly
- *   (review-placement.ts; `--only review`).
+ *   (review-placement.ts; `--only review`), and the thread panel's changed-files rows through `review.turnChanges`
+ *   against the same work called directly (review-rows.ts).
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
@@ -36,6 +37,7 @@ import { IgnoreMatcher } from "../src/core/ledger/gitignore";
 import { walkDirs } from "../src/core/ledger/walk";
 import { WalkWorker } from "../src/core/ledger/walk-worker-client";
 import { reviewPlacementRows } from "./review-placement";
+import { reviewRowsRows } from "./review-rows";
 
 const DIRS = 500;
 const PER_DIR = 20;
@@ -326,7 +328,9 @@ async function main(): Promise<void> {
         `${mem.toFixed(1).padStart(7)} MB  ${goal(mem, 20 * modes.length, "MB")}`,
       );
     }
-    if (!ONLY || ONLY === "review") for (const [name, value] of await reviewPlacementRows(dir)) line(name, value);
+    if (!ONLY || ONLY === "review")
+      for (const [name, value] of [...(await reviewPlacementRows(dir)), ...(await reviewRowsRows(dir))])
+        line(name, value);
     if (ONLY && ONLY !== "floor") return;
     if (!existsSync(join(dir, "ws-git-watch"))) makeWorkspace(join(dir, "ws-git-watch"), true);
     for (const inWorker of [false, true]) {

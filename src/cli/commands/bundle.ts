@@ -3,13 +3,16 @@
  * versions; redacted, paths replaced, 0600) to attach to an issue. `acp-threads replay FILE` plays it back.
  */
 import { resolve } from "node:path";
-import { localEngine } from "../../core/engine/local";
+import { localEngine, type LocalEngine } from "../../core/engine/local";
 import { resolveHome } from "../../core/store/paths";
 import { command } from "../command";
-import { EXIT } from "../io";
+import { EXIT, type CliIO } from "../io";
 import { VERSION } from "../../core/version";
 
 export const CLI_VERSION = VERSION;
+
+/** The engine the bug-bundle commands ask (`bundle` saves one, `replay` plays one back): over the data home. */
+export const bundleEngine = (io: CliIO): LocalEngine => localEngine({ home: resolveHome(io.env) });
 
 export const main = command(
   {
@@ -24,8 +27,7 @@ agent, its records and the versions of everything involved; key-like strings are
 the workspace and home paths replaced by \${WORKSPACE} and \${HOME}. Check it before you share it.`,
   },
   async ({ io, flags, args }) => {
-    const engine = localEngine({ home: resolveHome(io.env) });
-    const { path, notes } = await engine.call({
+    const { path, notes } = await bundleEngine(io).call({
       op: "bundle.save",
       threadId: args[0]!,
       ...(flags.out ? { outFile: resolve(io.cwd, flags.out) } : { dir: resolve(io.cwd) }),

@@ -3,11 +3,11 @@
  * reports where this client behaves differently from the recording. Exit 0: no divergence; 1: divergences.
  */
 import { resolve } from "node:path";
-import { readBugBundle } from "../../core/bundle/bundle";
-import { replayBundle, type ReplayReport } from "../../core/bundle/replay";
+import type { EngineReplies } from "../../core/engine/requests";
 import { command } from "../command";
 import { FORMAT } from "../flags";
 import { EXIT } from "../io";
+import { bundleEngine } from "./bundle";
 
 export const main = command(
   {
@@ -29,8 +29,9 @@ _meta, the client's version and the workspace path aside; command output by its 
 records (messages, tool calls, permissions, turn ends). Exit 0: no divergence, 1: divergences (listed).`,
   },
   async ({ io, flags, args }) => {
-    const bundle = readBugBundle(resolve(io.cwd, args[0]!));
-    const report = await replayBundle(bundle, {
+    const report = await bundleEngine(io).call({
+      op: "bundle.replay",
+      file: resolve(io.cwd, args[0]!),
       ...(flags["step-timeout"] !== undefined ? { stepTimeoutMs: flags["step-timeout"] * 1000 } : {}),
     });
     io.stdout.write(flags.format === "json" ? JSON.stringify(report, null, 2) + "\n" : renderReport(report));
@@ -43,7 +44,7 @@ const show = (v: unknown) => {
   return s.length > 160 ? `${s.slice(0, 159)}…` : s;
 };
 
-export function renderReport(r: ReplayReport): string {
+export function renderReport(r: EngineReplies["bundle.replay"]): string {
   const out = [
     `replayed the ${r.bundle.agent} bundle of thread ${r.bundle.threadId} (recorded ${r.bundle.createdAt}` +
       `${r.bundle.agents.length ? ` with ${r.bundle.agents.join(", ")}` : ""}) in ${r.durationMs} ms`,

@@ -5,6 +5,7 @@
  * fresh folder there), env values are never in it. Written atomically, mode 0600.
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
@@ -102,11 +103,29 @@ export function writeBugBundle(bundle: BugBundle, path: string): Promise<void> {
 
 /** Reads and checks a bundle; a wrong file gets a clear error. */
 export function readBugBundle(path: string): BugBundle {
+  return checkedBundle(path, () => readFileSync(path, "utf8"));
+}
+
+/** `readBugBundle` with fs/promises (the engine's `bundle.replay`): the same checks and errors. */
+export async function readBugBundleAsync(path: string): Promise<BugBundle> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw notBundle(path, err);
+  }
+  return checkedBundle(path, () => text);
+}
+
+const notBundle = (path: string, err: unknown) =>
+  new AcpThreadsError("usage", `${path} is not a bug bundle: ${(err as Error).message}`);
+
+function checkedBundle(path: string, read: () => string): BugBundle {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, "utf8"));
+    value = JSON.parse(read());
   } catch (err) {
-    throw new AcpThreadsError("usage", `${path} is not a bug bundle: ${(err as Error).message}`);
+    throw notBundle(path, err);
   }
   const b = value as Partial<BugBundle> | null;
   if (!b || b.format !== BUNDLE_FORMAT)

@@ -1,15 +1,17 @@
 /**
  * Bug bundles (requests-bundle.ts): built from the engine's data home (the thread's records, its traffic file) with
  * fs/promises and written atomically, 0600. A thread is named by its id (not looked up) or a unique start of one.
+ * A replay reads the bundle with fs/promises and plays it in a new empty workspace (core/bundle/replay.ts).
  */
 import { join } from "node:path";
-import { buildBugBundle, bundleFileName, writeBugBundle } from "../bundle/bundle";
+import { buildBugBundle, bundleFileName, readBugBundleAsync, writeBugBundle } from "../bundle/bundle";
+import { replayBundle } from "../bundle/replay";
 import { AcpThreadsError } from "../errors";
 import { VERSION } from "../version";
 import { threadIdOf } from "./serve-threads";
 import type { Handlers } from "./serve-types";
 
-export const bundleOps: Handlers<"bundle.name" | "bundle.save"> = {
+export const bundleOps: Handlers<"bundle.name" | "bundle.save" | "bundle.replay"> = {
   "bundle.name": async ({ store }, req) => {
     const threadId = threadIdOf(store, req.threadId, false);
     const { metadata } = await store.readExisting(threadId);
@@ -24,4 +26,8 @@ export const bundleOps: Handlers<"bundle.name" | "bundle.save"> = {
     await writeBugBundle(bundle, path);
     return { path, messages: bundle.traffic.length, notes: bundle.notes };
   },
+  "bundle.replay": async (_ctx, req) =>
+    replayBundle(await readBugBundleAsync(req.file), {
+      ...(req.stepTimeoutMs !== undefined ? { stepTimeoutMs: req.stepTimeoutMs } : {}),
+    }),
 };

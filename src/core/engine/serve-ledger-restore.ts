@@ -78,7 +78,7 @@ function onlyFiles(plan: RestorePlan, files: readonly string[]): RestorePlan {
  * the folders its sessions were allowed to write (`folders`, recorded when a session opens: a multi-root window's
  * other folders, a hosted run's `roots`); `ignored`: recorded ones that are not taken (thread/folders.ts).
  */
-async function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): Promise<RecordedFolders> {
+export async function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): Promise<RecordedFolders> {
   const applied = (await ledger.readAsync(metadata.threadId)).ops.flatMap((o) =>
     o.type === "apply" && o.summary?.cwd ? [o.summary.cwd] : [],
   );

@@ -1,12 +1,15 @@
 /**
  * Inline review's requests (requests-review.ts): served from a `ReviewCache` kept per live ledger (the window's), so
  * a placement while the user types reads nothing once its threads were read; without a live ledger, a cache over a
- * ledger opened for the request (read afresh each time).
+ * ledger opened for the request (read afresh each time). Keep / Undo / Keep all: serve-review-keep.ts; the panel's
+ * changed-files rows: serve-review-turns.ts.
  */
 import type { EditLedger } from "../ledger/edit-ledger";
 import { ReviewCache, type PlacedHunk } from "../ledger/review-cache";
 import type { ReviewPlacement } from "./requests-review";
 import { withLedger } from "./serve-ledger-open";
+import { reviewKeepOps } from "./serve-review-keep";
+import { reviewTurnsOps } from "./serve-review-turns";
 import type { EngineContext, Handlers } from "./serve-types";
 
 /** The caches, one per live ledger: it lives as long as the ledger it reads. */
@@ -33,7 +36,15 @@ const placement = (p: PlacedHunk): ReviewPlacement => ({
   removes: p.hunk.beforeEnd > p.hunk.beforeStart,
 });
 
-export const reviewOps: Handlers<"review.placed" | "review.author" | "review.forget"> = {
+export const reviewOps: Handlers<
+  | "review.placed"
+  | "review.author"
+  | "review.forget"
+  | "review.keep"
+  | "review.undo"
+  | "review.keepAll"
+  | "review.turnChanges"
+> = {
   "review.placed": (ctx, req) =>
     withCache(ctx, async (cache) => (await cache.placed(req.threads, req.path, req.text)).map(placement)),
   "review.author": (ctx, req) =>
@@ -45,4 +56,6 @@ export const reviewOps: Handlers<"review.placed" | "review.author" | "review.for
     if (ctx.ledger) caches.get(ctx.ledger())?.drop(req.threadId);
     return {};
   },
+  ...reviewKeepOps,
+  ...reviewTurnsOps,
 };

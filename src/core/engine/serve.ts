@@ -218,6 +218,11 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "review.forget": { threadId: "string" },
   "bundle.name": { threadId: "string" },
   "bundle.save": { threadId: "string", outFile: "path?", dir: "path?" },
+  "review.keep": { threadId: "string", target: "string", path: "path", hunk: "count?" },
+  "review.undo": { threadId: "string", target: "string", path: "path", hunk: "count?", force: "boolean?" },
+  "review.keepAll": { threadId: "string", target: "string" },
+  "review.turnChanges": { threadId: "string", cwd: "path" },
+  "bundle.replay": { file: "path", stepTimeoutMs: "count?" },
 };
 
 /** The recall requests' shapes: a scope, a search's options, a text format. */

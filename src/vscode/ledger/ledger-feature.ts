@@ -137,7 +137,7 @@ export class LedgerFeature implements vscode.Disposable {
 
   /** The panel's "N files changed" rows of a stored thread, as they are sent to it. */
   async turnChanges(threadId: string) {
-    return turnChangesOf(this.host, threadId, (await this.#require(threadId)).cwd);
+    return turnChangesOf(this.#deps.engine, threadId, (await this.#require(threadId)).cwd);
   }
 
   /** Keep or Undo every change still to review in the active file. */
@@ -180,7 +180,13 @@ export class LedgerFeature implements vscode.Disposable {
 
   /** For the thread panels: "N files changed" rows of the panel's stored thread. */
   followTurnChanges(post: (m: HostMessage) => void, storeThreadId: () => string | undefined): vscode.Disposable {
-    return followTurnChanges(this.host, post, storeThreadId, async (id) => (await this.#infoOf(id))?.cwd);
+    return followTurnChanges(
+      this.host,
+      this.#deps.engine,
+      post,
+      storeThreadId,
+      async (id) => (await this.#infoOf(id))?.cwd,
+    );
   }
 
   /** The thread a command means; from the palette, a pick among the threads with recorded changes. */

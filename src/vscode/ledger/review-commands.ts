@@ -11,7 +11,6 @@ import type { FileState } from "../../core/ledger/content";
 import type { OpRecord } from "../../core/ledger/records";
 import { netChanges, type OpView } from "../../core/ledger/ledger-view";
 import { isReviewable } from "../../core/ledger/restored";
-import { keepAllOf } from "../../core/ledger/review";
 import { filesChangedLabel, relPath } from "../../core/ledger/summary";
 import { currentText, type LedgerHost } from "./ledger-host";
 
@@ -106,7 +105,7 @@ export async function keepTurn(deps: ReviewDeps, threadId: string, turn?: number
   const op =
     turn === undefined ? await pickTurn(deps, threadId, "Keep all changes") : await turnOf(deps, threadId, turn);
   if (!op) return 0;
-  const n = await keepAllOf(deps.host.ledger, threadId, op.op);
+  const { kept: n } = await deps.engine.call({ op: "review.keepAll", threadId, target: op.op });
   deps.host.changed(threadId);
   void vscode.window.showInformationMessage(
     n ? `Kept ${n} change${n === 1 ? "" : "s"} of ${opName(op)}.` : `Nothing of ${opName(op)} is left to review.`,

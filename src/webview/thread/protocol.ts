@@ -3,6 +3,7 @@
  * (src/webview/thread/main.ts). Declared once, imported by both. Inbound webview messages are untrusted:
  * the host accepts only what `parseWebviewMessage` lets through.
  */
+import type { TurnChanges } from "../../core/engine/requests-review";
 import type { RuntimeEvent } from "../../core/model/events";
 import { fields, str } from "../shared/guards";
 import { parseOpsAction, type OpsAction, type OpsView } from "./ops/protocol";
@@ -84,23 +85,8 @@ export interface PickerView {
 }
 
 /** One turn's recorded file changes (edit ledger), shown as "N files changed" under the turn. */
-export interface TurnChangesView {
-  /** The turn the row sits under (an apply: the last turn before it). */
-  turn: number;
-  /** The ledger operation (`turn-N`, `apply-…`): rows are keyed and acted on by it. */
-  op: string;
-  /** A worktree apply into the workspace, not a turn of the agent. */
-  apply?: boolean;
-  files: number;
-  added: number;
-  removed: number;
-  /** Hunks not yet kept or undone. */
-  pending: number;
-  /** The first few file names. */
-  names: string[];
-  /** The restore that took this turn back (its op id), while it is not undone: the row says so, nothing to review. */
-  restoredBy?: string;
-}
+/** A turn's (or a worktree apply's) changed-files row, as the engine's `review.turnChanges` gives it. */
+export type TurnChangesView = TurnChanges;
 
 export type HostMessage =
   | {

@@ -50,6 +50,9 @@ const CONVERTED = [
   "ledger/review.ts",
   // ... asked of the window's engine (review.placed, review.author, review.forget)
   "engine/serve-review.ts",
+  // Keep all and the panel's changed-files rows through the window's engine (review.keepAll, review.turnChanges)
+  "engine/serve-review-keep.ts",
+  "engine/serve-review-turns.ts",
   // a permission decision's path guard: the roots' real paths and case probe, off the thread
   "platform/paths.ts",
   "acp/path-guard.ts",

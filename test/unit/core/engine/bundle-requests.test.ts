@@ -1,16 +1,21 @@
 // Bug bundles through the engine (#13, #35 item 7): `bundle.name` (the save dialog's default) and `bundle.save` (the
 // window's "Save bug bundle" and `acp-threads bundle`) build the bundle from the data home with fs/promises, no
 // synchronous file call (the window's engine runs on its extension host's thread), and write it atomically, 0600,
-// the workspace path replaced; the rotated traffic comes first and is noted. Bad requests write nothing.
+// the workspace path replaced; the rotated traffic comes first and is noted. Bad requests write nothing. `bundle.replay`
+// (`acp-threads replay`) plays a bundle back with the report the direct call gives; a wrong file is refused.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { readBugBundle } from "../../../../src/core/bundle/bundle";
+import { replayBundle, type ReplayReport } from "../../../../src/core/bundle/replay";
 import { localEngine } from "../../../../src/core/engine/local";
+import type { EngineRequest } from "../../../../src/core/engine/requests";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { countFsCalls } from "../fs-calls";
 import { withTmp } from "../store/helpers";
 import { outcome, threadWith } from "./helpers";
+import { repoRoot } from "../../../fixtures/agent-env/index";
 
 const line = (t: number, d: "send" | "recv", m: Record<string, unknown>) => JSON.stringify({ t, d, m }) + "\n";
 
@@ -86,4 +91,43 @@ test("bundle requests that name no thread, or neither or both of outFile and dir
       [true, "usage"],
     );
     assert.deepEqual(readdirSync(out), [], "nothing written");
+  }));
+
+test("bundle.replay plays a recorded bundle as replayBundle does, reading it with fs/promises; a wrong file is refused", () =>
+  withTmp(async (dir) => {
+    const engine = localEngine({ store: new ThreadStore(join(dir, "home")) });
+    const file = join(repoRoot(), "test", "fixtures", "bundles", "gemini.json");
+    const replayed = await countFsCalls(() => engine.call({ op: "bundle.replay", file }), ["readFile"]);
+    assert.deepEqual(JSON.parse(JSON.stringify(replayed.value)), replayed.value, "plain JSON data");
+    assert.ok(replayed.paths.includes(file), "the bundle read with fs/promises");
+    assert.ok(!replayed.sync.includes("readFileSync"), "not read with readFileSync");
+    const direct = await replayBundle(readBugBundle(file));
+    const timeless = ({ durationMs: _, ...r }: ReplayReport) => r;
+    assert.deepEqual(timeless(replayed.value), timeless(direct), "the same report as the direct call");
+    assert.equal(replayed.value.ok, true);
+    const write = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+    const cases: [unknown, unknown][] = [
+      [{ op: "bundle.replay", file: "gemini.json" }, ["usage", /'file' must be an absolute path/]],
+      [{ op: "bundle.replay", file, stepTimeoutMs: -1 }, ["usage", /'stepTimeoutMs' must be a number, 0 or more/]],
+      [{ op: "bundle.replay", file: join(dir, "none.json") }, ["usage", /none\.json is not a bug bundle: ENOENT/]],
+      [
+        { op: "bundle.replay", file: write("x.json", "not json") },
+        ["usage", /x\.json is not a bug bundle: Unexpected/],
+      ],
+      [{ op: "bundle.replay", file: write("f.json", '{"format":"x"}') }, ["usage", /is not an ACP Threads bug bundle/]],
+      [
+        { op: "bundle.replay", file: write("v.json", '{"format":"acp-threads-bug-bundle","version":9}') },
+        ["unsupported_version", /v\.json is bundle format 9; this ACP Threads reads up to 1: upgrade/],
+      ],
+      [
+        { op: "bundle.replay", file: write("c.json", '{"format":"acp-threads-bug-bundle","version":1}') },
+        ["corrupt", /c\.json is missing its traffic or thread records/],
+      ],
+    ];
+    for (const [req, [code, why]] of cases as [EngineRequest, [string, RegExp]][]) {
+      const got = (await outcome(engine, req)) as { error?: [boolean, string, string] };
+      assert.ok(got.error, `${JSON.stringify(req)} refused`);
+      assert.deepEqual(got.error.slice(0, 2), [true, code], got.error[2]);
+      assert.match(got.error[2], why);
+    }
   }));

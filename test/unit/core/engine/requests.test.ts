@@ -10,7 +10,9 @@ import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import type { Engine, EngineOp, EngineProgress } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
+import { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import { ThreadStore } from "../../../../src/core/store/thread-store";
+import { turn } from "../ledger/helpers";
 import { startInput, withTmp } from "../store/helpers";
 import { threadWith, worktreeThread } from "./helpers";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
@@ -45,6 +47,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
     writeFileSync(history, JSON.stringify({ sessions: [historySession("s1", realpathSync(dir), 1, "2026-11-01")] }));
     const lister = { ...spec, env: { FAKE_AGENT_HISTORY: history } };
     let gone = ""; // the thread threads.delete moves to the trash and threads.restore brings back
+    let [kept, keptOp] = ["", ""]; // the thread and operation review.keep records a change of
     const cases: Record<EngineOp, () => Promise<unknown>> = {
       "export.folder": () => engine.call({ op: "export.folder", home: dir }),
       "export.names": () => engine.call({ op: "export.names", threadId: id }),
@@ -166,6 +169,22 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "review.forget": () => engine.call({ op: "review.forget", threadId: id }),
       "bundle.name": () => engine.call({ op: "bundle.name", threadId: id }),
       "bundle.save": () => engine.call({ op: "bundle.save", threadId: id, dir: out }),
+      // Keep / Undo / Keep all of a thread whose turn 1 wrote k.txt (review-keep-requests.test.ts has the rest)
+      "review.keep": async () => {
+        kept = threadWith(store, dir, 0, "Kept");
+        const ledger = new EditLedger({ home: store.home });
+        keptOp = (
+          await turn(ledger, dir, 1, () => writeFileSync(join(dir, "k.txt"), "k\n"), kept).finally(() =>
+            ledger.dispose(),
+          )
+        ).op;
+        return engine.call({ op: "review.keep", threadId: kept, target: keptOp, path: join(dir, "k.txt") });
+      },
+      "review.keepAll": () => engine.call({ op: "review.keepAll", threadId: kept, target: keptOp }),
+      "review.turnChanges": () => engine.call({ op: "review.turnChanges", threadId: kept, cwd: dir }),
+      "bundle.replay": () =>
+        engine.call({ op: "bundle.replay", file: join(repoRoot(), "test", "fixtures", "bundles", "gemini.json") }),
+      "review.undo": () => engine.call({ op: "review.undo", threadId: kept, target: keptOp, path: join(dir, "k.txt") }),
     };
     const replies: Partial<Record<EngineOp, unknown>> = {};
     try {
@@ -317,6 +336,12 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
     assert.deepEqual([replies["review.placed"], replies["review.author"]], [[], {}]);
+    assert.deepEqual([replies["review.keep"], replies["review.keepAll"]], [{}, { kept: 0 }], "kept already");
+    assert.deepEqual(replies["review.turnChanges"], [
+      { turn: 1, op: keptOp, files: 1, added: 1, removed: 0, pending: 0, names: ["k.txt"] },
+    ]);
+    assert.ok(!existsSync(join(dir, "k.txt")), "the undo took the created file back");
+    assert.equal((replies["bundle.replay"] as { ok: boolean }).ok, true, "the recorded bundle replays");
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
@@ -401,6 +426,11 @@ test("bad engine requests are refused with a usage error naming what is wrong; n
       [{ op: "ledger.restore", threadId: id, turn: 1, expect: 1 }, /ledger\.restore: 'expect' must be a string/],
       [{ op: "review.placed", threads: [id], path: "a.txt", text: "" }, /review\.placed: 'path' must be an absolute/],
       [{ op: "review.author", threads: id, path: dir }, /review\.author: 'threads' must be a list of strings/],
+      [{ op: "review.keep", threadId: id, target: "turn-1", path: "k.txt" }, /review\.keep: 'path' must be an absol/],
+      [{ op: "review.undo", threadId: id, target: 1, path: dir }, /review\.undo: 'target' must be a string/],
+      [{ op: "review.keepAll", target: "turn-1" }, /review\.keepAll: 'threadId' must be a string/],
+      [{ op: "review.turnChanges", threadId: id }, /review\.turnChanges: 'cwd' must be an absolute path/],
+      [{ op: "bundle.replay", file: "b.json" }, /bundle\.replay: 'file' must be an absolute path/],
     ];
     for (const [req, why] of bad) {
       await assert.rejects(
