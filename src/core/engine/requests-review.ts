@@ -12,7 +12,12 @@ export type ReviewRequest =
   /** Of `threads`, the last to change `path` in an operation still reviewable (none: no thread changed it). */
   | { op: "review.author"; threads: readonly string[]; path: string }
   /** Forgets what was read of the thread for review (it recorded more). */
-  | { op: "review.forget"; threadId: string };
+  | { op: "review.forget"; threadId: string }
+  /**
+   * Whether anything of the thread is left to review (a change not restored, neither kept nor undone): the window
+   * lets a thread with nothing pending leave its review (and then forgets it).
+   */
+  | { op: "review.pending"; threadId: string };
 
 /** One pending hunk, where it sits in the document now. */
 export interface ReviewPlacement {
@@ -37,4 +42,5 @@ export interface ReviewReplies {
   "review.placed": ReviewPlacement[];
   "review.author": { threadId?: string };
   "review.forget": Record<string, never>;
+  "review.pending": { pending: boolean };
 }

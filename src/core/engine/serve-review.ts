@@ -33,7 +33,7 @@ const placement = (p: PlacedHunk): ReviewPlacement => ({
   removes: p.hunk.beforeEnd > p.hunk.beforeStart,
 });
 
-export const reviewOps: Handlers<"review.placed" | "review.author" | "review.forget"> = {
+export const reviewOps: Handlers<"review.placed" | "review.author" | "review.forget" | "review.pending"> = {
   "review.placed": (ctx, req) =>
     withCache(ctx, async (cache) => (await cache.placed(req.threads, req.path, req.text)).map(placement)),
   "review.author": (ctx, req) =>
@@ -45,4 +45,5 @@ export const reviewOps: Handlers<"review.placed" | "review.author" | "review.for
     if (ctx.ledger) caches.get(ctx.ledger())?.drop(req.threadId);
     return {};
   },
+  "review.pending": (ctx, req) => withCache(ctx, async (cache) => ({ pending: await cache.pending(req.threadId) })),
 };

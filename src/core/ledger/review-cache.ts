@@ -6,7 +6,7 @@
  */
 import type { EditLedger } from "./edit-ledger";
 import { hunksOf, mapRanges, type LineHunk } from "./hunks";
-import type { FileChange, LedgerView, OpView } from "./ledger-view";
+import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
 import { isReviewable, restoredTurns } from "./restored";
 import { reviewFileAsync, type ReviewFile, type ReviewHunk } from "./review";
 
@@ -75,6 +75,32 @@ export class ReviewCache {
         if (isReviewable(op) && op.files.some((f) => f.path === path) && (!best || op.startedAt > best.at))
           best = { threadId, at: op.startedAt };
     return best?.threadId;
+  }
+
+  /**
+   * Whether anything of the thread is left to review: a hunk (or a whole file) of a reviewable change, not restored,
+   * neither kept nor undone. A file with no keep or undo recorded is pending without reading it; only a file
+   * settled hunk by hunk has its versions read (not kept: the thread is asked once per change it records).
+   */
+  async pending(threadId: string): Promise<boolean> {
+    const view = await this.view(threadId);
+    const restored = restoredTurns(view);
+    const undone = new Set<string>();
+    for (const o of view.ops) {
+      const t = o.summary?.target;
+      if (o.type === "undo" && t?.path !== undefined) undone.add(keptKey(t.op, t.path));
+    }
+    for (const op of view.ops) {
+      if (!isReviewable(op) || restored.has(op.op)) continue;
+      for (const change of op.files) {
+        const key = keptKey(op.op, change.path);
+        const kept = view.kept.get(key);
+        if (!kept && !undone.has(key)) return true;
+        if (kept?.has(null)) continue;
+        if ((await reviewFileAsync(this.ledger, view, op, change)).status === "pending") return true;
+      }
+    }
+    return false;
   }
 
   async #placedOf(threadId: string, path: string, text: string): Promise<PlacedHunk[]> {

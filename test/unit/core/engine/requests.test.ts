@@ -164,6 +164,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "review.placed": () => engine.call({ op: "review.placed", threads: [id], path: join(dir, "a.txt"), text: "a\n" }),
       "review.author": () => engine.call({ op: "review.author", threads: [id], path: join(dir, "a.txt") }),
       "review.forget": () => engine.call({ op: "review.forget", threadId: id }),
+      "review.pending": () => engine.call({ op: "review.pending", threadId: id }),
       "bundle.name": () => engine.call({ op: "bundle.name", threadId: id }),
       "bundle.save": () => engine.call({ op: "bundle.save", threadId: id, dir: out }),
     };
@@ -316,7 +317,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["agents.which"], { program: null });
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
-    assert.deepEqual([replies["review.placed"], replies["review.author"]], [[], {}]);
+    assert.deepEqual(
+      [replies["review.placed"], replies["review.author"], replies["review.pending"]],
+      [[], {}, { pending: false }],
+    );
     // write: false only says the patch (the window writes it through its own writer)
     const next = threadWith(store, dir, 1);
     const said = await engine.call({ op: "handoff.link", from: id, to: next, write: false });
