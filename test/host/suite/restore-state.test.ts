@@ -42,6 +42,20 @@ async function recordTurn(threadId: string, turn: number, write: () => void): Pr
   await capture.end("end_turn");
 }
 
+/** A file that turn 1 of a new stored thread changed (two hunks), the thread watched, its document shown with lenses. */
+async function watchedTurn(name: string): Promise<{ threadId: string; doc: vscode.TextDocument }> {
+  const { hub } = await api();
+  const file = join(workspaceRoot(), "src", `${name}.txt`);
+  writeFileSync(file, BEFORE);
+  const threadId = await storedThread(name);
+  await recordTurn(threadId, 1, () => writeFileSync(file, AFTER));
+  hub.ledger.inline.watch(threadId);
+  const doc = await vscode.workspace.openTextDocument(file);
+  await vscode.window.showTextDocument(doc);
+  await waitFor("the Keep / Undo lenses", async () => (await lensesOf(doc)).length === 6);
+  return { threadId, doc };
+}
+
 async function lensesOf(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
   const all =
     (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", doc.uri)) ?? [];
@@ -155,14 +169,7 @@ describe("restore leaves a true state (#27 item 8)", () => {
 
   it("a watched thread whose changes are all kept leaves the inline review, and its lenses go", async () => {
     const { hub } = await api();
-    const file = join(workspaceRoot(), "src", "leave-kept.txt");
-    writeFileSync(file, BEFORE);
-    const threadId = await storedThread("leave when kept");
-    await recordTurn(threadId, 1, () => writeFileSync(file, AFTER));
-    hub.ledger.inline.watch(threadId);
-    const doc = await vscode.workspace.openTextDocument(file);
-    await vscode.window.showTextDocument(doc);
-    await waitFor("the Keep / Undo lenses", async () => (await lensesOf(doc)).length === 6);
+    const { threadId, doc } = await watchedTurn("leave-kept");
     // each hunk kept through its own lens, as the user does
     const keep = async () => {
       const lens = (await lensesOf(doc)).find((l) => l.command?.command === "acpThreads.keepChange")!;
@@ -180,14 +187,7 @@ describe("restore leaves a true state (#27 item 8)", () => {
   for (const how of ["deleted", "archived"] as const)
     it(`a watched thread with changes still pending leaves the inline review when it is ${how}`, async () => {
       const { hub } = await api();
-      const file = join(workspaceRoot(), "src", `leave-${how}.txt`);
-      writeFileSync(file, BEFORE);
-      const threadId = await storedThread(`leave when ${how}`);
-      await recordTurn(threadId, 1, () => writeFileSync(file, AFTER));
-      hub.ledger.inline.watch(threadId);
-      const doc = await vscode.workspace.openTextDocument(file);
-      await vscode.window.showTextDocument(doc);
-      await waitFor("the Keep / Undo lenses", async () => (await lensesOf(doc)).length === 6);
+      const { threadId, doc } = await watchedTurn(`leave-${how}`);
       await sleep(300);
       assert.ok(hub.ledger.inline.watched.has(threadId), "pending: it stays");
       if (how === "deleted") await hub.engine.call({ op: "threads.delete", threadId });
