@@ -219,9 +219,13 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     }
   }
 
-  /** Of the threads under review, the last to change `path` (its review comments go to it), from what the engine keeps. */
+  /**
+   * Of the threads under review, and those that left it with everything settled (a comment on kept code still goes
+   * to its thread), the last to change `path`, from what the engine keeps.
+   */
   async author(path: string): Promise<string | undefined> {
-    return (await this.#engine.call({ op: "review.author", threads: [...this.#threads.keys()], path })).threadId;
+    const threads = [...this.#threads.keys(), ...this.#left];
+    return (await this.#engine.call({ op: "review.author", threads, path })).threadId;
   }
 
   #decorate(): void {

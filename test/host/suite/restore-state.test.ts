@@ -182,6 +182,7 @@ describe("restore leaves a true state (#27 item 8)", () => {
     await keep();
     await waitFor("the thread to leave the review", () => !hub.ledger.inline.watched.has(threadId));
     assert.deepEqual(await lensesOf(doc), [], "no lens left");
+    assert.equal(await hub.ledger.comments.threadOf(doc.uri), threadId, "a comment on the kept code still goes to it");
   });
 
   for (const how of ["deleted", "archived"] as const)
