@@ -33,6 +33,7 @@ const all = [
   "host-terms",
   "host-watch",
   "recall-panel",
+  "review",
 ];
 // run only when named: `npm run bench -- recall` (the long recall bench, npm run bench:recall)
 const onRequest = ["recall"];

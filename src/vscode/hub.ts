@@ -48,7 +48,7 @@ import { changedFilesOf } from "../core/ledger/summary";
 import { LedgerFeature } from "./ledger/ledger-feature";
 import { editorFiles } from "./ledger/ledger-host";
 import { sendReviewPrompt } from "./ledger/review-send";
-import { resolveThread, showTurn } from "./ledger/hub-wiring";
+import { resolveThread, showTurn, threadsGone } from "./ledger/hub-wiring";
 import { threadTitleOf } from "./thread-title";
 import { WorktreeStates } from "./worktrees/states";
 import type { Launcher } from "../core/platform/launcher";
@@ -234,6 +234,8 @@ export class Hub implements vscode.Disposable {
         engine: this.engine,
         resolveThread: (arg) => resolveThread(this, arg),
         showTurn: (id, turn) => showTurn(this, id, turn),
+        onThreadsChanged: this.past.onDidChange,
+        threadsGone: (ids) => threadsGone(this, ids),
         titleOf: (id) =>
           threadTitleOf(id, {
             live: (t) => this.live.get(t),

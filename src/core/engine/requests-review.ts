@@ -14,6 +14,11 @@ export type ReviewRequest =
   /** Forgets what was read of the thread for review (it recorded more). */
   | { op: "review.forget"; threadId: string }
   /**
+   * Whether anything of the thread is left to review (a change not restored, neither kept nor undone): the window
+   * lets a thread with nothing pending leave its review (and then forgets it).
+   */
+  | { op: "review.pending"; threadId: string }
+  /**
    * Keeps hunk `hunk` (none: the whole file) of operation `target`'s change to `path`: a review record, nothing on
    * disk changes. The ledger must have that change.
    */
@@ -80,4 +85,5 @@ export interface ReviewReplies {
   /** How many hunks (or whole files) were kept; 0: nothing was left to review. */
   "review.keepAll": { kept: number };
   "review.turnChanges": TurnChanges[];
+  "review.pending": { pending: boolean };
 }

@@ -44,6 +44,7 @@ export const reviewOps: Handlers<
   | "review.undo"
   | "review.keepAll"
   | "review.turnChanges"
+  | "review.pending"
 > = {
   "review.placed": (ctx, req) =>
     withCache(ctx, async (cache) => (await cache.placed(req.threads, req.path, req.text)).map(placement)),
@@ -56,6 +57,7 @@ export const reviewOps: Handlers<
     if (ctx.ledger) caches.get(ctx.ledger())?.drop(req.threadId);
     return {};
   },
+  "review.pending": (ctx, req) => withCache(ctx, async (cache) => ({ pending: await cache.pending(req.threadId) })),
   ...reviewKeepOps,
   ...reviewTurnsOps,
 };

@@ -216,6 +216,7 @@ const SHAPES: { [O in EngineOp]: Shape } = {
   "review.placed": { threads: "strings", path: "path", text: "string" },
   "review.author": { threads: "strings", path: "path" },
   "review.forget": { threadId: "string" },
+  "review.pending": { threadId: "string" },
   "bundle.name": { threadId: "string" },
   "bundle.save": { threadId: "string", outFile: "path?", dir: "path?" },
   "review.keep": { threadId: "string", target: "string", path: "path", hunk: "count?" },

@@ -52,26 +52,47 @@ export function applyHunk(before: string, after: string, h: LineHunk): string {
   return [...b.slice(0, h.beforeStart), ...a.slice(h.afterStart, h.afterEnd), ...b.slice(h.beforeEnd)].join("");
 }
 
+/** A range of lines, 0-based and end-exclusive. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Where lines [start, end) of `from` are in `to`, if none of them changed in between (for an empty range: the
  * insertion point, if nothing was inserted or removed right there). Undefined when they did change.
  */
-export function mapRange(
-  from: string,
-  to: string,
-  start: number,
-  end: number,
-): { start: number; end: number } | undefined {
-  let delta = 0;
-  for (const h of hunksOf(from, to)) {
+export function mapRange(from: string, to: string, start: number, end: number): LineRange | undefined {
+  return mapRanges(hunksOf(from, to), [{ start, end }])[0];
+}
+
+/**
+ * `mapRange` of each of `ranges` through one diff (`hunks`: `hunksOf(from, to)`), in the order given: the diff is
+ * the whole document's cost, paid once for every range instead of once per range (inline review places every
+ * pending hunk of a file on each keystroke).
+ */
+export function mapRanges(hunks: readonly LineHunk[], ranges: readonly LineRange[]): (LineRange | undefined)[] {
+  // shift[k]: lines added minus removed by hunks[0..k); hunks are disjoint and ordered, so is each hunk's end
+  const shift = [0];
+  for (const h of hunks) shift.push(shift.at(-1)! + (h.afterEnd - h.afterStart) - (h.beforeEnd - h.beforeStart));
+  return ranges.map(({ start, end }) => {
+    // k: how many hunks end at or before `start` (they shift the range; the next one may touch it)
+    let lo = 0;
+    let hi = hunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (hunks[mid]!.beforeEnd <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    const next = hunks[lo];
+    const prev = hunks[lo - 1];
     const touches =
       start === end
-        ? (h.beforeStart < start && start < h.beforeEnd) || (h.beforeStart === start && h.beforeEnd === start)
-        : h.beforeStart < end && start < h.beforeEnd;
-    if (touches) return undefined;
-    if (h.beforeEnd <= start) delta += h.afterEnd - h.afterStart - (h.beforeEnd - h.beforeStart);
-  }
-  return { start: start + delta, end: end + delta };
+        ? (next !== undefined && next.beforeStart < start) ||
+          (prev !== undefined && prev.beforeStart === start && prev.beforeEnd === start)
+        : next !== undefined && next.beforeStart < end;
+    return touches ? undefined : { start: start + shift[lo]!, end: end + shift[lo]! };
+  });
 }
 
 const CONTEXT = 3;

@@ -5,8 +5,8 @@
  * reviewed file only maps ranges. A read that `drop` overtook answers the call that asked and is never kept.
  */
 import type { EditLedger } from "./edit-ledger";
-import { mapRange } from "./hunks";
-import type { FileChange, LedgerView, OpView } from "./ledger-view";
+import { hunksOf, mapRanges, type LineHunk } from "./hunks";
+import { keptKey, type FileChange, type LedgerView, type OpView } from "./ledger-view";
 import { isReviewable, restoredTurns } from "./restored";
 import { reviewFileAsync, type ReviewFile, type ReviewHunk } from "./review";
 
@@ -39,6 +39,12 @@ export class ReviewCache {
   readonly #threads = new Map<string, Kept>();
   /** The paths whose reviewed files are kept, least recently placed first. */
   readonly #paths = new Set<string>();
+  /**
+   * The last document text placed on and its diff against each reviewed version (by the version's text): every
+   * pending hunk of a version maps through one diff, and the lenses and decorations asking for the same text share
+   * it. One text at a time: a placement on another text starts afresh.
+   */
+  #diffs: { text: string; of: Map<string, LineHunk[]> } = { text: "", of: new Map() };
 
   constructor(private readonly ledger: EditLedger) {}
 
@@ -71,6 +77,32 @@ export class ReviewCache {
     return best?.threadId;
   }
 
+  /**
+   * Whether anything of the thread is left to review: a hunk (or a whole file) of a reviewable change, not restored,
+   * neither kept nor undone. A file with no keep or undo recorded is pending without reading it; only a file
+   * settled hunk by hunk has its versions read (not kept: the thread is asked once per change it records).
+   */
+  async pending(threadId: string): Promise<boolean> {
+    const view = await this.view(threadId);
+    const restored = restoredTurns(view);
+    const undone = new Set<string>();
+    for (const o of view.ops) {
+      const t = o.summary?.target;
+      if (o.type === "undo" && t?.path !== undefined) undone.add(keptKey(t.op, t.path));
+    }
+    for (const op of view.ops) {
+      if (!isReviewable(op) || restored.has(op.op)) continue;
+      for (const change of op.files) {
+        const key = keptKey(op.op, change.path);
+        const kept = view.kept.get(key);
+        if (!kept && !undone.has(key)) return true;
+        if (kept?.has(null)) continue;
+        if ((await reviewFileAsync(this.ledger, view, op, change)).status === "pending") return true;
+      }
+    }
+    return false;
+  }
+
   async #placedOf(threadId: string, path: string, text: string): Promise<PlacedHunk[]> {
     const kept = this.#kept(threadId);
     const view = await kept.view;
@@ -87,13 +119,26 @@ export class ReviewCache {
       if (!file.diffable || file.after === null) return;
       const op = changes[i]!.op;
       const type = op.type === "apply" ? "apply" : "turn";
-      for (const hunk of file.hunks) {
-        if (hunk.status !== "pending") continue;
-        const at = mapRange(file.after, text, hunk.afterStart, hunk.afterEnd);
+      const pending = file.hunks.filter((h) => h.status === "pending");
+      if (!pending.length) return;
+      const now = mapRanges(
+        this.#diff(file.after, text),
+        pending.map((h) => ({ start: h.afterStart, end: h.afterEnd })),
+      );
+      pending.forEach((hunk, k) => {
+        const at = now[k];
         if (at) out.push({ threadId, file, hunk, type, agent: op.summary?.agent?.name ?? "agent", ...at });
-      }
+      });
     });
     return out;
+  }
+
+  /** `version` (a reviewed file's text after its change) against `text`, diffed once per text. */
+  #diff(version: string, text: string): LineHunk[] {
+    if (this.#diffs.text !== text) this.#diffs = { text, of: new Map() };
+    let hunks = this.#diffs.of.get(version);
+    if (!hunks) this.#diffs.of.set(version, (hunks = hunksOf(version, text)));
+    return hunks;
   }
 
   /** The file as `kept.view` reviews it, built once per view (its versions read once). */

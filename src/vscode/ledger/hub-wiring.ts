@@ -9,7 +9,7 @@ import type { ThreadPanels } from "../thread-panels";
 export interface HubParts {
   threads: Pick<ThreadStore, "existsAsync">;
   live: Pick<LiveSessions, "get" | "exec">;
-  past: Pick<PastThreads, "load">;
+  past: Pick<PastThreads, "load" | "catalog">;
   panels: Pick<ThreadPanels, "open">;
 }
 
@@ -34,4 +34,19 @@ export async function showTurn(hub: HubParts, threadId: string, turn: number): P
   let seen = 0;
   const focusEvent = past?.events.findIndex((e) => e.type === "user_text" && !e.steered && ++seen === turn);
   hub.panels.open(threadId, { focusEvent: focusEvent !== undefined && focusEvent >= 0 ? focusEvent : undefined });
+}
+
+/**
+ * Of `threadIds`, those deleted (no thread file: a stat each) or archived (the threads catalog's rows, read again
+ * where their files changed), all off the host's thread. The catalog unavailable: only the deleted ones.
+ */
+export async function threadsGone(hub: HubParts, threadIds: string[]): Promise<Set<string>> {
+  const [archived, exists] = await Promise.all([
+    hub.past.catalog.list({ archived: "only" }).then(
+      (ms) => new Set(ms.map((m) => m.threadId)),
+      () => new Set<string>(),
+    ),
+    Promise.all(threadIds.map((id) => hub.threads.existsAsync(id))),
+  ]);
+  return new Set(threadIds.filter((id, i) => !exists[i] || archived.has(id)));
 }

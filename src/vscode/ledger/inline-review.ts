@@ -23,9 +23,23 @@ export interface ChangeTarget {
 
 const CONTEXT_KEY = "acpThreads.pendingReview";
 
+/**
+ * How many threads that left the review with nothing pending are remembered: a change that makes one pending again
+ * (its restore undone) brings it back. Older ones are forgotten (reviewing the thread again watches it).
+ */
+export const LEFT_REMEMBERED = 64;
+
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
   readonly #host: LedgerHost;
-  readonly #threads = new Set<string>();
+  /**
+   * The threads under review, each with the number of the last ask about it (`#asks`): a pending check answered
+   * after a newer change of the thread decides nothing. Only threads with something pending stay (`#check`), and a
+   * deleted or archived one leaves (`leave`), so the list stays as long as what is left to review.
+   */
+  readonly #threads = new Map<string, number>();
+  #asks = 0;
+  /** Threads that left with nothing pending, oldest first (at most `LEFT_REMEMBERED`). */
+  readonly #left = new Set<string>();
   /**
    * The window's engine: it places the hunks from what it read of the watched threads and keeps (their views and
    * reviewed files, read off the host's thread, let go when a thread records more: `review.forget`).
@@ -61,9 +75,10 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       host.onDidChange(({ threadId }) => {
         // forgotten before the views place again: the engine serves requests in the order they are asked
-        this.#engine
-          .call({ op: "review.forget", threadId })
-          .then(undefined, (err: unknown) => host.logger.warn("letting a reviewed thread's reads go failed", err));
+        this.#forget(threadId);
+        // a keep, an undo or a restore may have settled the thread's last change (or an undone restore brought one
+        // back): asked after the forget, so about what the thread recorded now
+        if (this.#threads.has(threadId) || this.#left.has(threadId)) this.#check(threadId);
         this.refresh();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.#decorate()),
@@ -78,14 +93,51 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   /** The threads under review. */
   get watched(): ReadonlySet<string> {
-    return this.#threads;
+    return new Set(this.#threads.keys());
   }
 
-  /** Puts a thread's changes under review in the editor. */
+  /** Puts a thread's changes under review in the editor (until nothing of it is pending). */
   watch(threadId: string): void {
     if (this.#threads.has(threadId)) return;
-    this.#threads.add(threadId);
+    this.#left.delete(threadId);
+    this.#threads.set(threadId, ++this.#asks);
+    this.#check(threadId);
     this.refresh();
+  }
+
+  /** Takes a thread out of the review for good (it was deleted or archived); the engine forgets what it read. */
+  leave(threadId: string): void {
+    this.#left.delete(threadId);
+    if (!this.#threads.delete(threadId)) return;
+    this.#forget(threadId);
+    this.refresh();
+  }
+
+  /**
+   * Asks the engine whether anything of the thread is still to review: a watched thread with nothing pending leaves
+   * (remembered, so an undone restore brings it back), a thread that left with something pending again comes back.
+   */
+  #check(threadId: string): void {
+    const ask = ++this.#asks;
+    if (this.#threads.has(threadId)) this.#threads.set(threadId, ask);
+    this.#engine.call({ op: "review.pending", threadId }).then(
+      ({ pending }) => {
+        if (pending && this.#left.has(threadId)) return this.watch(threadId);
+        if (pending || this.#threads.get(threadId) !== ask) return;
+        this.#threads.delete(threadId);
+        this.#left.add(threadId);
+        for (const old of this.#left) if (this.#left.size > LEFT_REMEMBERED) this.#left.delete(old);
+        this.#forget(threadId);
+        this.refresh();
+      },
+      (err: unknown) => this.#host.logger.warn("asking what is left to review of a thread failed", err),
+    );
+  }
+
+  #forget(threadId: string): void {
+    this.#engine
+      .call({ op: "review.forget", threadId })
+      .then(undefined, (err: unknown) => this.#host.logger.warn("letting a reviewed thread's reads go failed", err));
   }
 
   refresh(): void {
@@ -98,7 +150,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     if (doc.uri.scheme !== "file") return Promise.resolve([]);
     return this.#engine.call({
       op: "review.placed",
-      threads: [...this.#threads],
+      threads: [...this.#threads.keys()],
       path: doc.uri.fsPath,
       text: doc.getText(),
     });
@@ -167,9 +219,13 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     }
   }
 
-  /** Of the threads under review, the last to change `path` (its review comments go to it), from what the engine keeps. */
+  /**
+   * Of the threads under review, and those that left it with everything settled (a comment on kept code still goes
+   * to its thread), the last to change `path`, from what the engine keeps.
+   */
   async author(path: string): Promise<string | undefined> {
-    return (await this.#engine.call({ op: "review.author", threads: [...this.#threads], path })).threadId;
+    const threads = [...this.#threads.keys(), ...this.#left];
+    return (await this.#engine.call({ op: "review.author", threads, path })).threadId;
   }
 
   #decorate(): void {

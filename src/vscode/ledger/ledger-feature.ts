@@ -44,6 +44,13 @@ export interface LedgerFeatureDeps {
   showTurn(threadId: string, turn: number): Promise<void>;
   /** The thread's display title now (thread-title.ts): the hover names it as the tab does. */
   titleOf?(threadId: string): string | undefined;
+  /**
+   * The window's thread events (the threads catalog's change: this window's delete or archive, another process's
+   * writes) and which of the given threads are gone (deleted) or archived, off the host's thread: those leave the
+   * inline review.
+   */
+  onThreadsChanged?: vscode.Event<void>;
+  threadsGone?(threadIds: string[]): Promise<Set<string>>;
   /** Sends review comments as the thread's next prompt (resuming it; queued behind a running turn). */
   sendReview?(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
 }
@@ -56,6 +63,7 @@ export class LedgerFeature implements vscode.Disposable {
   readonly #deps: LedgerFeatureDeps;
   readonly #info = new Map<string, ThreadInfo>();
   readonly #review: ReviewDeps;
+  readonly #threadsSub: vscode.Disposable | undefined;
 
   constructor(deps: LedgerFeatureDeps) {
     this.#deps = deps;
@@ -87,6 +95,18 @@ export class LedgerFeature implements vscode.Disposable {
       if (op?.type === "turn") watch(threadId);
     });
     this.#review = { host: this.host, engine: deps.engine, info: (id) => this.#require(id), watch };
+    const gone = deps.threadsGone;
+    this.#threadsSub = gone && deps.onThreadsChanged?.(() => background(this.#leaveGone(gone), "reviewing threads"));
+  }
+
+  /** The watched threads that were deleted or archived leave the inline review (and the info kept of them goes). */
+  async #leaveGone(gone: (ids: string[]) => Promise<Set<string>>): Promise<void> {
+    const watched = [...this.inline.watched];
+    if (!watched.length) return;
+    for (const id of await gone(watched)) {
+      this.inline.leave(id);
+      this.#info.delete(id);
+    }
   }
 
   /**
@@ -231,6 +251,7 @@ export class LedgerFeature implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#threadsSub?.dispose();
     this.hover.dispose();
     this.comments.dispose();
     this.inline.dispose();

@@ -42,6 +42,20 @@ async function recordTurn(threadId: string, turn: number, write: () => void): Pr
   await capture.end("end_turn");
 }
 
+/** A file that turn 1 of a new stored thread changed (two hunks), the thread watched, its document shown with lenses. */
+async function watchedTurn(name: string): Promise<{ threadId: string; doc: vscode.TextDocument }> {
+  const { hub } = await api();
+  const file = join(workspaceRoot(), "src", `${name}.txt`);
+  writeFileSync(file, BEFORE);
+  const threadId = await storedThread(name);
+  await recordTurn(threadId, 1, () => writeFileSync(file, AFTER));
+  hub.ledger.inline.watch(threadId);
+  const doc = await vscode.workspace.openTextDocument(file);
+  await vscode.window.showTextDocument(doc);
+  await waitFor("the Keep / Undo lenses", async () => (await lensesOf(doc)).length === 6);
+  return { threadId, doc };
+}
+
 async function lensesOf(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
   const all =
     (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", doc.uri)) ?? [];
@@ -71,10 +85,12 @@ describe("restore leaves a true state (#27 item 8)", () => {
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
     assert.deepEqual(await lensesOf(doc), [], "no Keep / Undo for a restored turn");
+    await waitFor("the restored thread to leave the inline review", () => !hub.ledger.inline.watched.has(threadId));
     await vscode.commands.executeCommand("acpThreads.restoreTurn", threadId, { op }, { yes: true });
     assert.equal(readFileSync(file, "utf8"), AFTER);
     const [back] = await hub.ledger.turnChanges(threadId);
     assert.deepEqual([back.restoredBy, back.pending], [undefined, 2], "undoing the restore puts the turn back");
+    await waitFor("the thread back under inline review", () => hub.ledger.inline.watched.has(threadId));
   });
 
   it("Keep all keeps every pending change of the turn, recorded like each Keep", async () => {
@@ -150,4 +166,34 @@ describe("restore leaves a true state (#27 item 8)", () => {
     assert.equal(readFileSync(a, "utf8"), "a1\n");
     assert.equal(readFileSync(b, "utf8"), "b2\n");
   });
+
+  it("a watched thread whose changes are all kept leaves the inline review, and its lenses go", async () => {
+    const { hub } = await api();
+    const { threadId, doc } = await watchedTurn("leave-kept");
+    // each hunk kept through its own lens, as the user does
+    const keep = async () => {
+      const lens = (await lensesOf(doc)).find((l) => l.command?.command === "acpThreads.keepChange")!;
+      await vscode.commands.executeCommand(lens.command!.command, ...lens.command!.arguments!);
+    };
+    await keep();
+    await waitFor("one hunk left", async () => (await lensesOf(doc)).length === 3);
+    await sleep(300); // the pending check after the first keep has answered
+    assert.ok(hub.ledger.inline.watched.has(threadId), "a hunk still pending: it stays");
+    await keep();
+    await waitFor("the thread to leave the review", () => !hub.ledger.inline.watched.has(threadId));
+    assert.deepEqual(await lensesOf(doc), [], "no lens left");
+    assert.equal(await hub.ledger.comments.threadOf(doc.uri), threadId, "a comment on the kept code still goes to it");
+  });
+
+  for (const how of ["deleted", "archived"] as const)
+    it(`a watched thread with changes still pending leaves the inline review when it is ${how}`, async () => {
+      const { hub } = await api();
+      const { threadId, doc } = await watchedTurn(`leave-${how}`);
+      await sleep(300);
+      assert.ok(hub.ledger.inline.watched.has(threadId), "pending: it stays");
+      if (how === "deleted") await hub.engine.call({ op: "threads.delete", threadId });
+      else await hub.threads.patchMetadataAsync(threadId, { archived: true });
+      await waitFor(`the ${how} thread to leave the review`, () => !hub.ledger.inline.watched.has(threadId));
+      assert.deepEqual(await lensesOf(doc), [], "its lenses go");
+    });
 });

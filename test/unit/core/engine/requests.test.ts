@@ -167,6 +167,7 @@ test("every engine request's reply is plain JSON data, in process", () =>
       "review.placed": () => engine.call({ op: "review.placed", threads: [id], path: join(dir, "a.txt"), text: "a\n" }),
       "review.author": () => engine.call({ op: "review.author", threads: [id], path: join(dir, "a.txt") }),
       "review.forget": () => engine.call({ op: "review.forget", threadId: id }),
+      "review.pending": () => engine.call({ op: "review.pending", threadId: id }),
       "bundle.name": () => engine.call({ op: "bundle.name", threadId: id }),
       "bundle.save": () => engine.call({ op: "bundle.save", threadId: id, dir: out }),
       // Keep / Undo / Keep all of a thread whose turn 1 wrote k.txt (review-keep-requests.test.ts has the rest)
@@ -335,7 +336,10 @@ test("every engine request's reply is plain JSON data, in process", () =>
     assert.deepEqual(replies["agents.which"], { program: null });
     assert.equal(await engine.call({ op: "threads.writer", threadId: id }), null, "nobody writes it now");
     assert.equal((replies["threads.follow"] as { free: boolean }).free, true, "nobody writes it: free at once");
-    assert.deepEqual([replies["review.placed"], replies["review.author"]], [[], {}]);
+    assert.deepEqual(
+      [replies["review.placed"], replies["review.author"], replies["review.pending"]],
+      [[], {}, { pending: false }],
+    );
     assert.deepEqual([replies["review.keep"], replies["review.keepAll"]], [{}, { kept: 0 }], "kept already");
     assert.deepEqual(replies["review.turnChanges"], [
       { turn: 1, op: keptOp, files: 1, added: 1, removed: 0, pending: 0, names: ["k.txt"] },

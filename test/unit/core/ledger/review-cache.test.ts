@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import fsp from "node:fs/promises";
 import { join } from "node:path";
-import { keepChange } from "../../../../src/core/ledger/review";
+import { keepChange, undoChange } from "../../../../src/core/ledger/review";
+import { applyRestore, planRestore } from "../../../../src/core/ledger/restore";
 import { KEPT_PATHS, ReviewCache, type PlacedHunk } from "../../../../src/core/ledger/review-cache";
 import type { EditLedger } from "../../../../src/core/ledger/edit-ledger";
 import { countFsCalls } from "../fs-calls";
@@ -147,4 +148,42 @@ test("bounded: the reviewed files of only the last KEPT_PATHS documents placed a
     assert.deepEqual(where(again.value), [[1, 2, 1, 0]]);
     assert.equal(versions(again.files), 2, again.files.join(", "));
     assert.equal(again.files.length, 2, "the view was not read again");
+  }));
+
+test("pending: a thread is pending while a change of it is neither kept, undone nor restored; only hunk-settled files are read", () =>
+  withLedger(async (ws, ledger) => {
+    const [a, b] = [join(ws, "a.txt"), join(ws, "b.txt")];
+    writeFileSync(a, text());
+    writeFileSync(b, text());
+    await turn(ledger, ws, 1, () => {
+      writeFileSync(a, text({ 1: "TWO", 8: "NINE" }));
+      writeFileSync(b, text({ 4: "FIVE" }));
+    });
+    const pending = async () => {
+      const cache = new ReviewCache(ledger);
+      const r = await reads(() => cache.pending(THREAD));
+      return { pending: r.value, versions: r.files.filter((p) => !p.endsWith(".jsonl")).length, sync: r.sync };
+    };
+    const op = (await ledger.readAsync(THREAD)).ops[0]!.op;
+    assert.deepEqual(await pending(), { pending: true, versions: 0, sync: [] }, "nothing recorded: pending, no read");
+    await keepChange(ledger, THREAD, { op, path: a, hunk: 0 });
+    await keepChange(ledger, THREAD, { op, path: b, hunk: null });
+    assert.deepEqual(await pending(), { pending: true, versions: 2, sync: [] }, "a.txt's hunk 1 is still pending");
+    await undoChange(ledger, THREAD, { op, path: a, hunk: 1 }, { cwd: ws });
+    assert.deepEqual(await pending(), { pending: false, versions: 2, sync: [] }, "kept, undone: nothing left");
+    // a thread whose turn changed nothing, and one never recorded, have nothing to review
+    assert.equal(await new ReviewCache(ledger).pending(OTHER_THREAD), false);
+  }));
+
+test("pending: a restored turn has nothing left to review; undoing the restore makes it pending again", () =>
+  afterTurnOne(async (ws, f, ledger) => {
+    const cache = new ReviewCache(ledger);
+    assert.equal(await cache.pending(THREAD), true);
+    const restore = await applyRestore(ledger, await planRestore(ledger, THREAD, { turn: 1 }), { cwd: ws });
+    cache.drop(THREAD);
+    assert.equal(await cache.pending(THREAD), false, "the turn was restored");
+    assert.deepEqual(await cache.placed([THREAD], f, text()), [], "nothing placed either");
+    await applyRestore(ledger, await planRestore(ledger, THREAD, { op: restore.op }), { cwd: ws });
+    cache.drop(THREAD);
+    assert.equal(await cache.pending(THREAD), true, "the restore undone: its turn is in effect again");
   }));
