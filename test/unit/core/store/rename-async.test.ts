@@ -4,22 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
 import { liveWriter } from "../../../../src/core/store/file-lock";
-import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { newThreadId } from "../../../../src/core/store/thread-id";
 import { countFsCalls } from "../fs-calls";
-import { startInput, withTmp } from "./helpers";
+import { closedSoonThread, withTmp } from "./helpers";
 
 /** The window's store (durability "soon") and a closed thread of it. */
 async function closedThread(dir: string) {
-  const store = new ThreadStore(join(dir, "home"), { durability: "soon" });
-  const h = await store.createAsync(startInput(dir));
-  h.append({ kind: "user_message", messageId: "u1", text: "keep me" });
-  h.close();
-  await store.whenClosed(h.threadId);
+  const { store, h } = await closedSoonThread(dir);
   return { store, threadId: h.threadId, path: h.path };
 }
 

@@ -9,18 +9,13 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { liveWriter } from "../../../../src/core/store/file-lock";
 import { assetsDir } from "../../../../src/core/store/paths";
-import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { newThreadId } from "../../../../src/core/store/thread-id";
 import { countFsCalls } from "../fs-calls";
-import { startInput, withTmp } from "./helpers";
+import { closedSoonThread, withTmp } from "./helpers";
 
 /** The window's store (durability "soon") and a closed thread of it with an attached image. */
 async function closedThread(dir: string) {
-  const store = new ThreadStore(join(dir, "home"), { durability: "soon" });
-  const h = await store.createAsync(startInput(dir));
-  h.append({ kind: "user_message", messageId: "u1", text: "keep me" });
-  h.close();
-  await store.whenClosed(h.threadId);
+  const { store, h } = await closedSoonThread(dir);
   const image = join(assetsDir(store.threadsDir, h.threadId), "a.png");
   mkdirSync(join(image, ".."), { recursive: true });
   writeFileSync(image, "png");
