@@ -4,7 +4,7 @@
  * time the thread is busy (event-loop utilisation) in a session end's save (the rows' snapshot and JSON.stringify,
  * then the write) and the next start's load (the read, JSON.parse and the rows' checks). Baseline in the same run:
  * the same bytes written (writeFileAtomicAsync) and read back (readFile) with no JSON, on the same thread. Each with
- * its longest stretch without a turn of the event loop (the cache is encoded and parsed in chunks with turns between).
+ * its longest stretch without a turn of the event loop (the cache is written a chunk and read a slice at a time).
  * Median of 7. Prints figures; asserts nothing.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";

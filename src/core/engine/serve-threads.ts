@@ -50,11 +50,11 @@ export const threadsOps: Handlers<"threads.list" | "threads.read" | "threads.met
     return { threadId, metadata: read.metadata, records, next, offset: read.endOffset, warnings: read.warnings };
   },
   "threads.meta": async ({ store }, req) => (await readNamed(store, req.threadId)).metadata,
-  "threads.rename": ({ store }, req) => {
+  "threads.rename": async ({ store }, req) => {
     // a whole id is not looked up first: the window renames without listing the threads folder
     const threadId = threadIdOf(store, req.threadId, false);
     try {
-      store.rename(threadId, req.title);
+      await store.renameAsync(threadId, req.title);
     } catch (err) {
       if (err instanceof AcpThreadsError && err.code === "not_found") throw missing(req.threadId);
       throw err;

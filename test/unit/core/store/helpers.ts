@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CreateThreadInput } from "../../../../src/core/store/thread-store";
+import { ThreadStore, type CreateThreadInput } from "../../../../src/core/store/thread-store";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
 export async function withTmp<T>(fn: (dir: string) => Promise<T> | T, prefix = "acp-threads-"): Promise<T> {
@@ -64,4 +64,14 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once("exit", (code) => resolve(code));
   });
+}
+
+/** The window's store (durability "soon") and a closed thread of it with one user message. */
+export async function closedSoonThread(dir: string) {
+  const store = new ThreadStore(join(dir, "home"), { durability: "soon" });
+  const h = await store.createAsync(startInput(dir));
+  h.append({ kind: "user_message", messageId: "u1", text: "keep me" });
+  h.close();
+  await store.whenClosed(h.threadId);
+  return { store, h };
 }

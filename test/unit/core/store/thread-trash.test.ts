@@ -9,18 +9,13 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { liveWriter } from "../../../../src/core/store/file-lock";
 import { assetsDir } from "../../../../src/core/store/paths";
-import { ThreadStore } from "../../../../src/core/store/thread-store";
 import { newThreadId } from "../../../../src/core/store/thread-id";
 import { countFsCalls } from "../fs-calls";
-import { startInput, withTmp } from "./helpers";
+import { closedSoonThread, withTmp } from "./helpers";
 
 /** The window's store (durability "soon") and a closed thread of it with an attached image. */
 async function closedThread(dir: string) {
-  const store = new ThreadStore(join(dir, "home"), { durability: "soon" });
-  const h = await store.createAsync(startInput(dir));
-  h.append({ kind: "user_message", messageId: "u1", text: "keep me" });
-  h.close();
-  await store.whenClosed(h.threadId);
+  const { store, h } = await closedSoonThread(dir);
   const image = join(assetsDir(store.threadsDir, h.threadId), "a.png");
   mkdirSync(join(image, ".."), { recursive: true });
   writeFileSync(image, "png");
@@ -63,11 +58,15 @@ test("deleteAsync refuses a thread being written, and waits for a close under wa
     assert.equal(kinds.length, 3, "every record went with it");
   }));
 
-test("patchMetadataAsync (Archive): only the record's own write is synchronous; the thread is unlocked on return", () =>
+test("patchMetadataAsync (Archive) makes no synchronous file call; the thread is unlocked on return", () =>
   withTmp(async (dir) => {
     const { store, h } = await closedThread(dir);
     const { sync } = await countFsCalls(() => store.patchMetadataAsync(h.threadId, { archived: true }), []);
-    assert.deepEqual(sync, ["writeSync"], "the lock, the open, the torn-tail check and the close off the thread");
+    assert.deepEqual(
+      sync,
+      [],
+      "the lock, the open, the torn-tail check, the record's write and the close off the thread",
+    );
     assert.equal(liveWriter(h.path), undefined);
     assert.equal((await store.readExisting(h.threadId)).metadata.archived, true);
     // a thread this process holds is patched through its handle
