@@ -8,8 +8,7 @@
 import * as vscode from "vscode";
 import type { Engine, EngineReplies } from "../../core/engine/requests";
 import { errorMessage } from "../../core/errors";
-import { keepChange, undoChange } from "../../core/ledger/review";
-import { currentText, editorWriter, type LedgerHost } from "./ledger-host";
+import type { LedgerHost } from "./ledger-host";
 
 /** A pending hunk placed on a document's lines now (the engine's `review.placed`). */
 export type PlacedHunk = EngineReplies["review.placed"][number];
@@ -66,7 +65,6 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   constructor(
     host: LedgerHost,
     engine: Engine,
-    private readonly cwdOf: (threadId: string) => Promise<string | undefined>,
     private readonly titleOf: (threadId: string) => Promise<string | undefined> = async () => undefined,
   ) {
     this.#host = host;
@@ -188,16 +186,13 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   }
 
   async keep(t: ChangeTarget): Promise<void> {
-    await keepChange(this.#host.ledger, t.threadId, t);
+    await this.#engine.call({ op: "review.keep", threadId: t.threadId, target: t.op, path: t.path, ...hunkOf(t) });
     this.#host.changed(t.threadId);
   }
 
   async undo(t: ChangeTarget): Promise<void> {
-    await undoChange(this.#host.ledger, t.threadId, t, {
-      cwd: (await this.cwdOf(t.threadId)) ?? "",
-      writer: editorWriter,
-      read: currentText,
-    });
+    // the engine refuses a file outside the thread's folders and merges into the editor's text, written through it
+    await this.#engine.call({ op: "review.undo", threadId: t.threadId, target: t.op, path: t.path, ...hunkOf(t) });
     this.#host.changed(t.threadId);
   }
 
@@ -264,3 +259,6 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     for (const s of this.#subs) s.dispose();
   }
 }
+
+/** A hunk of the change, or (none) the whole file. */
+const hunkOf = (t: ChangeTarget): { hunk?: number } => (t.hunk === null ? {} : { hunk: t.hunk });

@@ -68,12 +68,7 @@ export class LedgerFeature implements vscode.Disposable {
   constructor(deps: LedgerFeatureDeps) {
     this.#deps = deps;
     this.host = new LedgerHost(deps.home, deps.logger, async (id) => (await this.#infoOf(id))?.title, deps.walkWorker);
-    this.inline = new InlineReview(
-      this.host,
-      deps.engine,
-      async (id) => (await this.#infoOf(id))?.cwd,
-      (id) => this.#titleOf(id),
-    );
+    this.inline = new InlineReview(this.host, deps.engine, (id) => this.#titleOf(id));
     this.hover = new ProvenanceHover(this.host.provenance, (id) => this.#titleOf(id));
     this.comments = new ReviewComments({
       threadsDir: deps.threads.threadsDir,
