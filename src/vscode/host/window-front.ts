@@ -41,21 +41,8 @@ function noteLine(n: RunNote): string | undefined {
 export function windowFront(d: WindowFrontDeps): HostRunFrontEnd {
   const { home, engine, logger } = d;
   return {
-    target: (run) =>
-      runTarget(
-        engine,
-        {
-          cwd: run.cwd,
-          ...(run.runCwd !== undefined ? { runCwd: run.runCwd } : {}),
-          ...(run.thread ? { thread: run.thread } : {}),
-          ...(run.session ? { session: run.session } : {}),
-          ...(run.agent ? { agent: run.agent } : {}),
-          ...(run.agentLabel ? { agentLabel: run.agentLabel } : {}),
-          ...(run.worktree ? { worktree: true } : {}),
-          ...(run.preparedWorktree ? { preparedWorktree: run.preparedWorktree } : {}),
-        },
-        editorWorktreeProgress(logger),
-      ),
+    // a DetachedRun names its thread and agent with TargetAsk's fields (cwd, runCwd, thread, session, agent, …)
+    target: (run) => runTarget(engine, run, editorWorktreeProgress(logger)),
     ports: (run) => {
       const said = (line: string) => logger.info(`window host run: ${line}`);
       let plan: Awaited<ReturnType<typeof runSandboxPlan>> | undefined;
