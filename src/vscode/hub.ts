@@ -137,31 +137,24 @@ export class Hub implements vscode.Disposable {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
     this.bestOf = this.#owned.add(new BestOfRuns(this.layout.bestOfFile, this.log.logger));
+    const serve = { offer: serveOffer, answer: fsServer(this.files, serveOffer) };
+    const link = { home, client: this.broker.window, logger: this.log.logger, serve };
     this.hosted = this.#owned.add(
       new HostedThreads(
         {
-          home,
+          ...link,
           script: join(context.extensionPath, "dist", "cli.js"),
           idleMinutes: () => this.config.hostIdleMinutes,
-          client: this.broker.window,
-          logger: this.log.logger,
-          serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
         },
         this.broker,
         context.workspaceState,
         // the window's own host (made on its first connection): its threads beside the socket host's
-        {
-          home,
-          client: this.broker.window,
-          logger: this.log.logger,
-          serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
-          connect: (serves) => this.windowHost.connect(this.broker.window, serves),
-        },
+        { ...link, connect: (serves) => this.windowHost.connect(this.broker.window, serves) },
       ),
     );
     // the host's exec runs of this window's folders
     this.#owned.add(wireHostedExecs(this.hosted, this.live, (runId) => this.exec.info(runId)));
-    const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");
+    const reoffer = () => background(this.hosted.reoffer(), "telling the thread hosts what this window serves");
     this.#owned.add(vscode.workspace.onDidChangeWorkspaceFolders(reoffer));
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));
     // its runs' targets through this window's engine (made below; the host is made on first use)

@@ -74,6 +74,11 @@ export class HostedThreads implements vscode.Disposable {
     ];
   }
 
+  /** The window's folders or trust changed: each connected host is told what this window serves now. */
+  async reoffer(): Promise<void> {
+    await Promise.all([this.link.reoffer(), this.own?.reoffer()]);
+  }
+
   /** The link of the host that holds the thread (the window's own, else the socket host's). */
   linkOf(threadId: string): HostLink {
     return this.own?.session(threadId) ? this.own : this.link;
