@@ -7,10 +7,11 @@
 import { PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
 import { hostedRunner, type HostRunner } from "../core/host/hosted-runner";
+import { RUN_EXIT } from "../core/model/run";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
-import { writeProtocolLog } from "./protocol-log-file";
-import { cliRunPorts, EXIT_OF } from "./thread-run";
+import { writeProtocolLog } from "../core/store/protocol-log-file";
+import { cliRunPorts } from "./thread-run";
 import { target } from "./thread-target";
 
 const noInput = new PassThrough();
@@ -47,9 +48,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
         failed: outcome.end === "error",
         agentId: outcome.agent.id,
         protocolLogsDir: homeLayout(home).protocolLogsDir,
-        stderr,
+        say: (line) => stderr.write(`acp-threads run: ${line}\n`),
       });
-      return EXIT_OF[outcome.end];
+      return RUN_EXIT[outcome.end];
     },
   });
 }

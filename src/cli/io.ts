@@ -1,3 +1,5 @@
+import { RUN_EXIT } from "../core/model/run";
+
 /** What a CLI command gets: its arguments and the process streams, so tests can run commands in-process. */
 export interface CliIO {
   argv: string[];
@@ -12,15 +14,15 @@ export interface CliIO {
 
 /** Exit codes shared by every command. */
 export const EXIT = {
-  ok: 0,
-  error: 1,
+  ok: RUN_EXIT.ok,
+  error: RUN_EXIT.error,
   usage: 2,
-  timeout: 3,
+  timeout: RUN_EXIT.timeout,
   noSession: 4,
-  permissionDenied: 5,
+  permissionDenied: RUN_EXIT.permission_denied,
   /** Another process holds the lock (a thread being written, a recall import running). */
   locked: 6,
-  interrupted: 130,
+  interrupted: RUN_EXIT.interrupted,
 } as const;
 
 export type CommandMain = (io: CliIO) => Promise<number>;

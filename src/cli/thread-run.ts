@@ -8,10 +8,10 @@
  * The run itself is the engine's (core/session/run-loop.ts); this is the CLI's adapter: its target, review file,
  * sandbox flags, stderr notes, output and exit codes.
  */
-import type { RunEnd, RunNote, RunOutcome } from "../core/model/run";
+import { RUN_EXIT, type RunNote, type RunOutcome } from "../core/model/run";
 import { runLoop, type RunPorts, type RunTarget } from "../core/session/run-loop";
 import { watchdogLine } from "./watchdog-line";
-import { EXIT, type CliIO } from "./io";
+import type { CliIO } from "./io";
 import { namedSessionTag } from "./named-sessions";
 import type { RunSummary } from "./output/turn-output";
 import { readReview, reviewTurnParts, type ReviewRequest } from "./review-file";
@@ -19,15 +19,6 @@ import { runSandbox, sandboxNotes } from "./sandbox-flags";
 import type { ThreadRunOptions } from "./thread-run-options";
 import { followWhileHeld, target } from "./thread-target";
 import { worktreeProgress } from "./worktree-start";
-
-/** A run's end as its exit code (`run`'s, and the thread host's `ended`). */
-export const EXIT_OF: Record<RunEnd, number> = {
-  ok: EXIT.ok,
-  error: EXIT.error,
-  permission_denied: EXIT.permissionDenied,
-  timeout: EXIT.timeout,
-  interrupted: EXIT.interrupted,
-};
 
 /** The run's end as `run` prints it (its JSON keys in this order). */
 function summaryOf(r: RunOutcome): RunSummary {
@@ -39,7 +30,7 @@ function summaryOf(r: RunOutcome): RunSummary {
     toolCalls: r.toolCalls,
     permissions: r.permissions,
     agent: r.agent,
-    exitCode: EXIT_OF[r.end],
+    exitCode: RUN_EXIT[r.end],
     threadId: r.threadId,
     ...(r.worktree ? { worktree: r.worktree } : {}),
     ...(r.origin !== undefined ? { origin: r.origin } : {}),

@@ -57,6 +57,7 @@ import { wireHostedExecs } from "./host/hosted-exec";
 import { BestOfRuns } from "./worktrees/best-of-runs";
 import { writeTitle } from "./host/hosted-rename";
 import { wireHostedThreads } from "./host/host-wiring";
+import { WindowHost } from "./host/window-host";
 import { continueInHost } from "./host/host-run";
 import { continuing, goesToHost, promptInHost, startsInHost, startThreadInHost } from "./host/host-entry";
 
@@ -80,6 +81,8 @@ export class Hub implements vscode.Disposable {
   readonly elicitations = this.#owned.add(new vscode.EventEmitter<HostEvent>());
   /** Threads the thread host runs (#35): `run --detach`, other windows; this window is a client of the host. */
   readonly hosted: HostedThreads;
+  /** The window's own in-process thread host (#35 item 7): made on first use, stopped with the window. */
+  readonly windowHost: WindowHost;
   readonly terminals = this.#owned.add(
     new PseudoterminalHost((sid) => this.live.bySessionId(sid)?.agent.displayName ?? "agent"),
   );
@@ -134,25 +137,34 @@ export class Hub implements vscode.Disposable {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     this.launcher = this.#owned.add(hostLauncher(context.extensionPath, this.log.logger));
     this.bestOf = this.#owned.add(new BestOfRuns(this.layout.bestOfFile, this.log.logger));
+    const serve = { offer: serveOffer, answer: fsServer(this.files, serveOffer) };
+    const link = { home, client: this.broker.window, logger: this.log.logger, serve };
     this.hosted = this.#owned.add(
       new HostedThreads(
         {
-          home,
+          ...link,
           script: join(context.extensionPath, "dist", "cli.js"),
           idleMinutes: () => this.config.hostIdleMinutes,
-          client: this.broker.window,
-          logger: this.log.logger,
-          serve: { offer: serveOffer, answer: fsServer(this.files, serveOffer) },
         },
         this.broker,
         context.workspaceState,
+        // the window's own host (made on its first connection): its threads beside the socket host's
+        { ...link, connect: (serves) => this.windowHost.connect(this.broker.window, serves) },
       ),
     );
     // the host's exec runs of this window's folders
     this.#owned.add(wireHostedExecs(this.hosted, this.live, (runId) => this.exec.info(runId)));
-    const reoffer = () => background(this.hosted.link.reoffer(), "telling the thread host what this window serves");
+    const reoffer = () => background(this.hosted.reoffer(), "telling the thread hosts what this window serves");
     this.#owned.add(vscode.workspace.onDidChangeWorkspaceFolders(reoffer));
     this.#owned.add(vscode.workspace.onDidGrantWorkspaceTrust(reoffer));
+    // its runs' targets through this window's engine (made below; the host is made on first use)
+    this.windowHost = new WindowHost({
+      home,
+      engine: { call: (req, o) => this.engine.call(req, o) },
+      logger: this.log.logger,
+      protocolLogsDir: this.layout.protocolLogsDir,
+      extensionPath: context.extensionPath,
+    });
     // a turn's patches are fsynced on the thread pool: the host's thread never waits on the disk per turn
     this.threads = new ThreadStore(home, { logger: this.log.logger, durability: "soon" });
     // the ledger requests go through this window's live ledger (one writer) and its editor (a restore's writes)
@@ -368,6 +380,8 @@ export class Hub implements vscode.Disposable {
     await this.bestOf.settled();
     await this.#exec?.shutdown(true).catch((err) => this.log.logger.warn("stopping exec runs failed", err));
     await Promise.all(this.live.all().map((s) => s.close()));
+    // the window's own host's runs interrupted, as its sessions are: their thread files say so
+    await this.windowHost.stop().catch((err) => this.log.logger.warn("stopping the window's host failed", err));
     // every thread this window wrote durable and unlocked before the extension host exits
     await this.threads.closeAllAsync();
     await this.recall.close();

@@ -80,6 +80,17 @@ export async function editorSandboxSettings(
   return { denyRead: config.sandboxDenyRead, allowedHosts: config.sandboxAllowedHosts };
 }
 
+/**
+ * The sandbox of a run the window's own thread host starts (window-front.ts), from the settings the window chose
+ * when it made the run (`editorSandboxSettings`); rejects when this machine cannot sandbox.
+ */
+export function runSandboxPlan(
+  settings: SandboxSettings,
+  input: Pick<EditorSandboxInput, "roots" | "agentId" | "env" | "dataHome">,
+): Promise<SandboxPlan> {
+  return sessionSandbox({ ...input, settings });
+}
+
 /** Each host the session's egress proxy refused, once, as a warning notice on the panel. */
 export function sandboxBlockedNotices(plan: SandboxPlan, push: (notice: RuntimeEvent) => void): void {
   const noted = new Set<string>();

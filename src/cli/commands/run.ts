@@ -15,7 +15,7 @@ import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
 import { contextFromFlags } from "../prompt-context";
 import { runOnThread } from "../thread-run";
-import { writeProtocolLog } from "../protocol-log-file";
+import { writeProtocolLog } from "../../core/store/protocol-log-file";
 import { AcpThreadsError } from "../../core/errors";
 import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
 import { looksLikeCommandLine } from "../../core/acp/command-line";
@@ -241,7 +241,7 @@ export const main = command(
       failed: summary.exitCode === EXIT.error,
       agentId: summary.agent.id,
       protocolLogsDir: layout.protocolLogsDir,
-      stderr: io.stderr,
+      say: (line) => io.stderr.write(`acp-threads run: ${line}\n`),
     });
     return summary.exitCode;
   },

@@ -20,6 +20,15 @@ export interface NextPrompt {
  */
 export type RunEnd = "ok" | "error" | "permission_denied" | "timeout" | "interrupted";
 
+/** A run's end as its exit code: `run`'s, and what a thread host tells its clients in `ended` (the CLI's, the window's). */
+export const RUN_EXIT = {
+  ok: 0,
+  error: 1,
+  permission_denied: 5,
+  timeout: 3,
+  interrupted: 130,
+} as const satisfies Record<RunEnd, number>;
+
 export interface RunOutcome {
   end: RunEnd;
   /** What went wrong, when the run knows (an error turn, a watchdog alert, a failed open). */

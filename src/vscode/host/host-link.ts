@@ -9,6 +9,9 @@
  * (Apply, a Best of N candidate's turn end) reads it as is, with no request. Pushes go to the thread views
  * (hosted-thread-view.ts).
  *
+ * The same link serves the window's own in-process host (window-host.ts, `InProcessLinkOptions`): connected by a
+ * factory instead of at a socket, never started or looked for, never let go.
+ *
  * The host this window starts is the extension's own CLI (`dist/cli.js host serve --idle-minutes N`), run by the
  * extension host's Node (Electron as Node on the desktop), with the window's data home as ACP_THREADS_HOME.
  */
@@ -22,12 +25,8 @@ import type { Logger } from "../../core/log";
 import { pathExists } from "../../core/util/path-exists";
 import { background } from "../../core/util/unexpected";
 
-export interface HostLinkOptions {
+interface LinkOptions {
   home: string;
-  /** The CLI whose `host serve` runs the host (the extension's dist/cli.js). */
-  script: string;
-  /** `acpThreads.host.idleMinutes`, read when this window starts a host. */
-  idleMinutes(): number;
   /** Who this window is, for other clients ("VS Code window (folder, pid N)"). */
   client: string;
   logger: Logger;
@@ -37,6 +36,24 @@ export interface HostLinkOptions {
    */
   serve?: { offer(): ServeOffer | undefined; answer(op: ServeOp, signal: AbortSignal): Promise<ServeAnswer> };
 }
+
+/** A link to the user's thread host, at its socket. */
+export interface SocketLinkOptions extends LinkOptions {
+  /** The CLI whose `host serve` runs the host (the extension's dist/cli.js). */
+  script: string;
+  /** `acpThreads.host.idleMinutes`, read when this window starts a host. */
+  idleMinutes(): number;
+}
+
+/**
+ * A link to the window's own in-process host (window-host.ts): a new connection from `connect` (undefined: the
+ * host is stopped), never started, never looked for at a socket, never let go while the window lives.
+ */
+export interface InProcessLinkOptions extends LinkOptions {
+  connect(serves: ServeOffer | undefined): Promise<HostConnection | undefined>;
+}
+
+export type HostLinkOptions = SocketLinkOptions | InProcessLinkOptions;
 
 export class HostLink implements vscode.Disposable {
   #conn: Promise<HostConnection | undefined> | undefined;
@@ -103,23 +120,33 @@ export class HostLink implements vscode.Disposable {
     return this.#open(start);
   }
 
-  #open(start: boolean): Promise<HostConnection | undefined> {
-    const { home, script, client } = this.opts;
-    const conn = connectHost({
-      home,
-      client,
+  /** A link to the window's own in-process host. */
+  get inProcess(): boolean {
+    return "connect" in this.opts;
+  }
+
+  #connect(start: boolean): Promise<HostConnection | undefined> {
+    const o = this.opts;
+    if ("connect" in o) return o.connect(this.#offer().serves);
+    return connectHost({
+      home: o.home,
+      client: o.client,
       watching: true, // the window's runs keep the host, its looking on does not
       ...this.#offer(),
       ...(start
         ? {
             start: {
-              script,
-              env: { ...process.env, ACP_THREADS_HOME: home },
-              args: ["--idle-minutes", String(this.opts.idleMinutes())],
+              script: o.script,
+              env: { ...process.env, ACP_THREADS_HOME: o.home },
+              args: ["--idle-minutes", String(o.idleMinutes())],
             },
           }
         : {}),
-    }).then(
+    });
+  }
+
+  #open(start: boolean): Promise<HostConnection | undefined> {
+    const conn = this.#connect(start).then(
       (c) => (c ? this.#opened(c) : undefined),
       (err: unknown) => {
         this.opts.logger.warn("could not reach the thread host", err);
@@ -234,6 +261,7 @@ export class HostLink implements vscode.Disposable {
 
   /** No session in the host, no view here following one, nothing served: close (nothing to hear or answer). */
   #letGoWhenUnused(c: HostConnection): void {
+    if (this.inProcess) return; // the window's own host: kept while the window lives
     if (!this.#synced || this.#sessions.length || this.#holds || this.opts.serve?.offer() || c.closed) return;
     this.#conn = undefined;
     this.#lettingGo = c;
@@ -246,6 +274,7 @@ export class HostLink implements vscode.Disposable {
    */
   async check(): Promise<void> {
     if (this.#conn) return void (await this.#conn.then((c) => c && this.#status(c)));
+    if (this.inProcess) return void (await this.connection());
     if (await pathExists(hostPlace(this.opts.home).socket)) await this.connection();
   }
 

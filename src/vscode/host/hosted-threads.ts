@@ -9,7 +9,7 @@ import { background } from "../../core/util/unexpected";
 import type { RetryStep } from "../../core/model/watchdog";
 import type { PermissionBroker } from "../permission-broker";
 import { editorElicitor } from "../elicitation-asker";
-import { HostLink, type HostLinkOptions } from "./host-link";
+import { HostLink, type HostLinkOptions, type InProcessLinkOptions } from "./host-link";
 import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
 import { StartedHere } from "./started-here";
@@ -23,7 +23,13 @@ export interface HostedRow {
 }
 
 export class HostedThreads implements vscode.Disposable {
+  /** The user's thread host, at its socket (other windows', `run --detach`, this window's in `host` mode). */
   readonly link: HostLink;
+  /**
+   * The window's own in-process host (window-host.ts), when the window has one: its rows beside the socket host's
+   * (a thread is held by one host at a time: keyed by thread id), each thread's requests to the host that holds it.
+   */
+  readonly own: HostLink | undefined;
   /** The host's agents' terminals this window shows (serve-terminals.ts). */
   readonly terminals: HostedTerminals;
   /** This window's name to the host's other clients (and in the `answered` events of its own sessions). */
@@ -39,14 +45,16 @@ export class HostedThreads implements vscode.Disposable {
   readonly #subs: vscode.Disposable[];
   readonly #gone: ReturnType<typeof wireTerminalsGone>;
 
-  /** `state`: the workspace's (where startedHere is kept). */
+  /** `state`: the workspace's (where startedHere is kept); `own`: the link to the window's own host. */
   constructor(
     opts: HostLinkOptions,
     private readonly broker: PermissionBroker,
     state: Pick<vscode.Memento, "get" | "update">,
+    own?: InProcessLinkOptions,
   ) {
     this.startedHere = new StartedHere(state);
     this.link = new HostLink(opts);
+    this.own = own && new HostLink(own);
     this.client = opts.client;
     this.terminals = new HostedTerminals(async (term, input) => {
       const c = await this.link.connection();
@@ -62,7 +70,18 @@ export class HostedThreads implements vscode.Disposable {
       this.link.onPush((m) => (m.t === "terminal" || m.t === "terminal_output") && this.terminals.push(m)),
       this.link.onDidLose(() => this.terminals.lost()),
       this.#gone,
+      ...(this.own ? [this.own.onDidChange(() => this.#changed.fire())] : []),
     ];
+  }
+
+  /** The window's folders or trust changed: each connected host is told what this window serves now. */
+  async reoffer(): Promise<void> {
+    await Promise.all([this.link.reoffer(), this.own?.reoffer()]);
+  }
+
+  /** The link of the host that holds the thread (the window's own, else the socket host's). */
+  linkOf(threadId: string): HostLink {
+    return this.own?.session(threadId) ? this.own : this.link;
   }
 
   /**
@@ -75,7 +94,11 @@ export class HostedThreads implements vscode.Disposable {
 
   /** The threads the host holds, with their status (a followed one's own, else the host's). */
   rows(): HostedRow[] {
-    return this.link.sessions.map((s) => ({
+    const own = this.own?.sessions ?? [];
+    const sessions = own.length
+      ? [...this.link.sessions.filter((s) => !this.own?.session(s.threadId)), ...own]
+      : this.link.sessions;
+    return sessions.map((s) => ({
       threadId: s.threadId,
       status:
         this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : s.state === "idle" ? "idle" : "working"),
@@ -84,7 +107,7 @@ export class HostedThreads implements vscode.Disposable {
   }
 
   holds(threadId: string): boolean {
-    return !!this.link.session(threadId) || !!this.get(threadId);
+    return !!this.linkOf(threadId).session(threadId) || !!this.get(threadId);
   }
 
   /** The view of a thread the host runs that a panel here follows (undefined: none, or its run ended). */
@@ -104,11 +127,12 @@ export class HostedThreads implements vscode.Disposable {
       entry = undefined;
     }
     if (!entry) {
-      if (!this.link.session(threadId)) return undefined;
+      const link = this.linkOf(threadId);
+      if (!link.session(threadId)) return undefined;
       // the question's notification names the agent, as for a window session (its thread_start record, once seen)
       const label = () => this.#views.get(threadId)?.view.agentName ?? "The thread host's agent";
       const view = new HostedThreadView(threadId, {
-        link: this.link,
+        link,
         asker: this.broker.askerFor(threadId, label),
         settled: (prompt, optionId, by) => this.broker.settledElsewhere(prompt, optionId, by),
         elicitor: editorElicitor(() => "The thread host's agent"),
@@ -139,7 +163,7 @@ export class HostedThreads implements vscode.Disposable {
    * refusal rejects: it does not hold the thread (its run ended), or the patch is not one it takes.
    */
   async patch(threadId: string, patch: HostMetaPatch): Promise<boolean> {
-    const c = await this.link.connection();
+    const c = await this.linkOf(threadId).connection();
     if (!c || c.closed) return false;
     await c.request({ t: "patch", threadId, patch });
     return true;
@@ -147,19 +171,19 @@ export class HostedThreads implements vscode.Disposable {
 
   /** The watchdog of a thread the host runs, as of the host's last status (undefined: nothing to show). */
   watchdog(threadId: string): HostWatchdog | undefined {
-    return this.link.session(threadId)?.watchdog;
+    return this.linkOf(threadId).session(threadId)?.watchdog;
   }
 
   /** Takes the watchdog's rung `step` (none: the next) of a thread the host runs, or forgets its alert. */
   async retry(threadId: string, step?: RetryStep, dismiss = false): Promise<void> {
-    const c = await this.link.connection();
+    const c = await this.linkOf(threadId).connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "retry", threadId, ...(step ? { step } : {}), ...(dismiss ? { dismiss } : {}) });
   }
 
   /** Cancels the running turn of a thread the host runs, followed here or not (the Sessions view's Cancel). */
   async cancel(threadId: string): Promise<void> {
-    const c = await this.link.connection();
+    const c = await this.linkOf(threadId).connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "cancel", threadId });
   }
@@ -169,7 +193,7 @@ export class HostedThreads implements vscode.Disposable {
    * panel then shows the stored thread.
    */
   async stop(threadId: string): Promise<void> {
-    const c = await this.link.connection();
+    const c = await this.linkOf(threadId).connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "stop_thread", threadId });
   }
@@ -198,6 +222,7 @@ export class HostedThreads implements vscode.Disposable {
     for (const s of this.#subs) s.dispose();
     this.terminals.dispose();
     this.link.dispose();
+    this.own?.dispose();
     this.#changed.dispose();
   }
 }

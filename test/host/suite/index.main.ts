@@ -73,6 +73,7 @@ const PASSES: Record<string, string[]> = {
     "host-bestof-reload.test.js",
     "host-bestof-cli.test.js",
     "host-links.test.js",
+    "window-host.test.js",
     "host-once.test.js",
     "host-link-fresh.test.js",
     "thread-events.test.js",
