@@ -251,7 +251,8 @@ export class Hub implements vscode.Disposable {
         titleOf: (id) =>
           threadTitleOf(id, {
             live: (t) => this.live.get(t),
-            stored: (t) => (this.threads.exists(t) ? this.threads.readMetadata(t) : undefined),
+            // the catalog's copy, no file read on the window's thread (not listed yet: the ledger reads it async)
+            stored: (t) => this.past.metadata(t),
           }),
         sendReview: (id, comments, root, intro) =>
           sendReviewPrompt(

@@ -14,7 +14,16 @@ import { withLedger } from "./serve-ledger-open";
 import { rootsOf } from "./serve-ledger-restore";
 import type { EngineContext, Handlers } from "./serve-types";
 
-const hunkOf = (req: { hunk?: number }): number | null => req.hunk ?? null;
+/**
+ * The change a request names, as the ledger records it (the thread's id included, as the window's review always
+ * recorded it: an undo's summary names its target whole).
+ */
+const targetOf = (req: { threadId: string; target: string; path: string; hunk?: number }) => ({
+  threadId: req.threadId,
+  op: req.target,
+  path: req.path,
+  hunk: req.hunk ?? null,
+});
 
 /**
  * `withLedger` for one thread's request: a thread id that is not one (a path) is refused (`usage`) as the store
@@ -32,7 +41,7 @@ export function withThreadLedger<T>(
 export const reviewKeepOps: Handlers<"review.keep" | "review.undo" | "review.keepAll"> = {
   "review.keep": (ctx, req) =>
     withThreadLedger(ctx, req.threadId, async (ledger) => {
-      await keepChange(ledger, req.threadId, { op: req.target, path: req.path, hunk: hunkOf(req) });
+      await keepChange(ledger, req.threadId, targetOf(req));
       return {};
     }),
   "review.undo": async (ctx, req) => {
@@ -48,16 +57,11 @@ export const reviewKeepOps: Handlers<"review.keep" | "review.undo" | "review.kee
           { outside: [req.path] },
         );
       const { editor } = ctx;
-      const op = await undoChange(
-        ledger,
-        req.threadId,
-        { op: req.target, path: req.path, hunk: hunkOf(req) },
-        {
-          cwd: metadata.cwd,
-          ...(req.force ? { force: true } : {}),
-          ...(editor ? { writer: editor, read: (p: string) => editor.currentText(p) } : {}),
-        },
-      );
+      const op = await undoChange(ledger, req.threadId, targetOf(req), {
+        cwd: metadata.cwd,
+        ...(req.force ? { force: true } : {}),
+        ...(editor ? { writer: editor, read: (p: string) => editor.currentText(p) } : {}),
+      });
       return { op: op.op };
     });
   },
