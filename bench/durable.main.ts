@@ -7,6 +7,11 @@
  * - Turn patch: a `meta_patch` through a thread store with durability "now" (write + fsyncSync, the CLI) against
  *   "soon" (write now, fsync on the thread pool, the extension host); each waits until its patch is durable.
  *
+ * - A session's records (stop 57): bursts of `--records` records (default 1,000, a streamed answer's size each)
+ *   through a writer that writes each with writeSync (the CLI's, and the window's before) against one that queues
+ *   them for the thread pool in order (JsonlWriter `pool`, the window's now); per record: this thread's busy time,
+ *   and records/s until the burst is in the file. `--rounds` bursts per path (default 10), alternated.
+ *
  * "Held" is the event loop's active time during the op (performance.eventLoopUtilization): time this thread ran
  * JavaScript or sat in a synchronous call, not time it waited for the thread pool. Prints median, p95 and max per
  * path, the ratio old / new, and the time until durable. `--n` operations per path (default 200). No asserts.
@@ -67,6 +72,43 @@ const review = (i: number): LedgerInput => ({
   action: "keep",
 });
 
+/** One burst of a session's records through `w` (a turn each `pace` records, as a session's stream gives them). */
+async function burst(w: JsonlWriter, records: number, round: number): Promise<Sample> {
+  return sample(async () => {
+    for (let i = 0; i < records; i++) {
+      w.append({ kind: "agent_message", messageId: `r${round}-${i}`, text: "streamed text ".repeat(20) });
+      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+    }
+    await w.flushed();
+  });
+}
+
+async function sessionRecords(dir: string): Promise<void> {
+  const records = arg("records", 1000);
+  const rounds = arg("rounds", 10);
+  const sync = JsonlWriter.open(join(dir, "records-sync.jsonl"));
+  const queued = await JsonlWriter.openAsync(join(dir, "records-queued.jsonl"), { pool: true });
+  const out = { sync: [] as Sample[], queued: [] as Sample[] };
+  for (let r = 0; r < rounds; r++) {
+    out.sync.push(await burst(sync, records, r));
+    out.queued.push(await burst(queued, records, r));
+  }
+  sync.close();
+  queued.close();
+  const med = (xs: number[]) => pct(xs, 0.5);
+  for (const [name, s] of [
+    ["writeSync each", out.sync],
+    ["queued, pool", out.queued],
+  ] as const) {
+    const perRecordUs = (med(s.map((x) => x.held)) * 1000) / records;
+    const perSecond = records / (med(s.map((x) => x.wall)) / 1000);
+    console.log(
+      `  session records, ${name}: thread busy ${perRecordUs.toFixed(1)} µs per record (median of ${rounds} bursts of ` +
+        `${records}), ${Math.round(perSecond)} records/s into the file`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "acp-bench-durable-"));
   try {
@@ -108,6 +150,7 @@ async function main(): Promise<void> {
     now.close();
     soon.close();
     report("turn patch", patches.old, patches.neu);
+    await sessionRecords(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -76,6 +76,7 @@ export const PURE_HELPERS = [
   "src/core/handoff/rewind-point.ts",
   "src/core/host/host-elicitation.ts",
   "src/core/host/missed-events.ts",
+  "src/core/host/question-events.ts",
   "src/core/host/thread-tag.ts",
   "src/core/host/turn-report.ts",
   "src/core/index/away-summary.ts",

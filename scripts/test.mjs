@@ -98,7 +98,10 @@ function failures(output) {
   const start = lines.findIndex((l) => l.startsWith("\u2716 failing tests:"));
   const picked = [];
   if (start >= 0) {
-    for (const l of lines.slice(start + 1)) if (!/^\s+at (?:.*\(node:|node:)/.test(l)) picked.push(l);
+    for (const l of lines.slice(start + 1)) {
+      if (l.startsWith("slowest files")) break; // the slowest reporter's lists follow: not a failure's
+      if (!/^\s+at (?:.*\(node:|node:)/.test(l)) picked.push(l);
+    }
   } else {
     lines.forEach((l, i) => {
       if (/^(?:\S+\s+)?not ok\b/.test(l)) picked.push(...lines.slice(i, i + 8));

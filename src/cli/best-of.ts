@@ -1,7 +1,7 @@
 /**
  * `acp-threads run --agent A --agent B [--runs N] --worktrees [--check CMD] PROMPT...` (#25 best of N): every
  * candidate at once, each a real thread (its ledger, worktree metadata, usage) in a fresh worktree of the same
- * base commit, run through the same `runOnThread` as a single run; progress goes to stderr, prefixed with the
+ * base commit, run as a single run is (run-in-process.ts); progress goes to stderr, prefixed with the
  * candidate's label; then the comparison (a table, or JSON with `--format json`) and the commands to apply one
  * and discard the others.
  * Permissions: every candidate runs under the `--permission` policy, which never asks (a request it does not
@@ -28,7 +28,7 @@ import { cliElicitor, type ElicitationMode } from "./elicitation-prompt";
 import { formatDuration } from "./exec/context";
 import { EXIT, type CliIO } from "./io";
 import type { RunSummary, TurnOutput } from "./output/turn-output";
-import { runOnThread } from "./thread-run";
+import { runInProcess } from "./run-in-process";
 import { writeJson } from "./threads/common";
 import { compareTable, describeCheck } from "./worktrees/compare";
 import type { SandboxSettings } from "../core/model/sandbox";
@@ -174,7 +174,7 @@ export async function runBestOfCli(o: BestOfCliOptions): Promise<number> {
       runCandidate: async (spec, made) => {
         const stderr = prefixed(io.stderr, `acp-threads run: ${spec.label}: `);
         try {
-          const summary = await runOnThread({
+          const summary = await runInProcess({
             io: { ...io, stderr },
             store: o.store,
             logger: o.logger,

@@ -6,7 +6,7 @@
  */
 import { PassThrough } from "node:stream";
 import type { Logger } from "../core/log";
-import { hostedRunner, type HostRunner } from "../core/host/hosted-runner";
+import { hostedRunner, type HostRunFrontEnd, type HostRunner } from "../core/host/hosted-runner";
 import { RUN_EXIT } from "../core/model/run";
 import { homeLayout } from "../core/store/paths";
 import { cliElicitor } from "./elicitation-prompt";
@@ -16,9 +16,10 @@ import { target } from "./thread-target";
 
 const noInput = new PassThrough();
 
-export function hostRunner(home: string, logger: Logger): HostRunner {
+/** The CLI's front end of the host's runs (durability "now": each record written at once, as `run` writes it). */
+export function hostFront(home: string): HostRunFrontEnd {
   const stderr = process.stderr; // the host's log
-  return hostedRunner(home, logger, {
+  return {
     target: (run, store) =>
       target({
         io: { cwd: run.cwd, env: run.baseEnv ?? process.env, stderr },
@@ -52,5 +53,9 @@ export function hostRunner(home: string, logger: Logger): HostRunner {
       });
       return RUN_EXIT[outcome.end];
     },
-  });
+  };
+}
+
+export function hostRunner(home: string, logger: Logger): HostRunner {
+  return hostedRunner(home, logger, hostFront(home));
 }

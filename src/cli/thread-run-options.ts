@@ -1,34 +1,23 @@
-/** The options of `acp-threads run` on a thread (thread-run.ts), shared by its parts and callers (the host, best of N). */
-import type { McpServer } from "@agentclientprotocol/sdk";
+/** The options of `acp-threads run` on a thread (run-in-process.ts), shared by its parts and callers (handoff, best of N). */
 import type { EditLedger } from "../core/ledger/edit-ledger";
 import type { Logger } from "../core/log";
-import type { ContextItem, PromptPart } from "../core/model/context";
+import type { ContextItem } from "../core/model/context";
+import type { ElicitationAsker } from "../core/model/elicitation";
+import type { ProtocolLogEntry } from "../core/acp/protocol-log";
 import type { ThreadStartRecord, WorktreeRef } from "../core/model/records";
 import type { SandboxSettings } from "../core/model/sandbox";
 import type { ThreadStore } from "../core/store/thread-store";
 import type { RetryMode } from "../core/model/watchdog";
 import type { CliIO } from "./io";
 import type { TurnOutput } from "./output/turn-output";
-import type { RunPorts } from "../core/session/run-loop";
 
-export type { NextPrompt } from "../core/model/run";
-
-/** The run loop's ports the CLI's callers fill (the thread host: its clients' asker, files, terminals, prompts). */
-type CliPorts = Pick<
-  RunPorts,
-  | "asker"
-  | "elicitor"
-  | "files"
-  | "terminalHost"
-  | "onRuntime"
-  | "onSession"
-  | "onSupervisor"
-  | "onThread"
-  | "onTraffic"
-  | "nextPrompt"
->;
-
-export interface ThreadRunOptions extends CliPorts {
+export interface ThreadRunOptions {
+  /** Answers the agent's elicitations (`--elicitation`); none: elicitation is not offered. */
+  elicitor?: ElicitationAsker;
+  /** Once the thread is open and recorded (a handoff links it). */
+  onThread?: (threadId: string) => void;
+  /** Every protocol line of the thread's agent process(es) (`--protocol-log`). */
+  onTraffic?: (e: ProtocolLogEntry) => void;
   io: CliIO;
   store: ThreadStore;
   logger: Logger;
@@ -36,20 +25,6 @@ export interface ThreadRunOptions extends CliPorts {
   prompts: string[];
   /** Context for the first prompt (`--file`, `--image`), sent as the agent's prompt capabilities allow. */
   context?: ContextItem[];
-  /**
-   * The first prompt as composed, its text and context in order (the editor's prompt box, in the thread host):
-   * sent instead of the first of `prompts` with `context`.
-   */
-  firstParts?: PromptPart[];
-  /**
-   * Further folders of the session (the editor's other workspace folders): the agent reaches them and is told
-   * (`additionalDirectories`), and the sandbox leaves them writable, as in the editor; none for a worktree.
-   */
-  roots?: string[];
-  /** MCP servers offered to the agent (the editor's recall tools, in the thread host). */
-  mcpServers?: McpServer[];
-  /** false: the thread's protocol traffic is not recorded under the data home (`acpThreads.recordTraffic` off). */
-  recordTraffic?: boolean;
   /** `--review FILE`: review comments sent as the first turn (the first prompt, if any, opens it). */
   review?: string;
   thread?: string;
@@ -60,15 +35,7 @@ export interface ThreadRunOptions extends CliPorts {
   cwd?: string;
   /** "ask" only with `asker` (the thread host's clients answer: `run --detach --permission ask`). */
   permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
-  /**
-   * The run stays after an error answer, a watchdog alert or a denied permission, as a window's session does (the
-   * thread host's runs kept open between prompts); it leaves when its agent is dead and the watchdog has no rung
-   * left for a person. Default: `acp-threads run`'s rules (it leaves on any of those).
-   */
-  keepOpen?: boolean;
   env: Record<string, string>;
-  /** The agent's environment before `env` (the thread host: the shell that asked for the run); default: ours. */
-  baseEnv?: NodeJS.ProcessEnv;
   authMethodId?: string;
   timeoutMs?: number;
   /** Wait for (and follow) a thread another process writes; false: exit 6 at once. */
@@ -78,7 +45,7 @@ export interface ThreadRunOptions extends CliPorts {
   /** A new thread's origin (a handoff names the thread it continues). */
   origin?: ThreadStartRecord["origin"];
   /** Who starts a new thread (#36); default: "cli" with a TTY on stdin, else "automation". */
-  startedFrom?: ThreadStartRecord["startedFrom"];
+  startedFrom?: "cli" | "automation";
   /** A new thread's title (a handoff's "Handoff: <source title>"); default: its first prompt. */
   title?: string;
   /** Records what the turns change (default: the data home's ledger, as the editor does). */

@@ -1,27 +1,23 @@
 /**
- * `acp-threads run --thread ID | --session NAME PROMPT...`: more turns on a stored thread, from the CLI as from the
- * editor. The session is reopened through the same ladder (session/load → session/resume → new session seeded from
- * the thread). A thread another process is writing is followed read-only (its new records are printed) with the
- * holder named, and taken over once that process lets go (`--no-wait`: exit 6 instead). A named session is a
- * thread tagged `session:NAME` in this workspace, created on first use (acpx users know them). The watchdog
- * watches every turn (`--stall-timeout`, `--retry`).
- * The run itself is the engine's (core/session/run-loop.ts); this is the CLI's adapter: its target, review file,
- * sandbox flags, stderr notes, output and exit codes.
+ * The CLI's side of a run (`run`, `handoff`, Best of N's candidates: run-in-process.ts; the thread host's runs:
+ * host-runner.ts): the summary `run` prints, its notes as stderr lines, and its ports (the sandbox prepared and what
+ * it refused noted, the worktree's progress). The run itself is the engine's (core/host/hosted-runner.ts on
+ * core/session/run-loop.ts).
  */
 import { RUN_EXIT, type RunNote, type RunOutcome } from "../core/model/run";
-import { runLoop, type RunPorts, type RunTarget } from "../core/session/run-loop";
+import type { FrontEndPorts } from "../core/host/hosted-runner";
 import { watchdogLine } from "./watchdog-line";
 import type { CliIO } from "./io";
-import { namedSessionTag } from "./named-sessions";
 import type { RunSummary } from "./output/turn-output";
-import { readReview, reviewTurnParts, type ReviewRequest } from "./review-file";
 import { runSandbox, sandboxNotes } from "./sandbox-flags";
 import type { ThreadRunOptions } from "./thread-run-options";
-import { followWhileHeld, target } from "./thread-target";
 import { worktreeProgress } from "./worktree-start";
 
+/** The thread and agent a run is for, as its front end's `prepare` hears them. */
+type RunTarget = Parameters<NonNullable<FrontEndPorts["prepare"]>>[0];
+
 /** The run's end as `run` prints it (its JSON keys in this order). */
-function summaryOf(r: RunOutcome): RunSummary {
+export function summaryOf(r: RunOutcome): RunSummary {
   return {
     type: "summary",
     stopReason: r.stopReason,
@@ -66,7 +62,7 @@ export type CliRunSide = Pick<ThreadRunOptions, "sandbox" | "env" | "store" | "r
 export function cliRunPorts(
   o: CliRunSide,
   before?: (t: RunTarget) => void,
-): Required<Pick<RunPorts, "prepare" | "onProgress" | "note" | "event" | "onSession">> {
+): Required<Pick<FrontEndPorts, "prepare" | "onProgress" | "note" | "event" | "onSession">> {
   let blocked: ReturnType<typeof sandboxNotes> | undefined;
   let sandbox: Awaited<ReturnType<typeof runSandbox>>;
   return {
@@ -86,59 +82,4 @@ export function cliRunPorts(
       if (sandbox) blocked = sandboxNotes(o.io, "run", sandbox);
     },
   };
-}
-
-export async function runOnThread(o: ThreadRunOptions): Promise<RunSummary> {
-  let review: ReviewRequest | undefined;
-  // a review file is read and checked against the thread's folder before any agent starts
-  const cli = cliRunPorts(o, (t) => (review = o.review ? readReview(o.review, o.io.cwd, t.cwd) : undefined));
-  const outcome = await runLoop({
-    store: o.store,
-    logger: o.logger,
-    target: () => target(o),
-    prompts: o.prompts,
-    ...(o.context ? { context: o.context } : {}),
-    ...(o.firstParts ? { firstParts: o.firstParts } : {}),
-    ...(o.roots ? { roots: o.roots } : {}),
-    ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
-    ...(o.recordTraffic === false ? { recordTraffic: false } : {}),
-    permission: o.permission,
-    env: o.env,
-    ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
-    authMethodId: o.authMethodId,
-    signal: o.io.signal,
-    timeoutMs: o.timeoutMs,
-    stallMs: o.stallMs,
-    retry: o.retry,
-    ...(o.keepOpen ? { keepOpen: true } : {}),
-    startedFrom: o.startedFrom ?? ((o.io.stdin as { isTTY?: boolean }).isTTY ? "cli" : "automation"),
-    ...(o.origin ? { origin: o.origin } : {}),
-    ...(o.title ? { title: o.title } : {}),
-    ...(o.session ? { tags: [namedSessionTag(o.session)] } : {}),
-    bestEffortRecording: !(o.session || o.origin),
-    ...(o.ledger ? { ledger: o.ledger } : {}),
-    asker: o.asker,
-    elicitor: o.elicitor,
-    files: o.files,
-    terminalHost: o.terminalHost,
-    ...(o.wait ? { whenFree: (id: string, stop: AbortSignal) => followWhileHeld(o, id, stop) } : {}),
-    prepare: cli.prepare,
-    firstTurn: () => review && ((caps, text, context) => reviewTurnParts(review!, caps, text, context)),
-    onProgress: cli.onProgress,
-    note: cli.note,
-    event: (e, turn) => {
-      o.output.event(e, turn);
-      cli.event(e, turn);
-    },
-    onRuntime: o.onRuntime,
-    onSession: (s, sources) => {
-      o.onSession?.(s, sources);
-      cli.onSession(s, sources);
-    },
-    onSupervisor: o.onSupervisor,
-    onThread: o.onThread,
-    onTraffic: o.onTraffic,
-    nextPrompt: o.nextPrompt,
-  });
-  return summaryOf(outcome);
 }

@@ -41,6 +41,8 @@ export interface PermissionPrompt {
   outside?: string[];
   /** Aborted when the turn is cancelled; the asker must then stop asking. */
   signal: AbortSignal;
+  /** The id the question already has (a thread host's): the editor's card keeps it, as the events name it. */
+  requestId?: string;
 }
 
 /** Asks a person. Resolves to the chosen option id, or `null` if the prompt was dismissed/cancelled. */

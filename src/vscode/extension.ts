@@ -24,7 +24,7 @@ import { offerImportOnce, openRecallHit, RECALL_VIEW_ID, RecallViewProvider, sea
 import { background, setUnexpectedErrorHandler } from "../core/util/unexpected";
 import type { ThreadEventsApi } from "./api";
 import { ThreadEvents } from "./api/thread-events";
-import { HostedEvents } from "./host/hosted-events";
+import { followHosts } from "./host/hosted-events";
 import { notifyHostedTurns } from "./host/hosted-turn-notify";
 import { HostedUsage } from "./host/hosted-usage";
 import { watchTurnHook } from "./api/turn-hook";
@@ -57,13 +57,15 @@ export function activate(context: vscode.ExtensionContext): AcpThreadsApi | unde
     const restoreHandler = setUnexpectedErrorHandler((what, err) => h.log.logger.error(`${what} failed`, err));
     context.subscriptions.push({ dispose: restoreHandler }, h, ...registerCommands(h), watchPtyFallback(h));
     context.subscriptions.push(watchAgentStarts(h)); // acpThreads.history.importAgentSessions
-    // other extensions and the user's hook hear the thread events of the window and of the thread host (#35)
-    const hosted = new HostedEvents({
-      link: h.hosted.link,
-      records: async (id) => (await h.threads.readAsync(id))?.records,
-    });
+    // other extensions and the user's hook hear the thread events of the window and of the thread hosts (#35): the
+    // user's at its socket and the window's own (its `window` mode's threads under the hosted engine)
+    const hosted = followHosts([h.hosted.link, h.hosted.own], async (id) => (await h.threads.readAsync(id))?.records);
     const events = new ThreadEvents(h.live, h.broker, h.hosted.client, hosted.onEvent, h.elicitations.event);
-    const hostedUsage = new HostedUsage(hosted.onEvent, (id) => h.threads.readAsync(id));
+    const hostedUsage = new HostedUsage({
+      onEvent: hosted.onEvent,
+      read: (id) => h.threads.readAsync(id),
+      views: h.hosted, // a thread a panel here follows: its figure from that view's events, as its header's
+    });
     context.subscriptions.push(
       hosted,
       events,

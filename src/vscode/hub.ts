@@ -9,9 +9,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ExecRegistry } from "../core/exec";
 import type { HostEvent } from "../core/host/protocol";
-import { execTtlMs, openExecRegistry } from "../core/exec/open-registry";
+import { openExecRegistry } from "../core/exec/open-registry";
 import { DisposableStore, toDisposable } from "../core/lifecycle";
-import { writeHomeSettings } from "../core/store/home-settings";
 import { homeLayout } from "../core/store/paths";
 import { spawnInWorktree, spawnSession, type SpawnParams } from "./hub-spawn";
 import { ThreadStore } from "../core/store/thread-store";
@@ -33,6 +32,7 @@ import { PermissionBroker } from "./permission-broker";
 import { ProposedContent } from "./proposed-content";
 import { RecallIndex } from "./recall-index";
 import { SessionsTree } from "./sessions-tree";
+import { SharedSettings } from "./shared-settings";
 import { AwayFiles } from "./away-files";
 import { PseudoterminalHost } from "./terminal-host";
 import { ThreadPanels } from "./thread-panels";
@@ -108,6 +108,8 @@ export class Hub implements vscode.Disposable {
   readonly ops: ThreadOps;
   readonly usageStatus: UsageStatus;
   readonly usageView: UsageView;
+  /** The settings the CLI reads from the data home, written there from this window's configuration. */
+  readonly shared: SharedSettings;
   /** The prompt box's host side: `@` suggestions, queued follow-ups, new-thread drafts. */
   readonly composer: ComposerHost;
   /** The ACP Registry: installed agents (listed like presets), installs, updates (#22). */
@@ -209,7 +211,7 @@ export class Hub implements vscode.Disposable {
         },
         continueInHost: (id, parts) => continueInHost(continuing(this), id, parts),
         promptInHost: (id, parts) => promptInHost(this, id, parts),
-        loginOf: (agentId) => agentLogin(this.live.all(), this.hosted.link.sessions, agentId),
+        loginOf: (agentId) => agentLogin(this.live.all(), this.hosted.sessions, agentId),
         openThread: (id) => void this.panels.open(id, { preserveFocus: false }),
         closePanel: (id) => this.panels.get(id)?.dispose(),
         spawn: async (p) => {
@@ -256,7 +258,12 @@ export class Hub implements vscode.Disposable {
           }),
         sendReview: (id, comments, root, intro) =>
           sendReviewPrompt(
-            { live: (t) => this.live.get(t), inHost: (t) => goesToHost(this, t), composer: this.composer },
+            {
+              live: (t) => this.live.get(t),
+              inHost: (t) => goesToHost(this, t),
+              hostedCaps: (t) => this.hosted.get(t)?.sessionState?.promptCaps,
+              composer: this.composer,
+            },
             id,
             comments,
             root,
@@ -275,6 +282,7 @@ export class Hub implements vscode.Disposable {
         this.worktrees,
         context.workspaceState,
         this.hosted,
+        (id) => this.past.metadata(id),
       ),
     );
     this.#owned.add(
@@ -313,8 +321,7 @@ export class Hub implements vscode.Disposable {
       this.broker.onDidChange((threadId) => this.live.get(threadId)?.setWaiting(this.broker.hasPending(threadId))),
     );
     // One exec TTL for the editor and the CLI: the setting is written into the data home, which both read.
-    this.#shareSettings();
-    this.#owned.add(this.config.onDidChange(() => this.#shareSettings()));
+    this.shared = this.#owned.add(new SharedSettings(home, this.config, (m, e) => this.log.logger.warn(m, e)));
     this.#owned.add(noticeIgnoredWorkspaceSettings(this.config, this.broker.notifier, (m) => this.log.logger.warn(m)));
     this.#owned.add(
       scheduleTrafficCap(
@@ -323,7 +330,7 @@ export class Hub implements vscode.Disposable {
         (m, e) => this.log.logger.warn(m, e),
       ),
     );
-    const pruner = setInterval(() => this.live.pruneExecs(execTtlMs(home)), 60_000);
+    const pruner = setInterval(() => this.pruneExecs(), 60_000);
     this.#owned.add(toDisposable(() => clearInterval(pruner)));
   }
 
@@ -336,6 +343,7 @@ export class Hub implements vscode.Disposable {
     this.#exec ??= this.#owned.add(
       openExecRegistry(this.home, {
         logger,
+        ttlMs: () => this.shared.execTtlMs, // this window's setting, shared with the home (no read of the file)
         wrapRecorder: (threads) => new LedgerExecRecorder(this.ledger.ledger, threads, logger),
       }),
     );
@@ -347,17 +355,9 @@ export class Hub implements vscode.Disposable {
     return (await requiredAgent(this.config, this.registry, id)).spec;
   }
 
-  #shareSettings(): void {
-    try {
-      // acpThreads.registry.url too: `acp-threads agents` in a terminal then reads the same registry
-      writeHomeSettings(this.home, {
-        execTtlMinutes: this.config.execTtlMinutes,
-        registryUrl: this.config.registryUrl,
-        trafficMaxTotalMB: this.config.trafficMaxTotalMB,
-      });
-    } catch (err) {
-      this.log.logger.warn("could not write the shared settings of the data home", err);
-    }
+  /** Forgets the exec runs that ended longer ago than acpThreads.exec.ttlMinutes (every minute). */
+  pruneExecs(): void {
+    this.live.pruneExecs(this.shared.execTtlMs);
   }
 
   /**

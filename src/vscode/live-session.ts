@@ -129,9 +129,19 @@ export class LiveSession implements vscode.Disposable {
     const tail = [...this.#tail.sinceCheckpoint];
     const path = this.#thread?.live.handle.path;
     if (at === undefined || !path) return tail;
+    // the records up to the checkpoint may still be queued for the thread pool (JsonlWriter `pool`): they land first
+    await this.flushed();
     // the thread file is gone (deleted meanwhile): the tail is what is left
     const stored = await readThreadEvents(path, at).catch(() => []);
     return [...stored, ...tail];
+  }
+
+  /**
+   * Settles once the thread file holds every record of this session so far (the window queues them for the thread
+   * pool): a command that reads the thread (fork, rewind, handoff) sees what the panel shows.
+   */
+  async flushed(): Promise<void> {
+    await this.#thread?.live.handle.flushed?.().catch(() => undefined);
   }
 
   /** The thread file holds every event so far (a turn ended, the thread opened or closed): the tail restarts. */

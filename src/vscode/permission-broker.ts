@@ -71,7 +71,8 @@ export class PermissionBroker implements vscode.Disposable {
 
   #ask(threadId: string, label: string, prompt: PermissionPrompt): Promise<string | null> {
     if (prompt.signal.aborted) return Promise.resolve(null);
-    const requestId = randomUUID();
+    // a thread host's question keeps its id (the events' needs_input names it), unless a card has it already
+    const requestId = prompt.requestId && !this.#pending.has(prompt.requestId) ? prompt.requestId : randomUUID();
     const tc = prompt.request.toolCall;
     const view: PermissionView = {
       requestId,

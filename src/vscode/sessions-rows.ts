@@ -1,11 +1,57 @@
-/** The Sessions tree's rows of an exec run and of a thread's worktree (sessions-tree.ts lists them). */
+/**
+ * The Sessions tree's rows of a window's running thread, of an exec run and of a thread's worktree (sessions-tree.ts
+ * lists them).
+ */
 import * as vscode from "vscode";
 import type { WorktreeRef } from "../core/model/records";
+import type { SupervisorState } from "../core/model/watchdog";
 import type { WorktreeState } from "../core/model/worktree";
 import type { LiveExec } from "./live-sessions";
-import { statusIcon } from "./session-item";
+import { shortAgent, statusIcon, statusLook } from "./session-item";
+import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
 import { elapsed } from "./time-format";
 import { describeWorktreeState } from "./worktrees/states";
+
+/**
+ * What a `live` row shows of a thread this window runs, whichever engine runs it: a window session (sessions-tree.ts)
+ * or the window's own thread host (host/own-rows.ts). Its tooltip: sessions-tooltips.ts.
+ */
+export interface LiveRow {
+  title: string;
+  status: string;
+  /** The agent's display name. */
+  agent: string;
+  /** Epoch ms the session (the run) started. */
+  startedAt: number;
+  cwd?: string;
+  /** The agent's session id. */
+  sessionId?: string;
+  /** Why it failed, or what it waits for (the tooltip's last line). */
+  detail?: string;
+  /** The agent's login state in words (login-view.ts). */
+  login?: string;
+  /** The watchdog's state: an alert shows on the row (Retry offered). */
+  watchdog?: SupervisorState;
+  handoff?: HandoffSummary;
+}
+
+/** A thread's `live` row (`row` undefined: nothing runs it any more: "closed", named by its id). */
+export function liveItem(node: { type: "live"; threadId: string }, row: LiveRow | undefined): vscode.TreeItem {
+  const item = new vscode.TreeItem(row?.title ?? node.threadId);
+  item.id = `live:${node.threadId}`;
+  const status = row?.status ?? "closed";
+  const agent = row?.agent ?? "";
+  const running = elapsed(Date.now() - (row?.startedAt ?? Date.now()));
+  item.description = `${shortAgent(agent)} · ${running}`;
+  item.iconPath = statusIcon(status);
+  item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
+  // Cancel is offered only while a turn runs (an idle session has nothing to cancel)
+  item.contextValue = status === "working" || status === "waiting_permission" ? "live-working" : "live";
+  item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
+  if (row) decorateHandoff(item, row.handoff);
+  if (row) decorateLive(item, row.watchdog);
+  return item;
+}
 
 /** An exec run's row: its title, how long it has run, its exit code once it failed (its tooltip: on hover). */
 export function execItem(node: { type: "exec"; runId: string }, e: LiveExec | undefined): vscode.TreeItem {

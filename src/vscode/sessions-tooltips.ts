@@ -6,9 +6,8 @@
 import type * as vscode from "vscode";
 import type { HostedRowNode } from "./host/hosted-row";
 import type { LiveExec } from "./live-sessions";
-import type { LiveSession } from "./live-session";
-import { loginText } from "./login-view";
 import { sessionTooltip } from "./session-item";
+import type { LiveRow } from "./sessions-rows";
 import { alertTip, handoffTip, type HandoffSummary } from "./session-ops-look";
 import { elapsed } from "./time-format";
 
@@ -23,25 +22,19 @@ interface PastFacts {
   handoff?: HandoffSummary;
 }
 
-export function liveTooltip(
-  s: LiveSession | undefined,
-  ops?: {
-    stateOf(s: LiveSession): Parameters<typeof alertTip>[1];
-    handoffOf(s: LiveSession): HandoffSummary | undefined;
-  },
-): vscode.MarkdownString {
+export function liveTooltip(row: LiveRow | undefined): vscode.MarkdownString {
   const md = sessionTooltip({
-    title: s?.title ?? "",
-    status: s?.status ?? "closed",
-    agent: s?.agent.displayName ?? "",
-    cwd: s?.cwd,
-    when: `started ${elapsed(Date.now() - (s?.startedAt ?? Date.now()))} ago`,
-    sessionId: s?.sessionId,
-    extra: s?.statusDetail,
-    login: s && loginText(s),
+    title: row?.title ?? "",
+    status: row?.status ?? "closed",
+    agent: row?.agent ?? "",
+    cwd: row?.cwd,
+    when: `started ${elapsed(Date.now() - (row?.startedAt ?? Date.now()))} ago`,
+    sessionId: row?.sessionId,
+    extra: row?.detail,
+    login: row?.login,
   });
-  if (s) handoffTip(md, ops?.handoffOf(s));
-  if (s) alertTip(md, ops?.stateOf(s));
+  if (row) handoffTip(md, row.handoff);
+  if (row) alertTip(md, row.watchdog);
   return md;
 }
 

@@ -7,17 +7,21 @@
 import * as vscode from "vscode";
 import { awayFileItem, type AwayFileNode, type AwayFiles } from "./away-files";
 import type { LiveSessions } from "./live-sessions";
-import { shortAgent, statusIcon, statusLook } from "./session-item";
-import { decorateHandoff, decorateLive, type HandoffSummary } from "./session-ops-look";
+import { shortAgent, statusIcon } from "./session-item";
+import { decorateHandoff, type HandoffSummary } from "./session-ops-look";
 import type { SupervisorState } from "../core/model/watchdog";
 import type { LiveSession } from "./live-session";
+import type { ThreadMetadata } from "../core/model/metadata";
 import type { WorktreeRef } from "../core/model/records";
 import type { WorktreeStates } from "./worktrees/states";
-import { age, elapsed } from "./time-format";
+import { age } from "./time-format";
 import { page, pastGroups, PAGE } from "./sessions-groups";
 import { localDay, tickRefresh, TICK_MS } from "./sessions-ticks";
 import { hostedItem, type HostedRowSource } from "./host/hosted-row";
-import { execItem, worktreeItem } from "./sessions-rows";
+import type { HostedRow } from "./host/hosted-threads";
+import { ownLiveRow, ownRunOf } from "./host/own-rows";
+import { loginText } from "./login-view";
+import { execItem, liveItem, worktreeItem, type LiveRow } from "./sessions-rows";
 import { execTooltip, hostedTooltip, liveTooltip, pastTooltip } from "./sessions-tooltips";
 import type { HostWatchdog } from "../core/host/protocol";
 import { awayFileRows, awayItem, awayNode, withAwayFiles, type AwayNode, type PastNode } from "./sessions-away";
@@ -108,6 +112,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     private readonly worktrees?: WorktreeStates,
     private readonly state?: vscode.Memento,
     private readonly hosted?: HostedRowSource,
+    /** The thread catalog's metadata of a thread (no file read): what a row of the window's own host shows. */
+    private readonly stored?: (threadId: string) => ThreadMetadata | undefined,
   ) {
     this.#sub = live.onDidChange(() => this.refresh());
     if (hosted) this.#subs.push(hosted.onDidChange(() => this.refresh()));
@@ -130,12 +136,35 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
    * again (sessions-ticks.ts; at 10,000 threads a relisting each 5 s of every turn, #36).
    */
   tick(n: number): void {
+    const busy = (status: string) => status === "working" || status === "waiting_permission";
     const working =
-      this.live.all().some((s) => s.status === "working" || s.status === "waiting_permission") ||
-      this.live.execs().some((e) => e.status === "running");
+      this.live.all().some((s) => busy(s.status)) ||
+      this.live.execs().some((e) => e.status === "running") ||
+      this.#ownRows().some((r) => busy(r.status));
     const nodes = tickRefresh(this.#top, topKey, { n, working, dayChanged: localDay() !== this.#listedOn });
     if (nodes === "root") this.refresh();
     else if (nodes.length) this.#changed.fire(nodes);
+  }
+
+  /**
+   * The threads the window's own thread host runs (#35 item 7), each drawn as a window session's `live` row (one
+   * look whichever engine runs the window's threads); a thread a session of this window runs is that session's.
+   */
+  #ownRows(): HostedRow[] {
+    return (this.hosted?.rows() ?? []).filter((r) => r.own && !this.live.get(r.threadId)?.isOpen);
+  }
+
+  /** What the `live` row of `threadId` shows: its open window session, else the window's own host's run of it. */
+  liveRow(threadId: string): LiveRow | undefined {
+    const run = ownRunOf({ live: this.live, hosted: this.hosted }, threadId);
+    if (run) return ownLiveRow(run, this.stored?.(threadId));
+    const s = this.live.get(threadId);
+    if (!s) return undefined;
+    return {
+      ...{ title: s.title, status: s.status, agent: s.agent.displayName, startedAt: s.startedAt, cwd: s.cwd },
+      ...{ sessionId: s.sessionId, detail: s.statusDetail, login: loginText(s) },
+      ...{ watchdog: this.ops?.stateOf(s), handoff: this.ops?.handoffOf(s) },
+    };
   }
 
   /** Sets and keeps (per workspace) the filter; the view's description says what it hides. */
@@ -216,26 +245,33 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       worktreeNodes.push({ type: "worktree", threadId, ref, children: [child] });
       return true;
     };
-    const liveNodes: SessionNode[] = [
+    const own = this.#ownRows().map((r) => r.threadId);
+    // a run of the window's own host: its worktree as the thread catalog has it
+    const worktreeOf = (id: string) =>
+      own.includes(id) ? (this.stored?.(id)?.worktree ?? undefined) : this.live.get(id)?.worktree;
+    const sessionIds = [
       ...this.live
         .all()
-        .filter((s) => !inWorktree(s.threadId, s.worktree, { type: "live", threadId: s.threadId }))
-        .map((s): SessionNode => ({ type: "live", threadId: s.threadId })),
+        .map((s) => s.threadId)
+        .filter((id) => !own.includes(id)),
+      ...own,
+    ];
+    const liveNodes: SessionNode[] = [
+      ...sessionIds
+        .filter((id) => !inWorktree(id, worktreeOf(id), { type: "live", threadId: id }))
+        .map((threadId): SessionNode => ({ type: "live", threadId })),
       ...this.live.execs().map((e): SessionNode => ({ type: "exec", runId: e.runId })),
     ];
-    const liveIds = new Set([
-      ...this.live.all().map((s) => s.threadId),
-      ...this.live.execs().map((e) => e.threadId ?? ""),
-    ]);
-    // threads the thread host runs are live rows too (unless a session of them runs in this window)
-    const hosted = (this.hosted?.rows() ?? []).filter((r) => !this.live.get(r.threadId)?.isOpen);
+    const liveIds = new Set([...sessionIds, ...this.live.execs().map((e) => e.threadId ?? "")]);
+    // threads the socket thread host runs are live rows too (unless a session of them runs in this window)
+    const hosted = (this.hosted?.rows() ?? []).filter((r) => !r.own && !this.live.get(r.threadId)?.isOpen);
     for (const r of hosted) liveIds.add(r.threadId);
     const listed = await this.listPast(this.filter).catch(() => []);
     liveNodes.push(
       ...hosted.map((r): SessionNode => ({
         type: "hosted",
         ...r,
-        thread: listed.find((t) => t.threadId === r.threadId),
+        thread: listed.find((t) => t.threadId === r.threadId) ?? r.thread,
       })),
     );
     const past = listed.filter((t) => !liveIds.has(t.threadId));
@@ -287,23 +323,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
         return awayItem(node);
       case "worktree":
         return worktreeItem(node.threadId, node.ref, this.worktrees?.get(node.threadId, node.ref));
-      case "live": {
-        const s = this.live.get(node.threadId);
-        const item = new vscode.TreeItem(s?.title ?? node.threadId);
-        item.id = `live:${node.threadId}`;
-        const status = s?.status ?? "closed";
-        const agent = s?.agent.displayName ?? "";
-        const running = elapsed(Date.now() - (s?.startedAt ?? Date.now()));
-        item.description = `${shortAgent(agent)} · ${running}`;
-        item.iconPath = statusIcon(status);
-        item.accessibilityInformation = { label: `${item.label}, ${statusLook(status).words}, ${agent}, ${running}` };
-        // Cancel is offered only while a turn runs (an idle session has nothing to cancel)
-        item.contextValue = status === "working" || status === "waiting_permission" ? "live-working" : "live";
-        item.command = { command: "acpThreads.openThread", title: "Open", arguments: [node] };
-        if (s) decorateHandoff(item, this.ops?.handoffOf(s));
-        if (s) decorateLive(item, this.ops?.stateOf(s));
-        return item;
-      }
+      case "live":
+        return liveItem(node, this.liveRow(node.threadId));
       case "hosted":
         return hostedItem(node);
       case "exec":
@@ -338,7 +359,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
   #tooltipOf(node: SessionNode): vscode.MarkdownString | undefined {
     switch (node.type) {
       case "live":
-        return liveTooltip(this.live.get(node.threadId), this.ops);
+        return liveTooltip(this.liveRow(node.threadId));
       case "past":
         return pastTooltip(node.thread);
       case "hosted":

@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import { formatContext, formatCosts, formatTokens } from "../core/usage/format";
+import type { RuntimeEvent } from "../core/model/events";
 import { UsageMeter, type MeterReading } from "../core/usage/meter";
 import type { LiveSession } from "./live-session";
 import type { LiveSessions } from "./live-sessions";
@@ -38,6 +39,24 @@ export interface UsageSource {
   rows(): readonly UsageRow[];
   /** Fires with the thread whose reading changed. */
   onDidChange: vscode.Event<string>;
+}
+
+/** A running thread's events as they come (a window session; the view a panel follows of a hosted thread). */
+export interface UsageEvents {
+  readonly events: readonly RuntimeEvent[];
+  readonly onEvents: vscode.Event<RuntimeEvent[]>;
+}
+
+/** The usage meter of `s`'s events so far, kept current as they come; `changed` when a new one moved it. */
+export function followUsage(s: UsageEvents, changed: () => void): { meter: UsageMeter; sub: vscode.Disposable } {
+  const meter = new UsageMeter();
+  for (const e of s.events) meter.add(e);
+  const sub = s.onEvents((evs) => {
+    let moved = false;
+    for (const e of evs) moved = meter.add(e) || moved;
+    if (moved) changed();
+  });
+  return { meter, sub };
 }
 
 /** The thread panel the user works in (ThreadPanels' last active one). */
@@ -79,9 +98,9 @@ export class UsageStatus implements vscode.Disposable {
     });
   }
 
-  /** The reading of a live session (tests, the tooltip). */
-  readingOf(s: LiveSession): MeterReading | undefined {
-    return this.#meters.get(s)?.meter.reading;
+  /** The reading the status bar has of a thread (a live session's, else a source's: the host's threads). */
+  readingOf(threadId: string): MeterReading | undefined {
+    return this.#rows().find((r) => r.threadId === threadId)?.reading;
   }
 
   #track(): void {
@@ -95,17 +114,11 @@ export class UsageStatus implements vscode.Disposable {
       }
     for (const s of this.live.all()) {
       if (this.#meters.has(s)) continue;
-      const meter = new UsageMeter();
-      for (const e of s.events) meter.add(e);
-      const sub = s.onEvents((evs) => {
-        let changed = false;
-        for (const e of evs) changed = meter.add(e) || changed;
-        if (changed) {
-          this.#current = s.threadId;
-          this.#render();
-        }
+      const followed = followUsage(s, () => {
+        this.#current = s.threadId;
+        this.#render();
       });
-      this.#meters.set(s, { meter, sub });
+      this.#meters.set(s, followed);
     }
     this.#render();
   }

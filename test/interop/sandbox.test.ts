@@ -4,7 +4,7 @@
 // under /var/tmp, outside the temp folder the sandbox leaves writable.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AgentId } from "../fixtures/agent-env/index";
 import { noBwrap } from "../fixtures/sandbox-world";
@@ -12,12 +12,20 @@ import { AGENT_TIMEOUT_MS, jsonLines, PROMPT, runAgentTurn, runCli, setUp, skipU
 
 const skip = skipUnlessInstalled || noBwrap;
 
-for (const id of ["codex-acp", "claude-agent-acp"] as AgentId[]) {
+// With a ~/.netrc, the home is hidden whole and its other entries shown again (hidden-folders.ts): the agent's own
+// state (~/.codex, ~/.claude, ~/.claude.json) is bound into that hidden home.
+for (const [id, netrc] of [
+  ["codex-acp", false],
+  ["claude-agent-acp", false],
+  ["codex-acp", true],
+  ["claude-agent-acp", true],
+] as [AgentId, boolean][]) {
   test(
-    `${id} works sandboxed: a file written, a command run, a second turn`,
+    `${id} works sandboxed${netrc ? " with a ~/.netrc (its home hidden)" : ""}: a file written, a command run, a second turn`,
     { timeout: AGENT_TIMEOUT_MS, skip },
     async () => {
       const t = await setUp(id);
+      if (netrc) writeFileSync(join(t.agent.home, ".netrc"), "machine example.com login x password y\n");
       try {
         const r = await runAgentTurn(t, "approve-all", [PROMPT, "say hello again"], ["--sandbox", "--timeout", "100"]);
         const lines = jsonLines(r.stdout);

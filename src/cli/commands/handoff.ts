@@ -19,7 +19,8 @@ import { FORMAT, parseEnvPairs, timerFlag } from "../flags";
 import { linkInHost } from "../host-client";
 import { EXIT, type CliIO } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
-import { runOnThread } from "../thread-run";
+import { runInProcess } from "../run-in-process";
+import { secondsToTimerMs } from "../../core/util/guards";
 
 /** Lets the person edit the brief in $VISUAL / $EDITOR (like `git commit`); returns the edited text. */
 function editInEditor(io: CliIO, text: string): string {
@@ -84,7 +85,7 @@ another process holds it, only the new side links, and says so). Exit codes as f
     if (!brief.trim()) throw new AcpThreadsError("usage", "the brief is empty; nothing sent");
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr, "handoff");
     let linked: Promise<void> = Promise.resolve();
-    const summary = await runOnThread({
+    const summary = await runInProcess({
       io,
       store,
       logger,
@@ -94,7 +95,7 @@ another process holds it, only the new side links, and says so). Exit codes as f
       cwd: metadata.cwd,
       permission: flags.permission,
       env: parseEnvPairs(flags.env),
-      timeoutMs: flags.timeout !== undefined ? flags.timeout * 1000 : undefined,
+      timeoutMs: flags.timeout !== undefined ? secondsToTimerMs(flags.timeout) : undefined,
       wait: true,
       stallMs: (flags["stall-timeout"] ?? DEFAULT_STALL_MS / 1000) * 1000,
       retry: flags.retry,

@@ -14,7 +14,7 @@ import { parseEnvPairs, timerFlag } from "../flags";
 import { EXIT } from "../io";
 import { jsonOutput, textOutput } from "../output/turn-output";
 import { contextFromFlags } from "../prompt-context";
-import { runOnThread } from "../thread-run";
+import { runInProcess } from "../run-in-process";
 import { writeProtocolLog } from "../../core/store/protocol-log-file";
 import { AcpThreadsError } from "../../core/errors";
 import { cliElicitor, ELICITATION_MODES } from "../elicitation-prompt";
@@ -210,7 +210,7 @@ export const main = command(
     const output = flags.format === "json" ? jsonOutput(io.stdout) : textOutput(io.stdout, io.stderr);
     const traffic = new ProtocolLog();
     const sandbox = await sandboxFromFlags(io, "run", flags, flags.worktree === true, resolveHome(io.env));
-    const summary = await runOnThread({
+    const summary = await runInProcess({
       io,
       store: new ThreadStore(layout.home, { logger }),
       logger,

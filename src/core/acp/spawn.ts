@@ -16,6 +16,7 @@ import { HOST_PLATFORM } from "../platform/host";
 import { directLauncher, type Launcher } from "../platform/launcher";
 import { signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
+import { stopWhenMaskLost } from "../sandbox/mask-guard";
 import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { guardAgainstParentDeath } from "./parent-guard";
 import type { ProtocolLog } from "./protocol-log";
@@ -121,6 +122,10 @@ export function spawnAgent(spec: AgentSpec, opts: SpawnAgentOptions): AgentProce
       "releasing the parent-death guard",
     );
   }
+  stopWhenMaskLost(opts.sandbox?.guard, child.started, exited, (notice) => {
+    tail.add(notice);
+    opts.log?.note(notice);
+  });
   const pidNow = () => child.pid ?? -1;
   return {
     get pid() {

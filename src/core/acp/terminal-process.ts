@@ -11,6 +11,7 @@ import { terminalLauncher } from "../platform/launcher";
 import { background } from "../util/unexpected";
 import { withPtyHandle } from "../platform/pty";
 import { launchProgram, ptyArgs, shellLine, type Launch } from "../platform/shell";
+import { stopWhenMaskLost } from "../sandbox/mask-guard";
 import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { killGroup } from "./spawn";
 
@@ -59,6 +60,13 @@ function launchOf(opts: StartTerminalOptions): Launch {
 }
 
 export function startTerminalProcess(opts: StartTerminalOptions): TerminalProcess {
+  const proc = startUnguarded(opts);
+  // the agent's own process carries the notice (spawn.ts); its terminals only stop with it
+  stopWhenMaskLost(opts.sandbox?.guard, proc.started, new Promise((resolve) => proc.onExit(resolve)));
+  return proc;
+}
+
+function startUnguarded(opts: StartTerminalOptions): TerminalProcess {
   const launch = launchOf(opts);
   const term = opts.noPty
     ? undefined

@@ -3,8 +3,8 @@
  * made here from the thread's ledger (what each file goes back to is a version the ledger kept in its blob store);
  * a caller only names the thread, the turn or operation and, optionally, files of the plan. Refused, with nothing
  * written: a named file that is not a plain absolute path the plan has (`..`, never recorded), a file of the plan
- * outside the thread's folders (a ledger record pointing elsewhere; the folders its sessions were allowed to write
- * count, as recorded), and a thread another process writes. In the window (an engine given its `editor`, ports.ts,
+ * outside the thread's folders (a ledger record pointing elsewhere, or a folder on the way swapped for a link to
+ * elsewhere; the folders its sessions were allowed to write count, as recorded), and a thread another process writes. In the window (an engine given its `editor`, ports.ts,
  * and its live ledger) the same plan and check serve its Restore: planned against unsaved buffers (an unsaved one is
  * a file changed since), written through the editor; a thread its session or the thread host runs is its own.
  */
@@ -16,9 +16,8 @@ import type { EditLedger } from "../ledger/edit-ledger";
 import { applyRestore, planRestore, type RestorePlan } from "../ledger/restore";
 import { relPath } from "../ledger/summary";
 import type { ThreadMetadata } from "../model/metadata";
-import { isInside } from "../platform/paths";
 import type { EditorFiles } from "../ports";
-import { ignoredText, recordedFolders, type RecordedFolders } from "../thread/folders";
+import { ignoredText, outsideFolders, recordedFolders, type RecordedFolders } from "../thread/folders";
 import { liveWriter } from "../store/file-lock";
 import type { ThreadStore } from "../store/thread-store";
 import type { EngineRequest } from "./requests";
@@ -89,16 +88,18 @@ export async function rootsOf(metadata: ThreadMetadata, ledger: EditLedger): Pro
 }
 
 /** Why a restore of the plan is refused (path_outside_workspace): it would write outside the thread's folders. */
-function outsideOf(plan: RestorePlan, { folders: roots, ignored }: RecordedFolders): AcpThreadsError | undefined {
-  const outside = plan.items
-    .filter((i) => i.action !== "unchanged" && !i.unavailable)
-    .filter((i) => normalize(i.path) !== i.path || !roots.some((r) => isInside(r, i.path)));
+async function outsideOf(
+  plan: RestorePlan,
+  { folders: roots, ignored }: RecordedFolders,
+): Promise<AcpThreadsError | undefined> {
+  const written = plan.items.filter((i) => i.action !== "unchanged" && !i.unavailable).map((i) => i.path);
+  const outside = await outsideFolders(roots, written);
   if (outside.length)
     return new AcpThreadsError(
       "path_outside_workspace",
-      `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.map((i) => i.path).join(", ")}; nothing was restored` +
+      `the restore would write outside the thread's folders (${roots.join(", ")}): ${outside.join(", ")}; nothing was restored` +
         (ignored.length ? ` (recorded folders not taken: ${ignoredText(ignored)})` : ""),
-      { outside: outside.map((i) => i.path), ...(ignored.length ? { ignored } : {}) },
+      { outside, ...(ignored.length ? { ignored } : {}) },
     );
   return undefined;
 }
@@ -141,7 +142,7 @@ export const restoreOps: Handlers<"ledger.restore"> = {
       if (!made) return { plan: null };
       const plan = req.files ? onlyFiles(made, req.files) : made;
       const planned = { plan, rels: plan.items.map((i) => relPath(metadata.cwd, i.path)), planKey: planKey(plan) };
-      const outside = outsideOf(plan, await rootsOf(metadata, ledger));
+      const outside = await outsideOf(plan, await rootsOf(metadata, ledger));
       // a preview writes nothing: it names what a restore would refuse to write
       if (req.dryRun) return outside ? { ...planned, outside: refusal(outside) } : planned;
       if (outside) throw outside;

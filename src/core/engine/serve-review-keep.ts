@@ -1,15 +1,14 @@
 /**
  * Keep, Undo and Keep all of inline review and the thread panel (requests-review.ts), served through the ledger this
  * process writes (the window's live one: one writer per ledger) or one opened for the request. An undo writes only
- * a file the ledger recorded the change to and that is inside the thread's folders (as a restore checks them), through
- * the window's editor when the engine has one (its unsaved text is what the undo merges into).
+ * a file the ledger recorded the change to and that is inside the thread's folders, links on the way resolved (as a
+ * restore checks them), through the window's editor when the engine has one (its unsaved text is what the undo
+ * merges into).
  */
-import { normalize } from "node:path";
 import { AcpThreadsError } from "../errors";
 import type { EditLedger } from "../ledger/edit-ledger";
 import { keepAllOf, keepChange, undoChange } from "../ledger/review";
-import { isInside } from "../platform/paths";
-import { ignoredText } from "../thread/folders";
+import { ignoredText, outsideFolders } from "../thread/folders";
 import { withLedger } from "./serve-ledger-open";
 import { rootsOf } from "./serve-ledger-restore";
 import type { EngineContext, Handlers } from "./serve-types";
@@ -49,7 +48,7 @@ export const reviewKeepOps: Handlers<"review.keep" | "review.undo" | "review.kee
     const { metadata } = await ctx.store.readExisting(req.threadId);
     return withLedger(ctx, async (ledger) => {
       const { folders, ignored } = await rootsOf(metadata, ledger);
-      if (normalize(req.path) !== req.path || !folders.some((r) => isInside(r, req.path)))
+      if ((await outsideFolders(folders, [req.path])).length)
         throw new AcpThreadsError(
           "path_outside_workspace",
           `the undo would write outside the thread's folders (${folders.join(", ")}): ${req.path}; nothing was undone` +

@@ -14,6 +14,7 @@ import { terminalLauncher, type LaunchExit, type Launched } from "../platform/la
 import { withPty, withPtyHandle } from "../platform/pty";
 import { spawnPtyKeepingTail } from "../platform/pty-tail";
 import { launchProgram, ptyArgs, type Launch } from "../platform/shell";
+import { stopWhenMaskLost } from "../sandbox/mask-guard";
 import { sandboxedLaunch, type SandboxPlan } from "../sandbox/plan";
 import { background } from "../util/unexpected";
 import { definedEnv } from "../util/guards";
@@ -84,7 +85,24 @@ function programFor(options: SpawnOptions): Launch {
 /** Starts the process from this thread (node-pty's forkpty or child_process): the CLI. */
 export function spawnProcess(options: SpawnOptions): SpawnedProcess {
   const launch = programFor(options);
-  return (options.pty && spawnPty(launch, options)) || spawnPipes(launch, options);
+  return guarded((options.pty && spawnPty(launch, options)) || spawnPipes(launch, options), options);
+}
+
+/** A sandboxed process stopped at once when its plan's mask is lost (mask-guard.ts), the notice as its last output. */
+function guarded(proc: SpawnedProcess, options: SpawnOptions): SpawnedProcess {
+  const guard = options.sandbox?.guard;
+  if (!guard) return proc;
+  const listeners: Parameters<SpawnedProcess["onData"]>[0][] = [];
+  const onData = proc.onData.bind(proc);
+  proc.onData = (listener) => {
+    listeners.push(listener);
+    onData(listener);
+  };
+  const exited = new Promise((resolve) => proc.onExit(resolve));
+  stopWhenMaskLost(guard, proc.pid, exited, (notice) => {
+    for (const l of listeners) l(Buffer.from(`\n${notice}\n`), proc.pty ? "pty" : "stderr");
+  });
+  return proc;
 }
 
 /**
@@ -97,7 +115,7 @@ export async function spawnProcessAsync(options: SpawnOptions): Promise<SpawnedP
   if (term) {
     const pid = await term.started;
     if (pid === undefined) throw new AcpThreadsError("agent_exited", `could not start ${options.command}`);
-    return ptyProcess(term, pid);
+    return guarded(ptyProcess(term, pid), options);
   }
   const child = terminalLauncher().launch({
     file: launch.file,
@@ -111,7 +129,7 @@ export async function spawnProcessAsync(options: SpawnOptions): Promise<SpawnedP
     const { error } = await child.exit;
     throw new AcpThreadsError("agent_exited", `could not start ${options.command}: ${error?.message ?? "no pid"}`);
   }
-  return launchedProcess(child, pid, options);
+  return guarded(launchedProcess(child, pid, options), options);
 }
 
 function ptyOptions(options: SpawnOptions) {

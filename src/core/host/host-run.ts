@@ -9,6 +9,8 @@ import { background } from "../util/unexpected";
 import type { EditorServe } from "./editor-serve";
 import type { EditorTerminals } from "./editor-terminals";
 import { HostedThread } from "./hosted-thread";
+import { decisionAnswered, unaskedBy } from "./question-events";
+import { HostRefusal } from "./protocol-refusal";
 import type { DetachedRun, HostEvent, HostPush, HostReply } from "./protocol";
 import type { HostOptions, HostRunControl } from "./run-control";
 import type { SessionRows } from "./session-rows";
@@ -65,6 +67,7 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
           ...(run.keepOpen && !run.once ? { idleMs: h.opts.idleMs ?? DEFAULT_IDLE_MS } : {}),
           ...(run.once === true ? { once: true } : {}),
           ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
+          ...(typeof run.agentLabel?.name === "string" ? { agentName: run.agentLabel.name.slice(0, 200) } : {}),
         });
         held.thread = thread;
         h.threads.set(threadId, thread);
@@ -80,6 +83,12 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
       turnStarted: () => {
         if (thread) h.announce({ kind: "turn_started", threadId: thread.threadId, at: now() });
       },
+      // a request a client answered (or a cancel withdrew) was told as it settled (hosted-thread.ts); one nobody was
+      // asked about is told here, as the editor tells its own sessions'
+      decided: (d) => {
+        const by = unaskedBy(d);
+        if (thread && by) h.announce(decisionAnswered(thread.threadId, d, by, now()));
+      },
       turnEnded: (stopReason, filesChanged, usage) => {
         thread?.updated();
         const end = thread && { threadId: thread.threadId, stopReason, filesChanged };
@@ -92,11 +101,21 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
         h.armIdle();
       },
     };
-    const ran = h.opts.runner(run, ctl).catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err) }));
+    // a runner that threw was refused what it was asked (a prompt the agent cannot take, a held thread): not a start
+    const ran = h.opts
+      .runner(run, ctl)
+      .catch((err: unknown) => ({ exitCode: 1, error: errorMessage(err), refused: true }));
     background(
-      ran.then(async ({ exitCode, error }) => {
+      ran.then(async (r) => {
+        const { exitCode, error } = r;
         try {
-          if (!thread) return reject(new Error(error ?? "the run ended before its thread opened"));
+          // its session never opened: a run that ended with an error failed to start (its agent, its sandbox …)
+          if (!thread)
+            return reject(
+              error && !("refused" in r)
+                ? new HostRefusal("start_failed", error)
+                : new Error(error ?? "the run ended before its thread opened"),
+            );
           await thread.end(exitCode, error);
           const { threadId } = thread;
           h.announce({ kind: "ended", threadId, at: now(), exitCode, ...(error ? { error } : {}) });

@@ -64,13 +64,13 @@ async function assertInsideRun(run: DetachedRun, items: readonly ContextItem[]):
 
 /**
  * The run's session options the editor gives its own sessions: the recall tools as an MCP server (started with
- * the asking client's command line, on this home), traffic recording turned off, a new thread's title and the
- * thread a handoff continues.
+ * the asking client's command line, on this home), traffic recording turned off, a new thread's title, the
+ * thread a handoff continues and the Node a Node-script agent gets when its default one does not fit.
  */
 export function runtimeOptions(
   run: DetachedRun,
   home: string,
-): Pick<RunLoopOptions, "mcpServers" | "recordTraffic" | "title" | "origin"> {
+): Pick<RunLoopOptions, "mcpServers" | "recordTraffic" | "title" | "origin" | "nodePath"> {
   const recall = recallMcpFromWire(run.recallMcp);
   const title = typeof run.title === "string" ? run.title.trim().slice(0, PATCH_TITLE_MAX) : "";
   const from = typeof run.handoffFrom === "string" && isThreadId(run.handoffFrom) ? run.handoffFrom : undefined;
@@ -79,5 +79,6 @@ export function runtimeOptions(
     ...(run.recordTraffic === false ? { recordTraffic: false } : {}),
     ...(title ? { title } : {}),
     ...(from ? { origin: { kind: "handoff", source: from } } : {}),
+    ...(typeof run.nodePath === "string" && run.nodePath.trim() ? { nodePath: run.nodePath } : {}),
   };
 }

@@ -54,6 +54,8 @@ export interface HostedThreadOptions {
   once?: boolean;
   /** The agent's id as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
   agentId?: string;
+  /** The agent's display name as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
+  agentName?: string;
 }
 
 export class HostedThread {
@@ -283,6 +285,7 @@ export class HostedThread {
       threadId: this.threadId,
       requestId: randomUUID(),
       toolCallId: p.request.toolCall.toolCallId,
+      ...(typeof p.request.toolCall.kind === "string" ? { toolKind: p.request.toolCall.kind } : {}),
       title: p.request.toolCall.title ?? "a tool call",
       options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
       ...(p.proposed && (p.proposed.oldText?.length ?? 0) + p.proposed.newText.length <= PROPOSAL_MAX_CHARS

@@ -13,9 +13,12 @@ import type { EngineErrorInfo } from "./protocol-engine";
  * what (`answered`), so the loser's prompt shows the winner's answer, whatever it has heard of the `settled` push.
  * `ambiguous`: an answer that names no question while more than one of its kind is pending: which one the person
  * saw is unknown, so none is answered; the refusal lists them (`pending`) for the client to ask again naming one.
+ * `start_failed`: a `run` whose session never opened (its agent's command is missing, no Node fits it, it exited
+ * during initialize, its sandbox could not be made …): the message is why, as a window session's failed start says
+ * it; an editor shows the thread as failed with it (an older host sends no code: the client shows the error).
  */
 export type HostErrorCode =
-  "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered" | "ambiguous";
+  "run_ending" | "not_held" | "held" | "exec_not_hosted" | "no_key" | "answered" | "ambiguous" | "start_failed";
 
 /**
  * A refusal or an error (protocol.ts `HostReply`). `answered` (code `answered`): the answer that won, for the client

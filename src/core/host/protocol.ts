@@ -8,19 +8,19 @@
  * index of its first record, so a client keeps a cursor and an `attach` from that cursor gets the rest with
  * nothing lost or doubled. Our own protocol, to be mapped onto ACP's multi-client drafts once they are stable.
  */
+import type { ToolKind } from "@agentclientprotocol/sdk";
 import type { AuthStatus } from "../acp/auth-status";
 import type { ElicitationAnswer, ElicitationForm } from "../model/elicitation";
-import type { ThreadRecord, WorktreeRef } from "../model/records";
-import type { SandboxSettings } from "../model/sandbox";
+import type { ThreadRecord } from "../model/records";
 import type { HostSessionState } from "./session-state";
 import type { RetryStep, SupervisorState } from "../model/watchdog";
-import type { RecallMcpCommand } from "../recall/mcp-offer";
 import type { TurnUsageReport } from "./turn-report";
-import type { WireContextItem, WirePromptPart } from "./wire-context";
+import type { WirePromptPart } from "./wire-context";
 import type { ExecRequest, HostExecInfo } from "./protocol-exec";
 import type { BestOfRequest } from "./protocol-best-of";
 import type { DoorReply, DoorRequest, HelloRequest } from "./protocol-door";
 import type { HostErrorReply } from "./protocol-refusal";
+import type { DetachedRun } from "./protocol-run";
 import type { EngineHostPush, EngineHostReply, EngineHostRequest } from "./protocol-engine";
 import type { ServeAnswer, ServeOp, TerminalExitStatus } from "./protocol-serve";
 
@@ -33,103 +33,8 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** The most bytes of file text (JSON-encoded) a `serve` or `served` message carries: the rest is its envelope. */
 export const MAX_SERVED_TEXT_BYTES = MAX_MESSAGE_BYTES - 4096;
 
-/** What `run --detach` asks the host to run: the `run` command's own options, as plain data. */
-export interface DetachedRun {
-  /** The folder the client runs in (relative --cwd is resolved against it). */
-  cwd: string;
-  prompts: string[];
-  agent?: string;
-  /**
-   * The agent's id and display name where the client knows it by one (an agent configured in the editor, sent as
-   * a command line): the thread records them instead of the command's.
-   */
-  agentLabel?: { id: string; name: string };
-  thread?: string;
-  session?: string;
-  runCwd?: string;
-  worktree?: boolean;
-  /**
-   * A new thread that works in this worktree, made by the asking client (Best of N makes one per candidate), its
-   * session in `cwd` inside it. The host refuses the run unless the worktree is one it would have made itself: a
-   * worktree of a repository of the client's folders, in that repository's worktrees folder, named by real paths
-   * (run-roots.ts `assertWorktreeOffered`).
-   */
-  preparedWorktree?: { ref: WorktreeRef; cwd: string };
-  permission: "approve-all" | "approve-reads" | "deny-all" | "ask";
-  /**
-   * The policy's "ask" verdicts go to the attached clients (the editor's policy: approve-reads asks for writes);
-   * without it only `permission: "ask"` asks, and the other policies deny what they would ask.
-   */
-  askClients?: boolean;
-  /**
-   * Who started the thread, as the client knows it (the editor: `editor`); none: `automation`, as for any run
-   * with no terminal (`run --detach`). Only these labels are taken; a new thread only.
-   */
-  startedFrom?: "editor" | "cli" | "automation";
-  /** A new thread's title (a handoff's "Handoff: <source title>"); none: its first prompt. At most PATCH_TITLE_MAX. */
-  title?: string;
-  /** A new thread that continues this stored thread (a handoff): its origin names it. */
-  handoffFrom?: string;
-  /** Extra environment for the agent (`--env`): held in the host's memory only, never written. */
-  env: Record<string, string>;
-  /**
-   * The asking shell's environment, the agent's base as for a `run` typed there (its PATH, its API keys): held in
-   * the host's memory only, never written. None: the host's own (that of the client that started it).
-   */
-  baseEnv?: Record<string, string>;
-  authMethodId?: string;
-  timeoutMs?: number;
-  stallMs: number;
-  retry: "offer" | "auto" | "off";
-  /** `--file`/`--image`, resolved, checked and read by the asking client: context for the first prompt. */
-  context?: WireContextItem[];
-  /**
-   * The first prompt as the editor's prompt box composed it (its text and context in order), instead of the first
-   * of `prompts` with `context`. The host refuses the run when any context names a file outside its folders.
-   */
-  parts?: WirePromptPart[];
-  /**
-   * The editor's other workspace folders: the agent reaches them (`additionalDirectories`), the sandbox leaves
-   * them writable and context may come from them, as for the editor's own sessions (none in a worktree). Each
-   * must be inside the folders the asking client said are its own (`hello`'s `serves.roots`): else the run is
-   * refused.
-   */
-  roots?: string[];
-  /**
-   * The recall tools offered to the agent as an MCP server (the editor's `acpThreads.recall.offerToAgents`): how
-   * the asking client starts `acp-threads mcp`; the host names its own data home in the server's env.
-   */
-  recallMcp?: RecallMcpCommand;
-  /** false: the thread's protocol traffic is not recorded under the data home (`acpThreads.recordTraffic` off). */
-  recordTraffic?: boolean;
-  /** `--sandbox`: the settings the asking client's flags gave (the host prepares the sandbox as `run` does). */
-  sandbox?: SandboxSettings;
-  /** `--protocol-log FILE` (absolute): the host writes the run's traffic there when the run ends. */
-  protocolLog?: string;
-  /**
-   * After its queue the run waits idle for the next prompt, its agent kept (the editor's hosted threads, as a
-   * window's session keeps its agent between turns). It ends on `stop_thread`, when its agent exits, or when it
-   * waited with no client attached for the host's idle time. Absent: it ends once its queue is empty (`run --detach`).
-   */
-  keepOpen?: boolean;
-  /**
-   * "Run once" (the editor's prompt box): the run takes its prompt only and ends after it, as a window's "Run once"
-   * session does; a `prompt` to it is refused (`keepOpen` does not apply). Its status row says `once`.
-   */
-  once?: boolean;
-  /**
-   * `--elicitation`: what the agent's questions get. `ask` (the default): the clients attached to the thread are
-   * asked (an `elicitation` push, first answer wins); with none attached it declines (as `run` does when stdin is
-   * not a terminal).
-   */
-  elicitation?: "ask" | "decline" | "defaults";
-  /**
-   * The user's `acpThreads.hooks.turnEnded` (a user setting of the window that started the run): the host runs it
-   * when a turn of this run ends (core/host/turn-hook.ts), as the window does for its own sessions. Held in the
-   * host's memory only, never written.
-   */
-  turnEndedHook?: string;
-}
+/** What `run --detach` asks the host to run: protocol-run.ts. */
+export type { DetachedRun } from "./protocol-run";
 
 /** A permission request waiting for an answer from any attached client. */
 export interface PendingQuestion {
@@ -137,6 +42,11 @@ export interface PendingQuestion {
   requestId: string;
   /** The tool call asked about (the editor shows the question on that call's card). */
   toolCallId?: string;
+  /**
+   * The kind of that tool call as the agent's request named it (`execute`, `edit` …: the editor's card says it, as
+   * for a window session's question). Absent: the agent named none, or an older host (the card says `other`).
+   */
+  toolKind?: ToolKind;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
   /**
@@ -192,6 +102,8 @@ export interface HostSessionInfo {
   once?: boolean;
   /** The agent's id as the client that started the run named it (DetachedRun.agentLabel: an editor's agent). */
   agentId?: string;
+  /** Its display name, named so too (a client that does not follow the thread draws its row with it). */
+  agentName?: string;
   /**
    * The login state its agent last reported (`_auth/status_update`, its session state's): for a client that does
    * not follow the thread (an editor's draft picker says whether the agent is logged in).

@@ -4,6 +4,7 @@
  */
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
 import type { Logger } from "../log";
+import type { PermissionDecision } from "../model/events";
 import type { ThreadRecord } from "../model/records";
 import type { PermissionAsker, TerminalHost, WorkspaceFiles } from "../ports";
 import type { HostPlace } from "./door";
@@ -38,6 +39,11 @@ export interface HostRunControl {
   sessionState(state: HostSessionState): void;
   /** A turn began (its session went working): the event listeners hear it (every window's row, `events`). */
   turnStarted(): void;
+  /**
+   * A permission request was decided by the policy or a remembered rule (a front end's runs that tell it,
+   * HostRunFrontEnd.tellsDecisions), a client's answer or a cancel: the host tells the first two.
+   */
+  decided(d: PermissionDecision): void;
   /** A turn ended: what it did (usage: what the agent reported about it, when it did). */
   turnEnded(stopReason: string | null, filesChanged: string[], usage?: TurnUsageReport): void;
   /** A run kept open (DetachedRun.keepOpen) waits for its next prompt (true), or a prompt came (false). */

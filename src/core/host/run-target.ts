@@ -86,7 +86,9 @@ export async function runTarget(engine: Engine, o: TargetAsk, progress?: OpenPro
       `--worktree starts a new thread in a worktree of its own; thread ${threadId} has none and goes on where it works (${metadata.cwd})`,
     );
   if (o.agent) {
-    const asked = await agentIn(o.agent, metadata.cwd);
+    const resolved = await agentIn(o.agent, metadata.cwd);
+    // an editor's configured agent (a command line it names by its own id): the thread's agent, run as configured
+    const asked = o.agentLabel ? { ...resolved, id: o.agentLabel.id, displayName: o.agentLabel.name } : resolved;
     // a thread recorded before command-line agents had ids of their own (#33) holds the bare name
     const legacy = !metadata.agent.id.includes(":") && asked.displayName === metadata.agent.id;
     if (asked.id !== metadata.agent.id && !legacy)
@@ -94,6 +96,7 @@ export async function runTarget(engine: Engine, o: TargetAsk, progress?: OpenPro
         "usage",
         `thread ${threadId} belongs to ${metadata.agent.name}; to continue it with ${asked.displayName} use 'acp-threads handoff ${threadId} --agent ${o.agent}'`,
       );
+    if (o.agentLabel) return { threadId, metadata, agent: asked, cwd: metadata.cwd };
   }
   return { threadId, metadata, agent: await agentOf(engine, metadata), cwd: metadata.cwd };
 }

@@ -18,6 +18,7 @@ export function sessionRow(t: HostedThread): HostSessionInfo {
     ...(t.watchdog ? { watchdog: t.watchdog } : {}),
     ...(t.opts.once ? { once: true } : {}),
     ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
+    ...(t.opts.agentName ? { agentName: t.opts.agentName } : {}),
     ...(t.authStatus ? { authStatus: t.authStatus } : {}),
   };
 }

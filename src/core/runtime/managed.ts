@@ -11,6 +11,7 @@ import { AcpThreadsError } from "../errors";
 import { renameReplacingAsync } from "../platform/fs";
 import { findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, isWindows, type Platform } from "../platform/host";
+import { groupSpawnOptions, signalTree } from "../platform/process-tree";
 import { launchProgram } from "../platform/shell";
 import { pathExists } from "../util/path-exists";
 import { nodeVersionOf } from "./node-version";
@@ -79,17 +80,29 @@ async function runNpm(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSign
     const child = spawn(launch.file, launch.args, {
       env,
       stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
+      ...groupSpawnOptions(),
       windowsVerbatimArguments: launch.verbatim,
     });
-    // cancelled: npm is stopped, and the call settles once it has exited, not before (the caller then removes its
-    // folder; an npm still running could write into it again)
-    const stop = () => child.kill("SIGTERM");
-    signal?.addEventListener("abort", stop, { once: true });
-    if (signal?.aborted) stop();
+    // cancelled: npm and everything it started are stopped (its process group: SIGTERM, and SIGKILL to whatever is
+    // left once npm has exited), and the call settles after, not before (the caller then removes its folder; a
+    // program still running could write into it). Not a wait for the group to be empty: an orphan's zombie stays in
+    // it where nothing reaps orphans (a container's init), and a killed process writes nothing more.
+    const cancel = () => (child.pid ? signalTree(child.pid, "SIGTERM") : child.kill("SIGTERM"));
+    signal?.addEventListener("abort", cancel, { once: true });
+    if (signal?.aborted) cancel();
     child.once("exit", () => {
-      signal?.removeEventListener("abort", stop);
-      if (signal?.aborted) reject(new AcpThreadsError("interrupted", "Node runtime install cancelled"));
+      signal?.removeEventListener("abort", cancel);
+      if (!signal?.aborted) return;
+      // what npm started and left: its group (POSIX; the group's id stays taken while one is left), never npm's own
+      // pid, which may be another process's by now. Windows: the SIGTERM's taskkill /T /F ended the tree already
+      if (child.pid && !isWindows()) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // none left
+        }
+      }
+      reject(new AcpThreadsError("interrupted", "Node runtime install cancelled"));
     });
     let out = "";
     let err = "";

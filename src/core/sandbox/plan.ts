@@ -6,18 +6,28 @@
  * *inside* a root is never followed here, the agent's writes through it land on the read-only rest.
  */
 import { mkdir, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { AcpThreadsError } from "../errors";
 import type { Launch } from "../platform/shell";
 import { isStateFile } from "./agent-state";
 import { bwrapArgs } from "./bwrap";
 import { bridgedLaunch, EGRESS_PORT, egressEnv } from "./egress-bridge";
 import { startEgressProxy, type EgressProxy } from "./egress-proxy";
+import { hiddenFolders } from "./hidden-folders";
 import { parseAllowedHosts } from "./hosts";
+import { guardMasks, type MaskGuard } from "./mask-guard";
 import type { SandboxEgress, SandboxMounts, SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
 import { filterOnlyArgs, seccompDir, seccompFilter, withFilterFd } from "./seccomp";
 import { background } from "../util/unexpected";
-import { requireSandboxTool, type ProbeOptions, type SandboxTool } from "./tool";
+import { retryingSetup } from "./setup-retry";
+import {
+  bwrapReportsSetup,
+  requireSandboxTool,
+  setprivWithPdeathsig,
+  type ProbeOptions,
+  type SandboxTool,
+} from "./tool";
 
 export interface SandboxPlan extends SandboxMounts {
   tool: SandboxTool;
@@ -26,6 +36,13 @@ export interface SandboxPlan extends SandboxMounts {
   proxy?: EgressProxy;
   /** Linux on x86_64 / aarch64: the seccomp filter's file (seccomp.ts), loaded into every sandboxed launch. */
   seccomp?: string;
+  /** Linux: watches the denied paths that keep a mount of their own; once one is replaced, the plan is lost. */
+  guard?: MaskGuard;
+  /**
+   * Linux: bwrap reports whether it ran the program, so a launch whose set-up failed starts again (setup-retry.ts);
+   * `setpriv` makes the retrying shell die with us.
+   */
+  retrySetup?: { setpriv?: string };
 }
 
 /** The folder every session's egress proxy folder goes in (one per user: hidden inside each sandbox). */
@@ -50,6 +67,7 @@ async function startEgress(
 
 /** Ends what the plan runs for its session (the egress proxy, its socket and folder); the owner calls it once done. */
 export async function closeSandbox(plan: SandboxPlan | undefined): Promise<void> {
+  plan?.guard?.close();
   await plan?.proxy?.close();
 }
 
@@ -103,14 +121,33 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
     const found = await existing(path);
     if (found?.dir) readOnly.add(found.real);
   }
+  const denied = [...denyRead].map(([path, dir]) => ({ path, dir }));
+  const hidden =
+    tool.kind === "bwrap"
+      ? await hiddenFolders({ writable: [...writable], denyRead: denied, readOnly: [...readOnly] })
+      : undefined;
+  const hiddenParents = new Set(hidden?.folders.map((f) => f.path));
+  const guard =
+    tool.kind === "bwrap"
+      ? await guardMasks(
+          denied.filter((d) => !hidden?.covered.has(d.path) && !hiddenParents.has(dirname(d.path))).map((d) => d.path),
+        )
+      : undefined;
   const filter = tool.kind === "bwrap" ? await seccompFilter(seccompDir(policy.tmpDir)) : undefined;
+  const retrySetup =
+    tool.kind === "bwrap" && (await bwrapReportsSetup(tool.path))
+      ? { setpriv: await setprivWithPdeathsig(opts.env ?? process.env) }
+      : undefined;
   const network = policy.network === "allow-list" ? await startEgress(policy, tool) : undefined;
   return {
     tool,
+    ...(retrySetup ? { retrySetup } : {}),
     ...(filter?.path ? { seccomp: filter.path } : {}),
+    ...(guard ? { guard } : {}),
     policy,
     writable: [...writable],
-    denyRead: [...denyRead].map(([path, dir]) => ({ path, dir })),
+    denyRead: denied.map((d) => (hidden?.covered.has(d.path) ? { ...d, hidden: true } : d)),
+    ...(hidden?.folders.length ? { hiddenFolders: hidden.folders } : {}),
     readOnly: [...readOnly],
     ...network,
   };
@@ -118,6 +155,8 @@ export async function prepareSandbox(policy: SandboxPolicy, opts: ProbeOptions =
 
 /** `launch` run inside the sandbox `plan` describes, from `cwd`. */
 export function sandboxedLaunch(plan: SandboxPlan, launch: Launch, cwd: string): Launch {
+  const lost = plan.guard?.lost();
+  if (lost) throw new AcpThreadsError("sandbox_unavailable", `cannot start in the sandbox: ${lost}`);
   const egress = plan.egress;
   if (plan.tool.kind === "seatbelt") {
     const env = egress?.kind === "port" ? egressEnv(egress.port) : undefined;
@@ -133,7 +172,11 @@ export function sandboxedLaunch(plan: SandboxPlan, launch: Launch, cwd: string):
   }
   const seccomp = plan.seccomp;
   const wrap = (argv: string[]): Launch =>
-    seccomp ? withFilterFd(seccomp, argv) : { file: argv[0]!, args: argv.slice(1) };
+    plan.retrySetup
+      ? retryingSetup(argv, seccomp, plan.retrySetup.setpriv)
+      : seccomp
+        ? withFilterFd(seccomp, argv)
+        : { file: argv[0]!, args: argv.slice(1) };
   if (egress?.kind !== "socket") {
     const filter = seccomp ? ["--seccomp", "3"] : [];
     return wrap([plan.tool.path, ...bwrapArgs(plan, cwd), ...filter, "--", launch.file, ...launch.args]);

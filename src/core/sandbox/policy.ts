@@ -35,12 +35,23 @@ export interface SandboxPolicy {
 export interface SandboxMounts {
   /** Real paths of the roots and writable entries that exist. */
   writable: string[];
-  /** Denied paths that exist (and their real paths), with whether each is a folder. */
-  denyRead: { path: string; dir: boolean }[];
+  /**
+   * Denied paths that exist (and their real paths), with whether each is a folder; `hidden`: a file whose folder
+   * is hidden whole on Linux (`hiddenFolders`), so it has no mount of its own there.
+   */
+  denyRead: { path: string; dir: boolean; hidden?: boolean }[];
+  /** Linux: folders hidden whole because they hold a denied file, their other entries shown again (hidden-folders.ts). */
+  hiddenFolders?: HiddenFolder[];
   /** Real paths of the `readOnly` folders that exist: shown again, read-only, inside what is denied. */
   readOnly: string[];
   /** With allowed hosts: where the egress proxy listens (plan.ts starts it); none: the network is the host's. */
   egress?: SandboxEgress;
+}
+
+/** A folder hidden whole (Linux) and its entries shown again: bound read-only, or made again as the same symlink. */
+export interface HiddenFolder {
+  path: string;
+  entries: { path: string; link?: string }[];
 }
 
 /**
@@ -66,9 +77,9 @@ export interface SandboxPolicyInput {
 }
 
 /**
- * Secrets below the home folder that no agent needs to read. Folders where we can: a file is hidden by a mount over
- * it, which Linux drops in the sandbox once the file is replaced outside it (a tmp-then-rename rewrite), and which
- * fails the sandbox's start when the rename lands while it mounts. `.netrc` has no folder of its own.
+ * Secrets below the home folder that no agent needs to read. Folders where we can: a file alone is hidden on Linux
+ * by hiding the folder it is in and showing the folder's other entries again (hidden-folders.ts), since a mount over
+ * the file itself falls off when the file is replaced outside. `.netrc` has no folder of its own.
  */
 export const HOME_SECRETS = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker", ".kube"];
 /**

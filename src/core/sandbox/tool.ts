@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { AcpThreadsError } from "../errors";
-import { findExecutable } from "../platform/executables";
+import { findExecutable, findExecutableAsync } from "../platform/executables";
 import { HOST_PLATFORM, type Platform } from "../platform/host";
 import type { SandboxReport, SandboxTool } from "../model/sandbox";
 import { describeSandbox } from "./labels";
@@ -77,6 +77,37 @@ export function sandboxAvailability(opts: ProbeOptions = {}): Promise<SandboxAva
     cache.set(key, found);
   }
   return found;
+}
+
+const statusCache = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the bwrap at `path` reports on `--json-status-fd` that it executed the program (`"exit-code"` after
+ * it: bubblewrap 0.3.2 and later), the signal that a failed start never ran it (setup-retry.ts). Probed once per
+ * path; an older bwrap refuses the option, and its launches are not retried.
+ */
+export function bwrapReportsSetup(path: string): Promise<boolean> {
+  let found = statusCache.get(path);
+  if (!found) {
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--json-status-fd", "1", "true"];
+    found = run(path, args).then((r) => r.ok && /"exit-code": 0/.test(r.output));
+    statusCache.set(path, found);
+  }
+  return found;
+}
+
+let setprivFound: Promise<string | undefined> | undefined;
+
+/**
+ * `setpriv` (util-linux) where it sets a parent-death signal (`--pdeathsig`, 2.33 and later), probed once per
+ * process: the retry loop's shell then dies with us, as bwrap does with `--die-with-parent` (setup-retry.ts).
+ */
+export function setprivWithPdeathsig(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  setprivFound ??= (async () => {
+    const path = await findExecutableAsync("setpriv", { cwd: "/", env });
+    return path && (await run(path, ["--pdeathsig", "KILL", "true"])).ok ? path : undefined;
+  })();
+  return setprivFound;
 }
 
 /** The tool, or the error that says why there is none (nothing may run then). */

@@ -57,7 +57,9 @@ export async function runLoop(o: RunLoopOptions): Promise<RunOutcome> {
   let opened: OpenedThread | undefined;
   let supervisor: Supervisor | undefined;
   // what the turns change goes into the thread's edit ledger, as in the editor (`changes` / `restore` use it)
-  const ledger = o.ledger ?? new EditLedger({ home: o.store.home, logger: o.logger });
+  const ledger =
+    o.ledger ??
+    new EditLedger({ home: o.store.home, logger: o.logger, ...(o.walkWorker ? { walkWorker: o.walkWorker } : {}) });
   let sandbox: SandboxPlan | undefined;
   try {
     const t = await o.target();

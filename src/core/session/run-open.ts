@@ -46,7 +46,7 @@ export function openRun(
       },
       {
         authMethodId: o.authMethodId,
-        node: { runtimesDir: runtimesDirOf(o.store.home) },
+        node: { runtimesDir: runtimesDirOf(o.store.home), ...(o.nodePath ? { nodePath: o.nodePath } : {}) },
         ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
       },
     );

@@ -92,6 +92,11 @@ export interface RunLoopOptions extends RunPorts {
   /** The agent's environment before `env`; default: ours. */
   baseEnv?: NodeJS.ProcessEnv;
   authMethodId?: string;
+  /**
+   * The Node for a Node-script agent its default `node` does not fit (the editor's `acpThreads.nodePath`;
+   * ACP_THREADS_NODE in the agent's env wins): runtime/node-select.ts. None: not set.
+   */
+  nodePath?: string;
   /** Stops the run (a person's Ctrl-C, a stopped host): it ends `interrupted`. */
   signal: AbortSignal;
   /** The run ends `timeout` after this long. */
@@ -112,4 +117,6 @@ export interface RunLoopOptions extends RunPorts {
   bestEffortRecording?: boolean;
   /** Records what the turns change (default: the data home's ledger, flushed and disposed with the run). */
   ledger?: EditLedger;
+  /** The default ledger's walk worker script (EditLedgerOptions.walkWorker); none: looked for beside the bundle. */
+  walkWorker?: string;
 }

@@ -4,7 +4,8 @@
  * terminal, reads them, so both sides of one home behave alike (say, how long finished exec runs are kept).
  */
 import { readFileSync } from "node:fs";
-import { writeFileAtomic } from "./atomic-write";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic, writeFileAtomicAsync } from "./atomic-write";
 import { homeLayout } from "./paths";
 
 export interface HomeSettings {
@@ -20,13 +21,24 @@ const positive = (v: unknown): v is number => typeof v === "number" && Number.is
 
 /** The home's settings; a missing or unreadable file (or a bad value) reads as "not set". */
 export function readHomeSettings(home: string): HomeSettings {
-  let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(homeLayout(home).settingsFile, "utf8"));
+    return parsed(readFileSync(homeLayout(home).settingsFile, "utf8"));
   } catch {
     return {};
   }
-  const v = (raw ?? {}) as Record<string, unknown>;
+}
+
+/** `readHomeSettings` with the read on the thread pool (the extension host's thread never waits on the disk). */
+export async function readHomeSettingsAsync(home: string): Promise<HomeSettings> {
+  try {
+    return parsed(await readFile(homeLayout(home).settingsFile, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function parsed(text: string): HomeSettings {
+  const v = (JSON.parse(text) ?? {}) as Record<string, unknown>;
   return {
     ...(positive(v.execTtlMinutes) ? { execTtlMinutes: v.execTtlMinutes } : {}),
     ...(typeof v.registryUrl === "string" && v.registryUrl ? { registryUrl: v.registryUrl } : {}),
@@ -38,9 +50,20 @@ export function readHomeSettings(home: string): HomeSettings {
 
 /** Merges `patch` into the home's settings; writes only when something changed. Returns whether it wrote. */
 export function writeHomeSettings(home: string, patch: HomeSettings): boolean {
-  const current = readHomeSettings(home);
+  const text = mergedText(readHomeSettings(home), patch);
+  if (text !== undefined) writeFileAtomic(homeLayout(home).settingsFile, text, { mode: 0o600 });
+  return text !== undefined;
+}
+
+/** `writeHomeSettings` with every file call on the thread pool, for the extension host. */
+export async function writeHomeSettingsAsync(home: string, patch: HomeSettings): Promise<boolean> {
+  const text = mergedText(await readHomeSettingsAsync(home), patch);
+  if (text !== undefined) await writeFileAtomicAsync(homeLayout(home).settingsFile, text, { mode: 0o600 });
+  return text !== undefined;
+}
+
+/** The file's text with `patch` merged in, or undefined when nothing changes. */
+function mergedText(current: HomeSettings, patch: HomeSettings): string | undefined {
   const next = { ...current, ...patch };
-  if (JSON.stringify(next) === JSON.stringify(current)) return false;
-  writeFileAtomic(homeLayout(home).settingsFile, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
-  return true;
+  return JSON.stringify(next) === JSON.stringify(current) ? undefined : JSON.stringify(next, null, 2) + "\n";
 }

@@ -38,16 +38,14 @@ export class ThreadHandle {
     return this.writer.size;
   }
   append(input: RecordInput): ThreadRecord {
-    const start = this.writer.size;
-    const rec = this.writer.append(input);
-    this.#appended([rec], start);
-    return rec;
+    return this.writer.append(input, this.#appended);
   }
   appendMany(inputs: RecordInput[]): ThreadRecord[] {
-    const start = this.writer.size;
-    const recs = this.writer.appendMany(inputs);
-    if (recs.length) this.#appended(recs, start);
-    return recs;
+    return this.writer.appendMany(inputs, this.#appended);
+  }
+  /** Resolves once every record appended so far is in the file (JsonlWriter.flushed; rejects if a write failed). */
+  flushed(): Promise<void> {
+    return this.writer.flushed();
   }
   /** Writes a meta_patch record and makes it durable (at once or soon: `durability`). */
   patch(patch: MetadataPatch): ThreadRecord {
@@ -58,11 +56,7 @@ export class ThreadHandle {
   }
   /** `patch` with the record written on the thread pool (JsonlWriter.appendAsync); the durability point as `patch`'s. */
   async patchAsync(patch: MetadataPatch): Promise<ThreadRecord> {
-    const start = this.writer.size;
-    const written = this.writer.appendAsync({ kind: "meta_patch", patch });
-    const end = this.writer.size; // its range is taken at the call
-    const rec = await written;
-    this.#appended([rec], start, end);
+    const rec = await this.writer.appendAsync({ kind: "meta_patch", patch }, this.#appended);
     this.checkpoint();
     for (const fn of this.#patchListeners) fn(patch);
     return rec;
@@ -73,17 +67,17 @@ export class ThreadHandle {
     return () => this.#patchListeners.delete(fn);
   }
   /**
-   * Follows every record appended through this handle, as it is written (synchronously, in the append): the
-   * records and the byte range they took in the file. The thread host feeds its clients from it. Returns the
-   * unsubscribe.
+   * Follows every record appended through this handle, once it is in the file (synchronously in the append; a
+   * writer on the thread pool: as its bytes land, in order): the records and the byte range they took in the file.
+   * The thread host feeds its clients from it. Returns the unsubscribe.
    */
   onAppend(fn: AppendListener): () => void {
     this.#appendListeners.add(fn);
     return () => this.#appendListeners.delete(fn);
   }
-  #appended(records: ThreadRecord[], start: number, end = this.writer.size): void {
+  readonly #appended = (records: ThreadRecord[], start: number, end: number): void => {
     for (const fn of this.#appendListeners) fn(records, start, end);
-  }
+  };
   /** A durability point of the live session: fsync now or soon, as the store was told (`durability`). */
   checkpoint(): void {
     if (this.durability === "soon") this.writer.syncSoon();

@@ -51,6 +51,8 @@ export class ThreadStore {
   readonly #logger: Logger;
   readonly #durability: Durability;
   readonly #open = new Map<string, ThreadHandle>();
+  /** A writer opened off the thread: durability "soon" (the extension host's) writes its records on the pool too. */
+  readonly #async = () => ({ logger: this.#logger, pool: this.#durability === "soon" });
   /** Handles closed off the caller's thread (durability "soon") whose close is not complete yet. */
   readonly #closing = new PendingCloses();
   readonly #changed = new Emitter<string>();
@@ -113,7 +115,7 @@ export class ThreadStore {
     const threadId = input.threadId ?? newThreadId(now.getTime());
     const path = this.pathFor(threadId);
     if (await pathExists(path)) throw alreadyExists(threadId);
-    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, { logger: this.#logger }), false);
+    return this.#started(threadId, input, now, await JsonlWriter.openAsync(path, this.#async()), false);
   }
 
   #started(threadId: string, input: CreateThreadInput, now: Date, writer: JsonlWriter, wait: boolean): ThreadHandle {
@@ -139,7 +141,7 @@ export class ThreadStore {
     // this process closed it a moment ago (resume after close, Restore): its fd and lock go first
     await this.whenClosed(threadId);
     this.#notOpenHere(threadId);
-    const writer = await JsonlWriter.openAsync(path, { logger: this.#logger, create: false }).catch((err: unknown) => {
+    const writer = await JsonlWriter.openAsync(path, { ...this.#async(), create: false }).catch((err: unknown) => {
       throw (err as NodeJS.ErrnoException).code === "ENOENT" ? threadNotFound(threadId) : err;
     });
     return this.#wrap(threadId, writer, false);
@@ -182,7 +184,7 @@ export class ThreadStore {
    */
   async patchMetadataAsync(threadId: string, patch: MetadataPatch): Promise<ThreadRecord> {
     const held = this.#open.get(threadId);
-    if (held && !held.closed) return held.patch(patch);
+    if (held && !held.closed) return held.patchAsync(patch);
     const h = await this.openAsync(threadId);
     try {
       return await h.patchAsync(patch);

@@ -47,6 +47,9 @@ export class BestEffortSink implements ThreadSink {
   sync(): void {
     this.#try((s) => s.sync());
   }
+  flushed(): Promise<void> {
+    return this.#inner?.flushed?.() ?? Promise.resolve();
+  }
   checkpoint(): void {
     this.#try((s) => (s.checkpoint ? s.checkpoint() : s.sync()));
   }

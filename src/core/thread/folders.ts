@@ -10,6 +10,8 @@ import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, normalize } from "node:path";
 import type { ThreadMetadata } from "../model/metadata";
 import type { MetadataPatch } from "../model/records";
+import { isInside } from "../platform/paths";
+import { realOrAncestor } from "../util/real-inside";
 
 /** Why a recorded folder is not taken; undefined: it is. */
 export function folderRefusal(folder: unknown): string | undefined {
@@ -65,4 +67,22 @@ export async function foldersPatch(
   const after = [...before];
   for (const root of withReal) if (!folderRefusal(root) && !after.includes(root)) after.push(root);
   return after.length === before.length ? {} : { folders: after };
+}
+
+/**
+ * The paths of `paths` a write would put outside `folders` (a restore's or an undo's files): one that is not a plain
+ * absolute path or not below a folder as named, or whose real location is not below a folder's real path. The
+ * second catches a folder on the way that was swapped for a link to elsewhere after the ledger recorded the file
+ * (an agent's terminal can do that): a write through it would land outside. A path whose real location cannot be
+ * read (no permission) counts as outside: refused, never written blind.
+ */
+export async function outsideFolders(folders: readonly string[], paths: readonly string[]): Promise<string[]> {
+  const real = await Promise.all(folders.map(realOr));
+  const outside = async (path: string): Promise<boolean> => {
+    if (normalize(path) !== path || !folders.some((r) => isInside(r, path))) return true;
+    const at = await realOrAncestor(path).catch(() => undefined);
+    return at === undefined || !real.some((r) => isInside(r, at));
+  };
+  const flags = await Promise.all(paths.map(outside));
+  return paths.filter((_, i) => flags[i]);
 }

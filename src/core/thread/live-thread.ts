@@ -39,6 +39,11 @@ export interface ThreadSink {
   onAppend?(fn: AppendListener): () => void;
   /** A durable barrier: fsync before returning. */
   sync(): void;
+  /**
+   * Resolves once every record appended so far is in the file (a writer on the thread pool queues them; a reader
+   * of the file up to `size` waits for it). Absent: appends are written at once.
+   */
+  flushed?(): Promise<void>;
   /** A turn's durability point, which may be reached shortly after the call (ThreadHandle.checkpoint); else `sync`. */
   checkpoint?(): void;
   close(): void;

@@ -29,7 +29,9 @@ export interface ThreadEventsApi {
    *   thread first seen running (it started before this window looked) is announced `started` then, with its
    *   pending question; its earlier turns are not replayed. Across a reconnect to the host, the turns' ends, answers
    *   and ends the connection missed are read back from the thread's records (`at`: the record's time), each once;
-   *   a missed `turn_started` is not.
+   *   a missed `turn_started` is not. A question's card in this window has the host's `requestId`.
+   * - The threads of the window's own in-process host (its `window` mode's, under the internal hosted engine), as
+   *   the window's sessions: `answered` also says `policy` or `remembered rule` for a request nobody was asked about.
    *
    * A thread is the window's or the host's at a time: each event comes once, also when a thread moves between them
    * (its run in one ends, `ended`, before its run in the other starts, `started`).

@@ -7,6 +7,7 @@
  * rule) carries the tool call's id as its request id. No vscode import: unit-tested alone.
  */
 import type { HostEvent } from "../../core/host/protocol";
+import { decisionAnswered, unaskedBy } from "../../core/host/question-events";
 import type { PermissionDecision } from "../../core/model/events";
 import { labelledQuestion } from "../../core/text/option-label";
 import type { PermissionView } from "../../webview/thread/protocol";
@@ -19,16 +20,8 @@ export const CANCELLED_BY = "the agent (cancelled)";
  * decision names (the permission broker's asker: this window, as the thread's record says), else this window.
  */
 export function answeredBy(d: PermissionDecision, window: string): string {
-  switch (d.decidedBy) {
-    case "user":
-      return d.answeredBy ?? window;
-    case "policy":
-      return "policy";
-    case "remembered":
-      return "remembered rule";
-    case "cancelled":
-      return CANCELLED_BY;
-  }
+  if (d.decidedBy === "user") return d.answeredBy ?? window;
+  return unaskedBy(d) ?? CANCELLED_BY;
 }
 
 export class Questions {
@@ -63,18 +56,9 @@ export class Questions {
   /** A decision the session reported: who answered, for the request announced for its tool call. */
   decided(threadId: string, d: PermissionDecision, at: string): HostEvent {
     const asked = this.#asked.get(threadId);
-    const requestId = asked?.get(d.toolCallId) ?? d.toolCallId;
+    const requestId = asked?.get(d.toolCallId);
     asked?.delete(d.toolCallId);
-    const optionName = d.optionName ? { optionName: d.optionName } : {};
-    return {
-      kind: "answered",
-      threadId,
-      at,
-      requestId,
-      optionId: d.optionId,
-      ...optionName,
-      by: answeredBy(d, this.window),
-    };
+    return decisionAnswered(threadId, d, answeredBy(d, this.window), at, requestId);
   }
 
   forget(threadId: string): void {

@@ -22,6 +22,7 @@ export function matchMessage(messages: { n: number; text: string }[], n: number,
 export async function forkThreadCommand(hub: Hub, threadId?: unknown, message?: unknown, text?: unknown) {
   if (typeof threadId !== "string" || typeof message !== "number")
     throw new AcpThreadsError("usage", "Fork from here needs a thread and a message");
+  await hub.live.get(threadId)?.flushed(); // its last records may still be on their way to the file
   const { records } = await hub.threads.readExisting(threadId);
   const at = matchMessage(numberedMessages(records), message, typeof text === "string" ? text : undefined);
   const fork = await hub.engine.call({ op: "fork.write", sourceId: threadId, at });

@@ -5,6 +5,7 @@ import type { DoctorEntry } from "../../core/acp/runtime";
 import { agentFacts, offerAgentActions, type AgentAction } from "../agent-actions";
 import { agentsWithDoctor, type AgentChoice } from "../agents";
 import type { Hub } from "../hub";
+import { ownRunOf } from "../host/own-rows";
 import { nodeRuntimeOptions } from "../node-runtime";
 import type { SessionNode } from "../sessions-tree";
 import { sandboxDoctorRow } from "../sandbox";
@@ -102,16 +103,20 @@ function doctorDetail(d: DoctorEntry | undefined): string | undefined {
   return `sessions: ${session} · prompt: ${prompt} · auth: ${auth}`;
 }
 
-/** The Sessions view's Cancel: the running turn of a live row, or of a thread the thread host runs. */
+/**
+ * The Sessions view's Cancel: the running turn of a live row (its window session's, else the window's own thread
+ * host's run of it: the tree draws both alike), or of a thread the thread host runs.
+ */
 export async function cancelTurn(hub: Hub, node?: SessionNode): Promise<void> {
-  if (node?.type === "live") await hub.live.get(node.threadId)?.cancel();
-  else if (node?.type === "hosted") await hub.hosted.cancel(node.threadId);
+  if (node?.type === "live" && !ownRunOf(hub, node.threadId)) await hub.live.get(node.threadId)?.cancel();
+  else if (node?.type === "live" || node?.type === "hosted") await hub.hosted.cancel(node.threadId);
 }
 
 /**
  * Ends a live session (the tree item's, else the focused panel's, else one picked): the agent is stopped, the
  * thread released (another window or `acp-threads run` can take it over) and listed with the past threads. A
- * thread the thread host runs is stopped there (its run is kept open between prompts).
+ * thread the thread host runs is stopped there (its run is kept open between prompts); one whose run there failed
+ * to start leaves the list, as a window session's failed start does.
  */
 export async function stopSession(hub: Hub, node?: SessionNode | string): Promise<void> {
   const open = hub.live.all().filter((s) => s.isOpen);
@@ -123,7 +128,11 @@ export async function stopSession(hub: Hub, node?: SessionNode | string): Promis
         ? node.threadId
         : (open.find((s) => s.threadId === focused)?.threadId ??
           (focused && hub.hosted.holds(focused) ? focused : undefined));
-  if (threadId && !hub.live.get(threadId) && hub.hosted.holds(threadId)) return await hub.hosted.stop(threadId);
+  // a live row the window's own host runs, or a thread a host holds that no session here runs: the host stops it
+  if (threadId && (ownRunOf(hub, threadId) || (!hub.live.get(threadId) && hub.hosted.holds(threadId))))
+    return await hub.hosted.stop(threadId);
+  // a thread whose run in the host failed to start leaves the list (its panel shows the stored thread, if any)
+  if (threadId && !hub.live.get(threadId) && hub.hosted.failed.delete(threadId)) return hub.panels.refresh(threadId);
   if (!threadId) {
     if (!open.length) return void vscode.window.showInformationMessage("No agent session is running in this window.");
     const picked = await vscode.window.showQuickPick(

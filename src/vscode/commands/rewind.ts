@@ -56,6 +56,7 @@ export async function rewindThreadCommand(
 ): Promise<string | undefined> {
   if (typeof threadId !== "string" || typeof message !== "number")
     throw new AcpThreadsError("usage", "Edit and resend needs a thread and a message");
+  await hub.live.get(threadId)?.flushed(); // its last records may still be on their way to the file
   const thread = await hub.threads.readExisting(threadId);
   const n = matchMessage(numberedMessages(thread.records), message, typeof text === "string" ? text : undefined);
   const point = rewindPoint(threadId, thread, n);

@@ -14,6 +14,7 @@ import { exportThreadSnapshot, importThreadSnapshot } from "../thread-snapshots"
 import type { SessionNode } from "../sessions-tree";
 import { resumeInHost } from "../host/host-entry";
 import { writeTitle } from "../host/hosted-rename";
+import { ownRunOf, renamedInView } from "../host/own-rows";
 import { threadOf } from "./ops";
 
 type Past = Extract<SessionNode, { type: "past" }>;
@@ -95,24 +96,27 @@ async function resumeHere(hub: Hub, past: Past, task?: string): Promise<LiveSess
 
 /**
  * Renames a past, a live or a hosted thread (a live session and its stored thread share the id; the thread host
- * writes one it holds); `to` skips the box.
+ * writes one it holds, also a live row's that the window's own host runs); `to` skips the box.
  */
 export async function renameThread(hub: Hub, node?: SessionNode, to?: string): Promise<void> {
-  const live = node?.type === "live" ? hub.live.get(node.threadId) : undefined;
+  const own = node?.type === "live" ? ownRunOf(hub, node.threadId) : undefined;
+  const live = node?.type === "live" && !own ? hub.live.get(node.threadId) : undefined;
   const past = asPast(node);
   const hosted = node?.type === "hosted" ? node : undefined;
-  const threadId = live?.threadId ?? past?.thread.threadId ?? hosted?.threadId;
+  const threadId = live?.threadId ?? past?.thread.threadId ?? hosted?.threadId ?? own?.row.threadId;
   if (!threadId) return;
   const title = (
     typeof to === "string"
       ? to
       : await vscode.window.showInputBox({
           prompt: "New title",
-          value: live?.title ?? past?.thread.title ?? hosted?.thread?.title,
+          value: live?.title ?? past?.thread.title ?? hosted?.thread?.title ?? hub.tree.liveRow(threadId)?.title,
         })
   )?.trim();
   if (!title) return;
-  await writeTitle(hub, threadId, title); // the thread host's, when it holds the thread; nothing shown before
+  // the thread host's, when it holds the thread; nothing shown before (a live row of the own host: its view has it)
+  const write = () => writeTitle(hub, threadId, title);
+  await (own?.view ? renamedInView(own.view, write) : write());
   if (live) live.title = title;
   hub.panels.retitle(threadId, title);
   hub.tree.refresh();
@@ -231,11 +235,14 @@ export async function importSnapshot(hub: Hub, src?: vscode.Uri): Promise<string
   return threadId;
 }
 
-/** The agent's session id of a Sessions view row; a hosted row's as its thread file has it now (the host's agent). */
+/**
+ * The agent's session id of a Sessions view row; a hosted row's (and a live row's that the window's own host runs) as
+ * its thread file has it now (the host's agent).
+ */
 async function sessionIdOf(hub: Hub, node?: SessionNode): Promise<string | undefined> {
   if (node?.type === "past") return node.thread.sessionId;
-  if (node?.type === "live") return hub.live.get(node.threadId)?.sessionId;
-  if (node?.type === "hosted")
+  if (node?.type === "live" && !ownRunOf(hub, node.threadId)) return hub.live.get(node.threadId)?.sessionId;
+  if (node?.type === "hosted" || node?.type === "live")
     return (await hub.threads.readAsync(node.threadId))?.metadata.agentSessionId ?? undefined;
   return undefined;
 }

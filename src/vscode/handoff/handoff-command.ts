@@ -42,6 +42,7 @@ export async function handoffCommand(
 ): Promise<LiveSession | string | undefined> {
   const fromId = threadOf(target);
   if (!fromId) throw new Error("Choose a thread to hand off (in the Sessions view, or from its panel).");
+  await hub.live.get(fromId)?.flushed(); // its last records may still be on their way to the file
   const { metadata, records } = await hub.threads.readExisting(fromId);
   const agents = await handoffAgents(hub.config, metadata.cwd, hub.registry, hub.pathAnswers);
   let agent = agents.find((a) => a.spec.id === opts.agentId)?.spec;

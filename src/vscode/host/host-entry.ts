@@ -14,6 +14,7 @@ import { configuredAgents } from "../agents";
 import type { RegistryService } from "../registry/registry-service";
 import { belongsInHost, continueInHost, hostTakes, openInHost, type HostRunHub, type HostStart } from "./host-run";
 import { hostedPrompt } from "./host-run-spec";
+import { runsInOwnHost } from "./window-engine";
 
 export interface HostEntryHub extends HostRunHub {
   threads: ThreadStore;
@@ -24,9 +25,15 @@ export interface HostEntryHub extends HostRunHub {
 /** What the prompt went as: into a running turn's queue, or as the next turn. */
 export type HostEntry = "sent" | "queued";
 
-/** Whether a new thread starts in the thread host (the setting) with this prompt (its context inside its folders). */
-export const startsInHost = (hub: Pick<HostRunHub, "config">, cwd: string, parts: readonly PromptPart[]): boolean =>
-  hub.config.hostRunSessions === "host" && hostTakes(cwd, parts);
+/**
+ * Whether a new thread starts in a thread host (the setting, or the window's own host: window-engine.ts) with this
+ * prompt (its context inside its folders).
+ */
+export const startsInHost = (
+  hub: Pick<HostRunHub, "config" | "hosted">,
+  cwd: string,
+  parts: readonly PromptPart[],
+): boolean => (hub.config.hostRunSessions === "host" || runsInOwnHost(hub)) && hostTakes(cwd, parts);
 
 /** Whether a stored thread's next prompt goes to the thread host: it holds the thread, or the thread belongs there. */
 export const goesToHost = async (hub: HostEntryHub, threadId: string): Promise<boolean> =>
@@ -55,7 +62,7 @@ export async function promptInHost(
     await view.prompt(text, wire);
     return view.busy ? "queued" : "sent";
   }
-  const held = hub.hosted.link.session(threadId);
+  const held = hub.hosted.linkOf(threadId).session(threadId);
   if (held) {
     const sent = await intoHeldRun(hub, threadId, parts).then(
       () => true,
@@ -78,7 +85,7 @@ export async function promptInHost(
 /** The prompt into the host's run of the thread (rejects with the host's refusal: `not_held`, its folders). */
 async function intoHeldRun(hub: HostEntryHub, threadId: string, parts: PromptPart[]): Promise<void> {
   const { text, parts: wire } = await hostedPrompt(parts, hub.composer.sources());
-  const c = await hub.hosted.link.connection();
+  const c = await hub.hosted.linkOf(threadId).connection();
   if (!c || c.closed) throw new Error("The thread host is not running anymore.");
   await c.request({ t: "prompt", threadId, text, ...(wire ? { parts: wire } : {}) });
 }

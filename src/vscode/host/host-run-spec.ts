@@ -21,7 +21,10 @@ import { editorSandboxSettings } from "../sandbox";
 import type { Config } from "../config";
 
 export interface HostRunRequest {
-  /** A new thread's agent; none: the thread continued (`thread`) runs its recorded agent. */
+  /**
+   * A new thread's agent; with `thread`: the configured agent of the thread's recorded id (an editor's, run as
+   * configured: run-target.ts); none: the thread continued runs its recorded agent.
+   */
   agent?: AgentSpec;
   /** The stored thread to continue. */
   thread?: string;
@@ -64,7 +67,7 @@ export interface HostRunRequest {
 }
 
 export type HostRunConfig = Pick<Config, "sandbox" | "sandboxDenyRead" | "sandboxAllowedHosts" | "sandboxUnattended"> &
-  Partial<Pick<Config, "turnEndedHook" | "recallOfferToAgents" | "recordTraffic">>;
+  Partial<Pick<Config, "turnEndedHook" | "recallOfferToAgents" | "recordTraffic" | "nodePath">>;
 
 /**
  * The run the host gets for `r`, from this window's environment `env`. Rejects when a sandbox is asked for and
@@ -108,6 +111,8 @@ export async function detachedRun(
     // the runtime options of the window's own sessions (hub-spawn.ts), from the same settings
     ...(config.recallOfferToAgents && r.recallMcp ? { recallMcp: r.recallMcp } : {}),
     ...(config.recordTraffic === false ? { recordTraffic: false } : {}),
+    // the Node a Node-script agent gets when its default one does not fit, as a window session's (node-runtime.ts)
+    ...(config.nodePath?.trim() ? { nodePath: config.nodePath } : {}),
     permission: r.permission,
     askClients: true,
     startedFrom: r.unattended ? "automation" : "editor",

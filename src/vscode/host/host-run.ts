@@ -11,7 +11,8 @@
  * Stop, their agent's exit, or the host's idle time with no panel following them. A thread that belongs in the host
  * (the setting says `host`, or the host ran it: thread-tag.ts) is continued there too once the host's run ended: a
  * prompt typed in its panel starts the next run on the same thread (`run --detach --thread ID`), its agent the
- * recorded one, and the panel follows it.
+ * recorded one, and the panel follows it. A run whose agent does not start (the host's `start_failed`) leaves a
+ * failed thread in this window with the host's reason, as a window session's failed start does (failed-starts.ts).
  */
 import { basename } from "node:path";
 import { ranInHost } from "../../core/host/thread-tag";
@@ -20,7 +21,8 @@ import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import type { ThreadMetadata } from "../../core/model/metadata";
 import type { AgentRef, WorktreeRef } from "../../core/model/records";
-import type { ContextSources } from "../../core/prompt/blocks";
+import { promptPartsText, type ContextSources } from "../../core/prompt/blocks";
+import { newThreadId } from "../../core/store/thread-id";
 import type { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
@@ -30,6 +32,8 @@ import type { ThreadPanels } from "../thread-panels";
 import { assertTrusted } from "../trust";
 import type { HostedThreads } from "./hosted-threads";
 import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
+import { failedThread, storedFailedThread } from "./failed-starts";
+import { runsInOwnHost } from "./window-engine";
 
 export interface HostRunHub {
   context: { extensionUri: vscode.Uri };
@@ -61,9 +65,12 @@ const policy = (hub: HostRunHub) => ({
   retry: hub.config.watchdogRetry,
 });
 
-/** Whether a stored thread's next session runs in the thread host: the setting, or the host ran it (ACP only). */
-export const belongsInHost = (hub: Pick<HostRunHub, "config">, m: ThreadMetadata | undefined): boolean =>
-  m?.mode === "acp" && (hub.config.hostRunSessions === "host" || ranInHost(m));
+/**
+ * Whether a stored thread's next session runs in a thread host: the setting, or the host ran it, or the window's
+ * own host runs this window's sessions (window-engine.ts) (ACP only).
+ */
+export const belongsInHost = (hub: Pick<HostRunHub, "config" | "hosted">, m: ThreadMetadata | undefined): boolean =>
+  m?.mode === "acp" && (hub.config.hostRunSessions === "host" || ranInHost(m) || runsInOwnHost(hub));
 
 /**
  * Whether the host can take this prompt in a session in `cwd` (and the window's other folders): its context
@@ -80,6 +87,10 @@ export async function openInHost(hub: HostRunHub, r: HostStart, sources: Context
     parts: await withThreadText(r.parts, sources),
     ...(r.worktree ? {} : { roots: otherFolders(r.cwd) }),
     ...policy(hub),
+  }).catch((err: unknown) => {
+    // its agent did not start: a failed thread of this window, as a window session's failed start (failed-starts.ts)
+    const agent = { id: r.agent.id, name: r.agent.displayName };
+    return hub.hosted.failed.keep(err, failedThread(newThreadId(), agent, r.cwd, r.title ?? promptPartsText(r.parts)));
   });
   hub.panels.open(threadId);
   return threadId;
@@ -132,16 +143,23 @@ export async function continueInHost(
   if (!m.worktree && !hostTakes(m.cwd, parts)) return false;
   if (m.worktree && !contextInside(parts, [m.worktree.path])) return false;
   assertTrusted();
-  const env = recordedAgent(await hub.agents(), m.agent)?.env;
-  await startInHost(hub, {
-    thread: threadId,
-    cwd: m.cwd,
-    parts: await withThreadText(parts, hub.sources()),
-    ...(m.worktree ? { inWorktree: true } : { roots: otherFolders(m.cwd) }),
-    ...(env ? { env } : {}),
-    ...policy(hub),
-  });
-  hub.panels.refresh(threadId); // drawn again, following the host's run
+  // the configured agent of its id runs as configured, as a window session resumes it (run-target.ts); one found by
+  // its command line gives its env to the recorded command
+  const agent = recordedAgent(await hub.agents(), m.agent);
+  const run = agent?.id === m.agent.id ? { agent } : agent ? { env: agent.env } : {};
+  await startInHost(
+    hub,
+    {
+      thread: threadId,
+      cwd: m.cwd,
+      parts: await withThreadText(parts, hub.sources()),
+      ...(m.worktree ? { inWorktree: true } : { roots: otherFolders(m.cwd) }),
+      ...run,
+      ...policy(hub),
+    },
+    ranInHost(m),
+  ).catch((err: unknown) => hub.hosted.failed.keep(err, storedFailedThread(threadId, m)));
+  hub.panels.refresh(threadId); // drawn again, following the host's run (or why it did not start)
   return true;
 }
 
@@ -158,19 +176,23 @@ function recordedAgent(agents: readonly AgentSpec[], ref: AgentRef): AgentSpec |
   return agents.find((a) => a.id === ref.id) ?? agents.find(sameCommand);
 }
 
-async function startInHost(hub: HostRunHub, r: HostRunRequest): Promise<string> {
+/** `socket`: in the user's thread host whatever the mode (a thread it ran continues there, thread-tag.ts). */
+async function startInHost(hub: HostRunHub, r: HostRunRequest, socket = false): Promise<string> {
   const { hosted } = hub;
   // decided before the host is asked: a sandbox this machine cannot give fails here, as the window's session would
   const run = await detachedRun(hub.config, r, process.env, (m) =>
     background(hub.broker.notifier.show("info", m), "telling the sandbox default"),
   );
-  const hold = hosted.link.hold(); // a connection to a host with no session yet is not let go meanwhile
+  // `window` mode with the switch on: the window's own host (window-engine.ts); else the user's socket host
+  const link = !socket && runsInOwnHost(hub) && hosted.own ? hosted.own : hosted.link;
+  const hold = link.hold(); // a connection to a host with no session yet is not let go meanwhile
   try {
-    const conn = await hosted.link.connection(true);
+    const conn = await link.connection(true);
     if (!conn) throw new Error("The thread host did not start; see the ACP Threads output.");
     const reply = await conn.request({ t: "run", run });
     if (reply.t !== "started") throw new Error("The thread host did not start the thread.");
     hosted.startedHere.add(reply.threadId);
+    hosted.failed.delete(reply.threadId); // a failed start of the thread before: this run takes its place
     // its sessions list the new thread already (before a panel opens on it): the host pushed its row before replying
     return reply.threadId;
   } finally {

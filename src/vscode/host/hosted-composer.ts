@@ -58,8 +58,14 @@ export async function sendHosted(
   const queued = view.busy || q.queues.list(view.threadId).length ? q.queues.add(view.threadId, wire) : undefined;
   if (queued) q.postQueue();
   try {
-    const p = await hostedPrompt(parts, sources);
-    await view.prompt(p.text, p.parts);
+    const built = hostedPrompt(parts, sources);
+    void built.catch(() => undefined); // awaited in its turn below (a failure is this send's)
+    // to the host in the order typed: a prompt whose context takes longer to build (a mentioned thread read) is not
+    // overtaken by a plain one sent after it
+    await inOrder(view, async () => {
+      const p = await built;
+      await view.prompt(p.text, p.parts);
+    });
     return "sent";
   } catch (err) {
     if (queued && q.queues.take(view.threadId, queued.id)) q.postQueue();
@@ -68,6 +74,18 @@ export async function sendHosted(
     q.notice(refusalCode(err) ? RUN_ENDING : errorMessage(err), "error");
     return "refused";
   }
+}
+
+/** Each thread's last prompt on its way to the host: the next one is sent after it (sent or refused). */
+const lastSend = new WeakMap<HostedThreadView, Promise<unknown>>();
+
+function inOrder(view: HostedThreadView, send: () => Promise<void>): Promise<void> {
+  const sent = (lastSend.get(view) ?? Promise.resolve()).then(send, send);
+  lastSend.set(
+    view,
+    sent.catch(() => undefined),
+  );
+  return sent;
 }
 
 /** Takes queued prompts off the box as their turns start in the host; a run that ended leaves none. */

@@ -11,6 +11,9 @@
  *   turns whose record was made after the last turn heard and before the new subscription, a question answered
  *   meanwhile its `answered`, and a thread the host no longer holds its `ended`. The cursor is each thread's last
  *   turn time: a turn's record is made before the host announces it, so a turn heard is never read back.
+ *
+ * Each host this window reaches is followed alike (`followHosts`): the user's thread host at its socket and the
+ * window's own in-process host (window-host.ts), whose connection is lost only when the window stops it.
  */
 import * as vscode from "vscode";
 import type { HostConnection } from "../../core/host/client";
@@ -43,6 +46,25 @@ const now = () => new Date().toISOString();
  * the most recent ones. A window open for weeks hears thousands of ends; the echo of one comes at once.
  */
 export const ENDED_REMEMBERED = 1000;
+
+/**
+ * The events of every host this window reaches (the user's thread host at its socket, the window's own in-process
+ * host): one stream, each host's followed by its own HostedEvents (a thread is held by one host at a time).
+ */
+export function followHosts(
+  links: readonly (HostLink | undefined)[],
+  records: HostedEventsDeps["records"],
+): { onEvent: vscode.Event<HostEvent> } & vscode.Disposable {
+  const each = links.flatMap((link) => (link ? [new HostedEvents({ link, records })] : []));
+  return {
+    onEvent: (listener, thisArg, disposables) => {
+      const sub = vscode.Disposable.from(...each.map((e) => e.onEvent(listener, thisArg)));
+      disposables?.push(sub);
+      return sub;
+    },
+    dispose: () => each.forEach((e) => e.dispose()),
+  };
+}
 
 export class HostedEvents implements vscode.Disposable {
   readonly #emitter = new vscode.EventEmitter<HostEvent>();
@@ -161,12 +183,14 @@ export class HostedEvents implements vscode.Disposable {
    * once (connecting only when its socket is there); a host that left ended them all, and so did one the link let
    * go of because it held nothing (looking again would only be let go again). A connection that closed otherwise
    * is looked for again even when the last status listed nothing: a thread heard started since may not be in it.
+   * The window's own host is lost only when the window stopped it: its threads ended with it (looking would make a
+   * new one).
    */
   #lost(letGo: boolean): void {
     this.#conn = undefined;
     if (!this.#threads.size) return;
     this.#gap = true;
-    if (letGo) return this.#inTurn(() => this.#left());
+    if (letGo || this.deps.link.inProcess) return this.#inTurn(() => this.#left());
     background(
       this.deps.link.check().then(() => {
         if (!this.deps.link.connected) this.#inTurn(() => this.#left());

@@ -26,7 +26,8 @@ export interface HostedPanelSurface {
   readonly broker: PermissionBroker;
   /** A newer init of the panel began: this one stops at its next await. */
   stale(): boolean;
-  loadPast(threadId: string): Promise<PastThreadSummary | undefined>;
+  /** The stored thread: its summary and events (thread-panel.ts `PastThread`). */
+  loadPast(threadId: string): Promise<(PastThreadSummary & { events?: RuntimeEvent[] }) | undefined>;
   /** Kept until the panel's next init or its close. */
   subscribe(d: vscode.Disposable): void;
   enqueue(events: RuntimeEvent[]): void;
@@ -53,25 +54,28 @@ export async function initHosted(
   s.subscribe(release);
   // the header (title, agent, folder) comes from the stored thread, which a thread the host has just started may
   // not have readable yet (the window heard of it first): asked again for a moment before drawing without it
+  // (a run that never started has its own: a new thread's has no file to wait for)
   let stored = await s.loadPast(s.threadId).catch(() => undefined);
-  for (let i = 0; !stored?.agent && i < STORED_TRIES && !s.stale(); i++) {
+  for (let i = 0; !stored?.agent && !h.unstarted && i < STORED_TRIES && !s.stale(); i++) {
     await sleep(100);
     stored = await s.loadPast(s.threadId).catch(() => undefined);
   }
   if (s.stale()) return undefined;
   // subscribe in the tick the events are taken: every later one comes once
   s.subscribe(h.onEvents((evs) => s.enqueue(evs)));
-  const events = [...h.events];
-  const title = displayTitle(stored?.title ?? "Thread");
+  // a stored thread whose next run never started: its conversation, then why (the view holds only the latter)
+  const events = [...(h.unstarted ? (stored?.events ?? []) : []), ...h.events];
+  const header = stored ?? h.unstarted;
+  const title = displayTitle(header?.title ?? "Thread");
   s.panel.title = title;
-  const cwd = stored?.cwd ?? "";
+  const cwd = header?.cwd ?? "";
   const shown = hostedStatusPost(h);
   s.post({
     type: "init",
     header: {
       threadId: s.threadId,
       title,
-      agent: stored?.agent ?? "",
+      agent: header?.agent ?? "",
       cwd,
       sessionId: stored?.sessionId,
       acceptsInput: !h.once, // "Run once": as a window's run-once session

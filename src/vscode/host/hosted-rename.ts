@@ -67,7 +67,7 @@ async function writeMeta(
   try {
     await store();
   } catch (err) {
-    // the host may hold it before its status told this window: asked only when connected, never started for this
-    if (!d.hosted.link.connected || !(await viaHost().catch(() => false))) throw err;
+    // a host may hold it before its status told this window: each connected host asked, none started for this
+    if (!(await d.hosted.patchWhereHeld(threadId, patch))) throw err;
   }
 }

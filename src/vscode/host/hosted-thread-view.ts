@@ -21,6 +21,8 @@ import { recordsToEvents } from "../../core/thread/record-events";
 import { background } from "../../core/util/unexpected";
 import type { ElicitationAsker } from "../../core/model/elicitation";
 import { HostedElicitations } from "./hosted-elicitation";
+import { questionPrompt } from "./hosted-question";
+import type { FailedStart } from "./failed-starts";
 import type { HostLink } from "./host-link";
 
 export type HostedStatus = "working" | "idle" | "waiting_permission" | "closed";
@@ -41,6 +43,8 @@ export interface HostedThreadDeps {
    * handled after the attach would stop the new view's feed).
    */
   after?: Promise<void>;
+  /** A run that never started (failed-starts.ts): the view is its end, with its reason; it follows nothing. */
+  unstarted?: FailedStart;
 }
 
 interface Asked {
@@ -68,6 +72,8 @@ export class HostedThreadView implements vscode.Disposable {
   #failure: string | undefined;
   /** The agent's name, from the thread's first record. */
   #agentName: string | undefined;
+  /** The thread's title as its records last said it (its first record's, then each title patch's). */
+  #title: string | null | undefined;
   #asked: Asked | undefined;
   #attaching: Promise<void> | undefined;
   readonly #elicitations: HostedElicitations | undefined;
@@ -96,6 +102,14 @@ export class HostedThreadView implements vscode.Disposable {
         connection: () => deps.link.connection(),
         changed: () => this.#onStatus.fire(this.status),
       });
+    const failed = deps.unstarted;
+    if (failed) {
+      this.#events.push(...failed.events);
+      this.#ended = true;
+      this.#failure = failed.reason;
+      this.#agentName = failed.thread.agent;
+      return;
+    }
     this.#subs.push(
       deps.link.hold(),
       deps.link.onPush((m) => this.#onPush(m)),
@@ -122,6 +136,16 @@ export class HostedThreadView implements vscode.Disposable {
   /** The agent's display name (undefined until the thread's first record is seen). */
   get agentName(): string | undefined {
     return this.#agentName;
+  }
+
+  /** The thread's title as its records last said it (undefined: none seen yet; null: cleared). */
+  get title(): string | null | undefined {
+    return this.#title;
+  }
+
+  /** The thread's row and header when its run never started (no host holds it; a new one has no file). */
+  get unstarted(): FailedStart["thread"] | undefined {
+    return this.deps.unstarted?.thread;
   }
 
   /** Why the host's run ended with an error (undefined: it did not, or has not ended). */
@@ -201,34 +225,21 @@ export class HostedThreadView implements vscode.Disposable {
         if (!r.steered) this.#since = Date.parse(r.ts); // a turn starts with its prompt; a steered one joins it
         this.#turnOpen = true;
       } else if (r.kind === "turn_end") this.#turnOpen = false;
-      else if (r.kind === "thread_start") this.#agentName = r.agent.name;
-      else if (r.kind === "meta_patch" && r.patch.title !== undefined) title = { is: r.patch.title };
+      else if (r.kind === "thread_start") {
+        this.#agentName = r.agent.name;
+        this.#title = r.title;
+      } else if (r.kind === "meta_patch" && r.patch.title !== undefined) title = { is: r.patch.title };
     const events = recordsToEvents(fresh);
     this.#events.push(...events);
     if (events.length) this.#onEvents.fire(events);
-    if (title) this.#onTitle.fire(title.is);
+    if (title) this.#onTitle.fire((this.#title = title.is));
     if (this.status !== before) this.#onStatus.fire(this.status);
   }
 
   #ask(question: PendingQuestion): void {
     if (this.#asked?.question.requestId === question.requestId) return;
     const abort = new AbortController();
-    const prompt: PermissionPrompt = {
-      sessionId: "",
-      agentId: "",
-      signal: abort.signal,
-      // the edit asked about: the card's Review opens the diff, as for a window session's write
-      ...(question.proposed ? { proposed: question.proposed } : {}),
-      request: {
-        sessionId: "",
-        toolCall: { toolCallId: question.toolCallId ?? `host:${question.requestId}`, title: question.title },
-        options: question.options.map((o) => ({
-          optionId: o.optionId,
-          name: o.name,
-          kind: o.kind as "allow_once",
-        })),
-      },
-    };
+    const prompt = questionPrompt(question, abort.signal);
     const asked: Asked = { question, prompt, abort, done: false };
     this.#asked = asked;
     this.#onStatus.fire(this.status);

@@ -4,23 +4,41 @@
  * view following it (hosted-thread-view.ts), shared by the panel and its prompt box and let go with the last user.
  */
 import * as vscode from "vscode";
-import type { HostMetaPatch, HostWatchdog } from "../../core/host/protocol";
+import type { HostMetaPatch, HostPush, HostSessionInfo, HostWatchdog } from "../../core/host/protocol";
 import { background } from "../../core/util/unexpected";
 import type { RetryStep } from "../../core/model/watchdog";
 import type { PermissionBroker } from "../permission-broker";
+import { FailedStarts, type FailedThread } from "./failed-starts";
 import { editorElicitor } from "../elicitation-asker";
 import { HostLink, type HostLinkOptions, type InProcessLinkOptions } from "./host-link";
-import { HostedThreadView, type HostedStatus } from "./hosted-thread-view";
+import { HostedThreadView, type HostedStatus, type HostedThreadDeps } from "./hosted-thread-view";
 import { HostedTerminals } from "./serve-terminals";
 import { StartedHere } from "./started-here";
 import { wireTerminalsGone } from "./terminals-gone";
 
 export interface HostedRow {
   threadId: string;
-  status: HostedStatus;
+  /** `failed`: its run never started (failed-starts.ts). */
+  status: HostedStatus | "failed";
   /** Its watchdog, while it has something to show. */
   watchdog?: HostWatchdog;
+  /** The window's own host runs it: the Sessions view draws it as a window session's row (own-rows.ts). */
+  own?: true;
+  /** A failed start's thread as kept here (a new one is in no listing: it has no file). */
+  thread?: FailedThread;
 }
+
+/** A run of the window's own host as this window knows it: its row, the view following it, when it was first heard. */
+export interface OwnRun {
+  row: HostSessionInfo;
+  /** The view a panel here follows it with (none: no panel follows it). */
+  view: HostedThreadView | undefined;
+  /** Epoch ms this window first heard the run's row (the host runs in this process: when it started). */
+  since: number;
+}
+
+/** A failed start's view asks nobody: its run is over. */
+const NOBODY: HostedThreadDeps["asker"] = { ask: () => Promise.resolve(null) };
 
 export class HostedThreads implements vscode.Disposable {
   /** The user's thread host, at its socket (other windows', `run --detach`, this window's in `host` mode). */
@@ -36,6 +54,8 @@ export class HostedThreads implements vscode.Disposable {
   readonly client: string;
   /** The threads this window started or continued in the host (their finished turns are told here, also after a reload). */
   readonly startedHere: StartedHere;
+  /** The threads whose run a host failed to start: failed rows and panels until stopped (failed-starts.ts). */
+  readonly failed = new FailedStarts();
   readonly #views = new Map<string, { view: HostedThreadView; users: number }>();
   /** The detach of each thread's last view, which a new view's attach waits for. */
   readonly #detaching = new Map<string, Promise<void>>();
@@ -44,6 +64,10 @@ export class HostedThreads implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   readonly #subs: vscode.Disposable[];
   readonly #gone: ReturnType<typeof wireTerminalsGone>;
+  /** The terminals the window's own host showed here (their input goes back to it; ids are unique across hosts). */
+  readonly #ownTerms = new Set<string>();
+  /** When each run the window's own host holds was first heard (`OwnRun.since`). */
+  readonly #ownSince = new Map<string, number>();
 
   /** `state`: the workspace's (where startedHere is kept); `own`: the link to the window's own host. */
   constructor(
@@ -57,7 +81,7 @@ export class HostedThreads implements vscode.Disposable {
     this.own = own && new HostLink(own);
     this.client = opts.client;
     this.terminals = new HostedTerminals(async (term, input) => {
-      const c = await this.link.connection();
+      const c = await (this.own && this.#ownTerms.has(term) ? this.own : this.link).connection();
       // a connection that went: the host shows the terminal again once reconnected (the terminal says it closed)
       if (!c || c.closed) return;
       await c.request({ t: "terminal_input", term, ...input }).catch((err: unknown) => {
@@ -67,11 +91,57 @@ export class HostedThreads implements vscode.Disposable {
     this.#gone = wireTerminalsGone(this.link, this.terminals);
     this.#subs = [
       this.link.onDidChange(() => this.#changed.fire()),
+      this.failed.onDidChange(() => this.#changed.fire()),
       this.link.onPush((m) => (m.t === "terminal" || m.t === "terminal_output") && this.terminals.push(m)),
       this.link.onDidLose(() => this.terminals.lost()),
       this.#gone,
-      ...(this.own ? [this.own.onDidChange(() => this.#changed.fire())] : []),
+      ...(this.own ? this.#ownSubs(this.own) : []),
     ];
+  }
+
+  /**
+   * The own host's rows and terminals. Its link is lost only when the window stops it (its terminals then end with
+   * their runs): the socket host's lost-terminal checks (terminals-gone.ts) are not wired to it, as they would end
+   * the socket host's terminals shown here too.
+   */
+  #ownSubs(own: HostLink): vscode.Disposable[] {
+    return [
+      own.onDidChange(() => {
+        this.#heard(own.sessions);
+        this.#changed.fire();
+      }),
+      own.onPush((m) => {
+        if (m.t !== "terminal" && m.t !== "terminal_output") return;
+        if (m.t === "terminal") this.#ownTerms.add(m.term);
+        else if (m.exit) this.#ownTerms.delete(m.term);
+        this.terminals.push(m);
+      }),
+    ];
+  }
+
+  /** Notes when each of the own host's runs was first heard; forgets those it no longer holds. */
+  #heard(sessions: readonly HostSessionInfo[]): void {
+    const now = Date.now();
+    const held = new Set(sessions.map((s) => s.threadId));
+    for (const id of this.#ownSince.keys()) if (!held.has(id)) this.#ownSince.delete(id);
+    for (const id of held) if (!this.#ownSince.has(id)) this.#ownSince.set(id, now);
+  }
+
+  /** A run of the window's own host (undefined: it holds no such thread). */
+  ownRun(threadId: string): OwnRun | undefined {
+    const row = this.own?.session(threadId);
+    return row && { row, view: this.get(threadId), since: this.#ownSince.get(threadId) ?? Date.now() };
+  }
+
+  /** Both hosts' sessions (the socket host's, then the window's own; a thread is held by one of them). */
+  get sessions(): readonly HostSessionInfo[] {
+    return this.own ? [...this.link.sessions, ...this.own.sessions] : this.link.sessions;
+  }
+
+  /** Both hosts' pushes (a thread's come from the host that holds it). */
+  onPush(listener: (m: HostPush) => void): vscode.Disposable {
+    const subs = [this.link.onPush(listener), ...(this.own ? [this.own.onPush(listener)] : [])];
+    return new vscode.Disposable(() => subs.forEach((s) => s.dispose()));
   }
 
   /** The window's folders or trust changed: each connected host is told what this window serves now. */
@@ -98,12 +168,19 @@ export class HostedThreads implements vscode.Disposable {
     const sessions = own.length
       ? [...this.link.sessions.filter((s) => !this.own?.session(s.threadId)), ...own]
       : this.link.sessions;
-    return sessions.map((s) => ({
+    const rows = sessions.map((s): HostedRow => ({
       threadId: s.threadId,
       status:
         this.get(s.threadId)?.status ?? (s.pending ? "waiting_permission" : s.state === "idle" ? "idle" : "working"),
       ...(s.watchdog ? { watchdog: s.watchdog } : {}),
+      ...(own.includes(s) ? { own: true as const } : {}),
     }));
+    const held = new Set(rows.map((r) => r.threadId));
+    const failed = this.failed.all().filter((f) => !held.has(f.thread.threadId));
+    return [
+      ...rows,
+      ...failed.map((f): HostedRow => ({ threadId: f.thread.threadId, status: "failed", thread: f.thread })),
+    ];
   }
 
   holds(threadId: string): boolean {
@@ -121,6 +198,20 @@ export class HostedThreads implements vscode.Disposable {
    * host does not hold it. The disposable lets go (the last user detaches).
    */
   open(threadId: string): { view: HostedThreadView; release: vscode.Disposable } | undefined {
+    const failed = this.linkOf(threadId).session(threadId) ? undefined : this.failed.get(threadId);
+    if (failed) {
+      // its run's end: nothing to attach to (each user its own view)
+      const view = new HostedThreadView(threadId, {
+        link: this.link,
+        asker: NOBODY,
+        settled: () => {},
+        unstarted: failed,
+      });
+      return {
+        view,
+        release: new vscode.Disposable(() => background(view.dispose(), "letting a failed start's view go")),
+      };
+    }
     let entry = this.#views.get(threadId);
     if (entry?.view.ended && !entry.users) {
       this.#let(threadId, entry.view);
@@ -167,6 +258,26 @@ export class HostedThreads implements vscode.Disposable {
     if (!c || c.closed) return false;
     await c.request({ t: "patch", threadId, patch });
     return true;
+  }
+
+  /**
+   * `patch` to whichever connected host takes it (the window's own, then the socket host's; none is started for
+   * this): for a thread a host may hold before its status told this window. False: none took it.
+   */
+  async patchWhereHeld(threadId: string, patch: HostMetaPatch): Promise<boolean> {
+    for (const link of [this.own, this.link]) {
+      if (!link?.connected) continue;
+      const c = await link.connection();
+      if (!c || c.closed) continue;
+      if (
+        await c.request({ t: "patch", threadId, patch }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+    }
+    return false;
   }
 
   /** The watchdog of a thread the host runs, as of the host's last status (undefined: nothing to show). */
@@ -223,6 +334,7 @@ export class HostedThreads implements vscode.Disposable {
     this.terminals.dispose();
     this.link.dispose();
     this.own?.dispose();
+    this.failed.dispose();
     this.#changed.dispose();
   }
 }

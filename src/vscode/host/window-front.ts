@@ -26,6 +26,8 @@ export interface WindowFrontDeps {
   logger: Logger;
   /** The data home's protocol logs (hub.layout): a failed run's traffic goes there. */
   protocolLogsDir: string;
+  /** dist/walk-worker.js: its runs' ledgers walk off the thread, and nothing looks for the script here. */
+  walkWorker?: string;
 }
 
 const declines: ElicitationAsker = { ask: () => Promise.resolve({ action: "decline" }) };
@@ -41,6 +43,11 @@ function noteLine(n: RunNote): string | undefined {
 export function windowFront(d: WindowFrontDeps): HostRunFrontEnd {
   const { home, engine, logger } = d;
   return {
+    tagsRuns: false, // its threads are this window's `window` mode's, not the user's thread host's
+    tellsDecisions: true, // and their events say what the policy allowed, as a window session's do
+    durability: "soon", // its records written on the thread pool, never on the extension host's thread
+    ...(d.walkWorker ? { walkWorker: d.walkWorker } : {}),
+
     // a DetachedRun names its thread and agent with TargetAsk's fields (cwd, runCwd, thread, session, agent, …)
     target: (run) => runTarget(engine, run, editorWorktreeProgress(logger)),
     ports: (run) => {

@@ -31,7 +31,7 @@ export class WindowHost {
       this.#host = ThreadHost.inProcess({
         home,
         logger,
-        runner: windowRunner(this.opts),
+        runner: windowRunner({ ...this.opts, walkWorker: join(extensionPath, "dist", "walk-worker.js") }),
         engineScripts: { process: join(extensionPath, "dist", "engine-process-worker.js") },
       });
     }

@@ -55,6 +55,9 @@ export interface LedgerFeatureDeps {
   sendReview?(threadId: string, comments: ReviewComment[], root: string, intro?: string): Promise<"sent" | "queued">;
 }
 
+/** The threads whose folder and title are kept (the most recently asked): a long day's hovers stay bounded. */
+export const INFO_KEPT = 256;
+
 export class LedgerFeature implements vscode.Disposable {
   readonly host: LedgerHost;
   readonly inline: InlineReview;
@@ -234,15 +237,23 @@ export class LedgerFeature implements vscode.Disposable {
   /** A thread's folder and title, read off the host's thread once (then kept); undefined when it is not stored. */
   async #infoOf(threadId: string): Promise<ThreadInfo | undefined> {
     const info = this.#info.get(threadId);
-    if (info) return info;
+    if (info) return this.#keep(threadId, info);
     const read = await this.#deps.threads.readAsync(threadId);
     return read && this.#keep(threadId, read.metadata);
   }
 
+  /** Kept as the most recent; the least recently asked beyond `INFO_KEPT` is let go (read again if asked). */
   #keep(threadId: string, m: { cwd: string; title?: string | null }): ThreadInfo {
     const info = { cwd: m.cwd, title: m.title ?? "(untitled)" };
+    this.#info.delete(threadId);
     this.#info.set(threadId, info);
+    for (const old of this.#info.keys()) if (this.#info.size > INFO_KEPT) this.#info.delete(old);
     return info;
+  }
+
+  /** How many threads' folder and title are kept (tests). */
+  get infoKept(): number {
+    return this.#info.size;
   }
 
   dispose(): void {

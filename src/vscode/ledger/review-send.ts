@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import type { PromptPart } from "../../core/model/context";
+import type { PromptCaps } from "../../core/prompt/blocks";
 import { refOf } from "../../core/prompt/blocks";
 import { reviewPromptParts, type ReviewComment } from "../../core/prompt/review";
 import type { WirePart } from "../../webview/thread/protocol";
@@ -17,6 +18,8 @@ export interface ReviewSendDeps {
   live(threadId: string): LiveSession | undefined;
   /** The thread host holds the thread, or its next run belongs there (host-entry.ts `goesToHost`). */
   inHost(threadId: string): Promise<boolean>;
+  /** The prompt capabilities of the host's run of the thread, when a view here follows it (its session state). */
+  hostedCaps(threadId: string): PromptCaps | null | undefined;
   composer: Pick<ComposerHost, "submit">;
 }
 
@@ -38,13 +41,15 @@ export async function sendReviewPrompt(
   intro?: string,
 ): Promise<"sent" | "queued"> {
   let live = deps.live(threadId);
-  // the thread host's run takes it (its queue, or its next run): text, the quotes fenced (its agent's
-  // capabilities are the host's to know)
-  if (!live?.isOpen && (await deps.inHost(threadId)))
+  // the thread host's run takes it (its queue, or its next run): the quotes embedded when the run's agent takes
+  // embedded context (its session state, when a view here follows the run), fenced otherwise
+  if (!live?.isOpen && (await deps.inHost(threadId))) {
+    const embedded = deps.hostedCaps(threadId)?.embeddedContext === true;
     return deps.composer.submit(
       threadId,
-      wireOf(reviewPromptParts(comments, { embedded: false, root, ...(intro?.trim() ? { intro } : {}) })),
+      wireOf(reviewPromptParts(comments, { embedded, root, ...(intro?.trim() ? { intro } : {}) })),
     );
+  }
   if (!live?.isOpen) {
     await vscode.commands.executeCommand("acpThreads.resume", threadId);
     live = deps.live(threadId);

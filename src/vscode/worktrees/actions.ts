@@ -61,7 +61,8 @@ export async function applyToWorkspace(
   if (!t) return undefined;
   // the link's sessions are never older than the events this window heard (host-link.ts): a turn whose end was
   // heard says idle there; a connection being opened is waited for (its sessions not read yet)
-  if (hub.hosted.link.connected) await hub.hosted.link.connection();
+  const link = hub.hosted.linkOf(t.threadId);
+  if (link.connected) await link.connection();
   if (hub.live.get(t.threadId)?.busy || hub.hosted.get(t.threadId)?.busy || hostedRun(hub, t.threadId) === "working")
     throw new Error(`“${t.title}” is working; apply its worktree once the turn ends.`);
   const plan = await planApply(t.ref, { ledger: hub.ledger.ledger, threadId: t.threadId });
@@ -192,7 +193,7 @@ export async function discardWorktreeCommand(hub: Hub, arg?: unknown, opts: { ye
 }
 
 /** The state of the thread host's run on the thread (a hosted worktree session, a Best of N candidate); none: no run. */
-const hostedRun = (hub: Hub, threadId: string) => hub.hosted.link.session(threadId)?.state;
+const hostedRun = (hub: Hub, threadId: string) => hub.hosted.linkOf(threadId).session(threadId)?.state;
 
 /** How long a discard waits for the host's run to end once stopped (its agent closed, the thread's file let go). */
 const HOSTED_STOP_MS = 15_000;
@@ -202,7 +203,7 @@ async function stopHostedRun(hub: Hub, threadId: string): Promise<void> {
   let sub: vscode.Disposable | undefined;
   let timer: NodeJS.Timeout | undefined;
   const ended = new Promise<void>((resolve) => {
-    sub = hub.hosted.link.onPush((m) => {
+    sub = hub.hosted.onPush((m) => {
       if (m.t === "event" && m.event.kind === "ended" && m.event.threadId === threadId) resolve();
     });
     timer = setTimeout(resolve, HOSTED_STOP_MS);

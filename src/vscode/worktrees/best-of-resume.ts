@@ -223,6 +223,7 @@ async function announce(hub: Hub, record: BestOfRecord, view: CompareView): Prom
 }
 
 async function stillHosted(hub: Hub, threadId: string): Promise<boolean> {
-  await hub.hosted.link.check();
-  return !!hub.hosted.link.session(threadId);
+  const link = hub.hosted.linkOf(threadId);
+  await link.check();
+  return !!link.session(threadId);
 }

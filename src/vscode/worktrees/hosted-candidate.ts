@@ -122,17 +122,19 @@ function turnEnded(
       return true;
     };
     const look = () => {
-      if (viewEnded() || !hosted.link.synced) return; // looked at again once the sessions are read
-      const s = hosted.link.session(threadId);
+      const link = hosted.linkOf(threadId);
+      if (viewEnded() || !link.synced) return; // looked at again once the sessions are read
+      const s = link.session(threadId);
       if (!s || s.state === "idle") done({});
     };
     subs.push(
-      hosted.link.onPush((m) => {
+      hosted.onPush((m) => {
         if (m.t !== "event" || m.event.threadId !== threadId) return;
         if (m.event.kind === "turn_ended") done({ stopReason: m.event.stopReason });
         else if (m.event.kind === "ended") done(m.event.error !== undefined ? { failure: m.event.error } : {});
       }),
       hosted.link.onDidSync(look),
+      ...(hosted.own ? [hosted.own.onDidSync(look)] : []),
       ...(view ? [view.onStatus(viewEnded)] : []),
     );
     // let go of (a reload): followed no more, its turn runs on in the host

@@ -10,9 +10,9 @@ import type { ContextItem } from "../../../src/core/model/context";
 import { THREAD_URI_PREFIX, threadRef } from "../../../src/core/prompt/refs";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompletionItem, HostMessage, WirePart } from "../../../src/webview/thread/protocol";
 import { api, fakeAgent, greetSelection, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { sessionOf, type TestSession } from "./session-of";
 
 /** A prompt box with no webview: records what the host posts to it. */
 function fakePanel(threadId: string): ComposerPanel & { posts: HostMessage[] } {
@@ -32,7 +32,7 @@ async function suggest(panel: ReturnType<typeof fakePanel>, query: string): Prom
 const agentText = (events: RuntimeEvent[]) =>
   events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
 
-async function session(agentId: string): Promise<LiveSession> {
+async function session(agentId: string): Promise<TestSession> {
   const { hub } = await api();
   const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
     agentId,
@@ -40,12 +40,12 @@ async function session(agentId: string): Promise<LiveSession> {
     mode: "session",
     cwd: workspaceRoot(),
   });
-  const s = hub.live.get(id)!;
+  const s = await sessionOf(hub, id);
   await waitFor("the session to be ready", () => s.status === "idle");
   return s;
 }
 
-async function send(s: LiveSession, panel: ReturnType<typeof fakePanel>, parts: WirePart[]): Promise<string> {
+async function send(s: TestSession, panel: ReturnType<typeof fakePanel>, parts: WirePart[]): Promise<string> {
   const { hub } = await api();
   const before = s.events.length;
   const done = new Promise<void>((r) => s.onTurnDone(() => r()));
@@ -401,7 +401,7 @@ describe("new thread panel and context menus", () => {
       agentId: "ctx-links",
       mode: "session",
     });
-    const s = await waitFor("the live session", () => hub.live.get(draft));
+    const s = await sessionOf(hub, draft, "the live session");
     await waitFor("the first answer", () => agentText(s.events).includes("echo: hello from the new thread"));
     assert.ok(!(await hub.composer.isDraft(draft)));
     assert.equal(s.title, "hello from the new thread");
@@ -421,7 +421,7 @@ describe("new thread panel and context menus", () => {
     const panel = fakePanel(threadId);
     await hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "and one more thing" }] });
     assert.ok(!panel.posts.some((m) => m.type === "composerNotice"), "no 'not running anymore' notice");
-    const s = await waitFor("the resumed session", () => hub.live.get(threadId));
+    const s = await sessionOf(hub, threadId, "the resumed session");
     // the fake agent cannot load a session it never had: the thread is seeded, the typed prompt after its history
     const answer = await waitFor("the answer to the typed prompt", () =>
       s.events.find((e) => e.type === "text" && e.stream === "output" && e.text.includes("and one more thing")),

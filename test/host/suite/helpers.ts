@@ -4,9 +4,9 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { AcpThreadsApi } from "../../../src/vscode/extension";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
+import { sessionOf, type TestSession } from "./session-of";
 
 export const EXTENSION_ID = "acp-threads.acp-threads";
 
@@ -139,8 +139,8 @@ export async function fakeAgent(id: string, env: Record<string, string>): Promis
   await cfg.update("agents", agents, vscode.ConfigurationTarget.Global);
 }
 
-/** Spawns the fake agent as a session with `task` (may be empty) and waits until its thread is stored and it is idle. */
-export async function spawnIdleFake(task = "", agentId = "fake"): Promise<LiveSession> {
+/** Spawns the fake agent as a session (under either engine: session-of.ts) with `task` (may be empty) and waits until its thread is stored and it is idle. */
+export async function spawnIdleFake(task = "", agentId = "fake"): Promise<TestSession> {
   const { hub } = await api();
   const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
     agentId,
@@ -148,7 +148,7 @@ export async function spawnIdleFake(task = "", agentId = "fake"): Promise<LiveSe
     mode: "session",
     cwd: workspaceRoot(),
   });
-  const s = hub.live.get(id)!;
+  const s = await sessionOf(hub, id);
   await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
   return s;
 }

@@ -4,13 +4,15 @@
 // panel's inline card, answered first by a CLI `acp-threads answer` process: the card closes naming it; a prompt
 // typed in the panel goes to the host and runs there; a reopened panel reattaches with the same transcript.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as vscode from "vscode";
 import { hostPlace } from "../../../src/core/host/door";
 import type { RuntimeEvent } from "../../../src/core/model/events";
-import { api, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { threadRef } from "../../../src/core/prompt/refs";
+import { api, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
 import { cli, detach, hostedNode, sendNewInHost } from "./host-cli";
 import { canSandbox, useHostile, world } from "./hostile-world";
 
@@ -26,6 +28,15 @@ async function detachedInPanel(args: string[]) {
     await cli(hub.home, ["host", "stop", "--force"]);
     throw err;
   }
+}
+
+/**
+ * A turn that ends when the test says (`end()`), not after a fixed sleep: a loaded machine may take longer than any
+ * sleep to open the panel on the run (its view is gone once the run ended).
+ */
+function heldTurn(): { prompt: string; end: () => void } {
+  const file = join(mkdtempSync(join(tmpdir(), "acp-host-client-")), "end");
+  return { prompt: `until ${file}`, end: () => writeFileSync(file, "") };
 }
 
 const userTexts = (events: readonly RuntimeEvent[]) => events.flatMap((e) => (e.type === "user_text" ? [e.text] : []));
@@ -183,8 +194,10 @@ describe("the thread host's threads in the window", () => {
   });
   it("a prompt typed after the host's run ended continues the thread in the host, kept open; the panel follows it", async () => {
     const { hub } = await api();
-    const { id, view: first } = await detachedInPanel(["sleep 4000"]);
+    const turn = heldTurn();
+    const { id, view: first } = await detachedInPanel([turn.prompt]);
     try {
+      turn.end();
       await waitFor("the host's run to end (it closes at its last prompt)", () => first.ended, 20_000);
       // typed in the panel now: before #35's second pass this resumed the thread in the window (and failed there:
       // the host's command-line agent is not one the window has configured)
@@ -219,7 +232,7 @@ describe("the thread host's threads in the window", () => {
       assert.equal(hub.hosted.get(id), again, "the same run: no new one started for it");
       const stored = hub.threads.read(id);
       const prompts = stored.records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
-      assert.deepEqual(prompts, ["sleep 4000", "sleep 3000", "third"]);
+      assert.deepEqual(prompts, [turn.prompt, "sleep 3000", "third"]);
       assert.deepEqual(userTexts(again.events), prompts, "nothing lost or doubled");
       assert.ok(stored.metadata.tags.includes("runs:host"), "the thread says the host ran it");
     } finally {
@@ -336,11 +349,35 @@ describe("the thread host's threads in the window", () => {
       rmSync(file, { force: true });
     }
   });
+  it("two prompts sent at once while a hosted turn runs reach the host in the order typed (a thread mention is not overtaken)", async () => {
+    const { hub } = await api();
+    const past = writePastThread(hub.home, 40, (i) => `the okapi answer ${i}`);
+    const turn = heldTurn();
+    const { id, view } = await detachedInPanel([turn.prompt]);
+    try {
+      await waitFor("the turn running", () => view.status === "working");
+      const panel = { threadId: id, post: () => undefined };
+      const mention = { type: "context" as const, ref: threadRef(past, "okapi") };
+      // the mention's thread is read and embedded before it goes: the plain one came first to the host before
+      await Promise.all([
+        hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "again " }, mention] }),
+        hub.composer.handle(panel, { type: "send", parts: [{ type: "text", text: "plain follow-up" }] }),
+      ]);
+      turn.end();
+      await waitFor("the run in the host to end", () => view.ended, 30_000);
+      const prompts = hub.threads.read(id).records.flatMap((r) => (r.kind === "user_message" ? [r.text] : []));
+      assert.deepEqual(prompts, [turn.prompt, "again @okapi", "plain follow-up"]);
+    } finally {
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
   it("a window whose panel still shows a thread the host ran lets the idle host leave (it only watches)", async () => {
     const { hub } = await api();
     // the host `run --detach` starts leaves 2 s after its last run and its last client that counts
-    const { id, view } = await detachedInPanel(["sleep 4000"]);
+    const turn = heldTurn();
+    const { id, view } = await detachedInPanel([turn.prompt]);
     try {
+      turn.end();
       await waitFor("the host's run to end", () => view.ended, 20_000);
       assert.ok(hub.panels.panelOf(id)?.hosted, "the panel still shows the thread it followed");
       // before, the window's connection (held for the panel) counted as a client: the host never left

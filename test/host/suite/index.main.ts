@@ -75,6 +75,7 @@ const PASSES: Record<string, string[]> = {
     "host-links.test.js",
     "window-host.test.js",
     "host-once.test.js",
+    "host-start-fail.test.js",
     "host-link-fresh.test.js",
     "thread-events.test.js",
     "restore-folders.test.js",

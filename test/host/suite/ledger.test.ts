@@ -8,7 +8,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { ChangeTarget } from "../../../src/vscode/ledger/inline-review";
-import { api, ledgerDiff, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, ledgerDiff, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { sessionOf } from "./session-of";
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join("");
 const BEFORE = lines("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa");
@@ -93,7 +94,7 @@ describe("checkpoints, review and provenance", () => {
       mode: "session",
       cwd: workspaceRoot(),
     });
-    const s = hub.live.get(viewId!)!;
+    const s = await sessionOf(hub, viewId!);
     await waitFor("the turn to end", () => s.status === "idle" || s.status === "failed");
     assert.equal(s.status, "idle", s.statusDetail);
     const threadId = s.threadId;
@@ -171,6 +172,16 @@ describe("checkpoints, review and provenance", () => {
     assert.equal(doc.getText(), expected);
     assert.equal(readFileSync(file, "utf8"), expected, "the undo is saved");
     assert.deepEqual(await lensesOf(doc), [], "nothing left to review");
+  });
+
+  it("the threads' folders and titles kept for the hovers and lenses are bounded: the most recently asked", async () => {
+    const { hub } = await api();
+    const host = hub.ledger.host as unknown as { threadTitle(id: string): Promise<string | undefined> };
+    const kept = 256; // ledger-feature.ts INFO_KEPT
+    const ids = Array.from({ length: kept + 40 }, () => writePastThread(hub.home, 1));
+    for (const id of ids) assert.ok(await host.threadTitle(id), "each thread's title is found");
+    assert.equal(hub.ledger.infoKept, kept, "no more than INFO_KEPT kept");
+    assert.ok(await host.threadTitle(ids[0]!), "one let go is read again when asked");
   });
 
   it("hovering an agent's line names the agent, the turn and the thread; a hand edit ages it out", async () => {

@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { join } from "node:path";
 import { api, hoveredRow, repoRoot, spawnIdleFake, tipText, useFakeAgent, waitFor } from "./helpers";
+import { windowOnly } from "./session-of";
 import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 /** The new-thread agent picker's detail of `agentId` (a new draft panel's agent list). */
@@ -41,7 +42,7 @@ describe("the agent's login state (issue 23 item 5)", () => {
       vscode.ConfigurationTarget.Global,
     );
     try {
-      const s = await spawnIdleFake("", "fake-login");
+      const s = windowOnly(await spawnIdleFake("", "fake-login"), "login state and auth");
       await waitFor("the agent's login state", () => s.authStatus);
       hub.panels.open(s.threadId);
       await waitFor(

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { pickersView } from "../../../src/vscode/pickers-view";
 import { repoRoot, spawnIdleFake } from "./helpers";
+import { windowOnly } from "./session-of";
 
 async function useModesAgent(kind: string, policy: string): Promise<void> {
   const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
@@ -25,7 +26,7 @@ async function useModesAgent(kind: string, policy: string): Promise<void> {
   await cfg.update("permissionMode", policy, vscode.ConfigurationTarget.Global);
 }
 
-const spawnModes = () => spawnIdleFake("", "modes");
+const spawnModes = async () => windowOnly(await spawnIdleFake("", "modes"), "session info and config options");
 
 describe("who decides what needs permission", () => {
   after(async () => {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
-import type { LiveSession } from "../../../src/vscode/live-session";
+import { sessionOf, type TestSession } from "./session-of";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
 import { cli, hostRunSessions, ranInHost, sendNewInHost } from "./host-cli";
 import { turn } from "./worktree-helpers";
@@ -25,7 +25,7 @@ function twoFolders(): [string, string] {
 }
 
 /** Runs a turn and tells whether the person was asked anything before it ended (the permission broker's prompts). */
-async function turnAsked(s: LiveSession, text: string): Promise<boolean> {
+async function turnAsked(s: TestSession, text: string): Promise<boolean> {
   const { hub } = await api();
   let ended = false;
   const done = turn(s, text).then(() => (ended = true));
@@ -43,7 +43,7 @@ const permissionMode = (mode: string) =>
 describe("a multi-root window: a session's writes in the second folder (#35)", () => {
   const BEFORE = "the second folder's file\n";
   const AGENT = "written by the agent in the second folder";
-  let s: LiveSession;
+  let s: TestSession;
   let file: string;
   let outside: string;
 
@@ -227,7 +227,7 @@ describe("a multi-root window: the folder a new thread from the palette works in
       mode: "session",
       folder: second,
     });
-    const s = await waitFor("the live session", () => hub.live.get(panel.threadId));
+    const s = await sessionOf(hub, panel.threadId, "the live session");
     assert.equal(s.cwd, second, "the session works in the folder picked");
     await waitFor("the first turn to end", () => s.status === "idle" && existsSync(target));
     assert.equal(readFileSync(target, "utf8"), "written from the second folder's session");

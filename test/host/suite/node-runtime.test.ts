@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
 import { api, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf } from "./session-of";
 
 const agentText = (events: RuntimeEvent[]) =>
   events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
@@ -33,7 +34,7 @@ async function spawn(agentId: string, task: string) {
     mode: "session",
     cwd: workspaceRoot(),
   });
-  const s = hub.live.get(id)!;
+  const s = await sessionOf(hub, id);
   await waitFor("the first turn to end", () => s.status === "idle" || s.status === "failed");
   return s;
 }

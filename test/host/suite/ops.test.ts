@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import { sessionOf, type TestSession } from "./session-of";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { ThreadStore } from "../../../src/core/store/thread-store";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
@@ -23,14 +24,14 @@ import {
 } from "./helpers";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
-const agentText = (s: LiveSession, from = 0) =>
+const agentText = (s: TestSession, from = 0) =>
   s.events
     .slice(from)
     .map((e) => (e.type === "text" && e.stream === "output" ? e.text : ""))
     .join("");
 
 /** The tree item of a live session or of a stored thread (live or past), as the Sessions view draws it. */
-async function treeItem(s: LiveSession | string): Promise<vscode.TreeItem> {
+async function treeItem(s: TestSession | string): Promise<vscode.TreeItem> {
   const { hub } = await api();
   const groups = await hub.tree.getChildren();
   const all = groups.flatMap((g) => (g.type === "group" ? g.children : [g]));
@@ -107,7 +108,7 @@ describe("watchdog, handoff and read-only threads in the editor (#13)", () => {
     await hub.ops.handle(s.threadId, { type: "ops", action: "retry", step: "restart" });
     await waitFor("the resumed agent to answer continue", () => /echo: continue/.test(agentText(s, before)));
     await waitFor("the session idle again", () => s.status === "idle");
-    assert.equal(hub.live.get(s.threadId), s, "the same session, on the same thread");
+    assert.equal(await sessionOf(hub, s.threadId), s, "the same session, on the same thread");
     assert.equal((await hub.ops.view(s.threadId)).alert, null, "a healthy turn clears the alert");
     await s.close();
   });

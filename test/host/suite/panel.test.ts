@@ -5,12 +5,12 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import { escapeMd } from "../../../src/vscode/session-item";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, hoveredRow, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { sessionOf, type TestSession, windowOnly } from "./session-of";
 
-async function spawnFake(): Promise<LiveSession> {
+async function spawnFake(): Promise<TestSession> {
   const { hub } = await api();
   const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
     agentId: "fake",
@@ -18,7 +18,7 @@ async function spawnFake(): Promise<LiveSession> {
     mode: "session",
     cwd: workspaceRoot(),
   });
-  const s = hub.live.get(threadId)!;
+  const s = await sessionOf(hub, threadId);
   await waitFor("the session", () => s.status === "idle");
   return s;
 }
@@ -110,7 +110,9 @@ describe("the thread panel's host actions", () => {
     assert.ok(hub.broker.answer(prompt.requestId, "allow"));
     await turn;
     const recent = await waitFor("the terminal's exit", () =>
-      hub.terminals.recentOutput(s.sessionId!).find((t) => t.data.includes("panel-exit-check") && t.exit),
+      hub.terminals
+        .recentOutput(windowOnly(s, "agent session id").sessionId!)
+        .find((t) => t.data.includes("panel-exit-check") && t.exit),
     );
     assert.deepEqual(recent.exit, { exitCode: 0, signal: null });
     await s.close();

@@ -19,6 +19,7 @@ import type { AgentOption, HostMessage } from "../../../src/webview/thread/proto
 import { binaryEntry, fakeAgentArchives } from "../../fixtures/registry/archives";
 import { start, type RegistryServer } from "../../fixtures/registry/server";
 import { api, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf } from "./session-of";
 import { cli } from "./host-cli";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -99,7 +100,7 @@ describe("ACP Registry: Add / Update / Remove agent (#22)", () => {
       agentId: "reg-fake",
       folder: workspaceRoot(),
     });
-    const s = await waitFor("the live session", () => hub.live.get(panel.threadId));
+    const s = await sessionOf(hub, panel.threadId, "the live session");
     await waitFor("the answer", () =>
       s.events.some((e) => e.type === "text" && e.stream === "output" && e.text.includes("hello registry agent")),
     );

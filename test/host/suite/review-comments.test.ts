@@ -8,8 +8,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
 import { ReviewNotes } from "../../../src/core/store/review-notes";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf, type TestSession } from "./session-of";
 
 const agentText = (events: RuntimeEvent[]) =>
   events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
@@ -29,10 +29,10 @@ async function reviewAgent(): Promise<void> {
   await cfg.update("review.comments", true, vscode.ConfigurationTarget.Global); // opt-in (review-comments.ts)
 }
 
-const turnDone = (s: LiveSession) => new Promise<void>((r) => void s.onTurnDone(() => r()));
+const turnDone = (s: TestSession) => new Promise<void>((r) => void s.onTurnDone(() => r()));
 
 describe("review comments sent to the agent", () => {
-  let s: LiveSession;
+  let s: TestSession;
   const file = () => join(workspaceRoot(), "src", "review-me.txt");
   // a file no agent changed: made here while no turn runs in this window (README.md was used, but earlier tests of
   // the suite edit it, and any file written during some session's turn is that turn's change)
@@ -50,7 +50,7 @@ describe("review comments sent to the agent", () => {
       mode: "session",
       cwd: workspaceRoot(),
     });
-    s = hub.live.get(id)!;
+    s = await sessionOf(hub, id);
     await waitFor("the writing turn to end", () => s.status === "idle" || s.status === "failed");
     assert.equal(s.status, "idle", s.statusDetail);
     await waitFor("the ledger's turn 1", () =>

@@ -10,15 +10,15 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { egressServers } from "../../fixtures/sandbox-world";
 import { api, waitFor, withWorkspaceSettings } from "./helpers";
+import { sessionOf, type TestSession, windowOnly } from "./session-of";
 import { canSandbox, useHostile, world, type World } from "./hostile-world";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 
-async function spawnHostile(cwd: string): Promise<LiveSession> {
+async function spawnHostile(cwd: string): Promise<TestSession> {
   const { hub } = await api();
   const id = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
     agentId: "hostile",
@@ -26,10 +26,10 @@ async function spawnHostile(cwd: string): Promise<LiveSession> {
     mode: "session",
     cwd,
   });
-  return hub.live.get(id)!;
+  return await sessionOf(hub, id);
 }
 
-async function answerOf(s: LiveSession, prompt: string): Promise<string> {
+async function answerOf(s: TestSession, prompt: string): Promise<string> {
   const done = new Promise<void>((r) => s.onTurnDone(() => r()));
   await s.prompt(prompt);
   await done;
@@ -61,7 +61,7 @@ describe("the OS sandbox in the editor (#34)", function () {
     try {
       await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
       assert.equal(await answerOf(s, "escape"), "escape: out=EROFS secret=ENOENT link=EROFS");
-      assert.equal(s.sandboxed, true);
+      assert.equal(windowOnly(s, "sandboxed").sandboxed, true);
       assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
       assert.equal(existsSync(join(w.home, "via-link.txt")), false, "nothing written through the symlink");
       // the agent's own shell (as claude-agent-acp's Bash runs): the denyRead path reads as missing
@@ -124,10 +124,10 @@ describe("the OS sandbox in the editor (#34)", function () {
       mode: "session",
       sandbox: true,
     });
-    const s = await waitFor("the live session", () => hub.live.get(draft));
+    const s = await sessionOf(hub, draft, "the live session");
     try {
       await waitFor("the turn to end", () => s.status === "idle" && s.thread && s.lastPrompt !== undefined);
-      assert.equal(s.sandboxed, true);
+      assert.equal(windowOnly(s, "sandboxed").sandboxed, true);
       assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
     } finally {
       await s.close();
@@ -147,7 +147,7 @@ describe("the OS sandbox in the editor (#34)", function () {
       /bubblewrap \(bwrap\) is not installed: install bubblewrap \(`apt install bubblewrap`/,
     );
     assert.equal(s.thread, undefined, "no thread, no agent");
-    assert.equal(s.sandboxed, false);
+    assert.equal(windowOnly(s, "sandboxed").sandboxed, false);
     const events = await s.transcript();
     assert.ok(
       events.some((e) => e.type === "error" && /apt install bubblewrap/.test(e.message)),

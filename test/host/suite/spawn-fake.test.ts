@@ -6,13 +6,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, repoRoot, terminalScreen, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf, type TestSession } from "./session-of";
 
 const agentText = (events: RuntimeEvent[]) =>
   events.map((e) => (e.type === "text" && e.stream === "output" ? e.text : "")).join("");
 
-async function spawnFake(task: string): Promise<LiveSession> {
+async function spawnFake(task: string): Promise<TestSession> {
   const { hub } = await api();
   const threadId = await vscode.commands.executeCommand<string>("acpThreads.spawn", {
     agentId: "fake",
@@ -21,10 +21,10 @@ async function spawnFake(task: string): Promise<LiveSession> {
     cwd: workspaceRoot(),
   });
   assert.ok(threadId, "the spawn command returned a thread id");
-  return hub.live.get(threadId)!;
+  return await sessionOf(hub, threadId);
 }
 
-async function turn(s: LiveSession, text: string): Promise<string> {
+async function turn(s: TestSession, text: string): Promise<string> {
   const before = s.events.length;
   const done = new Promise<void>((r) => s.onTurnDone(() => r()));
   await s.prompt(text);

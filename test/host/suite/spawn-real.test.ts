@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import * as vscode from "vscode";
 import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf } from "./session-of";
 
 let demo: ChildProcess | undefined;
 
@@ -47,7 +48,7 @@ describe("spawning a real agent (codex-acp + scripted model)", function () {
       mode: "session",
       cwd: workspaceRoot(),
     });
-    const s = hub.live.get(threadId)!;
+    const s = await sessionOf(hub, threadId);
     assert.equal(s.agent.displayName, "Demo: Codex (local scripted model)");
     let answered = 0;
     await waitFor(

@@ -50,6 +50,7 @@ describe("exec runs in a Pseudoterminal", () => {
   it("shares acpThreads.exec.ttlMinutes with the CLI through the data home", async () => {
     const { hub } = await api();
     const cfg = () => vscode.workspace.getConfiguration("acpThreads");
+    await hub.shared.written; // written at activation, off the host's thread
     assert.equal(readHomeSettings(hub.home).execTtlMinutes, 60, "written at activation");
     await cfg().update("exec.ttlMinutes", 90, vscode.ConfigurationTarget.Global);
     try {

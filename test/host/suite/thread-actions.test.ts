@@ -13,6 +13,9 @@ import { api, repoRoot, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, wri
 
 type Past = Extract<SessionNode, { type: "past" }>;
 
+/** The row of a thread written a moment ago, once the view's catalog has seen its file. */
+const shownRow = (threadId: string): Promise<Past> => waitFor("the past thread in the view", () => pastNode(threadId));
+
 async function pastNode(threadId: string): Promise<Past | undefined> {
   const { hub } = await api();
   for (const g of await hub.tree.getChildren()) {
@@ -28,7 +31,7 @@ describe("thread actions", () => {
     const { hub } = await api();
     const id = writePastThread(hub.home, 1);
     hub.threads.rename(id, "renamed thread");
-    assert.equal((await pastNode(id))?.thread.title, "renamed thread");
+    assert.equal((await shownRow(id)).thread.title, "renamed thread");
   });
 
   it("exports a snapshot in the CLI's saved_session format, and imports it back as a new thread", async () => {
@@ -36,7 +39,7 @@ describe("thread actions", () => {
     const id = writePastThread(hub.home, 2);
     const dir = join(mkdtempSync(join(tmpdir(), "acp-snap-")), ".acp-threads");
     const dest = vscode.Uri.file(join(dir, "saved_session_host_fake_default_20260101T000000Z.json"));
-    const path = await vscode.commands.executeCommand<string>("acpThreads.exportSnapshot", await pastNode(id), dest);
+    const path = await vscode.commands.executeCommand<string>("acpThreads.exportSnapshot", await shownRow(id), dest);
     assert.equal(path, dest.fsPath);
     // The core reader and the CLI's listing read it: format 1.0, the conversation as messages, private file.
     const snap = readSnapshot(path);
@@ -79,7 +82,7 @@ describe("thread actions", () => {
     const id = writePastThread(hub.home, 2);
     const dir = mkdtempSync(join(tmpdir(), "acp-md-"));
     const dest = vscode.Uri.file(join(dir, "thread.md"));
-    const path = await vscode.commands.executeCommand<string>("acpThreads.exportMarkdown", await pastNode(id), dest);
+    const path = await vscode.commands.executeCommand<string>("acpThreads.exportMarkdown", await shownRow(id), dest);
     assert.equal(path, dest.fsPath);
     const md = readFileSync(path, "utf8");
     assert.match(md, /^# past thread with 2 exchanges\n/);

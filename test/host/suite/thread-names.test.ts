@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { ComposerState, HostMessage } from "../../../src/webview/thread/protocol";
 import { api, hoveredRow, tipText, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { sessionOf } from "./session-of";
 
 function fakePanel(threadId: string): ComposerPanel & { posts: HostMessage[]; drafts(): ComposerState["draft"][] } {
   const posts: HostMessage[] = [];
@@ -68,7 +69,7 @@ describe("one name and one figure per thread (#27 item 10)", () => {
       agentId: "fake",
       mode: "session",
     });
-    const s = await waitFor("the live session", () => hub.live.get(draft));
+    const s = await sessionOf(hub, draft, "the live session");
     await waitFor("the write turn to end", () => s.status === "idle" && s.events.some((e) => e.type === "done"));
     const turn = async (text: string) => {
       const done = s.events.filter((e) => e.type === "done").length;

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { ThreadStore } from "../../../src/core/store/thread-store";
-import type { LiveSession } from "../../../src/vscode/live-session";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import type { TestSession } from "./session-of";
 
-async function turn(s: LiveSession, text: string): Promise<void> {
+async function turn(s: TestSession, text: string): Promise<void> {
   const done = new Promise<void>((r) => s.onTurnDone(() => r()));
   await s.prompt(text);
   await done;
@@ -50,7 +50,7 @@ describe("usage in the editor (#13)", () => {
     await turn(s, "cost 1200 300 0.05");
     await turn(s, "cost 800 200 0.08"); // the agent's session cost is cumulative: this turn cost 0.03
 
-    const reading = hub.usageStatus.readingOf(s)!;
+    const reading = hub.usageStatus.readingOf(s.threadId)!;
     assert.deepEqual(
       { tokens: reading.tokens, costs: reading.costs, used: reading.contextUsed, size: reading.contextSize },
       { tokens: 2500, costs: [{ currency: "USD", amount: 0.08 }], used: 1000, size: 200_000 },

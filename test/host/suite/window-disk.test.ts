@@ -5,10 +5,12 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { describeDiskCalls, traceDiskCalls } from "./disk-tracer";
 import { threadRef } from "../../../src/core/prompt/refs";
+import { readHomeSettingsAsync } from "../../../src/core/store/home-settings";
 import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
 import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { EXTENSION_ID, api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
+import { startIn } from "./own-host";
 
 /**
  * #35: the extension host's thread never waits on disk. Everyday flows run while every `fs.*Sync` is traced: none
@@ -38,9 +40,12 @@ const CONVERTED = [
   "platform/spawner-client.ts",
   // the steering inbox, polled for as long as a session lives
   "session/steer-inbox.ts",
-  // a thread's close: the lock's look and removal off the thread (its fsync too; but jsonl-writer.ts still
-  // writes each record batch with writeSync, so that module cannot be listed yet)
+  // a thread's close: the lock's look and removal off the thread (its fsync too)
   "platform/file-lock-io.ts",
+  // a window's thread records (a session's, its patches, a new thread's first record): queued, written in order on
+  // the thread pool (JsonlWriter `pool`, ordered-writes.ts)
+  "store/jsonl-writer.ts",
+  "store/ordered-writes.ts",
   // the provenance hover's index: the ledger folder, each thread's ledger and the versions' blobs, off the thread
   "ledger/provenance.ts",
   // the versions' blobs, read by the hover's index and the panel's changed-files rows (getAsync)
@@ -66,12 +71,14 @@ const CONVERTED = [
   // choosing a Node for an agent's engines: the default node and the setting's looked up and asked their version
   "runtime/node-select.ts",
   "runtime/node-version.ts",
+  // the settings the window shares with the CLI (written at each change) and the exec sweep's TTL (the window's own)
+  "store/home-settings.ts",
 ];
 /**
  * Window modules (under src/vscode/) whose own calls into the engine in the flows below are asynchronous: no
  * synchronous call may have one of them as its innermost window frame (where the window called the engine). Narrower
  * than an engine module: store/thread-store.ts and store/jsonl-reader.ts are still on the stack of other callers'
- * sync calls (the ledger's titles read a thread; a new thread's first record is written at once).
+ * sync calls elsewhere (the ledger's titles read a thread).
  */
 const CONVERTED_CALLERS = [
   // a panel's ops strip, its follow and its links: existsAsync / readAsync (and the catalog)
@@ -97,6 +104,19 @@ const CONVERTED_CALLERS = [
   // ... Archive and Unarchive (patchMetadataAsync: the lock, the open, the meta_patch record and the close)
   "commands/sessions-bulk.ts",
 ];
+
+/** The provenance hover's text at the start of `doc`'s first line (the editor's hover providers, as it asks them). */
+async function hoverText(doc: vscode.TextDocument): Promise<string> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    "vscode.executeHoverProvider",
+    doc.uri,
+    new vscode.Position(0, 1),
+  );
+  return (hovers ?? [])
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === "string" ? c : "value" in c ? c.value : ""))
+    .join("\n");
+}
 
 /** The Keep / Undo lenses of `doc` (the inline review's CodeLens provider, as the editor asks it). */
 async function lensesOf(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
@@ -164,6 +184,8 @@ describe("the window's thread and the disk", () => {
     // a file the scripted agent rewrites (its write asks no permission)
     const written = join(workspaceRoot(), "src", "window-disk-provenance.txt");
     writeFileSync(written, "before\n");
+    const written2 = join(workspaceRoot(), "src", "window-disk-provenance-2.txt");
+    writeFileSync(written2, "before\n");
     const settings = vscode.workspace.getConfiguration("acpThreads");
     await settings.update("permissionMode", "approve-all", vscode.ConfigurationTarget.Global);
     // an agent whose package.json engines no Node here satisfies, run with the Node of acpThreads.nodePath: a Node is
@@ -180,6 +202,14 @@ describe("the window's thread and the disk", () => {
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     try {
+      // a setting the window shares with the CLI through the data home (written there), and the minute's sweep of
+      // finished exec runs (it read the home's settings file each time: CI, stops 57 and 58, when a flow spanned it)
+      await settings.update("exec.ttlMinutes", 45, vscode.ConfigurationTarget.Global);
+      await waitFor("the shared setting written", async () => {
+        await hub.shared.written;
+        return (await readHomeSettingsAsync(hub.home)).execTtlMinutes === 45 || undefined;
+      });
+      hub.pruneExecs();
       // the Sessions view: a refresh, its rows and a row's tooltip
       hub.tree.refresh();
       const past = await waitFor("the past thread in the Sessions view", async () => {
@@ -229,21 +259,28 @@ describe("the window's thread and the disk", () => {
       );
       const doc = await vscode.workspace.openTextDocument(written);
       const hover = await waitFor("the provenance hover", async () => {
-        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
-          "vscode.executeHoverProvider",
-          doc.uri,
-          new vscode.Position(0, 1),
-        );
-        const text = (hovers ?? [])
-          .flatMap((h) => h.contents)
-          .map((c) => (typeof c === "string" ? c : "value" in c ? c.value : ""))
-          .join("\n");
+        const text = await hoverText(doc);
         return /Written by/.test(text) ? text : undefined;
       });
       assert.match(hover, /Written by \*\*.+\*\* in turn 3 of/);
+      // a second file, hovered once the session is closed (the review below changes the first file's origins)
+      await s.prompt(`write ${written2} written again`);
+      await waitFor("the second write in the ledger", async () =>
+        (await hub.ledger.ledger.readAsync(s.threadId)).ops.find((o) => o.files.some((f) => f.path === written2)),
+      );
       await reviewInline(s.threadId, doc);
       await s.close();
       await liveRows();
+      // the hover again, the thread stored now: its title from the threads catalog, no synchronous read of it
+      const title = (await hub.threads.readExisting(s.threadId)).metadata.title;
+      const doc2 = await vscode.workspace.openTextDocument(written2);
+      const stored = await waitFor("the stored thread's provenance hover", async () => {
+        const text = await hoverText(doc2);
+        return /Written by/.test(text) ? text : undefined;
+      });
+      assert.match(stored, /Written by \*\*.+\*\* in turn 4 of/);
+      const shown = title?.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&"); // as the hover's Markdown escapes it
+      if (shown) assert.ok(stored.includes(shown), `the hover names the thread "${title}": ${stored}`);
       // a session of the agent that needs a Node chosen for it
       const e = await spawnIdleFake("hello", "engines");
       assert.equal(e.status, "idle", e.statusDetail);
@@ -253,10 +290,19 @@ describe("the window's thread and the disk", () => {
       await settings.update("permissionMode", "approve-reads", vscode.ConfigurationTarget.Global);
       await settings.update("agents", agents, vscode.ConfigurationTarget.Global);
       await settings.update("nodePath", undefined, vscode.ConfigurationTarget.Global);
+      await settings.update("exec.ttlMinutes", undefined, vscode.ConfigurationTarget.Global);
       rmSync(enginesDir, { recursive: true, force: true });
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
     console.log(`[window-disk] ${calls.length} synchronous file calls from the bundle:\n${describeDiskCalls(calls)}`);
+    // stop 56 ended at 26, all the thread writer's writeSync; its records now go out on the thread pool (stop 57)
+    // the calls in the message: a run's summary prints the failure's message, not the log above (CI, stops 57 and 58:
+    // one call, the minute's exec sweep reading the home's settings, whenever the flows spanned it)
+    assert.equal(
+      calls.length,
+      0,
+      `the figure pinned: no synchronous file call from the bundle in these flows:\n${describeDiskCalls(calls)}`,
+    );
     const own = calls.filter((c) => c.own);
     assert.deepEqual(describeDiskCalls(own), "", "the window's own code called fs.*Sync on the host's thread");
     // engine modules whose calls in these flows went off the thread: none may come back
@@ -283,5 +329,37 @@ describe("the window's thread and the disk", () => {
       "",
       "a window module converted to asynchronous engine calls made a sync one",
     );
+  });
+
+  it("writes the records of its own thread host's runs off the thread", async function () {
+    this.timeout(120_000);
+    await useFakeAgent();
+    const { hub } = await api();
+    const turns = async (id: string) =>
+      (await hub.threads.readExisting(id)).records.filter((r) => r.kind === "turn_end").length;
+    const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
+    let calls;
+    let id: string | undefined;
+    try {
+      // a run of the window's own in-process host (window-host.ts, what `window` mode runs under the switch): a
+      // new thread's first record, the agent's answers, its turn ends; a second prompt to the run kept open; its stop
+      id = await startIn(hub, "hello");
+      const started = id;
+      await waitFor("the first turn ended", async () => (await turns(started)) === 1);
+      const conn = await hub.hosted.own!.connection();
+      await conn!.request({ t: "prompt", threadId: id, text: "again" });
+      await waitFor("the second turn ended", async () => (await turns(started)) === 2);
+      await hub.hosted.stop(id);
+      await waitFor("its row gone once the run ended", () => !hub.hosted.rows().some((r) => r.threadId === started));
+    } finally {
+      calls = trace.stop();
+      if (id) await hub.hosted.stop(id).catch(() => undefined);
+    }
+    console.log(`[window-disk] own host's run: ${calls.length} synchronous file calls:\n${describeDiskCalls(calls)}`);
+    // the run's thread is whole: no torn or bad line, both turns' ends in it
+    const read = await hub.threads.readExisting(id);
+    assert.deepEqual(read.warnings, [], "no torn or bad line");
+    assert.equal(read.records.filter((r) => r.kind === "turn_end").length, 2);
+    assert.equal(calls.length, 0, "no synchronous file call from the bundle during the own host's run");
   });
 });

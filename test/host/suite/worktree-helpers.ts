@@ -10,11 +10,12 @@ import type { CandidateSummary } from "../../../src/core/worktree/candidates";
 import type { LiveSession } from "../../../src/vscode/live-session";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { api, useFakeAgent, waitFor } from "./helpers";
+import type { TestSession } from "./session-of";
 
 export const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
 
-export async function turn(s: LiveSession, text: string): Promise<void> {
+export async function turn(s: TestSession, text: string): Promise<void> {
   const done = new Promise<void>((r) => s.onTurnDone(() => r()));
   await s.prompt(text).catch(() => undefined);
   await done;

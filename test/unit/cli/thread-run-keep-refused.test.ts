@@ -2,12 +2,13 @@
 // (a usage error: an empty prompt here; the host refuses those it knows at admission, this is the run's own
 // guard): that prompt fails, the run goes on for its next one with the same agent, and the watchdog did not count
 // it as a turn (it never reached the agent: a turn "running" from then on would be called stalled while the run
-// waits idle). Before, runOnThread rethrew any usage error of any turn: the whole run ended, its agent with it.
-// Real processes: runOnThread (the CLI's run path) with the stdio fake agent.
+// waits idle). Before, the run (then the CLI's runOnThread) rethrew any usage error of any turn: the whole run ended,
+// its agent with it. Real processes: the engine's run loop (the one the CLI's and the hosts' runs go through) with
+// the stdio fake agent.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NextPrompt } from "../../../src/cli/thread-run-options";
-import { runOnThread } from "../../../src/cli/thread-run";
+import type { NextPrompt } from "../../../src/core/model/run";
+import { runLoop } from "../../../src/core/session/run-loop";
 import type { Supervisor } from "../../../src/core/watchdog/supervisor";
 import { quietRun } from "../../fixtures/cli/quiet-run";
 import { withTmpDir } from "../../fixtures/fake-agents/tmp-dir";
@@ -27,8 +28,8 @@ test("a kept-open run's later prompt that cannot be built fails alone; the run g
         return next.shift();
       },
     });
-    const summary = await runOnThread(o);
-    assert.equal(summary.exitCode, 0, summary.error);
+    const summary = await runLoop(o);
+    assert.equal(summary.end, "ok", summary.error);
     assert.ok(summary.threadId);
     const answers = o.store.read(summary.threadId).records.flatMap((r) => (r.kind === "agent_message" ? [r.text] : []));
     assert.deepEqual(answers, ["echo: one", "echo: two"], "the run went on with the same agent");

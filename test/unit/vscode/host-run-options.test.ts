@@ -1,7 +1,8 @@
 /**
  * A thread the window starts in the thread host (#35) is asked for with the runtime options of the window's own
  * sessions (src/vscode/host/host-run-spec.ts, no vscode module), from the same settings: the recall tools offered
- * only when acpThreads.recall.offerToAgents is on, traffic not recorded when acpThreads.recordTraffic is off.
+ * only when acpThreads.recall.offerToAgents is on, traffic not recorded when acpThreads.recordTraffic is off, the
+ * Node of acpThreads.nodePath for an agent the default Node does not fit.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -52,4 +53,11 @@ test("\"Run once\" asks the host for one prompt's run (once, not kept open); a s
   const session = await detachedRun(config({}), request, {}, () => {});
   assert.equal(session.keepOpen, true);
   assert.equal(session.once, undefined);
+});
+
+test("acpThreads.nodePath goes with the run, as a window session's runtime gets it; unset: none", async () => {
+  const run = (c: Partial<HostRunConfig>) => detachedRun(config(c), request, {}, () => {});
+  assert.equal((await run({ nodePath: "/opt/node22/bin/node" })).nodePath, "/opt/node22/bin/node");
+  assert.equal((await run({ nodePath: undefined })).nodePath, undefined);
+  assert.equal((await run({ nodePath: "  " })).nodePath, undefined, "blank: not set");
 });

@@ -18,6 +18,10 @@ import { waitFor } from "../../../fixtures/spawner/wait";
 
 const turnEnds = (home: string, id: string) =>
   new ThreadStore(home).read(id).records.filter((r) => r.kind === "turn_end").length;
+const prompts = (home: string, id: string) => {
+  const path = new ThreadStore(home).pathFor(id);
+  return existsSync(path) ? readRecords(path).records.filter((r) => r.kind === "user_message").length : 0;
+};
 
 test("the host killed mid-turn: its agent ends, the thread stays whole, the next client sees it interrupted and goes on", () =>
   withTmpDir("acp-host-", async (home) => {
@@ -25,6 +29,9 @@ test("the host killed mid-turn: its agent ends, the thread stays whole, the next
     try {
       const id = await detached(home, ["--agent", FAKE_AGENT, "sleep 60000"], { FAKE_AGENT_PIDFILE: pidfile });
       await waitFor(() => existsSync(pidfile), "the agent started");
+      // mid-turn: the prompt is recorded (the agent writes its pid file when it starts, before the host sends the
+      // prompt; a kill in between left no turn to call interrupted: CI rehearsal, stop 58, under load)
+      await waitFor(() => prompts(home, id) === 1, "the turn started");
       const agent = Number(readFileSync(pidfile, "utf8"));
       const host = hostPid(home)!;
       process.kill(host, "SIGKILL");

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { localEngine } from "../../../../src/core/engine/local";
 import type { EngineProgress } from "../../../../src/core/engine/requests";
 import { AcpThreadsError } from "../../../../src/core/errors";
@@ -111,6 +112,32 @@ test("runtime.install stops at the request's signal while npm runs; nothing is k
       },
     );
     await assert.rejects(call, { code: "interrupted" });
+    assert.deepEqual(readdirSync(join(home, "runtimes")), []);
+  }),
+);
+
+// npm starts programs of its own: a cancel that ended npm alone left them writing into the install's folder after it
+// was removed (CI, stop 57: the folder was back). npm's whole process group is stopped, and the call settles after.
+test("runtime.install's cancel stops what npm started too: nothing writes into the runtimes after", posix, () =>
+  withTmpDir("acp-engine-rt-", async (dir) => {
+    const home = join(dir, "home");
+    const npm = fakeNpm(dir, { versions: ["99.1.0"], lateWriter: true });
+    const engine = localEngine({ home, env: npm.env });
+    const abort = new AbortController();
+    const installing = async () => {
+      while (!readFileSync(npm.log, "utf8").includes("install")) await sleep(10);
+      await sleep(100); // npm's own child is running
+      abort.abort();
+    };
+    const call = engine.call(
+      { op: "runtime.install", spec: "99" },
+      {
+        signal: abort.signal,
+        onProgress: (p) => p.t === "step" && p.message.startsWith("Installing") && void installing(),
+      },
+    );
+    await assert.rejects(call, { code: "interrupted" });
+    await sleep(800); // past the moment the child would have written
     assert.deepEqual(readdirSync(join(home, "runtimes")), []);
   }),
 );

@@ -4,7 +4,7 @@
 // call; without a live ledger (the CLI's engine) the same requests answer the same. Bad input gets a clear error and
 // writes nothing. Real ledger, real files; every reply is plain JSON data.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { localEngine } from "../../../../src/core/engine/local";
@@ -189,3 +189,31 @@ test("an undo of a change outside the thread's folders is refused, nothing writt
       return join(dir, "elsewhere");
     },
   ));
+
+test("an undo through a folder swapped for a link out of the thread's folder is refused, nothing written there", () =>
+  withTmp(async (dir) => {
+    const ws = join(dir, "ws");
+    const d = join(ws, "d");
+    mkdirSync(d, { recursive: true });
+    const store = new ThreadStore(join(dir, "home"));
+    const threadId = threadWith(store, ws, 0);
+    const ledger = new EditLedger({ home: store.home });
+    try {
+      const f = join(d, "f.txt");
+      writeFileSync(f, text());
+      const { op } = await turn(ledger, ws, 1, () => writeFileSync(f, text({ 1: "TWO" })), threadId);
+      // d is now a link to a folder elsewhere holding a file with the turn's text: the undo would write it there
+      const outside = join(dir, "outside");
+      mkdirSync(outside);
+      writeFileSync(join(outside, "f.txt"), text({ 1: "TWO" }));
+      rmSync(d, { recursive: true });
+      symlinkSync(outside, d);
+      const engine = localEngine({ store, ledger: () => ledger });
+      const [code, message] = await refused(engine, { op: "review.undo", threadId, target: op, path: f, hunk: 0 });
+      assert.equal(code, "path_outside_workspace");
+      assert.match(message, /the undo would write outside the thread's folders .*f\.txt; nothing was undone/);
+      assert.equal(readFileSync(join(outside, "f.txt"), "utf8"), text({ 1: "TWO" }), "nothing written there");
+    } finally {
+      ledger.dispose();
+    }
+  }));

@@ -4,12 +4,18 @@
  * session root inside a hidden folder stays writable.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
-import { noBwrap, sandboxWorld } from "../../../fixtures/sandbox-world";
+import {
+  noBwrap,
+  replaceByRename,
+  sandboxedShell,
+  startsWhileRewritten,
+  sandboxWorld,
+} from "../../../fixtures/sandbox-world";
 import { homeLayout } from "../../../../src/core/platform/data-home";
 import { buildSandboxPolicy } from "../../../../src/core/sandbox/policy";
 import { closeSandbox, prepareSandbox, sandboxedLaunch } from "../../../../src/core/sandbox/plan";
@@ -32,12 +38,6 @@ async function world(dir: string, roots?: (home: string) => string[]) {
   return { ws, dataHome, at, plan: await prepareSandbox(policy) };
 }
 
-/** tmp → rename, as every whole-file write of the data home goes. */
-function replace(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-}
-
 test(
   "hostile: a data-home file rewritten while the sandbox runs stays hidden (a mount over a file falls off its replaced inode)",
   { skip },
@@ -46,17 +46,13 @@ test(
       const { ws, at, plan } = await world(dir);
       const go = join(dir, "go");
       const script = `cat ${at.bestOfFile} || echo refused-before; while [ ! -f ${go} ]; do sleep 0.05; done; cat ${at.bestOfFile} || echo refused-after`;
-      const launch = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", script] }, ws);
-      const child = spawn(launch.file, launch.args, { cwd: ws, stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (d) => (out += String(d)));
-      child.stderr.on("data", (d) => (err += String(d)));
-      while (!out.includes("refused-before") && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-      replace(at.bestOfFile, "other threads' prompts");
+      const sh = sandboxedShell(plan, ws, script);
+      await sh.until("refused-before");
+      replaceByRename(at.bestOfFile, "other threads' prompts");
       writeFileSync(go, "");
-      await new Promise((resolve) => child.on("close", resolve));
+      await sh.closed;
       await closeSandbox(plan);
+      const { out, err } = sh.seen;
       assert.doesNotMatch(out, /first-record|other threads' prompts/, err);
       assert.match(out, /refused-before\n(.|\n)*refused-after/, err);
     });
@@ -70,29 +66,14 @@ test(
     await withTmpDir("sbx-home-", async (dir) => {
       const { ws, at, plan } = await world(dir);
       // another process rewrites the record as fast as it can, as a Best of N's or the permissions' writer does
-      const writer = spawn(
-        process.execPath,
-        [
-          "-e",
-          `const fs = require("fs"); const p = process.argv[1]; for (let i = 0; ; i++) { fs.writeFileSync(p + ".w", String(i)); fs.renameSync(p + ".w", p); }`,
-          at.bestOfFile,
-        ],
-        { stdio: "ignore" },
-      );
       try {
-        const launch = sandboxedLaunch(plan, { file: "/bin/sh", args: ["-c", "echo started"] }, ws);
-        const failures: string[] = [];
-        for (let i = 0; i < 150; i++) {
-          const r = spawnSync(launch.file, launch.args, { cwd: ws, encoding: "utf8" });
-          if (r.stdout !== "started\n") failures.push(`${r.status}: ${r.stderr.trim()}`);
-        }
+        const failures = startsWhileRewritten(plan, ws, at.bestOfFile, "true", 150);
         assert.equal(
           failures.length,
           0,
           `${failures.length} of 150 failed to start, first: ${failures.slice(0, 2).join(" | ")}`,
         );
       } finally {
-        writer.kill("SIGKILL");
         await closeSandbox(plan);
       }
     });

@@ -96,6 +96,35 @@ test("bwrap: all read-only, writable binds and hidden paths shallow to deep, a p
   assert.ok(!line.includes("--new-session"), "a pty run keeps its controlling terminal");
 });
 
+test("bwrap: a denied file's folder hidden whole, its other entries shown again, read-only once mounted", () => {
+  const line = bwrapArgs(
+    {
+      writable: ["/ws", "/home/u/.claude.json"],
+      denyRead: [
+        { path: "/home/u/.netrc", dir: false, hidden: true },
+        { path: "/home/u/.ssh", dir: true },
+        { path: "/ws/.env", dir: false },
+      ],
+      hiddenFolders: [
+        { path: "/home/u", entries: [{ path: "/home/u/.gitconfig" }, { path: "/home/u/rc", link: "dots/rc" }] },
+      ],
+      readOnly: [],
+    },
+    "/ws",
+  ).join(" ");
+  const at = (s: string) => {
+    assert.ok(line.includes(s), s);
+    return line.indexOf(s);
+  };
+  assert.ok(!line.includes("/home/u/.netrc"), "no mount over the file itself: nothing to fall off");
+  assert.ok(at("--tmpfs /home/u ") < at("--ro-bind-try /home/u/.gitconfig /home/u/.gitconfig"));
+  assert.ok(at("--tmpfs /home/u ") < at("--symlink dots/rc /home/u/rc"));
+  assert.ok(at("--tmpfs /home/u ") < at("--bind /home/u/.claude.json /home/u/.claude.json"));
+  assert.ok(at("--tmpfs /home/u ") < at("--tmpfs /home/u/.ssh"));
+  assert.ok(at("--bind /home/u/.claude.json /home/u/.claude.json") < at("--remount-ro /home/u "));
+  assert.ok(line.includes("--ro-bind /dev/null /ws/.env"), "in a writable folder: the mount over the file");
+});
+
 test("Seatbelt: writes denied but to devices, then one rule per path shallow to deep (the last match wins), strings escaped", () => {
   const profile = seatbeltProfile({
     writable: ["/ws", '/we"ird\\dir', "/Users/u/.ssh/root"],

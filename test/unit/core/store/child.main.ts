@@ -2,6 +2,8 @@
  * Child process for store tests that need a second real process:
  *   write <home> <threadId>   open the thread, print "locked", then append records forever (killed by the test)
  *   live <home> <threadId>    open the thread, mark it live, print "live", then wait to be killed
+ *   queued <home> <threadId>  open it as the window does (durability "soon": records queued for the thread pool),
+ *                             print "locked", then append numbered records of varied sizes forever (killed by the test)
  *   sync <home> <rounds>      sync the thread index <rounds> times, print "synced <count>"
  */
 import { syncThreadIndex, openThreadIndex } from "../../../../src/core/index/threads-index";
@@ -23,6 +25,14 @@ async function main(): Promise<void> {
     for (let i = 0; ; i++) {
       h.append({ kind: "agent_message", messageId: `m${i}`, text: big });
       if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+    }
+  }
+  if (mode === "queued") {
+    const h = await new ThreadStore(home!, { durability: "soon" }).openAsync(arg!);
+    process.stdout.write("locked\n");
+    for (let i = 0; ; i++) {
+      h.append({ kind: "agent_message", messageId: `m${i}`, text: "y".repeat(1 + ((i * 7919) % 60_000)) });
+      if (i % 20 === 0) await new Promise((r) => setImmediate(r)); // the pool's writes go out meanwhile
     }
   }
   if (mode === "sync") {

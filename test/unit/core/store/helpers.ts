@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Logger } from "../../../../src/core/log";
 import { ThreadStore, type CreateThreadInput } from "../../../../src/core/store/thread-store";
 import { repoRoot } from "../../../fixtures/agent-env/index";
 
@@ -74,4 +75,11 @@ export async function closedSoonThread(dir: string) {
   h.close();
   await store.whenClosed(h.threadId);
   return { store, h };
+}
+
+/** A logger that keeps what is warned (or logged as an error). */
+export function warnings(): { logger: Logger; warned: string[] } {
+  const warned: string[] = [];
+  const note = (m: string) => void warned.push(m);
+  return { warned, logger: { debug: () => {}, info: () => {}, warn: note, error: note } as unknown as Logger };
 }

@@ -64,7 +64,7 @@ test("renameAsync of a thread held here goes through its handle (its patch liste
       .map((l) => (JSON.parse(l) as { kind: string }).kind);
     assert.deepEqual(kinds.slice(-3), ["meta_patch", "meta_patch", "user_message"]);
     assert.equal(ranges.length, 2);
-    const [append, patch] = ranges; // the append is told at once, the patch once written
+    const [patch, append] = ranges; // each told once written (the window's writer queues both), in file order
     assert.equal(patch![1], append![0], "the patch's range ends where the append's starts");
     const read = await store.readExisting(threadId);
     assert.equal(read.metadata.archived, true);

@@ -3,10 +3,10 @@
 // its run at once as timed out; `run --timeout` (and a host client's run) gave up at once with exit 3; a watchdog
 // `--stall-timeout` that long re-armed its timer every millisecond through every turn. Each waits now (a timer
 // past the range waits its most; the watchdog re-arms for the rest). Real processes: an exec registry's `/bin/sh`,
-// runOnThread with the stdio fake agent, the watchdog on the real clock.
+// the engine's run loop with the stdio fake agent, the watchdog on the real clock.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runOnThread } from "../../../../src/cli/thread-run";
+import { runLoop } from "../../../../src/core/session/run-loop";
 import { TurnWatchdog } from "../../../../src/core/watchdog/turn-watchdog";
 import { quietRun } from "../../../fixtures/cli/quiet-run";
 import { withTmpDir } from "../../../fixtures/fake-agents/tmp-dir";
@@ -60,11 +60,11 @@ test("a watchdog whose stall time is past a timer's range does not spin", async 
 
 test("a run with a timeout past a timer's range runs its turn", () =>
   withTmpDir("acp-long-timeout-", async (dir) => {
-    let summary: Awaited<ReturnType<typeof runOnThread>> | undefined;
+    let summary: Awaited<ReturnType<typeof runLoop>> | undefined;
     const warned = await overflows(async () => {
-      summary = await runOnThread(quietRun(dir, { timeoutMs: LONG_MS }));
+      summary = await runLoop(quietRun(dir, { timeoutMs: LONG_MS }));
     });
-    assert.equal(summary?.exitCode, 0, summary?.error);
+    assert.equal(summary?.end, "ok", summary?.error);
     assert.equal(summary?.stopReason, "end_turn");
     assert.equal(warned, 0, "no timer overflowed");
   }));

@@ -23,6 +23,7 @@ test("a hosted run's row names its agent and its login; the picker's hint reads 
       const rows = st.t === "status" ? st.status.sessions : [];
       const row = rows.find((s) => s.threadId === id);
       assert.equal(row?.agentId, "fake-codex");
+      assert.equal(row?.agentName, "Fake Codex", "and its display name (a live row drawn from the row says it)");
       assert.deepEqual(row?.authStatus, { kind: "chat-gpt", label: "ada@example.com" });
       assert.match(agentLogin([], rows, "fake-codex") ?? "", /ada@example\.com/);
       assert.equal(agentLogin([], rows, "another-agent"), undefined, "only the agent that reported it");
