@@ -270,12 +270,17 @@ export class HostLink implements vscode.Disposable {
 
   /**
    * Looks whether a host runs and what it holds (a new host socket, a thread file changed: a `run --detach` or
-   * another window may have started a session). Connects only when the host's socket is there.
+   * another window may have started a session). Connects only when the host's socket is there. True when a host
+   * answered (its connection open, or let go at once because the host holds nothing); false when none did.
    */
-  async check(): Promise<void> {
-    if (this.#conn) return void (await this.#conn.then((c) => c && this.#status(c)));
-    if (this.inProcess) return void (await this.connection());
-    if (await pathExists(hostPlace(this.opts.home).socket)) await this.connection();
+  async check(): Promise<boolean> {
+    if (this.#conn) {
+      const open = await this.#conn;
+      if (open) await this.#status(open); // read again (a new connection read it as it opened)
+      return !!open;
+    }
+    if (!this.inProcess && !(await pathExists(hostPlace(this.opts.home).socket))) return false;
+    return !!(await this.connection());
   }
 
   /** Keeps the connection while the returned disposable lives (a panel following a thread of the host). */

@@ -6,7 +6,8 @@
  * connected and has offered them before a new host's first run asks for one; and every POLL_MS, a slow safety net
  * (a platform that cannot watch, a thread started in a host that holds nothing, which a window serving nothing
  * let go). A window that serves nothing lets a host that holds nothing go at once (host-link.ts), and the socket it
- * knows is not tried again until something changes. A panel already open on a thread the host turns out to hold
+ * knows is not tried again until something changes; a socket no host answered at is tried again at each look, and
+ * a connection the host dropped is opened again at once. A panel already open on a thread the host turns out to hold
  * (restored after a window reload, say) is drawn again, following it.
  */
 import { stat } from "node:fs/promises";
@@ -53,8 +54,8 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
       ]);
       const now = `${s?.ino ?? ""}:${s?.ctimeMs ?? ""}:${t?.mtimeMs ?? ""}`;
       if (!s || now === seen) return void (seen = now);
-      seen = now;
-      await d.hosted.link.check();
+      // a socket no host answered at (one starting or leaving, a refused door) is tried again at the next look
+      seen = (await d.hosted.link.check()) ? now : "";
     } finally {
       looking = false;
     }
@@ -64,8 +65,13 @@ export function wireHostedThreads(d: HostWiringDeps): vscode.Disposable {
   // the socket in the data home, or in the temporary folder when the data home's path is too long for one
   const top = socket.startsWith(d.home) ? d.home : dirname(dirname(socket));
   const watch = watchSocket(socket, top, () => background(look(), "looking for the thread host"));
-  // a host that left while another started (a socket told while this window was still connected to the old one)
-  const lost = d.hosted.link.onDidLose(() => background(look(), "looking for the thread host"));
+  // a host that left while another started (a socket told while this window was still connected to the old one);
+  // a connection the host dropped (this window fell behind) is opened again at once: the host and its socket are
+  // the same, so nothing the look compares would change
+  const lost = d.hosted.link.onDidLose(({ letGo }) => {
+    if (!letGo) seen = "";
+    background(look(), "looking for the thread host");
+  });
   const sessions = d.hosted.link.onDidChange(() => {
     for (const s of d.hosted.link.sessions) {
       const p = d.panel(s.threadId);

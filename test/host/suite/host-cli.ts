@@ -2,9 +2,11 @@
 // the suites about the thread host (host-client.test.ts, thread-events.test.ts).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { PermissionStore } from "../../../src/core/acp/permission-store";
+import { hostPlace } from "../../../src/core/host/door";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import type { WirePart } from "../../../src/webview/thread/protocol";
 import { api, fakeAgent, repoRoot, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
@@ -106,6 +108,30 @@ export function defaultRunSessions(agents: Record<string, Record<string, string>
     await cli(hub.home, ["host", "stop", "--force"]);
     for (const id of Object.keys(agents)) await new PermissionStore(hub.home).revoke(id);
   });
+}
+
+/**
+ * `waitFor` whose timeout also says how the window's link to the host stood and what the host said of itself (its
+ * status, its log's tail): a wait for the window to hear of a host's thread that failed in CI is read from its message.
+ */
+export async function waitForHosted<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  ms?: number,
+): Promise<NonNullable<T>> {
+  try {
+    return await waitFor(what, check, ms);
+  } catch (err) {
+    const { hub } = await api();
+    const link = hub.hosted.link;
+    const status = await cli(hub.home, ["host", "status", "--format", "json"]);
+    const log = await readFile(hostPlace(hub.home).log, "utf8").catch((e: Error) => e.message);
+    const state = { connected: link.connected, synced: link.synced, hostPid: link.hostPid, sessions: link.sessions };
+    throw new Error(
+      `${(err as Error).message}; the window's link ${JSON.stringify(state)}; host status (exit ${status.code}) ${status.stdout}${status.stderr}; host log's tail ${log.slice(-3000)}`,
+      { cause: err },
+    );
+  }
 }
 
 /** How many turns of thread `id` have ended (its stored records). */

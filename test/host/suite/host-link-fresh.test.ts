@@ -4,9 +4,12 @@
 // `turn_ended` a kept-open run is idle, at a new `turn_started` working again, at `ended` gone. Before, the link read
 // the host's status a moment after each event: each of these found the row from before (Apply called `check()`
 // first, a Best of N candidate asked the host again before concluding; host tests flaked under load).
+// A connection the host dropped is opened again at once (before: only once the socket or the threads folder changed).
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { HostEvent, HostSessionInfo } from "../../../src/core/host/protocol";
-import { api, waitFor, workspaceRoot } from "./helpers";
+import { connectHost } from "../../../src/core/host/client";
+import { api, repoRoot, waitFor, workspaceRoot } from "./helpers";
 import { cli, FAKE } from "./host-cli";
 
 describe("the window's host sessions agree with its events (#35)", () => {
@@ -62,6 +65,33 @@ describe("the window's host sessions agree with its events (#35)", () => {
       }
     } finally {
       sub.dispose();
+      await cli(hub.home, ["host", "stop", "--force"]);
+    }
+  });
+
+  it("a connection the host dropped is opened again at once, though no new host or thread tells of it", async () => {
+    const { hub } = await api();
+    const link = hub.hosted.link;
+    // a terminal's client keeps the host (its runs' clients count; the window only looks on), and nothing changes in
+    // the data home meanwhile: before, the window looked again only when the socket or the threads folder changed
+    const terminal = await connectHost({
+      home: hub.home,
+      client: "a terminal",
+      start: { script: join(repoRoot(), "dist/cli.js"), env: { ...process.env, ACP_THREADS_HOME: hub.home } },
+    });
+    try {
+      assert.ok(terminal, "a host started");
+      await waitFor("the window connected to the new host", () => link.synced);
+      const pid = link.hostPid;
+      const c = await link.connection();
+      assert.ok(c);
+      c.sock.destroy(); // as the host drops a client that fell behind
+      await waitFor("the connection closed", () => c.closed);
+      await waitFor("connected again", () => link.synced);
+      assert.equal(link.hostPid, pid, "the same host");
+      assert.notEqual(await link.connection(), c, "a new connection");
+    } finally {
+      terminal?.close();
       await cli(hub.home, ["host", "stop", "--force"]);
     }
   });

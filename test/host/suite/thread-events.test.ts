@@ -13,7 +13,7 @@ import type { HostLink } from "../../../src/vscode/host/host-link";
 import { ENDED_REMEMBERED, HostedEvents } from "../../../src/vscode/host/hosted-events";
 import { api, sleep, spawnIdleFake, useFakeAgent, waitFor, withWorkspaceSettings, workspaceRoot } from "./helpers";
 import { pidAlive } from "../../../src/core/platform/file-lock";
-import { cli, detach } from "./host-cli";
+import { cli, detach, waitForHosted } from "./host-cli";
 
 const marker = () => join(tmpdir(), `acp-hook-${process.pid}-${Date.now()}.json`);
 const quoted = (p: string) => `'${p}'`;
@@ -160,7 +160,9 @@ describe("thread events for other extensions and hooks", () => {
     try {
       const id = await detach(hub.home, ["sleep 5000", "cost 10 20 0.5", "sleep 3000"]);
       const mine = () => seen.filter((e) => e.threadId === id);
-      await waitFor("started, as the window first sees the thread", () => mine().some((e) => e.kind === "started"));
+      await waitForHosted("started, as the window first sees the thread", () =>
+        mine().some((e) => e.kind === "started"),
+      );
       // the window is away while the first two turns end: its look for the host waits (the host is there all along)
       let away!: () => void;
       const back = new Promise<void>((r) => (away = r));
