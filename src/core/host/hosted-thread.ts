@@ -56,6 +56,8 @@ export interface HostedThreadOptions {
   agentId?: string;
   /** The agent's display name as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
   agentName?: string;
+  /** Its agent runs in the OS sandbox (the run asked for one; it opened, so it was made), said in the host's status. */
+  sandboxed?: boolean;
 }
 
 export class HostedThread {

@@ -109,6 +109,8 @@ export interface HostSessionInfo {
    * not follow the thread (an editor's draft picker says whether the agent is logged in).
    */
   authStatus?: AuthStatus;
+  /** Its agent runs in the OS sandbox (the run asked for one and it was made): an editor's header says so. */
+  sandboxed?: boolean;
 }
 
 export interface HostStatus {

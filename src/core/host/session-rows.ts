@@ -20,6 +20,7 @@ export function sessionRow(t: HostedThread): HostSessionInfo {
     ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
     ...(t.opts.agentName ? { agentName: t.opts.agentName } : {}),
     ...(t.authStatus ? { authStatus: t.authStatus } : {}),
+    ...(t.opts.sandboxed ? { sandboxed: true } : {}),
   };
 }
 

@@ -81,6 +81,7 @@ export async function initHosted(
       acceptsInput: !h.once, // "Run once": as a window's run-once session
       resumable: true,
       cancels: true,
+      ...(h.sandboxed ? { sandboxed: true } : {}),
     },
     status: shown.status,
     since: shown.since,

@@ -86,6 +86,7 @@ export class HostedThreadView implements vscode.Disposable {
   /** A title patch came (a rename by any client, the agent's title): the last of a batch; null: cleared. */
   readonly onTitle = this.#onTitle.event;
   #state: HostSessionState | undefined;
+  #sandboxed = false;
   readonly #onSessionState = new vscode.EventEmitter<HostSessionState>();
   /** The run's session state changed (modes, config options, slash commands, login): see `sessionState`. */
   readonly onSessionState = this.#onSessionState.event;
@@ -151,6 +152,11 @@ export class HostedThreadView implements vscode.Disposable {
   /** Why the host's run ended with an error (undefined: it did not, or has not ended). */
   get failure(): string | undefined {
     return this.#failure;
+  }
+
+  /** Its agent runs in the OS sandbox: the host's row says so (kept once the run ended, as a window session's). */
+  get sandboxed(): boolean {
+    return (this.#sandboxed ||= this.deps.link.session(this.threadId)?.sandboxed === true);
   }
 
   /** The live run's session state as the host last pushed it; undefined before it came and once the run ended. */
@@ -294,7 +300,6 @@ export class HostedThreadView implements vscode.Disposable {
     this.#onStatus.fire(this.status);
   }
 
-  /** The host runs it after the running turn (its own queue). */
   /** A prompt to the host's run (after its running turn); `parts`: with its context (promptToWire). */
   async prompt(text: string, parts?: WirePromptPart[]): Promise<void> {
     await this.#request({ t: "prompt", threadId: this.threadId, text, ...(parts ? { parts } : {}) });
