@@ -56,6 +56,7 @@ import { HostedThreads } from "./host/hosted-threads";
 import { wireHostedExecs } from "./host/hosted-exec";
 import { BestOfRuns } from "./worktrees/best-of-runs";
 import { writeTitle } from "./host/hosted-rename";
+import { terminalOutputs } from "./host/terminal-outputs";
 import { wireHostedThreads } from "./host/host-wiring";
 import { WindowHost } from "./host/window-host";
 import { continueInHost } from "./host/host-run";
@@ -228,8 +229,7 @@ export class Hub implements vscode.Disposable {
         broker: this.broker,
         live: (id) => this.live.get(id),
         loadPast: (id) => this.past.load(id),
-        onTerminalOutput: this.terminals.onOutput,
-        recentTerminalOutput: (sid) => this.terminals.recentOutput(sid),
+        ...terminalOutputs([this.terminals, this.hosted.terminals]),
         rename: async (id, title) => {
           await writeTitle(this, id, title);
           this.tree.refresh();

@@ -2,7 +2,7 @@
  * What a thread panel's header was last sent (thread-panel.ts notes each message it posts): its title, usage
  * figure, agent, folder, status and login, and who answered the last permission request another client of the thread host
  * answered first, the files its "N files changed" rows name, the pickers it draws, the slash commands its box offers and the
- * images whose thumbnails it was sent. The host suite compares it with the tab's.
+ * images whose thumbnails it was sent, its tool cards' terminal output. The host suite compares it with the tab's.
  */
 import type { HostMessage, PickerView } from "../webview/thread/protocol";
 
@@ -34,7 +34,12 @@ export interface PanelShown {
   commands: string[];
   /** The images whose thumbnails were posted to the prompt box and the transcript's chips (their asset names). */
   thumbs: string[];
+  /** The agents' terminals' output (its last SHOWN_TERMINAL_TAIL characters) and exit posted to the tool cards. */
+  terminals: Record<string, { data: string; exit?: { exitCode: number | null; signal: string | null } }>;
 }
+
+/** The characters of a terminal's output noted (the last ones: its exit's neighbourhood). */
+const SHOWN_TERMINAL_TAIL = 4096;
 
 export const panelShown = (): PanelShown => ({
   title: "",
@@ -54,6 +59,7 @@ export const panelShown = (): PanelShown => ({
   pickers: null,
   commands: [],
   thumbs: [],
+  terminals: {},
 });
 
 /** Notes what `m` (posted to the panel) changes in its header. */
@@ -88,4 +94,9 @@ export function noteShown(shown: PanelShown, m: HostMessage): void {
   else if (m.type === "pickers") shown.pickers = m.pickers;
   else if (m.type === "composer" && m.state.commands) shown.commands = m.state.commands.map((c) => c.name);
   else if (m.type === "thumbs") shown.thumbs.push(...Object.keys(m.thumbs));
+  else if (m.type === "terminalOutput") {
+    const t = (shown.terminals[m.terminalId] ??= { data: "" });
+    t.data = (t.data + m.data).slice(-SHOWN_TERMINAL_TAIL);
+    if (m.exit) t.exit = m.exit;
+  }
 }

@@ -238,6 +238,7 @@ export class ThreadPanel implements vscode.Disposable {
       post: (m) => this.post(m),
       takeFocus: () => this.#takeFocus(),
       foldUsage: (evs) => this.#foldUsage(evs),
+      terminals: { onOutput: this.deps.onTerminalOutput, recentOutput: (sid) => this.deps.recentTerminalOutput(sid) },
       follow: (evs) => (this.#followChanges(), this.#attachOps(true), this.#attachComposer(evs)),
     };
   }

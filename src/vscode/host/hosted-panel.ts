@@ -15,6 +15,7 @@ import type { PermissionBroker } from "../permission-broker";
 import { hostedStatusPost } from "./hosted-status";
 import { followHostedControls, routeHostedControls } from "./hosted-controls";
 import type { HostedThreadView } from "./hosted-thread-view";
+import type { TerminalOutputSource } from "./terminal-outputs";
 
 /** Reads of the stored thread, 100 ms apart, while it has no agent yet (a thread the host just started). */
 const STORED_TRIES = 20;
@@ -35,6 +36,8 @@ export interface HostedPanelSurface {
   post(m: HostMessage): void;
   /** The scroll position the init goes to (a recall hit's event, once; else the end). */
   takeFocus(): { scrollToEnd: boolean; focusEvent?: number };
+  /** The agents' terminals (the host's this window shows among them): their output and exit in the tool cards. */
+  readonly terminals: TerminalOutputSource;
   /** The usage figure of the events drawn. */
   foldUsage(events: readonly RuntimeEvent[]): void;
   /** Last: the ledger's "files changed" rows and the prompt box (its thumbnails from these events). */
@@ -91,6 +94,19 @@ export async function initHosted(
   s.foldUsage(events);
   if (shown.detail) s.post(shown);
   for (const v of s.broker.pendingFor(s.threadId)) s.post({ type: "permission", prompt: v });
+  // its agent's terminals, shown by this window for the host: their output and exit reach the tool cards, as a
+  // window session's do (thread-panel.ts)
+  const sid = stored?.sessionId;
+  if (sid) {
+    for (const t of s.terminals.recentOutput(sid)) s.post({ type: "terminalOutput", ...t });
+    s.subscribe(
+      s.terminals.onOutput(
+        (o) =>
+          o.sessionId === sid &&
+          s.post({ type: "terminalOutput", terminalId: o.terminalId, data: o.data, exit: o.exit }),
+      ),
+    );
+  }
   // the mode, model and config pickers and the login state, from the run's session state the host pushes
   for (const d of followHostedControls((m) => s.post(m), h)) s.subscribe(d);
   s.subscribe(

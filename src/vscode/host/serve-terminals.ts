@@ -53,6 +53,16 @@ export class HostedTerminals implements vscode.Disposable {
 
   constructor(private readonly input: TerminalInput) {}
 
+  /** Their output and exit, by agent session id, as the window's own sessions' (a thread panel's tool cards). */
+  get onOutput(): PseudoterminalHost["onOutput"] {
+    return this.#view.onOutput;
+  }
+
+  /** Recent output of the ones of the agent session `sessionId` (a panel opened later shows it). */
+  recentOutput(sessionId: string): ReturnType<PseudoterminalHost["recentOutput"]> {
+    return this.#view.recentOutput(sessionId);
+  }
+
   /** Terminals this window shows for the host (the host test reads it). */
   get held(): number {
     return this.#view.held;
