@@ -2,14 +2,13 @@
 // sends it right after initialize) shows next to the agent's name in the thread panel's header with the action
 // that fits ("Log out" when the agent offers ACP logout), follows a new state live (after logging out: "Not
 // logged in"), shows in the sessions tree's tooltip and the new-thread agent picker, and is never written to the
-// thread file.
+// thread file. Read through `sessionOf`: the same test runs a thread the window's own thread host holds (#35 item 7).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { HostMessage } from "../../../src/webview/thread/protocol";
 import { join } from "node:path";
 import { api, hoveredRow, repoRoot, spawnIdleFake, tipText, useFakeAgent, waitFor } from "./helpers";
-import { windowOnly } from "./session-of";
 import { hostRunSessions, sendNewInHost } from "./host-cli";
 
 /** The new-thread agent picker's detail of `agentId` (a new draft panel's agent list). */
@@ -42,7 +41,7 @@ describe("the agent's login state (issue 23 item 5)", () => {
       vscode.ConfigurationTarget.Global,
     );
     try {
-      const s = windowOnly(await spawnIdleFake("", "fake-login"), "login state and auth");
+      const s = await spawnIdleFake("", "fake-login");
       await waitFor("the agent's login state", () => s.authStatus);
       hub.panels.open(s.threadId);
       await waitFor(

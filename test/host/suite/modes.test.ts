@@ -1,12 +1,15 @@
 // Issue 27 items 3–4 in the real extension host: with the permission setting "ask", an agent that starts in a mode
 // that approves on its own (claude-agent-acp "Auto", codex-acp "Auto review") is switched to its ask-before-acting
-// mode; the panel draws ONE mode picker (the `mode` config option, with descriptions) and says who decides.
+// mode; the panel draws ONE mode picker (the `mode` config option, with descriptions) and says who decides. Read
+// through `sessionOf`, so the same test runs a thread the window's own thread host holds (#35 item 7): its pickers
+// come from the host's session state, a pick goes to the host as the panel routes it.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { pickersView } from "../../../src/vscode/pickers-view";
-import { repoRoot, spawnIdleFake } from "./helpers";
-import { windowOnly } from "./session-of";
+import type { PickerView } from "../../../src/webview/thread/protocol";
+import { api, repoRoot, spawnIdleFake, waitFor } from "./helpers";
+import type { TestSession } from "./session-of";
 
 async function useModesAgent(kind: string, policy: string): Promise<void> {
   const fake = join(repoRoot(), "dist-test/fixtures/fake-agents/stdio-agent.main.js");
@@ -26,7 +29,17 @@ async function useModesAgent(kind: string, policy: string): Promise<void> {
   await cfg.update("permissionMode", policy, vscode.ConfigurationTarget.Global);
 }
 
-const spawnModes = async () => windowOnly(await spawnIdleFake("", "modes"), "session info and config options");
+const spawnModes = () => spawnIdleFake("", "modes");
+
+/** The thread's panel, opened: the pickers it was last sent, once `ok` says they are the ones expected. */
+async function panelPickers(s: TestSession, ok: (p: PickerView) => boolean): Promise<PickerView> {
+  const { hub } = await api();
+  hub.panels.open(s.threadId);
+  return await waitFor("the panel's pickers", () => {
+    const p = hub.panels.shown(s.threadId)?.pickers;
+    return p && ok(p) ? p : undefined;
+  });
+}
 
 describe("who decides what needs permission", () => {
   after(async () => {
@@ -62,8 +75,15 @@ describe("who decides what needs permission", () => {
       assert.equal(after.configOptions?.find((c) => c.id === "mode")?.currentValue, "auto");
       assert.equal(after.permissions?.agentDecides, true);
       assert.equal(after.permissions?.switchedFrom, undefined);
+      // the panel draws the same pickers (the header's picker and line), the pick included
+      const shown = await panelPickers(
+        s,
+        (p) => p.configOptions?.find((c) => c.id === "mode")?.currentValue === "auto",
+      );
+      assert.deepEqual(shown, pickersView(s));
     } finally {
       await s.close();
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
   });
 
@@ -75,8 +95,10 @@ describe("who decides what needs permission", () => {
       const view = pickersView(s);
       assert.equal(view.permissions?.mode, "Auto review");
       assert.equal(view.permissions?.agentDecides, true);
+      assert.deepEqual(await panelPickers(s, (p) => !!p.permissions), view, "the panel draws them");
     } finally {
       await s.close();
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     }
   });
 });

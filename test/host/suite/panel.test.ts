@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import { escapeMd } from "../../../src/vscode/session-item";
 import type { SessionNode } from "../../../src/vscode/sessions-tree";
 import { api, hoveredRow, useFakeAgent, waitFor, workspaceRoot, writePastThread } from "./helpers";
-import { sessionOf, type TestSession, windowOnly } from "./session-of";
+import { sessionOf, type TestSession } from "./session-of";
 
 async function spawnFake(): Promise<TestSession> {
   const { hub } = await api();
@@ -109,10 +109,13 @@ describe("the thread panel's host actions", () => {
     const prompt = await waitFor("the terminal's permission prompt", () => hub.broker.pendingFor(s.threadId)[0]);
     assert.ok(hub.broker.answer(prompt.requestId, "allow"));
     await turn;
+    // what the panel's tool card was sent: the terminal's output and its exit (a thread a thread host runs: the
+    // host's terminal this window shows, keyed by the agent session as a window session's)
+    hub.panels.open(s.threadId);
     const recent = await waitFor("the terminal's exit", () =>
-      hub.terminals
-        .recentOutput(windowOnly(s, "agent session id").sessionId!)
-        .find((t) => t.data.includes("panel-exit-check") && t.exit),
+      Object.values(hub.panels.shown(s.threadId)?.terminals ?? {}).find(
+        (t) => t.data.includes("panel-exit-check") && t.exit,
+      ),
     );
     assert.deepEqual(recent.exit, { exitCode: 0, signal: null });
     await s.close();

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { api, spawnIdleFake, useFakeAgent, waitFor } from "./helpers";
-import { windowOnly } from "./session-of";
+import { trafficWritten } from "./session-of";
 
 describe("Show protocol log", () => {
   before(useFakeAgent);
@@ -40,7 +40,7 @@ describe("Show protocol log", () => {
   it("Save bug bundle writes the thread's traffic and records, 0600, the workspace path replaced", async () => {
     const s = await spawnIdleFake("stream 2");
     await waitFor("the first turn to end", () => s.status === "idle" && s.lastPrompt);
-    await windowOnly(s, "thread session (traffic flush)").thread?.flushTraffic();
+    await trafficWritten((await api()).hub, s, '"method":"session/prompt"');
     const dir = mkdtempSync(join(tmpdir(), "acp-threads-bundle-"));
     try {
       const path = join(dir, "bug.json");

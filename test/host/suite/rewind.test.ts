@@ -9,7 +9,7 @@ import { numberedMessages } from "../../../src/core/handoff/fork-cut";
 import { restoreWhat } from "../../../src/vscode/ledger/review-commands";
 import type { HostMessage, WirePart } from "../../../src/webview/thread/protocol";
 import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
-import { sessionOf, type TestSession, windowOnly } from "./session-of";
+import { sessionOf, type TestSession } from "./session-of";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
 
@@ -150,10 +150,9 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     const { hub } = await api();
     const s = await spawnIdleFake("hello");
     await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
-    // what the panel's rename does (thread-panel.ts "rename" → hub rename)
-    windowOnly(s, "title").title = "My own name";
-    hub.threads.rename(s.threadId, "My own name");
-    hub.panels.retitle(s.threadId, "My own name");
+    // the running thread's Rename (its Sessions row's; the panel's title edit writes the same way: hub rename),
+    // to the thread host when it holds the thread
+    await vscode.commands.executeCommand("acpThreads.rename", { type: "live", threadId: s.threadId }, "My own name");
     const done = s.events.filter((e) => e.type === "done").length;
     await s.prompt("title The agent's name");
     await waitFor("the titling turn", () => s.events.filter((e) => e.type === "done").length > done);
@@ -162,15 +161,13 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     const meta = hub.threads.readMetadata(s.threadId);
     assert.deepEqual([meta.title, meta.titleByUser], ["My own name", true]);
     await s.close();
-    // resumed: the flag still holds
-    await vscode.commands.executeCommand("acpThreads.resume", s.threadId);
-    const again = await waitFor("the resumed session", () =>
-      hub.live.get(s.threadId)?.thread ? hub.live.get(s.threadId) : undefined,
-    );
-    await waitFor("idle", () => again.status === "idle");
-    const before = again.events.filter((e) => e.type === "done").length;
-    await again.prompt("title Another agent name");
-    await waitFor("the titling turn", () => again.events.filter((e) => e.type === "done").length > before);
+    // resumed with a prompt (in the window, or continued in the thread host): the flag still holds
+    const turns = () => hub.threads.read(s.threadId).records.filter((r) => r.kind === "turn_end").length;
+    const before = turns();
+    await vscode.commands.executeCommand("acpThreads.resume", s.threadId, "title Another agent name");
+    await waitFor("the titling turn", () => turns() > before);
+    const again = await sessionOf(hub, s.threadId, "the resumed session");
+    assert.equal(again.lastPrompt, "title Another agent name");
     assert.equal(again.title, "My own name");
     assert.equal(hub.threads.readMetadata(s.threadId).title, "My own name");
     await again.close();
@@ -200,7 +197,7 @@ describe("Edit and resend = rewind (#23 item 3), the rename flag (#23 item 5)", 
     };
     const s = await spawnIdleFake("hello", "fake-del");
     await waitFor("turn 1", () => s.events.some((e) => e.type === "done"));
-    const sessionId = windowOnly(s, "agent session id").sessionId;
+    const sessionId = s.sessionId;
     await s.close();
     await vscode.commands.executeCommand("acpThreads.delete", await pastOf(s.threadId), { agentSession: true });
     assert.equal(readFileSync(`${pidfile}.delete`, "utf8"), sessionId);

@@ -13,7 +13,7 @@ import type { ComposerPanel } from "../../../src/vscode/composer/composer-host";
 import type { CompareView } from "../../../src/vscode/worktrees/compare-view";
 import { egressServers } from "../../fixtures/sandbox-world";
 import { api, waitFor, withWorkspaceSettings } from "./helpers";
-import { sessionOf, type TestSession, windowOnly } from "./session-of";
+import { hostedNow, sessionOf, sessionOfDraft, type TestSession } from "./session-of";
 import { canSandbox, useHostile, world, type World } from "./hostile-world";
 
 const cfg = () => vscode.workspace.getConfiguration("acpThreads");
@@ -61,7 +61,7 @@ describe("the OS sandbox in the editor (#34)", function () {
     try {
       await waitFor("the session to be idle", () => s.status === "idle" && s.thread);
       assert.equal(await answerOf(s, "escape"), "escape: out=EROFS secret=ENOENT link=EROFS");
-      assert.equal(windowOnly(s, "sandboxed").sandboxed, true);
+      assert.equal(s.sandboxed, true);
       assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
       assert.equal(existsSync(join(w.home, "via-link.txt")), false, "nothing written through the symlink");
       // the agent's own shell (as claude-agent-acp's Bash runs): the denyRead path reads as missing
@@ -117,6 +117,7 @@ describe("the OS sandbox in the editor (#34)", function () {
     );
     assert.deepEqual(state.state!.draft!.sandbox, { on: true, unattended: true });
     // what the webview posts when the box is sent with “sandboxed” clicked on
+    const held = hostedNow(hub);
     await hub.composer.handle(panel, {
       type: "send",
       parts: [{ type: "text", text: "escape" }],
@@ -124,10 +125,10 @@ describe("the OS sandbox in the editor (#34)", function () {
       mode: "session",
       sandbox: true,
     });
-    const s = await sessionOf(hub, draft, "the live session");
+    const s = await sessionOfDraft(hub, draft, held, "the live session");
     try {
       await waitFor("the turn to end", () => s.status === "idle" && s.thread && s.lastPrompt !== undefined);
-      assert.equal(windowOnly(s, "sandboxed").sandboxed, true);
+      assert.equal(s.sandboxed, true);
       assert.equal(existsSync(join(w.home, "outside.txt")), false, "nothing written outside the workspace");
     } finally {
       await s.close();
@@ -147,7 +148,7 @@ describe("the OS sandbox in the editor (#34)", function () {
       /bubblewrap \(bwrap\) is not installed: install bubblewrap \(`apt install bubblewrap`/,
     );
     assert.equal(s.thread, undefined, "no thread, no agent");
-    assert.equal(windowOnly(s, "sandboxed").sandboxed, false);
+    assert.equal(s.sandboxed, false);
     const events = await s.transcript();
     assert.ok(
       events.some((e) => e.type === "error" && /apt install bubblewrap/.test(e.message)),

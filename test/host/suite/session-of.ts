@@ -4,14 +4,20 @@
  * `ACP_THREADS_WINDOW_ENGINE=hosted`, or the socket host) is read through the view the panel follows
  * (`hub.hosted.open`, hosted-thread-view.ts); a thread whose run there failed to start is read as the failed view
  * the panel shows (`failed`, its reason as `statusDetail`). It changes how a test reads a thread, never what it
- * expects: what a window session alone has (its worktree, sandbox, agent session …) is read through `windowOnly`,
- * which says so.
+ * expects. A hosted thread's session state (modes, config options, login: the view's `sessionState`), its agent
+ * session id (its records'), whether it is sandboxed (the host's row) are read as the panel reads them; a picker's
+ * or the login's change goes to the host as the panel routes it.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import * as vscode from "vscode";
+import type { AuthStatus } from "../../../src/core/acp/auth-status";
 import type { RuntimeEvent } from "../../../src/core/model/events";
+import { routeHostedControls } from "../../../src/vscode/host/hosted-controls";
 import type { HostedThreadView } from "../../../src/vscode/host/hosted-thread-view";
 import { lastTurnError } from "../../../src/vscode/host/own-rows";
 import type { LiveSession } from "../../../src/vscode/live-session";
+import type { PickerSource } from "../../../src/vscode/pickers-view";
 import type { LiveStatus } from "../../../src/webview/thread/protocol";
 import { type api, waitFor } from "./helpers";
 
@@ -41,6 +47,18 @@ export interface TestSession {
   /** Ends the thread's run (the window session closes; the host's run stops). */
   close(): Promise<void>;
   transcript(): Promise<RuntimeEvent[]>;
+  /** The agent's modes, config options and the policy's mode switch (its session answer; a hosted run's state). */
+  readonly info: PickerSource["info"];
+  /** A config option's new value as the panel's picker sends it (a boolean option's "true"/"false"). */
+  setConfigOption(configId: string, value: string): Promise<void>;
+  /** The login state the agent last reported. */
+  readonly authStatus: AuthStatus | undefined;
+  /** The header's Log in / Log out. */
+  auth(action: "login" | "logout"): Promise<void>;
+  /** The agent's session id (a hosted thread's: its records'). */
+  readonly sessionId: string | undefined;
+  /** The agent runs in the OS sandbox. */
+  readonly sandboxed: boolean;
 }
 
 /** A thread a thread host runs, read through the panel's view of it. */
@@ -160,6 +178,37 @@ class HostedSession implements TestSession {
   async transcript(): Promise<RuntimeEvent[]> {
     return this.events;
   }
+
+  get info(): PickerSource["info"] {
+    return this.view.sessionState;
+  }
+
+  /** What the panel's picker does (its `setConfig` message, routed to the host as the panel routes it). */
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    await routeHostedControls(this.view, { type: "setConfig", configId, value });
+  }
+
+  get authStatus(): AuthStatus | undefined {
+    return this.view.sessionState?.authStatus;
+  }
+
+  /** What the header's Log in / Log out does (its `login` message). */
+  async auth(action: "login" | "logout"): Promise<void> {
+    await routeHostedControls(this.view, { type: "login", action });
+  }
+
+  /** The agent session it runs in: the last one its records say was opened (a restart opens another). */
+  get sessionId(): string | undefined {
+    const t = this.hub.threads.read(this.threadId);
+    const opened = t.records.findLast((r) => r.kind === "session_open");
+    return (
+      (opened?.kind === "session_open" ? opened.agentSessionId : undefined) ?? t.metadata.agentSessionId ?? undefined
+    );
+  }
+
+  get sandboxed(): boolean {
+    return this.view.sandboxed;
+  }
 }
 
 const hostedSessions = new Map<string, HostedSession>();
@@ -182,9 +231,36 @@ export async function sessionOf(hub: Hub, threadId: string, what = "the thread's
   });
 }
 
-/** A session's window-session-only part (LiveSession): under the hosted engine, the test fails saying what it read. */
-export function windowOnly(s: TestSession, what: string): LiveSession {
+/** The threads the thread hosts hold now (to tell the one a new-thread panel's send starts there: `sessionOfDraft`). */
+export const hostedNow = (hub: Hub): Set<string> => new Set(hub.hosted.rows().map((r) => r.threadId));
+
+/**
+ * The running thread a new-thread panel's send started: its window session (the draft's id), or the thread a
+ * thread host started for it (the panel closes, the thread has an id of its own: the row not in `before`, from
+ * `hostedNow` before the send).
+ */
+export async function sessionOfDraft(
+  hub: Hub,
+  draft: string,
+  before: ReadonlySet<string>,
+  what = "the new thread's session",
+): Promise<TestSession> {
+  const id = await waitFor(what, () =>
+    hub.live.get(draft) ? draft : hub.hosted.rows().find((r) => !before.has(r.threadId))?.threadId,
+  );
+  return await sessionOf(hub, id, what);
+}
+
+/**
+ * Resolves once the thread's protocol traffic so far is in its traffic file (`<home>/traffic/<id>.ndjson`, a bug
+ * bundle's): a window session's recorder is flushed; a hosted run's recorder is the host's (no request flushes it):
+ * its file is waited for until it holds `until` (its recorder writes within its 50 ms linger).
+ */
+export async function trafficWritten(hub: Hub, s: TestSession, until: string): Promise<void> {
   // (each test file bundles its own copy of the classes: the hosted wrapper is this file's, the window session is not)
-  if (!(s instanceof HostedSession)) return s as LiveSession;
-  throw new Error(`reads the window session's ${what}: the thread runs in a thread host`);
+  if (!(s instanceof HostedSession)) return void (await (s as LiveSession).thread?.flushTraffic());
+  const file = join(hub.layout.trafficDir, `${s.threadId}.ndjson`);
+  await waitFor(`the thread host's run's traffic with ${until}`, async () =>
+    (await readFile(file, "utf8").catch(() => "")).includes(until),
+  );
 }
