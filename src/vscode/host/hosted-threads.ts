@@ -26,6 +26,8 @@ export interface HostedRow {
   own?: true;
   /** A failed start's thread as kept here (a new one is in no listing: it has no file). */
   thread?: FailedThread;
+  /** A failed start's reason (its tooltip says it, as a window session's failed row does). */
+  detail?: string;
 }
 
 /** A run of the window's own host as this window knows it: its row, the view following it, when it was first heard. */
@@ -179,7 +181,12 @@ export class HostedThreads implements vscode.Disposable {
     const failed = this.failed.all().filter((f) => !held.has(f.thread.threadId));
     return [
       ...rows,
-      ...failed.map((f): HostedRow => ({ threadId: f.thread.threadId, status: "failed", thread: f.thread })),
+      ...failed.map((f): HostedRow => ({
+        threadId: f.thread.threadId,
+        status: "failed",
+        thread: f.thread,
+        detail: f.reason,
+      })),
     ];
   }
 
