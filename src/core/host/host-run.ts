@@ -68,6 +68,7 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
           ...(run.once === true ? { once: true } : {}),
           ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
           ...(typeof run.agentLabel?.name === "string" ? { agentName: run.agentLabel.name.slice(0, 200) } : {}),
+          ...(run.retry === "auto" && run.stallMs > 0 ? { autoRetry: true as const } : {}),
         });
         held.thread = thread;
         h.threads.set(threadId, thread);

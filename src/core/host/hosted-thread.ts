@@ -56,6 +56,8 @@ export interface HostedThreadOptions {
   agentId?: string;
   /** The agent's display name as the starting client named it (DetachedRun.agentLabel), said in the host's status. */
   agentName?: string;
+  /** Its watchdog climbs the retry ladder by itself (DetachedRun.retry `auto`), said in the host's status. */
+  autoRetry?: true;
 }
 
 export class HostedThread {

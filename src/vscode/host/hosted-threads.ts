@@ -39,6 +39,9 @@ export interface OwnRun {
   since: number;
 }
 
+/** How long Stop waits for the host's run to end (its agent closed after a cancel's grace) before it returns. */
+const STOP_WAIT_MS = 30_000;
+
 /** A failed start's view asks nobody: its run is over. */
 const NOBODY: HostedThreadDeps["asker"] = { ask: () => Promise.resolve(null) };
 
@@ -292,6 +295,11 @@ export class HostedThreads implements vscode.Disposable {
     return this.linkOf(threadId).session(threadId)?.watchdog;
   }
 
+  /** Whether the watchdog of a thread the host runs climbs the retry ladder by itself (`retry: auto`). */
+  autoRetry(threadId: string): boolean {
+    return !!this.linkOf(threadId).session(threadId)?.autoRetry;
+  }
+
   /** Takes the watchdog's rung `step` (none: the next) of a thread the host runs, or forgets its alert. */
   async retry(threadId: string, step?: RetryStep, dismiss = false): Promise<void> {
     const c = await this.linkOf(threadId).connection();
@@ -308,12 +316,24 @@ export class HostedThreads implements vscode.Disposable {
 
   /**
    * Ends the host's run on a thread (Stop on its row or panel): a running turn is cancelled, its agent closed; the
-   * panel then shows the stored thread.
+   * panel then shows the stored thread. Resolves once the host let the thread go (its run ended: the thread is
+   * released, as a window session's is when its Stop returns), or after STOP_WAIT_MS.
    */
   async stop(threadId: string): Promise<void> {
     const c = await this.linkOf(threadId).connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "stop_thread", threadId });
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve();
+      };
+      const check = () => !this.holds(threadId) && done();
+      const sub = this.onDidChange(check);
+      const timer = setTimeout(done, STOP_WAIT_MS);
+      check();
+    });
   }
 
   /** Stops an exec run the host owns (its terminal here was closed). */
