@@ -41,3 +41,21 @@ export function errorMessage(err: unknown): string {
   }
   return String(err);
 }
+
+/** An `AcpThreadsError` as data: its code and details, as JSON (what crosses a socket or goes in a run's outcome). */
+export interface ErrorInfo {
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+}
+
+/** `err`'s code and details as JSON (details that are not JSON are left out); none for another error. */
+export function errorInfo(err: unknown): ErrorInfo | undefined {
+  if (!(err instanceof AcpThreadsError)) return undefined;
+  let details: Record<string, unknown> | undefined;
+  try {
+    details = err.details && (JSON.parse(JSON.stringify(err.details)) as Record<string, unknown>);
+  } catch {
+    details = undefined; // not JSON: the code still goes
+  }
+  return { code: err.code, ...(details ? { details } : {}) };
+}

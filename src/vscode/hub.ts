@@ -127,7 +127,7 @@ export class Hub implements vscode.Disposable {
     const node = nodeRuntimeOptions(this.config, this.home);
     // "no Node fits" comes from the runtime's start, where its launch is worked out off the thread
     return createRuntime(opts, protocolLineOf(opts.logger), node, this.launcher, command, (err) =>
-      offerNodeInstall(err, this.engine),
+      offerNodeInstall(err, this.engine, this.broker.notifier),
     );
   };
 

@@ -11,6 +11,7 @@ import type { AgentNodeChoice } from "../core/engine/requests-agents";
 import type { NodeRuntimeOptions } from "../core/runtime/node-select";
 import { runtimesDirOf } from "../core/runtime/runtimes-dir";
 import type { Config } from "./config";
+import type { Notifier } from "./notifier";
 import { background } from "../core/util/unexpected";
 
 export const INSTALL_NODE = "Install Node runtime";
@@ -53,11 +54,15 @@ export async function installNodeRuntime(engine: Engine, major?: number): Promis
   }
 }
 
-/** Shows a "no Node fits" start error with the install action (other errors are left to the caller). */
-export function offerNodeInstall(err: unknown, engine: Engine): void {
+/**
+ * Shows a "no Node fits" start error with the install action (other errors are left to the caller): a window
+ * session's start error, or the thread host's `start_failed` refusal, which carries the same details.
+ */
+export function offerNodeInstall(err: unknown, engine: Engine, notifier: Notifier): void {
   const major = missingNodeMajor(err);
   if (major === undefined) return;
-  void vscode.window.showErrorMessage(errorMessage(err), INSTALL_NODE).then((pick) => {
-    if (pick === INSTALL_NODE) background(installNodeRuntime(engine, major), "installing a Node runtime");
+  const offer = notifier.show("error", errorMessage(err), INSTALL_NODE).then(async (pick) => {
+    if (pick === INSTALL_NODE) await installNodeRuntime(engine, major);
   });
+  background(offer, "offering to install a Node runtime");
 }

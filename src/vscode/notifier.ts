@@ -1,6 +1,7 @@
 /**
  * Notifications for what happens in a thread whose panel is hidden: a permission request (named by the request
- * itself, with the agent's options and Open) and a finished turn (named by the prompt it answered, with Open).
+ * itself, with the agent's options and Open) and a finished turn (named by the prompt it answered, with Open); and
+ * the actions a failed start offers (Install Node runtime, node-runtime.ts).
  * The last few shown are kept (bounded) so the host suite can check what a user was told.
  */
 import * as vscode from "vscode";
@@ -8,7 +9,7 @@ import * as vscode from "vscode";
 const KEEP = 20;
 
 export interface Notice {
-  severity: "info" | "warning";
+  severity: "info" | "warning" | "error";
   message: string;
   items: string[];
 }
@@ -28,7 +29,12 @@ export class Notifier {
     this.shown++;
     this.recent.push({ severity, message, items });
     if (this.recent.length > KEEP) this.recent.splice(0, this.recent.length - KEEP);
-    const show = severity === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show =
+      severity === "error"
+        ? vscode.window.showErrorMessage
+        : severity === "warning"
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
     return await show(message, ...items);
   }
 }

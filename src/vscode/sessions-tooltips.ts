@@ -52,15 +52,18 @@ export function pastTooltip(t: PastFacts): vscode.MarkdownString {
   );
 }
 
+/** A thread host's row: where it runs; a run that failed to start says so and why, as a window session's row. */
 export function hostedTooltip(node: HostedRowNode): vscode.MarkdownString {
   const t = node.thread;
+  const failed = node.status === "failed";
   const md = sessionTooltip({
     title: t?.title ?? node.threadId,
     status: node.status,
     agent: t?.agent ?? "",
     cwd: t?.cwd,
-    when: "runs in the thread host",
+    when: failed ? "failed to start" : "runs in the thread host",
     sessionId: t?.sessionId,
+    extra: failed ? node.detail : undefined,
   });
   return alertTip(md, node.watchdog);
 }

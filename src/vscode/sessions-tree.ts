@@ -69,7 +69,14 @@ export type SessionNode =
   | AwayNode<PastThreadSummary>
   | { type: "live"; threadId: string }
   /** A thread the thread host runs (#35): started by `run --detach` or another window; `thread` when listed. */
-  | { type: "hosted"; threadId: string; status: string; thread?: PastThreadSummary; watchdog?: HostWatchdog }
+  | {
+      type: "hosted";
+      threadId: string;
+      status: string;
+      thread?: PastThreadSummary;
+      watchdog?: HostWatchdog;
+      detail?: string;
+    }
   | { type: "exec"; runId: string }
   /** A past thread; `under` names the row it is repeated under ("away"), keeping tree ids unique. */
   | PastNode<PastThreadSummary>

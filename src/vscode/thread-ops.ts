@@ -128,7 +128,7 @@ export class ThreadOps implements vscode.Disposable {
       running: st?.running ?? null,
       exhausted: st?.exhausted ?? false,
       history: st?.history.map((h) => ({ step: h.step, outcome: h.outcome })) ?? [],
-      auto: live ? live.supervisor?.mode === "auto" : !!hosted?.auto,
+      auto: live ? live.supervisor?.mode === "auto" : !!hosted?.auto || !!this.#hosted?.autoRetry(threadId),
       holder: holder
         ? {
             label: holder.label,
@@ -140,7 +140,8 @@ export class ThreadOps implements vscode.Disposable {
       canTakeOver: !!follower && !holder && this.#released.has(threadId),
       links,
       stored,
-      live: !!live?.isOpen,
+      // a thread a host runs is stopped as a window session is (Stop session: the host stops its run)
+      live: !!live?.isOpen || !!this.#hosted?.holds(threadId),
     };
   }
 

@@ -77,7 +77,7 @@ export class HostConnection {
     send(this.sock, { ...body, id });
     const r = await reply;
     if (r.t !== "error") return r;
-    if (r.code) throw new HostRefusal(r.code, r.message, r.answered, r.pending);
+    if (r.code) throw new HostRefusal(r.code, r.message, r.answered, r.pending, r.engine);
     const code = r.engine && ERROR_CODES.includes(r.engine.code) ? r.engine.code : "protocol";
     throw new AcpThreadsError(code, r.message, r.engine?.details);
   }

@@ -8,7 +8,7 @@
  */
 import { localEngine } from "../engine/local";
 import type { Engine } from "../engine/requests";
-import { AcpThreadsError, errorMessage } from "../errors";
+import { errorInfo, errorMessage } from "../errors";
 import type { Logger } from "../log";
 import type { EngineErrorInfo, EngineHostPush, EngineHostRequest } from "./protocol-engine";
 import { HostWorker, engineProcessScript, servedByWorker } from "./host-worker";
@@ -70,12 +70,6 @@ export class HostEngine {
 
 /** The engine error's code and details (as JSON: nothing else crosses the socket); none for another error. */
 function engineError(err: unknown): { engine?: EngineErrorInfo } {
-  if (!(err instanceof AcpThreadsError)) return {};
-  let details: Record<string, unknown> | undefined;
-  try {
-    details = err.details && (JSON.parse(JSON.stringify(err.details)) as Record<string, unknown>);
-  } catch {
-    details = undefined; // not JSON: the code and message still go
-  }
-  return { engine: { code: err.code, ...(details ? { details } : {}) } };
+  const engine = errorInfo(err);
+  return engine ? { engine } : {};
 }

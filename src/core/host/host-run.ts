@@ -69,6 +69,7 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
           ...(typeof run.agentLabel?.id === "string" ? { agentId: run.agentLabel.id.slice(0, 200) } : {}),
           ...(typeof run.agentLabel?.name === "string" ? { agentName: run.agentLabel.name.slice(0, 200) } : {}),
           ...(run.sandbox ? { sandboxed: true } : {}),
+          ...(run.retry === "auto" && run.stallMs > 0 ? { autoRetry: true as const } : {}),
         });
         held.thread = thread;
         h.threads.set(threadId, thread);
@@ -110,11 +111,12 @@ export function startRun(h: RunHost, run: DetachedRun): Promise<string> {
       ran.then(async (r) => {
         const { exitCode, error } = r;
         try {
-          // its session never opened: a run that ended with an error failed to start (its agent, its sandbox …)
+          // its session never opened: a run that ended with an error failed to start (its agent, its sandbox …);
+          // the start error's code and details go with it (no Node fits: which one to install)
           if (!thread)
             return reject(
               error && !("refused" in r)
-                ? new HostRefusal("start_failed", error)
+                ? new HostRefusal("start_failed", error, undefined, undefined, r.errorInfo)
                 : new Error(error ?? "the run ended before its thread opened"),
             );
           await thread.end(exitCode, error);

@@ -292,7 +292,11 @@ export function hostedRunner(home: string, logger: Logger, front: HostRunFrontEn
     });
     state.dispose();
     const exitCode = front.ended(run, outcome, traffic);
-    return { exitCode, ...(outcome.error ? { error: outcome.error } : {}) };
+    return {
+      exitCode,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.errorInfo ? { errorInfo: outcome.errorInfo } : {}),
+    };
   };
 }
 

@@ -58,6 +58,8 @@ export interface HostedThreadOptions {
   agentName?: string;
   /** Its agent runs in the OS sandbox (the run asked for one; it opened, so it was made), said in the host's status. */
   sandboxed?: boolean;
+  /** Its watchdog climbs the retry ladder by itself (DetachedRun.retry `auto`), said in the host's status. */
+  autoRetry?: true;
 }
 
 export class HostedThread {

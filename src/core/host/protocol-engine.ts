@@ -5,7 +5,7 @@
  * `engine` field keeps its code and details, so the client throws the same `AcpThreadsError`.
  */
 import type { EngineOp, EngineProgress, EngineReplies, EngineRequest } from "../engine/requests";
-import type { ErrorCode } from "../errors";
+import type { ErrorInfo } from "../errors";
 
 /**
  * `engine`: `progress`: the client wants the request's progress, pushed as `engine_progress` before the reply.
@@ -22,8 +22,5 @@ export type EngineHostReply = { t: "engine"; id: number; reply: EngineReplies[En
 /** Progress of the engine request numbered `call` (not `id`: a push is not a reply). */
 export type EngineHostPush = { t: "engine_progress"; call: number; progress: EngineProgress };
 
-/** What an `error` reply to an engine request carries of the engine's error besides its message. */
-export interface EngineErrorInfo {
-  code: ErrorCode;
-  details?: Record<string, unknown>;
-}
+/** What an `error` reply carries of an engine error besides its message: an engine request's, a `start_failed` run's start error. */
+export type EngineErrorInfo = ErrorInfo;

@@ -23,7 +23,8 @@ export type HostErrorCode =
 /**
  * A refusal or an error (protocol.ts `HostReply`). `answered` (code `answered`): the answer that won, for the client
  * whose answer lost. `pending` (code `ambiguous`): the questions waiting, for a client whose answer named none.
- * `engine`: an engine request's error (protocol-engine.ts), its code kept.
+ * `engine`: an engine request's error (protocol-engine.ts), its code kept; with `start_failed`, the start error's
+ * code and details (an older host sends none: the client has the message only).
  */
 export interface HostErrorReply {
   t: "error";
@@ -60,8 +61,10 @@ export class HostRefusal extends AcpThreadsError {
     readonly answered?: FirstAnswer,
     /** `ambiguous`: the asks waiting, oldest first. */
     readonly pending?: PendingAsk[],
+    /** `start_failed`: the start error's code and details (no Node fits: `details.nodeRuntime`), as the error's. */
+    readonly engine?: EngineErrorInfo,
   ) {
-    super("protocol", message);
+    super("protocol", message, engine?.details);
   }
 }
 
@@ -69,13 +72,17 @@ export class HostRefusal extends AcpThreadsError {
 export const refusalCode = (err: unknown): HostErrorCode | undefined =>
   err instanceof HostRefusal ? err.reason : undefined;
 
-/** What an `error` reply carries of a refusal besides its message: its code, the answer that won, the asks waiting. */
-export const refusalReply = (err: unknown): { code?: HostErrorCode; answered?: FirstAnswer; pending?: PendingAsk[] } =>
+/**
+ * What an `error` reply carries of a refusal besides its message: its code, the answer that won, the asks waiting,
+ * the start error's code and details.
+ */
+export const refusalReply = (err: unknown): Omit<HostErrorReply, "t" | "id" | "message"> =>
   err instanceof HostRefusal
     ? {
         code: err.reason,
         ...(err.answered ? { answered: err.answered } : {}),
         ...(err.pending ? { pending: err.pending } : {}),
+        ...(err.engine ? { engine: err.engine } : {}),
       }
     : {};
 

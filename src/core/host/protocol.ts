@@ -98,6 +98,11 @@ export interface HostSessionInfo {
   pending?: PendingQuestion;
   /** Its watchdog, once it has raised an alert or taken a rung (absent: nothing to show). */
   watchdog?: HostWatchdog;
+  /**
+   * Its watchdog climbs the retry ladder by itself (the run's `retry: auto`), whether or not it has anything to show
+   * now (a panel says so as for a window session). Absent: it offers the rungs, or has no watchdog; an older host.
+   */
+  autoRetry?: true;
   /** A "Run once" run (DetachedRun.once): it takes no more prompts. */
   once?: boolean;
   /** The agent's id as the client that started the run named it (DetachedRun.agentLabel: an editor's agent). */

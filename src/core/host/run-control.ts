@@ -3,6 +3,7 @@
  * between the host and its entry point's run path (the CLI's, cli/host-runner.ts).
  */
 import type { ElicitationAnswer, ElicitationPrompt } from "../model/elicitation";
+import type { ErrorInfo } from "../errors";
 import type { Logger } from "../log";
 import type { PermissionDecision } from "../model/events";
 import type { ThreadRecord } from "../model/records";
@@ -51,7 +52,10 @@ export interface HostRunControl {
 }
 
 /** Runs one detached run to its end (the CLI's run path); resolves with its exit code. */
-export type HostRunner = (run: DetachedRun, ctl: HostRunControl) => Promise<{ exitCode: number; error?: string }>;
+export type HostRunner = (
+  run: DetachedRun,
+  ctl: HostRunControl,
+) => Promise<{ exitCode: number; error?: string; errorInfo?: ErrorInfo }>;
 
 /** What a thread host (server.ts) is made with. */
 export interface HostOptions {

@@ -19,6 +19,7 @@ export function sessionRow(t: HostedThread): HostSessionInfo {
     ...(t.opts.once ? { once: true } : {}),
     ...(t.opts.agentId ? { agentId: t.opts.agentId } : {}),
     ...(t.opts.agentName ? { agentName: t.opts.agentName } : {}),
+    ...(t.opts.autoRetry ? { autoRetry: true } : {}),
     ...(t.authStatus ? { authStatus: t.authStatus } : {}),
     ...(t.opts.sandboxed ? { sandboxed: true } : {}),
   };

@@ -3,6 +3,7 @@
  * handoff, each Best of N candidate): a prompt sent while it goes on, and how it ended. Plain data: the front end
  * maps the outcome to what it shows (the CLI: its summary and exit codes).
  */
+import type { ErrorInfo } from "../errors";
 import type { PromptPart } from "./context";
 import type { PermissionDecision } from "./events";
 import type { WorktreeRef } from "./records";
@@ -33,6 +34,8 @@ export interface RunOutcome {
   end: RunEnd;
   /** What went wrong, when the run knows (an error turn, a watchdog alert, a failed open). */
   error?: string;
+  /** The error that ended it as data, when it was the engine's (no Node fits the agent: which one to install). */
+  errorInfo?: ErrorInfo;
   /** The last turn's stop reason (null before any turn ended). */
   stopReason: string | null;
   /** The agent's session id (null when none opened). */

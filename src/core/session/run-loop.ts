@@ -10,7 +10,7 @@
 import { DiskWorkspaceFiles } from "../acp/disk-workspace-files";
 import { PermissionStore } from "../acp/permission-store";
 import { policyModeNote } from "../acp/policy-mode";
-import { AcpThreadsError, errorMessage } from "../errors";
+import { AcpThreadsError, errorInfo, errorMessage } from "../errors";
 import { EditLedger } from "../ledger/edit-ledger";
 import type { ContextItem, PromptPart } from "../model/context";
 import type { PermissionDecision } from "../model/events";
@@ -169,6 +169,8 @@ export async function runLoop(o: RunLoopOptions): Promise<RunOutcome> {
     // a refused prompt or a held thread is the caller's to fix, not the agent's
     if (err instanceof AcpThreadsError && (err.code === "usage" || err.code === "locked")) throw err;
     out.error = errorMessage(err);
+    const info = errorInfo(err);
+    if (info) out.errorInfo = info;
     out.end = "error";
   } finally {
     clearTimeout(timer);

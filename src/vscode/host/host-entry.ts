@@ -111,6 +111,7 @@ export function continuing(hub: HostEntryHub): Parameters<typeof continueInHost>
     config: hub.config,
     panels: hub.panels,
     broker: hub.broker,
+    engine: hub.engine,
     threads: hub.threads,
     agents: async (): Promise<AgentSpec[]> => (await configuredAgents(hub.config, hub.registry)).map((a) => a.spec),
     sources: () => hub.composer.sources(),

@@ -17,6 +17,7 @@
 import { basename } from "node:path";
 import { ranInHost } from "../../core/host/thread-tag";
 import type * as vscode from "vscode";
+import type { Engine } from "../../core/engine/requests";
 import type { AgentSpec } from "../../core/model/agent";
 import type { PromptPart } from "../../core/model/context";
 import type { ThreadMetadata } from "../../core/model/metadata";
@@ -27,12 +28,13 @@ import type { ThreadStore } from "../../core/store/thread-store";
 import { background } from "../../core/util/unexpected";
 import type { Config } from "../config";
 import { otherFolders, recallMcpCommand } from "../hub-spawn";
+import { offerNodeInstall } from "../node-runtime";
 import type { Notifier } from "../notifier";
 import type { ThreadPanels } from "../thread-panels";
 import { assertTrusted } from "../trust";
 import type { HostedThreads } from "./hosted-threads";
 import { contextInside, detachedRun, withThreadText, type HostRunRequest } from "./host-run-spec";
-import { failedThread, storedFailedThread } from "./failed-starts";
+import { failedThread, storedFailedThread, type FailedThread } from "./failed-starts";
 import { runsInOwnHost } from "./window-engine";
 
 export interface HostRunHub {
@@ -41,6 +43,8 @@ export interface HostRunHub {
   config: Config;
   panels: ThreadPanels;
   broker: { notifier: Notifier };
+  /** Where "Install Node runtime" installs one (a failed start's action, node-runtime.ts). */
+  engine: Engine;
 }
 
 /** A new thread the composer starts: its agent, folder and prompt as composed, its worktree and sandbox choices. */
@@ -90,7 +94,7 @@ export async function openInHost(hub: HostRunHub, r: HostStart, sources: Context
   }).catch((err: unknown) => {
     // its agent did not start: a failed thread of this window, as a window session's failed start (failed-starts.ts)
     const agent = { id: r.agent.id, name: r.agent.displayName };
-    return hub.hosted.failed.keep(err, failedThread(newThreadId(), agent, r.cwd, r.title ?? promptPartsText(r.parts)));
+    return keepFailed(hub, err, failedThread(newThreadId(), agent, r.cwd, r.title ?? promptPartsText(r.parts)));
   });
   hub.panels.open(threadId);
   return threadId;
@@ -158,9 +162,19 @@ export async function continueInHost(
       ...policy(hub),
     },
     ranInHost(m),
-  ).catch((err: unknown) => hub.hosted.failed.keep(err, storedFailedThread(threadId, m)));
+  ).catch((err: unknown) => keepFailed(hub, err, storedFailedThread(threadId, m)));
   hub.panels.refresh(threadId); // drawn again, following the host's run (or why it did not start)
   return true;
+}
+
+/**
+ * A run the host failed to start kept as a failed thread of this window (others rethrown), with the actions a
+ * window session's failed start offers: no Node fits its agent → "Install Node runtime" (the refusal's details).
+ */
+function keepFailed(hub: HostRunHub, err: unknown, thread: FailedThread): string {
+  const id = hub.hosted.failed.keep(err, thread);
+  offerNodeInstall(err, hub.engine, hub.broker.notifier);
+  return id;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface HostedRowNode {
   status: string;
   thread?: { title: string; agent: string; cwd: string; sessionId?: string };
   watchdog?: HostWatchdog;
+  /** Why it failed to start (status `failed`). */
+  detail?: string;
 }
 
 export function hostedItem(node: HostedRowNode): vscode.TreeItem {

@@ -26,6 +26,8 @@ export interface HostedRow {
   own?: true;
   /** A failed start's thread as kept here (a new one is in no listing: it has no file). */
   thread?: FailedThread;
+  /** A failed start's reason (its tooltip says it, as a window session's failed row does). */
+  detail?: string;
 }
 
 /** A run of the window's own host as this window knows it: its row, the view following it, when it was first heard. */
@@ -36,6 +38,9 @@ export interface OwnRun {
   /** Epoch ms this window first heard the run's row (the host runs in this process: when it started). */
   since: number;
 }
+
+/** How long Stop waits for the host's run to end (its agent closed after a cancel's grace) before it returns. */
+const STOP_WAIT_MS = 30_000;
 
 /** A failed start's view asks nobody: its run is over. */
 const NOBODY: HostedThreadDeps["asker"] = { ask: () => Promise.resolve(null) };
@@ -179,7 +184,12 @@ export class HostedThreads implements vscode.Disposable {
     const failed = this.failed.all().filter((f) => !held.has(f.thread.threadId));
     return [
       ...rows,
-      ...failed.map((f): HostedRow => ({ threadId: f.thread.threadId, status: "failed", thread: f.thread })),
+      ...failed.map((f): HostedRow => ({
+        threadId: f.thread.threadId,
+        status: "failed",
+        thread: f.thread,
+        detail: f.reason,
+      })),
     ];
   }
 
@@ -285,6 +295,11 @@ export class HostedThreads implements vscode.Disposable {
     return this.linkOf(threadId).session(threadId)?.watchdog;
   }
 
+  /** Whether the watchdog of a thread the host runs climbs the retry ladder by itself (`retry: auto`). */
+  autoRetry(threadId: string): boolean {
+    return !!this.linkOf(threadId).session(threadId)?.autoRetry;
+  }
+
   /** Takes the watchdog's rung `step` (none: the next) of a thread the host runs, or forgets its alert. */
   async retry(threadId: string, step?: RetryStep, dismiss = false): Promise<void> {
     const c = await this.linkOf(threadId).connection();
@@ -301,12 +316,24 @@ export class HostedThreads implements vscode.Disposable {
 
   /**
    * Ends the host's run on a thread (Stop on its row or panel): a running turn is cancelled, its agent closed; the
-   * panel then shows the stored thread.
+   * panel then shows the stored thread. Resolves once the host let the thread go (its run ended: the thread is
+   * released, as a window session's is when its Stop returns), or after STOP_WAIT_MS.
    */
   async stop(threadId: string): Promise<void> {
     const c = await this.linkOf(threadId).connection();
     if (!c) throw new Error("The thread host is not running anymore.");
     await c.request({ t: "stop_thread", threadId });
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve();
+      };
+      const check = () => !this.holds(threadId) && done();
+      const sub = this.onDidChange(check);
+      const timer = setTimeout(done, STOP_WAIT_MS);
+      check();
+    });
   }
 
   /** Stops an exec run the host owns (its terminal here was closed). */

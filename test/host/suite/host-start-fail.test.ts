@@ -6,7 +6,7 @@
 // shows why in its panel with its conversation kept; its next run, the agent fixed, takes the failed one's place.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { api, spawnIdleFake, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
+import { api, hoveredRow, spawnIdleFake, tipText, useFakeAgent, waitFor, workspaceRoot } from "./helpers";
 import { cli, hostedNode, ranInHost, sendIn } from "./host-cli";
 import { sessionOf } from "./session-of";
 
@@ -72,6 +72,11 @@ describe("a thread whose agent does not start in the thread host (#35)", () => {
     assert.equal((item.iconPath as vscode.ThemeIcon).id, "error", "the failed icon");
     assert.match(String(item.description), /^Broken agent · failed to start$/);
     assert.equal(item.label, "never runs there");
+    // its tooltip says it failed to start and why, as a window session's failed row does (not "runs in the host")
+    const tip = tipText((await hoveredRow(node)).tooltip).replace(/\\/g, "");
+    assert.match(tip, /Failed · Broken agent · failed to start/);
+    assert.ok(tip.includes(words), `the reason in the tooltip: ${tip}`);
+    assert.doesNotMatch(tip, /runs in the thread host/);
     const shown = await failedPanel(id);
     assert.equal(shown.detail, words, "the words a window session's failed start says");
     assert.deepEqual([shown.title, shown.agent, shown.cwd], ["never runs there", "Broken agent", workspaceRoot()]);

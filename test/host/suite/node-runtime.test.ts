@@ -1,12 +1,13 @@
 // Node runtimes in the real extension host: an agent whose package.json engines the default `node` may not
 // satisfy starts under the editor's own runtime, `acpThreads.nodePath` is honoured, and an agent no Node fits
-// fails with what to install (never a silent crash).
+// fails with what to install (never a silent crash) and offers "Install Node runtime", whichever engine ran it.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RuntimeEvent } from "../../../src/core/model/events";
+import { INSTALL_NODE } from "../../../src/vscode/node-runtime";
 import { fakeNodePackage } from "../../fixtures/fake-agents/node-package";
 import { api, waitFor, workspaceRoot } from "./helpers";
 import { sessionOf } from "./session-of";
@@ -68,13 +69,19 @@ describe("Node runtimes for agents", () => {
     await s.close();
   });
 
-  it("an agent no Node fits fails saying what to install", async () => {
+  it("an agent no Node fits fails saying what to install, and offers to install it", async () => {
+    const { hub } = await api();
+    const seen = hub.broker.notifier.shown;
     const s = await spawn("future", "hello");
     assert.equal(s.status, "failed");
-    assert.match(
-      s.statusDetail ?? JSON.stringify(s.events),
-      /future-agent 1\.0\.0 needs Node >=99 \(its package\.json engines\).*acp-threads runtime install 99/,
+    const words = /future-agent 1\.0\.0 needs Node >=99 \(its package\.json engines\).*acp-threads runtime install 99/;
+    assert.match(s.statusDetail ?? JSON.stringify(s.events), words);
+    // the start error's action, as a window session's failed start offers it (also when a thread host ran it)
+    const offer = await waitFor("the Install Node runtime notification", () =>
+      hub.broker.notifier.since(seen).find((n) => n.items.includes(INSTALL_NODE)),
     );
+    assert.equal(offer.severity, "error");
+    assert.match(offer.message, words);
     await s.close();
   });
 

@@ -37,7 +37,7 @@ export interface OpsView {
   links: OpsLink[];
   /** The thread can be handed off / bundled (a stored thread exists). */
   stored: boolean;
-  /** A session of it runs in this window (it can be stopped). */
+  /** A session of it runs in this window, or a thread host runs it: it can be stopped (Stop session). */
   live: boolean;
 }
 

@@ -3,7 +3,8 @@
 // with the words a window session's failed start shows, so an editor can show the thread as failed (before: a
 // plain error, the same as a refusal). A run refused for what it asked (context outside its folders) is not a start
 // failure. The editor's acpThreads.nodePath goes with the run (`nodePath`): an agent no Node fits starts with it,
-// as a window session's does. A real host; real agent processes.
+// as a window session's does; without it the refusal carries the start error's details (`nodeRuntime`: which Node
+// to install), as a window session's start error does. A real host; real agent processes.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,11 +19,12 @@ import { waitFor } from "../../../fixtures/spawner/wait";
 /** The `run` request's outcome: the thread started, or its error (and its code, a typed one's). */
 async function runOutcome(c: HostConnection, run: Parameters<typeof fakeRun>[1] & { cwd: string }) {
   return await c.request({ t: "run", run: fakeRun(run.cwd, run) }).then(
-    (r) => ({ started: r.t === "started" ? r.threadId : undefined, code: undefined, message: "" }),
+    (r) => ({ started: r.t === "started" ? r.threadId : undefined, code: undefined, message: "", details: undefined }),
     (err: Error) => ({
       started: undefined,
       code: err instanceof HostRefusal ? err.reason : undefined,
       message: err.message,
+      details: err instanceof HostRefusal ? err.details : undefined,
     }),
   );
 }
@@ -76,6 +78,9 @@ test("an agent no Node fits fails to start saying what to install; with the edit
       const none = await runOutcome(w.c, { cwd: dir, agent: pkg.bin, env });
       assert.equal(none.code, "start_failed", none.message);
       assert.match(none.message, /future-agent 1\.0\.0 needs Node >=99 .*acp-threads runtime install 99/);
+      // as data too, as a window session's start error has it: the editor offers "Install Node runtime" from it
+      const node = none.details?.nodeRuntime as { major?: unknown; range?: unknown } | undefined;
+      assert.deepEqual([node?.major, node?.range], [99, ">=99"], JSON.stringify(none.details));
       const given = await runOutcome(w.c, { cwd: dir, agent: pkg.bin, env, nodePath: process.execPath });
       assert.ok(given.started, given.message);
       await w.c.request({ t: "attach", threadId: given.started, from: 0 });
