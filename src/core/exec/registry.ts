@@ -14,14 +14,18 @@ import { isAlive, killRunGroup, signalRun } from "./proc";
 import { RunLogReader } from "./run-log";
 import {
   listRunIds,
+  listRunIdsAsync,
   matchRunId,
   readRunState,
+  readRunStateAsync,
   removeRun,
+  removeRunAsync,
   runProcessAlive,
   toRunInfo,
   writeRunState,
 } from "./run-state";
 import { spawnProcess, spawnProcessAsync, type SpawnedProcess } from "./spawn-process";
+import { background } from "../util/unexpected";
 import {
   DEFAULT_HEAD_BYTES,
   DEFAULT_KILL_GRACE_MS,
@@ -90,7 +94,9 @@ export class ExecRegistry implements Disposable {
       recorder: options.recorder,
     };
     const interval = options.sweepIntervalMs ?? 60_000;
-    if (interval > 0) this.#sweepTimer = setInterval(() => this.sweep(), interval).unref();
+    // with no synchronous file call: the extension host's thread never waits on the disk for it
+    if (interval > 0)
+      this.#sweepTimer = setInterval(() => background(this.sweepAsync(), "sweeping old exec runs"), interval).unref();
   }
 
   /** Await before `start` so the edit ledger knows the folder as it was before the run (a no-op without one). */
@@ -280,18 +286,38 @@ export class ExecRegistry implements Disposable {
     for (const id of listRunIds(this.execDir)) {
       const live = this.#runs.get(id);
       if (live?.running) continue;
-      const state = live?.state ?? readRunState(this.execDir, id);
-      if (!state) continue;
-      const info = toRunInfo(state, false);
-      if (info.status === "running") continue;
-      const endedAt = Date.parse(state.endedAt ?? state.updatedAt);
-      if (now - endedAt < ttlMs) continue;
+      if (!this.#expired(live?.state ?? readRunState(this.execDir, id), now, ttlMs)) continue;
       removeRun(this.execDir, id);
-      live?.dispose();
-      this.#runs.delete(id);
+      this.#forget(id, live);
       removed.push(id);
     }
     return removed;
+  }
+
+  /** `sweep` without a synchronous file call (its timer's; the extension host's). */
+  async sweepAsync(now = Date.now()): Promise<string[]> {
+    const removed: string[] = [];
+    const ttlMs = this.ttlMs;
+    for (const id of await listRunIdsAsync(this.execDir)) {
+      if (this.#runs.get(id)?.running) continue;
+      const state = this.#runs.get(id)?.state ?? (await readRunStateAsync(this.execDir, id));
+      if (!this.#expired(state, now, ttlMs) || this.#runs.get(id)?.running) continue;
+      await removeRunAsync(this.execDir, id);
+      this.#forget(id, this.#runs.get(id));
+      removed.push(id);
+    }
+    return removed;
+  }
+
+  /** A finished run that ended longer than `ttlMs` before `now`. */
+  #expired(state: RunState | undefined, now: number, ttlMs: number): boolean {
+    if (!state || toRunInfo(state, false).status === "running") return false;
+    return now - Date.parse(state.endedAt ?? state.updatedAt) >= ttlMs;
+  }
+
+  #forget(id: string, live: ExecRun | undefined): void {
+    live?.dispose();
+    this.#runs.delete(id);
   }
 
   /** Stops the sweep timer; with `killRunning`, kills the runs this process owns (extension deactivation). */

@@ -6,6 +6,7 @@
  * output and the disk use never exceeds head + tail. Readers tolerate a segment deleted under them (a gap).
  */
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OutputSource } from "./output-buffer";
 
@@ -149,10 +150,16 @@ export class RunLogReader implements OutputSource {
 
 /** Removes every log file of a run. */
 export function removeRunLogs(dir: string, id: string): void {
-  for (const name of listDir(dir)) {
-    if (name === `${id}.head.log` || SEGMENT_RE.exec(name)?.[1] === id) rmSync(join(dir, name), { force: true });
-  }
+  for (const name of listDir(dir)) if (isLogOf(name, id)) rmSync(join(dir, name), { force: true });
 }
+
+/** `removeRunLogs` without a synchronous file call. */
+export async function removeRunLogsAsync(dir: string, id: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => []))
+    if (isLogOf(name, id)) await rm(join(dir, name), { force: true });
+}
+
+const isLogOf = (name: string, id: string) => name === `${id}.head.log` || SEGMENT_RE.exec(name)?.[1] === id;
 
 function listDir(dir: string): string[] {
   try {

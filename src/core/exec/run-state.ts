@@ -4,11 +4,12 @@
  * may close out a run whose owner is gone.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AcpThreadsError } from "../errors";
 import { renameReplacing } from "../platform/fs";
 import { isAlive, processStartTicks } from "./proc";
-import { removeRunLogs } from "./run-log";
+import { removeRunLogs, removeRunLogsAsync } from "./run-log";
 import type { RunInfo, RunState } from "./types";
 
 const STATE_SUFFIX = ".json";
@@ -41,6 +42,16 @@ export function readRunState(execDir: string, id: string): RunState | undefined 
   } catch {
     return undefined;
   }
+  return parseRunState(raw, id);
+}
+
+/** `readRunState` without a synchronous file call (the extension host's sweep). */
+export async function readRunStateAsync(execDir: string, id: string): Promise<RunState | undefined> {
+  const raw = await readFile(statePath(execDir, id), "utf8").catch(() => undefined);
+  return raw === undefined ? undefined : parseRunState(raw, id);
+}
+
+function parseRunState(raw: string, id: string): RunState | undefined {
   try {
     const parsed = JSON.parse(raw) as RunState;
     return parsed && parsed.version === 1 && parsed.id === id ? parsed : undefined;
@@ -56,12 +67,26 @@ export function listRunIds(execDir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith(STATE_SUFFIX)).map((n) => n.slice(0, -STATE_SUFFIX.length));
+  return runIdsOf(names);
 }
+
+/** `listRunIds` without a synchronous file call. */
+export async function listRunIdsAsync(execDir: string): Promise<string[]> {
+  return runIdsOf(await readdir(execDir).catch(() => []));
+}
+
+const runIdsOf = (names: string[]) =>
+  names.filter((n) => n.endsWith(STATE_SUFFIX)).map((n) => n.slice(0, -STATE_SUFFIX.length));
 
 export function removeRun(execDir: string, id: string): void {
   rmSync(statePath(execDir, id), { force: true });
   removeRunLogs(execDir, id);
+}
+
+/** `removeRun` without a synchronous file call. */
+export async function removeRunAsync(execDir: string, id: string): Promise<void> {
+  await rm(statePath(execDir, id), { force: true });
+  await removeRunLogsAsync(execDir, id);
 }
 
 /** True while the recorded process is the same live process (a recycled pid does not count). */

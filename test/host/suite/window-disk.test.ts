@@ -199,6 +199,7 @@ describe("the window's thread and the disk", () => {
       vscode.ConfigurationTarget.Global,
     );
     await settings.update("nodePath", process.execPath, vscode.ConfigurationTarget.Global);
+    const exec = hub.exec; // opened before the trace: the window opens it on its first exec run
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     try {
@@ -210,6 +211,9 @@ describe("the window's thread and the disk", () => {
         return (await readHomeSettingsAsync(hub.home)).execTtlMinutes === 45 || undefined;
       });
       hub.pruneExecs();
+      // the exec registry's own minute's sweep, as its timer runs it (it listed, read and removed the runs' files
+      // synchronously: CI, stop 59, `readdirSync run-state.ts ← registry.ts sweep ← its setInterval`)
+      await exec.sweepAsync();
       // the Sessions view: a refresh, its rows and a row's tooltip
       hub.tree.refresh();
       const past = await waitFor("the past thread in the Sessions view", async () => {
@@ -337,6 +341,7 @@ describe("the window's thread and the disk", () => {
     const { hub } = await api();
     const turns = async (id: string) =>
       (await hub.threads.readExisting(id)).records.filter((r) => r.kind === "turn_end").length;
+    const exec = hub.exec; // opened before the trace: the window opens it on its first exec run
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     let id: string | undefined;

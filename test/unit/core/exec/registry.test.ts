@@ -88,25 +88,27 @@ test("a run that outlives its timeout is killed and marked timeout", async () =>
   );
 });
 
-test("TTL expiry removes finished runs and never running ones", async () => {
-  await withRegistry(
-    async (registry, dir) => {
-      const done = registry.start({ command: "true", args: [], cwd: dir });
-      await done.exited;
-      const running = registry.start({ command: "sleep", args: ["100"], cwd: dir });
-      assert.deepEqual(registry.sweep(Date.now()), [], "nothing is old enough yet");
-      const removed = registry.sweep(Date.now() + 61_000);
-      assert.deepEqual(removed, [done.id]);
-      assert.deepEqual(
-        registry.list().map((r) => r.id),
-        [running.id],
-      );
-      assert.ok(!readdirSync(dir).some((n) => n.startsWith(done.id)), "its state and logs are gone");
-      await running.kill(200);
-    },
-    { ttlMs: 60_000 },
-  );
-});
+for (const how of ["sweep", "sweepAsync"] as const)
+  test(`TTL expiry removes finished runs and never running ones (${how})`, async () => {
+    await withRegistry(
+      async (registry, dir) => {
+        const sweep = async (now: number) => (how === "sweep" ? registry.sweep(now) : await registry.sweepAsync(now));
+        const done = registry.start({ command: "true", args: [], cwd: dir });
+        await done.exited;
+        const running = registry.start({ command: "sleep", args: ["100"], cwd: dir });
+        assert.deepEqual(await sweep(Date.now()), [], "nothing is old enough yet");
+        const removed = await sweep(Date.now() + 61_000);
+        assert.deepEqual(removed, [done.id]);
+        assert.deepEqual(
+          registry.list().map((r) => r.id),
+          [running.id],
+        );
+        assert.ok(!readdirSync(dir).some((n) => n.startsWith(done.id)), "its state and logs are gone");
+        await running.kill(200);
+      },
+      { ttlMs: 60_000 },
+    );
+  });
 
 test("a running state whose process is gone reads as lost in another registry", async () => {
   const { dir, cleanup } = tempDir();
