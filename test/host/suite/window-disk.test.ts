@@ -341,7 +341,6 @@ describe("the window's thread and the disk", () => {
     const { hub } = await api();
     const turns = async (id: string) =>
       (await hub.threads.readExisting(id)).records.filter((r) => r.kind === "turn_end").length;
-    const exec = hub.exec; // opened before the trace: the window opens it on its first exec run
     const trace = traceDiskCalls(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     let calls;
     let id: string | undefined;
